@@ -1,0 +1,136 @@
+// One typed method per operation of the v1 API. Each validates its request before anything is sent (a bad one
+// is a UsageError: exit 2, nothing sent) and its response after (a bad one names the missing field).
+import type { z } from 'zod';
+import { ResponseError, UsageError } from '../errors.js';
+import {
+  Acknowledgement,
+  BODY_LIMIT_BYTES,
+  CreateQueueRequest,
+  describeIssues,
+  GetMergeQueueTestingDetailsRequest,
+  GetSubmittedPullRequestRequest,
+  GetTestDetailsRequest,
+  ListPullRequestsRequest,
+  ListPullRequestsResponse,
+  PullRequestRequest,
+  Queue,
+  QueueRequest,
+  SetImpactedTargetsRequest,
+  SubmitPullRequestRequest,
+  SubmittedPullRequest,
+  TestDetailsResponse,
+  TestingDetails,
+  UpdatedQueue,
+  UpdateQueueRequest,
+  type Repo,
+} from './schemas.js';
+import { Transport, type TransportOptions } from './transport.js';
+
+export type ClientOptions = TransportOptions;
+
+export class MergeQueueClient {
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport({ ...options, apiUrl: options.apiUrl.replace(/\/+$/, '') });
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  submitPullRequest(body: z.input<typeof SubmitPullRequestRequest>) {
+    return this.post('submitPullRequest', SubmitPullRequestRequest, body, Acknowledgement, false);
+  }
+
+  cancelPullRequest(body: z.input<typeof PullRequestRequest>) {
+    return this.post('cancelPullRequest', PullRequestRequest, body, Acknowledgement, false);
+  }
+
+  restartTestsOnPullRequest(body: z.input<typeof PullRequestRequest>) {
+    return this.post('restartTestsOnPullRequest', PullRequestRequest, body, Acknowledgement, false);
+  }
+
+  getSubmittedPullRequest(body: z.input<typeof GetSubmittedPullRequestRequest>) {
+    return this.post('getSubmittedPullRequest', GetSubmittedPullRequestRequest, body, SubmittedPullRequest, true);
+  }
+
+  listPullRequests(body: z.input<typeof ListPullRequestsRequest>) {
+    return this.post('listPullRequests', ListPullRequestsRequest, body, ListPullRequestsResponse, true);
+  }
+
+  getQueue(body: z.input<typeof QueueRequest>) {
+    return this.post('getQueue', QueueRequest, body, Queue, true);
+  }
+
+  createQueue(body: z.input<typeof CreateQueueRequest>) {
+    return this.post('createQueue', CreateQueueRequest, body, Acknowledgement, false);
+  }
+
+  updateQueue(body: z.input<typeof UpdateQueueRequest>) {
+    return this.post('updateQueue', UpdateQueueRequest, body, UpdatedQueue, false);
+  }
+
+  deleteQueue(body: z.input<typeof QueueRequest>) {
+    return this.post('deleteQueue', QueueRequest, body, Acknowledgement, false);
+  }
+
+  setImpactedTargets(body: z.input<typeof SetImpactedTargetsRequest>) {
+    return this.post('setImpactedTargets', SetImpactedTargetsRequest, body, Acknowledgement, false);
+  }
+
+  getMergeQueueTestingDetails(body: z.input<typeof GetMergeQueueTestingDetailsRequest>) {
+    return this.post('getMergeQueueTestingDetails', GetMergeQueueTestingDetailsRequest, body, TestingDetails, true);
+  }
+
+  getTestDetails(body: z.input<typeof GetTestDetailsRequest>) {
+    return this.post('flaky-tests/get-test-details', GetTestDetailsRequest, body, TestDetailsResponse, true);
+  }
+
+  /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */
+  async getMergeQueueMetrics(query: { repo?: Repo } = {}): Promise<string> {
+    const params = query.repo ? { repo: `${query.repo.owner}/${query.repo.name}`, repoHost: query.repo.host } : undefined;
+    const answer = await this.transport.send({
+      method: 'GET',
+      path: '/getMergeQueueMetrics',
+      operation: 'getMergeQueueMetrics',
+      query: params,
+      idempotent: true,
+    });
+    return answer.text;
+  }
+
+  private async post<Req extends z.ZodType, Res extends z.ZodType>(
+    operation: string,
+    requestSchema: Req,
+    body: z.input<Req>,
+    responseSchema: Res,
+    idempotent: boolean,
+  ): Promise<z.output<Res>> {
+    const checked = requestSchema.safeParse(body);
+    if (!checked.success) throw new UsageError(`invalid ${operation} request: ${describeIssues(checked.error)}`);
+    const json = JSON.stringify(checked.data);
+    const size = Buffer.byteLength(json);
+    if (size > BODY_LIMIT_BYTES) {
+      throw new UsageError(`the ${operation} request is ${size} bytes, over the service's 20 MiB limit`);
+    }
+    const answer = await this.transport.send({ method: 'POST', path: `/${operation}`, operation, body: json, idempotent });
+    return parseAnswer(operation, answer.text, responseSchema);
+  }
+}
+
+function parseAnswer<Res extends z.ZodType>(operation: string, text: string, schema: Res): z.output<Res> {
+  let data: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      throw new ResponseError(`${operation} answered with a body that is not JSON: ${text.slice(0, 120)}`);
+    }
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
+  }
+  return parsed.data;
+}

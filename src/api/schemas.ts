@@ -1,0 +1,314 @@
+// The v1 API's shapes, one zod schema each: the client validates what it sends and what it receives with
+// them, and the sandbox validates what it is sent with the same definitions. Facts that SERVICE.md leaves open
+// come from the hosted service's published OpenAPI description (request names of queue settings, `priority`,
+// `noBatch`, `pr.sha`, `pr.branch`, `listPullRequests`).
+import { z } from 'zod';
+
+/** SERVICE.md shows 2147483647 as the largest PR number; the published description allows more, we send less. */
+export const PR_NUMBER_MAX = 2_147_483_647;
+/** The service's request body limit. */
+export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+/** The service's path segment; every base URL ends in it. */
+export const API_VERSION = 'v1';
+
+/** An enum the service may spell in either letter case; it always leaves here in lower case. */
+function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(values));
+}
+
+export const PULL_REQUEST_STATES = [
+  'not_ready',
+  'pending',
+  'testing',
+  'tests_passed',
+  'merged',
+  'failed',
+  'cancelled',
+  'pending_failure',
+] as const;
+export const FINAL_PULL_REQUEST_STATES = ['merged', 'failed', 'cancelled'] as const;
+export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
+/** The states updateQueue accepts: `switching_modes` is entered by the service itself. */
+export const SETTABLE_QUEUE_STATES = ['running', 'paused', 'draining'] as const;
+export const QUEUE_MODES = ['single', 'parallel'] as const;
+export const DIRECT_MERGE_MODES = ['off', 'always'] as const;
+export const OPTIMIZATION_MODES = ['off', 'bisection_skip_redundant_tests'] as const;
+export const MERGE_METHODS = ['merge_commit', 'squash', 'rebase'] as const;
+export const MERGEABILITY = ['unspecified', 'in_progress', 'mergeable', 'not_mergeable'] as const;
+export const TEST_RUN_STATUSES = ['in_progress', 'failed', 'cancelled', 'succeeded'] as const;
+
+/** Named priorities and their values (SEMANTICS.md); 255 is the lowest a number may say. */
+export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
+export type PriorityName = keyof typeof PRIORITY_NAMES;
+export const PRIORITY_MAX = 255;
+
+export const PullRequestState = anyCaseEnum(PULL_REQUEST_STATES);
+export type PullRequestState = (typeof PULL_REQUEST_STATES)[number];
+export const QueueState = anyCaseEnum(QUEUE_STATES);
+export type QueueState = (typeof QUEUE_STATES)[number];
+
+// ---------------------------------------------------------------- requests
+
+export const Repo = z.object({
+  host: z.string().min(1),
+  owner: z.string().min(1),
+  name: z.string().min(1),
+});
+export type Repo = z.infer<typeof Repo>;
+
+export const PrNumber = z.number().int().min(1).max(PR_NUMBER_MAX);
+
+const QueueRef = z.object({ repo: Repo, targetBranch: z.string().min(1) });
+export const QueueRequest = QueueRef;
+export type QueueRequest = z.infer<typeof QueueRequest>;
+
+export const PullRequestRequest = QueueRef.extend({ pr: z.object({ number: PrNumber }) });
+export type PullRequestRequest = z.infer<typeof PullRequestRequest>;
+
+export const Priority = z.union([z.number().int().min(0).max(PRIORITY_MAX), z.enum(['urgent', 'high', 'medium', 'low'])]);
+export type Priority = z.infer<typeof Priority>;
+
+export const SubmitPullRequestRequest = PullRequestRequest.extend({
+  priority: Priority.optional(),
+  noBatch: z.boolean().optional(),
+});
+export type SubmitPullRequestRequest = z.infer<typeof SubmitPullRequestRequest>;
+
+/** Look a PR up by its number or by its head branch (`pr.branch`), never both. */
+export const GetSubmittedPullRequestRequest = QueueRef.extend({
+  pr: z.union([
+    z.object({ number: PrNumber, branch: z.undefined().optional() }),
+    z.object({ branch: z.string().min(1), number: z.undefined().optional() }),
+  ]),
+});
+export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
+
+export const LIST_TAKE_MAX = 100;
+export const ListPullRequestsRequest = QueueRef.extend({
+  state: z.enum(PULL_REQUEST_STATES).optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  cursor: z.string().min(1).optional(),
+  take: z.number().int().min(1).max(LIST_TAKE_MAX).optional(),
+});
+export type ListPullRequestsRequest = z.infer<typeof ListPullRequestsRequest>;
+
+/** Settings createQueue takes; every other one goes through updateQueue (SEMANTICS.md). */
+export const CreateQueueRequest = QueueRef.extend({
+  mode: z.enum(QUEUE_MODES).optional(),
+  concurrency: z.number().int().min(1).optional(),
+});
+export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
+
+const positiveInt = z.number().int().min(1);
+/** updateQueue's settings: the request names are the response names. */
+export const QueueSettings = z.object({
+  concurrency: positiveInt,
+  bisectionConcurrency: positiveInt,
+  testingTimeoutMinutes: positiveInt,
+  pendingFailureDepth: positiveInt,
+  canOptimisticallyMerge: z.boolean(),
+  batch: z.boolean(),
+  batchingMaxWaitTimeMinutes: positiveInt,
+  batchingMinSize: positiveInt,
+  mode: z.enum(QUEUE_MODES),
+  commentsEnabled: z.boolean(),
+  commandsEnabled: z.boolean(),
+  createPrsForTestingBranches: z.boolean(),
+  directMergeMode: z.enum(DIRECT_MERGE_MODES),
+  optimizationMode: z.enum(OPTIMIZATION_MODES),
+  mergeMethod: z.enum(MERGE_METHODS),
+  statusCheckEnabled: z.boolean(),
+  requiredStatuses: z.array(z.string()),
+  deleteRequiredStatuses: z.boolean(),
+});
+export type QueueSettings = z.infer<typeof QueueSettings>;
+
+export const UpdateQueueRequest = QueueRef.extend({
+  state: anyCaseEnum(SETTABLE_QUEUE_STATES).optional(),
+  ...QueueSettings.partial().shape,
+});
+export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequest>;
+
+export const IMPACTS_ALL = 'ALL';
+export const SetImpactedTargetsRequest = QueueRef.extend({
+  pr: z.object({ number: PrNumber, sha: z.string().min(1).optional() }),
+  impactedTargets: z.union([z.array(z.string()), z.literal(IMPACTS_ALL)]),
+});
+export type SetImpactedTargetsRequest = z.infer<typeof SetImpactedTargetsRequest>;
+
+/**
+ * The published description asks for `testRunId`; looking a run up by the PR it tests (`pr.number`) is what
+ * SERVICE.md leaves open, and what the sandbox answers. The CLI sends `testRunId` whenever it has one.
+ */
+export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({
+  testRunId: z.string().min(1).optional(),
+  pr: z.object({ number: PrNumber }).optional(),
+}).refine((body) => body.testRunId !== undefined || body.pr !== undefined, {
+  message: 'give testRunId or pr.number',
+  path: ['testRunId'],
+});
+export type GetMergeQueueTestingDetailsRequest = z.infer<typeof GetMergeQueueTestingDetailsRequest>;
+
+export const GetTestDetailsRequest = z.object({
+  repo: Repo,
+  org_url_slug: z.string().min(1),
+  test_id: z.uuid(),
+});
+export type GetTestDetailsRequest = z.infer<typeof GetTestDetailsRequest>;
+
+// ---------------------------------------------------------------- responses
+// Loose objects: fields the service adds later pass through untouched.
+
+export const Readiness = z.looseObject({
+  requiresImpactedTargets: z.boolean(),
+  doesBaseBranchMatch: z.boolean(),
+  hasImpactedTargets: z.boolean().optional(),
+  gitHubMergeability: anyCaseEnum(MERGEABILITY).optional(),
+});
+export type Readiness = z.infer<typeof Readiness>;
+
+const pullRequestFacts = {
+  id: z.string().optional(),
+  state: PullRequestState.optional(),
+  stateChangedAt: z.string(),
+  priorityValue: z.number(),
+  priorityName: z.string(),
+  usedDefaultPriorityName: z.string().optional(),
+  skipTheLine: z.boolean(),
+  prNumber: z.number(),
+  prTitle: z.string(),
+  prSha: z.string(),
+  prBaseBranch: z.string(),
+  prAuthor: z.string(),
+};
+
+export const EnqueuedPullRequest = z.looseObject({ ...pullRequestFacts, noBatch: z.boolean() });
+export type EnqueuedPullRequest = z.infer<typeof EnqueuedPullRequest>;
+
+export const SubmittedPullRequest = z.looseObject({
+  ...pullRequestFacts,
+  forceEnqueued: z.boolean(),
+  isCurrentlySubmittedToQueue: z.boolean(),
+  readiness: Readiness.optional(),
+});
+export type SubmittedPullRequest = z.infer<typeof SubmittedPullRequest>;
+
+export const ListPullRequestsResponse = z.looseObject({
+  pullRequests: z.array(EnqueuedPullRequest),
+  nextCursor: z.string().optional(),
+});
+export type ListPullRequestsResponse = z.infer<typeof ListPullRequestsResponse>;
+
+export const Queue = z.looseObject({
+  state: QueueState,
+  branch: z.string(),
+  concurrency: z.number(),
+  testingTimeoutMinutes: z.number(),
+  mode: anyCaseEnum(QUEUE_MODES),
+  canOptimisticallyMerge: z.boolean(),
+  pendingFailureDepth: z.number(),
+  batch: z.boolean(),
+  batchingMaxWaitTimeMinutes: z.number(),
+  batchingMinSize: z.number(),
+  createPrsForTestingBranches: z.boolean(),
+  commentsEnabled: z.boolean(),
+  commandsEnabled: z.boolean(),
+  statusCheckEnabled: z.boolean(),
+  bisectionConcurrency: z.number(),
+  requiredStatuses: z.array(z.string()),
+  directMergeMode: anyCaseEnum(DIRECT_MERGE_MODES),
+  optimizationMode: anyCaseEnum(OPTIMIZATION_MODES),
+  mergeMethod: anyCaseEnum(MERGE_METHODS),
+  enqueuedPullRequests: z.array(EnqueuedPullRequest),
+});
+export type Queue = z.infer<typeof Queue>;
+
+/** updateQueue answers with the queue's settings, without its pull requests. */
+export const UpdatedQueue = Queue.omit({ enqueuedPullRequests: true }).extend({
+  enqueuedPullRequests: z.array(EnqueuedPullRequest).optional(),
+});
+export type UpdatedQueue = z.infer<typeof UpdatedQueue>;
+
+/** Mutations answer with a JSON body the description leaves open (often empty). */
+export const Acknowledgement = z.unknown();
+export type Acknowledgement = z.infer<typeof Acknowledgement>;
+
+export const TestingDetails = z.looseObject({
+  requiredStatuses: z.array(z.string()),
+  requiredStatusesSource: z.string().optional(),
+  testBranch: z.string(),
+  testBranchSha: z.string(),
+  createdAt: z.string().optional(),
+  status: anyCaseEnum(TEST_RUN_STATUSES).optional(),
+  checkSuites: z.array(
+    z.looseObject({
+      checkRuns: z.array(
+        z.looseObject({
+          name: z.string(),
+          url: z.string(),
+          status: z.string().optional(),
+          conclusion: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
+  statusChecks: z.array(
+    z.looseObject({ context: z.string(), url: z.string().optional(), state: z.string().optional() }),
+  ),
+  testedPullRequests: z.array(z.looseObject({ prNumber: z.number(), prUrl: z.string(), title: z.string() })),
+  impactedTargets: z.array(z.string()).optional(),
+  impactedTargetsForTestedPrs: z.array(z.string()).optional(),
+  dependentPrs: z.array(z.number()).optional(),
+});
+export type TestingDetails = z.infer<typeof TestingDetails>;
+
+export const TEST_STATUS_VALUES = ['healthy', 'flaky', 'broken'] as const;
+export const TestCase = z.looseObject({
+  id: z.string(),
+  repository: z.looseObject({ html_url: z.string() }),
+  html_url: z.string(),
+  name: z.string(),
+  variant: z.string(),
+  status: z.looseObject({
+    value: anyCaseEnum(TEST_STATUS_VALUES).optional(),
+    reason: z.string(),
+    timestamp: z.string(),
+  }),
+  most_common_failures: z.array(
+    z.looseObject({
+      summary: z.string(),
+      occurrence_count: z.number().int(),
+      last_occurrence: z.string().optional(),
+    }),
+  ),
+  failure_rate_last_7d: z.number(),
+  failure_rate_last_24h: z.number(),
+  codeowners: z.array(z.string()),
+  pull_requests_impacted_last_7d: z.number().int(),
+  quarantined: z.boolean(),
+  file_path: z.string().optional(),
+  parent: z.string().optional(),
+  classname: z.string().optional(),
+  ticket: z.looseObject({ html_url: z.string() }).optional(),
+});
+export type TestCase = z.infer<typeof TestCase>;
+export const TestDetailsResponse = z.looseObject({ test: TestCase });
+export type TestDetailsResponse = z.infer<typeof TestDetailsResponse>;
+
+/** A zod failure as one line naming each field: `enqueuedPullRequests[0].prNumber: missing`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = formatPath(issue.path);
+      const missing = issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
+      const what = missing ? 'missing' : issue.message;
+      return where ? `${where}: ${what}` : what;
+    })
+    .join('; ');
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+}

@@ -1,0 +1,189 @@
+// One HTTP exchange with the service over undici: headers, timeout, the redacted --debug trace, retries of
+// reads, and the translation of every failure into an MqError a person can act on.
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { ApiError, NetworkError } from '../errors.js';
+
+export interface TransportOptions {
+  /** Base URL ending in /v1, without a trailing slash. */
+  apiUrl: string;
+  token: string;
+  timeoutMs: number;
+  userAgent: string;
+  /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
+  dispatcher?: Dispatcher;
+  /** Receives the --debug trace, one line at a time, with the token redacted. */
+  trace?: (line: string) => void;
+  /** How many times a read that met a 5xx, a 429 or a network failure is tried again. */
+  retries?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Exchange {
+  method: 'GET' | 'POST';
+  path: string;
+  operation: string;
+  body?: string;
+  query?: Record<string, string>;
+  /** Reads are retried; a POST that changes state is not, because the API has no idempotency key. */
+  idempotent: boolean;
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+const RETRY_AFTER_CAP_MS = 30_000;
+const BACKOFF_BASE_MS = 250;
+const TOKEN_HEADER = 'x-api-token';
+
+export class Transport {
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+
+  constructor(private readonly options: TransportOptions) {
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 });
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  /** Sends one exchange; a non-2xx answer becomes an ApiError carrying the service's own text. */
+  async send(exchange: Exchange): Promise<Answer> {
+    const retries = exchange.idempotent ? (this.options.retries ?? 2) : 0;
+    for (let attempt = 0; ; attempt++) {
+      let answer: Answer & { retryAfterMs?: number };
+      try {
+        answer = await this.once(exchange);
+      } catch (error) {
+        if (attempt < retries && error instanceof NetworkError) {
+          await this.pause(backoff(attempt));
+          continue;
+        }
+        throw error;
+      }
+      if (answer.status >= 200 && answer.status < 300) return answer;
+      const error = new ApiError(answer.status, errorMessage(answer), exchange.operation);
+      if (attempt < retries && (answer.status === 429 || answer.status >= 500)) {
+        await this.pause(answer.retryAfterMs ?? backoff(attempt));
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  private async pause(ms: number): Promise<void> {
+    await (this.options.sleep ?? ((n: number) => new Promise((resolve) => setTimeout(resolve, n))))(ms);
+  }
+
+  private async once(exchange: Exchange): Promise<Answer & { retryAfterMs?: number }> {
+    const url = new URL(this.options.apiUrl + exchange.path);
+    for (const [key, value] of Object.entries(exchange.query ?? {})) url.searchParams.set(key, value);
+    const headers: Record<string, string> = {
+      [TOKEN_HEADER]: this.options.token,
+      'user-agent': this.options.userAgent,
+      accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
+    };
+    if (exchange.body !== undefined) headers['content-type'] = 'application/json';
+    const trace = this.options.trace;
+    trace?.(`> ${exchange.method} ${url.href}`);
+    for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${name === TOKEN_HEADER ? redact(value) : value}`);
+    if (exchange.body !== undefined) trace?.(`> ${abbreviate(exchange.body)}`);
+    const started = performance.now();
+    try {
+      const response = await request(url, {
+        method: exchange.method,
+        headers,
+        body: exchange.body,
+        dispatcher: this.dispatcher,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+      const text = await response.body.text();
+      const contentType = String(response.headers['content-type'] ?? '');
+      trace?.(`< ${response.statusCode} ${contentType} (${Math.round(performance.now() - started)} ms)`);
+      trace?.(`< ${abbreviate(text)}`);
+      return {
+        status: response.statusCode,
+        contentType,
+        text,
+        retryAfterMs: retryAfter(response.headers['retry-after']),
+      };
+    } catch (error) {
+      throw networkError(error, url, this.options.timeoutMs);
+    }
+  }
+}
+
+export function redact(token: string): string {
+  return token.length === 0 ? '(empty)' : '***';
+}
+
+function abbreviate(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ');
+  return oneLine.length > 2000 ? `${oneLine.slice(0, 2000)}… (${text.length} bytes)` : oneLine;
+}
+
+function backoff(attempt: number): number {
+  const ceiling = BACKOFF_BASE_MS * 2 ** attempt;
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+function retryAfter(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS) : undefined;
+}
+
+/** The service's own words: plain text from the hosted service, or a JSON error body from other versions. */
+export function errorMessage(answer: Pick<Answer, 'status' | 'text'>): string {
+  const text = answer.text.trim();
+  if (text.startsWith('{')) {
+    try {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      const nested = body.error;
+      const candidate =
+        typeof body.message === 'string'
+          ? body.message
+          : typeof nested === 'string'
+            ? nested
+            : typeof nested === 'object' && nested !== null && typeof (nested as { message?: unknown }).message === 'string'
+              ? (nested as { message: string }).message
+              : undefined;
+      if (candidate) return candidate;
+    } catch {
+      // not JSON after all: show the text as it came
+    }
+  }
+  const oneLine = text.replace(/\s+/g, ' ');
+  if (oneLine.length > 0) return oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine;
+  return `the service answered ${answer.status} with no message`;
+}
+
+/** Walks the cause chain for the system error underneath and says what it means for the user. */
+function networkError(error: unknown, url: URL, timeoutMs: number): NetworkError {
+  const codes: string[] = [];
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') codes.push('TIMEOUT');
+  }
+  const where = url.host;
+  const has = (...wanted: string[]) => wanted.some((c) => codes.includes(c));
+  let message: string;
+  if (has('ENOTFOUND', 'EAI_AGAIN')) message = `cannot resolve ${url.hostname}: check --api-url and your network`;
+  else if (has('ECONNREFUSED')) message = `connection refused by ${where}: is the service (or the sandbox) running?`;
+  else if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE')) message = `the connection to ${where} was reset`;
+  else if (has('TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'))
+    message = `no answer from ${where} within ${timeoutMs / 1000}s (raise --timeout or MQ_TIMEOUT)`;
+  else if (codes.some((c) => c.startsWith('ERR_TLS') || c.includes('CERT') || c.startsWith('UNABLE_TO')))
+    message = `TLS failure talking to ${where} (${codes.join(', ')})`;
+  else message = `cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`;
+  return new NetworkError(message, { cause: error });
+}
