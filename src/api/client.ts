@@ -39,6 +39,11 @@ export class MergeQueueClient {
     return this.transport.close();
   }
 
+  /** The service's clock, as of its last answer; undefined before any. */
+  serviceNow(): number | undefined {
+    return this.transport.serviceNow();
+  }
+
   submitPullRequest(body: z.input<typeof SubmitPullRequestRequest>) {
     return this.post('submitPullRequest', SubmitPullRequestRequest, body, Acknowledgement, false);
   }
@@ -68,7 +73,7 @@ export class MergeQueueClient {
   }
 
   updateQueue(body: z.input<typeof UpdateQueueRequest>) {
-    return this.post('updateQueue', UpdateQueueRequest, body, UpdatedQueue, false);
+    return this.post('updateQueue', UpdateQueueRequest, body, UpdatedQueue.optional(), false);
   }
 
   deleteQueue(body: z.input<typeof QueueRequest>) {
@@ -115,20 +120,28 @@ export class MergeQueueClient {
       throw new UsageError(`the ${operation} request is ${size} bytes, over the service's 20 MiB limit`);
     }
     const answer = await this.transport.send({ method: 'POST', path: `/${operation}`, operation, body: json, idempotent });
-    return parseAnswer(operation, answer.text, responseSchema);
+    return parseAnswer(operation, answer.text, responseSchema, idempotent);
   }
 }
 
-function parseAnswer<Res extends z.ZodType>(operation: string, text: string, schema: Res): z.output<Res> {
-  let data: unknown = {};
+/**
+ * A read must answer with its documented shape. A mutation that answered 2xx was applied, whatever its body
+ * says: an empty or non-JSON body is an acknowledgement, never an error that would invite a second attempt.
+ */
+function parseAnswer<Res extends z.ZodType>(operation: string, text: string, schema: Res, isRead: boolean): z.output<Res> {
+  let data: unknown;
   if (text.trim() !== '') {
     try {
       data = JSON.parse(text);
     } catch {
+      if (!isRead) return schema.parse(undefined);
       throw new ResponseError(`${operation} answered with a body that is not JSON: ${text.slice(0, 120)}`);
     }
+  } else if (isRead) {
+    throw new ResponseError(`${operation} answered with an empty body`);
   }
   const parsed = schema.safeParse(data);
+  if (!parsed.success && !isRead) return schema.parse(undefined);
   if (!parsed.success) {
     throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
   }

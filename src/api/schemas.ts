@@ -13,7 +13,10 @@ export const API_VERSION = 'v1';
 
 /** An enum the service may spell in either letter case; it always leaves here in lower case. */
 function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(values));
+  return z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(values));
 }
 
 export const PULL_REQUEST_STATES = [
@@ -36,6 +39,9 @@ export const OPTIMIZATION_MODES = ['off', 'bisection_skip_redundant_tests'] as c
 export const MERGE_METHODS = ['merge_commit', 'squash', 'rebase'] as const;
 export const MERGEABILITY = ['unspecified', 'in_progress', 'mergeable', 'not_mergeable'] as const;
 export const TEST_RUN_STATUSES = ['in_progress', 'failed', 'cancelled', 'succeeded'] as const;
+
+/** The largest count the published description allows for a queue setting. */
+export const SETTING_MAX = 4_294_967_295;
 
 /** Named priorities and their values (SEMANTICS.md); 255 is the lowest a number may say. */
 export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
@@ -95,31 +101,31 @@ export type ListPullRequestsRequest = z.infer<typeof ListPullRequestsRequest>;
 /** Settings createQueue takes; every other one goes through updateQueue (SEMANTICS.md). */
 export const CreateQueueRequest = QueueRef.extend({
   mode: z.enum(QUEUE_MODES).optional(),
-  concurrency: z.number().int().min(1).optional(),
+  concurrency: z.number().int().min(1).max(SETTING_MAX).optional(),
 });
 export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
 
-const positiveInt = z.number().int().min(1);
-/** updateQueue's settings: the request names are the response names. */
+const positiveInt = z.number().int().min(1).max(SETTING_MAX);
+/** updateQueue's settings: the request names are the response names. The descriptions are the flags' help. */
 export const QueueSettings = z.object({
-  concurrency: positiveInt,
-  bisectionConcurrency: positiveInt,
-  testingTimeoutMinutes: positiveInt,
-  pendingFailureDepth: positiveInt,
-  canOptimisticallyMerge: z.boolean(),
-  batch: z.boolean(),
-  batchingMaxWaitTimeMinutes: positiveInt,
-  batchingMinSize: positiveInt,
-  mode: z.enum(QUEUE_MODES),
-  commentsEnabled: z.boolean(),
-  commandsEnabled: z.boolean(),
-  createPrsForTestingBranches: z.boolean(),
-  directMergeMode: z.enum(DIRECT_MERGE_MODES),
-  optimizationMode: z.enum(OPTIMIZATION_MODES),
-  mergeMethod: z.enum(MERGE_METHODS),
-  statusCheckEnabled: z.boolean(),
-  requiredStatuses: z.array(z.string()),
-  deleteRequiredStatuses: z.boolean(),
+  mode: z.enum(QUEUE_MODES).describe('single: one line; parallel: lanes from impacted targets'),
+  concurrency: positiveInt.describe('PRs or batches tested at once'),
+  testingTimeoutMinutes: positiveInt.describe('minutes a test run may take before it counts as failed'),
+  pendingFailureDepth: positiveInt.describe('PRs behind a failed one that finish testing before it is removed'),
+  canOptimisticallyMerge: z.boolean().describe('a pass on top of a failed PR clears it'),
+  batch: z.boolean().describe('test PRs in batches'),
+  batchingMinSize: positiveInt.describe('PRs that make a batch'),
+  batchingMaxWaitTimeMinutes: positiveInt.describe('minutes to wait for a batch to fill'),
+  bisectionConcurrency: positiveInt.describe('test runs while bisecting a failed batch'),
+  directMergeMode: z.enum(DIRECT_MERGE_MODES).describe('always: a PR up to date with the branch merges without a run'),
+  optimizationMode: z.enum(OPTIMIZATION_MODES).describe('skip redundant tests while bisecting'),
+  mergeMethod: z.enum(MERGE_METHODS).describe('how a PR is merged into the branch'),
+  requiredStatuses: z.array(z.string()).describe('statuses that must pass (repeat the flag for several)'),
+  deleteRequiredStatuses: z.boolean().describe('drop the required statuses set here; fall back to branch protection'),
+  commentsEnabled: z.boolean().describe('post comments on PRs'),
+  commandsEnabled: z.boolean().describe('accept /trunk merge comments'),
+  createPrsForTestingBranches: z.boolean().describe('open PRs for testing branches'),
+  statusCheckEnabled: z.boolean().describe('post a status check on PRs'),
 });
 export type QueueSettings = z.infer<typeof QueueSettings>;
 

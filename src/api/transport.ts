@@ -41,10 +41,17 @@ const TOKEN_HEADER = 'x-api-token';
 export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  /** How far the service's clock (its Date header) is ahead of ours, once it has answered. */
+  private clockOffsetMs: number | undefined;
 
   constructor(private readonly options: TransportOptions) {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 });
+  }
+
+  /** The service's time now, from its last Date header: ages of its timestamps read right despite clock skew. */
+  serviceNow(): number | undefined {
+    return this.clockOffsetMs === undefined ? undefined : Date.now() + this.clockOffsetMs;
   }
 
   async close(): Promise<void> {
@@ -88,8 +95,11 @@ export class Transport {
       accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
     };
     if (exchange.body !== undefined) headers['content-type'] = 'application/json';
-    const trace = this.options.trace;
-    trace?.(`> ${exchange.method} ${url.href}`);
+    // Nothing the service echoes back may show the token: a trace line or an error message could reach a CI log.
+    const token = this.options.token;
+    const scrub = (text: string) => (token.length >= 4 ? text.split(token).join('***') : text);
+    const trace = this.options.trace && ((line: string) => this.options.trace!(scrub(line)));
+    trace?.(`> ${exchange.method} ${withoutCredentials(url)}`);
     for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${name === TOKEN_HEADER ? redact(value) : value}`);
     if (exchange.body !== undefined) trace?.(`> ${abbreviate(exchange.body)}`);
     const started = performance.now();
@@ -103,8 +113,10 @@ export class Transport {
         bodyTimeout: this.options.timeoutMs,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
-      const text = await response.body.text();
+      const text = scrub(await response.body.text());
       const contentType = String(response.headers['content-type'] ?? '');
+      const serverDate = Date.parse(String(response.headers.date ?? ''));
+      if (Number.isFinite(serverDate)) this.clockOffsetMs = serverDate - Date.now();
       trace?.(`< ${response.statusCode} ${contentType} (${Math.round(performance.now() - started)} ms)`);
       trace?.(`< ${abbreviate(text)}`);
       return {
@@ -117,6 +129,14 @@ export class Transport {
       throw networkError(error, url, this.options.timeoutMs);
     }
   }
+}
+
+function withoutCredentials(url: URL): string {
+  if (!url.username && !url.password) return url.href;
+  const copy = new URL(url.href);
+  copy.username = '***';
+  copy.password = '';
+  return copy.href;
 }
 
 export function redact(token: string): string {

@@ -1,0 +1,118 @@
+// A non-2xx answer becomes one ApiError carrying the status and the service's own words, whatever shape they
+// came in, and CLI.md's exit code follows from the status.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MergeQueueClient } from '../../src/api/client.js';
+import { ApiError, exitCodeOf, MqError } from '../../src/errors.js';
+import {
+  clientFor,
+  json,
+  plainText,
+  rejectionOf,
+  REPO,
+  startHttpService,
+  startMockService,
+  type FakeService,
+} from './harness.js';
+
+const queueRef = { repo: REPO, targetBranch: 'main' };
+const prRef = { ...queueRef, pr: { number: 42 } };
+
+describe.each([
+  ['http server', startHttpService],
+  ['MockAgent', startMockService],
+] as const)('error answers, from a %s', (_kind, start) => {
+  let service: FakeService;
+  let client: MergeQueueClient;
+  beforeEach(async () => {
+    service = await start();
+    client = clientFor(service, { retries: 0 }).client;
+  });
+  afterEach(async () => {
+    await service.close();
+  });
+
+  it('a plain-text body (application/plain-text, as the hosted service sends) is the message', async () => {
+    service.reply(plainText(404, 'Queue for acme/widgets branch main not found'));
+    const error = await rejectionOf(client.getQueue(queueRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      status: 404,
+      message: 'Queue for acme/widgets branch main not found',
+      operation: 'getQueue',
+      code: 'not_found',
+    });
+    expect(exitCodeOf(error)).toBe(4);
+  });
+
+  it('a JSON body {"message": ...} is the message', async () => {
+    service.reply(json({ message: 'a queue for main already exists', requestId: 'r-1' }, 409));
+    const error = await rejectionOf(client.createQueue(queueRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, message: 'a queue for main already exists', code: 'conflict' });
+  });
+
+  it('a JSON body {"error": {"message": ...}} is the message', async () => {
+    service.reply(json({ error: { code: 'invalid', message: 'pr.number must be positive' } }, 422));
+    const error = await rejectionOf(client.submitPullRequest(prRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, message: 'pr.number must be positive', code: 'refused' });
+  });
+
+  it('a JSON body {"error": "..."} is the message', async () => {
+    service.reply(json({ error: 'queue is not empty' }, 400));
+    const error = await rejectionOf(client.deleteQueue(queueRef));
+    expect(error).toMatchObject({ status: 400, message: 'queue is not empty' });
+  });
+
+  it('a JSON body without a message, or a body that only looks like JSON, is shown as it came', async () => {
+    service.reply(json({ error: { code: 'E42' } }, 400), plainText(400, '{ not json'));
+    const noMessage = await rejectionOf(client.deleteQueue(queueRef));
+    const notJson = await rejectionOf(client.deleteQueue(queueRef));
+    expect(noMessage.message).toBe('{"error":{"code":"E42"}}');
+    expect(notJson.message).toBe('{ not json');
+  });
+
+  it('a text on several lines becomes one line, and a long one is cut at 500 characters', async () => {
+    service.reply(plainText(400, 'first line\n  second line\r\n'), plainText(400, 'x'.repeat(2000)));
+    const multiLine = await rejectionOf(client.submitPullRequest(prRef));
+    const long = await rejectionOf(client.submitPullRequest(prRef));
+    expect(multiLine.message).toBe('first line second line');
+    expect(long.message).toBe(`${'x'.repeat(500)}…`);
+  });
+
+  it('an empty error body still says what happened', async () => {
+    service.reply({ status: 502, body: '' });
+    const error = await rejectionOf(client.submitPullRequest(prRef));
+    expect(error).toMatchObject({ status: 502, message: 'the service answered 502 with no message' });
+  });
+
+  it('an error answer is an ApiError even where the 200 body would have been checked', async () => {
+    service.reply(plainText(401, 'Unauthorized'));
+    const error = await rejectionOf(client.getSubmittedPullRequest(prRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 401, message: 'Unauthorized', code: 'unauthorized' });
+  });
+
+  it.each([
+    [400, 5],
+    [401, 3],
+    [403, 3],
+    [404, 4],
+    [409, 5],
+    [413, 5],
+    [422, 5],
+    [429, 6],
+    [500, 6],
+    [502, 6],
+    [503, 6],
+  ])('status %i is exit code %i', async (status, exitCode) => {
+    service.reply(plainText(status, `failure ${status}`));
+    const error = await rejectionOf(client.submitPullRequest(prRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(MqError);
+    expect((error as ApiError).status).toBe(status);
+    expect(error.message).toBe(`failure ${status}`);
+    expect(exitCodeOf(error)).toBe(exitCode);
+    expect(service.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,196 @@
+// Reads are tried again after a 5xx, a 429 or a network failure; a POST that changes state never is (the API has
+// no idempotency key). The injected sleep records each pause, so no test waits.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MergeQueueClient } from '../../src/api/client.js';
+import { ApiError, exitCodeOf, NetworkError } from '../../src/errors.js';
+import * as fixture from './fixtures.js';
+import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, type FakeService, type Reply } from './harness.js';
+
+const queueRef = { repo: REPO, targetBranch: 'main' };
+const prRef = { ...queueRef, pr: { number: 42 } };
+const unavailable = (headers: Record<string, string> = {}) => plainText(503, 'Service Unavailable', headers);
+
+const READS: [string, (c: MergeQueueClient) => Promise<unknown>, Reply][] = [
+  ['getQueue', (c) => c.getQueue(queueRef), json(fixture.queue())],
+  ['getSubmittedPullRequest', (c) => c.getSubmittedPullRequest(prRef), json(fixture.submittedPullRequest())],
+  ['listPullRequests', (c) => c.listPullRequests(queueRef), json(fixture.pullRequestList())],
+  [
+    'getMergeQueueTestingDetails',
+    (c) => c.getMergeQueueTestingDetails({ ...queueRef, testRunId: 'run-7' }),
+    json(fixture.testingDetails()),
+  ],
+  [
+    'getTestDetails',
+    (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }),
+    json(fixture.testDetails()),
+  ],
+  ['getMergeQueueMetrics', (c) => c.getMergeQueueMetrics(), { status: 200, body: fixture.METRICS_TEXT }],
+];
+
+const MUTATIONS: [string, (c: MergeQueueClient) => Promise<unknown>][] = [
+  ['submitPullRequest', (c) => c.submitPullRequest(prRef)],
+  ['cancelPullRequest', (c) => c.cancelPullRequest(prRef)],
+  ['restartTestsOnPullRequest', (c) => c.restartTestsOnPullRequest(prRef)],
+  ['createQueue', (c) => c.createQueue(queueRef)],
+  ['updateQueue', (c) => c.updateQueue({ ...queueRef, state: 'paused' })],
+  ['deleteQueue', (c) => c.deleteQueue(queueRef)],
+  ['setImpactedTargets', (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 42, sha: 'abc' }, impactedTargets: 'ALL' })],
+];
+
+describe('retries', () => {
+  let service: FakeService;
+  beforeEach(async () => {
+    service = await startHttpService();
+  });
+  afterEach(async () => {
+    await service.close();
+  });
+
+  it('getQueue after a 503 is tried again, and the second answer is the result', async () => {
+    service.reply(unavailable(), json(fixture.queue()));
+    const { client, sleeps } = clientFor(service);
+    await expect(client.getQueue(queueRef)).resolves.toMatchObject({ branch: 'main' });
+    expect(service.requests).toHaveLength(2);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it('submitPullRequest after a 503 is not tried again: one call, ApiError 503', async () => {
+    service.reply(unavailable(), json({}));
+    const { client, sleeps } = clientFor(service);
+    const error = await rejectionOf(client.submitPullRequest(prRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(503);
+    expect(exitCodeOf(error)).toBe(6);
+    expect(service.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it.each(READS)('the read %s is retried after a 503', async (_name, call, ok) => {
+    service.reply(unavailable(), ok);
+    const { client } = clientFor(service);
+    await call(client);
+    expect(service.requests).toHaveLength(2);
+    expect(service.requests[0]?.url).toBe(service.requests[1]?.url);
+    expect(service.requests[0]?.body).toBe(service.requests[1]?.body);
+  });
+
+  it.each(MUTATIONS)('the mutation %s is not retried after a 503', async (_name, call) => {
+    service.reply(unavailable());
+    const { client, sleeps } = clientFor(service);
+    const error = await rejectionOf(call(client));
+    expect(error).toMatchObject({ status: 503 });
+    expect(service.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it.each(MUTATIONS)('the mutation %s is not retried after a dropped connection either', async (_name, call) => {
+    service.reply({ destroy: true });
+    const { client, sleeps } = clientFor(service);
+    const error = await rejectionOf(call(client));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(service.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('gives up after the default 2 retries: 3 calls, the last ApiError, exit code 6', async () => {
+    service.reply(plainText(500, 'boom 1'), plainText(502, 'boom 2'), plainText(503, 'boom 3'), json(fixture.queue()));
+    const { client, sleeps } = clientFor(service);
+    const error = await rejectionOf(client.getQueue(queueRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 503, message: 'boom 3' });
+    expect(exitCodeOf(error)).toBe(6);
+    expect(service.requests).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it.each([0, 1, 4])('honours retries: %i', async (retries) => {
+    for (let i = 0; i < 10; i++) service.reply(unavailable());
+    const { client, sleeps } = clientFor(service, { retries });
+    await rejectionOf(client.getQueue(queueRef));
+    expect(service.requests).toHaveLength(retries + 1);
+    expect(sleeps).toHaveLength(retries);
+  });
+
+  it('a 429 on a read is retried', async () => {
+    service.reply(plainText(429, 'Too Many Requests'), json(fixture.queue()));
+    const { client } = clientFor(service);
+    await client.getQueue(queueRef);
+    expect(service.requests).toHaveLength(2);
+  });
+
+  it.each([400, 401, 403, 404, 409, 413, 422])('a %i on a read is not retried', async (status) => {
+    service.reply(plainText(status, 'no'), json(fixture.queue()));
+    const { client, sleeps } = clientFor(service);
+    const error = await rejectionOf(client.getQueue(queueRef));
+    expect(error).toMatchObject({ status });
+    expect(service.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a read whose connection was dropped is retried', async () => {
+    service.reply({ destroy: true }, json(fixture.queue()));
+    const { client, sleeps } = clientFor(service);
+    await expect(client.getQueue(queueRef)).resolves.toMatchObject({ branch: 'main' });
+    expect(service.requests).toHaveLength(2);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  describe('how long it waits', () => {
+    it('Retry-After in seconds: the sleep receives the header in ms', async () => {
+      service.reply(unavailable({ 'retry-after': '2' }), plainText(429, 'slow down', { 'retry-after': '7' }), json(fixture.queue()));
+      const { client, sleeps } = clientFor(service);
+      await client.getQueue(queueRef);
+      expect(sleeps).toEqual([2000, 7000]);
+    });
+
+    it('Retry-After is capped at 30 s', async () => {
+      service.reply(unavailable({ 'retry-after': '3600' }), json(fixture.queue()));
+      const { client, sleeps } = clientFor(service);
+      await client.getQueue(queueRef);
+      expect(sleeps).toEqual([30_000]);
+    });
+
+    it('Retry-After: 0 retries at once', async () => {
+      service.reply(unavailable({ 'retry-after': '0' }), json(fixture.queue()));
+      const { client, sleeps } = clientFor(service);
+      await client.getQueue(queueRef);
+      expect(sleeps).toEqual([0]);
+    });
+
+    it('Retry-After as an HTTP date: the time until then', async () => {
+      // HTTP dates have whole seconds: 5 s ahead is between 4 and 5 s ahead once truncated.
+      const at = new Date(Date.now() + 5_000).toUTCString();
+      service.reply(unavailable({ 'retry-after': at }), json(fixture.queue()));
+      const { client, sleeps } = clientFor(service);
+      await client.getQueue(queueRef);
+      expect(sleeps).toHaveLength(1);
+      expect(sleeps[0]).toBeGreaterThan(3_000);
+      expect(sleeps[0]).toBeLessThanOrEqual(5_000);
+    });
+
+    it('Retry-After as a date in the past: no wait', async () => {
+      service.reply(unavailable({ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }), json(fixture.queue()));
+      const { client, sleeps } = clientFor(service);
+      await client.getQueue(queueRef);
+      expect(sleeps).toEqual([0]);
+    });
+
+    it('without Retry-After (or with one it cannot read): exponential backoff with jitter', async () => {
+      service.reply(unavailable(), unavailable({ 'retry-after': 'soon' }), json(fixture.queue()));
+      const { client, sleeps } = clientFor(service);
+      await client.getQueue(queueRef);
+      expect(sleeps).toHaveLength(2);
+      expect(sleeps[0]).toBeGreaterThanOrEqual(125);
+      expect(sleeps[0]).toBeLessThanOrEqual(250);
+      expect(sleeps[1]).toBeGreaterThanOrEqual(250);
+      expect(sleeps[1]).toBeLessThanOrEqual(500);
+    });
+  });
+
+  it('without an injected sleep it really waits (Retry-After: 0 keeps it short)', async () => {
+    service.reply(unavailable({ 'retry-after': '0' }), json(fixture.queue()));
+    const { client } = clientFor(service, { sleep: undefined });
+    await expect(client.getQueue(queueRef)).resolves.toMatchObject({ branch: 'main' });
+    expect(service.requests).toHaveLength(2);
+  });
+});
