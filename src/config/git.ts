@@ -1,0 +1,137 @@
+// What the git checkout around the working directory says: where its root is, the `origin` remote's URL, the
+// current branch. Read from the files under .git where that is simple, since spawning git costs tens of
+// milliseconds on every command and fails in checkouts git calls "dubious ownership"; git itself is the fallback
+// for layouts the files do not settle (config includes, reftable).
+import { execFile } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+
+const GIT_TIMEOUT_MS = 5_000;
+
+/** The nearest directory from `cwd` up that contains `.git` (a directory, or a file in worktrees and submodules). */
+export async function findGitRoot(cwd: string): Promise<string | undefined> {
+  let dir = resolve(cwd);
+  for (;;) {
+    if (await exists(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+interface GitDirs {
+  /** Per-checkout state: HEAD. */
+  gitDir: string;
+  /** Shared state: config (differs from gitDir in a linked worktree). */
+  commonDir: string;
+}
+
+/** Follows `.git` files (`gitdir: …`) and a worktree's `commondir`. Undefined when the layout is not understood. */
+async function gitDirs(root: string): Promise<GitDirs | undefined> {
+  const dotGit = join(root, '.git');
+  try {
+    if ((await stat(dotGit)).isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
+    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
+    if (!pointer?.[1]) return undefined;
+    const gitDir = resolve(root, pointer[1]);
+    const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+    return { gitDir, commonDir: common === undefined ? gitDir : resolve(gitDir, common.trim()) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL of the `origin` remote of the checkout around `cwd`, if there is one. */
+export async function originUrl(cwd: string): Promise<string | undefined> {
+  const root = await findGitRoot(cwd);
+  if (root === undefined) return undefined;
+  const dirs = await gitDirs(root);
+  if (dirs) {
+    const text = await readFile(join(dirs.commonDir, 'config'), 'utf8').catch(() => undefined);
+    const url = text === undefined ? undefined : gitConfigValue(text, 'remote', 'origin', 'url');
+    if (url !== undefined) return url;
+    // No origin in the file: it may still come through an [include]; only git knows.
+    if (text !== undefined && !/^\s*\[\s*include/im.test(text)) return undefined;
+  }
+  return runGit(root, ['config', '--get', 'remote.origin.url']);
+}
+
+/** The branch checked out around `cwd`; undefined outside a checkout or on a detached HEAD. */
+export async function currentGitBranch(cwd: string): Promise<string | undefined> {
+  const root = await findGitRoot(cwd);
+  if (root === undefined) return undefined;
+  const dirs = await gitDirs(root);
+  const head = dirs && (await readFile(join(dirs.gitDir, 'HEAD'), 'utf8').catch(() => undefined));
+  if (head !== undefined) {
+    const ref = /^ref:\s*refs\/heads\/(.+?)\s*$/.exec(head);
+    // A reftable repository keeps a placeholder HEAD naming `.invalid`; the real one is in the table.
+    if (ref?.[1] !== '.invalid') return ref?.[1];
+  }
+  return runGit(root, ['symbolic-ref', '--short', '-q', 'HEAD']);
+}
+
+/**
+ * The first value of `key` in `[section "subsection"]` of a git config file. Section and key names are
+ * case-insensitive, the subsection is not (git-config(1)); `[section.subsection]` is the old spelling.
+ */
+export function gitConfigValue(text: string, section: string, subsection: string, key: string): string | undefined {
+  let inSection = false;
+  for (const line of text.split(/\r?\n/)) {
+    const header = /^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\](.*)$/.exec(line);
+    let rest = line;
+    if (header) {
+      const [, name = '', quoted, after = ''] = header;
+      if (quoted !== undefined) {
+        inSection = name.toLowerCase() === section && quoted.replace(/\\(.)/g, '$1') === subsection;
+      } else {
+        const dot = name.indexOf('.');
+        inSection =
+          dot > 0 && name.slice(0, dot).toLowerCase() === section && name.slice(dot + 1).toLowerCase() === subsection;
+      }
+      rest = after;
+    }
+    if (!inSection) continue;
+    const entry = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(rest);
+    if (entry?.[1]?.toLowerCase() === key) return unquoteGitValue(entry[2] ?? '');
+  }
+  return undefined;
+}
+
+/** A value as git reads it: double quotes grouped, backslash escapes, `#`/`;` comments outside quotes dropped. */
+function unquoteGitValue(raw: string): string {
+  let value = '';
+  let quoted = false;
+  for (let i = 0; i < raw.length; i++) {
+    const char = raw[i];
+    if (char === '\\') {
+      const next = raw[++i];
+      value += next === 'n' ? '\n' : next === 't' ? '\t' : (next ?? '');
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if ((char === '#' || char === ';') && !quoted) {
+      break;
+    } else {
+      value += char;
+    }
+  }
+  return value.trim();
+}
+
+/** Runs git for one line of output; any failure (git missing, not a repository, no such key) is undefined. */
+function runGit(cwd: string, args: string[]): Promise<string | undefined> {
+  return new Promise((done) => {
+    execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
+      const line = String(stdout).trim();
+      done(error || line === '' ? undefined : line);
+    });
+  });
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,91 @@
+// Repositories as text: what a user types after -R ("[host/]owner/name"), and what `git remote` holds (https,
+// ssh:// and scp-like URLs). Both end as the service's `Repo`.
+import type { Repo } from '../api/schemas.js';
+import { ConfigError, UsageError } from '../errors.js';
+import type { Settings } from './settings.js';
+
+export const DEFAULT_HOST = 'github.com';
+export const REPO_HINT = '"owner/name" or "host/owner/name"';
+
+const SEGMENT = /^[A-Za-z0-9_.-]+$/;
+const HOST = /^[A-Za-z0-9.-]+(:\d+)?$/;
+
+function isSegment(text: string): boolean {
+  return SEGMENT.test(text) && text !== '.' && text !== '..';
+}
+
+/** A repository from "[host/]owner/name" or a repository URL, or a sentence saying what is wrong. */
+export function repoFrom(text: string): { ok: true; value: Repo } | { ok: false; problem: string } {
+  const trimmed = text.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /^[^/\s]+@[^/\s]+:/.test(trimmed)) {
+    // A pasted clone or browser URL: take it for what it names, as `gh -R` does.
+    const repo = parseRemoteUrl(trimmed);
+    return repo ? { ok: true, value: repo } : { ok: false, problem: `must be ${REPO_HINT}, or a repository URL` };
+  }
+  const parts = trimmed.split('/');
+  const [host, owner, name] = parts.length === 2 ? [DEFAULT_HOST, ...parts] : parts;
+  if (parts.length < 2 || parts.length > 3 || !host || !owner || !name) {
+    return { ok: false, problem: `must be ${REPO_HINT}` };
+  }
+  if (!HOST.test(host) || !isSegment(owner) || !isSegment(name)) {
+    return { ok: false, problem: `must be ${REPO_HINT}, each part letters, digits, '.', '-' or '_'` };
+  }
+  return { ok: true, value: { host: host.toLowerCase(), owner, name } };
+}
+
+/** Parses `-R`/`--repo`; a bad value is a UsageError naming it. */
+export function parseRepo(text: string): Repo {
+  const result = repoFrom(text);
+  if (!result.ok) throw new UsageError(`invalid repository "${text}": ${result.problem}`);
+  return result.value;
+}
+
+/** The repository a command works on; without one, a ConfigError that says every way to give it. */
+export function requireRepo(settings: Settings): Repo {
+  if (settings.repo) return settings.repo;
+  throw new ConfigError(
+    'no repository: pass -R owner/name, set MQ_REPO, or run inside a git checkout with an origin remote',
+  );
+}
+
+export function formatRepo(repo: Repo): string {
+  return `${repo.host}/${repo.owner}/${repo.name}`;
+}
+
+/**
+ * The repository a git remote URL points at: https://host/owner/name(.git), ssh://[user@]host[:port]/owner/name,
+ * git://…, and scp-like [user@]host:owner/name. Undefined for anything else (a local path, a nested group).
+ * Credentials and ports are dropped: the service knows a repository by its host name.
+ */
+export function parseRemoteUrl(url: string): Repo | undefined {
+  const text = url.trim();
+  let host: string;
+  let path: string;
+  const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/.exec(text);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      return undefined;
+    }
+    if (!['https:', 'http:', 'ssh:', 'git:', 'git+ssh:', 'ssh+git:'].includes(parsed.protocol)) return undefined;
+    host = parsed.hostname;
+    path = decodeURIComponent(parsed.pathname);
+  } else if (scp?.[1] && scp[2]) {
+    host = scp[1];
+    path = scp[2];
+  } else {
+    return undefined;
+  }
+  // GitHub's "SSH over the HTTPS port" host is github.com under another name.
+  if (host.toLowerCase() === 'ssh.github.com') host = DEFAULT_HOST;
+  const segments = path
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/, '')
+    .split('/');
+  if (segments.length !== 2) return undefined;
+  const [owner, name] = segments as [string, string];
+  if (!host || !HOST.test(host) || !isSegment(owner) || !isSegment(name)) return undefined;
+  return { host: host.toLowerCase(), owner, name };
+}

@@ -1,0 +1,80 @@
+// The layers in CLI.md's order, first found wins: flags, environment, project file, user file, git inference,
+// then the defaults of the Settings schema. Each value keeps the words that say where it came from.
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { ConfigError } from '../errors.js';
+import { resolveColor } from './color.js';
+import { fileLayer, profileNames, type ConfigFile } from './config-file.js';
+import { envValue, environmentLayer } from './environment.js';
+import { findProjectFile, findUserFile, loadProjectFile, userConfigDir } from './files.js';
+import { flagsLayer } from './flags.js';
+import { findGitRoot, originUrl } from './git.js';
+import { parseRemoteUrl } from './repo.js';
+import { Settings, type Layer, type ResolvedSettings, type ResolveInput } from './settings.js';
+
+export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
+  const { flags, env } = input;
+  const cwd = resolve(input.cwd);
+  const homeDir = input.homeDir ?? envValue(env, 'HOME') ?? homedir();
+
+  // Flags and environment first: a bad value there is reported before any file is read.
+  const fromFlags = flagsLayer(flags);
+  const fromEnv = environmentLayer(env);
+  const profile = fromFlags.profile?.value ?? fromEnv.profile?.value;
+
+  const projectFile = await projectConfigFile(flags.config, envValue(env, 'MQ_CONFIG'), cwd, homeDir);
+  const userFile = await findUserFile(userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), homeDir));
+  const files = [projectFile, userFile].filter((file): file is ConfigFile => file !== undefined);
+  if (profile !== undefined && !files.some((file) => Object.hasOwn(file.profiles, profile))) {
+    throw unknownProfile(profile, files);
+  }
+
+  const merged = firstFound([fromFlags, fromEnv, ...files.map((file) => fileLayer(file, profile, homeDir))]);
+  if (merged.repo === undefined) {
+    // Only now: inference may read .git or even spawn git, and is wasted when the repository is set.
+    const url = await originUrl(cwd);
+    const repo = url === undefined ? undefined : parseRemoteUrl(url);
+    if (repo) merged.repo = { value: repo, origin: 'git remote origin' };
+  }
+  const color = resolveColor(flags.color, env, input.stdoutIsTTY);
+
+  const values = Object.fromEntries(Object.entries(merged).map(([key, found]) => [key, found.value]));
+  const settings = Settings.parse({ ...values, color: color.value });
+  const origins: Record<string, string> = {};
+  for (const key of Object.keys(Settings.shape) as (keyof Settings)[]) {
+    const origin =
+      key === 'color' ? color.origin : (merged[key]?.origin ?? (settings[key] === undefined ? undefined : 'default'));
+    if (origin !== undefined) origins[key] = origin;
+  }
+  return { settings, origins, files: files.map((file) => file.path) };
+}
+
+/** --config or MQ_CONFIG names the file outright; otherwise the nearest one up to the git root (or home). */
+async function projectConfigFile(
+  flag: string | undefined,
+  variable: string | undefined,
+  cwd: string,
+  homeDir: string,
+): Promise<ConfigFile | undefined> {
+  if (flag !== undefined) return loadProjectFile(flag, cwd, 'flag');
+  if (variable !== undefined) return loadProjectFile(variable, cwd, 'env');
+  const gitRoot = await findGitRoot(cwd);
+  return findProjectFile(cwd, gitRoot ?? homeDir);
+}
+
+/** Merges layers given highest first; a layer holds only the keys it sets, so presence is the test. */
+function firstFound(layers: Layer[]): Layer {
+  const merged: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [key, found] of Object.entries(layer)) if (!(key in merged)) merged[key] = found;
+  }
+  return merged as Layer;
+}
+
+function unknownProfile(profile: string, files: ConfigFile[]): ConfigError {
+  const known = [...new Set(files.flatMap(profileNames))];
+  const paths = files.map((file) => file.path).join(', ');
+  const where = files.length === 0 ? 'no config file was found' : `config files read: ${paths}`;
+  const defined = known.length === 0 ? 'none is defined' : `defined: ${known.join(', ')}`;
+  return new ConfigError(`unknown profile "${profile}" (${defined}; ${where})`);
+}

@@ -1,0 +1,85 @@
+// The resolved settings: one schema that says what every setting holds and what it defaults to. The layers
+// (flags, environment, config files, git) each supply some of these values; resolve.ts fills the rest from here.
+import { z } from 'zod';
+import { Repo } from '../api/schemas.js';
+
+export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
+export const DEFAULT_TARGET_BRANCH = 'main';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const OUTPUT_FORMATS = ['table', 'json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** setTimeout fires at once for anything longer, so no duration may exceed it. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** Where the token will come from; reading it (running a command, opening a file) waits until a request needs it. */
+export const TokenSource = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('env'), name: z.string(), value: z.string().min(1) }),
+  // cwd: the directory of the config file naming the command, so relative paths in it work as tokenFile's do.
+  z.object({ kind: z.literal('command'), command: z.string().min(1), origin: z.string(), cwd: z.string().optional() }),
+  z.object({ kind: z.literal('file'), path: z.string().min(1), origin: z.string() }),
+  z.object({ kind: z.literal('config'), value: z.string().min(1), origin: z.string() }),
+]);
+export type TokenSource = z.infer<typeof TokenSource>;
+
+export const Settings = z.object({
+  apiUrl: z
+    .string()
+    .regex(/^https?:\/\/[^/]+(\/.*)?\/v1$/)
+    .default(DEFAULT_API_URL),
+  token: TokenSource.optional(),
+  repo: Repo.optional(),
+  targetBranch: z.string().min(1).default(DEFAULT_TARGET_BRANCH),
+  org: z.string().min(1).optional(),
+  profile: z.string().min(1).optional(),
+  output: z.enum(OUTPUT_FORMATS).default('table'),
+  timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(DEFAULT_TIMEOUT_MS),
+  // No fixed default: colour follows the terminal (on when stdout is a TTY), which only resolve.ts knows.
+  color: z.boolean(),
+});
+export type Settings = z.infer<typeof Settings>;
+export type SettingKey = keyof Settings;
+
+/** What commander hands over; undefined means the flag was not given. */
+export interface GlobalFlags {
+  apiUrl?: string;
+  repo?: string;
+  branch?: string;
+  org?: string;
+  profile?: string;
+  config?: string;
+  output?: string;
+  json?: boolean;
+  timeout?: string;
+  /** false for --no-color; true is read as "not given", because commander defaults a --no-* flag to true. */
+  color?: boolean;
+}
+
+export interface ResolveInput {
+  flags: GlobalFlags;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdoutIsTTY: boolean;
+  /** Defaults to $HOME from `env`, then the operating system's idea of it. */
+  homeDir?: string;
+}
+
+export interface ResolvedSettings {
+  settings: Settings;
+  /**
+   * Setting key → where its value came from: 'flag --repo', 'env MQ_REPO', 'file /abs/.mqrc (profile ci)',
+   * 'git remote origin', 'default'. A setting without a value has no entry.
+   */
+  origins: Record<string, string>;
+  /** The config files read, project file first. */
+  files: string[];
+}
+
+/** A value some layer supplied, and the words that say where it came from. */
+export interface Found<T> {
+  value: T;
+  origin: string;
+}
+
+/** One layer's contribution: the settings it has an opinion on. Colour is worked out apart (see color.ts). */
+export type Layer = { [K in Exclude<SettingKey, 'color'>]?: Found<NonNullable<Settings[K]>> };

@@ -1,0 +1,94 @@
+// The API token, read only when a request needs one: `mq config show` or `mq --help` must not run a password
+// manager. No message here ever includes the token, or the output of the command that prints it.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from '../errors.js';
+import { formatDuration } from './duration.js';
+import type { Settings } from './settings.js';
+
+/** Long enough for a password manager to ask for a fingerprint; short enough not to hang CI forever. */
+export const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
+const MAX_OUTPUT_BYTES = 64 * 1024;
+
+export const NO_TOKEN_MESSAGE =
+  'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in a config file';
+
+export async function readToken(settings: Settings): Promise<string> {
+  const source = settings.token;
+  if (source === undefined) throw new ConfigError(NO_TOKEN_MESSAGE);
+  switch (source.kind) {
+    case 'env':
+      return checkToken(source.value, source.name);
+    case 'config':
+      return checkToken(source.value, `"token" in ${source.origin}`);
+    case 'file':
+      return checkToken(await readTokenFile(source.path, source.origin), `tokenFile ${source.path}`);
+    case 'command':
+      return checkToken(
+        await runTokenCommand(source.command, source.origin, source.cwd),
+        `tokenCommand "${source.command}"`,
+      );
+  }
+}
+
+/** Surrounding whitespace (a trailing newline, mostly) is dropped; a line break inside would corrupt the header. */
+function checkToken(raw: string, what: string): string {
+  const token = raw.trim();
+  if (token === '') throw new ConfigError(`no API token: ${what} is empty`);
+  if (/[\u0000-\u001f\u007f]/.test(token)) {
+    throw new ConfigError(`${what} holds more than the token (a line break or control character)`);
+  }
+  return token;
+}
+
+async function readTokenFile(path: string, origin: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError(`cannot read tokenFile ${path} (${code}), named in ${origin}`);
+  }
+}
+
+/** Runs `command` in a shell and answers its stdout. stderr is discarded: it is never shown, so it cannot leak. */
+export function runTokenCommand(
+  command: string,
+  origin: string,
+  cwd?: string,
+  timeoutMs = TOKEN_COMMAND_TIMEOUT_MS,
+): Promise<string> {
+  const named = `tokenCommand "${command}" (${origin})`;
+  return new Promise((done, fail) => {
+    const child = spawn(command, { shell: true, cwd, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (error: ConfigError | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        child.kill();
+        fail(error);
+      } else {
+        done(Buffer.concat(chunks).toString('utf8'));
+      }
+    };
+    const timer = setTimeout(
+      () => finish(new ConfigError(`${named} did not finish within ${formatDuration(timeoutMs)}`)),
+      timeoutMs,
+    );
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_OUTPUT_BYTES) finish(new ConfigError(`${named} printed more than a token`));
+      else chunks.push(chunk);
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      finish(new ConfigError(`could not run ${named}: ${error.code ?? error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      if (code === 0) finish(undefined);
+      else finish(new ConfigError(`${named} failed (${signal ?? `exit code ${code}`}); run it yourself to see why`));
+    });
+  });
+}

@@ -1,0 +1,65 @@
+// What each setting accepts, wherever it is written. A check answers with the value or with a phrase ("must be
+// …"); the layer that asked turns the phrase into its own error: a UsageError for a flag, a ConfigError naming
+// the variable or the file and key for the others.
+import type { Repo } from '../api/schemas.js';
+import { durationMs, DURATION_HINT } from './duration.js';
+import { DEFAULT_HOST, repoFrom, REPO_HINT } from './repo.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './settings.js';
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
+const problem = (text: string): Checked<never> => ({ ok: false, problem: text });
+
+export const PROBLEMS = {
+  apiUrl: 'must be an http(s) URL ending in /v1, like https://api.trunk.io/v1',
+  repo: `must be ${REPO_HINT} or {host, owner, name}`,
+  targetBranch: 'must be a branch name',
+  org: 'must be an organization slug',
+  profile: 'must be a profile name',
+  output: `must be ${OUTPUT_FORMATS.map((format) => `"${format}"`).join(' or ')}`,
+  timeout: `must be ${DURATION_HINT}`,
+  tokenCommand: 'must be a shell command',
+  tokenFile: 'must be a file path',
+  token: 'must be a non-empty string',
+  profiles: 'must be a map from profile names to settings',
+} as const;
+
+/** Trailing slashes are tolerated and dropped, so request paths can be appended with one '/'. */
+export function checkApiUrl(text: string): Checked<string> {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return problem(PROBLEMS.apiUrl);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!['http:', 'https:'].includes(url.protocol) || !path.endsWith('/v1') || url.search || url.hash) {
+    return problem(PROBLEMS.apiUrl);
+  }
+  // It is shown by `mq config show` and in errors; a token has its own setting.
+  if (url.username || url.password) return problem('must not contain a user name or password');
+  return ok(`${url.protocol}//${url.host}${path}`);
+}
+
+export function checkOutput(text: string): Checked<OutputFormat> {
+  return (OUTPUT_FORMATS as readonly string[]).includes(text) ? ok(text as OutputFormat) : problem(PROBLEMS.output);
+}
+
+/** A string is a duration; a number (config files only) is seconds. */
+export function checkTimeout(raw: string | number): Checked<number> {
+  const checked = durationMs(String(raw));
+  if (!checked.ok) return checked;
+  return checked.value > 0 ? checked : problem('must be longer than zero');
+}
+
+export function checkRepo(raw: string | { host?: string; owner: string; name: string }): Checked<Repo> {
+  if (typeof raw !== 'string') return checkRepo(`${raw.host ?? DEFAULT_HOST}/${raw.owner}/${raw.name}`);
+  const checked = repoFrom(raw);
+  return checked.ok ? checked : problem(checked.problem);
+}
+
+/** Branch names, organization slugs, profile names: one word. */
+export function checkWord(text: string, what: 'targetBranch' | 'org' | 'profile'): Checked<string> {
+  return text !== '' && !/\s/.test(text) ? ok(text) : problem(PROBLEMS[what]);
+}

@@ -1,0 +1,352 @@
+// Which config files are read, and what is refused in them.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { rejection, tree } from './helpers.js';
+
+const DURATION = 'must be a duration like 30s, 2m, 1m30s or a number of seconds';
+
+describe('finding the project file', () => {
+  it('takes the nearest one from the working directory up', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc', 'targetBranch: root\n');
+    t.write('home/proj/packages/app/.mqrc.yml', 'targetBranch: app\n');
+    t.write('home/proj/packages/app/src/x', '');
+    const nested = await t.resolve({ cwd: 'home/proj/packages/app/src' });
+    expect(nested.settings.targetBranch).toBe('app');
+    expect(nested.files).toEqual([join(t.proj, 'packages/app/.mqrc.yml')]);
+    expect((await t.resolve({ cwd: 'home/proj/packages' })).settings.targetBranch).toBe('root');
+  });
+
+  it('passes over a package.json without an "mq" key (a monorepo package) on its way up', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc.json', { targetBranch: 'root' });
+    t.write('home/proj/packages/app/package.json', { name: 'app' });
+    expect((await t.resolve({ cwd: 'home/proj/packages/app' })).settings.targetBranch).toBe('root');
+  });
+
+  it('reads the "mq" key of package.json, and names it in errors', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const pkg = t.write('home/proj/package.json', { name: 'x', mq: { targetBranch: 'from-package' } });
+    const { settings, origins } = await t.resolve();
+    expect(settings.targetBranch).toBe('from-package');
+    expect(origins.targetBranch).toBe(`file ${pkg}`);
+    t.write('home/proj/package.json', { name: 'x', mq: { timeout: 'soon' } });
+    expect((await rejection(t.resolve())).message).toBe(`${pkg}: "mq.timeout" ${DURATION}`);
+  });
+
+  it.each([
+    [['package.json', '.mqrc'], 'package.json'],
+    [['.mqrc', '.mqrc.json'], '.mqrc'],
+    [['.mqrc.json', '.mqrc.yaml'], '.mqrc.json'],
+    [['.mqrc.yaml', '.mqrc.yml'], '.mqrc.yaml'],
+    [['.mqrc.yml', 'mq.config.json'], '.mqrc.yml'],
+    [['mq.config.json'], 'mq.config.json'],
+  ])('in one directory, of %j it reads %s', async (names, winner) => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    for (const name of names) {
+      const content = { targetBranch: name.replace(/\W/g, '-') };
+      t.write(`home/proj/${name}`, name === 'package.json' ? { mq: content } : content);
+    }
+    const { files } = await t.resolve();
+    expect(files).toEqual([join(t.proj, winner)]);
+  });
+
+  it('stops at the git root', async () => {
+    const t = tree();
+    t.write('home/.mqrc', 'targetBranch: above-the-repo\n');
+    t.git('home/proj', 'init', '-q');
+    const { settings, files } = await t.resolve();
+    expect(settings.targetBranch).toBe('main');
+    expect(files).toEqual([]);
+  });
+
+  it('outside a checkout, searches up to the home directory and no further', async () => {
+    const t = tree();
+    t.write('.mqrc', 'targetBranch: above-home\n');
+    t.write('home/proj/a/x', '');
+    expect((await t.resolve({ cwd: 'home/proj/a' })).settings.targetBranch).toBe('main');
+    t.write('home/.mqrc', 'targetBranch: home\n');
+    expect((await t.resolve({ cwd: 'home/proj/a' })).settings.targetBranch).toBe('home');
+  });
+
+  it('never loads executable config files', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const marker = join(t.root, 'ran');
+    const code = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); module.exports = { targetBranch: 'js' };`;
+    for (const name of ['.mqrc.js', '.mqrc.cjs', '.mqrc.mjs', '.mqrc.ts', 'mq.config.js', 'mq.config.ts', '.config/mqrc.js']) {
+      t.write(`home/proj/${name}`, code);
+    }
+    const { settings, files } = await t.resolve();
+    expect(settings.targetBranch).toBe('main');
+    expect(files).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses an executable file named by --config, without running it', async () => {
+    const t = tree();
+    const marker = join(t.root, 'ran');
+    const file = t.write('home/proj/mq.config.cjs', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');`);
+    const error = await rejection(t.resolve({ flags: { config: 'mq.config.cjs' } }));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(
+      `${file}: mq does not load executable config files; write it as JSON or YAML (.mqrc, .mqrc.json, .mqrc.yaml)`,
+    );
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses to start when cosmiconfig would run a meta config from the process directory', async () => {
+    const t = tree();
+    const marker = join(t.root, 'ran');
+    const meta = t.write('home/proj/.config/config.js', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');`);
+    const previous = process.cwd();
+    process.chdir(t.proj);
+    try {
+      const error = await rejection(t.resolve());
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toMatch(new RegExp(`^${meta}: cosmiconfig would run this file`));
+    } finally {
+      process.chdir(previous);
+    }
+    await new Promise((done) => setTimeout(done, 50));
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('naming the project file', () => {
+  it('--config and MQ_CONFIG name it outright, relative to the working directory; the flag wins', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc', 'targetBranch: searched\n');
+    const flagged = t.write('home/proj/conf/flag.yaml', 'targetBranch: flagged\n');
+    const named = t.write('home/shared/mq.json', { targetBranch: 'named' });
+    const byEnv = await t.resolve({ env: { MQ_CONFIG: named } });
+    expect(byEnv.settings.targetBranch).toBe('named');
+    expect(byEnv.files).toEqual([named]);
+    const both = await t.resolve({ flags: { config: 'conf/flag.yaml' }, env: { MQ_CONFIG: named } });
+    expect(both.settings.targetBranch).toBe('flagged');
+    expect(both.origins.targetBranch).toBe(`file ${flagged}`);
+  });
+
+  it('is still a project file: no token in it', async () => {
+    const t = tree();
+    const file = t.write('home/proj/ci.yaml', 'token: secret\n');
+    const error = await rejection(t.resolve({ flags: { config: 'ci.yaml' } }));
+    expect(error.message).toMatch(new RegExp(`^${file}: "token" is not allowed in a project config file`));
+  });
+
+  it('an empty named file is no settings, not an error', async () => {
+    const t = tree();
+    t.write('home/proj/empty.yaml', '# nothing yet\n');
+    expect((await t.resolve({ flags: { config: 'empty.yaml' } })).settings.targetBranch).toBe('main');
+  });
+
+  it('refuses a format it does not read', async () => {
+    const t = tree();
+    const file = t.write('home/proj/mq.toml', 'targetBranch = "x"\n');
+    expect((await rejection(t.resolve({ flags: { config: 'mq.toml' } }))).message).toBe(
+      `${file}: not a config file mq reads; use JSON (.json) or YAML (.yaml, .yml, or no extension)`,
+    );
+  });
+});
+
+describe('the user file', () => {
+  it.each(['config.json', 'config.yaml', 'config.yml'])('is read from $XDG_CONFIG_HOME/mq/%s', async (name) => {
+    const t = tree();
+    const content = name.endsWith('.json') ? { targetBranch: 'mine' } : 'targetBranch: mine\n';
+    const file = t.write(`xdg/mq/${name}`, content);
+    const { settings, files } = await t.resolve({ env: { XDG_CONFIG_HOME: join(t.root, 'xdg') } });
+    expect(settings.targetBranch).toBe('mine');
+    expect(files).toEqual([file]);
+  });
+
+  it('defaults to ~/.config/mq, and a relative XDG_CONFIG_HOME is ignored', async () => {
+    const t = tree();
+    const file = t.write('home/.config/mq/config.yaml', 'org: mine\n');
+    expect((await t.resolve({ env: { XDG_CONFIG_HOME: undefined } })).files).toEqual([file]);
+    expect((await t.resolve({ env: { XDG_CONFIG_HOME: 'relative/dir' } })).files).toEqual([file]);
+  });
+
+  it('may hold the token itself; the project file comes first', async () => {
+    const t = tree();
+    const user = t.write('home/.config/mq/config.yaml', 'token: from-user\n');
+    const project = t.write('home/proj/.mqrc', 'targetBranch: x\n');
+    const { settings, files } = await t.resolve();
+    expect(settings.token).toEqual({ kind: 'config', value: 'from-user', origin: `file ${user}` });
+    expect(files).toEqual([project, user]);
+  });
+});
+
+describe('validation', () => {
+  it('names the file and an unknown key', async () => {
+    const t = tree();
+    const file = t.write('home/proj/.mqrc', 'concurency: 3\n');
+    const error = await rejection(t.resolve());
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toBe(`${file}: unknown key "concurency"`);
+  });
+
+  it.each([
+    ['timeout: soon', `"timeout" ${DURATION}`],
+    ['timeout: -5', `"timeout" ${DURATION}`],
+    ['timeout: 0', '"timeout" must be longer than zero'],
+    ['timeout: true', `"timeout" ${DURATION}`],
+    ['output: xml', '"output" must be "table" or "json"'],
+    ['apiUrl: https://api.trunk.io', '"apiUrl" must be an http(s) URL ending in /v1, like https://api.trunk.io/v1'],
+    ['apiUrl: 42', '"apiUrl" must be an http(s) URL ending in /v1, like https://api.trunk.io/v1'],
+    ['repo: nope', '"repo" must be "owner/name" or "host/owner/name"'],
+    ['repo: { owner: acme }', '"repo" must be "owner/name" or "host/owner/name" or {host, owner, name}'],
+    ['repo: { owner: acme, name: w, branch: main }', 'unknown key "repo.branch"'],
+    [
+      'repo: { owner: acme, name: "w x" }',
+      `"repo" must be "owner/name" or "host/owner/name", each part letters, digits, '.', '-' or '_'`,
+    ],
+    ['targetBranch: [main]', '"targetBranch" must be a branch name'],
+    ['org: ""', '"org" must be an organization slug'],
+    ['tokenCommand: "  "', '"tokenCommand" must be a shell command'],
+    ['tokenFile: 7', '"tokenFile" must be a file path'],
+    ['profiles: [a, b]', '"profiles" must be a map from profile names to settings'],
+    ['profiles: { ci: 3 }', '"profiles.ci" must be a map of settings (key: value)'],
+    ['profiles: { ci: { timeout: soon } }', `"profiles.ci.timeout" ${DURATION}`],
+    ['profiles: { ci: { concurency: 3 } }', 'unknown key "profiles.ci.concurency"'],
+    ['- a\n- b', 'must be a map of settings (key: value)'],
+    ['just text', 'must be a map of settings (key: value)'],
+  ])('%j: %s', async (yaml, problem) => {
+    const t = tree();
+    const file = t.write('home/proj/.mqrc', `${yaml}\n`);
+    const error = await rejection(t.resolve());
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`${file}: ${problem}`);
+  });
+
+  it('reports every problem, one line each', async () => {
+    const t = tree();
+    const file = t.write('home/proj/.mqrc.json', { timeout: 'soon', colour: true, output: 'xml' });
+    expect((await rejection(t.resolve())).message.split('\n').sort()).toEqual(
+      [
+        `${file}: unknown key "colour"`,
+        `${file}: "timeout" ${DURATION}`,
+        `${file}: "output" must be "table" or "json"`,
+      ].sort(),
+    );
+  });
+
+  it('validates the user file as strictly', async () => {
+    const t = tree();
+    const file = t.write('home/.config/mq/config.yaml', 'tokn: abc\n');
+    expect((await rejection(t.resolve())).message).toBe(`${file}: unknown key "tokn"`);
+  });
+
+  it('refuses a token in a project file, saying what to use instead', async () => {
+    const t = tree();
+    const file = t.write('home/proj/.mqrc', 'token: s3cret-value\n');
+    const error = await rejection(t.resolve());
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toBe(
+      `${file}: "token" is not allowed in a project config file, which is usually committed: ` +
+        'use tokenCommand or tokenFile, or set MQ_TOKEN',
+    );
+    expect(error.message).not.toContain('s3cret-value');
+  });
+
+  it('refuses a token in a profile, even in the user file', async () => {
+    const t = tree();
+    const file = t.write('home/.config/mq/config.yaml', 'profiles:\n  ci:\n    token: abc\n');
+    expect((await rejection(t.resolve())).message).toMatch(new RegExp(`^${file}: "profiles.ci.token" is not allowed`));
+  });
+
+  it('refuses two token sources at one level', async () => {
+    const t = tree();
+    const file = t.write('home/.config/mq/config.yaml', 'token: abc\ntokenFile: ./t\n');
+    expect((await rejection(t.resolve())).message).toBe(`${file}: set only one of "token", "tokenFile"`);
+  });
+
+  it('names a file that does not parse, without quoting it', async () => {
+    const t = tree();
+    const json = t.write('home/proj/.mqrc.json', '{\n  "targetBranch": "main",\n  "oops": secret-ish\n}\n');
+    const jsonError = await rejection(t.resolve());
+    expect(jsonError).toBeInstanceOf(ConfigError);
+    expect(jsonError.message).toMatch(new RegExp(`^${json}: not valid JSON`));
+    expect(jsonError.message).not.toContain('secret-ish');
+
+    const u = tree();
+    const yaml = u.write('home/.config/mq/config.yaml', 'token: abc-secret\n  bad: indent\n');
+    const yamlError = await rejection(u.resolve());
+    expect(yamlError).toBeInstanceOf(ConfigError);
+    expect(yamlError.message).toMatch(new RegExp(`^${yaml}: not valid YAML at line 2, column \\d+`));
+    expect(yamlError.message).not.toContain('abc-secret');
+  });
+
+  it('reads JSON in an extensionless .mqrc', async () => {
+    const t = tree();
+    t.write('home/proj/.mqrc', '{ "targetBranch": "json-in-rc" }');
+    expect((await t.resolve()).settings.targetBranch).toBe('json-in-rc');
+  });
+});
+
+describe('profiles', () => {
+  it('overlay the rest of the file, and say so in the origin', async () => {
+    const t = tree();
+    const file = t.write(
+      'home/proj/.mqrc',
+      'targetBranch: main\norg: acme\ntimeout: 10s\nprofiles:\n  ci:\n    targetBranch: release\n    output: json\n',
+    );
+    const { settings, origins } = await t.resolve({ flags: { profile: 'ci' } });
+    expect(settings).toMatchObject({
+      targetBranch: 'release',
+      output: 'json',
+      org: 'acme',
+      timeoutMs: 10_000,
+      profile: 'ci',
+    });
+    expect(origins).toMatchObject({
+      targetBranch: `file ${file} (profile ci)`,
+      output: `file ${file} (profile ci)`,
+      org: `file ${file}`,
+      profile: 'flag --profile',
+    });
+    expect((await t.resolve()).settings.targetBranch).toBe('main');
+  });
+
+  it('apply in every file that defines them; the flag beats MQ_PROFILE', async () => {
+    const t = tree();
+    t.write('home/proj/.mqrc', 'profiles:\n  staging: { targetBranch: develop }\n');
+    const user = t.write(
+      'home/.config/mq/config.yaml',
+      'org: mine\nprofiles:\n  staging: { org: staging-org }\n  prod: { org: prod-org }\n',
+    );
+    const staging = await t.resolve({ env: { MQ_PROFILE: 'staging' } });
+    expect(staging.settings).toMatchObject({ targetBranch: 'develop', org: 'staging-org', profile: 'staging' });
+    expect(staging.origins.profile).toBe('env MQ_PROFILE');
+    // prod is defined only in the user file; the project file's base keys still apply.
+    const prod = await t.resolve({ flags: { profile: 'prod' }, env: { MQ_PROFILE: 'staging' } });
+    expect(prod.settings).toMatchObject({ targetBranch: 'main', org: 'prod-org', profile: 'prod' });
+    expect(prod.origins.org).toBe(`file ${user} (profile prod)`);
+  });
+
+  it('an unknown profile is a configuration error listing the known ones', async () => {
+    const t = tree();
+    t.write('home/proj/.mqrc', 'profiles:\n  ci: { output: json }\n  staging: { output: table }\n');
+    const error = await rejection(t.resolve({ flags: { profile: 'prdo' } }));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toMatch(/^unknown profile "prdo" \(defined: ci, staging; config files read: /);
+    const none = await rejection(tree().resolve({ env: { MQ_PROFILE: 'ci' } }));
+    expect(none.message).toBe('unknown profile "ci" (none is defined; no config file was found)');
+  });
+
+  it('a profile token source replaces the file’s own', async () => {
+    const t = tree();
+    const file = t.write('home/proj/.mqrc', 'tokenCommand: pass show mq\nprofiles:\n  ci: { tokenFile: ci-token }\n');
+    const { settings } = await t.resolve({ flags: { profile: 'ci' } });
+    expect(settings.token).toEqual({ kind: 'file', path: join(t.proj, 'ci-token'), origin: `file ${file} (profile ci)` });
+  });
+});

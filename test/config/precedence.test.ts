@@ -1,0 +1,215 @@
+// CLI.md's order, one setting at a time: with every layer present the flag wins; take the winner away and the
+// next layer shows through, down to git inference and the default.
+import { describe, expect, it } from 'vitest';
+import type { GlobalFlags } from '../../src/config/index.js';
+import { tree } from './helpers.js';
+
+type LayerName = 'flag' | 'env' | 'project' | 'user' | 'git' | 'default';
+
+interface Case {
+  setting: string;
+  flags?: GlobalFlags;
+  env?: Record<string, string>;
+  project?: Record<string, unknown>;
+  user?: Record<string, unknown>;
+  remote?: string;
+  /** What the setting is when `layer` is the highest one left, and the origin's first word. */
+  expected: Partial<Record<LayerName, unknown>>;
+}
+
+const cases: Case[] = [
+  {
+    setting: 'apiUrl',
+    flags: { apiUrl: 'https://flag.example/v1' },
+    env: { MQ_API_URL: 'https://env.example/v1/' },
+    project: { apiUrl: 'https://project.example/api/v1' },
+    user: { apiUrl: 'http://localhost:8080/v1' },
+    expected: {
+      flag: 'https://flag.example/v1',
+      env: 'https://env.example/v1',
+      project: 'https://project.example/api/v1',
+      user: 'http://localhost:8080/v1',
+      default: 'https://api.trunk.io/v1',
+    },
+  },
+  {
+    setting: 'repo',
+    flags: { repo: 'flag/repo' },
+    env: { MQ_REPO: 'ghe.example.com/env/repo' },
+    project: { repo: 'project/repo' },
+    user: { repo: { host: 'user.example', owner: 'user', name: 'repo' } },
+    remote: 'git@github.com:git/repo.git',
+    expected: {
+      flag: { host: 'github.com', owner: 'flag', name: 'repo' },
+      env: { host: 'ghe.example.com', owner: 'env', name: 'repo' },
+      project: { host: 'github.com', owner: 'project', name: 'repo' },
+      user: { host: 'user.example', owner: 'user', name: 'repo' },
+      git: { host: 'github.com', owner: 'git', name: 'repo' },
+      default: undefined,
+    },
+  },
+  {
+    setting: 'targetBranch',
+    flags: { branch: 'flag-branch' },
+    env: { MQ_BRANCH: 'env-branch' },
+    project: { targetBranch: 'project-branch' },
+    user: { targetBranch: 'user-branch' },
+    expected: {
+      flag: 'flag-branch',
+      env: 'env-branch',
+      project: 'project-branch',
+      user: 'user-branch',
+      default: 'main',
+    },
+  },
+  {
+    setting: 'org',
+    flags: { org: 'flag-org' },
+    env: { MQ_ORG: 'env-org' },
+    project: { org: 'project-org' },
+    user: { org: 'user-org' },
+    expected: { flag: 'flag-org', env: 'env-org', project: 'project-org', user: 'user-org', default: undefined },
+  },
+  {
+    setting: 'output',
+    flags: { output: 'json' },
+    project: { output: 'table' },
+    user: { output: 'json' },
+    expected: { flag: 'json', project: 'table', user: 'json', default: 'table' },
+  },
+  {
+    setting: 'timeoutMs',
+    flags: { timeout: '1m' },
+    env: { MQ_TIMEOUT: '2m' },
+    project: { timeout: '3m' },
+    user: { timeout: 4 },
+    expected: { flag: 60_000, env: 120_000, project: 180_000, user: 4_000, default: 30_000 },
+  },
+  {
+    setting: 'token',
+    env: { MQ_TOKEN: 'env-token' },
+    project: { tokenCommand: 'echo project-token' },
+    user: { token: 'user-token' },
+    expected: {
+      env: { kind: 'env', name: 'MQ_TOKEN', value: 'env-token' },
+      project: expect.objectContaining({ kind: 'command', command: 'echo project-token' }),
+      user: expect.objectContaining({ kind: 'config', value: 'user-token' }),
+      default: undefined,
+    },
+  },
+];
+
+const ORDER: LayerName[] = ['flag', 'env', 'project', 'user', 'git', 'default'];
+
+describe.each(cases)('$setting', (c) => {
+  const present = ORDER.filter((layer) => layer in c.expected);
+  it.each(present)('comes from the %s layer when it is the highest one set', async (top) => {
+    const t = tree();
+    const has = (layer: LayerName) => ORDER.indexOf(layer) >= ORDER.indexOf(top);
+    t.git('home/proj', 'init', '-q');
+    if (c.remote && has('git')) t.git('home/proj', 'remote', 'add', 'origin', c.remote);
+    if (c.project && has('project')) t.write('home/proj/.mqrc.json', c.project);
+    if (c.user && has('user')) t.write('home/.config/mq/config.json', c.user);
+    const { settings, origins } = await t.resolve({
+      flags: has('flag') ? c.flags : {},
+      env: has('env') ? c.env : {},
+    });
+    expect((settings as Record<string, unknown>)[c.setting]).toEqual(c.expected[top]);
+    const origin = origins[c.setting];
+    const expectedOrigin = {
+      flag: /^flag --/,
+      env: /^env (MQ|TRUNK)_/,
+      project: new RegExp(`^file ${t.proj}/\\.mqrc\\.json$`),
+      user: new RegExp(`^file ${t.xdg}/mq/config\\.json$`),
+      git: /^git remote origin$/,
+      default: /^default$/,
+    }[top];
+    if (c.expected[top] === undefined) expect(origin).toBeUndefined();
+    else expect(origin).toMatch(expectedOrigin);
+  });
+});
+
+describe('flags and the environment', () => {
+  it('--json means output json, and contradicting -o table is a usage error', async () => {
+    const t = tree();
+    const { settings, origins } = await t.resolve({ flags: { json: true } });
+    expect(settings.output).toBe('json');
+    expect(origins.output).toBe('flag --json');
+    expect((await t.resolve({ flags: { json: true, output: 'json' } })).settings.output).toBe('json');
+    await expect(t.resolve({ flags: { json: true, output: 'table' } })).rejects.toMatchObject({ exitCode: 2 });
+  });
+
+  it('MQ_TOKEN comes before TRUNK_API_TOKEN, and TRUNK_API_TOKEN alone is enough', async () => {
+    const t = tree();
+    const both = await t.resolve({ env: { MQ_TOKEN: 'a', TRUNK_API_TOKEN: 'b' } });
+    expect(both.settings.token).toEqual({ kind: 'env', name: 'MQ_TOKEN', value: 'a' });
+    const trunk = await t.resolve({ env: { TRUNK_API_TOKEN: 'b' } });
+    expect(trunk.settings.token).toEqual({ kind: 'env', name: 'TRUNK_API_TOKEN', value: 'b' });
+    expect(trunk.origins.token).toBe('env TRUNK_API_TOKEN');
+  });
+
+  it('treats every empty variable as unset', async () => {
+    const t = tree();
+    t.write('home/proj/.mqrc', 'repo: project/repo\ntargetBranch: develop\ntimeout: 5s\norg: acme\n');
+    const empty = {
+      MQ_API_URL: '',
+      MQ_TOKEN: '',
+      TRUNK_API_TOKEN: '',
+      MQ_REPO: '',
+      MQ_BRANCH: '',
+      MQ_ORG: '',
+      MQ_PROFILE: '',
+      MQ_CONFIG: '',
+      MQ_TIMEOUT: '',
+      NO_COLOR: '',
+      FORCE_COLOR: '',
+      XDG_CONFIG_HOME: '',
+    };
+    const { settings, origins } = await t.resolve({ env: empty, stdoutIsTTY: true });
+    expect(settings).toMatchObject({
+      apiUrl: 'https://api.trunk.io/v1',
+      repo: { owner: 'project', name: 'repo' },
+      targetBranch: 'develop',
+      org: 'acme',
+      timeoutMs: 5_000,
+      color: true,
+    });
+    expect(settings.token).toBeUndefined();
+    expect(settings.profile).toBeUndefined();
+    expect(origins.repo).toBe(`file ${t.proj}/.mqrc`);
+  });
+
+  it.each([
+    [{ output: 'xml' }, /invalid --output "xml": must be "table" or "json"/],
+    [{ timeout: 'soon' }, /invalid --timeout "soon": must be a duration/],
+    [{ timeout: '0s' }, /invalid --timeout "0s": must be longer than zero/],
+    [{ repo: 'nope' }, /invalid --repo "nope"/],
+    [{ apiUrl: 'https://api.trunk.io' }, /invalid --api-url "https:\/\/api.trunk.io": must be an http\(s\) URL ending in/],
+    [{ apiUrl: 'ftp://x.example/v1' }, /invalid --api-url/],
+    [{ branch: '' }, /invalid --branch ""/],
+    [{ config: 'missing.yaml' }, /invalid --config "missing.yaml": no such file/],
+  ] satisfies [GlobalFlags, RegExp][])('a bad flag %j is a usage error (exit 2)', async (flags, message) => {
+    const t = tree();
+    await expect(t.resolve({ flags })).rejects.toMatchObject({
+      name: 'UsageError',
+      exitCode: 2,
+      message: expect.stringMatching(message),
+    });
+  });
+
+  it.each([
+    ['MQ_TIMEOUT', 'soon', /invalid MQ_TIMEOUT "soon": must be a duration/],
+    ['MQ_REPO', 'nope', /invalid MQ_REPO "nope"/],
+    ['MQ_API_URL', 'api.trunk.io/v1', /invalid MQ_API_URL/],
+    ['MQ_API_URL', 'https://user:pw@api.example/v1', /MQ_API_URL .*must not contain a user name or password/],
+    ['MQ_BRANCH', 'two words', /invalid MQ_BRANCH "two words"/],
+    ['MQ_CONFIG', 'missing.yaml', /invalid MQ_CONFIG "missing.yaml": no such file/],
+  ])('a bad %s is a configuration error (exit 3) naming the variable', async (name, value, message) => {
+    const t = tree();
+    await expect(t.resolve({ env: { [name]: value } })).rejects.toMatchObject({
+      name: 'ConfigError',
+      exitCode: 3,
+      message: expect.stringMatching(message),
+    });
+  });
+});

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readToken, Settings } from '../../src/config/index.js';
+import { runTokenCommand } from '../../src/config/token.js';
+import { ConfigError } from '../../src/errors.js';
+import { rejection, tree } from './helpers.js';
+
+describe('readToken', () => {
+  it('without a token, says how to set one', async () => {
+    const error = await rejection(readToken(Settings.parse({ color: false })));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toBe(
+      'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in a config file',
+    );
+  });
+
+  it('takes the environment variable, trimmed', async () => {
+    const t = tree();
+    const { settings } = await t.resolve({ env: { MQ_TOKEN: 'env-token\n' } });
+    expect(await readToken(settings)).toBe('env-token');
+  });
+
+  it('runs tokenCommand from the config file’s directory, lazily, and trims its output', async () => {
+    const t = tree();
+    const marker = join(t.root, 'ran');
+    t.write('home/proj/.mqrc', `tokenCommand: touch ${marker} && cat ./secret.txt\n`);
+    t.write('home/proj/secret.txt', '  cmd-token  \n');
+    t.write('home/proj/sub/x', '');
+    const { settings } = await t.resolve({ cwd: 'home/proj/sub' });
+    expect(existsSync(marker)).toBe(false);
+    expect(await readToken(settings)).toBe('cmd-token');
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('names a failing command but never shows its output', async () => {
+    const t = tree();
+    const file = t.write('home/.config/mq/config.yaml', 'tokenCommand: echo half-a-secret; echo oops >&2; exit 3\n');
+    const { settings } = await t.resolve();
+    const error = await rejection(readToken(settings));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(
+      `tokenCommand "echo half-a-secret; echo oops >&2; exit 3" (file ${file}) failed (exit code 3); ` +
+        'run it yourself to see why',
+    );
+    expect(error.cause).toBeUndefined();
+    expect(JSON.stringify(error)).not.toContain('oops');
+  });
+
+  it('refuses a command that prints nothing, or more than one line', async () => {
+    const silent = Settings.parse({ color: false, token: { kind: 'command', command: 'true', origin: 'x' } });
+    await expect(readToken(silent)).rejects.toThrow('no API token: tokenCommand "true" is empty');
+    const twoLines = Settings.parse({ color: false, token: { kind: 'command', command: 'printf "a\\nb"', origin: 'x' } });
+    const error = await rejection(readToken(twoLines));
+    expect(error.message).toMatch(/holds more than the token/);
+    expect(error.message).not.toMatch(/\ba\b.*\bb\b/);
+  });
+
+  it('gives up on a command that does not finish', async () => {
+    const started = Date.now();
+    await expect(runTokenCommand('sleep 5', 'file /x', undefined, 200)).rejects.toThrow(
+      'tokenCommand "sleep 5" (file /x) did not finish within 200ms',
+    );
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('reads tokenFile relative to the config file, and expands ~', async () => {
+    const t = tree();
+    t.write('home/proj/.mqrc', 'tokenFile: ../tokens/mq\n');
+    t.write('home/tokens/mq', 'file-token\n');
+    expect(await readToken((await t.resolve()).settings)).toBe('file-token');
+
+    const u = tree();
+    u.write('home/.config/mq/config.yaml', 'tokenFile: ~/secret/mq-token\n');
+    u.write('home/secret/mq-token', 'home-token');
+    const { settings } = await u.resolve();
+    expect(settings.token).toMatchObject({ kind: 'file', path: join(u.home, 'secret/mq-token') });
+    expect(await readToken(settings)).toBe('home-token');
+  });
+
+  it('names a tokenFile it cannot read, and an empty one', async () => {
+    const t = tree();
+    const file = t.write('home/proj/.mqrc', 'tokenFile: missing\n');
+    const { settings } = await t.resolve();
+    expect((await rejection(readToken(settings))).message).toBe(
+      `cannot read tokenFile ${join(t.proj, 'missing')} (ENOENT), named in file ${file}`,
+    );
+    const empty = t.write('home/proj/missing', '\n');
+    expect((await rejection(readToken(settings))).message).toBe(`no API token: tokenFile ${empty} is empty`);
+  });
+
+  it('takes `token` from the user file', async () => {
+    const t = tree();
+    t.write('home/.config/mq/config.json', { token: 'user-token' });
+    expect(await readToken((await t.resolve()).settings)).toBe('user-token');
+  });
+});
