@@ -1,0 +1,52 @@
+// A failure as stderr shows it. Only the error's own message is used, never its `cause`: a cause may be an HTTP
+// exchange holding the token. The exit code is not decided here (src/errors.ts `exitCodeOf`).
+import { ApiError, MqError } from '../errors.js';
+import { makePaint } from './colors.js';
+import { safeLine, safeText } from './sanitize.js';
+
+export interface ErrorRenderOptions {
+  json: boolean;
+  debug: boolean;
+  color: boolean;
+}
+
+/** `mq: queue not found (404)`, or under --json `{"error":{"code":"not_found","status":404,"message":"…"}}`. */
+export function renderError(error: unknown, options: ErrorRenderOptions): string {
+  const known = error instanceof MqError;
+  const message = messageOf(error);
+  const status = error instanceof ApiError ? error.status : undefined;
+  // A bug's stack is shown only under --debug; an MqError's message was written for the user and is enough.
+  const stack = !known && options.debug && error instanceof Error ? stackOf(error) : undefined;
+
+  if (options.json) {
+    const body = {
+      code: known ? error.code : 'internal',
+      ...(status === undefined ? {} : { status }),
+      message,
+      ...(stack === undefined ? {} : { stack }),
+    };
+    return `${JSON.stringify({ error: body })}\n`;
+  }
+
+  const paint = makePaint(options.color);
+  const text = safeText(known ? message : `internal error: ${message}`);
+  const suffix = status === undefined ? '' : ` (${status})`;
+  const trace = stack === undefined ? '' : `\n${paint.dim(safeText(stack))}`;
+  return `${paint.red('mq:')} ${text}${suffix}${trace}\n`;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiError && error.message.trim() === '') {
+    return 'the service answered with no message';
+  }
+  if (error instanceof Error) return error.message.trimEnd() || error.name;
+  if (typeof error === 'string') return error;
+  return safeLine(String(error));
+}
+
+/** The stack's frames, without the first line(s) that repeat name and message. */
+function stackOf(error: Error): string | undefined {
+  if (!error.stack) return undefined;
+  const head = `${error.name}: ${error.message}`;
+  return error.stack.startsWith(head) ? error.stack.slice(head.length).replace(/^\n/, '') : error.stack;
+}

@@ -1,0 +1,11 @@
+// The output layer: pure functions from a command's result (or failure) to the text printed for it.
+export type { MetricSample } from './metrics.js';
+export type { RenderOptions } from './options.js';
+export type { ErrorRenderOptions } from './errors.js';
+export { renderText } from './text.js';
+export { toJson } from './json.js';
+export { renderError } from './errors.js';
+export { parseMetrics } from './metrics.js';
+export { stateLabel } from './colors.js';
+export { explainReadiness } from './readiness.js';
+export { formatAge, formatDuration } from './durations.js';

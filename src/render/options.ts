@@ -1,0 +1,18 @@
+// What every view is handed: colour and "now" come from the caller, so rendering stays pure and testable.
+import type { ChalkInstance } from 'chalk';
+import type { CommandResult } from '../commands/result.js';
+
+export interface RenderOptions {
+  color: boolean;
+  /** Epoch milliseconds, for ages like "4m". */
+  now: number;
+}
+
+/** The per-call state a view draws with: one chalk instance made for this call, never the global one. */
+export interface RenderContext {
+  paint: ChalkInstance;
+  now: number;
+}
+
+/** The result of one kind, as src/commands/result.ts defines it. */
+export type ResultOf<K extends CommandResult['kind']> = Extract<CommandResult, { kind: K }>;

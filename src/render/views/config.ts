@@ -1,0 +1,23 @@
+// `mq config show`: every resolved setting with where it came from, then the files that were read.
+import type { ConfigEntry } from '../../commands/result.js';
+import type { RenderContext } from '../options.js';
+import { safeLine } from '../sanitize.js';
+import { renderTable } from '../tables.js';
+
+export function renderConfig(entries: readonly ConfigEntry[], files: readonly string[], ctx: RenderContext): string {
+  const { paint } = ctx;
+  const table = renderTable(
+    [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'ORIGIN' }],
+    entries.map((entry) => [
+      safeLine(entry.key),
+      entry.value === undefined ? paint.dim('(not set)') : safeLine(entry.value),
+      safeLine(entry.origin),
+    ]),
+    paint,
+  );
+  const read =
+    files.length === 0
+      ? 'Config files read: none'
+      : `${paint.bold('Config files read:')}\n${files.map((file) => `  ${safeLine(file)}`).join('\n')}`;
+  return `${table}\n\n${read}\n`;
+}

@@ -1,0 +1,104 @@
+// `mq metrics`: the exposition as tables — one row per queue of gauges and last-hour counts, one row per
+// duration histogram — then every series the summary does not know, listed as written rather than dropped.
+import { formatDuration } from '../durations.js';
+import { formatNumber } from '../fields.js';
+import { type HistogramKey, HISTOGRAMS, histogramMean, summarizeMetrics } from '../metrics-summary.js';
+import { type MetricSample, parseMetrics } from '../metrics.js';
+import type { RenderContext } from '../options.js';
+import { safeLine } from '../sanitize.js';
+import { renderTable } from '../tables.js';
+
+const HISTOGRAM_TITLES: Record<HistogramKey, string> = {
+  wait: 'wait (admitted to testing)',
+  test: 'test',
+  timeInQueue: 'time in queue',
+};
+
+export function renderMetrics(text: string, raw: boolean, ctx: RenderContext): string {
+  // --raw is for piping into other Prometheus tools: the text as received (plus a final newline if it had none).
+  if (raw) return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+
+  const { paint } = ctx;
+  const { queues, others } = summarizeMetrics(parseMetrics(text));
+  if (queues.length === 0 && others.length === 0) return 'No metrics reported.\n';
+
+  const sections: string[] = [];
+  const queueColumns = [{ header: 'REPO' }, { header: 'BRANCH' }, { header: 'QUEUE' }];
+  const cell = (value: number | undefined): string => (value === undefined ? '-' : formatNumber(value));
+  const queueCells = (queue: (typeof queues)[number]): string[] => [
+    safeLine(queue.repo) || '-',
+    safeLine(queue.branch) || '-',
+    safeLine(queue.queueType) || '-',
+  ];
+
+  if (queues.length > 0) {
+    const right = (header: string) => ({ header, align: 'right' as const });
+    sections.push(
+      renderTable(
+        [
+          ...queueColumns,
+          right('DEPTH'),
+          right('AWAITING'),
+          right('TESTING'),
+          right('MERGED 1H'),
+          right('FAILED 1H'),
+          right('CANCELLED 1H'),
+          right('RESTARTS 1H'),
+        ],
+        queues.map((queue) => [
+          ...queueCells(queue),
+          cell(queue.depth),
+          cell(queue.awaitingMergeability),
+          cell(queue.testing),
+          cell(queue.merged),
+          cell(queue.failed),
+          cell(queue.cancelled),
+          cell(queue.restarts),
+        ]),
+        paint,
+      ),
+    );
+
+    const durationRows = queues.flatMap((queue) =>
+      (Object.keys(HISTOGRAMS) as HistogramKey[]).flatMap((key) => {
+        const histogram = queue.histograms[key];
+        if (!histogram) return [];
+        const mean = histogramMean(histogram);
+        const meanCell = mean === undefined ? '-' : formatDuration(mean);
+        return [[...queueCells(queue), HISTOGRAM_TITLES[key], cell(histogram.count), meanCell]];
+      }),
+    );
+    if (durationRows.length > 0) {
+      sections.push(
+        `${paint.bold('Durations over the last hour:')}\n${renderTable(
+          [
+            ...queueColumns,
+            { header: 'DURATION' },
+            { header: 'COUNT', align: 'right' },
+            { header: 'MEAN', align: 'right' },
+          ],
+          durationRows,
+          paint,
+        )}`,
+      );
+    }
+  }
+
+  if (others.length > 0) {
+    sections.push(`${paint.bold('Other series:')}\n${others.map((sample) => `  ${formatSample(sample)}`).join('\n')}`);
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+/** A sample as the exposition writes it: `name{label="value"} 1`, label values escaped again. */
+export function formatSample(sample: MetricSample): string {
+  const labels = Object.entries(sample.labels)
+    .map(([name, value]) => `${name}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
+    .join(',');
+  return safeLine(`${sample.name}${labels ? `{${labels}}` : ''} ${exactValue(sample.value)}`);
+}
+
+// Unlike the table cells, a listed series keeps its value unrounded.
+function exactValue(value: number): string {
+  return Number.isFinite(value) ? String(value) : formatNumber(value);
+}

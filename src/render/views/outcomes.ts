@@ -1,0 +1,68 @@
+// Confirmations of commands that change something: per-PR outcomes, queue changes, impacted targets.
+import type { PrOutcome } from '../../commands/result.js';
+import { paintState } from '../colors.js';
+import { shortSha } from '../fields.js';
+import type { RenderContext, ResultOf } from '../options.js';
+import { requestedQueueState } from '../queue-actions.js';
+import { safeLine } from '../sanitize.js';
+import { renderQueueSettings } from './queue.js';
+
+type PrAction = ResultOf<'perPr'>['action'];
+
+const PAST_TENSE: Record<PrAction, string> = { submit: 'submitted', cancel: 'cancelled', restart: 'restarted' };
+
+/** `✓ #42 submitted (pending)` / `✗ #43: <message>`, one line per PR. */
+export function renderOutcomes(action: PrAction, results: readonly PrOutcome[], ctx: RenderContext): string {
+  return results.map((outcome) => `${outcomeLine(action, outcome, ctx)}\n`).join('');
+}
+
+function outcomeLine(action: PrAction, outcome: PrOutcome, ctx: RenderContext): string {
+  const { paint } = ctx;
+  if (!outcome.ok) return `${paint.red('✗')} #${outcome.pr}: ${safeLine(outcome.error.message)}`;
+  const state = outcome.state === undefined ? '' : ` (${paintState(paint, outcome.state)})`;
+  return `${paint.green('✓')} #${outcome.pr} ${PAST_TENSE[action]}${state}`;
+}
+
+export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const name = `Queue ${safeLine(change.branch)}`;
+  const lines: string[] = [];
+  switch (change.action) {
+    case 'create':
+    case 'update':
+      lines.push(`${name} ${change.action === 'create' ? 'created' : 'updated'}`);
+      if (change.queue) lines.push(renderQueueSettings(change.queue, ctx));
+      break;
+    case 'pause': {
+      const reason = change.reason ? ` (reason: ${safeLine(change.reason)})` : '';
+      lines.push(`${name} ${paintState(paint, 'paused')}${reason}`);
+      break;
+    }
+    case 'resume':
+      lines.push(`${name} ${paint.green('resumed')}`);
+      break;
+    case 'drain':
+      lines.push(`${name} is ${paintState(paint, 'draining')}`);
+      break;
+    case 'delete':
+      if (change.cancelled) lines.push(renderOutcomes('cancel', change.cancelled, ctx).trimEnd());
+      lines.push(`${name} deleted`);
+      break;
+  }
+  // e.g. a pause answered while the queue is switching modes: say what the service reports.
+  const requested = requestedQueueState(change.action);
+  if (requested && change.queue && change.queue.state !== requested) {
+    lines.push(`The service reports the queue as ${paintState(paint, change.queue.state)}.`);
+  }
+  return `${lines.filter((line) => line !== '').join('\n')}\n`;
+}
+
+/** `Impacted targets of #42 set: 3 targets (sha abc1234)`; the fallback warning is printed elsewhere. */
+export function renderTargets(outcome: ResultOf<'targets'>): string {
+  const sha = outcome.sha ? ` (sha ${shortSha(outcome.sha)})` : '';
+  const what =
+    outcome.impactedTargets === 'ALL'
+      ? ' to ALL'
+      : `: ${outcome.impactedTargets.length} target${outcome.impactedTargets.length === 1 ? '' : 's'}`;
+  return `Impacted targets of #${outcome.pr} set${what}${sha}\n`;
+}

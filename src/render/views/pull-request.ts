@@ -1,0 +1,50 @@
+// `mq status`: one submitted PR, and in words why it cannot start testing when it is not ready.
+import { FINAL_PULL_REQUEST_STATES, type SubmittedPullRequest } from '../../api/schemas.js';
+import { paintState } from '../colors.js';
+import { formatPriority, formatSince, yesNo } from '../fields.js';
+import type { RenderContext } from '../options.js';
+import { explainReadiness } from '../readiness.js';
+import { safeLine } from '../sanitize.js';
+import { renderPairs } from '../tables.js';
+
+export function renderPullRequest(pr: SubmittedPullRequest, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const pairs: Array<[string, string]> = [
+    ['author', safeLine(pr.prAuthor)],
+    ['state', paintState(paint, pr.state)],
+    ['since', formatSince(pr.stateChangedAt, ctx.now)],
+    ['priority', formatPriority(pr.priorityName, pr.priorityValue)],
+    ['sha', safeLine(pr.prSha)],
+    ['base branch', safeLine(pr.prBaseBranch)],
+    ['in queue', yesNo(pr.isCurrentlySubmittedToQueue)],
+  ];
+  if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
+
+  const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);
+  const readiness = renderReadiness(pr, ctx);
+  return `${heading}\n${renderPairs(pairs, paint)}\n${readiness ? `\n${readiness}\n` : ''}`;
+}
+
+// Readiness only matters while the PR is in play: after merged/failed/cancelled a stale gate would mislead.
+function renderReadiness(pr: SubmittedPullRequest, ctx: RenderContext): string {
+  if (pr.state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(pr.state)) return '';
+  const reasons = explainReadiness(pr);
+  if (pr.state === 'not_ready') {
+    const lines = reasons.length > 0 ? reasons : [notReadyWithoutReason(pr)];
+    return `${ctx.paint.bold('Why it cannot start testing:')}\n${bullets(lines)}`;
+  }
+  if (reasons.length === 0) return '';
+  return `${ctx.paint.bold('Readiness gates failing:')}\n${bullets(reasons)}`;
+}
+
+function notReadyWithoutReason(pr: SubmittedPullRequest): string {
+  if (!pr.readiness) return 'the service gave no readiness details';
+  if (pr.readiness.gitHubMergeability === undefined) {
+    return "every reported gate passes; the host's mergeability is not reported and is the likely one missing";
+  }
+  return 'every gate passes; it should become pending shortly';
+}
+
+function bullets(lines: readonly string[]): string {
+  return lines.map((line) => `  - ${line}`).join('\n');
+}

@@ -1,0 +1,59 @@
+// `mq test-details`: one test case from the flaky-test catalogue.
+import type { TestCase } from '../../api/schemas.js';
+import { paintState } from '../colors.js';
+import { ageSince } from '../durations.js';
+import { formatAgo, formatList, yesNo } from '../fields.js';
+import type { RenderContext } from '../options.js';
+import { safeLine } from '../sanitize.js';
+import { renderPairs, renderTable } from '../tables.js';
+
+export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const pairs: Array<[string, string]> = [
+    ['name', test.variant ? `${safeLine(test.name)} (variant ${safeLine(test.variant)})` : safeLine(test.name)],
+    ['id', safeLine(test.id)],
+    ['status', describeStatus(test, ctx)],
+    ['quarantined', yesNo(test.quarantined)],
+    [
+      'failure rate',
+      `${formatRate(test.failure_rate_last_24h)} in 24h, ${formatRate(test.failure_rate_last_7d)} in 7d`,
+    ],
+    ['PRs impacted (7d)', String(test.pull_requests_impacted_last_7d)],
+    ['codeowners', formatList(test.codeowners, paint)],
+  ];
+  if (test.file_path !== undefined) pairs.push(['file_path', safeLine(test.file_path)]);
+  if (test.parent !== undefined) pairs.push(['parent', safeLine(test.parent)]);
+  if (test.classname !== undefined) pairs.push(['classname', safeLine(test.classname)]);
+  pairs.push(['link', safeLine(test.html_url)], ['repository', safeLine(test.repository.html_url)]);
+  if (test.ticket) pairs.push(['ticket', safeLine(test.ticket.html_url)]);
+
+  const failures = test.most_common_failures;
+  const failuresSection =
+    failures.length === 0
+      ? ''
+      : `\n\n${paint.bold('Most common failures:')}\n${renderTable(
+          [{ header: 'COUNT', align: 'right' }, { header: 'LAST' }, { header: 'SUMMARY' }],
+          failures.map((failure) => [
+            String(failure.occurrence_count),
+            failure.last_occurrence === undefined ? '-' : formatAgo(failure.last_occurrence, ctx.now),
+            safeLine(failure.summary),
+          ]),
+          paint,
+        )}`;
+  return `${renderPairs(pairs, paint)}${failuresSection}\n`;
+}
+
+/** "flaky: fails one run in ten (since 2d ago)". */
+function describeStatus(test: TestCase, ctx: RenderContext): string {
+  const { value, reason, timestamp } = test.status;
+  const age = ageSince(timestamp, ctx.now);
+  const parts = [paintState(ctx.paint, value)];
+  if (reason) parts[0] += `: ${safeLine(reason)}`;
+  if (age !== '-') parts.push(`(since ${age} ago)`);
+  return parts.join(' ');
+}
+
+/** The service's rates are fractions of runs (0..1); shown as percentages with at most one decimal. */
+function formatRate(rate: number): string {
+  return Number.isFinite(rate) ? `${Number((rate * 100).toFixed(1))}%` : '-';
+}

@@ -1,0 +1,84 @@
+// `mq testing`: one test run of the queue — its branch, the PRs it tests, and the checks reporting on it.
+import type { TestingDetails } from '../../api/schemas.js';
+import { paintState } from '../colors.js';
+import { formatList, formatSince } from '../fields.js';
+import type { RenderContext } from '../options.js';
+import { safeLine } from '../sanitize.js';
+import { renderPairs, renderTable } from '../tables.js';
+
+export function renderTestingDetails(details: TestingDetails, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const source = details.requiredStatusesSource ? ` (from ${safeLine(details.requiredStatusesSource)})` : '';
+  const pairs: Array<[string, string]> = [
+    ['status', paintState(paint, details.status)],
+    ['test branch', safeLine(details.testBranch)],
+    ['sha', safeLine(details.testBranchSha)],
+  ];
+  if (details.createdAt !== undefined) pairs.push(['created', formatSince(details.createdAt, ctx.now)]);
+  pairs.push(['required statuses', `${formatList(details.requiredStatuses, paint)}${source}`]);
+  if (details.impactedTargets) pairs.push(['impacted targets', formatList(details.impactedTargets, paint)]);
+  if (details.impactedTargetsForTestedPrs) {
+    pairs.push(['targets of tested PRs', formatList(details.impactedTargetsForTestedPrs, paint)]);
+  }
+  if (details.dependentPrs && details.dependentPrs.length > 0) {
+    pairs.push(['depends on', details.dependentPrs.map((pr) => `#${pr}`).join(', ')]);
+  }
+
+  const sections = [renderPairs(pairs, paint)];
+  const tested = details.testedPullRequests;
+  sections.push(
+    tested.length === 0
+      ? 'No pull requests in this run.'
+      : section(
+          ctx,
+          `Tested pull requests (${tested.length}):`,
+          renderTable(
+            [{ header: 'PR' }, { header: 'TITLE' }],
+            tested.map((pr) => [`#${pr.prNumber}`, safeLine(pr.title)]),
+            paint,
+          ),
+        ),
+  );
+
+  const checkRuns = details.checkSuites.flatMap((suite) => suite.checkRuns);
+  if (checkRuns.length > 0) {
+    sections.push(
+      section(
+        ctx,
+        'Check runs:',
+        renderTable(
+          [{ header: 'NAME' }, { header: 'STATUS' }, { header: 'CONCLUSION' }, { header: 'URL' }],
+          checkRuns.map((run) => [
+            safeLine(run.name),
+            run.status === undefined ? '-' : paintState(paint, run.status),
+            run.conclusion === undefined ? '-' : paintState(paint, run.conclusion),
+            safeLine(run.url),
+          ]),
+          paint,
+        ),
+      ),
+    );
+  }
+  if (details.statusChecks.length > 0) {
+    sections.push(
+      section(
+        ctx,
+        'Status checks:',
+        renderTable(
+          [{ header: 'CONTEXT' }, { header: 'STATE' }, { header: 'URL' }],
+          details.statusChecks.map((check) => [
+            safeLine(check.context),
+            check.state === undefined ? '-' : paintState(paint, check.state),
+            check.url === undefined ? '-' : safeLine(check.url),
+          ]),
+          paint,
+        ),
+      ),
+    );
+  }
+  return `${sections.join('\n\n')}\n`;
+}
+
+function section(ctx: RenderContext, title: string, body: string): string {
+  return `${ctx.paint.bold(title)}\n${body}`;
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandResult, PrOutcome } from '../../src/commands/result.js';
+import { renderText } from '../../src/render/index.js';
+import { COLOURED, ESC, PLAIN, updatedQueue } from './fixtures.js';
+
+const outcomes: PrOutcome[] = [
+  { pr: 42, ok: true },
+  { pr: 44, ok: true, state: 'not_ready' },
+  { pr: 43, ok: false, error: { code: 'not_found', status: 404, message: 'pull request not found' } },
+];
+
+describe('renderText: perPr', () => {
+  it.each([
+    ['submit', 'submitted'],
+    ['cancel', 'cancelled'],
+    ['restart', 'restarted'],
+  ] as const)('reports each PR of %s on its own line', (action, verb) => {
+    const text = renderText({ kind: 'perPr', action, results: outcomes }, PLAIN);
+    expect(text).toBe(`✓ #42 ${verb}\n✓ #44 ${verb} (not_ready)\n✗ #43: pull request not found\n`);
+    expect(text).not.toContain(ESC);
+  });
+
+  it('colours the marks when colour is on', () => {
+    const text = renderText({ kind: 'perPr', action: 'submit', results: outcomes }, COLOURED);
+    expect(text).toContain('\u001b[32m✓\u001b[39m #42 submitted');
+    expect(text).toContain('\u001b[31m✗\u001b[39m #43');
+  });
+
+  it('keeps a service message on one line and harmless', () => {
+    const text = renderText(
+      { kind: 'perPr', action: 'cancel', results: [{ pr: 1, ok: false, error: { code: 'refused', message: 'bad\n\u001b[2Jthing' } }] },
+      PLAIN,
+    );
+    expect(text).toBe('✗ #1: bad \uFFFD[2Jthing\n');
+  });
+});
+
+describe('renderText: queueChange', () => {
+  type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
+  const change = (extra: Omit<QueueChange, 'kind' | 'branch'>) =>
+    renderText({ kind: 'queueChange', branch: 'main', ...extra }, PLAIN);
+
+  it('confirms the maintenance actions in one line', () => {
+    expect(change({ action: 'pause', reason: 'deploy freeze' })).toBe('Queue main paused (reason: deploy freeze)\n');
+    expect(change({ action: 'pause' })).toBe('Queue main paused\n');
+    expect(change({ action: 'drain' })).toBe('Queue main is draining\n');
+    expect(change({ action: 'resume' })).toBe('Queue main resumed\n');
+    expect(change({ action: 'create' })).toBe('Queue main created\n');
+    expect(change({ action: 'delete' })).toBe('Queue main deleted\n');
+  });
+
+  it('prints the settings after an update', () => {
+    const text = change({ action: 'update', queue: updatedQueue({ concurrency: 5 }) });
+    expect(text.startsWith('Queue main updated\nstate                        running\n')).toBe(true);
+    expect(text).toContain('concurrency                  5\n');
+    expect(text.endsWith('createPrsForTestingBranches  off\n')).toBe(true);
+  });
+
+  it('lists the cancelled PRs before the deletion', () => {
+    const text = change({ action: 'delete', cancelled: [{ pr: 42, ok: true }, { pr: 43, ok: true }] });
+    expect(text).toBe('✓ #42 cancelled\n✓ #43 cancelled\nQueue main deleted\n');
+  });
+
+  it('points out a state other than the one asked for', () => {
+    const text = change({ action: 'resume', queue: updatedQueue({ state: 'switching_modes' }) });
+    expect(text).toBe('Queue main resumed\nThe service reports the queue as switching_modes.\n');
+  });
+
+  it('colours the new state only when colour is on', () => {
+    const text = renderText({ kind: 'queueChange', branch: 'main', action: 'pause' }, COLOURED);
+    expect(text).toBe('Queue main \u001b[33mpaused\u001b[39m\n');
+  });
+});
+
+describe('renderText: targets', () => {
+  it('counts the targets and names the commit', () => {
+    const result: CommandResult = { kind: 'targets', pr: 42, sha: 'abc1234def5678', impactedTargets: ['//a', '//b', '//c'], fellBackToAll: false };
+    expect(renderText(result, PLAIN)).toBe('Impacted targets of #42 set: 3 targets (sha abc1234)\n');
+    expect(renderText({ ...result, impactedTargets: ['//a'] }, PLAIN)).toBe('Impacted targets of #42 set: 1 target (sha abc1234)\n');
+    expect(renderText({ ...result, impactedTargets: [], sha: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 0 targets\n');
+  });
+
+  it('says ALL', () => {
+    expect(renderText({ kind: 'targets', pr: 42, impactedTargets: 'ALL', fellBackToAll: true }, PLAIN)).toBe(
+      'Impacted targets of #42 set to ALL\n',
+    );
+  });
+});
+
+describe('renderText: config', () => {
+  it('prints every setting with its origin, then the files read', () => {
+    const text = renderText(
+      {
+        kind: 'config',
+        entries: [
+          { key: 'apiUrl', value: 'https://api.trunk.io/v1', origin: 'default' },
+          { key: 'repo', value: 'github.com/acme/app', origin: 'git remote origin' },
+          { key: 'org', value: undefined, origin: '-' },
+        ],
+        files: ['/home/a/.config/mq/config.yaml', '/src/app/.mqrc'],
+      },
+      PLAIN,
+    );
+    expect(text).toBe(
+      'KEY     VALUE                    ORIGIN\n' +
+        'apiUrl  https://api.trunk.io/v1  default\n' +
+        'repo    github.com/acme/app      git remote origin\n' +
+        'org     (not set)                -\n' +
+        '\n' +
+        'Config files read:\n' +
+        '  /home/a/.config/mq/config.yaml\n' +
+        '  /src/app/.mqrc\n',
+    );
+  });
+
+  it('says when no file was read', () => {
+    expect(renderText({ kind: 'config', entries: [], files: [] }, PLAIN).endsWith('\n\nConfig files read: none\n')).toBe(true);
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { explainReadiness, renderText } from '../../src/render/index.js';
+import { COLOURED, ESC, PLAIN, submittedPr } from './fixtures.js';
+
+const readiness = (overrides: Record<string, unknown>) => ({
+  requiresImpactedTargets: false,
+  doesBaseBranchMatch: true,
+  gitHubMergeability: 'mergeable',
+  ...overrides,
+});
+
+describe('explainReadiness', () => {
+  it('has nothing to say when every gate passes, or when there is no readiness', () => {
+    expect(explainReadiness(submittedPr())).toEqual([]);
+    expect(explainReadiness(submittedPr({ readiness: undefined }))).toEqual([]);
+  });
+
+  it('names the base branch when it does not match the queue', () => {
+    const pr = submittedPr({ prBaseBranch: 'release/1.2', readiness: readiness({ doesBaseBranchMatch: false }) });
+    expect(explainReadiness(pr)).toEqual(["its base branch (release/1.2) does not match the queue's branch"]);
+  });
+
+  it.each([
+    ['in_progress', 'the host is still computing mergeability'],
+    ['IN_PROGRESS', 'the host is still computing mergeability'],
+    ['not_mergeable', 'the host reports a conflict or a blocked merge'],
+    ['unspecified', 'the host has not reported whether it is mergeable yet'],
+  ])('explains mergeability %s', (gitHubMergeability, reason) => {
+    expect(explainReadiness(submittedPr({ readiness: readiness({ gitHubMergeability }) }))).toEqual([reason]);
+  });
+
+  it('does not guess at a mergeability the service does not report', () => {
+    expect(explainReadiness(submittedPr({ readiness: readiness({ gitHubMergeability: undefined }) }))).toEqual([]);
+  });
+
+  it('asks for impacted targets when they are required and missing', () => {
+    const expected = [
+      'the queue requires impacted targets and none were uploaded for its head commit: upload them with `mq targets set 42`',
+    ];
+    expect(
+      explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: false }) })),
+    ).toEqual(expected);
+    expect(explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true }) }))).toEqual(expected);
+    expect(
+      explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: true }) })),
+    ).toEqual([]);
+    // Not required (single mode): their absence is no reason.
+    expect(explainReadiness(submittedPr({ readiness: readiness({ hasImpactedTargets: false }) }))).toEqual([]);
+  });
+
+  it('lists every failing gate, in the order of the rule', () => {
+    const pr = submittedPr({
+      readiness: { requiresImpactedTargets: true, doesBaseBranchMatch: false, hasImpactedTargets: false, gitHubMergeability: 'not_mergeable' },
+    });
+    expect(explainReadiness(pr)).toHaveLength(3);
+    expect(explainReadiness(pr)[1]).toBe('the host reports a conflict or a blocked merge');
+  });
+});
+
+describe('renderText: pullRequest (mq status)', () => {
+  it('shows the PR and its state', () => {
+    const text = renderText({ kind: 'pullRequest', pullRequest: submittedPr() }, PLAIN);
+    expect(text).toBe(
+      [
+        '#42 Add retries to the client',
+        'author       alice',
+        'state        pending',
+        'since        42s ago (2025-03-01T11:59:18.000Z)',
+        'priority     urgent (0)',
+        'sha          abc1234def5678abc1234def5678abc1234def56',
+        'base branch  main',
+        'in queue     yes',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('explains in words why a not-ready PR cannot start testing', () => {
+    const pr = submittedPr({
+      state: 'not_ready',
+      prBaseBranch: 'develop',
+      readiness: readiness({ doesBaseBranchMatch: false, gitHubMergeability: 'in_progress' }),
+    });
+    const text = renderText({ kind: 'pullRequest', pullRequest: pr }, PLAIN);
+    expect(text).toContain('state        not_ready\n');
+    expect(text.endsWith(
+      'in queue     yes\n\n' +
+        'Why it cannot start testing:\n' +
+        "  - its base branch (develop) does not match the queue's branch\n" +
+        '  - the host is still computing mergeability\n',
+    )).toBe(true);
+  });
+
+  it('says when a not-ready PR has no reported reason', () => {
+    const noReadiness = submittedPr({ state: 'not_ready', readiness: undefined });
+    expect(renderText({ kind: 'pullRequest', pullRequest: noReadiness }, PLAIN)).toContain(
+      '  - the service gave no readiness details\n',
+    );
+    const unknownMergeability = submittedPr({ state: 'not_ready', readiness: readiness({ gitHubMergeability: undefined }) });
+    expect(renderText({ kind: 'pullRequest', pullRequest: unknownMergeability }, PLAIN)).toContain(
+      "the host's mergeability is not reported",
+    );
+  });
+
+  it('shows a failing gate of a PR that is already in play, but not of a finished one', () => {
+    const failing = readiness({ gitHubMergeability: 'not_mergeable' });
+    const testing = renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'testing', readiness: failing }) }, PLAIN);
+    expect(testing).toContain('Readiness gates failing:\n  - the host reports a conflict or a blocked merge\n');
+    const merged = renderText(
+      { kind: 'pullRequest', pullRequest: submittedPr({ state: 'merged', isCurrentlySubmittedToQueue: false, readiness: failing }) },
+      PLAIN,
+    );
+    expect(merged).not.toContain('Readiness');
+    expect(merged).toContain('in queue     no\n');
+  });
+
+  it('colours the state only when colour is on', () => {
+    const result = { kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }) } as const;
+    expect(renderText(result, PLAIN)).not.toContain(ESC);
+    expect(renderText(result, COLOURED)).toContain('\u001b[31mfailed\u001b[39m');
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { renderText } from '../../src/render/index.js';
+import { COLOURED, ESC, PLAIN, ago, enqueuedPr, queue } from './fixtures.js';
+
+const SETTINGS = [
+  'state                        running',
+  'branch                       main',
+  'mode                         single',
+  'concurrency                  2',
+  'batch                        on',
+  'batchingMinSize              3',
+  'batchingMaxWaitTimeMinutes   5',
+  'testingTimeoutMinutes        60',
+  'pendingFailureDepth          1',
+  'canOptimisticallyMerge       on',
+  'bisectionConcurrency         4',
+  'directMergeMode              off',
+  'optimizationMode             bisection_skip_redundant_tests',
+  'mergeMethod                  squash',
+  'requiredStatuses             ci/build, ci/test',
+  'commentsEnabled              on',
+  'commandsEnabled              on',
+  'statusCheckEnabled           off',
+  'createPrsForTestingBranches  off',
+].join('\n');
+
+describe('renderText: queue', () => {
+  it('prints the settings, then the enqueued pull requests in order', () => {
+    const text = renderText(
+      {
+        kind: 'queue',
+        queue: queue({
+          enqueuedPullRequests: [
+            enqueuedPr({ priorityName: 'urgent', priorityValue: 0, stateChangedAt: ago(42) }),
+            enqueuedPr({ prNumber: 7, prTitle: 'Fix flake', prAuthor: 'bob', state: 'pending', stateChangedAt: ago(3 * 3600 + 5) }),
+            enqueuedPr({ prNumber: 1234, prTitle: 'x'.repeat(80), state: 'not_ready', stateChangedAt: ago(2 * 86400) }),
+          ],
+        }),
+      },
+      PLAIN,
+    );
+    expect(text).toBe(
+      `${SETTINGS}\n\n` +
+        'Enqueued pull requests (3):\n' +
+        '#  PR     TITLE                                               AUTHOR  STATE      PRIORITY      IN STATE\n' +
+        '1  #42    Add retries to the client                           alice   testing    urgent (0)         42s\n' +
+        '2  #7     Fix flake                                           bob     pending    medium (100)        3h\n' +
+        `3  #1234  ${'x'.repeat(49)}…  alice   not_ready  medium (100)        2d\n`,
+    );
+    expect(text).not.toContain(ESC);
+  });
+
+  it('says so when the queue is empty', () => {
+    const text = renderText({ kind: 'queue', queue: queue({ requiredStatuses: [] }) }, PLAIN);
+    expect(text).toContain('requiredStatuses             (none)\n');
+    expect(text.endsWith('\n\nNo pull requests in the queue.\n')).toBe(true);
+  });
+
+  it('colours queue and PR states only when colour is on', () => {
+    const result = { kind: 'queue', queue: queue({ state: 'paused', enqueuedPullRequests: [enqueuedPr()] }) } as const;
+    expect(renderText(result, PLAIN)).not.toContain(ESC);
+    const coloured = renderText(result, COLOURED);
+    expect(coloured).toContain('\u001b[33mpaused\u001b[39m');
+    expect(coloured).toContain('\u001b[33mtesting\u001b[39m');
+  });
+});
