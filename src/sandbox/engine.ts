@@ -1,0 +1,456 @@
+// The sandbox's queue engine: every operation of the v1 API over an in-memory state, as a pure state machine.
+// It knows nothing of HTTP; time moves only through `tick` and `advance`, so the same requests on the same
+// clock give the same answers, ids included.
+import {
+  PRIORITY_NAMES,
+  type CreateQueueRequest,
+  type GetMergeQueueTestingDetailsRequest,
+  type GetSubmittedPullRequestRequest,
+  type GetTestDetailsRequest,
+  type ListPullRequestsRequest,
+  type ListPullRequestsResponse,
+  type Priority,
+  type PullRequestRequest,
+  type Queue,
+  type QueueRequest,
+  type Repo,
+  type SetImpactedTargetsRequest,
+  type SubmitPullRequestRequest,
+  type SubmittedPullRequest,
+  type TestDetailsResponse,
+  type TestingDetails,
+  type UpdatedQueue,
+  type UpdateQueueRequest,
+} from '../api/schemas.js';
+import { lookUpTestCase } from './catalogue.js';
+import { factsOf, newPullRequest, type PullRequestDescription, type PullRequestFacts } from './facts.js';
+import { deterministicUuid } from './ids.js';
+import { renderMetrics, type QueueMetricsInput } from './metrics.js';
+import {
+  cancelSubmission,
+  DEFAULT_QUEUE_SETTINGS,
+  finishDueRuns,
+  nextRunEnd,
+  restartSubmission,
+  settleQueue,
+  submissionOf,
+  submitToQueue,
+  type QueueWorld,
+  type ResolvedPriority,
+} from './queue.js';
+import {
+  emptyState,
+  FINAL_STATES,
+  parseState,
+  pullRequestKey,
+  queueKey,
+  sameRepo,
+  type PullRequestRecord,
+  type QueueRecord,
+  type SandboxState,
+  type Submission,
+} from './state.js';
+import { enqueuedPullRequestView, queueSettingsView, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
+
+export const DEFAULT_TEST_DURATION_SECONDS = 300;
+const DEFAULT_SEED = 'mq-sandbox';
+const DEFAULT_LIST_TAKE = 50;
+
+export interface EngineOptions {
+  /** Where the clock starts (a fresh engine only; a restored one goes on from its saved instant). */
+  now?: Date | number;
+  /** How long a test run takes on the engine's clock. */
+  testDurationSeconds?: number;
+  /** Seeds the ids of a fresh engine. */
+  seed?: string;
+}
+
+/** Why the engine refused an operation; the HTTP face turns the kind into a status code. */
+export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
+
+export class EngineRefusal extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineRefusal';
+  }
+}
+
+export class QueueEngine {
+  private readonly world: QueueWorld;
+  private changes = 0;
+
+  private constructor(
+    private readonly state: SandboxState,
+    options: EngineOptions,
+  ) {
+    const seconds = options.testDurationSeconds ?? DEFAULT_TEST_DURATION_SECONDS;
+    if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`testDurationSeconds must be positive, not ${seconds}`);
+    this.world = {
+      state,
+      testDurationMs: Math.round(seconds * 1000),
+      newId: () => deterministicUuid(state.seed, state.nextId++),
+    };
+  }
+
+  static create(options: EngineOptions = {}): QueueEngine {
+    const now = options.now === undefined ? Date.now() : toMs(options.now);
+    return new QueueEngine(emptyState(now, options.seed ?? DEFAULT_SEED), options);
+  }
+
+  /** An engine from a document `serialize` wrote; throws when it is not one. */
+  static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds'> = {}): QueueEngine {
+    return new QueueEngine(parseState(document), options);
+  }
+
+  /** The whole state as a versioned JSON document. */
+  serialize(): string {
+    return JSON.stringify(this.state);
+  }
+
+  get now(): Date {
+    return new Date(this.state.now);
+  }
+
+  /** Counts the changes to the state (time passing alone is none), so a caller knows when to save. */
+  get revision(): number {
+    return this.changes;
+  }
+
+  /**
+   * Moves the clock to `now`, running every run end on the way at its own instant, so the outcome does not
+   * depend on how often the clock ticks. A time before the engine's own is ignored: time never goes back.
+   */
+  tick(now: Date | number): void {
+    const target = toMs(now);
+    if (!(target >= this.state.now)) return;
+    for (;;) {
+      const due = this.nextEventAt();
+      if (due === undefined || due > target) break;
+      this.state.now = Math.max(this.state.now, due);
+      this.finishDueRuns();
+    }
+    this.state.now = target;
+  }
+
+  /** Moves the clock forward by `seconds` and answers the new time. */
+  advance(seconds: number): Date {
+    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new EngineRefusal('invalid', `seconds: must be a number ≥ 0, not ${seconds}`);
+    this.tick(this.state.now + seconds * 1000);
+    return this.now;
+  }
+
+  // ---------------------------------------------------------------- control
+
+  /** Sets a PR's facts. A new head SHA or base branch cancels it where it is admitted (a push, a retarget). */
+  describePullRequest(description: PullRequestDescription): PullRequestFacts {
+    const key = pullRequestKey(description.repo, description.number);
+    const record = this.state.pullRequests[key] ?? newPullRequest(description.repo, description.number);
+    this.state.pullRequests[key] = record;
+    const pushed = description.sha !== undefined && description.sha !== record.sha;
+    const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
+    const { repo: _repo, number: _number, ...facts } = description;
+    for (const [field, value] of Object.entries(facts)) {
+      if (value !== undefined) Object.assign(record, { [field]: value });
+    }
+    for (const { queue, submission } of this.openSubmissionsOf(record)) {
+      if ((pushed || retargeted) && submission.state !== 'not_ready') cancelSubmission(this.world, queue, submission);
+      else settleQueue(this.world, queue);
+    }
+    this.changed();
+    return factsOf(record);
+  }
+
+  // ---------------------------------------------------------------- pull requests
+
+  submitPullRequest(request: SubmitPullRequestRequest): void {
+    const queue = this.queueFor(request);
+    const record = this.pullRequestFor(request.repo, request.pr.number, queue);
+    const priority = request.priority === undefined ? undefined : resolvePriority(request.priority);
+    submitToQueue(this.world, queue, record, pullRequestKey(request.repo, request.pr.number), priority, request.noBatch);
+    this.changed();
+  }
+
+  cancelPullRequest(request: PullRequestRequest): void {
+    const queue = this.queueFor(request);
+    const submission = this.openSubmission(queue, request.pr.number);
+    cancelSubmission(this.world, queue, submission);
+    this.changed();
+  }
+
+  /** Allowed while the PR is testing or pending_failure; it goes back to pending in its place. */
+  restartTestsOnPullRequest(request: PullRequestRequest): void {
+    const queue = this.queueFor(request);
+    const submission = this.openSubmission(queue, request.pr.number);
+    if (submission.state !== 'testing' && submission.state !== 'pending_failure') {
+      throw new EngineRefusal(
+        'invalid',
+        `pull request #${submission.number} is ${submission.state}: tests restart only while testing or pending_failure`,
+      );
+    }
+    restartSubmission(this.world, queue, submission);
+    this.changed();
+  }
+
+  /**
+   * By number: the PR's latest submission. By head branch: the open submission from that branch, else the
+   * one that concluded last.
+   */
+  getSubmittedPullRequest(request: GetSubmittedPullRequestRequest): SubmittedPullRequest {
+    const queue = this.queueFor(request);
+    const submission =
+      request.pr.number !== undefined ? this.latestSubmission(queue, request.pr.number) : this.submissionFromBranch(queue, request.pr.branch);
+    return submittedPullRequestView(this.world, queue, submission);
+  }
+
+  /** Newest submission first. The cursor names the submission the next page starts at. */
+  listPullRequests(request: ListPullRequestsRequest): ListPullRequestsResponse {
+    const queue = this.queueFor(request);
+    const take = request.take ?? DEFAULT_LIST_TAKE;
+    const since = request.since === undefined ? undefined : Date.parse(request.since);
+    const startSeq = request.cursor === undefined ? Infinity : parseCursor(request.cursor);
+    const pullRequests: ListPullRequestsResponse['pullRequests'] = [];
+    let nextSeq: number | undefined;
+    for (let i = queue.history.length - 1; i >= 0; i--) {
+      const submission = submissionOf(this.world, queue.history[i]!);
+      if (submission.seq > startSeq) continue;
+      if (request.state !== undefined && submission.state !== request.state) continue;
+      if (since !== undefined && (submission.concludedAt === undefined || submission.concludedAt < since)) continue;
+      if (pullRequests.length === take) {
+        nextSeq = submission.seq;
+        break;
+      }
+      pullRequests.push(enqueuedPullRequestView(this.world, submission));
+    }
+    return nextSeq === undefined ? { pullRequests } : { pullRequests, nextCursor: cursorFor(nextSeq) };
+  }
+
+  // ---------------------------------------------------------------- queues
+
+  getQueue(request: QueueRequest): Queue {
+    return queueView(this.world, this.queueFor(request));
+  }
+
+  createQueue(request: CreateQueueRequest): void {
+    const key = queueKey(request.repo, request.targetBranch);
+    if (this.state.queues[key]) {
+      throw new EngineRefusal('conflict', `a queue for ${describeQueue(request.repo, request.targetBranch)} already exists`);
+    }
+    const settings = { ...DEFAULT_QUEUE_SETTINGS, requiredStatuses: [] };
+    if (request.mode !== undefined) settings.mode = request.mode;
+    if (request.concurrency !== undefined) settings.concurrency = request.concurrency;
+    this.state.queues[key] = {
+      repo: { host: request.repo.host, owner: request.repo.owner, name: request.repo.name },
+      branch: request.targetBranch,
+      state: 'running',
+      settings,
+      createdAt: this.state.now,
+      waiting: [],
+      line: [],
+      history: [],
+      latestSubmission: {},
+      runsInFlight: [],
+      events: [],
+    };
+    this.changed();
+  }
+
+  /**
+   * Sets any settings and the state. A new mode while PRs are in a running queue switches modes: nothing is
+   * admitted and no run starts until the runs in flight are done.
+   */
+  updateQueue(request: UpdateQueueRequest): UpdatedQueue {
+    const queue = this.queueFor(request);
+    const { repo: _repo, targetBranch: _branch, state, deleteRequiredStatuses, ...settings } = request;
+    if (deleteRequiredStatuses && settings.requiredStatuses !== undefined && settings.requiredStatuses.length > 0) {
+      throw new EngineRefusal('invalid', 'requiredStatuses and deleteRequiredStatuses: give one or the other');
+    }
+    const modeChanged = settings.mode !== undefined && settings.mode !== queue.settings.mode;
+    for (const [field, value] of Object.entries(settings)) {
+      if (value !== undefined) Object.assign(queue.settings, { [field]: Array.isArray(value) ? [...value] : value });
+    }
+    if (deleteRequiredStatuses) queue.settings.requiredStatuses = [];
+    if (state !== undefined) queue.state = state;
+    else if (modeChanged && queue.state === 'running' && queue.line.length + queue.waiting.length > 0) {
+      queue.state = 'switching_modes';
+    }
+    settleQueue(this.world, queue);
+    this.changed();
+    return queueSettingsView(queue);
+  }
+
+  /** Refused while any PR is in the queue; the queue's history goes with it. */
+  deleteQueue(request: QueueRequest): void {
+    const queue = this.queueFor(request);
+    const open = [...queue.line, ...queue.waiting].map((id) => submissionOf(this.world, id));
+    if (open.length > 0) {
+      const listed = open.map((s) => `#${s.number} (${s.state})`).join(', ');
+      throw new EngineRefusal(
+        'invalid',
+        `the queue for ${describeQueue(queue.repo, queue.branch)} is not empty: ${listed}; cancel or merge them first`,
+      );
+    }
+    const key = queueKey(queue.repo, queue.branch);
+    for (const id of queue.history) delete this.state.submissions[id];
+    for (const [id, run] of Object.entries(this.state.testRuns)) if (run.queueKey === key) delete this.state.testRuns[id];
+    delete this.state.queues[key];
+    this.changed();
+  }
+
+  /** Records the PR's impacted targets for a head SHA (its current one by default); the last upload wins. */
+  setImpactedTargets(request: SetImpactedTargetsRequest): void {
+    const queue = this.queueFor(request);
+    const record = this.pullRequestFor(request.repo, request.pr.number, queue);
+    const targets = request.impactedTargets;
+    record.impactedTargets[request.pr.sha ?? record.sha] = targets === 'ALL' ? 'ALL' : [...targets];
+    for (const open of this.openSubmissionsOf(record)) settleQueue(this.world, open.queue);
+    this.changed();
+  }
+
+  /** A test run by its id, or the latest run of a PR (`pr.number`). */
+  getMergeQueueTestingDetails(request: GetMergeQueueTestingDetailsRequest): TestingDetails {
+    const queue = this.queueFor(request);
+    const key = queueKey(queue.repo, queue.branch);
+    let runId = request.testRunId;
+    if (runId === undefined && request.pr !== undefined) {
+      runId = this.latestSubmission(queue, request.pr.number).latestTestRunId;
+      if (runId === undefined) throw new EngineRefusal('not_found', `pull request #${request.pr.number} has not been tested yet`);
+    }
+    const run = runId === undefined ? undefined : this.state.testRuns[runId];
+    if (!run || run.queueKey !== key) {
+      throw new EngineRefusal('not_found', `no test run ${runId} in the queue for ${describeQueue(queue.repo, queue.branch)}`);
+    }
+    return testingDetailsView(this.world, queue, run);
+  }
+
+  /** The Prometheus text for one repository's queues, or for all of them. */
+  getMergeQueueMetrics(filter: { repo?: Repo } = {}): string {
+    const inputs: QueueMetricsInput[] = [];
+    const queues = Object.values(this.state.queues)
+      .filter((queue) => filter.repo === undefined || sameRepo(queue.repo, filter.repo))
+      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)));
+    for (const queue of queues) {
+      let testing = 0;
+      for (const id of queue.line) if (submissionOf(this.world, id).state === 'testing') testing++;
+      inputs.push({ queue, gauges: { depth: queue.line.length, awaitingMergeability: queue.waiting.length, testing } });
+    }
+    return renderMetrics(inputs, this.state.now);
+  }
+
+  getTestDetails(request: GetTestDetailsRequest): TestDetailsResponse {
+    const found = lookUpTestCase(request);
+    if (!found) throw new EngineRefusal('not_found', `no test case ${request.test_id}`);
+    return found;
+  }
+
+  // ---------------------------------------------------------------- lookups
+
+  private changed(): void {
+    // A change may move a run's end into the past (a shorter timeout): settle it at this instant.
+    this.finishDueRuns();
+    this.changes++;
+  }
+
+  private nextEventAt(): number | undefined {
+    let next: number | undefined;
+    for (const queue of Object.values(this.state.queues)) {
+      const end = nextRunEnd(this.world, queue);
+      if (end !== undefined && (next === undefined || end < next)) next = end;
+    }
+    return next;
+  }
+
+  private finishDueRuns(): void {
+    let finished = false;
+    for (const queue of Object.values(this.state.queues)) {
+      if (queue.runsInFlight.length > 0 && finishDueRuns(this.world, queue)) finished = true;
+    }
+    if (finished) this.changes++;
+  }
+
+  private queueFor(request: QueueRequest): QueueRecord {
+    const queue = this.state.queues[queueKey(request.repo, request.targetBranch)];
+    if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(request.repo, request.targetBranch)}`);
+    return queue;
+  }
+
+  /** The PR's facts, made up on first use; a PR first met by a queue is based on its branch. */
+  private pullRequestFor(repo: Repo, number: number, queue: QueueRecord): PullRequestRecord {
+    const key = pullRequestKey(repo, number);
+    const record = this.state.pullRequests[key] ?? newPullRequest(repo, number);
+    record.baseBranch ??= queue.branch;
+    this.state.pullRequests[key] = record;
+    return record;
+  }
+
+  private latestSubmission(queue: QueueRecord, number: number): Submission {
+    const id = queue.latestSubmission[String(number)];
+    if (id === undefined) {
+      throw new EngineRefusal('not_found', `pull request #${number} was never submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`);
+    }
+    return submissionOf(this.world, id);
+  }
+
+  private openSubmission(queue: QueueRecord, number: number): Submission {
+    const submission = this.latestSubmission(queue, number);
+    if (FINAL_STATES.has(submission.state)) {
+      throw new EngineRefusal('invalid', `pull request #${number} is no longer in the queue: it is ${submission.state}`);
+    }
+    return submission;
+  }
+
+  private submissionFromBranch(queue: QueueRecord, branch: string): Submission {
+    let closed: Submission | undefined;
+    for (let i = queue.history.length - 1; i >= 0; i--) {
+      const submission = submissionOf(this.world, queue.history[i]!);
+      if (this.state.pullRequests[submission.pullRequestKey]?.headBranch !== branch) continue;
+      if (!FINAL_STATES.has(submission.state)) return submission;
+      if (closed === undefined || (submission.concludedAt ?? 0) > (closed.concludedAt ?? 0)) closed = submission;
+    }
+    if (closed) return closed;
+    throw new EngineRefusal('not_found', `no pull request from branch ${branch} was submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`);
+  }
+
+  /** The PR's open submissions, in every queue of its repository. */
+  private openSubmissionsOf(record: PullRequestRecord): { queue: QueueRecord; submission: Submission }[] {
+    const found: { queue: QueueRecord; submission: Submission }[] = [];
+    for (const queue of Object.values(this.state.queues)) {
+      if (!sameRepo(queue.repo, record.repo)) continue;
+      const id = queue.latestSubmission[String(record.number)];
+      const submission = id === undefined ? undefined : submissionOf(this.world, id);
+      if (submission && !FINAL_STATES.has(submission.state)) found.push({ queue, submission });
+    }
+    return found;
+  }
+}
+
+/** `urgent` 0, `high` 10, `medium` 100, `low` 200, or a number; a number that has a name takes it. */
+function resolvePriority(priority: Priority): ResolvedPriority {
+  if (typeof priority === 'string') return { value: PRIORITY_NAMES[priority], name: priority };
+  const named = Object.entries(PRIORITY_NAMES).find(([, value]) => value === priority);
+  return { value: priority, name: named ? named[0] : String(priority) };
+}
+
+function describeQueue(repo: Repo, branch: string): string {
+  return `${repo.host}/${repo.owner}/${repo.name} branch ${branch}`;
+}
+
+function toMs(time: Date | number): number {
+  return typeof time === 'number' ? time : time.getTime();
+}
+
+// A cursor is UUID-shaped, as the published API describes it, and carries the sequence number the next page
+// starts at: it stays valid across restarts and whatever happens to the queue meanwhile.
+const CURSOR_PREFIX = 'c0000000-0000-4000-8000-';
+
+function cursorFor(seq: number): string {
+  return CURSOR_PREFIX + seq.toString(16).padStart(12, '0');
+}
+
+function parseCursor(cursor: string): number {
+  const hex = cursor.toLowerCase().startsWith(CURSOR_PREFIX) ? cursor.slice(CURSOR_PREFIX.length) : '';
+  if (!/^[0-9a-f]{12}$/.test(hex)) throw new EngineRefusal('invalid', `cursor: ${cursor} is not a cursor this queue gave out`);
+  return parseInt(hex, 16);
+}

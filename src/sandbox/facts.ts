@@ -1,0 +1,54 @@
+// What the sandbox pretends the repository host knows about a PR: title, author, head SHA and branch, base
+// branch, mergeability, and how its tests will go. Set through `/_sandbox/pullRequests`, or made up on first use.
+import { z } from 'zod';
+import { PrNumber, Repo } from '../api/schemas.js';
+import { deterministicSha } from './ids.js';
+import type { PullRequestRecord, TestOutcome } from './state.js';
+
+export const TEST_OUTCOMES = ['pass', 'fail', 'flaky'] as const satisfies readonly TestOutcome[];
+
+/** The body of `POST /_sandbox/pullRequests`: facts to set; the ones left out keep their value. */
+export const PullRequestDescription = z.object({
+  repo: Repo,
+  number: PrNumber,
+  title: z.string().min(1).optional(),
+  author: z.string().min(1).optional(),
+  sha: z.string().min(1).optional(),
+  headBranch: z.string().min(1).optional(),
+  baseBranch: z.string().min(1).optional(),
+  mergeable: z.boolean().optional(),
+  testOutcome: z.enum(TEST_OUTCOMES).optional(),
+});
+export type PullRequestDescription = z.infer<typeof PullRequestDescription>;
+
+/** A PR's facts as the control route answers them. */
+export type PullRequestFacts = Omit<PullRequestRecord, 'completedTestRuns' | 'impactedTargets'>;
+
+export const DEFAULT_AUTHOR = 'sandbox-user';
+
+/** A PR nobody described: mergeable, passing, based on the queue that first meets it. */
+export function newPullRequest(repo: Repo, number: number): PullRequestRecord {
+  return {
+    repo: { host: repo.host, owner: repo.owner, name: repo.name },
+    number,
+    title: `PR #${number}`,
+    author: DEFAULT_AUTHOR,
+    sha: deterministicSha(`${repo.host}/${repo.owner}/${repo.name}#${number}`),
+    headBranch: `pr-${number}`,
+    mergeable: true,
+    testOutcome: 'pass',
+    completedTestRuns: 0,
+    impactedTargets: {},
+  };
+}
+
+export function factsOf(record: PullRequestRecord): PullRequestFacts {
+  const { completedTestRuns: _runs, impactedTargets: _targets, ...facts } = record;
+  return facts;
+}
+
+/** Whether this run of the PR passes, by its described outcome: a flaky PR fails its first run only. */
+export function passesNextRun(record: PullRequestRecord): boolean {
+  if (record.testOutcome === 'flaky') return record.completedTestRuns > 0;
+  return record.testOutcome === 'pass';
+}

@@ -1,0 +1,356 @@
+// The sandbox's HTTP face over real sockets: every status code it promises, the control routes, the metrics
+// GET, the real clock, and the state file.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES, Queue, SubmittedPullRequest, TestDetailsResponse } from '../../src/api/schemas.js';
+import { SEEDED_TEST_IDS } from '../../src/sandbox/catalogue.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+
+const TOKEN = 'sandbox-test-token';
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const MAIN = { repo: REPO, targetBranch: 'main' };
+const ERROR_TYPE = 'application/plain-text';
+
+let repoCounter = 0;
+/** A queue of its own for each test, so tests share a sandbox but not a queue. */
+function freshRepo() {
+  const repo = { ...REPO, name: `widgets-${++repoCounter}` };
+  return { repo, queue: { repo, targetBranch: 'main' } };
+}
+
+function client(sandbox: RunningSandbox, token: string | null = TOKEN) {
+  const post = async (path: string, body: unknown, raw = false) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (token !== null) headers['x-api-token'] = token;
+    const response = await fetch(`${sandbox.url}/${path}`, { method: 'POST', headers, body: raw ? (body as string) : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, type: response.headers.get('content-type'), text, json: () => JSON.parse(text) as any };
+  };
+  const ok = async (path: string, body: unknown) => {
+    const answer = await post(path, body);
+    if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${answer.text}`);
+    return answer.json();
+  };
+  return { post, ok };
+}
+
+describe('a sandbox on a manual clock', () => {
+  let sandbox: RunningSandbox;
+  let api: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ clock: 'manual', token: TOKEN });
+    api = client(sandbox);
+  });
+  afterAll(() => sandbox?.close());
+
+  it('listens on 127.0.0.1 and answers at /v1', () => {
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+
+  it('walks a PR to merged through the API and the control routes', async () => {
+    const { repo, queue } = freshRepo();
+    expect(await api.ok('createQueue', { ...queue, concurrency: 1 })).toEqual({});
+    expect(await api.ok('_sandbox/pullRequests', { repo, number: 42, title: 'Add widgets', author: 'ada', headBranch: 'feature/widgets' })).toMatchObject({
+      number: 42,
+      title: 'Add widgets',
+      mergeable: true,
+      testOutcome: 'pass',
+    });
+    expect(await api.ok('submitPullRequest', { ...queue, pr: { number: 42 }, priority: 'high' })).toEqual({});
+    const status = SubmittedPullRequest.parse(await api.ok('getSubmittedPullRequest', { ...queue, pr: { branch: 'feature/widgets' } }));
+    expect(status).toMatchObject({ prNumber: 42, prTitle: 'Add widgets', prAuthor: 'ada', state: 'testing', priorityName: 'high' });
+    const got = Queue.parse(await api.ok('getQueue', queue));
+    expect(got.enqueuedPullRequests).toMatchObject([{ prNumber: 42, state: 'testing' }]);
+
+    const advanced = await fetch(`${sandbox.url.replace(/\/v1$/, '')}/_sandbox/advance`, {
+      method: 'POST',
+      headers: { 'x-api-token': TOKEN },
+      body: JSON.stringify({ seconds: 300 }),
+    });
+    expect(advanced.status).toBe(200);
+    const { now } = (await advanced.json()) as { now: string };
+    expect(Date.parse(now)).toBeGreaterThanOrEqual(Date.parse('2026-01-01T00:05:00Z'));
+    expect((await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 42 } })).state).toBe('merged');
+    const listed = await api.ok('listPullRequests', { ...queue, state: 'merged', take: 10 });
+    expect(listed).toMatchObject({ pullRequests: [{ prNumber: 42, state: 'merged' }] });
+    expect(listed.nextCursor).toBeUndefined();
+  });
+
+  it('answers updateQueue with the settings, taking the state in either letter case', async () => {
+    const { queue } = freshRepo();
+    await api.ok('createQueue', queue);
+    const updated = await api.ok('updateQueue', { ...queue, state: 'PAUSED', concurrency: 3, requiredStatuses: ['ci'] });
+    expect(updated).toMatchObject({ state: 'paused', branch: 'main', concurrency: 3, requiredStatuses: ['ci'], mergeMethod: 'squash' });
+    expect(updated.enqueuedPullRequests).toBeUndefined();
+  });
+
+  it('sets impacted targets and looks up testing details and test cases', async () => {
+    const { queue } = freshRepo();
+    await api.ok('createQueue', { ...queue, mode: 'parallel' });
+    await api.ok('submitPullRequest', { ...queue, pr: { number: 9 } });
+    expect((await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } })).state).toBe('not_ready');
+    expect(await api.ok('setImpactedTargets', { ...queue, pr: { number: 9 }, impactedTargets: 'ALL' })).toEqual({});
+    expect((await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } })).state).toBe('testing');
+    const details = await api.ok('getMergeQueueTestingDetails', { ...queue, pr: { number: 9 } });
+    expect(details).toMatchObject({ status: 'in_progress', testedPullRequests: [{ prNumber: 9 }] });
+    const byRun = await api.ok('getMergeQueueTestingDetails', { ...queue, testRunId: details.testRunId });
+    expect(byRun.testBranch).toBe(details.testBranch);
+
+    const test = TestDetailsResponse.parse(await api.ok('flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: SEEDED_TEST_IDS[0] }));
+    expect(test.test).toMatchObject({ id: SEEDED_TEST_IDS[0], repository: { html_url: 'https://github.com/acme/widgets' } });
+    expect(SEEDED_TEST_IDS.length).toBeGreaterThanOrEqual(4);
+    const unknown = await api.post('flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.status).toBe(404);
+    const notUuid = await api.post('flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: 'abc' });
+    expect(notUuid.status).toBe(400);
+    expect(notUuid.text).toContain('test_id');
+  });
+
+  it('serves the metrics as Prometheus text, for one repository or all', async () => {
+    const { repo, queue } = freshRepo();
+    await api.ok('createQueue', queue);
+    await api.ok('submitPullRequest', { ...queue, pr: { number: 1 } });
+    const get = (query: string, token = TOKEN) => fetch(`${sandbox.url}/getMergeQueueMetrics${query}`, { headers: { 'x-api-token': token } });
+    const one = await get(`?repo=${encodeURIComponent(`${repo.owner}/${repo.name}`)}&repoHost=github.com`);
+    expect(one.status).toBe(200);
+    expect(one.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await one.text();
+    expect(text).toContain(`mq_testing_slots_active{repo="acme/${repo.name}",branch="main",queue_type="main"} 1`);
+    expect(text).not.toContain('repo="acme/widgets-1"');
+    expect(await (await get('')).text()).toContain('repo="acme/widgets-1"');
+    const noHost = await get('?repo=acme/widgets');
+    expect(noHost.status).toBe(400);
+    expect(noHost.headers.get('content-type')).toBe(ERROR_TYPE);
+    expect(await noHost.text()).toContain('repoHost');
+    expect((await get('?repo=nonsense&repoHost=github.com')).status).toBe(400);
+    const post = await api.post('getMergeQueueMetrics', {});
+    expect(post.status).toBe(405);
+  });
+
+  describe('status codes', () => {
+    it('401 without a token, or with another one than --token', async () => {
+      for (const answer of [await client(sandbox, null).post('getQueue', MAIN), await client(sandbox, 'wrong').post('getQueue', MAIN)]) {
+        expect(answer.status).toBe(401);
+        expect(answer.type).toBe(ERROR_TYPE);
+        expect(answer.text).toContain('x-api-token');
+      }
+      const metrics = await fetch(`${sandbox.url}/getMergeQueueMetrics`);
+      expect(metrics.status).toBe(401);
+      const control = await fetch(`${sandbox.url}/_sandbox/advance`, { method: 'POST', body: '{"seconds":1}' });
+      expect(control.status).toBe(401);
+    });
+
+    it('400 for malformed JSON', async () => {
+      const answer = await api.post('getQueue', '{"repo": ', true);
+      expect(answer).toMatchObject({ status: 400, type: ERROR_TYPE });
+      expect(answer.text).toMatch(/malformed JSON/);
+      expect((await api.post('getQueue', '', true)).status).toBe(400);
+    });
+
+    it('400 naming the field that fails the request schema', async () => {
+      const { queue } = freshRepo();
+      await api.ok('createQueue', queue);
+      const missing = await api.post('submitPullRequest', { ...queue, pr: {} });
+      expect(missing).toMatchObject({ status: 400, type: ERROR_TYPE });
+      expect(missing.text).toContain('pr.number');
+      const wrong = await api.post('updateQueue', { ...queue, concurrency: 0 });
+      expect(wrong.status).toBe(400);
+      expect(wrong.text).toContain('concurrency');
+      const badState = await api.post('updateQueue', { ...queue, state: 'switching_modes' });
+      expect(badState.status).toBe(400);
+      expect(badState.text).toContain('state');
+      const advance = await api.post('_sandbox/advance', { seconds: -1 });
+      expect(advance.status).toBe(400);
+      expect(advance.text).toContain('seconds');
+    });
+
+    it('404 for an unknown queue and an unknown PR', async () => {
+      const { queue } = freshRepo();
+      const noQueue = await api.post('getQueue', queue);
+      expect(noQueue).toMatchObject({ status: 404, type: ERROR_TYPE });
+      expect(noQueue.text).toContain('no queue');
+      expect((await api.post('submitPullRequest', { ...queue, pr: { number: 1 } })).status).toBe(404);
+      await api.ok('createQueue', queue);
+      const noPr = await api.post('getSubmittedPullRequest', { ...queue, pr: { number: 999 } });
+      expect(noPr).toMatchObject({ status: 404, type: ERROR_TYPE });
+      expect(noPr.text).toContain('#999');
+      expect((await api.post('cancelPullRequest', { ...queue, pr: { number: 999 } })).status).toBe(404);
+    });
+
+    it('409 for a queue that exists', async () => {
+      const { queue } = freshRepo();
+      await api.ok('createQueue', queue);
+      const again = await api.post('createQueue', queue);
+      expect(again).toMatchObject({ status: 409, type: ERROR_TYPE });
+      expect(again.text).toContain('already exists');
+    });
+
+    it('400 for deleting a queue with PRs in it, naming them', async () => {
+      const { queue } = freshRepo();
+      await api.ok('createQueue', queue);
+      await api.ok('submitPullRequest', { ...queue, pr: { number: 31 } });
+      await api.ok('submitPullRequest', { ...queue, pr: { number: 32 } });
+      const refused = await api.post('deleteQueue', queue);
+      expect(refused).toMatchObject({ status: 400, type: ERROR_TYPE });
+      expect(refused.text).toContain('#31');
+      expect(refused.text).toContain('#32');
+      await api.ok('cancelPullRequest', { ...queue, pr: { number: 31 } });
+      await api.ok('cancelPullRequest', { ...queue, pr: { number: 32 } });
+      expect(await api.ok('deleteQueue', queue)).toEqual({});
+      expect((await api.post('getQueue', queue)).status).toBe(404);
+    });
+
+    it('400 for restarting a PR that is not under test', async () => {
+      const { queue } = freshRepo();
+      await api.ok('createQueue', queue);
+      await api.ok('submitPullRequest', { ...queue, pr: { number: 1 } });
+      await api.ok('submitPullRequest', { ...queue, pr: { number: 2 } });
+      const refused = await api.post('restartTestsOnPullRequest', { ...queue, pr: { number: 2 } });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain('pending');
+    });
+
+    it('413 for a body over 20 MiB, declared or streamed, without waiting for the rest', async () => {
+      const oversized = `{"pad":"${'x'.repeat(BODY_LIMIT_BYTES)}"}`;
+      const declared = await api.post('getQueue', oversized, true);
+      expect(declared).toMatchObject({ status: 413, type: ERROR_TYPE });
+      expect(declared.text).toContain('20 MiB');
+
+      // Chunked, no length: the sandbox answers once it has seen one byte too many.
+      const streamed = await new Promise<number>((resolve, reject) => {
+        const url = new URL(`${sandbox.url}/getQueue`);
+        const request = httpRequest(
+          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'x-api-token': TOKEN, 'transfer-encoding': 'chunked' } },
+          (response) => {
+            response.resume();
+            request.destroy();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+        const chunk = Buffer.alloc(1024 * 1024, 'y');
+        let sent = 0;
+        // Writes until answered; never ends the body, so a 413 proves the sandbox did not wait for it.
+        const pump = () => {
+          while (!request.destroyed && sent < 64) {
+            sent++;
+            if (!request.write(chunk)) return void request.once('drain', pump);
+          }
+        };
+        pump();
+      });
+      expect(streamed).toBe(413);
+      // Still serving.
+      expect((await api.post('getQueue', MAIN)).status).toBe(404);
+    });
+
+    it('404 for an unknown route and 405 for a wrong method', async () => {
+      const unknown = await api.post('nothingHere', MAIN);
+      expect(unknown).toMatchObject({ status: 404, type: ERROR_TYPE });
+      const outside = await fetch(sandbox.url.replace(/\/v1$/, '/v2/getQueue'), { method: 'POST', headers: { 'x-api-token': TOKEN }, body: '{}' });
+      expect(outside.status).toBe(404);
+      const wrongMethod = await fetch(`${sandbox.url}/getQueue`, { headers: { 'x-api-token': TOKEN } });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.get('allow')).toBe('POST');
+    });
+  });
+});
+
+describe('the real clock', () => {
+  it('moves the queue by itself, speed sandbox seconds per real second', async () => {
+    const sandbox = await startSandbox({ clock: 'real', speed: 600, testDurationSeconds: 300 });
+    try {
+      const api = client(sandbox, 'any-token');
+      await api.ok('createQueue', MAIN);
+      await api.ok('submitPullRequest', { ...MAIN, pr: { number: 1 } });
+      expect((await api.ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 1 } })).state).toBe('testing');
+      // 300 sandbox seconds are half a real second at this speed.
+      const deadline = Date.now() + 10_000;
+      let state = 'testing';
+      while (state !== 'merged' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        state = (await api.ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 1 } })).state;
+      }
+      expect(state).toBe('merged');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('the state file', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mq-sandbox-state-'));
+  });
+  let running: RunningSandbox | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  it('brings every acknowledged change back after a restart', async () => {
+    const stateFile = join(dir, 'state.json');
+    running = await startSandbox({ clock: 'manual', stateFile });
+    let api = client(running);
+    await api.ok('createQueue', { ...MAIN, concurrency: 2 });
+    await api.ok('_sandbox/pullRequests', { repo: REPO, number: 2, testOutcome: 'fail', title: 'Risky' });
+    await api.ok('submitPullRequest', { ...MAIN, pr: { number: 1 } });
+    await api.ok('submitPullRequest', { ...MAIN, pr: { number: 2 } });
+    await api.ok('_sandbox/advance', { seconds: 120 });
+    // The file holds the acknowledged state before the answer came back.
+    const onDisk = JSON.parse(readFileSync(stateFile, 'utf8'));
+    expect(onDisk).toMatchObject({ version: 1, now: Date.parse('2026-01-01T00:02:00Z') });
+    const before = await api.ok('getQueue', MAIN);
+    await running.close();
+
+    running = await startSandbox({ clock: 'manual', stateFile });
+    api = client(running);
+    expect(await api.ok('getQueue', MAIN)).toEqual(before);
+    expect((await api.ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 2 } })).prTitle).toBe('Risky');
+    await api.ok('_sandbox/advance', { seconds: 180 });
+    expect((await api.ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 1 } })).state).toBe('merged');
+    expect((await api.ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 2 } })).state).toBe('failed');
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('starts fresh when the file does not exist, and refuses one that is not a state', async () => {
+    const fresh = join(dir, 'new.json');
+    running = await startSandbox({ clock: 'manual', stateFile: fresh });
+    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 1, queues: {} });
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"version": 7}');
+    await expect(startSandbox({ clock: 'manual', stateFile: broken })).rejects.toThrow(/broken\.json.*version 7/);
+  });
+
+  it('loses nothing acknowledged when the process is killed with SIGKILL', async () => {
+    // The sandbox in a child process of its own, bundled from the source for the occasion.
+    const bundle = join(dir, 'sandbox.mjs');
+    await build({ entryPoints: [join(import.meta.dirname, '../../src/sandbox/server.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+    const main = join(dir, 'main.mjs');
+    writeFileSync(main, "import { startSandbox } from './sandbox.mjs';\nconst s = await startSandbox({ clock: 'manual', stateFile: process.argv[2] });\nconsole.log(s.url);\n");
+    const stateFile = join(dir, 'killed.json');
+    const child = spawn(process.execPath, [main, stateFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+    const api = client({ url, close: async () => undefined });
+    await api.ok('createQueue', { ...MAIN, concurrency: 3 });
+    // Many changes at once: each answer must wait for a write that holds it.
+    await Promise.all(Array.from({ length: 25 }, (_, i) => api.ok('submitPullRequest', { ...MAIN, pr: { number: i + 1 } })));
+    await api.ok('_sandbox/advance', { seconds: 300 });
+    const acknowledged = await api.ok('getQueue', MAIN);
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+
+    running = await startSandbox({ clock: 'manual', stateFile });
+    expect(await client(running).ok('getQueue', MAIN)).toEqual(acknowledged);
+    expect(acknowledged.enqueuedPullRequests).toHaveLength(22);
+  });
+});
