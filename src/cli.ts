@@ -1,0 +1,547 @@
+// The command table, the global flags, and the one place where a result or a failure becomes output and an
+// exit code. Everything below this file receives what it needs through a Context.
+import { createInterface } from 'node:readline/promises';
+import type { Readable, Writable } from 'node:stream';
+import { Command, CommanderError, Option } from 'commander';
+import { MergeQueueClient } from './api/client.js';
+import { IMPACTS_ALL } from './api/schemas.js';
+import { cancel, restart, submit } from './commands/pull-requests.js';
+import { showConfig } from './commands/config/show.js';
+import type { Context } from './commands/context.js';
+import {
+  parseNumber,
+  parsePositiveInt,
+  parsePriority,
+  parsePrNumber,
+  parseSince,
+  parseState,
+  parseTargetList,
+  parseTestId,
+} from './commands/input.js';
+import { list } from './commands/list.js';
+import { metrics } from './commands/metrics.js';
+import { createQueue } from './commands/queue/create.js';
+import { deleteQueue } from './commands/queue/delete.js';
+import { getQueue } from './commands/queue/get.js';
+import { pickSettings, SETTING_FLAGS } from './commands/queue/setting-flags.js';
+import { drainQueue, pauseQueue, resumeQueue } from './commands/queue/state.js';
+import { updateQueue } from './commands/queue/update.js';
+import { isNegative, type CommandResult } from './commands/result.js';
+import { sandbox } from './commands/sandbox.js';
+import { status } from './commands/status.js';
+import { setTargets } from './commands/targets.js';
+import { testDetails } from './commands/test-details.js';
+import { testing } from './commands/testing.js';
+import { readToken, requireRepo, resolveSettings, type GlobalFlags, type ResolvedSettings } from './config/index.js';
+import { EXIT, exitCodeOf, InterruptedError, UsageError } from './errors.js';
+import { renderError, renderText, toJson } from './render/index.js';
+import { USER_AGENT, VERSION } from './version.js';
+
+type Tty = { isTTY?: boolean };
+
+/** The program's whole view of its process, so that tests can run it in-process. */
+export interface Io {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: Readable & Tty;
+  stdout: Writable & Tty;
+  stderr: Writable & Tty;
+  /** Aborted on Ctrl-C or SIGTERM. */
+  signal: AbortSignal;
+  now(): number;
+}
+
+interface GlobalOptions extends GlobalFlags {
+  quiet?: boolean;
+  verbose?: boolean;
+  debug?: boolean;
+}
+
+/** Results that only confirm a change: --quiet leaves them out in table mode. */
+const CONFIRMATIONS = new Set<CommandResult['kind']>(['perPr', 'queueChange', 'targets']);
+
+export async function run(io: Io): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const runner = new Runner(io, (code) => {
+    exitCode = code;
+  });
+  const program = buildProgram(runner, io);
+  try {
+    if (io.argv.length === 0) {
+      io.stdout.write(program.helpInformation());
+      return EXIT.ok;
+    }
+    await program.parseAsync(io.argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
+      const usage = new UsageError(error.message.replace(/^error: /, ''));
+      io.stderr.write(renderError(usage, { json: wantsJson(io.argv), debug: false, color: false }));
+      return EXIT.usage;
+    }
+    runner.fail(error);
+  }
+  return exitCode;
+}
+
+/** Under --json even a flag error is a JSON document; commander has not parsed the flags when it fails. */
+function wantsJson(argv: string[]): boolean {
+  return argv.some((word, i) => word === '--json' || word === '-ojson' || word === '--output=json' || ((word === '-o' || word === '--output') && argv[i + 1] === 'json'));
+}
+
+/** Runs one command: settings, context, handler, output, exit code. */
+class Runner {
+  private resolved: ResolvedSettings | undefined;
+  private globals: GlobalOptions = {};
+
+  constructor(
+    private readonly io: Io,
+    private readonly setExitCode: (code: number) => void,
+  ) {}
+
+  /** The command's action: `input` parses argv words (usage errors first), `handler` does the work. */
+  async execute<I>(command: Command, input: (now: number) => I, handler: (input: I, ctx: Context) => Promise<CommandResult>) {
+    const parsed = await this.prepare(command, input);
+    if (!parsed) return;
+    const { ctx, value, close, serviceNow } = parsed;
+    try {
+      const result = await raceInterrupt(handler(value, ctx), this.io.signal);
+      this.print(result, serviceNow() ?? this.io.now());
+      this.setExitCode(isNegative(result) ? EXIT.negative : EXIT.ok);
+    } finally {
+      await close();
+    }
+  }
+
+  /** A command that runs until interrupted and prints as it goes (the sandbox). */
+  async serve<I>(command: Command, input: (now: number) => I, handler: (input: I, ctx: Context, announce: (line: string) => void) => Promise<void>) {
+    const parsed = await this.prepare(command, input);
+    if (!parsed) return;
+    await handler(parsed.value, parsed.ctx, (line) => this.io.stdout.write(`${line}\n`));
+    this.setExitCode(EXIT.ok);
+  }
+
+  fail(error: unknown): void {
+    const settings = this.resolved?.settings;
+    const json = settings ? settings.output === 'json' : wantsJson(this.io.argv);
+    const color = settings ? settings.color && Boolean(this.io.stderr.isTTY) : false;
+    this.io.stderr.write(renderError(error, { json, debug: Boolean(this.globals.debug), color }));
+    this.setExitCode(exitCodeOf(error));
+  }
+
+  private async prepare<I>(command: Command, input: (now: number) => I) {
+    this.globals = command.optsWithGlobals<GlobalOptions>();
+    const value = input(this.io.now());
+    this.resolved = await resolveSettings({
+      flags: globalFlags(command, this.globals),
+      env: this.io.env,
+      cwd: this.io.cwd,
+      stdoutIsTTY: Boolean(this.io.stdout.isTTY),
+    });
+    const { ctx, close, serviceNow } = this.context(this.resolved);
+    return { ctx, value, close, serviceNow };
+  }
+
+  private print(result: CommandResult, now: number): void {
+    const settings = this.resolved!.settings;
+    if (settings.output === 'json') {
+      this.io.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
+      return;
+    }
+    if (this.globals.quiet && CONFIRMATIONS.has(result.kind)) return;
+    this.io.stdout.write(renderText(result, { color: settings.color, now }));
+  }
+
+  private context(resolved: ResolvedSettings): { ctx: Context; close: () => Promise<void>; serviceNow: () => number | undefined } {
+    const { io, globals } = this;
+    const settings = resolved.settings;
+    const stderrLine = (text: string) => io.stderr.write(`${text}\n`);
+    let client: MergeQueueClient | undefined;
+    const ctx: Context = {
+      resolved,
+      cwd: io.cwd,
+      signal: io.signal,
+      interactive: Boolean(io.stdin.isTTY && io.stderr.isTTY),
+      async client() {
+        client ??= new MergeQueueClient({
+          apiUrl: settings.apiUrl,
+          token: await readToken(settings),
+          timeoutMs: settings.timeoutMs,
+          userAgent: USER_AGENT,
+          trace: globals.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
+        });
+        return client;
+      },
+      queueRef: () => ({ repo: requireRepo(settings), targetBranch: settings.targetBranch }),
+      async confirm(question) {
+        const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
+        try {
+          const answer = await prompt.question(`${question} [y/N] `, { signal: io.signal });
+          return /^y(es)?$/i.test(answer.trim());
+        } catch {
+          throw new InterruptedError();
+        } finally {
+          prompt.close();
+        }
+      },
+      warn: (message) => {
+        if (!globals.quiet) stderrLine(`warning: ${message}`);
+      },
+      info: (message) => {
+        if (globals.verbose) stderrLine(message);
+      },
+    };
+    return { ctx, close: async () => client?.close(), serviceNow: () => client?.serviceNow() };
+  }
+}
+
+/** Ctrl-C ends a command at once with 130, whatever it was waiting for. */
+function raceInterrupt<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new InterruptedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new InterruptedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function globalFlags(command: Command, globals: GlobalOptions): GlobalFlags {
+  return {
+    apiUrl: globals.apiUrl,
+    repo: globals.repo,
+    branch: globals.branch,
+    org: globals.org,
+    profile: globals.profile,
+    config: globals.config,
+    output: globals.output,
+    json: globals.json,
+    timeout: globals.timeout,
+    // --no-color makes commander default `color` to true; only a flag actually given counts.
+    color: command.getOptionValueSourceWithGlobals('color') === 'cli' ? false : undefined,
+  };
+}
+
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+function buildProgram(runner: Runner, io: Io): Command {
+  const program = new Command('mq')
+    .description('Drive a merge queue from the terminal: submit, watch, pause, drain and tune it.')
+    .version(VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--api-url <url>', 'API base URL, ending in /v1 (env MQ_API_URL)')
+    .option('-R, --repo <[host/]owner/name>', 'repository (env MQ_REPO; default: the git remote origin)')
+    .option('-b, --branch <name>', "the queue's target branch (env MQ_BRANCH; default main)")
+    .option('--org <slug>', 'organization slug, for test-details (env MQ_ORG)')
+    .option('--profile <name>', 'config profile to apply (env MQ_PROFILE)')
+    .option('--config <file>', 'config file to use instead of searching (env MQ_CONFIG)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json']))
+    .option('--json', 'print one JSON document (same as -o json)')
+    .option('--timeout <duration>', 'request timeout, e.g. 30s or 2m (env MQ_TIMEOUT)')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('-q, --quiet', 'print only results and errors')
+    .option('-v, --verbose', 'say more about what is happening')
+    .option('--debug', 'trace every HTTP exchange on stderr (token redacted)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: () => undefined,
+    })
+    .addHelpText(
+      'after',
+      examples('mq submit 42', 'mq status 42', 'mq queue get --repo acme/widgets', 'mq sandbox --clock manual') +
+        '\nExit codes: 0 done, 1 negative outcome, 2 usage, 3 config/auth, 4 not found, 5 refused, 6 unavailable, 7 wait timed out, 130 interrupted.\n',
+    );
+
+  program
+    .command('submit')
+    .description('submit pull requests to the queue')
+    .argument('<pr...>', 'PR numbers')
+    .option('--priority <priority>', 'urgent, high, medium, low, or 0-255 (0 is most urgent)')
+    .option('--no-batch', 'test these PRs on their own, never in a batch')
+    .addHelpText('after', examples('mq submit 42', 'mq submit 42 43 --priority high', 'mq submit 42 --priority urgent --no-batch'))
+    .action((prs: string[], opts: { priority?: string }, cmd: Command) =>
+      runner.execute(
+        cmd,
+        () => ({
+          prs: prs.map(parsePrNumber),
+          priority: opts.priority === undefined ? undefined : parsePriority(opts.priority),
+          noBatch: cmd.getOptionValueSource('batch') === 'cli' ? true : undefined,
+        }),
+        submit,
+      ),
+    );
+
+  program
+    .command('cancel')
+    .description('remove pull requests from the queue')
+    .argument('<pr...>', 'PR numbers')
+    .addHelpText('after', examples('mq cancel 42', 'mq cancel 42 43 --json'))
+    .action((prs: string[], _opts: object, cmd: Command) => runner.execute(cmd, () => ({ prs: prs.map(parsePrNumber) }), cancel));
+
+  program
+    .command('restart')
+    .description('re-run the tests of pull requests in the queue')
+    .argument('<pr...>', 'PR numbers')
+    .addHelpText('after', examples('mq restart 42'))
+    .action((prs: string[], _opts: object, cmd: Command) => runner.execute(cmd, () => ({ prs: prs.map(parsePrNumber) }), restart));
+
+  program
+    .command('status')
+    .description("a PR's state and readiness, and why it is not moving")
+    .argument('[pr]', 'PR number (default: the PR of the current git branch)')
+    .addHelpText('after', examples('mq status 42', 'mq status            # the PR of the current branch', 'mq status 42 --json'))
+    .action((pr: string | undefined, _opts: object, cmd: Command) =>
+      runner.execute(cmd, () => ({ pr: pr === undefined ? undefined : parsePrNumber(pr) }), status),
+    );
+
+  program
+    .command('list')
+    .description("the queue's pull requests, current and past")
+    .option('--state <state>', 'only PRs in this state')
+    .option('--since <time>', 'only PRs concluded since then: an ISO time or a duration ago (2h)')
+    .option('--limit <n>', 'at most this many PRs (default 50)')
+    .addHelpText('after', examples('mq list', 'mq list --state merged --since 24h', 'mq list --limit 200 --json'))
+    .action((opts: { state?: string; since?: string; limit?: string }, cmd: Command) =>
+      runner.execute(
+        cmd,
+        (now) => ({
+          state: opts.state === undefined ? undefined : parseState(opts.state),
+          since: opts.since === undefined ? undefined : parseSince(opts.since, now),
+          limit: opts.limit === undefined ? 50 : parsePositiveInt('--limit', opts.limit),
+        }),
+        list,
+      ),
+    );
+
+  program
+    .command('testing')
+    .description('details of a test run: by the PR it tests, or by --run')
+    .argument('[pr]', 'PR number')
+    .option('--run <testRunId>', 'test run id')
+    .addHelpText('after', examples('mq testing 42', 'mq testing --run 3f1c…'))
+    .action((pr: string | undefined, opts: { run?: string }, cmd: Command) =>
+      runner.execute(
+        cmd,
+        () => {
+          if ((pr === undefined) === (opts.run === undefined)) throw new UsageError('testing takes a PR number or --run <testRunId>, not both');
+          return opts.run !== undefined ? { testRunId: opts.run } : { pr: parsePrNumber(pr!) };
+        },
+        testing,
+      ),
+    );
+
+  const queue = program
+    .command('queue')
+    .description("the queue itself: its state, settings and maintenance window")
+    .addHelpText('after', examples('mq queue get', 'mq queue pause --reason "deploy freeze" --yes', 'mq queue drain --yes', 'mq queue resume'));
+
+  queue
+    .command('get')
+    .description("the queue's state and settings, then its PRs")
+    .addHelpText('after', examples('mq queue get', 'mq queue get --json'))
+    .action((_opts: object, cmd: Command) => runner.execute(cmd, () => ({}), getQueue));
+
+  const create = queue
+    .command('create')
+    .description('create the queue for the target branch')
+    .addHelpText('after', examples('mq queue create', 'mq queue create --mode parallel --concurrency 4 --batch'));
+  addSettingFlags(create);
+  create.action((opts: Record<string, unknown>, cmd: Command) => runner.execute(cmd, () => ({ settings: pickSettings(opts) }), createQueue));
+
+  const update = queue
+    .command('update')
+    .description("change the queue's settings")
+    .addHelpText('after', examples('mq queue update --concurrency 3', 'mq queue update --batch --batching-min-size 4', 'mq queue update --required-status ci/build --required-status ci/test'));
+  addSettingFlags(update);
+  update.action((opts: Record<string, unknown>, cmd: Command) => runner.execute(cmd, () => ({ settings: pickSettings(opts) }), updateQueue));
+
+  queue
+    .command('pause')
+    .description('stop starting tests and merging (runs in flight finish)')
+    .option('--reason <text>', 'why: shown in the confirmation and the printed result (the service stores none)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', examples('mq queue pause', 'mq queue pause --reason "release 4.2" --yes'))
+    .action((opts: { reason?: string; yes?: boolean }, cmd: Command) =>
+      runner.execute(cmd, () => ({ yes: Boolean(opts.yes), reason: opts.reason }), pauseQueue),
+    );
+
+  queue
+    .command('drain')
+    .description('finish the PRs in the queue, admit no new ones')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .addHelpText('after', examples('mq queue drain --yes'))
+    .action((opts: { yes?: boolean }, cmd: Command) => runner.execute(cmd, () => ({ yes: Boolean(opts.yes) }), drainQueue));
+
+  queue
+    .command('resume')
+    .description('set the queue running again')
+    .addHelpText('after', examples('mq queue resume'))
+    .action((_opts: object, cmd: Command) => runner.execute(cmd, () => ({}), resumeQueue));
+
+  queue
+    .command('delete')
+    .description('delete the queue (it must be empty)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--cancel-all', 'cancel the PRs still in the queue first')
+    .addHelpText('after', examples('mq queue delete --yes', 'mq queue delete --cancel-all --yes'))
+    .action((opts: { yes?: boolean; cancelAll?: boolean }, cmd: Command) =>
+      runner.execute(cmd, () => ({ yes: Boolean(opts.yes), cancelAll: Boolean(opts.cancelAll) }), deleteQueue),
+    );
+
+  program
+    .command('targets')
+    .description('impacted targets of pull requests (parallel queues)')
+    .command('set')
+    .description("upload a PR's impacted targets")
+    .argument('<pr>', 'PR number')
+    .argument('[target...]', 'targets')
+    .option('--file <path>', "read targets from a file ('-' for stdin): one a line, or a JSON array")
+    .option('--all', 'the PR impacts every target')
+    .option('--sha <sha>', "the PR's head SHA (default: the one the queue knows)")
+    .addHelpText('after', examples('mq targets set 42 //app:server //lib:db', 'bazel-diff … | mq targets set 42 --file -', 'mq targets set 42 --all'))
+    .action(async (pr: string, targets: string[], opts: { file?: string; all?: boolean; sha?: string }, cmd: Command) => {
+      const fromFile = opts.file === undefined ? undefined : await readTargetsFile(opts.file, io);
+      return runner.execute(
+        cmd,
+        () => {
+          if (opts.all && (targets.length > 0 || fromFile !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');
+          return {
+            pr: parsePrNumber(pr),
+            impactedTargets: opts.all ? IMPACTS_ALL : [...targets, ...(fromFile ?? [])],
+            sha: opts.sha,
+          } as const;
+        },
+        setTargets,
+      );
+    });
+
+  program
+    .command('metrics')
+    .description("the queue's health metrics, as a table")
+    .option('--all-repos', 'every repository of the organization')
+    .option('--raw', 'print the Prometheus text as received')
+    .addHelpText('after', examples('mq metrics', 'mq metrics --all-repos', 'mq metrics --raw > metrics.prom'))
+    .action((opts: { allRepos?: boolean; raw?: boolean }, cmd: Command) =>
+      runner.execute(cmd, () => ({ allRepos: Boolean(opts.allRepos), raw: Boolean(opts.raw) }), metrics),
+    );
+
+  program
+    .command('test-details')
+    .description('one test case of the flaky-test data')
+    .argument('<test-id>', 'test id (a UUID)')
+    .addHelpText('after', examples('mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'))
+    .action((testId: string, _opts: object, cmd: Command) => runner.execute(cmd, () => ({ testId: parseTestId(testId) }), testDetails));
+
+  program
+    .command('config')
+    .description("mq's own settings")
+    .command('show')
+    .description('every resolved setting and where it came from (never the token)')
+    .addHelpText('after', examples('mq config show', 'mq config show --profile ci --json'))
+    .action((_opts: object, cmd: Command) => runner.execute(cmd, () => ({}), showConfig));
+
+  program
+    .command('sandbox')
+    .description('run the local emulator of the service (prints its base URL first)')
+    .option('--port <n>', 'port to listen on (0 picks a free one)')
+    .option('--state <file>', 'keep the state in this file across restarts')
+    .option('--token <token>', 'accept only this token (default: any non-empty one)')
+    .addOption(new Option('--clock <clock>', 'real time, or manual (moved by POST /_sandbox/advance)').choices(['real', 'manual']))
+    .option('--speed <x>', 'with the real clock: sandbox seconds per real second')
+    .addHelpText('after', examples('mq sandbox', 'mq sandbox --port 8080 --state ./sandbox.json', 'mq sandbox --clock manual --port 0'))
+    .action((opts: { port?: string; state?: string; token?: string; clock?: 'real' | 'manual'; speed?: string }, cmd: Command) =>
+      runner.serve(
+        cmd,
+        () => ({
+          port: opts.port === undefined ? 0 : parsePort(opts.port),
+          stateFile: opts.state,
+          token: opts.token,
+          clock: opts.clock ?? 'real',
+          speed: opts.speed === undefined ? undefined : parseSpeed(opts.speed),
+        }),
+        sandbox,
+      ),
+    );
+
+  return program;
+}
+
+function addSettingFlags(command: Command): void {
+  for (const flag of SETTING_FLAGS) {
+    switch (flag.kind) {
+      case 'boolean':
+        command.option(`--${flag.name}`, flag.description);
+        if (flag.key !== 'deleteRequiredStatuses') command.option(`--no-${flag.name}`);
+        break;
+      case 'choice':
+        command.addOption(new Option(`--${flag.name} <value>`, flag.description).choices(flag.choices ?? []));
+        break;
+      case 'list':
+        command.option(`--${flag.name} <name>`, flag.description, collect);
+        break;
+      case 'number':
+        command.option(`--${flag.name} <n>`, flag.description, (text: string) => parsePositiveInt(`--${flag.name}`, text));
+        break;
+    }
+  }
+}
+
+function parsePort(text: string): number {
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port "${text}" must be a number from 0 to 65535`);
+  return port;
+}
+
+function parseSpeed(text: string): number {
+  const speed = parseNumber('--speed', text);
+  if (speed <= 0) throw new UsageError(`--speed "${text}" must be more than 0`);
+  return speed;
+}
+
+async function readTargetsFile(path: string, io: Io): Promise<string[]> {
+  const { readFile } = await import('node:fs/promises');
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return parseTargetList(Buffer.concat(chunks).toString('utf8'), 'standard input');
+  }
+  try {
+    return parseTargetList(await readFile(path, 'utf8'), path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The process's entry: wires signals and streams to `run`, and sets the exit code. */
+export async function main(): Promise<void> {
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  const code = await run({
+    argv: process.argv.slice(2),
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    signal: controller.signal,
+    now: Date.now,
+  });
+  process.off('SIGINT', interrupt);
+  process.off('SIGTERM', interrupt);
+  process.exitCode = code;
+}

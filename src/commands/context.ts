@@ -1,0 +1,29 @@
+// What a command handler may use besides its own input: everything that touches the outside world arrives
+// here, built once by src/cli.ts, so handlers stay plain functions that tests can drive.
+import type { MergeQueueClient } from '../api/client.js';
+import type { Repo } from '../api/schemas.js';
+import type { ResolvedSettings } from '../config/index.js';
+
+export interface QueueRef {
+  repo: Repo;
+  targetBranch: string;
+}
+
+export interface Context {
+  resolved: ResolvedSettings;
+  /** The API client, made on first use: commands that never call the service never need a token. */
+  client(): Promise<MergeQueueClient>;
+  /** The repository and target branch every queue and PR operation names; a ConfigError without a repository. */
+  queueRef(): QueueRef;
+  /** Asks on the terminal; only called when `interactive` is true. */
+  confirm(question: string): Promise<boolean>;
+  /** stdin and stderr are both terminals: a person is there to answer. */
+  interactive: boolean;
+  /** A warning for stderr (silenced by --quiet, kept off stdout under --json). */
+  warn(message: string): void;
+  /** A note for stderr shown only with --verbose. */
+  info(message: string): void;
+  cwd: string;
+  /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */
+  signal: AbortSignal;
+}

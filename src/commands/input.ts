@@ -1,0 +1,84 @@
+// Turning argv words into validated input: each parser throws a UsageError naming the bad word, so a mistake
+// is exit 2 with nothing sent.
+import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, type Priority, type PullRequestState } from '../api/schemas.js';
+import { parseDuration } from '../config/index.js';
+import { UsageError } from '../errors.js';
+
+export function parsePrNumber(text: string): number {
+  const value = /^#?\d+$/.test(text) ? Number(text.replace('#', '')) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > PR_NUMBER_MAX) {
+    throw new UsageError(`"${text}" is not a PR number (a whole number from 1 to ${PR_NUMBER_MAX})`);
+  }
+  return value;
+}
+
+export function parsePriority(text: string): Priority {
+  const lower = text.toLowerCase();
+  if (lower in PRIORITY_NAMES) return lower as keyof typeof PRIORITY_NAMES;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isInteger(value) || value > PRIORITY_MAX) {
+    throw new UsageError(`--priority "${text}": use urgent, high, medium, low or a number from 0 to ${PRIORITY_MAX}`);
+  }
+  return value;
+}
+
+export function parseState(text: string): PullRequestState {
+  const lower = text.toLowerCase();
+  if (!(PULL_REQUEST_STATES as readonly string[]).includes(lower)) {
+    throw new UsageError(`--state "${text}": use one of ${PULL_REQUEST_STATES.join(', ')}`);
+  }
+  return lower as PullRequestState;
+}
+
+/** An ISO 8601 instant, or a duration meaning that long before `now` (`2h` = two hours ago). */
+export function parseSince(text: string, now: number): string {
+  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
+    const at = Date.parse(text);
+    if (Number.isNaN(at)) throw new UsageError(`--since "${text}" is not a valid date`);
+    return new Date(at).toISOString();
+  }
+  try {
+    return new Date(now - parseDuration(text)).toISOString();
+  } catch {
+    throw new UsageError(`--since "${text}": give an ISO 8601 time (2026-01-31T12:00:00Z) or a duration (2h, 30m)`);
+  }
+}
+
+export function parsePositiveInt(flag: string, text: string): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} "${text}" must be a whole number of 1 or more`);
+  return value;
+}
+
+export function parseNumber(flag: string, text: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} "${text}" is not a number`);
+  return value;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function parseTestId(text: string): string {
+  if (!UUID.test(text)) throw new UsageError(`"${text}" is not a test id (a UUID like 7f9c0a52-…)`);
+  return text.toLowerCase();
+}
+
+/** Targets from a file or stdin: a JSON array of strings, or one target a line (blank lines and # comments skipped). */
+export function parseTargetList(text: string, source: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    let data: unknown;
+    try {
+      data = JSON.parse(trimmed);
+    } catch {
+      throw new UsageError(`${source}: not valid JSON`);
+    }
+    if (!Array.isArray(data) || !data.every((t) => typeof t === 'string')) {
+      throw new UsageError(`${source}: expected a JSON array of strings`);
+    }
+    return data;
+  }
+  return trimmed
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}

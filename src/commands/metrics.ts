@@ -1,0 +1,10 @@
+// mq metrics: the service's Prometheus text, for this repository or (--all-repos) the whole organization.
+import type { Context } from './context.js';
+import type { CommandResult } from './result.js';
+
+export async function metrics(input: { allRepos: boolean; raw: boolean }, ctx: Context): Promise<CommandResult> {
+  const repo = input.allRepos ? undefined : ctx.queueRef().repo;
+  const client = await ctx.client();
+  const text = await client.getMergeQueueMetrics(repo ? { repo } : {});
+  return { kind: 'metrics', text, raw: input.raw };
+}

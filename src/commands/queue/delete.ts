@@ -1,0 +1,37 @@
+// mq queue delete: the service refuses a queue that still holds PRs, so mq looks first and either lists them
+// or, with --cancel-all, cancels them before deleting.
+import { EXIT, MqError } from '../../errors.js';
+import { ask, mustAsk } from '../confirm.js';
+import type { Context } from '../context.js';
+import { eachPr } from '../pull-requests.js';
+import type { CommandResult } from '../result.js';
+
+export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, ctx: Context): Promise<CommandResult> {
+  const ref = ctx.queueRef();
+  const asking = mustAsk('queue delete', input.yes, ctx);
+  const client = await ctx.client();
+  const queue = await client.getQueue(ref);
+  const prs = queue.enqueuedPullRequests.map((pr) => pr.prNumber);
+  if (prs.length > 0 && !input.cancelAll) {
+    throw new MqError(
+      `the ${ref.targetBranch} queue is not empty: ${prs.map((n) => `#${n}`).join(', ')} (cancel them, or pass --cancel-all)`,
+      'not_empty',
+      EXIT.refused,
+    );
+  }
+  if (asking) {
+    const question =
+      prs.length > 0
+        ? `Cancel ${prs.map((n) => `#${n}`).join(', ')} and delete the ${ref.targetBranch} queue?`
+        : `Delete the ${ref.targetBranch} queue?`;
+    await ask('queue delete', question, ctx);
+  }
+  const cancelled = prs.length > 0 ? await eachPr(prs, (number) => client.cancelPullRequest({ ...ref, pr: { number } })) : undefined;
+  const failed = cancelled?.filter((r) => !r.ok) ?? [];
+  if (failed.length > 0) {
+    const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');
+    throw new MqError(`the ${ref.targetBranch} queue was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.negative);
+  }
+  await client.deleteQueue(ref);
+  return { kind: 'queueChange', action: 'delete', branch: ref.targetBranch, cancelled };
+}

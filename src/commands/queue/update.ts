@@ -1,0 +1,15 @@
+// mq queue update: one updateQueue with the settings given as flags.
+import type { QueueSettings } from '../../api/schemas.js';
+import { UsageError } from '../../errors.js';
+import type { Context } from '../context.js';
+import type { CommandResult } from '../result.js';
+
+export async function updateQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {
+  if (Object.keys(input.settings).length === 0) {
+    throw new UsageError('queue update needs at least one setting flag (see mq queue update --help)');
+  }
+  const client = await ctx.client();
+  const ref = ctx.queueRef();
+  const queue = await client.updateQueue({ ...ref, ...input.settings });
+  return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, queue };
+}

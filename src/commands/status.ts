@@ -1,0 +1,19 @@
+// mq status: one PR's state and readiness, found by number or, without one, by the current git branch.
+import { currentGitBranch } from '../config/index.js';
+import { ConfigError } from '../errors.js';
+import type { Context } from './context.js';
+import type { CommandResult } from './result.js';
+
+export async function status(input: { pr?: number }, ctx: Context): Promise<CommandResult> {
+  const pr = input.pr !== undefined ? { number: input.pr } : { branch: await branchOf(ctx) };
+  const client = await ctx.client();
+  const pullRequest = await client.getSubmittedPullRequest({ ...ctx.queueRef(), pr });
+  return { kind: 'pullRequest', pullRequest };
+}
+
+async function branchOf(ctx: Context): Promise<string> {
+  const branch = await currentGitBranch(ctx.cwd);
+  if (!branch) throw new ConfigError('no PR given and no current git branch to look it up by: pass a PR number');
+  ctx.info(`looking up the PR of branch ${branch}`);
+  return branch;
+}

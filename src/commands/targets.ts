@@ -1,0 +1,46 @@
+// mq targets set: upload a PR's impacted targets (parallel queues). A list too large for the service's body
+// limit is sent as ALL, which is what the service asks for in that case.
+import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
+import { ApiError } from '../errors.js';
+import type { Context } from './context.js';
+import type { CommandResult } from './result.js';
+
+export interface TargetsInput {
+  pr: number;
+  /** The targets, or ALL (--all). */
+  impactedTargets: string[] | typeof IMPACTS_ALL;
+  sha?: string;
+}
+
+/** Room kept for the rest of the body (repo, branch, PR, sha) when judging the list's size. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+export async function setTargets(input: TargetsInput, ctx: Context): Promise<CommandResult> {
+  const client = await ctx.client();
+  const ref = ctx.queueRef();
+  const sha = input.sha ?? (await headSha(input.pr, ctx));
+  let impactedTargets = input.impactedTargets;
+  let fellBackToAll = false;
+  if (Array.isArray(impactedTargets) && Buffer.byteLength(JSON.stringify(impactedTargets)) > BODY_LIMIT_BYTES - ENVELOPE_BYTES) {
+    ctx.warn(`${impactedTargets.length} impacted targets exceed the service's 20 MiB body limit: sending ALL instead`);
+    impactedTargets = IMPACTS_ALL;
+    fellBackToAll = true;
+  }
+  await client.setImpactedTargets({ ...ref, pr: { number: input.pr, ...(sha ? { sha } : {}) }, impactedTargets });
+  return { kind: 'targets', pr: input.pr, sha, impactedTargets, fellBackToAll };
+}
+
+/** The head SHA the queue knows for the PR, which the service files the targets under. */
+async function headSha(pr: number, ctx: Context): Promise<string | undefined> {
+  const client = await ctx.client();
+  try {
+    const submitted = await client.getSubmittedPullRequest({ ...ctx.queueRef(), pr: { number: pr } });
+    return submitted.prSha || undefined;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      ctx.warn(`PR #${pr} is not known to the queue yet: sending its targets without a SHA (pass --sha to name one)`);
+      return undefined;
+    }
+    throw error;
+  }
+}

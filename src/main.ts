@@ -1,0 +1,4 @@
+// The bundle's entry point (see scripts/build.mjs).
+import { main } from './cli.js';
+
+await main();

@@ -1,0 +1,150 @@
+// submit → testing → merged, a failure, cancel and restart, status, list and testing: the built mq against a
+// sandbox process over real HTTP, every request body checked against the published API description.
+import { describe, expect, it } from 'vitest';
+import { control, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+
+const fixture = useSandbox(
+  // Documented exception: the published description knows runs only by testRunId.
+  (operation, body) => operation === 'getMergeQueueTestingDetails' && body.testRunId === undefined,
+);
+
+let repoCounter = 0;
+/** A fresh repository per test, with its queue created, so tests share a sandbox but not a queue. */
+async function freshQueue(...settings: string[]): Promise<Record<string, string>> {
+  const env = sandboxEnv(fixture.recorder.url, `acme/pr-${++repoCounter}`);
+  const created = await mq(['queue', 'create', ...settings], { env });
+  expect(created.stderr).toBe('');
+  expect(created.code).toBe(0);
+  return env;
+}
+
+const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
+const json = (text: string) => JSON.parse(text) as Record<string, any>;
+
+describe('submit, status and the path to merged', () => {
+  it('walks a PR from not_ready through testing to merged', async () => {
+    const env = await freshQueue();
+    const submitted = await mq(['submit', '42'], { env });
+    expect(submitted).toMatchObject({ code: 0, stderr: '' });
+    expect(submitted.stdout).toContain('#42');
+
+    const first = json((await mq(['status', '42', '--json'], { env })).stdout);
+    expect(first).toMatchObject({ prNumber: 42, isCurrentlySubmittedToQueue: true });
+    expect(['not_ready', 'pending', 'testing']).toContain(first.state);
+
+    await advance(1);
+    const testing = json((await mq(['status', '42', '--json'], { env })).stdout);
+    expect(testing.state).toBe('testing');
+
+    await advance(3600);
+    const merged = await mq(['status', '42'], { env });
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain('merged');
+    expect(merged.stdout).not.toContain('\u001b[');
+    const done = json((await mq(['status', '42', '--json'], { env })).stdout);
+    expect(done).toMatchObject({ state: 'merged', isCurrentlySubmittedToQueue: false });
+  });
+
+  it('reports a failing PR as failed', async () => {
+    const env = await freshQueue();
+    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: `pr-${repoCounter}` }, number: 7, testOutcome: 'fail' });
+    expect((await mq(['submit', '7'], { env })).code).toBe(0);
+    await advance(1);
+    await advance(3600);
+    await advance(3600);
+    const status = json((await mq(['status', '7', '--json'], { env })).stdout);
+    expect(status.state).toBe('failed');
+  });
+
+  it('sends priority and noBatch, and reports several PRs one by one', async () => {
+    const env = await freshQueue();
+    const run = await mq(['submit', '1', '2', '--priority', 'urgent', '--no-batch', '--json'], { env });
+    expect(run.code).toBe(0);
+    expect(json(run.stdout)).toEqual({ results: [{ pr: 1, ok: true }, { pr: 2, ok: true }] });
+    const body = JSON.parse(fixture.recorder.requests.find((r) => r.path === '/submitPullRequest')!.body);
+    expect(body).toMatchObject({ pr: { number: 1 }, priority: 'urgent', noBatch: true, targetBranch: 'main' });
+    const status = json((await mq(['status', '1', '--json'], { env })).stdout);
+    expect(status).toMatchObject({ priorityValue: 0, skipTheLine: true });
+  });
+
+  it('exits 1 when some PRs of a multi-PR command fail, and still reports the rest', async () => {
+    const env = await freshQueue();
+    expect((await mq(['submit', '5'], { env })).code).toBe(0);
+    const run = await mq(['cancel', '5', '6', '--json'], { env });
+    expect(run.code).toBe(1);
+    const { results } = json(run.stdout);
+    expect(results[0]).toEqual({ pr: 5, ok: true });
+    expect(results[1]).toMatchObject({ pr: 6, ok: false, error: { status: 404 } });
+    const text = await mq(['cancel', '5'], { env });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('#5');
+  });
+
+  it('restarts a PR under test and cancels one', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '11'], { env });
+    await advance(1);
+    const restarted = await mq(['restart', '11'], { env });
+    expect(restarted.code).toBe(0);
+    expect(restarted.stdout).toContain('#11');
+    const cancelled = await mq(['cancel', '11', '--json'], { env });
+    expect(json(cancelled.stdout)).toEqual({ results: [{ pr: 11, ok: true }] });
+    expect(json((await mq(['status', '11', '--json'], { env })).stdout).state).toBe('cancelled');
+  });
+
+  it('rejects a bad PR number with exit 2 and sends nothing', async () => {
+    const env = await freshQueue();
+    fixture.recorder.requests.length = 0;
+    for (const bad of ['0', '-3', 'abc', '2147483648', '1.5']) {
+      const run = await mq(['submit', bad], { env });
+      expect(run.code, bad).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(fixture.recorder.requests).toHaveLength(0);
+    expect((await mq(['submit', '1', '--priority', 'asap'], { env })).code).toBe(2);
+    expect((await mq(['submit', '1', '--priority', '256'], { env })).code).toBe(2);
+    expect(fixture.recorder.requests).toHaveLength(0);
+  });
+});
+
+describe('list and testing', () => {
+  it('lists PRs with a state filter and a limit, across pages', async () => {
+    const env = await freshQueue('--concurrency', '3');
+    const prs = Array.from({ length: 5 }, (_, i) => String(100 + i));
+    expect((await mq(['submit', ...prs], { env })).code).toBe(0);
+    const all = json((await mq(['list', '--json'], { env })).stdout);
+    expect(all.pullRequests.map((pr: { prNumber: number }) => pr.prNumber).sort()).toEqual([100, 101, 102, 103, 104]);
+    const two = json((await mq(['list', '--limit', '2', '--json'], { env })).stdout);
+    expect(two.pullRequests).toHaveLength(2);
+    await advance(1);
+    await advance(3600);
+    await advance(3600);
+    const merged = json((await mq(['list', '--state', 'merged', '--since', '2026-01-01T00:00:00Z', '--json'], { env })).stdout);
+    expect(merged.pullRequests.length).toBeGreaterThan(0);
+    for (const pr of merged.pullRequests) expect(pr.state).toBe('merged');
+    const table = await mq(['list'], { env });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('100');
+    expect((await mq(['list', '--state', 'nope'], { env })).code).toBe(2);
+  });
+
+  it('shows the test run of a PR under test, by PR and by run id', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '21'], { env });
+    await advance(1);
+    const byPr = await mq(['testing', '21', '--json'], { env });
+    expect(byPr.code).toBe(0);
+    const details = json(byPr.stdout);
+    expect(details.testedPullRequests.map((pr: { prNumber: number }) => pr.prNumber)).toContain(21);
+    expect(details.testBranch).toBeTruthy();
+    // The sandbox adds the run's id to the published shape, so a user can name the run later.
+    expect(typeof details.testRunId).toBe('string');
+    const byRun = await mq(['testing', '--run', details.testRunId, '--json'], { env });
+    expect(byRun.code).toBe(0);
+    expect(json(byRun.stdout).testBranch).toBe(details.testBranch);
+    const text = await mq(['testing', '21'], { env });
+    expect(text.stdout).toContain(details.testBranch);
+    expect((await mq(['testing'], { env })).code).toBe(2);
+  });
+});
