@@ -189,6 +189,9 @@ class Runner {
       warn: (message) => {
         if (!globals.quiet) stderrLine(`warning: ${message}`);
       },
+      note: (message) => {
+        if (!globals.quiet) stderrLine(message);
+      },
       info: (message) => {
         if (globals.verbose) stderrLine(message);
       },
@@ -531,6 +534,12 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
+  // A reader that went away (`mq list | head`) is not an error of ours: stop quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
   const code = await run({
     argv: process.argv.slice(2),
     env: process.env,

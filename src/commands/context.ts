@@ -21,6 +21,8 @@ export interface Context {
   interactive: boolean;
   /** A warning for stderr (silenced by --quiet, kept off stdout under --json). */
   warn(message: string): void;
+  /** Progress or guidance for stderr, without a prefix (silenced by --quiet). */
+  note(message: string): void;
   /** A note for stderr shown only with --verbose. */
   info(message: string): void;
   cwd: string;

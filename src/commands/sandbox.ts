@@ -10,7 +10,7 @@ export async function sandbox(
 ): Promise<void> {
   const running = await startSandbox(input);
   announce(running.url);
-  ctx.warn(
+  ctx.note(
     [
       `sandbox listening on ${running.url} (${input.clock ?? 'real'} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
       `try:  export MQ_API_URL=${running.url} MQ_TOKEN=${input.token ?? 'sandbox'} MQ_REPO=acme/widgets`,
