@@ -1,12 +1,20 @@
 // The command table, the global flags, and the one place where a result or a failure becomes output and an
 // exit code. Everything below this file receives what it needs through a Context.
 import { createInterface } from 'node:readline/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Readable, Writable } from 'node:stream';
 import { Command, CommanderError, Option } from 'commander';
 import { MergeQueueClient } from './api/client.js';
 import { IMPACTS_ALL } from './api/schemas.js';
 import { cancel, restart, submit } from './commands/pull-requests.js';
 import { showConfig } from './commands/config/show.js';
+import { CONFIG_INIT_HELP, configInit, configInitInput } from './commands/config/init.js';
+import { configPath } from './commands/config/path.js';
+import { terminalPrompt } from './commands/config/prompt.js';
+import { COMPLETION_INSTALL, completionScript, SHELLS, type Shell } from './completion/index.js';
+import { helpTopicsLine, showHelp } from './help/command.js';
+import { exitCodesSummary } from './help/exit-codes.js';
+import { HELP_TOPICS } from './help/topics.js';
 import type { Context } from './commands/context.js';
 import {
   parseNumber,
@@ -24,7 +32,7 @@ import { createQueue } from './commands/queue/create.js';
 import { deleteQueue } from './commands/queue/delete.js';
 import { getQueue } from './commands/queue/get.js';
 import { pickSettings, SETTING_FLAGS } from './commands/queue/setting-flags.js';
-import { drainQueue, pauseQueue, resumeQueue } from './commands/queue/state.js';
+import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from './commands/queue/state.js';
 import { updateQueue } from './commands/queue/update.js';
 import { isNegative, type CommandResult } from './commands/result.js';
 import { sandbox } from './commands/sandbox.js';
@@ -32,12 +40,18 @@ import { status } from './commands/status.js';
 import { setTargets } from './commands/targets.js';
 import { testDetails } from './commands/test-details.js';
 import { testing } from './commands/testing.js';
+import type { Waited } from './commands/poll.js';
+import { watchQueue } from './commands/queue/watch.js';
+import { submitAndWait, waitForPrs } from './commands/wait.js';
+import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, parseWaitOptions, type WaitFlags } from './commands/wait-input.js';
+import { formatDuration } from './config/duration.js';
 import { readToken, requireRepo, resolveSettings, type GlobalFlags, type ResolvedSettings } from './config/index.js';
-import { EXIT, exitCodeOf, InterruptedError, UsageError } from './errors.js';
+import { EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from './errors.js';
 import { renderError, renderText, toJson } from './render/index.js';
+import { drainPrinter, waitPrinter, watchPrinter, type Printer, type ProgressOutput } from './render/progress.js';
 import { USER_AGENT, VERSION } from './version.js';
 
-type Tty = { isTTY?: boolean };
+type Tty = { isTTY?: boolean; columns?: number; rows?: number };
 
 /** The program's whole view of its process, so that tests can run it in-process. */
 export interface Io {
@@ -95,6 +109,8 @@ function wantsJson(argv: string[]): boolean {
 class Runner {
   private resolved: ResolvedSettings | undefined;
   private globals: GlobalOptions = {};
+  /** How a line reaches stderr: straight, or above a live block on stdout while one is drawn. */
+  private aside: (write: () => void) => void = (write) => write();
 
   constructor(
     private readonly io: Io,
@@ -119,8 +135,38 @@ class Runner {
   async serve<I>(command: Command, input: (now: number) => I, handler: (input: I, ctx: Context, announce: (line: string) => void) => Promise<void>) {
     const parsed = await this.prepare(command, input);
     if (!parsed) return;
-    await handler(parsed.value, parsed.ctx, (line) => this.io.stdout.write(`${line}\n`));
+    // Under --json the base URL is a document too: {"url": "…"}.
+    const json = this.resolved!.settings.output === 'json';
+    await handler(parsed.value, parsed.ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`));
     this.setExitCode(EXIT.ok);
+  }
+
+  /**
+   * A command that reports as it goes (wait, submit --wait, queue drain --wait, queue get --watch): the
+   * printer's events go to the handler, its summary ends the output. With `waits`, the --timeout flag bounds
+   * the whole wait (exit 7) and each request keeps the request timeout of MQ_TIMEOUT or the config file.
+   */
+  async stream<I, E, R extends Waited>(
+    command: Command,
+    input: (now: number) => I,
+    handler: (input: I, ctx: Context, events: E) => Promise<R>,
+    printer: (out: ProgressOutput) => Printer<E, R>,
+    options: { waits: boolean },
+  ) {
+    const parsed = await this.prepare(command, input, options.waits);
+    const { ctx, value, close } = parsed;
+    const attached = printer(this.progressOutput());
+    this.aside = attached.aside;
+    try {
+      const result = await raceInterrupt(handler(value, ctx, attached.events), this.io.signal);
+      attached.finish(result);
+      if (result.timedOut) throw new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)`);
+      this.setExitCode(result.ok ? EXIT.ok : EXIT.negative);
+    } finally {
+      // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
+      attached.close();
+      await close();
+    }
   }
 
   fail(error: unknown): void {
@@ -131,11 +177,11 @@ class Runner {
     this.setExitCode(exitCodeOf(error));
   }
 
-  private async prepare<I>(command: Command, input: (now: number) => I) {
+  private async prepare<I>(command: Command, input: (now: number) => I, waits = false) {
     this.globals = command.optsWithGlobals<GlobalOptions>();
     const value = input(this.io.now());
     this.resolved = await resolveSettings({
-      flags: globalFlags(command, this.globals),
+      flags: { ...globalFlags(command, this.globals), ...(waits ? { timeout: undefined } : {}) },
       env: this.io.env,
       cwd: this.io.cwd,
       stdoutIsTTY: Boolean(this.io.stdout.isTTY),
@@ -154,15 +200,31 @@ class Runner {
     this.io.stdout.write(renderText(result, { color: settings.color, now }));
   }
 
+  private progressOutput(): ProgressOutput {
+    const { io } = this;
+    const settings = this.resolved!.settings;
+    return {
+      write: (text) => io.stdout.write(text),
+      json: settings.output === 'json',
+      live: Boolean(io.stdout.isTTY),
+      quiet: Boolean(this.globals.quiet),
+      color: settings.color,
+      screen: () => ({ columns: io.stdout.columns, rows: io.stdout.rows }),
+      now: io.now,
+    };
+  }
+
   private context(resolved: ResolvedSettings): { ctx: Context; close: () => Promise<void>; serviceNow: () => number | undefined } {
     const { io, globals } = this;
     const settings = resolved.settings;
-    const stderrLine = (text: string) => io.stderr.write(`${text}\n`);
+    const stderrLine = (text: string) => this.aside(() => io.stderr.write(`${text}\n`));
     let client: MergeQueueClient | undefined;
     const ctx: Context = {
       resolved,
       cwd: io.cwd,
       signal: io.signal,
+      now: io.now,
+      sleep: (ms) => sleep(ms, io.signal),
       interactive: Boolean(io.stdin.isTTY && io.stderr.isTTY),
       async client() {
         client ??= new MergeQueueClient({
@@ -210,6 +272,20 @@ function raceInterrupt<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** A pause that Ctrl-C cuts short. */
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch {
+    throw new InterruptedError();
+  }
+}
+
+/** On a waiting command, --timeout (wherever it is written) is the wait's, not the request timeout. */
+function waitFlags(command: Command, flags: Omit<WaitFlags, 'timeout'>): WaitFlags {
+  return { ...flags, timeout: command.optsWithGlobals<{ timeout?: string }>().timeout };
+}
+
 function globalFlags(command: Command, globals: GlobalOptions): GlobalFlags {
   return {
     apiUrl: globals.apiUrl,
@@ -225,6 +301,15 @@ function globalFlags(command: Command, globals: GlobalOptions): GlobalFlags {
     color: command.getOptionValueSourceWithGlobals('color') === 'cli' ? false : undefined,
   };
 }
+
+const WAIT_NOTES = `
+Exit codes: 0 every PR reached the state; 1 one ended in another final state (merged, failed, cancelled)
+or is unknown beside known ones; 4 none is known (never submitted); 7 --timeout came first; 130 Ctrl-C.
+A PR seen past the state waited for (it moved between two checks) has reached it: --for testing is met by a
+PR already merged. While nothing changes the pause grows (x1.5, up to 4x --interval or 60s); a change resets it.
+On a terminal each PR has a live line; in a pipe a line per change ("#42 testing (position 1)"); under --json
+an NDJSON line per change, then {"summary": …}.
+`;
 
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
@@ -261,7 +346,7 @@ function buildProgram(runner: Runner, io: Io): Command {
     .addHelpText(
       'after',
       examples('mq submit 42', 'mq status 42', 'mq queue get --repo acme/widgets', 'mq sandbox --clock manual') +
-        '\nExit codes: 0 done, 1 negative outcome, 2 usage, 3 config/auth, 4 not found, 5 refused, 6 unavailable, 7 wait timed out, 130 interrupted.\n',
+        `\n${exitCodesSummary()}\n${helpTopicsLine()}\n`,
     );
 
   program
@@ -270,17 +355,36 @@ function buildProgram(runner: Runner, io: Io): Command {
     .argument('<pr...>', 'PR numbers')
     .option('--priority <priority>', 'urgent, high, medium, low, or 0-255 (0 is most urgent)')
     .option('--no-batch', 'test these PRs on their own, never in a batch')
-    .addHelpText('after', examples('mq submit 42', 'mq submit 42 43 --priority high', 'mq submit 42 --priority urgent --no-batch'))
-    .action((prs: string[], opts: { priority?: string }, cmd: Command) =>
-      runner.execute(
-        cmd,
-        () => ({
-          prs: prs.map(parsePrNumber),
-          priority: opts.priority === undefined ? undefined : parsePriority(opts.priority),
-          noBatch: cmd.getOptionValueSource('batch') === 'cli' ? true : undefined,
-        }),
-        submit,
-      ),
+    .option('--wait', 'then wait until they merge, as mq wait does (--timeout bounds the wait, default 30m)')
+    .option('--interval <duration>', 'with --wait: pause between checks, at least 1s (default 10s)')
+    .addHelpText('after', examples('mq submit 42', 'mq submit 42 43 --priority high', 'mq submit 42 --priority urgent --no-batch', 'mq submit 42 --wait --timeout 1h'))
+    .action((prs: string[], opts: { priority?: string; wait?: boolean; interval?: string }, cmd: Command) => {
+      const input = () => ({
+        prs: prs.map(parsePrNumber),
+        priority: opts.priority === undefined ? undefined : parsePriority(opts.priority),
+        noBatch: cmd.getOptionValueSource('batch') === 'cli' ? true : undefined,
+      });
+      if (opts.wait) {
+        const waiting = () => ({ ...input(), ...parseWaitOptions(waitFlags(cmd, { interval: opts.interval })) });
+        return runner.stream(cmd, waiting, submitAndWait, waitPrinter, { waits: true });
+      }
+      const alone = () => {
+        if (opts.interval !== undefined) throw new UsageError('--interval goes with --wait');
+        return input();
+      };
+      return runner.execute(cmd, alone, submit);
+    });
+
+  program
+    .command('wait')
+    .description('wait until pull requests reach a state: merged, unless --for says another')
+    .argument('<pr...>', 'PR numbers')
+    .option('--for <state>', `the state to wait for: merged (default) or any PR state`)
+    .option('--timeout <duration>', 'give up after this long, with exit 7 (default 30m)')
+    .option('--interval <duration>', 'pause between checks, at least 1s (default 10s); it grows while nothing changes')
+    .addHelpText('after', examples('mq wait 42', 'mq wait 42 43 --timeout 1h', 'mq wait 42 --for testing --interval 5s', "mq wait 42 --json | jq -c 'select(.summary)'") + WAIT_NOTES)
+    .action((prs: string[], opts: Omit<WaitFlags, 'timeout'>, cmd: Command) =>
+      runner.stream(cmd, () => ({ prs: prs.map(parsePrNumber), ...parseWaitOptions(waitFlags(cmd, opts)) }), waitForPrs, waitPrinter, { waits: true }),
     );
 
   program
@@ -350,8 +454,20 @@ function buildProgram(runner: Runner, io: Io): Command {
   queue
     .command('get')
     .description("the queue's state and settings, then its PRs")
-    .addHelpText('after', examples('mq queue get', 'mq queue get --json'))
-    .action((_opts: object, cmd: Command) => runner.execute(cmd, () => ({}), getQueue));
+    .option('--watch', 'refresh until Ctrl-C: in place on a terminal, once per change in a pipe (NDJSON under --json)')
+    .option('--interval <duration>', 'with --watch: pause between refreshes, at least 1s (default 2s)')
+    .addHelpText('after', examples('mq queue get', 'mq queue get --json', 'mq queue get --watch', 'mq queue get --watch --interval 5s > queue.log'))
+    .action((opts: { watch?: boolean; interval?: string }, cmd: Command) => {
+      if (opts.watch) {
+        const input = () => ({ intervalMs: parseInterval(opts.interval, DEFAULT_WATCH_INTERVAL_MS) });
+        return runner.stream(cmd, input, watchQueue, watchPrinter, { waits: false });
+      }
+      const input = () => {
+        if (opts.interval !== undefined) throw new UsageError('--interval goes with --watch');
+        return {};
+      };
+      return runner.execute(cmd, input, getQueue);
+    });
 
   const create = queue
     .command('create')
@@ -381,8 +497,20 @@ function buildProgram(runner: Runner, io: Io): Command {
     .command('drain')
     .description('finish the PRs in the queue, admit no new ones')
     .option('-y, --yes', 'do not ask for confirmation')
-    .addHelpText('after', examples('mq queue drain --yes'))
-    .action((opts: { yes?: boolean }, cmd: Command) => runner.execute(cmd, () => ({ yes: Boolean(opts.yes) }), drainQueue));
+    .option('--wait', 'then wait until no admitted PR is left (--timeout bounds the wait: exit 7, default 30m)')
+    .option('--interval <duration>', 'with --wait: pause between checks, at least 1s (default 10s)')
+    .addHelpText('after', examples('mq queue drain --yes', 'mq queue drain --yes --wait --timeout 2h && deploy.sh'))
+    .action((opts: { yes?: boolean; wait?: boolean; interval?: string }, cmd: Command) => {
+      if (opts.wait) {
+        const input = () => ({ yes: Boolean(opts.yes), ...parseWaitOptions(waitFlags(cmd, { interval: opts.interval })) });
+        return runner.stream(cmd, input, drainAndWait, drainPrinter, { waits: true });
+      }
+      const input = () => {
+        if (opts.interval !== undefined) throw new UsageError('--interval goes with --wait');
+        return { yes: Boolean(opts.yes) };
+      };
+      return runner.execute(cmd, input, drainQueue);
+    });
 
   queue
     .command('resume')
@@ -403,6 +531,7 @@ function buildProgram(runner: Runner, io: Io): Command {
   program
     .command('targets')
     .description('impacted targets of pull requests (parallel queues)')
+    .addHelpText('after', examples('mq targets set 42 //app:server //lib:db', 'mq targets set 42 --all'))
     .command('set')
     .description("upload a PR's impacted targets")
     .argument('<pr>', 'PR number')
@@ -444,13 +573,54 @@ function buildProgram(runner: Runner, io: Io): Command {
     .addHelpText('after', examples('mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'))
     .action((testId: string, _opts: object, cmd: Command) => runner.execute(cmd, () => ({ testId: parseTestId(testId) }), testDetails));
 
-  program
+  const config = program
     .command('config')
     .description("mq's own settings")
+    .addHelpText('after', examples('mq config init', 'mq config path', 'mq config show --json', 'mq help config'));
+
+  config
     .command('show')
     .description('every resolved setting and where it came from (never the token)')
     .addHelpText('after', examples('mq config show', 'mq config show --profile ci --json'))
     .action((_opts: object, cmd: Command) => runner.execute(cmd, () => ({}), showConfig));
+
+  config
+    .command('path')
+    .description('the config files in effect, and where new ones would be written')
+    .addHelpText('after', examples('mq config path', 'mq config path --json | jq -r .project.path'))
+    .action((_opts: object, cmd: Command) => runner.execute(cmd, () => ({}), configPath));
+
+  config
+    .command('init')
+    .description('write a config file: .mqrc.yaml at the git root, or your user file with --user')
+    .option('--user', 'write the user config file instead of the project one')
+    .option('--token-command <command>', 'a command that prints the token (written as tokenCommand)')
+    .option('--token-file <path>', 'a file that holds the token (written as tokenFile)')
+    .option('--force', 'replace the config file already there')
+    .addHelpText(
+      'after',
+      examples('mq config init', 'mq config init --repo acme/widgets --branch main', 'mq config init --user --api-url https://mq.example.com/v1 --token-command "op read op://dev/mq/token"') +
+        CONFIG_INIT_HELP,
+    )
+    .action((opts: { user?: boolean; force?: boolean; tokenCommand?: string; tokenFile?: string }, cmd: Command) =>
+      runner.execute(cmd, () => configInitInput(opts, terminalPrompt(io.stdin, io.stderr, io.signal)), configInit),
+    );
+
+  program
+    .command('completion')
+    .description('print a shell completion script: bash, zsh or fish')
+    .addArgument(program.createArgument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .addHelpText('after', examples(...SHELLS.flatMap((shell) => COMPLETION_INSTALL[shell])) + '\nWrite the script again after upgrading mq: it lists the commands of this version.\n')
+    .action((shell: Shell) => {
+      io.stdout.write(completionScript(shell, program));
+    });
+
+  program
+    .command('help')
+    .description(`help for a command, or a topic: ${HELP_TOPICS.map((topic) => topic.name).join(', ')}`)
+    .argument('[command-or-topic...]', 'a command (queue update) or a topic')
+    .addHelpText('after', examples('mq help queue update', 'mq help exit-codes', 'mq help config', 'mq help environment'))
+    .action((words: string[]) => showHelp(program, words, (text) => io.stdout.write(text)));
 
   program
     .command('sandbox')

@@ -28,4 +28,8 @@ export interface Context {
   cwd: string;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */
   signal: AbortSignal;
+  /** The local clock, epoch milliseconds: deadlines of `--timeout` are kept by it, not by the service's. */
+  now(): number;
+  /** Waits `ms`; rejects with an InterruptedError at once when `signal` aborts, so a poll never outlives Ctrl-C. */
+  sleep(ms: number): Promise<void>;
 }

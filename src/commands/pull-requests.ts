@@ -5,13 +5,15 @@ import { EXIT, MqError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult, PrOutcome } from './result.js';
 
+export type PrFailure = Extract<PrOutcome, { ok: false }>['error'];
+
 export interface SubmitInput {
   prs: number[];
   priority?: Priority;
   noBatch?: boolean;
 }
 
-export async function submit(input: SubmitInput, ctx: Context): Promise<CommandResult> {
+export async function submit(input: SubmitInput, ctx: Context): Promise<Extract<CommandResult, { kind: 'perPr' }>> {
   const client = await ctx.client();
   const ref = ctx.queueRef();
   const results = await eachPr(input.prs, (number) =>
@@ -45,12 +47,17 @@ export async function eachPr(prs: number[], send: (pr: number) => Promise<unknow
       await send(pr);
       results.push({ pr, ok: true });
     } catch (error) {
-      if (!(error instanceof MqError) || isFatal(error)) throw error;
-      const status = (error as { status?: number }).status;
-      results.push({ pr, ok: false, error: { code: error.code, ...(status ? { status } : {}), message: error.message } });
+      results.push({ pr, ok: false, error: prFailure(error) });
     }
   }
   return results;
+}
+
+/** A failure as one PR's outcome; rethrown when it would fail every PR alike (see eachPr). */
+export function prFailure(error: unknown): PrFailure {
+  if (!(error instanceof MqError) || isFatal(error)) throw error;
+  const status = (error as { status?: number }).status;
+  return { code: error.code, ...(status ? { status } : {}), message: error.message };
 }
 
 function isFatal(error: MqError): boolean {

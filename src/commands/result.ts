@@ -20,6 +20,24 @@ export interface ConfigEntry {
   origin: string;
 }
 
+/** `mq config path`: a config file in effect, or where `mq config init` would write one. */
+export interface ConfigFilePath {
+  path: string;
+  exists: boolean;
+}
+
+/** `mq config init`: the file written and the keys in it (never a token). */
+export interface ConfigInitResult {
+  kind: 'configInit';
+  path: string;
+  scope: 'project' | 'user';
+  /** An existing file was replaced (--force). */
+  replaced: boolean;
+  values: Record<string, string>;
+  /** Where the token will come from, when the file says: otherwise the environment must give it. */
+  token: 'tokenCommand' | 'tokenFile' | null;
+}
+
 export type CommandResult =
   | { kind: 'queue'; queue: Queue }
   | { kind: 'pullRequest'; pullRequest: SubmittedPullRequest }
@@ -40,7 +58,9 @@ export type CommandResult =
       cancelled?: PrOutcome[];
     }
   | { kind: 'targets'; pr: number; sha?: string; impactedTargets: string[] | 'ALL'; fellBackToAll: boolean }
-  | { kind: 'config'; entries: ConfigEntry[]; files: string[] };
+  | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
+  | { kind: 'configPaths'; project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null }; user: ConfigFilePath }
+  | ConfigInitResult;
 
 /** Whether a result means "done, but negative" (exit 1): some PR of a multi-PR command failed. */
 export function isNegative(result: CommandResult): boolean {

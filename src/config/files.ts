@@ -144,6 +144,16 @@ export async function findUserFile(configDir: string): Promise<ConfigFile | unde
   }
 }
 
+/**
+ * Parses and validates `content` as if it had been read from `path`, with the loaders and the schema a search
+ * uses: `mq config init` checks what it is about to write this way.
+ */
+export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
+  const ext = extname(path);
+  const loader: Loader = ext === '' ? LOADERS.noExt : ((LOADERS as Record<string, Loader>)[ext] ?? refuse);
+  return validate(path, kind, await loader(path, content));
+}
+
 /** `from` and its parents up to `stop`; up to the root if `stop` is not above `from`. */
 function* upwards(from: string, stop: string): Generator<string> {
   const within = (dir: string) => {

@@ -5,6 +5,8 @@
 import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import type { Repo } from '../api/schemas.js';
+import { parseRemoteUrl } from './repo.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 
@@ -54,6 +56,12 @@ export async function originUrl(cwd: string): Promise<string | undefined> {
     if (text !== undefined && !/^\s*\[\s*include/im.test(text)) return undefined;
   }
   return runGit(root, ['config', '--get', 'remote.origin.url']);
+}
+
+/** The repository the `origin` remote names, if there is one and it is a URL mq understands. */
+export async function repoFromOrigin(cwd: string): Promise<Repo | undefined> {
+  const url = await originUrl(cwd);
+  return url === undefined ? undefined : parseRemoteUrl(url);
 }
 
 /** The branch checked out around `cwd`; undefined outside a checkout or on a detached HEAD. */

@@ -12,3 +12,12 @@ export { parseRepo, requireRepo } from './repo.js';
 export { parseDuration } from './duration.js';
 export { currentGitBranch } from './git.js';
 export { configEntries, type ConfigEntry } from './entries.js';
+// For `mq config init|path` and `mq help config`: where files are, what they may hold, how one is written.
+export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, type ConfigLocations } from './settings.js';
+export { ConfigFileSchema } from './config-file.js';
+export { parseConfigText, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './files.js';
+export { repoFromOrigin } from './git.js';
+export { configFilesIn, NEW_CONFIG_FILE, projectFileDir } from './locations.js';
+export { configFileText, type ConfigText } from './config-text.js';
+export { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from './values.js';
+export { DEFAULT_HOST } from './repo.js';

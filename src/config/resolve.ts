@@ -8,9 +8,8 @@ import { fileLayer, profileNames, type ConfigFile } from './config-file.js';
 import { envValue, environmentLayer } from './environment.js';
 import { findProjectFile, findUserFile, loadProjectFile, userConfigDir } from './files.js';
 import { flagsLayer } from './flags.js';
-import { findGitRoot, originUrl } from './git.js';
-import { parseRemoteUrl } from './repo.js';
-import { Settings, type Layer, type ResolvedSettings, type ResolveInput } from './settings.js';
+import { findGitRoot, repoFromOrigin } from './git.js';
+import { Settings, type ConfigLocations, type Layer, type ResolvedSettings, type ResolveInput } from './settings.js';
 
 export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
   const { flags, env } = input;
@@ -22,8 +21,10 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const fromEnv = environmentLayer(env);
   const profile = fromFlags.profile?.value ?? fromEnv.profile?.value;
 
-  const projectFile = await projectConfigFile(flags.config, envValue(env, 'MQ_CONFIG'), cwd, homeDir);
-  const userFile = await findUserFile(userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), homeDir));
+  const configVariable = envValue(env, 'MQ_CONFIG');
+  const projectFile = await projectConfigFile(flags.config, configVariable, cwd, homeDir);
+  const userDir = userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), homeDir);
+  const userFile = await findUserFile(userDir);
   const files = [projectFile, userFile].filter((file): file is ConfigFile => file !== undefined);
   if (profile !== undefined && !files.some((file) => Object.hasOwn(file.profiles, profile))) {
     throw unknownProfile(profile, files);
@@ -32,8 +33,7 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const merged = firstFound([fromFlags, fromEnv, ...files.map((file) => fileLayer(file, profile, homeDir))]);
   if (merged.repo === undefined) {
     // Only now: inference may read .git or even spawn git, and is wasted when the repository is set.
-    const url = await originUrl(cwd);
-    const repo = url === undefined ? undefined : parseRemoteUrl(url);
+    const repo = await repoFromOrigin(cwd);
     if (repo) merged.repo = { value: repo, origin: 'git remote origin' };
   }
   const color = resolveColor(flags.color, env, input.stdoutIsTTY);
@@ -46,7 +46,13 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
       key === 'color' ? color.origin : (merged[key]?.origin ?? (settings[key] === undefined ? undefined : 'default'));
     if (origin !== undefined) origins[key] = origin;
   }
-  return { settings, origins, files: files.map((file) => file.path) };
+  const namedBy = flags.config !== undefined ? 'flag' : configVariable !== undefined ? 'env' : 'search';
+  const locations: ConfigLocations = {
+    ...(projectFile && { project: { path: projectFile.path, namedBy } }),
+    ...(userFile && { user: userFile.path }),
+    userDir,
+  };
+  return { settings, origins, files: files.map((file) => file.path), locations };
 }
 
 /** --config or MQ_CONFIG names the file outright; otherwise the nearest one up to the git root (or home). */

@@ -73,6 +73,17 @@ export interface ResolvedSettings {
   origins: Record<string, string>;
   /** The config files read, project file first. */
   files: string[];
+  /** Which file is which, and where the user file lives: for `mq config path` and `mq config init`. */
+  locations: ConfigLocations;
+}
+
+export interface ConfigLocations {
+  /** The project file read, and what named it: --config, MQ_CONFIG, or the search up from the working directory. */
+  project?: { path: string; namedBy: 'flag' | 'env' | 'search' };
+  /** The user file read, if there is one. */
+  user?: string;
+  /** Where the user file lives, or would: $XDG_CONFIG_HOME/mq, else ~/.config/mq. */
+  userDir: string;
 }
 
 /** A value some layer supplied, and the words that say where it came from. */

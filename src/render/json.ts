@@ -47,6 +47,10 @@ export function toJson(result: CommandResult): unknown {
         ),
         files: result.files,
       };
+    case 'configPaths':
+      return { project: result.project, user: result.user };
+    case 'configInit':
+      return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token };
   }
 }
 

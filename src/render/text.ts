@@ -3,6 +3,8 @@ import type { CommandResult } from '../commands/result.js';
 import { makePaint } from './colors.js';
 import type { RenderContext, RenderOptions } from './options.js';
 import { renderConfig } from './views/config.js';
+import { renderConfigInit } from './views/config-init.js';
+import { renderConfigPaths } from './views/config-paths.js';
 import { renderMetrics } from './views/metrics.js';
 import { renderOutcomes, renderQueueChange, renderTargets } from './views/outcomes.js';
 import { renderPullRequest } from './views/pull-request.js';
@@ -35,5 +37,9 @@ export function renderText(result: CommandResult, options: RenderOptions): strin
       return renderTargets(result);
     case 'config':
       return renderConfig(result.entries, result.files, ctx);
+    case 'configPaths':
+      return renderConfigPaths(result, ctx);
+    case 'configInit':
+      return renderConfigInit(result, ctx);
   }
 }

@@ -1,8 +1,12 @@
-// The maintenance window: pause, drain and resume set the queue's `state` through updateQueue.
-import type { Queue } from '../../api/schemas.js';
+// The maintenance window: pause, drain and resume set the queue's `state` through updateQueue; drain --wait
+// then polls the queue until no admitted PR is left.
+import type { EnqueuedPullRequest, PullRequestState, Queue } from '../../api/schemas.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
+import { poll } from '../poll.js';
 import type { CommandResult } from '../result.js';
+
+type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
 
 export interface StateChangeInput {
   yes: boolean;
@@ -21,7 +25,7 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
   return { kind: 'queueChange', action: 'pause', branch: ref.targetBranch, queue, reason: input.reason };
 }
 
-export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<CommandResult> {
+export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<QueueChange> {
   const ref = ctx.queueRef();
   if (mustAsk('queue drain', input.yes, ctx)) {
     const { testing, waiting } = census(await current(ctx));
@@ -30,6 +34,52 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
   const client = await ctx.client();
   const queue = await client.updateQueue({ ...ref, state: 'draining' });
   return { kind: 'queueChange', action: 'drain', branch: ref.targetBranch, queue, reason: input.reason };
+}
+
+/** The states of a PR the queue has admitted: a drain finishes these, and holds back `not_ready` ones. */
+export const ADMITTED_STATES: readonly PullRequestState[] = ['pending', 'testing', 'tests_passed', 'pending_failure'];
+
+export interface DrainWaitInput extends StateChangeInput {
+  timeoutMs: number;
+  intervalMs: number;
+}
+
+export interface DrainEvents {
+  /** The drain itself, shown as `queue drain` shows it. */
+  acted(result: CommandResult): void;
+  /** After every round: the admitted PRs left in queue order, whether that list changed, the service's clock. */
+  polled(admitted: readonly EnqueuedPullRequest[], changed: boolean, now: number): void;
+}
+
+export interface DrainResult {
+  change: QueueChange;
+  /** The admitted PRs left at the end: none unless timed out. */
+  admitted: EnqueuedPullRequest[];
+  ok: boolean;
+  timedOut: boolean;
+  timeoutMs: number;
+}
+
+/** queue drain --wait: drains, then returns when no admitted PR is left in the queue. */
+export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: DrainEvents): Promise<DrainResult> {
+  const change = await drainQueue(input, ctx);
+  events.acted(change);
+  const client = await ctx.client();
+  const ref = ctx.queueRef();
+  const deadline = ctx.now() + input.timeoutMs;
+  let admitted: EnqueuedPullRequest[] = [];
+  let seen: string | undefined;
+  const ended = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, async () => {
+    const queue = await client.getQueue(ref);
+    admitted = queue.enqueuedPullRequests.filter((pr) => pr.state !== undefined && ADMITTED_STATES.includes(pr.state));
+    const now = JSON.stringify(admitted.map((pr) => [pr.prNumber, pr.state]));
+    const changed = now !== seen;
+    seen = now;
+    events.polled(admitted, changed, client.serviceNow() ?? ctx.now());
+    if (admitted.length === 0) return 'done';
+    return changed ? 'changed' : 'same';
+  });
+  return { change, admitted, ok: ended === 'done', timedOut: ended === 'timeout', timeoutMs: input.timeoutMs };
 }
 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {

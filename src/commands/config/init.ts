@@ -1,0 +1,187 @@
+// mq config init: writes a project config file (.mqrc.yaml at the git root) or, with --user, the user file.
+// Values come from flags, then (on a terminal) answers, then what mq can infer; the token never does: a project
+// file is committed, and a token typed into a prompt ends up in shell history and screen recordings alike.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import {
+  checkApiUrl,
+  checkOutput,
+  checkRepo,
+  checkWord,
+  configFilesIn,
+  configFileText,
+  DEFAULT_API_URL,
+  DEFAULT_HOST,
+  DEFAULT_TARGET_BRANCH,
+  NEW_CONFIG_FILE,
+  parseConfigText,
+  projectFileDir,
+  repoFromOrigin,
+  type Checked,
+  type ConfigText,
+} from '../../config/index.js';
+import type { Repo } from '../../api/schemas.js';
+import { UsageError } from '../../errors.js';
+import type { Context } from '../context.js';
+import type { ConfigInitResult } from '../result.js';
+import type { Prompt } from './prompt.js';
+
+export interface ConfigInitInput {
+  scope: 'project' | 'user';
+  force: boolean;
+  tokenCommand?: string;
+  tokenFile?: string;
+  /** Questions on the terminal; used only when the context is interactive. */
+  prompt?: Prompt;
+}
+
+/** The input from init's own flags (the others are global: --repo, --branch, --api-url, --org, --output). */
+export function configInitInput(
+  opts: { user?: boolean; force?: boolean; tokenCommand?: string; tokenFile?: string },
+  prompt: Prompt | undefined,
+): ConfigInitInput {
+  if (opts.tokenCommand !== undefined && opts.tokenFile !== undefined) {
+    throw new UsageError('give --token-command or --token-file, not both: the token comes from one place');
+  }
+  for (const [flag, value] of [['--token-command', opts.tokenCommand], ['--token-file', opts.tokenFile]] as const) {
+    if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} must not be empty`);
+  }
+  return {
+    scope: opts.user ? 'user' : 'project',
+    force: Boolean(opts.force),
+    tokenCommand: opts.tokenCommand,
+    tokenFile: opts.tokenFile,
+    prompt,
+  };
+}
+
+const HEADER = {
+  project: [
+    'mq settings for this repository, written by `mq config init`. Every key: `mq help config`.',
+    'No token here: this file is committed. Set MQ_TOKEN, or add tokenCommand or tokenFile.',
+  ],
+  user: ['Your own mq settings, written by `mq config init --user`. Every key: `mq help config`.'],
+} as const;
+
+export async function configInit(input: ConfigInitInput, ctx: Context): Promise<ConfigInitResult> {
+  const prompt = ctx.interactive ? input.prompt : undefined;
+  try {
+    const { path, replaced } = await target(input, ctx);
+    if (prompt) ctx.note(`Writing ${path}. Press Enter to take the value in brackets.`);
+    const values = await chooseValues(input, ctx, prompt);
+    const text = configFileText(path, values, HEADER[input.scope]);
+    // The same loader and schema a search uses: what is written is what mq will read back.
+    await parseConfigText(path, input.scope, text);
+    await mkdir(dirname(path), { recursive: true });
+    try {
+      await writeFile(path, text, { flag: replaced ? 'w' : 'wx', mode: input.scope === 'user' ? 0o600 : 0o644 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(path);
+      throw error;
+    }
+    const token = values.tokenCommand !== undefined ? 'tokenCommand' : values.tokenFile !== undefined ? 'tokenFile' : null;
+    return { kind: 'configInit', path, scope: input.scope, replaced, values, token };
+  } finally {
+    prompt?.close();
+  }
+}
+
+/** The file to write: the config file already in the directory (only with --force), or a new one. */
+async function target(input: ConfigInitInput, ctx: Context): Promise<{ path: string; replaced: boolean }> {
+  const { locations } = ctx.resolved;
+  const dir = input.scope === 'user' ? locations.userDir : await projectFileDir(ctx.cwd);
+  const [existing] = configFilesIn(dir, input.scope);
+  if (existing !== undefined && !input.force) throw exists(existing);
+  if (existing !== undefined && basename(existing) === 'package.json') {
+    throw new UsageError(
+      `${existing} holds mq's settings under its "mq" key: edit them there, or remove the key and run mq config init again`,
+    );
+  }
+  const path = existing ?? join(dir, NEW_CONFIG_FILE[input.scope]);
+  const read = locations.project;
+  if (input.scope === 'project' && read && read.path !== path) {
+    ctx.warn(`${read.path} ${SHADOWS[read.namedBy]}: mq reads it, not ${path}, from here`);
+  }
+  return { path, replaced: existing !== undefined };
+}
+
+/** Why a project file other than the one written is read instead. */
+const SHADOWS = { search: 'is nearer to the working directory', flag: 'is named by --config', env: 'is named by MQ_CONFIG' } as const;
+
+function exists(path: string): UsageError {
+  return new UsageError(`${path} already exists: mq config init --force replaces it (mq config show shows what it holds)`);
+}
+
+/** One value of the file: its flag, and the question asked on a terminal when the flag is not given. */
+interface Source<T> {
+  key: 'repo' | 'targetBranch' | 'apiUrl' | 'output' | 'org';
+  flag: string;
+  /** Undefined: never asked. */
+  question?: string;
+  /** Offered in the question, and taken without a terminal. */
+  suggested?: string;
+  check(text: string): Checked<T>;
+}
+
+/**
+ * Flags first, then answers, then inference. A key at mq's default is left out, so that the file says only
+ * what differs; a project file always names its queue (repo, targetBranch).
+ */
+async function chooseValues(input: ConfigInitInput, ctx: Context, prompt: Prompt | undefined): Promise<ConfigText> {
+  const { settings, origins } = ctx.resolved;
+  const choose = async <T>(source: Source<T>): Promise<T | undefined> => {
+    if (origins[source.key] === `flag ${source.flag}`) return settings[source.key] as T;
+    if (prompt && source.question) return prompt.ask(source.question, source.suggested, source.check);
+    return source.suggested === undefined ? undefined : unwrap(source.check(source.suggested));
+  };
+  const project = input.scope === 'project';
+  const inferred = project ? await repoFromOrigin(ctx.cwd) : undefined;
+  const repo = await choose({
+    key: 'repo',
+    flag: '--repo',
+    ...(project && { question: 'repository (owner/name)', suggested: inferred && shortRepo(inferred) }),
+    check: checkRepo,
+  });
+  const targetBranch = await choose({
+    key: 'targetBranch',
+    flag: '--branch',
+    ...(project && { question: 'target branch', suggested: DEFAULT_TARGET_BRANCH }),
+    check: (text) => checkWord(text, 'targetBranch'),
+  });
+  const apiUrl = await choose({ key: 'apiUrl', flag: '--api-url', question: 'API URL', suggested: DEFAULT_API_URL, check: checkApiUrl });
+  const output = await choose({ key: 'output', flag: '--output', question: 'output (table or json)', suggested: 'table', check: checkOutput });
+  const org = await choose({ key: 'org', flag: '--org', check: (text) => checkWord(text, 'org') });
+
+  const values: ConfigText = {};
+  if (repo !== undefined) values.repo = shortRepo(repo);
+  if (targetBranch !== undefined && (project || targetBranch !== DEFAULT_TARGET_BRANCH)) values.targetBranch = targetBranch;
+  if (apiUrl !== undefined && apiUrl !== DEFAULT_API_URL) values.apiUrl = apiUrl;
+  if (org !== undefined) values.org = org;
+  if (output !== undefined && output !== 'table') values.output = output;
+  if (input.tokenCommand !== undefined) values.tokenCommand = input.tokenCommand;
+  if (input.tokenFile !== undefined) values.tokenFile = input.tokenFile;
+  return values;
+}
+
+/** Inferred and default values are mq's own and always valid; a problem here is a bug, not the user's. */
+function unwrap<T>(checked: Checked<T>): T {
+  if (!checked.ok) throw new Error(`mq config init: an inferred value ${checked.problem}`);
+  return checked.value;
+}
+
+/** `owner/name` on github.com, as people write it; `host/owner/name` elsewhere. */
+function shortRepo(repo: Repo): string {
+  return repo.host === DEFAULT_HOST ? `${repo.owner}/${repo.name}` : `${repo.host}/${repo.owner}/${repo.name}`;
+}
+
+/** The part of `mq config init --help` that the flag list cannot say. */
+export const CONFIG_INIT_HELP = `
+It writes .mqrc.yaml at the git root (outside a checkout: in the working directory), or with --user
+$XDG_CONFIG_HOME/mq/config.yaml (default ~/.config/mq/). On a terminal it asks for what no flag gives
+(repository, target branch, API URL, output); otherwise it writes the flags and what it infers (the
+repository from the git remote origin) without asking. Flags it writes: --repo, --branch, --api-url, --org,
+--output (not --json), --token-command, --token-file. A key at mq's default is left out, but a project file
+always names its repository and target branch. It never asks for the token nor writes it: set MQ_TOKEN, or
+name a tokenCommand or tokenFile. A config file already in that directory is replaced only with --force
+(exit 2 otherwise); the file is checked against the same schema mq reads config files with.
+`;

@@ -1,0 +1,18 @@
+// mq config path: the config files in effect, and where `mq config init` would write the ones that are missing.
+import { join } from 'node:path';
+import { NEW_CONFIG_FILE, projectFileDir } from '../../config/index.js';
+import type { Context } from '../context.js';
+import type { CommandResult } from '../result.js';
+
+const NAMED_BY = { flag: '--config', env: 'MQ_CONFIG', search: 'search' } as const;
+
+export async function configPath(_input: object, ctx: Context): Promise<CommandResult> {
+  const { project, user, userDir } = ctx.resolved.locations;
+  return {
+    kind: 'configPaths',
+    project: project
+      ? { path: project.path, exists: true, namedBy: NAMED_BY[project.namedBy] }
+      : { path: join(await projectFileDir(ctx.cwd), NEW_CONFIG_FILE.project), exists: false, namedBy: null },
+    user: { path: user ?? join(userDir, NEW_CONFIG_FILE.user), exists: user !== undefined },
+  };
+}

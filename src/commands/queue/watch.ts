@@ -1,0 +1,27 @@
+// mq queue get --watch: getQueue again and again until Ctrl-C, each answer handed to the view attached from
+// outside, which redraws it in place or prints what changed.
+import type { Queue } from '../../api/schemas.js';
+import { InterruptedError } from '../../errors.js';
+import type { Context } from '../context.js';
+import { poll } from '../poll.js';
+
+export interface WatchEvents {
+  /** After every round: the queue, whether it differs from the last answer, and the service's clock. */
+  polled(queue: Queue, changed: boolean, now: number): void;
+}
+
+export async function watchQueue(input: { intervalMs: number }, ctx: Context, events: WatchEvents): Promise<never> {
+  const client = await ctx.client();
+  const ref = ctx.queueRef();
+  let seen: string | undefined;
+  // A person watches: keep the pace asked for, without backing off.
+  await poll(ctx, { intervalMs: input.intervalMs, backoff: false }, async () => {
+    const queue = await client.getQueue(ref);
+    const now = JSON.stringify(queue);
+    events.polled(queue, now !== seen, client.serviceNow() ?? ctx.now());
+    seen = now;
+    return 'same';
+  });
+  // Without a deadline the poll ends only by an error, Ctrl-C among them.
+  throw new InterruptedError();
+}

@@ -1,0 +1,172 @@
+// mq wait and submit --wait: poll each PR until it reaches the state waited for, ends in another final state,
+// or the time runs out. Headless: what it sees goes to the events a view attached from outside (src/cli.ts).
+import {
+  FINAL_PULL_REQUEST_STATES,
+  type PullRequestState,
+  type QueueRequest,
+  type SubmittedPullRequest,
+} from '../api/schemas.js';
+import type { MergeQueueClient } from '../api/client.js';
+import { ApiError } from '../errors.js';
+import type { Context } from './context.js';
+import { poll, type RoundOutcome } from './poll.js';
+import { prFailure, submit, type PrFailure, type SubmitInput } from './pull-requests.js';
+import type { CommandResult } from './result.js';
+
+export interface WaitOptions {
+  /** The state waited for (`--for`, default merged). */
+  target: PullRequestState;
+  timeoutMs: number;
+  intervalMs: number;
+}
+
+export interface WaitInput extends WaitOptions {
+  prs: number[];
+}
+
+/** A PR as last seen. `error`: the service does not know it (404), or refused to submit it. */
+export interface PrSighting {
+  pr: number;
+  status: 'waiting' | 'reached' | 'ended' | 'error';
+  pullRequest?: SubmittedPullRequest;
+  /** 1-based place in the queue's `enqueuedPullRequests`; undefined when not listed there. */
+  position?: number;
+  error?: PrFailure;
+}
+
+/** A PR seen in a new state, the first sighting included (`previous` null). */
+export interface PrChange {
+  pr: number;
+  state: PullRequestState;
+  previous: PullRequestState | null;
+  /** The service's `stateChangedAt`. */
+  at: string;
+  position: number | null;
+}
+
+export interface WaitEvents {
+  /** The result of what ran before the wait (submit), to be shown as that command shows it. */
+  acted(result: CommandResult): void;
+  changed(change: PrChange): void;
+  /** After every round: each PR as last seen, and the service's clock, for times in state. */
+  polled(prs: readonly PrSighting[], now: number): void;
+}
+
+export interface WaitResult {
+  target: PullRequestState;
+  prs: PrSighting[];
+  /** Every PR reached the target. */
+  ok: boolean;
+  timedOut: boolean;
+  timeoutMs: number;
+}
+
+// The states a PR passes through on its way to each one: a PR seen past the target (it moved between two
+// polls) has reached it. Only cancelled can come from anywhere, so it passes through nothing.
+const LATER_STATES: Record<PullRequestState, readonly PullRequestState[]> = {
+  not_ready: ['pending', 'testing', 'tests_passed', 'pending_failure', 'merged', 'failed'],
+  pending: ['testing', 'tests_passed', 'pending_failure', 'merged', 'failed'],
+  testing: ['tests_passed', 'pending_failure', 'merged', 'failed'],
+  tests_passed: ['merged'],
+  pending_failure: ['failed'],
+  merged: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** Whether a PR in `state` is in `target` or already past it. */
+export function hasReached(state: PullRequestState, target: PullRequestState): boolean {
+  return state === target || LATER_STATES[target].includes(state);
+}
+
+export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEvents): Promise<WaitResult> {
+  const sightings = [...new Set(input.prs)].map((pr): PrSighting => ({ pr, status: 'waiting' }));
+  const result = await watchPrs(sightings, input, ctx, events);
+  // Nothing to wait for at all: as `mq status` would, a PR never submitted is "not found" (exit 4).
+  const unknown = result.prs.filter((s) => s.error?.status === 404);
+  if (unknown.length === result.prs.length) {
+    const first = unknown[0]!.error!.message;
+    const names = unknown.map((s) => `#${s.pr}`).join(', ');
+    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is known to the queue (${first})`, 'getSubmittedPullRequest');
+  }
+  return result;
+}
+
+/** submit, then wait for the PRs it submitted; a PR it could not submit is that PR's outcome. */
+export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
+  const submitted = await submit(input, ctx);
+  events.acted(submitted);
+  const sightings = submitted.results.map((outcome): PrSighting =>
+    outcome.ok ? { pr: outcome.pr, status: 'waiting' } : { pr: outcome.pr, status: 'error', error: outcome.error },
+  );
+  return watchPrs(sightings, input, ctx, events);
+}
+
+async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
+  const client = await ctx.client();
+  const ref = ctx.queueRef();
+  const deadline = ctx.now() + options.timeoutMs;
+  ctx.info(`waiting for ${sightings.map((s) => `#${s.pr}`).join(', ')} to be ${options.target}`);
+
+  const round = async (): Promise<RoundOutcome> => {
+    const open = sightings.filter((s) => s.status === 'waiting');
+    // One getQueue per round for every PR's position, beside one lookup per PR still waited for.
+    const [positions, answers] = await Promise.all([
+      queuePositions(client, ref),
+      Promise.all(open.map((s) => lookUp(client, ref, s.pr))),
+    ]);
+    let changed = false;
+    open.forEach((sighting, index) => {
+      const answer = answers[index]!;
+      const position = positions.get(sighting.pr);
+      if (position !== sighting.position) changed = true;
+      sighting.position = position;
+      if ('error' in answer) {
+        Object.assign(sighting, { status: 'error', error: answer.error });
+        changed = true;
+        return;
+      }
+      const previous = sighting.pullRequest?.state;
+      sighting.pullRequest = answer.pullRequest;
+      const state = answer.pullRequest.state;
+      if (state === undefined) return;
+      if (state !== previous) {
+        changed = true;
+        events.changed({ pr: sighting.pr, state, previous: previous ?? null, at: answer.pullRequest.stateChangedAt, position: position ?? null });
+      }
+      if (hasReached(state, options.target)) sighting.status = 'reached';
+      else if ((FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state)) sighting.status = 'ended';
+    });
+    events.polled(sightings, client.serviceNow() ?? ctx.now());
+    if (sightings.every((s) => s.status !== 'waiting')) return 'done';
+    return changed ? 'changed' : 'same';
+  };
+
+  const ended = await poll(ctx, { intervalMs: options.intervalMs, backoff: true, deadline }, round);
+  return {
+    target: options.target,
+    prs: sightings,
+    ok: sightings.every((s) => s.status === 'reached'),
+    timedOut: ended === 'timeout',
+    timeoutMs: options.timeoutMs,
+  };
+}
+
+async function lookUp(client: MergeQueueClient, ref: QueueRequest, pr: number): Promise<{ pullRequest: SubmittedPullRequest } | { error: PrFailure }> {
+  try {
+    return { pullRequest: await client.getSubmittedPullRequest({ ...ref, pr: { number: pr } }) };
+  } catch (error) {
+    return { error: prFailure(error) };
+  }
+}
+
+/** PR number → place in the queue. A queue that is gone (404) has no places; its PRs' own lookups say why. */
+async function queuePositions(client: MergeQueueClient, ref: QueueRequest): Promise<Map<number, number>> {
+  try {
+    const queue = await client.getQueue(ref);
+    return new Map(queue.enqueuedPullRequests.map((pr, index) => [pr.prNumber, index + 1]));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return new Map();
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+// `mq completion bash`: a script that completes subcommands, flags and flag values from tables written out of the
+// command tree. Nothing runs mq at completion time, so a TAB costs no Node start-up. Works in bash 3.2 and up.
+import type { CompletionCommand } from './model.js';
+import { listFunction, shTables } from './sh-tables.js';
+
+export function bashScript(root: CompletionCommand, header: readonly string[]): string {
+  return `${header.map((line) => `# ${line}`.trimEnd()).join('\n')}
+
+${shTables('_mq', root)}
+
+${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root, (command) => command.subcommands.map((sub) => sub.path.at(-1)!))}
+
+${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
+
+_mq_completion() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} walked cmdpath flag IFS=$'\\n'
+  COMPREPLY=()
+  walked=$(_mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}")
+  cmdpath=\${walked%|*}
+  flag=\${walked##*|}
+  local prefix=''
+  if [[ -z $flag && $cur == --*=* ]]; then
+    # --flag=value as one word (= not in COMP_WORDBREAKS): the answers must keep the --flag= part.
+    flag=\${cur%%=*}
+    prefix=$flag=
+    cur=\${cur#*=}
+  fi
+  [[ $cur == = ]] && cur=''
+  if [[ -n $flag ]]; then
+    if _mq_file_value "$cmdpath" "$flag"; then
+      compopt -o filenames 2>/dev/null
+      COMPREPLY=($(compgen -f -- "$cur"))
+    else
+      COMPREPLY=($(compgen -W "$(_mq_values "$cmdpath" "$flag")" -- "$cur"))
+    fi
+    [[ -n $prefix && \${#COMPREPLY[@]} -gt 0 ]] && COMPREPLY=("\${COMPREPLY[@]/#/$prefix}")
+  elif [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -W "$(_mq_subcommands "$cmdpath"; _mq_arguments "$cmdpath")" -- "$cur"))
+  fi
+}
+
+complete -F _mq_completion mq
+`;
+}

@@ -1,0 +1,106 @@
+// `mq completion fish`: fish's own `complete` lines, one per subcommand and flag, each behind a condition on the
+// command path of the words before the cursor; fish itself offers a flag's values after the flag.
+import { allCommands, pathKey, type CompletionCommand, type CompletionFlag } from './model.js';
+import { fishQuote, oneLine } from './quote.js';
+
+export function fishScript(root: CompletionCommand, header: readonly string[]): string {
+  const commands = allCommands(root);
+  const lines: string[] = [
+    ...header.map((line) => `# ${line}`.trimEnd()),
+    '',
+    switchFunction('__mq_subcommand', 'the subcommand a word names under a command path', 'cmdpath word', commands.flatMap((command) =>
+      command.subcommands.map((sub) => ({ patterns: sub.names.map((name) => `${pathKey(command)}|${name}`), body: `echo ${fishQuote(sub.path.at(-1)!)}` })),
+    )),
+    '',
+    switchFunction('__mq_takes_value', 'whether a flag of a command path takes a value (the next word)', 'cmdpath flag', commands.map((command) => ({
+      patterns: command.flags.filter((flag) => flag.takesValue).flatMap((flag) => flag.names.map((name) => `${pathKey(command)}|${name}`)),
+      body: 'return 0',
+    })), 'return 1'),
+    '',
+    `function __mq_path --description 'the command path of the words before the cursor'
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l cmdpath ''
+    set -l flag ''
+    for word in $words
+        if test -n "$flag"
+            set flag ''
+        else if string match -q -- '-*' $word
+            __mq_takes_value "$cmdpath" $word; and set flag $word
+        else
+            set -l sub (__mq_subcommand "$cmdpath" $word)
+            test -n "$sub"; and set cmdpath (string trim -- "$cmdpath $sub")
+        end
+    end
+    echo $cmdpath
+end
+
+function __mq_at --argument-names want --description 'the words before the cursor select exactly this command'
+    set -l got (__mq_path)
+    test "$got" = "$want"
+end
+
+function __mq_under --argument-names want --description 'the words before the cursor select this command or one below it'
+    set -l got (__mq_path)
+    test "$got" = "$want"; or string match -q -- "$want *" "$got"
+end`,
+    '',
+    '# Nothing mq takes is a file name, but for flags that say so.',
+    'complete -c mq -f',
+  ];
+  for (const command of commands) {
+    const at = condition('__mq_at', command);
+    for (const sub of command.subcommands) {
+      lines.push(`complete -c mq -n ${at} -a ${fishQuote(sub.path.at(-1)!)} -d ${fishQuote(oneLine(sub.description))}`);
+    }
+    if (command.argumentChoices.length > 0) lines.push(`complete -c mq -n ${at} -a ${fishQuote(command.argumentChoices.join(' '))}`);
+    const parent = commands.find((other) => other.subcommands.includes(command));
+    for (const flag of command.flags.filter((flag) => !parent?.flags.some((inherited) => sameFlag(inherited, flag)))) {
+      lines.push(flagLine(flag, command));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function condition(name: string, command: CompletionCommand): string {
+  return fishQuote(`${name} ${fishQuote(pathKey(command))}`);
+}
+
+/** A flag is given once, at the highest command that has it: fish's condition covers the commands below. */
+function flagLine(flag: CompletionFlag, command: CompletionCommand): string {
+  const parts = ['complete -c mq'];
+  if (command.path.length > 0) parts.push(`-n ${condition('__mq_under', command)}`);
+  for (const name of flag.names) parts.push(name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
+  if (flag.choices.length > 0) parts.push(`-x -a ${fishQuote(flag.choices.join(' '))}`);
+  else if (flag.files) parts.push('-r -F');
+  else if (flag.takesValue) parts.push('-x');
+  parts.push(`-d ${fishQuote(oneLine(flag.description))}`);
+  return parts.join(' ');
+}
+
+function sameFlag(a: CompletionFlag, b: CompletionFlag): boolean {
+  return a === b || (a.names.join() === b.names.join() && a.takesValue === b.takesValue && a.choices.join() === b.choices.join());
+}
+
+function switchFunction(
+  name: string,
+  description: string,
+  argumentNames: string,
+  arms: { patterns: string[]; body: string }[],
+  fallback = '',
+): string {
+  const subject = argumentNames
+    .split(' ')
+    .map((arg) => `$${arg}`)
+    .join('|');
+  return [
+    `function ${name} --argument-names ${argumentNames} --description ${fishQuote(description)}`,
+    `    switch "${subject}"`,
+    ...arms
+      .filter((arm) => arm.patterns.length > 0)
+      .flatMap((arm) => [`        case ${arm.patterns.map(fishQuote).join(' ')}`, `            ${arm.body}`]),
+    '    end',
+    ...(fallback ? [`    ${fallback}`] : []),
+    'end',
+  ].join('\n');
+}

@@ -1,0 +1,89 @@
+// The command tree as shell completion sees it, read from commander's own objects (through its Help class, which
+// knows what is hidden), so that a command or flag added to src/cli.ts completes with no further work.
+import type { Command, Option } from 'commander';
+
+export interface CompletionFlag {
+  /** Long name first, then the short one: ['--output', '-o']. */
+  names: string[];
+  description: string;
+  takesValue: boolean;
+  /** The words its value may be; empty when it may be anything. */
+  choices: readonly string[];
+  /** Its value is a file name (the placeholder says file, path or dir): the shell completes paths. */
+  files: boolean;
+}
+
+export interface CompletionCommand {
+  /** Canonical names from the top: [] for mq itself, ['queue', 'update'] for `mq queue update`. */
+  path: string[];
+  /** The name and any aliases: words that select this command. */
+  names: string[];
+  description: string;
+  subcommands: CompletionCommand[];
+  /**
+   * The flags it accepts: its own, then every ancestor's, since commander reads a parent's flags wherever they
+   * appear after it. A name defined nearer wins.
+   */
+  flags: CompletionFlag[];
+  /** The words its positional arguments may be. */
+  argumentChoices: string[];
+}
+
+/** Values for what commander itself does not restrict, keyed by command path and flag (`list --state`) or path. */
+export interface CompletionHints {
+  flagValues?: Readonly<Record<string, readonly string[]>>;
+  argumentValues?: Readonly<Record<string, readonly string[]>>;
+}
+
+export function completionTree(program: Command, hints: CompletionHints = {}): CompletionCommand {
+  return node(program, [], [], hints);
+}
+
+/** Every command of the tree, mq itself first, parents before their subcommands. */
+export function allCommands(root: CompletionCommand): CompletionCommand[] {
+  return [root, ...root.subcommands.flatMap(allCommands)];
+}
+
+/** The key completion scripts use for a command: its path joined by spaces, '' for mq itself. */
+export function pathKey(command: CompletionCommand): string {
+  return command.path.join(' ');
+}
+
+function node(command: Command, path: string[], inherited: CompletionFlag[], hints: CompletionHints): CompletionCommand {
+  const help = command.createHelp();
+  const key = path.join(' ');
+  const own = help
+    .visibleOptions(command)
+    .map((option) => flag(option, hints.flagValues?.[`${key} ${option.long ?? option.short}`.trim()]));
+  const flags = [...own, ...inherited.filter((parent) => !parent.names.some((name) => own.some((o) => o.names.includes(name))))];
+  const argumentChoices = [
+    ...command.registeredArguments.flatMap((argument) => argument.argChoices ?? []),
+    ...(hints.argumentValues?.[key] ?? []),
+  ];
+  return {
+    path,
+    names: [command.name(), ...command.aliases()],
+    description: command.description(),
+    subcommands: help
+      .visibleCommands(command)
+      .map((sub) => node(sub, [...path, sub.name()], flags, hints)),
+    flags,
+    argumentChoices: [...new Set(argumentChoices)],
+  };
+}
+
+const FILE_PLACEHOLDER = /^(?:file|path|dir|directory)$/i;
+
+function flag(option: Option, hinted: readonly string[] | undefined): CompletionFlag {
+  const takesValue = option.required || option.optional;
+  const choices = takesValue ? (option.argChoices ?? hinted ?? []) : [];
+  const placeholder = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
+  return {
+    names: [option.long, option.short].filter((name): name is string => name !== undefined),
+    // commander's --no-x flags often come without words of their own.
+    description: option.description || (option.negate && option.long ? `the opposite of --${option.long.slice(5)}` : ''),
+    takesValue,
+    choices,
+    files: takesValue && choices.length === 0 && FILE_PLACEHOLDER.test(placeholder),
+  };
+}

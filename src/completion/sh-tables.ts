@@ -1,0 +1,114 @@
+// The lookup functions the bash and zsh scripts share: both shells read the same `case` syntax, so the tree is
+// written once as functions of (command path, word). A path is the canonical names joined by spaces, '' for mq.
+import { allCommands, pathKey, type CompletionCommand, type CompletionFlag } from './model.js';
+import { shQuote } from './quote.js';
+
+type Arm = { patterns: string[]; body: string };
+
+function caseFunction(name: string, comment: string, subject: string, arms: Arm[], fallback = ''): string {
+  const lines = arms
+    .filter((arm) => arm.patterns.length > 0)
+    .map((arm) => `    ${arm.patterns.map(shQuote).join('|')}) ${arm.body} ;;`);
+  return [
+    `${name}() {`,
+    `  # ${comment}`,
+    `  case "${subject}" in`,
+    ...lines,
+    '  esac',
+    ...(fallback ? [`  ${fallback}`] : []),
+    '}',
+  ].join('\n');
+}
+
+/** printf rather than echo: zsh's echo reads backslashes. */
+function printLines(words: readonly string[]): string {
+  return `printf '%s\\n' ${words.map(shQuote).join(' ')}`;
+}
+
+/** A function that succeeds for the flags `keep` picks: `name PATH FLAG`. */
+function flagTest(name: string, what: string, commands: CompletionCommand[], keep: (flag: CompletionFlag) => boolean): string {
+  const arms = commands.map((command) => ({
+    patterns: command.flags.filter(keep).flatMap((flag) => flag.names.map((flagName) => `${pathKey(command)}|${flagName}`)),
+    body: 'return 0',
+  }));
+  return caseFunction(name, `whether flag $2 of the command path $1 ${what}`, '$1|$2', arms, 'return 1');
+}
+
+export function shTables(prefix: string, root: CompletionCommand): string {
+  const commands = allCommands(root);
+  return [
+    caseFunction(
+      `${prefix}_subcommand`,
+      'the subcommand a word names under the command path $1, if any',
+      '$1|$2',
+      commands.flatMap((command) =>
+        command.subcommands.map((sub) => ({
+          patterns: sub.names.map((name) => `${pathKey(command)}|${name}`),
+          body: printLines([sub.path.at(-1)!]),
+        })),
+      ),
+    ),
+    flagTest(`${prefix}_takes_value`, 'takes a value (the next word)', commands, (flag) => flag.takesValue),
+    flagTest(`${prefix}_file_value`, 'takes a file name', commands, (flag) => flag.files),
+    caseFunction(
+      `${prefix}_values`,
+      'the words the value of flag $2 of the command path $1 may be',
+      '$1|$2',
+      commands.flatMap((command) =>
+        command.flags
+          .filter((flag) => flag.choices.length > 0)
+          .map((flag) => ({
+            patterns: flag.names.map((name) => `${pathKey(command)}|${name}`),
+            body: printLines(flag.choices),
+          })),
+      ),
+    ),
+    walkFunction(prefix),
+    caseFunction(
+      `${prefix}_arguments`,
+      'the words a positional argument of the command path $1 may be',
+      '$1',
+      commands
+        .filter((command) => command.argumentChoices.length > 0)
+        .map((command) => ({ patterns: [pathKey(command)], body: printLines(command.argumentChoices) })),
+    ),
+  ].join('\n\n');
+}
+
+/**
+ * `_mq_walk WORD...`: reads the words before the cursor (mq itself left out) as commander would and prints
+ * `PATH|FLAG`: the command path they select, and the flag whose value the cursor is on, if any. A subcommand
+ * extends the path; a flag that takes a value owns the next word (bash splits --flag=value into --flag, =, value).
+ */
+function walkFunction(prefix: string): string {
+  return `${prefix}_walk() {
+  # the command path the words select and the flag whose value comes next, as PATH|FLAG
+  local cmdpath='' flag='' word sub
+  for word in "$@"; do
+    if [[ -n $flag ]]; then
+      [[ $word == '=' ]] || flag=''
+      continue
+    fi
+    if [[ $word == -* ]]; then
+      ${prefix}_takes_value "$cmdpath" "$word" && flag=$word
+      continue
+    fi
+    sub=$(${prefix}_subcommand "$cmdpath" "$word")
+    [[ -n $sub ]] && cmdpath=\${cmdpath:+$cmdpath }$sub
+  done
+  printf '%s|%s\n' "$cmdpath" "$flag"
+}`;
+}
+
+/** A listing function: for each command path, the lines `line(command)` gives. */
+export function listFunction(name: string, comment: string, root: CompletionCommand, line: (command: CompletionCommand) => string[]): string {
+  return caseFunction(
+    name,
+    comment,
+    '$1',
+    allCommands(root)
+      .map((command) => ({ command, lines: line(command) }))
+      .filter(({ lines }) => lines.length > 0)
+      .map(({ command, lines }) => ({ patterns: [pathKey(command)], body: printLines(lines) })),
+  );
+}

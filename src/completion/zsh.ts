@@ -1,0 +1,59 @@
+// `mq completion zsh`: the same tables as bash, with descriptions beside commands and flags. It works both from
+// a directory in $fpath (as `_mq`) and sourced from ~/.zshrc after compinit.
+import type { CompletionCommand } from './model.js';
+import { oneLine } from './quote.js';
+import { listFunction, shTables } from './sh-tables.js';
+
+/** `name:description`, as _describe reads it (a colon in the name would need a backslash; mq's names have none). */
+const described = (name: string, description: string) => `${name}:${oneLine(description)}`;
+
+export function zshScript(root: CompletionCommand, header: readonly string[]): string {
+  return `#compdef mq
+${header.map((line) => `# ${line}`.trimEnd()).join('\n')}
+
+${shTables('_mq', root)}
+
+${listFunction('_mq_subcommands', 'name:description of each subcommand of the command path $1', root, (command) =>
+  command.subcommands.map((sub) => described(sub.path.at(-1)!, sub.description)),
+)}
+
+${listFunction('_mq_flags', 'flag:description of each flag of the command path $1', root, (command) =>
+  command.flags.flatMap((flag) => flag.names.map((name) => described(name, flag.description))),
+)}
+
+_mq() {
+  local cur=\${words[CURRENT]} walked cmdpath flag
+  local -a entries
+  walked=$(_mq_walk "\${(@)words[2,CURRENT-1]}")
+  cmdpath=\${walked%|*}
+  flag=\${walked##*|}
+  if [[ -z $flag && $cur == --*=* ]]; then
+    flag=\${cur%%=*}
+    compset -P '*='
+  fi
+  if [[ -n $flag ]]; then
+    if _mq_file_value "$cmdpath" "$flag"; then
+      _files
+    else
+      entries=(\${(f)"$(_mq_values "$cmdpath" "$flag")"})
+      (( \${#entries} )) && compadd -a entries
+    fi
+  elif [[ $cur == -* ]]; then
+    entries=(\${(f)"$(_mq_flags "$cmdpath")"})
+    _describe -t options 'flag' entries
+  else
+    entries=(\${(f)"$(_mq_subcommands "$cmdpath")"})
+    (( \${#entries} )) && _describe -t commands 'command' entries
+    entries=(\${(f)"$(_mq_arguments "$cmdpath")"})
+    (( \${#entries} )) && compadd -a entries
+  fi
+  return 0
+}
+
+if [[ "\${funcstack[1]}" == _mq ]]; then
+  _mq "$@"
+else
+  compdef _mq mq
+fi
+`;
+}

@@ -1,0 +1,34 @@
+// `mq help [command... | topic]`: commander's own help for a command path (`mq help queue update` prints what
+// `mq queue update --help` does), or a topic. A real `help` command replaces commander's implicit one, which
+// knows nothing of topics.
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { HELP_TOPICS, type HelpTopic } from './topics.js';
+
+type HelpFound = { command: Command } | { topic: HelpTopic };
+
+function findHelp(program: Command, words: readonly string[]): HelpFound {
+  const topic = words.length === 1 ? HELP_TOPICS.find((t) => t.name === words[0]) : undefined;
+  if (topic) return { topic };
+  let command = program;
+  for (const word of words) {
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) {
+      const topics = HELP_TOPICS.map((t) => t.name).join(', ');
+      throw new UsageError(`no command or help topic "${words.join(' ')}" (topics: ${topics}; commands: mq --help)`);
+    }
+    command = sub;
+  }
+  return { command };
+}
+
+/** Prints the help `words` ask for: a command's through commander (its configured output), a topic's through `write`. */
+export function showHelp(program: Command, words: readonly string[], write: (text: string) => void): void {
+  const found = findHelp(program, words);
+  if ('topic' in found) write(found.topic.text());
+  else found.command.outputHelp();
+}
+
+export function helpTopicsLine(): string {
+  return `Help topics: ${HELP_TOPICS.map((t) => `mq help ${t.name}`).join(', ')}.`;
+}

@@ -1,0 +1,122 @@
+// `mq help <topic>`: what no single command's --help can say. The tables come from the code they describe (the
+// EXIT constants, the config file schema, the search places), so the text follows the code.
+import { ConfigFileSchema, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from '../config/index.js';
+import { EXIT_CODES } from './exit-codes.js';
+
+export interface HelpTopic {
+  name: string;
+  summary: string;
+  text(): string;
+}
+
+const LINE_WIDTH = 110;
+
+/** Rows of two columns, the first padded to the widest, the second wrapped under itself. */
+function columns(rows: ReadonlyArray<readonly [string, string]>, indent = '  '): string {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  const hanging = ' '.repeat(indent.length + width + 2);
+  return rows
+    .map(([left, right]) => wrap(right, LINE_WIDTH - hanging.length).map((line, i) => (i === 0 ? `${indent}${left.padEnd(width)}  ${line}` : `${hanging}${line}`)).join('\n'))
+    .join('\n');
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line];
+}
+
+const exitCodes: HelpTopic = {
+  name: 'exit-codes',
+  summary: 'what each exit code of mq means',
+  text: () => `Exit codes (scripts may rely on them):
+
+${columns(EXIT_CODES.map((row) => [String(row.code), row.long]))}
+
+Under --json a failure is also described on stderr as
+  {"error": {"code": "not_found", "status": 404, "message": "..."}}
+`,
+};
+
+/** Every key a config file may hold; a key added to the schema does not compile until it is described here. */
+const CONFIG_KEYS: Record<keyof typeof ConfigFileSchema.shape, string> = {
+  apiUrl: 'API base URL, ending in /v1 (default https://api.trunk.io/v1)',
+  repo: 'repository: "owner/name", "host/owner/name" or {host, owner, name} (default: the git remote origin)',
+  targetBranch: "the queue's target branch (default main)",
+  org: 'organization slug, for mq test-details',
+  output: 'table or json (default table)',
+  timeout: 'request timeout: 30s, 2m, or a number of seconds (default 30s)',
+  tokenCommand: 'a shell command whose output is the token, run only when a request needs it',
+  tokenFile: 'a file holding the token (relative to the config file; ~ is your home)',
+  token: 'the token itself: in the user file only, never in a project file',
+  profiles: 'named sets of the keys above (not token), chosen with --profile or MQ_PROFILE',
+};
+
+const config: HelpTopic = {
+  name: 'config',
+  summary: 'where settings come from, config files and their keys',
+  text: () => `Where settings come from, first found wins:
+  1. flags   2. environment (mq help environment)   3. the project config file   4. the user config file
+  5. inference (the repository from the git remote origin)   6. defaults
+
+The project config file is the nearest of
+  ${PROJECT_SEARCH_PLACES.map((place) => (place === 'package.json' ? 'package.json (its "mq" key)' : place)).join(', ')}
+from the working directory up to the git root (outside a checkout: up to your home directory), or the file
+--config or MQ_CONFIG names. It is usually committed, so it never holds a token.
+
+The user config file is $XDG_CONFIG_HOME/mq/{${USER_SEARCH_PLACES.join(',')}} (default ~/.config/mq/).
+
+Files are JSON or YAML; executable config files (.js, .ts) are never loaded, since mq runs in CI on
+pull-request branches. An unknown key or a wrong value is an error naming the file and the key.
+
+Keys:
+${columns(Object.entries(CONFIG_KEYS))}
+
+The token: MQ_TOKEN (or TRUNK_API_TOKEN) in the environment comes first; otherwise one of tokenCommand,
+tokenFile, or token (user file only). It is never a flag.
+
+  mq config init          write .mqrc.yaml at the git root (asks on a terminal; --user for the user file)
+  mq config path          the config files in effect, and where new ones would go
+  mq config show          every resolved setting and where it came from (never the token)
+
+.mqrc.example, in mq's package, shows every key with a comment.
+`,
+};
+
+/** The variables mq reads; empty ones count as unset. */
+const VARIABLES: ReadonlyArray<readonly [string, string]> = [
+  ['MQ_API_URL', 'API base URL, ending in /v1 (flag --api-url)'],
+  ['MQ_TOKEN', 'the API token (never a flag)'],
+  ['TRUNK_API_TOKEN', 'the API token, when MQ_TOKEN is not set'],
+  ['MQ_REPO', 'repository, [host/]owner/name (flag -R/--repo)'],
+  ['MQ_BRANCH', "the queue's target branch (flag -b/--branch)"],
+  ['MQ_ORG', 'organization slug (flag --org)'],
+  ['MQ_PROFILE', 'config profile to apply (flag --profile)'],
+  ['MQ_CONFIG', 'config file to use instead of searching (flag --config)'],
+  ['MQ_TIMEOUT', 'request timeout, e.g. 30s or 2m (flag --timeout)'],
+  ['NO_COLOR', 'any value: no colour (flag --no-color)'],
+  ['FORCE_COLOR', 'colour even in a pipe; 0 or false: none'],
+  ['HTTPS_PROXY, HTTP_PROXY', 'proxy for requests'],
+  ['NO_PROXY', 'hosts reached without the proxy'],
+  ['XDG_CONFIG_HOME', 'where the user config file lives ($XDG_CONFIG_HOME/mq/; default ~/.config)'],
+];
+
+const environment: HelpTopic = {
+  name: 'environment',
+  summary: 'the environment variables mq reads',
+  text: () => `Environment variables (a flag wins over a variable, a variable over the config files; an empty
+variable counts as unset):
+
+${columns(VARIABLES)}
+`,
+};
+
+export const HELP_TOPICS: readonly HelpTopic[] = [exitCodes, config, environment];

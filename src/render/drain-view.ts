@@ -1,0 +1,43 @@
+// What `mq queue drain --wait` shows while the admitted PRs finish: one line (redrawn on a terminal, printed
+// per change in a pipe), its NDJSON event, and the summary. Pure: colour and "now" come in.
+import type { EnqueuedPullRequest } from '../api/schemas.js';
+import type { DrainResult } from '../commands/queue/state.js';
+import { paintState } from './colors.js';
+import { toJson } from './json.js';
+import type { RenderContext } from './options.js';
+import { safeLine } from './sanitize.js';
+
+/** `2 admitted PRs left: #1 testing, #2 pending`. */
+export function renderAdmittedLine(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
+  if (admitted.length === 0) return 'No admitted PR left\n';
+  return `${admittedCount(admitted)} left: ${listAdmitted(admitted, ctx)}\n`;
+}
+
+/** The NDJSON line of a change: `{"admitted":[{"pr":1,"state":"testing"}],"at":"…"}`, `at` by the service's clock. */
+export function admittedJson(admitted: readonly EnqueuedPullRequest[], now: number): unknown {
+  return { admitted: admittedRecords(admitted), at: new Date(now).toISOString() };
+}
+
+export function renderDrainSummary(result: DrainResult, ctx: RenderContext): string {
+  const name = `Queue ${safeLine(result.change.branch)}`;
+  if (result.admitted.length === 0) return `${ctx.paint.green('✓')} ${name} drained: no admitted PR left\n`;
+  return `${ctx.paint.yellow('…')} ${name} still has ${admittedCount(result.admitted)}: ${listAdmitted(result.admitted, ctx)}\n`;
+}
+
+/** The last NDJSON line: the drain's own JSON document, with `ok`, `timedOut` and the admitted PRs left. */
+export function drainSummaryJson(result: DrainResult): unknown {
+  const admitted = admittedRecords(result.admitted);
+  return { summary: { ok: result.ok, timedOut: result.timedOut, ...(toJson(result.change) as object), admitted } };
+}
+
+function admittedRecords(admitted: readonly EnqueuedPullRequest[]): Array<{ pr: number; state: string | null }> {
+  return admitted.map((pr) => ({ pr: pr.prNumber, state: pr.state ?? null }));
+}
+
+function admittedCount(admitted: readonly EnqueuedPullRequest[]): string {
+  return `${admitted.length} admitted PR${admitted.length === 1 ? '' : 's'}`;
+}
+
+function listAdmitted(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
+  return admitted.map((pr) => `#${pr.prNumber} ${paintState(ctx.paint, pr.state)}`).join(', ');
+}

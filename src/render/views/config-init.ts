@@ -1,0 +1,18 @@
+// `mq config init`: the file written, the keys in it, and how the token is to be given, since it is not in there.
+import type { RenderContext, ResultOf } from '../options.js';
+import { safeLine } from '../sanitize.js';
+import { renderPairs } from '../tables.js';
+
+export function renderConfigInit(result: ResultOf<'configInit'>, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const lines = [`${paint.green('✓')} ${result.replaced ? 'Replaced' : 'Wrote'} ${safeLine(result.path)}`];
+  const pairs = Object.entries(result.values).map(([key, value]) => [`  ${key}`, safeLine(value)] as const);
+  if (pairs.length > 0) lines.push(renderPairs(pairs, paint));
+  else lines.push(paint.dim('  (no settings: every one is at its default)'));
+  lines.push(
+    result.token === null
+      ? `No token in it: set MQ_TOKEN (or TRUNK_API_TOKEN), or add tokenCommand or tokenFile to a config file${result.scope === 'user' ? ' (or token, in this file only)' : ''}. See mq help config.`
+      : `The token comes from ${result.token}.`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,101 @@
+// What `mq wait` and `submit --wait` show: the live block (one line per PR), the line a pipe gets per change,
+// the NDJSON event, and the summary at the end, as text or JSON. Pure: colour and "now" come in.
+import type { PrChange, PrSighting, WaitResult } from '../commands/wait.js';
+import { paintState } from './colors.js';
+import { ageSince } from './durations.js';
+import type { RenderContext } from './options.js';
+import { explainReadiness } from './readiness.js';
+import { safeLine } from './sanitize.js';
+
+// The longest state word, so that the columns after it line up.
+const STATE_WIDTH = 'pending_failure'.length;
+
+/** The live block: `• #42  testing          4m in state  position 1`, one line per PR. */
+export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext): string {
+  const width = Math.max(...prs.map((s) => String(s.pr).length)) + 1;
+  return prs.map((sighting) => `${waitLine(sighting, width, ctx)}\n`).join('');
+}
+
+function waitLine(sighting: PrSighting, width: number, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const head = `${mark(sighting, ctx)} ${`#${sighting.pr}`.padEnd(width)}`;
+  if (sighting.error) return `${head}  ${safeLine(sighting.error.message)}`;
+  const pr = sighting.pullRequest;
+  if (!pr) return `${head}  ${paint.dim('looking it up')}`;
+  const word = pr.state ?? 'unknown';
+  const state = `${paintState(paint, pr.state)}${' '.repeat(Math.max(0, STATE_WIDTH - word.length))}`;
+  const position = sighting.position === undefined ? '' : `  position ${sighting.position}`;
+  return `${head}  ${state}  ${paint.dim(`${ageSince(pr.stateChangedAt, ctx.now)} in state`)}${position}`;
+}
+
+function mark(sighting: PrSighting, ctx: RenderContext): string {
+  switch (sighting.status) {
+    case 'reached':
+      return ctx.paint.green('✓');
+    case 'ended':
+    case 'error':
+      return ctx.paint.red('✗');
+    case 'waiting':
+      return ctx.paint.dim('•');
+  }
+}
+
+/** What a pipe gets per change: `#42 testing (position 1)`. */
+export function renderChangeLine(change: PrChange, ctx: RenderContext): string {
+  const position = change.position === null ? '' : ` (position ${change.position})`;
+  return `#${change.pr} ${paintState(ctx.paint, change.state)}${position}\n`;
+}
+
+/** The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`. */
+export function changeJson(change: PrChange): unknown {
+  return { pr: change.pr, state: change.state, previous: change.previous, at: change.at, position: change.position };
+}
+
+/** One line per PR: reached, ended elsewhere (with the readiness reasons the service gives), unknown, still waiting. */
+export function renderWaitSummary(result: WaitResult, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const lines: string[] = [];
+  for (const sighting of result.prs) {
+    const name = `#${sighting.pr}`;
+    const state = sighting.pullRequest?.state;
+    switch (sighting.status) {
+      case 'reached': {
+        const past = state === result.target ? '' : ` (past ${result.target})`;
+        lines.push(`${paint.green('✓')} ${name} ${paintState(paint, state)}${past}`);
+        break;
+      }
+      case 'ended':
+        lines.push(`${paint.red('✗')} ${name} ${paintState(paint, state)}, not ${result.target}`);
+        lines.push(...reasonsOf(sighting).map((reason) => `    - ${reason}`));
+        break;
+      case 'error':
+        lines.push(`${paint.red('✗')} ${name}: ${safeLine(sighting.error?.message ?? 'unknown')}`);
+        break;
+      case 'waiting': {
+        const still = state === undefined ? 'not seen yet' : `still ${paintState(paint, state)}`;
+        lines.push(`${paint.yellow('…')} ${name} ${still}, not ${result.target}`);
+        break;
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The last NDJSON line: `{"summary":{"ok":true,"for":"merged","timedOut":false,"results":[…]}}`. */
+export function waitSummaryJson(result: WaitResult): unknown {
+  const results = result.prs.map((sighting) => {
+    const reasons = sighting.status === 'ended' ? reasonsOf(sighting) : [];
+    return {
+      pr: sighting.pr,
+      state: sighting.pullRequest?.state ?? null,
+      reached: sighting.status === 'reached',
+      ...(reasons.length > 0 ? { reasons } : {}),
+      ...(sighting.error ? { error: sighting.error } : {}),
+    };
+  });
+  return { summary: { ok: result.ok, for: result.target, timedOut: result.timedOut, results } };
+}
+
+function reasonsOf(sighting: PrSighting): string[] {
+  return sighting.pullRequest ? explainReadiness(sighting.pullRequest) : [];
+}

@@ -1,0 +1,179 @@
+// What the waiting commands print, from their results and events: the pure views, and the printers that the
+// command table attaches (in place on a terminal, a line per change in a pipe, NDJSON under --json).
+import { describe, expect, it } from 'vitest';
+import type { DrainResult } from '../../src/commands/queue/state.js';
+import type { PrSighting, WaitResult } from '../../src/commands/wait.js';
+import { makePaint } from '../../src/render/colors.js';
+import { renderAdmittedLine, renderDrainSummary } from '../../src/render/drain-view.js';
+import { drainPrinter, waitPrinter, watchPrinter, type ProgressOutput } from '../../src/render/progress.js';
+import { renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/wait-view.js';
+import { ESC, enqueuedPr, NOW, queue, submittedPr } from '../render/fixtures.js';
+
+const plain = { paint: makePaint(false), now: NOW };
+const coloured = { paint: makePaint(true), now: NOW };
+
+const merged: PrSighting = { pr: 42, status: 'reached', pullRequest: submittedPr({ prNumber: 42, state: 'merged' }) };
+const failed: PrSighting = {
+  pr: 7,
+  status: 'ended',
+  pullRequest: submittedPr({ prNumber: 7, state: 'cancelled', prBaseBranch: 'release', readiness: { requiresImpactedTargets: false, doesBaseBranchMatch: false } }),
+};
+const unknown: PrSighting = { pr: 9, status: 'error', error: { code: 'not_found', status: 404, message: 'pull request #9 was never submitted' } };
+const testing: PrSighting = { pr: 5, status: 'waiting', position: 1, pullRequest: submittedPr({ prNumber: 5, state: 'testing' }) };
+
+function result(prs: PrSighting[], extra: Partial<WaitResult> = {}): WaitResult {
+  return { target: 'merged', prs, ok: prs.every((s) => s.status === 'reached'), timedOut: false, timeoutMs: 60_000, ...extra };
+}
+
+function output(overrides: Partial<ProgressOutput> = {}) {
+  let text = '';
+  const out: ProgressOutput = {
+    write: (chunk) => {
+      text += chunk;
+    },
+    json: false,
+    live: false,
+    quiet: false,
+    color: false,
+    screen: () => ({ columns: 80, rows: 24 }),
+    now: () => NOW,
+    ...overrides,
+  };
+  return { out, text: () => text };
+}
+
+describe('the wait views', () => {
+  it('names each PR with its outcome, and why one ended elsewhere', () => {
+    const text = renderWaitSummary(result([merged, failed, unknown]), plain);
+    expect(text).toBe(
+      [
+        '✓ #42 merged',
+        '✗ #7 cancelled, not merged',
+        "    - its base branch (release) does not match the queue's branch",
+        '✗ #9: pull request #9 was never submitted',
+        '',
+      ].join('\n'),
+    );
+    expect(renderWaitSummary(result([testing], { timedOut: true }), plain)).toBe('… #5 still testing, not merged\n');
+    expect(renderWaitSummary(result([merged], { target: 'testing' }), plain)).toBe('✓ #42 merged (past testing)\n');
+  });
+
+  it('sums up as one JSON line with reasons and errors', () => {
+    expect(waitSummaryJson(result([merged, failed, unknown]))).toEqual({
+      summary: {
+        ok: false,
+        for: 'merged',
+        timedOut: false,
+        results: [
+          { pr: 42, state: 'merged', reached: true },
+          { pr: 7, state: 'cancelled', reached: false, reasons: ["its base branch (release) does not match the queue's branch"] },
+          { pr: 9, state: null, reached: false, error: unknown.error },
+        ],
+      },
+    });
+  });
+
+  it('prints a change as a plain line, coloured only when asked', () => {
+    const change = { pr: 42, state: 'testing' as const, previous: 'pending' as const, at: '2026-01-01T00:00:00Z', position: 1 };
+    expect(renderChangeLine(change, plain)).toBe('#42 testing (position 1)\n');
+    expect(renderChangeLine({ ...change, state: 'merged', position: null }, plain)).toBe('#42 merged\n');
+    expect(renderChangeLine(change, coloured)).toContain(`${ESC}33mtesting`);
+  });
+
+  it('draws one live line per PR, aligned, with time in state and position', () => {
+    const lines = renderWaitLines([testing, { ...merged, pr: 1042 }], plain).split('\n');
+    expect(lines[0]).toMatch(/^• #5 {5}testing {10}\d+s in state {2}position 1$/);
+    expect(lines[1]).toMatch(/^✓ #1042 {2}merged/);
+  });
+});
+
+describe('the printers', () => {
+  it('in a pipe: a line per change, then the summary, and no escape code', () => {
+    const { out, text } = output();
+    const printer = waitPrinter(out);
+    printer.events.changed({ pr: 5, state: 'testing', previous: null, at: 'x', position: 1 });
+    printer.events.polled([testing], NOW);
+    printer.finish(result([merged]));
+    printer.close();
+    expect(text()).toBe('#5 testing (position 1)\n✓ #42 merged\n');
+  });
+
+  it('under --json: NDJSON events, then the summary', () => {
+    const { out, text } = output({ json: true, live: true });
+    const printer = waitPrinter(out);
+    printer.events.acted({ kind: 'perPr', action: 'submit', results: [{ pr: 42, ok: true }] });
+    printer.events.changed({ pr: 42, state: 'merged', previous: 'testing', at: '2026-01-01T00:05:00Z', position: null });
+    printer.finish(result([merged]));
+    const lines = text().trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      { pr: 42, state: 'merged', previous: 'testing', at: '2026-01-01T00:05:00Z', position: null },
+      { summary: { ok: true, for: 'merged', timedOut: false, results: [{ pr: 42, state: 'merged', reached: true }] } },
+    ]);
+  });
+
+  it('on a terminal: redraws in place, hides the cursor, then gives the summary its place and the cursor back', () => {
+    const { out, text } = output({ live: true });
+    const printer = waitPrinter(out);
+    printer.events.polled([testing], NOW);
+    printer.events.polled([merged], NOW);
+    printer.finish(result([merged]));
+    printer.close();
+    const written = text();
+    expect(written.startsWith(`${ESC}?25l`)).toBe(true);
+    expect(written).toContain(`\r${ESC}1A${ESC}J`);
+    expect(written.endsWith(`${ESC}?25h✓ #42 merged\n`)).toBe(true);
+  });
+
+  it('draws nothing after an interruption closed it', () => {
+    const { out, text } = output({ live: true });
+    const printer = waitPrinter(out);
+    printer.events.polled([testing], NOW);
+    printer.close();
+    const before = text();
+    expect(before.endsWith(`${ESC}?25h`)).toBe(true);
+    printer.events.polled([merged], NOW);
+    printer.close();
+    expect(text()).toBe(before);
+  });
+
+  it('under --quiet: only the summary, not the submission nor the changes', () => {
+    const { out, text } = output({ quiet: true, live: true });
+    const printer = waitPrinter(out);
+    printer.events.acted({ kind: 'perPr', action: 'submit', results: [{ pr: 42, ok: true }] });
+    printer.events.changed({ pr: 42, state: 'merged', previous: null, at: 'x', position: null });
+    printer.events.polled([merged], NOW);
+    printer.finish(result([merged]));
+    expect(text()).toBe('✓ #42 merged\n');
+  });
+
+  it('drain: the admitted PRs left per change, then drained', () => {
+    const { out, text } = output();
+    const printer = drainPrinter(out);
+    const left = [enqueuedPr({ prNumber: 1, state: 'testing' })];
+    printer.events.polled(left, true, NOW);
+    printer.events.polled(left, false, NOW);
+    printer.events.polled([], true, NOW);
+    const done: DrainResult = { change: { kind: 'queueChange', action: 'drain', branch: 'main' }, admitted: [], ok: true, timedOut: false, timeoutMs: 1 };
+    printer.finish(done);
+    expect(text()).toBe('1 admitted PR left: #1 testing\n✓ Queue main drained: no admitted PR left\n');
+    expect(renderAdmittedLine([], plain)).toBe('No admitted PR left\n');
+    expect(renderDrainSummary({ ...done, admitted: left, ok: false, timedOut: true }, plain)).toBe('… Queue main still has 1 admitted PR: #1 testing\n');
+  });
+
+  it('watch in a pipe: the table once per change, a blank line between; NDJSON under --json', () => {
+    const { out, text } = output();
+    const printer = watchPrinter(out);
+    const q = queue();
+    printer.events.polled(q, true, NOW);
+    printer.events.polled(q, false, NOW);
+    printer.events.polled(q, true, NOW);
+    const tables = text().split('\n\nstate');
+    expect(tables).toHaveLength(2);
+    expect(text()).not.toContain(ESC);
+    const json = output({ json: true });
+    const jsonPrinter = watchPrinter(json.out);
+    jsonPrinter.events.polled(q, true, NOW);
+    jsonPrinter.events.polled(q, false, NOW);
+    expect(json.text().trimEnd().split('\n').map((line) => JSON.parse(line))).toHaveLength(1);
+  });
+});

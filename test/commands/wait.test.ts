@@ -1,0 +1,262 @@
+// The waiting engines without a service: a scripted client, a clock that moves only when the poll sleeps, and
+// events recorded as a view would receive them.
+import { describe, expect, it } from 'vitest';
+import type { MergeQueueClient } from '../../src/api/client.js';
+import type { EnqueuedPullRequest, PullRequestState, SubmittedPullRequest } from '../../src/api/schemas.js';
+import type { Context } from '../../src/commands/context.js';
+import { nextDelay, poll } from '../../src/commands/poll.js';
+import { drainAndWait } from '../../src/commands/queue/state.js';
+import { hasReached, submitAndWait, waitForPrs, type PrChange, type WaitEvents } from '../../src/commands/wait.js';
+import { parseInterval, parseWaitOptions } from '../../src/commands/wait-input.js';
+import type { ResolvedSettings } from '../../src/config/index.js';
+import { ApiError, InterruptedError, NetworkError, UsageError } from '../../src/errors.js';
+import { enqueuedPr, submittedPr } from '../render/fixtures.js';
+
+/** Each PR's states, one per lookup; the last one repeats. A missing PR answers 404. */
+type Script = Record<number, Array<PullRequestState | 'error'>>;
+
+function scriptedClient(script: Script, extra: Partial<MergeQueueClient> = {}) {
+  const calls = new Map<number, number>();
+  const lookups: number[] = [];
+  const current = (pr: number): PullRequestState | 'error' | undefined => {
+    const states = script[pr];
+    if (!states) return undefined;
+    return states[Math.min(calls.get(pr) ?? 0, states.length - 1)];
+  };
+  const client = {
+    async getSubmittedPullRequest(body: { pr: { number?: number } }): Promise<SubmittedPullRequest> {
+      const pr = body.pr.number!;
+      lookups.push(pr);
+      const state = current(pr);
+      calls.set(pr, (calls.get(pr) ?? 0) + 1);
+      if (state === undefined) throw new ApiError(404, `pull request #${pr} was never submitted`, 'getSubmittedPullRequest');
+      if (state === 'error') throw new NetworkError('connection refused');
+      return submittedPr({ prNumber: pr, state, stateChangedAt: '2026-01-01T00:00:00Z' });
+    },
+    async getQueue() {
+      const enqueued = Object.keys(script)
+        .map(Number)
+        .filter((pr) => ['not_ready', 'pending', 'testing', 'tests_passed', 'pending_failure'].includes(current(pr) as string))
+        .map((pr) => enqueuedPr({ prNumber: pr, state: current(pr) }));
+      return { enqueuedPullRequests: enqueued } as never;
+    },
+    async submitPullRequest() {
+      return undefined;
+    },
+    serviceNow: () => undefined,
+    ...extra,
+  };
+  return { client: client as unknown as MergeQueueClient, lookups };
+}
+
+function fakeContext(client: MergeQueueClient, signal = new AbortController().signal) {
+  const clock = { now: 0 };
+  const sleeps: number[] = [];
+  const ctx: Context = {
+    resolved: {} as ResolvedSettings,
+    client: async () => client,
+    queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
+    confirm: async () => true,
+    interactive: false,
+    warn: () => undefined,
+    note: () => undefined,
+    info: () => undefined,
+    cwd: '/',
+    signal,
+    now: () => clock.now,
+    sleep: async (ms) => {
+      if (signal.aborted) throw new InterruptedError();
+      sleeps.push(ms);
+      clock.now += ms;
+    },
+  };
+  return { ctx, sleeps, clock };
+}
+
+function recorder() {
+  const changes: PrChange[] = [];
+  const rounds: number[] = [];
+  const acted: unknown[] = [];
+  const events: WaitEvents = {
+    acted: (result) => acted.push(result),
+    changed: (change) => changes.push(change),
+    polled: (prs) => rounds.push(prs.length),
+  };
+  return { events, changes, rounds, acted };
+}
+
+const options = { target: 'merged' as const, timeoutMs: 60_000, intervalMs: 1_000 };
+
+describe('the pace of a poll', () => {
+  it('grows by half while nothing changes, up to 4x the interval, and resets on a change', () => {
+    expect(nextDelay(10_000, 10_000, false)).toBe(15_000);
+    expect(nextDelay(15_000, 10_000, false)).toBe(22_500);
+    expect(nextDelay(33_750, 10_000, false)).toBe(40_000);
+    expect(nextDelay(40_000, 10_000, false)).toBe(40_000);
+    expect(nextDelay(40_000, 10_000, true)).toBe(10_000);
+  });
+
+  it('never backs off past 60s, nor below the interval itself', () => {
+    expect(nextDelay(50_000, 20_000, false)).toBe(60_000);
+    expect(nextDelay(120_000, 120_000, false)).toBe(120_000);
+  });
+
+  it('makes a last check at the deadline, then gives up', async () => {
+    const { ctx, sleeps } = fakeContext(scriptedClient({}).client);
+    let rounds = 0;
+    const ended = await poll(ctx, { intervalMs: 1_000, backoff: true, deadline: 2_500 }, async () => {
+      rounds += 1;
+      return 'same';
+    });
+    expect(ended).toBe('timeout');
+    expect(sleeps).toEqual([1_500, 1_000]);
+    expect(rounds).toBe(3);
+  });
+
+  it('keeps its pace without backoff', async () => {
+    const { ctx, sleeps } = fakeContext(scriptedClient({}).client);
+    let rounds = 0;
+    await poll(ctx, { intervalMs: 2_000, backoff: false }, async () => (++rounds === 4 ? 'done' : 'same'));
+    expect(sleeps).toEqual([2_000, 2_000, 2_000]);
+  });
+});
+
+describe('mq wait', () => {
+  it('ends when every PR is merged, reporting each change once', async () => {
+    const { client } = scriptedClient({ 1: ['pending', 'testing', 'testing', 'merged'], 2: ['testing', 'merged'] });
+    const { ctx } = fakeContext(client);
+    const seen = recorder();
+    const result = await waitForPrs({ ...options, prs: [1, 2, 1] }, ctx, seen.events);
+    expect(result).toMatchObject({ ok: true, timedOut: false, target: 'merged' });
+    expect(result.prs.map((s) => [s.pr, s.status])).toEqual([[1, 'reached'], [2, 'reached']]);
+    expect(seen.changes.map((c) => `${c.pr}:${c.previous}->${c.state}@${c.position}`)).toEqual([
+      '1:null->pending@1',
+      '2:null->testing@2',
+      '1:pending->testing@1',
+      '2:testing->merged@null',
+      '1:testing->merged@null',
+    ]);
+  });
+
+  it('backs off while nothing changes and polls a settled PR no more', async () => {
+    const { client, lookups } = scriptedClient({ 1: ['merged'], 2: ['testing', 'testing', 'testing', 'testing', 'merged'] });
+    const { ctx, sleeps } = fakeContext(client);
+    await waitForPrs({ ...options, prs: [1, 2] }, ctx, recorder().events);
+    expect(sleeps).toEqual([1_000, 1_500, 2_250, 3_375]);
+    expect(lookups.filter((pr) => pr === 1)).toHaveLength(1);
+  });
+
+  it('counts a PR seen past the state waited for as having reached it', async () => {
+    expect(hasReached('merged', 'testing')).toBe(true);
+    expect(hasReached('failed', 'pending_failure')).toBe(true);
+    expect(hasReached('cancelled', 'testing')).toBe(false);
+    expect(hasReached('tests_passed', 'pending_failure')).toBe(false);
+    const { client } = scriptedClient({ 5: ['pending', 'merged'] });
+    const result = await waitForPrs({ ...options, target: 'testing', prs: [5] }, fakeContext(client).ctx, recorder().events);
+    expect(result.ok).toBe(true);
+    expect(result.prs[0]).toMatchObject({ status: 'reached' });
+  });
+
+  it('is negative when a PR ends in another final state, and still waits for the others', async () => {
+    const { client } = scriptedClient({ 7: ['testing', 'failed'], 8: ['pending', 'testing', 'merged'] });
+    const result = await waitForPrs({ ...options, prs: [7, 8] }, fakeContext(client).ctx, recorder().events);
+    expect(result.ok).toBe(false);
+    expect(result.timedOut).toBe(false);
+    expect(result.prs.map((s) => [s.pr, s.status, s.pullRequest?.state])).toEqual([[7, 'ended', 'failed'], [8, 'reached', 'merged']]);
+  });
+
+  it('times out with the PRs as last seen', async () => {
+    const { client } = scriptedClient({ 3: ['testing'] });
+    const { ctx, clock } = fakeContext(client);
+    const result = await waitForPrs({ ...options, timeoutMs: 5_000, prs: [3] }, ctx, recorder().events);
+    expect(result).toMatchObject({ ok: false, timedOut: true, timeoutMs: 5_000 });
+    expect(result.prs[0]).toMatchObject({ status: 'waiting', pullRequest: { state: 'testing' } });
+    expect(clock.now).toBe(5_000);
+  });
+
+  it('is a 404 when no PR is known, and a negative outcome for one unknown PR among known ones', async () => {
+    const { client } = scriptedClient({ 1: ['merged'] });
+    await expect(waitForPrs({ ...options, prs: [9] }, fakeContext(client).ctx, recorder().events)).rejects.toMatchObject({ status: 404, exitCode: 4 });
+    await expect(waitForPrs({ ...options, prs: [9, 10] }, fakeContext(client).ctx, recorder().events)).rejects.toThrow(/none of #9, #10/);
+    const mixed = await waitForPrs({ ...options, prs: [1, 9] }, fakeContext(client).ctx, recorder().events);
+    expect(mixed.ok).toBe(false);
+    expect(mixed.prs[1]).toMatchObject({ status: 'error', error: { code: 'not_found', status: 404 } });
+  });
+
+  it('stops at a failure that would fail every PR alike', async () => {
+    const { client } = scriptedClient({ 1: ['pending', 'error'] });
+    await expect(waitForPrs({ ...options, prs: [1] }, fakeContext(client).ctx, recorder().events)).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it('ends at once on Ctrl-C', async () => {
+    const controller = new AbortController();
+    const { client } = scriptedClient({ 1: ['testing'] });
+    const { ctx } = fakeContext(client, controller.signal);
+    const seen = recorder();
+    seen.events.polled = () => controller.abort();
+    await expect(waitForPrs({ ...options, prs: [1] }, ctx, seen.events)).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('submits first, shows the submission, and counts a refused PR as that PR\'s outcome', async () => {
+    const { client } = scriptedClient(
+      { 1: ['testing', 'merged'] },
+      {
+        submitPullRequest: (async (body: { pr: { number: number } }) => {
+          if (body.pr.number === 2) throw new ApiError(400, 'closed pull request', 'submitPullRequest');
+        }) as never,
+      },
+    );
+    const seen = recorder();
+    const result = await submitAndWait({ ...options, prs: [1, 2] }, fakeContext(client).ctx, seen.events);
+    expect(seen.acted).toEqual([{ kind: 'perPr', action: 'submit', results: [{ pr: 1, ok: true }, expect.objectContaining({ pr: 2, ok: false })] }]);
+    expect(result.ok).toBe(false);
+    expect(result.prs.map((s) => [s.pr, s.status])).toEqual([[1, 'reached'], [2, 'error']]);
+  });
+});
+
+describe('queue drain --wait', () => {
+  it('drains, then returns when no admitted PR is left (not_ready ones stay)', async () => {
+    const queues: EnqueuedPullRequest[][] = [
+      [enqueuedPr({ prNumber: 1, state: 'testing' }), enqueuedPr({ prNumber: 2, state: 'pending' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
+      [enqueuedPr({ prNumber: 2, state: 'testing' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
+      [enqueuedPr({ prNumber: 2, state: 'testing' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
+      [enqueuedPr({ prNumber: 3, state: 'not_ready' })],
+    ];
+    let round = 0;
+    const sent: unknown[] = [];
+    const { client } = scriptedClient({}, {
+      getQueue: (async () => ({ enqueuedPullRequests: queues[Math.min(round++, queues.length - 1)] })) as never,
+      updateQueue: (async (body: unknown) => {
+        sent.push(body);
+        return undefined;
+      }) as never,
+    });
+    const polled: Array<[number[], boolean]> = [];
+    const acted: unknown[] = [];
+    const { ctx, sleeps } = fakeContext(client);
+    const result = await drainAndWait({ yes: true, timeoutMs: 60_000, intervalMs: 1_000 }, ctx, {
+      acted: (r) => acted.push(r),
+      polled: (admitted, changed) => polled.push([admitted.map((pr) => pr.prNumber), changed]),
+    });
+    expect(sent).toEqual([expect.objectContaining({ state: 'draining' })]);
+    expect(acted).toEqual([expect.objectContaining({ kind: 'queueChange', action: 'drain' })]);
+    expect(polled).toEqual([[[1, 2], true], [[2], true], [[2], false], [[], true]]);
+    expect(sleeps).toEqual([1_000, 1_000, 1_500]);
+    expect(result).toMatchObject({ ok: true, timedOut: false, admitted: [] });
+  });
+});
+
+describe('the flags of a wait', () => {
+  it('defaults to merged, 30m and 10s, and takes any PR state in either case', () => {
+    expect(parseWaitOptions({})).toEqual({ target: 'merged', timeoutMs: 1_800_000, intervalMs: 10_000 });
+    expect(parseWaitOptions({ for: 'TESTS_PASSED', timeout: '2s', interval: '1m' })).toEqual({ target: 'tests_passed', timeoutMs: 2_000, intervalMs: 60_000 });
+  });
+
+  it('refuses an unknown state, a zero timeout and an interval under 1s', () => {
+    expect(() => parseWaitOptions({ for: 'done' })).toThrow(/--for "done"/);
+    expect(() => parseWaitOptions({ timeout: '0s' })).toThrow(UsageError);
+    expect(() => parseInterval('500ms', 1_000)).toThrow(/floor of 1s/);
+    expect(() => parseInterval('soon', 1_000)).toThrow(UsageError);
+    expect(parseInterval('1s', 2_000)).toBe(1_000);
+  });
+});

@@ -1,0 +1,113 @@
+// The scripts `mq completion bash|zsh|fish` prints, loaded into each shell and asked for completions. zsh and
+// fish are optional on a developer's machine and in CI: without one, its tests are skipped (install them with
+// `apt-get install zsh fish`).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PRIORITY_NAMES, PULL_REQUEST_STATES } from '../../src/api/schemas.js';
+import { bashComplete, fishComplete, hasShell, syntaxCheck, writeScript, zshComplete, type ShellName } from './shells.js';
+
+/** Command lines and exactly what every shell must offer for the last word. */
+const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
+  [['mq', 'qu'], ['queue']],
+  [['mq', 'queue', 'up'], ['update']],
+  [['mq', 'queue', 'update', '--mer'], ['--merge-method']],
+  [['mq', 'queue', 'update', '--merge-method', ''], ['merge_commit', 'squash', 'rebase']],
+  [['mq', 'queue', 'create', '--mode', ''], ['single', 'parallel']],
+  [['mq', 'list', '--state', ''], PULL_REQUEST_STATES],
+  [['mq', 'wait', '42', '--for', ''], PULL_REQUEST_STATES],
+  [['mq', 'submit', '42', '--priority', ''], Object.keys(PRIORITY_NAMES)],
+  [['mq', '--output', ''], ['table', 'json']],
+  [['mq', 'queue', 'get', '-o', ''], ['table', 'json']],
+  [['mq', 'sandbox', '--clock', ''], ['real', 'manual']],
+  // A flag's value is not read as a command: acme/w is -R's.
+  [['mq', '-R', 'acme/w', 'queue', 'dr'], ['drain']],
+  [['mq', 'queue', 'drain', '--w'], ['--wait']],
+  [['mq', 'config', ''], ['show', 'path', 'init', 'help']],
+  [['mq', 'config', 'init', '--t'], ['--token-command', '--token-file', '--timeout']],
+  [['mq', 'completion', ''], ['bash', 'zsh', 'fish']],
+  [['mq', 'help', 'exit'], ['exit-codes']],
+  [['mq', 'submit', ''], []],
+];
+
+const sorted = (words: readonly string[]) => [...words].sort();
+
+/** zsh's stand-in builtins print every candidate (zsh filters by prefix itself), some as `name:description`. */
+function zshOffers(file: string, words: string[]): string[] {
+  const typed = words.at(-1)!;
+  return zshComplete(file, words)
+    .map((line) => line.split(':')[0]!)
+    .filter((word) => word.startsWith(typed));
+}
+
+const OFFERS: Record<ShellName, (file: string, words: string[]) => string[]> = {
+  bash: bashComplete,
+  zsh: zshOffers,
+  fish: fishComplete,
+};
+
+for (const shell of ['bash', 'zsh', 'fish'] as const) {
+  describe.skipIf(!hasShell(shell))(`mq completion ${shell}`, () => {
+    let file = '';
+    beforeAll(async () => {
+      file = await writeScript(shell);
+    });
+
+    it('is a script the shell reads without a syntax error', () => {
+      expect(syntaxCheck(shell, file)).toEqual({ ok: true, stderr: '' });
+    });
+
+    it.each(CASES)('completes %j', (words, expected) => {
+      expect(sorted(OFFERS[shell](file, words))).toEqual(sorted(expected));
+    });
+  });
+}
+
+describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
+  let file = '';
+  beforeAll(async () => {
+    file = await writeScript('bash');
+  });
+
+  it('completes --flag=value, split at = as bash does by default, and whole', () => {
+    expect(sorted(bashComplete(file, ['mq', '--output', '=', '']))).toEqual(['json', 'table']);
+    expect(bashComplete(file, ['mq', '--output', '=', 'j'])).toEqual(['json']);
+    expect(bashComplete(file, ['mq', 'queue', 'update', '--merge-method=sq'])).toEqual(['--merge-method=squash']);
+  });
+
+  it('completes file names where a flag takes a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mq-files-'));
+    writeFileSync(join(dir, 'targets.txt'), '');
+    mkdirSync(join(dir, 'tokens'));
+    expect(bashComplete(file, ['mq', 'targets', 'set', '42', '--file', join(dir, 'ta')])).toEqual([join(dir, 'targets.txt')]);
+    expect(bashComplete(file, ['mq', 'config', 'init', '--token-file', join(dir, 'to')])).toEqual([join(dir, 'tokens')]);
+    // A value that is not a file gets no file names.
+    expect(bashComplete(file, ['mq', 'queue', 'pause', '--reason', join(dir, 'ta')])).toEqual([]);
+  });
+
+  it('offers every top-level command for an empty word, and flags only after a dash', () => {
+    const commands = bashComplete(file, ['mq', '']);
+    expect(commands).toEqual(expect.arrayContaining(['submit', 'queue', 'config', 'completion', 'help', 'sandbox']));
+    expect(commands.some((word) => word.startsWith('-'))).toBe(false);
+    expect(sorted(bashComplete(file, ['mq', '--ver']))).toEqual(['--verbose', '--version']);
+  });
+});
+
+describe.skipIf(!hasShell('zsh'))('mq completion zsh, zsh only', () => {
+  it('describes commands and flags, and leaves a file flag to _files', async () => {
+    const file = await writeScript('zsh');
+    expect(zshComplete(file, ['mq', 'queue', ''])).toContain("update:change the queue's settings");
+    expect(zshComplete(file, ['mq', 'config', 'init', '--token-file', ''])).toEqual(['<files>']);
+  });
+});
+
+describe.skipIf(!hasShell('fish'))('mq completion fish, fish only', () => {
+  it('completes file names where a flag takes a file, and none elsewhere', async () => {
+    const file = await writeScript('fish');
+    const dir = mkdtempSync(join(tmpdir(), 'mq-files-'));
+    writeFileSync(join(dir, 'targets.txt'), '');
+    expect(fishComplete(file, ['mq', 'targets', 'set', '42', '--file', join(dir, 'ta')])).toEqual([join(dir, 'targets.txt')]);
+    expect(fishComplete(file, ['mq', 'submit', join(dir, 'ta')])).toEqual([]);
+  });
+});

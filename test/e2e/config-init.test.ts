@@ -1,0 +1,244 @@
+// mq config init and mq config path, end to end: the built mq in a throw-away checkout (a .git directory with an
+// origin remote, no git needed) and a private home.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MQ_BIN, mq, TOKEN, type Run } from '../support/cli.js';
+
+interface Checkout {
+  root: string;
+  /** A directory below the root, where mq runs. */
+  sub: string;
+  home: string;
+  env: Record<string, string>;
+  userDir: string;
+}
+
+function checkout(origin: string | undefined = 'git@github.com:acme/widgets.git'): Checkout {
+  const base = mkdtempSync(join(tmpdir(), 'mq-init-'));
+  const root = join(base, 'repo');
+  const sub = join(root, 'src', 'app');
+  const home = join(base, 'home');
+  mkdirSync(join(root, '.git'), { recursive: true });
+  mkdirSync(sub, { recursive: true });
+  mkdirSync(home);
+  if (origin) writeFileSync(join(root, '.git', 'config'), `[remote "origin"]\n\turl = ${origin}\n`);
+  return { root, sub, home, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, userDir: join(home, '.config', 'mq') };
+}
+
+const json = (run: Run) => JSON.parse(run.stdout) as Record<string, any>;
+const read = (path: string) => readFileSync(path, 'utf8');
+
+const HEADER = [
+  '# mq settings for this repository, written by `mq config init`. Every key: `mq help config`.',
+  '# No token here: this file is committed. Set MQ_TOKEN, or add tokenCommand or tokenFile.',
+];
+
+describe('mq config init', () => {
+  it('writes .mqrc.yaml at the git root from what it infers, asking nothing without a terminal', async () => {
+    const c = checkout();
+    const run = await mq(['config', 'init'], { cwd: c.sub, env: c.env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const file = join(c.root, '.mqrc.yaml');
+    expect(run.stdout).toContain(`Wrote ${file}`);
+    expect(run.stdout).toContain('No token in it: set MQ_TOKEN');
+    expect(read(file)).toBe([...HEADER, 'repo: acme/widgets', 'targetBranch: main', ''].join('\n'));
+    const shown = json(await mq(['config', 'show', '--json'], { cwd: c.sub, env: c.env }));
+    expect(shown.settings.repo).toEqual({ value: 'github.com/acme/widgets', origin: `file ${file}` });
+  });
+
+  it('writes the flags it is given; --json prints the result as JSON without writing output: json', async () => {
+    const c = checkout();
+    const args = ['config', 'init', '-R', 'ghe.example.com/acme/tools', '-b', 'release', '--api-url', 'https://mq.example.com/v1/', '--org', 'acme', '-o', 'json', '--token-command', 'pass show "mq token"'];
+    const run = await mq(args, { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(0);
+    const values = { repo: 'ghe.example.com/acme/tools', targetBranch: 'release', apiUrl: 'https://mq.example.com/v1', org: 'acme', output: 'json', tokenCommand: 'pass show "mq token"' };
+    expect(json(run)).toEqual({ path: join(c.root, '.mqrc.yaml'), scope: 'project', replaced: false, values, token: 'tokenCommand' });
+    const shown = json(await mq(['config', 'show', '--json'], { cwd: c.root, env: c.env }));
+    expect(shown.settings.apiUrl.value).toBe('https://mq.example.com/v1');
+    expect(shown.settings.token).toEqual({ value: 'set (tokenCommand)', origin: `file ${join(c.root, '.mqrc.yaml')}` });
+
+    const other = checkout();
+    const quiet = await mq(['config', 'init', '--json', '--api-url', 'https://api.trunk.io/v1'], { cwd: other.root, env: other.env });
+    // --json is how the result prints; a value at mq's default is left out of the file.
+    expect(json(quiet).values).toEqual({ repo: 'acme/widgets', targetBranch: 'main' });
+  });
+
+  it('refuses to replace a config file without --force (exit 2), and with --force keeps its format', async () => {
+    const c = checkout();
+    const existing = join(c.root, '.mqrc.json');
+    writeFileSync(existing, '{ "targetBranch": "old" }\n');
+    const refused = await mq(['config', 'init'], { cwd: c.sub, env: c.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${existing} already exists`);
+    expect(refused.stderr).toContain('--force');
+    expect(read(existing)).toBe('{ "targetBranch": "old" }\n');
+    expect(existsSync(join(c.root, '.mqrc.yaml'))).toBe(false);
+
+    const replaced = await mq(['config', 'init', '--force', '--branch', 'dev', '--json'], { cwd: c.sub, env: c.env });
+    expect(replaced.code).toBe(0);
+    expect(json(replaced)).toMatchObject({ path: existing, replaced: true });
+    expect(JSON.parse(read(existing))).toEqual({ repo: 'acme/widgets', targetBranch: 'dev' });
+  });
+
+  it('never writes a token, and takes the token from one place only', async () => {
+    const c = checkout();
+    const run = await mq(['config', 'init', '--token-file', '~/.config/mq/token'], { cwd: c.root, env: { ...c.env, MQ_TOKEN: TOKEN } });
+    expect(run.code).toBe(0);
+    const text = read(join(c.root, '.mqrc.yaml'));
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toMatch(/^token:/m);
+    expect(text).toContain('tokenFile: "~/.config/mq/token"');
+    expect(run.stdout).toContain('The token comes from tokenFile.');
+
+    const fresh = checkout();
+    for (const args of [['--token-command', 'x', '--token-file', 'y'], ['--token-command', ' '], ['--token', TOKEN]]) {
+      const refused = await mq(['config', 'init', ...args], { cwd: fresh.root, env: fresh.env });
+      expect({ args, code: refused.code }).toEqual({ args, code: 2 });
+    }
+    expect(existsSync(join(fresh.root, '.mqrc.yaml'))).toBe(false);
+  });
+
+  it('checks flag values before writing anything', async () => {
+    const c = checkout();
+    const run = await mq(['config', 'init', '--repo', 'not a repo'], { cwd: c.root, env: c.env });
+    expect(run.code).toBe(2);
+    expect(existsSync(join(c.root, '.mqrc.yaml'))).toBe(false);
+  });
+
+  it('writes in the working directory outside a checkout, without a repository it cannot infer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mq-init-plain-'));
+    const run = await mq(['config', 'init'], { cwd: dir, env: { HOME: dir } });
+    expect(run.code).toBe(0);
+    expect(read(join(dir, '.mqrc.yaml'))).toBe([...HEADER, 'targetBranch: main', ''].join('\n'));
+  });
+
+  it('--user writes the user file, readable by its owner only, with no repository or branch unless given', async () => {
+    const c = checkout();
+    const run = await mq(['config', 'init', '--user', '--api-url', 'https://mq.example.com/v1', '--json'], { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(0);
+    const file = join(c.userDir, 'config.yaml');
+    expect(json(run)).toEqual({ path: file, scope: 'user', replaced: false, values: { apiUrl: 'https://mq.example.com/v1' }, token: null });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(read(file)).toContain('apiUrl: "https://mq.example.com/v1"');
+    expect((await mq(['config', 'init', '--user'], { cwd: c.sub, env: c.env })).code).toBe(2);
+    expect(existsSync(join(c.root, '.mqrc.yaml'))).toBe(false);
+  });
+
+  it('leaves settings in package.json alone, even with --force', async () => {
+    const c = checkout();
+    writeFileSync(join(c.root, 'package.json'), JSON.stringify({ name: 'w', mq: { targetBranch: 'main' } }));
+    expect((await mq(['config', 'init'], { cwd: c.root, env: c.env })).code).toBe(2);
+    const forced = await mq(['config', 'init', '--force'], { cwd: c.root, env: c.env });
+    expect(forced.code).toBe(2);
+    expect(forced.stderr).toContain('"mq" key');
+    // A package.json without an "mq" key is no config file.
+    const other = checkout();
+    writeFileSync(join(other.root, 'package.json'), '{"name": "w"}');
+    expect((await mq(['config', 'init'], { cwd: other.root, env: other.env })).code).toBe(0);
+  });
+
+  it('warns when a config file nearer the working directory will still be read instead', async () => {
+    const c = checkout();
+    writeFileSync(join(c.sub, '.mqrc'), 'targetBranch: nearer\n');
+    const run = await mq(['config', 'init'], { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`warning: ${join(c.sub, '.mqrc')} is nearer to the working directory`);
+  });
+});
+
+const hasScript = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+/** mq under a pseudo-terminal (util-linux `script`), answering each question when it is asked. */
+function onTerminal(args: string[], cwd: string, env: Record<string, string>, answers: [RegExp, string][]): Promise<Run> {
+  const command = [process.execPath, MQ_BIN, ...args].map((word) => `'${word}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '', TERM: 'dumb', ...env } });
+  let stdout = '';
+  let unanswered = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    unanswered += chunk;
+    const next = answers[0];
+    if (next && next[0].test(unanswered)) {
+      answers.shift();
+      unanswered = '';
+      child.stdin.write(next[1]);
+    }
+  });
+  const timer = setTimeout(() => child.kill(), 20_000);
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr: '' });
+    }),
+  );
+}
+
+describe.skipIf(!hasScript)('mq config init on a terminal', () => {
+  it('asks for what no flag gives, suggesting what it infers, until an answer is valid', async () => {
+    const c = checkout();
+    const run = await onTerminal(['config', 'init', '--org', 'acme'], c.sub, c.env, [
+      [/repository \(owner\/name\) \[acme\/widgets\]: $/, 'not a repo\r'],
+      [/repository \(owner\/name\) \[acme\/widgets\]: $/, '\r'],
+      [/target branch \[main\]: $/, 'release\r'],
+      [/API URL \[https:\/\/api\.trunk\.io\/v1\]: $/, '\r'],
+      [/output \(table or json\) \[table\]: $/, 'json\r'],
+    ]);
+    expect(run.stdout).toContain('repository (owner/name) must be "owner/name"');
+    expect(run.code).toBe(0);
+    expect(read(join(c.root, '.mqrc.yaml'))).toBe(
+      [...HEADER, 'repo: acme/widgets', 'targetBranch: release', 'org: acme', 'output: json', ''].join('\n'),
+    );
+    expect(run.stdout).not.toMatch(/token\b.*\]: $/m);
+  });
+
+  it('ends with exit 130 and writes nothing on Ctrl-C', async () => {
+    const c = checkout();
+    const run = await onTerminal(['config', 'init'], c.root, c.env, [[/repository .*: $/, '\x03']]);
+    expect(run.code).toBe(130);
+    expect(existsSync(join(c.root, '.mqrc.yaml'))).toBe(false);
+  });
+});
+
+describe('mq config path', () => {
+  it('says where files would be written when there are none', async () => {
+    const c = checkout();
+    const run = await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(0);
+    expect(json(run)).toEqual({
+      project: { path: join(c.root, '.mqrc.yaml'), exists: false, namedBy: null },
+      user: { path: join(c.userDir, 'config.yaml'), exists: false },
+    });
+    const text = await mq(['config', 'path'], { cwd: c.sub, env: c.env });
+    expect(text.stdout).toContain('none yet: `mq config init` writes it here');
+    expect(text.stdout).toContain('none yet: `mq config init --user` writes it here');
+  });
+
+  it('shows the files in effect, and what named the project file', async () => {
+    const c = checkout();
+    writeFileSync(join(c.root, '.mqrc.yml'), 'targetBranch: main\n');
+    mkdirSync(c.userDir, { recursive: true });
+    writeFileSync(join(c.userDir, 'config.json'), '{}');
+    const found = json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env }));
+    expect(found).toEqual({
+      project: { path: join(c.root, '.mqrc.yml'), exists: true, namedBy: 'search' },
+      user: { path: join(c.userDir, 'config.json'), exists: true },
+    });
+    const other = join(c.home, 'ci.yaml');
+    writeFileSync(other, 'output: json\n');
+    const byFlag = json(await mq(['config', 'path', '--config', other, '--json'], { cwd: c.sub, env: c.env }));
+    expect(byFlag.project).toEqual({ path: other, exists: true, namedBy: '--config' });
+    const byEnv = json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: { ...c.env, MQ_CONFIG: other } }));
+    expect(byEnv.project).toEqual({ path: other, exists: true, namedBy: 'MQ_CONFIG' });
+  });
+
+  it('fails like every command on a config file it cannot read, naming it (exit 3)', async () => {
+    const c = checkout();
+    writeFileSync(join(c.root, '.mqrc.yaml'), 'frobnicate: true\n');
+    const run = await mq(['config', 'path'], { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(join(c.root, '.mqrc.yaml'));
+  });
+});

@@ -1,0 +1,95 @@
+// Help end to end: every command's --help has examples, `mq help <command>` is that help, and the topics
+// (exit-codes, config, environment) say what the code does.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigFileSchema, PROJECT_SEARCH_PLACES } from '../../src/config/index.js';
+import { EXIT } from '../../src/errors.js';
+import { EXIT_CODES, exitCodesSummary } from '../../src/help/exit-codes.js';
+import { mq } from '../support/cli.js';
+
+/** The subcommands a --help lists, commander's implicit `help` of a group left out (it has no examples). */
+function subcommands(help: string, nested: boolean): string[] {
+  const section = /\nCommands:\n([\s\S]*?)(?:\n\n|$)/.exec(help)?.[1] ?? '';
+  return section
+    .split('\n')
+    .map((line) => /^ {2}(\S+)/.exec(line)?.[1])
+    .filter((name): name is string => name !== undefined && !(nested && name === 'help'));
+}
+
+/** Every command from mq down, each with its --help. */
+async function allHelp(path: string[] = []): Promise<{ path: string[]; help: string }[]> {
+  const run = await mq([...path, '--help']);
+  expect(run.code).toBe(0);
+  const below = await Promise.all(subcommands(run.stdout, path.length > 0).map((name) => allHelp([...path, name])));
+  return [{ path, help: run.stdout }, ...below.flat()];
+}
+
+describe('--help', () => {
+  it('has examples on every command', async () => {
+    const commands = await allHelp();
+    expect(commands.map(({ path }) => path.join(' '))).toEqual(
+      expect.arrayContaining(['', 'queue update', 'config init', 'config path', 'completion', 'help']),
+    );
+    const withoutExamples = commands.filter(({ help }) => !help.includes('\nExamples:\n  $ ')).map(({ path }) => path.join(' '));
+    expect(withoutExamples).toEqual([]);
+  });
+
+  it('ends with the exit codes, from the table the code has', async () => {
+    const run = await mq(['--help']);
+    expect(run.stdout).toContain(exitCodesSummary());
+    expect(run.stdout).toContain('mq help exit-codes');
+  });
+
+  it('tells how to install each completion script', async () => {
+    const run = await mq(['completion', '--help']);
+    expect(run.stdout).toContain('mq completion bash > ~/.local/share/bash-completion/completions/mq');
+    expect(run.stdout).toContain('mq completion zsh > "${fpath[1]}/_mq"');
+    expect(run.stdout).toContain('mq completion fish > ~/.config/fish/completions/mq.fish');
+    expect((await mq(['completion', 'powershell'])).code).toBe(2);
+  });
+});
+
+describe('mq help', () => {
+  it('shows a command help, as --help does', async () => {
+    for (const path of [['submit'], ['queue', 'update'], ['config', 'init'], []]) {
+      const viaHelp = await mq(['help', ...path]);
+      const viaFlag = await mq([...path, '--help']);
+      expect(viaHelp).toEqual({ code: 0, stdout: viaFlag.stdout, stderr: '' });
+    }
+  });
+
+  it('refuses what is neither a command nor a topic, with exit 2', async () => {
+    const run = await mq(['help', 'frobnicate']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('exit-codes, config, environment');
+    expect((await mq(['help', 'queue', 'frobnicate'])).code).toBe(2);
+  });
+
+  it('exit-codes: every code of EXIT, with its meaning', async () => {
+    const run = await mq(['help', 'exit-codes']);
+    expect(run.code).toBe(0);
+    expect(EXIT_CODES.map((row) => row.code).sort((a, b) => a - b)).toEqual(Object.values(EXIT).sort((a, b) => a - b));
+    const flat = run.stdout.replace(/\s+/g, ' ');
+    for (const row of EXIT_CODES) expect(flat).toContain(` ${row.code} ${row.long}`);
+  });
+
+  it('config: the search places and every key a config file may hold', async () => {
+    const run = await mq(['help', 'config']);
+    expect(run.code).toBe(0);
+    for (const place of PROJECT_SEARCH_PLACES) expect(run.stdout).toContain(place);
+    for (const key of Object.keys(ConfigFileSchema.shape)) expect(run.stdout).toMatch(new RegExp(`^  ${key} `, 'm'));
+    expect(run.stdout).toContain('mq config init');
+  });
+
+  it('environment: every variable the settings layer reads', async () => {
+    const run = await mq(['help', 'environment']);
+    expect(run.code).toBe(0);
+    const sources = ['environment.ts', 'resolve.ts', 'color.ts'].map((file) =>
+      readFileSync(resolve(import.meta.dirname, '../../src/config', file), 'utf8'),
+    );
+    const read = new Set(sources.flatMap((source) => [...source.matchAll(/'((?:MQ|TRUNK|NO|FORCE|XDG)_[A-Z_]+)'/g)].map((m) => m[1]!)));
+    expect(read.size).toBeGreaterThan(8);
+    for (const name of read) expect(run.stdout).toContain(name);
+  });
+});

@@ -1,0 +1,218 @@
+// mq wait, submit --wait, queue drain --wait and queue get --watch end to end: the built mq polls a sandbox on
+// a manual clock while the test moves the clock on, until the child exits.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, useSandbox, type Run } from '../support/cli.js';
+
+const fixture = useSandbox();
+const ESC = '\u001b[';
+
+let repoCounter = 0;
+let repoName = '';
+async function freshQueue(): Promise<Record<string, string>> {
+  repoName = `w-${++repoCounter}`;
+  const env = sandboxEnv(fixture.recorder.url, `acme/${repoName}`);
+  expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+  return env;
+}
+
+const describePr = (number: number, facts: Record<string, unknown>) =>
+  control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: repoName }, number, ...facts });
+
+/** Moves the sandbox's clock on in steps while `run` goes, until it exits. */
+async function advancing(run: Promise<Run>, seconds = 120): Promise<Run> {
+  let finished = false;
+  void run.finally(() => (finished = true));
+  while (!finished) {
+    await control(fixture.sandboxUrl, 'advance', { seconds });
+    await sleep(200);
+  }
+  return run;
+}
+
+/** The built mq in a child process we can signal; `output` resolves once stdout has said something. */
+function startMq(args: string[], env: Record<string, string>) {
+  const home = isolatedDir();
+  const child = spawn(process.execPath, [MQ_BIN, ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const output = new Promise<void>((said) => child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((stdout += chunk), said())));
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, output, done };
+}
+
+const lines = (text: string) => text.trimEnd().split('\n');
+
+describe('mq wait', () => {
+  it('exits 0 once the PR is merged, a plain line per change in a pipe', async () => {
+    const env = await freshQueue();
+    expect((await mq(['submit', '42'], { env })).code).toBe(0);
+    const run = await advancing(mq(['wait', '42', '--interval', '1s'], { env }));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain(ESC);
+    expect(run.stdout).toMatch(/^#42 (not_ready|pending|testing)/);
+    expect(lines(run.stdout)).toContain('#42 merged');
+    expect(lines(run.stdout).at(-1)).toBe('✓ #42 merged');
+  });
+
+  it('exits 1 when the PR fails, naming it', async () => {
+    const env = await freshQueue();
+    await describePr(7, { testOutcome: 'fail' });
+    await mq(['submit', '7'], { env });
+    const run = await advancing(mq(['wait', '7', '--interval', '1s'], { env }));
+    expect(run.code).toBe(1);
+    expect(lines(run.stdout).at(-1)).toBe('✗ #7 failed, not merged');
+  });
+
+  it('exits 1 when the PR is cancelled, with the readiness reason the service gives', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '8'], { env });
+    const run = mq(['wait', '8', '--interval', '1s'], { env });
+    await sleep(300);
+    // Retargeting an admitted PR cancels it (SEMANTICS.md).
+    await describePr(8, { baseBranch: 'release' });
+    const done = await advancing(run);
+    expect(done.code).toBe(1);
+    expect(done.stdout).toContain('✗ #8 cancelled, not merged');
+    expect(done.stdout).toContain("its base branch (release) does not match the queue's branch");
+  });
+
+  it('exits 7 at --timeout, saying what it still waited for', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '5'], { env });
+    const started = Date.now();
+    const run = await mq(['wait', '5', '--timeout', '2s', '--interval', '1s'], { env });
+    expect(run.code).toBe(7);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    expect(run.stdout).toMatch(/… #5 still (testing|pending|not_ready), not merged/);
+    expect(run.stderr).toBe('mq: timed out after 2s (--timeout)\n');
+  });
+
+  it('prints NDJSON under --json: one line per change, the summary last', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '1', '2'], { env });
+    const run = await advancing(mq(['wait', '1', '2', '--interval', '1s', '--json'], { env }));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const records = lines(run.stdout).map((line) => JSON.parse(line));
+    const summary = records.pop();
+    expect(summary).toEqual({
+      summary: { ok: true, for: 'merged', timedOut: false, results: [{ pr: 1, state: 'merged', reached: true }, { pr: 2, state: 'merged', reached: true }] },
+    });
+    for (const record of records) {
+      expect(Object.keys(record)).toEqual(['pr', 'state', 'previous', 'at', 'position']);
+      expect(Number.isNaN(Date.parse(record.at))).toBe(false);
+    }
+    expect(records.filter((r) => r.pr === 1)[0]).toMatchObject({ previous: null });
+    expect(records.filter((r) => r.pr === 2).at(-1)).toMatchObject({ state: 'merged', position: null });
+    expect(records.some((r) => r.pr === 2 && r.position === 2)).toBe(true);
+  });
+
+  it('waits for another state with --for, and exits 4 for a PR never submitted', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '3'], { env });
+    const testing = await advancing(mq(['wait', '3', '--for', 'TESTING', '--interval', '1s'], { env }), 1);
+    expect(testing.code).toBe(0);
+    expect(lines(testing.stdout).at(-1)).toBe('✓ #3 testing');
+
+    const missing = await mq(['wait', '99', '--json'], { env });
+    expect(missing.code).toBe(4);
+    expect(missing.stdout).toBe('');
+    expect(JSON.parse(missing.stderr)).toMatchObject({ error: { code: 'not_found', status: 404 } });
+    // Beside a known PR, an unknown one is that PR's negative outcome.
+    const mixed = await mq(['wait', '3', '99', '--for', 'testing', '--json'], { env });
+    expect(mixed.code).toBe(1);
+    const summary = JSON.parse(lines(mixed.stdout).at(-1)!).summary;
+    expect(summary.results).toEqual([
+      { pr: 3, state: 'testing', reached: true },
+      { pr: 99, state: null, reached: false, error: expect.objectContaining({ code: 'not_found', status: 404 }) },
+    ]);
+  });
+
+  it('refuses a bad --for, --interval or --timeout with exit 2 and sends nothing', async () => {
+    const env = await freshQueue();
+    fixture.recorder.requests.length = 0;
+    for (const args of [['--for', 'done'], ['--interval', '500ms'], ['--timeout', 'soon'], ['--timeout', '0']]) {
+      const run = await mq(['wait', '1', ...args], { env });
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect((await mq(['submit', '1', '--interval', '2s'], { env })).code).toBe(2);
+    expect((await mq(['queue', 'get', '--interval', '2s'], { env })).code).toBe(2);
+    expect(fixture.recorder.requests).toHaveLength(0);
+  });
+
+  it('ends with 130 on Ctrl-C, with no stack trace', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '6'], { env });
+    const running = startMq(['wait', '6', '--interval', '1s'], env);
+    await running.output;
+    running.child.kill('SIGINT');
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe('mq: interrupted\n');
+  });
+});
+
+describe('submit --wait and queue drain --wait', () => {
+  it('submits, then waits until merged', async () => {
+    const env = await freshQueue();
+    const run = await advancing(mq(['submit', '11', '12', '--wait', '--interval', '1s'], { env }));
+    expect(run.code).toBe(0);
+    const out = lines(run.stdout);
+    expect(out.slice(0, 2)).toEqual(['✓ #11 submitted', '✓ #12 submitted']);
+    expect(out.slice(-2)).toEqual(['✓ #11 merged', '✓ #12 merged']);
+    const json = await advancing(mq(['submit', '13', '--wait', '--interval', '1s', '--json'], { env }));
+    expect(JSON.parse(lines(json.stdout).at(-1)!)).toMatchObject({ summary: { ok: true, results: [{ pr: 13, state: 'merged', reached: true }] } });
+  });
+
+  it('drains, and returns once no admitted PR is left; exits 7 at --timeout', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '21', '22'], { env });
+    const run = await advancing(mq(['queue', 'drain', '--yes', '--wait', '--interval', '1s'], { env }));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(lines(run.stdout)[0]).toBe('Queue main is draining');
+    expect(run.stdout).toMatch(/2 admitted PRs left: #21 testing, #22 pending/);
+    expect(lines(run.stdout).at(-1)).toBe('✓ Queue main drained: no admitted PR left');
+    const queue = JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout);
+    expect(queue.enqueuedPullRequests).toEqual([]);
+
+    await mq(['queue', 'resume'], { env });
+    await mq(['submit', '23'], { env });
+    const late = await mq(['queue', 'drain', '--yes', '--wait', '--timeout', '2s', '--interval', '1s', '--json'], { env });
+    expect(late.code).toBe(7);
+    const records = lines(late.stdout).map((line) => JSON.parse(line));
+    expect(records[0]).toMatchObject({ admitted: [{ pr: 23 }] });
+    expect(records.at(-1)).toMatchObject({ summary: { ok: false, timedOut: true, action: 'drain', state: 'draining', admitted: [{ pr: 23 }] } });
+    expect(JSON.parse(late.stderr)).toMatchObject({ error: { code: 'wait_timeout' } });
+  });
+});
+
+describe('queue get --watch', () => {
+  it('prints the table once per change in a pipe, and ends with 130 on Ctrl-C', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '31'], { env });
+    const running = startMq(['queue', 'get', '--watch', '--interval', '1s'], env);
+    await running.output;
+    await control(fixture.sandboxUrl, 'advance', { seconds: 3600 });
+    await sleep(2_500);
+    running.child.kill('SIGINT');
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe('mq: interrupted\n');
+    expect(run.stdout).not.toContain(ESC);
+    const tables = run.stdout.split('\n\nstate ');
+    expect(tables).toHaveLength(2);
+    expect(tables[0]).toContain('#31');
+    expect(tables[1]).toContain('No pull requests in the queue.');
+  });
+});

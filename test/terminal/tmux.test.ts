@@ -1,0 +1,148 @@
+// mq on a real terminal: tmux gives the built mq a pseudo-terminal, and capture-pane shows the screen as a
+// person would see it: the live line of `wait` redrawn in place, colours, and the confirmation prompt.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+
+const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
+const TITLE = HAS_TMUX ? 'on a real terminal (tmux)' : 'on a real terminal: SKIPPED because tmux is not installed (apt-get install tmux)';
+if (!HAS_TMUX) console.warn(`test/terminal/tmux.test.ts: ${TITLE}`);
+
+const fixture = useSandbox();
+const ESC = '\u001b[';
+
+let repoCounter = 0;
+async function freshQueue(): Promise<Record<string, string>> {
+  const env = sandboxEnv(fixture.recorder.url, `acme/tty-${++repoCounter}`);
+  expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+  return env;
+}
+const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
+const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** One tmux server of our own (its own socket, no user config), one window 100×30 running mq. */
+class Terminal {
+  private static count = 0;
+  private readonly socket = `mq-test-${process.pid}-${++Terminal.count}`;
+
+  constructor(args: string[], env: Record<string, string>) {
+    const home = isolatedDir();
+    const vars = { PATH: process.env.PATH ?? '', HOME: home, TERM: 'xterm-256color', ...env };
+    const assignments = Object.entries(vars).map(([key, value]) => quote(`${key}=${value}`));
+    // The shell stays after mq exits, so its exit code and last screen can be read.
+    const command = `env -i ${assignments.join(' ')} ${quote(process.execPath)} ${quote(MQ_BIN)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
+    this.tmux('new-session', '-d', '-s', 'mq', '-x', '100', '-y', '30', command);
+  }
+
+  screen(escapes = false): string {
+    return this.tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 'mq')
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
+      .trimEnd();
+  }
+
+  /** Waits until the screen matches every pattern; fails with the screen as it was. */
+  async until(...patterns: RegExp[]): Promise<string> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const screen = this.screen();
+      if (patterns.every((pattern) => pattern.test(screen))) return screen;
+      if (Date.now() > deadline) throw new Error(`the screen never showed ${patterns.join(', ')}:\n${screen}`);
+      await sleep(100);
+    }
+  }
+
+  /** Whether the terminal shows its cursor (mq hides it while it redraws). */
+  cursorVisible(): boolean {
+    return this.tmux('display-message', '-p', '-t', 'mq', '#{cursor_flag}').trim() === '1';
+  }
+
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'mq', ...keys);
+  }
+
+  close(): void {
+    spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  }
+}
+
+describe.skipIf(!HAS_TMUX)(TITLE, () => {
+  let terminal: Terminal | undefined;
+  afterEach(() => terminal?.close());
+
+  it('redraws the live line of each PR in place, in colour, then leaves the summary', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '1', '2'], { env });
+    terminal = new Terminal(['wait', '1', '2', '--interval', '1s'], env);
+    const first = await terminal.until(/• #1\s+testing\s+\d+s in state\s+position 1/, /• #2\s+pending\s+\d+s in state\s+position 2/);
+    expect(first.split('\n')).toHaveLength(2);
+    const coloured = terminal.screen(true);
+    expect(coloured).toContain(`${ESC}33mtesting`);
+    expect(coloured).toContain(`${ESC}34mpending`);
+    expect(terminal.cursorVisible()).toBe(false);
+
+    await advance(300);
+    const moved = await terminal.until(/✓ #1\s+merged/, /• #2\s+testing\s+\d+s in state\s+position 1/);
+    // In place: still one line per PR, on the same rows.
+    expect(moved.split('\n')).toHaveLength(2);
+    expect(moved.split('\n')[0]).toMatch(/#1/);
+    expect(terminal.screen(true)).toContain(`${ESC}32m✓`);
+
+    await advance(300);
+    const done = await terminal.until(/\[exit 0\]/);
+    expect(done).toBe('✓ #1 merged\n✓ #2 merged\n[exit 0]');
+    expect(terminal.cursorVisible()).toBe(true);
+  });
+
+  it('on Ctrl-C leaves the live lines finished, gives the cursor back, exits 130', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '3'], { env });
+    terminal = new Terminal(['wait', '3', '--interval', '1s'], env);
+    await terminal.until(/• #3\s+testing/);
+    terminal.keys('C-c');
+    const stopped = await terminal.until(/\[exit 130\]/);
+    expect(stopped).toMatch(/^• #3\s+testing\s+\d+s in state\s+position 1\n(\^C)?mq: interrupted\n\[exit 130\]$/);
+    expect(terminal.cursorVisible()).toBe(true);
+  });
+
+  it('asks before pausing the queue: "n" changes nothing, "y" pauses it', async () => {
+    const env = await freshQueue();
+    const state = async () => JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout).state;
+
+    terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze'], env);
+    await terminal.until(/Pause the main queue \(deploy freeze\)\?.*\[y\/N\]/s);
+    terminal.keys('n', 'Enter');
+    const declined = await terminal.until(/\[exit 1\]/);
+    expect(declined).toContain('queue pause: not confirmed, nothing was changed');
+    expect(await state()).toBe('running');
+    terminal.close();
+
+    terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze'], env);
+    await terminal.until(/\[y\/N\]/);
+    terminal.keys('y', 'Enter');
+    const confirmed = await terminal.until(/\[exit 0\]/);
+    expect(confirmed).toContain('Queue main paused (reason: deploy freeze)');
+    expect(await state()).toBe('paused');
+  });
+
+  it('keeps the queue table of --watch in place, and ends cleanly on Ctrl-C', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '5'], { env });
+    terminal = new Terminal(['queue', 'get', '--watch', '--interval', '1s'], env);
+    await terminal.until(/#5\s+PR #5\s+\S+\s+testing/);
+    await advance(3600);
+    const after = await terminal.until(/No pull requests in the queue\./);
+    expect(after.match(/^state /gm)).toHaveLength(1);
+    terminal.keys('C-c');
+    const stopped = await terminal.until(/\[exit 130\]/);
+    // The terminal itself echoes ^C; mq finishes its lines, gives the cursor back and prints no stack.
+    expect(stopped).toMatch(/No pull requests in the queue\.\n(\^C)?mq: interrupted\n\[exit 130\]$/);
+    expect(terminal.cursorVisible()).toBe(true);
+  });
+});
