@@ -232,6 +232,7 @@ class Runner {
           token: await readToken(settings),
           timeoutMs: settings.timeoutMs,
           userAgent: USER_AGENT,
+          signal: io.signal,
           trace: globals.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
         });
         return client;

@@ -1,7 +1,7 @@
 // One HTTP exchange with the service over undici: headers, timeout, the redacted --debug trace, retries of
 // reads, and the translation of every failure into an MqError a person can act on.
 import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { ApiError, NetworkError } from '../errors.js';
+import { ApiError, InterruptedError, NetworkError } from '../errors.js';
 
 export interface TransportOptions {
   /** Base URL ending in /v1, without a trailing slash. */
@@ -16,6 +16,8 @@ export interface TransportOptions {
   /** How many times a read that met a 5xx, a 429 or a network failure is tried again. */
   retries?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** Aborts every exchange in flight (Ctrl-C): the command ends at once instead of waiting for an answer. */
+  signal?: AbortSignal;
 }
 
 export interface Exchange {
@@ -111,7 +113,9 @@ export class Transport {
         dispatcher: this.dispatcher,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: this.options.signal
+          ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.options.timeoutMs)])
+          : AbortSignal.timeout(this.options.timeoutMs),
       });
       const text = scrub(await response.body.text());
       const contentType = String(response.headers['content-type'] ?? '');
@@ -126,6 +130,7 @@ export class Transport {
         retryAfterMs: retryAfter(response.headers['retry-after']),
       };
     } catch (error) {
+      if (this.options.signal?.aborted) throw new InterruptedError();
       throw networkError(error, url, this.options.timeoutMs);
     }
   }

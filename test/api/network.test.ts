@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitCodeOf, MqError, NetworkError } from '../../src/errors.js';
+import { exitCodeOf, InterruptedError, MqError, NetworkError } from '../../src/errors.js';
 import { clientFor, rejectionOf, REPO, startHttpService, TOKEN, type FakeService } from './harness.js';
 
 const queueRef = { repo: REPO, targetBranch: 'main' };
@@ -121,5 +121,18 @@ describe('a server that does not answer', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(/connection to 127\.0\.0\.1:\d+ was reset/);
     expect(exitCodeOf(error)).toBe(6);
+  });
+
+  it('an interrupt (Ctrl-C) ends the exchange at once with exit 130, not a timeout', async () => {
+    service.reply({ hang: true });
+    const controller = new AbortController();
+    const { client } = clientFor(service, { timeoutMs: 20_000, signal: controller.signal });
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 100);
+    const error = await rejectionOf(client.getQueue(queueRef));
+    expect(error).toBeInstanceOf(InterruptedError);
+    expect(exitCodeOf(error)).toBe(130);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(service.requests).toHaveLength(1);
   });
 });
