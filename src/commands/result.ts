@@ -40,7 +40,8 @@ export interface ConfigInitResult {
 
 export type CommandResult =
   | { kind: 'queue'; queue: Queue }
-  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequest }
+  /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
+  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequest; queue?: Queue }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }

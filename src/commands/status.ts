@@ -1,14 +1,22 @@
 // mq status: one PR's state and readiness, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../config/index.js';
-import { ConfigError } from '../errors.js';
+import { ApiError, ConfigError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult } from './result.js';
 
 export async function status(input: { pr?: number }, ctx: Context): Promise<CommandResult> {
   const pr = input.pr !== undefined ? { number: input.pr } : { branch: await branchOf(ctx) };
   const client = await ctx.client();
-  const pullRequest = await client.getSubmittedPullRequest({ ...ctx.queueRef(), pr });
-  return { kind: 'pullRequest', pullRequest };
+  const ref = ctx.queueRef();
+  const pullRequest = await client.getSubmittedPullRequest({ ...ref, pr });
+  if (!pullRequest.isCurrentlySubmittedToQueue) return { kind: 'pullRequest', pullRequest };
+  // Where it stands and what holds it: its position and the queue's state come from the queue itself.
+  try {
+    return { kind: 'pullRequest', pullRequest, queue: await client.getQueue(ref) };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return { kind: 'pullRequest', pullRequest };
+    throw error;
+  }
 }
 
 async function branchOf(ctx: Context): Promise<string> {

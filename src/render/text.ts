@@ -20,7 +20,7 @@ export function renderText(result: CommandResult, options: RenderOptions): strin
     case 'queue':
       return renderQueue(result.queue, ctx);
     case 'pullRequest':
-      return renderPullRequest(result.pullRequest, ctx);
+      return renderPullRequest(result.pullRequest, result.queue, ctx);
     case 'pullRequests':
       return renderPullRequests(result.pullRequests, result.nextCursor, ctx);
     case 'perPr':

@@ -108,6 +108,20 @@ describe('submit, status and the path to merged', () => {
   });
 });
 
+describe('why a PR is not moving', () => {
+  it('shows its position and what it waits for, and that a paused queue holds it', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '61', '62'], { env });
+    await advance(1);
+    const waiting = await mq(['status', '62'], { env });
+    expect(waiting.code).toBe(0);
+    expect(waiting.stdout).toMatch(/position +2 of 2 \(queue running\)/);
+    expect(waiting.stdout).toContain('every testing slot is busy (concurrency 1, testing: #61)');
+    await mq(['queue', 'pause', '--yes'], { env });
+    expect((await mq(['status', '62'], { env })).stdout).toContain('the queue is paused');
+  });
+});
+
 describe('list and testing', () => {
   it('lists PRs with a state filter and a limit, across pages', async () => {
     const env = await freshQueue('--concurrency', '3');

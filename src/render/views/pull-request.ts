@@ -1,13 +1,14 @@
 // `mq status`: one submitted PR, and in words why it cannot start testing when it is not ready.
-import { FINAL_PULL_REQUEST_STATES, type SubmittedPullRequest } from '../../api/schemas.js';
+import { FINAL_PULL_REQUEST_STATES, type Queue, type SubmittedPullRequest } from '../../api/schemas.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
+import { prsAhead, explainWaiting } from '../queue-position.js';
 import { explainReadiness } from '../readiness.js';
 import { safeLine } from '../sanitize.js';
 import { renderPairs } from '../tables.js';
 
-export function renderPullRequest(pr: SubmittedPullRequest, ctx: RenderContext): string {
+export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undefined, ctx: RenderContext): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
     ['author', safeLine(pr.prAuthor)],
@@ -18,11 +19,18 @@ export function renderPullRequest(pr: SubmittedPullRequest, ctx: RenderContext):
     ['base branch', safeLine(pr.prBaseBranch)],
     ['in queue', yesNo(pr.isCurrentlySubmittedToQueue)],
   ];
+  const ahead = queue && prsAhead(pr, queue);
+  if (queue && ahead) pairs.push(['position', `${ahead.length + 1} of ${queue.enqueuedPullRequests.length} (queue ${queue.state})`]);
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
 
   const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);
-  const readiness = renderReadiness(pr, ctx);
-  return `${heading}\n${renderPairs(pairs, paint)}\n${readiness ? `\n${readiness}\n` : ''}`;
+  const sections = [renderReadiness(pr, ctx), queue ? renderWaiting(pr, queue, ctx) : ''].filter((text) => text !== '');
+  return `${heading}\n${renderPairs(pairs, paint)}\n${sections.map((text) => `\n${text}\n`).join('')}`;
+}
+
+function renderWaiting(pr: SubmittedPullRequest, queue: Queue, ctx: RenderContext): string {
+  const reasons = explainWaiting(pr, queue);
+  return reasons.length === 0 ? '' : `${ctx.paint.bold('What it is waiting for:')}\n${bullets(reasons)}`;
 }
 
 // Readiness only matters while the PR is in play: after merged/failed/cancelled a stale gate would mislead.

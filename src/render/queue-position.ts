@@ -1,0 +1,42 @@
+// Why an admitted PR is not moving, from the queue around it: the queue's own state, busy testing slots, and
+// the PRs ahead of it. Pure: the PR, the queue as getQueue answered, nothing else.
+import type { EnqueuedPullRequest, Queue, SubmittedPullRequest } from '../api/schemas.js';
+
+/** PRs listed ahead of this one in `enqueuedPullRequests`; undefined when the PR is not in the queue. */
+export function prsAhead(pr: SubmittedPullRequest, queue: Queue): EnqueuedPullRequest[] | undefined {
+  const index = queue.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr.prNumber);
+  return index < 0 ? undefined : queue.enqueuedPullRequests.slice(0, index);
+}
+
+/** One sentence per thing holding the PR back; empty when nothing in the queue is. */
+export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[] {
+  const reasons: string[] = [];
+  const ahead = prsAhead(pr, queue) ?? [];
+  if (queue.state === 'paused') {
+    reasons.push('the queue is paused: nothing starts testing and nothing merges until `mq queue resume`');
+  } else if ((queue.state === 'draining' || queue.state === 'switching_modes') && (pr.state === 'not_ready' || pr.state === 'pending')) {
+    reasons.push(`the queue is ${queue.state.replace('_', ' ')}: it admits no new PRs until it runs again`);
+  }
+  const testing = queue.enqueuedPullRequests.filter((queued) => queued.state === 'testing');
+  if (pr.state === 'pending' && queue.state === 'running') {
+    reasons.push(
+      testing.length >= queue.concurrency
+        ? `every testing slot is busy (concurrency ${queue.concurrency}, testing: ${numbers(testing, false)})`
+        : ahead.length > 0
+          ? `it waits for the PRs ahead of it (${numbers(ahead)})`
+          : 'it is next: it starts testing when the queue next moves',
+    );
+  }
+  if (pr.state === 'tests_passed' && ahead.length > 0) {
+    reasons.push(`its tests passed; it merges after the PRs ahead of it (${numbers(ahead)})`);
+  }
+  if (pr.state === 'pending_failure') {
+    reasons.push('its run failed; it waits for the PRs ahead of it to finish testing, to learn whose fault it was');
+  }
+  return reasons;
+}
+
+function numbers(prs: readonly EnqueuedPullRequest[], withState = true): string {
+  const shown = prs.slice(0, 5).map((pr) => `#${pr.prNumber}${withState && pr.state ? ` ${pr.state}` : ''}`);
+  return prs.length > 5 ? `${shown.join(', ')} and ${prs.length - 5} more` : shown.join(', ');
+}
