@@ -29,15 +29,16 @@ import { renderMetrics, type QueueMetricsInput } from './metrics.js';
 import {
   cancelSubmission,
   DEFAULT_QUEUE_SETTINGS,
-  finishDueRuns,
-  nextRunEnd,
+  newQueue,
+  nextQueueEventAt,
+  pullRequestChanged,
+  recheckWaiting,
   restartSubmission,
   settleQueue,
-  submissionOf,
   submitToQueue,
-  type QueueWorld,
   type ResolvedPriority,
 } from './queue.js';
+import { runsInFlightOf } from './runs.js';
 import {
   emptyState,
   FINAL_STATES,
@@ -50,7 +51,8 @@ import {
   type SandboxState,
   type Submission,
 } from './state.js';
-import { enqueuedPullRequestView, queueSettingsView, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
+import { enqueuedPullRequestView, openSubmissionIds, queueSettingsView, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
+import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -63,6 +65,8 @@ export interface EngineOptions {
   testDurationSeconds?: number;
   /** Seeds the ids of a fresh engine. */
   seed?: string;
+  /** Told of every change of a PR's state (tests check the engine's invariants with it). */
+  onTransition?: TransitionObserver;
 }
 
 /** Why the engine refused an operation; the HTTP face turns the kind into a status code. */
@@ -80,7 +84,6 @@ export class EngineRefusal extends Error {
 
 export class QueueEngine {
   private readonly world: QueueWorld;
-  private changes = 0;
 
   private constructor(
     private readonly state: SandboxState,
@@ -88,11 +91,9 @@ export class QueueEngine {
   ) {
     const seconds = options.testDurationSeconds ?? DEFAULT_TEST_DURATION_SECONDS;
     if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`testDurationSeconds must be positive, not ${seconds}`);
-    this.world = {
-      state,
-      testDurationMs: Math.round(seconds * 1000),
-      newId: () => deterministicUuid(state.seed, state.nextId++),
-    };
+    this.world = newWorld(state, Math.round(seconds * 1000), () => deterministicUuid(state.seed, state.nextId++), options.onTransition);
+    // A restored state is settled at its own instant first: the index is rebuilt and anything due happens.
+    for (const queue of Object.values(state.queues)) settleQueue(this.world, queue);
   }
 
   static create(options: EngineOptions = {}): QueueEngine {
@@ -101,7 +102,7 @@ export class QueueEngine {
   }
 
   /** An engine from a document `serialize` wrote; throws when it is not one. */
-  static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds'> = {}): QueueEngine {
+  static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'> = {}): QueueEngine {
     return new QueueEngine(parseState(document), options);
   }
 
@@ -114,23 +115,29 @@ export class QueueEngine {
     return new Date(this.state.now);
   }
 
-  /** Counts the changes to the state (time passing alone is none), so a caller knows when to save. */
+  /** Counts the changes to the state, those time brings included. */
   get revision(): number {
-    return this.changes;
+    return this.world.changes;
+  }
+
+  /** The next instant at which something happens by itself (a run ends, a batch stops waiting), if any. */
+  get nextEventAt(): Date | undefined {
+    const next = this.nextEventMs();
+    return next === undefined ? undefined : new Date(next);
   }
 
   /**
-   * Moves the clock to `now`, running every run end on the way at its own instant, so the outcome does not
+   * Moves the clock to `now`, stopping at every instant something is due on the way, so the outcome does not
    * depend on how often the clock ticks. A time before the engine's own is ignored: time never goes back.
    */
   tick(now: Date | number): void {
     const target = toMs(now);
     if (!(target >= this.state.now)) return;
     for (;;) {
-      const due = this.nextEventAt();
+      const { due, queues } = this.nextEvents();
       if (due === undefined || due > target) break;
       this.state.now = Math.max(this.state.now, due);
-      this.finishDueRuns();
+      for (const queue of queues) settleQueue(this.world, queue);
     }
     this.state.now = target;
   }
@@ -144,22 +151,28 @@ export class QueueEngine {
 
   // ---------------------------------------------------------------- control
 
-  /** Sets a PR's facts. A new head SHA or base branch cancels it where it is admitted (a push, a retarget). */
+  /**
+   * Sets a PR's facts. A new head SHA or base branch cancels it where it is admitted (a push, a retarget);
+   * closing it or converting it to a draft cancels it wherever it is; a test outcome set again counts its runs
+   * afresh (a flaky PR fails its next run).
+   */
   describePullRequest(description: PullRequestDescription): PullRequestFacts {
     const key = pullRequestKey(description.repo, description.number);
     const record = this.state.pullRequests[key] ?? newPullRequest(description.repo, description.number);
     this.state.pullRequests[key] = record;
     const pushed = description.sha !== undefined && description.sha !== record.sha;
     const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
+    const withdrawn = description.state !== undefined && description.state !== 'open' && description.state !== record.state;
     const { repo: _repo, number: _number, ...facts } = description;
     for (const [field, value] of Object.entries(facts)) {
       if (value !== undefined) Object.assign(record, { [field]: value });
     }
-    for (const { queue, submission } of this.openSubmissionsOf(record)) {
-      if ((pushed || retargeted) && submission.state !== 'not_ready') cancelSubmission(this.world, queue, submission);
-      else settleQueue(this.world, queue);
-    }
+    if (description.testOutcome !== undefined) record.completedTestRuns = 0;
     this.changed();
+    for (const { queue, submission } of this.openSubmissionsOf(record)) {
+      if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) cancelSubmission(this.world, queue, submission);
+      else pullRequestChanged(this.world, queue, submission);
+    }
     return factsOf(record);
   }
 
@@ -170,14 +183,12 @@ export class QueueEngine {
     const record = this.pullRequestFor(request.repo, request.pr.number, queue);
     const priority = request.priority === undefined ? undefined : resolvePriority(request.priority);
     submitToQueue(this.world, queue, record, pullRequestKey(request.repo, request.pr.number), priority, request.noBatch);
-    this.changed();
   }
 
   cancelPullRequest(request: PullRequestRequest): void {
     const queue = this.queueFor(request);
     const submission = this.openSubmission(queue, request.pr.number);
     cancelSubmission(this.world, queue, submission);
-    this.changed();
   }
 
   /** Allowed while the PR is testing or pending_failure; it goes back to pending in its place. */
@@ -191,7 +202,6 @@ export class QueueEngine {
       );
     }
     restartSubmission(this.world, queue, submission);
-    this.changed();
   }
 
   /**
@@ -241,19 +251,7 @@ export class QueueEngine {
     const settings = { ...DEFAULT_QUEUE_SETTINGS, requiredStatuses: [] };
     if (request.mode !== undefined) settings.mode = request.mode;
     if (request.concurrency !== undefined) settings.concurrency = request.concurrency;
-    this.state.queues[key] = {
-      repo: { host: request.repo.host, owner: request.repo.owner, name: request.repo.name },
-      branch: request.targetBranch,
-      state: 'running',
-      settings,
-      createdAt: this.state.now,
-      waiting: [],
-      line: [],
-      history: [],
-      latestSubmission: {},
-      runsInFlight: [],
-      events: [],
-    };
+    this.state.queues[key] = newQueue(this.world, request.repo, request.targetBranch, settings);
     this.changed();
   }
 
@@ -273,18 +271,19 @@ export class QueueEngine {
     }
     if (deleteRequiredStatuses) queue.settings.requiredStatuses = [];
     if (state !== undefined) queue.state = state;
-    else if (modeChanged && queue.state === 'running' && queue.line.length + queue.waiting.length > 0) {
+    else if (modeChanged && queue.state === 'running' && openSubmissionIds(queue).length > 0) {
       queue.state = 'switching_modes';
     }
-    settleQueue(this.world, queue);
+    if (state !== undefined || modeChanged) recheckWaiting(this.world, queue);
     this.changed();
+    settleQueue(this.world, queue);
     return queueSettingsView(queue);
   }
 
   /** Refused while any PR is in the queue; the queue's history goes with it. */
   deleteQueue(request: QueueRequest): void {
     const queue = this.queueFor(request);
-    const open = [...queue.line, ...queue.waiting].map((id) => submissionOf(this.world, id));
+    const open = openSubmissionIds(queue).map((id) => submissionOf(this.world, id));
     if (open.length > 0) {
       const listed = open.map((s) => `#${s.number} (${s.state})`).join(', ');
       throw new EngineRefusal(
@@ -305,8 +304,8 @@ export class QueueEngine {
     const record = this.pullRequestFor(request.repo, request.pr.number, queue);
     const targets = request.impactedTargets;
     record.impactedTargets[request.pr.sha ?? record.sha] = targets === 'ALL' ? 'ALL' : [...targets];
-    for (const open of this.openSubmissionsOf(record)) settleQueue(this.world, open.queue);
     this.changed();
+    for (const open of this.openSubmissionsOf(record)) pullRequestChanged(this.world, open.queue, open.submission);
   }
 
   /** A test run by its id, or the latest run of a PR (`pr.number`). */
@@ -332,9 +331,15 @@ export class QueueEngine {
       .filter((queue) => filter.repo === undefined || sameRepo(queue.repo, filter.repo))
       .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)));
     for (const queue of queues) {
-      let testing = 0;
-      for (const id of queue.line) if (submissionOf(this.world, id).state === 'testing') testing++;
-      inputs.push({ queue, gauges: { depth: queue.line.length, awaitingMergeability: queue.waiting.length, testing } });
+      let bisecting = 0;
+      for (const group of queue.bisection) bisecting += group.pullRequestIds.length;
+      inputs.push({
+        queue,
+        gauges: {
+          main: { depth: queue.line.length, awaitingMergeability: queue.waiting.length, testing: runsInFlightOf(this.world, queue, 'main') },
+          bisection: { depth: bisecting, awaitingMergeability: 0, testing: runsInFlightOf(this.world, queue, 'bisection') },
+        },
+      });
     }
     return renderMetrics(inputs, this.state.now);
   }
@@ -348,26 +353,26 @@ export class QueueEngine {
   // ---------------------------------------------------------------- lookups
 
   private changed(): void {
-    // A change may move a run's end into the past (a shorter timeout): settle it at this instant.
-    this.finishDueRuns();
-    this.changes++;
+    this.world.changes++;
   }
 
-  private nextEventAt(): number | undefined {
-    let next: number | undefined;
-    for (const queue of Object.values(this.state.queues)) {
-      const end = nextRunEnd(this.world, queue);
-      if (end !== undefined && (next === undefined || end < next)) next = end;
-    }
-    return next;
+  private nextEventMs(): number | undefined {
+    return this.nextEvents().due;
   }
 
-  private finishDueRuns(): void {
-    let finished = false;
+  /** The earliest instant something is due, and the queues it is due in. */
+  private nextEvents(): { due: number | undefined; queues: QueueRecord[] } {
+    let due: number | undefined;
+    let queues: QueueRecord[] = [];
     for (const queue of Object.values(this.state.queues)) {
-      if (queue.runsInFlight.length > 0 && finishDueRuns(this.world, queue)) finished = true;
+      const at = nextQueueEventAt(this.world, queue);
+      if (at === undefined || (due !== undefined && at > due)) continue;
+      if (due === undefined || at < due) {
+        due = at;
+        queues = [queue];
+      } else queues.push(queue);
     }
-    if (finished) this.changes++;
+    return { due, queues };
   }
 
   private queueFor(request: QueueRequest): QueueRecord {

@@ -3,9 +3,10 @@
 import { z } from 'zod';
 import { PrNumber, Repo } from '../api/schemas.js';
 import { deterministicSha } from './ids.js';
-import type { PullRequestRecord, TestOutcome } from './state.js';
+import type { HostState, PullRequestRecord, TestOutcome } from './state.js';
 
 export const TEST_OUTCOMES = ['pass', 'fail', 'flaky'] as const satisfies readonly TestOutcome[];
+export const HOST_STATES = ['open', 'closed', 'draft'] as const satisfies readonly HostState[];
 
 /** The body of `POST /_sandbox/pullRequests`: facts to set; the ones left out keep their value. */
 export const PullRequestDescription = z.object({
@@ -17,7 +18,12 @@ export const PullRequestDescription = z.object({
   headBranch: z.string().min(1).optional(),
   baseBranch: z.string().min(1).optional(),
   mergeable: z.boolean().optional(),
+  /** Closing a PR or converting it to a draft cancels it in the queue; it is not ready until open again. */
+  state: z.enum(HOST_STATES).optional(),
+  /** Setting it (again) starts the count of runs afresh: a PR set to flaky fails its next run. */
   testOutcome: z.enum(TEST_OUTCOMES).optional(),
+  /** How long a run testing this PR takes (the longest PR of a batch sets the batch's). */
+  testDurationSeconds: z.number().positive().max(365 * 24 * 3600).optional(),
 });
 export type PullRequestDescription = z.infer<typeof PullRequestDescription>;
 
@@ -36,6 +42,7 @@ export function newPullRequest(repo: Repo, number: number): PullRequestRecord {
     sha: deterministicSha(`${repo.host}/${repo.owner}/${repo.name}#${number}`),
     headBranch: `pr-${number}`,
     mergeable: true,
+    state: 'open',
     testOutcome: 'pass',
     completedTestRuns: 0,
     impactedTargets: {},
@@ -47,8 +54,8 @@ export function factsOf(record: PullRequestRecord): PullRequestFacts {
   return facts;
 }
 
-/** Whether this run of the PR passes, by its described outcome: a flaky PR fails its first run only. */
-export function passesNextRun(record: PullRequestRecord): boolean {
-  if (record.testOutcome === 'flaky') return record.completedTestRuns > 0;
-  return record.testOutcome === 'pass';
+/** Whether the PR breaks the run that tests it now: a failing one always, a flaky one on its first run only. */
+export function pullRequestIsFaulty(record: PullRequestRecord): boolean {
+  if (record.testOutcome === 'flaky') return record.completedTestRuns === 0;
+  return record.testOutcome === 'fail';
 }

@@ -1,22 +1,26 @@
 // The queue-health metrics of SEMANTICS.md in the Prometheus text format: gauges of the queue as it is now,
-// and counts and histograms over the last hour of the clock, from the events each queue records.
-import type { Conclusion, MetricEvent, QueueRecord } from './state.js';
+// and counts and histograms over the last hour of the clock, from the events each queue records. Every queue
+// has two series of each: its main queue and its bisection queue (`queue_type`).
+import type { Conclusion, MetricEvent, QueueRecord, QueueType } from './state.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 export const METRICS_WINDOW_MS = 60 * 60 * 1000;
 export const HISTOGRAM_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200] as const;
 const CONCLUSIONS: readonly Conclusion[] = ['merged', 'failed', 'cancelled'];
+const QUEUE_TYPES: readonly QueueType[] = ['main', 'bisection'];
 
 /** A queue's gauges, counted by the engine, which knows each PR's state. */
 export interface QueueGauges {
+  /** PRs in the queue, not counting the not_ready ones. */
   depth: number;
   awaitingMergeability: number;
+  /** Test runs in flight: the testing slots in use. */
   testing: number;
 }
 
 export interface QueueMetricsInput {
   queue: QueueRecord;
-  gauges: QueueGauges;
+  gauges: Record<QueueType, QueueGauges>;
 }
 
 /** Keeps an event, and forgets the ones the hour-long window no longer shows. */
@@ -39,29 +43,31 @@ export function renderMetrics(queues: readonly QueueMetricsInput[], now: number)
   const family = (name: string, type: Family['type'], help: string): Family => ({ name, type, help, lines: [] });
   const depth = family('mq_depth_current', 'gauge', 'Pull requests in the queue, excluding those awaiting mergeability.');
   const awaiting = family('mq_awaiting_mergeability', 'gauge', 'Pull requests submitted but not ready (not_ready).');
-  const slots = family('mq_testing_slots_active', 'gauge', 'Pull requests under test.');
+  const slots = family('mq_testing_slots_active', 'gauge', 'Test runs in flight.');
   const conclusions = family('mq_pr_conclusions_1h_total', 'gauge', 'Pull requests that reached a final state in the last hour.');
   const restarts = family('mq_pr_restarts_1h_total', 'gauge', 'Pull requests sent back from a test run to pending in the last hour.');
   const wait = family('mq_pr_wait_duration_1h_seconds', 'histogram', 'Time from admission to the start of testing, last hour.');
-  const test = family('mq_pr_test_duration_1h_seconds', 'histogram', 'Duration of test runs that reached a result, last hour.');
+  const test = family('mq_pr_test_duration_1h_seconds', 'histogram', 'Duration of the test runs of PRs that reached a result, last hour.');
   const inQueue = family('mq_pr_time_in_queue_1h_seconds', 'histogram', 'Time from submission to a final state, last hour.');
 
   const horizon = now - METRICS_WINDOW_MS;
   for (const { queue, gauges } of queues) {
-    const labels = `repo="${escape(`${queue.repo.owner}/${queue.repo.name}`)}",branch="${escape(queue.branch)}",queue_type="main"`;
-    depth.lines.push(`${depth.name}{${labels}} ${gauges.depth}`);
-    awaiting.lines.push(`${awaiting.name}{${labels}} ${gauges.awaitingMergeability}`);
-    slots.lines.push(`${slots.name}{${labels}} ${gauges.testing}`);
-
     const recent = queue.events.filter((event) => event.at >= horizon && event.at <= now);
-    for (const conclusion of CONCLUSIONS) {
-      const count = recent.filter((e) => e.kind === 'conclusion' && e.conclusion === conclusion).length;
-      conclusions.lines.push(`${conclusions.name}{${labels},conclusion="${conclusion}"} ${count}`);
+    for (const queueType of QUEUE_TYPES) {
+      const labels = `repo="${escape(`${queue.repo.owner}/${queue.repo.name}`)}",branch="${escape(queue.branch)}",queue_type="${queueType}"`;
+      depth.lines.push(`${depth.name}{${labels}} ${gauges[queueType].depth}`);
+      awaiting.lines.push(`${awaiting.name}{${labels}} ${gauges[queueType].awaitingMergeability}`);
+      slots.lines.push(`${slots.name}{${labels}} ${gauges[queueType].testing}`);
+      const ofType = recent.filter((event) => event.queueType === queueType);
+      for (const conclusion of CONCLUSIONS) {
+        const count = ofType.filter((e) => e.kind === 'conclusion' && e.conclusion === conclusion).length;
+        conclusions.lines.push(`${conclusions.name}{${labels},conclusion="${conclusion}"} ${count}`);
+      }
+      restarts.lines.push(`${restarts.name}{${labels}} ${ofType.filter((e) => e.kind === 'restart').length}`);
+      histogram(wait, labels, seconds(ofType, 'wait'));
+      histogram(test, labels, seconds(ofType, 'testDuration'));
+      histogram(inQueue, labels, seconds(ofType, 'timeInQueue'));
     }
-    restarts.lines.push(`${restarts.name}{${labels}} ${recent.filter((e) => e.kind === 'restart').length}`);
-    histogram(wait, labels, seconds(recent, 'wait'));
-    histogram(test, labels, seconds(recent, 'testDuration'));
-    histogram(inQueue, labels, seconds(recent, 'timeInQueue'));
   }
 
   return [depth, awaiting, slots, conclusions, restarts, wait, test, inQueue]

@@ -1,5 +1,6 @@
 // The sandbox's routes: each v1 operation with the schema its request must pass and the engine call it makes,
-// the metrics GET, and the two control routes. Statuses live here; sockets live in server.ts.
+// the metrics GET, and the two control routes. The operations that change the state are declared once, to
+// answer them and to replay them from the state file's journal. Statuses live here; sockets live in server.ts.
 import { z } from 'zod';
 import {
   API_VERSION,
@@ -29,37 +30,94 @@ export interface RouteContext {
   body: string;
 }
 
+/** A change to the state a route made: what the journal keeps, to replay it after a restart. */
+export interface Change {
+  op: string;
+  input?: unknown;
+}
+
+export interface Handled {
+  answer: Answer;
+  /** Set when the request changed the state: the answer waits until the change is on disk. */
+  change?: Change;
+}
+
 export interface Route {
   method: 'GET' | 'POST';
-  /** Moves the clock: the answer waits for the state file even when nothing else changed. */
-  movesClock?: boolean;
-  handle(context: RouteContext): Answer;
+  handle(context: RouteContext): Handled;
 }
 
 /** The body of `POST /_sandbox/advance`. */
 export const AdvanceRequest = z.object({ seconds: z.number().min(0) });
 
 const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
+/** The journal's name for time passing: a replay ticks the engine to the entry's instant, and that is all. */
+const TICK = 'tick';
 
-/** A POST operation: JSON body, validated against its schema, answered with the engine's result or `{}`. */
-function operation<S extends z.ZodType>(schema: S, run: (context: RouteContext, input: z.output<S>) => unknown, extra: Partial<Route> = {}): Route {
+/** The body as JSON, validated against the schema; or the 400 that says why not. */
+function parse<S extends z.ZodType>(schema: S, body: string): { input: z.output<S> } | { answer: Answer } {
+  let json: unknown;
+  try {
+    if (body.trim() === '') return { answer: errorAnswer(400, 'malformed JSON: the request body is empty') };
+    json = JSON.parse(body);
+  } catch (error) {
+    return { answer: errorAnswer(400, `malformed JSON: ${(error as Error).message}`) };
+  }
+  const checked = schema.safeParse(json);
+  if (!checked.success) return { answer: errorAnswer(400, `invalid request: ${describeIssues(checked.error)}`) };
+  return { input: checked.data };
+}
+
+/** A POST operation, answered with the engine's result (or `{}`); journaled under `op` when it changes the state. */
+function operation<S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown, op?: string): Route {
   return {
     method: 'POST',
-    ...extra,
-    handle: (context) => {
-      let json: unknown;
-      try {
-        if (context.body.trim() === '') return errorAnswer(400, 'malformed JSON: the request body is empty');
-        json = JSON.parse(context.body);
-      } catch (error) {
-        return errorAnswer(400, `malformed JSON: ${(error as Error).message}`);
-      }
-      const checked = schema.safeParse(json);
-      if (!checked.success) return errorAnswer(400, `invalid request: ${describeIssues(checked.error)}`);
-      return jsonAnswer(run(context, checked.data) ?? {});
+    handle: ({ engine, body }) => {
+      const parsed = parse(schema, body);
+      if ('answer' in parsed) return parsed;
+      const answer = jsonAnswer(apply(engine, parsed.input) ?? {});
+      return op === undefined ? { answer } : { answer, change: { op, input: parsed.input } };
     },
   };
 }
+
+const query = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown): Route => operation(schema, apply);
+
+interface ChangeDefinition<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  apply(engine: QueueEngine, input: z.output<S>): unknown;
+}
+
+const change = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown): ChangeDefinition<S> => ({ schema, apply });
+
+/** The operations that change the state, by the name the journal gives them. */
+const CHANGES: Record<string, ChangeDefinition> = {
+  submitPullRequest: change(SubmitPullRequestRequest, (engine, input) => engine.submitPullRequest(input)),
+  cancelPullRequest: change(PullRequestRequest, (engine, input) => engine.cancelPullRequest(input)),
+  restartTestsOnPullRequest: change(PullRequestRequest, (engine, input) => engine.restartTestsOnPullRequest(input)),
+  createQueue: change(CreateQueueRequest, (engine, input) => engine.createQueue(input)),
+  updateQueue: change(UpdateQueueRequest, (engine, input) => engine.updateQueue(input)),
+  deleteQueue: change(QueueRequest, (engine, input) => engine.deleteQueue(input)),
+  setImpactedTargets: change(SetImpactedTargetsRequest, (engine, input) => engine.setImpactedTargets(input)),
+  describePullRequest: change(PullRequestDescription, (engine, input) => engine.describePullRequest(input)),
+};
+
+function mutation(op: keyof typeof CHANGES): Route {
+  const { schema, apply } = CHANGES[op]!;
+  return operation(schema, apply, op);
+}
+
+/** Does again what a journal entry recorded: time up to its instant, then its operation. */
+export function replay(engine: QueueEngine, entry: { at: number; op: string; input?: unknown }): void {
+  engine.tick(entry.at);
+  if (entry.op === TICK) return;
+  const definition = CHANGES[entry.op];
+  if (!definition) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
+  definition.apply(engine, definition.schema.parse(entry.input));
+}
+
+/** An entry that records time passing (the clock moved, or runs ended), for the journal. */
+export const TIME_PASSED: Change = { op: TICK };
 
 const getMergeQueueMetrics: Route = {
   method: 'GET',
@@ -67,47 +125,46 @@ const getMergeQueueMetrics: Route = {
     const repo = query.get('repo');
     const repoHost = query.get('repoHost');
     if (repo === null && repoHost === null) return metricsAnswer(engine.getMergeQueueMetrics());
-    if (repoHost === null || repoHost === '') return errorAnswer(400, 'repoHost: required when repo is given');
-    if (repo === null) return errorAnswer(400, 'repo: required when repoHost is given');
+    if (repoHost === null || repoHost === '') return { answer: errorAnswer(400, 'repoHost: required when repo is given') };
+    if (repo === null) return { answer: errorAnswer(400, 'repo: required when repoHost is given') };
     const parts = /^([^/\s]+)\/([^/\s]+)$/.exec(repo);
-    if (!parts) return errorAnswer(400, `repo: give the repository as owner/name, not "${repo}"`);
+    if (!parts) return { answer: errorAnswer(400, `repo: give the repository as owner/name, not "${repo}"`) };
     return metricsAnswer(engine.getMergeQueueMetrics({ repo: { host: repoHost, owner: parts[1]!, name: parts[2]! } }));
   },
 };
 
-function metricsAnswer(text: string): Answer {
-  return { status: 200, contentType: METRICS_CONTENT_TYPE, body: text };
+function metricsAnswer(text: string): Handled {
+  return { answer: { status: 200, contentType: METRICS_CONTENT_TYPE, body: text } };
 }
 
 const OPERATIONS: Record<string, Route> = {
-  submitPullRequest: operation(SubmitPullRequestRequest, ({ engine }, input) => engine.submitPullRequest(input)),
-  cancelPullRequest: operation(PullRequestRequest, ({ engine }, input) => engine.cancelPullRequest(input)),
-  restartTestsOnPullRequest: operation(PullRequestRequest, ({ engine }, input) => engine.restartTestsOnPullRequest(input)),
-  getSubmittedPullRequest: operation(GetSubmittedPullRequestRequest, ({ engine }, input) => engine.getSubmittedPullRequest(input)),
-  listPullRequests: operation(ListPullRequestsRequest, ({ engine }, input) => engine.listPullRequests(input)),
-  getQueue: operation(QueueRequest, ({ engine }, input) => engine.getQueue(input)),
-  createQueue: operation(CreateQueueRequest, ({ engine }, input) => engine.createQueue(input)),
-  updateQueue: operation(UpdateQueueRequest, ({ engine }, input) => engine.updateQueue(input)),
-  deleteQueue: operation(QueueRequest, ({ engine }, input) => engine.deleteQueue(input)),
-  setImpactedTargets: operation(SetImpactedTargetsRequest, ({ engine }, input) => engine.setImpactedTargets(input)),
-  getMergeQueueTestingDetails: operation(GetMergeQueueTestingDetailsRequest, ({ engine }, input) =>
-    engine.getMergeQueueTestingDetails(input),
-  ),
-  'flaky-tests/get-test-details': operation(GetTestDetailsRequest, ({ engine }, input) => engine.getTestDetails(input)),
+  submitPullRequest: mutation('submitPullRequest'),
+  cancelPullRequest: mutation('cancelPullRequest'),
+  restartTestsOnPullRequest: mutation('restartTestsOnPullRequest'),
+  getSubmittedPullRequest: query(GetSubmittedPullRequestRequest, (engine, input) => engine.getSubmittedPullRequest(input)),
+  listPullRequests: query(ListPullRequestsRequest, (engine, input) => engine.listPullRequests(input)),
+  getQueue: query(QueueRequest, (engine, input) => engine.getQueue(input)),
+  createQueue: mutation('createQueue'),
+  updateQueue: mutation('updateQueue'),
+  deleteQueue: mutation('deleteQueue'),
+  setImpactedTargets: mutation('setImpactedTargets'),
+  getMergeQueueTestingDetails: query(GetMergeQueueTestingDetailsRequest, (engine, input) => engine.getMergeQueueTestingDetails(input)),
+  'flaky-tests/get-test-details': query(GetTestDetailsRequest, (engine, input) => engine.getTestDetails(input)),
   getMergeQueueMetrics,
 };
 
 const CONTROLS: Record<string, Route> = {
-  advance: operation(
-    AdvanceRequest,
-    ({ engine, clock }, input) => {
-      clock.advance(input.seconds);
+  advance: {
+    method: 'POST',
+    handle: ({ engine, clock, body }) => {
+      const parsed = parse(AdvanceRequest, body);
+      if ('answer' in parsed) return parsed;
+      clock.advance(parsed.input.seconds);
       engine.tick(clock.now());
-      return { now: engine.now.toISOString() };
+      return { answer: jsonAnswer({ now: engine.now.toISOString() }), change: TIME_PASSED };
     },
-    { movesClock: true },
-  ),
-  pullRequests: operation(PullRequestDescription, ({ engine }, input) => engine.describePullRequest(input)),
+  },
+  pullRequests: mutation('describePullRequest'),
 };
 
 const ROUTES = new Map<string, Route>();

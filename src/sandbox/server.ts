@@ -1,13 +1,13 @@
 // The sandbox's HTTP face on node:http: the token check, the body limit, the routes, the clock that drives
-// the engine, and the state file written before any change is acknowledged.
+// the engine, and the state file, where every change is journaled before it is acknowledged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, BODY_LIMIT_BYTES } from '../api/schemas.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
-import { QueueEngine } from './engine.js';
+import { QueueEngine, type EngineOptions } from './engine.js';
 import { errorAnswer, readBody, send, type Answer } from './http.js';
-import { answerForError, findRoute, type Route } from './routes.js';
-import { StateFile } from './store.js';
+import { answerForError, findRoute, replay, TIME_PASSED, type Change, type Handled, type Route } from './routes.js';
+import { StateStore } from './store.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -35,45 +35,65 @@ export interface RunningSandbox {
 const TOKEN_HEADER = 'x-api-token';
 /** How often the real clock moves the engine on, in real ms (requests also move it when they arrive). */
 const REAL_CLOCK_TICK_MS = 250;
+/** How often, at most, time passing alone is journaled, in real ms. */
+const TIME_JOURNAL_MS = 5000;
+/** The journal is folded into a new snapshot once it is larger than the snapshot, and than this. */
+const COMPACT_AFTER_BYTES = 1024 * 1024;
+
+/**
+ * The engine a state file holds: its snapshot, with the journaled changes replayed on top. Without a file, or
+ * with none yet, a fresh engine.
+ */
+export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
+  const saved = store?.load();
+  const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
+  try {
+    if (saved?.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+    const engine = QueueEngine.restore(saved.snapshot, engineOptions);
+    for (const entry of saved.entries) replay(engine, entry);
+    return engine;
+  } catch (error) {
+    throw new Error(`cannot load the sandbox state from ${store?.path}: ${(error as Error).message}`, { cause: error });
+  }
+}
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const store = options.stateFile === undefined ? undefined : new StateFile(options.stateFile);
-  const saved = store?.read();
-  const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
-  let engine: QueueEngine;
-  try {
-    engine = saved === undefined ? QueueEngine.create({ ...engineOptions, now: freshStart(options) }) : QueueEngine.restore(saved, engineOptions);
-  } catch (error) {
-    throw new Error(`cannot load the sandbox state from ${options.stateFile}: ${(error as Error).message}`, { cause: error });
-  }
+  const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
+  const engine = loadEngine(store, { fresh: { now: freshStart(options) }, testDurationSeconds: options.testDurationSeconds });
   const clock = makeClock(options, engine.now.getTime());
   engine.tick(clock.now());
+  // Start from one snapshot and an empty journal: an upgraded document is written in its new version at once.
+  await store?.compact(engine.serialize());
 
-  let savedRevision = saved === undefined ? -1 : engine.revision;
-  let backgroundFailure: unknown;
-  const persist = async (force: boolean): Promise<void> => {
-    if (!store || (!force && engine.revision === savedRevision)) return;
-    const revision = engine.revision;
-    await store.save(() => engine.serialize());
-    savedRevision = Math.max(savedRevision, revision);
+  let journaledRevision = engine.revision;
+  /** Journals a change (or time passing) and resolves once it is on disk; folds the journal in when it is large. */
+  const journal = async (change: Change): Promise<void> => {
+    if (!store) return;
+    journaledRevision = engine.revision;
+    const written = store.append({ at: engine.now.getTime(), ...change });
+    if (store.journalBytes > Math.max(COMPACT_AFTER_BYTES, store.snapshotBytes)) {
+      // The snapshot is taken now, after the change: written follows it in the chain of writes.
+      store.compact(engine.serialize()).catch(reportBackgroundFailure);
+    }
+    await written;
   };
-  if (store) await persist(true);
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const answer = await answerRequest(request, options.token, async (route, query, body) => {
       engine.tick(clock.now());
-      let result: Answer;
+      let handled: Handled;
       try {
-        result = route.handle({ engine, clock, query, body });
+        handled = route.handle({ engine, clock, query, body });
       } catch (error) {
-        result = answerForError(error);
+        handled = { answer: answerForError(error) };
       }
+      if (handled.change === undefined || handled.answer.status !== 200) return handled.answer;
       try {
-        await persist(route.movesClock === true);
+        await journal(handled.change);
       } catch (error) {
         return errorAnswer(500, `sandbox could not write its state file: ${(error as Error).message}`);
       }
-      return result;
+      return handled.answer;
     });
     // The Date header tells clients the sandbox's time, so ages read right on a manual or sped-up clock.
     send(response, { ...answer, headers: { date: engine.now.toUTCString(), ...answer.headers } });
@@ -91,16 +111,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
   });
 
-  // The real clock moves the engine on in the background, so runs end without anyone asking.
+  // The real clock moves the engine on in the background, so runs end without anyone asking. What time alone
+  // changes needs no write before anyone is told: a replay recomputes it on its way to the next entry (the
+  // engine's outcome does not depend on how often it ticks). It is journaled now and then all the same, so a
+  // restart does not fall far behind a sped-up clock.
+  let lastTimeJournaled = performance.now();
+  let backgroundFailure: unknown;
+  const reportBackgroundFailure = (error: unknown) => {
+    if (backgroundFailure === undefined) console.error(`mq sandbox: cannot write the state file: ${(error as Error).message}`);
+    backgroundFailure = error;
+  };
   const timer =
     options.clock === 'manual'
       ? undefined
       : setInterval(() => {
           engine.tick(clock.now());
-          persist(false).catch((error: unknown) => {
-            if (backgroundFailure === undefined) console.error(`mq sandbox: cannot write the state file: ${(error as Error).message}`);
-            backgroundFailure = error;
-          });
+          if (engine.revision === journaledRevision || performance.now() - lastTimeJournaled < TIME_JOURNAL_MS) return;
+          lastTimeJournaled = performance.now();
+          journal(TIME_PASSED).catch(reportBackgroundFailure);
         }, REAL_CLOCK_TICK_MS);
   timer?.unref();
 
@@ -115,7 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await store?.flush();
+        await store?.close();
       })()),
   };
 }

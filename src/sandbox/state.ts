@@ -1,5 +1,5 @@
 // The sandbox's whole state as one plain-JSON document: what the engine works on and what the state file
-// holds. Versioned, so a later sandbox can refuse (or upgrade) a file it does not understand.
+// holds. Versioned: a document an older sandbox wrote is brought up to date, one a newer sandbox wrote is refused.
 import {
   FINAL_PULL_REQUEST_STATES,
   type PullRequestState,
@@ -9,11 +9,16 @@ import {
   type TEST_RUN_STATUSES,
 } from '../api/schemas.js';
 
-export const STATE_VERSION = 1;
+/** 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs. */
+export const STATE_VERSION = 2;
 
 export type TestOutcome = 'pass' | 'fail' | 'flaky';
+/** The PR on the host: a closed or draft PR cannot be in a queue. */
+export type HostState = 'open' | 'closed' | 'draft';
 export type TestRunStatus = (typeof TEST_RUN_STATUSES)[number];
 export type Conclusion = 'merged' | 'failed' | 'cancelled';
+/** The main queue, or the one a failed batch is bisected in; metrics carry it as `queue_type`. */
+export type QueueType = 'main' | 'bisection';
 /** A queue's settings under their response names; `deleteRequiredStatuses` is an instruction, not a setting. */
 export type QueueSettingValues = Omit<QueueSettings, 'deleteRequiredStatuses'>;
 
@@ -39,16 +44,31 @@ export interface QueueRecord {
   createdAt: number;
   /** Submitted but not admitted (`not_ready`), in submission order. */
   waiting: string[];
-  /** Admitted submissions in queue order: the head merges first. */
+  /** Admitted submissions in queue order; parallel mode's lanes are read from it and the impacted targets. */
   line: string[];
+  /** A failed batch's PRs, set aside from the line while bisection finds the faulty ones; in line order. */
+  bisection: BisectionGroup[];
   /** Every submission ever made to this queue, oldest first. */
   history: string[];
   /** PR number → its latest submission to this queue. */
   latestSubmission: Record<string, string>;
-  /** Test runs in flight, oldest first. */
+  /** Test runs in flight (main and bisection), oldest first. */
   runsInFlight: string[];
+  /** PRs merged into the branch so far: a PR is up to date while none merged since it was submitted. */
+  mergeCount: number;
+  /** Names the two halves of one bisection split. */
+  nextSplit: number;
   /** What happened in the last hour of the clock, oldest first: the source of the metrics. */
   events: MetricEvent[];
+}
+
+/** PRs of a failed batch tested together in isolation: the halves of a split, recursively. */
+export interface BisectionGroup {
+  pullRequestIds: string[];
+  /** Its bisection run, while one is in flight. */
+  runId?: string;
+  /** Shared by the two halves of one split, and dropped when the group changes: a sibling's pass says this half fails. */
+  split?: number;
 }
 
 /** What the sandbox knows of a PR on the host, set through `/_sandbox/pullRequests` or created on first use. */
@@ -62,8 +82,11 @@ export interface PullRequestRecord {
   /** Unset until the PR is first used with a queue, which then gives it the queue's branch. */
   baseBranch?: string;
   mergeable: boolean;
+  state: HostState;
   testOutcome: TestOutcome;
-  /** Runs of this PR that reached a result; a flaky PR fails only its first. */
+  /** How long a run testing this PR takes; unset, the sandbox's default. */
+  testDurationSeconds?: number;
+  /** Runs testing this PR that reached a result since its outcome was last set; a flaky PR fails only its first. */
   completedTestRuns: number;
   /** Head SHA → the last impacted targets uploaded for it. */
   impactedTargets: Record<string, string[] | 'ALL'>;
@@ -80,20 +103,25 @@ export interface Submission {
   state: PullRequestState;
   stateChangedAt: number;
   submittedAt: number;
-  /** When it last became `pending`: the start of its wait for a test run. */
+  /** The queue's merge count when it was submitted (directMergeMode's "up to date"). */
+  mergeCountAtSubmission: number;
+  /** When it last started waiting for a test run: became `pending`, or entered bisection. */
   pendingSince?: number;
   concludedAt?: number;
   priorityValue: number;
   priorityName: string;
   usedDefaultPriorityName?: string;
   noBatch: boolean;
+  /** Set aside in the queue's bisection instead of standing in the line. */
+  inBisection?: boolean;
   latestTestRunId?: string;
 }
 
 export interface TestRun {
   id: string;
   queueKey: string;
-  /** The submissions this run tests: one now, a batch later. */
+  queueType: QueueType;
+  /** The submissions this run tests: one, or a batch. */
   pullRequestIds: string[];
   /** The submissions ahead whose changes the test branch also holds: the predicted base. */
   basePullRequestIds: string[];
@@ -107,16 +135,17 @@ export interface TestRun {
   requiredStatuses: string[];
 }
 
-export type MetricEvent =
-  | { at: number; kind: 'conclusion'; conclusion: Conclusion }
-  | { at: number; kind: 'restart' }
-  | { at: number; kind: 'wait' | 'testDuration' | 'timeInQueue'; seconds: number };
+export type MetricEvent = { at: number; queueType: QueueType } & (
+  | { kind: 'conclusion'; conclusion: Conclusion }
+  | { kind: 'restart' }
+  | { kind: 'wait' | 'testDuration' | 'timeInQueue'; seconds: number }
+);
 
 export function emptyState(now: number, seed: string): SandboxState {
   return { version: STATE_VERSION, now, seed, nextId: 0, nextSeq: 0, queues: {}, pullRequests: {}, submissions: {}, testRuns: {} };
 }
 
-/** Reads a state document back, refusing anything that is not one this version wrote. */
+/** Reads a state document back, bringing an older version up to date and refusing anything else. */
 export function parseState(text: string): SandboxState {
   let data: unknown;
   try {
@@ -124,21 +153,54 @@ export function parseState(text: string): SandboxState {
   } catch (error) {
     throw new Error(`not a sandbox state document: ${(error as Error).message}`);
   }
-  const doc = data as Partial<SandboxState> | null;
-  if (typeof doc !== 'object' || doc === null) throw new Error('not a sandbox state document: not an object');
-  if (doc.version !== STATE_VERSION) {
-    throw new Error(`sandbox state version ${String(doc.version)} is not supported (this sandbox reads version ${STATE_VERSION})`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error('not a sandbox state document: not an object');
+  const doc = data as Record<string, unknown>;
+  let version = doc.version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    throw new Error(`not a sandbox state document: version ${String(version)} is not a version this sandbox knows`);
   }
-  const objects = ['queues', 'pullRequests', 'submissions', 'testRuns'] as const;
-  const numbers = ['now', 'nextId', 'nextSeq'] as const;
-  for (const key of objects) {
+  if (version > STATE_VERSION) {
+    throw new Error(
+      `sandbox state version ${version} is not supported (this sandbox reads versions 1 to ${STATE_VERSION}): a newer mq wrote it; upgrade mq or start from another state file`,
+    );
+  }
+  for (; version < STATE_VERSION; version++) MIGRATIONS[version]!(doc);
+  doc.version = STATE_VERSION;
+  checkShape(doc);
+  return doc as unknown as SandboxState;
+}
+
+type Loose = Record<string, any>;
+
+/** version → the step that brings a document of that version to the next one. */
+const MIGRATIONS: Record<number, (doc: Loose) => void> = {
+  1: (doc) => {
+    for (const queue of Object.values<Loose>(doc.queues ?? {})) {
+      queue.bisection = [];
+      queue.mergeCount = 0;
+      queue.nextSplit = 0;
+      for (const event of queue.events ?? []) event.queueType = 'main';
+    }
+    for (const run of Object.values<Loose>(doc.testRuns ?? {})) run.queueType = 'main';
+    // Submissions made before merges were counted count as up to date.
+    for (const submission of Object.values<Loose>(doc.submissions ?? {})) submission.mergeCountAtSubmission = 0;
+    for (const record of Object.values<Loose>(doc.pullRequests ?? {})) record.state = 'open';
+  },
+};
+
+function checkShape(doc: Loose): void {
+  for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns']) {
     if (typeof doc[key] !== 'object' || doc[key] === null) throw new Error(`sandbox state: ${key} is missing`);
   }
-  for (const key of numbers) {
+  for (const key of ['now', 'nextId', 'nextSeq']) {
     if (!Number.isFinite(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
   if (typeof doc.seed !== 'string') throw new Error('sandbox state: seed is missing');
-  return doc as SandboxState;
+  for (const [key, queue] of Object.entries<Loose>(doc.queues)) {
+    for (const list of ['waiting', 'line', 'bisection', 'history', 'runsInFlight', 'events']) {
+      if (!Array.isArray(queue[list])) throw new Error(`sandbox state: queue ${key} has no ${list}`);
+    }
+  }
 }
 
 // Keys are JSON arrays so no branch or repository name can make two of them collide.
@@ -157,7 +219,3 @@ export function sameRepo(a: Repo, b: Repo): boolean {
 export const FINAL_STATES: ReadonlySet<PullRequestState> = new Set(FINAL_PULL_REQUEST_STATES);
 /** States whose PR has a test run behind it: the ones a change ahead of them invalidates. */
 export const TESTED_STATES: ReadonlySet<PullRequestState> = new Set(['testing', 'tests_passed', 'pending_failure']);
-
-export function isFinal(submission: Submission): boolean {
-  return FINAL_STATES.has(submission.state);
-}

@@ -1,75 +1,143 @@
-// The state file: the engine's document written whole and atomically (temporary file in the same directory,
-// fsync, rename, fsync of the directory) before a change is acknowledged, so a kill -9 loses nothing
-// acknowledged. Writes requested while one is under way share the next write.
+// The state file: a snapshot of the engine's document, and beside it a journal of the changes acknowledged since
+// (`FILE.journal`, one JSON line each). A change is acknowledged once its line is appended and fsynced, so a
+// kill -9 loses nothing acknowledged, and the cost of a change does not grow with the state. Now and then the
+// journal is folded into a new snapshot (temporary file, fsync, rename, fsync of the directory). The journal's
+// first line names the snapshot it follows by a hash, so a crash between the two renames leaves a journal that
+// is recognised as already folded in. Writes requested together share one write and one fsync.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-interface QueuedWrite {
-  snapshot: () => string;
-  done: Promise<void>;
-  resolve: () => void;
-  reject: (error: unknown) => void;
+/** One acknowledged change: the instant it happened at, and the operation with its validated input. */
+export interface JournalEntry {
+  at: number;
+  op: string;
+  input?: unknown;
 }
 
-export class StateFile {
-  private writing: Promise<void> | undefined;
-  private queued: QueuedWrite | undefined;
-  private writes = 0;
+export interface SavedState {
+  /** The snapshot document, or undefined when there is no state file yet. */
+  snapshot: string | undefined;
+  /** The changes acknowledged after the snapshot, oldest first. */
+  entries: JournalEntry[];
+}
 
-  constructor(readonly path: string) {}
+interface Batch {
+  lines: string[];
+  waiters: { resolve: () => void; reject: (error: unknown) => void }[];
+}
 
-  /** The saved document, or undefined when there is no file yet. */
-  read(): string | undefined {
-    try {
-      return readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
+export class StateStore {
+  readonly journalPath: string;
+  private journal: FileHandle | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private accepting: Batch | undefined;
+  private temporaries = 0;
+  /** Bytes in the journal and in the last snapshot: the caller folds the one into the other when it outgrows it. */
+  journalBytes = 0;
+  snapshotBytes = 0;
+
+  constructor(readonly path: string) {
+    this.journalPath = `${path}.journal`;
+  }
+
+  /** The snapshot and the journal that follows it; a journal that follows another snapshot was folded in already. */
+  load(): SavedState {
+    const snapshot = readIfThere(this.path);
+    const journal = readIfThere(this.journalPath);
+    this.snapshotBytes = snapshot === undefined ? 0 : Buffer.byteLength(snapshot);
+    if (snapshot === undefined || journal === undefined) return { snapshot, entries: [] };
+    const lines = journal.split('\n');
+    const header = parseLine(lines[0] ?? '') as { follows?: unknown } | undefined;
+    if (header?.follows !== hashOf(snapshot)) return { snapshot, entries: [] };
+    const entries: JournalEntry[] = [];
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line === '') continue;
+      const entry = parseLine(line) as JournalEntry | undefined;
+      if (entry && typeof entry.at === 'number' && typeof entry.op === 'string') {
+        entries.push(entry);
+        continue;
+      }
+      // Only the last line can be torn by a crash, and it was never acknowledged: its fsync did not return.
+      if (i === lines.length - 1) break;
+      throw new Error(`${this.journalPath}: line ${i + 1} is not a journal entry`);
     }
+    return { snapshot, entries };
+  }
+
+  /** Resolves once the entry is on disk. Entries appended in one turn of the event loop share a write. */
+  append(entry: JournalEntry): Promise<void> {
+    const batch = this.accepting ?? this.openBatch();
+    batch.lines.push(`${JSON.stringify(entry)}\n`);
+    return new Promise((resolve, reject) => batch.waiters.push({ resolve, reject }));
   }
 
   /**
-   * Resolves once a write that started after this call is on disk. `snapshot` is taken when that write
-   * starts, so it holds every change made before it.
+   * Replaces the snapshot by `snapshot`, taken now, and starts an empty journal after it. Entries appended before
+   * this call are in the snapshot; entries appended after it go to the new journal.
    */
-  save(snapshot: () => string): Promise<void> {
-    if (this.writing === undefined) return this.begin(snapshot);
-    if (this.queued) {
-      this.queued.snapshot = snapshot;
-      return this.queued.done;
-    }
-    let resolve!: () => void;
-    let reject!: (error: unknown) => void;
-    const done = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    this.queued = { snapshot, done, resolve, reject };
-    return done;
+  compact(snapshot: string): Promise<void> {
+    this.accepting = undefined;
+    return this.enqueue(() => this.writeSnapshot(snapshot));
   }
 
   /** Waits for every write asked for so far. */
   async flush(): Promise<void> {
-    while (this.writing !== undefined) await this.writing.catch(() => undefined);
+    await this.chain;
   }
 
-  private begin(snapshot: () => string): Promise<void> {
-    const writing = this.write(snapshot());
-    this.writing = writing;
-    const next = () => {
-      this.writing = undefined;
-      const queued = this.queued;
-      this.queued = undefined;
-      if (queued) this.begin(queued.snapshot).then(queued.resolve, queued.reject);
-    };
-    writing.then(next, next);
-    return writing;
+  async close(): Promise<void> {
+    await this.flush();
+    await this.journal?.close();
+    this.journal = undefined;
   }
 
-  private async write(text: string): Promise<void> {
-    const directory = dirname(this.path);
-    const temporary = join(directory, `.${basename(this.path)}.${process.pid}.${++this.writes}.tmp`);
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(task);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A batch that takes entries until its write starts. */
+  private openBatch(): Batch {
+    const batch: Batch = { lines: [], waiters: [] };
+    this.accepting = batch;
+    this.enqueue(async () => {
+      if (this.accepting === batch) this.accepting = undefined;
+      await this.writeBatch(batch);
+    }).catch(() => undefined);
+    return batch;
+  }
+
+  private async writeBatch(batch: Batch): Promise<void> {
+    try {
+      this.journal ??= await open(this.journalPath, 'a', 0o600);
+      const text = batch.lines.join('');
+      await this.journal.write(text);
+      await this.journal.datasync();
+      this.journalBytes += Buffer.byteLength(text);
+      for (const waiter of batch.waiters) waiter.resolve();
+    } catch (error) {
+      for (const waiter of batch.waiters) waiter.reject(error);
+    }
+  }
+
+  private async writeSnapshot(snapshot: string): Promise<void> {
+    await this.replace(this.path, snapshot);
+    await this.journal?.close();
+    this.journal = undefined;
+    const header = `${JSON.stringify({ follows: hashOf(snapshot) })}\n`;
+    await this.replace(this.journalPath, header);
+    this.snapshotBytes = Buffer.byteLength(snapshot);
+    this.journalBytes = Buffer.byteLength(header);
+  }
+
+  /** Temporary file in the same directory, fsync, rename, fsync of the directory. */
+  private async replace(path: string, text: string): Promise<void> {
+    const directory = dirname(path);
+    const temporary = join(directory, `.${basename(path)}.${process.pid}.${++this.temporaries}.tmp`);
     try {
       const file = await open(temporary, 'w', 0o600);
       try {
@@ -78,13 +146,35 @@ export class StateFile {
       } finally {
         await file.close();
       }
-      await rename(temporary, this.path);
+      await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true }).catch(() => undefined);
       throw error;
     }
     await syncDirectory(directory);
   }
+}
+
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function parseLine(line: string): unknown {
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 /** Makes the rename itself durable; some platforms cannot open a directory, and lose only that. */

@@ -1,13 +1,10 @@
 // The engine's records as the API shows them: the response shapes of schemas.ts, timestamps in ISO 8601.
-import type {
-  EnqueuedPullRequest,
-  Queue,
-  SubmittedPullRequest,
-  TestingDetails,
-  UpdatedQueue,
-} from '../api/schemas.js';
-import { pullRequestOf, readinessOf, submissionOf, URGENT, type QueueWorld } from './queue.js';
+import type { EnqueuedPullRequest, Queue, SubmittedPullRequest, TestingDetails, UpdatedQueue } from '../api/schemas.js';
+import { IMPACTS_ALL } from '../api/schemas.js';
+import { URGENT } from './line.js';
+import { readinessOf } from './readiness.js';
 import { FINAL_STATES, type QueueRecord, type Submission, type TestRun } from './state.js';
+import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -48,16 +45,27 @@ export function queueSettingsView(queue: QueueRecord): UpdatedQueue {
   return { state: queue.state, branch: queue.branch, ...queue.settings, requiredStatuses: [...queue.settings.requiredStatuses] };
 }
 
-/** Admitted PRs in queue order, then the ones not ready yet in the order they came. */
+/** Every open submission: the line in queue order, then the PRs under bisection, then the not_ready ones as they came. */
+export function openSubmissionIds(queue: QueueRecord): string[] {
+  const ids = [...queue.line];
+  for (const group of queue.bisection) ids.push(...group.pullRequestIds);
+  ids.push(...queue.waiting);
+  return ids;
+}
+
 export function queueView(world: QueueWorld, queue: QueueRecord): Queue {
-  const enqueuedPullRequests = [...queue.line, ...queue.waiting].map((id) =>
-    enqueuedPullRequestView(world, submissionOf(world, id)),
-  );
+  const enqueuedPullRequests = openSubmissionIds(queue).map((id) => enqueuedPullRequestView(world, submissionOf(world, id)));
   return { ...queueSettingsView(queue), enqueuedPullRequests };
 }
 
+/**
+ * A run: the PRs it tests, and in parallel mode the PRs ahead its test branch also holds (`dependentPrs`). The
+ * impacted targets are shown once any PR on the branch uploaded some; `ALL` stands for itself.
+ */
 export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: TestRun): TestingDetails {
   const { host, owner, name } = queue.repo;
+  const tested = run.pullRequestIds.map((id) => submissionOf(world, id));
+  const base = run.basePullRequestIds.map((id) => submissionOf(world, id));
   const details: TestingDetails = {
     testRunId: run.id,
     status: run.status,
@@ -68,14 +76,32 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
     requiredStatusesSource: 'merge_instance',
     checkSuites: [],
     statusChecks: [],
-    testedPullRequests: run.pullRequestIds.map((id) => {
-      const submission = submissionOf(world, id);
-      return {
-        prNumber: submission.number,
-        prUrl: `https://${host}/${owner}/${name}/pull/${submission.number}`,
-        title: pullRequestOf(world, submission).title,
-      };
-    }),
+    testedPullRequests: tested.map((submission) => ({
+      prNumber: submission.number,
+      prUrl: `https://${host}/${owner}/${name}/pull/${submission.number}`,
+      title: pullRequestOf(world, submission).title,
+    })),
   };
+  if (run.queueType === 'bisection') details.queueType = 'bisection';
+  if (queue.settings.mode === 'parallel') details.dependentPrs = base.map((submission) => submission.number);
+  const testedTargets = uploadedTargets(world, tested);
+  const allTargets = uploadedTargets(world, [...base, ...tested]);
+  if (allTargets) details.impactedTargets = allTargets;
+  if (testedTargets) details.impactedTargetsForTestedPrs = testedTargets;
   return details;
+}
+
+/** The union of the targets uploaded for these PRs' head SHAs, or undefined when none uploaded any. */
+function uploadedTargets(world: QueueWorld, submissions: readonly Submission[]): string[] | undefined {
+  let uploaded = false;
+  const union = new Set<string>();
+  for (const submission of submissions) {
+    const pr = pullRequestOf(world, submission);
+    const targets = pr.impactedTargets[pr.sha];
+    if (targets === undefined) continue;
+    uploaded = true;
+    if (targets === IMPACTS_ALL) union.add(IMPACTS_ALL);
+    else for (const target of targets) union.add(target);
+  }
+  return uploaded ? [...union].sort() : undefined;
 }

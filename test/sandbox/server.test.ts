@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES, Queue, SubmittedPullRequest, TestDetailsResponse } from '../../src/api/schemas.js';
 import { SEEDED_TEST_IDS } from '../../src/sandbox/catalogue.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { loadEngine, startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { StateStore } from '../../src/sandbox/store.js';
 
 const TOKEN = 'sandbox-test-token';
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -305,9 +306,8 @@ describe('the state file', () => {
     await api.ok('submitPullRequest', { ...MAIN, pr: { number: 1 } });
     await api.ok('submitPullRequest', { ...MAIN, pr: { number: 2 } });
     await api.ok('_sandbox/advance', { seconds: 120 });
-    // The file holds the acknowledged state before the answer came back.
-    const onDisk = JSON.parse(readFileSync(stateFile, 'utf8'));
-    expect(onDisk).toMatchObject({ version: 1, now: Date.parse('2026-01-01T00:02:00Z') });
+    // The file (snapshot and journal) holds the acknowledged state before the answer came back.
+    expect(loadEngine(new StateStore(stateFile), { fresh: {} }).now).toEqual(new Date('2026-01-01T00:02:00Z'));
     const before = await api.ok('getQueue', MAIN);
     await running.close();
 
@@ -324,10 +324,38 @@ describe('the state file', () => {
   it('starts fresh when the file does not exist, and refuses one that is not a state', async () => {
     const fresh = join(dir, 'new.json');
     running = await startSandbox({ clock: 'manual', stateFile: fresh });
-    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 1, queues: {} });
+    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 2, queues: {} });
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"version": 7}');
     await expect(startSandbox({ clock: 'manual', stateFile: broken })).rejects.toThrow(/broken\.json.*version 7/);
+  });
+
+  it('brings a version 1 state file up to date when it starts', async () => {
+    const fixture = JSON.parse(readFileSync(new URL('./fixtures/state-v1.json', import.meta.url), 'utf8')) as { state: unknown; queue: unknown };
+    const stateFile = join(dir, 'v1.json');
+    writeFileSync(stateFile, JSON.stringify(fixture.state));
+    running = await startSandbox({ clock: 'manual', stateFile });
+    expect(await client(running).ok('getQueue', MAIN)).toEqual(fixture.queue);
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 2 });
+  });
+
+  it('folds a journal that outgrows its snapshot into a new snapshot, losing nothing', async () => {
+    const stateFile = join(dir, 'compacted.json');
+    running = await startSandbox({ clock: 'manual', stateFile });
+    const api = client(running);
+    await api.ok('createQueue', { ...MAIN, mode: 'parallel' });
+    // Each upload journals about 100 KB: a dozen outgrow the 1 MiB a journal may reach.
+    const targets = Array.from({ length: 5000 }, (_, i) => `//pkg/target-${i}`);
+    for (let number = 1; number <= 12; number++) {
+      await api.ok('setImpactedTargets', { ...MAIN, pr: { number }, impactedTargets: targets });
+      await api.ok('submitPullRequest', { ...MAIN, pr: { number } });
+    }
+    const before = await api.ok('getQueue', MAIN);
+    expect(readFileSync(`${stateFile}.journal`, 'utf8').length).toBeLessThan(1024 * 1024);
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).pullRequests).not.toEqual({});
+    await running.close();
+    running = await startSandbox({ clock: 'manual', stateFile });
+    expect(await client(running).ok('getQueue', MAIN)).toEqual(before);
   });
 
   it('loses nothing acknowledged when the process is killed with SIGKILL', async () => {

@@ -1,0 +1,36 @@
+// When a submitted PR may enter the line (SERVICE.md's readiness rule), and when it may skip testing
+// altogether (`directMergeMode: always`).
+import type { Readiness } from '../api/schemas.js';
+import type { PullRequestRecord, QueueRecord, Submission } from './state.js';
+
+export function readinessOf(queue: QueueRecord, pr: PullRequestRecord): Readiness & { hasImpactedTargets: boolean } {
+  return {
+    requiresImpactedTargets: queue.settings.mode === 'parallel',
+    doesBaseBranchMatch: pr.baseBranch === queue.branch,
+    hasImpactedTargets: pr.impactedTargets[pr.sha] !== undefined,
+    // The host does not merge a closed or draft PR.
+    gitHubMergeability: pr.mergeable && pr.state === 'open' ? 'mergeable' : 'not_mergeable',
+  };
+}
+
+export function isReady(queue: QueueRecord, pr: PullRequestRecord): boolean {
+  const readiness = readinessOf(queue, pr);
+  return (
+    readiness.doesBaseBranchMatch &&
+    readiness.gitHubMergeability === 'mergeable' &&
+    (!readiness.requiresImpactedTargets || readiness.hasImpactedTargets)
+  );
+}
+
+/**
+ * The sandbox has no commits, so "up to date with the target branch" means: no PR merged into the branch
+ * through this queue since the PR was submitted.
+ */
+function isUpToDate(queue: QueueRecord, submission: Submission): boolean {
+  return submission.mergeCountAtSubmission === queue.mergeCount;
+}
+
+/** directMergeMode always: an up-to-date PR with nothing ahead of it in its lane merges without a run. */
+export function mayMergeDirectly(queue: QueueRecord, submission: Submission, aheadInLane: number): boolean {
+  return queue.settings.directMergeMode === 'always' && queue.state === 'running' && aheadInLane === 0 && isUpToDate(queue, submission);
+}

@@ -1,0 +1,172 @@
+// Test runs: a run tests one PR or a batch on top of a predicted base (the PRs ahead it depends on), on a test
+// branch of its own. Starting one, its end, its result, and what a change ahead of it does to it.
+import { pullRequestIsFaulty } from './facts.js';
+import { deterministicSha } from './ids.js';
+import { dependenciesAhead } from './lanes.js';
+import { testedInLine } from './line.js';
+import { recordEvent } from './metrics.js';
+import { FINAL_STATES, TESTED_STATES, queueKey, type QueueRecord, type QueueType, type Submission, type TestRun } from './state.js';
+import { pullRequestOf, remove, submissionOf, testRunOf, transition, type QueueWorld } from './world.js';
+
+export function startRun(world: QueueWorld, queue: QueueRecord, queueType: QueueType, tested: readonly Submission[], base: string[]): TestRun {
+  const id = world.newId();
+  let durationMs = 0;
+  for (const submission of tested) {
+    const seconds = pullRequestOf(world, submission).testDurationSeconds;
+    durationMs = Math.max(durationMs, seconds === undefined ? world.testDurationMs : Math.round(seconds * 1000));
+  }
+  const run: TestRun = {
+    id,
+    queueKey: queueKey(queue.repo, queue.branch),
+    queueType,
+    pullRequestIds: tested.map((s) => s.id),
+    basePullRequestIds: base,
+    status: 'in_progress',
+    createdAt: world.state.now,
+    durationMs,
+    testBranch: `trunk-merge/pr-${tested[0]!.number}/${id}`,
+    testBranchSha: deterministicSha(`test-branch:${id}`),
+    requiredStatuses: [...queue.settings.requiredStatuses],
+  };
+  world.state.testRuns[id] = run;
+  queue.runsInFlight.push(id);
+  for (const submission of tested) {
+    submission.latestTestRunId = id;
+    transition(world, queue, submission, 'testing');
+  }
+  return run;
+}
+
+/** When a run in flight ends: its duration, or the queue's testing timeout if that comes first. */
+function runEndsAt(queue: QueueRecord, run: TestRun): number {
+  return run.createdAt + Math.min(run.durationMs, timeoutMs(queue));
+}
+
+export function nextRunEnd(world: QueueWorld, queue: QueueRecord): number | undefined {
+  let next: number | undefined;
+  for (const id of queue.runsInFlight) {
+    const end = runEndsAt(queue, testRunOf(world, id));
+    if (next === undefined || end < next) next = end;
+  }
+  return next;
+}
+
+/** The runs in flight whose end has come, in the order they ended. */
+export function dueRuns(world: QueueWorld, queue: QueueRecord): TestRun[] {
+  const now = world.state.now;
+  return queue.runsInFlight
+    .map((id) => testRunOf(world, id))
+    .filter((run) => runEndsAt(queue, run) <= now)
+    .sort((a, b) => runEndsAt(queue, a) - runEndsAt(queue, b));
+}
+
+export function runsInFlightOf(world: QueueWorld, queue: QueueRecord, queueType: QueueType): number {
+  let count = 0;
+  for (const id of queue.runsInFlight) if (testRunOf(world, id).queueType === queueType) count++;
+  return count;
+}
+
+/**
+ * A run reaches its result and answers whether it passed: it fails when it runs past the timeout, or when any
+ * PR on its test branch is faulty, the base included (a failing PR ahead breaks the runs built on it).
+ */
+export function completeRun(world: QueueWorld, queue: QueueRecord, run: TestRun): boolean {
+  const now = world.state.now;
+  let passed = run.durationMs <= timeoutMs(queue);
+  for (const id of run.basePullRequestIds) {
+    if (pullRequestOf(world, submissionOf(world, id)).testOutcome === 'fail') passed = false;
+  }
+  for (const id of run.pullRequestIds) {
+    const pr = pullRequestOf(world, submissionOf(world, id));
+    if (pullRequestIsFaulty(pr)) passed = false;
+    pr.completedTestRuns++;
+  }
+  run.status = passed ? 'succeeded' : 'failed';
+  run.finishedAt = now;
+  remove(queue.runsInFlight, run.id);
+  const seconds = (now - run.createdAt) / 1000;
+  for (let i = 0; i < run.pullRequestIds.length; i++) recordEvent(queue, { at: now, queueType: run.queueType, kind: 'testDuration', seconds });
+  world.changes++;
+  return passed;
+}
+
+export function cancelRun(world: QueueWorld, queue: QueueRecord, run: TestRun): void {
+  run.status = 'cancelled';
+  run.finishedAt = world.state.now;
+  remove(queue.runsInFlight, run.id);
+  world.changes++;
+}
+
+/** Whether runs may start in the queue's state: not while paused, nor while switching modes. */
+export function runsMayStart(queue: QueueRecord): boolean {
+  return queue.state === 'running' || queue.state === 'draining';
+}
+
+/**
+ * The PR's test result no longer stands (a restart, a cancel, a change ahead): its run is cancelled if in flight,
+ * and the other PRs in the line resting on that run (a batch) go back to pending.
+ */
+export function releaseRun(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
+  const runId = submission.latestTestRunId;
+  if (runId === undefined || submission.inBisection || !TESTED_STATES.has(submission.state)) return;
+  const run = testRunOf(world, runId);
+  if (run.status === 'in_progress') cancelRun(world, queue, run);
+  for (const id of run.pullRequestIds) {
+    if (id === submission.id) continue;
+    const mate = submissionOf(world, id);
+    if (mate.latestTestRunId === runId && !mate.inBisection && TESTED_STATES.has(mate.state)) transition(world, queue, mate, 'pending');
+  }
+}
+
+export function sendBackToPending(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
+  releaseRun(world, queue, submission);
+  transition(world, queue, submission, 'pending');
+}
+
+/** Whether the submission's current result rests on a run whose base held one of `ahead`. */
+export function isBuiltOn(world: QueueWorld, submission: Submission, ahead: ReadonlySet<string>): boolean {
+  if (!TESTED_STATES.has(submission.state) || submission.latestTestRunId === undefined) return false;
+  return testRunOf(world, submission.latestTestRunId).basePullRequestIds.some((id) => ahead.has(id));
+}
+
+/** PRs ahead left the prediction (cancelled, failed, set aside): the runs built on them start again. */
+export function sendBackRunsBuiltOn(world: QueueWorld, queue: QueueRecord, ahead: ReadonlySet<string>): void {
+  for (const { submission } of testedInLine(world, queue)) {
+    if (isBuiltOn(world, submission, ahead)) sendBackToPending(world, queue, submission);
+  }
+}
+
+/**
+ * The lanes changed (an urgent PR, a new priority, new impacted targets): every run whose base is no longer
+ * exactly the PRs in the line its PRs depend on starts again. PRs of the base that left the line are no matter:
+ * merged, they are in the branch; failed, cancelled or set aside, they already sent their runs back.
+ */
+export function revalidateRuns(world: QueueWorld, queue: QueueRecord): void {
+  const units = new Map<string, { members: Submission[]; position: number }>();
+  for (const { submission, position } of testedInLine(world, queue)) {
+    const runId = submission.latestTestRunId;
+    if (runId === undefined) continue;
+    const unit = units.get(runId);
+    if (unit) unit.members.push(submission);
+    else units.set(runId, { members: [submission], position });
+  }
+  for (const [runId, { members, position }] of units) {
+    if (!members.every((member) => TESTED_STATES.has(member.state))) continue;
+    const run = testRunOf(world, runId);
+    const base = new Set(run.basePullRequestIds);
+    const expected = dependenciesAhead(world, queue, position, members);
+    const wanted = new Set(expected);
+    const stale =
+      expected.some((id) => !base.has(id)) ||
+      run.basePullRequestIds.some((id) => !wanted.has(id) && standsInLine(submissionOf(world, id)));
+    if (stale) sendBackToPending(world, queue, members[0]!);
+  }
+}
+
+function standsInLine(submission: Submission): boolean {
+  return !submission.inBisection && submission.state !== 'not_ready' && !FINAL_STATES.has(submission.state);
+}
+
+function timeoutMs(queue: QueueRecord): number {
+  return queue.settings.testingTimeoutMinutes * 60_000;
+}

@@ -1,0 +1,125 @@
+// What the queue mechanics work on: the state document, fresh ids, the records by id, and the one function every
+// change of a PR's state goes through (timestamps, metric events, and the index of PRs under test).
+import type { PullRequestState } from '../api/schemas.js';
+import { recordEvent } from './metrics.js';
+import {
+  TESTED_STATES,
+  type Conclusion,
+  type PullRequestRecord,
+  type QueueRecord,
+  type QueueType,
+  type SandboxState,
+  type Submission,
+  type TestRun,
+} from './state.js';
+
+/**
+ * Told of every change of a PR's state, just after it, with the state as it stands at that instant (a merged PR
+ * is still in the line): for tests and tools that check the engine from outside. It must change nothing.
+ */
+export type TransitionObserver = (change: {
+  state: Readonly<SandboxState>;
+  queue: Readonly<QueueRecord>;
+  submission: Readonly<Submission>;
+  from: PullRequestState;
+}) => void;
+
+export interface QueueWorld {
+  readonly state: SandboxState;
+  newId(): string;
+  /** How long a run takes when its PRs do not say. */
+  readonly testDurationMs: number;
+  /** Counts every change to the state, so a caller knows when to save. */
+  changes: number;
+  /** Derived from the state and rebuilt after a restore; never saved. */
+  readonly indexes: WeakMap<QueueRecord, QueueIndex>;
+  readonly observe: TransitionObserver | undefined;
+}
+
+/** What the mechanics would otherwise rescan the whole line for. */
+export interface QueueIndex {
+  /** PRs in the line with a test run behind them: scans of the line stop once they have met them all. */
+  tested: Set<string>;
+  /** The not_ready PRs need a fresh look (the queue's state or mode changed, or the state was just restored). */
+  recheckWaiting: boolean;
+}
+
+export function newWorld(state: SandboxState, testDurationMs: number, newId: () => string, observe?: TransitionObserver): QueueWorld {
+  return { state, testDurationMs, newId, changes: 0, indexes: new WeakMap(), observe };
+}
+
+export function indexOf(world: QueueWorld, queue: QueueRecord): QueueIndex {
+  let index = world.indexes.get(queue);
+  if (!index) {
+    const tested = new Set<string>();
+    for (const id of queue.line) if (TESTED_STATES.has(submissionOf(world, id).state)) tested.add(id);
+    index = { tested, recheckWaiting: true };
+    world.indexes.set(queue, index);
+  }
+  return index;
+}
+
+export function submissionOf(world: QueueWorld, id: string): Submission {
+  const submission = world.state.submissions[id];
+  if (!submission) throw new Error(`sandbox state is inconsistent: no submission ${id}`);
+  return submission;
+}
+
+export function pullRequestOf(world: QueueWorld, submission: Submission): PullRequestRecord {
+  const record = world.state.pullRequests[submission.pullRequestKey];
+  if (!record) throw new Error(`sandbox state is inconsistent: no pull request ${submission.pullRequestKey}`);
+  return record;
+}
+
+export function testRunOf(world: QueueWorld, id: string): TestRun {
+  const run = world.state.testRuns[id];
+  if (!run) throw new Error(`sandbox state is inconsistent: no test run ${id}`);
+  return run;
+}
+
+function queueTypeOf(submission: Submission): QueueType {
+  return submission.inBisection ? 'bisection' : 'main';
+}
+
+/** Every state change goes through here: the timestamp, the events the metrics count, the index. */
+export function transition(world: QueueWorld, queue: QueueRecord, submission: Submission, to: PullRequestState): void {
+  const from = submission.state;
+  if (from === to) return;
+  const now = world.state.now;
+  const queueType = queueTypeOf(submission);
+  submission.state = to;
+  submission.stateChangedAt = now;
+  world.changes++;
+  const { tested } = indexOf(world, queue);
+  if (!submission.inBisection && TESTED_STATES.has(to)) tested.add(submission.id);
+  else tested.delete(submission.id);
+  if (to === 'pending') {
+    if (TESTED_STATES.has(from)) recordEvent(queue, { at: now, queueType, kind: 'restart' });
+    submission.pendingSince = now;
+  } else if (to === 'testing' && submission.pendingSince !== undefined) {
+    recordEvent(queue, { at: now, queueType, kind: 'wait', seconds: (now - submission.pendingSince) / 1000 });
+    delete submission.pendingSince;
+  } else if (to === 'merged' || to === 'failed' || to === 'cancelled') {
+    submission.concludedAt = now;
+    recordEvent(queue, { at: now, queueType, kind: 'conclusion', conclusion: to });
+    recordEvent(queue, { at: now, queueType, kind: 'timeInQueue', seconds: (now - submission.submittedAt) / 1000 });
+  }
+  world.observe?.({ state: world.state, queue, submission, from });
+}
+
+/**
+ * Failed or cancelled: the PR leaves the line or the not_ready PRs, wherever it stood (bisection lets go of its
+ * PRs itself). Merging is merging.ts's, which also counts merges.
+ */
+export function conclude(world: QueueWorld, queue: QueueRecord, submission: Submission, conclusion: Exclude<Conclusion, 'merged'>): void {
+  if (!submission.inBisection && !remove(queue.line, submission.id)) remove(queue.waiting, submission.id);
+  transition(world, queue, submission, conclusion);
+  delete submission.inBisection;
+}
+
+export function remove(list: string[], id: string): boolean {
+  const at = list.indexOf(id);
+  if (at < 0) return false;
+  list.splice(at, 1);
+  return true;
+}
