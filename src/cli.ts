@@ -440,7 +440,8 @@ function buildProgram(runner: Runner, io: Io): Command {
       runner.execute(
         cmd,
         () => {
-          if ((pr === undefined) === (opts.run === undefined)) throw new UsageError('testing takes a PR number or --run <testRunId>, not both');
+          if (pr !== undefined && opts.run !== undefined) throw new UsageError('testing takes a PR number or --run <testRunId>, not both');
+          if (pr === undefined && opts.run === undefined) throw new UsageError('testing needs a PR number or --run <testRunId>');
           return opts.run !== undefined ? { testRunId: opts.run } : { pr: parsePrNumber(pr!) };
         },
         testing,
