@@ -28,8 +28,15 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
 export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<QueueChange> {
   const ref = ctx.queueRef();
   if (mustAsk('queue drain', input.yes, ctx)) {
-    const { testing, waiting } = census(await current(ctx));
-    await ask('queue drain', `Drain the ${ref.targetBranch} queue? ${testing + waiting} PRs in it will be tested and merged; PRs submitted from now on wait.`, ctx);
+    // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
+    const queue = await current(ctx);
+    const admitted = admittedOf(queue).length;
+    const held = queue.enqueuedPullRequests.length - admitted;
+    await ask(
+      'queue drain',
+      `Drain the ${ref.targetBranch} queue? ${admitted} admitted PRs will be tested and merged; ${held} not ready and PRs submitted from now on wait.`,
+      ctx,
+    );
   }
   const client = await ctx.client();
   const queue = await client.updateQueue({ ...ref, state: 'draining' });
@@ -71,7 +78,7 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
   let seen: string | undefined;
   const ended = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, async () => {
     const queue = await client.getQueue(ref);
-    admitted = queue.enqueuedPullRequests.filter((pr) => pr.state !== undefined && ADMITTED_STATES.includes(pr.state));
+    admitted = admittedOf(queue);
     const now = JSON.stringify(admitted.map((pr) => [pr.prNumber, pr.state]));
     const changed = now !== seen;
     seen = now;
@@ -87,6 +94,10 @@ export async function resumeQueue(_input: object, ctx: Context): Promise<Command
   const client = await ctx.client();
   const queue = await client.updateQueue({ ...ref, state: 'running' });
   return { kind: 'queueChange', action: 'resume', branch: ref.targetBranch, queue };
+}
+
+function admittedOf(queue: Queue): EnqueuedPullRequest[] {
+  return queue.enqueuedPullRequests.filter((pr) => pr.state !== undefined && ADMITTED_STATES.includes(pr.state));
 }
 
 /** The queue as it is now, so the question can say what the change will do. */
