@@ -13,7 +13,7 @@ export async function sandbox(
   ctx.note(
     [
       `sandbox listening on ${running.url} (${input.clock ?? 'real'} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
-      `try:  export MQ_API_URL=${running.url} MQ_TOKEN=${input.token ?? 'sandbox'} MQ_REPO=acme/widgets`,
+      `try:  export MQ_API_URL=${running.url} MQ_TOKEN=${input.token === undefined ? 'sandbox' : '<the --token value>'} MQ_REPO=acme/widgets`,
       '      mq queue create && mq submit 1 && mq queue get',
       'stop with Ctrl-C',
     ].join('\n'),

@@ -48,6 +48,8 @@ export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
 
 export interface SandboxProcess {
   url: string;
+  /** What it has written to stderr so far. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export function startSandboxProcess(args: string[] = ['--clock', 'manual']): Pro
     lines.once('line', (url) =>
       done({
         url,
+        stderr: () => stderr,
         stop: () =>
           new Promise<void>((stopped) => {
             if (child.exitCode !== null) return stopped();
