@@ -19,6 +19,7 @@ import type { Context } from './commands/context.js';
 import {
   parseNumber,
   parsePositiveInt,
+  parseWholeNumber,
   parsePriority,
   parsePrNumber,
   parseSince,
@@ -664,7 +665,10 @@ function addSettingFlags(command: Command): void {
         command.option(`--${flag.name} <name>`, flag.description, collect);
         break;
       case 'number':
-        command.option(`--${flag.name} <n>`, flag.description, (text: string) => parsePositiveInt(`--${flag.name}`, text));
+        command.option(`--${flag.name} <n>`, flag.description, (text: string) => parseWholeNumber(`--${flag.name}`, text));
+        break;
+      case 'text':
+        command.option(`--${flag.name} <text>`, flag.description);
         break;
     }
   }

@@ -11,12 +11,29 @@ export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 /** The service's path segment; every base URL ends in it. */
 export const API_VERSION = 'v1';
 
-/** An enum the service may spell in either letter case; it always leaves here in lower case. */
-function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z
-    .string()
-    .transform((value) => value.toLowerCase())
-    .pipe(z.enum(values));
+/**
+ * A request enum the service takes in either letter case (SEMANTICS.md); it always leaves here in lower case.
+ * `.options` keeps the allowed values at hand for help text and shell completion.
+ */
+export function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return Object.assign(
+    z
+      .string()
+      .transform((value) => value.toLowerCase())
+      .pipe(z.enum(values)),
+    { options: values },
+  );
+}
+
+/**
+ * A response enum: the known values, in lower case, or any other string as it came. The service's own rule is
+ * that a client accepts values it does not know, so a new state is shown, never an error.
+ */
+function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.string().transform((value): T[number] | (string & {}) => {
+    const lower = value.toLowerCase();
+    return (values as readonly string[]).includes(lower) ? lower : value;
+  });
 }
 
 export const PULL_REQUEST_STATES = [
@@ -48,10 +65,11 @@ export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as 
 export type PriorityName = keyof typeof PRIORITY_NAMES;
 export const PRIORITY_MAX = 255;
 
-export const PullRequestState = anyCaseEnum(PULL_REQUEST_STATES);
 export type PullRequestState = (typeof PULL_REQUEST_STATES)[number];
-export const QueueState = anyCaseEnum(QUEUE_STATES);
 export type QueueState = (typeof QUEUE_STATES)[number];
+/** A state as a response carries it: a known one, or one this client does not know yet, shown as it came. */
+export type ReportedPullRequestState = PullRequestState | (string & {});
+export type ReportedQueueState = QueueState | (string & {});
 
 // ---------------------------------------------------------------- requests
 
@@ -62,7 +80,15 @@ export const Repo = z.object({
 });
 export type Repo = z.infer<typeof Repo>;
 
-export const PrNumber = z.number().int().min(1).max(PR_NUMBER_MAX);
+/**
+ * A PR number: an integer, or a string of digits, which the service takes on every endpoint (its own upload
+ * actions build bodies with `jq --arg`). Either way it is a number once parsed.
+ */
+export const PrNumber = z
+  .union([z.number(), z.string().regex(/^[0-9]+$/, 'expected a number or a string of digits').transform(Number)], {
+    error: 'expected a number or a string of digits',
+  })
+  .pipe(z.number().int().min(1).max(PR_NUMBER_MAX));
 
 const QueueRef = z.object({ repo: Repo, targetBranch: z.string().min(1) });
 export const QueueRequest = QueueRef;
@@ -71,8 +97,8 @@ export type QueueRequest = z.infer<typeof QueueRequest>;
 export const PullRequestRequest = QueueRef.extend({ pr: z.object({ number: PrNumber }) });
 export type PullRequestRequest = z.infer<typeof PullRequestRequest>;
 
-export const Priority = z.union([z.number().int().min(0).max(PRIORITY_MAX), z.enum(['urgent', 'high', 'medium', 'low'])]);
-export type Priority = z.infer<typeof Priority>;
+export const Priority = z.union([z.number().int().min(0).max(PRIORITY_MAX), anyCaseEnum(['urgent', 'high', 'medium', 'low'])]);
+export type Priority = z.output<typeof Priority>;
 
 export const SubmitPullRequestRequest = PullRequestRequest.extend({
   priority: Priority.optional(),
@@ -90,9 +116,11 @@ export const GetSubmittedPullRequestRequest = QueueRef.extend({
 export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
 export const LIST_TAKE_MAX = 100;
+/** `since` and `until` bound when a PR concluded, both inclusive. */
 export const ListPullRequestsRequest = QueueRef.extend({
-  state: z.enum(PULL_REQUEST_STATES).optional(),
+  state: anyCaseEnum(PULL_REQUEST_STATES).optional(),
   since: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
   cursor: z.string().min(1).optional(),
   take: z.number().int().min(1).max(LIST_TAKE_MAX).optional(),
 });
@@ -100,32 +128,41 @@ export type ListPullRequestsRequest = z.infer<typeof ListPullRequestsRequest>;
 
 /** Settings createQueue takes; every other one goes through updateQueue (SEMANTICS.md). */
 export const CreateQueueRequest = QueueRef.extend({
-  mode: z.enum(QUEUE_MODES).optional(),
+  mode: anyCaseEnum(QUEUE_MODES).optional(),
   concurrency: z.number().int().min(1).max(SETTING_MAX).optional(),
 });
 export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
 
 const positiveInt = z.number().int().min(1).max(SETTING_MAX);
-/** updateQueue's settings: the request names are the response names. The descriptions are the flags' help. */
+/**
+ * updateQueue's settings: the request names are the response names. The descriptions are the flags' help.
+ * The last four are not in the published description; the service stores and returns them (its Terraform
+ * provider sets them).
+ */
 export const QueueSettings = z.object({
-  mode: z.enum(QUEUE_MODES).describe('single: one line; parallel: lanes from impacted targets'),
+  mode: anyCaseEnum(QUEUE_MODES).describe('single: one line; parallel: lanes from impacted targets'),
   concurrency: positiveInt.describe('PRs or batches tested at once'),
   testingTimeoutMinutes: positiveInt.describe('minutes a test run may take before it counts as failed'),
-  pendingFailureDepth: positiveInt.describe('PRs behind a failed one that finish testing before it is removed'),
+  // 0 (the service's default) means "do not wait": the service accepts it though the description says minimum 1.
+  pendingFailureDepth: z.number().int().min(0).max(SETTING_MAX).describe('PRs behind a failed one that finish testing before it is removed (0: none)'),
   canOptimisticallyMerge: z.boolean().describe('a pass on top of a failed PR clears it'),
   batch: z.boolean().describe('test PRs in batches'),
   batchingMinSize: positiveInt.describe('PRs that make a batch'),
   batchingMaxWaitTimeMinutes: positiveInt.describe('minutes to wait for a batch to fill'),
   bisectionConcurrency: positiveInt.describe('test runs while bisecting a failed batch'),
-  directMergeMode: z.enum(DIRECT_MERGE_MODES).describe('always: a PR up to date with the branch merges without a run'),
-  optimizationMode: z.enum(OPTIMIZATION_MODES).describe('skip redundant tests while bisecting'),
-  mergeMethod: z.enum(MERGE_METHODS).describe('how a PR is merged into the branch'),
+  directMergeMode: anyCaseEnum(DIRECT_MERGE_MODES).describe('always: a PR up to date with the branch merges without a run'),
+  optimizationMode: anyCaseEnum(OPTIMIZATION_MODES).describe('skip redundant tests while bisecting'),
+  mergeMethod: anyCaseEnum(MERGE_METHODS).describe('how a PR is merged into the branch'),
   requiredStatuses: z.array(z.string()).describe('statuses that must pass (repeat the flag for several)'),
   deleteRequiredStatuses: z.boolean().describe('drop the required statuses set here; fall back to branch protection'),
   commentsEnabled: z.boolean().describe('post comments on PRs'),
   commandsEnabled: z.boolean().describe('accept /trunk merge comments'),
   createPrsForTestingBranches: z.boolean().describe('open PRs for testing branches'),
   statusCheckEnabled: z.boolean().describe('post a status check on PRs'),
+  extensionEnabled: z.boolean().describe('let the browser extension act on the queue'),
+  enqueueingLabel: z.string().describe('a label that submits a PR when added ("" for none)'),
+  labelCommandsEnabled: z.boolean().describe('accept labels as commands'),
+  stateLabelsEnabled: z.boolean().describe("label PRs with their queue state"),
 });
 export type QueueSettings = z.infer<typeof QueueSettings>;
 
@@ -136,29 +173,27 @@ export const UpdateQueueRequest = QueueRef.extend({
 export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequest>;
 
 export const IMPACTS_ALL = 'ALL';
+/** `ALL`, or its older spelling `IMPACTS_ALL` (still sent by the service's nx upload action); `ALL` once parsed. */
+const ImpactsAll = anyCaseEnum([IMPACTS_ALL, 'IMPACTS_ALL'].map((v) => v.toLowerCase()) as ['all', 'impacts_all']).transform(() => IMPACTS_ALL);
 export const SetImpactedTargetsRequest = QueueRef.extend({
   pr: z.object({ number: PrNumber, sha: z.string().min(1).optional() }),
-  impactedTargets: z.union([z.array(z.string()), z.literal(IMPACTS_ALL)]),
+  impactedTargets: z.union([z.array(z.string()), ImpactsAll]),
 });
 export type SetImpactedTargetsRequest = z.infer<typeof SetImpactedTargetsRequest>;
 
-/**
- * The published description asks for `testRunId`; looking a run up by the PR it tests (`pr.number`) is what
- * SERVICE.md leaves open, and what the sandbox answers. The CLI sends `testRunId` whenever it has one.
- */
+/** The service knows runs only by their id; a client finds a PR's run in its `verifiedByTestRun`. */
 export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({
-  testRunId: z.string().min(1).optional(),
-  pr: z.object({ number: PrNumber }).optional(),
-}).refine((body) => body.testRunId !== undefined || body.pr !== undefined, {
-  message: 'give testRunId or pr.number',
-  path: ['testRunId'],
+  testRunId: z.string().min(1),
 });
 export type GetMergeQueueTestingDetailsRequest = z.infer<typeof GetMergeQueueTestingDetailsRequest>;
 
+/** Any 8-4-4-4-12 hexadecimal id: the service checks no UUID version or variant. */
+export const TEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const TestId = z.string().regex(TEST_ID_PATTERN, 'expected an id of the form 01234567-89ab-cdef-0123-456789abcdef');
 export const GetTestDetailsRequest = z.object({
   repo: Repo,
   org_url_slug: z.string().min(1),
-  test_id: z.uuid(),
+  test_id: TestId,
 });
 export type GetTestDetailsRequest = z.infer<typeof GetTestDetailsRequest>;
 
@@ -169,13 +204,13 @@ export const Readiness = z.looseObject({
   requiresImpactedTargets: z.boolean(),
   doesBaseBranchMatch: z.boolean(),
   hasImpactedTargets: z.boolean().optional(),
-  gitHubMergeability: anyCaseEnum(MERGEABILITY).optional(),
+  gitHubMergeability: openEnum(MERGEABILITY).optional(),
 });
 export type Readiness = z.infer<typeof Readiness>;
 
 const pullRequestFacts = {
   id: z.string().optional(),
-  state: PullRequestState.optional(),
+  state: openEnum(PULL_REQUEST_STATES).optional(),
   stateChangedAt: z.string(),
   priorityValue: z.number(),
   priorityName: z.string(),
@@ -196,6 +231,10 @@ export const SubmittedPullRequest = z.looseObject({
   forceEnqueued: z.boolean(),
   isCurrentlySubmittedToQueue: z.boolean(),
   readiness: Readiness.optional(),
+  // Not in the published description; the live service returns both.
+  noBatch: z.boolean().optional(),
+  /** The test run that last tested the PR (in flight or finished), or null before any. */
+  verifiedByTestRun: z.string().nullable().optional(),
 });
 export type SubmittedPullRequest = z.infer<typeof SubmittedPullRequest>;
 
@@ -206,11 +245,11 @@ export const ListPullRequestsResponse = z.looseObject({
 export type ListPullRequestsResponse = z.infer<typeof ListPullRequestsResponse>;
 
 export const Queue = z.looseObject({
-  state: QueueState,
+  state: openEnum(QUEUE_STATES),
   branch: z.string(),
   concurrency: z.number(),
   testingTimeoutMinutes: z.number(),
-  mode: anyCaseEnum(QUEUE_MODES),
+  mode: openEnum(QUEUE_MODES),
   canOptimisticallyMerge: z.boolean(),
   pendingFailureDepth: z.number(),
   batch: z.boolean(),
@@ -221,15 +260,25 @@ export const Queue = z.looseObject({
   commandsEnabled: z.boolean(),
   statusCheckEnabled: z.boolean(),
   bisectionConcurrency: z.number(),
-  requiredStatuses: z.array(z.string()),
-  directMergeMode: anyCaseEnum(DIRECT_MERGE_MODES),
-  optimizationMode: anyCaseEnum(OPTIMIZATION_MODES),
-  mergeMethod: anyCaseEnum(MERGE_METHODS),
+  /** null: no override, the branch protection's required statuses apply. */
+  requiredStatuses: z.array(z.string()).nullable(),
+  directMergeMode: openEnum(DIRECT_MERGE_MODES),
+  optimizationMode: openEnum(OPTIMIZATION_MODES),
+  mergeMethod: openEnum(MERGE_METHODS),
+  // The live service returns these beyond the published description; older answers may lack them.
+  extensionEnabled: z.boolean().optional(),
+  enqueueingLabel: z.string().optional(),
+  labelCommandsEnabled: z.boolean().optional(),
+  stateLabelsEnabled: z.boolean().optional(),
+  allowedBotSubmitters: z.array(z.string()).optional(),
+  batchingRules: z.array(z.unknown()).optional(),
+  testBranchConstructionMode: z.string().optional(),
+  notReadyTimeoutHours: z.number().optional(),
   enqueuedPullRequests: z.array(EnqueuedPullRequest),
 });
 export type Queue = z.infer<typeof Queue>;
 
-/** updateQueue answers with the queue's settings, without its pull requests. */
+/** updateQueue answers with the whole queue, as getQueue does; a client also takes one without its PRs. */
 export const UpdatedQueue = Queue.omit({ enqueuedPullRequests: true }).extend({
   enqueuedPullRequests: z.array(EnqueuedPullRequest).optional(),
 });
@@ -245,7 +294,7 @@ export const TestingDetails = z.looseObject({
   testBranch: z.string(),
   testBranchSha: z.string(),
   createdAt: z.string().optional(),
-  status: anyCaseEnum(TEST_RUN_STATUSES).optional(),
+  status: openEnum(TEST_RUN_STATUSES).optional(),
   checkSuites: z.array(
     z.looseObject({
       checkRuns: z.array(
@@ -276,7 +325,7 @@ export const TestCase = z.looseObject({
   name: z.string(),
   variant: z.string(),
   status: z.looseObject({
-    value: anyCaseEnum(TEST_STATUS_VALUES).optional(),
+    value: openEnum(TEST_STATUS_VALUES).optional(),
     reason: z.string(),
     timestamp: z.string(),
   }),

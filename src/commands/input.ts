@@ -1,6 +1,6 @@
 // Turning argv words into validated input: each parser throws a UsageError naming the bad word, so a mistake
 // is exit 2 with nothing sent.
-import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, type Priority, type PullRequestState } from '../api/schemas.js';
+import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_ID_PATTERN, type Priority, type PullRequestState } from '../api/schemas.js';
 import { parseDuration } from '../config/index.js';
 import { UsageError } from '../errors.js';
 
@@ -50,15 +50,21 @@ export function parsePositiveInt(flag: string, text: string): number {
   return value;
 }
 
+/** A whole number of 0 or more; the setting's schema then says what range it takes. */
+export function parseWholeNumber(flag: string, text: string): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} "${text}" must be a whole number`);
+  return value;
+}
+
 export function parseNumber(flag: string, text: string): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} "${text}" is not a number`);
   return value;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function parseTestId(text: string): string {
-  if (!UUID.test(text)) throw new UsageError(`"${text}" is not a test id (a UUID like 7f9c0a52-…)`);
+  if (!TEST_ID_PATTERN.test(text)) throw new UsageError(`"${text}" is not a test id (a UUID like 7f9c0a52-…)`);
   return text.toLowerCase();
 }
 

@@ -4,6 +4,7 @@ import {
   FINAL_PULL_REQUEST_STATES,
   type PullRequestState,
   type QueueRequest,
+  type ReportedPullRequestState,
   type SubmittedPullRequest,
 } from '../api/schemas.js';
 import type { MergeQueueClient } from '../api/client.js';
@@ -37,8 +38,8 @@ export interface PrSighting {
 /** A PR seen in a new state, the first sighting included (`previous` null). */
 export interface PrChange {
   pr: number;
-  state: PullRequestState;
-  previous: PullRequestState | null;
+  state: ReportedPullRequestState;
+  previous: ReportedPullRequestState | null;
   /** The service's `stateChangedAt`. */
   at: string;
   position: number | null;
@@ -74,9 +75,9 @@ const LATER_STATES: Record<PullRequestState, readonly PullRequestState[]> = {
   cancelled: [],
 };
 
-/** Whether a PR in `state` is in `target` or already past it. */
-export function hasReached(state: PullRequestState, target: PullRequestState): boolean {
-  return state === target || LATER_STATES[target].includes(state);
+/** Whether a PR in `state` is in `target` or already past it; a state this client does not know is neither. */
+export function hasReached(state: ReportedPullRequestState, target: PullRequestState): boolean {
+  return state === target || (LATER_STATES[target] as readonly string[]).includes(state);
 }
 
 export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEvents): Promise<WaitResult> {

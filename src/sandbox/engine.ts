@@ -19,7 +19,6 @@ import {
   type SubmittedPullRequest,
   type TestDetailsResponse,
   type TestingDetails,
-  type UpdatedQueue,
   type UpdateQueueRequest,
 } from '../api/schemas.js';
 import { lookUpTestCase } from './catalogue.js';
@@ -51,7 +50,7 @@ import {
   type SandboxState,
   type Submission,
 } from './state.js';
-import { enqueuedPullRequestView, openSubmissionIds, queueSettingsView, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
+import { enqueuedPullRequestView, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
@@ -178,8 +177,13 @@ export class QueueEngine {
 
   // ---------------------------------------------------------------- pull requests
 
+  /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
   submitPullRequest(request: SubmitPullRequestRequest): void {
     const queue = this.queueFor(request);
+    const open = this.openSubmissionOrNone(queue, request.pr.number);
+    if (open) {
+      throw new EngineRefusal('conflict', `pull request #${open.number} is already in the queue (${open.state}, priority ${open.priorityName})`);
+    }
     const record = this.pullRequestFor(request.repo, request.pr.number, queue);
     const priority = request.priority === undefined ? undefined : resolvePriority(request.priority);
     submitToQueue(this.world, queue, record, pullRequestKey(request.repo, request.pr.number), priority, request.noBatch);
@@ -220,6 +224,7 @@ export class QueueEngine {
     const queue = this.queueFor(request);
     const take = request.take ?? DEFAULT_LIST_TAKE;
     const since = request.since === undefined ? undefined : Date.parse(request.since);
+    const until = request.until === undefined ? undefined : Date.parse(request.until);
     const startSeq = request.cursor === undefined ? Infinity : parseCursor(request.cursor);
     const pullRequests: ListPullRequestsResponse['pullRequests'] = [];
     let nextSeq: number | undefined;
@@ -228,6 +233,7 @@ export class QueueEngine {
       if (submission.seq > startSeq) continue;
       if (request.state !== undefined && submission.state !== request.state) continue;
       if (since !== undefined && (submission.concludedAt === undefined || submission.concludedAt < since)) continue;
+      if (until !== undefined && (submission.concludedAt === undefined || submission.concludedAt > until)) continue;
       if (pullRequests.length === take) {
         nextSeq = submission.seq;
         break;
@@ -248,18 +254,19 @@ export class QueueEngine {
     if (this.state.queues[key]) {
       throw new EngineRefusal('conflict', `a queue for ${describeQueue(request.repo, request.targetBranch)} already exists`);
     }
-    const settings = { ...DEFAULT_QUEUE_SETTINGS, requiredStatuses: [] };
+    const settings = { ...DEFAULT_QUEUE_SETTINGS };
     if (request.mode !== undefined) settings.mode = request.mode;
     if (request.concurrency !== undefined) settings.concurrency = request.concurrency;
+    settings.bisectionConcurrency = settings.concurrency;
     this.state.queues[key] = newQueue(this.world, request.repo, request.targetBranch, settings);
     this.changed();
   }
 
   /**
-   * Sets any settings and the state. A new mode while PRs are in a running queue switches modes: nothing is
-   * admitted and no run starts until the runs in flight are done.
+   * Sets any settings and the state, and answers with the whole queue. A new mode while PRs are in a running
+   * queue switches modes: nothing is admitted and no run starts until the runs in flight are done.
    */
-  updateQueue(request: UpdateQueueRequest): UpdatedQueue {
+  updateQueue(request: UpdateQueueRequest): Queue {
     const queue = this.queueFor(request);
     const { repo: _repo, targetBranch: _branch, state, deleteRequiredStatuses, ...settings } = request;
     if (deleteRequiredStatuses && settings.requiredStatuses !== undefined && settings.requiredStatuses.length > 0) {
@@ -269,7 +276,7 @@ export class QueueEngine {
     for (const [field, value] of Object.entries(settings)) {
       if (value !== undefined) Object.assign(queue.settings, { [field]: Array.isArray(value) ? [...value] : value });
     }
-    if (deleteRequiredStatuses) queue.settings.requiredStatuses = [];
+    if (deleteRequiredStatuses) queue.settings.requiredStatuses = null;
     if (state !== undefined) queue.state = state;
     else if (modeChanged && queue.state === 'running' && openSubmissionIds(queue).length > 0) {
       queue.state = 'switching_modes';
@@ -277,7 +284,7 @@ export class QueueEngine {
     if (state !== undefined || modeChanged) recheckWaiting(this.world, queue);
     this.changed();
     settleQueue(this.world, queue);
-    return queueSettingsView(queue);
+    return queueView(this.world, queue);
   }
 
   /** Refused while any PR is in the queue; the queue's history goes with it. */
@@ -308,16 +315,12 @@ export class QueueEngine {
     for (const open of this.openSubmissionsOf(record)) pullRequestChanged(this.world, open.queue, open.submission);
   }
 
-  /** A test run by its id, or the latest run of a PR (`pr.number`). */
+  /** A test run by its id (the service looks runs up by nothing else). */
   getMergeQueueTestingDetails(request: GetMergeQueueTestingDetailsRequest): TestingDetails {
     const queue = this.queueFor(request);
     const key = queueKey(queue.repo, queue.branch);
-    let runId = request.testRunId;
-    if (runId === undefined && request.pr !== undefined) {
-      runId = this.latestSubmission(queue, request.pr.number).latestTestRunId;
-      if (runId === undefined) throw new EngineRefusal('not_found', `pull request #${request.pr.number} has not been tested yet`);
-    }
-    const run = runId === undefined ? undefined : this.state.testRuns[runId];
+    const runId = request.testRunId;
+    const run = Object.hasOwn(this.state.testRuns, runId) ? this.state.testRuns[runId] : undefined;
     if (!run || run.queueKey !== key) {
       throw new EngineRefusal('not_found', `no test run ${runId} in the queue for ${describeQueue(queue.repo, queue.branch)}`);
     }
@@ -398,12 +401,25 @@ export class QueueEngine {
     return submissionOf(this.world, id);
   }
 
+  /** The PR's submission while it is in the queue; a PR never submitted or already final is not found (404). */
   private openSubmission(queue: QueueRecord, number: number): Submission {
     const submission = this.latestSubmission(queue, number);
     if (FINAL_STATES.has(submission.state)) {
-      throw new EngineRefusal('invalid', `pull request #${number} is no longer in the queue: it is ${submission.state}`);
+      throw new EngineRefusal('not_found', `pull request #${number} is not in the queue: it is ${submission.state}`);
     }
     return submission;
+  }
+
+  private openSubmissionOrNone(queue: QueueRecord, number: number): Submission | undefined {
+    const id = queue.latestSubmission[String(number)];
+    const submission = id === undefined ? undefined : submissionOf(this.world, id);
+    return submission && !FINAL_STATES.has(submission.state) ? submission : undefined;
+  }
+
+  /** Whether `sha` is the PR's head SHA as the sandbox knows it (a fork's upload must name it). */
+  isHeadSha(repo: Repo, number: number, sha: string): boolean {
+    const record = this.state.pullRequests[pullRequestKey(repo, number)];
+    return record !== undefined && record.sha === sha;
   }
 
   private submissionFromBranch(queue: QueueRecord, branch: string): Submission {

@@ -2,7 +2,7 @@
 // as it can go at the clock's current instant (runs that ended, admission, merges, failures, new runs). The
 // engine settles a queue after every change and at every instant something is due (`nextQueueEventAt`).
 import { PRIORITY_NAMES } from '../api/schemas.js';
-import { admitReady, enterLine } from './admission.js';
+import { admitReady } from './admission.js';
 import { batchAt, nextPending } from './batching.js';
 import { finishBisectionRun, leaveBisection, returnToLine, startBisectionRuns } from './bisection.js';
 import { settlePendingFailures } from './failures.js';
@@ -21,27 +21,35 @@ import {
   sendBackToPending,
   startRun,
 } from './runs.js';
-import { FINAL_STATES, queueKey, type PullRequestRecord, type QueueRecord, type QueueSettingValues, type Submission } from './state.js';
-import { conclude, indexOf, remove, submissionOf, transition, type QueueWorld } from './world.js';
+import { queueKey, type PullRequestRecord, type QueueRecord, type QueueSettingValues, type Submission } from './state.js';
+import { conclude, indexOf, submissionOf, transition, type QueueWorld } from './world.js';
 
+/**
+ * A new queue's settings: the service's documented defaults (SEMANTICS.md). `bisectionConcurrency` follows
+ * the concurrency the queue is created with; `requiredStatuses` null is "no override".
+ */
 export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettingValues> = {
   mode: 'single',
   concurrency: 1,
-  testingTimeoutMinutes: 60,
+  testingTimeoutMinutes: 300,
   canOptimisticallyMerge: false,
-  pendingFailureDepth: 1,
+  pendingFailureDepth: 0,
   batch: false,
   batchingMaxWaitTimeMinutes: 5,
-  batchingMinSize: 2,
+  batchingMinSize: 4,
   createPrsForTestingBranches: true,
   commentsEnabled: true,
   commandsEnabled: true,
   statusCheckEnabled: true,
   bisectionConcurrency: 1,
-  requiredStatuses: [],
+  requiredStatuses: null,
   directMergeMode: 'off',
   optimizationMode: 'off',
   mergeMethod: 'squash',
+  extensionEnabled: false,
+  enqueueingLabel: '',
+  labelCommandsEnabled: false,
+  stateLabelsEnabled: false,
 };
 
 export interface ResolvedPriority {
@@ -71,8 +79,8 @@ export function newQueue(world: QueueWorld, repo: QueueRecord['repo'], branch: s
 }
 
 /**
- * Submits a PR, or updates the priority and noBatch of its open submission. A PR submitted again after a final
- * state starts a new submission; its history stays.
+ * Submits a PR that is not in the queue (the engine refuses one that is); a PR submitted again after a final
+ * state starts a new submission, and its history stays.
  */
 export function submitToQueue(
   world: QueueWorld,
@@ -82,20 +90,6 @@ export function submitToQueue(
   priority: ResolvedPriority | undefined,
   noBatch: boolean | undefined,
 ): Submission {
-  const latestId = queue.latestSubmission[String(pr.number)];
-  const latest = latestId === undefined ? undefined : submissionOf(world, latestId);
-  if (latest && !FINAL_STATES.has(latest.state)) {
-    if (noBatch !== undefined) latest.noBatch = noBatch;
-    if (priority) {
-      const moved = priority.value !== latest.priorityValue;
-      setPriority(latest, priority);
-      // A PR not yet under test takes the place its new priority gives it.
-      if (moved && latest.state === 'pending' && !latest.inBisection) reposition(world, queue, latest);
-    }
-    world.changes++;
-    settleQueue(world, queue);
-    return latest;
-  }
   const now = world.state.now;
   const chosen = priority ?? { value: PRIORITY_NAMES.medium, name: 'medium', usedDefaultName: 'medium' };
   const submission: Submission = {
@@ -240,18 +234,4 @@ function startMainRuns(world: QueueWorld, queue: QueueRecord): boolean {
     started = true;
   }
   return started;
-}
-
-/** A pending PR whose priority changed moves; runs that no longer stand on their lane start again. */
-function reposition(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
-  remove(queue.line, submission.id);
-  enterLine(world, queue, submission);
-  revalidateRuns(world, queue);
-}
-
-function setPriority(submission: Submission, priority: ResolvedPriority): void {
-  submission.priorityValue = priority.value;
-  submission.priorityName = priority.name;
-  if (priority.usedDefaultName === undefined) delete submission.usedDefaultPriorityName;
-  else submission.usedDefaultPriorityName = priority.usedDefaultName;
 }

@@ -28,6 +28,8 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The request body as text (empty for GET). */
   body: string;
+  /** A fork's upload: the `x-forked-workflow-run-id` it came with instead of a token. */
+  forkedRunId?: string;
 }
 
 /** A change to the state a route made: what the journal keeps, to replay it after a restart. */
@@ -44,6 +46,8 @@ export interface Handled {
 
 export interface Route {
   method: 'GET' | 'POST';
+  /** Whether a fork's upload may call it without a token (only setImpactedTargets, as on the service). */
+  forkUploads?: boolean;
   handle(context: RouteContext): Handled;
 }
 
@@ -68,13 +72,27 @@ function parse<S extends z.ZodType>(schema: S, body: string): { input: z.output<
   return { input: checked.data };
 }
 
-/** A POST operation, answered with the engine's result (or `{}`); journaled under `op` when it changes the state. */
-function operation<S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown, op?: string): Route {
+type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => Answer | undefined;
+
+/**
+ * A POST operation, answered with the engine's result (or `{}`); journaled under `op` when it changes the state.
+ * `authorize` may refuse a request the token check let through on conditions of its body.
+ */
+function operation<S extends z.ZodType>(
+  schema: S,
+  apply: (engine: QueueEngine, input: z.output<S>) => unknown,
+  op?: string,
+  authorize?: Authorize<S>,
+): Route {
   return {
     method: 'POST',
-    handle: ({ engine, body }) => {
+    forkUploads: authorize !== undefined,
+    handle: (context) => {
+      const { engine, body } = context;
       const parsed = parse(schema, body);
       if ('answer' in parsed) return parsed;
+      const refused = authorize?.(context, parsed.input);
+      if (refused) return { answer: refused };
       const answer = jsonAnswer(apply(engine, parsed.input) ?? {});
       return op === undefined ? { answer } : { answer, change: { op, input: parsed.input } };
     },
@@ -102,10 +120,20 @@ const CHANGES: Record<string, ChangeDefinition> = {
   describePullRequest: change(PullRequestDescription, (engine, input) => engine.describePullRequest(input)),
 };
 
-function mutation(op: keyof typeof CHANGES): Route {
+function mutation(op: keyof typeof CHANGES, authorize?: Authorize<z.ZodType>): Route {
   const { schema, apply } = CHANGES[op]!;
-  return operation(schema, apply, op);
+  return operation(schema, apply, op, authorize);
 }
+
+/**
+ * A fork's upload carries a workflow run id instead of a token; the service checks that run against the PR's
+ * head SHA. The sandbox cannot ask the code host about the run, so it takes any run id with the head SHA.
+ */
+const forkUploadOfHeadSha: Authorize<typeof SetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
+  if (forkedRunId === undefined) return undefined;
+  if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
+  return errorAnswer(401, `a forked workflow run uploads only for the PR's head SHA: pr.sha ${pr.sha ?? '(missing)'} is not the head of #${pr.number}`);
+};
 
 /** Does again what a journal entry recorded: time up to its instant, then its operation. */
 export function replay(engine: QueueEngine, entry: { at: number; op: string; input?: unknown }): void {
@@ -147,7 +175,7 @@ const OPERATIONS: Record<string, Route> = {
   createQueue: mutation('createQueue'),
   updateQueue: mutation('updateQueue'),
   deleteQueue: mutation('deleteQueue'),
-  setImpactedTargets: mutation('setImpactedTargets'),
+  setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha as Authorize<z.ZodType>),
   getMergeQueueTestingDetails: query(GetMergeQueueTestingDetailsRequest, (engine, input) => engine.getMergeQueueTestingDetails(input)),
   'flaky-tests/get-test-details': query(GetTestDetailsRequest, (engine, input) => engine.getTestDetails(input)),
   getMergeQueueMetrics,

@@ -26,7 +26,7 @@ export function startRun(world: QueueWorld, queue: QueueRecord, queueType: Queue
     durationMs,
     testBranch: `trunk-merge/pr-${tested[0]!.number}/${id}`,
     testBranchSha: deterministicSha(`test-branch:${id}`),
-    requiredStatuses: [...queue.settings.requiredStatuses],
+    requiredStatuses: [...(queue.settings.requiredStatuses ?? [])],
   };
   world.state.testRuns[id] = run;
   queue.runsInFlight.push(id);

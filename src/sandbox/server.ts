@@ -33,6 +33,8 @@ export interface RunningSandbox {
 }
 
 const TOKEN_HEADER = 'x-api-token';
+/** A fork's upload of impacted targets sends this instead of a token (SEMANTICS.md). */
+const FORKED_RUN_HEADER = 'x-forked-workflow-run-id';
 /** How often the real clock moves the engine on, in real ms (requests also move it when they arrive). */
 const REAL_CLOCK_TICK_MS = 250;
 /** How often, at most, time passing alone is journaled, in real ms. */
@@ -79,11 +81,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const answer = await answerRequest(request, options.token, async (route, query, body) => {
+    const answer = await answerRequest(request, options.token, async (route, query, body, forkedRunId) => {
       engine.tick(clock.now());
       let handled: Handled;
       try {
-        handled = route.handle({ engine, clock, query, body });
+        handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }) });
       } catch (error) {
         handled = { answer: answerForError(error) };
       }
@@ -158,17 +160,30 @@ function makeClock(options: SandboxOptions, engineNow: number): SandboxClock {
   return realClock(Math.max(engineNow, Date.now()), options.speed ?? 1);
 }
 
-type Dispatch = (route: Route, query: URLSearchParams, body: string) => Promise<Answer>;
+type Dispatch = (route: Route, query: URLSearchParams, body: string, forkedRunId: string | undefined) => Promise<Answer>;
+
+/** A header's value; an absent or empty one (clients send `x-api-token:` empty from forks) is ''. */
+function headerValue(request: IncomingMessage, name: string): string {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
 
 /** Token, route, method, body: each refusal in the order a client would want to hear of it. */
 async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch): Promise<Answer> {
-  const token = request.headers[TOKEN_HEADER];
-  if (typeof token !== 'string' || token === '') return errorAnswer(401, `missing ${TOKEN_HEADER} header`);
-  if (requiredToken !== undefined && requiredToken !== '' && token !== requiredToken) return errorAnswer(401, `the ${TOKEN_HEADER} is not valid for this sandbox`);
-
   // Prefixed rather than resolved, so a path starting with // stays a path.
   const url = new URL(`http://sandbox${request.url ?? '/'}`);
   const route = findRoute(url.pathname);
+
+  const token = headerValue(request, TOKEN_HEADER);
+  let forkedRunId: string | undefined;
+  if (token === '') {
+    // The one request the service takes without a token: a fork's upload, whose body the route then checks.
+    forkedRunId = headerValue(request, FORKED_RUN_HEADER);
+    if (forkedRunId === '' || route?.forkUploads !== true || request.method !== route.method) return errorAnswer(401, `missing ${TOKEN_HEADER} header`);
+  } else if (requiredToken !== undefined && requiredToken !== '' && token !== requiredToken) {
+    return errorAnswer(401, `the ${TOKEN_HEADER} is not valid for this sandbox`);
+  }
+
   if (!route) return errorAnswer(404, `no route ${request.method ?? ''} ${url.pathname}`);
   if (request.method !== route.method) {
     return errorAnswer(405, `${url.pathname} takes ${route.method}, not ${request.method ?? ''}`, { allow: route.method });
@@ -182,5 +197,5 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
     }
     body = read.text;
   }
-  return dispatch(route, url.searchParams, body);
+  return dispatch(route, url.searchParams, body, forkedRunId);
 }

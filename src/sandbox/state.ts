@@ -9,8 +9,11 @@ import {
   type TEST_RUN_STATUSES,
 } from '../api/schemas.js';
 
-/** 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs. */
-export const STATE_VERSION = 2;
+/**
+ * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.
+ * 3: the queue settings the service has beyond the published description.
+ */
+export const STATE_VERSION = 3;
 
 export type TestOutcome = 'pass' | 'fail' | 'flaky';
 /** The PR on the host: a closed or draft PR cannot be in a queue. */
@@ -19,8 +22,11 @@ export type TestRunStatus = (typeof TEST_RUN_STATUSES)[number];
 export type Conclusion = 'merged' | 'failed' | 'cancelled';
 /** The main queue, or the one a failed batch is bisected in; metrics carry it as `queue_type`. */
 export type QueueType = 'main' | 'bisection';
-/** A queue's settings under their response names; `deleteRequiredStatuses` is an instruction, not a setting. */
-export type QueueSettingValues = Omit<QueueSettings, 'deleteRequiredStatuses'>;
+/**
+ * A queue's settings under their response names; `deleteRequiredStatuses` is an instruction, not a setting.
+ * `requiredStatuses` null: no override (the branch protection's apply).
+ */
+export type QueueSettingValues = Omit<QueueSettings, 'deleteRequiredStatuses' | 'requiredStatuses'> & { requiredStatuses: string[] | null };
 
 export interface SandboxState {
   version: typeof STATE_VERSION;
@@ -185,6 +191,11 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
     // Submissions made before merges were counted count as up to date.
     for (const submission of Object.values<Loose>(doc.submissions ?? {})) submission.mergeCountAtSubmission = 0;
     for (const record of Object.values<Loose>(doc.pullRequests ?? {})) record.state = 'open';
+  },
+  2: (doc) => {
+    for (const queue of Object.values<Loose>(doc.queues ?? {})) {
+      queue.settings = { extensionEnabled: false, enqueueingLabel: '', labelCommandsEnabled: false, stateLabelsEnabled: false, ...queue.settings };
+    }
   },
 };
 

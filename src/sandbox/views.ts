@@ -30,19 +30,33 @@ export function enqueuedPullRequestView(world: QueueWorld, submission: Submissio
   return view;
 }
 
+/** `verifiedByTestRun`: the latest run that included the PR, in flight or finished (SEMANTICS.md, we choose). */
 export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, submission: Submission): SubmittedPullRequest {
-  const { noBatch: _noBatch, ...facts } = enqueuedPullRequestView(world, submission);
   return {
-    ...facts,
+    ...enqueuedPullRequestView(world, submission),
     forceEnqueued: false,
     isCurrentlySubmittedToQueue: !FINAL_STATES.has(submission.state),
     readiness: readinessOf(queue, pullRequestOf(world, submission)),
+    verifiedByTestRun: submission.latestTestRunId ?? null,
   };
 }
 
-/** The queue's state and settings: what updateQueue answers. */
-export function queueSettingsView(queue: QueueRecord): UpdatedQueue {
-  return { state: queue.state, branch: queue.branch, ...queue.settings, requiredStatuses: [...queue.settings.requiredStatuses] };
+/**
+ * The queue's state and settings, with the fields the live service returns beyond its published description
+ * that the sandbox has no setting for: fixed at the service's values.
+ */
+function queueSettingsView(queue: QueueRecord): UpdatedQueue {
+  const { requiredStatuses } = queue.settings;
+  return {
+    state: queue.state,
+    branch: queue.branch,
+    ...queue.settings,
+    requiredStatuses: requiredStatuses === null ? null : [...requiredStatuses],
+    allowedBotSubmitters: [],
+    batchingRules: [],
+    testBranchConstructionMode: 'rename_temp_branch',
+    notReadyTimeoutHours: 24,
+  };
 }
 
 /** Every open submission: the line in queue order, then the PRs under bisection, then the not_ready ones as they came. */

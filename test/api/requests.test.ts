@@ -50,6 +50,11 @@ const allSettings: QueueSettings = {
   statusCheckEnabled: true,
   requiredStatuses: ['build', 'lint'],
   deleteRequiredStatuses: false,
+  // Beyond the published description, which lets further fields through.
+  extensionEnabled: true,
+  enqueueingLabel: 'merge',
+  labelCommandsEnabled: false,
+  stateLabelsEnabled: true,
 };
 
 const CASES: Case[] = [
@@ -243,14 +248,14 @@ describe('the documented differences from the published description', () => {
     await service.close();
   });
 
-  // SERVICE.md leaves the look-up open; the published description knows only testRunId (schemas.ts says so).
-  it('getMergeQueueTestingDetails by pr.number sends no testRunId, which the description requires', async () => {
-    service.reply(json(fixture.testingDetails()));
-    await clientFor(service).client.getMergeQueueTestingDetails({ ...queueRef, pr: { number: 42 } });
+  // 0 is the service's default and what its Terraform provider sends; the description says minimum 1.
+  it('updateQueue pendingFailureDepth 0 is sent, though the description says minimum 1', async () => {
+    service.reply(json(fixture.queue()));
+    await clientFor(service).client.updateQueue({ ...queueRef, pendingFailureDepth: 0 });
 
     const body: unknown = JSON.parse(service.requests[0]?.body ?? '');
-    expect(body).toEqual({ ...queueRef, pr: { number: 42 } });
-    expect(validateRequest('getMergeQueueTestingDetails', body)).toEqual(["body: must have required property 'testRunId'"]);
+    expect(body).toEqual({ ...queueRef, pendingFailureDepth: 0 });
+    expect(validateRequest('updateQueue', body)).toEqual(['body/pendingFailureDepth: must be >= 1']);
   });
 
   // The client lets pr.sha out; the published description requires it (reported: see the API layer's report).

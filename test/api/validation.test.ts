@@ -19,7 +19,6 @@ const PR_METHODS: [string, (c: MergeQueueClient, number: number) => Promise<unkn
   ['restartTestsOnPullRequest', (c, n) => c.restartTestsOnPullRequest(prRef(n))],
   ['getSubmittedPullRequest', (c, n) => c.getSubmittedPullRequest(prRef(n))],
   ['setImpactedTargets', (c, n) => c.setImpactedTargets({ ...queueRef, pr: { number: n, sha: SHA }, impactedTargets: [] })],
-  ['getMergeQueueTestingDetails', (c, n) => c.getMergeQueueTestingDetails(prRef(n))],
 ];
 
 async function expectRefusedBeforeSending(service: FakeService, promise: Promise<unknown>, mentions: RegExp) {
@@ -130,7 +129,7 @@ describe.each([
         (c) => c.getSubmittedPullRequest({ ...queueRef, pr: { number: 1, branch: 'x' } as unknown as { number: number } }),
         /pr/,
       ],
-      ['a testing look-up with neither testRunId nor pr', (c) => c.getMergeQueueTestingDetails(queueRef), /testRunId/],
+      ['a testing look-up without a testRunId', (c) => c.getMergeQueueTestingDetails(queueRef as { testRunId: string } & typeof queueRef), /testRunId/],
       [
         'updateQueue to switching_modes, which only the service enters',
         (c) => c.updateQueue({ ...queueRef, state: 'switching_modes' }),
@@ -139,8 +138,8 @@ describe.each([
       ['updateQueue concurrency 0', (c) => c.updateQueue({ ...queueRef, concurrency: 0 }), /concurrency/],
       ['createQueue mode "serial"', (c) => c.createQueue({ ...queueRef, mode: 'serial' as 'single' }), /mode/],
       [
-        'impactedTargets "all" in lower case',
-        (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 1, sha: SHA }, impactedTargets: 'all' as 'ALL' }),
+        'impactedTargets "any"',
+        (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 1, sha: SHA }, impactedTargets: 'any' as 'ALL' }),
         /impactedTargets/,
       ],
     ];

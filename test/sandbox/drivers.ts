@@ -99,9 +99,11 @@ abstract class Driver implements QueueDriver {
   async queue(): Promise<Queue> {
     return Queue.parse(await this.call('getQueue', this.ref));
   }
+  /** By run id, or as a client finds a PR's run: the one its record names (`verifiedByTestRun`). */
   async testing(query: TestingQuery): Promise<TestingDetails> {
-    const body = 'pr' in query ? { pr: { number: query.pr } } : { testRunId: query.testRunId };
-    return TestingDetails.parse(await this.call('getMergeQueueTestingDetails', { ...this.ref, ...body }));
+    let testRunId = 'pr' in query ? (await this.status(query.pr)).verifiedByTestRun : query.testRunId;
+    if (testRunId === null || testRunId === undefined) throw new Refused(404, `#${'pr' in query ? query.pr : ''} names no test run`);
+    return TestingDetails.parse(await this.call('getMergeQueueTestingDetails', { ...this.ref, testRunId }));
   }
   async list(query: ListQuery = {}): Promise<ListPullRequestsResponse> {
     return ListPullRequestsResponse.parse(await this.call('listPullRequests', { ...this.ref, ...query }));

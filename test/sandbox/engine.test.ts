@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Queue, SubmittedPullRequest, type Repo } from '../../src/api/schemas.js';
 import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine.js';
 import type { TestOutcome } from '../../src/sandbox/state.js';
+import { upgradedQueue } from './fixtures/upgraded.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -19,7 +20,9 @@ function setup(settings: { concurrency?: number; mode?: 'single' | 'parallel' } 
   const describePr = (number: number, facts: { testOutcome?: TestOutcome; headBranch?: string; testDurationSeconds?: number }) =>
     engine.describePullRequest({ repo: REPO, number, ...facts });
   const line = () => engine.getQueue(MAIN).enqueuedPullRequests.map((pr) => `${pr.prNumber}:${pr.state}`);
-  return { engine, submit, status, describePr, line };
+  /** The PR's latest run, found as a client finds it: by the run id its record names. */
+  const runOf = (number: number) => engine.getMergeQueueTestingDetails({ ...MAIN, testRunId: status(number).verifiedByTestRun ?? 'none' });
+  return { engine, submit, status, describePr, line, runOf };
 }
 
 describe('answers', () => {
@@ -46,23 +49,33 @@ describe('answers', () => {
       branch: 'main',
       mode: 'single',
       concurrency: 1,
-      testingTimeoutMinutes: 60,
+      // The service's documented defaults of a new queue (SEMANTICS.md).
+      testingTimeoutMinutes: 300,
       canOptimisticallyMerge: false,
-      pendingFailureDepth: 1,
+      pendingFailureDepth: 0,
       batch: false,
       batchingMaxWaitTimeMinutes: 5,
-      batchingMinSize: 2,
+      batchingMinSize: 4,
       createPrsForTestingBranches: true,
       commentsEnabled: true,
       commandsEnabled: true,
       statusCheckEnabled: true,
       bisectionConcurrency: 1,
-      requiredStatuses: [],
+      requiredStatuses: null,
       directMergeMode: 'off',
       optimizationMode: 'off',
       mergeMethod: 'squash',
+      extensionEnabled: false,
+      enqueueingLabel: '',
+      labelCommandsEnabled: false,
+      stateLabelsEnabled: false,
+      allowedBotSubmitters: [],
+      batchingRules: [],
+      testBranchConstructionMode: 'rename_temp_branch',
+      notReadyTimeoutHours: 24,
     });
     expect(queue.enqueuedPullRequests[0]).toMatchObject({ prNumber: 42, state: 'testing', noBatch: false });
+    expect(pr).toMatchObject({ noBatch: false, verifiedByTestRun: expect.any(String) });
   });
 
   it('finds a PR by head branch: the open one first, else the one closed last', () => {
@@ -100,7 +113,7 @@ describe('queues', () => {
     expect(engine.listPullRequests(MAIN).pullRequests).toEqual([]);
   });
 
-  it('updates every setting and answers with the settings; deleteRequiredStatuses clears', () => {
+  it('updates every setting and answers with the whole queue; deleteRequiredStatuses clears the override', () => {
     const { engine } = setup();
     const updated = engine.updateQueue({
       ...MAIN,
@@ -120,10 +133,24 @@ describe('queues', () => {
       commandsEnabled: false,
       createPrsForTestingBranches: false,
       statusCheckEnabled: false,
+      extensionEnabled: true,
+      enqueueingLabel: 'merge-me',
+      labelCommandsEnabled: true,
+      stateLabelsEnabled: true,
     });
-    expect(updated).toMatchObject({ concurrency: 3, mergeMethod: 'rebase', requiredStatuses: ['ci/build'], statusCheckEnabled: false });
-    expect(updated.enqueuedPullRequests).toBeUndefined();
-    expect(engine.updateQueue({ ...MAIN, deleteRequiredStatuses: true }).requiredStatuses).toEqual([]);
+    expect(updated).toMatchObject({
+      concurrency: 3,
+      mergeMethod: 'rebase',
+      requiredStatuses: ['ci/build'],
+      statusCheckEnabled: false,
+      extensionEnabled: true,
+      enqueueingLabel: 'merge-me',
+      labelCommandsEnabled: true,
+      stateLabelsEnabled: true,
+    });
+    expect(updated.enqueuedPullRequests).toEqual([]);
+    expect(engine.getQueue(MAIN)).toEqual(updated);
+    expect(engine.updateQueue({ ...MAIN, deleteRequiredStatuses: true }).requiredStatuses).toBeNull();
   });
 
   it('lets the runs in flight finish when concurrency is lowered, and starts none until below it', () => {
@@ -157,32 +184,32 @@ describe('bisection, lanes and readiness at the edges', () => {
   }
 
   it('a PR cancelled under bisection leaves its group, which tests again without it', () => {
-    const { engine, line } = bisecting();
+    const { engine, line, runOf } = bisecting();
     expect(line()).toEqual(['1:testing', '2:testing', '3:pending_failure', '4:pending_failure']);
-    const halfRun = engine.getMergeQueueTestingDetails({ ...MAIN, pr: { number: 1 } }).testRunId as string;
+    const halfRun = runOf(1).testRunId as string;
     engine.advance(100);
     engine.cancelPullRequest({ ...MAIN, pr: { number: 2 } });
     expect(engine.getMergeQueueTestingDetails({ ...MAIN, testRunId: halfRun }).status).toBe('cancelled');
     expect(line()).toEqual(['1:testing', '3:pending_failure', '4:pending_failure']);
-    expect(engine.getMergeQueueTestingDetails({ ...MAIN, pr: { number: 1 } }).testedPullRequests.map((p) => p.prNumber)).toEqual([1]);
+    expect(runOf(1).testedPullRequests.map((p) => p.prNumber)).toEqual([1]);
   });
 
-  it('a PR restarted under bisection goes back to the line; one resubmitted keeps its place', () => {
+  it('a PR restarted under bisection goes back to the line; one submitted again is refused and keeps its place', () => {
     const { engine, line, status } = bisecting();
-    engine.submitPullRequest({ ...MAIN, pr: { number: 3 }, priority: 'high' });
-    expect(status(3)).toMatchObject({ state: 'pending_failure', priorityName: 'high' });
+    expect(() => engine.submitPullRequest({ ...MAIN, pr: { number: 3 }, priority: 'high' })).toThrow(expect.objectContaining({ kind: 'conflict' }));
+    expect(status(3)).toMatchObject({ state: 'pending_failure', priorityName: 'medium' });
     engine.restartTestsOnPullRequest({ ...MAIN, pr: { number: 1 } });
     // 1 rejoins the line as a batch of one waiting to fill; 2 tests alone in its group.
     expect(line()).toEqual(['1:pending', '2:testing', '3:pending_failure', '4:pending_failure']);
   });
 
   it('new impacted targets move a PR to another lane: runs that no longer stand on their lane start again', () => {
-    const { engine, submit, line } = setup({ mode: 'parallel', concurrency: 3 });
+    const { engine, submit, line, runOf } = setup({ mode: 'parallel', concurrency: 3 });
     const targets = (number: number, impactedTargets: string[]) => engine.setImpactedTargets({ ...MAIN, pr: { number }, impactedTargets });
     targets(1, ['a']);
     targets(2, ['b']);
     submit(1, 2);
-    const run = () => engine.getMergeQueueTestingDetails({ ...MAIN, pr: { number: 2 } });
+    const run = () => runOf(2);
     const first = run().testRunId;
     expect(run().dependentPrs).toEqual([]);
     engine.advance(100);
@@ -193,13 +220,13 @@ describe('bisection, lanes and readiness at the edges', () => {
   });
 
   it('impacted targets count for the head SHA they were uploaded for; the last upload wins', () => {
-    const { engine, submit, status } = setup({ mode: 'parallel' });
+    const { engine, submit, status, runOf } = setup({ mode: 'parallel' });
     submit(1);
     engine.setImpactedTargets({ ...MAIN, pr: { number: 1, sha: 'not-the-head' }, impactedTargets: ['//a'] });
     expect(status(1)).toMatchObject({ state: 'not_ready', readiness: { hasImpactedTargets: false } });
     engine.setImpactedTargets({ ...MAIN, pr: { number: 1 }, impactedTargets: ['//a'] });
     engine.setImpactedTargets({ ...MAIN, pr: { number: 1 }, impactedTargets: ['//b'] });
-    expect(engine.getMergeQueueTestingDetails({ ...MAIN, pr: { number: 1 } }).impactedTargets).toEqual(['//b']);
+    expect(runOf(1).impactedTargets).toEqual(['//b']);
   });
 });
 
@@ -239,8 +266,8 @@ describe('the engine as a whole', () => {
     const fixture = JSON.parse(readFileSync(new URL('./fixtures/state-v1.json', import.meta.url), 'utf8')) as { state: { version: number }; queue: unknown };
     expect(fixture.state.version).toBe(1);
     const engine = QueueEngine.restore(JSON.stringify(fixture.state));
-    expect(engine.getQueue(MAIN)).toEqual(fixture.queue);
-    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 2 });
+    expect(engine.getQueue(MAIN)).toEqual(upgradedQueue(fixture.queue));
+    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 3 });
     expect(engine.getMergeQueueMetrics()).toContain('mq_pr_conclusions_1h_total{repo="acme/widgets",branch="main",queue_type="main",conclusion="merged"} 2');
     // #3 fails; #4 was tested on top of it, so it fails with it and tests again.
     engine.advance(200);

@@ -268,7 +268,11 @@ export const SCENARIOS: readonly Scenario[] = [
     await q.submit(5, { priority: 'urgent' });
     expect(await order()).toBe('5:testing 1:pending 4:pending 6:pending 2:pending 3:pending');
     expect(await q.status(5)).toMatchObject({ priorityValue: 0, priorityName: 'urgent', skipTheLine: true });
-    // Resubmitting updates priority and noBatch, and moves a PR not yet tested.
+    // A PR already in the queue is refused whatever it asks (409) and stays as it was; to change its priority,
+    // cancel it and submit again: it takes the place its new priority gives it.
+    expect((await refusal(q.submit(3, { priority: 'high', noBatch: true }))).status).toBe(409);
+    expect(await order()).toBe('5:testing 1:pending 4:pending 6:pending 2:pending 3:pending');
+    await q.cancel(3);
     await q.submit(3, { priority: 'high', noBatch: true });
     expect(await order()).toBe('5:testing 1:pending 4:pending 3:pending 6:pending 2:pending');
     expect((await q.queue()).enqueuedPullRequests.find((pr) => pr.prNumber === 3)).toMatchObject({ noBatch: true, priorityName: 'high' });
@@ -339,7 +343,8 @@ export const SCENARIOS: readonly Scenario[] = [
     });
     expect((await q.testing({ testRunId: before })).status).toBe('cancelled');
     expect((await q.testing({ pr: 3 })).createdAt).toBe(at(100));
-    expect((await refusal(q.cancel(2))).status).toBe(400);
+    // A PR that already left the queue is not in it: 404, as for one never submitted.
+    expect((await refusal(q.cancel(2))).status).toBe(404);
     expect((await refusal(q.cancel(9))).status).toBe(404);
     await t.advance(200);
     await t.advance(100);

@@ -12,6 +12,7 @@ import { BODY_LIMIT_BYTES, Queue, SubmittedPullRequest, TestDetailsResponse } fr
 import { SEEDED_TEST_IDS } from '../../src/sandbox/catalogue.js';
 import { loadEngine, startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { StateStore } from '../../src/sandbox/store.js';
+import { upgradedQueue } from './fixtures/upgraded.js';
 
 const TOKEN = 'sandbox-test-token';
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -89,7 +90,8 @@ describe('a sandbox on a manual clock', () => {
     await api.ok('createQueue', queue);
     const updated = await api.ok('updateQueue', { ...queue, state: 'PAUSED', concurrency: 3, requiredStatuses: ['ci'] });
     expect(updated).toMatchObject({ state: 'paused', branch: 'main', concurrency: 3, requiredStatuses: ['ci'], mergeMethod: 'squash' });
-    expect(updated.enqueuedPullRequests).toBeUndefined();
+    // The whole queue, as getQueue answers it (the service's own Terraform provider decodes it so).
+    expect(updated).toEqual(await api.ok('getQueue', queue));
   });
 
   it('sets impacted targets and looks up testing details and test cases', async () => {
@@ -99,7 +101,8 @@ describe('a sandbox on a manual clock', () => {
     expect((await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } })).state).toBe('not_ready');
     expect(await api.ok('setImpactedTargets', { ...queue, pr: { number: 9 }, impactedTargets: 'ALL' })).toEqual({});
     expect((await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } })).state).toBe('testing');
-    const details = await api.ok('getMergeQueueTestingDetails', { ...queue, pr: { number: 9 } });
+    const { verifiedByTestRun } = await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } });
+    const details = await api.ok('getMergeQueueTestingDetails', { ...queue, testRunId: verifiedByTestRun });
     expect(details).toMatchObject({ status: 'in_progress', testedPullRequests: [{ prNumber: 9 }] });
     const byRun = await api.ok('getMergeQueueTestingDetails', { ...queue, testRunId: details.testRunId });
     expect(byRun.testBranch).toBe(details.testBranch);
@@ -324,7 +327,7 @@ describe('the state file', () => {
   it('starts fresh when the file does not exist, and refuses one that is not a state', async () => {
     const fresh = join(dir, 'new.json');
     running = await startSandbox({ clock: 'manual', stateFile: fresh });
-    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 2, queues: {} });
+    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 3, queues: {} });
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"version": 7}');
     await expect(startSandbox({ clock: 'manual', stateFile: broken })).rejects.toThrow(/broken\.json.*version 7/);
@@ -335,8 +338,8 @@ describe('the state file', () => {
     const stateFile = join(dir, 'v1.json');
     writeFileSync(stateFile, JSON.stringify(fixture.state));
     running = await startSandbox({ clock: 'manual', stateFile });
-    expect(await client(running).ok('getQueue', MAIN)).toEqual(fixture.queue);
-    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 2 });
+    expect(await client(running).ok('getQueue', MAIN)).toEqual(upgradedQueue(fixture.queue));
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 3 });
   });
 
   it('folds a journal that outgrows its snapshot into a new snapshot, losing nothing', async () => {

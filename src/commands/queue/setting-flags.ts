@@ -10,7 +10,7 @@ export interface SettingFlag {
   key: SettingKey;
   /** e.g. `batching-min-size` */
   name: string;
-  kind: 'number' | 'boolean' | 'choice' | 'list';
+  kind: 'number' | 'boolean' | 'choice' | 'list' | 'text';
   choices?: readonly string[];
   description: string;
 }
@@ -23,8 +23,9 @@ export const SETTING_FLAGS: readonly SettingFlag[] = Object.entries(QueueSetting
   const name = FLAG_NAMES[settingKey] ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const description = schema.description ?? key;
   if (schema instanceof z.ZodBoolean) return { key: settingKey, name, kind: 'boolean', description };
-  if (schema instanceof z.ZodEnum) return { key: settingKey, name, kind: 'choice', choices: schema.options as string[], description };
+  if ('options' in schema) return { key: settingKey, name, kind: 'choice', choices: schema.options, description };
   if (schema instanceof z.ZodArray) return { key: settingKey, name, kind: 'list', description };
+  if (schema instanceof z.ZodString) return { key: settingKey, name, kind: 'text', description };
   return { key: settingKey, name, kind: 'number', description };
 });
 

@@ -97,7 +97,7 @@ export async function resumeQueue(_input: object, ctx: Context): Promise<Command
 }
 
 function admittedOf(queue: Queue): EnqueuedPullRequest[] {
-  return queue.enqueuedPullRequests.filter((pr) => pr.state !== undefined && ADMITTED_STATES.includes(pr.state));
+  return queue.enqueuedPullRequests.filter((pr) => pr.state !== undefined && (ADMITTED_STATES as readonly string[]).includes(pr.state));
 }
 
 /** The queue as it is now, so the question can say what the change will do. */

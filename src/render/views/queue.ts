@@ -37,7 +37,7 @@ export function renderQueueSettings(queue: UpdatedQueue, ctx: RenderContext): st
       ['directMergeMode', safeLine(queue.directMergeMode)],
       ['optimizationMode', safeLine(queue.optimizationMode)],
       ['mergeMethod', safeLine(queue.mergeMethod)],
-      ['requiredStatuses', formatList(queue.requiredStatuses, paint)],
+      ['requiredStatuses', queue.requiredStatuses === null ? paint.dim('(branch protection)') : formatList(queue.requiredStatuses, paint)],
       ['commentsEnabled', onOff(queue.commentsEnabled)],
       ['commandsEnabled', onOff(queue.commandsEnabled)],
       ['statusCheckEnabled', onOff(queue.statusCheckEnabled)],
