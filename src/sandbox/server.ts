@@ -179,7 +179,10 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
   if (token === '') {
     // The one request the service takes without a token: a fork's upload, whose body the route then checks.
     forkedRunId = headerValue(request, FORKED_RUN_HEADER);
-    if (forkedRunId === '' || route?.forkUploads !== true || request.method !== route.method) return errorAnswer(401, `missing ${TOKEN_HEADER} header`);
+    if (forkedRunId === '') return errorAnswer(401, `missing ${TOKEN_HEADER} header`);
+    if (route?.forkUploads !== true || request.method !== route.method) {
+      return errorAnswer(401, `missing ${TOKEN_HEADER} header: a ${FORKED_RUN_HEADER} stands in for it only on setImpactedTargets`);
+    }
   } else if (requiredToken !== undefined && requiredToken !== '' && token !== requiredToken) {
     return errorAnswer(401, `the ${TOKEN_HEADER} is not valid for this sandbox`);
   }
