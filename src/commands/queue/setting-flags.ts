@@ -23,11 +23,22 @@ export const SETTING_FLAGS: readonly SettingFlag[] = Object.entries(QueueSetting
   const name = FLAG_NAMES[settingKey] ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const description = schema.description ?? key;
   if (schema instanceof z.ZodBoolean) return { key: settingKey, name, kind: 'boolean', description };
-  if ('options' in schema) return { key: settingKey, name, kind: 'choice', choices: schema.options, description };
+  const choices = enumOptions(schema);
+  if (choices) return { key: settingKey, name, kind: 'choice', choices, description };
   if (schema instanceof z.ZodArray) return { key: settingKey, name, kind: 'list', description };
   if (schema instanceof z.ZodString) return { key: settingKey, name, kind: 'text', description };
   return { key: settingKey, name, kind: 'number', description };
 });
+
+/**
+ * The words of an enum setting. A setting taken in either letter case is a pipe into its enum, and `.describe()`
+ * makes a new schema without anything attached to the old one, so the words are read from the enum itself.
+ */
+function enumOptions(schema: z.ZodType): readonly string[] | undefined {
+  if (schema instanceof z.ZodEnum) return schema.options as string[];
+  if (schema instanceof z.ZodPipe && schema.out instanceof z.ZodEnum) return schema.out.options as string[];
+  return undefined;
+}
 
 /**
  * The settings the user gave, validated by the schema (a bad value is a usage error naming the flag).
