@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The package as a user installs it: `npm run pack` (scripts/pack.mjs), then `npm install -g` of the tarball into a temporary prefix,
+# then the installed mq against its own sandbox, on this Node and on Node 22 and 24 (from the npm package
+# `node`, so a machine with Node 20 and npm needs nothing else). Fails on an install warning, on a dependency
+# the tarball drags in, or on a command that does not answer as it should.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+tarball=$(basename "$(node scripts/pack.mjs "$work")")
+size=$(wc -c <"$work/$tarball")
+echo "packed $tarball: $size bytes"
+
+check_on() {
+  local label=$1; shift
+  local node=("$@")
+  local prefix="$work/prefix-$label"
+  # The npm that comes with this Node installs; the Node under test runs the installed program.
+  npm install -g --prefix "$prefix" --no-audit --no-fund "$work/$tarball" >"$work/install-$label.log" 2>&1
+  if grep -v 'Unknown user config' "$work/install-$label.log" | grep -qi 'warn'; then
+    echo "install on $label warned:" >&2; cat "$work/install-$label.log" >&2; return 1
+  fi
+  local installed=("$prefix"/lib/node_modules/mq/node_modules/*)
+  if [ -e "${installed[0]}" ]; then echo "the tarball installed dependencies: ${installed[*]}" >&2; return 1; fi
+  local mq=("${node[@]}" "$prefix/lib/node_modules/mq/bin/mq.js")
+  echo "$label: node $("${node[@]}" --version), mq $("${mq[@]}" --version)"
+  "${mq[@]}" sandbox --port 0 --clock manual >"$work/sandbox-$label.out" 2>/dev/null &
+  local sandbox=$!
+  for _ in $(seq 100); do [ -s "$work/sandbox-$label.out" ] && break; sleep 0.1; done
+  local url; url=$(head -n 1 "$work/sandbox-$label.out")
+  export MQ_API_URL=$url MQ_TOKEN=package-check MQ_REPO=acme/package
+  "${mq[@]}" queue create >/dev/null
+  "${mq[@]}" submit 1 >/dev/null
+  "${mq[@]}" status 1 --json | grep -q '"prNumber": 1'
+  "${mq[@]}" queue get | grep -q '#1'
+  kill "$sandbox"; wait "$sandbox" 2>/dev/null || true
+  echo "$label: installed mq created a queue, submitted and read a PR"
+}
+
+check_on "node$(node -p 'process.versions.node.split(".")[0]')" node
+for major in 22 24; do
+  npm exec --yes --package="node@$major" -- node --version >/dev/null 2>&1
+  node_bin=$(cd "$work" && npm exec --yes --package="node@$major" -- node -p 'process.execPath' 2>/dev/null)
+  check_on "node$major" "$node_bin"
+done
