@@ -35,7 +35,7 @@ import { getQueue } from './commands/queue/get.js';
 import { pickSettings, SETTING_FLAGS } from './commands/queue/setting-flags.js';
 import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from './commands/queue/state.js';
 import { updateQueue } from './commands/queue/update.js';
-import { isNegative, type CommandResult } from './commands/result.js';
+import { resultExitCode, type CommandResult } from './commands/result.js';
 import { sandbox } from './commands/sandbox.js';
 import { status } from './commands/status.js';
 import { setTargets } from './commands/targets.js';
@@ -126,7 +126,7 @@ class Runner {
     try {
       const result = await raceInterrupt(handler(value, ctx), this.io.signal);
       this.print(result, serviceNow() ?? this.io.now());
-      this.setExitCode(isNegative(result) ? EXIT.negative : EXIT.ok);
+      this.setExitCode(resultExitCode(result));
     } finally {
       await close();
     }
@@ -162,7 +162,7 @@ class Runner {
       const result = await raceInterrupt(handler(value, ctx, attached.events), this.io.signal);
       attached.finish(result);
       if (result.timedOut) throw new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)`);
-      this.setExitCode(result.ok ? EXIT.ok : EXIT.negative);
+      this.setExitCode(result.ok ? EXIT.ok : (result.exitCode ?? EXIT.negative));
     } finally {
       // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
       attached.close();

@@ -1,5 +1,6 @@
 // The pacing every waiting command shares (wait, submit --wait, queue drain --wait, queue get --watch): ask,
 // pause, ask again, until the question is answered or the deadline passes. It knows nothing of what is asked.
+import type { ExitCode } from '../errors.js';
 import type { Context } from './context.js';
 
 /** Below this a poll is a load on the service, not a wait. */
@@ -14,9 +15,11 @@ export const BACKOFF_SPREAD = 4;
 /** What one round saw: the end, something new (the pace goes back to the interval), or nothing new. */
 export type RoundOutcome = 'done' | 'changed' | 'same';
 
-/** How every wait ends, for src/cli.ts to turn into an exit code: 0 when ok, 7 when timed out, else 1. */
+/** How every wait ends, for src/cli.ts to turn into an exit code: 0 when ok, 7 when timed out, else `exitCode` or 1. */
 export interface Waited {
   ok: boolean;
+  /** When not ok, the code to exit with instead of 1: a submit --wait whose every PR was refused exits as submit would. */
+  exitCode?: ExitCode;
   timedOut: boolean;
   timeoutMs: number;
 }

@@ -1,7 +1,15 @@
 // submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
 // not hide what happened to the others.
-import type { Priority } from '../api/schemas.js';
-import { EXIT, MqError } from '../errors.js';
+import type { MergeQueueClient } from '../api/client.js';
+import {
+  FINAL_PULL_REQUEST_STATES,
+  PRIORITY_NAMES,
+  type Priority,
+  type Queue,
+  type QueueRequest,
+  type SubmittedPullRequest,
+} from '../api/schemas.js';
+import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult, PrOutcome } from './result.js';
 
@@ -13,11 +21,15 @@ export interface SubmitInput {
   noBatch?: boolean;
 }
 
-export async function submit(input: SubmitInput, ctx: Context): Promise<Extract<CommandResult, { kind: 'perPr' }>> {
+type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
+
+export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const client = await ctx.client();
   const ref = ctx.queueRef();
-  const results = await eachPr(input.prs, (number) =>
-    client.submitPullRequest({ ...ref, pr: { number }, priority: input.priority, noBatch: input.noBatch }),
+  const results = await eachPr(
+    input.prs,
+    (number) => client.submitPullRequest({ ...ref, pr: { number }, priority: input.priority, noBatch: input.noBatch }),
+    (number, error) => (error.status === 409 ? alreadyQueued(number, error, input, client, ref) : undefined),
   );
   return { kind: 'perPr', action: 'submit', results };
 }
@@ -25,29 +37,44 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<Extract<
 export async function cancel(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
   const client = await ctx.client();
   const ref = ctx.queueRef();
-  const results = await eachPr(input.prs, (number) => client.cancelPullRequest({ ...ref, pr: { number } }));
+  const results = await eachPr(
+    input.prs,
+    (number) => client.cancelPullRequest({ ...ref, pr: { number } }),
+    (number, error) => (error.status === 404 ? notInQueue(number, error, client, ref) : undefined),
+  );
   return { kind: 'perPr', action: 'cancel', results };
 }
 
 export async function restart(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
   const client = await ctx.client();
   const ref = ctx.queueRef();
-  const results = await eachPr(input.prs, (number) => client.restartTestsOnPullRequest({ ...ref, pr: { number } }));
+  const results = await eachPr(
+    input.prs,
+    (number) => client.restartTestsOnPullRequest({ ...ref, pr: { number } }),
+    (number, error) => (error.status === 404 ? notInQueue(number, error, client, ref) : undefined),
+  );
   return { kind: 'perPr', action: 'restart', results };
 }
 
 /**
- * Runs `send` for each PR in order. A refusal of one PR (an MqError: 400, 404, …) is that PR's outcome; a
- * failure that would fail every PR alike (no token, the service down) stops the command with its own exit code.
+ * Runs `send` for each PR in order. A refusal of one PR (an MqError: 400, 404, …) is that PR's outcome, which
+ * `explain` may word better from what else the service knows; a failure that would fail every PR alike (no
+ * token, the service down) stops the command with its own exit code.
  */
-export async function eachPr(prs: number[], send: (pr: number) => Promise<unknown>): Promise<PrOutcome[]> {
+export async function eachPr(
+  prs: number[],
+  send: (pr: number) => Promise<unknown>,
+  explain?: (pr: number, error: ApiError) => Promise<PrOutcome> | undefined,
+): Promise<PrOutcome[]> {
   const results: PrOutcome[] = [];
   for (const pr of prs) {
     try {
       await send(pr);
       results.push({ pr, ok: true });
     } catch (error) {
-      results.push({ pr, ok: false, error: prFailure(error) });
+      const failure = prFailure(error);
+      const explained = error instanceof ApiError ? explain?.(pr, error) : undefined;
+      results.push(explained ? await explained : { pr, ok: false, error: failure });
     }
   }
   return results;
@@ -62,4 +89,90 @@ export function prFailure(error: unknown): PrFailure {
 
 function isFatal(error: MqError): boolean {
   return error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable;
+}
+
+/**
+ * The service refuses (409) to submit a PR that is already in the queue, whatever the flags. That is what the
+ * user wanted, unless the flags ask for another priority or batching than the queued entry has: the service
+ * keeps those, so mq says how to change them. Where it stands comes from the PR's record and the queue.
+ */
+async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, client: MergeQueueClient, ref: QueueRequest): Promise<PrOutcome> {
+  const [record, queue] = await Promise.all([lookUp(client, ref, pr), queueOrNone(client, ref)]);
+  // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
+  if (!record || !record.isCurrentlySubmittedToQueue || isFinal(record.state)) {
+    return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
+  }
+  const index = queue?.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr) ?? -1;
+  const entry = index < 0 ? undefined : queue!.enqueuedPullRequests[index];
+  const where = { alreadyQueued: true as const, state: record.state ?? null, position: index < 0 ? null : index + 1 };
+  const differences = differencesFrom(record, entry?.noBatch, input);
+  if (differences.length === 0) return { pr, ok: true, ...where };
+  const again = ['mq submit', String(pr), ...submitFlags(input)].join(' ');
+  const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
+  const message =
+    `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ` +
+    `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
+  return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
+}
+
+/** What the flags ask that the queued entry does not have, in words; empty when they ask nothing new. */
+function differencesFrom(record: SubmittedPullRequest, entryNoBatch: boolean | undefined, input: SubmitInput): string[] {
+  const differences: string[] = [];
+  if (input.priority !== undefined) {
+    const wanted = typeof input.priority === 'number' ? input.priority : PRIORITY_NAMES[input.priority];
+    if (wanted !== record.priorityValue) {
+      differences.push(`at priority ${priorityWords(record.priorityName, record.priorityValue)}, not ${priorityWords(String(input.priority), wanted)}`);
+    }
+  }
+  // A service that reports no noBatch cannot be shown to differ.
+  const noBatch = record.noBatch ?? entryNoBatch;
+  if (input.noBatch !== undefined && noBatch !== undefined && noBatch !== input.noBatch) {
+    differences.push(noBatch ? 'to be tested alone (noBatch)' : 'to be tested in batches, not alone as --no-batch asks');
+  }
+  return differences;
+}
+
+function priorityWords(name: string, value: number): string {
+  return name === '' || name === String(value) ? String(value) : `${name} (${value})`;
+}
+
+function submitFlags(input: SubmitInput): string[] {
+  return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...(input.noBatch ? ['--no-batch'] : [])];
+}
+
+/**
+ * Cancel and restart answer 404 for a PR that is not in the queue: never submitted, or already merged, failed
+ * or cancelled. The PR's record says which; without one, the service's own words do.
+ */
+async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClient, ref: QueueRequest): Promise<PrOutcome> {
+  const record = await lookUp(client, ref, pr);
+  const said = notFound.message.trim();
+  const why =
+    record && isFinal(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
+  return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message: `#${pr} is not in the queue${why}` } };
+}
+
+/**
+ * The PR's record, or undefined when the service cannot give it. These reads only explain an answer already
+ * had: whatever stops them, the first answer is reported as it came, and the outcomes of the other PRs stand.
+ */
+function lookUp(client: MergeQueueClient, ref: QueueRequest, pr: number): Promise<SubmittedPullRequest | undefined> {
+  return orNone(client.getSubmittedPullRequest({ ...ref, pr: { number: pr } }));
+}
+
+function queueOrNone(client: MergeQueueClient, ref: QueueRequest): Promise<Queue | undefined> {
+  return orNone(client.getQueue(ref));
+}
+
+async function orNone<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof MqError && !(error instanceof InterruptedError)) return undefined;
+    throw error;
+  }
+}
+
+function isFinal(state: string | undefined): boolean {
+  return state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
 }

@@ -1,4 +1,5 @@
 // What a command hands back: plain data, printed by src/render. Commands never print.
+import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type {
   EnqueuedPullRequest,
   Queue,
@@ -8,10 +9,17 @@ import type {
   UpdatedQueue,
 } from '../api/schemas.js';
 
-/** The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json. */
-export type PrOutcome =
-  | { pr: number; ok: true; state?: string }
-  | { pr: number; ok: false; error: { code: string; status?: number; message: string } };
+/**
+ * The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json.
+ * `alreadyQueued`: `mq submit` found the PR in the queue (the service answered 409), with its `state` and its
+ * 1-based `position` in `enqueuedPullRequests` as the service reported them (null when it did not say). That is
+ * a success, unless the flags asked it to be queued differently: then a refusal that says how to change it.
+ */
+export type PrOutcome = ({ pr: number; ok: true } | { pr: number; ok: false; error: { code: string; status?: number; message: string } }) & {
+  state?: string | null;
+  alreadyQueued?: true;
+  position?: number | null;
+};
 
 /** One resolved setting for `config show`; the token's value never appears, only whether it is set. */
 export interface ConfigEntry {
@@ -63,9 +71,23 @@ export type CommandResult =
   | { kind: 'configPaths'; project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null }; user: ConfigFilePath }
   | ConfigInitResult;
 
-/** Whether a result means "done, but negative" (exit 1): some PR of a multi-PR command failed. */
-export function isNegative(result: CommandResult): boolean {
-  if (result.kind === 'perPr') return result.results.some((r) => !r.ok);
-  if (result.kind === 'queueChange') return (result.cancelled ?? []).some((r) => !r.ok);
-  return false;
+/** The exit code of a result that was printed: 0, or CLI.md's code for what went wrong with its PRs. */
+export function resultExitCode(result: CommandResult): ExitCode {
+  if (result.kind === 'perPr') return outcomesExitCode(result.results);
+  if (result.kind === 'queueChange') return (result.cancelled ?? []).some((r) => !r.ok) ? EXIT.negative : EXIT.ok;
+  return EXIT.ok;
+}
+
+/**
+ * 0 when every PR succeeded. When none did and all failed alike, that failure's own code, as a one-PR command
+ * would exit: 4 when none is in the queue (404), 5 when the service refused them all. Otherwise (some done,
+ * or failures of different kinds) 1: done, but negative.
+ */
+export function outcomesExitCode(results: readonly PrOutcome[]): ExitCode {
+  const failures = results.flatMap((r) => (r.ok ? [] : [r.error]));
+  if (failures.length === 0) return EXIT.ok;
+  if (failures.length < results.length) return EXIT.negative;
+  const codes = new Set(failures.map((f) => (f.status === undefined ? EXIT.negative : exitCodeForStatus(f.status))));
+  const [only] = codes;
+  return codes.size === 1 && (only === EXIT.notFound || only === EXIT.refused) ? only : EXIT.negative;
 }

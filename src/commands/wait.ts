@@ -8,11 +8,11 @@ import {
   type SubmittedPullRequest,
 } from '../api/schemas.js';
 import type { MergeQueueClient } from '../api/client.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type ExitCode } from '../errors.js';
 import type { Context } from './context.js';
 import { poll, type RoundOutcome } from './poll.js';
 import { prFailure, submit, type PrFailure, type SubmitInput } from './pull-requests.js';
-import type { CommandResult } from './result.js';
+import { outcomesExitCode, type CommandResult } from './result.js';
 
 export interface WaitOptions {
   /** The state waited for (`--for`, default merged). */
@@ -33,6 +33,8 @@ export interface PrSighting {
   /** 1-based place in the queue's `enqueuedPullRequests`; undefined when not listed there. */
   position?: number;
   error?: PrFailure;
+  /** submit --wait found it already in the queue. */
+  alreadyQueued?: boolean;
 }
 
 /** A PR seen in a new state, the first sighting included (`previous` null). */
@@ -60,6 +62,8 @@ export interface WaitResult {
   ok: boolean;
   timedOut: boolean;
   timeoutMs: number;
+  /** See Waited. */
+  exitCode?: ExitCode;
 }
 
 // The states a PR passes through on its way to each one: a PR seen past the target (it moved between two
@@ -93,14 +97,20 @@ export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEve
   return result;
 }
 
-/** submit, then wait for the PRs it submitted; a PR it could not submit is that PR's outcome. */
+/**
+ * submit, then wait for the PRs it submitted or found already queued; a PR it could not submit is that PR's
+ * outcome. When it could submit none, the wait exits as submit would (4 none in the queue, 5 all refused).
+ */
 export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
   const submitted = await submit(input, ctx);
   events.acted(submitted);
-  const sightings = submitted.results.map((outcome): PrSighting =>
-    outcome.ok ? { pr: outcome.pr, status: 'waiting' } : { pr: outcome.pr, status: 'error', error: outcome.error },
-  );
-  return watchPrs(sightings, input, ctx, events);
+  const sightings = submitted.results.map((outcome): PrSighting => {
+    const seen: PrSighting = outcome.ok ? { pr: outcome.pr, status: 'waiting' } : { pr: outcome.pr, status: 'error', error: outcome.error };
+    return outcome.alreadyQueued ? { ...seen, alreadyQueued: true } : seen;
+  });
+  const result = await watchPrs(sightings, input, ctx, events);
+  const none = submitted.results.every((outcome) => !outcome.ok);
+  return none ? { ...result, exitCode: outcomesExitCode(submitted.results) } : result;
 }
 
 async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {

@@ -9,6 +9,15 @@ export function formatPriority(name: string, value: number): string {
   return word === '' || word === String(value) ? String(value) : `${word} (${value})`;
 }
 
+/**
+ * A message about one PR, cleaned for a terminal: `#42: <text>`, or the text alone when it already begins with
+ * the PR's name, as mq's own sentences do ("#42 is not in the queue"), so that no line says "#42: #42".
+ */
+export function aboutPr(pr: number, message: string): string {
+  const text = safeLine(message);
+  return text.startsWith(`#${pr} `) ? text : `#${pr}: ${text}`;
+}
+
 /** A Git SHA as people quote it: its first seven characters. */
 export function shortSha(sha: string): string {
   return safeLine(sha.slice(0, 7));

@@ -4,6 +4,7 @@ import type { PrChange, PrSighting, WaitResult } from '../commands/wait.js';
 import { paintState } from './colors.js';
 import { ageSince } from './durations.js';
 import type { RenderContext } from './options.js';
+import { aboutPr } from './fields.js';
 import { explainReadiness } from './readiness.js';
 import { safeLine } from './sanitize.js';
 
@@ -19,7 +20,7 @@ export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext):
 function waitLine(sighting: PrSighting, width: number, ctx: RenderContext): string {
   const { paint } = ctx;
   const head = `${mark(sighting, ctx)} ${`#${sighting.pr}`.padEnd(width)}`;
-  if (sighting.error) return `${head}  ${safeLine(sighting.error.message)}`;
+  if (sighting.error) return `${head}  ${safeLine(withoutPrName(sighting.pr, sighting.error.message))}`;
   const pr = sighting.pullRequest;
   if (!pr) return `${head}  ${paint.dim('looking it up')}`;
   const word = pr.state ?? 'unknown';
@@ -69,7 +70,7 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
         lines.push(...reasonsOf(sighting).map((reason) => `    - ${reason}`));
         break;
       case 'error':
-        lines.push(`${paint.red('✗')} ${name}: ${safeLine(sighting.error?.message ?? 'unknown')}`);
+        lines.push(`${paint.red('✗')} ${aboutPr(sighting.pr, sighting.error?.message ?? 'unknown')}`);
         break;
       case 'waiting': {
         const still = state === undefined ? 'not seen yet' : `still ${paintState(paint, state)}`;
@@ -90,10 +91,16 @@ export function waitSummaryJson(result: WaitResult): unknown {
       state: sighting.pullRequest?.state ?? null,
       reached: sighting.status === 'reached',
       ...(reasons.length > 0 ? { reasons } : {}),
+      ...(sighting.alreadyQueued ? { alreadyQueued: true } : {}),
       ...(sighting.error ? { error: sighting.error } : {}),
     };
   });
   return { summary: { ok: result.ok, for: result.target, timedOut: result.timedOut, results } };
+}
+
+/** The live line names the PR in its own column; a message that begins with the name leaves it out. */
+function withoutPrName(pr: number, message: string): string {
+  return message.startsWith(`#${pr} `) ? message.slice(`#${pr} `.length) : message;
 }
 
 function reasonsOf(sighting: PrSighting): string[] {

@@ -34,6 +34,19 @@ describe('toJson', () => {
     expect(toJson({ kind: 'perPr', action: 'submit', results })).toEqual({ results });
   });
 
+  it('marks a PR submit found already queued, with its state and position (null when unknown)', () => {
+    const results = [
+      { pr: 42, ok: true as const, alreadyQueued: true as const, state: 'testing', position: 1 },
+      { pr: 43, ok: true as const, alreadyQueued: true as const, state: 'pending', position: null },
+    ];
+    expect(JSON.parse(JSON.stringify(toJson({ kind: 'perPr', action: 'submit', results })))).toEqual({
+      results: [
+        { pr: 42, ok: true, alreadyQueued: true, state: 'testing', position: 1 },
+        { pr: 43, ok: true, alreadyQueued: true, state: 'pending', position: null },
+      ],
+    });
+  });
+
   it('gives a queue change its action, branch and state', () => {
     expect(toJson({ kind: 'queueChange', action: 'pause', branch: 'main', reason: 'deploy freeze' })).toEqual({
       action: 'pause',

@@ -35,6 +35,29 @@ describe('renderText: perPr', () => {
   });
 });
 
+describe('renderText: perPr, PRs already queued or not in the queue', () => {
+  it('says a PR was already queued, with its state and position when the service gave them', () => {
+    const results: PrOutcome[] = [
+      { pr: 42, ok: true, alreadyQueued: true, state: 'testing', position: 1 },
+      { pr: 43, ok: true, alreadyQueued: true, state: 'pending', position: null },
+      { pr: 44, ok: true, alreadyQueued: true, state: null, position: null },
+    ];
+    expect(renderText({ kind: 'perPr', action: 'submit', results }, PLAIN)).toBe(
+      '✓ #42 already queued (testing, position 1)\n✓ #43 already queued (pending)\n✓ #44 already queued\n',
+    );
+  });
+
+  it("prints mq's own sentences about a PR without naming it twice", () => {
+    const results: PrOutcome[] = [
+      { pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 is not in the queue: it is already merged' } },
+      { pr: 4, ok: false, error: { code: 'not_found', status: 404, message: '#42 is someone else' } },
+    ];
+    expect(renderText({ kind: 'perPr', action: 'cancel', results }, PLAIN)).toBe(
+      '✗ #42 is not in the queue: it is already merged\n✗ #4: #42 is someone else\n',
+    );
+  });
+});
+
 describe('renderText: queueChange', () => {
   type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
   const change = (extra: Omit<QueueChange, 'kind' | 'branch'>) =>

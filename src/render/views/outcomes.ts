@@ -1,7 +1,7 @@
 // Confirmations of commands that change something: per-PR outcomes, queue changes, impacted targets.
 import type { PrOutcome } from '../../commands/result.js';
 import { paintState } from '../colors.js';
-import { shortSha } from '../fields.js';
+import { aboutPr, shortSha } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { requestedQueueState } from '../queue-actions.js';
 import { safeLine } from '../sanitize.js';
@@ -18,9 +18,15 @@ export function renderOutcomes(action: PrAction, results: readonly PrOutcome[], 
 
 function outcomeLine(action: PrAction, outcome: PrOutcome, ctx: RenderContext): string {
   const { paint } = ctx;
-  if (!outcome.ok) return `${paint.red('✗')} #${outcome.pr}: ${safeLine(outcome.error.message)}`;
-  const state = outcome.state === undefined ? '' : ` (${paintState(paint, outcome.state)})`;
-  return `${paint.green('✓')} #${outcome.pr} ${PAST_TENSE[action]}${state}`;
+  if (!outcome.ok) return `${paint.red('✗')} ${aboutPr(outcome.pr, outcome.error.message)}`;
+  const where = [
+    outcome.state === undefined || outcome.state === null ? undefined : paintState(paint, outcome.state),
+    outcome.position === undefined || outcome.position === null ? undefined : `position ${outcome.position}`,
+  ].filter((part) => part !== undefined);
+  const details = where.length === 0 ? '' : ` (${where.join(', ')})`;
+  // Submitting a PR the queue already holds is done: say so, and where it stands.
+  const verb = outcome.alreadyQueued ? 'already queued' : PAST_TENSE[action];
+  return `${paint.green('✓')} #${outcome.pr} ${verb}${details}`;
 }
 
 export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderContext): string {

@@ -1,0 +1,161 @@
+// submit, cancel and restart against a scripted client: what a 409 on submit and a 404 on cancel or restart
+// become, and the exit code of a command over several PRs.
+import { describe, expect, it } from 'vitest';
+import type { MergeQueueClient } from '../../src/api/client.js';
+import type { Context } from '../../src/commands/context.js';
+import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
+import { outcomesExitCode, type PrOutcome } from '../../src/commands/result.js';
+import type { ResolvedSettings } from '../../src/config/index.js';
+import { ApiError, EXIT, NetworkError } from '../../src/errors.js';
+import { enqueuedPr, submittedPr } from '../render/fixtures.js';
+
+/** PR number → its record as the service would give it; a PR not listed is unknown (404). */
+type Records = Record<number, Record<string, unknown>>;
+
+function context(records: Records, overrides: Partial<Record<keyof MergeQueueClient, unknown>> = {}) {
+  const sent: Array<[string, unknown]> = [];
+  const inQueue = (pr: number) => records[pr] !== undefined && !['merged', 'failed', 'cancelled'].includes(records[pr]!.state as string);
+  const client = {
+    async submitPullRequest(body: { pr: { number: number } }) {
+      sent.push(['submitPullRequest', body]);
+      if (inQueue(body.pr.number)) throw new ApiError(409, `pull request #${body.pr.number} is already in the queue`, 'submitPullRequest');
+    },
+    async cancelPullRequest(body: { pr: { number: number } }) {
+      sent.push(['cancelPullRequest', body]);
+      if (!inQueue(body.pr.number)) throw new ApiError(404, `pull request #${body.pr.number} is not in the queue`, 'cancelPullRequest');
+    },
+    async restartTestsOnPullRequest(body: { pr: { number: number } }) {
+      sent.push(['restartTestsOnPullRequest', body]);
+      if (!inQueue(body.pr.number)) throw new ApiError(404, '', 'restartTestsOnPullRequest');
+    },
+    async getSubmittedPullRequest(body: { pr: { number: number } }) {
+      sent.push(['getSubmittedPullRequest', body]);
+      const record = records[body.pr.number];
+      if (!record) throw new ApiError(404, `pull request #${body.pr.number} was never submitted`, 'getSubmittedPullRequest');
+      return submittedPr({ prNumber: body.pr.number, isCurrentlySubmittedToQueue: inQueue(body.pr.number), ...record });
+    },
+    async getQueue() {
+      sent.push(['getQueue', {}]);
+      const open = Object.keys(records).map(Number).filter(inQueue);
+      return { enqueuedPullRequests: open.map((prNumber) => enqueuedPr({ prNumber, ...records[prNumber] })) };
+    },
+    ...overrides,
+  } as unknown as MergeQueueClient;
+  const ctx = {
+    resolved: {} as ResolvedSettings,
+    client: async () => client,
+    queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
+  } as Context;
+  return { ctx, sent };
+}
+
+const medium = { state: 'pending', priorityName: 'medium', priorityValue: 100, noBatch: false };
+
+describe('submit of a PR already in the queue (409)', () => {
+  it('is done: already queued, with its state and position', async () => {
+    const { ctx } = context({ 7: { ...medium, state: 'testing' }, 42: medium });
+    const { results } = await submit({ prs: [42] }, ctx);
+    expect(results).toEqual([{ pr: 42, ok: true, alreadyQueued: true, state: 'pending', position: 2 }]);
+    expect(outcomesExitCode(results)).toBe(EXIT.ok);
+  });
+
+  it('is done when the flags ask for what the entry already has', async () => {
+    const { ctx } = context({ 42: { ...medium, priorityName: 'high', priorityValue: 10, noBatch: true } });
+    const { results } = await submit({ prs: [42], priority: 'high', noBatch: true }, ctx);
+    expect(results[0]).toMatchObject({ ok: true, alreadyQueued: true });
+    expect((await submit({ prs: [42], priority: 10 }, ctx)).results[0]).toMatchObject({ ok: true, alreadyQueued: true });
+  });
+
+  it('is refused, saying how to change it, when --priority asks for another', async () => {
+    const { ctx } = context({ 42: medium });
+    const { results } = await submit({ prs: [42], priority: 'high' }, ctx);
+    expect(results).toEqual([
+      {
+        pr: 42,
+        ok: false,
+        alreadyQueued: true,
+        state: 'pending',
+        position: 1,
+        error: {
+          code: 'conflict',
+          status: 409,
+          message:
+            '#42 is already queued (pending, position 1) at priority medium (100), not high (10); a queued PR cannot be changed: ' +
+            'cancel and submit again (it loses its place): mq cancel 42 && mq submit 42 --priority high',
+        },
+      },
+    ]);
+    expect(outcomesExitCode(results)).toBe(EXIT.refused);
+  });
+
+  it('is refused when --no-batch asks for what the entry does not have', async () => {
+    const { ctx } = context({ 42: medium });
+    const { results } = await submit({ prs: [42], noBatch: true }, ctx);
+    expect(results[0]).toMatchObject({ ok: false, alreadyQueued: true });
+    expect(!results[0]!.ok && results[0]!.error.message).toContain('to be tested in batches, not alone as --no-batch asks');
+    expect(!results[0]!.ok && results[0]!.error.message).toContain('mq cancel 42 && mq submit 42 --no-batch');
+  });
+
+  it('keeps the 409 as it came when the PR turns out not to be queued, or cannot be looked up', async () => {
+    const gone = context({ 42: medium }, {
+      getSubmittedPullRequest: async () => submittedPr({ prNumber: 42, state: 'merged', isCurrentlySubmittedToQueue: false }),
+    });
+    const conflict = { code: 'conflict', status: 409, message: 'pull request #42 is already in the queue' };
+    expect((await submit({ prs: [42] }, gone.ctx)).results).toEqual([{ pr: 42, ok: false, error: conflict }]);
+    const down = context({ 42: medium }, {
+      getSubmittedPullRequest: async () => {
+        throw new NetworkError('connection reset');
+      },
+    });
+    expect((await submit({ prs: [42] }, down.ctx)).results).toEqual([{ pr: 42, ok: false, error: conflict }]);
+  });
+
+  it('submits the others as usual', async () => {
+    const { ctx, sent } = context({ 42: medium });
+    const { results } = await submit({ prs: [41, 42] }, ctx);
+    expect(results).toEqual([{ pr: 41, ok: true }, { pr: 42, ok: true, alreadyQueued: true, state: 'pending', position: 1 }]);
+    expect(sent.filter(([op]) => op === 'submitPullRequest')).toHaveLength(2);
+  });
+});
+
+describe('cancel and restart of a PR not in the queue (404)', () => {
+  it('says it is not in the queue, and what became of it', async () => {
+    const { ctx } = context({ 42: { ...medium, state: 'merged' } });
+    const result = await cancel({ prs: [42] }, ctx);
+    expect(result).toMatchObject({
+      results: [{ pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 is not in the queue: it is already merged' } }],
+    });
+  });
+
+  it("gives the service's own words when the PR has no record", async () => {
+    const { ctx } = context({});
+    const result = await cancel({ prs: [9] }, ctx);
+    expect(result).toMatchObject({
+      results: [{ pr: 9, ok: false, error: { message: '#9 is not in the queue (the service says: pull request #9 is not in the queue)' } }],
+    });
+    const restarted = await restart({ prs: [9] }, ctx);
+    expect(restarted).toMatchObject({ results: [{ pr: 9, ok: false, error: { status: 404, message: '#9 is not in the queue' } }] });
+  });
+});
+
+describe('the exit code of a command over several PRs', () => {
+  const ok = (pr: number): PrOutcome => ({ pr, ok: true });
+  const failed = (pr: number, status?: number): PrOutcome => ({ pr, ok: false, error: { code: 'x', ...(status ? { status } : {}), message: 'no' } });
+
+  it('is 0 when all are done, already queued ones included', () => {
+    expect(outcomesExitCode([ok(1), { pr: 2, ok: true, alreadyQueued: true, state: 'pending', position: 1 }])).toBe(EXIT.ok);
+  });
+
+  it('is 4 when none is in the queue, 5 when the service refused them all', () => {
+    expect(outcomesExitCode([failed(1, 404)])).toBe(EXIT.notFound);
+    expect(outcomesExitCode([failed(1, 404), failed(2, 404)])).toBe(EXIT.notFound);
+    expect(outcomesExitCode([failed(1, 409)])).toBe(EXIT.refused);
+    expect(outcomesExitCode([failed(1, 400), failed(2, 409)])).toBe(EXIT.refused);
+  });
+
+  it('is 1 for mixed outcomes: some done, or failures of different kinds', () => {
+    expect(outcomesExitCode([ok(1), failed(2, 404)])).toBe(EXIT.negative);
+    expect(outcomesExitCode([failed(1, 404), failed(2, 400)])).toBe(EXIT.negative);
+    expect(outcomesExitCode([failed(1)])).toBe(EXIT.negative);
+  });
+});
