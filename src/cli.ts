@@ -433,10 +433,16 @@ function buildProgram(runner: Runner, io: Io): Command {
 
   program
     .command('testing')
-    .description('details of a test run: by the PR it tests, or by --run')
-    .argument('[pr]', 'PR number')
+    .description("details of a test run: the one that last tested a PR, or --run's")
+    .argument('[pr]', 'PR number: its run is the one the service names in its record (verifiedByTestRun)')
     .option('--run <testRunId>', 'test run id')
-    .addHelpText('after', examples('mq testing 42', 'mq testing --run 3f1c…'))
+    .addHelpText(
+      'after',
+      examples('mq testing 42', 'mq testing --run 3f1c…') +
+        '\nThe service finds runs by id only. For a PR, mq reads the run its record names (`verifiedByTestRun` of\n' +
+        'mq status 42 --json), the latest that tested it, in flight or finished, and asks for that run. A PR not\n' +
+        'tested yet has none: exit 4, and --run <testRunId> names a run directly.\n',
+    )
     .action((pr: string | undefined, opts: { run?: string }, cmd: Command) =>
       runner.execute(
         cmd,

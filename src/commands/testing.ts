@@ -1,6 +1,7 @@
 // mq testing: the details of a test run, by its id or by the PR it tested. The service knows runs only by id:
-// a PR's run is the one its record names (`verifiedByTestRun`).
-import { ApiError } from '../errors.js';
+// a PR's run is the one its record names (`verifiedByTestRun`), and only that id is sent.
+import { FINAL_PULL_REQUEST_STATES } from '../api/schemas.js';
+import { EXIT, MqError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult } from './result.js';
 
@@ -12,14 +13,19 @@ export async function testing(input: TestingInput, ctx: Context): Promise<Comman
   let testRunId = input.testRunId;
   if (testRunId === undefined) {
     const pullRequest = await client.getSubmittedPullRequest({ ...ref, pr: { number: input.pr! } });
-    testRunId = pullRequest.verifiedByTestRun ?? undefined;
+    testRunId = pullRequest.verifiedByTestRun || undefined;
     if (testRunId === undefined) {
-      throw new ApiError(
-        404,
-        `the service names no test run for #${input.pr} (${pullRequest.state ?? 'state unknown'}): it has not been tested yet; give a run id with --run <testRunId> if you have one`,
-        'getSubmittedPullRequest',
+      // Not a 404 from the service (the PR is known), but nothing to show all the same: exit 4, no status.
+      const state = pullRequest.state;
+      const ended = state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
+      const when = ended ? `it ended ${state} without one` : `try again once it is testing${state === undefined ? '' : ` (it is ${state})`}`;
+      throw new MqError(
+        `the service names no test run for #${input.pr}: ${when}; for a run you know, give its id: mq testing --run <testRunId>`,
+        'not_found',
+        EXIT.notFound,
       );
     }
+    ctx.info(`#${input.pr} was last tested by run ${testRunId}`);
   }
   const details = await client.getMergeQueueTestingDetails({ ...ref, testRunId });
   return { kind: 'testingDetails', details };
