@@ -22,7 +22,7 @@ import {
   parseWholeNumber,
   parsePriority,
   parsePrNumber,
-  parseSince,
+  parseTime,
   parseState,
   parseTargetList,
   parseTestId,
@@ -417,16 +417,29 @@ function buildProgram(runner: Runner, io: Io): Command {
     .description("the queue's pull requests, current and past")
     .option('--state <state>', 'only PRs in this state')
     .option('--since <time>', 'only PRs concluded since then: an ISO time or a duration ago (2h)')
+    .option('--until <time>', 'only PRs concluded until then: an ISO time or a duration ago (1h)')
     .option('--limit <n>', 'at most this many PRs (default 50)')
-    .addHelpText('after', examples('mq list', 'mq list --state merged --since 24h', 'mq list --limit 200 --json'))
-    .action((opts: { state?: string; since?: string; limit?: string }, cmd: Command) =>
+    .addHelpText(
+      'after',
+      examples('mq list', 'mq list --state merged --since 24h', 'mq list --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z', 'mq list --limit 200 --json') +
+        '\n--since and --until bound when a PR concluded (merged, failed or cancelled), both inclusive: a PR still\nin the queue has not concluded and is left out by either.\n',
+    )
+    .action((opts: { state?: string; since?: string; until?: string; limit?: string }, cmd: Command) =>
       runner.execute(
         cmd,
-        (now) => ({
-          state: opts.state === undefined ? undefined : parseState(opts.state),
-          since: opts.since === undefined ? undefined : parseSince(opts.since, now),
-          limit: opts.limit === undefined ? 50 : parsePositiveInt('--limit', opts.limit),
-        }),
+        (now) => {
+          const since = opts.since === undefined ? undefined : parseTime('--since', opts.since, now);
+          const until = opts.until === undefined ? undefined : parseTime('--until', opts.until, now);
+          if (since !== undefined && until !== undefined && since > until) {
+            throw new UsageError(`--since ${opts.since} is after --until ${opts.until}: no PR can match`);
+          }
+          return {
+            state: opts.state === undefined ? undefined : parseState(opts.state),
+            since,
+            until,
+            limit: opts.limit === undefined ? 50 : parsePositiveInt('--limit', opts.limit),
+          };
+        },
         list,
       ),
     );

@@ -30,18 +30,25 @@ export function parseState(text: string): PullRequestState {
   return lower as PullRequestState;
 }
 
-/** An ISO 8601 instant, or a duration meaning that long before `now` (`2h` = two hours ago). */
-export function parseSince(text: string, now: number): string {
+/**
+ * A moment, for --since and --until: an ISO 8601 instant, or a duration meaning that long before `now`
+ * (`2h` = two hours ago).
+ */
+export function parseTime(flag: string, text: string, now: number): string {
   if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
     const at = Date.parse(text);
-    if (Number.isNaN(at)) throw new UsageError(`--since "${text}" is not a valid date`);
+    if (Number.isNaN(at)) throw new UsageError(`${flag} "${text}" is not a valid date`);
     return new Date(at).toISOString();
   }
   try {
     return new Date(now - parseDuration(text)).toISOString();
   } catch {
-    throw new UsageError(`--since "${text}": give an ISO 8601 time (2026-01-31T12:00:00Z) or a duration (2h, 30m)`);
+    throw new UsageError(`${flag} "${text}": give an ISO 8601 time (2026-01-31T12:00:00Z) or a duration ago (2h, 30m)`);
   }
+}
+
+export function parseSince(text: string, now: number): string {
+  return parseTime('--since', text, now);
 }
 
 export function parsePositiveInt(flag: string, text: string): number {

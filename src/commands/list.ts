@@ -5,8 +5,9 @@ import type { CommandResult } from './result.js';
 
 export interface ListInput {
   state?: PullRequestState;
-  /** ISO 8601 instant: PRs concluded since then. */
+  /** ISO 8601 instants: PRs concluded since then, until then (both inclusive). */
   since?: string;
+  until?: string;
   limit: number;
 }
 
@@ -20,6 +21,7 @@ export async function list(input: ListInput, ctx: Context): Promise<CommandResul
       ...ref,
       state: input.state,
       since: input.since,
+      until: input.until,
       cursor,
       take: Math.min(LIST_TAKE_MAX, input.limit - pullRequests.length),
     });

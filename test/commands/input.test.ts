@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrNumber, parsePriority, parseSince, parseState, parseTargetList, parseTestId } from '../../src/commands/input.js';
+import { parsePrNumber, parsePriority, parseSince, parseState, parseTargetList, parseTestId, parseTime } from '../../src/commands/input.js';
 import { pickSettings, SETTING_FLAGS } from '../../src/commands/queue/setting-flags.js';
 import { QueueSettings } from '../../src/api/schemas.js';
 import { UsageError } from '../../src/errors.js';
@@ -27,11 +27,13 @@ describe('argv words to input', () => {
     expect(() => parseState('done')).toThrow(/--state "done"/);
   });
 
-  it('reads --since as an instant or a duration ago', () => {
+  it('reads --since and --until as an instant or a duration ago', () => {
     const now = Date.parse('2026-03-01T12:00:00Z');
     expect(parseSince('2h', now)).toBe('2026-03-01T10:00:00.000Z');
     expect(parseSince('2026-02-01T00:00:00Z', now)).toBe('2026-02-01T00:00:00.000Z');
     expect(() => parseSince('yesterday', now)).toThrow(UsageError);
+    expect(parseTime('--until', '30m', now)).toBe('2026-03-01T11:30:00.000Z');
+    expect(() => parseTime('--until', 'soon', now)).toThrow(/--until "soon"/);
   });
 
   it('checks test ids are UUIDs', () => {
@@ -58,6 +60,25 @@ describe('queue setting flags', () => {
       directMergeMode: 'direct-merge-mode',
     });
     expect(SETTING_FLAGS.find((f) => f.key === 'mergeMethod')?.choices).toEqual(['merge_commit', 'squash', 'rebase']);
+    const kinds = Object.fromEntries(SETTING_FLAGS.map((f) => [f.key, f.kind]));
+    expect(kinds).toMatchObject({
+      mode: 'choice',
+      directMergeMode: 'choice',
+      optimizationMode: 'choice',
+      pendingFailureDepth: 'number',
+      extensionEnabled: 'boolean',
+      enqueueingLabel: 'text',
+      labelCommandsEnabled: 'boolean',
+      stateLabelsEnabled: 'boolean',
+    });
+  });
+
+  it('takes pendingFailureDepth 0 and an empty enqueueing label', () => {
+    expect(pickSettings({ pendingFailureDepth: 0, enqueueingLabel: '', extensionEnabled: true })).toEqual({
+      pendingFailureDepth: 0,
+      enqueueingLabel: '',
+      extensionEnabled: true,
+    });
   });
 
   it('picks the given settings and names the flag of a bad one', () => {

@@ -20,7 +20,7 @@ describe('renderText: pullRequests (mq list)', () => {
 
   it('says when more are available', () => {
     const text = renderText({ kind: 'pullRequests', pullRequests: prs, nextCursor: 'abc' }, PLAIN);
-    expect(text.endsWith('\nMore pull requests are available: raise --limit, or narrow with --state or --since.\n')).toBe(true);
+    expect(text.endsWith('\nMore pull requests are available: raise --limit, or narrow with --state, --since or --until.\n')).toBe(true);
   });
 
   it('says when nothing matched', () => {

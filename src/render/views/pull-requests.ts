@@ -6,7 +6,7 @@ import { renderTable } from '../tables.js';
 import { prCells, prColumns } from './pr-rows.js';
 
 // The command pages up to --limit; a cursor left over means the service holds more.
-const MORE_AVAILABLE = 'More pull requests are available: raise --limit, or narrow with --state or --since.';
+const MORE_AVAILABLE = 'More pull requests are available: raise --limit, or narrow with --state, --since or --until.';
 
 export function renderPullRequests(
   prs: readonly EnqueuedPullRequest[],
