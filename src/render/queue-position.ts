@@ -1,6 +1,7 @@
 // Why an admitted PR is not moving, from the queue around it: the queue's own state, busy testing slots, and
 // the PRs ahead of it. Pure: the PR, the queue as getQueue answered, nothing else.
-import type { EnqueuedPullRequest, Queue, SubmittedPullRequest } from '../api/schemas.js';
+import { QUEUE_STATES, type EnqueuedPullRequest, type Queue, type SubmittedPullRequest } from '../api/schemas.js';
+import { safeLine } from './sanitize.js';
 
 /** PRs listed ahead of this one in `enqueuedPullRequests`; undefined when the PR is not in the queue. */
 export function prsAhead(pr: SubmittedPullRequest, queue: Queue): EnqueuedPullRequest[] | undefined {
@@ -16,6 +17,9 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[]
     reasons.push('the queue is paused: nothing starts testing and nothing merges until `mq queue resume`');
   } else if ((queue.state === 'draining' || queue.state === 'switching_modes') && (pr.state === 'not_ready' || pr.state === 'pending')) {
     reasons.push(`the queue is ${queue.state.replace('_', ' ')}: it admits no new PRs until it runs again`);
+  } else if (!(QUEUE_STATES as readonly string[]).includes(queue.state)) {
+    // A state added after this version of mq: say it as it came rather than guess what it holds back.
+    reasons.push(`the queue is ${safeLine(queue.state)}, a state this version of mq does not know; it may hold the PR`);
   }
   const testing = queue.enqueuedPullRequests.filter((queued) => queued.state === 'testing');
   if (pr.state === 'pending' && queue.state === 'running') {

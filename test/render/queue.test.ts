@@ -56,6 +56,27 @@ describe('renderText: queue', () => {
     expect(text.endsWith('\n\nNo pull requests in the queue.\n')).toBe(true);
   });
 
+  it('shows the further settings the service returns, and null required statuses as branch protection', () => {
+    const text = renderText(
+      {
+        kind: 'queue',
+        queue: queue({ requiredStatuses: null, extensionEnabled: true, enqueueingLabel: 'merge-me', labelCommandsEnabled: false, stateLabelsEnabled: true }),
+      },
+      PLAIN,
+    );
+    expect(text).toContain('requiredStatuses             (branch protection)\n');
+    expect(text).toContain(
+      'createPrsForTestingBranches  off\n' +
+        'extensionEnabled             on\n' +
+        'enqueueingLabel              merge-me\n' +
+        'labelCommandsEnabled         off\n' +
+        'stateLabelsEnabled           on\n\n',
+    );
+    const none = renderText({ kind: 'queue', queue: queue({ enqueueingLabel: '' }) }, PLAIN);
+    expect(none).toContain('enqueueingLabel              (none)\n');
+    expect(none).not.toContain('extensionEnabled');
+  });
+
   it('colours queue and PR states only when colour is on', () => {
     const result = { kind: 'queue', queue: queue({ state: 'paused', enqueuedPullRequests: [enqueuedPr()] }) } as const;
     expect(renderText(result, PLAIN)).not.toContain(ESC);

@@ -1,5 +1,5 @@
 // `mq status`: one submitted PR, and in words why it cannot start testing when it is not ready.
-import { FINAL_PULL_REQUEST_STATES, type Queue, type SubmittedPullRequest } from '../../api/schemas.js';
+import { FINAL_PULL_REQUEST_STATES, MERGEABILITY, type Queue, type SubmittedPullRequest } from '../../api/schemas.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
@@ -47,8 +47,12 @@ function renderReadiness(pr: SubmittedPullRequest, ctx: RenderContext): string {
 
 function notReadyWithoutReason(pr: SubmittedPullRequest): string {
   if (!pr.readiness) return 'the service gave no readiness details';
-  if (pr.readiness.gitHubMergeability === undefined) {
+  const mergeability = pr.readiness.gitHubMergeability;
+  if (mergeability === undefined) {
     return "every reported gate passes; the host's mergeability is not reported and is the likely one missing";
+  }
+  if (!(MERGEABILITY as readonly string[]).includes(mergeability)) {
+    return `the host reports its mergeability as ${safeLine(mergeability)}, which this version of mq does not know; it is the likely gate missing`;
   }
   return 'every gate passes; it should become pending shortly';
 }

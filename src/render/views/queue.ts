@@ -42,9 +42,24 @@ export function renderQueueSettings(queue: UpdatedQueue, ctx: RenderContext): st
       ['commandsEnabled', onOff(queue.commandsEnabled)],
       ['statusCheckEnabled', onOff(queue.statusCheckEnabled)],
       ['createPrsForTestingBranches', onOff(queue.createPrsForTestingBranches)],
+      ...furtherSettings(queue, ctx),
     ],
     paint,
   );
+}
+
+/**
+ * Settings the live service returns beyond the published description (each has its flag); an answer without
+ * one leaves its row out rather than guess.
+ */
+function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string, string]> {
+  const rows: Array<[string, string | undefined]> = [
+    ['extensionEnabled', queue.extensionEnabled === undefined ? undefined : onOff(queue.extensionEnabled)],
+    ['enqueueingLabel', queue.enqueueingLabel === undefined ? undefined : queue.enqueueingLabel === '' ? ctx.paint.dim('(none)') : safeLine(queue.enqueueingLabel)],
+    ['labelCommandsEnabled', queue.labelCommandsEnabled === undefined ? undefined : onOff(queue.labelCommandsEnabled)],
+    ['stateLabelsEnabled', queue.stateLabelsEnabled === undefined ? undefined : onOff(queue.stateLabelsEnabled)],
+  ];
+  return rows.filter((row): row is [string, string] => row[1] !== undefined);
 }
 
 function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
