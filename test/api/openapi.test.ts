@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS, SOURCE, validateRequest, validateResponse } from '../support/openapi/validate.js';
 import * as fixture from './fixtures.js';
 import { REPO } from './harness.js';
+import { requestProblems } from '../support/cli.js';
 
 const snapshot = (file: string) =>
   JSON.parse(readFileSync(new URL(`../support/openapi/${file}`, import.meta.url), 'utf8')) as {
@@ -150,4 +151,23 @@ describe('validateResponse', () => {
       expect(validateResponse(operation, 'anything')).toEqual([]);
     },
   );
+});
+
+describe('the one exception the end-to-end proxy makes', () => {
+  const ref = { repo: REPO, targetBranch: 'main' };
+
+  it('lets updateQueue pendingFailureDepth 0 through, and nothing else with it', () => {
+    expect(requestProblems('updateQueue', { ...ref, pendingFailureDepth: 0 })).toEqual([]);
+    expect(requestProblems('updateQueue', { ...ref, pendingFailureDepth: 0, concurrency: 0 })).toEqual(['body/concurrency: must be >= 1']);
+    expect(requestProblems('updateQueue', { ...ref, pendingFailureDepth: 0, mode: 'lanes' })).toHaveLength(1);
+    expect(requestProblems('updateQueue', { pendingFailureDepth: 0 })).not.toEqual([]);
+  });
+
+  it('makes no other: other values, other operations, a testing lookup without testRunId', () => {
+    expect(requestProblems('updateQueue', { ...ref, pendingFailureDepth: -1 })).toEqual(['body/pendingFailureDepth: must be >= 1']);
+    expect(requestProblems('updateQueue', { ...ref, pendingFailureDepth: '0' })).not.toEqual([]);
+    expect(requestProblems('updateQueue', { ...ref, concurrency: 0 })).toEqual(['body/concurrency: must be >= 1']);
+    expect(requestProblems('getMergeQueueTestingDetails', { ...ref, pr: { number: 42 } })).not.toEqual([]);
+    expect(requestProblems('setImpactedTargets', { ...ref, pr: { number: 42 }, impactedTargets: [] })).not.toEqual([]);
+  });
 });

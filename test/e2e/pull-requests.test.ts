@@ -3,10 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { control, mq, sandboxEnv, useSandbox } from '../support/cli.js';
 
-const fixture = useSandbox(
-  // Documented exception: the published description knows runs only by testRunId.
-  (operation, body) => operation === 'getMergeQueueTestingDetails' && body.testRunId === undefined,
-);
+const fixture = useSandbox();
 
 let repoCounter = 0;
 /** A fresh repository per test, with its queue created, so tests share a sandbox but not a queue. */

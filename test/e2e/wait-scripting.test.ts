@@ -5,10 +5,7 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, useSandbox } from '../support/cli.js';
 
-const fixture = useSandbox(
-  // Documented exception: the published description knows runs only by testRunId.
-  (operation, body) => operation === 'getMergeQueueTestingDetails' && body.testRunId === undefined,
-);
+const fixture = useSandbox();
 const ESC = '\u001b[';
 
 let repoCounter = 0;
