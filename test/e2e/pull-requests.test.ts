@@ -72,9 +72,10 @@ describe('submit, status and the path to merged', () => {
     const { results } = json(run.stdout);
     expect(results[0]).toEqual({ pr: 5, ok: true });
     expect(results[1]).toMatchObject({ pr: 6, ok: false, error: { status: 404 } });
+    // Alone, a PR no longer in the queue is "not found" (exit 4), in words.
     const text = await mq(['cancel', '5'], { env });
-    expect(text.code).toBe(1);
-    expect(text.stdout).toContain('#5');
+    expect(text.code).toBe(4);
+    expect(text.stdout).toBe('✗ #5 is not in the queue: it is already cancelled\n');
   });
 
   it('restarts a PR under test and cancels one', async () => {
@@ -144,8 +145,13 @@ describe('list and testing', () => {
     const env = await freshQueue();
     await mq(['submit', '21'], { env });
     await advance(1);
+    fixture.recorder.requests.length = 0;
     const byPr = await mq(['testing', '21', '--json'], { env });
     expect(byPr.code).toBe(0);
+    // The run is the one the PR's record names; only its id is sent, as the service asks.
+    const record = json((await mq(['status', '21', '--json'], { env })).stdout);
+    const asked = fixture.recorder.requests.filter((r) => r.path === '/getMergeQueueTestingDetails').map((r) => JSON.parse(r.body));
+    expect(asked).toEqual([{ repo: { host: 'github.com', owner: 'acme', name: `pr-${repoCounter}` }, targetBranch: 'main', testRunId: record.verifiedByTestRun }]);
     const details = json(byPr.stdout);
     expect(details.testedPullRequests.map((pr: { prNumber: number }) => pr.prNumber)).toContain(21);
     expect(details.testBranch).toBeTruthy();
@@ -157,5 +163,140 @@ describe('list and testing', () => {
     const text = await mq(['testing', '21'], { env });
     expect(text.stdout).toContain(details.testBranch);
     expect((await mq(['testing'], { env })).code).toBe(2);
+
+    // Once merged, the PR's record still names the run that tested it.
+    await advance(3600);
+    const after = await mq(['testing', '21', '--json'], { env });
+    expect(after.code).toBe(0);
+    expect(json(after.stdout)).toMatchObject({ testRunId: details.testRunId, status: 'succeeded' });
+  });
+
+  it('says a PR not tested yet has no run, and how to name one: exit 4', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '22', '23'], { env });
+    await advance(1);
+    // Concurrency 1: #22 is testing, #23 waits behind it and has never been tested.
+    const untested = await mq(['testing', '23'], { env });
+    expect(untested).toEqual({
+      code: 4,
+      stdout: '',
+      stderr:
+        'mq: the service names no test run for #23: try again once it is testing (it is pending); ' +
+        'for a run you know, give its id: mq testing --run <testRunId>\n',
+    });
+    const asJson = await mq(['testing', '23', '--json'], { env });
+    expect(asJson.code).toBe(4);
+    expect(json(asJson.stderr)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('mq testing --run <testRunId>') } });
+    expect(fixture.recorder.requests.some((r) => r.path === '/getMergeQueueTestingDetails' && JSON.parse(r.body).testRunId === undefined)).toBe(false);
+    // A PR the queue never saw is the service's own 404.
+    const unknown = await mq(['testing', '24'], { env });
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('(404)');
+  });
+
+  it('lists the PRs concluded until a time, with --until', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '31'], { env });
+    await advance(1);
+    await advance(3600);
+    const first = json((await mq(['status', '31', '--json'], { env })).stdout);
+    expect(first.state).toBe('merged');
+    await mq(['submit', '32'], { env });
+    await advance(1);
+    await advance(3600);
+    const numbers = async (...flags: string[]) =>
+      json((await mq(['list', ...flags, '--json'], { env })).stdout).pullRequests.map((pr: { prNumber: number }) => pr.prNumber);
+    expect((await numbers()).sort()).toEqual([31, 32]);
+    // Inclusive: a PR concluded at the very instant given is in.
+    expect(await numbers('--until', first.stateChangedAt)).toEqual([31]);
+    expect(await numbers('--since', first.stateChangedAt, '--until', first.stateChangedAt)).toEqual([31]);
+    expect(await numbers('--until', '2025-12-31T00:00:00Z')).toEqual([]);
+    // A duration is that long ago by the local clock, which is past the sandbox's manual one: both are in.
+    expect((await numbers('--until', '1m')).sort()).toEqual([31, 32]);
+    const sent = fixture.recorder.requests.filter((r) => r.path === '/listPullRequests').map((r) => JSON.parse(r.body));
+    expect(sent.at(-1)).toMatchObject({ until: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    const table = await mq(['list', '--until', first.stateChangedAt], { env });
+    expect(table.stdout).toContain('#31');
+    expect(table.stdout).not.toContain('#32');
+    expect((await mq(['list', '--until', 'soon'], { env })).code).toBe(2);
+    expect((await mq(['list', '--since', '1h', '--until', '2h'], { env })).code).toBe(2);
+  });
+});
+
+describe('a PR already in the queue, or no longer in it', () => {
+  it('submit twice: the second is done, already queued, with its state and position', async () => {
+    const env = await freshQueue();
+    expect((await mq(['submit', '40', '41'], { env })).code).toBe(0);
+    await advance(1);
+    const again = await mq(['submit', '41'], { env });
+    expect(again).toEqual({ code: 0, stdout: '✓ #41 already queued (pending, position 2)\n', stderr: '' });
+    const asJson = await mq(['submit', '40', '41', '--json'], { env });
+    expect(asJson.code).toBe(0);
+    expect(json(asJson.stdout)).toEqual({
+      results: [
+        { pr: 40, ok: true, alreadyQueued: true, state: 'testing', position: 1 },
+        { pr: 41, ok: true, alreadyQueued: true, state: 'pending', position: 2 },
+      ],
+    });
+    // Asking for what the entry already has is no different.
+    expect((await mq(['submit', '41', '--priority', 'medium'], { env })).code).toBe(0);
+    // Nothing changed in the queue.
+    const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
+    expect(queue.enqueuedPullRequests.map((pr: { prNumber: number; state: string }) => [pr.prNumber, pr.state])).toEqual([
+      [40, 'testing'],
+      [41, 'pending'],
+    ]);
+  });
+
+  it('submit --priority high of a PR queued at medium: exit 5, saying how to change it', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '42'], { env });
+    const refused = await mq(['submit', '42', '--priority', 'high'], { env });
+    expect(refused.code).toBe(5);
+    expect(refused.stdout).toBe(
+      '✗ #42 is already queued (testing, position 1) at priority medium (100), not high (10); a queued PR cannot be changed: ' +
+        'cancel and submit again (it loses its place): mq cancel 42 && mq submit 42 --priority high\n',
+    );
+    const asJson = await mq(['submit', '42', '--priority', 'high', '--json'], { env });
+    expect(asJson.code).toBe(5);
+    expect(json(asJson.stdout)).toEqual({
+      results: [
+        {
+          pr: 42,
+          ok: false,
+          alreadyQueued: true,
+          state: 'testing',
+          position: 1,
+          error: { code: 'conflict', status: 409, message: expect.stringContaining('mq cancel 42 && mq submit 42 --priority high') },
+        },
+      ],
+    });
+    expect((await mq(['submit', '42', '--no-batch'], { env })).code).toBe(5);
+    expect(json((await mq(['status', '42', '--json'], { env })).stdout)).toMatchObject({ priorityValue: 100, noBatch: false });
+    // Doing what it says works.
+    expect((await mq(['cancel', '42'], { env })).code).toBe(0);
+    expect((await mq(['submit', '42', '--priority', 'high'], { env })).code).toBe(0);
+    expect(json((await mq(['status', '42', '--json'], { env })).stdout)).toMatchObject({ priorityName: 'high', priorityValue: 10 });
+  });
+
+  it('cancel or restart of a merged PR: exit 4, it is not in the queue', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '43'], { env });
+    await advance(1);
+    await advance(3600);
+    const cancelled = await mq(['cancel', '43'], { env });
+    expect(cancelled).toEqual({ code: 4, stdout: '✗ #43 is not in the queue: it is already merged\n', stderr: '' });
+    const restarted = await mq(['restart', '43', '--json'], { env });
+    expect(restarted.code).toBe(4);
+    expect(json(restarted.stdout)).toEqual({
+      results: [{ pr: 43, ok: false, error: { code: 'not_found', status: 404, message: '#43 is not in the queue: it is already merged' } }],
+    });
+    // Never submitted: the service's own words say so.
+    const never = await mq(['cancel', '44', '45'], { env });
+    expect(never.code).toBe(4);
+    expect(never.stdout).toMatch(/^✗ #44 is not in the queue \(the service says: .*never submitted.*\)\n✗ #45 is not in the queue/);
+    // Mixed with one that was cancelled: done, but negative.
+    await mq(['submit', '46'], { env });
+    expect((await mq(['cancel', '46', '43'], { env })).code).toBe(1);
   });
 });

@@ -42,6 +42,8 @@ describe('queue create, get and update', () => {
     ];
     const updated = await mq(['queue', 'update', ...flags, '--json'], { env });
     expect(updated.code).toBe(0);
+    // updateQueue answers with the whole queue, and the confirmation carries it.
+    expect(json(updated.stdout)).toMatchObject({ action: 'update', queue: { concurrency: 2, enqueuedPullRequests: [] } });
     const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
     expect(queue).toMatchObject({
       mode: 'single', concurrency: 2, testingTimeoutMinutes: 45, pendingFailureDepth: 2, canOptimisticallyMerge: true,
@@ -49,9 +51,58 @@ describe('queue create, get and update', () => {
       optimizationMode: 'bisection_skip_redundant_tests', mergeMethod: 'rebase', requiredStatuses: ['ci/build', 'ci/test'],
       commentsEnabled: false, commandsEnabled: false, createPrsForTestingBranches: false, statusCheckEnabled: false,
     });
+    const further = ['--extension-enabled', '--enqueueing-label', 'ship it', '--label-commands-enabled', '--state-labels-enabled'];
+    expect((await mq(['queue', 'update', ...further], { env })).code).toBe(0);
+    expect(json((await mq(['queue', 'get', '--json'], { env })).stdout)).toMatchObject({
+      extensionEnabled: true, enqueueingLabel: 'ship it', labelCommandsEnabled: true, stateLabelsEnabled: true,
+    });
+    const off = ['--no-extension-enabled', '--enqueueing-label', '', '--no-label-commands-enabled', '--no-state-labels-enabled'];
+    expect((await mq(['queue', 'update', ...off], { env })).code).toBe(0);
+    expect(json((await mq(['queue', 'get', '--json'], { env })).stdout)).toMatchObject({
+      extensionEnabled: false, enqueueingLabel: '', labelCommandsEnabled: false, stateLabelsEnabled: false,
+    });
+
+    // No override left: the branch protection's required statuses apply, which the service says as null.
     const cleared = await mq(['queue', 'update', '--delete-required-statuses'], { env });
     expect(cleared.code).toBe(0);
-    expect(json((await mq(['queue', 'get', '--json'], { env })).stdout).requiredStatuses).toEqual([]);
+    expect(json((await mq(['queue', 'get', '--json'], { env })).stdout).requiredStatuses).toBeNull();
+    expect((await mq(['queue', 'get'], { env })).stdout).toMatch(/^requiredStatuses +\(branch protection\)$/m);
+  });
+
+  it('creates a queue with the further settings and pendingFailureDepth 0, and shows them', async () => {
+    const env = newRepo();
+    fixture.recorder.requests.length = 0;
+    const flags = ['--pending-failure-depth', '0', '--extension-enabled', '--enqueueing-label', 'merge-me', '--state-labels-enabled'];
+    const created = await mq(['queue', 'create', ...flags], { env });
+    expect(created.code).toBe(0);
+    expect(created.stderr).toBe('');
+    const update = JSON.parse(fixture.recorder.requests.find((r) => r.path === '/updateQueue')!.body);
+    expect(update).toEqual({
+      repo: { host: 'github.com', owner: 'acme', name: `q-${repoCounter}` },
+      targetBranch: 'main',
+      pendingFailureDepth: 0,
+      extensionEnabled: true,
+      enqueueingLabel: 'merge-me',
+      stateLabelsEnabled: true,
+    });
+
+    const table = (await mq(['queue', 'get'], { env })).stdout;
+    for (const row of [/^pendingFailureDepth +0$/m, /^extensionEnabled +on$/m, /^enqueueingLabel +merge-me$/m, /^labelCommandsEnabled +off$/m, /^stateLabelsEnabled +on$/m]) {
+      expect(table).toMatch(row);
+    }
+    const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
+    expect(queue).toMatchObject({ pendingFailureDepth: 0, extensionEnabled: true, enqueueingLabel: 'merge-me', labelCommandsEnabled: false, stateLabelsEnabled: true });
+  });
+
+  it("gives a new queue the service's defaults", async () => {
+    const env = newRepo();
+    expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
+    const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
+    expect(queue).toMatchObject({
+      mode: 'single', concurrency: 3, bisectionConcurrency: 3, testingTimeoutMinutes: 300, pendingFailureDepth: 0,
+      batch: false, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 5, mergeMethod: 'squash', directMergeMode: 'off',
+      requiredStatuses: null,
+    });
   });
 
   it('refuses bad settings before sending anything', async () => {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, useSandbox, type Run } from '../support/cli.js';
+import { advanceAfterPolls, control, isolatedDir, MQ_BIN, mq, sandboxEnv, useSandbox, type Run } from '../support/cli.js';
 
 const fixture = useSandbox();
 const ESC = '\u001b[';
@@ -21,15 +21,9 @@ async function freshQueue(): Promise<Record<string, string>> {
 const describePr = (number: number, facts: Record<string, unknown>) =>
   control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: repoName }, number, ...facts });
 
-/** Moves the sandbox's clock on in steps while `run` goes, until it exits. */
-async function advancing(run: Promise<Run>, seconds = 120): Promise<Run> {
-  let finished = false;
-  void run.finally(() => (finished = true));
-  while (!finished) {
-    await control(fixture.sandboxUrl, 'advance', { seconds });
-    await sleep(200);
-  }
-  return run;
+/** Moves the sandbox's clock on by `seconds` after each round of mq's polling, until `run` exits. */
+function advancing(run: Promise<Run>, seconds = 120): Promise<Run> {
+  return advanceAfterPolls(fixture, run, seconds);
 }
 
 /** The built mq in a child process we can signal; `output` resolves once stdout has said something. */
@@ -49,6 +43,10 @@ function startMq(args: string[], env: Record<string, string>) {
 }
 
 const lines = (text: string) => text.trimEnd().split('\n');
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(25);
+}
 
 describe('mq wait', () => {
   it('exits 0 once the PR is merged, a plain line per change in a pipe', async () => {
@@ -75,9 +73,10 @@ describe('mq wait', () => {
   it('exits 1 when the PR is cancelled, with the readiness reason the service gives', async () => {
     const env = await freshQueue();
     await mq(['submit', '8'], { env });
+    const polled = fixture.recorder.requests.length;
     const run = mq(['wait', '8', '--interval', '1s'], { env });
-    await sleep(300);
-    // Retargeting an admitted PR cancels it (SEMANTICS.md).
+    // Once mq has looked once, retargeting the admitted PR cancels it (SEMANTICS.md).
+    await until(() => fixture.recorder.requests.slice(polled).some((r) => r.path === '/getSubmittedPullRequest' && r.answered));
     await describePr(8, { baseBranch: 'release' });
     const done = await advancing(run);
     expect(done.code).toBe(1);
@@ -172,6 +171,31 @@ describe('submit --wait and queue drain --wait', () => {
     expect(out.slice(-2)).toEqual(['✓ #11 merged', '✓ #12 merged']);
     const json = await advancing(mq(['submit', '13', '--wait', '--interval', '1s', '--json'], { env }));
     expect(JSON.parse(lines(json.stdout).at(-1)!)).toMatchObject({ summary: { ok: true, results: [{ pr: 13, state: 'merged', reached: true }] } });
+  });
+
+  it('waits for a PR already in the queue as for one it submitted; refuses one queued differently', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '14'], { env });
+    const run = await advancing(mq(['submit', '14', '--wait', '--interval', '1s'], { env }));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const out = lines(run.stdout);
+    expect(out[0]).toBe('✓ #14 already queued (testing, position 1)');
+    expect(out).toContain('#14 merged');
+    expect(out.at(-1)).toBe('✓ #14 merged');
+
+    await mq(['submit', '15'], { env });
+    const json = await advancing(mq(['submit', '15', '--wait', '--interval', '1s', '--json'], { env }));
+    expect(json.code).toBe(0);
+    expect(JSON.parse(lines(json.stdout).at(-1)!)).toEqual({
+      summary: { ok: true, for: 'merged', timedOut: false, results: [{ pr: 15, state: 'merged', reached: true, alreadyQueued: true }] },
+    });
+
+    // Another priority than the queued entry's: nothing to wait for, and submit's own exit code.
+    await mq(['submit', '16'], { env });
+    const refused = await mq(['submit', '16', '--priority', 'urgent', '--wait', '--interval', '1s'], { env });
+    expect(refused.code).toBe(5);
+    expect(lines(refused.stdout)[0]).toMatch(/^✗ #16 is already queued \(testing, position 1\) at priority medium \(100\), not urgent \(0\);.*mq cancel 16 && mq submit 16 --priority urgent$/);
   });
 
   it('drains, and returns once no admitted PR is left; exits 7 at --timeout', async () => {

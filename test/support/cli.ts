@@ -6,6 +6,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { validateRequest } from './openapi/validate.js';
 
@@ -85,6 +86,8 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The answer has gone back to mq. */
+  answered: boolean;
 }
 
 export interface Recorder {
@@ -103,7 +106,9 @@ export async function startRecorder(target: string): Promise<Recorder> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = (req.url ?? '/').replace(/^\/v1/, '');
-      requests.push({ method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8') });
+      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8'), answered: false };
+      requests.push(record);
+      res.on('close', () => (record.answered = true));
       const forward = httpRequest(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: upstream.pathname + path, headers: { ...req.headers, host: upstream.host } },
         (answer) => {
@@ -138,6 +143,35 @@ export async function control(baseUrl: string, route: 'advance' | 'pullRequests'
   });
   if (!response.ok) throw new Error(`_sandbox/${route}: ${response.status} ${await response.text()}`);
   return response.json();
+}
+
+/** The requests a waiting mq repeats each round. */
+const POLLS = new Set(['/getSubmittedPullRequest', '/getQueue']);
+
+/**
+ * Runs `work` (mq, or a script running it) while moving the sandbox's clock on by `seconds` each time mq has
+ * finished a round of polling: a poll answered since the last move, nothing in flight, and no new request for a
+ * moment (a round's requests go out together). The clock never moves on a timer, so mq sees every state the test
+ * expects it to, however slow the machine.
+ */
+export async function advanceAfterPolls<T>(fixture: SandboxFixture, work: Promise<T>, seconds: number): Promise<T> {
+  let finished = false;
+  const done = () => (finished = true);
+  work.then(done, done);
+  const requests = fixture.recorder.requests;
+  const answeredPolls = () => requests.filter((r) => r.answered && POLLS.has(r.path)).length;
+  const settled = () => requests.every((r) => r.answered);
+  let seen = answeredPolls();
+  while (!finished) {
+    await delay(25);
+    if (answeredPolls() <= seen || !settled()) continue;
+    const count = requests.length;
+    await delay(100);
+    if (finished || requests.length !== count || !settled()) continue;
+    seen = answeredPolls();
+    await control(fixture.sandboxUrl, 'advance', { seconds });
+  }
+  return work;
 }
 
 /** The environment that points mq at a sandbox for one repository. */
