@@ -8,17 +8,20 @@ const MEANINGS: Record<ExitName, { short: string; long: string }> = {
   ok: { short: 'done', long: 'done' },
   negative: {
     short: 'negative outcome',
-    long: 'done, but the outcome is negative: a waited-for PR failed or was cancelled, some PRs of a multi-PR command failed, or a confirmation was declined',
+    long: 'done, but the outcome is negative: a waited-for PR failed or was cancelled, some PRs of a multi-PR command failed (beside some done, or in different ways), or a confirmation was declined',
   },
   usage: { short: 'usage', long: 'usage: a bad flag, argument or input; nothing was sent' },
   config: {
     short: 'config/auth',
     long: 'configuration or authentication: no token, no repository, a bad config file, 401 or 403',
   },
-  notFound: { short: 'not found', long: 'not found (404): no queue for the branch, no such PR or test' },
+  notFound: {
+    short: 'not found',
+    long: 'not found (404): no queue for the branch, no such PR or test; every PR of cancel or restart not in the queue; a PR `mq testing` finds no run for',
+  },
   refused: {
     short: 'refused',
-    long: 'refused by the service (400, 409, 413 or 422), or a queue with PRs that `queue delete` would not delete',
+    long: 'refused by the service (400, 409, 413 or 422): every PR of a multi-PR command, a PR already queued with another --priority or --no-batch, or a queue with PRs that `queue delete` would not delete',
   },
   unavailable: {
     short: 'unavailable',
