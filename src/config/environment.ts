@@ -3,7 +3,7 @@
 import { shownUrl } from '../api/redaction.js';
 import { ConfigError } from '../errors.js';
 import type { Found, Layer } from './settings.js';
-import { checkApiUrl, checkRepo, checkTimeout, checkWord, type Checked } from './values.js';
+import { checkApiUrl, checkRepo, checkSwitch, checkTimeout, checkWord, type Checked } from './values.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -33,6 +33,7 @@ export function environmentLayer(env: Env): Layer {
   set('org', take(env, 'MQ_ORG', (t) => checkWord(t, 'org')));
   set('profile', take(env, 'MQ_PROFILE', (t) => checkWord(t, 'profile')));
   set('timeoutMs', take(env, 'MQ_TIMEOUT', checkTimeout));
+  set('insecure', take(env, 'MQ_INSECURE', checkSwitch));
   for (const name of ['MQ_TOKEN', 'TRUNK_API_TOKEN']) {
     const value = envValue(env, name);
     if (value !== undefined) {

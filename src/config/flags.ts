@@ -23,6 +23,7 @@ export function flagsLayer(flags: GlobalFlags): Layer {
   if (flags.profile !== undefined) layer.profile = take('--profile', flags.profile, (t) => checkWord(t, 'profile'));
   if (flags.timeout !== undefined) layer.timeoutMs = take('--timeout', flags.timeout, checkTimeout);
   if (flags.output !== undefined) layer.output = take('--output', flags.output, checkOutput);
+  if (flags.insecure === true) layer.insecure = { value: true, origin: 'flag --insecure' };
   if (flags.json === true) {
     if (layer.output?.value === 'table') throw new UsageError('--json and --output table contradict each other');
     layer.output = { value: 'json', origin: 'flag --json' };
