@@ -1,8 +1,9 @@
 // One HTTP exchange with the service over undici: headers, timeout, the redacted --debug trace, retries of
 // reads, and the translation of every failure into an MqError a person can act on.
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { ApiError, InterruptedError, NetworkError } from '../errors.js';
 import { errorMessage, judge } from './error-body.js';
+import { isLoopback } from './loopback.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
 
 export interface TransportOptions {
@@ -11,7 +12,7 @@ export interface TransportOptions {
   token: string;
   timeoutMs: number;
   userAgent: string;
-  /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
+  /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY (not for loopback). */
   dispatcher?: Dispatcher;
   /** Receives the --debug trace, one line at a time, with the token redacted (see redaction.ts). */
   trace?: (line: string) => void;
@@ -52,7 +53,13 @@ export class Transport {
 
   constructor(private readonly options: TransportOptions) {
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 });
+    // A loopback address is never proxied: the proxy's own loopback is another machine's, and HTTP_PROXY would
+    // carry the token in clear to it, where mq allows plain http only because it stays on this machine.
+    this.dispatcher =
+      options.dispatcher ??
+      (isLoopback(new URL(options.apiUrl))
+        ? new Agent({ keepAliveTimeout: 10_000 })
+        : new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 }));
     const scrub = echoScrubber(options.token);
     this.scrub = (text) => withoutCredentials(scrub(text));
     const trace = options.trace;

@@ -5,15 +5,12 @@
 //   when it is the default, a loopback address (the sandbox), or listed under trustedApiUrls in the user config.
 //   A URL given by flag, environment or the user config is the user's own choice.
 // - Plain http carries the token in clear: only to a loopback address, unless --insecure or MQ_INSECURE=1.
+import { isLoopback } from '../api/loopback.js';
 import { shownUrl } from '../api/redaction.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_API_URL, type ResolvedSettings } from './settings.js';
 
-/** 127.0.0.0/8, [::1] and localhost: what the WHATWG parser leaves of them (it normalises 127.1, 0x7f.0.0.1, …). */
-export function isLoopback(url: URL): boolean {
-  const host = url.hostname.toLowerCase();
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
+export { isLoopback };
 
 /** Throws a ConfigError (exit 3) when the token must not go to the resolved API URL. */
 export function checkTokenDestination(resolved: Pick<ResolvedSettings, 'settings' | 'trust' | 'origins'>): void {

@@ -143,6 +143,25 @@ describe('the token only over https or loopback http', () => {
     }
   });
 
+  it('a loopback URL is reached directly, never through HTTP_PROXY (which would carry the token in clear)', async () => {
+    const proxied: string[] = [];
+    const proxy = createServer((req, res) => {
+      proxied.push(`${req.method} ${req.url}`);
+      res.writeHead(502).end();
+    });
+    await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const env = { ...sandboxEnv(fixture.recorder.url, newRepo()), HTTP_PROXY: proxyUrl, http_proxy: proxyUrl };
+      const run = await mq(['queue', 'create'], { env });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(proxied).toEqual([]);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise<void>((closed) => proxy.close(() => closed()));
+    }
+  });
+
   it('--insecure is in the help', async () => {
     const help = await mq(['--help']);
     expect(help.stdout).toMatch(/--insecure\s+allow sending the token over plain http/);
