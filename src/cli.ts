@@ -46,7 +46,14 @@ import { watchQueue } from './commands/queue/watch.js';
 import { submitAndWait, waitForPrs } from './commands/wait.js';
 import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, parseWaitOptions, type WaitFlags } from './commands/wait-input.js';
 import { formatDuration } from './config/duration.js';
-import { readToken, requireRepo, resolveSettings, type GlobalFlags, type ResolvedSettings } from './config/index.js';
+import {
+  checkTokenDestination,
+  readToken,
+  requireRepo,
+  resolveSettings,
+  type GlobalFlags,
+  type ResolvedSettings,
+} from './config/index.js';
 import { EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from './errors.js';
 import { renderError, renderText, toJson } from './render/index.js';
 import { drainPrinter, waitPrinter, watchPrinter, type Printer, type ProgressOutput } from './render/progress.js';
@@ -228,6 +235,8 @@ class Runner {
       sleep: (ms) => sleep(ms, io.signal),
       interactive: Boolean(io.stdin.isTTY && io.stderr.isTTY),
       async client() {
+        // Before the token is read: a tokenCommand must not run for a request that will be refused.
+        if (!client) checkTokenDestination(resolved);
         client ??= new MergeQueueClient({
           apiUrl: settings.apiUrl,
           token: await readToken(settings),
@@ -299,6 +308,7 @@ function globalFlags(command: Command, globals: GlobalOptions): GlobalFlags {
     output: globals.output,
     json: globals.json,
     timeout: globals.timeout,
+    insecure: globals.insecure,
     // --no-color makes commander default `color` to true; only a flag actually given counts.
     color: command.getOptionValueSourceWithGlobals('color') === 'cli' ? false : undefined,
   };
@@ -335,6 +345,7 @@ function buildProgram(runner: Runner, io: Io): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json']))
     .option('--json', 'print one JSON document (same as -o json)')
     .option('--timeout <duration>', 'request timeout, e.g. 30s or 2m (env MQ_TIMEOUT)')
+    .option('--insecure', 'allow sending the token over plain http to a host that is not loopback (env MQ_INSECURE=1)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('-q, --quiet', 'print only results and errors')
     .option('-v, --verbose', 'say more about what is happening')

@@ -24,7 +24,7 @@ import {
   UpdateQueueRequest,
   type Repo,
 } from './schemas.js';
-import { Transport, type TransportOptions } from './transport.js';
+import { Transport, type Answer, type TransportOptions } from './transport.js';
 
 export type ClientOptions = TransportOptions;
 
@@ -120,7 +120,7 @@ export class MergeQueueClient {
       throw new UsageError(`the ${operation} request is ${size} bytes, over the service's 20 MiB limit`);
     }
     const answer = await this.transport.send({ method: 'POST', path: `/${operation}`, operation, body: json, idempotent });
-    return parseAnswer(operation, answer.text, responseSchema, idempotent);
+    return parseAnswer(operation, answer, responseSchema, idempotent, this.transport);
   }
 }
 
@@ -128,14 +128,21 @@ export class MergeQueueClient {
  * A read must answer with its documented shape. A mutation that answered 2xx was applied, whatever its body
  * says: an empty or non-JSON body is an acknowledgement, never an error that would invite a second attempt.
  */
-function parseAnswer<Res extends z.ZodType>(operation: string, text: string, schema: Res, isRead: boolean): z.output<Res> {
+function parseAnswer<Res extends z.ZodType>(
+  operation: string,
+  answer: Answer,
+  schema: Res,
+  isRead: boolean,
+  transport: Pick<Transport, 'notJson'>,
+): z.output<Res> {
+  const { text } = answer;
   let data: unknown;
   if (text.trim() !== '') {
     try {
       data = JSON.parse(text);
     } catch {
       if (!isRead) return schema.parse(undefined);
-      throw new ResponseError(`${operation} answered with a body that is not JSON: ${text.slice(0, 120)}`);
+      throw new ResponseError(transport.notJson(operation, answer));
     }
   } else if (isRead) {
     throw new ResponseError(`${operation} answered with an empty body`);

@@ -1,7 +1,10 @@
 // One HTTP exchange with the service over undici: headers, timeout, the redacted --debug trace, retries of
 // reads, and the translation of every failure into an MqError a person can act on.
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { errorMessage, judge } from './error-body.js';
+import { isLoopback } from './loopback.js';
+import { echoScrubber, redact, withoutCredentials } from './redaction.js';
 
 export interface TransportOptions {
   /** Base URL ending in /v1, without a trailing slash. */
@@ -9,9 +12,9 @@ export interface TransportOptions {
   token: string;
   timeoutMs: number;
   userAgent: string;
-  /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
+  /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY (not for loopback). */
   dispatcher?: Dispatcher;
-  /** Receives the --debug trace, one line at a time, with the token redacted. */
+  /** Receives the --debug trace, one line at a time, with the token redacted (see redaction.ts). */
   trace?: (line: string) => void;
   /** How many times a read that met a 5xx, a 429 or a network failure is tried again. */
   retries?: number;
@@ -43,12 +46,31 @@ const TOKEN_HEADER = 'x-api-token';
 export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
+  private readonly scrub: (text: string) => string;
+  private readonly trace: ((line: string) => void) | undefined;
   /** How far the service's clock (its Date header) is ahead of ours, once it has answered. */
   private clockOffsetMs: number | undefined;
 
   constructor(private readonly options: TransportOptions) {
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 });
+    // A loopback address is never proxied: the proxy's own loopback is another machine's, and HTTP_PROXY would
+    // carry the token in clear to it, where mq allows plain http only because it stays on this machine.
+    this.dispatcher =
+      options.dispatcher ??
+      (isLoopback(new URL(options.apiUrl))
+        ? new Agent({ keepAliveTimeout: 10_000 })
+        : new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 }));
+    const scrub = echoScrubber(options.token);
+    this.scrub = (text) => withoutCredentials(scrub(text));
+    const trace = options.trace;
+    this.trace = trace && ((line) => trace(this.scrub(line)));
+  }
+
+  /** A 2xx body that should have been JSON, in an error message: quoted when short text, else summarised. */
+  notJson(operation: string, answer: Answer): string {
+    const body = judge(answer);
+    const what = body.kind === 'words' ? `a body that is not JSON: "${body.words}"` : `${body.summary}, not JSON`;
+    return this.scrub(`${operation} answered with ${what}`);
   }
 
   /** The service's time now, from its last Date header: ages of its timestamps read right despite clock skew. */
@@ -75,7 +97,7 @@ export class Transport {
         throw error;
       }
       if (answer.status >= 200 && answer.status < 300) return answer;
-      const error = new ApiError(answer.status, errorMessage(answer), exchange.operation);
+      const error = new ApiError(answer.status, this.scrub(errorMessage(answer)), exchange.operation);
       if (attempt < retries && (answer.status === 429 || answer.status >= 500)) {
         await this.pause(answer.retryAfterMs ?? backoff(attempt));
         continue;
@@ -97,11 +119,8 @@ export class Transport {
       accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
     };
     if (exchange.body !== undefined) headers['content-type'] = 'application/json';
-    // Nothing the service echoes back may show the token: a trace line or an error message could reach a CI log.
-    const token = this.options.token;
-    const scrub = (text: string) => (token.length >= 4 ? text.split(token).join('***') : text);
-    const trace = this.options.trace && ((line: string) => this.options.trace!(scrub(line)));
-    trace?.(`> ${exchange.method} ${withoutCredentials(url)}`);
+    const trace = this.trace;
+    trace?.(`> ${exchange.method} ${url.href}`);
     for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${name === TOKEN_HEADER ? redact(value) : value}`);
     if (exchange.body !== undefined) trace?.(`> ${abbreviate(exchange.body)}`);
     const started = performance.now();
@@ -117,7 +136,8 @@ export class Transport {
           ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.options.timeoutMs)])
           : AbortSignal.timeout(this.options.timeoutMs),
       });
-      const text = scrub(await response.body.text());
+      // As it came: this is the service's data, parsed and shown (redaction.ts).
+      const text = await response.body.text();
       const contentType = String(response.headers['content-type'] ?? '');
       const serverDate = Date.parse(String(response.headers.date ?? ''));
       if (Number.isFinite(serverDate)) this.clockOffsetMs = serverDate - Date.now();
@@ -131,21 +151,11 @@ export class Transport {
       };
     } catch (error) {
       if (this.options.signal?.aborted) throw new InterruptedError();
-      throw networkError(error, url, this.options.timeoutMs);
+      const failure = networkError(error, url, this.options.timeoutMs);
+      failure.message = this.scrub(failure.message);
+      throw failure;
     }
   }
-}
-
-function withoutCredentials(url: URL): string {
-  if (!url.username && !url.password) return url.href;
-  const copy = new URL(url.href);
-  copy.username = '***';
-  copy.password = '';
-  return copy.href;
-}
-
-export function redact(token: string): string {
-  return token.length === 0 ? '(empty)' : '***';
 }
 
 function abbreviate(text: string): string {
@@ -164,31 +174,6 @@ function retryAfter(header: string | string[] | undefined): number | undefined {
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS) : undefined;
-}
-
-/** The service's own words: plain text from the hosted service, or a JSON error body from other versions. */
-export function errorMessage(answer: Pick<Answer, 'status' | 'text'>): string {
-  const text = answer.text.trim();
-  if (text.startsWith('{')) {
-    try {
-      const body = JSON.parse(text) as Record<string, unknown>;
-      const nested = body.error;
-      const candidate =
-        typeof body.message === 'string'
-          ? body.message
-          : typeof nested === 'string'
-            ? nested
-            : typeof nested === 'object' && nested !== null && typeof (nested as { message?: unknown }).message === 'string'
-              ? (nested as { message: string }).message
-              : undefined;
-      if (candidate) return candidate;
-    } catch {
-      // not JSON after all: show the text as it came
-    }
-  }
-  const oneLine = text.replace(/\s+/g, ' ');
-  if (oneLine.length > 0) return oneLine.length > 500 ? `${oneLine.slice(0, 500)}…` : oneLine;
-  return `the service answered ${answer.status} with no message`;
 }
 
 /** Walks the cause chain for the system error underneath and says what it means for the user. */

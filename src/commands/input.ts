@@ -14,7 +14,8 @@ export function parsePrNumber(text: string): number {
 
 export function parsePriority(text: string): Priority {
   const lower = text.toLowerCase();
-  if (lower in PRIORITY_NAMES) return lower as keyof typeof PRIORITY_NAMES;
+  // Own keys only: `in` would take __proto__, constructor or toString for a priority name.
+  if (Object.hasOwn(PRIORITY_NAMES, lower)) return lower as keyof typeof PRIORITY_NAMES;
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(value) || value > PRIORITY_MAX) {
     throw new UsageError(`--priority "${text}": use urgent, high, medium, low or a number from 0 to ${PRIORITY_MAX}`);

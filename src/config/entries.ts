@@ -13,7 +13,8 @@ export interface ConfigEntry {
 const NOT_SET = 'not set';
 
 export function configEntries(resolved: ResolvedSettings): ConfigEntry[] {
-  const { settings, origins } = resolved;
+  const { settings, origins, trust } = resolved;
+  const trusted = trust.trustedApiUrls;
   const entry = (key: string, value: string | undefined, originKey = key): ConfigEntry => ({
     key,
     value,
@@ -28,6 +29,12 @@ export function configEntries(resolved: ResolvedSettings): ConfigEntry[] {
     entry('profile', settings.profile),
     entry('output', settings.output),
     entry('timeout', formatDuration(settings.timeoutMs), 'timeoutMs'),
+    entry('insecure', settings.insecure ? 'on' : 'off'),
+    {
+      key: 'trustedApiUrls',
+      value: trusted.length === 0 ? undefined : trusted.join(', '),
+      origin: trusted.length === 0 ? NOT_SET : `file ${trust.userConfigPath}`,
+    },
     entry('color', settings.color ? 'on' : 'off'),
   ];
 }

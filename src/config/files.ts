@@ -150,7 +150,8 @@ export async function findUserFile(configDir: string): Promise<ConfigFile | unde
  */
 export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
   const ext = extname(path);
-  const loader: Loader = ext === '' ? LOADERS.noExt : ((LOADERS as Record<string, Loader>)[ext] ?? refuse);
+  const loaders: Record<string, Loader> = LOADERS;
+  const loader: Loader = ext === '' ? LOADERS.noExt : Object.hasOwn(loaders, ext) ? loaders[ext]! : refuse;
   return validate(path, kind, await loader(path, content));
 }
 

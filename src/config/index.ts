@@ -21,3 +21,4 @@ export { configFilesIn, NEW_CONFIG_FILE, projectFileDir } from './locations.js';
 export { configFileText, type ConfigText } from './config-text.js';
 export { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from './values.js';
 export { DEFAULT_HOST } from './repo.js';
+export { checkTokenDestination, isLoopback } from './destination.js';

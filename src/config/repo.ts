@@ -1,5 +1,6 @@
 // Repositories as text: what a user types after -R ("[host/]owner/name"), and what `git remote` holds (https,
 // ssh:// and scp-like URLs). Both end as the service's `Repo`.
+import { shownUrl } from '../api/redaction.js';
 import type { Repo } from '../api/schemas.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Settings } from './settings.js';
@@ -36,7 +37,7 @@ export function repoFrom(text: string): { ok: true; value: Repo } | { ok: false;
 /** Parses `-R`/`--repo`; a bad value is a UsageError naming it. */
 export function parseRepo(text: string): Repo {
   const result = repoFrom(text);
-  if (!result.ok) throw new UsageError(`invalid repository "${text}": ${result.problem}`);
+  if (!result.ok) throw new UsageError(`invalid repository "${shownUrl(text)}": ${result.problem}`);
   return result.value;
 }
 

@@ -1,7 +1,8 @@
 // The layers in CLI.md's order, first found wins: flags, environment, project file, user file, git inference,
 // then the defaults of the Settings schema. Each value keeps the words that say where it came from.
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { resolveColor } from './color.js';
 import { fileLayer, profileNames, type ConfigFile } from './config-file.js';
@@ -9,7 +10,15 @@ import { envValue, environmentLayer } from './environment.js';
 import { findProjectFile, findUserFile, loadProjectFile, userConfigDir } from './files.js';
 import { flagsLayer } from './flags.js';
 import { findGitRoot, repoFromOrigin } from './git.js';
-import { Settings, type ConfigLocations, type Layer, type ResolvedSettings, type ResolveInput } from './settings.js';
+import { NEW_CONFIG_FILE } from './locations.js';
+import {
+  Settings,
+  type ApiUrlTrust,
+  type ConfigLocations,
+  type Layer,
+  type ResolvedSettings,
+  type ResolveInput,
+} from './settings.js';
 
 export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
   const { flags, env } = input;
@@ -22,11 +31,11 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const profile = fromFlags.profile?.value ?? fromEnv.profile?.value;
 
   const configVariable = envValue(env, 'MQ_CONFIG');
-  const projectFile = await projectConfigFile(flags.config, configVariable, cwd, homeDir);
   const userDir = userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), homeDir);
   const userFile = await findUserFile(userDir);
+  const projectFile = await projectConfigFile(flags.config, configVariable, cwd, homeDir, userFile?.path);
   const files = [projectFile, userFile].filter((file): file is ConfigFile => file !== undefined);
-  if (profile !== undefined && !files.some((file) => Object.hasOwn(file.profiles, profile))) {
+  if (profile !== undefined && !files.some((file) => file.profiles.has(profile))) {
     throw unknownProfile(profile, files);
   }
 
@@ -52,27 +61,47 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
     ...(userFile && { user: userFile.path }),
     userDir,
   };
-  return { settings, origins, files: files.map((file) => file.path), locations };
+  const trust: ApiUrlTrust = {
+    ...(merged.apiUrl?.file && { apiUrlFrom: merged.apiUrl.file }),
+    trustedApiUrls: userFile?.trustedApiUrls ?? [],
+    userConfigPath: userFile?.path ?? join(userDir, NEW_CONFIG_FILE.user),
+  };
+  return { settings, origins, files: files.map((file) => file.path), locations, trust };
 }
 
-/** --config or MQ_CONFIG names the file outright; otherwise the nearest one up to the git root (or home). */
+/**
+ * --config or MQ_CONFIG names the file outright; otherwise the nearest one up to the git root (or home). A named
+ * file is a project file, with a project file's limits, unless it is the user file itself: CI scripts pass
+ * `--config` a path inside the checkout, which a pull request can change as easily as a searched one.
+ */
 async function projectConfigFile(
   flag: string | undefined,
   variable: string | undefined,
   cwd: string,
   homeDir: string,
+  userPath: string | undefined,
 ): Promise<ConfigFile | undefined> {
+  const named = flag ?? variable;
+  if (named !== undefined && userPath !== undefined && sameFile(resolve(cwd, named), userPath)) return undefined;
   if (flag !== undefined) return loadProjectFile(flag, cwd, 'flag');
   if (variable !== undefined) return loadProjectFile(variable, cwd, 'env');
   const gitRoot = await findGitRoot(cwd);
   return findProjectFile(cwd, gitRoot ?? homeDir);
 }
 
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
 /** Merges layers given highest first; a layer holds only the keys it sets, so presence is the test. */
 function firstFound(layers: Layer[]): Layer {
   const merged: Record<string, unknown> = {};
   for (const layer of layers) {
-    for (const [key, found] of Object.entries(layer)) if (!(key in merged)) merged[key] = found;
+    for (const [key, found] of Object.entries(layer)) if (!Object.hasOwn(merged, key)) merged[key] = found;
   }
   return merged as Layer;
 }

@@ -34,6 +34,8 @@ export const Settings = z.object({
   profile: z.string().min(1).optional(),
   output: z.enum(OUTPUT_FORMATS).default('table'),
   timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(DEFAULT_TIMEOUT_MS),
+  // Plain http to anything but a loopback address carries the token in clear: only on request (flag or env).
+  insecure: z.boolean().default(false),
   // No fixed default: colour follows the terminal (on when stdout is a TTY), which only resolve.ts knows.
   color: z.boolean(),
 });
@@ -51,6 +53,7 @@ export interface GlobalFlags {
   output?: string;
   json?: boolean;
   timeout?: string;
+  insecure?: boolean;
   /** false for --no-color; true is read as "not given", because commander defaults a --no-* flag to true. */
   color?: boolean;
 }
@@ -75,6 +78,24 @@ export interface ResolvedSettings {
   files: string[];
   /** Which file is which, and where the user file lives: for `mq config path` and `mq config init`. */
   locations: ConfigLocations;
+  /** What decides whether the token may go to settings.apiUrl (destination.ts). */
+  trust: ApiUrlTrust;
+}
+
+export interface ApiUrlTrust {
+  /** The file and key that chose the API URL, when a config file did. */
+  apiUrlFrom?: FileKey;
+  /** The API URLs the user config lets a project file choose. */
+  trustedApiUrls: string[];
+  /** The user config file, or where it would be: where trustedApiUrls goes. */
+  userConfigPath: string;
+}
+
+export interface FileKey {
+  path: string;
+  kind: 'project' | 'user';
+  /** As written in the file: `apiUrl`, `profiles.ci.apiUrl`, `mq.apiUrl` in package.json. */
+  key: string;
 }
 
 export interface ConfigLocations {
@@ -90,6 +111,8 @@ export interface ConfigLocations {
 export interface Found<T> {
   value: T;
   origin: string;
+  /** Set when a config file supplied the value and it matters which (the API URL). */
+  file?: FileKey;
 }
 
 /** One layer's contribution: the settings it has an opinion on. Colour is worked out apart (see color.ts). */

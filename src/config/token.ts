@@ -11,7 +11,7 @@ export const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT_BYTES = 64 * 1024;
 
 export const NO_TOKEN_MESSAGE =
-  'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in a config file';
+  'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in the user config file';
 
 export async function readToken(settings: Settings): Promise<string> {
   const source = settings.token;

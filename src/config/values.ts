@@ -23,6 +23,7 @@ export const PROBLEMS = {
   tokenFile: 'must be a file path',
   token: 'must be a non-empty string',
   profiles: 'must be a map from profile names to settings',
+  trustedApiUrls: 'must be a list of http(s) URLs ending in /v1',
 } as const;
 
 /** Trailing slashes are tolerated and dropped, so request paths can be appended with one '/'. */
@@ -57,6 +58,14 @@ export function checkRepo(raw: string | { host?: string; owner: string; name: st
   if (typeof raw !== 'string') return checkRepo(`${raw.host ?? DEFAULT_HOST}/${raw.owner}/${raw.name}`);
   const checked = repoFrom(raw);
   return checked.ok ? checked : problem(checked.problem);
+}
+
+/** An on/off variable (MQ_INSECURE): 1, true, yes or on; 0, false, no or off. */
+export function checkSwitch(text: string): Checked<boolean> {
+  const word = text.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(word)) return ok(true);
+  if (['0', 'false', 'no', 'off'].includes(word)) return ok(false);
+  return problem('must be 1 (or true) to turn it on, 0 (or false) to turn it off');
 }
 
 /** Branch names, organization slugs, profile names: one word. */

@@ -13,7 +13,7 @@ const MEANINGS: Record<ExitName, { short: string; long: string }> = {
   usage: { short: 'usage', long: 'usage: a bad flag, argument or input; nothing was sent' },
   config: {
     short: 'config/auth',
-    long: 'configuration or authentication: no token, no repository, a bad config file, 401 or 403',
+    long: 'configuration or authentication: no token, no repository, a bad config file, a URL the token may not go to, 401 or 403',
   },
   notFound: {
     short: 'not found',

@@ -54,10 +54,11 @@ const CONFIG_KEYS: Record<keyof typeof ConfigFileSchema.shape, string> = {
   org: 'organization slug, for mq test-details',
   output: 'table or json (default table)',
   timeout: 'request timeout: 30s, 2m, or a number of seconds (default 30s)',
-  tokenCommand: 'a shell command whose output is the token, run only when a request needs it',
-  tokenFile: 'a file holding the token (relative to the config file; ~ is your home)',
-  token: 'the token itself: in the user file only, never in a project file',
-  profiles: 'named sets of the keys above (not token), chosen with --profile or MQ_PROFILE',
+  tokenCommand: 'user file only: a shell command whose output is the token, run only when a request needs it',
+  tokenFile: 'user file only: a file holding the token (relative to the config file; ~ is your home)',
+  token: 'user file only: the token itself',
+  trustedApiUrls: "user file only: API URLs a project file's apiUrl may name and receive the token",
+  profiles: 'named sets of the keys above (not token, not trustedApiUrls), chosen with --profile or MQ_PROFILE',
 };
 
 const config: HelpTopic = {
@@ -70,7 +71,10 @@ const config: HelpTopic = {
 The project config file is the nearest of
   ${PROJECT_SEARCH_PLACES.map((place) => (place === 'package.json' ? 'package.json (its "mq" key)' : place)).join(', ')}
 from the working directory up to the git root (outside a checkout: up to your home directory), or the file
---config or MQ_CONFIG names. It is usually committed, so it never holds a token.
+--config or MQ_CONFIG names (unless that is the user file). A pull request can change it, so it decides
+neither how the token is obtained nor where it is sent: token, tokenCommand, tokenFile and trustedApiUrls in
+it are an error (exit 3), and its apiUrl gets the token only when it is a loopback address (the sandbox) or
+the user file lists it under trustedApiUrls; otherwise mq refuses before reading the token (exit 3).
 
 The user config file is $XDG_CONFIG_HOME/mq/{${USER_SEARCH_PLACES.join(',')}} (default ~/.config/mq/).
 
@@ -81,7 +85,8 @@ Keys:
 ${columns(Object.entries(CONFIG_KEYS))}
 
 The token: MQ_TOKEN (or TRUNK_API_TOKEN) in the environment comes first; otherwise one of tokenCommand,
-tokenFile, or token (user file only). It is never a flag.
+tokenFile or token in the user file. It is never a flag. It is sent only over https, or plain http to a
+loopback address, unless --insecure or MQ_INSECURE=1.
 
   mq config init          write .mqrc.yaml at the git root (asks on a terminal; --user for the user file)
   mq config path          the config files in effect, and where new ones would go
@@ -102,6 +107,7 @@ const VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['MQ_PROFILE', 'config profile to apply (flag --profile)'],
   ['MQ_CONFIG', 'config file to use instead of searching (flag --config)'],
   ['MQ_TIMEOUT', 'request timeout, e.g. 30s or 2m (flag --timeout)'],
+  ['MQ_INSECURE', '1: allow sending the token over plain http to a host that is not loopback (flag --insecure)'],
   ['NO_COLOR', 'any value: no colour (flag --no-color)'],
   ['FORCE_COLOR', 'colour even in a pipe; 0 or false: none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for requests'],

@@ -72,12 +72,55 @@ describe.each([
     expect(notJson.message).toBe('{ not json');
   });
 
-  it('a text on several lines becomes one line, and a long one is cut at 500 characters', async () => {
+  it('a text on several lines, or one longer than 200 characters, is summarised with its beginning', async () => {
     service.reply(plainText(400, 'first line\n  second line\r\n'), plainText(400, 'x'.repeat(2000)));
     const multiLine = await rejectionOf(client.submitPullRequest(prRef));
     const long = await rejectionOf(client.submitPullRequest(prRef));
-    expect(multiLine.message).toBe('first line second line');
-    expect(long.message).toBe(`${'x'.repeat(500)}…`);
+    expect(multiLine.message).toBe(
+      'the service answered with 2 lines of text (application/plain-text, 26 bytes) starting "first line"',
+    );
+    expect(long.message).toBe(
+      `the service answered with a long message (application/plain-text, 2000 bytes) starting "${'x'.repeat(100)}…"`,
+    );
+  });
+
+  it('a one-line text of 200 characters is still shown whole', async () => {
+    const text = `${'y'.repeat(199)}.`;
+    service.reply(plainText(400, text));
+    expect((await rejectionOf(client.submitPullRequest(prRef))).message).toBe(text);
+  });
+
+  it("an HTML page (a proxy's 502) is its status, content type, size and title, never its markup", async () => {
+    const page = [
+      '<!DOCTYPE html>',
+      '<html><head>',
+      '  <title>502 Bad Gateway &amp; friends</title>',
+      '  <style>body { font-family: sans-serif; }</style>',
+      '</head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center>',
+      `${'<!-- padding -->'.repeat(40)}`,
+      '</body></html>',
+    ].join('\n');
+    service.reply({ status: 502, headers: { 'content-type': 'text/html; charset=utf-8' }, body: page });
+    const error = await rejectionOf(client.getQueue(queueRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 502, code: 'unavailable' });
+    expect(error.message).toBe(
+      `the service answered with an HTML page (text/html; charset=utf-8, ${Buffer.byteLength(page)} bytes) ` +
+        'titled "502 Bad Gateway & friends"',
+    );
+    expect(error.message).not.toContain('<');
+  });
+
+  it('an HTML page is recognised by its first tag when the content type does not say, and may have no title', async () => {
+    service.reply(plainText(503, '<html><body>down</body></html>'));
+    const error = await rejectionOf(client.getQueue(queueRef));
+    expect(error.message).toBe('the service answered with an HTML page (application/plain-text, 30 bytes) without a title');
+  });
+
+  it('a JSON message that runs over several lines is summarised too', async () => {
+    service.reply(json({ message: 'Traceback (most recent call last):\n  File "app.py"\nKeyError: x' }, 400));
+    const error = await rejectionOf(client.deleteQueue(queueRef));
+    expect(error.message).toMatch(/^the service answered with 3 lines of text \(application\/json, \d+ bytes\) starting "Traceback \(most recent call last\):"$/);
   });
 
   it('an empty error body still says what happened', async () => {

@@ -185,12 +185,22 @@ describe.each([
       expect(exitCodeOf(error)).toBe(6);
     });
 
-    it('a 200 body that is not JSON is a ResponseError quoting what came', async () => {
-      service.reply({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>Bad gateway page</html>' });
+    it('a 200 body that is not JSON is a ResponseError quoting what came, when it is a short text', async () => {
+      service.reply({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'maintenance until 10:00' });
       const error = await rejectionOf(client.getQueue(queueRef));
       expect(error).toBeInstanceOf(ResponseError);
-      expect(error.message).toMatch(/not JSON/);
-      expect(error.message).toContain('<html>Bad gateway page');
+      expect(error.message).toBe('getQueue answered with a body that is not JSON: "maintenance until 10:00"');
+      expect(exitCodeOf(error)).toBe(6);
+    });
+
+    it('a 200 HTML page (a captive portal, a proxy) is summarised, not quoted', async () => {
+      const page = `<html><head><title>Sign in to the Wi-Fi</title></head><body>${'<p>x</p>'.repeat(100)}</body></html>`;
+      service.reply({ status: 200, headers: { 'content-type': 'text/html' }, body: page });
+      const error = await rejectionOf(client.getQueue(queueRef));
+      expect(error).toBeInstanceOf(ResponseError);
+      expect(error.message).toBe(
+        `getQueue answered with an HTML page (text/html, ${page.length} bytes) titled "Sign in to the Wi-Fi", not JSON`,
+      );
       expect(exitCodeOf(error)).toBe(6);
     });
 

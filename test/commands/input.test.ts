@@ -22,6 +22,14 @@ describe('argv words to input', () => {
     for (const bad of ['256', '-1', 'asap', '1.5']) expect(() => parsePriority(bad), bad).toThrow(UsageError);
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__PROTO__'])(
+    'refuses %j: a name of Object.prototype is no priority name',
+    (word) => {
+      expect(() => parsePriority(word)).toThrow(UsageError);
+      expect(() => parsePriority(word)).toThrow(`--priority "${word}": use urgent, high, medium, low`);
+    },
+  );
+
   it('takes states in either letter case', () => {
     expect(parseState('TESTS_PASSED')).toBe('tests_passed');
     expect(() => parseState('done')).toThrow(/--state "done"/);

@@ -18,8 +18,22 @@ describe('configEntries', () => {
       { key: 'profile', value: undefined, origin: 'not set' },
       { key: 'output', value: 'table', origin: 'default' },
       { key: 'timeout', value: '1m30s', origin: `file ${file}` },
+      { key: 'insecure', value: 'off', origin: 'default' },
+      { key: 'trustedApiUrls', value: undefined, origin: 'not set' },
       { key: 'color', value: 'off', origin: 'default (stdout is not a terminal)' },
     ]);
+  });
+
+  it('shows --insecure and the URLs the user config trusts', async () => {
+    const t = tree();
+    const user = t.write('home/.config/mq/config.yaml', 'trustedApiUrls: [https://a.example/v1, https://b.example/v1/]\n');
+    const entries = configEntries(await t.resolve({ env: { MQ_INSECURE: '1' } }));
+    expect(entries.find((entry) => entry.key === 'insecure')).toEqual({ key: 'insecure', value: 'on', origin: 'env MQ_INSECURE' });
+    expect(entries.find((entry) => entry.key === 'trustedApiUrls')).toEqual({
+      key: 'trustedApiUrls',
+      value: 'https://a.example/v1, https://b.example/v1',
+      origin: `file ${user}`,
+    });
   });
 
   it.each([

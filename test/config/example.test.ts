@@ -1,6 +1,6 @@
 // .mqrc.example is documentation that must stay true: it loads as a project file, and it mentions every key.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigFileSchema } from '../../src/config/config-file.js';
 import { tree } from './helpers.js';
@@ -21,8 +21,8 @@ describe('.mqrc.example', () => {
       targetBranch: 'main',
       output: 'table',
       timeoutMs: 30_000,
-      token: { kind: 'command' },
     });
+    expect(settings.token).toBeUndefined();
     const staging = await t.resolve({ flags: { profile: 'staging' } });
     expect(staging.settings).toMatchObject({
       apiUrl: 'https://staging.example.com/api/v1',
@@ -30,7 +30,7 @@ describe('.mqrc.example', () => {
       timeoutMs: 120_000,
     });
     const ci = await t.resolve({ flags: { profile: 'ci' } });
-    expect(ci.settings).toMatchObject({ output: 'json', token: { kind: 'file', path: join(t.proj, '.secrets/mq-token') } });
+    expect(ci.settings).toMatchObject({ output: 'json' });
   });
 
   it('mentions every key a config file may hold', () => {
@@ -40,17 +40,29 @@ describe('.mqrc.example', () => {
   });
 
   it('its commented alternatives are valid too', async () => {
-    // Uncomment `# key: value` lines (not prose), dropping the active line of the same key.
-    const alternatives = [...text.matchAll(/^# (repo|tokenFile): (.+)$/gm)];
+    const alternatives = [...text.matchAll(/^# (repo): (.+)$/gm)];
     expect(alternatives.length).toBeGreaterThan(0);
     for (const [, key, value] of alternatives) {
       const t = tree();
       const variant = text
         .split('\n')
-        .filter((line) => !line.startsWith(`${key}:`) && !line.startsWith('tokenCommand:'))
+        .filter((line) => !line.startsWith(`${key}:`))
         .join('\n');
       t.write('home/proj/.mqrc', `${variant}\n${key}: ${value}\n`);
       await expect(t.resolve(), `${key}: ${value}`).resolves.toBeDefined();
+    }
+  });
+
+  it('its user-only keys load from the user file, and are refused in a project file', async () => {
+    const userOnly = [...text.matchAll(/^# (token|tokenCommand|tokenFile|trustedApiUrls): (.+)$/gm)];
+    expect(userOnly.map(([, key]) => key).sort()).toEqual(['token', 'tokenCommand', 'tokenFile', 'trustedApiUrls']);
+    for (const [, key, value] of userOnly) {
+      const t = tree();
+      t.write('home/.config/mq/config.yaml', `${key}: ${value}\n`);
+      await expect(t.resolve(), `${key}: ${value}`).resolves.toBeDefined();
+      const p = tree();
+      p.write('home/proj/.mqrc', `${text}\n${key}: ${value}\n`);
+      await expect(p.resolve(), `${key} in a project file`).rejects.toThrow(`"${key}" is not allowed in a project config file`);
     }
   });
 });

@@ -210,8 +210,6 @@ describe('validation', () => {
     ],
     ['targetBranch: [main]', '"targetBranch" must be a branch name'],
     ['org: ""', '"org" must be an organization slug'],
-    ['tokenCommand: "  "', '"tokenCommand" must be a shell command'],
-    ['tokenFile: 7', '"tokenFile" must be a file path'],
     ['profiles: [a, b]', '"profiles" must be a map from profile names to settings'],
     ['profiles: { ci: 3 }', '"profiles.ci" must be a map of settings (key: value)'],
     ['profiles: { ci: { timeout: soon } }', `"profiles.ci.timeout" ${DURATION}`],
@@ -244,6 +242,20 @@ describe('validation', () => {
     expect((await rejection(t.resolve())).message).toBe(`${file}: unknown key "tokn"`);
   });
 
+  it.each([
+    ['tokenCommand: "  "', '"tokenCommand" must be a shell command'],
+    ['tokenFile: 7', '"tokenFile" must be a file path'],
+    ['trustedApiUrls: https://mq.example.com/v1', '"trustedApiUrls" must be a list of http(s) URLs ending in /v1'],
+    ['trustedApiUrls: [https://mq.example.com]', '"trustedApiUrls[0]" must be an http(s) URL ending in /v1, like https://api.trunk.io/v1'],
+    ['profiles: { ci: { trustedApiUrls: [] } }', 'unknown key "profiles.ci.trustedApiUrls"'],
+  ])('user file %j: %s', async (yaml, problem) => {
+    const t = tree();
+    const file = t.write('home/.config/mq/config.yaml', `${yaml}\n`);
+    const error = await rejection(t.resolve());
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`${file}: ${problem}`);
+  });
+
   it('refuses a token in a project file, saying what to use instead', async () => {
     const t = tree();
     const file = t.write('home/proj/.mqrc', 'token: s3cret-value\n');
@@ -251,8 +263,9 @@ describe('validation', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe(
-      `${file}: "token" is not allowed in a project config file, which is usually committed: ` +
-        'use tokenCommand or tokenFile, or set MQ_TOKEN',
+      `${file}: "token" is not allowed in a project config file, which a pull request can change: only the ` +
+        'user config ($XDG_CONFIG_HOME/mq/config.yaml, default ~/.config/mq/config.yaml) may set it; move it ' +
+        'there, or set MQ_TOKEN',
     );
     expect(error.message).not.toContain('s3cret-value');
   });
@@ -345,8 +358,8 @@ describe('profiles', () => {
 
   it('a profile token source replaces the file’s own', async () => {
     const t = tree();
-    const file = t.write('home/proj/.mqrc', 'tokenCommand: pass show mq\nprofiles:\n  ci: { tokenFile: ci-token }\n');
+    const file = t.write('home/.config/mq/config.yaml', 'tokenCommand: pass show mq\nprofiles:\n  ci: { tokenFile: ci-token }\n');
     const { settings } = await t.resolve({ flags: { profile: 'ci' } });
-    expect(settings.token).toEqual({ kind: 'file', path: join(t.proj, 'ci-token'), origin: `file ${file} (profile ci)` });
+    expect(settings.token).toEqual({ kind: 'file', path: join(t.xdg, 'mq', 'ci-token'), origin: `file ${file} (profile ci)` });
   });
 });

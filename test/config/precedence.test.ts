@@ -87,13 +87,12 @@ const cases: Case[] = [
   },
   {
     setting: 'token',
+    // No project layer: a project file may not say how the token is obtained (files.test.ts).
     env: { MQ_TOKEN: 'env-token' },
-    project: { tokenCommand: 'echo project-token' },
-    user: { token: 'user-token' },
+    user: { tokenCommand: 'echo user-token' },
     expected: {
       env: { kind: 'env', name: 'MQ_TOKEN', value: 'env-token' },
-      project: expect.objectContaining({ kind: 'command', command: 'echo project-token' }),
-      user: expect.objectContaining({ kind: 'config', value: 'user-token' }),
+      user: expect.objectContaining({ kind: 'command', command: 'echo user-token' }),
       default: undefined,
     },
   },

@@ -12,7 +12,7 @@ describe('readToken', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe(
-      'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in a config file',
+      'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in the user config file',
     );
   });
 
@@ -25,8 +25,8 @@ describe('readToken', () => {
   it('runs tokenCommand from the config file’s directory, lazily, and trims its output', async () => {
     const t = tree();
     const marker = join(t.root, 'ran');
-    t.write('home/proj/.mqrc', `tokenCommand: touch ${marker} && cat ./secret.txt\n`);
-    t.write('home/proj/secret.txt', '  cmd-token  \n');
+    t.write('home/.config/mq/config.yaml', `tokenCommand: touch ${marker} && cat ./secret.txt\n`);
+    t.write('home/.config/mq/secret.txt', '  cmd-token  \n');
     t.write('home/proj/sub/x', '');
     const { settings } = await t.resolve({ cwd: 'home/proj/sub' });
     expect(existsSync(marker)).toBe(false);
@@ -67,8 +67,8 @@ describe('readToken', () => {
 
   it('reads tokenFile relative to the config file, and expands ~', async () => {
     const t = tree();
-    t.write('home/proj/.mqrc', 'tokenFile: ../tokens/mq\n');
-    t.write('home/tokens/mq', 'file-token\n');
+    t.write('home/.config/mq/config.yaml', 'tokenFile: ../tokens/mq\n');
+    t.write('home/.config/tokens/mq', 'file-token\n');
     expect(await readToken((await t.resolve()).settings)).toBe('file-token');
 
     const u = tree();
@@ -81,12 +81,12 @@ describe('readToken', () => {
 
   it('names a tokenFile it cannot read, and an empty one', async () => {
     const t = tree();
-    const file = t.write('home/proj/.mqrc', 'tokenFile: missing\n');
+    const file = t.write('home/.config/mq/config.yaml', 'tokenFile: missing\n');
     const { settings } = await t.resolve();
     expect((await rejection(readToken(settings))).message).toBe(
-      `cannot read tokenFile ${join(t.proj, 'missing')} (ENOENT), named in file ${file}`,
+      `cannot read tokenFile ${join(t.xdg, 'mq', 'missing')} (ENOENT), named in file ${file}`,
     );
-    const empty = t.write('home/proj/missing', '\n');
+    const empty = t.write('home/.config/mq/missing', '\n');
     expect((await rejection(readToken(settings))).message).toBe(`no API token: tokenFile ${empty} is empty`);
   });
 

@@ -33,7 +33,7 @@ const read = (path: string) => readFileSync(path, 'utf8');
 
 const HEADER = [
   '# mq settings for this repository, written by `mq config init`. Every key: `mq help config`.',
-  '# No token here: this file is committed. Set MQ_TOKEN, or add tokenCommand or tokenFile.',
+  '# No token here, nor how to get one: a pull request can change this file. Set MQ_TOKEN, or see mq config init --user.',
 ];
 
 describe('mq config init', () => {
@@ -51,14 +51,17 @@ describe('mq config init', () => {
 
   it('writes the flags it is given; --json prints the result as JSON without writing output: json', async () => {
     const c = checkout();
-    const args = ['config', 'init', '-R', 'ghe.example.com/acme/tools', '-b', 'release', '--api-url', 'https://mq.example.com/v1/', '--org', 'acme', '-o', 'json', '--token-command', 'pass show "mq token"'];
+    const args = ['config', 'init', '-R', 'ghe.example.com/acme/tools', '-b', 'release', '--api-url', 'https://mq.example.com/v1/', '--org', 'acme', '-o', 'json'];
     const run = await mq(args, { cwd: c.sub, env: c.env });
     expect(run.code).toBe(0);
-    const values = { repo: 'ghe.example.com/acme/tools', targetBranch: 'release', apiUrl: 'https://mq.example.com/v1', org: 'acme', output: 'json', tokenCommand: 'pass show "mq token"' };
-    expect(json(run)).toEqual({ path: join(c.root, '.mqrc.yaml'), scope: 'project', replaced: false, values, token: 'tokenCommand' });
+    const values = { repo: 'ghe.example.com/acme/tools', targetBranch: 'release', apiUrl: 'https://mq.example.com/v1', org: 'acme', output: 'json' };
+    expect(json(run)).toEqual({ path: join(c.root, '.mqrc.yaml'), scope: 'project', replaced: false, values, token: null });
+    // That apiUrl gets the token only once the user config trusts it: said now rather than at the first request.
+    expect(run.stderr).toBe(
+      `warning: mq sends the token to https://mq.example.com/v1 from a project file only once trustedApiUrls in ${join(c.userDir, 'config.yaml')} lists it\n`,
+    );
     const shown = json(await mq(['config', 'show', '--json'], { cwd: c.root, env: c.env }));
     expect(shown.settings.apiUrl.value).toBe('https://mq.example.com/v1');
-    expect(shown.settings.token).toEqual({ value: 'set (tokenCommand)', origin: `file ${join(c.root, '.mqrc.yaml')}` });
 
     const other = checkout();
     const quiet = await mq(['config', 'init', '--json', '--api-url', 'https://api.trunk.io/v1'], { cwd: other.root, env: other.env });
@@ -85,20 +88,25 @@ describe('mq config init', () => {
 
   it('never writes a token, and takes the token from one place only', async () => {
     const c = checkout();
-    const run = await mq(['config', 'init', '--token-file', '~/.config/mq/token'], { cwd: c.root, env: { ...c.env, MQ_TOKEN: TOKEN } });
+    const run = await mq(['config', 'init', '--user', '--token-file', '~/.config/mq/token'], { cwd: c.root, env: { ...c.env, MQ_TOKEN: TOKEN } });
     expect(run.code).toBe(0);
-    const text = read(join(c.root, '.mqrc.yaml'));
+    const text = read(join(c.userDir, 'config.yaml'));
     expect(text).not.toContain(TOKEN);
     expect(text).not.toMatch(/^token:/m);
     expect(text).toContain('tokenFile: "~/.config/mq/token"');
     expect(run.stdout).toContain('The token comes from tokenFile.');
 
     const fresh = checkout();
-    for (const args of [['--token-command', 'x', '--token-file', 'y'], ['--token-command', ' '], ['--token', TOKEN]]) {
+    for (const args of [['--token-command', 'x', '--token-file', 'y'], ['--token-command', ' '], ['--token', TOKEN], ['--token-command', 'x'], ['--token-file', 'y']]) {
       const refused = await mq(['config', 'init', ...args], { cwd: fresh.root, env: fresh.env });
       expect({ args, code: refused.code }).toEqual({ args, code: 2 });
     }
     expect(existsSync(join(fresh.root, '.mqrc.yaml'))).toBe(false);
+    const project = await mq(['config', 'init', '--token-command', 'pass show mq'], { cwd: fresh.root, env: fresh.env });
+    expect(project.stderr).toBe(
+      'mq: --token-command goes in the user config (add --user): a project file, which a pull request can change, ' +
+        'may not say how the token is obtained\n',
+    );
   });
 
   it('checks flag values before writing anything', async () => {

@@ -13,6 +13,7 @@ import {
   DEFAULT_API_URL,
   DEFAULT_HOST,
   DEFAULT_TARGET_BRANCH,
+  isLoopback,
   NEW_CONFIG_FILE,
   parseConfigText,
   projectFileDir,
@@ -45,6 +46,12 @@ export function configInitInput(
   }
   for (const [flag, value] of [['--token-command', opts.tokenCommand], ['--token-file', opts.tokenFile]] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} must not be empty`);
+    if (value !== undefined && !opts.user) {
+      throw new UsageError(
+        `${flag} goes in the user config (add --user): a project file, which a pull request can change, ` +
+          'may not say how the token is obtained',
+      );
+    }
   }
   return {
     scope: opts.user ? 'user' : 'project',
@@ -58,7 +65,7 @@ export function configInitInput(
 const HEADER = {
   project: [
     'mq settings for this repository, written by `mq config init`. Every key: `mq help config`.',
-    'No token here: this file is committed. Set MQ_TOKEN, or add tokenCommand or tokenFile.',
+    'No token here, nor how to get one: a pull request can change this file. Set MQ_TOKEN, or see mq config init --user.',
   ],
   user: ['Your own mq settings, written by `mq config init --user`. Every key: `mq help config`.'],
 } as const;
@@ -80,6 +87,7 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
       throw error;
     }
     const token = values.tokenCommand !== undefined ? 'tokenCommand' : values.tokenFile !== undefined ? 'tokenFile' : null;
+    if (input.scope === 'project' && values.apiUrl !== undefined) warnUntrusted(values.apiUrl, ctx);
     return { kind: 'configInit', path, scope: input.scope, replaced, values, token };
   } finally {
     prompt?.close();
@@ -163,6 +171,13 @@ async function chooseValues(input: ConfigInitInput, ctx: Context, prompt: Prompt
   return values;
 }
 
+/** A project file's apiUrl that the user config does not trust will be refused on use: say so now. */
+function warnUntrusted(apiUrl: string, ctx: Context): void {
+  const { trust } = ctx.resolved;
+  if (isLoopback(new URL(apiUrl)) || trust.trustedApiUrls.includes(apiUrl)) return;
+  ctx.warn(`mq sends the token to ${apiUrl} from a project file only once trustedApiUrls in ${trust.userConfigPath} lists it`);
+}
+
 /** Inferred and default values are mq's own and always valid; a problem here is a bug, not the user's. */
 function unwrap<T>(checked: Checked<T>): T {
   if (!checked.ok) throw new Error(`mq config init: an inferred value ${checked.problem}`);
@@ -180,8 +195,9 @@ It writes .mqrc.yaml at the git root (outside a checkout: in the working directo
 $XDG_CONFIG_HOME/mq/config.yaml (default ~/.config/mq/). On a terminal it asks for what no flag gives
 (repository, target branch, API URL, output); otherwise it writes the flags and what it infers (the
 repository from the git remote origin) without asking. Flags it writes: --repo, --branch, --api-url, --org,
---output (not --json), --token-command, --token-file. A key at mq's default is left out, but a project file
-always names its repository and target branch. It never asks for the token nor writes it: set MQ_TOKEN, or
-name a tokenCommand or tokenFile. A config file already in that directory is replaced only with --force
-(exit 2 otherwise); the file is checked against the same schema mq reads config files with.
+--output (not --json), and with --user --token-command, --token-file. A key at mq's default is left out, but
+a project file always names its repository and target branch. It never asks for the token nor writes it: set
+MQ_TOKEN, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
+already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
+same schema mq reads config files with.
 `;

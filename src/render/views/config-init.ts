@@ -11,7 +11,7 @@ export function renderConfigInit(result: ResultOf<'configInit'>, ctx: RenderCont
   else lines.push(paint.dim('  (no settings: every one is at its default)'));
   lines.push(
     result.token === null
-      ? `No token in it: set MQ_TOKEN (or TRUNK_API_TOKEN), or add tokenCommand or tokenFile to a config file${result.scope === 'user' ? ' (or token, in this file only)' : ''}. See mq help config.`
+      ? `No token in it: set MQ_TOKEN (or TRUNK_API_TOKEN), or add tokenCommand, tokenFile or token to ${result.scope === 'user' ? 'this file' : 'your user config (mq config init --user)'}. See mq help config.`
       : `The token comes from ${result.token}.`,
   );
   return `${lines.join('\n')}\n`;

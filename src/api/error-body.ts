@@ -1,0 +1,84 @@
+// The words an error message takes from an answer's body. The hosted service answers errors in one line of
+// plain text, shown as it came. Anything else (a proxy's HTML page, a stack trace, a long document) is
+// summarised in one line: what it is, its content type, its size and, for a page, its <title>. A terminal or a
+// CI log is no place for 500 characters of markup.
+
+export interface Body {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+/** Longer than this, a one-line message is summarised too. */
+export const MESSAGE_MAX = 200;
+const EXCERPT_MAX = 100;
+const TITLE_MAX = 120;
+
+/** The service's own words: plain text from the hosted service, or a JSON error body from other versions. */
+export function errorMessage(answer: Body): string {
+  const text = answer.text.trim();
+  if (text === '') return `the service answered ${answer.status} with no message`;
+  const candidate = text.startsWith('{') ? jsonMessage(text) : undefined;
+  const body = judge(answer, candidate);
+  return body.kind === 'words' ? body.words : `the service answered with ${body.summary}`;
+}
+
+/**
+ * What a body says, when it is one short line of text (`words`: the body, or the message a JSON body holds);
+ * otherwise a summary of it as a noun phrase: `an HTML page (text/html, 1234 bytes) titled "502 Bad Gateway"`.
+ */
+export function judge(answer: Body, words: string = answer.text): { kind: 'words'; words: string } | { kind: 'summary'; summary: string } {
+  const text = words.trim();
+  const size = `${Buffer.byteLength(answer.text)} bytes`;
+  const type = answer.contentType.trim() === '' ? 'no content type' : answer.contentType.trim();
+  if (isHtml(answer.contentType, text)) {
+    const title = titleOf(text);
+    return { kind: 'summary', summary: `an HTML page (${type}, ${size})${title ? ` titled "${title}"` : ' without a title'}` };
+  }
+  const lines = text.split(/\r?\n|\r/);
+  if (lines.length === 1 && text.length <= MESSAGE_MAX) return { kind: 'words', words: text };
+  const what = lines.length > 1 ? `${lines.length} lines of text` : 'a long message';
+  return { kind: 'summary', summary: `${what} (${type}, ${size}) starting "${cut(lines[0]!.trim(), EXCERPT_MAX)}"` };
+}
+
+function jsonMessage(text: string): string | undefined {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined; // not JSON after all: judged as the text it is
+  }
+  if (typeof body !== 'object' || body === null) return undefined;
+  const nested = body.error;
+  if (typeof body.message === 'string') return body.message;
+  if (typeof nested === 'string') return nested;
+  if (typeof nested === 'object' && nested !== null && typeof (nested as { message?: unknown }).message === 'string') {
+    return (nested as { message: string }).message;
+  }
+  return undefined;
+}
+
+function isHtml(contentType: string, text: string): boolean {
+  return /\b(?:text\/html|application\/xhtml\+xml)\b/i.test(contentType) || /^<(?:!doctype\s+html|html|head|body|title)\b/i.test(text);
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function titleOf(html: string): string | undefined {
+  const raw = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html)?.[1];
+  if (raw === undefined) return undefined;
+  const decoded = raw.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+    if (name.startsWith('#')) {
+      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    }
+    const lower = name.toLowerCase();
+    return Object.hasOwn(ENTITIES, lower) ? ENTITIES[lower]! : entity;
+  });
+  const title = decoded.replace(/\s+/g, ' ').trim();
+  return title === '' ? undefined : cut(title, TITLE_MAX);
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
