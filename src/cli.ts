@@ -49,6 +49,7 @@ import { readToken, requireRepo, resolveSettings, type GlobalFlags, type Resolve
 import { EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from './errors.js';
 import { renderError, renderText, toJson } from './render/index.js';
 import { drainPrinter, waitPrinter, watchPrinter, type Printer, type ProgressOutput } from './render/progress.js';
+import { renderRetry } from './render/retry.js';
 import { USER_AGENT, VERSION } from './version.js';
 
 type Tty = { isTTY?: boolean; columns?: number; rows?: number };
@@ -234,6 +235,7 @@ class Runner {
           userAgent: USER_AGENT,
           signal: io.signal,
           trace: globals.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
+          onRetry: (notice) => ctx.info(renderRetry(notice)),
         });
         return client;
       },
