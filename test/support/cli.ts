@@ -129,6 +129,45 @@ export async function startRecorder(target: string): Promise<Recorder> {
   };
 }
 
+export type StubReply = 'hang' | 'reset' | { status: number; body?: string; headers?: Record<string, string> };
+
+export interface StubService {
+  url: string;
+  /** The operations asked for, in order of arrival. */
+  operations: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A stand-in for a service in trouble, on port 0: `reply` says what each request gets: an answer, never an
+ * answer ('hang': the request was received and nothing comes back), or a dropped connection ('reset').
+ */
+export async function startStubService(reply: (operation: string, index: number) => StubReply): Promise<StubService> {
+  const operations: string[] = [];
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const operation = (req.url ?? '/').replace(/^\/v1\//, '').replace(/\?.*$/, '');
+      const answer = reply(operation, operations.push(operation) - 1);
+      if (answer === 'hang') return;
+      if (answer === 'reset') return void req.socket.destroy();
+      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    operations,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.closeAllConnections();
+        server.close(() => closed());
+      }),
+  };
+}
+
 /** A sandbox control call (POST /_sandbox/...), straight over HTTP. */
 export async function control(baseUrl: string, route: 'advance' | 'pullRequests', body: unknown): Promise<unknown> {
   const response = await fetch(`${baseUrl}/_sandbox/${route}`, {

@@ -5,6 +5,7 @@ import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
 import { poll } from '../poll.js';
 import type { CommandResult } from '../result.js';
+import { checkCommand, settle } from '../uncertain.js';
 
 type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
 
@@ -21,7 +22,7 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
     await ask('queue pause', `Pause the ${ref.targetBranch} queue${why}? ${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`, ctx);
   }
   const client = await ctx.client();
-  const queue = await client.updateQueue({ ...ref, state: 'paused' });
+  const queue = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref.targetBranch));
   return { kind: 'queueChange', action: 'pause', branch: ref.targetBranch, queue, reason: input.reason };
 }
 
@@ -39,7 +40,7 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
     );
   }
   const client = await ctx.client();
-  const queue = await client.updateQueue({ ...ref, state: 'draining' });
+  const queue = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref.targetBranch));
   return { kind: 'queueChange', action: 'drain', branch: ref.targetBranch, queue, reason: input.reason };
 }
 
@@ -92,8 +93,13 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
   const client = await ctx.client();
-  const queue = await client.updateQueue({ ...ref, state: 'running' });
+  const queue = await settle(client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref.targetBranch));
   return { kind: 'queueChange', action: 'resume', branch: ref.targetBranch, queue };
+}
+
+/** "the pause of the main queue may have been applied: check with `mq queue get`". */
+function stateChange(ctx: Context, action: string, branch: string) {
+  return { what: `the ${action} of the ${branch} queue`, check: checkCommand(ctx, 'queue', 'get') };
 }
 
 function admittedOf(queue: Queue): EnqueuedPullRequest[] {
