@@ -49,6 +49,7 @@ import { readToken, requireRepo, resolveSettings, type GlobalFlags, type Resolve
 import { EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from './errors.js';
 import { renderError, renderText, toJson } from './render/index.js';
 import { drainPrinter, waitPrinter, watchPrinter, type Printer, type ProgressOutput } from './render/progress.js';
+import { describeOutage } from './render/outage-view.js';
 import { renderRetry } from './render/retry.js';
 import { USER_AGENT, VERSION } from './version.js';
 
@@ -161,7 +162,10 @@ class Runner {
     try {
       const result = await raceInterrupt(handler(value, ctx, attached.events), this.io.signal);
       attached.finish(result);
-      if (result.timedOut) throw new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)`);
+      if (result.timedOut) {
+        const outage = result.outage ? `; ${describeOutage(result.outage)}` : '';
+        throw new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)${outage}`);
+      }
       this.setExitCode(result.ok ? EXIT.ok : EXIT.negative);
     } finally {
       // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
@@ -187,7 +191,7 @@ class Runner {
       cwd: this.io.cwd,
       stdoutIsTTY: Boolean(this.io.stdout.isTTY),
     });
-    const { ctx, close, serviceNow } = this.context(this.resolved);
+    const { ctx, close, serviceNow } = this.context(this.resolved, waits);
     return { ctx, value, close, serviceNow };
   }
 
@@ -215,7 +219,7 @@ class Runner {
     };
   }
 
-  private context(resolved: ResolvedSettings): { ctx: Context; close: () => Promise<void>; serviceNow: () => number | undefined } {
+  private context(resolved: ResolvedSettings, waits: boolean): { ctx: Context; close: () => Promise<void>; serviceNow: () => number | undefined } {
     const { io, globals } = this;
     const settings = resolved.settings;
     const stderrLine = (text: string) => this.aside(() => io.stderr.write(`${text}\n`));
@@ -232,6 +236,8 @@ class Runner {
           apiUrl: settings.apiUrl,
           token: await readToken(settings),
           timeoutMs: settings.timeoutMs,
+          // On a waiting command --timeout is the wait's: only the other two set the request timeout.
+          timeoutHint: waits ? "MQ_TIMEOUT or the config file's timeout" : undefined,
           userAgent: USER_AGENT,
           signal: io.signal,
           trace: globals.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,

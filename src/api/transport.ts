@@ -10,6 +10,8 @@ export interface TransportOptions {
   token: string;
   /** How long one try waits for the whole answer. A try that runs out is not repeated (see `send`). */
   timeoutMs: number;
+  /** Where a timeout message sends the user to raise it; default `--timeout or MQ_TIMEOUT`. */
+  timeoutHint?: string;
   userAgent: string;
   /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. */
   dispatcher?: Dispatcher;
@@ -117,7 +119,7 @@ export class Transport {
     const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${((this.now() - started) / 1000).toFixed(1)}s in all`;
     if (failure.failure === 'timeout') {
-      return new NetworkError(`${failure.message} (${took}; raise --timeout or MQ_TIMEOUT)`, same);
+      return new NetworkError(`${failure.message} (${took}; raise ${this.options.timeoutHint ?? '--timeout or MQ_TIMEOUT'})`, same);
     }
     return tries === 1 ? failure : new NetworkError(`${failure.message} (${took})`, same);
   }

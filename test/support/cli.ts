@@ -1,6 +1,6 @@
 // End-to-end plumbing: the built `mq` spawned as a user would run it, a sandbox it talks to over real HTTP,
 // and a recorder in between that keeps every request body so tests can check it against the published API.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -46,6 +46,58 @@ export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
   });
 }
 
+export interface RunningMq {
+  child: ChildProcess;
+  /** Its exit code and everything it wrote. */
+  done: Promise<Run>;
+  stdout(): string;
+  stderr(): string;
+  /**
+   * Resolves once what it has written to `stream` matches `pattern`: the test moves on when mq has shown it saw
+   * something, never after a guessed delay. Rejects if mq exits first, with what it wrote.
+   */
+  until(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+}
+
+/** The built mq in a child process that a test can watch as it goes, and signal. */
+export function startMq(args: string[], options: MqOptions = {}): RunningMq {
+  const home = options.cwd ?? isolatedDir();
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const written = { stdout: '', stderr: '' };
+  const watchers = new Set<() => void>();
+  const wrote = () => watchers.forEach((watcher) => watcher());
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((written.stdout += chunk), wrote()));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => ((written.stderr += chunk), wrote()));
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, ...written })));
+  let exited = false;
+  void done.then(() => {
+    exited = true;
+    wrote();
+  });
+  return {
+    child,
+    done,
+    stdout: () => written.stdout,
+    stderr: () => written.stderr,
+    until: (pattern, stream = 'stdout') =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(written[stream])) {
+            watchers.delete(check);
+            resolve();
+          } else if (exited) {
+            watchers.delete(check);
+            reject(new Error(`mq ${args.join(' ')} exited before its ${stream} matched ${pattern}:\n${written.stdout}\n${written.stderr}`));
+          }
+        };
+        watchers.add(check);
+        check();
+      }),
+  };
+}
+
 export interface SandboxProcess {
   url: string;
   /** What it has written to stderr so far. */
@@ -53,9 +105,12 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
-/** `mq sandbox` in a child process; resolves once its base URL is on the first line of stdout. */
-export function startSandboxProcess(args: string[] = ['--clock', 'manual']): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', '0', ...args], {
+/**
+ * `mq sandbox` in a child process; resolves once its base URL is on the first line of stdout. `port` (default 0,
+ * a free one) lets a sandbox stopped with its `--state` file come back where its clients look for it.
+ */
+export function startSandboxProcess(args: string[] = ['--clock', 'manual'], options: { port?: number } = {}): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', String(options.port ?? 0), ...args], {
     cwd: isolatedDir(),
     env: { PATH: process.env.PATH ?? '', HOME: isolatedDir() },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,7 +3,7 @@
 import type { EnqueuedPullRequest, PullRequestState, Queue } from '../../api/schemas.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
-import { poll } from '../poll.js';
+import { poll, type Outage, type ServiceEvents } from '../poll.js';
 import type { CommandResult } from '../result.js';
 import { checkCommand, settle } from '../uncertain.js';
 
@@ -52,7 +52,7 @@ export interface DrainWaitInput extends StateChangeInput {
   intervalMs: number;
 }
 
-export interface DrainEvents {
+export interface DrainEvents extends ServiceEvents {
   /** The drain itself, shown as `queue drain` shows it. */
   acted(result: CommandResult): void;
   /** After every round: the admitted PRs left in queue order, whether that list changed, the service's clock. */
@@ -66,6 +66,8 @@ export interface DrainResult {
   ok: boolean;
   timedOut: boolean;
   timeoutMs: number;
+  /** The outage the wait timed out in, if it did. */
+  outage?: Outage;
 }
 
 /** queue drain --wait: drains, then returns when no admitted PR is left in the queue. */
@@ -77,8 +79,9 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
   const deadline = ctx.now() + input.timeoutMs;
   let admitted: EnqueuedPullRequest[] = [];
   let seen: string | undefined;
-  const ended = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, async () => {
+  const polled = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, events, async (answered) => {
     const queue = await client.getQueue(ref);
+    answered();
     admitted = admittedOf(queue);
     const now = JSON.stringify(admitted.map((pr) => [pr.prNumber, pr.state]));
     const changed = now !== seen;
@@ -87,7 +90,14 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
     if (admitted.length === 0) return 'done';
     return changed ? 'changed' : 'same';
   });
-  return { change, admitted, ok: ended === 'done', timedOut: ended === 'timeout', timeoutMs: input.timeoutMs };
+  return {
+    change,
+    admitted,
+    ok: polled.ended === 'done',
+    timedOut: polled.ended === 'timeout',
+    timeoutMs: input.timeoutMs,
+    ...(polled.outage ? { outage: polled.outage } : {}),
+  };
 }
 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {
