@@ -140,11 +140,15 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** What the sandbox answered, once the whole answer has come back (and before mq receives it). */
+  answer?: { status: number; body: string };
 }
 
 export interface Recorder {
   url: string;
   requests: RecordedRequest[];
+  /** Resolves once `condition` holds of the requests, looking again at each arrival and each answer. */
+  until(condition: (requests: readonly RecordedRequest[]) => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -152,18 +156,28 @@ export interface Recorder {
 export async function startRecorder(target: string): Promise<Recorder> {
   const upstream = new URL(target);
   const requests: RecordedRequest[] = [];
+  const watchers = new Set<() => void>();
+  const changed = () => watchers.forEach((watcher) => watcher());
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = (req.url ?? '/').replace(/^\/v1/, '');
-      requests.push({ method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8') });
+      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8') };
+      requests.push(record);
+      changed();
       const forward = httpRequest(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: upstream.pathname + path, headers: { ...req.headers, host: upstream.host } },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const text = Buffer.concat(parts);
+            record.answer = { status: answer.statusCode ?? 502, body: text.toString('utf8') };
+            changed();
+            res.writeHead(answer.statusCode ?? 502, answer.headers).end(text);
+          });
         },
       );
       forward.on('error', () => res.writeHead(502).end('recorder: upstream failed'));
@@ -176,12 +190,82 @@ export async function startRecorder(target: string): Promise<Recorder> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    until: (condition) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!condition(requests)) return;
+          watchers.delete(check);
+          resolve();
+        };
+        watchers.add(check);
+        check();
+      }),
     close: () =>
       new Promise<void>((closed) => {
+        watchers.clear();
         server.closeAllConnections();
         server.close(() => closed());
       }),
   };
+}
+
+export interface AdvanceOptions {
+  /** How far the sandbox's clock moves each time. */
+  seconds: number;
+  /** The repository (`owner/name`) whose requests count: the recorder is shared by a file's tests. */
+  repo: string;
+  /**
+   * The PRs mq looks up each round (wait, submit --wait): each must have been looked up since the last move,
+   * unless its last lookup showed it settled. None for the commands that only read the queue (drain, watch).
+   */
+  prs?: number[];
+  /** States in which mq stops looking a PR up: the final ones, or those of --for. */
+  settled?: readonly string[];
+}
+
+/**
+ * Moves the sandbox's manual clock on by `seconds` each time mq has seen the queue as it stands, until `run`
+ * ends. "Seen" is read off the recorder, not guessed from a delay: since the last move, a getQueue of the repo
+ * and a lookup of each PR still waited for have come and been answered. So mq looks at every state the clock
+ * passes through however slow the machine, and the clock never moves twice between two of its looks.
+ */
+export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, options: AdvanceOptions): Promise<Run> {
+  const settled = options.settled ?? ['merged', 'failed', 'cancelled'];
+  const [owner, name] = options.repo.split('/');
+  const mine = (request: RecordedRequest) => {
+    try {
+      const repo = (JSON.parse(request.body) as { repo?: { owner?: string; name?: string } }).repo;
+      return repo?.owner === owner && repo?.name === name;
+    } catch {
+      return false;
+    }
+  };
+  const lookupOf = (request: RecordedRequest) =>
+    request.path === '/getSubmittedPullRequest' ? (JSON.parse(request.body) as { pr: { number?: number } }).pr.number : undefined;
+  const seen = (requests: readonly RecordedRequest[], since: number) => {
+    const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);
+    const answered = requests.filter(isAnswered);
+    const recent = requests.slice(since).filter(isAnswered);
+    if (!recent.some((request) => request.path === '/getQueue')) return false;
+    return (options.prs ?? []).every((pr) => {
+      if (recent.some((request) => lookupOf(request) === pr)) return true;
+      const last = answered.filter((request) => lookupOf(request) === pr).at(-1)?.answer;
+      if (!last) return false;
+      return last.status !== 200 || settled.includes((JSON.parse(last.body) as { state?: string }).state ?? '');
+    });
+  };
+  let finished = false;
+  const ended = run.finally(() => {
+    finished = true;
+  });
+  let since = fixture.recorder.requests.length;
+  for (;;) {
+    const from = since;
+    await Promise.race([fixture.recorder.until((requests) => seen(requests, from)), ended]);
+    if (finished) return run;
+    await control(fixture.sandboxUrl, 'advance', { seconds: options.seconds });
+    since = fixture.recorder.requests.length;
+  }
 }
 
 export type StubReply = 'hang' | 'reset' | { status: number; body?: string; headers?: Record<string, string> };
