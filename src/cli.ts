@@ -313,7 +313,9 @@ function globalFlags(command: Command, globals: GlobalOptions): GlobalFlags {
 
 const WAIT_NOTES = `
 Exit codes: 0 every PR reached the state; 1 one ended in another final state (merged, failed, cancelled)
-or is unknown beside known ones; 4 none is known (never submitted); 7 --timeout came first; 130 Ctrl-C.
+or is unknown beside known ones; 3 a 401 or 403; 4 none is known (never submitted); 7 --timeout came first;
+130 Ctrl-C. An outage (5xx, 429, refused, reset, timeout) does not end the wait: it is shown, with since when,
+and the checks go on until the service is back or --timeout passes.
 A PR seen past the state waited for (it moved between two checks) has reached it: --for testing is met by a
 PR already merged. While nothing changes the pause grows (x1.5, up to 4x --interval or 60s); a change resets it.
 On a terminal each PR has a live line; in a pipe a line per change ("#42 testing (position 1)"); under --json
