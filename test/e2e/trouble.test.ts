@@ -104,11 +104,12 @@ describe('a write whose answer never came', () => {
       [['queue', 'create'], 'the creation of the main queue may have been applied: check with `mq queue get`'],
       [['targets', 'set', '42', '//a', '--sha', 'abc123'], 'setting the impacted targets of #42 may have been applied: check with `mq status 42`'],
     ];
-    for (const [args, line] of cases) {
-      const run = await mq([...args, '--timeout', '1s'], { env });
+    const runs = await Promise.all(cases.map(([args]) => mq([...args, '--timeout', '1s'], { env })));
+    runs.forEach((run, i) => {
+      const [args, line] = cases[i]!;
       expect(run.code, args.join(' ')).toBe(6);
       expect(run.stderr.split('\n')[1], args.join(' ')).toBe(line);
-    }
+    });
   });
 
   it('a refused connection sent nothing: a plain failure, with no doubt to raise', async () => {
