@@ -6,6 +6,7 @@ import type { EnqueuedPullRequest, PullRequestState, SubmittedPullRequest } from
 import type { Context } from '../../src/commands/context.js';
 import { mayPass, nextDelay, poll, type Outage, type ServiceEvents } from '../../src/commands/poll.js';
 import { drainAndWait } from '../../src/commands/queue/state.js';
+import { watchQueue } from '../../src/commands/queue/watch.js';
 import { hasReached, submitAndWait, waitForPrs, type PrChange, type WaitEvents } from '../../src/commands/wait.js';
 import { parseInterval, parseWaitOptions } from '../../src/commands/wait-input.js';
 import type { ResolvedSettings } from '../../src/config/index.js';
@@ -358,6 +359,32 @@ describe('a poll in an outage', () => {
     });
     expect(result.ok).toBe(true);
     expect(log).toEqual(['polled 1', 'unreachable 1 since 1000', 'reachable at 2500 after 1', 'polled 1', 'polled 0']);
+  });
+});
+
+describe('queue get --watch in an outage', () => {
+  it('keeps its pace through it and tells the view, until Ctrl-C', async () => {
+    let round = 0;
+    const { client } = scriptedClient({}, {
+      getQueue: (async () => {
+        round += 1;
+        if (round === 2 || round === 3) throw new NetworkError('the connection to x was reset', { failure: 'reset' });
+        return { enqueuedPullRequests: [] };
+      }) as never,
+    });
+    const controller = new AbortController();
+    const { ctx, sleeps } = fakeContext(client, controller.signal);
+    const log: string[] = [];
+    const watching = watchQueue({ intervalMs: 2_000 }, ctx, {
+      polled: () => {
+        log.push('polled');
+        if (round === 4) controller.abort();
+      },
+      ...serviceLog(log),
+    });
+    await expect(watching).rejects.toBeInstanceOf(InterruptedError);
+    expect(log).toEqual(['polled', 'unreachable 1 since 2000', 'unreachable 2 since 2000', 'reachable at 6000 after 2', 'polled']);
+    expect(sleeps).toEqual([2_000, 2_000, 2_000]);
   });
 });
 
