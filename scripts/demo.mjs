@@ -1,8 +1,26 @@
 // npm run demo: a guided tour on the embedded sandbox. No network, no token: it starts `mq sandbox` with a
-// manual clock, then runs the same mq commands a user would, moving the clock between them.
+// manual clock, then runs the same mq commands a user would, moving the clock between them. Whatever goes
+// wrong, it ends with one line saying what, never a stack trace.
 import { spawn, spawnSync } from 'node:child_process';
+import { request } from 'node:http';
 import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+
+/** The demo's own failure, and the only way it ends early: one line on stderr, exit 1. */
+function fail(error) {
+  const cause = error?.cause?.message ? ` (${error.cause.message})` : '';
+  console.error(`demo: ${error?.message ?? String(error)}${cause}`);
+  process.exitCode = 1;
+}
+process.on('uncaughtException', (error) => {
+  fail(error);
+  process.exit(1);
+});
+process.on('unhandledRejection', (error) => {
+  fail(error);
+  process.exit(1);
+});
 
 const bin = fileURLToPath(new URL('../bin/mq.js', import.meta.url));
 const colour = process.stdout.isTTY && !process.env.NO_COLOR;
@@ -10,19 +28,10 @@ const bold = (text) => (colour ? `\u001b[1m${text}\u001b[22m` : text);
 const dim = (text) => (colour ? `\u001b[2m${text}\u001b[22m` : text);
 
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--clock', 'manual'], { stdio: ['ignore', 'pipe', 'ignore'] });
-const url = await new Promise((resolve, reject) => {
-  createInterface({ input: sandbox.stdout }).once('line', resolve);
-  sandbox.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it started`)));
-});
-
-const env = {
-  ...process.env,
-  MQ_API_URL: url,
-  MQ_TOKEN: 'demo-token',
-  MQ_REPO: 'acme/widgets',
-  ...(colour ? { FORCE_COLOR: '1' } : {}),
-};
-for (const key of ['MQ_CONFIG', 'MQ_PROFILE', 'MQ_BRANCH', 'MQ_TIMEOUT', 'MQ_ORG']) delete env[key];
+let url = '';
+let env = {};
+/** The mq steps that failed although the tour expects none to. */
+const failed = [];
 
 function say(text) {
   console.log(`\n${bold(text)}`);
@@ -33,17 +42,51 @@ function mq(...args) {
   const run = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
   process.stdout.write(run.stdout);
   process.stdout.write(run.stderr);
-  if (run.status !== 0) console.log(dim(`(exit ${run.status})`));
+  if (run.status !== 0) {
+    console.log(dim(`(exit ${run.status})`));
+    failed.push(`mq ${args.join(' ')} (exit ${run.status})`);
+  }
   return run;
 }
 
-async function control(route, body) {
-  const response = await fetch(`${url}/_sandbox/${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-token': 'demo-token' },
-    body: JSON.stringify(body),
+/** One POST on a connection of its own: a kept-alive socket the sandbox has just closed cannot be picked up. */
+function post(path, body) {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const call = request(
+      `${url}${path}`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-api-token': 'demo-token' },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', reject);
+      },
+    );
+    call.setTimeout(10_000, () => call.destroy(new Error('no answer within 10s')));
+    call.on('error', reject);
+    call.end(payload);
   });
-  if (!response.ok) throw new Error(`_sandbox/${route}: ${response.status} ${await response.text()}`);
+}
+
+/** A sandbox control call, tried again (a few times) when the connection fails rather than the sandbox refusing. */
+async function control(route, body) {
+  for (let attempt = 1; ; attempt++) {
+    let answer;
+    try {
+      answer = await post(`/_sandbox/${route}`, body);
+    } catch (error) {
+      if (attempt >= 4) throw new Error(`the sandbox did not answer _sandbox/${route}: ${error.message}`);
+      await sleep(100 * attempt);
+      continue;
+    }
+    if (answer.status !== 200) throw new Error(`_sandbox/${route}: ${answer.status} ${answer.text}`);
+    return;
+  }
 }
 
 async function advance(seconds, why) {
@@ -53,6 +96,22 @@ async function advance(seconds, why) {
 
 const repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
 try {
+  url = await new Promise((resolve, reject) => {
+    createInterface({ input: sandbox.stdout }).once('line', resolve);
+    sandbox.once('error', reject);
+    sandbox.once('exit', (code) => reject(new Error(`the sandbox exited (${code}) before it started`)));
+  });
+  env = { ...process.env, MQ_API_URL: url, MQ_TOKEN: 'demo-token', MQ_REPO: 'acme/widgets', ...(colour ? { FORCE_COLOR: '1' } : {}) };
+  for (const key of ['MQ_CONFIG', 'MQ_PROFILE', 'MQ_BRANCH', 'MQ_TIMEOUT', 'MQ_ORG']) delete env[key];
+  await tour();
+  if (failed.length > 0) fail(new Error(`${failed.length} step(s) failed: ${failed.join('; ')}`));
+} catch (error) {
+  fail(error);
+} finally {
+  sandbox.kill('SIGTERM');
+}
+
+async function tour() {
   console.log(bold(`mq demo: a merge queue on the local sandbox at ${url}`));
   await control('pullRequests', { repo, number: 101, title: 'Add retries to the payment client', author: 'alice' });
   await control('pullRequests', { repo, number: 102, title: 'Bump the logging library', author: 'bob' });
@@ -99,6 +158,4 @@ try {
   console.log(`\n${bold('Done.')} Try it yourself: ${dim('npx mq sandbox')} in one terminal, then in another:`);
   console.log(dim(`  export MQ_API_URL=http://127.0.0.1:<port>/v1 MQ_TOKEN=anything MQ_REPO=acme/widgets`));
   console.log(dim('  npx mq queue create && npx mq submit 1 && npx mq queue get'));
-} finally {
-  sandbox.kill('SIGTERM');
 }

@@ -57,6 +57,8 @@ import {
 import { EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from './errors.js';
 import { renderError, renderText, toJson } from './render/index.js';
 import { drainPrinter, waitPrinter, watchPrinter, type Printer, type ProgressOutput } from './render/progress.js';
+import { describeOutage } from './render/outage-view.js';
+import { renderRetry } from './render/retry.js';
 import { USER_AGENT, VERSION } from './version.js';
 
 type Tty = { isTTY?: boolean; columns?: number; rows?: number };
@@ -168,7 +170,10 @@ class Runner {
     try {
       const result = await raceInterrupt(handler(value, ctx, attached.events), this.io.signal);
       attached.finish(result);
-      if (result.timedOut) throw new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)`);
+      if (result.timedOut) {
+        const outage = result.outage ? `; ${describeOutage(result.outage)}` : '';
+        throw new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)${outage}`);
+      }
       this.setExitCode(result.ok ? EXIT.ok : (result.exitCode ?? EXIT.negative));
     } finally {
       // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
@@ -194,7 +199,7 @@ class Runner {
       cwd: this.io.cwd,
       stdoutIsTTY: Boolean(this.io.stdout.isTTY),
     });
-    const { ctx, close, serviceNow } = this.context(this.resolved);
+    const { ctx, close, serviceNow } = this.context(this.resolved, waits);
     return { ctx, value, close, serviceNow };
   }
 
@@ -222,7 +227,7 @@ class Runner {
     };
   }
 
-  private context(resolved: ResolvedSettings): { ctx: Context; close: () => Promise<void>; serviceNow: () => number | undefined } {
+  private context(resolved: ResolvedSettings, waits: boolean): { ctx: Context; close: () => Promise<void>; serviceNow: () => number | undefined } {
     const { io, globals } = this;
     const settings = resolved.settings;
     const stderrLine = (text: string) => this.aside(() => io.stderr.write(`${text}\n`));
@@ -241,9 +246,12 @@ class Runner {
           apiUrl: settings.apiUrl,
           token: await readToken(settings),
           timeoutMs: settings.timeoutMs,
+          // On a waiting command --timeout is the wait's: only the other two set the request timeout.
+          timeoutHint: waits ? "MQ_TIMEOUT or the config file's timeout" : undefined,
           userAgent: USER_AGENT,
           signal: io.signal,
           trace: globals.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
+          onRetry: (notice) => ctx.info(renderRetry(notice)),
         });
         return client;
       },
@@ -316,7 +324,9 @@ function globalFlags(command: Command, globals: GlobalOptions): GlobalFlags {
 
 const WAIT_NOTES = `
 Exit codes: 0 every PR reached the state; 1 one ended in another final state (merged, failed, cancelled)
-or is unknown beside known ones; 4 none is known (never submitted); 7 --timeout came first; 130 Ctrl-C.
+or is unknown beside known ones; 3 a 401 or 403; 4 none is known (never submitted); 7 --timeout came first;
+130 Ctrl-C. An outage (5xx, 429, refused, reset, timeout) does not end the wait: it is shown, with since when,
+and the checks go on until the service is back or --timeout passes.
 A PR seen past the state waited for (it moved between two checks) has reached it: --for testing is met by a
 PR already merged. While nothing changes the pause grows (x1.5, up to 4x --interval or 60s); a change resets it.
 On a terminal each PR has a live line; in a pipe a line per change ("#42 testing (position 1)"); under --json

@@ -43,20 +43,50 @@ export class ConfigError extends MqError {
 
 /** The service answered with an error status. The message is the service's own text. */
 export class ApiError extends MqError {
+  /** A 429 or 503's Retry-After, capped: how long the service asked to be left alone. */
+  readonly retryAfterMs?: number;
+
   constructor(
     readonly status: number,
     message: string,
     readonly operation: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { retryAfterMs?: number },
   ) {
     super(message, apiErrorCode(status), exitCodeForStatus(status), options);
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
 
+/** What went wrong underneath a NetworkError, as far as the system error tells. */
+export type NetworkFailure = 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | 'other';
+
 /** The service could not be reached, or did not answer in time. */
 export class NetworkError extends MqError {
-  constructor(message: string, options?: ErrorOptions) {
+  readonly failure: NetworkFailure;
+  /**
+   * The request may have reached the service: false only when it provably never left (refused, no such host,
+   * TLS or connect failure). A write that failed with `sent` true may have been applied.
+   */
+  readonly sent: boolean;
+
+  constructor(message: string, options?: ErrorOptions & { failure?: NetworkFailure; sent?: boolean }) {
     super(message, 'unavailable', EXIT.unavailable, options);
+    this.failure = options?.failure ?? 'other';
+    this.sent = options?.sent ?? true;
+  }
+}
+
+/**
+ * A write whose answer never came: it may or may not have been applied. The message says so and `check` is the
+ * command that tells which; retrying blindly could apply it twice (the API has no idempotency key).
+ */
+export class OutcomeUnknownError extends MqError {
+  constructor(
+    message: string,
+    readonly check: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, 'outcome_unknown', EXIT.unavailable, options);
   }
 }
 

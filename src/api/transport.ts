@@ -1,7 +1,8 @@
 // One HTTP exchange with the service over undici: headers, timeout, the redacted --debug trace, retries of
 // reads, and the translation of every failure into an MqError a person can act on.
+import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { ApiError, InterruptedError, NetworkError } from '../errors.js';
+import { ApiError, InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
 import { errorMessage, judge } from './error-body.js';
 import { isLoopback } from './loopback.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
@@ -10,7 +11,10 @@ export interface TransportOptions {
   /** Base URL ending in /v1, without a trailing slash. */
   apiUrl: string;
   token: string;
+  /** How long one try waits for the whole answer. A try that runs out is not repeated (see `send`). */
   timeoutMs: number;
+  /** Where a timeout message sends the user to raise it; default `--timeout or MQ_TIMEOUT`. */
+  timeoutHint?: string;
   userAgent: string;
   /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY (not for loopback). */
   dispatcher?: Dispatcher;
@@ -18,9 +22,26 @@ export interface TransportOptions {
   trace?: (line: string) => void;
   /** How many times a read that met a 5xx, a 429 or a network failure is tried again. */
   retries?: number;
+  /** The pause between tries; by default a timer that Ctrl-C (`signal`) cuts short. */
   sleep?: (ms: number) => Promise<void>;
+  /** A monotonic clock in ms, for the time a failure reports having taken. */
+  now?: () => number;
+  /** Told of each retry before its pause, so that -v can show it. */
+  onRetry?: (notice: RetryNotice) => void;
   /** Aborts every exchange in flight (Ctrl-C): the command ends at once instead of waiting for an answer. */
   signal?: AbortSignal;
+}
+
+/** One failed try about to be repeated. */
+export interface RetryNotice {
+  operation: string;
+  /** The try that failed, from 1. */
+  attempt: number;
+  /** The most tries there will be. */
+  tries: number;
+  /** The pause before the next try. */
+  delayMs: number;
+  error: ApiError | NetworkError;
 }
 
 export interface Exchange {
@@ -41,6 +62,8 @@ export interface Answer {
 
 const RETRY_AFTER_CAP_MS = 30_000;
 const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 5_000;
+const DEFAULT_RETRIES = 2;
 const TOKEN_HEADER = 'x-api-token';
 
 export class Transport {
@@ -82,32 +105,58 @@ export class Transport {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  /** Sends one exchange; a non-2xx answer becomes an ApiError carrying the service's own text. */
+  /**
+   * Sends one exchange; a non-2xx answer becomes an ApiError carrying the service's own text.
+   *
+   * A read is tried again after a 5xx, a 429, a refused or reset connection, up to `retries` times, but never
+   * after a timeout: the service is there and slow, and asking again would multiply the silence (three tries of
+   * a 30s timeout were 92s without a word). So a read is silent for at most one timeout plus the pauses, each
+   * retry is announced through `onRetry`, and the final error says how many tries took how long.
+   */
   async send(exchange: Exchange): Promise<Answer> {
-    const retries = exchange.idempotent ? (this.options.retries ?? 2) : 0;
-    for (let attempt = 0; ; attempt++) {
-      let answer: Answer & { retryAfterMs?: number };
+    const tries = 1 + (exchange.idempotent ? (this.options.retries ?? DEFAULT_RETRIES) : 0);
+    const started = this.now();
+    for (let attempt = 1; ; attempt++) {
+      let failure: ApiError | NetworkError;
+      let pause: number;
       try {
-        answer = await this.once(exchange);
+        const answer = await this.once(exchange);
+        if (answer.status >= 200 && answer.status < 300) return answer;
+        failure = new ApiError(answer.status, this.scrub(errorMessage(answer)), exchange.operation, { retryAfterMs: answer.retryAfterMs });
+        pause = answer.retryAfterMs ?? backoff(attempt);
       } catch (error) {
-        if (attempt < retries && error instanceof NetworkError) {
-          await this.pause(backoff(attempt));
-          continue;
-        }
-        throw error;
+        if (!(error instanceof NetworkError)) throw error;
+        failure = error;
+        pause = backoff(attempt);
       }
-      if (answer.status >= 200 && answer.status < 300) return answer;
-      const error = new ApiError(answer.status, this.scrub(errorMessage(answer)), exchange.operation);
-      if (attempt < retries && (answer.status === 429 || answer.status >= 500)) {
-        await this.pause(answer.retryAfterMs ?? backoff(attempt));
-        continue;
-      }
-      throw error;
+      if (attempt >= tries || !worthRetrying(failure)) throw this.final(failure, attempt, started);
+      this.options.onRetry?.({ operation: exchange.operation, attempt, tries, delayMs: pause, error: failure });
+      await this.pause(pause);
     }
   }
 
+  /** The last failure, with the tries it took when there were several, and always for a timeout. */
+  private final(failure: ApiError | NetworkError, tries: number, started: number): ApiError | NetworkError {
+    if (!(failure instanceof NetworkError)) return failure;
+    const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent };
+    const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${((this.now() - started) / 1000).toFixed(1)}s in all`;
+    if (failure.failure === 'timeout') {
+      return new NetworkError(`${failure.message} (${took}; raise ${this.options.timeoutHint ?? '--timeout or MQ_TIMEOUT'})`, same);
+    }
+    return tries === 1 ? failure : new NetworkError(`${failure.message} (${took})`, same);
+  }
+
+  private now(): number {
+    return (this.options.now ?? performance.now.bind(performance))();
+  }
+
   private async pause(ms: number): Promise<void> {
-    await (this.options.sleep ?? ((n: number) => new Promise((resolve) => setTimeout(resolve, n))))(ms);
+    if (this.options.sleep) return this.options.sleep(ms);
+    try {
+      await delay(ms, undefined, { signal: this.options.signal });
+    } catch {
+      throw new InterruptedError();
+    }
   }
 
   private async once(exchange: Exchange): Promise<Answer & { retryAfterMs?: number }> {
@@ -163,9 +212,16 @@ function abbreviate(text: string): string {
   return oneLine.length > 2000 ? `${oneLine.slice(0, 2000)}… (${text.length} bytes)` : oneLine;
 }
 
+/** Exponential from 250ms, capped, with jitter: half the step plus up to as much again. */
 function backoff(attempt: number): number {
-  const ceiling = BACKOFF_BASE_MS * 2 ** attempt;
+  const ceiling = Math.min(BACKOFF_BASE_MS * 2 ** (attempt - 1), BACKOFF_CAP_MS);
   return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/** Timeouts and TLS failures are not tried again: the first would only repeat the wait, the second the refusal. */
+function worthRetrying(failure: ApiError | NetworkError): boolean {
+  if (failure instanceof ApiError) return failure.status === 429 || failure.status >= 500;
+  return failure.failure !== 'timeout' && failure.failure !== 'tls';
 }
 
 function retryAfter(header: string | string[] | undefined): number | undefined {
@@ -186,14 +242,16 @@ function networkError(error: unknown, url: URL, timeoutMs: number): NetworkError
   }
   const where = url.host;
   const has = (...wanted: string[]) => wanted.some((c) => codes.includes(c));
-  let message: string;
-  if (has('ENOTFOUND', 'EAI_AGAIN')) message = `cannot resolve ${url.hostname}: check --api-url and your network`;
-  else if (has('ECONNREFUSED')) message = `connection refused by ${where}: is the service (or the sandbox) running?`;
-  else if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE')) message = `the connection to ${where} was reset`;
-  else if (has('TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'))
-    message = `no answer from ${where} within ${timeoutMs / 1000}s (raise --timeout or MQ_TIMEOUT)`;
-  else if (codes.some((c) => c.startsWith('ERR_TLS') || c.includes('CERT') || c.startsWith('UNABLE_TO')))
-    message = `TLS failure talking to ${where} (${codes.join(', ')})`;
-  else message = `cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`;
-  return new NetworkError(message, { cause: error });
+  const failed = (message: string, failure: NetworkFailure, sent: boolean) => new NetworkError(message, { cause: error, failure, sent });
+  if (has('ENOTFOUND', 'EAI_AGAIN')) return failed(`cannot resolve ${url.hostname}: check --api-url and your network`, 'dns', false);
+  if (has('ECONNREFUSED')) return failed(`connection refused by ${where}: is the service (or the sandbox) running?`, 'refused', false);
+  if (has('UND_ERR_CONNECT_TIMEOUT')) return failed(`cannot connect to ${where}: the connection timed out`, 'timeout', false);
+  if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE')) return failed(`the connection to ${where} was reset`, 'reset', true);
+  if (has('TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) {
+    return failed(`no answer from ${where} within ${timeoutMs / 1000}s`, 'timeout', true);
+  }
+  if (codes.some((c) => c.startsWith('ERR_TLS') || c.includes('CERT') || c.startsWith('UNABLE_TO'))) {
+    return failed(`TLS failure talking to ${where} (${codes.join(', ')})`, 'tls', false);
+  }
+  return failed(`cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`, 'other', true);
 }

@@ -1,6 +1,8 @@
 // The pacing every waiting command shares (wait, submit --wait, queue drain --wait, queue get --watch): ask,
 // pause, ask again, until the question is answered or the deadline passes. It knows nothing of what is asked.
-import type { ExitCode } from '../errors.js';
+// A round that fails because the service is down, overloaded or slow does not end the poll: it is an outage,
+// told to the view, and the poll goes on until the service is back or the deadline passes.
+import { ApiError, NetworkError, type ExitCode, type MqError } from '../errors.js';
 import type { Context } from './context.js';
 
 /** Below this a poll is a load on the service, not a wait. */
@@ -15,6 +17,23 @@ export const BACKOFF_SPREAD = 4;
 /** What one round saw: the end, something new (the pace goes back to the interval), or nothing new. */
 export type RoundOutcome = 'done' | 'changed' | 'same';
 
+/** Rounds that failed in a row for a reason that may pass. */
+export interface Outage {
+  /** When the first of them began, by the local clock (the service's is not known meanwhile). */
+  since: number;
+  failures: number;
+  /** What the last one met. */
+  error: MqError;
+}
+
+/** How a poll tells its view about the service itself; every waiting engine's events include these. */
+export interface ServiceEvents {
+  /** A round failed for a reason that may pass (5xx, 429, refused, reset, timeout): told after each one. */
+  unreachable(outage: Outage): void;
+  /** The service answered again after an outage; `at` by the local clock. Told before the round's own news. */
+  reachable(outage: Outage, at: number): void;
+}
+
 /** How every wait ends, for src/cli.ts to turn into an exit code: 0 when ok, 7 when timed out, else `exitCode` or 1. */
 export interface Waited {
   ok: boolean;
@@ -22,6 +41,8 @@ export interface Waited {
   exitCode?: ExitCode;
   timedOut: boolean;
   timeoutMs: number;
+  /** The outage the wait ended in, if it ended in one. */
+  outage?: Outage;
 }
 
 export interface PollOptions {
@@ -32,22 +53,71 @@ export interface PollOptions {
   deadline?: number;
 }
 
+export interface Polled {
+  ended: 'done' | 'timeout';
+  /** Set when the deadline passed during an outage. */
+  outage?: Outage;
+}
+
 /**
- * Runs `round` until it answers 'done' ('done'), or until the deadline has passed with a last round at it
- * ('timeout'). The pauses are ctx.sleep's, so Ctrl-C ends the poll at once.
+ * One round of a poll. It calls `answered` once its requests went through and before it tells anything of
+ * what they said, so that "the service is back" comes before the news it brought.
  */
-export async function poll(ctx: Context, options: PollOptions, round: () => Promise<RoundOutcome>): Promise<'done' | 'timeout'> {
+export type Round = (answered: () => void) => Promise<RoundOutcome>;
+
+/**
+ * Runs `round` until it answers 'done', or until the deadline has passed with a last round at it ('timeout').
+ * A round that fails for a reason that may pass is an outage: told to `service`, then the poll goes on, slowing
+ * as on a quiet round (and no sooner than a Retry-After asks). Anything else (401, 403, a bug) ends it at once,
+ * as a 404 does wherever the engine does not make it one PR's outcome. The pauses are ctx.sleep's, so Ctrl-C
+ * ends the poll at once.
+ */
+export async function poll(ctx: Context, options: PollOptions, service: ServiceEvents, round: Round): Promise<Polled> {
   let delay = options.intervalMs;
+  let outage: Outage | undefined;
+  let everAnswered = false;
   for (;;) {
-    const outcome = await round();
-    if (outcome === 'done') return 'done';
+    const started = ctx.now();
+    let recovered = false;
+    const answered = () => {
+      everAnswered = true;
+      if (!outage) return;
+      service.reachable(outage, ctx.now());
+      outage = undefined;
+      recovered = true;
+    };
+    let outcome: RoundOutcome;
+    let holdMs = 0;
+    try {
+      outcome = await round(answered);
+      answered();
+    } catch (error) {
+      if (!mayPass(error, everAnswered)) throw error;
+      outage = outage ? { ...outage, failures: outage.failures + 1, error } : { since: started, failures: 1, error };
+      service.unreachable(outage);
+      outcome = 'same';
+      holdMs = error instanceof ApiError ? (error.retryAfterMs ?? 0) : 0;
+    }
+    if (outcome === 'done') return { ended: 'done' };
     const left = options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - ctx.now();
-    if (left <= 0) return 'timeout';
-    delay = options.backoff ? nextDelay(delay, options.intervalMs, outcome === 'changed') : options.intervalMs;
-    const pause = Math.min(delay, left);
-    ctx.info(`next check in ${Math.ceil(pause / 1000)}s`);
+    if (left <= 0) return outage ? { ended: 'timeout', outage } : { ended: 'timeout' };
+    const changed = outcome === 'changed' || recovered;
+    delay = options.backoff ? nextDelay(delay, options.intervalMs, changed) : options.intervalMs;
+    const pause = Math.min(Math.max(delay, holdMs), left);
+    ctx.info(`${outage ? 'service unreachable; ' : ''}next check in ${Math.ceil(pause / 1000)}s`);
     await ctx.sleep(pause);
   }
+}
+
+/**
+ * Whether a failed round may pass by itself: the service overloaded or failing (429, 5xx), or out of reach
+ * (refused, reset, timed out). A name that never resolved is a mistake in --api-url rather than an outage, and
+ * a TLS failure will not mend by asking again: both end the poll, as 401, 403 and anything unexpected do.
+ */
+export function mayPass(error: unknown, everAnswered: boolean): error is MqError {
+  if (error instanceof ApiError) return error.status === 429 || error.status >= 500;
+  if (error instanceof NetworkError) return error.failure === 'dns' ? everAnswered : error.failure !== 'tls';
+  return false;
 }
 
 /** The pause after a round: the interval after a change, else ×1.5 up to 4× the interval or 60s. */

@@ -12,6 +12,7 @@ import {
 import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult, PrOutcome } from './result.js';
+import { checkCommand, mayHaveApplied, outcomeUnknown } from './uncertain.js';
 
 export type PrFailure = Extract<PrOutcome, { ok: false }>['error'];
 
@@ -30,6 +31,7 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
     input.prs,
     (number) => client.submitPullRequest({ ...ref, pr: { number }, priority: input.priority, noBatch: input.noBatch }),
     (number, error) => (error.status === 409 ? alreadyQueued(number, error, input, client, ref) : undefined),
+    unsure(ctx, 'submit', 'submitted'),
   );
   return { kind: 'perPr', action: 'submit', results };
 }
@@ -41,6 +43,7 @@ export async function cancel(input: { prs: number[] }, ctx: Context): Promise<Co
     input.prs,
     (number) => client.cancelPullRequest({ ...ref, pr: { number } }),
     (number, error) => (error.status === 404 ? notInQueue(number, error, client, ref) : undefined),
+    unsure(ctx, 'cancel', 'cancelled'),
   );
   return { kind: 'perPr', action: 'cancel', results };
 }
@@ -52,26 +55,56 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
     input.prs,
     (number) => client.restartTestsOnPullRequest({ ...ref, pr: { number } }),
     (number, error) => (error.status === 404 ? notInQueue(number, error, client, ref) : undefined),
+    unsure(ctx, 'restart', 'restarted'),
   );
   return { kind: 'perPr', action: 'restart', results };
+}
+
+/** How to speak of a write of one PR whose answer never came. */
+export interface PrUncertainty {
+  /** `submit`: "the submit of #42 may have been applied". */
+  action: string;
+  /** `submitted`: "#41 was submitted before it". */
+  done: string;
+  /** The command that tells whether it was applied. */
+  check(pr: number): string;
+}
+
+export function unsure(ctx: Context, action: string, done: string): PrUncertainty {
+  return { action, done, check: (pr) => checkCommand(ctx, 'status', String(pr)) };
 }
 
 /**
  * Runs `send` for each PR in order. A refusal of one PR (an MqError: 400, 404, …) is that PR's outcome, which
  * `explain` may word better from what else the service knows; a failure that would fail every PR alike (no
- * token, the service down) stops the command with its own exit code.
+ * token, the service down) stops the command with its own exit code. A write whose answer never came stops it
+ * too, saying that it may have been applied, how to check, and what became of the PRs before and after it.
  */
 export async function eachPr(
   prs: number[],
   send: (pr: number) => Promise<unknown>,
   explain?: (pr: number, error: ApiError) => Promise<PrOutcome> | undefined,
+  uncertain?: PrUncertainty,
 ): Promise<PrOutcome[]> {
   const results: PrOutcome[] = [];
-  for (const pr of prs) {
+  for (const [index, pr] of prs.entries()) {
     try {
       await send(pr);
       results.push({ pr, ok: true });
     } catch (error) {
+      if (uncertain && mayHaveApplied(error)) {
+        const done = results.filter((r) => r.ok).map((r) => `#${r.pr}`);
+        const notSent = prs.slice(index + 1).map((n) => `#${n}`);
+        const also = [
+          done.length > 0 ? `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} ${uncertain.done} before it` : '',
+          notSent.length > 0 ? `${notSent.join(', ')} ${notSent.length === 1 ? 'was' : 'were'} not sent` : '',
+        ].filter((part) => part !== '');
+        throw outcomeUnknown(error, {
+          what: `the ${uncertain.action} of #${pr}`,
+          check: uncertain.check(pr),
+          also: also.length > 0 ? `${also.join('; ')}.` : undefined,
+        });
+      }
       const failure = prFailure(error);
       const explained = error instanceof ApiError ? explain?.(pr, error) : undefined;
       results.push(explained ? await explained : { pr, ok: false, error: failure });

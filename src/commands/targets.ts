@@ -4,6 +4,7 @@ import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
 import { ApiError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult } from './result.js';
+import { checkCommand, settle } from './uncertain.js';
 
 export interface TargetsInput {
   pr: number;
@@ -26,7 +27,11 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
     impactedTargets = IMPACTS_ALL;
     fellBackToAll = true;
   }
-  await client.setImpactedTargets({ ...ref, pr: { number: input.pr, ...(sha ? { sha } : {}) }, impactedTargets });
+  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, ...(sha ? { sha } : {}) }, impactedTargets }), {
+    what: `setting the impacted targets of #${input.pr}`,
+    check: checkCommand(ctx, 'status', String(input.pr)),
+    also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',
+  });
   return { kind: 'targets', pr: input.pr, sha, impactedTargets, fellBackToAll };
 }
 

@@ -10,7 +10,7 @@ import {
 import type { MergeQueueClient } from '../api/client.js';
 import { ApiError, type ExitCode } from '../errors.js';
 import type { Context } from './context.js';
-import { poll, type RoundOutcome } from './poll.js';
+import { poll, type Outage, type RoundOutcome, type ServiceEvents } from './poll.js';
 import { prFailure, submit, type PrFailure, type SubmitInput } from './pull-requests.js';
 import { outcomesExitCode, type CommandResult } from './result.js';
 
@@ -47,7 +47,7 @@ export interface PrChange {
   position: number | null;
 }
 
-export interface WaitEvents {
+export interface WaitEvents extends ServiceEvents {
   /** The result of what ran before the wait (submit), to be shown as that command shows it. */
   acted(result: CommandResult): void;
   changed(change: PrChange): void;
@@ -64,6 +64,8 @@ export interface WaitResult {
   timeoutMs: number;
   /** See Waited. */
   exitCode?: ExitCode;
+  /** The outage the wait timed out in, if it did. */
+  outage?: Outage;
 }
 
 // The states a PR passes through on its way to each one: a PR seen past the target (it moved between two
@@ -119,13 +121,15 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   const deadline = ctx.now() + options.timeoutMs;
   ctx.info(`waiting for ${sightings.map((s) => `#${s.pr}`).join(', ')} to be ${options.target}`);
 
-  const round = async (): Promise<RoundOutcome> => {
+  const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
-    // One getQueue per round for every PR's position, beside one lookup per PR still waited for.
+    // One getQueue per round for every PR's position, beside one lookup per PR still waited for. A failure that
+    // would fail every PR alike (the service down) fails the round as a whole, for the poll to ride out.
     const [positions, answers] = await Promise.all([
       queuePositions(client, ref),
       Promise.all(open.map((s) => lookUp(client, ref, s.pr))),
     ]);
+    answered();
     let changed = false;
     open.forEach((sighting, index) => {
       const answer = answers[index]!;
@@ -153,13 +157,14 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
     return changed ? 'changed' : 'same';
   };
 
-  const ended = await poll(ctx, { intervalMs: options.intervalMs, backoff: true, deadline }, round);
+  const polled = await poll(ctx, { intervalMs: options.intervalMs, backoff: true, deadline }, events, round);
   return {
     target: options.target,
     prs: sightings,
     ok: sightings.every((s) => s.status === 'reached'),
-    timedOut: ended === 'timeout',
+    timedOut: polled.ended === 'timeout',
     timeoutMs: options.timeoutMs,
+    ...(polled.outage ? { outage: polled.outage } : {}),
   };
 }
 

@@ -25,7 +25,7 @@ const MEANINGS: Record<ExitName, { short: string; long: string }> = {
   },
   unavailable: {
     short: 'unavailable',
-    long: 'service or network unavailable: 5xx or 429 after retries, a timeout, a refused or reset connection, a DNS failure, or an answer that is not the documented shape',
+    long: 'service or network unavailable: 5xx or 429 after retries, a timeout, a refused or reset connection, a DNS failure, or an answer that is not the documented shape; also a write whose answer never came, which may have been applied (the message names the command that tells)',
   },
   waitTimeout: { short: 'wait timed out', long: 'a wait (`mq wait`, `--wait`) reached its --timeout' },
   interrupted: { short: 'interrupted', long: 'interrupted: Ctrl-C or SIGTERM' },

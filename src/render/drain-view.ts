@@ -5,6 +5,7 @@ import type { DrainResult } from '../commands/queue/state.js';
 import { paintState } from './colors.js';
 import { toJson } from './json.js';
 import type { RenderContext } from './options.js';
+import { outageSummary } from './outage-view.js';
 import { safeLine } from './sanitize.js';
 
 /** `2 admitted PRs left: #1 testing, #2 pending`. */
@@ -24,10 +25,13 @@ export function renderDrainSummary(result: DrainResult, ctx: RenderContext): str
   return `${ctx.paint.yellow('…')} ${name} still has ${admittedCount(result.admitted)}: ${listAdmitted(result.admitted, ctx)}\n`;
 }
 
-/** The last NDJSON line: the drain's own JSON document, with `ok`, `timedOut` and the admitted PRs left. */
+/**
+ * The last NDJSON line: the drain's own JSON document, with `ok`, `timedOut`, the admitted PRs left, and
+ * `unreachableSince` when it timed out while the service could not be reached.
+ */
 export function drainSummaryJson(result: DrainResult): unknown {
   const admitted = admittedRecords(result.admitted);
-  return { summary: { ok: result.ok, timedOut: result.timedOut, ...(toJson(result.change) as object), admitted } };
+  return { summary: { ok: result.ok, timedOut: result.timedOut, ...outageSummary(result.outage), ...(toJson(result.change) as object), admitted } };
 }
 
 function admittedRecords(admitted: readonly EnqueuedPullRequest[]): Array<{ pr: number; state: string | null }> {

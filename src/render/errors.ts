@@ -1,6 +1,6 @@
 // A failure as stderr shows it. Only the error's own message is used, never its `cause`: a cause may be an HTTP
 // exchange holding the token. The exit code is not decided here (src/errors.ts `exitCodeOf`).
-import { ApiError, MqError } from '../errors.js';
+import { ApiError, MqError, OutcomeUnknownError } from '../errors.js';
 import { makePaint } from './colors.js';
 import { safeLine, safeText } from './sanitize.js';
 
@@ -23,6 +23,8 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
       code: known ? error.code : 'internal',
       ...(status === undefined ? {} : { status }),
       message,
+      // A write that may have been applied: the command that tells, for a script to run.
+      ...(error instanceof OutcomeUnknownError ? { check: error.check } : {}),
       ...(stack === undefined ? {} : { stack }),
     };
     return `${JSON.stringify({ error: body })}\n`;

@@ -5,6 +5,7 @@ import { paintState } from './colors.js';
 import { ageSince } from './durations.js';
 import type { RenderContext } from './options.js';
 import { aboutPr } from './fields.js';
+import { outageSummary } from './outage-view.js';
 import { explainReadiness } from './readiness.js';
 import { safeLine } from './sanitize.js';
 
@@ -82,7 +83,10 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
   return `${lines.join('\n')}\n`;
 }
 
-/** The last NDJSON line: `{"summary":{"ok":true,"for":"merged","timedOut":false,"results":[…]}}`. */
+/**
+ * The last NDJSON line: `{"summary":{"ok":true,"for":"merged","timedOut":false,"results":[…]}}`, with
+ * `unreachableSince` when the wait timed out while the service could not be reached.
+ */
 export function waitSummaryJson(result: WaitResult): unknown {
   const results = result.prs.map((sighting) => {
     const reasons = sighting.status === 'ended' ? reasonsOf(sighting) : [];
@@ -95,7 +99,7 @@ export function waitSummaryJson(result: WaitResult): unknown {
       ...(sighting.error ? { error: sighting.error } : {}),
     };
   });
-  return { summary: { ok: result.ok, for: result.target, timedOut: result.timedOut, results } };
+  return { summary: { ok: result.ok, for: result.target, timedOut: result.timedOut, ...outageSummary(result.outage), results } };
 }
 
 /** The live line names the PR in its own column; a message that begins with the name leaves it out. */

@@ -187,6 +187,36 @@ describe('retries', () => {
     });
   });
 
+  it('announces each retry before its pause: what failed, attempt n of m, the pause', async () => {
+    service.reply(unavailable({ 'retry-after': '2' }), plainText(502, 'bad gateway'), json(fixture.queue()));
+    const notices: Array<{ attempt: number; tries: number; delayMs: number; error: Error }> = [];
+    const { client, sleeps } = clientFor(service, { onRetry: (notice) => notices.push(notice) });
+    await client.getQueue(queueRef);
+    expect(notices.map((n) => [n.attempt, n.tries, n.delayMs, n.error.message])).toEqual([
+      [1, 3, 2_000, 'Service Unavailable'],
+      [2, 3, sleeps[1], 'bad gateway'],
+    ]);
+  });
+
+  it('a 429 that runs out of retries carries its Retry-After, for a poll to honour', async () => {
+    service.reply(...Array.from({ length: 3 }, () => plainText(429, 'slow down', { 'retry-after': '12' })));
+    const { client } = clientFor(service);
+    const error = await rejectionOf(client.getQueue(queueRef));
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 12_000 });
+  });
+
+  it('the backoff grows, with jitter, but never past 5s', async () => {
+    for (let i = 0; i < 10; i++) service.reply(unavailable());
+    const { client, sleeps } = clientFor(service, { retries: 9 });
+    await rejectionOf(client.getQueue(queueRef));
+    expect(sleeps).toHaveLength(9);
+    sleeps.forEach((ms, i) => {
+      const step = Math.min(250 * 2 ** i, 5_000);
+      expect(ms).toBeGreaterThanOrEqual(step / 2);
+      expect(ms).toBeLessThanOrEqual(step);
+    });
+  });
+
   it('without an injected sleep it really waits (Retry-After: 0 keeps it short)', async () => {
     service.reply(unavailable({ 'retry-after': '0' }), json(fixture.queue()));
     const { client } = clientFor(service, { sleep: undefined });

@@ -1,11 +1,14 @@
 // What the waiting commands print, from their results and events: the pure views, and the printers that the
 // command table attaches (in place on a terminal, a line per change in a pipe, NDJSON under --json).
 import { describe, expect, it } from 'vitest';
+import type { Outage } from '../../src/commands/poll.js';
 import type { DrainResult } from '../../src/commands/queue/state.js';
 import type { PrSighting, WaitResult } from '../../src/commands/wait.js';
 import { makePaint } from '../../src/render/colors.js';
 import { renderAdmittedLine, renderDrainSummary } from '../../src/render/drain-view.js';
 import { drainPrinter, waitPrinter, watchPrinter, type ProgressOutput } from '../../src/render/progress.js';
+import { ApiError, NetworkError } from '../../src/errors.js';
+import { clockTime, describeOutage, renderOutageLine } from '../../src/render/outage-view.js';
 import { renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/wait-view.js';
 import { ESC, enqueuedPr, NOW, queue, submittedPr } from '../render/fixtures.js';
 
@@ -175,5 +178,100 @@ describe('the printers', () => {
     jsonPrinter.events.polled(q, true, NOW);
     jsonPrinter.events.polled(q, false, NOW);
     expect(json.text().trimEnd().split('\n').map((line) => JSON.parse(line))).toHaveLength(1);
+  });
+});
+
+describe('an outage during a wait', () => {
+  const refused = new NetworkError('connection refused by 127.0.0.1:4000: is the service (or the sandbox) running?', { failure: 'refused', sent: false });
+  const since = NOW - 12_000;
+  const outage = (failures: number, error: Outage['error'] = refused): Outage => ({ since, failures, error });
+  const at = (ms: number) => clockTime(ms);
+
+  it('in a pipe: one line as it begins (not one per failed round), one as it ends, between the changes', () => {
+    const { out, text } = output();
+    const printer = waitPrinter(out);
+    printer.events.changed({ pr: 5, state: 'testing', previous: null, at: 'x', position: 1 });
+    printer.events.unreachable(outage(1));
+    printer.events.unreachable(outage(2));
+    printer.events.unreachable(outage(3, new ApiError(503, 'busy', 'getQueue')));
+    printer.events.reachable(outage(3), NOW);
+    printer.events.changed({ pr: 5, state: 'merged', previous: 'testing', at: 'x', position: null });
+    printer.finish(result([merged]));
+    expect(text()).toBe(
+      [
+        '#5 testing (position 1)',
+        `! service unreachable since ${at(since)}: connection refused by 127.0.0.1:4000: is the service (or the sandbox) running?; still checking`,
+        `✓ service reachable again at ${at(NOW)}, after 12s unreachable`,
+        '#5 merged',
+        '✓ #42 merged',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('under --json: an event as it begins and one as it ends; the summary says since when if it timed out in one', () => {
+    const { out, text } = output({ json: true });
+    const printer = waitPrinter(out);
+    printer.events.unreachable(outage(1, new ApiError(503, 'busy', 'getQueue')));
+    printer.events.unreachable(outage(2));
+    printer.events.reachable(outage(2), NOW);
+    printer.events.unreachable({ since: NOW, failures: 1, error: refused });
+    printer.finish(result([testing], { ok: false, timedOut: true, outage: { since: NOW, failures: 4, error: refused } }));
+    const lines = text().trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      { service: 'unreachable', since: new Date(since).toISOString(), error: { code: 'unavailable', status: 503, message: 'busy' } },
+      { service: 'reachable', at: new Date(NOW).toISOString(), since: new Date(since).toISOString(), unreachableMs: 12_000 },
+      { service: 'unreachable', since: new Date(NOW).toISOString(), error: { code: 'unavailable', message: refused.message } },
+      {
+        summary: {
+          ok: false,
+          for: 'merged',
+          timedOut: true,
+          unreachableSince: new Date(NOW).toISOString(),
+          results: [{ pr: 5, state: 'testing', reached: false }],
+        },
+      },
+    ]);
+  });
+
+  it('on a terminal: a line under the live block, saying for how long; gone when the service is back', () => {
+    const { out, text } = output({ live: true });
+    const printer = waitPrinter(out);
+    printer.events.polled([testing], NOW);
+    const before = text().length;
+    printer.events.unreachable(outage(1));
+    const drawn = text().slice(before);
+    expect(drawn).toContain('• #5');
+    expect(drawn).toContain(`! service unreachable since ${at(since)} (for 12s): connection refused`);
+    printer.events.reachable(outage(1), NOW);
+    printer.events.polled([testing], NOW);
+    const after = text().slice(before + drawn.length);
+    expect(after).toContain(`✓ service reachable again at ${at(NOW)}, after 12s unreachable\n`);
+    // The last block drawn has the PR's line and no outage line.
+    expect(after.slice(after.lastIndexOf(`${ESC}J`))).not.toContain('unreachable');
+  });
+
+  it('under --quiet: nothing but the summary, as for the changes', () => {
+    const { out, text } = output({ quiet: true });
+    const printer = waitPrinter(out);
+    printer.events.unreachable(outage(1));
+    printer.events.reachable(outage(1), NOW);
+    printer.finish(result([merged]));
+    expect(text()).toBe('✓ #42 merged\n');
+  });
+
+  it('drain and watch show it the same way', () => {
+    for (const make of [drainPrinter, watchPrinter] as const) {
+      const { out, text } = output();
+      const printer = make(out);
+      printer.events.unreachable(outage(1));
+      printer.events.reachable(outage(1), NOW);
+      expect(text()).toMatch(/^! service unreachable since \d\d:\d\d:\d\d: connection refused.*\n✓ service reachable again at \d\d:\d\d:\d\d, after 12s unreachable\n$/);
+    }
+  });
+
+  it('says since when in the message of a wait that timed out in it', () => {
+    expect(describeOutage(outage(9))).toBe(`the service has been unreachable since ${at(since)} (${refused.message})`);
+    expect(renderOutageLine(outage(1), NOW + 3_600_000, plain.paint, true)).toContain('(for 1h)');
   });
 });

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/client.js';
 import type { EnqueuedPullRequest, PullRequestState, SubmittedPullRequest } from '../../src/api/schemas.js';
 import type { Context } from '../../src/commands/context.js';
-import { nextDelay, poll } from '../../src/commands/poll.js';
+import { mayPass, nextDelay, poll, type Outage, type ServiceEvents } from '../../src/commands/poll.js';
 import { drainAndWait } from '../../src/commands/queue/state.js';
+import { watchQueue } from '../../src/commands/queue/watch.js';
 import { hasReached, submitAndWait, waitForPrs, type PrChange, type WaitEvents } from '../../src/commands/wait.js';
 import { parseInterval, parseWaitOptions } from '../../src/commands/wait-input.js';
 import type { ResolvedSettings } from '../../src/config/index.js';
@@ -13,12 +14,12 @@ import { ApiError, InterruptedError, NetworkError, UsageError } from '../../src/
 import { enqueuedPr, submittedPr } from '../render/fixtures.js';
 
 /** Each PR's states, one per lookup; the last one repeats. A missing PR answers 404. */
-type Script = Record<number, Array<PullRequestState | 'error'>>;
+type Script = Record<number, Array<PullRequestState | 'error' | 'unauthorized'>>;
 
 function scriptedClient(script: Script, extra: Partial<MergeQueueClient> = {}) {
   const calls = new Map<number, number>();
   const lookups: number[] = [];
-  const current = (pr: number): PullRequestState | 'error' | undefined => {
+  const current = (pr: number): PullRequestState | 'error' | 'unauthorized' | undefined => {
     const states = script[pr];
     if (!states) return undefined;
     return states[Math.min(calls.get(pr) ?? 0, states.length - 1)];
@@ -30,7 +31,8 @@ function scriptedClient(script: Script, extra: Partial<MergeQueueClient> = {}) {
       const state = current(pr);
       calls.set(pr, (calls.get(pr) ?? 0) + 1);
       if (state === undefined) throw new ApiError(404, `pull request #${pr} was never submitted`, 'getSubmittedPullRequest');
-      if (state === 'error') throw new NetworkError('connection refused');
+      if (state === 'error') throw new NetworkError('connection refused', { failure: 'refused', sent: false });
+      if (state === 'unauthorized') throw new ApiError(401, 'bad token', 'getSubmittedPullRequest');
       return submittedPr({ prNumber: pr, state, stateChangedAt: '2026-01-01T00:00:00Z' });
     },
     async getQueue() {
@@ -73,16 +75,36 @@ function fakeContext(client: MergeQueueClient, signal = new AbortController().si
   return { ctx, sleeps, clock };
 }
 
+/** Every event, in order, as one-line words: `changed 1 testing`, `unreachable 2`, `reachable`, `polled`. */
 function recorder() {
   const changes: PrChange[] = [];
   const rounds: number[] = [];
   const acted: unknown[] = [];
+  const log: string[] = [];
+  const outages: Outage[] = [];
   const events: WaitEvents = {
     acted: (result) => acted.push(result),
-    changed: (change) => changes.push(change),
-    polled: (prs) => rounds.push(prs.length),
+    changed: (change) => {
+      changes.push(change);
+      log.push(`changed ${change.pr} ${change.state}`);
+    },
+    polled: (prs) => {
+      rounds.push(prs.length);
+      log.push('polled');
+    },
+    ...serviceLog(log, outages),
   };
-  return { events, changes, rounds, acted };
+  return { events, changes, rounds, acted, log, outages };
+}
+
+function serviceLog(log: string[], outages: Outage[] = []): ServiceEvents {
+  return {
+    unreachable: (outage) => {
+      outages.push(outage);
+      log.push(`unreachable ${outage.failures} since ${outage.since}`);
+    },
+    reachable: (outage, at) => log.push(`reachable at ${at} after ${outage.failures}`),
+  };
 }
 
 const options = { target: 'merged' as const, timeoutMs: 60_000, intervalMs: 1_000 };
@@ -104,11 +126,11 @@ describe('the pace of a poll', () => {
   it('makes a last check at the deadline, then gives up', async () => {
     const { ctx, sleeps } = fakeContext(scriptedClient({}).client);
     let rounds = 0;
-    const ended = await poll(ctx, { intervalMs: 1_000, backoff: true, deadline: 2_500 }, async () => {
+    const polled = await poll(ctx, { intervalMs: 1_000, backoff: true, deadline: 2_500 }, serviceLog([]), async () => {
       rounds += 1;
       return 'same';
     });
-    expect(ended).toBe('timeout');
+    expect(polled).toEqual({ ended: 'timeout' });
     expect(sleeps).toEqual([1_500, 1_000]);
     expect(rounds).toBe(3);
   });
@@ -116,7 +138,7 @@ describe('the pace of a poll', () => {
   it('keeps its pace without backoff', async () => {
     const { ctx, sleeps } = fakeContext(scriptedClient({}).client);
     let rounds = 0;
-    await poll(ctx, { intervalMs: 2_000, backoff: false }, async () => (++rounds === 4 ? 'done' : 'same'));
+    await poll(ctx, { intervalMs: 2_000, backoff: false }, serviceLog([]), async () => (++rounds === 4 ? 'done' : 'same'));
     expect(sleeps).toEqual([2_000, 2_000, 2_000]);
   });
 });
@@ -183,9 +205,42 @@ describe('mq wait', () => {
     expect(mixed.prs[1]).toMatchObject({ status: 'error', error: { code: 'not_found', status: 404 } });
   });
 
-  it('stops at a failure that would fail every PR alike', async () => {
-    const { client } = scriptedClient({ 1: ['pending', 'error'] });
-    await expect(waitForPrs({ ...options, prs: [1] }, fakeContext(client).ctx, recorder().events)).rejects.toBeInstanceOf(NetworkError);
+  it('rides out the service being unreachable, and says when it is back before what it brought', async () => {
+    const { client } = scriptedClient({ 1: ['pending', 'error', 'error', 'testing', 'merged'] });
+    const { ctx, sleeps } = fakeContext(client);
+    const seen = recorder();
+    const result = await waitForPrs({ ...options, prs: [1] }, ctx, seen.events);
+    expect(result).toMatchObject({ ok: true, timedOut: false });
+    expect(result.outage).toBeUndefined();
+    expect(seen.log).toEqual([
+      'changed 1 pending',
+      'polled',
+      // The outage began with the round that first failed, at 1000 on the fake clock.
+      'unreachable 1 since 1000',
+      'unreachable 2 since 1000',
+      'reachable at 4750 after 2',
+      'changed 1 testing',
+      'polled',
+      'changed 1 merged',
+      'polled',
+    ]);
+    // An outage slows the pace as a quiet round does; the service's return resets it.
+    expect(sleeps).toEqual([1_000, 1_500, 2_250, 1_000]);
+  });
+
+  it('times out in an outage: the result says since when', async () => {
+    const { client } = scriptedClient({ 3: ['testing', 'error'] });
+    const { ctx } = fakeContext(client);
+    const result = await waitForPrs({ ...options, timeoutMs: 5_000, prs: [3] }, ctx, recorder().events);
+    expect(result).toMatchObject({ ok: false, timedOut: true, outage: { since: 1_000, error: expect.any(NetworkError) } });
+    expect(result.prs[0]).toMatchObject({ status: 'waiting', pullRequest: { state: 'testing' } });
+  });
+
+  it('stops at once at a 401, which no waiting mends', async () => {
+    const { client } = scriptedClient({ 1: ['pending', 'unauthorized'] });
+    const seen = recorder();
+    await expect(waitForPrs({ ...options, prs: [1] }, fakeContext(client).ctx, seen.events)).rejects.toMatchObject({ status: 401, exitCode: 3 });
+    expect(seen.outages).toEqual([]);
   });
 
   it('ends at once on Ctrl-C', async () => {
@@ -237,12 +292,99 @@ describe('queue drain --wait', () => {
     const result = await drainAndWait({ yes: true, timeoutMs: 60_000, intervalMs: 1_000 }, ctx, {
       acted: (r) => acted.push(r),
       polled: (admitted, changed) => polled.push([admitted.map((pr) => pr.prNumber), changed]),
+      ...serviceLog([]),
     });
     expect(sent).toEqual([expect.objectContaining({ state: 'draining' })]);
     expect(acted).toEqual([expect.objectContaining({ kind: 'queueChange', action: 'drain' })]);
     expect(polled).toEqual([[[1, 2], true], [[2], true], [[2], false], [[], true]]);
     expect(sleeps).toEqual([1_000, 1_000, 1_500]);
     expect(result).toMatchObject({ ok: true, timedOut: false, admitted: [] });
+  });
+});
+
+describe('a poll in an outage', () => {
+  const refused = () => new NetworkError('connection refused by x', { failure: 'refused', sent: false });
+
+  it('goes on through 5xx, 429, refused, reset and timeouts, and ends at 401, 403, 404, TLS and bugs', () => {
+    for (const status of [429, 500, 502, 503, 504]) expect(mayPass(new ApiError(status, 'x', 'getQueue'), false)).toBe(true);
+    for (const status of [400, 401, 403, 404, 409, 422]) expect(mayPass(new ApiError(status, 'x', 'getQueue'), true)).toBe(false);
+    for (const failure of ['refused', 'reset', 'timeout', 'other'] as const) expect(mayPass(new NetworkError('x', { failure }), false)).toBe(true);
+    expect(mayPass(new NetworkError('x', { failure: 'tls' }), true)).toBe(false);
+    expect(mayPass(new TypeError('bug'), true)).toBe(false);
+  });
+
+  it('takes a name that stops resolving for an outage, but not one that never resolved (a typo in --api-url)', () => {
+    const dns = new NetworkError('cannot resolve x', { failure: 'dns', sent: false });
+    expect(mayPass(dns, true)).toBe(true);
+    expect(mayPass(dns, false)).toBe(false);
+  });
+
+  it('waits no sooner than a Retry-After asks', async () => {
+    const { ctx, sleeps } = fakeContext(scriptedClient({}).client);
+    let rounds = 0;
+    await poll(ctx, { intervalMs: 1_000, backoff: true }, serviceLog([]), async () => {
+      rounds += 1;
+      if (rounds === 1) throw new ApiError(429, 'slow down', 'getQueue', { retryAfterMs: 20_000 });
+      return 'done';
+    });
+    expect(sleeps).toEqual([20_000]);
+  });
+
+  it('at the deadline in an outage, ends with it; a round that went through in time would have cleared it', async () => {
+    const { ctx } = fakeContext(scriptedClient({}).client);
+    const log: string[] = [];
+    const polled = await poll(ctx, { intervalMs: 1_000, backoff: false, deadline: 2_000 }, serviceLog(log), async () => {
+      throw refused();
+    });
+    expect(polled).toMatchObject({ ended: 'timeout', outage: { since: 0, failures: 3 } });
+    expect(log).toEqual(['unreachable 1 since 0', 'unreachable 2 since 0', 'unreachable 3 since 0']);
+  });
+
+  it('a watch rides it out too, and the drain', async () => {
+    let round = 0;
+    const { client } = scriptedClient({}, {
+      getQueue: (async () => {
+        round += 1;
+        if (round === 2) throw new ApiError(503, 'busy', 'getQueue');
+        return { enqueuedPullRequests: round < 4 ? [enqueuedPr({ prNumber: 1, state: 'testing' })] : [] };
+      }) as never,
+      updateQueue: (async () => undefined) as never,
+    });
+    const log: string[] = [];
+    const { ctx } = fakeContext(client);
+    const result = await drainAndWait({ yes: true, timeoutMs: 60_000, intervalMs: 1_000 }, ctx, {
+      acted: () => undefined,
+      polled: (admitted) => log.push(`polled ${admitted.length}`),
+      ...serviceLog(log),
+    });
+    expect(result.ok).toBe(true);
+    expect(log).toEqual(['polled 1', 'unreachable 1 since 1000', 'reachable at 2500 after 1', 'polled 1', 'polled 0']);
+  });
+});
+
+describe('queue get --watch in an outage', () => {
+  it('keeps its pace through it and tells the view, until Ctrl-C', async () => {
+    let round = 0;
+    const { client } = scriptedClient({}, {
+      getQueue: (async () => {
+        round += 1;
+        if (round === 2 || round === 3) throw new NetworkError('the connection to x was reset', { failure: 'reset' });
+        return { enqueuedPullRequests: [] };
+      }) as never,
+    });
+    const controller = new AbortController();
+    const { ctx, sleeps } = fakeContext(client, controller.signal);
+    const log: string[] = [];
+    const watching = watchQueue({ intervalMs: 2_000 }, ctx, {
+      polled: () => {
+        log.push('polled');
+        if (round === 4) controller.abort();
+      },
+      ...serviceLog(log),
+    });
+    await expect(watching).rejects.toBeInstanceOf(InterruptedError);
+    expect(log).toEqual(['polled', 'unreachable 1 since 2000', 'unreachable 2 since 2000', 'reachable at 6000 after 2', 'polled']);
+    expect(sleeps).toEqual([2_000, 2_000, 2_000]);
   });
 });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultLoaders } from 'cosmiconfig';
 import { describe, expect, it } from 'vitest';
-import { advanceAfterPolls, control, mq, MQ_BIN, sandboxEnv, TOKEN, useSandbox, type Run } from '../support/cli.js';
+import { advanceAsSeen, control, mq, MQ_BIN, sandboxEnv, TOKEN, useSandbox, type Run } from '../support/cli.js';
 
 const fixture = useSandbox();
 const EXAMPLES = resolve(import.meta.dirname, '../../examples');
@@ -31,8 +31,9 @@ function scriptEnv(extra: Record<string, string> = {}): { env: Record<string, st
 }
 
 /**
- * Runs a bash script to its end. While it runs, the sandbox's clock moves `advanceSeconds` after each round of
- * polling by the mq it runs (0: it stands still), so that PRs it waits for finish testing.
+ * Runs a bash script to its end. While it runs, the sandbox's clock moves `advanceSeconds` each time mq has
+ * read the queue of the script's repository since the last move (0: it stands still), so that PRs it waits for
+ * finish testing, and every state they pass through is seen, however slow the machine.
  */
 function runBash(args: string[], options: { env: Record<string, string>; cwd?: string; advanceSeconds?: number }): Promise<Run> {
   const child = spawn('bash', args, { env: options.env, cwd: options.cwd ?? EXAMPLES, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +42,8 @@ function runBash(args: string[], options: { env: Record<string, string>; cwd?: s
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const run = new Promise<Run>((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-  return options.advanceSeconds ? advanceAfterPolls(fixture, run, options.advanceSeconds) : run;
+  if (!options.advanceSeconds) return run;
+  return advanceAsSeen(fixture, run, { seconds: options.advanceSeconds, repo: options.env.MQ_REPO! });
 }
 
 async function queueState(env: Record<string, string>): Promise<{ state: string; prs: Record<number, string> }> {

@@ -1,10 +1,9 @@
 // mq wait, submit --wait, queue drain --wait and queue get --watch end to end: the built mq polls a sandbox on
-// a manual clock while the test moves the clock on, until the child exits.
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+// a manual clock, and the test moves the clock on each time mq has seen the queue as it stands (read off the
+// recorder, or off mq's own output), never on a timer racing the program: however slow the machine, mq sees
+// every state the clock passes through.
 import { describe, expect, it } from 'vitest';
-import { advanceAfterPolls, control, isolatedDir, MQ_BIN, mq, sandboxEnv, useSandbox, type Run } from '../support/cli.js';
+import { advanceAsSeen, control, mq, sandboxEnv, startMq, useSandbox, type Run } from '../support/cli.js';
 
 const fixture = useSandbox();
 const ESC = '\u001b[';
@@ -21,38 +20,21 @@ async function freshQueue(): Promise<Record<string, string>> {
 const describePr = (number: number, facts: Record<string, unknown>) =>
   control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: repoName }, number, ...facts });
 
-/** Moves the sandbox's clock on by `seconds` after each round of mq's polling, until `run` exits. */
-function advancing(run: Promise<Run>, seconds = 120): Promise<Run> {
-  return advanceAfterPolls(fixture, run, seconds);
-}
-
-/** The built mq in a child process we can signal; `output` resolves once stdout has said something. */
-function startMq(args: string[], env: Record<string, string>) {
-  const home = isolatedDir();
-  const child = spawn(process.execPath, [MQ_BIN, ...args], {
-    cwd: home,
-    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const output = new Promise<void>((said) => child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((stdout += chunk), said())));
-  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { child, output, done };
+/**
+ * Moves the sandbox's clock on by `seconds` (a test run takes 300) each time mq has looked at the queue and
+ * at each of `prs` still waited for, until `run` exits.
+ */
+function advancing(run: Promise<Run>, prs: number[], options: { seconds?: number; settled?: string[] } = {}): Promise<Run> {
+  return advanceAsSeen(fixture, run, { seconds: options.seconds ?? 300, repo: `acme/${repoName}`, prs, settled: options.settled });
 }
 
 const lines = (text: string) => text.trimEnd().split('\n');
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(25);
-}
 
 describe('mq wait', () => {
   it('exits 0 once the PR is merged, a plain line per change in a pipe', async () => {
     const env = await freshQueue();
     expect((await mq(['submit', '42'], { env })).code).toBe(0);
-    const run = await advancing(mq(['wait', '42', '--interval', '1s'], { env }));
+    const run = await advancing(mq(['wait', '42', '--interval', '1s'], { env }), [42]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain(ESC);
@@ -65,7 +47,7 @@ describe('mq wait', () => {
     const env = await freshQueue();
     await describePr(7, { testOutcome: 'fail' });
     await mq(['submit', '7'], { env });
-    const run = await advancing(mq(['wait', '7', '--interval', '1s'], { env }));
+    const run = await advancing(mq(['wait', '7', '--interval', '1s'], { env }), [7]);
     expect(run.code).toBe(1);
     expect(lines(run.stdout).at(-1)).toBe('✗ #7 failed, not merged');
   });
@@ -73,12 +55,11 @@ describe('mq wait', () => {
   it('exits 1 when the PR is cancelled, with the readiness reason the service gives', async () => {
     const env = await freshQueue();
     await mq(['submit', '8'], { env });
-    const polled = fixture.recorder.requests.length;
-    const run = mq(['wait', '8', '--interval', '1s'], { env });
-    // Once mq has looked once, retargeting the admitted PR cancels it (SEMANTICS.md).
-    await until(() => fixture.recorder.requests.slice(polled).some((r) => r.path === '/getSubmittedPullRequest' && r.answered));
+    const running = startMq(['wait', '8', '--interval', '1s'], { env });
+    await running.until(/^#8 /);
+    // Retargeting an admitted PR cancels it (SEMANTICS.md).
     await describePr(8, { baseBranch: 'release' });
-    const done = await advancing(run);
+    const done = await advancing(running.done, [8]);
     expect(done.code).toBe(1);
     expect(done.stdout).toContain('✗ #8 cancelled, not merged');
     expect(done.stdout).toContain("its base branch (release) does not match the queue's branch");
@@ -98,7 +79,7 @@ describe('mq wait', () => {
   it('prints NDJSON under --json: one line per change, the summary last', async () => {
     const env = await freshQueue();
     await mq(['submit', '1', '2'], { env });
-    const run = await advancing(mq(['wait', '1', '2', '--interval', '1s', '--json'], { env }));
+    const run = await advancing(mq(['wait', '1', '2', '--interval', '1s', '--json'], { env }), [1, 2]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const records = lines(run.stdout).map((line) => JSON.parse(line));
@@ -118,7 +99,10 @@ describe('mq wait', () => {
   it('waits for another state with --for, and exits 4 for a PR never submitted', async () => {
     const env = await freshQueue();
     await mq(['submit', '3'], { env });
-    const testing = await advancing(mq(['wait', '3', '--for', 'TESTING', '--interval', '1s'], { env }), 1);
+    const testing = await advancing(mq(['wait', '3', '--for', 'TESTING', '--interval', '1s'], { env }), [3], {
+      seconds: 1,
+      settled: ['testing', 'tests_passed', 'merged', 'failed', 'cancelled'],
+    });
     expect(testing.code).toBe(0);
     expect(lines(testing.stdout).at(-1)).toBe('✓ #3 testing');
 
@@ -152,8 +136,8 @@ describe('mq wait', () => {
   it('ends with 130 on Ctrl-C, with no stack trace', async () => {
     const env = await freshQueue();
     await mq(['submit', '6'], { env });
-    const running = startMq(['wait', '6', '--interval', '1s'], env);
-    await running.output;
+    const running = startMq(['wait', '6', '--interval', '1s'], { env });
+    await running.until(/#6/);
     running.child.kill('SIGINT');
     const run = await running.done;
     expect(run.code).toBe(130);
@@ -164,19 +148,19 @@ describe('mq wait', () => {
 describe('submit --wait and queue drain --wait', () => {
   it('submits, then waits until merged', async () => {
     const env = await freshQueue();
-    const run = await advancing(mq(['submit', '11', '12', '--wait', '--interval', '1s'], { env }));
+    const run = await advancing(mq(['submit', '11', '12', '--wait', '--interval', '1s'], { env }), [11, 12]);
     expect(run.code).toBe(0);
     const out = lines(run.stdout);
     expect(out.slice(0, 2)).toEqual(['✓ #11 submitted', '✓ #12 submitted']);
     expect(out.slice(-2)).toEqual(['✓ #11 merged', '✓ #12 merged']);
-    const json = await advancing(mq(['submit', '13', '--wait', '--interval', '1s', '--json'], { env }));
+    const json = await advancing(mq(['submit', '13', '--wait', '--interval', '1s', '--json'], { env }), [13]);
     expect(JSON.parse(lines(json.stdout).at(-1)!)).toMatchObject({ summary: { ok: true, results: [{ pr: 13, state: 'merged', reached: true }] } });
   });
 
   it('waits for a PR already in the queue as for one it submitted; refuses one queued differently', async () => {
     const env = await freshQueue();
     await mq(['submit', '14'], { env });
-    const run = await advancing(mq(['submit', '14', '--wait', '--interval', '1s'], { env }));
+    const run = await advancing(mq(['submit', '14', '--wait', '--interval', '1s'], { env }), [14]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const out = lines(run.stdout);
@@ -185,7 +169,7 @@ describe('submit --wait and queue drain --wait', () => {
     expect(out.at(-1)).toBe('✓ #14 merged');
 
     await mq(['submit', '15'], { env });
-    const json = await advancing(mq(['submit', '15', '--wait', '--interval', '1s', '--json'], { env }));
+    const json = await advancing(mq(['submit', '15', '--wait', '--interval', '1s', '--json'], { env }), [15]);
     expect(json.code).toBe(0);
     expect(JSON.parse(lines(json.stdout).at(-1)!)).toEqual({
       summary: { ok: true, for: 'merged', timedOut: false, results: [{ pr: 15, state: 'merged', reached: true, alreadyQueued: true }] },
@@ -201,7 +185,7 @@ describe('submit --wait and queue drain --wait', () => {
   it('drains, and returns once no admitted PR is left; exits 7 at --timeout', async () => {
     const env = await freshQueue();
     await mq(['submit', '21', '22'], { env });
-    const run = await advancing(mq(['queue', 'drain', '--yes', '--wait', '--interval', '1s'], { env }));
+    const run = await advancing(mq(['queue', 'drain', '--yes', '--wait', '--interval', '1s'], { env }), []);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(lines(run.stdout)[0]).toBe('Queue main is draining');
@@ -225,10 +209,10 @@ describe('queue get --watch', () => {
   it('prints the table once per change in a pipe, and ends with 130 on Ctrl-C', async () => {
     const env = await freshQueue();
     await mq(['submit', '31'], { env });
-    const running = startMq(['queue', 'get', '--watch', '--interval', '1s'], env);
-    await running.output;
+    const running = startMq(['queue', 'get', '--watch', '--interval', '1s'], { env });
+    await running.until(/#31/);
     await control(fixture.sandboxUrl, 'advance', { seconds: 3600 });
-    await sleep(2_500);
+    await running.until(/No pull requests in the queue\./);
     running.child.kill('SIGINT');
     const run = await running.done;
     expect(run.code).toBe(130);

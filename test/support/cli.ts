@@ -1,12 +1,11 @@
 // End-to-end plumbing: the built `mq` spawned as a user would run it, a sandbox it talks to over real HTTP,
 // and a recorder in between that keeps every request body so tests can check it against the published API.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { validateRequest } from './openapi/validate.js';
 
@@ -47,6 +46,58 @@ export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
   });
 }
 
+export interface RunningMq {
+  child: ChildProcess;
+  /** Its exit code and everything it wrote. */
+  done: Promise<Run>;
+  stdout(): string;
+  stderr(): string;
+  /**
+   * Resolves once what it has written to `stream` matches `pattern`: the test moves on when mq has shown it saw
+   * something, never after a guessed delay. Rejects if mq exits first, with what it wrote.
+   */
+  until(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+}
+
+/** The built mq in a child process that a test can watch as it goes, and signal. */
+export function startMq(args: string[], options: MqOptions = {}): RunningMq {
+  const home = options.cwd ?? isolatedDir();
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const written = { stdout: '', stderr: '' };
+  const watchers = new Set<() => void>();
+  const wrote = () => watchers.forEach((watcher) => watcher());
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => ((written.stdout += chunk), wrote()));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => ((written.stderr += chunk), wrote()));
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code, ...written })));
+  let exited = false;
+  void done.then(() => {
+    exited = true;
+    wrote();
+  });
+  return {
+    child,
+    done,
+    stdout: () => written.stdout,
+    stderr: () => written.stderr,
+    until: (pattern, stream = 'stdout') =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(written[stream])) {
+            watchers.delete(check);
+            resolve();
+          } else if (exited) {
+            watchers.delete(check);
+            reject(new Error(`mq ${args.join(' ')} exited before its ${stream} matched ${pattern}:\n${written.stdout}\n${written.stderr}`));
+          }
+        };
+        watchers.add(check);
+        check();
+      }),
+  };
+}
+
 export interface SandboxProcess {
   url: string;
   /** What it has written to stderr so far. */
@@ -54,9 +105,12 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
-/** `mq sandbox` in a child process; resolves once its base URL is on the first line of stdout. */
-export function startSandboxProcess(args: string[] = ['--clock', 'manual']): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', '0', ...args], {
+/**
+ * `mq sandbox` in a child process; resolves once its base URL is on the first line of stdout. `port` (default 0,
+ * a free one) lets a sandbox stopped with its `--state` file come back where its clients look for it.
+ */
+export function startSandboxProcess(args: string[] = ['--clock', 'manual'], options: { port?: number } = {}): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', String(options.port ?? 0), ...args], {
     cwd: isolatedDir(),
     env: { PATH: process.env.PATH ?? '', HOME: isolatedDir() },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,13 +140,15 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
-  /** The answer has gone back to mq. */
-  answered: boolean;
+  /** What the sandbox answered, once the whole answer has come back (and before mq receives it). */
+  answer?: { status: number; body: string };
 }
 
 export interface Recorder {
   url: string;
   requests: RecordedRequest[];
+  /** Resolves once `condition` holds of the requests, looking again at each arrival and each answer. */
+  until(condition: (requests: readonly RecordedRequest[]) => boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,20 +156,28 @@ export interface Recorder {
 export async function startRecorder(target: string): Promise<Recorder> {
   const upstream = new URL(target);
   const requests: RecordedRequest[] = [];
+  const watchers = new Set<() => void>();
+  const changed = () => watchers.forEach((watcher) => watcher());
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const path = (req.url ?? '/').replace(/^\/v1/, '');
-      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8'), answered: false };
+      const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8') };
       requests.push(record);
-      res.on('close', () => (record.answered = true));
+      changed();
       const forward = httpRequest(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: upstream.pathname + path, headers: { ...req.headers, host: upstream.host } },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            const text = Buffer.concat(parts);
+            record.answer = { status: answer.statusCode ?? 502, body: text.toString('utf8') };
+            changed();
+            res.writeHead(answer.statusCode ?? 502, answer.headers).end(text);
+          });
         },
       );
       forward.on('error', () => res.writeHead(502).end('recorder: upstream failed'));
@@ -126,6 +190,115 @@ export async function startRecorder(target: string): Promise<Recorder> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    until: (condition) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!condition(requests)) return;
+          watchers.delete(check);
+          resolve();
+        };
+        watchers.add(check);
+        check();
+      }),
+    close: () =>
+      new Promise<void>((closed) => {
+        watchers.clear();
+        server.closeAllConnections();
+        server.close(() => closed());
+      }),
+  };
+}
+
+export interface AdvanceOptions {
+  /** How far the sandbox's clock moves each time. */
+  seconds: number;
+  /** The repository (`owner/name`) whose requests count: the recorder is shared by a file's tests. */
+  repo: string;
+  /**
+   * The PRs mq looks up each round (wait, submit --wait): each must have been looked up since the last move,
+   * unless its last lookup showed it settled. None for the commands that only read the queue (drain, watch).
+   */
+  prs?: number[];
+  /** States in which mq stops looking a PR up: the final ones, or those of --for. */
+  settled?: readonly string[];
+}
+
+/**
+ * Moves the sandbox's manual clock on by `seconds` each time mq has seen the queue as it stands, until `run`
+ * ends. "Seen" is read off the recorder, not guessed from a delay: since the last move, a getQueue of the repo
+ * and a lookup of each PR still waited for have come and been answered. So mq looks at every state the clock
+ * passes through however slow the machine, and the clock never moves twice between two of its looks.
+ */
+export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, options: AdvanceOptions): Promise<Run> {
+  const settled = options.settled ?? ['merged', 'failed', 'cancelled'];
+  const [owner, name] = options.repo.split('/');
+  const mine = (request: RecordedRequest) => {
+    try {
+      const repo = (JSON.parse(request.body) as { repo?: { owner?: string; name?: string } }).repo;
+      return repo?.owner === owner && repo?.name === name;
+    } catch {
+      return false;
+    }
+  };
+  const lookupOf = (request: RecordedRequest) =>
+    request.path === '/getSubmittedPullRequest' ? (JSON.parse(request.body) as { pr: { number?: number } }).pr.number : undefined;
+  const seen = (requests: readonly RecordedRequest[], since: number) => {
+    const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);
+    const answered = requests.filter(isAnswered);
+    const recent = requests.slice(since).filter(isAnswered);
+    if (!recent.some((request) => request.path === '/getQueue')) return false;
+    return (options.prs ?? []).every((pr) => {
+      if (recent.some((request) => lookupOf(request) === pr)) return true;
+      const last = answered.filter((request) => lookupOf(request) === pr).at(-1)?.answer;
+      if (!last) return false;
+      return last.status !== 200 || settled.includes((JSON.parse(last.body) as { state?: string }).state ?? '');
+    });
+  };
+  let finished = false;
+  const ended = run.finally(() => {
+    finished = true;
+  });
+  let since = fixture.recorder.requests.length;
+  for (;;) {
+    const from = since;
+    await Promise.race([fixture.recorder.until((requests) => seen(requests, from)), ended]);
+    if (finished) return run;
+    await control(fixture.sandboxUrl, 'advance', { seconds: options.seconds });
+    since = fixture.recorder.requests.length;
+  }
+}
+
+export type StubReply = 'hang' | 'reset' | { status: number; body?: string; headers?: Record<string, string> };
+
+export interface StubService {
+  url: string;
+  /** The operations asked for, in order of arrival. */
+  operations: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A stand-in for a service in trouble, on port 0: `reply` says what each request gets: an answer, never an
+ * answer ('hang': the request was received and nothing comes back), or a dropped connection ('reset').
+ */
+export async function startStubService(reply: (operation: string, index: number) => StubReply): Promise<StubService> {
+  const operations: string[] = [];
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const operation = (req.url ?? '/').replace(/^\/v1\//, '').replace(/\?.*$/, '');
+      const answer = reply(operation, operations.push(operation) - 1);
+      if (answer === 'hang') return;
+      if (answer === 'reset') return void req.socket.destroy();
+      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    operations,
     close: () =>
       new Promise<void>((closed) => {
         server.closeAllConnections();
@@ -143,35 +316,6 @@ export async function control(baseUrl: string, route: 'advance' | 'pullRequests'
   });
   if (!response.ok) throw new Error(`_sandbox/${route}: ${response.status} ${await response.text()}`);
   return response.json();
-}
-
-/** The requests a waiting mq repeats each round. */
-const POLLS = new Set(['/getSubmittedPullRequest', '/getQueue']);
-
-/**
- * Runs `work` (mq, or a script running it) while moving the sandbox's clock on by `seconds` each time mq has
- * finished a round of polling: a poll answered since the last move, nothing in flight, and no new request for a
- * moment (a round's requests go out together). The clock never moves on a timer, so mq sees every state the test
- * expects it to, however slow the machine.
- */
-export async function advanceAfterPolls<T>(fixture: SandboxFixture, work: Promise<T>, seconds: number): Promise<T> {
-  let finished = false;
-  const done = () => (finished = true);
-  work.then(done, done);
-  const requests = fixture.recorder.requests;
-  const answeredPolls = () => requests.filter((r) => r.answered && POLLS.has(r.path)).length;
-  const settled = () => requests.every((r) => r.answered);
-  let seen = answeredPolls();
-  while (!finished) {
-    await delay(25);
-    if (answeredPolls() <= seen || !settled()) continue;
-    const count = requests.length;
-    await delay(100);
-    if (finished || requests.length !== count || !settled()) continue;
-    seen = answeredPolls();
-    await control(fixture.sandboxUrl, 'advance', { seconds });
-  }
-  return work;
 }
 
 /** The environment that points mq at a sandbox for one repository. */

@@ -2,12 +2,21 @@
 import type { QueueSettings } from '../../api/schemas.js';
 import type { Context } from '../context.js';
 import type { CommandResult } from '../result.js';
+import { checkCommand, settle } from '../uncertain.js';
 
 export async function createQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {
   const client = await ctx.client();
   const ref = ctx.queueRef();
   const { mode, concurrency, ...rest } = input.settings;
-  await client.createQueue({ ...ref, mode, concurrency });
-  const queue = Object.keys(rest).length > 0 ? await client.updateQueue({ ...ref, ...rest }) : undefined;
+  const check = checkCommand(ctx, 'queue', 'get');
+  await settle(client.createQueue({ ...ref, mode, concurrency }), { what: `the creation of the ${ref.targetBranch} queue`, check });
+  const queue =
+    Object.keys(rest).length > 0
+      ? await settle(client.updateQueue({ ...ref, ...rest }), {
+          what: `the settings of the new ${ref.targetBranch} queue`,
+          check,
+          also: 'The queue itself was created.',
+        })
+      : undefined;
   return { kind: 'queueChange', action: 'create', branch: ref.targetBranch, queue };
 }

@@ -3,8 +3,9 @@
 import { EXIT, MqError } from '../../errors.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
-import { eachPr } from '../pull-requests.js';
+import { eachPr, unsure } from '../pull-requests.js';
 import type { CommandResult } from '../result.js';
+import { checkCommand, settle } from '../uncertain.js';
 
 export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
@@ -26,12 +27,17 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
         : `Delete the ${ref.targetBranch} queue?`;
     await ask('queue delete', question, ctx);
   }
-  const cancelled = prs.length > 0 ? await eachPr(prs, (number) => client.cancelPullRequest({ ...ref, pr: { number } })) : undefined;
+  const cancelled =
+    prs.length > 0 ? await eachPr(prs, (number) => client.cancelPullRequest({ ...ref, pr: { number } }), undefined, unsure(ctx, 'cancel', 'cancelled')) : undefined;
   const failed = cancelled?.filter((r) => !r.ok) ?? [];
   if (failed.length > 0) {
     const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');
     throw new MqError(`the ${ref.targetBranch} queue was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.negative);
   }
-  await client.deleteQueue(ref);
+  await settle(client.deleteQueue(ref), {
+    what: `the deletion of the ${ref.targetBranch} queue`,
+    check: checkCommand(ctx, 'queue', 'get'),
+    also: 'A queue that is gone answers "not found".',
+  });
   return { kind: 'queueChange', action: 'delete', branch: ref.targetBranch, cancelled };
 }

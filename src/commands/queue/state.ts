@@ -3,8 +3,9 @@
 import type { EnqueuedPullRequest, PullRequestState, Queue } from '../../api/schemas.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
-import { poll } from '../poll.js';
+import { poll, type Outage, type ServiceEvents } from '../poll.js';
 import type { CommandResult } from '../result.js';
+import { checkCommand, settle } from '../uncertain.js';
 
 type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
 
@@ -21,7 +22,7 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
     await ask('queue pause', `Pause the ${ref.targetBranch} queue${why}? ${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`, ctx);
   }
   const client = await ctx.client();
-  const queue = await client.updateQueue({ ...ref, state: 'paused' });
+  const queue = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref.targetBranch));
   return { kind: 'queueChange', action: 'pause', branch: ref.targetBranch, queue, reason: input.reason };
 }
 
@@ -39,7 +40,7 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
     );
   }
   const client = await ctx.client();
-  const queue = await client.updateQueue({ ...ref, state: 'draining' });
+  const queue = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref.targetBranch));
   return { kind: 'queueChange', action: 'drain', branch: ref.targetBranch, queue, reason: input.reason };
 }
 
@@ -51,7 +52,7 @@ export interface DrainWaitInput extends StateChangeInput {
   intervalMs: number;
 }
 
-export interface DrainEvents {
+export interface DrainEvents extends ServiceEvents {
   /** The drain itself, shown as `queue drain` shows it. */
   acted(result: CommandResult): void;
   /** After every round: the admitted PRs left in queue order, whether that list changed, the service's clock. */
@@ -65,6 +66,8 @@ export interface DrainResult {
   ok: boolean;
   timedOut: boolean;
   timeoutMs: number;
+  /** The outage the wait timed out in, if it did. */
+  outage?: Outage;
 }
 
 /** queue drain --wait: drains, then returns when no admitted PR is left in the queue. */
@@ -76,8 +79,9 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
   const deadline = ctx.now() + input.timeoutMs;
   let admitted: EnqueuedPullRequest[] = [];
   let seen: string | undefined;
-  const ended = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, async () => {
+  const polled = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, events, async (answered) => {
     const queue = await client.getQueue(ref);
+    answered();
     admitted = admittedOf(queue);
     const now = JSON.stringify(admitted.map((pr) => [pr.prNumber, pr.state]));
     const changed = now !== seen;
@@ -86,14 +90,26 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
     if (admitted.length === 0) return 'done';
     return changed ? 'changed' : 'same';
   });
-  return { change, admitted, ok: ended === 'done', timedOut: ended === 'timeout', timeoutMs: input.timeoutMs };
+  return {
+    change,
+    admitted,
+    ok: polled.ended === 'done',
+    timedOut: polled.ended === 'timeout',
+    timeoutMs: input.timeoutMs,
+    ...(polled.outage ? { outage: polled.outage } : {}),
+  };
 }
 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
   const client = await ctx.client();
-  const queue = await client.updateQueue({ ...ref, state: 'running' });
+  const queue = await settle(client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref.targetBranch));
   return { kind: 'queueChange', action: 'resume', branch: ref.targetBranch, queue };
+}
+
+/** "the pause of the main queue may have been applied: check with `mq queue get`". */
+function stateChange(ctx: Context, action: string, branch: string) {
+  return { what: `the ${action} of the ${branch} queue`, check: checkCommand(ctx, 'queue', 'get') };
 }
 
 function admittedOf(queue: Queue): EnqueuedPullRequest[] {

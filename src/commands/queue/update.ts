@@ -3,6 +3,7 @@ import type { QueueSettings } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import type { CommandResult } from '../result.js';
+import { checkCommand, settle } from '../uncertain.js';
 
 export async function updateQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {
   if (Object.keys(input.settings).length === 0) {
@@ -10,6 +11,9 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
   }
   const client = await ctx.client();
   const ref = ctx.queueRef();
-  const queue = await client.updateQueue({ ...ref, ...input.settings });
+  const queue = await settle(client.updateQueue({ ...ref, ...input.settings }), {
+    what: `the update of the ${ref.targetBranch} queue's settings`,
+    check: checkCommand(ctx, 'queue', 'get'),
+  });
   return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, queue };
 }

@@ -3,9 +3,9 @@
 import type { Queue } from '../../api/schemas.js';
 import { InterruptedError } from '../../errors.js';
 import type { Context } from '../context.js';
-import { poll } from '../poll.js';
+import { poll, type ServiceEvents } from '../poll.js';
 
-export interface WatchEvents {
+export interface WatchEvents extends ServiceEvents {
   /** After every round: the queue, whether it differs from the last answer, and the service's clock. */
   polled(queue: Queue, changed: boolean, now: number): void;
 }
@@ -15,8 +15,9 @@ export async function watchQueue(input: { intervalMs: number }, ctx: Context, ev
   const ref = ctx.queueRef();
   let seen: string | undefined;
   // A person watches: keep the pace asked for, without backing off.
-  await poll(ctx, { intervalMs: input.intervalMs, backoff: false }, async () => {
+  await poll(ctx, { intervalMs: input.intervalMs, backoff: false }, events, async (answered) => {
     const queue = await client.getQueue(ref);
+    answered();
     const now = JSON.stringify(queue);
     events.polled(queue, now !== seen, client.serviceNow() ?? ctx.now());
     seen = now;

@@ -1,0 +1,59 @@
+// A write whose answer never came (a timeout, or a connection reset once the request was out) may have been
+// applied. "No answer" alone invites a blind second try, which the API cannot make harmless (no idempotency
+// key); saying what may have happened, and the command that tells, is what a person or a script can act on.
+import { formatRepo } from '../config/repo.js';
+import { NetworkError, OutcomeUnknownError } from '../errors.js';
+import type { Context } from './context.js';
+
+export interface Uncertainty {
+  /** What may have happened, as the subject of "may have been applied": `the submit of #42`. */
+  what: string;
+  /** The command that tells whether it was: `mq status 42`. */
+  check: string;
+  /** Anything else worth knowing: what ran before it, what was not sent. */
+  also?: string;
+}
+
+/** The failure left the outcome unknown: the request may have reached the service. */
+export function mayHaveApplied(error: unknown): error is NetworkError {
+  return error instanceof NetworkError && error.sent;
+}
+
+export function outcomeUnknown(error: NetworkError, uncertainty: Uncertainty): OutcomeUnknownError {
+  const lines = [error.message, `${uncertainty.what} may have been applied: check with \`${uncertainty.check}\``];
+  if (uncertainty.also) lines.push(uncertainty.also);
+  return new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
+}
+
+/** Sends a write; an answer that never came becomes an OutcomeUnknownError saying how to find out. */
+export async function settle<T>(write: Promise<T>, uncertainty: Uncertainty): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (mayHaveApplied(error)) throw outcomeUnknown(error, uncertainty);
+    throw error;
+  }
+}
+
+/**
+ * `mq <words>` naming the same service and queue as the command that ran: the settings it was given as flags
+ * go along, since the check must look where the write went.
+ */
+export function checkCommand(ctx: Context, ...words: string[]): string {
+  const { settings, origins } = ctx.resolved ?? {};
+  const fromFlag = (key: string) => origins?.[key]?.startsWith('flag') === true;
+  const flags: string[] = [];
+  if (settings?.apiUrl && fromFlag('apiUrl')) flags.push('--api-url', settings.apiUrl);
+  if (settings?.profile && fromFlag('profile')) flags.push('--profile', settings.profile);
+  if (settings?.repo && fromFlag('repo')) flags.push('-R', shortRepo(settings.repo));
+  if (settings?.targetBranch && fromFlag('targetBranch')) flags.push('-b', settings.targetBranch);
+  return ['mq', ...words, ...flags].map(shellWord).join(' ');
+}
+
+function shortRepo(repo: Parameters<typeof formatRepo>[0]): string {
+  return repo.host === 'github.com' ? `${repo.owner}/${repo.name}` : formatRepo(repo);
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

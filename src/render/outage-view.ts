@@ -1,0 +1,57 @@
+// What every waiting command shows while the service cannot be reached: the line under the live block (or one
+// line in a pipe when it begins), the line when it is back, and their NDJSON events. Times are the local clock's:
+// the service's is not known while it does not answer. Pure: colour and "now" come in.
+import type { ChalkInstance } from 'chalk';
+import type { Outage } from '../commands/poll.js';
+import { ApiError, type MqError } from '../errors.js';
+import { formatDuration } from './durations.js';
+import { safeLine } from './sanitize.js';
+
+/**
+ * `! service unreachable since 14:03:05 (for 12s): connection refused by …; still checking`. In a pipe it is
+ * printed once, when the outage begins, so it says no "for".
+ */
+export function renderOutageLine(outage: Outage, now: number, paint: ChalkInstance, live: boolean): string {
+  const lasting = live ? ` (for ${formatDuration(Math.max(0, now - outage.since) / 1000)})` : '';
+  return `${paint.yellow('!')} service unreachable since ${clockTime(outage.since)}${lasting}: ${describe(outage.error)}; still checking\n`;
+}
+
+/** `✓ service reachable again at 14:03:11, after 6s unreachable`. */
+export function renderReachableLine(outage: Outage, at: number, paint: ChalkInstance): string {
+  return `${paint.green('✓')} service reachable again at ${clockTime(at)}, after ${formatDuration(Math.max(0, at - outage.since) / 1000)} unreachable\n`;
+}
+
+/** `{"service":"unreachable","since":"…","error":{"code":"unavailable","message":"…"}}`, when an outage begins. */
+export function unreachableJson(outage: Outage): unknown {
+  const status = outage.error instanceof ApiError ? { status: outage.error.status } : {};
+  return { service: 'unreachable', since: iso(outage.since), error: { code: outage.error.code, ...status, message: outage.error.message } };
+}
+
+/** `{"service":"reachable","at":"…","since":"…","unreachableMs":6012}`, when it ends. */
+export function reachableJson(outage: Outage, at: number): unknown {
+  return { service: 'reachable', at: iso(at), since: iso(outage.since), unreachableMs: Math.max(0, at - outage.since) };
+}
+
+/** For the message of a wait that timed out during an outage. */
+export function describeOutage(outage: Outage): string {
+  return `the service has been unreachable since ${clockTime(outage.since)} (${describe(outage.error)})`;
+}
+
+/** The last NDJSON summary's field: when the outage the wait ended in began. */
+export function outageSummary(outage: Outage | undefined): { unreachableSince?: string } {
+  return outage ? { unreachableSince: iso(outage.since) } : {};
+}
+
+function describe(error: MqError): string {
+  return safeLine(error instanceof ApiError ? `the service answered ${error.status}: ${error.message}` : error.message);
+}
+
+/** HH:MM:SS on the local clock: what a person at the terminal (or reading a CI log beside it) compares with. */
+export function clockTime(ms: number): string {
+  const at = new Date(ms);
+  return [at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,17 @@
+// The line -v prints for each retry of a read: what failed, which try it was, and when the next one goes.
+import type { RetryNotice } from '../api/transport.js';
+import { ApiError } from '../errors.js';
+import { formatDuration } from './durations.js';
+import { safeLine } from './sanitize.js';
+
+/** `getQueue: try 1 of 3 failed (the service answered 503: busy); next try in 240ms`. */
+export function renderRetry(notice: RetryNotice): string {
+  const { error } = notice;
+  const what = error instanceof ApiError ? `the service answered ${error.status}: ${error.message}` : error.message;
+  return `${notice.operation}: try ${notice.attempt} of ${notice.tries} failed (${safeLine(what)}); next try in ${pause(notice.delayMs)}`;
+}
+
+/** Pauses are short and jittered: tenths of a second say more than whole ones. */
+function pause(ms: number): string {
+  return ms < 1_000 ? `${Math.round(ms)}ms` : ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : formatDuration(ms / 1000);
+}

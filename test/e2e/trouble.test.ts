@@ -1,0 +1,122 @@
+// A service in trouble, end to end: one that accepts requests and never answers, one that drops connections,
+// one that keeps failing. Reads say how many tries took how long (and, under -v, each retry as it happens);
+// a write whose answer never came says it may have been applied and how to check. Short request timeouts keep
+// these quick; nothing here depends on how fast the machine is.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mq, startStubService, TOKEN, type StubReply, type StubService } from '../support/cli.js';
+
+let stub: StubService | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+async function serve(reply: (operation: string, index: number) => StubReply) {
+  stub = await startStubService(reply);
+  const env = { MQ_API_URL: stub.url, MQ_TOKEN: TOKEN, MQ_REPO: 'acme/widgets' };
+  return { env, host: new URL(stub.url).host, operations: stub.operations };
+}
+
+const TIMED_OUT = (host: string, tries: string) =>
+  new RegExp(`no answer from ${host.replace(/\./g, '\\.')} within 1s \\(${tries}, \\d+\\.\\ds in all; raise --timeout or MQ_TIMEOUT\\)`);
+
+describe('a read the service never answers', () => {
+  it('fails after one timeout, not one per try, saying how many tries took how long', async () => {
+    const { env, host, operations } = await serve(() => 'hang');
+    const run = await mq(['queue', 'get', '-v', '--timeout', '1s'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(TIMED_OUT(host, '1 try'));
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(operations).toEqual(['getQueue']);
+  });
+
+  it('shows each retry under -v: what failed, try n of m, the pause; then the last failure', async () => {
+    const { env, operations } = await serve(() => ({ status: 503, body: 'down for maintenance', headers: { 'retry-after': '0' } }));
+    const run = await mq(['queue', 'get', '-v'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'getQueue: try 1 of 3 failed (the service answered 503: down for maintenance); next try in 0ms',
+      'getQueue: try 2 of 3 failed (the service answered 503: down for maintenance); next try in 0ms',
+      'mq: down for maintenance (503)',
+    ]);
+    expect(operations).toHaveLength(3);
+    // Without -v the retries are quiet.
+    const quiet = await mq(['queue', 'get'], { env });
+    expect(quiet.stderr).toBe('mq: down for maintenance (503)\n');
+  });
+
+  it('a reset, then no answer: the retry is shown and both tries are counted', async () => {
+    const { env, host } = await serve((_operation, index) => (index === 0 ? 'reset' : 'hang'));
+    const run = await mq(['status', '42', '-v', '--timeout', '1s'], { env });
+    expect(run.code).toBe(6);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^getSubmittedPullRequest: try 1 of 3 failed \\(the connection to ${host} was reset\\); next try in \\d+ms$`));
+    expect(lines.at(-1)).toMatch(TIMED_OUT(host, '2 tries'));
+  });
+});
+
+describe('a write whose answer never came', () => {
+  it('submit: may have been applied, check with mq status, exit 6', async () => {
+    const { env, host, operations } = await serve(() => 'hang');
+    const run = await mq(['submit', '5', '--timeout', '1s'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stdout).toBe('');
+    const lines = run.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(TIMED_OUT(host, '1 try'));
+    expect(lines[1]).toBe('the submit of #5 may have been applied: check with `mq status 5`');
+    expect(lines).toHaveLength(2);
+    // Never sent twice: the API has no idempotency key.
+    expect(operations).toEqual(['submitPullRequest']);
+  });
+
+  it('names the PRs done before it and not sent after it, and keeps the flags that chose the queue', async () => {
+    const { env } = await serve((_operation, index) => (index === 0 ? { status: 200, body: '{}' } : 'hang'));
+    const run = await mq(['cancel', '4', '5', '6', '--timeout', '1s', '-R', 'acme/gadgets', '-b', 'release'], { env });
+    expect(run.code).toBe(6);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines.slice(1)).toEqual([
+      'the cancel of #5 may have been applied: check with `mq status 5 -R acme/gadgets -b release`',
+      '#4 was cancelled before it; #6 was not sent.',
+    ]);
+  });
+
+  it('a connection reset once the request was out counts too; under --json the check is a field', async () => {
+    const { env, host } = await serve(() => 'reset');
+    const run = await mq(['restart', '8', '--json'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stdout).toBe('');
+    const { error } = JSON.parse(run.stderr);
+    expect(error).toEqual({
+      code: 'outcome_unknown',
+      check: 'mq status 8',
+      message: `the connection to ${host} was reset\nthe restart of #8 may have been applied: check with \`mq status 8\``,
+    });
+  });
+
+  it('queue changes and impacted targets say their own check', async () => {
+    const { env } = await serve(() => 'hang');
+    const cases: Array<[string[], string]> = [
+      [['queue', 'pause', '--yes'], 'the pause of the main queue may have been applied: check with `mq queue get`'],
+      [['queue', 'drain', '--yes'], 'the drain of the main queue may have been applied: check with `mq queue get`'],
+      [['queue', 'resume'], 'the resume of the main queue may have been applied: check with `mq queue get`'],
+      [['queue', 'update', '--concurrency', '2'], "the update of the main queue's settings may have been applied: check with `mq queue get`"],
+      [['queue', 'create'], 'the creation of the main queue may have been applied: check with `mq queue get`'],
+      [['targets', 'set', '42', '//a', '--sha', 'abc123'], 'setting the impacted targets of #42 may have been applied: check with `mq status 42`'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => mq([...args, '--timeout', '1s'], { env })));
+    runs.forEach((run, i) => {
+      const [args, line] = cases[i]!;
+      expect(run.code, args.join(' ')).toBe(6);
+      expect(run.stderr.split('\n')[1], args.join(' ')).toBe(line);
+    });
+  });
+
+  it('a refused connection sent nothing: a plain failure, with no doubt to raise', async () => {
+    const { env } = await serve(() => 'hang');
+    await stub!.close();
+    const run = await mq(['submit', '5'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toMatch(/^mq: connection refused by 127\.0\.0\.1:\d+: is the service \(or the sandbox\) running\?\n$/);
+  });
+});
