@@ -1,7 +1,7 @@
 // mq targets set: upload a PR's impacted targets (parallel queues). A list too large for the service's body
 // limit is sent as ALL, which is what the service asks for in that case.
 import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
-import { ApiError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult } from './result.js';
 import { checkCommand, settle } from './uncertain.js';
@@ -35,17 +35,20 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
   return { kind: 'targets', pr: input.pr, sha, impactedTargets, fellBackToAll };
 }
 
-/** The head SHA the queue knows for the PR, which the service files the targets under. */
-async function headSha(pr: number, ctx: Context): Promise<string | undefined> {
+/**
+ * The head SHA the queue knows for the PR, which the service files the targets under. The published
+ * description requires `pr.sha`, so a PR the queue does not know needs --sha: nothing is sent without one.
+ */
+async function headSha(pr: number, ctx: Context): Promise<string> {
   const client = await ctx.client();
+  let sha: string | undefined;
   try {
-    const submitted = await client.getSubmittedPullRequest({ ...ctx.queueRef(), pr: { number: pr } });
-    return submitted.prSha || undefined;
+    sha = (await client.getSubmittedPullRequest({ ...ctx.queueRef(), pr: { number: pr } })).prSha || undefined;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
-      ctx.warn(`PR #${pr} is not known to the queue yet: sending its targets without a SHA (pass --sha to name one)`);
-      return undefined;
-    }
-    throw error;
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
   }
+  if (sha === undefined) {
+    throw new UsageError(`#${pr} is not known to the queue, so its head SHA is too: give it with --sha (the service files targets under it)`);
+  }
+  return sha;
 }

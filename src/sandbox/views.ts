@@ -87,7 +87,8 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
     testBranchSha: run.testBranchSha,
     createdAt: iso(run.createdAt),
     requiredStatuses: [...run.requiredStatuses],
-    requiredStatusesSource: 'merge_instance',
+    // No override on the queue: the statuses come from branch protection, which the sandbox holds empty.
+    requiredStatusesSource: queue.settings.requiredStatuses === null ? 'repo_provider_branch_protection' : 'merge_instance',
     checkSuites: [],
     statusChecks: [],
     testedPullRequests: tested.map((submission) => ({

@@ -29,6 +29,17 @@ describe('targets set', () => {
     expect(after.readiness.hasImpactedTargets).toBe(true);
   });
 
+  // The published description requires pr.sha: without one the queue knows, nothing is sent.
+  it('asks for --sha for a PR the queue does not know, and sends nothing', async () => {
+    const env = await freshQueue('--mode', 'parallel');
+    const before = fixture.recorder.requests.length;
+    const run = await mq(['targets', 'set', '77', '//a'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('#77 is not known to the queue');
+    expect(run.stderr).toContain('--sha');
+    expect(fixture.recorder.requests.slice(before).map((r) => r.path)).not.toContain('/setImpactedTargets');
+  });
+
   it('reads targets from a file and from stdin, takes --sha and --all', async () => {
     const env = await freshQueue('--mode', 'parallel');
     const dir = isolatedDir();
