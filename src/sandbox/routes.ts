@@ -17,7 +17,7 @@ import {
   UpdateQueueRequest,
 } from '../api/schemas.js';
 import type { SandboxClock } from './clock.js';
-import { EngineRefusal, type QueueEngine, type RefusalKind } from './engine.js';
+import { checkAdvance, EngineRefusal, type QueueEngine, type RefusalKind } from './engine.js';
 import { PullRequestDescription } from './facts.js';
 import { errorAnswer, jsonAnswer, type Answer } from './http.js';
 import { METRICS_CONTENT_TYPE } from './metrics.js';
@@ -139,7 +139,8 @@ const forkUploadOfHeadSha: Authorize<typeof SetImpactedTargetsRequest> = ({ engi
 export function replay(engine: QueueEngine, entry: { at: number; op: string; input?: unknown }): void {
   engine.tick(entry.at);
   if (entry.op === TICK) return;
-  const definition = CHANGES[entry.op];
+  // The journal is a file anyone may edit: an op such as `constructor` must not find Object.prototype's.
+  const definition = Object.hasOwn(CHANGES, entry.op) ? CHANGES[entry.op] : undefined;
   if (!definition) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
   definition.apply(engine, definition.schema.parse(entry.input));
 }
@@ -187,6 +188,8 @@ const CONTROLS: Record<string, Route> = {
     handle: ({ engine, clock, body }) => {
       const parsed = parse(AdvanceRequest, body);
       if ('answer' in parsed) return parsed;
+      // Checked before the clock moves: a refused advance leaves the time as it was.
+      checkAdvance(clock.now(), parsed.input.seconds);
       clock.advance(parsed.input.seconds);
       engine.tick(clock.now());
       return { answer: jsonAnswer({ now: engine.now.toISOString() }), change: TIME_PASSED };

@@ -1,0 +1,126 @@
+// A sandbox that cannot be knocked over: names that are also Object.prototype's, a clock pushed past what a
+// date can hold, and a state document that carries such names back in.
+import { describe, expect, it } from 'vitest';
+import { QueueEngine } from '../../src/sandbox/engine.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { parseState } from '../../src/sandbox/state.js';
+
+const TOKEN = 'hostile';
+const START = Date.parse('2026-01-01T00:00:00.000Z');
+/** Names an object literal inherits, and the one that sets its prototype when assigned. */
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+
+function api(sandbox: RunningSandbox) {
+  return async (path: string, body: unknown): Promise<{ status: number; text: string; json: () => any }> => {
+    const response = await fetch(`${sandbox.url}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, text, json: () => JSON.parse(text) };
+  };
+}
+
+async function withSandbox(test: (sandbox: RunningSandbox, post: ReturnType<typeof api>) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox({ clock: 'manual' });
+  try {
+    await test(sandbox, api(sandbox));
+  } finally {
+    await sandbox.close();
+  }
+}
+
+describe('names that are also properties of Object.prototype', () => {
+  for (const name of PROTOTYPE_NAMES) {
+    it(`${name} as host, owner, repository, branch, SHA, head branch and test run id`, () =>
+      withSandbox(async (_sandbox, post) => {
+        const repo = { host: name, owner: name, name };
+        const queue = { repo, targetBranch: name };
+        const other = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
+        expect((await post('createQueue', other)).status).toBe(200);
+        const before = (await post('getQueue', other)).json();
+
+        expect((await post('createQueue', { ...queue, mode: 'parallel' })).status).toBe(200);
+        expect((await post('createQueue', queue)).status).toBe(409);
+        expect((await post('_sandbox/pullRequests', { repo, number: 1, sha: name, headBranch: name, title: name })).status).toBe(200);
+        expect((await post('_sandbox/pullRequests', { repo, number: 2, sha: name })).status).toBe(200);
+        expect((await post('submitPullRequest', { ...queue, pr: { number: 1 } })).status).toBe(200);
+        expect((await post('submitPullRequest', { ...queue, pr: { number: 2 } })).status).toBe(200);
+        // Nothing was uploaded for the SHA: not ready, whatever the SHA is called.
+        const waiting = (await post('getSubmittedPullRequest', { ...queue, pr: { number: 1 } })).json();
+        expect(waiting).toMatchObject({ state: 'not_ready', readiness: { hasImpactedTargets: false } });
+
+        expect((await post('setImpactedTargets', { ...queue, pr: { number: 1, sha: name }, impactedTargets: [name, 'a'] })).status).toBe(200);
+        const testing = (await post('getSubmittedPullRequest', { ...queue, pr: { branch: name } })).json();
+        expect(testing).toMatchObject({ prNumber: 1, state: 'testing', readiness: { hasImpactedTargets: true } });
+        const details = await post('getMergeQueueTestingDetails', { ...queue, testRunId: testing.verifiedByTestRun });
+        expect(details.json()).toMatchObject({ impactedTargets: [name, 'a'].sort() });
+        expect((await post('getMergeQueueTestingDetails', { ...queue, testRunId: name })).status).toBe(404);
+        expect((await post('getSubmittedPullRequest', { ...queue, pr: { branch: `${name}-unknown` } })).status).toBe(404);
+
+        expect((await post('_sandbox/advance', { seconds: 300 })).status).toBe(200);
+        expect((await post('getSubmittedPullRequest', { ...queue, pr: { number: 1 } })).json()).toMatchObject({ state: 'merged' });
+        expect((await post('getSubmittedPullRequest', { ...queue, pr: { number: 2 } })).json()).toMatchObject({ state: 'not_ready' });
+        expect((await post('getQueue', queue)).status).toBe(200);
+        expect((await post('getQueue', { ...queue, targetBranch: 'toString' === name ? 'valueOf' : 'toString' })).status).toBe(404);
+        expect((await post('getQueue', other)).json()).toEqual(before);
+      }));
+  }
+
+  it('reads a state document holding such names back without letting them reach a prototype', () => {
+    const engine = QueueEngine.create({ now: START });
+    const repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
+    const queue = { repo, targetBranch: 'main' };
+    engine.createQueue({ ...queue, mode: 'parallel' });
+    for (const [number, sha] of [[1, '__proto__'], [2, 'constructor'], [3, 'toString']] as const) {
+      engine.describePullRequest({ repo, number, sha });
+      engine.setImpactedTargets({ ...queue, pr: { number, sha }, impactedTargets: [`t${number}`] });
+      engine.submitPullRequest({ ...queue, pr: { number } });
+    }
+    const document = engine.serialize();
+    expect(document).toContain('"__proto__":["t1"]');
+    const restored = QueueEngine.restore(document);
+    expect(restored.getQueue(queue)).toEqual(engine.getQueue(queue));
+    expect(restored.serialize()).toBe(document);
+
+    const state = parseState(document);
+    for (const collection of [state.queues, state.pullRequests, state.submissions, state.testRuns]) {
+      expect(Object.getPrototypeOf(collection)).toBe(null);
+    }
+    for (const record of Object.values(state.pullRequests)) expect(Object.getPrototypeOf(record.impactedTargets)).toBe(null);
+    for (const record of Object.values(state.queues)) expect(Object.getPrototypeOf(record.latestSubmission)).toBe(null);
+    expect('toString' in state.queues).toBe(false);
+  });
+});
+
+describe('the clock', () => {
+  it('refuses to advance past the last instant a date can hold, and changes nothing', () =>
+    withSandbox(async (_sandbox, post) => {
+      const queue = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
+      await post('createQueue', queue);
+      await post('submitPullRequest', { ...queue, pr: { number: 1 } });
+      const refused = await post('_sandbox/advance', { seconds: 1e13 });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toMatch(/seconds/);
+      expect((await post('_sandbox/advance', { seconds: 0 })).json()).toEqual({ now: '2026-01-01T00:00:00.000Z' });
+      expect((await post('submitPullRequest', { ...queue, pr: { number: 2 } })).status).toBe(200);
+      expect((await post('getSubmittedPullRequest', { ...queue, pr: { number: 1 } })).json()).toMatchObject({ state: 'testing' });
+
+      // Up to the last instant exactly is fine; one second more is not.
+      const left = (8.64e15 - START) / 1000;
+      expect((await post('_sandbox/advance', { seconds: left })).json()).toEqual({ now: '+275760-09-13T00:00:00.000Z' });
+      expect((await post('_sandbox/advance', { seconds: 1 })).status).toBe(400);
+      expect((await post('getSubmittedPullRequest', { ...queue, pr: { number: 1 } })).json()).toMatchObject({ state: 'merged' });
+      expect((await post('submitPullRequest', { ...queue, pr: { number: 3 } })).status).toBe(200);
+      expect((await post('getQueue', queue)).status).toBe(200);
+    }));
+
+  it('refuses the same on the engine', () => {
+    const engine = QueueEngine.create({ now: START });
+    expect(() => engine.advance(1e13)).toThrow(/seconds/);
+    expect(engine.now.toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    engine.tick(Number.MAX_VALUE);
+    expect(engine.now.toISOString()).toBe('+275760-09-13T00:00:00.000Z');
+  });
+});
