@@ -1,9 +1,13 @@
 // A sandbox that cannot be knocked over: names that are also Object.prototype's, a clock pushed past what a
-// date can hold, and a state document that carries such names back in.
+// date can hold, request lines and headers no client should send, and a state document that carries such names
+// back in.
+import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { QueueEngine } from '../../src/sandbox/engine.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { parseState } from '../../src/sandbox/state.js';
+import { rawRequest } from '../support/raw-http.js';
 
 const TOKEN = 'hostile';
 const START = Date.parse('2026-01-01T00:00:00.000Z');
@@ -30,6 +34,8 @@ async function withSandbox(test: (sandbox: RunningSandbox, post: ReturnType<type
     await sandbox.close();
   }
 }
+
+const portOf = (sandbox: RunningSandbox) => Number(new URL(sandbox.url).port);
 
 describe('names that are also properties of Object.prototype', () => {
   for (const name of PROTOTYPE_NAMES) {
@@ -122,5 +128,64 @@ describe('the clock', () => {
     expect(engine.now.toISOString()).toBe('2026-01-01T00:00:00.000Z');
     engine.tick(Number.MAX_VALUE);
     expect(engine.now.toISOString()).toBe('+275760-09-13T00:00:00.000Z');
+  });
+});
+
+describe('request lines and headers no client should send', () => {
+  const MALFORMED: [string, string][] = [
+    ['an authority-form target with a port out of range', 'GET *:99999 HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['the asterisk-form target', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['an absolute-form target with a port out of range', 'POST http://x:99999/v1/getQueue HTTP/1.1\r\nHost: x\r\nx-api-token: t\r\n\r\n'],
+    ['an absolute-form target that is no URL', 'GET http://[::1 HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a request line that is not HTTP', 'GARBAGE\r\n\r\n'],
+    ['a header line without a colon', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n'],
+    ['a content-length that is no number', 'POST /v1/getQueue HTTP/1.1\r\nHost: x\r\ncontent-length: abc\r\n\r\n'],
+    ['two content-lengths', 'POST /v1/getQueue HTTP/1.1\r\nHost: x\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\nhello'],
+    ['a NUL in the target', 'GET /v1/\u0000 HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a header larger than the server takes', `GET / HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(64 * 1024)}\r\n\r\n`],
+    ['an unknown method', 'BREW /v1/getQueue HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['HTTP/2 spoken to an HTTP/1 server', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
+  ];
+
+  it.each(MALFORMED)('4xx, never 5xx nor a reset, for %s', async (_what, request) => {
+    const sandbox = await startSandbox({ clock: 'manual', token: TOKEN });
+    try {
+      const answer = await rawRequest(portOf(sandbox), request);
+      expect(answer.reset).toBe(false);
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      // Still serving.
+      expect((await api(sandbox)('getQueue', { repo: { host: 'h', owner: 'o', name: 'n' }, targetBranch: 'main' })).status).toBe(404);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('an answer the client gets before its body is refused', () => {
+  it('413 reaches a client still writing a declared body, without a reset', async () => {
+    const sandbox = await startSandbox({ clock: 'manual' });
+    try {
+      const url = new URL(`${sandbox.url}/getQueue`);
+      const request = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'x-api-token': TOKEN, 'content-length': String(21 * 1024 * 1024) },
+      });
+      const errors: string[] = [];
+      request.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message));
+      const answered = once(request, 'response');
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      for (let i = 0; i < 21; i++) request.write(chunk);
+      const [response] = (await answered) as [import('node:http').IncomingMessage];
+      response.resume();
+      expect(response.statusCode).toBe(413);
+      request.destroy();
+      expect(errors).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
