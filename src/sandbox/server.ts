@@ -2,12 +2,13 @@
 // the engine, and the state file, where every change is journaled before it is acknowledged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { API_VERSION, BODY_LIMIT_BYTES } from '../api/schemas.js';
+import { z } from 'zod';
+import { API_VERSION, BODY_LIMIT_BYTES, describeIssues } from '../api/schemas.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
 import { QueueEngine, type EngineOptions } from './engine.js';
 import { answerClientError, errorAnswer, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { answerForError, findRoute, replay, TIME_PASSED, type Change, type Handled, type Route } from './routes.js';
-import { StateStore } from './store.js';
+import { StateFileError, StateStore } from './store.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -47,16 +48,25 @@ const COMPACT_AFTER_BYTES = 1024 * 1024;
  * with none yet, a fresh engine.
  */
 export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
-  const saved = store?.load();
   const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
+  if (!store) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  const saved = store.load();
+  if (saved.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  let engine: QueueEngine;
   try {
-    if (saved?.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
-    const engine = QueueEngine.restore(saved.snapshot, engineOptions);
-    for (const entry of saved.entries) replay(engine, entry);
-    return engine;
+    engine = QueueEngine.restore(saved.snapshot, engineOptions);
   } catch (error) {
-    throw new Error(`cannot load the sandbox state from ${store?.path}: ${(error as Error).message}`, { cause: error });
+    throw new StateFileError(store.path, 'content', (error as Error).message, { cause: error });
   }
+  for (const [i, entry] of saved.entries.entries()) {
+    try {
+      replay(engine, entry);
+    } catch (error) {
+      const message = error instanceof z.ZodError ? describeIssues(error) : (error as Error).message;
+      throw new StateFileError(store.path, 'content', `entry ${i + 1} of ${store.journalPath} cannot be replayed: ${message}`, { cause: error });
+    }
+  }
+  return engine;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
