@@ -1,5 +1,6 @@
 // mq sandbox: runs the local emulator until interrupted. Its base URL is the first line of stdout, so a
 // script can start it in the background and read where it listens.
+import { resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
 import { StateFileError } from '../sandbox/store.js';
@@ -10,11 +11,13 @@ export async function sandbox(
   ctx: Context,
   announce: (url: string) => void,
 ): Promise<void> {
+  // A relative --state is the caller's working directory's, as every other path mq is given.
+  const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
   let running;
   try {
-    running = await startSandbox(input);
+    running = await startSandbox(options);
   } catch (error) {
-    throw startFailure(error, input);
+    throw startFailure(error, options);
   }
   announce(running.url);
   ctx.note(

@@ -1,6 +1,6 @@
 // mq sandbox when it cannot start: a port in use, a state file in a folder that does not exist, one that cannot
 // be read or is not a sandbox state. Each is one line with its fix and a documented exit code, never a stack.
-import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +13,14 @@ const dir = mkdtempSync(join(tmpdir(), 'mq-sandbox-start-'));
 const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') };
 
 async function sandbox(...args: string[]) {
-  // Should it start after all, it stops at once instead of serving until interrupted.
+  return sandboxFor(5000, ...args);
+}
+
+/** Should it start after all, it stops after `ms` instead of serving until interrupted. */
+async function sandboxFor(ms: number, ...args: string[]) {
   const controller = new AbortController();
   const started = runInProcess(run, ['sandbox', '--clock', 'manual', ...args], { env, cwd: dir, signal: controller.signal });
-  const timer = setTimeout(() => controller.abort(), 5000);
+  const timer = setTimeout(() => controller.abort(), ms);
   try {
     return await started;
   } finally {
@@ -96,6 +100,13 @@ describe('mq sandbox, when it cannot start', () => {
     const { code, stderr } = await sandbox('--state', file);
     expect(code).toBe(3);
     expectOneLine(stderr, /journal/);
+  });
+
+  it('a relative --state is taken from the working directory mq was given', async () => {
+    const { code, stdout } = await sandboxFor(300, '--state', 'relative.json');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\n$/);
+    expect(existsSync(join(dir, 'relative.json'))).toBe(true);
   });
 
   it.skipIf(process.getuid?.() === 0)('a state file that cannot be read: exit 3', async () => {
