@@ -1,6 +1,9 @@
 // mq sandbox: runs the local emulator until interrupted. Its base URL is the first line of stdout, so a
 // script can start it in the background and read where it listens.
+import { resolve } from 'node:path';
+import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
+import { StateFileError } from '../sandbox/store.js';
 import type { Context } from './context.js';
 
 export async function sandbox(
@@ -8,7 +11,14 @@ export async function sandbox(
   ctx: Context,
   announce: (url: string) => void,
 ): Promise<void> {
-  const running = await startSandbox(input);
+  // A relative --state is the caller's working directory's, as every other path mq is given.
+  const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
+  let running;
+  try {
+    running = await startSandbox(options);
+  } catch (error) {
+    throw startFailure(error, options);
+  }
   announce(running.url);
   ctx.note(
     [
@@ -24,3 +34,30 @@ export async function sandbox(
   });
   await running.close();
 }
+
+/**
+ * Why the sandbox could not start, as one line with the fix: a port that cannot be had is a bad --port (usage,
+ * exit 2); a state file or folder that cannot be used is configuration (exit 3), as a bad config file is.
+ * Anything else is a bug, and stays one.
+ */
+function startFailure(error: unknown, input: SandboxOptions): unknown {
+  if (error instanceof StateFileError) {
+    const fix = STATE_FIXES[error.problem];
+    return new ConfigError(`${error.message}: ${fix}`, { cause: error });
+  }
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (syscall === 'listen' && code === 'EADDRINUSE') {
+    return new UsageError(`port ${input.port ?? 0} is in use: try --port 0 (any free port) or another port`, { cause: error });
+  }
+  if (syscall === 'listen' && (code === 'EACCES' || code === 'EPERM')) {
+    return new UsageError(`port ${input.port ?? 0} needs privileges this user does not have: try --port 0 or a port above 1023`, { cause: error });
+  }
+  return error;
+}
+
+const STATE_FIXES: Record<StateFileError['problem'], string> = {
+  folder: 'create it, or give --state a file in a folder that exists',
+  read: 'give --state a file this user can read and write',
+  content: 'move it aside (the sandbox then starts afresh) or give --state another file',
+  write: 'give --state a file in a folder this user can write to',
+};

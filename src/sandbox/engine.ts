@@ -41,6 +41,7 @@ import { runsInFlightOf } from './runs.js';
 import {
   emptyState,
   FINAL_STATES,
+  LATEST_TIME_MS,
   parseState,
   pullRequestKey,
   queueKey,
@@ -50,7 +51,7 @@ import {
   type SandboxState,
   type Submission,
 } from './state.js';
-import { enqueuedPullRequestView, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
+import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
@@ -130,7 +131,8 @@ export class QueueEngine {
    * depend on how often the clock ticks. A time before the engine's own is ignored: time never goes back.
    */
   tick(now: Date | number): void {
-    const target = toMs(now);
+    // A clock sped up far enough would run past the dates a Date can show: the engine's time stops there.
+    const target = Math.min(toMs(now), LATEST_TIME_MS);
     if (!(target >= this.state.now)) return;
     for (;;) {
       const { due, queues } = this.nextEvents();
@@ -143,7 +145,7 @@ export class QueueEngine {
 
   /** Moves the clock forward by `seconds` and answers the new time. */
   advance(seconds: number): Date {
-    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new EngineRefusal('invalid', `seconds: must be a number ≥ 0, not ${seconds}`);
+    checkAdvance(this.state.now, seconds);
     this.tick(this.state.now + seconds * 1000);
     return this.now;
   }
@@ -456,6 +458,18 @@ function resolvePriority(priority: Priority): ResolvedPriority {
 
 function describeQueue(repo: Repo, branch: string): string {
   return `${repo.host}/${repo.owner}/${repo.name} branch ${branch}`;
+}
+
+/** Refuses a move of the clock from `now` that is negative or would pass the last instant a date can hold. */
+export function checkAdvance(now: number, seconds: number): void {
+  if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new EngineRefusal('invalid', `seconds: must be a number ≥ 0, not ${seconds}`);
+  const left = (LATEST_TIME_MS - Math.min(now, LATEST_TIME_MS)) / 1000;
+  if (seconds > left) {
+    throw new EngineRefusal(
+      'invalid',
+      `seconds: ${seconds} would take the clock past ${iso(LATEST_TIME_MS)}, the last instant a date can hold; at most ${left} from ${iso(now)}`,
+    );
+  }
 }
 
 function toMs(time: Date | number): number {

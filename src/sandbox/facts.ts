@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { PrNumber, Repo } from '../api/schemas.js';
 import { deterministicSha } from './ids.js';
-import type { HostState, PullRequestRecord, TestOutcome } from './state.js';
+import { keyed, type HostState, type PullRequestRecord, type TestOutcome } from './state.js';
 
 export const TEST_OUTCOMES = ['pass', 'fail', 'flaky'] as const satisfies readonly TestOutcome[];
 export const HOST_STATES = ['open', 'closed', 'draft'] as const satisfies readonly HostState[];
@@ -45,7 +45,7 @@ export function newPullRequest(repo: Repo, number: number): PullRequestRecord {
     state: 'open',
     testOutcome: 'pass',
     completedTestRuns: 0,
-    impactedTargets: {},
+    impactedTargets: keyed(),
   };
 }
 

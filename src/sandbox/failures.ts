@@ -1,14 +1,13 @@
-// pending_failure: a failed PR (or batch) waits until every PR ahead of it in its lane has finished testing.
+// pending_failure: a failed PR (or batch) waits until every PR ahead of it on its test branch has finished testing.
 // The earliest faulty one is settled first, and settling it sends the runs built on it back to pending, so a
 // later failure that was only its echo is tested again on the new prediction. When all ahead passed, it also
 // waits for the next `pendingFailureDepth` runs built on it; with `canOptimisticallyMerge`, one of them passing
 // clears it (the combined tree passed). Otherwise the failure is its own: a PR fails, a batch is bisected.
 import { startBisection } from './bisection.js';
-import { dependenciesAhead } from './lanes.js';
 import { testedInLine } from './line.js';
-import { isBuiltOn, sendBackRunsBuiltOn } from './runs.js';
+import { baseInLine, isBuiltOn, sendBackRunsBuiltOn } from './runs.js';
 import type { QueueRecord, Submission } from './state.js';
-import { conclude, submissionOf, testRunOf, transition, type QueueWorld } from './world.js';
+import { conclude, testRunOf, transition, type QueueWorld } from './world.js';
 
 type Front = ReturnType<typeof testedInLine>;
 
@@ -27,8 +26,9 @@ function settleEarliest(world: QueueWorld, queue: QueueRecord): boolean {
     if (submission.state !== 'pending_failure' || runId === undefined || considered.has(runId)) continue;
     considered.add(runId);
     const failed = front.filter((entry) => entry.submission.state === 'pending_failure' && entry.submission.latestTestRunId === runId).map((entry) => entry.submission);
-    const ahead = dependenciesAhead(world, queue, position, failed);
-    if (ahead.some((id) => submissionOf(world, id).state !== 'tests_passed')) continue;
+    // Blamed on the prediction the run was built on: the PRs its test branch held, not the lanes of now (after
+    // a change of mode they differ, and a PR that failed only for a faulty one ahead must not be removed).
+    if (baseInLine(world, testRunOf(world, runId)).some((ahead) => ahead.state !== 'tests_passed')) continue;
     const onTop = runsOnTop(world, queue, front, position, failed);
     if (onTop.passed && queue.settings.canOptimisticallyMerge) {
       for (const member of failed) transition(world, queue, member, 'tests_passed');

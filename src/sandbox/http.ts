@@ -1,6 +1,7 @@
 // Request and response plumbing for the sandbox's HTTP face: a body read under a size limit, and answers in
 // the hosted service's manner (JSON on success, plain text errors).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /** The hosted service's content type for error bodies (SEMANTICS.md). */
 export const ERROR_CONTENT_TYPE = 'application/plain-text';
@@ -35,7 +36,10 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Body>
     };
     const onEnd = () => {
       stop();
-      resolve({ kind: 'read', text: Buffer.concat(chunks).toString('utf8') });
+      const whole = Buffer.concat(chunks);
+      // The pieces go before the text is made: a 20 MiB body is held twice at most, not three times.
+      chunks = [];
+      resolve({ kind: 'read', text: whole.toString('utf8') });
     };
     const onError = (error: Error) => {
       stop();
@@ -71,3 +75,66 @@ export function send(response: ServerResponse, answer: Answer): void {
   });
   response.end(answer.body);
 }
+
+/**
+ * The request target as a URL: a path (origin form), or a whole URL as a proxy sends it (absolute form); undefined
+ * for anything else (`*`, `host:port`, a URL that does not parse), which is the client's mistake, never ours.
+ */
+export function requestTarget(target: string | undefined): URL | undefined {
+  if (target === undefined || target === '') return undefined;
+  try {
+    // Prefixed rather than resolved, so a path starting with // stays a path.
+    if (target.startsWith('/')) return new URL(`http://sandbox${target}`);
+    const url = new URL(target);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a connection is kept open after an answer that left the request unread, at most. */
+export const LINGER_MS = 2000;
+
+/**
+ * Closes the connection once the answer is out, without resetting it while the client is still sending (a body
+ * refused unread, a request that did not parse). Closed at once, the socket would meet the client's next bytes
+ * with a reset, and the client could lose the answer to an EPIPE or ECONNRESET before reading it. So the sandbox
+ * ends its side, reads and drops what still comes, and closes when the client does, or after LINGER_MS.
+ */
+export function lingerThenClose(socket: Duplex, lastWords?: string): void {
+  if (lingering.has(socket)) return;
+  lingering.add(socket);
+  socket.end(lastWords);
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+const lingering = new WeakSet<Duplex>();
+
+/**
+ * A request node:http could not parse (a malformed request line or header, a header too large): answered here
+ * in the sandbox's manner, then closed. Nothing is written on a connection that already has part of an answer.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (lingering.has(socket)) return;
+  // As node:http itself decides: an answer already under way on this connection must not be corrupted.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = CLIENT_ERROR_STATUS.get(error.code ?? '') ?? [400, 'Bad Request'];
+  const body = `malformed request: ${error.message.replace(/[^\x20-\x7e]/g, '?')}`;
+  lingerThenClose(
+    socket,
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${ERROR_CONTENT_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+const CLIENT_ERROR_STATUS = new Map<string, [number, string]>([
+  ['HPE_HEADER_OVERFLOW', [431, 'Request Header Fields Too Large']],
+  ['HPE_CHUNK_EXTENSIONS_OVERFLOW', [413, 'Payload Too Large']],
+  ['ERR_HTTP_REQUEST_TIMEOUT', [408, 'Request Timeout']],
+]);

@@ -1,5 +1,6 @@
 // Merging into the target branch: a PR that passed merges once no PR it depends on is left ahead of it in its
-// lane (queue order in single mode), and the PRs of a batch merge together.
+// lane (queue order in single mode), nor any PR its test branch held, and the PRs of a batch merge together. The
+// two differ only across a change of mode: a PR tested on the old line still merges after what that line held.
 import { Footprint, targetsOf } from './lanes.js';
 import { scanFront } from './line.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
@@ -13,14 +14,23 @@ export function mergePassed(world: QueueWorld, queue: QueueRecord): boolean {
   for (;;) {
     const mergeable: Submission[] = [];
     const blocked = new Footprint();
+    /** The PRs passed over so far: a PR whose test branch held one of them waits for it. */
+    const staying = new Set<string>();
     scanFront(world, queue, (submission) => {
       const targets = targetsOf(world, queue, submission);
       const runId = submission.latestTestRunId;
-      if (submission.state === 'tests_passed' && runId !== undefined && !heldRuns.has(runId) && !blocked.overlaps(targets)) {
+      if (
+        submission.state === 'tests_passed' &&
+        runId !== undefined &&
+        !heldRuns.has(runId) &&
+        !blocked.overlaps(targets) &&
+        !(staying.size > 0 && testRunOf(world, runId).basePullRequestIds.some((id) => staying.has(id)))
+      ) {
         mergeable.push(submission);
         return;
       }
       blocked.add(targets);
+      staying.add(submission.id);
       return !blocked.coversEverything;
     });
     if (mergeable.length === 0) return false;

@@ -21,7 +21,7 @@ import {
   sendBackToPending,
   startRun,
 } from './runs.js';
-import { queueKey, type PullRequestRecord, type QueueRecord, type QueueSettingValues, type Submission } from './state.js';
+import { keyed, queueKey, type PullRequestRecord, type QueueRecord, type QueueSettingValues, type Submission } from './state.js';
 import { conclude, indexOf, submissionOf, transition, type QueueWorld } from './world.js';
 
 /**
@@ -70,7 +70,7 @@ export function newQueue(world: QueueWorld, repo: QueueRecord['repo'], branch: s
     line: [],
     bisection: [],
     history: [],
-    latestSubmission: {},
+    latestSubmission: keyed(),
     runsInFlight: [],
     mergeCount: 0,
     nextSplit: 0,

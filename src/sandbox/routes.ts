@@ -16,8 +16,9 @@ import {
   SubmitPullRequestRequest,
   UpdateQueueRequest,
 } from '../api/schemas.js';
+import { refuseBodyShape } from './body.js';
 import type { SandboxClock } from './clock.js';
-import { EngineRefusal, type QueueEngine, type RefusalKind } from './engine.js';
+import { checkAdvance, EngineRefusal, type QueueEngine, type RefusalKind } from './engine.js';
 import { PullRequestDescription } from './facts.js';
 import { errorAnswer, jsonAnswer, type Answer } from './http.js';
 import { METRICS_CONTENT_TYPE } from './metrics.js';
@@ -63,13 +64,71 @@ function parse<S extends z.ZodType>(schema: S, body: string): { input: z.output<
   let json: unknown;
   try {
     if (body.trim() === '') return { answer: errorAnswer(400, 'malformed JSON: the request body is empty') };
+    const lists = stringListsOf(schema);
+    const refused = refuseBodyShape(body, lists);
+    if (refused) return { answer: errorAnswer(400, `invalid request: ${refused}`) };
     json = JSON.parse(body);
+    // A list whose name the text spells with escapes is only known once parsed.
+    const badElement = firstBadListElement(lists, json);
+    if (badElement) return { answer: errorAnswer(400, `invalid request: ${badElement}`) };
   } catch (error) {
     return { answer: errorAnswer(400, `malformed JSON: ${(error as Error).message}`) };
   }
   const checked = schema.safeParse(json);
-  if (!checked.success) return { answer: errorAnswer(400, `invalid request: ${describeIssues(checked.error)}`) };
+  if (!checked.success) return { answer: errorAnswer(400, `invalid request: ${describeFirstIssues(checked.error)}`) };
   return { input: checked.data };
+}
+
+const ISSUES_SHOWN = 5;
+
+/** The first few issues; the answer says how many more there are rather than listing them all. */
+function describeFirstIssues(error: z.ZodError): string {
+  const { issues } = error;
+  if (issues.length <= ISSUES_SHOWN) return describeIssues(error);
+  return `${describeIssues(new z.ZodError(issues.slice(0, ISSUES_SHOWN)))}; and ${issues.length - ISSUES_SHOWN} more`;
+}
+
+/**
+ * The lists of strings a request takes (impactedTargets, requiredStatuses) are checked before zod sees them,
+ * stopping at the first element that is not a string: zod would make one issue per bad element, and a 20 MiB
+ * body holds ten million of them. After this, zod meets at most a handful of issues.
+ */
+function firstBadListElement(lists: ReadonlySet<string>, json: unknown): string | undefined {
+  if (lists.size === 0 || typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  for (const field of lists) {
+    const value = Object.hasOwn(json, field) ? (json as Record<string, unknown>)[field] : undefined;
+    if (!Array.isArray(value)) continue;
+    for (let i = 0; i < value.length; i++) {
+      const element: unknown = value[i];
+      if (typeof element !== 'string') return `${field}[${i}]: expected a string, received ${jsonTypeOf(element)}`;
+    }
+  }
+  return undefined;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+const stringListFields = new WeakMap<z.ZodType, ReadonlySet<string>>();
+
+/** The top-level fields of a request schema that take a list of strings (in any branch of a union). */
+function stringListsOf(schema: z.ZodType): ReadonlySet<string> {
+  let fields = stringListFields.get(schema);
+  if (!fields) {
+    const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+    fields = new Set(Object.keys(shape).filter((key) => takesStringList(shape[key]!)));
+    stringListFields.set(schema, fields);
+  }
+  return fields;
+}
+
+function takesStringList(schema: z.ZodType): boolean {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return takesStringList(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe) return takesStringList(schema.in as z.ZodType);
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).some(takesStringList);
+  return schema instanceof z.ZodArray && schema.element instanceof z.ZodString;
 }
 
 type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => Answer | undefined;
@@ -139,7 +198,8 @@ const forkUploadOfHeadSha: Authorize<typeof SetImpactedTargetsRequest> = ({ engi
 export function replay(engine: QueueEngine, entry: { at: number; op: string; input?: unknown }): void {
   engine.tick(entry.at);
   if (entry.op === TICK) return;
-  const definition = CHANGES[entry.op];
+  // The journal is a file anyone may edit: an op such as `constructor` must not find Object.prototype's.
+  const definition = Object.hasOwn(CHANGES, entry.op) ? CHANGES[entry.op] : undefined;
   if (!definition) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
   definition.apply(engine, definition.schema.parse(entry.input));
 }
@@ -187,6 +247,8 @@ const CONTROLS: Record<string, Route> = {
     handle: ({ engine, clock, body }) => {
       const parsed = parse(AdvanceRequest, body);
       if ('answer' in parsed) return parsed;
+      // Checked before the clock moves: a refused advance leaves the time as it was.
+      checkAdvance(clock.now(), parsed.input.seconds);
       clock.advance(parsed.input.seconds);
       engine.tick(clock.now());
       return { answer: jsonAnswer({ now: engine.now.toISOString() }), change: TIME_PASSED };

@@ -123,6 +123,20 @@ export function sendBackToPending(world: QueueWorld, queue: QueueRecord, submiss
   transition(world, queue, submission, 'pending');
 }
 
+/**
+ * The PRs the run's test branch held ahead of its own that still stand in the line: the prediction it was built
+ * on, whatever the lanes are now. Across a change of mode they are the old mode's line, and they decide both
+ * whom a failure is blamed on and what must merge first.
+ */
+export function baseInLine(world: QueueWorld, run: TestRun): Submission[] {
+  const ahead: Submission[] = [];
+  for (const id of run.basePullRequestIds) {
+    const submission = submissionOf(world, id);
+    if (standsInLine(submission)) ahead.push(submission);
+  }
+  return ahead;
+}
+
 /** Whether the submission's current result rests on a run whose base held one of `ahead`. */
 export function isBuiltOn(world: QueueWorld, submission: Submission, ahead: ReadonlySet<string>): boolean {
   if (!TESTED_STATES.has(submission.state) || submission.latestTestRunId === undefined) return false;
@@ -163,7 +177,8 @@ export function revalidateRuns(world: QueueWorld, queue: QueueRecord): void {
   }
 }
 
-function standsInLine(submission: Submission): boolean {
+/** Whether the submission stands in the line: admitted, not set aside for bisection, not final. */
+export function standsInLine(submission: Submission): boolean {
   return !submission.inBisection && submission.state !== 'not_ready' && !FINAL_STATES.has(submission.state);
 }
 

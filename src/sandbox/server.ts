@@ -2,12 +2,13 @@
 // the engine, and the state file, where every change is journaled before it is acknowledged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { API_VERSION, BODY_LIMIT_BYTES } from '../api/schemas.js';
+import { z } from 'zod';
+import { API_VERSION, BODY_LIMIT_BYTES, describeIssues } from '../api/schemas.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
 import { QueueEngine, type EngineOptions } from './engine.js';
-import { errorAnswer, readBody, send, type Answer } from './http.js';
+import { answerClientError, errorAnswer, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { answerForError, findRoute, replay, TIME_PASSED, type Change, type Handled, type Route } from './routes.js';
-import { StateStore } from './store.js';
+import { StateFileError, StateStore } from './store.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -47,16 +48,25 @@ const COMPACT_AFTER_BYTES = 1024 * 1024;
  * with none yet, a fresh engine.
  */
 export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
-  const saved = store?.load();
   const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
+  if (!store) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  const saved = store.load();
+  if (saved.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  let engine: QueueEngine;
   try {
-    if (saved?.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
-    const engine = QueueEngine.restore(saved.snapshot, engineOptions);
-    for (const entry of saved.entries) replay(engine, entry);
-    return engine;
+    engine = QueueEngine.restore(saved.snapshot, engineOptions);
   } catch (error) {
-    throw new Error(`cannot load the sandbox state from ${store?.path}: ${(error as Error).message}`, { cause: error });
+    throw new StateFileError(store.path, 'content', (error as Error).message, { cause: error });
   }
+  for (const [i, entry] of saved.entries.entries()) {
+    try {
+      replay(engine, entry);
+    } catch (error) {
+      const message = error instanceof z.ZodError ? describeIssues(error) : (error as Error).message;
+      throw new StateFileError(store.path, 'content', `entry ${i + 1} of ${store.journalPath} cannot be replayed: ${message}`, { cause: error });
+    }
+  }
+  return engine;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -97,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
       return handled.answer;
     });
+    if (answer.headers?.connection === 'close') closeByLingering(response);
     // The Date header tells clients the sandbox's time, so ages read right on a manual or sped-up clock.
     send(response, { ...answer, headers: { date: engine.now.toUTCString(), ...answer.headers } });
   };
@@ -104,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => send(response, answerForError(error)));
   });
+  server.on('clientError', answerClientError);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -168,10 +180,19 @@ function headerValue(request: IncomingMessage, name: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-/** Token, route, method, body: each refusal in the order a client would want to hear of it. */
+/**
+ * An answer that leaves the request body unread closes the connection (`connection: close`). node:http would
+ * close it at once with destroySoon(), resetting it under a client still sending; this one lingers instead.
+ */
+function closeByLingering(response: ServerResponse): void {
+  const socket = response.socket;
+  if (socket) socket.destroySoon = () => lingerThenClose(socket);
+}
+
+/** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
 async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch): Promise<Answer> {
-  // Prefixed rather than resolved, so a path starting with // stays a path.
-  const url = new URL(`http://sandbox${request.url ?? '/'}`);
+  const url = requestTarget(request.url);
+  if (!url) return errorAnswer(400, `malformed request: the request target is not a path`);
   const route = findRoute(url.pathname);
 
   const token = headerValue(request, TOKEN_HEADER);

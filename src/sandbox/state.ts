@@ -15,6 +15,9 @@ import {
  */
 export const STATE_VERSION = 3;
 
+/** The last instant a JavaScript date can hold (+275760-09-13): the sandbox's clock goes no further. */
+export const LATEST_TIME_MS = 8.64e15;
+
 export type TestOutcome = 'pass' | 'fail' | 'flaky';
 /** The PR on the host: a closed or draft PR cannot be in a queue. */
 export type HostState = 'open' | 'closed' | 'draft';
@@ -28,6 +31,24 @@ export type QueueType = 'main' | 'bisection';
  */
 export type QueueSettingValues = Omit<QueueSettings, 'deleteRequiredStatuses' | 'requiredStatuses'> & { requiredStatuses: string[] | null };
 
+/**
+ * A collection keyed by what clients choose (names, SHAs, numbers): an object without a prototype, so that no key
+ * (`__proto__`, `constructor`, `toString`) reads or writes anything but its own entry. It stays plain JSON.
+ */
+export type Keyed<T> = Record<string, T>;
+
+export function keyed<T>(): Keyed<T> {
+  return Object.create(null) as Keyed<T>;
+}
+
+/** A keyed collection read back from JSON: its own entries, `__proto__` included, in an object without a prototype. */
+function keyedFrom<T>(value: unknown, what: string): Keyed<T> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`sandbox state: ${what} is missing`);
+  const entries = keyed<T>();
+  for (const [key, entry] of Object.entries(value)) entries[key] = entry as T;
+  return entries;
+}
+
 export interface SandboxState {
   version: typeof STATE_VERSION;
   /** The engine's clock, in ms since the epoch. */
@@ -36,10 +57,10 @@ export interface SandboxState {
   seed: string;
   nextId: number;
   nextSeq: number;
-  queues: Record<string, QueueRecord>;
-  pullRequests: Record<string, PullRequestRecord>;
-  submissions: Record<string, Submission>;
-  testRuns: Record<string, TestRun>;
+  queues: Keyed<QueueRecord>;
+  pullRequests: Keyed<PullRequestRecord>;
+  submissions: Keyed<Submission>;
+  testRuns: Keyed<TestRun>;
 }
 
 export interface QueueRecord {
@@ -57,7 +78,7 @@ export interface QueueRecord {
   /** Every submission ever made to this queue, oldest first. */
   history: string[];
   /** PR number → its latest submission to this queue. */
-  latestSubmission: Record<string, string>;
+  latestSubmission: Keyed<string>;
   /** Test runs in flight (main and bisection), oldest first. */
   runsInFlight: string[];
   /** PRs merged into the branch so far: a PR is up to date while none merged since it was submitted. */
@@ -95,7 +116,7 @@ export interface PullRequestRecord {
   /** Runs testing this PR that reached a result since its outcome was last set; a flaky PR fails only its first. */
   completedTestRuns: number;
   /** Head SHA → the last impacted targets uploaded for it. */
-  impactedTargets: Record<string, string[] | 'ALL'>;
+  impactedTargets: Keyed<string[] | 'ALL'>;
 }
 
 /** One submission of a PR to a queue. A PR submitted again after a final state gets a new one. */
@@ -148,7 +169,7 @@ export type MetricEvent = { at: number; queueType: QueueType } & (
 );
 
 export function emptyState(now: number, seed: string): SandboxState {
-  return { version: STATE_VERSION, now, seed, nextId: 0, nextSeq: 0, queues: {}, pullRequests: {}, submissions: {}, testRuns: {} };
+  return { version: STATE_VERSION, now, seed, nextId: 0, nextSeq: 0, queues: keyed(), pullRequests: keyed(), submissions: keyed(), testRuns: keyed() };
 }
 
 /** Reads a state document back, bringing an older version up to date and refusing anything else. */
@@ -173,7 +194,7 @@ export function parseState(text: string): SandboxState {
   for (; version < STATE_VERSION; version++) MIGRATIONS[version]!(doc);
   doc.version = STATE_VERSION;
   checkShape(doc);
-  return doc as unknown as SandboxState;
+  return withoutPrototypes(doc);
 }
 
 type Loose = Record<string, any>;
@@ -201,17 +222,34 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
 
 function checkShape(doc: Loose): void {
   for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns']) {
-    if (typeof doc[key] !== 'object' || doc[key] === null) throw new Error(`sandbox state: ${key} is missing`);
+    if (typeof doc[key] !== 'object' || doc[key] === null || Array.isArray(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
   for (const key of ['now', 'nextId', 'nextSeq']) {
     if (!Number.isFinite(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
+  if (Math.abs(doc.now) > LATEST_TIME_MS) throw new Error(`sandbox state: now (${doc.now}) is not a time a date can hold`);
   if (typeof doc.seed !== 'string') throw new Error('sandbox state: seed is missing');
   for (const [key, queue] of Object.entries<Loose>(doc.queues)) {
+    if (typeof queue !== 'object' || queue === null) throw new Error(`sandbox state: queue ${key} is not a queue`);
     for (const list of ['waiting', 'line', 'bisection', 'history', 'runsInFlight', 'events']) {
       if (!Array.isArray(queue[list])) throw new Error(`sandbox state: queue ${key} has no ${list}`);
     }
   }
+  for (const [key, record] of Object.entries<Loose>(doc.pullRequests)) {
+    if (typeof record !== 'object' || record === null) throw new Error(`sandbox state: pull request ${key} is not a pull request`);
+  }
+}
+
+/** The document's keyed collections, each in an object without a prototype (JSON.parse gives plain objects). */
+function withoutPrototypes(doc: Loose): SandboxState {
+  const state = doc as SandboxState;
+  state.queues = keyedFrom(doc.queues, 'queues');
+  state.pullRequests = keyedFrom(doc.pullRequests, 'pullRequests');
+  state.submissions = keyedFrom(doc.submissions, 'submissions');
+  state.testRuns = keyedFrom(doc.testRuns, 'testRuns');
+  for (const [key, queue] of Object.entries(state.queues)) queue.latestSubmission = keyedFrom(queue.latestSubmission, `queue ${key} latestSubmission`);
+  for (const [key, record] of Object.entries(state.pullRequests)) record.impactedTargets = keyedFrom(record.impactedTargets, `pull request ${key} impactedTargets`);
+  return state;
 }
 
 // Keys are JSON arrays so no branch or repository name can make two of them collide.

@@ -5,9 +5,37 @@
 // first line names the snapshot it follows by a hash, so a crash between the two renames leaves a journal that
 // is recognised as already folded in. Writes requested together share one write and one fsync.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * Why a state file cannot be used: its folder is missing, it cannot be read, what it holds is no sandbox state, or
+ * it cannot be written. The message names the file and says what is wrong, on one line; what to do about it is the
+ * caller's to say.
+ */
+export type StateFileProblem = 'folder' | 'read' | 'content' | 'write';
+
+export class StateFileError extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: StateFileProblem,
+    what: string,
+    options?: ErrorOptions,
+  ) {
+    super(`sandbox state ${path}: ${what.replace(/\s+/g, ' ').trim()}`, options);
+    this.name = 'StateFileError';
+  }
+}
+
+/** `ENOENT: no such file…` as a few words a person reads. */
+function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOSPC') return 'no space left on the device';
+  if (code === 'EROFS') return 'the file system is read-only';
+  return code ?? (error as Error).message;
+}
 
 /** One acknowledged change: the instant it happened at, and the operation with its validated input. */
 export interface JournalEntry {
@@ -44,8 +72,9 @@ export class StateStore {
 
   /** The snapshot and the journal that follows it; a journal that follows another snapshot was folded in already. */
   load(): SavedState {
-    const snapshot = readIfThere(this.path);
-    const journal = readIfThere(this.journalPath);
+    this.checkFolder();
+    const snapshot = this.readIfThere(this.path);
+    const journal = this.readIfThere(this.journalPath);
     this.snapshotBytes = snapshot === undefined ? 0 : Buffer.byteLength(snapshot);
     if (snapshot === undefined || journal === undefined) return { snapshot, entries: [] };
     const lines = journal.split('\n');
@@ -62,7 +91,7 @@ export class StateStore {
       }
       // Only the last line can be torn by a crash, and it was never acknowledged: its fsync did not return.
       if (i === lines.length - 1) break;
-      throw new Error(`${this.journalPath}: line ${i + 1} is not a journal entry`);
+      throw new StateFileError(this.path, 'content', `${this.journalPath}: line ${i + 1} is not a journal entry`);
     }
     return { snapshot, entries };
   }
@@ -80,7 +109,13 @@ export class StateStore {
    */
   compact(snapshot: string): Promise<void> {
     this.accepting = undefined;
-    return this.enqueue(() => this.writeSnapshot(snapshot));
+    return this.enqueue(async () => {
+      try {
+        await this.writeSnapshot(snapshot);
+      } catch (error) {
+        throw new StateFileError(this.path, 'write', `it cannot be written (${describeFsError(error)})`, { cause: error });
+      }
+    });
   }
 
   /** Waits for every write asked for so far. */
@@ -92,6 +127,31 @@ export class StateStore {
     await this.flush();
     await this.journal?.close();
     this.journal = undefined;
+  }
+
+  /** The folder must be there: the state is written beside the file, and nothing creates folders unasked. */
+  private checkFolder(): void {
+    const folder = dirname(this.path);
+    let isFolder: boolean;
+    try {
+      isFolder = statSync(folder).isDirectory();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new StateFileError(this.path, 'folder', `the folder ${folder} does not exist`);
+      throw new StateFileError(this.path, 'folder', `the folder ${folder} cannot be read (${describeFsError(error)})`, { cause: error });
+    }
+    if (!isFolder) throw new StateFileError(this.path, 'folder', `${folder} is not a folder`);
+  }
+
+  private readIfThere(path: string): string | undefined {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return undefined;
+      const it = path === this.path ? 'it' : path;
+      if (code === 'EISDIR') throw new StateFileError(this.path, 'read', `${it} is a folder, not a file`);
+      throw new StateFileError(this.path, 'read', `${it} cannot be read (${describeFsError(error)})`, { cause: error });
+    }
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {
@@ -155,14 +215,6 @@ export class StateStore {
   }
 }
 
-function readIfThere(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
 
 function parseLine(line: string): unknown {
   try {

@@ -226,11 +226,17 @@ const violations: string[] = [];
  * At the instant a PR merges, no PR ahead of it in its lane may be left in the line (PRs merging at the same
  * instant go first). Lanes are read here from the line and the targets, independently of the engine.
  */
-const checkMerge: TransitionObserver = ({ state, queue, submission }) => {
+const checkMerge: TransitionObserver = ({ state, queue, submission, from }) => {
   if (submission.state !== 'merged') return;
   for (const ahead of laneAhead(state, queue.line, submission.id, queue.settings.mode === 'parallel')) {
     const other = state.submissions[ahead]!;
     if (other.state !== 'merged') violations.push(`#${submission.number} merged before #${other.number} (${other.state})`);
+  }
+  // Nor before a PR its test branch held that is still in the line: the lanes may have changed with the mode since.
+  if (from !== 'tests_passed') return;
+  for (const id of state.testRuns[submission.latestTestRunId!]!.basePullRequestIds) {
+    const other = state.submissions[id]!;
+    if (queue.line.includes(id) && other.state !== 'merged') violations.push(`#${submission.number} merged before #${other.number} (${other.state}), on its test branch`);
   }
 };
 

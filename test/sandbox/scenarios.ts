@@ -399,6 +399,85 @@ export const SCENARIOS: readonly Scenario[] = [
     expect((await q.updateQueue({ mode: 'single' })).state).toBe('running');
   }),
 
+  scenario('switching_modes: a PR failed only by the faulty PR ahead on its test branch retests, as in the old line', async (q) => {
+    await q.createQueue({ concurrency: 2 });
+    await q.describe(1, { testOutcome: 'fail', testDurationSeconds: 600 });
+    // Disjoint targets, uploaded while the queue is single: in parallel mode 2 would not depend on 1.
+    await q.setTargets(1, ['a']);
+    await q.setTargets(2, ['b']);
+    const t = new Trace(q, [1, 2]);
+    await t.submit(1, 2);
+    const firstRunOf2 = await q.testing({ pr: 2 });
+    expect(firstRunOf2.dependentPrs).toBeUndefined();
+    await t.step('mode parallel', async () => {
+      expect((await q.updateQueue({ mode: 'parallel' })).state).toBe('switching_modes');
+    });
+    await t.advance(300);
+    await t.advance(300);
+    expect((await q.queue()).state).toBe('running');
+    await t.advance(300);
+    expect(t.rows).toEqual([
+      'submit 1 2 → 1:testing 2:testing',
+      'mode parallel → 1:testing 2:testing',
+      // 2's run fails (1 is on its test branch); its failure waits for 1, ahead of it in the line it was built on.
+      'advance 300 → 1:testing 2:pending_failure',
+      // 1's failure is its own; 2's was its echo, so 2 tests again, now in a lane of its own.
+      'advance 300 → 1:failed 2:testing',
+      'advance 300 → 1:failed 2:merged',
+    ]);
+    expect((await q.testing({ testRunId: firstRunOf2.testRunId as string })).status).toBe('failed');
+    expect((await q.testing({ pr: 2 })).dependentPrs).toEqual([]);
+  }),
+
+  scenario('switching_modes: a passed PR merges only after the PRs ahead on its test branch, in the old line order', async (q) => {
+    await q.createQueue({ concurrency: 2 });
+    await q.describe(1, { testDurationSeconds: 600 });
+    await q.setTargets(1, ['a']);
+    await q.setTargets(2, ['b']);
+    const t = new Trace(q, [1, 2, 3]);
+    await t.submit(1, 2);
+    await t.step('mode parallel', () => q.updateQueue({ mode: 'parallel' }));
+    await t.advance(300);
+    expect((await q.queue()).state).toBe('switching_modes');
+    await t.step('targets for 3, submit 3', async () => {
+      await q.setTargets(3, ['b']);
+      await q.submit(3);
+    });
+    await t.advance(300);
+    expect((await q.queue()).state).toBe('running');
+    await t.advance(300);
+    expect(t.rows).toEqual([
+      'submit 1 2 → 1:testing 2:testing 3:-',
+      'mode parallel → 1:testing 2:testing 3:-',
+      // 2 passed on top of 1, which is still testing: it waits for 1, as it would have in the single line.
+      'advance 300 → 1:testing 2:tests_passed 3:-',
+      'targets for 3, submit 3 → 1:testing 2:tests_passed 3:not_ready',
+      // 1 and 2 merge in the old order; the switch is over, and 3 is admitted into lane b.
+      'advance 300 → 1:merged 2:merged 3:testing',
+      'advance 300 → 1:merged 2:merged 3:merged',
+    ]);
+  }),
+
+  scenario('switching_modes back to single: a PR of another lane that passed waits for the line ahead of it', async (q) => {
+    await q.createQueue({ mode: 'parallel', concurrency: 2 });
+    await q.describe(1, { testDurationSeconds: 600, testOutcome: 'fail' });
+    await q.setTargets(1, ['a']);
+    await q.setTargets(2, ['b']);
+    const t = new Trace(q, [1, 2]);
+    await t.submit(1, 2);
+    await t.step('mode single', () => q.updateQueue({ mode: 'single' }));
+    await t.advance(300);
+    await t.advance(300);
+    expect(t.rows).toEqual([
+      'submit 1 2 → 1:testing 2:testing',
+      'mode single → 1:testing 2:testing',
+      // 2's run did not hold 1 (another lane), but the line is one again: 2 merges after what stands ahead.
+      'advance 300 → 1:testing 2:tests_passed',
+      // 1's failure is its own; 2's pass did not rest on it, so it stands and 2 merges.
+      'advance 300 → 1:failed 2:merged',
+    ]);
+  }),
+
   scenario('directMergeMode always: an up-to-date PR with nothing ahead merges without a run', async (q) => {
     await q.createQueue({ directMergeMode: 'always' });
     await q.describe(2, { mergeable: false });
