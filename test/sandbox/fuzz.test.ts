@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { QueueEngine } from '../../src/sandbox/engine.js';
 import { loadEngine, startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { StateStore } from '../../src/sandbox/store.js';
+import { OPERATIONS } from '../support/openapi/validate.js';
 import { rawRequest } from '../support/raw-http.js';
 
 const RUNS = Number(process.env.MQ_FUZZ_RUNS ?? 300);
@@ -24,21 +25,6 @@ const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty
 /** A queue no fuzzed request can name: its answers must not change. */
 const KNOWN = { repo: { host: 'known.example', owner: 'known-owner', name: 'known-name' }, targetBranch: 'known-branch' };
 
-const OPERATIONS = [
-  'submitPullRequest',
-  'cancelPullRequest',
-  'restartTestsOnPullRequest',
-  'getSubmittedPullRequest',
-  'listPullRequests',
-  'getQueue',
-  'createQueue',
-  'updateQueue',
-  'deleteQueue',
-  'setImpactedTargets',
-  'getMergeQueueTestingDetails',
-  'flaky-tests/get-test-details',
-  'getMergeQueueMetrics',
-];
 const CONTROLS = ['_sandbox/advance', '_sandbox/pullRequests'];
 
 // ---------------------------------------------------------------- what a request is made of
