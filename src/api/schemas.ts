@@ -11,18 +11,12 @@ export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 /** The service's path segment; every base URL ends in it. */
 export const API_VERSION = 'v1';
 
-/**
- * A request enum the service takes in either letter case (SEMANTICS.md); it always leaves here in lower case.
- * `.options` keeps the allowed values at hand for help text and shell completion.
- */
-export function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return Object.assign(
-    z
-      .string()
-      .transform((value) => value.toLowerCase())
-      .pipe(z.enum(values)),
-    { options: values },
-  );
+/** A request enum the service takes in either letter case (SEMANTICS.md); it always leaves here in lower case. */
+function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(values));
 }
 
 /**
@@ -47,6 +41,11 @@ export const PULL_REQUEST_STATES = [
   'pending_failure',
 ] as const;
 export const FINAL_PULL_REQUEST_STATES = ['merged', 'failed', 'cancelled'] as const;
+
+/** Whether a state as a response reported it is final (the PR has left the queue); an unknown one is not. */
+export function isFinalState(state: string | undefined): boolean {
+  return state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
+}
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
 /** The states updateQueue accepts: `switching_modes` is entered by the service itself. */
 export const SETTABLE_QUEUE_STATES = ['running', 'paused', 'draining'] as const;
@@ -174,7 +173,7 @@ export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequest>;
 
 export const IMPACTS_ALL = 'ALL';
 /** `ALL`, or its older spelling `IMPACTS_ALL` (still sent by the service's nx upload action); `ALL` once parsed. */
-const ImpactsAll = anyCaseEnum([IMPACTS_ALL, 'IMPACTS_ALL'].map((v) => v.toLowerCase()) as ['all', 'impacts_all']).transform(() => IMPACTS_ALL);
+const ImpactsAll = anyCaseEnum(['all', 'impacts_all']).transform(() => IMPACTS_ALL);
 export const SetImpactedTargetsRequest = QueueRef.extend({
   pr: z.object({ number: PrNumber, sha: z.string().min(1).optional() }),
   impactedTargets: z.union([z.array(z.string()), ImpactsAll]),

@@ -2,7 +2,7 @@
 // not hide what happened to the others.
 import type { MergeQueueClient } from '../api/client.js';
 import {
-  FINAL_PULL_REQUEST_STATES,
+  isFinalState,
   PRIORITY_NAMES,
   type Priority,
   type Queue,
@@ -132,7 +132,7 @@ function isFatal(error: MqError): boolean {
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, client: MergeQueueClient, ref: QueueRequest): Promise<PrOutcome> {
   const [record, queue] = await Promise.all([lookUp(client, ref, pr), queueOrNone(client, ref)]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
-  if (!record || !record.isCurrentlySubmittedToQueue || isFinal(record.state)) {
+  if (!record || !record.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
   }
   const index = queue?.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr) ?? -1;
@@ -181,7 +181,7 @@ async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClie
   const record = await lookUp(client, ref, pr);
   const said = notFound.message.trim();
   const why =
-    record && isFinal(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
+    record && isFinalState(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
   return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message: `#${pr} is not in the queue${why}` } };
 }
 
@@ -204,8 +204,4 @@ async function orNone<T>(read: Promise<T>): Promise<T | undefined> {
     if (error instanceof MqError && !(error instanceof InterruptedError)) return undefined;
     throw error;
   }
-}
-
-function isFinal(state: string | undefined): boolean {
-  return state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
 }

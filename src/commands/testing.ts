@@ -1,6 +1,6 @@
 // mq testing: the details of a test run, by its id or by the PR it tested. The service knows runs only by id:
 // a PR's run is the one its record names (`verifiedByTestRun`), and only that id is sent.
-import { FINAL_PULL_REQUEST_STATES } from '../api/schemas.js';
+import { isFinalState } from '../api/schemas.js';
 import { EXIT, MqError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult } from './result.js';
@@ -17,8 +17,7 @@ export async function testing(input: TestingInput, ctx: Context): Promise<Comman
     if (testRunId === undefined) {
       // Not a 404 from the service (the PR is known), but nothing to show all the same: exit 4, no status.
       const state = pullRequest.state;
-      const ended = state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
-      const when = ended ? `it ended ${state} without one` : `try again once it is testing${state === undefined ? '' : ` (it is ${state})`}`;
+      const when = isFinalState(state) ? `it ended ${state} without one` : `try again once it is testing${state === undefined ? '' : ` (it is ${state})`}`;
       throw new MqError(
         `the service names no test run for #${input.pr}: ${when}; for a run you know, give its id: mq testing --run <testRunId>`,
         'not_found',

@@ -1,7 +1,7 @@
 // mq wait and submit --wait: poll each PR until it reaches the state waited for, ends in another final state,
 // or the time runs out. Headless: what it sees goes to the events a view attached from outside (src/cli.ts).
 import {
-  FINAL_PULL_REQUEST_STATES,
+  isFinalState,
   type PullRequestState,
   type QueueRequest,
   type ReportedPullRequestState,
@@ -150,7 +150,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
         events.changed({ pr: sighting.pr, state, previous: previous ?? null, at: answer.pullRequest.stateChangedAt, position: position ?? null });
       }
       if (hasReached(state, options.target)) sighting.status = 'reached';
-      else if ((FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state)) sighting.status = 'ended';
+      else if (isFinalState(state)) sighting.status = 'ended';
     });
     events.polled(sightings, client.serviceNow() ?? ctx.now());
     if (sightings.every((s) => s.status !== 'waiting')) return 'done';

@@ -1,5 +1,5 @@
 // `mq status`: one submitted PR, and in words why it cannot start testing when it is not ready.
-import { FINAL_PULL_REQUEST_STATES, MERGEABILITY, type Queue, type SubmittedPullRequest } from '../../api/schemas.js';
+import { isFinalState, MERGEABILITY, type Queue, type SubmittedPullRequest } from '../../api/schemas.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
@@ -35,7 +35,7 @@ function renderWaiting(pr: SubmittedPullRequest, queue: Queue, ctx: RenderContex
 
 // Readiness only matters while the PR is in play: after merged/failed/cancelled a stale gate would mislead.
 function renderReadiness(pr: SubmittedPullRequest, ctx: RenderContext): string {
-  if (pr.state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(pr.state)) return '';
+  if (isFinalState(pr.state)) return '';
   const reasons = explainReadiness(pr);
   if (pr.state === 'not_ready') {
     const lines = reasons.length > 0 ? reasons : [notReadyWithoutReason(pr)];
