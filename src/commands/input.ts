@@ -48,10 +48,6 @@ export function parseTime(flag: string, text: string, now: number): string {
   }
 }
 
-export function parseSince(text: string, now: number): string {
-  return parseTime('--since', text, now);
-}
-
 export function parsePositiveInt(flag: string, text: string): number {
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} "${text}" must be a whole number of 1 or more`);

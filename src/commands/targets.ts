@@ -27,7 +27,7 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
     impactedTargets = IMPACTS_ALL;
     fellBackToAll = true;
   }
-  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, ...(sha ? { sha } : {}) }, impactedTargets }), {
+  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }), {
     what: `setting the impacted targets of #${input.pr}`,
     check: checkCommand(ctx, 'status', String(input.pr)),
     also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',

@@ -13,7 +13,7 @@ import { safeLine } from './sanitize.js';
  */
 export function renderOutageLine(outage: Outage, now: number, paint: ChalkInstance, live: boolean): string {
   const lasting = live ? ` (for ${formatDuration(Math.max(0, now - outage.since) / 1000)})` : '';
-  return `${paint.yellow('!')} service unreachable since ${clockTime(outage.since)}${lasting}: ${describe(outage.error)}; still checking\n`;
+  return `${paint.yellow('!')} service unreachable since ${clockTime(outage.since)}${lasting}: ${describeFailure(outage.error)}; still checking\n`;
 }
 
 /** `✓ service reachable again at 14:03:11, after 6s unreachable`. */
@@ -34,7 +34,7 @@ export function reachableJson(outage: Outage, at: number): unknown {
 
 /** For the message of a wait that timed out during an outage. */
 export function describeOutage(outage: Outage): string {
-  return `the service has been unreachable since ${clockTime(outage.since)} (${describe(outage.error)})`;
+  return `the service has been unreachable since ${clockTime(outage.since)} (${describeFailure(outage.error)})`;
 }
 
 /** The last NDJSON summary's field: when the outage the wait ended in began. */
@@ -42,7 +42,8 @@ export function outageSummary(outage: Outage | undefined): { unreachableSince?: 
   return outage ? { unreachableSince: iso(outage.since) } : {};
 }
 
-function describe(error: MqError): string {
+/** A failure in a line: the service's status and words, or what stopped the request. */
+export function describeFailure(error: MqError): string {
   return safeLine(error instanceof ApiError ? `the service answered ${error.status}: ${error.message}` : error.message);
 }
 

@@ -1,14 +1,11 @@
 // The line -v prints for each retry of a read: what failed, which try it was, and when the next one goes.
 import type { RetryNotice } from '../api/transport.js';
-import { ApiError } from '../errors.js';
 import { formatDuration } from './durations.js';
-import { safeLine } from './sanitize.js';
+import { describeFailure } from './outage-view.js';
 
 /** `getQueue: try 1 of 3 failed (the service answered 503: busy); next try in 240ms`. */
 export function renderRetry(notice: RetryNotice): string {
-  const { error } = notice;
-  const what = error instanceof ApiError ? `the service answered ${error.status}: ${error.message}` : error.message;
-  return `${notice.operation}: try ${notice.attempt} of ${notice.tries} failed (${safeLine(what)}); next try in ${pause(notice.delayMs)}`;
+  return `${notice.operation}: try ${notice.attempt} of ${notice.tries} failed (${describeFailure(notice.error)}); next try in ${pause(notice.delayMs)}`;
 }
 
 /** Pauses are short and jittered: tenths of a second say more than whole ones. */

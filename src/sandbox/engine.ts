@@ -412,6 +412,7 @@ export class QueueEngine {
     return submission;
   }
 
+  /** The PR's submission while it is in the queue, or undefined. */
   private openSubmissionOrNone(queue: QueueRecord, number: number): Submission | undefined {
     const id = queue.latestSubmission[String(number)];
     const submission = id === undefined ? undefined : submissionOf(this.world, id);
@@ -441,9 +442,8 @@ export class QueueEngine {
     const found: { queue: QueueRecord; submission: Submission }[] = [];
     for (const queue of Object.values(this.state.queues)) {
       if (!sameRepo(queue.repo, record.repo)) continue;
-      const id = queue.latestSubmission[String(record.number)];
-      const submission = id === undefined ? undefined : submissionOf(this.world, id);
-      if (submission && !FINAL_STATES.has(submission.state)) found.push({ queue, submission });
+      const submission = this.openSubmissionOrNone(queue, record.number);
+      if (submission) found.push({ queue, submission });
     }
     return found;
   }

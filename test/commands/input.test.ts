@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrNumber, parsePriority, parseSince, parseState, parseTargetList, parseTestId, parseTime } from '../../src/commands/input.js';
+import { parsePrNumber, parsePriority, parseState, parseTargetList, parseTestId, parseTime } from '../../src/commands/input.js';
 import { pickSettings, SETTING_FLAGS } from '../../src/commands/queue/setting-flags.js';
 import { QueueSettings } from '../../src/api/schemas.js';
 import { UsageError } from '../../src/errors.js';
@@ -37,9 +37,9 @@ describe('argv words to input', () => {
 
   it('reads --since and --until as an instant or a duration ago', () => {
     const now = Date.parse('2026-03-01T12:00:00Z');
-    expect(parseSince('2h', now)).toBe('2026-03-01T10:00:00.000Z');
-    expect(parseSince('2026-02-01T00:00:00Z', now)).toBe('2026-02-01T00:00:00.000Z');
-    expect(() => parseSince('yesterday', now)).toThrow(UsageError);
+    expect(parseTime('--since', '2h', now)).toBe('2026-03-01T10:00:00.000Z');
+    expect(parseTime('--since', '2026-02-01T00:00:00Z', now)).toBe('2026-02-01T00:00:00.000Z');
+    expect(() => parseTime('--since', 'yesterday', now)).toThrow(UsageError);
     expect(parseTime('--until', '30m', now)).toBe('2026-03-01T11:30:00.000Z');
     expect(() => parseTime('--until', 'soon', now)).toThrow(/--until "soon"/);
   });
