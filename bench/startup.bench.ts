@@ -16,6 +16,7 @@ const ROOT = process.env.MQ_BENCH_ROOT ?? process.cwd();
 const MQ = join(ROOT, 'bin/mq.js');
 const PAIRS = Number(process.env.MQ_BENCH_PAIRS ?? 15);
 const HYPERFINE = process.env.MQ_BENCH_TIMER !== 'node' && spawnSync('hyperfine', ['--version']).status === 0;
+const TIMER = HYPERFINE ? 'hyperfine -N' : 'spawnSync';
 /** Where the path of the Node 22 binary is kept between runs (npm exec takes a second or two to find it). */
 const NODE22_PATH_FILE = join(ROOT, 'node_modules/.cache/mq-bench/node22-path');
 
@@ -113,16 +114,15 @@ function measure(row: Row): void {
   runOnce(row.node, ['-e', '0'], row.env);
   runOnce(row.node, row.args, row.env);
   const samples = HYPERFINE ? timeWithHyperfine(row) : timeWithNode(row);
-  const timer = HYPERFINE ? 'hyperfine -N' : 'spawnSync';
-  console.log(`  node -e 0: ${spread(samples.baseline)}\n  mq:        ${spread(samples.mine)}`);
   report({
     figure: row.figure,
     mine: median(samples.mine),
     baseline: median(samples.baseline),
     unit: 'ms',
     goal: { atMost: row.goal },
-    how: `${timer}, ${PAIRS} interleaved pairs, medians`,
+    how: `${TIMER}, ${PAIRS} interleaved pairs, medians`,
   });
+  console.log(`  node -e 0: ${spread(samples.baseline)}\n  mq:        ${spread(samples.mine)}\n`);
 }
 
 async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): void }> {
@@ -135,8 +135,8 @@ const home = mkdtempSync(join(tmpdir(), 'mq-bench-home-'));
 // Nothing of the caller's environment but PATH: no NODE_OPTIONS, no NODE_COMPILE_CACHE, no MQ_ settings.
 const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
 const here = versionOf(process.execPath);
-const cached = hasCompileCache(process.execPath);
-console.log(`node ${here} (${cached ? 'the compile cache warm' : 'no compile cache'}); timer: ${HYPERFINE ? 'hyperfine -N' : 'spawnSync'}; baseline: node -e 0 on the same node\n`);
+const cache = hasCompileCache(process.execPath) ? 'the compile cache warm' : 'no compile cache';
+console.log(`node ${here} (${cache}); timer: ${TIMER}; baseline: node -e 0 on the same node\n`);
 
 const sandbox = await startSandbox(env);
 const apiEnv = { ...env, MQ_API_URL: sandbox.url, MQ_TOKEN: 'bench', MQ_REPO: 'acme/bench' };
