@@ -121,6 +121,25 @@ describe('a sandbox on a manual clock', () => {
     expect(listed.nextCursor).toBeUndefined();
   });
 
+  it('answers a read sent again with the same bytes from the state as it is now, not as it was', async () => {
+    const { repo, queue } = freshRepo();
+    await api.ok('createQueue', { ...queue, concurrency: 1 });
+    await api.ok('submitPullRequest', { ...queue, pr: { number: 7 } });
+    const read = () => api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 7 } });
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'PR #7' });
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'PR #7' });
+    // A write that moves no PR from its state, one that is refused, then time passing.
+    await api.ok('_sandbox/pullRequests', { repo, number: 7, title: 'Renamed' });
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'Renamed' });
+    expect((await api.post('submitPullRequest', { ...queue, pr: { number: 7 } })).status).toBe(409);
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'Renamed' });
+    await api.ok('_sandbox/advance', { seconds: 300 });
+    expect(await read()).toMatchObject({ state: 'merged', prTitle: 'Renamed' });
+    const before = await api.ok('getQueue', queue);
+    await api.ok('updateQueue', { ...queue, concurrency: 3 });
+    expect(await api.ok('getQueue', queue)).toEqual({ ...before, concurrency: 3, bisectionConcurrency: before.bisectionConcurrency });
+  });
+
   it('answers updateQueue with the settings, taking the state in either letter case', async () => {
     const { queue } = freshRepo();
     await api.ok('createQueue', queue);
