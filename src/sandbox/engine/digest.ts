@@ -12,39 +12,58 @@ const SHA256_K = new Uint32Array([
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
+const encoder = new TextEncoder();
+/** The schedules, reused: the engine is single-threaded and a digest never calls another. */
+const W256 = new Uint32Array(64);
+const W1 = new Uint32Array(80);
+/** Room for the padded message of a short text (ids are made of short ones), reused to spare the allocations. */
+const SCRATCH = new Uint8Array(256);
+const SCRATCH_VIEW = new DataView(SCRATCH.buffer);
+
 /** The message padded to whole 64-byte blocks, with its bit length at the end (big-endian), as both hashes want. */
-function blocks(text: string): DataView {
-  const bytes = new TextEncoder().encode(text);
-  const length = Math.ceil((bytes.length + 9) / 64) * 64;
-  const padded = new Uint8Array(length);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  const bits = bytes.length * 8;
+function blocks(text: string): { view: DataView; length: number } {
+  // A UTF-8 character takes at most 3 bytes per UTF-16 unit: a text this short fits the scratch, padding included.
+  const short = text.length * 3 + 9 <= SCRATCH.length;
+  let padded: Uint8Array;
+  let size: number;
+  if (short) {
+    size = encoder.encodeInto(text, SCRATCH).written;
+    padded = SCRATCH;
+  } else {
+    const bytes = encoder.encode(text);
+    size = bytes.length;
+    padded = new Uint8Array(Math.ceil((size + 9) / 64) * 64);
+    padded.set(bytes);
+  }
+  const length = Math.ceil((size + 9) / 64) * 64;
+  padded.fill(0, size, length);
+  padded[size] = 0x80;
+  const view = short ? SCRATCH_VIEW : new DataView(padded.buffer);
+  const bits = size * 8;
   view.setUint32(length - 8, Math.floor(bits / 0x100000000));
   view.setUint32(length - 4, bits >>> 0);
-  return view;
+  return { view, length };
 }
+
+const BYTE_HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 function hex(words: Uint32Array): string {
   let text = '';
-  for (const word of words) text += word.toString(16).padStart(8, '0');
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    text += BYTE_HEX[word >>> 24]! + BYTE_HEX[(word >>> 16) & 0xff]! + BYTE_HEX[(word >>> 8) & 0xff]! + BYTE_HEX[word & 0xff]!;
+  }
   return text;
-}
-
-/** The chaining step: each word of the state plus the block's result, modulo 2^32 (the array wraps). */
-function addInto(h: Uint32Array, words: readonly number[]): void {
-  for (let i = 0; i < h.length; i++) h[i] = h[i]! + words[i]!;
 }
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 const rotl = (x: number, n: number) => (x << n) | (x >>> (32 - n));
 
 export function sha256Hex(text: string): string {
-  const message = blocks(text);
+  const { view: message, length } = blocks(text);
   const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  for (let offset = 0; offset < message.byteLength; offset += 64) {
+  const w = W256;
+  for (let offset = 0; offset < length; offset += 64) {
     for (let t = 0; t < 16; t++) w[t] = message.getUint32(offset + t * 4);
     for (let t = 16; t < 64; t++) {
       const w15 = w[t - 15]!;
@@ -53,7 +72,7 @@ export function sha256Hex(text: string): string {
       const s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >>> 10);
       w[t] = w[t - 16]! + s0 + w[t - 7]! + s1;
     }
-    let [a, b, c, d, e, f, g, k] = h as unknown as [number, number, number, number, number, number, number, number];
+    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, k = h[7]!;
     for (let t = 0; t < 64; t++) {
       const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[t]! + w[t]!) >>> 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
@@ -66,22 +85,43 @@ export function sha256Hex(text: string): string {
       b = a;
       a = (t1 + t2) >>> 0;
     }
-    addInto(h, [a, b, c, d, e, f, g, k]);
+    // Each word of the state plus the block's result, modulo 2^32 (the array wraps).
+    h[0] = h[0]! + a;
+    h[1] = h[1]! + b;
+    h[2] = h[2]! + c;
+    h[3] = h[3]! + d;
+    h[4] = h[4]! + e;
+    h[5] = h[5]! + f;
+    h[6] = h[6]! + g;
+    h[7] = h[7]! + k;
   }
   return hex(h);
 }
 
 export function sha1Hex(text: string): string {
-  const message = blocks(text);
+  const { view: message, length } = blocks(text);
   const h = new Uint32Array([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
-  const w = new Uint32Array(80);
-  for (let offset = 0; offset < message.byteLength; offset += 64) {
+  const w = W1;
+  for (let offset = 0; offset < length; offset += 64) {
     for (let t = 0; t < 16; t++) w[t] = message.getUint32(offset + t * 4);
     for (let t = 16; t < 80; t++) w[t] = rotl(w[t - 3]! ^ w[t - 8]! ^ w[t - 14]! ^ w[t - 16]!, 1);
-    let [a, b, c, d, e] = h as unknown as [number, number, number, number, number];
+    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!;
     for (let t = 0; t < 80; t++) {
-      const [f, k] =
-        t < 20 ? [(b & c) | (~b & d), 0x5a827999] : t < 40 ? [b ^ c ^ d, 0x6ed9eba1] : t < 60 ? [(b & c) | (b & d) | (c & d), 0x8f1bbcdc] : [b ^ c ^ d, 0xca62c1d6];
+      let f: number;
+      let k: number;
+      if (t < 20) {
+        f = (b & c) | (~b & d);
+        k = 0x5a827999;
+      } else if (t < 40) {
+        f = b ^ c ^ d;
+        k = 0x6ed9eba1;
+      } else if (t < 60) {
+        f = (b & c) | (b & d) | (c & d);
+        k = 0x8f1bbcdc;
+      } else {
+        f = b ^ c ^ d;
+        k = 0xca62c1d6;
+      }
       const next = (rotl(a, 5) + f + e + k + w[t]!) >>> 0;
       e = d;
       d = c;
@@ -89,7 +129,11 @@ export function sha1Hex(text: string): string {
       b = a;
       a = next;
     }
-    addInto(h, [a, b, c, d, e]);
+    h[0] = h[0]! + a;
+    h[1] = h[1]! + b;
+    h[2] = h[2]! + c;
+    h[3] = h[3]! + d;
+    h[4] = h[4]! + e;
   }
   return hex(h);
 }
