@@ -24,7 +24,6 @@ import {
   parsePrNumber,
   parseTime,
   parseState,
-  parseTargetList,
   parseTestId,
 } from './commands/input.js';
 import { list } from './commands/list.js';
@@ -39,6 +38,7 @@ import { resultExitCode, type CommandResult } from './commands/result.js';
 import { sandbox } from './commands/sandbox.js';
 import { status } from './commands/status.js';
 import { setTargets } from './commands/targets.js';
+import { openTargetsFile } from './commands/targets-file.js';
 import { testDetails } from './commands/test-details.js';
 import { testing } from './commands/testing.js';
 import type { Waited } from './commands/poll.js';
@@ -584,19 +584,24 @@ function buildProgram(runner: Runner, io: Io): Command {
     .option('--sha <sha>', "the PR's head SHA (default: the one the queue knows)")
     .addHelpText('after', examples('mq targets set 42 //app:server //lib:db', 'bazel-diff … | mq targets set 42 --file -', 'mq targets set 42 --all'))
     .action(async (pr: string, targets: string[], opts: { file?: string; all?: boolean; sha?: string }, cmd: Command) => {
-      const fromFile = opts.file === undefined ? undefined : await readTargetsFile(opts.file, io);
-      return runner.execute(
-        cmd,
-        () => {
-          if (opts.all && (targets.length > 0 || fromFile !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');
-          return {
-            pr: parsePrNumber(pr),
-            impactedTargets: opts.all ? IMPACTS_ALL : [...targets, ...(fromFile ?? [])],
-            sha: opts.sha,
-          } as const;
-        },
-        setTargets,
-      );
+      const fromFile = opts.file === undefined ? undefined : await openTargetsFile(opts.file, io.stdin);
+      try {
+        return await runner.execute(
+          cmd,
+          () => {
+            if (opts.all && (targets.length > 0 || fromFile !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');
+            return {
+              pr: parsePrNumber(pr),
+              impactedTargets: opts.all ? IMPACTS_ALL : targets,
+              file: fromFile,
+              sha: opts.sha,
+            } as const;
+          },
+          setTargets,
+        );
+      } finally {
+        await fromFile?.dispose();
+      }
     });
 
   program
@@ -724,21 +729,6 @@ function parseSpeed(text: string): number {
   const speed = parseNumber('--speed', text);
   if (speed <= 0) throw new UsageError(`--speed "${text}" must be more than 0`);
   return speed;
-}
-
-async function readTargetsFile(path: string, io: Io): Promise<string[]> {
-  const { readFile } = await import('node:fs/promises');
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return parseTargetList(Buffer.concat(chunks).toString('utf8'), 'standard input');
-  }
-  try {
-    return parseTargetList(await readFile(path, 'utf8'), path);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
 }
 
 /** The process's entry: wires signals and streams to `run`, and sets the exit code. */

@@ -4,12 +4,15 @@ import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import type { CommandResult } from './result.js';
+import type { TargetsFile } from './targets-file.js';
 import { checkCommand, settle } from './uncertain.js';
 
 export interface TargetsInput {
   pr: number;
-  /** The targets, or ALL (--all). */
+  /** The targets given as arguments, or ALL (--all). */
   impactedTargets: string[] | typeof IMPACTS_ALL;
+  /** The targets of --file, after those of the arguments: read as a stream, never held whole. */
+  file?: TargetsFile;
   sha?: string;
 }
 
@@ -20,19 +23,40 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
   const client = await ctx.client();
   const ref = ctx.queueRef();
   const sha = input.sha ?? (await headSha(input.pr, ctx));
+  const { file } = input;
   let impactedTargets = input.impactedTargets;
   let fellBackToAll = false;
-  if (Array.isArray(impactedTargets) && Buffer.byteLength(JSON.stringify(impactedTargets)) > BODY_LIMIT_BYTES - ENVELOPE_BYTES) {
-    ctx.warn(`${impactedTargets.length} impacted targets exceed the service's 20 MiB body limit: sending ALL instead`);
+  if (Array.isArray(impactedTargets) && listBytes(impactedTargets, file) > BODY_LIMIT_BYTES - ENVELOPE_BYTES) {
+    ctx.warn(`${impactedTargets.length + (file?.count ?? 0)} impacted targets exceed the service's 20 MiB body limit: sending ALL instead`);
     impactedTargets = IMPACTS_ALL;
     fellBackToAll = true;
   }
-  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }), {
+  const more = Array.isArray(impactedTargets) ? file : undefined;
+  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }, more), {
     what: `setting the impacted targets of #${input.pr}`,
     check: checkCommand(ctx, 'status', String(input.pr)),
     also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',
   });
-  return { kind: 'targets', pr: input.pr, sha, impactedTargets, fellBackToAll };
+  return { kind: 'targets', pr: input.pr, sha, impactedTargets: await sentList(impactedTargets, file, ctx), fellBackToAll };
+}
+
+/** The size of the whole list as JSON: the arguments', and the file's as its first pass measured it. */
+function listBytes(targets: string[], file: TargetsFile | undefined): number {
+  const own = Buffer.byteLength(JSON.stringify(targets));
+  if (!file || file.count === 0) return own;
+  return own + file.jsonBytes + (targets.length > 0 ? 1 : 0);
+}
+
+/**
+ * The list for the result. Only JSON output shows the targets themselves, so only then is a file's list read
+ * back whole; a table says how many, and gets a list of that length that holds nothing (a sparse array).
+ */
+async function sentList(targets: string[] | typeof IMPACTS_ALL, file: TargetsFile | undefined, ctx: Context) {
+  if (!file || !Array.isArray(targets)) return targets;
+  if (ctx.resolved.settings.output !== 'json') return new Array<string>(targets.length + file.count);
+  const all = [...targets];
+  for await (const target of file.items()) all.push(target);
+  return all;
 }
 
 /**
