@@ -2,6 +2,7 @@
 // (as kubectl and gh print them), so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
+import { strlen } from 'cli-table3/src/utils.js';
 
 export interface Column {
   header: string;
@@ -30,16 +31,29 @@ const BORDERLESS = {
 // escape codes, so its own styling is off and headers are painted here, only when the paint has colour.
 const NO_STYLE = { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 };
 
-/** A table with a header row; cells are already safe text (see sanitize.ts). No trailing newline. */
+/**
+ * A table with a header row; each cell is one line of safe text (see sanitize.ts). No trailing newline.
+ * Laid out here rather than by cli-table3, whose layout grows with the square of the rows (a 10,000-PR queue
+ * took seconds); cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
+ */
 export function renderTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
-  const table = new Table({
-    head: columns.map((column) => paint.bold(column.header)),
-    colAligns: columns.map((column) => column.align ?? 'left'),
-    chars: BORDERLESS,
-    style: NO_STYLE,
-  });
-  table.push(...rows.map((row) => [...row]));
-  return trimLines(table.toString());
+  const head = columns.map((column) => paint.bold(column.header));
+  const widths = head.map(cellWidth);
+  for (const row of rows) {
+    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, cellWidth(row[i] ?? ''));
+  }
+  const line = (row: readonly string[]) =>
+    columns
+      .map((column, i) => {
+        const cell = row[i] ?? '';
+        const fill = ' '.repeat(widths[i]! - cellWidth(cell));
+        return column.align === 'right' ? fill + cell : cell + fill;
+      })
+      .join(BORDERLESS.middle)
+      .trimEnd();
+  const lines = [line(head)];
+  for (const row of rows) lines.push(line(row));
+  return lines.join('\n');
 }
 
 /** Aligned key/value lines with no header, for settings and single records. No trailing newline. */
@@ -52,8 +66,18 @@ export function renderPairs(pairs: ReadonlyArray<readonly [string, string]>, pai
 
 /** At most `max` characters (counted in code points, so no emoji is cut in half), with "…" when cut. */
 export function truncate(text: string, max: number): string {
+  // A string is never fewer code points than UTF-16 units: most titles need no counting at all.
+  if (text.length <= max) return text;
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+// Printable ASCII is one column a character; anything else (colour codes, wide or combining characters) is
+// measured by cli-table3.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+function cellWidth(cell: string): number {
+  return PRINTABLE_ASCII.test(cell) ? cell.length : strlen(cell);
 }
 
 // cli-table3 pads the last column; trailing blanks are noise in a log and in diffs.

@@ -1,0 +1,69 @@
+// renderTable lays tables out itself (cli-table3's layout grows with the square of the rows); it must draw what
+// cli-table3 draws, column for column, for any cells: wide and combining characters, emoji, colour codes.
+import { Chalk, type ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { safeLine } from '../../src/render/sanitize.js';
+import { renderTable, truncate, type Column } from '../../src/render/tables.js';
+
+/** The table as cli-table3 draws it, borderless, with trailing blanks trimmed: what renderTable used to return. */
+function byCliTable3(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
+  const none = { top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '' };
+  const sides = { left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ' };
+  const table = new Table({
+    head: columns.map((column) => paint.bold(column.header)),
+    colAligns: columns.map((column) => column.align ?? 'left'),
+    chars: { ...none, ...sides },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+  });
+  table.push(...rows.map((row) => [...row]));
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}
+
+// Text as a table receives it (through safeLine), from pieces that measure differently in a terminal.
+const piece = fc.constantFrom('a', 'Z', ' ', '#42', '-', '…', '日本', '한', 'é', 'e\u0301', '🙂', '👍🏽', '\u200b', '\u00a0', '\ufffd');
+const text = fc.array(piece, { maxLength: 6 }).map((pieces) => safeLine(pieces.join('')));
+const painted = (paint: ChalkInstance) =>
+  fc.oneof(text, text.map((word) => paint.yellow(word)), text.map((word) => paint.dim(word)), fc.constant(paint.red('failed')));
+
+describe('renderTable', () => {
+  it.each([false, true])('draws what cli-table3 draws (colour %s)', (color) => {
+    const paint = new Chalk({ level: color ? 1 : 0 });
+    // Headers are never empty (cli-table3 draws an empty first header as an inverse blank).
+    const header = text.filter((word) => word.trim() !== '');
+    const columns = fc.array(fc.record({ header, align: fc.constantFrom<Column['align']>('left', 'right', undefined) }), { minLength: 1, maxLength: 5 });
+    const table = columns.chain((cols) =>
+      fc.tuple(fc.constant(cols), fc.array(fc.array(painted(paint), { minLength: cols.length, maxLength: cols.length }), { maxLength: 8 })),
+    );
+    fc.assert(
+      fc.property(table, ([cols, rows]) => {
+        expect(renderTable(cols, rows, paint)).toBe(byCliTable3(cols, rows, paint));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lays out 10,000 rows as 10,001 lines, the widest cell setting its column', () => {
+    const paint = new Chalk({ level: 0 });
+    const rows = Array.from({ length: 10_000 }, (_, i) => [String(i + 1), `#${i + 1}`]);
+    const lines = renderTable([{ header: '#', align: 'right' }, { header: 'PR' }], rows, paint).split('\n');
+    expect(lines).toHaveLength(10_001);
+    expect(lines[0]).toBe('    #  PR');
+    expect(lines[1]).toBe('    1  #1');
+    expect(lines[10_000]).toBe('10000  #10000');
+  });
+});
+
+describe('truncate', () => {
+  it('cuts by code points, never inside a surrogate pair', () => {
+    expect(truncate('abc', 3)).toBe('abc');
+    expect(truncate('abcd', 3)).toBe('ab…');
+    expect(truncate('🙂🙂🙂', 3)).toBe('🙂🙂🙂');
+    expect(truncate('🙂🙂🙂🙂', 3)).toBe('🙂🙂…');
+  });
+});
