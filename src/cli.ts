@@ -56,6 +56,7 @@ import {
 } from './config/index.js';
 import { EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from './errors.js';
 import { renderError, renderText, toJson } from './render/index.js';
+import { writeJson } from './render/json.js';
 import { drainPrinter, waitPrinter, watchPrinter, type Printer, type ProgressOutput } from './render/progress.js';
 import { describeOutage } from './render/outage-view.js';
 import { renderRetry } from './render/retry.js';
@@ -206,7 +207,7 @@ class Runner {
   private print(result: CommandResult, now: number): void {
     const settings = this.resolved!.settings;
     if (settings.output === 'json') {
-      this.io.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`);
+      writeJson(toJson(result), (chunk) => this.io.stdout.write(chunk));
       return;
     }
     if (this.globals.quiet && CONFIRMATIONS.has(result.kind)) return;

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toJson } from '../../src/render/index.js';
+import { writeJson } from '../../src/render/json.js';
 import { enqueuedPr, queue, submittedPr, testCase, testingDetails, updatedQueue } from './fixtures.js';
 
 describe('toJson', () => {
@@ -99,5 +101,46 @@ describe('toJson', () => {
       settings: { apiUrl: { value: 'https://api.trunk.io/v1', origin: 'default' }, org: { value: null, origin: '-' } },
       files: ['/a/.mqrc'],
     });
+  });
+});
+
+describe('writeJson', () => {
+  const written = (value: unknown) => {
+    const chunks: string[] = [];
+    writeJson(value, (chunk) => chunks.push(chunk));
+    return chunks;
+  };
+
+  it('writes what JSON.stringify(value, null, 2) and a newline write, for any JSON value', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(written(value).join('')).toBe(`${JSON.stringify(value, null, 2)}\n`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves out or nulls what JSON does, at every depth', () => {
+    const odd = [undefined, () => 1, Symbol('s'), new Date(0), Number.NaN, -0, '', 'a\nb', '\u2028', [], {}];
+    const member = fc.oneof(fc.constantFrom(...odd), fc.jsonValue());
+    const shape = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, member, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.string(), tie('node'), { maxKeys: 4 })),
+    })).node;
+    fc.assert(
+      fc.property(shape, (value) => {
+        expect(written(value).join('')).toBe(`${JSON.stringify(value, null, 2)}\n`);
+      }),
+      { numRuns: 500 },
+    );
+    expect(written({ holes: [1, , 3] }).join('')).toBe(`${JSON.stringify({ holes: [1, , 3] }, null, 2)}\n`);
+  });
+
+  it('writes a 10,000-PR queue in chunks of about 64 KiB, never as one string', () => {
+    const pr = enqueuedPr();
+    const big = queue({ enqueuedPullRequests: Array.from({ length: 10_000 }, (_, i) => ({ ...pr, prNumber: i + 1 })) });
+    const chunks = written(big);
+    expect(chunks.join('')).toBe(`${JSON.stringify(big, null, 2)}\n`);
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(70 * 1024);
   });
 });
