@@ -54,15 +54,15 @@ export function toJson(result: CommandResult): unknown {
   }
 }
 
-/** Members deeper than this are written by one JSON.stringify each: a PR of a 10,000-PR queue, not the queue. */
-const SPLIT_DEPTH = 2;
+/** How many array elements one JSON.stringify writes: a few dozen KiB of PRs, not the 10,000 of a big queue. */
+const SLICE = 100;
 /** About how many characters go out in one write. */
 const CHUNK = 64 * 1024;
 
 /**
  * Writes the document as `JSON.stringify(value, null, 2)` and a newline would, byte for byte, in chunks: a big
  * answer is never held twice over, as one string and once more as the bytes written from it. For plain data (what
- * JSON.parse and toJson make): the top levels are laid out here, everything below them by JSON.stringify.
+ * JSON.parse and toJson make): objects are laid out here member by member, arrays a slice at a time.
  */
 export function writeJson(value: unknown, write: (chunk: string) => void): void {
   let pending = '';
@@ -73,46 +73,52 @@ export function writeJson(value: unknown, write: (chunk: string) => void): void 
       pending = '';
     }
   };
-  if (!writeValue(value, '', '', 0, emit)) emit('undefined');
+  if (!writeValue(value, '', '', emit)) emit('undefined');
   write(`${pending}\n`);
 }
 
-/**
- * Emits `prefix` and the JSON of `value` at `indent`; false, emitting nothing, when JSON leaves the value out
- * (undefined, a function). Arrays and plain objects above SPLIT_DEPTH go out member by member.
- */
-function writeValue(value: unknown, prefix: string, indent: string, depth: number, emit: (text: string) => void): boolean {
-  if (depth >= SPLIT_DEPTH || !isContainer(value)) {
+/** Emits `prefix` and the JSON of `value` at `indent`; false, emitting nothing, when JSON leaves the value out. */
+function writeValue(value: unknown, prefix: string, indent: string, emit: (text: string) => void): boolean {
+  if (Array.isArray(value) && value.length > SLICE) {
+    // Each slice is nested as deep as the array stands, so that JSON.stringify indents its elements in place;
+    // the brackets of the nesting, as long at the end as at the start, are cut off again.
+    const depth = indent.length / 2;
+    const open = Array.from({ length: depth + 1 }, (_, level) => `${'  '.repeat(level)}[\n`).join('');
+    for (let start = 0; start < value.length; start += SLICE) {
+      let nested: unknown = value.slice(start, start + SLICE);
+      for (let level = 0; level < depth; level++) nested = [nested];
+      const text = JSON.stringify(nested, null, 2);
+      emit(`${start === 0 ? `${prefix}[` : ','}\n${text.slice(open.length, text.length - open.length)}`);
+    }
+    emit(`\n${indent}]`);
+    return true;
+  }
+  if (!isPlainObject(value)) {
     const text = JSON.stringify(value, null, 2) as string | undefined;
     if (text === undefined) return false;
-    // JSON.stringify writes no raw line break inside a string: each one it writes starts a line to indent.
-    emit(prefix + (indent === '' ? text : text.replaceAll('\n', `\n${indent}`)));
+    emit(prefix + indented(text, indent));
     return true;
   }
-  emit(prefix);
   const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item = `${i === 0 ? '[' : ','}\n${inner}`;
-      if (!writeValue(value[i], item, inner, depth + 1, emit)) emit(`${item}null`);
-    }
-    emit(value.length === 0 ? '[]' : `\n${indent}]`);
-    return true;
-  }
   let written = 0;
+  emit(prefix);
   for (const [key, item] of Object.entries(value)) {
-    if (writeValue(item, `${written === 0 ? '{' : ','}\n${inner}${JSON.stringify(key)}: `, inner, depth + 1, emit)) written++;
+    if (writeValue(item, `${written === 0 ? '{' : ','}\n${inner}${JSON.stringify(key)}: `, inner, emit)) written++;
   }
   emit(written === 0 ? '{}' : `\n${indent}}`);
   return true;
 }
 
-/** An array or an object JSON.stringify writes member by member (not a Date, a boxed number, or the like). */
-function isContainer(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return true;
+/** An object JSON.stringify writes member by member (not a Date, a boxed number, or the like). */
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
   return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+// JSON.stringify writes no raw line break inside a string: each one it writes starts a line to indent.
+function indented(text: string, indent: string): string {
+  return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 }
 
 // JSON has no Infinity or NaN (JSON.stringify would write null): such values go out as the exposition spells
