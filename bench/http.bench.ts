@@ -2,23 +2,13 @@
 // every few real seconds) with a state file: the latency of a small read, of getQueue, and of a submit, which is
 // journaled (appended and fsynced) before it is answered. The queue is prepared by an engine in this process
 // and handed over as the state file. Medians and 95th percentiles; ratios to the 100-PR figure.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Repo } from '../src/api/schemas.js';
-import { QueueEngine } from '../src/sandbox/engine/engine.js';
 import { startSandbox } from '../src/sandbox/io/server.js';
+import { MAIN, writeQueueState } from './queue-state.js';
 
 const SIZES = [100, 1_000, 10_000] as const;
-const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
-const MAIN = { repo: REPO, targetBranch: 'main' };
-
-function prepared(size: number, file: string): void {
-  const engine = QueueEngine.create({ now: Date.now() });
-  engine.createQueue({ ...MAIN, concurrency: 5 });
-  for (let number = 1; number <= size; number++) engine.submitPullRequest({ ...MAIN, pr: { number } });
-  writeFileSync(file, engine.serialize());
-}
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -46,7 +36,7 @@ interface Row {
 
 async function bench(size: number, dir: string): Promise<Row> {
   const stateFile = join(dir, `state-${size}.json`);
-  prepared(size, stateFile);
+  writeQueueState(size, stateFile);
   const sandbox = await startSandbox({ clock: 'real', speed: 60, stateFile });
   const post = (operation: string, body: unknown) =>
     fetch(`${sandbox.url}/${operation}`, {
