@@ -26,6 +26,7 @@ import {
 } from './schemas.js';
 import { withListTail, type ListTail } from './streamed-list.js';
 import { Transport, type Answer, type TransportOptions } from './transport.js';
+import { safeParseFast } from './fast-parse.js';
 
 export type ClientOptions = TransportOptions;
 
@@ -154,7 +155,7 @@ function parseAnswer<Res extends z.ZodType>(
   } else if (isRead) {
     throw new ResponseError(`${operation} answered with an empty body`);
   }
-  const parsed = schema.safeParse(data);
+  const parsed = safeParseFast(schema, data);
   if (!parsed.success && !isRead) return schema.parse(undefined);
   if (!parsed.success) {
     throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
