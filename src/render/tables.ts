@@ -37,22 +37,21 @@ const NO_STYLE = { head: [] as string[], border: [] as string[], 'padding-left':
  * took seconds); cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
  */
 export function renderTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
-  const head = columns.map((column) => paint.bold(column.header));
-  const widths = head.map(cellWidth);
-  for (const row of rows) {
-    for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, cellWidth(row[i] ?? ''));
+  const cells = [columns.map((column) => paint.bold(column.header)), ...rows];
+  const measured = cells.map((row) => columns.map((_, i) => cellWidth(row[i] ?? '')));
+  const widths = columns.map((_, i) => measured.reduce((widest, row) => Math.max(widest, row[i]!), 0));
+  const right = columns.map((column) => column.align === 'right');
+  const lines = new Array<string>(cells.length);
+  for (let r = 0; r < cells.length; r++) {
+    let line = '';
+    for (let i = 0; i < columns.length; i++) {
+      const cell = cells[r]![i] ?? '';
+      const fill = ' '.repeat(widths[i]! - measured[r]![i]!);
+      line += (i === 0 ? '' : BORDERLESS.middle) + (right[i] ? fill + cell : cell + fill);
+    }
+    // The last column is padded too; trailing blanks are noise in a log and in diffs.
+    lines[r] = line.trimEnd();
   }
-  const line = (row: readonly string[]) =>
-    columns
-      .map((column, i) => {
-        const cell = row[i] ?? '';
-        const fill = ' '.repeat(widths[i]! - cellWidth(cell));
-        return column.align === 'right' ? fill + cell : cell + fill;
-      })
-      .join(BORDERLESS.middle)
-      .trimEnd();
-  const lines = [line(head)];
-  for (const row of rows) lines.push(line(row));
   return lines.join('\n');
 }
 
@@ -72,12 +71,15 @@ export function truncate(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
-// Printable ASCII is one column a character; anything else (colour codes, wide or combining characters) is
-// measured by cli-table3.
+// Printable ASCII is one column a character, once the colour codes (which cli-table3 strips, as here) are out;
+// anything else (wide or combining characters, emoji) is measured by cli-table3 itself.
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const COLOUR_CODES = /\u001b\[(?:\d*;){0,5}\d*m/g;
 
 function cellWidth(cell: string): number {
-  return PRINTABLE_ASCII.test(cell) ? cell.length : strlen(cell);
+  if (PRINTABLE_ASCII.test(cell)) return cell.length;
+  const plain = cell.replace(COLOUR_CODES, '');
+  return PRINTABLE_ASCII.test(plain) ? plain.length : strlen(cell);
 }
 
 // cli-table3 pads the last column; trailing blanks are noise in a log and in diffs.

@@ -20,13 +20,28 @@ export function prColumns(ageHeader: string): Column[] {
   ];
 }
 
-export function prCells(pr: EnqueuedPullRequest, age: string, ctx: RenderContext): string[] {
-  return [
+/**
+ * The rows of a PR table, each after the `lead` cells given for it. A state is painted once per table rather
+ * than once per row: chalk builds a new style at every use, which a 10,000-PR queue feels.
+ */
+export function prRows(
+  prs: readonly EnqueuedPullRequest[],
+  cells: { lead?: (index: number) => string[]; age: (pr: EnqueuedPullRequest) => string },
+  ctx: RenderContext,
+): string[][] {
+  const painted = new Map<string | undefined, string>();
+  const state = (word: string | undefined) => {
+    let text = painted.get(word);
+    if (text === undefined) painted.set(word, (text = paintState(ctx.paint, word)));
+    return text;
+  };
+  return prs.map((pr, index) => [
+    ...(cells.lead?.(index) ?? []),
     `#${pr.prNumber}`,
     truncate(safeLine(pr.prTitle), TITLE_WIDTH),
     safeLine(pr.prAuthor),
-    paintState(ctx.paint, pr.state),
+    state(pr.state),
     formatPriority(pr.priorityName, pr.priorityValue),
-    age,
-  ];
+    cells.age(pr),
+  ]);
 }

@@ -3,7 +3,7 @@ import type { EnqueuedPullRequest } from '../../api/schemas.js';
 import { formatAgo } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { renderTable } from '../tables.js';
-import { prCells, prColumns } from './pr-rows.js';
+import { prColumns, prRows } from './pr-rows.js';
 
 // The command pages up to --limit; a cursor left over means the service holds more.
 const MORE_AVAILABLE = 'More pull requests are available: raise --limit, or narrow with --state, --since or --until.';
@@ -18,7 +18,7 @@ export function renderPullRequests(
       ? 'No pull requests found.'
       : renderTable(
           prColumns('CHANGED'),
-          prs.map((pr) => prCells(pr, formatAgo(pr.stateChangedAt, ctx.now), ctx)),
+          prRows(prs, { age: (pr) => formatAgo(pr.stateChangedAt, ctx.now) }, ctx),
           ctx.paint,
         );
   const more = nextCursor ? `\n${ctx.paint.dim(MORE_AVAILABLE)}` : '';

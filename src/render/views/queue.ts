@@ -7,7 +7,7 @@ import { formatList, onOff } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
 import { renderPairs, renderTable } from '../tables.js';
-import { prCells, prColumns } from './pr-rows.js';
+import { prColumns, prRows } from './pr-rows.js';
 
 export function renderQueue(queue: Queue, ctx: RenderContext): string {
   const prs = queue.enqueuedPullRequests;
@@ -65,7 +65,7 @@ function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string
 function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
   return renderTable(
     [{ header: '#', align: 'right' }, ...prColumns('IN STATE')],
-    prs.map((pr, index) => [String(index + 1), ...prCells(pr, ageSince(pr.stateChangedAt, ctx.now), ctx)]),
+    prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx),
     ctx.paint,
   );
 }
