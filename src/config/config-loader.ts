@@ -10,7 +10,7 @@ import { basename, extname } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
-import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './files.js';
+import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
 export const loadJson: Loader = (path, content) => {

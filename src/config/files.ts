@@ -7,21 +7,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
+import { EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
-export const MODULE_NAME = 'mq';
-export const PROJECT_SEARCH_PLACES = [
-  'package.json',
-  '.mqrc',
-  '.mqrc.json',
-  '.mqrc.yaml',
-  '.mqrc.yml',
-  'mq.config.json',
-];
-export const USER_SEARCH_PLACES = ['config.json', 'config.yaml', 'config.yml'];
-
-/** cosmiconfig's meta-config files that it would execute (its metaSearchPlaces, less the data ones). */
-const EXECUTABLE_META_CONFIGS = ['.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
-export const EXECUTABLE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
 
 /**
  * Creating a cosmiconfig explorer loads a "meta config" from process.cwd() (not the cwd we are given), running

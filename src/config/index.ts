@@ -15,7 +15,8 @@ export { configEntries, type ConfigEntry } from './entries.js';
 // For `mq config init|path` and `mq help config`: where files are, what they may hold, how one is written.
 export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, type ConfigLocations } from './settings.js';
 export { ConfigFileSchema } from './config-file.js';
-export { parseConfigText, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './files.js';
+export { parseConfigText } from './files.js';
+export { PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 export { repoFromOrigin } from './git.js';
 export { configFilesIn, NEW_CONFIG_FILE, projectFileDir } from './locations.js';
 export { configFileText, type ConfigText } from './config-text.js';

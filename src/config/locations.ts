@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ConfigFileKind } from './config-file.js';
-import { MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './files.js';
+import { MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 import { findGitRoot } from './git.js';
 
 /** YAML, because a file people edit by hand wants comments; JSON is kept where a JSON file already exists. */
