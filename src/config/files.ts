@@ -9,7 +9,6 @@ import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
 import { EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
-
 /**
  * Creating a cosmiconfig explorer loads a "meta config" from process.cwd() (not the cwd we are given), running
  * `.config/config.js` if there is one, before any option of ours applies: refused before cosmiconfig is called,
