@@ -1,8 +1,11 @@
 // mq targets set: upload a PR's impacted targets (parallel queues). A list too large for the service's body
 // limit is sent as ALL, which is what the service asks for in that case.
+import { readFile } from 'node:fs/promises';
 import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
+import { parsePrNumber, parseTargetList } from './input.js';
+import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
 import { checkCommand, settle } from './uncertain.js';
 
@@ -11,6 +14,34 @@ export interface TargetsInput {
   /** The targets, or ALL (--all). */
   impactedTargets: string[] | typeof IMPACTS_ALL;
   sha?: string;
+}
+
+/** `mq targets set <pr> [target...] [--file path|-] [--all] [--sha sha]`: the file is read first. */
+export async function parseTargetsSet(words: Words, io: ArgvIo): Promise<Invocation> {
+  const [pr, targets] = words.args as [string, string[]];
+  const flags = words.flags as { file?: string; all?: boolean; sha?: string };
+  const fromFile = flags.file === undefined ? undefined : await readTargetsFile(flags.file, io);
+  if (flags.all && (targets.length > 0 || fromFile !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');
+  const input: TargetsInput = {
+    pr: parsePrNumber(pr),
+    impactedTargets: flags.all ? IMPACTS_ALL : [...targets, ...(fromFile ?? [])],
+    sha: flags.sha,
+  };
+  return work.result(input, setTargets);
+}
+
+async function readTargetsFile(path: string, io: ArgvIo): Promise<string[]> {
+  if (path === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return parseTargetList(Buffer.concat(chunks).toString('utf8'), 'standard input');
+  }
+  try {
+    return parseTargetList(await readFile(path, 'utf8'), path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
 }
 
 /** Room kept for the rest of the body (repo, branch, PR, sha) when judging the list's size. */

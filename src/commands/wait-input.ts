@@ -42,6 +42,11 @@ function parseWaitTimeout(text: string): number {
   return ms;
 }
 
+/** --interval without the flag it paces (--wait or --watch) is a mistake, not a flag to ignore. */
+export function refuseLoneInterval(flags: { interval?: string }, goesWith: '--wait' | '--watch'): void {
+  if (flags.interval !== undefined) throw new UsageError(`--interval goes with ${goesWith}`);
+}
+
 /** --interval, refused below the 1s floor rather than quietly raised, so the pace is always the one asked for. */
 export function parseInterval(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;

@@ -2,8 +2,15 @@
 // `mq queue update --help` does), or a topic. A real `help` command replaces commander's implicit one, which
 // knows nothing of topics.
 import type { Command } from 'commander';
+import { work, type Invocation, type Words } from '../commands/invocation.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS, type HelpTopic } from './topics.js';
+
+/** `mq help [command-or-topic...]` */
+export function parseHelp(words: Words): Invocation {
+  const [path] = words.args as [string[]];
+  return work.program({ words: path }, (input, program, write) => showHelp(program, input.words, write));
+}
 
 type HelpFound = { command: Command } | { topic: HelpTopic };
 
@@ -23,12 +30,8 @@ function findHelp(program: Command, words: readonly string[]): HelpFound {
 }
 
 /** Prints the help `words` ask for: a command's through commander (its configured output), a topic's through `write`. */
-export function showHelp(program: Command, words: readonly string[], write: (text: string) => void): void {
+export async function showHelp(program: Command, words: readonly string[], write: (text: string) => void): Promise<void> {
   const found = findHelp(program, words);
-  if ('topic' in found) write(found.topic.text());
+  if ('topic' in found) write(await found.topic.text());
   else found.command.outputHelp();
-}
-
-export function helpTopicsLine(): string {
-  return `Help topics: ${HELP_TOPICS.map((t) => `mq help ${t.name}`).join(', ')}.`;
 }
