@@ -8,7 +8,7 @@ import { resultExitCode, type CommandResult } from '../commands/result.js';
 import type { ResolvedSettings } from '../config/index.js';
 import { EXIT, exitCodeOf, InterruptedError, WaitTimeoutError } from '../errors.js';
 import type { Printer, ProgressOutput } from '../render/progress.js';
-import type { Prepared, Voice } from './context.js';
+import type { Prepared, Voice } from './prepare.js';
 import type { Io } from './io.js';
 
 /** Results that only confirm a change: --quiet leaves them out in table mode. */
@@ -94,7 +94,7 @@ export class Runner {
   }
 
   private async prepare(waits: boolean): Promise<Prepared> {
-    const { prepare } = await import('./context.js');
+    const { prepare } = await import('./prepare.js');
     const prepared = await prepare(this.io, this.flags, waits, (text) => this.aside(() => this.io.stderr.write(`${text}\n`)));
     this.resolved = prepared.resolved;
     return prepared;
