@@ -8,5 +8,5 @@ export { toJson } from './json.js';
 export { renderError } from './errors.js';
 export { parseMetrics } from '../api/prometheus.js';
 export { stateLabel } from './colors.js';
-export { explainReadiness } from './readiness.js';
+export { explainReadiness } from './explain-readiness.js';
 export { formatAge, formatDuration } from './durations.js';

@@ -6,7 +6,7 @@ import { ageSince } from './durations.js';
 import type { RenderContext } from './options.js';
 import { aboutPr } from './fields.js';
 import { outageSummary } from './outage-view.js';
-import { explainReadiness } from './readiness.js';
+import { explainReadiness } from './explain-readiness.js';
 import { safeLine } from './sanitize.js';
 
 // The longest state word, so that the columns after it line up.
