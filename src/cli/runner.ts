@@ -133,7 +133,7 @@ function wantsJson(argv: string[]): boolean {
 }
 
 async function timedOut(result: Waited): Promise<WaitTimeoutError> {
-  const [{ formatDuration }, { describeOutage }] = await Promise.all([import('../config/duration.js'), import('../render/outage-view.js')]);
+  const [{ formatDuration }, { describeOutage }] = await Promise.all([import('../config/duration.js'), import('../render/views/outage.js')]);
   const outage = result.outage ? `; ${describeOutage(result.outage)}` : '';
   return new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)${outage}`);
 }

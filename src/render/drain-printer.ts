@@ -1,7 +1,7 @@
 // The printer of `mq queue drain --wait`: the admitted PRs left, in place on a terminal or a line per change in a
 // pipe (NDJSON under --json); the summary at the end.
 import type { DrainEvents, DrainResult } from '../commands/queue/state.js';
-import { admittedJson, drainSummaryJson, renderAdmittedLine, renderDrainSummary } from './drain-view.js';
+import { admittedJson, drainSummaryJson, renderAdmittedLine, renderDrainSummary } from './views/draining.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
 import { renderQueueChange } from './views/outcomes.js';
 

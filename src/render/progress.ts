@@ -6,7 +6,7 @@ import type { Outage, ServiceEvents } from '../commands/poll.js';
 import { makePaint } from './colors.js';
 import { LiveRegion, type Screen } from './live-region.js';
 import type { RenderContext } from './options.js';
-import { reachableJson, renderOutageLine, renderReachableLine, unreachableJson } from './outage-view.js';
+import { reachableJson, renderOutageLine, renderReachableLine, unreachableJson } from './views/outage.js';
 
 export interface ProgressOutput {
   write(text: string): void;

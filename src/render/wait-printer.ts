@@ -4,7 +4,7 @@ import type { PerPr } from '../commands/pull-requests.js';
 import type { WaitEvents, WaitResult } from '../commands/wait.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
 import { renderOutcomes } from './views/outcomes.js';
-import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from './wait-view.js';
+import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from './views/waiting.js';
 
 export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult> {
   const f = frame(out, !out.quiet);

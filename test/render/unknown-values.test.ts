@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandResult } from '../../src/commands/result.js';
 import type { PrSighting, WaitResult } from '../../src/commands/wait.js';
-import { admittedJson, renderAdmittedLine } from '../../src/render/drain-view.js';
+import { admittedJson, renderAdmittedLine } from '../../src/render/views/draining.js';
 import { makePaint } from '../../src/render/colors.js';
 import { renderText, toJson } from '../../src/render/index.js';
 import { explainWaiting } from '../../src/render/queue-position.js';
-import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/wait-view.js';
+import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/views/waiting.js';
 import { COLOURED, enqueuedPr, NOW, PLAIN, queue, submittedPr, testCase, testingDetails, updatedQueue } from './fixtures.js';
 
 const exploded = enqueuedPr({ prNumber: 42, state: 'EXPLODED', laneId: 'lane-7' });
