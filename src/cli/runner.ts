@@ -52,7 +52,7 @@ export class Runner {
     const settings = this.resolved?.settings;
     const json = settings ? settings.output === 'json' : wantsJson(this.io.argv);
     const color = settings ? settings.color && Boolean(this.io.stderr.isTTY) : false;
-    const { renderError } = await import('../render/errors.js');
+    const { renderError } = await import('../render/failure.js');
     this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color }));
     return exitCodeOf(error);
   }
