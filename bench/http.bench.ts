@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Repo } from '../src/api/schemas.js';
-import { QueueEngine } from '../src/sandbox/engine.js';
-import { startSandbox } from '../src/sandbox/server.js';
+import { QueueEngine } from '../src/sandbox/engine/engine.js';
+import { startSandbox } from '../src/sandbox/io/server.js';
 
 const SIZES = [100, 1_000, 10_000] as const;
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };

@@ -4,7 +4,7 @@
 // baseline measured in the same run: the 100-PR figure, and for getQueue and serialize, JSON.stringify of the
 // same getQueue answer.
 import type { Repo } from '../src/api/schemas.js';
-import { QueueEngine } from '../src/sandbox/engine.js';
+import { QueueEngine } from '../src/sandbox/engine/engine.js';
 
 const SIZES = [100, 1_000, 10_000] as const;
 const START = Date.parse('2026-01-01T00:00:00.000Z');

@@ -6,10 +6,11 @@ export interface Figure {
   /** The row of the goals table, e.g. "mq --version / node -e 0". */
   figure: string;
   mine: number;
-  baseline: number;
+  /** Measured in the same run; absent for a figure held to an absolute goal (the installed size in MB). */
+  baseline?: number;
   /** How the two values read: "ms", "MB", "req/s". */
   unit: string;
-  /** The ratio is mine / baseline; the goal bounds it from above (≤) or below (≥). */
+  /** Bounds mine / baseline from above (≤) or below (≥); with no baseline, bounds mine itself, in its unit. */
   goal: { atMost: number } | { atLeast: number };
   /** How it was measured, in a few words: "15 interleaved pairs, medians". */
   how?: string;
@@ -17,8 +18,9 @@ export interface Figure {
 
 export const ROW_TAG = 'MQ_BENCH_ROW ';
 
+/** What the goal bounds: the ratio to the baseline, or the value itself. */
 export function ratioOf(figure: Figure): number {
-  return figure.mine / figure.baseline;
+  return figure.baseline === undefined ? figure.mine : figure.mine / figure.baseline;
 }
 
 export function met(figure: Figure): boolean {
@@ -27,23 +29,46 @@ export function met(figure: Figure): boolean {
 }
 
 export function goalText(figure: Figure): string {
-  return 'atMost' in figure.goal ? `≤ ${figure.goal.atMost}×` : `≥ ${figure.goal.atLeast}×`;
+  const unit = figure.baseline === undefined ? ` ${figure.unit}` : '×';
+  return 'atMost' in figure.goal ? `≤ ${figure.goal.atMost}${unit}` : `≥ ${figure.goal.atLeast}${unit}`;
 }
 
 function value(amount: number, unit: string): string {
-  const digits = amount >= 100 ? 0 : amount >= 10 ? 1 : 2;
+  const digits = Number.isInteger(amount) || amount >= 100 ? 0 : amount >= 10 ? 1 : 2;
   return `${amount.toFixed(digits)} ${unit}`;
+}
+
+function cells(figure: Figure): { mine: string; baseline: string; ratio: string; goal: string; verdict: string } {
+  const relative = figure.baseline !== undefined;
+  return {
+    mine: value(figure.mine, figure.unit),
+    baseline: relative ? value(figure.baseline!, figure.unit) : '—',
+    ratio: relative ? `${ratioOf(figure).toFixed(2)}×` : '—',
+    goal: goalText(figure),
+    verdict: met(figure) ? 'met' : 'NOT met',
+  };
 }
 
 /** Prints the figure for a reader, then tagged for the summary. */
 export function report(figure: Figure): void {
-  const ratio = ratioOf(figure);
-  const verdict = met(figure) ? 'met' : 'NOT met';
+  const c = cells(figure);
+  const against = figure.baseline === undefined ? '' : ` vs ${c.baseline} = ${c.ratio}`;
   const how = figure.how ? `  (${figure.how})` : '';
-  console.log(
-    `${figure.figure}: ${value(figure.mine, figure.unit)} vs ${value(figure.baseline, figure.unit)} = ${ratio.toFixed(2)}×, goal ${goalText(figure)}: ${verdict}${how}`,
-  );
+  console.log(`${figure.figure}: ${c.mine}${against}, goal ${c.goal}: ${c.verdict}${how}`);
   console.log(`${ROW_TAG}${JSON.stringify(figure)}`);
+}
+
+/** The closing table of `npm run bench`: every figure gathered from the benchmarks' tagged lines. */
+export function summary(figures: readonly Figure[]): string {
+  const rows = figures.map((f) => {
+    const c = cells(f);
+    return [f.figure, c.mine, c.baseline, c.ratio, c.goal, c.verdict];
+  });
+  const head = ['figure', 'mq', 'baseline', 'ratio', 'goal', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+  const passed = figures.filter(met).length;
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', `${passed} of ${figures.length} goals met`].join('\n');
 }
 
 /** The median of a list of samples. */

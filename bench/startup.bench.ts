@@ -1,46 +1,128 @@
-// Start-up: whole `mq` processes against a bare `node -e 0`, run in turn (baseline, mq, baseline, mq, …) so a
-// drift of the machine's speed falls on both alike; the ratio is taken pair by pair and its median printed.
-// The figures of the start-up rows of the performance issue: --version, --help, and `status --json` against a
-// local sandbox (started once, outside the timing). Run from the checkout (npm run bench), which holds bin/mq.js.
+// Start-up: whole `mq` processes against a bare `node -e 0` on the same Node, run in turn (baseline, mq,
+// baseline, mq, …) so that a drift of the machine's speed falls on both alike; medians of each. The start-up
+// rows of the performance goals: --version and --help as a user runs them (on Node 22+ with the compile cache
+// bin/mq.js turns on, warmed by a first run; Node 20 has none), --version with an empty compile cache (on this
+// Node if it has one, else on Node 22 from the npm package `node`), and `status --json` against a local sandbox
+// (started once, outside the timing). Timed by hyperfine where it is installed (MQ_BENCH_TIMER=node forces our
+// own timing, the one a machine with only Node has). Run from the checkout (npm run bench), which holds bin/mq.js.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { median, report } from './report.js';
 
-const MQ = join(process.env.MQ_BENCH_ROOT ?? process.cwd(), 'bin/mq.js');
+const ROOT = process.env.MQ_BENCH_ROOT ?? process.cwd();
+const MQ = join(ROOT, 'bin/mq.js');
 const PAIRS = Number(process.env.MQ_BENCH_PAIRS ?? 15);
+const HYPERFINE = process.env.MQ_BENCH_TIMER !== 'node' && spawnSync('hyperfine', ['--version']).status === 0;
+const TIMER = HYPERFINE ? 'hyperfine -N' : 'spawnSync';
+/** Where the path of the Node 22 binary is kept between runs (npm exec takes a second or two to find it). */
+const NODE22_PATH_FILE = join(ROOT, 'node_modules/.cache/mq-bench/node22-path');
 
-function timeOnce(args: string[], env: NodeJS.ProcessEnv): number {
+interface Row {
+  figure: string;
+  node: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  goal: number;
+  /** A directory that must not exist when each run starts: NODE_COMPILE_CACHE for an empty-cache row. */
+  emptied?: string;
+}
+
+interface Samples {
+  baseline: number[];
+  mine: number[];
+}
+
+function versionOf(node: string): string {
+  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+}
+
+function hasCompileCache(node: string): boolean {
+  const probe = spawnSync(node, ['-p', 'typeof require("node:module").enableCompileCache'], { encoding: 'utf8' });
+  return probe.stdout.trim() === 'function';
+}
+
+/** A Node with a compile cache: this one if it has it, else Node 22 from the npm package `node`, or none. */
+function nodeWithCompileCache(): string | undefined {
+  if (hasCompileCache(process.execPath)) return process.execPath;
+  if (existsSync(NODE22_PATH_FILE)) {
+    const kept = readFileSync(NODE22_PATH_FILE, 'utf8').trim();
+    if (existsSync(kept) && hasCompileCache(kept)) return kept;
+  }
+  // Outside the checkout, so that npm exec looks at no project of ours (as scripts/check-package.sh does).
+  const found = spawnSync('npm', ['exec', '--yes', '--package=node@22', '--', 'node', '-p', 'process.execPath'], {
+    cwd: tmpdir(),
+    encoding: 'utf8',
+  });
+  const path = found.stdout.trim().split('\n').pop() ?? '';
+  if (found.status !== 0 || !existsSync(path)) return undefined;
+  mkdirSync(dirname(NODE22_PATH_FILE), { recursive: true });
+  writeFileSync(NODE22_PATH_FILE, `${path}\n`);
+  return path;
+}
+
+function runOnce(node: string, args: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now();
-  const run = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawnSync(node, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const elapsed = performance.now() - started;
-  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr.toString()}`);
+  if (run.status !== 0) throw new Error(`${node} ${args.join(' ')} exited ${run.status}: ${run.stderr.toString()}`);
   return elapsed;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/** Our own timing: spawnSync of each, in turn. */
+function timeWithNode(row: Row): Samples {
+  const samples: Samples = { baseline: [], mine: [] };
+  for (let i = 0; i < PAIRS; i++) {
+    if (row.emptied) rmSync(row.emptied, { recursive: true, force: true });
+    samples.baseline.push(runOnce(row.node, ['-e', '0'], row.env));
+    if (row.emptied) rmSync(row.emptied, { recursive: true, force: true });
+    samples.mine.push(runOnce(row.node, row.args, row.env));
+  }
+  return samples;
 }
 
-function pairUp(label: string, args: string[], env: NodeJS.ProcessEnv, goal: number): string {
-  const baseline = ['-e', '0'];
-  timeOnce(baseline, env);
-  timeOnce(args, env);
-  const base: number[] = [];
-  const mine: number[] = [];
-  const ratios: number[] = [];
-  for (let i = 0; i < PAIRS; i++) {
-    const b = timeOnce(baseline, env);
-    const m = timeOnce(args, env);
-    base.push(b);
-    mine.push(m);
-    ratios.push(m / b);
-  }
-  const ratio = median(ratios);
-  return `${label.padEnd(34)} ${median(mine).toFixed(0).padStart(6)} ms  ${median(base).toFixed(0).padStart(6)} ms  ${ratio.toFixed(2).padStart(6)}×  goal ≤ ${goal}×  ${ratio <= goal ? 'met' : 'not met'}`;
+const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/** hyperfine, one run of each command, the pair listed PAIRS times: it runs them in that order, interleaved. */
+function timeWithHyperfine(row: Row): Samples {
+  const out = join(mkdtempSync(join(tmpdir(), 'mq-bench-hyperfine-')), 'runs.json');
+  const baseline = [row.node, '-e', '0'].map(quote).join(' ');
+  const mine = [row.node, ...row.args].map(quote).join(' ');
+  const prepare = row.emptied ? ['--prepare', `rm -rf ${quote(row.emptied)}`] : [];
+  const commands = Array.from({ length: PAIRS }, () => [baseline, mine]).flat();
+  const run = spawnSync('hyperfine', ['-N', '--style', 'none', '--runs', '1', ...prepare, '--export-json', out, ...commands], {
+    env: row.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  if (run.status !== 0) throw new Error(`hyperfine exited ${run.status}: ${run.stderr.toString()}`);
+  const { results } = JSON.parse(readFileSync(out, 'utf8')) as { results: { times: number[] }[] };
+  rmSync(dirname(out), { recursive: true, force: true });
+  const times = results.map((result) => result.times[0]! * 1000);
+  return { baseline: times.filter((_, i) => i % 2 === 0), mine: times.filter((_, i) => i % 2 === 1) };
+}
+
+function spread(values: number[]): string {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1));
+  return `mean ${mean.toFixed(1)} ± ${sd.toFixed(1)} ms, min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)}`;
+}
+
+function measure(row: Row): void {
+  // One unmeasured run of each: the file cache, and on Node 22+ the compile cache the default rows run with.
+  runOnce(row.node, ['-e', '0'], row.env);
+  runOnce(row.node, row.args, row.env);
+  const samples = HYPERFINE ? timeWithHyperfine(row) : timeWithNode(row);
+  report({
+    figure: row.figure,
+    mine: median(samples.mine),
+    baseline: median(samples.baseline),
+    unit: 'ms',
+    goal: { atMost: row.goal },
+    how: `${TIMER}, ${PAIRS} interleaved pairs, medians`,
+  });
+  console.log(`  node -e 0: ${spread(samples.baseline)}\n  mq:        ${spread(samples.mine)}\n`);
 }
 
 async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): void }> {
@@ -50,16 +132,44 @@ async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop
 }
 
 const home = mkdtempSync(join(tmpdir(), 'mq-bench-home-'));
+// Nothing of the caller's environment but PATH: no NODE_OPTIONS, no NODE_COMPILE_CACHE, no MQ_ settings.
 const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+const here = versionOf(process.execPath);
+const cache = hasCompileCache(process.execPath) ? 'the compile cache warm' : 'no compile cache';
+console.log(`node ${here} (${cache}); timer: ${TIMER}; baseline: node -e 0 on the same node\n`);
+
 const sandbox = await startSandbox(env);
 const apiEnv = { ...env, MQ_API_URL: sandbox.url, MQ_TOKEN: 'bench', MQ_REPO: 'acme/bench' };
 try {
-  for (const args of [['queue', 'create'], ['submit', '1']]) timeOnce([MQ, ...args], apiEnv);
-  console.log(`start-up, ${PAIRS} interleaved pairs, medians; baseline: node -e 0\n`);
-  console.log(`${'command'.padEnd(34)} ${'mq'.padStart(9)}  ${'node'.padStart(9)}  ${'ratio'.padStart(7)}`);
-  console.log(pairUp('mq --version', [MQ, '--version'], env, 1.15));
-  console.log(pairUp('mq --help', [MQ, '--help'], env, 1.3));
-  console.log(pairUp('mq status 1 --json (local sandbox)', [MQ, 'status', '1', '--json'], apiEnv, 1.6));
+  for (const args of [['queue', 'create'], ['submit', '1']]) runOnce(process.execPath, [MQ, ...args], apiEnv);
+  measure({ figure: `mq --version / node -e 0 (node ${here})`, node: process.execPath, args: [MQ, '--version'], env, goal: 1.15 });
+
+  const coldNode = nodeWithCompileCache();
+  if (coldNode) {
+    // Both sides start with NODE_COMPILE_CACHE pointing at a directory removed before every run.
+    const emptied = join(home, 'compile-cache');
+    const coldEnv = { ...env, NODE_COMPILE_CACHE: emptied };
+    measure({
+      figure: `mq --version, empty compile cache / node -e 0 (node ${versionOf(coldNode)})`,
+      node: coldNode,
+      args: [MQ, '--version'],
+      env: coldEnv,
+      goal: 1.5,
+      emptied,
+    });
+  } else {
+    console.log('mq --version, empty compile cache: skipped, no Node 22 (npm exec --package=node@22 failed)');
+  }
+
+  measure({ figure: `mq --help / node -e 0 (node ${here})`, node: process.execPath, args: [MQ, '--help'], env, goal: 1.3 });
+  measure({
+    figure: `mq status 1 --json, local sandbox / node -e 0 (node ${here})`,
+    node: process.execPath,
+    args: [MQ, 'status', '1', '--json'],
+    env: apiEnv,
+    goal: 1.6,
+  });
 } finally {
   sandbox.stop();
+  rmSync(home, { recursive: true, force: true });
 }

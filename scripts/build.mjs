@@ -34,9 +34,9 @@ const result = await build({
 
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
 
-/** The command table's words derived from the zod schemas (src/cli/vocabulary.ts), evaluated once, here. */
+/** The command table's words derived from the zod schemas (src/commands/vocabulary.ts), evaluated once, here. */
 async function vocabulary() {
-  const derived = await build({ entryPoints: [join(root, 'src/cli/vocabulary.ts')], bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  const derived = await build({ entryPoints: [join(root, 'src/commands/vocabulary.ts')], bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
   const code = Buffer.from(derived.outputFiles[0].contents).toString('base64');
   return (await import(`data:text/javascript;base64,${code}`)).VOCABULARY;
 }

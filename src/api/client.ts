@@ -24,6 +24,7 @@ import {
   UpdateQueueRequest,
   type Repo,
 } from './schemas.js';
+import { withListTail, type ListTail } from './streamed-list.js';
 import { Transport, type Answer, type TransportOptions } from './transport.js';
 
 export type ClientOptions = TransportOptions;
@@ -80,8 +81,12 @@ export class MergeQueueClient {
     return this.post('deleteQueue', QueueRequest, body, Acknowledgement, false);
   }
 
-  setImpactedTargets(body: z.input<typeof SetImpactedTargetsRequest>) {
-    return this.post('setImpactedTargets', SetImpactedTargetsRequest, body, Acknowledgement, false);
+  /**
+   * With `more`, a list too long to hold in memory (a targets file) follows `body.impactedTargets` in the request,
+   * streamed from its source. Not retried, as every mutation; `more` could be read again if that changed.
+   */
+  setImpactedTargets(body: z.input<typeof SetImpactedTargetsRequest>, more?: ListTail) {
+    return this.post('setImpactedTargets', SetImpactedTargetsRequest, body, Acknowledgement, false, more);
   }
 
   getMergeQueueTestingDetails(body: z.input<typeof GetMergeQueueTestingDetailsRequest>) {
@@ -111,15 +116,17 @@ export class MergeQueueClient {
     body: z.input<Req>,
     responseSchema: Res,
     idempotent: boolean,
+    more?: ListTail,
   ): Promise<z.output<Res>> {
     const checked = requestSchema.safeParse(body);
     if (!checked.success) throw new UsageError(`invalid ${operation} request: ${describeIssues(checked.error)}`);
     const json = JSON.stringify(checked.data);
-    const size = Buffer.byteLength(json);
+    const sent = more ? await withListTail(json, more) : json;
+    const size = typeof sent === 'string' ? Buffer.byteLength(sent) : sent.bytes;
     if (size > BODY_LIMIT_BYTES) {
       throw new UsageError(`the ${operation} request is ${size} bytes, over the service's 20 MiB limit`);
     }
-    const answer = await this.transport.send({ method: 'POST', path: `/${operation}`, operation, body: json, idempotent });
+    const answer = await this.transport.send({ method: 'POST', path: `/${operation}`, operation, body: sent, idempotent });
     return parseAnswer(operation, answer, responseSchema, idempotent, this.transport);
   }
 }

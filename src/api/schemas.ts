@@ -2,7 +2,7 @@
 // them, and the sandbox validates what it is sent with the same definitions. Facts that SERVICE.md leaves open
 // come from the hosted service's published OpenAPI description (request names of queue settings, `priority`,
 // `noBatch`, `pr.sha`, `pr.branch`, `listPullRequests`).
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** SERVICE.md shows 2147483647 as the largest PR number; the published description allows more, we send less. */
 export const PR_NUMBER_MAX = 2_147_483_647;

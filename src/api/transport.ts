@@ -1,11 +1,14 @@
-// One HTTP exchange with the service over undici: headers, timeout, the redacted --debug trace, retries of
-// reads, and the translation of every failure into an MqError a person can act on.
+// One HTTP exchange with the service: headers, timeout, the redacted --debug trace, retries of reads, and the
+// translation of every failure into an MqError a person can act on. The bytes travel over a Wire (wire.ts).
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError, InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
 import { errorMessage, judge } from './error-body.js';
-import { isLoopback } from './loopback.js';
+import { nodeWire } from './node-wire.js';
+import { proxyConfigured } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
+import { undiciWire } from './undici-wire.js';
+import { CONNECT_TIMEOUT_CODE, type StreamedBody, type Wire } from './wire.js';
 
 export interface TransportOptions {
   /** Base URL ending in /v1, without a trailing slash. */
@@ -16,7 +19,10 @@ export interface TransportOptions {
   /** Where a timeout message sends the user to raise it; default `--timeout or MQ_TIMEOUT`. */
   timeoutHint?: string;
   userAgent: string;
-  /** Defaults to a keep-alive agent that honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY (not for loopback). */
+  /**
+   * An undici dispatcher to send through, which stays the caller's. Without one: a direct keep-alive connection,
+   * or undici's proxy agent when HTTPS_PROXY or HTTP_PROXY is set (it honours NO_PROXY; never for loopback).
+   */
   dispatcher?: Dispatcher;
   /** Receives the --debug trace, one line at a time, with the token redacted (see redaction.ts). */
   trace?: (line: string) => void;
@@ -48,7 +54,7 @@ export interface Exchange {
   method: 'GET' | 'POST';
   path: string;
   operation: string;
-  body?: string;
+  body?: string | StreamedBody;
   query?: Record<string, string>;
   /** Reads are retried; a POST that changes state is not, because the API has no idempotency key. */
   idempotent: boolean;
@@ -67,22 +73,15 @@ const DEFAULT_RETRIES = 2;
 const TOKEN_HEADER = 'x-api-token';
 
 export class Transport {
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly wire: Wire;
   private readonly scrub: (text: string) => string;
   private readonly trace: ((line: string) => void) | undefined;
   /** How far the service's clock (its Date header) is ahead of ours, once it has answered. */
   private clockOffsetMs: number | undefined;
 
   constructor(private readonly options: TransportOptions) {
-    this.ownsDispatcher = options.dispatcher === undefined;
-    // A loopback address is never proxied: the proxy's own loopback is another machine's, and HTTP_PROXY would
-    // carry the token in clear to it, where mq allows plain http only because it stays on this machine.
-    this.dispatcher =
-      options.dispatcher ??
-      (isLoopback(new URL(options.apiUrl))
-        ? new Agent({ keepAliveTimeout: 10_000 })
-        : new EnvHttpProxyAgent({ keepAliveTimeout: 10_000 }));
+    this.wire =
+      options.dispatcher || proxyConfigured(new URL(options.apiUrl)) ? undiciWire(options.dispatcher) : nodeWire();
     const scrub = echoScrubber(options.token);
     this.scrub = (text) => withoutCredentials(scrub(text));
     const trace = options.trace;
@@ -101,8 +100,9 @@ export class Transport {
     return this.clockOffsetMs === undefined ? undefined : Date.now() + this.clockOffsetMs;
   }
 
+  /** Closes the connections this transport opened; an injected dispatcher is left open. */
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    await this.wire.close();
   }
 
   /**
@@ -171,29 +171,27 @@ export class Transport {
     const trace = this.trace;
     trace?.(`> ${exchange.method} ${url.href}`);
     for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${name === TOKEN_HEADER ? redact(value) : value}`);
-    if (exchange.body !== undefined) trace?.(`> ${abbreviate(exchange.body)}`);
+    if (exchange.body !== undefined) trace?.(`> ${abbreviateBody(exchange.body)}`);
     const started = performance.now();
     try {
-      const response = await request(url, {
+      const response = await this.wire.send({
+        url,
         method: exchange.method,
         headers,
         body: exchange.body,
-        dispatcher: this.dispatcher,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
+        timeoutMs: this.options.timeoutMs,
         signal: this.options.signal
           ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.options.timeoutMs)])
           : AbortSignal.timeout(this.options.timeoutMs),
       });
-      // As it came: this is the service's data, parsed and shown (redaction.ts).
-      const text = await response.body.text();
+      const { text } = response;
       const contentType = String(response.headers['content-type'] ?? '');
       const serverDate = Date.parse(String(response.headers.date ?? ''));
       if (Number.isFinite(serverDate)) this.clockOffsetMs = serverDate - Date.now();
-      trace?.(`< ${response.statusCode} ${contentType} (${Math.round(performance.now() - started)} ms)`);
+      trace?.(`< ${response.status} ${contentType} (${Math.round(performance.now() - started)} ms)`);
       trace?.(`< ${abbreviate(text)}`);
       return {
-        status: response.statusCode,
+        status: response.status,
         contentType,
         text,
         retryAfterMs: retryAfter(response.headers['retry-after']),
@@ -207,9 +205,16 @@ export class Transport {
   }
 }
 
-function abbreviate(text: string): string {
+const TRACE_MAX = 2000;
+
+function abbreviate(text: string, length = text.length): string {
   const oneLine = text.replace(/\s+/g, ' ');
-  return oneLine.length > 2000 ? `${oneLine.slice(0, 2000)}… (${text.length} bytes)` : oneLine;
+  return oneLine.length > TRACE_MAX || length > text.length ? `${oneLine.slice(0, TRACE_MAX)}… (${length} bytes)` : oneLine;
+}
+
+/** A streamed body is traced from its head: the same line as for the whole text, without reading it all. */
+function abbreviateBody(body: string | StreamedBody): string {
+  return typeof body === 'string' ? abbreviate(body) : abbreviate(body.head, body.length);
 }
 
 /** Exponential from 250ms, capped, with jitter: half the step plus up to as much again. */
@@ -245,7 +250,7 @@ function networkError(error: unknown, url: URL, timeoutMs: number): NetworkError
   const failed = (message: string, failure: NetworkFailure, sent: boolean) => new NetworkError(message, { cause: error, failure, sent });
   if (has('ENOTFOUND', 'EAI_AGAIN')) return failed(`cannot resolve ${url.hostname}: check --api-url and your network`, 'dns', false);
   if (has('ECONNREFUSED')) return failed(`connection refused by ${where}: is the service (or the sandbox) running?`, 'refused', false);
-  if (has('UND_ERR_CONNECT_TIMEOUT')) return failed(`cannot connect to ${where}: the connection timed out`, 'timeout', false);
+  if (has('UND_ERR_CONNECT_TIMEOUT', CONNECT_TIMEOUT_CODE)) return failed(`cannot connect to ${where}: the connection timed out`, 'timeout', false);
   if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE')) return failed(`the connection to ${where} was reset`, 'reset', true);
   if (has('TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) {
     return failed(`no answer from ${where} within ${timeoutMs / 1000}s`, 'timeout', true);

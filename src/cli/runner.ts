@@ -34,6 +34,14 @@ export class Runner {
     this.flags = words.flags;
     const parse = await load();
     const work: Invocation = await parse(words, { now: this.io.now(), stdin: this.io.stdin, stderr: this.io.stderr, signal: this.io.signal });
+    try {
+      return await this.dispatch(work, program);
+    } finally {
+      await work.dispose?.();
+    }
+  }
+
+  private async dispatch(work: Invocation, program: Command): Promise<number> {
     switch (work.mode) {
       case 'program':
         await work.handler(work.input, program, (text) => this.io.stdout.write(text));
@@ -77,7 +85,7 @@ export class Runner {
   }
 
   /** The printer's events go to the handler, its summary ends the output; a wait that ran out is exit 7. */
-  private async stream(work: StreamWork<unknown, PrinterName>): Promise<number> {
+  private async stream(work: StreamWork<unknown, unknown>): Promise<number> {
     const [{ ctx, close }, printer] = await Promise.all([this.prepare(work.waits), PRINTERS[work.printer]()]);
     const attached = printer(this.progressOutput());
     this.aside = attached.aside;

@@ -5,7 +5,7 @@ import type { Parse } from '../commands/invocation.js';
 import { COMPLETION_INSTALL, SHELLS } from '../completion/shells.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS } from '../help/topics.js';
-import { VOCABULARY } from './vocabulary.js';
+import { VOCABULARY } from '../commands/vocabulary.js';
 
 export interface ArgSpec {
   /** As commander writes it: `<pr>`, `[pr]`, `<pr...>`. */
@@ -127,7 +127,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       WAIT_INTERVAL,
     ],
     examples: ['mq submit 42', 'mq submit 42 43 --priority high', 'mq submit 42 --priority urgent --no-batch', 'mq submit 42 --wait --timeout 1h'],
-    load: async () => (await import('../commands/pull-requests.js')).parseSubmit,
+    load: async () => (await import('../commands/submit.js')).parseSubmit,
   },
   {
     name: 'wait',
@@ -328,14 +328,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: SHELLS }],
     examples: SHELLS.flatMap((shell) => COMPLETION_INSTALL[shell]),
     notes: '\nWrite the script again after upgrading mq: it lists the commands of this version.\n',
-    load: async () => (await import('../completion/index.js')).parseCompletion,
+    load: async () => (await import('../commands/completion.js')).parseCompletion,
   },
   {
     name: 'help',
     description: `help for a command, or a topic: ${HELP_TOPICS.map((topic) => topic.name).join(', ')}`,
     args: [{ name: '[command-or-topic...]', description: 'a command (queue update) or a topic' }],
     examples: ['mq help queue update', 'mq help exit-codes', 'mq help config', 'mq help environment'],
-    load: async () => (await import('../help/command.js')).parseHelp,
+    load: async () => (await import('../commands/help.js')).parseHelp,
   },
   {
     name: 'sandbox',

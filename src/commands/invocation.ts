@@ -3,12 +3,9 @@
 // words commander parsed, so a command's flags, their rules and its handler are read in one place.
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
-import type { Waited } from './poll.js';
 import type { Context } from './context.js';
-import type { DrainEvents, DrainResult } from './queue/state.js';
-import type { WatchEvents } from './queue/watch.js';
+import type { Waited } from './poll.js';
 import type { CommandResult } from './result.js';
-import type { WaitEvents, WaitResult } from './wait.js';
 
 /** One command line as commander parsed it. */
 export interface Words {
@@ -26,13 +23,8 @@ export interface ArgvIo {
   signal: AbortSignal;
 }
 
-/** The printers of the commands that report as they go, with the events and result each one takes. */
-export interface StreamPrinters {
-  wait: { events: WaitEvents; result: WaitResult };
-  drain: { events: DrainEvents; result: DrainResult };
-  watch: { events: WatchEvents; result: never };
-}
-export type PrinterName = keyof StreamPrinters;
+/** The printers of the commands that report as they go (src/render/*-printer.ts), chosen by the runner. */
+export type PrinterName = 'wait' | 'drain' | 'watch';
 
 /** A command that returns a result, printed once at the end. */
 export interface ResultWork<I> {
@@ -45,11 +37,12 @@ export interface ResultWork<I> {
  * A command that reports as it goes: the printer's events go to the handler, its summary ends the output. With
  * `waits`, --timeout bounds the whole wait (exit 7) rather than each request.
  */
-export interface StreamWork<I, P extends PrinterName> {
+export interface StreamWork<I, E> {
   mode: 'stream';
   input: I;
-  handler: (input: I, ctx: Context, events: StreamPrinters[P]['events']) => Promise<StreamPrinters[P]['result'] & Waited>;
-  printer: P;
+  /** `events` are the printer's: the wait printer takes WaitEvents, the drain printer DrainEvents, and so on. */
+  handler: (input: I, ctx: Context, events: E) => Promise<Waited>;
+  printer: PrinterName;
   waits: boolean;
 }
 
@@ -67,16 +60,26 @@ export interface ProgramWork<I> {
   handler: (input: I, program: Command, write: (text: string) => void) => void | Promise<void>;
 }
 
-export type Invocation = ResultWork<any> | StreamWork<any, PrinterName> | ServeWork<any> | ProgramWork<any>;
+/** What every shape may add: something to release once the command is over, whatever its outcome. */
+interface Releases {
+  dispose?: () => Promise<void>;
+}
+
+export type Invocation = (ResultWork<any> | StreamWork<any, any> | ServeWork<any> | ProgramWork<any>) & Releases;
 
 /** argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. */
 export type Parse = (words: Words, io: ArgvIo) => Invocation | Promise<Invocation>;
 
 /** Builders that tie an input to the handler that takes it. */
 export const work = {
-  result: <I>(input: I, handler: ResultWork<I>['handler']): Invocation => ({ mode: 'result', input, handler }),
-  stream: <I, P extends PrinterName>(input: I, handler: StreamWork<I, P>['handler'], printer: P, options: { waits: boolean }): Invocation =>
-    ({ mode: 'stream', input, handler, printer, waits: options.waits }) as StreamWork<I, PrinterName>,
+  result: <I>(input: I, handler: ResultWork<I>['handler'], dispose?: () => Promise<void>): Invocation => ({ mode: 'result', input, handler, dispose }),
+  stream: <I, E>(input: I, handler: StreamWork<I, E>['handler'], printer: PrinterName, options: { waits: boolean }): Invocation => ({
+    mode: 'stream',
+    input,
+    handler,
+    printer,
+    waits: options.waits,
+  }),
   serve: <I>(input: I, handler: ServeWork<I>['handler']): Invocation => ({ mode: 'serve', input, handler }),
   program: <I>(input: I, handler: ProgramWork<I>['handler']): Invocation => ({ mode: 'program', input, handler }),
 };

@@ -11,11 +11,10 @@ import {
 } from '../api/schemas.js';
 import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
 import type { Context } from './context.js';
-import { parsePriority, parsePrNumber } from './input.js';
+import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult, PrOutcome } from './result.js';
 import { checkCommand, mayHaveApplied, outcomeUnknown } from './uncertain.js';
-import { parseWaitOptions, refuseLoneInterval, type WaitFlags } from './wait-input.js';
 
 export type PrFailure = Extract<PrOutcome, { ok: false }>['error'];
 
@@ -26,22 +25,6 @@ export interface SubmitInput {
 }
 
 export type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
-
-/** `mq submit <pr...> [--priority p] [--no-batch] [--wait [--interval d]]` */
-export async function parseSubmit(words: Words): Promise<Invocation> {
-  const [prs] = words.args as [string[]];
-  const flags = words.flags as WaitFlags & { priority?: string; batch?: boolean; wait?: boolean };
-  if (!flags.wait) refuseLoneInterval(flags, '--wait');
-  const input: SubmitInput = {
-    prs: prs.map(parsePrNumber),
-    priority: flags.priority === undefined ? undefined : parsePriority(flags.priority),
-    noBatch: flags.batch === false ? true : undefined,
-  };
-  if (!flags.wait) return work.result(input, submit);
-  const waiting = { ...input, ...parseWaitOptions(flags) };
-  const { submitAndWait } = await import('./wait.js');
-  return work.stream(waiting, submitAndWait, 'wait', { waits: true });
-}
 
 /** `mq cancel <pr...>` and `mq restart <pr...>` */
 export function parseCancel(words: Words): Invocation {

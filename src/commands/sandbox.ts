@@ -2,8 +2,8 @@
 // script can start it in the background and read where it listens.
 import { resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
-import { startSandbox, type SandboxOptions } from '../sandbox/server.js';
-import { StateFileError } from '../sandbox/store.js';
+import { startSandbox, type SandboxOptions } from '../sandbox/io/server.js';
+import { StateFileError } from '../sandbox/io/store.js';
 import type { Context } from './context.js';
 import { parseNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';

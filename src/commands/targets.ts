@@ -1,46 +1,38 @@
 // mq targets set: upload a PR's impacted targets (parallel queues). A list too large for the service's body
 // limit is sent as ALL, which is what the service asks for in that case.
-import { readFile } from 'node:fs/promises';
 import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
-import { parsePrNumber, parseTargetList } from './input.js';
+import { parsePrNumber } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
+import { openTargetsFile, type TargetsFile } from './targets-file.js';
 import { checkCommand, settle } from './uncertain.js';
 
 export interface TargetsInput {
   pr: number;
-  /** The targets, or ALL (--all). */
+  /** The targets given as arguments, or ALL (--all). */
   impactedTargets: string[] | typeof IMPACTS_ALL;
+  /** The targets of --file, after those of the arguments: read as a stream, never held whole. */
+  file?: TargetsFile;
   sha?: string;
 }
 
-/** `mq targets set <pr> [target...] [--file path|-] [--all] [--sha sha]`: the file is read first. */
+/**
+ * `mq targets set <pr> [target...] [--file path|-] [--all] [--sha sha]`: the file is opened (and checked) first,
+ * and removed, if it is a copy of stdin, once the command is over.
+ */
 export async function parseTargetsSet(words: Words, io: ArgvIo): Promise<Invocation> {
   const [pr, targets] = words.args as [string, string[]];
   const flags = words.flags as { file?: string; all?: boolean; sha?: string };
-  const fromFile = flags.file === undefined ? undefined : await readTargetsFile(flags.file, io);
-  if (flags.all && (targets.length > 0 || fromFile !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');
-  const input: TargetsInput = {
-    pr: parsePrNumber(pr),
-    impactedTargets: flags.all ? IMPACTS_ALL : [...targets, ...(fromFile ?? [])],
-    sha: flags.sha,
-  };
-  return work.result(input, setTargets);
-}
-
-async function readTargetsFile(path: string, io: ArgvIo): Promise<string[]> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return parseTargetList(Buffer.concat(chunks).toString('utf8'), 'standard input');
-  }
+  const file = flags.file === undefined ? undefined : await openTargetsFile(flags.file, io.stdin);
   try {
-    return parseTargetList(await readFile(path, 'utf8'), path);
+    if (flags.all && (targets.length > 0 || file !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');
+    const input: TargetsInput = { pr: parsePrNumber(pr), impactedTargets: flags.all ? IMPACTS_ALL : targets, file, sha: flags.sha };
+    return work.result(input, setTargets, file && (() => file.dispose()));
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    await file?.dispose();
+    throw error;
   }
 }
 
@@ -51,19 +43,40 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
   const client = await ctx.client();
   const ref = ctx.queueRef();
   const sha = input.sha ?? (await headSha(input.pr, ctx));
+  const { file } = input;
   let impactedTargets = input.impactedTargets;
   let fellBackToAll = false;
-  if (Array.isArray(impactedTargets) && Buffer.byteLength(JSON.stringify(impactedTargets)) > BODY_LIMIT_BYTES - ENVELOPE_BYTES) {
-    ctx.warn(`${impactedTargets.length} impacted targets exceed the service's 20 MiB body limit: sending ALL instead`);
+  if (Array.isArray(impactedTargets) && listBytes(impactedTargets, file) > BODY_LIMIT_BYTES - ENVELOPE_BYTES) {
+    ctx.warn(`${impactedTargets.length + (file?.count ?? 0)} impacted targets exceed the service's 20 MiB body limit: sending ALL instead`);
     impactedTargets = IMPACTS_ALL;
     fellBackToAll = true;
   }
-  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }), {
+  const more = Array.isArray(impactedTargets) ? file : undefined;
+  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }, more), {
     what: `setting the impacted targets of #${input.pr}`,
     check: checkCommand(ctx, 'status', String(input.pr)),
     also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',
   });
-  return { kind: 'targets', pr: input.pr, sha, impactedTargets, fellBackToAll };
+  return { kind: 'targets', pr: input.pr, sha, impactedTargets: await sentList(impactedTargets, file, ctx), fellBackToAll };
+}
+
+/** The size of the whole list as JSON: the arguments', and the file's as its first pass measured it. */
+function listBytes(targets: string[], file: TargetsFile | undefined): number {
+  const own = Buffer.byteLength(JSON.stringify(targets));
+  if (!file || file.count === 0) return own;
+  return own + file.jsonBytes + (targets.length > 0 ? 1 : 0);
+}
+
+/**
+ * The list for the result. Only JSON output shows the targets themselves, so only then is a file's list read
+ * back whole; a table says how many, and gets a list of that length that holds nothing (a sparse array).
+ */
+async function sentList(targets: string[] | typeof IMPACTS_ALL, file: TargetsFile | undefined, ctx: Context) {
+  if (!file || !Array.isArray(targets)) return targets;
+  if (ctx.resolved.settings.output !== 'json') return new Array<string>(targets.length + file.count);
+  const all = [...targets];
+  for await (const target of file.items()) all.push(target);
+  return all;
 }
 
 /**

@@ -15,14 +15,7 @@ import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import { prFailure, submit, type PerPr, type PrFailure, type SubmitInput } from './pull-requests.js';
 import { outcomesExitCode } from './result.js';
-import { parseWaitOptions, type WaitFlags } from './wait-input.js';
-
-export interface WaitOptions {
-  /** The state waited for (`--for`, default merged). */
-  target: PullRequestState;
-  timeoutMs: number;
-  intervalMs: number;
-}
+import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
 
 export interface WaitInput extends WaitOptions {
   prs: number[];

@@ -1,11 +1,9 @@
 // What a config file may say, checked strictly: a typo'd key would otherwise be silently ignored and the user
-// left wondering why their setting has no effect. Every problem names the file and the key.
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { z } from 'zod';
+// left wondering why their setting has no effect. Every problem names the file and the key. Loaded only with a
+// config file (files.ts): building these schemas is start-up time a run without one need not spend.
+import * as z from 'zod';
 import { formatPath } from '../api/schemas.js';
 import { ConfigError } from '../errors.js';
-import type { Layer, TokenSource } from './settings.js';
 import {
   checkApiUrl,
   checkOutput,
@@ -57,7 +55,7 @@ const fields = {
 const SETTINGS_MAP = 'must be a map of settings (key: value)';
 
 export const ProfileSchema = z.strictObject(fields, { error: SETTINGS_MAP });
-type ProfileValues = z.output<typeof ProfileSchema>;
+export type ProfileValues = z.output<typeof ProfileSchema>;
 
 /**
  * Profiles by name, in a Map: a name is whatever the file says (`__proto__`, `constructor`), and an object
@@ -95,7 +93,7 @@ export const ConfigFileSchema = z.strictObject(
   { error: SETTINGS_MAP },
 );
 
-type FileValues = ProfileValues & { token?: string };
+export type FileValues = ProfileValues & { token?: string };
 
 export interface ConfigFile {
   path: string;
@@ -181,52 +179,4 @@ function describeIssue(issue: z.core.$ZodIssue, keyPrefix: string): string[] {
   }
   if (at === '') return [keyPrefix === '' ? SETTINGS_MAP : `"${keyPrefix.slice(0, -1)}" ${SETTINGS_MAP}`];
   return [`"${keyPrefix}${at}" ${issue.message}`];
-}
-
-/** The names of the profiles a file defines. */
-export function profileNames(file: ConfigFile): string[] {
-  return [...file.profiles.keys()];
-}
-
-/**
- * The layer a file supplies: its keys, with `profiles.<profile>` laid over them. A profile that sets any token
- * key replaces the file's token source as a whole.
- */
-export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string): Layer {
-  const layer: Layer = {};
-  const apply = (values: FileValues, origin: string, where: string) => {
-    const token = tokenSource(values, origin, file.path, homeDir);
-    if (values.apiUrl !== undefined) {
-      const key = `${file.keyPrefix}${where}apiUrl`;
-      layer.apiUrl = { value: values.apiUrl, origin, file: { path: file.path, kind: file.kind, key } };
-    }
-    if (values.repo !== undefined) layer.repo = { value: values.repo, origin };
-    if (values.targetBranch !== undefined) layer.targetBranch = { value: values.targetBranch, origin };
-    if (values.org !== undefined) layer.org = { value: values.org, origin };
-    if (values.output !== undefined) layer.output = { value: values.output, origin };
-    if (values.timeout !== undefined) layer.timeoutMs = { value: values.timeout, origin };
-    if (token !== undefined) layer.token = { value: token, origin };
-  };
-  apply(file.values, `file ${file.path}`, '');
-  const overlay = profile === undefined ? undefined : file.profiles.get(profile);
-  if (overlay) apply(overlay, `file ${file.path} (profile ${profile})`, `profiles.${profile}.`);
-  return layer;
-}
-
-function tokenSource(values: FileValues, origin: string, path: string, homeDir: string): TokenSource | undefined {
-  if (values.token !== undefined) return { kind: 'config', value: values.token, origin };
-  if (values.tokenCommand !== undefined) {
-    return { kind: 'command', command: values.tokenCommand, origin, cwd: dirname(path) };
-  }
-  if (values.tokenFile !== undefined) {
-    return { kind: 'file', path: expandPath(values.tokenFile, dirname(path), homeDir), origin };
-  }
-  return undefined;
-}
-
-/** `~` is the home directory; any other relative path is relative to the config file that names it. */
-export function expandPath(path: string, baseDir: string, homeDir: string = homedir()): string {
-  if (path === '~') return homeDir;
-  if (path.startsWith('~/') || path.startsWith('~\\')) return join(homeDir, path.slice(2));
-  return isAbsolute(path) ? path : resolve(baseDir, path);
 }

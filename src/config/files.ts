@@ -1,17 +1,12 @@
-// Finding and loading config files with cosmiconfig: the project file (named by --config/MQ_CONFIG, or the
-// nearest one from the working directory up to the git root) and the user file under $XDG_CONFIG_HOME/mq.
-//
-// Only data formats are ever loaded. A merge-queue CLI runs in CI on pull-request branches, where an executable
-// config file would run the branch's code with the CI's secrets. cosmiconfig needs three guards for that:
-// its default loaders stay merged under ours (so .js/.ts are overridden with a refusal rather than left out),
-// its 'global' search strategy also reads its own global directory (so we walk the directories ourselves with
-// 'none'), and creating an explorer loads a "meta config" from process.cwd() — running `.config/config.js` if
-// there is one — before any option of ours applies (so that file is refused before cosmiconfig is called).
-import { existsSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
-import { ConfigError, MqError, UsageError } from '../errors.js';
-import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
+// Finding config files: the project file (named by --config/MQ_CONFIG, or the nearest one from the working
+// directory up to the git root) and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so the search
+// looks with plain fs for a file that could count, and loads cosmiconfig (config-loader.ts) only for a directory
+// that has one; cosmiconfig then decides there exactly as it always did (a package.json without "mq", an empty
+// file, an unreadable one).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { ConfigError, UsageError } from '../errors.js';
+import type { ConfigFile, ConfigFileKind } from './config-file.js';
 
 export const MODULE_NAME = 'mq';
 export const PROJECT_SEARCH_PLACES = [
@@ -26,54 +21,14 @@ export const USER_SEARCH_PLACES = ['config.json', 'config.yaml', 'config.yml'];
 
 /** cosmiconfig's meta-config files that it would execute (its metaSearchPlaces, less the data ones). */
 const EXECUTABLE_META_CONFIGS = ['.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
-const EXECUTABLE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
+export const EXECUTABLE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
 
-/** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
-const loadJson: Loader = (path, content) => {
-  try {
-    return JSON.parse(content) as unknown;
-  } catch (error) {
-    const position = /position (\d+)/.exec(String(error))?.[1];
-    const where = position === undefined ? '' : ` ${lineAndColumn(content, Number(position))}`;
-    throw new ConfigError(`${path}: not valid JSON${where}`);
-  }
-};
-
-const loadYaml: Loader = async (path, content) => {
-  try {
-    return (await defaultLoaders['.yaml']!(path, content)) as unknown;
-  } catch (error) {
-    const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
-    const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
-    throw new ConfigError(`${path}: not valid YAML${where}${reason ? `: ${reason}` : ''}`);
-  }
-};
-
-const refuse: Loader = (path) => {
-  const executable = EXECUTABLE_EXTENSIONS.includes(extname(path));
-  throw new ConfigError(
-    executable
-      ? `${path}: mq does not load executable config files; write it as JSON or YAML (.mqrc, .mqrc.json, .mqrc.yaml)`
-      : `${path}: not a config file mq reads; use JSON (.json) or YAML (.yaml, .yml, or no extension)`,
-  );
-};
-
-const LOADERS = {
-  '.json': loadJson,
-  '.yaml': loadYaml,
-  '.yml': loadYaml,
-  noExt: loadYaml,
-  ...Object.fromEntries(EXECUTABLE_EXTENSIONS.map((ext) => [ext, refuse])),
-  default: refuse,
-};
-
-function lineAndColumn(content: string, offset: number): string {
-  const before = content.slice(0, offset).split('\n');
-  return `at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
-}
-
-function explorer(searchPlaces: string[]) {
-  // process.cwd(), not the cwd we are given: it is where cosmiconfig looks for its meta config.
+/**
+ * Creating a cosmiconfig explorer loads a "meta config" from process.cwd() (not the cwd we are given), running
+ * `.config/config.js` if there is one, before any option of ours applies: refused before cosmiconfig is called,
+ * and on every search, whether or not one is needed, so that such a directory fails alike every time.
+ */
+function refuseMetaConfig(): void {
   for (const place of EXECUTABLE_META_CONFIGS) {
     const path = resolve(place);
     if (existsSync(path)) {
@@ -83,21 +38,9 @@ function explorer(searchPlaces: string[]) {
       );
     }
   }
-  return cosmiconfig(MODULE_NAME, { searchPlaces, searchStrategy: 'none', loaders: LOADERS, cache: false });
 }
 
-/** Anything cosmiconfig throws that is not already ours (unreadable file, a bad $import) still names the file. */
-function asConfigError(error: unknown, fallbackPath: string): MqError {
-  if (error instanceof MqError) return error;
-  const path = (error as { filepath?: string }).filepath ?? fallbackPath;
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  const reason = (error as { code?: string }).code ?? message;
-  return new ConfigError(`${path}: cannot be read (${reason})`, { cause: error });
-}
-
-function validate(path: string, kind: ConfigFileKind, config: unknown): ConfigFile {
-  return validateConfigFile(path, kind, config ?? {}, basename(path) === 'package.json' ? `${MODULE_NAME}.` : '');
-}
+const loader = () => import('./config-loader.js');
 
 /**
  * Loads the file --config or MQ_CONFIG names. It must exist: a typo there is not "no config". A bad flag is a
@@ -109,12 +52,8 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
     const message = `invalid ${namedBy === 'flag' ? '--config' : 'MQ_CONFIG'} "${path}": no such file`;
     throw namedBy === 'flag' ? new UsageError(message) : new ConfigError(message);
   }
-  try {
-    const result = await explorer(PROJECT_SEARCH_PLACES).load(absolute);
-    return validate(absolute, 'project', result?.config);
-  } catch (error) {
-    throw asConfigError(error, absolute);
-  }
+  refuseMetaConfig();
+  return (await loader()).loadFile(absolute, PROJECT_SEARCH_PLACES, 'project');
 }
 
 /**
@@ -122,25 +61,49 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
  * home directory when `cwd` is under it, otherwise the file system root.
  */
 export async function findProjectFile(cwd: string, stopDir: string): Promise<ConfigFile | undefined> {
-  const search = explorer(PROJECT_SEARCH_PLACES);
+  refuseMetaConfig();
   for (const dir of upwards(resolve(cwd), resolve(stopDir))) {
-    try {
-      const result = await search.search(dir);
-      if (result) return validate(result.filepath, 'project', result.config);
-    } catch (error) {
-      throw asConfigError(error, dir);
-    }
+    const found = await searchDir(dir, PROJECT_SEARCH_PLACES, 'project');
+    if (found) return found;
   }
   return undefined;
 }
 
 /** The user file: $XDG_CONFIG_HOME/mq/config.{json,yaml,yml}, the first that exists. */
 export async function findUserFile(configDir: string): Promise<ConfigFile | undefined> {
+  refuseMetaConfig();
+  return searchDir(configDir, USER_SEARCH_PLACES, 'user');
+}
+
+async function searchDir(dir: string, places: string[], kind: ConfigFileKind): Promise<ConfigFile | undefined> {
+  if (!places.some((place) => mayCount(join(dir, place)))) return undefined;
+  return (await loader()).searchDir(dir, places, kind);
+}
+
+/**
+ * Whether cosmiconfig could take `path` as a config file. False only where it surely would not: no such file, a
+ * directory, an empty file, a package.json that parses and has no "mq". Anything else is left to cosmiconfig.
+ */
+function mayCount(path: string): boolean {
   try {
-    const result = await explorer(USER_SEARCH_PLACES).search(configDir);
-    return result ? validate(result.filepath, 'user', result.config) : undefined;
-  } catch (error) {
-    throw asConfigError(error, configDir);
+    if (!statSync(path).isFile()) return false;
+  } catch {
+    return false;
+  }
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch {
+    return true;
+  }
+  if (content.trim() === '') return false;
+  if (basename(path) !== 'package.json') return true;
+  try {
+    const data: unknown = JSON.parse(content);
+    if (typeof data !== 'object' || data === null) return true;
+    return (data as Record<string, unknown>)[MODULE_NAME] != null;
+  } catch {
+    return true;
   }
 }
 
@@ -149,10 +112,7 @@ export async function findUserFile(configDir: string): Promise<ConfigFile | unde
  * uses: `mq config init` checks what it is about to write this way.
  */
 export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
-  const ext = extname(path);
-  const loaders: Record<string, Loader> = LOADERS;
-  const loader: Loader = ext === '' ? LOADERS.noExt : Object.hasOwn(loaders, ext) ? loaders[ext]! : refuse;
-  return validate(path, kind, await loader(path, content));
+  return (await loader()).parseConfigText(path, kind, content);
 }
 
 /** `from` and its parents up to `stop`; up to the root if `stop` is not above `from`. */

@@ -1,6 +1,6 @@
 // The resolved settings: one schema that says what every setting holds and what it defaults to. The layers
 // (flags, environment, config files, git) each supply some of these values; resolve.ts fills the rest from here.
-import { z } from 'zod';
+import * as z from 'zod';
 import { Repo } from '../api/schemas.js';
 
 export const DEFAULT_API_URL = 'https://api.trunk.io/v1';

@@ -2,15 +2,8 @@
 // `mq queue update --help` does), or a topic. A real `help` command replaces commander's implicit one, which
 // knows nothing of topics.
 import type { Command } from 'commander';
-import { work, type Invocation, type Words } from '../commands/invocation.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS, type HelpTopic } from './topics.js';
-
-/** `mq help [command-or-topic...]` */
-export function parseHelp(words: Words): Invocation {
-  const [path] = words.args as [string[]];
-  return work.program({ words: path }, (input, program, write) => showHelp(program, input.words, write));
-}
 
 type HelpFound = { command: Command } | { topic: HelpTopic };
 

@@ -45,6 +45,8 @@ export interface FakeService {
   readonly apiUrl: string;
   readonly dispatcher: Dispatcher;
   readonly requests: Recorded[];
+  /** How many connections were opened to it (the http server only). */
+  readonly connections?: number;
   /** Answers for the next requests, in order; once used up, every request gets 200 `{}`. */
   reply(...replies: Reply[]): void;
   close(): Promise<void>;
@@ -56,6 +58,7 @@ export async function startHttpService(): Promise<FakeService> {
   const requests: Recorded[] = [];
   const script: Reply[] = [];
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -71,6 +74,7 @@ export async function startHttpService(): Promise<FakeService> {
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
+    connections++;
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -81,6 +85,9 @@ export async function startHttpService(): Promise<FakeService> {
     apiUrl: `http://127.0.0.1:${port}/v1`,
     dispatcher: agent,
     requests,
+    get connections() {
+      return connections;
+    },
     reply: (...replies) => void script.push(...replies),
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -9,7 +9,7 @@ import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseArgv } from '../../src/cli/program.js';
 import { COMMANDS, type CommandSpec } from '../../src/cli/table.js';
-import { VOCABULARY } from '../../src/cli/vocabulary.js';
+import { VOCABULARY } from '../../src/commands/vocabulary.js';
 import { configInit } from '../../src/commands/config/init.js';
 import { configPath } from '../../src/commands/config/path.js';
 import { showConfig } from '../../src/commands/config/show.js';
@@ -112,7 +112,11 @@ const ROWS: Array<[string, string[], Row]> = [
   ['queue delete --cancel-all --yes', ['queue', 'delete', '--cancel-all', '--yes'], { handler: deleteQueue, input: { yes: true, cancelAll: true } }],
   ['targets set', ['targets', 'set', '42', '//app:server', '//lib:db'], { handler: setTargets, input: { pr: 42, impactedTargets: ['//app:server', '//lib:db'], sha: undefined } }],
   ['targets set --all --sha', ['targets', 'set', '42', '--all', '--sha', 'abc123'], { handler: setTargets, input: { pr: 42, impactedTargets: 'ALL', sha: 'abc123' } }],
-  ['targets set --file', ['targets', 'set', '42', '//x', '--file', targetsFile], { handler: setTargets, input: { pr: 42, impactedTargets: ['//x', '//app:server', '//lib:db'], sha: undefined } }],
+  [
+    'targets set --file',
+    ['targets', 'set', '42', '//x', '--file', targetsFile],
+    { handler: setTargets, input: { pr: 42, impactedTargets: ['//x'], file: expect.objectContaining({ count: 2 }), sha: undefined } },
+  ],
   ['metrics', ['metrics'], { handler: metrics, input: { allRepos: false, raw: false } }],
   ['metrics --all-repos --raw', ['metrics', '--all-repos', '--raw'], { handler: metrics, input: { allRepos: true, raw: true } }],
   ['test-details', ['test-details', TEST_ID.toUpperCase()], { handler: testDetails, input: { testId: TEST_ID } }],
@@ -141,7 +145,8 @@ describe('argv to the input of each command', () => {
 
   it('reads targets from stdin with --file -', async () => {
     const work = await parse(['targets', 'set', '7', '--file', '-'], '["//a", "//b"]');
-    expect(summary(work)).toEqual({ handler: setTargets, input: { pr: 7, impactedTargets: ['//a', '//b'], sha: undefined } });
+    expect(summary(work)).toEqual({ handler: setTargets, input: { pr: 7, impactedTargets: [], file: expect.objectContaining({ count: 2 }), sha: undefined } });
+    await work?.dispose?.();
   });
 
   it('takes a --no-x flag only when it is written, never from its default', async () => {

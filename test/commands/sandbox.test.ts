@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { startSandbox } from '../../src/sandbox/io/server.js';
 import { runInProcess } from '../support/raw-http.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mq-sandbox-start-'));

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 
 /** The token the recorded requests carry; the sandbox accepts no other, so a replay proves the header was read. */
 const TOKEN = 'mq-token';

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SEEDED_TEST_IDS } from '../../src/sandbox/catalogue.js';
+import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
 import { isolatedDir, mq, sandboxEnv, startSandboxProcess, TOKEN, useSandbox } from '../support/cli.js';
 
 const fixture = useSandbox();

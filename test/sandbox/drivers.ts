@@ -19,10 +19,10 @@ import {
   type Priority,
   type Repo,
 } from '../../src/api/schemas.js';
-import { QueueEngine } from '../../src/sandbox/engine.js';
-import type { PullRequestDescription } from '../../src/sandbox/facts.js';
-import { answerForError } from '../../src/sandbox/routes.js';
-import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import type { PullRequestDescription } from '../../src/sandbox/engine/facts.js';
+import { answerForError } from '../../src/sandbox/io/routes.js';
+import type { RunningSandbox } from '../../src/sandbox/io/server.js';
 
 export const START = Date.parse('2026-01-01T00:00:00.000Z');
 

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Queue, SubmittedPullRequest, type Repo } from '../../src/api/schemas.js';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine.js';
-import type { TestOutcome } from '../../src/sandbox/state.js';
+import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import type { TestOutcome } from '../../src/sandbox/engine/state.js';
 import { upgradedQueue } from './fixtures/upgraded.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');

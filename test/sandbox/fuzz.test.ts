@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { QueueEngine } from '../../src/sandbox/engine.js';
-import { loadEngine, startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { StateStore } from '../../src/sandbox/store.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { loadEngine } from '../../src/sandbox/io/persistence.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { StateStore } from '../../src/sandbox/io/store.js';
 import { OPERATIONS } from '../support/openapi/validate.js';
 import { rawRequest } from '../support/raw-http.js';
 
@@ -352,7 +353,7 @@ describe('fuzzing the sandbox over HTTP', () => {
       // The state as saved: its document reads back to itself, and a restart (snapshot + journal replayed)
       // answers as the sandbox did before it.
       await sandbox.close();
-      const document = loadEngine(new StateStore(stateFile), { fresh: {} }).serialize();
+      const document = loadEngine(new StateStore(stateFile), { fresh: { now: 0 } }).serialize();
       expect(QueueEngine.restore(document).serialize()).toBe(document);
       sandbox = await startSandbox({ clock: 'manual', stateFile });
       expect(await knownAnswers(sandbox)).toEqual(known);

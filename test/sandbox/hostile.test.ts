@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { QueueEngine } from '../../src/sandbox/engine.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { parseState } from '../../src/sandbox/state.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { parseState } from '../../src/sandbox/engine/state.js';
 import { rawRequest } from '../support/raw-http.js';
 
 const TOKEN = 'hostile';
@@ -232,7 +232,7 @@ describe('memory', () => {
     // A process of its own, so that its peak resident size is the sandbox's alone.
     const dir = mkdtempSync(join(tmpdir(), 'mq-memory-'));
     const bundle = join(dir, 'sandbox.mjs');
-    await build({ entryPoints: [join(import.meta.dirname, '../../src/sandbox/server.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+    await build({ entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
     const main = join(dir, 'main.mjs');
     writeFileSync(
       main,

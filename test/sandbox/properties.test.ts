@@ -4,11 +4,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Priority, Repo } from '../../src/api/schemas.js';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine.js';
-import { replay } from '../../src/sandbox/routes.js';
-import { FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/state.js';
-import type { JournalEntry } from '../../src/sandbox/store.js';
-import type { TransitionObserver } from '../../src/sandbox/world.js';
+import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { replay } from '../../src/sandbox/engine/changes.js';
+import { FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/engine/state.js';
+import type { JournalEntry } from '../../src/sandbox/io/store.js';
+import type { TransitionObserver } from '../../src/sandbox/engine/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };

@@ -1,6 +1,6 @@
 // Every scenario of scenarios.ts twice: on the engine directly, and over HTTP through a sandbox on a manual clock.
 import { describe, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { startSandbox } from '../../src/sandbox/io/server.js';
 import { EngineDriver, HttpDriver } from './drivers.js';
 import { SCENARIOS } from './scenarios.js';
 

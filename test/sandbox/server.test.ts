@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES, Queue, SubmittedPullRequest, TestDetailsResponse } from '../../src/api/schemas.js';
-import { SEEDED_TEST_IDS } from '../../src/sandbox/catalogue.js';
-import { loadEngine, startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { StateStore } from '../../src/sandbox/store.js';
+import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
+import { loadEngine } from '../../src/sandbox/io/persistence.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { StateStore } from '../../src/sandbox/io/store.js';
 import { upgradedQueue } from './fixtures/upgraded.js';
 
 const TOKEN = 'sandbox-test-token';
@@ -118,6 +119,25 @@ describe('a sandbox on a manual clock', () => {
     const listed = await api.ok('listPullRequests', { ...queue, state: 'merged', take: 10 });
     expect(listed).toMatchObject({ pullRequests: [{ prNumber: 42, state: 'merged' }] });
     expect(listed.nextCursor).toBeUndefined();
+  });
+
+  it('answers a read sent again with the same bytes from the state as it is now, not as it was', async () => {
+    const { repo, queue } = freshRepo();
+    await api.ok('createQueue', { ...queue, concurrency: 1 });
+    await api.ok('submitPullRequest', { ...queue, pr: { number: 7 } });
+    const read = () => api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 7 } });
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'PR #7' });
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'PR #7' });
+    // A write that moves no PR from its state, one that is refused, then time passing.
+    await api.ok('_sandbox/pullRequests', { repo, number: 7, title: 'Renamed' });
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'Renamed' });
+    expect((await api.post('submitPullRequest', { ...queue, pr: { number: 7 } })).status).toBe(409);
+    expect(await read()).toMatchObject({ state: 'testing', prTitle: 'Renamed' });
+    await api.ok('_sandbox/advance', { seconds: 300 });
+    expect(await read()).toMatchObject({ state: 'merged', prTitle: 'Renamed' });
+    const before = await api.ok('getQueue', queue);
+    await api.ok('updateQueue', { ...queue, concurrency: 3 });
+    expect(await api.ok('getQueue', queue)).toEqual({ ...before, concurrency: 3, bisectionConcurrency: before.bisectionConcurrency });
   });
 
   it('answers updateQueue with the settings, taking the state in either letter case', async () => {
@@ -322,7 +342,7 @@ describe('the state file', () => {
     await api.ok('submitPullRequest', { ...MAIN, pr: { number: 2 } });
     await api.ok('_sandbox/advance', { seconds: 120 });
     // The file (snapshot and journal) holds the acknowledged state before the answer came back.
-    expect(loadEngine(new StateStore(stateFile), { fresh: {} }).now).toEqual(new Date('2026-01-01T00:02:00Z'));
+    expect(loadEngine(new StateStore(stateFile), { fresh: { now: 0 } }).now).toEqual(new Date('2026-01-01T00:02:00Z'));
     const before = await api.ok('getQueue', MAIN);
     await running.close();
 
@@ -376,7 +396,7 @@ describe('the state file', () => {
   it('loses nothing acknowledged when the process is killed with SIGKILL', async () => {
     // The sandbox in a child process of its own, bundled from the source for the occasion.
     const bundle = join(dir, 'sandbox.mjs');
-    await build({ entryPoints: [join(import.meta.dirname, '../../src/sandbox/server.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+    await build({ entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
     const main = join(dir, 'main.mjs');
     writeFileSync(main, "import { startSandbox } from './sandbox.mjs';\nconst s = await startSandbox({ clock: 'manual', stateFile: process.argv[2] });\nconsole.log(s.url);\n");
     const stateFile = join(dir, 'killed.json');

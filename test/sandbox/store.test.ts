@@ -4,7 +4,7 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StateStore } from '../../src/sandbox/store.js';
+import { StateStore } from '../../src/sandbox/io/store.js';
 
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'mq-store-')), 'state.json');
 

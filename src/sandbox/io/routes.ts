@@ -1,27 +1,23 @@
 // The sandbox's routes: each v1 operation with the schema its request must pass and the engine call it makes,
-// the metrics GET, and the two control routes. The operations that change the state are declared once, to
-// answer them and to replay them from the state file's journal. Statuses live here; sockets live in server.ts.
+// the metrics GET, and the two control routes. The operations that change the state come from the engine's table
+// (engine/changes.ts), which the journal's replay uses too. Statuses live here; sockets live in server.ts.
 import { z } from 'zod';
 import {
   API_VERSION,
-  CreateQueueRequest,
   describeIssues,
   GetMergeQueueTestingDetailsRequest,
   GetSubmittedPullRequestRequest,
   GetTestDetailsRequest,
   ListPullRequestsRequest,
-  PullRequestRequest,
   QueueRequest,
   SetImpactedTargetsRequest,
-  SubmitPullRequestRequest,
-  UpdateQueueRequest,
-} from '../api/schemas.js';
+} from '../../api/schemas.js';
+import { CHANGES, TIME_PASSED, type Change } from '../engine/changes.js';
+import { checkAdvance, EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
+import { METRICS_CONTENT_TYPE } from '../engine/metrics.js';
 import { refuseBodyShape } from './body.js';
 import type { SandboxClock } from './clock.js';
-import { checkAdvance, EngineRefusal, type QueueEngine, type RefusalKind } from './engine.js';
-import { PullRequestDescription } from './facts.js';
 import { errorAnswer, jsonAnswer, type Answer } from './http.js';
-import { METRICS_CONTENT_TYPE } from './metrics.js';
 
 export interface RouteContext {
   engine: QueueEngine;
@@ -33,12 +29,6 @@ export interface RouteContext {
   forkedRunId?: string;
 }
 
-/** A change to the state a route made: what the journal keeps, to replay it after a restart. */
-export interface Change {
-  op: string;
-  input?: unknown;
-}
-
 export interface Handled {
   answer: Answer;
   /** Set when the request changed the state: the answer waits until the change is on disk. */
@@ -47,6 +37,8 @@ export interface Handled {
 
 export interface Route {
   method: 'GET' | 'POST';
+  /** A read: its answer depends on its body and the state alone, so it may be kept until the state changes. */
+  isRead?: boolean;
   /** Whether a fork's upload may call it without a token (only setImpactedTargets, as on the service). */
   forkUploads?: boolean;
   handle(context: RouteContext): Handled;
@@ -56,8 +48,6 @@ export interface Route {
 export const AdvanceRequest = z.object({ seconds: z.number().min(0) });
 
 const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
-/** The journal's name for time passing: a replay ticks the engine to the entry's instant, and that is all. */
-const TICK = 'tick';
 
 /** The body as JSON, validated against the schema; or the 400 that says why not. */
 function parse<S extends z.ZodType>(schema: S, body: string): { input: z.output<S> } | { answer: Answer } {
@@ -145,6 +135,7 @@ function operation<S extends z.ZodType>(
 ): Route {
   return {
     method: 'POST',
+    isRead: op === undefined,
     forkUploads: authorize !== undefined,
     handle: (context) => {
       const { engine, body } = context;
@@ -160,26 +151,7 @@ function operation<S extends z.ZodType>(
 
 const query = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown): Route => operation(schema, apply);
 
-interface ChangeDefinition<S extends z.ZodType = z.ZodType> {
-  schema: S;
-  apply(engine: QueueEngine, input: z.output<S>): unknown;
-}
-
-const change = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown): ChangeDefinition<S> => ({ schema, apply });
-
-/** The operations that change the state, by the name the journal gives them. */
-const CHANGES: Record<string, ChangeDefinition> = {
-  submitPullRequest: change(SubmitPullRequestRequest, (engine, input) => engine.submitPullRequest(input)),
-  cancelPullRequest: change(PullRequestRequest, (engine, input) => engine.cancelPullRequest(input)),
-  restartTestsOnPullRequest: change(PullRequestRequest, (engine, input) => engine.restartTestsOnPullRequest(input)),
-  createQueue: change(CreateQueueRequest, (engine, input) => engine.createQueue(input)),
-  updateQueue: change(UpdateQueueRequest, (engine, input) => engine.updateQueue(input)),
-  deleteQueue: change(QueueRequest, (engine, input) => engine.deleteQueue(input)),
-  setImpactedTargets: change(SetImpactedTargetsRequest, (engine, input) => engine.setImpactedTargets(input)),
-  describePullRequest: change(PullRequestDescription, (engine, input) => engine.describePullRequest(input)),
-};
-
-function mutation(op: keyof typeof CHANGES, authorize?: Authorize<z.ZodType>): Route {
+function mutation(op: string, authorize?: Authorize<z.ZodType>): Route {
   const { schema, apply } = CHANGES[op]!;
   return operation(schema, apply, op, authorize);
 }
@@ -193,19 +165,6 @@ const forkUploadOfHeadSha: Authorize<typeof SetImpactedTargetsRequest> = ({ engi
   if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
   return errorAnswer(401, `a forked workflow run uploads only for the PR's head SHA: pr.sha ${pr.sha ?? '(missing)'} is not the head of #${pr.number}`);
 };
-
-/** Does again what a journal entry recorded: time up to its instant, then its operation. */
-export function replay(engine: QueueEngine, entry: { at: number; op: string; input?: unknown }): void {
-  engine.tick(entry.at);
-  if (entry.op === TICK) return;
-  // The journal is a file anyone may edit: an op such as `constructor` must not find Object.prototype's.
-  const definition = Object.hasOwn(CHANGES, entry.op) ? CHANGES[entry.op] : undefined;
-  if (!definition) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
-  definition.apply(engine, definition.schema.parse(entry.input));
-}
-
-/** An entry that records time passing (the clock moved, or runs ended), for the journal. */
-export const TIME_PASSED: Change = { op: TICK };
 
 const getMergeQueueMetrics: Route = {
   method: 'GET',
@@ -266,6 +225,14 @@ for (const [name, route] of Object.entries(CONTROLS)) {
 
 export function findRoute(pathname: string): Route | undefined {
   return ROUTES.get(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+}
+
+/**
+ * The route a request target names when it is exactly a route's path, as well-behaved clients send it: such a
+ * target is its own pathname with no query, so it needs no URL parsed. Anything else goes the long way.
+ */
+export function exactRoute(target: string | undefined): Route | undefined {
+  return target === undefined ? undefined : ROUTES.get(target);
 }
 
 /** A refusal from the engine as its status; anything else is the sandbox's own bug, a 500. */

@@ -1,14 +1,14 @@
 // The sandbox's HTTP face on node:http: the token check, the body limit, the routes, the clock that drives
-// the engine, and the state file, where every change is journaled before it is acknowledged.
+// the engine, and the state file (persistence.ts), where every change is journaled before it is acknowledged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
-import { API_VERSION, BODY_LIMIT_BYTES, describeIssues } from '../api/schemas.js';
+import { API_VERSION, BODY_LIMIT_BYTES } from '../../api/schemas.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
-import { QueueEngine, type EngineOptions } from './engine.js';
-import { answerClientError, errorAnswer, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
-import { answerForError, findRoute, replay, TIME_PASSED, type Change, type Handled, type Route } from './routes.js';
-import { StateFileError, StateStore } from './store.js';
+import { answerClientError, errorAnswer, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
+import { EngineJournal, loadEngine } from './persistence.js';
+import { ReadCache } from './read-cache.js';
+import { answerForError, exactRoute, findRoute, type Handled, type Route } from './routes.js';
+import { StateStore } from './store.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -38,78 +38,54 @@ const TOKEN_HEADER = 'x-api-token';
 const FORKED_RUN_HEADER = 'x-forked-workflow-run-id';
 /** How often the real clock moves the engine on, in real ms (requests also move it when they arrive). */
 const REAL_CLOCK_TICK_MS = 250;
-/** How often, at most, time passing alone is journaled, in real ms. */
-const TIME_JOURNAL_MS = 5000;
-/** The journal is folded into a new snapshot once it is larger than the snapshot, and than this. */
-const COMPACT_AFTER_BYTES = 1024 * 1024;
-
-/**
- * The engine a state file holds: its snapshot, with the journaled changes replayed on top. Without a file, or
- * with none yet, a fresh engine.
- */
-export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
-  const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
-  if (!store) return QueueEngine.create({ ...options.fresh, ...engineOptions });
-  const saved = store.load();
-  if (saved.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
-  let engine: QueueEngine;
-  try {
-    engine = QueueEngine.restore(saved.snapshot, engineOptions);
-  } catch (error) {
-    throw new StateFileError(store.path, 'content', (error as Error).message, { cause: error });
-  }
-  for (const [i, entry] of saved.entries.entries()) {
-    try {
-      replay(engine, entry);
-    } catch (error) {
-      const message = error instanceof z.ZodError ? describeIssues(error) : (error as Error).message;
-      throw new StateFileError(store.path, 'content', `entry ${i + 1} of ${store.journalPath} cannot be replayed: ${message}`, { cause: error });
-    }
-  }
-  return engine;
-}
+/** What a route reads of the query when the target has none (no route writes to it). */
+const NO_QUERY = new URLSearchParams();
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
   const engine = loadEngine(store, { fresh: { now: freshStart(options) }, testDurationSeconds: options.testDurationSeconds });
   const clock = makeClock(options, engine.now.getTime());
   engine.tick(clock.now());
-  // Start from one snapshot and an empty journal: an upgraded document is written in its new version at once.
-  await store?.compact(engine.serialize());
+  const journal = await EngineJournal.open(engine, store);
 
-  let journaledRevision = engine.revision;
-  /** Journals a change (or time passing) and resolves once it is on disk; folds the journal in when it is large. */
-  const journal = async (change: Change): Promise<void> => {
-    if (!store) return;
-    journaledRevision = engine.revision;
-    const written = store.append({ at: engine.now.getTime(), ...change });
-    if (store.journalBytes > Math.max(COMPACT_AFTER_BYTES, store.snapshotBytes)) {
-      // The snapshot is taken now, after the change: written follows it in the chain of writes.
-      store.compact(engine.serialize()).catch(reportBackgroundFailure);
+  const reads = new ReadCache();
+  let seenRevision = engine.revision;
+  /** Moves the engine to the clock's time; the kept reads go when that, or anything since, may have changed the state. */
+  const tickToNow = () => {
+    if (engine.tick(clock.now()) || engine.revision !== seenRevision) {
+      reads.clear();
+      seenRevision = engine.revision;
     }
-    await written;
+  };
+
+  const dispatch: Dispatch = async (route, query, body, forkedRunId) => {
+    tickToNow();
+    if (route.isRead) {
+      const kept = reads.get(route, body);
+      if (kept) return kept;
+    } else reads.clear();
+    let handled: Handled;
+    try {
+      handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }) });
+    } catch (error) {
+      handled = { answer: answerForError(error) };
+    }
+    if (handled.answer.status !== 200) return handled.answer;
+    if (route.isRead) reads.set(route, body, handled.answer);
+    if (handled.change === undefined) return handled.answer;
+    try {
+      await journal.record(handled.change);
+    } catch (error) {
+      return errorAnswer(500, `sandbox could not write its state file: ${(error as Error).message}`);
+    }
+    return handled.answer;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const answer = await answerRequest(request, options.token, async (route, query, body, forkedRunId) => {
-      engine.tick(clock.now());
-      let handled: Handled;
-      try {
-        handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }) });
-      } catch (error) {
-        handled = { answer: answerForError(error) };
-      }
-      if (handled.change === undefined || handled.answer.status !== 200) return handled.answer;
-      try {
-        await journal(handled.change);
-      } catch (error) {
-        return errorAnswer(500, `sandbox could not write its state file: ${(error as Error).message}`);
-      }
-      return handled.answer;
-    });
+    const answer = await answerRequest(request, options.token, dispatch);
     if (answer.headers?.connection === 'close') closeByLingering(response);
     // The Date header tells clients the sandbox's time, so ages read right on a manual or sped-up clock.
-    send(response, { ...answer, headers: { date: engine.now.toUTCString(), ...answer.headers } });
+    send(response, answer, httpDate(engine.now.getTime()));
   };
 
   const server = createServer((request, response) => {
@@ -125,24 +101,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     });
   });
 
-  // The real clock moves the engine on in the background, so runs end without anyone asking. What time alone
-  // changes needs no write before anyone is told: a replay recomputes it on its way to the next entry (the
-  // engine's outcome does not depend on how often it ticks). It is journaled now and then all the same, so a
-  // restart does not fall far behind a sped-up clock.
-  let lastTimeJournaled = performance.now();
-  let backgroundFailure: unknown;
-  const reportBackgroundFailure = (error: unknown) => {
-    if (backgroundFailure === undefined) console.error(`mq sandbox: cannot write the state file: ${(error as Error).message}`);
-    backgroundFailure = error;
-  };
+  // The real clock moves the engine on in the background, so runs end without anyone asking.
   const timer =
     options.clock === 'manual'
       ? undefined
       : setInterval(() => {
-          engine.tick(clock.now());
-          if (engine.revision === journaledRevision || performance.now() - lastTimeJournaled < TIME_JOURNAL_MS) return;
-          lastTimeJournaled = performance.now();
-          journal(TIME_PASSED).catch(reportBackgroundFailure);
+          tickToNow();
+          journal.timePassed();
         }, REAL_CLOCK_TICK_MS);
   timer?.unref();
 
@@ -157,7 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await store?.close();
+        await journal.close();
       })()),
   };
 }
@@ -191,9 +156,12 @@ function closeByLingering(response: ServerResponse): void {
 
 /** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
 async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch): Promise<Answer> {
-  const url = requestTarget(request.url);
-  if (!url) return errorAnswer(400, `malformed request: the request target is not a path`);
-  const route = findRoute(url.pathname);
+  // Most requests name a route exactly, and need no URL parsed to find it.
+  const exact = exactRoute(request.url);
+  const url = exact ? undefined : requestTarget(request.url);
+  if (!exact && !url) return errorAnswer(400, `malformed request: the request target is not a path`);
+  const pathname = url ? url.pathname : request.url!;
+  const route = exact ?? findRoute(pathname);
 
   const token = headerValue(request, TOKEN_HEADER);
   let forkedRunId: string | undefined;
@@ -208,9 +176,9 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
     return errorAnswer(401, `the ${TOKEN_HEADER} is not valid for this sandbox`);
   }
 
-  if (!route) return errorAnswer(404, `no route ${request.method ?? ''} ${url.pathname}`);
+  if (!route) return errorAnswer(404, `no route ${request.method ?? ''} ${pathname}`);
   if (request.method !== route.method) {
-    return errorAnswer(405, `${url.pathname} takes ${route.method}, not ${request.method ?? ''}`, { allow: route.method });
+    return errorAnswer(405, `${pathname} takes ${route.method}, not ${request.method ?? ''}`, { allow: route.method });
   }
 
   let body = '';
@@ -221,5 +189,5 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
     }
     body = read.text;
   }
-  return dispatch(route, url.searchParams, body, forkedRunId);
+  return dispatch(route, url ? url.searchParams : NO_QUERY, body, forkedRunId);
 }

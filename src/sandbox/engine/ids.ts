@@ -1,15 +1,15 @@
 // Deterministic identifiers: the same seed and counter give the same id on every run, so a sandbox driven by
 // the same requests on a manual clock answers byte for byte the same.
-import { createHash } from 'node:crypto';
+import { sha1Hex, sha256Hex } from './digest.js';
 
 /** A UUID (version 4 layout, so strict validators accept it) derived from a seed and a counter. */
 export function deterministicUuid(seed: string, counter: number): string {
-  const hex = createHash('sha256').update(`${seed}:${counter}`).digest('hex');
+  const hex = sha256Hex(`${seed}:${counter}`);
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** A 40-hex commit SHA standing for whatever `text` names. */
 export function deterministicSha(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
+  return sha1Hex(text);
 }

@@ -1,6 +1,6 @@
 // The flaky-test catalogue behind `flaky-tests/get-test-details`: a few fixed test cases, the same for every
 // repository and organization, so tests and the demo can look them up by id.
-import type { GetTestDetailsRequest, TestCase, TestDetailsResponse } from '../api/schemas.js';
+import type { GetTestDetailsRequest, TestCase, TestDetailsResponse } from '../../api/schemas.js';
 
 interface SeededTestCase {
   id: string;

@@ -66,14 +66,26 @@ export function errorAnswer(status: number, message: string, headers?: Record<st
   return headers ? { status, contentType: ERROR_CONTENT_TYPE, body: message, headers } : { status, contentType: ERROR_CONTENT_TYPE, body: message };
 }
 
-export function send(response: ServerResponse, answer: Answer): void {
+/** Sends the answer; `date` (an HTTP date) goes out as the Date header unless the answer sets its own. */
+export function send(response: ServerResponse, answer: Answer, date?: string): void {
   if (response.headersSent || response.destroyed) return;
-  response.writeHead(answer.status, {
-    'content-type': answer.contentType,
-    'content-length': Buffer.byteLength(answer.body),
-    ...answer.headers,
-  });
+  const headers: Record<string, string | number> = { 'content-type': answer.contentType, 'content-length': Buffer.byteLength(answer.body) };
+  if (date !== undefined) headers.date = date;
+  response.writeHead(answer.status, answer.headers ? Object.assign(headers, answer.headers) : headers);
   response.end(answer.body);
+}
+
+let lastDateSecond = NaN;
+let lastDate = '';
+
+/** An instant as an HTTP date (what Date#toUTCString gives), made once a second rather than once a request. */
+export function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastDateSecond) {
+    lastDateSecond = second;
+    lastDate = new Date(second * 1000).toUTCString();
+  }
+  return lastDate;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The sandbox's queue engine: every operation of the v1 API over an in-memory state, as a pure state machine.
-// It knows nothing of HTTP; time moves only through `tick` and `advance`, so the same requests on the same
-// clock give the same answers, ids included.
+// It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and `advance`, so the same
+// requests on the same clock give the same answers, ids included.
 import {
   PRIORITY_NAMES,
   type CreateQueueRequest,
@@ -20,7 +20,7 @@ import {
   type TestDetailsResponse,
   type TestingDetails,
   type UpdateQueueRequest,
-} from '../api/schemas.js';
+} from '../../api/schemas.js';
 import { lookUpTestCase } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestDescription, type PullRequestFacts } from './facts.js';
 import { deterministicUuid } from './ids.js';
@@ -60,7 +60,7 @@ const DEFAULT_LIST_TAKE = 50;
 
 export interface EngineOptions {
   /** Where the clock starts (a fresh engine only; a restored one goes on from its saved instant). */
-  now?: Date | number;
+  now: Date | number;
   /** How long a test run takes on the engine's clock. */
   testDurationSeconds?: number;
   /** Seeds the ids of a fresh engine. */
@@ -87,7 +87,7 @@ export class QueueEngine {
 
   private constructor(
     private readonly state: SandboxState,
-    options: EngineOptions,
+    options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'>,
   ) {
     const seconds = options.testDurationSeconds ?? DEFAULT_TEST_DURATION_SECONDS;
     if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`testDurationSeconds must be positive, not ${seconds}`);
@@ -96,9 +96,9 @@ export class QueueEngine {
     for (const queue of Object.values(state.queues)) settleQueue(this.world, queue);
   }
 
-  static create(options: EngineOptions = {}): QueueEngine {
-    const now = options.now === undefined ? Date.now() : toMs(options.now);
-    return new QueueEngine(emptyState(now, options.seed ?? DEFAULT_SEED), options);
+  /** The engine reads no clock of its own: its time starts where the caller says. */
+  static create(options: EngineOptions): QueueEngine {
+    return new QueueEngine(emptyState(toMs(options.now), options.seed ?? DEFAULT_SEED), options);
   }
 
   /** An engine from a document `serialize` wrote; throws when it is not one. */
@@ -129,18 +129,22 @@ export class QueueEngine {
   /**
    * Moves the clock to `now`, stopping at every instant something is due on the way, so the outcome does not
    * depend on how often the clock ticks. A time before the engine's own is ignored: time never goes back.
+   * Answers whether anything came due on the way (when nothing did, every answer reads as it did before).
    */
-  tick(now: Date | number): void {
+  tick(now: Date | number): boolean {
     // A clock sped up far enough would run past the dates a Date can show: the engine's time stops there.
     const target = Math.min(toMs(now), LATEST_TIME_MS);
-    if (!(target >= this.state.now)) return;
+    if (!(target >= this.state.now)) return false;
+    let settled = false;
     for (;;) {
       const { due, queues } = this.nextEvents();
       if (due === undefined || due > target) break;
       this.state.now = Math.max(this.state.now, due);
       for (const queue of queues) settleQueue(this.world, queue);
+      settled = true;
     }
     this.state.now = target;
+    return settled;
   }
 
   /** Moves the clock forward by `seconds` and answers the new time. */

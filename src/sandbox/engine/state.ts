@@ -7,7 +7,7 @@ import {
   type QueueState,
   type Repo,
   type TEST_RUN_STATUSES,
-} from '../api/schemas.js';
+} from '../../api/schemas.js';
 
 /**
  * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.

@@ -1,0 +1,163 @@
+// The sandbox's throughput on a small read: getSubmittedPullRequest over 50 keep-alive connections, against a
+// bare node:http server that reads and parses the same request body and answers the same JSON bytes. This file
+// plays every part, each in its own process, so that none steals the others' event loop: the sandbox (real
+// clock, state in memory, as `mq sandbox` runs by default), the bare server, and the load generator (the same
+// client, connections and request bytes for both servers). The generator reports its own CPU time, so a reader
+// can see whether it, not the server, was the limit.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../src/sandbox/io/server.js';
+import { interleaved, report } from './report.js';
+
+const CONNECTIONS = 50;
+const ROUNDS = Number(process.env.MQ_BENCH_ROUNDS ?? 5);
+const ROUND_MS = Number(process.env.MQ_BENCH_ROUND_MS ?? 3000);
+const MAIN = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
+const READ_BODY = JSON.stringify({ ...MAIN, pr: { number: 1 } });
+const HEADERS = { 'content-type': 'application/json', 'x-api-token': 'bench' };
+const SELF = fileURLToPath(import.meta.url);
+
+interface LoadResult {
+  perSecond: number;
+  /** The generator's CPU time over the wall time of the round: 1 is one core kept busy. */
+  cores: number;
+}
+
+/** A child process of this file in another part; resolves with its first line of output and the child. */
+function part(role: string, ...args: string[]): Promise<{ line: string; stop: () => void; done: Promise<void> }> {
+  const child = spawn(process.execPath, [SELF, role, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const done = new Promise<void>((resolve, reject) => {
+    child.once('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? resolve() : reject(new Error(`${role} exited ${code ?? signal}`))));
+  });
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve({ line, stop: () => child.kill('SIGTERM'), done }));
+    done.catch(reject);
+  });
+}
+
+async function serveSandbox(): Promise<void> {
+  const sandbox = await startSandbox();
+  // For profiling (node --cpu-prof): leave after a while, so that the profile is written.
+  if (process.env.MQ_BENCH_SANDBOX_MS) setTimeout(() => process.exit(0), Number(process.env.MQ_BENCH_SANDBOX_MS)).unref();
+  const post = async (operation: string, body: unknown) => {
+    const response = await fetch(`${sandbox.url}/${operation}`, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${operation}: HTTP ${response.status} ${await response.text()}`);
+  };
+  await post('createQueue', MAIN);
+  await post('submitPullRequest', { ...MAIN, pr: { number: 1 } });
+  console.log(sandbox.url);
+}
+
+/** What a plain server does for the same request: reads the body, parses it, sends prepared bytes. */
+function serveBare(answer: string): void {
+  const bytes = Buffer.from(answer);
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length });
+      response.end(bytes);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => console.log(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`));
+}
+
+/**
+ * CONNECTIONS keep-alive connections, each sending the next request once the answer to the last is in, for `ms`.
+ * A client of its own rather than undici or autocannon: it writes prepared bytes and reads each answer only as
+ * far as its status and length, so it costs a fraction of what either server spends on a request, and on a
+ * 2-core machine it cannot become the limit that hides the difference between them.
+ */
+async function load(url: string, ms: number): Promise<void> {
+  const { hostname, port, host, pathname } = new URL(url);
+  const request = Buffer.from(
+    `POST ${pathname}/getSubmittedPullRequest HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\n` +
+      `x-api-token: bench\r\ncontent-length: ${Buffer.byteLength(READ_BODY)}\r\n\r\n${READ_BODY}`,
+  );
+  let count = 0;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const connection = () =>
+    new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname);
+      socket.setNoDelay(true);
+      let pending: Buffer = Buffer.alloc(0);
+      socket.on('connect', () => socket.write(request));
+      socket.on('data', (chunk: Buffer) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        for (;;) {
+          const headEnd = pending.indexOf('\r\n\r\n');
+          if (headEnd < 0) return;
+          const head = pending.toString('latin1', 0, headEnd);
+          const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+          if (!head.startsWith('HTTP/1.1 200 ') || !length) {
+            socket.destroy();
+            reject(new Error(`unexpected answer: ${head.split('\r\n')[0]}`));
+            return;
+          }
+          const end = headEnd + 4 + Number(length[1]);
+          if (pending.length < end) return;
+          pending = pending.subarray(end);
+          count++;
+          if (performance.now() - started < ms) socket.write(request);
+          else socket.end();
+        }
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+  await Promise.all(Array.from({ length: CONNECTIONS }, connection));
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const result: LoadResult = { perSecond: count / seconds, cores: (used.user + used.system) / 1e6 / seconds };
+  console.log(JSON.stringify(result));
+}
+
+async function measure(url: string, cores: number[]): Promise<number> {
+  const run = await part('load', url, String(ROUND_MS));
+  await run.done;
+  const result = JSON.parse(run.line) as LoadResult;
+  cores.push(result.cores);
+  return result.perSecond;
+}
+
+async function main(): Promise<void> {
+  const sandbox = await part('sandbox');
+  const sandboxUrl = sandbox.line;
+  const answer = await fetch(`${sandboxUrl}/getSubmittedPullRequest`, { method: 'POST', headers: HEADERS, body: READ_BODY }).then((r) => r.text());
+  const bare = await part('bare', answer);
+  const check = await fetch(`${bare.line}/getSubmittedPullRequest`, { method: 'POST', headers: HEADERS, body: READ_BODY }).then((r) => r.text());
+  if (check !== answer) throw new Error('the bare server does not answer the sandbox bytes');
+  const cores = { sandbox: [] as number[], bare: [] as number[] };
+  try {
+    const { baseline, mine } = await interleaved(
+      ROUNDS,
+      () => measure(bare.line, cores.bare),
+      () => measure(sandboxUrl, cores.sandbox),
+    );
+    const busiest = (values: number[]) => Math.max(...values).toFixed(2);
+    console.log(`load generator CPU, busiest round: ${busiest(cores.bare)} cores against bare node:http, ${busiest(cores.sandbox)} against the sandbox`);
+    report({
+      figure: 'sandbox getSubmittedPullRequest req/s / bare node:http',
+      mine,
+      baseline,
+      unit: 'req/s',
+      goal: { atLeast: 0.7 },
+      how: `${CONNECTIONS} keep-alive connections, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s, medians`,
+    });
+  } finally {
+    sandbox.stop();
+    bare.stop();
+    await Promise.allSettled([sandbox.done, bare.done]);
+  }
+}
+
+const [role, ...args] = process.argv.slice(2);
+if (role === 'sandbox') await serveSandbox();
+else if (role === 'bare') serveBare(args[0]!);
+else if (role === 'load') await load(args[0]!, Number(args[1]));
+else await main();

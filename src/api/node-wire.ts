@@ -1,0 +1,99 @@
+// The direct connection, over node:http or node:https with a keep-alive agent. Node's own client is loaded with
+// the runtime: undici (undici-wire.ts) costs ~60 ms to load, more than `node -e 0` itself, and is needed only for
+// a proxy. Failures keep the system error codes (ECONNREFUSED, ENOTFOUND, TLS codes) that transport.ts reads.
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { CONNECT_TIMEOUT_CODE, CONNECT_TIMEOUT_MS, KEEP_ALIVE_MS, utf8Text, type Wire, type WireAnswer, type WireRequest } from './wire.js';
+
+type RequestFn = (url: URL, options: RequestOptions, callback: (response: IncomingMessage) => void) => ClientRequest;
+interface Protocol {
+  agent: Agent;
+  request: RequestFn;
+}
+
+export function nodeWire(): Wire {
+  // One agent per scheme, made on first use: node:https loads TLS, which a loopback sandbox never needs.
+  const protocols = new Map<string, Promise<Protocol>>();
+  const protocol = (scheme: string): Promise<Protocol> => {
+    let found = protocols.get(scheme);
+    if (found === undefined) {
+      found = (scheme === 'https:' ? import('node:https') : import('node:http')).then((module) => ({
+        agent: new module.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
+        request: module.request as RequestFn,
+      }));
+      protocols.set(scheme, found);
+    }
+    return found;
+  };
+  return {
+    async send(request) {
+      return exchange(await protocol(request.url.protocol), request);
+    },
+    async close() {
+      for (const found of protocols.values()) (await found).agent.destroy();
+    },
+  };
+}
+
+function exchange({ agent, request }: Protocol, wanted: WireRequest): Promise<WireAnswer> {
+  const { body, signal } = wanted;
+  const headers: Record<string, string | number> = { ...wanted.headers };
+  if (body !== undefined) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.bytes;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      req.destroy();
+      reject(error);
+    };
+    const onAbort = () => fail(signal.reason);
+    const req = request(wanted.url, { method: wanted.method, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', fail);
+      response.on('aborted', () => fail(Object.assign(new Error('the answer was cut short'), { code: 'ECONNRESET' })));
+      response.on('end', () => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text: utf8Text(Buffer.concat(chunks)) });
+      });
+    });
+    req.on('error', fail);
+    req.on('socket', (socket) => {
+      if (!socket.connecting) return;
+      const timer = setTimeout(() => {
+        fail(Object.assign(new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000}s`), { code: CONNECT_TIMEOUT_CODE }));
+      }, CONNECT_TIMEOUT_MS);
+      socket.once('connect', () => clearTimeout(timer));
+      socket.once('close', () => clearTimeout(timer));
+    });
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (typeof body === 'string' || body === undefined) {
+      req.end(body);
+    } else {
+      writeStream(req, body).catch(fail);
+    }
+  });
+}
+
+/** Writes a streamed body as fast as the socket takes it, so that no more than a chunk or two is ever held. */
+async function writeStream(req: ClientRequest, body: Exclude<WireRequest['body'], string | undefined>): Promise<void> {
+  for await (const chunk of body.chunks()) {
+    if (req.destroyed) return;
+    if (!req.write(chunk)) {
+      await new Promise<void>((drained) => {
+        const done = () => {
+          req.off('drain', done);
+          req.off('close', done);
+          drained();
+        };
+        req.on('drain', done);
+        req.on('close', done);
+      });
+    }
+  }
+  req.end();
+}

@@ -1,0 +1,46 @@
+// One request on the wire and its answer, whatever carries it: node:http(s) for a direct connection, undici for
+// a proxy or a dispatcher the caller injects. The transport (transport.ts) adds retries, tracing and errors.
+
+/** A body too big to hold in memory (a targets file): its exact size, and its bytes, readable again on each call. */
+export interface StreamedBody {
+  bytes: number;
+  chunks(): AsyncIterable<Uint8Array>;
+  /** The body's first characters and its length in characters, for the --debug trace. */
+  head: string;
+  length: number;
+}
+
+export interface WireRequest {
+  url: URL;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string | StreamedBody;
+  timeoutMs: number;
+  /** Aborts the exchange (Ctrl-C or the timeout): the promise rejects with the signal's reason. */
+  signal: AbortSignal;
+}
+
+export interface WireAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as UTF-8 text, a byte order mark dropped. */
+  text: string;
+}
+
+export interface Wire {
+  send(request: WireRequest): Promise<WireAnswer>;
+  close(): Promise<void>;
+}
+
+/** How long establishing a connection may take, as undici's default: a silent host fails sooner than a slow one. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** How long an idle kept-alive connection stays open. */
+export const KEEP_ALIVE_MS = 10_000;
+/** The code of the error a connection that took longer than CONNECT_TIMEOUT_MS fails with. */
+export const CONNECT_TIMEOUT_CODE = 'MQ_CONNECT_TIMEOUT';
+
+/** The UTF-8 text of a body as undici's `body.text()` reads it: a leading byte order mark is not part of it. */
+export function utf8Text(body: Buffer): string {
+  const start = body.length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
+  return body.toString('utf8', start);
+}

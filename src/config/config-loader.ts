@@ -1,0 +1,105 @@
+// Loading a config file with cosmiconfig, once files.ts has found that there is one: cosmiconfig and its YAML
+// parser cost start-up time that a run without a config file need not spend, so this module is imported lazily.
+//
+// Only data formats are ever loaded. A merge-queue CLI runs in CI on pull-request branches, where an executable
+// config file would run the branch's code with the CI's secrets. cosmiconfig needs guards for that: its default
+// loaders stay merged under ours (so .js/.ts are overridden with a refusal rather than left out), its 'global'
+// search strategy also reads its own global directory (so files.ts walks the directories itself and asks about
+// one at a time, with 'none'), and creating an explorer loads a "meta config" (see refuseMetaConfig in files.ts).
+import { basename, extname } from 'node:path';
+import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
+import { ConfigError, MqError } from '../errors.js';
+import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
+import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './files.js';
+
+/** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
+export const loadJson: Loader = (path, content) => {
+  try {
+    return JSON.parse(content) as unknown;
+  } catch (error) {
+    const position = /position (\d+)/.exec(String(error))?.[1];
+    const where = position === undefined ? '' : ` ${lineAndColumn(content, Number(position))}`;
+    throw new ConfigError(`${path}: not valid JSON${where}`);
+  }
+};
+
+const loadYaml: Loader = async (path, content) => {
+  try {
+    return (await defaultLoaders['.yaml']!(path, content)) as unknown;
+  } catch (error) {
+    const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
+    const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
+    throw new ConfigError(`${path}: not valid YAML${where}${reason ? `: ${reason}` : ''}`);
+  }
+};
+
+const refuse: Loader = (path) => {
+  const executable = EXECUTABLE_EXTENSIONS.includes(extname(path));
+  throw new ConfigError(
+    executable
+      ? `${path}: mq does not load executable config files; write it as JSON or YAML (.mqrc, .mqrc.json, .mqrc.yaml)`
+      : `${path}: not a config file mq reads; use JSON (.json) or YAML (.yaml, .yml, or no extension)`,
+  );
+};
+
+const LOADERS = {
+  '.json': loadJson,
+  '.yaml': loadYaml,
+  '.yml': loadYaml,
+  noExt: loadYaml,
+  ...Object.fromEntries(EXECUTABLE_EXTENSIONS.map((ext) => [ext, refuse])),
+  default: refuse,
+};
+
+function lineAndColumn(content: string, offset: number): string {
+  const before = content.slice(0, offset).split('\n');
+  return `at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+function explorer(searchPlaces: string[]) {
+  return cosmiconfig(MODULE_NAME, { searchPlaces, searchStrategy: 'none', loaders: LOADERS, cache: false });
+}
+
+/** Anything cosmiconfig throws that is not already ours (unreadable file, a bad $import) still names the file. */
+function asConfigError(error: unknown, fallbackPath: string): MqError {
+  if (error instanceof MqError) return error;
+  const path = (error as { filepath?: string }).filepath ?? fallbackPath;
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  const reason = (error as { code?: string }).code ?? message;
+  return new ConfigError(`${path}: cannot be read (${reason})`, { cause: error });
+}
+
+function validate(path: string, kind: ConfigFileKind, config: unknown): ConfigFile {
+  return validateConfigFile(path, kind, config ?? {}, basename(path) === 'package.json' ? `${MODULE_NAME}.` : '');
+}
+
+/** Loads and validates the file at `path` (absolute, known to exist). */
+export async function loadFile(path: string, searchPlaces: string[], kind: ConfigFileKind): Promise<ConfigFile> {
+  try {
+    const result = await explorer(searchPlaces).load(path);
+    return validate(path, kind, result?.config);
+  } catch (error) {
+    throw asConfigError(error, path);
+  }
+}
+
+/** The config file cosmiconfig finds in `dir` alone, among `searchPlaces`; undefined when none counts. */
+export async function searchDir(dir: string, searchPlaces: string[], kind: ConfigFileKind): Promise<ConfigFile | undefined> {
+  try {
+    const result = await explorer(searchPlaces).search(dir);
+    return result ? validate(result.filepath, kind, result.config) : undefined;
+  } catch (error) {
+    throw asConfigError(error, dir);
+  }
+}
+
+/**
+ * Parses and validates `content` as if it had been read from `path`, with the loaders and the schema a search
+ * uses: `mq config init` checks what it is about to write this way.
+ */
+export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
+  const ext = extname(path);
+  const loaders: Record<string, Loader> = LOADERS;
+  const loader: Loader = ext === '' ? LOADERS.noExt : Object.hasOwn(loaders, ext) ? loaders[ext]! : refuse;
+  return validate(path, kind, await loader(path, content));
+}

@@ -1,0 +1,53 @@
+// The layer a config file supplies: its keys, a profile laid over them, and where its token comes from.
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { ConfigFile, FileValues } from './config-file.js';
+import type { Layer, TokenSource } from './settings.js';
+
+/** The names of the profiles a file defines. */
+export function profileNames(file: ConfigFile): string[] {
+  return [...file.profiles.keys()];
+}
+
+/**
+ * The layer a file supplies: its keys, with `profiles.<profile>` laid over them. A profile that sets any token
+ * key replaces the file's token source as a whole.
+ */
+export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string): Layer {
+  const layer: Layer = {};
+  const apply = (values: FileValues, origin: string, where: string) => {
+    const token = tokenSource(values, origin, file.path, homeDir);
+    if (values.apiUrl !== undefined) {
+      const key = `${file.keyPrefix}${where}apiUrl`;
+      layer.apiUrl = { value: values.apiUrl, origin, file: { path: file.path, kind: file.kind, key } };
+    }
+    if (values.repo !== undefined) layer.repo = { value: values.repo, origin };
+    if (values.targetBranch !== undefined) layer.targetBranch = { value: values.targetBranch, origin };
+    if (values.org !== undefined) layer.org = { value: values.org, origin };
+    if (values.output !== undefined) layer.output = { value: values.output, origin };
+    if (values.timeout !== undefined) layer.timeoutMs = { value: values.timeout, origin };
+    if (token !== undefined) layer.token = { value: token, origin };
+  };
+  apply(file.values, `file ${file.path}`, '');
+  const overlay = profile === undefined ? undefined : file.profiles.get(profile);
+  if (overlay) apply(overlay, `file ${file.path} (profile ${profile})`, `profiles.${profile}.`);
+  return layer;
+}
+
+function tokenSource(values: FileValues, origin: string, path: string, homeDir: string): TokenSource | undefined {
+  if (values.token !== undefined) return { kind: 'config', value: values.token, origin };
+  if (values.tokenCommand !== undefined) {
+    return { kind: 'command', command: values.tokenCommand, origin, cwd: dirname(path) };
+  }
+  if (values.tokenFile !== undefined) {
+    return { kind: 'file', path: expandPath(values.tokenFile, dirname(path), homeDir), origin };
+  }
+  return undefined;
+}
+
+/** `~` is the home directory; any other relative path is relative to the config file that names it. */
+export function expandPath(path: string, baseDir: string, homeDir: string = homedir()): string {
+  if (path === '~') return homeDir;
+  if (path.startsWith('~/') || path.startsWith('~\\')) return join(homeDir, path.slice(2));
+  return isAbsolute(path) ? path : resolve(baseDir, path);
+}

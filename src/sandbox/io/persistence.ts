@@ -1,0 +1,92 @@
+// The engine kept in a state file: loaded from its snapshot and journal at start, every change journaled before
+// it is acknowledged, time passing journaled now and then, and the journal folded into a new snapshot once it
+// outgrows the last one. The file format is store.ts's; when to write is decided here.
+import { z } from 'zod';
+import { describeIssues } from '../../api/schemas.js';
+import { replay, TIME_PASSED, type Change } from '../engine/changes.js';
+import { QueueEngine, type EngineOptions } from '../engine/engine.js';
+import { StateFileError, type StateStore } from './store.js';
+
+/** How often, at most, time passing alone is journaled, in real ms. */
+const TIME_JOURNAL_MS = 5000;
+/** The journal is folded into a new snapshot once it is larger than the snapshot, and than this. */
+const COMPACT_AFTER_BYTES = 1024 * 1024;
+
+/**
+ * The engine a state file holds: its snapshot, with the journaled changes replayed on top. Without a file, or
+ * with none yet, a fresh engine.
+ */
+export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
+  const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
+  if (!store) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  const saved = store.load();
+  if (saved.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  let engine: QueueEngine;
+  try {
+    engine = QueueEngine.restore(saved.snapshot, engineOptions);
+  } catch (error) {
+    throw new StateFileError(store.path, 'content', (error as Error).message, { cause: error });
+  }
+  for (const [i, entry] of saved.entries.entries()) {
+    try {
+      replay(engine, entry);
+    } catch (error) {
+      const message = error instanceof z.ZodError ? describeIssues(error) : (error as Error).message;
+      throw new StateFileError(store.path, 'content', `entry ${i + 1} of ${store.journalPath} cannot be replayed: ${message}`, { cause: error });
+    }
+  }
+  return engine;
+}
+
+/** Writes an engine's changes to its state file; without a file, writes nothing and waits for nothing. */
+export class EngineJournal {
+  private journaledRevision: number;
+  private lastTimeJournaled = performance.now();
+  private backgroundFailure: unknown;
+
+  private constructor(
+    private readonly engine: QueueEngine,
+    private readonly store: StateStore | undefined,
+  ) {
+    this.journaledRevision = engine.revision;
+  }
+
+  /** Starts from one snapshot and an empty journal: an upgraded document is written in its new version at once. */
+  static async open(engine: QueueEngine, store: StateStore | undefined): Promise<EngineJournal> {
+    await store?.compact(engine.serialize());
+    return new EngineJournal(engine, store);
+  }
+
+  /** Journals a change (or time passing) and resolves once it is on disk; folds the journal in when it is large. */
+  async record(change: Change): Promise<void> {
+    const { store, engine } = this;
+    if (!store) return;
+    this.journaledRevision = engine.revision;
+    const written = store.append({ at: engine.now.getTime(), ...change });
+    if (store.journalBytes > Math.max(COMPACT_AFTER_BYTES, store.snapshotBytes)) {
+      // The snapshot is taken now, after the change: written follows it in the chain of writes.
+      store.compact(engine.serialize()).catch(this.reportBackgroundFailure);
+    }
+    await written;
+  }
+
+  /**
+   * After the clock moved the engine on by itself. What time alone changes needs no write before anyone is told:
+   * a replay recomputes it on its way to the next entry (the engine's outcome does not depend on how often it
+   * ticks). It is journaled now and then all the same, so a restart does not fall far behind a sped-up clock.
+   */
+  timePassed(): void {
+    if (this.engine.revision === this.journaledRevision || performance.now() - this.lastTimeJournaled < TIME_JOURNAL_MS) return;
+    this.lastTimeJournaled = performance.now();
+    this.record(TIME_PASSED).catch(this.reportBackgroundFailure);
+  }
+
+  async close(): Promise<void> {
+    await this.store?.close();
+  }
+
+  private readonly reportBackgroundFailure = (error: unknown): void => {
+    if (this.backgroundFailure === undefined) console.error(`mq sandbox: cannot write the state file: ${(error as Error).message}`);
+    this.backgroundFailure = error;
+  };
+}

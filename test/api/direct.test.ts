@@ -1,0 +1,233 @@
+// The connection mq makes when no dispatcher is injected: node:http with a keep-alive agent, or undici's proxy
+// agent when a proxy is set. The other API tests inject undici dispatchers; these run the default path against a
+// real server on port 0 (and a real proxy), for what reaches the wire and how each failure reads.
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { proxyConfigured } from '../../src/api/proxy.js';
+import type { StreamedBody } from '../../src/api/wire.js';
+import { Transport } from '../../src/api/transport.js';
+import { InterruptedError, NetworkError } from '../../src/errors.js';
+import * as fixture from './fixtures.js';
+import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, TOKEN, USER_AGENT, type FakeService } from './harness.js';
+
+const queueRef = { repo: REPO, targetBranch: 'main' };
+const direct = { dispatcher: undefined };
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('the direct connection', () => {
+  let service: FakeService;
+  beforeEach(async () => {
+    service = await startHttpService();
+  });
+  afterEach(async () => {
+    await service.close();
+  });
+
+  it('sends the method, path, headers and body, and reads the answer', async () => {
+    service.reply(json(fixture.queue()));
+    const { client } = clientFor(service, direct);
+    const queue = await client.getQueue(queueRef);
+    await client.close();
+    expect(queue.branch).toBe(fixture.queue().branch);
+    const [request] = service.requests;
+    expect(request).toMatchObject({ method: 'POST', url: '/v1/getQueue', body: JSON.stringify(queueRef) });
+    expect(request?.headers).toMatchObject({
+      'x-api-token': TOKEN,
+      'user-agent': USER_AGENT,
+      'content-type': 'application/json',
+      'content-length': String(JSON.stringify(queueRef).length),
+    });
+  });
+
+  it('a GET carries its query and no body', async () => {
+    service.reply({ status: 200, headers: { 'content-type': 'text/plain' }, body: 'x 1\n' });
+    const { client } = clientFor(service, direct);
+    expect(await client.getMergeQueueMetrics({ repo: REPO })).toBe('x 1\n');
+    await client.close();
+    expect(service.requests[0]).toMatchObject({ method: 'GET', url: '/v1/getMergeQueueMetrics?repo=acme%2Fwidgets&repoHost=github.com', body: '' });
+    expect(service.requests[0]?.headers).not.toHaveProperty('content-type');
+  });
+
+  it('drops a byte order mark, as undici does', async () => {
+    service.reply({ status: 200, headers: { 'content-type': 'application/json' }, body: `\uFEFF${JSON.stringify(fixture.queue())}` });
+    const { client } = clientFor(service, direct);
+    expect((await client.getQueue(queueRef)).branch).toBe(fixture.queue().branch);
+    await client.close();
+  });
+
+  it('keeps the connection for the next request', async () => {
+    const { client } = clientFor(service, direct);
+    await client.deleteQueue(queueRef);
+    await client.deleteQueue(queueRef);
+    await client.close();
+    expect(service.requests).toHaveLength(2);
+    expect(service.connections).toBe(1);
+  });
+
+  it('retries a read after a 503, and says what the service said when it gives up', async () => {
+    service.reply(plainText(503, 'busy'), plainText(503, 'busy'), plainText(503, 'still busy'));
+    const { client, sleeps } = clientFor(service, direct);
+    const error = await rejectionOf(client.getQueue(queueRef));
+    await client.close();
+    expect(error.message).toBe('still busy');
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('never answering: the timeout', async () => {
+    service.reply({ hang: true });
+    const { client } = clientFor(service, { ...direct, timeoutMs: 200 });
+    const error = await rejectionOf(client.submitPullRequest({ ...queueRef, pr: { number: 1 } }));
+    await client.close();
+    expect(error).toMatchObject({ failure: 'timeout', sent: true });
+    expect(error.message).toMatch(/^no answer from 127\.0\.0\.1:\d+ within 0\.2s \(1 try/);
+  });
+
+  it('the headers and then nothing: the timeout too', async () => {
+    service.reply({ stallBody: true });
+    const { client } = clientFor(service, { ...direct, timeoutMs: 200, retries: 0 });
+    const error = await rejectionOf(client.getQueue(queueRef));
+    await client.close();
+    expect(error).toMatchObject({ failure: 'timeout' });
+  });
+
+  it('a dropped connection is a reset, which a write may have reached', async () => {
+    service.reply({ destroy: true });
+    const { client } = clientFor(service, { ...direct, retries: 0 });
+    const error = await rejectionOf(client.getQueue(queueRef));
+    await client.close();
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ failure: 'reset', sent: true });
+    expect(error.message).toMatch(/connection to 127\.0\.0\.1:\d+ was reset/);
+  });
+
+  it('an interrupt ends the exchange at once', async () => {
+    const controller = new AbortController();
+    service.reply({ hang: true });
+    const { client } = clientFor(service, { ...direct, timeoutMs: 600_000, signal: controller.signal });
+    const pending = rejectionOf(client.getQueue(queueRef));
+    await until(() => service.requests.length === 1);
+    controller.abort();
+    expect(await pending).toBeInstanceOf(InterruptedError);
+    await client.close();
+  });
+
+  it('streams a body from its source, with its length given up front', async () => {
+    const parts = ['{"a":[', '"x",', '"y"', ']}'];
+    const body: StreamedBody = {
+      bytes: parts.join('').length,
+      chunks: async function* () {
+        for (const part of parts) yield Buffer.from(part);
+      },
+      head: parts.join(''),
+      length: parts.join('').length,
+    };
+    const trace: string[] = [];
+    const transport = new Transport({ apiUrl: service.apiUrl, token: TOKEN, timeoutMs: 5_000, userAgent: USER_AGENT, trace: (line) => trace.push(line) });
+    const answer = await transport.send({ method: 'POST', path: '/x', operation: 'x', body, idempotent: false });
+    await transport.close();
+    expect(answer.status).toBe(200);
+    expect(service.requests[0]?.body).toBe('{"a":["x","y"]}');
+    expect(service.requests[0]?.headers['content-length']).toBe('15');
+    expect(service.requests[0]?.headers).not.toHaveProperty('transfer-encoding');
+    expect(trace).toContain('> {"a":["x","y"]}');
+  });
+});
+
+describe('failures to connect, direct', () => {
+  it('a refused connection says so, and was not sent', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const { client } = clientFor({ apiUrl: `http://127.0.0.1:${port}/v1`, dispatcher: undefined as never }, { retries: 0 });
+    const error = await rejectionOf(client.getQueue(queueRef));
+    await client.close();
+    expect(error).toMatchObject({ failure: 'refused', sent: false });
+    expect(error.message).toBe(`connection refused by 127.0.0.1:${port}: is the service (or the sandbox) running?`);
+  });
+
+  it('a name that does not resolve says so', async () => {
+    const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
+    const error = await rejectionOf(client.getQueue(queueRef));
+    await client.close();
+    expect(error.message).toMatch(/^cannot resolve mq-api\.invalid: check --api-url and your network$/);
+  });
+});
+
+describe('proxyConfigured', () => {
+  const http = new URL('http://api.example/v1');
+  const https = new URL('https://api.example/v1');
+
+  it('reads the lower-case name first, as undici does; an empty one hides the upper-case one', () => {
+    expect(proxyConfigured(http, {})).toBe(false);
+    expect(proxyConfigured(http, { HTTP_PROXY: 'http://p:1' })).toBe(true);
+    expect(proxyConfigured(http, { http_proxy: '', HTTP_PROXY: 'http://p:1' })).toBe(false);
+    expect(proxyConfigured(http, { HTTPS_PROXY: 'http://p:1' })).toBe(false);
+  });
+
+  it('an https URL takes HTTPS_PROXY, else HTTP_PROXY', () => {
+    expect(proxyConfigured(https, { HTTPS_PROXY: 'http://p:1' })).toBe(true);
+    expect(proxyConfigured(https, { https_proxy: 'http://p:1' })).toBe(true);
+    expect(proxyConfigured(https, { HTTP_PROXY: 'http://p:1' })).toBe(true);
+  });
+
+  it('never for a loopback address', () => {
+    for (const url of ['http://127.0.0.1:9/v1', 'http://localhost:9/v1', 'http://[::1]:9/v1']) {
+      expect(proxyConfigured(new URL(url), { HTTP_PROXY: 'http://p:1', http_proxy: 'http://p:1' })).toBe(false);
+    }
+  });
+});
+
+describe('through a proxy', () => {
+  let proxy: Server;
+  let proxyUrl: string;
+  const seen: string[] = [];
+  const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+  beforeEach(async () => {
+    // A proxy that answers for the origin itself: undici tunnels through it (CONNECT host:port), and the tunnel
+    // is handed back to the same server, which then sees the request itself.
+    proxy = createHttpServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    proxy.on('connect', (req, socket: Socket) => {
+      seen.push(`CONNECT ${req.url}`);
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      proxy.emit('connection', socket);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    seen.length = 0;
+    for (const name of Object.keys(saved)) delete process.env[name];
+  });
+  afterEach(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    proxy.closeAllConnections();
+    await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  });
+
+  it('HTTP_PROXY carries a request for another host', async () => {
+    process.env.HTTP_PROXY = proxyUrl;
+    const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
+    await client.deleteQueue(queueRef);
+    await client.close();
+    expect(seen).toEqual(['CONNECT mq-api.invalid:80', 'POST /v1/deleteQueue']);
+  });
+
+  it('NO_PROXY keeps a host off it', async () => {
+    process.env.HTTP_PROXY = proxyUrl;
+    process.env.NO_PROXY = 'mq-api.invalid';
+    const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
+    const error = await rejectionOf(client.deleteQueue(queueRef));
+    await client.close();
+    expect(error.message).toMatch(/^cannot resolve mq-api\.invalid/);
+    expect(seen).toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+// The streamed targets reader (targets-file.ts) against the rule it streams: parseTargetList (input.ts). Same
+// targets, same measurements as JSON.stringify, same errors, whatever the chunks the input arrives in.
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseTargetList } from '../../src/commands/input.js';
+import { openTargetsFile, type TargetsFile } from '../../src/commands/targets-file.js';
+import { UsageError } from '../../src/errors.js';
+
+async function* chunksOf(text: string, size: number): AsyncGenerator<Buffer> {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+async function all(list: TargetsFile): Promise<string[]> {
+  const out: string[] = [];
+  for await (const target of list.items()) out.push(target);
+  return out;
+}
+
+/** What parseTargetList says of `text`: its list, or its error message. */
+function expected(text: string, source: string): string[] | string {
+  try {
+    return parseTargetList(text, source);
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** What the streaming reader says of `text` given as standard input in chunks of `size` bytes. */
+async function streamed(text: string, size: number): Promise<string[] | string> {
+  let list: TargetsFile;
+  try {
+    list = await openTargetsFile('-', chunksOf(text, size));
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  try {
+    const targets = await all(list);
+    const json = JSON.stringify(targets).slice(1, -1);
+    expect(list.count).toBe(targets.length);
+    expect(list.jsonBytes).toBe(Buffer.byteLength(json));
+    expect(list.jsonLength).toBe(json.length);
+    return targets;
+  } finally {
+    await list.dispose();
+  }
+}
+
+const CASES = [
+  '',
+  '   \n\n',
+  '# header\n//a\n\n  //b  \r\n',
+  '//a\r\n//b\r\n# c\n  # d\n//e',
+  '\uFEFF//a\n//b',
+  '\u00a0//a\u00a0\n\t//b\t',
+  ' ["//a", "//b"] ',
+  '[]',
+  '[ ]\n',
+  '\uFEFF["//a"]',
+  '["//a",\n\t"//b"\r\n]\u00a0\n',
+  '["with \\"quotes\\" and \\\\ and \\u00e9", "é", "日本", "😀"]',
+  '["a\\/b", "\\n\\t"]',
+  '[1, 2]',
+  '[oops',
+  '["a",]',
+  '["a" "b"]',
+  '["a"] x',
+  '["a"]]',
+  '[,"a"]',
+  '{"a": 1}',
+  '["a", null]',
+  '["unterminated',
+  '["bad \\x escape"]',
+  '["raw\ttab"]',
+  '[\u00a0"a"]',
+  '["a"]\u00a0',
+  '[["a"]]',
+  'a\nb\n[c]',
+];
+
+describe('the streamed reader reads as parseTargetList does', () => {
+  it.each(CASES)('%j, in chunks of 1, 2, 7 bytes and whole', async (text) => {
+    const want = expected(text, 'standard input');
+    for (const size of [1, 2, 7, 1 << 20]) expect(await streamed(text, size)).toEqual(want);
+  });
+
+  it('for any list written as lines or as JSON, and any text at all', async () => {
+    const target = fc.string({ unit: 'grapheme', maxLength: 12 });
+    const space = fc.constantFrom('', ' ', '\t', '\r', '\n', '\u00a0', '\r\n');
+    const asLines = fc.tuple(fc.array(fc.tuple(space, target, space)), space).map(([lines, end]) => lines.map((l) => l.join('')).join('\n') + end);
+    const asJson = fc.tuple(fc.array(target), space, space).map(([list, before, after]) => `${before}${JSON.stringify(list, null, list.length % 2 ? 1 : 0)}${after}`);
+    const anything = fc.string({ unit: 'grapheme', maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(asLines, asJson, anything), fc.integer({ min: 1, max: 9 }), async (text, size) => {
+        expect(await streamed(text, size)).toEqual(expected(text, 'standard input'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('a file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mq-targets-test-'));
+
+  it('is read again for each pass, and measured on the first', async () => {
+    const path = join(dir, 'targets.txt');
+    writeFileSync(path, '# impacted\n//a\n\n//b\n');
+    const list = await openTargetsFile(path, chunksOf('', 1));
+    expect([list.count, await all(list), await all(list)]).toEqual([2, ['//a', '//b'], ['//a', '//b']]);
+  });
+
+  it('a bad one names the file, as parseTargetList does', async () => {
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, '["//a", 3]');
+    await expect(openTargetsFile(path, chunksOf('', 1))).rejects.toThrow(new UsageError(`${path}: expected a JSON array of strings`));
+  });
+
+  it('a missing one says it cannot be read', async () => {
+    const path = join(dir, 'missing.txt');
+    await expect(openTargetsFile(path, chunksOf('', 1))).rejects.toThrow(new UsageError(`cannot read --file ${path}: ENOENT`));
+    await expect(openTargetsFile(dir, chunksOf('', 1))).rejects.toThrow(new UsageError(`cannot read --file ${dir}: EISDIR`));
+  });
+});
+
+describe('standard input', () => {
+  const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith('mq-targets-') && !name.startsWith('mq-targets-test-'));
+
+  it('is copied on the first pass, read from the copy after, and the copy removed by dispose', async () => {
+    const before = new Set(copies());
+    const list = await openTargetsFile('-', chunksOf('//a\n//b\n', 3));
+    const made = copies().filter((name) => !before.has(name));
+    expect(made).toHaveLength(1);
+    expect(await all(list)).toEqual(['//a', '//b']);
+    await list.dispose();
+    expect(existsSync(join(tmpdir(), made[0]!))).toBe(false);
+  });
+
+  it('leaves no copy behind when it is refused', async () => {
+    const before = new Set(copies());
+    await expect(openTargetsFile('-', chunksOf('[oops', 2))).rejects.toThrow(new UsageError('standard input: not valid JSON'));
+    expect(copies().filter((name) => !before.has(name))).toEqual([]);
+  });
+});

@@ -1,0 +1,61 @@
+// The plain-fs look that decides whether cosmiconfig is needed at all (files.ts): wherever it passes a file over,
+// cosmiconfig would have too, and wherever it is unsure, cosmiconfig decides as before.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/errors.js';
+import { rejection, tree } from './helpers.js';
+
+describe('passing over what is not a config file', () => {
+  it('an empty or blank file, on its way up', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc', 'targetBranch: root\n');
+    t.write('home/proj/app/.mqrc', '  \n\n');
+    t.write('home/proj/app/.mqrc.json', '');
+    expect((await t.resolve({ cwd: 'home/proj/app' })).files).toEqual([join(t.proj, '.mqrc')]);
+  });
+
+  it('a directory with a config file name', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc.yaml', 'targetBranch: root\n');
+    mkdirSync(join(t.proj, 'app/.mqrc'), { recursive: true });
+    expect((await t.resolve({ cwd: 'home/proj/app' })).settings.targetBranch).toBe('root');
+  });
+
+  it('a package.json whose "mq" is null', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc.json', { targetBranch: 'root' });
+    t.write('home/proj/app/package.json', { name: 'app', mq: null });
+    expect((await t.resolve({ cwd: 'home/proj/app' })).settings.targetBranch).toBe('root');
+  });
+
+  it('no config file anywhere: the defaults', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/package.json', { name: 'proj' });
+    const { files, settings } = await t.resolve();
+    expect(files).toEqual([]);
+    expect(settings.targetBranch).toBe('main');
+  });
+});
+
+describe('leaving the rest to cosmiconfig', () => {
+  it('a package.json that is not valid JSON is an error naming it, as before', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const pkg = t.write('home/proj/package.json', '{ "name": ');
+    const error = await rejection(t.resolve());
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(new RegExp(`^${pkg}: not valid JSON`));
+  });
+
+  it('a YAML file that is not valid YAML', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const file = t.write('home/proj/.mqrc', 'targetBranch: [\n');
+    expect((await rejection(t.resolve())).message).toMatch(new RegExp(`^${file}: not valid YAML`));
+  });
+});
