@@ -1,15 +1,21 @@
-// Bundles src/ into one ESM file, dist/mq.js, so `mq` starts without resolving a tree of modules and installs as
-// one package: the libraries it uses travel inside the bundle, and their licences beside it.
+// Bundles src/ into dist/mq.js and the chunks it loads on demand (dist/chunks/), so that `mq` installs as one
+// package (the libraries it uses travel inside the bundle, their licences beside it) and each command loads only
+// what it runs: the command table's `load` imports and the renderers' are split points (code splitting).
 import { build } from 'esbuild';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
+// Chunk names carry a hash: the chunks of an earlier build must not linger and ship.
+await rm(join(root, 'dist'), { recursive: true, force: true });
+
 const result = await build({
-  entryPoints: [join(root, 'src/main.ts')],
-  outfile: join(root, 'dist/mq.js'),
+  entryPoints: { mq: join(root, 'src/main.ts') },
+  outdir: join(root, 'dist'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -20,13 +26,20 @@ const result = await build({
   metafile: true,
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
   external: ['typescript'],
-  define: { MQ_VERSION: JSON.stringify(pkg.version) },
+  define: { MQ_VERSION: JSON.stringify(pkg.version), MQ_VOCABULARY: JSON.stringify(await vocabulary()) },
   // Bundled CommonJS dependencies still call require(); give them one.
   banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
+
+/** The command table's words derived from the zod schemas (src/commands/vocabulary.ts), evaluated once, here. */
+async function vocabulary() {
+  const derived = await build({ entryPoints: [join(root, 'src/commands/vocabulary.ts')], bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  const code = Buffer.from(derived.outputFiles[0].contents).toString('base64');
+  return (await import(`data:text/javascript;base64,${code}`)).VOCABULARY;
+}
 
 /** The licence of every package whose code the bundle carries, named by the bundle's own inputs. */
 async function notices(metafile) {
@@ -43,6 +56,6 @@ async function notices(metafile) {
     const text = licenceFile ? (await readFile(join(dir, licenceFile), 'utf8')).trim() : `Licensed under ${manifest.license}.`;
     sections.push(`## ${name} ${manifest.version} (${manifest.license})\n\n${text}\n`);
   }
-  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.js) carries code from these packages, under these licences.\n`;
+  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.js and dist/chunks/) carries code from these packages, under these licences.\n`;
   return [header, ...sections].join('\n');
 }

@@ -1,5 +1,5 @@
 // What a command handler may use besides its own input: everything that touches the outside world arrives
-// here, built once by src/cli.ts, so handlers stay plain functions that tests can drive.
+// here, built once by src/cli/prepare.ts, so handlers stay plain functions that tests can drive.
 import type { MergeQueueClient } from '../api/client.js';
 import type { Repo } from '../api/schemas.js';
 import type { ResolvedSettings } from '../config/index.js';

@@ -54,13 +54,6 @@ export function parsePositiveInt(flag: string, text: string): number {
   return value;
 }
 
-/** A whole number of 0 or more; the setting's schema then says what range it takes. */
-export function parseWholeNumber(flag: string, text: string): number {
-  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} "${text}" must be a whole number`);
-  return value;
-}
-
 export function parseNumber(flag: string, text: string): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} "${text}" is not a number`);

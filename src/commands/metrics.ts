@@ -1,6 +1,13 @@
 // mq metrics: the service's Prometheus text, for this repository or (--all-repos) the whole organization.
 import type { Context } from './context.js';
+import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
+
+/** `mq metrics [--all-repos] [--raw]` */
+export function parseMetrics(words: Words): Invocation {
+  const { allRepos, raw } = words.flags as { allRepos?: boolean; raw?: boolean };
+  return work.result({ allRepos: Boolean(allRepos), raw: Boolean(raw) }, metrics);
+}
 
 export async function metrics(input: { allRepos: boolean; raw: boolean }, ctx: Context): Promise<CommandResult> {
   const repo = input.allRepos ? undefined : ctx.queueRef().repo;

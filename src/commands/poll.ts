@@ -34,7 +34,7 @@ export interface ServiceEvents {
   reachable(outage: Outage, at: number): void;
 }
 
-/** How every wait ends, for src/cli.ts to turn into an exit code: 0 when ok, 7 when timed out, else `exitCode` or 1. */
+/** How every wait ends, for the runner (src/cli/runner.ts) to turn into an exit code: 0 ok, 7 timed out, else `exitCode` or 1. */
 export interface Waited {
   ok: boolean;
   /** When not ok, the code to exit with instead of 1: a submit --wait whose every PR was refused exits as submit would. */

@@ -11,6 +11,8 @@ import {
 } from '../api/schemas.js';
 import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
 import type { Context } from './context.js';
+import { parsePrNumber } from './input.js';
+import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult, PrOutcome } from './result.js';
 import { checkCommand, mayHaveApplied, outcomeUnknown } from './uncertain.js';
 
@@ -22,7 +24,21 @@ export interface SubmitInput {
   noBatch?: boolean;
 }
 
-type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
+export type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
+
+/** `mq cancel <pr...>` and `mq restart <pr...>` */
+export function parseCancel(words: Words): Invocation {
+  return work.result(prNumbers(words), cancel);
+}
+
+export function parseRestart(words: Words): Invocation {
+  return work.result(prNumbers(words), restart);
+}
+
+function prNumbers(words: Words): { prs: number[] } {
+  const [prs] = words.args as [string[]];
+  return { prs: prs.map(parsePrNumber) };
+}
 
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const client = await ctx.client();

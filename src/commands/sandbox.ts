@@ -5,6 +5,33 @@ import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/io/server.js';
 import { StateFileError } from '../sandbox/io/store.js';
 import type { Context } from './context.js';
+import { parseNumber } from './input.js';
+import { work, type Invocation, type Words } from './invocation.js';
+
+/** `mq sandbox [--port n] [--state file] [--token t] [--clock real|manual] [--speed x]` */
+export function parseSandbox(words: Words): Invocation {
+  const flags = words.flags as { port?: string; state?: string; token?: string; clock?: 'real' | 'manual'; speed?: string };
+  const input: SandboxOptions = {
+    port: flags.port === undefined ? 0 : parsePort(flags.port),
+    stateFile: flags.state,
+    token: flags.token,
+    clock: flags.clock ?? 'real',
+    speed: flags.speed === undefined ? undefined : parseSpeed(flags.speed),
+  };
+  return work.serve(input, sandbox);
+}
+
+function parsePort(text: string): number {
+  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port "${text}" must be a number from 0 to 65535`);
+  return port;
+}
+
+function parseSpeed(text: string): number {
+  const speed = parseNumber('--speed', text);
+  if (speed <= 0) throw new UsageError(`--speed "${text}" must be more than 0`);
+  return speed;
+}
 
 export async function sandbox(
   input: SandboxOptions,

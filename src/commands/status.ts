@@ -2,7 +2,15 @@
 import { currentGitBranch } from '../config/index.js';
 import { ApiError, ConfigError } from '../errors.js';
 import type { Context } from './context.js';
+import { parsePrNumber } from './input.js';
+import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
+
+/** `mq status [pr]` */
+export function parseStatus(words: Words): Invocation {
+  const [pr] = words.args as [string | undefined];
+  return work.result({ pr: pr === undefined ? undefined : parsePrNumber(pr) }, status);
+}
 
 export async function status(input: { pr?: number }, ctx: Context): Promise<CommandResult> {
   const pr = input.pr !== undefined ? { number: input.pr } : { branch: await branchOf(ctx) };

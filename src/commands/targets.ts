@@ -3,8 +3,10 @@
 import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
+import { parsePrNumber } from './input.js';
+import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
-import type { TargetsFile } from './targets-file.js';
+import { openTargetsFile, type TargetsFile } from './targets-file.js';
 import { checkCommand, settle } from './uncertain.js';
 
 export interface TargetsInput {
@@ -14,6 +16,24 @@ export interface TargetsInput {
   /** The targets of --file, after those of the arguments: read as a stream, never held whole. */
   file?: TargetsFile;
   sha?: string;
+}
+
+/**
+ * `mq targets set <pr> [target...] [--file path|-] [--all] [--sha sha]`: the file is opened (and checked) first,
+ * and removed, if it is a copy of stdin, once the command is over.
+ */
+export async function parseTargetsSet(words: Words, io: ArgvIo): Promise<Invocation> {
+  const [pr, targets] = words.args as [string, string[]];
+  const flags = words.flags as { file?: string; all?: boolean; sha?: string };
+  const file = flags.file === undefined ? undefined : await openTargetsFile(flags.file, io.stdin);
+  try {
+    if (flags.all && (targets.length > 0 || file !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');
+    const input: TargetsInput = { pr: parsePrNumber(pr), impactedTargets: flags.all ? IMPACTS_ALL : targets, file, sha: flags.sha };
+    return work.result(input, setTargets, file && (() => file.dispose()));
+  } catch (error) {
+    await file?.dispose();
+    throw error;
+  }
 }
 
 /** Room kept for the rest of the body (repo, branch, PR, sha) when judging the list's size. */

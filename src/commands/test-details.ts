@@ -1,7 +1,15 @@
 // mq test-details: one test case of the flaky-test catalogue.
 import { ConfigError } from '../errors.js';
 import type { Context } from './context.js';
+import { parseTestId } from './input.js';
+import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
+
+/** `mq test-details <test-id>` */
+export function parseTestDetails(words: Words): Invocation {
+  const [testId] = words.args as [string];
+  return work.result({ testId: parseTestId(testId) }, testDetails);
+}
 
 export async function testDetails(input: { testId: string }, ctx: Context): Promise<CommandResult> {
   const org = ctx.resolved.settings.org;

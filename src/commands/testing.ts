@@ -1,11 +1,23 @@
 // mq testing: the details of a test run, by its id or by the PR it tested. The service knows runs only by id:
 // a PR's run is the one its record names (`verifiedByTestRun`), and only that id is sent.
 import { isFinalState } from '../api/schemas.js';
-import { EXIT, MqError } from '../errors.js';
+import { EXIT, MqError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
+import { parsePrNumber } from './input.js';
+import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
 
 export type TestingInput = { pr: number; testRunId?: undefined } | { testRunId: string; pr?: undefined };
+
+/** `mq testing <pr>` or `mq testing --run <testRunId>`: one of the two. */
+export function parseTesting(words: Words): Invocation {
+  const [pr] = words.args as [string | undefined];
+  const { run } = words.flags as { run?: string };
+  if (pr !== undefined && run !== undefined) throw new UsageError('testing takes a PR number or --run <testRunId>, not both');
+  if (pr === undefined && run === undefined) throw new UsageError('testing needs a PR number or --run <testRunId>');
+  const input: TestingInput = run !== undefined ? { testRunId: run } : { pr: parsePrNumber(pr!) };
+  return work.result(input, testing);
+}
 
 export async function testing(input: TestingInput, ctx: Context): Promise<CommandResult> {
   const client = await ctx.client();

@@ -4,7 +4,6 @@ import { PULL_REQUEST_STATES, type PullRequestState } from '../api/schemas.js';
 import { parseDuration } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { INTERVAL_FLOOR_MS } from './poll.js';
-import type { WaitOptions } from './wait.js';
 
 /** How long a wait lasts without --timeout. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
@@ -12,6 +11,13 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
 export const DEFAULT_WAIT_INTERVAL_MS = 10_000;
 /** The pause between two refreshes of `queue get --watch` without --interval. */
 export const DEFAULT_WATCH_INTERVAL_MS = 2_000;
+
+export interface WaitOptions {
+  /** The state waited for (`--for`, default merged). */
+  target: PullRequestState;
+  timeoutMs: number;
+  intervalMs: number;
+}
 
 export interface WaitFlags {
   for?: string;
@@ -40,6 +46,11 @@ function parseWaitTimeout(text: string): number {
   const ms = parseDuration(text);
   if (ms <= 0) throw new UsageError(`--timeout "${text}" must be longer than 0s`);
   return ms;
+}
+
+/** --interval without the flag it paces (--wait or --watch) is a mistake, not a flag to ignore. */
+export function refuseLoneInterval(flags: { interval?: string }, goesWith: '--wait' | '--watch'): void {
+  if (flags.interval !== undefined) throw new UsageError(`--interval goes with ${goesWith}`);
 }
 
 /** --interval, refused below the 1s floor rather than quietly raised, so the pace is always the one asked for. */

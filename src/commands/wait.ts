@@ -1,5 +1,5 @@
 // mq wait and submit --wait: poll each PR until it reaches the state waited for, ends in another final state,
-// or the time runs out. Headless: what it sees goes to the events a view attached from outside (src/cli.ts).
+// or the time runs out. Headless: what it sees goes to the events a printer attached from outside (src/cli/runner.ts).
 import {
   isFinalState,
   type PullRequestState,
@@ -11,18 +11,21 @@ import type { MergeQueueClient } from '../api/client.js';
 import { ApiError, type ExitCode } from '../errors.js';
 import type { Context } from './context.js';
 import { poll, type Outage, type RoundOutcome, type ServiceEvents } from './poll.js';
-import { prFailure, submit, type PrFailure, type SubmitInput } from './pull-requests.js';
-import { outcomesExitCode, type CommandResult } from './result.js';
-
-export interface WaitOptions {
-  /** The state waited for (`--for`, default merged). */
-  target: PullRequestState;
-  timeoutMs: number;
-  intervalMs: number;
-}
+import { parsePrNumber } from './input.js';
+import { work, type Invocation, type Words } from './invocation.js';
+import { prFailure, submit, type PerPr, type PrFailure, type SubmitInput } from './pull-requests.js';
+import { outcomesExitCode } from './result.js';
+import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
 
 export interface WaitInput extends WaitOptions {
   prs: number[];
+}
+
+/** `mq wait <pr...> [--for state] [--timeout d] [--interval d]`: --timeout, wherever it is written, is the wait's. */
+export function parseWait(words: Words): Invocation {
+  const [prs] = words.args as [string[]];
+  const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags as WaitFlags) };
+  return work.stream(input, waitForPrs, 'wait', { waits: true });
 }
 
 /** A PR as last seen. `error`: the service does not know it (404), or refused to submit it. */
@@ -49,7 +52,7 @@ export interface PrChange {
 
 export interface WaitEvents extends ServiceEvents {
   /** The result of what ran before the wait (submit), to be shown as that command shows it. */
-  acted(result: CommandResult): void;
+  acted(result: PerPr): void;
   changed(change: PrChange): void;
   /** After every round: each PR as last seen, and the service's clock, for times in state. */
   polled(prs: readonly PrSighting[], now: number): void;

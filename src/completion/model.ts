@@ -1,5 +1,6 @@
 // The command tree as shell completion sees it, read from commander's own objects (through its Help class, which
-// knows what is hidden), so that a command or flag added to src/cli.ts completes with no further work.
+// knows what is hidden), so that a command or flag added to the command table (src/cli/table.ts) completes with
+// no further work.
 import type { Command, Option } from 'commander';
 
 export interface CompletionFlag {

@@ -23,12 +23,8 @@ function findHelp(program: Command, words: readonly string[]): HelpFound {
 }
 
 /** Prints the help `words` ask for: a command's through commander (its configured output), a topic's through `write`. */
-export function showHelp(program: Command, words: readonly string[], write: (text: string) => void): void {
+export async function showHelp(program: Command, words: readonly string[], write: (text: string) => void): Promise<void> {
   const found = findHelp(program, words);
-  if ('topic' in found) write(found.topic.text());
+  if ('topic' in found) write(await found.topic.text());
   else found.command.outputHelp();
-}
-
-export function helpTopicsLine(): string {
-  return `Help topics: ${HELP_TOPICS.map((t) => `mq help ${t.name}`).join(', ')}.`;
 }

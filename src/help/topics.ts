@@ -1,12 +1,13 @@
 // `mq help <topic>`: what no single command's --help can say. The tables come from the code they describe (the
-// EXIT constants, the config file schema, the search places), so the text follows the code.
-import { ConfigFileSchema, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from '../config/index.js';
+// EXIT constants, the config file schema, the search places), so the text follows the code. The config layer is
+// loaded only to write the config topic: `mq --help` names the topics without it.
+import type { ConfigFileSchema } from '../config/index.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 export interface HelpTopic {
   name: string;
   summary: string;
-  text(): string;
+  text(): string | Promise<string>;
 }
 
 const LINE_WIDTH = 110;
@@ -64,7 +65,11 @@ const CONFIG_KEYS: Record<keyof typeof ConfigFileSchema.shape, string> = {
 const config: HelpTopic = {
   name: 'config',
   summary: 'where settings come from, config files and their keys',
-  text: () => `Where settings come from, first found wins:
+  text: async () => configText(await import('../config/index.js')),
+};
+
+function configText({ PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES }: { PROJECT_SEARCH_PLACES: readonly string[]; USER_SEARCH_PLACES: readonly string[] }): string {
+  return `Where settings come from, first found wins:
   1. flags   2. environment (mq help environment)   3. the project config file   4. the user config file
   5. inference (the repository from the git remote origin)   6. defaults
 
@@ -93,8 +98,8 @@ loopback address, unless --insecure or MQ_INSECURE=1.
   mq config show          every resolved setting and where it came from (never the token)
 
 .mqrc.example, in mq's package, shows every key with a comment.
-`,
-};
+`;
+}
 
 /** The variables mq reads; empty ones count as unset. */
 const VARIABLES: ReadonlyArray<readonly [string, string]> = [
@@ -126,3 +131,8 @@ ${columns(VARIABLES)}
 };
 
 export const HELP_TOPICS: readonly HelpTopic[] = [exitCodes, config, environment];
+
+/** The line at the foot of `mq --help` that names the topics. */
+export function helpTopicsLine(): string {
+  return `Help topics: ${HELP_TOPICS.map((t) => `mq help ${t.name}`).join(', ')}.`;
+}

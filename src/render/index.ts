@@ -1,11 +1,12 @@
-// The output layer: pure functions from a command's result (or failure) to the text printed for it.
-export type { MetricSample } from './metrics.js';
+// The output layer: pure functions from a command's result (or failure) to the text printed for it. The program
+// itself imports the module it needs (text.ts loads one view per kind of result); this is the layer's face for tests.
+export type { MetricSample } from '../api/prometheus.js';
 export type { RenderOptions } from './options.js';
-export type { ErrorRenderOptions } from './errors.js';
+export type { ErrorRenderOptions } from './failure.js';
 export { renderText } from './text.js';
 export { toJson } from './json.js';
-export { renderError } from './errors.js';
-export { parseMetrics } from './metrics.js';
+export { renderError } from './failure.js';
+export { parseMetrics } from '../api/prometheus.js';
 export { stateLabel } from './colors.js';
-export { explainReadiness } from './readiness.js';
+export { explainReadiness } from './explain-readiness.js';
 export { formatAge, formatDuration } from './durations.js';

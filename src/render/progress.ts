@@ -1,19 +1,12 @@
-// The printers of the commands that report as they go (wait, submit --wait, queue drain --wait, queue get
-// --watch). Each is the set of events its engine calls, attached from src/cli.ts, and writes through the
-// `write` it is given: in place on a terminal, a line per change in a pipe, NDJSON under --json. The words
-// themselves come from the pure views beside this file.
+// What the commands that report as they go (wait, submit --wait, queue drain --wait, queue get --watch) share:
+// the output they write through, and the frame every printer is made of: the live block on a terminal, the
+// outage line, the JSON lines, the summary at the end. The printers themselves are beside this file, one module
+// each (wait-printer.ts, drain-printer.ts, watch-printer.ts), so that a command loads only its own.
 import type { Outage, ServiceEvents } from '../commands/poll.js';
-import type { DrainEvents, DrainResult } from '../commands/queue/state.js';
-import type { WatchEvents } from '../commands/queue/watch.js';
-import type { CommandResult } from '../commands/result.js';
-import type { WaitEvents, WaitResult } from '../commands/wait.js';
 import { makePaint } from './colors.js';
-import { admittedJson, drainSummaryJson, renderAdmittedLine, renderDrainSummary } from './drain-view.js';
 import { LiveRegion, type Screen } from './live-region.js';
 import type { RenderContext } from './options.js';
-import { reachableJson, renderOutageLine, renderReachableLine, unreachableJson } from './outage-view.js';
-import { renderText } from './text.js';
-import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from './wait-view.js';
+import { reachableJson, renderOutageLine, renderReachableLine, unreachableJson } from './views/outage.js';
 
 export interface ProgressOutput {
   write(text: string): void;
@@ -39,7 +32,7 @@ export interface Printer<E, R> {
 }
 
 /** Shared by every printer: the live block (only on a terminal), and a gate that shuts once closed. */
-function frame(out: ProgressOutput, progress: boolean) {
+export function frame(out: ProgressOutput, progress: boolean) {
   const live = out.live && progress && !out.json ? new LiveRegion(out.write, out.screen) : undefined;
   const paint = makePaint(out.color);
   let open = true;
@@ -89,10 +82,12 @@ function frame(out: ProgressOutput, progress: boolean) {
     /** Redraws the live block (a terminal only) with this text, and the outage line if there is one. */
     draw,
     service,
-    /** What ran before the wait, as that command prints it (the JSON summary carries it instead). */
-    acted: (result: CommandResult) => {
-      if (open && !out.json && !out.quiet) out.write(renderText(result, { color: out.color, now }));
-    },
+    /** What ran before the wait, as `view` prints it for that command (the JSON summary carries it instead). */
+    acted:
+      <R>(view: (result: R, ctx: RenderContext) => string) =>
+      (result: R) => {
+        if (open && !out.json && !out.quiet) out.write(view(result, { paint, now }));
+      },
     close,
     aside: (write: () => void) => (open && live ? live.aside(write) : write()),
     /** The end: the live block gives way to the summary, as one JSON line or as text. */
@@ -103,69 +98,5 @@ function frame(out: ProgressOutput, progress: boolean) {
         close();
         out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : asText(result, { paint, now }));
       },
-  };
-}
-
-export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult> {
-  const f = frame(out, !out.quiet);
-  return {
-    events: {
-      ...f.service,
-      acted: f.acted,
-      changed: (change) => {
-        if (!f.isOpen()) return;
-        if (out.json) f.json(changeJson(change));
-        else if (!f.live && !out.quiet) out.write(renderChangeLine(change, f.ctx()));
-      },
-      polled: (prs, now) => {
-        if (f.isOpen() && f.live) f.draw(renderWaitLines(prs, f.ctx(now)));
-      },
-    },
-    finish: f.summary(waitSummaryJson, renderWaitSummary),
-    close: f.close,
-    aside: f.aside,
-  };
-}
-
-export function drainPrinter(out: ProgressOutput): Printer<DrainEvents, DrainResult> {
-  const f = frame(out, !out.quiet);
-  return {
-    events: {
-      ...f.service,
-      acted: f.acted,
-      polled: (admitted, changed, now) => {
-        if (!f.isOpen()) return;
-        const ctx = f.ctx(now);
-        if (f.live) f.draw(renderAdmittedLine(admitted, ctx));
-        else if (changed && out.json) f.json(admittedJson(admitted, now));
-        // The summary says it when none is left.
-        else if (changed && !out.quiet && admitted.length > 0) out.write(renderAdmittedLine(admitted, ctx));
-      },
-    },
-    finish: f.summary(drainSummaryJson, renderDrainSummary),
-    close: f.close,
-    aside: f.aside,
-  };
-}
-
-/** The queue table is the result itself: --quiet keeps it. A pipe gets it once per change, a blank line between. */
-export function watchPrinter(out: ProgressOutput): Printer<WatchEvents, never> {
-  const f = frame(out, true);
-  let printed = false;
-  return {
-    events: {
-      ...f.service,
-      polled: (queue, changed, now) => {
-        if (!f.isOpen()) return;
-        const text = () => renderText({ kind: 'queue', queue }, { color: out.color, now });
-        if (f.live) f.draw(text());
-        else if (changed && out.json) f.json(queue);
-        else if (changed) out.write(`${printed ? '\n' : ''}${text()}`);
-        printed ||= changed;
-      },
-    },
-    finish: f.close,
-    close: f.close,
-    aside: f.aside,
   };
 }

@@ -1,7 +1,7 @@
 // The line -v prints for each retry of a read: what failed, which try it was, and when the next one goes.
 import type { RetryNotice } from '../api/transport.js';
 import { formatDuration } from './durations.js';
-import { describeFailure } from './outage-view.js';
+import { describeFailure } from './views/outage.js';
 
 /** `getQueue: try 1 of 3 failed (the service answered 503: busy); next try in 240ms`. */
 export function renderRetry(notice: RetryNotice): string {

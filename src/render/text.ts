@@ -1,45 +1,57 @@
-// The human output of every command: one view per kind of result. Pure: colour and "now" come in as options.
+// The human output of every command: one view per kind of result, each in its own module and loaded when a
+// result of its kind is printed, so that a command loads its own view (and only it). Pure: colour and "now" come
+// in as options.
 import type { CommandResult } from '../commands/result.js';
 import { makePaint } from './colors.js';
-import type { RenderContext, RenderOptions } from './options.js';
-import { renderConfig } from './views/config.js';
-import { renderConfigInit } from './views/config-init.js';
-import { renderConfigPaths } from './views/config-paths.js';
-import { renderMetrics } from './views/metrics.js';
-import { renderOutcomes, renderQueueChange, renderTargets } from './views/outcomes.js';
-import { renderPullRequest } from './views/pull-request.js';
-import { renderPullRequests } from './views/pull-requests.js';
-import { renderQueue } from './views/queue.js';
-import { renderTestDetails } from './views/test-details.js';
-import { renderTestingDetails } from './views/testing.js';
+import type { RenderContext, RenderOptions, ResultOf } from './options.js';
+
+type Kind = CommandResult['kind'];
+type View<K extends Kind> = (result: ResultOf<K>, ctx: RenderContext) => string;
+
+const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
+  queue: async () => {
+    const { renderQueue } = await import('./views/queue.js');
+    return (result, ctx) => renderQueue(result.queue, ctx);
+  },
+  pullRequest: async () => {
+    const { renderPullRequest } = await import('./views/pull-request.js');
+    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx);
+  },
+  pullRequests: async () => {
+    const { renderPullRequests } = await import('./views/pull-requests.js');
+    return (result, ctx) => renderPullRequests(result.pullRequests, result.nextCursor, ctx);
+  },
+  perPr: async () => {
+    const { renderOutcomes } = await import('./views/outcomes.js');
+    return (result, ctx) => renderOutcomes(result.action, result.results, ctx);
+  },
+  testingDetails: async () => {
+    const { renderTestingDetails } = await import('./views/testing.js');
+    return (result, ctx) => renderTestingDetails(result.details, ctx);
+  },
+  testDetails: async () => {
+    const { renderTestDetails } = await import('./views/test-details.js');
+    return (result, ctx) => renderTestDetails(result.test, ctx);
+  },
+  metrics: async () => {
+    const { renderMetrics } = await import('./views/metrics.js');
+    return (result, ctx) => renderMetrics(result.text, result.raw, ctx);
+  },
+  queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
+  targets: async () => {
+    const { renderTargets } = await import('./views/outcomes.js');
+    return (result) => renderTargets(result);
+  },
+  config: async () => {
+    const { renderConfig } = await import('./views/config.js');
+    return (result, ctx) => renderConfig(result.entries, result.files, ctx);
+  },
+  configPaths: async () => (await import('./views/config-paths.js')).renderConfigPaths,
+  configInit: async () => (await import('./views/config-init.js')).renderConfigInit,
+};
 
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */
-export function renderText(result: CommandResult, options: RenderOptions): string {
-  const ctx: RenderContext = { paint: makePaint(options.color), now: options.now };
-  switch (result.kind) {
-    case 'queue':
-      return renderQueue(result.queue, ctx);
-    case 'pullRequest':
-      return renderPullRequest(result.pullRequest, result.queue, ctx);
-    case 'pullRequests':
-      return renderPullRequests(result.pullRequests, result.nextCursor, ctx);
-    case 'perPr':
-      return renderOutcomes(result.action, result.results, ctx);
-    case 'testingDetails':
-      return renderTestingDetails(result.details, ctx);
-    case 'testDetails':
-      return renderTestDetails(result.test, ctx);
-    case 'metrics':
-      return renderMetrics(result.text, result.raw, ctx);
-    case 'queueChange':
-      return renderQueueChange(result, ctx);
-    case 'targets':
-      return renderTargets(result);
-    case 'config':
-      return renderConfig(result.entries, result.files, ctx);
-    case 'configPaths':
-      return renderConfigPaths(result, ctx);
-    case 'configInit':
-      return renderConfigInit(result, ctx);
-  }
+export async function renderText(result: CommandResult, options: RenderOptions): Promise<string> {
+  const view = (await VIEWS[result.kind]()) as View<Kind>;
+  return view(result, { paint: makePaint(options.color), now: options.now });
 }

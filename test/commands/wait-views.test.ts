@@ -5,11 +5,14 @@ import type { Outage } from '../../src/commands/poll.js';
 import type { DrainResult } from '../../src/commands/queue/state.js';
 import type { PrSighting, WaitResult } from '../../src/commands/wait.js';
 import { makePaint } from '../../src/render/colors.js';
-import { renderAdmittedLine, renderDrainSummary } from '../../src/render/drain-view.js';
-import { drainPrinter, waitPrinter, watchPrinter, type ProgressOutput } from '../../src/render/progress.js';
+import { renderAdmittedLine, renderDrainSummary } from '../../src/render/views/draining.js';
+import { drainPrinter } from '../../src/render/drain-printer.js';
+import type { ProgressOutput } from '../../src/render/progress.js';
+import { waitPrinter } from '../../src/render/wait-printer.js';
+import { watchPrinter } from '../../src/render/watch-printer.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
-import { clockTime, describeOutage, renderOutageLine } from '../../src/render/outage-view.js';
-import { renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/wait-view.js';
+import { clockTime, describeOutage, renderOutageLine } from '../../src/render/views/outage.js';
+import { renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/views/waiting.js';
 import { ESC, enqueuedPr, NOW, queue, submittedPr } from '../render/fixtures.js';
 
 const plain = { paint: makePaint(false), now: NOW };

@@ -61,8 +61,8 @@ describe('stateLabel', () => {
 });
 
 describe('text from outside', () => {
-  it('cannot put escape codes or line breaks into a table', () => {
-    const text = renderText(
+  it('cannot put escape codes or line breaks into a table', async () => {
+    const text = await renderText(
       { kind: 'pullRequests', pullRequests: [enqueuedPr({ prTitle: 'evil\u001b]0;pwned\u0007\ntitle', prAuthor: 'x\u202ey' })] },
       PLAIN,
     );

@@ -112,8 +112,8 @@ describe('parseMetrics', () => {
 });
 
 describe('renderText: metrics', () => {
-  it('prints one row per queue, the duration means, then any other series', () => {
-    const text = renderText({ kind: 'metrics', text: EXPOSITION, raw: false }, PLAIN);
+  it('prints one row per queue, the duration means, then any other series', async () => {
+    const text = await renderText({ kind: 'metrics', text: EXPOSITION, raw: false }, PLAIN);
     expect(text).toBe(
       [
         'REPO      BRANCH  QUEUE      DEPTH  AWAITING  TESTING  MERGED 1H  FAILED 1H  CANCELLED 1H  RESTARTS 1H',
@@ -134,8 +134,8 @@ describe('renderText: metrics', () => {
     expect(text).not.toContain(ESC);
   });
 
-  it('lists unknown series and known ones in an unknown shape, escaped again', () => {
-    const text = renderText(
+  it('lists unknown series and known ones in an unknown shape, escaped again', async () => {
+    const text = await renderText(
       {
         kind: 'metrics',
         raw: false,
@@ -148,17 +148,17 @@ describe('renderText: metrics', () => {
     );
   });
 
-  it('says when there is nothing', () => {
-    expect(renderText({ kind: 'metrics', text: '# nothing yet\n', raw: false }, PLAIN)).toBe('No metrics reported.\n');
+  it('says when there is nothing', async () => {
+    expect(await renderText({ kind: 'metrics', text: '# nothing yet\n', raw: false }, PLAIN)).toBe('No metrics reported.\n');
   });
 
-  it('passes --raw text through as received', () => {
-    expect(renderText({ kind: 'metrics', text: EXPOSITION, raw: true }, COLOURED)).toBe(EXPOSITION);
-    expect(renderText({ kind: 'metrics', text: 'a 1', raw: true }, PLAIN)).toBe('a 1\n');
+  it('passes --raw text through as received', async () => {
+    expect(await renderText({ kind: 'metrics', text: EXPOSITION, raw: true }, COLOURED)).toBe(EXPOSITION);
+    expect(await renderText({ kind: 'metrics', text: 'a 1', raw: true }, PLAIN)).toBe('a 1\n');
   });
 
-  it('puts headers in bold only when colour is on', () => {
-    expect(renderText({ kind: 'metrics', text: EXPOSITION, raw: false }, COLOURED)).toContain('\u001b[1mREPO\u001b[22m');
+  it('puts headers in bold only when colour is on', async () => {
+    expect(await renderText({ kind: 'metrics', text: EXPOSITION, raw: false }, COLOURED)).toContain('\u001b[1mREPO\u001b[22m');
   });
 });
 

@@ -14,20 +14,20 @@ describe('renderText: perPr', () => {
     ['submit', 'submitted'],
     ['cancel', 'cancelled'],
     ['restart', 'restarted'],
-  ] as const)('reports each PR of %s on its own line', (action, verb) => {
-    const text = renderText({ kind: 'perPr', action, results: outcomes }, PLAIN);
+  ] as const)('reports each PR of %s on its own line', async (action, verb) => {
+    const text = await renderText({ kind: 'perPr', action, results: outcomes }, PLAIN);
     expect(text).toBe(`✓ #42 ${verb}\n✓ #44 ${verb} (not_ready)\n✗ #43: pull request not found\n`);
     expect(text).not.toContain(ESC);
   });
 
-  it('colours the marks when colour is on', () => {
-    const text = renderText({ kind: 'perPr', action: 'submit', results: outcomes }, COLOURED);
+  it('colours the marks when colour is on', async () => {
+    const text = await renderText({ kind: 'perPr', action: 'submit', results: outcomes }, COLOURED);
     expect(text).toContain('\u001b[32m✓\u001b[39m #42 submitted');
     expect(text).toContain('\u001b[31m✗\u001b[39m #43');
   });
 
-  it('keeps a service message on one line and harmless', () => {
-    const text = renderText(
+  it('keeps a service message on one line and harmless', async () => {
+    const text = await renderText(
       { kind: 'perPr', action: 'cancel', results: [{ pr: 1, ok: false, error: { code: 'refused', message: 'bad\n\u001b[2Jthing' } }] },
       PLAIN,
     );
@@ -36,23 +36,23 @@ describe('renderText: perPr', () => {
 });
 
 describe('renderText: perPr, PRs already queued or not in the queue', () => {
-  it('says a PR was already queued, with its state and position when the service gave them', () => {
+  it('says a PR was already queued, with its state and position when the service gave them', async () => {
     const results: PrOutcome[] = [
       { pr: 42, ok: true, alreadyQueued: true, state: 'testing', position: 1 },
       { pr: 43, ok: true, alreadyQueued: true, state: 'pending', position: null },
       { pr: 44, ok: true, alreadyQueued: true, state: null, position: null },
     ];
-    expect(renderText({ kind: 'perPr', action: 'submit', results }, PLAIN)).toBe(
+    expect(await renderText({ kind: 'perPr', action: 'submit', results }, PLAIN)).toBe(
       '✓ #42 already queued (testing, position 1)\n✓ #43 already queued (pending)\n✓ #44 already queued\n',
     );
   });
 
-  it("prints mq's own sentences about a PR without naming it twice", () => {
+  it("prints mq's own sentences about a PR without naming it twice", async () => {
     const results: PrOutcome[] = [
       { pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 is not in the queue: it is already merged' } },
       { pr: 4, ok: false, error: { code: 'not_found', status: 404, message: '#42 is someone else' } },
     ];
-    expect(renderText({ kind: 'perPr', action: 'cancel', results }, PLAIN)).toBe(
+    expect(await renderText({ kind: 'perPr', action: 'cancel', results }, PLAIN)).toBe(
       '✗ #42 is not in the queue: it is already merged\n✗ #4: #42 is someone else\n',
     );
   });
@@ -60,59 +60,58 @@ describe('renderText: perPr, PRs already queued or not in the queue', () => {
 
 describe('renderText: queueChange', () => {
   type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
-  const change = (extra: Omit<QueueChange, 'kind' | 'branch'>) =>
-    renderText({ kind: 'queueChange', branch: 'main', ...extra }, PLAIN);
+  const change = (extra: Omit<QueueChange, 'kind' | 'branch'>) => renderText({ kind: 'queueChange', branch: 'main', ...extra }, PLAIN);
 
-  it('confirms the maintenance actions in one line', () => {
-    expect(change({ action: 'pause', reason: 'deploy freeze' })).toBe('Queue main paused (reason: deploy freeze)\n');
-    expect(change({ action: 'pause' })).toBe('Queue main paused\n');
-    expect(change({ action: 'drain' })).toBe('Queue main is draining\n');
-    expect(change({ action: 'resume' })).toBe('Queue main resumed\n');
-    expect(change({ action: 'create' })).toBe('Queue main created\n');
-    expect(change({ action: 'delete' })).toBe('Queue main deleted\n');
+  it('confirms the maintenance actions in one line', async () => {
+    expect(await change({ action: 'pause', reason: 'deploy freeze' })).toBe('Queue main paused (reason: deploy freeze)\n');
+    expect(await change({ action: 'pause' })).toBe('Queue main paused\n');
+    expect(await change({ action: 'drain' })).toBe('Queue main is draining\n');
+    expect(await change({ action: 'resume' })).toBe('Queue main resumed\n');
+    expect(await change({ action: 'create' })).toBe('Queue main created\n');
+    expect(await change({ action: 'delete' })).toBe('Queue main deleted\n');
   });
 
-  it('prints the settings after an update', () => {
-    const text = change({ action: 'update', queue: updatedQueue({ concurrency: 5 }) });
+  it('prints the settings after an update', async () => {
+    const text = await change({ action: 'update', queue: updatedQueue({ concurrency: 5 }) });
     expect(text.startsWith('Queue main updated\nstate                        running\n')).toBe(true);
     expect(text).toContain('concurrency                  5\n');
     expect(text.endsWith('createPrsForTestingBranches  off\n')).toBe(true);
   });
 
-  it('lists the cancelled PRs before the deletion', () => {
-    const text = change({ action: 'delete', cancelled: [{ pr: 42, ok: true }, { pr: 43, ok: true }] });
+  it('lists the cancelled PRs before the deletion', async () => {
+    const text = await change({ action: 'delete', cancelled: [{ pr: 42, ok: true }, { pr: 43, ok: true }] });
     expect(text).toBe('✓ #42 cancelled\n✓ #43 cancelled\nQueue main deleted\n');
   });
 
-  it('points out a state other than the one asked for', () => {
-    const text = change({ action: 'resume', queue: updatedQueue({ state: 'switching_modes' }) });
+  it('points out a state other than the one asked for', async () => {
+    const text = await change({ action: 'resume', queue: updatedQueue({ state: 'switching_modes' }) });
     expect(text).toBe('Queue main resumed\nThe service reports the queue as switching_modes.\n');
   });
 
-  it('colours the new state only when colour is on', () => {
-    const text = renderText({ kind: 'queueChange', branch: 'main', action: 'pause' }, COLOURED);
+  it('colours the new state only when colour is on', async () => {
+    const text = await renderText({ kind: 'queueChange', branch: 'main', action: 'pause' }, COLOURED);
     expect(text).toBe('Queue main \u001b[33mpaused\u001b[39m\n');
   });
 });
 
 describe('renderText: targets', () => {
-  it('counts the targets and names the commit', () => {
+  it('counts the targets and names the commit', async () => {
     const result: CommandResult = { kind: 'targets', pr: 42, sha: 'abc1234def5678', impactedTargets: ['//a', '//b', '//c'], fellBackToAll: false };
-    expect(renderText(result, PLAIN)).toBe('Impacted targets of #42 set: 3 targets (sha abc1234)\n');
-    expect(renderText({ ...result, impactedTargets: ['//a'] }, PLAIN)).toBe('Impacted targets of #42 set: 1 target (sha abc1234)\n');
-    expect(renderText({ ...result, impactedTargets: [], sha: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 0 targets\n');
+    expect(await renderText(result, PLAIN)).toBe('Impacted targets of #42 set: 3 targets (sha abc1234)\n');
+    expect(await renderText({ ...result, impactedTargets: ['//a'] }, PLAIN)).toBe('Impacted targets of #42 set: 1 target (sha abc1234)\n');
+    expect(await renderText({ ...result, impactedTargets: [], sha: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 0 targets\n');
   });
 
-  it('says ALL', () => {
-    expect(renderText({ kind: 'targets', pr: 42, impactedTargets: 'ALL', fellBackToAll: true }, PLAIN)).toBe(
+  it('says ALL', async () => {
+    expect(await renderText({ kind: 'targets', pr: 42, impactedTargets: 'ALL', fellBackToAll: true }, PLAIN)).toBe(
       'Impacted targets of #42 set to ALL\n',
     );
   });
 });
 
 describe('renderText: config', () => {
-  it('prints every setting with its origin, then the files read', () => {
-    const text = renderText(
+  it('prints every setting with its origin, then the files read', async () => {
+    const text = await renderText(
       {
         kind: 'config',
         entries: [
@@ -136,7 +135,7 @@ describe('renderText: config', () => {
     );
   });
 
-  it('says when no file was read', () => {
-    expect(renderText({ kind: 'config', entries: [], files: [] }, PLAIN).endsWith('\n\nConfig files read: none\n')).toBe(true);
+  it('says when no file was read', async () => {
+    expect((await renderText({ kind: 'config', entries: [], files: [] }, PLAIN)).endsWith('\n\nConfig files read: none\n')).toBe(true);
   });
 });

@@ -58,8 +58,8 @@ describe('explainReadiness', () => {
 });
 
 describe('renderText: pullRequest (mq status)', () => {
-  it('shows the PR and its state', () => {
-    const text = renderText({ kind: 'pullRequest', pullRequest: submittedPr() }, PLAIN);
+  it('shows the PR and its state', async () => {
+    const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr() }, PLAIN);
     expect(text).toBe(
       [
         '#42 Add retries to the client',
@@ -75,13 +75,13 @@ describe('renderText: pullRequest (mq status)', () => {
     );
   });
 
-  it('explains in words why a not-ready PR cannot start testing', () => {
+  it('explains in words why a not-ready PR cannot start testing', async () => {
     const pr = submittedPr({
       state: 'not_ready',
       prBaseBranch: 'develop',
       readiness: readiness({ doesBaseBranchMatch: false, gitHubMergeability: 'in_progress' }),
     });
-    const text = renderText({ kind: 'pullRequest', pullRequest: pr }, PLAIN);
+    const text = await renderText({ kind: 'pullRequest', pullRequest: pr }, PLAIN);
     expect(text).toContain('state        not_ready\n');
     expect(text.endsWith(
       'in queue     yes\n\n' +
@@ -91,22 +91,22 @@ describe('renderText: pullRequest (mq status)', () => {
     )).toBe(true);
   });
 
-  it('says when a not-ready PR has no reported reason', () => {
+  it('says when a not-ready PR has no reported reason', async () => {
     const noReadiness = submittedPr({ state: 'not_ready', readiness: undefined });
-    expect(renderText({ kind: 'pullRequest', pullRequest: noReadiness }, PLAIN)).toContain(
+    expect(await renderText({ kind: 'pullRequest', pullRequest: noReadiness }, PLAIN)).toContain(
       '  - the service gave no readiness details\n',
     );
     const unknownMergeability = submittedPr({ state: 'not_ready', readiness: readiness({ gitHubMergeability: undefined }) });
-    expect(renderText({ kind: 'pullRequest', pullRequest: unknownMergeability }, PLAIN)).toContain(
+    expect(await renderText({ kind: 'pullRequest', pullRequest: unknownMergeability }, PLAIN)).toContain(
       "the host's mergeability is not reported",
     );
   });
 
-  it('shows a failing gate of a PR that is already in play, but not of a finished one', () => {
+  it('shows a failing gate of a PR that is already in play, but not of a finished one', async () => {
     const failing = readiness({ gitHubMergeability: 'not_mergeable' });
-    const testing = renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'testing', readiness: failing }) }, PLAIN);
+    const testing = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'testing', readiness: failing }) }, PLAIN);
     expect(testing).toContain('Readiness gates failing:\n  - the host reports a conflict or a blocked merge\n');
-    const merged = renderText(
+    const merged = await renderText(
       { kind: 'pullRequest', pullRequest: submittedPr({ state: 'merged', isCurrentlySubmittedToQueue: false, readiness: failing }) },
       PLAIN,
     );
@@ -114,9 +114,9 @@ describe('renderText: pullRequest (mq status)', () => {
     expect(merged).toContain('in queue     no\n');
   });
 
-  it('colours the state only when colour is on', () => {
+  it('colours the state only when colour is on', async () => {
     const result = { kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }) } as const;
-    expect(renderText(result, PLAIN)).not.toContain(ESC);
-    expect(renderText(result, COLOURED)).toContain('\u001b[31mfailed\u001b[39m');
+    expect(await renderText(result, PLAIN)).not.toContain(ESC);
+    expect(await renderText(result, COLOURED)).toContain('\u001b[31mfailed\u001b[39m');
   });
 });

@@ -8,8 +8,8 @@ describe('renderText: pullRequests (mq list)', () => {
     enqueuedPr({ prNumber: 43, prTitle: 'Drop Node 18', prAuthor: 'carol', state: 'cancelled', priorityName: 'low', priorityValue: 200, stateChangedAt: ago(7200) }),
   ];
 
-  it('prints one row per PR', () => {
-    const text = renderText({ kind: 'pullRequests', pullRequests: prs }, PLAIN);
+  it('prints one row per PR', async () => {
+    const text = await renderText({ kind: 'pullRequests', pullRequests: prs }, PLAIN);
     expect(text).toBe(
       'PR   TITLE                      AUTHOR  STATE      PRIORITY      CHANGED\n' +
         '#42  Add retries to the client  alice   merged     medium (100)   1m ago\n' +
@@ -18,16 +18,16 @@ describe('renderText: pullRequests (mq list)', () => {
     expect(text).not.toContain(ESC);
   });
 
-  it('says when more are available', () => {
-    const text = renderText({ kind: 'pullRequests', pullRequests: prs, nextCursor: 'abc' }, PLAIN);
+  it('says when more are available', async () => {
+    const text = await renderText({ kind: 'pullRequests', pullRequests: prs, nextCursor: 'abc' }, PLAIN);
     expect(text.endsWith('\nMore pull requests are available: raise --limit, or narrow with --state, --since or --until.\n')).toBe(true);
   });
 
-  it('says when nothing matched', () => {
-    expect(renderText({ kind: 'pullRequests', pullRequests: [] }, PLAIN)).toBe('No pull requests found.\n');
+  it('says when nothing matched', async () => {
+    expect(await renderText({ kind: 'pullRequests', pullRequests: [] }, PLAIN)).toBe('No pull requests found.\n');
   });
 
-  it('colours states when colour is on', () => {
-    expect(renderText({ kind: 'pullRequests', pullRequests: prs }, COLOURED)).toContain('\u001b[32mmerged\u001b[39m');
+  it('colours states when colour is on', async () => {
+    expect(await renderText({ kind: 'pullRequests', pullRequests: prs }, COLOURED)).toContain('\u001b[32mmerged\u001b[39m');
   });
 });

@@ -34,9 +34,9 @@ describe('where an admitted PR stands', () => {
     expect(explainWaiting(submittedPr({ prNumber: 42, state: 'pending_failure' }), q)[0]).toMatch(/whose fault/);
   });
 
-  it('shows the position and the reasons in mq status', () => {
+  it('shows the position and the reasons in mq status', async () => {
     const q = queue({ concurrency: 1, enqueuedPullRequests: line([1, 'testing'], [2, 'pending'], [42, 'pending']) });
-    const text = renderText({ kind: 'pullRequest', pullRequest: submittedPr({ prNumber: 42, state: 'pending' }), queue: q }, PLAIN);
+    const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ prNumber: 42, state: 'pending' }), queue: q }, PLAIN);
     expect(text).toContain('position     3 of 3 (queue running)');
     expect(text).toContain('What it is waiting for:\n  - every testing slot is busy (concurrency 1, testing: #1)');
   });

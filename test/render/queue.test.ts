@@ -25,8 +25,8 @@ const SETTINGS = [
 ].join('\n');
 
 describe('renderText: queue', () => {
-  it('prints the settings, then the enqueued pull requests in order', () => {
-    const text = renderText(
+  it('prints the settings, then the enqueued pull requests in order', async () => {
+    const text = await renderText(
       {
         kind: 'queue',
         queue: queue({
@@ -50,14 +50,14 @@ describe('renderText: queue', () => {
     expect(text).not.toContain(ESC);
   });
 
-  it('says so when the queue is empty', () => {
-    const text = renderText({ kind: 'queue', queue: queue({ requiredStatuses: [] }) }, PLAIN);
+  it('says so when the queue is empty', async () => {
+    const text = await renderText({ kind: 'queue', queue: queue({ requiredStatuses: [] }) }, PLAIN);
     expect(text).toContain('requiredStatuses             (none)\n');
     expect(text.endsWith('\n\nNo pull requests in the queue.\n')).toBe(true);
   });
 
-  it('shows the further settings the service returns, and null required statuses as branch protection', () => {
-    const text = renderText(
+  it('shows the further settings the service returns, and null required statuses as branch protection', async () => {
+    const text = await renderText(
       {
         kind: 'queue',
         queue: queue({ requiredStatuses: null, extensionEnabled: true, enqueueingLabel: 'merge-me', labelCommandsEnabled: false, stateLabelsEnabled: true }),
@@ -72,15 +72,15 @@ describe('renderText: queue', () => {
         'labelCommandsEnabled         off\n' +
         'stateLabelsEnabled           on\n\n',
     );
-    const none = renderText({ kind: 'queue', queue: queue({ enqueueingLabel: '' }) }, PLAIN);
+    const none = await renderText({ kind: 'queue', queue: queue({ enqueueingLabel: '' }) }, PLAIN);
     expect(none).toContain('enqueueingLabel              (none)\n');
     expect(none).not.toContain('extensionEnabled');
   });
 
-  it('colours queue and PR states only when colour is on', () => {
+  it('colours queue and PR states only when colour is on', async () => {
     const result = { kind: 'queue', queue: queue({ state: 'paused', enqueuedPullRequests: [enqueuedPr()] }) } as const;
-    expect(renderText(result, PLAIN)).not.toContain(ESC);
-    const coloured = renderText(result, COLOURED);
+    expect(await renderText(result, PLAIN)).not.toContain(ESC);
+    const coloured = await renderText(result, COLOURED);
     expect(coloured).toContain('\u001b[33mpaused\u001b[39m');
     expect(coloured).toContain('\u001b[33mtesting\u001b[39m');
   });

@@ -3,8 +3,8 @@ import { renderText } from '../../src/render/index.js';
 import { COLOURED, ESC, PLAIN, testCase, testingDetails } from './fixtures.js';
 
 describe('renderText: testingDetails', () => {
-  it('shows the run, the PRs it tests and its checks', () => {
-    const text = renderText({ kind: 'testingDetails', details: testingDetails({ impactedTargets: ['//api', '//web'] }) }, PLAIN);
+  it('shows the run, the PRs it tests and its checks', async () => {
+    const text = await renderText({ kind: 'testingDetails', details: testingDetails({ impactedTargets: ['//api', '//web'] }) }, PLAIN);
     expect(text).toBe(
       [
         'status             in_progress',
@@ -33,8 +33,8 @@ describe('renderText: testingDetails', () => {
     expect(text).not.toContain(ESC);
   });
 
-  it('leaves out what the run does not have', () => {
-    const text = renderText(
+  it('leaves out what the run does not have', async () => {
+    const text = await renderText(
       { kind: 'testingDetails', details: testingDetails({ checkSuites: [], statusChecks: [], testedPullRequests: [], createdAt: undefined }) },
       PLAIN,
     );
@@ -45,15 +45,15 @@ describe('renderText: testingDetails', () => {
     expect(text.endsWith('\n\nNo pull requests in this run.\n')).toBe(true);
   });
 
-  it('colours the status when colour is on', () => {
-    const text = renderText({ kind: 'testingDetails', details: testingDetails({ status: 'FAILED' }) }, COLOURED);
+  it('colours the status when colour is on', async () => {
+    const text = await renderText({ kind: 'testingDetails', details: testingDetails({ status: 'FAILED' }) }, COLOURED);
     expect(text).toContain('\u001b[31mfailed\u001b[39m');
   });
 });
 
 describe('renderText: testDetails', () => {
-  it('shows the test, its health and its most common failures', () => {
-    const text = renderText({ kind: 'testDetails', test: testCase() }, PLAIN);
+  it('shows the test, its health and its most common failures', async () => {
+    const text = await renderText({ kind: 'testDetails', test: testCase() }, PLAIN);
     expect(text).toBe(
       [
         'name               client retries on 503',
@@ -77,15 +77,15 @@ describe('renderText: testDetails', () => {
     expect(text).not.toContain(ESC);
   });
 
-  it('names a variant and leaves out an empty failure list', () => {
-    const text = renderText({ kind: 'testDetails', test: testCase({ variant: 'linux', most_common_failures: [] }) }, PLAIN);
+  it('names a variant and leaves out an empty failure list', async () => {
+    const text = await renderText({ kind: 'testDetails', test: testCase({ variant: 'linux', most_common_failures: [] }) }, PLAIN);
     expect(text.startsWith('name               client retries on 503 (variant linux)\n')).toBe(true);
     expect(text).not.toContain('Most common failures');
   });
 
-  it('colours the health when colour is on', () => {
+  it('colours the health when colour is on', async () => {
     const broken = testCase({ status: { value: 'broken', reason: 'always fails', timestamp: 'not a date' } });
-    const text = renderText({ kind: 'testDetails', test: broken }, COLOURED);
+    const text = await renderText({ kind: 'testDetails', test: broken }, COLOURED);
     expect(text).toContain('\u001b[31mbroken\u001b[39m: always fails');
     expect(text).not.toContain('since');
   });

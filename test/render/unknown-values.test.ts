@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandResult } from '../../src/commands/result.js';
 import type { PrSighting, WaitResult } from '../../src/commands/wait.js';
-import { admittedJson, renderAdmittedLine } from '../../src/render/drain-view.js';
+import { admittedJson, renderAdmittedLine } from '../../src/render/views/draining.js';
 import { makePaint } from '../../src/render/colors.js';
 import { renderText, toJson } from '../../src/render/index.js';
 import { explainWaiting } from '../../src/render/queue-position.js';
-import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/wait-view.js';
+import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from '../../src/render/views/waiting.js';
 import { COLOURED, enqueuedPr, NOW, PLAIN, queue, submittedPr, testCase, testingDetails, updatedQueue } from './fixtures.js';
 
 const exploded = enqueuedPr({ prNumber: 42, state: 'EXPLODED', laneId: 'lane-7' });
@@ -62,9 +62,9 @@ describe('values this client does not know', () => {
     expect((strangeQueue as Record<string, unknown>).someFutureSetting).toEqual({ nested: true });
   });
 
-  it.each(RESULTS)('%s: a table, plain and coloured, shows them as they came', (_name, result) => {
+  it.each(RESULTS)('%s: a table, plain and coloured, shows them as they came', async (_name, result) => {
     for (const options of [PLAIN, COLOURED]) {
-      const text = renderText(result, options);
+      const text = await renderText(result, options);
       expect(text).not.toMatch(/undefined|NaN|\[object Object\]/);
       expect(text.endsWith('\n')).toBe(true);
     }
@@ -76,28 +76,28 @@ describe('values this client does not know', () => {
     expect(JSON.parse(text)).toBeTruthy();
   });
 
-  it('prints the unknown words themselves', () => {
-    const shown = renderText({ kind: 'queue', queue: strangeQueue }, PLAIN);
+  it('prints the unknown words themselves', async () => {
+    const shown = await renderText({ kind: 'queue', queue: strangeQueue }, PLAIN);
     expect(shown).toMatch(/^state +frozen$/m);
     expect(shown).toMatch(/^mode +lanes$/m);
     expect(shown).toMatch(/^mergeMethod +octopus$/m);
     expect(shown).toMatch(/^requiredStatuses +\(branch protection\)$/m);
     expect(shown).toMatch(/#42 .* EXPLODED /);
-    expect(renderText({ kind: 'pullRequests', pullRequests: [exploded] }, PLAIN)).toContain('EXPLODED');
-    expect(renderText({ kind: 'pullRequest', pullRequest: strangePr, queue: strangeQueue }, PLAIN)).toMatch(/^state +EXPLODED$/m);
-    expect(renderText(RESULTS[4]![1], PLAIN)).toBe('✓ #42 already queued (EXPLODED, position 2)\n');
-    expect(renderText(RESULTS[6]![1], PLAIN)).toContain('The service reports the queue as frozen.');
-    const testing = renderText(RESULTS[7]![1], PLAIN);
+    expect(await renderText({ kind: 'pullRequests', pullRequests: [exploded] }, PLAIN)).toContain('EXPLODED');
+    expect(await renderText({ kind: 'pullRequest', pullRequest: strangePr, queue: strangeQueue }, PLAIN)).toMatch(/^state +EXPLODED$/m);
+    expect(await renderText(RESULTS[4]![1], PLAIN)).toBe('✓ #42 already queued (EXPLODED, position 2)\n');
+    expect(await renderText(RESULTS[6]![1], PLAIN)).toContain('The service reports the queue as frozen.');
+    const testing = await renderText(RESULTS[7]![1], PLAIN);
     for (const word of ['EXPLODED', 'warming_up', 'meh', 'sideways']) expect(testing).toContain(word);
-    expect(renderText(RESULTS[8]![1], PLAIN)).toContain('haunted');
+    expect(await renderText(RESULTS[8]![1], PLAIN)).toContain('haunted');
     expect(toJson({ kind: 'queue', queue: strangeQueue })).toMatchObject({ state: 'frozen', mode: 'lanes', requiredStatuses: null });
   });
 
-  it('says in words what an unknown queue state or mergeability may hold back', () => {
+  it('says in words what an unknown queue state or mergeability may hold back', async () => {
     expect(explainWaiting(strangePr, strangeQueue)).toEqual([
       'the queue is frozen, a state this version of mq does not know; it may hold the PR',
     ]);
-    const notReady = renderText(RESULTS[2]![1], PLAIN);
+    const notReady = await renderText(RESULTS[2]![1], PLAIN);
     expect(notReady).toContain('the host reports its mergeability as BLOCKED_BY_POLICY, which this version of mq does not know');
   });
 

@@ -24,8 +24,9 @@ import {
 import type { Repo } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
+import { work, type ArgvIo, type Invocation, type Words } from '../invocation.js';
 import type { ConfigInitResult } from '../result.js';
-import type { Prompt } from './prompt.js';
+import { terminalPrompt, type Prompt } from './prompt.js';
 
 export interface ConfigInitInput {
   scope: 'project' | 'user';
@@ -36,11 +37,9 @@ export interface ConfigInitInput {
   prompt?: Prompt;
 }
 
-/** The input from init's own flags (the others are global: --repo, --branch, --api-url, --org, --output). */
-export function configInitInput(
-  opts: { user?: boolean; force?: boolean; tokenCommand?: string; tokenFile?: string },
-  prompt: Prompt | undefined,
-): ConfigInitInput {
+/** `mq config init`: the input from its own flags (the others are global: --repo, --branch, --api-url, --org, --output). */
+export function parseConfigInit(words: Words, io: ArgvIo): Invocation {
+  const opts = words.flags as { user?: boolean; force?: boolean; tokenCommand?: string; tokenFile?: string };
   if (opts.tokenCommand !== undefined && opts.tokenFile !== undefined) {
     throw new UsageError('give --token-command or --token-file, not both: the token comes from one place');
   }
@@ -53,13 +52,14 @@ export function configInitInput(
       );
     }
   }
-  return {
+  const input: ConfigInitInput = {
     scope: opts.user ? 'user' : 'project',
     force: Boolean(opts.force),
     tokenCommand: opts.tokenCommand,
     tokenFile: opts.tokenFile,
-    prompt,
+    prompt: terminalPrompt(io.stdin, io.stderr, io.signal),
   };
+  return work.result(input, configInit);
 }
 
 const HEADER = {
@@ -188,16 +188,3 @@ function unwrap<T>(checked: Checked<T>): T {
 function shortRepo(repo: Repo): string {
   return repo.host === DEFAULT_HOST ? `${repo.owner}/${repo.name}` : `${repo.host}/${repo.owner}/${repo.name}`;
 }
-
-/** The part of `mq config init --help` that the flag list cannot say. */
-export const CONFIG_INIT_HELP = `
-It writes .mqrc.yaml at the git root (outside a checkout: in the working directory), or with --user
-$XDG_CONFIG_HOME/mq/config.yaml (default ~/.config/mq/). On a terminal it asks for what no flag gives
-(repository, target branch, API URL, output); otherwise it writes the flags and what it infers (the
-repository from the git remote origin) without asking. Flags it writes: --repo, --branch, --api-url, --org,
---output (not --json), and with --user --token-command, --token-file. A key at mq's default is left out, but
-a project file always names its repository and target branch. It never asks for the token nor writes it: set
-MQ_TOKEN, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
-already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
-same schema mq reads config files with.
-`;

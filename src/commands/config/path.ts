@@ -2,9 +2,15 @@
 import { join } from 'node:path';
 import { NEW_CONFIG_FILE, projectFileDir } from '../../config/index.js';
 import type { Context } from '../context.js';
+import { work, type Invocation } from '../invocation.js';
 import type { CommandResult } from '../result.js';
 
 const NAMED_BY = { flag: '--config', env: 'MQ_CONFIG', search: 'search' } as const;
+
+/** `mq config path` */
+export function parseConfigPath(): Invocation {
+  return work.result({}, configPath);
+}
 
 export async function configPath(_input: object, ctx: Context): Promise<CommandResult> {
   const { project, user, userDir } = ctx.resolved.locations;

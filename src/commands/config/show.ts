@@ -1,7 +1,13 @@
 // mq config show: every resolved setting and where it came from. The token's value is never part of it.
 import { configEntries } from '../../config/index.js';
 import type { Context } from '../context.js';
+import { work, type Invocation } from '../invocation.js';
 import type { CommandResult } from '../result.js';
+
+/** `mq config show` */
+export function parseConfigShow(): Invocation {
+  return work.result({}, showConfig);
+}
 
 export async function showConfig(_input: object, ctx: Context): Promise<CommandResult> {
   return { kind: 'config', entries: configEntries(ctx.resolved), files: ctx.resolved.files };

@@ -1,8 +1,15 @@
 // mq queue create: createQueue takes the mode and concurrency; every other setting follows in one updateQueue.
 import type { QueueSettings } from '../../api/schemas.js';
 import type { Context } from '../context.js';
+import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../result.js';
 import { checkCommand, settle } from '../uncertain.js';
+import { pickSettings } from './setting-flags.js';
+
+/** `mq queue create [setting flags]` */
+export function parseQueueCreate(words: Words): Invocation {
+  return work.result({ settings: pickSettings(words.flags) }, createQueue);
+}
 
 export async function createQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {
   const client = await ctx.client();

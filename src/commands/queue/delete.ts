@@ -3,9 +3,16 @@
 import { EXIT, MqError } from '../../errors.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
+import { work, type Invocation, type Words } from '../invocation.js';
 import { eachPr, unsure } from '../pull-requests.js';
 import type { CommandResult } from '../result.js';
 import { checkCommand, settle } from '../uncertain.js';
+
+/** `mq queue delete [--yes] [--cancel-all]` */
+export function parseQueueDelete(words: Words): Invocation {
+  const { yes, cancelAll } = words.flags as { yes?: boolean; cancelAll?: boolean };
+  return work.result({ yes: Boolean(yes), cancelAll: Boolean(cancelAll) }, deleteQueue);
+}
 
 export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();

@@ -3,15 +3,39 @@
 import type { EnqueuedPullRequest, PullRequestState, Queue } from '../../api/schemas.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
+import { work, type Invocation, type Words } from '../invocation.js';
 import { poll, type Outage, type ServiceEvents } from '../poll.js';
 import type { CommandResult } from '../result.js';
 import { checkCommand, settle } from '../uncertain.js';
+import { parseWaitOptions, refuseLoneInterval, type WaitFlags } from '../wait-input.js';
 
-type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
+export type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
 
 export interface StateChangeInput {
   yes: boolean;
   reason?: string;
+}
+
+/** `mq queue pause [--reason text] [--yes]` */
+export function parseQueuePause(words: Words): Invocation {
+  const { yes, reason } = words.flags as { yes?: boolean; reason?: string };
+  return work.result({ yes: Boolean(yes), reason }, pauseQueue);
+}
+
+/** `mq queue drain [--yes] [--wait [--interval d]]`: --timeout, wherever it is written, bounds the wait. */
+export function parseQueueDrain(words: Words): Invocation {
+  const flags = words.flags as WaitFlags & { yes?: boolean; wait?: boolean };
+  if (!flags.wait) {
+    refuseLoneInterval(flags, '--wait');
+    return work.result({ yes: Boolean(flags.yes) }, drainQueue);
+  }
+  const { timeoutMs, intervalMs } = parseWaitOptions({ timeout: flags.timeout, interval: flags.interval });
+  return work.stream({ yes: Boolean(flags.yes), timeoutMs, intervalMs }, drainAndWait, 'drain', { waits: true });
+}
+
+/** `mq queue resume` */
+export function parseQueueResume(): Invocation {
+  return work.result({}, resumeQueue);
 }
 
 export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise<CommandResult> {
@@ -54,7 +78,7 @@ export interface DrainWaitInput extends StateChangeInput {
 
 export interface DrainEvents extends ServiceEvents {
   /** The drain itself, shown as `queue drain` shows it. */
-  acted(result: CommandResult): void;
+  acted(result: QueueChange): void;
   /** After every round: the admitted PRs left in queue order, whether that list changed, the service's clock. */
   polled(admitted: readonly EnqueuedPullRequest[], changed: boolean, now: number): void;
 }

@@ -2,8 +2,15 @@
 import type { QueueSettings } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
+import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../result.js';
 import { checkCommand, settle } from '../uncertain.js';
+import { pickSettings } from './setting-flags.js';
+
+/** `mq queue update [setting flags]` */
+export function parseQueueUpdate(words: Words): Invocation {
+  return work.result({ settings: pickSettings(words.flags) }, updateQueue);
+}
 
 export async function updateQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {
   if (Object.keys(input.settings).length === 0) {

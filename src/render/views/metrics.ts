@@ -3,7 +3,7 @@
 import { formatDuration } from '../durations.js';
 import { formatNumber } from '../fields.js';
 import { type HistogramKey, HISTOGRAMS, histogramMean, summarizeMetrics } from '../metrics-summary.js';
-import { type MetricSample, parseMetrics } from '../metrics.js';
+import { type MetricSample, parseMetrics } from '../../api/prometheus.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
 import { renderTable } from '../tables.js';

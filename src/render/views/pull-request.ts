@@ -4,7 +4,7 @@ import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { prsAhead, explainWaiting } from '../queue-position.js';
-import { explainReadiness } from '../readiness.js';
+import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
 import { renderPairs } from '../tables.js';
 

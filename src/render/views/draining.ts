@@ -1,12 +1,12 @@
 // What `mq queue drain --wait` shows while the admitted PRs finish: one line (redrawn on a terminal, printed
 // per change in a pipe), its NDJSON event, and the summary. Pure: colour and "now" come in.
-import type { EnqueuedPullRequest } from '../api/schemas.js';
-import type { DrainResult } from '../commands/queue/state.js';
-import { paintState } from './colors.js';
-import { toJson } from './json.js';
-import type { RenderContext } from './options.js';
-import { outageSummary } from './outage-view.js';
-import { safeLine } from './sanitize.js';
+import type { EnqueuedPullRequest } from '../../api/schemas.js';
+import type { DrainResult } from '../../commands/queue/state.js';
+import { paintState } from '../colors.js';
+import { toJson } from '../json.js';
+import type { RenderContext } from '../options.js';
+import { outageSummary } from './outage.js';
+import { safeLine } from '../sanitize.js';
 
 /** `2 admitted PRs left: #1 testing, #2 pending`. */
 export function renderAdmittedLine(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {

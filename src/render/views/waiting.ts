@@ -1,13 +1,13 @@
 // What `mq wait` and `submit --wait` show: the live block (one line per PR), the line a pipe gets per change,
 // the NDJSON event, and the summary at the end, as text or JSON. Pure: colour and "now" come in.
-import type { PrChange, PrSighting, WaitResult } from '../commands/wait.js';
-import { paintState } from './colors.js';
-import { ageSince } from './durations.js';
-import type { RenderContext } from './options.js';
-import { aboutPr } from './fields.js';
-import { outageSummary } from './outage-view.js';
-import { explainReadiness } from './readiness.js';
-import { safeLine } from './sanitize.js';
+import type { PrChange, PrSighting, WaitResult } from '../../commands/wait.js';
+import { paintState } from '../colors.js';
+import { ageSince } from '../durations.js';
+import type { RenderContext } from '../options.js';
+import { aboutPr } from '../fields.js';
+import { outageSummary } from './outage.js';
+import { explainReadiness } from '../explain-readiness.js';
+import { safeLine } from '../sanitize.js';
 
 // The longest state word, so that the columns after it line up.
 const STATE_WIDTH = 'pending_failure'.length;

@@ -1,0 +1,16 @@
+// The program's whole view of its process, so that tests can run it in-process.
+import type { Readable, Writable } from 'node:stream';
+
+type Tty = { isTTY?: boolean; columns?: number; rows?: number };
+
+export interface Io {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: Readable & Tty;
+  stdout: Writable & Tty;
+  stderr: Writable & Tty;
+  /** Aborted on Ctrl-C or SIGTERM. */
+  signal: AbortSignal;
+  now(): number;
+}

@@ -1,0 +1,106 @@
+// Settings and the Context a handler receives, made once a command has parsed its input: loaded only then, since
+// it brings the config layer (and, on a command's first request, the API client).
+import { createInterface } from 'node:readline/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { MergeQueueClient } from '../api/client.js';
+import type { Context } from '../commands/context.js';
+import { checkTokenDestination, readToken, requireRepo, resolveSettings, type GlobalFlags, type ResolvedSettings } from '../config/index.js';
+import { InterruptedError } from '../errors.js';
+import { USER_AGENT } from '../version.js';
+import type { Io } from './io.js';
+
+/** The global flags that are not settings: how much to say. */
+export interface Voice {
+  quiet?: boolean;
+  verbose?: boolean;
+  debug?: boolean;
+}
+
+export interface Prepared {
+  resolved: ResolvedSettings;
+  ctx: Context;
+  /** Closes the client, if one was made. */
+  close(): Promise<void>;
+  /** The service's clock as its last answer gave it, if there was one. */
+  serviceNow(): number | undefined;
+}
+
+/**
+ * Resolves the settings from the global flags, environment and config files, and builds the context. On a
+ * waiting command (`waits`) --timeout is the wait's, so requests keep the timeout of MQ_TIMEOUT or the file.
+ */
+export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: (text: string) => void): Promise<Prepared> {
+  const resolved = await resolveSettings({
+    flags: { ...globalFlags(flags), ...(waits ? { timeout: undefined } : {}) },
+    env: io.env,
+    cwd: io.cwd,
+    stdoutIsTTY: Boolean(io.stdout.isTTY),
+  });
+  const settings = resolved.settings;
+  let client: MergeQueueClient | undefined;
+  let making: Promise<MergeQueueClient> | undefined;
+  const makeClient = async () => {
+    // Before the token is read: a tokenCommand must not run for a request that will be refused.
+    checkTokenDestination(resolved);
+    const [{ MergeQueueClient }, { renderRetry }, token] = await Promise.all([import('../api/client.js'), import('../render/retry.js'), readToken(settings)]);
+    client = new MergeQueueClient({
+      apiUrl: settings.apiUrl,
+      token,
+      timeoutMs: settings.timeoutMs,
+      // On a waiting command --timeout is the wait's: only the other two set the request timeout.
+      timeoutHint: waits ? "MQ_TIMEOUT or the config file's timeout" : undefined,
+      userAgent: USER_AGENT,
+      signal: io.signal,
+      trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
+      onRetry: (notice) => ctx.info(renderRetry(notice)),
+    });
+    return client;
+  };
+  const ctx: Context = {
+    resolved,
+    cwd: io.cwd,
+    signal: io.signal,
+    now: io.now,
+    sleep: (ms) => sleep(ms, io.signal),
+    interactive: Boolean(io.stdin.isTTY && io.stderr.isTTY),
+    // Made on first use, once: commands that never call the service never need a token.
+    client: () => (making ??= makeClient()),
+    queueRef: () => ({ repo: requireRepo(settings), targetBranch: settings.targetBranch }),
+    async confirm(question) {
+      const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
+      try {
+        const answer = await prompt.question(`${question} [y/N] `, { signal: io.signal });
+        return /^y(es)?$/i.test(answer.trim());
+      } catch {
+        throw new InterruptedError();
+      } finally {
+        prompt.close();
+      }
+    },
+    warn: (message) => {
+      if (!flags.quiet) stderrLine(`warning: ${message}`);
+    },
+    note: (message) => {
+      if (!flags.quiet) stderrLine(message);
+    },
+    info: (message) => {
+      if (flags.verbose) stderrLine(message);
+    },
+  };
+  return { resolved, ctx, close: async () => client?.close(), serviceNow: () => client?.serviceNow() };
+}
+
+/** The settings among the flags: only those written (commander's --no-color default is not the user's word). */
+function globalFlags(flags: GlobalFlags): GlobalFlags {
+  const { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color } = flags;
+  return { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color };
+}
+
+/** A pause that Ctrl-C cuts short. */
+async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch {
+    throw new InterruptedError();
+  }
+}

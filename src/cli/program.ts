@@ -1,0 +1,79 @@
+// The command table (table.ts) as a commander program. A command's action hands its module loader and the words
+// commander parsed to `onCommand`: the runner runs it, `parseArgv` only parses it.
+import { Command, Option } from 'commander';
+import type { ArgvIo, Invocation, Parse, Words } from '../commands/invocation.js';
+import { exitCodesSummary } from '../help/exit-codes.js';
+import { helpTopicsLine } from '../help/topics.js';
+import { VERSION } from '../version.js';
+import { COMMANDS, GLOBAL_FLAGS, PROGRAM, type CommandSpec, type FlagSpec } from './table.js';
+
+export interface ProgramOutput {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+export type OnCommand = (load: () => Promise<Parse>, words: Words) => Promise<void>;
+
+export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Command {
+  const program = new Command(PROGRAM.name)
+    .description(PROGRAM.description)
+    .version(VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help');
+  addFlags(program, GLOBAL_FLAGS);
+  program
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => output.stdout.write(text),
+      writeErr: (text) => output.stderr.write(text),
+      outputError: () => undefined,
+    })
+    .addHelpText('after', `${examples(PROGRAM.examples)}\n${exitCodesSummary()}\n${helpTopicsLine()}\n`);
+  for (const spec of COMMANDS) addCommand(program, spec, onCommand);
+  return program;
+}
+
+/**
+ * argv → the work the command asks for (its handler and the exact input it would get), without running it. A
+ * mistake throws as `run` would see it: commander's CommanderError, or the command's own UsageError.
+ */
+export async function parseArgv(argv: string[], io: ProgramOutput & ArgvIo): Promise<Invocation | undefined> {
+  let parsed: Invocation | undefined;
+  const program = buildProgram(io, async (load, words) => {
+    parsed = await (await load())(words, io);
+  });
+  await program.parseAsync(argv, { from: 'user' });
+  return parsed;
+}
+
+function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): void {
+  const command = parent.command(spec.name).description(spec.description);
+  for (const arg of spec.args ?? []) {
+    const argument = command.createArgument(arg.name, arg.description);
+    command.addArgument(arg.choices ? argument.choices(arg.choices) : argument);
+  }
+  addFlags(command, spec.flags ?? []);
+  command.addHelpText('after', examples(spec.examples) + (spec.notes ?? ''));
+  for (const sub of spec.subcommands ?? []) addCommand(command, sub, onCommand);
+  const load = spec.load;
+  if (load) command.action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
+}
+
+function addFlags(command: Command, flags: readonly FlagSpec[]): void {
+  for (const flag of flags) {
+    const option = new Option(flag.flags, flag.description);
+    if (flag.choices) option.choices(flag.choices);
+    if (flag.parse) option.argParser(flag.parse);
+    command.addOption(option);
+  }
+}
+
+/** Only what was written: commander's implied defaults (true for a --no-x flag) are not the user's words. */
+function wordsOf(command: Command): Words {
+  const all = command.optsWithGlobals<Record<string, unknown>>();
+  const flags = Object.fromEntries(Object.entries(all).filter(([key]) => command.getOptionValueSourceWithGlobals(key) === 'cli'));
+  return { args: command.processedArgs, flags };
+}
+
+function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}

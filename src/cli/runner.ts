@@ -1,0 +1,157 @@
+// Runs the command commander chose: its own parsing first (usage errors before anything else), then settings,
+// context, handler, output; and the one place where a failure becomes output and an exit code. What a command
+// needs is imported when it runs: the config layer, the API client, its own renderer, never the others'.
+import type { Command } from 'commander';
+import type { Invocation, Parse, PrinterName, ResultWork, ServeWork, StreamWork, Words } from '../commands/invocation.js';
+import type { Waited } from '../commands/poll.js';
+import { resultExitCode, type CommandResult } from '../commands/result.js';
+import type { ResolvedSettings } from '../config/index.js';
+import { EXIT, exitCodeOf, InterruptedError, WaitTimeoutError } from '../errors.js';
+import type { Printer, ProgressOutput } from '../render/progress.js';
+import type { Prepared, Voice } from './prepare.js';
+import type { Io } from './io.js';
+
+/** Results that only confirm a change: --quiet leaves them out in table mode. */
+const CONFIRMATIONS = new Set<CommandResult['kind']>(['perPr', 'queueChange', 'targets']);
+
+/** Each printer in its own module, so that a command loads only the one it reports with. */
+const PRINTERS: { [P in PrinterName]: () => Promise<(out: ProgressOutput) => Printer<any, any>> } = {
+  wait: async () => (await import('../render/wait-printer.js')).waitPrinter,
+  drain: async () => (await import('../render/drain-printer.js')).drainPrinter,
+  watch: async () => (await import('../render/watch-printer.js')).watchPrinter,
+};
+
+export class Runner {
+  private resolved: ResolvedSettings | undefined;
+  private flags: Voice & Record<string, unknown> = {};
+  /** How a line reaches stderr: straight, or above a live block on stdout while one is drawn. */
+  private aside: (write: () => void) => void = (write) => write();
+
+  constructor(private readonly io: Io) {}
+
+  /** Runs the command `load` leads to with the words commander parsed; its exit code. */
+  async run(load: () => Promise<Parse>, words: Words, program: Command): Promise<number> {
+    this.flags = words.flags;
+    const parse = await load();
+    const work: Invocation = await parse(words, { now: this.io.now(), stdin: this.io.stdin, stderr: this.io.stderr, signal: this.io.signal });
+    try {
+      return await this.dispatch(work, program);
+    } finally {
+      await work.dispose?.();
+    }
+  }
+
+  private async dispatch(work: Invocation, program: Command): Promise<number> {
+    switch (work.mode) {
+      case 'program':
+        await work.handler(work.input, program, (text) => this.io.stdout.write(text));
+        return EXIT.ok;
+      case 'result':
+        return this.execute(work);
+      case 'stream':
+        return this.stream(work);
+      case 'serve':
+        return this.serve(work);
+    }
+  }
+
+  /** The failure as stderr shows it (a JSON document under --json), and its exit code. */
+  async fail(error: unknown): Promise<number> {
+    const settings = this.resolved?.settings;
+    const json = settings ? settings.output === 'json' : wantsJson(this.io.argv);
+    const color = settings ? settings.color && Boolean(this.io.stderr.isTTY) : false;
+    const { renderError } = await import('../render/failure.js');
+    this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color }));
+    return exitCodeOf(error);
+  }
+
+  private async execute(work: ResultWork<unknown>): Promise<number> {
+    const { ctx, close, serviceNow } = await this.prepare(false);
+    try {
+      const result = await raceInterrupt(work.handler(work.input, ctx), this.io.signal);
+      await this.print(result, serviceNow() ?? this.io.now());
+      return resultExitCode(result);
+    } finally {
+      await close();
+    }
+  }
+
+  /** Under --json the base URL is a document too: {"url": "…"}. */
+  private async serve(work: ServeWork<unknown>): Promise<number> {
+    const { ctx } = await this.prepare(false);
+    const json = this.resolved!.settings.output === 'json';
+    await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`));
+    return EXIT.ok;
+  }
+
+  /** The printer's events go to the handler, its summary ends the output; a wait that ran out is exit 7. */
+  private async stream(work: StreamWork<unknown, unknown>): Promise<number> {
+    const [{ ctx, close }, printer] = await Promise.all([this.prepare(work.waits), PRINTERS[work.printer]()]);
+    const attached = printer(this.progressOutput());
+    this.aside = attached.aside;
+    try {
+      const result: Waited = await raceInterrupt(work.handler(work.input, ctx, attached.events), this.io.signal);
+      attached.finish(result);
+      if (result.timedOut) throw await timedOut(result);
+      return result.ok ? EXIT.ok : (result.exitCode ?? EXIT.negative);
+    } finally {
+      // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
+      attached.close();
+      await close();
+    }
+  }
+
+  private async prepare(waits: boolean): Promise<Prepared> {
+    const { prepare } = await import('./prepare.js');
+    const prepared = await prepare(this.io, this.flags, waits, (text) => this.aside(() => this.io.stderr.write(`${text}\n`)));
+    this.resolved = prepared.resolved;
+    return prepared;
+  }
+
+  private async print(result: CommandResult, now: number): Promise<void> {
+    const settings = this.resolved!.settings;
+    if (settings.output === 'json') {
+      const { toJson, writeJson } = await import('../render/json.js');
+      writeJson(toJson(result), (chunk) => this.io.stdout.write(chunk));
+      return;
+    }
+    if (this.flags.quiet && CONFIRMATIONS.has(result.kind)) return;
+    const { renderText } = await import('../render/text.js');
+    this.io.stdout.write(await renderText(result, { color: settings.color, now }));
+  }
+
+  private progressOutput(): ProgressOutput {
+    const { io } = this;
+    const settings = this.resolved!.settings;
+    return {
+      write: (text) => io.stdout.write(text),
+      json: settings.output === 'json',
+      live: Boolean(io.stdout.isTTY),
+      quiet: Boolean(this.flags.quiet),
+      color: settings.color,
+      screen: () => ({ columns: io.stdout.columns, rows: io.stdout.rows }),
+      now: io.now,
+    };
+  }
+}
+
+/** Under --json even a flag error is a JSON document; commander has not parsed the flags when it fails. */
+function wantsJson(argv: string[]): boolean {
+  return argv.some((word, i) => word === '--json' || word === '-ojson' || word === '--output=json' || ((word === '-o' || word === '--output') && argv[i + 1] === 'json'));
+}
+
+async function timedOut(result: Waited): Promise<WaitTimeoutError> {
+  const [{ formatDuration }, { describeOutage }] = await Promise.all([import('../config/duration.js'), import('../render/views/outage.js')]);
+  const outage = result.outage ? `; ${describeOutage(result.outage)}` : '';
+  return new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)${outage}`);
+}
+
+/** Ctrl-C ends a command at once with 130, whatever it was waiting for. */
+function raceInterrupt<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new InterruptedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new InterruptedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,353 @@
+// Every command of mq as data: its name, arguments, flags and help, and where its code is. Nothing here loads
+// a command: `load` imports the command's module only when commander has chosen it, so `mq --help`, `mq help`
+// and `mq completion` read this table and no more, and `mq status` loads status alone.
+import type { Parse } from '../commands/invocation.js';
+import { COMPLETION_INSTALL, SHELLS } from '../completion/shells.js';
+import { UsageError } from '../errors.js';
+import { HELP_TOPICS } from '../help/topics.js';
+import { VOCABULARY } from '../commands/vocabulary.js';
+
+export interface ArgSpec {
+  /** As commander writes it: `<pr>`, `[pr]`, `<pr...>`. */
+  name: string;
+  description: string;
+  choices?: readonly string[];
+}
+
+export interface FlagSpec {
+  /** As commander writes it: `-y, --yes`, `--priority <priority>`. */
+  flags: string;
+  description: string;
+  choices?: readonly string[];
+  /** Turns each value as commander reads it (a repeated flag gets the previous value). */
+  parse?: (value: string, previous: unknown) => unknown;
+}
+
+export interface CommandSpec {
+  name: string;
+  description: string;
+  args?: readonly ArgSpec[];
+  flags?: readonly FlagSpec[];
+  /** Shown under "Examples:" in the command's help, each after `$ `. */
+  examples: readonly string[];
+  /** Help text after the examples. */
+  notes?: string;
+  subcommands?: readonly CommandSpec[];
+  /** The command's argv parsing, which hands the runner its input and handler; a group has none. */
+  load?: () => Promise<Parse>;
+}
+
+/** Flags every command takes, wherever they are written. */
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [
+  { flags: '--api-url <url>', description: 'API base URL, ending in /v1 (env MQ_API_URL)' },
+  { flags: '-R, --repo <[host/]owner/name>', description: 'repository (env MQ_REPO; default: the git remote origin)' },
+  { flags: '-b, --branch <name>', description: "the queue's target branch (env MQ_BRANCH; default main)" },
+  { flags: '--org <slug>', description: 'organization slug, for test-details (env MQ_ORG)' },
+  { flags: '--profile <name>', description: 'config profile to apply (env MQ_PROFILE)' },
+  { flags: '--config <file>', description: 'config file to use instead of searching (env MQ_CONFIG)' },
+  { flags: '-o, --output <format>', description: 'output format', choices: ['table', 'json'] },
+  { flags: '--json', description: 'print one JSON document (same as -o json)' },
+  { flags: '--timeout <duration>', description: 'request timeout, e.g. 30s or 2m (env MQ_TIMEOUT)' },
+  { flags: '--insecure', description: 'allow sending the token over plain http to a host that is not loopback (env MQ_INSECURE=1)' },
+  { flags: '--no-color', description: 'no colour (also NO_COLOR)' },
+  { flags: '-q, --quiet', description: 'print only results and errors' },
+  { flags: '-v, --verbose', description: 'say more about what is happening' },
+  { flags: '--debug', description: 'trace every HTTP exchange on stderr (token redacted)' },
+];
+
+export const PROGRAM = {
+  name: 'mq',
+  description: 'Drive a merge queue from the terminal: submit, watch, pause, drain and tune it.',
+  examples: ['mq submit 42', 'mq status 42', 'mq queue get --repo acme/widgets', 'mq sandbox --clock manual'],
+};
+
+const PRS: ArgSpec = { name: '<pr...>', description: 'PR numbers' };
+const YES: FlagSpec = { flags: '-y, --yes', description: 'do not ask for confirmation' };
+const WAIT_INTERVAL: FlagSpec = { flags: '--interval <duration>', description: 'with --wait: pause between checks, at least 1s (default 10s)' };
+
+const WAIT_NOTES = `
+Exit codes: 0 every PR reached the state; 1 one ended in another final state (merged, failed, cancelled)
+or is unknown beside known ones; 3 a 401 or 403; 4 none is known (never submitted); 7 --timeout came first;
+130 Ctrl-C. An outage (5xx, 429, refused, reset, timeout) does not end the wait: it is shown, with since when,
+and the checks go on until the service is back or --timeout passes.
+A PR seen past the state waited for (it moved between two checks) has reached it: --for testing is met by a
+PR already merged. While nothing changes the pause grows (x1.5, up to 4x --interval or 60s); a change resets it.
+On a terminal each PR has a live line; in a pipe a line per change ("#42 testing (position 1)"); under --json
+an NDJSON line per change, then {"summary": …}.
+`;
+
+const CONFIG_INIT_NOTES = `
+It writes .mqrc.yaml at the git root (outside a checkout: in the working directory), or with --user
+$XDG_CONFIG_HOME/mq/config.yaml (default ~/.config/mq/). On a terminal it asks for what no flag gives
+(repository, target branch, API URL, output); otherwise it writes the flags and what it infers (the
+repository from the git remote origin) without asking. Flags it writes: --repo, --branch, --api-url, --org,
+--output (not --json), and with --user --token-command, --token-file. A key at mq's default is left out, but
+a project file always names its repository and target branch. It never asks for the token nor writes it: set
+MQ_TOKEN, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
+already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
+same schema mq reads config files with.
+`;
+
+/** One flag per queue setting (queue create, queue update), from the QueueSettings schema. */
+const SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap((flag): FlagSpec[] => {
+  const name = `--${flag.name}`;
+  switch (flag.kind) {
+    case 'boolean':
+      // deleteRequiredStatuses is an action, not a setting to turn off.
+      return flag.key === 'deleteRequiredStatuses'
+        ? [{ flags: name, description: flag.description }]
+        : [{ flags: name, description: flag.description }, { flags: `--no-${flag.name}`, description: '' }];
+    case 'choice':
+      return [{ flags: `${name} <value>`, description: flag.description, choices: flag.choices ?? [] }];
+    case 'list':
+      return [{ flags: `${name} <name>`, description: flag.description, parse: (value, previous) => [...((previous as string[] | undefined) ?? []), value] }];
+    case 'number':
+      return [{ flags: `${name} <n>`, description: flag.description, parse: (value) => parseWholeNumber(name, value) }];
+    case 'text':
+      return [{ flags: `${name} <text>`, description: flag.description }];
+  }
+});
+
+/** A whole number of 0 or more, checked as the flag is read; the setting's schema then says what range it takes. */
+export function parseWholeNumber(flag: string, text: string): number {
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} "${text}" must be a whole number`);
+  return value;
+}
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'submit',
+    description: 'submit pull requests to the queue',
+    args: [PRS],
+    flags: [
+      { flags: '--priority <priority>', description: 'urgent, high, medium, low, or 0-255 (0 is most urgent)' },
+      { flags: '--no-batch', description: 'test these PRs on their own, never in a batch' },
+      { flags: '--wait', description: 'then wait until they merge, as mq wait does (--timeout bounds the wait, default 30m)' },
+      WAIT_INTERVAL,
+    ],
+    examples: ['mq submit 42', 'mq submit 42 43 --priority high', 'mq submit 42 --priority urgent --no-batch', 'mq submit 42 --wait --timeout 1h'],
+    load: async () => (await import('../commands/submit.js')).parseSubmit,
+  },
+  {
+    name: 'wait',
+    description: 'wait until pull requests reach a state: merged, unless --for says another',
+    args: [PRS],
+    flags: [
+      { flags: '--for <state>', description: 'the state to wait for: merged (default) or any PR state' },
+      { flags: '--timeout <duration>', description: 'give up after this long, with exit 7 (default 30m)' },
+      { flags: '--interval <duration>', description: 'pause between checks, at least 1s (default 10s); it grows while nothing changes' },
+    ],
+    examples: ['mq wait 42', 'mq wait 42 43 --timeout 1h', 'mq wait 42 --for testing --interval 5s', "mq wait 42 --json | jq -c 'select(.summary)'"],
+    notes: WAIT_NOTES,
+    load: async () => (await import('../commands/wait.js')).parseWait,
+  },
+  {
+    name: 'cancel',
+    description: 'remove pull requests from the queue',
+    args: [PRS],
+    examples: ['mq cancel 42', 'mq cancel 42 43 --json'],
+    load: async () => (await import('../commands/pull-requests.js')).parseCancel,
+  },
+  {
+    name: 'restart',
+    description: 're-run the tests of pull requests in the queue',
+    args: [PRS],
+    examples: ['mq restart 42'],
+    load: async () => (await import('../commands/pull-requests.js')).parseRestart,
+  },
+  {
+    name: 'status',
+    description: "a PR's state and readiness, and why it is not moving",
+    args: [{ name: '[pr]', description: 'PR number (default: the PR of the current git branch)' }],
+    examples: ['mq status 42', 'mq status            # the PR of the current branch', 'mq status 42 --json'],
+    load: async () => (await import('../commands/status.js')).parseStatus,
+  },
+  {
+    name: 'list',
+    description: "the queue's pull requests, current and past",
+    flags: [
+      { flags: '--state <state>', description: 'only PRs in this state' },
+      { flags: '--since <time>', description: 'only PRs concluded since then: an ISO time or a duration ago (2h)' },
+      { flags: '--until <time>', description: 'only PRs concluded until then: an ISO time or a duration ago (1h)' },
+      { flags: '--limit <n>', description: 'at most this many PRs (default 50)' },
+    ],
+    examples: ['mq list', 'mq list --state merged --since 24h', 'mq list --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z', 'mq list --limit 200 --json'],
+    notes:
+      '\n--since and --until bound when a PR concluded (merged, failed or cancelled), both inclusive: a PR still\nin the queue has not concluded and is left out by either.\n',
+    load: async () => (await import('../commands/list.js')).parseList,
+  },
+  {
+    name: 'testing',
+    description: "details of a test run: the one that last tested a PR, or --run's",
+    args: [{ name: '[pr]', description: 'PR number: its run is the one the service names in its record (verifiedByTestRun)' }],
+    flags: [{ flags: '--run <testRunId>', description: 'test run id' }],
+    examples: ['mq testing 42', 'mq testing --run 3f1c…'],
+    notes:
+      '\nThe service finds runs by id only. For a PR, mq reads the run its record names (`verifiedByTestRun` of\n' +
+      'mq status 42 --json), the latest that tested it, in flight or finished, and asks for that run. A PR not\n' +
+      'tested yet has none: exit 4, and --run <testRunId> names a run directly.\n',
+    load: async () => (await import('../commands/testing.js')).parseTesting,
+  },
+  {
+    name: 'queue',
+    description: 'the queue itself: its state, settings and maintenance window',
+    examples: ['mq queue get', 'mq queue pause --reason "deploy freeze" --yes', 'mq queue drain --yes', 'mq queue resume'],
+    subcommands: [
+      {
+        name: 'get',
+        description: "the queue's state and settings, then its PRs",
+        flags: [
+          { flags: '--watch', description: 'refresh until Ctrl-C: in place on a terminal, once per change in a pipe (NDJSON under --json)' },
+          { flags: '--interval <duration>', description: 'with --watch: pause between refreshes, at least 1s (default 2s)' },
+        ],
+        examples: ['mq queue get', 'mq queue get --json', 'mq queue get --watch', 'mq queue get --watch --interval 5s > queue.log'],
+        load: async () => (await import('../commands/queue/get.js')).parseQueueGet,
+      },
+      {
+        name: 'create',
+        description: 'create the queue for the target branch',
+        flags: SETTING_FLAGS,
+        examples: ['mq queue create', 'mq queue create --mode parallel --concurrency 4 --batch'],
+        load: async () => (await import('../commands/queue/create.js')).parseQueueCreate,
+      },
+      {
+        name: 'update',
+        description: "change the queue's settings",
+        flags: SETTING_FLAGS,
+        examples: ['mq queue update --concurrency 3', 'mq queue update --batch --batching-min-size 4', 'mq queue update --required-status ci/build --required-status ci/test'],
+        load: async () => (await import('../commands/queue/update.js')).parseQueueUpdate,
+      },
+      {
+        name: 'pause',
+        description: 'stop starting tests and merging (runs in flight finish)',
+        flags: [{ flags: '--reason <text>', description: 'why: shown in the confirmation and the printed result (the service stores none)' }, YES],
+        examples: ['mq queue pause', 'mq queue pause --reason "release 4.2" --yes'],
+        load: async () => (await import('../commands/queue/state.js')).parseQueuePause,
+      },
+      {
+        name: 'drain',
+        description: 'finish the PRs in the queue, admit no new ones',
+        flags: [YES, { flags: '--wait', description: 'then wait until no admitted PR is left (--timeout bounds the wait: exit 7, default 30m)' }, WAIT_INTERVAL],
+        examples: ['mq queue drain --yes', 'mq queue drain --yes --wait --timeout 2h && deploy.sh'],
+        load: async () => (await import('../commands/queue/state.js')).parseQueueDrain,
+      },
+      {
+        name: 'resume',
+        description: 'set the queue running again',
+        examples: ['mq queue resume'],
+        load: async () => (await import('../commands/queue/state.js')).parseQueueResume,
+      },
+      {
+        name: 'delete',
+        description: 'delete the queue (it must be empty)',
+        flags: [YES, { flags: '--cancel-all', description: 'cancel the PRs still in the queue first' }],
+        examples: ['mq queue delete --yes', 'mq queue delete --cancel-all --yes'],
+        load: async () => (await import('../commands/queue/delete.js')).parseQueueDelete,
+      },
+    ],
+  },
+  {
+    name: 'targets',
+    description: 'impacted targets of pull requests (parallel queues)',
+    examples: ['mq targets set 42 //app:server //lib:db', 'mq targets set 42 --all'],
+    subcommands: [
+      {
+        name: 'set',
+        description: "upload a PR's impacted targets",
+        args: [
+          { name: '<pr>', description: 'PR number' },
+          { name: '[target...]', description: 'targets' },
+        ],
+        flags: [
+          { flags: '--file <path>', description: "read targets from a file ('-' for stdin): one a line, or a JSON array" },
+          { flags: '--all', description: 'the PR impacts every target' },
+          { flags: '--sha <sha>', description: "the PR's head SHA (default: the one the queue knows)" },
+        ],
+        examples: ['mq targets set 42 //app:server //lib:db', 'bazel-diff … | mq targets set 42 --file -', 'mq targets set 42 --all'],
+        load: async () => (await import('../commands/targets.js')).parseTargetsSet,
+      },
+    ],
+  },
+  {
+    name: 'metrics',
+    description: "the queue's health metrics, as a table",
+    flags: [
+      { flags: '--all-repos', description: 'every repository of the organization' },
+      { flags: '--raw', description: 'print the Prometheus text as received' },
+    ],
+    examples: ['mq metrics', 'mq metrics --all-repos', 'mq metrics --raw > metrics.prom'],
+    load: async () => (await import('../commands/metrics.js')).parseMetrics,
+  },
+  {
+    name: 'test-details',
+    description: 'one test case of the flaky-test data',
+    args: [{ name: '<test-id>', description: 'test id (a UUID)' }],
+    examples: ['mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'],
+    load: async () => (await import('../commands/test-details.js')).parseTestDetails,
+  },
+  {
+    name: 'config',
+    description: "mq's own settings",
+    examples: ['mq config init', 'mq config path', 'mq config show --json', 'mq help config'],
+    subcommands: [
+      {
+        name: 'show',
+        description: 'every resolved setting and where it came from (never the token)',
+        examples: ['mq config show', 'mq config show --profile ci --json'],
+        load: async () => (await import('../commands/config/show.js')).parseConfigShow,
+      },
+      {
+        name: 'path',
+        description: 'the config files in effect, and where new ones would be written',
+        examples: ['mq config path', 'mq config path --json | jq -r .project.path'],
+        load: async () => (await import('../commands/config/path.js')).parseConfigPath,
+      },
+      {
+        name: 'init',
+        description: 'write a config file: .mqrc.yaml at the git root, or your user file with --user',
+        flags: [
+          { flags: '--user', description: 'write the user config file instead of the project one' },
+          { flags: '--token-command <command>', description: 'a command that prints the token (written as tokenCommand)' },
+          { flags: '--token-file <path>', description: 'a file that holds the token (written as tokenFile)' },
+          { flags: '--force', description: 'replace the config file already there' },
+        ],
+        examples: [
+          'mq config init',
+          'mq config init --repo acme/widgets --branch main',
+          'mq config init --user --api-url https://mq.example.com/v1 --token-command "op read op://dev/mq/token"',
+        ],
+        notes: CONFIG_INIT_NOTES,
+        load: async () => (await import('../commands/config/init.js')).parseConfigInit,
+      },
+    ],
+  },
+  {
+    name: 'completion',
+    description: 'print a shell completion script: bash, zsh or fish',
+    args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: SHELLS }],
+    examples: SHELLS.flatMap((shell) => COMPLETION_INSTALL[shell]),
+    notes: '\nWrite the script again after upgrading mq: it lists the commands of this version.\n',
+    load: async () => (await import('../commands/completion.js')).parseCompletion,
+  },
+  {
+    name: 'help',
+    description: `help for a command, or a topic: ${HELP_TOPICS.map((topic) => topic.name).join(', ')}`,
+    args: [{ name: '[command-or-topic...]', description: 'a command (queue update) or a topic' }],
+    examples: ['mq help queue update', 'mq help exit-codes', 'mq help config', 'mq help environment'],
+    load: async () => (await import('../commands/help.js')).parseHelp,
+  },
+  {
+    name: 'sandbox',
+    description: 'run the local emulator of the service (prints its base URL first)',
+    flags: [
+      { flags: '--port <n>', description: 'port to listen on (0 picks a free one)' },
+      { flags: '--state <file>', description: 'keep the state in this file across restarts' },
+      { flags: '--token <token>', description: 'accept only this token (default: any non-empty one)' },
+      { flags: '--clock <clock>', description: 'real time, or manual (moved by POST /_sandbox/advance)', choices: ['real', 'manual'] },
+      { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second' },
+    ],
+    examples: ['mq sandbox', 'mq sandbox --port 8080 --state ./sandbox.json', 'mq sandbox --clock manual --port 0'],
+    load: async () => (await import('../commands/sandbox.js')).parseSandbox,
+  },
+];

@@ -1,0 +1,21 @@
+// mq completion <shell>: the script, written from the command tree (src/completion/).
+import { completionScript } from '../completion/index.js';
+import type { Shell } from '../completion/shells.js';
+import { work, type Invocation, type Words } from './invocation.js';
+import { VOCABULARY } from './vocabulary.js';
+
+/**
+ * Values of flags that commander does not restrict with .choices(), because their parsers accept more (any case,
+ * a number). A flag declared with .choices() needs no line here.
+ */
+const FLAG_VALUES: Record<string, readonly string[]> = {
+  'list --state': VOCABULARY.pullRequestStates,
+  'wait --for': VOCABULARY.pullRequestStates,
+  'submit --priority': VOCABULARY.priorityNames,
+};
+
+/** `mq completion <shell>` */
+export function parseCompletion(words: Words): Invocation {
+  const [shell] = words.args as [Shell];
+  return work.program({ shell }, (input, program, write) => write(completionScript(input.shell, program, FLAG_VALUES)));
+}

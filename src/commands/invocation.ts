@@ -1,0 +1,86 @@
+// What a command's own argv parsing hands the runner (src/cli/runner.ts): the validated input and the handler
+// that takes it, in one of four shapes. Each command module exports a `parse…` function that builds one from the
+// words commander parsed, so a command's flags, their rules and its handler are read in one place.
+import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import type { Context } from './context.js';
+import type { Waited } from './poll.js';
+import type { CommandResult } from './result.js';
+
+/** One command line as commander parsed it. */
+export interface Words {
+  /** The positional arguments in order; a variadic one is an array. */
+  args: readonly unknown[];
+  /** The flags written on the command line (this command's and its ancestors'), by commander's camelCase name. */
+  flags: Readonly<Record<string, unknown>>;
+}
+
+/** The little of the process that parsing may use: the clock for "2h ago", stdin for `--file -`, a prompt. */
+export interface ArgvIo {
+  now: number;
+  stdin: Readable & { isTTY?: boolean };
+  stderr: Writable;
+  signal: AbortSignal;
+}
+
+/** The printers of the commands that report as they go (src/render/*-printer.ts), chosen by the runner. */
+export type PrinterName = 'wait' | 'drain' | 'watch';
+
+/** A command that returns a result, printed once at the end. */
+export interface ResultWork<I> {
+  mode: 'result';
+  input: I;
+  handler: (input: I, ctx: Context) => Promise<CommandResult>;
+}
+
+/**
+ * A command that reports as it goes: the printer's events go to the handler, its summary ends the output. With
+ * `waits`, --timeout bounds the whole wait (exit 7) rather than each request.
+ */
+export interface StreamWork<I, E> {
+  mode: 'stream';
+  input: I;
+  /** `events` are the printer's: the wait printer takes WaitEvents, the drain printer DrainEvents, and so on. */
+  handler: (input: I, ctx: Context, events: E) => Promise<Waited>;
+  printer: PrinterName;
+  waits: boolean;
+}
+
+/** A command that runs until interrupted, announcing where it listens (the sandbox). */
+export interface ServeWork<I> {
+  mode: 'serve';
+  input: I;
+  handler: (input: I, ctx: Context, announce: (line: string) => void) => Promise<void>;
+}
+
+/** A command about mq itself (help, completion): it reads the command tree and needs no settings. */
+export interface ProgramWork<I> {
+  mode: 'program';
+  input: I;
+  handler: (input: I, program: Command, write: (text: string) => void) => void | Promise<void>;
+}
+
+/** What every shape may add: something to release once the command is over, whatever its outcome. */
+interface Releases {
+  dispose?: () => Promise<void>;
+}
+
+export type Invocation = (ResultWork<any> | StreamWork<any, any> | ServeWork<any> | ProgramWork<any>) & Releases;
+
+/** argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. */
+export type Parse = (words: Words, io: ArgvIo) => Invocation | Promise<Invocation>;
+
+/** Builders that tie an input to the handler that takes it. */
+export const work = {
+  result: <I>(input: I, handler: ResultWork<I>['handler'], dispose?: () => Promise<void>): Invocation => ({ mode: 'result', input, handler, dispose }),
+  stream: <I, E>(input: I, handler: StreamWork<I, E>['handler'], printer: PrinterName, options: { waits: boolean }): Invocation => ({
+    mode: 'stream',
+    input,
+    handler,
+    printer,
+    waits: options.waits,
+  }),
+  serve: <I>(input: I, handler: ServeWork<I>['handler']): Invocation => ({ mode: 'serve', input, handler }),
+  program: <I>(input: I, handler: ProgramWork<I>['handler']): Invocation => ({ mode: 'program', input, handler }),
+};
+

@@ -1,0 +1,226 @@
+// argv → the exact input each command's handler receives, as the command table and the commands' own parsing
+// produce it, in this process and without running anything: every command, its flags, and the usage errors
+// (exit 2) of the rules between them. One row per command line.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { CommanderError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { parseArgv } from '../../src/cli/program.js';
+import { COMMANDS, type CommandSpec } from '../../src/cli/table.js';
+import { VOCABULARY } from '../../src/commands/vocabulary.js';
+import { configInit } from '../../src/commands/config/init.js';
+import { configPath } from '../../src/commands/config/path.js';
+import { showConfig } from '../../src/commands/config/show.js';
+import type { Invocation } from '../../src/commands/invocation.js';
+import { list } from '../../src/commands/list.js';
+import { metrics } from '../../src/commands/metrics.js';
+import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
+import { createQueue } from '../../src/commands/queue/create.js';
+import { deleteQueue } from '../../src/commands/queue/delete.js';
+import { getQueue } from '../../src/commands/queue/get.js';
+import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/commands/queue/state.js';
+import { updateQueue } from '../../src/commands/queue/update.js';
+import { watchQueue } from '../../src/commands/queue/watch.js';
+import { sandbox } from '../../src/commands/sandbox.js';
+import { status } from '../../src/commands/status.js';
+import { setTargets } from '../../src/commands/targets.js';
+import { testDetails } from '../../src/commands/test-details.js';
+import { testing } from '../../src/commands/testing.js';
+import { submitAndWait, waitForPrs } from '../../src/commands/wait.js';
+import { EXIT, exitCodeOf, UsageError } from '../../src/errors.js';
+
+const NOW = Date.parse('2026-01-31T12:00:00.000Z');
+const MIN = 60_000;
+const TEST_ID = '7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162';
+const dir = mkdtempSync(join(tmpdir(), 'mq-parse-'));
+const targetsFile = join(dir, 'targets.txt');
+writeFileSync(targetsFile, '# from bazel-diff\n//app:server\n\n//lib:db\n');
+
+function sink(): Writable {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
+function parse(argv: string[], stdin = ''): Promise<Invocation | undefined> {
+  return parseArgv(argv, { stdout: sink(), stderr: sink(), stdin: Readable.from([stdin]), signal: new AbortController().signal, now: NOW });
+}
+
+/** The work as a row states it: the handler, what it is given, and for a reporting command its printer. */
+interface Row {
+  handler?: unknown;
+  mode?: string;
+  input: unknown;
+  printer?: string;
+  waits?: boolean;
+}
+
+function summary(work: Invocation | undefined): Row | undefined {
+  if (!work || work.mode === 'program') return work && { mode: work.mode, input: work.input };
+  return { handler: work.handler, input: work.input, ...(work.mode === 'stream' ? { printer: work.printer, waits: work.waits } : {}) };
+}
+
+/** config init is handed the terminal's questions, asked only when a person is there. */
+const PROMPT = expect.objectContaining({ ask: expect.any(Function) });
+const waitDefaults = { target: 'merged', timeoutMs: 30 * MIN, intervalMs: 10_000 };
+
+const ROWS: Array<[string, string[], Row]> = [
+  ['submit', ['submit', '42', '#43'], { handler: submit, input: { prs: [42, 43], priority: undefined, noBatch: undefined } }],
+  ['submit --priority --no-batch', ['submit', '42', '--priority', 'HIGH', '--no-batch'], { handler: submit, input: { prs: [42], priority: 'high', noBatch: true } }],
+  ['submit a numeric priority', ['submit', '42', '--priority', '7'], { handler: submit, input: { prs: [42], priority: 7, noBatch: undefined } }],
+  [
+    'submit --wait',
+    ['submit', '42', '--wait', '--timeout', '1h', '--interval', '5s'],
+    { handler: submitAndWait, input: { prs: [42], priority: undefined, noBatch: undefined, target: 'merged', timeoutMs: 60 * MIN, intervalMs: 5000 }, printer: 'wait', waits: true },
+  ],
+  ['submit --wait, --timeout before the command', ['--timeout', '2m', 'submit', '1', '--wait'], { handler: submitAndWait, input: { prs: [1], priority: undefined, noBatch: undefined, ...waitDefaults, timeoutMs: 2 * MIN }, printer: 'wait', waits: true }],
+  ['wait', ['wait', '42', '43'], { handler: waitForPrs, input: { prs: [42, 43], ...waitDefaults }, printer: 'wait', waits: true }],
+  ['wait --for --timeout --interval', ['wait', '42', '--for', 'Testing', '--timeout', '90s', '--interval', '2s'], { handler: waitForPrs, input: { prs: [42], target: 'testing', timeoutMs: 90_000, intervalMs: 2000 }, printer: 'wait', waits: true }],
+  ['cancel', ['cancel', '42', '43', '--json'], { handler: cancel, input: { prs: [42, 43] } }],
+  ['restart', ['restart', '42'], { handler: restart, input: { prs: [42] } }],
+  ['status', ['status', '42'], { handler: status, input: { pr: 42 } }],
+  ['status of the current branch', ['status'], { handler: status, input: { pr: undefined } }],
+  ['list', ['list'], { handler: list, input: { state: undefined, since: undefined, until: undefined, limit: 50 } }],
+  [
+    'list --state --since --until --limit',
+    ['list', '--state', 'MERGED', '--since', '24h', '--until', '2026-01-31T00:00:00Z', '--limit', '200'],
+    { handler: list, input: { state: 'merged', since: '2026-01-30T12:00:00.000Z', until: '2026-01-31T00:00:00.000Z', limit: 200 } },
+  ],
+  ['testing a PR', ['testing', '42'], { handler: testing, input: { pr: 42 } }],
+  ['testing --run', ['testing', '--run', '3f1c'], { handler: testing, input: { testRunId: '3f1c' } }],
+  ['queue get', ['queue', 'get'], { handler: getQueue, input: {} }],
+  ['queue get --watch', ['queue', 'get', '--watch'], { handler: watchQueue, input: { intervalMs: 2000 }, printer: 'watch', waits: false }],
+  ['queue get --watch --interval', ['queue', 'get', '--watch', '--interval', '5s'], { handler: watchQueue, input: { intervalMs: 5000 }, printer: 'watch', waits: false }],
+  ['queue create', ['queue', 'create'], { handler: createQueue, input: { settings: {} } }],
+  [
+    'queue create with settings',
+    ['queue', 'create', '--mode', 'parallel', '--concurrency', '4', '--batch'],
+    { handler: createQueue, input: { settings: { mode: 'parallel', concurrency: 4, batch: true } } },
+  ],
+  [
+    'queue update with every kind of setting flag',
+    ['queue', 'update', '--no-batch', '--required-status', 'ci/a', '--required-status', 'ci/b', '--enqueueing-label', '', '--pending-failure-depth', '0', '--merge-method', 'squash'],
+    { handler: updateQueue, input: { settings: { batch: false, requiredStatuses: ['ci/a', 'ci/b'], enqueueingLabel: '', pendingFailureDepth: 0, mergeMethod: 'squash' } } },
+  ],
+  ['queue update --delete-required-statuses', ['queue', 'update', '--delete-required-statuses'], { handler: updateQueue, input: { settings: { deleteRequiredStatuses: true } } }],
+  ['queue pause', ['queue', 'pause'], { handler: pauseQueue, input: { yes: false, reason: undefined } }],
+  ['queue pause --reason --yes', ['queue', 'pause', '--reason', 'release 4.2', '-y'], { handler: pauseQueue, input: { yes: true, reason: 'release 4.2' } }],
+  ['queue drain', ['queue', 'drain', '--yes'], { handler: drainQueue, input: { yes: true } }],
+  ['queue drain --wait', ['queue', 'drain', '--wait', '--timeout', '2h'], { handler: drainAndWait, input: { yes: false, timeoutMs: 120 * MIN, intervalMs: 10_000 }, printer: 'drain', waits: true }],
+  ['queue resume', ['queue', 'resume'], { handler: resumeQueue, input: {} }],
+  ['queue delete', ['queue', 'delete'], { handler: deleteQueue, input: { yes: false, cancelAll: false } }],
+  ['queue delete --cancel-all --yes', ['queue', 'delete', '--cancel-all', '--yes'], { handler: deleteQueue, input: { yes: true, cancelAll: true } }],
+  ['targets set', ['targets', 'set', '42', '//app:server', '//lib:db'], { handler: setTargets, input: { pr: 42, impactedTargets: ['//app:server', '//lib:db'], sha: undefined } }],
+  ['targets set --all --sha', ['targets', 'set', '42', '--all', '--sha', 'abc123'], { handler: setTargets, input: { pr: 42, impactedTargets: 'ALL', sha: 'abc123' } }],
+  [
+    'targets set --file',
+    ['targets', 'set', '42', '//x', '--file', targetsFile],
+    { handler: setTargets, input: { pr: 42, impactedTargets: ['//x'], file: expect.objectContaining({ count: 2 }), sha: undefined } },
+  ],
+  ['metrics', ['metrics'], { handler: metrics, input: { allRepos: false, raw: false } }],
+  ['metrics --all-repos --raw', ['metrics', '--all-repos', '--raw'], { handler: metrics, input: { allRepos: true, raw: true } }],
+  ['test-details', ['test-details', TEST_ID.toUpperCase()], { handler: testDetails, input: { testId: TEST_ID } }],
+  ['config show', ['config', 'show'], { handler: showConfig, input: {} }],
+  ['config path', ['config', 'path'], { handler: configPath, input: {} }],
+  ['config init', ['config', 'init'], { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT } }],
+  [
+    'config init --user --token-command --force',
+    ['config', 'init', '--user', '--token-command', 'op read x', '--force'],
+    { handler: configInit, input: { scope: 'user', force: true, tokenCommand: 'op read x', tokenFile: undefined, prompt: PROMPT } },
+  ],
+  ['sandbox', ['sandbox'], { handler: sandbox, input: { port: 0, stateFile: undefined, token: undefined, clock: 'real', speed: undefined } }],
+  [
+    'sandbox with every flag',
+    ['sandbox', '--port', '8080', '--state', 's.json', '--token', 't', '--clock', 'manual', '--speed', '2.5'],
+    { handler: sandbox, input: { port: 8080, stateFile: 's.json', token: 't', clock: 'manual', speed: 2.5 } },
+  ],
+  ['completion', ['completion', 'zsh'], { mode: 'program', input: { shell: 'zsh' } }],
+  ['help', ['help', 'queue', 'update'], { mode: 'program', input: { words: ['queue', 'update'] } }],
+];
+
+describe('argv to the input of each command', () => {
+  it.each(ROWS)('%s', async (_name, argv, expected) => {
+    expect(summary(await parse(argv))).toEqual(expected);
+  });
+
+  it('reads targets from stdin with --file -', async () => {
+    const work = await parse(['targets', 'set', '7', '--file', '-'], '["//a", "//b"]');
+    expect(summary(work)).toEqual({ handler: setTargets, input: { pr: 7, impactedTargets: [], file: expect.objectContaining({ count: 2 }), sha: undefined } });
+    await work?.dispose?.();
+  });
+
+  it('takes a --no-x flag only when it is written, never from its default', async () => {
+    expect(summary(await parse(['submit', '1']))).toMatchObject({ input: { noBatch: undefined } });
+    expect(summary(await parse(['queue', 'update', '--batch']))).toMatchObject({ input: { settings: { batch: true } } });
+  });
+
+  it('has a row for every command of the table', () => {
+    const leaves = (spec: CommandSpec, path: string[]): string[] =>
+      spec.subcommands ? spec.subcommands.flatMap((sub) => leaves(sub, [...path, sub.name])) : [path.join(' ')];
+    const rows = ROWS.map(([, argv]) => argv.filter((word) => /^[a-z-]+$/.test(word)).join(' '));
+    for (const leaf of COMMANDS.flatMap((spec) => leaves(spec, [spec.name]))) {
+      expect(rows.some((row) => row === leaf || row.startsWith(`${leaf} `)), leaf).toBe(true);
+    }
+  });
+
+  it('offers one flag per queue setting, from the schema', () => {
+    expect(VOCABULARY.settingFlags.map((flag) => flag.name)).toContain('batching-max-wait-time-minutes');
+    expect(VOCABULARY.pullRequestStates).toContain('pending_failure');
+    expect(VOCABULARY.priorityNames).toEqual(['urgent', 'high', 'medium', 'low']);
+  });
+});
+
+const USAGE_ERRORS: Array<[string[], RegExp]> = [
+  [['submit', 'x'], /"x" is not a PR number/],
+  [['submit', '1', '--priority', '256'], /--priority "256"/],
+  [['submit', '1', '--interval', '5s'], /--interval goes with --wait/],
+  [['submit', '1', '--wait', '--interval', '10ms'], /below the floor of 1s/],
+  [['wait', '1', '--for', 'done'], /--for "done"/],
+  [['wait', '1', '--timeout', '0s'], /--timeout "0s" must be longer than 0s/],
+  [['cancel', '0'], /"0" is not a PR number/],
+  [['status', '1.5'], /"1.5" is not a PR number/],
+  [['list', '--state', 'nope'], /--state "nope"/],
+  [['list', '--since', '1h', '--until', '2h'], /--since 1h is after --until 2h/],
+  [['list', '--since', 'yesterday'], /--since "yesterday"/],
+  [['list', '--limit', '0'], /--limit "0" must be a whole number of 1 or more/],
+  [['testing'], /testing needs a PR number or --run/],
+  [['testing', '1', '--run', 'r'], /not both/],
+  [['queue', 'get', '--interval', '5s'], /--interval goes with --watch/],
+  [['queue', 'get', '--watch', '--interval', '500ms'], /below the floor of 1s/],
+  [['queue', 'drain', '--interval', '5s'], /--interval goes with --wait/],
+  [['queue', 'update', '--concurrency', 'x'], /--concurrency "x" must be a whole number/],
+  [['queue', 'update', '--concurrency', '0'], /--concurrency/],
+  [['targets', 'set', '1', '//a', '--all'], /--all cannot be combined/],
+  [['targets', 'set', '1', '--file', join(dir, 'missing.txt')], /cannot read --file .*: ENOENT/],
+  [['test-details', 'zzz'], /is not a test id/],
+  [['config', 'init', '--token-file', 't'], /goes in the user config/],
+  [['config', 'init', '--user', '--token-file', 't', '--token-command', 'c'], /not both/],
+  [['sandbox', '--port', '65536'], /--port "65536"/],
+  [['sandbox', '--speed', '0'], /--speed "0" must be more than 0/],
+];
+
+const COMMANDER_ERRORS: Array<[string[], RegExp]> = [
+  [['nope'], /unknown command 'nope'/],
+  [['submit'], /missing required argument 'pr'/],
+  [['status', '1', '--bogus'], /unknown option '--bogus'/],
+  [['queue', 'update', '--mode', 'bogus'], /Allowed choices are single, parallel/],
+  [['completion', 'tcsh'], /Allowed choices are bash, zsh, fish/],
+  [['--output', 'xml', 'status'], /Allowed choices are table, json/],
+];
+
+describe('usage errors: exit 2, before anything is sent', () => {
+  it.each(USAGE_ERRORS)('%j', async (argv, message) => {
+    const error = await parse(argv).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+    expect(exitCodeOf(error)).toBe(EXIT.usage);
+  });
+
+  it.each(COMMANDER_ERRORS)('commander refuses %j', async (argv, message) => {
+    await expect(parse(argv)).rejects.toThrow(CommanderError);
+    await expect(parse(argv)).rejects.toThrow(message);
+  });
+});
