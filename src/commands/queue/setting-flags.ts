@@ -1,6 +1,6 @@
 // One flag per queue setting, derived from the QueueSettings schema so that a setting the service adds is one
 // line in schemas.ts: names are the kebab-case of the response names, help is the schema's description.
-import { z } from 'zod';
+import * as z from 'zod';
 import { QueueSettings } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 

@@ -1,6 +1,6 @@
 // What the sandbox pretends the repository host knows about a PR: title, author, head SHA and branch, base
 // branch, mergeability, and how its tests will go. Set through `/_sandbox/pullRequests`, or made up on first use.
-import { z } from 'zod';
+import * as z from 'zod';
 import { PrNumber, Repo } from '../../api/schemas.js';
 import { deterministicSha } from './ids.js';
 import { keyed, type HostState, type PullRequestRecord, type TestOutcome } from './state.js';

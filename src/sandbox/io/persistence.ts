@@ -1,7 +1,7 @@
 // The engine kept in a state file: loaded from its snapshot and journal at start, every change journaled before
 // it is acknowledged, time passing journaled now and then, and the journal folded into a new snapshot once it
 // outgrows the last one. The file format is store.ts's; when to write is decided here.
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues } from '../../api/schemas.js';
 import { replay, TIME_PASSED, type Change } from '../engine/changes.js';
 import { QueueEngine, type EngineOptions } from '../engine/engine.js';

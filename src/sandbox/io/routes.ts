@@ -1,7 +1,7 @@
 // The sandbox's routes: each v1 operation with the schema its request must pass and the engine call it makes,
 // the metrics GET, and the two control routes. The operations that change the state come from the engine's table
 // (engine/changes.ts), which the journal's replay uses too. Statuses live here; sockets live in server.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   API_VERSION,
   describeIssues,
