@@ -66,7 +66,16 @@ export type CommandResult =
       /** `delete --cancel-all`: the PRs cancelled first. */
       cancelled?: PrOutcome[];
     }
-  | { kind: 'targets'; pr: number; sha?: string; impactedTargets: string[] | 'ALL'; fellBackToAll: boolean }
+  | {
+      kind: 'targets';
+      pr: number;
+      sha?: string;
+      /** How many targets were sent (0 for ALL). */
+      count: number;
+      /** The list sent, or ALL; a file's list is read back only for --json, which prints it, so a table gets none. */
+      impactedTargets?: string[] | 'ALL';
+      fellBackToAll: boolean;
+    }
   | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
   | { kind: 'configPaths'; project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null }; user: ConfigFilePath }
   | ConfigInitResult;

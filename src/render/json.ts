@@ -37,7 +37,7 @@ export function toJson(result: CommandResult): unknown {
       return {
         pr: result.pr,
         sha: result.sha ?? null,
-        impactedTargets: result.impactedTargets,
+        impactedTargets: result.impactedTargets ?? null,
         fellBackToAll: result.fellBackToAll,
       };
     case 'config':
