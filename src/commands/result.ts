@@ -1,4 +1,5 @@
 // What a command hands back: plain data, printed by src/render. Commands never print.
+import type { MetricSample } from '../api/prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type {
   EnqueuedPullRequest,
@@ -54,7 +55,9 @@ export type CommandResult =
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
   | { kind: 'testDetails'; test: TestCase }
-  | { kind: 'metrics'; text: string; raw: boolean }
+  /** --raw keeps the exposition as it came; otherwise it is parsed once, here, into its samples. */
+  | { kind: 'metrics'; raw: true; text: string }
+  | { kind: 'metrics'; raw: false; samples: MetricSample[] }
   | {
       kind: 'queueChange';
       action: 'create' | 'update' | 'pause' | 'resume' | 'drain' | 'delete';

@@ -2,7 +2,7 @@
 // as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads are
 // always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
 import type { CommandResult } from '../commands/result.js';
-import { type MetricSample, parseMetrics } from '../api/prometheus.js';
+import type { MetricSample } from '../api/prometheus.js';
 import { requestedQueueState } from './queue-actions.js';
 
 export function toJson(result: CommandResult): unknown {
@@ -22,7 +22,7 @@ export function toJson(result: CommandResult): unknown {
     case 'testDetails':
       return { test: result.test };
     case 'metrics':
-      return result.raw ? { text: result.text } : { metrics: parseMetrics(result.text).map(jsonSample) };
+      return result.raw ? { text: result.text } : { metrics: result.samples.map(jsonSample) };
     case 'queueChange': {
       return {
         action: result.action,

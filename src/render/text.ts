@@ -33,10 +33,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderTestDetails } = await import('./views/test-details.js');
     return (result, ctx) => renderTestDetails(result.test, ctx);
   },
-  metrics: async () => {
-    const { renderMetrics } = await import('./views/metrics.js');
-    return (result, ctx) => renderMetrics(result.text, result.raw, ctx);
-  },
+  metrics: async () => (await import('./views/metrics.js')).renderMetrics,
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => {
     const { renderTargets } = await import('./views/outcomes.js');
