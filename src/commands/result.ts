@@ -1,5 +1,6 @@
 // What a command hands back: plain data, printed by src/render. Commands never print.
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
+import type { Stats } from './stats-tally.js';
 import type {
   EnqueuedPullRequest,
   Queue,
@@ -55,6 +56,7 @@ export type CommandResult =
   | { kind: 'testingDetails'; details: TestingDetails }
   | { kind: 'testDetails'; test: TestCase }
   | { kind: 'metrics'; text: string; raw: boolean }
+  | { kind: 'stats'; stats: Stats }
   | {
       kind: 'queueChange';
       action: 'create' | 'update' | 'pause' | 'resume' | 'drain' | 'delete';

@@ -37,6 +37,10 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderMetrics } = await import('./views/metrics.js');
     return (result, ctx) => renderMetrics(result.text, result.raw, ctx);
   },
+  stats: async () => {
+    const { renderStats } = await import('./views/stats.js');
+    return (result, ctx) => renderStats(result.stats, ctx);
+  },
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => {
     const { renderTargets } = await import('./views/outcomes.js');
