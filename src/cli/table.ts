@@ -183,7 +183,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [
       { flags: '--since <time>', description: 'window start: an ISO time or a duration ago (default 7d)' },
       { flags: '--until <time>', description: 'window end: an ISO time or a duration ago (default now)' },
-      { flags: '--by <key>', description: 'break the counts down: author', choices: ['author'] },
+      { flags: '--by <key>', description: 'break the counts down by: author' },
     ],
     examples: ['mq stats', 'mq stats --since 30d --by author', 'mq stats --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z --json'],
     notes:
