@@ -1,6 +1,7 @@
 // What a command hands back: plain data, printed by src/render. Commands never print.
 import type { MetricSample } from '../api/prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
+import type { Stats } from './stats-tally.js';
 import type {
   EnqueuedPullRequest,
   Queue,
@@ -58,6 +59,7 @@ export type CommandResult =
   /** --raw keeps the exposition as it came; otherwise it is parsed once, here, into its samples. */
   | { kind: 'metrics'; raw: true; text: string }
   | { kind: 'metrics'; raw: false; samples: MetricSample[] }
+  | { kind: 'stats'; stats: Stats }
   | {
       kind: 'queueChange';
       action: 'create' | 'update' | 'pause' | 'resume' | 'drain' | 'delete';

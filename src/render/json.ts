@@ -4,6 +4,7 @@
 import type { CommandResult } from '../commands/result.js';
 import type { MetricSample } from '../api/prometheus.js';
 import { requestedQueueState } from './queue-actions.js';
+import type { Stats } from '../commands/stats-tally.js';
 
 export function toJson(result: CommandResult): unknown {
   switch (result.kind) {
@@ -23,6 +24,8 @@ export function toJson(result: CommandResult): unknown {
       return { test: result.test };
     case 'metrics':
       return result.raw ? { text: result.text } : { metrics: result.samples.map(jsonSample) };
+    case 'stats':
+      return statsJson(result.stats);
     case 'queueChange': {
       return {
         action: result.action,
@@ -127,4 +130,15 @@ function jsonSample(sample: MetricSample): MetricSample | (Omit<MetricSample, 'v
   if (Number.isFinite(sample.value)) return sample;
   const value = Number.isNaN(sample.value) ? 'NaN' : sample.value > 0 ? '+Inf' : '-Inf';
   return { ...sample, value };
+}
+
+// The +Inf bucket's bound goes out as "+Inf", as in jsonSample; everything else is already plain numbers.
+function statsJson(stats: Stats): unknown {
+  const histogram = (duration: Stats['durations']['timeInQueue']) =>
+    duration && { ...duration, buckets: duration.buckets.map((bucket) => ({ ...bucket, le: Number.isFinite(bucket.le) ? bucket.le : '+Inf' })) };
+  const { durations } = stats;
+  return {
+    ...stats,
+    durations: { ...durations, timeInQueue: histogram(durations.timeInQueue), testing: histogram(durations.testing), wait: histogram(durations.wait) },
+  };
 }

@@ -34,6 +34,10 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     return (result, ctx) => renderTestDetails(result.test, ctx);
   },
   metrics: async () => (await import('./views/metrics.js')).renderMetrics,
+  stats: async () => {
+    const { renderStats } = await import('./views/stats.js');
+    return (result, ctx) => renderStats(result.stats, ctx);
+  },
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => {
     const { renderTargets } = await import('./views/outcomes.js');

@@ -24,6 +24,7 @@ import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/com
 import { updateQueue } from '../../src/commands/queue/update.js';
 import { watchQueue } from '../../src/commands/queue/watch.js';
 import { sandbox } from '../../src/commands/sandbox.js';
+import { stats } from '../../src/commands/stats.js';
 import { status } from '../../src/commands/status.js';
 import { setTargets } from '../../src/commands/targets.js';
 import { testDetails } from '../../src/commands/test-details.js';
@@ -85,6 +86,12 @@ const ROWS: Array<[string, string[], Row]> = [
     'list --state --since --until --limit',
     ['list', '--state', 'MERGED', '--since', '24h', '--until', '2026-01-31T00:00:00Z', '--limit', '200'],
     { handler: list, input: { state: 'merged', since: '2026-01-30T12:00:00.000Z', until: '2026-01-31T00:00:00.000Z', limit: 200 } },
+  ],
+  ['stats: the last 7 days', ['stats'], { handler: stats, input: { since: '2026-01-24T12:00:00.000Z', until: undefined, by: undefined } }],
+  [
+    'stats --since --until --by author',
+    ['stats', '--since', '2026-01-01T00:00:00Z', '--until', '1h', '--by', 'author'],
+    { handler: stats, input: { since: '2026-01-01T00:00:00.000Z', until: '2026-01-31T11:00:00.000Z', by: 'author' } },
   ],
   ['testing a PR', ['testing', '42'], { handler: testing, input: { pr: 42 } }],
   ['testing --run', ['testing', '--run', '3f1c'], { handler: testing, input: { testRunId: '3f1c' } }],
@@ -183,6 +190,9 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['list', '--since', '1h', '--until', '2h'], /--since 1h is after --until 2h/],
   [['list', '--since', 'yesterday'], /--since "yesterday"/],
   [['list', '--limit', '0'], /--limit "0" must be a whole number of 1 or more/],
+  [['stats', '--since', '1h', '--until', '2h'], /--since 1h is after --until 2h/],
+  [['stats', '--until', '8d'], /--since 7d is after --until 8d/],
+  [['stats', '--by', 'team'], /--by "team": only author/],
   [['testing'], /testing needs a PR number or --run/],
   [['testing', '1', '--run', 'r'], /not both/],
   [['queue', 'get', '--interval', '5s'], /--interval goes with --watch/],
