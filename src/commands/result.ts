@@ -2,10 +2,12 @@
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type {
   EnqueuedPullRequest,
+  QuarantinedTest,
   Queue,
   SubmittedPullRequest,
   TestCase,
   TestingDetails,
+  UnhealthyTest,
   UpdatedQueue,
 } from '../api/schemas.js';
 
@@ -54,6 +56,11 @@ export type CommandResult =
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
   | { kind: 'testDetails'; test: TestCase }
+  /** `mq flaky list`: every page of one list, as the service shapes its rows. */
+  | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
+  | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }
+  | { kind: 'flakyTests'; list: 'failing'; tests: TestCase[] }
+  | { kind: 'ticketLinked'; testId: string; ticketId: string }
   | { kind: 'metrics'; text: string; raw: boolean }
   | {
       kind: 'queueChange';
