@@ -117,9 +117,8 @@ export class MergeQueueClient {
     return this.post('flaky-tests/list-failing-tests', ListFailingTestsRequest, body, ListFailingTestsResponse, true);
   }
 
-  /** Linking the same ticket again leaves the same link, so a retry is harmless. */
   linkTicketToTestCase(body: z.input<typeof LinkTicketRequest>) {
-    return this.post('flaky-tests/link-ticket-to-test-case', LinkTicketRequest, body, Acknowledgement, true);
+    return this.post('flaky-tests/link-ticket-to-test-case', LinkTicketRequest, body, Acknowledgement, false);
   }
 
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */

@@ -6,6 +6,7 @@ import type { Context } from './context.js';
 import { parsePositiveInt, parseTestId, parseTime } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
+import { checkCommand, settle } from './uncertain.js';
 
 export type UnhealthyStatus = (typeof UNHEALTHY_STATUSES)[number];
 
@@ -110,7 +111,10 @@ export function parseLinkTicket(words: Words): Invocation {
 export async function linkTicket(input: { testId: string; ticketId: string }, ctx: Context): Promise<CommandResult> {
   const { repo } = ctx.queueRef();
   const client = await ctx.client();
-  await client.linkTicketToTestCase({ repo, test_case_id: input.testId, external_ticket_id: input.ticketId });
+  await settle(client.linkTicketToTestCase({ repo, test_case_id: input.testId, external_ticket_id: input.ticketId }), {
+    what: `the link of ${input.ticketId} to test ${input.testId}`,
+    check: checkCommand(ctx, 'test-details', input.testId),
+  });
   return { kind: 'ticketLinked', testId: input.testId, ticketId: input.ticketId };
 }
 

@@ -79,7 +79,7 @@ describe('mq flaky list', () => {
 
     const text = await mq(['flaky', 'list', '--failing', '--since', '168h'], { env });
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^ID\s+STATUS\s+FAILS \(24H\)/);
+    expect(text.stdout).toMatch(/^ID\s+STATUS\s+QUARANTINED\s+FAILS \(24H\)\s+NAME\s+TICKET/);
     const wide = sent('list-failing-tests').at(-1);
     expect(Date.parse(wide.end_time) - Date.parse(wide.start_time)).toBe(7 * 24 * 3600 * 1000);
   });

@@ -1,4 +1,5 @@
 // `mq flaky list` and `mq flaky link-ticket`: a table of test cases, each with the id `mq test-details` takes.
+import type { UnhealthyTest } from '../../api/schemas.js';
 import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { formatAgo, yesNo } from '../fields.js';
@@ -30,32 +31,19 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
         ]),
         paint,
       )}\n`;
-    case 'unhealthy':
+    default: {
+      // The two lists differ only in what they measure: PRs impacted, or the failure rate in the last 24h.
+      const measure =
+        result.list === 'failing'
+          ? { header: 'FAILS (24H)', cells: result.tests.map((test) => formatRate(test.failure_rate_last_24h)) }
+          : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
+      const tests: readonly UnhealthyTest[] = result.tests;
       return `${renderTable(
-        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: 'PRS (7D)', align: 'right' }, { header: 'NAME' }, { header: 'TICKET' }],
-        result.tests.map((test) => [
-          safeLine(test.id),
-          paintState(paint, test.status.value),
-          yesNo(test.quarantined),
-          String(test.pull_requests_impacted_last_7d),
-          name(test),
-          ticket(test),
-        ]),
+        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: measure.header, align: 'right' }, { header: 'NAME' }, { header: 'TICKET' }],
+        tests.map((test, i) => [safeLine(test.id), paintState(paint, test.status.value), yesNo(test.quarantined), measure.cells[i]!, name(test), ticket(test)]),
         paint,
       )}\n`;
-    case 'failing':
-      return `${renderTable(
-        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'FAILS (24H)', align: 'right' }, { header: 'QUARANTINED' }, { header: 'NAME' }, { header: 'TICKET' }],
-        result.tests.map((test) => [
-          safeLine(test.id),
-          paintState(paint, test.status.value),
-          formatRate(test.failure_rate_last_24h),
-          yesNo(test.quarantined),
-          name(test),
-          ticket(test),
-        ]),
-        paint,
-      )}\n`;
+    }
   }
 }
 
