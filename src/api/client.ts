@@ -10,8 +10,15 @@ import {
   GetMergeQueueTestingDetailsRequest,
   GetSubmittedPullRequestRequest,
   GetTestDetailsRequest,
+  LinkTicketRequest,
+  ListFailingTestsRequest,
+  ListFailingTestsResponse,
   ListPullRequestsRequest,
   ListPullRequestsResponse,
+  ListQuarantinedTestsRequest,
+  ListQuarantinedTestsResponse,
+  ListUnhealthyTestsRequest,
+  ListUnhealthyTestsResponse,
   PullRequestRequest,
   Queue,
   QueueRequest,
@@ -96,6 +103,22 @@ export class MergeQueueClient {
 
   getTestDetails(body: z.input<typeof GetTestDetailsRequest>) {
     return this.post('flaky-tests/get-test-details', GetTestDetailsRequest, body, TestDetailsResponse, true);
+  }
+
+  listQuarantinedTests(body: z.input<typeof ListQuarantinedTestsRequest>) {
+    return this.post('flaky-tests/list-quarantined-tests', ListQuarantinedTestsRequest, body, ListQuarantinedTestsResponse, true);
+  }
+
+  listUnhealthyTests(body: z.input<typeof ListUnhealthyTestsRequest>) {
+    return this.post('flaky-tests/list-unhealthy-tests', ListUnhealthyTestsRequest, body, ListUnhealthyTestsResponse, true);
+  }
+
+  listFailingTests(body: z.input<typeof ListFailingTestsRequest>) {
+    return this.post('flaky-tests/list-failing-tests', ListFailingTestsRequest, body, ListFailingTestsResponse, true);
+  }
+
+  linkTicketToTestCase(body: z.input<typeof LinkTicketRequest>) {
+    return this.post('flaky-tests/link-ticket-to-test-case', LinkTicketRequest, body, Acknowledgement, false);
   }
 
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */

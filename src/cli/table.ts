@@ -303,6 +303,38 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async () => (await import('../commands/test-details.js')).parseTestDetails,
   },
   {
+    name: 'flaky',
+    description: 'the flaky-test lists, and tickets linked to test cases',
+    examples: ['mq flaky list --quarantined --org acme', 'mq flaky list --unhealthy --status broken', 'mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123'],
+    subcommands: [
+      {
+        name: 'list',
+        description: 'test cases, each with the id mq test-details takes: one of --quarantined, --unhealthy, --failing',
+        flags: [
+          { flags: '--quarantined', description: 'tests whose failures count as passes' },
+          { flags: '--unhealthy', description: 'flaky and broken tests' },
+          { flags: '--status <status>', description: 'with --unhealthy: only this status (default both)', choices: ['flaky', 'broken'] },
+          { flags: '--failing', description: 'tests that failed in a window up to now' },
+          { flags: '--since <time>', description: 'with --failing: start of the window, a duration ago (24h, the default) or an ISO time; at most 7 days (168h) back' },
+          { flags: '--page-size <n>', description: 'tests per request, 1-100 (default 100); every page is read' },
+        ],
+        examples: ['mq flaky list --quarantined', 'mq flaky list --unhealthy --status flaky --json', 'mq flaky list --failing --since 72h'],
+        notes: '\nNeeds the organization slug (--org, MQ_ORG, or "org" in a config file), as test-details does.\n',
+        load: async () => (await import('../commands/flaky.js')).parseFlakyList,
+      },
+      {
+        name: 'link-ticket',
+        description: 'link a ticket (Jira, Linear) to a test case',
+        args: [
+          { name: '<test-id>', description: 'test id (a UUID)' },
+          { name: '<ticket-id>', description: 'the ticket key, e.g. KAN-123' },
+        ],
+        examples: ['mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123'],
+        load: async () => (await import('../commands/flaky.js')).parseLinkTicket,
+      },
+    ],
+  },
+  {
     name: 'config',
     description: "mq's own settings",
     examples: ['mq config init', 'mq config path', 'mq config show --json', 'mq help config'],

@@ -4,10 +4,12 @@ import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats-tally.js';
 import type {
   EnqueuedPullRequest,
+  QuarantinedTest,
   Queue,
   SubmittedPullRequest,
   TestCase,
   TestingDetails,
+  UnhealthyTest,
   UpdatedQueue,
 } from '../api/schemas.js';
 
@@ -60,6 +62,11 @@ export type CommandResult =
   | { kind: 'metrics'; raw: true; text: string }
   | { kind: 'metrics'; raw: false; samples: MetricSample[] }
   | { kind: 'stats'; stats: Stats }
+  /** `mq flaky list`: every page of one list, as the service shapes its rows. */
+  | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
+  | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }
+  | { kind: 'flakyTests'; list: 'failing'; tests: TestCase[] }
+  | { kind: 'ticketLinked'; testId: string; ticketId: string }
   | {
       kind: 'queueChange';
       action: 'create' | 'update' | 'pause' | 'resume' | 'drain' | 'delete';

@@ -22,6 +22,11 @@ export function toJson(result: CommandResult): unknown {
       return result.details;
     case 'testDetails':
       return { test: result.test };
+    // Every page in one document, shaped as the service's answer (its `page` left out).
+    case 'flakyTests':
+      return result.list === 'quarantined' ? { quarantined_tests: result.tests } : { tests: result.tests };
+    case 'ticketLinked':
+      return { test_case_id: result.testId, external_ticket_id: result.ticketId };
     case 'metrics':
       return result.raw ? { text: result.text } : { metrics: result.samples.map(jsonSample) };
     case 'stats':

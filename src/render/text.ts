@@ -33,6 +33,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderTestDetails } = await import('./views/test-details.js');
     return (result, ctx) => renderTestDetails(result.test, ctx);
   },
+  flakyTests: async () => (await import('./views/flaky-tests.js')).renderFlakyTests,
+  ticketLinked: async () => (await import('./views/flaky-tests.js')).renderTicketLinked,
   metrics: async () => (await import('./views/metrics.js')).renderMetrics,
   stats: async () => {
     const { renderStats } = await import('./views/stats.js');
