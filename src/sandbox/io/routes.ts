@@ -41,6 +41,8 @@ export interface Route {
   isRead?: boolean;
   /** Whether a fork's upload may call it without a token (only setImpactedTargets, as on the service). */
   forkUploads?: boolean;
+  /** Answered without a token, as the service answers `/status`: no token is checked, not even a wrong one. */
+  anonymous?: boolean;
   handle(context: RouteContext): Handled;
 }
 
@@ -184,6 +186,19 @@ function metricsAnswer(text: string): Handled {
   return { answer: { status: 200, contentType: METRICS_CONTENT_TYPE, body: text } };
 }
 
+/** The service's own health: the sandbox is always up. */
+const status: Route = {
+  method: 'GET',
+  isRead: true,
+  anonymous: true,
+  handle: () => ({
+    answer: jsonAnswer({
+      overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' },
+      statuses: [],
+    }),
+  }),
+};
+
 const OPERATIONS: Record<string, Route> = {
   submitPullRequest: mutation('submitPullRequest'),
   cancelPullRequest: mutation('cancelPullRequest'),
@@ -198,6 +213,7 @@ const OPERATIONS: Record<string, Route> = {
   getMergeQueueTestingDetails: query(GetMergeQueueTestingDetailsRequest, (engine, input) => engine.getMergeQueueTestingDetails(input)),
   'flaky-tests/get-test-details': query(GetTestDetailsRequest, (engine, input) => engine.getTestDetails(input)),
   getMergeQueueMetrics,
+  status,
 };
 
 const CONTROLS: Record<string, Route> = {
