@@ -13,6 +13,7 @@ import { VOCABULARY } from '../../src/commands/vocabulary.js';
 import { configInit } from '../../src/commands/config/init.js';
 import { configPath } from '../../src/commands/config/path.js';
 import { showConfig } from '../../src/commands/config/show.js';
+import { doctor } from '../../src/commands/doctor.js';
 import type { Invocation } from '../../src/commands/invocation.js';
 import { list } from '../../src/commands/list.js';
 import { metrics } from '../../src/commands/metrics.js';
@@ -120,6 +121,7 @@ const ROWS: Array<[string, string[], Row]> = [
   ['metrics', ['metrics'], { handler: metrics, input: { allRepos: false, raw: false } }],
   ['metrics --all-repos --raw', ['metrics', '--all-repos', '--raw'], { handler: metrics, input: { allRepos: true, raw: true } }],
   ['test-details', ['test-details', TEST_ID.toUpperCase()], { handler: testDetails, input: { testId: TEST_ID } }],
+  ['doctor', ['doctor', '--json'], { handler: doctor, input: {} }],
   ['config show', ['config', 'show'], { handler: showConfig, input: {} }],
   ['config path', ['config', 'path'], { handler: configPath, input: {} }],
   ['config init', ['config', 'init'], { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT } }],

@@ -246,7 +246,7 @@ describe('validation', () => {
     ['tokenCommand: "  "', '"tokenCommand" must be a shell command'],
     ['tokenFile: 7', '"tokenFile" must be a file path'],
     ['trustedApiUrls: https://mq.example.com/v1', '"trustedApiUrls" must be a list of http(s) URLs ending in /v1'],
-    ['trustedApiUrls: [https://mq.example.com]', '"trustedApiUrls[0]" must be an http(s) URL ending in /v1, like https://api.trunk.io/v1'],
+    ['trustedApiUrls: [https://mq.example.com]', '"trustedApiUrls[0]" must end in /v1, as in https://mq.example.com/v1'],
     ['profiles: { ci: { trustedApiUrls: [] } }', 'unknown key "profiles.ci.trustedApiUrls"'],
   ])('user file %j: %s', async (yaml, problem) => {
     const t = tree();
