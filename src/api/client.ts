@@ -22,6 +22,7 @@ import {
   PullRequestRequest,
   Queue,
   QueueRequest,
+  ServiceStatus,
   SetImpactedTargetsRequest,
   SubmitPullRequestRequest,
   SubmittedPullRequest,
@@ -132,6 +133,12 @@ export class MergeQueueClient {
       idempotent: true,
     });
     return answer.text;
+  }
+
+  /** `GET /status`: the service's own health. It takes no token, so none is sent. */
+  async getStatus(): Promise<ServiceStatus> {
+    const answer = await this.transport.send({ method: 'GET', path: '/status', operation: 'status', idempotent: true, anonymous: true });
+    return parseAnswer('status', answer, ServiceStatus, true, this.transport);
   }
 
   private async post<Req extends z.ZodType, Res extends z.ZodType>(

@@ -441,3 +441,16 @@ export function formatPath(path: readonly PropertyKey[]): string {
     .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
     .join('');
 }
+
+/** `GET /status`, the service's own health (no token): `up` with green, or `impacted` with what is impacted. */
+const StatusColor = z.string();
+export const ServiceStatus = z.looseObject({
+  overallStatus: z.looseObject({
+    type: openEnum(['up', 'impacted']),
+    color: StatusColor,
+    overallStatusDescription: z.string(),
+    impactedStatuses: z.array(z.looseObject({ name: z.string(), color: StatusColor, statusDescription: z.string() })).optional(),
+  }),
+  statuses: z.array(z.looseObject({ name: z.string(), color: StatusColor, statusDescription: z.string() })),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatus>;

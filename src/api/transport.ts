@@ -58,6 +58,8 @@ export interface Exchange {
   query?: Record<string, string>;
   /** Reads are retried; a POST that changes state is not, because the API has no idempotency key. */
   idempotent: boolean;
+  /** Sent without the token: an endpoint that takes none (`/status`) need not see it. */
+  anonymous?: boolean;
 }
 
 export interface Answer {
@@ -163,7 +165,7 @@ export class Transport {
     const url = new URL(this.options.apiUrl + exchange.path);
     for (const [key, value] of Object.entries(exchange.query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = {
-      [TOKEN_HEADER]: this.options.token,
+      ...(exchange.anonymous ? {} : { [TOKEN_HEADER]: this.options.token }),
       'user-agent': this.options.userAgent,
       accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
     };

@@ -39,14 +39,13 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   const settings = resolved.settings;
   let client: MergeQueueClient | undefined;
   let making: Promise<MergeQueueClient> | undefined;
-  const makeClient = async () => {
-    // Before the token is read: a tokenCommand must not run for a request that will be refused.
-    checkTokenDestination(resolved);
-    const [{ MergeQueueClient }, { renderRetry }, token] = await Promise.all([import('../api/client.js'), import('../render/retry.js'), readToken(settings)]);
-    client = new MergeQueueClient({
+  const newClient = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
+    const [{ MergeQueueClient }, { renderRetry }] = await Promise.all([import('../api/client.js'), import('../render/retry.js')]);
+    return new MergeQueueClient({
       apiUrl: settings.apiUrl,
       token,
-      timeoutMs: settings.timeoutMs,
+      timeoutMs: tuning?.timeoutMs ?? settings.timeoutMs,
+      ...(tuning && { retries: tuning.retries }),
       // On a waiting command --timeout is the wait's: only the other two set the request timeout.
       timeoutHint: waits ? "MQ_TIMEOUT or the config file's timeout" : undefined,
       userAgent: USER_AGENT,
@@ -54,6 +53,11 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
       onRetry: (notice) => ctx.info(renderRetry(notice)),
     });
+  };
+  const makeClient = async () => {
+    // Before the token is read: a tokenCommand must not run for a request that will be refused.
+    checkTokenDestination(resolved);
+    client = await newClient(await readToken(settings));
     return client;
   };
   const ctx: Context = {
@@ -65,6 +69,10 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     interactive: Boolean(io.stdin.isTTY && io.stderr.isTTY),
     // Made on first use, once: commands that never call the service never need a token.
     client: () => (making ??= makeClient()),
+    probeClient: async (token, timeoutMs) => {
+      if (token !== undefined) checkTokenDestination(resolved);
+      return newClient(token ?? '', { timeoutMs, retries: 0 });
+    },
     queueRef: () => ({ repo: requireRepo(settings), targetBranch: settings.targetBranch }),
     async confirm(question) {
       const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: true });

@@ -6,7 +6,7 @@ import type { Invocation, Parse, PrinterName, ResultWork, ServeWork, StreamWork,
 import type { Waited } from '../commands/poll.js';
 import { resultExitCode, type CommandResult } from '../commands/result.js';
 import type { ResolvedSettings } from '../config/index.js';
-import { EXIT, exitCodeOf, InterruptedError, WaitTimeoutError } from '../errors.js';
+import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from '../errors.js';
 import type { Printer, ProgressOutput } from '../render/progress.js';
 import type { Prepared, Voice } from './prepare.js';
 import type { Io } from './io.js';
@@ -66,7 +66,16 @@ export class Runner {
   }
 
   private async execute(work: ResultWork<unknown>): Promise<number> {
-    const { ctx, close, serviceNow } = await this.prepare(false);
+    let prepared: Prepared;
+    try {
+      prepared = await this.prepare(false);
+    } catch (error) {
+      if (!work.unresolved || !(error instanceof ConfigError || error instanceof UsageError)) throw error;
+      const result = work.unresolved(work.input, error);
+      await this.print(result, this.io.now());
+      return resultExitCode(result);
+    }
+    const { ctx, close, serviceNow } = prepared;
     try {
       const result = await raceInterrupt(work.handler(work.input, ctx), this.io.signal);
       await this.print(result, serviceNow() ?? this.io.now());
@@ -108,8 +117,9 @@ export class Runner {
     return prepared;
   }
 
+  /** Without settings (they did not resolve) the output is as the command line asks, without colour. */
   private async print(result: CommandResult, now: number): Promise<void> {
-    const settings = this.resolved!.settings;
+    const settings = this.resolved?.settings ?? { output: wantsJson(this.io.argv) ? 'json' : 'table', color: false };
     if (settings.output === 'json') {
       const { toJson, writeJson } = await import('../render/json.js');
       writeJson(toJson(result), (chunk) => this.io.stdout.write(chunk));

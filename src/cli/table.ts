@@ -335,6 +335,17 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'doctor',
+    description: 'check that mq can work here: Node.js, settings, token, API, service status, clock, repository, queue, proxy',
+    examples: ['mq doctor', 'mq doctor --json', 'MQ_API_URL=http://127.0.0.1:4000/v1 mq doctor'],
+    notes:
+      '\nOne line per check, a failure with its fix; a check that needs a failed one is skipped. Exit 0 when all\n' +
+      "pass, else the first failure's code (3 config or token, 4 no queue, 6 unreachable or the service impacted,\n" +
+      '1 a clock off by more than a minute). Each request is tried once, within 5s or --timeout if shorter.\n' +
+      'The token is never shown: only where it comes from.\n',
+    load: async () => (await import('../commands/doctor.js')).parseDoctor,
+  },
+  {
     name: 'config',
     description: "mq's own settings",
     examples: ['mq config init', 'mq config path', 'mq config show --json', 'mq help config'],

@@ -13,6 +13,11 @@ export interface Context {
   resolved: ResolvedSettings;
   /** The API client, made on first use: commands that never call the service never need a token. */
   client(): Promise<MergeQueueClient>;
+  /**
+   * A client of its own, for `mq doctor`: one try per request within `timeoutMs`, with the token the caller read
+   * (none: only GET /status, which takes none). The caller closes it.
+   */
+  probeClient(token: string | undefined, timeoutMs: number): Promise<MergeQueueClient>;
   /** The repository and target branch every queue and PR operation names; a ConfigError without a repository. */
   queueRef(): QueueRef;
   /** Asks on the terminal; only called when `interactive` is true. */

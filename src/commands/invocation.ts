@@ -3,6 +3,7 @@
 // words commander parsed, so a command's flags, their rules and its handler are read in one place.
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
+import type { MqError } from '../errors.js';
 import type { Context } from './context.js';
 import type { Waited } from './poll.js';
 import type { CommandResult } from './result.js';
@@ -31,6 +32,11 @@ export interface ResultWork<I> {
   mode: 'result';
   input: I;
   handler: (input: I, ctx: Context) => Promise<CommandResult>;
+  /**
+   * The result when the settings do not resolve (a bad config file, an API URL without /v1), instead of failing
+   * on them: `mq doctor` reports that as one of its checks.
+   */
+  unresolved?: (input: I, error: MqError) => CommandResult;
 }
 
 /**

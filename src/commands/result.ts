@@ -50,6 +50,17 @@ export interface ConfigInitResult {
   token: 'tokenCommand' | 'tokenFile' | null;
 }
 
+/** One check of `mq doctor`. A failure carries its fix and the exit code it stands for. */
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  /** Not run: it needs a check before it that failed. */
+  skipped?: true;
+  detail: string;
+  fix?: string;
+  exitCode?: ExitCode;
+}
+
 export type CommandResult =
   | { kind: 'queue'; queue: Queue }
   /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
@@ -90,11 +101,14 @@ export type CommandResult =
     }
   | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
   | { kind: 'configPaths'; project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null }; user: ConfigFilePath }
-  | ConfigInitResult;
+  | ConfigInitResult
+  /** `entries`: the settings and their origins, when they resolved. `exitCode`: the first failure's, or 0. */
+  | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode };
 
 /** The exit code of a result that was printed: 0, or CLI.md's code for what went wrong with its PRs. */
 export function resultExitCode(result: CommandResult): ExitCode {
   if (result.kind === 'perPr') return outcomesExitCode(result.results);
+  if (result.kind === 'doctor') return result.exitCode;
   if (result.kind === 'queueChange') return (result.cancelled ?? []).some((r) => !r.ok) ? EXIT.negative : EXIT.ok;
   return EXIT.ok;
 }

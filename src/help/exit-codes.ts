@@ -46,3 +46,8 @@ export const EXIT_CODES: readonly ExitCodeRow[] = (Object.keys(EXIT) as ExitName
 export function exitCodesSummary(): string {
   return `Exit codes: ${EXIT_CODES.map((row) => `${row.code} ${row.short}`).join(', ')} (mq help exit-codes).`;
 }
+
+/** What one exit code means, in the words of `mq help exit-codes`. */
+export function exitMeaning(code: number): string {
+  return EXIT_CODES.find((row) => row.code === code)?.long ?? 'unknown';
+}

@@ -5,6 +5,7 @@ import type { CommandResult } from '../commands/result.js';
 import type { MetricSample } from '../api/prometheus.js';
 import { requestedQueueState } from './queue-actions.js';
 import type { Stats } from '../commands/stats-tally.js';
+import { exitMeaning } from '../help/exit-codes.js';
 
 export function toJson(result: CommandResult): unknown {
   switch (result.kind) {
@@ -57,6 +58,14 @@ export function toJson(result: CommandResult): unknown {
       };
     case 'configPaths':
       return { project: result.project, user: result.user };
+    case 'doctor':
+      return {
+        ok: result.exitCode === 0,
+        exitCode: result.exitCode,
+        meaning: exitMeaning(result.exitCode),
+        checks: result.checks.map(({ name, ok, skipped, detail, fix }) => ({ name, ok, ...(skipped && { skipped }), detail, ...(fix !== undefined && { fix }) })),
+        ...(result.entries && { settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])) }),
+      };
     case 'configInit':
       return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token };
   }

@@ -51,6 +51,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   },
   configPaths: async () => (await import('./views/config-paths.js')).renderConfigPaths,
   configInit: async () => (await import('./views/config-init.js')).renderConfigInit,
+  doctor: async () => (await import('./views/doctor.js')).renderDoctor,
 };
 
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */

@@ -13,6 +13,7 @@ import { VOCABULARY } from '../../src/commands/vocabulary.js';
 import { configInit } from '../../src/commands/config/init.js';
 import { configPath } from '../../src/commands/config/path.js';
 import { showConfig } from '../../src/commands/config/show.js';
+import { doctor } from '../../src/commands/doctor.js';
 import type { Invocation } from '../../src/commands/invocation.js';
 import { flakyList, linkTicket } from '../../src/commands/flaky.js';
 import { list } from '../../src/commands/list.js';
@@ -146,6 +147,7 @@ const ROWS: Array<[string, string[], Row]> = [
     { handler: flakyList, input: { list: 'failing', startTime: '2026-01-25T00:00:00.000Z', endTime: '2026-01-31T12:00:00.000Z', pageSize: 100 } },
   ],
   ['flaky link-ticket', ['flaky', 'link-ticket', TEST_ID.toUpperCase(), 'KAN-123'], { handler: linkTicket, input: { testId: TEST_ID, ticketId: 'KAN-123' } }],
+  ['doctor', ['doctor', '--json'], { handler: doctor, input: {} }],
   ['config show', ['config', 'show'], { handler: showConfig, input: {} }],
   ['config path', ['config', 'path'], { handler: configPath, input: {} }],
   ['config init', ['config', 'init'], { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT } }],

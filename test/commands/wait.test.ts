@@ -57,6 +57,7 @@ function fakeContext(client: MergeQueueClient, signal = new AbortController().si
   const ctx: Context = {
     resolved: {} as ResolvedSettings,
     client: async () => client,
+    probeClient: async () => client,
     queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
     confirm: async () => true,
     interactive: false,

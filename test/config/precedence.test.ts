@@ -183,7 +183,7 @@ describe('flags and the environment', () => {
     [{ timeout: 'soon' }, /invalid --timeout "soon": must be a duration/],
     [{ timeout: '0s' }, /invalid --timeout "0s": must be longer than zero/],
     [{ repo: 'nope' }, /invalid --repo "nope"/],
-    [{ apiUrl: 'https://api.trunk.io' }, /invalid --api-url "https:\/\/api.trunk.io": must be an http\(s\) URL ending in/],
+    [{ apiUrl: 'https://api.trunk.io' }, /invalid --api-url "https:\/\/api.trunk.io": must end in \/v1, as in https:\/\/api.trunk.io\/v1/],
     [{ apiUrl: 'ftp://x.example/v1' }, /invalid --api-url/],
     [{ branch: '' }, /invalid --branch ""/],
     [{ config: 'missing.yaml' }, /invalid --config "missing.yaml": no such file/],

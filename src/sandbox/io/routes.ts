@@ -44,6 +44,8 @@ export interface Route {
   isRead?: boolean;
   /** Whether a fork's upload may call it without a token (only setImpactedTargets, as on the service). */
   forkUploads?: boolean;
+  /** Answered without a token, as the service answers `/status`: no token is checked, not even a wrong one. */
+  anonymous?: boolean;
   handle(context: RouteContext): Handled;
 }
 
@@ -187,6 +189,19 @@ function metricsAnswer(text: string): Handled {
   return { answer: { status: 200, contentType: METRICS_CONTENT_TYPE, body: text } };
 }
 
+/** The service's own health: the sandbox is always up. */
+const status: Route = {
+  method: 'GET',
+  isRead: true,
+  anonymous: true,
+  handle: () => ({
+    answer: jsonAnswer({
+      overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' },
+      statuses: [],
+    }),
+  }),
+};
+
 const OPERATIONS: Record<string, Route> = {
   submitPullRequest: mutation('submitPullRequest'),
   cancelPullRequest: mutation('cancelPullRequest'),
@@ -205,6 +220,7 @@ const OPERATIONS: Record<string, Route> = {
   'flaky-tests/list-failing-tests': query(ListFailingTestsRequest, (engine, input) => engine.listFailingTests(input)),
   'flaky-tests/link-ticket-to-test-case': mutation('flaky-tests/link-ticket-to-test-case'),
   getMergeQueueMetrics,
+  status,
 };
 
 const CONTROLS: Record<string, Route> = {

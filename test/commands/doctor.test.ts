@@ -1,0 +1,114 @@
+// The verdicts of mq doctor's checks, from the facts each is given: the exit code a failure stands for, the fix
+// it names, and which failure decides the command's exit code.
+import { describe, expect, it } from 'vitest';
+import {
+  apiUrlCheck,
+  clockCheck,
+  firstFailure,
+  nodeCheck,
+  proxyCheck,
+  queueChecks,
+  reachableCheck,
+  serviceStatusCheck,
+  unresolved,
+} from '../../src/commands/doctor.js';
+import { ApiError, ConfigError, EXIT, NetworkError, ResponseError } from '../../src/errors.js';
+import type { Queue } from '../../src/api/schemas.js';
+
+const API = 'https://api.trunk.io/v1';
+
+describe('mq doctor checks', () => {
+  it('takes Node.js 20.18 and later', () => {
+    expect(nodeCheck('20.18.1').ok).toBe(true);
+    expect(nodeCheck('22.0.0').ok).toBe(true);
+    expect(nodeCheck('20.17.0')).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('20.18') });
+    expect(nodeCheck('18.20.4').ok).toBe(false);
+  });
+
+  it('refuses plain http off this machine and a project URL the user has not trusted', () => {
+    const trust = { trustedApiUrls: [], userConfigPath: '/home/u/.config/mq/config.yaml' };
+    const at = (apiUrl: string, apiUrlFrom?: { path: string; kind: 'project'; key: string }) =>
+      apiUrlCheck({ settings: { apiUrl, insecure: false } as never, trust: { ...trust, ...(apiUrlFrom && { apiUrlFrom }) }, origins: { apiUrl: 'env MQ_API_URL' } });
+    expect(at(API).ok).toBe(true);
+    expect(at('http://127.0.0.1:4000/v1').ok).toBe(true);
+    expect(at('http://mq.example.com/v1')).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('--insecure') });
+    expect(at('https://evil.example.com/v1', { path: '/repo/.mqrc', kind: 'project', key: 'apiUrl' })).toMatchObject({
+      ok: false,
+      fix: expect.stringContaining('trustedApiUrls in /home/u/.config/mq/config.yaml'),
+    });
+  });
+
+  it('tells a refused connection (6) from a URL that is not the base URL (3)', () => {
+    const refused = new NetworkError('connection refused by 127.0.0.1:1', { failure: 'refused', sent: false });
+    expect(reachableCheck(API, 'default', { ok: false, error: refused }, 3)).toMatchObject({ ok: false, exitCode: EXIT.unavailable, fix: expect.stringContaining('mq sandbox') });
+    const missing = new ApiError(404, 'no route GET /v1/v1/status', 'status');
+    expect(reachableCheck(`${API}/v1`, 'flag --api-url', { ok: false, error: missing }, 3)).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('/v1') });
+    expect(reachableCheck(API, 'default', { ok: false, error: new ApiError(503, 'down', 'status') }, 3)).toMatchObject({ ok: false, exitCode: EXIT.unavailable });
+    // An answer of the wrong shape still came back: reachable, and the status check says what is wrong.
+    const odd = { ok: false as const, error: new ResponseError('status answered with a body that is not JSON') };
+    expect(reachableCheck(API, 'default', odd, 3).ok).toBe(true);
+    expect(serviceStatusCheck(odd, true)).toMatchObject({ ok: false, exitCode: EXIT.unavailable });
+  });
+
+  it("reads the service's own status", () => {
+    const up = { overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' }, statuses: [] };
+    expect(serviceStatusCheck({ ok: true, value: up }, true)).toMatchObject({ ok: true, detail: 'up (green): All systems operational' });
+    const impacted = {
+      overallStatus: {
+        type: 'impacted',
+        color: 'red',
+        overallStatusDescription: 'Impacted',
+        impactedStatuses: [{ name: 'Merge Queue', color: 'red', statusDescription: 'Major outage' }],
+      },
+      statuses: [],
+    };
+    expect(serviceStatusCheck({ ok: true, value: impacted }, true)).toMatchObject({ ok: false, exitCode: EXIT.unavailable, detail: expect.stringContaining('Merge Queue Major outage') });
+    expect(serviceStatusCheck({ ok: true, value: up }, false)).toMatchObject({ ok: false, skipped: true });
+  });
+
+  it('fails a clock more than a minute off, except against a loopback sandbox, which keeps its own time', () => {
+    expect(clockCheck(-800, false).ok).toBe(true);
+    expect(clockCheck(30_000, false)).toMatchObject({ ok: true, detail: 'local clock 30s behind the service' });
+    expect(clockCheck(-120_000, false)).toMatchObject({ ok: false, exitCode: EXIT.negative, detail: 'local clock 2m ahead of the service' });
+    expect(clockCheck(90 * 86_400_000, true).ok).toBe(true);
+    expect(clockCheck(undefined, false).ok).toBe(true);
+  });
+
+  it('reads a 401 as the token refused and a 404 as an accepted token without a queue', () => {
+    const queue = { ok: true as const, value: { state: 'running', mode: 'single', enqueuedPullRequests: [{}, {}] } as unknown as Queue };
+    expect(queueChecks(queue, 'github.com/acme/w', 'main', 'env MQ_TOKEN').map((c) => c.ok)).toEqual([true, true]);
+    const [refused, afterRefused] = queueChecks({ ok: false, error: new ApiError(401, 'bad token', 'getQueue') }, 'r', 'main', 'env MQ_TOKEN');
+    expect(refused).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('env MQ_TOKEN') });
+    expect(afterRefused).toMatchObject({ skipped: true });
+    const [accepted, missing] = queueChecks({ ok: false, error: new ApiError(404, 'no queue', 'getQueue') }, 'r', 'main', 'env MQ_TOKEN');
+    expect(accepted.ok).toBe(true);
+    expect(missing).toMatchObject({ ok: false, exitCode: EXIT.notFound, fix: expect.stringContaining('mq queue create') });
+  });
+
+  it('names the proxy without its password, and none for loopback', () => {
+    const env = { HTTPS_PROXY: 'http://user:pa55@proxy.corp:3128', NO_PROXY: '.corp' };
+    const detail = proxyCheck(new URL(API), env).detail;
+    expect(detail).toMatch(/proxy\.corp:3128.* \(HTTPS_PROXY\)/);
+    expect(detail).not.toContain('pa55');
+    expect(proxyCheck(new URL(API), {}).detail).toBe('none');
+    expect(proxyCheck(new URL('http://127.0.0.1:4000/v1'), env).detail).toContain('loopback');
+  });
+
+  it('exits with the first failure, skipped checks aside', () => {
+    expect(firstFailure([{ name: 'a', ok: true, detail: '' }])).toBe(EXIT.ok);
+    expect(
+      firstFailure([
+        { name: 'a', ok: false, skipped: true, detail: '' },
+        { name: 'b', ok: false, detail: '', exitCode: EXIT.unavailable },
+        { name: 'c', ok: false, detail: '', exitCode: EXIT.config },
+      ]),
+    ).toBe(EXIT.unavailable);
+  });
+
+  it('reports settings that do not resolve as the config check, and skips what needs them', () => {
+    const result = unresolved(new ConfigError('invalid MQ_API_URL "http://h": must end in /v1, as in http://h/v1'), '22.1.0');
+    expect(result).toMatchObject({ kind: 'doctor', exitCode: EXIT.config });
+    if (result.kind !== 'doctor') throw new Error('not a doctor result');
+    expect(result.checks.map((c) => (c.ok ? 'ok' : c.skipped ? 'skipped' : 'failed'))).toEqual(['ok', 'failed', ...Array(9).fill('skipped')]);
+  });
+});

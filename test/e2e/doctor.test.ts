@@ -1,0 +1,126 @@
+// mq doctor end to end: the built mq against a sandbox that takes one token, for the passing case, --json and
+// each failure it must tell apart, with the exit code and the fix. The token is never part of what it prints.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isolatedDir, mq, startSandboxProcess, TOKEN, type Run, type SandboxProcess } from '../support/cli.js';
+
+const WRONG = 'wrong-token-7c1d9e';
+let sandbox: SandboxProcess;
+beforeAll(async () => {
+  // The real clock (the default): a manual one keeps a time of its own.
+  sandbox = await startSandboxProcess(['--token', TOKEN]);
+  const env = { MQ_API_URL: sandbox.url, MQ_TOKEN: TOKEN, MQ_REPO: 'acme/doctor' };
+  expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+});
+afterAll(() => sandbox.stop());
+
+const env = (extra: Record<string, string | undefined> = {}) => ({ MQ_API_URL: sandbox.url, MQ_TOKEN: TOKEN, MQ_REPO: 'acme/doctor', ...extra });
+
+/** The line of one check: `✓ queue  …` or `✗ queue  …`, and the fix line after a failure. */
+function line(run: Run, label: string): string {
+  const lines = run.stdout.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^[✓✗-] ${label} `).test(l));
+  expect(at, run.stdout).toBeGreaterThanOrEqual(0);
+  return lines[at]! + (lines[at + 1]?.includes('fix:') ? `\n${lines[at + 1]}` : '');
+}
+
+function tokenNeverShown(run: Run): void {
+  for (const token of [TOKEN, WRONG]) {
+    expect(run.stdout).not.toContain(token);
+    expect(run.stderr).not.toContain(token);
+  }
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as { port: number };
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
+
+describe('mq doctor', () => {
+  it('passes every check against a healthy sandbox, exit 0', async () => {
+    const run = await mq(['doctor'], { env: env() });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).not.toContain('✗');
+    expect(line(run, 'token')).toContain('set (env MQ_TOKEN)');
+    expect(line(run, 'API reachable')).toMatch(/answered in \d+ ms/);
+    expect(line(run, 'service status')).toContain('All systems operational');
+    expect(line(run, 'repository')).toContain('github.com/acme/doctor (env MQ_REPO)');
+    expect(line(run, 'queue')).toContain('main of github.com/acme/doctor: running');
+    expect(run.stdout).toMatch(/apiUrl +http:\/\/127\.0\.0\.1:\d+\/v1 +\(env MQ_API_URL\)/);
+    expect(run.stdout).toContain('All 11 checks passed.');
+    expect(run.stdout).not.toMatch(/\u001b\[/);
+    tokenNeverShown(run);
+  });
+
+  it('prints one JSON document with every check under --json', async () => {
+    const run = await mq(['doctor', '--json'], { env: env({ MQ_REPO: 'acme/nothing-here' }) });
+    expect(run.code).toBe(4);
+    const doc = JSON.parse(run.stdout);
+    expect(doc).toMatchObject({ ok: false, exitCode: 4, meaning: expect.stringContaining('not found') });
+    expect(doc.checks.map((c: { name: string }) => c.name)).toEqual([
+      'node', 'config', 'apiUrl', 'token', 'reachable', 'serviceStatus', 'clock', 'repo', 'tokenAccepted', 'queue', 'proxy',
+    ]);
+    for (const check of doc.checks) expect(Object.keys(check).sort()).toEqual(expect.arrayContaining(['detail', 'name', 'ok']));
+    expect(doc.checks.find((c: { name: string }) => c.name === 'queue')).toMatchObject({ ok: false, fix: expect.stringContaining('mq queue create') });
+    expect(doc.settings.token).toEqual({ value: 'set', origin: 'env MQ_TOKEN' });
+    tokenNeverShown(run);
+  });
+
+  it('no token: exit 3, and the API is still found reachable', async () => {
+    const run = await mq(['doctor'], { env: env({ MQ_TOKEN: undefined }) });
+    expect(run.code).toBe(3);
+    expect(line(run, 'token')).toMatch(/^✗ token +not set\n.*fix: set MQ_TOKEN/);
+    expect(line(run, 'API reachable')).toMatch(/^✓/);
+    expect(line(run, 'token accepted')).toMatch(/^- token accepted +skipped: needs a token/);
+  });
+
+  it('a token the service refuses: exit 3, naming where it came from', async () => {
+    const run = await mq(['doctor'], { env: env({ MQ_TOKEN: WRONG }) });
+    expect(run.code).toBe(3);
+    expect(line(run, 'token accepted')).toMatch(/^✗ token accepted +the service refused the token \(401\).*\n.*fix: check the token \(env MQ_TOKEN\)/);
+    expect(line(run, 'queue')).toMatch(/^- queue +skipped/);
+    tokenNeverShown(run);
+  });
+
+  it('an unreachable URL: exit 6, the checks that need an answer skipped', async () => {
+    const run = await mq(['doctor'], { env: env({ MQ_API_URL: `http://127.0.0.1:${await closedPort()}/v1` }) });
+    expect(run.code).toBe(6);
+    expect(line(run, 'API reachable')).toMatch(/^✗ API reachable +connection refused.*\n.*fix: start the service \(mq sandbox/);
+    for (const label of ['service status', 'clock', 'token accepted', 'queue']) expect(line(run, label)).toMatch(/^- .*skipped/);
+    tokenNeverShown(run);
+  });
+
+  it('a URL without /v1: exit 3, naming it and the URL meant', async () => {
+    const bare = sandbox.url.replace(/\/v1$/, '');
+    for (const run of [await mq(['doctor'], { env: env({ MQ_API_URL: bare }) }), await mq(['doctor', '--api-url', bare], { env: env() })]) {
+      expect(run.code).toBe(3);
+      expect(line(run, 'config')).toContain(`"${bare}": must end in /v1, as in ${sandbox.url}`);
+      expect(line(run, 'API reachable')).toMatch(/^- .*skipped/);
+      tokenNeverShown(run);
+    }
+  });
+
+  it('a missing queue: exit 4, with mq queue create', async () => {
+    const run = await mq(['doctor', '--branch', 'release'], { env: env() });
+    expect(run.code).toBe(4);
+    expect(line(run, 'token accepted')).toMatch(/^✓/);
+    expect(line(run, 'queue')).toMatch(/^✗ queue +no queue for release of github.com\/acme\/doctor\n.*fix: create it with mq queue create/);
+  });
+
+  it('a repository it cannot infer (no git checkout, no MQ_REPO): exit 3', async () => {
+    const run = await mq(['doctor'], { env: env({ MQ_REPO: undefined }), cwd: isolatedDir() });
+    expect(run.code).toBe(3);
+    expect(line(run, 'repository')).toMatch(/^✗ repository .*\n.*fix: pass -R owner\/name, set MQ_REPO/);
+    expect(line(run, 'queue')).toMatch(/^- queue +skipped: needs a repository/);
+  });
+
+  it('the sandbox answers GET /status without a token, as the service does', async () => {
+    const answer = await fetch(`${sandbox.url}/status`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' }, statuses: [] });
+  });
+});
