@@ -2,15 +2,7 @@
 // each supply some of these values; resolve.ts fills the rest from the schema's defaults.
 import type { Settings, TokenSource } from './settings-schema.js';
 
-export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
-export const DEFAULT_TARGET_BRANCH = 'main';
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const OUTPUT_FORMATS = ['table', 'json'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/** setTimeout fires at once for anything longer, so no duration may exceed it. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
+export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
 export type { Settings, TokenSource };
 export type SettingKey = keyof Settings;
 
