@@ -3,7 +3,7 @@
 // each offending import as `from → to (rule)`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -257,6 +257,26 @@ describe('the layering of src/', () => {
     expect(sources.size).toBeGreaterThan(50);
     expect(edges.length).toBeGreaterThan(sources.size);
     expect(describeViolations(checkGraph(edges, sources, { rooms: ROOMS, doors: DOORS }))).toBe('');
+  });
+
+  it('shows no file two modules of the same name: what it imports is told apart by name alone', () => {
+    const clashes: string[] = [];
+    for (const file of sources.keys()) {
+      const seen = new Map<string, string>();
+      for (const edge of edges) {
+        if (edge.from !== file || !isSourceFile(edge.to)) continue;
+        const name = basename(edge.to);
+        const other = seen.get(name);
+        if (other !== undefined && other !== edge.to) clashes.push(`${file} imports ${other} and ${edge.to}`);
+        seen.set(name, edge.to);
+      }
+    }
+    expect(clashes).toEqual([]);
+  });
+
+  it("imports zod as a namespace: `import { z }` bundles all of zod with its locales (≈4× the code to load)", () => {
+    const named = [...sources].filter(([, text]) => /import\s*\{\s*z\s*[,}][^;]*from\s*'zod'/.test(text)).map(([file]) => file);
+    expect(named).toEqual([]);
   });
 
   it('places every file in a room: a new folder is added to the table, not left out of it', () => {

@@ -87,6 +87,22 @@ export class MergeQueueClient {
     return this.post('flaky-tests/get-test-details', 'GetTestDetailsRequest', body, 'TestDetailsResponse', true);
   }
 
+  listQuarantinedTests(body: Input<'ListQuarantinedTestsRequest'>) {
+    return this.post('flaky-tests/list-quarantined-tests', 'ListQuarantinedTestsRequest', body, 'ListQuarantinedTestsResponse', true);
+  }
+
+  listUnhealthyTests(body: Input<'ListUnhealthyTestsRequest'>) {
+    return this.post('flaky-tests/list-unhealthy-tests', 'ListUnhealthyTestsRequest', body, 'ListUnhealthyTestsResponse', true);
+  }
+
+  listFailingTests(body: Input<'ListFailingTestsRequest'>) {
+    return this.post('flaky-tests/list-failing-tests', 'ListFailingTestsRequest', body, 'ListFailingTestsResponse', true);
+  }
+
+  linkTicketToTestCase(body: Input<'LinkTicketRequest'>) {
+    return this.post('flaky-tests/link-ticket-to-test-case', 'LinkTicketRequest', body, 'Acknowledgement', false);
+  }
+
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */
   async getMergeQueueMetrics(query: { repo?: Repo } = {}): Promise<string> {
     const params = query.repo ? { repo: `${query.repo.owner}/${query.repo.name}`, repoHost: query.repo.host } : undefined;

@@ -13,7 +13,7 @@ const FLOAT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const TIMESTAMP = /^-?\d+$/;
 
 /** Every sample of an exposition, in order; `# HELP`, `# TYPE`, other comments and unreadable lines are skipped. */
-export function parseMetrics(text: string): MetricSample[] {
+export function parsePrometheus(text: string): MetricSample[] {
   const samples: MetricSample[] = [];
   for (const line of text.split(/\r?\n/)) {
     const sample = parseLine(line);

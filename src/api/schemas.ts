@@ -164,6 +164,44 @@ export const GetTestDetailsRequest = z.object({
 });
 export type GetTestDetailsRequest = z.infer<typeof GetTestDetailsRequest>;
 
+/** The flaky-test lists page with a size and the token the previous page gave ("" or none: the first page). */
+export const FLAKY_PAGE_SIZE_MAX = 100;
+const PageQuery = z.object({
+  page_size: z.number().int().min(1).max(FLAKY_PAGE_SIZE_MAX),
+  page_token: z.string().optional(),
+});
+export const ListQuarantinedTestsRequest = z.object({
+  repo: Repo,
+  org_url_slug: z.string().min(1),
+  page_query: PageQuery,
+});
+export type ListQuarantinedTestsRequest = z.infer<typeof ListQuarantinedTestsRequest>;
+
+/** The service spells these in upper case and takes either (SEMANTICS.md); they leave here in upper case. */
+export const UNHEALTHY_STATUSES = ['FLAKY', 'BROKEN'] as const;
+export const ListUnhealthyTestsRequest = ListQuarantinedTestsRequest.extend({
+  status: z
+    .string()
+    .transform((value) => value.toUpperCase())
+    .pipe(z.enum(UNHEALTHY_STATUSES)),
+});
+export type ListUnhealthyTestsRequest = z.infer<typeof ListUnhealthyTestsRequest>;
+
+/** start_time inclusive, end_time exclusive, at most 7 days apart. */
+export const FAILING_WINDOW_MAX_MS = 7 * 24 * 3600 * 1000;
+export const ListFailingTestsRequest = ListQuarantinedTestsRequest.extend({
+  start_time: z.iso.datetime({ offset: true }),
+  end_time: z.iso.datetime({ offset: true }),
+});
+export type ListFailingTestsRequest = z.infer<typeof ListFailingTestsRequest>;
+
+export const LinkTicketRequest = z.object({
+  test_case_id: TestId,
+  external_ticket_id: z.string().min(1),
+  repo: Repo,
+});
+export type LinkTicketRequest = z.infer<typeof LinkTicketRequest>;
+
 // ---------------------------------------------------------------- responses
 // Loose objects: fields the service adds later pass through untouched.
 
@@ -318,6 +356,43 @@ export const TestCase = z.looseObject({
 export type TestCase = z.infer<typeof TestCase>;
 export const TestDetailsResponse = z.looseObject({ test: TestCase });
 export type TestDetailsResponse = z.infer<typeof TestDetailsResponse>;
+
+/** Where a page of a flaky-test list stands; an empty next_page_token means it was the last. */
+export const FlakyPage = z.looseObject({
+  total_rows: z.number(),
+  total_pages: z.number(),
+  next_page_token: z.string(),
+  prev_page_token: z.string(),
+  last_page_token: z.string(),
+  page_index: z.number(),
+});
+export type FlakyPage = z.infer<typeof FlakyPage>;
+
+/** list-quarantined-tests names things its own way: `test_case_id`, `file`, an upper-case `status`. */
+export const QuarantinedTest = z.looseObject({
+  name: z.string(),
+  parent: z.string().nullable(),
+  file: z.string().nullable(),
+  classname: z.string().nullable(),
+  status: openEnum(TEST_STATUS_VALUES),
+  codeowners: z.array(z.string()),
+  quarantine_setting: z.string(),
+  quarantined_at: z.string(),
+  status_last_updated_at: z.string(),
+  test_case_id: z.string(),
+  variant: z.string(),
+});
+export type QuarantinedTest = z.infer<typeof QuarantinedTest>;
+export const ListQuarantinedTestsResponse = z.looseObject({ quarantined_tests: z.array(QuarantinedTest), page: FlakyPage });
+export type ListQuarantinedTestsResponse = z.infer<typeof ListQuarantinedTestsResponse>;
+
+/** A test case without its failure history, as list-unhealthy-tests gives it. */
+export const UnhealthyTest = TestCase.omit({ most_common_failures: true, failure_rate_last_7d: true, failure_rate_last_24h: true });
+export type UnhealthyTest = z.infer<typeof UnhealthyTest>;
+export const ListUnhealthyTestsResponse = z.looseObject({ tests: z.array(UnhealthyTest), page: FlakyPage });
+export type ListUnhealthyTestsResponse = z.infer<typeof ListUnhealthyTestsResponse>;
+export const ListFailingTestsResponse = z.looseObject({ tests: z.array(TestCase), page: FlakyPage });
+export type ListFailingTestsResponse = z.infer<typeof ListFailingTestsResponse>;
 
 /** A zod failure as one line naming each field: `enqueuedPullRequests[0].prNumber: missing`. */
 export function describeIssues(error: z.ZodError): string {

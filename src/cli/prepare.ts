@@ -88,6 +88,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     note: (message) => {
       if (!flags.quiet) stderrLine(message);
     },
+    progress: progressLine(io, !flags.quiet && settings.output !== 'json'),
     info: (message) => {
       if (flags.verbose) stderrLine(message);
     },
@@ -99,6 +100,17 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
 function globalFlags(flags: GlobalFlags): GlobalFlags {
   const { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color } = flags;
   return { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color };
+}
+
+/** A line redrawn in place on a terminal's stderr; nothing at all elsewhere. */
+function progressLine(io: Io, wanted: boolean): (line: string) => void {
+  if (!wanted || !io.stderr.isTTY) return () => undefined;
+  let shown = false;
+  return (line) => {
+    if (line === '' && !shown) return;
+    io.stderr.write(`\r\u001b[2K${line}`);
+    shown = line !== '';
+  };
 }
 
 /** A pause that Ctrl-C cuts short. */

@@ -178,6 +178,22 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: async () => (await import('../commands/list.js')).parseList,
   },
   {
+    name: 'stats',
+    description: 'what the queue did over a window: conclusions, rates, per day, and last-hour durations',
+    flags: [
+      { flags: '--since <time>', description: 'window start: an ISO time or a duration ago (default 7d)' },
+      { flags: '--until <time>', description: 'window end: an ISO time or a duration ago (default now)' },
+      { flags: '--by <key>', description: 'break the counts down by: author' },
+    ],
+    examples: ['mq stats', 'mq stats --since 30d --by author', 'mq stats --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z --json'],
+    notes:
+      '\nThe window bounds when a PR concluded (merged, failed or cancelled), both inclusive; days are UTC.\n' +
+      'Time in queue, time testing and restarts come from the service\'s metrics, over the last hour only:\n' +
+      'the v1 history records when a PR concluded, not when it entered the queue. p50/p90 are interpolated\n' +
+      'within the histogram buckets; max is the bound of the highest bucket holding a PR.\n',
+    load: async () => (await import('../commands/stats.js')).parseStats,
+  },
+  {
     name: 'testing',
     description: "details of a test run: the one that last tested a PR, or --run's",
     args: [{ name: '[pr]', description: 'PR number: its run is the one the service names in its record (verifiedByTestRun)' }],
@@ -285,6 +301,38 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: [{ name: '<test-id>', description: 'test id (a UUID)' }],
     examples: ['mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'],
     load: async () => (await import('../commands/test-details.js')).parseTestDetails,
+  },
+  {
+    name: 'flaky',
+    description: 'the flaky-test lists, and tickets linked to test cases',
+    examples: ['mq flaky list --quarantined --org acme', 'mq flaky list --unhealthy --status broken', 'mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123'],
+    subcommands: [
+      {
+        name: 'list',
+        description: 'test cases, each with the id mq test-details takes: one of --quarantined, --unhealthy, --failing',
+        flags: [
+          { flags: '--quarantined', description: 'tests whose failures count as passes' },
+          { flags: '--unhealthy', description: 'flaky and broken tests' },
+          { flags: '--status <status>', description: 'with --unhealthy: only this status (default both)', choices: ['flaky', 'broken'] },
+          { flags: '--failing', description: 'tests that failed in a window up to now' },
+          { flags: '--since <time>', description: 'with --failing: start of the window, a duration ago (24h, the default) or an ISO time; at most 7 days (168h) back' },
+          { flags: '--page-size <n>', description: 'tests per request, 1-100 (default 100); every page is read' },
+        ],
+        examples: ['mq flaky list --quarantined', 'mq flaky list --unhealthy --status flaky --json', 'mq flaky list --failing --since 72h'],
+        notes: '\nNeeds the organization slug (--org, MQ_ORG, or "org" in a config file), as test-details does.\n',
+        load: async () => (await import('../commands/flaky.js')).parseFlakyList,
+      },
+      {
+        name: 'link-ticket',
+        description: 'link a ticket (Jira, Linear) to a test case',
+        args: [
+          { name: '<test-id>', description: 'test id (a UUID)' },
+          { name: '<ticket-id>', description: 'the ticket key, e.g. KAN-123' },
+        ],
+        examples: ['mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123'],
+        load: async () => (await import('../commands/flaky.js')).parseLinkTicket,
+      },
+    ],
   },
   {
     name: 'config',

@@ -23,6 +23,11 @@ export interface Context {
   warn(message: string): void;
   /** Progress or guidance for stderr, without a prefix (silenced by --quiet). */
   note(message: string): void;
+  /**
+   * A transient line on stderr while a long read goes on, redrawn in place; '' clears it. Shown only on a
+   * terminal: never in a pipe, under --json or with --quiet.
+   */
+  progress(line: string): void;
   /** A note for stderr shown only with --verbose. */
   info(message: string): void;
   cwd: string;

@@ -32,9 +32,11 @@ export function parseState(text: string): PullRequestState {
   return lower as PullRequestState;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
  * A moment, for --since and --until: an ISO 8601 instant, or a duration meaning that long before `now`
- * (`2h` = two hours ago).
+ * (`2h` = two hours ago, `7d` seven days ago).
  */
 export function parseTime(flag: string, text: string, now: number): string {
   if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
@@ -42,10 +44,13 @@ export function parseTime(flag: string, text: string, now: number): string {
     if (Number.isNaN(at)) throw new UsageError(`${flag} "${text}" is not a valid date`);
     return new Date(at).toISOString();
   }
+  // Days and weeks here, not in parseDuration: a window reaches further back than any timer may run.
+  const long = /^(\d+)([dw])$/.exec(text.trim());
+  if (long) return new Date(now - Number(long[1]) * (long[2] === 'd' ? 1 : 7) * DAY_MS).toISOString();
   try {
     return new Date(now - parseDuration(text)).toISOString();
   } catch {
-    throw new UsageError(`${flag} "${text}": give an ISO 8601 time (2026-01-31T12:00:00Z) or a duration ago (2h, 30m)`);
+    throw new UsageError(`${flag} "${text}": give an ISO 8601 time (2026-01-31T12:00:00Z) or a duration ago (2h, 30m, 7d, 2w)`);
   }
 }
 

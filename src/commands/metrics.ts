@@ -1,4 +1,5 @@
 // mq metrics: the service's Prometheus text, for this repository or (--all-repos) the whole organization.
+import { parsePrometheus } from '../api/prometheus.js';
 import type { Context } from './context.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
@@ -13,5 +14,5 @@ export async function metrics(input: { allRepos: boolean; raw: boolean }, ctx: C
   const repo = input.allRepos ? undefined : ctx.queueRef().repo;
   const client = await ctx.client();
   const text = await client.getMergeQueueMetrics(repo ? { repo } : {});
-  return { kind: 'metrics', text, raw: input.raw };
+  return input.raw ? { kind: 'metrics', raw: true, text } : { kind: 'metrics', raw: false, samples: parsePrometheus(text) };
 }

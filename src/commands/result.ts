@@ -1,11 +1,15 @@
 // What a command hands back: plain data, printed by src/render. Commands never print.
+import type { MetricSample } from '../api/prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
+import type { Stats } from './stats-tally.js';
 import type {
   EnqueuedPullRequest,
+  QuarantinedTest,
   Queue,
   SubmittedPullRequest,
   TestCase,
   TestingDetails,
+  UnhealthyTest,
   UpdatedQueue,
 } from '../api/schemas.js';
 
@@ -54,7 +58,15 @@ export type CommandResult =
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
   | { kind: 'testDetails'; test: TestCase }
-  | { kind: 'metrics'; text: string; raw: boolean }
+  /** --raw keeps the exposition as it came; otherwise it is parsed once, here, into its samples. */
+  | { kind: 'metrics'; raw: true; text: string }
+  | { kind: 'metrics'; raw: false; samples: MetricSample[] }
+  | { kind: 'stats'; stats: Stats }
+  /** `mq flaky list`: every page of one list, as the service shapes its rows. */
+  | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
+  | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }
+  | { kind: 'flakyTests'; list: 'failing'; tests: TestCase[] }
+  | { kind: 'ticketLinked'; testId: string; ticketId: string }
   | {
       kind: 'queueChange';
       action: 'create' | 'update' | 'pause' | 'resume' | 'drain' | 'delete';
@@ -66,7 +78,16 @@ export type CommandResult =
       /** `delete --cancel-all`: the PRs cancelled first. */
       cancelled?: PrOutcome[];
     }
-  | { kind: 'targets'; pr: number; sha?: string; impactedTargets: string[] | 'ALL'; fellBackToAll: boolean }
+  | {
+      kind: 'targets';
+      pr: number;
+      sha?: string;
+      /** How many targets were sent (0 for ALL). */
+      count: number;
+      /** The list sent, or ALL; a file's list is read back only for --json, which prints it, so a table gets none. */
+      impactedTargets?: string[] | 'ALL';
+      fellBackToAll: boolean;
+    }
   | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
   | { kind: 'configPaths'; project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null }; user: ConfigFilePath }
   | ConfigInitResult;

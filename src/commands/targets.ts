@@ -57,7 +57,8 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
     check: checkCommand(ctx, 'status', String(input.pr)),
     also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',
   });
-  return { kind: 'targets', pr: input.pr, sha, impactedTargets: await sentList(impactedTargets, file, ctx), fellBackToAll };
+  const count = Array.isArray(impactedTargets) ? impactedTargets.length + (file?.count ?? 0) : 0;
+  return { kind: 'targets', pr: input.pr, sha, count, impactedTargets: await sentList(impactedTargets, file, ctx), fellBackToAll };
 }
 
 /** The size of the whole list as JSON: the arguments', and the file's as its first pass measured it. */
@@ -67,13 +68,10 @@ function listBytes(targets: string[], file: TargetsFile | undefined): number {
   return own + file.jsonBytes + (targets.length > 0 ? 1 : 0);
 }
 
-/**
- * The list for the result. Only JSON output shows the targets themselves, so only then is a file's list read
- * back whole; a table says how many, and gets a list of that length that holds nothing (a sparse array).
- */
+/** The list for the result. Only JSON output shows the targets themselves, so only then is a file's list read back. */
 async function sentList(targets: string[] | typeof IMPACTS_ALL, file: TargetsFile | undefined, ctx: Context) {
   if (!file || !Array.isArray(targets)) return targets;
-  if (ctx.resolved.settings.output !== 'json') return new Array<string>(targets.length + file.count);
+  if (ctx.resolved.settings.output !== 'json') return undefined;
   const all = [...targets];
   for await (const target of file.items()) all.push(target);
   return all;

@@ -6,7 +6,6 @@ export type { ErrorRenderOptions } from './failure.js';
 export { renderText } from './text.js';
 export { toJson } from './json.js';
 export { renderError } from './failure.js';
-export { parseMetrics } from '../api/prometheus.js';
 export { stateLabel } from './colors.js';
 export { explainReadiness } from './explain-readiness.js';
 export { formatAge, formatDuration } from './durations.js';

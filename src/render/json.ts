@@ -2,8 +2,9 @@
 // as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads are
 // always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
 import type { CommandResult } from '../commands/result.js';
-import { type MetricSample, parseMetrics } from '../api/prometheus.js';
+import type { MetricSample } from '../api/prometheus.js';
 import { requestedQueueState } from './queue-actions.js';
+import type { Stats } from '../commands/stats-tally.js';
 
 export function toJson(result: CommandResult): unknown {
   switch (result.kind) {
@@ -21,8 +22,15 @@ export function toJson(result: CommandResult): unknown {
       return result.details;
     case 'testDetails':
       return { test: result.test };
+    // Every page in one document, shaped as the service's answer (its `page` left out).
+    case 'flakyTests':
+      return result.list === 'quarantined' ? { quarantined_tests: result.tests } : { tests: result.tests };
+    case 'ticketLinked':
+      return { test_case_id: result.testId, external_ticket_id: result.ticketId };
     case 'metrics':
-      return result.raw ? { text: result.text } : { metrics: parseMetrics(result.text).map(jsonSample) };
+      return result.raw ? { text: result.text } : { metrics: result.samples.map(jsonSample) };
+    case 'stats':
+      return statsJson(result.stats);
     case 'queueChange': {
       return {
         action: result.action,
@@ -37,7 +45,7 @@ export function toJson(result: CommandResult): unknown {
       return {
         pr: result.pr,
         sha: result.sha ?? null,
-        impactedTargets: result.impactedTargets,
+        impactedTargets: result.impactedTargets ?? null,
         fellBackToAll: result.fellBackToAll,
       };
     case 'config':
@@ -127,4 +135,15 @@ function jsonSample(sample: MetricSample): MetricSample | (Omit<MetricSample, 'v
   if (Number.isFinite(sample.value)) return sample;
   const value = Number.isNaN(sample.value) ? 'NaN' : sample.value > 0 ? '+Inf' : '-Inf';
   return { ...sample, value };
+}
+
+// The +Inf bucket's bound goes out as "+Inf", as in jsonSample; everything else is already plain numbers.
+function statsJson(stats: Stats): unknown {
+  const histogram = (duration: Stats['durations']['timeInQueue']) =>
+    duration && { ...duration, buckets: duration.buckets.map((bucket) => ({ ...bucket, le: Number.isFinite(bucket.le) ? bucket.le : '+Inf' })) };
+  const { durations } = stats;
+  return {
+    ...stats,
+    durations: { ...durations, timeInQueue: histogram(durations.timeInQueue), testing: histogram(durations.testing), wait: histogram(durations.wait) },
+  };
 }

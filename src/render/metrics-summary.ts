@@ -1,11 +1,13 @@
 // Turns parsed samples into what a person asks of a merge queue: one row per queue (repo, branch, queue_type)
 // with the series SEMANTICS.md names. A series this does not recognise is handed back in `others`, never dropped.
-import type { MetricSample } from '../api/prometheus.js';
+import { type MetricSample, parseSampleValue } from '../api/prometheus.js';
 
 /** A histogram over the last hour, reduced to what the table shows. */
 export interface HistogramSummary {
   count?: number;
   sum?: number;
+  /** The `_bucket` samples as written: cumulative counts by upper bound (`le`, +Inf included), in no set order. */
+  buckets?: Array<{ le: number; cumulative: number }>;
 }
 
 export const HISTOGRAMS = {
@@ -46,7 +48,7 @@ const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
 export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSummary {
   const queues = new Map<string, QueueMetrics>();
   const others: MetricSample[] = [];
-  // Buckets are absorbed, not shown; the +Inf bucket stands in for a missing _count.
+  // Buckets are kept for the estimates below (mq stats); the +Inf bucket stands in for a missing _count.
   const infBuckets = new Map<QueueMetrics, Partial<Record<HistogramKey, number>>>();
 
   const queueOf = (labels: Record<string, string>): QueueMetrics => {
@@ -106,6 +108,11 @@ function absorb(
     if (name === `${base}_bucket`) {
       if (labels.le === undefined || !onlyLabels(labels, ['le'])) return false;
       const queue = queueOf(labels);
+      const le = parseSampleValue(labels.le);
+      if (le !== undefined && !Number.isNaN(le)) {
+        const histogram = (queue.histograms[key] ??= {});
+        (histogram.buckets ??= []).push({ le, cumulative: value });
+      }
       if (labels.le === '+Inf') {
         const buckets = infBuckets.get(queue) ?? {};
         buckets[key] = value;
@@ -141,4 +148,60 @@ function byText(a: string, b: string): number {
 export function histogramMean(histogram: HistogramSummary | undefined): number | undefined {
   if (!histogram || histogram.sum === undefined || !histogram.count) return undefined;
   return histogram.sum / histogram.count;
+}
+
+/** One bucket of a histogram on its own: PRs with a value above the previous bound and at most `le`. */
+export interface Bucket {
+  le: number;
+  count: number;
+  cumulative: number;
+}
+
+/**
+ * A value read off buckets, saying how: `interpolated` within its bucket (as Prometheus's histogram_quantile
+ * does), `atMost` a bucket's upper bound, or `above` the highest finite bound (it fell in the +Inf bucket).
+ */
+export interface Estimate {
+  seconds: number;
+  bound: 'interpolated' | 'atMost' | 'above';
+}
+
+/** The buckets in order of bound, each with its own count; cumulative counts that fall back are held level. */
+export function histogramBuckets(histogram: HistogramSummary | undefined): Bucket[] {
+  const sorted = [...(histogram?.buckets ?? [])].sort((a, b) => a.le - b.le);
+  const buckets: Bucket[] = [];
+  let previous = 0;
+  for (const { le, cumulative } of sorted) {
+    if (buckets.at(-1)?.le === le) continue;
+    const level = Math.max(previous, cumulative);
+    buckets.push({ le, count: level - previous, cumulative: level });
+    previous = level;
+  }
+  return buckets;
+}
+
+/** The q-quantile (0 < q ≤ 1), interpolated linearly within the bucket it falls in; undefined when it saw nothing. */
+export function bucketQuantile(buckets: readonly Bucket[], q: number): Estimate | undefined {
+  const total = buckets.at(-1)?.cumulative ?? 0;
+  if (total === 0) return undefined;
+  const rank = q * total;
+  const index = buckets.findIndex((bucket) => bucket.cumulative >= rank);
+  const bucket = buckets[index]!;
+  if (bucket.le === Number.POSITIVE_INFINITY) return above(buckets);
+  const lower = index === 0 ? 0 : buckets[index - 1]!.le;
+  const before = bucket.cumulative - bucket.count;
+  return { seconds: lower + ((bucket.le - lower) * (rank - before)) / bucket.count, bound: 'interpolated' };
+}
+
+/** The largest value the buckets allow: the bound of the highest non-empty bucket; undefined when it saw nothing. */
+export function bucketMax(buckets: readonly Bucket[]): Estimate | undefined {
+  const highest = buckets.findLast((bucket) => bucket.count > 0);
+  if (!highest) return undefined;
+  return highest.le === Number.POSITIVE_INFINITY ? above(buckets) : { seconds: highest.le, bound: 'atMost' };
+}
+
+// A value in the +Inf bucket is only known to exceed the highest finite bound.
+function above(buckets: readonly Bucket[]): Estimate {
+  const finite = buckets.filter((bucket) => Number.isFinite(bucket.le));
+  return { seconds: finite.at(-1)?.le ?? 0, bound: 'above' };
 }

@@ -33,9 +33,12 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderTestDetails } = await import('./views/test-details.js');
     return (result, ctx) => renderTestDetails(result.test, ctx);
   },
-  metrics: async () => {
-    const { renderMetrics } = await import('./views/metrics.js');
-    return (result, ctx) => renderMetrics(result.text, result.raw, ctx);
+  flakyTests: async () => (await import('./views/flaky-tests.js')).renderFlakyTests,
+  ticketLinked: async () => (await import('./views/flaky-tests.js')).renderTicketLinked,
+  metrics: async () => (await import('./views/metrics.js')).renderMetrics,
+  stats: async () => {
+    const { renderStats } = await import('./views/stats.js');
+    return (result, ctx) => renderStats(result.stats, ctx);
   },
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => {

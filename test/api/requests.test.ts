@@ -1,4 +1,4 @@
-// What each of the 13 methods sends: method, path, headers and body, and that the published description
+// What each of the 17 methods sends: method, path, headers and body, and that the published description
 // accepts the body. Run against a real server (what reaches the wire) and undici's MockAgent (what undici is given).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/client.js';
@@ -30,6 +30,7 @@ interface Case {
 const queueRef = { repo: REPO, targetBranch: 'main' };
 const prRef = { ...queueRef, pr: { number: 42 } };
 const SHA = '0a1b2c3d4e5f60718293a4b5c6d7e8f901234567';
+const LAST_PAGE = { total_rows: 0, total_pages: 0, next_page_token: '', prev_page_token: '', last_page_token: '', page_index: 0 };
 const CURSOR = '0c8a1f52-7d0e-4d1b-a0a4-5c1f1c9e2b77';
 const allSettings: QueueSettings = {
   concurrency: 3,
@@ -162,6 +163,33 @@ const CASES: Case[] = [
     sent: { repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID },
     reply: json(fixture.testDetails()),
   },
+  {
+    name: 'listQuarantinedTests, a later page',
+    operation: 'flaky-tests/list-quarantined-tests',
+    call: (c) => c.listQuarantinedTests({ repo: REPO, org_url_slug: 'acme', page_query: { page_size: 10, page_token: 'page-1' } }),
+    sent: { repo: REPO, org_url_slug: 'acme', page_query: { page_size: 10, page_token: 'page-1' } },
+    reply: json({ quarantined_tests: [], page: LAST_PAGE }),
+  },
+  {
+    name: 'listUnhealthyTests, status in upper case',
+    operation: 'flaky-tests/list-unhealthy-tests',
+    call: (c) => c.listUnhealthyTests({ repo: REPO, org_url_slug: 'acme', status: 'broken', page_query: { page_size: 100 } }),
+    sent: { repo: REPO, org_url_slug: 'acme', status: 'BROKEN', page_query: { page_size: 100 } },
+    reply: json({ tests: [], page: LAST_PAGE }),
+  },
+  {
+    name: 'listFailingTests',
+    operation: 'flaky-tests/list-failing-tests',
+    call: (c) => c.listFailingTests({ repo: REPO, org_url_slug: 'acme', start_time: '2026-01-01T00:00:00.000Z', end_time: '2026-01-02T00:00:00.000Z', page_query: { page_size: 100 } }),
+    sent: { repo: REPO, org_url_slug: 'acme', start_time: '2026-01-01T00:00:00.000Z', end_time: '2026-01-02T00:00:00.000Z', page_query: { page_size: 100 } },
+    reply: json({ tests: [fixture.testDetails().test], page: LAST_PAGE }),
+  },
+  {
+    name: 'linkTicketToTestCase',
+    operation: 'flaky-tests/link-ticket-to-test-case',
+    call: (c) => c.linkTicketToTestCase({ repo: REPO, test_case_id: fixture.TEST_ID, external_ticket_id: 'KAN-123' }),
+    sent: { repo: REPO, test_case_id: fixture.TEST_ID, external_ticket_id: 'KAN-123' },
+  },
 ];
 
 describe.each([
@@ -176,9 +204,9 @@ describe.each([
     await service.close();
   });
 
-  it('covers all 13 operations', () => {
+  it('covers all 17 operations', () => {
     const covered = new Set([...CASES.map((c) => c.operation), 'getMergeQueueMetrics']);
-    expect(covered.size).toBe(13);
+    expect(covered.size).toBe(17);
   });
 
   it.each(CASES)('$name: POST /v1/<operation>, token, JSON, user agent, and the body', async ({ operation, call, sent, reply }) => {

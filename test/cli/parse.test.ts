@@ -14,6 +14,7 @@ import { configInit } from '../../src/commands/config/init.js';
 import { configPath } from '../../src/commands/config/path.js';
 import { showConfig } from '../../src/commands/config/show.js';
 import type { Invocation } from '../../src/commands/invocation.js';
+import { flakyList, linkTicket } from '../../src/commands/flaky.js';
 import { list } from '../../src/commands/list.js';
 import { metrics } from '../../src/commands/metrics.js';
 import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
@@ -24,6 +25,7 @@ import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/com
 import { updateQueue } from '../../src/commands/queue/update.js';
 import { watchQueue } from '../../src/commands/queue/watch.js';
 import { sandbox } from '../../src/commands/sandbox.js';
+import { stats } from '../../src/commands/stats.js';
 import { status } from '../../src/commands/status.js';
 import { setTargets } from '../../src/commands/targets.js';
 import { testDetails } from '../../src/commands/test-details.js';
@@ -86,6 +88,12 @@ const ROWS: Array<[string, string[], Row]> = [
     ['list', '--state', 'MERGED', '--since', '24h', '--until', '2026-01-31T00:00:00Z', '--limit', '200'],
     { handler: list, input: { state: 'merged', since: '2026-01-30T12:00:00.000Z', until: '2026-01-31T00:00:00.000Z', limit: 200 } },
   ],
+  ['stats: the last 7 days', ['stats'], { handler: stats, input: { since: '2026-01-24T12:00:00.000Z', until: undefined, by: undefined } }],
+  [
+    'stats --since --until --by author',
+    ['stats', '--since', '2026-01-01T00:00:00Z', '--until', '1h', '--by', 'author'],
+    { handler: stats, input: { since: '2026-01-01T00:00:00.000Z', until: '2026-01-31T11:00:00.000Z', by: 'author' } },
+  ],
   ['testing a PR', ['testing', '42'], { handler: testing, input: { pr: 42 } }],
   ['testing --run', ['testing', '--run', '3f1c'], { handler: testing, input: { testRunId: '3f1c' } }],
   ['queue get', ['queue', 'get'], { handler: getQueue, input: {} }],
@@ -120,6 +128,24 @@ const ROWS: Array<[string, string[], Row]> = [
   ['metrics', ['metrics'], { handler: metrics, input: { allRepos: false, raw: false } }],
   ['metrics --all-repos --raw', ['metrics', '--all-repos', '--raw'], { handler: metrics, input: { allRepos: true, raw: true } }],
   ['test-details', ['test-details', TEST_ID.toUpperCase()], { handler: testDetails, input: { testId: TEST_ID } }],
+  ['flaky list --quarantined', ['flaky', 'list', '--quarantined'], { handler: flakyList, input: { list: 'quarantined', pageSize: 100 } }],
+  ['flaky list --unhealthy', ['flaky', 'list', '--unhealthy'], { handler: flakyList, input: { list: 'unhealthy', statuses: ['FLAKY', 'BROKEN'], pageSize: 100 } }],
+  [
+    'flaky list --unhealthy --status --page-size',
+    ['flaky', 'list', '--unhealthy', '--status', 'broken', '--page-size', '2'],
+    { handler: flakyList, input: { list: 'unhealthy', statuses: ['BROKEN'], pageSize: 2 } },
+  ],
+  [
+    'flaky list --failing',
+    ['flaky', 'list', '--failing'],
+    { handler: flakyList, input: { list: 'failing', startTime: '2026-01-30T12:00:00.000Z', endTime: '2026-01-31T12:00:00.000Z', pageSize: 100 } },
+  ],
+  [
+    'flaky list --failing --since',
+    ['flaky', 'list', '--failing', '--since', '2026-01-25T00:00:00Z'],
+    { handler: flakyList, input: { list: 'failing', startTime: '2026-01-25T00:00:00.000Z', endTime: '2026-01-31T12:00:00.000Z', pageSize: 100 } },
+  ],
+  ['flaky link-ticket', ['flaky', 'link-ticket', TEST_ID.toUpperCase(), 'KAN-123'], { handler: linkTicket, input: { testId: TEST_ID, ticketId: 'KAN-123' } }],
   ['config show', ['config', 'show'], { handler: showConfig, input: {} }],
   ['config path', ['config', 'path'], { handler: configPath, input: {} }],
   ['config init', ['config', 'init'], { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT } }],
@@ -183,6 +209,9 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['list', '--since', '1h', '--until', '2h'], /--since 1h is after --until 2h/],
   [['list', '--since', 'yesterday'], /--since "yesterday"/],
   [['list', '--limit', '0'], /--limit "0" must be a whole number of 1 or more/],
+  [['stats', '--since', '1h', '--until', '2h'], /--since 1h is after --until 2h/],
+  [['stats', '--until', '8d'], /--since 7d is after --until 8d/],
+  [['stats', '--by', 'team'], /--by "team": only author/],
   [['testing'], /testing needs a PR number or --run/],
   [['testing', '1', '--run', 'r'], /not both/],
   [['queue', 'get', '--interval', '5s'], /--interval goes with --watch/],
@@ -193,6 +222,17 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['targets', 'set', '1', '//a', '--all'], /--all cannot be combined/],
   [['targets', 'set', '1', '--file', join(dir, 'missing.txt')], /cannot read --file .*: ENOENT/],
   [['test-details', 'zzz'], /is not a test id/],
+  [['flaky', 'list'], /exactly one of --quarantined, --unhealthy, --failing/],
+  [['flaky', 'list', '--quarantined', '--failing'], /exactly one of/],
+  [['flaky', 'list', '--quarantined', '--status', 'flaky'], /--status goes with --unhealthy/],
+  [['flaky', 'list', '--unhealthy', '--since', '1h'], /--since goes with --failing/],
+  [['flaky', 'list', '--failing', '--since', '169h'], /more than 7 days/],
+  [['flaky', 'list', '--failing', '--since', '2026-02-01T00:00:00Z'], /not in the past/],
+  [['flaky', 'list', '--failing', '--since', 'yesterday'], /--since "yesterday"/],
+  [['flaky', 'list', '--quarantined', '--page-size', '101'], /--page-size "101" must be at most 100/],
+  [['flaky', 'list', '--quarantined', '--page-size', '0'], /--page-size "0"/],
+  [['flaky', 'link-ticket', 'zzz', 'KAN-1'], /is not a test id/],
+  [['flaky', 'link-ticket', TEST_ID, ''], /is not a ticket id/],
   [['config', 'init', '--token-file', 't'], /goes in the user config/],
   [['config', 'init', '--user', '--token-file', 't', '--token-command', 'c'], /not both/],
   [['sandbox', '--port', '65536'], /--port "65536"/],
@@ -205,6 +245,8 @@ const COMMANDER_ERRORS: Array<[string[], RegExp]> = [
   [['status', '1', '--bogus'], /unknown option '--bogus'/],
   [['queue', 'update', '--mode', 'bogus'], /Allowed choices are single, parallel/],
   [['completion', 'tcsh'], /Allowed choices are bash, zsh, fish/],
+  [['flaky', 'list', '--unhealthy', '--status', 'healthy'], /Allowed choices are flaky, broken/],
+  [['flaky', 'link-ticket', TEST_ID], /missing required argument 'ticket-id'/],
   [['--output', 'xml', 'status'], /Allowed choices are table, json/],
 ];
 

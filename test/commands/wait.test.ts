@@ -61,6 +61,7 @@ function fakeContext(client: MergeQueueClient, signal = new AbortController().si
     confirm: async () => true,
     interactive: false,
     warn: () => undefined,
+    progress: () => undefined,
     note: () => undefined,
     info: () => undefined,
     cwd: '/',

@@ -73,13 +73,13 @@ describe('toJson', () => {
   });
 
   it('gives targets a fixed shape and keeps ALL', () => {
-    expect(toJson({ kind: 'targets', pr: 42, sha: 'abc', impactedTargets: ['//a'], fellBackToAll: false })).toEqual({
+    expect(toJson({ kind: 'targets', pr: 42, sha: 'abc', count: 1, impactedTargets: ['//a'], fellBackToAll: false })).toEqual({
       pr: 42,
       sha: 'abc',
       impactedTargets: ['//a'],
       fellBackToAll: false,
     });
-    expect(toJson({ kind: 'targets', pr: 42, impactedTargets: 'ALL', fellBackToAll: true })).toEqual({
+    expect(toJson({ kind: 'targets', pr: 42, count: 0, impactedTargets: 'ALL', fellBackToAll: true })).toEqual({
       pr: 42,
       sha: null,
       impactedTargets: 'ALL',

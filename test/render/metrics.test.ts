@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMetrics, renderText, toJson } from '../../src/render/index.js';
+import { parsePrometheus } from '../../src/api/prometheus.js';
+import { renderText, toJson } from '../../src/render/index.js';
 import { COLOURED, ESC, PLAIN } from './fixtures.js';
 
 const main = 'repo="acme/app",branch="main",queue_type="main"';
@@ -40,9 +41,9 @@ mq_pr_time_in_queue_1h_seconds_count{${main}} 0
 process_start_time_seconds 1.7e9
 `;
 
-describe('parseMetrics', () => {
+describe('parsePrometheus', () => {
   it('reads samples with their labels and skips HELP and TYPE', () => {
-    const samples = parseMetrics(EXPOSITION);
+    const samples = parsePrometheus(EXPOSITION);
     expect(samples).toHaveLength(20);
     expect(samples[0]).toEqual({
       name: 'mq_depth_current',
@@ -55,12 +56,12 @@ describe('parseMetrics', () => {
   });
 
   it('unescapes quotes, backslashes and newlines in label values', () => {
-    const [sample] = parseMetrics('m{path="C:\\\\dir\\\\x",msg="say \\"hi\\"\\nbye",brace="}{,="} 1\n');
+    const [sample] = parsePrometheus('m{path="C:\\\\dir\\\\x",msg="say \\"hi\\"\\nbye",brace="}{,="} 1\n');
     expect(sample?.labels).toEqual({ path: 'C:\\dir\\x', msg: 'say "hi"\nbye', brace: '}{,=' });
   });
 
   it('reads special values, exponents, signs and timestamps', () => {
-    const values = parseMetrics(
+    const values = parsePrometheus(
       ['a +Inf', 'b -Inf', 'c NaN', 'd 1.5e-3', 'e -2', 'f 1E3 1700000000000', 'g .5', 'h{x="1",} 7', 'i{} 8', 'j\t9'].join('\n'),
     ).map((s) => [s.name, s.value]);
     expect(values).toEqual([
@@ -96,16 +97,16 @@ describe('parseMetrics', () => {
       '',
       'good_two{a="b"} 2',
     ].join('\n');
-    expect(parseMetrics(text).map((s) => s.name)).toEqual(['good_one', 'good_two']);
+    expect(parsePrometheus(text).map((s) => s.name)).toEqual(['good_one', 'good_two']);
   });
 
   it('handles CRLF line ends, a missing final newline and an empty text', () => {
-    expect(parseMetrics('a 1\r\nb 2').map((s) => s.value)).toEqual([1, 2]);
-    expect(parseMetrics('')).toEqual([]);
+    expect(parsePrometheus('a 1\r\nb 2').map((s) => s.value)).toEqual([1, 2]);
+    expect(parsePrometheus('')).toEqual([]);
   });
 
   it('keeps a label named __proto__ as a plain label', () => {
-    const [sample] = parseMetrics('m{__proto__="x"} 1');
+    const [sample] = parsePrometheus('m{__proto__="x"} 1');
     expect(Object.keys(sample?.labels ?? {})).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(sample?.labels)).toBe(Object.prototype);
   });
@@ -113,7 +114,7 @@ describe('parseMetrics', () => {
 
 describe('renderText: metrics', () => {
   it('prints one row per queue, the duration means, then any other series', async () => {
-    const text = await renderText({ kind: 'metrics', text: EXPOSITION, raw: false }, PLAIN);
+    const text = await renderText({ kind: 'metrics', raw: false, samples: parsePrometheus(EXPOSITION) }, PLAIN);
     expect(text).toBe(
       [
         'REPO      BRANCH  QUEUE      DEPTH  AWAITING  TESTING  MERGED 1H  FAILED 1H  CANCELLED 1H  RESTARTS 1H',
@@ -139,7 +140,7 @@ describe('renderText: metrics', () => {
       {
         kind: 'metrics',
         raw: false,
-        text: 'mq_depth_current{repo="a/b",branch="main",queue_type="main",shard="2"} 1\nodd{msg="a\\"b\\nc"} +Inf\n',
+        samples: parsePrometheus('mq_depth_current{repo="a/b",branch="main",queue_type="main",shard="2"} 1\nodd{msg="a\\"b\\nc"} +Inf\n'),
       },
       PLAIN,
     );
@@ -149,7 +150,7 @@ describe('renderText: metrics', () => {
   });
 
   it('says when there is nothing', async () => {
-    expect(await renderText({ kind: 'metrics', text: '# nothing yet\n', raw: false }, PLAIN)).toBe('No metrics reported.\n');
+    expect(await renderText({ kind: 'metrics', raw: false, samples: parsePrometheus('# nothing yet\n') }, PLAIN)).toBe('No metrics reported.\n');
   });
 
   it('passes --raw text through as received', async () => {
@@ -158,13 +159,13 @@ describe('renderText: metrics', () => {
   });
 
   it('puts headers in bold only when colour is on', async () => {
-    expect(await renderText({ kind: 'metrics', text: EXPOSITION, raw: false }, COLOURED)).toContain('\u001b[1mREPO\u001b[22m');
+    expect(await renderText({ kind: 'metrics', raw: false, samples: parsePrometheus(EXPOSITION) }, COLOURED)).toContain('\u001b[1mREPO\u001b[22m');
   });
 });
 
 describe('toJson: metrics', () => {
   it('gives the parsed samples, with non-finite values spelled as the exposition does', () => {
-    expect(toJson({ kind: 'metrics', text: 'a{le="+Inf"} 3\nb +Inf\nc NaN\n', raw: false })).toEqual({
+    expect(toJson({ kind: 'metrics', raw: false, samples: parsePrometheus('a{le="+Inf"} 3\nb +Inf\nc NaN\n') })).toEqual({
       metrics: [
         { name: 'a', labels: { le: '+Inf' }, value: 3 },
         { name: 'b', labels: {}, value: '+Inf' },

@@ -96,14 +96,16 @@ describe('renderText: queueChange', () => {
 
 describe('renderText: targets', () => {
   it('counts the targets and names the commit', async () => {
-    const result: CommandResult = { kind: 'targets', pr: 42, sha: 'abc1234def5678', impactedTargets: ['//a', '//b', '//c'], fellBackToAll: false };
+    const result: CommandResult = { kind: 'targets', pr: 42, sha: 'abc1234def5678', count: 3, impactedTargets: ['//a', '//b', '//c'], fellBackToAll: false };
     expect(await renderText(result, PLAIN)).toBe('Impacted targets of #42 set: 3 targets (sha abc1234)\n');
-    expect(await renderText({ ...result, impactedTargets: ['//a'] }, PLAIN)).toBe('Impacted targets of #42 set: 1 target (sha abc1234)\n');
-    expect(await renderText({ ...result, impactedTargets: [], sha: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 0 targets\n');
+    expect(await renderText({ ...result, count: 1, impactedTargets: ['//a'] }, PLAIN)).toBe('Impacted targets of #42 set: 1 target (sha abc1234)\n');
+    expect(await renderText({ ...result, count: 0, impactedTargets: [], sha: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 0 targets\n');
+    // A file's list is not read back for a table: the count alone says how many were sent.
+    expect(await renderText({ ...result, count: 250_000, impactedTargets: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 250000 targets (sha abc1234)\n');
   });
 
   it('says ALL', async () => {
-    expect(await renderText({ kind: 'targets', pr: 42, impactedTargets: 'ALL', fellBackToAll: true }, PLAIN)).toBe(
+    expect(await renderText({ kind: 'targets', pr: 42, count: 0, impactedTargets: 'ALL', fellBackToAll: true }, PLAIN)).toBe(
       'Impacted targets of #42 set to ALL\n',
     );
   });

@@ -3,8 +3,8 @@
 import { formatDuration } from '../durations.js';
 import { formatNumber } from '../fields.js';
 import { type HistogramKey, HISTOGRAMS, histogramMean, summarizeMetrics } from '../metrics-summary.js';
-import { type MetricSample, parseMetrics } from '../../api/prometheus.js';
-import type { RenderContext } from '../options.js';
+import type { MetricSample } from '../../api/prometheus.js';
+import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
 import { renderTable } from '../tables.js';
 
@@ -14,12 +14,12 @@ const HISTOGRAM_TITLES: Record<HistogramKey, string> = {
   timeInQueue: 'time in queue',
 };
 
-export function renderMetrics(text: string, raw: boolean, ctx: RenderContext): string {
+export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): string {
   // --raw is for piping into other Prometheus tools: the text as received (plus a final newline if it had none).
-  if (raw) return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+  if (result.raw) return result.text === '' || result.text.endsWith('\n') ? result.text : `${result.text}\n`;
 
   const { paint } = ctx;
-  const { queues, others } = summarizeMetrics(parseMetrics(text));
+  const { queues, others } = summarizeMetrics(result.samples);
   if (queues.length === 0 && others.length === 0) return 'No metrics reported.\n';
 
   const sections: string[] = [];

@@ -66,9 +66,6 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
 /** `Impacted targets of #42 set: 3 targets (sha abc1234)`; the fallback warning is printed elsewhere. */
 export function renderTargets(outcome: ResultOf<'targets'>): string {
   const sha = outcome.sha ? ` (sha ${shortSha(outcome.sha)})` : '';
-  const what =
-    outcome.impactedTargets === 'ALL'
-      ? ' to ALL'
-      : `: ${outcome.impactedTargets.length} target${outcome.impactedTargets.length === 1 ? '' : 's'}`;
+  const what = outcome.impactedTargets === 'ALL' ? ' to ALL' : `: ${outcome.count} target${outcome.count === 1 ? '' : 's'}`;
   return `Impacted targets of #${outcome.pr} set${what}${sha}\n`;
 }

@@ -54,6 +54,6 @@ function describeStatus(test: TestCase, ctx: RenderContext): string {
 }
 
 /** The service's rates are fractions of runs (0..1); shown as percentages with at most one decimal. */
-function formatRate(rate: number): string {
+export function formatRate(rate: number): string {
   return Number.isFinite(rate) ? `${Number((rate * 100).toFixed(1))}%` : '-';
 }

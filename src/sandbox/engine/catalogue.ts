@@ -1,6 +1,22 @@
-// The flaky-test catalogue behind `flaky-tests/get-test-details`: a few fixed test cases, the same for every
-// repository and organization, so tests and the demo can look them up by id.
-import type { GetTestDetailsRequest, TestCase, TestDetailsResponse } from '../../api/schemas.js';
+// The flaky-test catalogue behind `flaky-tests/*`: a few fixed test cases, the same for every repository and
+// organization, so tests and the demo can look them up by id; the tickets linked to them are the state's.
+import {
+  FAILING_WINDOW_MAX_MS,
+  type FlakyPage,
+  type GetTestDetailsRequest,
+  type LinkTicketRequest,
+  type ListFailingTestsRequest,
+  type ListFailingTestsResponse,
+  type ListQuarantinedTestsRequest,
+  type ListQuarantinedTestsResponse,
+  type ListUnhealthyTestsRequest,
+  type ListUnhealthyTestsResponse,
+  type QuarantinedTest,
+  type Repo,
+  type TestCase,
+  type TestDetailsResponse,
+} from '../../api/schemas.js';
+import type { Keyed } from './state.js';
 
 interface SeededTestCase {
   id: string;
@@ -111,20 +127,145 @@ const SEEDED: readonly SeededTestCase[] = [
 /** The ids of the seeded test cases: flaky (quarantined), flaky, broken, healthy, healthy again. */
 export const SEEDED_TEST_IDS: readonly string[] = SEEDED.map((test) => test.id);
 
+/** Tickets linked through link-ticket-to-test-case, by `ticketLinkKey`: the external ticket id. */
+export type TicketLinks = Keyed<string>;
+
+/** A link belongs to one repository's test case; a JSON array so no names can make two keys collide. */
+export function ticketLinkKey(repo: Repo, testId: string): string {
+  return JSON.stringify([repo.host, repo.owner, repo.name, testId.toLowerCase()]);
+}
+
+/** Why a flaky-test request cannot be answered; the engine turns it into its refusal. */
+export class CatalogueRefusal extends Error {
+  constructor(
+    readonly kind: 'invalid' | 'not_found',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The test case with that id, as the service shows it for the asking repository; undefined when unknown. */
-export function lookUpTestCase(request: GetTestDetailsRequest): TestDetailsResponse | undefined {
+export function lookUpTestCase(request: GetTestDetailsRequest, links: TicketLinks): TestDetailsResponse | undefined {
   const seeded = SEEDED.find((test) => test.id === request.test_id.toLowerCase());
-  if (!seeded) return undefined;
+  return seeded && { test: testCaseView(seeded, request.repo, request.org_url_slug, links) };
+}
+
+/** Stores the ticket: test-details and the lists show it from then on (a later link replaces it). */
+export function linkTicket(request: LinkTicketRequest, links: TicketLinks): void {
+  const seeded = SEEDED.find((test) => test.id === request.test_case_id.toLowerCase());
+  if (!seeded) throw new CatalogueRefusal('not_found', `no test case ${request.test_case_id}`);
+  links[ticketLinkKey(request.repo, seeded.id)] = request.external_ticket_id;
+}
+
+export function listQuarantinedTests(request: ListQuarantinedTestsRequest): ListQuarantinedTestsResponse {
+  const quarantined = SEEDED.filter((test) => test.quarantined).map(quarantinedView);
+  const { rows, page } = pageOf(quarantined, request.page_query);
+  return { quarantined_tests: rows, page };
+}
+
+export function listUnhealthyTests(request: ListUnhealthyTestsRequest, links: TicketLinks): ListUnhealthyTestsResponse {
+  const status = request.status.toLowerCase();
+  const unhealthy = SEEDED.filter((test) => test.status.value === status).map((test) => {
+    const { most_common_failures: _failures, failure_rate_last_7d: _week, failure_rate_last_24h: _day, ...fields } = testCaseView(test, request.repo, request.org_url_slug, links);
+    return fields;
+  });
+  const { rows, page } = pageOf(unhealthy, request.page_query);
+  return { tests: rows, page };
+}
+
+/**
+ * The test cases that failed in [start_time, end_time): those with a failure last seen then, and those flaky or
+ * broken that failed in their last 24h, which go on failing at that rate from their last status change on (so a
+ * recent window finds them whatever the clock says).
+ */
+export function listFailingTests(request: ListFailingTestsRequest, links: TicketLinks): ListFailingTestsResponse {
+  const start = Date.parse(request.start_time);
+  const end = Date.parse(request.end_time);
+  if (!(end > start)) throw new CatalogueRefusal('invalid', `end_time ${request.end_time} must be after start_time ${request.start_time}`);
+  if (end - start > FAILING_WINDOW_MAX_MS) {
+    throw new CatalogueRefusal('invalid', `start_time ${request.start_time} and end_time ${request.end_time} must be within 7 days of each other`);
+  }
+  const stillFailing = (test: SeededTestCase) => test.status.value !== 'healthy' && test.failure_rate_last_24h > 0 && Date.parse(test.status.timestamp) < end;
+  const failing = SEEDED.filter(
+    (test) =>
+      stillFailing(test) ||
+      test.most_common_failures.some((failure) => {
+        const at = Date.parse(failure.last_occurrence);
+        return at >= start && at < end;
+      }),
+  ).map((test) => testCaseView(test, request.repo, request.org_url_slug, links));
+  const { rows, page } = pageOf(failing, request.page_query);
+  return { tests: rows, page };
+}
+
+function testCaseView(seeded: SeededTestCase, repo: Repo, org: string, links: TicketLinks): TestCase {
   const { ticket, ...fields } = seeded;
-  const repoUrl = `https://${request.repo.host}/${request.repo.owner}/${request.repo.name}`;
+  const repoUrl = `https://${repo.host}/${repo.owner}/${repo.name}`;
   const test: TestCase = {
     ...fields,
     status: { ...fields.status },
     most_common_failures: fields.most_common_failures.map((failure) => ({ ...failure })),
     codeowners: [...fields.codeowners],
     repository: { html_url: repoUrl },
-    html_url: `https://app.trunk.io/${encodeURIComponent(request.org_url_slug)}/flaky-tests/test/${seeded.id}?repo=${request.repo.owner}/${request.repo.name}`,
+    html_url: `https://app.trunk.io/${encodeURIComponent(org)}/flaky-tests/test/${seeded.id}?repo=${repo.owner}/${repo.name}`,
   };
-  if (ticket !== undefined) test.ticket = { html_url: ticket };
-  return { test };
+  const linked = links[ticketLinkKey(repo, seeded.id)];
+  if (linked !== undefined) test.ticket = { html_url: ticketUrl(linked) };
+  else if (ticket !== undefined) test.ticket = { html_url: ticket };
+  return test;
+}
+
+/** The sandbox knows no issue tracker: a linked ticket points at a Jira-like address on a reserved domain. */
+export function ticketUrl(externalTicketId: string): string {
+  return `https://tickets.example.com/browse/${encodeURIComponent(externalTicketId)}`;
+}
+
+function quarantinedView(seeded: SeededTestCase): QuarantinedTest {
+  return {
+    name: seeded.name,
+    parent: seeded.parent,
+    file: seeded.file_path,
+    classname: seeded.classname,
+    // This endpoint spells statuses in upper case.
+    status: seeded.status.value.toUpperCase(),
+    codeowners: [...seeded.codeowners],
+    // A flaky or broken test is quarantined by the repository's automatic rule.
+    quarantine_setting: 'AUTO_QUARANTINE',
+    quarantined_at: seeded.status.timestamp,
+    status_last_updated_at: seeded.status.timestamp,
+    test_case_id: seeded.id,
+    variant: seeded.variant,
+  };
+}
+
+// A page token names the page it starts (`page-N`); the first page's is "", as the description says.
+const PAGE_TOKEN = /^page-([1-9][0-9]{0,8})$/;
+
+function pageToken(index: number): string {
+  return index === 0 ? '' : `page-${index}`;
+}
+
+/**
+ * One page of `rows`. A token past the end (the list shrank, or the page size grew) gives an empty page; one this
+ * sandbox never gave out is refused.
+ */
+function pageOf<T>(rows: readonly T[], query: { page_size: number; page_token?: string }): { rows: T[]; page: FlakyPage } {
+  const token = query.page_token ?? '';
+  const match = PAGE_TOKEN.exec(token);
+  if (token !== '' && !match) throw new CatalogueRefusal('invalid', `page_query.page_token: "${token}" is not a page token this list gave out`);
+  const index = match ? Number(match[1]) : 0;
+  const totalPages = Math.ceil(rows.length / query.page_size);
+  const last = Math.max(totalPages - 1, 0);
+  return {
+    rows: rows.slice(index * query.page_size, (index + 1) * query.page_size),
+    page: {
+      total_rows: rows.length,
+      total_pages: totalPages,
+      next_page_token: index < last ? pageToken(index + 1) : '',
+      prev_page_token: index > 0 ? pageToken(Math.min(index - 1, last)) : '',
+      last_page_token: pageToken(last),
+      page_index: index,
+    },
+  };
 }

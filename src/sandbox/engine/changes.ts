@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import {
   CreateQueueRequest,
+  LinkTicketRequest,
   PullRequestRequest,
   QueueRequest,
   SetImpactedTargetsRequest,
@@ -36,6 +37,7 @@ export const CHANGES: Readonly<Record<string, ChangeDefinition>> = {
   deleteQueue: change(QueueRequest, (engine, input) => engine.deleteQueue(input)),
   setImpactedTargets: change(SetImpactedTargetsRequest, (engine, input) => engine.setImpactedTargets(input)),
   describePullRequest: change(PullRequestDescription, (engine, input) => engine.describePullRequest(input)),
+  'flaky-tests/link-ticket-to-test-case': change(LinkTicketRequest, (engine, input) => engine.linkTicketToTestCase(input)),
 };
 
 /** The journal's name for time passing: a replay ticks the engine to the entry's instant, and that is all. */

@@ -7,6 +7,13 @@ import {
   type GetMergeQueueTestingDetailsRequest,
   type GetSubmittedPullRequestRequest,
   type GetTestDetailsRequest,
+  type LinkTicketRequest,
+  type ListFailingTestsRequest,
+  type ListFailingTestsResponse,
+  type ListQuarantinedTestsRequest,
+  type ListQuarantinedTestsResponse,
+  type ListUnhealthyTestsRequest,
+  type ListUnhealthyTestsResponse,
   type ListPullRequestsRequest,
   type ListPullRequestsResponse,
   type Priority,
@@ -21,7 +28,7 @@ import {
   type TestingDetails,
   type UpdateQueueRequest,
 } from '../../api/schemas.js';
-import { lookUpTestCase } from './catalogue.js';
+import { CatalogueRefusal, linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestDescription, type PullRequestFacts } from './facts.js';
 import { deterministicUuid } from './ids.js';
 import { renderMetrics, type QueueMetricsInput } from './metrics.js';
@@ -354,9 +361,26 @@ export class QueueEngine {
   }
 
   getTestDetails(request: GetTestDetailsRequest): TestDetailsResponse {
-    const found = lookUpTestCase(request);
+    const found = lookUpTestCase(request, this.state.ticketLinks);
     if (!found) throw new EngineRefusal('not_found', `no test case ${request.test_id}`);
     return found;
+  }
+
+  listQuarantinedTests(request: ListQuarantinedTestsRequest): ListQuarantinedTestsResponse {
+    return refusingAsEngine(() => listQuarantinedTests(request));
+  }
+
+  listUnhealthyTests(request: ListUnhealthyTestsRequest): ListUnhealthyTestsResponse {
+    return refusingAsEngine(() => listUnhealthyTests(request, this.state.ticketLinks));
+  }
+
+  listFailingTests(request: ListFailingTestsRequest): ListFailingTestsResponse {
+    return refusingAsEngine(() => listFailingTests(request, this.state.ticketLinks));
+  }
+
+  linkTicketToTestCase(request: LinkTicketRequest): void {
+    refusingAsEngine(() => linkTicket(request, this.state.ticketLinks));
+    this.changed();
   }
 
   // ---------------------------------------------------------------- lookups
@@ -478,6 +502,16 @@ export function checkAdvance(now: number, seconds: number): void {
 
 function toMs(time: Date | number): number {
   return typeof time === 'number' ? time : time.getTime();
+}
+
+/** The catalogue's refusals as the engine's, so the HTTP face gives them their status. */
+function refusingAsEngine<T>(answer: () => T): T {
+  try {
+    return answer();
+  } catch (error) {
+    if (error instanceof CatalogueRefusal) throw new EngineRefusal(error.kind, error.message);
+    throw error;
+  }
 }
 
 // A cursor is UUID-shaped, as the published API describes it, and carries the sequence number the next page

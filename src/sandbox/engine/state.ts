@@ -12,8 +12,9 @@ import {
 /**
  * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.
  * 3: the queue settings the service has beyond the published description.
+ * 4: tickets linked to flaky-test cases.
  */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 /** The last instant a JavaScript date can hold (+275760-09-13): the sandbox's clock goes no further. */
 export const LATEST_TIME_MS = 8.64e15;
@@ -61,6 +62,8 @@ export interface SandboxState {
   pullRequests: Keyed<PullRequestRecord>;
   submissions: Keyed<Submission>;
   testRuns: Keyed<TestRun>;
+  /** Tickets linked to test cases of the flaky-test catalogue, by repository and test id (catalogue.ts). */
+  ticketLinks: Keyed<string>;
 }
 
 export interface QueueRecord {
@@ -169,7 +172,7 @@ export type MetricEvent = { at: number; queueType: QueueType } & (
 );
 
 export function emptyState(now: number, seed: string): SandboxState {
-  return { version: STATE_VERSION, now, seed, nextId: 0, nextSeq: 0, queues: keyed(), pullRequests: keyed(), submissions: keyed(), testRuns: keyed() };
+  return { version: STATE_VERSION, now, seed, nextId: 0, nextSeq: 0, queues: keyed(), pullRequests: keyed(), submissions: keyed(), testRuns: keyed(), ticketLinks: keyed() };
 }
 
 /** Reads a state document back, bringing an older version up to date and refusing anything else. */
@@ -218,10 +221,13 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
       queue.settings = { extensionEnabled: false, enqueueingLabel: '', labelCommandsEnabled: false, stateLabelsEnabled: false, ...queue.settings };
     }
   },
+  3: (doc) => {
+    doc.ticketLinks = {};
+  },
 };
 
 function checkShape(doc: Loose): void {
-  for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns']) {
+  for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks']) {
     if (typeof doc[key] !== 'object' || doc[key] === null || Array.isArray(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
   for (const key of ['now', 'nextId', 'nextSeq']) {
@@ -247,6 +253,7 @@ function withoutPrototypes(doc: Loose): SandboxState {
   state.pullRequests = keyedFrom(doc.pullRequests, 'pullRequests');
   state.submissions = keyedFrom(doc.submissions, 'submissions');
   state.testRuns = keyedFrom(doc.testRuns, 'testRuns');
+  state.ticketLinks = keyedFrom(doc.ticketLinks, 'ticketLinks');
   for (const [key, queue] of Object.entries(state.queues)) queue.latestSubmission = keyedFrom(queue.latestSubmission, `queue ${key} latestSubmission`);
   for (const [key, record] of Object.entries(state.pullRequests)) record.impactedTargets = keyedFrom(record.impactedTargets, `pull request ${key} impactedTargets`);
   return state;

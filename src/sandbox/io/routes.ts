@@ -8,7 +8,10 @@ import {
   GetMergeQueueTestingDetailsRequest,
   GetSubmittedPullRequestRequest,
   GetTestDetailsRequest,
+  ListFailingTestsRequest,
   ListPullRequestsRequest,
+  ListQuarantinedTestsRequest,
+  ListUnhealthyTestsRequest,
   QueueRequest,
   SetImpactedTargetsRequest,
 } from '../../api/schemas.js';
@@ -197,6 +200,10 @@ const OPERATIONS: Record<string, Route> = {
   setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha as Authorize<z.ZodType>),
   getMergeQueueTestingDetails: query(GetMergeQueueTestingDetailsRequest, (engine, input) => engine.getMergeQueueTestingDetails(input)),
   'flaky-tests/get-test-details': query(GetTestDetailsRequest, (engine, input) => engine.getTestDetails(input)),
+  'flaky-tests/list-quarantined-tests': query(ListQuarantinedTestsRequest, (engine, input) => engine.listQuarantinedTests(input)),
+  'flaky-tests/list-unhealthy-tests': query(ListUnhealthyTestsRequest, (engine, input) => engine.listUnhealthyTests(input)),
+  'flaky-tests/list-failing-tests': query(ListFailingTestsRequest, (engine, input) => engine.listFailingTests(input)),
+  'flaky-tests/link-ticket-to-test-case': mutation('flaky-tests/link-ticket-to-test-case'),
   getMergeQueueMetrics,
 };
 

@@ -37,7 +37,7 @@ function compileAll(snapshot: Snapshot): Map<string, ValidateFunction | null> {
 const requestValidators = compileAll(requests);
 const responseValidators = compileAll(responses);
 
-/** The 13 operation names, as the service spells them (`flaky-tests/get-test-details` included). */
+/** The 17 operation names, as the service spells them (`flaky-tests/get-test-details` included). */
 export const OPERATIONS: readonly string[] = Object.keys(requests.operations);
 /** Where the snapshot came from. */
 export const SOURCE = requests.source;

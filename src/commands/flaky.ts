@@ -1,0 +1,125 @@
+// mq flaky list | link-ticket: the flaky-test lists, page by page, and linking a ticket to a test case.
+import type { FlakyPage, QuarantinedTest, TestCase, UnhealthyTest } from '../api/schemas.js';
+import { FAILING_WINDOW_MAX_MS, FLAKY_PAGE_SIZE_MAX, UNHEALTHY_STATUSES } from '../api/schemas.js';
+import { ConfigError, UsageError } from '../errors.js';
+import type { Context } from './context.js';
+import { parsePositiveInt, parseTestId, parseTime } from './input.js';
+import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
+import type { CommandResult } from './result.js';
+import { checkCommand, settle } from './uncertain.js';
+
+export type UnhealthyStatus = (typeof UNHEALTHY_STATUSES)[number];
+
+export type FlakyListInput = { pageSize: number } & (
+  | { list: 'quarantined' }
+  /** The service takes one status a request: without --status, mq asks for each. */
+  | { list: 'unhealthy'; statuses: UnhealthyStatus[] }
+  /** ISO instants: start inclusive, end exclusive. */
+  | { list: 'failing'; startTime: string; endTime: string }
+);
+
+const SELECTORS = ['quarantined', 'unhealthy', 'failing'] as const;
+
+/** `mq flaky list --quarantined | --unhealthy [--status s] | --failing [--since t] [--page-size n]` */
+export function parseFlakyList(words: Words, io: ArgvIo): Invocation {
+  const flags = words.flags as { quarantined?: boolean; unhealthy?: boolean; failing?: boolean; status?: string; since?: string; pageSize?: string };
+  const chosen = SELECTORS.filter((selector) => flags[selector] === true);
+  if (chosen.length !== 1) throw new UsageError('flaky list takes exactly one of --quarantined, --unhealthy, --failing');
+  const [list] = chosen as [(typeof SELECTORS)[number]];
+  if (flags.status !== undefined && list !== 'unhealthy') throw new UsageError('--status goes with --unhealthy');
+  if (flags.since !== undefined && list !== 'failing') throw new UsageError('--since goes with --failing');
+  const pageSize = flags.pageSize === undefined ? FLAKY_PAGE_SIZE_MAX : parsePositiveInt('--page-size', flags.pageSize);
+  if (pageSize > FLAKY_PAGE_SIZE_MAX) throw new UsageError(`--page-size "${flags.pageSize}" must be at most ${FLAKY_PAGE_SIZE_MAX}`);
+  switch (list) {
+    case 'quarantined':
+      return work.result({ list, pageSize }, flakyList);
+    case 'unhealthy': {
+      const statuses: UnhealthyStatus[] = flags.status === undefined ? [...UNHEALTHY_STATUSES] : [flags.status.toUpperCase() as UnhealthyStatus];
+      return work.result({ list, statuses, pageSize }, flakyList);
+    }
+    case 'failing': {
+      const since = flags.since ?? '24h';
+      const startTime = parseTime('--since', since, io.now);
+      const start = Date.parse(startTime);
+      // The service refuses a window wider than 7 days; its end is now.
+      if (start >= io.now) throw new UsageError(`--since ${since} is not in the past`);
+      if (io.now - start > FAILING_WINDOW_MAX_MS) throw new UsageError(`--since ${since} reaches back more than 7 days, the most the service looks at`);
+      return work.result({ list, startTime, endTime: new Date(io.now).toISOString(), pageSize }, flakyList);
+    }
+  }
+}
+
+export async function flakyList(input: FlakyListInput, ctx: Context): Promise<CommandResult> {
+  const org = requireOrg(ctx);
+  const { repo } = ctx.queueRef();
+  const client = await ctx.client();
+  const asked = { repo, org_url_slug: org };
+  switch (input.list) {
+    case 'quarantined': {
+      const tests = await allPages<QuarantinedTest>(input.pageSize, async (page_query) => {
+        const answer = await client.listQuarantinedTests({ ...asked, page_query });
+        return { rows: answer.quarantined_tests, page: answer.page };
+      });
+      return { kind: 'flakyTests', list: 'quarantined', tests };
+    }
+    case 'unhealthy': {
+      const tests: UnhealthyTest[] = [];
+      for (const status of input.statuses) {
+        tests.push(
+          ...(await allPages<UnhealthyTest>(input.pageSize, async (page_query) => {
+            const answer = await client.listUnhealthyTests({ ...asked, status, page_query });
+            return { rows: answer.tests, page: answer.page };
+          })),
+        );
+      }
+      return { kind: 'flakyTests', list: 'unhealthy', tests };
+    }
+    case 'failing': {
+      const tests = await allPages<TestCase>(input.pageSize, async (page_query) => {
+        const answer = await client.listFailingTests({ ...asked, start_time: input.startTime, end_time: input.endTime, page_query });
+        return { rows: answer.tests, page: answer.page };
+      });
+      return { kind: 'flakyTests', list: 'failing', tests };
+    }
+  }
+}
+
+type PageQuery = { page_size: number; page_token?: string };
+
+/** Every page, following next_page_token until it is empty. */
+async function allPages<T>(pageSize: number, fetchPage: (query: PageQuery) => Promise<{ rows: T[]; page: FlakyPage }>): Promise<T[]> {
+  const rows: T[] = [];
+  const seen = new Set<string>();
+  let token: string | undefined;
+  for (;;) {
+    const { rows: more, page } = await fetchPage(token === undefined ? { page_size: pageSize } : { page_size: pageSize, page_token: token });
+    rows.push(...more);
+    // A token seen before would page forever.
+    if (!page.next_page_token || seen.has(page.next_page_token)) return rows;
+    seen.add(page.next_page_token);
+    token = page.next_page_token;
+  }
+}
+
+/** `mq flaky link-ticket <test-id> <ticket-id>` */
+export function parseLinkTicket(words: Words): Invocation {
+  const [testId, ticketId] = words.args as [string, string];
+  if (!/^\S+$/.test(ticketId)) throw new UsageError(`"${ticketId}" is not a ticket id (a key like KAN-123)`);
+  return work.result({ testId: parseTestId(testId), ticketId }, linkTicket);
+}
+
+export async function linkTicket(input: { testId: string; ticketId: string }, ctx: Context): Promise<CommandResult> {
+  const { repo } = ctx.queueRef();
+  const client = await ctx.client();
+  await settle(client.linkTicketToTestCase({ repo, test_case_id: input.testId, external_ticket_id: input.ticketId }), {
+    what: `the link of ${input.ticketId} to test ${input.testId}`,
+    check: checkCommand(ctx, 'test-details', input.testId),
+  });
+  return { kind: 'ticketLinked', testId: input.testId, ticketId: input.ticketId };
+}
+
+function requireOrg(ctx: Context): string {
+  const org = ctx.resolved.settings.org;
+  if (!org) throw new ConfigError('no organization slug: pass --org SLUG, set MQ_ORG, or set "org" in a config file');
+  return org;
+}

@@ -1,0 +1,191 @@
+// What `mq stats` computes, as pure functions: conclusions counted from the history, page by page, and the
+// durations read off the service's last-hour histograms. Kept apart from the handler so tests drive them directly.
+import type { EnqueuedPullRequest } from '../api/schemas.js';
+import type { MetricSample } from '../api/prometheus.js';
+import {
+  type Bucket,
+  bucketMax,
+  bucketQuantile,
+  type Estimate,
+  type HistogramKey,
+  HISTOGRAMS,
+  histogramBuckets,
+  type QueueMetrics,
+  summarizeMetrics,
+} from '../render/metrics-summary.js';
+
+export const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
+export type Conclusion = (typeof CONCLUSIONS)[number];
+
+/** `other`: a state the history gave that is not one of the three (the service may add states). */
+export interface Counts {
+  total: number;
+  merged: number;
+  failed: number;
+  cancelled: number;
+  other: number;
+}
+
+/** Each conclusion's share of `total`, 0 to 1; null when the window holds no PR. */
+export type Rates = Record<Conclusion, number | null>;
+
+export interface AuthorStats {
+  author: string;
+  counts: Counts;
+  rates: Rates;
+}
+
+/** A UTC day, `YYYY-MM-DD`. */
+export interface DayStats {
+  day: string;
+  counts: Counts;
+}
+
+export interface DurationStats {
+  /** The series it was read from. */
+  metric: string;
+  count: number;
+  sumSeconds: number | null;
+  p50: Estimate | null;
+  p90: Estimate | null;
+  max: Estimate | null;
+  buckets: Bucket[];
+}
+
+/** The v1 history cannot give these over the window: they come from the service's metrics, last hour only. */
+export interface Durations {
+  source: 'service metrics';
+  window: 'last hour';
+  /** The queue_type the series were read for. */
+  queueType: string | null;
+  overWindow: null;
+  unavailableOverWindow: string;
+  timeInQueue: DurationStats | null;
+  testing: DurationStats | null;
+  wait: DurationStats | null;
+  restarts: number | null;
+  /** Why the metrics could not be read, when they could not. */
+  error: string | null;
+}
+
+export interface Stats {
+  /** Both inclusive, over when a PR concluded. */
+  window: { since: string; until: string };
+  counts: Counts;
+  rates: Rates;
+  /** Most PRs first; null unless asked for (--by author). */
+  byAuthor: AuthorStats[] | null;
+  /** Every UTC day the window touches, oldest first, empty days included. */
+  perDay: DayStats[];
+  durations: Durations;
+}
+
+export const UNAVAILABLE_OVER_WINDOW = 'the v1 history records when a PR concluded, not when it entered the queue';
+
+const zero = (): Counts => ({ total: 0, merged: 0, failed: 0, cancelled: 0, other: 0 });
+
+function count(counts: Counts, state: string | undefined): void {
+  counts.total += 1;
+  const conclusion = CONCLUSIONS.find((word) => word === state?.toLowerCase());
+  if (conclusion) counts[conclusion] += 1;
+  else counts.other += 1;
+}
+
+export function rates(counts: Counts): Rates {
+  const share = (n: number) => (counts.total === 0 ? null : n / counts.total);
+  return { merged: share(counts.merged), failed: share(counts.failed), cancelled: share(counts.cancelled) };
+}
+
+/** Folds the history in as it arrives, so that a long window is never held in memory whole. */
+export class HistoryTally {
+  readonly counts = zero();
+  private readonly authors = new Map<string, Counts>();
+  private readonly days = new Map<string, Counts>();
+
+  add(prs: readonly EnqueuedPullRequest[]): void {
+    for (const pr of prs) {
+      count(this.counts, pr.state);
+      const author = pr.prAuthor === '' ? '(unknown)' : pr.prAuthor;
+      count(mapGet(this.authors, author), pr.state);
+      const at = Date.parse(pr.stateChangedAt);
+      if (!Number.isNaN(at)) count(mapGet(this.days, utcDay(at)), pr.state);
+    }
+  }
+
+  rates(): Rates {
+    return rates(this.counts);
+  }
+
+  byAuthor(): AuthorStats[] {
+    return [...this.authors]
+      .map(([author, counts]) => ({ author, counts, rates: rates(counts) }))
+      .sort((a, b) => b.counts.total - a.counts.total || (a.author < b.author ? -1 : a.author > b.author ? 1 : 0));
+  }
+
+  /** Each day from `since` to `until`, and any day outside them the history gave (a service clock ahead). */
+  perDay(since: string, until: string): DayStats[] {
+    const days = new Set(this.days.keys());
+    const last = Date.parse(until);
+    for (let at = Date.parse(utcDay(Date.parse(since))); at <= last; at += 86_400_000) days.add(utcDay(at));
+    return [...days].sort().map((day) => ({ day, counts: this.days.get(day) ?? zero() }));
+  }
+}
+
+function mapGet(map: Map<string, Counts>, key: string): Counts {
+  let counts = map.get(key);
+  if (!counts) map.set(key, (counts = zero()));
+  return counts;
+}
+
+function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/**
+ * The durations of the repository's queue from the metrics exposition: its main queue (queue_type "main", or the
+ * only one when the service labels none) for this repo and branch.
+ */
+export function durationsFromMetrics(samples: readonly MetricSample[], repo: string, branch: string): Durations {
+  const queues = summarizeMetrics(samples).queues.filter((queue) => queue.repo === repo && queue.branch === branch);
+  const queue = queues.find((candidate) => candidate.queueType === 'main') ?? queues[0];
+  const read = (key: HistogramKey) => (queue ? durationStats(queue, key) : null);
+  return {
+    ...noDurations(null),
+    queueType: queue?.queueType ?? null,
+    timeInQueue: read('timeInQueue'),
+    testing: read('test'),
+    wait: read('wait'),
+    restarts: queue?.restarts ?? null,
+  };
+}
+
+/** Durations when the metrics could not be read (`error` says why) or were not asked for. */
+export function noDurations(error: string | null): Durations {
+  return {
+    source: 'service metrics',
+    window: 'last hour',
+    queueType: null,
+    overWindow: null,
+    unavailableOverWindow: UNAVAILABLE_OVER_WINDOW,
+    timeInQueue: null,
+    testing: null,
+    wait: null,
+    restarts: null,
+    error,
+  };
+}
+
+function durationStats(queue: QueueMetrics, key: HistogramKey): DurationStats | null {
+  const histogram = queue.histograms[key];
+  if (!histogram) return null;
+  const buckets = histogramBuckets(histogram);
+  return {
+    metric: HISTOGRAMS[key],
+    count: histogram.count ?? buckets.at(-1)?.cumulative ?? 0,
+    sumSeconds: histogram.sum ?? null,
+    p50: bucketQuantile(buckets, 0.5) ?? null,
+    p90: bucketQuantile(buckets, 0.9) ?? null,
+    max: bucketMax(buckets) ?? null,
+    buckets,
+  };
+}

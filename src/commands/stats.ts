@@ -1,0 +1,70 @@
+// mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
+// only the service's last-hour metrics can give (the v1 history says when a PR concluded, not when it entered).
+import { LIST_TAKE_MAX } from '../api/schemas.js';
+import { parsePrometheus } from '../api/prometheus.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import type { Context } from './context.js';
+import { parseTime } from './input.js';
+import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
+import type { CommandResult } from './result.js';
+import { type Durations, durationsFromMetrics, HistoryTally, noDurations } from './stats-tally.js';
+
+export interface StatsInput {
+  /** ISO 8601 instants, both inclusive; `until` absent means up to now. */
+  since: string;
+  until?: string;
+  by?: 'author';
+}
+
+const DEFAULT_SINCE = '7d';
+
+/** `mq stats [--since 7d] [--until t] [--by author]`: a duration means that long before now. */
+export function parseStats(words: Words, io: ArgvIo): Invocation {
+  const flags = words.flags as { since?: string; until?: string; by?: string };
+  const since = parseTime('--since', flags.since ?? DEFAULT_SINCE, io.now);
+  const until = flags.until === undefined ? undefined : parseTime('--until', flags.until, io.now);
+  if (until !== undefined && since > until) throw new UsageError(`--since ${flags.since ?? DEFAULT_SINCE} is after --until ${flags.until}: no PR can match`);
+  if (flags.by !== undefined && flags.by !== 'author') throw new UsageError(`--by "${flags.by}": only author is supported`);
+  return work.result({ since, until, by: flags.by } satisfies StatsInput, stats);
+}
+
+export async function stats(input: StatsInput, ctx: Context): Promise<CommandResult> {
+  const client = await ctx.client();
+  const ref = ctx.queueRef();
+  const until = input.until ?? new Date(ctx.now()).toISOString();
+  const tally = new HistoryTally();
+  // Asked for alongside the history; a failure costs the durations only, never the counts.
+  const durations: Promise<Durations> = client.getMergeQueueMetrics({ repo: ref.repo }).then(
+    (text) => durationsFromMetrics(parsePrometheus(text), `${ref.repo.owner}/${ref.repo.name}`, ref.targetBranch),
+    (error: unknown) => {
+      if (error instanceof InterruptedError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      ctx.warn(`the service's metrics could not be read (${message}): no durations shown`);
+      return noDurations(message);
+    },
+  );
+  // Awaited below; this keeps a failure while paging from leaving it rejected with no one listening.
+  durations.catch(() => undefined);
+  try {
+    let cursor: string | undefined;
+    do {
+      const page = await client.listPullRequests({ ...ref, since: input.since, until: input.until, cursor, take: LIST_TAKE_MAX });
+      tally.add(page.pullRequests);
+      cursor = page.nextCursor;
+      if (cursor !== undefined) ctx.progress(`fetched ${tally.counts.total.toLocaleString('en-US')} PRs…`);
+    } while (cursor !== undefined);
+  } finally {
+    ctx.progress('');
+  }
+  return {
+    kind: 'stats',
+    stats: {
+      window: { since: input.since, until },
+      counts: tally.counts,
+      rates: tally.rates(),
+      byAuthor: input.by === 'author' ? tally.byAuthor() : null,
+      perDay: tally.perDay(input.since, until),
+      durations: await durations,
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// `mq flaky list` and `mq flaky link-ticket`: a table of test cases, each with the id `mq test-details` takes.
+import type { UnhealthyTest } from '../../api/schemas.js';
+import type { ResultOf, RenderContext } from '../options.js';
+import { paintState } from '../colors.js';
+import { formatAgo, yesNo } from '../fields.js';
+import { safeLine } from '../sanitize.js';
+import { renderTable } from '../tables.js';
+import { formatRate } from './test-details.js';
+
+const NONE = {
+  quarantined: 'No quarantined tests.',
+  unhealthy: 'No unhealthy tests.',
+  failing: 'No tests failed in that window.',
+};
+
+export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderContext): string {
+  const { paint } = ctx;
+  if (result.tests.length === 0) return `${NONE[result.list]}\n`;
+  const name = (test: { name: string; variant: string }) => safeLine(test.variant ? `${test.name} (${test.variant})` : test.name);
+  const ticket = (test: { ticket?: { html_url: string } }) => (test.ticket ? safeLine(test.ticket.html_url) : '-');
+  switch (result.list) {
+    case 'quarantined':
+      return `${renderTable(
+        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: 'NAME' }, { header: 'FILE' }],
+        result.tests.map((test) => [
+          safeLine(test.test_case_id),
+          paintState(paint, test.status),
+          formatAgo(test.quarantined_at, ctx.now),
+          name(test),
+          test.file === null ? '-' : safeLine(test.file),
+        ]),
+        paint,
+      )}\n`;
+    default: {
+      // The two lists differ only in what they measure: PRs impacted, or the failure rate in the last 24h.
+      const measure =
+        result.list === 'failing'
+          ? { header: 'FAILS (24H)', cells: result.tests.map((test) => formatRate(test.failure_rate_last_24h)) }
+          : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
+      const tests: readonly UnhealthyTest[] = result.tests;
+      return `${renderTable(
+        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: measure.header, align: 'right' }, { header: 'NAME' }, { header: 'TICKET' }],
+        tests.map((test, i) => [safeLine(test.id), paintState(paint, test.status.value), yesNo(test.quarantined), measure.cells[i]!, name(test), ticket(test)]),
+        paint,
+      )}\n`;
+    }
+  }
+}
+
+export function renderTicketLinked(result: ResultOf<'ticketLinked'>): string {
+  return `Linked ticket ${safeLine(result.ticketId)} to test ${safeLine(result.testId)}.\n`;
+}

@@ -1,0 +1,108 @@
+// `mq stats`: the window's conclusions and rates, per day and per author, then the last-hour durations of the
+// service's metrics, labelled as such, and a histogram of time in queue drawn from their buckets.
+import type { ChalkInstance } from 'chalk';
+import type { Counts, DurationStats, Rates, Stats } from '../../commands/stats-tally.js';
+import { paintState } from '../colors.js';
+import { formatDuration } from '../durations.js';
+import type { Estimate } from '../metrics-summary.js';
+import type { RenderContext } from '../options.js';
+import { safeLine } from '../sanitize.js';
+import { renderTable } from '../tables.js';
+
+const BAR_WIDTH = 40;
+
+export function renderStats(stats: Stats, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const { counts, rates, window } = stats;
+  const sections: string[] = [];
+  const right = (header: string) => ({ header, align: 'right' as const });
+
+  const head = `${paint.bold('Concluded')} ${safeLine(window.since)} → ${safeLine(window.until)}: ${thousands(counts.total)} PR${counts.total === 1 ? '' : 's'}`;
+  const conclusionRows = (['merged', 'failed', 'cancelled'] as const).map((state) => [paintState(paint, state), thousands(counts[state]), percent(rates[state])]);
+  if (counts.other > 0) conclusionRows.push(['other', thousands(counts.other), percent(counts.total === 0 ? null : counts.other / counts.total)]);
+  sections.push(`${head}\n${renderTable([{ header: 'STATE' }, right('PRS'), right('RATE')], conclusionRows, paint)}`);
+
+  sections.push(
+    `${paint.bold('Per day (UTC):')}\n${renderTable(
+      [{ header: 'DAY' }, right('MERGED'), right('FAILED'), right('CANCELLED'), right('TOTAL')],
+      stats.perDay.map(({ day, counts: c }) => [day, thousands(c.merged), thousands(c.failed), thousands(c.cancelled), thousands(c.total)]),
+      paint,
+    )}`,
+  );
+
+  if (stats.byAuthor) {
+    sections.push(
+      stats.byAuthor.length === 0
+        ? `${paint.bold('By author:')} no PR concluded in the window.`
+        : `${paint.bold('By author:')}\n${renderTable(
+            [{ header: 'AUTHOR' }, right('PRS'), right('MERGED'), right('FAILED'), right('CANCELLED'), right('MERGE RATE')],
+            stats.byAuthor.map(({ author, counts: c, rates: r }) => [safeLine(author), ...authorCells(c, r)]),
+            paint,
+          )}`,
+    );
+  }
+
+  sections.push(renderDurations(stats, paint));
+  const histogram = stats.durations.timeInQueue;
+  if (histogram && histogram.count > 0) sections.push(renderHistogram(histogram, paint));
+  return `${sections.join('\n\n')}\n`;
+}
+
+function authorCells(counts: Counts, rates: Rates): string[] {
+  return [thousands(counts.total), thousands(counts.merged), thousands(counts.failed), thousands(counts.cancelled), percent(rates.merged)];
+}
+
+function renderDurations(stats: Stats, paint: ChalkInstance): string {
+  const { durations } = stats;
+  const title = paint.bold('Durations, last hour (service metrics):');
+  const unavailable = paint.dim(`Unavailable over the window: ${durations.unavailableOverWindow}.`);
+  if (durations.error !== null) return `${title} could not be read: ${safeLine(durations.error)}\n${unavailable}`;
+  const rows = (
+    [
+      ['time in queue', durations.timeInQueue],
+      ['testing', durations.testing],
+      ['wait (admitted to testing)', durations.wait],
+    ] as const
+  ).map(([name, duration]) => [name, duration ? thousands(duration.count) : '-', estimate(duration?.p50), estimate(duration?.p90), estimate(duration?.max)]);
+  const restarts = durations.restarts === null ? '-' : thousands(durations.restarts);
+  return [
+    title,
+    renderTable([{ header: 'DURATION' }, { header: 'PRS', align: 'right' }, { header: 'P50' }, { header: 'P90' }, { header: 'MAX' }], rows, paint),
+    `Restarts (testing → pending): ${restarts}`,
+    paint.dim('p50/p90 interpolated within the histogram buckets; max is the bound of the highest bucket holding a PR.'),
+    unavailable,
+  ].join('\n');
+}
+
+/** "~4m 10s" interpolated, "at most 10m" a bucket bound, "over 2h" past the last finite one, "-" without data. */
+export function estimate(value: Estimate | null | undefined): string {
+  if (!value) return '-';
+  const duration = formatDuration(value.seconds);
+  return value.bound === 'interpolated' ? `~${duration}` : value.bound === 'atMost' ? `at most ${duration}` : `over ${duration}`;
+}
+
+/** One bar per bucket: `#` in plain text, blocks when colour is on (a terminal). */
+export function renderHistogram(histogram: DurationStats, paint: ChalkInstance): string {
+  const widest = Math.max(...histogram.buckets.map((bucket) => bucket.count));
+  const labels = histogram.buckets.map((bucket, index) => {
+    const lower = index === 0 ? 0 : histogram.buckets[index - 1]!.le;
+    if (!Number.isFinite(bucket.le)) return `over ${formatDuration(lower)}`;
+    return `${lower === 0 ? '0' : formatDuration(lower)}-${formatDuration(bucket.le)}`;
+  });
+  const labelWidth = Math.max(...labels.map((label) => label.length));
+  const lines = histogram.buckets.map((bucket, index) => {
+    // A bucket with any PR gets at least one mark, so that it never reads as empty.
+    const length = bucket.count === 0 ? 0 : Math.max(1, Math.round((bucket.count / widest) * BAR_WIDTH));
+    const bar = paint.level > 0 ? paint.cyan('█'.repeat(length)) : '#'.repeat(length);
+    return `  ${labels[index]!.padEnd(labelWidth)}  ${bar}${' '.repeat(BAR_WIDTH - length)}  ${thousands(bucket.count)}`.trimEnd();
+  });
+  return `${paint.bold(`Time in queue, last hour (service metrics, ${thousands(histogram.count)} PRs):`)}\n${lines.join('\n')}`;
+}
+
+function thousands(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function percent(rate: number | null): string {
+  return rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`;
+}

@@ -1,0 +1,112 @@
+// mq stats against a sandbox process on a manual clock: PRs merged, failed and cancelled, then the counts, rates,
+// per author and per day in the table and under --json, the durations from the metrics, and paging past 100.
+import { describe, expect, it } from 'vitest';
+import { control, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+
+const fixture = useSandbox();
+// The manual clock starts at 2026-01-01T00:00Z and these tests move it by well under a day.
+const WINDOW = ['--since', '2026-01-01T00:00:00Z', '--until', '2026-01-01T23:59:59Z'];
+const FINAL = ['merged', 'failed', 'cancelled'];
+
+let repoCounter = 0;
+async function freshQueue(): Promise<{ env: Record<string, string>; name: string }> {
+  const name = `stats-${++repoCounter}`;
+  const env = sandboxEnv(fixture.recorder.url, `acme/${name}`);
+  expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+  return { env, name };
+}
+
+const describePr = (name: string, number: number, author: string, testOutcome = 'pass') =>
+  control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name }, number, author, testOutcome });
+const json = (text: string) => JSON.parse(text) as Record<string, any>;
+
+describe('mq stats', () => {
+  it('counts merged, failed and cancelled PRs, per author and per day, with last-hour durations', async () => {
+    const { env, name } = await freshQueue();
+    await describePr(name, 1, 'alice');
+    await describePr(name, 2, 'alice');
+    await describePr(name, 3, 'bob', 'fail');
+    await describePr(name, 4, 'carol');
+    expect((await mq(['submit', '1', '2', '3', '4'], { env })).code).toBe(0);
+    expect((await mq(['cancel', '4'], { env })).code).toBe(0);
+    // One test run at a time, 5 minutes each: move on until the history holds every PR concluded.
+    for (let round = 0; round < 10; round++) {
+      const states = json((await mq(['list', '--json'], { env })).stdout).pullRequests.map((pr: { state: string }) => pr.state);
+      if (states.every((state: string) => FINAL.includes(state))) break;
+      await control(fixture.sandboxUrl, 'advance', { seconds: 1 });
+      await control(fixture.sandboxUrl, 'advance', { seconds: 300 });
+    }
+
+    const table = await mq(['stats', ...WINDOW, '--by', 'author'], { env });
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout).toContain('Concluded 2026-01-01T00:00:00.000Z → 2026-01-01T23:59:59.000Z: 4 PRs');
+    expect(table.stdout).toMatch(/^merged +2 +50\.0%$/m);
+    expect(table.stdout).toMatch(/^failed +1 +25\.0%$/m);
+    expect(table.stdout).toMatch(/^cancelled +1 +25\.0%$/m);
+    expect(table.stdout).toMatch(/^2026-01-01 +2 +1 +1 +4$/m);
+    expect(table.stdout).toMatch(/^alice +2 +2 +0 +0 +100\.0%$/m);
+    expect(table.stdout).toMatch(/^bob +1 +0 +1 +0 +0\.0%$/m);
+    expect(table.stdout).toContain('Durations, last hour (service metrics):');
+    expect(table.stdout).toContain('Unavailable over the window: the v1 history records when a PR concluded, not when it entered the queue.');
+    expect(table.stdout).toMatch(/^Time in queue, last hour \(service metrics, 4 PRs\):$/m);
+    expect(table.stdout).toMatch(/^ {2}0-1m +#+ +\d+$/m);
+    expect(table.stdout).not.toContain('\u001b[');
+
+    const run = await mq(['stats', ...WINDOW, '--by', 'author', '--json'], { env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const document = json(run.stdout);
+    expect(document.window).toEqual({ since: '2026-01-01T00:00:00.000Z', until: '2026-01-01T23:59:59.000Z' });
+    expect(document.counts).toEqual({ total: 4, merged: 2, failed: 1, cancelled: 1, other: 0 });
+    expect(document.rates).toEqual({ merged: 0.5, failed: 0.25, cancelled: 0.25 });
+    expect(document.byAuthor.map((a: any) => [a.author, a.counts.total, a.rates.merged])).toEqual([
+      ['alice', 2, 1],
+      ['bob', 1, 0],
+      ['carol', 1, 0],
+    ]);
+    expect(document.perDay).toEqual([{ day: '2026-01-01', counts: { total: 4, merged: 2, failed: 1, cancelled: 1, other: 0 } }]);
+    const { durations } = document;
+    expect(durations).toMatchObject({ source: 'service metrics', window: 'last hour', queueType: 'main', overWindow: null, restarts: 0, error: null });
+    expect(durations.timeInQueue).toMatchObject({ metric: 'mq_pr_time_in_queue_1h_seconds', count: 4, p50: { bound: 'interpolated' } });
+    expect(durations.timeInQueue.buckets.map((b: any) => b.le)).toEqual([60, 300, 600, 900, 1800, 3600, 5400, 7200, '+Inf']);
+    expect(durations.testing).toMatchObject({ metric: 'mq_pr_test_duration_1h_seconds', count: 3 });
+  });
+
+  it('pages the history past 100 PRs, with no progress line in a pipe', async () => {
+    const { env, name } = await freshQueue();
+    const prs = Array.from({ length: 120 }, (_, i) => String(i + 1));
+    expect((await mq(['submit', ...prs], { env })).code).toBe(0);
+    expect((await mq(['cancel', ...prs], { env })).code).toBe(0);
+    const from = fixture.recorder.requests.length;
+
+    const run = await mq(['stats', ...WINDOW, '--json'], { env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const document = json(run.stdout);
+    expect(document.counts).toEqual({ total: 120, merged: 0, failed: 0, cancelled: 120, other: 0 });
+    expect(document.byAuthor).toBeNull();
+    const pages = fixture.recorder.requests
+      .slice(from)
+      .filter((request) => request.path === '/listPullRequests')
+      .map((request) => json(request.body));
+    expect(pages.map((page) => [page.repo.name, page.take, page.cursor === undefined])).toEqual([
+      [name, 100, true],
+      [name, 100, false],
+    ]);
+
+    const table = await mq(['stats', ...WINDOW], { env });
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout).toMatch(/^cancelled +120 +100\.0%$/m);
+  });
+
+  it('shows an empty window as zeros with rates n/a, exit 0', async () => {
+    const { env } = await freshQueue();
+    const window = ['--since', '2025-06-01T00:00:00Z', '--until', '2025-06-02T00:00:00Z'];
+    const table = await mq(['stats', ...window], { env });
+    expect(table).toMatchObject({ code: 0, stderr: '' });
+    expect(table.stdout).toMatch(/^merged +0 +n\/a$/m);
+    expect(table.stdout).toMatch(/^2025-06-02 +0 +0 +0 +0$/m);
+    const document = json((await mq(['stats', ...window, '--json'], { env })).stdout);
+    expect(document.counts).toEqual({ total: 0, merged: 0, failed: 0, cancelled: 0, other: 0 });
+    expect(document.rates).toEqual({ merged: null, failed: null, cancelled: null });
+    expect(document.perDay.map((day: any) => day.day)).toEqual(['2025-06-01', '2025-06-02']);
+  });
+});

@@ -1,0 +1,49 @@
+// The flaky-test lists and link-ticket as text and as the one --json document.
+import { describe, expect, it } from 'vitest';
+import { QuarantinedTest } from '../../src/api/schemas.js';
+import { renderText } from '../../src/render/index.js';
+import { toJson } from '../../src/render/json.js';
+import { PLAIN, testCase } from './fixtures.js';
+
+const quarantined = QuarantinedTest.parse({
+  name: 'client retries on 503',
+  parent: null,
+  file: null,
+  classname: null,
+  status: 'FLAKY',
+  codeowners: [],
+  quarantine_setting: 'ALWAYS_QUARANTINE',
+  quarantined_at: testCase().status.timestamp,
+  status_last_updated_at: testCase().status.timestamp,
+  test_case_id: '3f1c2a4e-8b9d-4c1e-9f2a-1b2c3d4e5f60',
+  variant: 'linux',
+});
+
+describe('flaky lists', () => {
+  it('shows quarantined tests by test_case_id, with how long ago and the variant', async () => {
+    const text = await renderText({ kind: 'flakyTests', list: 'quarantined', tests: [quarantined] }, PLAIN);
+    expect(text).toBe(
+      [
+        'ID                                    STATUS  QUARANTINED  NAME                           FILE',
+        '3f1c2a4e-8b9d-4c1e-9f2a-1b2c3d4e5f60  flaky   2d ago       client retries on 503 (linux)  -',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows failing tests with their failure rate and ticket, and says when a list is empty', async () => {
+    const test = testCase({ ticket: { html_url: 'https://tickets.example.com/browse/KAN-1' } });
+    const text = await renderText({ kind: 'flakyTests', list: 'failing', tests: [test] }, PLAIN);
+    expect(text.split('\n')[1]).toMatch(/^3f1c2a4e-\S+\s+flaky\s+yes\s+3%\s+client retries on 503\s+https:\/\/tickets\.example\.com\/browse\/KAN-1$/);
+    expect(await renderText({ kind: 'flakyTests', list: 'unhealthy', tests: [] }, PLAIN)).toBe('No unhealthy tests.\n');
+  });
+
+  it('prints one document shaped as the service answers, without its page', () => {
+    expect(toJson({ kind: 'flakyTests', list: 'quarantined', tests: [quarantined] })).toEqual({ quarantined_tests: [quarantined] });
+    expect(toJson({ kind: 'flakyTests', list: 'failing', tests: [testCase()] })).toEqual({ tests: [testCase()] });
+    expect(toJson({ kind: 'ticketLinked', testId: quarantined.test_case_id, ticketId: 'KAN-1' })).toEqual({
+      test_case_id: quarantined.test_case_id,
+      external_ticket_id: 'KAN-1',
+    });
+  });
+});
