@@ -3,7 +3,7 @@
 // what it runs: the command table's `load` imports and the renderers' are split points (code splitting).
 import { build } from 'esbuild';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
@@ -29,6 +29,7 @@ const result = await build({
   define: { MQ_VERSION: JSON.stringify(pkg.version), MQ_VOCABULARY: JSON.stringify(await vocabulary()) },
   // Bundled CommonJS dependencies still call require(); give them one.
   banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
+  plugins: [generatedChecks()],
   logLevel: 'warning',
 });
 
@@ -36,9 +37,33 @@ await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.
 
 /** The command table's words derived from the zod schemas (src/commands/vocabulary.ts), evaluated once, here. */
 async function vocabulary() {
-  const derived = await build({ entryPoints: [join(root, 'src/commands/vocabulary.ts')], bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
-  const code = Buffer.from(derived.outputFiles[0].contents).toString('base64');
-  return (await import(`data:text/javascript;base64,${code}`)).VOCABULARY;
+  return (await evaluate(join(root, 'src/commands/vocabulary.ts'))).VOCABULARY;
+}
+
+/**
+ * The modules of generated checks (src/api/checks.ts, src/config/settings-check.ts) written anew as the checks'
+ * text: the bundle checks requests, answers and settings without zod, which it loads only to explain a failure.
+ */
+function generatedChecks() {
+  const modules = { 'src/api/checks.ts': './check-runtime.js', 'src/config/settings-check.ts': '../api/check-runtime.js' };
+  return {
+    name: 'generated-checks',
+    setup(build) {
+      build.onLoad({ filter: /\/src\/(api\/checks|config\/settings-check)\.ts$/ }, async (args) => {
+        const [runtimePath] = Object.entries(modules).find(([path]) => args.path.endsWith(path)).slice(1);
+        // One bundle: the writer knows the schemas' transforms by the very functions (check-runtime.ts `portable`).
+        const both = `export { SCHEMAS } from ${JSON.stringify(args.path)}; export { checksModule } from ${JSON.stringify(join(root, 'src/api/check-source.ts'))};`;
+        const { SCHEMAS, checksModule } = await evaluate({ stdin: { contents: both, resolveDir: root, loader: 'ts' } });
+        return { contents: checksModule(SCHEMAS, runtimePath), loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/** Source modules bundled on their own (a path, or esbuild's `stdin`) and imported, here, at build time. */
+async function evaluate(entry) {
+  const derived = await build({ ...(typeof entry === 'string' ? { entryPoints: [entry] } : entry), bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  return import(`data:text/javascript;base64,${Buffer.from(derived.outputFiles[0].contents).toString('base64')}`);
 }
 
 /** The licence of every package whose code the bundle carries, named by the bundle's own inputs. */

@@ -2,39 +2,20 @@
 // is a UsageError: exit 2, nothing sent) and its response after (a bad one names the missing field).
 import type { z } from 'zod';
 import { ResponseError, UsageError } from '../errors.js';
-import {
-  Acknowledgement,
-  BODY_LIMIT_BYTES,
-  CreateQueueRequest,
-  describeIssues,
-  GetMergeQueueTestingDetailsRequest,
-  GetSubmittedPullRequestRequest,
-  GetTestDetailsRequest,
-  LinkTicketRequest,
-  ListFailingTestsRequest,
-  ListFailingTestsResponse,
-  ListPullRequestsRequest,
-  ListPullRequestsResponse,
-  ListQuarantinedTestsRequest,
-  ListQuarantinedTestsResponse,
-  ListUnhealthyTestsRequest,
-  ListUnhealthyTestsResponse,
-  PullRequestRequest,
-  Queue,
-  QueueRequest,
-  ServiceStatus,
-  SetImpactedTargetsRequest,
-  SubmitPullRequestRequest,
-  SubmittedPullRequest,
-  TestDetailsResponse,
-  TestingDetails,
-  UpdatedQueue,
-  UpdateQueueRequest,
-  type Repo,
-} from './schemas.js';
+import { safeParseChecked } from './check-runtime.js';
+import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
+import { BODY_LIMIT_BYTES } from './constants.js';
+import type { Repo } from './schemas.js';
 import { withListTail, type ListTail } from './streamed-list.js';
 import { Transport, type Answer, type TransportOptions } from './transport.js';
-import { safeParseFast } from './fast-parse.js';
+
+type Input<N extends SchemaName> = z.input<(typeof SCHEMAS)[N]>;
+type Output<N extends SchemaName> = z.output<(typeof SCHEMAS)[N]>;
+
+/** The schema itself, loaded with zod only when a check leaves a value to it: to explain what is wrong. */
+async function schemaOf<N extends SchemaName>(name: N): Promise<(typeof SCHEMAS)[N]> {
+  return (await import('./schemas.js'))[name];
+}
 
 export type ClientOptions = TransportOptions;
 
@@ -54,72 +35,72 @@ export class MergeQueueClient {
     return this.transport.serviceNow();
   }
 
-  submitPullRequest(body: z.input<typeof SubmitPullRequestRequest>) {
-    return this.post('submitPullRequest', SubmitPullRequestRequest, body, Acknowledgement, false);
+  submitPullRequest(body: Input<'SubmitPullRequestRequest'>) {
+    return this.post('submitPullRequest', 'SubmitPullRequestRequest', body, 'Acknowledgement', false);
   }
 
-  cancelPullRequest(body: z.input<typeof PullRequestRequest>) {
-    return this.post('cancelPullRequest', PullRequestRequest, body, Acknowledgement, false);
+  cancelPullRequest(body: Input<'PullRequestRequest'>) {
+    return this.post('cancelPullRequest', 'PullRequestRequest', body, 'Acknowledgement', false);
   }
 
-  restartTestsOnPullRequest(body: z.input<typeof PullRequestRequest>) {
-    return this.post('restartTestsOnPullRequest', PullRequestRequest, body, Acknowledgement, false);
+  restartTestsOnPullRequest(body: Input<'PullRequestRequest'>) {
+    return this.post('restartTestsOnPullRequest', 'PullRequestRequest', body, 'Acknowledgement', false);
   }
 
-  getSubmittedPullRequest(body: z.input<typeof GetSubmittedPullRequestRequest>) {
-    return this.post('getSubmittedPullRequest', GetSubmittedPullRequestRequest, body, SubmittedPullRequest, true);
+  getSubmittedPullRequest(body: Input<'GetSubmittedPullRequestRequest'>) {
+    return this.post('getSubmittedPullRequest', 'GetSubmittedPullRequestRequest', body, 'SubmittedPullRequest', true);
   }
 
-  listPullRequests(body: z.input<typeof ListPullRequestsRequest>) {
-    return this.post('listPullRequests', ListPullRequestsRequest, body, ListPullRequestsResponse, true);
+  listPullRequests(body: Input<'ListPullRequestsRequest'>) {
+    return this.post('listPullRequests', 'ListPullRequestsRequest', body, 'ListPullRequestsResponse', true);
   }
 
-  getQueue(body: z.input<typeof QueueRequest>) {
-    return this.post('getQueue', QueueRequest, body, Queue, true);
+  getQueue(body: Input<'QueueRequest'>) {
+    return this.post('getQueue', 'QueueRequest', body, 'Queue', true);
   }
 
-  createQueue(body: z.input<typeof CreateQueueRequest>) {
-    return this.post('createQueue', CreateQueueRequest, body, Acknowledgement, false);
+  createQueue(body: Input<'CreateQueueRequest'>) {
+    return this.post('createQueue', 'CreateQueueRequest', body, 'Acknowledgement', false);
   }
 
-  updateQueue(body: z.input<typeof UpdateQueueRequest>) {
-    return this.post('updateQueue', UpdateQueueRequest, body, UpdatedQueue.optional(), false);
+  updateQueue(body: Input<'UpdateQueueRequest'>) {
+    return this.post('updateQueue', 'UpdateQueueRequest', body, 'UpdateQueueResponse', false);
   }
 
-  deleteQueue(body: z.input<typeof QueueRequest>) {
-    return this.post('deleteQueue', QueueRequest, body, Acknowledgement, false);
+  deleteQueue(body: Input<'QueueRequest'>) {
+    return this.post('deleteQueue', 'QueueRequest', body, 'Acknowledgement', false);
   }
 
   /**
    * With `more`, a list too long to hold in memory (a targets file) follows `body.impactedTargets` in the request,
    * streamed from its source. Not retried, as every mutation; `more` could be read again if that changed.
    */
-  setImpactedTargets(body: z.input<typeof SetImpactedTargetsRequest>, more?: ListTail) {
-    return this.post('setImpactedTargets', SetImpactedTargetsRequest, body, Acknowledgement, false, more);
+  setImpactedTargets(body: Input<'SetImpactedTargetsRequest'>, more?: ListTail) {
+    return this.post('setImpactedTargets', 'SetImpactedTargetsRequest', body, 'Acknowledgement', false, more);
   }
 
-  getMergeQueueTestingDetails(body: z.input<typeof GetMergeQueueTestingDetailsRequest>) {
-    return this.post('getMergeQueueTestingDetails', GetMergeQueueTestingDetailsRequest, body, TestingDetails, true);
+  getMergeQueueTestingDetails(body: Input<'GetMergeQueueTestingDetailsRequest'>) {
+    return this.post('getMergeQueueTestingDetails', 'GetMergeQueueTestingDetailsRequest', body, 'TestingDetails', true);
   }
 
-  getTestDetails(body: z.input<typeof GetTestDetailsRequest>) {
-    return this.post('flaky-tests/get-test-details', GetTestDetailsRequest, body, TestDetailsResponse, true);
+  getTestDetails(body: Input<'GetTestDetailsRequest'>) {
+    return this.post('flaky-tests/get-test-details', 'GetTestDetailsRequest', body, 'TestDetailsResponse', true);
   }
 
-  listQuarantinedTests(body: z.input<typeof ListQuarantinedTestsRequest>) {
-    return this.post('flaky-tests/list-quarantined-tests', ListQuarantinedTestsRequest, body, ListQuarantinedTestsResponse, true);
+  listQuarantinedTests(body: Input<'ListQuarantinedTestsRequest'>) {
+    return this.post('flaky-tests/list-quarantined-tests', 'ListQuarantinedTestsRequest', body, 'ListQuarantinedTestsResponse', true);
   }
 
-  listUnhealthyTests(body: z.input<typeof ListUnhealthyTestsRequest>) {
-    return this.post('flaky-tests/list-unhealthy-tests', ListUnhealthyTestsRequest, body, ListUnhealthyTestsResponse, true);
+  listUnhealthyTests(body: Input<'ListUnhealthyTestsRequest'>) {
+    return this.post('flaky-tests/list-unhealthy-tests', 'ListUnhealthyTestsRequest', body, 'ListUnhealthyTestsResponse', true);
   }
 
-  listFailingTests(body: z.input<typeof ListFailingTestsRequest>) {
-    return this.post('flaky-tests/list-failing-tests', ListFailingTestsRequest, body, ListFailingTestsResponse, true);
+  listFailingTests(body: Input<'ListFailingTestsRequest'>) {
+    return this.post('flaky-tests/list-failing-tests', 'ListFailingTestsRequest', body, 'ListFailingTestsResponse', true);
   }
 
-  linkTicketToTestCase(body: z.input<typeof LinkTicketRequest>) {
-    return this.post('flaky-tests/link-ticket-to-test-case', LinkTicketRequest, body, Acknowledgement, false);
+  linkTicketToTestCase(body: Input<'LinkTicketRequest'>) {
+    return this.post('flaky-tests/link-ticket-to-test-case', 'LinkTicketRequest', body, 'Acknowledgement', false);
   }
 
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */
@@ -136,21 +117,21 @@ export class MergeQueueClient {
   }
 
   /** `GET /status`: the service's own health. It takes no token, so none is sent. */
-  async getStatus(): Promise<ServiceStatus> {
+  async getStatus(): Promise<Output<'ServiceStatus'>> {
     const answer = await this.transport.send({ method: 'GET', path: '/status', operation: 'status', idempotent: true, anonymous: true });
-    return parseAnswer('status', answer, ServiceStatus, true, this.transport);
+    return parseAnswer('status', answer, 'ServiceStatus', true, this.transport);
   }
 
-  private async post<Req extends z.ZodType, Res extends z.ZodType>(
+  private async post<Req extends SchemaName, Res extends SchemaName>(
     operation: string,
-    requestSchema: Req,
-    body: z.input<Req>,
-    responseSchema: Res,
+    request: Req,
+    body: Input<Req>,
+    response: Res,
     idempotent: boolean,
     more?: ListTail,
-  ): Promise<z.output<Res>> {
-    const checked = requestSchema.safeParse(body);
-    if (!checked.success) throw new UsageError(`invalid ${operation} request: ${describeIssues(checked.error)}`);
+  ): Promise<Output<Res>> {
+    const checked = await safeParseChecked(CHECKS[request], body, () => schemaOf(request));
+    if (!checked.success) throw new UsageError(`invalid ${operation} request: ${await describe(checked.error)}`);
     const json = JSON.stringify(checked.data);
     const sent = more ? await withListTail(json, more) : json;
     const size = typeof sent === 'string' ? Buffer.byteLength(sent) : sent.bytes;
@@ -158,7 +139,7 @@ export class MergeQueueClient {
       throw new UsageError(`the ${operation} request is ${size} bytes, over the service's 20 MiB limit`);
     }
     const answer = await this.transport.send({ method: 'POST', path: `/${operation}`, operation, body: sent, idempotent });
-    return parseAnswer(operation, answer, responseSchema, idempotent, this.transport);
+    return parseAnswer(operation, answer, response, idempotent, this.transport);
   }
 }
 
@@ -166,29 +147,34 @@ export class MergeQueueClient {
  * A read must answer with its documented shape. A mutation that answered 2xx was applied, whatever its body
  * says: an empty or non-JSON body is an acknowledgement, never an error that would invite a second attempt.
  */
-function parseAnswer<Res extends z.ZodType>(
+async function parseAnswer<Res extends SchemaName>(
   operation: string,
   answer: Answer,
-  schema: Res,
+  response: Res,
   isRead: boolean,
   transport: Pick<Transport, 'notJson'>,
-): z.output<Res> {
+): Promise<Output<Res>> {
   const { text } = answer;
   let data: unknown;
   if (text.trim() !== '') {
     try {
       data = JSON.parse(text);
     } catch {
-      if (!isRead) return schema.parse(undefined);
+      if (!isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
       throw new ResponseError(transport.notJson(operation, answer));
     }
   } else if (isRead) {
     throw new ResponseError(`${operation} answered with an empty body`);
   }
-  const parsed = safeParseFast(schema, data);
-  if (!parsed.success && !isRead) return schema.parse(undefined);
+  const parsed = await safeParseChecked(CHECKS[response], data, () => schemaOf(response));
+  if (!parsed.success && !isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
   if (!parsed.success) {
-    throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
+    throw new ResponseError(`${operation} answered with an unexpected shape: ${await describe(parsed.error)}`);
   }
-  return parsed.data;
+  return parsed.data as Output<Res>;
+}
+
+/** describeIssues, from the schemas' module: loaded already, as only zod makes a ZodError. */
+async function describe(error: z.ZodError): Promise<string> {
+  return (await import('./schemas.js')).describeIssues(error);
 }

@@ -3,19 +3,34 @@
 // come from the hosted service's published OpenAPI description (request names of queue settings, `priority`,
 // `noBatch`, `pr.sha`, `pr.branch`, `listPullRequests`).
 import * as z from 'zod';
+import { portable } from './check-runtime.js';
+import {
+  DIRECT_MERGE_MODES,
+  formatPath,
+  IMPACTS_ALL,
+  LIST_TAKE_MAX,
+  MERGE_METHODS,
+  MERGEABILITY,
+  OPTIMIZATION_MODES,
+  PR_NUMBER_MAX,
+  PRIORITY_MAX,
+  PULL_REQUEST_STATES,
+  QUEUE_MODES,
+  QUEUE_STATES,
+  SETTABLE_QUEUE_STATES,
+  SETTING_MAX,
+  TEST_ID_PATTERN,
+  TEST_RUN_STATUSES,
+  TEST_STATUS_VALUES,
+} from './constants.js';
 
-/** SERVICE.md shows 2147483647 as the largest PR number; the published description allows more, we send less. */
-export const PR_NUMBER_MAX = 2_147_483_647;
-/** The service's request body limit. */
-export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
-/** The service's path segment; every base URL ends in it. */
-export const API_VERSION = 'v1';
+export * from './constants.js';
 
 /** A request enum the service takes in either letter case (SEMANTICS.md); it always leaves here in lower case. */
 function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z
     .string()
-    .transform((value) => value.toLowerCase())
+    .transform(portable('lowerCase'))
     .pipe(z.enum(values));
 }
 
@@ -24,51 +39,8 @@ function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) 
  * that a client accepts values it does not know, so a new state is shown, never an error.
  */
 function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.string().transform((value): T[number] | (string & {}) => {
-    const lower = value.toLowerCase();
-    return (values as readonly string[]).includes(lower) ? lower : value;
-  });
+  return z.string().transform(portable('openEnum', values) as (value: string) => T[number] | (string & {}));
 }
-
-export const PULL_REQUEST_STATES = [
-  'not_ready',
-  'pending',
-  'testing',
-  'tests_passed',
-  'merged',
-  'failed',
-  'cancelled',
-  'pending_failure',
-] as const;
-export const FINAL_PULL_REQUEST_STATES = ['merged', 'failed', 'cancelled'] as const;
-
-/** Whether a state as a response reported it is final (the PR has left the queue); an unknown one is not. */
-export function isFinalState(state: string | undefined): boolean {
-  return state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
-}
-export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
-/** The states updateQueue accepts: `switching_modes` is entered by the service itself. */
-export const SETTABLE_QUEUE_STATES = ['running', 'paused', 'draining'] as const;
-export const QUEUE_MODES = ['single', 'parallel'] as const;
-export const DIRECT_MERGE_MODES = ['off', 'always'] as const;
-export const OPTIMIZATION_MODES = ['off', 'bisection_skip_redundant_tests'] as const;
-export const MERGE_METHODS = ['merge_commit', 'squash', 'rebase'] as const;
-export const MERGEABILITY = ['unspecified', 'in_progress', 'mergeable', 'not_mergeable'] as const;
-export const TEST_RUN_STATUSES = ['in_progress', 'failed', 'cancelled', 'succeeded'] as const;
-
-/** The largest count the published description allows for a queue setting. */
-export const SETTING_MAX = 4_294_967_295;
-
-/** Named priorities and their values (SEMANTICS.md); 255 is the lowest a number may say. */
-export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
-export type PriorityName = keyof typeof PRIORITY_NAMES;
-export const PRIORITY_MAX = 255;
-
-export type PullRequestState = (typeof PULL_REQUEST_STATES)[number];
-export type QueueState = (typeof QUEUE_STATES)[number];
-/** A state as a response carries it: a known one, or one this client does not know yet, shown as it came. */
-export type ReportedPullRequestState = PullRequestState | (string & {});
-export type ReportedQueueState = QueueState | (string & {});
 
 // ---------------------------------------------------------------- requests
 
@@ -84,7 +56,7 @@ export type Repo = z.infer<typeof Repo>;
  * actions build bodies with `jq --arg`). Either way it is a number once parsed.
  */
 export const PrNumber = z
-  .union([z.number(), z.string().regex(/^[0-9]+$/, 'expected a number or a string of digits').transform(Number)], {
+  .union([z.number(), z.string().regex(/^[0-9]+$/, 'expected a number or a string of digits').transform(portable('number'))], {
     error: 'expected a number or a string of digits',
   })
   .pipe(z.number().int().min(1).max(PR_NUMBER_MAX));
@@ -114,7 +86,6 @@ export const GetSubmittedPullRequestRequest = QueueRef.extend({
 });
 export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
-export const LIST_TAKE_MAX = 100;
 /** `since` and `until` bound when a PR concluded, both inclusive. */
 export const ListPullRequestsRequest = QueueRef.extend({
   state: anyCaseEnum(PULL_REQUEST_STATES).optional(),
@@ -171,9 +142,8 @@ export const UpdateQueueRequest = QueueRef.extend({
 });
 export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequest>;
 
-export const IMPACTS_ALL = 'ALL';
 /** `ALL`, or its older spelling `IMPACTS_ALL` (still sent by the service's nx upload action); `ALL` once parsed. */
-const ImpactsAll = anyCaseEnum(['all', 'impacts_all']).transform(() => IMPACTS_ALL);
+const ImpactsAll = anyCaseEnum(['all', 'impacts_all']).transform(portable('constant', IMPACTS_ALL) as () => typeof IMPACTS_ALL);
 export const SetImpactedTargetsRequest = QueueRef.extend({
   pr: z.object({ number: PrNumber, sha: z.string().min(1).optional() }),
   impactedTargets: z.union([z.array(z.string()), ImpactsAll]),
@@ -186,8 +156,6 @@ export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({
 });
 export type GetMergeQueueTestingDetailsRequest = z.infer<typeof GetMergeQueueTestingDetailsRequest>;
 
-/** Any 8-4-4-4-12 hexadecimal id: the service checks no UUID version or variant. */
-export const TEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TestId = z.string().regex(TEST_ID_PATTERN, 'expected an id of the form 01234567-89ab-cdef-0123-456789abcdef');
 export const GetTestDetailsRequest = z.object({
   repo: Repo,
@@ -321,6 +289,9 @@ export const UpdatedQueue = Queue.omit({ enqueuedPullRequests: true }).extend({
 });
 export type UpdatedQueue = z.infer<typeof UpdatedQueue>;
 
+/** What updateQueue answers: the queue, or nothing at all. */
+export const UpdateQueueResponse = UpdatedQueue.optional();
+
 /** Mutations answer with a JSON body the description leaves open (often empty). */
 export const Acknowledgement = z.unknown();
 export type Acknowledgement = z.infer<typeof Acknowledgement>;
@@ -354,7 +325,6 @@ export const TestingDetails = z.looseObject({
 });
 export type TestingDetails = z.infer<typeof TestingDetails>;
 
-export const TEST_STATUS_VALUES = ['healthy', 'flaky', 'broken'] as const;
 export const TestCase = z.looseObject({
   id: z.string(),
   repository: z.looseObject({ html_url: z.string() }),
@@ -434,12 +404,6 @@ export function describeIssues(error: z.ZodError): string {
       return where ? `${where}: ${what}` : what;
     })
     .join('; ');
-}
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
-    .join('');
 }
 
 /** `GET /status`, the service's own health (no token): `up` with green, or `impacted` with what is impacted. */

@@ -4,7 +4,12 @@ import { createInterface } from 'node:readline/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MergeQueueClient } from '../api/client.js';
 import type { Context } from '../commands/context.js';
-import { checkTokenDestination, readToken, requireRepo, resolveSettings, type GlobalFlags, type ResolvedSettings } from '../config/index.js';
+// From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
+import { checkTokenDestination } from '../config/destination.js';
+import { requireRepo } from '../config/repo.js';
+import { resolveSettings } from '../config/resolve.js';
+import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
+import { readToken } from '../config/token.js';
 import { InterruptedError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Io } from './io.js';

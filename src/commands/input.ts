@@ -1,7 +1,8 @@
 // Turning argv words into validated input: each parser throws a UsageError naming the bad word, so a mistake
 // is exit 2 with nothing sent.
-import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_ID_PATTERN, type Priority, type PullRequestState } from '../api/schemas.js';
-import { parseDuration } from '../config/index.js';
+import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_ID_PATTERN, type PullRequestState } from '../api/constants.js';
+import type { Priority } from '../api/schemas.js';
+import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
 
 export function parsePrNumber(text: string): number {

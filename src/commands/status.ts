@@ -1,5 +1,5 @@
 // mq status: one PR's state and readiness, found by number or, without one, by the current git branch.
-import { currentGitBranch } from '../config/index.js';
+import { currentGitBranch } from '../config/git.js';
 import { ApiError, ConfigError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';

@@ -1,6 +1,6 @@
 // The settings layer: flags + environment + config files + git → one validated Settings object.
 export {
-  Settings,
+  type Settings,
   type GlobalFlags,
   type ResolveInput,
   type ResolvedSettings,

@@ -3,6 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { safeParseChecked } from '../api/check-runtime.js';
 import { ConfigError } from '../errors.js';
 import { resolveColor } from './color.js';
 import type { ConfigFile } from './config-file.js';
@@ -12,13 +13,14 @@ import { findProjectFile, findUserFile, loadProjectFile, userConfigDir } from '.
 import { flagsLayer } from './flags.js';
 import { findGitRoot, repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
+import { CHECKS } from './settings-check.js';
 import {
-  Settings,
   type ApiUrlTrust,
   type ConfigLocations,
   type Layer,
   type ResolvedSettings,
   type ResolveInput,
+  type Settings,
 } from './settings.js';
 
 export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
@@ -49,9 +51,10 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const color = resolveColor(flags.color, env, input.stdoutIsTTY);
 
   const values = Object.fromEntries(Object.entries(merged).map(([key, found]) => [key, found.value]));
-  const settings = Settings.parse({ ...values, color: color.value });
+  const settings = await parseSettings({ ...values, color: color.value });
   const origins: Record<string, string> = {};
-  for (const key of Object.keys(Settings.shape) as (keyof Settings)[]) {
+  // The parsed settings hold every key with a value, in the schema's order.
+  for (const key of Object.keys(settings) as (keyof Settings)[]) {
     const origin =
       key === 'color' ? color.origin : (merged[key]?.origin ?? (settings[key] === undefined ? undefined : 'default'));
     if (origin !== undefined) origins[key] = origin;
@@ -68,6 +71,13 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
     userConfigPath: userFile?.path ?? join(userDir, NEW_CONFIG_FILE.user),
   };
   return { settings, origins, files: files.map((file) => file.path), locations, trust };
+}
+
+/** The schema's parse, through its generated check: zod is loaded only for a value that fails it, to throw. */
+async function parseSettings(values: Record<string, unknown>): Promise<Settings> {
+  const loadSchema = async () => (await import('./settings-schema.js')).Settings;
+  const parsed = await safeParseChecked(CHECKS.Settings, values, loadSchema);
+  return parsed.success ? parsed.data : (await loadSchema()).parse(values);
 }
 
 /**

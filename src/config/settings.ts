@@ -1,45 +1,9 @@
-// The resolved settings: one schema that says what every setting holds and what it defaults to. The layers
-// (flags, environment, config files, git) each supply some of these values; resolve.ts fills the rest from here.
-import * as z from 'zod';
-import { Repo } from '../api/schemas.js';
+// The resolved settings (their schema is settings-schema.ts). The layers (flags, environment, config files, git)
+// each supply some of these values; resolve.ts fills the rest from the schema's defaults.
+import type { Settings, TokenSource } from './settings-schema.js';
 
-export const DEFAULT_API_URL = 'https://api.trunk.io/v1';
-export const DEFAULT_TARGET_BRANCH = 'main';
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const OUTPUT_FORMATS = ['table', 'json'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/** setTimeout fires at once for anything longer, so no duration may exceed it. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
-/** Where the token will come from; reading it (running a command, opening a file) waits until a request needs it. */
-export const TokenSource = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('env'), name: z.string(), value: z.string().min(1) }),
-  // cwd: the directory of the config file naming the command, so relative paths in it work as tokenFile's do.
-  z.object({ kind: z.literal('command'), command: z.string().min(1), origin: z.string(), cwd: z.string().optional() }),
-  z.object({ kind: z.literal('file'), path: z.string().min(1), origin: z.string() }),
-  z.object({ kind: z.literal('config'), value: z.string().min(1), origin: z.string() }),
-]);
-export type TokenSource = z.infer<typeof TokenSource>;
-
-export const Settings = z.object({
-  apiUrl: z
-    .string()
-    .regex(/^https?:\/\/[^/]+(\/.*)?\/v1$/)
-    .default(DEFAULT_API_URL),
-  token: TokenSource.optional(),
-  repo: Repo.optional(),
-  targetBranch: z.string().min(1).default(DEFAULT_TARGET_BRANCH),
-  org: z.string().min(1).optional(),
-  profile: z.string().min(1).optional(),
-  output: z.enum(OUTPUT_FORMATS).default('table'),
-  timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(DEFAULT_TIMEOUT_MS),
-  // Plain http to anything but a loopback address carries the token in clear: only on request (flag or env).
-  insecure: z.boolean().default(false),
-  // No fixed default: colour follows the terminal (on when stdout is a TTY), which only resolve.ts knows.
-  color: z.boolean(),
-});
-export type Settings = z.infer<typeof Settings>;
+export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
+export type { Settings, TokenSource };
 export type SettingKey = keyof Settings;
 
 /** What commander hands over; undefined means the flag was not given. */

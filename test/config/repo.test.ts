@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRepo, requireRepo, Settings } from '../../src/config/index.js';
+import { parseRepo, requireRepo } from '../../src/config/index.js';
+import { Settings } from '../../src/config/settings-schema.js';
 import { parseRemoteUrl } from '../../src/config/repo.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { thrown } from './helpers.js';

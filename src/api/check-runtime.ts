@@ -1,0 +1,183 @@
+// The parts a generated check is built from (check-source.ts writes the calls, the build writes them in). No zod
+// here: a command's requests and answers are checked without loading it. A part gives what zod's parse gives, in
+// the same key order, for a value zod accepts; REJECT for one zod refuses; ASIDE when it cannot be sure. Either
+// sends the value to zod itself, for its verdict and its exact error.
+import type { z } from 'zod';
+
+export const REJECT = Symbol('reject');
+export const ASIDE = Symbol('aside');
+export type Part = (value: unknown) => unknown;
+/** A whole schema's check: the parsed value, or undefined when zod must decide. */
+export type Check = (value: unknown) => { data: unknown } | undefined;
+
+const failed = (value: unknown) => value === REJECT || value === ASIDE;
+
+export function top(part: Part): Check {
+  return (value) => {
+    const out = part(value);
+    return failed(out) ? undefined : { data: out };
+  };
+}
+
+type StringCheck = ['min', number] | ['max', number] | ['regex', string, string];
+export function string(checks: StringCheck[]): Part {
+  const tests = checks.map((check): ((value: string) => boolean) => {
+    if (check[0] === 'min') return (value) => value.length >= check[1];
+    if (check[0] === 'max') return (value) => value.length <= check[1];
+    const pattern = new RegExp(check[1], check[2]);
+    return (value) => {
+      pattern.lastIndex = 0;
+      return pattern.test(value);
+    };
+  });
+  return (value) => (typeof value === 'string' && tests.every((test) => test(value)) ? value : REJECT);
+}
+
+type NumberCheck = ['int'] | ['gt', number, boolean] | ['lt', number, boolean];
+export function number(checks: NumberCheck[]): Part {
+  const tests = checks.map((check): ((value: number) => boolean) => {
+    if (check[0] === 'int') return Number.isSafeInteger;
+    const [kind, limit, inclusive] = check;
+    if (kind === 'gt') return inclusive ? (value) => value >= limit : (value) => value > limit;
+    return inclusive ? (value) => value <= limit : (value) => value < limit;
+  });
+  return (value) => (typeof value === 'number' && Number.isFinite(value) && tests.every((test) => test(value)) ? value : REJECT);
+}
+
+export const boolean = (): Part => (value) => (typeof value === 'boolean' ? value : REJECT);
+export const unknown = (): Part => (value) => value;
+export const undef = (): Part => (value) => (value === undefined ? value : REJECT);
+
+/** A literal or an enum: one of these strings or numbers. */
+export function oneOf(values: (string | number)[]): Part {
+  const known = new Set<unknown>(values);
+  return (value) => (known.has(value) ? value : REJECT);
+}
+
+export const optional = (inner: Part): Part => (value) => (value === undefined ? undefined : inner(value));
+export const nullable = (inner: Part): Part => (value) => (value === null ? null : inner(value));
+/** Only for a primitive default: zod hands out the default itself, which for an object would be shared. */
+export function defaulted(inner: Part, fallback: unknown): Part {
+  return (value) => {
+    if (value === undefined) return fallback;
+    const out = inner(value);
+    return out === undefined ? fallback : out;
+  };
+}
+
+export function array(element: Part): Part {
+  return (value) => {
+    if (!Array.isArray(value)) return REJECT;
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      // A hole reads as undefined; zod decides those.
+      if (!(i in value)) return ASIDE;
+      const item = element(value[i]);
+      if (failed(item)) return item;
+      out[i] = item;
+    }
+    return out;
+  };
+}
+
+/** How an object treats a key it lacks: an error, nothing, or what its part makes of undefined (a default). */
+export type Absent = 'required' | 'omit' | 'fill';
+type Mode = 'strip' | 'loose' | 'strict';
+
+/** zod's order: the shape's keys as the shape lists them, then (loose) the others as the value lists them. */
+export function object(fields: [string, Part, Absent][], mode: Mode): Part {
+  const known = new Set(fields.map(([key]) => key));
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return REJECT;
+    if (Object.getPrototypeOf(value) !== Object.prototype || Object.hasOwn(value, '__proto__')) return ASIDE;
+    const record = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, part, absent] of fields) {
+      if (!Object.hasOwn(record, key)) {
+        if (key in record) return ASIDE;
+        if (absent === 'required') return REJECT;
+        if (absent === 'omit') continue;
+      }
+      const item = part(record[key]);
+      if (failed(item)) return item;
+      out[key] = item;
+    }
+    if (mode !== 'strip') {
+      for (const key in record) {
+        if (known.has(key)) continue;
+        if (mode === 'strict') return REJECT;
+        out[key] = record[key];
+      }
+    }
+    return out;
+  };
+}
+
+/** zod's union: the first option that accepts; an option that cannot be sure stops the search. */
+export function union(options: Part[]): Part {
+  return (value) => {
+    for (const option of options) {
+      const out = option(value);
+      if (out !== REJECT) return out;
+    }
+    return REJECT;
+  };
+}
+
+export const pipe = (from: Part, to: Part): Part => (value) => {
+  const middle = from(value);
+  return failed(middle) ? middle : to(middle);
+};
+
+/** The schemas' transforms, by name, so that a generated check can call them (see `portable`). */
+export const TRANSFORMS = {
+  number: (value: string): number => Number(value),
+  lowerCase: (value: string): string => value.toLowerCase(),
+  /** A response enum: a known value in lower case, any other as it came. */
+  openEnum: (value: string, values: readonly string[]): string => {
+    const lower = value.toLowerCase();
+    return values.includes(lower) ? lower : value;
+  },
+  constant: (_value: unknown, constant: string): string => constant,
+};
+type Transforms = typeof TRANSFORMS;
+export type TransformName = keyof Transforms;
+
+const PORTABLE = new WeakMap<object, { name: TransformName; args: unknown[] }>();
+
+/** A transform check-source.ts can write as a call: TRANSFORMS[name](value, ...args), which must be JSON. */
+export function portable<N extends TransformName>(name: N, ...args: Tail<Parameters<Transforms[N]>>): (value: Parameters<Transforms[N]>[0]) => ReturnType<Transforms[N]> {
+  const fn = TRANSFORMS[name] as (...all: unknown[]) => ReturnType<Transforms[N]>;
+  const transform = (value: Parameters<Transforms[N]>[0]) => fn(value, ...args);
+  PORTABLE.set(transform, { name, args });
+  return transform;
+}
+type Tail<T extends unknown[]> = T extends [unknown, ...infer Rest] ? Rest : never;
+
+export function portableCall(fn: unknown): { name: TransformName; args: unknown[] } | undefined {
+  return typeof fn === 'function' ? PORTABLE.get(fn) : undefined;
+}
+
+export function transform(name: TransformName, args: unknown[]): Part {
+  const fn = TRANSFORMS[name] as (...all: unknown[]) => unknown;
+  return (value) => {
+    try {
+      return fn(value, ...args);
+    } catch {
+      return ASIDE;
+    }
+  };
+}
+
+/**
+ * zod's safeParse, through the check when the schema has one and the value passes it; zod (`schema`, loaded only
+ * then) parses whatever the check leaves, for its verdict and its exact error.
+ */
+export async function safeParseChecked<S extends z.ZodType>(
+  check: Check | undefined,
+  value: unknown,
+  schema: () => S | Promise<S>,
+): Promise<z.ZodSafeParseResult<z.output<S>>> {
+  const fast = check?.(value);
+  return fast ? { success: true, data: fast.data as z.output<S> } : (await schema()).safeParse(value);
+}
