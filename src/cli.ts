@@ -2,18 +2,20 @@
 // (src/cli/table.ts), has the runner run the command chosen, and turns what commander refuses into a usage error.
 // The exit code is set here and nowhere else.
 import { CommanderError } from 'commander';
-import { buildProgram } from './cli/program.js';
+import { buildProgram, wholeProgram } from './cli/program.js';
 import type { Io } from './cli/io.js';
-import { Runner } from './cli/runner.js';
+import type { Runner } from './cli/runner.js';
 import { EXIT, UsageError } from './errors.js';
 
 export type { Io } from './cli/io.js';
 
 export async function run(io: Io): Promise<number> {
-  const runner = new Runner(io);
+  // Loaded once a command runs or fails: help alone never needs it.
+  let made: Promise<Runner> | undefined;
+  const runner = () => (made ??= import('./cli/runner.js').then(({ Runner }) => new Runner(io)));
   let exitCode: number = EXIT.ok;
   const program = buildProgram(io, async (load, words) => {
-    exitCode = await runner.run(load, words, program);
+    exitCode = await (await runner()).run(load, words, () => wholeProgram(program));
   });
   try {
     if (io.argv.length === 0) {
@@ -22,10 +24,10 @@ export async function run(io: Io): Promise<number> {
     }
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
-    if (!(error instanceof CommanderError)) return runner.fail(error);
+    if (!(error instanceof CommanderError)) return (await runner()).fail(error);
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
     if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
-    return runner.fail(new UsageError(error.message.replace(/^error: /, '')));
+    return (await runner()).fail(new UsageError(error.message.replace(/^error: /, '')));
   }
   return exitCode;
 }

@@ -29,8 +29,8 @@ export class Runner {
 
   constructor(private readonly io: Io) {}
 
-  /** Runs the command `load` leads to with the words commander parsed; its exit code. */
-  async run(load: () => Promise<Parse>, words: Words, program: Command): Promise<number> {
+  /** Runs the command `load` leads to with the words commander parsed; its exit code. `program`: the whole tree. */
+  async run(load: () => Promise<Parse>, words: Words, program: () => Command): Promise<number> {
     this.flags = words.flags;
     const parse = await load();
     const work: Invocation = await parse(words, { now: this.io.now(), stdin: this.io.stdin, stderr: this.io.stderr, signal: this.io.signal });
@@ -41,10 +41,10 @@ export class Runner {
     }
   }
 
-  private async dispatch(work: Invocation, program: Command): Promise<number> {
+  private async dispatch(work: Invocation, program: () => Command): Promise<number> {
     switch (work.mode) {
       case 'program':
-        await work.handler(work.input, program, (text) => this.io.stdout.write(text));
+        await work.handler(work.input, program(), (text) => this.io.stdout.write(text));
         return EXIT.ok;
       case 'result':
         return this.execute(work);
