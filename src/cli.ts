@@ -41,23 +41,37 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
-  // A reader that went away (`mq list | head`) is not an error of ours: stop quietly.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-  }
+  // The streams are made on first use (each costs milliseconds to create): `mq --help` never reads stdin.
   const code = await run({
     argv: process.argv.slice(2),
     env: process.env,
     cwd: process.cwd(),
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return quietOnEpipe(process.stdout);
+    },
+    get stderr() {
+      return quietOnEpipe(process.stderr);
+    },
     signal: controller.signal,
     now: Date.now,
   });
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
   process.exitCode = code;
+}
+
+const QUIET = new WeakSet<NodeJS.WriteStream>();
+
+/** A reader that went away (`mq list | head`) is not an error of ours: stop quietly. */
+function quietOnEpipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!QUIET.has(stream)) {
+    QUIET.add(stream);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+  return stream;
 }

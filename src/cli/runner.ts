@@ -33,7 +33,19 @@ export class Runner {
   async run(load: () => Promise<Parse>, words: Words, program: () => Command): Promise<number> {
     this.flags = words.flags;
     const parse = await load();
-    const work: Invocation = await parse(words, { now: this.io.now(), stdin: this.io.stdin, stderr: this.io.stderr, signal: this.io.signal });
+    const { io } = this;
+    // Getters: only the commands that use a stream make it.
+    const argvIo = {
+      now: io.now(),
+      get stdin() {
+        return io.stdin;
+      },
+      get stderr() {
+        return io.stderr;
+      },
+      signal: io.signal,
+    };
+    const work: Invocation = await parse(words, argvIo);
     try {
       return await this.dispatch(work, program);
     } finally {
