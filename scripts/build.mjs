@@ -29,11 +29,30 @@ const result = await build({
   define: { MQ_VERSION: JSON.stringify(pkg.version), MQ_VOCABULARY: JSON.stringify(await vocabulary()) },
   // Bundled CommonJS dependencies still call require(); give them one.
   banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
-  plugins: [generatedChecks()],
+  plugins: [generatedChecks(), lazyChildProcess()],
   logLevel: 'warning',
 });
 
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
+
+/**
+ * commander requires node:child_process when it loads, for executable subcommands mq has none of; loading it
+ * (with net, dgram and their bindings) is a few milliseconds of every start. commander gets it on first use.
+ */
+function lazyChildProcess() {
+  return {
+    name: 'lazy-child-process',
+    setup(build) {
+      build.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        /node_modules\/commander\//.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+        contents: "let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require('node:child_process'))[key] });",
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 /** The command table's words derived from the zod schemas (src/commands/vocabulary.ts), evaluated once, here. */
 async function vocabulary() {

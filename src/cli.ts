@@ -2,18 +2,20 @@
 // (src/cli/table.ts), has the runner run the command chosen, and turns what commander refuses into a usage error.
 // The exit code is set here and nowhere else.
 import { CommanderError } from 'commander';
-import { buildProgram } from './cli/program.js';
+import { buildProgram, wholeProgram } from './cli/program.js';
 import type { Io } from './cli/io.js';
-import { Runner } from './cli/runner.js';
+import type { Runner } from './cli/runner.js';
 import { EXIT, UsageError } from './errors.js';
 
 export type { Io } from './cli/io.js';
 
 export async function run(io: Io): Promise<number> {
-  const runner = new Runner(io);
+  // Loaded once a command runs or fails: help alone never needs it.
+  let made: Promise<Runner> | undefined;
+  const runner = () => (made ??= import('./cli/runner.js').then(({ Runner }) => new Runner(io)));
   let exitCode: number = EXIT.ok;
   const program = buildProgram(io, async (load, words) => {
-    exitCode = await runner.run(load, words, program);
+    exitCode = await (await runner()).run(load, words, () => wholeProgram(program));
   });
   try {
     if (io.argv.length === 0) {
@@ -22,10 +24,10 @@ export async function run(io: Io): Promise<number> {
     }
     await program.parseAsync(io.argv, { from: 'user' });
   } catch (error) {
-    if (!(error instanceof CommanderError)) return runner.fail(error);
+    if (!(error instanceof CommanderError)) return (await runner()).fail(error);
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
     if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
-    return runner.fail(new UsageError(error.message.replace(/^error: /, '')));
+    return (await runner()).fail(new UsageError(error.message.replace(/^error: /, '')));
   }
   return exitCode;
 }
@@ -39,23 +41,37 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
-  // A reader that went away (`mq list | head`) is not an error of ours: stop quietly.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-  }
+  // The streams are made on first use (each costs milliseconds to create): `mq --help` never reads stdin.
   const code = await run({
     argv: process.argv.slice(2),
     env: process.env,
     cwd: process.cwd(),
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    get stdin() {
+      return process.stdin;
+    },
+    get stdout() {
+      return quietOnEpipe(process.stdout);
+    },
+    get stderr() {
+      return quietOnEpipe(process.stderr);
+    },
     signal: controller.signal,
     now: Date.now,
   });
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
   process.exitCode = code;
+}
+
+const QUIET = new WeakSet<NodeJS.WriteStream>();
+
+/** A reader that went away (`mq list | head`) is not an error of ours: stop quietly. */
+function quietOnEpipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!QUIET.has(stream)) {
+    QUIET.add(stream);
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+  return stream;
 }

@@ -1,5 +1,7 @@
 // The command table (table.ts) as a commander program. A command's action hands its module loader and the words
-// commander parsed to `onCommand`: the runner runs it, `parseArgv` only parses it.
+// commander parsed to `onCommand`: the runner runs it, `parseArgv` only parses it. A group's subcommands are made
+// only when commander enters the group (`wholeProgram` makes them all): `mq --help` and `mq status` need only the
+// top level, and `queue create`/`update` alone bring some 80 options.
 import { Command, Option } from 'commander';
 import type { ArgvIo, Invocation, Parse, Words } from '../commands/invocation.js';
 import { exitCodesSummary } from '../help/exit-codes.js';
@@ -28,7 +30,17 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Comma
       outputError: () => undefined,
     })
     .addHelpText('after', `${examples(PROGRAM.examples)}\n${exitCodesSummary()}\n${helpTopicsLine()}\n`);
-  for (const spec of COMMANDS) addCommand(program, spec, onCommand);
+  addCommands(program, COMMANDS, onCommand);
+  return program;
+}
+
+/** The groups whose subcommands are not made yet, and how to make them. */
+const UNMADE = new WeakMap<Command, () => void>();
+
+/** The whole tree, every group's subcommands made: for what walks it (`mq help`, `mq completion`). */
+export function wholeProgram(program: Command): Command {
+  wholeGroup(program);
+  for (const command of program.commands) wholeProgram(command);
   return program;
 }
 
@@ -45,6 +57,17 @@ export async function parseArgv(argv: string[], io: ProgramOutput & ArgvIo): Pro
   return parsed;
 }
 
+function addCommands(parent: Command, specs: readonly CommandSpec[], onCommand: OnCommand): void {
+  for (const spec of specs) addCommand(parent, spec, onCommand);
+  parent.hook('preSubcommand', (_parent, sub) => wholeGroup(sub));
+}
+
+function wholeGroup(command: Command): void {
+  const make = UNMADE.get(command);
+  UNMADE.delete(command);
+  make?.();
+}
+
 function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): void {
   const command = parent.command(spec.name).description(spec.description);
   for (const arg of spec.args ?? []) {
@@ -53,7 +76,8 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   }
   addFlags(command, spec.flags ?? []);
   command.addHelpText('after', examples(spec.examples) + (spec.notes ?? ''));
-  for (const sub of spec.subcommands ?? []) addCommand(command, sub, onCommand);
+  const subcommands = spec.subcommands;
+  if (subcommands) UNMADE.set(command, () => addCommands(command, subcommands, onCommand));
   const load = spec.load;
   if (load) command.action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
 }

@@ -29,11 +29,23 @@ export class Runner {
 
   constructor(private readonly io: Io) {}
 
-  /** Runs the command `load` leads to with the words commander parsed; its exit code. */
-  async run(load: () => Promise<Parse>, words: Words, program: Command): Promise<number> {
+  /** Runs the command `load` leads to with the words commander parsed; its exit code. `program`: the whole tree. */
+  async run(load: () => Promise<Parse>, words: Words, program: () => Command): Promise<number> {
     this.flags = words.flags;
     const parse = await load();
-    const work: Invocation = await parse(words, { now: this.io.now(), stdin: this.io.stdin, stderr: this.io.stderr, signal: this.io.signal });
+    const { io } = this;
+    // Getters: only the commands that use a stream make it.
+    const argvIo = {
+      now: io.now(),
+      get stdin() {
+        return io.stdin;
+      },
+      get stderr() {
+        return io.stderr;
+      },
+      signal: io.signal,
+    };
+    const work: Invocation = await parse(words, argvIo);
     try {
       return await this.dispatch(work, program);
     } finally {
@@ -41,10 +53,10 @@ export class Runner {
     }
   }
 
-  private async dispatch(work: Invocation, program: Command): Promise<number> {
+  private async dispatch(work: Invocation, program: () => Command): Promise<number> {
     switch (work.mode) {
       case 'program':
-        await work.handler(work.input, program, (text) => this.io.stdout.write(text));
+        await work.handler(work.input, program(), (text) => this.io.stdout.write(text));
         return EXIT.ok;
       case 'result':
         return this.execute(work);
