@@ -308,3 +308,46 @@ describe('the engine as a whole', () => {
     expect(engine.listPullRequests({ ...MAIN, state: 'merged', take: 1 }).pullRequests[0]?.prNumber).toBe(1500);
   });
 });
+
+describe('check runs of a test run', () => {
+  const checks = (details: { checkSuites: Array<{ checkRuns: unknown[] }>; statusChecks: unknown[] }) => ({
+    runs: details.checkSuites.flatMap((suite) => suite.checkRuns),
+    statuses: details.statusChecks,
+  });
+
+  it('in progress, then all SUCCESS for a passing run, with URLs that stay the same', () => {
+    const { engine, submit, runOf } = setup();
+    submit(1);
+    const running = checks(runOf(1));
+    expect(running.runs).toMatchObject([
+      { name: 'build', status: 'IN_PROGRESS' },
+      { name: 'test', status: 'IN_PROGRESS' },
+    ]);
+    expect(running.runs.every((run) => !('conclusion' in (run as object)))).toBe(true);
+    expect(running.statuses).toMatchObject([{ context: 'ci/test', state: 'PENDING' }]);
+    engine.advance(600);
+    const done = checks(runOf(1));
+    expect(done.runs).toMatchObject([
+      { name: 'build', status: 'COMPLETED', conclusion: 'SUCCESS' },
+      { name: 'test', status: 'COMPLETED', conclusion: 'SUCCESS' },
+    ]);
+    expect(done.statuses).toMatchObject([{ context: 'ci/test', state: 'SUCCESS' }]);
+    const urls = done.runs.map((run) => (run as { url: string }).url);
+    expect(urls).toEqual(running.runs.map((run) => (run as { url: string }).url));
+    expect(urls[0]).toMatch(/^https:\/\/github\.com\/acme\/widgets\/runs\/\d+$/);
+    expect(new Set(urls).size).toBe(2);
+  });
+
+  it('the test check FAILURE for a failing run', () => {
+    const { engine, submit, describePr, runOf } = setup();
+    describePr(2, { testOutcome: 'fail' });
+    submit(2);
+    engine.advance(600);
+    const done = checks(runOf(2));
+    expect(done.runs).toMatchObject([
+      { name: 'build', conclusion: 'SUCCESS' },
+      { name: 'test', status: 'COMPLETED', conclusion: 'FAILURE' },
+    ]);
+    expect(done.statuses).toMatchObject([{ context: 'ci/test', state: 'FAILURE' }]);
+  });
+});

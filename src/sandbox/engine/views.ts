@@ -1,6 +1,7 @@
 // The engine's records as the API shows them: the response shapes of schemas.ts, timestamps in ISO 8601.
 import type { EnqueuedPullRequest, Queue, SubmittedPullRequest, TestingDetails, UpdatedQueue } from '../../api/schemas.js';
 import { IMPACTS_ALL } from '../../api/schemas.js';
+import { sha1Hex } from './digest.js';
 import { URGENT } from './line.js';
 import { readinessOf } from './readiness.js';
 import { FINAL_STATES, type QueueRecord, type Submission, type TestRun } from './state.js';
@@ -89,8 +90,7 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
     requiredStatuses: [...run.requiredStatuses],
     // No override on the queue: the statuses come from branch protection, which the sandbox holds empty.
     requiredStatusesSource: queue.settings.requiredStatuses === null ? 'repo_provider_branch_protection' : 'merge_instance',
-    checkSuites: [],
-    statusChecks: [],
+    ...checksView(queue, run),
     testedPullRequests: tested.map((submission) => ({
       prNumber: submission.number,
       prUrl: `https://${host}/${owner}/${name}/pull/${submission.number}`,
@@ -105,6 +105,37 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
   if (testedTargets) details.impactedTargetsForTestedPrs = testedTargets;
   return details;
 }
+
+/**
+ * What CI reported for the run, derived from its status alone (no state of its own, so old state files read the
+ * same): `build` passes, `test` carries the run's result. URLs are numbered from the run id, so they never change.
+ */
+function checksView(queue: QueueRecord, run: TestRun): Pick<TestingDetails, 'checkSuites' | 'statusChecks'> {
+  const { host, owner, name } = queue.repo;
+  const base = parseInt(sha1Hex(`check-runs:${run.id}`).slice(0, 8), 16) * 2;
+  const url = (n: number) => `https://${host}/${owner}/${name}/runs/${n}`;
+  const ended = run.status !== 'in_progress';
+  const result = RUN_CONCLUSIONS[run.status];
+  const checkRun = (checkName: string, n: number, conclusion: string | undefined) => ({
+    name: checkName,
+    url: url(n),
+    status: ended ? 'COMPLETED' : 'IN_PROGRESS',
+    ...(conclusion === undefined ? {} : { conclusion }),
+  });
+  return {
+    checkSuites: [{ checkRuns: [checkRun('build', base, ended ? 'SUCCESS' : undefined), checkRun('test', base + 1, result)] }],
+    statusChecks: [{ context: 'ci/test', url: url(base + 1), state: STATUS_STATES[run.status] }],
+  };
+}
+
+const RUN_CONCLUSIONS: Record<TestRun['status'], string | undefined> = {
+  in_progress: undefined,
+  succeeded: 'SUCCESS',
+  failed: 'FAILURE',
+  cancelled: 'CANCELLED',
+};
+
+const STATUS_STATES: Record<TestRun['status'], string> = { in_progress: 'PENDING', succeeded: 'SUCCESS', failed: 'FAILURE', cancelled: 'ERROR' };
 
 /** The union of the targets uploaded for these PRs' head SHAs, or undefined when none uploaded any. */
 function uploadedTargets(world: QueueWorld, submissions: readonly Submission[]): string[] | undefined {
