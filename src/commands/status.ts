@@ -5,6 +5,7 @@ import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
+import { explainEnd } from './why.js';
 
 /** `mq status [pr]` */
 export function parseStatus(words: Words): Invocation {
@@ -17,7 +18,10 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
   const client = await ctx.client();
   const ref = ctx.queueRef();
   const pullRequest = await client.getSubmittedPullRequest({ ...ref, pr });
-  if (!pullRequest.isCurrentlySubmittedToQueue) return { kind: 'pullRequest', pullRequest };
+  if (!pullRequest.isCurrentlySubmittedToQueue) {
+    const why = await explainEnd(client, ref, pullRequest);
+    return why ? { kind: 'pullRequest', pullRequest, why } : { kind: 'pullRequest', pullRequest };
+  }
   // Where it stands and what holds it: its position and the queue's state come from the queue itself.
   try {
     return { kind: 'pullRequest', pullRequest, queue: await client.getQueue(ref) };

@@ -15,6 +15,7 @@ import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import { prFailure, submit, type PerPr, type PrFailure, type SubmitInput } from './pull-requests.js';
 import { outcomesExitCode } from './result.js';
+import { explainEnd, type Why } from './why.js';
 import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
 
 export interface WaitInput extends WaitOptions {
@@ -38,6 +39,8 @@ export interface PrSighting {
   error?: PrFailure;
   /** submit --wait found it already in the queue. */
   alreadyQueued?: boolean;
+  /** Why it ended failed or cancelled, looked up once the wait is over. */
+  why?: Why;
 }
 
 /** A PR seen in a new state, the first sighting included (`previous` null). */
@@ -161,6 +164,11 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   };
 
   const polled = await poll(ctx, { intervalMs: options.intervalMs, backoff: true, deadline }, events, round);
+  await Promise.all(sightings.map(async (sighting) => {
+    if (sighting.status === 'waiting' || !sighting.pullRequest) return;
+    const why = await explainEnd(client, ref, sighting.pullRequest);
+    if (why) sighting.why = why;
+  }));
   return {
     target: options.target,
     prs: sightings,

@@ -12,7 +12,7 @@ export function toJson(result: CommandResult): unknown {
     case 'queue':
       return result.queue;
     case 'pullRequest':
-      return result.pullRequest;
+      return result.why === undefined ? result.pullRequest : { ...result.pullRequest, why: result.why };
     case 'pullRequests':
       return result.nextCursor === undefined
         ? { pullRequests: result.pullRequests }

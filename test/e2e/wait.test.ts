@@ -49,7 +49,40 @@ describe('mq wait', () => {
     await mq(['submit', '7'], { env });
     const run = await advancing(mq(['wait', '7', '--interval', '1s'], { env }), [7]);
     expect(run.code).toBe(1);
-    expect(lines(run.stdout).at(-1)).toBe('✗ #7 failed, not merged');
+    expect(lines(run.stdout)).toContain('✗ #7 failed, not merged');
+  });
+
+  it('says why a PR failed: the failing checks of its run, their URLs and the next step; status says the same', async () => {
+    const env = await freshQueue();
+    await describePr(9, { testOutcome: 'fail' });
+    await mq(['submit', '9'], { env });
+    const run = await advancing(mq(['wait', '9', '--interval', '1s'], { env }), [9]);
+    expect(run.code).toBe(1);
+    const end = lines(run.stdout).slice(lines(run.stdout).indexOf('✗ #9 failed, not merged'));
+    expect(end[1]).toMatch(/^ {4}- test run \S+ failed:$/);
+    expect(end).toContainEqual(expect.stringMatching(/^ {6}test FAILURE {2}https:\/\/github\.com\/acme\/w-\d+\/runs\/\d+$/));
+    expect(end).toContainEqual(expect.stringMatching(/^ {6}ci\/test FAILURE {2}https:\/\//));
+    expect(end.at(-1)).toBe('    - next: mq restart 9, mq testing 9');
+    expect(run.stdout).not.toMatch(/ build FAILURE/);
+
+    const status = await mq(['status', '9'], { env });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Why it failed:');
+    expect(status.stdout).toMatch(/\n {4}test FAILURE {2}https:\/\/github\.com\/acme\/w-\d+\/runs\/\d+/);
+    expect(status.stdout).toContain('  - next: mq restart 9, mq testing 9');
+
+    const json = JSON.parse((await mq(['status', '9', '--json'], { env })).stdout) as Record<string, any>;
+    expect(json.state).toBe('failed');
+    expect(json.why).toMatchObject({ state: 'failed', testRunId: json.verifiedByTestRun, next: ['mq restart 9', 'mq testing 9'] });
+    expect(json.why.failingChecks).toEqual([
+      { name: 'test', url: expect.stringMatching(/\/runs\/\d+$/), conclusion: 'FAILURE' },
+      { name: 'ci/test', url: expect.stringMatching(/\/runs\/\d+$/), conclusion: 'FAILURE' },
+    ]);
+
+    const waited = await mq(['wait', '9', '--json'], { env });
+    expect(waited.code).toBe(1);
+    const summary = JSON.parse(lines(waited.stdout).at(-1)!) as { summary: { results: Array<Record<string, any>> } };
+    expect(summary.summary.results[0]!.why).toEqual(json.why);
   });
 
   it('exits 1 when the PR is cancelled, with the readiness reason the service gives', async () => {
@@ -63,6 +96,7 @@ describe('mq wait', () => {
     expect(done.code).toBe(1);
     expect(done.stdout).toContain('✗ #8 cancelled, not merged');
     expect(done.stdout).toContain("its base branch (release) does not match the queue's branch");
+    expect(done.stdout).toMatch(/ {4}- cancelled .* ago \(.*\); the service records no reason\n {4}- next: mq submit 8\n/);
   });
 
   it('exits 7 at --timeout, saying what it still waited for', async () => {

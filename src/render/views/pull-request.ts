@@ -6,9 +6,11 @@ import type { RenderContext } from '../options.js';
 import { prsAhead, explainWaiting } from '../queue-position.js';
 import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
+import type { Why } from '../../commands/why.js';
+import { whyLines } from '../why.js';
 import { renderPairs } from '../tables.js';
 
-export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undefined, ctx: RenderContext): string {
+export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undefined, ctx: RenderContext, why?: Why): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
     ['author', safeLine(pr.prAuthor)],
@@ -24,8 +26,13 @@ export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undef
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
 
   const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);
-  const sections = [renderReadiness(pr, ctx), queue ? renderWaiting(pr, queue, ctx) : ''].filter((text) => text !== '');
+  const sections = [renderReadiness(pr, ctx), queue ? renderWaiting(pr, queue, ctx) : '', why ? renderWhy(why, ctx) : ''].filter((text) => text !== '');
   return `${heading}\n${renderPairs(pairs, paint)}\n${sections.map((text) => `\n${text}\n`).join('')}`;
+}
+
+function renderWhy(why: Why, ctx: RenderContext): string {
+  const heading = why.state === 'failed' ? 'Why it failed:' : 'Why it was cancelled:';
+  return `${ctx.paint.bold(heading)}\n${whyLines(why, ctx, '  ').join('\n')}`;
 }
 
 function renderWaiting(pr: SubmittedPullRequest, queue: Queue, ctx: RenderContext): string {

@@ -8,6 +8,7 @@ import { aboutPr } from '../fields.js';
 import { outageSummary } from './outage.js';
 import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
+import { whyLines } from '../why.js';
 
 // The longest state word, so that the columns after it line up.
 const STATE_WIDTH = 'pending_failure'.length;
@@ -64,11 +65,13 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
       case 'reached': {
         const past = state === result.target ? '' : ` (past ${result.target})`;
         lines.push(`${paint.green('✓')} ${name} ${paintState(paint, state)}${past}`);
+        if (sighting.why) lines.push(...whyLines(sighting.why, ctx, '    '));
         break;
       }
       case 'ended':
         lines.push(`${paint.red('✗')} ${name} ${paintState(paint, state)}, not ${result.target}`);
         lines.push(...reasonsOf(sighting).map((reason) => `    - ${reason}`));
+        if (sighting.why) lines.push(...whyLines(sighting.why, ctx, '    '));
         break;
       case 'error':
         lines.push(`${paint.red('✗')} ${aboutPr(sighting.pr, sighting.error?.message ?? 'unknown')}`);
@@ -95,6 +98,7 @@ export function waitSummaryJson(result: WaitResult): unknown {
       state: sighting.pullRequest?.state ?? null,
       reached: sighting.status === 'reached',
       ...(reasons.length > 0 ? { reasons } : {}),
+      ...(sighting.why ? { why: sighting.why } : {}),
       ...(sighting.alreadyQueued ? { alreadyQueued: true } : {}),
       ...(sighting.error ? { error: sighting.error } : {}),
     };

@@ -1,0 +1,59 @@
+// Why a PR left the queue unmerged: for a failed one, the run that failed it and the checks that failed that run
+// (one fetch of its testing details); for a cancelled one, only when, as the service records no reason.
+import type { MergeQueueClient } from '../api/client.js';
+import type { QueueRequest, SubmittedPullRequest, TestingDetails } from '../api/schemas.js';
+import { InterruptedError } from '../errors.js';
+
+export interface FailingCheck {
+  name: string;
+  url: string | null;
+  conclusion: string | null;
+}
+
+export type Why =
+  | {
+      state: 'failed';
+      testRunId: string | null;
+      /** null when the details could not be fetched (`unavailable` says why). */
+      failingChecks: FailingCheck[] | null;
+      unavailable?: string;
+      next: string[];
+    }
+  | { state: 'cancelled'; cancelledAt: string; reason: null; next: string[] };
+
+/** The why of a PR that ended failed or cancelled; undefined for any other state. */
+export async function explainEnd(client: MergeQueueClient, ref: QueueRequest, pr: SubmittedPullRequest): Promise<Why | undefined> {
+  const number = pr.prNumber;
+  if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason: null, next: [`mq submit ${number}`] };
+  if (pr.state !== 'failed') return undefined;
+  const testRunId = pr.verifiedByTestRun || null;
+  const next = [`mq restart ${number}`, `mq testing ${number}`];
+  if (testRunId === null) return { state: 'failed', testRunId, failingChecks: null, unavailable: 'the service names no test run', next };
+  try {
+    const details = await client.getMergeQueueTestingDetails({ ...ref, testRunId });
+    return { state: 'failed', testRunId, failingChecks: failingChecks(details), next };
+  } catch (error) {
+    // The state stands on its own: a lost explanation is reported, never raised (only Ctrl-C goes on).
+    if (error instanceof InterruptedError) throw error;
+    return { state: 'failed', testRunId, failingChecks: null, unavailable: error instanceof Error ? error.message : String(error), next };
+  }
+}
+
+/** Check runs whose conclusion is not a success, and status checks not SUCCESS. */
+export function failingChecks(details: TestingDetails): FailingCheck[] {
+  const failing: FailingCheck[] = [];
+  for (const suite of details.checkSuites) {
+    for (const run of suite.checkRuns) {
+      if (run.conclusion !== undefined && !PASSING.has(run.conclusion.toUpperCase())) {
+        failing.push({ name: run.name, url: run.url || null, conclusion: run.conclusion });
+      }
+    }
+  }
+  for (const check of details.statusChecks) {
+    if (check.state?.toUpperCase() !== 'SUCCESS') failing.push({ name: check.context, url: check.url || null, conclusion: check.state ?? null });
+  }
+  return failing;
+}
+
+// A skipped or neutral check did not fail the run.
+const PASSING = new Set(['SUCCESS', 'NEUTRAL', 'SKIPPED']);
