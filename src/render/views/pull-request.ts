@@ -7,7 +7,7 @@ import { prsAhead, explainWaiting } from '../queue-position.js';
 import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
 import type { Why } from '../../commands/why.js';
-import { whyLines } from '../why.js';
+import { whyLines } from '../why-lines.js';
 import { renderPairs } from '../tables.js';
 
 export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undefined, ctx: RenderContext, why?: Why): string {

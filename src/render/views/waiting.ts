@@ -8,7 +8,7 @@ import { aboutPr } from '../fields.js';
 import { outageSummary } from './outage.js';
 import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
-import { whyLines } from '../why.js';
+import { whyLines } from '../why-lines.js';
 
 // The longest state word, so that the columns after it line up.
 const STATE_WIDTH = 'pending_failure'.length;

@@ -1,0 +1,110 @@
+// Why a PR ended unmerged: the failing checks of its run (and which checks count as failing), what is known of
+// a cancellation, an explanation that could not be fetched; in `mq status`, the wait summary and --json.
+import { describe, expect, it } from 'vitest';
+import type { MergeQueueClient } from '../../src/api/client.js';
+import { explainEnd, failingChecks, type Why } from '../../src/commands/why.js';
+import type { WaitResult } from '../../src/commands/wait.js';
+import { makePaint } from '../../src/render/colors.js';
+import { renderText, toJson } from '../../src/render/index.js';
+import { renderWaitSummary, waitSummaryJson } from '../../src/render/views/waiting.js';
+import { NOW, PLAIN, ago, submittedPr, testingDetails } from './fixtures.js';
+
+const FAILED: Why = {
+  state: 'failed',
+  testRunId: 'run-1',
+  failingChecks: [{ name: 'test', url: 'https://github.com/acme/widgets/runs/11', conclusion: 'FAILURE' }],
+  next: ['mq restart 42', 'mq testing 42'],
+};
+const ctx = { paint: makePaint(false), now: NOW };
+
+describe('failingChecks', () => {
+  it('keeps check runs that concluded other than success, neutral or skipped, and status checks not SUCCESS', () => {
+    const details = testingDetails({
+      checkSuites: [
+        {
+          checkRuns: [
+            { name: 'build', url: 'u1', status: 'COMPLETED', conclusion: 'SUCCESS' },
+            { name: 'lint', url: 'u2', status: 'COMPLETED', conclusion: 'skipped' },
+            { name: 'test', url: 'u3', status: 'COMPLETED', conclusion: 'FAILURE' },
+            { name: 'e2e', url: '', status: 'IN_PROGRESS' },
+          ],
+        },
+      ],
+      statusChecks: [
+        { context: 'ci/ok', url: 'u4', state: 'SUCCESS' },
+        { context: 'ci/test', state: 'ERROR' },
+      ],
+    });
+    expect(failingChecks(details)).toEqual([
+      { name: 'test', url: 'u3', conclusion: 'FAILURE' },
+      { name: 'ci/test', url: null, conclusion: 'ERROR' },
+    ]);
+  });
+});
+
+describe('mq status of a PR that ended', () => {
+  it('a failed one: its run, the failing checks with their URLs, the next step', async () => {
+    const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }), why: FAILED }, PLAIN);
+    expect(text).toContain(
+      'Why it failed:\n  - test run run-1 failed:\n    test FAILURE  https://github.com/acme/widgets/runs/11\n  - next: mq restart 42, mq testing 42\n',
+    );
+  });
+
+  it('a failed one whose details could not be fetched: says so, the state still shown', async () => {
+    const why: Why = { ...FAILED, failingChecks: null, unavailable: 'the service answered 503' };
+    const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }), why }, PLAIN);
+    expect(text).toMatch(/state +failed/);
+    expect(text).toContain('  - why: unavailable (the service answered 503)\n  - next: mq restart 42, mq testing 42');
+  });
+
+  it('a cancelled one: when, and that no reason is recorded', async () => {
+    const at = ago(300);
+    const why: Why = { state: 'cancelled', cancelledAt: at, reason: null, next: ['mq submit 42'] };
+    const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'cancelled' }), why }, PLAIN);
+    expect(text).toContain(`Why it was cancelled:\n  - cancelled 5m ago (${at}); the service records no reason\n  - next: mq submit 42`);
+  });
+
+  it('--json: the service document with a why field beside its keys, unchanged without one', () => {
+    const pullRequest = submittedPr({ state: 'failed' });
+    expect(toJson({ kind: 'pullRequest', pullRequest, why: FAILED })).toEqual({ ...pullRequest, why: FAILED });
+    expect(toJson({ kind: 'pullRequest', pullRequest })).toBe(pullRequest);
+  });
+});
+
+describe('the end of mq wait for a failed PR', () => {
+  const result: WaitResult = {
+    target: 'merged',
+    prs: [{ pr: 42, status: 'ended', pullRequest: submittedPr({ state: 'failed' }), why: FAILED }],
+    ok: false,
+    timedOut: false,
+    timeoutMs: 60_000,
+  };
+
+  it('the end line, then the failing checks and the next step', () => {
+    expect(renderWaitSummary(result, ctx)).toBe(
+      '✗ #42 failed, not merged\n    - test run run-1 failed:\n      test FAILURE  https://github.com/acme/widgets/runs/11\n    - next: mq restart 42, mq testing 42\n',
+    );
+  });
+
+  it('the summary result carries why', () => {
+    const json = waitSummaryJson(result) as { summary: { results: Array<Record<string, unknown>> } };
+    expect(json.summary.results[0]).toMatchObject({ pr: 42, state: 'failed', reached: false, why: FAILED });
+  });
+});
+
+describe('explainEnd', () => {
+  const ref = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
+  const client = (answer: () => Promise<unknown>) => ({ getMergeQueueTestingDetails: answer }) as unknown as MergeQueueClient;
+
+  it('a failure to fetch the details becomes "unavailable", never an error', async () => {
+    const pr = submittedPr({ state: 'failed', verifiedByTestRun: 'run-1' });
+    const why = await explainEnd(client(() => Promise.reject(new Error('connection refused'))), ref, pr);
+    expect(why).toEqual({ state: 'failed', testRunId: 'run-1', failingChecks: null, unavailable: 'connection refused', next: ['mq restart 42', 'mq testing 42'] });
+  });
+
+  it('fetches nothing for a cancelled PR, nor for one still in play', async () => {
+    const never = client(() => Promise.reject(new Error('not to be called')));
+    expect(await explainEnd(never, ref, submittedPr({ state: 'cancelled' }))).toMatchObject({ state: 'cancelled', reason: null });
+    expect(await explainEnd(never, ref, submittedPr({ state: 'testing' }))).toBeUndefined();
+  });
+});
