@@ -27,7 +27,9 @@ export async function explainEnd(client: MergeQueueClient, ref: QueueRequest, pr
   if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason: null, next: [`mq submit ${number}`] };
   if (pr.state !== 'failed') return undefined;
   const testRunId = pr.verifiedByTestRun || null;
-  const next = [`mq restart ${number}`, `mq testing ${number}`];
+  // A failed PR has left the queue, and the service refuses to restart what is not in it (404): the way back is
+  // to read the failing run, fix, and submit again.
+  const next = [`mq testing ${number}`, `mq submit ${number}`];
   if (testRunId === null) return { state: 'failed', testRunId, failingChecks: null, unavailable: 'the service names no test run', next };
   try {
     const details = await client.getMergeQueueTestingDetails({ ...ref, testRunId });

@@ -62,18 +62,18 @@ describe('mq wait', () => {
     expect(end[1]).toMatch(/^ {4}- test run \S+ failed:$/);
     expect(end).toContainEqual(expect.stringMatching(/^ {6}test FAILURE {2}https:\/\/github\.com\/acme\/w-\d+\/runs\/\d+$/));
     expect(end).toContainEqual(expect.stringMatching(/^ {6}ci\/test FAILURE {2}https:\/\//));
-    expect(end.at(-1)).toBe('    - next: mq restart 9, mq testing 9');
+    expect(end.at(-1)).toBe('    - next: mq testing 9, mq submit 9');
     expect(run.stdout).not.toMatch(/ build FAILURE/);
 
     const status = await mq(['status', '9'], { env });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('Why it failed:');
     expect(status.stdout).toMatch(/\n {4}test FAILURE {2}https:\/\/github\.com\/acme\/w-\d+\/runs\/\d+/);
-    expect(status.stdout).toContain('  - next: mq restart 9, mq testing 9');
+    expect(status.stdout).toContain('  - next: mq testing 9, mq submit 9');
 
     const json = JSON.parse((await mq(['status', '9', '--json'], { env })).stdout) as Record<string, any>;
     expect(json.state).toBe('failed');
-    expect(json.why).toMatchObject({ state: 'failed', testRunId: json.verifiedByTestRun, next: ['mq restart 9', 'mq testing 9'] });
+    expect(json.why).toMatchObject({ state: 'failed', testRunId: json.verifiedByTestRun, next: ['mq testing 9', 'mq submit 9'] });
     expect(json.why.failingChecks).toEqual([
       { name: 'test', url: expect.stringMatching(/\/runs\/\d+$/), conclusion: 'FAILURE' },
       { name: 'ci/test', url: expect.stringMatching(/\/runs\/\d+$/), conclusion: 'FAILURE' },

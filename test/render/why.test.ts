@@ -13,7 +13,7 @@ const FAILED: Why = {
   state: 'failed',
   testRunId: 'run-1',
   failingChecks: [{ name: 'test', url: 'https://github.com/acme/widgets/runs/11', conclusion: 'FAILURE' }],
-  next: ['mq restart 42', 'mq testing 42'],
+  next: ['mq testing 42', 'mq submit 42'],
 };
 const ctx = { paint: makePaint(false), now: NOW };
 
@@ -46,7 +46,7 @@ describe('mq status of a PR that ended', () => {
   it('a failed one: its run, the failing checks with their URLs, the next step', async () => {
     const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }), why: FAILED }, PLAIN);
     expect(text).toContain(
-      'Why it failed:\n  - test run run-1 failed:\n    test FAILURE  https://github.com/acme/widgets/runs/11\n  - next: mq restart 42, mq testing 42\n',
+      'Why it failed:\n  - test run run-1 failed:\n    test FAILURE  https://github.com/acme/widgets/runs/11\n  - next: mq testing 42, mq submit 42\n',
     );
   });
 
@@ -54,7 +54,7 @@ describe('mq status of a PR that ended', () => {
     const why: Why = { ...FAILED, failingChecks: null, unavailable: 'the service answered 503' };
     const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }), why }, PLAIN);
     expect(text).toMatch(/state +failed/);
-    expect(text).toContain('  - why: unavailable (the service answered 503)\n  - next: mq restart 42, mq testing 42');
+    expect(text).toContain('  - why: unavailable (the service answered 503)\n  - next: mq testing 42, mq submit 42');
   });
 
   it('a cancelled one: when, and that no reason is recorded', async () => {
@@ -82,7 +82,7 @@ describe('the end of mq wait for a failed PR', () => {
 
   it('the end line, then the failing checks and the next step', () => {
     expect(renderWaitSummary(result, ctx)).toBe(
-      '✗ #42 failed, not merged\n    - test run run-1 failed:\n      test FAILURE  https://github.com/acme/widgets/runs/11\n    - next: mq restart 42, mq testing 42\n',
+      '✗ #42 failed, not merged\n    - test run run-1 failed:\n      test FAILURE  https://github.com/acme/widgets/runs/11\n    - next: mq testing 42, mq submit 42\n',
     );
   });
 
@@ -99,7 +99,7 @@ describe('explainEnd', () => {
   it('a failure to fetch the details becomes "unavailable", never an error', async () => {
     const pr = submittedPr({ state: 'failed', verifiedByTestRun: 'run-1' });
     const why = await explainEnd(client(() => Promise.reject(new Error('connection refused'))), ref, pr);
-    expect(why).toEqual({ state: 'failed', testRunId: 'run-1', failingChecks: null, unavailable: 'connection refused', next: ['mq restart 42', 'mq testing 42'] });
+    expect(why).toEqual({ state: 'failed', testRunId: 'run-1', failingChecks: null, unavailable: 'connection refused', next: ['mq testing 42', 'mq submit 42'] });
   });
 
   it('fetches nothing for a cancelled PR, nor for one still in play', async () => {
