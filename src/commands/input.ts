@@ -54,6 +54,19 @@ export function parseTime(flag: string, text: string, now: number): string {
   }
 }
 
+/**
+ * The history window of `--since` and `--until` (ISO instants; either may be absent): one that ends before it
+ * starts could match no PR, so it is refused rather than sent.
+ */
+export function parseWindow(flags: { since?: string; until?: string }, now: number): { since?: string; until?: string } {
+  const since = flags.since === undefined ? undefined : parseTime('--since', flags.since, now);
+  const until = flags.until === undefined ? undefined : parseTime('--until', flags.until, now);
+  if (since !== undefined && until !== undefined && since > until) {
+    throw new UsageError(`--since ${flags.since} is after --until ${flags.until}: no PR can match`);
+  }
+  return { since, until };
+}
+
 export function parsePositiveInt(flag: string, text: string): number {
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} "${text}" must be a whole number of 1 or more`);

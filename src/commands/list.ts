@@ -1,8 +1,7 @@
 // mq list: the queue's PR history, page by page until --limit PRs or the last page.
 import { LIST_TAKE_MAX, type EnqueuedPullRequest, type PullRequestState } from '../api/schemas.js';
-import { UsageError } from '../errors.js';
 import type { Context } from './context.js';
-import { parsePositiveInt, parseState, parseTime } from './input.js';
+import { parsePositiveInt, parseState, parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
 
@@ -17,11 +16,7 @@ export interface ListInput {
 /** `mq list [--state s] [--since t] [--until t] [--limit n]`: a duration means that long before now. */
 export function parseList(words: Words, io: ArgvIo): Invocation {
   const flags = words.flags as { state?: string; since?: string; until?: string; limit?: string };
-  const since = flags.since === undefined ? undefined : parseTime('--since', flags.since, io.now);
-  const until = flags.until === undefined ? undefined : parseTime('--until', flags.until, io.now);
-  if (since !== undefined && until !== undefined && since > until) {
-    throw new UsageError(`--since ${flags.since} is after --until ${flags.until}: no PR can match`);
-  }
+  const { since, until } = parseWindow(flags, io.now);
   const input: ListInput = {
     state: flags.state === undefined ? undefined : parseState(flags.state),
     since,

@@ -4,7 +4,7 @@ import { LIST_TAKE_MAX } from '../api/schemas.js';
 import { parsePrometheus } from '../api/prometheus.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
-import { parseTime } from './input.js';
+import { parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
 import { type Durations, durationsFromMetrics, HistoryTally, noDurations } from './stats-tally.js';
@@ -21,9 +21,9 @@ const DEFAULT_SINCE = '7d';
 /** `mq stats [--since 7d] [--until t] [--by author]`: a duration means that long before now. */
 export function parseStats(words: Words, io: ArgvIo): Invocation {
   const flags = words.flags as { since?: string; until?: string; by?: string };
-  const since = parseTime('--since', flags.since ?? DEFAULT_SINCE, io.now);
-  const until = flags.until === undefined ? undefined : parseTime('--until', flags.until, io.now);
-  if (until !== undefined && since > until) throw new UsageError(`--since ${flags.since ?? DEFAULT_SINCE} is after --until ${flags.until}: no PR can match`);
+  const window = parseWindow({ since: flags.since ?? DEFAULT_SINCE, until: flags.until }, io.now);
+  const since = window.since!; // given a default above
+  const { until } = window;
   if (flags.by !== undefined && flags.by !== 'author') throw new UsageError(`--by "${flags.by}": only author is supported`);
   return work.result({ since, until, by: flags.by } satisfies StatsInput, stats);
 }
