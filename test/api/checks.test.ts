@@ -62,9 +62,13 @@ function mutate(value: unknown, { path, change, odd, key }: Mutation): void {
   const keys = Object.keys(holder);
   const target = keys.length ? keys[odd % keys.length]! : key;
   if (change === 'delete') delete holder[target];
-  else if (change === 'set') holder[target] = ODD[odd]!();
-  else Object.defineProperty(holder, key, { value: ODD[odd]!(), enumerable: true, configurable: true, writable: true });
+  // An own property, as JSON.parse makes one: plain assignment of "__proto__" would swap the prototype (an
+  // array made a Date), which no answer off the wire can carry.
+  else own(holder, change === 'set' ? target : key, ODD[odd]!());
 }
+
+const own = (holder: object, key: string, value: unknown) =>
+  Object.defineProperty(holder, key, { value, enumerable: true, configurable: true, writable: true });
 
 /** The result with its key order kept: two results that print alike are alike. */
 const shown = (result: z.ZodSafeParseResult<unknown>) =>
