@@ -102,7 +102,13 @@ export type CommandResult =
       fellBackToAll: boolean;
     }
   | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
-  | { kind: 'configPaths'; project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null }; user: ConfigFilePath }
+  | {
+      kind: 'configPaths';
+      project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null };
+      user: ConfigFilePath;
+      /** Executable config files the search passed over: mq never loads them. */
+      ignored: string[];
+    }
   | ConfigInitResult
   /** `entries`: the settings and their origins, when they resolved. `exitCode`: the first failure's, or 0. */
   | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode };

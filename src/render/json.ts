@@ -57,7 +57,7 @@ export function toJson(result: CommandResult): unknown {
         files: result.files,
       };
     case 'configPaths':
-      return { project: result.project, user: result.user };
+      return { project: result.project, user: result.user, ignored: result.ignored };
     case 'doctor':
       return {
         ok: result.exitCode === 0,
