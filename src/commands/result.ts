@@ -49,6 +49,8 @@ export interface ConfigInitResult {
   values: Record<string, string>;
   /** Where the token will come from, when the file says: otherwise the environment must give it. */
   token: 'tokenCommand' | 'tokenFile' | null;
+  /** The JSON Schema the file points editors at (`$schema`), or null when no path would hold (config/schema-location.ts). */
+  schema: string | null;
 }
 
 /** One check of `mq doctor`. A failure carries its fix and the exit code it stands for. */

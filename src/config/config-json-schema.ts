@@ -4,9 +4,6 @@
 import * as z from 'zod';
 import { ConfigFileSchema, ProfileSchema, Profiles } from './config-file.js';
 
-/** Where the build writes it, inside the package; `mq config init` points `$schema` there. */
-export const CONFIG_SCHEMA_FILE = 'dist/mqrc.schema.json';
-
 // The input side (what a file says, before the transforms), as draft-07: the draft editors' JSON and YAML
 // servers and ajv all read without asking.
 const OPTIONS = { io: 'input', target: 'draft-07' } as const;
