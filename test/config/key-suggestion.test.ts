@@ -51,9 +51,9 @@ describe('suggestKey', () => {
 });
 
 describe('the error of an unknown key', () => {
-  const problem = (content: unknown) => {
+  const problem = (content: unknown, path = '/p/.mqrc.json', keyPrefix = '') => {
     try {
-      validateConfigFile('/p/.mqrc.json', 'project', content);
+      validateConfigFile(path, 'project', content, keyPrefix);
     } catch (error) {
       return (error as Error).message;
     }
@@ -68,13 +68,9 @@ describe('the error of an unknown key', () => {
     expect(problem({ profiles: { ci: { url: 'https://x.example/v1' } } })).toBe(
       '/p/.mqrc.json: unknown key "profiles.ci.url"; did you mean "apiUrl"?',
     );
-    let message = '';
-    try {
-      validateConfigFile('/p/package.json', 'project', { org: 'a', organisation: 'a' }, 'mq.');
-    } catch (error) {
-      message = (error as Error).message;
-    }
-    expect(message).toBe('/p/package.json: unknown key "mq.organisation"; did you mean "org"?');
+    expect(problem({ org: 'a', organisation: 'a' }, '/p/package.json', 'mq.')).toBe(
+      '/p/package.json: unknown key "mq.organisation"; did you mean "org"?',
+    );
   });
 
   it('says nothing more when no key is near', () => {
