@@ -34,6 +34,13 @@ const result = await build({
 });
 
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
+await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
+
+/** The JSON Schema of a config file, for editors, from its zod schema (src/config/config-json-schema.ts). */
+async function configJsonSchema() {
+  const { configJsonSchema: generate } = await evaluate(join(root, 'src/config/config-json-schema.ts'));
+  return `${JSON.stringify(generate(), null, 2)}\n`;
+}
 
 /**
  * commander requires node:child_process when it loads, for executable subcommands mq has none of; loading it

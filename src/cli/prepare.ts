@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { MergeQueueClient } from '../api/client.js';
 import type { Context } from '../commands/context.js';
 // From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
+import { ignoredConfigWarning } from '../config/config-names.js';
 import { checkTokenDestination } from '../config/destination.js';
 import { requireRepo } from '../config/repo.js';
 import { resolveSettings } from '../config/resolve.js';
@@ -101,6 +102,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       if (flags.verbose) stderrLine(message);
     },
   };
+  for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
   return { resolved, ctx, close: async () => client?.close(), serviceNow: () => client?.serviceNow() };
 }
 

@@ -49,6 +49,8 @@ export interface ConfigInitResult {
   values: Record<string, string>;
   /** Where the token will come from, when the file says: otherwise the environment must give it. */
   token: 'tokenCommand' | 'tokenFile' | null;
+  /** The JSON Schema the file points editors at (`$schema`), or null when no path would hold (config/schema-location.ts). */
+  schema: string | null;
 }
 
 /** One check of `mq doctor`. A failure carries its fix and the exit code it stands for. */
@@ -102,7 +104,13 @@ export type CommandResult =
       fellBackToAll: boolean;
     }
   | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
-  | { kind: 'configPaths'; project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null }; user: ConfigFilePath }
+  | {
+      kind: 'configPaths';
+      project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null };
+      user: ConfigFilePath;
+      /** Executable config files the search passed over: mq never loads them. */
+      ignored: string[];
+    }
   | ConfigInitResult
   /** `entries`: the settings and their origins, when they resolved. `exitCode`: the first failure's, or 0. */
   | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode };

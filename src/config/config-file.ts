@@ -4,15 +4,9 @@
 import * as z from 'zod';
 import { formatPath } from '../api/schemas.js';
 import { ConfigError } from '../errors.js';
-import {
-  checkApiUrl,
-  checkOutput,
-  checkRepo,
-  checkTimeout,
-  checkWord,
-  PROBLEMS,
-  type Checked,
-} from './values.js';
+import { OUTPUT_FORMATS } from './defaults.js';
+import { suggestKey } from './key-suggestion.js';
+import { checkApiUrl, checkRepo, checkTimeout, PROBLEMS, type Checked } from './values.js';
 
 /** A project file sits in the repository and is committed; the user file lives in the user's home. */
 export type ConfigFileKind = 'project' | 'user';
@@ -28,28 +22,43 @@ function via<I, T>(check: (input: I) => Checked<T>) {
 }
 
 const text = (message: string) => z.string({ error: message }).regex(/\S/, { error: message });
+// checkWord's rule as a pattern, with its phrase: the JSON Schema of the file (config-json-schema.ts) carries it.
+const word = (message: string) => z.string({ error: message }).regex(/^\S+$/, { error: message });
 
+// The descriptions are what an editor shows over a key (the JSON Schema is generated from these schemas).
 const fields = {
-  apiUrl: z.string({ error: PROBLEMS.apiUrl }).transform(via(checkApiUrl)).optional(),
+  apiUrl: z
+    .string({ error: PROBLEMS.apiUrl })
+    .transform(via(checkApiUrl))
+    .optional()
+    .describe('Base URL of the merge queue API; must end in /v1. Default https://api.trunk.io/v1. Env MQ_API_URL, flag --api-url.'),
   repo: z
     .union(
       [z.string(), z.strictObject({ host: z.string().optional(), owner: z.string(), name: z.string() })],
       { error: PROBLEMS.repo },
     )
     .transform(via(checkRepo))
-    .optional(),
-  targetBranch: z
-    .string({ error: PROBLEMS.targetBranch })
-    .transform(via((t: string) => checkWord(t, 'targetBranch')))
-    .optional(),
-  org: z
-    .string({ error: PROBLEMS.org })
-    .transform(via((t: string) => checkWord(t, 'org')))
-    .optional(),
-  output: z.string({ error: PROBLEMS.output }).transform(via(checkOutput)).optional(),
-  timeout: z.union([z.string(), z.number()], { error: PROBLEMS.timeout }).transform(via(checkTimeout)).optional(),
-  tokenCommand: text(PROBLEMS.tokenCommand).optional(),
-  tokenFile: text(PROBLEMS.tokenFile).optional(),
+    .optional()
+    .describe('The repository: "owner/name" (on github.com), "host/owner/name" or {host, owner, name}. Default: the git remote origin. Env MQ_REPO, flag -R/--repo.'),
+  targetBranch: word(PROBLEMS.targetBranch)
+    .optional()
+    .describe('The branch the queue merges into. Default main. Env MQ_BRANCH, flag -b/--branch.'),
+  org: word(PROBLEMS.org).optional().describe('Organization slug, for flaky-test details (mq test-details). Env MQ_ORG, flag --org.'),
+  output: z
+    .enum(OUTPUT_FORMATS, { error: PROBLEMS.output })
+    .optional()
+    .describe('How results are printed: table or json. Default table. Flags -o/--output, --json.'),
+  timeout: z
+    .union([z.string(), z.number()], { error: PROBLEMS.timeout })
+    .transform(via(checkTimeout))
+    .optional()
+    .describe('Request timeout: a duration (500ms, 30s, 2m, 1m30s) or a number of seconds. Default 30s. Env MQ_TIMEOUT, flag --timeout.'),
+  tokenCommand: text(PROBLEMS.tokenCommand)
+    .optional()
+    .describe('User config only: a shell command whose output (trimmed) is the token, run only when a request needs it.'),
+  tokenFile: text(PROBLEMS.tokenFile)
+    .optional()
+    .describe('User config only: a file holding the token; relative to this file, ~ is your home.'),
 };
 
 const SETTINGS_MAP = 'must be a map of settings (key: value)';
@@ -61,7 +70,7 @@ export type ProfileValues = z.output<typeof ProfileSchema>;
  * Profiles by name, in a Map: a name is whatever the file says (`__proto__`, `constructor`), and an object
  * keyed by it would reach its prototype instead (zod's record drops a `__proto__` key on the way).
  */
-const Profiles = z
+export const Profiles = z
   .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
     error: PROBLEMS.profiles,
   })
@@ -83,12 +92,15 @@ const Profiles = z
 /** Every key a config file may hold; the keys of USER_ONLY_KEYS are refused afterwards in project files. */
 export const ConfigFileSchema = z.strictObject(
   {
+    // Read by editors, ignored by mq: `mq config init` writes it (JSON files; YAML has a comment for it).
+    $schema: z.string({ error: 'must be the path or URL of a JSON Schema' }).optional().describe('The JSON Schema editors check this file against; mq ignores it.'),
     ...fields,
-    token: text(PROBLEMS.token).optional(),
+    token: text(PROBLEMS.token).optional().describe('User config only: the token itself (better: tokenCommand or tokenFile).'),
     trustedApiUrls: z
       .array(z.string({ error: PROBLEMS.trustedApiUrls }).transform(via(checkApiUrl)), { error: PROBLEMS.trustedApiUrls })
-      .optional(),
-    profiles: Profiles.optional(),
+      .optional()
+      .describe("User config only: the API URLs (ending in /v1) a project file's apiUrl may name and receive the token."),
+    profiles: Profiles.optional().describe('Named sets of the keys above (no token, no trustedApiUrls), chosen with --profile NAME or MQ_PROFILE.'),
   },
   { error: SETTINGS_MAP },
 );
@@ -128,7 +140,7 @@ export function validateConfigFile(path: string, kind: ConfigFileKind, content: 
   }
   const parsed = ConfigFileSchema.safeParse(content);
   if (!parsed.success) throw problems(parsed.error.issues.flatMap((issue) => describeIssue(issue, keyPrefix)));
-  const { profiles = new Map<string, ProfileValues>(), trustedApiUrls = [], ...values } = parsed.data;
+  const { profiles = new Map<string, ProfileValues>(), trustedApiUrls = [], $schema: _editorsOnly, ...values } = parsed.data;
   const levels: [string, FileValues][] = [['', values]];
   for (const [name, profile] of profiles) levels.push([`profiles.${name}.`, profile]);
   for (const [where, level] of levels) {
@@ -172,11 +184,18 @@ function describeIssue(issue: z.core.$ZodIssue, keyPrefix: string): string[] {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
       const full = `${keyPrefix}${at === '' ? '' : `${at}.`}${key}`;
-      return key === 'token' && at !== ''
-        ? `"${full}" is not allowed: a profile cannot hold a token; ${TOKEN_HELP}`
-        : `unknown key "${full}"`;
+      if (key === 'token' && at !== '') return `"${full}" is not allowed: a profile cannot hold a token; ${TOKEN_HELP}`;
+      const meant = suggestKey(key, keysAt(issue.path));
+      return `unknown key "${full}"${meant === undefined ? '' : `; did you mean "${meant}"?`}`;
     });
   }
   if (at === '') return [keyPrefix === '' ? SETTINGS_MAP : `"${keyPrefix.slice(0, -1)}" ${SETTINGS_MAP}`];
   return [`"${keyPrefix}${at}" ${issue.message}`];
+}
+
+/** The keys an object at `path` of the file may hold: the file's own, a profile's, or a repo's. */
+function keysAt(path: readonly PropertyKey[]): string[] {
+  if (path.length === 0) return Object.keys(ConfigFileSchema.shape);
+  if (path.at(-1) === 'repo') return ['host', 'owner', 'name'];
+  return Object.keys(fields);
 }

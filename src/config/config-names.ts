@@ -14,3 +14,14 @@ export const USER_SEARCH_PLACES = ['config.json', 'config.yaml', 'config.yml'];
 /** cosmiconfig's meta-config files that it would execute (its metaSearchPlaces, less the data ones). */
 export const EXECUTABLE_META_CONFIGS = ['.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
 export const EXECUTABLE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
+
+/**
+ * Executable names cosmiconfig's own defaults would load for `mq`: mq never does (CLI.md), and says so when the
+ * search meets one, since a user who wrote one would otherwise wonder why their settings do nothing.
+ */
+export const EXECUTABLE_CONFIG_NAMES = ['.mqrc', 'mq.config'].flatMap((stem) => ['.js', '.cjs', '.mjs', '.ts'].map((ext) => `${stem}${ext}`));
+
+/** The warning for an executable config file the search passed over. */
+export function ignoredConfigWarning(path: string): string {
+  return `${path} is ignored: mq does not load executable config files, which would run a pull request's code in CI; use .mqrc.json or .mqrc.yaml`;
+}

@@ -7,7 +7,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
-import { EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
+import {
+  EXECUTABLE_CONFIG_NAMES,
+  EXECUTABLE_META_CONFIGS,
+  MODULE_NAME,
+  PROJECT_SEARCH_PLACES,
+  USER_SEARCH_PLACES,
+} from './config-names.js';
 
 /**
  * Creating a cosmiconfig explorer loads a "meta config" from process.cwd() (not the cwd we are given), running
@@ -46,13 +52,27 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
  * The nearest project file from `cwd` up to `stopDir` (inclusive): the git root inside a checkout, otherwise the
  * home directory when `cwd` is under it, otherwise the file system root.
  */
-export async function findProjectFile(cwd: string, stopDir: string): Promise<ConfigFile | undefined> {
+export async function findProjectFile(cwd: string, stopDir: string): Promise<ProjectSearch> {
   refuseMetaConfig();
+  const ignored: string[] = [];
   for (const dir of upwards(resolve(cwd), resolve(stopDir))) {
-    const found = await searchDir(dir, PROJECT_SEARCH_PLACES, 'project');
-    if (found) return found;
+    ignored.push(...executableConfigsIn(dir));
+    const file = await searchDir(dir, PROJECT_SEARCH_PLACES, 'project');
+    if (file) return { file, ignored };
   }
-  return undefined;
+  return { ignored };
+}
+
+export interface ProjectSearch {
+  /** The nearest project file, if any. */
+  file?: ConfigFile;
+  /** Executable config files in the directories searched, which mq does not load. */
+  ignored: string[];
+}
+
+/** A few stats of names that are almost never there (no exception is made for a missing one): cheap enough per run. */
+function executableConfigsIn(dir: string): string[] {
+  return EXECUTABLE_CONFIG_NAMES.map((name) => join(dir, name)).filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile());
 }
 
 /** The user file: $XDG_CONFIG_HOME/mq/config.{json,yaml,yml}, the first that exists. */

@@ -20,6 +20,7 @@ export { PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 export { repoFromOrigin } from './git.js';
 export { configFilesIn, NEW_CONFIG_FILE, projectFileDir } from './locations.js';
 export { configFileText, type ConfigText } from './config-text.js';
+export { installedSchemaFile, schemaReference } from './schema-location.js';
 export { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from './values.js';
 export { DEFAULT_HOST } from './repo.js';
 export { checkTokenDestination, isLoopback } from './destination.js';

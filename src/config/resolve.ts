@@ -9,7 +9,7 @@ import { resolveColor } from './color.js';
 import type { ConfigFile } from './config-file.js';
 import { fileLayer, profileNames } from './file-layer.js';
 import { envValue, environmentLayer } from './environment.js';
-import { findProjectFile, findUserFile, loadProjectFile, userConfigDir } from './files.js';
+import { findProjectFile, findUserFile, loadProjectFile, userConfigDir, type ProjectSearch } from './files.js';
 import { flagsLayer } from './flags.js';
 import { findGitRoot, repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
@@ -36,7 +36,7 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const configVariable = envValue(env, 'MQ_CONFIG');
   const userDir = userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), homeDir);
   const userFile = await findUserFile(userDir);
-  const projectFile = await projectConfigFile(flags.config, configVariable, cwd, homeDir, userFile?.path);
+  const { file: projectFile, ignored = [] } = await projectConfigFile(flags.config, configVariable, cwd, homeDir, userFile?.path);
   const files = [projectFile, userFile].filter((file): file is ConfigFile => file !== undefined);
   if (profile !== undefined && !files.some((file) => file.profiles.has(profile))) {
     throw unknownProfile(profile, files);
@@ -70,7 +70,7 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
     trustedApiUrls: userFile?.trustedApiUrls ?? [],
     userConfigPath: userFile?.path ?? join(userDir, NEW_CONFIG_FILE.user),
   };
-  return { settings, origins, files: files.map((file) => file.path), locations, trust };
+  return { settings, origins, files: files.map((file) => file.path), ignoredFiles: ignored, locations, trust };
 }
 
 /** The schema's parse, through its generated check: zod is loaded only for a value that fails it, to throw. */
@@ -91,11 +91,11 @@ async function projectConfigFile(
   cwd: string,
   homeDir: string,
   userPath: string | undefined,
-): Promise<ConfigFile | undefined> {
+): Promise<Partial<ProjectSearch>> {
   const named = flag ?? variable;
-  if (named !== undefined && userPath !== undefined && sameFile(resolve(cwd, named), userPath)) return undefined;
-  if (flag !== undefined) return loadProjectFile(flag, cwd, 'flag');
-  if (variable !== undefined) return loadProjectFile(variable, cwd, 'env');
+  if (named !== undefined && userPath !== undefined && sameFile(resolve(cwd, named), userPath)) return {};
+  if (flag !== undefined) return { file: await loadProjectFile(flag, cwd, 'flag') };
+  if (variable !== undefined) return { file: await loadProjectFile(variable, cwd, 'env') };
   const gitRoot = await findGitRoot(cwd);
   return findProjectFile(cwd, gitRoot ?? homeDir);
 }

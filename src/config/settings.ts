@@ -40,6 +40,8 @@ export interface ResolvedSettings {
   origins: Record<string, string>;
   /** The config files read, project file first. */
   files: string[];
+  /** Executable config files the search passed over (mq never loads them): each is warned about. */
+  ignoredFiles: string[];
   /** Which file is which, and where the user file lives: for `mq config path` and `mq config init`. */
   locations: ConfigLocations;
   /** What decides whether the token may go to settings.apiUrl (destination.ts). */

@@ -60,6 +60,7 @@ const CONFIG_KEYS: Record<keyof typeof ConfigFileSchema.shape, string> = {
   token: 'user file only: the token itself',
   trustedApiUrls: "user file only: API URLs a project file's apiUrl may name and receive the token",
   profiles: 'named sets of the keys above (not token, not trustedApiUrls), chosen with --profile or MQ_PROFILE',
+  $schema: "for editors: the file's JSON Schema (mq config init writes it; mq ignores it)",
 };
 
 const config: HelpTopic = {

@@ -57,7 +57,7 @@ export function toJson(result: CommandResult): unknown {
         files: result.files,
       };
     case 'configPaths':
-      return { project: result.project, user: result.user };
+      return { project: result.project, user: result.user, ignored: result.ignored };
     case 'doctor':
       return {
         ok: result.exitCode === 0,
@@ -67,7 +67,7 @@ export function toJson(result: CommandResult): unknown {
         ...(result.entries && { settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])) }),
       };
     case 'configInit':
-      return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token };
+      return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token, schema: result.schema };
   }
 }
 

@@ -65,6 +65,8 @@ function summary(work: Invocation | undefined): Row | undefined {
 
 /** config init is handed the terminal's questions, asked only when a person is there. */
 const PROMPT = expect.objectContaining({ ask: expect.any(Function) });
+/** …and where the running mq's JSON Schema of config files is (here, the checkout's build). */
+const SCHEMA_FILE = join(import.meta.dirname, '../../dist/mqrc.schema.json');
 const waitDefaults = { target: 'merged', timeoutMs: 30 * MIN, intervalMs: 10_000 };
 
 const ROWS: Array<[string, string[], Row]> = [
@@ -150,11 +152,11 @@ const ROWS: Array<[string, string[], Row]> = [
   ['doctor', ['doctor', '--json'], { handler: doctor, input: {} }],
   ['config show', ['config', 'show'], { handler: showConfig, input: {} }],
   ['config path', ['config', 'path'], { handler: configPath, input: {} }],
-  ['config init', ['config', 'init'], { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT } }],
+  ['config init', ['config', 'init'], { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT, schemaFile: SCHEMA_FILE } }],
   [
     'config init --user --token-command --force',
     ['config', 'init', '--user', '--token-command', 'op read x', '--force'],
-    { handler: configInit, input: { scope: 'user', force: true, tokenCommand: 'op read x', tokenFile: undefined, prompt: PROMPT } },
+    { handler: configInit, input: { scope: 'user', force: true, tokenCommand: 'op read x', tokenFile: undefined, prompt: PROMPT, schemaFile: SCHEMA_FILE } },
   ],
   ['sandbox', ['sandbox'], { handler: sandbox, input: { port: 0, stateFile: undefined, token: undefined, clock: 'real', speed: undefined } }],
   [

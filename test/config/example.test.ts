@@ -35,7 +35,7 @@ describe('.mqrc.example', () => {
 
   it('mentions every key a config file may hold', () => {
     for (const key of Object.keys(ConfigFileSchema.shape)) {
-      expect(text, key).toMatch(new RegExp(`^#? ?${key}:`, 'm'));
+      expect(text, key).toMatch(new RegExp(`^#? ?${key.replace('$', '\\$')}:`, 'm'));
     }
   });
 

@@ -239,7 +239,7 @@ describe('validation', () => {
   it('validates the user file as strictly', async () => {
     const t = tree();
     const file = t.write('home/.config/mq/config.yaml', 'tokn: abc\n');
-    expect((await rejection(t.resolve())).message).toBe(`${file}: unknown key "tokn"`);
+    expect((await rejection(t.resolve())).message).toBe(`${file}: unknown key "tokn"; did you mean "token"?`);
   });
 
   it.each([

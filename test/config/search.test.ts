@@ -59,3 +59,35 @@ describe('leaving the rest to cosmiconfig', () => {
     expect((await rejection(t.resolve())).message).toMatch(new RegExp(`^${file}: not valid YAML`));
   });
 });
+
+describe('executable config files', () => {
+  it('are never loaded, and each one the search passes is listed as ignored', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const js = t.write('home/proj/app/.mqrc.js', 'throw new Error("ran")\n');
+    const ts = t.write('home/proj/mq.config.ts', 'export default {}\n');
+    t.write('home/proj/.mqrc.yaml', 'targetBranch: root\n');
+    const resolved = await t.resolve({ cwd: 'home/proj/app' });
+    expect(resolved.settings.targetBranch).toBe('root');
+    expect(resolved.ignoredFiles).toEqual([js, ts]);
+  });
+
+  it('above the file found, or with the file named by --config, are not looked for', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc.cjs', 'module.exports = {}\n');
+    t.write('home/proj/app/.mqrc.json', { targetBranch: 'app' });
+    expect((await t.resolve({ cwd: 'home/proj/app' })).ignoredFiles).toEqual([]);
+    const named = t.write('home/proj/ci.yaml', 'output: json\n');
+    expect((await t.resolve({ flags: { config: named } })).ignoredFiles).toEqual([]);
+  });
+
+  it('with no config file at all, still are named', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const mjs = t.write('home/proj/.mqrc.mjs', 'export default {}\n');
+    const resolved = await t.resolve();
+    expect(resolved.files).toEqual([]);
+    expect(resolved.ignoredFiles).toEqual([mjs]);
+  });
+});

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MQ_BIN, mq, TOKEN, type Run } from '../support/cli.js';
 
@@ -27,6 +28,10 @@ function checkout(origin: string | undefined = 'git@github.com:acme/widgets.git'
   if (origin) writeFileSync(join(root, '.git', 'config'), `[remote "origin"]\n\turl = ${origin}\n`);
   return { root, sub, home, env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, userDir: join(home, '.config', 'mq') };
 }
+
+/** The JSON Schema of config files in the mq under test (this checkout's build), as a user file names it. */
+const SCHEMA_FILE = join(import.meta.dirname, '../../dist/mqrc.schema.json');
+const SCHEMA_URL = pathToFileURL(SCHEMA_FILE).href;
 
 const json = (run: Run) => JSON.parse(run.stdout) as Record<string, any>;
 const read = (path: string) => readFileSync(path, 'utf8');
@@ -55,7 +60,7 @@ describe('mq config init', () => {
     const run = await mq(args, { cwd: c.sub, env: c.env });
     expect(run.code).toBe(0);
     const values = { repo: 'ghe.example.com/acme/tools', targetBranch: 'release', apiUrl: 'https://mq.example.com/v1', org: 'acme', output: 'json' };
-    expect(json(run)).toEqual({ path: join(c.root, '.mqrc.yaml'), scope: 'project', replaced: false, values, token: null });
+    expect(json(run)).toEqual({ path: join(c.root, '.mqrc.yaml'), scope: 'project', replaced: false, values, token: null, schema: null });
     // That apiUrl gets the token only once the user config trusts it: said now rather than at the first request.
     expect(run.stderr).toBe(
       `warning: mq sends the token to https://mq.example.com/v1 from a project file only once trustedApiUrls in ${join(c.userDir, 'config.yaml')} lists it\n`,
@@ -128,7 +133,7 @@ describe('mq config init', () => {
     const run = await mq(['config', 'init', '--user', '--api-url', 'https://mq.example.com/v1', '--json'], { cwd: c.sub, env: c.env });
     expect(run.code).toBe(0);
     const file = join(c.userDir, 'config.yaml');
-    expect(json(run)).toEqual({ path: file, scope: 'user', replaced: false, values: { apiUrl: 'https://mq.example.com/v1' }, token: null });
+    expect(json(run)).toEqual({ path: file, scope: 'user', replaced: false, values: { apiUrl: 'https://mq.example.com/v1' }, token: null, schema: SCHEMA_URL });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(read(file)).toContain('apiUrl: "https://mq.example.com/v1"');
     expect((await mq(['config', 'init', '--user'], { cwd: c.sub, env: c.env })).code).toBe(2);
@@ -210,6 +215,81 @@ describe.skipIf(!hasScript)('mq config init on a terminal', () => {
   });
 });
 
+describe('mq config init and editors', () => {
+  /** A checkout with mq as a local dependency: node_modules/mq holds the package's schema. */
+  function withLocalMq(): Checkout {
+    const c = checkout();
+    mkdirSync(join(c.root, 'node_modules', 'mq', 'dist'), { recursive: true });
+    writeFileSync(join(c.root, 'node_modules', 'mq', 'dist', 'mqrc.schema.json'), read(SCHEMA_FILE));
+    return c;
+  }
+
+  it('points a YAML project file at the local mq schema on its first line, for the YAML language server', async () => {
+    const c = withLocalMq();
+    const run = await mq(['config', 'init'], { cwd: c.sub, env: c.env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const text = read(join(c.root, '.mqrc.yaml'));
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/mq/dist/mqrc.schema.json');
+    expect(text).toBe(['# yaml-language-server: $schema=./node_modules/mq/dist/mqrc.schema.json', ...HEADER, 'repo: acme/widgets', 'targetBranch: main', ''].join('\n'));
+    expect(run.stdout).toContain('Editors check it against ./node_modules/mq/dist/mqrc.schema.json.');
+  });
+
+  it('writes "$schema" first in a JSON file, which mq then reads as any other', async () => {
+    const c = withLocalMq();
+    const file = join(c.root, '.mqrc.json');
+    writeFileSync(file, '{}\n');
+    const run = await mq(['config', 'init', '--force', '-b', 'dev', '--json'], { cwd: c.sub, env: c.env });
+    expect(json(run)).toMatchObject({ path: file, schema: './node_modules/mq/dist/mqrc.schema.json' });
+    expect(read(file)).toBe('{\n  "$schema": "./node_modules/mq/dist/mqrc.schema.json",\n  "repo": "acme/widgets",\n  "targetBranch": "dev"\n}\n');
+    const shown = await mq(['config', 'show', '--json'], { cwd: c.sub, env: c.env });
+    expect(shown.code).toBe(0);
+    expect(json(shown).settings.targetBranch.value).toBe('dev');
+  });
+
+  it('names no schema in a project file without a local mq: a path on this machine would break in other clones', async () => {
+    const c = checkout();
+    const run = await mq(['config', 'init', '--json'], { cwd: c.sub, env: c.env });
+    expect(json(run).schema).toBeNull();
+    expect(read(join(c.root, '.mqrc.yaml'))).not.toContain('schema');
+    const text = await mq(['config', 'init', '--force'], { cwd: c.sub, env: c.env });
+    expect(text.stdout).toContain("No $schema for editors in it: mq is not in this project's node_modules");
+  });
+
+  it("points the user file at the running mq's own schema", async () => {
+    const c = checkout();
+    const run = await mq(['config', 'init', '--user'], { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(0);
+    expect(read(join(c.userDir, 'config.yaml')).split('\n')[0]).toBe(`# yaml-language-server: $schema=${SCHEMA_URL}`);
+  });
+});
+
+describe('config files mq will not read as written', () => {
+  it('warns once on stderr of an executable config file, keeping --json output clean; config path lists it', async () => {
+    const c = checkout();
+    const js = join(c.root, '.mqrc.js');
+    writeFileSync(js, 'module.exports = { targetBranch: "dev" };\n');
+    const run = await mq(['config', 'show', '--json'], { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(0);
+    expect(json(run).settings.targetBranch).toEqual({ value: 'main', origin: 'default' });
+    expect(run.stderr).toBe(
+      `warning: ${js} is ignored: mq does not load executable config files, which would run a pull request's code in CI; use .mqrc.json or .mqrc.yaml\n`,
+    );
+    const paths = await mq(['config', 'path'], { cwd: c.sub, env: c.env });
+    expect(paths.stdout).toMatch(new RegExp(`ignored +${js.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +not loaded`));
+    expect(json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env })).ignored).toEqual([js]);
+    expect((await mq(['config', 'show', '--quiet'], { cwd: c.sub, env: c.env })).stderr).toBe('');
+  });
+
+  it('refuses an unknown key with the key that was meant (exit 3), in one line', async () => {
+    const c = checkout();
+    const file = join(c.root, '.mqrc.json');
+    writeFileSync(file, '{ "$schema": "./node_modules/mq/dist/mqrc.schema.json", "branch": "main" }\n');
+    const run = await mq(['status', '42'], { cwd: c.sub, env: { ...c.env, MQ_TOKEN: TOKEN } });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(`mq: ${file}: unknown key "branch"; did you mean "targetBranch"?\n`);
+  });
+});
+
 describe('mq config path', () => {
   it('says where files would be written when there are none', async () => {
     const c = checkout();
@@ -218,6 +298,7 @@ describe('mq config path', () => {
     expect(json(run)).toEqual({
       project: { path: join(c.root, '.mqrc.yaml'), exists: false, namedBy: null },
       user: { path: join(c.userDir, 'config.yaml'), exists: false },
+      ignored: [],
     });
     const text = await mq(['config', 'path'], { cwd: c.sub, env: c.env });
     expect(text.stdout).toContain('none yet: `mq config init` writes it here');
@@ -233,6 +314,7 @@ describe('mq config path', () => {
     expect(found).toEqual({
       project: { path: join(c.root, '.mqrc.yml'), exists: true, namedBy: 'search' },
       user: { path: join(c.userDir, 'config.json'), exists: true },
+      ignored: [],
     });
     const other = join(c.home, 'ci.yaml');
     writeFileSync(other, 'output: json\n');

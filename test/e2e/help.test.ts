@@ -78,7 +78,7 @@ describe('mq help', () => {
     const run = await mq(['help', 'config']);
     expect(run.code).toBe(0);
     for (const place of PROJECT_SEARCH_PLACES) expect(run.stdout).toContain(place);
-    for (const key of Object.keys(ConfigFileSchema.shape)) expect(run.stdout).toMatch(new RegExp(`^  ${key} `, 'm'));
+    for (const key of Object.keys(ConfigFileSchema.shape)) expect(run.stdout).toMatch(new RegExp(`^  ${key.replace('$', '\\$')} `, 'm'));
     expect(run.stdout).toContain('mq config init');
   });
 

@@ -13,11 +13,13 @@ import {
   DEFAULT_API_URL,
   DEFAULT_HOST,
   DEFAULT_TARGET_BRANCH,
+  installedSchemaFile,
   isLoopback,
   NEW_CONFIG_FILE,
   parseConfigText,
   projectFileDir,
   repoFromOrigin,
+  schemaReference,
   type Checked,
   type ConfigText,
 } from '../../config/index.js';
@@ -35,6 +37,8 @@ export interface ConfigInitInput {
   tokenFile?: string;
   /** Questions on the terminal; used only when the context is interactive. */
   prompt?: Prompt;
+  /** The running install's JSON Schema of config files, which a user file points editors at. */
+  schemaFile?: string;
 }
 
 /** `mq config init`: the input from its own flags (the others are global: --repo, --branch, --api-url, --org, --output). */
@@ -58,6 +62,7 @@ export function parseConfigInit(words: Words, io: ArgvIo): Invocation {
     tokenCommand: opts.tokenCommand,
     tokenFile: opts.tokenFile,
     prompt: terminalPrompt(io.stdin, io.stderr, io.signal),
+    schemaFile: installedSchemaFile(),
   };
   return work.result(input, configInit);
 }
@@ -76,7 +81,8 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
     const { path, replaced } = await target(input, ctx);
     if (prompt) ctx.note(`Writing ${path}. Press Enter to take the value in brackets.`);
     const values = await chooseValues(input, ctx, prompt);
-    const text = configFileText(path, values, HEADER[input.scope]);
+    const schema = schemaReference(path, input.scope, input.schemaFile);
+    const text = configFileText(path, values, HEADER[input.scope], schema);
     // The same loader and schema a search uses: what is written is what mq will read back.
     await parseConfigText(path, input.scope, text);
     await mkdir(dirname(path), { recursive: true });
@@ -88,7 +94,7 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
     }
     const token = values.tokenCommand !== undefined ? 'tokenCommand' : values.tokenFile !== undefined ? 'tokenFile' : null;
     if (input.scope === 'project' && values.apiUrl !== undefined) warnUntrusted(values.apiUrl, ctx);
-    return { kind: 'configInit', path, scope: input.scope, replaced, values, token };
+    return { kind: 'configInit', path, scope: input.scope, replaced, values, token, schema: schema ?? null };
   } finally {
     prompt?.close();
   }

@@ -20,5 +20,6 @@ export async function configPath(_input: object, ctx: Context): Promise<CommandR
       ? { path: project.path, exists: true, namedBy: NAMED_BY[project.namedBy] }
       : { path: join(await projectFileDir(ctx.cwd), NEW_CONFIG_FILE.project), exists: false, namedBy: null },
     user: { path: user ?? join(userDir, NEW_CONFIG_FILE.user), exists: user !== undefined },
+    ignored: ctx.resolved.ignoredFiles,
   };
 }

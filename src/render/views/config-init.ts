@@ -9,6 +9,10 @@ export function renderConfigInit(result: ResultOf<'configInit'>, ctx: RenderCont
   const pairs = Object.entries(result.values).map(([key, value]) => [`  ${key}`, safeLine(value)] as const);
   if (pairs.length > 0) lines.push(renderPairs(pairs, paint));
   else lines.push(paint.dim('  (no settings: every one is at its default)'));
+  if (result.schema !== null) lines.push(`Editors check it against ${safeLine(result.schema)}.`);
+  else if (result.scope === 'project') {
+    lines.push("No $schema for editors in it: mq is not in this project's node_modules, and a path on this machine would not hold in other clones.");
+  }
   lines.push(
     result.token === null
       ? `No token in it: set MQ_TOKEN (or TRUNK_API_TOKEN), or add tokenCommand, tokenFile or token to ${result.scope === 'user' ? 'this file' : 'your user config (mq config init --user)'}. See mq help config.`

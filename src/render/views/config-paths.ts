@@ -15,6 +15,7 @@ export function renderConfigPaths(result: ResultOf<'configPaths'>, ctx: RenderCo
   const rows = [
     ['project', safeLine(result.project.path), result.project.namedBy ? FOUND[result.project.namedBy] : missing('mq config init')],
     ['user', safeLine(result.user.path), result.user.exists ? 'read' : missing('mq config init --user')],
+    ...result.ignored.map((path) => ['ignored', safeLine(path), paint.yellow('not loaded: mq runs no config code')]),
   ];
   return `${renderTable([{ header: 'FILE' }, { header: 'PATH' }, { header: 'STATUS' }], rows, paint)}\n`;
 }

@@ -1,0 +1,38 @@
+// Where a config file written by `mq config init` points editors for its JSON Schema (dist/mqrc.schema.json,
+// which the build writes and the package ships). A project file is committed, so it may name only a path that
+// holds on every clone: the mq in the project's own node_modules. A user file stays on this machine, so it may
+// name the running install's copy.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ConfigFileKind } from './config-file.js';
+import { MODULE_NAME } from './config-names.js';
+
+/** The schema's place inside the package. */
+export const CONFIG_SCHEMA_FILE = 'dist/mqrc.schema.json';
+
+/**
+ * The running install's schema file: the nearest `dist/mqrc.schema.json` above this module (dist/chunks/ in the
+ * bundle, src/config/ in a checkout's tests). Undefined when the package lacks it (a build without the step).
+ */
+export function installedSchemaFile(moduleUrl: string = import.meta.url): string | undefined {
+  let dir = dirname(fileURLToPath(moduleUrl));
+  for (;;) {
+    const candidate = join(dir, CONFIG_SCHEMA_FILE);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * What `$schema` says in a new config file at `path`: `./node_modules/mq/…` for a project that has mq as a
+ * local dependency, the running install's file URL for the user file, and nothing for a project file otherwise
+ * (a path on this machine would be broken, and a user name leaked, in every other clone).
+ */
+export function schemaReference(path: string, kind: ConfigFileKind, installed: string | undefined): string | undefined {
+  const local = `node_modules/${MODULE_NAME}/${CONFIG_SCHEMA_FILE}`;
+  if (kind === 'project') return existsSync(join(dirname(path), local)) ? `./${local}` : undefined;
+  return installed === undefined ? undefined : pathToFileURL(installed).href;
+}
