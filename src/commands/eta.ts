@@ -22,6 +22,8 @@ export interface EtaBasis {
 }
 
 export interface EtaEstimate {
+  /** The service's time the estimate was made at: "in 25m" is counted from here. */
+  asOf: string;
   at: string;
   earliest: string;
   latest: string;
@@ -84,6 +86,7 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const retestRuns = failuresAhead + Math.ceil((failureRateOf(durations) * unpassed) / batchSize);
   const latest = mergeTime(line, ahead.length, queue, run.high * 1000, now) + retestRuns * run.high * 1000;
   return {
+    asOf: iso(now),
     at: iso(at),
     earliest: iso(Math.min(earliest, at)),
     latest: iso(Math.max(latest, at)),

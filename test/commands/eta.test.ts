@@ -81,7 +81,7 @@ describe('estimateEta', () => {
     expect(seconds(eta(5, prs, { ...single, mode: 'parallel' }))).toEqual({ at: 900, earliest: 300, latest: 900 });
   });
 
-  it.each([
+  it.each<[string, { queueState?: string; state?: string }, string]>([
     ['paused', { queueState: 'paused' }, 'the queue is paused: nothing merges until it resumes'],
     ['switching_modes', { queueState: 'switching_modes' }, 'the queue is switching modes'],
     ['not_ready', { state: 'not_ready' }, 'it is not ready'],
