@@ -30,7 +30,7 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
   // lengths for its ETA are asked for alongside, and only when one can follow: a not_ready PR has none.
   const serviceNow = () => client.serviceNow() ?? ctx.now();
   const [queue, durations] = await Promise.all([
-    queueOrNone(client, ref),
+    queueUnlessGone(client, ref),
     pullRequest.state === 'not_ready' ? NOT_READ : readTestDurations(client, ref, serviceNow),
   ]);
   if (!queue) return { kind: 'pullRequest', pullRequest };
@@ -40,7 +40,7 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
 const NOT_READ: TestDurations = { source: 'none', unavailable: 'not read' };
 
 /** The queue, or undefined when it is gone (404): the PR's own record then says what became of it. */
-export async function queueOrNone(client: MergeQueueClient, ref: QueueRef): Promise<Queue | undefined> {
+export async function queueUnlessGone(client: MergeQueueClient, ref: QueueRef): Promise<Queue | undefined> {
   try {
     return await client.getQueue(ref);
   } catch (error) {

@@ -16,7 +16,7 @@ import { work, type Invocation, type Words } from './invocation.js';
 import { prFailure, submit, type PerPr, type PrFailure, type SubmitInput } from './pull-requests.js';
 import { outcomesExitCode } from './result.js';
 import { estimateEta, type Eta } from './eta.js';
-import { queueOrNone } from './status.js';
+import { queueUnlessGone } from './status.js';
 import { readTestDurations, type TestDurations } from './test-durations.js';
 import { explainEnd, type Why } from './why.js';
 import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
@@ -145,7 +145,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
     // One getQueue per round for every PR's position, beside one lookup per PR still waited for. A failure that
     // would fail every PR alike (the service down) fails the round as a whole, for the poll to ride out.
     const [queue, answers, fresh] = await Promise.all([
-      queueOrNone(client, ref),
+      queueUnlessGone(client, ref),
       Promise.all(open.map((s) => lookUp(client, ref, s.pr))),
       durationsStale ? readTestDurations(client, ref, serviceNow) : undefined,
     ]);
