@@ -2,6 +2,7 @@
 import type { MetricSample } from '../api/prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats-tally.js';
+import type { Eta } from './eta.js';
 import type { Why } from './why.js';
 import type {
   EnqueuedPullRequest,
@@ -68,7 +69,8 @@ export type CommandResult =
   | { kind: 'queue'; queue: Queue }
   /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
   /** `why`: for a PR that ended failed or cancelled, what is known of the reason. */
-  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequest; queue?: Queue; why?: Why }
+  /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */
+  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequest; queue?: Queue; why?: Why; eta?: Eta }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }

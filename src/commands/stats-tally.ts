@@ -10,8 +10,8 @@ import {
   type HistogramKey,
   HISTOGRAMS,
   histogramBuckets,
+  mainQueueMetrics,
   type QueueMetrics,
-  summarizeMetrics,
 } from '../render/metrics-summary.js';
 
 export const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
@@ -146,8 +146,7 @@ function utcDay(at: number): string {
  * only one when the service labels none) for this repo and branch.
  */
 export function durationsFromMetrics(samples: readonly MetricSample[], repo: string, branch: string): Durations {
-  const queues = summarizeMetrics(samples).queues.filter((queue) => queue.repo === repo && queue.branch === branch);
-  const queue = queues.find((candidate) => candidate.queueType === 'main') ?? queues[0];
+  const queue = mainQueueMetrics(samples, repo, branch);
   const read = (key: HistogramKey) => (queue ? durationStats(queue, key) : null);
   return {
     ...noDurations(null),

@@ -1,10 +1,14 @@
-// mq status: one PR's state and readiness, found by number or, without one, by the current git branch.
+// mq status: one PR's state, readiness and ETA, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../config/git.js';
 import { ApiError, ConfigError } from '../errors.js';
-import type { Context } from './context.js';
+import type { MergeQueueClient } from '../api/client.js';
+import type { Queue } from '../api/schemas.js';
+import type { Context, QueueRef } from './context.js';
+import { estimateEta } from './eta.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
+import { readTestDurations, type TestDurations } from './test-durations.js';
 import { explainEnd } from './why.js';
 
 /** `mq status [pr]` */
@@ -22,11 +26,25 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
     const why = await explainEnd(client, ref, pullRequest);
     return why ? { kind: 'pullRequest', pullRequest, why } : { kind: 'pullRequest', pullRequest };
   }
-  // Where it stands and what holds it: its position and the queue's state come from the queue itself.
+  // Where it stands and what holds it: its position and the queue's state come from the queue itself. The run
+  // lengths for its ETA are asked for alongside, and only when one can follow: a not_ready PR has none.
+  const serviceNow = () => client.serviceNow() ?? ctx.now();
+  const [queue, durations] = await Promise.all([
+    queueUnlessGone(client, ref),
+    pullRequest.state === 'not_ready' ? NOT_READ : readTestDurations(client, ref, serviceNow),
+  ]);
+  if (!queue) return { kind: 'pullRequest', pullRequest };
+  return { kind: 'pullRequest', pullRequest, queue, eta: estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() }) };
+}
+
+const NOT_READ: TestDurations = { source: 'none', unavailable: 'not read' };
+
+/** The queue, or undefined when it is gone (404): the PR's own record then says what became of it. */
+export async function queueUnlessGone(client: MergeQueueClient, ref: QueueRef): Promise<Queue | undefined> {
   try {
-    return { kind: 'pullRequest', pullRequest, queue: await client.getQueue(ref) };
+    return await client.getQueue(ref);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return { kind: 'pullRequest', pullRequest };
+    if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
   }
 }

@@ -15,6 +15,9 @@ import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import { prFailure, submit, type PerPr, type PrFailure, type SubmitInput } from './pull-requests.js';
 import { outcomesExitCode } from './result.js';
+import { estimateEta, type Eta } from './eta.js';
+import { queueUnlessGone } from './status.js';
+import { readTestDurations, type TestDurations } from './test-durations.js';
 import { explainEnd, type Why } from './why.js';
 import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
 
@@ -41,6 +44,8 @@ export interface PrSighting {
   alreadyQueued?: boolean;
   /** Why it ended failed or cancelled, looked up once the wait is over. */
   why?: Why;
+  /** When it merges, as of the last round, while it is in the queue. */
+  eta?: Eta;
 }
 
 /** A PR seen in a new state, the first sighting included (`previous` null). */
@@ -51,6 +56,9 @@ export interface PrChange {
   /** The service's `stateChangedAt`. */
   at: string;
   position: number | null;
+  /** While it is still waited for: its record (for its readiness) and its ETA, for the line a pipe gets. */
+  pullRequest?: SubmittedPullRequest;
+  eta?: Eta;
 }
 
 export interface WaitEvents extends ServiceEvents {
@@ -127,15 +135,23 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   const deadline = ctx.now() + options.timeoutMs;
   ctx.info(`waiting for ${sightings.map((s) => `#${s.pr}`).join(', ')} to be ${options.target}`);
 
+  const serviceNow = () => client.serviceNow() ?? ctx.now();
+  // The run lengths for the ETAs: read on the first round and again after a round that saw a change (a run
+  // ended, so the service measured one more), never on a quiet round.
+  let durations: TestDurations | undefined;
+  let durationsStale = true;
   const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
     // One getQueue per round for every PR's position, beside one lookup per PR still waited for. A failure that
     // would fail every PR alike (the service down) fails the round as a whole, for the poll to ride out.
-    const [positions, answers] = await Promise.all([
-      queuePositions(client, ref),
+    const [queue, answers, fresh] = await Promise.all([
+      queueUnlessGone(client, ref),
       Promise.all(open.map((s) => lookUp(client, ref, s.pr))),
+      durationsStale ? readTestDurations(client, ref, serviceNow) : undefined,
     ]);
     answered();
+    if (fresh) durations = fresh;
+    const positions = new Map(queue?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, index + 1]));
     let changed = false;
     open.forEach((sighting, index) => {
       const answer = answers[index]!;
@@ -151,14 +167,18 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
       sighting.pullRequest = answer.pullRequest;
       const state = answer.pullRequest.state;
       if (state === undefined) return;
-      if (state !== previous) {
-        changed = true;
-        events.changed({ pr: sighting.pr, state, previous: previous ?? null, at: answer.pullRequest.stateChangedAt, position: position ?? null });
-      }
       if (hasReached(state, options.target)) sighting.status = 'reached';
       else if (isFinalState(state)) sighting.status = 'ended';
+      if (queue && durations && sighting.status === 'waiting') sighting.eta = estimateEta({ pr: answer.pullRequest, queue, durations, now: serviceNow() });
+      else delete sighting.eta;
+      if (state !== previous) {
+        changed = true;
+        const change: PrChange = { pr: sighting.pr, state, previous: previous ?? null, at: answer.pullRequest.stateChangedAt, position: position ?? null };
+        events.changed(sighting.status === 'waiting' ? { ...change, pullRequest: answer.pullRequest, ...(sighting.eta && { eta: sighting.eta }) } : change);
+      }
     });
-    events.polled(sightings, client.serviceNow() ?? ctx.now());
+    durationsStale = changed;
+    events.polled(sightings, serviceNow());
     if (sightings.every((s) => s.status !== 'waiting')) return 'done';
     return changed ? 'changed' : 'same';
   };
@@ -187,13 +207,3 @@ async function lookUp(client: MergeQueueClient, ref: QueueRequest, pr: number): 
   }
 }
 
-/** PR number → place in the queue. A queue that is gone (404) has no places; its PRs' own lookups say why. */
-async function queuePositions(client: MergeQueueClient, ref: QueueRequest): Promise<Map<number, number>> {
-  try {
-    const queue = await client.getQueue(ref);
-    return new Map(queue.enqueuedPullRequests.map((pr, index) => [pr.prNumber, index + 1]));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return new Map();
-    throw error;
-  }
-}

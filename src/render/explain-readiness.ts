@@ -1,34 +1,55 @@
-// Why a submitted PR cannot start testing, in words: the readiness rule of SEMANTICS.md, gate by gate.
+// Why a submitted PR cannot start testing, in words: the readiness rule of SEMANTICS.md, gate by gate, as a
+// sentence for `mq status` and as a few words for the wait line.
 import type { SubmittedPullRequest } from '../api/schemas.js';
 import { safeLine } from './sanitize.js';
 
-const MERGEABILITY_REASONS: Record<string, string> = {
-  in_progress: 'the host is still computing mergeability',
-  not_mergeable: 'the host reports a conflict or a blocked merge',
-  unspecified: 'the host has not reported whether it is mergeable yet',
-};
+type Gate = 'baseBranch' | 'in_progress' | 'not_mergeable' | 'unspecified' | 'impactedTargets';
+
+const MERGEABILITY_GATES: ReadonlySet<string> = new Set(['in_progress', 'not_mergeable', 'unspecified']);
 
 /**
- * One sentence per failing gate; empty when the PR carries no readiness or every reported gate passes.
- * A gate the service does not report (no `gitHubMergeability`) is not guessed at.
+ * The failing gates; none when the PR carries no readiness or every reported gate passes. A gate the service
+ * does not report (no `gitHubMergeability`) is not guessed at.
  */
-export function explainReadiness(pr: SubmittedPullRequest): string[] {
+function failingGates(pr: SubmittedPullRequest): Gate[] {
   const readiness = pr.readiness;
   if (!readiness) return [];
-  const reasons: string[] = [];
-  if (!readiness.doesBaseBranchMatch) {
-    reasons.push(`its base branch (${safeLine(pr.prBaseBranch)}) does not match the queue's branch`);
-  }
+  const gates: Gate[] = [];
+  if (!readiness.doesBaseBranchMatch) gates.push('baseBranch');
   const mergeability = readiness.gitHubMergeability;
-  if (mergeability !== undefined && Object.hasOwn(MERGEABILITY_REASONS, mergeability)) {
-    reasons.push(MERGEABILITY_REASONS[mergeability] as string);
-  }
+  if (mergeability !== undefined && MERGEABILITY_GATES.has(mergeability)) gates.push(mergeability as Gate);
   // SERVICE.md lists hasImpactedTargets among the readiness booleans; absent, it has not been confirmed either.
-  if (readiness.requiresImpactedTargets && readiness.hasImpactedTargets !== true) {
-    reasons.push(
-      `the queue requires impacted targets and none were uploaded for its head commit: ` +
-        `upload them with \`mq targets set ${pr.prNumber}\``,
-    );
-  }
-  return reasons;
+  if (readiness.requiresImpactedTargets && readiness.hasImpactedTargets !== true) gates.push('impactedTargets');
+  return gates;
 }
+
+/** One sentence per failing gate. */
+export function explainReadiness(pr: SubmittedPullRequest): string[] {
+  return failingGates(pr).map((gate) => {
+    switch (gate) {
+      case 'baseBranch':
+        return `its base branch (${safeLine(pr.prBaseBranch)}) does not match the queue's branch`;
+      case 'in_progress':
+        return 'the host is still computing mergeability';
+      case 'not_mergeable':
+        return 'the host reports a conflict or a blocked merge';
+      case 'unspecified':
+        return 'the host has not reported whether it is mergeable yet';
+      case 'impactedTargets':
+        return `the queue requires impacted targets and none were uploaded for its head commit: upload them with \`mq targets set ${pr.prNumber}\``;
+    }
+  });
+}
+
+/** A few words per failing gate, for a line that has room for little: `base branch differs`, `no impacted targets`. */
+export function readinessInBrief(pr: SubmittedPullRequest): string[] {
+  return failingGates(pr).map((gate) => BRIEF[gate]);
+}
+
+const BRIEF: Record<Gate, string> = {
+  baseBranch: 'base branch differs',
+  in_progress: 'mergeability being computed',
+  not_mergeable: 'not mergeable',
+  unspecified: 'mergeability not reported',
+  impactedTargets: 'no impacted targets',
+};

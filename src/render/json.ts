@@ -12,7 +12,13 @@ export function toJson(result: CommandResult): unknown {
     case 'queue':
       return result.queue;
     case 'pullRequest':
-      return result.why === undefined ? result.pullRequest : { ...result.pullRequest, why: result.why };
+      // Beside the service's fields, as it answered them: what mq worked out (why it ended, when it merges).
+      if (result.why === undefined && result.eta === undefined) return result.pullRequest;
+      return {
+        ...result.pullRequest,
+        ...(result.why === undefined ? {} : { why: result.why }),
+        ...(result.eta === undefined ? {} : { eta: result.eta }),
+      };
     case 'pullRequests':
       return result.nextCursor === undefined
         ? { pullRequests: result.pullRequests }

@@ -76,6 +76,12 @@ export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSumma
   return { queues: [...queues.values()].sort(compareQueues), others };
 }
 
+/** The series of one repository's queue: its main queue (queue_type "main", or the only one when none is labelled so). */
+export function mainQueueMetrics(samples: readonly MetricSample[], repo: string, branch: string): QueueMetrics | undefined {
+  const queues = summarizeMetrics(samples).queues.filter((queue) => queue.repo === repo && queue.branch === branch);
+  return queues.find((candidate) => candidate.queueType === 'main') ?? queues[0];
+}
+
 /** Files a sample under its queue; false when it is not a series this summary knows in the shape it knows. */
 function absorb(
   sample: MetricSample,

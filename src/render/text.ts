@@ -15,7 +15,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   },
   pullRequest: async () => {
     const { renderPullRequest } = await import('./views/pull-request.js');
-    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why);
+    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta);
   },
   pullRequests: async () => {
     const { renderPullRequests } = await import('./views/pull-requests.js');

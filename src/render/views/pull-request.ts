@@ -1,4 +1,4 @@
-// `mq status`: one submitted PR, and in words why it cannot start testing when it is not ready.
+// `mq status`: one submitted PR, its ETA, and in words why it cannot start testing when it is not ready.
 import { isFinalState, MERGEABILITY, type Queue, type SubmittedPullRequest } from '../../api/schemas.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
@@ -6,11 +6,13 @@ import type { RenderContext } from '../options.js';
 import { prsAhead, explainWaiting } from '../queue-position.js';
 import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
+import type { Eta } from '../../commands/eta.js';
 import type { Why } from '../../commands/why.js';
+import { formatEta } from '../eta-text.js';
 import { whyLines } from '../why-lines.js';
 import { renderPairs } from '../tables.js';
 
-export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undefined, ctx: RenderContext, why?: Why): string {
+export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undefined, ctx: RenderContext, why?: Why, eta?: Eta): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
     ['author', safeLine(pr.prAuthor)],
@@ -23,6 +25,7 @@ export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undef
   ];
   const ahead = queue && prsAhead(pr, queue);
   if (queue && ahead) pairs.push(['position', `${ahead.length + 1} of ${queue.enqueuedPullRequests.length} (queue ${queue.state})`]);
+  if (eta && !('cause' in eta && eta.cause === 'final')) pairs.push(['ETA', formatEta(eta)]);
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
 
   const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);

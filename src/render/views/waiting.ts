@@ -6,14 +6,20 @@ import { ageSince } from '../durations.js';
 import type { RenderContext } from '../options.js';
 import { aboutPr } from '../fields.js';
 import { outageSummary } from './outage.js';
-import { explainReadiness } from '../explain-readiness.js';
+import type { SubmittedPullRequest } from '../../api/schemas.js';
+import type { Eta } from '../../commands/eta.js';
+import { formatEtaShort } from '../eta-text.js';
+import { explainReadiness, readinessInBrief } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
 import { whyLines } from '../why-lines.js';
 
 // The longest state word, so that the columns after it line up.
 const STATE_WIDTH = 'pending_failure'.length;
 
-/** The live block: `• #42  testing          4m in state  position 1`, one line per PR. */
+/**
+ * The live block, one line per PR: `• #42  testing          4m in state  position 1  eta ~14:32 (in 25m)`, or
+ * for a not_ready PR what holds it: `blocked: not mergeable`.
+ */
 export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext): string {
   const width = Math.max(...prs.map((s) => String(s.pr).length)) + 1;
   return prs.map((sighting) => `${waitLine(sighting, width, ctx)}\n`).join('');
@@ -28,7 +34,17 @@ function waitLine(sighting: PrSighting, width: number, ctx: RenderContext): stri
   const word = pr.state ?? 'unknown';
   const state = `${paintState(paint, pr.state)}${' '.repeat(Math.max(0, STATE_WIDTH - word.length))}`;
   const position = sighting.position === undefined ? '' : `  position ${sighting.position}`;
-  return `${head}  ${state}  ${paint.dim(`${ageSince(pr.stateChangedAt, ctx.now)} in state`)}${position}`;
+  const next = sighting.status === 'waiting' ? outlook(pr, sighting.eta) : '';
+  return `${head}  ${state}  ${paint.dim(`${ageSince(pr.stateChangedAt, ctx.now)} in state`)}${position}${next && `  ${next}`}`;
+}
+
+/** What comes next, in brief: what holds a not_ready PR, else when it merges; '' when neither is known. */
+function outlook(pr: SubmittedPullRequest | undefined, eta: Eta | undefined): string {
+  if (pr?.state === 'not_ready') {
+    const gates = readinessInBrief(pr);
+    return gates.length === 0 ? '' : `blocked: ${gates.join(', ')}`;
+  }
+  return formatEtaShort(eta);
 }
 
 function mark(sighting: PrSighting, ctx: RenderContext): string {
@@ -43,10 +59,11 @@ function mark(sighting: PrSighting, ctx: RenderContext): string {
   }
 }
 
-/** What a pipe gets per change: `#42 testing (position 1)`. */
+/** What a pipe gets per change: `#42 testing (position 1)`, then what comes next: `, eta ~14:32 (in 25m)`. */
 export function renderChangeLine(change: PrChange, ctx: RenderContext): string {
   const position = change.position === null ? '' : ` (position ${change.position})`;
-  return `#${change.pr} ${paintState(ctx.paint, change.state)}${position}\n`;
+  const next = outlook(change.pullRequest, change.eta);
+  return `#${change.pr} ${paintState(ctx.paint, change.state)}${position}${next && `, ${next}`}\n`;
 }
 
 /** The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`. */

@@ -1,0 +1,92 @@
+// How long a test run of this queue takes, as the service measured it: its last-hour test-duration histogram,
+// else the spacing of its recent merges. Read for an ETA (eta.ts); a failure to read costs the ETA only.
+import type { MergeQueueClient } from '../api/client.js';
+import type { EnqueuedPullRequest } from '../api/schemas.js';
+import { parsePrometheus, type MetricSample } from '../api/prometheus.js';
+import { InterruptedError } from '../errors.js';
+import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from '../render/metrics-summary.js';
+import type { QueueRef } from './context.js';
+
+/** Fewer runs than this in the histogram say too little: the history is tried instead. */
+export const MIN_TEST_RUNS = 2;
+/** The history is read this far back, one page of it. */
+export const HISTORY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const HISTORY_TAKE = 100;
+
+/**
+ * What the service measured. `metrics`: the mean run and the longest the buckets allow, over `runs` runs.
+ * `history`: only when PRs concluded (the v1 history records nothing else); eta.ts turns their spacing into a
+ * run's length with the queue's settings. `failureRate`: failed / (merged + failed), 0 when none concluded.
+ */
+export type TestDurations =
+  | { source: 'metrics'; runs: number; meanSeconds: number; maxSeconds: number; failureRate: number }
+  | { source: 'history'; mergedAt: number[]; failureRate: number }
+  | { source: 'none'; unavailable: string };
+
+/**
+ * The durations of the queue: the metrics first; the history only when they hold too few runs, so that the
+ * common case costs one request. Never throws but for Ctrl-C: what could not be read is said in `unavailable`.
+ */
+export async function readTestDurations(client: MergeQueueClient, ref: QueueRef, now: () => number): Promise<TestDurations> {
+  let metricsGap: string;
+  try {
+    const read = testDurationsFromMetrics(parsePrometheus(await client.getMergeQueueMetrics({ repo: ref.repo })), ref);
+    if (read.source !== 'none') return read;
+    metricsGap = read.unavailable;
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    metricsGap = `the service's metrics could not be read (${messageOf(error)})`;
+  }
+  try {
+    const since = new Date(now() - HISTORY_WINDOW_MS).toISOString();
+    const page = await client.listPullRequests({ ...ref, since, take: HISTORY_TAKE });
+    const read = testDurationsFromHistory(page.pullRequests);
+    return read.source !== 'none' ? read : { source: 'none', unavailable: `${metricsGap}, and ${read.unavailable}` };
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    return { source: 'none', unavailable: `${metricsGap}, and the history could not be read (${messageOf(error)})` };
+  }
+}
+
+/** The main queue's test-duration histogram and conclusions for this repository and branch. */
+export function testDurationsFromMetrics(samples: readonly MetricSample[], ref: QueueRef): TestDurations {
+  const queue = mainQueueMetrics(samples, `${ref.repo.owner}/${ref.repo.name}`, ref.targetBranch);
+  const histogram = queue?.histograms.test;
+  const runs = histogram?.count ?? 0;
+  const meanSeconds = histogramMean(histogram);
+  const max = bucketMax(histogramBuckets(histogram));
+  if (runs < MIN_TEST_RUNS || meanSeconds === undefined || max === undefined) {
+    return { source: 'none', unavailable: `the service's metrics show ${runs === 1 ? 'one test run' : `${runs} test runs`} in the last hour` };
+  }
+  // A run in the +Inf bucket is only known to be longer than the highest bound: the mean is then the honest top.
+  const maxSeconds = max.bound === 'above' ? Math.max(max.seconds, meanSeconds) : max.seconds;
+  return { source: 'metrics', runs, meanSeconds, maxSeconds: Math.max(maxSeconds, meanSeconds), failureRate: rate(queue?.failed, queue?.merged) };
+}
+
+/** Merge times of the concluded PRs (oldest first); too few to space out say so. */
+export function testDurationsFromHistory(prs: readonly EnqueuedPullRequest[]): TestDurations {
+  const mergedAt: number[] = [];
+  let failed = 0;
+  for (const pr of prs) {
+    const state = pr.state?.toLowerCase();
+    const at = Date.parse(pr.stateChangedAt);
+    if (state === 'merged' && !Number.isNaN(at)) mergedAt.push(at);
+    if (state === 'failed') failed++;
+  }
+  mergedAt.sort((a, b) => a - b);
+  if (mergedAt.length < MIN_HISTORY_MERGES || mergedAt.at(-1)! === mergedAt[0]!) {
+    return { source: 'none', unavailable: `the history of the last day holds ${mergedAt.length} merges, too few to time a run by` };
+  }
+  return { source: 'history', mergedAt, failureRate: rate(failed, mergedAt.length) };
+}
+
+/** Merges needed to read a pace off the history: two gaps at least. */
+export const MIN_HISTORY_MERGES = 3;
+
+function rate(failed = 0, merged = 0): number {
+  return failed + merged === 0 ? 0 : failed / (failed + merged);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

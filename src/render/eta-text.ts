@@ -1,0 +1,71 @@
+// An ETA in words: the long form of `mq status` (time, how soon, range, what it rests on) and the short form of
+// the wait line. Times are the local clock's wall time of the service's instants; "in 25m" counts from when the
+// estimate was made (the service's time), so a line printed later or on a skewed clock still reads right.
+import type { Eta, EtaCause, EtaEstimate } from '../commands/eta.js';
+import { formatDuration } from './durations.js';
+import { safeLine } from './sanitize.js';
+
+/** `~14:32, in 25m (14:20–14:50), from 12 test runs in the last hour`, or `unavailable: the queue is paused`. */
+export function formatEta(eta: Eta): string {
+  if (!('at' in eta)) return `unavailable: ${safeLine(eta.unavailable)}`;
+  return `${when(eta)}, ${basis(eta)}`;
+}
+
+/** `eta ~14:32 (in 25m)`, `eta unavailable (queue paused)`; empty where the line says it otherwise (not_ready, final) or has nothing to say. */
+export function formatEtaShort(eta: Eta | undefined): string {
+  if (!eta) return '';
+  if ('at' in eta) return `eta ~${clock(eta.at, eta.asOf)} (${soon(eta)})`;
+  const words = SHORT[eta.cause];
+  return words === '' ? '' : `eta unavailable (${words})`;
+}
+
+const SHORT: Record<EtaCause, string> = {
+  final: '',
+  not_ready: '',
+  own_failure: 'its run failed',
+  paused: 'queue paused',
+  switching_modes: 'queue switching modes',
+  queue_state: 'queue state unknown',
+  not_listed: 'not listed in the queue',
+  unknown_state: 'a PR ahead is in an unknown state',
+  // Before the service has timed a run there is nothing to say on a line that has room for little.
+  no_durations: '',
+};
+
+function when(eta: EtaEstimate): string {
+  const range = eta.earliest === eta.latest ? '' : ` (${clock(eta.earliest, eta.asOf)}–${clock(eta.latest, eta.asOf)})`;
+  return `~${clock(eta.at, eta.asOf)}, ${soon(eta)}${range}`;
+}
+
+function basis(eta: EtaEstimate): string {
+  const { basis } = eta;
+  const measured =
+    basis.source === 'service metrics'
+      ? `from ${plural(basis.samples, 'test run')} in the ${basis.window}`
+      : `from the pace of ${plural(basis.samples, 'merge')} in the ${basis.window}`;
+  const failures = basis.failuresAhead > 0 ? `; ${plural(basis.failuresAhead, 'failure')} ahead` : '';
+  const lanes = basis.lanes === 'by impacted targets' ? '; sooner if no PR ahead shares its impacted targets' : '';
+  return `${measured}${failures}${lanes}`;
+}
+
+/** HH:MM on the local clock, with the date when it is not the day of `asOf`. */
+function clock(iso: string, asOf: string): string {
+  const date = new Date(iso);
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return date.toDateString() === new Date(asOf).toDateString() ? time : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
+}
+
+/** "in 25m" (to the minute past a minute), or "due now". */
+function soon(eta: EtaEstimate): string {
+  const seconds = (Date.parse(eta.at) - Date.parse(eta.asOf)) / 1000;
+  if (seconds <= 0) return 'due now';
+  return `in ${formatDuration(seconds < 60 ? seconds : Math.round(seconds / 60) * 60)}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,92 @@
+// How an ETA reads: the line of `mq status`, its --json field beside the service's, and the brief form on the
+// wait lines, where a not_ready PR shows the gates that hold it instead. Wall-clock times depend on the local
+// time zone, so they are matched by shape; everything else exactly.
+import { describe, expect, it } from 'vitest';
+import type { EtaEstimate, EtaUnavailable } from '../../src/commands/eta.js';
+import type { PrSighting } from '../../src/commands/wait.js';
+import { makePaint } from '../../src/render/colors.js';
+import { formatEta, formatEtaShort } from '../../src/render/eta-text.js';
+import { toJson } from '../../src/render/json.js';
+import { renderPullRequest } from '../../src/render/views/pull-request.js';
+import { renderChangeLine, renderWaitLines } from '../../src/render/views/waiting.js';
+import { enqueuedPr, NOW, queue, submittedPr } from './fixtures.js';
+
+const plain = { paint: makePaint(false), now: NOW };
+const at = (seconds: number) => new Date(NOW + seconds * 1000).toISOString();
+const estimate: EtaEstimate = {
+  asOf: at(0),
+  at: at(25 * 60),
+  earliest: at(20 * 60),
+  latest: at(35 * 60),
+  basis: {
+    source: 'service metrics',
+    samples: 12,
+    window: 'last hour',
+    testSeconds: { typical: 300, low: 240, high: 420 },
+    prsAhead: 8,
+    failuresAhead: 1,
+    retestRuns: 1,
+    lanes: 'one line',
+  },
+};
+const paused: EtaUnavailable = { unavailable: 'the queue is paused: nothing merges until it resumes', cause: 'paused' };
+const HHMM = '\\d\\d:\\d\\d';
+
+describe('formatEta', () => {
+  it('reads the time, how soon, the range and what it rests on', () => {
+    expect(formatEta(estimate)).toMatch(new RegExp(`^~${HHMM}, in 25m \\(${HHMM}–${HHMM}\\), from 12 test runs in the last hour; 1 failure ahead$`));
+    const history = { ...estimate, earliest: estimate.at, latest: estimate.at, basis: { ...estimate.basis, source: 'merge history' as const, samples: 6, window: 'last day' as const, failuresAhead: 0, lanes: 'by impacted targets' as const } };
+    expect(formatEta(history)).toMatch(new RegExp(`^~${HHMM}, in 25m, from the pace of 6 merges in the last day; sooner if no PR ahead shares its impacted targets$`));
+  });
+
+  it('says unavailable and why', () => {
+    expect(formatEta(paused)).toBe('unavailable: the queue is paused: nothing merges until it resumes');
+  });
+
+  it('in brief: the time and how soon, the cause in a few words, nothing where the line says it otherwise', () => {
+    expect(formatEtaShort(estimate)).toMatch(new RegExp(`^eta ~${HHMM} \\(in 25m\\)$`));
+    expect(formatEtaShort({ ...estimate, at: at(-5) })).toMatch(/\(due now\)$/);
+    expect(formatEtaShort(paused)).toBe('eta unavailable (queue paused)');
+    expect(formatEtaShort({ unavailable: 'it is not ready', cause: 'not_ready' })).toBe('');
+    expect(formatEtaShort({ unavailable: 'no test durations to go by', cause: 'no_durations' })).toBe('');
+    expect(formatEtaShort(undefined)).toBe('');
+  });
+});
+
+describe('mq status with an ETA', () => {
+  const pr = submittedPr({ prNumber: 42, state: 'pending' });
+  const line = queue({ enqueuedPullRequests: [enqueuedPr({ prNumber: 42, state: 'pending' })] });
+
+  it('shows it as a row of the record', () => {
+    expect(renderPullRequest(pr, line, plain, undefined, paused)).toContain('\nETA          unavailable: the queue is paused: nothing merges until it resumes\n');
+    expect(renderPullRequest(pr, line, plain, undefined, estimate)).toMatch(new RegExp(`\\nETA {10}~${HHMM}, in 25m`));
+  });
+
+  it('--json: an eta field beside the service fields, which stay as they came', () => {
+    expect(toJson({ kind: 'pullRequest', pullRequest: pr, queue: line, eta: estimate })).toEqual({ ...pr, eta: estimate });
+    expect(toJson({ kind: 'pullRequest', pullRequest: pr, queue: line, eta: paused })).toEqual({ ...pr, eta: paused });
+  });
+});
+
+describe('the wait line', () => {
+  const notReady = submittedPr({
+    prNumber: 9,
+    state: 'not_ready',
+    readiness: { requiresImpactedTargets: true, hasImpactedTargets: false, doesBaseBranchMatch: true, gitHubMergeability: 'not_mergeable' },
+  });
+  const waiting: PrSighting = { pr: 5, status: 'waiting', position: 3, pullRequest: submittedPr({ prNumber: 5, state: 'pending' }), eta: estimate };
+  const blocked: PrSighting = { pr: 9, status: 'waiting', position: 4, pullRequest: notReady, eta: { unavailable: 'it is not ready', cause: 'not_ready' } };
+
+  it('live: the ETA after the position, or for a not_ready PR the gates that hold it', () => {
+    const [first, second] = renderWaitLines([waiting, blocked], plain).split('\n');
+    expect(first).toMatch(new RegExp(`^• #5  pending {10}\\d+s in state  position 3  eta ~${HHMM} \\(in 25m\\)$`));
+    expect(second).toMatch(/^• #9  not_ready {8}\d+s in state {2}position 4 {2}blocked: not mergeable, no impacted targets$/);
+  });
+
+  it('in a pipe: the same after the change', () => {
+    const change = { pr: 5, state: 'pending' as const, previous: null, at: at(0), position: 3 };
+    expect(renderChangeLine({ ...change, pullRequest: waiting.pullRequest, eta: estimate }, plain)).toMatch(new RegExp(`^#5 pending \\(position 3\\), eta ~${HHMM} \\(in 25m\\)\\n$`));
+    expect(renderChangeLine({ ...change, pr: 9, state: 'not_ready', pullRequest: notReady }, plain)).toBe('#9 not_ready (position 3), blocked: not mergeable, no impacted targets\n');
+    expect(renderChangeLine(change, plain)).toBe('#5 pending (position 3)\n');
+  });
+});
