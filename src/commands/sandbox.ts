@@ -66,7 +66,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
   return [
     `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
     `export MQ_API_URL=${url} MQ_TOKEN=${token} MQ_REPO=acme/widgets MQ_ORG=acme`,
-    'then try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+    'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
     ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
     'stop with Ctrl-C',
   ];

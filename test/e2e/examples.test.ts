@@ -127,7 +127,7 @@ describe('examples/maintenance-window.sh', () => {
     await Promise.race([polled, code]);
     process.kill(-child.pid!, 'SIGINT');
     expect({ code: await code, stderr }).toMatchObject({ code: 130 });
-    expect(stderr).toContain(`mq: interrupted: the queue main of ${env.MQ_REPO} is still draining (it was not resumed)`);
+    expect(stderr).toContain(`mq: interrupted: the queue main of ${env.MQ_REPO} is still draining\nit was not resumed; to resume it: mq queue resume -R ${env.MQ_REPO} -b main`);
     expect(stderr).toContain('==> exit 130 (interrupted): putting the queue back: mq queue resume');
     expect((await queueState(env)).state).toBe('running');
   });

@@ -86,14 +86,14 @@ describe('Ctrl-C during queue drain --wait', () => {
     const run = await drain.done;
     expect(run.code).toBe(130);
     expect(lines(run.stderr)).toEqual([
-      `mq: interrupted: the queue main of ${repo} is still draining (it was not resumed)`,
-      `resume it with: mq queue resume -R ${repo} -b main`,
+      `mq: interrupted: the queue main of ${repo} is still draining`,
+      `it was not resumed; to resume it: mq queue resume -R ${repo} -b main`,
     ]);
     expect(run.stderr).not.toContain(TOKEN);
     expect(JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout).state).toBe('draining');
 
     // The command as printed, from a directory and an environment that name no repository.
-    const resume = lines(run.stderr)[1]!.replace('resume it with: mq ', '').split(' ');
+    const resume = lines(run.stderr)[1]!.replace('it was not resumed; to resume it: mq ', '').split(' ');
     const { MQ_REPO: _repo, ...elsewhere } = env;
     const resumed = await mq(resume, { env: elsewhere });
     expect(resumed.stdout).toBe(`Queue main of ${repo} resumed\n`);
@@ -109,7 +109,7 @@ describe('Ctrl-C during queue drain --wait', () => {
     const run = await drain.done;
     expect(run.code).toBe(130);
     expect(JSON.parse(run.stderr)).toEqual({
-      error: { code: 'interrupted', message: `interrupted: the queue main of ${repo} is still draining (it was not resumed)\nresume it with: mq queue resume -R ${repo} -b main` },
+      error: { code: 'interrupted', message: `interrupted: the queue main of ${repo} is still draining\nit was not resumed; to resume it: mq queue resume -R ${repo} -b main` },
     });
   });
 });
@@ -134,7 +134,7 @@ describe('mq sandbox as a first stop', () => {
     expect(stderr).toEqual([
       `sandbox listening on ${url} (real clock, state in memory)`,
       `export MQ_API_URL=${url} MQ_TOKEN=sandbox MQ_REPO=acme/widgets MQ_ORG=acme`,
-      'then try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+      'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
       'Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster',
       'stop with Ctrl-C',
     ]);

@@ -48,7 +48,9 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
   if (asking) {
     const { testing, waiting } = census(queue);
     const why = input.reason ? ` (${input.reason})` : '';
-    await ask('queue pause', `Pause the queue ${queueName(ref.targetBranch, ref.repo)}${why}? ${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`, ctx);
+    // What it will do first, the question last: on its own line, it stays whole on a narrow terminal.
+    const effect = `${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`;
+    await ask('queue pause', `${effect}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}${why}?`, ctx);
   }
   const client = await ctx.client();
   const updated = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref.targetBranch));
@@ -64,11 +66,8 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
     // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
     const admitted = admittedOf(queue).length;
     const held = queue.enqueuedPullRequests.length - admitted;
-    await ask(
-      'queue drain',
-      `Drain the queue ${queueName(ref.targetBranch, ref.repo)}? ${admitted} admitted PRs will be tested and merged; ${held} not ready and PRs submitted from now on wait.`,
-      ctx,
-    );
+    const effect = `${admitted} admitted PRs will be tested and merged; ${held} not ready and new ones will wait.`;
+    await ask('queue drain', `${effect}\nDrain the queue ${queueName(ref.targetBranch, ref.repo)}?`, ctx);
   }
   const client = await ctx.client();
   const updated = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref.targetBranch));

@@ -30,8 +30,8 @@ export function renderDrainSummary(result: DrainResult, ctx: RenderContext): str
  * command that resumes the queue, naming it in full so it works from any directory. No colour: an error's text.
  */
 export function describeInterruptedDrain(change: QueueChange): string {
-  const left = `the queue ${queueName(change.branch, change.repo)} is still draining (it was not resumed)`;
-  return change.resumeCommand ? `${left}\nresume it with: ${change.resumeCommand}` : left;
+  const left = `the queue ${queueName(change.branch, change.repo)} is still draining`;
+  return change.resumeCommand ? `${left}\nit was not resumed; to resume it: ${change.resumeCommand}` : `${left}: it was not resumed`;
 }
 
 /**
