@@ -115,6 +115,9 @@ export class Runner {
       attached.finish(result);
       if (result.timedOut) throw await timedOut(result);
       return result.ok ? EXIT.ok : (result.exitCode ?? EXIT.negative);
+    } catch (error) {
+      const left = error instanceof InterruptedError ? attached.interrupted?.() : undefined;
+      throw left === undefined ? error : new InterruptedError(`interrupted: ${left}`);
     } finally {
       // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
       attached.close();

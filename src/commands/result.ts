@@ -8,6 +8,7 @@ import type {
   EnqueuedPullRequest,
   QuarantinedTest,
   Queue,
+  Repo,
   SubmittedPullRequest,
   TestCase,
   TestingDetails,
@@ -88,7 +89,13 @@ export type CommandResult =
       kind: 'queueChange';
       action: 'create' | 'update' | 'pause' | 'resume' | 'drain' | 'delete';
       branch: string;
-      /** The service's answer, when it gave the queue back. */
+      /** pause, resume, drain: the repository, so that the result names the queue in full. */
+      repo?: Repo;
+      /** pause, resume, drain: false when the queue was already in the state asked for, and nothing was sent. */
+      changed?: boolean;
+      /** pause, drain: the command that resumes this queue from anywhere, for whoever is left with it stopped. */
+      resumeCommand?: string;
+      /** The service's answer, when it gave the queue back (the queue as read, when nothing was changed). */
       queue?: UpdatedQueue;
       /** `pause --reason`: the service stores none, so it lives in the printed result only. */
       reason?: string;

@@ -1,5 +1,5 @@
 // mq sandbox: runs the local emulator until interrupted. Its base URL is the first line of stdout, so a
-// script can start it in the background and read where it listens.
+// script can start it in the background and read where it listens; the rest, for a person, goes to stderr.
 import { resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/io/server.js';
@@ -47,19 +47,29 @@ export async function sandbox(
     throw startFailure(error, options);
   }
   announce(running.url);
-  ctx.note(
-    [
-      `sandbox listening on ${running.url} (${input.clock ?? 'real'} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
-      `try:  export MQ_API_URL=${running.url} MQ_TOKEN=${input.token === undefined ? 'sandbox' : '<the --token value>'} MQ_REPO=acme/widgets`,
-      '      mq queue create && mq submit 1 && mq queue get',
-      'stop with Ctrl-C',
-    ].join('\n'),
-  );
+  ctx.note(firstSteps(running.url, input).join('\n'));
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await running.close();
+}
+
+/**
+ * What a person who just started it needs, on stderr (stdout is the URL alone, for scripts): a line to paste
+ * that points mq at it, what to try, and, on a real clock at its own pace, that a test run takes five sandbox
+ * minutes unless sped up. A --token is never echoed: the line holds a placeholder for it.
+ */
+function firstSteps(url: string, input: SandboxOptions): string[] {
+  const clock = input.clock ?? 'real';
+  const token = input.token === undefined ? 'sandbox' : "'<your --token>'";
+  return [
+    `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
+    `export MQ_API_URL=${url} MQ_TOKEN=${token} MQ_REPO=acme/widgets MQ_ORG=acme`,
+    'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+    ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
+    'stop with Ctrl-C',
+  ];
 }
 
 /**

@@ -1,9 +1,9 @@
 // A write whose answer never came (a timeout, or a connection reset once the request was out) may have been
 // applied. "No answer" alone invites a blind second try, which the API cannot make harmless (no idempotency
 // key); saying what may have happened, and the command that tells, is what a person or a script can act on.
-import { formatRepo } from '../config/repo.js';
+import { shortRepo } from '../config/repo.js';
 import { NetworkError, OutcomeUnknownError } from '../errors.js';
-import type { Context } from './context.js';
+import type { Context, QueueRef } from './context.js';
 
 export interface Uncertainty {
   /** What may have happened, as the subject of "may have been applied": `the submit of #42`. */
@@ -40,18 +40,28 @@ export async function settle<T>(write: Promise<T>, uncertainty: Uncertainty): Pr
  * go along, since the check must look where the write went.
  */
 export function checkCommand(ctx: Context, ...words: string[]): string {
+  return commandLine(ctx, words);
+}
+
+/**
+ * `mq <words>` aimed at `ref`'s queue from any directory: its repository and branch are always named, since the
+ * person may run it elsewhere (another terminal, another checkout) than where mq inferred them.
+ */
+export function queueCommand(ctx: Context, ref: QueueRef, ...words: string[]): string {
+  return commandLine(ctx, words, ref);
+}
+
+function commandLine(ctx: Context, words: string[], ref?: QueueRef): string {
   const { settings, origins } = ctx.resolved ?? {};
   const fromFlag = (key: string) => origins?.[key]?.startsWith('flag') === true;
   const flags: string[] = [];
   if (settings?.apiUrl && fromFlag('apiUrl')) flags.push('--api-url', settings.apiUrl);
   if (settings?.profile && fromFlag('profile')) flags.push('--profile', settings.profile);
-  if (settings?.repo && fromFlag('repo')) flags.push('-R', shortRepo(settings.repo));
-  if (settings?.targetBranch && fromFlag('targetBranch')) flags.push('-b', settings.targetBranch);
+  const repo = ref?.repo ?? (settings?.repo && fromFlag('repo') ? settings.repo : undefined);
+  if (repo) flags.push('-R', shortRepo(repo));
+  const branch = ref?.targetBranch ?? (settings?.targetBranch && fromFlag('targetBranch') ? settings.targetBranch : undefined);
+  if (branch) flags.push('-b', branch);
   return ['mq', ...words, ...flags].map(shellWord).join(' ');
-}
-
-function shortRepo(repo: Parameters<typeof formatRepo>[0]): string {
-  return repo.host === 'github.com' ? `${repo.owner}/${repo.name}` : formatRepo(repo);
 }
 
 function shellWord(word: string): string {

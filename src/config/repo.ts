@@ -53,6 +53,11 @@ export function formatRepo(repo: Repo): string {
   return `${repo.host}/${repo.owner}/${repo.name}`;
 }
 
+/** As a person writes it after -R: `owner/name`, with the host only when it is not github.com. */
+export function shortRepo(repo: Repo): string {
+  return repo.host === DEFAULT_HOST ? `${repo.owner}/${repo.name}` : formatRepo(repo);
+}
+
 /**
  * The repository a git remote URL points at: https://host/owner/name(.git), ssh://[user@]host[:port]/owner/name,
  * git://…, and scp-like [user@]host:owner/name. Undefined for anything else (a local path, a nested group).

@@ -42,7 +42,9 @@ export function toJson(result: CommandResult): unknown {
       return {
         action: result.action,
         branch: result.branch,
+        ...(result.repo === undefined ? {} : { repo: result.repo }),
         state: result.queue?.state ?? requestedQueueState(result.action) ?? null,
+        ...(result.changed === undefined ? {} : { changed: result.changed }),
         ...(result.queue === undefined ? {} : { queue: result.queue }),
         ...(result.reason === undefined ? {} : { reason: result.reason }),
         ...(result.cancelled === undefined ? {} : { cancelled: result.cancelled }),

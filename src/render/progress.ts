@@ -29,6 +29,8 @@ export interface Printer<E, R> {
   close(): void;
   /** Prints something else (a line on stderr) without tearing the live block: above it, while it is drawn. */
   aside(write: () => void): void;
+  /** What Ctrl-C leaves behind that the user must know (a queue left draining), said with "interrupted". */
+  interrupted?(): string | undefined;
 }
 
 /** Shared by every printer: the live block (only on a terminal), and a gate that shuts once closed. */

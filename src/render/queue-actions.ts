@@ -1,6 +1,9 @@
-// What each maintenance action asks of the queue, for the text and JSON confirmations alike.
-import type { QueueState } from '../api/schemas.js';
+// What each maintenance action asks of the queue, and how a queue is named, for the prompts and the text and
+// JSON confirmations alike.
+import type { QueueState, Repo } from '../api/schemas.js';
+import { shortRepo } from '../config/repo.js';
 import type { ResultOf } from './options.js';
+import { safeLine } from './sanitize.js';
 
 /** The state pause, resume and drain ask for; create, update and delete ask for none. */
 export function requestedQueueState(action: ResultOf<'queueChange'>['action']): QueueState | undefined {
@@ -14,4 +17,12 @@ export function requestedQueueState(action: ResultOf<'queueChange'>['action']): 
     default:
       return undefined;
   }
+}
+
+/**
+ * `main of acme/widgets`: the branch and the repository, since mq may have inferred the repository from the
+ * working directory and the person acting on the queue works across many. The host only when not github.com.
+ */
+export function queueName(branch: string, repo?: Repo): string {
+  return repo ? `${safeLine(branch)} of ${safeLine(shortRepo(repo))}` : safeLine(branch);
 }

@@ -28,7 +28,7 @@ describe('maintenance-window confirmations', () => {
     const { ctx, questions, updates } = askingContext(['testing', 'pending', 'not_ready'], true);
     await drainQueue({ yes: false }, ctx);
     expect(questions).toEqual([
-      'Drain the main queue? 2 admitted PRs will be tested and merged; 1 not ready and PRs submitted from now on wait.',
+      '2 admitted PRs will be tested and merged; 1 not ready and new ones will wait.\nDrain the queue main of acme/widgets?',
     ]);
     expect(updates).toHaveLength(1);
   });
@@ -37,7 +37,7 @@ describe('maintenance-window confirmations', () => {
     const { ctx, questions, updates } = askingContext(['testing', 'pending', 'not_ready'], false);
     await expect(pauseQueue({ yes: false, reason: 'freeze' }, ctx)).rejects.toThrow(/not confirmed, nothing was changed/);
     expect(questions).toEqual([
-      'Pause the main queue (freeze)? 1 testing will finish; 2 waiting will be held and nothing will merge.',
+      '1 testing will finish; 2 waiting will be held and nothing will merge.\nPause the queue main of acme/widgets (freeze)?',
     ]);
     expect(updates).toEqual([]);
   });

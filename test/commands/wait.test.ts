@@ -273,8 +273,11 @@ describe('mq wait', () => {
 
 describe('queue drain --wait', () => {
   it('drains, then returns when no admitted PR is left (not_ready ones stay)', async () => {
+    const first = [enqueuedPr({ prNumber: 1, state: 'testing' }), enqueuedPr({ prNumber: 2, state: 'pending' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })];
+    // The first read is the drain's own (is it draining already?), before it sends anything.
     const queues: EnqueuedPullRequest[][] = [
-      [enqueuedPr({ prNumber: 1, state: 'testing' }), enqueuedPr({ prNumber: 2, state: 'pending' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
+      first,
+      first,
       [enqueuedPr({ prNumber: 2, state: 'testing' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
       [enqueuedPr({ prNumber: 2, state: 'testing' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
       [enqueuedPr({ prNumber: 3, state: 'not_ready' })],
@@ -345,10 +348,11 @@ describe('a poll in an outage', () => {
   it('a watch rides it out too, and the drain', async () => {
     let round = 0;
     const { client } = scriptedClient({}, {
+      // Round 1 is the drain's own read, before it sends anything; the wait's rounds follow.
       getQueue: (async () => {
         round += 1;
-        if (round === 2) throw new ApiError(503, 'busy', 'getQueue');
-        return { enqueuedPullRequests: round < 4 ? [enqueuedPr({ prNumber: 1, state: 'testing' })] : [] };
+        if (round === 3) throw new ApiError(503, 'busy', 'getQueue');
+        return { enqueuedPullRequests: round < 5 ? [enqueuedPr({ prNumber: 1, state: 'testing' })] : [] };
       }) as never,
       updateQueue: (async () => undefined) as never,
     });

@@ -35,7 +35,7 @@ function scriptEnv(extra: Record<string, string> = {}): { env: Record<string, st
  * read the queue of the script's repository since the last move (0: it stands still), so that PRs it waits for
  * finish testing, and every state they pass through is seen, however slow the machine.
  */
-function runBash(args: string[], options: { env: Record<string, string>; cwd?: string; advanceSeconds?: number }): Promise<Run> {
+function runBash(args: string[], options: { env: Record<string, string>; cwd?: string; advanceSeconds?: number; afterWrites?: number }): Promise<Run> {
   const child = spawn('bash', args, { env: options.env, cwd: options.cwd ?? EXAMPLES, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -43,7 +43,7 @@ function runBash(args: string[], options: { env: Record<string, string>; cwd?: s
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const run = new Promise<Run>((done) => child.on('close', (code) => done({ code, stdout, stderr })));
   if (!options.advanceSeconds) return run;
-  return advanceAsSeen(fixture, run, { seconds: options.advanceSeconds, repo: options.env.MQ_REPO! });
+  return advanceAsSeen(fixture, run, { seconds: options.advanceSeconds, repo: options.env.MQ_REPO!, afterWrites: options.afterWrites });
 }
 
 async function queueState(env: Record<string, string>): Promise<{ state: string; prs: Record<number, string> }> {
@@ -65,12 +65,14 @@ describe('examples/maintenance-window.sh', () => {
     expect((await mq(['submit', '1', '2'], { env })).code).toBe(0);
     const during = join(mkdtempSync(join(tmpdir(), 'mq-window-')), 'queue.json');
     const maintenance = ['bash', '-c', 'mq queue get --json > "$0"', during];
-    const run = await runBash([script, 'database migration', '--', ...maintenance], { env, advanceSeconds: 400 });
+    // The clock moves once the pause and the drain are both set, as the drain waits.
+    const run = await runBash([script, 'database migration', '--', ...maintenance], { env, advanceSeconds: 400, afterWrites: 2 });
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 });
     expect(run.stderr).toContain('==> mq queue pause --reason database migration --yes');
     expect(run.stderr).toContain('==> mq queue drain --yes --wait --timeout 30m --interval 1s');
     expect(run.stderr).toContain('==> maintenance: bash -c');
     expect(run.stderr).toContain('==> done: the queue is running again');
+    expect(run.stderr).not.toContain('putting the queue back');
     const queueDuring = JSON.parse(readFileSync(during, 'utf8')) as { state: string; enqueuedPullRequests: unknown[] };
     expect(queueDuring.state).toBe('draining');
     expect(await prState(env, 1)).toBe('merged');
@@ -85,18 +87,60 @@ describe('examples/maintenance-window.sh', () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'mq-window-')), 'ran');
     const run = await runBash([script, 'upgrade', '--', 'touch', marker], { env });
     expect(run.code).toBe(7);
-    expect(run.stderr).toContain('did not drain within 2s: resuming it; no maintenance was done');
+    expect(run.stderr).toContain('did not drain within 2s; no maintenance was done');
+    expect(run.stderr).toContain('==> exit 7 (timed out): putting the queue back: mq queue resume');
     expect(existsSync(marker)).toBe(false);
     expect((await queueState(env)).state).toBe('running');
   });
 
-  it('leaves the queue drained and exits 10 when the maintenance fails', async () => {
+  it('resumes the queue and exits 10 when the maintenance fails; HOLD_ON_FAILURE=1 leaves it drained', async () => {
     const { env } = scriptEnv({ DRAIN_INTERVAL: '1s' });
     await mq(['queue', 'create'], { env });
     const run = await runBash([script, 'upgrade', '--', 'false'], { env });
     expect(run.code).toBe(10);
     expect(run.stderr).toContain('the maintenance command failed with exit 1');
+    expect(run.stderr).toContain('putting the queue back: mq queue resume');
+    expect((await queueState(env)).state).toBe('running');
+
+    const held = await runBash([script, 'upgrade', '--', 'false'], { env: { ...env, HOLD_ON_FAILURE: '1' } });
+    expect(held.code).toBe(10);
+    expect(held.stderr).toContain('the queue stays drained (HOLD_ON_FAILURE=1); when it is safe: mq queue resume');
     expect((await queueState(env)).state).toBe('draining');
+  });
+
+  it('on Ctrl-C during the drain: mq says what it left, the trap resumes the queue, exit 130', async () => {
+    const { env } = scriptEnv({ DRAIN_INTERVAL: '1s' });
+    await mq(['queue', 'create'], { env });
+    await mq(['submit', '4'], { env });
+    // Its own process group, as a shell gives a job: Ctrl-C reaches bash and mq alike.
+    const child = spawn('bash', [script, 'upgrade', '--', 'true'], { env, cwd: EXAMPLES, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const polled = new Promise<void>((resolve) =>
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes('1 admitted PR left: #4 testing')) resolve();
+      }),
+    );
+    const code = new Promise<number | null>((done) => child.on('close', done));
+    await Promise.race([polled, code]);
+    process.kill(-child.pid!, 'SIGINT');
+    expect({ code: await code, stderr }).toMatchObject({ code: 130 });
+    expect(stderr).toContain(`mq: interrupted: the queue main of ${env.MQ_REPO} is still draining\nit was not resumed; to resume it: mq queue resume -R ${env.MQ_REPO} -b main`);
+    expect(stderr).toContain('==> exit 130 (interrupted): putting the queue back: mq queue resume');
+    expect((await queueState(env)).state).toBe('running');
+  });
+
+  it('leaves a queue it found paused paused again at the end', async () => {
+    const { env } = scriptEnv({ DRAIN_INTERVAL: '1s' });
+    await mq(['queue', 'create'], { env });
+    await mq(['queue', 'pause', '--yes'], { env });
+    const run = await runBash([script, 'upgrade', '--', 'true'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('the queue was already paused: it will be paused again, not resumed, when this window ends');
+    expect(run.stderr).toContain('==> done: the queue is paused again, as it was found');
+    expect((await queueState(env)).state).toBe('paused');
   });
 
   it("exits with mq's code, saying the queue is unchanged, when the first step fails", async () => {
@@ -106,6 +150,7 @@ describe('examples/maintenance-window.sh', () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('mq queue pause failed with exit 3 (configuration or authentication');
     expect(run.stderr).toContain('the queue is unchanged');
+    expect(run.stderr).not.toContain('putting the queue back');
     const noQueue = scriptEnv();
     expect((await runBash([script, 'upgrade', '--', 'true'], { env: noQueue.env })).code).toBe(4);
   });

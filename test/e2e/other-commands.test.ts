@@ -140,7 +140,7 @@ describe('exit codes for configuration and the network', () => {
     const guarded = await startSandboxProcess(['--clock', 'manual', '--token', 'the-right-one']);
     try {
       const run = await mq(['queue', 'get'], { env: sandboxEnv(guarded.url, 'acme/x') });
-      expect(guarded.stderr()).toContain('MQ_TOKEN=<the --token value>');
+      expect(guarded.stderr()).toContain("MQ_TOKEN='<your --token>'");
       expect(guarded.stderr()).not.toContain('the-right-one');
       expect(run.code).toBe(3);
       expect(run.stderr).not.toContain(TOKEN);

@@ -3,6 +3,7 @@
 // a write whose answer never came says it may have been applied and how to check. Short request timeouts keep
 // these quick; nothing here depends on how fast the machine is.
 import { afterEach, describe, expect, it } from 'vitest';
+import { queue } from '../render/fixtures.js';
 import { mq, startStubService, TOKEN, type StubReply, type StubService } from '../support/cli.js';
 
 let stub: StubService | undefined;
@@ -95,7 +96,11 @@ describe('a write whose answer never came', () => {
   });
 
   it('queue changes and impacted targets say their own check', async () => {
-    const { env } = await serve(() => 'hang');
+    // pause, drain and resume read the queue first (to leave one alone that is already so): that read answers.
+    const switching = JSON.stringify(queue({ state: 'switching_modes' }));
+    const { env } = await serve((operation) =>
+      operation === 'getQueue' ? { status: 200, body: switching, headers: { 'content-type': 'application/json' } } : 'hang',
+    );
     const cases: Array<[string[], string]> = [
       [['queue', 'pause', '--yes'], 'the pause of the main queue may have been applied: check with `mq queue get`'],
       [['queue', 'drain', '--yes'], 'the drain of the main queue may have been applied: check with `mq queue get`'],

@@ -24,8 +24,8 @@ const describePr = (number: number, facts: Record<string, unknown>) =>
  * Moves the sandbox's clock on by `seconds` (a test run takes 300) each time mq has looked at the queue and
  * at each of `prs` still waited for, until `run` exits.
  */
-function advancing(run: Promise<Run>, prs: number[], options: { seconds?: number; settled?: string[] } = {}): Promise<Run> {
-  return advanceAsSeen(fixture, run, { seconds: options.seconds ?? 300, repo: `acme/${repoName}`, prs, settled: options.settled });
+function advancing(run: Promise<Run>, prs: number[], options: { seconds?: number; settled?: string[]; afterWrites?: number } = {}): Promise<Run> {
+  return advanceAsSeen(fixture, run, { seconds: options.seconds ?? 300, repo: `acme/${repoName}`, prs, settled: options.settled, afterWrites: options.afterWrites });
 }
 
 const lines = (text: string) => text.trimEnd().split('\n');
@@ -219,12 +219,12 @@ describe('submit --wait and queue drain --wait', () => {
   it('drains, and returns once no admitted PR is left; exits 7 at --timeout', async () => {
     const env = await freshQueue();
     await mq(['submit', '21', '22'], { env });
-    const run = await advancing(mq(['queue', 'drain', '--yes', '--wait', '--interval', '1s'], { env }), []);
+    const run = await advancing(mq(['queue', 'drain', '--yes', '--wait', '--interval', '1s'], { env }), [], { afterWrites: 1 });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    expect(lines(run.stdout)[0]).toBe('Queue main is draining');
+    expect(lines(run.stdout)[0]).toBe(`Queue main of acme/${repoName} is draining`);
     expect(run.stdout).toMatch(/2 admitted PRs left: #21 testing, #22 pending/);
-    expect(lines(run.stdout).at(-1)).toBe('✓ Queue main drained: no admitted PR left');
+    expect(lines(run.stdout).at(-1)).toBe(`✓ Queue main of acme/${repoName} drained: no admitted PR left`);
     const queue = JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout);
     expect(queue.enqueuedPullRequests).toEqual([]);
 

@@ -221,6 +221,11 @@ export interface AdvanceOptions {
   prs?: number[];
   /** States in which mq stops looking a PR up: the final ones, or those of --for. */
   settled?: readonly string[];
+  /**
+   * How many updateQueue calls of the repo must be answered before a look counts: pause and drain read the
+   * queue before they change it, and the clock must not move between that read and the change.
+   */
+  afterWrites?: number;
 }
 
 /**
@@ -259,6 +264,14 @@ export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, 
     finished = true;
   });
   let since = fixture.recorder.requests.length;
+  if (options.afterWrites) {
+    const from = since;
+    const written = (requests: readonly RecordedRequest[]) =>
+      requests.slice(from).filter((request) => request.path === '/updateQueue' && request.answer !== undefined && mine(request)).length >= options.afterWrites!;
+    await Promise.race([fixture.recorder.until(written), ended]);
+    if (finished) return run;
+    since = fixture.recorder.requests.length;
+  }
   for (;;) {
     const from = since;
     await Promise.race([fixture.recorder.until((requests) => seen(requests, from)), ended]);

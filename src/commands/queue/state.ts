@@ -1,12 +1,14 @@
 // The maintenance window: pause, drain and resume set the queue's `state` through updateQueue; drain --wait
-// then polls the queue until no admitted PR is left.
-import type { EnqueuedPullRequest, PullRequestState, Queue } from '../../api/schemas.js';
+// then polls the queue until no admitted PR is left. Each reads the queue first: one already in the state asked
+// for is left alone (nothing sent, nothing asked), so that a repeated step in a script or by hand is harmless.
+import type { EnqueuedPullRequest, PullRequestState, Queue, UpdatedQueue } from '../../api/schemas.js';
+import { queueName } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
-import type { Context } from '../context.js';
+import type { Context, QueueRef } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import { poll, type Outage, type ServiceEvents } from '../poll.js';
 import type { CommandResult } from '../result.js';
-import { checkCommand, settle } from '../uncertain.js';
+import { checkCommand, queueCommand, settle } from '../uncertain.js';
 import { parseWaitOptions, refuseLoneInterval, type WaitFlags } from '../wait-input.js';
 
 export type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
@@ -40,32 +42,36 @@ export function parseQueueResume(): Invocation {
 
 export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
-  if (mustAsk('queue pause', input.yes, ctx)) {
-    const { testing, waiting } = census(await current(ctx));
+  const asking = mustAsk('queue pause', input.yes, ctx);
+  const queue = await current(ctx);
+  if (queue.state === 'paused') return unchanged('pause', ref, queue, ctx);
+  if (asking) {
+    const { testing, waiting } = census(queue);
     const why = input.reason ? ` (${input.reason})` : '';
-    await ask('queue pause', `Pause the ${ref.targetBranch} queue${why}? ${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`, ctx);
+    // What it will do first, the question last: on its own line, it stays whole on a narrow terminal.
+    const effect = `${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`;
+    await ask('queue pause', `${effect}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}${why}?`, ctx);
   }
   const client = await ctx.client();
-  const queue = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref.targetBranch));
-  return { kind: 'queueChange', action: 'pause', branch: ref.targetBranch, queue, reason: input.reason };
+  const updated = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref.targetBranch));
+  return { ...changed('pause', ref, updated, ctx), reason: input.reason };
 }
 
 export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<QueueChange> {
   const ref = ctx.queueRef();
-  if (mustAsk('queue drain', input.yes, ctx)) {
+  const asking = mustAsk('queue drain', input.yes, ctx);
+  const queue = await current(ctx);
+  if (queue.state === 'draining') return unchanged('drain', ref, queue, ctx);
+  if (asking) {
     // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
-    const queue = await current(ctx);
     const admitted = admittedOf(queue).length;
     const held = queue.enqueuedPullRequests.length - admitted;
-    await ask(
-      'queue drain',
-      `Drain the ${ref.targetBranch} queue? ${admitted} admitted PRs will be tested and merged; ${held} not ready and PRs submitted from now on wait.`,
-      ctx,
-    );
+    const effect = `${admitted} admitted PRs will be tested and merged; ${held} not ready and new ones will wait.`;
+    await ask('queue drain', `${effect}\nDrain the queue ${queueName(ref.targetBranch, ref.repo)}?`, ctx);
   }
   const client = await ctx.client();
-  const queue = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref.targetBranch));
-  return { kind: 'queueChange', action: 'drain', branch: ref.targetBranch, queue, reason: input.reason };
+  const updated = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref.targetBranch));
+  return { ...changed('drain', ref, updated, ctx), reason: input.reason };
 }
 
 /** The states of a PR the queue has admitted: a drain finishes these, and holds back `not_ready` ones. */
@@ -126,9 +132,27 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
+  const queue = await current(ctx);
+  if (queue.state === 'running') return unchanged('resume', ref, queue, ctx);
   const client = await ctx.client();
-  const queue = await settle(client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref.targetBranch));
-  return { kind: 'queueChange', action: 'resume', branch: ref.targetBranch, queue };
+  const updated = await settle(client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref.targetBranch));
+  return changed('resume', ref, updated, ctx);
+}
+
+type StateAction = 'pause' | 'resume' | 'drain';
+
+/** The queue was already in the state asked for: nothing was sent, nor asked; what was read is the answer. */
+function unchanged(action: StateAction, ref: QueueRef, queue: Queue, ctx: Context): QueueChange {
+  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed: false, queue, ...resumable(action, ref, ctx) };
+}
+
+function changed(action: StateAction, ref: QueueRef, queue: UpdatedQueue | undefined, ctx: Context): QueueChange {
+  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed: true, queue, ...resumable(action, ref, ctx) };
+}
+
+/** A pause or a drain leaves the queue stopped: the way back, for whoever is left with it. */
+function resumable(action: StateAction, ref: QueueRef, ctx: Context): { resumeCommand?: string } {
+  return action === 'resume' ? {} : { resumeCommand: queueCommand(ctx, ref, 'queue', 'resume') };
 }
 
 /** "the pause of the main queue may have been applied: check with `mq queue get`". */
@@ -140,7 +164,7 @@ function admittedOf(queue: Queue): EnqueuedPullRequest[] {
   return queue.enqueuedPullRequests.filter((pr) => pr.state !== undefined && (ADMITTED_STATES as readonly string[]).includes(pr.state));
 }
 
-/** The queue as it is now, so the question can say what the change will do. */
+/** The queue as it is now: whether there is anything to change, and what the change will do. */
 async function current(ctx: Context): Promise<Queue> {
   const client = await ctx.client();
   return client.getQueue(ctx.queueRef());

@@ -1,12 +1,12 @@
 // What `mq queue drain --wait` shows while the admitted PRs finish: one line (redrawn on a terminal, printed
 // per change in a pipe), its NDJSON event, and the summary. Pure: colour and "now" come in.
 import type { EnqueuedPullRequest } from '../../api/schemas.js';
-import type { DrainResult } from '../../commands/queue/state.js';
+import type { DrainResult, QueueChange } from '../../commands/queue/state.js';
 import { paintState } from '../colors.js';
 import { toJson } from '../json.js';
 import type { RenderContext } from '../options.js';
 import { outageSummary } from './outage.js';
-import { safeLine } from '../sanitize.js';
+import { queueName } from '../queue-actions.js';
 
 /** `2 admitted PRs left: #1 testing, #2 pending`. */
 export function renderAdmittedLine(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
@@ -20,9 +20,18 @@ export function admittedJson(admitted: readonly EnqueuedPullRequest[], now: numb
 }
 
 export function renderDrainSummary(result: DrainResult, ctx: RenderContext): string {
-  const name = `Queue ${safeLine(result.change.branch)}`;
+  const name = `Queue ${queueName(result.change.branch, result.change.repo)}`;
   if (result.admitted.length === 0) return `${ctx.paint.green('✓')} ${name} drained: no admitted PR left\n`;
   return `${ctx.paint.yellow('…')} ${name} still has ${admittedCount(result.admitted)}: ${listAdmitted(result.admitted, ctx)}\n`;
+}
+
+/**
+ * What Ctrl-C during the wait leaves behind: the drain stands (an interrupted wait resumes nothing), and the
+ * command that resumes the queue, naming it in full so it works from any directory. No colour: an error's text.
+ */
+export function describeInterruptedDrain(change: QueueChange): string {
+  const left = `the queue ${queueName(change.branch, change.repo)} is still draining`;
+  return change.resumeCommand ? `${left}\nit was not resumed; to resume it: ${change.resumeCommand}` : `${left}: it was not resumed`;
 }
 
 /**

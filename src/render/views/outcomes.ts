@@ -3,7 +3,7 @@ import type { PrOutcome } from '../../commands/result.js';
 import { paintState } from '../colors.js';
 import { aboutPr, shortSha } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { requestedQueueState } from '../queue-actions.js';
+import { queueName, requestedQueueState } from '../queue-actions.js';
 import { safeLine } from '../sanitize.js';
 import { renderQueueSettings } from './queue.js';
 
@@ -31,8 +31,10 @@ function outcomeLine(action: PrAction, outcome: PrOutcome, ctx: RenderContext): 
 
 export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderContext): string {
   const { paint } = ctx;
-  const name = `Queue ${safeLine(change.branch)}`;
+  const name = `Queue ${queueName(change.branch, change.repo)}`;
   const lines: string[] = [];
+  const requested = requestedQueueState(change.action);
+  if (change.changed === false && requested) return `${name} is already ${paintState(paint, requested)}\n`;
   switch (change.action) {
     case 'create':
     case 'update':
@@ -56,7 +58,6 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
       break;
   }
   // e.g. a pause answered while the queue is switching modes: say what the service reports.
-  const requested = requestedQueueState(change.action);
   if (requested && change.queue && change.queue.state !== requested) {
     lines.push(`The service reports the queue as ${paintState(paint, change.queue.state)}.`);
   }
