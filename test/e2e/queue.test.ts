@@ -170,12 +170,13 @@ describe('queue delete', () => {
     await mq(['submit', '31', '32'], { env });
     const refused = await mq(['queue', 'delete', '--yes'], { env });
     expect(refused.code).toBe(5);
-    expect(refused.stderr).toContain('#31');
+    expect(refused.stderr).toMatch(/^mq: the queue main of acme\/q-\d+ is not empty: #31, #32 /);
     expect(refused.stderr).toContain('#32');
     expect(fixture.recorder.requests.some((r) => r.path === '/deleteQueue')).toBe(false);
 
     const deleted = await mq(['queue', 'delete', '--yes', '--cancel-all'], { env });
     expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toMatch(/Queue main of acme\/q-\d+ deleted\n$/);
     const cancels = fixture.recorder.requests.filter((r) => r.path === '/cancelPullRequest').map((r) => JSON.parse(r.body).pr.number);
     expect(cancels).toEqual([31, 32]);
     expect(fixture.recorder.requests.at(-1)?.path).toBe('/deleteQueue');

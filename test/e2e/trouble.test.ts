@@ -102,11 +102,11 @@ describe('a write whose answer never came', () => {
       operation === 'getQueue' ? { status: 200, body: switching, headers: { 'content-type': 'application/json' } } : 'hang',
     );
     const cases: Array<[string[], string]> = [
-      [['queue', 'pause', '--yes'], 'the pause of the main queue may have been applied: check with `mq queue get`'],
-      [['queue', 'drain', '--yes'], 'the drain of the main queue may have been applied: check with `mq queue get`'],
-      [['queue', 'resume'], 'the resume of the main queue may have been applied: check with `mq queue get`'],
-      [['queue', 'update', '--concurrency', '2'], "the update of the main queue's settings may have been applied: check with `mq queue get`"],
-      [['queue', 'create'], 'the creation of the main queue may have been applied: check with `mq queue get`'],
+      [['queue', 'pause', '--yes'], 'the pause of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
+      [['queue', 'drain', '--yes'], 'the drain of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
+      [['queue', 'resume'], 'the resume of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
+      [['queue', 'update', '--concurrency', '2'], "the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`"],
+      [['queue', 'create'], 'the creation of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
       [['targets', 'set', '42', '//a', '--sha', 'abc123'], 'setting the impacted targets of #42 may have been applied: check with `mq status 42`'],
     ];
     const runs = await Promise.all(cases.map(([args]) => mq([...args, '--timeout', '1s'], { env })));

@@ -1,5 +1,6 @@
 // mq queue create: createQueue takes the mode and concurrency; every other setting follows in one updateQueue.
 import type { QueueSettings } from '../../api/schemas.js';
+import { queueName } from '../../render/queue-actions.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../result.js';
@@ -16,14 +17,15 @@ export async function createQueue(input: { settings: Partial<QueueSettings> }, c
   const ref = ctx.queueRef();
   const { mode, concurrency, ...rest } = input.settings;
   const check = checkCommand(ctx, 'queue', 'get');
-  await settle(client.createQueue({ ...ref, mode, concurrency }), { what: `the creation of the ${ref.targetBranch} queue`, check });
+  const name = queueName(ref.targetBranch, ref.repo);
+  await settle(client.createQueue({ ...ref, mode, concurrency }), { what: `the creation of the queue ${name}`, check });
   const queue =
     Object.keys(rest).length > 0
       ? await settle(client.updateQueue({ ...ref, ...rest }), {
-          what: `the settings of the new ${ref.targetBranch} queue`,
+          what: `the settings of the new queue ${name}`,
           check,
           also: 'The queue itself was created.',
         })
       : undefined;
-  return { kind: 'queueChange', action: 'create', branch: ref.targetBranch, queue };
+  return { kind: 'queueChange', action: 'create', branch: ref.targetBranch, repo: ref.repo, queue };
 }

@@ -1,6 +1,7 @@
 // mq queue delete: the service refuses a queue that still holds PRs, so mq looks first and either lists them
 // or, with --cancel-all, cancels them before deleting.
 import { EXIT, MqError } from '../../errors.js';
+import { queueName } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
@@ -16,13 +17,14 @@ export function parseQueueDelete(words: Words): Invocation {
 
 export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
+  const name = queueName(ref.targetBranch, ref.repo);
   const asking = mustAsk('queue delete', input.yes, ctx);
   const client = await ctx.client();
   const queue = await client.getQueue(ref);
   const prs = queue.enqueuedPullRequests.map((pr) => pr.prNumber);
   if (prs.length > 0 && !input.cancelAll) {
     throw new MqError(
-      `the ${ref.targetBranch} queue is not empty: ${prs.map((n) => `#${n}`).join(', ')} (cancel them, or pass --cancel-all)`,
+      `the queue ${name} is not empty: ${prs.map((n) => `#${n}`).join(', ')} (cancel them, or pass --cancel-all)`,
       'not_empty',
       EXIT.refused,
     );
@@ -30,8 +32,8 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
   if (asking) {
     const question =
       prs.length > 0
-        ? `Cancel ${prs.map((n) => `#${n}`).join(', ')} and delete the ${ref.targetBranch} queue?`
-        : `Delete the ${ref.targetBranch} queue?`;
+        ? `Cancel ${prs.map((n) => `#${n}`).join(', ')} and delete the queue ${name}?`
+        : `Delete the queue ${name}?`;
     await ask('queue delete', question, ctx);
   }
   const cancelled =
@@ -39,12 +41,12 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
   const failed = cancelled?.filter((r) => !r.ok) ?? [];
   if (failed.length > 0) {
     const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');
-    throw new MqError(`the ${ref.targetBranch} queue was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.negative);
+    throw new MqError(`the queue ${name} was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.negative);
   }
   await settle(client.deleteQueue(ref), {
-    what: `the deletion of the ${ref.targetBranch} queue`,
+    what: `the deletion of the queue ${name}`,
     check: checkCommand(ctx, 'queue', 'get'),
     also: 'A queue that is gone answers "not found".',
   });
-  return { kind: 'queueChange', action: 'delete', branch: ref.targetBranch, cancelled };
+  return { kind: 'queueChange', action: 'delete', branch: ref.targetBranch, repo: ref.repo, cancelled };
 }

@@ -53,7 +53,7 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
     await ask('queue pause', `${effect}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}${why}?`, ctx);
   }
   const client = await ctx.client();
-  const updated = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref.targetBranch));
+  const updated = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref));
   return { ...changed('pause', ref, updated, ctx), reason: input.reason };
 }
 
@@ -70,7 +70,7 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
     await ask('queue drain', `${effect}\nDrain the queue ${queueName(ref.targetBranch, ref.repo)}?`, ctx);
   }
   const client = await ctx.client();
-  const updated = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref.targetBranch));
+  const updated = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref));
   return { ...changed('drain', ref, updated, ctx), reason: input.reason };
 }
 
@@ -135,7 +135,7 @@ export async function resumeQueue(_input: object, ctx: Context): Promise<Command
   const queue = await current(ctx);
   if (queue.state === 'running') return unchanged('resume', ref, queue, ctx);
   const client = await ctx.client();
-  const updated = await settle(client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref.targetBranch));
+  const updated = await settle(client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref));
   return changed('resume', ref, updated, ctx);
 }
 
@@ -155,9 +155,9 @@ function resumable(action: StateAction, ref: QueueRef, ctx: Context): { resumeCo
   return action === 'resume' ? {} : { resumeCommand: queueCommand(ctx, ref, 'queue', 'resume') };
 }
 
-/** "the pause of the main queue may have been applied: check with `mq queue get`". */
-function stateChange(ctx: Context, action: string, branch: string) {
-  return { what: `the ${action} of the ${branch} queue`, check: checkCommand(ctx, 'queue', 'get') };
+/** "the pause of the queue main of acme/widgets may have been applied: check with `mq queue get`". */
+function stateChange(ctx: Context, action: string, ref: QueueRef) {
+  return { what: `the ${action} of the queue ${queueName(ref.targetBranch, ref.repo)}`, check: checkCommand(ctx, 'queue', 'get') };
 }
 
 function admittedOf(queue: Queue): EnqueuedPullRequest[] {

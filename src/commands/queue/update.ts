@@ -1,6 +1,7 @@
 // mq queue update: one updateQueue with the settings given as flags.
 import type { QueueSettings } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
+import { queueName } from '../../render/queue-actions.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../result.js';
@@ -19,8 +20,8 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
   const client = await ctx.client();
   const ref = ctx.queueRef();
   const queue = await settle(client.updateQueue({ ...ref, ...input.settings }), {
-    what: `the update of the ${ref.targetBranch} queue's settings`,
+    what: `the update of the settings of the queue ${queueName(ref.targetBranch, ref.repo)}`,
     check: checkCommand(ctx, 'queue', 'get'),
   });
-  return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, queue };
+  return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, repo: ref.repo, queue };
 }
