@@ -15,9 +15,30 @@ export class Emulator {
     this.terminal = new headless.Terminal({ cols: columns, rows, scrollback: 10_000, convertEol: true, allowProposedApi: true });
   }
 
+  private readonly watchers = new Set<() => void>();
+
   write(text: string): void {
     this.written += text;
     this.pending = this.pending.then(() => new Promise<void>((done) => this.terminal.write(text, done)));
+    void this.pending.then(() => this.watchers.forEach((watch) => watch()));
+  }
+
+  /**
+   * Resolves once the window shows what `test` looks for, checked after each write: a test moves on when mq has
+   * drawn something, never after a guessed delay. Its own timeout is the test's.
+   */
+  until(test: RegExp | ((screen: string) => boolean)): Promise<string> {
+    const matches = typeof test === 'function' ? test : (screen: string) => test.test(screen);
+    return new Promise((resolve) => {
+      const watch = () => {
+        const screen = this.screen();
+        if (!matches(screen)) return;
+        this.watchers.delete(watch);
+        resolve(screen);
+      };
+      this.watchers.add(watch);
+      void this.pending.then(watch);
+    });
   }
 
   /** Resolves once everything written so far has been parsed. */
