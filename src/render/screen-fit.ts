@@ -72,22 +72,42 @@ function hasMoreText(line: string, from: number): boolean {
   return line.slice(from).replace(/\u001b\[[0-9;]*m/g, '').length > 0;
 }
 
-/** The block as it fits `screen`, ending in "\n"; with no size known, the whole block. */
+/**
+ * The block as it fits `screen`, ending in "\n"; with no height known, the whole block. The list's lines are cut
+ * to the width (one row each, a table stays a table); the lines above and below it are kept whole (an outage
+ * message says what to do at its end) and counted in the rows they wrap to.
+ */
 export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): string {
   const { columns, rows } = screen;
   const cut = (line: string) => (columns && columns > 0 ? cutToWidth(line, columns) : line);
-  if (!rows || rows <= 0) return joinBlock({ head: block.head.map(cut), items: block.items.map((item) => ({ text: cut(item.text) })), tail: block.tail.map(cut) });
+  const all = block.items.map((item) => cut(item.text));
+  if (!rows || rows <= 0) return [...block.head, ...all, ...block.tail].map((line) => `${line}\n`).join('');
   const room = Math.max(1, rows - 1);
-  const budget = room - block.head.length - block.tail.length;
-  let items = block.items.map((item) => item.text);
+  const height = (lines: readonly string[]) => lines.reduce((sum, line) => sum + rowsOf(line, columns), 0);
+  const budget = room - height(block.head) - height(block.tail);
+  let items = all;
   if (items.length > budget) {
     const shown = new Set(keptIndexes(block.items, Math.max(0, budget - 1)));
     const hidden = block.items.length - shown.size;
-    items = [...block.items.flatMap((item, index) => (shown.has(index) ? [item.text] : [])), paint.dim(`… and ${hidden} more`)];
+    items = [...all.filter((_, index) => shown.has(index)), paint.dim(`… and ${hidden} more`)];
   }
   // A window too small even for the head and tail: the top of the block, as much as fits.
-  const lines = [...block.head, ...items, ...block.tail].slice(0, room);
-  return lines.map((line) => `${cut(line)}\n`).join('');
+  const lines = [...block.head, ...items, ...block.tail];
+  const fitted: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    used += rowsOf(line, columns);
+    if (used > room) break;
+    fitted.push(line);
+  }
+  // A first line taller than the window on its own: that line, cut to one row.
+  if (fitted.length === 0 && lines.length > 0) fitted.push(cut(lines[0]!));
+  return fitted.map((line) => `${line}\n`).join('');
+}
+
+/** The rows a line takes: a line wider than the window wraps. */
+function rowsOf(line: string, columns: number | undefined): number {
+  return columns && columns > 0 ? Math.max(1, Math.ceil(visibleWidth(line) / columns)) : 1;
 }
 
 /** Which `count` items to show: those not settled first, then settled ones, each kind in its order. */

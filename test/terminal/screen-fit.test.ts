@@ -37,5 +37,12 @@ describe('fitting a block to the window', () => {
   it('in a window too small for the head and tail, shows the top of the block', () => {
     const text = fitBlock({ head: ['a', 'b', 'c'], items: items(5), tail: ['x', 'y'] }, { rows: 3 }, plain);
     expect(text).toBe('a\nb\n');
+    expect(fitBlock({ head: ['x'.repeat(300)], items: [], tail: [] }, { columns: 80, rows: 2 }, plain)).toBe(`${'x'.repeat(79)}…\n`);
+  });
+
+  it('keeps a long line above or below the list whole, counting the rows it wraps to', () => {
+    const outage = `! ${'unreachable '.repeat(10)}still checking`;
+    const text = fitBlock({ head: [], items: items(30), tail: [outage] }, { columns: 80, rows: 10 }, plain);
+    expect(text.split('\n').slice(0, -1)).toEqual(['#1', '#2', '#3', '#4', '#5', '#6', '… and 24 more', outage]);
   });
 });
