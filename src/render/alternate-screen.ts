@@ -34,9 +34,9 @@ export class AlternateScreen {
   }
 
   /** Back to the normal screen, where `last` (the whole last frame, uncut) is printed once. Safe to call twice. */
-  end(last = ''): void {
+  end(last: () => string = () => ''): void {
     if (!this.entered) return;
     this.entered = false;
-    this.write(`${LEAVE_ALTERNATE}${SHOW_CURSOR}${last}`);
+    this.write(`${LEAVE_ALTERNATE}${SHOW_CURSOR}${last()}`);
   }
 }

@@ -43,7 +43,8 @@ interface Region {
   draw(text: string): void;
   aside(write: () => void): void;
   clear(): void;
-  end(last?: string): void;
+  /** `last`: the whole last frame, for a region that leaves a screen of its own to print it on the one it left. */
+  end(last?: () => string): void;
   resized?(): void;
 }
 
@@ -80,10 +81,10 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
       })
     : undefined;
   const close = () => {
-    const last = open && drawn ? joinBlock(blockOf(out.screen())) : '';
+    const shown = open && drawn;
     open = false;
     stopResizing?.();
-    live?.end(last);
+    live?.end(() => (shown ? joinBlock(blockOf(out.screen())) : ''));
   };
   const json = (value: unknown) => out.write(`${JSON.stringify(value)}\n`);
   /** An outage: a line under the live block, redrawn each failed round; in a pipe one line as it begins and one as it ends. */

@@ -4,17 +4,17 @@ import type { Queue } from '../../api/schemas.js';
 import { InterruptedError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { poll, type ServiceEvents } from '../poll.js';
-import type { QueueGetInput } from './get.js';
 
 export interface WatchEvents extends ServiceEvents {
   /**
    * After every round: the queue, whether it differs from the last answer, the service's clock, and whether all
    * the settings are wanted (--settings, -v).
    */
-  polled(queue: Queue, changed: boolean, now: number, shown?: QueueGetInput): void;
+  polled(queue: Queue, changed: boolean, now: number, shown?: { allSettings?: boolean }): void;
 }
 
-export async function watchQueue(input: QueueGetInput & { intervalMs: number }, ctx: Context, events: WatchEvents): Promise<never> {
+/** `allSettings`: as `mq queue get` takes it (--settings, -v). */
+export async function watchQueue(input: { intervalMs: number; allSettings?: boolean }, ctx: Context, events: WatchEvents): Promise<never> {
   const client = await ctx.client();
   const ref = ctx.queueRef();
   let seen: string | undefined;
