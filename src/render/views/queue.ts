@@ -138,8 +138,9 @@ function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext,
   const rows = prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx);
   const table = renderTable(columnsOf, rows, ctx.paint);
   if (columns === undefined) return table;
-  const over = Math.max(...table.split('\n').map(visibleWidth)) - columns;
-  const widest = Math.max(...rows.map((row) => Array.from(row[TITLE]!).length));
+  // reduce, not Math.max(...): a queue of 100,000 PRs would pass more arguments than a call takes.
+  const over = table.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0) - columns;
+  const widest = rows.reduce((most, row) => Math.max(most, Array.from(row[TITLE]!).length), 0);
   if (over <= 0 || widest <= 10) return table;
   const width = Math.max(10, widest - over);
   return renderTable(columnsOf, rows.map((row) => row.map((cell, i) => (i === TITLE ? truncate(cell, width) : cell))), ctx.paint);
