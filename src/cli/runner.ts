@@ -142,7 +142,7 @@ export class Runner {
     }
     if (this.flags.quiet && CONFIRMATIONS.has(result.kind)) return;
     const { renderText } = await import('../render/text.js');
-    this.io.stdout.write(await renderText(result, { color: settings.color, now }));
+    this.io.stdout.write(await renderText(result, { color: settings.color, now, ...(this.io.stdout.isTTY && { screen: this.screen() }) }));
   }
 
   private progressOutput(): ProgressOutput {
@@ -154,9 +154,18 @@ export class Runner {
       live: Boolean(io.stdout.isTTY),
       quiet: Boolean(this.flags.quiet),
       color: settings.color,
-      screen: () => ({ columns: io.stdout.columns, rows: io.stdout.rows }),
+      screen: () => this.screen(),
+      onResize: (listener) => {
+        io.stdout.on('resize', listener);
+        return () => io.stdout.off('resize', listener);
+      },
       now: io.now,
     };
+  }
+
+  /** stdout's window, read anew each time: it changes when the user resizes it. */
+  private screen(): { columns?: number; rows?: number } {
+    return { columns: this.io.stdout.columns, rows: this.io.stdout.rows };
   }
 }
 

@@ -212,12 +212,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     subcommands: [
       {
         name: 'get',
-        description: "the queue's state and settings, then its PRs",
+        description: "the queue's state and its PRs, then its settings",
         flags: [
-          { flags: '--watch', description: 'refresh until Ctrl-C: in place on a terminal, once per change in a pipe (NDJSON under --json)' },
+          { flags: '--settings', description: 'on a terminal, every setting rather than a summary (as does -v; a pipe gets them all)' },
+          { flags: '--watch', description: 'refresh until Ctrl-C: a full-window view on a terminal, once per change in a pipe (NDJSON under --json)' },
           { flags: '--interval <duration>', description: 'with --watch: pause between refreshes, at least 1s (default 2s)' },
         ],
-        examples: ['mq queue get', 'mq queue get --json', 'mq queue get --watch', 'mq queue get --watch --interval 5s > queue.log'],
+        examples: ['mq queue get', 'mq queue get --settings', 'mq queue get --json', 'mq queue get --watch', 'mq queue get --watch --interval 5s > queue.log'],
         load: async () => (await import('../commands/queue/get.js')).parseQueueGet,
       },
       {

@@ -67,7 +67,8 @@ export interface DoctorCheck {
 }
 
 export type CommandResult =
-  | { kind: 'queue'; queue: Queue }
+  /** `allSettings`: --settings or -v; on a terminal the settings are otherwise summed up in a few lines. */
+  | { kind: 'queue'; queue: Queue; allSettings?: boolean }
   /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
   /** `why`: for a PR that ended failed or cancelled, what is known of the reason. */
   /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */

@@ -1,16 +1,13 @@
 // A block of lines redrawn in place on a terminal: the cursor goes back up over the rows the block took last
 // time, erases down, and writes the new block. Only ever used when stdout is a terminal; a pipe gets none of it.
+import type { Screen } from './screen-fit.js';
+
+export type { Screen } from './screen-fit.js';
 
 const CSI = '\u001b[';
 export const HIDE_CURSOR = `${CSI}?25l`;
 export const SHOW_CURSOR = `${CSI}?25h`;
 const SGR = /\u001b\[[0-9;]*m/g;
-
-/** The terminal's size, as far as it is known. */
-export interface Screen {
-  columns?: number;
-  rows?: number;
-}
 
 /** The rows `text` (lines ending in "\n") takes on the screen: a line wider than the screen wraps. */
 export function screenRows(text: string, columns: number | undefined): number {
@@ -22,12 +19,20 @@ export function screenRows(text: string, columns: number | undefined): number {
   }, 0);
 }
 
-/** What replaces the `previousRows` rows just above the cursor with `text`. */
+/**
+ * What replaces the `previousRows` rows just above the cursor with `text`. Each line is written over the old
+ * one and erased to its end, and only then what is left below: never an erase from the window's top-left
+ * corner, which tmux (scroll-on-clear) takes for "clear the screen" and answers by pushing the whole window
+ * into the scrollback, a copy per redraw.
+ */
 export function redrawFrame(previousRows: number, text: string, screen: Screen): string {
-  // Rows that scrolled off the top cannot be reached by moving up: clear the whole screen instead.
-  if (screen.rows !== undefined && previousRows >= screen.rows) return `${CSI}H${CSI}J${text}`;
-  const up = previousRows > 0 ? `\r${CSI}${previousRows}A` : '\r';
-  return `${up}${CSI}J${text}`;
+  // Rows that scrolled off the top cannot be reached by moving up: start again from the top of the window.
+  const outgrown = screen.rows !== undefined && previousRows >= screen.rows;
+  const start = outgrown ? `${CSI}H` : previousRows > 0 ? `\r${CSI}${previousRows}A` : '\r';
+  if (text !== '') return `${start}${text.replaceAll('\n', `${CSI}K\n`)}${CSI}J`;
+  // Nothing to draw: erase the old rows one by one, then back to where they began.
+  const rows = outgrown ? screen.rows! : previousRows;
+  return rows > 0 ? `${start}${`${CSI}2K${CSI}1B`.repeat(rows)}${CSI}${rows}A` : start;
 }
 
 /** The one stateful piece: remembers how tall the block was, and hides the cursor while it is redrawn. */
@@ -48,6 +53,14 @@ export class LiveRegion {
     this.write(`${cursor}${redrawFrame(this.rows, text, screen)}`);
     this.rows = screenRows(text, screen.columns);
     this.last = text;
+  }
+
+  /**
+   * The window changed size: the terminal has re-wrapped the block to the new width (as tmux, VTE, iTerm2 and
+   * xterm.js do), so it now takes the rows it takes at that width. Draw again after this.
+   */
+  resized(): void {
+    if (this.rows > 0) this.rows = screenRows(this.last, this.screen().columns);
   }
 
   /** Lets another line (a warning, a --debug trace on stderr) print above the block, then redraws it below. */

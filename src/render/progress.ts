@@ -4,8 +4,10 @@
 // each (wait-printer.ts, drain-printer.ts, watch-printer.ts), so that a command loads only its own.
 import type { Outage, ServiceEvents } from '../commands/poll.js';
 import { makePaint } from './colors.js';
-import { LiveRegion, type Screen } from './live-region.js';
+import { AlternateScreen } from './alternate-screen.js';
+import { LiveRegion } from './live-region.js';
 import type { RenderContext } from './options.js';
+import { fitBlock, joinBlock, linesOf, type Block, type Screen } from './screen-fit.js';
 import { reachableJson, renderOutageLine, renderReachableLine, unreachableJson } from './views/outage.js';
 
 export interface ProgressOutput {
@@ -17,6 +19,8 @@ export interface ProgressOutput {
   quiet: boolean;
   color: boolean;
   screen(): Screen;
+  /** Calls `listener` when the terminal changes size; returns what stops it. */
+  onResize?(listener: () => void): () => void;
   /** The local clock, until the service's is known. */
   now(): number;
 }
@@ -33,22 +37,56 @@ export interface Printer<E, R> {
   interrupted?(): string | undefined;
 }
 
-/** Shared by every printer: the live block (only on a terminal), and a gate that shuts once closed. */
-export function frame(out: ProgressOutput, progress: boolean) {
-  const live = out.live && progress && !out.json ? new LiveRegion(out.write, out.screen) : undefined;
+/** What a printer draws live: text, or a block laid out for the window's size (drawn again when it changes). */
+export type Body = string | ((screen: Screen) => Block);
+
+/** The live block in place under the output before it, or (`alternate`) a whole window of its own. */
+interface Region {
+  draw(text: string): void;
+  aside(write: () => void): void;
+  clear(): void;
+  /** `last`: the whole last frame, for a region that leaves a screen of its own to print it on the one it left. */
+  end(last?: () => string): void;
+  resized?(): void;
+}
+
+/**
+ * Shared by every printer: the live block (only on a terminal), cut to the window and drawn again when the
+ * window changes size, and a gate that shuts once closed.
+ */
+export function frame(out: ProgressOutput, progress: boolean, options: { alternate?: boolean } = {}) {
+  const live: Region | undefined =
+    out.live && progress && !out.json ? (options.alternate ? new AlternateScreen(out.write) : new LiveRegion(out.write, out.screen)) : undefined;
   const paint = makePaint(out.color);
   let open = true;
   let now = out.now();
   /** The block as the engine last described it; an outage adds its line under it. */
-  let body = '';
+  let body: Body = '';
+  let drawn = false;
   let outage: Outage | undefined;
-  const close = () => {
-    open = false;
-    live?.end();
+  const blockOf = (screen: Screen): Block => {
+    const block = typeof body === 'string' ? { head: linesOf(body), items: [], tail: [] } : body(screen);
+    return outage ? { ...block, tail: [...block.tail, ...linesOf(renderOutageLine(outage, out.now(), paint, true))] } : block;
   };
-  const draw = (text: string = body) => {
-    body = text;
-    live?.draw(outage ? `${body}${renderOutageLine(outage, out.now(), paint, true)}` : body);
+  const draw = (next: Body = body) => {
+    body = next;
+    if (!live) return;
+    drawn = true;
+    const screen = out.screen();
+    live.draw(fitBlock(blockOf(screen), screen, paint));
+  };
+  const stopResizing = live
+    ? out.onResize?.(() => {
+        if (!open || !drawn) return;
+        live.resized?.();
+        draw();
+      })
+    : undefined;
+  const close = () => {
+    const shown = open && drawn;
+    open = false;
+    stopResizing?.();
+    live?.end(() => (shown ? joinBlock(blockOf(out.screen())) : ''));
   };
   const json = (value: unknown) => out.write(`${JSON.stringify(value)}\n`);
   /** An outage: a line under the live block, redrawn each failed round; in a pipe one line as it begins and one as it ends. */
@@ -81,7 +119,7 @@ export function frame(out: ProgressOutput, progress: boolean) {
     },
     isOpen: () => open,
     json,
-    /** Redraws the live block (a terminal only) with this text, and the outage line if there is one. */
+    /** Redraws the live block (a terminal only) with this body, fitted to the window, and the outage line if there is one. */
     draw,
     service,
     /** What ran before the wait, as `view` prints it for that command (the JSON summary carries it instead). */
@@ -97,6 +135,7 @@ export function frame(out: ProgressOutput, progress: boolean) {
       <R>(asJson: (result: R) => unknown, asText: (result: R, ctx: RenderContext) => string) =>
       (result: R) => {
         live?.clear();
+        drawn = false;
         close();
         out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : asText(result, { paint, now }));
       },

@@ -11,7 +11,7 @@ type View<K extends Kind> = (result: ResultOf<K>, ctx: RenderContext) => string;
 const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   queue: async () => {
     const { renderQueue } = await import('./views/queue.js');
-    return (result, ctx) => renderQueue(result.queue, ctx);
+    return (result, ctx) => renderQueue(result.queue, ctx, { allSettings: result.allSettings });
   },
   pullRequest: async () => {
     const { renderPullRequest } = await import('./views/pull-request.js');
@@ -57,5 +57,5 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */
 export async function renderText(result: CommandResult, options: RenderOptions): Promise<string> {
   const view = (await VIEWS[result.kind]()) as View<Kind>;
-  return view(result, { paint: makePaint(options.color), now: options.now });
+  return view(result, { paint: makePaint(options.color), now: options.now, ...(options.screen && { screen: options.screen }) });
 }

@@ -1,8 +1,11 @@
 // The printer of `mq wait` and `mq submit --wait`: a live line per PR on a terminal, a line per change in a
-// pipe, an NDJSON line per change under --json; the summary at the end.
+// pipe, an NDJSON line per change under --json; the summary at the end. The live lines fit the window: past its
+// height the PRs already settled give way first, and one line says how many are not shown.
 import type { PerPr } from '../commands/pull-requests.js';
-import type { WaitEvents, WaitResult } from '../commands/wait.js';
+import type { PrSighting, WaitEvents, WaitResult } from '../commands/wait.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
+import type { RenderContext } from './options.js';
+import { linesOf, type Block } from './screen-fit.js';
 import { renderOutcomes } from './views/outcomes.js';
 import { changeJson, renderChangeLine, renderWaitLines, renderWaitSummary, waitSummaryJson } from './views/waiting.js';
 
@@ -18,11 +21,20 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
         else if (!f.live && !out.quiet) out.write(renderChangeLine(change, f.ctx()));
       },
       polled: (prs, now) => {
-        if (f.isOpen() && f.live) f.draw(renderWaitLines(prs, f.ctx(now)));
+        if (!f.isOpen() || !f.live) return;
+        const ctx = f.ctx(now);
+        f.draw(() => waitBlock(prs, ctx));
       },
     },
     finish: f.summary(waitSummaryJson, renderWaitSummary),
     close: f.close,
     aside: f.aside,
   };
+}
+
+/** The live lines as a list to cut: a line per PR, each known settled or not (any other shape is cut as it comes). */
+function waitBlock(prs: readonly PrSighting[], ctx: RenderContext): Block {
+  const lines = linesOf(renderWaitLines(prs, ctx));
+  const perPr = lines.length === prs.length;
+  return { head: [], items: lines.map((text, i) => ({ text, settled: perPr && prs[i]!.status !== 'waiting' })), tail: [] };
 }

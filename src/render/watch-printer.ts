@@ -1,21 +1,23 @@
 // The printer of `mq queue get --watch`. The queue table is the result itself: --quiet keeps it. A terminal
-// redraws it in place; a pipe gets it once per change, a blank line between; --json a queue document per change.
+// shows it on the alternate screen, as `watch` and `top` do: fitted to the window and drawn over itself, so the
+// scrollback never grows, and on leaving (Ctrl-C, an error) the last frame is printed once on the normal screen.
+// A pipe gets it once per change, a blank line between; --json a queue document per change.
 import type { WatchEvents } from '../commands/queue/watch.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
-import { renderQueue } from './views/queue.js';
+import { queueBlock, renderQueue } from './views/queue.js';
 
 export function watchPrinter(out: ProgressOutput): Printer<WatchEvents, never> {
-  const f = frame(out, true);
+  const f = frame(out, true, { alternate: true });
   let printed = false;
   return {
     events: {
       ...f.service,
-      polled: (queue, changed, now) => {
+      polled: (queue, changed, now, shown = {}) => {
         if (!f.isOpen()) return;
-        const text = () => renderQueue(queue, f.ctx(now));
-        if (f.live) f.draw(text());
+        const ctx = f.ctx(now);
+        if (f.live) f.draw((screen) => queueBlock(queue, { ...ctx, screen }, shown));
         else if (changed && out.json) f.json(queue);
-        else if (changed) out.write(`${printed ? '\n' : ''}${text()}`);
+        else if (changed) out.write(`${printed ? '\n' : ''}${renderQueue(queue, ctx)}`);
         printed ||= changed;
       },
     },

@@ -126,7 +126,7 @@ describe('the printers', () => {
     printer.close();
     const written = text();
     expect(written.startsWith(`${ESC}?25l`)).toBe(true);
-    expect(written).toContain(`\r${ESC}1A${ESC}J`);
+    expect(written).toContain(`\r${ESC}1A✓ #42`);
     expect(written.endsWith(`${ESC}?25h✓ #42 merged\n`)).toBe(true);
   });
 

@@ -14,10 +14,17 @@ describe('a live region', () => {
     expect(screenRows(`${'x'.repeat(200)}\n`, undefined)).toBe(1);
   });
 
-  it('moves up over the last frame and erases down; clears the screen when the frame outgrew it', () => {
-    expect(redrawFrame(0, 'a\n', { rows: 24 })).toBe(`\r${CSI}Ja\n`);
-    expect(redrawFrame(3, 'a\n', { rows: 24 })).toBe(`\r${CSI}3A${CSI}Ja\n`);
-    expect(redrawFrame(30, 'a\n', { rows: 24 })).toBe(`${CSI}H${CSI}Ja\n`);
+  it('moves up over the last frame, writes each line over the old one, then erases what is left below', () => {
+    expect(redrawFrame(0, 'a\n', { rows: 24 })).toBe(`\ra${CSI}K\n${CSI}J`);
+    expect(redrawFrame(3, 'a\nb\n', { rows: 24 })).toBe(`\r${CSI}3Aa${CSI}K\nb${CSI}K\n${CSI}J`);
+    // Outgrown (after the window shrank): from the top of the window.
+    expect(redrawFrame(30, 'a\n', { rows: 24 })).toBe(`${CSI}Ha${CSI}K\n${CSI}J`);
+  });
+
+  it('erases an old frame line by line, never with an erase from the top-left corner (tmux would keep a copy)', () => {
+    expect(redrawFrame(2, '', { rows: 24 })).toBe(`\r${CSI}2A${CSI}2K${CSI}1B${CSI}2K${CSI}1B${CSI}2A`);
+    expect(redrawFrame(0, '', { rows: 24 })).toBe('\r');
+    expect(redrawFrame(30, '', { rows: 3 })).toBe(`${CSI}H${`${CSI}2K${CSI}1B`.repeat(3)}${CSI}3A`);
   });
 
   it('hides the cursor while it draws and gives it back at the end', () => {
@@ -28,7 +35,8 @@ describe('a live region', () => {
     region.clear();
     region.end();
     region.end();
-    expect(written).toBe(`${HIDE_CURSOR}\r${CSI}Jone\ntwo\n\r${CSI}2A${CSI}Jthree\n\r${CSI}1A${CSI}J${SHOW_CURSOR}`);
+    const K = `${CSI}K`;
+    expect(written).toBe(`${HIDE_CURSOR}\rone${K}\ntwo${K}\n${CSI}J\r${CSI}2Athree${K}\n${CSI}J\r${CSI}1A${CSI}2K${CSI}1B${CSI}1A${SHOW_CURSOR}`);
   });
 
   it('lets a line of stderr print above the block, then draws the block again below it', () => {
@@ -37,6 +45,7 @@ describe('a live region', () => {
     region.aside(() => (written += 'before\n'));
     region.draw('#1 testing\n');
     region.aside(() => (written += 'warning: slow\n'));
-    expect(written).toBe(`before\n${HIDE_CURSOR}\r${CSI}J#1 testing\n\r${CSI}1A${CSI}Jwarning: slow\n\r${CSI}J#1 testing\n`);
+    const block = `#1 testing${CSI}K\n${CSI}J`;
+    expect(written).toBe(`before\n${HIDE_CURSOR}\r${block}\r${CSI}1A${CSI}2K${CSI}1B${CSI}1Awarning: slow\n\r${block}`);
   });
 });

@@ -22,18 +22,18 @@ async function freshQueue(): Promise<Record<string, string>> {
 const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
-/** One tmux server of our own (its own socket, no user config), one window 100×30 running mq. */
+/** One tmux server of our own (its own socket, no user config), one window (100×30 unless said) running mq. */
 class Terminal {
   private static count = 0;
   private readonly socket = `mq-test-${process.pid}-${++Terminal.count}`;
 
-  constructor(args: string[], env: Record<string, string>) {
+  constructor(args: string[], env: Record<string, string>, size = { columns: 100, rows: 30 }) {
     const home = isolatedDir();
     const vars = { PATH: process.env.PATH ?? '', HOME: home, TERM: 'xterm-256color', ...env };
     const assignments = Object.entries(vars).map(([key, value]) => quote(`${key}=${value}`));
     // The shell stays after mq exits, so its exit code and last screen can be read.
     const command = `env -i ${assignments.join(' ')} ${quote(process.execPath)} ${quote(MQ_BIN)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
-    this.tmux('new-session', '-d', '-s', 'mq', '-x', '100', '-y', '30', command);
+    this.tmux('new-session', '-d', '-s', 'mq', '-x', String(size.columns), '-y', String(size.rows), command);
   }
 
   screen(escapes = false): string {
@@ -45,11 +45,11 @@ class Terminal {
   }
 
   /** Waits until the screen matches every pattern; fails with the screen as it was. */
-  async until(...patterns: RegExp[]): Promise<string> {
+  async until(...patterns: Array<RegExp | ((screen: string) => boolean)>): Promise<string> {
     const deadline = Date.now() + 15_000;
     for (;;) {
       const screen = this.screen();
-      if (patterns.every((pattern) => pattern.test(screen))) return screen;
+      if (patterns.every((pattern) => (typeof pattern === 'function' ? pattern(screen) : pattern.test(screen)))) return screen;
       if (Date.now() > deadline) throw new Error(`the screen never showed ${patterns.join(', ')}:\n${screen}`);
       await sleep(100);
     }
@@ -58,6 +58,20 @@ class Terminal {
   /** Whether the terminal shows its cursor (mq hides it while it redraws). */
   cursorVisible(): boolean {
     return this.tmux('display-message', '-p', '-t', 'mq', '#{cursor_flag}').trim() === '1';
+  }
+
+  /** Lines that have scrolled up out of the window into tmux's history. */
+  scrollback(): number {
+    return Number(this.tmux('display-message', '-p', '-t', 'mq', '#{history_size}').trim());
+  }
+
+  /** Whether mq is on the alternate screen. */
+  alternate(): boolean {
+    return this.tmux('display-message', '-p', '-t', 'mq', '#{alternate_on}').trim() === '1';
+  }
+
+  resize(columns: number, rows: number): void {
+    this.tmux('resize-window', '-t', 'mq', '-x', String(columns), '-y', String(rows));
   }
 
   keys(...keys: string[]): void {
@@ -168,7 +182,54 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     terminal.keys('C-c');
     const stopped = await terminal.until(/\[exit 130\]/);
     // The terminal itself echoes ^C; mq finishes its lines, gives the cursor back and prints no stack.
-    expect(stopped).toMatch(/No pull requests in the queue\.\n(\^C)?mq: interrupted\n\[exit 130\]$/);
+    // Back on the normal screen, the last frame printed once, then the reason it ended.
+    expect(stopped).toMatch(/^state running · branch main · 0 pull requests\n\nNo pull requests in the queue\.\n\nsettings {2}mode single[^]*\n(\^C)?mq: interrupted\n\[exit 130\]$/);
+    expect(terminal.alternate()).toBe(false);
     expect(terminal.cursorVisible()).toBe(true);
+  });
+
+  it('at 80×24, --watch on 12 PRs draws on the alternate screen: changes never reach the scrollback; a resize redraws', async () => {
+    const env = await freshQueue();
+    await mq(['queue', 'update', '--concurrency', '3'], { env });
+    await mq(['submit', ...Array.from({ length: 12 }, (_, i) => String(201 + i))], { env });
+    terminal = new Terminal(['queue', 'get', '--watch', '--interval', '1s'], env, { columns: 80, rows: 24 });
+    const first = await terminal.until(/^state running · branch main · 12 pull requests: 3 testing, 9 pending$/m, /#212/);
+    expect(terminal.alternate()).toBe(true);
+    expect(first.split('\n').length).toBeLessThanOrEqual(23);
+    for (const [seconds, left] of [[350, 9], [300, 6]] as const) {
+      await advance(seconds);
+      await terminal.until(new RegExp(`· ${left} pull requests`));
+      expect(terminal.scrollback()).toBe(0);
+    }
+    terminal.resize(200, 50);
+    await terminal.until(/^settings {2}mode single · concurrency 3 · batch off · mergeMethod squash · testingTimeoutMinutes/m);
+    expect(terminal.scrollback()).toBe(0);
+    terminal.keys('C-c');
+    // (tmux may keep rows of the alternate screen drawn before a resize on the normal one: the last frame is
+    // looked for, not the whole window.)
+    const stopped = await terminal.until(/\[exit 130\]/);
+    expect(terminal.alternate()).toBe(false);
+    expect(stopped.match(/^state running/gm)).toHaveLength(1);
+    expect(stopped).toMatch(/· 6 pull requests: 3 testing, 3 pending\n[^]*\nmq: interrupted\n\[exit 130\]$/);
+  });
+
+  it('at 80×24, wait on 30 PRs keeps 23 lines in place with "… and 8 more"; the scrollback does not grow', async () => {
+    const env = await freshQueue();
+    await mq(['queue', 'update', '--concurrency', '3'], { env });
+    const prs = Array.from({ length: 30 }, (_, i) => String(301 + i));
+    await mq(['submit', ...prs], { env });
+    terminal = new Terminal(['wait', ...prs, '--interval', '1s'], env, { columns: 80, rows: 24 });
+    const first = await terminal.until(/^… and 8 more$/m);
+    expect(first.split('\n')).toHaveLength(23);
+    const history = terminal.scrollback();
+    for (const [seconds, merged] of [[350, 3], [300, 6]] as const) {
+      await advance(seconds);
+      await terminal.until((screen) => (screen.match(/position \d+/g) ?? []).length === Math.min(22, 30 - merged));
+      expect(terminal.scrollback()).toBe(history);
+    }
+    terminal.resize(200, 50);
+    await terminal.until(/^• #330 /m, (screen) => !screen.includes('more'));
+    terminal.keys('C-c');
+    await terminal.until(/\[exit 130\]/);
   });
 });

@@ -1,23 +1,30 @@
-// mq queue get: the queue's state, settings and enqueued PRs.
+// mq queue get: the queue's state, settings and enqueued PRs. On a terminal the settings are summed up unless
+// --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../result.js';
 import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../wait-input.js';
 
-/** `mq queue get [--watch [--interval d]]` */
+export interface QueueGetInput {
+  /** --settings, or the global -v: every setting on a terminal too. */
+  allSettings?: boolean;
+}
+
+/** `mq queue get [--settings] [--watch [--interval d]]` */
 export async function parseQueueGet(words: Words): Promise<Invocation> {
-  const flags = words.flags as { watch?: boolean; interval?: string };
+  const flags = words.flags as { watch?: boolean; interval?: string; settings?: boolean; verbose?: boolean };
+  const shown: QueueGetInput = flags.settings || flags.verbose ? { allSettings: true } : {};
   if (!flags.watch) {
     refuseLoneInterval(flags, '--watch');
-    return work.result({}, getQueue);
+    return work.result(shown, getQueue);
   }
-  const input = { intervalMs: parseInterval(flags.interval, DEFAULT_WATCH_INTERVAL_MS) };
+  const input = { intervalMs: parseInterval(flags.interval, DEFAULT_WATCH_INTERVAL_MS), ...shown };
   const { watchQueue } = await import('./watch.js');
   return work.stream(input, watchQueue, 'watch', { waits: false });
 }
 
-export async function getQueue(_input: object, ctx: Context): Promise<CommandResult> {
+export async function getQueue(input: QueueGetInput, ctx: Context): Promise<CommandResult> {
   const client = await ctx.client();
   const queue = await client.getQueue(ctx.queueRef());
-  return { kind: 'queue', queue };
+  return { kind: 'queue', queue, ...input };
 }

@@ -6,11 +6,15 @@ import type { Context } from '../context.js';
 import { poll, type ServiceEvents } from '../poll.js';
 
 export interface WatchEvents extends ServiceEvents {
-  /** After every round: the queue, whether it differs from the last answer, and the service's clock. */
-  polled(queue: Queue, changed: boolean, now: number): void;
+  /**
+   * After every round: the queue, whether it differs from the last answer, the service's clock, and whether all
+   * the settings are wanted (--settings, -v).
+   */
+  polled(queue: Queue, changed: boolean, now: number, shown?: { allSettings?: boolean }): void;
 }
 
-export async function watchQueue(input: { intervalMs: number }, ctx: Context, events: WatchEvents): Promise<never> {
+/** `allSettings`: as `mq queue get` takes it (--settings, -v). */
+export async function watchQueue(input: { intervalMs: number; allSettings?: boolean }, ctx: Context, events: WatchEvents): Promise<never> {
   const client = await ctx.client();
   const ref = ctx.queueRef();
   let seen: string | undefined;
@@ -19,7 +23,7 @@ export async function watchQueue(input: { intervalMs: number }, ctx: Context, ev
     const queue = await client.getQueue(ref);
     answered();
     const now = JSON.stringify(queue);
-    events.polled(queue, now !== seen, client.serviceNow() ?? ctx.now());
+    events.polled(queue, now !== seen, client.serviceNow() ?? ctx.now(), { allSettings: input.allSettings });
     seen = now;
     return 'same';
   });

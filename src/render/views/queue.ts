@@ -1,15 +1,25 @@
-// `mq queue get`: the queue's settings, then its enqueued pull requests. The settings block is shared with the
-// confirmation of `queue create|update`.
+// `mq queue get`: the queue's settings and its enqueued pull requests. In a pipe the settings come first, all of
+// them, as they always have (a log keeps everything). On a terminal the view fits the window: the queue's state
+// and its PRs first, titles cut to the width, the settings after them summed up in a few lines (all of them with
+// --settings or -v); `--watch` cuts the PR list to the window's height too (see screen-fit.ts). The settings block
+// is shared with the confirmation of `queue create|update`.
 import type { EnqueuedPullRequest, Queue, UpdatedQueue } from '../../api/schemas.js';
 import { paintState } from '../colors.js';
 import { ageSince } from '../durations.js';
 import { formatList, onOff } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderPairs, renderTable } from '../tables.js';
+import { joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
+import { renderPairs, renderTable, truncate } from '../tables.js';
 import { prColumns, prRows } from './pr-rows.js';
 
-export function renderQueue(queue: Queue, ctx: RenderContext): string {
+export interface QueueViewOptions {
+  /** --settings or -v: every setting, not the summary (a terminal only: a pipe always gets them all). */
+  allSettings?: boolean;
+}
+
+export function renderQueue(queue: Queue, ctx: RenderContext, options: QueueViewOptions = {}): string {
+  if (ctx.screen) return joinBlock(queueBlock(queue, ctx, options));
   const prs = queue.enqueuedPullRequests;
   const list =
     prs.length === 0
@@ -62,10 +72,79 @@ function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string
   return rows.filter((row): row is [string, string] => row[1] !== undefined);
 }
 
-function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
-  return renderTable(
-    [{ header: '#', align: 'right' }, ...prColumns('IN STATE')],
-    prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx),
-    ctx.paint,
-  );
+/**
+ * The terminal's layout: the state line and the table's header above, a row per PR (the part a short window
+ * cuts), the settings below.
+ */
+export function queueBlock(queue: Queue, ctx: RenderContext, options: QueueViewOptions = {}): Block {
+  const prs = queue.enqueuedPullRequests;
+  const settings = options.allSettings ? linesOf(renderQueueSettings(queue, ctx)) : settingsSummary(queue, ctx);
+  const tail = ['', ...settings];
+  if (prs.length === 0) return { head: [stateLine(queue, ctx), '', 'No pull requests in the queue.'], items: [], tail };
+  const [header = '', ...rows] = renderEnqueued(prs, ctx, ctx.screen?.columns).split('\n');
+  return { head: [stateLine(queue, ctx), '', header], items: rows.map((text) => ({ text })), tail };
 }
+
+/** `state running · branch main · 12 pull requests: 2 testing, 10 pending` */
+function stateLine(queue: Queue, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const prs = queue.enqueuedPullRequests;
+  const counts = new Map<string | undefined, number>();
+  for (const pr of prs) counts.set(pr.state, (counts.get(pr.state) ?? 0) + 1);
+  const byState = [...counts].map(([state, count]) => `${count} ${paintState(paint, state)}`).join(', ');
+  const total = `${prs.length} pull request${prs.length === 1 ? '' : 's'}${prs.length === 0 ? '' : `: ${byState}`}`;
+  return [`${paint.dim('state')} ${paintState(paint, queue.state)}`, `${paint.dim('branch')} ${safeLine(queue.branch)}`, total].join(' · ');
+}
+
+/** The settings that shape what the queue does next, packed into as few lines as the width allows. */
+function settingsSummary(queue: Queue, ctx: RenderContext): string[] {
+  const { paint } = ctx;
+  const pair = (key: string, value: string) => `${paint.dim(key)} ${value}`;
+  const batch = queue.batch ? `on (min ${queue.batchingMinSize}, max wait ${queue.batchingMaxWaitTimeMinutes}m)` : 'off';
+  const statuses = queue.requiredStatuses === null ? paint.dim('(branch protection)') : formatList(queue.requiredStatuses, paint);
+  const pairs = [
+    pair('mode', safeLine(queue.mode)),
+    pair('concurrency', String(queue.concurrency)),
+    pair('batch', batch),
+    pair('mergeMethod', safeLine(queue.mergeMethod)),
+    pair('testingTimeoutMinutes', String(queue.testingTimeoutMinutes)),
+    pair('pendingFailureDepth', String(queue.pendingFailureDepth)),
+    pair('requiredStatuses', statuses),
+    paint.dim('(all: --settings)'),
+  ];
+  const label = 'settings  ';
+  const width = Math.max(40, (ctx.screen?.columns ?? 80) - label.length);
+  return packed(pairs, width).map((line, index) => `${index === 0 ? paint.dim('settings') + '  ' : ' '.repeat(label.length)}${line}`);
+}
+
+/** Pieces joined by " · " into lines no wider than `width` (a piece wider than that alone on its line). */
+function packed(pieces: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const piece of pieces) {
+    const joined = line === '' ? piece : `${line} · ${piece}`;
+    if (line !== '' && visibleWidth(joined) > width) {
+      lines.push(line);
+      line = piece;
+    } else line = joined;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** The PR table; given a width, its titles are cut further so that a row fits it (down to 10 characters). */
+function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext, columns?: number): string {
+  const columnsOf = [{ header: '#', align: 'right' as const }, ...prColumns('IN STATE')];
+  const rows = prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx);
+  const table = renderTable(columnsOf, rows, ctx.paint);
+  if (columns === undefined) return table;
+  // reduce, not Math.max(...): a queue of 100,000 PRs would pass more arguments than a call takes.
+  const over = table.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0) - columns;
+  const widest = rows.reduce((most, row) => Math.max(most, Array.from(row[TITLE]!).length), 0);
+  if (over <= 0 || widest <= 10) return table;
+  const width = Math.max(10, widest - over);
+  return renderTable(columnsOf, rows.map((row) => row.map((cell, i) => (i === TITLE ? truncate(cell, width) : cell))), ctx.paint);
+}
+
+/** Where the title is in a row: after the position and the PR number. */
+const TITLE = 2;

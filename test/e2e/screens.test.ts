@@ -1,0 +1,138 @@
+// Screens that fit, through the whole program: mq's `run` in this process with a stdout that is a terminal
+// (an emulated one, xterm.js headless, 80×24) against a sandbox on a manual clock. The clock moves by events;
+// the test moves on when the window shows what it waits for. Node alone: the tmux test shows the same on a real
+// pseudo-terminal where tmux is installed.
+import { Readable, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli.js';
+import { control, isolatedDir, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { Emulator } from '../terminal/emulator.js';
+
+const fixture = useSandbox();
+const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
+
+let repoCounter = 0;
+/** A queue of concurrency 3 with `count` PRs submitted, 201 upwards. */
+async function queueWith(count: number): Promise<Record<string, string>> {
+  const name = `screens-${++repoCounter}`;
+  const env = sandboxEnv(fixture.recorder.url, `acme/${name}`);
+  expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
+  const prs = Array.from({ length: count }, (_, i) => String(201 + i));
+  for (const pr of prs) {
+    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name }, number: Number(pr), title: `Change number ${pr} of the widgets`, author: 'alice' });
+  }
+  if (count > 0) expect((await mq(['submit', ...prs], { env })).code).toBe(0);
+  return env;
+}
+
+/** mq in this process, its stdout the emulated terminal; `interrupt` is Ctrl-C. */
+function onTerminal(args: string[], env: Record<string, string>, emulator: Emulator) {
+  let stderr = '';
+  const controller = new AbortController();
+  const home = isolatedDir();
+  const code = run({
+    argv: args,
+    env: { ...env, HOME: home, XDG_CONFIG_HOME: `${home}/.config` },
+    cwd: home,
+    stdin: Readable.from(['']),
+    stdout: emulator.stdout(),
+    stderr: new Writable({ write: (chunk, _encoding, done) => ((stderr += String(chunk)), done()) }),
+    signal: controller.signal,
+    now: Date.now,
+  });
+  return { code, stderr: () => stderr, interrupt: () => controller.abort() };
+}
+
+describe('queue get on a terminal (80×24)', () => {
+  it('leads with the state and the PRs, then the settings in a few lines; all of them with --settings or -v; --json unchanged', async () => {
+    const env = await queueWith(12);
+    const emulator = new Emulator(80, 24);
+    expect(await onTerminal(['queue', 'get'], env, emulator).code).toBe(0);
+    await emulator.settled();
+    const lines = emulator.screen().split('\n');
+    expect(lines[0]).toBe('state running · branch main · 12 pull requests: 3 testing, 9 pending');
+    expect(lines).toHaveLength(19);
+    expect(lines.filter((line) => /^\s*\d+ {2}#2\d\d /.test(line))).toHaveLength(12);
+    expect(lines.at(-3)).toMatch(/^settings {2}mode single · concurrency 3 · batch off · mergeMethod squash$/);
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
+
+    for (const flag of ['--settings', '-v']) {
+      const all = new Emulator(80, 24);
+      expect(await onTerminal(['queue', 'get', flag], env, all).code).toBe(0);
+      await all.settled();
+      const text = all.written.replace(/\u001b\[[0-9;]*m/g, '');
+      expect(text.split('\n')[0]).toBe('state running · branch main · 12 pull requests: 3 testing, 9 pending');
+      expect(text).toMatch(/^createPrsForTestingBranches +on$/m);
+    }
+
+    const json = new Emulator(80, 24);
+    expect(await onTerminal(['queue', 'get', '--json'], env, json).code).toBe(0);
+    const piped = JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout);
+    expect(JSON.parse(json.written)).toEqual(piped);
+  });
+});
+
+describe('queue get --watch on a terminal (80×24)', () => {
+  it('redraws on the alternate screen as the queue changes, never into the scrollback; Ctrl-C leaves the last frame', async () => {
+    const env = await queueWith(12);
+    const emulator = new Emulator(80, 24);
+    emulator.write('$ mq queue get --watch\r\n');
+    const watching = onTerminal(['queue', 'get', '--watch', '--interval', '1s'], env, emulator);
+    await emulator.until(/12 pull requests: 3 testing, 9 pending/);
+    expect(emulator.alternate()).toBe(true);
+    // A test run takes 300 s: three PRs merge in each step, away from the exact second they do.
+    for (const [seconds, left] of [[350, 9], [300, 6], [300, 3]] as const) {
+      await advance(seconds);
+      await emulator.until(new RegExp(`${left} pull requests`));
+      expect(emulator.scrollback()).toBe(0);
+      expect(emulator.screen().split('\n').length).toBeLessThanOrEqual(23);
+    }
+    watching.interrupt();
+    expect(await watching.code).toBe(130);
+    await emulator.settled();
+    expect(emulator.alternate()).toBe(false);
+    expect(emulator.written).toMatch(/\u001b\[\?1049l\u001b\[\?25h/);
+    const after = emulator.screen();
+    expect(after.split('\n')[0]).toBe('$ mq queue get --watch');
+    expect(after.match(/^state /gm)).toHaveLength(1);
+    expect(after).toMatch(/3 pull requests/);
+    expect(watching.stderr()).toBe('mq: interrupted\n');
+  });
+
+  it('leaves the alternate screen when an error ends it (the queue deleted under it: exit 4)', async () => {
+    const env = await queueWith(0);
+    const emulator = new Emulator(80, 24);
+    const watching = onTerminal(['queue', 'get', '--watch', '--interval', '1s'], env, emulator);
+    await emulator.until(/No pull requests in the queue/);
+    expect(emulator.alternate()).toBe(true);
+    expect((await mq(['queue', 'delete', '--yes'], { env })).code).toBe(0);
+    expect(await watching.code).toBe(4);
+    await emulator.settled();
+    expect(emulator.alternate()).toBe(false);
+    expect(emulator.screen()).toMatch(/^state running/m);
+    expect(watching.stderr()).toMatch(/not found|no queue|does not exist/i);
+  });
+});
+
+describe('wait on 30 PRs on a terminal (80×24)', () => {
+  it('keeps its lines within the window, the settled ones cut first, and the scrollback still', async () => {
+    const env = await queueWith(30);
+    const emulator = new Emulator(80, 24);
+    emulator.write(`$ mq wait $(seq 201 230)\r\n`);
+    const prs = Array.from({ length: 30 }, (_, i) => String(201 + i));
+    const waiting = onTerminal(['wait', ...prs, '--interval', '1s'], env, emulator);
+    await emulator.until(/… and 8 more/);
+    const first = emulator.scrollback();
+    expect(first).toBeLessThanOrEqual(1);
+    for (const [seconds, merged] of [[350, 3], [300, 6], [300, 9]] as const) {
+      await advance(seconds);
+      await emulator.until((screen) => (screen.match(/position \d+/g) ?? []).length === Math.min(22, 30 - merged));
+      expect(emulator.scrollback()).toBe(first);
+      const lines = emulator.screen().split('\n');
+      expect(lines.length).toBeLessThanOrEqual(24);
+      expect(lines.at(-1)).toBe('… and 8 more');
+    }
+    waiting.interrupt();
+    expect(await waiting.code).toBe(130);
+  });
+});
