@@ -2,7 +2,7 @@
 // commander parsed to `onCommand`: the runner runs it, `parseArgv` only parses it. A group's subcommands are made
 // only when commander enters the group (`wholeProgram` makes them all): `mq --help` and `mq status` need only the
 // top level, and `queue create`/`update` alone bring some 80 options.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { ArgvIo, Invocation, Parse, Words } from '../commands/invocation.js';
 import { exitCodesSummary } from '../help/exit-codes.js';
 import { helpTopicsLine } from '../help/topics.js';
@@ -14,15 +14,29 @@ export interface ProgramOutput {
   stderr: { write(text: string): unknown };
 }
 
+/** commander's own heading for the inherited options (Help.formatHelp). */
+export const GLOBAL_OPTIONS_HEADING = 'Global Options:';
+
 export type OnCommand = (load: () => Promise<Parse>, words: Words) => Promise<void>;
 
 export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Command {
   const program = new Command(PROGRAM.name)
     .description(PROGRAM.description)
     .version(VERSION, '--version', 'print the version')
-    .helpOption('-h, --help', 'show help');
+    .helpOption('-h, --help', 'show help')
+    // Every command's help lists the flags it inherits too (`mq test-details --help` shows --org), under the
+    // heading commander gives them below a subcommand's own options; on mq's own help, the same heading.
+    .configureHelp({
+      showGlobalOptions: true,
+      // The flags of GLOBAL_FLAGS only: --version is mq's own, not a flag of its commands.
+      visibleGlobalOptions(command) {
+        return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.helpGroupHeading === GLOBAL_OPTIONS_HEADING);
+      },
+    })
+    .optionsGroup(GLOBAL_OPTIONS_HEADING);
   addFlags(program, GLOBAL_FLAGS);
   program
+    .optionsGroup('')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => output.stdout.write(text),

@@ -42,7 +42,7 @@ export const GLOBAL_FLAGS: readonly FlagSpec[] = [
   { flags: '--api-url <url>', description: 'API base URL, ending in /v1 (env MQ_API_URL)' },
   { flags: '-R, --repo <[host/]owner/name>', description: 'repository (env MQ_REPO; default: the git remote origin)' },
   { flags: '-b, --branch <name>', description: "the queue's target branch (env MQ_BRANCH; default main)" },
-  { flags: '--org <slug>', description: 'organization slug, for test-details (env MQ_ORG)' },
+  { flags: '--org <slug>', description: 'organization slug, for test-details and flaky (env MQ_ORG)' },
   { flags: '--profile <name>', description: 'config profile to apply (env MQ_PROFILE)' },
   { flags: '--config <file>', description: 'config file to use instead of searching (env MQ_CONFIG)' },
   { flags: '-o, --output <format>', description: 'output format', choices: ['table', 'json'] },

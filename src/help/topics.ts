@@ -52,7 +52,7 @@ const CONFIG_KEYS: Record<keyof typeof ConfigFileSchema.shape, string> = {
   apiUrl: 'API base URL, ending in /v1 (default https://api.trunk.io/v1)',
   repo: 'repository: "owner/name", "host/owner/name" or {host, owner, name} (default: the git remote origin)',
   targetBranch: "the queue's target branch (default main)",
-  org: 'organization slug, for mq test-details',
+  org: 'organization slug, for mq test-details and mq flaky',
   output: 'table or json (default table)',
   timeout: 'request timeout: 30s, 2m, or a number of seconds (default 30s)',
   tokenCommand: 'user file only: a shell command whose output is the token, run only when a request needs it',

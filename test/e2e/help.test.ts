@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { GLOBAL_FLAGS } from '../../src/cli/table.js';
 import { ConfigFileSchema, PROJECT_SEARCH_PLACES } from '../../src/config/index.js';
 import { EXIT } from '../../src/errors.js';
 import { EXIT_CODES, exitCodesSummary } from '../../src/help/exit-codes.js';
@@ -33,6 +34,19 @@ describe('--help', () => {
     );
     const withoutExamples = commands.filter(({ help }) => !help.includes('\nExamples:\n  $ ')).map(({ path }) => path.join(' '));
     expect(withoutExamples).toEqual([]);
+  });
+
+  it('lists the global flags under their own heading on every command', async () => {
+    const globalFlags = GLOBAL_FLAGS.map(({ flags }) => flags);
+    for (const { path, help } of await allHelp()) {
+      const section = /\nGlobal Options:\n([\s\S]*?)\n\n/.exec(help)?.[1];
+      expect(section, `mq ${path.join(' ')} --help`).toBeDefined();
+      const listed = section!.split('\n').map((line) => /^ {2}(\S.*?)(?: {2,}|$)/.exec(line)?.[1]).filter(Boolean);
+      expect(listed, `mq ${path.join(' ')} --help`).toEqual(globalFlags);
+    }
+    const testDetails = (await mq(['test-details', '--help'])).stdout;
+    expect(testDetails).toMatch(/\nGlobal Options:\n[\s\S]*--org <slug> +organization slug, for test-details and flaky/);
+    expect(testDetails).not.toContain('--version');
   });
 
   it('ends with the exit codes, from the table the code has', async () => {
