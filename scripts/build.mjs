@@ -1,11 +1,17 @@
 // Bundles src/ into dist/mq.js and the chunks it loads on demand (dist/chunks/), so that `mq` installs as one
 // package (the libraries it uses travel inside the bundle, their licences beside it) and each command loads only
-// what it runs: the command table's `load` imports and the renderers' are split points (code splitting).
+// what it runs: the command table's `load` imports and the renderers' are split points (code splitting). Beside
+// it, dist/help.json: the help texts bin/mq.js prints without loading the program (src/cli/help-texts.ts).
 import { build } from 'esbuild';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+// Bundled CommonJS dependencies (commander) still call require(); give them one.
+const REQUIRE_BANNER = { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" };
+// A data: URL has no path to require from (commander, bundled, requires node's modules): the checkout's.
+const evaluatedRequire = { js: `import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(${JSON.stringify(join(root, 'package.json'))});` };
+
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
 // Chunk names carry a hash: the chunks of an earlier build must not linger and ship.
@@ -27,13 +33,13 @@ const result = await build({
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
   external: ['typescript'],
   define: { MQ_VERSION: JSON.stringify(pkg.version), MQ_VOCABULARY: JSON.stringify(await vocabulary()) },
-  // Bundled CommonJS dependencies still call require(); give them one.
-  banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
+  banner: REQUIRE_BANNER,
   plugins: [generatedChecks(), lazyChildProcess()],
   logLevel: 'warning',
 });
 
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
+await writeFile(join(root, 'dist/help.json'), JSON.stringify((await evaluate(join(root, 'src/cli/help-texts.ts'))).helpTexts()));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 
 /** The JSON Schema of a config file, for editors, from its zod schema (src/config/config-json-schema.ts). */
@@ -88,7 +94,7 @@ function generatedChecks() {
 
 /** Source modules bundled on their own (a path, or esbuild's `stdin`) and imported, here, at build time. */
 async function evaluate(entry) {
-  const derived = await build({ ...(typeof entry === 'string' ? { entryPoints: [entry] } : entry), bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  const derived = await build({ ...(typeof entry === 'string' ? { entryPoints: [entry] } : entry), bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', banner: evaluatedRequire, logLevel: 'warning' });
   return import(`data:text/javascript;base64,${Buffer.from(derived.outputFiles[0].contents).toString('base64')}`);
 }
 

@@ -64,6 +64,30 @@ describe('--help', () => {
   });
 });
 
+describe('the help texts the build wrote (dist/help.json), which bin/mq.js prints for --help into a pipe', () => {
+  const { columns, texts } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/help.json'), 'utf8')) as {
+    columns: number;
+    texts: Record<string, string>;
+  };
+
+  it('are what commander prints, for every command', async () => {
+    expect(columns).toBe(80);
+    expect(Object.keys(texts)).toEqual(expect.arrayContaining(['', 'status', 'queue', 'queue update', 'flaky list', 'help']));
+    // A flag before the command path: the shim leaves it to commander.
+    const runs = await Promise.all(Object.keys(texts).map(async (path) => ({ path, run: await mq(['-q', ...(path ? path.split(' ') : []), '--help']) })));
+    for (const { path, run } of runs) expect(run, `mq -q ${path} --help`).toEqual({ code: 0, stdout: texts[path], stderr: '' });
+  });
+
+  it('are printed only for a bare command path: with a flag or an argument before --help, commander answers', async () => {
+    const fromShim = await mq(['status', '--help']);
+    expect(fromShim.stdout).toBe(texts['status']);
+    for (const args of [['status', '1', '--help'], ['--json', 'status', '--help'], ['status', '-h']]) {
+      const run = await mq(args);
+      expect(run, args.join(' ')).toEqual({ code: 0, stdout: texts['status'], stderr: '' });
+    }
+  });
+});
+
 describe('mq help', () => {
   it('shows a command help, as --help does', async () => {
     for (const path of [['submit'], ['queue', 'update'], ['config', 'init'], []]) {
