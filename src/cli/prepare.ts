@@ -1,6 +1,5 @@
 // Settings and the Context a handler receives, made once a command has parsed its input: loaded only then, since
 // it brings the config layer (and, on a command's first request, the API client).
-import { createInterface } from 'node:readline/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { MergeQueueClient } from '../api/client.js';
 import type { Context } from '../commands/context.js';
@@ -72,7 +71,10 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     signal: io.signal,
     now: io.now,
     sleep: (ms) => sleep(ms, io.signal),
-    interactive: Boolean(io.stdin.isTTY && io.stderr.isTTY),
+    // A getter: reading it makes process.stdin (milliseconds), which only commands that may ask need.
+    get interactive() {
+      return Boolean(io.stdin.isTTY && io.stderr.isTTY);
+    },
     // Made on first use, once: commands that never call the service never need a token.
     client: () => (making ??= makeClient()),
     probeClient: async (token, timeoutMs) => {
@@ -81,6 +83,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     },
     queueRef: () => ({ repo: requireRepo(settings), targetBranch: settings.targetBranch }),
     async confirm(question) {
+      const { createInterface } = await import('node:readline/promises');
       const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
       try {
         const answer = await prompt.question(`${question} [y/N] `, { signal: io.signal });

@@ -2,7 +2,6 @@
 // current branch. Read from the files under .git where that is simple, since spawning git costs tens of
 // milliseconds on every command and fails in checkouts git calls "dubious ownership"; git itself is the fallback
 // for layouts the files do not settle (config includes, reftable).
-import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Repo } from '../api/schemas.js';
@@ -126,7 +125,9 @@ function unquoteGitValue(raw: string): string {
 }
 
 /** Runs git for one line of output; any failure (git missing, not a repository, no such key) is undefined. */
-function runGit(cwd: string, args: string[]): Promise<string | undefined> {
+async function runGit(cwd: string, args: string[]): Promise<string | undefined> {
+  // Loaded here: node:child_process (with net and dgram) is milliseconds of a start that most runs never need.
+  const { execFile } = await import('node:child_process');
   return new Promise((done) => {
     execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
       const line = String(stdout).trim();

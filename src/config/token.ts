@@ -1,6 +1,5 @@
 // The API token, read only when a request needs one: `mq config show` or `mq --help` must not run a password
 // manager. No message here ever includes the token, or the output of the command that prints it.
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import { formatDuration } from './duration.js';
@@ -51,12 +50,14 @@ async function readTokenFile(path: string, origin: string): Promise<string> {
 }
 
 /** Runs `command` in a shell and answers its stdout. stderr is discarded: it is never shown, so it cannot leak. */
-export function runTokenCommand(
+export async function runTokenCommand(
   command: string,
   origin: string,
   cwd?: string,
   timeoutMs = TOKEN_COMMAND_TIMEOUT_MS,
 ): Promise<string> {
+  // Loaded here, as git.ts does: only a tokenCommand needs a child process.
+  const { spawn } = await import('node:child_process');
   const named = `tokenCommand "${command}" (${origin})`;
   return new Promise((done, fail) => {
     const child = spawn(command, { shell: true, cwd, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
