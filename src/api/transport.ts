@@ -149,7 +149,7 @@ export class Transport {
   }
 
   private now(): number {
-    return (this.options.now ?? performance.now.bind(performance))();
+    return (this.options.now ?? monotonicMs)();
   }
 
   private async pause(ms: number): Promise<void> {
@@ -174,7 +174,7 @@ export class Transport {
     trace?.(`> ${exchange.method} ${url.href}`);
     for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${name === TOKEN_HEADER ? redact(value) : value}`);
     if (exchange.body !== undefined) trace?.(`> ${abbreviateBody(exchange.body)}`);
-    const started = performance.now();
+    const started = monotonicMs();
     try {
       const response = await this.wire.send({
         url,
@@ -190,7 +190,7 @@ export class Transport {
       const contentType = String(response.headers['content-type'] ?? '');
       const serverDate = Date.parse(String(response.headers.date ?? ''));
       if (Number.isFinite(serverDate)) this.clockOffsetMs = serverDate - Date.now();
-      trace?.(`< ${response.status} ${contentType} (${Math.round(performance.now() - started)} ms)`);
+      trace?.(`< ${response.status} ${contentType} (${Math.round(monotonicMs() - started)} ms)`);
       trace?.(`< ${abbreviate(text)}`);
       return {
         status: response.status,
@@ -208,6 +208,11 @@ export class Transport {
 }
 
 const TRACE_MAX = 2000;
+
+/** A monotonic clock in milliseconds; not `performance.now()`, whose first use loads perf_hooks (a millisecond). */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
 
 function abbreviate(text: string, length = text.length): string {
   const oneLine = text.replace(/\s+/g, ' ');

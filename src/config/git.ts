@@ -2,10 +2,15 @@
 // current branch. Read from the files under .git where that is simple, since spawning git costs tens of
 // milliseconds on every command and fails in checkouts git calls "dubious ownership"; git itself is the fallback
 // for layouts the files do not settle (config includes, reftable).
-import { readFile, stat } from 'node:fs/promises';
+import { readFile as readFileThen, stat as statThen } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { Repo } from '../api/schemas.js';
 import { parseRemoteUrl } from './repo.js';
+
+// Not node:fs/promises: loading it loads node:readline's internals too, a millisecond of every start.
+const readFile = promisify(readFileThen);
+const stat = promisify(statThen);
 
 const GIT_TIMEOUT_MS = 5_000;
 

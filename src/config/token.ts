@@ -1,6 +1,5 @@
 // The API token, read only when a request needs one: `mq config show` or `mq --help` must not run a password
 // manager. No message here ever includes the token, or the output of the command that prints it.
-import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors.js';
 import { formatDuration } from './duration.js';
 import type { Settings } from './settings.js';
@@ -42,7 +41,8 @@ function checkToken(raw: string, what: string): string {
 
 async function readTokenFile(path: string, origin: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    // Loaded here: node:fs/promises (and node:readline's internals with it) is a millisecond of every start.
+    return await (await import('node:fs/promises')).readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new ConfigError(`cannot read tokenFile ${path} (${code}), named in ${origin}`);
