@@ -166,6 +166,15 @@ describe('the printers', () => {
     expect(renderDrainSummary({ ...done, admitted: left, ok: false, timedOut: true }, plain)).toBe('… Queue main still has 1 admitted PR: #1 testing\n');
   });
 
+  it('drain: more than five admitted PRs are counted by state, so the line fits a terminal', () => {
+    const prs = (state: 'testing' | 'pending', from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => enqueuedPr({ prNumber: from + i, state }));
+    expect(renderAdmittedLine([...prs('testing', 216, 3), ...prs('pending', 219, 12)], plain)).toBe(
+      '15 admitted PRs left: 3 testing (#216, #217, #218), 12 pending\n',
+    );
+    expect(renderAdmittedLine(prs('pending', 1, 5), plain)).toBe('5 admitted PRs left: #1 pending, #2 pending, #3 pending, #4 pending, #5 pending\n');
+  });
+
   it('watch in a pipe: the table once per change, a blank line between; NDJSON under --json', () => {
     const { out, text } = output();
     const printer = watchPrinter(out);

@@ -51,6 +51,16 @@ function admittedCount(admitted: readonly EnqueuedPullRequest[]): string {
   return `${admitted.length} admitted PR${admitted.length === 1 ? '' : 's'}`;
 }
 
+/** Up to 5, each by number; more, counted by state (numbers kept for a group of 3 or fewer): the line must fit. */
 function listAdmitted(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
-  return admitted.map((pr) => `#${pr.prNumber} ${paintState(ctx.paint, pr.state)}`).join(', ');
+  if (admitted.length <= 5) return admitted.map((pr) => `#${pr.prNumber} ${paintState(ctx.paint, pr.state)}`).join(', ');
+  const groups = new Map<string | undefined, number[]>();
+  for (const pr of admitted) {
+    const group = groups.get(pr.state) ?? [];
+    group.push(pr.prNumber);
+    groups.set(pr.state, group);
+  }
+  return [...groups]
+    .map(([state, prs]) => `${prs.length} ${paintState(ctx.paint, state)}${prs.length <= 3 ? ` (${prs.map((n) => `#${n}`).join(', ')})` : ''}`)
+    .join(', ');
 }
