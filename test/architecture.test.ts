@@ -70,6 +70,8 @@ interface Edge {
   /** A file under src/ (as `src/…/x.ts`), `node:…` for a Node built-in, or the package's name. */
   to: string;
   typeOnly: boolean;
+  /** An `import()`: loaded when that line runs, not with the file. */
+  dynamic?: boolean;
 }
 
 const ROOT = join(import.meta.dirname, '..');
@@ -86,19 +88,19 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string, text: string): Edge[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const edges: Edge[] = [];
-  const add = (specifier: ts.Expression | undefined, typeOnly: boolean) => {
+  const add = (specifier: ts.Expression | undefined, typeOnly: boolean, dynamic = false) => {
     if (!specifier || !ts.isStringLiteralLike(specifier)) {
-      edges.push({ from: file, to: `(an import this test cannot read: ${specifier?.getText(source) ?? 'none'})`, typeOnly });
+      edges.push({ from: file, to: `(an import this test cannot read: ${specifier?.getText(source) ?? 'none'})`, typeOnly, dynamic });
       return;
     }
-    edges.push({ from: file, to: resolveSpecifier(file, specifier.text), typeOnly });
+    edges.push({ from: file, to: resolveSpecifier(file, specifier.text), typeOnly, dynamic });
   };
   const visit = (node: ts.Node) => {
     // Only `import type` is type-only: under verbatimModuleSyntax, `import { type T }` still loads the module.
     if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly ?? false);
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier) add(node.moduleSpecifier, node.isTypeOnly);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) add(node.moduleReference.expression, node.isTypeOnly);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0], false);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node.arguments[0], false, true);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, true);
     ts.forEachChild(node, visit);
   };
@@ -279,6 +281,25 @@ describe('the layering of src/', () => {
     expect(named).toEqual([]);
   });
 
+  // Scripts call `mq status` every few seconds: what its module loads with it (not by a later import()) is its
+  // start-up cost. zod (with schemas.ts) is for an answer that is not well formed; the rest for other commands.
+  it('loads with mq status neither zod nor the schemas, cosmiconfig, undici, chalk, cli-table3 nor the sandbox', () => {
+    // The build replaces these two with checks it generates from their schemas (scripts/build.mjs,
+    // generatedChecks): their imports of zod are the build's, not the program's.
+    const generated = new Set(['src/api/checks.ts', 'src/config/settings-check.ts']);
+    const eager = new Set<string>();
+    const visit = (file: string) => {
+      if (eager.has(file)) return;
+      eager.add(file);
+      if (generated.has(file)) return;
+      for (const edge of edges) if (edge.from === file && !edge.typeOnly && !edge.dynamic) visit(edge.to);
+    };
+    for (const file of ['src/commands/status.ts', 'src/api/client.ts', 'src/render/json.ts', 'src/cli/runner.ts', 'src/cli/prepare.ts']) visit(file);
+    const heavy = [...eager].filter((file) => /^(zod|cosmiconfig|undici|chalk|cli-table3)$|^src\/api\/schemas\.ts$|^src\/sandbox\//.test(file));
+    expect(heavy).toEqual([]);
+    expect(eager.size).toBeGreaterThan(10);
+  });
+
   it('places every file in a room: a new folder is added to the table, not left out of it', () => {
     const unplaced = [...sources.keys()].filter((file) => !roomOf(file, ROOMS));
     expect(unplaced).toEqual([]);
@@ -299,11 +320,11 @@ describe('the checker, on a made-up graph', () => {
       `import x from './b.js';\nimport type { T } from '../api/t.js';\nexport { y } from './c.js';\nconst z = await import('node:fs');\nlet u: import('./d.js').U;`,
     );
     expect(edges).toEqual([
-      { from: 'src/commands/a.ts', to: 'src/commands/b.ts', typeOnly: false },
-      { from: 'src/commands/a.ts', to: 'src/api/t.ts', typeOnly: true },
-      { from: 'src/commands/a.ts', to: 'src/commands/c.ts', typeOnly: false },
-      { from: 'src/commands/a.ts', to: 'node:fs', typeOnly: false },
-      { from: 'src/commands/a.ts', to: 'src/commands/d.ts', typeOnly: true },
+      { from: 'src/commands/a.ts', to: 'src/commands/b.ts', typeOnly: false, dynamic: false },
+      { from: 'src/commands/a.ts', to: 'src/api/t.ts', typeOnly: true, dynamic: false },
+      { from: 'src/commands/a.ts', to: 'src/commands/c.ts', typeOnly: false, dynamic: false },
+      { from: 'src/commands/a.ts', to: 'node:fs', typeOnly: false, dynamic: true },
+      { from: 'src/commands/a.ts', to: 'src/commands/d.ts', typeOnly: true, dynamic: false },
     ]);
   });
 
