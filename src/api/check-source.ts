@@ -12,6 +12,7 @@ interface Def {
   coerce?: boolean;
   format?: string;
   check?: string;
+  pattern?: RegExp;
   innerType?: z.ZodType;
   element?: z.ZodType;
   shape?: Record<string, z.ZodType>;
@@ -48,7 +49,10 @@ export function checkSource(schema: z.ZodType): string | undefined {
 
 function partSource(schema: z.ZodType): string | undefined {
   const def = defOf(schema);
-  // A format (z.iso.datetime(), z.int()) is a check the schema is itself, not one in `checks`.
+  // A format (z.iso.datetime(), z.int()) is a check the schema is itself, not one in `checks`. zod checks an ISO
+  // date-time by its pattern alone, which a generated check can test as well (listPullRequests' since/until);
+  // other formats (URLs, e-mail, …) have more to them, and stay zod's.
+  if (isDatetime(def)) return `R.string([${json(['regex', def.pattern!.source, def.pattern!.flags])}])`;
   if (def.coerce || def.format !== undefined || def.check !== undefined) return undefined;
   const checks = (def.checks ?? []).map((check) => check._zod.def);
   const inner = (key: 'innerType' | 'element' | 'in' | 'out') => partSource(def[key]!);
@@ -156,4 +160,8 @@ export function compileChecks<K extends string>(schemas: Record<K, z.ZodType>): 
     checks[name] = source === undefined ? undefined : (new Function('R', `return ${source};`)(runtime) as Check);
   }
   return checks;
+}
+
+function isDatetime(def: Def): boolean {
+  return def.type === 'string' && def.format === 'datetime' && def.check === 'string_format' && def.pattern instanceof RegExp && !def.coerce && !def.checks?.length;
 }
