@@ -159,5 +159,13 @@ describe('the ETA of mq status, against when each PR merged', () => {
     expect(lines).toContain('#9 not_ready (position 2), blocked: not mergeable');
     const blocked = await mq(['status', '9'], { env });
     expect(blocked.stdout).toContain('\nETA          unavailable: it is not ready: it cannot start testing until its readiness gates pass\n');
+
+    // The same as fields of the NDJSON lines under --json: the estimate as status --json gives it, the gates.
+    const json = await mq(['wait', '3', '9', '--json', '--timeout', '1s', '--interval', '1s'], { env });
+    expect(json.code).toBe(7);
+    const events = json.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const status3 = JSON.parse((await mq(['status', '3', '--json'], { env })).stdout) as { eta: { at: string; basis: unknown } };
+    expect(events.find((event) => event.pr === 3)).toMatchObject({ state: 'testing', eta: { at: status3.eta.at, basis: status3.eta.basis } });
+    expect(events.find((event) => event.pr === 9)).toMatchObject({ state: 'not_ready', blocked: ['not mergeable'] });
   });
 });

@@ -66,9 +66,18 @@ export function renderChangeLine(change: PrChange, ctx: RenderContext): string {
   return `#${change.pr} ${paintState(ctx.paint, change.state)}${position}${next && `, ${next}`}\n`;
 }
 
-/** The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`. */
+/**
+ * The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`, with what
+ * the line says next as fields: `eta` (as `mq status --json` gives it) when there is an estimate, `blocked` (the
+ * readiness gates) for a not_ready PR: the fields exactly when the line has the words.
+ */
 export function changeJson(change: PrChange): unknown {
-  return { pr: change.pr, state: change.state, previous: change.previous, at: change.at, position: change.position };
+  const line = { pr: change.pr, state: change.state, previous: change.previous, at: change.at, position: change.position };
+  if (change.pullRequest?.state === 'not_ready') {
+    const gates = readinessInBrief(change.pullRequest);
+    return gates.length === 0 ? line : { ...line, blocked: gates };
+  }
+  return formatEtaShort(change.eta) === '' ? line : { ...line, eta: change.eta };
 }
 
 /** One line per PR: reached, ended elsewhere (with the readiness reasons the service gives), unknown, still waiting. */
