@@ -102,11 +102,14 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
   return { kind: 'doctor', checks, entries: configEntries(resolved), exitCode: firstFailure(checks) };
 }
 
-/** The settings did not resolve: nothing past them can be checked. */
+/**
+ * The settings did not resolve: nothing past them can be checked. The exit code is the one every other command
+ * gives for the same mistake: 2 for a bad flag or variable, 3 for a bad config file.
+ */
 export function unresolved(error: MqError, nodeVersion = process.versions.node): CommandResult {
   const checks: DoctorCheck[] = [
     nodeCheck(nodeVersion),
-    fail('config', error.message, 'correct the value the message names; mq config path shows which config files mq reads', EXIT.config),
+    fail('config', error.message, 'correct the value the message names; mq config path shows which config files mq reads', error.exitCode),
     ...CHECK_NAMES.slice(2).map((name) => skip(name, 'settings that resolve')),
   ];
   return { kind: 'doctor', checks, exitCode: firstFailure(checks) };

@@ -12,7 +12,7 @@ import {
   serviceStatusCheck,
   unresolved,
 } from '../../src/commands/doctor.js';
-import { ApiError, ConfigError, EXIT, NetworkError, ResponseError } from '../../src/errors.js';
+import { ApiError, ConfigError, EXIT, NetworkError, ResponseError, UsageError } from '../../src/errors.js';
 import type { Queue } from '../../src/api/schemas.js';
 
 const API = 'https://api.trunk.io/v1';
@@ -110,5 +110,10 @@ describe('mq doctor checks', () => {
     expect(result).toMatchObject({ kind: 'doctor', exitCode: EXIT.config });
     if (result.kind !== 'doctor') throw new Error('not a doctor result');
     expect(result.checks.map((c) => (c.ok ? 'ok' : c.skipped ? 'skipped' : 'failed'))).toEqual(['ok', 'failed', ...Array(9).fill('skipped')]);
+  });
+
+  it('gives a bad flag the exit code every command gives it (2), and a bad config file or variable 3', () => {
+    expect(unresolved(new UsageError('invalid --api-url "x": must be an http(s) URL ending in /v1'), '22.1.0')).toMatchObject({ exitCode: EXIT.usage });
+    expect(unresolved(new ConfigError('/r/.mqrc.json: unknown key "branch"'), '22.1.0')).toMatchObject({ exitCode: EXIT.config });
   });
 });

@@ -94,10 +94,17 @@ describe('mq doctor', () => {
     tokenNeverShown(run);
   });
 
-  it('a URL without /v1: exit 3, naming it and the URL meant', async () => {
+  it('a URL without /v1: exit 3 from the environment, 2 from a flag (as every command), naming it and the URL meant', async () => {
     const bare = sandbox.url.replace(/\/v1$/, '');
-    for (const run of [await mq(['doctor'], { env: env({ MQ_API_URL: bare }) }), await mq(['doctor', '--api-url', bare], { env: env() })]) {
-      expect(run.code).toBe(3);
+    const runs: Array<[Run, number]> = [
+      [await mq(['doctor'], { env: env({ MQ_API_URL: bare }) }), 3],
+      [await mq(['doctor', '--api-url', bare], { env: env() }), 2],
+    ];
+    const status = await mq(['status', '1', '--api-url', bare], { env: env() });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain(`"${bare}": must end in /v1`);
+    for (const [run, code] of runs) {
+      expect(run.code).toBe(code);
       expect(line(run, 'config')).toContain(`"${bare}": must end in /v1, as in ${sandbox.url}`);
       expect(line(run, 'API reachable')).toMatch(/^- .*skipped/);
       tokenNeverShown(run);
