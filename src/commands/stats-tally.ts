@@ -12,7 +12,7 @@ import {
   histogramBuckets,
   mainQueueMetrics,
   type QueueMetrics,
-} from '../render/metrics-summary.js';
+} from '../api/metrics-summary.js';
 
 export const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
 export type Conclusion = (typeof CONCLUSIONS)[number];

@@ -4,7 +4,7 @@ import type { MergeQueueClient } from '../api/client.js';
 import type { EnqueuedPullRequest } from '../api/schemas.js';
 import { parsePrometheus, type MetricSample } from '../api/prometheus.js';
 import { InterruptedError } from '../errors.js';
-import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from '../render/metrics-summary.js';
+import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from '../api/metrics-summary.js';
 import type { QueueRef } from './context.js';
 
 /** Fewer runs than this in the histogram say too little: the history is tried instead. */

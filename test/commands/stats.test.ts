@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EnqueuedPullRequest } from '../../src/api/schemas.js';
 import { parsePrometheus } from '../../src/api/prometheus.js';
 import { durationsFromMetrics, HistoryTally, noDurations, rates, type Stats } from '../../src/commands/stats-tally.js';
-import { bucketMax, bucketQuantile, histogramBuckets } from '../../src/render/metrics-summary.js';
+import { bucketMax, bucketQuantile, histogramBuckets } from '../../src/api/metrics-summary.js';
 import { makePaint } from '../../src/render/colors.js';
 import { toJson } from '../../src/render/json.js';
 import { estimate, renderStats } from '../../src/render/views/stats.js';
