@@ -51,10 +51,6 @@ export const HISTORY_SPREAD = 0.25;
 
 const IN_LINE = new Set(['pending', 'testing', 'tests_passed', 'pending_failure']);
 
-export function isEstimate(eta: Eta): eta is EtaEstimate {
-  return 'at' in eta;
-}
-
 export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const state = pr.state;
   if (state !== undefined && isFinalState(state)) return unavailable('final', `it is already ${state}`);
@@ -82,7 +78,7 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const at = mergeTime(line, ahead.length, queue, run.typical * 1000, now);
   const parallel = queue.mode === 'parallel';
   const earliest = parallel ? mergeTime([self, ...behind], 0, queue, run.low * 1000, now) : mergeTime(line, ahead.length, queue, run.low * 1000, now);
-  const batchSize = queue.batch ? Math.max(1, queue.batchingMinSize) : 1;
+  const batchSize = batchSizeOf(queue);
   const unpassed = ahead.filter((queued) => queued.state !== 'tests_passed').length;
   const retestRuns = failuresAhead + Math.ceil((failureRateOf(durations) * unpassed) / batchSize);
   const latest = mergeTime(line, ahead.length, queue, run.high * 1000, now) + retestRuns * run.high * 1000;
@@ -131,7 +127,7 @@ export function runLength(durations: TestDurations, queue: Pick<Queue, 'concurre
   const count = merged.length - first;
   const spanMs = merged.at(-1)! - merged[first]!;
   if (count < 3 || spanMs <= 0) return { unavailable: 'the recent merges are too far apart to time a run by' };
-  const perRound = Math.max(1, queue.concurrency) * (queue.batch ? Math.max(1, queue.batchingMinSize) : 1);
+  const perRound = Math.max(1, queue.concurrency) * batchSizeOf(queue);
   const typical = ((spanMs / (count - 1)) * perRound) / 1000;
   return { source: 'merge history', samples: count, window: 'last day', typical, low: typical * (1 - HISTORY_SPREAD), high: typical * (1 + HISTORY_SPREAD) };
 }
@@ -150,7 +146,7 @@ function mergeTime(line: readonly EnqueuedPullRequest[], selfIndex: number, queu
   const done = new Array<number>(line.length).fill(Number.NaN);
 
   // Runs in flight: one per testing PR, or per batch (PRs that started testing at one instant) when batching.
-  const batchSize = queue.batch ? Math.max(1, queue.batchingMinSize) : 1;
+  const batchSize = batchSizeOf(queue);
   const runs: Array<{ since: string; size: number; end: number; void: boolean }> = [];
   line.forEach((pr, i) => {
     if (pr.state === 'tests_passed' && !retests(i)) done[i] = now;
@@ -201,6 +197,11 @@ function mergeTime(line: readonly EnqueuedPullRequest[], selfIndex: number, queu
   let merge = now;
   for (let i = 0; i <= selfIndex; i++) if (i !== failure && !Number.isNaN(done[i]!)) merge = Math.max(merge, done[i]!);
   return merge;
+}
+
+/** The PRs one run tests: a batch of `batchingMinSize` when batching is on, else one. */
+function batchSizeOf(queue: Pick<Queue, 'batch' | 'batchingMinSize'>): number {
+  return queue.batch ? Math.max(1, queue.batchingMinSize) : 1;
 }
 
 function failureRateOf(durations: TestDurations): number {
