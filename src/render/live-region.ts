@@ -1,22 +1,16 @@
 // A block of lines redrawn in place on a terminal: the cursor goes back up over the rows the block took last
 // time, erases down, and writes the new block. Only ever used when stdout is a terminal; a pipe gets none of it.
-import type { Screen } from './screen-fit.js';
+import { lineRows, linesOf, type Screen } from './screen-fit.js';
 
 export type { Screen } from './screen-fit.js';
 
 const CSI = '\u001b[';
 export const HIDE_CURSOR = `${CSI}?25l`;
 export const SHOW_CURSOR = `${CSI}?25h`;
-const SGR = /\u001b\[[0-9;]*m/g;
 
 /** The rows `text` (lines ending in "\n") takes on the screen: a line wider than the screen wraps. */
 export function screenRows(text: string, columns: number | undefined): number {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines.reduce((rows, line) => {
-    const width = Array.from(line.replace(SGR, '')).length;
-    return rows + (columns && columns > 0 ? Math.max(1, Math.ceil(width / columns)) : 1);
-  }, 0);
+  return linesOf(text).reduce((rows, line) => rows + lineRows(line, columns), 0);
 }
 
 /**

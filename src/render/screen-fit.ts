@@ -23,12 +23,14 @@ export interface Block {
   tail: readonly string[];
 }
 
+// A colour code: one at a given place (sticky), and every one in a line.
 const SGR = /\u001b\[[0-9;]*m/y;
+const EVERY_SGR = /\u001b\[[0-9;]*m/g;
 const RESET = '\u001b[0m';
 
 /** The columns `line` takes: colour codes none, a character one. */
 export function visibleWidth(line: string): number {
-  return Array.from(line.replace(/\u001b\[[0-9;]*m/g, '')).length;
+  return Array.from(line.replace(EVERY_SGR, '')).length;
 }
 
 /** `text` as lines, without the trailing empty one. */
@@ -69,7 +71,7 @@ export function cutToWidth(line: string, columns: number): string {
 
 /** Whether anything but colour codes follows position `from`. */
 function hasMoreText(line: string, from: number): boolean {
-  return line.slice(from).replace(/\u001b\[[0-9;]*m/g, '').length > 0;
+  return line.slice(from).replace(EVERY_SGR, '').length > 0;
 }
 
 /**
@@ -83,7 +85,7 @@ export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): st
   const all = block.items.map((item) => cut(item.text));
   if (!rows || rows <= 0) return [...block.head, ...all, ...block.tail].map((line) => `${line}\n`).join('');
   const room = Math.max(1, rows - 1);
-  const height = (lines: readonly string[]) => lines.reduce((sum, line) => sum + rowsOf(line, columns), 0);
+  const height = (lines: readonly string[]) => lines.reduce((sum, line) => sum + lineRows(line, columns), 0);
   const budget = room - height(block.head) - height(block.tail);
   let items = all;
   if (items.length > budget) {
@@ -96,7 +98,7 @@ export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): st
   const fitted: string[] = [];
   let used = 0;
   for (const line of lines) {
-    used += rowsOf(line, columns);
+    used += lineRows(line, columns);
     if (used > room) break;
     fitted.push(line);
   }
@@ -106,7 +108,7 @@ export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): st
 }
 
 /** The rows a line takes: a line wider than the window wraps. */
-function rowsOf(line: string, columns: number | undefined): number {
+export function lineRows(line: string, columns: number | undefined): number {
   return columns && columns > 0 ? Math.max(1, Math.ceil(visibleWidth(line) / columns)) : 1;
 }
 
