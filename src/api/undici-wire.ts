@@ -8,7 +8,7 @@ import { KEEP_ALIVE_MS, type Wire } from './wire.js';
 /** Over `dispatcher`, which stays the caller's to close; without one, over a proxy agent this wire owns. */
 export function undiciWire(dispatcher?: Dispatcher): Wire {
   let owned: Promise<Dispatcher> | undefined;
-  const undici = import('undici');
+  const undici = import('./undici-exports.js');
   const chosen = (): Promise<Dispatcher> =>
     dispatcher ? Promise.resolve(dispatcher) : (owned ??= undici.then(({ EnvHttpProxyAgent }) => new EnvHttpProxyAgent({ keepAliveTimeout: KEEP_ALIVE_MS })));
   return {
