@@ -3,12 +3,13 @@
 // what it runs: the command table's `load` imports and the renderers' are split points (code splitting). Beside
 // it, dist/help.json: the help texts bin/mq.js prints without loading the program (src/cli/help-texts.ts).
 import { build } from 'esbuild';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-// Bundled CommonJS dependencies (commander) still call require(); give them one.
-const REQUIRE_BANNER = { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" };
+// Bundled CommonJS dependencies (commander) still call require(); give them one. esbuild puts a banner on every
+// file it writes; the files that never name `require` lose it again (withoutUnusedRequire).
+const REQUIRE_LINE = "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
 // A data: URL has no path to require from (commander, bundled, requires node's modules): the checkout's.
 const evaluatedRequire = { js: `import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(${JSON.stringify(join(root, 'package.json'))});` };
 
@@ -33,14 +34,44 @@ const result = await build({
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
   external: ['typescript'],
   define: { MQ_VERSION: JSON.stringify(pkg.version), MQ_VOCABULARY: JSON.stringify(await vocabulary()) },
-  banner: REQUIRE_BANNER,
+  banner: { js: REQUIRE_LINE },
+  write: false,
   plugins: [generatedChecks(), lazyChildProcess()],
   logLevel: 'warning',
 });
 
+await writeOutputs(withoutUnusedRequire(result.outputFiles));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
 await writeFile(join(root, 'dist/help.json'), JSON.stringify((await evaluate(join(root, 'src/cli/help-texts.ts'))).helpTexts()));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
+
+async function writeOutputs(files) {
+  for (const file of files) {
+    await mkdir(dirname(file.path), { recursive: true });
+    await writeFile(file.path, file.text);
+  }
+}
+
+/**
+ * The banner's require, dropped from the files that never call it: most chunks are mq's own code, and each
+ * createRequire is work at load (some 5 ms of `mq status`, over its ~35 chunks). The line's source map loses the
+ * banner's empty line with it, so the map still points at the right lines.
+ */
+function withoutUnusedRequire(files) {
+  const banner = `${REQUIRE_LINE}\n`;
+  const unused = new Set(
+    files.filter((file) => file.path.endsWith('.js') && file.text.startsWith(banner) && !/\brequire\b/.test(file.text.slice(banner.length))).map((file) => file.path),
+  );
+  return files.map((file) => {
+    if (unused.has(file.path)) return { path: file.path, text: file.text.slice(banner.length) };
+    if (!file.path.endsWith('.js.map') || !unused.has(file.path.slice(0, -'.map'.length))) return file;
+    const map = JSON.parse(file.text);
+    // A chunk of re-exports alone maps nothing.
+    if (map.mappings === '') return file;
+    if (!map.mappings.startsWith(';')) throw new Error(`${file.path}: the banner's line has mappings`);
+    return { path: file.path, text: JSON.stringify({ ...map, mappings: map.mappings.slice(1) }) };
+  });
+}
 
 /** The JSON Schema of a config file, for editors, from its zod schema (src/config/config-json-schema.ts). */
 async function configJsonSchema() {
