@@ -10,8 +10,11 @@ export interface Figure {
   baseline?: number;
   /** How the two values read: "ms", "MB", "req/s". */
   unit: string;
-  /** Bounds mine / baseline from above (≤) or below (≥); with no baseline, bounds mine itself, in its unit. */
-  goal: { atMost: number } | { atLeast: number };
+  /**
+   * Bounds mine / baseline from above (≤) or below (≥); with no baseline, bounds mine itself, in its unit. None:
+   * a figure printed for reference (what a goal is measured against), neither met nor missed.
+   */
+  goal?: { atMost: number } | { atLeast: number };
   /** How it was measured, in a few words: "15 interleaved pairs, medians". */
   how?: string;
 }
@@ -24,13 +27,16 @@ export function ratioOf(figure: Figure): number {
 }
 
 export function met(figure: Figure): boolean {
+  const { goal } = figure;
   const ratio = ratioOf(figure);
-  return 'atMost' in figure.goal ? ratio <= figure.goal.atMost : ratio >= figure.goal.atLeast;
+  return goal !== undefined && ('atMost' in goal ? ratio <= goal.atMost : ratio >= goal.atLeast);
 }
 
 export function goalText(figure: Figure): string {
+  const { goal } = figure;
+  if (goal === undefined) return '—';
   const unit = figure.baseline === undefined ? ` ${figure.unit}` : '×';
-  return 'atMost' in figure.goal ? `≤ ${figure.goal.atMost}${unit}` : `≥ ${figure.goal.atLeast}${unit}`;
+  return 'atMost' in goal ? `≤ ${goal.atMost}${unit}` : `≥ ${goal.atLeast}${unit}`;
 }
 
 function value(amount: number, unit: string): string {
@@ -45,7 +51,7 @@ function cells(figure: Figure): { mine: string; baseline: string; ratio: string;
     baseline: relative ? value(figure.baseline!, figure.unit) : '—',
     ratio: relative ? `${ratioOf(figure).toFixed(2)}×` : '—',
     goal: goalText(figure),
-    verdict: met(figure) ? 'met' : 'NOT met',
+    verdict: figure.goal === undefined ? 'reference' : met(figure) ? 'met' : 'NOT met',
   };
 }
 
@@ -54,7 +60,8 @@ export function report(figure: Figure): void {
   const c = cells(figure);
   const against = figure.baseline === undefined ? '' : ` vs ${c.baseline} = ${c.ratio}`;
   const how = figure.how ? `  (${figure.how})` : '';
-  console.log(`${figure.figure}: ${c.mine}${against}, goal ${c.goal}: ${c.verdict}${how}`);
+  const verdict = figure.goal === undefined ? ' (for reference)' : `, goal ${c.goal}: ${c.verdict}`;
+  console.log(`${figure.figure}: ${c.mine}${against}${verdict}${how}`);
   console.log(`${ROW_TAG}${JSON.stringify(figure)}`);
 }
 
@@ -64,11 +71,12 @@ export function summary(figures: readonly Figure[]): string {
     const c = cells(f);
     return [f.figure, c.mine, c.baseline, c.ratio, c.goal, c.verdict];
   });
-  const head = ['figure', 'mq', 'baseline', 'ratio', 'goal', ''];
+  const head = ['figure', 'measured', 'baseline', 'ratio', 'goal', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
-  const passed = figures.filter(met).length;
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', `${passed} of ${figures.length} goals met`].join('\n');
+  const goals = figures.filter((figure) => figure.goal !== undefined);
+  const passed = goals.filter(met).length;
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), '', `${passed} of ${goals.length} goals met`].join('\n');
 }
 
 /** The median of a list of samples. */

@@ -25,7 +25,10 @@ interface Row {
   node: string;
   args: string[];
   env: NodeJS.ProcessEnv;
-  goal: number;
+  /** Bounds the ratio to the baseline; none for a figure printed for reference. */
+  goal?: number;
+  /** What the row is measured against: `node -e 0` unless said. */
+  baseline?: { name: string; args: string[] };
   /** A directory that must not exist when each run starts: NODE_COMPILE_CACHE for an empty-cache row. */
   emptied?: string;
 }
@@ -63,6 +66,8 @@ function nodeWithCompileCache(): string | undefined {
   return path;
 }
 
+const BARE_NODE = { name: 'node -e 0', args: ['-e', '0'] };
+
 function runOnce(node: string, args: string[], env: NodeJS.ProcessEnv): number {
   const started = performance.now();
   const run = spawnSync(node, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -76,7 +81,7 @@ function timeWithNode(row: Row): Samples {
   const samples: Samples = { baseline: [], mine: [] };
   for (let i = 0; i < PAIRS; i++) {
     if (row.emptied) rmSync(row.emptied, { recursive: true, force: true });
-    samples.baseline.push(runOnce(row.node, ['-e', '0'], row.env));
+    samples.baseline.push(runOnce(row.node, (row.baseline ?? BARE_NODE).args, row.env));
     if (row.emptied) rmSync(row.emptied, { recursive: true, force: true });
     samples.mine.push(runOnce(row.node, row.args, row.env));
   }
@@ -88,7 +93,7 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 /** hyperfine, one run of each command, the pair listed PAIRS times: it runs them in that order, interleaved. */
 function timeWithHyperfine(row: Row): Samples {
   const out = join(mkdtempSync(join(tmpdir(), 'mq-bench-hyperfine-')), 'runs.json');
-  const baseline = [row.node, '-e', '0'].map(quote).join(' ');
+  const baseline = [row.node, ...(row.baseline ?? BARE_NODE).args].map(quote).join(' ');
   const mine = [row.node, ...row.args].map(quote).join(' ');
   const prepare = row.emptied ? ['--prepare', `rm -rf ${quote(row.emptied)}`] : [];
   const commands = Array.from({ length: PAIRS }, () => [baseline, mine]).flat();
@@ -111,7 +116,8 @@ function spread(values: number[]): string {
 
 function measure(row: Row): void {
   // One unmeasured run of each: the file cache, and on Node 22+ the compile cache the default rows run with.
-  runOnce(row.node, ['-e', '0'], row.env);
+  const baseline = row.baseline ?? BARE_NODE;
+  runOnce(row.node, baseline.args, row.env);
   runOnce(row.node, row.args, row.env);
   const samples = HYPERFINE ? timeWithHyperfine(row) : timeWithNode(row);
   report({
@@ -119,11 +125,39 @@ function measure(row: Row): void {
     mine: median(samples.mine),
     baseline: median(samples.baseline),
     unit: 'ms',
-    goal: { atMost: row.goal },
+    ...(row.goal !== undefined && { goal: { atMost: row.goal } }),
     how: `${TIMER}, ${PAIRS} interleaved pairs, medians`,
   });
-  console.log(`  node -e 0: ${spread(samples.baseline)}\n  mq:        ${spread(samples.mine)}\n`);
+  console.log(`  ${baseline.name}: ${spread(samples.baseline)}\n  measured: ${spread(samples.mine)}\n`);
 }
+
+/**
+ * The least any client can do for `mq status 1 --json`: an ES module (as mq is) making the requests mq makes for
+ * a waiting PR, over node:http with one keep-alive agent, in the same order (the PR; then the queue and the
+ * metrics together; then the last day's PRs, the ETA's history), and printing the PR. No settings, no checks,
+ * no argv: the floor under the status row's goal.
+ */
+const BARE_STATUS_CLIENT = `
+import http from 'node:http';
+const base = process.env.MQ_API_URL;
+const agent = new http.Agent({ keepAlive: true });
+const repo = { host: 'github.com', owner: 'acme', name: 'bench' };
+const call = (method, path, body) => new Promise((resolve, reject) => {
+  const headers = { 'x-api-token': process.env.MQ_TOKEN, 'content-type': 'application/json' };
+  const request = http.request(base + path, { method, agent, headers }, (response) => {
+    let text = '';
+    response.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () =>
+      response.statusCode === 200 ? resolve(text) : reject(new Error(path + ': ' + response.statusCode + ' ' + text)));
+  });
+  request.on('error', reject);
+  request.end(body === undefined ? undefined : JSON.stringify(body));
+});
+const pr = JSON.parse(await call('POST', '/getSubmittedPullRequest', { repo, targetBranch: 'main', pr: { number: 1 } }));
+await Promise.all([call('POST', '/getQueue', { repo, targetBranch: 'main' }), call('GET', '/getMergeQueueMetrics?repo=acme%2Fbench&repoHost=github.com')]);
+await call('POST', '/listPullRequests', { repo, targetBranch: 'main', since: new Date(Date.now() - 86400000).toISOString(), take: 100 });
+process.stdout.write(JSON.stringify(pr, null, 2) + '\\n');
+agent.destroy();
+`;
 
 async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): void }> {
   const child = spawn(process.execPath, [MQ, 'sandbox', '--port', '0', '--clock', 'manual'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -168,6 +202,17 @@ try {
     args: [MQ, 'status', '1', '--json'],
     env: apiEnv,
     goal: 1.6,
+  });
+  // The floor under that goal, and how far mq stands above it.
+  const bareClient = join(home, 'bare-status-client.mjs');
+  writeFileSync(bareClient, BARE_STATUS_CLIENT);
+  measure({ figure: `bare node:http client, the same requests / node -e 0 (node ${here})`, node: process.execPath, args: [bareClient], env: apiEnv });
+  measure({
+    figure: `mq status 1 --json / that bare client (node ${here})`,
+    node: process.execPath,
+    args: [MQ, 'status', '1', '--json'],
+    env: apiEnv,
+    baseline: { name: 'bare client', args: [bareClient] },
   });
 } finally {
   sandbox.stop();
