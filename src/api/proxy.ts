@@ -5,10 +5,6 @@ import { isLoopback } from './loopback.js';
 
 export type ProxyEnv = Record<string, string | undefined>;
 
-export function proxyConfigured(url: URL, env: ProxyEnv = process.env): boolean {
-  return proxyFor(url, env) !== undefined;
-}
-
 /** The proxy set for `url` and the variable that sets it (for `mq doctor`); NO_PROXY is not consulted. */
 export function proxyFor(url: URL, env: ProxyEnv = process.env): { variable: string; proxy: string } | undefined {
   // A loopback address is never proxied: the proxy's own loopback is another machine's, and HTTP_PROXY would

@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici';
 import { ApiError, InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
 import { errorMessage, judge } from './error-body.js';
 import { nodeWire } from './node-wire.js';
-import { proxyConfigured } from './proxy.js';
+import { proxyFor } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
 import { undiciWire } from './undici-wire.js';
 import { CONNECT_TIMEOUT_CODE, type StreamedBody, type Wire } from './wire.js';
@@ -76,14 +76,17 @@ const TOKEN_HEADER = 'x-api-token';
 
 export class Transport {
   private readonly wire: Wire;
+  /** The proxy the environment sets for the service's URL (undici's wire honours NO_PROXY on top). */
+  private readonly proxy: Proxy | undefined;
   private readonly scrub: (text: string) => string;
   private readonly trace: ((line: string) => void) | undefined;
   /** How far the service's clock (its Date header) is ahead of ours, once it has answered. */
   private clockOffsetMs: number | undefined;
 
   constructor(private readonly options: TransportOptions) {
-    this.wire =
-      options.dispatcher || proxyConfigured(new URL(options.apiUrl)) ? undiciWire(options.dispatcher) : nodeWire();
+    const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
+    this.proxy = proxy && proxyOf(proxy);
+    this.wire = options.dispatcher || proxy ? undiciWire(options.dispatcher) : nodeWire();
     const scrub = echoScrubber(options.token);
     this.scrub = (text) => withoutCredentials(scrub(text));
     const trace = options.trace;
@@ -200,7 +203,7 @@ export class Transport {
       };
     } catch (error) {
       if (this.options.signal?.aborted) throw new InterruptedError();
-      const failure = networkError(error, url, this.options.timeoutMs);
+      const failure = networkError(error, url, this.options.timeoutMs, this.proxy);
       failure.message = this.scrub(failure.message);
       throw failure;
     }
@@ -244,19 +247,48 @@ function retryAfter(header: string | string[] | undefined): number | undefined {
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS) : undefined;
 }
 
-/** Walks the cause chain for the system error underneath and says what it means for the user. */
-function networkError(error: unknown, url: URL, timeoutMs: number): NetworkError {
+interface Proxy {
+  /** Host and port alone: a proxy URL may carry a user and password, which no message repeats. */
+  hostname: string;
+  port: number;
+  variable: string;
+}
+
+function proxyOf({ proxy, variable }: { proxy: string; variable: string }): Proxy | undefined {
+  try {
+    const url = new URL(proxy);
+    return { hostname: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)), variable };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Walks the cause chain for the system error underneath and says what it means for the user. Through a proxy,
+ * a name that does not resolve or a refused connection may be the proxy's, not the service's: the system
+ * error's own host or port tells which, and the message then names the proxy and the variable that sets it.
+ */
+function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy): NetworkError {
   const codes: string[] = [];
+  let system: { hostname?: unknown; port?: unknown } = {};
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') codes.push(code);
     if (e.name === 'TimeoutError' || e.name === 'AbortError') codes.push('TIMEOUT');
+    if ('syscall' in e) system = e as typeof system;
   }
   const where = url.host;
   const has = (...wanted: string[]) => wanted.some((c) => codes.includes(c));
   const failed = (message: string, failure: NetworkFailure, sent: boolean) => new NetworkError(message, { cause: error, failure, sent });
-  if (has('ENOTFOUND', 'EAI_AGAIN')) return failed(`cannot resolve ${url.hostname}: check --api-url and your network`, 'dns', false);
-  if (has('ECONNREFUSED')) return failed(`connection refused by ${where}: is the service (or the sandbox) running?`, 'refused', false);
+  const theProxy = proxy && `the proxy ${proxy.hostname}:${proxy.port} (${proxy.variable})`;
+  if (has('ENOTFOUND', 'EAI_AGAIN')) {
+    if (proxy && system.hostname === proxy.hostname) return failed(`cannot resolve ${theProxy}: check ${proxy.variable} and your network`, 'dns', false);
+    return failed(`cannot resolve ${url.hostname}: check --api-url and your network`, 'dns', false);
+  }
+  if (has('ECONNREFUSED')) {
+    if (proxy && system.port === proxy.port) return failed(`connection refused by ${theProxy}: is ${proxy.variable} right, and the proxy running?`, 'refused', false);
+    return failed(`connection refused by ${where}: is the service (or the sandbox) running?`, 'refused', false);
+  }
   if (has('UND_ERR_CONNECT_TIMEOUT', CONNECT_TIMEOUT_CODE)) return failed(`cannot connect to ${where}: the connection timed out`, 'timeout', false);
   if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE')) return failed(`the connection to ${where} was reset`, 'reset', true);
   if (has('TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) {

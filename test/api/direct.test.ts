@@ -4,7 +4,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { proxyConfigured } from '../../src/api/proxy.js';
+import { proxyFor, type ProxyEnv } from '../../src/api/proxy.js';
 import type { StreamedBody } from '../../src/api/wire.js';
 import { Transport } from '../../src/api/transport.js';
 import { InterruptedError, NetworkError } from '../../src/errors.js';
@@ -158,7 +158,10 @@ describe('failures to connect, direct', () => {
   });
 });
 
-describe('proxyConfigured', () => {
+/** Whether a proxy is set for the URL at all (the transport then sends through undici). */
+const proxyConfigured = (url: URL, env: ProxyEnv) => proxyFor(url, env) !== undefined;
+
+describe('proxyFor', () => {
   const http = new URL('http://api.example/v1');
   const https = new URL('https://api.example/v1');
 

@@ -78,4 +78,23 @@ describe('HTTP_PROXY', () => {
     expect(run.stderr).toMatch(/^mq: .*mq\.proxy\.test/);
     expect(proxied).toEqual([]);
   });
+
+  it('a proxy that refuses the connection is named, with the variable that set it', async () => {
+    const closed = createServer();
+    await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    const env = { ...sandboxEnv(API_URL, 'acme/proxied'), MQ_INSECURE: '1', HTTP_PROXY: `http://127.0.0.1:${port}` };
+    const run = await mq(['queue', 'get'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toMatch(new RegExp(`^mq: connection refused by the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\): is HTTP_PROXY right, and the proxy running\\?`));
+  });
+
+  it('a proxy whose name does not resolve is named, without the password its URL carries', async () => {
+    const env = { ...sandboxEnv(API_URL, 'acme/proxied'), MQ_INSECURE: '1', http_proxy: 'http://alice:pr0xy-secret@proxy.nowhere.test:3128' };
+    const run = await mq(['queue', 'get'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toMatch(/^mq: cannot resolve the proxy proxy\.nowhere\.test:3128 \(http_proxy\): check http_proxy and your network/);
+    expect(run.stderr).not.toContain('pr0xy-secret');
+  });
 });
