@@ -11,9 +11,9 @@ import {
   readToken,
   type ResolvedSettings,
 } from '../config/index.js';
-import { formatDuration } from '../config/duration.js';
 import { formatRepo } from '../config/repo.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../errors.js';
+import { formatDuration as inWords } from '../render/durations.js';
 import type { Context } from './context.js';
 import type { Invocation, ResultWork } from './invocation.js';
 import type { CommandResult, DoctorCheck } from './result.js';
@@ -214,7 +214,8 @@ export function clockCheck(skewMs: number | undefined, loopback: boolean): Docto
   if (skewMs === undefined) return pass('clock', 'the answer had no Date header: not compared');
   // The Date header counts whole seconds.
   if (Math.abs(skewMs) < 2_000) return pass('clock', 'in step with the service (within 1s)');
-  const off = `local clock ${formatDuration(Math.round(Math.abs(skewMs) / 1000) * 1000)} ${skewMs > 0 ? 'behind' : 'ahead of'} the service`;
+  // In words ("327d 23h"), not as a flag is written: a sandbox on its own clock can be months away ("7849h11s").
+  const off = `local clock ${inWords(Math.round(Math.abs(skewMs) / 1000))} ${skewMs > 0 ? 'behind' : 'ahead of'} the service`;
   if (loopback) return pass('clock', `${off}: a sandbox keeps its own time`);
   if (Math.abs(skewMs) <= SKEW_LIMIT_MS) return pass('clock', off);
   return fail('clock', off, 'synchronise the system clock (NTP): ages and --since are read against it', EXIT.negative);
