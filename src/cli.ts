@@ -57,6 +57,11 @@ export async function main(): Promise<void> {
     },
     signal: controller.signal,
     now: Date.now,
+    // A terminal's stdout is written synchronously: what a listener writes at exit reaches the screen.
+    onExit: (listener) => {
+      process.on('exit', listener);
+      return () => process.off('exit', listener);
+    },
   });
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);

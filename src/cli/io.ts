@@ -13,4 +13,6 @@ export interface Io {
   /** Aborted on Ctrl-C or SIGTERM. */
   signal: AbortSignal;
   now(): number;
+  /** Calls `listener` as the process exits, however it exits; returns what stops it. Absent in-process: never. */
+  onExit?(listener: () => void): () => void;
 }

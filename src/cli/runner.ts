@@ -159,6 +159,7 @@ export class Runner {
         io.stdout.on('resize', listener);
         return () => io.stdout.off('resize', listener);
       },
+      ...(io.onExit && { onExit: io.onExit }),
       now: io.now,
     };
   }

@@ -21,6 +21,12 @@ export interface ProgressOutput {
   screen(): Screen;
   /** Calls `listener` when the terminal changes size; returns what stops it. */
   onResize?(listener: () => void): () => void;
+  /**
+   * Calls `listener` if the process exits with the live block still drawn (a second Ctrl-C exits at once, a
+   * crash in a timer skips every finally): the user gets the normal screen and the cursor back. Returns what
+   * stops it.
+   */
+  onExit?(listener: () => void): () => void;
   /** The local clock, until the service's is known. */
   now(): number;
 }
@@ -82,10 +88,13 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
         draw();
       })
     : undefined;
+  // Only the screen and the cursor: at exit there is no time to print the last frame again.
+  const stopAtExit = live ? out.onExit?.(() => live.end()) : undefined;
   const close = () => {
     const shown = open && drawn;
     open = false;
     stopResizing?.();
+    stopAtExit?.();
     live?.end(() => (shown ? joinBlock(blockOf(out.screen())) : ''));
   };
   const json = (value: unknown) => out.write(`${JSON.stringify(value)}\n`);

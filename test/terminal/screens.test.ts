@@ -184,3 +184,42 @@ describe('wait on many PRs on a terminal', () => {
     printer.close();
   });
 });
+
+describe('an exit with the live block still drawn (a second Ctrl-C, a crash in a timer)', () => {
+  /** The exit listeners the printer registers, called as the process would call them. */
+  function exits() {
+    const listeners = new Set<() => void>();
+    return { onExit: (listener: () => void) => (listeners.add(listener), () => listeners.delete(listener)), listeners };
+  }
+
+  it('--watch: the normal screen and the cursor come back', async () => {
+    const emulator = new Emulator(80, 24);
+    emulator.write('$ mq queue get --watch\r\n');
+    const { onExit, listeners } = exits();
+    const printer = watchPrinter(attach(emulator, { onExit }).out);
+    printer.events.polled(queueOf(12), true, NOW);
+    await emulator.settled();
+    expect(emulator.alternate()).toBe(true);
+    expect(listeners.size).toBe(1);
+
+    listeners.forEach((listener) => listener());
+    await emulator.settled();
+    expect(emulator.alternate()).toBe(false);
+    expect(emulator.written.endsWith('\u001b[?1049l\u001b[?25h')).toBe(true);
+    expect(rowsOf(emulator.screen())[0]).toBe('$ mq queue get --watch');
+  });
+
+  it('wait: the cursor comes back; a printer closed the usual way leaves no listener behind', async () => {
+    const emulator = new Emulator(80, 24);
+    const { onExit, listeners } = exits();
+    const printer = waitPrinter(attach(emulator, { onExit }).out);
+    printer.events.polled([{ pr: 201, status: 'waiting', position: 1, pullRequest: submittedPr({ prNumber: 201, state: 'testing' }) }], NOW);
+    await emulator.settled();
+    expect(emulator.written).toContain('\u001b[?25l');
+    listeners.forEach((listener) => listener());
+    expect(emulator.written.endsWith('\u001b[?25h')).toBe(true);
+
+    printer.close();
+    expect(listeners.size).toBe(0);
+  });
+});
