@@ -42,6 +42,11 @@ export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
+    // A run that never reads its input (`mq --help`, answered by bin/mq.js at once) may be gone before the
+    // input is written: that EPIPE is no failure of the run.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') fail(error);
+    });
     child.stdin.end(options.input ?? '');
   });
 }
