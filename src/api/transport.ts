@@ -266,21 +266,30 @@ function proxyOf({ proxy, variable }: { proxy: string; variable: string }): Prox
 /**
  * Walks the cause chain for the system error underneath and says what it means for the user. Through a proxy,
  * a name that does not resolve or a refused connection may be the proxy's, not the service's: the system
- * error's own host or port tells which, and the message then names the proxy and the variable that sets it.
+ * error's own host or port tells which, and the message then names the proxy and the variable that sets it. A
+ * proxy that will not open the tunnel says so with its status (undici reports it as an abort, which would
+ * otherwise read as a timeout).
  */
 function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy): NetworkError {
   const codes: string[] = [];
   let system: { hostname?: unknown; port?: unknown } = {};
+  let tunnelRefused: string | undefined;
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') codes.push(code);
     if (e.name === 'TimeoutError' || e.name === 'AbortError') codes.push('TIMEOUT');
     if ('syscall' in e) system = e as typeof system;
+    // undici's words when the proxy answers CONNECT with anything but 200 (an AbortError, not a timeout).
+    tunnelRefused ??= /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling$/.exec(e.message)?.[1];
   }
   const where = url.host;
   const has = (...wanted: string[]) => wanted.some((c) => codes.includes(c));
   const failed = (message: string, failure: NetworkFailure, sent: boolean) => new NetworkError(message, { cause: error, failure, sent });
   const theProxy = proxy && `the proxy ${proxy.hostname}:${proxy.port} (${proxy.variable})`;
+  if (tunnelRefused !== undefined) {
+    const hint = tunnelRefused === '407' ? ': it asks for a login, which goes in the proxy URL (http://user:password@host:port)' : '';
+    return failed(`${theProxy ?? 'the proxy'} would not connect to ${where}: it answered ${tunnelRefused}${hint}`, 'refused', false);
+  }
   if (has('ENOTFOUND', 'EAI_AGAIN')) {
     if (proxy && system.hostname === proxy.hostname) return failed(`cannot resolve ${theProxy}: check ${proxy.variable} and your network`, 'dns', false);
     return failed(`cannot resolve ${url.hostname}: check --api-url and your network`, 'dns', false);
@@ -294,7 +303,9 @@ function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy
   if (has('TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) {
     return failed(`no answer from ${where} within ${timeoutMs / 1000}s`, 'timeout', true);
   }
-  if (codes.some((c) => c.startsWith('ERR_TLS') || c.includes('CERT') || c.startsWith('UNABLE_TO'))) {
+  // EPROTO: OpenSSL met something that is not TLS, most often an https:// URL on a plain-http port.
+  if (has('EPROTO')) return failed(`TLS failure talking to ${where} (EPROTO): it does not answer in TLS; if it serves plain http, the URL takes http://`, 'tls', false);
+  if (codes.some((c) => c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.includes('CERT') || c.startsWith('UNABLE_TO'))) {
     return failed(`TLS failure talking to ${where} (${codes.join(', ')})`, 'tls', false);
   }
   return failed(`cannot reach ${where}: ${error instanceof Error ? error.message : String(error)}`, 'other', true);

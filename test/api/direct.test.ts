@@ -156,6 +156,20 @@ describe('failures to connect, direct', () => {
     await client.close();
     expect(error.message).toMatch(/^cannot resolve mq-api\.invalid: check --api-url and your network$/);
   });
+
+  it('https:// to a plain-http server is a TLS failure (never tried again) that says what to try, in one line', async () => {
+    const service = await startHttpService();
+    try {
+      const { client } = clientFor({ apiUrl: service.apiUrl.replace(/^http:/, 'https:'), dispatcher: undefined as never });
+      const error = await rejectionOf(client.getQueue(queueRef));
+      await client.close();
+      expect(error).toMatchObject({ failure: 'tls', sent: false });
+      expect(error.message).toMatch(/^TLS failure talking to 127\.0\.0\.1:\d+ \(EPROTO\): it does not answer in TLS; if it serves plain http, the URL takes http:\/\/$/);
+      expect(error.message).not.toContain('\n');
+    } finally {
+      await service.close();
+    }
+  });
 });
 
 /** Whether a proxy is set for the URL at all (the transport then sends through undici). */
@@ -222,6 +236,29 @@ describe('through a proxy', () => {
     await client.deleteQueue(queueRef);
     await client.close();
     expect(seen).toEqual(['CONNECT mq-api.invalid:80', 'POST /v1/deleteQueue']);
+  });
+
+  it('a proxy that will not open the tunnel: its status, not a timeout; a 407 says where the login goes', async () => {
+    const refusing = createHttpServer();
+    const statuses = [403, 407];
+    refusing.on('connect', (_req, socket: Socket) => socket.end(`HTTP/1.1 ${statuses[0]} No\r\n\r\n`));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const { port } = refusing.address() as AddressInfo;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${port}`;
+    try {
+      for (const status of [403, 407]) {
+        statuses[0] = status;
+        const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
+        const error = await rejectionOf(client.getQueue(queueRef));
+        await client.close();
+        expect(error).toMatchObject({ failure: 'refused', sent: false });
+        expect(error.message).toMatch(new RegExp(`^the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\) would not connect to mq-api\\.invalid: it answered ${status}`));
+        expect(error.message.includes('login, which goes in the proxy URL')).toBe(status === 407);
+      }
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   });
 
   it('NO_PROXY keeps a host off it', async () => {
