@@ -6,7 +6,8 @@
 // loaders stay merged under ours (so .js/.ts are overridden with a refusal rather than left out), its 'global'
 // search strategy also reads its own global directory (so files.ts walks the directories itself and asks about
 // one at a time, with 'none'), and creating an explorer loads a "meta config" (see refuseMetaConfig in files.ts).
-import { basename, extname } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
@@ -64,6 +65,8 @@ function explorer(searchPlaces: string[]) {
 function asConfigError(error: unknown, fallbackPath: string): MqError {
   if (error instanceof MqError) return error;
   const path = (error as { filepath?: string }).filepath ?? fallbackPath;
+  const missing = (error as { code?: string; path?: string }).code === 'ENOENT' ? (error as { path?: string }).path : undefined;
+  if (missing !== undefined && missing !== path) return new ConfigError(`${path}: the file its $import names does not exist: ${missing}`, { cause: error });
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   const reason = (error as { code?: string }).code ?? message;
   return new ConfigError(`${path}: cannot be read (${reason})`, { cause: error });
@@ -87,10 +90,20 @@ export async function loadFile(path: string, searchPlaces: string[], kind: Confi
 export async function searchDir(dir: string, searchPlaces: string[], kind: ConfigFileKind): Promise<ConfigFile | undefined> {
   try {
     const result = await explorer(searchPlaces).search(dir);
-    return result ? validate(result.filepath, kind, result.config) : undefined;
+    if (result) return validate(result.filepath, kind, result.config);
   } catch (error) {
     throw asConfigError(error, dir);
   }
+  // A search passes over a file whose $import is missing as if the file were not there, and the settings in it
+  // would be dropped without a word (another branch, another queue). Loaded by name, such a file fails; one
+  // that is empty or holds only comments loads as nothing, and is passed over as the search did.
+  for (const path of searchPlaces.map((place) => join(dir, place))) {
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) continue;
+    await loadFile(path, searchPlaces, kind).catch((error: unknown) => {
+      if ((error as { cause?: { code?: string } }).cause?.code === 'ENOENT') throw error;
+    });
+  }
+  return undefined;
 }
 
 /**

@@ -57,6 +57,28 @@ describe('finding the project file', () => {
     expect(files).toEqual([join(t.proj, winner)]);
   });
 
+  it('a file whose $import is missing is an error, not a file passed over with its settings', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    // Were it passed over, the file above it would be read instead: another branch, without a word.
+    t.write('home/proj/.mqrc', 'targetBranch: elsewhere\n');
+    const file = t.write('home/proj/app/.mqrc.yaml', '$import: ./shared.yaml\ntargetBranch: develop\n');
+    const error = await rejection(t.resolve({ cwd: 'home/proj/app' }));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`${file}: the file its $import names does not exist: ${join(t.proj, 'app/shared.yaml')}`);
+    expect((await rejection(t.resolve({ cwd: 'home/proj/app', flags: { config: file } }))).message).toBe(error.message);
+
+    t.write('home/proj/app/shared.yaml', 'timeout: 45s\n');
+    expect((await t.resolve({ cwd: 'home/proj/app' })).settings).toMatchObject({ targetBranch: 'develop', timeoutMs: 45_000 });
+  });
+
+  it('a YAML file of comments alone is no settings, passed over as before', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc.yaml', '# settings come later\n');
+    expect((await t.resolve()).settings.targetBranch).toBe('main');
+  });
+
   it('stops at the git root', async () => {
     const t = tree();
     t.write('home/.mqrc', 'targetBranch: above-the-repo\n');
