@@ -3,6 +3,7 @@
 // never scrolls anything into the scrollback. What does not fit is cut from the middle of the block, the list,
 // and said in one line ("… and 18 more"). Pure: the window's size comes in.
 import type { ChalkInstance } from 'chalk';
+import { textWidth } from './text-width.js';
 
 /** The terminal's size, as far as it is known. */
 export interface Screen {
@@ -28,9 +29,9 @@ const SGR = /\u001b\[[0-9;]*m/y;
 const EVERY_SGR = /\u001b\[[0-9;]*m/g;
 const RESET = '\u001b[0m';
 
-/** The columns `line` takes: colour codes none, a character one. */
+/** The columns `line` takes on a terminal (see text-width.ts). */
 export function visibleWidth(line: string): number {
-  return Array.from(line.replace(EVERY_SGR, '')).length;
+  return textWidth(line);
 }
 
 /** `text` as lines, without the trailing empty one. */
