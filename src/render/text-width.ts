@@ -22,3 +22,25 @@ export function textWidth(text: string): number {
 export function withoutColour(text: string): string {
   return text.replace(EVERY_COLOUR_CODE, '');
 }
+
+/** What a terminal draws as one character (a grapheme cluster), and the columns it takes. */
+export interface Cluster {
+  text: string;
+  width: number;
+}
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The grapheme clusters of `plain` (text without colour codes): a ZWJ emoji sequence, a flag, a letter with its
+ * accents are each one, never to be cut apart.
+ */
+export function* clusters(plain: string): Generator<Cluster> {
+  if (PRINTABLE_ASCII.test(plain)) {
+    for (const char of plain) yield { text: char, width: 1 };
+    return;
+  }
+  // Made on first need: the common all-ASCII line never pays for it.
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  for (const { segment } of segmenter.segment(plain)) yield { text: segment, width: textWidth(segment) };
+}
