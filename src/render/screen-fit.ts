@@ -3,6 +3,7 @@
 // never scrolls anything into the scrollback. What does not fit is cut from the middle of the block, the list,
 // and said in one line ("… and 18 more"). Pure: the window's size comes in.
 import type { ChalkInstance } from 'chalk';
+import { clusters, COLOUR_CODE, textWidth, withoutColour } from './text-width.js';
 
 /** The terminal's size, as far as it is known. */
 export interface Screen {
@@ -23,14 +24,13 @@ export interface Block {
   tail: readonly string[];
 }
 
-// A colour code: one at a given place (sticky), and every one in a line.
-const SGR = /\u001b\[[0-9;]*m/y;
-const EVERY_SGR = /\u001b\[[0-9;]*m/g;
+// A colour code at a given place: the same codes the measure leaves out.
+const SGR = new RegExp(COLOUR_CODE.source, 'y');
 const RESET = '\u001b[0m';
 
-/** The columns `line` takes: colour codes none, a character one. */
+/** The columns `line` takes on a terminal (see text-width.ts). */
 export function visibleWidth(line: string): number {
-  return Array.from(line.replace(EVERY_SGR, '')).length;
+  return textWidth(line);
 }
 
 /** `text` as lines, without the trailing empty one. */
@@ -45,33 +45,41 @@ export function joinBlock(block: Block): string {
   return [...block.head, ...block.items.map((item) => item.text), ...block.tail].map((line) => `${line}\n`).join('');
 }
 
-/** At most `columns` columns of `line` (colour codes take none; a character counts one), with "…" at the cut. */
+/**
+ * At most `columns` columns of `line`, cut between grapheme clusters, with "…" after the last one shown. A wide
+ * character that would take the last column and one beyond is left out with what follows, so the line may end a
+ * column short. Colour codes are kept, and a colour open at the cut is closed.
+ */
 export function cutToWidth(line: string, columns: number): string {
-  let shown = 0;
+  if (visibleWidth(line) <= columns) return line;
+  // The last column is the "…"'s.
+  const room = columns - 1;
   let out = '';
+  let at = 0;
   let coloured = false;
-  for (let i = 0; i < line.length; ) {
-    SGR.lastIndex = i;
-    const code = SGR.exec(line);
-    if (code) {
+  // The colour codes at `at`, copied.
+  const codes = () => {
+    for (;;) {
+      SGR.lastIndex = at;
+      const code = SGR.exec(line);
+      if (!code) return;
       out += code[0];
       coloured = true;
-      i += code[0].length;
-      continue;
+      at += code[0].length;
     }
-    const char = String.fromCodePoint(line.codePointAt(i)!);
-    // The last column: the last character, or "…" when more follows.
-    if (shown === columns - 1 && hasMoreText(line, i + char.length)) return `${out}…${coloured ? RESET : ''}`;
-    out += char;
-    shown += 1;
-    i += char.length;
+  };
+  let shown = 0;
+  for (const cluster of clusters(withoutColour(line))) {
+    codes();
+    if (shown + cluster.width > room) break;
+    // The cluster's code units, in step with the line, with any colour code that falls inside it.
+    for (let unit = 0; unit < cluster.text.length; unit++) {
+      codes();
+      out += line[at++];
+    }
+    shown += cluster.width;
   }
-  return out;
-}
-
-/** Whether anything but colour codes follows position `from`. */
-function hasMoreText(line: string, from: number): boolean {
-  return line.slice(from).replace(EVERY_SGR, '').length > 0;
+  return `${out}…${coloured ? RESET : ''}`;
 }
 
 /**
@@ -107,9 +115,22 @@ export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): st
   return fitted.map((line) => `${line}\n`).join('');
 }
 
-/** The rows a line takes: a line wider than the window wraps. */
+/**
+ * The rows a line takes: a line wider than the window wraps, and a wide character that would straddle the right
+ * edge goes whole to the next row, leaving a blank, as terminals draw it.
+ */
 export function lineRows(line: string, columns: number | undefined): number {
-  return columns && columns > 0 ? Math.max(1, Math.ceil(visibleWidth(line) / columns)) : 1;
+  if (!columns || columns <= 0 || visibleWidth(line) <= columns) return 1;
+  let rows = 1;
+  let used = 0;
+  for (const { width } of clusters(withoutColour(line))) {
+    if (used + width > columns) {
+      rows += 1;
+      used = 0;
+    }
+    used += width;
+  }
+  return rows;
 }
 
 /** Which `count` items to show: those not settled first, then settled ones, each kind in its order. */

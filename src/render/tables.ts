@@ -1,8 +1,9 @@
-// The only file that knows cli-table3. Tables are borderless, columns two spaces apart and headers in capitals
-// (as kubectl and gh print them), so that output stays readable in a CI log and easy to cut with awk.
+// The only file that knows cli-table3's tables (text-width.ts holds its measure of text, which the live views
+// share). Tables are borderless, columns two spaces apart and headers in capitals (as kubectl and gh print them),
+// so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import { strlen } from 'cli-table3/src/utils.js';
+import { textWidth } from './text-width.js';
 
 export interface Column {
   header: string;
@@ -38,7 +39,7 @@ const NO_STYLE = { head: [] as string[], border: [] as string[], 'padding-left':
  */
 export function renderTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
   const cells = [columns.map((column) => paint.bold(column.header)), ...rows];
-  const measured = cells.map((row) => columns.map((_, i) => cellWidth(row[i] ?? '')));
+  const measured = cells.map((row) => columns.map((_, i) => textWidth(row[i] ?? '')));
   const widths = columns.map((_, i) => measured.reduce((widest, row) => Math.max(widest, row[i]!), 0));
   const right = columns.map((column) => column.align === 'right');
   const lines = new Array<string>(cells.length);
@@ -69,17 +70,6 @@ export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   const chars = Array.from(text);
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
-}
-
-// Printable ASCII is one column a character, once the colour codes (which cli-table3 strips, as here) are out;
-// anything else (wide or combining characters, emoji) is measured by cli-table3 itself.
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const COLOUR_CODES = /\u001b\[(?:\d*;){0,5}\d*m/g;
-
-function cellWidth(cell: string): number {
-  if (PRINTABLE_ASCII.test(cell)) return cell.length;
-  const plain = cell.replace(COLOUR_CODES, '');
-  return PRINTABLE_ASCII.test(plain) ? plain.length : strlen(cell);
 }
 
 // cli-table3 pads the last column; trailing blanks are noise in a log and in diffs.

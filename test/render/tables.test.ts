@@ -5,6 +5,7 @@ import Table from 'cli-table3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { safeLine } from '../../src/render/sanitize.js';
+import { visibleWidth } from '../../src/render/screen-fit.js';
 import { renderTable, truncate, type Column } from '../../src/render/tables.js';
 
 /** The table as cli-table3 draws it, borderless, with trailing blanks trimmed: what renderTable used to return. */
@@ -56,6 +57,23 @@ describe('renderTable', () => {
     expect(lines[0]).toBe('    #  PR');
     expect(lines[1]).toBe('    1  #1');
     expect(lines[10_000]).toBe('10000  #10000');
+  });
+});
+
+describe('one measure for tables and live lines', () => {
+  // A live view cuts a table's rows to the window: if it measured a cell otherwise than the table padded it, a
+  // row the table made 80 columns wide would be counted 79 or 81, and wrap on the terminal or be cut for nothing.
+  it('pads a cell to the width a live line measures it at, for any text', () => {
+    const paint = new Chalk({ level: 1 });
+    fc.assert(
+      fc.property(painted(paint), (cell) => {
+        const [header, row, blank] = renderTable([{ header: 'A' }, { header: 'END' }], [[cell, 'end'], ['', 'end']], paint).split('\n');
+        expect(visibleWidth(row!)).toBe(visibleWidth(blank!));
+        expect(visibleWidth(row!)).toBe(visibleWidth(header!));
+      }),
+      { numRuns: 300 },
+    );
+    expect(visibleWidth(renderTable([{ header: 'TITLE' }, { header: 'X' }], [['修复登录 🙂 e\u0301', 'x']], paint).split('\n')[1]!)).toBe(16);
   });
 });
 

@@ -54,6 +54,17 @@ export class Emulator {
     return lines.join('\n').trimEnd();
   }
 
+  /**
+   * The window's rows (0-based) that continue the row above: a line wider than the window that the terminal
+   * wrapped. mq never means to draw one, so any is a line measured narrower than the terminal draws it.
+   */
+  wrappedRows(): number[] {
+    const buffer = this.terminal.buffer.active;
+    const rows: number[] = [];
+    for (let row = 0; row < this.terminal.rows; row++) if (buffer.getLine(buffer.viewportY + row)?.isWrapped) rows.push(row);
+    return rows;
+  }
+
   /** Lines of the normal screen that have scrolled up out of the window. */
   scrollback(): number {
     return this.terminal.buffer.normal.length - this.terminal.rows;

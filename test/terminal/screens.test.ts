@@ -223,3 +223,64 @@ describe('an exit with the live block still drawn (a second Ctrl-C, a crash in a
     expect(listeners.size).toBe(0);
   });
 });
+
+// Titles in Chinese, Japanese and Korean: each character takes two columns on a terminal. A line measured a
+// column per character is drawn twice as wide as counted, wraps, and the redraw moves up over fewer rows than
+// the frame took, leaving copies of it in the scrollback (or, on the alternate screen, scrolling its top away).
+describe('wide (CJK) titles on a terminal', () => {
+  const WIDE_TITLES = ['修复登录测试的不稳定问题', 'ログイン画面の修正とリトライ処理の追加', '클라이언트 재시도 추가 및 타임아웃 조정', '加速处理一万行以上的拉取请求表格的渲染速度并减少内存占用'];
+
+  // Among them a long one in ASCII: cut by characters, the titles would come out of very different widths.
+  const MIXED_TITLES = [...WIDE_TITLES, TITLES[2]!];
+
+  function wideQueue(count: number, testing: number) {
+    return queue({
+      enqueuedPullRequests: Array.from({ length: count }, (_, i) =>
+        enqueuedPr({ id: `pr-${i}`, prNumber: 201 + i, prTitle: MIXED_TITLES[i % MIXED_TITLES.length], state: i < testing ? 'testing' : 'pending', stateChangedAt: ago(60 * i) }),
+      ),
+    });
+  }
+
+  // A wait line shows no title; a refusal quoting the title is where one reaches it.
+  const sightings = (count: number, merged: number): PrSighting[] =>
+    Array.from({ length: count }, (_, i) => {
+      const title = WIDE_TITLES[i % WIDE_TITLES.length]!;
+      const pullRequest = submittedPr({ prNumber: 201 + i, prTitle: title, state: i < 4 + merged ? 'merged' : 'pending' });
+      if (i < 4) return { pr: 201 + i, status: 'error', error: { code: 'refused', status: 409, message: `#${201 + i} 「${title}」はマージできません: 競合を解決してから再送信してください` } };
+      return i < 4 + merged ? { pr: 201 + i, status: 'reached', pullRequest } : { pr: 201 + i, status: 'waiting', position: i - 3 - merged, pullRequest };
+    });
+
+  it('wait on 30 PRs at 80×24, redrawn 10 times: no row wraps, the scrollback does not grow', async () => {
+    const emulator = new Emulator(80, 24);
+    emulator.write('$ mq wait $(seq 201 230)\r\n');
+    const printer = waitPrinter(attach(emulator).out);
+    printer.events.polled(sightings(30, 0), NOW);
+    await emulator.settled();
+    const first = emulator.scrollback();
+    for (let merged = 1; merged <= 10; merged++) printer.events.polled(sightings(30, merged), NOW + merged * 60_000);
+    await emulator.settled();
+    expect(emulator.wrappedRows()).toEqual([]);
+    expect(emulator.scrollback()).toBe(first);
+    const screen = emulator.screen();
+    expect(screen).toContain('「修复登录测试的不稳定问题」');
+    expect(rowsOf(screen).filter((line) => !line.startsWith('$')).length).toBeLessThanOrEqual(23);
+    printer.close();
+  });
+
+  it('queue get --watch with 12 PRs at 80×24, redrawn 10 times: at most 23 rows, none wrapped, titles cut to fit', async () => {
+    const emulator = new Emulator(80, 24);
+    const printer = watchPrinter(attach(emulator).out);
+    for (let round = 0; round < 10; round++) printer.events.polled(wideQueue(12, 1 + (round % 3)), true, NOW + round * 1000);
+    await emulator.settled();
+    expect(emulator.alternate()).toBe(true);
+    expect(emulator.wrappedRows()).toEqual([]);
+    const screen = emulator.screen();
+    expect(rowsOf(screen).length).toBeLessThanOrEqual(23);
+    expect(rowsOf(screen)[0]).toMatch(/^state running · branch main · 12 pull requests/);
+    expect(screen).toMatch(/^settings {2}mode single/m);
+    expect(screen).toContain('#212');
+    expect(screen).toContain('#202  ログイン画面の修正とリトライ…  alice');
+    expect(emulator.scrollback()).toBe(0);
+    printer.close();
+  });
+});

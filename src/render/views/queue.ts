@@ -9,8 +9,8 @@ import { ageSince } from '../durations.js';
 import { formatList, onOff } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
-import { renderPairs, renderTable, truncate } from '../tables.js';
+import { cutToWidth, joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
+import { renderPairs, renderTable } from '../tables.js';
 import { prColumns, prRows } from './pr-rows.js';
 
 export interface QueueViewOptions {
@@ -132,7 +132,10 @@ function packed(pieces: readonly string[], width: number): string[] {
   return lines;
 }
 
-/** The PR table; given a width, its titles are cut further so that a row fits it (down to 10 characters). */
+/**
+ * The PR table; given a width, its titles are cut further so that a row fits it (down to 10 columns). Cut by
+ * columns, not characters: a title in Chinese takes two a character, and the header is as wide as the widest.
+ */
 function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext, columns?: number): string {
   const columnsOf = [{ header: '#', align: 'right' as const }, ...prColumns('IN STATE')];
   const rows = prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx);
@@ -140,10 +143,10 @@ function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext,
   if (columns === undefined) return table;
   // reduce, not Math.max(...): a queue of 100,000 PRs would pass more arguments than a call takes.
   const over = table.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0) - columns;
-  const widest = rows.reduce((most, row) => Math.max(most, Array.from(row[TITLE]!).length), 0);
+  const widest = rows.reduce((most, row) => Math.max(most, visibleWidth(row[TITLE]!)), 0);
   if (over <= 0 || widest <= 10) return table;
   const width = Math.max(10, widest - over);
-  return renderTable(columnsOf, rows.map((row) => row.map((cell, i) => (i === TITLE ? truncate(cell, width) : cell))), ctx.paint);
+  return renderTable(columnsOf, rows.map((row) => row.map((cell, i) => (i === TITLE ? cutToWidth(cell, width) : cell))), ctx.paint);
 }
 
 /** Where the title is in a row: after the position and the PR number. */
