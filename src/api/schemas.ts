@@ -77,6 +77,14 @@ export const SubmitPullRequestRequest = PullRequestRequest.extend({
 });
 export type SubmitPullRequestRequest = z.infer<typeof SubmitPullRequestRequest>;
 
+/**
+ * A submit as the service takes it, which the sandbox checks: the published description also allows
+ * `priority: null` (`{"type": "null"}` among its `anyOf`), read as no priority given, the default. mq never sends
+ * one, so the client's own check, SubmitPullRequestRequest, still refuses a null it could only make by mistake.
+ */
+export const ServedSubmitPullRequestRequest = SubmitPullRequestRequest.extend({ priority: Priority.nullable().optional() });
+export type ServedSubmitPullRequestRequest = z.infer<typeof ServedSubmitPullRequestRequest>;
+
 /** Look a PR up by its number or by its head branch (`pr.branch`), never both. */
 export const GetSubmittedPullRequestRequest = QueueRef.extend({
   pr: z.union([

@@ -7,8 +7,8 @@ import {
   LinkTicketRequest,
   PullRequestRequest,
   QueueRequest,
+  ServedSubmitPullRequestRequest,
   SetImpactedTargetsRequest,
-  SubmitPullRequestRequest,
   UpdateQueueRequest,
 } from '../../api/schemas.js';
 import type { QueueEngine } from './engine.js';
@@ -29,7 +29,7 @@ const change = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, inp
 
 /** The operations that change the state, by the name the journal gives them. */
 export const CHANGES: Readonly<Record<string, ChangeDefinition>> = {
-  submitPullRequest: change(SubmitPullRequestRequest, (engine, input) => engine.submitPullRequest(input)),
+  submitPullRequest: change(ServedSubmitPullRequestRequest, (engine, input) => engine.submitPullRequest(input)),
   cancelPullRequest: change(PullRequestRequest, (engine, input) => engine.cancelPullRequest(input)),
   restartTestsOnPullRequest: change(PullRequestRequest, (engine, input) => engine.restartTestsOnPullRequest(input)),
   createQueue: change(CreateQueueRequest, (engine, input) => engine.createQueue(input)),

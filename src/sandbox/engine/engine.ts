@@ -21,8 +21,8 @@ import {
   type Queue,
   type QueueRequest,
   type Repo,
+  type ServedSubmitPullRequestRequest,
   type SetImpactedTargetsRequest,
-  type SubmitPullRequestRequest,
   type SubmittedPullRequest,
   type TestDetailsResponse,
   type TestingDetails,
@@ -191,14 +191,15 @@ export class QueueEngine {
   // ---------------------------------------------------------------- pull requests
 
   /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
-  submitPullRequest(request: SubmitPullRequestRequest): void {
+  submitPullRequest(request: ServedSubmitPullRequestRequest): void {
     const queue = this.queueFor(request);
     const open = this.openSubmissionOrNone(queue, request.pr.number);
     if (open) {
       throw new EngineRefusal('conflict', `pull request #${open.number} is already in the queue (${open.state}, priority ${open.priorityName})`);
     }
     const record = this.pullRequestFor(request.repo, request.pr.number, queue);
-    const priority = request.priority === undefined ? undefined : resolvePriority(request.priority);
+    // A null priority, as the service takes it, is none given: the queue's default.
+    const priority = request.priority === undefined || request.priority === null ? undefined : resolvePriority(request.priority);
     submitToQueue(this.world, queue, record, pullRequestKey(request.repo, request.pr.number), priority, request.noBatch);
   }
 
