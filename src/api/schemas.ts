@@ -153,7 +153,9 @@ export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequest>;
 /** `ALL`, or its older spelling `IMPACTS_ALL` (still sent by the service's nx upload action); `ALL` once parsed. */
 const ImpactsAll = anyCaseEnum(['all', 'impacts_all']).transform(portable('constant', IMPACTS_ALL) as () => typeof IMPACTS_ALL);
 export const SetImpactedTargetsRequest = QueueRef.extend({
-  pr: z.object({ number: PrNumber, sha: z.string().min(1).optional() }),
+  // The head SHA the targets are filed under: required by the published description, so the sandbox refuses an
+  // upload without it (400) as the service does. mq takes it from --sha or from the queue (targets.ts).
+  pr: z.object({ number: PrNumber, sha: z.string().min(1) }),
   impactedTargets: z.union([z.array(z.string()), ImpactsAll]),
 });
 export type SetImpactedTargetsRequest = z.infer<typeof SetImpactedTargetsRequest>;

@@ -9,6 +9,7 @@ import {
   clientFor,
   json,
   REPO,
+  rejectionOf,
   startHttpService,
   startMockService,
   TOKEN,
@@ -286,13 +287,11 @@ describe('the documented differences from the published description', () => {
     expect(validateRequest('updateQueue', body)).toEqual(['body/pendingFailureDepth: must be >= 1']);
   });
 
-  // The client lets pr.sha out; the published description requires it (reported: see the API layer's report).
-  it('setImpactedTargets without pr.sha is sent, though the description requires pr.sha', async () => {
-    await clientFor(service).client.setImpactedTargets({ ...queueRef, pr: { number: 42 }, impactedTargets: ['//a'] });
-
-    const body: unknown = JSON.parse(service.requests[0]?.body ?? '');
-    expect(body).toEqual({ ...queueRef, pr: { number: 42 }, impactedTargets: ['//a'] });
-    expect(validateRequest('setImpactedTargets', body)).toEqual(["body/pr: must have required property 'sha'"]);
+  // The published description requires pr.sha, and so does the schema: a body without it is never sent.
+  it('setImpactedTargets without pr.sha is refused before anything is sent', async () => {
+    const error = await rejectionOf(clientFor(service).client.setImpactedTargets({ ...queueRef, pr: { number: 42 } as never, impactedTargets: ['//a'] }));
+    expect(error.message).toMatch(/^invalid setImpactedTargets request: .*sha/);
+    expect(service.requests).toEqual([]);
   });
 });
 

@@ -65,6 +65,8 @@ abstract class Driver implements QueueDriver {
   abstract advance(seconds: number): Promise<void>;
   abstract describe(number: number, facts: Facts): Promise<void>;
   abstract metrics(): Promise<string>;
+  /** The PR's head SHA as the sandbox knows it (a PR it has never seen gets one). */
+  protected abstract headSha(number: number): Promise<string>;
 
   protected get ref() {
     return { repo: this.repo, targetBranch: 'main' };
@@ -90,8 +92,9 @@ abstract class Driver implements QueueDriver {
   async restart(number: number): Promise<void> {
     await this.call('restartTestsOnPullRequest', { ...this.ref, pr: { number } });
   }
+  /** For `sha`, or else for the PR's head SHA, as a client uploads them. */
   async setTargets(number: number, impactedTargets: string[] | 'ALL', sha?: string): Promise<void> {
-    await this.call('setImpactedTargets', { ...this.ref, pr: sha === undefined ? { number } : { number, sha }, impactedTargets });
+    await this.call('setImpactedTargets', { ...this.ref, pr: { number, sha: sha ?? (await this.headSha(number)) }, impactedTargets });
   }
   async status(number: number): Promise<SubmittedPullRequest> {
     return SubmittedPullRequest.parse(await this.call('getSubmittedPullRequest', { ...this.ref, pr: { number } }));
@@ -148,6 +151,9 @@ export class EngineDriver extends Driver {
   async describe(number: number, facts: Facts): Promise<void> {
     this.engine.describePullRequest({ repo: this.repo, number, ...facts });
   }
+  protected async headSha(number: number): Promise<string> {
+    return this.engine.describePullRequest({ repo: this.repo, number }).sha;
+  }
   async metrics(): Promise<string> {
     return this.engine.getMergeQueueMetrics({ repo: this.repo });
   }
@@ -176,6 +182,9 @@ export class HttpDriver extends Driver {
   }
   async describe(number: number, facts: Facts): Promise<void> {
     await this.call('_sandbox/pullRequests', { repo: this.repo, number, ...facts });
+  }
+  protected async headSha(number: number): Promise<string> {
+    return ((await this.call('_sandbox/pullRequests', { repo: this.repo, number })) as { sha: string }).sha;
   }
   async metrics(): Promise<string> {
     const query = `repo=${encodeURIComponent(`${this.repo.owner}/${this.repo.name}`)}&repoHost=${this.repo.host}`;

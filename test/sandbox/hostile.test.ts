@@ -220,7 +220,8 @@ describe('bodies built to exhaust validation', () => {
     withSandbox(async (_sandbox, post) => {
       await post('createQueue', { ...queue, mode: 'parallel' });
       const targets = Array.from({ length: 200_000 }, (_, i) => `//t:${i}`);
-      expect((await post('setImpactedTargets', { ...queue, pr: { number: 1 }, impactedTargets: targets })).status).toBe(200);
+      const { sha } = (await post('_sandbox/pullRequests', { repo: queue.repo, number: 1 })).json();
+      expect((await post('setImpactedTargets', { ...queue, pr: { number: 1, sha }, impactedTargets: targets })).status).toBe(200);
       expect((await post('submitPullRequest', { ...queue, pr: { number: 1 } })).status).toBe(200);
       const status = (await post('getSubmittedPullRequest', { ...queue, pr: { number: 1 } })).json();
       expect(status.state).toBe('testing');

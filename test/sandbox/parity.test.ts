@@ -122,6 +122,7 @@ const CASES: Case[] = [
   { op: 'setImpactedTargets', name: 'impactedTargets "NONE"', body: { ...MAIN, pr: { number: 1, sha: 's' }, impactedTargets: 'NONE' }, status: 400, source: 'openapi' },
   { op: 'setImpactedTargets', name: 'impactedTargets [1]', body: { ...MAIN, pr: { number: 1, sha: 's' }, impactedTargets: [1] }, status: 400, source: 'openapi' },
   { op: 'setImpactedTargets', name: 'pr.number 0', body: { ...MAIN, pr: { number: 0, sha: 's' }, impactedTargets: [] }, status: 400, source: 'openapi' },
+  { op: 'setImpactedTargets', name: 'without pr.sha', body: { ...MAIN, pr: { number: 1 }, impactedTargets: [] }, status: 400, source: 'openapi' },
   { op: 'setImpactedTargets', name: 'without impactedTargets', body: { ...MAIN, pr: { number: 1, sha: 's' } }, status: 400, source: 'openapi' },
   // getMergeQueueTestingDetails
   { op: 'getMergeQueueTestingDetails', name: 'without testRunId', body: { ...MAIN }, status: 400, source: 'openapi' },

@@ -154,7 +154,8 @@ describe('a sandbox on a manual clock', () => {
     await api.ok('createQueue', { ...queue, mode: 'parallel' });
     await api.ok('submitPullRequest', { ...queue, pr: { number: 9 } });
     expect((await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } })).state).toBe('not_ready');
-    expect(await api.ok('setImpactedTargets', { ...queue, pr: { number: 9 }, impactedTargets: 'ALL' })).toEqual({});
+    const { prSha } = await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } });
+    expect(await api.ok('setImpactedTargets', { ...queue, pr: { number: 9, sha: prSha }, impactedTargets: 'ALL' })).toEqual({});
     expect((await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } })).state).toBe('testing');
     const { verifiedByTestRun } = await api.ok('getSubmittedPullRequest', { ...queue, pr: { number: 9 } });
     const details = await api.ok('getMergeQueueTestingDetails', { ...queue, testRunId: verifiedByTestRun });
@@ -382,7 +383,8 @@ describe('the state file', () => {
     // Each upload journals about 100 KB: a dozen outgrow the 1 MiB a journal may reach.
     const targets = Array.from({ length: 5000 }, (_, i) => `//pkg/target-${i}`);
     for (let number = 1; number <= 12; number++) {
-      await api.ok('setImpactedTargets', { ...MAIN, pr: { number }, impactedTargets: targets });
+      const { sha } = await api.ok('_sandbox/pullRequests', { repo: MAIN.repo, number });
+      await api.ok('setImpactedTargets', { ...MAIN, pr: { number, sha }, impactedTargets: targets });
       await api.ok('submitPullRequest', { ...MAIN, pr: { number } });
     }
     const before = await api.ok('getQueue', MAIN);

@@ -21,11 +21,27 @@ export interface Change {
 }
 
 export interface ChangeDefinition<S extends z.ZodType = z.ZodType> {
+  /** What a request must be: the HTTP face refuses any other with 400. */
   schema: S;
+  /**
+   * What the journal's entries of it may be, where older sandboxes recorded more than `schema` now takes; apply
+   * takes those too.
+   */
+  recorded?: z.ZodType;
   apply(engine: QueueEngine, input: z.output<S>): unknown;
 }
 
-const change = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown): ChangeDefinition<S> => ({ schema, apply });
+const change = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown, recorded?: z.ZodType): ChangeDefinition<S> => ({
+  schema,
+  apply,
+  ...(recorded && { recorded }),
+});
+
+/**
+ * An upload as journals keep it: sandboxes before this one took it without pr.sha (meaning the head). Their state
+ * files still load.
+ */
+const RecordedTargetsUpload = SetImpactedTargetsRequest.extend({ pr: SetImpactedTargetsRequest.shape.pr.partial({ sha: true }) });
 
 /** The operations that change the state, by the name the journal gives them. */
 export const CHANGES: Readonly<Record<string, ChangeDefinition>> = {
@@ -35,7 +51,7 @@ export const CHANGES: Readonly<Record<string, ChangeDefinition>> = {
   createQueue: change(CreateQueueRequest, (engine, input) => engine.createQueue(input)),
   updateQueue: change(UpdateQueueRequest, (engine, input) => engine.updateQueue(input)),
   deleteQueue: change(QueueRequest, (engine, input) => engine.deleteQueue(input)),
-  setImpactedTargets: change(SetImpactedTargetsRequest, (engine, input) => engine.setImpactedTargets(input)),
+  setImpactedTargets: change(SetImpactedTargetsRequest, (engine, input) => engine.setImpactedTargets(input), RecordedTargetsUpload),
   describePullRequest: change(PullRequestDescription, (engine, input) => engine.describePullRequest(input)),
   'flaky-tests/link-ticket-to-test-case': change(LinkTicketRequest, (engine, input) => engine.linkTicketToTestCase(input)),
 };
@@ -53,5 +69,5 @@ export function replay(engine: QueueEngine, entry: { at: number; op: string; inp
   // The journal is a file anyone may edit: an op such as `constructor` must not find Object.prototype's.
   const definition = Object.hasOwn(CHANGES, entry.op) ? CHANGES[entry.op] : undefined;
   if (!definition) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
-  definition.apply(engine, definition.schema.parse(entry.input));
+  definition.apply(engine, (definition.recorded ?? definition.schema).parse(entry.input));
 }

@@ -79,6 +79,13 @@ export interface EngineOptions {
 /** Why the engine refused an operation; the HTTP face turns the kind into a status code. */
 export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
 
+
+/**
+ * An upload of impacted targets. Over HTTP the head SHA is required, as the service requires it; an entry of an
+ * older journal, and the engine's own callers (tests, benches), may leave it out to mean the PR's head.
+ */
+export type TargetsUpload = Omit<SetImpactedTargetsRequest, 'pr'> & { pr: { number: number; sha?: string } };
+
 export class EngineRefusal extends Error {
   constructor(
     readonly kind: RefusalKind,
@@ -320,7 +327,7 @@ export class QueueEngine {
   }
 
   /** Records the PR's impacted targets for a head SHA (its current one by default); the last upload wins. */
-  setImpactedTargets(request: SetImpactedTargetsRequest): void {
+  setImpactedTargets(request: TargetsUpload): void {
     const queue = this.queueFor(request);
     const record = this.pullRequestFor(request.repo, request.pr.number, queue);
     const targets = request.impactedTargets;
