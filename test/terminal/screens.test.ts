@@ -47,6 +47,21 @@ function attach(emulator: Emulator, overrides: Partial<ProgressOutput> = {}) {
 
 const rowsOf = (screen: string) => screen.split('\n');
 
+/**
+ * `mq wait $(seq 201 230)` on the emulator: drawn, then redrawn as 1 to 10 of the PRs settle, a minute apart.
+ * The printer, and the scrollback after its first frame.
+ */
+async function waitRedrawn(emulator: Emulator, sightings: (count: number, merged: number) => PrSighting[]) {
+  emulator.write('$ mq wait $(seq 201 230)\r\n');
+  const printer = waitPrinter(attach(emulator).out);
+  printer.events.polled(sightings(30, 0), NOW);
+  await emulator.settled();
+  const first = emulator.scrollback();
+  for (let merged = 1; merged <= 10; merged++) printer.events.polled(sightings(30, merged), NOW + merged * 60_000);
+  await emulator.settled();
+  return { printer, first };
+}
+
 describe('queue get --watch on a terminal', () => {
   it('at 80×24 with 12 PRs: the state line on top, every PR, the settings in three lines, on the alternate screen', async () => {
     const emulator = new Emulator(80, 24);
@@ -141,13 +156,7 @@ describe('wait on many PRs on a terminal', () => {
   ] as const) {
     it(`at ${columns}×${rows}: at most ${rows - 1} lines, redrawn in place; the scrollback does not grow`, async () => {
       const emulator = new Emulator(columns, rows);
-      emulator.write('$ mq wait $(seq 201 230)\r\n');
-      const printer = waitPrinter(attach(emulator).out);
-      printer.events.polled(sightings(30, 0), NOW);
-      await emulator.settled();
-      const first = emulator.scrollback();
-      for (let merged = 1; merged <= 10; merged++) printer.events.polled(sightings(30, merged), NOW + merged * 60_000);
-      await emulator.settled();
+      const { printer, first } = await waitRedrawn(emulator, sightings);
       expect(emulator.scrollback()).toBe(first);
       const screen = emulator.screen();
       const lines = rowsOf(screen).filter((line) => !line.startsWith('$'));
@@ -252,13 +261,7 @@ describe('wide (CJK) titles on a terminal', () => {
 
   it('wait on 30 PRs at 80×24, redrawn 10 times: no row wraps, the scrollback does not grow', async () => {
     const emulator = new Emulator(80, 24);
-    emulator.write('$ mq wait $(seq 201 230)\r\n');
-    const printer = waitPrinter(attach(emulator).out);
-    printer.events.polled(sightings(30, 0), NOW);
-    await emulator.settled();
-    const first = emulator.scrollback();
-    for (let merged = 1; merged <= 10; merged++) printer.events.polled(sightings(30, merged), NOW + merged * 60_000);
-    await emulator.settled();
+    const { printer, first } = await waitRedrawn(emulator, sightings);
     expect(emulator.wrappedRows()).toEqual([]);
     expect(emulator.scrollback()).toBe(first);
     const screen = emulator.screen();
