@@ -16,6 +16,13 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A failure whose message is written for the user; anything else is a bug and shows its stack under --debug. */
 export class MqError extends Error {
+  /**
+   * What else the user must know of the command this failure ended, on lines after the message (and after
+   * the status): which PRs of a command over several were done before it stopped. Kept apart from the
+   * message, which is the failure's own (the service's words, with its status after them).
+   */
+  aftermath?: string;
+
   constructor(
     message: string,
     readonly code: string,

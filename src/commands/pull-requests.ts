@@ -121,12 +121,33 @@ export async function eachPr(
           also: also.length > 0 ? `${also.join('; ')}.` : undefined,
         });
       }
-      const failure = prFailure(error);
+      let failure: PrFailure;
+      try {
+        failure = prFailure(error);
+      } catch (fatal) {
+        throw stoppedAt(fatal, pr, results, prs.slice(index + 1), uncertain?.done);
+      }
       const explained = error instanceof ApiError ? explain?.(pr, error) : undefined;
       results.push(explained ? await explained : { pr, ok: false, error: failure });
     }
   }
   return results;
+}
+
+/**
+ * A failure that stops a command over several PRs, with what it leaves: the PRs done before it were applied
+ * all the same, and a script reading only the exit code and this message must not take them for undone.
+ */
+function stoppedAt(error: unknown, pr: number, results: PrOutcome[], rest: number[], doneWord = 'done'): unknown {
+  if (!(error instanceof MqError) || (results.length === 0 && rest.length === 0)) return error;
+  const done = results.filter((r) => r.ok).map((r) => `#${r.pr}`);
+  const notSent = rest.map((n) => `#${n}`);
+  const parts = [
+    done.length > 0 ? `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} ${doneWord} before it` : '',
+    notSent.length > 0 ? `${notSent.join(', ')} ${notSent.length === 1 ? 'was' : 'were'} not sent` : '',
+  ].filter((part) => part !== '');
+  if (parts.length > 0) error.aftermath = `it stopped at #${pr}: ${parts.join('; ')}.`;
+  return error;
 }
 
 /** A failure as one PR's outcome; rethrown when it would fail every PR alike (see eachPr). */

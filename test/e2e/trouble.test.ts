@@ -125,3 +125,34 @@ describe('a write whose answer never came', () => {
     expect(run.stderr).toMatch(/^mq: connection refused by 127\.0\.0\.1:\d+: is the service \(or the sandbox\) running\?\n$/);
   });
 });
+
+// CLI.md: `mq submit <pr...>`: "several PRs in one call, each reported". A failure that would fail every PR
+// alike (401, the service down) stops the command with its own exit code; the PRs already done were still
+// applied, and a script must learn that from what mq says, not find out later.
+describe('a failure that stops a command over several PRs', () => {
+  it('a 401 after the first PR was submitted: exit 3, naming the PR done and those not sent', async () => {
+    const { env } = await serve((_operation, index) => (index === 0 ? { status: 200, body: '{}' } : { status: 401, body: 'bad token' }));
+    const run = await mq(['submit', '1', '2', '3'], { env });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual(['mq: bad token (401)', 'it stopped at #2: #1 was submitted before it; #3 was not sent.']);
+  });
+
+  it('the service down after the first PR was cancelled: exit 6; under --json the same words in the error', async () => {
+    const { env, operations } = await serve((_operation, index) => (index === 0 ? { status: 200, body: '{}' } : { status: 503, body: 'down' }));
+    const run = await mq(['cancel', '4', '5', '--json'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toEqual({
+      error: { code: 'unavailable', status: 503, message: 'down\nit stopped at #5: #4 was cancelled before it.' },
+    });
+    expect(operations).toEqual(['cancelPullRequest', 'cancelPullRequest']);
+  });
+
+  it('a failure at the first of one PR says nothing more', async () => {
+    const { env } = await serve(() => ({ status: 401, body: 'bad token' }));
+    const run = await mq(['submit', '1'], { env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe('mq: bad token (401)\n');
+  });
+});
