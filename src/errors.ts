@@ -113,7 +113,11 @@ export class WaitTimeoutError extends MqError {
 
 /** Ctrl-C, or a refused confirmation prompt read as an interruption. */
 export class InterruptedError extends MqError {
-  constructor(message = 'interrupted') {
+  constructor(
+    message = 'interrupted',
+    /** When it cut a write short: the command that tells whether the write was applied. */
+    readonly check?: string,
+  ) {
     super(message, 'interrupted', EXIT.interrupted);
   }
 }

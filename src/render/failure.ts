@@ -1,6 +1,6 @@
 // A failure as stderr shows it. Only the error's own message is used, never its `cause`: a cause may be an HTTP
 // exchange holding the token. The exit code is not decided here (src/errors.ts `exitCodeOf`).
-import { ApiError, MqError, OutcomeUnknownError } from '../errors.js';
+import { ApiError, InterruptedError, MqError, OutcomeUnknownError } from '../errors.js';
 import { makePaint } from './colors.js';
 import { safeLine, safeText } from './sanitize.js';
 
@@ -25,7 +25,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
       ...(status === undefined ? {} : { status }),
       message,
       // A write that may have been applied: the command that tells, for a script to run.
-      ...(error instanceof OutcomeUnknownError ? { check: error.check } : {}),
+      ...(error instanceof OutcomeUnknownError || (error instanceof InterruptedError && error.check !== undefined) ? { check: error.check } : {}),
       ...(stack === undefined ? {} : { stack }),
     };
     return `${JSON.stringify({ error: body })}\n`;
