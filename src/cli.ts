@@ -49,8 +49,10 @@ export async function main(): Promise<void> {
     get stdin() {
       return process.stdin;
     },
+    // A closed stdout ends the command as Ctrl-C does: a watch or a wait whose reader went away
+    // (`mq queue get --watch | head -5`) would otherwise poll on, and the pipeline never end.
     get stdout() {
-      return quietOnEpipe(process.stdout);
+      return quietOnEpipe(process.stdout, interrupt);
     },
     get stderr() {
       return quietOnEpipe(process.stderr);
@@ -70,12 +72,20 @@ export async function main(): Promise<void> {
 
 const QUIET = new WeakSet<NodeJS.WriteStream>();
 
-/** A reader that went away (`mq list | head`) is not an error of ours: stop quietly. */
-function quietOnEpipe(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+/**
+ * A reader that went away (`mq list | head`) is not an error of ours: no stack trace. `closed` is told once, so
+ * that a command still going stops (a second Ctrl-C-like call would exit at once).
+ */
+function quietOnEpipe(stream: NodeJS.WriteStream, closed?: () => void): NodeJS.WriteStream {
   if (!QUIET.has(stream)) {
     QUIET.add(stream);
+    let told = false;
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error;
+      if (closed && !told) {
+        told = true;
+        closed();
+      }
     });
   }
   return stream;

@@ -16,6 +16,13 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A failure whose message is written for the user; anything else is a bug and shows its stack under --debug. */
 export class MqError extends Error {
+  /**
+   * What else the user must know of the command this failure ended, on lines after the message (and after
+   * the status): which PRs of a command over several were done before it stopped. Kept apart from the
+   * message, which is the failure's own (the service's words, with its status after them).
+   */
+  aftermath?: string;
+
   constructor(
     message: string,
     readonly code: string,
@@ -106,7 +113,11 @@ export class WaitTimeoutError extends MqError {
 
 /** Ctrl-C, or a refused confirmation prompt read as an interruption. */
 export class InterruptedError extends MqError {
-  constructor(message = 'interrupted') {
+  constructor(
+    message = 'interrupted',
+    /** When it cut a write short: the command that tells whether the write was applied. */
+    readonly check?: string,
+  ) {
     super(message, 'interrupted', EXIT.interrupted);
   }
 }

@@ -68,6 +68,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   const ctx: Context = {
     resolved,
     cwd: io.cwd,
+    writesInFlight: new Set(),
     signal: io.signal,
     now: io.now,
     sleep: (ms) => sleep(ms, io.signal),

@@ -2,6 +2,7 @@
 // context, handler, output; and the one place where a failure becomes output and an exit code. What a command
 // needs is imported when it runs: the config layer, the API client, its own renderer, never the others'.
 import type { Command } from 'commander';
+import type { Context } from '../commands/context.js';
 import type { Invocation, Parse, PrinterName, ResultWork, ServeWork, StreamWork, Words } from '../commands/invocation.js';
 import type { Waited } from '../commands/poll.js';
 import { resultExitCode, type CommandResult } from '../commands/result.js';
@@ -92,6 +93,8 @@ export class Runner {
       const result = await raceInterrupt(work.handler(work.input, ctx), this.io.signal);
       await this.print(result, serviceNow() ?? this.io.now());
       return resultExitCode(result);
+    } catch (error) {
+      throw (error instanceof InterruptedError && interruptedWrites(ctx)) || error;
     } finally {
       await close();
     }
@@ -116,8 +119,10 @@ export class Runner {
       if (result.timedOut) throw await timedOut(result);
       return result.ok ? EXIT.ok : (result.exitCode ?? EXIT.negative);
     } catch (error) {
-      const left = error instanceof InterruptedError ? attached.interrupted?.() : undefined;
-      throw left === undefined ? error : new InterruptedError(`interrupted: ${left}`);
+      if (!(error instanceof InterruptedError)) throw error;
+      // A write cut short is the first thing to know; else what the wait leaves (a drain that stands).
+      const left = attached.interrupted?.();
+      throw interruptedWrites(ctx) ?? (left === undefined ? error : new InterruptedError(`interrupted: ${left}`));
     } finally {
       // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
       attached.close();
@@ -179,6 +184,19 @@ async function timedOut(result: Waited): Promise<WaitTimeoutError> {
   const [{ formatDuration }, { describeOutage }] = await Promise.all([import('../config/duration.js'), import('../render/views/outage.js')]);
   const outage = result.outage ? `; ${describeOutage(result.outage)}` : '';
   return new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)${outage}`);
+}
+
+/**
+ * Ctrl-C while writes were out (ctx.writesInFlight): their answers never came, so each may have been applied;
+ * said as for a write that timed out, with the command that tells (CLI.md, "Real conditions"). Still exit 130.
+ */
+function interruptedWrites(ctx: Context): InterruptedError | undefined {
+  const [first, ...more] = ctx.writesInFlight;
+  if (!first) return undefined;
+  const lines = [`interrupted: ${first.what} may have been applied: check with \`${first.check}\``];
+  for (const other of more) lines.push(`${other.what} may have been applied too: check with \`${other.check}\``);
+  if (first.also) lines.push(first.also);
+  return new InterruptedError(lines.join('\n'), first.check);
 }
 
 /** Ctrl-C ends a command at once with 130, whatever it was waiting for. */

@@ -9,6 +9,16 @@ export interface QueueRef {
   targetBranch: string;
 }
 
+/** A write sent and not yet answered, in words: what it was, and the command that tells whether it was applied. */
+export interface WriteInFlight {
+  /** The subject of "may have been applied": `the submit of #42`. */
+  what: string;
+  /** `mq status 42`. */
+  check: string;
+  /** Anything else worth knowing: what ran before it, what was not sent. */
+  also?: string;
+}
+
 export interface Context {
   resolved: ResolvedSettings;
   /** The API client, made on first use: commands that never call the service never need a token. */
@@ -36,6 +46,12 @@ export interface Context {
   /** A note for stderr shown only with --verbose. */
   info(message: string): void;
   cwd: string;
+  /**
+   * The writes sent whose answers have not come. Ctrl-C ends mq at once, without their answers: the runner then
+   * says that they may have been applied and how to check, as for a write that timed out. One is left here when
+   * Ctrl-C cut it short, so the runner cannot miss it however the interruption and the write's end are ordered.
+   */
+  writesInFlight: Set<WriteInFlight>;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */
   signal: AbortSignal;
   /** The local clock, epoch milliseconds: deadlines of `--timeout` are kept by it, not by the service's. */

@@ -111,7 +111,7 @@ export function parseLinkTicket(words: Words): Invocation {
 export async function linkTicket(input: { testId: string; ticketId: string }, ctx: Context): Promise<CommandResult> {
   const { repo } = ctx.queueRef();
   const client = await ctx.client();
-  await settle(client.linkTicketToTestCase({ repo, test_case_id: input.testId, external_ticket_id: input.ticketId }), {
+  await settle(ctx, client.linkTicketToTestCase({ repo, test_case_id: input.testId, external_ticket_id: input.ticketId }), {
     what: `the link of ${input.ticketId} to test ${input.testId}`,
     check: checkCommand(ctx, 'test-details', input.testId),
   });

@@ -10,7 +10,7 @@ import {
   type SubmittedPullRequest,
 } from '../api/schemas.js';
 import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
-import type { Context } from './context.js';
+import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult, PrOutcome } from './result.js';
@@ -84,10 +84,12 @@ export interface PrUncertainty {
   done: string;
   /** The command that tells whether it was applied. */
   check(pr: number): string;
+  /** Where a write out is kept until its answer comes (Context.writesInFlight). */
+  inFlight: Set<WriteInFlight>;
 }
 
 export function unsure(ctx: Context, action: string, done: string): PrUncertainty {
-  return { action, done, check: (pr) => checkCommand(ctx, 'status', String(pr)) };
+  return { action, done, check: (pr) => checkCommand(ctx, 'status', String(pr)), inFlight: ctx.writesInFlight };
 }
 
 /**
@@ -104,29 +106,52 @@ export async function eachPr(
 ): Promise<PrOutcome[]> {
   const results: PrOutcome[] = [];
   for (const [index, pr] of prs.entries()) {
+    const rest = prs.slice(index + 1);
+    const doubt = uncertain && {
+      what: `the ${uncertain.action} of #${pr}`,
+      check: uncertain.check(pr),
+      also: leftBehind(results, rest, uncertain.done),
+    };
+    // Out until its answer comes; left in the set when Ctrl-C cut it short (see Context.writesInFlight).
+    if (doubt) uncertain.inFlight.add(doubt);
     try {
       await send(pr);
+      if (doubt) uncertain.inFlight.delete(doubt);
       results.push({ pr, ok: true });
     } catch (error) {
-      if (uncertain && mayHaveApplied(error)) {
-        const done = results.filter((r) => r.ok).map((r) => `#${r.pr}`);
-        const notSent = prs.slice(index + 1).map((n) => `#${n}`);
-        const also = [
-          done.length > 0 ? `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} ${uncertain.done} before it` : '',
-          notSent.length > 0 ? `${notSent.join(', ')} ${notSent.length === 1 ? 'was' : 'were'} not sent` : '',
-        ].filter((part) => part !== '');
-        throw outcomeUnknown(error, {
-          what: `the ${uncertain.action} of #${pr}`,
-          check: uncertain.check(pr),
-          also: also.length > 0 ? `${also.join('; ')}.` : undefined,
-        });
+      if (doubt && !(error instanceof InterruptedError)) uncertain.inFlight.delete(doubt);
+      if (doubt && mayHaveApplied(error)) throw outcomeUnknown(error, doubt);
+      let failure: PrFailure;
+      try {
+        failure = prFailure(error);
+      } catch (fatal) {
+        throw stoppedAt(fatal, pr, leftBehind(results, rest, uncertain?.done));
       }
-      const failure = prFailure(error);
       const explained = error instanceof ApiError ? explain?.(pr, error) : undefined;
       results.push(explained ? await explained : { pr, ok: false, error: failure });
     }
   }
   return results;
+}
+
+/**
+ * A failure that stops a command over several PRs, with what it leaves: the PRs done before it were applied
+ * all the same, and a script reading only the exit code and this message must not take them for undone.
+ */
+function stoppedAt(error: unknown, pr: number, left: string | undefined): unknown {
+  if (error instanceof MqError && left !== undefined) error.aftermath = `it stopped at #${pr}: ${left}`;
+  return error;
+}
+
+/** `#41 was submitted before it; #43 was not sent.`: the PRs around the one a command stopped at. */
+function leftBehind(results: PrOutcome[], rest: number[], doneWord = 'done'): string | undefined {
+  const done = results.filter((r) => r.ok).map((r) => `#${r.pr}`);
+  const notSent = rest.map((n) => `#${n}`);
+  const parts = [
+    done.length > 0 ? `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} ${doneWord} before it` : '',
+    notSent.length > 0 ? `${notSent.join(', ')} ${notSent.length === 1 ? 'was' : 'were'} not sent` : '',
+  ].filter((part) => part !== '');
+  return parts.length > 0 ? `${parts.join('; ')}.` : undefined;
 }
 
 /** A failure as one PR's outcome; rethrown when it would fail every PR alike (see eachPr). */

@@ -52,7 +52,7 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
     fellBackToAll = true;
   }
   const more = Array.isArray(impactedTargets) ? file : undefined;
-  await settle(client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }, more), {
+  await settle(ctx, client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }, more), {
     what: `setting the impacted targets of #${input.pr}`,
     check: checkCommand(ctx, 'status', String(input.pr)),
     also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',

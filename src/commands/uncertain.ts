@@ -2,17 +2,11 @@
 // applied. "No answer" alone invites a blind second try, which the API cannot make harmless (no idempotency
 // key); saying what may have happened, and the command that tells, is what a person or a script can act on.
 import { shortRepo } from '../config/repo.js';
-import { NetworkError, OutcomeUnknownError } from '../errors.js';
-import type { Context, QueueRef } from './context.js';
+import { InterruptedError, NetworkError, OutcomeUnknownError } from '../errors.js';
+import type { Context, QueueRef, WriteInFlight } from './context.js';
 
-export interface Uncertainty {
-  /** What may have happened, as the subject of "may have been applied": `the submit of #42`. */
-  what: string;
-  /** The command that tells whether it was: `mq status 42`. */
-  check: string;
-  /** Anything else worth knowing: what ran before it, what was not sent. */
-  also?: string;
-}
+/** What may have happened, as the subject of "may have been applied", and the command that tells. */
+export type Uncertainty = WriteInFlight;
 
 /** The failure left the outcome unknown: the request may have reached the service. */
 export function mayHaveApplied(error: unknown): error is NetworkError {
@@ -25,15 +19,24 @@ export function outcomeUnknown(error: NetworkError, uncertainty: Uncertainty): O
   return new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
 }
 
-/** Sends a write; an answer that never came becomes an OutcomeUnknownError saying how to find out. */
-export async function settle<T>(write: Promise<T>, uncertainty: Uncertainty): Promise<T> {
+/**
+ * Sends a write; an answer that never came becomes an OutcomeUnknownError saying how to find out. While it is
+ * out it is in `ctx.writesInFlight`, and stays there when Ctrl-C cut it short (see Context).
+ */
+export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Uncertainty): Promise<T> {
+  const inFlight = { ...uncertainty };
+  ctx.writesInFlight.add(inFlight);
   try {
-    return await write;
+    const answer = await write;
+    ctx.writesInFlight.delete(inFlight);
+    return answer;
   } catch (error) {
+    if (!(error instanceof InterruptedError)) ctx.writesInFlight.delete(inFlight);
     if (mayHaveApplied(error)) throw outcomeUnknown(error, uncertainty);
     throw error;
   }
 }
+
 
 /**
  * `mq <words>` naming the same service and queue as the command that ran: the settings it was given as flags

@@ -1,6 +1,6 @@
 // A failure as stderr shows it. Only the error's own message is used, never its `cause`: a cause may be an HTTP
 // exchange holding the token. The exit code is not decided here (src/errors.ts `exitCodeOf`).
-import { ApiError, MqError, OutcomeUnknownError } from '../errors.js';
+import { ApiError, InterruptedError, MqError, OutcomeUnknownError } from '../errors.js';
 import { makePaint } from './colors.js';
 import { safeLine, safeText } from './sanitize.js';
 
@@ -13,7 +13,8 @@ export interface ErrorRenderOptions {
 /** `mq: queue not found (404)`, or under --json `{"error":{"code":"not_found","status":404,"message":"…"}}`. */
 export function renderError(error: unknown, options: ErrorRenderOptions): string {
   const known = error instanceof MqError;
-  const message = messageOf(error);
+  const aftermath = known && error.aftermath ? error.aftermath : undefined;
+  const message = aftermath === undefined ? messageOf(error) : `${messageOf(error)}\n${aftermath}`;
   const status = error instanceof ApiError ? error.status : undefined;
   // A bug's stack is shown only under --debug; an MqError's message was written for the user and is enough.
   const stack = !known && options.debug && error instanceof Error ? stackOf(error) : undefined;
@@ -24,17 +25,18 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
       ...(status === undefined ? {} : { status }),
       message,
       // A write that may have been applied: the command that tells, for a script to run.
-      ...(error instanceof OutcomeUnknownError ? { check: error.check } : {}),
+      ...(error instanceof OutcomeUnknownError || (error instanceof InterruptedError && error.check !== undefined) ? { check: error.check } : {}),
       ...(stack === undefined ? {} : { stack }),
     };
     return `${JSON.stringify({ error: body })}\n`;
   }
 
   const paint = makePaint(options.color);
-  const text = safeText(known ? message : `internal error: ${message}`);
+  const text = safeText(known ? messageOf(error) : `internal error: ${message}`);
   const suffix = status === undefined ? '' : ` (${status})`;
+  const after = aftermath === undefined ? '' : `\n${safeText(aftermath)}`;
   const trace = stack === undefined ? '' : `\n${paint.dim(safeText(stack))}`;
-  return `${paint.red('mq:')} ${text}${suffix}${trace}\n`;
+  return `${paint.red('mq:')} ${text}${suffix}${after}${trace}\n`;
 }
 
 function messageOf(error: unknown): string {

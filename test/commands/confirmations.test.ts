@@ -17,6 +17,7 @@ function askingContext(states: string[], answer: boolean) {
     resolved: {} as ResolvedSettings,
     client: async () => client,
     queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
+    writesInFlight: new Set(),
     interactive: true,
     confirm: async (question: string) => (questions.push(question), answer),
   } as unknown as Context;

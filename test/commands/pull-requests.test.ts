@@ -45,6 +45,7 @@ function context(records: Records, overrides: Partial<Record<keyof MergeQueueCli
     resolved: {} as ResolvedSettings,
     client: async () => client,
     queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
+    writesInFlight: new Set(),
   } as Context;
   return { ctx, sent };
 }

@@ -66,6 +66,7 @@ function fakeContext(client: MergeQueueClient, signal = new AbortController().si
     note: () => undefined,
     info: () => undefined,
     cwd: '/',
+    writesInFlight: new Set(),
     signal,
     now: () => clock.now,
     sleep: async (ms) => {

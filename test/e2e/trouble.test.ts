@@ -4,7 +4,7 @@
 // these quick; nothing here depends on how fast the machine is.
 import { afterEach, describe, expect, it } from 'vitest';
 import { queue } from '../render/fixtures.js';
-import { mq, startStubService, TOKEN, type StubReply, type StubService } from '../support/cli.js';
+import { mq, startMq, startStubService, TOKEN, type StubReply, type StubService } from '../support/cli.js';
 
 let stub: StubService | undefined;
 afterEach(async () => {
@@ -123,5 +123,103 @@ describe('a write whose answer never came', () => {
     const run = await mq(['submit', '5'], { env });
     expect(run.code).toBe(6);
     expect(run.stderr).toMatch(/^mq: connection refused by 127\.0\.0\.1:\d+: is the service \(or the sandbox\) running\?\n$/);
+  });
+});
+
+// CLI.md: `mq submit <pr...>`: "several PRs in one call, each reported". A failure that would fail every PR
+// alike (401, the service down) stops the command with its own exit code; the PRs already done were still
+// applied, and a script must learn that from what mq says, not find out later.
+describe('a failure that stops a command over several PRs', () => {
+  it('a 401 after the first PR was submitted: exit 3, naming the PR done and those not sent', async () => {
+    const { env } = await serve((_operation, index) => (index === 0 ? { status: 200, body: '{}' } : { status: 401, body: 'bad token' }));
+    const run = await mq(['submit', '1', '2', '3'], { env });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual(['mq: bad token (401)', 'it stopped at #2: #1 was submitted before it; #3 was not sent.']);
+  });
+
+  it('the service down after the first PR was cancelled: exit 6; under --json the same words in the error', async () => {
+    const { env, operations } = await serve((_operation, index) => (index === 0 ? { status: 200, body: '{}' } : { status: 503, body: 'down' }));
+    const run = await mq(['cancel', '4', '5', '--json'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toEqual({
+      error: { code: 'unavailable', status: 503, message: 'down\nit stopped at #5: #4 was cancelled before it.' },
+    });
+    expect(operations).toEqual(['cancelPullRequest', 'cancelPullRequest']);
+  });
+
+  it('a failure at the first of one PR says nothing more', async () => {
+    const { env } = await serve(() => ({ status: 401, body: 'bad token' }));
+    const run = await mq(['submit', '1'], { env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe('mq: bad token (401)\n');
+  });
+});
+
+// CLI.md: "A write whose answer never came (timeout, reset after sending) says that it may have been applied and
+// how to check". Ctrl-C while a write is out is such a write: the service may have applied it. Still exit 130.
+describe('Ctrl-C while a write is out', () => {
+  /** A service that never answers `hanging`; resolves `arrived` when that request has come in whole. */
+  async function hangOn(hanging: string, answered = 0) {
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    const served = await serve((operation, index) => {
+      if (operation !== hanging || index < answered) return { status: 200, body: '{}' };
+      arrived();
+      return 'hang';
+    });
+    return { ...served, received };
+  }
+
+  it('submit: interrupted, the submit may have been applied, and how to check', async () => {
+    const { env, received } = await hangOn('submitPullRequest');
+    const running = startMq(['submit', '9'], { env });
+    await received;
+    running.child.kill('SIGINT');
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('mq: interrupted: the submit of #9 may have been applied: check with `mq status 9`\n');
+  });
+
+  it('over several PRs it names those done before and not sent; under --json the check is a field', async () => {
+    const { env, received } = await hangOn('cancelPullRequest', 1);
+    const running = startMq(['cancel', '4', '5', '6', '--json', '-b', 'release'], { env });
+    await received;
+    running.child.kill('SIGINT');
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toEqual({
+      error: {
+        code: 'interrupted',
+        message:
+          'interrupted: the cancel of #5 may have been applied: check with `mq status 5 -b release`\n#4 was cancelled before it; #6 was not sent.',
+        check: 'mq status 5 -b release',
+      },
+    });
+  });
+
+  it('a queue change says its own check', async () => {
+    const { env, received } = await hangOn('updateQueue');
+    const running = startMq(['queue', 'update', '--concurrency', '2'], { env });
+    await received;
+    running.child.kill('SIGINT');
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe(
+      'mq: interrupted: the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`\n',
+    );
+  });
+
+  it('a read in flight is a plain interruption: nothing was changed', async () => {
+    const { env, received } = await hangOn('getQueue');
+    const running = startMq(['queue', 'get'], { env });
+    await received;
+    running.child.kill('SIGINT');
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe('mq: interrupted\n');
   });
 });

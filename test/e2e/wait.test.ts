@@ -240,6 +240,21 @@ describe('submit --wait and queue drain --wait', () => {
 });
 
 describe('queue get --watch', () => {
+  // `mq queue get --watch | head -5`: once head has its lines and goes, a watch that polled on would keep the
+  // pipeline (and the shell waiting for it) from ever ending. Its next write finds the pipe closed: it stops.
+  it('ends when the reader of its pipe goes away, as on Ctrl-C, instead of watching on forever', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '35'], { env });
+    const running = startMq(['queue', 'get', '--watch', '--interval', '1s'], { env });
+    await running.until(/#35/);
+    running.child.stdout!.destroy();
+    // A change, which mq writes to the closed pipe.
+    await control(fixture.sandboxUrl, 'advance', { seconds: 3600 });
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe('mq: interrupted\n');
+  });
+
   it('prints the table once per change in a pipe, and ends with 130 on Ctrl-C', async () => {
     const env = await freshQueue();
     await mq(['submit', '31'], { env });

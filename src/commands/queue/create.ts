@@ -18,10 +18,10 @@ export async function createQueue(input: { settings: Partial<QueueSettings> }, c
   const { mode, concurrency, ...rest } = input.settings;
   const check = checkCommand(ctx, 'queue', 'get');
   const name = queueName(ref.targetBranch, ref.repo);
-  await settle(client.createQueue({ ...ref, mode, concurrency }), { what: `the creation of the queue ${name}`, check });
+  await settle(ctx, client.createQueue({ ...ref, mode, concurrency }), { what: `the creation of the queue ${name}`, check });
   const queue =
     Object.keys(rest).length > 0
-      ? await settle(client.updateQueue({ ...ref, ...rest }), {
+      ? await settle(ctx, client.updateQueue({ ...ref, ...rest }), {
           what: `the settings of the new queue ${name}`,
           check,
           also: 'The queue itself was created.',

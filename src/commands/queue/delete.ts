@@ -43,7 +43,7 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
     const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');
     throw new MqError(`the queue ${name} was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.negative);
   }
-  await settle(client.deleteQueue(ref), {
+  await settle(ctx, client.deleteQueue(ref), {
     what: `the deletion of the queue ${name}`,
     check: checkCommand(ctx, 'queue', 'get'),
     also: 'A queue that is gone answers "not found".',

@@ -53,7 +53,7 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
     await ask('queue pause', `${effect}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}${why}?`, ctx);
   }
   const client = await ctx.client();
-  const updated = await settle(client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref));
+  const updated = await settle(ctx, client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref));
   return { ...changed('pause', ref, updated, ctx), reason: input.reason };
 }
 
@@ -70,7 +70,7 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
     await ask('queue drain', `${effect}\nDrain the queue ${queueName(ref.targetBranch, ref.repo)}?`, ctx);
   }
   const client = await ctx.client();
-  const updated = await settle(client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref));
+  const updated = await settle(ctx, client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref));
   return { ...changed('drain', ref, updated, ctx), reason: input.reason };
 }
 
@@ -135,7 +135,7 @@ export async function resumeQueue(_input: object, ctx: Context): Promise<Command
   const queue = await current(ctx);
   if (queue.state === 'running') return unchanged('resume', ref, queue, ctx);
   const client = await ctx.client();
-  const updated = await settle(client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref));
+  const updated = await settle(ctx, client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref));
   return changed('resume', ref, updated, ctx);
 }
 

@@ -19,7 +19,7 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
   }
   const client = await ctx.client();
   const ref = ctx.queueRef();
-  const queue = await settle(client.updateQueue({ ...ref, ...input.settings }), {
+  const queue = await settle(ctx, client.updateQueue({ ...ref, ...input.settings }), {
     what: `the update of the settings of the queue ${queueName(ref.targetBranch, ref.repo)}`,
     check: checkCommand(ctx, 'queue', 'get'),
   });
