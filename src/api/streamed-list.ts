@@ -8,7 +8,8 @@ export interface ListTail {
   /** The items as JSON strings joined by commas: bytes, and UTF-16 length. */
   jsonBytes: number;
   jsonLength: number;
-  items(): AsyncIterable<string>;
+  /** The items, a batch at a time (an async step per item would cost more than the item's JSON). */
+  batches(): AsyncIterable<readonly string[]>;
 }
 
 const CHUNK_CHARS = 64 * 1024;
@@ -23,8 +24,9 @@ export async function withListTail(json: string, tail: ListTail): Promise<Stream
   const chunks = async function* (): AsyncGenerator<Buffer> {
     let pending = before + separator;
     let first = true;
-    for await (const item of tail.items()) {
-      pending += (first ? '' : ',') + JSON.stringify(item);
+    for await (const batch of tail.batches()) {
+      if (batch.length === 0) continue;
+      pending += (first ? '' : ',') + JSON.stringify(batch).slice(1, -1);
       first = false;
       if (pending.length >= CHUNK_CHARS) {
         yield Buffer.from(pending);

@@ -73,7 +73,7 @@ async function sentList(targets: string[] | typeof IMPACTS_ALL, file: TargetsFil
   if (!file || !Array.isArray(targets)) return targets;
   if (ctx.resolved.settings.output !== 'json') return undefined;
   const all = [...targets];
-  for await (const target of file.items()) all.push(target);
+  for await (const batch of file.batches()) all.push(...batch);
   return all;
 }
 
