@@ -172,23 +172,23 @@ describe('Ctrl-C while a write is out', () => {
     return { ...served, received };
   }
 
-  it('submit: interrupted, the submit may have been applied, and how to check', async () => {
-    const { env, received } = await hangOn('submitPullRequest');
-    const running = startMq(['submit', '9'], { env });
-    await received;
+  /** mq with `args`, sent Ctrl-C once the service holds the request it hangs on. */
+  async function interruptedOnceReceived(args: string[], hanging: { env: Record<string, string>; received: Promise<void> }) {
+    const running = startMq(args, { env: hanging.env });
+    await hanging.received;
     running.child.kill('SIGINT');
-    const run = await running.done;
+    return running.done;
+  }
+
+  it('submit: interrupted, the submit may have been applied, and how to check', async () => {
+    const run = await interruptedOnceReceived(['submit', '9'], await hangOn('submitPullRequest'));
     expect(run.code).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe('mq: interrupted: the submit of #9 may have been applied: check with `mq status 9`\n');
   });
 
   it('over several PRs it names those done before and not sent; under --json the check is a field', async () => {
-    const { env, received } = await hangOn('cancelPullRequest', 1);
-    const running = startMq(['cancel', '4', '5', '6', '--json', '-b', 'release'], { env });
-    await received;
-    running.child.kill('SIGINT');
-    const run = await running.done;
+    const run = await interruptedOnceReceived(['cancel', '4', '5', '6', '--json', '-b', 'release'], await hangOn('cancelPullRequest', 1));
     expect(run.code).toBe(130);
     expect(run.stdout).toBe('');
     expect(JSON.parse(run.stderr)).toEqual({
@@ -202,11 +202,7 @@ describe('Ctrl-C while a write is out', () => {
   });
 
   it('a queue change says its own check', async () => {
-    const { env, received } = await hangOn('updateQueue');
-    const running = startMq(['queue', 'update', '--concurrency', '2'], { env });
-    await received;
-    running.child.kill('SIGINT');
-    const run = await running.done;
+    const run = await interruptedOnceReceived(['queue', 'update', '--concurrency', '2'], await hangOn('updateQueue'));
     expect(run.code).toBe(130);
     expect(run.stderr).toBe(
       'mq: interrupted: the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`\n',
@@ -214,11 +210,7 @@ describe('Ctrl-C while a write is out', () => {
   });
 
   it('a read in flight is a plain interruption: nothing was changed', async () => {
-    const { env, received } = await hangOn('getQueue');
-    const running = startMq(['queue', 'get'], { env });
-    await received;
-    running.child.kill('SIGINT');
-    const run = await running.done;
+    const run = await interruptedOnceReceived(['queue', 'get'], await hangOn('getQueue'));
     expect(run.code).toBe(130);
     expect(run.stderr).toBe('mq: interrupted\n');
   });
