@@ -37,7 +37,6 @@ export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Un
   }
 }
 
-
 /**
  * `mq <words>` naming the same service and queue as the command that ran: the settings it was given as flags
  * go along, since the check must look where the write went.
