@@ -36,8 +36,9 @@ export function checkApiUrl(text: string): Checked<string> {
   }
   const path = url.pathname.replace(/\/+$/, '');
   if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) return problem(PROBLEMS.apiUrl);
-  // The likeliest slip: the service's address without its version. Say which URL was meant (never a password).
-  if (!path.endsWith('/v1')) return problem(`must end in /v1, as in ${url.protocol}//${url.host}${path}/v1`);
+  // The likeliest slips: the service's address without its version, or with another one (/v2: the v1 API is the
+  // one mq speaks). Say which URL was meant (never a password).
+  if (!path.endsWith('/v1')) return problem(`must end in /v1, as in ${url.protocol}//${url.host}${path.replace(/\/v\d+$/, '')}/v1`);
   // It is shown by `mq config show` and in errors; a token has its own setting.
   if (url.username || url.password) return problem('must not contain a user name or password');
   return ok(`${url.protocol}//${url.host}${path}`);
