@@ -65,7 +65,8 @@ export class ApiError extends MqError {
 }
 
 /** What went wrong underneath a NetworkError, as far as the system error tells. */
-export type NetworkFailure = 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | 'other';
+/** `proxy`: the proxy would not open the tunnel (a 4xx to CONNECT: forbidden, or a login it wants). */
+export type NetworkFailure = 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | 'proxy' | 'other';
 
 /** The service could not be reached, or did not answer in time. */
 export class NetworkError extends MqError {

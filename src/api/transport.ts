@@ -233,10 +233,13 @@ function backoff(attempt: number): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-/** Timeouts and TLS failures are not tried again: the first would only repeat the wait, the second the refusal. */
+/**
+ * Timeouts, TLS failures and a proxy's refusal are not tried again: the first would only repeat the wait, the
+ * others the refusal.
+ */
 function worthRetrying(failure: ApiError | NetworkError): boolean {
   if (failure instanceof ApiError) return failure.status === 429 || failure.status >= 500;
-  return failure.failure !== 'timeout' && failure.failure !== 'tls';
+  return failure.failure !== 'timeout' && failure.failure !== 'tls' && failure.failure !== 'proxy';
 }
 
 function retryAfter(header: string | string[] | undefined): number | undefined {
@@ -288,7 +291,9 @@ function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy
   const theProxy = proxy && `the proxy ${proxy.hostname}:${proxy.port} (${proxy.variable})`;
   if (tunnelRefused !== undefined) {
     const hint = tunnelRefused === '407' ? ': it asks for a login, which goes in the proxy URL (http://user:password@host:port)' : '';
-    return failed(`${theProxy ?? 'the proxy'} would not connect to ${where}: it answered ${tunnelRefused}${hint}`, 'refused', false);
+    // A 4xx (forbidden, a login wanted) stands until the user changes something; a 5xx may be the proxy's moment.
+    const failure = tunnelRefused.startsWith('4') ? 'proxy' : 'refused';
+    return failed(`${theProxy ?? 'the proxy'} would not connect to ${where}: it answered ${tunnelRefused}${hint}`, failure, false);
   }
   if (has('ENOTFOUND', 'EAI_AGAIN')) {
     if (proxy && system.hostname === proxy.hostname) return failed(`cannot resolve ${theProxy}: check ${proxy.variable} and your network`, 'dns', false);

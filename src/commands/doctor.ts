@@ -191,6 +191,8 @@ function networkFix(error: NetworkError, url: string, origin: string): string {
       return `check your network, firewall or proxy; doctor waits at most ${PROBE_TIMEOUT_MS / 1000}s`;
     case 'tls':
       return 'check the certificate chain: a proxy that intercepts TLS needs NODE_EXTRA_CA_CERTS';
+    case 'proxy':
+      return 'check HTTPS_PROXY / HTTP_PROXY, and the login the proxy may want (http://user:password@host:port)';
     default:
       return `check the API URL ${url} (${origin}) and your network`;
   }

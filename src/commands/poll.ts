@@ -112,11 +112,12 @@ export async function poll(ctx: Context, options: PollOptions, service: ServiceE
 /**
  * Whether a failed round may pass by itself: the service overloaded or failing (429, 5xx), or out of reach
  * (refused, reset, timed out). A name that never resolved is a mistake in --api-url rather than an outage, and
- * a TLS failure will not mend by asking again: both end the poll, as 401, 403 and anything unexpected do.
+ * a TLS failure or a proxy's refusal will not mend by asking again: they end the poll, as 401, 403 and anything
+ * unexpected do.
  */
 export function mayPass(error: unknown, everAnswered: boolean): error is MqError {
   if (error instanceof ApiError) return error.status === 429 || error.status >= 500;
-  if (error instanceof NetworkError) return error.failure === 'dns' ? everAnswered : error.failure !== 'tls';
+  if (error instanceof NetworkError) return error.failure === 'dns' ? everAnswered : error.failure !== 'tls' && error.failure !== 'proxy';
   return false;
 }
 

@@ -238,20 +238,27 @@ describe('through a proxy', () => {
     expect(seen).toEqual(['CONNECT mq-api.invalid:80', 'POST /v1/deleteQueue']);
   });
 
-  it('a proxy that will not open the tunnel: its status, not a timeout; a 407 says where the login goes', async () => {
+  it('a proxy that will not open the tunnel: its status, not a timeout; a 4xx is not tried again, a 5xx is', async () => {
     const refusing = createHttpServer();
     const statuses = [403, 407];
-    refusing.on('connect', (_req, socket: Socket) => socket.end(`HTTP/1.1 ${statuses[0]} No\r\n\r\n`));
+    let tunnels = 0;
+    refusing.on('connect', (_req, socket: Socket) => {
+      tunnels++;
+      socket.end(`HTTP/1.1 ${statuses[0]} No\r\n\r\n`);
+    });
     await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
     const { port } = refusing.address() as AddressInfo;
     process.env.HTTP_PROXY = `http://127.0.0.1:${port}`;
     try {
-      for (const status of [403, 407]) {
+      for (const status of [403, 407, 502]) {
         statuses[0] = status;
-        const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
+        tunnels = 0;
+        const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 2 });
         const error = await rejectionOf(client.getQueue(queueRef));
         await client.close();
-        expect(error).toMatchObject({ failure: 'refused', sent: false });
+        expect(error).toMatchObject({ failure: status === 502 ? 'refused' : 'proxy', sent: false });
+        // A refusal that stands (forbidden, a login wanted) is asked once; a 502 may be the proxy's moment.
+        expect(tunnels).toBe(status === 502 ? 3 : 1);
         expect(error.message).toMatch(new RegExp(`^the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\) would not connect to mq-api\\.invalid: it answered ${status}`));
         expect(error.message.includes('login, which goes in the proxy URL')).toBe(status === 407);
       }

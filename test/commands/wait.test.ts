@@ -316,6 +316,7 @@ describe('a poll in an outage', () => {
     for (const status of [400, 401, 403, 404, 409, 422]) expect(mayPass(new ApiError(status, 'x', 'getQueue'), true)).toBe(false);
     for (const failure of ['refused', 'reset', 'timeout', 'other'] as const) expect(mayPass(new NetworkError('x', { failure }), false)).toBe(true);
     expect(mayPass(new NetworkError('x', { failure: 'tls' }), true)).toBe(false);
+    expect(mayPass(new NetworkError('x', { failure: 'proxy' }), true)).toBe(false);
     expect(mayPass(new TypeError('bug'), true)).toBe(false);
   });
 
