@@ -81,13 +81,33 @@ try {
   const how = `${PAIRS} interleaved pairs, medians of whole processes`;
 
   const json = await pairs(['queue', 'get', '--json'], env);
-  report({ figure: 'mq queue get --json, 10,000 PRs / fetch + JSON.stringify', mine: json.ms.mine, baseline: json.ms.baseline, unit: 'ms', goal: { atMost: 1.3 }, how });
+  report({
+    figure: 'mq queue get --json, 10,000 PRs / fetch + JSON.stringify',
+    mine: json.ms.mine,
+    baseline: json.ms.baseline,
+    unit: 'ms',
+    goal: { atMost: 1.3 },
+    how,
+  });
 
   // The table as a terminal shows it: coloured (FORCE_COLOR, as a TTY would have it); no column depends on the
   // terminal's width.
   const table = await pairs(['queue', 'get'], { ...env, FORCE_COLOR: '1' });
-  report({ figure: 'mq queue get (table), 10,000 PRs / the same baseline', mine: table.ms.mine, baseline: table.ms.baseline, unit: 'ms', goal: { atMost: 2.0 }, how: `${how}; coloured` });
-  report({ figure: 'peak RSS of that table', mine: table.rss.mine, unit: 'MB', goal: { atMost: 150 }, how: `median maxRSS; the bare script's ${table.rss.baseline.toFixed(0)} MB` });
+  report({
+    figure: 'mq queue get (table), 10,000 PRs / the same baseline',
+    mine: table.ms.mine,
+    baseline: table.ms.baseline,
+    unit: 'ms',
+    goal: { atMost: 2.0 },
+    how: `${how}; coloured`,
+  });
+  report({
+    figure: 'peak RSS of that table',
+    mine: table.rss.mine,
+    unit: 'MB',
+    goal: { atMost: 150 },
+    how: `median maxRSS; the bare script's ${table.rss.baseline.toFixed(0)} MB`,
+  });
   console.log(`peak RSS of mq queue get --json: ${json.rss.mine.toFixed(0)} MB (the bare script's: ${json.rss.baseline.toFixed(0)} MB)`);
 } finally {
   await sandbox.close();

@@ -85,5 +85,5 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log('\nA submit appends one line to the state file\'s journal and fsyncs it before it is answered; reads write nothing.');
+console.log("\nA submit appends one line to the state file's journal and fsyncs it before it is answered; reads write nothing.");
 console.log('The journal is folded into a new snapshot once it outgrows the last one, so that cost is shared out.');

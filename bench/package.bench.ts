@@ -19,7 +19,9 @@ function packagesUnder(modules: string): string[] {
   for (const entry of readdirSync(modules, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
     const folders = entry.name.startsWith('@')
-      ? readdirSync(join(modules, entry.name), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(entry.name, e.name))
+      ? readdirSync(join(modules, entry.name), { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => join(entry.name, e.name))
       : [entry.name];
     for (const folder of folders) {
       const path = join(modules, folder);
@@ -59,8 +61,20 @@ try {
   console.log(`npm ${execFileSync(npm, ['--version'], { encoding: 'utf8' }).trim()} install -g printed:`);
   for (const line of lines) console.log(`  ${line}${MACHINE_CONFIG.test(line) ? '   (this machine’s ~/.npmrc, not counted)' : ''}`);
   console.log(`installed: ${packages.join(', ')}\n`);
-  report({ figure: 'npm install -g: packages installed', mine: packages.length, unit: 'packages', goal: { atMost: 1 }, how: 'package folders under lib/node_modules' });
-  report({ figure: 'npm install -g: installed size', mine: megabytes, unit: 'MB', goal: { atMost: 5 }, how: 'bytes of the files under lib/node_modules, 1 MB = 10^6' });
+  report({
+    figure: 'npm install -g: packages installed',
+    mine: packages.length,
+    unit: 'packages',
+    goal: { atMost: 1 },
+    how: 'package folders under lib/node_modules',
+  });
+  report({
+    figure: 'npm install -g: installed size',
+    mine: megabytes,
+    unit: 'MB',
+    goal: { atMost: 5 },
+    how: 'bytes of the files under lib/node_modules, 1 MB = 10^6',
+  });
   report({ figure: 'npm install -g: warnings', mine: warnings.length, unit: 'warnings', goal: { atMost: 0 }, how: 'lines of its output with "warn"' });
 } finally {
   rmSync(work, { recursive: true, force: true });

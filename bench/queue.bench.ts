@@ -26,8 +26,7 @@ const SHAPES: readonly Shape[] = [
   {
     name: 'parallel, 50 targets',
     configure: (engine) => engine.updateQueue({ ...MAIN, mode: 'parallel' }),
-    prepare: (engine, number) =>
-      engine.setImpactedTargets({ ...MAIN, pr: { number }, impactedTargets: [`//t${number % 50}`, `//t${(number * 7) % 50}`] }),
+    prepare: (engine, number) => engine.setImpactedTargets({ ...MAIN, pr: { number }, impactedTargets: [`//t${number % 50}`, `//t${(number * 7) % 50}`] }),
   },
 ];
 

@@ -175,7 +175,11 @@ console.log(`node ${here} (${cache}); timer: ${TIMER}; baseline: node -e 0 on th
 const sandbox = await startSandbox(env);
 const apiEnv = { ...env, MQ_API_URL: sandbox.url, MQ_TOKEN: 'bench', MQ_REPO: 'acme/bench' };
 try {
-  for (const args of [['queue', 'create'], ['submit', '1']]) runOnce(process.execPath, [MQ, ...args], apiEnv);
+  for (const args of [
+    ['queue', 'create'],
+    ['submit', '1'],
+  ])
+    runOnce(process.execPath, [MQ, ...args], apiEnv);
   measure({ figure: `mq --version / node -e 0 (node ${here})`, node: process.execPath, args: [MQ, '--version'], env, goal: 1.15 });
 
   const coldNode = nodeWithCompileCache();

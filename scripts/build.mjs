@@ -11,7 +11,9 @@ const root = new URL('..', import.meta.url).pathname;
 // file it writes; the files that never name `require` lose it again (withoutUnusedRequire).
 const REQUIRE_LINE = "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
 // A data: URL has no path to require from (commander, bundled, requires node's modules): the checkout's.
-const evaluatedRequire = { js: `import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(${JSON.stringify(join(root, 'package.json'))});` };
+const evaluatedRequire = {
+  js: `import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(${JSON.stringify(join(root, 'package.json'))});`,
+};
 
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
@@ -60,7 +62,9 @@ async function writeOutputs(files) {
 function withoutUnusedRequire(files) {
   const banner = `${REQUIRE_LINE}\n`;
   const unused = new Set(
-    files.filter((file) => file.path.endsWith('.js') && file.text.startsWith(banner) && !/\brequire\b/.test(file.text.slice(banner.length))).map((file) => file.path),
+    files
+      .filter((file) => file.path.endsWith('.js') && file.text.startsWith(banner) && !/\brequire\b/.test(file.text.slice(banner.length)))
+      .map((file) => file.path),
   );
   return files.map((file) => {
     if (unused.has(file.path)) return { path: file.path, text: file.text.slice(banner.length) };
@@ -113,7 +117,9 @@ function generatedChecks() {
     name: 'generated-checks',
     setup(build) {
       build.onLoad({ filter: /\/src\/(api\/checks|config\/settings-check)\.ts$/ }, async (args) => {
-        const [runtimePath] = Object.entries(modules).find(([path]) => args.path.endsWith(path)).slice(1);
+        const [runtimePath] = Object.entries(modules)
+          .find(([path]) => args.path.endsWith(path))
+          .slice(1);
         // One bundle: the writer knows the schemas' transforms by the very functions (check-runtime.ts `portable`).
         const both = `export { SCHEMAS } from ${JSON.stringify(args.path)}; export { checksModule } from ${JSON.stringify(join(root, 'src/api/check-source.ts'))};`;
         const { SCHEMAS, checksModule } = await evaluate({ stdin: { contents: both, resolveDir: root, loader: 'ts' } });
@@ -125,7 +131,16 @@ function generatedChecks() {
 
 /** Source modules bundled on their own (a path, or esbuild's `stdin`) and imported, here, at build time. */
 async function evaluate(entry) {
-  const derived = await build({ ...(typeof entry === 'string' ? { entryPoints: [entry] } : entry), bundle: true, write: false, platform: 'node', format: 'esm', target: 'node20', banner: evaluatedRequire, logLevel: 'warning' });
+  const derived = await build({
+    ...(typeof entry === 'string' ? { entryPoints: [entry] } : entry),
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    banner: evaluatedRequire,
+    logLevel: 'warning',
+  });
   return import(`data:text/javascript;base64,${Buffer.from(derived.outputFiles[0].contents).toString('base64')}`);
 }
 

@@ -221,7 +221,8 @@ function checkGraph(edges: readonly Edge[], sources: ReadonlyMap<string, string>
       (d) => (d.from.endsWith('/') ? edge.from.startsWith(d.from) : edge.from === d.from) && d.to === to.name && (!d.typeOnly || edge.typeOnly),
     );
     if (door) continue;
-    const rule = rank(to) < rank(from) ? `upward: ${from.name} → ${to.name}` : `not allowed: ${from.name} may import ${[...from.mayImport].join(', ') || 'nothing'}`;
+    const rule =
+      rank(to) < rank(from) ? `upward: ${from.name} → ${to.name}` : `not allowed: ${from.name} may import ${[...from.mayImport].join(', ') || 'nothing'}`;
     violations.push({ from: edge.from, to: edge.to, rule });
   }
 
@@ -276,7 +277,7 @@ describe('the layering of src/', () => {
     expect(clashes).toEqual([]);
   });
 
-  it("imports zod as a namespace: `import { z }` bundles all of zod with its locales (≈4× the code to load)", () => {
+  it('imports zod as a namespace: `import { z }` bundles all of zod with its locales (≈4× the code to load)', () => {
     const named = [...sources].filter(([, text]) => /import\s*\{\s*z\s*[,}][^;]*from\s*'zod'/.test(text)).map(([file]) => file);
     expect(named).toEqual([]);
   });
@@ -312,7 +313,9 @@ describe('the checker, on a made-up graph', () => {
   const check = (files: Record<string, string>) => {
     const sources = new Map(Object.entries(files));
     const edges = [...sources].flatMap(([file, text]) => importsOf(file, text));
-    return describeViolations(checkGraph(edges, sources, layout)).split('\n').filter(Boolean);
+    return describeViolations(checkGraph(edges, sources, layout))
+      .split('\n')
+      .filter(Boolean);
   };
 
   it('reads imports, export-from, import() and import type', () => {

@@ -54,8 +54,14 @@ export function oneOf(values: (string | number)[]): Part {
   return (value) => (known.has(value) ? value : REJECT);
 }
 
-export const optional = (inner: Part): Part => (value) => (value === undefined ? undefined : inner(value));
-export const nullable = (inner: Part): Part => (value) => (value === null ? null : inner(value));
+export const optional =
+  (inner: Part): Part =>
+  (value) =>
+    value === undefined ? undefined : inner(value);
+export const nullable =
+  (inner: Part): Part =>
+  (value) =>
+    value === null ? null : inner(value);
 /** Only for a primitive default: zod hands out the default itself, which for an object would be shared. */
 export function defaulted(inner: Part, fallback: unknown): Part {
   return (value) => {
@@ -124,10 +130,12 @@ export function union(options: Part[]): Part {
   };
 }
 
-export const pipe = (from: Part, to: Part): Part => (value) => {
-  const middle = from(value);
-  return failed(middle) ? middle : to(middle);
-};
+export const pipe =
+  (from: Part, to: Part): Part =>
+  (value) => {
+    const middle = from(value);
+    return failed(middle) ? middle : to(middle);
+  };
 
 /** The schemas' transforms, by name, so that a generated check can call them (see `portable`). */
 export const TRANSFORMS = {
@@ -146,7 +154,10 @@ export type TransformName = keyof Transforms;
 const PORTABLE = new WeakMap<object, { name: TransformName; args: unknown[] }>();
 
 /** A transform check-source.ts can write as a call: TRANSFORMS[name](value, ...args), which must be JSON. */
-export function portable<N extends TransformName>(name: N, ...args: Tail<Parameters<Transforms[N]>>): (value: Parameters<Transforms[N]>[0]) => ReturnType<Transforms[N]> {
+export function portable<N extends TransformName>(
+  name: N,
+  ...args: Tail<Parameters<Transforms[N]>>
+): (value: Parameters<Transforms[N]>[0]) => ReturnType<Transforms[N]> {
   const fn = TRANSFORMS[name] as (...all: unknown[]) => ReturnType<Transforms[N]>;
   const transform = (value: Parameters<Transforms[N]>[0]) => fn(value, ...args);
   PORTABLE.set(transform, { name, args });

@@ -139,7 +139,14 @@ function objectSource(def: Def): string | undefined {
   for (const [key, schema] of Object.entries(def.shape!)) {
     const part = partSource(schema);
     const { optin, optout } = internals(schema);
-    const absent = optin === undefined ? 'required' : optin === 'optional' && optout === 'optional' ? 'omit' : optin === 'defaulted' && optout === undefined ? 'fill' : undefined;
+    const absent =
+      optin === undefined
+        ? 'required'
+        : optin === 'optional' && optout === 'optional'
+          ? 'omit'
+          : optin === 'defaulted' && optout === undefined
+            ? 'fill'
+            : undefined;
     if (!part || !absent || key === '__proto__') return undefined;
     fields.push(`[${json(key)},${part},${json(absent)}]`);
   }
@@ -163,5 +170,7 @@ export function compileChecks<K extends string>(schemas: Record<K, z.ZodType>): 
 }
 
 function isDatetime(def: Def): boolean {
-  return def.type === 'string' && def.format === 'datetime' && def.check === 'string_format' && def.pattern instanceof RegExp && !def.coerce && !def.checks?.length;
+  return (
+    def.type === 'string' && def.format === 'datetime' && def.check === 'string_format' && def.pattern instanceof RegExp && !def.coerce && !def.checks?.length
+  );
 }

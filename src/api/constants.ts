@@ -8,16 +8,7 @@ export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 /** The service's path segment; every base URL ends in it. */
 export const API_VERSION = 'v1';
 
-export const PULL_REQUEST_STATES = [
-  'not_ready',
-  'pending',
-  'testing',
-  'tests_passed',
-  'merged',
-  'failed',
-  'cancelled',
-  'pending_failure',
-] as const;
+export const PULL_REQUEST_STATES = ['not_ready', 'pending', 'testing', 'tests_passed', 'merged', 'failed', 'cancelled', 'pending_failure'] as const;
 export const FINAL_PULL_REQUEST_STATES = ['merged', 'failed', 'cancelled'] as const;
 
 /** Whether a state as a response reported it is final (the PR has left the queue); an unknown one is not. */
@@ -56,7 +47,5 @@ export const TEST_STATUS_VALUES = ['healthy', 'flaky', 'broken'] as const;
 
 /** A path as an error message shows it: `enqueuedPullRequests[0].prNumber`. */
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
-    .join('');
+  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
 }

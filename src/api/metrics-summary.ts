@@ -138,10 +138,7 @@ function onlyLabels(labels: Record<string, string>, extra: readonly string[]): b
 // By repository and branch, the main queue before its bisection queue.
 function compareQueues(a: QueueMetrics, b: QueueMetrics): number {
   return (
-    byText(a.repo, b.repo) ||
-    byText(a.branch, b.branch) ||
-    Number(b.queueType === 'main') - Number(a.queueType === 'main') ||
-    byText(a.queueType, b.queueType)
+    byText(a.repo, b.repo) || byText(a.branch, b.branch) || Number(b.queueType === 'main') - Number(a.queueType === 'main') || byText(a.queueType, b.queueType)
   );
 }
 

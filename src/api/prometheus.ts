@@ -57,7 +57,10 @@ function parseLine(line: string): MetricSample | undefined {
     at = skipBlanks(line, parsed.end);
   }
 
-  const tokens = line.slice(at).split(/[ \t]+/).filter((token) => token !== '');
+  const tokens = line
+    .slice(at)
+    .split(/[ \t]+/)
+    .filter((token) => token !== '');
   const [valueToken, timestamp, ...rest] = tokens;
   if (valueToken === undefined || rest.length > 0) return undefined;
   if (timestamp !== undefined && !TIMESTAMP.test(timestamp)) return undefined;

@@ -28,10 +28,7 @@ export * from './constants.js';
 
 /** A request enum the service takes in either letter case (SEMANTICS.md); it always leaves here in lower case. */
 function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z
-    .string()
-    .transform(portable('lowerCase'))
-    .pipe(z.enum(values));
+  return z.string().transform(portable('lowerCase')).pipe(z.enum(values));
 }
 
 /**
@@ -56,9 +53,18 @@ export type Repo = z.infer<typeof Repo>;
  * actions build bodies with `jq --arg`). Either way it is a number once parsed.
  */
 export const PrNumber = z
-  .union([z.number(), z.string().regex(/^[0-9]+$/, 'expected a number or a string of digits').transform(portable('number'))], {
-    error: 'expected a number or a string of digits',
-  })
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^[0-9]+$/, 'expected a number or a string of digits')
+        .transform(portable('number')),
+    ],
+    {
+      error: 'expected a number or a string of digits',
+    },
+  )
   .pipe(z.number().int().min(1).max(PR_NUMBER_MAX));
 
 const QueueRef = z.object({ repo: Repo, targetBranch: z.string().min(1) });
@@ -87,10 +93,7 @@ export type ServedSubmitPullRequestRequest = z.infer<typeof ServedSubmitPullRequ
 
 /** Look a PR up by its number or by its head branch (`pr.branch`), never both. */
 export const GetSubmittedPullRequestRequest = QueueRef.extend({
-  pr: z.union([
-    z.object({ number: PrNumber, branch: z.undefined().optional() }),
-    z.object({ branch: z.string().min(1), number: z.undefined().optional() }),
-  ]),
+  pr: z.union([z.object({ number: PrNumber, branch: z.undefined().optional() }), z.object({ branch: z.string().min(1), number: z.undefined().optional() })]),
 });
 export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
@@ -140,7 +143,7 @@ export const QueueSettings = z.object({
   extensionEnabled: z.boolean().describe('let the browser extension act on the queue'),
   enqueueingLabel: z.string().describe('a label that submits a PR when added ("" for none)'),
   labelCommandsEnabled: z.boolean().describe('accept labels as commands'),
-  stateLabelsEnabled: z.boolean().describe("label PRs with their queue state"),
+  stateLabelsEnabled: z.boolean().describe('label PRs with their queue state'),
 });
 export type QueueSettings = z.infer<typeof QueueSettings>;
 
@@ -325,9 +328,7 @@ export const TestingDetails = z.looseObject({
       ),
     }),
   ),
-  statusChecks: z.array(
-    z.looseObject({ context: z.string(), url: z.string().optional(), state: z.string().optional() }),
-  ),
+  statusChecks: z.array(z.looseObject({ context: z.string(), url: z.string().optional(), state: z.string().optional() })),
   testedPullRequests: z.array(z.looseObject({ prNumber: z.number(), prUrl: z.string(), title: z.string() })),
   impactedTargets: z.array(z.string()).optional(),
   impactedTargetsForTestedPrs: z.array(z.string()).optional(),

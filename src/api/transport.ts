@@ -300,7 +300,8 @@ function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy
     return failed(`cannot resolve ${url.hostname}: check --api-url and your network`, 'dns', false);
   }
   if (has('ECONNREFUSED')) {
-    if (proxy && system.port === proxy.port) return failed(`connection refused by ${theProxy}: is ${proxy.variable} right, and the proxy running?`, 'refused', false);
+    if (proxy && system.port === proxy.port)
+      return failed(`connection refused by ${theProxy}: is ${proxy.variable} right, and the proxy running?`, 'refused', false);
     return failed(`connection refused by ${where}: is the service (or the sandbox) running?`, 'refused', false);
   }
   if (has('UND_ERR_CONNECT_TIMEOUT', CONNECT_TIMEOUT_CODE)) return failed(`cannot connect to ${where}: the connection timed out`, 'timeout', false);
@@ -309,7 +310,8 @@ function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy
     return failed(`no answer from ${where} within ${timeoutMs / 1000}s`, 'timeout', true);
   }
   // EPROTO: OpenSSL met something that is not TLS, most often an https:// URL on a plain-http port.
-  if (has('EPROTO')) return failed(`TLS failure talking to ${where} (EPROTO): it does not answer in TLS; if it serves plain http, the URL takes http://`, 'tls', false);
+  if (has('EPROTO'))
+    return failed(`TLS failure talking to ${where} (EPROTO): it does not answer in TLS; if it serves plain http, the URL takes http://`, 'tls', false);
   if (codes.some((c) => c.startsWith('ERR_TLS') || c.startsWith('ERR_SSL') || c.includes('CERT') || c.startsWith('UNABLE_TO'))) {
     return failed(`TLS failure talking to ${where} (${codes.join(', ')})`, 'tls', false);
   }

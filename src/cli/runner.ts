@@ -16,6 +16,7 @@ import type { Io } from './io.js';
 const CONFIRMATIONS = new Set<CommandResult['kind']>(['perPr', 'queueChange', 'targets']);
 
 /** Each printer in its own module, so that a command loads only the one it reports with. */
+// biome-ignore lint/suspicious/noExplicitAny: each printer has its own event and summary types; the runner only passes them through
 const PRINTERS: { [P in PrinterName]: () => Promise<(out: ProgressOutput) => Printer<any, any>> } = {
   wait: async () => (await import('../render/wait-printer.js')).waitPrinter,
   drain: async () => (await import('../render/drain-printer.js')).drainPrinter,
@@ -177,7 +178,9 @@ export class Runner {
 
 /** Under --json even a flag error is a JSON document; commander has not parsed the flags when it fails. */
 function wantsJson(argv: string[]): boolean {
-  return argv.some((word, i) => word === '--json' || word === '-ojson' || word === '--output=json' || ((word === '-o' || word === '--output') && argv[i + 1] === 'json'));
+  return argv.some(
+    (word, i) => word === '--json' || word === '-ojson' || word === '--output=json' || ((word === '-o' || word === '--output') && argv[i + 1] === 'json'),
+  );
 }
 
 async function timedOut(result: Waited): Promise<WaitTimeoutError> {

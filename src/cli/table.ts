@@ -96,7 +96,10 @@ const SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap((flag
       // deleteRequiredStatuses is an action, not a setting to turn off.
       return flag.key === 'deleteRequiredStatuses'
         ? [{ flags: name, description: flag.description }]
-        : [{ flags: name, description: flag.description }, { flags: `--no-${flag.name}`, description: '' }];
+        : [
+            { flags: name, description: flag.description },
+            { flags: `--no-${flag.name}`, description: '' },
+          ];
     case 'choice':
       return [{ flags: `${name} <value>`, description: flag.description, choices: flag.choices ?? [] }];
     case 'list':
@@ -172,7 +175,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--until <time>', description: 'only PRs concluded until then: an ISO time or a duration ago (1h)' },
       { flags: '--limit <n>', description: 'at most this many PRs (default 50)' },
     ],
-    examples: ['mq list', 'mq list --state merged --since 24h', 'mq list --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z', 'mq list --limit 200 --json'],
+    examples: [
+      'mq list',
+      'mq list --state merged --since 24h',
+      'mq list --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z',
+      'mq list --limit 200 --json',
+    ],
     notes:
       '\n--since and --until bound when a PR concluded (merged, failed or cancelled), both inclusive: a PR still\nin the queue has not concluded and is left out by either.\n',
     load: async () => (await import('../commands/list.js')).parseList,
@@ -188,7 +196,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['mq stats', 'mq stats --since 30d --by author', 'mq stats --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z --json'],
     notes:
       '\nThe window bounds when a PR concluded (merged, failed or cancelled), both inclusive; days are UTC.\n' +
-      'Time in queue, time testing and restarts come from the service\'s metrics, over the last hour only:\n' +
+      "Time in queue, time testing and restarts come from the service's metrics, over the last hour only:\n" +
       'the v1 history records when a PR concluded, not when it entered the queue. p50/p90 are interpolated\n' +
       'within the histogram buckets; max is the bound of the highest bucket holding a PR.\n',
     load: async () => (await import('../commands/stats.js')).parseStats,
@@ -232,7 +240,11 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: 'update',
         description: "change the queue's settings",
         flags: SETTING_FLAGS,
-        examples: ['mq queue update --concurrency 3', 'mq queue update --batch --batching-min-size 4', 'mq queue update --required-status ci/build --required-status ci/test'],
+        examples: [
+          'mq queue update --concurrency 3',
+          'mq queue update --batch --batching-min-size 4',
+          'mq queue update --required-status ci/build --required-status ci/test',
+        ],
         load: async () => (await import('../commands/queue/update.js')).parseQueueUpdate,
       },
       {
@@ -245,7 +257,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'drain',
         description: 'finish the PRs in the queue, admit no new ones; a draining queue is left as it is',
-        flags: [YES, { flags: '--wait', description: 'then wait until no admitted PR is left (--timeout bounds the wait: exit 7, default 30m)' }, WAIT_INTERVAL],
+        flags: [
+          YES,
+          { flags: '--wait', description: 'then wait until no admitted PR is left (--timeout bounds the wait: exit 7, default 30m)' },
+          WAIT_INTERVAL,
+        ],
         examples: ['mq queue drain --yes', 'mq queue drain --yes --wait --timeout 2h && deploy.sh'],
         load: async () => (await import('../commands/queue/state.js')).parseQueueDrain,
       },
@@ -306,7 +322,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'flaky',
     description: 'the flaky-test lists, and tickets linked to test cases',
-    examples: ['mq flaky list --quarantined --org acme', 'mq flaky list --unhealthy --status broken', 'mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123'],
+    examples: [
+      'mq flaky list --quarantined --org acme',
+      'mq flaky list --unhealthy --status broken',
+      'mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123',
+    ],
     subcommands: [
       {
         name: 'list',
@@ -316,7 +336,10 @@ export const COMMANDS: readonly CommandSpec[] = [
           { flags: '--unhealthy', description: 'flaky and broken tests' },
           { flags: '--status <status>', description: 'with --unhealthy: only this status (default both)', choices: ['flaky', 'broken'] },
           { flags: '--failing', description: 'tests that failed in a window up to now' },
-          { flags: '--since <time>', description: 'with --failing: start of the window, a duration ago (24h, the default) or an ISO time; at most 7 days (168h) back' },
+          {
+            flags: '--since <time>',
+            description: 'with --failing: start of the window, a duration ago (24h, the default) or an ISO time; at most 7 days (168h) back',
+          },
           { flags: '--page-size <n>', description: 'tests per request, 1-100 (default 100); every page is read' },
         ],
         examples: ['mq flaky list --quarantined', 'mq flaky list --unhealthy --status flaky --json', 'mq flaky list --failing --since 72h'],

@@ -4,13 +4,7 @@
 import { proxyFor } from '../api/proxy.js';
 import { shownUrl } from '../api/redaction.js';
 import type { Queue, ServiceStatus } from '../api/schemas.js';
-import {
-  checkTokenDestination,
-  configEntries,
-  isLoopback,
-  readToken,
-  type ResolvedSettings,
-} from '../config/index.js';
+import { checkTokenDestination, configEntries, isLoopback, readToken, type ResolvedSettings } from '../config/index.js';
 import { formatRepo } from '../config/repo.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../errors.js';
 import { formatDuration as inWords } from '../render/durations.js';
@@ -26,19 +20,7 @@ export const PROBE_TIMEOUT_MS = 5_000;
 export const SKEW_LIMIT_MS = 60_000;
 
 /** The checks in the order they run: a failure's exit code is the first one's. */
-export const CHECK_NAMES = [
-  'node',
-  'config',
-  'apiUrl',
-  'token',
-  'reachable',
-  'serviceStatus',
-  'clock',
-  'repo',
-  'tokenAccepted',
-  'queue',
-  'proxy',
-] as const;
+export const CHECK_NAMES = ['node', 'config', 'apiUrl', 'token', 'reachable', 'serviceStatus', 'clock', 'repo', 'tokenAccepted', 'queue', 'proxy'] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 const pass = (name: CheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
@@ -125,7 +107,12 @@ export function nodeCheck(version: string): DoctorCheck {
   if (major > SUPPORTED_NODE.major || (major === SUPPORTED_NODE.major && minor >= SUPPORTED_NODE.minor)) {
     return pass('node', `v${version} (${supported})`);
   }
-  return fail('node', `v${version} is too old (${supported})`, `install Node.js ${SUPPORTED_NODE.major}.${SUPPORTED_NODE.minor} or later, e.g. the current LTS`, EXIT.config);
+  return fail(
+    'node',
+    `v${version} is too old (${supported})`,
+    `install Node.js ${SUPPORTED_NODE.major}.${SUPPORTED_NODE.minor} or later, e.g. the current LTS`,
+    EXIT.config,
+  );
 }
 
 function configCheck(resolved: ResolvedSettings): DoctorCheck {
@@ -176,7 +163,12 @@ export function reachableCheck(apiUrl: string, origin: string, status: Attempt<u
     );
   }
   if (error instanceof ApiError) {
-    return fail('reachable', `GET /status answered ${error.status}: ${error.message}`, 'the service or a proxy in front of it is failing: try again later, or check HTTPS_PROXY', error.exitCode);
+    return fail(
+      'reachable',
+      `GET /status answered ${error.status}: ${error.message}`,
+      'the service or a proxy in front of it is failing: try again later, or check HTTPS_PROXY',
+      error.exitCode,
+    );
   }
   return fail('reachable', error.message, networkFix(error as NetworkError, url, origin), EXIT.unavailable);
 }
@@ -200,12 +192,17 @@ function networkFix(error: NetworkError, url: string, origin: string): string {
 
 export function serviceStatusCheck(status: Attempt<ServiceStatus>, reached: boolean): DoctorCheck {
   if (!reached) return skip('serviceStatus', 'the API reachable');
-  if (!status.ok) return fail('serviceStatus', status.error.message, 'the answer is not the service\'s status: check the API URL', EXIT.unavailable);
+  if (!status.ok) return fail('serviceStatus', status.error.message, "the answer is not the service's status: check the API URL", EXIT.unavailable);
   const { overallStatus } = status.value;
   const said = `${overallStatus.type} (${overallStatus.color}): ${overallStatus.overallStatusDescription}`;
   if (overallStatus.type === 'up') return pass('serviceStatus', said);
   const impacted = (overallStatus.impactedStatuses ?? []).map((s) => `${s.name} ${s.statusDescription}`).join('; ');
-  return fail('serviceStatus', impacted ? `${said}: ${impacted}` : said, 'nothing to fix here: the service reports trouble of its own; try again later', EXIT.unavailable);
+  return fail(
+    'serviceStatus',
+    impacted ? `${said}: ${impacted}` : said,
+    'nothing to fix here: the service reports trouble of its own; try again later',
+    EXIT.unavailable,
+  );
 }
 
 /**
@@ -246,7 +243,12 @@ export function queueChecks(queue: Attempt<Queue>, repo: string, branch: string,
   const { error } = queue;
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
     return [
-      fail('tokenAccepted', `the service refused the token (${error.status}): ${error.message}`, `check the token (${tokenOrigin}): mistyped, revoked, or for another organization?`, EXIT.config),
+      fail(
+        'tokenAccepted',
+        `the service refused the token (${error.status}): ${error.message}`,
+        `check the token (${tokenOrigin}): mistyped, revoked, or for another organization?`,
+        EXIT.config,
+      ),
       skip('queue', 'an accepted token'),
     ];
   }

@@ -57,13 +57,15 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   if (state === 'not_ready') return unavailable('not_ready', 'it is not ready: it cannot start testing until its readiness gates pass');
   if (queue.state === 'paused') return unavailable('paused', 'the queue is paused: nothing merges until it resumes');
   if (queue.state === 'switching_modes') return unavailable('switching_modes', 'the queue is switching modes: it restarts in the new mode once its runs end');
-  if (queue.state !== 'running' && queue.state !== 'draining') return unavailable('queue_state', `the queue is ${queue.state}, a state this version of mq cannot time`);
+  if (queue.state !== 'running' && queue.state !== 'draining')
+    return unavailable('queue_state', `the queue is ${queue.state}, a state this version of mq cannot time`);
 
   const index = queue.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr.prNumber);
   if (index < 0) return unavailable('not_listed', 'it is not listed among the queue’s PRs');
   const ahead = queue.enqueuedPullRequests.slice(0, index).filter((queued) => queued.state !== 'not_ready');
   const strange = ahead.find((queued) => !IN_LINE.has(queued.state ?? ''));
-  if (strange) return unavailable('unknown_state', `#${strange.prNumber} ahead of it is ${strange.state ?? 'in no state'}, which this version of mq cannot time`);
+  if (strange)
+    return unavailable('unknown_state', `#${strange.prNumber} ahead of it is ${strange.state ?? 'in no state'}, which this version of mq cannot time`);
   const self = { ...queue.enqueuedPullRequests[index]!, state: state ?? queue.enqueuedPullRequests[index]!.state };
   const failuresAhead = ahead.filter((queued) => queued.state === 'pending_failure').length;
   if (self.state === 'pending_failure' && failuresAhead === 0) {
@@ -114,7 +116,10 @@ interface RunLength {
  * longest run the buckets allow lies above it. From the history: the pace of the latest busy stretch of merges
  * (a gap longer than the testing timeout is idle time), times the PRs one round of runs merges.
  */
-export function runLength(durations: TestDurations, queue: Pick<Queue, 'concurrency' | 'batch' | 'batchingMinSize' | 'testingTimeoutMinutes'>): RunLength | { unavailable: string } {
+export function runLength(
+  durations: TestDurations,
+  queue: Pick<Queue, 'concurrency' | 'batch' | 'batchingMinSize' | 'testingTimeoutMinutes'>,
+): RunLength | { unavailable: string } {
   if (durations.source === 'none') return { unavailable: durations.unavailable };
   if (durations.source === 'metrics') {
     const { meanSeconds: mean, maxSeconds: max } = durations;
@@ -166,7 +171,8 @@ function mergeTime(line: readonly EnqueuedPullRequest[], selfIndex: number, queu
   // The slots free as the runs in flight end; a queue running more than `concurrency` frees one as the surplus ends.
   const concurrency = Math.max(1, queue.concurrency);
   runEnds.sort((a, b) => a - b);
-  const slots = runEnds.length > concurrency ? runEnds.slice(runEnds.length - concurrency) : [...runEnds, ...new Array<number>(concurrency - runEnds.length).fill(now)];
+  const slots =
+    runEnds.length > concurrency ? runEnds.slice(runEnds.length - concurrency) : [...runEnds, ...new Array<number>(concurrency - runEnds.length).fill(now)];
 
   const readyAt = (i: number) => (retests(i) ? resolvedAt : timeOf(line[i]!.stateChangedAt, now));
   for (let i = 0; i <= selfIndex; ) {

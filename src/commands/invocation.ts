@@ -71,6 +71,7 @@ interface Releases {
   dispose?: () => Promise<void>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: an invocation ties an input to its own handler; the runner never looks inside it
 export type Invocation = (ResultWork<any> | StreamWork<any, any> | ServeWork<any> | ProgramWork<any>) & Releases;
 
 /** argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. */
@@ -89,4 +90,3 @@ export const work = {
   serve: <I>(input: I, handler: ServeWork<I>['handler']): Invocation => ({ mode: 'serve', input, handler }),
   program: <I>(input: I, handler: ProgramWork<I>['handler']): Invocation => ({ mode: 'program', input, handler }),
 };
-

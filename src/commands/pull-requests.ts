@@ -1,14 +1,7 @@
 // submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
 // not hide what happened to the others.
 import type { MergeQueueClient } from '../api/client.js';
-import {
-  isFinalState,
-  PRIORITY_NAMES,
-  type Priority,
-  type Queue,
-  type QueueRequest,
-  type SubmittedPullRequest,
-} from '../api/schemas.js';
+import { isFinalState, PRIORITY_NAMES, type Priority, type Queue, type QueueRequest, type SubmittedPullRequest } from '../api/schemas.js';
 import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
 import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
@@ -173,7 +166,7 @@ function isFatal(error: MqError): boolean {
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, client: MergeQueueClient, ref: QueueRequest): Promise<PrOutcome> {
   const [record, queue] = await Promise.all([lookUp(client, ref, pr), queueOrNone(client, ref)]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
-  if (!record || !record.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
+  if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
   }
   const index = queue?.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr) ?? -1;
@@ -221,8 +214,7 @@ function submitFlags(input: SubmitInput): string[] {
 async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClient, ref: QueueRequest): Promise<PrOutcome> {
   const record = await lookUp(client, ref, pr);
   const said = notFound.message.trim();
-  const why =
-    record && isFinalState(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
+  const why = record && isFinalState(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
   return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message: `#${pr} is not in the queue${why}` } };
 }
 

@@ -33,14 +33,10 @@ function parseSpeed(text: string): number {
   return speed;
 }
 
-export async function sandbox(
-  input: SandboxOptions,
-  ctx: Context,
-  announce: (url: string) => void,
-): Promise<void> {
+export async function sandbox(input: SandboxOptions, ctx: Context, announce: (url: string) => void): Promise<void> {
   // A relative --state is the caller's working directory's, as every other path mq is given.
   const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
-  let running;
+  let running: Awaited<ReturnType<typeof startSandbox>>;
   try {
     running = await startSandbox(options);
   } catch (error) {

@@ -50,12 +50,7 @@ export async function openTargetsFile(path: string, stdin: AsyncIterable<Uint8Ar
 }
 
 /** The first pass: every target read and measured, or the error parseTargetList gives for the whole text. */
-async function measure(
-  source: string,
-  kind: 'file' | 'stdin',
-  chunks: () => AsyncIterable<Buffer>,
-  copy?: string,
-): Promise<TargetsFile> {
+async function measure(source: string, kind: 'file' | 'stdin', chunks: () => AsyncIterable<Buffer>, copy?: string): Promise<TargetsFile> {
   const stored = copy ?? source;
   let count = 0;
   let jsonBytes = 0;

@@ -11,10 +11,7 @@ export interface Vocabulary {
 }
 
 export async function deriveVocabulary(): Promise<Vocabulary> {
-  const [{ SETTING_FLAGS }, { PULL_REQUEST_STATES, PRIORITY_NAMES }] = await Promise.all([
-    import('./queue/setting-flags.js'),
-    import('../api/schemas.js'),
-  ]);
+  const [{ SETTING_FLAGS }, { PULL_REQUEST_STATES, PRIORITY_NAMES }] = await Promise.all([import('./queue/setting-flags.js'), import('../api/schemas.js')]);
   return { settingFlags: SETTING_FLAGS, pullRequestStates: PULL_REQUEST_STATES, priorityNames: Object.keys(PRIORITY_NAMES) };
 }
 

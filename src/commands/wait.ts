@@ -1,12 +1,6 @@
 // mq wait and submit --wait: poll each PR until it reaches the state waited for, ends in another final state,
 // or the time runs out. Headless: what it sees goes to the events a printer attached from outside (src/cli/runner.ts).
-import {
-  isFinalState,
-  type PullRequestState,
-  type QueueRequest,
-  type ReportedPullRequestState,
-  type SubmittedPullRequest,
-} from '../api/schemas.js';
+import { isFinalState, type PullRequestState, type QueueRequest, type ReportedPullRequestState, type SubmittedPullRequest } from '../api/schemas.js';
 import type { MergeQueueClient } from '../api/client.js';
 import { ApiError, type ExitCode } from '../errors.js';
 import type { Context } from './context.js';
@@ -184,11 +178,13 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   };
 
   const polled = await poll(ctx, { intervalMs: options.intervalMs, backoff: true, deadline }, events, round);
-  await Promise.all(sightings.map(async (sighting) => {
-    if (sighting.status === 'waiting' || !sighting.pullRequest) return;
-    const why = await explainEnd(client, ref, sighting.pullRequest);
-    if (why) sighting.why = why;
-  }));
+  await Promise.all(
+    sightings.map(async (sighting) => {
+      if (sighting.status === 'waiting' || !sighting.pullRequest) return;
+      const why = await explainEnd(client, ref, sighting.pullRequest);
+      if (why) sighting.why = why;
+    }),
+  );
   return {
     target: options.target,
     prs: sightings,
@@ -206,4 +202,3 @@ async function lookUp(client: MergeQueueClient, ref: QueueRequest, pr: number): 
     return { error: prFailure(error) };
   }
 }
-

@@ -8,14 +8,25 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
   const lines: string[] = [
     ...header.map((line) => `# ${line}`.trimEnd()),
     '',
-    switchFunction('__mq_subcommand', 'the subcommand a word names under a command path', 'cmdpath word', commands.flatMap((command) =>
-      command.subcommands.map((sub) => ({ patterns: sub.names.map((name) => `${pathKey(command)}|${name}`), body: `echo ${fishQuote(sub.path.at(-1)!)}` })),
-    )),
+    switchFunction(
+      '__mq_subcommand',
+      'the subcommand a word names under a command path',
+      'cmdpath word',
+      commands.flatMap((command) =>
+        command.subcommands.map((sub) => ({ patterns: sub.names.map((name) => `${pathKey(command)}|${name}`), body: `echo ${fishQuote(sub.path.at(-1)!)}` })),
+      ),
+    ),
     '',
-    switchFunction('__mq_takes_value', 'whether a flag of a command path takes a value (the next word)', 'cmdpath flag', commands.map((command) => ({
-      patterns: command.flags.filter((flag) => flag.takesValue).flatMap((flag) => flag.names.map((name) => `${pathKey(command)}|${name}`)),
-      body: 'return 0',
-    })), 'return 1'),
+    switchFunction(
+      '__mq_takes_value',
+      'whether a flag of a command path takes a value (the next word)',
+      'cmdpath flag',
+      commands.map((command) => ({
+        patterns: command.flags.filter((flag) => flag.takesValue).flatMap((flag) => flag.names.map((name) => `${pathKey(command)}|${name}`)),
+        body: 'return 0',
+      })),
+      'return 1',
+    ),
     '',
     `function __mq_path --description 'the command path of the words before the cursor'
     set -l words (commandline -opc)
@@ -82,13 +93,7 @@ function sameFlag(a: CompletionFlag, b: CompletionFlag): boolean {
   return a === b || (a.names.join() === b.names.join() && a.takesValue === b.takesValue && a.choices.join() === b.choices.join());
 }
 
-function switchFunction(
-  name: string,
-  description: string,
-  argumentNames: string,
-  arms: { patterns: string[]; body: string }[],
-  fallback = '',
-): string {
+function switchFunction(name: string, description: string, argumentNames: string, arms: { patterns: string[]; body: string }[], fallback = ''): string {
   const subject = argumentNames
     .split(' ')
     .map((arg) => `$${arg}`)
@@ -96,9 +101,7 @@ function switchFunction(
   return [
     `function ${name} --argument-names ${argumentNames} --description ${fishQuote(description)}`,
     `    switch "${subject}"`,
-    ...arms
-      .filter((arm) => arm.patterns.length > 0)
-      .flatMap((arm) => [`        case ${arm.patterns.map(fishQuote).join(' ')}`, `            ${arm.body}`]),
+    ...arms.filter((arm) => arm.patterns.length > 0).flatMap((arm) => [`        case ${arm.patterns.map(fishQuote).join(' ')}`, `            ${arm.body}`]),
     '    end',
     ...(fallback ? [`    ${fallback}`] : []),
     'end',

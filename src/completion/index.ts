@@ -20,7 +20,13 @@ export function completionScript(shell: Shell, program: Command, flagValues: Com
     flagValues,
     // `mq help <command|topic>`
     argumentValues: {
-      help: [...program.createHelp().visibleCommands(program).map((command) => command.name()), ...HELP_TOPICS.map((topic) => topic.name)],
+      help: [
+        ...program
+          .createHelp()
+          .visibleCommands(program)
+          .map((command) => command.name()),
+        ...HELP_TOPICS.map((topic) => topic.name),
+      ],
     },
   };
   const header = [

@@ -53,21 +53,14 @@ export function pathKey(command: CompletionCommand): string {
 function node(command: Command, path: string[], inherited: CompletionFlag[], hints: CompletionHints): CompletionCommand {
   const help = command.createHelp();
   const key = path.join(' ');
-  const own = help
-    .visibleOptions(command)
-    .map((option) => flag(option, hints.flagValues?.[`${key} ${option.long ?? option.short}`.trim()]));
+  const own = help.visibleOptions(command).map((option) => flag(option, hints.flagValues?.[`${key} ${option.long ?? option.short}`.trim()]));
   const flags = [...own, ...inherited.filter((parent) => !parent.names.some((name) => own.some((o) => o.names.includes(name))))];
-  const argumentChoices = [
-    ...command.registeredArguments.flatMap((argument) => argument.argChoices ?? []),
-    ...(hints.argumentValues?.[key] ?? []),
-  ];
+  const argumentChoices = [...command.registeredArguments.flatMap((argument) => argument.argChoices ?? []), ...(hints.argumentValues?.[key] ?? [])];
   return {
     path,
     names: [command.name(), ...command.aliases()],
     description: command.description(),
-    subcommands: help
-      .visibleCommands(command)
-      .map((sub) => node(sub, [...path, sub.name()], flags, hints)),
+    subcommands: help.visibleCommands(command).map((sub) => node(sub, [...path, sub.name()], flags, hints)),
     flags,
     argumentChoices: [...new Set(argumentChoices)],
   };

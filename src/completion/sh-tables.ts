@@ -6,18 +6,8 @@ import { shQuote } from './quote.js';
 type Arm = { patterns: string[]; body: string };
 
 function caseFunction(name: string, comment: string, subject: string, arms: Arm[], fallback = ''): string {
-  const lines = arms
-    .filter((arm) => arm.patterns.length > 0)
-    .map((arm) => `    ${arm.patterns.map(shQuote).join('|')}) ${arm.body} ;;`);
-  return [
-    `${name}() {`,
-    `  # ${comment}`,
-    `  case "${subject}" in`,
-    ...lines,
-    '  esac',
-    ...(fallback ? [`  ${fallback}`] : []),
-    '}',
-  ].join('\n');
+  const lines = arms.filter((arm) => arm.patterns.length > 0).map((arm) => `    ${arm.patterns.map(shQuote).join('|')}) ${arm.body} ;;`);
+  return [`${name}() {`, `  # ${comment}`, `  case "${subject}" in`, ...lines, '  esac', ...(fallback ? [`  ${fallback}`] : []), '}'].join('\n');
 }
 
 /** printf rather than echo: zsh's echo reads backslashes. */

@@ -33,16 +33,13 @@ const fields = {
     .optional()
     .describe('Base URL of the merge queue API; must end in /v1. Default https://api.trunk.io/v1. Env MQ_API_URL, flag --api-url.'),
   repo: z
-    .union(
-      [z.string(), z.strictObject({ host: z.string().optional(), owner: z.string(), name: z.string() })],
-      { error: PROBLEMS.repo },
-    )
+    .union([z.string(), z.strictObject({ host: z.string().optional(), owner: z.string(), name: z.string() })], { error: PROBLEMS.repo })
     .transform(via(checkRepo))
     .optional()
-    .describe('The repository: "owner/name" (on github.com), "host/owner/name" or {host, owner, name}. Default: the git remote origin. Env MQ_REPO, flag -R/--repo.'),
-  targetBranch: word(PROBLEMS.targetBranch)
-    .optional()
-    .describe('The branch the queue merges into. Default main. Env MQ_BRANCH, flag -b/--branch.'),
+    .describe(
+      'The repository: "owner/name" (on github.com), "host/owner/name" or {host, owner, name}. Default: the git remote origin. Env MQ_REPO, flag -R/--repo.',
+    ),
+  targetBranch: word(PROBLEMS.targetBranch).optional().describe('The branch the queue merges into. Default main. Env MQ_BRANCH, flag -b/--branch.'),
   org: word(PROBLEMS.org).optional().describe('Organization slug, for flaky-test details (mq test-details). Env MQ_ORG, flag --org.'),
   output: z
     .enum(OUTPUT_FORMATS, { error: PROBLEMS.output })
@@ -56,9 +53,7 @@ const fields = {
   tokenCommand: text(PROBLEMS.tokenCommand)
     .optional()
     .describe('User config only: a shell command whose output (trimmed) is the token, run only when a request needs it.'),
-  tokenFile: text(PROBLEMS.tokenFile)
-    .optional()
-    .describe('User config only: a file holding the token; relative to this file, ~ is your home.'),
+  tokenFile: text(PROBLEMS.tokenFile).optional().describe('User config only: a file holding the token; relative to this file, ~ is your home.'),
 };
 
 const SETTINGS_MAP = 'must be a map of settings (key: value)';
@@ -93,7 +88,10 @@ export const Profiles = z
 export const ConfigFileSchema = z.strictObject(
   {
     // Read by editors, ignored by mq: `mq config init` writes it (JSON files; YAML has a comment for it).
-    $schema: z.string({ error: 'must be the path or URL of a JSON Schema' }).optional().describe('The JSON Schema editors check this file against; mq ignores it.'),
+    $schema: z
+      .string({ error: 'must be the path or URL of a JSON Schema' })
+      .optional()
+      .describe('The JSON Schema editors check this file against; mq ignores it.'),
     ...fields,
     token: text(PROBLEMS.token).optional().describe('User config only: the token itself (better: tokenCommand or tokenFile).'),
     trustedApiUrls: z
@@ -170,9 +168,7 @@ function userOnlyKeys(content: unknown): string[] {
 }
 
 function userOnlyProblem(shown: string, key: string): string {
-  const why = key.endsWith('trustedApiUrls')
-    ? 'a project file cannot vouch for its own apiUrl'
-    : 'move it there, or set MQ_TOKEN';
+  const why = key.endsWith('trustedApiUrls') ? 'a project file cannot vouch for its own apiUrl' : 'move it there, or set MQ_TOKEN';
   return (
     `"${shown}" is not allowed in a project config file, which a pull request can change: only the user config ` +
     `($XDG_CONFIG_HOME/mq/config.yaml, default ~/.config/mq/config.yaml) may set it; ${why}`

@@ -17,12 +17,7 @@ export function checkTokenDestination(resolved: Pick<ResolvedSettings, 'settings
   const { settings, trust } = resolved;
   const url = new URL(settings.apiUrl);
   const from = trust.apiUrlFrom;
-  if (
-    from?.kind === 'project' &&
-    settings.apiUrl !== DEFAULT_API_URL &&
-    !isLoopback(url) &&
-    !trust.trustedApiUrls.includes(settings.apiUrl)
-  ) {
+  if (from?.kind === 'project' && settings.apiUrl !== DEFAULT_API_URL && !isLoopback(url) && !trust.trustedApiUrls.includes(settings.apiUrl)) {
     throw new ConfigError(
       `${from.path}: "${from.key}" ${shownUrl(settings.apiUrl)} is not trusted: a project config file (which a pull ` +
         `request can change) may send the token only to a URL your user config lists; to trust it, add it to ` +
@@ -32,8 +27,7 @@ export function checkTokenDestination(resolved: Pick<ResolvedSettings, 'settings
   if (url.protocol === 'http:' && !isLoopback(url) && !settings.insecure) {
     const origin = resolved.origins.apiUrl ?? 'default';
     throw new ConfigError(
-      `refusing to send the token over plain http to ${shownUrl(settings.apiUrl)} (${origin}): ` +
-        'use https, or pass --insecure (MQ_INSECURE=1) to allow it',
+      `refusing to send the token over plain http to ${shownUrl(settings.apiUrl)} (${origin}): use https, or pass --insecure (MQ_INSECURE=1) to allow it`,
     );
   }
 }

@@ -5,8 +5,8 @@ import { MAX_TIMER_MS } from './settings.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 const NUMBER = String.raw`(?:\d+(?:\.\d+)?|\.\d+)`;
-const PART = new RegExp(String.raw`(${NUMBER})(ms|s|m|h)`, 'y');
-const BARE = new RegExp(String.raw`^${NUMBER}$`);
+const PART = new RegExp(`(${NUMBER})(ms|s|m|h)`, 'y');
+const BARE = new RegExp(`^${NUMBER}$`);
 
 export const DURATION_HINT = 'a duration like 30s, 2m, 1m30s or a number of seconds';
 
@@ -45,7 +45,11 @@ export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';
   let rest = ms;
   let text = '';
-  for (const [unit, size] of [['h', UNIT_MS.h], ['m', UNIT_MS.m], ['s', UNIT_MS.s]] as const) {
+  for (const [unit, size] of [
+    ['h', UNIT_MS.h],
+    ['m', UNIT_MS.m],
+    ['s', UNIT_MS.s],
+  ] as const) {
     const count = Math.floor(rest / size);
     if (count > 0) text += `${count}${unit}`;
     rest -= count * size;

@@ -29,9 +29,18 @@ export function environmentLayer(env: Env): Layer {
   };
   set('apiUrl', take(env, 'MQ_API_URL', checkApiUrl, shownUrl));
   set('repo', take(env, 'MQ_REPO', checkRepo, shownUrl));
-  set('targetBranch', take(env, 'MQ_BRANCH', (t) => checkWord(t, 'targetBranch')));
-  set('org', take(env, 'MQ_ORG', (t) => checkWord(t, 'org')));
-  set('profile', take(env, 'MQ_PROFILE', (t) => checkWord(t, 'profile')));
+  set(
+    'targetBranch',
+    take(env, 'MQ_BRANCH', (t) => checkWord(t, 'targetBranch')),
+  );
+  set(
+    'org',
+    take(env, 'MQ_ORG', (t) => checkWord(t, 'org')),
+  );
+  set(
+    'profile',
+    take(env, 'MQ_PROFILE', (t) => checkWord(t, 'profile')),
+  );
   set('timeoutMs', take(env, 'MQ_TIMEOUT', checkTimeout));
   set('insecure', take(env, 'MQ_INSECURE', checkSwitch));
   for (const name of ['MQ_TOKEN', 'TRUNK_API_TOKEN']) {

@@ -7,13 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
-import {
-  EXECUTABLE_CONFIG_NAMES,
-  EXECUTABLE_META_CONFIGS,
-  MODULE_NAME,
-  PROJECT_SEARCH_PLACES,
-  USER_SEARCH_PLACES,
-} from './config-names.js';
+import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
 /**
  * Creating a cosmiconfig explorer loads a "meta config" from process.cwd() (not the cwd we are given), running
@@ -25,8 +19,7 @@ function refuseMetaConfig(): void {
     const path = resolve(place);
     if (existsSync(path)) {
       throw new ConfigError(
-        `${path}: cosmiconfig would run this file as its meta config, and mq does not run config code; ` +
-          'remove it, or run mq from another directory',
+        `${path}: cosmiconfig would run this file as its meta config, and mq does not run config code; remove it, or run mq from another directory`,
       );
     }
   }

@@ -97,8 +97,7 @@ export function gitConfigValue(text: string, section: string, subsection: string
         inSection = name.toLowerCase() === section && quoted.replace(/\\(.)/g, '$1') === subsection;
       } else {
         const dot = name.indexOf('.');
-        inSection =
-          dot > 0 && name.slice(0, dot).toLowerCase() === section && name.slice(dot + 1).toLowerCase() === subsection;
+        inSection = dot > 0 && name.slice(0, dot).toLowerCase() === section && name.slice(dot + 1).toLowerCase() === subsection;
       }
       rest = after;
     }

@@ -1,10 +1,10 @@
 // The settings layer: flags + environment + config files + git → one validated Settings object.
-export {
-  type Settings,
-  type GlobalFlags,
-  type ResolveInput,
-  type ResolvedSettings,
-  type TokenSource,
+export type {
+  Settings,
+  GlobalFlags,
+  ResolveInput,
+  ResolvedSettings,
+  TokenSource,
 } from './settings.js';
 export { resolveSettings } from './resolve.js';
 export { readToken } from './token.js';

@@ -44,9 +44,7 @@ export function parseRepo(text: string): Repo {
 /** The repository a command works on; without one, a ConfigError that says every way to give it. */
 export function requireRepo(settings: Settings): Repo {
   if (settings.repo) return settings.repo;
-  throw new ConfigError(
-    'no repository: pass -R owner/name, set MQ_REPO, or run inside a git checkout with an origin remote',
-  );
+  throw new ConfigError('no repository: pass -R owner/name, set MQ_REPO, or run inside a git checkout with an origin remote');
 }
 
 export function formatRepo(repo: Repo): string {

@@ -14,14 +14,7 @@ import { flagsLayer } from './flags.js';
 import { findGitRoot, repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
 import { CHECKS } from './settings-check.js';
-import {
-  type ApiUrlTrust,
-  type ConfigLocations,
-  type Layer,
-  type ResolvedSettings,
-  type ResolveInput,
-  type Settings,
-} from './settings.js';
+import type { ApiUrlTrust, ConfigLocations, Layer, ResolvedSettings, ResolveInput, Settings } from './settings.js';
 
 export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
   const { flags, env } = input;
@@ -55,8 +48,7 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const origins: Record<string, string> = {};
   // The parsed settings hold every key with a value, in the schema's order.
   for (const key of Object.keys(settings) as (keyof Settings)[]) {
-    const origin =
-      key === 'color' ? color.origin : (merged[key]?.origin ?? (settings[key] === undefined ? undefined : 'default'));
+    const origin = key === 'color' ? color.origin : (merged[key]?.origin ?? (settings[key] === undefined ? undefined : 'default'));
     if (origin !== undefined) origins[key] = origin;
   }
   const namedBy = flags.config !== undefined ? 'flag' : configVariable !== undefined ? 'env' : 'search';

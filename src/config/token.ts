@@ -8,8 +8,7 @@ import type { Settings } from './settings.js';
 export const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT_BYTES = 64 * 1024;
 
-export const NO_TOKEN_MESSAGE =
-  'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in the user config file';
+export const NO_TOKEN_MESSAGE = 'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in the user config file';
 
 export async function readToken(settings: Settings): Promise<string> {
   const source = settings.token;
@@ -22,10 +21,7 @@ export async function readToken(settings: Settings): Promise<string> {
     case 'file':
       return checkToken(await readTokenFile(source.path, source.origin), `tokenFile ${source.path}`);
     case 'command':
-      return checkToken(
-        await runTokenCommand(source.command, source.origin, source.cwd),
-        `tokenCommand "${source.command}"`,
-      );
+      return checkToken(await runTokenCommand(source.command, source.origin, source.cwd), `tokenCommand "${source.command}"`);
   }
 }
 
@@ -50,12 +46,7 @@ async function readTokenFile(path: string, origin: string): Promise<string> {
 }
 
 /** Runs `command` in a shell and answers its stdout. stderr is discarded: it is never shown, so it cannot leak. */
-export async function runTokenCommand(
-  command: string,
-  origin: string,
-  cwd?: string,
-  timeoutMs = TOKEN_COMMAND_TIMEOUT_MS,
-): Promise<string> {
+export async function runTokenCommand(command: string, origin: string, cwd?: string, timeoutMs = TOKEN_COMMAND_TIMEOUT_MS): Promise<string> {
   // Loaded here, as git.ts does: only a tokenCommand needs a child process.
   const { spawn } = await import('node:child_process');
   const named = `tokenCommand "${command}" (${origin})`;
@@ -75,10 +66,7 @@ export async function runTokenCommand(
         done(Buffer.concat(chunks).toString('utf8'));
       }
     };
-    const timer = setTimeout(
-      () => finish(new ConfigError(`${named} did not finish within ${formatDuration(timeoutMs)}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => finish(new ConfigError(`${named} did not finish within ${formatDuration(timeoutMs)}`)), timeoutMs);
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_OUTPUT_BYTES) finish(new ConfigError(`${named} printed more than a token`));

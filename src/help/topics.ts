@@ -17,7 +17,11 @@ function columns(rows: ReadonlyArray<readonly [string, string]>, indent = '  '):
   const width = Math.max(...rows.map(([left]) => left.length));
   const hanging = ' '.repeat(indent.length + width + 2);
   return rows
-    .map(([left, right]) => wrap(right, LINE_WIDTH - hanging.length).map((line, i) => (i === 0 ? `${indent}${left.padEnd(width)}  ${line}` : `${hanging}${line}`)).join('\n'))
+    .map(([left, right]) =>
+      wrap(right, LINE_WIDTH - hanging.length)
+        .map((line, i) => (i === 0 ? `${indent}${left.padEnd(width)}  ${line}` : `${hanging}${line}`))
+        .join('\n'),
+    )
     .join('\n');
 }
 
@@ -69,7 +73,13 @@ const config: HelpTopic = {
   text: async () => configText(await import('../config/index.js')),
 };
 
-function configText({ PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES }: { PROJECT_SEARCH_PLACES: readonly string[]; USER_SEARCH_PLACES: readonly string[] }): string {
+function configText({
+  PROJECT_SEARCH_PLACES,
+  USER_SEARCH_PLACES,
+}: {
+  PROJECT_SEARCH_PLACES: readonly string[];
+  USER_SEARCH_PLACES: readonly string[];
+}): string {
   return `Where settings come from, first found wins:
   1. flags   2. environment (mq help environment)   3. the project config file   4. the user config file
   5. inference (the repository from the git remote origin)   6. defaults

@@ -20,9 +20,7 @@ export function toJson(result: CommandResult): unknown {
         ...(result.eta === undefined ? {} : { eta: result.eta }),
       };
     case 'pullRequests':
-      return result.nextCursor === undefined
-        ? { pullRequests: result.pullRequests }
-        : { pullRequests: result.pullRequests, nextCursor: result.nextCursor };
+      return result.nextCursor === undefined ? { pullRequests: result.pullRequests } : { pullRequests: result.pullRequests, nextCursor: result.nextCursor };
     case 'perPr':
       return { results: result.results };
     case 'testingDetails':
@@ -59,9 +57,7 @@ export function toJson(result: CommandResult): unknown {
       };
     case 'config':
       return {
-        settings: Object.fromEntries(
-          result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }]),
-        ),
+        settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])),
         files: result.files,
       };
     case 'configPaths':
@@ -71,8 +67,16 @@ export function toJson(result: CommandResult): unknown {
         ok: result.exitCode === 0,
         exitCode: result.exitCode,
         meaning: exitMeaning(result.exitCode),
-        checks: result.checks.map(({ name, ok, skipped, detail, fix }) => ({ name, ok, ...(skipped && { skipped }), detail, ...(fix !== undefined && { fix }) })),
-        ...(result.entries && { settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])) }),
+        checks: result.checks.map(({ name, ok, skipped, detail, fix }) => ({
+          name,
+          ok,
+          ...(skipped && { skipped }),
+          detail,
+          ...(fix !== undefined && { fix }),
+        })),
+        ...(result.entries && {
+          settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])),
+        }),
       };
     case 'configInit':
       return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token, schema: result.schema };

@@ -59,7 +59,10 @@ export class LiveRegion {
 
   /** Lets another line (a warning, a --debug trace on stderr) print above the block, then redraws it below. */
   aside(write: () => void): void {
-    if (this.rows === 0) return write();
+    if (this.rows === 0) {
+      write();
+      return;
+    }
     this.clear();
     write();
     this.draw(this.last);

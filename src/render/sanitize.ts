@@ -14,8 +14,5 @@ export function safeLine(text: string): string {
 
 /** For a message that may span lines (a refusal listing PRs): keeps line breaks, neutralises the rest. */
 export function safeText(text: string): string {
-  return text
-    .replace(/\r\n/g, '\n')
-    .replace(/\t/g, ' ')
-    .replace(UNSAFE, REPLACEMENT);
+  return text.replace(/\r\n/g, '\n').replace(/\t/g, ' ').replace(UNSAFE, REPLACEMENT);
 }

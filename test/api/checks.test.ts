@@ -29,7 +29,11 @@ const CASES: Array<[string, z.ZodType, () => unknown]> = [
   ['TestDetailsResponse', schemas.TestDetailsResponse, answer(fixture.testDetails())],
   ['GetSubmittedPullRequestRequest', schemas.GetSubmittedPullRequestRequest, answer({ ...REF, pr: { number: '12' } })],
   ['GetSubmittedPullRequestRequest by branch', schemas.GetSubmittedPullRequestRequest, answer({ ...REF, pr: { branch: 'feature' } })],
-  ['ListPullRequestsRequest', schemas.ListPullRequestsRequest, answer({ ...REF, state: 'merged', since: '2026-11-17T00:00:00Z', until: '2026-11-24T10:30:00.123+01:00', take: 100 })],
+  [
+    'ListPullRequestsRequest',
+    schemas.ListPullRequestsRequest,
+    answer({ ...REF, state: 'merged', since: '2026-11-17T00:00:00Z', until: '2026-11-24T10:30:00.123+01:00', take: 100 }),
+  ],
   ['SubmitPullRequestRequest', schemas.SubmitPullRequestRequest, answer({ ...REF, pr: { number: 3 }, priority: 'HIGH', noBatch: true })],
   ['UpdateQueueRequest', schemas.UpdateQueueRequest, answer({ ...REF, state: 'Paused', concurrency: 2, mergeMethod: 'squash', requiredStatuses: ['ci'] })],
   ['SetImpactedTargetsRequest', schemas.SetImpactedTargetsRequest, answer({ ...REF, pr: { number: 3, sha: 'abc' }, impactedTargets: 'impacts_all' })],
@@ -39,9 +43,27 @@ const CASES: Array<[string, z.ZodType, () => unknown]> = [
 // What a service might put anywhere: the right thing in the wrong case, the wrong type, numbers JSON cannot
 // hold, a key that would set a prototype. Made afresh each time, as a later mutation may change one.
 const ODD: Array<() => unknown> = [
-  () => undefined, () => null, () => '', () => 'TESTING', () => 'testing', () => 'Merged', () => 'x', () => 0, () => -0,
-  () => 1.5, () => Number.NaN, () => Number.POSITIVE_INFINITY, () => true, () => false, () => [], () => ['a'], () => [1],
-  () => ({}), () => JSON.parse('{"__proto__": {"a": 1}}'), () => Object.create(null), () => new Date(0),
+  () => undefined,
+  () => null,
+  () => '',
+  () => 'TESTING',
+  () => 'testing',
+  () => 'Merged',
+  () => 'x',
+  () => 0,
+  () => -0,
+  () => 1.5,
+  () => Number.NaN,
+  () => Number.POSITIVE_INFINITY,
+  () => true,
+  () => false,
+  () => [],
+  () => ['a'],
+  () => [1],
+  () => ({}),
+  () => JSON.parse('{"__proto__": {"a": 1}}'),
+  () => Object.create(null),
+  () => new Date(0),
 ];
 
 type Mutation = { path: number[]; change: 'set' | 'delete' | 'add'; odd: number; key: string };
@@ -89,8 +111,11 @@ describe('the generated checks', () => {
     );
   });
 
-  it('answers a well-formed 1,000-PR queue without zod, in zod\'s key order and with states in lower case', () => {
-    const prs = Array.from({ length: 1000 }, (_, i) => ({ future: i, ...fixture.enqueuedPullRequest({ prNumber: i + 1, state: i % 2 ? 'TESTING' : 'pending' }) }));
+  it("answers a well-formed 1,000-PR queue without zod, in zod's key order and with states in lower case", () => {
+    const prs = Array.from({ length: 1000 }, (_, i) => ({
+      future: i,
+      ...fixture.enqueuedPullRequest({ prNumber: i + 1, state: i % 2 ? 'TESTING' : 'pending' }),
+    }));
     const answer = JSON.parse(JSON.stringify(fixture.queue({ enqueuedPullRequests: prs })));
     const expected = shown(schemas.Queue.safeParse(answer));
     const spy = vi.spyOn(schemas.Queue, 'safeParse');

@@ -164,7 +164,9 @@ describe('failures to connect, direct', () => {
       const error = await rejectionOf(client.getQueue(queueRef));
       await client.close();
       expect(error).toMatchObject({ failure: 'tls', sent: false });
-      expect(error.message).toMatch(/^TLS failure talking to 127\.0\.0\.1:\d+ \(EPROTO\): it does not answer in TLS; if it serves plain http, the URL takes http:\/\/$/);
+      expect(error.message).toMatch(
+        /^TLS failure talking to 127\.0\.0\.1:\d+ \(EPROTO\): it does not answer in TLS; if it serves plain http, the URL takes http:\/\/$/,
+      );
       expect(error.message).not.toContain('\n');
     } finally {
       await service.close();
@@ -259,7 +261,9 @@ describe('through a proxy', () => {
         expect(error).toMatchObject({ failure: status === 502 ? 'refused' : 'proxy', sent: false });
         // A refusal that stands (forbidden, a login wanted) is asked once; a 502 may be the proxy's moment.
         expect(tunnels).toBe(status === 502 ? 3 : 1);
-        expect(error.message).toMatch(new RegExp(`^the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\) would not connect to mq-api\\.invalid: it answered ${status}`));
+        expect(error.message).toMatch(
+          new RegExp(`^the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\) would not connect to mq-api\\.invalid: it answered ${status}`),
+        );
         expect(error.message.includes('login, which goes in the proxy URL')).toBe(status === 407);
       }
     } finally {

@@ -3,16 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/client.js';
 import { ApiError, exitCodeOf, MqError } from '../../src/errors.js';
-import {
-  clientFor,
-  json,
-  plainText,
-  rejectionOf,
-  REPO,
-  startHttpService,
-  startMockService,
-  type FakeService,
-} from './harness.js';
+import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, startMockService, type FakeService } from './harness.js';
 
 const queueRef = { repo: REPO, targetBranch: 'main' };
 const prRef = { ...queueRef, pr: { number: 42 } };
@@ -76,12 +67,8 @@ describe.each([
     service.reply(plainText(400, 'first line\n  second line\r\n'), plainText(400, 'x'.repeat(2000)));
     const multiLine = await rejectionOf(client.submitPullRequest(prRef));
     const long = await rejectionOf(client.submitPullRequest(prRef));
-    expect(multiLine.message).toBe(
-      'the service answered with 2 lines of text (application/plain-text, 26 bytes) starting "first line"',
-    );
-    expect(long.message).toBe(
-      `the service answered with a long message (application/plain-text, 2000 bytes) starting "${'x'.repeat(100)}…"`,
-    );
+    expect(multiLine.message).toBe('the service answered with 2 lines of text (application/plain-text, 26 bytes) starting "first line"');
+    expect(long.message).toBe(`the service answered with a long message (application/plain-text, 2000 bytes) starting "${'x'.repeat(100)}…"`);
   });
 
   it('a one-line text of 200 characters is still shown whole', async () => {
@@ -105,8 +92,7 @@ describe.each([
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 502, code: 'unavailable' });
     expect(error.message).toBe(
-      `the service answered with an HTML page (text/html; charset=utf-8, ${Buffer.byteLength(page)} bytes) ` +
-        'titled "502 Bad Gateway & friends"',
+      `the service answered with an HTML page (text/html; charset=utf-8, ${Buffer.byteLength(page)} bytes) titled "502 Bad Gateway & friends"`,
     );
     expect(error.message).not.toContain('<');
   });
@@ -120,7 +106,9 @@ describe.each([
   it('a JSON message that runs over several lines is summarised too', async () => {
     service.reply(json({ message: 'Traceback (most recent call last):\n  File "app.py"\nKeyError: x' }, 400));
     const error = await rejectionOf(client.deleteQueue(queueRef));
-    expect(error.message).toMatch(/^the service answered with 3 lines of text \(application\/json, \d+ bytes\) starting "Traceback \(most recent call last\):"$/);
+    expect(error.message).toMatch(
+      /^the service answered with 3 lines of text \(application\/json, \d+ bytes\) starting "Traceback \(most recent call last\):"$/,
+    );
   });
 
   it('an empty error body still says what happened', async () => {

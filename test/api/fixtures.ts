@@ -103,9 +103,7 @@ export const testDetails = (overrides: Record<string, unknown> = {}) => ({
     name: 'widgets spin',
     variant: '',
     status: { value: 'flaky', reason: 'failed and passed on the same commit', timestamp: '2026-11-20T12:00:00Z' },
-    most_common_failures: [
-      { summary: 'timeout after 30s', occurrence_count: 4, last_occurrence: '2026-11-20T11:00:00Z' },
-    ],
+    most_common_failures: [{ summary: 'timeout after 30s', occurrence_count: 4, last_occurrence: '2026-11-20T11:00:00Z' }],
     failure_rate_last_7d: 0.12,
     failure_rate_last_24h: 0.05,
     file_path: 'test/spin.test.ts',

@@ -145,9 +145,7 @@ export function startMockService(): FakeService {
       return (mockAgent.getCallHistory()?.calls() ?? []).map((call) => ({
         method: call.method,
         url: call.path + (Object.keys(call.searchParams).length ? `?${new URLSearchParams(call.searchParams)}` : ''),
-        headers: Object.fromEntries(
-          Object.entries(call.headers ?? {}).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v]),
-        ),
+        headers: Object.fromEntries(Object.entries(call.headers ?? {}).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v])),
         body: typeof call.body === 'string' ? call.body : '',
       }));
     },

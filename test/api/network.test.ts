@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitCodeOf, InterruptedError, MqError, NetworkError } from '../../src/errors.js';
+import { exitCodeOf, InterruptedError, type MqError, NetworkError } from '../../src/errors.js';
 import { clientFor, json, rejectionOf, REPO, startHttpService, TOKEN, type FakeService } from './harness.js';
 
 /** Resolves once `condition` holds, looking again on each turn of the event loop. */
@@ -135,7 +135,13 @@ describe('a server that does not answer', () => {
     expect(service.requests).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
     expect(notices).toEqual([
-      { operation: 'getQueue', attempt: 1, tries: 3, delayMs: sleeps[0], error: expect.objectContaining({ failure: 'reset', message: expect.stringMatching(/was reset$/) }) },
+      {
+        operation: 'getQueue',
+        attempt: 1,
+        tries: 3,
+        delayMs: sleeps[0],
+        error: expect.objectContaining({ failure: 'reset', message: expect.stringMatching(/was reset$/) }),
+      },
     ]);
   });
 

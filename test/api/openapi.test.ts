@@ -97,15 +97,11 @@ describe('validateRequest', () => {
     expect(validateRequest('flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: 'nope' })).toEqual([
       'body/test_id: must match format "uuid"',
     ]);
-    expect(validateRequest('flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID })).toEqual(
-      [],
-    );
+    expect(validateRequest('flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID })).toEqual([]);
     expect(validateRequest('listPullRequests', { repo: REPO, targetBranch: 'main', since: '2026-11-21' })).toEqual([
       'body/since: must match format "date-time"',
     ]);
-    expect(validateRequest('listPullRequests', { repo: REPO, targetBranch: 'main', since: '2026-11-21T10:00:00+01:00' })).toEqual(
-      [],
-    );
+    expect(validateRequest('listPullRequests', { repo: REPO, targetBranch: 'main', since: '2026-11-21T10:00:00+01:00' })).toEqual([]);
   });
 
   it('holds getSubmittedPullRequest to exactly one of pr.number and pr.branch', () => {

@@ -5,18 +5,7 @@ import type { MergeQueueClient } from '../../src/api/client.js';
 import type { QueueSettings } from '../../src/api/schemas.js';
 import { validateRequest } from '../support/openapi/validate.js';
 import * as fixture from './fixtures.js';
-import {
-  clientFor,
-  json,
-  REPO,
-  rejectionOf,
-  startHttpService,
-  startMockService,
-  TOKEN,
-  USER_AGENT,
-  type FakeService,
-  type Reply,
-} from './harness.js';
+import { clientFor, json, REPO, rejectionOf, startHttpService, startMockService, TOKEN, USER_AGENT, type FakeService, type Reply } from './harness.js';
 
 interface Case {
   name: string;
@@ -104,8 +93,7 @@ const CASES: Case[] = [
   {
     name: 'listPullRequests with every filter',
     operation: 'listPullRequests',
-    call: (c) =>
-      c.listPullRequests({ ...queueRef, state: 'merged', since: '2026-11-20T00:00:00Z', cursor: CURSOR, take: 100 }),
+    call: (c) => c.listPullRequests({ ...queueRef, state: 'merged', since: '2026-11-20T00:00:00Z', cursor: CURSOR, take: 100 }),
     sent: { ...queueRef, state: 'merged', since: '2026-11-20T00:00:00Z', cursor: CURSOR, take: 100 },
     reply: json(fixture.pullRequestList()),
   },
@@ -181,7 +169,14 @@ const CASES: Case[] = [
   {
     name: 'listFailingTests',
     operation: 'flaky-tests/list-failing-tests',
-    call: (c) => c.listFailingTests({ repo: REPO, org_url_slug: 'acme', start_time: '2026-01-01T00:00:00.000Z', end_time: '2026-01-02T00:00:00.000Z', page_query: { page_size: 100 } }),
+    call: (c) =>
+      c.listFailingTests({
+        repo: REPO,
+        org_url_slug: 'acme',
+        start_time: '2026-01-01T00:00:00.000Z',
+        end_time: '2026-01-02T00:00:00.000Z',
+        page_query: { page_size: 100 },
+      }),
     sent: { repo: REPO, org_url_slug: 'acme', start_time: '2026-01-01T00:00:00.000Z', end_time: '2026-01-02T00:00:00.000Z', page_query: { page_size: 100 } },
     reply: json({ tests: [fixture.testDetails().test], page: LAST_PAGE }),
   },

@@ -29,16 +29,8 @@ describe.each([
       ['getSubmittedPullRequest', fixture.submittedPullRequest(), (c: MergeQueueClient) => c.getSubmittedPullRequest(prRef)],
       ['listPullRequests', fixture.pullRequestList(), (c: MergeQueueClient) => c.listPullRequests(queueRef)],
       ['updateQueue', fixture.updatedQueue(), (c: MergeQueueClient) => c.updateQueue({ ...queueRef, batch: true })],
-      [
-        'getMergeQueueTestingDetails',
-        fixture.testingDetails(),
-        (c: MergeQueueClient) => c.getMergeQueueTestingDetails({ ...queueRef, testRunId: 'run-7' }),
-      ],
-      [
-        'getTestDetails',
-        fixture.testDetails(),
-        (c: MergeQueueClient) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }),
-      ],
+      ['getMergeQueueTestingDetails', fixture.testingDetails(), (c: MergeQueueClient) => c.getMergeQueueTestingDetails({ ...queueRef, testRunId: 'run-7' })],
+      ['getTestDetails', fixture.testDetails(), (c: MergeQueueClient) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID })],
     ])('%s returns the body as the service sent it', async (_name, body, call) => {
       service.reply(json(body));
       await expect(call(client)).resolves.toEqual(body);
@@ -74,7 +66,7 @@ describe.each([
     it('accepts an updateQueue answer without the enqueued pull requests', async () => {
       service.reply(json(fixture.updatedQueue({ state: 'draining' })));
       const queue = await client.updateQueue({ ...queueRef, state: 'draining' });
-      expect(queue?.state).toBe("draining");
+      expect(queue?.state).toBe('draining');
       expect(queue).toBeDefined();
       expect(queue?.enqueuedPullRequests).toBeUndefined();
     });
@@ -94,10 +86,7 @@ describe.each([
             state: 'PAUSED',
             mode: 'PARALLEL',
             mergeMethod: 'MERGE_COMMIT',
-            enqueuedPullRequests: [
-              fixture.enqueuedPullRequest({ state: 'PENDING_FAILURE' }),
-              fixture.enqueuedPullRequest({ state: 'Not_Ready' }),
-            ],
+            enqueuedPullRequests: [fixture.enqueuedPullRequest({ state: 'PENDING_FAILURE' }), fixture.enqueuedPullRequest({ state: 'Not_Ready' })],
           }),
         ),
       );
@@ -111,7 +100,7 @@ describe.each([
     it('SWITCHING_MODES from updateQueue', async () => {
       service.reply(json(fixture.updatedQueue({ state: 'SWITCHING_MODES' })));
       const queue = await client.updateQueue({ ...queueRef, mode: 'parallel' });
-      expect(queue?.state).toBe("switching_modes");
+      expect(queue?.state).toBe('switching_modes');
     });
 
     it('listed pull requests, readiness mergeability, a test run status', async () => {
@@ -198,9 +187,7 @@ describe.each([
       service.reply({ status: 200, headers: { 'content-type': 'text/html' }, body: page });
       const error = await rejectionOf(client.getQueue(queueRef));
       expect(error).toBeInstanceOf(ResponseError);
-      expect(error.message).toBe(
-        `getQueue answered with an HTML page (text/html, ${page.length} bytes) titled "Sign in to the Wi-Fi", not JSON`,
-      );
+      expect(error.message).toBe(`getQueue answered with an HTML page (text/html, ${page.length} bytes) titled "Sign in to the Wi-Fi", not JSON`);
       expect(exitCodeOf(error)).toBe(6);
     });
 

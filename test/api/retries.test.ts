@@ -14,16 +14,8 @@ const READS: [string, (c: MergeQueueClient) => Promise<unknown>, Reply][] = [
   ['getQueue', (c) => c.getQueue(queueRef), json(fixture.queue())],
   ['getSubmittedPullRequest', (c) => c.getSubmittedPullRequest(prRef), json(fixture.submittedPullRequest())],
   ['listPullRequests', (c) => c.listPullRequests(queueRef), json(fixture.pullRequestList())],
-  [
-    'getMergeQueueTestingDetails',
-    (c) => c.getMergeQueueTestingDetails({ ...queueRef, testRunId: 'run-7' }),
-    json(fixture.testingDetails()),
-  ],
-  [
-    'getTestDetails',
-    (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }),
-    json(fixture.testDetails()),
-  ],
+  ['getMergeQueueTestingDetails', (c) => c.getMergeQueueTestingDetails({ ...queueRef, testRunId: 'run-7' }), json(fixture.testingDetails())],
+  ['getTestDetails', (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }), json(fixture.testDetails())],
   ['getMergeQueueMetrics', (c) => c.getMergeQueueMetrics(), { status: 200, body: fixture.METRICS_TEXT }],
 ];
 

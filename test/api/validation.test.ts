@@ -44,12 +44,9 @@ describe.each([
   });
 
   describe('PR numbers', () => {
-    it.each([0, -1, 1.5, 2147483648, Number.NaN, Number.POSITIVE_INFINITY])(
-      'submitPullRequest refuses %d, and sends nothing',
-      async (number) => {
-        await expectRefusedBeforeSending(service, client.submitPullRequest(prRef(number)), /pr\.number/);
-      },
-    );
+    it.each([0, -1, 1.5, 2147483648, Number.NaN, Number.POSITIVE_INFINITY])('submitPullRequest refuses %d, and sends nothing', async (number) => {
+      await expectRefusedBeforeSending(service, client.submitPullRequest(prRef(number)), /pr\.number/);
+    });
 
     it.each(PR_METHODS)('%s refuses PR number 0, and sends nothing', async (_name, call) => {
       await expectRefusedBeforeSending(service, call(client, 0), /pr\.number/);
@@ -111,37 +108,21 @@ describe.each([
     const refusals: [string, (c: MergeQueueClient) => Promise<unknown>, RegExp][] = [
       ['an empty target branch', (c) => c.getQueue({ repo: REPO, targetBranch: '' }), /targetBranch/],
       ['an empty repository owner', (c) => c.getQueue({ repo: { ...REPO, owner: '' }, targetBranch: 'main' }), /repo\.owner/],
-      [
-        'a test id that is not a UUID',
-        (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: 'not-a-uuid' }),
-        /test_id/,
-      ],
+      ['a test id that is not a UUID', (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: 'not-a-uuid' }), /test_id/],
       ['take 0', (c) => c.listPullRequests({ ...queueRef, take: 0 }), /take/],
       ['take 101', (c) => c.listPullRequests({ ...queueRef, take: 101 }), /take/],
       ['since without a time', (c) => c.listPullRequests({ ...queueRef, since: '2026-11-21' }), /since/],
-      [
-        'an unknown state filter',
-        (c) => c.listPullRequests({ ...queueRef, state: 'exploded' as 'merged' }),
-        /state/,
-      ],
+      ['an unknown state filter', (c) => c.listPullRequests({ ...queueRef, state: 'exploded' as 'merged' }), /state/],
       [
         'a PR looked up by number and branch at once',
         (c) => c.getSubmittedPullRequest({ ...queueRef, pr: { number: 1, branch: 'x' } as unknown as { number: number } }),
         /pr/,
       ],
       ['a testing look-up without a testRunId', (c) => c.getMergeQueueTestingDetails(queueRef as { testRunId: string } & typeof queueRef), /testRunId/],
-      [
-        'updateQueue to switching_modes, which only the service enters',
-        (c) => c.updateQueue({ ...queueRef, state: 'switching_modes' }),
-        /state/,
-      ],
+      ['updateQueue to switching_modes, which only the service enters', (c) => c.updateQueue({ ...queueRef, state: 'switching_modes' }), /state/],
       ['updateQueue concurrency 0', (c) => c.updateQueue({ ...queueRef, concurrency: 0 }), /concurrency/],
       ['createQueue mode "serial"', (c) => c.createQueue({ ...queueRef, mode: 'serial' as 'single' }), /mode/],
-      [
-        'impactedTargets "any"',
-        (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 1, sha: SHA }, impactedTargets: 'any' as 'ALL' }),
-        /impactedTargets/,
-      ],
+      ['impactedTargets "any"', (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 1, sha: SHA }, impactedTargets: 'any' as 'ALL' }), /impactedTargets/],
     ];
 
     it.each(refusals)('refuses %s, and sends nothing', async (_name, call, mentions) => {

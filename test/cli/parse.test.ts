@@ -71,16 +71,33 @@ const waitDefaults = { target: 'merged', timeoutMs: 30 * MIN, intervalMs: 10_000
 
 const ROWS: Array<[string, string[], Row]> = [
   ['submit', ['submit', '42', '#43'], { handler: submit, input: { prs: [42, 43], priority: undefined, noBatch: undefined } }],
-  ['submit --priority --no-batch', ['submit', '42', '--priority', 'HIGH', '--no-batch'], { handler: submit, input: { prs: [42], priority: 'high', noBatch: true } }],
+  [
+    'submit --priority --no-batch',
+    ['submit', '42', '--priority', 'HIGH', '--no-batch'],
+    { handler: submit, input: { prs: [42], priority: 'high', noBatch: true } },
+  ],
   ['submit a numeric priority', ['submit', '42', '--priority', '7'], { handler: submit, input: { prs: [42], priority: 7, noBatch: undefined } }],
   [
     'submit --wait',
     ['submit', '42', '--wait', '--timeout', '1h', '--interval', '5s'],
-    { handler: submitAndWait, input: { prs: [42], priority: undefined, noBatch: undefined, target: 'merged', timeoutMs: 60 * MIN, intervalMs: 5000 }, printer: 'wait', waits: true },
+    {
+      handler: submitAndWait,
+      input: { prs: [42], priority: undefined, noBatch: undefined, target: 'merged', timeoutMs: 60 * MIN, intervalMs: 5000 },
+      printer: 'wait',
+      waits: true,
+    },
   ],
-  ['submit --wait, --timeout before the command', ['--timeout', '2m', 'submit', '1', '--wait'], { handler: submitAndWait, input: { prs: [1], priority: undefined, noBatch: undefined, ...waitDefaults, timeoutMs: 2 * MIN }, printer: 'wait', waits: true }],
+  [
+    'submit --wait, --timeout before the command',
+    ['--timeout', '2m', 'submit', '1', '--wait'],
+    { handler: submitAndWait, input: { prs: [1], priority: undefined, noBatch: undefined, ...waitDefaults, timeoutMs: 2 * MIN }, printer: 'wait', waits: true },
+  ],
   ['wait', ['wait', '42', '43'], { handler: waitForPrs, input: { prs: [42, 43], ...waitDefaults }, printer: 'wait', waits: true }],
-  ['wait --for --timeout --interval', ['wait', '42', '--for', 'Testing', '--timeout', '90s', '--interval', '2s'], { handler: waitForPrs, input: { prs: [42], target: 'testing', timeoutMs: 90_000, intervalMs: 2000 }, printer: 'wait', waits: true }],
+  [
+    'wait --for --timeout --interval',
+    ['wait', '42', '--for', 'Testing', '--timeout', '90s', '--interval', '2s'],
+    { handler: waitForPrs, input: { prs: [42], target: 'testing', timeoutMs: 90_000, intervalMs: 2000 }, printer: 'wait', waits: true },
+  ],
   ['cancel', ['cancel', '42', '43', '--json'], { handler: cancel, input: { prs: [42, 43] } }],
   ['restart', ['restart', '42'], { handler: restart, input: { prs: [42] } }],
   ['status', ['status', '42'], { handler: status, input: { pr: 42 } }],
@@ -102,9 +119,17 @@ const ROWS: Array<[string, string[], Row]> = [
   ['queue get', ['queue', 'get'], { handler: getQueue, input: {} }],
   ['queue get --settings', ['queue', 'get', '--settings'], { handler: getQueue, input: { allSettings: true } }],
   ['queue get -v', ['queue', 'get', '-v'], { handler: getQueue, input: { allSettings: true } }],
-  ['queue get --watch --settings', ['queue', 'get', '--watch', '--settings'], { handler: watchQueue, input: { intervalMs: 2000, allSettings: true }, printer: 'watch', waits: false }],
+  [
+    'queue get --watch --settings',
+    ['queue', 'get', '--watch', '--settings'],
+    { handler: watchQueue, input: { intervalMs: 2000, allSettings: true }, printer: 'watch', waits: false },
+  ],
   ['queue get --watch', ['queue', 'get', '--watch'], { handler: watchQueue, input: { intervalMs: 2000 }, printer: 'watch', waits: false }],
-  ['queue get --watch --interval', ['queue', 'get', '--watch', '--interval', '5s'], { handler: watchQueue, input: { intervalMs: 5000 }, printer: 'watch', waits: false }],
+  [
+    'queue get --watch --interval',
+    ['queue', 'get', '--watch', '--interval', '5s'],
+    { handler: watchQueue, input: { intervalMs: 5000 }, printer: 'watch', waits: false },
+  ],
   ['queue create', ['queue', 'create'], { handler: createQueue, input: { settings: {} } }],
   [
     'queue create with settings',
@@ -113,19 +138,52 @@ const ROWS: Array<[string, string[], Row]> = [
   ],
   [
     'queue update with every kind of setting flag',
-    ['queue', 'update', '--no-batch', '--required-status', 'ci/a', '--required-status', 'ci/b', '--enqueueing-label', '', '--pending-failure-depth', '0', '--merge-method', 'squash'],
-    { handler: updateQueue, input: { settings: { batch: false, requiredStatuses: ['ci/a', 'ci/b'], enqueueingLabel: '', pendingFailureDepth: 0, mergeMethod: 'squash' } } },
+    [
+      'queue',
+      'update',
+      '--no-batch',
+      '--required-status',
+      'ci/a',
+      '--required-status',
+      'ci/b',
+      '--enqueueing-label',
+      '',
+      '--pending-failure-depth',
+      '0',
+      '--merge-method',
+      'squash',
+    ],
+    {
+      handler: updateQueue,
+      input: { settings: { batch: false, requiredStatuses: ['ci/a', 'ci/b'], enqueueingLabel: '', pendingFailureDepth: 0, mergeMethod: 'squash' } },
+    },
   ],
-  ['queue update --delete-required-statuses', ['queue', 'update', '--delete-required-statuses'], { handler: updateQueue, input: { settings: { deleteRequiredStatuses: true } } }],
+  [
+    'queue update --delete-required-statuses',
+    ['queue', 'update', '--delete-required-statuses'],
+    { handler: updateQueue, input: { settings: { deleteRequiredStatuses: true } } },
+  ],
   ['queue pause', ['queue', 'pause'], { handler: pauseQueue, input: { yes: false, reason: undefined } }],
   ['queue pause --reason --yes', ['queue', 'pause', '--reason', 'release 4.2', '-y'], { handler: pauseQueue, input: { yes: true, reason: 'release 4.2' } }],
   ['queue drain', ['queue', 'drain', '--yes'], { handler: drainQueue, input: { yes: true } }],
-  ['queue drain --wait', ['queue', 'drain', '--wait', '--timeout', '2h'], { handler: drainAndWait, input: { yes: false, timeoutMs: 120 * MIN, intervalMs: 10_000 }, printer: 'drain', waits: true }],
+  [
+    'queue drain --wait',
+    ['queue', 'drain', '--wait', '--timeout', '2h'],
+    { handler: drainAndWait, input: { yes: false, timeoutMs: 120 * MIN, intervalMs: 10_000 }, printer: 'drain', waits: true },
+  ],
   ['queue resume', ['queue', 'resume'], { handler: resumeQueue, input: {} }],
   ['queue delete', ['queue', 'delete'], { handler: deleteQueue, input: { yes: false, cancelAll: false } }],
   ['queue delete --cancel-all --yes', ['queue', 'delete', '--cancel-all', '--yes'], { handler: deleteQueue, input: { yes: true, cancelAll: true } }],
-  ['targets set', ['targets', 'set', '42', '//app:server', '//lib:db'], { handler: setTargets, input: { pr: 42, impactedTargets: ['//app:server', '//lib:db'], sha: undefined } }],
-  ['targets set --all --sha', ['targets', 'set', '42', '--all', '--sha', 'abc123'], { handler: setTargets, input: { pr: 42, impactedTargets: 'ALL', sha: 'abc123' } }],
+  [
+    'targets set',
+    ['targets', 'set', '42', '//app:server', '//lib:db'],
+    { handler: setTargets, input: { pr: 42, impactedTargets: ['//app:server', '//lib:db'], sha: undefined } },
+  ],
+  [
+    'targets set --all --sha',
+    ['targets', 'set', '42', '--all', '--sha', 'abc123'],
+    { handler: setTargets, input: { pr: 42, impactedTargets: 'ALL', sha: 'abc123' } },
+  ],
   [
     'targets set --file',
     ['targets', 'set', '42', '//x', '--file', targetsFile],
@@ -135,7 +193,11 @@ const ROWS: Array<[string, string[], Row]> = [
   ['metrics --all-repos --raw', ['metrics', '--all-repos', '--raw'], { handler: metrics, input: { allRepos: true, raw: true } }],
   ['test-details', ['test-details', TEST_ID.toUpperCase()], { handler: testDetails, input: { testId: TEST_ID } }],
   ['flaky list --quarantined', ['flaky', 'list', '--quarantined'], { handler: flakyList, input: { list: 'quarantined', pageSize: 100 } }],
-  ['flaky list --unhealthy', ['flaky', 'list', '--unhealthy'], { handler: flakyList, input: { list: 'unhealthy', statuses: ['FLAKY', 'BROKEN'], pageSize: 100 } }],
+  [
+    'flaky list --unhealthy',
+    ['flaky', 'list', '--unhealthy'],
+    { handler: flakyList, input: { list: 'unhealthy', statuses: ['FLAKY', 'BROKEN'], pageSize: 100 } },
+  ],
   [
     'flaky list --unhealthy --status --page-size',
     ['flaky', 'list', '--unhealthy', '--status', 'broken', '--page-size', '2'],
@@ -155,7 +217,11 @@ const ROWS: Array<[string, string[], Row]> = [
   ['doctor', ['doctor', '--json'], { handler: doctor, input: {} }],
   ['config show', ['config', 'show'], { handler: showConfig, input: {} }],
   ['config path', ['config', 'path'], { handler: configPath, input: {} }],
-  ['config init', ['config', 'init'], { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT, schemaFile: SCHEMA_FILE } }],
+  [
+    'config init',
+    ['config', 'init'],
+    { handler: configInit, input: { scope: 'project', force: false, tokenCommand: undefined, tokenFile: undefined, prompt: PROMPT, schemaFile: SCHEMA_FILE } },
+  ],
   [
     'config init --user --token-command --force',
     ['config', 'init', '--user', '--token-command', 'op read x', '--force'],
@@ -192,7 +258,10 @@ describe('argv to the input of each command', () => {
       spec.subcommands ? spec.subcommands.flatMap((sub) => leaves(sub, [...path, sub.name])) : [path.join(' ')];
     const rows = ROWS.map(([, argv]) => argv.filter((word) => /^[a-z-]+$/.test(word)).join(' '));
     for (const leaf of COMMANDS.flatMap((spec) => leaves(spec, [spec.name]))) {
-      expect(rows.some((row) => row === leaf || row.startsWith(`${leaf} `)), leaf).toBe(true);
+      expect(
+        rows.some((row) => row === leaf || row.startsWith(`${leaf} `)),
+        leaf,
+      ).toBe(true);
     }
   });
 

@@ -28,18 +28,14 @@ describe('maintenance-window confirmations', () => {
   it('drain counts only admitted PRs as the ones it will finish', async () => {
     const { ctx, questions, updates } = askingContext(['testing', 'pending', 'not_ready'], true);
     await drainQueue({ yes: false }, ctx);
-    expect(questions).toEqual([
-      '2 admitted PRs will be tested and merged; 1 not ready and new ones will wait.\nDrain the queue main of acme/widgets?',
-    ]);
+    expect(questions).toEqual(['2 admitted PRs will be tested and merged; 1 not ready and new ones will wait.\nDrain the queue main of acme/widgets?']);
     expect(updates).toHaveLength(1);
   });
 
   it('pause says what finishes and what is held; a "no" sends nothing', async () => {
     const { ctx, questions, updates } = askingContext(['testing', 'pending', 'not_ready'], false);
     await expect(pauseQueue({ yes: false, reason: 'freeze' }, ctx)).rejects.toThrow(/not confirmed, nothing was changed/);
-    expect(questions).toEqual([
-      '1 testing will finish; 2 waiting will be held and nothing will merge.\nPause the queue main of acme/widgets (freeze)?',
-    ]);
+    expect(questions).toEqual(['1 testing will finish; 2 waiting will be held and nothing will merge.\nPause the queue main of acme/widgets (freeze)?']);
     expect(updates).toEqual([]);
   });
 });

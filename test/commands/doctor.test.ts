@@ -28,7 +28,11 @@ describe('mq doctor checks', () => {
   it('refuses plain http off this machine and a project URL the user has not trusted', () => {
     const trust = { trustedApiUrls: [], userConfigPath: '/home/u/.config/mq/config.yaml' };
     const at = (apiUrl: string, apiUrlFrom?: { path: string; kind: 'project'; key: string }) =>
-      apiUrlCheck({ settings: { apiUrl, insecure: false } as never, trust: { ...trust, ...(apiUrlFrom && { apiUrlFrom }) }, origins: { apiUrl: 'env MQ_API_URL' } });
+      apiUrlCheck({
+        settings: { apiUrl, insecure: false } as never,
+        trust: { ...trust, ...(apiUrlFrom && { apiUrlFrom }) },
+        origins: { apiUrl: 'env MQ_API_URL' },
+      });
     expect(at(API).ok).toBe(true);
     expect(at('http://127.0.0.1:4000/v1').ok).toBe(true);
     expect(at('http://mq.example.com/v1')).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('--insecure') });
@@ -40,10 +44,21 @@ describe('mq doctor checks', () => {
 
   it('tells a refused connection (6) from a URL that is not the base URL (3)', () => {
     const refused = new NetworkError('connection refused by 127.0.0.1:1', { failure: 'refused', sent: false });
-    expect(reachableCheck(API, 'default', { ok: false, error: refused }, 3)).toMatchObject({ ok: false, exitCode: EXIT.unavailable, fix: expect.stringContaining('mq sandbox') });
+    expect(reachableCheck(API, 'default', { ok: false, error: refused }, 3)).toMatchObject({
+      ok: false,
+      exitCode: EXIT.unavailable,
+      fix: expect.stringContaining('mq sandbox'),
+    });
     const missing = new ApiError(404, 'no route GET /v1/v1/status', 'status');
-    expect(reachableCheck(`${API}/v1`, 'flag --api-url', { ok: false, error: missing }, 3)).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('/v1') });
-    expect(reachableCheck(API, 'default', { ok: false, error: new ApiError(503, 'down', 'status') }, 3)).toMatchObject({ ok: false, exitCode: EXIT.unavailable });
+    expect(reachableCheck(`${API}/v1`, 'flag --api-url', { ok: false, error: missing }, 3)).toMatchObject({
+      ok: false,
+      exitCode: EXIT.config,
+      fix: expect.stringContaining('/v1'),
+    });
+    expect(reachableCheck(API, 'default', { ok: false, error: new ApiError(503, 'down', 'status') }, 3)).toMatchObject({
+      ok: false,
+      exitCode: EXIT.unavailable,
+    });
     // An answer of the wrong shape still came back: reachable, and the status check says what is wrong.
     const odd = { ok: false as const, error: new ResponseError('status answered with a body that is not JSON') };
     expect(reachableCheck(API, 'default', odd, 3).ok).toBe(true);
@@ -62,7 +77,11 @@ describe('mq doctor checks', () => {
       },
       statuses: [],
     };
-    expect(serviceStatusCheck({ ok: true, value: impacted }, true)).toMatchObject({ ok: false, exitCode: EXIT.unavailable, detail: expect.stringContaining('Merge Queue Major outage') });
+    expect(serviceStatusCheck({ ok: true, value: impacted }, true)).toMatchObject({
+      ok: false,
+      exitCode: EXIT.unavailable,
+      detail: expect.stringContaining('Merge Queue Major outage'),
+    });
     expect(serviceStatusCheck({ ok: true, value: up }, false)).toMatchObject({ ok: false, skipped: true });
   });
 
@@ -72,7 +91,10 @@ describe('mq doctor checks', () => {
     expect(clockCheck(-120_000, false)).toMatchObject({ ok: false, exitCode: EXIT.negative, detail: 'local clock 2m ahead of the service' });
     expect(clockCheck(-150_000, false)).toMatchObject({ detail: 'local clock 2m 30s ahead of the service' });
     // A sandbox on its own clock may be months away: in days, not as "2183h".
-    expect(clockCheck(90 * 86_400_000 + 7_200_000, true)).toMatchObject({ ok: true, detail: 'local clock 90d 2h behind the service: a sandbox keeps its own time' });
+    expect(clockCheck(90 * 86_400_000 + 7_200_000, true)).toMatchObject({
+      ok: true,
+      detail: 'local clock 90d 2h behind the service: a sandbox keeps its own time',
+    });
     expect(clockCheck(undefined, false).ok).toBe(true);
   });
 

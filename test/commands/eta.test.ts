@@ -17,7 +17,12 @@ function line(states: string[], secondsAgo = 0) {
 
 function eta(prNumber: number, prs: ReturnType<typeof line>, settings: Record<string, unknown> = single, durations = measured): Eta {
   const self = prs.find((pr) => pr.prNumber === prNumber)!;
-  return estimateEta({ pr: submittedPr({ prNumber, state: self.state, stateChangedAt: self.stateChangedAt }), queue: queue({ ...settings, enqueuedPullRequests: prs }), durations, now: NOW });
+  return estimateEta({
+    pr: submittedPr({ prNumber, state: self.state, stateChangedAt: self.stateChangedAt }),
+    queue: queue({ ...settings, enqueuedPullRequests: prs }),
+    durations,
+    now: NOW,
+  });
 }
 
 /** Seconds from NOW to each bound. */
@@ -89,17 +94,30 @@ describe('estimateEta', () => {
     ['own_failure', { state: 'pending_failure' }, 'its test run failed'],
   ])('unavailable: %s', (cause, { queueState, state }, reason) => {
     const prs = line(['pending', state ?? 'pending']);
-    const result = estimateEta({ pr: submittedPr({ prNumber: 2, state: state ?? 'pending' }), queue: queue({ ...single, state: queueState ?? 'running', enqueuedPullRequests: prs }), durations: measured, now: NOW });
+    const result = estimateEta({
+      pr: submittedPr({ prNumber: 2, state: state ?? 'pending' }),
+      queue: queue({ ...single, state: queueState ?? 'running', enqueuedPullRequests: prs }),
+      durations: measured,
+      now: NOW,
+    });
     expect(result).toEqual({ cause, unavailable: expect.stringContaining(reason) });
   });
 
   it('unavailable without durations, saying what was tried', () => {
-    const none: TestDurations = { source: 'none', unavailable: "the service's metrics show 0 test runs in the last hour, and the history of the last day holds 1 merges, too few to time a run by" };
-    expect(eta(1, line(['pending']), single, none)).toEqual({ cause: 'no_durations', unavailable: expect.stringMatching(/^no test durations to go by: the service's metrics show 0 test runs .*, and the history/) });
+    const none: TestDurations = {
+      source: 'none',
+      unavailable: "the service's metrics show 0 test runs in the last hour, and the history of the last day holds 1 merges, too few to time a run by",
+    };
+    expect(eta(1, line(['pending']), single, none)).toEqual({
+      cause: 'no_durations',
+      unavailable: expect.stringMatching(/^no test durations to go by: the service's metrics show 0 test runs .*, and the history/),
+    });
   });
 
   it('unavailable when the PR is not listed, or a PR ahead is in a state it does not know', () => {
-    expect(estimateEta({ pr: submittedPr({ prNumber: 9 }), queue: queue({ ...single, enqueuedPullRequests: line(['pending']) }), durations: measured, now: NOW })).toMatchObject({ cause: 'not_listed' });
+    expect(
+      estimateEta({ pr: submittedPr({ prNumber: 9 }), queue: queue({ ...single, enqueuedPullRequests: line(['pending']) }), durations: measured, now: NOW }),
+    ).toMatchObject({ cause: 'not_listed' });
     expect(eta(2, line(['rebasing', 'pending']))).toMatchObject({ cause: 'unknown_state', unavailable: expect.stringContaining('#1 ahead of it is rebasing') });
   });
 });
@@ -125,14 +143,26 @@ describe('test durations', () => {
   });
 
   it('says how few runs the metrics hold, or that they hold none for this branch', () => {
-    expect(testDurationsFromMetrics(exposition(1, 300, 1), ref)).toEqual({ source: 'none', unavailable: "the service's metrics show one test run in the last hour" });
+    expect(testDurationsFromMetrics(exposition(1, 300, 1), ref)).toEqual({
+      source: 'none',
+      unavailable: "the service's metrics show one test run in the last hour",
+    });
     expect(testDurationsFromMetrics(exposition(4, 1400, 2), { ...ref, targetBranch: 'dev' })).toMatchObject({ source: 'none' });
   });
 
   it('from the history: the pace of the latest busy stretch of merges, times the PRs a round of runs merges', () => {
     const merged = (seconds: number) => enqueuedPr({ state: 'merged', stateChangedAt: ago(seconds) });
     // An idle day, then merges two at a time every 300s: 6 merges over 600s, 120s apart on average.
-    const history = testDurationsFromHistory([merged(86_000), merged(600), merged(600), merged(300), merged(300), merged(0), merged(0), enqueuedPr({ state: 'failed', stateChangedAt: ago(10) })]);
+    const history = testDurationsFromHistory([
+      merged(86_000),
+      merged(600),
+      merged(600),
+      merged(300),
+      merged(300),
+      merged(0),
+      merged(0),
+      enqueuedPr({ state: 'failed', stateChangedAt: ago(10) }),
+    ]);
     expect(history).toMatchObject({ source: 'history', failureRate: 1 / 8 });
     expect(runLength(history, { concurrency: 2, batch: false, batchingMinSize: 4, testingTimeoutMinutes: 60 })).toEqual({
       source: 'merge history',
@@ -142,6 +172,9 @@ describe('test durations', () => {
       low: 180,
       high: 300,
     });
-    expect(testDurationsFromHistory([merged(10), merged(0)])).toEqual({ source: 'none', unavailable: 'the history of the last day holds 2 merges, too few to time a run by' });
+    expect(testDurationsFromHistory([merged(10), merged(0)])).toEqual({
+      source: 'none',
+      unavailable: 'the history of the last day holds 2 merges, too few to time a run by',
+    });
   });
 });

@@ -98,23 +98,32 @@ describe('submit of a PR already in the queue (409)', () => {
   });
 
   it('keeps the 409 as it came when the PR turns out not to be queued, or cannot be looked up', async () => {
-    const gone = context({ 42: medium }, {
-      getSubmittedPullRequest: async () => submittedPr({ prNumber: 42, state: 'merged', isCurrentlySubmittedToQueue: false }),
-    });
+    const gone = context(
+      { 42: medium },
+      {
+        getSubmittedPullRequest: async () => submittedPr({ prNumber: 42, state: 'merged', isCurrentlySubmittedToQueue: false }),
+      },
+    );
     const conflict = { code: 'conflict', status: 409, message: 'pull request #42 is already in the queue' };
     expect((await submit({ prs: [42] }, gone.ctx)).results).toEqual([{ pr: 42, ok: false, error: conflict }]);
-    const down = context({ 42: medium }, {
-      getSubmittedPullRequest: async () => {
-        throw new NetworkError('connection reset');
+    const down = context(
+      { 42: medium },
+      {
+        getSubmittedPullRequest: async () => {
+          throw new NetworkError('connection reset');
+        },
       },
-    });
+    );
     expect((await submit({ prs: [42] }, down.ctx)).results).toEqual([{ pr: 42, ok: false, error: conflict }]);
   });
 
   it('submits the others as usual', async () => {
     const { ctx, sent } = context({ 42: medium });
     const { results } = await submit({ prs: [41, 42] }, ctx);
-    expect(results).toEqual([{ pr: 41, ok: true }, { pr: 42, ok: true, alreadyQueued: true, state: 'pending', position: 1 }]);
+    expect(results).toEqual([
+      { pr: 41, ok: true },
+      { pr: 42, ok: true, alreadyQueued: true, state: 'pending', position: 1 },
+    ]);
     expect(sent.filter(([op]) => op === 'submitPullRequest')).toHaveLength(2);
   });
 });

@@ -80,7 +80,11 @@ describe('mq sandbox, when it cannot start', () => {
       ['corrupt.json', '{not json', /not a sandbox state document/],
       ['other.json', '{"hello": "world"}', /not a version this sandbox knows/],
       ['newer.json', '{"version": 99}', /version 99 is not supported/],
-      ['shape.json', '{"version": 3, "now": 0, "seed": "s", "nextId": 0, "nextSeq": 0, "queues": [], "pullRequests": {}, "submissions": {}, "testRuns": {}}', /queues is missing/],
+      [
+        'shape.json',
+        '{"version": 3, "now": 0, "seed": "s", "nextId": 0, "nextSeq": 0, "queues": [], "pullRequests": {}, "submissions": {}, "testRuns": {}}',
+        /queues is missing/,
+      ],
     ] as const) {
       const file = join(dir, name);
       writeFileSync(file, text);

@@ -11,7 +11,14 @@ import { estimate, renderStats } from '../../src/render/views/stats.js';
 
 const INF = Number.POSITIVE_INFINITY;
 /** Cumulative, as the exposition writes them: 4 PRs ≤ 60s, 6 more ≤ 300s, none ≤ 600s, 2 past 600s. */
-const buckets = histogramBuckets({ buckets: [{ le: 300, cumulative: 10 }, { le: INF, cumulative: 12 }, { le: 60, cumulative: 4 }, { le: 600, cumulative: 10 }] });
+const buckets = histogramBuckets({
+  buckets: [
+    { le: 300, cumulative: 10 },
+    { le: INF, cumulative: 12 },
+    { le: 60, cumulative: 4 },
+    { le: 600, cumulative: 10 },
+  ],
+});
 
 function pr(prNumber: number, state: string, prAuthor: string, stateChangedAt: string): EnqueuedPullRequest {
   return {
@@ -52,7 +59,14 @@ describe('estimates from histogram buckets', () => {
 
   it('gives the max as the bound of the highest non-empty bucket, or above the last finite one', () => {
     expect(bucketMax(buckets)).toEqual({ seconds: 600, bound: 'above' });
-    const finite = histogramBuckets({ buckets: [{ le: 60, cumulative: 1 }, { le: 300, cumulative: 3 }, { le: 600, cumulative: 3 }, { le: INF, cumulative: 3 }] });
+    const finite = histogramBuckets({
+      buckets: [
+        { le: 60, cumulative: 1 },
+        { le: 300, cumulative: 3 },
+        { le: 600, cumulative: 3 },
+        { le: INF, cumulative: 3 },
+      ],
+    });
     expect(bucketMax(finite)).toEqual({ seconds: 300, bound: 'atMost' });
     expect([estimate(bucketMax(finite)), estimate({ seconds: 600, bound: 'above' }), estimate({ seconds: 140, bound: 'interpolated' })]).toEqual([
       'at most 5m',
@@ -62,10 +76,22 @@ describe('estimates from histogram buckets', () => {
   });
 
   it('has nothing to say of an empty histogram, and holds a falling cumulative count level', () => {
-    const empty = histogramBuckets({ buckets: [{ le: 60, cumulative: 0 }, { le: INF, cumulative: 0 }] });
+    const empty = histogramBuckets({
+      buckets: [
+        { le: 60, cumulative: 0 },
+        { le: INF, cumulative: 0 },
+      ],
+    });
     expect(bucketQuantile(empty, 0.5)).toBeUndefined();
     expect(bucketMax(empty)).toBeUndefined();
-    expect(histogramBuckets({ buckets: [{ le: 60, cumulative: 5 }, { le: INF, cumulative: 3 }] }).map((b) => b.count)).toEqual([5, 0]);
+    expect(
+      histogramBuckets({
+        buckets: [
+          { le: 60, cumulative: 5 },
+          { le: INF, cumulative: 3 },
+        ],
+      }).map((b) => b.count),
+    ).toEqual([5, 0]);
   });
 });
 
@@ -126,7 +152,12 @@ describe('durations from the service metrics', () => {
   it("reads the main queue's histograms and restarts for the repository and branch", () => {
     const durations = durationsFromMetrics(parsePrometheus(EXPOSITION), 'acme/app', 'main');
     expect(durations).toMatchObject({ source: 'service metrics', window: 'last hour', queueType: 'main', overWindow: null, restarts: 3, testing: null });
-    expect(durations.timeInQueue).toMatchObject({ metric: 'mq_pr_time_in_queue_1h_seconds', count: 12, sumSeconds: 2000, p50: { seconds: 140, bound: 'interpolated' } });
+    expect(durations.timeInQueue).toMatchObject({
+      metric: 'mq_pr_time_in_queue_1h_seconds',
+      count: 12,
+      sumSeconds: 2000,
+      p50: { seconds: 140, bound: 'interpolated' },
+    });
     expect(durations.timeInQueue?.p90).toEqual({ seconds: 300, bound: 'above' });
   });
 

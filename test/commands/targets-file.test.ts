@@ -96,7 +96,9 @@ describe('the streamed reader reads as parseTargetList does', () => {
     const target = fc.string({ unit: 'grapheme', maxLength: 12 });
     const space = fc.constantFrom('', ' ', '\t', '\r', '\n', '\u00a0', '\r\n');
     const asLines = fc.tuple(fc.array(fc.tuple(space, target, space)), space).map(([lines, end]) => lines.map((l) => l.join('')).join('\n') + end);
-    const asJson = fc.tuple(fc.array(target), space, space).map(([list, before, after]) => `${before}${JSON.stringify(list, null, list.length % 2 ? 1 : 0)}${after}`);
+    const asJson = fc
+      .tuple(fc.array(target), space, space)
+      .map(([list, before, after]) => `${before}${JSON.stringify(list, null, list.length % 2 ? 1 : 0)}${after}`);
     const anything = fc.string({ unit: 'grapheme', maxLength: 40 });
     await fc.assert(
       fc.asyncProperty(fc.oneof(asLines, asJson, anything), fc.integer({ min: 1, max: 9 }), async (text, size) => {

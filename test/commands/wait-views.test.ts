@@ -22,7 +22,12 @@ const merged: PrSighting = { pr: 42, status: 'reached', pullRequest: submittedPr
 const failed: PrSighting = {
   pr: 7,
   status: 'ended',
-  pullRequest: submittedPr({ prNumber: 7, state: 'cancelled', prBaseBranch: 'release', readiness: { requiresImpactedTargets: false, doesBaseBranchMatch: false } }),
+  pullRequest: submittedPr({
+    prNumber: 7,
+    state: 'cancelled',
+    prBaseBranch: 'release',
+    readiness: { requiresImpactedTargets: false, doesBaseBranchMatch: false },
+  }),
 };
 const unknown: PrSighting = { pr: 9, status: 'error', error: { code: 'not_found', status: 404, message: 'pull request #9 was never submitted' } };
 const testing: PrSighting = { pr: 5, status: 'waiting', position: 1, pullRequest: submittedPr({ prNumber: 5, state: 'testing' }) };
@@ -110,7 +115,10 @@ describe('the printers', () => {
     printer.events.acted({ kind: 'perPr', action: 'submit', results: [{ pr: 42, ok: true }] });
     printer.events.changed({ pr: 42, state: 'merged', previous: 'testing', at: '2026-01-01T00:05:00Z', position: null });
     printer.finish(result([merged]));
-    const lines = text().trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = text()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
       { pr: 42, state: 'merged', previous: 'testing', at: '2026-01-01T00:05:00Z', position: null },
       { summary: { ok: true, for: 'merged', timedOut: false, results: [{ pr: 42, state: 'merged', reached: true }] } },
@@ -189,7 +197,13 @@ describe('the printers', () => {
     const jsonPrinter = watchPrinter(json.out);
     jsonPrinter.events.polled(q, true, NOW);
     jsonPrinter.events.polled(q, false, NOW);
-    expect(json.text().trimEnd().split('\n').map((line) => JSON.parse(line))).toHaveLength(1);
+    expect(
+      json
+        .text()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toHaveLength(1);
   });
 });
 
@@ -229,7 +243,10 @@ describe('an outage during a wait', () => {
     printer.events.reachable(outage(2), NOW);
     printer.events.unreachable({ since: NOW, failures: 1, error: refused });
     printer.finish(result([testing], { ok: false, timedOut: true, outage: { since: NOW, failures: 4, error: refused } }));
-    const lines = text().trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = text()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toEqual([
       { service: 'unreachable', since: new Date(since).toISOString(), error: { code: 'unavailable', status: 503, message: 'busy' } },
       { service: 'reachable', at: new Date(NOW).toISOString(), since: new Date(since).toISOString(), unreachableMs: 12_000 },
@@ -278,7 +295,9 @@ describe('an outage during a wait', () => {
       const printer = make(out);
       printer.events.unreachable(outage(1));
       printer.events.reachable(outage(1), NOW);
-      expect(text()).toMatch(/^! service unreachable since \d\d:\d\d:\d\d: connection refused.*\n✓ service reachable again at \d\d:\d\d:\d\d, after 12s unreachable\n$/);
+      expect(text()).toMatch(
+        /^! service unreachable since \d\d:\d\d:\d\d: connection refused.*\n✓ service reachable again at \d\d:\d\d:\d\d, after 12s unreachable\n$/,
+      );
     }
   });
 

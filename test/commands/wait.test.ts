@@ -153,7 +153,10 @@ describe('mq wait', () => {
     const seen = recorder();
     const result = await waitForPrs({ ...options, prs: [1, 2, 1] }, ctx, seen.events);
     expect(result).toMatchObject({ ok: true, timedOut: false, target: 'merged' });
-    expect(result.prs.map((s) => [s.pr, s.status])).toEqual([[1, 'reached'], [2, 'reached']]);
+    expect(result.prs.map((s) => [s.pr, s.status])).toEqual([
+      [1, 'reached'],
+      [2, 'reached'],
+    ]);
     expect(seen.changes.map((c) => `${c.pr}:${c.previous}->${c.state}@${c.position}`)).toEqual([
       '1:null->pending@1',
       '2:null->testing@2',
@@ -187,7 +190,10 @@ describe('mq wait', () => {
     const result = await waitForPrs({ ...options, prs: [7, 8] }, fakeContext(client).ctx, recorder().events);
     expect(result.ok).toBe(false);
     expect(result.timedOut).toBe(false);
-    expect(result.prs.map((s) => [s.pr, s.status, s.pullRequest?.state])).toEqual([[7, 'ended', 'failed'], [8, 'reached', 'merged']]);
+    expect(result.prs.map((s) => [s.pr, s.status, s.pullRequest?.state])).toEqual([
+      [7, 'ended', 'failed'],
+      [8, 'reached', 'merged'],
+    ]);
   });
 
   it('times out with the PRs as last seen', async () => {
@@ -255,7 +261,7 @@ describe('mq wait', () => {
     await expect(waitForPrs({ ...options, prs: [1] }, ctx, seen.events)).rejects.toBeInstanceOf(InterruptedError);
   });
 
-  it('submits first, shows the submission, and counts a refused PR as that PR\'s outcome', async () => {
+  it("submits first, shows the submission, and counts a refused PR as that PR's outcome", async () => {
     const { client } = scriptedClient(
       { 1: ['testing', 'merged'] },
       {
@@ -268,13 +274,20 @@ describe('mq wait', () => {
     const result = await submitAndWait({ ...options, prs: [1, 2] }, fakeContext(client).ctx, seen.events);
     expect(seen.acted).toEqual([{ kind: 'perPr', action: 'submit', results: [{ pr: 1, ok: true }, expect.objectContaining({ pr: 2, ok: false })] }]);
     expect(result.ok).toBe(false);
-    expect(result.prs.map((s) => [s.pr, s.status])).toEqual([[1, 'reached'], [2, 'error']]);
+    expect(result.prs.map((s) => [s.pr, s.status])).toEqual([
+      [1, 'reached'],
+      [2, 'error'],
+    ]);
   });
 });
 
 describe('queue drain --wait', () => {
   it('drains, then returns when no admitted PR is left (not_ready ones stay)', async () => {
-    const first = [enqueuedPr({ prNumber: 1, state: 'testing' }), enqueuedPr({ prNumber: 2, state: 'pending' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })];
+    const first = [
+      enqueuedPr({ prNumber: 1, state: 'testing' }),
+      enqueuedPr({ prNumber: 2, state: 'pending' }),
+      enqueuedPr({ prNumber: 3, state: 'not_ready' }),
+    ];
     // The first read is the drain's own (is it draining already?), before it sends anything.
     const queues: EnqueuedPullRequest[][] = [
       first,
@@ -285,13 +298,16 @@ describe('queue drain --wait', () => {
     ];
     let round = 0;
     const sent: unknown[] = [];
-    const { client } = scriptedClient({}, {
-      getQueue: (async () => ({ enqueuedPullRequests: queues[Math.min(round++, queues.length - 1)] })) as never,
-      updateQueue: (async (body: unknown) => {
-        sent.push(body);
-        return undefined;
-      }) as never,
-    });
+    const { client } = scriptedClient(
+      {},
+      {
+        getQueue: (async () => ({ enqueuedPullRequests: queues[Math.min(round++, queues.length - 1)] })) as never,
+        updateQueue: (async (body: unknown) => {
+          sent.push(body);
+          return undefined;
+        }) as never,
+      },
+    );
     const polled: Array<[number[], boolean]> = [];
     const acted: unknown[] = [];
     const { ctx, sleeps } = fakeContext(client);
@@ -302,7 +318,12 @@ describe('queue drain --wait', () => {
     });
     expect(sent).toEqual([expect.objectContaining({ state: 'draining' })]);
     expect(acted).toEqual([expect.objectContaining({ kind: 'queueChange', action: 'drain' })]);
-    expect(polled).toEqual([[[1, 2], true], [[2], true], [[2], false], [[], true]]);
+    expect(polled).toEqual([
+      [[1, 2], true],
+      [[2], true],
+      [[2], false],
+      [[], true],
+    ]);
     expect(sleeps).toEqual([1_000, 1_000, 1_500]);
     expect(result).toMatchObject({ ok: true, timedOut: false, admitted: [] });
   });
@@ -349,15 +370,18 @@ describe('a poll in an outage', () => {
 
   it('a watch rides it out too, and the drain', async () => {
     let round = 0;
-    const { client } = scriptedClient({}, {
-      // Round 1 is the drain's own read, before it sends anything; the wait's rounds follow.
-      getQueue: (async () => {
-        round += 1;
-        if (round === 3) throw new ApiError(503, 'busy', 'getQueue');
-        return { enqueuedPullRequests: round < 5 ? [enqueuedPr({ prNumber: 1, state: 'testing' })] : [] };
-      }) as never,
-      updateQueue: (async () => undefined) as never,
-    });
+    const { client } = scriptedClient(
+      {},
+      {
+        // Round 1 is the drain's own read, before it sends anything; the wait's rounds follow.
+        getQueue: (async () => {
+          round += 1;
+          if (round === 3) throw new ApiError(503, 'busy', 'getQueue');
+          return { enqueuedPullRequests: round < 5 ? [enqueuedPr({ prNumber: 1, state: 'testing' })] : [] };
+        }) as never,
+        updateQueue: (async () => undefined) as never,
+      },
+    );
     const log: string[] = [];
     const { ctx } = fakeContext(client);
     const result = await drainAndWait({ yes: true, timeoutMs: 60_000, intervalMs: 1_000 }, ctx, {
@@ -373,13 +397,16 @@ describe('a poll in an outage', () => {
 describe('queue get --watch in an outage', () => {
   it('keeps its pace through it and tells the view, until Ctrl-C', async () => {
     let round = 0;
-    const { client } = scriptedClient({}, {
-      getQueue: (async () => {
-        round += 1;
-        if (round === 2 || round === 3) throw new NetworkError('the connection to x was reset', { failure: 'reset' });
-        return { enqueuedPullRequests: [] };
-      }) as never,
-    });
+    const { client } = scriptedClient(
+      {},
+      {
+        getQueue: (async () => {
+          round += 1;
+          if (round === 2 || round === 3) throw new NetworkError('the connection to x was reset', { failure: 'reset' });
+          return { enqueuedPullRequests: [] };
+        }) as never,
+      },
+    );
     const controller = new AbortController();
     const { ctx, sleeps } = fakeContext(client, controller.signal);
     const log: string[] = [];

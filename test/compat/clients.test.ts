@@ -285,7 +285,8 @@ describe('the recordings', () => {
       const names = QUEUE_FIELDS.filter((field) => field.attribute !== undefined && Object.hasOwn(attributes, field.attribute)).map((field) => field.json);
       if (!Object.hasOwn(attributes, 'required_statuses')) names.push('deleteRequiredStatuses');
       expect(Object.keys(body).sort()).toEqual(['repo', 'targetBranch', ...names].sort());
-      for (const field of QUEUE_FIELDS) if (field.attribute && Object.hasOwn(attributes, field.attribute)) expect(body[field.json]).toEqual(attributes[field.attribute]);
+      for (const field of QUEUE_FIELDS)
+        if (field.attribute && Object.hasOwn(attributes, field.attribute)) expect(body[field.json]).toEqual(attributes[field.attribute]);
     };
     expectUpdateOf('configureFull', 'full');
     expectUpdateOf('updateFull', 'fullUpdated');
@@ -297,11 +298,7 @@ describe('the recordings', () => {
 });
 
 describe('uploads of impacted targets (merge-action, bazel-action, nx-action)', () => {
-  const uploads = [
-    ...Object.values(mergeAction.requests),
-    ...Object.values(bazelAction.requests),
-    ...Object.values(nxAction.requests),
-  ].map(uploadBody);
+  const uploads = [...Object.values(mergeAction.requests), ...Object.values(bazelAction.requests), ...Object.values(nxAction.requests)].map(uploadBody);
   const queue = { repo: uploads[0]!.repo, targetBranch: uploads[0]!.targetBranch };
 
   /** The PR as getSubmittedPullRequest shows it, asked with the number as the client spelled it (a string). */
@@ -385,7 +382,11 @@ describe('uploads of impacted targets (merge-action, bazel-action, nx-action)', 
       const cancel = withBody(fork, JSON.stringify({ repo, targetBranch, pr: { number: pr.number } }), '/v1/cancelPullRequest');
       const submit = withBody(fork, JSON.stringify({ repo, targetBranch, pr: { number: '999' } }), '/v1/submitPullRequest');
       const read = withBody(fork, JSON.stringify({ repo, targetBranch }), '/v1/getQueue');
-      for (const [name, request] of [['cancelPullRequest', cancel], ['submitPullRequest', submit], ['getQueue', read]] as const) {
+      for (const [name, request] of [
+        ['cancelPullRequest', cancel],
+        ['submitPullRequest', submit],
+        ['getQueue', read],
+      ] as const) {
         const answer = await replayAs(sandbox, mergeAction, `forkTargets headers on ${name}`, request);
         expect(answer.status, `${name}: ${answer.text}`).toBe(401);
       }

@@ -15,7 +15,10 @@ function program(): Command {
   mq.command('alpha', { hidden: false }).alias('a').option('--config <file>', 'a file').option('--no-batch');
   mq.command('ghost', { hidden: true });
   const group = mq.command('group');
-  group.command('leaf').addOption(new Option('--secret').hideHelp()).addOption(new Option('--mode <m>', 'mode').choices(['x', 'y']));
+  group
+    .command('leaf')
+    .addOption(new Option('--secret').hideHelp())
+    .addOption(new Option('--mode <m>', 'mode').choices(['x', 'y']));
   return mq;
 }
 
@@ -34,7 +37,10 @@ describe('completionTree', () => {
   });
 
   it('reads aliases, file placeholders, negated flags and hints', () => {
-    const tree = completionTree(program(), { flagValues: { 'alpha --config': ['never used: a file flag takes files'] }, argumentValues: { alpha: ['one', 'two'] } });
+    const tree = completionTree(program(), {
+      flagValues: { 'alpha --config': ['never used: a file flag takes files'] },
+      argumentValues: { alpha: ['one', 'two'] },
+    });
     const alpha = tree.subcommands.find((command) => command.names[0] === 'alpha')!;
     expect(alpha.names).toEqual(['alpha', 'a']);
     expect(alpha.argumentChoices).toEqual(['one', 'two']);

@@ -13,20 +13,44 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'qu'], ['queue']],
   [['mq', 'queue', 'up'], ['update']],
   [['mq', 'queue', 'update', '--mer'], ['--merge-method']],
-  [['mq', 'queue', 'update', '--merge-method', ''], ['merge_commit', 'squash', 'rebase']],
-  [['mq', 'queue', 'create', '--mode', ''], ['single', 'parallel']],
+  [
+    ['mq', 'queue', 'update', '--merge-method', ''],
+    ['merge_commit', 'squash', 'rebase'],
+  ],
+  [
+    ['mq', 'queue', 'create', '--mode', ''],
+    ['single', 'parallel'],
+  ],
   [['mq', 'list', '--state', ''], PULL_REQUEST_STATES],
   [['mq', 'wait', '42', '--for', ''], PULL_REQUEST_STATES],
   [['mq', 'submit', '42', '--priority', ''], Object.keys(PRIORITY_NAMES)],
-  [['mq', '--output', ''], ['table', 'json']],
-  [['mq', 'queue', 'get', '-o', ''], ['table', 'json']],
-  [['mq', 'sandbox', '--clock', ''], ['real', 'manual']],
+  [
+    ['mq', '--output', ''],
+    ['table', 'json'],
+  ],
+  [
+    ['mq', 'queue', 'get', '-o', ''],
+    ['table', 'json'],
+  ],
+  [
+    ['mq', 'sandbox', '--clock', ''],
+    ['real', 'manual'],
+  ],
   // A flag's value is not read as a command: acme/w is -R's.
   [['mq', '-R', 'acme/w', 'queue', 'dr'], ['drain']],
   [['mq', 'queue', 'drain', '--w'], ['--wait']],
-  [['mq', 'config', ''], ['show', 'path', 'init', 'help']],
-  [['mq', 'config', 'init', '--t'], ['--token-command', '--token-file', '--timeout']],
-  [['mq', 'completion', ''], ['bash', 'zsh', 'fish']],
+  [
+    ['mq', 'config', ''],
+    ['show', 'path', 'init', 'help'],
+  ],
+  [
+    ['mq', 'config', 'init', '--t'],
+    ['--token-command', '--token-file', '--timeout'],
+  ],
+  [
+    ['mq', 'completion', ''],
+    ['bash', 'zsh', 'fish'],
+  ],
   [['mq', 'help', 'exit'], ['exit-codes']],
   [['mq', 'submit', ''], []],
 ];

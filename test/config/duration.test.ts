@@ -22,15 +22,12 @@ describe('parseDuration', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', ' ', 'soon', '-5s', '5 s', '1m 30s', '5x', 's', '1e3', '30S', '1d', 'ms', '1m30'])(
-    'refuses %j with a UsageError naming it',
-    (text) => {
-      const error = thrown(() => parseDuration(text));
-      expect(error).toBeInstanceOf(UsageError);
-      expect(error.exitCode).toBe(2);
-      expect(error.message).toContain(`"${text}"`);
-    },
-  );
+  it.each(['', ' ', 'soon', '-5s', '5 s', '1m 30s', '5x', 's', '1e3', '30S', '1d', 'ms', '1m30'])('refuses %j with a UsageError naming it', (text) => {
+    const error = thrown(() => parseDuration(text));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(`"${text}"`);
+  });
 
   it('refuses what a timer cannot wait for', () => {
     expect(parseDuration('596h')).toBe(596 * 3_600_000);

@@ -117,9 +117,7 @@ describe('finding the project file', () => {
     const file = t.write('home/proj/mq.config.cjs', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');`);
     const error = await rejection(t.resolve({ flags: { config: 'mq.config.cjs' } }));
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.message).toBe(
-      `${file}: mq does not load executable config files; write it as JSON or YAML (.mqrc, .mqrc.json, .mqrc.yaml)`,
-    );
+    expect(error.message).toBe(`${file}: mq does not load executable config files; write it as JSON or YAML (.mqrc, .mqrc.json, .mqrc.yaml)`);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -226,10 +224,7 @@ describe('validation', () => {
     ['repo: nope', '"repo" must be "owner/name" or "host/owner/name"'],
     ['repo: { owner: acme }', '"repo" must be "owner/name" or "host/owner/name" or {host, owner, name}'],
     ['repo: { owner: acme, name: w, branch: main }', 'unknown key "repo.branch"'],
-    [
-      'repo: { owner: acme, name: "w x" }',
-      `"repo" must be "owner/name" or "host/owner/name", each part letters, digits, '.', '-' or '_'`,
-    ],
+    ['repo: { owner: acme, name: "w x" }', `"repo" must be "owner/name" or "host/owner/name", each part letters, digits, '.', '-' or '_'`],
     ['targetBranch: [main]', '"targetBranch" must be a branch name'],
     ['org: ""', '"org" must be an organization slug'],
     ['profiles: [a, b]', '"profiles" must be a map from profile names to settings'],
@@ -250,11 +245,7 @@ describe('validation', () => {
     const t = tree();
     const file = t.write('home/proj/.mqrc.json', { timeout: 'soon', colour: true, output: 'xml' });
     expect((await rejection(t.resolve())).message.split('\n').sort()).toEqual(
-      [
-        `${file}: unknown key "colour"`,
-        `${file}: "timeout" ${DURATION}`,
-        `${file}: "output" must be "table" or "json"`,
-      ].sort(),
+      [`${file}: unknown key "colour"`, `${file}: "timeout" ${DURATION}`, `${file}: "output" must be "table" or "json"`].sort(),
     );
   });
 
@@ -330,10 +321,7 @@ describe('validation', () => {
 describe('profiles', () => {
   it('overlay the rest of the file, and say so in the origin', async () => {
     const t = tree();
-    const file = t.write(
-      'home/proj/.mqrc',
-      'targetBranch: main\norg: acme\ntimeout: 10s\nprofiles:\n  ci:\n    targetBranch: release\n    output: json\n',
-    );
+    const file = t.write('home/proj/.mqrc', 'targetBranch: main\norg: acme\ntimeout: 10s\nprofiles:\n  ci:\n    targetBranch: release\n    output: json\n');
     const { settings, origins } = await t.resolve({ flags: { profile: 'ci' } });
     expect(settings).toMatchObject({
       targetBranch: 'release',
@@ -354,10 +342,7 @@ describe('profiles', () => {
   it('apply in every file that defines them; the flag beats MQ_PROFILE', async () => {
     const t = tree();
     t.write('home/proj/.mqrc', 'profiles:\n  staging: { targetBranch: develop }\n');
-    const user = t.write(
-      'home/.config/mq/config.yaml',
-      'org: mine\nprofiles:\n  staging: { org: staging-org }\n  prod: { org: prod-org }\n',
-    );
+    const user = t.write('home/.config/mq/config.yaml', 'org: mine\nprofiles:\n  staging: { org: staging-org }\n  prod: { org: prod-org }\n');
     const staging = await t.resolve({ env: { MQ_PROFILE: 'staging' } });
     expect(staging.settings).toMatchObject({ targetBranch: 'develop', org: 'staging-org', profile: 'staging' });
     expect(staging.origins.profile).toBe('env MQ_PROFILE');

@@ -120,25 +120,25 @@ describe('ajv on the schema and zod agree', () => {
   const jsonType = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value);
 
   it('accept a file of well-formed values, one token key at most', () => {
-    const files = fc
-      .record(GOOD, { requiredKeys: [] })
-      .map((file) => {
-        const { token, tokenCommand, tokenFile, ...rest } = file as Record<string, unknown>;
-        const [tokenKey] = Object.entries({ token, tokenCommand, tokenFile }).filter(([, value]) => value !== undefined);
-        return tokenKey ? { ...rest, [tokenKey[0]]: tokenKey[1] } : rest;
-      });
-    fc.assert(fc.property(files, (file) => {
-      expect(verdicts(file)).toEqual({ ajv: true, zod: true });
-    }));
+    const files = fc.record(GOOD, { requiredKeys: [] }).map((file) => {
+      const { token, tokenCommand, tokenFile, ...rest } = file as Record<string, unknown>;
+      const [tokenKey] = Object.entries({ token, tokenCommand, tokenFile }).filter(([, value]) => value !== undefined);
+      return tokenKey ? { ...rest, [tokenKey[0]]: tokenKey[1] } : rest;
+    });
+    fc.assert(
+      fc.property(files, (file) => {
+        expect(verdicts(file)).toEqual({ ajv: true, zod: true });
+      }),
+    );
   });
 
   it('refuse a key holding a value of another JSON type', () => {
-    const spoiled = fc
-      .tuple(fc.constantFrom(...KEYS), fc.jsonValue())
-      .filter(([key, value]) => !(TYPES[key] ?? ['string']).includes(jsonType(value)));
-    fc.assert(fc.property(spoiled, ([key, value]) => {
-      expect(verdicts({ ...VALID, [key]: value }), key).toEqual({ ajv: false, zod: false });
-    }));
+    const spoiled = fc.tuple(fc.constantFrom(...KEYS), fc.jsonValue()).filter(([key, value]) => !(TYPES[key] ?? ['string']).includes(jsonType(value)));
+    fc.assert(
+      fc.property(spoiled, ([key, value]) => {
+        expect(verdicts({ ...VALID, [key]: value }), key).toEqual({ ajv: false, zod: false });
+      }),
+    );
   });
 
   it('refuse any key they do not know, at the top or in a profile', () => {

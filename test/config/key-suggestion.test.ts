@@ -65,12 +65,8 @@ describe('the error of an unknown key', () => {
   });
 
   it('does so inside profiles, and in package.json under "mq"', () => {
-    expect(problem({ profiles: { ci: { url: 'https://x.example/v1' } } })).toBe(
-      '/p/.mqrc.json: unknown key "profiles.ci.url"; did you mean "apiUrl"?',
-    );
-    expect(problem({ org: 'a', organisation: 'a' }, '/p/package.json', 'mq.')).toBe(
-      '/p/package.json: unknown key "mq.organisation"; did you mean "org"?',
-    );
+    expect(problem({ profiles: { ci: { url: 'https://x.example/v1' } } })).toBe('/p/.mqrc.json: unknown key "profiles.ci.url"; did you mean "apiUrl"?');
+    expect(problem({ org: 'a', organisation: 'a' }, '/p/package.json', 'mq.')).toBe('/p/package.json: unknown key "mq.organisation"; did you mean "org"?');
   });
 
   it('says nothing more when no key is near', () => {

@@ -184,7 +184,10 @@ describe('flags and the environment', () => {
     [{ timeout: '0s' }, /invalid --timeout "0s": must be longer than zero/],
     [{ repo: 'nope' }, /invalid --repo "nope"/],
     [{ apiUrl: 'https://api.trunk.io' }, /invalid --api-url "https:\/\/api.trunk.io": must end in \/v1, as in https:\/\/api.trunk.io\/v1/],
-    [{ apiUrl: 'https://mq.example.com/api/v2/' }, /invalid --api-url "https:\/\/mq.example.com\/api\/v2\/": must end in \/v1, as in https:\/\/mq.example.com\/api\/v1$/],
+    [
+      { apiUrl: 'https://mq.example.com/api/v2/' },
+      /invalid --api-url "https:\/\/mq.example.com\/api\/v2\/": must end in \/v1, as in https:\/\/mq.example.com\/api\/v1$/,
+    ],
     [{ apiUrl: 'ftp://x.example/v1' }, /invalid --api-url/],
     [{ branch: '' }, /invalid --branch ""/],
     [{ config: 'missing.yaml' }, /invalid --config "missing.yaml": no such file/],

@@ -22,15 +22,12 @@ describe('parseRepo', () => {
   });
 
   const bad = ['nope', '', 'acme/', '/widgets', 'a/b/c/d', 'acme/wid gets', 'acme/..', 'ho st/a/b', 'https://github.com/acme'];
-  it.each(bad)(
-    'refuses %j with a UsageError naming it',
-    (text) => {
-      const error = thrown(() => parseRepo(text));
-      expect(error).toBeInstanceOf(UsageError);
-      expect(error.exitCode).toBe(2);
-      expect(error.message).toContain(`"${text}"`);
-    },
-  );
+  it.each(bad)('refuses %j with a UsageError naming it', (text) => {
+    const error = thrown(() => parseRepo(text));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toContain(`"${text}"`);
+  });
 });
 
 describe('parseRemoteUrl', () => {
@@ -76,8 +73,6 @@ describe('requireRepo', () => {
     const error = thrown(() => requireRepo(Settings.parse({ color: false })));
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.exitCode).toBe(3);
-    expect(error.message).toBe(
-      'no repository: pass -R owner/name, set MQ_REPO, or run inside a git checkout with an origin remote',
-    );
+    expect(error.message).toBe('no repository: pass -R owner/name, set MQ_REPO, or run inside a git checkout with an origin remote');
   });
 });

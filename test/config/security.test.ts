@@ -125,12 +125,10 @@ describe('where the token may be sent', () => {
     const refused = await rejection(check(t, { env: { MQ_API_URL: 'http://example.com/v1' } }));
     expect(refused).toBeInstanceOf(ConfigError);
     expect(refused.message).toBe(
-      'refusing to send the token over plain http to http://example.com/v1 (env MQ_API_URL): use https, or pass ' +
-        '--insecure (MQ_INSECURE=1) to allow it',
+      'refusing to send the token over plain http to http://example.com/v1 (env MQ_API_URL): use https, or pass ' + '--insecure (MQ_INSECURE=1) to allow it',
     );
     await expect(check(t, { env: { MQ_API_URL: 'http://example.com/v1' }, flags: { insecure: true } })).resolves.toBeUndefined();
-    for (const on of ['1', 'true', 'YES'])
-      await expect(check(t, { env: { MQ_API_URL: 'http://example.com/v1', MQ_INSECURE: on } })).resolves.toBeUndefined();
+    for (const on of ['1', 'true', 'YES']) await expect(check(t, { env: { MQ_API_URL: 'http://example.com/v1', MQ_INSECURE: on } })).resolves.toBeUndefined();
     await expect(check(t, { env: { MQ_API_URL: 'http://example.com/v1', MQ_INSECURE: '0' } })).rejects.toThrow(/plain http/);
     const bad = await rejection(t.resolve({ env: { MQ_INSECURE: 'maybe' } }));
     expect(bad).toBeInstanceOf(ConfigError);

@@ -12,9 +12,7 @@ describe('readToken', () => {
     const error = await rejection(readToken(Settings.parse({ color: false })));
     expect(error).toBeInstanceOf(ConfigError);
     expect(error.exitCode).toBe(3);
-    expect(error.message).toBe(
-      'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in the user config file',
-    );
+    expect(error.message).toBe('no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in the user config file');
   });
 
   it('takes the environment variable, trimmed', async () => {
@@ -41,10 +39,7 @@ describe('readToken', () => {
     const { settings } = await t.resolve();
     const error = await rejection(readToken(settings));
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.message).toBe(
-      `tokenCommand "echo half-a-secret; echo oops >&2; exit 3" (file ${file}) failed (exit code 3); ` +
-        'run it yourself to see why',
-    );
+    expect(error.message).toBe(`tokenCommand "echo half-a-secret; echo oops >&2; exit 3" (file ${file}) failed (exit code 3); run it yourself to see why`);
     expect(error.cause).toBeUndefined();
     expect(JSON.stringify(error)).not.toContain('oops');
   });
@@ -60,9 +55,7 @@ describe('readToken', () => {
 
   // A command that would outlast the test's own time limit: only giving up lets the test end, so no clock is read.
   it('gives up on a command that does not finish', async () => {
-    await expect(runTokenCommand('sleep 60', 'file /x', undefined, 200)).rejects.toThrow(
-      'tokenCommand "sleep 60" (file /x) did not finish within 200ms',
-    );
+    await expect(runTokenCommand('sleep 60', 'file /x', undefined, 200)).rejects.toThrow('tokenCommand "sleep 60" (file /x) did not finish within 200ms');
   });
 
   it('reads tokenFile relative to the config file, and expands ~', async () => {
@@ -83,9 +76,7 @@ describe('readToken', () => {
     const t = tree();
     const file = t.write('home/.config/mq/config.yaml', 'tokenFile: missing\n');
     const { settings } = await t.resolve();
-    expect((await rejection(readToken(settings))).message).toBe(
-      `cannot read tokenFile ${join(t.xdg, 'mq', 'missing')} (ENOENT), named in file ${file}`,
-    );
+    expect((await rejection(readToken(settings))).message).toBe(`cannot read tokenFile ${join(t.xdg, 'mq', 'missing')} (ENOENT), named in file ${file}`);
     const empty = t.write('home/.config/mq/missing', '\n');
     expect((await rejection(readToken(settings))).message).toBe(`no API token: tokenFile ${empty} is empty`);
   });

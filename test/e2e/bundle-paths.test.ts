@@ -14,7 +14,11 @@ describe('an answer of the wrong shape', () => {
   let stub: StubService;
   beforeAll(async () => {
     // A queue whose concurrency is a string: the generated check refuses it, zod says why.
-    stub = await startStubService(() => ({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"state":"running","branch":"main","concurrency":"x"}' }));
+    stub = await startStubService(() => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"state":"running","branch":"main","concurrency":"x"}',
+    }));
   });
   afterAll(() => stub.close());
 
@@ -22,7 +26,9 @@ describe('an answer of the wrong shape', () => {
     const env = sandboxEnv(stub.url, 'acme/widgets');
     const text = await mq(['queue', 'get'], { env });
     expect(text.code).toBe(6);
-    expect(text.stderr).toMatch(/^mq: getQueue answered with an unexpected shape: concurrency: Invalid input: expected number, received string; testingTimeoutMinutes: missing;/);
+    expect(text.stderr).toMatch(
+      /^mq: getQueue answered with an unexpected shape: concurrency: Invalid input: expected number, received string; testingTimeoutMinutes: missing;/,
+    );
     expect(text.stderr).not.toMatch(/internal error|\n\s+at /);
 
     const json = await mq(['queue', 'get', '--json'], { env });
@@ -62,7 +68,9 @@ describe('the token from the user config file', () => {
     userConfig(home, 'tokenFile: nowhere\n');
     const missing = await mq(['queue', 'get'], { cwd: home, env });
     expect(missing.code).toBe(3);
-    expect(missing.stderr).toBe(`mq: cannot read tokenFile ${join(home, '.config', 'mq', 'nowhere')} (ENOENT), named in file ${join(home, '.config', 'mq', 'config.yaml')}\n`);
+    expect(missing.stderr).toBe(
+      `mq: cannot read tokenFile ${join(home, '.config', 'mq', 'nowhere')} (ENOENT), named in file ${join(home, '.config', 'mq', 'config.yaml')}\n`,
+    );
   });
 });
 
@@ -73,7 +81,8 @@ describe.skipIf(!hasGit)('the repository from git', () => {
     const dir = isolatedDir();
     const included = join(dir, 'remote.gitconfig');
     writeFileSync(included, '[remote "origin"]\n\turl = git@github.com:acme/included.git\n');
-    const git = (...args: string[]) => expect(spawnSync('git', args, { cwd: join(dir, 'checkout'), env: { PATH: process.env.PATH, HOME: dir } }).status).toBe(0);
+    const git = (...args: string[]) =>
+      expect(spawnSync('git', args, { cwd: join(dir, 'checkout'), env: { PATH: process.env.PATH, HOME: dir } }).status).toBe(0);
     mkdirSync(join(dir, 'checkout', 'sub'), { recursive: true });
     git('init', '-q');
     git('config', 'include.path', included);

@@ -56,7 +56,20 @@ describe('mq config init', () => {
 
   it('writes the flags it is given; --json prints the result as JSON without writing output: json', async () => {
     const c = checkout();
-    const args = ['config', 'init', '-R', 'ghe.example.com/acme/tools', '-b', 'release', '--api-url', 'https://mq.example.com/v1/', '--org', 'acme', '-o', 'json'];
+    const args = [
+      'config',
+      'init',
+      '-R',
+      'ghe.example.com/acme/tools',
+      '-b',
+      'release',
+      '--api-url',
+      'https://mq.example.com/v1/',
+      '--org',
+      'acme',
+      '-o',
+      'json',
+    ];
     const run = await mq(args, { cwd: c.sub, env: c.env });
     expect(run.code).toBe(0);
     const values = { repo: 'ghe.example.com/acme/tools', targetBranch: 'release', apiUrl: 'https://mq.example.com/v1', org: 'acme', output: 'json' };
@@ -102,15 +115,20 @@ describe('mq config init', () => {
     expect(run.stdout).toContain('The token comes from tokenFile.');
 
     const fresh = checkout();
-    for (const args of [['--token-command', 'x', '--token-file', 'y'], ['--token-command', ' '], ['--token', TOKEN], ['--token-command', 'x'], ['--token-file', 'y']]) {
+    for (const args of [
+      ['--token-command', 'x', '--token-file', 'y'],
+      ['--token-command', ' '],
+      ['--token', TOKEN],
+      ['--token-command', 'x'],
+      ['--token-file', 'y'],
+    ]) {
       const refused = await mq(['config', 'init', ...args], { cwd: fresh.root, env: fresh.env });
       expect({ args, code: refused.code }).toEqual({ args, code: 2 });
     }
     expect(existsSync(join(fresh.root, '.mqrc.yaml'))).toBe(false);
     const project = await mq(['config', 'init', '--token-command', 'pass show mq'], { cwd: fresh.root, env: fresh.env });
     expect(project.stderr).toBe(
-      'mq: --token-command goes in the user config (add --user): a project file, which a pull request can change, ' +
-        'may not say how the token is obtained\n',
+      'mq: --token-command goes in the user config (add --user): a project file, which a pull request can change, ' + 'may not say how the token is obtained\n',
     );
   });
 
@@ -174,7 +192,7 @@ function onTerminal(args: string[], cwd: string, env: Record<string, string>, an
     stdout += chunk;
     unanswered += chunk;
     const next = answers[0];
-    if (next && next[0].test(unanswered)) {
+    if (next?.[0].test(unanswered)) {
       answers.shift();
       unanswered = '';
       child.stdin.write(next[1]);
@@ -201,9 +219,7 @@ describe.skipIf(!hasScript)('mq config init on a terminal', () => {
     ]);
     expect(run.stdout).toContain('repository (owner/name) must be "owner/name"');
     expect(run.code).toBe(0);
-    expect(read(join(c.root, '.mqrc.yaml'))).toBe(
-      [...HEADER, 'repo: acme/widgets', 'targetBranch: release', 'org: acme', 'output: json', ''].join('\n'),
-    );
+    expect(read(join(c.root, '.mqrc.yaml'))).toBe([...HEADER, 'repo: acme/widgets', 'targetBranch: release', 'org: acme', 'output: json', ''].join('\n'));
     expect(run.stdout).not.toMatch(/token\b.*\]: $/m);
   });
 
@@ -230,7 +246,9 @@ describe('mq config init and editors', () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const text = read(join(c.root, '.mqrc.yaml'));
     expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=./node_modules/mq/dist/mqrc.schema.json');
-    expect(text).toBe(['# yaml-language-server: $schema=./node_modules/mq/dist/mqrc.schema.json', ...HEADER, 'repo: acme/widgets', 'targetBranch: main', ''].join('\n'));
+    expect(text).toBe(
+      ['# yaml-language-server: $schema=./node_modules/mq/dist/mqrc.schema.json', ...HEADER, 'repo: acme/widgets', 'targetBranch: main', ''].join('\n'),
+    );
     expect(run.stdout).toContain('Editors check it against ./node_modules/mq/dist/mqrc.schema.json.');
   });
 

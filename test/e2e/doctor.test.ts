@@ -62,7 +62,17 @@ describe('mq doctor', () => {
     const doc = JSON.parse(run.stdout);
     expect(doc).toMatchObject({ ok: false, exitCode: 4, meaning: expect.stringContaining('not found') });
     expect(doc.checks.map((c: { name: string }) => c.name)).toEqual([
-      'node', 'config', 'apiUrl', 'token', 'reachable', 'serviceStatus', 'clock', 'repo', 'tokenAccepted', 'queue', 'proxy',
+      'node',
+      'config',
+      'apiUrl',
+      'token',
+      'reachable',
+      'serviceStatus',
+      'clock',
+      'repo',
+      'tokenAccepted',
+      'queue',
+      'proxy',
     ]);
     for (const check of doc.checks) expect(Object.keys(check).sort()).toEqual(expect.arrayContaining(['detail', 'name', 'ok']));
     expect(doc.checks.find((c: { name: string }) => c.name === 'queue')).toMatchObject({ ok: false, fix: expect.stringContaining('mq queue create') });
@@ -128,6 +138,9 @@ describe('mq doctor', () => {
   it('the sandbox answers GET /status without a token, as the service does', async () => {
     const answer = await fetch(`${sandbox.url}/status`);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' }, statuses: [] });
+    expect(await answer.json()).toMatchObject({
+      overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' },
+      statuses: [],
+    });
   });
 });

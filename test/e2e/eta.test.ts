@@ -73,7 +73,10 @@ async function follow(
   const ended = new Set<number>();
   for (let round = 0; ended.size < prs.length; round++) {
     expect(round).toBeLessThan(60);
-    const seen = await statuses(prs.filter((pr) => !ended.has(pr)), env);
+    const seen = await statuses(
+      prs.filter((pr) => !ended.has(pr)),
+      env,
+    );
     onRound(seen);
     for (const [pr, answer] of seen) {
       if (answer.state === 'merged') mergedAt.set(pr, Date.parse(answer.stateChangedAt));
@@ -163,7 +166,10 @@ describe('the ETA of mq status, against when each PR merged', () => {
     // The same as fields of the NDJSON lines under --json: the estimate as status --json gives it, the gates.
     const json = await mq(['wait', '3', '9', '--json', '--timeout', '1s', '--interval', '1s'], { env });
     expect(json.code).toBe(7);
-    const events = json.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const status3 = JSON.parse((await mq(['status', '3', '--json'], { env })).stdout) as { eta: { at: string; basis: unknown } };
     expect(events.find((event) => event.pr === 3)).toMatchObject({ state: 'testing', eta: { at: status3.eta.at, basis: status3.eta.basis } });
     expect(events.find((event) => event.pr === 9)).toMatchObject({ state: 'not_ready', blocked: ['not mergeable'] });

@@ -127,7 +127,9 @@ describe('examples/maintenance-window.sh', () => {
     await Promise.race([polled, code]);
     process.kill(-child.pid!, 'SIGINT');
     expect({ code: await code, stderr }).toMatchObject({ code: 130 });
-    expect(stderr).toContain(`mq: interrupted: the queue main of ${env.MQ_REPO} is still draining\nit was not resumed; to resume it: mq queue resume -R ${env.MQ_REPO} -b main`);
+    expect(stderr).toContain(
+      `mq: interrupted: the queue main of ${env.MQ_REPO} is still draining\nit was not resumed; to resume it: mq queue resume -R ${env.MQ_REPO} -b main`,
+    );
     expect(stderr).toContain('==> exit 130 (interrupted): putting the queue back: mq queue resume');
     expect((await queueState(env)).state).toBe('running');
   });
@@ -204,7 +206,14 @@ describe('examples/github-actions-merge.yml', () => {
     const { env, repo } = scriptEnv();
     const [owner, name] = repo.split('/');
     await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner, name }, number: pr, sha: checkout.head, testOutcome });
-    const values: Record<string, string> = { MQ_TOKEN: TOKEN, MQ_REPO: repo, MQ_BRANCH: 'main', PR: String(pr), BASE_SHA: checkout.base, HEAD_SHA: checkout.head };
+    const values: Record<string, string> = {
+      MQ_TOKEN: TOKEN,
+      MQ_REPO: repo,
+      MQ_BRANCH: 'main',
+      PR: String(pr),
+      BASE_SHA: checkout.base,
+      HEAD_SHA: checkout.head,
+    };
     expect(Object.keys(job.env).sort()).toEqual(Object.keys(values).sort());
     const full = { ...env, ...values };
     expect((await mq(['queue', 'create', '--mode', 'parallel'], { env: full })).code).toBe(0);

@@ -22,7 +22,11 @@ describe('mq flaky list', () => {
     expect(table.stdout).toContain(DISCOUNT);
     expect(table.stdout).toContain(MIGRATIONS);
     expect(table.stdout).not.toContain(SEARCH);
-    expect(sent('list-quarantined-tests').at(-1)).toEqual({ repo: { host: 'github.com', owner: 'acme', name: `flaky-${repoCounter}` }, org_url_slug: 'acme', page_query: { page_size: 100 } });
+    expect(sent('list-quarantined-tests').at(-1)).toEqual({
+      repo: { host: 'github.com', owner: 'acme', name: `flaky-${repoCounter}` },
+      org_url_slug: 'acme',
+      page_query: { page_size: 100 },
+    });
 
     const asJson = await mq(['flaky', 'list', '--quarantined', '--json'], { env });
     expect(asJson.code).toBe(0);
@@ -58,7 +62,11 @@ describe('mq flaky list', () => {
       [SEARCH, 'flaky'],
       [MIGRATIONS, 'broken'],
     ]);
-    expect(sent('list-unhealthy-tests').slice(before).map((body) => body.status)).toEqual(['FLAKY', 'FLAKY', 'BROKEN']);
+    expect(
+      sent('list-unhealthy-tests')
+        .slice(before)
+        .map((body) => body.status),
+    ).toEqual(['FLAKY', 'FLAKY', 'BROKEN']);
 
     const broken = await mq(['flaky', 'list', '--unhealthy', '--status', 'broken'], { env });
     expect(broken.code).toBe(0);

@@ -41,7 +41,10 @@ describe('--help', () => {
     for (const { path, help } of await allHelp()) {
       const section = /\nGlobal Options:\n([\s\S]*?)\n\n/.exec(help)?.[1];
       expect(section, `mq ${path.join(' ')} --help`).toBeDefined();
-      const listed = section!.split('\n').map((line) => /^ {2}(\S.*?)(?: {2,}|$)/.exec(line)?.[1]).filter(Boolean);
+      const listed = section!
+        .split('\n')
+        .map((line) => /^ {2}(\S.*?)(?: {2,}|$)/.exec(line)?.[1])
+        .filter(Boolean);
       expect(listed, `mq ${path.join(' ')} --help`).toEqual(globalFlags);
     }
     const testDetails = (await mq(['test-details', '--help'])).stdout;
@@ -80,10 +83,14 @@ describe('the help texts the build wrote (dist/help.json), which bin/mq.js print
 
   it('are printed only for a bare command path: with a flag or an argument before --help, commander answers', async () => {
     const fromShim = await mq(['status', '--help']);
-    expect(fromShim.stdout).toBe(texts['status']);
-    for (const args of [['status', '1', '--help'], ['--json', 'status', '--help'], ['status', '-h']]) {
+    expect(fromShim.stdout).toBe(texts.status);
+    for (const args of [
+      ['status', '1', '--help'],
+      ['--json', 'status', '--help'],
+      ['status', '-h'],
+    ]) {
       const run = await mq(args);
-      expect(run, args.join(' ')).toEqual({ code: 0, stdout: texts['status'], stderr: '' });
+      expect(run, args.join(' ')).toEqual({ code: 0, stdout: texts.status, stderr: '' });
     }
   });
 });
@@ -123,9 +130,7 @@ describe('mq help', () => {
   it('environment: every variable the settings layer reads', async () => {
     const run = await mq(['help', 'environment']);
     expect(run.code).toBe(0);
-    const sources = ['environment.ts', 'resolve.ts', 'color.ts'].map((file) =>
-      readFileSync(resolve(import.meta.dirname, '../../src/config', file), 'utf8'),
-    );
+    const sources = ['environment.ts', 'resolve.ts', 'color.ts'].map((file) => readFileSync(resolve(import.meta.dirname, '../../src/config', file), 'utf8'));
     const read = new Set(sources.flatMap((source) => [...source.matchAll(/'((?:MQ|TRUNK|NO|FORCE|XDG)_[A-Z_]+)'/g)].map((m) => m[1]!)));
     expect(read.size).toBeGreaterThan(8);
     for (const name of read) expect(run.stdout).toContain(name);

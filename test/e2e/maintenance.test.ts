@@ -21,7 +21,10 @@ function sentFor(repo: string, from: number): string[] {
     const body = JSON.parse(request.body || '{}') as { repo?: { owner?: string; name?: string } };
     return body.repo?.owner === owner && body.repo?.name === name;
   };
-  return fixture.recorder.requests.slice(from).filter(mine).map((request) => request.path.slice(1));
+  return fixture.recorder.requests
+    .slice(from)
+    .filter(mine)
+    .map((request) => request.path.slice(1));
 }
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');
@@ -50,7 +53,13 @@ describe('pause, resume and drain of a queue already so', () => {
     const { env, repo } = await freshQueue();
     const [owner, name] = repo.split('/');
     const first = await mq(['queue', 'pause', '--yes', '--json'], { env });
-    expect(JSON.parse(first.stdout)).toMatchObject({ action: 'pause', branch: 'main', repo: { host: 'github.com', owner, name }, state: 'paused', changed: true });
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      action: 'pause',
+      branch: 'main',
+      repo: { host: 'github.com', owner, name },
+      state: 'paused',
+      changed: true,
+    });
     const from = fixture.recorder.requests.length;
     const again = await mq(['queue', 'pause', '--yes', '--json'], { env });
     expect(again.code).toBe(0);
@@ -109,7 +118,10 @@ describe('Ctrl-C during queue drain --wait', () => {
     const run = await drain.done;
     expect(run.code).toBe(130);
     expect(JSON.parse(run.stderr)).toEqual({
-      error: { code: 'interrupted', message: `interrupted: the queue main of ${repo} is still draining\nit was not resumed; to resume it: mq queue resume -R ${repo} -b main` },
+      error: {
+        code: 'interrupted',
+        message: `interrupted: the queue main of ${repo} is still draining\nit was not resumed; to resume it: mq queue resume -R ${repo} -b main`,
+      },
     });
   });
 });

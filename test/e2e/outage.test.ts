@@ -4,17 +4,7 @@
 // depends on how fast the machine is.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  control,
-  isolatedDir,
-  mq,
-  sandboxEnv,
-  startMq,
-  startSandboxProcess,
-  startStubService,
-  type SandboxProcess,
-  type StubService,
-} from '../support/cli.js';
+import { control, isolatedDir, mq, sandboxEnv, startMq, startSandboxProcess, startStubService, type SandboxProcess, type StubService } from '../support/cli.js';
 
 const TIME = String.raw`\d\d:\d\d:\d\d`;
 
@@ -39,7 +29,7 @@ async function restartableSandbox() {
   };
 }
 
-let cleanup: Array<() => Promise<unknown> | undefined> = [];
+const cleanup: Array<() => Promise<unknown> | undefined> = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0)) await step();
 });
@@ -89,7 +79,10 @@ describe('a sandbox restarted in the middle of a wait', () => {
     const run = await drain.done;
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    const records = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const records = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const down = records.find((r) => r.service === 'unreachable');
     const up = records.find((r) => r.service === 'reachable');
     expect(down).toEqual({ service: 'unreachable', since: expect.any(String), error: { code: 'unavailable', message: expect.stringMatching(/127\.0\.0\.1/) } });
@@ -113,8 +106,12 @@ describe('a service that keeps failing', () => {
     const env = { MQ_API_URL: stub.url, MQ_TOKEN: 'x', MQ_REPO: 'acme/widgets' };
     const run = await mq(['wait', '5', '--timeout', '2s', '--interval', '1s'], { env });
     expect(run.code).toBe(7);
-    expect(run.stdout).toMatch(new RegExp(`^! service unreachable since ${TIME}: the service answered 503: busy; still checking\n… #5 not seen yet, not merged\n$`));
-    expect(run.stderr).toMatch(new RegExp(`^mq: timed out after 2s \\(--timeout\\); the service has been unreachable since ${TIME} \\(the service answered 503: busy\\)\n$`));
+    expect(run.stdout).toMatch(
+      new RegExp(`^! service unreachable since ${TIME}: the service answered 503: busy; still checking\n… #5 not seen yet, not merged\n$`),
+    );
+    expect(run.stderr).toMatch(
+      new RegExp(`^mq: timed out after 2s \\(--timeout\\); the service has been unreachable since ${TIME} \\(the service answered 503: busy\\)\n$`),
+    );
   });
 
   it('a request that times out inside a wait points at MQ_TIMEOUT, since --timeout is the wait', async () => {
@@ -122,7 +119,10 @@ describe('a service that keeps failing', () => {
     const env = { MQ_API_URL: stub.url, MQ_TOKEN: 'x', MQ_REPO: 'acme/widgets', MQ_TIMEOUT: '1s' };
     const run = await mq(['wait', '5', '--timeout', '1s', '--json'], { env });
     expect(run.code).toBe(7);
-    const [down, summary] = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const [down, summary] = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(down.error.message).toMatch(/within 1s \(1 try, \d+\.\ds in all; raise MQ_TIMEOUT or the config file's timeout\)$/);
     expect(summary.summary).toMatchObject({ timedOut: true, unreachableSince: down.since });
   });

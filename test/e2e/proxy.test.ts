@@ -87,7 +87,9 @@ describe('HTTP_PROXY', () => {
     const env = { ...sandboxEnv(API_URL, 'acme/proxied'), MQ_INSECURE: '1', HTTP_PROXY: `http://127.0.0.1:${port}` };
     const run = await mq(['queue', 'get'], { env });
     expect(run.code).toBe(6);
-    expect(run.stderr).toMatch(new RegExp(`^mq: connection refused by the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\): is HTTP_PROXY right, and the proxy running\\?`));
+    expect(run.stderr).toMatch(
+      new RegExp(`^mq: connection refused by the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\): is HTTP_PROXY right, and the proxy running\\?`),
+    );
   });
 
   it('a proxy whose name does not resolve is named, without the password its URL carries', async () => {

@@ -44,7 +44,11 @@ describe('submit, status and the path to merged', () => {
 
   it('reports a failing PR as failed', async () => {
     const env = await freshQueue();
-    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: `pr-${repoCounter}` }, number: 7, testOutcome: 'fail' });
+    await control(fixture.sandboxUrl, 'pullRequests', {
+      repo: { host: 'github.com', owner: 'acme', name: `pr-${repoCounter}` },
+      number: 7,
+      testOutcome: 'fail',
+    });
     expect((await mq(['submit', '7'], { env })).code).toBe(0);
     await advance(1);
     await advance(3600);
@@ -57,7 +61,12 @@ describe('submit, status and the path to merged', () => {
     const env = await freshQueue();
     const run = await mq(['submit', '1', '2', '--priority', 'urgent', '--no-batch', '--json'], { env });
     expect(run.code).toBe(0);
-    expect(json(run.stdout)).toEqual({ results: [{ pr: 1, ok: true }, { pr: 2, ok: true }] });
+    expect(json(run.stdout)).toEqual({
+      results: [
+        { pr: 1, ok: true },
+        { pr: 2, ok: true },
+      ],
+    });
     const body = JSON.parse(fixture.recorder.requests.find((r) => r.path === '/submitPullRequest')!.body);
     expect(body).toMatchObject({ pr: { number: 1 }, priority: 'urgent', noBatch: true, targetBranch: 'main' });
     const status = json((await mq(['status', '1', '--json'], { env })).stdout);
@@ -151,7 +160,9 @@ describe('list and testing', () => {
     // The run is the one the PR's record names; only its id is sent, as the service asks.
     const record = json((await mq(['status', '21', '--json'], { env })).stdout);
     const asked = fixture.recorder.requests.filter((r) => r.path === '/getMergeQueueTestingDetails').map((r) => JSON.parse(r.body));
-    expect(asked).toEqual([{ repo: { host: 'github.com', owner: 'acme', name: `pr-${repoCounter}` }, targetBranch: 'main', testRunId: record.verifiedByTestRun }]);
+    expect(asked).toEqual([
+      { repo: { host: 'github.com', owner: 'acme', name: `pr-${repoCounter}` }, targetBranch: 'main', testRunId: record.verifiedByTestRun },
+    ]);
     const details = json(byPr.stdout);
     expect(details.testedPullRequests.map((pr: { prNumber: number }) => pr.prNumber)).toContain(21);
     expect(details.testBranch).toBeTruthy();

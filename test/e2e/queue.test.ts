@@ -17,12 +17,23 @@ describe('queue create, get and update', () => {
     expect(created).toMatchObject({ code: 0, stderr: '' });
     // createQueue takes mode and concurrency; the rest follows in updateQueue.
     const sent = fixture.recorder.requests.filter((r) => r.method === 'POST').map((r) => [r.path, JSON.parse(r.body)]);
-    expect(sent[0]).toEqual(['/createQueue', { repo: { host: 'github.com', owner: 'acme', name: `q-${repoCounter}` }, targetBranch: 'main', mode: 'parallel', concurrency: 4 }]);
+    expect(sent[0]).toEqual([
+      '/createQueue',
+      { repo: { host: 'github.com', owner: 'acme', name: `q-${repoCounter}` }, targetBranch: 'main', mode: 'parallel', concurrency: 4 },
+    ]);
     expect(sent[1]?.[0]).toBe('/updateQueue');
     expect(sent[1]?.[1]).toMatchObject({ batch: true, batchingMinSize: 3 });
 
     const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
-    expect(queue).toMatchObject({ state: 'running', branch: 'main', mode: 'parallel', concurrency: 4, batch: true, batchingMinSize: 3, enqueuedPullRequests: [] });
+    expect(queue).toMatchObject({
+      state: 'running',
+      branch: 'main',
+      mode: 'parallel',
+      concurrency: 4,
+      batch: true,
+      batchingMinSize: 3,
+      enqueuedPullRequests: [],
+    });
 
     const table = await mq(['queue', 'get'], { env });
     expect(table.code).toBe(0);
@@ -34,11 +45,36 @@ describe('queue create, get and update', () => {
     const env = newRepo();
     await mq(['queue', 'create'], { env });
     const flags = [
-      '--mode', 'single', '--concurrency', '2', '--testing-timeout-minutes', '45', '--pending-failure-depth', '2',
-      '--can-optimistically-merge', '--batch', '--batching-min-size', '4', '--batching-max-wait-time-minutes', '7',
-      '--bisection-concurrency', '3', '--direct-merge-mode', 'always', '--optimization-mode', 'bisection_skip_redundant_tests',
-      '--merge-method', 'rebase', '--required-status', 'ci/build', '--required-status', 'ci/test', '--no-comments-enabled',
-      '--no-commands-enabled', '--no-create-prs-for-testing-branches', '--no-status-check-enabled',
+      '--mode',
+      'single',
+      '--concurrency',
+      '2',
+      '--testing-timeout-minutes',
+      '45',
+      '--pending-failure-depth',
+      '2',
+      '--can-optimistically-merge',
+      '--batch',
+      '--batching-min-size',
+      '4',
+      '--batching-max-wait-time-minutes',
+      '7',
+      '--bisection-concurrency',
+      '3',
+      '--direct-merge-mode',
+      'always',
+      '--optimization-mode',
+      'bisection_skip_redundant_tests',
+      '--merge-method',
+      'rebase',
+      '--required-status',
+      'ci/build',
+      '--required-status',
+      'ci/test',
+      '--no-comments-enabled',
+      '--no-commands-enabled',
+      '--no-create-prs-for-testing-branches',
+      '--no-status-check-enabled',
     ];
     const updated = await mq(['queue', 'update', ...flags, '--json'], { env });
     expect(updated.code).toBe(0);
@@ -46,20 +82,39 @@ describe('queue create, get and update', () => {
     expect(json(updated.stdout)).toMatchObject({ action: 'update', queue: { concurrency: 2, enqueuedPullRequests: [] } });
     const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
     expect(queue).toMatchObject({
-      mode: 'single', concurrency: 2, testingTimeoutMinutes: 45, pendingFailureDepth: 2, canOptimisticallyMerge: true,
-      batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 7, bisectionConcurrency: 3, directMergeMode: 'always',
-      optimizationMode: 'bisection_skip_redundant_tests', mergeMethod: 'rebase', requiredStatuses: ['ci/build', 'ci/test'],
-      commentsEnabled: false, commandsEnabled: false, createPrsForTestingBranches: false, statusCheckEnabled: false,
+      mode: 'single',
+      concurrency: 2,
+      testingTimeoutMinutes: 45,
+      pendingFailureDepth: 2,
+      canOptimisticallyMerge: true,
+      batch: true,
+      batchingMinSize: 4,
+      batchingMaxWaitTimeMinutes: 7,
+      bisectionConcurrency: 3,
+      directMergeMode: 'always',
+      optimizationMode: 'bisection_skip_redundant_tests',
+      mergeMethod: 'rebase',
+      requiredStatuses: ['ci/build', 'ci/test'],
+      commentsEnabled: false,
+      commandsEnabled: false,
+      createPrsForTestingBranches: false,
+      statusCheckEnabled: false,
     });
     const further = ['--extension-enabled', '--enqueueing-label', 'ship it', '--label-commands-enabled', '--state-labels-enabled'];
     expect((await mq(['queue', 'update', ...further], { env })).code).toBe(0);
     expect(json((await mq(['queue', 'get', '--json'], { env })).stdout)).toMatchObject({
-      extensionEnabled: true, enqueueingLabel: 'ship it', labelCommandsEnabled: true, stateLabelsEnabled: true,
+      extensionEnabled: true,
+      enqueueingLabel: 'ship it',
+      labelCommandsEnabled: true,
+      stateLabelsEnabled: true,
     });
     const off = ['--no-extension-enabled', '--enqueueing-label', '', '--no-label-commands-enabled', '--no-state-labels-enabled'];
     expect((await mq(['queue', 'update', ...off], { env })).code).toBe(0);
     expect(json((await mq(['queue', 'get', '--json'], { env })).stdout)).toMatchObject({
-      extensionEnabled: false, enqueueingLabel: '', labelCommandsEnabled: false, stateLabelsEnabled: false,
+      extensionEnabled: false,
+      enqueueingLabel: '',
+      labelCommandsEnabled: false,
+      stateLabelsEnabled: false,
     });
 
     // No override left: the branch protection's required statuses apply, which the service says as null.
@@ -87,11 +142,23 @@ describe('queue create, get and update', () => {
     });
 
     const table = (await mq(['queue', 'get'], { env })).stdout;
-    for (const row of [/^pendingFailureDepth +0$/m, /^extensionEnabled +on$/m, /^enqueueingLabel +merge-me$/m, /^labelCommandsEnabled +off$/m, /^stateLabelsEnabled +on$/m]) {
+    for (const row of [
+      /^pendingFailureDepth +0$/m,
+      /^extensionEnabled +on$/m,
+      /^enqueueingLabel +merge-me$/m,
+      /^labelCommandsEnabled +off$/m,
+      /^stateLabelsEnabled +on$/m,
+    ]) {
       expect(table).toMatch(row);
     }
     const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
-    expect(queue).toMatchObject({ pendingFailureDepth: 0, extensionEnabled: true, enqueueingLabel: 'merge-me', labelCommandsEnabled: false, stateLabelsEnabled: true });
+    expect(queue).toMatchObject({
+      pendingFailureDepth: 0,
+      extensionEnabled: true,
+      enqueueingLabel: 'merge-me',
+      labelCommandsEnabled: false,
+      stateLabelsEnabled: true,
+    });
   });
 
   it("gives a new queue the service's defaults", async () => {
@@ -99,8 +166,16 @@ describe('queue create, get and update', () => {
     expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
     const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
     expect(queue).toMatchObject({
-      mode: 'single', concurrency: 3, bisectionConcurrency: 3, testingTimeoutMinutes: 300, pendingFailureDepth: 0,
-      batch: false, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 5, mergeMethod: 'squash', directMergeMode: 'off',
+      mode: 'single',
+      concurrency: 3,
+      bisectionConcurrency: 3,
+      testingTimeoutMinutes: 300,
+      pendingFailureDepth: 0,
+      batch: false,
+      batchingMinSize: 4,
+      batchingMaxWaitTimeMinutes: 5,
+      mergeMethod: 'squash',
+      directMergeMode: 'off',
       requiredStatuses: null,
     });
   });
@@ -133,7 +208,11 @@ describe('the maintenance window', () => {
     const env = newRepo();
     await mq(['queue', 'create'], { env });
     fixture.recorder.requests.length = 0;
-    for (const command of [['queue', 'pause'], ['queue', 'drain'], ['queue', 'delete']]) {
+    for (const command of [
+      ['queue', 'pause'],
+      ['queue', 'drain'],
+      ['queue', 'delete'],
+    ]) {
       const run = await mq(command, { env });
       expect(run.code, command.join(' ')).toBe(2);
       expect(run.stderr).toContain('--yes');

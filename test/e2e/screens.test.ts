@@ -19,7 +19,12 @@ async function queueWith(count: number): Promise<Record<string, string>> {
   expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
   const prs = Array.from({ length: count }, (_, i) => String(201 + i));
   for (const pr of prs) {
-    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name }, number: Number(pr), title: `Change number ${pr} of the widgets`, author: 'alice' });
+    await control(fixture.sandboxUrl, 'pullRequests', {
+      repo: { host: 'github.com', owner: 'acme', name },
+      number: Number(pr),
+      title: `Change number ${pr} of the widgets`,
+      author: 'alice',
+    });
   }
   if (count > 0) expect((await mq(['submit', ...prs], { env })).code).toBe(0);
   return env;
@@ -81,7 +86,11 @@ describe('queue get --watch on a terminal (80×24)', () => {
     await emulator.until(/12 pull requests: 3 testing, 9 pending/);
     expect(emulator.alternate()).toBe(true);
     // A test run takes 300 s: three PRs merge in each step, away from the exact second they do.
-    for (const [seconds, left] of [[350, 9], [300, 6], [300, 3]] as const) {
+    for (const [seconds, left] of [
+      [350, 9],
+      [300, 6],
+      [300, 3],
+    ] as const) {
       await advance(seconds);
       await emulator.until(new RegExp(`${left} pull requests`));
       expect(emulator.scrollback()).toBe(0);
@@ -124,7 +133,11 @@ describe('wait on 30 PRs on a terminal (80×24)', () => {
     await emulator.until(/… and 8 more/);
     const first = emulator.scrollback();
     expect(first).toBeLessThanOrEqual(1);
-    for (const [seconds, merged] of [[350, 3], [300, 6], [300, 9]] as const) {
+    for (const [seconds, merged] of [
+      [350, 3],
+      [300, 6],
+      [300, 9],
+    ] as const) {
       await advance(seconds);
       await emulator.until((screen) => (screen.match(/position \d+/g) ?? []).length === Math.min(22, 30 - merged));
       expect(emulator.scrollback()).toBe(first);

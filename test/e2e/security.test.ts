@@ -208,9 +208,7 @@ describe('an HTML error page is summarised', () => {
     const env = sandboxEnv(url, 'acme/widgets');
     const run = await mq(['queue', 'get'], { env });
     expect(run.code).toBe(6);
-    expect(run.stderr).toBe(
-      `mq: the service answered with an HTML page (text/html, ${Buffer.byteLength(page)} bytes) titled "502 Bad Gateway" (502)\n`,
-    );
+    expect(run.stderr).toBe(`mq: the service answered with an HTML page (text/html, ${Buffer.byteLength(page)} bytes) titled "502 Bad Gateway" (502)\n`);
     const asJson = await mq(['queue', 'get', '--json'], { env });
     expect(json(asJson.stderr)).toEqual({
       error: {

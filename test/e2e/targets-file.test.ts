@@ -25,9 +25,7 @@ describe('targets set --file', () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toBe('Impacted targets of #5 set: 5001 targets (sha abc123)\n');
     const repo = { host: 'github.com', owner: 'acme', name: `tf-${repoCounter}` };
-    expect(lastUpload().body).toBe(
-      JSON.stringify({ repo, targetBranch: 'main', pr: { number: 5, sha: 'abc123' }, impactedTargets: ['//first', ...listed] }),
-    );
+    expect(lastUpload().body).toBe(JSON.stringify({ repo, targetBranch: 'main', pr: { number: 5, sha: 'abc123' }, impactedTargets: ['//first', ...listed] }));
   });
 
   it('prints the whole list under --json, from standard input', async () => {

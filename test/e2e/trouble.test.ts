@@ -105,7 +105,10 @@ describe('a write whose answer never came', () => {
       [['queue', 'pause', '--yes'], 'the pause of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
       [['queue', 'drain', '--yes'], 'the drain of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
       [['queue', 'resume'], 'the resume of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
-      [['queue', 'update', '--concurrency', '2'], "the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`"],
+      [
+        ['queue', 'update', '--concurrency', '2'],
+        'the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`',
+      ],
       [['queue', 'create'], 'the creation of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
       [['targets', 'set', '42', '//a', '--sha', 'abc123'], 'setting the impacted targets of #42 may have been applied: check with `mq status 42`'],
     ];
@@ -194,8 +197,7 @@ describe('Ctrl-C while a write is out', () => {
     expect(JSON.parse(run.stderr)).toEqual({
       error: {
         code: 'interrupted',
-        message:
-          'interrupted: the cancel of #5 may have been applied: check with `mq status 5 -b release`\n#4 was cancelled before it; #6 was not sent.',
+        message: 'interrupted: the cancel of #5 may have been applied: check with `mq status 5 -b release`\n#4 was cancelled before it; #6 was not sent.',
         check: 'mq status 5 -b release',
       },
     });
@@ -204,9 +206,7 @@ describe('Ctrl-C while a write is out', () => {
   it('a queue change says its own check', async () => {
     const run = await interruptedOnceReceived(['queue', 'update', '--concurrency', '2'], await hangOn('updateQueue'));
     expect(run.code).toBe(130);
-    expect(run.stderr).toBe(
-      'mq: interrupted: the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`\n',
-    );
+    expect(run.stderr).toBe('mq: interrupted: the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`\n');
   });
 
   it('a read in flight is a plain interruption: nothing was changed', async () => {

@@ -21,9 +21,20 @@ describe('scripting', () => {
     await mq(['submit', '1', '2'], { env });
     await control(fixture.sandboxUrl, 'advance', { seconds: 1 });
     const commands = [
-      ['submit', '3'], ['status', '1'], ['list'], ['testing', '1'], ['queue', 'get'], ['restart', '1'], ['cancel', '3'],
-      ['metrics'], ['metrics', '--raw'], ['config', 'show'], ['queue', 'update', '--concurrency', '2'],
-      ['queue', 'pause', '--yes'], ['queue', 'resume'], ['targets', 'set', '2', '//a', '--sha', 'abc'],
+      ['submit', '3'],
+      ['status', '1'],
+      ['list'],
+      ['testing', '1'],
+      ['queue', 'get'],
+      ['restart', '1'],
+      ['cancel', '3'],
+      ['metrics'],
+      ['metrics', '--raw'],
+      ['config', 'show'],
+      ['queue', 'update', '--concurrency', '2'],
+      ['queue', 'pause', '--yes'],
+      ['queue', 'resume'],
+      ['targets', 'set', '2', '//a', '--sha', 'abc'],
     ];
     for (const command of commands) {
       const run = await mq([...command, '--json'], { env });
@@ -35,7 +46,14 @@ describe('scripting', () => {
 
   it('prints errors as JSON on stderr under --json, nothing on stdout', async () => {
     const env = await freshQueue();
-    for (const command of [['status', '404'], ['wait', '404'], ['queue', 'get', '--branch', 'nowhere'], ['submit', 'x'], ['wait', '1', '--for', 'x'], ['nope']]) {
+    for (const command of [
+      ['status', '404'],
+      ['wait', '404'],
+      ['queue', 'get', '--branch', 'nowhere'],
+      ['submit', 'x'],
+      ['wait', '1', '--for', 'x'],
+      ['nope'],
+    ]) {
       const run = await mq([...command, '--json'], { env });
       expect(run.code, command.join(' ')).not.toBe(0);
       expect(run.stdout, command.join(' ')).toBe('');
@@ -44,7 +62,11 @@ describe('scripting', () => {
   });
 
   it('prints the sandbox URL as {"url"} under --json', async () => {
-    const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', '0', '--json'], { cwd: isolatedDir(), env: { PATH: process.env.PATH ?? '', HOME: isolatedDir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', '0', '--json'], {
+      cwd: isolatedDir(),
+      env: { PATH: process.env.PATH ?? '', HOME: isolatedDir() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     child.kill('SIGTERM');
     expect(JSON.parse(first)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/) });

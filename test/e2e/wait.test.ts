@@ -25,7 +25,13 @@ const describePr = (number: number, facts: Record<string, unknown>) =>
  * at each of `prs` still waited for, until `run` exits.
  */
 function advancing(run: Promise<Run>, prs: number[], options: { seconds?: number; settled?: string[]; afterWrites?: number } = {}): Promise<Run> {
-  return advanceAsSeen(fixture, run, { seconds: options.seconds ?? 300, repo: `acme/${repoName}`, prs, settled: options.settled, afterWrites: options.afterWrites });
+  return advanceAsSeen(fixture, run, {
+    seconds: options.seconds ?? 300,
+    repo: `acme/${repoName}`,
+    prs,
+    settled: options.settled,
+    afterWrites: options.afterWrites,
+  });
 }
 
 const lines = (text: string) => text.trimEnd().split('\n');
@@ -119,7 +125,15 @@ describe('mq wait', () => {
     const records = lines(run.stdout).map((line) => JSON.parse(line));
     const summary = records.pop();
     expect(summary).toEqual({
-      summary: { ok: true, for: 'merged', timedOut: false, results: [{ pr: 1, state: 'merged', reached: true }, { pr: 2, state: 'merged', reached: true }] },
+      summary: {
+        ok: true,
+        for: 'merged',
+        timedOut: false,
+        results: [
+          { pr: 1, state: 'merged', reached: true },
+          { pr: 2, state: 'merged', reached: true },
+        ],
+      },
     });
     for (const record of records) {
       expect(Object.keys(record)).toEqual(['pr', 'state', 'previous', 'at', 'position']);
@@ -157,7 +171,12 @@ describe('mq wait', () => {
   it('refuses a bad --for, --interval or --timeout with exit 2 and sends nothing', async () => {
     const env = await freshQueue();
     fixture.recorder.requests.length = 0;
-    for (const args of [['--for', 'done'], ['--interval', '500ms'], ['--timeout', 'soon'], ['--timeout', '0']]) {
+    for (const args of [
+      ['--for', 'done'],
+      ['--interval', '500ms'],
+      ['--timeout', 'soon'],
+      ['--timeout', '0'],
+    ]) {
       const run = await mq(['wait', '1', ...args], { env });
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
@@ -213,7 +232,9 @@ describe('submit --wait and queue drain --wait', () => {
     await mq(['submit', '16'], { env });
     const refused = await mq(['submit', '16', '--priority', 'urgent', '--wait', '--interval', '1s'], { env });
     expect(refused.code).toBe(5);
-    expect(lines(refused.stdout)[0]).toMatch(/^✗ #16 is already queued \(testing, position 1\) at priority medium \(100\), not urgent \(0\);.*mq cancel 16 && mq submit 16 --priority urgent$/);
+    expect(lines(refused.stdout)[0]).toMatch(
+      /^✗ #16 is already queued \(testing, position 1\) at priority medium \(100\), not urgent \(0\);.*mq cancel 16 && mq submit 16 --priority urgent$/,
+    );
   });
 
   it('drains, and returns once no admitted PR is left; exits 7 at --timeout', async () => {

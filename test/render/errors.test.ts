@@ -37,9 +37,7 @@ describe('renderError: text', () => {
   });
 
   it('keeps a multi-line message, neutralises escape codes, and colours the prefix only with colour on', () => {
-    expect(renderError(new ApiError(400, 'queue is not empty:\n  #42\n  #43', 'deleteQueue'), text)).toBe(
-      'mq: queue is not empty:\n  #42\n  #43 (400)\n',
-    );
+    expect(renderError(new ApiError(400, 'queue is not empty:\n  #42\n  #43', 'deleteQueue'), text)).toBe('mq: queue is not empty:\n  #42\n  #43 (400)\n');
     const hostile = renderError(new ApiError(500, 'oops \u001b[2J', 'getQueue'), text);
     expect(hostile).not.toContain(ESC);
     expect(renderError(new UsageError('bad'), { ...text, color: true })).toBe('\u001b[31mmq:\u001b[39m bad\n');
@@ -61,9 +59,7 @@ describe('renderError: JSON', () => {
     expect(parse(renderError(new ApiError(404, 'queue not found', 'getQueue'), json))).toEqual({
       error: { code: 'not_found', status: 404, message: 'queue not found' },
     });
-    expect(renderError(new ApiError(409, 'queue exists', 'createQueue'), json)).toBe(
-      '{"error":{"code":"conflict","status":409,"message":"queue exists"}}\n',
-    );
+    expect(renderError(new ApiError(409, 'queue exists', 'createQueue'), json)).toBe('{"error":{"code":"conflict","status":409,"message":"queue exists"}}\n');
   });
 
   it('gives other errors a code and no status', () => {
@@ -71,7 +67,7 @@ describe('renderError: JSON', () => {
     expect(parse(renderError(new Error('boom'), json))).toEqual({ error: { code: 'internal', message: 'boom' } });
   });
 
-  it('adds a bug\'s stack under --debug', () => {
+  it("adds a bug's stack under --debug", () => {
     const body = parse(renderError(new Error('boom'), { ...json, debug: true })) as { error: { stack?: string } };
     expect(body.error.stack).toMatch(/^\s+at /);
   });

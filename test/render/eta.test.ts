@@ -35,8 +35,22 @@ const HHMM = '\\d\\d:\\d\\d';
 describe('formatEta', () => {
   it('reads the time, how soon, the range and what it rests on', () => {
     expect(formatEta(estimate)).toMatch(new RegExp(`^~${HHMM}, in 25m \\(${HHMM}–${HHMM}\\), from 12 test runs in the last hour; 1 failure ahead$`));
-    const history = { ...estimate, earliest: estimate.at, latest: estimate.at, basis: { ...estimate.basis, source: 'merge history' as const, samples: 6, window: 'last day' as const, failuresAhead: 0, lanes: 'by impacted targets' as const } };
-    expect(formatEta(history)).toMatch(new RegExp(`^~${HHMM}, in 25m, from the pace of 6 merges in the last day; sooner if no PR ahead shares its impacted targets$`));
+    const history = {
+      ...estimate,
+      earliest: estimate.at,
+      latest: estimate.at,
+      basis: {
+        ...estimate.basis,
+        source: 'merge history' as const,
+        samples: 6,
+        window: 'last day' as const,
+        failuresAhead: 0,
+        lanes: 'by impacted targets' as const,
+      },
+    };
+    expect(formatEta(history)).toMatch(
+      new RegExp(`^~${HHMM}, in 25m, from the pace of 6 merges in the last day; sooner if no PR ahead shares its impacted targets$`),
+    );
   });
 
   it('says unavailable and why', () => {
@@ -58,7 +72,9 @@ describe('mq status with an ETA', () => {
   const line = queue({ enqueuedPullRequests: [enqueuedPr({ prNumber: 42, state: 'pending' })] });
 
   it('shows it as a row of the record', () => {
-    expect(renderPullRequest(pr, line, plain, undefined, paused)).toContain('\nETA          unavailable: the queue is paused: nothing merges until it resumes\n');
+    expect(renderPullRequest(pr, line, plain, undefined, paused)).toContain(
+      '\nETA          unavailable: the queue is paused: nothing merges until it resumes\n',
+    );
     expect(renderPullRequest(pr, line, plain, undefined, estimate)).toMatch(new RegExp(`\\nETA {10}~${HHMM}, in 25m`));
   });
 
@@ -80,13 +96,17 @@ describe('the wait line', () => {
   it('live: the ETA after the position, or for a not_ready PR the gates that hold it', () => {
     const [first, second] = renderWaitLines([waiting, blocked], plain).split('\n');
     expect(first).toMatch(new RegExp(`^• #5  pending {10}\\d+s in state  position 3  eta ~${HHMM} \\(in 25m\\)$`));
-    expect(second).toMatch(/^• #9  not_ready {8}\d+s in state {2}position 4 {2}blocked: not mergeable, no impacted targets$/);
+    expect(second).toMatch(/^• #9 {2}not_ready {8}\d+s in state {2}position 4 {2}blocked: not mergeable, no impacted targets$/);
   });
 
   it('in a pipe: the same after the change', () => {
     const change = { pr: 5, state: 'pending' as const, previous: null, at: at(0), position: 3 };
-    expect(renderChangeLine({ ...change, pullRequest: waiting.pullRequest, eta: estimate }, plain)).toMatch(new RegExp(`^#5 pending \\(position 3\\), eta ~${HHMM} \\(in 25m\\)\\n$`));
-    expect(renderChangeLine({ ...change, pr: 9, state: 'not_ready', pullRequest: notReady }, plain)).toBe('#9 not_ready (position 3), blocked: not mergeable, no impacted targets\n');
+    expect(renderChangeLine({ ...change, pullRequest: waiting.pullRequest, eta: estimate }, plain)).toMatch(
+      new RegExp(`^#5 pending \\(position 3\\), eta ~${HHMM} \\(in 25m\\)\\n$`),
+    );
+    expect(renderChangeLine({ ...change, pr: 9, state: 'not_ready', pullRequest: notReady }, plain)).toBe(
+      '#9 not_ready (position 3), blocked: not mergeable, no impacted targets\n',
+    );
     expect(renderChangeLine(change, plain)).toBe('#5 pending (position 3)\n');
   });
 });

@@ -132,13 +132,18 @@ describe('writeJson', () => {
       }),
       { numRuns: 500 },
     );
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what the test is about
     expect(written({ holes: [1, , 3] }).join('')).toBe(`${JSON.stringify({ holes: [1, , 3] }, null, 2)}\n`);
   });
 
   it('writes a long array a slice at a time, as one JSON.stringify would, at any depth', () => {
     const odd = fc.constantFrom(undefined, () => 1, new Date(0), 'a\nb', [], {}, [1, [2]], { a: { b: [] } });
     const long = fc.array(fc.oneof(odd, fc.jsonValue({ maxDepth: 2 })), { minLength: 95, maxLength: 420 });
-    const placed = fc.oneof(long, long.map((items) => ({ items })), long.map((items) => ({ a: { deeper: { items } } })));
+    const placed = fc.oneof(
+      long,
+      long.map((items) => ({ items })),
+      long.map((items) => ({ a: { deeper: { items } } })),
+    );
     fc.assert(
       fc.property(placed, (value) => {
         expect(written(value).join('')).toBe(`${JSON.stringify(value, null, 2)}\n`);

@@ -144,9 +144,7 @@ describe('renderText: metrics', () => {
       },
       PLAIN,
     );
-    expect(text).toBe(
-      'Other series:\n  mq_depth_current{repo="a/b",branch="main",queue_type="main",shard="2"} 1\n  odd{msg="a\\"b\\nc"} +Inf\n',
-    );
+    expect(text).toBe('Other series:\n  mq_depth_current{repo="a/b",branch="main",queue_type="main",shard="2"} 1\n  odd{msg="a\\"b\\nc"} +Inf\n');
   });
 
   it('says when there is nothing', async () => {

@@ -79,7 +79,13 @@ describe('renderText: queueChange', () => {
   });
 
   it('lists the cancelled PRs before the deletion', async () => {
-    const text = await change({ action: 'delete', cancelled: [{ pr: 42, ok: true }, { pr: 43, ok: true }] });
+    const text = await change({
+      action: 'delete',
+      cancelled: [
+        { pr: 42, ok: true },
+        { pr: 43, ok: true },
+      ],
+    });
     expect(text).toBe('✓ #42 cancelled\n✓ #43 cancelled\nQueue main deleted\n');
   });
 
@@ -101,7 +107,9 @@ describe('renderText: targets', () => {
     expect(await renderText({ ...result, count: 1, impactedTargets: ['//a'] }, PLAIN)).toBe('Impacted targets of #42 set: 1 target (sha abc1234)\n');
     expect(await renderText({ ...result, count: 0, impactedTargets: [], sha: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 0 targets\n');
     // A file's list is not read back for a table: the count alone says how many were sent.
-    expect(await renderText({ ...result, count: 250_000, impactedTargets: undefined }, PLAIN)).toBe('Impacted targets of #42 set: 250000 targets (sha abc1234)\n');
+    expect(await renderText({ ...result, count: 250_000, impactedTargets: undefined }, PLAIN)).toBe(
+      'Impacted targets of #42 set: 250000 targets (sha abc1234)\n',
+    );
   });
 
   it('says ALL', async () => {

@@ -34,16 +34,10 @@ describe('explainReadiness', () => {
   });
 
   it('asks for impacted targets when they are required and missing', () => {
-    const expected = [
-      'the queue requires impacted targets and none were uploaded for its head commit: upload them with `mq targets set 42`',
-    ];
-    expect(
-      explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: false }) })),
-    ).toEqual(expected);
+    const expected = ['the queue requires impacted targets and none were uploaded for its head commit: upload them with `mq targets set 42`'];
+    expect(explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: false }) }))).toEqual(expected);
     expect(explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true }) }))).toEqual(expected);
-    expect(
-      explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: true }) })),
-    ).toEqual([]);
+    expect(explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: true }) }))).toEqual([]);
     // Not required (single mode): their absence is no reason.
     expect(explainReadiness(submittedPr({ readiness: readiness({ hasImpactedTargets: false }) }))).toEqual([]);
   });
@@ -83,23 +77,21 @@ describe('renderText: pullRequest (mq status)', () => {
     });
     const text = await renderText({ kind: 'pullRequest', pullRequest: pr }, PLAIN);
     expect(text).toContain('state        not_ready\n');
-    expect(text.endsWith(
-      'in queue     yes\n\n' +
-        'Why it cannot start testing:\n' +
-        "  - its base branch (develop) does not match the queue's branch\n" +
-        '  - the host is still computing mergeability\n',
-    )).toBe(true);
+    expect(
+      text.endsWith(
+        'in queue     yes\n\n' +
+          'Why it cannot start testing:\n' +
+          "  - its base branch (develop) does not match the queue's branch\n" +
+          '  - the host is still computing mergeability\n',
+      ),
+    ).toBe(true);
   });
 
   it('says when a not-ready PR has no reported reason', async () => {
     const noReadiness = submittedPr({ state: 'not_ready', readiness: undefined });
-    expect(await renderText({ kind: 'pullRequest', pullRequest: noReadiness }, PLAIN)).toContain(
-      '  - the service gave no readiness details\n',
-    );
+    expect(await renderText({ kind: 'pullRequest', pullRequest: noReadiness }, PLAIN)).toContain('  - the service gave no readiness details\n');
     const unknownMergeability = submittedPr({ state: 'not_ready', readiness: readiness({ gitHubMergeability: undefined }) });
-    expect(await renderText({ kind: 'pullRequest', pullRequest: unknownMergeability }, PLAIN)).toContain(
-      "the host's mergeability is not reported",
-    );
+    expect(await renderText({ kind: 'pullRequest', pullRequest: unknownMergeability }, PLAIN)).toContain("the host's mergeability is not reported");
   });
 
   it('shows a failing gate of a PR that is already in play, but not of a finished one', async () => {

@@ -5,7 +5,15 @@ import { COLOURED, ESC, PLAIN, ago, enqueuedPr } from './fixtures.js';
 describe('renderText: pullRequests (mq list)', () => {
   const prs = [
     enqueuedPr({ state: 'merged', stateChangedAt: ago(90) }),
-    enqueuedPr({ prNumber: 43, prTitle: 'Drop Node 18', prAuthor: 'carol', state: 'cancelled', priorityName: 'low', priorityValue: 200, stateChangedAt: ago(7200) }),
+    enqueuedPr({
+      prNumber: 43,
+      prTitle: 'Drop Node 18',
+      prAuthor: 'carol',
+      state: 'cancelled',
+      priorityName: 'low',
+      priorityValue: 200,
+      stateChangedAt: ago(7200),
+    }),
   ];
 
   it('prints one row per PR', async () => {

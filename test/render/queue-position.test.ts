@@ -14,9 +14,7 @@ describe('where an admitted PR stands', () => {
 
   it('says every testing slot is busy', () => {
     const q = queue({ concurrency: 1, enqueuedPullRequests: line([1, 'testing'], [42, 'pending']) });
-    expect(explainWaiting(submittedPr({ prNumber: 42, state: 'pending' }), q)).toEqual([
-      'every testing slot is busy (concurrency 1, testing: #1)',
-    ]);
+    expect(explainWaiting(submittedPr({ prNumber: 42, state: 'pending' }), q)).toEqual(['every testing slot is busy (concurrency 1, testing: #1)']);
   });
 
   it('says the queue is paused, whatever the PR is doing', () => {

@@ -30,7 +30,12 @@ function byCliTable3(columns: readonly Column[], rows: readonly string[][], pain
 const piece = fc.constantFrom('a', 'Z', ' ', '#42', '-', '…', '日本', '한', 'é', 'e\u0301', '🙂', '👍🏽', '\u200b', '\u00a0', '\ufffd');
 const text = fc.array(piece, { maxLength: 6 }).map((pieces) => safeLine(pieces.join('')));
 const painted = (paint: ChalkInstance) =>
-  fc.oneof(text, text.map((word) => paint.yellow(word)), text.map((word) => paint.dim(word)), fc.constant(paint.red('failed')));
+  fc.oneof(
+    text,
+    text.map((word) => paint.yellow(word)),
+    text.map((word) => paint.dim(word)),
+    fc.constant(paint.red('failed')),
+  );
 
 describe('renderTable', () => {
   it.each([false, true])('draws what cli-table3 draws (colour %s)', (color) => {
@@ -67,7 +72,14 @@ describe('one measure for tables and live lines', () => {
     const paint = new Chalk({ level: 1 });
     fc.assert(
       fc.property(painted(paint), (cell) => {
-        const [header, row, blank] = renderTable([{ header: 'A' }, { header: 'END' }], [[cell, 'end'], ['', 'end']], paint).split('\n');
+        const [header, row, blank] = renderTable(
+          [{ header: 'A' }, { header: 'END' }],
+          [
+            [cell, 'end'],
+            ['', 'end'],
+          ],
+          paint,
+        ).split('\n');
         expect(visibleWidth(row!)).toBe(visibleWidth(blank!));
         expect(visibleWidth(row!)).toBe(visibleWidth(header!));
       }),

@@ -94,9 +94,7 @@ describe('values this client does not know', () => {
   });
 
   it('says in words what an unknown queue state or mergeability may hold back', async () => {
-    expect(explainWaiting(strangePr, strangeQueue)).toEqual([
-      'the queue is frozen, a state this version of mq does not know; it may hold the PR',
-    ]);
+    expect(explainWaiting(strangePr, strangeQueue)).toEqual(['the queue is frozen, a state this version of mq does not know; it may hold the PR']);
     const notReady = await renderText(RESULTS[2]![1], PLAIN);
     expect(notReady).toContain('the host reports its mergeability as BLOCKED_BY_POLICY, which this version of mq does not know');
   });

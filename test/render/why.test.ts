@@ -98,8 +98,18 @@ describe('explainEnd', () => {
 
   it('a failure to fetch the details becomes "unavailable", never an error', async () => {
     const pr = submittedPr({ state: 'failed', verifiedByTestRun: 'run-1' });
-    const why = await explainEnd(client(() => Promise.reject(new Error('connection refused'))), ref, pr);
-    expect(why).toEqual({ state: 'failed', testRunId: 'run-1', failingChecks: null, unavailable: 'connection refused', next: ['mq testing 42', 'mq submit 42'] });
+    const why = await explainEnd(
+      client(() => Promise.reject(new Error('connection refused'))),
+      ref,
+      pr,
+    );
+    expect(why).toEqual({
+      state: 'failed',
+      testRunId: 'run-1',
+      failingChecks: null,
+      unavailable: 'connection refused',
+      next: ['mq testing 42', 'mq submit 42'],
+    });
   });
 
   it('fetches nothing for a cancelled PR, nor for one still in play', async () => {

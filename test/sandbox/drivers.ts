@@ -104,7 +104,7 @@ abstract class Driver implements QueueDriver {
   }
   /** By run id, or as a client finds a PR's run: the one its record names (`verifiedByTestRun`). */
   async testing(query: TestingQuery): Promise<TestingDetails> {
-    let testRunId = 'pr' in query ? (await this.status(query.pr)).verifiedByTestRun : query.testRunId;
+    const testRunId = 'pr' in query ? (await this.status(query.pr)).verifiedByTestRun : query.testRunId;
     if (testRunId === null || testRunId === undefined) throw new Refused(404, `#${'pr' in query ? query.pr : ''} names no test run`);
     return TestingDetails.parse(await this.call('getMergeQueueTestingDetails', { ...this.ref, testRunId }));
   }

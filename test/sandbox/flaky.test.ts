@@ -85,8 +85,16 @@ describe('the flaky-test lists over HTTP', () => {
       ['flaky-tests/list-unhealthy-tests', { ...ASKED, page_query: { page_size: 5 } }, /status/],
       ['flaky-tests/list-unhealthy-tests', { ...ASKED, status: 'HEALTHY', page_query: { page_size: 5 } }, /status/],
       ['flaky-tests/list-failing-tests', { ...ASKED, start_time: 'yesterday', end_time: '2026-01-01T00:00:00Z', page_query: { page_size: 5 } }, /start_time/],
-      ['flaky-tests/list-failing-tests', { ...ASKED, start_time: '2025-12-01T00:00:00Z', end_time: '2026-01-01T00:00:00Z', page_query: { page_size: 5 } }, /within 7 days/],
-      ['flaky-tests/list-failing-tests', { ...ASKED, start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:00Z', page_query: { page_size: 5 } }, /after start_time/],
+      [
+        'flaky-tests/list-failing-tests',
+        { ...ASKED, start_time: '2025-12-01T00:00:00Z', end_time: '2026-01-01T00:00:00Z', page_query: { page_size: 5 } },
+        /within 7 days/,
+      ],
+      [
+        'flaky-tests/list-failing-tests',
+        { ...ASKED, start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:00Z', page_query: { page_size: 5 } },
+        /after start_time/,
+      ],
       ['flaky-tests/link-ticket-to-test-case', { repo: REPO, test_case_id: 'abc', external_ticket_id: 'KAN-1' }, /test_case_id/],
       ['flaky-tests/link-ticket-to-test-case', { repo: REPO, test_case_id: SEARCH, external_ticket_id: '' }, /external_ticket_id/],
     ];

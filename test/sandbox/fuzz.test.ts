@@ -43,7 +43,12 @@ const prNumber = fc.oneof(
   { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 5 }), fc.constant(null), fc.boolean()) },
 );
 const anyJson = fc.jsonValue({ maxDepth: 3 });
-const enumValue = (...values: string[]) => fc.oneof(fc.constantFrom(...values), fc.constantFrom(...values).map((v) => v.toUpperCase()), name);
+const enumValue = (...values: string[]) =>
+  fc.oneof(
+    fc.constantFrom(...values),
+    fc.constantFrom(...values).map((v) => v.toUpperCase()),
+    name,
+  );
 const smallCount = fc.oneof(fc.integer({ min: -2, max: 6 }), fc.constantFrom(0, 4294967295, 4294967296, 1e300, 0.5));
 const targets = fc.oneof(
   fc.array(name, { maxLength: 6 }),
@@ -56,10 +61,7 @@ const fields = fc.record(
   {
     repo: fc.oneof({ weight: 8, arbitrary: fc.record({ host: name, owner: name, name }, { requiredKeys: [] }) }, { weight: 1, arbitrary: anyJson }),
     targetBranch: name,
-    pr: fc.oneof(
-      { weight: 8, arbitrary: fc.record({ number: prNumber, sha: name, branch: name }, { requiredKeys: [] }) },
-      { weight: 1, arbitrary: anyJson },
-    ),
+    pr: fc.oneof({ weight: 8, arbitrary: fc.record({ number: prNumber, sha: name, branch: name }, { requiredKeys: [] }) }, { weight: 1, arbitrary: anyJson }),
     priority: fc.oneof(enumValue('urgent', 'high', 'medium', 'low'), fc.integer({ min: -1, max: 300 })),
     noBatch: fc.oneof(fc.boolean(), anyJson),
     impactedTargets: targets,
@@ -134,12 +136,18 @@ const OPERATION_BODIES: Record<string, fc.Arbitrary<Record<string, unknown>>> = 
   cancelPullRequest: fc.record({ pr }),
   restartTestsOnPullRequest: fc.record({ pr }),
   getSubmittedPullRequest: fc.oneof(fc.record({ pr }), fc.record({ pr: fc.record({ branch: fc.constantFrom('pr-1', 'pr-2', '__proto__', 'constructor') }) })),
-  listPullRequests: fc.record({ state: fc.constantFrom('merged', 'FAILED'), take: fc.integer({ min: 1, max: 3 }), since: fc.constant('2026-01-01T00:00:00Z') }, { requiredKeys: [] }),
+  listPullRequests: fc.record(
+    { state: fc.constantFrom('merged', 'FAILED'), take: fc.integer({ min: 1, max: 3 }), since: fc.constant('2026-01-01T00:00:00Z') },
+    { requiredKeys: [] },
+  ),
   getQueue: fc.constant({}),
   createQueue: fc.record({ mode: fc.constantFrom('single', 'parallel'), concurrency: fc.integer({ min: 1, max: 3 }) }, { requiredKeys: [] }),
   updateQueue: setting,
   deleteQueue: fc.constant({}),
-  setImpactedTargets: fc.record({ pr: fc.record({ number: fc.integer({ min: 1, max: 5 }), sha }, { requiredKeys: ['number'] }), impactedTargets: fc.oneof(fc.subarray(['a', 'b', '__proto__', 'constructor']), fc.constant('ALL')) }),
+  setImpactedTargets: fc.record({
+    pr: fc.record({ number: fc.integer({ min: 1, max: 5 }), sha }, { requiredKeys: ['number'] }),
+    impactedTargets: fc.oneof(fc.subarray(['a', 'b', '__proto__', 'constructor']), fc.constant('ALL')),
+  }),
   getMergeQueueTestingDetails: fc.record({ testRunId: fc.oneof(fc.uuid(), fc.constantFrom('__proto__', 'constructor')) }),
   '_sandbox/advance': fc.record({ seconds: fc.oneof(fc.integer({ min: 0, max: 900 }), fc.constantFrom(1e13, 8.64e12)) }),
   '_sandbox/pullRequests': fc.record(
@@ -157,7 +165,14 @@ const OPERATION_BODIES: Record<string, fc.Arbitrary<Record<string, unknown>>> = 
   ),
 };
 /** The operations that make and move queues come up more often than the reads. */
-const ROUTE_WEIGHTS: Record<string, number> = { createQueue: 3, submitPullRequest: 4, '_sandbox/advance': 3, '_sandbox/pullRequests': 2, setImpactedTargets: 2, updateQueue: 2 };
+const ROUTE_WEIGHTS: Record<string, number> = {
+  createQueue: 3,
+  submitPullRequest: 4,
+  '_sandbox/advance': 3,
+  '_sandbox/pullRequests': 2,
+  setImpactedTargets: 2,
+  updateQueue: 2,
+};
 const planned = fc
   .oneof(...Object.keys(OPERATION_BODIES).map((route) => ({ weight: ROUTE_WEIGHTS[route] ?? 1, arbitrary: fc.constant(route) })))
   .chain((route) =>
@@ -182,7 +197,9 @@ const body = fc.oneof(
     weight: 2,
     arbitrary: fc
       .tuple(fields, fc.constantFrom(...PROTOTYPE_NAMES), anyJson)
-      .map(([value, key, extra]) => JSON.stringify(value).replace(/^\{/, `{${JSON.stringify(key)}:${JSON.stringify(extra)}${Object.keys(value).length > 0 ? ',' : ''}`)),
+      .map(([value, key, extra]) =>
+        JSON.stringify(value).replace(/^\{/, `{${JSON.stringify(key)}:${JSON.stringify(extra)}${Object.keys(value).length > 0 ? ',' : ''}`),
+      ),
   },
   {
     weight: 2,
@@ -202,7 +219,10 @@ const path = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.constantFrom(...OPERATIONS, ...CONTROLS), fc.constantFrom('', '/', '//', '?', '?a=b&a=c', '?repo=acme%2Fw&repoHost=github.com', '#x', '/..', '%2F'))
+      .tuple(
+        fc.constantFrom(...OPERATIONS, ...CONTROLS),
+        fc.constantFrom('', '/', '//', '?', '?a=b&a=c', '?repo=acme%2Fw&repoHost=github.com', '#x', '/..', '%2F'),
+      )
       .map(([route, tail]) => `/v1/${route}${tail}`),
   },
   { weight: 1, arbitrary: fc.constantFrom('/', '//', '/v1', '/v1/', '/v2/getQueue', '/v1/%zz', '/v1/_sandbox', '/v1/__proto__', '/v1/constructor', '/%00') },
@@ -221,31 +241,56 @@ const headers = fc.record(
   { requiredKeys: ['token', 'contentType'] },
 );
 
-const method = fc.oneof({ weight: 10, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') });
+const method = fc.oneof(
+  { weight: 10, arbitrary: fc.constant('POST') },
+  { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') },
+);
 
 const httpRequestArb = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('http' as const), method, path, headers, body }) },
   {
     weight: 7,
-    arbitrary: fc.record({ planned, headers }).map(({ planned: { path: p, body: b }, headers: h }) => ({ kind: 'http' as const, method: 'POST', path: p, headers: h, body: b })),
+    arbitrary: fc
+      .record({ planned, headers })
+      .map(({ planned: { path: p, body: b }, headers: h }) => ({ kind: 'http' as const, method: 'POST', path: p, headers: h, body: b })),
   },
 );
 
 /** Bytes on a socket: a request line and headers no HTTP client would write. */
 const rawRequestArb = fc
   .tuple(
+    fc.oneof(fc.constantFrom('GET', 'POST', 'OPTIONS', 'CONNECT', 'PRI', 'BREW', 'get', ''), fc.stringMatching(/^[A-Z]{1,8}$/)),
     fc.oneof(
-      fc.constantFrom('GET', 'POST', 'OPTIONS', 'CONNECT', 'PRI', 'BREW', 'get', ''),
-      fc.stringMatching(/^[A-Z]{1,8}$/),
-    ),
-    fc.oneof(
-      fc.constantFrom('*', '*:99999', 'x:99999', 'http://[::1', 'http://x:99999/v1/getQueue', 'http://h/v1/getQueue', '/v1/getQueue', '//x', '/\u0000', '/ /', ''),
+      fc.constantFrom(
+        '*',
+        '*:99999',
+        'x:99999',
+        'http://[::1',
+        'http://x:99999/v1/getQueue',
+        'http://h/v1/getQueue',
+        '/v1/getQueue',
+        '//x',
+        '/\u0000',
+        '/ /',
+        '',
+      ),
       fc.string({ maxLength: 20 }),
     ),
     fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/9.9', 'http/1.1', ''),
     fc.array(
       fc.oneof(
-        fc.constantFrom('Host: x', 'x-api-token: fuzz-token', 'content-length: abc', 'content-length: -1', 'content-length: 99999999999', 'transfer-encoding: chunked', 'transfer-encoding: gzip, chunked', 'Bad Header', ': empty', 'x-a:\u0001'),
+        fc.constantFrom(
+          'Host: x',
+          'x-api-token: fuzz-token',
+          'content-length: abc',
+          'content-length: -1',
+          'content-length: 99999999999',
+          'transfer-encoding: chunked',
+          'transfer-encoding: gzip, chunked',
+          'Bad Header',
+          ': empty',
+          'x-a:\u0001',
+        ),
         fc.string({ maxLength: 30 }),
       ),
       { maxLength: 4 },

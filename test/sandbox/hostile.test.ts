@@ -85,7 +85,11 @@ describe('names that are also properties of Object.prototype', () => {
     const repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
     const queue = { repo, targetBranch: 'main' };
     engine.createQueue({ ...queue, mode: 'parallel' });
-    for (const [number, sha] of [[1, '__proto__'], [2, 'constructor'], [3, 'toString']] as const) {
+    for (const [number, sha] of [
+      [1, '__proto__'],
+      [2, 'constructor'],
+      [3, 'toString'],
+    ] as const) {
       engine.describePullRequest({ repo, number, sha });
       engine.setImpactedTargets({ ...queue, pr: { number, sha }, impactedTargets: [`t${number}`] });
       engine.submitPullRequest({ ...queue, pr: { number } });
@@ -204,7 +208,10 @@ describe('bodies built to exhaust validation', () => {
         [`{${ref},"pr":{"number":1},"impactedTargets":["a","b",{"x":1}]}`, /impactedTargets\[2\]: expected a string, received object/],
         [`{${ref},"pr":{"number":1},"impactedTargets":["a",null]}`, /impactedTargets\[1\]: expected a string, received null/],
         // Spelt with an escape, the field is known only once parsed: still the first bad element, and only it.
-        [`{${ref},"pr":{"number":1},"impacted\\u0054argets":["a",${'1,'.repeat(5000)}1]}`, /^invalid request: impactedTargets\[1\]: expected a string, received number$/],
+        [
+          `{${ref},"pr":{"number":1},"impacted\\u0054argets":["a",${'1,'.repeat(5000)}1]}`,
+          /^invalid request: impactedTargets\[1\]: expected a string, received number$/,
+        ],
       ];
       for (const [body, message] of cases) {
         const answer = await post(body.includes('impacted') ? 'setImpactedTargets' : 'getQueue', body);
@@ -233,7 +240,14 @@ describe('memory', () => {
     // A process of its own, so that its peak resident size is the sandbox's alone.
     const dir = mkdtempSync(join(tmpdir(), 'mq-memory-'));
     const bundle = join(dir, 'sandbox.mjs');
-    await build({ entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+    await build({
+      entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'warning',
+    });
     const main = join(dir, 'main.mjs');
     writeFileSync(
       main,

@@ -44,13 +44,19 @@ const event: fc.Arbitrary<Event> = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('cancel' as const, 'restart' as const), pr }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('outcome' as const), pr, outcome: fc.constantFrom('pass' as const, 'fail' as const, 'flaky' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('outcome' as const), pr, outcome: fc.constantFrom('pass' as const, 'fail' as const, 'flaky' as const) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('mergeable' as const), pr, mergeable: fc.boolean() }) },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('targets' as const), pr, targets: fc.oneof(fc.subarray(TARGETS), fc.constant('ALL' as const)) }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('state' as const), state: fc.constantFrom('running' as const, 'paused' as const, 'draining' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('state' as const), state: fc.constantFrom('running' as const, 'paused' as const, 'draining' as const) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('mode' as const), mode: fc.constantFrom('single' as const, 'parallel' as const) }) },
   {
     weight: 1,
@@ -236,7 +242,8 @@ const checkMerge: TransitionObserver = ({ state, queue, submission, from }) => {
   if (from !== 'tests_passed') return;
   for (const id of state.testRuns[submission.latestTestRunId!]!.basePullRequestIds) {
     const other = state.submissions[id]!;
-    if (queue.line.includes(id) && other.state !== 'merged') violations.push(`#${submission.number} merged before #${other.number} (${other.state}), on its test branch`);
+    if (queue.line.includes(id) && other.state !== 'merged')
+      violations.push(`#${submission.number} merged before #${other.number} (${other.state}), on its test branch`);
   }
 };
 

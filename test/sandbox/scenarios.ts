@@ -235,7 +235,12 @@ export const SCENARIOS: readonly Scenario[] = [
     await q.createQueue({ mode: 'parallel', concurrency: 4 });
     const t = new Trace(q, [1, 2, 3, 4]);
     await t.step('submit with targets', async () => {
-      for (const [pr, targets] of [[1, ['a']], [2, ['b']], [3, 'ALL'], [4, ['z']]] as const) {
+      for (const [pr, targets] of [
+        [1, ['a']],
+        [2, ['b']],
+        [3, 'ALL'],
+        [4, ['z']],
+      ] as const) {
         await q.setTargets(pr, targets === 'ALL' ? 'ALL' : [...targets]);
         await q.submit(pr);
       }

@@ -52,16 +52,19 @@ function postUntilAnswered(sandbox: RunningSandbox, headers: Record<string, stri
   return new Promise((resolve, reject) => {
     const url = new URL(`${sandbox.url}/getQueue`);
     let answered = false;
-    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'x-api-token': TOKEN, ...headers } }, (response) => {
-      answered = true;
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => {
-        request.destroy();
-        resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text });
-      });
-      response.on('error', () => resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text }));
-    });
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'x-api-token': TOKEN, ...headers } },
+      (response) => {
+        answered = true;
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          request.destroy();
+          resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text });
+        });
+        response.on('error', () => resolve({ status: response.statusCode ?? 0, type: response.headers['content-type'], text }));
+      },
+    );
     request.on('error', (error) => {
       // The connection may fail under the writes just before the answer is read: give it a moment to arrive.
       if (!answered) setTimeout(() => (answered ? undefined : reject(error)), 1000);
@@ -398,9 +401,19 @@ describe('the state file', () => {
   it('loses nothing acknowledged when the process is killed with SIGKILL', async () => {
     // The sandbox in a child process of its own, bundled from the source for the occasion.
     const bundle = join(dir, 'sandbox.mjs');
-    await build({ entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+    await build({
+      entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'warning',
+    });
     const main = join(dir, 'main.mjs');
-    writeFileSync(main, "import { startSandbox } from './sandbox.mjs';\nconst s = await startSandbox({ clock: 'manual', stateFile: process.argv[2] });\nconsole.log(s.url);\n");
+    writeFileSync(
+      main,
+      "import { startSandbox } from './sandbox.mjs';\nconst s = await startSandbox({ clock: 'manual', stateFile: process.argv[2] });\nconsole.log(s.url);\n",
+    );
     const stateFile = join(dir, 'killed.json');
     const child = spawn(process.execPath, [main, stateFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));

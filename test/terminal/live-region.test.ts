@@ -29,7 +29,10 @@ describe('a live region', () => {
 
   it('hides the cursor while it draws and gives it back at the end', () => {
     let written = '';
-    const region = new LiveRegion((text) => (written += text), () => ({ columns: 80, rows: 24 }));
+    const region = new LiveRegion(
+      (text) => (written += text),
+      () => ({ columns: 80, rows: 24 }),
+    );
     region.draw('one\ntwo\n');
     region.draw('three\n');
     region.clear();
@@ -41,7 +44,10 @@ describe('a live region', () => {
 
   it('lets a line of stderr print above the block, then draws the block again below it', () => {
     let written = '';
-    const region = new LiveRegion((text) => (written += text), () => ({ columns: 80, rows: 24 }));
+    const region = new LiveRegion(
+      (text) => (written += text),
+      () => ({ columns: 80, rows: 24 }),
+    );
     region.aside(() => (written += 'before\n'));
     region.draw('#1 testing\n');
     region.aside(() => (written += 'warning: slow\n'));

@@ -101,10 +101,11 @@ describe('the width of a line, in columns', () => {
     expect(cutToWidth(`ok ${yellow('修复')} done`, 6)).toBe('ok \u001b[33m修…\u001b[0m');
   });
 
-  it('never gives more columns than asked, and what it shows is the line\'s start, whole graphemes', () => {
+  it("never gives more columns than asked, and what it shows is the line's start, whole graphemes", () => {
     const piece = fc.constantFrom('a', ' ', '#42', '…', '修复', 'ログ', '한', E_ACUTE, 'e', '\u0301', '🙂', '👍🏽', FAMILY, FLAG, '\u001b[33m', '\u001b[39m');
     const line = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
-    const graphemes = (text: string) => Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text.replace(/\u001b\[[0-9;]*m/g, '')), (s) => s.segment);
+    const graphemes = (text: string) =>
+      Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text.replace(/\u001b\[[0-9;]*m/g, '')), (s) => s.segment);
     fc.assert(
       fc.property(line, fc.integer({ min: 1, max: 30 }), (text, columns) => {
         const cut = cutToWidth(text, columns);

@@ -17,7 +17,13 @@ const TITLES = ['Add retries to the client', 'Fix flaky login test', 'Speed up t
 function queueOf(count: number, testing = 3) {
   return queue({
     enqueuedPullRequests: Array.from({ length: count }, (_, i) =>
-      enqueuedPr({ id: `pr-${i}`, prNumber: 201 + i, prTitle: TITLES[i % TITLES.length], state: i < testing ? 'testing' : 'pending', stateChangedAt: ago(60 * i) }),
+      enqueuedPr({
+        id: `pr-${i}`,
+        prNumber: 201 + i,
+        prTitle: TITLES[i % TITLES.length],
+        state: i < testing ? 'testing' : 'pending',
+        stateChangedAt: ago(60 * i),
+      }),
     ),
   });
 }
@@ -147,7 +153,12 @@ describe('wait on many PRs on a terminal', () => {
     Array.from({ length: count }, (_, i) =>
       i < merged
         ? { pr: 201 + i, status: 'reached', pullRequest: submittedPr({ prNumber: 201 + i, state: 'merged' }) }
-        : { pr: 201 + i, status: 'waiting', position: i - merged + 1, pullRequest: submittedPr({ prNumber: 201 + i, state: i - merged < 3 ? 'testing' : 'pending' }) },
+        : {
+            pr: 201 + i,
+            status: 'waiting',
+            position: i - merged + 1,
+            pullRequest: submittedPr({ prNumber: 201 + i, state: i - merged < 3 ? 'testing' : 'pending' }),
+          },
     );
 
   for (const [columns, rows] of [
@@ -237,7 +248,12 @@ describe('an exit with the live block still drawn (a second Ctrl-C, a crash in a
 // column per character is drawn twice as wide as counted, wraps, and the redraw moves up over fewer rows than
 // the frame took, leaving copies of it in the scrollback (or, on the alternate screen, scrolling its top away).
 describe('wide (CJK) titles on a terminal', () => {
-  const WIDE_TITLES = ['修复登录测试的不稳定问题', 'ログイン画面の修正とリトライ処理の追加', '클라이언트 재시도 추가 및 타임아웃 조정', '加速处理一万行以上的拉取请求表格的渲染速度并减少内存占用'];
+  const WIDE_TITLES = [
+    '修复登录测试的不稳定问题',
+    'ログイン画面の修正とリトライ処理の追加',
+    '클라이언트 재시도 추가 및 타임아웃 조정',
+    '加速处理一万行以上的拉取请求表格的渲染速度并减少内存占用',
+  ];
 
   // Among them a long one in ASCII: cut by characters, the titles would come out of very different widths.
   const MIXED_TITLES = [...WIDE_TITLES, TITLES[2]!];
@@ -245,7 +261,13 @@ describe('wide (CJK) titles on a terminal', () => {
   function wideQueue(count: number, testing: number) {
     return queue({
       enqueuedPullRequests: Array.from({ length: count }, (_, i) =>
-        enqueuedPr({ id: `pr-${i}`, prNumber: 201 + i, prTitle: MIXED_TITLES[i % MIXED_TITLES.length], state: i < testing ? 'testing' : 'pending', stateChangedAt: ago(60 * i) }),
+        enqueuedPr({
+          id: `pr-${i}`,
+          prNumber: 201 + i,
+          prTitle: MIXED_TITLES[i % MIXED_TITLES.length],
+          state: i < testing ? 'testing' : 'pending',
+          stateChangedAt: ago(60 * i),
+        }),
       ),
     });
   }
@@ -255,7 +277,12 @@ describe('wide (CJK) titles on a terminal', () => {
     Array.from({ length: count }, (_, i) => {
       const title = WIDE_TITLES[i % WIDE_TITLES.length]!;
       const pullRequest = submittedPr({ prNumber: 201 + i, prTitle: title, state: i < 4 + merged ? 'merged' : 'pending' });
-      if (i < 4) return { pr: 201 + i, status: 'error', error: { code: 'refused', status: 409, message: `#${201 + i} 「${title}」はマージできません: 競合を解決してから再送信してください` } };
+      if (i < 4)
+        return {
+          pr: 201 + i,
+          status: 'error',
+          error: { code: 'refused', status: 409, message: `#${201 + i} 「${title}」はマージできません: 競合を解決してから再送信してください` },
+        };
       return i < 4 + merged ? { pr: 201 + i, status: 'reached', pullRequest } : { pr: 201 + i, status: 'waiting', position: i - 3 - merged, pullRequest };
     });
 

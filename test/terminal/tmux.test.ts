@@ -183,7 +183,9 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     const stopped = await terminal.until(/\[exit 130\]/);
     // The terminal itself echoes ^C; mq finishes its lines, gives the cursor back and prints no stack.
     // Back on the normal screen, the last frame printed once, then the reason it ended.
-    expect(stopped).toMatch(/^state running · branch main · 0 pull requests\n\nNo pull requests in the queue\.\n\nsettings {2}mode single[^]*\n(\^C)?mq: interrupted\n\[exit 130\]$/);
+    expect(stopped).toMatch(
+      /^state running · branch main · 0 pull requests\n\nNo pull requests in the queue\.\n\nsettings {2}mode single[\s\S]*\n(\^C)?mq: interrupted\n\[exit 130\]$/,
+    );
     expect(terminal.alternate()).toBe(false);
     expect(terminal.cursorVisible()).toBe(true);
   });
@@ -196,7 +198,10 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     const first = await terminal.until(/^state running · branch main · 12 pull requests: 3 testing, 9 pending$/m, /#212/);
     expect(terminal.alternate()).toBe(true);
     expect(first.split('\n').length).toBeLessThanOrEqual(23);
-    for (const [seconds, left] of [[350, 9], [300, 6]] as const) {
+    for (const [seconds, left] of [
+      [350, 9],
+      [300, 6],
+    ] as const) {
       await advance(seconds);
       await terminal.until(new RegExp(`· ${left} pull requests`));
       expect(terminal.scrollback()).toBe(0);
@@ -210,7 +215,7 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     const stopped = await terminal.until(/\[exit 130\]/);
     expect(terminal.alternate()).toBe(false);
     expect(stopped.match(/^state running/gm)).toHaveLength(1);
-    expect(stopped).toMatch(/· 6 pull requests: 3 testing, 3 pending\n[^]*\nmq: interrupted\n\[exit 130\]$/);
+    expect(stopped).toMatch(/· 6 pull requests: 3 testing, 3 pending\n[\s\S]*\nmq: interrupted\n\[exit 130\]$/);
   });
 
   it('at 80×24, wait on 30 PRs keeps 23 lines in place with "… and 8 more"; the scrollback does not grow', async () => {
@@ -222,7 +227,10 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     const first = await terminal.until(/^… and 8 more$/m);
     expect(first.split('\n')).toHaveLength(23);
     const history = terminal.scrollback();
-    for (const [seconds, merged] of [[350, 3], [300, 6]] as const) {
+    for (const [seconds, merged] of [
+      [350, 3],
+      [300, 6],
+    ] as const) {
       await advance(seconds);
       await terminal.until((screen) => (screen.match(/position \d+/g) ?? []).length === Math.min(22, 30 - merged));
       expect(terminal.scrollback()).toBe(history);

@@ -47,12 +47,14 @@ export function parseConfigInit(words: Words, io: ArgvIo): Invocation {
   if (opts.tokenCommand !== undefined && opts.tokenFile !== undefined) {
     throw new UsageError('give --token-command or --token-file, not both: the token comes from one place');
   }
-  for (const [flag, value] of [['--token-command', opts.tokenCommand], ['--token-file', opts.tokenFile]] as const) {
+  for (const [flag, value] of [
+    ['--token-command', opts.tokenCommand],
+    ['--token-file', opts.tokenFile],
+  ] as const) {
     if (value !== undefined && value.trim() === '') throw new UsageError(`${flag} must not be empty`);
     if (value !== undefined && !opts.user) {
       throw new UsageError(
-        `${flag} goes in the user config (add --user): a project file, which a pull request can change, ` +
-          'may not say how the token is obtained',
+        `${flag} goes in the user config (add --user): a project file, which a pull request can change, may not say how the token is obtained`,
       );
     }
   }
@@ -107,9 +109,7 @@ async function target(input: ConfigInitInput, ctx: Context): Promise<{ path: str
   const [existing] = configFilesIn(dir, input.scope);
   if (existing !== undefined && !input.force) throw exists(existing);
   if (existing !== undefined && basename(existing) === 'package.json') {
-    throw new UsageError(
-      `${existing} holds mq's settings under its "mq" key: edit them there, or remove the key and run mq config init again`,
-    );
+    throw new UsageError(`${existing} holds mq's settings under its "mq" key: edit them there, or remove the key and run mq config init again`);
   }
   const path = existing ?? join(dir, NEW_CONFIG_FILE[input.scope]);
   const read = locations.project;

@@ -23,21 +23,16 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
   const queue = await client.getQueue(ref);
   const prs = queue.enqueuedPullRequests.map((pr) => pr.prNumber);
   if (prs.length > 0 && !input.cancelAll) {
-    throw new MqError(
-      `the queue ${name} is not empty: ${prs.map((n) => `#${n}`).join(', ')} (cancel them, or pass --cancel-all)`,
-      'not_empty',
-      EXIT.refused,
-    );
+    throw new MqError(`the queue ${name} is not empty: ${prs.map((n) => `#${n}`).join(', ')} (cancel them, or pass --cancel-all)`, 'not_empty', EXIT.refused);
   }
   if (asking) {
-    const question =
-      prs.length > 0
-        ? `Cancel ${prs.map((n) => `#${n}`).join(', ')} and delete the queue ${name}?`
-        : `Delete the queue ${name}?`;
+    const question = prs.length > 0 ? `Cancel ${prs.map((n) => `#${n}`).join(', ')} and delete the queue ${name}?` : `Delete the queue ${name}?`;
     await ask('queue delete', question, ctx);
   }
   const cancelled =
-    prs.length > 0 ? await eachPr(prs, (number) => client.cancelPullRequest({ ...ref, pr: { number } }), undefined, unsure(ctx, 'cancel', 'cancelled')) : undefined;
+    prs.length > 0
+      ? await eachPr(prs, (number) => client.cancelPullRequest({ ...ref, pr: { number } }), undefined, unsure(ctx, 'cancel', 'cancelled'))
+      : undefined;
   const failed = cancelled?.filter((r) => !r.ok) ?? [];
   if (failed.length > 0) {
     const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');

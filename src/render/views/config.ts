@@ -8,16 +8,9 @@ export function renderConfig(entries: readonly ConfigEntry[], files: readonly st
   const { paint } = ctx;
   const table = renderTable(
     [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'ORIGIN' }],
-    entries.map((entry) => [
-      safeLine(entry.key),
-      entry.value === undefined ? paint.dim('(not set)') : safeLine(entry.value),
-      safeLine(entry.origin),
-    ]),
+    entries.map((entry) => [safeLine(entry.key), entry.value === undefined ? paint.dim('(not set)') : safeLine(entry.value), safeLine(entry.origin)]),
     paint,
   );
-  const read =
-    files.length === 0
-      ? 'Config files read: none'
-      : `${paint.bold('Config files read:')}\n${files.map((file) => `  ${safeLine(file)}`).join('\n')}`;
+  const read = files.length === 0 ? 'Config files read: none' : `${paint.bold('Config files read:')}\n${files.map((file) => `  ${safeLine(file)}`).join('\n')}`;
   return `${table}\n\n${read}\n`;
 }

@@ -39,7 +39,14 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
       const tests: readonly UnhealthyTest[] = result.tests;
       return `${renderTable(
-        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: measure.header, align: 'right' }, { header: 'NAME' }, { header: 'TICKET' }],
+        [
+          { header: 'ID' },
+          { header: 'STATUS' },
+          { header: 'QUARANTINED' },
+          { header: measure.header, align: 'right' },
+          { header: 'NAME' },
+          { header: 'TICKET' },
+        ],
         tests.map((test, i) => [safeLine(test.id), paintState(paint, test.status.value), yesNo(test.quarantined), measure.cells[i]!, name(test), ticket(test)]),
         paint,
       )}\n`;

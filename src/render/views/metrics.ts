@@ -71,12 +71,7 @@ export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): 
     if (durationRows.length > 0) {
       sections.push(
         `${paint.bold('Durations over the last hour:')}\n${renderTable(
-          [
-            ...queueColumns,
-            { header: 'DURATION' },
-            { header: 'COUNT', align: 'right' },
-            { header: 'MEAN', align: 'right' },
-          ],
+          [...queueColumns, { header: 'DURATION' }, { header: 'COUNT', align: 'right' }, { header: 'MEAN', align: 'right' }],
           durationRows,
           paint,
         )}`,

@@ -10,14 +10,7 @@ import { truncate, type Column } from '../tables.js';
 export const TITLE_WIDTH = 50;
 
 export function prColumns(ageHeader: string): Column[] {
-  return [
-    { header: 'PR' },
-    { header: 'TITLE' },
-    { header: 'AUTHOR' },
-    { header: 'STATE' },
-    { header: 'PRIORITY' },
-    { header: ageHeader, align: 'right' },
-  ];
+  return [{ header: 'PR' }, { header: 'TITLE' }, { header: 'AUTHOR' }, { header: 'STATE' }, { header: 'PRIORITY' }, { header: ageHeader, align: 'right' }];
 }
 
 /**

@@ -22,9 +22,7 @@ export function renderQueue(queue: Queue, ctx: RenderContext, options: QueueView
   if (ctx.screen) return joinBlock(queueBlock(queue, ctx, options));
   const prs = queue.enqueuedPullRequests;
   const list =
-    prs.length === 0
-      ? 'No pull requests in the queue.'
-      : `${ctx.paint.bold(`Enqueued pull requests (${prs.length}):`)}\n${renderEnqueued(prs, ctx)}`;
+    prs.length === 0 ? 'No pull requests in the queue.' : `${ctx.paint.bold(`Enqueued pull requests (${prs.length}):`)}\n${renderEnqueued(prs, ctx)}`;
   return `${renderQueueSettings(queue, ctx)}\n\n${list}\n`;
 }
 
@@ -65,7 +63,10 @@ export function renderQueueSettings(queue: UpdatedQueue, ctx: RenderContext): st
 function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string, string]> {
   const rows: Array<[string, string | undefined]> = [
     ['extensionEnabled', queue.extensionEnabled === undefined ? undefined : onOff(queue.extensionEnabled)],
-    ['enqueueingLabel', queue.enqueueingLabel === undefined ? undefined : queue.enqueueingLabel === '' ? ctx.paint.dim('(none)') : safeLine(queue.enqueueingLabel)],
+    [
+      'enqueueingLabel',
+      queue.enqueueingLabel === undefined ? undefined : queue.enqueueingLabel === '' ? ctx.paint.dim('(none)') : safeLine(queue.enqueueingLabel),
+    ],
     ['labelCommandsEnabled', queue.labelCommandsEnabled === undefined ? undefined : onOff(queue.labelCommandsEnabled)],
     ['stateLabelsEnabled', queue.stateLabelsEnabled === undefined ? undefined : onOff(queue.stateLabelsEnabled)],
   ];
@@ -114,7 +115,7 @@ function settingsSummary(queue: Queue, ctx: RenderContext): string[] {
   ];
   const label = 'settings  ';
   const width = Math.max(40, (ctx.screen?.columns ?? 80) - label.length);
-  return packed(pairs, width).map((line, index) => `${index === 0 ? paint.dim('settings') + '  ' : ' '.repeat(label.length)}${line}`);
+  return packed(pairs, width).map((line, index) => `${index === 0 ? `${paint.dim('settings')}  ` : ' '.repeat(label.length)}${line}`);
 }
 
 /** Pieces joined by " · " into lines no wider than `width` (a piece wider than that alone on its line). */
@@ -146,7 +147,11 @@ function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext,
   const widest = rows.reduce((most, row) => Math.max(most, visibleWidth(row[TITLE]!)), 0);
   if (over <= 0 || widest <= 10) return table;
   const width = Math.max(10, widest - over);
-  return renderTable(columnsOf, rows.map((row) => row.map((cell, i) => (i === TITLE ? cutToWidth(cell, width) : cell))), ctx.paint);
+  return renderTable(
+    columnsOf,
+    rows.map((row) => row.map((cell, i) => (i === TITLE ? cutToWidth(cell, width) : cell))),
+    ctx.paint,
+  );
 }
 
 /** Where the title is in a row: after the position and the PR number. */

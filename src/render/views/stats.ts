@@ -18,7 +18,11 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
   const right = (header: string) => ({ header, align: 'right' as const });
 
   const head = `${paint.bold('Concluded')} ${safeLine(window.since)} → ${safeLine(window.until)}: ${thousands(counts.total)} PR${counts.total === 1 ? '' : 's'}`;
-  const conclusionRows = (['merged', 'failed', 'cancelled'] as const).map((state) => [paintState(paint, state), thousands(counts[state]), percent(rates[state])]);
+  const conclusionRows = (['merged', 'failed', 'cancelled'] as const).map((state) => [
+    paintState(paint, state),
+    thousands(counts[state]),
+    percent(rates[state]),
+  ]);
   if (counts.other > 0) conclusionRows.push(['other', thousands(counts.other), percent(counts.total === 0 ? null : counts.other / counts.total)]);
   sections.push(`${head}\n${renderTable([{ header: 'STATE' }, right('PRS'), right('RATE')], conclusionRows, paint)}`);
 

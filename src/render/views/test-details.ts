@@ -14,10 +14,7 @@ export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
     ['id', safeLine(test.id)],
     ['status', describeStatus(test, ctx)],
     ['quarantined', yesNo(test.quarantined)],
-    [
-      'failure rate',
-      `${formatRate(test.failure_rate_last_24h)} in 24h, ${formatRate(test.failure_rate_last_7d)} in 7d`,
-    ],
+    ['failure rate', `${formatRate(test.failure_rate_last_24h)} in 24h, ${formatRate(test.failure_rate_last_7d)} in 7d`],
     ['PRs impacted (7d)', String(test.pull_requests_impacted_last_7d)],
     ['codeowners', formatList(test.codeowners, paint)],
   ];

@@ -18,7 +18,12 @@ export function startBisection(world: QueueWorld, queue: QueueRecord, batch: rea
     submission.pendingSince = world.state.now;
   }
   world.changes++;
-  split(world, queue, queue.bisection.length, batch.map((s) => s.id));
+  split(
+    world,
+    queue,
+    queue.bisection.length,
+    batch.map((s) => s.id),
+  );
 }
 
 /** Starts a run for each group waiting, while bisection slots are free; answers whether any started. */

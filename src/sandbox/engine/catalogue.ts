@@ -63,9 +63,7 @@ const SEEDED: readonly SeededTestCase[] = [
     parent: 'tests.search.ranking_test',
     classname: 'RankingTest',
     status: { value: 'flaky', reason: 'fails on retries of unchanged code', timestamp: '2025-12-20T08:30:00Z' },
-    most_common_failures: [
-      { summary: 'AssertionError: lists differ at index 3', occurrence_count: 5, last_occurrence: '2025-12-31T22:01:17Z' },
-    ],
+    most_common_failures: [{ summary: 'AssertionError: lists differ at index 3', occurrence_count: 5, last_occurrence: '2025-12-31T22:01:17Z' }],
     failure_rate_last_7d: 0.05,
     failure_rate_last_24h: 0,
     codeowners: ['@acme/search'],
@@ -80,9 +78,7 @@ const SEEDED: readonly SeededTestCase[] = [
     parent: 'db/migrate',
     classname: 'TestMigrations',
     status: { value: 'broken', reason: 'failed on every run for 2 days', timestamp: '2025-12-30T11:00:00Z' },
-    most_common_failures: [
-      { summary: 'pq: relation "accounts" already exists', occurrence_count: 31, last_occurrence: '2025-12-31T23:55:09Z' },
-    ],
+    most_common_failures: [{ summary: 'pq: relation "accounts" already exists', occurrence_count: 31, last_occurrence: '2025-12-31T23:55:09Z' }],
     failure_rate_last_7d: 0.46,
     failure_rate_last_24h: 1,
     codeowners: ['@acme/platform', '@jdoe'],
@@ -113,9 +109,7 @@ const SEEDED: readonly SeededTestCase[] = [
     parent: 'worker::retry::tests',
     classname: 'retry',
     status: { value: 'healthy', reason: 'recovered: passing since the fix in #1188', timestamp: '2025-12-27T10:45:00Z' },
-    most_common_failures: [
-      { summary: 'thread panicked at attempt 3 of 3', occurrence_count: 3, last_occurrence: '2025-12-26T19:33:51Z' },
-    ],
+    most_common_failures: [{ summary: 'thread panicked at attempt 3 of 3', occurrence_count: 3, last_occurrence: '2025-12-26T19:33:51Z' }],
     failure_rate_last_7d: 0.02,
     failure_rate_last_24h: 0,
     codeowners: ['@acme/infra'],
@@ -167,7 +161,12 @@ export function listQuarantinedTests(request: ListQuarantinedTestsRequest): List
 export function listUnhealthyTests(request: ListUnhealthyTestsRequest, links: TicketLinks): ListUnhealthyTestsResponse {
   const status = request.status.toLowerCase();
   const unhealthy = SEEDED.filter((test) => test.status.value === status).map((test) => {
-    const { most_common_failures: _failures, failure_rate_last_7d: _week, failure_rate_last_24h: _day, ...fields } = testCaseView(test, request.repo, request.org_url_slug, links);
+    const {
+      most_common_failures: _failures,
+      failure_rate_last_7d: _week,
+      failure_rate_last_24h: _day,
+      ...fields
+    } = testCaseView(test, request.repo, request.org_url_slug, links);
     return fields;
   });
   const { rows, page } = pageOf(unhealthy, request.page_query);

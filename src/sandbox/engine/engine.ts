@@ -79,7 +79,6 @@ export interface EngineOptions {
 /** Why the engine refused an operation; the HTTP face turns the kind into a status code. */
 export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
 
-
 /**
  * An upload of impacted targets. Over HTTP the head SHA is required, as the service requires it; an entry of an
  * older journal, and the engine's own callers (tests, benches), may leave it out to mean the PR's head.
@@ -221,10 +220,7 @@ export class QueueEngine {
     const queue = this.queueFor(request);
     const submission = this.openSubmission(queue, request.pr.number);
     if (submission.state !== 'testing' && submission.state !== 'pending_failure') {
-      throw new EngineRefusal(
-        'invalid',
-        `pull request #${submission.number} is ${submission.state}: tests restart only while testing or pending_failure`,
-      );
+      throw new EngineRefusal('invalid', `pull request #${submission.number} is ${submission.state}: tests restart only while testing or pending_failure`);
     }
     restartSubmission(this.world, queue, submission);
   }
@@ -235,8 +231,7 @@ export class QueueEngine {
    */
   getSubmittedPullRequest(request: GetSubmittedPullRequestRequest): SubmittedPullRequest {
     const queue = this.queueFor(request);
-    const submission =
-      request.pr.number !== undefined ? this.latestSubmission(queue, request.pr.number) : this.submissionFromBranch(queue, request.pr.branch);
+    const submission = request.pr.number !== undefined ? this.latestSubmission(queue, request.pr.number) : this.submissionFromBranch(queue, request.pr.branch);
     return submittedPullRequestView(this.world, queue, submission);
   }
 
@@ -314,10 +309,7 @@ export class QueueEngine {
     const open = openSubmissionIds(queue).map((id) => submissionOf(this.world, id));
     if (open.length > 0) {
       const listed = open.map((s) => `#${s.number} (${s.state})`).join(', ');
-      throw new EngineRefusal(
-        'invalid',
-        `the queue for ${describeQueue(queue.repo, queue.branch)} is not empty: ${listed}; cancel or merge them first`,
-      );
+      throw new EngineRefusal('invalid', `the queue for ${describeQueue(queue.repo, queue.branch)} is not empty: ${listed}; cancel or merge them first`);
     }
     const key = queueKey(queue.repo, queue.branch);
     for (const id of queue.history) delete this.state.submissions[id];

@@ -23,7 +23,11 @@ export const PullRequestDescription = z.object({
   /** Setting it (again) starts the count of runs afresh: a PR set to flaky fails its next run. */
   testOutcome: z.enum(TEST_OUTCOMES).optional(),
   /** How long a run testing this PR takes (the longest PR of a batch sets the batch's). */
-  testDurationSeconds: z.number().positive().max(365 * 24 * 3600).optional(),
+  testDurationSeconds: z
+    .number()
+    .positive()
+    .max(365 * 24 * 3600)
+    .optional(),
 });
 export type PullRequestDescription = z.infer<typeof PullRequestDescription>;
 

@@ -25,7 +25,9 @@ function settleEarliest(world: QueueWorld, queue: QueueRecord): boolean {
     const runId = submission.latestTestRunId;
     if (submission.state !== 'pending_failure' || runId === undefined || considered.has(runId)) continue;
     considered.add(runId);
-    const failed = front.filter((entry) => entry.submission.state === 'pending_failure' && entry.submission.latestTestRunId === runId).map((entry) => entry.submission);
+    const failed = front
+      .filter((entry) => entry.submission.state === 'pending_failure' && entry.submission.latestTestRunId === runId)
+      .map((entry) => entry.submission);
     // Blamed on the prediction the run was built on: the PRs its test branch held, not the lanes of now (after
     // a change of mode they differ, and a PR that failed only for a faulty one ahead must not be removed).
     if (baseInLine(world, testRunOf(world, runId)).some((ahead) => ahead.state !== 'tests_passed')) continue;
@@ -44,7 +46,13 @@ function settleEarliest(world: QueueWorld, queue: QueueRecord): boolean {
 }
 
 /** The next `pendingFailureDepth` runs behind the failed PRs whose test branch holds them. */
-function runsOnTop(world: QueueWorld, queue: QueueRecord, front: Front, position: number, failed: readonly Submission[]): { passed: boolean; inFlight: boolean } {
+function runsOnTop(
+  world: QueueWorld,
+  queue: QueueRecord,
+  front: Front,
+  position: number,
+  failed: readonly Submission[],
+): { passed: boolean; inFlight: boolean } {
   const failedIds = new Set(failed.map((s) => s.id));
   const runs = new Set<string>();
   let passed = false;

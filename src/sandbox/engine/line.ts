@@ -45,7 +45,7 @@ export function insertIntoLine(world: QueueWorld, queue: QueueRecord, submission
  * Visits the line from its head up to the last PR with a test run behind it, with positions; `visit` answers
  * false to stop early.
  */
-export function scanFront(world: QueueWorld, queue: QueueRecord, visit: (submission: Submission, position: number) => boolean | void): void {
+export function scanFront(world: QueueWorld, queue: QueueRecord, visit: (submission: Submission, position: number) => boolean | undefined): void {
   const { tested } = indexOf(world, queue);
   let seen = 0;
   for (let i = 0; i < queue.line.length && seen < tested.size; i++) {
@@ -61,6 +61,7 @@ export function testedInLine(world: QueueWorld, queue: QueueRecord): { submissio
   const { tested } = indexOf(world, queue);
   scanFront(world, queue, (submission, position) => {
     if (tested.has(submission.id)) found.push({ submission, position });
+    return undefined;
   });
   return found;
 }

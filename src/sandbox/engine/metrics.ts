@@ -54,7 +54,7 @@ export function renderMetrics(queues: readonly QueueMetricsInput[], now: number)
   for (const { queue, gauges } of queues) {
     const recent = queue.events.filter((event) => event.at >= horizon && event.at <= now);
     for (const queueType of QUEUE_TYPES) {
-      const labels = `repo="${escape(`${queue.repo.owner}/${queue.repo.name}`)}",branch="${escape(queue.branch)}",queue_type="${queueType}"`;
+      const labels = `repo="${escapeLabel(`${queue.repo.owner}/${queue.repo.name}`)}",branch="${escapeLabel(queue.branch)}",queue_type="${queueType}"`;
       depth.lines.push(`${depth.name}{${labels}} ${gauges[queueType].depth}`);
       awaiting.lines.push(`${awaiting.name}{${labels}} ${gauges[queueType].awaitingMergeability}`);
       slots.lines.push(`${slots.name}{${labels}} ${gauges[queueType].testing}`);
@@ -93,6 +93,6 @@ function histogram(family: Family, labels: string, values: readonly number[]): v
 }
 
 /** Label values escape backslash, double quote and newline (the text format's rule). */
-function escape(value: string): string {
+function escapeLabel(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }

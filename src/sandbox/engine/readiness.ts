@@ -15,11 +15,7 @@ export function readinessOf(queue: QueueRecord, pr: PullRequestRecord): Readines
 
 export function isReady(queue: QueueRecord, pr: PullRequestRecord): boolean {
   const readiness = readinessOf(queue, pr);
-  return (
-    readiness.doesBaseBranchMatch &&
-    readiness.gitHubMergeability === 'mergeable' &&
-    (!readiness.requiresImpactedTargets || readiness.hasImpactedTargets)
-  );
+  return readiness.doesBaseBranchMatch && readiness.gitHubMergeability === 'mergeable' && (!readiness.requiresImpactedTargets || readiness.hasImpactedTargets);
 }
 
 /**

@@ -170,9 +170,7 @@ export function revalidateRuns(world: QueueWorld, queue: QueueRecord): void {
     const base = new Set(run.basePullRequestIds);
     const expected = dependenciesAhead(world, queue, position, members);
     const wanted = new Set(expected);
-    const stale =
-      expected.some((id) => !base.has(id)) ||
-      run.basePullRequestIds.some((id) => !wanted.has(id) && standsInLine(submissionOf(world, id)));
+    const stale = expected.some((id) => !base.has(id)) || run.basePullRequestIds.some((id) => !wanted.has(id) && standsInLine(submissionOf(world, id)));
     if (stale) sendBackToPending(world, queue, members[0]!);
   }
 }

@@ -1,13 +1,6 @@
 // The sandbox's whole state as one plain-JSON document: what the engine works on and what the state file
 // holds. Versioned: a document an older sandbox wrote is brought up to date, one a newer sandbox wrote is refused.
-import {
-  FINAL_PULL_REQUEST_STATES,
-  type PullRequestState,
-  type QueueSettings,
-  type QueueState,
-  type Repo,
-  type TEST_RUN_STATUSES,
-} from '../../api/schemas.js';
+import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QueueSettings, type QueueState, type Repo, type TEST_RUN_STATUSES } from '../../api/schemas.js';
 
 /**
  * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.
@@ -172,7 +165,18 @@ export type MetricEvent = { at: number; queueType: QueueType } & (
 );
 
 export function emptyState(now: number, seed: string): SandboxState {
-  return { version: STATE_VERSION, now, seed, nextId: 0, nextSeq: 0, queues: keyed(), pullRequests: keyed(), submissions: keyed(), testRuns: keyed(), ticketLinks: keyed() };
+  return {
+    version: STATE_VERSION,
+    now,
+    seed,
+    nextId: 0,
+    nextSeq: 0,
+    queues: keyed(),
+    pullRequests: keyed(),
+    submissions: keyed(),
+    testRuns: keyed(),
+    ticketLinks: keyed(),
+  };
 }
 
 /** Reads a state document back, bringing an older version up to date and refusing anything else. */
@@ -200,6 +204,7 @@ export function parseState(text: string): SandboxState {
   return withoutPrototypes(doc);
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: an old state document, before it is checked against the schema
 type Loose = Record<string, any>;
 
 /** version → the step that brings a document of that version to the next one. */
@@ -255,7 +260,8 @@ function withoutPrototypes(doc: Loose): SandboxState {
   state.testRuns = keyedFrom(doc.testRuns, 'testRuns');
   state.ticketLinks = keyedFrom(doc.ticketLinks, 'ticketLinks');
   for (const [key, queue] of Object.entries(state.queues)) queue.latestSubmission = keyedFrom(queue.latestSubmission, `queue ${key} latestSubmission`);
-  for (const [key, record] of Object.entries(state.pullRequests)) record.impactedTargets = keyedFrom(record.impactedTargets, `pull request ${key} impactedTargets`);
+  for (const [key, record] of Object.entries(state.pullRequests))
+    record.impactedTargets = keyedFrom(record.impactedTargets, `pull request ${key} impactedTargets`);
   return state;
 }
 

@@ -13,7 +13,7 @@ import {
   ListQuarantinedTestsRequest,
   ListUnhealthyTestsRequest,
   QueueRequest,
-  SetImpactedTargetsRequest,
+  type SetImpactedTargetsRequest,
 } from '../../api/schemas.js';
 import { CHANGES, TIME_PASSED, type Change } from '../engine/changes.js';
 import { checkAdvance, EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
@@ -132,12 +132,7 @@ type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>
  * A POST operation, answered with the engine's result (or `{}`); journaled under `op` when it changes the state.
  * `authorize` may refuse a request the token check let through on conditions of its body.
  */
-function operation<S extends z.ZodType>(
-  schema: S,
-  apply: (engine: QueueEngine, input: z.output<S>) => unknown,
-  op?: string,
-  authorize?: Authorize<S>,
-): Route {
+function operation<S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown, op?: string, authorize?: Authorize<S>): Route {
   return {
     method: 'POST',
     isRead: op === undefined,

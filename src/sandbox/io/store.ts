@@ -215,7 +215,6 @@ export class StateStore {
   }
 }
 
-
 function parseLine(line: string): unknown {
   try {
     const value = JSON.parse(line) as unknown;

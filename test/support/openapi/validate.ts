@@ -21,8 +21,7 @@ const responses = load('./responses.json');
 
 // ajv-formats is CommonJS: under NodeNext its default import is the whole module.exports, typed as the namespace.
 type FormatsPlugin = typeof addFormatsModule.default;
-const addFormats: FormatsPlugin =
-  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
+const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
 // OpenAPI 3.1 schemas are JSON Schema 2020-12. Strict, so a keyword ajv does not know is an error, not a pass.
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
@@ -30,9 +29,7 @@ addFormats(ajv, ['uuid', 'date-time', 'uri']);
 
 /** Every schema compiled once, up front: a snapshot ajv cannot compile fails the first import, loudly. */
 function compileAll(snapshot: Snapshot): Map<string, ValidateFunction | null> {
-  return new Map(
-    Object.entries(snapshot.operations).map(([name, entry]) => [name, entry.schema ? ajv.compile(entry.schema) : null]),
-  );
+  return new Map(Object.entries(snapshot.operations).map(([name, entry]) => [name, entry.schema ? ajv.compile(entry.schema) : null]));
 }
 const requestValidators = compileAll(requests);
 const responseValidators = compileAll(responses);
@@ -51,8 +48,7 @@ function lookup(table: Map<string, ValidateFunction | null>, operation: string):
 function describe(errors: readonly ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
     const where = `body${e.instancePath}`;
-    const extra =
-      e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+    const extra = e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
     return `${where}: ${e.message ?? e.keyword}${extra}`;
   });
 }
