@@ -1,6 +1,6 @@
 // A sandbox state file holding one queue with `size` PRs, prepared by an engine in the benchmark's own process.
 import { writeFileSync } from 'node:fs';
-import type { Repo } from '../src/api/schemas.js';
+import type { Repo } from '../src/api/v1/schemas.js';
 import { QueueEngine } from '../src/sandbox/engine/engine.js';
 
 export const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };

@@ -3,7 +3,7 @@
 // journal is folded into once it outgrows the last one). Figures are medians; ratios compare them with a
 // baseline measured in the same run: the 100-PR figure, and for getQueue and serialize, JSON.stringify of the
 // same getQueue answer.
-import type { Repo } from '../src/api/schemas.js';
+import type { Repo } from '../src/api/v1/schemas.js';
 import { QueueEngine } from '../src/sandbox/engine/engine.js';
 
 const SIZES = [100, 1_000, 10_000] as const;

@@ -22,12 +22,13 @@ interface Room {
  * DOORS says.
  */
 const ROOMS: readonly Room[] = [
-  { name: 'entry', holds: ['src/main.ts', 'src/cli.ts', 'src/cli/'], mayImport: ['commands', 'presentation', 'service', 'leaves'] },
-  { name: 'commands', holds: ['src/commands/'], mayImport: ['presentation', 'service', 'leaves'] },
-  { name: 'presentation', holds: ['src/render/', 'src/completion/', 'src/help/'], mayImport: ['service', 'leaves'] },
-  { name: 'sandbox io', holds: ['src/sandbox/io/'], mayImport: ['sandbox engine', 'service', 'leaves'] },
-  { name: 'sandbox engine', holds: ['src/sandbox/engine/'], mayImport: ['service', 'leaves'] },
-  { name: 'service', holds: ['src/api/', 'src/config/'], mayImport: ['leaves'] },
+  { name: 'entry', holds: ['src/main.ts', 'src/cli.ts', 'src/cli/'], mayImport: ['commands', 'presentation', 'service', 'model', 'leaves'] },
+  { name: 'commands', holds: ['src/commands/'], mayImport: ['presentation', 'service', 'model', 'leaves'] },
+  { name: 'presentation', holds: ['src/render/', 'src/completion/', 'src/help/'], mayImport: ['service', 'model', 'leaves'] },
+  { name: 'sandbox io', holds: ['src/sandbox/io/'], mayImport: ['sandbox engine', 'service', 'model', 'leaves'] },
+  { name: 'sandbox engine', holds: ['src/sandbox/engine/'], mayImport: ['service', 'model', 'leaves'] },
+  { name: 'service', holds: ['src/api/', 'src/config/'], mayImport: ['model', 'leaves'] },
+  { name: 'model', holds: ['src/model/'], mayImport: ['leaves'] },
   { name: 'leaves', holds: ['src/*'], mayImport: [] },
 ];
 
@@ -353,7 +354,7 @@ describe('the checker, on a made-up graph', () => {
       }),
     ).toEqual([
       'src/api/a.ts → src/commands/run.ts (upward: service → commands)',
-      'src/render/r.ts → src/sandbox/io/server.ts (not allowed: presentation may import service, leaves)',
+      'src/render/r.ts → src/sandbox/io/server.ts (not allowed: presentation may import service, model, leaves)',
       'src/sandbox/io/server.ts → src/render/r.ts (upward: sandbox io → presentation)',
       'src/render/r.ts → src/sandbox/io/server.ts (cycle)',
       'src/sandbox/io/server.ts → src/render/r.ts (cycle)',
@@ -371,8 +372,8 @@ describe('the checker, on a made-up graph', () => {
         'src/commands/result.ts': `export const EXIT = 1;`,
       }),
     ).toEqual([
-      'src/commands/other.ts → src/sandbox/io/server.ts (not allowed: commands may import presentation, service, leaves)',
-      'src/commands/other.ts → src/sandbox/engine/engine.ts (not allowed: commands may import presentation, service, leaves)',
+      'src/commands/other.ts → src/sandbox/io/server.ts (not allowed: commands may import presentation, service, model, leaves)',
+      'src/commands/other.ts → src/sandbox/engine/engine.ts (not allowed: commands may import presentation, service, model, leaves)',
       'src/render/r.ts → src/commands/result.ts (upward: presentation → commands)',
     ]);
   });

@@ -1,7 +1,7 @@
 // Settings and the Context a handler receives, made once a command has parsed its input: loaded only then, since
 // it brings the config layer (and, on a command's first request, the API client).
 import { setTimeout as delay } from 'node:timers/promises';
-import type { MergeQueueClient } from '../api/client.js';
+import type { MergeQueueClient } from '../api/v1/client.js';
 import type { Context } from '../commands/context.js';
 // From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
 import { ignoredConfigWarning } from '../config/config-names.js';
@@ -45,7 +45,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   let client: MergeQueueClient | undefined;
   let making: Promise<MergeQueueClient> | undefined;
   const newClient = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
-    const [{ MergeQueueClient }, { renderRetry }] = await Promise.all([import('../api/client.js'), import('../render/retry.js')]);
+    const [{ MergeQueueClient }, { renderRetry }] = await Promise.all([import('../api/v1/client.js'), import('../render/retry.js')]);
     return new MergeQueueClient({
       apiUrl: settings.apiUrl,
       token,

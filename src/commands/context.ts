@@ -1,7 +1,7 @@
 // What a command handler may use besides its own input: everything that touches the outside world arrives
 // here, built once by src/cli/prepare.ts, so handlers stay plain functions that tests can drive.
-import type { MergeQueueClient } from '../api/client.js';
-import type { Repo } from '../api/schemas.js';
+import type { MergeQueueClient } from '../api/v1/client.js';
+import type { Repo } from '../model/repository.js';
 import type { ResolvedSettings } from '../config/index.js';
 
 export interface QueueRef {

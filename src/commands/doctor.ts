@@ -3,7 +3,8 @@
 // its exit code is the command's. Requests get one short try each: a diagnosis must not hang or back off.
 import { proxyFor } from '../api/proxy.js';
 import { shownUrl } from '../api/redaction.js';
-import type { Queue, ServiceStatus } from '../api/schemas.js';
+import type { Queue } from '../model/queue.js';
+import type { ServiceStatus } from '../model/service.js';
 import { checkTokenDestination, configEntries, isLoopback, readToken, type ResolvedSettings } from '../config/index.js';
 import { formatRepo } from '../config/repo.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../errors.js';

@@ -1,6 +1,6 @@
 // mq flaky list | link-ticket: the flaky-test lists, page by page, and linking a ticket to a test case.
-import type { FlakyPage, QuarantinedTest, TestCase, UnhealthyTest } from '../api/schemas.js';
-import { FAILING_WINDOW_MAX_MS, FLAKY_PAGE_SIZE_MAX, UNHEALTHY_STATUSES } from '../api/schemas.js';
+import type { FlakyPage, QuarantinedTest, TestCase, UnhealthyTest } from '../model/flaky-tests.js';
+import { FAILING_WINDOW_MAX_MS, FLAKY_PAGE_SIZE_MAX, UNHEALTHY_STATUSES } from '../model/vocabulary.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePositiveInt, parseTestId, parseTime } from './input.js';

@@ -1,7 +1,7 @@
 // Turning argv words into validated input: each parser throws a UsageError naming the bad word, so a mistake
 // is exit 2 with nothing sent.
-import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_ID_PATTERN, type PullRequestState } from '../api/constants.js';
-import type { Priority } from '../api/schemas.js';
+import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_ID_PATTERN, type PullRequestState } from '../model/vocabulary.js';
+import type { Priority } from '../model/vocabulary.js';
 import { parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
 

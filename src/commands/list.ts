@@ -1,5 +1,6 @@
 // mq list: the queue's PR history, page by page until --limit PRs or the last page.
-import { LIST_TAKE_MAX, type EnqueuedPullRequest, type PullRequestState } from '../api/schemas.js';
+import { LIST_TAKE_MAX, type PullRequestState } from '../model/vocabulary.js';
+import type { EnqueuedPullRequest } from '../model/pull-request.js';
 import type { Context } from './context.js';
 import { parsePositiveInt, parseState, parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';

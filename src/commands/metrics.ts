@@ -1,5 +1,5 @@
 // mq metrics: the service's Prometheus text, for this repository or (--all-repos) the whole organization.
-import { parsePrometheus } from '../api/prometheus.js';
+import { parsePrometheus } from '../model/prometheus.js';
 import type { Context } from './context.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';

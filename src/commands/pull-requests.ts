@@ -1,7 +1,10 @@
 // submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
 // not hide what happened to the others.
-import type { MergeQueueClient } from '../api/client.js';
-import { isFinalState, PRIORITY_NAMES, type Priority, type Queue, type QueueRequest, type SubmittedPullRequest } from '../api/schemas.js';
+import type { MergeQueueClient } from '../api/v1/client.js';
+import { isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary.js';
+import type { Queue } from '../model/queue.js';
+import type { QueueRef } from '../model/repository.js';
+import type { SubmittedPullRequest } from '../model/pull-request.js';
 import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
 import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
@@ -163,7 +166,7 @@ function isFatal(error: MqError): boolean {
  * user wanted, unless the flags ask for another priority or batching than the queued entry has: the service
  * keeps those, so mq says how to change them. Where it stands comes from the PR's record and the queue.
  */
-async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, client: MergeQueueClient, ref: QueueRequest): Promise<PrOutcome> {
+async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, client: MergeQueueClient, ref: QueueRef): Promise<PrOutcome> {
   const [record, queue] = await Promise.all([lookUp(client, ref, pr), queueOrNone(client, ref)]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
   if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
@@ -211,7 +214,7 @@ function submitFlags(input: SubmitInput): string[] {
  * Cancel and restart answer 404 for a PR that is not in the queue: never submitted, or already merged, failed
  * or cancelled. The PR's record says which; without one, the service's own words do.
  */
-async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClient, ref: QueueRequest): Promise<PrOutcome> {
+async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClient, ref: QueueRef): Promise<PrOutcome> {
   const record = await lookUp(client, ref, pr);
   const said = notFound.message.trim();
   const why = record && isFinalState(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
@@ -222,11 +225,11 @@ async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClie
  * The PR's record, or undefined when the service cannot give it. These reads only explain an answer already
  * had: whatever stops them, the first answer is reported as it came, and the outcomes of the other PRs stand.
  */
-function lookUp(client: MergeQueueClient, ref: QueueRequest, pr: number): Promise<SubmittedPullRequest | undefined> {
+function lookUp(client: MergeQueueClient, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
   return orNone(client.getSubmittedPullRequest({ ...ref, pr: { number: pr } }));
 }
 
-function queueOrNone(client: MergeQueueClient, ref: QueueRequest): Promise<Queue | undefined> {
+function queueOrNone(client: MergeQueueClient, ref: QueueRef): Promise<Queue | undefined> {
   return orNone(client.getQueue(ref));
 }
 

@@ -1,7 +1,7 @@
 // mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
 // only the service's last-hour metrics can give (the v1 history says when a PR concluded, not when it entered).
-import { LIST_TAKE_MAX } from '../api/schemas.js';
-import { parsePrometheus } from '../api/prometheus.js';
+import { LIST_TAKE_MAX } from '../model/vocabulary.js';
+import { parsePrometheus } from '../model/prometheus.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parseWindow } from './input.js';

@@ -1,8 +1,8 @@
 // mq status: one PR's state, readiness and ETA, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../config/git.js';
 import { ApiError, ConfigError } from '../errors.js';
-import type { MergeQueueClient } from '../api/client.js';
-import type { Queue } from '../api/schemas.js';
+import type { MergeQueueClient } from '../api/v1/client.js';
+import type { Queue } from '../model/queue.js';
 import type { Context, QueueRef } from './context.js';
 import { estimateEta } from './eta.js';
 import { parsePrNumber } from './input.js';

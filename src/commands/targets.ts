@@ -1,6 +1,6 @@
 // mq targets set: upload a PR's impacted targets (parallel queues). A list too large for the service's body
 // limit is sent as ALL, which is what the service asks for in that case.
-import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../api/schemas.js';
+import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../model/vocabulary.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';

@@ -1,10 +1,10 @@
 // How long a test run of this queue takes, as the service measured it: its last-hour test-duration histogram,
 // else the spacing of its recent merges. Read for an ETA (eta.ts); a failure to read costs the ETA only.
-import type { MergeQueueClient } from '../api/client.js';
-import type { EnqueuedPullRequest } from '../api/schemas.js';
-import { parsePrometheus, type MetricSample } from '../api/prometheus.js';
+import type { MergeQueueClient } from '../api/v1/client.js';
+import type { EnqueuedPullRequest } from '../model/pull-request.js';
+import { parsePrometheus, type MetricSample } from '../model/prometheus.js';
 import { InterruptedError } from '../errors.js';
-import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from '../api/metrics-summary.js';
+import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from '../model/metrics.js';
 import type { QueueRef } from './context.js';
 
 /** Fewer runs than this in the histogram say too little: the history is tried instead. */

@@ -1,6 +1,6 @@
 // mq testing: the details of a test run, by its id or by the PR it tested. The service knows runs only by id:
 // a PR's run is the one its record names (`verifiedByTestRun`), and only that id is sent.
-import { isFinalState } from '../api/constants.js';
+import { isFinalState } from '../model/vocabulary.js';
 import { EXIT, MqError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';

@@ -1,7 +1,6 @@
 // The service's words that the command table offers before any command runs: one flag per queue setting, the PR
-// states and the priority names. They are derived from the zod schemas (src/api/schemas.ts), which take tens of
-// milliseconds to load; so the build derives them once and writes them in (scripts/build.mjs), and `mq --help`
-// or `mq completion` never load zod. Unbuilt (tests) they are derived here, on first import.
+// states and the priority names. They are derived from the model's rows once, by the build, and written in
+// (scripts/build.mjs), so `mq --help` or `mq completion` load none of it. Unbuilt (tests) they are derived here, on first import.
 import type { SettingFlag } from './queue/setting-flags.js';
 
 export interface Vocabulary {
@@ -11,7 +10,10 @@ export interface Vocabulary {
 }
 
 export async function deriveVocabulary(): Promise<Vocabulary> {
-  const [{ SETTING_FLAGS }, { PULL_REQUEST_STATES, PRIORITY_NAMES }] = await Promise.all([import('./queue/setting-flags.js'), import('../api/schemas.js')]);
+  const [{ SETTING_FLAGS }, { PULL_REQUEST_STATES, PRIORITY_NAMES }] = await Promise.all([
+    import('./queue/setting-flags.js'),
+    import('../model/vocabulary.js'),
+  ]);
   return { settingFlags: SETTING_FLAGS, pullRequestStates: PULL_REQUEST_STATES, priorityNames: Object.keys(PRIORITY_NAMES) };
 }
 

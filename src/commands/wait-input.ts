@@ -1,6 +1,6 @@
 // The flags of the waiting commands (wait, submit --wait, queue drain --wait, queue get --watch) as validated
 // input: a mistake is exit 2 with nothing sent, like every other flag.
-import { PULL_REQUEST_STATES, type PullRequestState } from '../api/schemas.js';
+import { PULL_REQUEST_STATES, type PullRequestState } from '../model/vocabulary.js';
 import { parseDuration } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { INTERVAL_FLOOR_MS } from './poll.js';

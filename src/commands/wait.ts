@@ -1,7 +1,9 @@
 // mq wait and submit --wait: poll each PR until it reaches the state waited for, ends in another final state,
 // or the time runs out. Headless: what it sees goes to the events a printer attached from outside (src/cli/runner.ts).
-import { isFinalState, type PullRequestState, type QueueRequest, type ReportedPullRequestState, type SubmittedPullRequest } from '../api/schemas.js';
-import type { MergeQueueClient } from '../api/client.js';
+import { isFinalState, type PullRequestState, type ReportedPullRequestState } from '../model/vocabulary.js';
+import type { QueueRef } from '../model/repository.js';
+import type { SubmittedPullRequest } from '../model/pull-request.js';
+import type { MergeQueueClient } from '../api/v1/client.js';
 import { ApiError, type ExitCode } from '../errors.js';
 import type { Context } from './context.js';
 import { poll, type Outage, type RoundOutcome, type ServiceEvents } from './poll.js';
@@ -195,7 +197,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   };
 }
 
-async function lookUp(client: MergeQueueClient, ref: QueueRequest, pr: number): Promise<{ pullRequest: SubmittedPullRequest } | { error: PrFailure }> {
+async function lookUp(client: MergeQueueClient, ref: QueueRef, pr: number): Promise<{ pullRequest: SubmittedPullRequest } | { error: PrFailure }> {
   try {
     return { pullRequest: await client.getSubmittedPullRequest({ ...ref, pr: { number: pr } }) };
   } catch (error) {

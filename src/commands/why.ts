@@ -1,7 +1,9 @@
 // Why a PR left the queue unmerged: for a failed one, the run that failed it and the checks that failed that run
 // (one fetch of its testing details); for a cancelled one, only when, as the service records no reason.
-import type { MergeQueueClient } from '../api/client.js';
-import type { QueueRequest, SubmittedPullRequest, TestingDetails } from '../api/schemas.js';
+import type { MergeQueueClient } from '../api/v1/client.js';
+import type { QueueRef } from '../model/repository.js';
+import type { SubmittedPullRequest } from '../model/pull-request.js';
+import type { TestingDetails } from '../model/testing.js';
 import { InterruptedError } from '../errors.js';
 
 export interface FailingCheck {
@@ -22,7 +24,7 @@ export type Why =
   | { state: 'cancelled'; cancelledAt: string; reason: null; next: string[] };
 
 /** The why of a PR that ended failed or cancelled; undefined for any other state. */
-export async function explainEnd(client: MergeQueueClient, ref: QueueRequest, pr: SubmittedPullRequest): Promise<Why | undefined> {
+export async function explainEnd(client: MergeQueueClient, ref: QueueRef, pr: SubmittedPullRequest): Promise<Why | undefined> {
   const number = pr.prNumber;
   if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason: null, next: [`mq submit ${number}`] };
   if (pr.state !== 'failed') return undefined;

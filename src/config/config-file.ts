@@ -2,7 +2,7 @@
 // left wondering why their setting has no effect. Every problem names the file and the key. Loaded only with a
 // config file (files.ts): building these schemas is start-up time a run without one need not spend.
 import * as z from 'zod';
-import { formatPath } from '../api/schemas.js';
+import { formatPath } from '../api/format-path.js';
 import { ConfigError } from '../errors.js';
 import { OUTPUT_FORMATS } from './defaults.js';
 import { suggestKey } from './key-suggestion.js';

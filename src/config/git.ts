@@ -5,7 +5,7 @@
 import { readFile as readFileThen, stat as statThen } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { Repo } from '../api/schemas.js';
+import type { Repo } from '../model/repository.js';
 import { parseRemoteUrl } from './repo.js';
 
 // Not node:fs/promises: loading it loads node:readline's internals too, a millisecond of every start.

@@ -1,7 +1,7 @@
 // Repositories as text: what a user types after -R ("[host/]owner/name"), and what `git remote` holds (https,
 // ssh:// and scp-like URLs). Both end as the service's `Repo`.
 import { shownUrl } from '../api/redaction.js';
-import type { Repo } from '../api/schemas.js';
+import type { Repo } from '../model/repository.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Settings } from './settings.js';
 

@@ -1,7 +1,7 @@
 // The settings' schema: what every setting holds and what it defaults to. Checked through its generated check
 // (settings-check.ts); zod is loaded only to explain a value that fails it.
 import * as z from 'zod';
-import { Repo } from '../api/schemas.js';
+import { Repo } from '../api/v1/schemas.js';
 import { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS } from './defaults.js';
 
 /** Where the token will come from; reading it (running a command, opening a file) waits until a request needs it. */

@@ -1,7 +1,7 @@
 // What each setting accepts, wherever it is written. A check answers with the value or with a phrase ("must be
 // …"); the layer that asked turns the phrase into its own error: a UsageError for a flag, a ConfigError naming
 // the variable or the file and key for the others.
-import type { Repo } from '../api/schemas.js';
+import type { Repo } from '../model/repository.js';
 import { durationMs, DURATION_HINT } from './duration.js';
 import { DEFAULT_HOST, repoFrom, REPO_HINT } from './repo.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './settings.js';

@@ -1,6 +1,6 @@
 // Why a submitted PR cannot start testing, in words: the readiness rule of SEMANTICS.md, gate by gate, as a
 // sentence for `mq status` and as a few words for the wait line.
-import type { SubmittedPullRequest } from '../api/schemas.js';
+import type { SubmittedPullRequest } from '../model/pull-request.js';
 import { safeLine } from './sanitize.js';
 
 type Gate = 'baseBranch' | 'in_progress' | 'not_mergeable' | 'unspecified' | 'impactedTargets';

@@ -2,7 +2,7 @@
 // as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads are
 // always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
 import type { CommandResult } from '../commands/result.js';
-import type { MetricSample } from '../api/prometheus.js';
+import type { MetricSample } from '../model/prometheus.js';
 import { requestedQueueState } from './queue-actions.js';
 import type { Stats } from '../commands/stats-tally.js';
 import { exitMeaning } from '../help/exit-codes.js';

@@ -1,6 +1,7 @@
 // What each maintenance action asks of the queue, and how a queue is named, for the prompts and the text and
 // JSON confirmations alike.
-import type { QueueState, Repo } from '../api/schemas.js';
+import type { QueueState } from '../model/vocabulary.js';
+import type { Repo } from '../model/repository.js';
 import { shortRepo } from '../config/repo.js';
 import type { ResultOf } from './options.js';
 import { safeLine } from './sanitize.js';

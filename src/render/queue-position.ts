@@ -1,6 +1,8 @@
 // Why an admitted PR is not moving, from the queue around it: the queue's own state, busy testing slots, and
 // the PRs ahead of it. Pure: the PR, the queue as getQueue answered, nothing else.
-import { QUEUE_STATES, type EnqueuedPullRequest, type Queue, type SubmittedPullRequest } from '../api/schemas.js';
+import { QUEUE_STATES } from '../model/vocabulary.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
+import type { Queue } from '../model/queue.js';
 import { safeLine } from './sanitize.js';
 
 /** PRs listed ahead of this one in `enqueuedPullRequests`; undefined when the PR is not in the queue. */

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { compileChecks } from '../../src/api/check-source.js';
-import * as checksModule from '../../src/api/checks.js';
-import * as schemas from '../../src/api/schemas.js';
+import * as checksModule from '../../src/api/v1/checks.js';
+import * as schemas from '../../src/api/v1/schemas.js';
 import * as fixture from './fixtures.js';
 import { Settings } from '../../src/config/settings-schema.js';
 

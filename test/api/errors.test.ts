@@ -1,7 +1,7 @@
 // A non-2xx answer becomes one ApiError carrying the status and the service's own words, whatever shape they
 // came in, and CLI.md's exit code follows from the status.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import { ApiError, exitCodeOf, MqError } from '../../src/errors.js';
 import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, startMockService, type FakeService } from './harness.js';
 

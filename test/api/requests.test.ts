@@ -1,8 +1,8 @@
 // What each of the 17 methods sends: method, path, headers and body, and that the published description
 // accepts the body. Run against a real server (what reaches the wire) and undici's MockAgent (what undici is given).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
-import type { QueueSettings } from '../../src/api/schemas.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
+import type { QueueSettings } from '../../src/api/v1/schemas.js';
 import { validateRequest } from '../support/openapi/validate.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, REPO, rejectionOf, startHttpService, startMockService, TOKEN, USER_AGENT, type FakeService, type Reply } from './harness.js';

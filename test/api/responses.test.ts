@@ -1,7 +1,7 @@
 // What the client makes of a 2xx answer: the documented shape passes (extra fields too), states arrive in lower
 // case, and a body that is not the documented shape is a ResponseError naming the field.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import { exitCodeOf, MqError, ResponseError } from '../../src/errors.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, rejectionOf, REPO, startHttpService, startMockService, type FakeService } from './harness.js';

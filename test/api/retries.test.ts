@@ -1,7 +1,7 @@
 // Reads are tried again after a 5xx, a 429 or a network failure; a POST that changes state never is (the API has
 // no idempotency key). The injected sleep records each pause, so no test waits.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import { ApiError, exitCodeOf, NetworkError } from '../../src/errors.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, type FakeService, type Reply } from './harness.js';

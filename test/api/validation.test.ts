@@ -1,8 +1,8 @@
 // A request the client would not send: a UsageError (exit 2) before anything leaves the process.
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
-import { BODY_LIMIT_BYTES } from '../../src/api/schemas.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
+import { BODY_LIMIT_BYTES } from '../../src/model/vocabulary.js';
 import { exitCodeOf, UsageError } from '../../src/errors.js';
 import { validateRequest } from '../support/openapi/validate.js';
 import * as fixture from './fixtures.js';

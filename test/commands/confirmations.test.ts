@@ -1,6 +1,6 @@
 // What the maintenance-window prompts say before anything changes: counted from the queue as it is.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import type { Context } from '../../src/commands/context.js';
 import { drainQueue, pauseQueue } from '../../src/commands/queue/state.js';
 import type { ResolvedSettings } from '../../src/config/index.js';

@@ -13,7 +13,7 @@ import {
   unresolved,
 } from '../../src/commands/doctor.js';
 import { ApiError, ConfigError, EXIT, NetworkError, ResponseError, UsageError } from '../../src/errors.js';
-import type { Queue } from '../../src/api/schemas.js';
+import type { Queue } from '../../src/api/v1/schemas.js';
 
 const API = 'https://api.trunk.io/v1';
 

@@ -1,7 +1,7 @@
 // The ETA estimator and the durations it reads, driven directly: waves of `concurrency`, runs in flight, batches,
 // a failure ahead, and every case where it must say `unavailable` rather than give a number.
 import { describe, expect, it } from 'vitest';
-import { parsePrometheus } from '../../src/api/prometheus.js';
+import { parsePrometheus } from '../../src/model/prometheus.js';
 import { estimateEta, runLength, type Eta, type EtaEstimate } from '../../src/commands/eta.js';
 import { testDurationsFromHistory, testDurationsFromMetrics, type TestDurations } from '../../src/commands/test-durations.js';
 import { ago, enqueuedPr, NOW, queue, submittedPr } from '../render/fixtures.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePrNumber, parsePriority, parseState, parseTargetList, parseTestId, parseTime } from '../../src/commands/input.js';
 import { pickSettings, SETTING_FLAGS } from '../../src/commands/queue/setting-flags.js';
-import { QueueSettings } from '../../src/api/schemas.js';
+import { QueueSettings } from '../../src/api/v1/schemas.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('argv words to input', () => {

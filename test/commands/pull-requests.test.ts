@@ -1,7 +1,7 @@
 // submit, cancel and restart against a scripted client: what a 409 on submit and a 404 on cancel or restart
 // become, and the exit code of a command over several PRs.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import type { Context } from '../../src/commands/context.js';
 import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
 import { outcomesExitCode, type PrOutcome } from '../../src/commands/result.js';

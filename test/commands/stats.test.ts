@@ -1,10 +1,10 @@
 // mq stats's computations, driven directly: estimates from histogram buckets, counts and rates, per author and
 // per UTC day, the durations read from an exposition, and the view in a pipe.
 import { describe, expect, it } from 'vitest';
-import type { EnqueuedPullRequest } from '../../src/api/schemas.js';
-import { parsePrometheus } from '../../src/api/prometheus.js';
+import type { EnqueuedPullRequest } from '../../src/api/v1/schemas.js';
+import { parsePrometheus } from '../../src/model/prometheus.js';
 import { durationsFromMetrics, HistoryTally, noDurations, rates, type Stats } from '../../src/commands/stats-tally.js';
-import { bucketMax, bucketQuantile, histogramBuckets } from '../../src/api/metrics-summary.js';
+import { bucketMax, bucketQuantile, histogramBuckets } from '../../src/model/metrics.js';
 import { makePaint } from '../../src/render/colors.js';
 import { toJson } from '../../src/render/json.js';
 import { estimate, renderStats } from '../../src/render/views/stats.js';

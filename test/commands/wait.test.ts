@@ -1,8 +1,9 @@
 // The waiting engines without a service: a scripted client, a clock that moves only when the poll sleeps, and
 // events recorded as a view would receive them.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
-import type { EnqueuedPullRequest, PullRequestState, SubmittedPullRequest } from '../../src/api/schemas.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../src/api/v1/schemas.js';
+import type { PullRequestState } from '../../src/model/vocabulary.js';
 import type { Context } from '../../src/commands/context.js';
 import { mayPass, nextDelay, poll, type Outage, type ServiceEvents } from '../../src/commands/poll.js';
 import { drainAndWait } from '../../src/commands/queue/state.js';

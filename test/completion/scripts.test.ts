@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRIORITY_NAMES, PULL_REQUEST_STATES } from '../../src/api/schemas.js';
+import { PRIORITY_NAMES, PULL_REQUEST_STATES } from '../../src/model/vocabulary.js';
 import { bashComplete, fishComplete, hasShell, syntaxCheck, writeScript, zshComplete, type ShellName } from './shells.js';
 
 /** Command lines and exactly what every shell must offer for the last word. */

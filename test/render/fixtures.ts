@@ -1,5 +1,5 @@
 // Fixtures built through the zod schemas, so a renderer test can never rely on a shape the service cannot send.
-import { EnqueuedPullRequest, Queue, SubmittedPullRequest, TestCase, TestingDetails, UpdatedQueue } from '../../src/api/schemas.js';
+import { EnqueuedPullRequest, Queue, SubmittedPullRequest, TestCase, TestingDetails, UpdatedQueue } from '../../src/api/v1/schemas.js';
 
 /** "Now" for every test: ages are measured from here. */
 export const NOW = Date.parse('2025-03-01T12:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrometheus } from '../../src/api/prometheus.js';
+import { parsePrometheus } from '../../src/model/prometheus.js';
 import { renderText, toJson } from '../../src/render/index.js';
 import { COLOURED, ESC, PLAIN } from './fixtures.js';
 

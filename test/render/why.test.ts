@@ -1,7 +1,7 @@
 // Why a PR ended unmerged: the failing checks of its run (and which checks count as failing), what is known of
 // a cancellation, an explanation that could not be fetched; in `mq status`, the wait summary and --json.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/client.js';
+import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import { explainEnd, failingChecks, type Why } from '../../src/commands/why.js';
 import type { WaitResult } from '../../src/commands/wait.js';
 import { makePaint } from '../../src/render/colors.js';

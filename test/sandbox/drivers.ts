@@ -18,7 +18,7 @@ import {
   UpdateQueueRequest,
   type Priority,
   type Repo,
-} from '../../src/api/schemas.js';
+} from '../../src/api/v1/schemas.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import type { PullRequestDescription } from '../../src/sandbox/engine/facts.js';
 import { answerForError } from '../../src/sandbox/io/routes.js';

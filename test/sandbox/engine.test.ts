@@ -3,7 +3,7 @@
 // the migration of an older state document.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Queue, SubmittedPullRequest, type Repo } from '../../src/api/schemas.js';
+import { Queue, SubmittedPullRequest, type Repo } from '../../src/api/v1/schemas.js';
 import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
 import type { TestOutcome } from '../../src/sandbox/engine/state.js';
 import { upgradedQueue } from './fixtures/upgraded.js';

@@ -3,7 +3,7 @@
 // engine's state document is read after every step (and after every instant something happened by itself).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Priority, Repo } from '../../src/api/schemas.js';
+import type { Priority, Repo } from '../../src/api/v1/schemas.js';
 import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { replay } from '../../src/sandbox/engine/changes.js';
 import { FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/engine/state.js';

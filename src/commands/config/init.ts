@@ -23,7 +23,7 @@ import {
   type Checked,
   type ConfigText,
 } from '../../config/index.js';
-import type { Repo } from '../../api/schemas.js';
+import type { Repo } from '../../model/repository.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../invocation.js';

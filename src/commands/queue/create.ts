@@ -1,5 +1,5 @@
 // mq queue create: createQueue takes the mode and concurrency; every other setting follows in one updateQueue.
-import type { QueueSettings } from '../../api/schemas.js';
+import type { QueueSettings } from '../../model/queue.js';
 import { queueName } from '../../render/queue-actions.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';

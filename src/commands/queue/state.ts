@@ -1,7 +1,9 @@
 // The maintenance window: pause, drain and resume set the queue's `state` through updateQueue; drain --wait
 // then polls the queue until no admitted PR is left. Each reads the queue first: one already in the state asked
 // for is left alone (nothing sent, nothing asked), so that a repeated step in a script or by hand is harmless.
-import type { EnqueuedPullRequest, PullRequestState, Queue, UpdatedQueue } from '../../api/schemas.js';
+import type { EnqueuedPullRequest } from '../../model/pull-request.js';
+import type { PullRequestState } from '../../model/vocabulary.js';
+import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { queueName } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context, QueueRef } from '../context.js';

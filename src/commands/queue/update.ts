@@ -1,5 +1,5 @@
 // mq queue update: one updateQueue with the settings given as flags.
-import type { QueueSettings } from '../../api/schemas.js';
+import type { QueueSettings } from '../../model/queue.js';
 import { UsageError } from '../../errors.js';
 import { queueName } from '../../render/queue-actions.js';
 import type { Context } from '../context.js';

@@ -1,6 +1,6 @@
 // mq queue get --watch: getQueue again and again until Ctrl-C, each answer handed to the view attached from
 // outside, which redraws it in place or prints what changed.
-import type { Queue } from '../../api/schemas.js';
+import type { Queue } from '../../model/queue.js';
 import { InterruptedError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { poll, type ServiceEvents } from '../poll.js';

@@ -1,5 +1,5 @@
 // `mq flaky list` and `mq flaky link-ticket`: a table of test cases, each with the id `mq test-details` takes.
-import type { UnhealthyTest } from '../../api/schemas.js';
+import type { UnhealthyTest } from '../../model/flaky-tests.js';
 import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { formatAgo, yesNo } from '../fields.js';

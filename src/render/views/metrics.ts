@@ -2,8 +2,8 @@
 // duration histogram — then every series the summary does not know, listed as written rather than dropped.
 import { formatDuration } from '../durations.js';
 import { formatNumber } from '../fields.js';
-import { type HistogramKey, HISTOGRAMS, histogramMean, summarizeMetrics } from '../../api/metrics-summary.js';
-import type { MetricSample } from '../../api/prometheus.js';
+import { type HistogramKey, HISTOGRAMS, histogramMean, summarizeMetrics } from '../../model/metrics.js';
+import type { MetricSample } from '../../model/prometheus.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
 import { renderTable } from '../tables.js';

@@ -1,5 +1,5 @@
 // The row of a pull request as both PR tables show it (`queue get` and `list`); only the age column differs.
-import type { EnqueuedPullRequest } from '../../api/schemas.js';
+import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import { paintState } from '../colors.js';
 import { formatPriority } from '../fields.js';
 import type { RenderContext } from '../options.js';

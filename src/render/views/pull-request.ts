@@ -1,6 +1,7 @@
 // `mq status`: one submitted PR, its ETA, and in words why it cannot start testing when it is not ready.
-import { isFinalState, MERGEABILITY } from '../../api/constants.js';
-import type { Queue, SubmittedPullRequest } from '../../api/schemas.js';
+import { isFinalState, MERGEABILITY } from '../../model/vocabulary.js';
+import type { Queue } from '../../model/queue.js';
+import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';

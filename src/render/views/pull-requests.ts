@@ -1,5 +1,5 @@
 // `mq list`: the history and filters view, one row per PR.
-import type { EnqueuedPullRequest } from '../../api/schemas.js';
+import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import { formatAgo } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { renderTable } from '../tables.js';

@@ -3,7 +3,8 @@
 // and its PRs first, titles cut to the width, the settings after them summed up in a few lines (all of them with
 // --settings or -v); `--watch` cuts the PR list to the window's height too (see screen-fit.ts). The settings block
 // is shared with the confirmation of `queue create|update`.
-import type { EnqueuedPullRequest, Queue, UpdatedQueue } from '../../api/schemas.js';
+import type { EnqueuedPullRequest } from '../../model/pull-request.js';
+import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { paintState } from '../colors.js';
 import { ageSince } from '../durations.js';
 import { formatList, onOff } from '../fields.js';

@@ -4,7 +4,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Counts, DurationStats, Rates, Stats } from '../../commands/stats-tally.js';
 import { paintState } from '../colors.js';
 import { formatDuration } from '../durations.js';
-import type { Estimate } from '../../api/metrics-summary.js';
+import type { Estimate } from '../../model/metrics.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
 import { renderTable } from '../tables.js';

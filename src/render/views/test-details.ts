@@ -1,5 +1,5 @@
 // `mq test-details`: one test case from the flaky-test catalogue.
-import type { TestCase } from '../../api/schemas.js';
+import type { TestCase } from '../../model/flaky-tests.js';
 import { paintState } from '../colors.js';
 import { ageSince } from '../durations.js';
 import { formatAgo, formatList, yesNo } from '../fields.js';

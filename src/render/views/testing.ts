@@ -1,5 +1,5 @@
 // `mq testing`: one test run of the queue — its branch, the PRs it tests, and the checks reporting on it.
-import type { TestingDetails } from '../../api/schemas.js';
+import type { TestingDetails } from '../../model/testing.js';
 import { paintState } from '../colors.js';
 import { formatList, formatSince } from '../fields.js';
 import type { RenderContext } from '../options.js';

@@ -6,7 +6,7 @@ import { ageSince } from '../durations.js';
 import type { RenderContext } from '../options.js';
 import { aboutPr } from '../fields.js';
 import { outageSummary } from './outage.js';
-import type { SubmittedPullRequest } from '../../api/schemas.js';
+import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { Eta } from '../../commands/eta.js';
 import { formatEtaShort } from '../eta-text.js';
 import { explainReadiness, readinessInBrief } from '../explain-readiness.js';

@@ -1,21 +1,21 @@
 // The flaky-test catalogue behind `flaky-tests/*`: a few fixed test cases, the same for every repository and
 // organization, so tests and the demo can look them up by id; the tickets linked to them are the state's.
-import {
-  FAILING_WINDOW_MAX_MS,
-  type FlakyPage,
-  type GetTestDetailsRequest,
-  type LinkTicketRequest,
-  type ListFailingTestsRequest,
-  type ListFailingTestsResponse,
-  type ListQuarantinedTestsRequest,
-  type ListQuarantinedTestsResponse,
-  type ListUnhealthyTestsRequest,
-  type ListUnhealthyTestsResponse,
-  type QuarantinedTest,
-  type Repo,
-  type TestCase,
-  type TestDetailsResponse,
-} from '../../api/schemas.js';
+import type {
+  FlakyPage,
+  GetTestDetailsRequest,
+  LinkTicketRequest,
+  ListFailingTestsRequest,
+  ListFailingTestsResponse,
+  ListQuarantinedTestsRequest,
+  ListQuarantinedTestsResponse,
+  ListUnhealthyTestsRequest,
+  ListUnhealthyTestsResponse,
+  QuarantinedTest,
+  Repo,
+  TestCase,
+  TestDetailsResponse,
+} from '../../api/v1/schemas.js';
+import { FAILING_WINDOW_MAX_MS } from '../../model/vocabulary.js';
 import type { Keyed } from './state.js';
 
 interface SeededTestCase {

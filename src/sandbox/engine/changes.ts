@@ -10,7 +10,7 @@ import {
   ServedSubmitPullRequestRequest,
   SetImpactedTargetsRequest,
   UpdateQueueRequest,
-} from '../../api/schemas.js';
+} from '../../api/v1/schemas.js';
 import type { QueueEngine } from './engine.js';
 import { PullRequestDescription } from './facts.js';
 

@@ -1,33 +1,33 @@
 // The sandbox's queue engine: every operation of the v1 API over an in-memory state, as a pure state machine.
 // It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and `advance`, so the same
 // requests on the same clock give the same answers, ids included.
-import {
-  PRIORITY_NAMES,
-  type CreateQueueRequest,
-  type GetMergeQueueTestingDetailsRequest,
-  type GetSubmittedPullRequestRequest,
-  type GetTestDetailsRequest,
-  type LinkTicketRequest,
-  type ListFailingTestsRequest,
-  type ListFailingTestsResponse,
-  type ListQuarantinedTestsRequest,
-  type ListQuarantinedTestsResponse,
-  type ListUnhealthyTestsRequest,
-  type ListUnhealthyTestsResponse,
-  type ListPullRequestsRequest,
-  type ListPullRequestsResponse,
-  type Priority,
-  type PullRequestRequest,
-  type Queue,
-  type QueueRequest,
-  type Repo,
-  type ServedSubmitPullRequestRequest,
-  type SetImpactedTargetsRequest,
-  type SubmittedPullRequest,
-  type TestDetailsResponse,
-  type TestingDetails,
-  type UpdateQueueRequest,
-} from '../../api/schemas.js';
+import type {
+  CreateQueueRequest,
+  GetMergeQueueTestingDetailsRequest,
+  GetSubmittedPullRequestRequest,
+  GetTestDetailsRequest,
+  LinkTicketRequest,
+  ListFailingTestsRequest,
+  ListFailingTestsResponse,
+  ListQuarantinedTestsRequest,
+  ListQuarantinedTestsResponse,
+  ListUnhealthyTestsRequest,
+  ListUnhealthyTestsResponse,
+  ListPullRequestsRequest,
+  ListPullRequestsResponse,
+  Priority,
+  PullRequestRequest,
+  Queue,
+  QueueRequest,
+  Repo,
+  ServedSubmitPullRequestRequest,
+  SetImpactedTargetsRequest,
+  SubmittedPullRequest,
+  TestDetailsResponse,
+  TestingDetails,
+  UpdateQueueRequest,
+} from '../../api/v1/schemas.js';
+import { PRIORITY_NAMES } from '../../model/vocabulary.js';
 import { CatalogueRefusal, linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestDescription, type PullRequestFacts } from './facts.js';
 import { deterministicUuid } from './ids.js';

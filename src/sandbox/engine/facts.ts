@@ -1,7 +1,7 @@
 // What the sandbox pretends the repository host knows about a PR: title, author, head SHA and branch, base
 // branch, mergeability, and how its tests will go. Set through `/_sandbox/pullRequests`, or made up on first use.
 import * as z from 'zod';
-import { PrNumber, Repo } from '../../api/schemas.js';
+import { PrNumber, Repo } from '../../api/v1/schemas.js';
 import { deterministicSha } from './ids.js';
 import { keyed, type HostState, type PullRequestRecord, type TestOutcome } from './state.js';
 

@@ -1,6 +1,6 @@
 // The order of the line: where an admitted PR stands by its priority, and the scans of the line's front, where
 // the PRs under test are. The rest of a long line is PRs waiting their turn, which no step needs to visit.
-import { PRIORITY_NAMES, type PullRequestState } from '../../api/schemas.js';
+import { PRIORITY_NAMES, type PullRequestState } from '../../model/vocabulary.js';
 import type { QueueRecord, Submission } from './state.js';
 import { indexOf, submissionOf, type QueueWorld } from './world.js';
 

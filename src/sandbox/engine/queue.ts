@@ -1,7 +1,7 @@
 // One queue over time: what a submit, a cancel and a restart do, and `settleQueue`, which moves the queue as far
 // as it can go at the clock's current instant (runs that ended, admission, merges, failures, new runs). The
 // engine settles a queue after every change and at every instant something is due (`nextQueueEventAt`).
-import { PRIORITY_NAMES } from '../../api/schemas.js';
+import { PRIORITY_NAMES } from '../../model/vocabulary.js';
 import { admitReady } from './admission.js';
 import { batchAt, nextPending } from './batching.js';
 import { finishBisectionRun, leaveBisection, returnToLine, startBisectionRuns } from './bisection.js';

@@ -1,6 +1,7 @@
 // The sandbox's whole state as one plain-JSON document: what the engine works on and what the state file
 // holds. Versioned: a document an older sandbox wrote is brought up to date, one a newer sandbox wrote is refused.
-import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QueueSettings, type QueueState, type Repo, type TEST_RUN_STATUSES } from '../../api/schemas.js';
+import type { QueueSettings, Repo } from '../../api/v1/schemas.js';
+import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QueueState, type TEST_RUN_STATUSES } from '../../model/vocabulary.js';
 
 /**
  * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.

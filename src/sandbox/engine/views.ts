@@ -1,6 +1,6 @@
 // The engine's records as the API shows them: the response shapes of schemas.ts, timestamps in ISO 8601.
-import type { EnqueuedPullRequest, Queue, SubmittedPullRequest, TestingDetails, UpdatedQueue } from '../../api/schemas.js';
-import { IMPACTS_ALL } from '../../api/schemas.js';
+import type { EnqueuedPullRequest, Queue, SubmittedPullRequest, TestingDetails, UpdatedQueue } from '../../api/v1/schemas.js';
+import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { sha1Hex } from './digest.js';
 import { URGENT } from './line.js';
 import { readinessOf } from './readiness.js';

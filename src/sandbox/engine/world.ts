@@ -1,6 +1,6 @@
 // What the queue mechanics work on: the state document, fresh ids, the records by id, and the one function every
 // change of a PR's state goes through (timestamps, metric events, and the index of PRs under test).
-import type { PullRequestState } from '../../api/schemas.js';
+import type { PullRequestState } from '../../model/vocabulary.js';
 import { recordEvent } from './metrics.js';
 import {
   TESTED_STATES,

@@ -14,7 +14,7 @@ import {
   ListUnhealthyTestsRequest,
   QueueRequest,
   type SetImpactedTargetsRequest,
-} from '../../api/schemas.js';
+} from '../../api/v1/schemas.js';
 import { CHANGES, TIME_PASSED, type Change } from '../engine/changes.js';
 import { checkAdvance, EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
 import { METRICS_CONTENT_TYPE } from '../engine/metrics.js';

@@ -2,7 +2,8 @@
 // the engine, and the state file (persistence.ts), where every change is journaled before it is acknowledged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { API_VERSION, BODY_LIMIT_BYTES } from '../../api/schemas.js';
+import { API_VERSION } from '../../api/v1/schemas.js';
+import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
 import { answerClientError, errorAnswer, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';

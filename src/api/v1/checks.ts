@@ -1,6 +1,6 @@
 // The checks of the client's requests and answers, by schema name. The build writes this module anew as the
 // checks' text (scripts/build.mjs), without zod or the schemas; unbuilt, they are made here from the schemas.
-import { compileChecks } from './check-source.js';
+import { compileChecks } from '../check-source.js';
 import * as schemas from './schemas.js';
 
 export const SCHEMAS = {

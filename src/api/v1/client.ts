@@ -1,13 +1,13 @@
 // One typed method per operation of the v1 API. Each validates its request before anything is sent (a bad one
 // is a UsageError: exit 2, nothing sent) and its response after (a bad one names the missing field).
 import type { z } from 'zod';
-import { ResponseError, UsageError } from '../errors.js';
-import { safeParseChecked } from './check-runtime.js';
+import { ResponseError, UsageError } from '../../errors.js';
+import { safeParseChecked } from '../check-runtime.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
-import { BODY_LIMIT_BYTES } from './constants.js';
+import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 import type { Repo } from './schemas.js';
-import { withListTail, type ListTail } from './streamed-list.js';
-import { Transport, type Answer, type TransportOptions } from './transport.js';
+import { withListTail, type ListTail } from '../streamed-list.js';
+import { Transport, type Answer, type TransportOptions } from '../transport.js';
 
 type Input<N extends SchemaName> = z.input<(typeof SCHEMAS)[N]>;
 type Output<N extends SchemaName> = z.output<(typeof SCHEMAS)[N]>;

@@ -3,10 +3,10 @@
 // come from the hosted service's published OpenAPI description (request names of queue settings, `priority`,
 // `noBatch`, `pr.sha`, `pr.branch`, `listPullRequests`).
 import * as z from 'zod';
-import { portable } from './check-runtime.js';
+import { portable } from '../check-runtime.js';
+import { formatPath } from '../format-path.js';
 import {
   DIRECT_MERGE_MODES,
-  formatPath,
   IMPACTS_ALL,
   LIST_TAKE_MAX,
   MERGE_METHODS,
@@ -22,9 +22,12 @@ import {
   TEST_ID_PATTERN,
   TEST_RUN_STATUSES,
   TEST_STATUS_VALUES,
-} from './constants.js';
+  UNHEALTHY_STATUSES,
+  FLAKY_PAGE_SIZE_MAX,
+} from '../../model/vocabulary.js';
 
-export * from './constants.js';
+/** The v1 API's path segment under the service's root. */
+export const API_VERSION = 'v1';
 
 /** A request enum the service takes in either letter case (SEMANTICS.md); it always leaves here in lower case. */
 function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
@@ -116,34 +119,34 @@ export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
 
 const positiveInt = z.number().int().min(1).max(SETTING_MAX);
 /**
- * updateQueue's settings: the request names are the response names. The descriptions are the flags' help.
+ * updateQueue's settings: the request names are the response names, the model's (src/model/queue-settings.ts).
  * The last four are not in the published description; the service stores and returns them (its Terraform
  * provider sets them).
  */
 export const QueueSettings = z.object({
-  mode: anyCaseEnum(QUEUE_MODES).describe('single: one line; parallel: lanes from impacted targets'),
-  concurrency: positiveInt.describe('PRs or batches tested at once'),
-  testingTimeoutMinutes: positiveInt.describe('minutes a test run may take before it counts as failed'),
+  mode: anyCaseEnum(QUEUE_MODES),
+  concurrency: positiveInt,
+  testingTimeoutMinutes: positiveInt,
   // 0 (the service's default) means "do not wait": the service accepts it though the description says minimum 1.
-  pendingFailureDepth: z.number().int().min(0).max(SETTING_MAX).describe('PRs behind a failed one that finish testing before it is removed (0: none)'),
-  canOptimisticallyMerge: z.boolean().describe('a pass on top of a failed PR clears it'),
-  batch: z.boolean().describe('test PRs in batches'),
-  batchingMinSize: positiveInt.describe('PRs that make a batch'),
-  batchingMaxWaitTimeMinutes: positiveInt.describe('minutes to wait for a batch to fill'),
-  bisectionConcurrency: positiveInt.describe('test runs while bisecting a failed batch'),
-  directMergeMode: anyCaseEnum(DIRECT_MERGE_MODES).describe('always: a PR up to date with the branch merges without a run'),
-  optimizationMode: anyCaseEnum(OPTIMIZATION_MODES).describe('skip redundant tests while bisecting'),
-  mergeMethod: anyCaseEnum(MERGE_METHODS).describe('how a PR is merged into the branch'),
-  requiredStatuses: z.array(z.string()).describe('statuses that must pass (repeat the flag for several)'),
-  deleteRequiredStatuses: z.boolean().describe('drop the required statuses set here; fall back to branch protection'),
-  commentsEnabled: z.boolean().describe('post comments on PRs'),
-  commandsEnabled: z.boolean().describe('accept /trunk merge comments'),
-  createPrsForTestingBranches: z.boolean().describe('open PRs for testing branches'),
-  statusCheckEnabled: z.boolean().describe('post a status check on PRs'),
-  extensionEnabled: z.boolean().describe('let the browser extension act on the queue'),
-  enqueueingLabel: z.string().describe('a label that submits a PR when added ("" for none)'),
-  labelCommandsEnabled: z.boolean().describe('accept labels as commands'),
-  stateLabelsEnabled: z.boolean().describe('label PRs with their queue state'),
+  pendingFailureDepth: z.number().int().min(0).max(SETTING_MAX),
+  canOptimisticallyMerge: z.boolean(),
+  batch: z.boolean(),
+  batchingMinSize: positiveInt,
+  batchingMaxWaitTimeMinutes: positiveInt,
+  bisectionConcurrency: positiveInt,
+  directMergeMode: anyCaseEnum(DIRECT_MERGE_MODES),
+  optimizationMode: anyCaseEnum(OPTIMIZATION_MODES),
+  mergeMethod: anyCaseEnum(MERGE_METHODS),
+  requiredStatuses: z.array(z.string()),
+  deleteRequiredStatuses: z.boolean(),
+  commentsEnabled: z.boolean(),
+  commandsEnabled: z.boolean(),
+  createPrsForTestingBranches: z.boolean(),
+  statusCheckEnabled: z.boolean(),
+  extensionEnabled: z.boolean(),
+  enqueueingLabel: z.string(),
+  labelCommandsEnabled: z.boolean(),
+  stateLabelsEnabled: z.boolean(),
 });
 export type QueueSettings = z.infer<typeof QueueSettings>;
 
@@ -178,7 +181,6 @@ export const GetTestDetailsRequest = z.object({
 export type GetTestDetailsRequest = z.infer<typeof GetTestDetailsRequest>;
 
 /** The flaky-test lists page with a size and the token the previous page gave ("" or none: the first page). */
-export const FLAKY_PAGE_SIZE_MAX = 100;
 const PageQuery = z.object({
   page_size: z.number().int().min(1).max(FLAKY_PAGE_SIZE_MAX),
   page_token: z.string().optional(),
@@ -190,8 +192,7 @@ export const ListQuarantinedTestsRequest = z.object({
 });
 export type ListQuarantinedTestsRequest = z.infer<typeof ListQuarantinedTestsRequest>;
 
-/** The service spells these in upper case and takes either (SEMANTICS.md); they leave here in upper case. */
-export const UNHEALTHY_STATUSES = ['FLAKY', 'BROKEN'] as const;
+/** The service spells UNHEALTHY_STATUSES in upper case and takes either (SEMANTICS.md); they leave here in upper case. */
 export const ListUnhealthyTestsRequest = ListQuarantinedTestsRequest.extend({
   status: z
     .string()
@@ -201,7 +202,6 @@ export const ListUnhealthyTestsRequest = ListQuarantinedTestsRequest.extend({
 export type ListUnhealthyTestsRequest = z.infer<typeof ListUnhealthyTestsRequest>;
 
 /** start_time inclusive, end_time exclusive, at most 7 days apart. */
-export const FAILING_WINDOW_MAX_MS = 7 * 24 * 3600 * 1000;
 export const ListFailingTestsRequest = ListQuarantinedTestsRequest.extend({
   start_time: z.iso.datetime({ offset: true }),
   end_time: z.iso.datetime({ offset: true }),

@@ -1,12 +1,10 @@
-// The v1 API's fixed words and limits, apart from the zod schemas (schemas.ts, which re-exports them): a command
-// that only needs these does not load zod.
+// The service's words and limits, whichever API says them: states, modes, priorities, the bounds on numbers.
+// Plain constants, so a command that needs only these loads nothing else.
 
 /** SERVICE.md shows 2147483647 as the largest PR number; the published description allows more, we send less. */
 export const PR_NUMBER_MAX = 2_147_483_647;
 /** The service's request body limit. */
 export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
-/** The service's path segment; every base URL ends in it. */
-export const API_VERSION = 'v1';
 
 export const PULL_REQUEST_STATES = ['not_ready', 'pending', 'testing', 'tests_passed', 'merged', 'failed', 'cancelled', 'pending_failure'] as const;
 export const FINAL_PULL_REQUEST_STATES = ['merged', 'failed', 'cancelled'] as const;
@@ -16,7 +14,7 @@ export function isFinalState(state: string | undefined): boolean {
   return state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
 }
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
-/** The states updateQueue accepts: `switching_modes` is entered by the service itself. */
+/** The states a client may set: `switching_modes` is entered by the service itself. */
 export const SETTABLE_QUEUE_STATES = ['running', 'paused', 'draining'] as const;
 export const QUEUE_MODES = ['single', 'parallel'] as const;
 export const DIRECT_MERGE_MODES = ['off', 'always'] as const;
@@ -32,20 +30,28 @@ export const SETTING_MAX = 4_294_967_295;
 export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
 export type PriorityName = keyof typeof PRIORITY_NAMES;
 export const PRIORITY_MAX = 255;
+/** A priority as a user gives it: a name, or 0 (most urgent) to 255. */
+export type Priority = number | PriorityName;
 
 export type PullRequestState = (typeof PULL_REQUEST_STATES)[number];
 export type QueueState = (typeof QUEUE_STATES)[number];
-/** A state as a response carries it: a known one, or one this client does not know yet, shown as it came. */
+export type SettableQueueState = (typeof SETTABLE_QUEUE_STATES)[number];
+/** A state as the service reported it: a known one, or one this client does not know yet, shown as it came. */
 export type ReportedPullRequestState = PullRequestState | (string & {});
 export type ReportedQueueState = QueueState | (string & {});
+/** A value of one of the lists above as reported: known, or new and shown as it came. */
+export type Reported<T extends readonly string[]> = T[number] | (string & {});
 
+/** How many PRs one page of a history read holds at most. */
 export const LIST_TAKE_MAX = 100;
+/** Impacted targets meaning "every target". */
 export const IMPACTS_ALL = 'ALL';
 /** Any 8-4-4-4-12 hexadecimal id: the service checks no UUID version or variant. */
 export const TEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TEST_STATUS_VALUES = ['healthy', 'flaky', 'broken'] as const;
-
-/** A path as an error message shows it: `enqueuedPullRequests[0].prNumber`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
-}
+/** The statuses of list-unhealthy-tests, in the service's upper case. */
+export const UNHEALTHY_STATUSES = ['FLAKY', 'BROKEN'] as const;
+/** The most tests one page of a flaky-test list holds. */
+export const FLAKY_PAGE_SIZE_MAX = 100;
+/** A failing-tests window: at most 7 days. */
+export const FAILING_WINDOW_MAX_MS = 7 * 24 * 3600 * 1000;

@@ -1,0 +1,56 @@
+// The flaky-test data: test cases, their health, and the lists the service keeps of them. The names are the
+// service's own (snake_case), as mq's JSON output has always printed them.
+import type { Reported, TEST_STATUS_VALUES } from './vocabulary.js';
+
+export interface TestCase {
+  id: string;
+  repository: { html_url: string };
+  html_url: string;
+  name: string;
+  variant: string;
+  status: { value?: Reported<typeof TEST_STATUS_VALUES>; reason: string; timestamp: string };
+  most_common_failures: { summary: string; occurrence_count: number; last_occurrence?: string }[];
+  failure_rate_last_7d: number;
+  failure_rate_last_24h: number;
+  codeowners: string[];
+  pull_requests_impacted_last_7d: number;
+  quarantined: boolean;
+  file_path?: string;
+  parent?: string;
+  classname?: string;
+  ticket?: { html_url: string };
+}
+
+/** A test case without its failure history, as the unhealthy list gives it. */
+export type UnhealthyTest = Omit<TestCase, 'most_common_failures' | 'failure_rate_last_7d' | 'failure_rate_last_24h'>;
+
+/** A quarantined test, named its own way: `test_case_id`, `file`, an upper-case `status`. */
+export interface QuarantinedTest {
+  name: string;
+  parent: string | null;
+  file: string | null;
+  classname: string | null;
+  status: Reported<typeof TEST_STATUS_VALUES>;
+  codeowners: string[];
+  quarantine_setting: string;
+  quarantined_at: string;
+  status_last_updated_at: string;
+  test_case_id: string;
+  variant: string;
+}
+
+/** Where a page of a flaky-test list stands; an empty next_page_token means it was the last. */
+export interface FlakyPage {
+  total_rows: number;
+  total_pages: number;
+  next_page_token: string;
+  prev_page_token: string;
+  last_page_token: string;
+  page_index: number;
+}
+
+/** One page of a list: its rows and where it stands. */
+export interface FlakyTestsPage<T> {
+  tests: T[];
+  page: FlakyPage;
+}

@@ -1,0 +1,72 @@
+// A queue's settings as mq offers them, one row each: what it takes and what it means. The flags of
+// `queue create`/`update` are made from these rows (src/commands/queue/setting-flags.ts), the help is their
+// description, and each adapter maps the values onto its API.
+import type { QueueSettings } from './queue.js';
+import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, SETTING_MAX } from './vocabulary.js';
+
+export interface SettingRow {
+  kind: 'count' | 'boolean' | 'choice' | 'list' | 'text';
+  choices?: readonly string[];
+  /** The smallest count it takes (counts only). */
+  min?: number;
+  description: string;
+}
+
+const count = (description: string, min = 1): SettingRow => ({ kind: 'count', min, description });
+const on = (description: string): SettingRow => ({ kind: 'boolean', description });
+const choice = (choices: readonly string[], description: string): SettingRow => ({ kind: 'choice', choices, description });
+
+/**
+ * In the order the help lists them. The last four are not in v1's published description; the service stores
+ * and returns them (its Terraform provider sets them).
+ */
+export const QUEUE_SETTINGS: { readonly [K in keyof QueueSettings]: SettingRow } = {
+  mode: choice(QUEUE_MODES, 'single: one line; parallel: lanes from impacted targets'),
+  concurrency: count('PRs or batches tested at once'),
+  testingTimeoutMinutes: count('minutes a test run may take before it counts as failed'),
+  // 0 (the service's default) means "do not wait": the service accepts it though the description says minimum 1.
+  pendingFailureDepth: count('PRs behind a failed one that finish testing before it is removed (0: none)', 0),
+  canOptimisticallyMerge: on('a pass on top of a failed PR clears it'),
+  batch: on('test PRs in batches'),
+  batchingMinSize: count('PRs that make a batch'),
+  batchingMaxWaitTimeMinutes: count('minutes to wait for a batch to fill'),
+  bisectionConcurrency: count('test runs while bisecting a failed batch'),
+  directMergeMode: choice(DIRECT_MERGE_MODES, 'always: a PR up to date with the branch merges without a run'),
+  optimizationMode: choice(OPTIMIZATION_MODES, 'skip redundant tests while bisecting'),
+  mergeMethod: choice(MERGE_METHODS, 'how a PR is merged into the branch'),
+  requiredStatuses: { kind: 'list', description: 'statuses that must pass (repeat the flag for several)' },
+  deleteRequiredStatuses: on('drop the required statuses set here; fall back to branch protection'),
+  commentsEnabled: on('post comments on PRs'),
+  commandsEnabled: on('accept /trunk merge comments'),
+  createPrsForTestingBranches: on('open PRs for testing branches'),
+  statusCheckEnabled: on('post a status check on PRs'),
+  extensionEnabled: on('let the browser extension act on the queue'),
+  enqueueingLabel: { kind: 'text', description: 'a label that submits a PR when added ("" for none)' },
+  labelCommandsEnabled: on('accept labels as commands'),
+  stateLabelsEnabled: on('label PRs with their queue state'),
+};
+
+export type SettingCheck = { ok: true; value: unknown } | { ok: false; problem: string };
+
+/** Whether `value` is one the setting takes; a choice is taken in either letter case and kept in lower case. */
+export function checkQueueSetting(row: SettingRow, value: unknown): SettingCheck {
+  switch (row.kind) {
+    case 'boolean':
+      return typeof value === 'boolean' ? { ok: true, value } : { ok: false, problem: 'must be true or false' };
+    case 'count': {
+      const min = row.min ?? 1;
+      if (typeof value !== 'number' || !Number.isInteger(value)) return { ok: false, problem: 'must be a whole number' };
+      if (value < min || value > SETTING_MAX) return { ok: false, problem: `must be from ${min} to ${SETTING_MAX}` };
+      return { ok: true, value };
+    }
+    case 'choice': {
+      const word = typeof value === 'string' ? value.toLowerCase() : undefined;
+      const choices = row.choices ?? [];
+      return word !== undefined && choices.includes(word) ? { ok: true, value: word } : { ok: false, problem: `must be one of ${choices.join(', ')}` };
+    }
+    case 'list':
+      return Array.isArray(value) && value.every((item) => typeof item === 'string') ? { ok: true, value } : { ok: false, problem: 'must be a list of names' };
+    case 'text':
+      return typeof value === 'string' ? { ok: true, value } : { ok: false, problem: 'must be text' };
+  }
+}

@@ -1,0 +1,72 @@
+// A queue as mq reasons about it: its state, its settings and the PRs admitted to it.
+import type { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, Reported, ReportedQueueState } from './vocabulary.js';
+import type { EnqueuedPullRequest } from './pull-request.js';
+
+/** The settings a client may change, by the names the queue reports them under. */
+export interface QueueSettings {
+  mode: (typeof QUEUE_MODES)[number];
+  concurrency: number;
+  testingTimeoutMinutes: number;
+  pendingFailureDepth: number;
+  canOptimisticallyMerge: boolean;
+  batch: boolean;
+  batchingMinSize: number;
+  batchingMaxWaitTimeMinutes: number;
+  bisectionConcurrency: number;
+  directMergeMode: (typeof DIRECT_MERGE_MODES)[number];
+  optimizationMode: (typeof OPTIMIZATION_MODES)[number];
+  mergeMethod: (typeof MERGE_METHODS)[number];
+  requiredStatuses: string[];
+  /** An action rather than a setting: drop the required statuses set here, so branch protection's apply. */
+  deleteRequiredStatuses: boolean;
+  commentsEnabled: boolean;
+  commandsEnabled: boolean;
+  createPrsForTestingBranches: boolean;
+  statusCheckEnabled: boolean;
+  extensionEnabled: boolean;
+  enqueueingLabel: string;
+  labelCommandsEnabled: boolean;
+  stateLabelsEnabled: boolean;
+}
+
+/** A queue's settings and state as reported; values mq does not know are shown as they came. */
+export interface QueueFacts {
+  state: ReportedQueueState;
+  branch: string;
+  concurrency: number;
+  testingTimeoutMinutes: number;
+  mode: Reported<typeof QUEUE_MODES>;
+  canOptimisticallyMerge: boolean;
+  pendingFailureDepth: number;
+  batch: boolean;
+  batchingMaxWaitTimeMinutes: number;
+  batchingMinSize: number;
+  createPrsForTestingBranches: boolean;
+  commentsEnabled: boolean;
+  commandsEnabled: boolean;
+  statusCheckEnabled: boolean;
+  bisectionConcurrency: number;
+  /** null: no override, the branch protection's required statuses apply. */
+  requiredStatuses: string[] | null;
+  directMergeMode: Reported<typeof DIRECT_MERGE_MODES>;
+  optimizationMode: Reported<typeof OPTIMIZATION_MODES>;
+  mergeMethod: Reported<typeof MERGE_METHODS>;
+  extensionEnabled?: boolean;
+  enqueueingLabel?: string;
+  labelCommandsEnabled?: boolean;
+  stateLabelsEnabled?: boolean;
+  allowedBotSubmitters?: string[];
+  batchingRules?: unknown[];
+  testBranchConstructionMode?: string;
+  notReadyTimeoutHours?: number;
+}
+
+/** A queue with the PRs admitted to it, in the order they merge. */
+export interface Queue extends QueueFacts {
+  enqueuedPullRequests: EnqueuedPullRequest[];
+}
+
+/** A queue as a change answered it: its PRs may be left out. */
+export interface UpdatedQueue extends QueueFacts {
+  enqueuedPullRequests?: EnqueuedPullRequest[];
+}

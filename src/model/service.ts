@@ -1,0 +1,120 @@
+// What mq asks of the merge queue service, whichever API answers: coordinates in, the model out. Commands get one
+// from their context (ctx.service()); each API is an adapter behind it (src/api/v1/, later v2). A capability an
+// API lacks is refused by its adapter in one line, never asked about by a command.
+import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
+import type { MetricSample } from './prometheus.js';
+import type { PullRequestPage, SubmittedPullRequest } from './pull-request.js';
+import type { Queue, QueueSettings, UpdatedQueue } from './queue.js';
+import type { QueueRef, Repo } from './repository.js';
+import type { TestingDetails } from './testing.js';
+import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
+
+/** How to ask for a PR: by its number, or by its head branch. */
+export type PullRequestKey = { number: number } | { branch: string };
+
+export interface SubmitOptions {
+  priority?: Priority;
+  /** Test it on its own, never in a batch. */
+  noBatch?: boolean;
+}
+
+/** Which part of the history: `since`/`until` (ISO times) bound when a PR concluded, both inclusive. */
+export interface HistoryQuery {
+  state?: PullRequestState;
+  since?: string;
+  until?: string;
+  cursor?: string;
+  take?: number;
+}
+
+/** A change to a queue: its state, and any of its settings. */
+export type QueueChange = Partial<QueueSettings> & { state?: SettableQueueState };
+
+/**
+ * Strings to follow a list in a request, too many to hold in memory (a targets file): readable again on each
+ * call, with their size as JSON measured up front.
+ */
+export interface ListTail {
+  count: number;
+  /** The items as JSON strings joined by commas: bytes, and UTF-16 length. */
+  jsonBytes: number;
+  jsonLength: number;
+  /** The items, a batch at a time (an async step per item would cost more than the item's JSON). */
+  batches(): AsyncIterable<readonly string[]>;
+}
+
+/** The queue's health metrics: the exposition as received (for --raw), and its samples. */
+export interface Metrics {
+  text: string;
+  samples: MetricSample[];
+}
+
+/** A page of a flaky-test list to ask for: its size and the token the previous page gave (none: the first). */
+export interface FlakyPageQuery {
+  size: number;
+  token?: string;
+}
+
+/** Who a flaky-test read is about: the organization's slug and the repository. */
+export interface FlakyScope {
+  repo: Repo;
+  org: string;
+}
+
+/** The service's own health, as its status page says it. */
+export interface ServiceStatus {
+  overallStatus: {
+    type: 'up' | 'impacted' | (string & {});
+    color: string;
+    overallStatusDescription: string;
+    impactedStatuses?: { name: string; color: string; statusDescription: string }[];
+  };
+  statuses: { name: string; color: string; statusDescription: string }[];
+}
+
+export interface MergeQueueService {
+  submitPullRequest(queue: QueueRef, pr: number, options?: SubmitOptions): Promise<void>;
+  cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
+  restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
+  getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey): Promise<SubmittedPullRequest>;
+  listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
+
+  getQueue(queue: QueueRef): Promise<Queue>;
+  /** Settings a queue is created with; the others follow with updateQueue. */
+  createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;
+  /** The queue as the change left it, when the service gives it back. */
+  updateQueue(queue: QueueRef, change: QueueChange): Promise<UpdatedQueue | undefined>;
+  deleteQueue(queue: QueueRef): Promise<void>;
+
+  /** `more`: a list too long to hold in memory, sent after `targets`. */
+  setImpactedTargets(queue: QueueRef, pr: { number: number; sha: string }, targets: string[] | typeof IMPACTS_ALL, more?: ListTail): Promise<void>;
+  getMergeQueueTestingDetails(queue: QueueRef, testRunId: string): Promise<TestingDetails>;
+  /** Without a repository: every repository of the organization. */
+  getMergeQueueMetrics(scope: { repo?: Repo }): Promise<Metrics>;
+
+  getTestDetails(scope: FlakyScope, testId: string): Promise<TestCase>;
+  listQuarantinedTests(scope: FlakyScope, page: FlakyPageQuery): Promise<FlakyTestsPage<QuarantinedTest>>;
+  listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): Promise<FlakyTestsPage<UnhealthyTest>>;
+  /** Tests that failed from `start` (inclusive) to `end` (exclusive), ISO times at most 7 days apart. */
+  listFailingTests(scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): Promise<FlakyTestsPage<TestCase>>;
+  linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): Promise<void>;
+
+  /** The service's own health; asked without the credential. */
+  getStatus(): Promise<ServiceStatus>;
+  /** The service's clock, as of its last answer; undefined before any. */
+  serviceNow(): number | undefined;
+  /** Closes its connections. */
+  close(): Promise<void>;
+}
+
+/** One failed try about to be repeated, for -v to show. */
+export interface RetryNotice {
+  operation: string;
+  /** The try that failed, from 1. */
+  attempt: number;
+  /** The most tries there will be. */
+  tries: number;
+  /** The pause before the next try. */
+  delayMs: number;
+  error: Error;
+}
