@@ -52,15 +52,18 @@ export class ConfigError extends MqError {
 export class ApiError extends MqError {
   /** A 429 or 503's Retry-After, capped: how long the service asked to be left alone. */
   readonly retryAfterMs?: number;
+  /** The API's own code for the error, where it names one (v2's `PR_ALREADY_ENQUEUED`). */
+  readonly apiCode?: string;
 
   constructor(
     readonly status: number,
     message: string,
     readonly operation: string,
-    options?: ErrorOptions & { retryAfterMs?: number },
+    options?: ErrorOptions & { retryAfterMs?: number; apiCode?: string },
   ) {
     super(message, apiErrorCode(status), exitCodeForStatus(status), options);
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options?.apiCode !== undefined) this.apiCode = options.apiCode;
   }
 }
 

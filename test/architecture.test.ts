@@ -17,17 +17,24 @@ interface Room {
 
 /**
  * Top to bottom: an import of a room listed above the importer's is `upward`; one of a room beside or below that
- * the importer may not import is `not allowed`. The sandbox stands apart from the CLI: its I/O face over its
- * engine, both over the service's schemas (src/api/) and the shared leaves, and entered from outside only where
- * DOORS says.
+ * the importer may not import is `not allowed`. Commands and renderers speak the model: neither reaches an API's
+ * adapter (src/api/v1/, its wire schemas) nor the transport; only the entry chooses and builds the adapter. The
+ * sandbox stands apart from the CLI: its I/O face (which reads the wire) over its engine, entered from outside
+ * only where DOORS says.
  */
 const ROOMS: readonly Room[] = [
-  { name: 'entry', holds: ['src/main.ts', 'src/cli.ts', 'src/cli/'], mayImport: ['commands', 'presentation', 'service', 'model', 'leaves'] },
-  { name: 'commands', holds: ['src/commands/'], mayImport: ['presentation', 'service', 'model', 'leaves'] },
-  { name: 'presentation', holds: ['src/render/', 'src/completion/', 'src/help/'], mayImport: ['service', 'model', 'leaves'] },
-  { name: 'sandbox io', holds: ['src/sandbox/io/'], mayImport: ['sandbox engine', 'service', 'model', 'leaves'] },
-  { name: 'sandbox engine', holds: ['src/sandbox/engine/'], mayImport: ['service', 'model', 'leaves'] },
-  { name: 'service', holds: ['src/api/', 'src/config/'], mayImport: ['model', 'leaves'] },
+  {
+    name: 'entry',
+    holds: ['src/main.ts', 'src/cli.ts', 'src/cli/'],
+    mayImport: ['commands', 'presentation', 'config', 'adapters', 'transport', 'model', 'leaves'],
+  },
+  { name: 'commands', holds: ['src/commands/'], mayImport: ['presentation', 'config', 'model', 'leaves'] },
+  { name: 'presentation', holds: ['src/render/', 'src/completion/', 'src/help/'], mayImport: ['config', 'model', 'leaves'] },
+  { name: 'sandbox io', holds: ['src/sandbox/io/'], mayImport: ['sandbox engine', 'adapters', 'transport', 'model', 'leaves'] },
+  { name: 'sandbox engine', holds: ['src/sandbox/engine/'], mayImport: ['adapters', 'transport', 'model', 'leaves'] },
+  { name: 'config', holds: ['src/config/'], mayImport: ['transport', 'model', 'leaves'] },
+  { name: 'adapters', holds: ['src/api/v1/', 'src/api/v2/'], mayImport: ['transport', 'model', 'leaves'] },
+  { name: 'transport', holds: ['src/api/'], mayImport: ['model', 'leaves'] },
   { name: 'model', holds: ['src/model/'], mayImport: ['leaves'] },
   { name: 'leaves', holds: ['src/*'], mayImport: [] },
 ];
@@ -44,14 +51,7 @@ interface Door {
 /** Imports the table alone would refuse, each allowed for a reason. */
 const DOORS: readonly Door[] = [
   { from: 'src/commands/sandbox.ts', to: 'sandbox io', why: '`mq sandbox` starts the emulator' },
-  {
-    from: 'src/render/',
-    to: 'commands',
-    typeOnly: true,
-    // Known exception: the renderers take the result and event types the commands declare. Moving those types
-    // down (to a module of result shapes beside the schemas) would close it.
-    why: 'renderers read the result and event types the commands declare',
-  },
+  { from: 'src/commands/doctor.ts', to: 'transport', why: '`mq doctor` names the proxy the transport will use, and shows URLs as it does' },
 ];
 
 /** The engine is a pure state machine over a clock: none of these in its source (comments aside). */
@@ -288,7 +288,7 @@ describe('the layering of src/', () => {
   it('loads with mq status neither zod nor the schemas, cosmiconfig, undici, chalk, cli-table3 nor the sandbox', () => {
     // The build replaces these two with checks it generates from their schemas (scripts/build.mjs,
     // generatedChecks): their imports of zod are the build's, not the program's.
-    const generated = new Set(['src/api/checks.ts', 'src/config/settings-check.ts']);
+    const generated = new Set(['src/api/v1/checks.ts', 'src/config/settings-check.ts']);
     const eager = new Set<string>();
     const visit = (file: string) => {
       if (eager.has(file)) return;
@@ -296,9 +296,9 @@ describe('the layering of src/', () => {
       if (generated.has(file)) return;
       for (const edge of edges) if (edge.from === file && !edge.typeOnly && !edge.dynamic) visit(edge.to);
     };
-    for (const file of ['src/commands/status.ts', 'src/api/client.ts', 'src/render/json.ts', 'src/cli/runner.ts', 'src/cli/prepare.ts']) visit(file);
+    for (const file of ['src/commands/status.ts', 'src/api/v1/adapter.ts', 'src/render/json.ts', 'src/cli/runner.ts', 'src/cli/prepare.ts']) visit(file);
     // A package or any module inside it (cli-table3/src/utils.js is cli-table3 all the same).
-    const heavy = [...eager].filter((file) => /^(zod|cosmiconfig|undici|chalk|cli-table3)(\/|$)|^src\/api\/schemas\.ts$|^src\/sandbox\//.test(file));
+    const heavy = [...eager].filter((file) => /^(zod|cosmiconfig|undici|chalk|cli-table3)(\/|$)|^src\/api\/v1\/schemas\.ts$|^src\/sandbox\//.test(file));
     expect(heavy).toEqual([]);
     expect(eager.size).toBeGreaterThan(10);
   });
@@ -353,28 +353,29 @@ describe('the checker, on a made-up graph', () => {
         'src/sandbox/io/server.ts': `import { paint } from '../../render/r.js';`,
       }),
     ).toEqual([
-      'src/api/a.ts → src/commands/run.ts (upward: service → commands)',
-      'src/render/r.ts → src/sandbox/io/server.ts (not allowed: presentation may import service, model, leaves)',
+      'src/api/a.ts → src/commands/run.ts (upward: transport → commands)',
+      'src/render/r.ts → src/sandbox/io/server.ts (not allowed: presentation may import config, model, leaves)',
       'src/sandbox/io/server.ts → src/render/r.ts (upward: sandbox io → presentation)',
       'src/render/r.ts → src/sandbox/io/server.ts (cycle)',
       'src/sandbox/io/server.ts → src/render/r.ts (cycle)',
     ]);
   });
 
-  it('lets a door pass only what it names: commands/sandbox.ts into the sandbox io room, type-only into commands from render', () => {
+  it('lets a door pass only what it names: commands/sandbox.ts into the sandbox io room, commands/doctor.ts into the transport', () => {
     expect(
       check({
         'src/commands/sandbox.ts': `import { startSandbox } from '../sandbox/io/server.js';`,
         'src/commands/other.ts': `import { startSandbox } from '../sandbox/io/server.js';\nimport { QueueEngine } from '../sandbox/engine/engine.js';`,
         'src/sandbox/io/server.ts': `export const startSandbox = 1;`,
         'src/sandbox/engine/engine.ts': `export const QueueEngine = 1;`,
-        'src/render/r.ts': `import type { Result } from '../commands/result.js';\nimport { EXIT } from '../commands/result.js';`,
-        'src/commands/result.ts': `export const EXIT = 1;`,
+        'src/commands/doctor.ts': `import { proxyFor } from '../api/proxy.js';`,
+        'src/commands/status.ts': `import { proxyFor } from '../api/proxy.js';`,
+        'src/api/proxy.ts': `export const proxyFor = 1;`,
       }),
     ).toEqual([
-      'src/commands/other.ts → src/sandbox/io/server.ts (not allowed: commands may import presentation, service, model, leaves)',
-      'src/commands/other.ts → src/sandbox/engine/engine.ts (not allowed: commands may import presentation, service, model, leaves)',
-      'src/render/r.ts → src/commands/result.ts (upward: presentation → commands)',
+      'src/commands/other.ts → src/sandbox/io/server.ts (not allowed: commands may import presentation, config, model, leaves)',
+      'src/commands/other.ts → src/sandbox/engine/engine.ts (not allowed: commands may import presentation, config, model, leaves)',
+      'src/commands/status.ts → src/api/proxy.ts (not allowed: commands may import presentation, config, model, leaves)',
     ]);
   });
 

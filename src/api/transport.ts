@@ -2,8 +2,10 @@
 // translation of every failure into an MqError a person can act on. The bytes travel over a Wire (wire.ts).
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import type { RetryNotice } from '../model/service.js';
 import { ApiError, InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
-import { errorMessage, judge } from './error-body.js';
+import type { Dialect } from './dialect.js';
+import { judge } from './error-body.js';
 import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
@@ -11,9 +13,11 @@ import { undiciWire } from './undici-wire.js';
 import { CONNECT_TIMEOUT_CODE, type StreamedBody, type Wire } from './wire.js';
 
 export interface TransportOptions {
-  /** Base URL ending in /v1, without a trailing slash. */
+  /** The API's base URL (the service's root and the API's path), without a trailing slash. */
   apiUrl: string;
   token: string;
+  /** How the API sends its credential and words its errors. */
+  dialect: Dialect;
   /** How long one try waits for the whole answer. A try that runs out is not repeated (see `send`). */
   timeoutMs: number;
   /** Where a timeout message sends the user to raise it; default `--timeout or MQ_TIMEOUT`. */
@@ -38,18 +42,6 @@ export interface TransportOptions {
   signal?: AbortSignal;
 }
 
-/** One failed try about to be repeated. */
-export interface RetryNotice {
-  operation: string;
-  /** The try that failed, from 1. */
-  attempt: number;
-  /** The most tries there will be. */
-  tries: number;
-  /** The pause before the next try. */
-  delayMs: number;
-  error: ApiError | NetworkError;
-}
-
 export interface Exchange {
   method: 'GET' | 'POST';
   path: string;
@@ -72,7 +64,6 @@ const RETRY_AFTER_CAP_MS = 30_000;
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 5_000;
 const DEFAULT_RETRIES = 2;
-const TOKEN_HEADER = 'x-api-token';
 
 export class Transport {
   private readonly wire: Wire;
@@ -127,7 +118,8 @@ export class Transport {
       try {
         const answer = await this.once(exchange);
         if (answer.status >= 200 && answer.status < 300) return answer;
-        failure = new ApiError(answer.status, this.scrub(errorMessage(answer)), exchange.operation, { retryAfterMs: answer.retryAfterMs });
+        const words = this.options.dialect.errorWords(answer);
+        failure = new ApiError(answer.status, this.scrub(words.message), exchange.operation, { retryAfterMs: answer.retryAfterMs, apiCode: words.code });
         pause = answer.retryAfterMs ?? backoff(attempt);
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
@@ -168,14 +160,15 @@ export class Transport {
     const url = new URL(this.options.apiUrl + exchange.path);
     for (const [key, value] of Object.entries(exchange.query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = {
-      ...(exchange.anonymous ? {} : { [TOKEN_HEADER]: this.options.token }),
+      ...(exchange.anonymous ? {} : this.options.dialect.credentialHeaders(this.options.token)),
       'user-agent': this.options.userAgent,
       accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
     };
     if (exchange.body !== undefined) headers['content-type'] = 'application/json';
     const trace = this.trace;
     trace?.(`> ${exchange.method} ${url.href}`);
-    for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${name === TOKEN_HEADER ? redact(value) : value}`);
+    const secret = this.options.dialect.secretHeaders;
+    for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${secret.includes(name) ? redact(value) : value}`);
     if (exchange.body !== undefined) trace?.(`> ${abbreviateBody(exchange.body)}`);
     const started = monotonicMs();
     try {

@@ -1,8 +1,8 @@
 // Settings and the Context a handler receives, made once a command has parsed its input: loaded only then, since
-// it brings the config layer (and, on a command's first request, the API client).
+// it brings the config layer (and, on a command's first request, the API's adapter).
 import { setTimeout as delay } from 'node:timers/promises';
-import type { MergeQueueClient } from '../api/v1/client.js';
 import type { Context } from '../commands/context.js';
+import type { MergeQueueService } from '../model/service.js';
 // From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
 import { ignoredConfigWarning } from '../config/config-names.js';
 import { checkTokenDestination } from '../config/destination.js';
@@ -24,7 +24,7 @@ export interface Voice {
 export interface Prepared {
   resolved: ResolvedSettings;
   ctx: Context;
-  /** Closes the client, if one was made. */
+  /** Closes the service's connections, if it was made. */
   close(): Promise<void>;
   /** The service's clock as its last answer gave it, if there was one. */
   serviceNow(): number | undefined;
@@ -42,11 +42,12 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     stdoutIsTTY: Boolean(io.stdout.isTTY),
   });
   const settings = resolved.settings;
-  let client: MergeQueueClient | undefined;
-  let making: Promise<MergeQueueClient> | undefined;
-  const newClient = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
-    const [{ MergeQueueClient }, { renderRetry }] = await Promise.all([import('../api/v1/client.js'), import('../render/retry.js')]);
-    return new MergeQueueClient({
+  let service: MergeQueueService | undefined;
+  let making: Promise<MergeQueueService> | undefined;
+  // The API's adapter: v1 for now; the credential will choose it once v2 has one.
+  const newService = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
+    const [{ createV1Service }, { renderRetry }] = await Promise.all([import('../api/v1/adapter.js'), import('../render/retry.js')]);
+    return createV1Service({
       apiUrl: settings.apiUrl,
       token,
       timeoutMs: tuning?.timeoutMs ?? settings.timeoutMs,
@@ -59,11 +60,11 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       onRetry: (notice) => ctx.info(renderRetry(notice)),
     });
   };
-  const makeClient = async () => {
+  const makeService = async () => {
     // Before the token is read: a tokenCommand must not run for a request that will be refused.
     checkTokenDestination(resolved);
-    client = await newClient(await readToken(settings));
-    return client;
+    service = await newService(await readToken(settings));
+    return service;
   };
   const ctx: Context = {
     resolved,
@@ -77,10 +78,10 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       return Boolean(io.stdin.isTTY && io.stderr.isTTY);
     },
     // Made on first use, once: commands that never call the service never need a token.
-    client: () => (making ??= makeClient()),
-    probeClient: async (token, timeoutMs) => {
+    service: () => (making ??= makeService()),
+    probeService: async (token, timeoutMs) => {
       if (token !== undefined) checkTokenDestination(resolved);
-      return newClient(token ?? '', { timeoutMs, retries: 0 });
+      return newService(token ?? '', { timeoutMs, retries: 0 });
     },
     queueRef: () => ({ repo: requireRepo(settings), targetBranch: settings.targetBranch }),
     async confirm(question) {
@@ -107,7 +108,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     },
   };
   for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
-  return { resolved, ctx, close: async () => client?.close(), serviceNow: () => client?.serviceNow() };
+  return { resolved, ctx, close: async () => service?.close(), serviceNow: () => service?.serviceNow() };
 }
 
 /** The settings among the flags: only those written (commander's --no-color default is not the user's word). */

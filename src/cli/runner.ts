@@ -4,8 +4,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../commands/context.js';
 import type { Invocation, Parse, PrinterName, ResultWork, ServeWork, StreamWork, Words } from '../commands/invocation.js';
-import type { Waited } from '../commands/poll.js';
-import { resultExitCode, type CommandResult } from '../commands/result.js';
+import type { Waited } from '../model/poll.js';
+import { resultExitCode, type CommandResult } from '../model/result.js';
 import type { ResolvedSettings } from '../config/index.js';
 import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from '../errors.js';
 import type { Printer, ProgressOutput } from '../render/progress.js';

@@ -1,13 +1,10 @@
 // What a command handler may use besides its own input: everything that touches the outside world arrives
 // here, built once by src/cli/prepare.ts, so handlers stay plain functions that tests can drive.
-import type { MergeQueueClient } from '../api/v1/client.js';
-import type { Repo } from '../model/repository.js';
 import type { ResolvedSettings } from '../config/index.js';
+import type { QueueRef } from '../model/repository.js';
+import type { MergeQueueService } from '../model/service.js';
 
-export interface QueueRef {
-  repo: Repo;
-  targetBranch: string;
-}
+export type { QueueRef };
 
 /** A write sent and not yet answered, in words: what it was, and the command that tells whether it was applied. */
 export interface WriteInFlight {
@@ -21,13 +18,13 @@ export interface WriteInFlight {
 
 export interface Context {
   resolved: ResolvedSettings;
-  /** The API client, made on first use: commands that never call the service never need a token. */
-  client(): Promise<MergeQueueClient>;
+  /** The service, made on first use: commands that never call it never need a token. */
+  service(): Promise<MergeQueueService>;
   /**
-   * A client of its own, for `mq doctor`: one try per request within `timeoutMs`, with the token the caller read
-   * (none: only GET /status, which takes none). The caller closes it.
+   * A service of its own, for `mq doctor`: one try per request within `timeoutMs`, with the token the caller read
+   * (none: only the status read, which takes none). The caller closes it.
    */
-  probeClient(token: string | undefined, timeoutMs: number): Promise<MergeQueueClient>;
+  probeService(token: string | undefined, timeoutMs: number): Promise<MergeQueueService>;
   /** The repository and target branch every queue and PR operation names; a ConfigError without a repository. */
   queueRef(): QueueRef;
   /** Asks on the terminal; only called when `interactive` is true. */

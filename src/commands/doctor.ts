@@ -11,7 +11,7 @@ import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } f
 import { formatDuration as inWords } from '../render/durations.js';
 import type { Context } from './context.js';
 import type { Invocation, ResultWork } from './invocation.js';
-import type { CommandResult, DoctorCheck } from './result.js';
+import type { CommandResult, DoctorCheck } from '../model/result.js';
 
 /** The oldest Node.js mq supports (package.json's engines). */
 export const SUPPORTED_NODE = { major: 20, minor: 18 } as const;
@@ -57,15 +57,15 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
     }
   }
 
-  const client = await ctx.probeClient(token, Math.min(settings.timeoutMs, PROBE_TIMEOUT_MS));
+  const service = await ctx.probeService(token, Math.min(settings.timeoutMs, PROBE_TIMEOUT_MS));
   try {
     // /status takes no token: reachability is told even when the token is missing.
     const started = performance.now();
-    const status = await attempt(() => client.getStatus());
+    const status = await attempt(() => service.getStatus());
     const latencyMs = performance.now() - started;
     const reach = reachableCheck(settings.apiUrl, resolved.origins.apiUrl ?? 'default', status, latencyMs);
     checks.push(reach, serviceStatusCheck(status, reach.ok));
-    const skewMs = client.serviceNow() === undefined ? undefined : client.serviceNow()! - Date.now();
+    const skewMs = service.serviceNow() === undefined ? undefined : service.serviceNow()! - Date.now();
     checks.push(reach.ok ? clockCheck(skewMs, isLoopback(new URL(settings.apiUrl))) : skip('clock', 'an answer from the API'));
 
     const repo = repoCheck(resolved);
@@ -75,11 +75,11 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
       checks.push(skip('tokenAccepted', needs.join(' and ')), skip('queue', needs.join(' and ')));
     } else {
       const ref = ctx.queueRef();
-      const queue = await attempt(() => client.getQueue(ref));
+      const queue = await attempt(() => service.getQueue(ref));
       checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, entryOrigin(resolved, 'token')));
     }
   } finally {
-    await client.close();
+    await service.close();
   }
   checks.push(proxyCheck(new URL(settings.apiUrl)));
   return { kind: 'doctor', checks, entries: configEntries(resolved), exitCode: firstFailure(checks) };

@@ -1,11 +1,12 @@
 // mq flaky list | link-ticket: the flaky-test lists, page by page, and linking a ticket to a test case.
-import type { FlakyPage, QuarantinedTest, TestCase, UnhealthyTest } from '../model/flaky-tests.js';
+import type { FlakyTestsPage, UnhealthyTest } from '../model/flaky-tests.js';
+import type { FlakyPageQuery } from '../model/service.js';
 import { FAILING_WINDOW_MAX_MS, FLAKY_PAGE_SIZE_MAX, UNHEALTHY_STATUSES } from '../model/vocabulary.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePositiveInt, parseTestId, parseTime } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
+import type { CommandResult } from '../model/result.js';
 import { checkCommand, settle } from './uncertain.js';
 
 export type UnhealthyStatus = (typeof UNHEALTHY_STATUSES)[number];
@@ -52,47 +53,35 @@ export function parseFlakyList(words: Words, io: ArgvIo): Invocation {
 export async function flakyList(input: FlakyListInput, ctx: Context): Promise<CommandResult> {
   const org = requireOrg(ctx);
   const { repo } = ctx.queueRef();
-  const client = await ctx.client();
-  const asked = { repo, org_url_slug: org };
+  const service = await ctx.service();
+  const scope = { repo, org };
   switch (input.list) {
     case 'quarantined': {
-      const tests = await allPages<QuarantinedTest>(input.pageSize, async (page_query) => {
-        const answer = await client.listQuarantinedTests({ ...asked, page_query });
-        return { rows: answer.quarantined_tests, page: answer.page };
-      });
+      const tests = await allPages(input.pageSize, (page) => service.listQuarantinedTests(scope, page));
       return { kind: 'flakyTests', list: 'quarantined', tests };
     }
     case 'unhealthy': {
       const tests: UnhealthyTest[] = [];
       for (const status of input.statuses) {
-        tests.push(
-          ...(await allPages<UnhealthyTest>(input.pageSize, async (page_query) => {
-            const answer = await client.listUnhealthyTests({ ...asked, status, page_query });
-            return { rows: answer.tests, page: answer.page };
-          })),
-        );
+        tests.push(...(await allPages(input.pageSize, (page) => service.listUnhealthyTests(scope, status, page))));
       }
       return { kind: 'flakyTests', list: 'unhealthy', tests };
     }
     case 'failing': {
-      const tests = await allPages<TestCase>(input.pageSize, async (page_query) => {
-        const answer = await client.listFailingTests({ ...asked, start_time: input.startTime, end_time: input.endTime, page_query });
-        return { rows: answer.tests, page: answer.page };
-      });
+      const window = { start: input.startTime, end: input.endTime };
+      const tests = await allPages(input.pageSize, (page) => service.listFailingTests(scope, window, page));
       return { kind: 'flakyTests', list: 'failing', tests };
     }
   }
 }
 
-type PageQuery = { page_size: number; page_token?: string };
-
 /** Every page, following next_page_token until it is empty. */
-async function allPages<T>(pageSize: number, fetchPage: (query: PageQuery) => Promise<{ rows: T[]; page: FlakyPage }>): Promise<T[]> {
+async function allPages<T>(size: number, fetchPage: (query: FlakyPageQuery) => Promise<FlakyTestsPage<T>>): Promise<T[]> {
   const rows: T[] = [];
   const seen = new Set<string>();
   let token: string | undefined;
   for (;;) {
-    const { rows: more, page } = await fetchPage(token === undefined ? { page_size: pageSize } : { page_size: pageSize, page_token: token });
+    const { tests: more, page } = await fetchPage(token === undefined ? { size } : { size, token });
     rows.push(...more);
     // A token seen before would page forever.
     if (!page.next_page_token || seen.has(page.next_page_token)) return rows;
@@ -110,8 +99,8 @@ export function parseLinkTicket(words: Words): Invocation {
 
 export async function linkTicket(input: { testId: string; ticketId: string }, ctx: Context): Promise<CommandResult> {
   const { repo } = ctx.queueRef();
-  const client = await ctx.client();
-  await settle(ctx, client.linkTicketToTestCase({ repo, test_case_id: input.testId, external_ticket_id: input.ticketId }), {
+  const service = await ctx.service();
+  await settle(ctx, service.linkTicketToTestCase(repo, input.testId, input.ticketId), {
     what: `the link of ${input.ticketId} to test ${input.testId}`,
     check: checkCommand(ctx, 'test-details', input.testId),
   });

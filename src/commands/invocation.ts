@@ -5,8 +5,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { MqError } from '../errors.js';
 import type { Context } from './context.js';
-import type { Waited } from './poll.js';
-import type { CommandResult } from './result.js';
+import type { Waited } from '../model/poll.js';
+import type { CommandResult } from '../model/result.js';
 
 /** One command line as commander parsed it. */
 export interface Words {

@@ -4,7 +4,7 @@ import type { EnqueuedPullRequest } from '../model/pull-request.js';
 import type { Context } from './context.js';
 import { parsePositiveInt, parseState, parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
+import type { CommandResult } from '../model/result.js';
 
 export interface ListInput {
   state?: PullRequestState;
@@ -28,13 +28,12 @@ export function parseList(words: Words, io: ArgvIo): Invocation {
 }
 
 export async function list(input: ListInput, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const pullRequests: EnqueuedPullRequest[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listPullRequests({
-      ...ref,
+    const page = await service.listPullRequests(ref, {
       state: input.state,
       since: input.since,
       until: input.until,

@@ -1,8 +1,7 @@
 // mq metrics: the service's Prometheus text, for this repository or (--all-repos) the whole organization.
-import { parsePrometheus } from '../model/prometheus.js';
 import type { Context } from './context.js';
 import { work, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
+import type { CommandResult } from '../model/result.js';
 
 /** `mq metrics [--all-repos] [--raw]` */
 export function parseMetrics(words: Words): Invocation {
@@ -12,7 +11,7 @@ export function parseMetrics(words: Words): Invocation {
 
 export async function metrics(input: { allRepos: boolean; raw: boolean }, ctx: Context): Promise<CommandResult> {
   const repo = input.allRepos ? undefined : ctx.queueRef().repo;
-  const client = await ctx.client();
-  const text = await client.getMergeQueueMetrics(repo ? { repo } : {});
-  return input.raw ? { kind: 'metrics', raw: true, text } : { kind: 'metrics', raw: false, samples: parsePrometheus(text) };
+  const service = await ctx.service();
+  const { text, samples } = await service.getMergeQueueMetrics(repo ? { repo } : {});
+  return input.raw ? { kind: 'metrics', raw: true, text } : { kind: 'metrics', raw: false, samples };
 }

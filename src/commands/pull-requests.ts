@@ -1,6 +1,6 @@
 // submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
 // not hide what happened to the others.
-import type { MergeQueueClient } from '../api/v1/client.js';
+import type { MergeQueueService } from '../model/service.js';
 import { isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary.js';
 import type { Queue } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
@@ -9,18 +9,15 @@ import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
 import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
-import type { CommandResult, PrOutcome } from './result.js';
+import type { CommandResult, PrOutcome } from '../model/result.js';
+import type { PerPr, PrFailure } from '../model/wait-events.js';
 import { checkCommand, mayHaveApplied, outcomeUnknown } from './uncertain.js';
-
-export type PrFailure = Extract<PrOutcome, { ok: false }>['error'];
 
 export interface SubmitInput {
   prs: number[];
   priority?: Priority;
   noBatch?: boolean;
 }
-
-export type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
 
 /** `mq cancel <pr...>` and `mq restart <pr...>` */
 export function parseCancel(words: Words): Invocation {
@@ -37,36 +34,36 @@ function prNumbers(words: Words): { prs: number[] } {
 }
 
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const results = await eachPr(
     input.prs,
-    (number) => client.submitPullRequest({ ...ref, pr: { number }, priority: input.priority, noBatch: input.noBatch }),
-    (number, error) => (error.status === 409 ? alreadyQueued(number, error, input, client, ref) : undefined),
+    (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
+    (number, error) => (error.status === 409 ? alreadyQueued(number, error, input, service, ref) : undefined),
     unsure(ctx, 'submit', 'submitted'),
   );
   return { kind: 'perPr', action: 'submit', results };
 }
 
 export async function cancel(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const results = await eachPr(
     input.prs,
-    (number) => client.cancelPullRequest({ ...ref, pr: { number } }),
-    (number, error) => (error.status === 404 ? notInQueue(number, error, client, ref) : undefined),
+    (number) => service.cancelPullRequest(ref, number),
+    (number, error) => (error.status === 404 ? notInQueue(number, error, service, ref) : undefined),
     unsure(ctx, 'cancel', 'cancelled'),
   );
   return { kind: 'perPr', action: 'cancel', results };
 }
 
 export async function restart(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const results = await eachPr(
     input.prs,
-    (number) => client.restartTestsOnPullRequest({ ...ref, pr: { number } }),
-    (number, error) => (error.status === 404 ? notInQueue(number, error, client, ref) : undefined),
+    (number) => service.restartTestsOnPullRequest(ref, number),
+    (number, error) => (error.status === 404 ? notInQueue(number, error, service, ref) : undefined),
     unsure(ctx, 'restart', 'restarted'),
   );
   return { kind: 'perPr', action: 'restart', results };
@@ -166,8 +163,8 @@ function isFatal(error: MqError): boolean {
  * user wanted, unless the flags ask for another priority or batching than the queued entry has: the service
  * keeps those, so mq says how to change them. Where it stands comes from the PR's record and the queue.
  */
-async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, client: MergeQueueClient, ref: QueueRef): Promise<PrOutcome> {
-  const [record, queue] = await Promise.all([lookUp(client, ref, pr), queueOrNone(client, ref)]);
+async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
+  const [record, queue] = await Promise.all([lookUp(service, ref, pr), queueOrNone(service, ref)]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
   if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
@@ -214,8 +211,8 @@ function submitFlags(input: SubmitInput): string[] {
  * Cancel and restart answer 404 for a PR that is not in the queue: never submitted, or already merged, failed
  * or cancelled. The PR's record says which; without one, the service's own words do.
  */
-async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClient, ref: QueueRef): Promise<PrOutcome> {
-  const record = await lookUp(client, ref, pr);
+async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
+  const record = await lookUp(service, ref, pr);
   const said = notFound.message.trim();
   const why = record && isFinalState(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
   return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message: `#${pr} is not in the queue${why}` } };
@@ -225,12 +222,12 @@ async function notInQueue(pr: number, notFound: ApiError, client: MergeQueueClie
  * The PR's record, or undefined when the service cannot give it. These reads only explain an answer already
  * had: whatever stops them, the first answer is reported as it came, and the outcomes of the other PRs stand.
  */
-function lookUp(client: MergeQueueClient, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
-  return orNone(client.getSubmittedPullRequest({ ...ref, pr: { number: pr } }));
+function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
+  return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
 }
 
-function queueOrNone(client: MergeQueueClient, ref: QueueRef): Promise<Queue | undefined> {
-  return orNone(client.getQueue(ref));
+function queueOrNone(service: MergeQueueService, ref: QueueRef): Promise<Queue | undefined> {
+  return orNone(service.getQueue(ref));
 }
 
 async function orNone<T>(read: Promise<T>): Promise<T | undefined> {

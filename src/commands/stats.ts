@@ -1,13 +1,12 @@
 // mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
 // only the service's last-hour metrics can give (the v1 history says when a PR concluded, not when it entered).
 import { LIST_TAKE_MAX } from '../model/vocabulary.js';
-import { parsePrometheus } from '../model/prometheus.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
-import { type Durations, durationsFromMetrics, HistoryTally, noDurations } from './stats-tally.js';
+import type { CommandResult } from '../model/result.js';
+import { type Durations, durationsFromMetrics, HistoryTally, noDurations } from '../model/stats.js';
 
 export interface StatsInput {
   /** ISO 8601 instants, both inclusive; `until` absent means up to now. */
@@ -29,13 +28,13 @@ export function parseStats(words: Words, io: ArgvIo): Invocation {
 }
 
 export async function stats(input: StatsInput, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const until = input.until ?? new Date(ctx.now()).toISOString();
   const tally = new HistoryTally();
   // Asked for alongside the history; a failure costs the durations only, never the counts.
-  const durations: Promise<Durations> = client.getMergeQueueMetrics({ repo: ref.repo }).then(
-    (text) => durationsFromMetrics(parsePrometheus(text), `${ref.repo.owner}/${ref.repo.name}`, ref.targetBranch),
+  const durations: Promise<Durations> = service.getMergeQueueMetrics({ repo: ref.repo }).then(
+    ({ samples }) => durationsFromMetrics(samples, `${ref.repo.owner}/${ref.repo.name}`, ref.targetBranch),
     (error: unknown) => {
       if (error instanceof InterruptedError) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -48,7 +47,7 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   try {
     let cursor: string | undefined;
     do {
-      const page = await client.listPullRequests({ ...ref, since: input.since, until: input.until, cursor, take: LIST_TAKE_MAX });
+      const page = await service.listPullRequests(ref, { since: input.since, until: input.until, cursor, take: LIST_TAKE_MAX });
       tally.add(page.pullRequests);
       cursor = page.nextCursor;
       if (cursor !== undefined) ctx.progress(`fetched ${tally.counts.total.toLocaleString('en-US')} PRs…`);

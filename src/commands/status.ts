@@ -1,15 +1,15 @@
 // mq status: one PR's state, readiness and ETA, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../config/git.js';
 import { ApiError, ConfigError } from '../errors.js';
-import type { MergeQueueClient } from '../api/v1/client.js';
+import type { MergeQueueService } from '../model/service.js';
 import type { Queue } from '../model/queue.js';
 import type { Context, QueueRef } from './context.js';
-import { estimateEta } from './eta.js';
+import { estimateEta } from '../model/eta.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
-import { readTestDurations, type TestDurations } from './test-durations.js';
-import { explainEnd } from './why.js';
+import type { CommandResult } from '../model/result.js';
+import { readTestDurations, type TestDurations } from '../model/test-durations.js';
+import { explainEnd } from '../model/why.js';
 
 /** `mq status [pr]` */
 export function parseStatus(words: Words): Invocation {
@@ -19,19 +19,19 @@ export function parseStatus(words: Words): Invocation {
 
 export async function status(input: { pr?: number }, ctx: Context): Promise<CommandResult> {
   const pr = input.pr !== undefined ? { number: input.pr } : { branch: await branchOf(ctx) };
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
-  const pullRequest = await client.getSubmittedPullRequest({ ...ref, pr });
+  const pullRequest = await service.getSubmittedPullRequest(ref, pr);
   if (!pullRequest.isCurrentlySubmittedToQueue) {
-    const why = await explainEnd(client, ref, pullRequest);
+    const why = await explainEnd(service, ref, pullRequest);
     return why ? { kind: 'pullRequest', pullRequest, why } : { kind: 'pullRequest', pullRequest };
   }
   // Where it stands and what holds it: its position and the queue's state come from the queue itself. The run
   // lengths for its ETA are asked for alongside, and only when one can follow: a not_ready PR has none.
-  const serviceNow = () => client.serviceNow() ?? ctx.now();
+  const serviceNow = () => service.serviceNow() ?? ctx.now();
   const [queue, durations] = await Promise.all([
-    queueUnlessGone(client, ref),
-    pullRequest.state === 'not_ready' ? NOT_READ : readTestDurations(client, ref, serviceNow),
+    queueUnlessGone(service, ref),
+    pullRequest.state === 'not_ready' ? NOT_READ : readTestDurations(service, ref, serviceNow),
   ]);
   if (!queue) return { kind: 'pullRequest', pullRequest };
   return { kind: 'pullRequest', pullRequest, queue, eta: estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() }) };
@@ -40,9 +40,9 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
 const NOT_READ: TestDurations = { source: 'none', unavailable: 'not read' };
 
 /** The queue, or undefined when it is gone (404): the PR's own record then says what became of it. */
-export async function queueUnlessGone(client: MergeQueueClient, ref: QueueRef): Promise<Queue | undefined> {
+export async function queueUnlessGone(service: MergeQueueService, ref: QueueRef): Promise<Queue | undefined> {
   try {
-    return await client.getQueue(ref);
+    return await service.getQueue(ref);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;

@@ -5,7 +5,7 @@ import { ApiError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
+import type { CommandResult } from '../model/result.js';
 import { openTargetsFile, type TargetsFile } from './targets-file.js';
 import { checkCommand, settle } from './uncertain.js';
 
@@ -40,7 +40,7 @@ export async function parseTargetsSet(words: Words, io: ArgvIo): Promise<Invocat
 const ENVELOPE_BYTES = 64 * 1024;
 
 export async function setTargets(input: TargetsInput, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const sha = input.sha ?? (await headSha(input.pr, ctx));
   const { file } = input;
@@ -52,7 +52,7 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
     fellBackToAll = true;
   }
   const more = Array.isArray(impactedTargets) ? file : undefined;
-  await settle(ctx, client.setImpactedTargets({ ...ref, pr: { number: input.pr, sha }, impactedTargets }, more), {
+  await settle(ctx, service.setImpactedTargets(ref, { number: input.pr, sha }, impactedTargets, more), {
     what: `setting the impacted targets of #${input.pr}`,
     check: checkCommand(ctx, 'status', String(input.pr)),
     also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',
@@ -82,10 +82,10 @@ async function sentList(targets: string[] | typeof IMPACTS_ALL, file: TargetsFil
  * description requires `pr.sha`, so a PR the queue does not know needs --sha: nothing is sent without one.
  */
 async function headSha(pr: number, ctx: Context): Promise<string> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   let sha: string | undefined;
   try {
-    sha = (await client.getSubmittedPullRequest({ ...ctx.queueRef(), pr: { number: pr } })).prSha || undefined;
+    sha = (await service.getSubmittedPullRequest(ctx.queueRef(), { number: pr })).prSha || undefined;
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404)) throw error;
   }

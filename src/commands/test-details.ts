@@ -3,7 +3,7 @@ import { ConfigError } from '../errors.js';
 import type { Context } from './context.js';
 import { parseTestId } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
+import type { CommandResult } from '../model/result.js';
 
 /** `mq test-details <test-id>` */
 export function parseTestDetails(words: Words): Invocation {
@@ -15,7 +15,7 @@ export async function testDetails(input: { testId: string }, ctx: Context): Prom
   const org = ctx.resolved.settings.org;
   if (!org) throw new ConfigError('no organization slug: pass --org SLUG, set MQ_ORG, or set "org" in a config file');
   const { repo } = ctx.queueRef();
-  const client = await ctx.client();
-  const answer = await client.getTestDetails({ repo, org_url_slug: org, test_id: input.testId });
-  return { kind: 'testDetails', test: answer.test };
+  const service = await ctx.service();
+  const test = await service.getTestDetails({ repo, org }, input.testId);
+  return { kind: 'testDetails', test };
 }

@@ -5,7 +5,7 @@ import { EXIT, MqError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
-import type { CommandResult } from './result.js';
+import type { CommandResult } from '../model/result.js';
 
 export type TestingInput = { pr: number; testRunId?: undefined } | { testRunId: string; pr?: undefined };
 
@@ -20,11 +20,11 @@ export function parseTesting(words: Words): Invocation {
 }
 
 export async function testing(input: TestingInput, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   let testRunId = input.testRunId;
   if (testRunId === undefined) {
-    const pullRequest = await client.getSubmittedPullRequest({ ...ref, pr: { number: input.pr! } });
+    const pullRequest = await service.getSubmittedPullRequest(ref, { number: input.pr! });
     testRunId = pullRequest.verifiedByTestRun || undefined;
     if (testRunId === undefined) {
       // Not a 404 from the service (the PR is known), but nothing to show all the same: exit 4, no status.
@@ -38,6 +38,6 @@ export async function testing(input: TestingInput, ctx: Context): Promise<Comman
     }
     ctx.info(`#${input.pr} was last tested by run ${testRunId}`);
   }
-  const details = await client.getMergeQueueTestingDetails({ ...ref, testRunId });
+  const details = await service.getMergeQueueTestingDetails(ref, testRunId);
   return { kind: 'testingDetails', details };
 }

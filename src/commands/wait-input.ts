@@ -3,7 +3,7 @@
 import { PULL_REQUEST_STATES, type PullRequestState } from '../model/vocabulary.js';
 import { parseDuration } from '../config/index.js';
 import { UsageError } from '../errors.js';
-import { INTERVAL_FLOOR_MS } from './poll.js';
+import { INTERVAL_FLOOR_MS } from '../model/poll.js';
 
 /** How long a wait lasts without --timeout. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;

@@ -1,20 +1,21 @@
 // mq wait and submit --wait: poll each PR until it reaches the state waited for, ends in another final state,
 // or the time runs out. Headless: what it sees goes to the events a printer attached from outside (src/cli/runner.ts).
-import { isFinalState, type PullRequestState, type ReportedPullRequestState } from '../model/vocabulary.js';
+import { isFinalState } from '../model/vocabulary.js';
 import type { QueueRef } from '../model/repository.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
-import type { MergeQueueClient } from '../api/v1/client.js';
-import { ApiError, type ExitCode } from '../errors.js';
+import type { MergeQueueService } from '../model/service.js';
+import { ApiError } from '../errors.js';
 import type { Context } from './context.js';
-import { poll, type Outage, type RoundOutcome, type ServiceEvents } from './poll.js';
+import { poll, type RoundOutcome } from '../model/poll.js';
+import { hasReached, type PrChange, type PrFailure, type PrSighting, type WaitEvents, type WaitResult } from '../model/wait-events.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
-import { prFailure, submit, type PerPr, type PrFailure, type SubmitInput } from './pull-requests.js';
-import { outcomesExitCode } from './result.js';
-import { estimateEta, type Eta } from './eta.js';
+import { prFailure, submit, type SubmitInput } from './pull-requests.js';
+import { outcomesExitCode } from '../model/result.js';
+import { estimateEta } from '../model/eta.js';
 import { queueUnlessGone } from './status.js';
-import { readTestDurations, type TestDurations } from './test-durations.js';
-import { explainEnd, type Why } from './why.js';
+import { readTestDurations, type TestDurations } from '../model/test-durations.js';
+import { explainEnd } from '../model/why.js';
 import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
 
 export interface WaitInput extends WaitOptions {
@@ -26,74 +27,6 @@ export function parseWait(words: Words): Invocation {
   const [prs] = words.args as [string[]];
   const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags as WaitFlags) };
   return work.stream(input, waitForPrs, 'wait', { waits: true });
-}
-
-/** A PR as last seen. `error`: the service does not know it (404), or refused to submit it. */
-export interface PrSighting {
-  pr: number;
-  status: 'waiting' | 'reached' | 'ended' | 'error';
-  pullRequest?: SubmittedPullRequest;
-  /** 1-based place in the queue's `enqueuedPullRequests`; undefined when not listed there. */
-  position?: number;
-  error?: PrFailure;
-  /** submit --wait found it already in the queue. */
-  alreadyQueued?: boolean;
-  /** Why it ended failed or cancelled, looked up once the wait is over. */
-  why?: Why;
-  /** When it merges, as of the last round, while it is in the queue. */
-  eta?: Eta;
-}
-
-/** A PR seen in a new state, the first sighting included (`previous` null). */
-export interface PrChange {
-  pr: number;
-  state: ReportedPullRequestState;
-  previous: ReportedPullRequestState | null;
-  /** The service's `stateChangedAt`. */
-  at: string;
-  position: number | null;
-  /** While it is still waited for: its record (for its readiness) and its ETA, for the line a pipe gets. */
-  pullRequest?: SubmittedPullRequest;
-  eta?: Eta;
-}
-
-export interface WaitEvents extends ServiceEvents {
-  /** The result of what ran before the wait (submit), to be shown as that command shows it. */
-  acted(result: PerPr): void;
-  changed(change: PrChange): void;
-  /** After every round: each PR as last seen, and the service's clock, for times in state. */
-  polled(prs: readonly PrSighting[], now: number): void;
-}
-
-export interface WaitResult {
-  target: PullRequestState;
-  prs: PrSighting[];
-  /** Every PR reached the target. */
-  ok: boolean;
-  timedOut: boolean;
-  timeoutMs: number;
-  /** See Waited. */
-  exitCode?: ExitCode;
-  /** The outage the wait timed out in, if it did. */
-  outage?: Outage;
-}
-
-// The states a PR passes through on its way to each one: a PR seen past the target (it moved between two
-// polls) has reached it. Only cancelled can come from anywhere, so it passes through nothing.
-const LATER_STATES: Record<PullRequestState, readonly PullRequestState[]> = {
-  not_ready: ['pending', 'testing', 'tests_passed', 'pending_failure', 'merged', 'failed'],
-  pending: ['testing', 'tests_passed', 'pending_failure', 'merged', 'failed'],
-  testing: ['tests_passed', 'pending_failure', 'merged', 'failed'],
-  tests_passed: ['merged'],
-  pending_failure: ['failed'],
-  merged: [],
-  failed: [],
-  cancelled: [],
-};
-
-/** Whether a PR in `state` is in `target` or already past it; a state this client does not know is neither. */
-export function hasReached(state: ReportedPullRequestState, target: PullRequestState): boolean {
-  return state === target || (LATER_STATES[target] as readonly string[]).includes(state);
 }
 
 export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEvents): Promise<WaitResult> {
@@ -126,12 +59,12 @@ export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Conte
 }
 
 async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const deadline = ctx.now() + options.timeoutMs;
   ctx.info(`waiting for ${sightings.map((s) => `#${s.pr}`).join(', ')} to be ${options.target}`);
 
-  const serviceNow = () => client.serviceNow() ?? ctx.now();
+  const serviceNow = () => service.serviceNow() ?? ctx.now();
   // The run lengths for the ETAs: read on the first round and again after a round that saw a change (a run
   // ended, so the service measured one more), never on a quiet round.
   let durations: TestDurations | undefined;
@@ -141,9 +74,9 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
     // One getQueue per round for every PR's position, beside one lookup per PR still waited for. A failure that
     // would fail every PR alike (the service down) fails the round as a whole, for the poll to ride out.
     const [queue, answers, fresh] = await Promise.all([
-      queueUnlessGone(client, ref),
-      Promise.all(open.map((s) => lookUp(client, ref, s.pr))),
-      durationsStale ? readTestDurations(client, ref, serviceNow) : undefined,
+      queueUnlessGone(service, ref),
+      Promise.all(open.map((s) => lookUp(service, ref, s.pr))),
+      durationsStale ? readTestDurations(service, ref, serviceNow) : undefined,
     ]);
     answered();
     if (fresh) durations = fresh;
@@ -183,7 +116,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   await Promise.all(
     sightings.map(async (sighting) => {
       if (sighting.status === 'waiting' || !sighting.pullRequest) return;
-      const why = await explainEnd(client, ref, sighting.pullRequest);
+      const why = await explainEnd(service, ref, sighting.pullRequest);
       if (why) sighting.why = why;
     }),
   );
@@ -197,9 +130,9 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   };
 }
 
-async function lookUp(client: MergeQueueClient, ref: QueueRef, pr: number): Promise<{ pullRequest: SubmittedPullRequest } | { error: PrFailure }> {
+async function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<{ pullRequest: SubmittedPullRequest } | { error: PrFailure }> {
   try {
-    return { pullRequest: await client.getSubmittedPullRequest({ ...ref, pr: { number: pr } }) };
+    return { pullRequest: await service.getSubmittedPullRequest(ref, { number: pr }) };
   } catch (error) {
     return { error: prFailure(error) };
   }

@@ -1,7 +1,6 @@
 // The settings' schema: what every setting holds and what it defaults to. Checked through its generated check
 // (settings-check.ts); zod is loaded only to explain a value that fails it.
 import * as z from 'zod';
-import { Repo } from '../api/v1/schemas.js';
 import { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS } from './defaults.js';
 
 /** Where the token will come from; reading it (running a command, opening a file) waits until a request needs it. */
@@ -13,6 +12,9 @@ export const TokenSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('config'), value: z.string().min(1), origin: z.string() }),
 ]);
 export type TokenSource = z.infer<typeof TokenSource>;
+
+/** A repository on a git host. */
+const Repo = z.object({ host: z.string().min(1), owner: z.string().min(1), name: z.string().min(1) });
 
 export const Settings = z.object({
   apiUrl: z

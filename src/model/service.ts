@@ -1,6 +1,7 @@
 // What mq asks of the merge queue service, whichever API answers: coordinates in, the model out. Commands get one
 // from their context (ctx.service()); each API is an adapter behind it (src/api/v1/, later v2). A capability an
 // API lacks is refused by its adapter in one line, never asked about by a command.
+import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
 import type { PullRequestPage, SubmittedPullRequest } from './pull-request.js';
@@ -116,5 +117,5 @@ export interface RetryNotice {
   tries: number;
   /** The pause before the next try. */
   delayMs: number;
-  error: Error;
+  error: ApiError | NetworkError;
 }

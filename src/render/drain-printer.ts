@@ -1,6 +1,6 @@
 // The printer of `mq queue drain --wait`: the admitted PRs left, in place on a terminal or a line per change in a
 // pipe (NDJSON under --json); the summary at the end; on Ctrl-C, that the queue is left draining.
-import type { DrainEvents, DrainResult, QueueChange } from '../commands/queue/state.js';
+import type { DrainEvents, DrainResult, QueueChange } from '../model/wait-events.js';
 import { admittedJson, describeInterruptedDrain, drainSummaryJson, renderAdmittedLine, renderDrainSummary } from './views/draining.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
 import { renderQueueChange } from './views/outcomes.js';

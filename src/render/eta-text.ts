@@ -1,7 +1,7 @@
 // An ETA in words: the long form of `mq status` (time, how soon, range, what it rests on) and the short form of
 // the wait line. Times are the local clock's wall time of the service's instants; "in 25m" counts from when the
 // estimate was made (the service's time), so a line printed later or on a skewed clock still reads right.
-import type { Eta, EtaCause, EtaEstimate } from '../commands/eta.js';
+import type { Eta, EtaCause, EtaEstimate } from '../model/eta.js';
 import { formatDuration } from './durations.js';
 import { safeLine } from './sanitize.js';
 

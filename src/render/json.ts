@@ -1,10 +1,10 @@
 // The one JSON document `--json` prints per result (CLI.md "Output"): read commands give the service's response
 // as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads are
 // always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
-import type { CommandResult } from '../commands/result.js';
+import type { CommandResult } from '../model/result.js';
 import type { MetricSample } from '../model/prometheus.js';
 import { requestedQueueState } from './queue-actions.js';
-import type { Stats } from '../commands/stats-tally.js';
+import type { Stats } from '../model/stats.js';
 import { exitMeaning } from '../help/exit-codes.js';
 
 export function toJson(result: CommandResult): unknown {

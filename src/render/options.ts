@@ -1,6 +1,6 @@
 // What every view is handed: colour and "now" come from the caller, so rendering stays pure and testable.
 import type { ChalkInstance } from 'chalk';
-import type { CommandResult } from '../commands/result.js';
+import type { CommandResult } from '../model/result.js';
 import type { Screen } from './screen-fit.js';
 
 export interface RenderOptions {

@@ -2,7 +2,7 @@
 // the output they write through, and the frame every printer is made of: the live block on a terminal, the
 // outage line, the JSON lines, the summary at the end. The printers themselves are beside this file, one module
 // each (wait-printer.ts, drain-printer.ts, watch-printer.ts), so that a command loads only its own.
-import type { Outage, ServiceEvents } from '../commands/poll.js';
+import type { Outage, ServiceEvents } from '../model/poll.js';
 import { makePaint } from './colors.js';
 import { AlternateScreen } from './alternate-screen.js';
 import { LiveRegion } from './live-region.js';

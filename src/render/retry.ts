@@ -1,5 +1,5 @@
 // The line -v prints for each retry of a read: what failed, which try it was, and when the next one goes.
-import type { RetryNotice } from '../api/transport.js';
+import type { RetryNotice } from '../model/service.js';
 import { formatDuration } from './durations.js';
 import { describeFailure } from './views/outage.js';
 

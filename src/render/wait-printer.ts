@@ -1,8 +1,8 @@
 // The printer of `mq wait` and `mq submit --wait`: a live line per PR on a terminal, a line per change in a
 // pipe, an NDJSON line per change under --json; the summary at the end. The live lines fit the window: past its
 // height the PRs already settled give way first, and one line says how many are not shown.
-import type { PerPr } from '../commands/pull-requests.js';
-import type { PrSighting, WaitEvents, WaitResult } from '../commands/wait.js';
+import type { PerPr } from '../model/wait-events.js';
+import type { PrSighting, WaitEvents, WaitResult } from '../model/wait-events.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
 import type { RenderContext } from './options.js';
 import { linesOf, type Block } from './screen-fit.js';

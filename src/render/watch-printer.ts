@@ -2,7 +2,7 @@
 // shows it on the alternate screen, as `watch` and `top` do: fitted to the window and drawn over itself, so the
 // scrollback never grows, and on leaving (Ctrl-C, an error) the last frame is printed once on the normal screen.
 // A pipe gets it once per change, a blank line between; --json a queue document per change.
-import type { WatchEvents } from '../commands/queue/watch.js';
+import type { WatchEvents } from '../model/wait-events.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
 import { queueBlock, renderQueue } from './views/queue.js';
 

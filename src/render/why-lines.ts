@@ -1,6 +1,6 @@
 // Why a PR ended unmerged, as lines: the run that failed it and its failing checks, or what little is known of a
 // cancellation; then the next step. Shared by `mq status` and the end of `mq wait`.
-import type { Why } from '../commands/why.js';
+import type { Why } from '../model/why.js';
 import { formatSince } from './fields.js';
 import type { RenderContext } from './options.js';
 import { safeLine } from './sanitize.js';

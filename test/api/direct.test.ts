@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { proxyFor, type ProxyEnv } from '../../src/api/proxy.js';
 import type { StreamedBody } from '../../src/api/wire.js';
 import { Transport } from '../../src/api/transport.js';
+import { V1_DIALECT } from '../../src/api/v1/dialect.js';
 import { InterruptedError, NetworkError } from '../../src/errors.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, TOKEN, USER_AGENT, type FakeService } from './harness.js';
@@ -30,7 +31,7 @@ describe('the direct connection', () => {
   it('sends the method, path, headers and body, and reads the answer', async () => {
     service.reply(json(fixture.queue()));
     const { client } = clientFor(service, direct);
-    const queue = await client.getQueue(queueRef);
+    const queue = await client.call('getQueue', queueRef);
     await client.close();
     expect(queue.branch).toBe(fixture.queue().branch);
     const [request] = service.requests;
@@ -55,14 +56,14 @@ describe('the direct connection', () => {
   it('drops a byte order mark, as undici does', async () => {
     service.reply({ status: 200, headers: { 'content-type': 'application/json' }, body: `\uFEFF${JSON.stringify(fixture.queue())}` });
     const { client } = clientFor(service, direct);
-    expect((await client.getQueue(queueRef)).branch).toBe(fixture.queue().branch);
+    expect((await client.call('getQueue', queueRef)).branch).toBe(fixture.queue().branch);
     await client.close();
   });
 
   it('keeps the connection for the next request', async () => {
     const { client } = clientFor(service, direct);
-    await client.deleteQueue(queueRef);
-    await client.deleteQueue(queueRef);
+    await client.call('deleteQueue', queueRef);
+    await client.call('deleteQueue', queueRef);
     await client.close();
     expect(service.requests).toHaveLength(2);
     expect(service.connections).toBe(1);
@@ -71,7 +72,7 @@ describe('the direct connection', () => {
   it('retries a read after a 503, and says what the service said when it gives up', async () => {
     service.reply(plainText(503, 'busy'), plainText(503, 'busy'), plainText(503, 'still busy'));
     const { client, sleeps } = clientFor(service, direct);
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     await client.close();
     expect(error.message).toBe('still busy');
     expect(sleeps).toHaveLength(2);
@@ -80,7 +81,7 @@ describe('the direct connection', () => {
   it('never answering: the timeout', async () => {
     service.reply({ hang: true });
     const { client } = clientFor(service, { ...direct, timeoutMs: 200 });
-    const error = await rejectionOf(client.submitPullRequest({ ...queueRef, pr: { number: 1 } }));
+    const error = await rejectionOf(client.call('submitPullRequest', { ...queueRef, pr: { number: 1 } }));
     await client.close();
     expect(error).toMatchObject({ failure: 'timeout', sent: true });
     expect(error.message).toMatch(/^no answer from 127\.0\.0\.1:\d+ within 0\.2s \(1 try/);
@@ -89,7 +90,7 @@ describe('the direct connection', () => {
   it('the headers and then nothing: the timeout too', async () => {
     service.reply({ stallBody: true });
     const { client } = clientFor(service, { ...direct, timeoutMs: 200, retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     await client.close();
     expect(error).toMatchObject({ failure: 'timeout' });
   });
@@ -97,7 +98,7 @@ describe('the direct connection', () => {
   it('a dropped connection is a reset, which a write may have reached', async () => {
     service.reply({ destroy: true });
     const { client } = clientFor(service, { ...direct, retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     await client.close();
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ failure: 'reset', sent: true });
@@ -108,7 +109,7 @@ describe('the direct connection', () => {
     const controller = new AbortController();
     service.reply({ hang: true });
     const { client } = clientFor(service, { ...direct, timeoutMs: 600_000, signal: controller.signal });
-    const pending = rejectionOf(client.getQueue(queueRef));
+    const pending = rejectionOf(client.call('getQueue', queueRef));
     await until(() => service.requests.length === 1);
     controller.abort();
     expect(await pending).toBeInstanceOf(InterruptedError);
@@ -126,7 +127,14 @@ describe('the direct connection', () => {
       length: parts.join('').length,
     };
     const trace: string[] = [];
-    const transport = new Transport({ apiUrl: service.apiUrl, token: TOKEN, timeoutMs: 5_000, userAgent: USER_AGENT, trace: (line) => trace.push(line) });
+    const transport = new Transport({
+      apiUrl: service.apiUrl,
+      token: TOKEN,
+      dialect: V1_DIALECT,
+      timeoutMs: 5_000,
+      userAgent: USER_AGENT,
+      trace: (line) => trace.push(line),
+    });
     const answer = await transport.send({ method: 'POST', path: '/x', operation: 'x', body, idempotent: false });
     await transport.close();
     expect(answer.status).toBe(200);
@@ -144,7 +152,7 @@ describe('failures to connect, direct', () => {
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const { client } = clientFor({ apiUrl: `http://127.0.0.1:${port}/v1`, dispatcher: undefined as never }, { retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     await client.close();
     expect(error).toMatchObject({ failure: 'refused', sent: false });
     expect(error.message).toBe(`connection refused by 127.0.0.1:${port}: is the service (or the sandbox) running?`);
@@ -152,7 +160,7 @@ describe('failures to connect, direct', () => {
 
   it('a name that does not resolve says so', async () => {
     const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     await client.close();
     expect(error.message).toMatch(/^cannot resolve mq-api\.invalid: check --api-url and your network$/);
   });
@@ -161,7 +169,7 @@ describe('failures to connect, direct', () => {
     const service = await startHttpService();
     try {
       const { client } = clientFor({ apiUrl: service.apiUrl.replace(/^http:/, 'https:'), dispatcher: undefined as never });
-      const error = await rejectionOf(client.getQueue(queueRef));
+      const error = await rejectionOf(client.call('getQueue', queueRef));
       await client.close();
       expect(error).toMatchObject({ failure: 'tls', sent: false });
       expect(error.message).toMatch(
@@ -235,7 +243,7 @@ describe('through a proxy', () => {
   it('HTTP_PROXY carries a request for another host', async () => {
     process.env.HTTP_PROXY = proxyUrl;
     const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
-    await client.deleteQueue(queueRef);
+    await client.call('deleteQueue', queueRef);
     await client.close();
     expect(seen).toEqual(['CONNECT mq-api.invalid:80', 'POST /v1/deleteQueue']);
   });
@@ -256,7 +264,7 @@ describe('through a proxy', () => {
         statuses[0] = status;
         tunnels = 0;
         const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 2 });
-        const error = await rejectionOf(client.getQueue(queueRef));
+        const error = await rejectionOf(client.call('getQueue', queueRef));
         await client.close();
         expect(error).toMatchObject({ failure: status === 502 ? 'refused' : 'proxy', sent: false });
         // A refusal that stands (forbidden, a login wanted) is asked once; a 502 may be the proxy's moment.
@@ -276,7 +284,7 @@ describe('through a proxy', () => {
     process.env.HTTP_PROXY = proxyUrl;
     process.env.NO_PROXY = 'mq-api.invalid';
     const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
-    const error = await rejectionOf(client.deleteQueue(queueRef));
+    const error = await rejectionOf(client.call('deleteQueue', queueRef));
     await client.close();
     expect(error.message).toMatch(/^cannot resolve mq-api\.invalid/);
     expect(seen).toEqual([]);

@@ -24,7 +24,7 @@ describe.each([
 
   it('a plain-text body (application/plain-text, as the hosted service sends) is the message', async () => {
     service.reply(plainText(404, 'Queue for acme/widgets branch main not found'));
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 404,
@@ -37,36 +37,36 @@ describe.each([
 
   it('a JSON body {"message": ...} is the message', async () => {
     service.reply(json({ message: 'a queue for main already exists', requestId: 'r-1' }, 409));
-    const error = await rejectionOf(client.createQueue(queueRef));
+    const error = await rejectionOf(client.call('createQueue', queueRef));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, message: 'a queue for main already exists', code: 'conflict' });
   });
 
   it('a JSON body {"error": {"message": ...}} is the message', async () => {
     service.reply(json({ error: { code: 'invalid', message: 'pr.number must be positive' } }, 422));
-    const error = await rejectionOf(client.submitPullRequest(prRef));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, message: 'pr.number must be positive', code: 'refused' });
   });
 
   it('a JSON body {"error": "..."} is the message', async () => {
     service.reply(json({ error: 'queue is not empty' }, 400));
-    const error = await rejectionOf(client.deleteQueue(queueRef));
+    const error = await rejectionOf(client.call('deleteQueue', queueRef));
     expect(error).toMatchObject({ status: 400, message: 'queue is not empty' });
   });
 
   it('a JSON body without a message, or a body that only looks like JSON, is shown as it came', async () => {
     service.reply(json({ error: { code: 'E42' } }, 400), plainText(400, '{ not json'));
-    const noMessage = await rejectionOf(client.deleteQueue(queueRef));
-    const notJson = await rejectionOf(client.deleteQueue(queueRef));
+    const noMessage = await rejectionOf(client.call('deleteQueue', queueRef));
+    const notJson = await rejectionOf(client.call('deleteQueue', queueRef));
     expect(noMessage.message).toBe('{"error":{"code":"E42"}}');
     expect(notJson.message).toBe('{ not json');
   });
 
   it('a text on several lines, or one longer than 200 characters, is summarised with its beginning', async () => {
     service.reply(plainText(400, 'first line\n  second line\r\n'), plainText(400, 'x'.repeat(2000)));
-    const multiLine = await rejectionOf(client.submitPullRequest(prRef));
-    const long = await rejectionOf(client.submitPullRequest(prRef));
+    const multiLine = await rejectionOf(client.call('submitPullRequest', prRef));
+    const long = await rejectionOf(client.call('submitPullRequest', prRef));
     expect(multiLine.message).toBe('the service answered with 2 lines of text (application/plain-text, 26 bytes) starting "first line"');
     expect(long.message).toBe(`the service answered with a long message (application/plain-text, 2000 bytes) starting "${'x'.repeat(100)}…"`);
   });
@@ -74,7 +74,7 @@ describe.each([
   it('a one-line text of 200 characters is still shown whole', async () => {
     const text = `${'y'.repeat(199)}.`;
     service.reply(plainText(400, text));
-    expect((await rejectionOf(client.submitPullRequest(prRef))).message).toBe(text);
+    expect((await rejectionOf(client.call('submitPullRequest', prRef))).message).toBe(text);
   });
 
   it("an HTML page (a proxy's 502) is its status, content type, size and title, never its markup", async () => {
@@ -88,7 +88,7 @@ describe.each([
       '</body></html>',
     ].join('\n');
     service.reply({ status: 502, headers: { 'content-type': 'text/html; charset=utf-8' }, body: page });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 502, code: 'unavailable' });
     expect(error.message).toBe(
@@ -99,13 +99,13 @@ describe.each([
 
   it('an HTML page is recognised by its first tag when the content type does not say, and may have no title', async () => {
     service.reply(plainText(503, '<html><body>down</body></html>'));
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error.message).toBe('the service answered with an HTML page (application/plain-text, 30 bytes) without a title');
   });
 
   it('a JSON message that runs over several lines is summarised too', async () => {
     service.reply(json({ message: 'Traceback (most recent call last):\n  File "app.py"\nKeyError: x' }, 400));
-    const error = await rejectionOf(client.deleteQueue(queueRef));
+    const error = await rejectionOf(client.call('deleteQueue', queueRef));
     expect(error.message).toMatch(
       /^the service answered with 3 lines of text \(application\/json, \d+ bytes\) starting "Traceback \(most recent call last\):"$/,
     );
@@ -113,13 +113,13 @@ describe.each([
 
   it('an empty error body still says what happened', async () => {
     service.reply({ status: 502, body: '' });
-    const error = await rejectionOf(client.submitPullRequest(prRef));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
     expect(error).toMatchObject({ status: 502, message: 'the service answered 502 with no message' });
   });
 
   it('an error answer is an ApiError even where the 200 body would have been checked', async () => {
     service.reply(plainText(401, 'Unauthorized'));
-    const error = await rejectionOf(client.getSubmittedPullRequest(prRef));
+    const error = await rejectionOf(client.call('getSubmittedPullRequest', prRef));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, message: 'Unauthorized', code: 'unauthorized' });
   });
@@ -138,7 +138,7 @@ describe.each([
     [503, 6],
   ])('status %i is exit code %i', async (status, exitCode) => {
     service.reply(plainText(status, `failure ${status}`));
-    const error = await rejectionOf(client.submitPullRequest(prRef));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(MqError);
     expect((error as ApiError).status).toBe(status);

@@ -40,7 +40,7 @@ describe.each([
     ['no argument', undefined],
     ['an empty query', {}],
   ])('with %s: no query string at all', async (_name, query) => {
-    await clientFor(service).client.getMergeQueueMetrics(query);
+    await clientFor(service).client.getMergeQueueMetrics(query as { repo?: never } | undefined);
     expect(service.requests[0]?.url).toBe('/v1/getMergeQueueMetrics');
   });
 

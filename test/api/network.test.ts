@@ -36,7 +36,7 @@ describe('a refused connection', () => {
 
   it('is a NetworkError, exit code 6, saying the connection was refused and where', async () => {
     const { client } = clientFor({ apiUrl: `http://127.0.0.1:${port}/v1`, dispatcher: agent });
-    const error = await rejectionOf(client.submitPullRequest(prRef));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
     expect(error).toBeInstanceOf(NetworkError);
     expect(exitCodeOf(error)).toBe(6);
     expect((error as MqError).code).toBe('unavailable');
@@ -47,7 +47,7 @@ describe('a refused connection', () => {
 
   it('keeps the system error as its cause', async () => {
     const { client } = clientFor({ apiUrl: `http://127.0.0.1:${port}/v1`, dispatcher: agent });
-    const error = await rejectionOf(client.deleteQueue(queueRef));
+    const error = await rejectionOf(client.call('deleteQueue', queueRef));
     const codes: unknown[] = [];
     for (let e: unknown = error.cause; e instanceof Error; e = e.cause) codes.push((e as { code?: unknown }).code);
     expect(codes).toContain('ECONNREFUSED');
@@ -56,8 +56,8 @@ describe('a refused connection', () => {
   it('is retried for a read (then still refused), never for a mutation', async () => {
     const read = clientFor({ apiUrl: `http://127.0.0.1:${port}/v1`, dispatcher: agent });
     const write = clientFor({ apiUrl: `http://127.0.0.1:${port}/v1`, dispatcher: agent });
-    await expect(read.client.getQueue(queueRef)).rejects.toThrow(/connection refused/);
-    await expect(write.client.cancelPullRequest(prRef)).rejects.toThrow(/connection refused/);
+    await expect(read.client.call('getQueue', queueRef)).rejects.toThrow(/connection refused/);
+    await expect(write.client.call('cancelPullRequest', prRef)).rejects.toThrow(/connection refused/);
     expect(read.sleeps).toHaveLength(2);
     expect(write.sleeps).toHaveLength(0);
   });
@@ -65,7 +65,7 @@ describe('a refused connection', () => {
   it('is known not to have reached the service, and after retries says how many tries it took', async () => {
     const times = [0, 900];
     const { client } = clientFor({ apiUrl: `http://127.0.0.1:${port}/v1`, dispatcher: agent }, { now: () => times.shift() ?? 900 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toMatchObject({ failure: 'refused', sent: false });
     expect(error.message).toBe(`connection refused by 127.0.0.1:${port}: is the service (or the sandbox) running? (3 tries, 0.9s in all)`);
   });
@@ -76,7 +76,7 @@ describe('a host that does not resolve', () => {
     const agent = new Agent();
     try {
       const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: agent }, { retries: 0 });
-      const error = await rejectionOf(client.getQueue(queueRef));
+      const error = await rejectionOf(client.call('getQueue', queueRef));
       expect(error).toBeInstanceOf(NetworkError);
       expect(error.message).toMatch(/cannot resolve mq-api\.invalid/);
       expect(exitCodeOf(error)).toBe(6);
@@ -99,7 +99,7 @@ describe('a server that does not answer', () => {
     service.reply({ hang: true });
     const times = [1_000, 1_203];
     const { client } = clientFor(service, { timeoutMs: 200, now: () => times.shift() ?? 1_203 });
-    const error = await rejectionOf(client.submitPullRequest(prRef));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
     expect(error).toBeInstanceOf(NetworkError);
     expect(exitCodeOf(error)).toBe(6);
     expect(error.message).toBe(`no answer from ${new URL(service.apiUrl).host} within 0.2s (1 try, 0.2s in all; raise --timeout or MQ_TIMEOUT)`);
@@ -111,7 +111,7 @@ describe('a server that does not answer', () => {
   it('sending the headers and then nothing: also the timeout', async () => {
     service.reply({ stallBody: true });
     const { client } = clientFor(service, { timeoutMs: 200, retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(/no answer .* within 0\.2s/);
   });
@@ -119,7 +119,7 @@ describe('a server that does not answer', () => {
   it('a read that times out is not tried again: the silence lasts one timeout, not one per try', async () => {
     service.reply({ hang: true }, json({}));
     const { client, sleeps } = clientFor(service, { timeoutMs: 200, retries: 2 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(/within 0\.2s \(1 try, \d+\.\ds in all; raise --timeout or MQ_TIMEOUT\)$/);
     expect(service.requests).toHaveLength(1);
@@ -130,7 +130,7 @@ describe('a server that does not answer', () => {
     service.reply({ destroy: true }, { hang: true });
     const notices: unknown[] = [];
     const { client, sleeps } = clientFor(service, { timeoutMs: 200, onRetry: (notice) => notices.push(notice) });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error.message).toMatch(/^no answer from 127\.0\.0\.1:\d+ within 0\.2s \(2 tries, \d+\.\ds in all; raise --timeout or MQ_TIMEOUT\)$/);
     expect(service.requests).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
@@ -148,7 +148,7 @@ describe('a server that does not answer', () => {
   it('dropping the connection: a NetworkError saying it was reset, which a write may have reached', async () => {
     service.reply({ destroy: true });
     const { client } = clientFor(service, { retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(/connection to 127\.0\.0\.1:\d+ was reset/);
     expect(exitCodeOf(error)).toBe(6);
@@ -159,7 +159,7 @@ describe('a server that does not answer', () => {
     const controller = new AbortController();
     const { client } = clientFor(service, { timeoutMs: 600_000, signal: controller.signal });
     service.reply({ hang: true });
-    const pending = rejectionOf(client.getQueue(queueRef));
+    const pending = rejectionOf(client.call('getQueue', queueRef));
     await until(() => service.requests.length === 1);
     controller.abort();
     const error = await pending;
@@ -173,7 +173,7 @@ describe('a server that does not answer', () => {
     // The real, abortable sleep, held by a Retry-After far longer than any test.
     const { client } = clientFor(service, { sleep: undefined, signal: controller.signal, onRetry: () => controller.abort() });
     service.reply({ status: 503, headers: { 'retry-after': '25' }, body: 'busy' });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(InterruptedError);
     expect(service.requests).toHaveLength(1);
   });

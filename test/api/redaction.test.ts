@@ -23,7 +23,7 @@ describe('tokens that occur in the data', () => {
     });
     service.reply(json(body));
     const { client, trace } = clientFor(service, { token });
-    const queue = await client.getQueue(queueRef);
+    const queue = await client.call('getQueue', queueRef);
     expect(queue.branch).toBe('main');
     expect(queue.enqueuedPullRequests[0]).toMatchObject({ prNumber: 1, prAuthor: 'sandbox-user', prTitle: 'Bump widgets to 1.1' });
     expect(service.requests[0]?.headers['x-api-token']).toBe(token);
@@ -36,7 +36,7 @@ describe('tokens that occur in the data', () => {
   it('a short token echoed in an error stays: it cannot be told from the words around it', async () => {
     service.reply(plainText(404, 'Queue for acme/widgets branch main not found'));
     const { client } = clientFor(service, { token: 'main', retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error.message).toBe('Queue for acme/widgets branch main not found');
   });
 
@@ -45,9 +45,9 @@ describe('tokens that occur in the data', () => {
     const body = fixture.queue({ enqueuedPullRequests: [fixture.enqueuedPullRequest({ prTitle: `oops ${token}` })] });
     service.reply(json(body), plainText(401, `token ${token} is revoked`));
     const { client, trace } = clientFor(service, { token, retries: 0 });
-    const queue = await client.getQueue(queueRef);
+    const queue = await client.call('getQueue', queueRef);
     expect(queue.enqueuedPullRequests[0]?.prTitle).toBe(`oops ${token}`);
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error.message).toBe('token *** is revoked');
     expect(trace.length).toBeGreaterThan(0);
     for (const line of trace) expect(line).not.toContain(token);
@@ -58,7 +58,7 @@ describe('tokens that occur in the data', () => {
     const token = 'tok-LONG-secret-9f8e';
     service.reply({ status: 502, headers: { 'content-type': 'text/html' }, body: `<html><title>bad ${token}</title></html>` });
     const { client } = clientFor(service, { token, retries: 0 });
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error.message).toContain('titled "bad ***"');
   });
 });
@@ -102,7 +102,7 @@ describe('URL credentials', () => {
       url.password = 'hunter2';
       service.reply({ destroy: true });
       const { client, trace } = clientFor({ apiUrl: url.href, dispatcher: service.dispatcher }, { retries: 0 });
-      const error = await rejectionOf(client.getQueue(queueRef));
+      const error = await rejectionOf(client.call('getQueue', queueRef));
       expect(trace.length).toBeGreaterThan(0);
       for (const line of [...trace, error.message]) expect(line).not.toContain('hunter2');
       expect(trace[0]).toBe(`> POST http://***@${url.host}/v1/getQueue`);

@@ -49,120 +49,120 @@ const allSettings: QueueSettings = {
 };
 
 const CASES: Case[] = [
-  { name: 'submitPullRequest', operation: 'submitPullRequest', call: (c) => c.submitPullRequest(prRef), sent: prRef },
+  { name: 'submitPullRequest', operation: 'submitPullRequest', call: (c) => c.call('submitPullRequest', prRef), sent: prRef },
   {
     name: 'submitPullRequest with a named priority and noBatch',
     operation: 'submitPullRequest',
-    call: (c) => c.submitPullRequest({ ...prRef, priority: 'urgent', noBatch: true }),
+    call: (c) => c.call('submitPullRequest', { ...prRef, priority: 'urgent', noBatch: true }),
     sent: { ...prRef, priority: 'urgent', noBatch: true },
   },
   {
     name: 'submitPullRequest with a numeric priority',
     operation: 'submitPullRequest',
-    call: (c) => c.submitPullRequest({ ...prRef, priority: 255 }),
+    call: (c) => c.call('submitPullRequest', { ...prRef, priority: 255 }),
     sent: { ...prRef, priority: 255 },
   },
-  { name: 'cancelPullRequest', operation: 'cancelPullRequest', call: (c) => c.cancelPullRequest(prRef), sent: prRef },
+  { name: 'cancelPullRequest', operation: 'cancelPullRequest', call: (c) => c.call('cancelPullRequest', prRef), sent: prRef },
   {
     name: 'restartTestsOnPullRequest',
     operation: 'restartTestsOnPullRequest',
-    call: (c) => c.restartTestsOnPullRequest(prRef),
+    call: (c) => c.call('restartTestsOnPullRequest', prRef),
     sent: prRef,
   },
   {
     name: 'getSubmittedPullRequest by number',
     operation: 'getSubmittedPullRequest',
-    call: (c) => c.getSubmittedPullRequest(prRef),
+    call: (c) => c.call('getSubmittedPullRequest', prRef),
     sent: prRef,
     reply: json(fixture.submittedPullRequest()),
   },
   {
     name: 'getSubmittedPullRequest by head branch',
     operation: 'getSubmittedPullRequest',
-    call: (c) => c.getSubmittedPullRequest({ ...queueRef, pr: { branch: 'feature/faster' } }),
+    call: (c) => c.call('getSubmittedPullRequest', { ...queueRef, pr: { branch: 'feature/faster' } }),
     sent: { ...queueRef, pr: { branch: 'feature/faster' } },
     reply: json(fixture.submittedPullRequest()),
   },
   {
     name: 'listPullRequests',
     operation: 'listPullRequests',
-    call: (c) => c.listPullRequests(queueRef),
+    call: (c) => c.call('listPullRequests', queueRef),
     sent: queueRef,
     reply: json(fixture.pullRequestList()),
   },
   {
     name: 'listPullRequests with every filter',
     operation: 'listPullRequests',
-    call: (c) => c.listPullRequests({ ...queueRef, state: 'merged', since: '2026-11-20T00:00:00Z', cursor: CURSOR, take: 100 }),
+    call: (c) => c.call('listPullRequests', { ...queueRef, state: 'merged', since: '2026-11-20T00:00:00Z', cursor: CURSOR, take: 100 }),
     sent: { ...queueRef, state: 'merged', since: '2026-11-20T00:00:00Z', cursor: CURSOR, take: 100 },
     reply: json(fixture.pullRequestList()),
   },
-  { name: 'getQueue', operation: 'getQueue', call: (c) => c.getQueue(queueRef), sent: queueRef, reply: json(fixture.queue()) },
-  { name: 'createQueue', operation: 'createQueue', call: (c) => c.createQueue(queueRef), sent: queueRef },
+  { name: 'getQueue', operation: 'getQueue', call: (c) => c.call('getQueue', queueRef), sent: queueRef, reply: json(fixture.queue()) },
+  { name: 'createQueue', operation: 'createQueue', call: (c) => c.call('createQueue', queueRef), sent: queueRef },
   {
     name: 'createQueue with mode and concurrency',
     operation: 'createQueue',
-    call: (c) => c.createQueue({ ...queueRef, mode: 'parallel', concurrency: 4 }),
+    call: (c) => c.call('createQueue', { ...queueRef, mode: 'parallel', concurrency: 4 }),
     sent: { ...queueRef, mode: 'parallel', concurrency: 4 },
   },
   {
     name: 'updateQueue with a state in upper case (sent in lower case)',
     operation: 'updateQueue',
-    call: (c) => c.updateQueue({ ...queueRef, state: 'PAUSED' }),
+    call: (c) => c.call('updateQueue', { ...queueRef, state: 'PAUSED' }),
     sent: { ...queueRef, state: 'paused' },
     reply: json(fixture.updatedQueue({ state: 'paused' })),
   },
   {
     name: 'updateQueue with every setting',
     operation: 'updateQueue',
-    call: (c) => c.updateQueue({ ...queueRef, state: 'draining', ...allSettings }),
+    call: (c) => c.call('updateQueue', { ...queueRef, state: 'draining', ...allSettings }),
     sent: { ...queueRef, state: 'draining', ...allSettings },
     reply: json(fixture.updatedQueue()),
   },
-  { name: 'deleteQueue', operation: 'deleteQueue', call: (c) => c.deleteQueue(queueRef), sent: queueRef },
+  { name: 'deleteQueue', operation: 'deleteQueue', call: (c) => c.call('deleteQueue', queueRef), sent: queueRef },
   {
     name: 'setImpactedTargets with a list',
     operation: 'setImpactedTargets',
-    call: (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: ['//a:lib', '//b:bin'] }),
+    call: (c) => c.call('setImpactedTargets', { ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: ['//a:lib', '//b:bin'] }),
     sent: { ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: ['//a:lib', '//b:bin'] },
   },
   {
     name: 'setImpactedTargets with ALL',
     operation: 'setImpactedTargets',
-    call: (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: 'ALL' }),
+    call: (c) => c.call('setImpactedTargets', { ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: 'ALL' }),
     sent: { ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: 'ALL' },
   },
   {
     name: 'setImpactedTargets with an empty list',
     operation: 'setImpactedTargets',
-    call: (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: [] }),
+    call: (c) => c.call('setImpactedTargets', { ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: [] }),
     sent: { ...queueRef, pr: { number: 42, sha: SHA }, impactedTargets: [] },
   },
   {
     name: 'getMergeQueueTestingDetails by testRunId',
     operation: 'getMergeQueueTestingDetails',
-    call: (c) => c.getMergeQueueTestingDetails({ ...queueRef, testRunId: 'run-7' }),
+    call: (c) => c.call('getMergeQueueTestingDetails', { ...queueRef, testRunId: 'run-7' }),
     sent: { ...queueRef, testRunId: 'run-7' },
     reply: json(fixture.testingDetails()),
   },
   {
     name: 'getTestDetails',
     operation: 'flaky-tests/get-test-details',
-    call: (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }),
+    call: (c) => c.call('getTestDetails', { repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }),
     sent: { repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID },
     reply: json(fixture.testDetails()),
   },
   {
     name: 'listQuarantinedTests, a later page',
     operation: 'flaky-tests/list-quarantined-tests',
-    call: (c) => c.listQuarantinedTests({ repo: REPO, org_url_slug: 'acme', page_query: { page_size: 10, page_token: 'page-1' } }),
+    call: (c) => c.call('listQuarantinedTests', { repo: REPO, org_url_slug: 'acme', page_query: { page_size: 10, page_token: 'page-1' } }),
     sent: { repo: REPO, org_url_slug: 'acme', page_query: { page_size: 10, page_token: 'page-1' } },
     reply: json({ quarantined_tests: [], page: LAST_PAGE }),
   },
   {
     name: 'listUnhealthyTests, status in upper case',
     operation: 'flaky-tests/list-unhealthy-tests',
-    call: (c) => c.listUnhealthyTests({ repo: REPO, org_url_slug: 'acme', status: 'broken', page_query: { page_size: 100 } }),
+    call: (c) => c.call('listUnhealthyTests', { repo: REPO, org_url_slug: 'acme', status: 'broken', page_query: { page_size: 100 } }),
     sent: { repo: REPO, org_url_slug: 'acme', status: 'BROKEN', page_query: { page_size: 100 } },
     reply: json({ tests: [], page: LAST_PAGE }),
   },
@@ -170,7 +170,7 @@ const CASES: Case[] = [
     name: 'listFailingTests',
     operation: 'flaky-tests/list-failing-tests',
     call: (c) =>
-      c.listFailingTests({
+      c.call('listFailingTests', {
         repo: REPO,
         org_url_slug: 'acme',
         start_time: '2026-01-01T00:00:00.000Z',
@@ -183,7 +183,7 @@ const CASES: Case[] = [
   {
     name: 'linkTicketToTestCase',
     operation: 'flaky-tests/link-ticket-to-test-case',
-    call: (c) => c.linkTicketToTestCase({ repo: REPO, test_case_id: fixture.TEST_ID, external_ticket_id: 'KAN-123' }),
+    call: (c) => c.call('linkTicketToTestCase', { repo: REPO, test_case_id: fixture.TEST_ID, external_ticket_id: 'KAN-123' }),
     sent: { repo: REPO, test_case_id: fixture.TEST_ID, external_ticket_id: 'KAN-123' },
   },
 ];
@@ -242,23 +242,23 @@ describe.each([
   });
 
   it('sends the user agent it was given, not a fixed one', async () => {
-    await clientFor(service, { userAgent: 'mq/9.8.7-test (linux)' }).client.deleteQueue(queueRef);
+    await clientFor(service, { userAgent: 'mq/9.8.7-test (linux)' }).client.call('deleteQueue', queueRef);
     expect(service.requests[0]?.headers['user-agent']).toBe('mq/9.8.7-test (linux)');
   });
 
   it('sends the token it was given', async () => {
-    await clientFor(service, { token: 'another-token' }).client.deleteQueue(queueRef);
+    await clientFor(service, { token: 'another-token' }).client.call('deleteQueue', queueRef);
     expect(service.requests[0]?.headers['x-api-token']).toBe('another-token');
   });
 
   it('joins the paths to a base URL given with a trailing slash without doubling it', async () => {
-    await clientFor({ ...service, apiUrl: `${service.apiUrl}/` }).client.deleteQueue(queueRef);
+    await clientFor({ ...service, apiUrl: `${service.apiUrl}/` }).client.call('deleteQueue', queueRef);
     expect(service.requests[0]?.url).toBe('/v1/deleteQueue');
   });
 
   it('does not send fields the request schema does not know', async () => {
     const withExtra = { ...prRef, surprise: 'x', pr: { number: 42, title: 'y' } } as unknown as typeof prRef;
-    await clientFor(service).client.cancelPullRequest(withExtra);
+    await clientFor(service).client.call('cancelPullRequest', withExtra);
     expect(JSON.parse(service.requests[0]?.body ?? '')).toEqual(prRef);
   });
 });
@@ -275,7 +275,7 @@ describe('the documented differences from the published description', () => {
   // 0 is the service's default and what its Terraform provider sends; the description says minimum 1.
   it('updateQueue pendingFailureDepth 0 is sent, though the description says minimum 1', async () => {
     service.reply(json(fixture.queue()));
-    await clientFor(service).client.updateQueue({ ...queueRef, pendingFailureDepth: 0 });
+    await clientFor(service).client.call('updateQueue', { ...queueRef, pendingFailureDepth: 0 });
 
     const body: unknown = JSON.parse(service.requests[0]?.body ?? '');
     expect(body).toEqual({ ...queueRef, pendingFailureDepth: 0 });
@@ -284,7 +284,9 @@ describe('the documented differences from the published description', () => {
 
   // The published description requires pr.sha, and so does the schema: a body without it is never sent.
   it('setImpactedTargets without pr.sha is refused before anything is sent', async () => {
-    const error = await rejectionOf(clientFor(service).client.setImpactedTargets({ ...queueRef, pr: { number: 42 } as never, impactedTargets: ['//a'] }));
+    const error = await rejectionOf(
+      clientFor(service).client.call('setImpactedTargets', { ...queueRef, pr: { number: 42 } as never, impactedTargets: ['//a'] }),
+    );
     expect(error.message).toMatch(/^invalid setImpactedTargets request: .*sha/);
     expect(service.requests).toEqual([]);
   });
@@ -295,7 +297,7 @@ describe('the dispatcher it is given', () => {
     const service = await startHttpService();
     try {
       await clientFor(service).client.close();
-      await clientFor(service).client.deleteQueue(queueRef);
+      await clientFor(service).client.call('deleteQueue', queueRef);
       expect(service.requests).toHaveLength(1);
     } finally {
       await service.close();

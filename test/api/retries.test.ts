@@ -11,22 +11,22 @@ const prRef = { ...queueRef, pr: { number: 42 } };
 const unavailable = (headers: Record<string, string> = {}) => plainText(503, 'Service Unavailable', headers);
 
 const READS: [string, (c: MergeQueueClient) => Promise<unknown>, Reply][] = [
-  ['getQueue', (c) => c.getQueue(queueRef), json(fixture.queue())],
-  ['getSubmittedPullRequest', (c) => c.getSubmittedPullRequest(prRef), json(fixture.submittedPullRequest())],
-  ['listPullRequests', (c) => c.listPullRequests(queueRef), json(fixture.pullRequestList())],
-  ['getMergeQueueTestingDetails', (c) => c.getMergeQueueTestingDetails({ ...queueRef, testRunId: 'run-7' }), json(fixture.testingDetails())],
-  ['getTestDetails', (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }), json(fixture.testDetails())],
+  ['getQueue', (c) => c.call('getQueue', queueRef), json(fixture.queue())],
+  ['getSubmittedPullRequest', (c) => c.call('getSubmittedPullRequest', prRef), json(fixture.submittedPullRequest())],
+  ['listPullRequests', (c) => c.call('listPullRequests', queueRef), json(fixture.pullRequestList())],
+  ['getMergeQueueTestingDetails', (c) => c.call('getMergeQueueTestingDetails', { ...queueRef, testRunId: 'run-7' }), json(fixture.testingDetails())],
+  ['getTestDetails', (c) => c.call('getTestDetails', { repo: REPO, org_url_slug: 'acme', test_id: fixture.TEST_ID }), json(fixture.testDetails())],
   ['getMergeQueueMetrics', (c) => c.getMergeQueueMetrics(), { status: 200, body: fixture.METRICS_TEXT }],
 ];
 
 const MUTATIONS: [string, (c: MergeQueueClient) => Promise<unknown>][] = [
-  ['submitPullRequest', (c) => c.submitPullRequest(prRef)],
-  ['cancelPullRequest', (c) => c.cancelPullRequest(prRef)],
-  ['restartTestsOnPullRequest', (c) => c.restartTestsOnPullRequest(prRef)],
-  ['createQueue', (c) => c.createQueue(queueRef)],
-  ['updateQueue', (c) => c.updateQueue({ ...queueRef, state: 'paused' })],
-  ['deleteQueue', (c) => c.deleteQueue(queueRef)],
-  ['setImpactedTargets', (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 42, sha: 'abc' }, impactedTargets: 'ALL' })],
+  ['submitPullRequest', (c) => c.call('submitPullRequest', prRef)],
+  ['cancelPullRequest', (c) => c.call('cancelPullRequest', prRef)],
+  ['restartTestsOnPullRequest', (c) => c.call('restartTestsOnPullRequest', prRef)],
+  ['createQueue', (c) => c.call('createQueue', queueRef)],
+  ['updateQueue', (c) => c.call('updateQueue', { ...queueRef, state: 'paused' })],
+  ['deleteQueue', (c) => c.call('deleteQueue', queueRef)],
+  ['setImpactedTargets', (c) => c.call('setImpactedTargets', { ...queueRef, pr: { number: 42, sha: 'abc' }, impactedTargets: 'ALL' })],
 ];
 
 describe('retries', () => {
@@ -41,7 +41,7 @@ describe('retries', () => {
   it('getQueue after a 503 is tried again, and the second answer is the result', async () => {
     service.reply(unavailable(), json(fixture.queue()));
     const { client, sleeps } = clientFor(service);
-    await expect(client.getQueue(queueRef)).resolves.toMatchObject({ branch: 'main' });
+    await expect(client.call('getQueue', queueRef)).resolves.toMatchObject({ branch: 'main' });
     expect(service.requests).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
   });
@@ -49,7 +49,7 @@ describe('retries', () => {
   it('submitPullRequest after a 503 is not tried again: one call, ApiError 503', async () => {
     service.reply(unavailable(), json({}));
     const { client, sleeps } = clientFor(service);
-    const error = await rejectionOf(client.submitPullRequest(prRef));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(503);
     expect(exitCodeOf(error)).toBe(6);
@@ -87,7 +87,7 @@ describe('retries', () => {
   it('gives up after the default 2 retries: 3 calls, the last ApiError, exit code 6', async () => {
     service.reply(plainText(500, 'boom 1'), plainText(502, 'boom 2'), plainText(503, 'boom 3'), json(fixture.queue()));
     const { client, sleeps } = clientFor(service);
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 503, message: 'boom 3' });
     expect(exitCodeOf(error)).toBe(6);
@@ -98,7 +98,7 @@ describe('retries', () => {
   it.each([0, 1, 4])('honours retries: %i', async (retries) => {
     for (let i = 0; i < 10; i++) service.reply(unavailable());
     const { client, sleeps } = clientFor(service, { retries });
-    await rejectionOf(client.getQueue(queueRef));
+    await rejectionOf(client.call('getQueue', queueRef));
     expect(service.requests).toHaveLength(retries + 1);
     expect(sleeps).toHaveLength(retries);
   });
@@ -106,14 +106,14 @@ describe('retries', () => {
   it('a 429 on a read is retried', async () => {
     service.reply(plainText(429, 'Too Many Requests'), json(fixture.queue()));
     const { client } = clientFor(service);
-    await client.getQueue(queueRef);
+    await client.call('getQueue', queueRef);
     expect(service.requests).toHaveLength(2);
   });
 
   it.each([400, 401, 403, 404, 409, 413, 422])('a %i on a read is not retried', async (status) => {
     service.reply(plainText(status, 'no'), json(fixture.queue()));
     const { client, sleeps } = clientFor(service);
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toMatchObject({ status });
     expect(service.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
@@ -122,7 +122,7 @@ describe('retries', () => {
   it('a read whose connection was dropped is retried', async () => {
     service.reply({ destroy: true }, json(fixture.queue()));
     const { client, sleeps } = clientFor(service);
-    await expect(client.getQueue(queueRef)).resolves.toMatchObject({ branch: 'main' });
+    await expect(client.call('getQueue', queueRef)).resolves.toMatchObject({ branch: 'main' });
     expect(service.requests).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
   });
@@ -131,21 +131,21 @@ describe('retries', () => {
     it('Retry-After in seconds: the sleep receives the header in ms', async () => {
       service.reply(unavailable({ 'retry-after': '2' }), plainText(429, 'slow down', { 'retry-after': '7' }), json(fixture.queue()));
       const { client, sleeps } = clientFor(service);
-      await client.getQueue(queueRef);
+      await client.call('getQueue', queueRef);
       expect(sleeps).toEqual([2000, 7000]);
     });
 
     it('Retry-After is capped at 30 s', async () => {
       service.reply(unavailable({ 'retry-after': '3600' }), json(fixture.queue()));
       const { client, sleeps } = clientFor(service);
-      await client.getQueue(queueRef);
+      await client.call('getQueue', queueRef);
       expect(sleeps).toEqual([30_000]);
     });
 
     it('Retry-After: 0 retries at once', async () => {
       service.reply(unavailable({ 'retry-after': '0' }), json(fixture.queue()));
       const { client, sleeps } = clientFor(service);
-      await client.getQueue(queueRef);
+      await client.call('getQueue', queueRef);
       expect(sleeps).toEqual([0]);
     });
 
@@ -154,7 +154,7 @@ describe('retries', () => {
       const at = new Date(Date.now() + 5_000).toUTCString();
       service.reply(unavailable({ 'retry-after': at }), json(fixture.queue()));
       const { client, sleeps } = clientFor(service);
-      await client.getQueue(queueRef);
+      await client.call('getQueue', queueRef);
       expect(sleeps).toHaveLength(1);
       expect(sleeps[0]).toBeGreaterThan(3_000);
       expect(sleeps[0]).toBeLessThanOrEqual(5_000);
@@ -163,14 +163,14 @@ describe('retries', () => {
     it('Retry-After as a date in the past: no wait', async () => {
       service.reply(unavailable({ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }), json(fixture.queue()));
       const { client, sleeps } = clientFor(service);
-      await client.getQueue(queueRef);
+      await client.call('getQueue', queueRef);
       expect(sleeps).toEqual([0]);
     });
 
     it('without Retry-After (or with one it cannot read): exponential backoff with jitter', async () => {
       service.reply(unavailable(), unavailable({ 'retry-after': 'soon' }), json(fixture.queue()));
       const { client, sleeps } = clientFor(service);
-      await client.getQueue(queueRef);
+      await client.call('getQueue', queueRef);
       expect(sleeps).toHaveLength(2);
       expect(sleeps[0]).toBeGreaterThanOrEqual(125);
       expect(sleeps[0]).toBeLessThanOrEqual(250);
@@ -183,7 +183,7 @@ describe('retries', () => {
     service.reply(unavailable({ 'retry-after': '2' }), plainText(502, 'bad gateway'), json(fixture.queue()));
     const notices: Array<{ attempt: number; tries: number; delayMs: number; error: Error }> = [];
     const { client, sleeps } = clientFor(service, { onRetry: (notice) => notices.push(notice) });
-    await client.getQueue(queueRef);
+    await client.call('getQueue', queueRef);
     expect(notices.map((n) => [n.attempt, n.tries, n.delayMs, n.error.message])).toEqual([
       [1, 3, 2_000, 'Service Unavailable'],
       [2, 3, sleeps[1], 'bad gateway'],
@@ -193,14 +193,14 @@ describe('retries', () => {
   it('a 429 that runs out of retries carries its Retry-After, for a poll to honour', async () => {
     service.reply(...Array.from({ length: 3 }, () => plainText(429, 'slow down', { 'retry-after': '12' })));
     const { client } = clientFor(service);
-    const error = await rejectionOf(client.getQueue(queueRef));
+    const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toMatchObject({ status: 429, retryAfterMs: 12_000 });
   });
 
   it('the backoff grows, with jitter, but never past 5s', async () => {
     for (let i = 0; i < 10; i++) service.reply(unavailable());
     const { client, sleeps } = clientFor(service, { retries: 9 });
-    await rejectionOf(client.getQueue(queueRef));
+    await rejectionOf(client.call('getQueue', queueRef));
     expect(sleeps).toHaveLength(9);
     sleeps.forEach((ms, i) => {
       const step = Math.min(250 * 2 ** i, 5_000);
@@ -212,7 +212,7 @@ describe('retries', () => {
   it('without an injected sleep it really waits (Retry-After: 0 keeps it short)', async () => {
     service.reply(unavailable({ 'retry-after': '0' }), json(fixture.queue()));
     const { client } = clientFor(service, { sleep: undefined });
-    await expect(client.getQueue(queueRef)).resolves.toMatchObject({ branch: 'main' });
+    await expect(client.call('getQueue', queueRef)).resolves.toMatchObject({ branch: 'main' });
     expect(service.requests).toHaveLength(2);
   });
 });

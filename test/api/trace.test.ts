@@ -24,7 +24,7 @@ describe('trace', () => {
   it('shows the request and the response, with the token as ***', async () => {
     service.reply(json(fixture.queue()));
     const { client, trace } = clientFor(service);
-    await client.getQueue(queueRef);
+    await client.call('getQueue', queueRef);
 
     expect(trace).toContain(`> POST ${service.apiUrl}/getQueue`);
     expect(trace).toContain('> x-api-token: ***');
@@ -45,7 +45,7 @@ describe('trace', () => {
   it('shows an error answer, without the token', async () => {
     service.reply(plainText(401, 'Unauthorized: bad token'));
     const { client, trace } = clientFor(service);
-    await rejectionOf(client.deleteQueue(queueRef));
+    await rejectionOf(client.call('deleteQueue', queueRef));
     expect(trace.some((line) => /^< 401 application\/plain-text \(\d+ ms\)$/.test(line))).toBe(true);
     expect(trace).toContain('< Unauthorized: bad token');
     expect(trace).toContain('> x-api-token: ***');
@@ -55,7 +55,7 @@ describe('trace', () => {
   it('traces each attempt of a retried read', async () => {
     service.reply(plainText(503, 'busy'), json(fixture.queue()));
     const { client, trace } = clientFor(service);
-    await client.getQueue(queueRef);
+    await client.call('getQueue', queueRef);
     expect(trace.filter((l) => l.startsWith('> POST '))).toHaveLength(2);
     expect(trace.filter((l) => l.startsWith('> x-api-token: '))).toEqual(['> x-api-token: ***', '> x-api-token: ***']);
     expectNoToken(trace);
@@ -74,7 +74,7 @@ describe('trace', () => {
   it('traces the request of a connection that failed, without the token', async () => {
     service.reply({ destroy: true });
     const { client, trace } = clientFor(service, { retries: 0 });
-    await rejectionOf(client.getQueue(queueRef));
+    await rejectionOf(client.call('getQueue', queueRef));
     expect(trace).toContain(`> POST ${service.apiUrl}/getQueue`);
     expectNoToken(trace);
   });
@@ -82,7 +82,7 @@ describe('trace', () => {
   it('cuts a long body to 2000 characters and says how long it was', async () => {
     const targets = Array.from({ length: 500 }, (_, i) => `//pkg/${i}:lib`);
     const { client, trace } = clientFor(service);
-    await client.setImpactedTargets({ ...queueRef, pr: { number: 1, sha: 'abc' }, impactedTargets: targets });
+    await client.call('setImpactedTargets', { ...queueRef, pr: { number: 1, sha: 'abc' }, impactedTargets: targets });
     const bodyLine = trace.find((l) => l.startsWith('> {'));
     const size = Buffer.byteLength(service.requests[0]?.body ?? '');
     expect(size).toBeGreaterThan(2000);
@@ -92,7 +92,7 @@ describe('trace', () => {
 
   it('shows an empty token as (empty), not as a blank', async () => {
     const { client, trace } = clientFor(service, { token: '' });
-    await client.deleteQueue(queueRef);
+    await client.call('deleteQueue', queueRef);
     expect(trace).toContain('> x-api-token: (empty)');
   });
 
@@ -100,7 +100,7 @@ describe('trace', () => {
   it('never shows the token, even when the service echoes it back', async () => {
     service.reply(plainText(401, `invalid token ${TOKEN}`));
     const { client, trace } = clientFor(service);
-    const error = await rejectionOf(client.deleteQueue(queueRef));
+    const error = await rejectionOf(client.call('deleteQueue', queueRef));
     expect(trace.some((line) => line.startsWith('< 401'))).toBe(true);
     expectNoToken(trace);
     expect(String((error as Error).message)).not.toContain(TOKEN);

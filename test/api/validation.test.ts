@@ -14,11 +14,11 @@ const SHA = 'abc123';
 
 /** Every method that takes a PR number, called with `number`. */
 const PR_METHODS: [string, (c: MergeQueueClient, number: number) => Promise<unknown>][] = [
-  ['submitPullRequest', (c, n) => c.submitPullRequest(prRef(n))],
-  ['cancelPullRequest', (c, n) => c.cancelPullRequest(prRef(n))],
-  ['restartTestsOnPullRequest', (c, n) => c.restartTestsOnPullRequest(prRef(n))],
-  ['getSubmittedPullRequest', (c, n) => c.getSubmittedPullRequest(prRef(n))],
-  ['setImpactedTargets', (c, n) => c.setImpactedTargets({ ...queueRef, pr: { number: n, sha: SHA }, impactedTargets: [] })],
+  ['submitPullRequest', (c, n) => c.call('submitPullRequest', prRef(n))],
+  ['cancelPullRequest', (c, n) => c.call('cancelPullRequest', prRef(n))],
+  ['restartTestsOnPullRequest', (c, n) => c.call('restartTestsOnPullRequest', prRef(n))],
+  ['getSubmittedPullRequest', (c, n) => c.call('getSubmittedPullRequest', prRef(n))],
+  ['setImpactedTargets', (c, n) => c.call('setImpactedTargets', { ...queueRef, pr: { number: n, sha: SHA }, impactedTargets: [] })],
 ];
 
 async function expectRefusedBeforeSending(service: FakeService, promise: Promise<unknown>, mentions: RegExp) {
@@ -45,7 +45,7 @@ describe.each([
 
   describe('PR numbers', () => {
     it.each([0, -1, 1.5, 2147483648, Number.NaN, Number.POSITIVE_INFINITY])('submitPullRequest refuses %d, and sends nothing', async (number) => {
-      await expectRefusedBeforeSending(service, client.submitPullRequest(prRef(number)), /pr\.number/);
+      await expectRefusedBeforeSending(service, client.call('submitPullRequest', prRef(number)), /pr\.number/);
     });
 
     it.each(PR_METHODS)('%s refuses PR number 0, and sends nothing', async (_name, call) => {
@@ -53,7 +53,7 @@ describe.each([
     });
 
     it.each([1, 2147483647])('submitPullRequest accepts %i and sends it as is', async (number) => {
-      await client.submitPullRequest(prRef(number));
+      await client.call('submitPullRequest', prRef(number));
       expect(service.requests).toHaveLength(1);
       const body: unknown = JSON.parse(service.requests[0]?.body ?? '');
       expect(body).toMatchObject({ pr: { number } });
@@ -63,15 +63,15 @@ describe.each([
 
   describe('priorities', () => {
     it.each(['urgent', 'high', 'medium', 'low', 0, 255] as const)('accepts %s and sends it as given', async (priority) => {
-      await client.submitPullRequest({ ...prRef(42), priority });
+      await client.call('submitPullRequest', { ...prRef(42), priority });
       const body: unknown = JSON.parse(service.requests[0]?.body ?? '');
       expect(body).toMatchObject({ priority });
       expect(validateRequest('submitPullRequest', body)).toEqual([]);
     });
 
     it.each([256, 'asap', -1, 2.5, ''])('refuses %j, and sends nothing', async (priority) => {
-      const bad = { ...prRef(42), priority } as unknown as Parameters<MergeQueueClient['submitPullRequest']>[0];
-      await expectRefusedBeforeSending(service, client.submitPullRequest(bad), /priority/);
+      const bad = { ...prRef(42), priority } as unknown as never;
+      await expectRefusedBeforeSending(service, client.call('submitPullRequest', bad), /priority/);
     });
   });
 
@@ -84,7 +84,7 @@ describe.each([
     }
 
     it('sends a body of exactly 20 MiB', async () => {
-      await client.setImpactedTargets(bodyOfSize(BODY_LIMIT_BYTES));
+      await client.call('setImpactedTargets', bodyOfSize(BODY_LIMIT_BYTES));
       expect(service.requests).toHaveLength(1);
       expect(Buffer.byteLength(service.requests[0]?.body ?? '')).toBe(BODY_LIMIT_BYTES);
     });
@@ -92,7 +92,7 @@ describe.each([
     it('refuses a body one byte over, and sends nothing', async () => {
       const body = bodyOfSize(BODY_LIMIT_BYTES + 1);
       expect(Buffer.byteLength(JSON.stringify(body))).toBe(BODY_LIMIT_BYTES + 1);
-      await expectRefusedBeforeSending(service, client.setImpactedTargets(body), /20 MiB/);
+      await expectRefusedBeforeSending(service, client.call('setImpactedTargets', body), /20 MiB/);
     });
 
     it('counts bytes, not characters', async () => {
@@ -100,29 +100,33 @@ describe.each([
       const body = bodyOfSize(BODY_LIMIT_BYTES + 1, 'é');
       expect(JSON.stringify(body).length).toBeLessThan(BODY_LIMIT_BYTES);
       expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(BODY_LIMIT_BYTES);
-      await expectRefusedBeforeSending(service, client.setImpactedTargets(body), /20 MiB/);
+      await expectRefusedBeforeSending(service, client.call('setImpactedTargets', body), /20 MiB/);
     });
   });
 
   describe('other fields', () => {
     const refusals: [string, (c: MergeQueueClient) => Promise<unknown>, RegExp][] = [
-      ['an empty target branch', (c) => c.getQueue({ repo: REPO, targetBranch: '' }), /targetBranch/],
-      ['an empty repository owner', (c) => c.getQueue({ repo: { ...REPO, owner: '' }, targetBranch: 'main' }), /repo\.owner/],
-      ['a test id that is not a UUID', (c) => c.getTestDetails({ repo: REPO, org_url_slug: 'acme', test_id: 'not-a-uuid' }), /test_id/],
-      ['take 0', (c) => c.listPullRequests({ ...queueRef, take: 0 }), /take/],
-      ['take 101', (c) => c.listPullRequests({ ...queueRef, take: 101 }), /take/],
-      ['since without a time', (c) => c.listPullRequests({ ...queueRef, since: '2026-11-21' }), /since/],
-      ['an unknown state filter', (c) => c.listPullRequests({ ...queueRef, state: 'exploded' as 'merged' }), /state/],
+      ['an empty target branch', (c) => c.call('getQueue', { repo: REPO, targetBranch: '' }), /targetBranch/],
+      ['an empty repository owner', (c) => c.call('getQueue', { repo: { ...REPO, owner: '' }, targetBranch: 'main' }), /repo\.owner/],
+      ['a test id that is not a UUID', (c) => c.call('getTestDetails', { repo: REPO, org_url_slug: 'acme', test_id: 'not-a-uuid' }), /test_id/],
+      ['take 0', (c) => c.call('listPullRequests', { ...queueRef, take: 0 }), /take/],
+      ['take 101', (c) => c.call('listPullRequests', { ...queueRef, take: 101 }), /take/],
+      ['since without a time', (c) => c.call('listPullRequests', { ...queueRef, since: '2026-11-21' }), /since/],
+      ['an unknown state filter', (c) => c.call('listPullRequests', { ...queueRef, state: 'exploded' as 'merged' }), /state/],
       [
         'a PR looked up by number and branch at once',
-        (c) => c.getSubmittedPullRequest({ ...queueRef, pr: { number: 1, branch: 'x' } as unknown as { number: number } }),
+        (c) => c.call('getSubmittedPullRequest', { ...queueRef, pr: { number: 1, branch: 'x' } as unknown as { number: number } }),
         /pr/,
       ],
-      ['a testing look-up without a testRunId', (c) => c.getMergeQueueTestingDetails(queueRef as { testRunId: string } & typeof queueRef), /testRunId/],
-      ['updateQueue to switching_modes, which only the service enters', (c) => c.updateQueue({ ...queueRef, state: 'switching_modes' }), /state/],
-      ['updateQueue concurrency 0', (c) => c.updateQueue({ ...queueRef, concurrency: 0 }), /concurrency/],
-      ['createQueue mode "serial"', (c) => c.createQueue({ ...queueRef, mode: 'serial' as 'single' }), /mode/],
-      ['impactedTargets "any"', (c) => c.setImpactedTargets({ ...queueRef, pr: { number: 1, sha: SHA }, impactedTargets: 'any' as 'ALL' }), /impactedTargets/],
+      ['a testing look-up without a testRunId', (c) => c.call('getMergeQueueTestingDetails', queueRef as { testRunId: string } & typeof queueRef), /testRunId/],
+      ['updateQueue to switching_modes, which only the service enters', (c) => c.call('updateQueue', { ...queueRef, state: 'switching_modes' }), /state/],
+      ['updateQueue concurrency 0', (c) => c.call('updateQueue', { ...queueRef, concurrency: 0 }), /concurrency/],
+      ['createQueue mode "serial"', (c) => c.call('createQueue', { ...queueRef, mode: 'serial' as 'single' }), /mode/],
+      [
+        'impactedTargets "any"',
+        (c) => c.call('setImpactedTargets', { ...queueRef, pr: { number: 1, sha: SHA }, impactedTargets: 'any' as 'ALL' }),
+        /impactedTargets/,
+      ],
     ];
 
     it.each(refusals)('refuses %s, and sends nothing', async (_name, call, mentions) => {
@@ -138,11 +142,11 @@ describe('nothing reaches undici (a MockAgent interceptor that is never consumed
     mockAgent.get('http://mq.invalid').intercept({ path: '/v1/submitPullRequest', method: 'POST' }).reply(200, '{}');
     const { client } = clientFor({ apiUrl: 'http://mq.invalid/v1', dispatcher: mockAgent });
     try {
-      const error = await rejectionOf(client.submitPullRequest(prRef(number)));
+      const error = await rejectionOf(client.call('submitPullRequest', prRef(number)));
       expect(error).toBeInstanceOf(UsageError);
       expect(mockAgent.pendingInterceptors()).toHaveLength(1);
       // The same interceptor is consumed by a valid request: the check above can fail.
-      await client.submitPullRequest(prRef(1));
+      await client.call('submitPullRequest', prRef(1));
       expect(mockAgent.pendingInterceptors()).toHaveLength(0);
     } finally {
       await mockAgent.close();
@@ -155,7 +159,7 @@ describe('a valid request still gets its answer checked', () => {
     const service = await startHttpService();
     try {
       service.reply(json(fixture.queue()));
-      await expect(clientFor(service).client.getQueue(queueRef)).resolves.toMatchObject({ branch: 'main' });
+      await expect(clientFor(service).client.call('getQueue', queueRef)).resolves.toMatchObject({ branch: 'main' });
     } finally {
       await service.close();
     }

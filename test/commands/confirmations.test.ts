@@ -1,26 +1,19 @@
 // What the maintenance-window prompts say before anything changes: counted from the queue as it is.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/v1/client.js';
-import type { Context } from '../../src/commands/context.js';
 import { drainQueue, pauseQueue } from '../../src/commands/queue/state.js';
-import type { ResolvedSettings } from '../../src/config/index.js';
 import { enqueuedPr, queue } from '../render/fixtures.js';
+import { QUEUE, testContext } from '../support/context.js';
 
 function askingContext(states: string[], answer: boolean) {
-  const questions: string[] = [];
   const updates: unknown[] = [];
-  const client = {
-    getQueue: async () => queue({ enqueuedPullRequests: states.map((state, i) => enqueuedPr({ prNumber: i + 1, state })) }),
-    updateQueue: async (body: unknown) => void updates.push(body),
-  } as unknown as MergeQueueClient;
-  const ctx = {
-    resolved: {} as ResolvedSettings,
-    client: async () => client,
-    queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
-    writesInFlight: new Set(),
-    interactive: true,
-    confirm: async (question: string) => (questions.push(question), answer),
-  } as unknown as Context;
+  const { ctx, questions } = testContext({
+    answer,
+    service: {
+      getQueue: async () => queue({ enqueuedPullRequests: states.map((state, i) => enqueuedPr({ prNumber: i + 1, state })) }),
+      // What was asked, as the v1 body that carries it.
+      updateQueue: async (_queue, change) => void updates.push({ ...QUEUE, ...change }),
+    },
+  });
   return { ctx, questions, updates };
 }
 

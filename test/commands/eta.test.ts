@@ -2,8 +2,8 @@
 // a failure ahead, and every case where it must say `unavailable` rather than give a number.
 import { describe, expect, it } from 'vitest';
 import { parsePrometheus } from '../../src/model/prometheus.js';
-import { estimateEta, runLength, type Eta, type EtaEstimate } from '../../src/commands/eta.js';
-import { testDurationsFromHistory, testDurationsFromMetrics, type TestDurations } from '../../src/commands/test-durations.js';
+import { estimateEta, runLength, type Eta, type EtaEstimate } from '../../src/model/eta.js';
+import { testDurationsFromHistory, testDurationsFromMetrics, type TestDurations } from '../../src/model/test-durations.js';
 import { ago, enqueuedPr, NOW, queue, submittedPr } from '../render/fixtures.js';
 
 const RUN = 300;

@@ -1,53 +1,49 @@
 // submit, cancel and restart against a scripted client: what a 409 on submit and a 404 on cancel or restart
 // become, and the exit code of a command over several PRs.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/v1/client.js';
-import type { Context } from '../../src/commands/context.js';
 import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
-import { outcomesExitCode, type PrOutcome } from '../../src/commands/result.js';
-import type { ResolvedSettings } from '../../src/config/index.js';
+import { outcomesExitCode, type PrOutcome } from '../../src/model/result.js';
 import { ApiError, EXIT, NetworkError } from '../../src/errors.js';
+import type { MergeQueueService, SubmitOptions } from '../../src/model/service.js';
 import { enqueuedPr, submittedPr } from '../render/fixtures.js';
+import { QUEUE, testContext } from '../support/context.js';
 
 /** PR number → its record as the service would give it; a PR not listed is unknown (404). */
 type Records = Record<number, Record<string, unknown>>;
 
-function context(records: Records, overrides: Partial<Record<keyof MergeQueueClient, unknown>> = {}) {
+function context(records: Records, overrides: Partial<MergeQueueService> = {}) {
   const sent: Array<[string, unknown]> = [];
   const inQueue = (pr: number) => records[pr] !== undefined && !['merged', 'failed', 'cancelled'].includes(records[pr]!.state as string);
-  const client = {
-    async submitPullRequest(body: { pr: { number: number } }) {
-      sent.push(['submitPullRequest', body]);
-      if (inQueue(body.pr.number)) throw new ApiError(409, `pull request #${body.pr.number} is already in the queue`, 'submitPullRequest');
+  // What was asked, as the v1 body that would carry it: the assertions below read the PR and the flags from it.
+  const body = (pr: number, options?: SubmitOptions) => ({ ...QUEUE, pr: { number: pr }, ...options });
+  const service: Partial<MergeQueueService> = {
+    async submitPullRequest(_queue, pr, options) {
+      sent.push(['submitPullRequest', body(pr, options)]);
+      if (inQueue(pr)) throw new ApiError(409, `pull request #${pr} is already in the queue`, 'submitPullRequest');
     },
-    async cancelPullRequest(body: { pr: { number: number } }) {
-      sent.push(['cancelPullRequest', body]);
-      if (!inQueue(body.pr.number)) throw new ApiError(404, `pull request #${body.pr.number} is not in the queue`, 'cancelPullRequest');
+    async cancelPullRequest(_queue, pr) {
+      sent.push(['cancelPullRequest', body(pr)]);
+      if (!inQueue(pr)) throw new ApiError(404, `pull request #${pr} is not in the queue`, 'cancelPullRequest');
     },
-    async restartTestsOnPullRequest(body: { pr: { number: number } }) {
-      sent.push(['restartTestsOnPullRequest', body]);
-      if (!inQueue(body.pr.number)) throw new ApiError(404, '', 'restartTestsOnPullRequest');
+    async restartTestsOnPullRequest(_queue, pr) {
+      sent.push(['restartTestsOnPullRequest', body(pr)]);
+      if (!inQueue(pr)) throw new ApiError(404, '', 'restartTestsOnPullRequest');
     },
-    async getSubmittedPullRequest(body: { pr: { number: number } }) {
-      sent.push(['getSubmittedPullRequest', body]);
-      const record = records[body.pr.number];
-      if (!record) throw new ApiError(404, `pull request #${body.pr.number} was never submitted`, 'getSubmittedPullRequest');
-      return submittedPr({ prNumber: body.pr.number, isCurrentlySubmittedToQueue: inQueue(body.pr.number), ...record });
+    async getSubmittedPullRequest(_queue, key) {
+      const pr = 'number' in key ? key.number : Number.NaN;
+      sent.push(['getSubmittedPullRequest', body(pr)]);
+      const record = records[pr];
+      if (!record) throw new ApiError(404, `pull request #${pr} was never submitted`, 'getSubmittedPullRequest');
+      return submittedPr({ prNumber: pr, isCurrentlySubmittedToQueue: inQueue(pr), ...record });
     },
     async getQueue() {
       sent.push(['getQueue', {}]);
       const open = Object.keys(records).map(Number).filter(inQueue);
-      return { enqueuedPullRequests: open.map((prNumber) => enqueuedPr({ prNumber, ...records[prNumber] })) };
+      return { enqueuedPullRequests: open.map((prNumber) => enqueuedPr({ prNumber, ...records[prNumber] })) } as never;
     },
     ...overrides,
-  } as unknown as MergeQueueClient;
-  const ctx = {
-    resolved: {} as ResolvedSettings,
-    client: async () => client,
-    queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
-    writesInFlight: new Set(),
-  } as Context;
-  return { ctx, sent };
+  };
+  return { ctx: testContext({ service }).ctx, sent };
 }
 
 const medium = { state: 'pending', priorityName: 'medium', priorityValue: 100, noBatch: false };

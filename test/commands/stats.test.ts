@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EnqueuedPullRequest } from '../../src/api/v1/schemas.js';
 import { parsePrometheus } from '../../src/model/prometheus.js';
-import { durationsFromMetrics, HistoryTally, noDurations, rates, type Stats } from '../../src/commands/stats-tally.js';
+import { durationsFromMetrics, HistoryTally, noDurations, rates, type Stats } from '../../src/model/stats.js';
 import { bucketMax, bucketQuantile, histogramBuckets } from '../../src/model/metrics.js';
 import { makePaint } from '../../src/render/colors.js';
 import { toJson } from '../../src/render/json.js';

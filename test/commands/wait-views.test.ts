@@ -1,9 +1,9 @@
 // What the waiting commands print, from their results and events: the pure views, and the printers that the
 // command table attaches (in place on a terminal, a line per change in a pipe, NDJSON under --json).
 import { describe, expect, it } from 'vitest';
-import type { Outage } from '../../src/commands/poll.js';
-import type { DrainResult } from '../../src/commands/queue/state.js';
-import type { PrSighting, WaitResult } from '../../src/commands/wait.js';
+import type { Outage } from '../../src/model/poll.js';
+import type { DrainResult } from '../../src/model/wait-events.js';
+import type { PrSighting, WaitResult } from '../../src/model/wait-events.js';
 import { makePaint } from '../../src/render/colors.js';
 import { renderAdmittedLine, renderDrainSummary } from '../../src/render/views/draining.js';
 import { drainPrinter } from '../../src/render/drain-printer.js';

@@ -1,23 +1,23 @@
 // The waiting engines without a service: a scripted client, a clock that moves only when the poll sleeps, and
 // events recorded as a view would receive them.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/v1/client.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../src/api/v1/schemas.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../src/model/pull-request.js';
+import type { MergeQueueService, PullRequestKey } from '../../src/model/service.js';
+import { testContext } from '../support/context.js';
 import type { PullRequestState } from '../../src/model/vocabulary.js';
-import type { Context } from '../../src/commands/context.js';
-import { mayPass, nextDelay, poll, type Outage, type ServiceEvents } from '../../src/commands/poll.js';
+import { mayPass, nextDelay, poll, type Outage, type ServiceEvents } from '../../src/model/poll.js';
 import { drainAndWait } from '../../src/commands/queue/state.js';
 import { watchQueue } from '../../src/commands/queue/watch.js';
-import { hasReached, submitAndWait, waitForPrs, type PrChange, type WaitEvents } from '../../src/commands/wait.js';
+import { submitAndWait, waitForPrs } from '../../src/commands/wait.js';
+import { hasReached, type PrChange, type WaitEvents } from '../../src/model/wait-events.js';
 import { parseInterval, parseWaitOptions } from '../../src/commands/wait-input.js';
-import type { ResolvedSettings } from '../../src/config/index.js';
 import { ApiError, InterruptedError, NetworkError, UsageError } from '../../src/errors.js';
 import { enqueuedPr, submittedPr } from '../render/fixtures.js';
 
 /** Each PR's states, one per lookup; the last one repeats. A missing PR answers 404. */
 type Script = Record<number, Array<PullRequestState | 'error' | 'unauthorized'>>;
 
-function scriptedClient(script: Script, extra: Partial<MergeQueueClient> = {}) {
+function scriptedClient(script: Script, extra: Partial<MergeQueueService> = {}) {
   const calls = new Map<number, number>();
   const lookups: number[] = [];
   const current = (pr: number): PullRequestState | 'error' | 'unauthorized' | undefined => {
@@ -26,8 +26,8 @@ function scriptedClient(script: Script, extra: Partial<MergeQueueClient> = {}) {
     return states[Math.min(calls.get(pr) ?? 0, states.length - 1)];
   };
   const client = {
-    async getSubmittedPullRequest(body: { pr: { number?: number } }): Promise<SubmittedPullRequest> {
-      const pr = body.pr.number!;
+    async getSubmittedPullRequest(_queue: unknown, key: PullRequestKey): Promise<SubmittedPullRequest> {
+      const pr = 'number' in key ? key.number : Number.NaN;
       lookups.push(pr);
       const state = current(pr);
       calls.set(pr, (calls.get(pr) ?? 0) + 1);
@@ -49,34 +49,11 @@ function scriptedClient(script: Script, extra: Partial<MergeQueueClient> = {}) {
     serviceNow: () => undefined,
     ...extra,
   };
-  return { client: client as unknown as MergeQueueClient, lookups };
+  return { client: client as Partial<MergeQueueService> as MergeQueueService, lookups };
 }
 
-function fakeContext(client: MergeQueueClient, signal = new AbortController().signal) {
-  const clock = { now: 0 };
-  const sleeps: number[] = [];
-  const ctx: Context = {
-    resolved: {} as ResolvedSettings,
-    client: async () => client,
-    probeClient: async () => client,
-    queueRef: () => ({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
-    confirm: async () => true,
-    interactive: false,
-    warn: () => undefined,
-    progress: () => undefined,
-    note: () => undefined,
-    info: () => undefined,
-    cwd: '/',
-    writesInFlight: new Set(),
-    signal,
-    now: () => clock.now,
-    sleep: async (ms) => {
-      if (signal.aborted) throw new InterruptedError();
-      sleeps.push(ms);
-      clock.now += ms;
-    },
-  };
-  return { ctx, sleeps, clock };
+function fakeContext(service: MergeQueueService, signal = new AbortController().signal) {
+  return testContext({ service, signal });
 }
 
 /** Every event, in order, as one-line words: `changed 1 testing`, `unreachable 2`, `reachable`, `polled`. */
@@ -266,9 +243,9 @@ describe('mq wait', () => {
     const { client } = scriptedClient(
       { 1: ['testing', 'merged'] },
       {
-        submitPullRequest: (async (body: { pr: { number: number } }) => {
-          if (body.pr.number === 2) throw new ApiError(400, 'closed pull request', 'submitPullRequest');
-        }) as never,
+        submitPullRequest: async (_queue, pr) => {
+          if (pr === 2) throw new ApiError(400, 'closed pull request', 'submitPullRequest');
+        },
       },
     );
     const seen = recorder();
@@ -303,10 +280,10 @@ describe('queue drain --wait', () => {
       {},
       {
         getQueue: (async () => ({ enqueuedPullRequests: queues[Math.min(round++, queues.length - 1)] })) as never,
-        updateQueue: (async (body: unknown) => {
-          sent.push(body);
+        updateQueue: async (_queue, change) => {
+          sent.push(change);
           return undefined;
-        }) as never,
+        },
       },
     );
     const polled: Array<[number[], boolean]> = [];

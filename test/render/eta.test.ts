@@ -2,8 +2,8 @@
 // wait lines, where a not_ready PR shows the gates that hold it instead. Wall-clock times depend on the local
 // time zone, so they are matched by shape; everything else exactly.
 import { describe, expect, it } from 'vitest';
-import type { EtaEstimate, EtaUnavailable } from '../../src/commands/eta.js';
-import type { PrSighting } from '../../src/commands/wait.js';
+import type { EtaEstimate, EtaUnavailable } from '../../src/model/eta.js';
+import type { PrSighting } from '../../src/model/wait-events.js';
 import { makePaint } from '../../src/render/colors.js';
 import { formatEta, formatEtaShort } from '../../src/render/eta-text.js';
 import { toJson } from '../../src/render/json.js';

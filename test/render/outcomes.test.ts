@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandResult, PrOutcome } from '../../src/commands/result.js';
+import type { CommandResult, PrOutcome } from '../../src/model/result.js';
 import { renderText } from '../../src/render/index.js';
 import { COLOURED, ESC, PLAIN, updatedQueue } from './fixtures.js';
 

@@ -2,8 +2,8 @@
 // new queue state or mode, unknown fields and `requiredStatuses: null` go through every view, table and JSON,
 // shown as they came: no error, no "undefined", no state silently dropped.
 import { describe, expect, it } from 'vitest';
-import type { CommandResult } from '../../src/commands/result.js';
-import type { PrSighting, WaitResult } from '../../src/commands/wait.js';
+import type { CommandResult } from '../../src/model/result.js';
+import type { PrSighting, WaitResult } from '../../src/model/wait-events.js';
 import { admittedJson, renderAdmittedLine } from '../../src/render/views/draining.js';
 import { makePaint } from '../../src/render/colors.js';
 import { renderText, toJson } from '../../src/render/index.js';

@@ -1,9 +1,9 @@
 // Why a PR ended unmerged: the failing checks of its run (and which checks count as failing), what is known of
 // a cancellation, an explanation that could not be fetched; in `mq status`, the wait summary and --json.
 import { describe, expect, it } from 'vitest';
-import type { MergeQueueClient } from '../../src/api/v1/client.js';
-import { explainEnd, failingChecks, type Why } from '../../src/commands/why.js';
-import type { WaitResult } from '../../src/commands/wait.js';
+import { testContext } from '../support/context.js';
+import { explainEnd, failingChecks, type Why } from '../../src/model/why.js';
+import type { WaitResult } from '../../src/model/wait-events.js';
 import { makePaint } from '../../src/render/colors.js';
 import { renderText, toJson } from '../../src/render/index.js';
 import { renderWaitSummary, waitSummaryJson } from '../../src/render/views/waiting.js';
@@ -94,15 +94,11 @@ describe('the end of mq wait for a failed PR', () => {
 
 describe('explainEnd', () => {
   const ref = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
-  const client = (answer: () => Promise<unknown>) => ({ getMergeQueueTestingDetails: answer }) as unknown as MergeQueueClient;
+  const client = (answer: () => Promise<never>) => testContext({ service: { getMergeQueueTestingDetails: answer } }).ctx.service();
 
   it('a failure to fetch the details becomes "unavailable", never an error', async () => {
     const pr = submittedPr({ state: 'failed', verifiedByTestRun: 'run-1' });
-    const why = await explainEnd(
-      client(() => Promise.reject(new Error('connection refused'))),
-      ref,
-      pr,
-    );
+    const why = await explainEnd(await client(() => Promise.reject(new Error('connection refused'))), ref, pr);
     expect(why).toEqual({
       state: 'failed',
       testRunId: 'run-1',
@@ -113,7 +109,7 @@ describe('explainEnd', () => {
   });
 
   it('fetches nothing for a cancelled PR, nor for one still in play', async () => {
-    const never = client(() => Promise.reject(new Error('not to be called')));
+    const never = await client(() => Promise.reject(new Error('not to be called')));
     expect(await explainEnd(never, ref, submittedPr({ state: 'cancelled' }))).toMatchObject({ state: 'cancelled', reason: null });
     expect(await explainEnd(never, ref, submittedPr({ state: 'testing' }))).toBeUndefined();
   });

@@ -3,7 +3,7 @@
 // grow however many times they redraw; a resize redraws at the new size; leaving --watch gives back the normal
 // screen with the last frame on it.
 import { describe, expect, it } from 'vitest';
-import type { PrSighting } from '../../src/commands/wait.js';
+import type { PrSighting } from '../../src/model/wait-events.js';
 import type { ProgressOutput } from '../../src/render/progress.js';
 import { queueBlock, renderQueue } from '../../src/render/views/queue.js';
 import { makePaint } from '../../src/render/colors.js';

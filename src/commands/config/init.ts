@@ -27,7 +27,7 @@ import type { Repo } from '../../model/repository.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../context.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../invocation.js';
-import type { ConfigInitResult } from '../result.js';
+import type { ConfigInitResult } from '../../model/result.js';
 import { terminalPrompt, type Prompt } from './prompt.js';
 
 export interface ConfigInitInput {

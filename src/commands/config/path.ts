@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { NEW_CONFIG_FILE, projectFileDir } from '../../config/index.js';
 import type { Context } from '../context.js';
 import { work, type Invocation } from '../invocation.js';
-import type { CommandResult } from '../result.js';
+import type { CommandResult } from '../../model/result.js';
 
 const NAMED_BY = { flag: '--config', env: 'MQ_CONFIG', search: 'search' } as const;
 

@@ -2,7 +2,7 @@
 import { configEntries } from '../../config/index.js';
 import type { Context } from '../context.js';
 import { work, type Invocation } from '../invocation.js';
-import type { CommandResult } from '../result.js';
+import type { CommandResult } from '../../model/result.js';
 
 /** `mq config show` */
 export function parseConfigShow(): Invocation {

@@ -3,7 +3,7 @@ import type { QueueSettings } from '../../model/queue.js';
 import { queueName } from '../../render/queue-actions.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
-import type { CommandResult } from '../result.js';
+import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../uncertain.js';
 import { pickSettings } from './setting-flags.js';
 
@@ -13,15 +13,15 @@ export function parseQueueCreate(words: Words): Invocation {
 }
 
 export async function createQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const { mode, concurrency, ...rest } = input.settings;
   const check = checkCommand(ctx, 'queue', 'get');
   const name = queueName(ref.targetBranch, ref.repo);
-  await settle(ctx, client.createQueue({ ...ref, mode, concurrency }), { what: `the creation of the queue ${name}`, check });
+  await settle(ctx, service.createQueue(ref, { mode, concurrency }), { what: `the creation of the queue ${name}`, check });
   const queue =
     Object.keys(rest).length > 0
-      ? await settle(ctx, client.updateQueue({ ...ref, ...rest }), {
+      ? await settle(ctx, service.updateQueue(ref, rest), {
           what: `the settings of the new queue ${name}`,
           check,
           also: 'The queue itself was created.',

@@ -6,7 +6,7 @@ import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import { eachPr, unsure } from '../pull-requests.js';
-import type { CommandResult } from '../result.js';
+import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../uncertain.js';
 
 /** `mq queue delete [--yes] [--cancel-all]` */
@@ -19,8 +19,8 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
   const ref = ctx.queueRef();
   const name = queueName(ref.targetBranch, ref.repo);
   const asking = mustAsk('queue delete', input.yes, ctx);
-  const client = await ctx.client();
-  const queue = await client.getQueue(ref);
+  const service = await ctx.service();
+  const queue = await service.getQueue(ref);
   const prs = queue.enqueuedPullRequests.map((pr) => pr.prNumber);
   if (prs.length > 0 && !input.cancelAll) {
     throw new MqError(`the queue ${name} is not empty: ${prs.map((n) => `#${n}`).join(', ')} (cancel them, or pass --cancel-all)`, 'not_empty', EXIT.refused);
@@ -30,15 +30,13 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
     await ask('queue delete', question, ctx);
   }
   const cancelled =
-    prs.length > 0
-      ? await eachPr(prs, (number) => client.cancelPullRequest({ ...ref, pr: { number } }), undefined, unsure(ctx, 'cancel', 'cancelled'))
-      : undefined;
+    prs.length > 0 ? await eachPr(prs, (number) => service.cancelPullRequest(ref, number), undefined, unsure(ctx, 'cancel', 'cancelled')) : undefined;
   const failed = cancelled?.filter((r) => !r.ok) ?? [];
   if (failed.length > 0) {
     const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');
     throw new MqError(`the queue ${name} was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.negative);
   }
-  await settle(ctx, client.deleteQueue(ref), {
+  await settle(ctx, service.deleteQueue(ref), {
     what: `the deletion of the queue ${name}`,
     check: checkCommand(ctx, 'queue', 'get'),
     also: 'A queue that is gone answers "not found".',

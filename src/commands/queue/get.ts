@@ -2,7 +2,7 @@
 // --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
-import type { CommandResult } from '../result.js';
+import type { CommandResult } from '../../model/result.js';
 import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../wait-input.js';
 
 export interface QueueGetInput {
@@ -24,7 +24,7 @@ export async function parseQueueGet(words: Words): Promise<Invocation> {
 }
 
 export async function getQueue(input: QueueGetInput, ctx: Context): Promise<CommandResult> {
-  const client = await ctx.client();
-  const queue = await client.getQueue(ctx.queueRef());
+  const service = await ctx.service();
+  const queue = await service.getQueue(ctx.queueRef());
   return { kind: 'queue', queue, ...input };
 }

@@ -2,18 +2,16 @@
 // then polls the queue until no admitted PR is left. Each reads the queue first: one already in the state asked
 // for is left alone (nothing sent, nothing asked), so that a repeated step in a script or by hand is harmless.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
-import type { PullRequestState } from '../../model/vocabulary.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { queueName } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context, QueueRef } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
-import { poll, type Outage, type ServiceEvents } from '../poll.js';
-import type { CommandResult } from '../result.js';
+import { poll } from '../../model/poll.js';
+import { ADMITTED_STATES, type DrainEvents, type DrainResult, type QueueChange } from '../../model/wait-events.js';
+import type { CommandResult } from '../../model/result.js';
 import { checkCommand, queueCommand, settle } from '../uncertain.js';
 import { parseWaitOptions, refuseLoneInterval, type WaitFlags } from '../wait-input.js';
-
-export type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
 
 export interface StateChangeInput {
   yes: boolean;
@@ -54,8 +52,8 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
     const effect = `${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`;
     await ask('queue pause', `${effect}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}${why}?`, ctx);
   }
-  const client = await ctx.client();
-  const updated = await settle(ctx, client.updateQueue({ ...ref, state: 'paused' }), stateChange(ctx, 'pause', ref));
+  const service = await ctx.service();
+  const updated = await settle(ctx, service.updateQueue(ref, { state: 'paused' }), stateChange(ctx, 'pause', ref));
   return { ...changed('pause', ref, updated, ctx), reason: input.reason };
 }
 
@@ -71,54 +69,33 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
     const effect = `${admitted} admitted PRs will be tested and merged; ${held} not ready and new ones will wait.`;
     await ask('queue drain', `${effect}\nDrain the queue ${queueName(ref.targetBranch, ref.repo)}?`, ctx);
   }
-  const client = await ctx.client();
-  const updated = await settle(ctx, client.updateQueue({ ...ref, state: 'draining' }), stateChange(ctx, 'drain', ref));
+  const service = await ctx.service();
+  const updated = await settle(ctx, service.updateQueue(ref, { state: 'draining' }), stateChange(ctx, 'drain', ref));
   return { ...changed('drain', ref, updated, ctx), reason: input.reason };
 }
-
-/** The states of a PR the queue has admitted: a drain finishes these, and holds back `not_ready` ones. */
-export const ADMITTED_STATES: readonly PullRequestState[] = ['pending', 'testing', 'tests_passed', 'pending_failure'];
 
 export interface DrainWaitInput extends StateChangeInput {
   timeoutMs: number;
   intervalMs: number;
 }
 
-export interface DrainEvents extends ServiceEvents {
-  /** The drain itself, shown as `queue drain` shows it. */
-  acted(result: QueueChange): void;
-  /** After every round: the admitted PRs left in queue order, whether that list changed, the service's clock. */
-  polled(admitted: readonly EnqueuedPullRequest[], changed: boolean, now: number): void;
-}
-
-export interface DrainResult {
-  change: QueueChange;
-  /** The admitted PRs left at the end: none unless timed out. */
-  admitted: EnqueuedPullRequest[];
-  ok: boolean;
-  timedOut: boolean;
-  timeoutMs: number;
-  /** The outage the wait timed out in, if it did. */
-  outage?: Outage;
-}
-
 /** queue drain --wait: drains, then returns when no admitted PR is left in the queue. */
 export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: DrainEvents): Promise<DrainResult> {
   const change = await drainQueue(input, ctx);
   events.acted(change);
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
   const deadline = ctx.now() + input.timeoutMs;
   let admitted: EnqueuedPullRequest[] = [];
   let seen: string | undefined;
   const polled = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, events, async (answered) => {
-    const queue = await client.getQueue(ref);
+    const queue = await service.getQueue(ref);
     answered();
     admitted = admittedOf(queue);
     const now = JSON.stringify(admitted.map((pr) => [pr.prNumber, pr.state]));
     const changed = now !== seen;
     seen = now;
-    events.polled(admitted, changed, client.serviceNow() ?? ctx.now());
+    events.polled(admitted, changed, service.serviceNow() ?? ctx.now());
     if (admitted.length === 0) return 'done';
     return changed ? 'changed' : 'same';
   });
@@ -136,8 +113,8 @@ export async function resumeQueue(_input: object, ctx: Context): Promise<Command
   const ref = ctx.queueRef();
   const queue = await current(ctx);
   if (queue.state === 'running') return unchanged('resume', ref, queue, ctx);
-  const client = await ctx.client();
-  const updated = await settle(ctx, client.updateQueue({ ...ref, state: 'running' }), stateChange(ctx, 'resume', ref));
+  const service = await ctx.service();
+  const updated = await settle(ctx, service.updateQueue(ref, { state: 'running' }), stateChange(ctx, 'resume', ref));
   return changed('resume', ref, updated, ctx);
 }
 
@@ -168,8 +145,8 @@ function admittedOf(queue: Queue): EnqueuedPullRequest[] {
 
 /** The queue as it is now: whether there is anything to change, and what the change will do. */
 async function current(ctx: Context): Promise<Queue> {
-  const client = await ctx.client();
-  return client.getQueue(ctx.queueRef());
+  const service = await ctx.service();
+  return service.getQueue(ctx.queueRef());
 }
 
 function census(queue: Queue): { testing: number; waiting: number } {

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { queueName } from '../../render/queue-actions.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
-import type { CommandResult } from '../result.js';
+import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../uncertain.js';
 import { pickSettings } from './setting-flags.js';
 
@@ -17,9 +17,9 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
   if (Object.keys(input.settings).length === 0) {
     throw new UsageError('queue update needs at least one setting flag (see mq queue update --help)');
   }
-  const client = await ctx.client();
+  const service = await ctx.service();
   const ref = ctx.queueRef();
-  const queue = await settle(ctx, client.updateQueue({ ...ref, ...input.settings }), {
+  const queue = await settle(ctx, service.updateQueue(ref, input.settings), {
     what: `the update of the settings of the queue ${queueName(ref.targetBranch, ref.repo)}`,
     check: checkCommand(ctx, 'queue', 'get'),
   });

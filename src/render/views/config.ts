@@ -1,5 +1,5 @@
 // `mq config show`: every resolved setting with where it came from, then the files that were read.
-import type { ConfigEntry } from '../../commands/result.js';
+import type { ConfigEntry } from '../../model/result.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
 import { renderTable } from '../tables.js';

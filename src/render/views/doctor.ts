@@ -1,6 +1,6 @@
 // `mq doctor`: one line per check, ✓ / ✗ / - (skipped), a failure's fix beneath it, the settings and where each
 // came from beneath the config check, and a last line that sums up with the exit code and what it means.
-import type { ConfigEntry, DoctorCheck } from '../../commands/result.js';
+import type { ConfigEntry, DoctorCheck } from '../../model/result.js';
 import { exitMeaning } from '../../help/exit-codes.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';

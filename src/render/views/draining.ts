@@ -1,7 +1,7 @@
 // What `mq queue drain --wait` shows while the admitted PRs finish: one line (redrawn on a terminal, printed
 // per change in a pipe), its NDJSON event, and the summary. Pure: colour and "now" come in.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
-import type { DrainResult, QueueChange } from '../../commands/queue/state.js';
+import type { DrainResult, QueueChange } from '../../model/wait-events.js';
 import { paintState } from '../colors.js';
 import { toJson } from '../json.js';
 import type { RenderContext } from '../options.js';

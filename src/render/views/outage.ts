@@ -2,7 +2,7 @@
 // line in a pipe when it begins), the line when it is back, and their NDJSON events. Times are the local clock's:
 // the service's is not known while it does not answer. Pure: colour and "now" come in.
 import type { ChalkInstance } from 'chalk';
-import type { Outage } from '../../commands/poll.js';
+import type { Outage } from '../../model/poll.js';
 import { ApiError, type MqError } from '../../errors.js';
 import { formatDuration } from '../durations.js';
 import { safeLine } from '../sanitize.js';

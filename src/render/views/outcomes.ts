@@ -1,5 +1,5 @@
 // Confirmations of commands that change something: per-PR outcomes, queue changes, impacted targets.
-import type { PrOutcome } from '../../commands/result.js';
+import type { PrOutcome } from '../../model/result.js';
 import { paintState } from '../colors.js';
 import { aboutPr, shortSha } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';

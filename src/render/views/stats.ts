@@ -1,7 +1,7 @@
 // `mq stats`: the window's conclusions and rates, per day and per author, then the last-hour durations of the
 // service's metrics, labelled as such, and a histogram of time in queue drawn from their buckets.
 import type { ChalkInstance } from 'chalk';
-import type { Counts, DurationStats, Rates, Stats } from '../../commands/stats-tally.js';
+import type { Counts, DurationStats, Rates, Stats } from '../../model/stats.js';
 import { paintState } from '../colors.js';
 import { formatDuration } from '../durations.js';
 import type { Estimate } from '../../model/metrics.js';

@@ -1,13 +1,13 @@
 // What `mq wait` and `submit --wait` show: the live block (one line per PR), the line a pipe gets per change,
 // the NDJSON event, and the summary at the end, as text or JSON. Pure: colour and "now" come in.
-import type { PrChange, PrSighting, WaitResult } from '../../commands/wait.js';
+import type { PrChange, PrSighting, WaitResult } from '../../model/wait-events.js';
 import { paintState } from '../colors.js';
 import { ageSince } from '../durations.js';
 import type { RenderContext } from '../options.js';
 import { aboutPr } from '../fields.js';
 import { outageSummary } from './outage.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
-import type { Eta } from '../../commands/eta.js';
+import type { Eta } from '../../model/eta.js';
 import { formatEtaShort } from '../eta-text.js';
 import { explainReadiness, readinessInBrief } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';

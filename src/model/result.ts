@@ -1,14 +1,14 @@
 // What a command hands back: plain data, printed by src/render. Commands never print.
-import type { MetricSample } from '../model/prometheus.js';
+import type { MetricSample } from './prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
-import type { Stats } from './stats-tally.js';
+import type { Stats } from './stats.js';
 import type { Eta } from './eta.js';
 import type { Why } from './why.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
-import type { QuarantinedTest, TestCase, UnhealthyTest } from '../model/flaky-tests.js';
-import type { Queue, UpdatedQueue } from '../model/queue.js';
-import type { Repo } from '../model/repository.js';
-import type { TestingDetails } from '../model/testing.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
+import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
+import type { Queue, UpdatedQueue } from './queue.js';
+import type { Repo } from './repository.js';
+import type { TestingDetails } from './testing.js';
 
 /**
  * The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json.

@@ -3,7 +3,16 @@
 // A round that fails because the service is down, overloaded or slow does not end the poll: it is an outage,
 // told to the view, and the poll goes on until the service is back or the deadline passes.
 import { ApiError, NetworkError, type ExitCode, type MqError } from '../errors.js';
-import type { Context } from './context.js';
+
+/** What a poll needs of its surroundings: a clock, an abortable pause, and a place for -v's words. */
+export interface Pace {
+  /** The local clock, epoch milliseconds. */
+  now(): number;
+  /** Waits `ms`; rejects at once on Ctrl-C. */
+  sleep(ms: number): Promise<void>;
+  /** A note shown only with --verbose. */
+  info(message: string): void;
+}
 
 /** Below this a poll is a load on the service, not a wait. */
 export const INTERVAL_FLOOR_MS = 1_000;
@@ -72,7 +81,7 @@ export type Round = (answered: () => void) => Promise<RoundOutcome>;
  * as a 404 does wherever the engine does not make it one PR's outcome. The pauses are ctx.sleep's, so Ctrl-C
  * ends the poll at once.
  */
-export async function poll(ctx: Context, options: PollOptions, service: ServiceEvents, round: Round): Promise<Polled> {
+export async function poll(ctx: Pace, options: PollOptions, service: ServiceEvents, round: Round): Promise<Polled> {
   let delay = options.intervalMs;
   let outage: Outage | undefined;
   let everAnswered = false;

@@ -1,9 +1,9 @@
 // Why a PR left the queue unmerged: for a failed one, the run that failed it and the checks that failed that run
 // (one fetch of its testing details); for a cancelled one, only when, as the service records no reason.
-import type { MergeQueueClient } from '../api/v1/client.js';
-import type { QueueRef } from '../model/repository.js';
-import type { SubmittedPullRequest } from '../model/pull-request.js';
-import type { TestingDetails } from '../model/testing.js';
+import type { MergeQueueService } from './service.js';
+import type { QueueRef } from './repository.js';
+import type { SubmittedPullRequest } from './pull-request.js';
+import type { TestingDetails } from './testing.js';
 import { InterruptedError } from '../errors.js';
 
 export interface FailingCheck {
@@ -24,7 +24,7 @@ export type Why =
   | { state: 'cancelled'; cancelledAt: string; reason: null; next: string[] };
 
 /** The why of a PR that ended failed or cancelled; undefined for any other state. */
-export async function explainEnd(client: MergeQueueClient, ref: QueueRef, pr: SubmittedPullRequest): Promise<Why | undefined> {
+export async function explainEnd(service: MergeQueueService, ref: QueueRef, pr: SubmittedPullRequest): Promise<Why | undefined> {
   const number = pr.prNumber;
   if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason: null, next: [`mq submit ${number}`] };
   if (pr.state !== 'failed') return undefined;
@@ -34,7 +34,7 @@ export async function explainEnd(client: MergeQueueClient, ref: QueueRef, pr: Su
   const next = [`mq testing ${number}`, `mq submit ${number}`];
   if (testRunId === null) return { state: 'failed', testRunId, failingChecks: null, unavailable: 'the service names no test run', next };
   try {
-    const details = await client.getMergeQueueTestingDetails({ ...ref, testRunId });
+    const details = await service.getMergeQueueTestingDetails(ref, testRunId);
     return { state: 'failed', testRunId, failingChecks: failingChecks(details), next };
   } catch (error) {
     // The state stands on its own: a lost explanation is reported, never raised (only Ctrl-C goes on).

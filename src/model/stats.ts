@@ -1,7 +1,7 @@
 // What `mq stats` computes, as pure functions: conclusions counted from the history, page by page, and the
 // durations read off the service's last-hour histograms. Kept apart from the handler so tests drive them directly.
-import type { EnqueuedPullRequest } from '../model/pull-request.js';
-import type { MetricSample } from '../model/prometheus.js';
+import type { EnqueuedPullRequest } from './pull-request.js';
+import type { MetricSample } from './prometheus.js';
 import {
   type Bucket,
   bucketMax,
@@ -12,7 +12,7 @@ import {
   histogramBuckets,
   mainQueueMetrics,
   type QueueMetrics,
-} from '../model/metrics.js';
+} from './metrics.js';
 
 export const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
 export type Conclusion = (typeof CONCLUSIONS)[number];

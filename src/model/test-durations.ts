@@ -1,11 +1,11 @@
 // How long a test run of this queue takes, as the service measured it: its last-hour test-duration histogram,
 // else the spacing of its recent merges. Read for an ETA (eta.ts); a failure to read costs the ETA only.
-import type { MergeQueueClient } from '../api/v1/client.js';
-import type { EnqueuedPullRequest } from '../model/pull-request.js';
-import { parsePrometheus, type MetricSample } from '../model/prometheus.js';
+import type { MergeQueueService } from './service.js';
+import type { MetricSample } from './prometheus.js';
+import type { EnqueuedPullRequest } from './pull-request.js';
 import { InterruptedError } from '../errors.js';
-import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from '../model/metrics.js';
-import type { QueueRef } from './context.js';
+import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from './metrics.js';
+import type { QueueRef } from './repository.js';
 
 /** Fewer runs than this in the histogram say too little: the history is tried instead. */
 export const MIN_TEST_RUNS = 2;
@@ -27,10 +27,10 @@ export type TestDurations =
  * The durations of the queue: the metrics first; the history only when they hold too few runs, so that the
  * common case costs one request. Never throws but for Ctrl-C: what could not be read is said in `unavailable`.
  */
-export async function readTestDurations(client: MergeQueueClient, ref: QueueRef, now: () => number): Promise<TestDurations> {
+export async function readTestDurations(service: MergeQueueService, ref: QueueRef, now: () => number): Promise<TestDurations> {
   let metricsGap: string;
   try {
-    const read = testDurationsFromMetrics(parsePrometheus(await client.getMergeQueueMetrics({ repo: ref.repo })), ref);
+    const read = testDurationsFromMetrics((await service.getMergeQueueMetrics({ repo: ref.repo })).samples, ref);
     if (read.source !== 'none') return read;
     metricsGap = read.unavailable;
   } catch (error) {
@@ -39,7 +39,7 @@ export async function readTestDurations(client: MergeQueueClient, ref: QueueRef,
   }
   try {
     const since = new Date(now() - HISTORY_WINDOW_MS).toISOString();
-    const page = await client.listPullRequests({ ...ref, since, take: HISTORY_TAKE });
+    const page = await service.listPullRequests(ref, { since, take: HISTORY_TAKE });
     const read = testDurationsFromHistory(page.pullRequests);
     return read.source !== 'none' ? read : { source: 'none', unavailable: `${metricsGap}, and ${read.unavailable}` };
   } catch (error) {

@@ -1,8 +1,8 @@
 // When a PR in the queue will merge, if it passes: a pure estimate from where it stands, the queue's settings and
 // the run lengths the service measured. Where no honest estimate exists it says why, never a made-up number.
-import { isFinalState } from '../model/vocabulary.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
-import type { Queue } from '../model/queue.js';
+import { isFinalState } from './vocabulary.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
+import type { Queue } from './queue.js';
 import type { TestDurations } from './test-durations.js';
 
 export type EtaCause = 'final' | 'not_ready' | 'own_failure' | 'paused' | 'switching_modes' | 'queue_state' | 'not_listed' | 'unknown_state' | 'no_durations';

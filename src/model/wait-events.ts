@@ -1,0 +1,114 @@
+// What the waiting commands see as they go and hand back at the end (wait, submit --wait, queue drain --wait,
+// queue get --watch): the events a view attached from outside receives, and the results it sums up.
+import type { ExitCode } from '../errors.js';
+import type { Eta } from './eta.js';
+import type { Outage, ServiceEvents } from './poll.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
+import type { Queue } from './queue.js';
+import type { CommandResult, PrOutcome } from './result.js';
+import type { PullRequestState, ReportedPullRequestState } from './vocabulary.js';
+import type { Why } from './why.js';
+
+/** One PR's failure, as a multi-PR command reports it. */
+export type PrFailure = Extract<PrOutcome, { ok: false }>['error'];
+/** What submit, cancel and restart hand back. */
+export type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
+/** What a change of the queue (create, update, pause, drain, resume, delete) hands back. */
+export type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
+
+/** A PR as last seen. `error`: the service does not know it (404), or refused to submit it. */
+export interface PrSighting {
+  pr: number;
+  status: 'waiting' | 'reached' | 'ended' | 'error';
+  pullRequest?: SubmittedPullRequest;
+  /** 1-based place in the queue's `enqueuedPullRequests`; undefined when not listed there. */
+  position?: number;
+  error?: PrFailure;
+  /** submit --wait found it already in the queue. */
+  alreadyQueued?: boolean;
+  /** Why it ended failed or cancelled, looked up once the wait is over. */
+  why?: Why;
+  /** When it merges, as of the last round, while it is in the queue. */
+  eta?: Eta;
+}
+
+/** A PR seen in a new state, the first sighting included (`previous` null). */
+export interface PrChange {
+  pr: number;
+  state: ReportedPullRequestState;
+  previous: ReportedPullRequestState | null;
+  /** The service's `stateChangedAt`. */
+  at: string;
+  position: number | null;
+  /** While it is still waited for: its record (for its readiness) and its ETA, for the line a pipe gets. */
+  pullRequest?: SubmittedPullRequest;
+  eta?: Eta;
+}
+
+export interface WaitEvents extends ServiceEvents {
+  /** The result of what ran before the wait (submit), to be shown as that command shows it. */
+  acted(result: PerPr): void;
+  changed(change: PrChange): void;
+  /** After every round: each PR as last seen, and the service's clock, for times in state. */
+  polled(prs: readonly PrSighting[], now: number): void;
+}
+
+export interface WaitResult {
+  target: PullRequestState;
+  prs: PrSighting[];
+  /** Every PR reached the target. */
+  ok: boolean;
+  timedOut: boolean;
+  timeoutMs: number;
+  /** See Waited. */
+  exitCode?: ExitCode;
+  /** The outage the wait timed out in, if it did. */
+  outage?: Outage;
+}
+
+// The states a PR passes through on its way to each one: a PR seen past the target (it moved between two
+// polls) has reached it. Only cancelled can come from anywhere, so it passes through nothing.
+const LATER_STATES: Record<PullRequestState, readonly PullRequestState[]> = {
+  not_ready: ['pending', 'testing', 'tests_passed', 'pending_failure', 'merged', 'failed'],
+  pending: ['testing', 'tests_passed', 'pending_failure', 'merged', 'failed'],
+  testing: ['tests_passed', 'pending_failure', 'merged', 'failed'],
+  tests_passed: ['merged'],
+  pending_failure: ['failed'],
+  merged: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** Whether a PR in `state` is in `target` or already past it; a state this client does not know is neither. */
+export function hasReached(state: ReportedPullRequestState, target: PullRequestState): boolean {
+  return state === target || (LATER_STATES[target] as readonly string[]).includes(state);
+}
+
+/** The states of a PR the queue has admitted: a drain finishes these, and holds back `not_ready` ones. */
+export const ADMITTED_STATES: readonly PullRequestState[] = ['pending', 'testing', 'tests_passed', 'pending_failure'];
+
+export interface DrainEvents extends ServiceEvents {
+  /** The drain itself, shown as `queue drain` shows it. */
+  acted(result: QueueChange): void;
+  /** After every round: the admitted PRs left in queue order, whether that list changed, the service's clock. */
+  polled(admitted: readonly EnqueuedPullRequest[], changed: boolean, now: number): void;
+}
+
+export interface DrainResult {
+  change: QueueChange;
+  /** The admitted PRs left at the end: none unless timed out. */
+  admitted: EnqueuedPullRequest[];
+  ok: boolean;
+  timedOut: boolean;
+  timeoutMs: number;
+  /** The outage the wait timed out in, if it did. */
+  outage?: Outage;
+}
+
+export interface WatchEvents extends ServiceEvents {
+  /**
+   * After every round: the queue, whether it differs from the last answer, the service's clock, and whether all
+   * the settings are wanted (--settings, -v).
+   */
+  polled(queue: Queue, changed: boolean, now: number, shown?: { allSettings?: boolean }): void;
+}
