@@ -2,8 +2,8 @@
 // or the time runs out. Headless: what it sees goes to the events a printer attached from outside (src/cli/runner.ts).
 import { isFinalState } from '../model/vocabulary.js';
 import type { QueueRef } from '../model/repository.js';
-import type { SubmittedPullRequest } from '../model/pull-request.js';
-import type { MergeQueueService } from '../model/service.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
+import type { MergeQueueService, PullRequestBatch } from '../model/service.js';
 import { ApiError } from '../errors.js';
 import type { Context } from './context.js';
 import { poll, type RoundOutcome } from '../model/poll.js';
@@ -58,6 +58,18 @@ export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Conte
   return none ? { ...result, exitCode: outcomesExitCode(submitted.results) } : result;
 }
 
+/** A not_ready PR's readiness is read again at most this often: the queue's listing gives its state, not why. */
+export const READINESS_REFRESH_MS = 60_000;
+/** The run lengths behind the ETAs are read again at most this often, and only once a run has ended. */
+export const DURATIONS_REFRESH_MS = 60_000;
+
+/**
+ * The rounds of a wait. Each reads the queue once: its listing gives every admitted PR's state and position, so
+ * a round costs the same for 200 PRs as for one. A PR is read on its own (in one batch read where the service
+ * has it) only when the listing lacks it (it left the queue, or never entered it) and, at most once a minute,
+ * when it is not_ready (for what holds it). The run lengths for the ETAs are read at most once a minute, after a
+ * run ended. A read that fails leaves that PR as it was last seen, and the others' answers stand.
+ */
 async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
@@ -65,50 +77,77 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   ctx.info(`waiting for ${sightings.map((s) => `#${s.pr}`).join(', ')} to be ${options.target}`);
 
   const serviceNow = () => service.serviceNow() ?? ctx.now();
-  // The run lengths for the ETAs: read on the first round and again after a round that saw a change (a run
-  // ended, so the service measured one more), never on a quiet round.
   let durations: TestDurations | undefined;
-  let durationsStale = true;
+  let durationsReadAt = Number.NEGATIVE_INFINITY;
+  let runEnded = true;
+  let testing = new Set<number>();
+  const readinessReadAt = new Map<number, number>();
   const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
-    // One getQueue per round for every PR's position, beside one lookup per PR still waited for. A failure that
-    // would fail every PR alike (the service down) fails the round as a whole, for the poll to ride out.
-    const [queue, answers, fresh] = await Promise.all([
-      queueUnlessGone(service, ref),
-      Promise.all(open.map((s) => lookUp(service, ref, s.pr))),
-      durationsStale ? readTestDurations(service, ref, serviceNow) : undefined,
+    const queue = await queueUnlessGone(service, ref);
+    const listed = new Map(queue?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, { entry: pr, position: index + 1 }]));
+    const now = ctx.now();
+    const toRead = open.filter((s) => {
+      const seen = listed.get(s.pr);
+      return !seen || (seen.entry.state === 'not_ready' && now - (readinessReadAt.get(s.pr) ?? Number.NEGATIVE_INFINITY) >= READINESS_REFRESH_MS);
+    });
+    // A run ended since the last round when a PR testing then is not testing now.
+    const nowTesting = new Set(queue?.enqueuedPullRequests.filter((pr) => pr.state === 'testing').map((pr) => pr.prNumber));
+    if ([...testing].some((pr) => !nowTesting.has(pr))) runEnded = true;
+    testing = nowTesting;
+    const durationsDue = runEnded && now - durationsReadAt >= DURATIONS_REFRESH_MS;
+    const [batch, fresh] = await Promise.all([
+      toRead.length > 0
+        ? service.getSubmittedPullRequests(
+            ref,
+            toRead.map((s) => s.pr),
+          )
+        : NOTHING_READ,
+      durationsDue ? readTestDurations(service, ref, serviceNow) : undefined,
     ]);
+    // A PR the queue never had: its own read says so in the service's words, once (the wait ends there for it).
+    const unknown = new Map(await Promise.all(batch.notFound.map(async (pr) => [pr, await lookUp(service, ref, pr)] as const)));
     answered();
-    if (fresh) durations = fresh;
-    const positions = new Map(queue?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, index + 1]));
+    if (fresh) {
+      durations = fresh;
+      durationsReadAt = now;
+      runEnded = false;
+    }
+    const read = new Map(batch.pullRequests.map((pr) => [pr.prNumber, pr]));
+    for (const pr of read.keys()) readinessReadAt.set(pr, now);
     let changed = false;
-    open.forEach((sighting, index) => {
-      const answer = answers[index]!;
-      const position = positions.get(sighting.pr);
-      if (position !== sighting.position) changed = true;
-      sighting.position = position;
-      if ('error' in answer) {
-        Object.assign(sighting, { status: 'error', error: answer.error });
+    for (const sighting of open) {
+      const seen = listed.get(sighting.pr);
+      if (seen?.position !== sighting.position) changed = true;
+      sighting.position = seen?.position;
+      const lookedUp = unknown.get(sighting.pr);
+      if (lookedUp && 'error' in lookedUp) {
+        Object.assign(sighting, { status: 'error', error: lookedUp.error });
         changed = true;
-        return;
+        continue;
       }
+      const record = read.get(sighting.pr) ?? lookedUp?.pullRequest ?? (seen && fromListing(seen.entry, sighting.pullRequest));
+      // Not read this round (the read failed): as last seen.
+      if (!record) continue;
       const previous = sighting.pullRequest?.state;
-      sighting.pullRequest = answer.pullRequest;
-      const state = answer.pullRequest.state;
-      if (state === undefined) return;
+      sighting.pullRequest = record;
+      const state = record.state;
+      if (state === undefined) continue;
       if (hasReached(state, options.target)) sighting.status = 'reached';
       else if (isFinalState(state)) sighting.status = 'ended';
-      if (queue && durations && sighting.status === 'waiting') sighting.eta = estimateEta({ pr: answer.pullRequest, queue, durations, now: serviceNow() });
+      if (queue && durations && sighting.status === 'waiting') sighting.eta = estimateEta({ pr: record, queue, durations, now: serviceNow() });
       else delete sighting.eta;
       if (state !== previous) {
         changed = true;
-        const change: PrChange = { pr: sighting.pr, state, previous: previous ?? null, at: answer.pullRequest.stateChangedAt, position: position ?? null };
-        events.changed(sighting.status === 'waiting' ? { ...change, pullRequest: answer.pullRequest, ...(sighting.eta && { eta: sighting.eta }) } : change);
+        const change: PrChange = { pr: sighting.pr, state, previous: previous ?? null, at: record.stateChangedAt, position: seen?.position ?? null };
+        events.changed(sighting.status === 'waiting' ? { ...change, pullRequest: record, ...(sighting.eta && { eta: sighting.eta }) } : change);
       }
-    });
-    durationsStale = changed;
+    }
     events.polled(sightings, serviceNow());
     if (sightings.every((s) => s.status !== 'waiting')) return 'done';
+    // What could not be read is read next round; the poll rides the failure out as it would a round's.
+    const failure = batch.failed[0];
+    if (failure) throw failure.error;
     return changed ? 'changed' : 'same';
   };
 
@@ -128,6 +167,17 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
     timeoutMs: options.timeoutMs,
     ...(polled.outage ? { outage: polled.outage } : {}),
   };
+}
+
+const NOTHING_READ: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
+
+/**
+ * A PR as the queue lists it, with what its last read of its own said beside (its readiness, its run) while its
+ * state is the same: the listing says where it stands, not why.
+ */
+function fromListing(entry: EnqueuedPullRequest, last: SubmittedPullRequest | undefined): SubmittedPullRequest {
+  const kept = last && last.state === entry.state ? last : undefined;
+  return { forceEnqueued: false, ...kept, ...entry, isCurrentlySubmittedToQueue: true };
 }
 
 async function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<{ pullRequest: SubmittedPullRequest } | { error: PrFailure }> {

@@ -10,6 +10,14 @@ import type { QueueRef, Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
 import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
 
+/** Several PRs read at once: those the queue knows, and the numbers of those it never had. */
+export interface PullRequestBatch {
+  pullRequests: SubmittedPullRequest[];
+  notFound: number[];
+  /** The PRs that could not be read this time (the service busy, out of reach), each with what it met. */
+  failed: { pr: number; error: unknown }[];
+}
+
 /** How to ask for a PR: by its number, or by its head branch. */
 export type PullRequestKey = { number: number } | { branch: string };
 
@@ -78,6 +86,12 @@ export interface MergeQueueService {
   cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
   getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey): Promise<SubmittedPullRequest>;
+  /**
+   * Several PRs of one queue, each as getSubmittedPullRequest gives it, in as few requests as the API allows;
+   * a PR never submitted to the queue is in `notFound`, one that could not be read in `failed` (only Ctrl-C
+   * throws), so that what was read is kept.
+   */
+  getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;
   listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
 
   getQueue(queue: QueueRef): Promise<Queue>;

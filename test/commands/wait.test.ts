@@ -2,7 +2,8 @@
 // events recorded as a view would receive them.
 import { describe, expect, it } from 'vitest';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../src/model/pull-request.js';
-import type { MergeQueueService, PullRequestKey } from '../../src/model/service.js';
+import type { QueueRef } from '../../src/model/repository.js';
+import type { MergeQueueService, PullRequestBatch, PullRequestKey } from '../../src/model/service.js';
 import { testContext } from '../support/context.js';
 import type { PullRequestState } from '../../src/model/vocabulary.js';
 import { mayPass, nextDelay, poll, type Outage, type ServiceEvents } from '../../src/model/poll.js';
@@ -14,37 +15,60 @@ import { parseInterval, parseWaitOptions } from '../../src/commands/wait-input.j
 import { ApiError, InterruptedError, NetworkError, UsageError } from '../../src/errors.js';
 import { enqueuedPr, submittedPr } from '../render/fixtures.js';
 
-/** Each PR's states, one per lookup; the last one repeats. A missing PR answers 404. */
+/**
+ * Each PR's states, one per round (a round begins with the queue's read); the last one repeats. A missing PR
+ * answers 404; `error` and `unauthorized` fail the whole round, as an unreachable service or a bad token does.
+ */
 type Script = Record<number, Array<PullRequestState | 'error' | 'unauthorized'>>;
 
 function scriptedClient(script: Script, extra: Partial<MergeQueueService> = {}) {
-  const calls = new Map<number, number>();
+  let round = 0;
   const lookups: number[] = [];
   const current = (pr: number): PullRequestState | 'error' | 'unauthorized' | undefined => {
     const states = script[pr];
     if (!states) return undefined;
-    return states[Math.min(calls.get(pr) ?? 0, states.length - 1)];
+    return states[Math.min(Math.max(round - 1, 0), states.length - 1)];
+  };
+  const failure = (states: Array<string | undefined>) => {
+    if (states.includes('unauthorized')) return new ApiError(401, 'bad token', 'getQueue');
+    if (states.includes('error')) return new NetworkError('connection refused', { failure: 'refused', sent: false });
+    return undefined;
   };
   const client = {
     async getSubmittedPullRequest(_queue: unknown, key: PullRequestKey): Promise<SubmittedPullRequest> {
       const pr = 'number' in key ? key.number : Number.NaN;
       lookups.push(pr);
       const state = current(pr);
-      calls.set(pr, (calls.get(pr) ?? 0) + 1);
       if (state === undefined) throw new ApiError(404, `pull request #${pr} was never submitted`, 'getSubmittedPullRequest');
-      if (state === 'error') throw new NetworkError('connection refused', { failure: 'refused', sent: false });
-      if (state === 'unauthorized') throw new ApiError(401, 'bad token', 'getSubmittedPullRequest');
-      return submittedPr({ prNumber: pr, state, stateChangedAt: '2026-01-01T00:00:00Z' });
+      const failed = failure([state]);
+      if (failed) throw failed;
+      return submittedPr({ prNumber: pr, state: state as PullRequestState, stateChangedAt: '2026-01-01T00:00:00Z' });
     },
     async getQueue() {
-      const enqueued = Object.keys(script)
-        .map(Number)
+      round++;
+      const prs = Object.keys(script).map(Number);
+      const failed = failure(prs.map(current));
+      if (failed) throw failed;
+      const enqueued = prs
         .filter((pr) => ['not_ready', 'pending', 'testing', 'tests_passed', 'pending_failure'].includes(current(pr) as string))
         .map((pr) => enqueuedPr({ prNumber: pr, state: current(pr) }));
       return { enqueuedPullRequests: enqueued } as never;
     },
     async submitPullRequest() {
       return undefined;
+    },
+    // As an adapter without a batch read does it: one read each.
+    async getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]) {
+      const batch: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
+      for (const pr of prs) {
+        try {
+          batch.pullRequests.push(await client.getSubmittedPullRequest(queue, { number: pr }));
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) batch.notFound.push(pr);
+          else batch.failed.push({ pr, error });
+        }
+      }
+      return batch;
     },
     serviceNow: () => undefined,
     ...extra,

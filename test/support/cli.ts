@@ -250,16 +250,27 @@ export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, 
       return false;
     }
   };
-  const lookupOf = (request: RecordedRequest) =>
-    request.path === '/getSubmittedPullRequest' ? (JSON.parse(request.body) as { pr: { number?: number } }).pr.number : undefined;
+  // The PRs a request read on its own: getSubmittedPullRequest's one, or a batch read's.
+  const lookedUp = (request: RecordedRequest): number[] => {
+    if (request.path === '/getSubmittedPullRequest') return [(JSON.parse(request.body) as { pr: { number?: number } }).pr.number ?? Number.NaN];
+    if (request.path === '/getSubmittedPullRequests') return (JSON.parse(request.body) as { prs: { number: number }[] }).prs.map((pr) => pr.number);
+    return [];
+  };
+  const listed = (request: RecordedRequest, pr: number) =>
+    request.answer?.status === 200 &&
+    (JSON.parse(request.answer.body) as { enqueuedPullRequests?: { prNumber: number }[] }).enqueuedPullRequests?.some((entry) => entry.prNumber === pr);
+  // A round of mq's has seen a PR when the queue it read lists it, or when it read the PR on its own (a PR that
+  // left the queue); a PR whose last read found it settled, or unknown, is not looked at again.
   const seen = (requests: readonly RecordedRequest[], since: number) => {
     const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);
     const answered = requests.filter(isAnswered);
     const recent = requests.slice(since).filter(isAnswered);
-    if (!recent.some((request) => request.path === '/getQueue')) return false;
+    const queues = recent.filter((request) => request.path === '/getQueue');
+    if (queues.length === 0) return false;
     return (options.prs ?? []).every((pr) => {
-      if (recent.some((request) => lookupOf(request) === pr)) return true;
-      const last = answered.filter((request) => lookupOf(request) === pr).at(-1)?.answer;
+      if (queues.some((request) => listed(request, pr))) return true;
+      if (recent.some((request) => lookedUp(request).includes(pr))) return true;
+      const last = answered.filter((request) => request.path === '/getSubmittedPullRequest' && lookedUp(request).includes(pr)).at(-1)?.answer;
       if (!last) return false;
       return last.status !== 200 || settled.includes((JSON.parse(last.body) as { state?: string }).state ?? '');
     });

@@ -2,9 +2,13 @@
 // v1's answers already use the model's names (the model took them), so most answers are the model as they came;
 // the types below check that they agree. Fields a v1 answer has and the model does not are kept as they came, as
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
+import { ApiError, InterruptedError } from '../../errors.js';
 import { parsePrometheus } from '../../model/prometheus.js';
-import type { MergeQueueService, Metrics } from '../../model/service.js';
+import type { SubmittedPullRequest } from '../../model/pull-request.js';
+import type { MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
+import type { QueueRef } from '../../model/repository.js';
 import { MergeQueueClient, type ClientOptions } from './client.js';
+import { BATCH_READ_MAX, type SubmittedPullRequests } from './schemas.js';
 
 /** The service's root and the v1 API's path: `https://api.trunk.io` → `https://api.trunk.io/v1`. */
 export function v1BaseUrl(apiUrl: string): string {
@@ -14,6 +18,41 @@ export function v1BaseUrl(apiUrl: string): string {
 
 export function createV1Service(options: ClientOptions): MergeQueueService {
   const client = new MergeQueueClient({ ...options, apiUrl: v1BaseUrl(options.apiUrl) });
+  // Whether the service has the batch read; one that refuses it is asked one PR at a time from then on.
+  let batchServed = true;
+
+  /** The batch read, a chunk at a time, for every PR it can answer; false when the service has none. */
+  const readInBatches = async (queue: QueueRef, prs: readonly number[], batch: PullRequestBatch & { seen: Set<number> }): Promise<void> => {
+    for (let start = 0; start < prs.length && batchServed; start += BATCH_READ_MAX) {
+      const chunk = prs.slice(start, start + BATCH_READ_MAX);
+      let answer: SubmittedPullRequests;
+      try {
+        answer = await client.call('getSubmittedPullRequests', { ...queue, prs: chunk.map((number) => ({ number })) });
+      } catch (error) {
+        if (error instanceof InterruptedError) throw error;
+        // No such operation here (404, or 400/405 from a service that routes it elsewhere): one PR at a time.
+        if (error instanceof ApiError && [400, 404, 405].includes(error.status)) {
+          batchServed = false;
+          return;
+        }
+        for (const pr of chunk) batch.failed.push({ pr, error });
+        for (const pr of chunk) batch.seen.add(pr);
+        continue;
+      }
+      for (const pr of answer.pullRequests ?? answer.submittedPullRequests ?? []) {
+        if (!chunk.includes(pr.prNumber) || batch.seen.has(pr.prNumber)) continue;
+        batch.pullRequests.push(pr);
+        batch.seen.add(pr.prNumber);
+      }
+      for (const item of answer.notFound ?? []) {
+        const pr = typeof item === 'number' ? item : (item.number ?? item.prNumber);
+        if (pr === undefined || !chunk.includes(pr) || batch.seen.has(pr)) continue;
+        batch.notFound.push(pr);
+        batch.seen.add(pr);
+      }
+    }
+  };
+
   return {
     async submitPullRequest(queue, pr, options = {}) {
       await client.call('submitPullRequest', { ...queue, pr: { number: pr }, priority: options.priority, noBatch: options.noBatch });
@@ -25,6 +64,23 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
       await client.call('restartTestsOnPullRequest', { ...queue, pr: { number: pr } });
     },
     getSubmittedPullRequest: (queue, pr) => client.call('getSubmittedPullRequest', { ...queue, pr }),
+    async getSubmittedPullRequests(queue, prs) {
+      const wanted = [...new Set(prs)];
+      const batch = { pullRequests: [] as SubmittedPullRequest[], notFound: [] as number[], failed: [] as PullRequestBatch['failed'], seen: new Set<number>() };
+      if (wanted.length > 1) await readInBatches(queue, wanted, batch);
+      // What the batch read did not answer (or every PR, without one): one read each, a few at a time.
+      const rest = wanted.filter((pr) => !batch.seen.has(pr));
+      await eachAtMost(READS_AT_ONCE, rest, async (pr) => {
+        try {
+          batch.pullRequests.push(await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr } }));
+        } catch (error) {
+          if (error instanceof InterruptedError) throw error;
+          if (error instanceof ApiError && error.status === 404) batch.notFound.push(pr);
+          else batch.failed.push({ pr, error });
+        }
+      });
+      return { pullRequests: batch.pullRequests, notFound: batch.notFound, failed: batch.failed };
+    },
     listPullRequests: (queue, query) => client.call('listPullRequests', { ...queue, ...query }),
     getQueue: (queue) => client.call('getQueue', queue),
     async createQueue(queue, settings) {
@@ -70,6 +126,18 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     serviceNow: () => client.serviceNow(),
     close: () => client.close(),
   };
+}
+
+/** Reads of single PRs in flight at once: a handful, so a long list does not open a socket per PR. */
+const READS_AT_ONCE = 4;
+
+/** `work` for each item, at most `limit` at a time; the first failure rejects once all that started have ended. */
+async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 function pageQuery(page: { size: number; token?: string }): { page_size: number; page_token?: string } {

@@ -37,6 +37,7 @@ export const ENDPOINTS = {
   cancelPullRequest: write('/cancelPullRequest', 'PullRequestRequest'),
   restartTestsOnPullRequest: write('/restartTestsOnPullRequest', 'PullRequestRequest'),
   getSubmittedPullRequest: read('/getSubmittedPullRequest', 'GetSubmittedPullRequestRequest', 'SubmittedPullRequest'),
+  getSubmittedPullRequests: read('/getSubmittedPullRequests', 'GetSubmittedPullRequestsRequest', 'SubmittedPullRequests'),
   listPullRequests: read('/listPullRequests', 'ListPullRequestsRequest', 'ListPullRequestsResponse'),
   getQueue: read('/getQueue', 'QueueRequest', 'Queue'),
   createQueue: write('/createQueue', 'CreateQueueRequest'),

@@ -100,6 +100,17 @@ export const GetSubmittedPullRequestRequest = QueueRef.extend({
 });
 export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
+/** The most PRs one batch read asks for: the service leaves its limit unsaid; v2's batch read takes 50. */
+export const BATCH_READ_MAX = 50;
+/** The batch form of getSubmittedPullRequest (the v1 API as served today, not in the published description). */
+export const GetSubmittedPullRequestsRequest = QueueRef.extend({
+  prs: z
+    .array(z.object({ number: PrNumber }))
+    .min(1)
+    .max(BATCH_READ_MAX),
+});
+export type GetSubmittedPullRequestsRequest = z.infer<typeof GetSubmittedPullRequestsRequest>;
+
 /** `since` and `until` bound when a PR concluded, both inclusive. */
 export const ListPullRequestsRequest = QueueRef.extend({
   state: anyCaseEnum(PULL_REQUEST_STATES).optional(),
@@ -255,6 +266,18 @@ export const SubmittedPullRequest = z.looseObject({
   verifiedByTestRun: z.string().nullable().optional(),
 });
 export type SubmittedPullRequest = z.infer<typeof SubmittedPullRequest>;
+
+/**
+ * A batch read's answer. The docs name only `notFound` (PRs never submitted to the queue), not the list's name nor
+ * the shape of its items: the list is read as `pullRequests` or `submittedPullRequests`, a PR not found as its
+ * number or an object naming it. A PR the answer leaves out either way is read on its own (adapter.ts).
+ */
+export const SubmittedPullRequests = z.looseObject({
+  pullRequests: z.array(SubmittedPullRequest).optional(),
+  submittedPullRequests: z.array(SubmittedPullRequest).optional(),
+  notFound: z.array(z.union([z.number(), z.looseObject({ number: z.number().optional(), prNumber: z.number().optional() })])).optional(),
+});
+export type SubmittedPullRequests = z.infer<typeof SubmittedPullRequests>;
 
 export const ListPullRequestsResponse = z.looseObject({
   pullRequests: z.array(EnqueuedPullRequest),
