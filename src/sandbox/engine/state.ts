@@ -251,6 +251,8 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
     const taken = new Set<string>();
     let counter = 0;
     for (const key of Object.keys(queues).sort()) {
+      // Anything but a queue is left for checkShape to name.
+      if (typeof queues[key] !== 'object' || queues[key] === null) continue;
       const next = freshQueueId(seed, counter, taken);
       counter = next.counter;
       taken.add(next.id);
