@@ -58,9 +58,9 @@ function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, inp
 }
 
 /**
- * A change: the body mapped onto an engine operation, done and journaled; answered with `{}`, or with what
- * the engine answered where v1 answers with something (updateQueue's queue). `authorize` may refuse a request the token check let
- * through on conditions of its body.
+ * A change: the body mapped onto an engine operation, done and journaled; answered with `{}`, or with what the
+ * engine answered where v1 answers with something (updateQueue's queue). `authorize` may refuse a request the
+ * token check let through on conditions of its body.
  */
 function mutation<S extends z.ZodType>({ schema, toChange }: V1Change<S>, authorize?: Authorize<S>): Route {
   return {
