@@ -8,7 +8,7 @@ export const MAIN = { repo: REPO, targetBranch: 'main' };
 
 export function writeQueueState(size: number, file: string): void {
   const engine = QueueEngine.create({ now: Date.now() });
-  engine.createQueue({ ...MAIN, concurrency: 5 });
-  for (let number = 1; number <= size; number++) engine.submitPullRequest({ ...MAIN, pr: { number } });
+  engine.createQueue(MAIN, { concurrency: 5 });
+  for (let number = 1; number <= size; number++) engine.submitPullRequest(MAIN, number);
   writeFileSync(file, engine.serialize());
 }

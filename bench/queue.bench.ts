@@ -22,24 +22,24 @@ interface Shape {
 
 const SHAPES: readonly Shape[] = [
   { name: 'single', configure: () => undefined },
-  { name: 'single, batches of 10', configure: (engine) => engine.updateQueue({ ...MAIN, batch: true, batchingMinSize: 10 }) },
+  { name: 'single, batches of 10', configure: (engine) => engine.updateQueue(MAIN, { batch: true, batchingMinSize: 10 }) },
   {
     name: 'parallel, 50 targets',
-    configure: (engine) => engine.updateQueue({ ...MAIN, mode: 'parallel' }),
-    prepare: (engine, number) => engine.setImpactedTargets({ ...MAIN, pr: { number }, impactedTargets: [`//t${number % 50}`, `//t${(number * 7) % 50}`] }),
+    configure: (engine) => engine.updateQueue(MAIN, { mode: 'parallel' }),
+    prepare: (engine, number) => engine.setImpactedTargets(MAIN, number, undefined, [`//t${number % 50}`, `//t${(number * 7) % 50}`]),
   },
 ];
 
 /** A queue of `size` PRs, CONCURRENCY runs in flight, in the given shape. */
 function queueOf(shape: Shape, size: number): { engine: QueueEngine; submit: () => void } {
   const engine = QueueEngine.create({ now: START });
-  engine.createQueue({ ...MAIN, concurrency: CONCURRENCY });
+  engine.createQueue(MAIN, { concurrency: CONCURRENCY });
   shape.configure(engine);
   let next = 1;
   const submit = () => {
     const number = next++;
     shape.prepare?.(engine, number);
-    engine.submitPullRequest({ ...MAIN, pr: { number } });
+    engine.submitPullRequest(MAIN, number);
   };
   for (let i = 0; i < size; i++) submit();
   return { engine, submit };

@@ -42,6 +42,8 @@ export type ReportedQueueState = QueueState | (string & {});
 /** A value of one of the lists above as reported: known, or new and shown as it came. */
 export type Reported<T extends readonly string[]> = T[number] | (string & {});
 
+/** The most PRs one batch read asks for: v2 documents 50; v1 leaves its limit unsaid. */
+export const BATCH_READ_MAX = 50;
 /** How many PRs one page of a history read holds at most. */
 export const LIST_TAKE_MAX = 100;
 /** Impacted targets meaning "every target". */

@@ -1,17 +1,11 @@
 // One queue, driven either through the engine directly or through a sandbox's HTTP face on a manual clock, so
 // the same scenarios run against both. Refusals surface the same way: an error carrying the HTTP status.
-import type { z } from 'zod';
 import {
   CreateQueueRequest,
-  GetMergeQueueTestingDetailsRequest,
-  GetSubmittedPullRequestRequest,
   ListPullRequestsRequest,
   ListPullRequestsResponse,
-  PullRequestRequest,
   Queue,
-  QueueRequest,
   ServedSubmitPullRequestRequest,
-  SetImpactedTargetsRequest,
   SubmittedPullRequest,
   TestingDetails,
   UpdatedQueue,
@@ -20,8 +14,9 @@ import {
   type Repo,
 } from '../../src/api/v1/schemas.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
-import type { PullRequestDescription } from '../../src/sandbox/engine/facts.js';
-import { answerForError } from '../../src/sandbox/io/routes.js';
+import type { PullRequestDescription } from '../../src/sandbox/engine/types.js';
+import { answerForError } from '../../src/sandbox/io/route.js';
+import { queueChangeOf, submitOptionsOf } from '../../src/sandbox/io/v1/mutations.js';
 import type { RunningSandbox } from '../../src/sandbox/io/server.js';
 
 export const START = Date.parse('2026-01-01T00:00:00.000Z');
@@ -59,6 +54,7 @@ export class Refused extends Error {
   }
 }
 
+/** Drives a queue through v1's operations, by name and body. */
 abstract class Driver implements QueueDriver {
   abstract readonly repo: Repo;
   protected abstract call(operation: string, body: Record<string, unknown>): Promise<unknown>;
@@ -113,46 +109,79 @@ abstract class Driver implements QueueDriver {
   }
 }
 
-/** What the HTTP face validates each request with, so the engine sees what it would see behind it. */
-const REQUEST_SCHEMAS: Record<string, z.ZodType> = {
-  createQueue: CreateQueueRequest,
-  updateQueue: UpdateQueueRequest,
-  getQueue: QueueRequest,
-  submitPullRequest: ServedSubmitPullRequestRequest,
-  cancelPullRequest: PullRequestRequest,
-  restartTestsOnPullRequest: PullRequestRequest,
-  getSubmittedPullRequest: GetSubmittedPullRequestRequest,
-  setImpactedTargets: SetImpactedTargetsRequest,
-  getMergeQueueTestingDetails: GetMergeQueueTestingDetailsRequest,
-  listPullRequests: ListPullRequestsRequest,
-};
-
-/** The engine itself, on its own manual clock. */
-export class EngineDriver extends Driver {
+/**
+ * The engine itself, on its own manual clock, in its own terms (coordinates and values). Scenarios speak v1's
+ * words (a state in capitals, as v1 takes it): they are read as the v1 face reads them, with its schemas and its
+ * mapping onto the engine. The model answers are read with v1's response schemas, which they must pass as the v1
+ * face sends them.
+ */
+export class EngineDriver implements QueueDriver {
   readonly repo: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
-  constructor(readonly engine: QueueEngine = QueueEngine.create({ now: START })) {
-    super();
-  }
-  protected async call(operation: string, body: Record<string, unknown>): Promise<unknown> {
-    const method = (this.engine as unknown as Record<string, (input: unknown) => unknown>)[operation];
-    const schema = REQUEST_SCHEMAS[operation];
-    if (!method || !schema) throw new Error(`no engine operation ${operation}`);
+  private readonly ref = { repo: this.repo, targetBranch: 'main' };
+  constructor(readonly engine: QueueEngine = QueueEngine.create({ now: START })) {}
+
+  /** A refusal as the HTTP face would answer it. */
+  private async ask<T>(operation: () => T): Promise<T> {
     try {
-      return method.call(this.engine, schema.parse(body)) ?? {};
+      return operation();
     } catch (error) {
       const answer = answerForError(error);
       if (answer.status === 500) throw error;
       throw new Refused(answer.status, answer.body);
     }
   }
-  async advance(seconds: number): Promise<void> {
-    this.engine.advance(seconds);
+
+  async createQueue(settings: Settings = {}): Promise<void> {
+    const { mode, concurrency, ...rest } = settings;
+    const create = CreateQueueRequest.parse({ ...this.ref, mode, concurrency });
+    await this.ask(() =>
+      this.engine.createQueue(this.ref, {
+        ...(create.mode !== undefined && { mode: create.mode }),
+        ...(create.concurrency !== undefined && { concurrency: create.concurrency }),
+      }),
+    );
+    if (Object.keys(rest).length > 0) await this.updateQueue(rest);
+  }
+  async updateQueue(settings: Settings): Promise<UpdatedQueue> {
+    const change = queueChangeOf(UpdateQueueRequest.parse({ ...this.ref, ...settings }));
+    return UpdatedQueue.parse(await this.ask(() => this.engine.updateQueue(this.ref, change)));
   }
   async describe(number: number, facts: Facts): Promise<void> {
     this.engine.describePullRequest({ repo: this.repo, number, ...facts });
   }
-  protected async headSha(number: number): Promise<string> {
-    return this.engine.describePullRequest({ repo: this.repo, number }).sha;
+  async submit(number: number, options: { priority?: Priority; noBatch?: boolean } = {}): Promise<void> {
+    const body = ServedSubmitPullRequestRequest.parse({ ...this.ref, pr: { number }, ...options });
+    await this.ask(() => this.engine.submitPullRequest(this.ref, number, submitOptionsOf(body)));
+  }
+  async cancel(number: number): Promise<void> {
+    await this.ask(() => this.engine.cancelPullRequest(this.ref, number));
+  }
+  async restart(number: number): Promise<void> {
+    await this.ask(() => this.engine.restartTestsOnPullRequest(this.ref, number));
+  }
+  /** For `sha`, or else for the PR's head SHA, as a client uploads them. */
+  async setTargets(number: number, targets: string[] | 'ALL', sha?: string): Promise<void> {
+    const head = sha ?? this.engine.describePullRequest({ repo: this.repo, number }).sha;
+    await this.ask(() => this.engine.setImpactedTargets(this.ref, number, head, targets));
+  }
+  async advance(seconds: number): Promise<void> {
+    this.engine.advance(seconds);
+  }
+  async status(number: number): Promise<SubmittedPullRequest> {
+    return SubmittedPullRequest.parse(await this.ask(() => this.engine.getSubmittedPullRequest(this.ref, { number })));
+  }
+  async queue(): Promise<Queue> {
+    return Queue.parse(await this.ask(() => this.engine.getQueue(this.ref)));
+  }
+  /** By run id, or as a client finds a PR's run: the one its record names (`verifiedByTestRun`). */
+  async testing(query: TestingQuery): Promise<TestingDetails> {
+    const testRunId = 'pr' in query ? (await this.status(query.pr)).verifiedByTestRun : query.testRunId;
+    if (testRunId === null || testRunId === undefined) throw new Refused(404, `#${'pr' in query ? query.pr : ''} names no test run`);
+    return TestingDetails.parse(await this.ask(() => this.engine.getMergeQueueTestingDetails(this.ref, testRunId)));
+  }
+  async list(query: ListQuery = {}): Promise<ListPullRequestsResponse> {
+    const { repo: _repo, targetBranch: _branch, ...history } = ListPullRequestsRequest.parse({ ...this.ref, ...query });
+    return ListPullRequestsResponse.parse(await this.ask(() => this.engine.listPullRequests(this.ref, history)));
   }
   async metrics(): Promise<string> {
     return this.engine.getMergeQueueMetrics({ repo: this.repo });

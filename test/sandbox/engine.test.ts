@@ -14,14 +14,14 @@ const MAIN = { repo: REPO, targetBranch: 'main' };
 
 function setup(settings: { concurrency?: number; mode?: 'single' | 'parallel' } = {}) {
   const engine = QueueEngine.create({ now: START });
-  engine.createQueue({ ...MAIN, ...settings });
-  const submit = (...numbers: number[]) => numbers.forEach((number) => engine.submitPullRequest({ ...MAIN, pr: { number } }));
-  const status = (number: number) => engine.getSubmittedPullRequest({ ...MAIN, pr: { number } });
+  engine.createQueue(MAIN, settings);
+  const submit = (...numbers: number[]) => numbers.forEach((number) => engine.submitPullRequest(MAIN, number));
+  const status = (number: number) => engine.getSubmittedPullRequest(MAIN, { number });
   const describePr = (number: number, facts: { testOutcome?: TestOutcome; headBranch?: string; testDurationSeconds?: number }) =>
     engine.describePullRequest({ repo: REPO, number, ...facts });
   const line = () => engine.getQueue(MAIN).enqueuedPullRequests.map((pr) => `${pr.prNumber}:${pr.state}`);
   /** The PR's latest run, found as a client finds it: by the run id its record names. */
-  const runOf = (number: number) => engine.getMergeQueueTestingDetails({ ...MAIN, testRunId: status(number).verifiedByTestRun ?? 'none' });
+  const runOf = (number: number) => engine.getMergeQueueTestingDetails(MAIN, status(number).verifiedByTestRun ?? 'none');
   return { engine, submit, status, describePr, line, runOf };
 }
 
@@ -80,21 +80,21 @@ describe('answers', () => {
 
   it('finds a PR by head branch: the open one first, else the one closed last', () => {
     const { engine, submit, describePr, status } = setup();
-    const byBranch = () => engine.getSubmittedPullRequest({ ...MAIN, pr: { branch: 'feature/x' } }).prNumber;
+    const byBranch = () => engine.getSubmittedPullRequest(MAIN, { branch: 'feature/x' }).prNumber;
     describePr(7, { headBranch: 'feature/x' });
     describePr(8, { headBranch: 'feature/x' });
     submit(7);
     expect(byBranch()).toBe(7);
-    engine.cancelPullRequest({ ...MAIN, pr: { number: 7 } });
+    engine.cancelPullRequest(MAIN, 7);
     submit(8);
     expect(byBranch()).toBe(8);
     engine.advance(300);
     expect(status(8).state).toBe('merged');
     engine.advance(60);
     submit(7);
-    engine.cancelPullRequest({ ...MAIN, pr: { number: 7 } });
+    engine.cancelPullRequest(MAIN, 7);
     expect(byBranch()).toBe(7);
-    expect(() => engine.getSubmittedPullRequest({ ...MAIN, pr: { branch: 'nope' } })).toThrow(EngineRefusal);
+    expect(() => engine.getSubmittedPullRequest(MAIN, { branch: 'nope' })).toThrow(EngineRefusal);
     expect(() => status(99)).toThrow(/never submitted/);
   });
 });
@@ -105,8 +105,8 @@ describe('queues', () => {
     expect(() => engine.createQueue(MAIN)).toThrow(expect.objectContaining({ kind: 'conflict' }));
     submit(31, 32);
     expect(() => engine.deleteQueue(MAIN)).toThrow(/#31 \(testing\), #32 \(pending\)/);
-    engine.cancelPullRequest({ ...MAIN, pr: { number: 31 } });
-    engine.cancelPullRequest({ ...MAIN, pr: { number: 32 } });
+    engine.cancelPullRequest(MAIN, 31);
+    engine.cancelPullRequest(MAIN, 32);
     engine.deleteQueue(MAIN);
     expect(() => engine.getQueue(MAIN)).toThrow(expect.objectContaining({ kind: 'not_found' }));
     engine.createQueue(MAIN);
@@ -115,8 +115,7 @@ describe('queues', () => {
 
   it('updates every setting and answers with the whole queue; deleteRequiredStatuses clears the override', () => {
     const { engine } = setup();
-    const updated = engine.updateQueue({
-      ...MAIN,
+    const updated = engine.updateQueue(MAIN, {
       concurrency: 3,
       testingTimeoutMinutes: 45,
       pendingFailureDepth: 2,
@@ -150,13 +149,13 @@ describe('queues', () => {
     });
     expect(updated.enqueuedPullRequests).toEqual([]);
     expect(engine.getQueue(MAIN)).toEqual(updated);
-    expect(engine.updateQueue({ ...MAIN, deleteRequiredStatuses: true }).requiredStatuses).toBeNull();
+    expect(engine.updateQueue(MAIN, { deleteRequiredStatuses: true }).requiredStatuses).toBeNull();
   });
 
   it('lets the runs in flight finish when concurrency is lowered, and starts none until below it', () => {
     const { engine, submit, line } = setup({ concurrency: 3 });
     submit(1, 2, 3, 4);
-    engine.updateQueue({ ...MAIN, concurrency: 1 });
+    engine.updateQueue(MAIN, { concurrency: 1 });
     expect(line()).toEqual(['1:testing', '2:testing', '3:testing', '4:pending']);
     engine.advance(300);
     expect(line()).toEqual(['4:testing']);
@@ -164,11 +163,11 @@ describe('queues', () => {
 
   it('a shorter testingTimeoutMinutes fails a run already past it, at once', () => {
     const { engine, submit, status } = setup();
-    engine.updateQueue({ ...MAIN, testingTimeoutMinutes: 10 });
+    engine.updateQueue(MAIN, { testingTimeoutMinutes: 10 });
     engine.describePullRequest({ repo: REPO, number: 1, testDurationSeconds: 3600 });
     submit(1);
     engine.advance(400);
-    engine.updateQueue({ ...MAIN, testingTimeoutMinutes: 5 });
+    engine.updateQueue(MAIN, { testingTimeoutMinutes: 5 });
     expect(status(1).state).toBe('failed');
   });
 });
@@ -176,7 +175,7 @@ describe('queues', () => {
 describe('bisection, lanes and readiness at the edges', () => {
   function bisecting() {
     const world = setup();
-    world.engine.updateQueue({ ...MAIN, batch: true, batchingMinSize: 4, bisectionConcurrency: 1 });
+    world.engine.updateQueue(MAIN, { batch: true, batchingMinSize: 4, bisectionConcurrency: 1 });
     world.describePr(4, { testOutcome: 'fail' });
     world.submit(1, 2, 3, 4);
     world.engine.advance(300);
@@ -188,24 +187,24 @@ describe('bisection, lanes and readiness at the edges', () => {
     expect(line()).toEqual(['1:testing', '2:testing', '3:pending_failure', '4:pending_failure']);
     const halfRun = runOf(1).testRunId as string;
     engine.advance(100);
-    engine.cancelPullRequest({ ...MAIN, pr: { number: 2 } });
-    expect(engine.getMergeQueueTestingDetails({ ...MAIN, testRunId: halfRun }).status).toBe('cancelled');
+    engine.cancelPullRequest(MAIN, 2);
+    expect(engine.getMergeQueueTestingDetails(MAIN, halfRun).status).toBe('cancelled');
     expect(line()).toEqual(['1:testing', '3:pending_failure', '4:pending_failure']);
     expect(runOf(1).testedPullRequests.map((p) => p.prNumber)).toEqual([1]);
   });
 
   it('a PR restarted under bisection goes back to the line; one submitted again is refused and keeps its place', () => {
     const { engine, line, status } = bisecting();
-    expect(() => engine.submitPullRequest({ ...MAIN, pr: { number: 3 }, priority: 'high' })).toThrow(expect.objectContaining({ kind: 'conflict' }));
+    expect(() => engine.submitPullRequest(MAIN, 3, { priority: 'high' })).toThrow(expect.objectContaining({ kind: 'conflict' }));
     expect(status(3)).toMatchObject({ state: 'pending_failure', priorityName: 'medium' });
-    engine.restartTestsOnPullRequest({ ...MAIN, pr: { number: 1 } });
+    engine.restartTestsOnPullRequest(MAIN, 1);
     // 1 rejoins the line as a batch of one waiting to fill; 2 tests alone in its group.
     expect(line()).toEqual(['1:pending', '2:testing', '3:pending_failure', '4:pending_failure']);
   });
 
   it('new impacted targets move a PR to another lane: runs that no longer stand on their lane start again', () => {
     const { engine, submit, line, runOf } = setup({ mode: 'parallel', concurrency: 3 });
-    const targets = (number: number, impactedTargets: string[]) => engine.setImpactedTargets({ ...MAIN, pr: { number }, impactedTargets });
+    const targets = (number: number, impactedTargets: string[]) => engine.setImpactedTargets(MAIN, number, undefined, impactedTargets);
     targets(1, ['a']);
     targets(2, ['b']);
     submit(1, 2);
@@ -222,22 +221,22 @@ describe('bisection, lanes and readiness at the edges', () => {
   it('impacted targets count for the head SHA they were uploaded for; the last upload wins', () => {
     const { engine, submit, status, runOf } = setup({ mode: 'parallel' });
     submit(1);
-    engine.setImpactedTargets({ ...MAIN, pr: { number: 1, sha: 'not-the-head' }, impactedTargets: ['//a'] });
+    engine.setImpactedTargets(MAIN, 1, 'not-the-head', ['//a']);
     expect(status(1)).toMatchObject({ state: 'not_ready', readiness: { hasImpactedTargets: false } });
-    engine.setImpactedTargets({ ...MAIN, pr: { number: 1 }, impactedTargets: ['//a'] });
-    engine.setImpactedTargets({ ...MAIN, pr: { number: 1 }, impactedTargets: ['//b'] });
+    engine.setImpactedTargets(MAIN, 1, undefined, ['//a']);
+    engine.setImpactedTargets(MAIN, 1, undefined, ['//b']);
     expect(runOf(1).impactedTargets).toEqual(['//b']);
   });
 });
 
 describe('the engine as a whole', () => {
   function script(engine: QueueEngine) {
-    engine.createQueue({ ...MAIN, concurrency: 2 });
-    engine.updateQueue({ ...MAIN, batch: true, batchingMinSize: 3 });
+    engine.createQueue(MAIN, { concurrency: 2 });
+    engine.updateQueue(MAIN, { batch: true, batchingMinSize: 3 });
     engine.describePullRequest({ repo: REPO, number: 2, testOutcome: 'fail' });
-    for (let n = 1; n <= 8; n++) engine.submitPullRequest({ ...MAIN, pr: { number: n }, ...(n === 5 ? { priority: 'urgent' as const } : {}) });
+    for (let n = 1; n <= 8; n++) engine.submitPullRequest(MAIN, n, n === 5 ? { priority: 'urgent' } : {});
     engine.advance(450);
-    engine.cancelPullRequest({ ...MAIN, pr: { number: 6 } });
+    engine.cancelPullRequest(MAIN, 6);
     engine.advance(1000);
   }
 
@@ -267,7 +266,7 @@ describe('the engine as a whole', () => {
     expect(fixture.state.version).toBe(1);
     const engine = QueueEngine.restore(JSON.stringify(fixture.state));
     expect(engine.getQueue(MAIN)).toEqual(upgradedQueue(fixture.queue));
-    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 4, ticketLinks: {} });
+    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 5, ticketLinks: {} });
     expect(engine.getMergeQueueMetrics()).toContain('mq_pr_conclusions_1h_total{repo="acme/widgets",branch="main",queue_type="main",conclusion="merged"} 2');
     // #3 fails; #4 was tested on top of it, so it fails with it and tests again.
     engine.advance(200);
@@ -290,7 +289,7 @@ describe('the engine as a whole', () => {
   it('tells when something next happens by itself', () => {
     const { engine, submit } = setup();
     expect(engine.nextEventAt).toBeUndefined();
-    engine.updateQueue({ ...MAIN, batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 2 });
+    engine.updateQueue(MAIN, { batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 2 });
     submit(1);
     expect(engine.nextEventAt).toEqual(new Date(START + 120_000));
     submit(2, 3);
@@ -299,13 +298,13 @@ describe('the engine as a whole', () => {
 
   it('moves thousands of PRs through, in order', () => {
     const { engine } = setup({ concurrency: 5 });
-    engine.updateQueue({ ...MAIN, batch: true, batchingMinSize: 10 });
-    for (let n = 1; n <= 3000; n++) engine.submitPullRequest({ ...MAIN, pr: { number: n } });
+    engine.updateQueue(MAIN, { batch: true, batchingMinSize: 10 });
+    for (let n = 1; n <= 3000; n++) engine.submitPullRequest(MAIN, n);
     engine.advance(300 * 30);
     const left = engine.getQueue(MAIN).enqueuedPullRequests;
     expect(left).toHaveLength(3000 - 30 * 5 * 10);
     expect(left[0]).toMatchObject({ prNumber: 1501, state: 'testing' });
-    expect(engine.listPullRequests({ ...MAIN, state: 'merged', take: 1 }).pullRequests[0]?.prNumber).toBe(1500);
+    expect(engine.listPullRequests(MAIN, { state: 'merged', take: 1 }).pullRequests[0]?.prNumber).toBe(1500);
   });
 });
 

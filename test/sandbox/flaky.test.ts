@@ -13,6 +13,8 @@ import { validateResponse } from '../support/openapi/validate.js';
 const TOKEN = 'flaky-test-token';
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const ASKED = { repo: REPO, org_url_slug: 'acme' };
+/** The same, as the engine takes it. */
+const SCOPE = { repo: REPO, org: 'acme' };
 const [DISCOUNT, SEARCH, MIGRATIONS, , WORKER] = SEEDED_TEST_IDS as [string, string, string, string, string];
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -123,17 +125,17 @@ describe('the flaky-test lists over HTTP', () => {
 describe('linked tickets in the state', () => {
   it('survive serialize and restore, and a version 3 state upgrades with none', () => {
     const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
-    engine.linkTicketToTestCase({ repo: REPO, test_case_id: MIGRATIONS, external_ticket_id: 'OPS-7' });
+    engine.linkTicketToTestCase(REPO, MIGRATIONS, 'OPS-7');
     const restored = QueueEngine.restore(engine.serialize());
-    expect(restored.getTestDetails({ ...ASKED, test_id: MIGRATIONS }).test.ticket).toEqual({ html_url: 'https://tickets.example.com/browse/OPS-7' });
+    expect(restored.getTestDetails(SCOPE, MIGRATIONS).ticket).toEqual({ html_url: 'https://tickets.example.com/browse/OPS-7' });
 
     const older = JSON.parse(engine.serialize()) as Record<string, unknown>;
     delete older.ticketLinks;
     older.version = 3;
     const upgraded = QueueEngine.restore(JSON.stringify(older));
-    expect(JSON.parse(upgraded.serialize())).toMatchObject({ version: 4, ticketLinks: {} });
+    expect(JSON.parse(upgraded.serialize())).toMatchObject({ version: 5, ticketLinks: {} });
     // Back to the catalogue's own ticket.
-    expect(upgraded.getTestDetails({ ...ASKED, test_id: MIGRATIONS }).test.ticket).toEqual({ html_url: 'https://github.com/acme/widgets/issues/1207' });
+    expect(upgraded.getTestDetails(SCOPE, MIGRATIONS).ticket).toEqual({ html_url: 'https://github.com/acme/widgets/issues/1207' });
   });
 
   it('keeps a link across a restart of a sandbox with a state file (journal and snapshot)', async () => {
@@ -148,6 +150,6 @@ describe('linked tickets in the state', () => {
     } finally {
       await second.close();
     }
-    expect(readFileSync(stateFile, 'utf8')).toContain('"version":4');
+    expect(readFileSync(stateFile, 'utf8')).toContain('"version":5');
   });
 });

@@ -84,15 +84,15 @@ describe('names that are also properties of Object.prototype', () => {
     const engine = QueueEngine.create({ now: START });
     const repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
     const queue = { repo, targetBranch: 'main' };
-    engine.createQueue({ ...queue, mode: 'parallel' });
+    engine.createQueue(queue, { mode: 'parallel' });
     for (const [number, sha] of [
       [1, '__proto__'],
       [2, 'constructor'],
       [3, 'toString'],
     ] as const) {
       engine.describePullRequest({ repo, number, sha });
-      engine.setImpactedTargets({ ...queue, pr: { number, sha }, impactedTargets: [`t${number}`] });
-      engine.submitPullRequest({ ...queue, pr: { number } });
+      engine.setImpactedTargets(queue, number, sha, [`t${number}`]);
+      engine.submitPullRequest(queue, number);
     }
     const document = engine.serialize();
     expect(document).toContain('"__proto__":["t1"]');

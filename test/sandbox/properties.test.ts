@@ -3,9 +3,11 @@
 // engine's state document is read after every step (and after every instant something happened by itself).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Priority, Repo } from '../../src/api/v1/schemas.js';
+import type { Repo } from '../../src/model/repository.js';
+import type { QueueChange } from '../../src/model/service.js';
+import type { Priority } from '../../src/model/vocabulary.js';
+import { type Change, replay } from '../../src/sandbox/engine/changes.js';
 import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
-import { replay } from '../../src/sandbox/engine/changes.js';
 import { FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/engine/state.js';
 import type { JournalEntry } from '../../src/sandbox/io/store.js';
 import type { TransitionObserver } from '../../src/sandbox/engine/world.js';
@@ -98,24 +100,24 @@ const setup = fc.record({
 
 type Setup = typeof setup extends fc.Arbitrary<infer T> ? T : never;
 
-/** An event as the HTTP face would journal it: the operation and its validated input. */
-function changeOf(e: Exclude<Event, { kind: 'advance' }>): { op: string; input: unknown } {
-  const settings = (changes: Record<string, unknown>) => ({ op: 'updateQueue', input: { ...MAIN, ...changes } });
+/** An event as the journal records it: the engine's operation and its inputs. */
+function changeOf(e: Exclude<Event, { kind: 'advance' }>): Change {
+  const settings = (change: QueueChange): Change => ({ op: 'updateQueue', input: { queue: MAIN, change } });
   switch (e.kind) {
     case 'submit': {
       const { kind: _kind, pr: number, ...options } = e;
-      return { op: 'submitPullRequest', input: { ...MAIN, pr: { number }, ...options } };
+      return { op: 'submitPullRequest', input: { queue: MAIN, pr: number, options } };
     }
     case 'cancel':
-      return { op: 'cancelPullRequest', input: { ...MAIN, pr: { number: e.pr } } };
+      return { op: 'cancelPullRequest', input: { queue: MAIN, pr: e.pr } };
     case 'restart':
-      return { op: 'restartTestsOnPullRequest', input: { ...MAIN, pr: { number: e.pr } } };
+      return { op: 'restartTestsOnPullRequest', input: { queue: MAIN, pr: e.pr } };
     case 'outcome':
       return { op: 'describePullRequest', input: { repo: REPO, number: e.pr, testOutcome: e.outcome } };
     case 'mergeable':
       return { op: 'describePullRequest', input: { repo: REPO, number: e.pr, mergeable: e.mergeable } };
     case 'targets':
-      return { op: 'setImpactedTargets', input: { ...MAIN, pr: { number: e.pr }, impactedTargets: e.targets } };
+      return { op: 'setImpactedTargets', input: { queue: MAIN, pr: e.pr, targets: e.targets } };
     case 'state':
       return settings({ state: e.state });
     case 'mode':
@@ -252,11 +254,11 @@ function prepare(config: Setup): QueueEngine {
   violations.length = 0;
   const engine = QueueEngine.create({ now: START, onTransition: checkMerge });
   const { concurrency, mode, bisectionConcurrency, batch, batchingMinSize } = config;
-  engine.createQueue({ ...MAIN, concurrency, mode });
-  engine.updateQueue({ ...MAIN, bisectionConcurrency, batch, batchingMinSize });
+  engine.createQueue(MAIN, { concurrency, mode });
+  engine.updateQueue(MAIN, { bisectionConcurrency, batch, batchingMinSize });
   PRS.forEach((number, i) => {
     engine.describePullRequest({ repo: REPO, number, testDurationSeconds: config.durations[i]!, testOutcome: config.outcomes[i]! });
-    engine.setImpactedTargets({ ...MAIN, pr: { number }, impactedTargets: config.targets[i]! });
+    engine.setImpactedTargets(MAIN, number, undefined, config.targets[i]!);
   });
   return engine;
 }
@@ -292,11 +294,11 @@ describe('the engine under random events', () => {
         const engine = run(config, events);
         const state = snapshot(engine);
         // Whatever happened, every PR becomes ready and the queue runs.
-        engine.updateQueue({ ...MAIN, state: 'running' });
+        engine.updateQueue(MAIN, { state: 'running' });
         for (const number of PRS) {
           engine.describePullRequest({ repo: REPO, number, mergeable: true, baseBranch: 'main' });
           const record = Object.values(state.pullRequests).find((candidate) => candidate.number === number);
-          if (record && record.impactedTargets[record.sha] === undefined) engine.setImpactedTargets({ ...MAIN, pr: { number }, impactedTargets: ['a'] });
+          if (record && record.impactedTargets[record.sha] === undefined) engine.setImpactedTargets(MAIN, number, undefined, ['a']);
         }
         for (let day = 0; day < 30 && engine.getQueue(MAIN).enqueuedPullRequests.length > 0; day++) advance(engine, 24 * 3600);
         expect(engine.getQueue(MAIN).enqueuedPullRequests).toEqual([]);

@@ -4,11 +4,12 @@
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
 import { ApiError, InterruptedError } from '../../errors.js';
 import { parsePrometheus } from '../../model/prometheus.js';
+import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
 import type { QueueRef } from '../../model/repository.js';
 import { MergeQueueClient, type ClientOptions } from './client.js';
-import { BATCH_READ_MAX, type SubmittedPullRequests } from './schemas.js';
+import type { SubmittedPullRequests } from './schemas.js';
 
 /** The service's root and the v1 API's path: `https://api.trunk.io` → `https://api.trunk.io/v1`. */
 export function v1BaseUrl(apiUrl: string): string {
@@ -21,7 +22,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
   // Whether the service has the batch read; one that refuses it is asked one PR at a time from then on.
   let batchServed = true;
 
-  /** The batch read, a chunk at a time, for every PR it can answer; false when the service has none. */
+  /** The batch read, a chunk at a time, for every PR it can answer; it stops at once on a service without one. */
   const readInBatches = async (queue: QueueRef, prs: readonly number[], batch: PullRequestBatch & { seen: Set<number> }): Promise<void> => {
     for (let start = 0; start < prs.length && batchServed; start += BATCH_READ_MAX) {
       const chunk = prs.slice(start, start + BATCH_READ_MAX);

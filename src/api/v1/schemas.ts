@@ -23,6 +23,7 @@ import {
   TEST_RUN_STATUSES,
   TEST_STATUS_VALUES,
   UNHEALTHY_STATUSES,
+  BATCH_READ_MAX,
   FLAKY_PAGE_SIZE_MAX,
 } from '../../model/vocabulary.js';
 
@@ -100,8 +101,6 @@ export const GetSubmittedPullRequestRequest = QueueRef.extend({
 });
 export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
-/** The most PRs one batch read asks for: the service leaves its limit unsaid; v2's batch read takes 50. */
-export const BATCH_READ_MAX = 50;
 /** The batch form of getSubmittedPullRequest (the v1 API as served today, not in the published description). */
 export const GetSubmittedPullRequestsRequest = QueueRef.extend({
   prs: z

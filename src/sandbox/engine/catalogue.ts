@@ -1,20 +1,9 @@
 // The flaky-test catalogue behind `flaky-tests/*`: a few fixed test cases, the same for every repository and
 // organization, so tests and the demo can look them up by id; the tickets linked to them are the state's.
-import type {
-  FlakyPage,
-  GetTestDetailsRequest,
-  LinkTicketRequest,
-  ListFailingTestsRequest,
-  ListFailingTestsResponse,
-  ListQuarantinedTestsRequest,
-  ListQuarantinedTestsResponse,
-  ListUnhealthyTestsRequest,
-  ListUnhealthyTestsResponse,
-  QuarantinedTest,
-  Repo,
-  TestCase,
-  TestDetailsResponse,
-} from '../../api/v1/schemas.js';
+import type { FlakyPage, FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
+import type { Repo } from '../../model/repository.js';
+import type { FlakyPageQuery, FlakyScope } from '../../model/service.js';
+import type { UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { FAILING_WINDOW_MAX_MS } from '../../model/vocabulary.js';
 import type { Keyed } from './state.js';
 
@@ -140,50 +129,58 @@ export class CatalogueRefusal extends Error {
 }
 
 /** The test case with that id, as the service shows it for the asking repository; undefined when unknown. */
-export function lookUpTestCase(request: GetTestDetailsRequest, links: TicketLinks): TestDetailsResponse | undefined {
-  const seeded = SEEDED.find((test) => test.id === request.test_id.toLowerCase());
-  return seeded && { test: testCaseView(seeded, request.repo, request.org_url_slug, links) };
+export function lookUpTestCase(scope: FlakyScope, testId: string, links: TicketLinks): TestCase | undefined {
+  const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
+  return seeded && testCaseView(seeded, scope.repo, scope.org, links);
 }
 
 /** Stores the ticket: test-details and the lists show it from then on (a later link replaces it). */
-export function linkTicket(request: LinkTicketRequest, links: TicketLinks): void {
-  const seeded = SEEDED.find((test) => test.id === request.test_case_id.toLowerCase());
-  if (!seeded) throw new CatalogueRefusal('not_found', `no test case ${request.test_case_id}`);
-  links[ticketLinkKey(request.repo, seeded.id)] = request.external_ticket_id;
+export function linkTicket(repo: Repo, testId: string, ticketId: string, links: TicketLinks): void {
+  const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
+  if (!seeded) throw new CatalogueRefusal('not_found', `no test case ${testId}`);
+  links[ticketLinkKey(repo, seeded.id)] = ticketId;
 }
 
-export function listQuarantinedTests(request: ListQuarantinedTestsRequest): ListQuarantinedTestsResponse {
+export function listQuarantinedTests(page: FlakyPageQuery): FlakyTestsPage<QuarantinedTest> {
   const quarantined = SEEDED.filter((test) => test.quarantined).map(quarantinedView);
-  const { rows, page } = pageOf(quarantined, request.page_query);
-  return { quarantined_tests: rows, page };
+  return pageOf(quarantined, page);
 }
 
-export function listUnhealthyTests(request: ListUnhealthyTestsRequest, links: TicketLinks): ListUnhealthyTestsResponse {
-  const status = request.status.toLowerCase();
-  const unhealthy = SEEDED.filter((test) => test.status.value === status).map((test) => {
+export function listUnhealthyTests(
+  scope: FlakyScope,
+  status: (typeof UNHEALTHY_STATUSES)[number],
+  page: FlakyPageQuery,
+  links: TicketLinks,
+): FlakyTestsPage<UnhealthyTest> {
+  const value = status.toLowerCase();
+  const unhealthy = SEEDED.filter((test) => test.status.value === value).map((test) => {
     const {
       most_common_failures: _failures,
       failure_rate_last_7d: _week,
       failure_rate_last_24h: _day,
       ...fields
-    } = testCaseView(test, request.repo, request.org_url_slug, links);
+    } = testCaseView(test, scope.repo, scope.org, links);
     return fields;
   });
-  const { rows, page } = pageOf(unhealthy, request.page_query);
-  return { tests: rows, page };
+  return pageOf(unhealthy, page);
 }
 
 /**
- * The test cases that failed in [start_time, end_time): those with a failure last seen then, and those flaky or
- * broken that failed in their last 24h, which go on failing at that rate from their last status change on (so a
- * recent window finds them whatever the clock says).
+ * The test cases that failed in [start, end): those with a failure last seen then, and those flaky or broken that
+ * failed in their last 24h, which go on failing at that rate from their last status change on (so a recent window
+ * finds them whatever the clock says). The refusals name the fields as the service's request does.
  */
-export function listFailingTests(request: ListFailingTestsRequest, links: TicketLinks): ListFailingTestsResponse {
-  const start = Date.parse(request.start_time);
-  const end = Date.parse(request.end_time);
-  if (!(end > start)) throw new CatalogueRefusal('invalid', `end_time ${request.end_time} must be after start_time ${request.start_time}`);
+export function listFailingTests(
+  scope: FlakyScope,
+  window: { start: string; end: string },
+  page: FlakyPageQuery,
+  links: TicketLinks,
+): FlakyTestsPage<TestCase> {
+  const start = Date.parse(window.start);
+  const end = Date.parse(window.end);
+  if (!(end > start)) throw new CatalogueRefusal('invalid', `end_time ${window.end} must be after start_time ${window.start}`);
   if (end - start > FAILING_WINDOW_MAX_MS) {
-    throw new CatalogueRefusal('invalid', `start_time ${request.start_time} and end_time ${request.end_time} must be within 7 days of each other`);
+    throw new CatalogueRefusal('invalid', `start_time ${window.start} and end_time ${window.end} must be within 7 days of each other`);
   }
   const stillFailing = (test: SeededTestCase) => test.status.value !== 'healthy' && test.failure_rate_last_24h > 0 && Date.parse(test.status.timestamp) < end;
   const failing = SEEDED.filter(
@@ -193,9 +190,8 @@ export function listFailingTests(request: ListFailingTestsRequest, links: Ticket
         const at = Date.parse(failure.last_occurrence);
         return at >= start && at < end;
       }),
-  ).map((test) => testCaseView(test, request.repo, request.org_url_slug, links));
-  const { rows, page } = pageOf(failing, request.page_query);
-  return { tests: rows, page };
+  ).map((test) => testCaseView(test, scope.repo, scope.org, links));
+  return pageOf(failing, page);
 }
 
 function testCaseView(seeded: SeededTestCase, repo: Repo, org: string, links: TicketLinks): TestCase {
@@ -249,22 +245,23 @@ function pageToken(index: number): string {
  * One page of `rows`. A token past the end (the list shrank, or the page size grew) gives an empty page; one this
  * sandbox never gave out is refused.
  */
-function pageOf<T>(rows: readonly T[], query: { page_size: number; page_token?: string }): { rows: T[]; page: FlakyPage } {
-  const token = query.page_token ?? '';
+function pageOf<T>(rows: readonly T[], query: FlakyPageQuery): FlakyTestsPage<T> {
+  const token = query.token ?? '';
   const match = PAGE_TOKEN.exec(token);
   if (token !== '' && !match) throw new CatalogueRefusal('invalid', `page_query.page_token: "${token}" is not a page token this list gave out`);
   const index = match ? Number(match[1]) : 0;
-  const totalPages = Math.ceil(rows.length / query.page_size);
+  const totalPages = Math.ceil(rows.length / query.size);
   const last = Math.max(totalPages - 1, 0);
+  const page: FlakyPage = {
+    total_rows: rows.length,
+    total_pages: totalPages,
+    next_page_token: index < last ? pageToken(index + 1) : '',
+    prev_page_token: index > 0 ? pageToken(Math.min(index - 1, last)) : '',
+    last_page_token: pageToken(last),
+    page_index: index,
+  };
   return {
-    rows: rows.slice(index * query.page_size, (index + 1) * query.page_size),
-    page: {
-      total_rows: rows.length,
-      total_pages: totalPages,
-      next_page_token: index < last ? pageToken(index + 1) : '',
-      prev_page_token: index > 0 ? pageToken(Math.min(index - 1, last)) : '',
-      last_page_token: pageToken(last),
-      page_index: index,
-    },
+    tests: rows.slice(index * query.size, (index + 1) * query.size),
+    page,
   };
 }

@@ -1,73 +1,162 @@
 // The operations that change the state, by the name the journal gives them: what a request that changed the
-// state is recorded as, and how a recorded change is done again after a restart. Pure: the state file itself is
-// the I/O room's.
-import type { z } from 'zod';
+// state is recorded as (the engine's operation and its model-level inputs, whichever API asked), and how a
+// recorded change is done again after a restart. Pure: the state file itself is the I/O room's.
+import * as z from 'zod';
+import type { Queue } from '../../model/queue.js';
+import type { QueueRef, Repo } from '../../model/repository.js';
+import type { QueueChange, SubmitOptions } from '../../model/service.js';
 import {
-  CreateQueueRequest,
-  LinkTicketRequest,
-  PullRequestRequest,
-  QueueRequest,
-  ServedSubmitPullRequestRequest,
-  SetImpactedTargetsRequest,
-  UpdateQueueRequest,
-} from '../../api/v1/schemas.js';
+  DIRECT_MERGE_MODES,
+  IMPACTS_ALL,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
+  PR_NUMBER_MAX,
+  PRIORITY_NAMES,
+  QUEUE_MODES,
+  SETTABLE_QUEUE_STATES,
+  SETTING_MAX,
+} from '../../model/vocabulary.js';
 import type { QueueEngine } from './engine.js';
-import { PullRequestDescription } from './facts.js';
+import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUTCOMES } from './facts.js';
+import type { ImpactedTargets, PullRequestDescription, QueueCreation } from './types.js';
 
-/** A change to the state a request made: what the journal keeps, to replay it after a restart. */
-export interface Change {
-  op: string;
-  input?: unknown;
+/** Each operation that changes the state, and what it takes. */
+export interface ChangeInputs {
+  createQueue: { queue: QueueRef; settings: QueueCreation };
+  updateQueue: { queue: QueueRef; change: QueueChange };
+  deleteQueue: { queue: QueueRef };
+  submitPullRequest: { queue: QueueRef; pr: number; options: SubmitOptions };
+  cancelPullRequest: { queue: QueueRef; pr: number };
+  restartTestsOnPullRequest: { queue: QueueRef; pr: number };
+  /** No `sha`: the PR's head as it is when the change is done (journals of older sandboxes). */
+  setImpactedTargets: { queue: QueueRef; pr: number; sha?: string; targets: ImpactedTargets };
+  describePullRequest: PullRequestDescription;
+  linkTicketToTestCase: { repo: Repo; testId: string; ticketId: string };
 }
 
-export interface ChangeDefinition<S extends z.ZodType = z.ZodType> {
-  /** What a request must be: the HTTP face refuses any other with 400. */
-  schema: S;
-  /**
-   * What the journal's entries of it may be, where older sandboxes recorded more than `schema` now takes; apply
-   * takes those too.
-   */
-  recorded?: z.ZodType;
-  apply(engine: QueueEngine, input: z.output<S>): unknown;
+export type ChangeOp = keyof ChangeInputs;
+
+/** What each operation answers (the others answer nothing). */
+interface ChangeResults extends Record<ChangeOp, unknown> {
+  updateQueue: Queue;
+  describePullRequest: PullRequestFacts;
 }
 
-const change = <S extends z.ZodType>(schema: S, apply: (engine: QueueEngine, input: z.output<S>) => unknown, recorded?: z.ZodType): ChangeDefinition<S> => ({
-  schema,
-  apply,
-  ...(recorded && { recorded }),
-});
-
-/**
- * An upload as journals keep it: sandboxes before this one took it without pr.sha (meaning the head). Their state
- * files still load.
- */
-const RecordedTargetsUpload = SetImpactedTargetsRequest.extend({ pr: SetImpactedTargetsRequest.shape.pr.partial({ sha: true }) });
-
-/** The operations that change the state, by the name the journal gives them. */
-export const CHANGES: Readonly<Record<string, ChangeDefinition>> = {
-  submitPullRequest: change(ServedSubmitPullRequestRequest, (engine, input) => engine.submitPullRequest(input)),
-  cancelPullRequest: change(PullRequestRequest, (engine, input) => engine.cancelPullRequest(input)),
-  restartTestsOnPullRequest: change(PullRequestRequest, (engine, input) => engine.restartTestsOnPullRequest(input)),
-  createQueue: change(CreateQueueRequest, (engine, input) => engine.createQueue(input)),
-  updateQueue: change(UpdateQueueRequest, (engine, input) => engine.updateQueue(input)),
-  deleteQueue: change(QueueRequest, (engine, input) => engine.deleteQueue(input)),
-  setImpactedTargets: change(SetImpactedTargetsRequest, (engine, input) => engine.setImpactedTargets(input), RecordedTargetsUpload),
-  describePullRequest: change(PullRequestDescription, (engine, input) => engine.describePullRequest(input)),
-  'flaky-tests/link-ticket-to-test-case': change(LinkTicketRequest, (engine, input) => engine.linkTicketToTestCase(input)),
-};
+/** A change to the state: what the journal keeps, to replay it after a restart. */
+export type Change = { [K in ChangeOp]: { op: K; input: ChangeInputs[K] } }[ChangeOp];
 
 /** The journal's name for time passing: a replay ticks the engine to the entry's instant, and that is all. */
 const TICK = 'tick';
 
 /** An entry that records time passing (the clock moved, or runs ended), for the journal. */
-export const TIME_PASSED: Change = { op: TICK };
+export const TIME_PASSED = { op: TICK } as const;
+
+/** What the journal holds: a change, or time passing. */
+export type Journaled = Change | typeof TIME_PASSED;
+
+const APPLY: { [K in ChangeOp]: (engine: QueueEngine, input: ChangeInputs[K]) => ChangeResults[K] } = {
+  createQueue: (engine, { queue, settings }) => engine.createQueue(queue, settings),
+  updateQueue: (engine, { queue, change }) => engine.updateQueue(queue, change),
+  deleteQueue: (engine, { queue }) => engine.deleteQueue(queue),
+  submitPullRequest: (engine, { queue, pr, options }) => engine.submitPullRequest(queue, pr, options),
+  cancelPullRequest: (engine, { queue, pr }) => engine.cancelPullRequest(queue, pr),
+  restartTestsOnPullRequest: (engine, { queue, pr }) => engine.restartTestsOnPullRequest(queue, pr),
+  setImpactedTargets: (engine, { queue, pr, sha, targets }) => engine.setImpactedTargets(queue, pr, sha, targets),
+  describePullRequest: (engine, description) => engine.describePullRequest(description),
+  linkTicketToTestCase: (engine, { repo, testId, ticketId }) => engine.linkTicketToTestCase(repo, testId, ticketId),
+};
+
+/** Does the operation and answers its result, with the change to journal once it succeeded. */
+export function perform<K extends ChangeOp>(engine: QueueEngine, op: K, input: ChangeInputs[K]): { result: ChangeResults[K]; change: Change } {
+  const result = APPLY[op](engine, input);
+  return { result, change: { op, input } as Change };
+}
+
+/** Does a change whose operation is known only at run time (a journal's entry, a face's table); answers its result. */
+export function applyChange(engine: QueueEngine, change: Change): unknown {
+  return (APPLY[change.op] as (engine: QueueEngine, input: unknown) => unknown)(engine, change.input);
+}
+
+// ---------------------------------------------------------------- the journal's entries, checked
+
+// The journal is a file anyone may edit: an entry is checked before the engine sees it, as a request is.
+const RepoShape = z.object({ host: z.string().min(1), owner: z.string().min(1), name: z.string().min(1) });
+const Ref = z.object({ repo: RepoShape, targetBranch: z.string().min(1) });
+const Pr = z.number().int().min(1).max(PR_NUMBER_MAX);
+const Count = (min: number) => z.number().int().min(min).max(SETTING_MAX);
+const PRIORITY_WORDS = Object.keys(PRIORITY_NAMES) as [keyof typeof PRIORITY_NAMES, ...(keyof typeof PRIORITY_NAMES)[]];
+
+const SettingsChange = z.object({
+  state: z.enum(SETTABLE_QUEUE_STATES).optional(),
+  mode: z.enum(QUEUE_MODES).optional(),
+  concurrency: Count(1).optional(),
+  testingTimeoutMinutes: Count(1).optional(),
+  pendingFailureDepth: Count(0).optional(),
+  canOptimisticallyMerge: z.boolean().optional(),
+  batch: z.boolean().optional(),
+  batchingMinSize: Count(1).optional(),
+  batchingMaxWaitTimeMinutes: Count(1).optional(),
+  bisectionConcurrency: Count(1).optional(),
+  directMergeMode: z.enum(DIRECT_MERGE_MODES).optional(),
+  optimizationMode: z.enum(OPTIMIZATION_MODES).optional(),
+  mergeMethod: z.enum(MERGE_METHODS).optional(),
+  requiredStatuses: z.array(z.string()).optional(),
+  deleteRequiredStatuses: z.boolean().optional(),
+  commentsEnabled: z.boolean().optional(),
+  commandsEnabled: z.boolean().optional(),
+  createPrsForTestingBranches: z.boolean().optional(),
+  statusCheckEnabled: z.boolean().optional(),
+  extensionEnabled: z.boolean().optional(),
+  enqueueingLabel: z.string().optional(),
+  labelCommandsEnabled: z.boolean().optional(),
+  stateLabelsEnabled: z.boolean().optional(),
+});
+
+/** A PR's facts to set, as the journal records them (the control route takes the same, its PR number as v1 takes it). */
+export const RecordedDescription = z.object({
+  repo: RepoShape,
+  number: Pr,
+  title: z.string().min(1).optional(),
+  author: z.string().min(1).optional(),
+  sha: z.string().min(1).optional(),
+  headBranch: z.string().min(1).optional(),
+  baseBranch: z.string().min(1).optional(),
+  mergeable: z.boolean().optional(),
+  state: z.enum(HOST_STATES).optional(),
+  testOutcome: z.enum(TEST_OUTCOMES).optional(),
+  testDurationSeconds: z.number().positive().max(MAX_TEST_DURATION_SECONDS).optional(),
+});
+
+const RECORDED: { [K in ChangeOp]: z.ZodType<ChangeInputs[K]> } = {
+  createQueue: z.object({
+    queue: Ref,
+    settings: z.object({ mode: z.enum(QUEUE_MODES).optional(), concurrency: Count(1).optional() }),
+  }),
+  updateQueue: z.object({ queue: Ref, change: SettingsChange }),
+  deleteQueue: z.object({ queue: Ref }),
+  submitPullRequest: z.object({
+    queue: Ref,
+    pr: Pr,
+    options: z.object({ priority: z.union([z.number().int().min(0), z.enum(PRIORITY_WORDS)]).optional(), noBatch: z.boolean().optional() }),
+  }),
+  cancelPullRequest: z.object({ queue: Ref, pr: Pr }),
+  restartTestsOnPullRequest: z.object({ queue: Ref, pr: Pr }),
+  setImpactedTargets: z.object({
+    queue: Ref,
+    pr: Pr,
+    sha: z.string().min(1).optional(),
+    targets: z.union([z.array(z.string()), z.literal(IMPACTS_ALL)]),
+  }),
+  describePullRequest: RecordedDescription,
+  linkTicketToTestCase: z.object({ repo: RepoShape, testId: z.string().min(1), ticketId: z.string().min(1) }),
+};
 
 /** Does again what a journal entry recorded: time up to its instant, then its operation. */
 export function replay(engine: QueueEngine, entry: { at: number; op: string; input?: unknown }): void {
   engine.tick(entry.at);
   if (entry.op === TICK) return;
-  // The journal is a file anyone may edit: an op such as `constructor` must not find Object.prototype's.
-  const definition = Object.hasOwn(CHANGES, entry.op) ? CHANGES[entry.op] : undefined;
-  if (!definition) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
-  definition.apply(engine, (definition.recorded ?? definition.schema).parse(entry.input));
+  // An op such as `constructor` must not find Object.prototype's.
+  if (!Object.hasOwn(RECORDED, entry.op)) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
+  const op = entry.op as ChangeOp;
+  applyChange(engine, { op, input: RECORDED[op].parse(entry.input) } as Change);
 }

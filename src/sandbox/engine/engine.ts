@@ -1,35 +1,15 @@
-// The sandbox's queue engine: every operation of the v1 API over an in-memory state, as a pure state machine.
-// It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and `advance`, so the same
-// requests on the same clock give the same answers, ids included.
-import type {
-  CreateQueueRequest,
-  GetMergeQueueTestingDetailsRequest,
-  GetSubmittedPullRequestRequest,
-  GetTestDetailsRequest,
-  LinkTicketRequest,
-  ListFailingTestsRequest,
-  ListFailingTestsResponse,
-  ListQuarantinedTestsRequest,
-  ListQuarantinedTestsResponse,
-  ListUnhealthyTestsRequest,
-  ListUnhealthyTestsResponse,
-  ListPullRequestsRequest,
-  ListPullRequestsResponse,
-  Priority,
-  PullRequestRequest,
-  Queue,
-  QueueRequest,
-  Repo,
-  ServedSubmitPullRequestRequest,
-  SetImpactedTargetsRequest,
-  SubmittedPullRequest,
-  TestDetailsResponse,
-  TestingDetails,
-  UpdateQueueRequest,
-} from '../../api/v1/schemas.js';
-import { PRIORITY_NAMES } from '../../model/vocabulary.js';
+// The sandbox's queue engine: every operation of the service over an in-memory state, as a pure state machine.
+// It speaks the model (src/model/): coordinates and values in, model objects out; each HTTP face (src/sandbox/io/)
+// maps its API onto it. It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and
+// `advance`, so the same requests on the same clock give the same answers, ids included.
+import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
+import type { PullRequestPage, SubmittedPullRequest } from '../../model/pull-request.js';
+import type { Queue } from '../../model/queue.js';
+import type { QueueRef, Repo } from '../../model/repository.js';
+import type { FlakyPageQuery, FlakyScope, HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { CatalogueRefusal, linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
-import { factsOf, newPullRequest, type PullRequestDescription, type PullRequestFacts } from './facts.js';
+import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
 import { deterministicUuid } from './ids.js';
 import { renderMetrics, type QueueMetricsInput } from './metrics.js';
 import {
@@ -43,13 +23,14 @@ import {
   settleQueue,
   submitToQueue,
   type ResolvedPriority,
-} from './queue.js';
+} from './settle.js';
 import { runsInFlightOf } from './runs.js';
 import {
   emptyState,
   FINAL_STATES,
+  freshQueueId,
   LATEST_TIME_MS,
-  parseState,
+  parseStateDocument,
   pullRequestKey,
   queueKey,
   sameRepo,
@@ -59,6 +40,7 @@ import {
   type Submission,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
+import type { ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
@@ -79,12 +61,6 @@ export interface EngineOptions {
 /** Why the engine refused an operation; the HTTP face turns the kind into a status code. */
 export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
 
-/**
- * An upload of impacted targets. Over HTTP the head SHA is required, as the service requires it; an entry of an
- * older journal, and the engine's own callers (tests, benches), may leave it out to mean the PR's head.
- */
-export type TargetsUpload = Omit<SetImpactedTargetsRequest, 'pr'> & { pr: { number: number; sha?: string } };
-
 export class EngineRefusal extends Error {
   constructor(
     readonly kind: RefusalKind,
@@ -101,6 +77,8 @@ export class QueueEngine {
   private constructor(
     private readonly state: SandboxState,
     options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'>,
+    /** The version of the document a restored engine was read from (an older one was brought up to date). */
+    readonly restoredFromVersion?: number,
   ) {
     const seconds = options.testDurationSeconds ?? DEFAULT_TEST_DURATION_SECONDS;
     if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`testDurationSeconds must be positive, not ${seconds}`);
@@ -116,7 +94,8 @@ export class QueueEngine {
 
   /** An engine from a document `serialize` wrote; throws when it is not one. */
   static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'> = {}): QueueEngine {
-    return new QueueEngine(parseState(document), options);
+    const { state, writtenAs } = parseStateDocument(document);
+    return new QueueEngine(state, options, writtenAs);
   }
 
   /** The whole state as a versioned JSON document. */
@@ -197,28 +176,27 @@ export class QueueEngine {
   // ---------------------------------------------------------------- pull requests
 
   /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
-  submitPullRequest(request: ServedSubmitPullRequestRequest): void {
-    const queue = this.queueFor(request);
-    const open = this.openSubmissionOrNone(queue, request.pr.number);
+  submitPullRequest(ref: QueueRef, pr: number, options: SubmitOptions = {}): void {
+    const queue = this.queueFor(ref);
+    const open = this.openSubmissionOrNone(queue, pr);
     if (open) {
       throw new EngineRefusal('conflict', `pull request #${open.number} is already in the queue (${open.state}, priority ${open.priorityName})`);
     }
-    const record = this.pullRequestFor(request.repo, request.pr.number, queue);
-    // A null priority, as the service takes it, is none given: the queue's default.
-    const priority = request.priority === undefined || request.priority === null ? undefined : resolvePriority(request.priority);
-    submitToQueue(this.world, queue, record, pullRequestKey(request.repo, request.pr.number), priority, request.noBatch);
+    const record = this.pullRequestFor(ref.repo, pr, queue);
+    const priority = options.priority === undefined ? undefined : resolvePriority(options.priority);
+    submitToQueue(this.world, queue, record, pullRequestKey(ref.repo, pr), priority, options.noBatch);
   }
 
-  cancelPullRequest(request: PullRequestRequest): void {
-    const queue = this.queueFor(request);
-    const submission = this.openSubmission(queue, request.pr.number);
+  cancelPullRequest(ref: QueueRef, pr: number): void {
+    const queue = this.queueFor(ref);
+    const submission = this.openSubmission(queue, pr);
     cancelSubmission(this.world, queue, submission);
   }
 
   /** Allowed while the PR is testing or pending_failure; it goes back to pending in its place. */
-  restartTestsOnPullRequest(request: PullRequestRequest): void {
-    const queue = this.queueFor(request);
-    const submission = this.openSubmission(queue, request.pr.number);
+  restartTestsOnPullRequest(ref: QueueRef, pr: number): void {
+    const queue = this.queueFor(ref);
+    const submission = this.openSubmission(queue, pr);
     if (submission.state !== 'testing' && submission.state !== 'pending_failure') {
       throw new EngineRefusal('invalid', `pull request #${submission.number} is ${submission.state}: tests restart only while testing or pending_failure`);
     }
@@ -229,25 +207,25 @@ export class QueueEngine {
    * By number: the PR's latest submission. By head branch: the open submission from that branch, else the
    * one that concluded last.
    */
-  getSubmittedPullRequest(request: GetSubmittedPullRequestRequest): SubmittedPullRequest {
-    const queue = this.queueFor(request);
-    const submission = request.pr.number !== undefined ? this.latestSubmission(queue, request.pr.number) : this.submissionFromBranch(queue, request.pr.branch);
+  getSubmittedPullRequest(ref: QueueRef, pr: PullRequestKey): SubmittedPullRequest {
+    const queue = this.queueFor(ref);
+    const submission = 'number' in pr ? this.latestSubmission(queue, pr.number) : this.submissionFromBranch(queue, pr.branch);
     return submittedPullRequestView(this.world, queue, submission);
   }
 
   /** Newest submission first. The cursor names the submission the next page starts at. */
-  listPullRequests(request: ListPullRequestsRequest): ListPullRequestsResponse {
-    const queue = this.queueFor(request);
-    const take = request.take ?? DEFAULT_LIST_TAKE;
-    const since = request.since === undefined ? undefined : Date.parse(request.since);
-    const until = request.until === undefined ? undefined : Date.parse(request.until);
-    const startSeq = request.cursor === undefined ? Infinity : parseCursor(request.cursor);
-    const pullRequests: ListPullRequestsResponse['pullRequests'] = [];
+  listPullRequests(ref: QueueRef, query: HistoryQuery = {}): PullRequestPage {
+    const queue = this.queueFor(ref);
+    const take = query.take ?? DEFAULT_LIST_TAKE;
+    const since = query.since === undefined ? undefined : Date.parse(query.since);
+    const until = query.until === undefined ? undefined : Date.parse(query.until);
+    const startSeq = query.cursor === undefined ? Infinity : parseCursor(query.cursor);
+    const pullRequests: PullRequestPage['pullRequests'] = [];
     let nextSeq: number | undefined;
     for (let i = queue.history.length - 1; i >= 0; i--) {
       const submission = submissionOf(this.world, queue.history[i]!);
       if (submission.seq > startSeq) continue;
-      if (request.state !== undefined && submission.state !== request.state) continue;
+      if (query.state !== undefined && submission.state !== query.state) continue;
       if (since !== undefined && (submission.concludedAt === undefined || submission.concludedAt < since)) continue;
       if (until !== undefined && (submission.concludedAt === undefined || submission.concludedAt > until)) continue;
       if (pullRequests.length === take) {
@@ -261,20 +239,43 @@ export class QueueEngine {
 
   // ---------------------------------------------------------------- queues
 
-  getQueue(request: QueueRequest): Queue {
-    return queueView(this.world, this.queueFor(request));
+  getQueue(ref: QueueRef): Queue {
+    return queueView(this.world, this.queueFor(ref));
   }
 
-  createQueue(request: CreateQueueRequest): void {
-    const key = queueKey(request.repo, request.targetBranch);
-    if (this.state.queues[key]) {
-      throw new EngineRefusal('conflict', `a queue for ${describeQueue(request.repo, request.targetBranch)} already exists`);
+  /** Every queue, by id, in the order of their repository and target branch. */
+  listQueues(): QueueListing[] {
+    return Object.values(this.state.queues)
+      .sort((a, b) => byText(queueKey(a.repo, a.branch), queueKey(b.repo, b.branch)))
+      .map((queue) => ({ id: queue.id, queue: { repo: { ...queue.repo }, targetBranch: queue.branch } }));
+  }
+
+  /** The id of the queue at these coordinates. */
+  queueIdOf(ref: QueueRef): string {
+    return this.queueFor(ref).id;
+  }
+
+  /** The coordinates of the queue with this id. */
+  queueWithId(id: string): QueueRef {
+    for (const queue of Object.values(this.state.queues)) {
+      if (queue.id === id) return { repo: { ...queue.repo }, targetBranch: queue.branch };
     }
-    const settings = { ...DEFAULT_QUEUE_SETTINGS };
-    if (request.mode !== undefined) settings.mode = request.mode;
-    if (request.concurrency !== undefined) settings.concurrency = request.concurrency;
-    settings.bisectionConcurrency = settings.concurrency;
-    this.state.queues[key] = newQueue(this.world, request.repo, request.targetBranch, settings);
+    throw new EngineRefusal('not_found', `no queue with id ${id}`);
+  }
+
+  createQueue(ref: QueueRef, settings: QueueCreation = {}): void {
+    const key = queueKey(ref.repo, ref.targetBranch);
+    if (this.state.queues[key]) {
+      throw new EngineRefusal('conflict', `a queue for ${describeQueue(ref.repo, ref.targetBranch)} already exists`);
+    }
+    const values = { ...DEFAULT_QUEUE_SETTINGS };
+    if (settings.mode !== undefined) values.mode = settings.mode;
+    if (settings.concurrency !== undefined) values.concurrency = settings.concurrency;
+    values.bisectionConcurrency = values.concurrency;
+    const taken = new Set(Object.values(this.state.queues).map((queue) => queue.id));
+    const { id, counter } = freshQueueId(this.state.seed, this.state.nextQueueId, taken);
+    this.state.nextQueueId = counter;
+    this.state.queues[key] = newQueue(this.world, id, ref.repo, ref.targetBranch, values);
     this.changed();
   }
 
@@ -282,9 +283,9 @@ export class QueueEngine {
    * Sets any settings and the state, and answers with the whole queue. A new mode while PRs are in a running
    * queue switches modes: nothing is admitted and no run starts until the runs in flight are done.
    */
-  updateQueue(request: UpdateQueueRequest): Queue {
-    const queue = this.queueFor(request);
-    const { repo: _repo, targetBranch: _branch, state, deleteRequiredStatuses, ...settings } = request;
+  updateQueue(ref: QueueRef, change: QueueChange): Queue {
+    const queue = this.queueFor(ref);
+    const { state, deleteRequiredStatuses, ...settings } = change;
     if (deleteRequiredStatuses && settings.requiredStatuses !== undefined && settings.requiredStatuses.length > 0) {
       throw new EngineRefusal('invalid', 'requiredStatuses and deleteRequiredStatuses: give one or the other');
     }
@@ -304,8 +305,8 @@ export class QueueEngine {
   }
 
   /** Refused while any PR is in the queue; the queue's history goes with it. */
-  deleteQueue(request: QueueRequest): void {
-    const queue = this.queueFor(request);
+  deleteQueue(ref: QueueRef): void {
+    const queue = this.queueFor(ref);
     const open = openSubmissionIds(queue).map((id) => submissionOf(this.world, id));
     if (open.length > 0) {
       const listed = open.map((s) => `#${s.number} (${s.state})`).join(', ');
@@ -318,24 +319,25 @@ export class QueueEngine {
     this.changed();
   }
 
-  /** Records the PR's impacted targets for a head SHA (its current one by default); the last upload wins. */
-  setImpactedTargets(request: TargetsUpload): void {
-    const queue = this.queueFor(request);
-    const record = this.pullRequestFor(request.repo, request.pr.number, queue);
-    const targets = request.impactedTargets;
-    record.impactedTargets[request.pr.sha ?? record.sha] = targets === 'ALL' ? 'ALL' : [...targets];
+  /**
+   * Records the PR's impacted targets for a head SHA; the last upload wins. Without a SHA (an entry of an older
+   * journal, the engine's own callers), for the PR's head as it is now.
+   */
+  setImpactedTargets(ref: QueueRef, pr: number, sha: string | undefined, targets: ImpactedTargets): void {
+    const queue = this.queueFor(ref);
+    const record = this.pullRequestFor(ref.repo, pr, queue);
+    record.impactedTargets[sha ?? record.sha] = targets === IMPACTS_ALL ? IMPACTS_ALL : [...targets];
     this.changed();
     for (const open of this.openSubmissionsOf(record)) pullRequestChanged(this.world, open.queue, open.submission);
   }
 
   /** A test run by its id (the service looks runs up by nothing else). */
-  getMergeQueueTestingDetails(request: GetMergeQueueTestingDetailsRequest): TestingDetails {
-    const queue = this.queueFor(request);
+  getMergeQueueTestingDetails(ref: QueueRef, testRunId: string): RunDetails {
+    const queue = this.queueFor(ref);
     const key = queueKey(queue.repo, queue.branch);
-    const runId = request.testRunId;
-    const run = Object.hasOwn(this.state.testRuns, runId) ? this.state.testRuns[runId] : undefined;
+    const run = Object.hasOwn(this.state.testRuns, testRunId) ? this.state.testRuns[testRunId] : undefined;
     if (!run || run.queueKey !== key) {
-      throw new EngineRefusal('not_found', `no test run ${runId} in the queue for ${describeQueue(queue.repo, queue.branch)}`);
+      throw new EngineRefusal('not_found', `no test run ${testRunId} in the queue for ${describeQueue(queue.repo, queue.branch)}`);
     }
     return testingDetailsView(this.world, queue, run);
   }
@@ -360,26 +362,29 @@ export class QueueEngine {
     return renderMetrics(inputs, this.state.now);
   }
 
-  getTestDetails(request: GetTestDetailsRequest): TestDetailsResponse {
-    const found = lookUpTestCase(request, this.state.ticketLinks);
-    if (!found) throw new EngineRefusal('not_found', `no test case ${request.test_id}`);
+  // ---------------------------------------------------------------- flaky tests
+
+  getTestDetails(scope: FlakyScope, testId: string): TestCase {
+    const found = lookUpTestCase(scope, testId, this.state.ticketLinks);
+    if (!found) throw new EngineRefusal('not_found', `no test case ${testId}`);
     return found;
   }
 
-  listQuarantinedTests(request: ListQuarantinedTestsRequest): ListQuarantinedTestsResponse {
-    return refusingAsEngine(() => listQuarantinedTests(request));
+  listQuarantinedTests(_scope: FlakyScope, page: FlakyPageQuery): FlakyTestsPage<QuarantinedTest> {
+    return refusingAsEngine(() => listQuarantinedTests(page));
   }
 
-  listUnhealthyTests(request: ListUnhealthyTestsRequest): ListUnhealthyTestsResponse {
-    return refusingAsEngine(() => listUnhealthyTests(request, this.state.ticketLinks));
+  listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): FlakyTestsPage<UnhealthyTest> {
+    return refusingAsEngine(() => listUnhealthyTests(scope, status, page, this.state.ticketLinks));
   }
 
-  listFailingTests(request: ListFailingTestsRequest): ListFailingTestsResponse {
-    return refusingAsEngine(() => listFailingTests(request, this.state.ticketLinks));
+  /** Tests that failed from `start` (inclusive) to `end` (exclusive), ISO times at most 7 days apart. */
+  listFailingTests(scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): FlakyTestsPage<TestCase> {
+    return refusingAsEngine(() => listFailingTests(scope, window, page, this.state.ticketLinks));
   }
 
-  linkTicketToTestCase(request: LinkTicketRequest): void {
-    refusingAsEngine(() => linkTicket(request, this.state.ticketLinks));
+  linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
+    refusingAsEngine(() => linkTicket(repo, testId, ticketId, this.state.ticketLinks));
     this.changed();
   }
 
@@ -408,9 +413,9 @@ export class QueueEngine {
     return { due, queues };
   }
 
-  private queueFor(request: QueueRequest): QueueRecord {
-    const queue = this.state.queues[queueKey(request.repo, request.targetBranch)];
-    if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(request.repo, request.targetBranch)}`);
+  private queueFor(ref: QueueRef): QueueRecord {
+    const queue = this.state.queues[queueKey(ref.repo, ref.targetBranch)];
+    if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(ref.repo, ref.targetBranch)}`);
     return queue;
   }
 
@@ -482,6 +487,11 @@ function resolvePriority(priority: Priority): ResolvedPriority {
   if (typeof priority === 'string') return { value: PRIORITY_NAMES[priority], name: priority };
   const named = Object.entries(PRIORITY_NAMES).find(([, value]) => value === priority);
   return { value: priority, name: named ? named[0] : String(priority) };
+}
+
+// Code-point order, not the locale's: the same state lists the same on every machine.
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function describeQueue(repo: Repo, branch: string): string {

@@ -13,3 +13,14 @@ export function deterministicUuid(seed: string, counter: number): string {
 export function deterministicSha(text: string): string {
   return sha1Hex(text);
 }
+
+const QUEUE_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A queue id as the service's look: 8 letters and digits (`xK9mP2nQ`), derived from a seed and a counter. */
+export function deterministicQueueId(seed: string, counter: number): string {
+  const hex = sha256Hex(`${seed}:queue:${counter}`);
+  let id = '';
+  // Each letter from 32 bits of the digest: the bias of the modulo is far below anything a test could see.
+  for (let i = 0; i < 8; i++) id += QUEUE_ID_ALPHABET[parseInt(hex.slice(i * 8, i * 8 + 8), 16) % QUEUE_ID_ALPHABET.length];
+  return id;
+}

@@ -1,6 +1,6 @@
 // When a submitted PR may enter the line (SERVICE.md's readiness rule), and when it may skip testing
 // altogether (`directMergeMode: always`).
-import type { Readiness } from '../../api/v1/schemas.js';
+import type { Readiness } from '../../model/pull-request.js';
 import type { PullRequestRecord, QueueRecord, Submission } from './state.js';
 
 export function readinessOf(queue: QueueRecord, pr: PullRequestRecord): Readiness & { hasImpactedTargets: boolean } {

@@ -1,14 +1,17 @@
 // The sandbox's whole state as one plain-JSON document: what the engine works on and what the state file
 // holds. Versioned: a document an older sandbox wrote is brought up to date, one a newer sandbox wrote is refused.
-import type { QueueSettings, Repo } from '../../api/v1/schemas.js';
+import type { QueueSettings } from '../../model/queue.js';
+import type { Repo } from '../../model/repository.js';
+import { deterministicQueueId } from './ids.js';
 import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QueueState, type TEST_RUN_STATUSES } from '../../model/vocabulary.js';
 
 /**
  * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.
  * 3: the queue settings the service has beyond the published description.
  * 4: tickets linked to flaky-test cases.
+ * 5: queue ids; the journal records the engine's operations, not v1 request bodies (an older journal is translated).
  */
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 5;
 
 /** The last instant a JavaScript date can hold (+275760-09-13): the sandbox's clock goes no further. */
 export const LATEST_TIME_MS = 8.64e15;
@@ -52,6 +55,8 @@ export interface SandboxState {
   seed: string;
   nextId: number;
   nextSeq: number;
+  /** Queue ids come from the seed and a counter of their own, so PR ids do not depend on how many queues there are. */
+  nextQueueId: number;
   queues: Keyed<QueueRecord>;
   pullRequests: Keyed<PullRequestRecord>;
   submissions: Keyed<Submission>;
@@ -61,6 +66,8 @@ export interface SandboxState {
 }
 
 export interface QueueRecord {
+  /** Stable for the life of the state: 8 letters and digits, as the service's queue ids. */
+  id: string;
   repo: Repo;
   branch: string;
   state: QueueState;
@@ -172,6 +179,7 @@ export function emptyState(now: number, seed: string): SandboxState {
     seed,
     nextId: 0,
     nextSeq: 0,
+    nextQueueId: 0,
     queues: keyed(),
     pullRequests: keyed(),
     submissions: keyed(),
@@ -182,6 +190,11 @@ export function emptyState(now: number, seed: string): SandboxState {
 
 /** Reads a state document back, bringing an older version up to date and refusing anything else. */
 export function parseState(text: string): SandboxState {
+  return parseStateDocument(text).state;
+}
+
+/** The state a document holds, brought up to date, and the version it was written in. */
+export function parseStateDocument(text: string): { state: SandboxState; writtenAs: number } {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -199,10 +212,11 @@ export function parseState(text: string): SandboxState {
       `sandbox state version ${version} is not supported (this sandbox reads versions 1 to ${STATE_VERSION}): a newer mq wrote it; upgrade mq or start from another state file`,
     );
   }
+  const writtenAs = version;
   for (; version < STATE_VERSION; version++) MIGRATIONS[version]!(doc);
   doc.version = STATE_VERSION;
   checkShape(doc);
-  return withoutPrototypes(doc);
+  return { state: withoutPrototypes(doc), writtenAs };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: an old state document, before it is checked against the schema
@@ -230,19 +244,44 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
   3: (doc) => {
     doc.ticketLinks = {};
   },
+  // Ids in the order of the queues' keys, so the same document always upgrades to the same ids.
+  4: (doc) => {
+    const seed = typeof doc.seed === 'string' ? doc.seed : '';
+    const queues = doc.queues ?? {};
+    const taken = new Set<string>();
+    let counter = 0;
+    for (const key of Object.keys(queues).sort()) {
+      // Anything but a queue is left for checkShape to name.
+      if (typeof queues[key] !== 'object' || queues[key] === null) continue;
+      const next = freshQueueId(seed, counter, taken);
+      counter = next.counter;
+      taken.add(next.id);
+      queues[key].id = next.id;
+    }
+    doc.nextQueueId = counter;
+  },
 };
+
+/** The next queue id from the counter on, skipping any already taken; and the counter after it. */
+export function freshQueueId(seed: string, counter: number, taken: ReadonlySet<string>): { id: string; counter: number } {
+  for (let n = counter; ; n++) {
+    const id = deterministicQueueId(seed, n);
+    if (!taken.has(id)) return { id, counter: n + 1 };
+  }
+}
 
 function checkShape(doc: Loose): void {
   for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks']) {
     if (typeof doc[key] !== 'object' || doc[key] === null || Array.isArray(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
-  for (const key of ['now', 'nextId', 'nextSeq']) {
+  for (const key of ['now', 'nextId', 'nextSeq', 'nextQueueId']) {
     if (!Number.isFinite(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
   if (Math.abs(doc.now) > LATEST_TIME_MS) throw new Error(`sandbox state: now (${doc.now}) is not a time a date can hold`);
   if (typeof doc.seed !== 'string') throw new Error('sandbox state: seed is missing');
   for (const [key, queue] of Object.entries<Loose>(doc.queues)) {
     if (typeof queue !== 'object' || queue === null) throw new Error(`sandbox state: queue ${key} is not a queue`);
+    if (typeof queue.id !== 'string' || queue.id === '') throw new Error(`sandbox state: queue ${key} has no id`);
     for (const list of ['waiting', 'line', 'bisection', 'history', 'runsInFlight', 'events']) {
       if (!Array.isArray(queue[list])) throw new Error(`sandbox state: queue ${key} has no ${list}`);
     }

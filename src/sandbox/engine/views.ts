@@ -1,10 +1,12 @@
-// The engine's records as the API shows them: the response shapes of schemas.ts, timestamps in ISO 8601.
-import type { EnqueuedPullRequest, Queue, SubmittedPullRequest, TestingDetails, UpdatedQueue } from '../../api/v1/schemas.js';
+// The engine's records as the model shows them (src/model/), timestamps in ISO 8601.
+import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../model/pull-request.js';
+import type { Queue, QueueFacts } from '../../model/queue.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { sha1Hex } from './digest.js';
 import { URGENT } from './line.js';
 import { readinessOf } from './readiness.js';
 import { FINAL_STATES, type QueueRecord, type Submission, type TestRun } from './state.js';
+import type { RunDetails } from './types.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
 export function iso(ms: number): string {
@@ -46,7 +48,7 @@ export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, 
  * The queue's state and settings, with the fields the live service returns beyond its published description
  * that the sandbox has no setting for: fixed at the service's values.
  */
-function queueSettingsView(queue: QueueRecord): UpdatedQueue {
+function queueSettingsView(queue: QueueRecord): QueueFacts {
   const { requiredStatuses } = queue.settings;
   return {
     state: queue.state,
@@ -77,11 +79,11 @@ export function queueView(world: QueueWorld, queue: QueueRecord): Queue {
  * A run: the PRs it tests, and in parallel mode the PRs ahead its test branch also holds (`dependentPrs`). The
  * impacted targets are shown once any PR on the branch uploaded some; `ALL` stands for itself.
  */
-export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: TestRun): TestingDetails {
+export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: TestRun): RunDetails {
   const { host, owner, name } = queue.repo;
   const tested = run.pullRequestIds.map((id) => submissionOf(world, id));
   const base = run.basePullRequestIds.map((id) => submissionOf(world, id));
-  const details: TestingDetails = {
+  const details: RunDetails = {
     testRunId: run.id,
     status: run.status,
     testBranch: run.testBranch,
@@ -110,7 +112,7 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
  * What CI reported for the run, derived from its status alone (no state of its own, so old state files read the
  * same): `build` passes, `test` carries the run's result. URLs are numbered from the run id, so they never change.
  */
-function checksView(queue: QueueRecord, run: TestRun): Pick<TestingDetails, 'checkSuites' | 'statusChecks'> {
+function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, 'checkSuites' | 'statusChecks'> {
   const { host, owner, name } = queue.repo;
   const base = parseInt(sha1Hex(`check-runs:${run.id}`).slice(0, 8), 16) * 2;
   const url = (n: number) => `https://${host}/${owner}/${name}/runs/${n}`;

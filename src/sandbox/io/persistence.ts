@@ -3,9 +3,10 @@
 // outgrows the last one. The file format is store.ts's; when to write is decided here.
 import * as z from 'zod';
 import { describeIssues } from '../../api/v1/schemas.js';
-import { replay, TIME_PASSED, type Change } from '../engine/changes.js';
+import { replay, TIME_PASSED, type Journaled } from '../engine/changes.js';
 import { QueueEngine, type EngineOptions } from '../engine/engine.js';
 import { StateFileError, type StateStore } from './store.js';
+import { ENGINE_JOURNAL_SINCE, translateLegacyEntry } from './v1/legacy-journal.js';
 
 /** How often, at most, time passing alone is journaled, in real ms. */
 const TIME_JOURNAL_MS = 5000;
@@ -14,7 +15,8 @@ const COMPACT_AFTER_BYTES = 1024 * 1024;
 
 /**
  * The engine a state file holds: its snapshot, with the journaled changes replayed on top. Without a file, or
- * with none yet, a fresh engine.
+ * with none yet, a fresh engine. A journal that follows a snapshot of an older version holds v1 request bodies
+ * (the journal of those versions): each entry is translated into the engine's operation first.
  */
 export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
   const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
@@ -27,9 +29,10 @@ export function loadEngine(store: StateStore | undefined, options: { fresh: Engi
   } catch (error) {
     throw new StateFileError(store.path, 'content', (error as Error).message, { cause: error });
   }
+  const legacy = engine.restoredFromVersion !== undefined && engine.restoredFromVersion < ENGINE_JOURNAL_SINCE;
   for (const [i, entry] of saved.entries.entries()) {
     try {
-      replay(engine, entry);
+      replay(engine, legacy ? translateLegacyEntry(entry) : entry);
     } catch (error) {
       const message = error instanceof z.ZodError ? describeIssues(error) : (error as Error).message;
       throw new StateFileError(store.path, 'content', `entry ${i + 1} of ${store.journalPath} cannot be replayed: ${message}`, { cause: error });
@@ -58,7 +61,7 @@ export class EngineJournal {
   }
 
   /** Journals a change (or time passing) and resolves once it is on disk; folds the journal in when it is large. */
-  async record(change: Change): Promise<void> {
+  async record(change: Journaled): Promise<void> {
     const { store, engine } = this;
     if (!store) return;
     this.journaledRevision = engine.revision;

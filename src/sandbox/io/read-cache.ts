@@ -3,7 +3,7 @@
 // body and the state, so it is kept by route and body text; the caller clears it whenever the state may have
 // changed (a write was asked for, time brought something due, the engine counts a change).
 import type { Answer } from './http.js';
-import type { Route } from './routes.js';
+import type { Route } from './route.js';
 
 /** Bodies longer than this are not kept: polls are small, and the key is the body itself. */
 const MAX_KEY_LENGTH = 2048;

@@ -8,7 +8,8 @@ import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from '.
 import { answerClientError, errorAnswer, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
 import { ReadCache } from './read-cache.js';
-import { answerForError, exactRoute, findRoute, type Handled, type Route } from './routes.js';
+import { answerForError, type Handled, type Route } from './route.js';
+import { exactRoute, findRoute } from './routes.js';
 import { StateStore } from './store.js';
 
 export interface SandboxOptions {

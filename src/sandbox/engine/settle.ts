@@ -59,8 +59,9 @@ export interface ResolvedPriority {
 }
 
 /** A fresh queue record, in the running state. */
-export function newQueue(world: QueueWorld, repo: QueueRecord['repo'], branch: string, settings: QueueSettingValues): QueueRecord {
+export function newQueue(world: QueueWorld, id: string, repo: QueueRecord['repo'], branch: string, settings: QueueSettingValues): QueueRecord {
   return {
+    id,
     repo: { host: repo.host, owner: repo.owner, name: repo.name },
     branch,
     state: 'running',

@@ -1,0 +1,41 @@
+// What the engine takes and answers beyond the shapes of src/model/: a queue's creation settings, the sandbox's own
+// control over a PR's facts, a run's id and queue type, and a queue's id. (Kept here rather than in src/model/,
+// which mq's commands share and another change is reshaping.)
+import type { QueueSettings } from '../../model/queue.js';
+import type { QueueRef } from '../../model/repository.js';
+import type { TestingDetails } from '../../model/testing.js';
+import type { IMPACTS_ALL } from '../../model/vocabulary.js';
+import type { HostState, TestOutcome } from './state.js';
+
+/** The settings a queue is created with; the others follow with updateQueue. */
+export type QueueCreation = Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>;
+
+/** Impacted targets: their names, or every target. */
+export type ImpactedTargets = string[] | typeof IMPACTS_ALL;
+
+/** Facts to set on a PR (`POST /_sandbox/pullRequests`); the ones left out keep their value. */
+export interface PullRequestDescription {
+  repo: QueueRef['repo'];
+  number: number;
+  title?: string;
+  author?: string;
+  sha?: string;
+  headBranch?: string;
+  baseBranch?: string;
+  mergeable?: boolean;
+  /** Closing a PR or converting it to a draft cancels it in the queue; it is not ready until open again. */
+  state?: HostState;
+  /** Setting it (again) starts the count of runs afresh: a PR set to flaky fails its next run. */
+  testOutcome?: TestOutcome;
+  /** How long a run testing this PR takes (the longest PR of a batch sets the batch's). */
+  testDurationSeconds?: number;
+}
+
+/** A test run as the engine shows it: the model's, with its id, and whether it ran in the bisection queue. */
+export type RunDetails = { testRunId: string } & TestingDetails & { queueType?: 'bisection' };
+
+/** A queue by its id and its coordinates: what an API that names queues by id looks them up in. */
+export interface QueueListing {
+  id: string;
+  queue: QueueRef;
+}

@@ -1,0 +1,38 @@
+// The sandbox's own control routes, beside whichever API face: `advance` moves a manual clock, `pullRequests`
+// sets what the code host would know of a PR. Their bodies are checked here, as a face checks its requests.
+import * as z from 'zod';
+import { PrNumber, Repo } from '../../api/v1/schemas.js';
+import { perform, RecordedDescription, TIME_PASSED } from '../engine/changes.js';
+import { checkAdvance } from '../engine/engine.js';
+import { jsonAnswer } from './http.js';
+import { parse, type Route } from './route.js';
+
+/** The body of `POST /_sandbox/advance`. */
+export const AdvanceRequest = z.object({ seconds: z.number().min(0) });
+
+/** The body of `POST /_sandbox/pullRequests`: facts to set; the ones left out keep their value. */
+export const PullRequestDescription = RecordedDescription.extend({ repo: Repo, number: PrNumber });
+
+export const CONTROLS: Readonly<Record<string, Route>> = {
+  advance: {
+    method: 'POST',
+    handle: ({ engine, clock, body }) => {
+      const parsed = parse(AdvanceRequest, body);
+      if ('answer' in parsed) return parsed;
+      // Checked before the clock moves: a refused advance leaves the time as it was.
+      checkAdvance(clock.now(), parsed.input.seconds);
+      clock.advance(parsed.input.seconds);
+      engine.tick(clock.now());
+      return { answer: jsonAnswer({ now: engine.now.toISOString() }), change: TIME_PASSED };
+    },
+  },
+  pullRequests: {
+    method: 'POST',
+    handle: ({ engine, body }) => {
+      const parsed = parse(PullRequestDescription, body);
+      if ('answer' in parsed) return parsed;
+      const { result, change } = perform(engine, 'describePullRequest', parsed.input);
+      return { answer: jsonAnswer(result), change };
+    },
+  },
+};

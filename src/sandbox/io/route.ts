@@ -1,0 +1,117 @@
+// What a route of the sandbox is, whichever face serves it: the request it is handed, the answer and the change it
+// hands back, and the checks every JSON body goes through before a face maps it onto the engine. Statuses live in
+// the faces; sockets live in server.ts.
+import * as z from 'zod';
+import { describeIssues } from '../../api/v1/schemas.js';
+import type { Journaled } from '../engine/changes.js';
+import { EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
+import { refuseBodyShape } from './body.js';
+import type { SandboxClock } from './clock.js';
+import { errorAnswer, type Answer } from './http.js';
+
+export interface RouteContext {
+  engine: QueueEngine;
+  clock: SandboxClock;
+  query: URLSearchParams;
+  /** The request body as text (empty for GET). */
+  body: string;
+  /** A fork's upload: the `x-forked-workflow-run-id` it came with instead of a token. */
+  forkedRunId?: string;
+}
+
+export interface Handled {
+  answer: Answer;
+  /** Set when the request changed the state: the answer waits until the change is on disk. */
+  change?: Journaled;
+}
+
+export interface Route {
+  method: 'GET' | 'POST';
+  /** A read: its answer depends on its body and the state alone, so it may be kept until the state changes. */
+  isRead?: boolean;
+  /** Whether a fork's upload may call it without a token (only setImpactedTargets, as on the service). */
+  forkUploads?: boolean;
+  /** Answered without a token, as the service answers `/status`: no token is checked, not even a wrong one. */
+  anonymous?: boolean;
+  handle(context: RouteContext): Handled;
+}
+
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
+
+/** The body as JSON, validated against the schema; or the 400 that says why not. */
+export function parse<S extends z.ZodType>(schema: S, body: string): { input: z.output<S> } | { answer: Answer } {
+  let json: unknown;
+  try {
+    if (body.trim() === '') return { answer: errorAnswer(400, 'malformed JSON: the request body is empty') };
+    const lists = stringListsOf(schema);
+    const refused = refuseBodyShape(body, lists);
+    if (refused) return { answer: errorAnswer(400, `invalid request: ${refused}`) };
+    json = JSON.parse(body);
+    // A list whose name the text spells with escapes is only known once parsed.
+    const badElement = firstBadListElement(lists, json);
+    if (badElement) return { answer: errorAnswer(400, `invalid request: ${badElement}`) };
+  } catch (error) {
+    return { answer: errorAnswer(400, `malformed JSON: ${(error as Error).message}`) };
+  }
+  const checked = schema.safeParse(json);
+  if (!checked.success) return { answer: errorAnswer(400, `invalid request: ${describeFirstIssues(checked.error)}`) };
+  return { input: checked.data };
+}
+
+const ISSUES_SHOWN = 5;
+
+/** The first few issues; the answer says how many more there are rather than listing them all. */
+function describeFirstIssues(error: z.ZodError): string {
+  const { issues } = error;
+  if (issues.length <= ISSUES_SHOWN) return describeIssues(error);
+  return `${describeIssues(new z.ZodError(issues.slice(0, ISSUES_SHOWN)))}; and ${issues.length - ISSUES_SHOWN} more`;
+}
+
+/**
+ * The lists of strings a request takes (impactedTargets, requiredStatuses) are checked before zod sees them,
+ * stopping at the first element that is not a string: zod would make one issue per bad element, and a 20 MiB
+ * body holds ten million of them. After this, zod meets at most a handful of issues.
+ */
+function firstBadListElement(lists: ReadonlySet<string>, json: unknown): string | undefined {
+  if (lists.size === 0 || typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  for (const field of lists) {
+    const value = Object.hasOwn(json, field) ? (json as Record<string, unknown>)[field] : undefined;
+    if (!Array.isArray(value)) continue;
+    for (let i = 0; i < value.length; i++) {
+      const element: unknown = value[i];
+      if (typeof element !== 'string') return `${field}[${i}]: expected a string, received ${jsonTypeOf(element)}`;
+    }
+  }
+  return undefined;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'array' : typeof value;
+}
+
+const stringListFields = new WeakMap<z.ZodType, ReadonlySet<string>>();
+
+/** The top-level fields of a request schema that take a list of strings (in any branch of a union). */
+function stringListsOf(schema: z.ZodType): ReadonlySet<string> {
+  let fields = stringListFields.get(schema);
+  if (!fields) {
+    const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+    fields = new Set(Object.keys(shape).filter((key) => takesStringList(shape[key]!)));
+    stringListFields.set(schema, fields);
+  }
+  return fields;
+}
+
+function takesStringList(schema: z.ZodType): boolean {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return takesStringList(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe) return takesStringList(schema.in as z.ZodType);
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).some(takesStringList);
+  return schema instanceof z.ZodArray && schema.element instanceof z.ZodString;
+}
+
+/** A refusal from the engine as its status; anything else is the sandbox's own bug, a 500. */
+export function answerForError(error: unknown): Answer {
+  if (error instanceof EngineRefusal) return errorAnswer(REFUSAL_STATUS[error.kind], error.message);
+  return errorAnswer(500, `sandbox error: ${error instanceof Error ? error.message : String(error)}`);
+}

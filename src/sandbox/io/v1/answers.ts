@@ -1,0 +1,16 @@
+// The engine's model answers as the v1 API words them. The model took its names from v1's answers, so a queue,
+// a PR, a page of the history and a test run go out as the engine answers them; the flaky-test answers wrap
+// theirs (`{test}`, and a list's rows under the name each endpoint gives them).
+import type { FlakyPage, FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../../model/flaky-tests.js';
+
+export function testDetailsAnswer(test: TestCase): { test: TestCase } {
+  return { test };
+}
+
+export function quarantinedTestsAnswer({ tests, page }: FlakyTestsPage<QuarantinedTest>): { quarantined_tests: QuarantinedTest[]; page: FlakyPage } {
+  return { quarantined_tests: tests, page };
+}
+
+export function testsPageAnswer<T extends UnhealthyTest | TestCase>({ tests, page }: FlakyTestsPage<T>): { tests: T[]; page: FlakyPage } {
+  return { tests, page };
+}

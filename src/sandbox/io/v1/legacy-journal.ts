@@ -1,0 +1,33 @@
+// The journal of a sandbox before state version 5 recorded each change as the v1 request body under the v1
+// operation's name. Such an entry is translated into the engine's operation as the v1 face maps that request
+// today, so an old state file replays to the state it held.
+import { SetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
+import type { Journaled } from '../../engine/changes.js';
+import { PullRequestDescription } from '../control.js';
+import type { JournalEntry } from '../store.js';
+import { change, queueRefOf, V1_CHANGES, type V1Change } from './mutations.js';
+
+/** The first state version whose journal records engine operations. */
+export const ENGINE_JOURNAL_SINCE = 5;
+
+/** Sandboxes before pr.sha was required took an upload without it, meaning the PR's head. */
+const RecordedTargetsUpload = SetImpactedTargetsRequest.extend({ pr: SetImpactedTargetsRequest.shape.pr.partial({ sha: true }) });
+
+const LEGACY: Readonly<Record<string, V1Change>> = {
+  ...V1_CHANGES,
+  setImpactedTargets: change(RecordedTargetsUpload, (body) => ({
+    op: 'setImpactedTargets',
+    input: { queue: queueRefOf(body), pr: body.pr.number, sha: body.pr.sha, targets: body.impactedTargets },
+  })),
+  describePullRequest: change(PullRequestDescription, (input) => ({ op: 'describePullRequest', input })),
+};
+
+/** An entry of an older journal as the engine's operation; throws (a zod error among others) when it is none. */
+export function translateLegacyEntry(entry: JournalEntry): JournalEntry {
+  if (entry.op === 'tick') return entry;
+  // The journal is a file anyone may edit: an op such as `constructor` must not find Object.prototype's.
+  const legacy = Object.hasOwn(LEGACY, entry.op) ? LEGACY[entry.op] : undefined;
+  if (!legacy) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
+  const change: Journaled = legacy.toChange(legacy.schema.parse(entry.input));
+  return { at: entry.at, ...change };
+}

@@ -1,0 +1,70 @@
+// v1's operations that change the state: the schema a body must pass, and the engine operation it maps onto
+// (engine/changes.ts). The routes use them for requests; the journal of an older sandbox, which recorded the v1
+// bodies under these names, is translated with them on load (legacy-journal.ts).
+import type * as z from 'zod';
+import {
+  CreateQueueRequest,
+  LinkTicketRequest,
+  PullRequestRequest,
+  QueueRequest,
+  ServedSubmitPullRequestRequest,
+  SetImpactedTargetsRequest,
+  UpdateQueueRequest,
+} from '../../../api/v1/schemas.js';
+import type { QueueRef, Repo } from '../../../model/repository.js';
+import type { QueueChange, SubmitOptions } from '../../../model/service.js';
+import type { Change } from '../../engine/changes.js';
+
+export interface V1Change<S extends z.ZodType = z.ZodType> {
+  /** What a request must be: the face refuses any other with 400. */
+  schema: S;
+  /** The engine's operation the body asks for. */
+  toChange(body: z.output<S>): Change;
+}
+
+// What the engine answers is v1's answer (updateQueue's queue), or there is none and v1 answers `{}`.
+export const change = <S extends z.ZodType>(schema: S, toChange: (body: z.output<S>) => Change): V1Change<S> => ({ schema, toChange });
+
+export function queueRefOf(body: { repo: Repo; targetBranch: string }): QueueRef {
+  return { repo: body.repo, targetBranch: body.targetBranch };
+}
+
+/** A null priority, as the service takes it, is none given: the queue's default. */
+export function submitOptionsOf(body: Pick<ServedSubmitPullRequestRequest, 'priority' | 'noBatch'>): SubmitOptions {
+  const options: SubmitOptions = {};
+  if (body.priority !== undefined && body.priority !== null) options.priority = body.priority;
+  if (body.noBatch !== undefined) options.noBatch = body.noBatch;
+  return options;
+}
+
+/** updateQueue's body without the queue's coordinates: v1's setting names are the model's. */
+export function queueChangeOf(body: UpdateQueueRequest): QueueChange {
+  const { repo: _repo, targetBranch: _branch, ...settings } = body;
+  return settings;
+}
+
+export const V1_CHANGES = {
+  submitPullRequest: change(ServedSubmitPullRequestRequest, (body) => ({
+    op: 'submitPullRequest',
+    input: { queue: queueRefOf(body), pr: body.pr.number, options: submitOptionsOf(body) },
+  })),
+  cancelPullRequest: change(PullRequestRequest, (body) => ({ op: 'cancelPullRequest', input: { queue: queueRefOf(body), pr: body.pr.number } })),
+  restartTestsOnPullRequest: change(PullRequestRequest, (body) => ({
+    op: 'restartTestsOnPullRequest',
+    input: { queue: queueRefOf(body), pr: body.pr.number },
+  })),
+  createQueue: change(CreateQueueRequest, ({ mode, concurrency, ...ref }) => ({
+    op: 'createQueue',
+    input: { queue: queueRefOf(ref), settings: { ...(mode !== undefined && { mode }), ...(concurrency !== undefined && { concurrency }) } },
+  })),
+  updateQueue: change(UpdateQueueRequest, (body) => ({ op: 'updateQueue', input: { queue: queueRefOf(body), change: queueChangeOf(body) } })),
+  deleteQueue: change(QueueRequest, (body) => ({ op: 'deleteQueue', input: { queue: queueRefOf(body) } })),
+  setImpactedTargets: change(SetImpactedTargetsRequest, (body) => ({
+    op: 'setImpactedTargets',
+    input: { queue: queueRefOf(body), pr: body.pr.number, sha: body.pr.sha, targets: body.impactedTargets },
+  })),
+  'flaky-tests/link-ticket-to-test-case': change(LinkTicketRequest, (body) => ({
+    op: 'linkTicketToTestCase',
+    input: { repo: body.repo, testId: body.test_case_id, ticketId: body.external_ticket_id },
+  })),
+} satisfies Record<string, V1Change>;

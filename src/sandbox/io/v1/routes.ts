@@ -1,0 +1,152 @@
+// The v1 face: each v1 operation with the schema its request must pass (src/api/v1/schemas.ts, as the service
+// checks it), the engine operation its body maps onto, and the v1 answer the model's answer maps onto. The
+// operations that change the state go through the engine's table (engine/changes.ts), so what is journaled is
+// the engine's operation, never the v1 body.
+import type * as z from 'zod';
+import {
+  GetMergeQueueTestingDetailsRequest,
+  GetSubmittedPullRequestRequest,
+  GetTestDetailsRequest,
+  ListFailingTestsRequest,
+  ListPullRequestsRequest,
+  ListQuarantinedTestsRequest,
+  ListUnhealthyTestsRequest,
+  QueueRequest,
+  type SetImpactedTargetsRequest,
+} from '../../../api/v1/schemas.js';
+import type { Repo } from '../../../model/repository.js';
+import type { FlakyPageQuery, FlakyScope, HistoryQuery } from '../../../model/service.js';
+import { applyChange } from '../../engine/changes.js';
+import type { QueueEngine } from '../../engine/engine.js';
+import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
+import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
+import { parse, type Handled, type Route, type RouteContext } from '../route.js';
+import { quarantinedTestsAnswer, testDetailsAnswer, testsPageAnswer } from './answers.js';
+import { queueRefOf, V1_CHANGES, type V1Change } from './mutations.js';
+
+// ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
+
+function historyQueryOf(body: ListPullRequestsRequest): HistoryQuery {
+  const { repo: _repo, targetBranch: _branch, ...query } = body;
+  return query;
+}
+
+function scopeOf(body: { repo: Repo; org_url_slug: string }): FlakyScope {
+  return { repo: body.repo, org: body.org_url_slug };
+}
+
+function pageOf(body: { page_query: { page_size: number; page_token?: string | undefined } }): FlakyPageQuery {
+  const { page_size: size, page_token: token } = body.page_query;
+  return token === undefined ? { size } : { size, token };
+}
+
+// ---------------------------------------------------------------- routes
+
+type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => Answer | undefined;
+
+/** A read: answered with what the engine answers, as v1 words it (answers.ts). */
+function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, input: z.output<S>) => unknown): Route {
+  return {
+    method: 'POST',
+    isRead: true,
+    handle: ({ engine, body }) => {
+      const parsed = parse(schema, body);
+      if ('answer' in parsed) return parsed;
+      return { answer: jsonAnswer(answer(engine, parsed.input)) };
+    },
+  };
+}
+
+/**
+ * A change: the body mapped onto an engine operation, done and journaled; answered with `{}`, or with what the
+ * engine answered where v1 answers with something (updateQueue's queue). `authorize` may refuse a request the
+ * token check let through on conditions of its body.
+ */
+function mutation<S extends z.ZodType>({ schema, toChange }: V1Change<S>, authorize?: Authorize<S>): Route {
+  return {
+    method: 'POST',
+    forkUploads: authorize !== undefined,
+    handle: (context) => {
+      const parsed = parse(schema, context.body);
+      if ('answer' in parsed) return parsed;
+      const refused = authorize?.(context, parsed.input);
+      if (refused) return { answer: refused };
+      const change = toChange(parsed.input);
+      const result = applyChange(context.engine, change);
+      return { answer: jsonAnswer(result ?? {}), change };
+    },
+  };
+}
+
+/**
+ * A fork's upload carries a workflow run id instead of a token; the service checks that run against the PR's
+ * head SHA. The sandbox cannot ask the code host about the run, so it takes any run id with the head SHA.
+ */
+const forkUploadOfHeadSha: Authorize<typeof SetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
+  if (forkedRunId === undefined) return undefined;
+  if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
+  return errorAnswer(401, `a forked workflow run uploads only for the PR's head SHA: pr.sha ${pr.sha ?? '(missing)'} is not the head of #${pr.number}`);
+};
+
+const getMergeQueueMetrics: Route = {
+  method: 'GET',
+  handle: ({ engine, query }) => {
+    const repo = query.get('repo');
+    const repoHost = query.get('repoHost');
+    if (repo === null && repoHost === null) return metricsAnswer(engine.getMergeQueueMetrics());
+    if (repoHost === null || repoHost === '') return { answer: errorAnswer(400, 'repoHost: required when repo is given') };
+    if (repo === null) return { answer: errorAnswer(400, 'repo: required when repoHost is given') };
+    const parts = /^([^/\s]+)\/([^/\s]+)$/.exec(repo);
+    if (!parts) return { answer: errorAnswer(400, `repo: give the repository as owner/name, not "${repo}"`) };
+    return metricsAnswer(engine.getMergeQueueMetrics({ repo: { host: repoHost, owner: parts[1]!, name: parts[2]! } }));
+  },
+};
+
+function metricsAnswer(text: string): Handled {
+  return { answer: { status: 200, contentType: METRICS_CONTENT_TYPE, body: text } };
+}
+
+/** The service's own health: the sandbox is always up. */
+const status: Route = {
+  method: 'GET',
+  isRead: true,
+  anonymous: true,
+  handle: () => ({
+    answer: jsonAnswer({
+      overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' },
+      statuses: [],
+    }),
+  }),
+};
+
+/** The v1 operations by their path under `/v1/`. */
+export const V1_OPERATIONS: Readonly<Record<string, Route>> = {
+  submitPullRequest: mutation(V1_CHANGES.submitPullRequest),
+  cancelPullRequest: mutation(V1_CHANGES.cancelPullRequest),
+  restartTestsOnPullRequest: mutation(V1_CHANGES.restartTestsOnPullRequest),
+  getSubmittedPullRequest: query(GetSubmittedPullRequestRequest, (engine, body) =>
+    engine.getSubmittedPullRequest(queueRefOf(body), body.pr.number !== undefined ? { number: body.pr.number } : { branch: body.pr.branch }),
+  ),
+  listPullRequests: query(ListPullRequestsRequest, (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
+  getQueue: query(QueueRequest, (engine, body) => engine.getQueue(queueRefOf(body))),
+  createQueue: mutation(V1_CHANGES.createQueue),
+  updateQueue: mutation(V1_CHANGES.updateQueue),
+  deleteQueue: mutation(V1_CHANGES.deleteQueue),
+  setImpactedTargets: mutation(V1_CHANGES.setImpactedTargets, forkUploadOfHeadSha),
+  getMergeQueueTestingDetails: query(GetMergeQueueTestingDetailsRequest, (engine, body) =>
+    engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId),
+  ),
+  'flaky-tests/get-test-details': query(GetTestDetailsRequest, (engine, body) => testDetailsAnswer(engine.getTestDetails(scopeOf(body), body.test_id))),
+  'flaky-tests/list-quarantined-tests': query(ListQuarantinedTestsRequest, (engine, body) =>
+    quarantinedTestsAnswer(engine.listQuarantinedTests(scopeOf(body), pageOf(body))),
+  ),
+  'flaky-tests/list-unhealthy-tests': query(ListUnhealthyTestsRequest, (engine, body) =>
+    testsPageAnswer(engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body))),
+  ),
+  'flaky-tests/list-failing-tests': query(ListFailingTestsRequest, (engine, body) =>
+    testsPageAnswer(engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body))),
+  ),
+  'flaky-tests/link-ticket-to-test-case': mutation(V1_CHANGES['flaky-tests/link-ticket-to-test-case']),
+  getMergeQueueMetrics,
+  status,
+};
