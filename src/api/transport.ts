@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { RetryNotice } from '../model/service.js';
 import { ApiError, InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
+import { type BudgetKind, RequestBudget } from './budget.js';
 import type { Dialect } from './dialect.js';
 import { judge } from './error-body.js';
 import { nodeWire } from './node-wire.js';
@@ -52,6 +53,8 @@ export interface Exchange {
   idempotent: boolean;
   /** Sent without the token: an endpoint that takes none (`/status`) need not see it. */
   anonymous?: boolean;
+  /** Which of the process's budgets it spends (budget.ts); any other request is `other`. */
+  budget?: BudgetKind;
 }
 
 export interface Answer {
@@ -60,9 +63,15 @@ export interface Answer {
   text: string;
 }
 
+/** The longest Retry-After of a failing service (5xx) a read waits for: a longer one is cut to this. */
 const RETRY_AFTER_CAP_MS = 30_000;
+/** The longest pause after a 429 before trying again; a longer Retry-After ends the request, saying when to retry. */
+const LIMITED_WAIT_MAX_MS = 120_000;
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 5_000;
+/** After a 429: from a second, doubling, up to two minutes, with full jitter above the first second. */
+const LIMITED_BASE_MS = 1_000;
+const LIMITED_CAP_MS = 120_000;
 const DEFAULT_RETRIES = 2;
 
 export class Transport {
@@ -71,12 +80,15 @@ export class Transport {
   private readonly proxy: Proxy | undefined;
   private readonly scrub: (text: string) => string;
   private readonly trace: ((line: string) => void) | undefined;
+  /** This process's pace of requests, shared by every exchange. */
+  private readonly budget: RequestBudget;
   /** How far the service's clock (its Date header) is ahead of ours, once it has answered. */
   private clockOffsetMs: number | undefined;
 
   constructor(private readonly options: TransportOptions) {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
     this.proxy = proxy && proxyOf(proxy);
+    this.budget = new RequestBudget(monotonicMs, options.signal);
     this.wire = options.dispatcher || proxy ? undiciWire(options.dispatcher) : nodeWire();
     const scrub = echoScrubber(options.token);
     this.scrub = (text) => withoutCredentials(scrub(text));
@@ -110,30 +122,46 @@ export class Transport {
    * retry is announced through `onRetry`, and the final error says how many tries took how long.
    */
   async send(exchange: Exchange): Promise<Answer> {
-    const tries = 1 + (exchange.idempotent ? (this.options.retries ?? DEFAULT_RETRIES) : 0);
+    const retries = this.options.retries ?? DEFAULT_RETRIES;
     const started = this.now();
     for (let attempt = 1; ; attempt++) {
       let failure: ApiError | NetworkError;
       let pause: number;
+      const release = await this.budget.take(exchange.budget ?? 'other');
       try {
         const answer = await this.once(exchange);
         if (answer.status >= 200 && answer.status < 300) return answer;
         const words = this.options.dialect.errorWords(answer);
-        failure = new ApiError(answer.status, this.scrub(words.message), exchange.operation, { retryAfterMs: answer.retryAfterMs, apiCode: words.code });
-        pause = answer.retryAfterMs ?? backoff(attempt);
+        if (answer.status === 429) {
+          this.budget.limited();
+          pause = Math.max(answer.retryAfterMs ?? 0, limitedBackoff(attempt));
+        } else {
+          pause = answer.retryAfterMs === undefined ? backoff(attempt) : Math.min(answer.retryAfterMs, RETRY_AFTER_CAP_MS);
+        }
+        failure = new ApiError(answer.status, this.scrub(words.message), exchange.operation, {
+          retryAfterMs: answer.status === 429 ? pause : answer.retryAfterMs === undefined ? undefined : Math.min(answer.retryAfterMs, RETRY_AFTER_CAP_MS),
+          apiCode: words.code,
+        });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
         pause = backoff(attempt);
+      } finally {
+        release();
       }
-      if (attempt >= tries || !worthRetrying(failure)) throw this.final(failure, attempt, started);
+      // A 429 refused the request, so even a write may be sent again: it was not applied. Anything else is
+      // tried again on a read only; a Retry-After longer than the cap is the caller's to honour, not ours.
+      const limited = failure instanceof ApiError && failure.status === 429;
+      const tries = 1 + (limited || exchange.idempotent ? retries : 0);
+      if (attempt >= tries || !worthRetrying(failure) || pause > LIMITED_WAIT_MAX_MS) throw this.final(failure, attempt, started, exchange);
       this.options.onRetry?.({ operation: exchange.operation, attempt, tries, delayMs: pause, error: failure });
       await this.pause(pause);
     }
   }
 
   /** The last failure, with the tries it took when there were several, and always for a timeout. */
-  private final(failure: ApiError | NetworkError, tries: number, started: number): ApiError | NetworkError {
+  private final(failure: ApiError | NetworkError, tries: number, started: number, exchange: Exchange): ApiError | NetworkError {
+    if (failure instanceof ApiError && failure.status === 429) return rateLimited(failure, exchange);
     if (!(failure instanceof NetworkError)) return failure;
     const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${((this.now() - started) / 1000).toFixed(1)}s in all`;
@@ -226,6 +254,26 @@ function backoff(attempt: number): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
+/** After the `attempt`th 429: at least a second, then up to twice as long each time, the length drawn at random. */
+function limitedBackoff(attempt: number): number {
+  const ceiling = Math.min(LIMITED_BASE_MS * 2 ** attempt, LIMITED_CAP_MS);
+  return LIMITED_BASE_MS + Math.random() * (ceiling - LIMITED_BASE_MS);
+}
+
+/**
+ * A 429 that ran out of tries: rate limiting, not an outage. A write was not applied, and says so; either way
+ * the error carries when to try again (the service's Retry-After, or the next pause mq would have made).
+ */
+function rateLimited(failure: ApiError, exchange: Exchange): ApiError {
+  const seconds = Math.max(1, Math.ceil((failure.retryAfterMs ?? LIMITED_BASE_MS) / 1000));
+  const said = failure.message.trim() === '' || /^the service answered 429\b/.test(failure.message) ? '' : ` (the service says: ${failure.message})`;
+  const applied = exchange.idempotent ? '' : `; ${exchange.operation} was not applied`;
+  return new ApiError(429, `rate limited by the service${said}${applied}: try again in ${seconds}s`, failure.operation, {
+    retryAfterMs: seconds * 1000,
+    ...(failure.apiCode !== undefined && { apiCode: failure.apiCode }),
+  });
+}
+
 /**
  * Timeouts, TLS failures and a proxy's refusal are not tried again: the first would only repeat the wait, the
  * others the refusal.
@@ -240,7 +288,7 @@ function retryAfter(header: string | string[] | undefined): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS) : undefined;
+  return Number.isFinite(ms) ? Math.max(ms, 0) : undefined;
 }
 
 interface Proxy {

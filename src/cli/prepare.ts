@@ -10,7 +10,7 @@ import { requireRepo } from '../config/repo.js';
 import { resolveSettings } from '../config/resolve.js';
 import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
 import { readToken } from '../config/token.js';
-import { InterruptedError } from '../errors.js';
+import { ApiError, InterruptedError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Io } from './io.js';
 
@@ -57,7 +57,8 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       userAgent: USER_AGENT,
       signal: io.signal,
       trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
-      onRetry: (notice) => ctx.info(renderRetry(notice)),
+      // A 429 is said without -v: the user should know why mq is slow, and that nothing was lost.
+      onRetry: (notice) => (notice.error instanceof ApiError && notice.error.status === 429 ? ctx.note : ctx.info)(renderRetry(notice)),
     });
   };
   const makeService = async () => {
@@ -72,6 +73,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     writesInFlight: new Set(),
     signal: io.signal,
     now: io.now,
+    random: Math.random,
     sleep: (ms) => sleep(ms, io.signal),
     // A getter: reading it makes process.stdin (milliseconds), which only commands that may ask need.
     get interactive() {

@@ -53,6 +53,8 @@ export interface Context {
   signal: AbortSignal;
   /** The local clock, epoch milliseconds: deadlines of `--timeout` are kept by it, not by the service's. */
   now(): number;
+  /** A number in [0, 1), for the jitter of pauses (injected, so tests can fix it). */
+  random(): number;
   /** Waits `ms`; rejects with an InterruptedError at once when `signal` aborts, so a poll never outlives Ctrl-C. */
   sleep(ms: number): Promise<void>;
 }

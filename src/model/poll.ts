@@ -12,12 +12,22 @@ export interface Pace {
   sleep(ms: number): Promise<void>;
   /** A note shown only with --verbose. */
   info(message: string): void;
+  /** A note for stderr, shown without --verbose (not with --quiet). */
+  note(message: string): void;
+  /** A number in [0, 1): the jitter of the pauses, so that processes started together do not poll in step. */
+  random(): number;
 }
 
 /** Below this a poll is a load on the service, not a wait. */
 export const INTERVAL_FLOOR_MS = 1_000;
 /** A quiet wait never slows past this, whatever the interval (unless the interval itself is longer). */
 export const BACKOFF_CEILING_MS = 60_000;
+/** A rate-limited poll slows to at most this: the service asked for less, and minutes are cheap for a wait. */
+export const LIMITED_CEILING_MS = 5 * 60_000;
+/** How much each answered round shortens the pause a 429 imposed: the pace comes back slowly. */
+export const LIMITED_RECOVERY = 0.75;
+/** Each pause is the pace's, give or take this much at random. */
+export const JITTER = 0.2;
 /** How much a quiet round lengthens the pause. */
 export const BACKOFF_FACTOR = 1.5;
 /** A quiet wait slows to at most this many times the interval. */
@@ -85,6 +95,8 @@ export async function poll(ctx: Pace, options: PollOptions, service: ServiceEven
   let delay = options.intervalMs;
   let outage: Outage | undefined;
   let everAnswered = false;
+  // The least pause while the service is rate limiting: doubled by each 429, shortened by each answered round.
+  let limitedMs = 0;
   for (;;) {
     const started = ctx.now();
     let recovered = false;
@@ -97,23 +109,34 @@ export async function poll(ctx: Pace, options: PollOptions, service: ServiceEven
     };
     let outcome: RoundOutcome;
     let holdMs = 0;
+    let limited = false;
     try {
       outcome = await round(answered);
       answered();
+      limitedMs = limitedMs * LIMITED_RECOVERY < options.intervalMs ? 0 : limitedMs * LIMITED_RECOVERY;
     } catch (error) {
       if (!mayPass(error, everAnswered)) throw error;
-      outage = outage ? { ...outage, failures: outage.failures + 1, error } : { since: started, failures: 1, error };
-      service.unreachable(outage);
       outcome = 'same';
       holdMs = error instanceof ApiError ? (error.retryAfterMs ?? 0) : 0;
+      if (isRateLimited(error)) {
+        // Rate limiting, not an outage: the service is there and asks for less.
+        limited = true;
+        limitedMs = Math.min(LIMITED_CEILING_MS, Math.max(limitedMs * 2, options.intervalMs * 2, holdMs));
+      } else {
+        outage = outage ? { ...outage, failures: outage.failures + 1, error } : { since: started, failures: 1, error };
+        service.unreachable(outage);
+      }
     }
     if (outcome === 'done') return { ended: 'done' };
     const left = options.deadline === undefined ? Number.POSITIVE_INFINITY : options.deadline - ctx.now();
     if (left <= 0) return outage ? { ended: 'timeout', outage } : { ended: 'timeout' };
     const changed = outcome === 'changed' || recovered;
     delay = options.backoff ? nextDelay(delay, options.intervalMs, changed) : options.intervalMs;
-    const pause = Math.min(Math.max(delay, holdMs), left);
-    ctx.info(`${outage ? 'service unreachable; ' : ''}next check in ${Math.ceil(pause / 1000)}s`);
+    const paced = Math.max(delay, holdMs, limitedMs);
+    const pause = Math.min(Math.max(holdMs, paced * (1 - JITTER + 2 * JITTER * ctx.random())), left);
+    const next = `next check in ${Math.ceil(pause / 1000)}s`;
+    if (limited) ctx.note(`rate limited by the service (429), ${next}`);
+    else ctx.info(`${outage ? 'service unreachable; ' : ''}${next}`);
     await ctx.sleep(pause);
   }
 }
@@ -128,6 +151,11 @@ export function mayPass(error: unknown, everAnswered: boolean): error is MqError
   if (error instanceof ApiError) return error.status === 429 || error.status >= 500;
   if (error instanceof NetworkError) return error.failure === 'dns' ? everAnswered : error.failure !== 'tls' && error.failure !== 'proxy';
   return false;
+}
+
+/** A 429: the service is there, and asks for fewer requests. */
+export function isRateLimited(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 429;
 }
 
 /** The pause after a round: the interval after a change, else ×1.5 up to 4× the interval or 60s. */

@@ -132,7 +132,6 @@ describe.each([
     [409, 5],
     [413, 5],
     [422, 5],
-    [429, 6],
     [500, 6],
     [502, 6],
     [503, 6],
@@ -144,6 +143,16 @@ describe.each([
     expect((error as ApiError).status).toBe(status);
     expect(error.message).toBe(`failure ${status}`);
     expect(exitCodeOf(error)).toBe(exitCode);
+    expect(service.requests).toHaveLength(1);
+  });
+
+  it('status 429 is exit code 6, rate limiting: a write says it was not applied, and when to try again', async () => {
+    service.reply(plainText(429, 'failure 429', { 'retry-after': '7' }));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 7_000, code: 'rate_limited' });
+    expect(error.message).toBe('rate limited by the service (the service says: failure 429); submitPullRequest was not applied: try again in 7s');
+    expect(exitCodeOf(error)).toBe(6);
     expect(service.requests).toHaveLength(1);
   });
 });

@@ -54,6 +54,8 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     writesInFlight: new Set(),
     signal,
     now: () => clock.now,
+    // The middle of the jitter: every pause exactly the pace's.
+    random: () => 0.5,
     sleep: async (ms) => {
       if (signal.aborted) throw new InterruptedError();
       sleeps.push(ms);

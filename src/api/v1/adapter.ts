@@ -46,7 +46,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
         batch.seen.add(pr.prNumber);
       }
       for (const item of answer.notFound ?? []) {
-        const pr = typeof item === 'number' ? item : (item.number ?? item.prNumber);
+        const pr = notFoundNumber(item);
         if (pr === undefined || !chunk.includes(pr) || batch.seen.has(pr)) continue;
         batch.notFound.push(pr);
         batch.seen.add(pr);
@@ -139,6 +139,15 @@ async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T)
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** A PR the batch read did not find, as the answer names it: its number, or an object holding it. */
+function notFoundNumber(item: unknown): number | undefined {
+  if (typeof item === 'number') return item;
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { number, prNumber } = item as { number?: unknown; prNumber?: unknown };
+  const found = number ?? prNumber;
+  return typeof found === 'number' ? found : undefined;
 }
 
 function pageQuery(page: { size: number; token?: string }): { page_size: number; page_token?: string } {
