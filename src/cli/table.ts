@@ -1,27 +1,15 @@
 // Every command of mq as data: its name, arguments, flags and help, and where its code is. Nothing here loads
 // a command: `load` imports the command's module only when commander has chosen it, so `mq --help`, `mq help`
 // and `mq completion` read this table and no more, and `mq status` loads status alone.
+import type { ArgSpec, FlagSpec } from '../argv-spec.js';
 import type { Parse } from '../commands/invocation.js';
 import { COMPLETION_INSTALL, SHELLS } from '../completion/shells.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS } from '../help/topics.js';
 import { VOCABULARY } from '../commands/vocabulary.js';
+import { SETTING_FLAGS, envName } from '../config/setting-rows.js';
 
-export interface ArgSpec {
-  /** As commander writes it: `<pr>`, `[pr]`, `<pr...>`. */
-  name: string;
-  description: string;
-  choices?: readonly string[];
-}
-
-export interface FlagSpec {
-  /** As commander writes it: `-y, --yes`, `--priority <priority>`. */
-  flags: string;
-  description: string;
-  choices?: readonly string[];
-  /** Turns each value as commander reads it (a repeated flag gets the previous value). */
-  parse?: (value: string, previous: unknown) => unknown;
-}
+export type { ArgSpec, FlagSpec };
 
 export interface CommandSpec {
   name: string;
@@ -37,23 +25,15 @@ export interface CommandSpec {
   load?: () => Promise<Parse>;
 }
 
-/** Flags every command takes, wherever they are written. */
-export const GLOBAL_FLAGS: readonly FlagSpec[] = [
-  { flags: '--api-url <url>', description: 'API base URL, ending in /v1 (env MQ_API_URL)' },
-  { flags: '-R, --repo <[host/]owner/name>', description: 'repository (env MQ_REPO; default: the git remote origin)' },
-  { flags: '-b, --branch <name>', description: "the queue's target branch (env MQ_BRANCH; default main)" },
-  { flags: '--org <slug>', description: 'organization slug, for test-details and flaky (env MQ_ORG)' },
-  { flags: '--profile <name>', description: 'config profile to apply (env MQ_PROFILE)' },
-  { flags: '--config <file>', description: 'config file to use instead of searching (env MQ_CONFIG)' },
-  { flags: '-o, --output <format>', description: 'output format', choices: ['table', 'json'] },
-  { flags: '--json', description: 'print one JSON document (same as -o json)' },
-  { flags: '--timeout <duration>', description: 'request timeout, e.g. 30s or 2m (env MQ_TIMEOUT)' },
-  { flags: '--insecure', description: 'allow sending the token over plain http to a host that is not loopback (env MQ_INSECURE=1)' },
-  { flags: '--no-color', description: 'no colour (also NO_COLOR)' },
+/** How much to say: flags every command takes, besides the settings'. */
+const VOICE_FLAGS: readonly FlagSpec[] = [
   { flags: '-q, --quiet', description: 'print only results and errors' },
   { flags: '-v, --verbose', description: 'say more about what is happening' },
   { flags: '--debug', description: 'trace every HTTP exchange on stderr (token redacted)' },
 ];
+
+/** Flags every command takes, wherever they are written: the settings' (a row each), then how much to say. */
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [...SETTING_FLAGS, ...VOICE_FLAGS];
 
 export const PROGRAM = {
   name: 'mq',
@@ -83,13 +63,13 @@ $XDG_CONFIG_HOME/mq/config.yaml (default ~/.config/mq/). On a terminal it asks f
 repository from the git remote origin) without asking. Flags it writes: --repo, --branch, --api-url, --org,
 --output (not --json), and with --user --token-command, --token-file. A key at mq's default is left out, but
 a project file always names its repository and target branch. It never asks for the token nor writes it: set
-MQ_TOKEN, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
+${envName('token')}, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
 already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
 same schema mq reads config files with.
 `;
 
 /** One flag per queue setting (queue create, queue update), from the QueueSettings schema. */
-const SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap((flag): FlagSpec[] => {
+const QUEUE_SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap((flag): FlagSpec[] => {
   const name = `--${flag.name}`;
   switch (flag.kind) {
     case 'boolean':
@@ -232,14 +212,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'create',
         description: 'create the queue for the target branch',
-        flags: SETTING_FLAGS,
+        flags: QUEUE_SETTING_FLAGS,
         examples: ['mq queue create', 'mq queue create --mode parallel --concurrency 4 --batch'],
         load: async () => (await import('../commands/queue/create.js')).parseQueueCreate,
       },
       {
         name: 'update',
         description: "change the queue's settings",
-        flags: SETTING_FLAGS,
+        flags: QUEUE_SETTING_FLAGS,
         examples: [
           'mq queue update --concurrency 3',
           'mq queue update --batch --batching-min-size 4',
@@ -343,7 +323,7 @@ export const COMMANDS: readonly CommandSpec[] = [
           { flags: '--page-size <n>', description: 'tests per request, 1-100 (default 100); every page is read' },
         ],
         examples: ['mq flaky list --quarantined', 'mq flaky list --unhealthy --status flaky --json', 'mq flaky list --failing --since 72h'],
-        notes: '\nNeeds the organization slug (--org, MQ_ORG, or "org" in a config file), as test-details does.\n',
+        notes: `\nNeeds the organization slug (--org, ${envName('org')}, or "org" in a config file), as test-details does.\n`,
         load: async () => (await import('../commands/flaky.js')).parseFlakyList,
       },
       {
@@ -361,7 +341,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'doctor',
     description: 'check that mq can work here: Node.js, settings, token, API, service status, clock, repository, queue, proxy',
-    examples: ['mq doctor', 'mq doctor --json', 'MQ_API_URL=http://127.0.0.1:4000/v1 mq doctor'],
+    examples: ['mq doctor', 'mq doctor --json', `${envName('apiUrl')}=http://127.0.0.1:4000/v1 mq doctor`],
     notes:
       '\nOne line per check, a failure with its fix; a check that needs a failed one is skipped. Exit 0 when all\n' +
       "pass, else the first failure's code (3 config or token, 4 no queue, 6 unreachable or the service impacted,\n" +

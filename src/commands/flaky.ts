@@ -1,6 +1,7 @@
 // mq flaky list | link-ticket: the flaky-test lists, page by page, and linking a ticket to a test case.
 import type { FlakyPage, QuarantinedTest, TestCase, UnhealthyTest } from '../api/schemas.js';
 import { FAILING_WINDOW_MAX_MS, FLAKY_PAGE_SIZE_MAX, UNHEALTHY_STATUSES } from '../api/schemas.js';
+import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { parsePositiveInt, parseTestId, parseTime } from './input.js';
@@ -120,6 +121,6 @@ export async function linkTicket(input: { testId: string; ticketId: string }, ct
 
 function requireOrg(ctx: Context): string {
   const org = ctx.resolved.settings.org;
-  if (!org) throw new ConfigError('no organization slug: pass --org SLUG, set MQ_ORG, or set "org" in a config file');
+  if (!org) throw new ConfigError(`no organization slug: pass --org SLUG, set ${envName('org')}, or set "org" in a config file`);
   return org;
 }

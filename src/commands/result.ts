@@ -1,5 +1,6 @@
 // What a command hands back: plain data, printed by src/render. Commands never print.
 import type { MetricSample } from '../api/prometheus.js';
+import type { EnvOf } from '../config/setting-rows.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats-tally.js';
 import type { Eta } from './eta.js';
@@ -116,7 +117,7 @@ export type CommandResult =
   | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
   | {
       kind: 'configPaths';
-      project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null };
+      project: ConfigFilePath & { namedBy: '--config' | EnvOf<'config'> | 'search' | null };
       user: ConfigFilePath;
       /** Executable config files the search passed over: mq never loads them. */
       ignored: string[];

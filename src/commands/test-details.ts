@@ -1,4 +1,5 @@
 // mq test-details: one test case of the flaky-test catalogue.
+import { envName } from '../config/setting-rows.js';
 import { ConfigError } from '../errors.js';
 import type { Context } from './context.js';
 import { parseTestId } from './input.js';
@@ -13,7 +14,7 @@ export function parseTestDetails(words: Words): Invocation {
 
 export async function testDetails(input: { testId: string }, ctx: Context): Promise<CommandResult> {
   const org = ctx.resolved.settings.org;
-  if (!org) throw new ConfigError('no organization slug: pass --org SLUG, set MQ_ORG, or set "org" in a config file');
+  if (!org) throw new ConfigError(`no organization slug: pass --org SLUG, set ${envName('org')}, or set "org" in a config file`);
   const { repo } = ctx.queueRef();
   const client = await ctx.client();
   const answer = await client.getTestDetails({ repo, org_url_slug: org, test_id: input.testId });

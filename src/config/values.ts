@@ -4,7 +4,7 @@
 import type { Repo } from '../api/schemas.js';
 import { durationMs, DURATION_HINT } from './duration.js';
 import { DEFAULT_HOST, repoFrom, REPO_HINT } from './repo.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './settings.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -61,7 +61,7 @@ export function checkRepo(raw: string | { host?: string; owner: string; name: st
   return checked.ok ? checked : problem(checked.problem);
 }
 
-/** An on/off variable (MQ_INSECURE): 1, true, yes or on; 0, false, no or off. */
+/** An on/off variable (--insecure's): 1, true, yes or on; 0, false, no or off. */
 export function checkSwitch(text: string): Checked<boolean> {
   const word = text.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(word)) return ok(true);
