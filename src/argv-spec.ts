@@ -1,4 +1,4 @@
-// A command's arguments and flags as data, and the types of what commander reads for them, derived from the same
+// A command's arguments and flags, declared as data, and the types of what commander reads for them, derived from the same
 // words commander is given: `--since <time>` is read as `{ since?: string }`, `--all-repos` as
 // `{ allRepos?: boolean }`, `<pr...>` as `string[]`. A parse function typed by its command's specs reads its
 // words with no cast, and a flag renamed in the table no longer compiles where the old name is read.
@@ -31,6 +31,12 @@ type LongName<S extends string> = S extends `${string}--${infer Rest}` ? (Rest e
 /** The property commander keeps a flag's value under: `--all-repos` → allRepos, `--no-batch` → batch. */
 export type FlagKey<S extends string> = LongName<S> extends `no-${infer Name}` ? Camel<Name> : Camel<LongName<S>>;
 
+/** FlagKey at run time: the property commander keeps a flag's value under. */
+export function flagKey(flags: string): string {
+  const long = /--([\w-]+)/.exec(flags)?.[1] ?? '';
+  return long.replace(/^no-/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
 /** What commander hands over for a flag: its parser's result, one of its choices, its value, or a switch. */
 export type FlagValue<F extends FlagSpec> = F extends { parse: (value: string, previous: unknown) => infer V }
   ? V
@@ -40,7 +46,7 @@ export type FlagValue<F extends FlagSpec> = F extends { parse: (value: string, p
       : string
     : boolean;
 
-/** The flags as commander reads them, each undefined unless written. */
+/** What commander reads for the flags, each undefined unless written. */
 export type FlagsOf<L extends readonly FlagSpec[] | undefined> = L extends readonly FlagSpec[]
   ? { readonly [F in L[number] as FlagKey<F['flags']>]?: FlagValue<F> }
   : Record<never, never>;

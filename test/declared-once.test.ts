@@ -3,7 +3,11 @@
 // never through a cast.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { type FlagKey, type FlagsOf, flagKey } from '../src/argv-spec.js';
+import { buildProgram, wholeProgram } from '../src/cli/program.js';
+import type { METRICS, SANDBOX } from '../src/commands/command-words.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -27,5 +31,33 @@ describe('each MQ_* variable', () => {
     expect(byName.size).toBeGreaterThan(8);
     const over = [...byName].filter(([, files]) => files.size > 2).map(([name, files]) => `${name}: ${[...files].join(', ')}`);
     expect(over).toEqual([]);
+  });
+});
+
+describe('flags and arguments', () => {
+  it('are read with the types of their specs: no `flags as` or `args as` cast in src/ (as `grep -rn "flags as" src` reads it)', () => {
+    const casts = SRC.flatMap(({ path, text }) =>
+      text.split('\n').flatMap((line, i) => (/flags as|args as/.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(casts).toEqual([]);
+  });
+});
+
+describe('a flag key', () => {
+  it('is, in the types, the property commander keeps the value under', () => {
+    expectTypeOf<FlagKey<'--all-repos'>>().toEqualTypeOf<'allRepos'>();
+    expectTypeOf<FlagKey<'-y, --yes'>>().toEqualTypeOf<'yes'>();
+    expectTypeOf<FlagKey<'--no-batch'>>().toEqualTypeOf<'batch'>();
+    expectTypeOf<FlagKey<'-R, --repo <[host/]owner/name>'>>().toEqualTypeOf<'repo'>();
+    expectTypeOf<FlagsOf<typeof SANDBOX.flags>['clock']>().toEqualTypeOf<'real' | 'manual' | undefined>();
+    expectTypeOf<FlagsOf<typeof METRICS.flags>>().toEqualTypeOf<{ readonly allRepos?: boolean; readonly raw?: boolean }>();
+  });
+
+  it('is, at run time, the one commander uses, for every flag of every command', () => {
+    const program = wholeProgram(buildProgram({ stdout: { write: () => true }, stderr: { write: () => true } }, async () => undefined));
+    const walk = (command: Command): Command[] => [command, ...command.commands.flatMap(walk)];
+    const options = walk(program).flatMap((command) => command.options);
+    expect(options.length).toBeGreaterThan(100);
+    for (const option of options) expect(flagKey(option.flags), option.flags).toBe(option.attributeName());
   });
 });

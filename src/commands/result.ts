@@ -21,7 +21,7 @@ import type {
  * The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json.
  * `alreadyQueued`: `mq submit` found the PR in the queue (the service answered 409), with its `state` and its
  * 1-based `position` in `enqueuedPullRequests` as the service reported them (null when it did not say). That is
- * a success, unless the flags asked it to be queued differently: then a refusal that says how to change it.
+ * a success, unless the flags wanted it queued differently: then a refusal that says how to change it.
  */
 export type PrOutcome = ({ pr: number; ok: true } | { pr: number; ok: false; error: { code: string; status?: number; message: string } }) & {
   state?: string | null;

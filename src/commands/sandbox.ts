@@ -5,13 +5,14 @@ import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/io/server.js';
 import { StateFileError } from '../sandbox/io/store.js';
+import type { SANDBOX } from './command-words.js';
 import type { Context } from './context.js';
 import { parseNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 
 /** `mq sandbox [--port n] [--state file] [--token t] [--clock real|manual] [--speed x]` */
-export function parseSandbox(words: Words): Invocation {
-  const flags = words.flags as { port?: string; state?: string; token?: string; clock?: 'real' | 'manual'; speed?: string };
+export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
+  const flags = words.flags;
   const input: SandboxOptions = {
     port: flags.port === undefined ? 0 : parsePort(flags.port),
     stateFile: flags.state,

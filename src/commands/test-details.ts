@@ -1,14 +1,15 @@
 // mq test-details: one test case of the flaky-test catalogue.
 import { envName } from '../config/setting-rows.js';
 import { ConfigError } from '../errors.js';
+import type { TEST_DETAILS } from './command-words.js';
 import type { Context } from './context.js';
 import { parseTestId } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from './result.js';
 
 /** `mq test-details <test-id>` */
-export function parseTestDetails(words: Words): Invocation {
-  const [testId] = words.args as [string];
+export function parseTestDetails(words: Words<typeof TEST_DETAILS>): Invocation {
+  const [testId] = words.args;
   return work.result({ testId: parseTestId(testId) }, testDetails);
 }
 

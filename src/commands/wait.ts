@@ -3,6 +3,7 @@
 import { isFinalState, type PullRequestState, type QueueRequest, type ReportedPullRequestState, type SubmittedPullRequest } from '../api/schemas.js';
 import type { MergeQueueClient } from '../api/client.js';
 import { ApiError, type ExitCode } from '../errors.js';
+import type { WAIT } from './command-words.js';
 import type { Context } from './context.js';
 import { poll, type Outage, type RoundOutcome, type ServiceEvents } from './poll.js';
 import { parsePrNumber } from './input.js';
@@ -13,16 +14,16 @@ import { estimateEta, type Eta } from './eta.js';
 import { queueUnlessGone } from './status.js';
 import { readTestDurations, type TestDurations } from './test-durations.js';
 import { explainEnd, type Why } from './why.js';
-import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
+import { parseWaitOptions, type WaitOptions } from './wait-input.js';
 
 export interface WaitInput extends WaitOptions {
   prs: number[];
 }
 
 /** `mq wait <pr...> [--for state] [--timeout d] [--interval d]`: --timeout, wherever it is written, is the wait's. */
-export function parseWait(words: Words): Invocation {
-  const [prs] = words.args as [string[]];
-  const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags as WaitFlags) };
+export function parseWait(words: Words<typeof WAIT>): Invocation {
+  const [prs] = words.args;
+  const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags) };
   return work.stream(input, waitForPrs, 'wait', { waits: true });
 }
 

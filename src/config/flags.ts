@@ -1,5 +1,6 @@
 // The first layer: global flags. A bad value here is the user's typo on this very command line, so a UsageError
 // (exit 2) naming the flag.
+import { flagKey } from '../argv-spec.js';
 import { UsageError } from '../errors.js';
 import type { Found, Layer } from './settings.js';
 import { longFlag, ROWS, type GlobalFlags, type SettingRow } from './setting-rows.js';
@@ -9,7 +10,7 @@ export function flagsLayer(flags: GlobalFlags): Layer {
   const given: Readonly<Record<string, unknown>> = flags;
   for (const row of ROWS) {
     if (row.flag === undefined || row.check === undefined) continue;
-    const value = given[flagProperty(row.flag)];
+    const value = given[flagKey(row.flag)];
     const flag = longFlag(row.flag);
     // A switch (--insecure) is on when written; commander hands it over as true.
     if (value === true) found[row.key] = { value: true, origin: `flag ${flag}` };
@@ -27,12 +28,4 @@ function take(flag: string, text: string, row: SettingRow): Found<unknown> {
   const checked = row.check!(text);
   if (!checked.ok) throw new UsageError(`invalid ${flag} "${(row.quote ?? String)(text)}": ${checked.problem}`);
   return { value: checked.value, origin: `flag ${flag}` };
-}
-
-/** The property commander keeps a flag's value under: `--api-url <url>` → apiUrl. */
-export function flagProperty(flag: string): string {
-  return longFlag(flag)
-    .slice(2)
-    .replace(/^no-/, '')
-    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

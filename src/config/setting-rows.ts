@@ -219,7 +219,7 @@ export function longFlag(flag: string): string {
   return /--[\w-]+/.exec(flag)![0];
 }
 
-/** The setting flags as commander reads them, by commander's name: `{ apiUrl?: string; insecure?: boolean; … }`. */
+/** What commander reads for the setting flags, by commander's name: `{ apiUrl?: string; insecure?: boolean; … }`. */
 export type SettingFlags = { readonly [R in WithFlag as FlagKey<R['flag']>]?: FlagValue<{ flags: R['flag']; description: string }> };
 
 type Shorthands = { readonly [R in Extract<Row, { shorthand: object }> as FlagKey<R['shorthand']['flag']>]?: boolean };

@@ -26,6 +26,7 @@ import {
 import type { Repo } from '../../api/schemas.js';
 import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';
+import type { CONFIG_INIT } from '../command-words.js';
 import type { Context } from '../context.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../invocation.js';
 import type { ConfigInitResult } from '../result.js';
@@ -43,8 +44,8 @@ export interface ConfigInitInput {
 }
 
 /** `mq config init`: the input from its own flags (the others are global: --repo, --branch, --api-url, --org, --output). */
-export function parseConfigInit(words: Words, io: ArgvIo): Invocation {
-  const opts = words.flags as { user?: boolean; force?: boolean; tokenCommand?: string; tokenFile?: string };
+export function parseConfigInit(words: Words<typeof CONFIG_INIT>, io: ArgvIo): Invocation {
+  const opts = words.flags;
   if (opts.tokenCommand !== undefined && opts.tokenFile !== undefined) {
     throw new UsageError('give --token-command or --token-file, not both: the token comes from one place');
   }
