@@ -47,7 +47,8 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   const newClient = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
     const [{ MergeQueueClient }, { renderRetry }] = await Promise.all([import('../api/client.js'), import('../render/retry.js')]);
     return new MergeQueueClient({
-      apiUrl: settings.apiUrl,
+      // the v1 adapter's path; moves into src/api/v1/ with it
+      apiUrl: `${settings.apiUrl}/v1`,
       token,
       timeoutMs: tuning?.timeoutMs ?? settings.timeoutMs,
       ...(tuning && { retries: tuning.retries }),

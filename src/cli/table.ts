@@ -324,7 +324,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         examples: [
           'mq config init',
           'mq config init --repo acme/widgets --branch main',
-          'mq config init --user --api-url https://mq.example.com/v1 --token-command "op read op://dev/mq/token"',
+          'mq config init --user --api-url https://mq.example.com --token-command "op read op://dev/mq/token"',
         ],
         notes: CONFIG_INIT_NOTES,
       },

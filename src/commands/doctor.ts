@@ -158,8 +158,8 @@ export function reachableCheck(apiUrl: string, origin: string, status: Attempt<u
   if (error instanceof ApiError && error.status === 404) {
     return fail(
       'reachable',
-      `GET ${url}/status answered 404: ${url} (${origin}) does not look like the API's base URL`,
-      `give the base URL that ends in /v1, as in https://api.trunk.io/v1 (--api-url, ${envName('apiUrl')} or apiUrl)`,
+      `GET ${url}/v1/status answered 404: ${url} (${origin}) does not look like the service's root URL`,
+      `give the service's root URL, as in https://api.trunk.io, to which mq adds /v1 (--api-url, ${envName('apiUrl')} or apiUrl)`,
       EXIT.config,
     );
   }

@@ -41,7 +41,7 @@ export interface ResultWork<I> {
   input: I;
   handler: (input: I, ctx: Context) => Promise<CommandResult>;
   /**
-   * The result when the settings do not resolve (a bad config file, an API URL without /v1), instead of failing
+   * The result when the settings do not resolve (a bad config file, an API URL that is not http(s)), instead of failing
    * on them: `mq doctor` reports that as one of its checks.
    */
   unresolved?: (input: I, error: MqError) => CommandResult;

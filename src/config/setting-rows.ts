@@ -52,7 +52,7 @@ export const SETTING_ROWS = [
     file: 'apiUrl',
     check: checkApiUrl,
     quote: shownUrl,
-    help: 'API base URL, ending in /v1',
+    help: "the service's root URL (a trailing /v1 or /v2 is dropped: the token decides the API version)",
     default: DEFAULT_API_URL,
     show: (settings) => settings.apiUrl,
   },

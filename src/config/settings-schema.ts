@@ -17,7 +17,8 @@ export type TokenSource = z.infer<typeof TokenSource>;
 export const Settings = z.object({
   apiUrl: z
     .string()
-    .regex(/^https?:\/\/[^/]+(\/.*)?\/v1$/)
+    // The root: no trailing slash, no API version (values.ts checkApiUrl drops both).
+    .regex(/^https?:\/\/[^/]+(\/.*[^/])?(?<!\/v[12])$/)
     .default(DEFAULT_API_URL),
   token: TokenSource.optional(),
   repo: Repo.optional(),
