@@ -36,7 +36,8 @@ export interface Prepared {
  */
 export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: (text: string) => void): Promise<Prepared> {
   const resolved = await resolveSettings({
-    flags: { ...globalFlags(flags), ...(waits ? { timeout: undefined } : {}) },
+    // The flags written (program.ts wordsOf); the layers read the settings' own, by their rows.
+    flags: { ...flags, ...(waits ? { timeout: undefined } : {}) },
     env: io.env,
     cwd: io.cwd,
     stdoutIsTTY: Boolean(io.stdout.isTTY),
@@ -109,12 +110,6 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   };
   for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
   return { resolved, ctx, close: async () => client?.close(), serviceNow: () => client?.serviceNow() };
-}
-
-/** The settings among the flags: only those written (commander's --no-color default is not the user's word). */
-function globalFlags(flags: GlobalFlags): GlobalFlags {
-  const { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color } = flags;
-  return { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color };
 }
 
 /** A line redrawn in place on a terminal's stderr; nothing at all elsewhere. */
