@@ -8,6 +8,10 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type FlagKey, type FlagsOf, flagKey } from '../src/argv-spec.js';
 import { buildProgram, wholeProgram } from '../src/cli/program.js';
 import type { METRICS, SANDBOX } from '../src/commands/command-words.js';
+import type { ConfigFileSchema } from '../src/config/config-file.js';
+import { envName, type FileKey, type Row, type RowKey, SETTING_FLAGS } from '../src/config/setting-rows.js';
+import type { Checked } from '../src/config/values.js';
+import type { Settings } from '../src/config/settings-schema.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -59,5 +63,27 @@ describe('a flag key', () => {
     const options = walk(program).flatMap((command) => command.options);
     expect(options.length).toBeGreaterThan(100);
     for (const option of options) expect(flagKey(option.flags), option.flags).toBe(option.attributeName());
+  });
+});
+
+describe('the setting rows', () => {
+  it('have a row for every setting, and a schema for every config file key', () => {
+    expectTypeOf<Exclude<keyof Settings, RowKey>>().toBeNever();
+    expectTypeOf<Exclude<FileKey, keyof typeof ConfigFileSchema.shape>>().toBeNever();
+    expectTypeOf<Exclude<keyof typeof ConfigFileSchema.shape, FileKey>>().toBeNever();
+  });
+
+  it("check a flag's or variable's text into the setting's own type", () => {
+    type Checks = Extract<Row, { check: unknown }>;
+    type Wrong = {
+      [R in Checks as R['key']]: R['check'] extends (text: string) => Checked<infer V> ? (V extends Settings[R['key']] ? never : R['key']) : R['key'];
+    }[Checks['key']];
+    expectTypeOf<Wrong>().toBeNever();
+  });
+
+  it('make the global flags, each with its variable', () => {
+    const apiUrl = SETTING_FLAGS.find((flag) => flag.flags.startsWith('--api-url'));
+    expect(apiUrl?.description).toMatch(/\(env MQ_API_URL; default: https:\/\/api\.trunk\.io\)$/);
+    expect(envName('timeoutMs')).toBe('MQ_TIMEOUT');
   });
 });

@@ -13,8 +13,8 @@ import { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, OUTPUT_FORMATS } from './defaul
 import { checkApiUrl, checkOutput, checkRepo, checkSwitch, checkTimeout, checkWord, type Checked } from './values.js';
 
 export interface SettingRow {
-  /** Its key in the resolved settings (`config`: the file named, which is no setting of its own). */
-  key: string;
+  /** Its key in the resolved settings, or a key of its own: `config` (the file named), the file-only keys. */
+  key: keyof Settings | 'config' | 'tokenCommand' | 'tokenFile' | 'trustedApiUrls' | 'profiles' | '$schema';
   /** Its global flag, as commander writes it. */
   flag?: string;
   /** Its environment variable. */
@@ -179,7 +179,8 @@ export const SETTING_ROWS = [
 /** The rows as plain rows, for code that reads any of them. */
 export const ROWS: readonly SettingRow[] = SETTING_ROWS;
 
-type Row = (typeof SETTING_ROWS)[number];
+/** One row with its own types: its key, flag and variable as literals, its check's value. */
+export type Row = (typeof SETTING_ROWS)[number];
 export type RowKey = Row['key'];
 type WithFlag = Extract<Row, { flag: string }>;
 type WithEnv = Extract<Row, { env: string }>;
@@ -187,7 +188,7 @@ type WithEnv = Extract<Row, { env: string }>;
 /** The keys a config file may hold, each a row's. */
 export type FileKey = Extract<Row, { file: string }>['file'];
 
-export function settingRow(key: RowKey): SettingRow {
+function settingRow(key: RowKey): SettingRow {
   return ROWS.find((row) => row.key === key)!;
 }
 
@@ -205,11 +206,7 @@ export function envNames(key: WithEnv['key']): string {
   return row.fallbackEnv === undefined ? row.env! : `${row.env} (or ${row.fallbackEnv})`;
 }
 
-/** A setting's flag as a person names it: `-R/--repo`, `--api-url`. */
-export function flagName(key: WithFlag['key']): string {
-  return namesOf(settingRow(key).flag!);
-}
-
+/** A flag as a person names it: `-R/--repo` for `-R, --repo <[host/]owner/name>`. */
 function namesOf(flag: string): string {
   return flag.replace(/ [<[].*$/, '').replace(', ', '/');
 }
