@@ -126,8 +126,7 @@ describe('the token only over https or loopback http', () => {
     const run = await mq(['queue', 'get'], { cwd: dir, env: { MQ_API_URL: 'http://example.com/v1', MQ_REPO: 'acme/widgets' } });
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      'mq: refusing to send the token over plain http to http://example.com (env MQ_API_URL): use https, or pass ' +
-        '--insecure (MQ_INSECURE=1) to allow it\n',
+      'mq: refusing to send the token over plain http to http://example.com (env MQ_API_URL): use https, or pass ' + '--insecure (MQ_INSECURE=1) to allow it\n',
     );
     expect(existsSync(join(dir, 'token-read'))).toBe(false);
   });
