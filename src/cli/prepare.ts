@@ -6,8 +6,8 @@ import type { MergeQueueService } from '../model/service.js';
 // From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
 import { ignoredConfigWarning } from '../config/config-names.js';
 import { checkTokenDestination } from '../config/destination.js';
-import { requireRepo } from '../config/repo.js';
-import { resolveSettings } from '../config/resolve.js';
+import { requireRepo, resolveSettings } from '../config/resolve.js';
+import { envName } from '../config/setting-rows.js';
 import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
 import { readToken } from '../config/token.js';
 import { ApiError, InterruptedError } from '../errors.js';
@@ -32,11 +32,12 @@ export interface Prepared {
 
 /**
  * Resolves the settings from the global flags, environment and config files, and builds the context. On a
- * waiting command (`waits`) --timeout is the wait's, so requests keep the timeout of MQ_TIMEOUT or the file.
+ * waiting command (`waits`) --timeout is the wait's, so requests keep the timeout of its variable or the file.
  */
 export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: (text: string) => void): Promise<Prepared> {
   const resolved = await resolveSettings({
-    flags: { ...globalFlags(flags), ...(waits ? { timeout: undefined } : {}) },
+    // The flags written (program.ts wordsOf); the layers read the settings' own, by their rows.
+    flags: { ...flags, ...(waits ? { timeout: undefined } : {}) },
     env: io.env,
     cwd: io.cwd,
     stdoutIsTTY: Boolean(io.stdout.isTTY),
@@ -53,7 +54,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       timeoutMs: tuning?.timeoutMs ?? settings.timeoutMs,
       ...(tuning && { retries: tuning.retries }),
       // On a waiting command --timeout is the wait's: only the other two set the request timeout.
-      timeoutHint: waits ? "MQ_TIMEOUT or the config file's timeout" : undefined,
+      timeoutHint: waits ? `${envName('timeoutMs')} or the config file's timeout` : undefined,
       userAgent: USER_AGENT,
       signal: io.signal,
       trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
@@ -111,12 +112,6 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   };
   for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
   return { resolved, ctx, close: async () => service?.close(), serviceNow: () => service?.serviceNow() };
-}
-
-/** The settings among the flags: only those written (commander's --no-color default is not the user's word). */
-function globalFlags(flags: GlobalFlags): GlobalFlags {
-  const { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color } = flags;
-  return { apiUrl, repo, branch, org, profile, config, output, json, timeout, insecure, color };
 }
 
 /** A line redrawn in place on a terminal's stderr; nothing at all elsewhere. */

@@ -1,27 +1,42 @@
 // Every command of mq as data: its name, arguments, flags and help, and where its code is. Nothing here loads
 // a command: `load` imports the command's module only when commander has chosen it, so `mq --help`, `mq help`
 // and `mq completion` read this table and no more, and `mq status` loads status alone.
-import type { Parse } from '../commands/invocation.js';
+import type { ArgSpec, FlagSpec, WordSpecs } from '../argv-spec.js';
+import type { ArgvIo, Invocation, Parse } from '../commands/invocation.js';
+import {
+  COMPLETION,
+  CONFIG_INIT,
+  FLAKY_LINK_TICKET,
+  FLAKY_LIST,
+  HELP,
+  LIST,
+  METRICS,
+  PR_LIST,
+  QUEUE_DELETE,
+  QUEUE_DRAIN,
+  QUEUE_GET,
+  QUEUE_PAUSE,
+  SANDBOX,
+  STATS,
+  STATUS,
+  SUBMIT,
+  TARGETS_SET,
+  TEST_DETAILS,
+  TESTING,
+  VOICE_FLAGS,
+  WAIT,
+} from '../commands/command-words.js';
 import { COMPLETION_INSTALL, SHELLS } from '../completion/shells.js';
 import { UsageError } from '../errors.js';
 import { HELP_TOPICS } from '../help/topics.js';
 import { VOCABULARY } from '../commands/vocabulary.js';
+import { SETTING_FLAGS, envName } from '../config/setting-rows.js';
 
-export interface ArgSpec {
-  /** As commander writes it: `<pr>`, `[pr]`, `<pr...>`. */
-  name: string;
-  description: string;
-  choices?: readonly string[];
-}
+export type { ArgSpec, FlagSpec };
 
-export interface FlagSpec {
-  /** As commander writes it: `-y, --yes`, `--priority <priority>`. */
-  flags: string;
-  description: string;
-  choices?: readonly string[];
-  /** Turns each value as commander reads it (a repeated flag gets the previous value). */
-  parse?: (value: string, previous: unknown) => unknown;
-}
+/** What runs a command's words, whichever specs they have: `parsedBy` checks each pairing where the table makes it. */
+// biome-ignore lint/suspicious/noExplicitAny: commander hands each parse function the words of the specs parsedBy paired it with
+export type AnyParse = (words: any, io: ArgvIo) => Invocation | Promise<Invocation>;
 
 export interface CommandSpec {
   name: string;
@@ -34,36 +49,22 @@ export interface CommandSpec {
   notes?: string;
   subcommands?: readonly CommandSpec[];
   /** The command's argv parsing, which hands the runner its input and handler; a group has none. */
-  load?: () => Promise<Parse>;
+  load?: () => Promise<AnyParse>;
 }
 
-/** Flags every command takes, wherever they are written. */
-export const GLOBAL_FLAGS: readonly FlagSpec[] = [
-  { flags: '--api-url <url>', description: 'API base URL, ending in /v1 (env MQ_API_URL)' },
-  { flags: '-R, --repo <[host/]owner/name>', description: 'repository (env MQ_REPO; default: the git remote origin)' },
-  { flags: '-b, --branch <name>', description: "the queue's target branch (env MQ_BRANCH; default main)" },
-  { flags: '--org <slug>', description: 'organization slug, for test-details and flaky (env MQ_ORG)' },
-  { flags: '--profile <name>', description: 'config profile to apply (env MQ_PROFILE)' },
-  { flags: '--config <file>', description: 'config file to use instead of searching (env MQ_CONFIG)' },
-  { flags: '-o, --output <format>', description: 'output format', choices: ['table', 'json'] },
-  { flags: '--json', description: 'print one JSON document (same as -o json)' },
-  { flags: '--timeout <duration>', description: 'request timeout, e.g. 30s or 2m (env MQ_TIMEOUT)' },
-  { flags: '--insecure', description: 'allow sending the token over plain http to a host that is not loopback (env MQ_INSECURE=1)' },
-  { flags: '--no-color', description: 'no colour (also NO_COLOR)' },
-  { flags: '-q, --quiet', description: 'print only results and errors' },
-  { flags: '-v, --verbose', description: 'say more about what is happening' },
-  { flags: '--debug', description: 'trace every HTTP exchange on stderr (token redacted)' },
-];
+/** A command's arguments and flags, with the parse function typed by them: loaded when commander has chosen it. */
+function parsedBy<const S extends WordSpecs>(specs: S, load: () => Promise<Parse<S>>): S & { load: () => Promise<AnyParse> } {
+  return { ...specs, load };
+}
+
+/** Flags every command takes, wherever they are written: the settings' (a row each), then how much to say. */
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [...SETTING_FLAGS, ...VOICE_FLAGS];
 
 export const PROGRAM = {
   name: 'mq',
   description: 'Drive a merge queue from the terminal: submit, watch, pause, drain and tune it.',
   examples: ['mq submit 42', 'mq status 42', 'mq queue get --repo acme/widgets', 'mq sandbox --clock manual'],
 };
-
-const PRS: ArgSpec = { name: '<pr...>', description: 'PR numbers' };
-const YES: FlagSpec = { flags: '-y, --yes', description: 'do not ask for confirmation' };
-const WAIT_INTERVAL: FlagSpec = { flags: '--interval <duration>', description: 'with --wait: pause between checks, at least 1s (default 10s)' };
 
 const WAIT_NOTES = `
 Exit codes: 0 every PR reached the state; 1 one ended in another final state (merged, failed, cancelled)
@@ -83,13 +84,13 @@ $XDG_CONFIG_HOME/mq/config.yaml (default ~/.config/mq/). On a terminal it asks f
 repository from the git remote origin) without asking. Flags it writes: --repo, --branch, --api-url, --org,
 --output (not --json), and with --user --token-command, --token-file. A key at mq's default is left out, but
 a project file always names its repository and target branch. It never asks for the token nor writes it: set
-MQ_TOKEN, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
+${envName('token')}, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
 already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
 same schema mq reads config files with.
 `;
 
 /** One flag per queue setting (queue create, queue update), from the QueueSettings schema. */
-const SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap((flag): FlagSpec[] => {
+const QUEUE_SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap((flag): FlagSpec[] => {
   const name = `--${flag.name}`;
   switch (flag.kind) {
     case 'boolean':
@@ -122,59 +123,38 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'submit',
     description: 'submit pull requests to the queue',
-    args: [PRS],
-    flags: [
-      { flags: '--priority <priority>', description: 'urgent, high, medium, low, or 0-255 (0 is most urgent)' },
-      { flags: '--no-batch', description: 'test these PRs on their own, never in a batch' },
-      { flags: '--wait', description: 'then wait until they merge, as mq wait does (--timeout bounds the wait, default 30m)' },
-      WAIT_INTERVAL,
-    ],
+    ...parsedBy(SUBMIT, async () => (await import('../commands/submit.js')).parseSubmit),
     examples: ['mq submit 42', 'mq submit 42 43 --priority high', 'mq submit 42 --priority urgent --no-batch', 'mq submit 42 --wait --timeout 1h'],
-    load: async () => (await import('../commands/submit.js')).parseSubmit,
   },
   {
     name: 'wait',
     description: 'wait until pull requests reach a state: merged, unless --for says another',
-    args: [PRS],
-    flags: [
-      { flags: '--for <state>', description: 'the state to wait for: merged (default) or any PR state' },
-      { flags: '--timeout <duration>', description: 'give up after this long, with exit 7 (default 30m)' },
-      { flags: '--interval <duration>', description: 'pause between checks, at least 1s (default 10s); it grows while nothing changes' },
-    ],
+    ...parsedBy(WAIT, async () => (await import('../commands/wait.js')).parseWait),
     examples: ['mq wait 42', 'mq wait 42 43 --timeout 1h', 'mq wait 42 --for testing --interval 5s', "mq wait 42 --json | jq -c 'select(.summary)'"],
     notes: WAIT_NOTES,
-    load: async () => (await import('../commands/wait.js')).parseWait,
   },
   {
     name: 'cancel',
     description: 'remove pull requests from the queue',
-    args: [PRS],
+    ...parsedBy(PR_LIST, async () => (await import('../commands/pull-requests.js')).parseCancel),
     examples: ['mq cancel 42', 'mq cancel 42 43 --json'],
-    load: async () => (await import('../commands/pull-requests.js')).parseCancel,
   },
   {
     name: 'restart',
     description: 're-run the tests of pull requests in the queue',
-    args: [PRS],
+    ...parsedBy(PR_LIST, async () => (await import('../commands/pull-requests.js')).parseRestart),
     examples: ['mq restart 42'],
-    load: async () => (await import('../commands/pull-requests.js')).parseRestart,
   },
   {
     name: 'status',
     description: "a PR's state and readiness, and why it is not moving",
-    args: [{ name: '[pr]', description: 'PR number (default: the PR of the current git branch)' }],
+    ...parsedBy(STATUS, async () => (await import('../commands/status.js')).parseStatus),
     examples: ['mq status 42', 'mq status            # the PR of the current branch', 'mq status 42 --json'],
-    load: async () => (await import('../commands/status.js')).parseStatus,
   },
   {
     name: 'list',
     description: "the queue's pull requests, current and past",
-    flags: [
-      { flags: '--state <state>', description: 'only PRs in this state' },
-      { flags: '--since <time>', description: 'only PRs concluded since then: an ISO time or a duration ago (2h)' },
-      { flags: '--until <time>', description: 'only PRs concluded until then: an ISO time or a duration ago (1h)' },
-      { flags: '--limit <n>', description: 'at most this many PRs (default 50)' },
-    ],
+    ...parsedBy(LIST, async () => (await import('../commands/list.js')).parseList),
     examples: [
       'mq list',
       'mq list --state merged --since 24h',
@@ -183,35 +163,27 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     notes:
       '\n--since and --until bound when a PR concluded (merged, failed or cancelled), both inclusive: a PR still\nin the queue has not concluded and is left out by either.\n',
-    load: async () => (await import('../commands/list.js')).parseList,
   },
   {
     name: 'stats',
     description: 'what the queue did over a window: conclusions, rates, per day, and last-hour durations',
-    flags: [
-      { flags: '--since <time>', description: 'window start: an ISO time or a duration ago (default 7d)' },
-      { flags: '--until <time>', description: 'window end: an ISO time or a duration ago (default now)' },
-      { flags: '--by <key>', description: 'break the counts down by: author' },
-    ],
+    ...parsedBy(STATS, async () => (await import('../commands/stats.js')).parseStats),
     examples: ['mq stats', 'mq stats --since 30d --by author', 'mq stats --since 2026-01-01T00:00:00Z --until 2026-01-08T00:00:00Z --json'],
     notes:
       '\nThe window bounds when a PR concluded (merged, failed or cancelled), both inclusive; days are UTC.\n' +
       "Time in queue, time testing and restarts come from the service's metrics, over the last hour only:\n" +
       'the v1 history records when a PR concluded, not when it entered the queue. p50/p90 are interpolated\n' +
       'within the histogram buckets; max is the bound of the highest bucket holding a PR.\n',
-    load: async () => (await import('../commands/stats.js')).parseStats,
   },
   {
     name: 'testing',
     description: "details of a test run: the one that last tested a PR, or --run's",
-    args: [{ name: '[pr]', description: 'PR number: its run is the one the service names in its record (verifiedByTestRun)' }],
-    flags: [{ flags: '--run <testRunId>', description: 'test run id' }],
+    ...parsedBy(TESTING, async () => (await import('../commands/testing.js')).parseTesting),
     examples: ['mq testing 42', 'mq testing --run 3f1c…'],
     notes:
       '\nThe service finds runs by id only. For a PR, mq reads the run its record names (`verifiedByTestRun` of\n' +
       'mq status 42 --json), the latest that tested it, in flight or finished, and asks for that run. A PR not\n' +
       'tested yet has none: exit 4, and --run <testRunId> names a run directly.\n',
-    load: async () => (await import('../commands/testing.js')).parseTesting,
   },
   {
     name: 'queue',
@@ -221,25 +193,20 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'get',
         description: "the queue's state and its PRs, then its settings",
-        flags: [
-          { flags: '--settings', description: 'on a terminal, every setting rather than a summary (as does -v; a pipe gets them all)' },
-          { flags: '--watch', description: 'refresh until Ctrl-C: a full-window view on a terminal, once per change in a pipe (NDJSON under --json)' },
-          { flags: '--interval <duration>', description: 'with --watch: pause between refreshes, at least 1s (default 2s)' },
-        ],
+        ...parsedBy(QUEUE_GET, async () => (await import('../commands/queue/get.js')).parseQueueGet),
         examples: ['mq queue get', 'mq queue get --settings', 'mq queue get --json', 'mq queue get --watch', 'mq queue get --watch --interval 5s > queue.log'],
-        load: async () => (await import('../commands/queue/get.js')).parseQueueGet,
       },
       {
         name: 'create',
         description: 'create the queue for the target branch',
-        flags: SETTING_FLAGS,
+        flags: QUEUE_SETTING_FLAGS,
         examples: ['mq queue create', 'mq queue create --mode parallel --concurrency 4 --batch'],
         load: async () => (await import('../commands/queue/create.js')).parseQueueCreate,
       },
       {
         name: 'update',
         description: "change the queue's settings",
-        flags: SETTING_FLAGS,
+        flags: QUEUE_SETTING_FLAGS,
         examples: [
           'mq queue update --concurrency 3',
           'mq queue update --batch --batching-min-size 4',
@@ -250,20 +217,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'pause',
         description: 'stop starting tests and merging (runs in flight finish); a paused queue is left as it is',
-        flags: [{ flags: '--reason <text>', description: 'why: shown in the confirmation and the printed result (the service stores none)' }, YES],
+        ...parsedBy(QUEUE_PAUSE, async () => (await import('../commands/queue/state.js')).parseQueuePause),
         examples: ['mq queue pause', 'mq queue pause --reason "release 4.2" --yes'],
-        load: async () => (await import('../commands/queue/state.js')).parseQueuePause,
       },
       {
         name: 'drain',
         description: 'finish the PRs in the queue, admit no new ones; a draining queue is left as it is',
-        flags: [
-          YES,
-          { flags: '--wait', description: 'then wait until no admitted PR is left (--timeout bounds the wait: exit 7, default 30m)' },
-          WAIT_INTERVAL,
-        ],
+        ...parsedBy(QUEUE_DRAIN, async () => (await import('../commands/queue/state.js')).parseQueueDrain),
         examples: ['mq queue drain --yes', 'mq queue drain --yes --wait --timeout 2h && deploy.sh'],
-        load: async () => (await import('../commands/queue/state.js')).parseQueueDrain,
       },
       {
         name: 'resume',
@@ -274,9 +235,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'delete',
         description: 'delete the queue (it must be empty)',
-        flags: [YES, { flags: '--cancel-all', description: 'cancel the PRs still in the queue first' }],
+        ...parsedBy(QUEUE_DELETE, async () => (await import('../commands/queue/delete.js')).parseQueueDelete),
         examples: ['mq queue delete --yes', 'mq queue delete --cancel-all --yes'],
-        load: async () => (await import('../commands/queue/delete.js')).parseQueueDelete,
       },
     ],
   },
@@ -288,36 +248,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'set',
         description: "upload a PR's impacted targets",
-        args: [
-          { name: '<pr>', description: 'PR number' },
-          { name: '[target...]', description: 'targets' },
-        ],
-        flags: [
-          { flags: '--file <path>', description: "read targets from a file ('-' for stdin): one a line, or a JSON array" },
-          { flags: '--all', description: 'the PR impacts every target' },
-          { flags: '--sha <sha>', description: "the PR's head SHA (default: the one the queue knows)" },
-        ],
+        ...parsedBy(TARGETS_SET, async () => (await import('../commands/targets.js')).parseTargetsSet),
         examples: ['mq targets set 42 //app:server //lib:db', 'bazel-diff … | mq targets set 42 --file -', 'mq targets set 42 --all'],
-        load: async () => (await import('../commands/targets.js')).parseTargetsSet,
       },
     ],
   },
   {
     name: 'metrics',
     description: "the queue's health metrics, as a table",
-    flags: [
-      { flags: '--all-repos', description: 'every repository of the organization' },
-      { flags: '--raw', description: 'print the Prometheus text as received' },
-    ],
+    ...parsedBy(METRICS, async () => (await import('../commands/metrics.js')).parseMetrics),
     examples: ['mq metrics', 'mq metrics --all-repos', 'mq metrics --raw > metrics.prom'],
-    load: async () => (await import('../commands/metrics.js')).parseMetrics,
   },
   {
     name: 'test-details',
     description: 'one test case of the flaky-test data',
-    args: [{ name: '<test-id>', description: 'test id (a UUID)' }],
+    ...parsedBy(TEST_DETAILS, async () => (await import('../commands/test-details.js')).parseTestDetails),
     examples: ['mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'],
-    load: async () => (await import('../commands/test-details.js')).parseTestDetails,
   },
   {
     name: 'flaky',
@@ -331,37 +277,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'list',
         description: 'test cases, each with the id mq test-details takes: one of --quarantined, --unhealthy, --failing',
-        flags: [
-          { flags: '--quarantined', description: 'tests whose failures count as passes' },
-          { flags: '--unhealthy', description: 'flaky and broken tests' },
-          { flags: '--status <status>', description: 'with --unhealthy: only this status (default both)', choices: ['flaky', 'broken'] },
-          { flags: '--failing', description: 'tests that failed in a window up to now' },
-          {
-            flags: '--since <time>',
-            description: 'with --failing: start of the window, a duration ago (24h, the default) or an ISO time; at most 7 days (168h) back',
-          },
-          { flags: '--page-size <n>', description: 'tests per request, 1-100 (default 100); every page is read' },
-        ],
+        ...parsedBy(FLAKY_LIST, async () => (await import('../commands/flaky.js')).parseFlakyList),
         examples: ['mq flaky list --quarantined', 'mq flaky list --unhealthy --status flaky --json', 'mq flaky list --failing --since 72h'],
-        notes: '\nNeeds the organization slug (--org, MQ_ORG, or "org" in a config file), as test-details does.\n',
-        load: async () => (await import('../commands/flaky.js')).parseFlakyList,
+        notes: `\nNeeds the organization slug (--org, ${envName('org')}, or "org" in a config file), as test-details does.\n`,
       },
       {
         name: 'link-ticket',
         description: 'link a ticket (Jira, Linear) to a test case',
-        args: [
-          { name: '<test-id>', description: 'test id (a UUID)' },
-          { name: '<ticket-id>', description: 'the ticket key, e.g. KAN-123' },
-        ],
+        ...parsedBy(FLAKY_LINK_TICKET, async () => (await import('../commands/flaky.js')).parseLinkTicket),
         examples: ['mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123'],
-        load: async () => (await import('../commands/flaky.js')).parseLinkTicket,
       },
     ],
   },
   {
     name: 'doctor',
     description: 'check that mq can work here: Node.js, settings, token, API, service status, clock, repository, queue, proxy',
-    examples: ['mq doctor', 'mq doctor --json', 'MQ_API_URL=http://127.0.0.1:4000/v1 mq doctor'],
+    examples: ['mq doctor', 'mq doctor --json', `${envName('apiUrl')}=http://127.0.0.1:4000/v1 mq doctor`],
     notes:
       '\nOne line per check, a failure with its fix; a check that needs a failed one is skipped. Exit 0 when all\n' +
       "pass, else the first failure's code (3 config or token, 4 no queue, 6 unreachable or the service impacted,\n" +
@@ -389,48 +320,33 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'init',
         description: 'write a config file: .mqrc.yaml at the git root, or your user file with --user',
-        flags: [
-          { flags: '--user', description: 'write the user config file instead of the project one' },
-          { flags: '--token-command <command>', description: 'a command that prints the token (written as tokenCommand)' },
-          { flags: '--token-file <path>', description: 'a file that holds the token (written as tokenFile)' },
-          { flags: '--force', description: 'replace the config file already there' },
-        ],
+        ...parsedBy(CONFIG_INIT, async () => (await import('../commands/config/init.js')).parseConfigInit),
         examples: [
           'mq config init',
           'mq config init --repo acme/widgets --branch main',
-          'mq config init --user --api-url https://mq.example.com/v1 --token-command "op read op://dev/mq/token"',
+          'mq config init --user --api-url https://mq.example.com --token-command "op read op://dev/mq/token"',
         ],
         notes: CONFIG_INIT_NOTES,
-        load: async () => (await import('../commands/config/init.js')).parseConfigInit,
       },
     ],
   },
   {
     name: 'completion',
     description: 'print a shell completion script: bash, zsh or fish',
-    args: [{ name: '<shell>', description: 'bash, zsh or fish', choices: SHELLS }],
+    ...parsedBy(COMPLETION, async () => (await import('../commands/completion.js')).parseCompletion),
     examples: SHELLS.flatMap((shell) => COMPLETION_INSTALL[shell]),
     notes: '\nWrite the script again after upgrading mq: it lists the commands of this version.\n',
-    load: async () => (await import('../commands/completion.js')).parseCompletion,
   },
   {
     name: 'help',
     description: `help for a command, or a topic: ${HELP_TOPICS.map((topic) => topic.name).join(', ')}`,
-    args: [{ name: '[command-or-topic...]', description: 'a command (queue update) or a topic' }],
+    ...parsedBy(HELP, async () => (await import('../commands/help.js')).parseHelp),
     examples: ['mq help queue update', 'mq help exit-codes', 'mq help config', 'mq help environment'],
-    load: async () => (await import('../commands/help.js')).parseHelp,
   },
   {
     name: 'sandbox',
     description: 'run the local emulator of the service (prints its base URL first)',
-    flags: [
-      { flags: '--port <n>', description: 'port to listen on (0 picks a free one)' },
-      { flags: '--state <file>', description: 'keep the state in this file across restarts' },
-      { flags: '--token <token>', description: 'accept only this token (default: any non-empty one)' },
-      { flags: '--clock <clock>', description: 'real time, or manual (moved by POST /_sandbox/advance)', choices: ['real', 'manual'] },
-      { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second' },
-    ],
+    ...parsedBy(SANDBOX, async () => (await import('../commands/sandbox.js')).parseSandbox),
     examples: ['mq sandbox', 'mq sandbox --port 8080 --state ./sandbox.json', 'mq sandbox --clock manual --port 0'],
-    load: async () => (await import('../commands/sandbox.js')).parseSandbox,
   },
 ];

@@ -1,6 +1,6 @@
 // mq completion <shell>: the script, written from the command tree (src/completion/).
 import { completionScript } from '../completion/index.js';
-import type { Shell } from '../completion/shells.js';
+import type { COMPLETION } from './command-words.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import { VOCABULARY } from './vocabulary.js';
 
@@ -15,7 +15,7 @@ const FLAG_VALUES: Record<string, readonly string[]> = {
 };
 
 /** `mq completion <shell>` */
-export function parseCompletion(words: Words): Invocation {
-  const [shell] = words.args as [Shell];
+export function parseCompletion(words: Words<typeof COMPLETION>): Invocation {
+  const [shell] = words.args;
   return work.program({ shell }, (input, program, write) => write(completionScript(input.shell, program, FLAG_VALUES)));
 }

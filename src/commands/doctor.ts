@@ -7,6 +7,7 @@ import type { Queue } from '../model/queue.js';
 import type { ServiceStatus } from '../model/service.js';
 import { checkTokenDestination, configEntries, isLoopback, readToken, type ResolvedSettings } from '../config/index.js';
 import { formatRepo } from '../config/repo.js';
+import { envName, envNames } from '../config/setting-rows.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../errors.js';
 import { formatDuration as inWords } from '../render/durations.js';
 import type { Context } from './context.js';
@@ -51,7 +52,7 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
     } catch (error) {
       checks.push(
         settings.token === undefined
-          ? fail('token', 'not set', 'set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand or tokenFile in your user config file (mq help config)', EXIT.config)
+          ? fail('token', 'not set', `set ${envNames('token')}, or tokenCommand or tokenFile in your user config file (mq help config)`, EXIT.config)
           : fail('token', messageOf(error), `correct the token's source: ${entryOf(resolved, 'token')}`, EXIT.config),
       );
     }
@@ -131,8 +132,8 @@ export function apiUrlCheck(resolved: Pick<ResolvedSettings, 'settings' | 'trust
   } catch (error) {
     const fix =
       new URL(apiUrl).protocol === 'http:'
-        ? 'use https, or pass --insecure (MQ_INSECURE=1) to send the token in clear'
-        : `add ${shownUrl(apiUrl)} to trustedApiUrls in ${resolved.trust.userConfigPath}, or pass it with --api-url or MQ_API_URL`;
+        ? `use https, or pass --insecure (${envName('insecure')}=1) to send the token in clear`
+        : `add ${shownUrl(apiUrl)} to trustedApiUrls in ${resolved.trust.userConfigPath}, or pass it with --api-url or ${envName('apiUrl')}`;
     return fail('apiUrl', messageOf(error), fix, EXIT.config);
   }
 }
@@ -158,8 +159,8 @@ export function reachableCheck(apiUrl: string, origin: string, status: Attempt<u
   if (error instanceof ApiError && error.status === 404) {
     return fail(
       'reachable',
-      `GET ${url}/status answered 404: ${url} (${origin}) does not look like the API's base URL`,
-      'give the base URL that ends in /v1, as in https://api.trunk.io/v1 (--api-url, MQ_API_URL or apiUrl)',
+      `GET ${url}/v1/status answered 404: ${url} (${origin}) does not look like the service's root URL`,
+      `give the service's root URL, as in https://api.trunk.io, to which mq adds /v1 (--api-url, ${envName('apiUrl')} or apiUrl)`,
       EXIT.config,
     );
   }
@@ -227,7 +228,7 @@ function repoCheck(resolved: ResolvedSettings): DoctorCheck {
   return fail(
     'repo',
     'none given, and none inferred: no git checkout with an origin remote here',
-    'pass -R owner/name, set MQ_REPO, or run inside a git checkout with an origin remote',
+    `pass -R owner/name, set ${envName('repo')}, or run inside a git checkout with an origin remote`,
     EXIT.config,
   );
 }

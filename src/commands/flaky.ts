@@ -2,7 +2,9 @@
 import type { FlakyTestsPage, UnhealthyTest } from '../model/flaky-tests.js';
 import type { FlakyPageQuery } from '../model/service.js';
 import { FAILING_WINDOW_MAX_MS, FLAKY_PAGE_SIZE_MAX, UNHEALTHY_STATUSES } from '../model/vocabulary.js';
+import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
+import type { FLAKY_LINK_TICKET, FLAKY_LIST } from './command-words.js';
 import type { Context } from './context.js';
 import { parsePositiveInt, parseTestId, parseTime } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
@@ -22,8 +24,8 @@ export type FlakyListInput = { pageSize: number } & (
 const SELECTORS = ['quarantined', 'unhealthy', 'failing'] as const;
 
 /** `mq flaky list --quarantined | --unhealthy [--status s] | --failing [--since t] [--page-size n]` */
-export function parseFlakyList(words: Words, io: ArgvIo): Invocation {
-  const flags = words.flags as { quarantined?: boolean; unhealthy?: boolean; failing?: boolean; status?: string; since?: string; pageSize?: string };
+export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Invocation {
+  const flags = words.flags;
   const chosen = SELECTORS.filter((selector) => flags[selector] === true);
   if (chosen.length !== 1) throw new UsageError('flaky list takes exactly one of --quarantined, --unhealthy, --failing');
   const [list] = chosen as [(typeof SELECTORS)[number]];
@@ -91,8 +93,8 @@ async function allPages<T>(size: number, fetchPage: (query: FlakyPageQuery) => P
 }
 
 /** `mq flaky link-ticket <test-id> <ticket-id>` */
-export function parseLinkTicket(words: Words): Invocation {
-  const [testId, ticketId] = words.args as [string, string];
+export function parseLinkTicket(words: Words<typeof FLAKY_LINK_TICKET>): Invocation {
+  const [testId, ticketId] = words.args;
   if (!/^\S+$/.test(ticketId)) throw new UsageError(`"${ticketId}" is not a ticket id (a key like KAN-123)`);
   return work.result({ testId: parseTestId(testId), ticketId }, linkTicket);
 }
@@ -109,6 +111,6 @@ export async function linkTicket(input: { testId: string; ticketId: string }, ct
 
 function requireOrg(ctx: Context): string {
   const org = ctx.resolved.settings.org;
-  if (!org) throw new ConfigError('no organization slug: pass --org SLUG, set MQ_ORG, or set "org" in a config file');
+  if (!org) throw new ConfigError(`no organization slug: pass --org SLUG, set ${envName('org')}, or set "org" in a config file`);
   return org;
 }

@@ -3,17 +3,25 @@
 // words commander parsed, so a command's flags, their rules and its handler are read in one place.
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
+import type { ArgsOf, FlagsOf, WordSpecs } from '../argv-spec.js';
+import type { GlobalFlags } from '../config/setting-rows.js';
 import type { MqError } from '../errors.js';
+import type { VOICE_FLAGS } from './command-words.js';
 import type { Context } from './context.js';
 import type { Waited } from '../model/poll.js';
 import type { CommandResult } from '../model/result.js';
 
-/** One command line as commander parsed it. */
-export interface Words {
+/**
+ * One command line as commander parsed it, typed by the command's argument and flag specs (command-words.ts):
+ * `Words<typeof LIST>` reads `flags.since` as a string, `Words<typeof SUBMIT>` reads `args` as `[string[]]`. The
+ * flags hold the global ones too (commander hands over those of the command's ancestors), the settings' and
+ * --quiet, --verbose, --debug; only flags written on the command line are there.
+ */
+export interface Words<S extends WordSpecs = WordSpecs> {
   /** The positional arguments in order; a variadic one is an array. */
-  args: readonly unknown[];
+  args: ArgsOf<S['args']>;
   /** The flags written on the command line (this command's and its ancestors'), by commander's camelCase name. */
-  flags: Readonly<Record<string, unknown>>;
+  flags: FlagsOf<S['flags']> & GlobalFlags & FlagsOf<typeof VOICE_FLAGS>;
 }
 
 /** The little of the process that parsing may use: the clock for "2h ago", stdin for `--file -`, a prompt. */
@@ -33,7 +41,7 @@ export interface ResultWork<I> {
   input: I;
   handler: (input: I, ctx: Context) => Promise<CommandResult>;
   /**
-   * The result when the settings do not resolve (a bad config file, an API URL without /v1), instead of failing
+   * The result when the settings do not resolve (a bad config file, an API URL that is not http(s)), instead of failing
    * on them: `mq doctor` reports that as one of its checks.
    */
   unresolved?: (input: I, error: MqError) => CommandResult;
@@ -74,8 +82,11 @@ interface Releases {
 // biome-ignore lint/suspicious/noExplicitAny: an invocation ties an input to its own handler; the runner never looks inside it
 export type Invocation = (ResultWork<any> | StreamWork<any, any> | ServeWork<any> | ProgramWork<any>) & Releases;
 
-/** argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. */
-export type Parse = (words: Words, io: ArgvIo) => Invocation | Promise<Invocation>;
+/**
+ * argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. The
+ * command table hands each parse function the words of the specs it is typed with (cli/table.ts `command`).
+ */
+export type Parse<S extends WordSpecs = WordSpecs> = (words: Words<S>, io: ArgvIo) => Invocation | Promise<Invocation>;
 
 /** Builders that tie an input to the handler that takes it. */
 export const work = {

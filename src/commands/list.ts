@@ -1,6 +1,7 @@
 // mq list: the queue's PR history, page by page until --limit PRs or the last page.
 import { LIST_TAKE_MAX, type PullRequestState } from '../model/vocabulary.js';
 import type { EnqueuedPullRequest } from '../model/pull-request.js';
+import type { LIST } from './command-words.js';
 import type { Context } from './context.js';
 import { parsePositiveInt, parseState, parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
@@ -15,8 +16,8 @@ export interface ListInput {
 }
 
 /** `mq list [--state s] [--since t] [--until t] [--limit n]`: a duration means that long before now. */
-export function parseList(words: Words, io: ArgvIo): Invocation {
-  const flags = words.flags as { state?: string; since?: string; until?: string; limit?: string };
+export function parseList(words: Words<typeof LIST>, io: ArgvIo): Invocation {
+  const flags = words.flags;
   const { since, until } = parseWindow(flags, io.now);
   const input: ListInput = {
     state: flags.state === undefined ? undefined : parseState(flags.state),

@@ -1,11 +1,12 @@
 // mq metrics: the service's Prometheus text, for this repository or (--all-repos) the whole organization.
+import type { METRICS } from './command-words.js';
 import type { Context } from './context.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from '../model/result.js';
 
 /** `mq metrics [--all-repos] [--raw]` */
-export function parseMetrics(words: Words): Invocation {
-  const { allRepos, raw } = words.flags as { allRepos?: boolean; raw?: boolean };
+export function parseMetrics(words: Words<typeof METRICS>): Invocation {
+  const { allRepos, raw } = words.flags;
   return work.result({ allRepos: Boolean(allRepos), raw: Boolean(raw) }, metrics);
 }
 

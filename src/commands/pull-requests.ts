@@ -6,6 +6,7 @@ import type { Queue } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
 import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
+import type { PR_LIST } from './command-words.js';
 import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
@@ -20,16 +21,16 @@ export interface SubmitInput {
 }
 
 /** `mq cancel <pr...>` and `mq restart <pr...>` */
-export function parseCancel(words: Words): Invocation {
+export function parseCancel(words: Words<typeof PR_LIST>): Invocation {
   return work.result(prNumbers(words), cancel);
 }
 
-export function parseRestart(words: Words): Invocation {
+export function parseRestart(words: Words<typeof PR_LIST>): Invocation {
   return work.result(prNumbers(words), restart);
 }
 
-function prNumbers(words: Words): { prs: number[] } {
-  const [prs] = words.args as [string[]];
+function prNumbers(words: Words<typeof PR_LIST>): { prs: number[] } {
+  const [prs] = words.args;
   return { prs: prs.map(parsePrNumber) };
 }
 
@@ -160,7 +161,7 @@ function isFatal(error: MqError): boolean {
 
 /**
  * The service refuses (409) to submit a PR that is already in the queue, whatever the flags. That is what the
- * user wanted, unless the flags ask for another priority or batching than the queued entry has: the service
+ * user wanted, unless the flags want another priority or batching than the queued entry has: the service
  * keeps those, so mq says how to change them. Where it stands comes from the PR's record and the queue.
  */
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
@@ -182,7 +183,7 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
 }
 
-/** What the flags ask that the queued entry does not have, in words; empty when they ask nothing new. */
+/** What the flags want that the queued entry does not have, in words; empty when they ask nothing new. */
 function differencesFrom(record: SubmittedPullRequest, entryNoBatch: boolean | undefined, input: SubmitInput): string[] {
   const differences: string[] = [];
   if (input.priority !== undefined) {

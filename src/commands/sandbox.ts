@@ -1,16 +1,18 @@
 // mq sandbox: runs the local emulator until interrupted. Its base URL is the first line of stdout, so a
 // script can start it in the background and read where it listens; the rest, for a person, goes to stderr.
 import { resolve } from 'node:path';
+import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/io/server.js';
 import { StateFileError } from '../sandbox/io/store.js';
+import type { SANDBOX } from './command-words.js';
 import type { Context } from './context.js';
 import { parseNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 
 /** `mq sandbox [--port n] [--state file] [--token t] [--clock real|manual] [--speed x]` */
-export function parseSandbox(words: Words): Invocation {
-  const flags = words.flags as { port?: string; state?: string; token?: string; clock?: 'real' | 'manual'; speed?: string };
+export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
+  const flags = words.flags;
   const input: SandboxOptions = {
     port: flags.port === undefined ? 0 : parsePort(flags.port),
     stateFile: flags.state,
@@ -61,7 +63,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
   const token = input.token === undefined ? 'sandbox' : "'<your --token>'";
   return [
     `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
-    `export MQ_API_URL=${url} MQ_TOKEN=${token} MQ_REPO=acme/widgets MQ_ORG=acme`,
+    `export ${envName('apiUrl')}=${url} ${envName('token')}=${token} ${envName('repo')}=acme/widgets ${envName('org')}=acme`,
     'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
     ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
     'stop with Ctrl-C',

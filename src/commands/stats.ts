@@ -2,6 +2,7 @@
 // only the service's last-hour metrics can give (the v1 history says when a PR concluded, not when it entered).
 import { LIST_TAKE_MAX } from '../model/vocabulary.js';
 import { InterruptedError, UsageError } from '../errors.js';
+import type { STATS } from './command-words.js';
 import type { Context } from './context.js';
 import { parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
@@ -18,8 +19,8 @@ export interface StatsInput {
 const DEFAULT_SINCE = '7d';
 
 /** `mq stats [--since 7d] [--until t] [--by author]`: a duration means that long before now. */
-export function parseStats(words: Words, io: ArgvIo): Invocation {
-  const flags = words.flags as { since?: string; until?: string; by?: string };
+export function parseStats(words: Words<typeof STATS>, io: ArgvIo): Invocation {
+  const flags = words.flags;
   const window = parseWindow({ since: flags.since ?? DEFAULT_SINCE, until: flags.until }, io.now);
   const since = window.since!; // given a default above
   const { until } = window;

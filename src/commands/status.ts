@@ -3,6 +3,7 @@ import { currentGitBranch } from '../config/git.js';
 import { ApiError, ConfigError } from '../errors.js';
 import type { MergeQueueService } from '../model/service.js';
 import type { Queue } from '../model/queue.js';
+import type { STATUS } from './command-words.js';
 import type { Context, QueueRef } from './context.js';
 import { estimateEta } from '../model/eta.js';
 import { parsePrNumber } from './input.js';
@@ -12,8 +13,8 @@ import { readTestDurations, type TestDurations } from '../model/test-durations.j
 import { explainEnd } from '../model/why.js';
 
 /** `mq status [pr]` */
-export function parseStatus(words: Words): Invocation {
-  const [pr] = words.args as [string | undefined];
+export function parseStatus(words: Words<typeof STATUS>): Invocation {
+  const [pr] = words.args;
   return work.result({ pr: pr === undefined ? undefined : parsePrNumber(pr) }, status);
 }
 

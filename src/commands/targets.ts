@@ -2,6 +2,7 @@
 // limit is sent as ALL, which is what the service asks for in that case.
 import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../model/vocabulary.js';
 import { ApiError, UsageError } from '../errors.js';
+import type { TARGETS_SET } from './command-words.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
@@ -22,9 +23,9 @@ export interface TargetsInput {
  * `mq targets set <pr> [target...] [--file path|-] [--all] [--sha sha]`: the file is opened (and checked) first,
  * and removed, if it is a copy of stdin, once the command is over.
  */
-export async function parseTargetsSet(words: Words, io: ArgvIo): Promise<Invocation> {
-  const [pr, targets] = words.args as [string, string[]];
-  const flags = words.flags as { file?: string; all?: boolean; sha?: string };
+export async function parseTargetsSet(words: Words<typeof TARGETS_SET>, io: ArgvIo): Promise<Invocation> {
+  const [pr, targets] = words.args;
+  const flags = words.flags;
   const file = flags.file === undefined ? undefined : await openTargetsFile(flags.file, io.stdin);
   try {
     if (flags.all && (targets.length > 0 || file !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');

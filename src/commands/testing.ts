@@ -2,6 +2,7 @@
 // a PR's run is the one its record names (`verifiedByTestRun`), and only that id is sent.
 import { isFinalState } from '../model/vocabulary.js';
 import { EXIT, MqError, UsageError } from '../errors.js';
+import type { TESTING } from './command-words.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
@@ -10,9 +11,9 @@ import type { CommandResult } from '../model/result.js';
 export type TestingInput = { pr: number; testRunId?: undefined } | { testRunId: string; pr?: undefined };
 
 /** `mq testing <pr>` or `mq testing --run <testRunId>`: one of the two. */
-export function parseTesting(words: Words): Invocation {
-  const [pr] = words.args as [string | undefined];
-  const { run } = words.flags as { run?: string };
+export function parseTesting(words: Words<typeof TESTING>): Invocation {
+  const [pr] = words.args;
+  const { run } = words.flags;
   if (pr !== undefined && run !== undefined) throw new UsageError('testing takes a PR number or --run <testRunId>, not both');
   if (pr === undefined && run === undefined) throw new UsageError('testing needs a PR number or --run <testRunId>');
   const input: TestingInput = run !== undefined ? { testRunId: run } : { pr: parsePrNumber(pr!) };

@@ -5,6 +5,7 @@ import type { QueueRef } from '../model/repository.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
 import type { MergeQueueService, PullRequestBatch } from '../model/service.js';
 import { ApiError } from '../errors.js';
+import type { WAIT } from './command-words.js';
 import type { Context } from './context.js';
 import { poll, type RoundOutcome } from '../model/poll.js';
 import { hasReached, type PrChange, type PrFailure, type PrSighting, type WaitEvents, type WaitResult } from '../model/wait-events.js';
@@ -16,16 +17,16 @@ import { estimateEta } from '../model/eta.js';
 import { queueUnlessGone } from './status.js';
 import { readTestDurations, type TestDurations } from '../model/test-durations.js';
 import { explainEnd } from '../model/why.js';
-import { parseWaitOptions, type WaitFlags, type WaitOptions } from './wait-input.js';
+import { parseWaitOptions, type WaitOptions } from './wait-input.js';
 
 export interface WaitInput extends WaitOptions {
   prs: number[];
 }
 
 /** `mq wait <pr...> [--for state] [--timeout d] [--interval d]`: --timeout, wherever it is written, is the wait's. */
-export function parseWait(words: Words): Invocation {
-  const [prs] = words.args as [string[]];
-  const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags as WaitFlags) };
+export function parseWait(words: Words<typeof WAIT>): Invocation {
+  const [prs] = words.args;
+  const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags) };
   return work.stream(input, waitForPrs, 'wait', { waits: true });
 }
 

@@ -6,6 +6,7 @@ import { formatPath } from '../api/format-path.js';
 import { ConfigError } from '../errors.js';
 import { OUTPUT_FORMATS } from './defaults.js';
 import { suggestKey } from './key-suggestion.js';
+import { envName, fileKeyDescription, type FileKey } from './setting-rows.js';
 import { checkApiUrl, checkRepo, checkTimeout, PROBLEMS, type Checked } from './values.js';
 
 /** A project file sits in the repository and is committed; the user file lives in the user's home. */
@@ -25,35 +26,21 @@ const text = (message: string) => z.string({ error: message }).regex(/\S/, { err
 // checkWord's rule as a pattern, with its phrase: the JSON Schema of the file (config-json-schema.ts) carries it.
 const word = (message: string) => z.string({ error: message }).regex(/^\S+$/, { error: message });
 
-// The descriptions are what an editor shows over a key (the JSON Schema is generated from these schemas).
+// The descriptions are what an editor shows over a key (the JSON Schema is generated from these schemas), each
+// from the key's row (setting-rows.ts).
 const fields = {
-  apiUrl: z
-    .string({ error: PROBLEMS.apiUrl })
-    .transform(via(checkApiUrl))
-    .optional()
-    .describe('Base URL of the merge queue API; must end in /v1. Default https://api.trunk.io/v1. Env MQ_API_URL, flag --api-url.'),
+  apiUrl: z.string({ error: PROBLEMS.apiUrl }).transform(via(checkApiUrl)).optional().describe(fileKeyDescription('apiUrl')),
   repo: z
     .union([z.string(), z.strictObject({ host: z.string().optional(), owner: z.string(), name: z.string() })], { error: PROBLEMS.repo })
     .transform(via(checkRepo))
     .optional()
-    .describe(
-      'The repository: "owner/name" (on github.com), "host/owner/name" or {host, owner, name}. Default: the git remote origin. Env MQ_REPO, flag -R/--repo.',
-    ),
-  targetBranch: word(PROBLEMS.targetBranch).optional().describe('The branch the queue merges into. Default main. Env MQ_BRANCH, flag -b/--branch.'),
-  org: word(PROBLEMS.org).optional().describe('Organization slug, for flaky-test details (mq test-details). Env MQ_ORG, flag --org.'),
-  output: z
-    .enum(OUTPUT_FORMATS, { error: PROBLEMS.output })
-    .optional()
-    .describe('How results are printed: table or json. Default table. Flags -o/--output, --json.'),
-  timeout: z
-    .union([z.string(), z.number()], { error: PROBLEMS.timeout })
-    .transform(via(checkTimeout))
-    .optional()
-    .describe('Request timeout: a duration (500ms, 30s, 2m, 1m30s) or a number of seconds. Default 30s. Env MQ_TIMEOUT, flag --timeout.'),
-  tokenCommand: text(PROBLEMS.tokenCommand)
-    .optional()
-    .describe('User config only: a shell command whose output (trimmed) is the token, run only when a request needs it.'),
-  tokenFile: text(PROBLEMS.tokenFile).optional().describe('User config only: a file holding the token; relative to this file, ~ is your home.'),
+    .describe(fileKeyDescription('repo')),
+  targetBranch: word(PROBLEMS.targetBranch).optional().describe(fileKeyDescription('targetBranch')),
+  org: word(PROBLEMS.org).optional().describe(fileKeyDescription('org')),
+  output: z.enum(OUTPUT_FORMATS, { error: PROBLEMS.output }).optional().describe(fileKeyDescription('output')),
+  timeout: z.union([z.string(), z.number()], { error: PROBLEMS.timeout }).transform(via(checkTimeout)).optional().describe(fileKeyDescription('timeout')),
+  tokenCommand: text(PROBLEMS.tokenCommand).optional().describe(fileKeyDescription('tokenCommand')),
+  tokenFile: text(PROBLEMS.tokenFile).optional().describe(fileKeyDescription('tokenFile')),
 };
 
 const SETTINGS_MAP = 'must be a map of settings (key: value)';
@@ -88,18 +75,15 @@ export const Profiles = z
 export const ConfigFileSchema = z.strictObject(
   {
     // Read by editors, ignored by mq: `mq config init` writes it (JSON files; YAML has a comment for it).
-    $schema: z
-      .string({ error: 'must be the path or URL of a JSON Schema' })
-      .optional()
-      .describe('The JSON Schema editors check this file against; mq ignores it.'),
+    $schema: z.string({ error: 'must be the path or URL of a JSON Schema' }).optional().describe(fileKeyDescription('$schema')),
     ...fields,
-    token: text(PROBLEMS.token).optional().describe('User config only: the token itself (better: tokenCommand or tokenFile).'),
+    token: text(PROBLEMS.token).optional().describe(fileKeyDescription('token')),
     trustedApiUrls: z
       .array(z.string({ error: PROBLEMS.trustedApiUrls }).transform(via(checkApiUrl)), { error: PROBLEMS.trustedApiUrls })
       .optional()
-      .describe("User config only: the API URLs (ending in /v1) a project file's apiUrl may name and receive the token."),
-    profiles: Profiles.optional().describe('Named sets of the keys above (no token, no trustedApiUrls), chosen with --profile NAME or MQ_PROFILE.'),
-  },
+      .describe(fileKeyDescription('trustedApiUrls')),
+    profiles: Profiles.optional().describe(fileKeyDescription('profiles')),
+  } satisfies Record<FileKey, z.ZodType>,
   { error: SETTINGS_MAP },
 );
 
@@ -123,7 +107,7 @@ export interface ConfigFile {
  */
 export const USER_ONLY_KEYS = ['token', 'tokenCommand', 'tokenFile', 'trustedApiUrls'] as const;
 
-const TOKEN_HELP = 'use tokenCommand or tokenFile, or set MQ_TOKEN';
+const TOKEN_HELP = `use tokenCommand or tokenFile, or set ${envName('token')}`;
 
 /**
  * Validates what cosmiconfig loaded from `path`. `keyPrefix` is how keys are reached in the file: 'mq.' in
@@ -168,7 +152,7 @@ function userOnlyKeys(content: unknown): string[] {
 }
 
 function userOnlyProblem(shown: string, key: string): string {
-  const why = key.endsWith('trustedApiUrls') ? 'a project file cannot vouch for its own apiUrl' : 'move it there, or set MQ_TOKEN';
+  const why = key.endsWith('trustedApiUrls') ? 'a project file cannot vouch for its own apiUrl' : `move it there, or set ${envName('token')}`;
   return (
     `"${shown}" is not allowed in a project config file, which a pull request can change: only the user config ` +
     `($XDG_CONFIG_HOME/mq/config.yaml, default ~/.config/mq/config.yaml) may set it; ${why}`

@@ -4,10 +4,11 @@
 // - A project config file is whatever the branch being built says, so the API URL it names gets the token only
 //   when it is the default, a loopback address (the sandbox), or listed under trustedApiUrls in the user config.
 //   A URL given by flag, environment or the user config is the user's own choice.
-// - Plain http carries the token in clear: only to a loopback address, unless --insecure or MQ_INSECURE=1.
+// - Plain http carries the token in clear: only to a loopback address, unless --insecure (or its variable).
 import { isLoopback } from '../api/loopback.js';
 import { shownUrl } from '../api/redaction.js';
 import { ConfigError } from '../errors.js';
+import { envName } from './setting-rows.js';
 import { DEFAULT_API_URL, type ResolvedSettings } from './settings.js';
 
 export { isLoopback };
@@ -21,13 +22,13 @@ export function checkTokenDestination(resolved: Pick<ResolvedSettings, 'settings
     throw new ConfigError(
       `${from.path}: "${from.key}" ${shownUrl(settings.apiUrl)} is not trusted: a project config file (which a pull ` +
         `request can change) may send the token only to a URL your user config lists; to trust it, add it to ` +
-        `trustedApiUrls in ${trust.userConfigPath}, or pass it with --api-url or MQ_API_URL`,
+        `trustedApiUrls in ${trust.userConfigPath}, or pass it with --api-url or ${envName('apiUrl')}`,
     );
   }
   if (url.protocol === 'http:' && !isLoopback(url) && !settings.insecure) {
     const origin = resolved.origins.apiUrl ?? 'default';
     throw new ConfigError(
-      `refusing to send the token over plain http to ${shownUrl(settings.apiUrl)} (${origin}): use https, or pass --insecure (MQ_INSECURE=1) to allow it`,
+      `refusing to send the token over plain http to ${shownUrl(settings.apiUrl)} (${origin}): use https, or pass --insecure (${envName('insecure')}=1) to allow it`,
     );
   }
 }

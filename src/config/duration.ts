@@ -1,7 +1,7 @@
 // Durations as people write them on a command line: '30s', '2m', '1h', '500ms', '1m30s', '1.5h'; a bare number
-// is seconds. Shared by --timeout, MQ_TIMEOUT, the `timeout` key, and the commands' own --timeout/--interval.
+// is seconds. Shared by --timeout, its variable, the `timeout` key, and the commands' own --timeout/--interval.
 import { UsageError } from '../errors.js';
-import { MAX_TIMER_MS } from './settings.js';
+import { MAX_TIMER_MS } from './defaults.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 const NUMBER = String.raw`(?:\d+(?:\.\d+)?|\.\d+)`;

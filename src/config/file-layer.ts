@@ -2,7 +2,8 @@
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ConfigFile, FileValues } from './config-file.js';
-import type { Layer, TokenSource } from './settings.js';
+import { ROWS } from './setting-rows.js';
+import type { Found, Layer, TokenSource } from './settings.js';
 
 /** The names of the profiles a file defines. */
 export function profileNames(file: ConfigFile): string[] {
@@ -14,23 +15,22 @@ export function profileNames(file: ConfigFile): string[] {
  * key replaces the file's token source as a whole.
  */
 export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string): Layer {
-  const layer: Layer = {};
+  const found: Record<string, Found<unknown>> = {};
   const apply = (values: FileValues, origin: string, where: string) => {
-    const token = tokenSource(values, origin, file.path, homeDir);
-    if (values.apiUrl !== undefined) {
-      const key = `${file.keyPrefix}${where}apiUrl`;
-      layer.apiUrl = { value: values.apiUrl, origin, file: { path: file.path, kind: file.kind, key } };
+    const given: Readonly<Record<string, unknown>> = values;
+    // The keys that are settings, each a row's with a check; the token's keys are read below.
+    for (const row of ROWS) {
+      if (row.file === undefined || row.check === undefined || given[row.file] === undefined) continue;
+      const key = `${file.keyPrefix}${where}${row.file}`;
+      found[row.key] = { value: given[row.file], origin, file: { path: file.path, kind: file.kind, key } };
     }
-    if (values.repo !== undefined) layer.repo = { value: values.repo, origin };
-    if (values.targetBranch !== undefined) layer.targetBranch = { value: values.targetBranch, origin };
-    if (values.org !== undefined) layer.org = { value: values.org, origin };
-    if (values.output !== undefined) layer.output = { value: values.output, origin };
-    if (values.timeout !== undefined) layer.timeoutMs = { value: values.timeout, origin };
-    if (token !== undefined) layer.token = { value: token, origin };
+    const token = tokenSource(values, origin, file.path, homeDir);
+    if (token !== undefined) found.token = { value: token, origin };
   };
   apply(file.values, `file ${file.path}`, '');
   const overlay = profile === undefined ? undefined : file.profiles.get(profile);
   if (overlay) apply(overlay, `file ${file.path} (profile ${profile})`, `profiles.${profile}.`);
+  const layer: Layer = found;
   return layer;
 }
 

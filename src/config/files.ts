@@ -1,4 +1,4 @@
-// Finding config files: the project file (named by --config/MQ_CONFIG, or the nearest one from the working
+// Finding config files: the project file (named by --config or its variable, or the nearest one from the working
 // directory up to the git root) and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so the search
 // looks with plain fs for a file that could count, and loads cosmiconfig (config-loader.ts) only for a directory
 // that has one; cosmiconfig then decides there exactly as it always did (a package.json without "mq", an empty
@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
+import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
 /**
@@ -28,13 +29,13 @@ function refuseMetaConfig(): void {
 const loader = () => import('./config-loader.js');
 
 /**
- * Loads the file --config or MQ_CONFIG names. It must exist: a typo there is not "no config". A bad flag is a
+ * Loads the file --config or its variable names. It must exist: a typo there is not "no config". A bad flag is a
  * usage error, like any other; a bad variable is a configuration error.
  */
 export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag' | 'env'): Promise<ConfigFile> {
   const absolute = resolve(cwd, path);
   if (path === '' || !existsSync(absolute)) {
-    const message = `invalid ${namedBy === 'flag' ? '--config' : 'MQ_CONFIG'} "${path}": no such file`;
+    const message = `invalid ${namedBy === 'flag' ? '--config' : envName('config')} "${path}": no such file`;
     throw namedBy === 'flag' ? new UsageError(message) : new ConfigError(message);
   }
   refuseMetaConfig();

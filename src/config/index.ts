@@ -6,9 +6,9 @@ export type {
   ResolvedSettings,
   TokenSource,
 } from './settings.js';
-export { resolveSettings } from './resolve.js';
+export { requireRepo, resolveSettings } from './resolve.js';
 export { readToken } from './token.js';
-export { parseRepo, requireRepo } from './repo.js';
+export { parseRepo } from './repo.js';
 export { parseDuration } from './duration.js';
 export { currentGitBranch } from './git.js';
 export { configEntries, type ConfigEntry } from './entries.js';
@@ -24,3 +24,4 @@ export { installedSchemaFile, schemaReference } from './schema-location.js';
 export { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from './values.js';
 export { DEFAULT_HOST } from './repo.js';
 export { checkTokenDestination, isLoopback } from './destination.js';
+export { configKeysHelp, envName, envNames, environmentHelp } from './setting-rows.js';

@@ -28,7 +28,7 @@ const ALIASES: Record<string, string> = {
   schema: '$schema',
 };
 
-/** Case, dashes, underscores and a leading `mq_` do not matter: `api-url`, `API_URL`, `MQ_API_URL` are apiUrl. */
+/** Case, dashes, underscores and a leading `mq_` do not matter: `api-url`, `API_URL` and the variable's name are apiUrl. */
 function normal(key: string): string {
   return key
     .toLowerCase()

@@ -2,8 +2,7 @@
 // ssh:// and scp-like URLs). Both end as the service's `Repo`.
 import { shownUrl } from '../api/redaction.js';
 import type { Repo } from '../model/repository.js';
-import { ConfigError, UsageError } from '../errors.js';
-import type { Settings } from './settings.js';
+import { UsageError } from '../errors.js';
 
 export const DEFAULT_HOST = 'github.com';
 export const REPO_HINT = '"owner/name" or "host/owner/name"';
@@ -39,12 +38,6 @@ export function parseRepo(text: string): Repo {
   const result = repoFrom(text);
   if (!result.ok) throw new UsageError(`invalid repository "${shownUrl(text)}": ${result.problem}`);
   return result.value;
-}
-
-/** The repository a command works on; without one, a ConfigError that says every way to give it. */
-export function requireRepo(settings: Settings): Repo {
-  if (settings.repo) return settings.repo;
-  throw new ConfigError('no repository: pass -R owner/name, set MQ_REPO, or run inside a git checkout with an origin remote');
 }
 
 export function formatRepo(repo: Repo): string {

@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { safeParseChecked } from '../api/check-runtime.js';
+import type { Repo } from '../model/repository.js';
 import { ConfigError } from '../errors.js';
 import { resolveColor } from './color.js';
 import type { ConfigFile } from './config-file.js';
@@ -11,6 +12,7 @@ import { fileLayer, profileNames } from './file-layer.js';
 import { envValue, environmentLayer } from './environment.js';
 import { findProjectFile, findUserFile, loadProjectFile, userConfigDir, type ProjectSearch } from './files.js';
 import { flagsLayer } from './flags.js';
+import { envName } from './setting-rows.js';
 import { findGitRoot, repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
 import { CHECKS } from './settings-check.js';
@@ -26,7 +28,7 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const fromEnv = environmentLayer(env);
   const profile = fromFlags.profile?.value ?? fromEnv.profile?.value;
 
-  const configVariable = envValue(env, 'MQ_CONFIG');
+  const configVariable = envValue(env, envName('config'));
   const userDir = userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), homeDir);
   const userFile = await findUserFile(userDir);
   const { file: projectFile, ignored = [] } = await projectConfigFile(flags.config, configVariable, cwd, homeDir, userFile?.path);
@@ -73,7 +75,7 @@ async function parseSettings(values: Record<string, unknown>): Promise<Settings>
 }
 
 /**
- * --config or MQ_CONFIG names the file outright; otherwise the nearest one up to the git root (or home). A named
+ * --config or its variable names the file outright; otherwise the nearest one up to the git root (or home). A named
  * file is a project file, with a project file's limits, unless it is the user file itself: CI scripts pass
  * `--config` a path inside the checkout, which a pull request can change as easily as a searched one.
  */
@@ -115,4 +117,10 @@ function unknownProfile(profile: string, files: ConfigFile[]): ConfigError {
   const where = files.length === 0 ? 'no config file was found' : `config files read: ${paths}`;
   const defined = known.length === 0 ? 'none is defined' : `defined: ${known.join(', ')}`;
   return new ConfigError(`unknown profile "${profile}" (${defined}; ${where})`);
+}
+
+/** The repository a command works on; without one, a ConfigError that says every way to give it. */
+export function requireRepo(settings: Settings): Repo {
+  if (settings.repo) return settings.repo;
+  throw new ConfigError(`no repository: pass -R owner/name, set ${envName('repo')}, or run inside a git checkout with an origin remote`);
 }

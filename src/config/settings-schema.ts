@@ -19,7 +19,8 @@ const Repo = z.object({ host: z.string().min(1), owner: z.string().min(1), name:
 export const Settings = z.object({
   apiUrl: z
     .string()
-    .regex(/^https?:\/\/[^/]+(\/.*)?\/v1$/)
+    // The root: no trailing slash, no API version (values.ts checkApiUrl drops both).
+    .regex(/^https?:\/\/[^/]+(\/.*[^/])?(?<!\/v[12])$/)
     .default(DEFAULT_API_URL),
   token: TokenSource.optional(),
   repo: Repo.optional(),

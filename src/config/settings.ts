@@ -1,26 +1,11 @@
 // The resolved settings (their schema is settings-schema.ts). The layers (flags, environment, config files, git)
 // each supply some of these values; resolve.ts fills the rest from the schema's defaults.
+import type { GlobalFlags } from './setting-rows.js';
 import type { Settings, TokenSource } from './settings-schema.js';
 
 export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
-export type { Settings, TokenSource };
+export type { GlobalFlags, Settings, TokenSource };
 export type SettingKey = keyof Settings;
-
-/** What commander hands over; undefined means the flag was not given. */
-export interface GlobalFlags {
-  apiUrl?: string;
-  repo?: string;
-  branch?: string;
-  org?: string;
-  profile?: string;
-  config?: string;
-  output?: string;
-  json?: boolean;
-  timeout?: string;
-  insecure?: boolean;
-  /** false for --no-color; true is read as "not given", because commander defaults a --no-* flag to true. */
-  color?: boolean;
-}
 
 export interface ResolveInput {
   flags: GlobalFlags;
@@ -34,7 +19,7 @@ export interface ResolveInput {
 export interface ResolvedSettings {
   settings: Settings;
   /**
-   * Setting key → where its value came from: 'flag --repo', 'env MQ_REPO', 'file /abs/.mqrc (profile ci)',
+   * Setting key → where its value came from: 'flag --repo', 'env MQ_…', 'file /abs/.mqrc (profile ci)',
    * 'git remote origin', 'default'. A setting without a value has no entry.
    */
   origins: Record<string, string>;
@@ -65,7 +50,7 @@ export interface FileKey {
 }
 
 export interface ConfigLocations {
-  /** The project file read, and what named it: --config, MQ_CONFIG, or the search up from the working directory. */
+  /** The project file read, and what named it: --config, its variable, or the search up from the working directory. */
   project?: { path: string; namedBy: 'flag' | 'env' | 'search' };
   /** The user file read, if there is one. */
   user?: string;
@@ -77,7 +62,7 @@ export interface ConfigLocations {
 export interface Found<T> {
   value: T;
   origin: string;
-  /** Set when a config file supplied the value and it matters which (the API URL). */
+  /** Which file and key supplied the value, when a config file did: the API URL's trust depends on it. */
   file?: FileKey;
 }
 

@@ -2,13 +2,14 @@
 // manager. No message here ever includes the token, or the output of the command that prints it.
 import { ConfigError } from '../errors.js';
 import { formatDuration } from './duration.js';
+import { envNames } from './setting-rows.js';
 import type { Settings } from './settings.js';
 
 /** Long enough for a password manager to ask for a fingerprint; short enough not to hang CI forever. */
 export const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT_BYTES = 64 * 1024;
 
-export const NO_TOKEN_MESSAGE = 'no API token: set MQ_TOKEN (or TRUNK_API_TOKEN), or tokenCommand/tokenFile in the user config file';
+export const NO_TOKEN_MESSAGE = `no API token: set ${envNames('token')}, or tokenCommand/tokenFile in the user config file`;
 
 export async function readToken(settings: Settings): Promise<string> {
   const source = settings.token;

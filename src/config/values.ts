@@ -4,7 +4,7 @@
 import type { Repo } from '../model/repository.js';
 import { durationMs, DURATION_HINT } from './duration.js';
 import { DEFAULT_HOST, repoFrom, REPO_HINT } from './repo.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './settings.js';
+import { OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -12,7 +12,7 @@ const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
 const problem = (text: string): Checked<never> => ({ ok: false, problem: text });
 
 export const PROBLEMS = {
-  apiUrl: 'must be an http(s) URL ending in /v1, like https://api.trunk.io/v1',
+  apiUrl: "must be an http(s) URL, the service's root, like https://api.trunk.io",
   repo: `must be ${REPO_HINT} or {host, owner, name}`,
   targetBranch: 'must be a branch name',
   org: 'must be an organization slug',
@@ -23,10 +23,14 @@ export const PROBLEMS = {
   tokenFile: 'must be a file path',
   token: 'must be a non-empty string',
   profiles: 'must be a map from profile names to settings',
-  trustedApiUrls: 'must be a list of http(s) URLs ending in /v1',
+  trustedApiUrls: 'must be a list of http(s) URLs',
 } as const;
 
-/** Trailing slashes are tolerated and dropped, so request paths can be appended with one '/'. */
+/**
+ * The service's root (CLI.md): a trailing /v1 or /v2 is accepted and dropped, since the API version comes from the
+ * credential; so are trailing slashes, so that request paths can be appended with one '/'. A URL that named v1
+ * before names the same root now: `https://mq.example.com/api/v1` is `https://mq.example.com/api`.
+ */
 export function checkApiUrl(text: string): Checked<string> {
   let url: URL;
   try {
@@ -34,11 +38,8 @@ export function checkApiUrl(text: string): Checked<string> {
   } catch {
     return problem(PROBLEMS.apiUrl);
   }
-  const path = url.pathname.replace(/\/+$/, '');
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/v[12]$/, '');
   if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) return problem(PROBLEMS.apiUrl);
-  // The likeliest slips: the service's address without its version, or with another one (/v2: the v1 API is the
-  // one mq speaks). Say which URL was meant (never a password).
-  if (!path.endsWith('/v1')) return problem(`must end in /v1, as in ${url.protocol}//${url.host}${path.replace(/\/v\d+$/, '')}/v1`);
   // It is shown by `mq config show` and in errors; a token has its own setting.
   if (url.username || url.password) return problem('must not contain a user name or password');
   return ok(`${url.protocol}//${url.host}${path}`);
@@ -61,7 +62,7 @@ export function checkRepo(raw: string | { host?: string; owner: string; name: st
   return checked.ok ? checked : problem(checked.problem);
 }
 
-/** An on/off variable (MQ_INSECURE): 1, true, yes or on; 0, false, no or off. */
+/** An on/off variable (--insecure's): 1, true, yes or on; 0, false, no or off. */
 export function checkSwitch(text: string): Checked<boolean> {
   const word = text.trim().toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(word)) return ok(true);

@@ -1,7 +1,6 @@
 // `mq help <topic>`: what no single command's --help can say. The tables come from the code they describe (the
 // EXIT constants, the config file schema, the search places), so the text follows the code. The config layer is
 // loaded only to write the config topic: `mq --help` names the topics without it.
-import type { ConfigFileSchema } from '../config/index.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 export interface HelpTopic {
@@ -51,35 +50,13 @@ Under --json a failure is also described on stderr as
 `,
 };
 
-/** Every key a config file may hold; a key added to the schema does not compile until it is described here. */
-const CONFIG_KEYS: Record<keyof typeof ConfigFileSchema.shape, string> = {
-  apiUrl: 'API base URL, ending in /v1 (default https://api.trunk.io/v1)',
-  repo: 'repository: "owner/name", "host/owner/name" or {host, owner, name} (default: the git remote origin)',
-  targetBranch: "the queue's target branch (default main)",
-  org: 'organization slug, for mq test-details and mq flaky',
-  output: 'table or json (default table)',
-  timeout: 'request timeout: 30s, 2m, or a number of seconds (default 30s)',
-  tokenCommand: 'user file only: a shell command whose output is the token, run only when a request needs it',
-  tokenFile: 'user file only: a file holding the token (relative to the config file; ~ is your home)',
-  token: 'user file only: the token itself',
-  trustedApiUrls: "user file only: API URLs a project file's apiUrl may name and receive the token",
-  profiles: 'named sets of the keys above (not token, not trustedApiUrls), chosen with --profile or MQ_PROFILE',
-  $schema: "for editors: the file's JSON Schema (mq config init writes it; mq ignores it)",
-};
-
 const config: HelpTopic = {
   name: 'config',
   summary: 'where settings come from, config files and their keys',
   text: async () => configText(await import('../config/index.js')),
 };
 
-function configText({
-  PROJECT_SEARCH_PLACES,
-  USER_SEARCH_PLACES,
-}: {
-  PROJECT_SEARCH_PLACES: readonly string[];
-  USER_SEARCH_PLACES: readonly string[];
-}): string {
+function configText({ PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES, configKeysHelp, envName, envNames }: typeof import('../config/index.js')): string {
   return `Where settings come from, first found wins:
   1. flags   2. environment (mq help environment)   3. the project config file   4. the user config file
   5. inference (the repository from the git remote origin)   6. defaults
@@ -87,7 +64,7 @@ function configText({
 The project config file is the nearest of
   ${PROJECT_SEARCH_PLACES.map((place) => (place === 'package.json' ? 'package.json (its "mq" key)' : place)).join(', ')}
 from the working directory up to the git root (outside a checkout: up to your home directory), or the file
---config or MQ_CONFIG names (unless that is the user file). A pull request can change it, so it decides
+--config or ${envName('config')} names (unless that is the user file). A pull request can change it, so it decides
 neither how the token is obtained nor where it is sent: token, tokenCommand, tokenFile and trustedApiUrls in
 it are an error (exit 3), and its apiUrl gets the token only when it is a loopback address (the sandbox) or
 the user file lists it under trustedApiUrls; otherwise mq refuses before reading the token (exit 3).
@@ -98,11 +75,11 @@ Files are JSON or YAML; executable config files (.js, .ts) are never loaded, sin
 pull-request branches. An unknown key or a wrong value is an error naming the file and the key.
 
 Keys:
-${columns(Object.entries(CONFIG_KEYS))}
+${columns(configKeysHelp())}
 
-The token: MQ_TOKEN (or TRUNK_API_TOKEN) in the environment comes first; otherwise one of tokenCommand,
+The token: ${envNames('token')} in the environment comes first; otherwise one of tokenCommand,
 tokenFile or token in the user file. It is never a flag. It is sent only over https, or plain http to a
-loopback address, unless --insecure or MQ_INSECURE=1.
+loopback address, unless --insecure or ${envName('insecure')}=1.
 
   mq config init          write .mqrc.yaml at the git root (asks on a terminal; --user for the user file)
   mq config path          the config files in effect, and where new ones would go
@@ -112,19 +89,8 @@ loopback address, unless --insecure or MQ_INSECURE=1.
 `;
 }
 
-/** The variables mq reads; empty ones count as unset. */
-const VARIABLES: ReadonlyArray<readonly [string, string]> = [
-  ['MQ_API_URL', 'API base URL, ending in /v1 (flag --api-url)'],
-  ['MQ_TOKEN', 'the API token (never a flag)'],
-  ['TRUNK_API_TOKEN', 'the API token, when MQ_TOKEN is not set'],
-  ['MQ_REPO', 'repository, [host/]owner/name (flag -R/--repo)'],
-  ['MQ_BRANCH', "the queue's target branch (flag -b/--branch)"],
-  ['MQ_ORG', 'organization slug (flag --org)'],
-  ['MQ_PROFILE', 'config profile to apply (flag --profile)'],
-  ['MQ_CONFIG', 'config file to use instead of searching (flag --config)'],
-  ['MQ_TIMEOUT', 'request timeout, e.g. 30s or 2m (flag --timeout)'],
-  ['MQ_INSECURE', '1: allow sending the token over plain http to a host that is not loopback (flag --insecure)'],
-  ['NO_COLOR', 'any value: no colour (flag --no-color)'],
+/** The variables mq reads besides the settings' own; empty ones count as unset. */
+const OTHER_VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['FORCE_COLOR', 'colour even in a pipe; 0 or false: none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for requests'],
   ['NO_PROXY', 'hosts reached without the proxy'],
@@ -134,10 +100,10 @@ const VARIABLES: ReadonlyArray<readonly [string, string]> = [
 const environment: HelpTopic = {
   name: 'environment',
   summary: 'the environment variables mq reads',
-  text: () => `Environment variables (a flag wins over a variable, a variable over the config files; an empty
+  text: async () => `Environment variables (a flag wins over a variable, a variable over the config files; an empty
 variable counts as unset):
 
-${columns(VARIABLES)}
+${columns([...(await import('../config/setting-rows.js')).environmentHelp(), ...OTHER_VARIABLES])}
 `,
 };
 

@@ -14,7 +14,7 @@ import type { TestingDetails } from './testing.js';
  * The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json.
  * `alreadyQueued`: `mq submit` found the PR in the queue (the service answered 409), with its `state` and its
  * 1-based `position` in `enqueuedPullRequests` as the service reported them (null when it did not say). That is
- * a success, unless the flags asked it to be queued differently: then a refusal that says how to change it.
+ * a success, unless the flags wanted it queued differently: then a refusal that says how to change it.
  */
 export type PrOutcome = ({ pr: number; ok: true } | { pr: number; ok: false; error: { code: string; status?: number; message: string } }) & {
   state?: string | null;
@@ -110,7 +110,8 @@ export type CommandResult =
   | { kind: 'config'; entries: ConfigEntry[]; files: string[] }
   | {
       kind: 'configPaths';
-      project: ConfigFilePath & { namedBy: '--config' | 'MQ_CONFIG' | 'search' | null };
+      /** What named the project file: the flag, the environment variable, or the search up from the working directory. */
+      project: ConfigFilePath & { namedBy: string | null };
       user: ConfigFilePath;
       /** Executable config files the search passed over: mq never loads them. */
       ignored: string[];

@@ -18,5 +18,5 @@ export interface RenderContext {
   screen?: Screen;
 }
 
-/** The result of one kind, as src/commands/result.ts defines it. */
+/** The result of one kind, as src/model/result.ts defines it. */
 export type ResultOf<K extends CommandResult['kind']> = Extract<CommandResult, { kind: K }>;

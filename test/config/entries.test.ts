@@ -10,7 +10,7 @@ describe('configEntries', () => {
     const file = t.write('home/proj/.mqrc', 'timeout: 90\norg: acme\n');
     const entries = configEntries(await t.resolve({ flags: { branch: 'release' }, env: { MQ_TOKEN: 'tok-123' } }));
     expect(entries).toEqual([
-      { key: 'apiUrl', value: 'https://api.trunk.io/v1', origin: 'default' },
+      { key: 'apiUrl', value: 'https://api.trunk.io', origin: 'default' },
       { key: 'token', value: 'set', origin: 'env MQ_TOKEN' },
       { key: 'repo', value: 'github.com/acme/widgets', origin: 'git remote origin' },
       { key: 'targetBranch', value: 'release', origin: 'flag --branch' },
@@ -31,7 +31,7 @@ describe('configEntries', () => {
     expect(entries.find((entry) => entry.key === 'insecure')).toEqual({ key: 'insecure', value: 'on', origin: 'env MQ_INSECURE' });
     expect(entries.find((entry) => entry.key === 'trustedApiUrls')).toEqual({
       key: 'trustedApiUrls',
-      value: 'https://a.example/v1, https://b.example/v1',
+      value: 'https://a.example, https://b.example',
       origin: `file ${user}`,
     });
   });

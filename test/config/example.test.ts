@@ -16,7 +16,7 @@ describe('.mqrc.example', () => {
     const { settings, files } = await t.resolve();
     expect(files).toEqual([file]);
     expect(settings).toMatchObject({
-      apiUrl: 'https://api.trunk.io/v1',
+      apiUrl: 'https://api.trunk.io',
       repo: { host: 'github.com', owner: 'acme', name: 'widgets' },
       targetBranch: 'main',
       output: 'table',
@@ -25,7 +25,7 @@ describe('.mqrc.example', () => {
     expect(settings.token).toBeUndefined();
     const staging = await t.resolve({ flags: { profile: 'staging' } });
     expect(staging.settings).toMatchObject({
-      apiUrl: 'https://staging.example.com/api/v1',
+      apiUrl: 'https://staging.example.com/api',
       targetBranch: 'develop',
       timeoutMs: 120_000,
     });

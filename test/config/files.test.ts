@@ -219,8 +219,8 @@ describe('validation', () => {
     ['timeout: 0', '"timeout" must be longer than zero'],
     ['timeout: true', `"timeout" ${DURATION}`],
     ['output: xml', '"output" must be "table" or "json"'],
-    ['apiUrl: https://api.trunk.io', '"apiUrl" must end in /v1, as in https://api.trunk.io/v1'],
-    ['apiUrl: 42', '"apiUrl" must be an http(s) URL ending in /v1, like https://api.trunk.io/v1'],
+    ['apiUrl: ftp://api.trunk.io', `"apiUrl" must be an http(s) URL, the service's root, like https://api.trunk.io`],
+    ['apiUrl: 42', `"apiUrl" must be an http(s) URL, the service's root, like https://api.trunk.io`],
     ['repo: nope', '"repo" must be "owner/name" or "host/owner/name"'],
     ['repo: { owner: acme }', '"repo" must be "owner/name" or "host/owner/name" or {host, owner, name}'],
     ['repo: { owner: acme, name: w, branch: main }', 'unknown key "repo.branch"'],
@@ -258,8 +258,8 @@ describe('validation', () => {
   it.each([
     ['tokenCommand: "  "', '"tokenCommand" must be a shell command'],
     ['tokenFile: 7', '"tokenFile" must be a file path'],
-    ['trustedApiUrls: https://mq.example.com/v1', '"trustedApiUrls" must be a list of http(s) URLs ending in /v1'],
-    ['trustedApiUrls: [https://mq.example.com]', '"trustedApiUrls[0]" must end in /v1, as in https://mq.example.com/v1'],
+    ['trustedApiUrls: https://mq.example.com/v1', '"trustedApiUrls" must be a list of http(s) URLs'],
+    ['trustedApiUrls: [mq.example.com]', `"trustedApiUrls[0]" must be an http(s) URL, the service's root, like https://api.trunk.io`],
     ['profiles: { ci: { trustedApiUrls: [] } }', 'unknown key "profiles.ci.trustedApiUrls"'],
   ])('user file %j: %s', async (yaml, problem) => {
     const t = tree();

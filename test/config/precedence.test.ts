@@ -25,11 +25,11 @@ const cases: Case[] = [
     project: { apiUrl: 'https://project.example/api/v1' },
     user: { apiUrl: 'http://localhost:8080/v1' },
     expected: {
-      flag: 'https://flag.example/v1',
-      env: 'https://env.example/v1',
-      project: 'https://project.example/api/v1',
-      user: 'http://localhost:8080/v1',
-      default: 'https://api.trunk.io/v1',
+      flag: 'https://flag.example',
+      env: 'https://env.example',
+      project: 'https://project.example/api',
+      user: 'http://localhost:8080',
+      default: 'https://api.trunk.io',
     },
   },
   {
@@ -166,7 +166,7 @@ describe('flags and the environment', () => {
     };
     const { settings, origins } = await t.resolve({ env: empty, stdoutIsTTY: true });
     expect(settings).toMatchObject({
-      apiUrl: 'https://api.trunk.io/v1',
+      apiUrl: 'https://api.trunk.io',
       repo: { owner: 'project', name: 'repo' },
       targetBranch: 'develop',
       org: 'acme',
@@ -183,12 +183,8 @@ describe('flags and the environment', () => {
     [{ timeout: 'soon' }, /invalid --timeout "soon": must be a duration/],
     [{ timeout: '0s' }, /invalid --timeout "0s": must be longer than zero/],
     [{ repo: 'nope' }, /invalid --repo "nope"/],
-    [{ apiUrl: 'https://api.trunk.io' }, /invalid --api-url "https:\/\/api.trunk.io": must end in \/v1, as in https:\/\/api.trunk.io\/v1/],
-    [
-      { apiUrl: 'https://mq.example.com/api/v2/' },
-      /invalid --api-url "https:\/\/mq.example.com\/api\/v2\/": must end in \/v1, as in https:\/\/mq.example.com\/api\/v1$/,
-    ],
-    [{ apiUrl: 'ftp://x.example/v1' }, /invalid --api-url/],
+    [{ apiUrl: 'ftp://x.example/v1' }, /invalid --api-url "ftp:\/\/x.example\/v1": must be an http\(s\) URL, the service's root/],
+    [{ apiUrl: 'https://x.example/v1?x=1' }, /invalid --api-url/],
     [{ branch: '' }, /invalid --branch ""/],
     [{ config: 'missing.yaml' }, /invalid --config "missing.yaml": no such file/],
   ] satisfies [GlobalFlags, RegExp][])('a bad flag %j is a usage error (exit 2)', async (flags, message) => {
@@ -198,6 +194,19 @@ describe('flags and the environment', () => {
       exitCode: 2,
       message: expect.stringMatching(message),
     });
+  });
+
+  it.each([
+    ['https://api.trunk.io', 'https://api.trunk.io'],
+    ['https://api.trunk.io/v1', 'https://api.trunk.io'],
+    ['https://api.trunk.io/v2/', 'https://api.trunk.io'],
+    ['https://mq.example.com/api/v1/', 'https://mq.example.com/api'],
+    ['https://mq.example.com/api/v2', 'https://mq.example.com/api'],
+    ['https://mq.example.com/api/', 'https://mq.example.com/api'],
+    ['http://127.0.0.1:4000/v1', 'http://127.0.0.1:4000'],
+  ])("takes %s as the service's root %s: a trailing /v1 or /v2 is dropped (CLI.md)", async (given, root) => {
+    const t = tree();
+    expect((await t.resolve({ flags: { apiUrl: given } })).settings.apiUrl).toBe(root);
   });
 
   it.each([

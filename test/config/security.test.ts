@@ -50,7 +50,7 @@ describe('a project file cannot say how the token is obtained', () => {
       const resolved = await t.resolve(input);
       expect(resolved.settings.token).toMatchObject({ kind: 'command', command: 'echo tok' });
       expect(resolved.files).toEqual([user]);
-      expect(resolved.trust.trustedApiUrls).toEqual(['https://mq.example.com/v1']);
+      expect(resolved.trust.trustedApiUrls).toEqual(['https://mq.example.com']);
     }
     // The same file by another name is still the user file.
     const link = join(t.root, 'link.yaml');
@@ -77,7 +77,7 @@ describe('where the token may be sent', () => {
     expect(refused).toBeInstanceOf(ConfigError);
     expect(refused.exitCode).toBe(3);
     expect(refused.message).toBe(
-      `${file}: "apiUrl" https://evil.example/v1 is not trusted: a project config file (which a pull request can ` +
+      `${file}: "apiUrl" https://evil.example is not trusted: a project config file (which a pull request can ` +
         'change) may send the token only to a URL your user config lists; to trust it, add it to trustedApiUrls in ' +
         `${join(t.xdg, 'mq', 'config.yaml')}, or pass it with --api-url or MQ_API_URL`,
     );
@@ -88,6 +88,19 @@ describe('where the token may be sent', () => {
     t.write('home/proj/.mqrc.yaml', 'apiUrl: https://mq.example.com/v1/\n');
     t.write('home/.config/mq/config.json', { trustedApiUrls: ['https://MQ.example.com/v1'] });
     await expect(check(t)).resolves.toBeUndefined();
+  });
+
+  it('compares roots: an entry with /v1 trusts the root, and one without trusts the URL with /v1 or /v2', async () => {
+    for (const [project, trusted] of [
+      ['https://mq.example.com', 'https://mq.example.com/v1'],
+      ['https://mq.example.com/v1', 'https://mq.example.com'],
+      ['https://mq.example.com/api/v2', 'https://mq.example.com/api/v1/'],
+    ]) {
+      const t = tree();
+      t.write('home/proj/.mqrc.yaml', `apiUrl: ${project}\n`);
+      t.write('home/.config/mq/config.json', { trustedApiUrls: [trusted] });
+      await expect(check(t), `${project} trusted by ${trusted}`).resolves.toBeUndefined();
+    }
   });
 
   it.each(['http://127.0.0.1:8080/v1', 'http://localhost:4000/v1', 'http://[::1]:9/v1', 'http://127.1/v1', 'https://api.trunk.io/v1'])(
@@ -103,7 +116,7 @@ describe('where the token may be sent', () => {
     const t = tree();
     const file = t.write('home/proj/.mqrc.yaml', 'profiles:\n  staging:\n    apiUrl: https://staging.example.com/v1\n');
     expect((await rejection(check(t, { flags: { profile: 'staging' } }))).message).toMatch(
-      new RegExp(`^${file}: "profiles\\.staging\\.apiUrl" https://staging\\.example\\.com/v1 is not trusted`),
+      new RegExp(`^${file}: "profiles\\.staging\\.apiUrl" https://staging\\.example\\.com is not trusted`),
     );
     const p = tree();
     const pkg = p.write('home/proj/package.json', { mq: { apiUrl: 'https://evil.example/v1' } });
@@ -125,7 +138,7 @@ describe('where the token may be sent', () => {
     const refused = await rejection(check(t, { env: { MQ_API_URL: 'http://example.com/v1' } }));
     expect(refused).toBeInstanceOf(ConfigError);
     expect(refused.message).toBe(
-      'refusing to send the token over plain http to http://example.com/v1 (env MQ_API_URL): use https, or pass ' + '--insecure (MQ_INSECURE=1) to allow it',
+      'refusing to send the token over plain http to http://example.com (env MQ_API_URL): use https, or pass ' + '--insecure (MQ_INSECURE=1) to allow it',
     );
     await expect(check(t, { env: { MQ_API_URL: 'http://example.com/v1' }, flags: { insecure: true } })).resolves.toBeUndefined();
     for (const on of ['1', 'true', 'YES']) await expect(check(t, { env: { MQ_API_URL: 'http://example.com/v1', MQ_INSECURE: on } })).resolves.toBeUndefined();

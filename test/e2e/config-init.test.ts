@@ -72,14 +72,14 @@ describe('mq config init', () => {
     ];
     const run = await mq(args, { cwd: c.sub, env: c.env });
     expect(run.code).toBe(0);
-    const values = { repo: 'ghe.example.com/acme/tools', targetBranch: 'release', apiUrl: 'https://mq.example.com/v1', org: 'acme', output: 'json' };
+    const values = { repo: 'ghe.example.com/acme/tools', targetBranch: 'release', apiUrl: 'https://mq.example.com', org: 'acme', output: 'json' };
     expect(json(run)).toEqual({ path: join(c.root, '.mqrc.yaml'), scope: 'project', replaced: false, values, token: null, schema: null });
     // That apiUrl gets the token only once the user config trusts it: said now rather than at the first request.
     expect(run.stderr).toBe(
-      `warning: mq sends the token to https://mq.example.com/v1 from a project file only once trustedApiUrls in ${join(c.userDir, 'config.yaml')} lists it\n`,
+      `warning: mq sends the token to https://mq.example.com from a project file only once trustedApiUrls in ${join(c.userDir, 'config.yaml')} lists it\n`,
     );
     const shown = json(await mq(['config', 'show', '--json'], { cwd: c.root, env: c.env }));
-    expect(shown.settings.apiUrl.value).toBe('https://mq.example.com/v1');
+    expect(shown.settings.apiUrl.value).toBe('https://mq.example.com');
 
     const other = checkout();
     const quiet = await mq(['config', 'init', '--json', '--api-url', 'https://api.trunk.io/v1'], { cwd: other.root, env: other.env });
@@ -151,9 +151,9 @@ describe('mq config init', () => {
     const run = await mq(['config', 'init', '--user', '--api-url', 'https://mq.example.com/v1', '--json'], { cwd: c.sub, env: c.env });
     expect(run.code).toBe(0);
     const file = join(c.userDir, 'config.yaml');
-    expect(json(run)).toEqual({ path: file, scope: 'user', replaced: false, values: { apiUrl: 'https://mq.example.com/v1' }, token: null, schema: SCHEMA_URL });
+    expect(json(run)).toEqual({ path: file, scope: 'user', replaced: false, values: { apiUrl: 'https://mq.example.com' }, token: null, schema: SCHEMA_URL });
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(read(file)).toContain('apiUrl: "https://mq.example.com/v1"');
+    expect(read(file)).toContain('apiUrl: "https://mq.example.com"');
     expect((await mq(['config', 'init', '--user'], { cwd: c.sub, env: c.env })).code).toBe(2);
     expect(existsSync(join(c.root, '.mqrc.yaml'))).toBe(false);
   });
@@ -214,7 +214,7 @@ describe.skipIf(!hasScript)('mq config init on a terminal', () => {
       [/repository \(owner\/name\) \[acme\/widgets\]: $/, 'not a repo\r'],
       [/repository \(owner\/name\) \[acme\/widgets\]: $/, '\r'],
       [/target branch \[main\]: $/, 'release\r'],
-      [/API URL \[https:\/\/api\.trunk\.io\/v1\]: $/, '\r'],
+      [/API URL \[https:\/\/api\.trunk\.io\]: $/, '\r'],
       [/output \(table or json\) \[table\]: $/, 'json\r'],
     ]);
     expect(run.stdout).toContain('repository (owner/name) must be "owner/name"');

@@ -50,7 +50,7 @@ describe('mq doctor', () => {
     expect(line(run, 'service status')).toContain('All systems operational');
     expect(line(run, 'repository')).toContain('github.com/acme/doctor (env MQ_REPO)');
     expect(line(run, 'queue')).toContain('main of github.com/acme/doctor: running');
-    expect(run.stdout).toMatch(/apiUrl +http:\/\/127\.0\.0\.1:\d+\/v1 +\(env MQ_API_URL\)/);
+    expect(run.stdout).toMatch(/apiUrl +http:\/\/127\.0\.0\.1:\d+ +\(env MQ_API_URL\)/);
     expect(run.stdout).toContain('All 11 checks passed.');
     expect(run.stdout).not.toMatch(/\u001b\[/);
     tokenNeverShown(run);
@@ -104,18 +104,26 @@ describe('mq doctor', () => {
     tokenNeverShown(run);
   });
 
-  it('a URL without /v1: exit 3 from the environment, 2 from a flag (as every command), naming it and the URL meant', async () => {
-    const bare = sandbox.url.replace(/\/v1$/, '');
+  it("takes the service's root with or without a trailing /v1 or /v2 (CLI.md): every check passes", async () => {
+    const root = sandbox.url.replace(/\/v1$/, '');
+    for (const run of [await mq(['doctor'], { env: env({ MQ_API_URL: root }) }), await mq(['doctor', '--api-url', `${root}/v2`], { env: env() })]) {
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`apiUrl +${root.replace(/\./g, '\\.')} `));
+    }
+  });
+
+  it('a URL that is not http(s): exit 3 from the environment, 2 from a flag (as every command), naming it', async () => {
+    const bad = sandbox.url.replace(/^http/, 'ftp');
     const runs: Array<[Run, number]> = [
-      [await mq(['doctor'], { env: env({ MQ_API_URL: bare }) }), 3],
-      [await mq(['doctor', '--api-url', bare], { env: env() }), 2],
+      [await mq(['doctor'], { env: env({ MQ_API_URL: bad }) }), 3],
+      [await mq(['doctor', '--api-url', bad], { env: env() }), 2],
     ];
-    const status = await mq(['status', '1', '--api-url', bare], { env: env() });
+    const status = await mq(['status', '1', '--api-url', bad], { env: env() });
     expect(status.code).toBe(2);
-    expect(status.stderr).toContain(`"${bare}": must end in /v1`);
+    expect(status.stderr).toContain(`"${bad}": must be an http(s) URL`);
     for (const [run, code] of runs) {
       expect(run.code).toBe(code);
-      expect(line(run, 'config')).toContain(`"${bare}": must end in /v1, as in ${sandbox.url}`);
+      expect(line(run, 'config')).toContain(`"${bad}": must be an http(s) URL, the service's root, like https://api.trunk.io`);
       expect(line(run, 'API reachable')).toMatch(/^- .*skipped/);
       tokenNeverShown(run);
     }

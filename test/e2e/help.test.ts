@@ -130,7 +130,9 @@ describe('mq help', () => {
   it('environment: every variable the settings layer reads', async () => {
     const run = await mq(['help', 'environment']);
     expect(run.code).toBe(0);
-    const sources = ['environment.ts', 'resolve.ts', 'color.ts'].map((file) => readFileSync(resolve(import.meta.dirname, '../../src/config', file), 'utf8'));
+    const sources = ['setting-rows.ts', 'environment.ts', 'resolve.ts', 'color.ts'].map((file) =>
+      readFileSync(resolve(import.meta.dirname, '../../src/config', file), 'utf8'),
+    );
     const read = new Set(sources.flatMap((source) => [...source.matchAll(/'((?:MQ|TRUNK|NO|FORCE|XDG)_[A-Z_]+)'/g)].map((m) => m[1]!)));
     expect(read.size).toBeGreaterThan(8);
     for (const name of read) expect(run.stdout).toContain(name);

@@ -96,7 +96,7 @@ describe('a project config file decides neither how the token is obtained nor wh
     const run = await mq(['queue', 'get'], { cwd: dir });
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      `mq: ${join(dir, '.mqrc.yaml')}: "apiUrl" https://mq.invalid/v1 is not trusted: a project config file (which a ` +
+      `mq: ${join(dir, '.mqrc.yaml')}: "apiUrl" https://mq.invalid is not trusted: a project config file (which a ` +
         'pull request can change) may send the token only to a URL your user config lists; to trust it, add it to ' +
         `trustedApiUrls in ${join(dir, '.config/mq/config.yaml')}, or pass it with --api-url or MQ_API_URL\n`,
     );
@@ -126,8 +126,7 @@ describe('the token only over https or loopback http', () => {
     const run = await mq(['queue', 'get'], { cwd: dir, env: { MQ_API_URL: 'http://example.com/v1', MQ_REPO: 'acme/widgets' } });
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      'mq: refusing to send the token over plain http to http://example.com/v1 (env MQ_API_URL): use https, or pass ' +
-        '--insecure (MQ_INSECURE=1) to allow it\n',
+      'mq: refusing to send the token over plain http to http://example.com (env MQ_API_URL): use https, or pass ' + '--insecure (MQ_INSECURE=1) to allow it\n',
     );
     expect(existsSync(join(dir, 'token-read'))).toBe(false);
   });

@@ -24,7 +24,9 @@ import {
   type ConfigText,
 } from '../../config/index.js';
 import type { Repo } from '../../model/repository.js';
+import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';
+import type { CONFIG_INIT } from '../command-words.js';
 import type { Context } from '../context.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../invocation.js';
 import type { ConfigInitResult } from '../../model/result.js';
@@ -42,8 +44,8 @@ export interface ConfigInitInput {
 }
 
 /** `mq config init`: the input from its own flags (the others are global: --repo, --branch, --api-url, --org, --output). */
-export function parseConfigInit(words: Words, io: ArgvIo): Invocation {
-  const opts = words.flags as { user?: boolean; force?: boolean; tokenCommand?: string; tokenFile?: string };
+export function parseConfigInit(words: Words<typeof CONFIG_INIT>, io: ArgvIo): Invocation {
+  const opts = words.flags;
   if (opts.tokenCommand !== undefined && opts.tokenFile !== undefined) {
     throw new UsageError('give --token-command or --token-file, not both: the token comes from one place');
   }
@@ -72,7 +74,7 @@ export function parseConfigInit(words: Words, io: ArgvIo): Invocation {
 const HEADER = {
   project: [
     'mq settings for this repository, written by `mq config init`. Every key: `mq help config`.',
-    'No token here, nor how to get one: a pull request can change this file. Set MQ_TOKEN, or see mq config init --user.',
+    `No token here, nor how to get one: a pull request can change this file. Set ${envName('token')}, or see mq config init --user.`,
   ],
   user: ['Your own mq settings, written by `mq config init --user`. Every key: `mq help config`.'],
 } as const;
@@ -120,7 +122,7 @@ async function target(input: ConfigInitInput, ctx: Context): Promise<{ path: str
 }
 
 /** Why a project file other than the one written is read instead. */
-const SHADOWS = { search: 'is nearer to the working directory', flag: 'is named by --config', env: 'is named by MQ_CONFIG' } as const;
+const SHADOWS = { search: 'is nearer to the working directory', flag: 'is named by --config', env: `is named by ${envName('config')}` } as const;
 
 function exists(path: string): UsageError {
   return new UsageError(`${path} already exists: mq config init --force replaces it (mq config show shows what it holds)`);

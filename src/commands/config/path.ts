@@ -1,11 +1,12 @@
 // mq config path: the config files in effect, and where `mq config init` would write the ones that are missing.
 import { join } from 'node:path';
 import { NEW_CONFIG_FILE, projectFileDir } from '../../config/index.js';
+import { envName } from '../../config/setting-rows.js';
 import type { Context } from '../context.js';
 import { work, type Invocation } from '../invocation.js';
 import type { CommandResult } from '../../model/result.js';
 
-const NAMED_BY = { flag: '--config', env: 'MQ_CONFIG', search: 'search' } as const;
+const NAMED_BY = { flag: '--config', env: envName('config'), search: 'search' } as const;
 
 /** `mq config path` */
 export function parseConfigPath(): Invocation {

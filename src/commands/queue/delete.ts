@@ -3,6 +3,7 @@
 import { EXIT, MqError } from '../../errors.js';
 import { queueName } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
+import type { QUEUE_DELETE } from '../command-words.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import { eachPr, unsure } from '../pull-requests.js';
@@ -10,8 +11,8 @@ import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../uncertain.js';
 
 /** `mq queue delete [--yes] [--cancel-all]` */
-export function parseQueueDelete(words: Words): Invocation {
-  const { yes, cancelAll } = words.flags as { yes?: boolean; cancelAll?: boolean };
+export function parseQueueDelete(words: Words<typeof QUEUE_DELETE>): Invocation {
+  const { yes, cancelAll } = words.flags;
   return work.result({ yes: Boolean(yes), cancelAll: Boolean(cancelAll) }, deleteQueue);
 }
 

@@ -1,5 +1,6 @@
 // mq queue get: the queue's state, settings and enqueued PRs. On a terminal the settings are summed up unless
 // --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
+import type { QUEUE_GET } from '../command-words.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../../model/result.js';
@@ -11,8 +12,8 @@ export interface QueueGetInput {
 }
 
 /** `mq queue get [--settings] [--watch [--interval d]]` */
-export async function parseQueueGet(words: Words): Promise<Invocation> {
-  const flags = words.flags as { watch?: boolean; interval?: string; settings?: boolean; verbose?: boolean };
+export async function parseQueueGet(words: Words<typeof QUEUE_GET>): Promise<Invocation> {
+  const flags = words.flags;
   const shown: QueueGetInput = flags.settings || flags.verbose ? { allSettings: true } : {};
   if (!flags.watch) {
     refuseLoneInterval(flags, '--watch');

@@ -5,13 +5,14 @@ import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { queueName } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
+import type { QUEUE_DRAIN, QUEUE_PAUSE } from '../command-words.js';
 import type { Context, QueueRef } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import { poll } from '../../model/poll.js';
 import { ADMITTED_STATES, type DrainEvents, type DrainResult, type QueueChange } from '../../model/wait-events.js';
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, queueCommand, settle } from '../uncertain.js';
-import { parseWaitOptions, refuseLoneInterval, type WaitFlags } from '../wait-input.js';
+import { parseWaitOptions, refuseLoneInterval } from '../wait-input.js';
 
 export interface StateChangeInput {
   yes: boolean;
@@ -19,14 +20,14 @@ export interface StateChangeInput {
 }
 
 /** `mq queue pause [--reason text] [--yes]` */
-export function parseQueuePause(words: Words): Invocation {
-  const { yes, reason } = words.flags as { yes?: boolean; reason?: string };
+export function parseQueuePause(words: Words<typeof QUEUE_PAUSE>): Invocation {
+  const { yes, reason } = words.flags;
   return work.result({ yes: Boolean(yes), reason }, pauseQueue);
 }
 
 /** `mq queue drain [--yes] [--wait [--interval d]]`: --timeout, wherever it is written, bounds the wait. */
-export function parseQueueDrain(words: Words): Invocation {
-  const flags = words.flags as WaitFlags & { yes?: boolean; wait?: boolean };
+export function parseQueueDrain(words: Words<typeof QUEUE_DRAIN>): Invocation {
+  const flags = words.flags;
   if (!flags.wait) {
     refuseLoneInterval(flags, '--wait');
     return work.result({ yes: Boolean(flags.yes) }, drainQueue);

@@ -1,5 +1,6 @@
 // `mq config init`: the file written, the keys in it, and how the token is to be given, since it is not in there.
 import type { RenderContext, ResultOf } from '../options.js';
+import { envNames } from '../../config/setting-rows.js';
 import { safeLine } from '../sanitize.js';
 import { renderPairs } from '../tables.js';
 
@@ -15,7 +16,7 @@ export function renderConfigInit(result: ResultOf<'configInit'>, ctx: RenderCont
   }
   lines.push(
     result.token === null
-      ? `No token in it: set MQ_TOKEN (or TRUNK_API_TOKEN), or add tokenCommand, tokenFile or token to ${result.scope === 'user' ? 'this file' : 'your user config (mq config init --user)'}. See mq help config.`
+      ? `No token in it: set ${envNames('token')}, or add tokenCommand, tokenFile or token to ${result.scope === 'user' ? 'this file' : 'your user config (mq config init --user)'}. See mq help config.`
       : `The token comes from ${result.token}.`,
   );
   return `${lines.join('\n')}\n`;

@@ -3,17 +3,16 @@ import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
 import { renderTable } from '../tables.js';
 
-const FOUND = {
-  '--config': 'read (named by --config)',
-  MQ_CONFIG: 'read (named by MQ_CONFIG)',
-  search: 'read (the nearest from the working directory up)',
-} as const;
+/** How the project file was found: named by --config or its variable, or the search. */
+function found(namedBy: string): string {
+  return namedBy === 'search' ? 'read (the nearest from the working directory up)' : `read (named by ${namedBy})`;
+}
 
 export function renderConfigPaths(result: ResultOf<'configPaths'>, ctx: RenderContext): string {
   const { paint } = ctx;
   const missing = (command: string) => paint.dim(`none yet: \`${command}\` writes it here`);
   const rows = [
-    ['project', safeLine(result.project.path), result.project.namedBy ? FOUND[result.project.namedBy] : missing('mq config init')],
+    ['project', safeLine(result.project.path), result.project.namedBy ? found(result.project.namedBy) : missing('mq config init')],
     ['user', safeLine(result.user.path), result.user.exists ? 'read' : missing('mq config init --user')],
     ...result.ignored.map((path) => ['ignored', safeLine(path), paint.yellow('not loaded: mq runs no config code')]),
   ];
