@@ -6,7 +6,8 @@ import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { FLAKY_LINK_TICKET, FLAKY_LIST } from './command-words.js';
 import type { Context } from './context.js';
-import { parsePositiveInt, parseTestId, parseTime } from './input.js';
+import { parseInstant, parsePositiveInt, parseTestId } from './input.js';
+import { type Instant, isoAt, serviceClock } from '../model/clock.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from '../model/result.js';
 import { checkCommand, settle } from './uncertain.js';
@@ -17,8 +18,8 @@ export type FlakyListInput = { pageSize: number } & (
   | { list: 'quarantined' }
   /** The service takes one status a request: without --status, mq asks for each. */
   | { list: 'unhealthy'; statuses: UnhealthyStatus[] }
-  /** ISO instants: start inclusive, end exclusive. */
-  | { list: 'failing'; startTime: string; endTime: string }
+  /** From `since` (inclusive) to the service's now (exclusive). */
+  | { list: 'failing'; since: Instant }
 );
 
 const SELECTORS = ['quarantined', 'unhealthy', 'failing'] as const;
@@ -42,12 +43,12 @@ export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Inv
     }
     case 'failing': {
       const since = flags.since ?? '24h';
-      const startTime = parseTime('--since', since, io.now);
-      const start = Date.parse(startTime);
-      // The service refuses a window wider than 7 days; its end is now.
-      if (start >= io.now) throw new UsageError(`--since ${since} is not in the past`);
-      if (io.now - start > FAILING_WINDOW_MAX_MS) throw new UsageError(`--since ${since} reaches back more than 7 days, the most the service looks at`);
-      return work.result({ list, startTime, endTime: new Date(io.now).toISOString(), pageSize }, flakyList);
+      const instant = parseInstant('--since', since);
+      // The service refuses a window wider than 7 days; its end is now (an ISO time is judged by the local clock).
+      const back = 'agoMs' in instant ? instant.agoMs : io.now - instant.at;
+      if (back <= 0) throw new UsageError(`--since ${since} is not in the past`);
+      if (back > FAILING_WINDOW_MAX_MS) throw new UsageError(`--since ${since} reaches back more than 7 days, the most the service looks at`);
+      return work.result({ list, since: instant, pageSize }, flakyList);
     }
   }
 }
@@ -70,7 +71,8 @@ export async function flakyList(input: FlakyListInput, ctx: Context): Promise<Co
       return { kind: 'flakyTests', list: 'unhealthy', tests };
     }
     case 'failing': {
-      const window = { start: input.startTime, end: input.endTime };
+      const now = await serviceClock(service, ctx.now);
+      const window = { start: isoAt(input.since, now), end: new Date(now).toISOString() };
       const tests = await allPages(input.pageSize, (page) => service.listFailingTests(scope, window, page));
       return { kind: 'flakyTests', list: 'failing', tests };
     }

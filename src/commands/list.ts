@@ -1,5 +1,6 @@
 // mq list: the queue's PR history, page by page until --limit PRs or the last page.
 import { LIST_TAKE_MAX, type PullRequestState } from '../model/vocabulary.js';
+import { type Instant, isoAt, isRelative, serviceClock } from '../model/clock.js';
 import type { EnqueuedPullRequest } from '../model/pull-request.js';
 import type { LIST } from './command-words.js';
 import type { Context } from './context.js';
@@ -9,9 +10,9 @@ import type { CommandResult } from '../model/result.js';
 
 export interface ListInput {
   state?: PullRequestState;
-  /** ISO 8601 instants: PRs concluded since then, until then (both inclusive). */
-  since?: string;
-  until?: string;
+  /** PRs concluded since then, until then (both inclusive); a duration is read against the service's clock. */
+  since?: Instant;
+  until?: Instant;
   limit: number;
 }
 
@@ -31,13 +32,16 @@ export function parseList(words: Words<typeof LIST>, io: ArgvIo): Invocation {
 export async function list(input: ListInput, ctx: Context): Promise<CommandResult> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
+  const now = isRelative(input.since) || isRelative(input.until) ? await serviceClock(service, ctx.now) : ctx.now();
+  const since = input.since && isoAt(input.since, now);
+  const until = input.until && isoAt(input.until, now);
   const pullRequests: EnqueuedPullRequest[] = [];
   let cursor: string | undefined;
   do {
     const page = await service.listPullRequests(ref, {
       state: input.state,
-      since: input.since,
-      until: input.until,
+      since,
+      until,
       cursor,
       take: Math.min(LIST_TAKE_MAX, input.limit - pullRequests.length),
     });

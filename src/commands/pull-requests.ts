@@ -152,7 +152,13 @@ function leftBehind(results: PrOutcome[], rest: number[], doneWord = 'done'): st
 export function prFailure(error: unknown): PrFailure {
   if (!(error instanceof MqError) || isFatal(error)) throw error;
   const status = (error as { status?: number }).status;
-  return { code: error.code, ...(status ? { status } : {}), message: error.message };
+  const retryAfterMs = error instanceof ApiError && status === 429 ? error.retryAfterMs : undefined;
+  return {
+    code: error.code,
+    ...(status ? { status } : {}),
+    message: error.message,
+    ...(retryAfterMs !== undefined && { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) }),
+  };
 }
 
 function isFatal(error: MqError): boolean {

@@ -5,14 +5,15 @@ import { InterruptedError, UsageError } from '../errors.js';
 import type { STATS } from './command-words.js';
 import type { Context } from './context.js';
 import { parseWindow } from './input.js';
+import { type Instant, isoAt, serviceClock } from '../model/clock.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from '../model/result.js';
 import { type Durations, durationsFromMetrics, HistoryTally, noDurations } from '../model/stats.js';
 
 export interface StatsInput {
-  /** ISO 8601 instants, both inclusive; `until` absent means up to now. */
-  since: string;
-  until?: string;
+  /** Both inclusive, durations read against the service's clock; `until` absent means up to the service's now. */
+  since: Instant;
+  until?: Instant;
   by?: 'author';
 }
 
@@ -31,7 +32,9 @@ export function parseStats(words: Words<typeof STATS>, io: ArgvIo): Invocation {
 export async function stats(input: StatsInput, ctx: Context): Promise<CommandResult> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
-  const until = input.until ?? new Date(ctx.now()).toISOString();
+  const now = await serviceClock(service, ctx.now);
+  const since = isoAt(input.since, now);
+  const until = isoAt(input.until ?? { at: now }, now);
   const tally = new HistoryTally();
   // Asked for alongside the history; a failure costs the durations only, never the counts.
   const durations: Promise<Durations> = service.getMergeQueueMetrics({ repo: ref.repo }).then(
@@ -48,7 +51,7 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   try {
     let cursor: string | undefined;
     do {
-      const page = await service.listPullRequests(ref, { since: input.since, until: input.until, cursor, take: LIST_TAKE_MAX });
+      const page = await service.listPullRequests(ref, { since, until: input.until && until, cursor, take: LIST_TAKE_MAX });
       tally.add(page.pullRequests);
       cursor = page.nextCursor;
       if (cursor !== undefined) ctx.progress(`fetched ${tally.counts.total.toLocaleString('en-US')} PRs…`);
@@ -59,11 +62,11 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   return {
     kind: 'stats',
     stats: {
-      window: { since: input.since, until },
+      window: { since, until },
       counts: tally.counts,
       rates: tally.rates(),
       byAuthor: input.by === 'author' ? tally.byAuthor() : null,
-      perDay: tally.perDay(input.since, until),
+      perDay: tally.perDay(since, until),
       durations: await durations,
     },
   };

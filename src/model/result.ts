@@ -16,7 +16,11 @@ import type { TestingDetails } from './testing.js';
  * 1-based `position` in `enqueuedPullRequests` as the service reported them (null when it did not say). That is
  * a success, unless the flags wanted it queued differently: then a refusal that says how to change it.
  */
-export type PrOutcome = ({ pr: number; ok: true } | { pr: number; ok: false; error: { code: string; status?: number; message: string } }) & {
+export type PrOutcome = (
+  | { pr: number; ok: true }
+  /** `retryAfterSeconds`: rate limited (429), so not applied: when the service takes it again. */
+  | { pr: number; ok: false; error: { code: string; status?: number; message: string; retryAfterSeconds?: number } }
+) & {
   state?: string | null;
   alreadyQueued?: true;
   position?: number | null;

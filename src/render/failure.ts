@@ -24,6 +24,10 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
       code: known ? error.code : 'internal',
       ...(status === undefined ? {} : { status }),
       message,
+      // Rate limited: when the service will take the request again (a write refused so was not applied).
+      ...(error instanceof ApiError && error.status === 429 && error.retryAfterMs !== undefined
+        ? { retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000) }
+        : {}),
       // A write that may have been applied: the command that tells, for a script to run.
       ...(error instanceof OutcomeUnknownError || (error instanceof InterruptedError && error.check !== undefined) ? { check: error.check } : {}),
       ...(stack === undefined ? {} : { stack }),

@@ -1,14 +1,10 @@
 // What a wait costs the service, counted by a recording proxy between mq (run in this process) and a sandbox: a
 // round reads the queue once, whatever the number of PRs waited for, and a PR is read on its own only when it
 // leaves the queue. A fleet of CI jobs waiting at once must not get an organization throttled.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
 import { type Recorder, type RecordedRequest, startRecorder } from '../support/cli.js';
+import { mqHere as mq } from '../support/here.js';
 
 const TOKEN = 'wait-cost-token';
 let sandbox: RunningSandbox | undefined;
@@ -19,29 +15,6 @@ afterEach(async () => {
   await sandbox?.close();
   recorder = sandbox = undefined;
 });
-
-/** mq in this process, on the real clock (a wait's pauses are real), against the recorder. */
-async function mq(argv: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const home = mkdtempSync(join(tmpdir(), 'mq-wait-cost-'));
-  const out = new PassThrough().setEncoding('utf8');
-  const err = new PassThrough().setEncoding('utf8');
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (chunk: string) => (stdout += chunk));
-  err.on('data', (chunk: string) => (stderr += chunk));
-  const code = await run({
-    argv,
-    env: { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
-    cwd: home,
-    stdin: Readable.from(['']),
-    stdout: out,
-    stderr: err,
-    signal: new AbortController().signal,
-    now: Date.now,
-  });
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout, stderr };
-}
 
 async function queueOf(prs: number, ...settings: string[]) {
   sandbox = await startSandbox({ clock: 'manual', token: TOKEN });

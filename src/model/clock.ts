@@ -1,0 +1,32 @@
+// Times as a user gives them, and the clock they are read against: the service's. "7d" means seven days before the
+// service's now (its Date header), as the ETA reads its timestamps, so a sandbox on a manual clock, or a machine
+// whose clock is off, answers as the live service would.
+import { InterruptedError } from '../errors.js';
+import type { MergeQueueService } from './service.js';
+
+/** An instant: a time of its own (epoch ms), or a duration before now. */
+export type Instant = { at: number } | { agoMs: number };
+
+/** The instant on a clock that says `now`, as an ISO 8601 time. */
+export function isoAt(instant: Instant, now: number): string {
+  return new Date('at' in instant ? instant.at : now - instant.agoMs).toISOString();
+}
+
+export function isRelative(instant: Instant | undefined): boolean {
+  return instant !== undefined && 'agoMs' in instant;
+}
+
+/**
+ * The service's now: from its last answer, or, before any, from a read of its status (which takes no token); the
+ * local clock when that read fails, since a window a little off beats no answer.
+ */
+export async function serviceClock(service: MergeQueueService, localNow: () => number): Promise<number> {
+  const known = service.serviceNow();
+  if (known !== undefined) return known;
+  try {
+    await service.getStatus();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+  }
+  return service.serviceNow() ?? localNow();
+}
