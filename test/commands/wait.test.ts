@@ -349,6 +349,37 @@ describe('a poll in an outage', () => {
     expect(mayPass(dns, false)).toBe(false);
   });
 
+  it('takes a 429 for rate limiting, not an outage: it slows, says so without -v, and comes back to its pace slowly', async () => {
+    const { ctx, sleeps, said } = testContext();
+    const log: string[] = [];
+    let rounds = 0;
+    await poll(ctx, { intervalMs: 1_000, backoff: true }, serviceLog(log), async () => {
+      rounds += 1;
+      if (rounds <= 2) throw new ApiError(429, '', 'getQueue');
+      return rounds === 5 ? 'done' : 'changed';
+    });
+    // Twice the interval, then twice that; each answered round takes a quarter off, down to the interval.
+    expect(sleeps).toEqual([2_000, 4_000, 3_000, 2_250]);
+    expect(said.filter((line) => line.startsWith('note: '))).toEqual([
+      'note: rate limited by the service (429), next check in 2s',
+      'note: rate limited by the service (429), next check in 4s',
+    ]);
+    expect(log).toEqual([]);
+  });
+
+  it('jitters each pause by up to a fifth either way', async () => {
+    for (const [random, pause] of [
+      [0, 800],
+      [0.999_999, 1_200],
+    ] as const) {
+      const { ctx, sleeps } = testContext();
+      ctx.random = () => random;
+      let rounds = 0;
+      await poll(ctx, { intervalMs: 1_000, backoff: true }, serviceLog([]), async () => (++rounds === 2 ? 'done' : 'changed'));
+      expect(sleeps[0]).toBeCloseTo(pause, 0);
+    }
+  });
+
   it('waits no sooner than a Retry-After asks', async () => {
     const { ctx, sleeps } = fakeContext(scriptedClient({}).client);
     let rounds = 0;
