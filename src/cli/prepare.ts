@@ -57,6 +57,8 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       signal: io.signal,
       trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
       onRetry: (notice) => ctx.info(renderRetry(notice)),
+      // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
+      ...(io.sleep && { sleep: (ms: number) => sleep(ms, io), now: io.now }),
     });
   };
   const makeClient = async () => {
@@ -71,7 +73,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     writesInFlight: new Set(),
     signal: io.signal,
     now: io.now,
-    sleep: (ms) => sleep(ms, io.signal),
+    sleep: (ms) => sleep(ms, io),
     // A getter: reading it makes process.stdin (milliseconds), which only commands that may ask need.
     get interactive() {
       return Boolean(io.stdin.isTTY && io.stderr.isTTY);
@@ -127,10 +129,10 @@ function progressLine(io: Io, wanted: boolean): (line: string) => void {
   };
 }
 
-/** A pause that Ctrl-C cuts short. */
-async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** A pause that Ctrl-C cuts short: the injected one, or a timer. */
+async function sleep(ms: number, io: Io): Promise<void> {
   try {
-    await delay(ms, undefined, { signal });
+    await (io.sleep ? io.sleep(ms, io.signal) : delay(ms, undefined, { signal: io.signal }));
   } catch {
     throw new InterruptedError();
   }

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
-import { isolatedDir, mq, sandboxEnv, startSandboxProcess, TOKEN, useSandbox } from '../support/cli.js';
+import { isolatedDir, sandboxEnv, startSandboxProcess, TOKEN } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 

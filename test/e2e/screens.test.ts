@@ -5,7 +5,8 @@
 import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
-import { control, isolatedDir, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { control, isolatedDir, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 import { Emulator } from '../terminal/emulator.js';
 
 const fixture = useSandbox();

@@ -4,7 +4,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, startSandboxProcess, useSandbox } from '../support/cli.js';
+import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, startSandboxProcess } from '../support/cli.js';
+import { useSandbox } from '../support/in-process.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const TITLE = HAS_TMUX ? 'on a real terminal (tmux)' : 'on a real terminal: SKIPPED because tmux is not installed (apt-get install tmux)';

@@ -1,0 +1,303 @@
+// Behaviour tests in-process: mq's `run(io)` against a sandbox started in this process, a fresh one per test,
+// behind the recorder that checks every request body against the published API. mq never sleeps on the real
+// clock here: each pause moves the run's own clock (`io.now`) on, and ends when the test lets it (at once, or
+// once the sandbox's manual clock has moved), so a wait test takes as long as its rounds, however slow the
+// machine. What only a process shows (the shim, signals, a TTY) stays with the spawned mq of cli.ts.
+import { PassThrough, Readable } from 'node:stream';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { run } from '../../src/cli.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { control, isolatedDir, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
+
+export interface SandboxFixture {
+  /** The sandbox's own base URL (for control routes). */
+  readonly sandboxUrl: string;
+  /** The recorder in front of it: point mq here. */
+  readonly recorder: Recorder;
+}
+
+/**
+ * A fresh in-process sandbox on a manual clock and a recorder in front of it for each test, so that a fault
+ * stays in its test. After each test, every request body mq sent must be one the hosted service's published
+ * description accepts (`requestProblems`: no other exception anywhere).
+ */
+export function useSandbox(): SandboxFixture {
+  let sandbox: RunningSandbox | undefined;
+  let recorder: Recorder | undefined;
+  beforeEach(async () => {
+    sandbox = await startSandbox({ clock: 'manual' });
+    recorder = await startRecorder(sandbox.url);
+  });
+  afterEach(async () => {
+    const requests = recorder?.requests.splice(0) ?? [];
+    await recorder?.close();
+    await sandbox?.close();
+    for (const request of requests) {
+      if (request.method !== 'POST' || request.path.startsWith('/_sandbox')) continue;
+      const operation = request.path.slice(1);
+      const body = JSON.parse(request.body) as Record<string, unknown>;
+      const problems = requestProblems(operation, body);
+      if (problems.length > 0) throw new Error(`${operation} sent a body the published API refuses: ${problems.join('; ')}\n${request.body}`);
+    }
+  });
+  return {
+    get sandboxUrl() {
+      return sandbox!.url;
+    },
+    get recorder() {
+      return recorder!;
+    },
+  };
+}
+
+/** What ends one of mq's pauses: undefined holds it until the test says how. */
+type Pace = (() => Promise<void>) | undefined;
+
+/**
+ * The pauses of one in-process run, and its clock: real time plus every pause it took. Several may be under
+ * way at once (the retries of requests sent together): each ends as the pace says.
+ */
+class Pauses {
+  skippedMs = 0;
+  private pace: Pace;
+  private readonly asleep = new Set<() => void>();
+  constructor(pace: Pace) {
+    this.pace = pace;
+  }
+  readonly now = () => Date.now() + this.skippedMs;
+  readonly sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      this.skippedMs += ms;
+      const wake = () => {
+        signal.removeEventListener('abort', aborted);
+        resolve();
+      };
+      const aborted = () => {
+        this.asleep.delete(wake);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', aborted, { once: true });
+      this.asleep.add(wake);
+      this.step();
+    });
+  /** From now on, pauses end as `pace` says (those already begun too). */
+  paceBy(pace: Pace): void {
+    this.pace = pace;
+    this.step();
+  }
+  /** One pace at a time: a clock moved for one look is not moved again by a pause that began meanwhile. */
+  private pacing = false;
+  private step(): void {
+    if (!this.pace || this.pacing || this.asleep.size === 0) return;
+    const waking = [...this.asleep];
+    this.asleep.clear();
+    this.pacing = true;
+    void this.pace().finally(() => {
+      this.pacing = false;
+      waking.forEach((wake) => wake());
+      this.step();
+    });
+  }
+}
+
+/** The next turn of the event loop: a pause that ends at once, on the run's clock only. */
+const atOnce = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const PAUSES = new WeakMap<Promise<Run>, Pauses>();
+
+/** A stream that keeps what is written to it, and says so. */
+function sink(wrote: () => void): PassThrough & { text(): string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+    wrote();
+  });
+  return Object.assign(stream, { text: () => text });
+}
+
+export interface InProcessMq {
+  /** Its exit code and everything it wrote. */
+  done: Promise<Run>;
+  stdout(): string;
+  stderr(): string;
+  /**
+   * Resolves once what it has written to `stream` matches `pattern`; until then its pauses end at once, and
+   * after, they are held (mq sleeps until the test moves it on). Rejects if mq exits first.
+   */
+  until(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+  /** Lets it run to its end, its pauses ending at once: its exit code and everything it wrote. */
+  finish(): Promise<Run>;
+  /** Ctrl-C. */
+  interrupt(): void;
+}
+
+/**
+ * mq in this process with the environment the spawned one gets (PATH, a private HOME, `env`), a pipe for each
+ * stream, and its own clock. Its pauses are held until the test says otherwise (`until`, `advanceAsSeen`).
+ */
+export function startMq(args: string[], options: MqOptions = {}, pace: Pace = undefined): InProcessMq {
+  const home = options.cwd ?? isolatedDir();
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const watchers = new Set<() => void>();
+  const wrote = () => watchers.forEach((watcher) => watcher());
+  const stdout = sink(wrote);
+  const stderr = sink(wrote);
+  const pauses = new Pauses(pace);
+  const controller = new AbortController();
+  let exited = false;
+  const done = (async (): Promise<Run> => {
+    const code = await run({
+      argv: args,
+      env,
+      cwd: home,
+      stdin: Readable.from([options.input ?? '']),
+      stdout,
+      stderr,
+      signal: controller.signal,
+      now: pauses.now,
+      sleep: pauses.sleep,
+    });
+    // Let the last writes reach the sinks.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  })().finally(() => {
+    exited = true;
+    wrote();
+  });
+  PAUSES.set(done, pauses);
+  const written = { stdout: () => stdout.text(), stderr: () => stderr.text() };
+  return {
+    done,
+    stdout: written.stdout,
+    stderr: written.stderr,
+    until: (pattern, stream = 'stdout') => {
+      pauses.paceBy(atOnce);
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(written[stream]())) {
+            watchers.delete(check);
+            pauses.paceBy(undefined);
+            resolve();
+          } else if (exited) {
+            watchers.delete(check);
+            reject(new Error(`mq ${args.join(' ')} exited before its ${stream} matched ${pattern}:\n${stdout.text()}\n${stderr.text()}`));
+          }
+        };
+        watchers.add(check);
+        check();
+      });
+    },
+    finish: () => {
+      pauses.paceBy(atOnce);
+      return done;
+    },
+    interrupt: () => controller.abort(),
+  };
+}
+
+/** Runs mq in this process to completion; its pauses end at once, unless `advanceAsSeen` paces them. */
+export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
+  return startMq(args, options, atOnce).done;
+}
+
+/** The clock of an in-process run (`mq()` or `startMq().done`): real time plus the pauses it took. */
+export function clockOf(run: Promise<Run>): () => number {
+  const pauses = PAUSES.get(run);
+  if (!pauses) throw new Error('clockOf: not an in-process run');
+  return pauses.now;
+}
+
+export interface AdvanceOptions {
+  /** How far the sandbox's clock moves each time. */
+  seconds: number;
+  /** The repository (`owner/name`) whose requests count. */
+  repo: string;
+  /**
+   * The PRs mq looks up each round (wait, submit --wait): each must have been looked up since the last move,
+   * unless its last lookup showed it settled. None for the commands that only read the queue (drain, watch).
+   */
+  prs?: number[];
+  /** States in which mq stops looking a PR up: the final ones, or those of --for. */
+  settled?: readonly string[];
+  /**
+   * How many updateQueue calls of the repo must be answered before a look counts: pause and drain read the
+   * queue before they change it, and the clock must not move between that read and the change.
+   */
+  afterWrites?: number;
+}
+
+/**
+ * Moves the sandbox's manual clock on by `seconds` each time mq has seen the queue as it stands, until `run`
+ * ends. "Seen" is read off the recorder: since the last move, a getQueue of the repo and a lookup of each PR
+ * still waited for have come and been answered. So mq looks at every state the clock passes through, and the
+ * clock never moves twice between two of its looks. An in-process run is moved at each of its pauses (which
+ * then end); a spawned one (a script) as the recorder sees its requests, its own pauses on the real clock.
+ */
+export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, options: AdvanceOptions): Promise<Run> {
+  const settled = options.settled ?? ['merged', 'failed', 'cancelled'];
+  const [owner, name] = options.repo.split('/');
+  const mine = (request: RecordedRequest) => {
+    try {
+      const repo = (JSON.parse(request.body) as { repo?: { owner?: string; name?: string } }).repo;
+      return repo?.owner === owner && repo?.name === name;
+    } catch {
+      return false;
+    }
+  };
+  const lookupOf = (request: RecordedRequest) =>
+    request.path === '/getSubmittedPullRequest' ? (JSON.parse(request.body) as { pr: { number?: number } }).pr.number : undefined;
+  const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);
+  const written = (requests: readonly RecordedRequest[], since: number) =>
+    requests.slice(since).filter((request) => request.path === '/updateQueue' && isAnswered(request)).length >= (options.afterWrites ?? 0);
+  const seen = (requests: readonly RecordedRequest[], since: number) => {
+    const answered = requests.filter(isAnswered);
+    const recent = requests.slice(since).filter(isAnswered);
+    if (!recent.some((request) => request.path === '/getQueue')) return false;
+    return (options.prs ?? []).every((pr) => {
+      if (recent.some((request) => lookupOf(request) === pr)) return true;
+      const last = answered.filter((request) => lookupOf(request) === pr).at(-1)?.answer;
+      if (!last) return false;
+      return last.status !== 200 || settled.includes((JSON.parse(last.body) as { state?: string }).state ?? '');
+    });
+  };
+  const { recorder } = fixture;
+  const start = recorder.requests.length;
+  let since = start;
+  let wrote = !options.afterWrites;
+  /** Moves the clock if mq has seen the queue since the last move (and made its writes first). */
+  const moveIfSeen = async () => {
+    if (!wrote) {
+      if (!written(recorder.requests, start)) return;
+      wrote = true;
+      since = recorder.requests.length;
+      return;
+    }
+    if (!seen(recorder.requests, since)) return;
+    await control(fixture.sandboxUrl, 'advance', { seconds: options.seconds });
+    since = recorder.requests.length;
+  };
+
+  const pauses = PAUSES.get(run);
+  if (pauses) {
+    pauses.paceBy(async () => {
+      await moveIfSeen();
+      await atOnce();
+    });
+    return run;
+  }
+  let finished = false;
+  const ended = run.finally(() => {
+    finished = true;
+  });
+  for (;;) {
+    const from = since;
+    const ready = (requests: readonly RecordedRequest[]) => (wrote ? seen(requests, from) : written(requests, start));
+    await Promise.race([recorder.until(ready), ended]);
+    if (finished) return run;
+    await moveIfSeen();
+  }
+}
