@@ -4,7 +4,8 @@
 // these quick; nothing here depends on how fast the machine is.
 import { afterEach, describe, expect, it } from 'vitest';
 import { queue } from '../render/fixtures.js';
-import { mq, startMq, startStubService, TOKEN, type StubReply, type StubService } from '../support/cli.js';
+import { startMq, startStubService, TOKEN, type StubReply, type StubService } from '../support/cli.js';
+import { mq } from '../support/in-process.js';
 
 let stub: StubService | undefined;
 afterEach(async () => {
