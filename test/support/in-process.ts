@@ -6,7 +6,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { run } from '../../src/cli.js';
+import { run, type Io } from '../../src/cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { control, isolatedDir, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
 
@@ -82,6 +82,13 @@ class Pauses {
       this.asleep.add(wake);
       this.step();
     });
+  /** Ends the pause under way, or else the next one, and holds those after. */
+  once(): void {
+    this.paceBy(async () => {
+      this.pace = undefined;
+      await atOnce();
+    });
+  }
   /** From now on, pauses end as `pace` says (those already begun too). */
   paceBy(pace: Pace): void {
     this.pace = pace;
@@ -128,17 +135,25 @@ export interface InProcessMq {
    * after, they are held (mq sleeps until the test moves it on). Rejects if mq exits first.
    */
   until(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+  /** Ends its pause under way (or else its next one): one more round, after a change the test made. */
+  step(): void;
   /** Lets it run to its end, its pauses ending at once: its exit code and everything it wrote. */
   finish(): Promise<Run>;
   /** Ctrl-C. */
   interrupt(): void;
 }
 
+export interface InProcessOptions extends MqOptions {
+  /** Its stdout, when not a pipe: an emulated terminal. What it writes there is not kept. */
+  stdout?: Io['stdout'];
+}
+
 /**
  * mq in this process with the environment the spawned one gets (PATH, a private HOME, `env`), a pipe for each
- * stream, and its own clock. Its pauses are held until the test says otherwise (`until`, `advanceAsSeen`).
+ * stream, and its own clock. Its pauses are held until the test says otherwise (`until`, `step`, `finish`,
+ * `advanceAsSeen`).
  */
-export function startMq(args: string[], options: MqOptions = {}, pace: Pace = undefined): InProcessMq {
+export function startMq(args: string[], options: InProcessOptions = {}, pace: Pace = undefined): InProcessMq {
   const home = options.cwd ?? isolatedDir();
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
@@ -155,7 +170,7 @@ export function startMq(args: string[], options: MqOptions = {}, pace: Pace = un
       env,
       cwd: home,
       stdin: Readable.from([options.input ?? '']),
-      stdout,
+      stdout: options.stdout ?? stdout,
       stderr,
       signal: controller.signal,
       now: pauses.now,
@@ -191,6 +206,7 @@ export function startMq(args: string[], options: MqOptions = {}, pace: Pace = un
         check();
       });
     },
+    step: () => pauses.once(),
     finish: () => {
       pauses.paceBy(atOnce);
       return done;
