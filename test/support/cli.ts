@@ -28,11 +28,20 @@ export interface MqOptions {
   cwd?: string;
 }
 
-/** Runs the built mq to completion. The environment starts empty but for PATH and a private HOME. */
-export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
+/**
+ * Where mq runs (the given cwd, or a fresh directory) and the environment it gets: empty but for PATH, a
+ * private HOME (that directory) and `options.env`. The spawned mq and the in-process one alike.
+ */
+export function mqEnvironment(options: MqOptions): { home: string; env: Record<string, string> } {
   const home = options.cwd ?? isolatedDir();
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  return { home, env };
+}
+
+/** Runs the built mq to completion. The environment starts empty but for PATH and a private HOME. */
+export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
+  const { home, env } = mqEnvironment(options);
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: 'pipe' });
     let stdout = '';
@@ -65,9 +74,7 @@ export interface RunningMq {
 
 /** The built mq in a child process that a test can watch as it goes, and signal. */
 export function startMq(args: string[], options: MqOptions = {}): RunningMq {
-  const home = options.cwd ?? isolatedDir();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const { home, env } = mqEnvironment(options);
   const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const written = { stdout: '', stderr: '' };
   const watchers = new Set<() => void>();

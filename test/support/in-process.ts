@@ -4,11 +4,10 @@
 // once the sandbox's manual clock has moved), so a wait test takes as long as its rounds, however slow the
 // machine. What only a process shows (the shim, signals, a TTY) stays with the spawned mq of cli.ts.
 import { PassThrough, Readable } from 'node:stream';
-import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
-import { control, isolatedDir, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
+import { control, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
 
 export interface SandboxFixture {
   /** The sandbox's own base URL (for control routes). */
@@ -154,9 +153,7 @@ export interface InProcessOptions extends MqOptions {
  * `advanceAsSeen`).
  */
 export function startMq(args: string[], options: InProcessOptions = {}, pace: Pace = undefined): InProcessMq {
-  const home = options.cwd ?? isolatedDir();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const { home, env } = mqEnvironment(options);
   const watchers = new Set<() => void>();
   const wrote = () => watchers.forEach((watcher) => watcher());
   const stdout = sink(wrote);
