@@ -3,7 +3,7 @@
 // clock here: each pause moves the run's own clock (`io.now`) on, and ends when the test lets it (at once, or
 // once the sandbox's manual clock has moved), so a wait test takes as long as its rounds, however slow the
 // machine. What only a process shows (the shim, signals, a TTY) stays with the spawned mq of cli.ts.
-import { PassThrough, Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
@@ -113,13 +113,19 @@ const atOnce = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const PAUSES = new WeakMap<Promise<Run>, Pauses>();
 
-/** A stream that keeps what is written to it, and says so. */
-function sink(wrote: () => void): PassThrough & { text(): string } {
-  const stream = new PassThrough();
+/**
+ * A stream that keeps what is written to it and says so within the write, before mq's next step: a test
+ * that waits for a line holds mq's pauses from the one right after it.
+ */
+function sink(wrote: () => void): Writable & { text(): string } {
   let text = '';
-  stream.setEncoding('utf8').on('data', (chunk: string) => {
-    text += chunk;
-    wrote();
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      text += String(chunk);
+      wrote();
+      done();
+    },
   });
   return Object.assign(stream, { text: () => text });
 }
@@ -173,8 +179,6 @@ export function startMq(args: string[], options: InProcessOptions = {}, pace: Pa
       now: pauses.now,
       sleep: pauses.sleep,
     });
-    // Let the last writes reach the sinks.
-    await new Promise((resolve) => setImmediate(resolve));
     return { code, stdout: stdout.text(), stderr: stderr.text() };
   })().finally(() => {
     exited = true;
