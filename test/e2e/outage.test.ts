@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
-import { control, isolatedDir, sandboxEnv, startStubService, type StubService } from '../support/cli.js';
+import { control, isolatedDir, mq as spawned, sandboxEnv, startStubService, type StubService } from '../support/cli.js';
 import { mq, startMq } from '../support/in-process.js';
 
 const TIME = String.raw`\d\d:\d\d:\d\d`;
@@ -118,7 +118,8 @@ describe('a service that keeps failing', () => {
   it('a request that times out inside a wait points at MQ_TIMEOUT, since --timeout is the wait', async () => {
     stub = await startStubService(() => 'hang');
     const env = { MQ_API_URL: stub.url, MQ_TOKEN: 'x', MQ_REPO: 'acme/widgets', MQ_TIMEOUT: '1s' };
-    const run = await mq(['wait', '5', '--timeout', '1s', '--json'], { env });
+    // Spawned: a request timeout in the test process may never fire (see trouble.test.ts).
+    const run = await spawned(['wait', '5', '--timeout', '1s', '--json'], { env });
     expect(run.code).toBe(7);
     const [down, summary] = run.stdout
       .trimEnd()
