@@ -2,7 +2,8 @@
 // behind the recorder that checks every request body against the published API. mq never sleeps on the real
 // clock here: each pause moves the run's own clock (`io.now`) on, and ends when the test lets it (at once, or
 // once the sandbox's manual clock has moved), so a wait test takes as long as its rounds, however slow the
-// machine. What only a process shows (the shim, signals, a TTY) stays with the spawned mq of cli.ts.
+// machine. What only a process shows (the shim, signals, a TTY) stays with the spawned mq of cli.ts, and so
+// does a run that waits for a request's timeout (trouble.test.ts says why).
 import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
@@ -190,9 +191,8 @@ export function startMq(args: string[], options: InProcessOptions = {}, pace: Pa
     done,
     stdout: written.stdout,
     stderr: written.stderr,
-    until: (pattern, stream = 'stdout') => {
-      pauses.paceBy(atOnce);
-      return new Promise<void>((resolve, reject) => {
+    until: (pattern, stream = 'stdout') =>
+      new Promise<void>((resolve, reject) => {
         const check = () => {
           if (pattern.test(written[stream]())) {
             watchers.delete(check);
@@ -205,8 +205,9 @@ export function startMq(args: string[], options: InProcessOptions = {}, pace: Pa
         };
         watchers.add(check);
         check();
-      });
-    },
+        // Not there yet: mq goes on (a pause held now ends), until it writes it.
+        if (watchers.has(check)) pauses.paceBy(atOnce);
+      }),
     step: () => pauses.once(),
     finish: () => {
       pauses.paceBy(atOnce);
