@@ -2,8 +2,6 @@
 // handful of requests in flight, and a budget per second for every request and for pull-request reads, as the
 // service documents its limits for v2 (100 requests a second per organization, 5 pull-request reads a second per
 // key). The budget halves when the service answers 429 and comes back slowly, a step every few seconds.
-import { setTimeout as delay } from 'node:timers/promises';
-import { InterruptedError } from '../errors.js';
 
 /** Requests a second one process sends at most, of any kind. */
 export const REQUESTS_PER_SECOND = 20;
@@ -44,7 +42,7 @@ class Bucket {
 
   halve(): void {
     this.rate = Math.max(RATE_FLOOR, this.rate / 2);
-    this.tokens = Math.min(this.tokens, 0);
+    this.tokens = Math.min(this.tokens, this.rate);
   }
 
   recover(): void {
@@ -61,9 +59,10 @@ export class RequestBudget {
   private turn: Promise<void> = Promise.resolve();
   private limitedAt = Number.NEGATIVE_INFINITY;
 
+  /** `sleep`: a pause Ctrl-C cuts short; `now`, the clock it is measured by (both injected together, or neither). */
   constructor(
     private readonly now: () => number,
-    private readonly signal?: AbortSignal,
+    private readonly sleep: (ms: number) => Promise<void>,
   ) {
     this.all = new Bucket(REQUESTS_PER_SECOND, now());
     this.pullRequestReads = new Bucket(PULL_REQUEST_READS_PER_SECOND, now());
@@ -77,7 +76,7 @@ export class RequestBudget {
         const now = this.now();
         const wait = Math.max(this.all.waitMs(now), kind === 'pullRequestRead' ? this.pullRequestReads.waitMs(now) : 0);
         if (wait === 0) break;
-        await this.pause(wait);
+        await this.sleep(wait);
       }
       this.all.spend();
       if (kind === 'pullRequestRead') this.pullRequestReads.spend();
@@ -108,14 +107,6 @@ export class RequestBudget {
       this.all.recover();
       this.pullRequestReads.recover();
       this.limitedAt += RECOVERY_STEP_MS;
-    }
-  }
-
-  private async pause(ms: number): Promise<void> {
-    try {
-      await delay(ms, undefined, { signal: this.signal });
-    } catch {
-      throw new InterruptedError();
     }
   }
 }

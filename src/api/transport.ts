@@ -88,7 +88,16 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
     this.proxy = proxy && proxyOf(proxy);
-    this.budget = new RequestBudget(monotonicMs, options.signal);
+    // The budget's clock moves with its pauses: an injected pause (a test's, or an in-process run's clock) takes
+    // no real time, so the time it stands for is added, and a real one is real time already.
+    let paused = 0;
+    this.budget = new RequestBudget(
+      () => monotonicMs() + paused,
+      async (ms) => {
+        await this.pause(ms);
+        if (options.sleep) paused += ms;
+      },
+    );
     this.wire = options.dispatcher || proxy ? undiciWire(options.dispatcher) : nodeWire();
     const scrub = echoScrubber(options.token);
     this.scrub = (text) => withoutCredentials(scrub(text));
@@ -199,6 +208,14 @@ export class Transport {
     for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${secret.includes(name) ? redact(value) : value}`);
     if (exchange.body !== undefined) trace?.(`> ${abbreviateBody(exchange.body)}`);
     const started = monotonicMs();
+    // The try's own signal: aborted by its timeout or by Ctrl-C. Not AbortSignal.any with AbortSignal.timeout,
+    // whose timer Node 20 may collect before it fires (nodejs/node#57736): a request then waits forever.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('the request timed out', 'TimeoutError')), this.options.timeoutMs);
+    const outer = this.options.signal;
+    const interrupt = () => controller.abort(outer?.reason);
+    if (outer?.aborted) interrupt();
+    outer?.addEventListener('abort', interrupt, { once: true });
     try {
       const response = await this.wire.send({
         url,
@@ -206,9 +223,7 @@ export class Transport {
         headers,
         body: exchange.body,
         timeoutMs: this.options.timeoutMs,
-        signal: this.options.signal
-          ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.options.timeoutMs)])
-          : AbortSignal.timeout(this.options.timeoutMs),
+        signal: controller.signal,
       });
       const { text } = response;
       const contentType = String(response.headers['content-type'] ?? '');
@@ -227,6 +242,9 @@ export class Transport {
       const failure = networkError(error, url, this.options.timeoutMs, this.proxy);
       failure.message = this.scrub(failure.message);
       throw failure;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', interrupt);
     }
   }
 }

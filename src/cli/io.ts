@@ -13,6 +13,11 @@ export interface Io {
   /** Aborted on Ctrl-C or SIGTERM. */
   signal: AbortSignal;
   now(): number;
+  /**
+   * The pauses of a waiting command and between retries; rejects once `signal` aborts. Absent: a timer. Tests
+   * that run mq in-process pass one that moves their clock (`now`) instead of waiting.
+   */
+  sleep?(ms: number, signal: AbortSignal): Promise<void>;
   /** Calls `listener` as the process exits, however it exits; returns what stops it. Absent in-process: never. */
   onExit?(listener: () => void): () => void;
 }

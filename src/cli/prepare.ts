@@ -60,6 +60,8 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
       // A 429 is said without -v: the user should know why mq is slow, and that nothing was lost.
       onRetry: (notice) => (notice.error instanceof ApiError && notice.error.status === 429 ? ctx.note : ctx.info)(renderRetry(notice)),
+      // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
+      ...(io.sleep && { sleep: (ms: number) => sleep(ms, io), now: io.now }),
     });
   };
   const makeService = async () => {
@@ -75,7 +77,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     signal: io.signal,
     now: io.now,
     random: Math.random,
-    sleep: (ms) => sleep(ms, io.signal),
+    sleep: (ms) => sleep(ms, io),
     // A getter: reading it makes process.stdin (milliseconds), which only commands that may ask need.
     get interactive() {
       return Boolean(io.stdin.isTTY && io.stderr.isTTY);
@@ -125,10 +127,10 @@ function progressLine(io: Io, wanted: boolean): (line: string) => void {
   };
 }
 
-/** A pause that Ctrl-C cuts short. */
-async function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** A pause that Ctrl-C cuts short: the injected one, or a timer. */
+async function sleep(ms: number, io: Io): Promise<void> {
   try {
-    await delay(ms, undefined, { signal });
+    await (io.sleep ? io.sleep(ms, io.signal) : delay(ms, undefined, { signal: io.signal }));
   } catch {
     throw new InterruptedError();
   }

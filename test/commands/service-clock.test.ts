@@ -1,35 +1,23 @@
 // Relative times are read against the service's clock (its Date header), not this machine's: a sandbox on a
 // manual clock starts at 2026-01-01, months from now, and `--since 7d` must mean its last seven days.
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
-import { mqHere as mq } from '../support/here.js';
+import { describe, expect, it } from 'vitest';
+import { control, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
-const TOKEN = 'service-clock-token';
-let sandbox: RunningSandbox | undefined;
-
-afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
-});
+const fixture = useSandbox();
 
 async function mergedTwo(): Promise<Record<string, string>> {
-  sandbox = await startSandbox({ clock: 'manual', token: TOKEN });
-  const env = { MQ_API_URL: sandbox.url, MQ_TOKEN: TOKEN, MQ_REPO: 'acme/widgets' };
-  expect((await mq(['queue', 'create', '--concurrency', '2'], env)).code).toBe(0);
-  expect((await mq(['submit', '1', '2'], env)).code).toBe(0);
-  const advanced = await fetch(`${sandbox.url}/_sandbox/advance`, {
-    method: 'POST',
-    headers: { 'x-api-token': TOKEN, 'content-type': 'application/json' },
-    body: JSON.stringify({ seconds: 3600 }),
-  });
-  expect(advanced.status).toBe(200);
+  const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');
+  expect((await mq(['queue', 'create', '--concurrency', '2'], { env })).code).toBe(0);
+  expect((await mq(['submit', '1', '2'], { env })).code).toBe(0);
+  await control(fixture.sandboxUrl, 'advance', { seconds: 3600 });
   return env;
 }
 
 describe('windows on the service clock', () => {
   it('mq stats counts what merged in the service\u2019s last 7 days, and says the window in its time', async () => {
     const env = await mergedTwo();
-    const { code, stdout } = await mq(['stats', '--json'], env);
+    const { code, stdout } = await mq(['stats', '--json'], { env });
     expect(code).toBe(0);
     const stats = JSON.parse(stdout) as { window: { since: string; until: string }; counts: { merged: number } };
     expect(stats.counts.merged).toBe(2);
@@ -39,7 +27,7 @@ describe('windows on the service clock', () => {
 
   it('mq list --since 2h lists what merged in the service\u2019s last two hours', async () => {
     const env = await mergedTwo();
-    const { code, stdout } = await mq(['list', '--since', '2h', '--json'], env);
+    const { code, stdout } = await mq(['list', '--since', '2h', '--json'], { env });
     expect(code).toBe(0);
     const { pullRequests } = JSON.parse(stdout) as { pullRequests: { prNumber: number; state: string }[] };
     expect(pullRequests.map((pr) => [pr.prNumber, pr.state]).sort()).toEqual([

@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedDir, mq, sandboxEnv, startStubService, TOKEN, useSandbox, type StubService } from '../support/cli.js';
+import { isolatedDir, mq, sandboxEnv, startStubService, TOKEN, type StubService } from '../support/cli.js';
+import { mq as inProcess, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 
@@ -60,6 +61,8 @@ describe('the token from the user config file', () => {
     const home = isolatedDir();
     userConfig(home, 'tokenFile: token\n');
     writeFileSync(join(home, '.config', 'mq', 'token'), `${TOKEN}\n`);
+    // Each test has a sandbox of its own: the queue to read.
+    expect((await inProcess(['queue', 'create'], { env: sandboxEnv(fixture.recorder.url, repo) })).code).toBe(0);
     const from = fixture.recorder.requests.length;
     const env = { MQ_API_URL: fixture.recorder.url, MQ_REPO: repo };
     expect(await mq(['queue', 'get', '--json'], { cwd: home, env })).toMatchObject({ code: 0, stderr: '' });

@@ -1,12 +1,13 @@
-// mq config init and mq config path, end to end: the built mq in a throw-away checkout (a .git directory with an
-// origin remote, no git needed) and a private home.
+// mq config init and mq config path, end to end: mq (in-process; the built one on a terminal) in a throw-away
+// checkout (a .git directory with an origin remote, no git needed) and a private home.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MQ_BIN, mq, TOKEN, type Run } from '../support/cli.js';
+import { MQ_BIN, TOKEN, type Run } from '../support/cli.js';
+import { mq } from '../support/in-process.js';
 
 interface Checkout {
   root: string;

@@ -1,18 +1,21 @@
-// mq doctor end to end: the built mq against a sandbox that takes one token, for the passing case, --json and
-// each failure it must tell apart, with the exit code and the fix. The token is never part of what it prints.
+// mq doctor end to end: mq in-process against a sandbox that takes one token (a fresh one per test), for the
+// passing case, --json and each failure it must tell apart, with the exit code and the fix. The token is never
+// part of what it prints.
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedDir, mq, startSandboxProcess, TOKEN, type Run, type SandboxProcess } from '../support/cli.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { isolatedDir, TOKEN, type Run } from '../support/cli.js';
+import { mq } from '../support/in-process.js';
 
 const WRONG = 'wrong-token-7c1d9e';
-let sandbox: SandboxProcess;
-beforeAll(async () => {
+let sandbox: RunningSandbox;
+beforeEach(async () => {
   // The real clock (the default): a manual one keeps a time of its own.
-  sandbox = await startSandboxProcess(['--token', TOKEN]);
+  sandbox = await startSandbox({ token: TOKEN });
   const env = { MQ_API_URL: sandbox.url, MQ_TOKEN: TOKEN, MQ_REPO: 'acme/doctor' };
   expect((await mq(['queue', 'create'], { env })).code).toBe(0);
 });
-afterAll(() => sandbox.stop());
+afterEach(() => sandbox.close());
 
 const env = (extra: Record<string, string | undefined> = {}) => ({ MQ_API_URL: sandbox.url, MQ_TOKEN: TOKEN, MQ_REPO: 'acme/doctor', ...extra });
 

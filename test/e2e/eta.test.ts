@@ -2,7 +2,8 @@
 // asked for every PR still waiting after each move of the clock, and each estimate checked against when that PR
 // actually merged. The clock moves only after every answer is in, so no timing of the machine enters the result.
 import { describe, expect, it } from 'vitest';
-import { control, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { control, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 /** The sandbox's test run, unless a PR is described otherwise. */

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultLoaders } from 'cosmiconfig';
 import { describe, expect, it } from 'vitest';
-import { advanceAsSeen, control, mq, MQ_BIN, sandboxEnv, TOKEN, useSandbox, type Run } from '../support/cli.js';
+import { control, mq, MQ_BIN, sandboxEnv, TOKEN, type Run } from '../support/cli.js';
+import { advanceAsSeen, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const EXAMPLES = resolve(import.meta.dirname, '../../examples');

@@ -2,7 +2,8 @@
 // paging across pages, a linked ticket that test-details then shows, and the usage errors that send nothing.
 import { describe, expect, it } from 'vitest';
 import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
-import { mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const [DISCOUNT, SEARCH, MIGRATIONS, HEADER] = SEEDED_TEST_IDS as [string, string, string, string];

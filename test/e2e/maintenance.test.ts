@@ -2,7 +2,8 @@
 // already in that state sends nothing and says so; results name the repository; Ctrl-C during drain --wait
 // says the queue is left draining and how to resume it; the sandbox tells a newcomer what to export.
 import { describe, expect, it } from 'vitest';
-import { mq, sandboxEnv, startMq, TOKEN, useSandbox, type RecordedRequest } from '../support/cli.js';
+import { sandboxEnv, startMq, TOKEN, type RecordedRequest } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 

@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
-import { isolatedDir, mq, sandboxEnv, startSandboxProcess, TOKEN, useSandbox } from '../support/cli.js';
+import { isolatedDir, mq as spawned, sandboxEnv, startSandboxProcess, TOKEN } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 
@@ -136,10 +137,12 @@ describe('exit codes for configuration and the network', () => {
     expect(noRepo.stderr).toMatch(/repo/i);
   });
 
+  // From here on the built mq, spawned: the exit code of a few representative commands as the process ends,
+  // the shim's --help and --version.
   it('exits 3 on a 401 from a sandbox that wants another token', async () => {
     const guarded = await startSandboxProcess(['--clock', 'manual', '--token', 'the-right-one']);
     try {
-      const run = await mq(['queue', 'get'], { env: sandboxEnv(guarded.url, 'acme/x') });
+      const run = await spawned(['queue', 'get'], { env: sandboxEnv(guarded.url, 'acme/x') });
       expect(guarded.stderr()).toContain("MQ_TOKEN='<your --token>'");
       expect(guarded.stderr()).not.toContain('the-right-one');
       expect(run.code).toBe(3);
@@ -150,23 +153,23 @@ describe('exit codes for configuration and the network', () => {
   });
 
   it('exits 6 when nothing listens', async () => {
-    const run = await mq(['queue', 'get', '--timeout', '5s'], { env: sandboxEnv('http://127.0.0.1:9/v1', 'acme/x') });
+    const run = await spawned(['queue', 'get', '--timeout', '5s'], { env: sandboxEnv('http://127.0.0.1:9/v1', 'acme/x') });
     expect(run.code).toBe(6);
     expect(run.stderr).toMatch(/refused/);
   });
 
   it('exits 2 on an unknown flag or command, in one line', async () => {
-    const flag = await mq(['queue', 'get', '--frobnicate']);
+    const flag = await spawned(['queue', 'get', '--frobnicate']);
     expect(flag.code).toBe(2);
     expect(flag.stderr.trim().split('\n')).toHaveLength(1);
-    expect((await mq(['frobnicate'])).code).toBe(2);
+    expect((await spawned(['frobnicate'])).code).toBe(2);
   });
 
   it('prints help with examples, and the version', async () => {
-    const help = await mq(['submit', '--help']);
+    const help = await spawned(['submit', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Examples:');
-    const version = await mq(['--version']);
+    const version = await spawned(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

@@ -1,31 +1,32 @@
 // The waiting commands ride out an outage: a sandbox stopped in the middle of a wait and started again on the
 // same port and state file, a service that keeps failing until --timeout, and the failures that no waiting
-// mends (a wrong token) ending the wait at once. Every step waits for mq to show what it saw: nothing here
-// depends on how fast the machine is.
+// mends (a wrong token) ending the wait at once. Every step waits for mq to show what it saw, and mq (in-process)
+// sleeps between two steps: nothing here depends on how fast the machine is.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { control, isolatedDir, mq, sandboxEnv, startMq, startSandboxProcess, startStubService, type SandboxProcess, type StubService } from '../support/cli.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { control, isolatedDir, mq as spawned, sandboxEnv, startStubService, type StubService } from '../support/cli.js';
+import { mq, startMq } from '../support/in-process.js';
 
 const TIME = String.raw`\d\d:\d\d:\d\d`;
 
 /** A sandbox on a manual clock that keeps its state in a file, so that it can be stopped and started again. */
 async function restartableSandbox() {
-  const state = join(isolatedDir(), 'sandbox.json');
-  const args = ['--clock', 'manual', '--state', state];
-  let running: SandboxProcess | undefined = await startSandboxProcess(args);
+  const stateFile = join(isolatedDir(), 'sandbox.json');
+  let running: RunningSandbox | undefined = await startSandbox({ clock: 'manual', stateFile });
   const url = running.url;
   const port = Number(new URL(url).port);
   return {
     url,
     async stop() {
-      await running?.stop();
+      await running?.close();
       running = undefined;
     },
     async start() {
-      running = await startSandboxProcess(args, { port });
+      running = await startSandbox({ clock: 'manual', stateFile, port });
       expect(running.url).toBe(url);
     },
-    close: () => running?.stop(),
+    close: () => running?.close(),
   };
 }
 
@@ -51,7 +52,7 @@ describe('a sandbox restarted in the middle of a wait', () => {
     // The state came back with the sandbox; now its clock moves on far enough for both runs.
     await control(sandbox.url, 'advance', { seconds: 700 });
 
-    const run = await wait.done;
+    const run = await wait.finish();
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const lines = run.stdout.trimEnd().split('\n');
@@ -76,7 +77,7 @@ describe('a sandbox restarted in the middle of a wait', () => {
     await drain.until(/"service":"reachable"/);
     await control(sandbox.url, 'advance', { seconds: 700 });
 
-    const run = await drain.done;
+    const run = await drain.finish();
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const records = run.stdout
@@ -117,7 +118,8 @@ describe('a service that keeps failing', () => {
   it('a request that times out inside a wait points at MQ_TIMEOUT, since --timeout is the wait', async () => {
     stub = await startStubService(() => 'hang');
     const env = { MQ_API_URL: stub.url, MQ_TOKEN: 'x', MQ_REPO: 'acme/widgets', MQ_TIMEOUT: '1s' };
-    const run = await mq(['wait', '5', '--timeout', '1s', '--json'], { env });
+    // Spawned: a request timeout in the test process may never fire (see trouble.test.ts).
+    const run = await spawned(['wait', '5', '--timeout', '1s', '--json'], { env });
     expect(run.code).toBe(7);
     const [down, summary] = run.stdout
       .trimEnd()
@@ -130,8 +132,8 @@ describe('a service that keeps failing', () => {
 
 describe('what waiting does not mend', () => {
   it('a 401 ends the wait at once, exit 3', async () => {
-    const sandbox = await startSandboxProcess(['--clock', 'manual', '--token', 'the-right-one']);
-    cleanup.push(() => sandbox.stop());
+    const sandbox = await startSandbox({ clock: 'manual', token: 'the-right-one' });
+    cleanup.push(() => sandbox.close());
     const env = { ...sandboxEnv(sandbox.url, 'acme/w'), MQ_TOKEN: 'a-wrong-one' };
     const run = await mq(['wait', '5', '--interval', '1s'], { env });
     expect(run.code).toBe(3);

@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mq, sandboxEnv, TOKEN, useSandbox } from '../support/cli.js';
+import { mq, sandboxEnv, TOKEN } from '../support/cli.js';
+import { mq as inProcess, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 /** A name no resolver knows (.test is reserved): only the proxy can reach it. */
@@ -65,6 +66,8 @@ describe('HTTP_PROXY', () => {
 
   it('the lower-case http_proxy too', async () => {
     const env = { ...sandboxEnv(API_URL, 'acme/proxied'), MQ_INSECURE: '1', http_proxy: proxyUrl };
+    // Each test has a sandbox of its own: the queue to read, made directly.
+    expect((await inProcess(['queue', 'create'], { env: sandboxEnv(fixture.recorder.url, 'acme/proxied') })).code).toBe(0);
     proxied.length = 0;
     expect(await mq(['queue', 'get', '--json'], { env })).toMatchObject({ code: 0, stderr: '' });
     expect(proxied).toEqual(['CONNECT mq.proxy.test:80']);

@@ -1,7 +1,8 @@
 // submit → testing → merged, a failure, cancel and restart, status, list and testing: the built mq against a
 // sandbox process over real HTTP, every request body checked against the published API description.
 import { describe, expect, it } from 'vitest';
-import { control, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { control, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 

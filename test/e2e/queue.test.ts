@@ -1,7 +1,8 @@
 // The queue commands end to end: create, get, update (every setting flag), the maintenance window with its
 // confirmation gate, and delete with its refusal of a non-empty queue.
 import { describe, expect, it } from 'vitest';
-import { control, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { control, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 

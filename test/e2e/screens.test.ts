@@ -2,10 +2,9 @@
 // (an emulated one, xterm.js headless, 80×24) against a sandbox on a manual clock. The clock moves by events;
 // the test moves on when the window shows what it waits for. Node alone: the tmux test shows the same on a real
 // pseudo-terminal where tmux is installed.
-import { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { run } from '../../src/cli.js';
-import { control, isolatedDir, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { control, sandboxEnv } from '../support/cli.js';
+import { mq, startMq, useSandbox } from '../support/in-process.js';
 import { Emulator } from '../terminal/emulator.js';
 
 const fixture = useSandbox();
@@ -30,22 +29,10 @@ async function queueWith(count: number): Promise<Record<string, string>> {
   return env;
 }
 
-/** mq in this process, its stdout the emulated terminal; `interrupt` is Ctrl-C. */
+/** mq in this process, its stdout the emulated terminal; `interrupt` is Ctrl-C, `step` one more round. */
 function onTerminal(args: string[], env: Record<string, string>, emulator: Emulator) {
-  let stderr = '';
-  const controller = new AbortController();
-  const home = isolatedDir();
-  const code = run({
-    argv: args,
-    env: { ...env, HOME: home, XDG_CONFIG_HOME: `${home}/.config` },
-    cwd: home,
-    stdin: Readable.from(['']),
-    stdout: emulator.stdout(),
-    stderr: new Writable({ write: (chunk, _encoding, done) => ((stderr += String(chunk)), done()) }),
-    signal: controller.signal,
-    now: Date.now,
-  });
-  return { code, stderr: () => stderr, interrupt: () => controller.abort() };
+  const running = startMq(args, { env, stdout: emulator.stdout() });
+  return { ...running, code: running.done.then((done) => done.code) };
 }
 
 describe('queue get on a terminal (80×24)', () => {
@@ -92,6 +79,7 @@ describe('queue get --watch on a terminal (80×24)', () => {
       [300, 3],
     ] as const) {
       await advance(seconds);
+      watching.step();
       await emulator.until(new RegExp(`${left} pull requests`));
       expect(emulator.scrollback()).toBe(0);
       expect(emulator.screen().split('\n').length).toBeLessThanOrEqual(23);
@@ -115,6 +103,7 @@ describe('queue get --watch on a terminal (80×24)', () => {
     await emulator.until(/No pull requests in the queue/);
     expect(emulator.alternate()).toBe(true);
     expect((await mq(['queue', 'delete', '--yes'], { env })).code).toBe(0);
+    watching.step();
     expect(await watching.code).toBe(4);
     await emulator.settled();
     expect(emulator.alternate()).toBe(false);
@@ -139,6 +128,7 @@ describe('wait on 30 PRs on a terminal (80×24)', () => {
       [300, 9],
     ] as const) {
       await advance(seconds);
+      waiting.step();
       await emulator.until((screen) => (screen.match(/position \d+/g) ?? []).length === Math.min(22, 30 - merged));
       expect(emulator.scrollback()).toBe(first);
       const lines = emulator.screen().split('\n');

@@ -6,7 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedDir, mq, sandboxEnv, TOKEN, useSandbox } from '../support/cli.js';
+import { isolatedDir, sandboxEnv, TOKEN } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 

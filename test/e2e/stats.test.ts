@@ -1,7 +1,8 @@
 // mq stats against a sandbox process on a manual clock: PRs merged, failed and cancelled, then the counts, rates,
 // per author and per day in the table and under --json, the durations from the metrics, and paging past 100.
 import { describe, expect, it } from 'vitest';
-import { control, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { control, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 // The manual clock starts at 2026-01-01T00:00Z and these tests move it by well under a day.

@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isolatedDir, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { isolatedDir, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 let repoCounter = 0;

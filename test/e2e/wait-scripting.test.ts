@@ -3,7 +3,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, useSandbox } from '../support/cli.js';
+import { control, isolatedDir, MQ_BIN, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const ESC = '\u001b[';

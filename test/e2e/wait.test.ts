@@ -1,9 +1,11 @@
-// mq wait, submit --wait, queue drain --wait and queue get --watch end to end: the built mq polls a sandbox on
-// a manual clock, and the test moves the clock on each time mq has seen the queue as it stands (read off the
-// recorder, or off mq's own output), never on a timer racing the program: however slow the machine, mq sees
-// every state the clock passes through.
+// mq wait, submit --wait, queue drain --wait and queue get --watch end to end: mq polls a sandbox on a manual
+// clock, and the test moves the clock on each time mq has seen the queue as it stands (read off the recorder,
+// or off mq's own output), never on a timer racing the program: however slow the machine, mq sees every state
+// the clock passes through. In-process, mq's pauses end as the test moves it on; Ctrl-C and a closed pipe are
+// the spawned mq's.
 import { describe, expect, it } from 'vitest';
-import { advanceAsSeen, control, mq, sandboxEnv, startMq, useSandbox, type Run } from '../support/cli.js';
+import { control, sandboxEnv, startMq as spawnMq, type Run } from '../support/cli.js';
+import { advanceAsSeen, clockOf, mq, startMq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const ESC = '\u001b[';
@@ -108,10 +110,12 @@ describe('mq wait', () => {
   it('exits 7 at --timeout, saying what it still waited for', async () => {
     const env = await freshQueue();
     await mq(['submit', '5'], { env });
-    const started = Date.now();
-    const run = await mq(['wait', '5', '--timeout', '2s', '--interval', '1s'], { env });
+    const waiting = mq(['wait', '5', '--timeout', '2s', '--interval', '1s'], { env });
+    const clock = clockOf(waiting);
+    const started = clock();
+    const run = await waiting;
     expect(run.code).toBe(7);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
+    expect(clock() - started).toBeGreaterThanOrEqual(2_000);
     expect(run.stdout).toMatch(/… #5 still (testing|pending|not_ready), not merged/);
     expect(run.stderr).toBe('mq: timed out after 2s (--timeout)\n');
   });
@@ -189,7 +193,7 @@ describe('mq wait', () => {
   it('ends with 130 on Ctrl-C, with no stack trace', async () => {
     const env = await freshQueue();
     await mq(['submit', '6'], { env });
-    const running = startMq(['wait', '6', '--interval', '1s'], { env });
+    const running = spawnMq(['wait', '6', '--interval', '1s'], { env });
     await running.until(/#6/);
     running.child.kill('SIGINT');
     const run = await running.done;
@@ -266,7 +270,7 @@ describe('queue get --watch', () => {
   it('ends when the reader of its pipe goes away, as on Ctrl-C, instead of watching on forever', async () => {
     const env = await freshQueue();
     await mq(['submit', '35'], { env });
-    const running = startMq(['queue', 'get', '--watch', '--interval', '1s'], { env });
+    const running = spawnMq(['queue', 'get', '--watch', '--interval', '1s'], { env });
     await running.until(/#35/);
     running.child.stdout!.destroy();
     // A change, which mq writes to the closed pipe.
@@ -279,7 +283,7 @@ describe('queue get --watch', () => {
   it('prints the table once per change in a pipe, and ends with 130 on Ctrl-C', async () => {
     const env = await freshQueue();
     await mq(['submit', '31'], { env });
-    const running = startMq(['queue', 'get', '--watch', '--interval', '1s'], { env });
+    const running = spawnMq(['queue', 'get', '--watch', '--interval', '1s'], { env });
     await running.until(/#31/);
     await control(fixture.sandboxUrl, 'advance', { seconds: 3600 });
     await running.until(/No pull requests in the queue\./);

@@ -6,7 +6,6 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, afterEach, beforeAll } from 'vitest';
 import { validateRequest } from './openapi/validate.js';
 
 export const MQ_BIN = resolve(import.meta.dirname, '../../bin/mq.js');
@@ -29,11 +28,20 @@ export interface MqOptions {
   cwd?: string;
 }
 
-/** Runs the built mq to completion. The environment starts empty but for PATH and a private HOME. */
-export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
+/**
+ * Where mq runs (the given cwd, or a fresh directory) and the environment it gets: empty but for PATH, a
+ * private HOME (that directory) and `options.env`. The spawned mq and the in-process one alike.
+ */
+export function mqEnvironment(options: MqOptions): { home: string; env: Record<string, string> } {
   const home = options.cwd ?? isolatedDir();
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  return { home, env };
+}
+
+/** Runs the built mq to completion. The environment starts empty but for PATH and a private HOME. */
+export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
+  const { home, env } = mqEnvironment(options);
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: 'pipe' });
     let stdout = '';
@@ -66,9 +74,7 @@ export interface RunningMq {
 
 /** The built mq in a child process that a test can watch as it goes, and signal. */
 export function startMq(args: string[], options: MqOptions = {}): RunningMq {
-  const home = options.cwd ?? isolatedDir();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-  for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
+  const { home, env } = mqEnvironment(options);
   const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const written = { stdout: '', stderr: '' };
   const watchers = new Set<() => void>();
@@ -214,89 +220,6 @@ export async function startRecorder(target: string): Promise<Recorder> {
   };
 }
 
-export interface AdvanceOptions {
-  /** How far the sandbox's clock moves each time. */
-  seconds: number;
-  /** The repository (`owner/name`) whose requests count: the recorder is shared by a file's tests. */
-  repo: string;
-  /**
-   * The PRs mq looks up each round (wait, submit --wait): each must have been looked up since the last move,
-   * unless its last lookup showed it settled. None for the commands that only read the queue (drain, watch).
-   */
-  prs?: number[];
-  /** States in which mq stops looking a PR up: the final ones, or those of --for. */
-  settled?: readonly string[];
-  /**
-   * How many updateQueue calls of the repo must be answered before a look counts: pause and drain read the
-   * queue before they change it, and the clock must not move between that read and the change.
-   */
-  afterWrites?: number;
-}
-
-/**
- * Moves the sandbox's manual clock on by `seconds` each time mq has seen the queue as it stands, until `run`
- * ends. "Seen" is read off the recorder, not guessed from a delay: since the last move, a getQueue of the repo
- * and a lookup of each PR still waited for have come and been answered. So mq looks at every state the clock
- * passes through however slow the machine, and the clock never moves twice between two of its looks.
- */
-export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, options: AdvanceOptions): Promise<Run> {
-  const settled = options.settled ?? ['merged', 'failed', 'cancelled'];
-  const [owner, name] = options.repo.split('/');
-  const mine = (request: RecordedRequest) => {
-    try {
-      const repo = (JSON.parse(request.body) as { repo?: { owner?: string; name?: string } }).repo;
-      return repo?.owner === owner && repo?.name === name;
-    } catch {
-      return false;
-    }
-  };
-  // The PRs a request read on its own: getSubmittedPullRequest's one, or a batch read's.
-  const lookedUp = (request: RecordedRequest): number[] => {
-    if (request.path === '/getSubmittedPullRequest') return [(JSON.parse(request.body) as { pr: { number?: number } }).pr.number ?? Number.NaN];
-    if (request.path === '/getSubmittedPullRequests') return (JSON.parse(request.body) as { prs: { number: number }[] }).prs.map((pr) => pr.number);
-    return [];
-  };
-  const listed = (request: RecordedRequest, pr: number) =>
-    request.answer?.status === 200 &&
-    (JSON.parse(request.answer.body) as { enqueuedPullRequests?: { prNumber: number }[] }).enqueuedPullRequests?.some((entry) => entry.prNumber === pr);
-  // A round of mq's has seen a PR when the queue it read lists it, or when it read the PR on its own (a PR that
-  // left the queue); a PR whose last read found it settled, or unknown, is not looked at again.
-  const seen = (requests: readonly RecordedRequest[], since: number) => {
-    const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);
-    const answered = requests.filter(isAnswered);
-    const recent = requests.slice(since).filter(isAnswered);
-    const queues = recent.filter((request) => request.path === '/getQueue');
-    if (queues.length === 0) return false;
-    return (options.prs ?? []).every((pr) => {
-      if (queues.some((request) => listed(request, pr))) return true;
-      if (recent.some((request) => lookedUp(request).includes(pr))) return true;
-      const last = answered.filter((request) => request.path === '/getSubmittedPullRequest' && lookedUp(request).includes(pr)).at(-1)?.answer;
-      if (!last) return false;
-      return last.status !== 200 || settled.includes((JSON.parse(last.body) as { state?: string }).state ?? '');
-    });
-  };
-  let finished = false;
-  const ended = run.finally(() => {
-    finished = true;
-  });
-  let since = fixture.recorder.requests.length;
-  if (options.afterWrites) {
-    const from = since;
-    const written = (requests: readonly RecordedRequest[]) =>
-      requests.slice(from).filter((request) => request.path === '/updateQueue' && request.answer !== undefined && mine(request)).length >= options.afterWrites!;
-    await Promise.race([fixture.recorder.until(written), ended]);
-    if (finished) return run;
-    since = fixture.recorder.requests.length;
-  }
-  for (;;) {
-    const from = since;
-    await Promise.race([fixture.recorder.until((requests) => seen(requests, from)), ended]);
-    if (finished) return run;
-    await control(fixture.sandboxUrl, 'advance', { seconds: options.seconds });
-    since = fixture.recorder.requests.length;
-  }
-}
-
 export type StubReply = 'hang' | 'reset' | { status: number; body?: string; headers?: Record<string, string> };
 
 export interface StubService {
@@ -352,13 +275,6 @@ export function sandboxEnv(url: string, repo: string, extra: Record<string, stri
   return { MQ_API_URL: url, MQ_TOKEN: TOKEN, MQ_REPO: repo, ...extra };
 }
 
-export interface SandboxFixture {
-  /** The sandbox's own base URL (for control routes). */
-  readonly sandboxUrl: string;
-  /** The recorder in front of it: point mq here. */
-  readonly recorder: Recorder;
-}
-
 /**
  * What the published description finds wrong in a request body mq sent, but for the one documented exception:
  * `updateQueue` with `pendingFailureDepth: 0` (the service's default, which the service and its Terraform
@@ -370,38 +286,4 @@ export function requestProblems(operation: string, body: Record<string, unknown>
     return validateRequest(operation, { ...body, pendingFailureDepth: 1 });
   }
   return validateRequest(operation, body);
-}
-
-/**
- * One sandbox process and a recorder per test file. After each test, every request body mq sent must be one
- * the hosted service's published description accepts (`requestProblems`: no other exception anywhere).
- */
-export function useSandbox(): SandboxFixture {
-  let sandbox: SandboxProcess | undefined;
-  let recorder: Recorder | undefined;
-  beforeAll(async () => {
-    sandbox = await startSandboxProcess();
-    recorder = await startRecorder(sandbox.url);
-  });
-  afterAll(async () => {
-    await recorder?.close();
-    await sandbox?.stop();
-  });
-  afterEach(() => {
-    for (const request of recorder?.requests.splice(0) ?? []) {
-      if (request.method !== 'POST' || request.path.startsWith('/_sandbox')) continue;
-      const operation = request.path.slice(1);
-      const body = JSON.parse(request.body) as Record<string, unknown>;
-      const problems = requestProblems(operation, body);
-      if (problems.length > 0) throw new Error(`${operation} sent a body the published API refuses: ${problems.join('; ')}\n${request.body}`);
-    }
-  });
-  return {
-    get sandboxUrl() {
-      return sandbox!.url;
-    },
-    get recorder() {
-      return recorder!;
-    },
-  };
 }

@@ -4,7 +4,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { control, isolatedDir, MQ_BIN, mq, sandboxEnv, startSandboxProcess, useSandbox } from '../support/cli.js';
+import { startSandbox } from '../../src/sandbox/io/server.js';
+import { control, isolatedDir, MQ_BIN, sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const TITLE = HAS_TMUX ? 'on a real terminal (tmux)' : 'on a real terminal: SKIPPED because tmux is not installed (apt-get install tmux)';
@@ -128,8 +130,8 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
 
   it('shows an outage under the live line, for how long, and says when the service is back', async () => {
     // A sandbox of its own, stopped and started again on the same port and state file.
-    const args = ['--clock', 'manual', '--state', join(isolatedDir(), 'sandbox.json')];
-    let sandbox = await startSandboxProcess(args);
+    const stateFile = join(isolatedDir(), 'sandbox.json');
+    let sandbox = await startSandbox({ clock: 'manual', stateFile });
     const port = Number(new URL(sandbox.url).port);
     try {
       const env = sandboxEnv(sandbox.url, 'acme/tty-outage');
@@ -137,17 +139,17 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
       await mq(['submit', '9'], { env });
       terminal = new Terminal(['wait', '9', '--interval', '1s'], env);
       await terminal.until(/• #9\s+testing/);
-      await sandbox.stop();
+      await sandbox.close();
       const down = await terminal.until(/! service unreachable since \d\d:\d\d:\d\d \(for \d+s\): .*still checking/s);
       expect(down.split('\n')[0]).toMatch(/^• #9\s+testing/);
-      sandbox = await startSandboxProcess(args, { port });
+      sandbox = await startSandbox({ clock: 'manual', stateFile, port });
       await terminal.until(/✓ service reachable again/);
       await control(sandbox.url, 'advance', { seconds: 400 });
       const done = await terminal.until(/\[exit 0\]/);
       expect(done).toMatch(/^✓ service reachable again at \d\d:\d\d:\d\d, after \d+s unreachable\n✓ #9 merged\n\[exit 0\]$/);
       expect(terminal.cursorVisible()).toBe(true);
     } finally {
-      await sandbox.stop();
+      await sandbox.close();
     }
   });
 

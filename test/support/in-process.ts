@@ -1,0 +1,332 @@
+// Behaviour tests in-process: mq's `run(io)` against a sandbox started in this process, a fresh one per test,
+// behind the recorder that checks every request body against the published API. mq never sleeps on the real
+// clock here: each pause moves the run's own clock (`io.now`) on, and ends when the test lets it (at once, or
+// once the sandbox's manual clock has moved), so a wait test takes as long as its rounds, however slow the
+// machine. What only a process shows (the shim, signals, a TTY) stays with the spawned mq of cli.ts, and so
+// does a run that waits for a request's timeout (trouble.test.ts says why).
+import { Readable, Writable } from 'node:stream';
+import { afterEach, beforeEach } from 'vitest';
+import { run, type Io } from '../../src/cli.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { control, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
+
+export interface SandboxFixture {
+  /** The sandbox's own base URL (for control routes). */
+  readonly sandboxUrl: string;
+  /** The recorder in front of it: point mq here. */
+  readonly recorder: Recorder;
+}
+
+/**
+ * A fresh in-process sandbox on a manual clock and a recorder in front of it for each test, so that a fault
+ * stays in its test. After each test, every request body mq sent must be one the hosted service's published
+ * description accepts (`requestProblems`: no other exception anywhere).
+ */
+export function useSandbox(): SandboxFixture {
+  let sandbox: RunningSandbox | undefined;
+  let recorder: Recorder | undefined;
+  beforeEach(async () => {
+    sandbox = await startSandbox({ clock: 'manual' });
+    recorder = await startRecorder(sandbox.url);
+  });
+  afterEach(async () => {
+    const requests = recorder?.requests.splice(0) ?? [];
+    await recorder?.close();
+    await sandbox?.close();
+    for (const request of requests) {
+      if (request.method !== 'POST' || request.path.startsWith('/_sandbox')) continue;
+      const operation = request.path.slice(1);
+      const body = JSON.parse(request.body) as Record<string, unknown>;
+      const problems = requestProblems(operation, body);
+      if (problems.length > 0) throw new Error(`${operation} sent a body the published API refuses: ${problems.join('; ')}\n${request.body}`);
+    }
+  });
+  return {
+    get sandboxUrl() {
+      return sandbox!.url;
+    },
+    get recorder() {
+      return recorder!;
+    },
+  };
+}
+
+/** What ends one of mq's pauses: undefined holds it until the test says how. */
+type Pace = (() => Promise<void>) | undefined;
+
+/**
+ * The pauses of one in-process run, and its clock: real time plus every pause it took. Several may be under
+ * way at once (the retries of requests sent together): each ends as the pace says.
+ */
+class Pauses {
+  skippedMs = 0;
+  private pace: Pace;
+  private readonly asleep = new Set<() => void>();
+  constructor(pace: Pace) {
+    this.pace = pace;
+  }
+  readonly now = () => Date.now() + this.skippedMs;
+  readonly sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      this.skippedMs += ms;
+      const wake = () => {
+        signal.removeEventListener('abort', aborted);
+        resolve();
+      };
+      const aborted = () => {
+        this.asleep.delete(wake);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', aborted, { once: true });
+      this.asleep.add(wake);
+      this.step();
+    });
+  /** Ends the pause under way, or else the next one, and holds those after. */
+  once(): void {
+    this.paceBy(async () => {
+      this.pace = undefined;
+      await atOnce();
+    });
+  }
+  /** From now on, pauses end as `pace` says (those already begun too). */
+  paceBy(pace: Pace): void {
+    this.pace = pace;
+    this.step();
+  }
+  /** One pace at a time: a clock moved for one look is not moved again by a pause that began meanwhile. */
+  private pacing = false;
+  private step(): void {
+    if (!this.pace || this.pacing || this.asleep.size === 0) return;
+    const waking = [...this.asleep];
+    this.asleep.clear();
+    this.pacing = true;
+    void this.pace().finally(() => {
+      this.pacing = false;
+      waking.forEach((wake) => wake());
+      this.step();
+    });
+  }
+}
+
+/** The next turn of the event loop: a pause that ends at once, on the run's clock only. */
+const atOnce = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const PAUSES = new WeakMap<Promise<Run>, Pauses>();
+
+/**
+ * A stream that keeps what is written to it and says so within the write, before mq's next step: a test
+ * that waits for a line holds mq's pauses from the one right after it.
+ */
+function sink(wrote: () => void): Writable & { text(): string } {
+  let text = '';
+  const stream = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      text += String(chunk);
+      wrote();
+      done();
+    },
+  });
+  return Object.assign(stream, { text: () => text });
+}
+
+export interface InProcessMq {
+  /** Its exit code and everything it wrote. */
+  done: Promise<Run>;
+  stdout(): string;
+  stderr(): string;
+  /**
+   * Resolves once what it has written to `stream` matches `pattern`; until then its pauses end at once, and
+   * after, they are held (mq sleeps until the test moves it on). Rejects if mq exits first.
+   */
+  until(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<void>;
+  /** Ends its pause under way (or else its next one): one more round, after a change the test made. */
+  step(): void;
+  /** Lets it run to its end, its pauses ending at once: its exit code and everything it wrote. */
+  finish(): Promise<Run>;
+  /** Ctrl-C. */
+  interrupt(): void;
+}
+
+export interface InProcessOptions extends MqOptions {
+  /** Its stdout, when not a pipe: an emulated terminal. What it writes there is not kept. */
+  stdout?: Io['stdout'];
+}
+
+/**
+ * mq in this process with the environment the spawned one gets (PATH, a private HOME, `env`), a pipe for each
+ * stream, and its own clock. Its pauses are held until the test says otherwise (`until`, `step`, `finish`,
+ * `advanceAsSeen`).
+ */
+export function startMq(args: string[], options: InProcessOptions = {}, pace: Pace = undefined): InProcessMq {
+  const { home, env } = mqEnvironment(options);
+  const watchers = new Set<() => void>();
+  const wrote = () => watchers.forEach((watcher) => watcher());
+  const stdout = sink(wrote);
+  const stderr = sink(wrote);
+  const pauses = new Pauses(pace);
+  const controller = new AbortController();
+  let exited = false;
+  const done = (async (): Promise<Run> => {
+    const code = await run({
+      argv: args,
+      env,
+      cwd: home,
+      stdin: Readable.from([options.input ?? '']),
+      stdout: options.stdout ?? stdout,
+      stderr,
+      signal: controller.signal,
+      now: pauses.now,
+      sleep: pauses.sleep,
+    });
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  })().finally(() => {
+    exited = true;
+    wrote();
+  });
+  PAUSES.set(done, pauses);
+  const written = { stdout: () => stdout.text(), stderr: () => stderr.text() };
+  return {
+    done,
+    stdout: written.stdout,
+    stderr: written.stderr,
+    until: (pattern, stream = 'stdout') =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(written[stream]())) {
+            watchers.delete(check);
+            pauses.paceBy(undefined);
+            resolve();
+          } else if (exited) {
+            watchers.delete(check);
+            reject(new Error(`mq ${args.join(' ')} exited before its ${stream} matched ${pattern}:\n${stdout.text()}\n${stderr.text()}`));
+          }
+        };
+        watchers.add(check);
+        check();
+        // Not there yet: mq goes on (a pause held now ends), until it writes it.
+        if (watchers.has(check)) pauses.paceBy(atOnce);
+      }),
+    step: () => pauses.once(),
+    finish: () => {
+      pauses.paceBy(atOnce);
+      return done;
+    },
+    interrupt: () => controller.abort(),
+  };
+}
+
+/** Runs mq in this process to completion; its pauses end at once, unless `advanceAsSeen` paces them. */
+export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
+  return startMq(args, options, atOnce).done;
+}
+
+/** The clock of an in-process run (`mq()` or `startMq().done`): real time plus the pauses it took. */
+export function clockOf(run: Promise<Run>): () => number {
+  const pauses = PAUSES.get(run);
+  if (!pauses) throw new Error('clockOf: not an in-process run');
+  return pauses.now;
+}
+
+export interface AdvanceOptions {
+  /** How far the sandbox's clock moves each time. */
+  seconds: number;
+  /** The repository (`owner/name`) whose requests count. */
+  repo: string;
+  /**
+   * The PRs mq waits for (wait, submit --wait): each must have been seen since the last move (listed by the queue
+   * mq read, or read on its own), unless its last read showed it settled. None for drain and watch.
+   */
+  prs?: number[];
+  /** States in which mq stops looking a PR up: the final ones, or those of --for. */
+  settled?: readonly string[];
+  /**
+   * How many updateQueue calls of the repo must be answered before a look counts: pause and drain read the
+   * queue before they change it, and the clock must not move between that read and the change.
+   */
+  afterWrites?: number;
+}
+
+/**
+ * Moves the sandbox's manual clock on by `seconds` each time mq has seen the queue as it stands, until `run`
+ * ends. "Seen" is read off the recorder: since the last move, a getQueue of the repo and a lookup of each PR
+ * still waited for have come and been answered. So mq looks at every state the clock passes through, and the
+ * clock never moves twice between two of its looks. An in-process run is moved at each of its pauses (which
+ * then end); a spawned one (a script) as the recorder sees its requests, its own pauses on the real clock.
+ */
+export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, options: AdvanceOptions): Promise<Run> {
+  const settled = options.settled ?? ['merged', 'failed', 'cancelled'];
+  const [owner, name] = options.repo.split('/');
+  const mine = (request: RecordedRequest) => {
+    try {
+      const repo = (JSON.parse(request.body) as { repo?: { owner?: string; name?: string } }).repo;
+      return repo?.owner === owner && repo?.name === name;
+    } catch {
+      return false;
+    }
+  };
+  // The PRs a request read on its own: getSubmittedPullRequest's one, or a batch read's.
+  const lookedUp = (request: RecordedRequest): number[] => {
+    if (request.path === '/getSubmittedPullRequest') return [(JSON.parse(request.body) as { pr: { number?: number } }).pr.number ?? Number.NaN];
+    if (request.path === '/getSubmittedPullRequests') return (JSON.parse(request.body) as { prs: { number: number }[] }).prs.map((pr) => pr.number);
+    return [];
+  };
+  const listed = (request: RecordedRequest, pr: number) =>
+    request.answer?.status === 200 &&
+    (JSON.parse(request.answer.body) as { enqueuedPullRequests?: { prNumber: number }[] }).enqueuedPullRequests?.some((entry) => entry.prNumber === pr);
+  const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);
+  const written = (requests: readonly RecordedRequest[], since: number) =>
+    requests.slice(since).filter((request) => request.path === '/updateQueue' && isAnswered(request)).length >= (options.afterWrites ?? 0);
+  // A round of mq's has seen a PR when the queue it read lists it, or when it read the PR on its own (a PR that
+  // left the queue); a PR whose last read found it settled, or unknown, is not looked at again.
+  const seen = (requests: readonly RecordedRequest[], since: number) => {
+    const answered = requests.filter(isAnswered);
+    const recent = requests.slice(since).filter(isAnswered);
+    const queues = recent.filter((request) => request.path === '/getQueue');
+    if (queues.length === 0) return false;
+    return (options.prs ?? []).every((pr) => {
+      if (queues.some((request) => listed(request, pr))) return true;
+      if (recent.some((request) => lookedUp(request).includes(pr))) return true;
+      const last = answered.filter((request) => request.path === '/getSubmittedPullRequest' && lookedUp(request).includes(pr)).at(-1)?.answer;
+      if (!last) return false;
+      return last.status !== 200 || settled.includes((JSON.parse(last.body) as { state?: string }).state ?? '');
+    });
+  };
+  const { recorder } = fixture;
+  const start = recorder.requests.length;
+  let since = start;
+  let wrote = !options.afterWrites;
+  /** Moves the clock if mq has seen the queue since the last move (and made its writes first). */
+  const moveIfSeen = async () => {
+    if (!wrote) {
+      if (!written(recorder.requests, start)) return;
+      wrote = true;
+      since = recorder.requests.length;
+      return;
+    }
+    if (!seen(recorder.requests, since)) return;
+    await control(fixture.sandboxUrl, 'advance', { seconds: options.seconds });
+    since = recorder.requests.length;
+  };
+
+  const pauses = PAUSES.get(run);
+  if (pauses) {
+    pauses.paceBy(async () => {
+      await moveIfSeen();
+      await atOnce();
+    });
+    return run;
+  }
+  let finished = false;
+  const ended = run.finally(() => {
+    finished = true;
+  });
+  for (;;) {
+    const from = since;
+    const ready = (requests: readonly RecordedRequest[]) => (wrote ? seen(requests, from) : written(requests, start));
+    await Promise.race([recorder.until(ready), ended]);
+    if (finished) return run;
+    await moveIfSeen();
+  }
+}
