@@ -30,7 +30,8 @@ class Bucket {
 
   /** How long to wait before one more request fits, after refilling to `now`. */
   waitMs(now: number): number {
-    this.tokens = Math.min(this.rate, this.tokens + ((now - this.last) / 1000) * this.rate);
+    // It holds a second's worth, and never less than one request: below 1 a second it would never fill.
+    this.tokens = Math.min(Math.max(1, this.rate), this.tokens + ((now - this.last) / 1000) * this.rate);
     this.last = now;
     if (this.tokens >= 1) return 0;
     return Math.ceil(((1 - this.tokens) / this.rate) * 1000);

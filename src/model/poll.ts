@@ -22,8 +22,11 @@ export interface Pace {
 export const INTERVAL_FLOOR_MS = 1_000;
 /** A quiet wait never slows past this, whatever the interval (unless the interval itself is longer). */
 export const BACKOFF_CEILING_MS = 60_000;
-/** A rate-limited poll slows to at most this: the service asked for less, and minutes are cheap for a wait. */
-export const LIMITED_CEILING_MS = 5 * 60_000;
+/**
+ * A rate-limited poll slows to at most this (or 4× its interval, if longer), unless a Retry-After asks for more:
+ * slow enough that a fleet's requests spread out, soon enough that a merge is noticed within half a minute.
+ */
+export const LIMITED_CEILING_MS = 15_000;
 /** How much each answered round shortens the pause a 429 imposed: the pace comes back slowly. */
 export const LIMITED_RECOVERY = 0.75;
 /** Each pause is the pace's, give or take this much at random. */
@@ -121,7 +124,8 @@ export async function poll(ctx: Pace, options: PollOptions, service: ServiceEven
       if (isRateLimited(error)) {
         // Rate limiting, not an outage: the service is there and asks for less.
         limited = true;
-        limitedMs = Math.min(LIMITED_CEILING_MS, Math.max(limitedMs * 2, options.intervalMs * 2, holdMs));
+        const ceiling = Math.max(LIMITED_CEILING_MS, options.intervalMs * BACKOFF_SPREAD);
+        limitedMs = Math.min(ceiling, Math.max(limitedMs * 2, options.intervalMs * 2));
       } else {
         outage = outage ? { ...outage, failures: outage.failures + 1, error } : { since: started, failures: 1, error };
         service.unreachable(outage);

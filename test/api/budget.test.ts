@@ -1,0 +1,62 @@
+// A process's budget of requests (src/api/budget.ts), on a clock of the test's: how long a request waits for its
+// turn, how a 429 slows every kind, and how the pace comes back.
+import { describe, expect, it } from 'vitest';
+import { IN_FLIGHT_MAX, PULL_REQUEST_READS_PER_SECOND, RequestBudget, REQUESTS_PER_SECOND } from '../../src/api/budget.js';
+
+function budgetOnAClock() {
+  const clock = { now: 0 };
+  const pauses: number[] = [];
+  const budget = new RequestBudget(
+    () => clock.now,
+    async (ms) => {
+      pauses.push(ms);
+      clock.now += ms;
+    },
+  );
+  return { budget, clock, pauses };
+}
+
+describe('the request budget', () => {
+  it('lets a second of requests through at once, then paces them', async () => {
+    const { budget, pauses } = budgetOnAClock();
+    for (let i = 0; i < REQUESTS_PER_SECOND; i++) (await budget.take('other'))();
+    expect(pauses).toEqual([]);
+    (await budget.take('other'))();
+    expect(pauses).toEqual([1000 / REQUESTS_PER_SECOND]);
+  });
+
+  it('holds pull-request reads to their own, lower pace', async () => {
+    const { budget, clock } = budgetOnAClock();
+    for (let i = 0; i < PULL_REQUEST_READS_PER_SECOND * 3; i++) (await budget.take('pullRequestRead'))();
+    // Five at once, then one every 200ms.
+    expect(clock.now).toBe(2 * 1000);
+  });
+
+  it('halves at each 429, never so far that a request can no longer pass, and comes back slowly', async () => {
+    const { budget, clock } = budgetOnAClock();
+    for (let i = 0; i < 10; i++) budget.limited();
+    const start = clock.now;
+    for (let i = 0; i < 3; i++) (await budget.take('other'))();
+    // At the floor of one request every two seconds, half a request left: 1s for the first, 2s for each other.
+    expect(clock.now - start).toBe(5000);
+    clock.now += 60_000;
+    const back = clock.now;
+    for (let i = 0; i < 10; i++) (await budget.take('other'))();
+    expect(clock.now - back).toBeLessThan(1000);
+  });
+
+  it('keeps at most a handful of requests in flight', async () => {
+    const { budget } = budgetOnAClock();
+    const releases = await Promise.all(Array.from({ length: IN_FLIGHT_MAX }, () => budget.take('other')));
+    let seventh = false;
+    const waiting = budget.take('other').then((release) => {
+      seventh = true;
+      return release;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seventh).toBe(false);
+    releases[0]!();
+    (await waiting)();
+    expect(seventh).toBe(true);
+  });
+});
