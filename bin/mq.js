@@ -46,7 +46,8 @@ function runBundle(file, command) {
   });
   if (cache && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => saveCache(script, cache));
   const bundle = { exports: {} };
-  script.runInThisContext()(bundle.exports, require, bundle, file, dirname(file));
+  // A require of dist/, as the file's own would be: the bundle requires the libraries apart from it there (lib/).
+  script.runInThisContext()(bundle.exports, require('node:module').createRequire(file), bundle, file, dirname(file));
 }
 
 /**

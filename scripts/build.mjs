@@ -1,9 +1,9 @@
-// Bundles src/ into one CommonJS file, dist/mq.cjs, so that `mq` installs as one package (the libraries it uses
-// travel inside the bundle, their licences beside it) and starts as fast as Node lets a program start: bin/mq.js
-// compiles it with a V8 code cache (Node keeps none for ES modules before 22, and its own cache for CommonJS
-// holds only what runs as the file loads). A module reached by import() is bundled too, and evaluated only
-// when that import() runs: a command still runs only its own code. Beside it, dist/help.json: the help texts
-// bin/mq.js prints without loading the program (src/cli/help-texts.ts).
+// Bundles src/ into one CommonJS file, dist/mq.cjs (two large libraries beside it in dist/lib/, see APART), so
+// that `mq` installs as one package (the libraries it uses travel inside it, their licences beside it) and starts
+// as fast as Node lets a program start: bin/mq.js compiles it with a V8 code cache (Node keeps none for ES
+// modules before 22, and its own cache for CommonJS holds only what runs as the file loads). A module reached by
+// import() is bundled too, and evaluated only when that import() runs: a command still runs only its own code.
+// Beside it, dist/help.json: the help texts bin/mq.js prints without loading the program (src/cli/help-texts.ts).
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -14,6 +14,15 @@ const root = new URL('..', import.meta.url).pathname;
 const evaluatedRequire = {
   js: `import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(${JSON.stringify(join(root, 'package.json'))});`,
 };
+
+/**
+ * The libraries only some runs load: undici (a proxy), cosmiconfig (a config file). They were 1.3 MB of the
+ * bundle's 2.2, and every start pays for the size of the file it compiles (reading it, and the functions it
+ * declares, even unused): each is a file of its own in dist/lib/, required on first use (bin/mq.js gives the
+ * bundle a require of dist/). Not zod: apart, it would be all of zod (1 MB), where the bundle keeps what mq
+ * uses of it (0.2 MB).
+ */
+const APART = ['undici', 'cosmiconfig'];
 
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
@@ -36,12 +45,13 @@ const result = await build({
   // The one import.meta in src/ (config/schema-location.ts) asks where the module lies: the bundle's own file.
   define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModuleUrl' },
   write: false,
-  plugins: [generatedChecks(), lazyChildProcess(), builtinsByRequire(), builtVocabulary(await vocabulary())],
+  plugins: [generatedChecks(), lazyChildProcess(), builtinsByRequire(), builtVocabulary(await vocabulary()), apart(APART)],
   logLevel: 'warning',
 });
+const libraries = await Promise.all(APART.map(library));
 
 await writeOutputs(withHeader(await Promise.all(result.outputFiles.map(inAscii))));
-await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
+await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/help.json'), JSON.stringify((await evaluate(join(root, 'src/cli/help-texts.ts'))).helpTexts()));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 
@@ -112,6 +122,33 @@ function lazyChildProcess() {
       }));
     },
   };
+}
+
+function apart(names) {
+  return {
+    name: 'apart',
+    setup(build) {
+      build.onResolve({ filter: /^[a-z]/ }, (args) => (names.includes(args.path) ? { path: `./lib/${args.path}.cjs`, external: true } : undefined));
+    },
+  };
+}
+
+/** dist/lib/<name>.cjs: the package, bundled as CommonJS; its exports, as require() of the package gives them. */
+async function library(name) {
+  const built = await build({
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root, loader: 'js' },
+    outfile: join(root, `dist/lib/${name}.cjs`),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    legalComments: 'none',
+    metafile: true,
+    external: ['typescript'],
+    plugins: [lazyChildProcess(), builtinsByRequire()],
+    logLevel: 'warning',
+  });
+  return built;
 }
 
 /**
@@ -188,9 +225,9 @@ async function evaluate(entry) {
 }
 
 /** The licence of every package whose code the bundle carries, named by the bundle's own inputs. */
-async function notices(metafile) {
+async function notices(metafiles) {
   const packages = new Map();
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of metafiles.flatMap((metafile) => Object.keys(metafile.inputs))) {
     const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (match) packages.set(match[1], join(root, input.slice(0, match.index + match[0].length)));
   }
@@ -202,6 +239,6 @@ async function notices(metafile) {
     const text = licenceFile ? (await readFile(join(dir, licenceFile), 'utf8')).trim() : `Licensed under ${manifest.license}.`;
     sections.push(`## ${name} ${manifest.version} (${manifest.license})\n\n${text}\n`);
   }
-  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.cjs) carries code from these packages, under these licences.\n`;
+  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.cjs, and dist/lib/) carries code from these packages, under these licences.\n`;
   return [header, ...sections].join('\n');
 }
