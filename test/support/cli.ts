@@ -18,6 +18,12 @@ export interface Run {
   stderr: string;
 }
 
+/**
+ * Where every mq this test file spawns keeps its code cache (bin/mq.js writes one per command, half a megabyte):
+ * one directory, not one in each private HOME.
+ */
+const CODE_CACHE = mkdtempSync(join(tmpdir(), 'mq-e2e-cache-'));
+
 /** A directory outside any git checkout, with no config files: nothing but the given env reaches mq. */
 export function isolatedDir(): string {
   return mkdtempSync(join(tmpdir(), 'mq-e2e-'));
@@ -32,7 +38,7 @@ export interface MqOptions {
 /** Runs the built mq to completion. The environment starts empty but for PATH and a private HOME. */
 export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
   const home = options.cwd ?? isolatedDir();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: CODE_CACHE };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: 'pipe' });
@@ -67,7 +73,7 @@ export interface RunningMq {
 /** The built mq in a child process that a test can watch as it goes, and signal. */
 export function startMq(args: string[], options: MqOptions = {}): RunningMq {
   const home = options.cwd ?? isolatedDir();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: CODE_CACHE };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
   const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const written = { stdout: '', stderr: '' };
@@ -117,7 +123,7 @@ export interface SandboxProcess {
 export function startSandboxProcess(args: string[] = ['--clock', 'manual'], options: { port?: number } = {}): Promise<SandboxProcess> {
   const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', String(options.port ?? 0), ...args], {
     cwd: isolatedDir(),
-    env: { PATH: process.env.PATH ?? '', HOME: isolatedDir() },
+    env: { PATH: process.env.PATH ?? '', HOME: isolatedDir(), XDG_CACHE_HOME: CODE_CACHE },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
