@@ -158,10 +158,18 @@ process.stdout.write(JSON.stringify(pr, null, 2) + '\\n');
 agent.destroy();
 `;
 
-async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): void }> {
+async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [MQ, 'sandbox', '--port', '0', '--clock', 'manual'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
-  return { url, stop: () => child.kill() };
+  // Gone before its HOME is removed: as it exits it writes its code cache there (bin/mq.js).
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return {
+    url,
+    stop: () => {
+      child.kill();
+      return exited;
+    },
+  };
 }
 
 const home = mkdtempSync(join(tmpdir(), 'mq-bench-home-'));
@@ -219,6 +227,6 @@ try {
     baseline: { name: 'bare client', args: [bareClient] },
   });
 } finally {
-  sandbox.stop();
+  await sandbox.stop();
   rmSync(home, { recursive: true, force: true });
 }
