@@ -2,12 +2,12 @@
 // A shim, CommonJS (bin/package.json) so that what needs no program starts as fast as bare Node: an ES module
 // entry would start Node's ES module loader first. A lone `mq --version` is answered from the package's own
 // manifest (the one version there is); `mq [command...] --help` into a pipe or a file from dist/help.json, the
-// texts the build had commander print (src/cli/help-texts.ts). Anything else turns on Node's compile cache where
-// this Node has it and loads the bundled program, an ES module.
+// texts the build had commander print (src/cli/help-texts.ts). Anything else runs the bundled program,
+// dist/mq.cjs, compiled with a V8 code cache of its own (runBundle).
 'use strict';
 
 const fs = require('node:fs');
-const { join } = require('node:path');
+const { basename, dirname, isAbsolute, join } = require('node:path');
 
 const args = process.argv.slice(2);
 const answer = args.length === 1 && args[0] === '--version' ? `${require('../package.json').version}\n` : precomputedHelp(args);
@@ -21,8 +21,104 @@ if (answer !== undefined) {
     else if (error.code !== 'EPIPE') throw error;
   }
 } else {
-  require('node:module').enableCompileCache?.();
-  import('../dist/mq.js');
+  runBundle(join(__dirname, '../dist/mq.cjs'), args[0]);
+}
+
+/**
+ * Compiles the bundle as Node compiles a CommonJS module, with a V8 code cache, and runs it. A cache holds the
+ * bytecode of every function compiled so far, so it is made as the process exits, after the command ran: one
+ * per command (the functions of `mq status` are not those of `mq sandbox`), made when there was none or V8 refused
+ * it (another Node, other flags), in the user's cache directory. Node's own compile cache (22+) would save the
+ * code compiled as the file loads, and little of a bundle runs then. A cache that cannot be read or written
+ * costs the speed, never the command.
+ */
+function runBundle(file, command) {
+  // ASCII (scripts/build.mjs): latin1 reads it as UTF-8 would, in a fraction of the time.
+  const source = fs.readFileSync(file, 'latin1');
+  const vm = require('node:vm');
+  const cache = cacheFile(source, command);
+  const cachedData = cache && readCache(cache);
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    // cosmiconfig's import() of a config module, which mq never asks for (src/config/config-loader.ts).
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  if (cache && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => saveCache(script, cache));
+  const bundle = { exports: {} };
+  // A require of dist/, as the file's own would be: the bundle requires the libraries apart from it there (lib/).
+  script.runInThisContext()(bundle.exports, require('node:module').createRequire(file), bundle, file, dirname(file));
+}
+
+/**
+ * $XDG_CACHE_HOME/mq (default ~/.cache/mq; a relative XDG path is ignored, as for the config file)/<bundle>-<node>-
+ * <command>.v8. The bundle's first line names its content (scripts/build.mjs); a command is a word of letters,
+ * else `other`. Undefined without a bundle name or a home.
+ */
+function cacheFile(source, command) {
+  const bundle = /^\/\/ mq ([0-9a-f]+)\n/.exec(source)?.[1];
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : homeDir() && join(homeDir(), '.cache');
+  if (!bundle || !base) return undefined;
+  const word = /^[a-z][a-z-]{0,30}$/.test(command ?? '') ? command : 'other';
+  return join(base, 'mq', `${bundle}-${process.version}-${process.arch}-${word}.v8`);
+}
+
+function homeDir() {
+  try {
+    return process.env.HOME || require('node:os').homedir();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The V8 data of a cache whose checksum holds, else undefined. V8 checks a cache's header, not its body: a cache
+ * damaged on disk would crash mq on every run.
+ */
+function readCache(path) {
+  try {
+    const file = fs.readFileSync(path);
+    const data = file.subarray(4);
+    return file.length > 4 && file.readUInt32LE(0) === require('node:zlib').crc32(data) ? data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Written whole or not at all (a file of its own, renamed), so that another mq never reads half a cache. The
+ * caches of other builds (an upgrade leaves the old ones) go once unused for a week.
+ */
+function saveCache(script, path) {
+  try {
+    const data = script.createCachedData();
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32LE(require('node:zlib').crc32(data));
+    const dir = dirname(path);
+    makeDir(dir);
+    const partial = `${path}.${process.pid}`;
+    fs.writeFileSync(partial, Buffer.concat([sum, data]));
+    fs.renameSync(partial, path);
+    const bundle = basename(path).split('-')[0];
+    const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
+    for (const name of fs.readdirSync(dir)) {
+      const other = join(dir, name);
+      if (!name.startsWith(`${bundle}-`) && fs.statSync(other).mtimeMs < weekAgo) fs.rmSync(other, { force: true });
+    }
+  } catch {}
+}
+
+/** The directory, and a few above it if need be: mkdirSync's `recursive` spins forever on some (/proc/x/y). */
+function makeDir(dir, above = 3) {
+  try {
+    fs.mkdirSync(dir);
+  } catch (error) {
+    if (error.code === 'EEXIST') return;
+    if (error.code !== 'ENOENT' || above === 0) throw error;
+    makeDir(dirname(dir), above - 1);
+    fs.mkdirSync(dir);
+  }
 }
 
 /** The help `mq <command...> --help` prints, when the build wrote it for where stdout goes; else undefined. */

@@ -1,49 +1,57 @@
-// Bundles src/ into dist/mq.js and the chunks it loads on demand (dist/chunks/), so that `mq` installs as one
-// package (the libraries it uses travel inside the bundle, their licences beside it) and each command loads only
-// what it runs: the command table's `load` imports and the renderers' are split points (code splitting). Beside
-// it, dist/help.json: the help texts bin/mq.js prints without loading the program (src/cli/help-texts.ts).
-import { build } from 'esbuild';
+// Bundles src/ into one CommonJS file, dist/mq.cjs (two large libraries beside it in dist/lib/, see APART), so
+// that `mq` installs as one package (the libraries it uses travel inside it, their licences beside it) and starts
+// as fast as Node lets a program start: bin/mq.js compiles it with a V8 code cache (Node keeps none for ES
+// modules before 22, and its own cache for CommonJS holds only what runs as the file loads). A module reached by
+// import() is bundled too, and evaluated only when that import() runs: a command still runs only its own code.
+// Beside it, dist/help.json: the help texts bin/mq.js prints without loading the program (src/cli/help-texts.ts).
+import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-// Bundled CommonJS dependencies (commander) still call require(); give them one. esbuild puts a banner on every
-// file it writes; the files that never name `require` lose it again (withoutUnusedRequire).
-const REQUIRE_LINE = "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);";
 // A data: URL has no path to require from (commander, bundled, requires node's modules): the checkout's.
 const evaluatedRequire = {
   js: `import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(${JSON.stringify(join(root, 'package.json'))});`,
 };
 
+/**
+ * The libraries only some runs load: undici (a proxy), cosmiconfig (a config file). They were 1.3 MB of the
+ * bundle's 2.2, and every start pays for the size of the file it compiles (reading it, and the functions it
+ * declares, even unused): each is a file of its own in dist/lib/, required on first use (bin/mq.js gives the
+ * bundle a require of dist/). Not zod: apart, it would be all of zod (1 MB), where the bundle keeps what mq
+ * uses of it (0.2 MB).
+ */
+const APART = ['undici', 'cosmiconfig'];
+
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
-// Chunk names carry a hash: the chunks of an earlier build must not linger and ship.
+// The files of an earlier build (the ES module chunks of older ones too) must not linger and ship.
 await rm(join(root, 'dist'), { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: { mq: join(root, 'src/main.ts') },
-  outdir: join(root, 'dist'),
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
+  entryPoints: [join(root, 'src/main.ts')],
+  outfile: join(root, 'dist/mq.cjs'),
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
-  // Kept out of the package (`files` ships dist/*.js only); beside the bundle for whoever debugs a checkout.
+  // Kept out of the package (`files` ships dist/*.cjs only); beside the bundle for whoever debugs a checkout.
   sourcemap: 'external',
   legalComments: 'none',
   metafile: true,
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
   external: ['typescript'],
-  define: { MQ_VERSION: JSON.stringify(pkg.version), MQ_VOCABULARY: JSON.stringify(await vocabulary()) },
-  banner: { js: REQUIRE_LINE },
+  // The one import.meta in src/ (config/schema-location.ts) asks where the module lies: the bundle's own file.
+  define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModuleUrl' },
   write: false,
-  plugins: [generatedChecks(), lazyChildProcess()],
+  plugins: [generatedChecks(), lazyChildProcess(), builtinsByRequire(), builtVocabulary(await vocabulary()), apart(APART)],
   logLevel: 'warning',
 });
+const libraries = await Promise.all(APART.map(library));
 
-await writeOutputs(withoutUnusedRequire(result.outputFiles));
-await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices(result.metafile));
+await writeOutputs(withHeader(await Promise.all(result.outputFiles.map(inAscii))));
+await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/help.json'), JSON.stringify((await evaluate(join(root, 'src/cli/help-texts.ts'))).helpTexts()));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 
@@ -55,26 +63,40 @@ async function writeOutputs(files) {
 }
 
 /**
- * The banner's require, dropped from the files that never call it: most chunks are mq's own code, and each
- * createRequire is work at load (some 5 ms of `mq status`, over its ~35 chunks). The line's source map loses the
- * banner's empty line with it, so the map still points at the right lines.
+ * Two lines the bundle gains. First, a name of its content (a hash of the rest), which keys bin/mq.js's code
+ * caches: V8 checks only a source's length before it trusts a cache, so a cache must never outlive the text it
+ * was made from. Then, after "use strict", what import.meta.url stands for (see `define`). The source map gains
+ * the two lines, empty.
  */
-function withoutUnusedRequire(files) {
-  const banner = `${REQUIRE_LINE}\n`;
-  const unused = new Set(
-    files
-      .filter((file) => file.path.endsWith('.js') && file.text.startsWith(banner) && !/\brequire\b/.test(file.text.slice(banner.length)))
-      .map((file) => file.path),
-  );
+function withHeader(files) {
+  const STRICT = '"use strict";\n';
+  const MODULE_URL = 'var __mqModuleUrl = require("node:url").pathToFileURL(__filename).href;\n';
   return files.map((file) => {
-    if (unused.has(file.path)) return { path: file.path, text: file.text.slice(banner.length) };
-    if (!file.path.endsWith('.js.map') || !unused.has(file.path.slice(0, -'.map'.length))) return file;
+    if (file.path.endsWith('.cjs')) {
+      if (!file.text.startsWith(STRICT)) throw new Error(`${file.path} does not start with ${STRICT}`);
+      const text = `${STRICT}${MODULE_URL}${file.text.slice(STRICT.length)}`;
+      return { path: file.path, text: `// mq ${createHash('sha256').update(text).digest('hex').slice(0, 20)}\n${text}` };
+    }
+    if (!file.path.endsWith('.cjs.map')) return file;
     const map = JSON.parse(file.text);
-    // A chunk of re-exports alone maps nothing.
-    if (map.mappings === '') return file;
-    if (!map.mappings.startsWith(';')) throw new Error(`${file.path}: the banner's line has mappings`);
-    return { path: file.path, text: JSON.stringify({ ...map, mappings: map.mappings.slice(1) }) };
+    const [strict, ...rest] = map.mappings.split(';');
+    return { path: file.path, text: JSON.stringify({ ...map, mappings: ['', strict, '', ...rest].join(';') }) };
   });
+}
+
+/**
+ * The bundle in ASCII, which bin/mq.js reads as latin1: decoding 2 MB as UTF-8 takes Node 20 some 10 ms, as
+ * latin1 a few. esbuild escapes every other character in code; the few left are in the libraries' comments,
+ * made `?` here, one per UTF-16 unit so that columns hold. That they were only in comments is checked: the code
+ * without comments is the same.
+ */
+async function inAscii(file) {
+  if (!file.path.endsWith('.cjs')) return file;
+  const text = file.text.replace(/[^\x00-\x7f]/gu, (char) => '?'.repeat(char.length));
+  if (text === file.text) return file;
+  const [before, after] = await Promise.all([file.text, text].map((code) => transform(code, { minifyWhitespace: true, logLevel: 'error' })));
+  if (before.code !== after.code) throw new Error(`${file.path}: a character outside ASCII is in code, not only in comments`);
+  return { path: file.path, text };
 }
 
 /** The JSON Schema of a config file, for editors, from its zod schema (src/config/config-json-schema.ts). */
@@ -102,9 +124,67 @@ function lazyChildProcess() {
   };
 }
 
+function apart(names) {
+  return {
+    name: 'apart',
+    setup(build) {
+      build.onResolve({ filter: /^[a-z]/ }, (args) => (names.includes(args.path) ? { path: `./lib/${args.path}.cjs`, external: true } : undefined));
+    },
+  };
+}
+
+/** dist/lib/<name>.cjs: the package, bundled as CommonJS; its exports, as require() of the package gives them. */
+async function library(name) {
+  const built = await build({
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root, loader: 'js' },
+    outfile: join(root, `dist/lib/${name}.cjs`),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    legalComments: 'none',
+    metafile: true,
+    external: ['typescript'],
+    plugins: [lazyChildProcess(), builtinsByRequire()],
+    logLevel: 'warning',
+  });
+  return built;
+}
+
+/**
+ * import() of one of Node's own modules, as require() on first use: in a CommonJS file an import() would start
+ * Node's ES module loader (milliseconds) for a module that require() hands over at once. The import() still
+ * resolves to the module's namespace (esbuild's __toESM: its exports, and the module as `default`).
+ */
+function builtinsByRequire() {
+  return {
+    name: 'builtins-by-require',
+    setup(build) {
+      build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-by-require' } : undefined));
+      build.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** The command table's words derived from the zod schemas (src/commands/vocabulary.ts), evaluated once, here. */
 async function vocabulary() {
   return (await evaluate(join(root, 'src/commands/vocabulary.ts'))).VOCABULARY;
+}
+
+/**
+ * src/commands/vocabulary.ts as the bundle has it: the words written in, as the build derived them. Unbuilt, the
+ * module derives them with a top-level await, which a CommonJS bundle cannot hold.
+ */
+function builtVocabulary(words) {
+  return {
+    name: 'built-vocabulary',
+    setup(build) {
+      build.onLoad({ filter: /\/src\/commands\/vocabulary\.ts$/ }, () => ({ contents: `export const VOCABULARY = ${JSON.stringify(words)};`, loader: 'js' }));
+    },
+  };
 }
 
 /**
@@ -145,9 +225,9 @@ async function evaluate(entry) {
 }
 
 /** The licence of every package whose code the bundle carries, named by the bundle's own inputs. */
-async function notices(metafile) {
+async function notices(metafiles) {
   const packages = new Map();
-  for (const input of Object.keys(metafile.inputs)) {
+  for (const input of metafiles.flatMap((metafile) => Object.keys(metafile.inputs))) {
     const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (match) packages.set(match[1], join(root, input.slice(0, match.index + match[0].length)));
   }
@@ -159,6 +239,6 @@ async function notices(metafile) {
     const text = licenceFile ? (await readFile(join(dir, licenceFile), 'utf8')).trim() : `Licensed under ${manifest.license}.`;
     sections.push(`## ${name} ${manifest.version} (${manifest.license})\n\n${text}\n`);
   }
-  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.js and dist/chunks/) carries code from these packages, under these licences.\n`;
+  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.cjs, and dist/lib/) carries code from these packages, under these licences.\n`;
   return [header, ...sections].join('\n');
 }

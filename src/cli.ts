@@ -1,9 +1,10 @@
 // The entry: the process's signals and streams wired to `run`, which parses argv with the command table
 // (src/cli/table.ts), has the runner run the command chosen, and turns what commander refuses into a usage error.
-// The exit code is set here and nowhere else.
-import { CommanderError } from 'commander';
-import { buildProgram, wholeProgram } from './cli/program.js';
+// A line as simple as `mq status 42 --json` is read without commander (src/cli/quick.ts), which is then not even
+// loaded. The exit code is set here and nowhere else.
+import type { Command } from 'commander';
 import type { Io } from './cli/io.js';
+import { quickCommand } from './cli/quick.js';
 import type { Runner } from './cli/runner.js';
 import { EXIT, UsageError } from './errors.js';
 
@@ -14,17 +15,26 @@ export async function run(io: Io): Promise<number> {
   let made: Promise<Runner> | undefined;
   const runner = () => (made ??= import('./cli/runner.js').then(({ Runner }) => new Runner(io)));
   let exitCode: number = EXIT.ok;
-  const program = buildProgram(io, async (load, words) => {
-    exitCode = await (await runner()).run(load, words, () => wholeProgram(program));
-  });
+  // The commander program, made once: to parse what quickCommand leaves, or for a command that reads the tree.
+  let built: Promise<Command> | undefined;
+  const program = () =>
+    (built ??= import('./cli/program.js').then(({ buildProgram }) =>
+      buildProgram(io, async (load, words) => {
+        exitCode = await (await runner()).run(load, words, whole);
+      }),
+    ));
+  const whole = async () => (await import('./cli/program.js')).wholeProgram(await program());
   try {
+    const quick = quickCommand(io.argv);
+    if (quick) return await (await runner()).run(quick.load, quick.words, whole);
     if (io.argv.length === 0) {
-      io.stdout.write(program.helpInformation());
+      io.stdout.write((await program()).helpInformation());
       return EXIT.ok;
     }
-    await program.parseAsync(io.argv, { from: 'user' });
+    await (await program()).parseAsync(io.argv, { from: 'user' });
   } catch (error) {
-    if (!(error instanceof CommanderError)) return (await runner()).fail(error);
+    // Only commander throws its errors, and only once the program is made.
+    if (!built || !(error instanceof (await import('commander')).CommanderError)) return (await runner()).fail(error);
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
     if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
     return (await runner()).fail(new UsageError(error.message.replace(/^error: /, '')));

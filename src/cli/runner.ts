@@ -32,7 +32,7 @@ export class Runner {
   constructor(private readonly io: Io) {}
 
   /** Runs the command `load` leads to with the words commander parsed; its exit code. `program`: the whole tree. */
-  async run(load: () => Promise<Parse>, words: Words, program: () => Command): Promise<number> {
+  async run(load: () => Promise<Parse>, words: Words, program: () => Promise<Command>): Promise<number> {
     this.flags = words.flags;
     const parse = await load();
     const { io } = this;
@@ -55,10 +55,10 @@ export class Runner {
     }
   }
 
-  private async dispatch(work: Invocation, program: () => Command): Promise<number> {
+  private async dispatch(work: Invocation, program: () => Promise<Command>): Promise<number> {
     switch (work.mode) {
       case 'program':
-        await work.handler(work.input, program(), (text) => this.io.stdout.write(text));
+        await work.handler(work.input, await program(), (text) => this.io.stdout.write(text));
         return EXIT.ok;
       case 'result':
         return this.execute(work);

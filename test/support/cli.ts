@@ -17,6 +17,12 @@ export interface Run {
   stderr: string;
 }
 
+/**
+ * Where every mq this test file spawns keeps its code cache (bin/mq.js writes one per command, half a megabyte):
+ * one directory, not one in each private HOME.
+ */
+const CODE_CACHE = mkdtempSync(join(tmpdir(), 'mq-e2e-cache-'));
+
 /** A directory outside any git checkout, with no config files: nothing but the given env reaches mq. */
 export function isolatedDir(): string {
   return mkdtempSync(join(tmpdir(), 'mq-e2e-'));
@@ -34,7 +40,7 @@ export interface MqOptions {
  */
 export function mqEnvironment(options: MqOptions): { home: string; env: Record<string, string> } {
   const home = options.cwd ?? isolatedDir();
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: CODE_CACHE };
   for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
   return { home, env };
 }
@@ -123,7 +129,7 @@ export interface SandboxProcess {
 export function startSandboxProcess(args: string[] = ['--clock', 'manual'], options: { port?: number } = {}): Promise<SandboxProcess> {
   const child = spawn(process.execPath, [MQ_BIN, 'sandbox', '--port', String(options.port ?? 0), ...args], {
     cwd: isolatedDir(),
-    env: { PATH: process.env.PATH ?? '', HOME: isolatedDir() },
+    env: { PATH: process.env.PATH ?? '', HOME: isolatedDir(), XDG_CACHE_HOME: CODE_CACHE },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
