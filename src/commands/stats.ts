@@ -3,11 +3,21 @@
 import { LIST_TAKE_MAX } from '../model/vocabulary.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { STATS } from './command-words.js';
-import type { Context } from './context.js';
+import type { Context, QueueRef } from './context.js';
+import type { MergeQueueService } from '../model/service.js';
 import { parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from '../model/result.js';
-import { type Durations, durationsFromMetrics, HistoryTally, noDurations } from '../model/stats.js';
+import {
+  type Durations,
+  durationsFromMetrics,
+  HistoryTally,
+  noDurations,
+  noTestingRuns,
+  TestingTally,
+  type TestingRunStats,
+  testingResultsWindow,
+} from '../model/stats.js';
 
 export interface StatsInput {
   /** ISO 8601 instants, both inclusive; `until` absent means up to now. */
@@ -45,6 +55,15 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   );
   // Awaited below; this keeps a failure while paging from leaving it rejected with no one listening.
   durations.catch(() => undefined);
+  // Each attempt at testing over the window, read alongside too; a failure (a service without the operation)
+  // costs this section only.
+  const testingRuns = readTestingRuns(service, ref, testingResultsWindow(input.since, until)).catch((error: unknown) => {
+    if (error instanceof InterruptedError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.warn(`the service's testing results could not be read (${message}): no per-attempt durations shown`);
+    return noTestingRuns(testingResultsWindow(input.since, until), message);
+  });
+  testingRuns.catch(() => undefined);
   try {
     let cursor: string | undefined;
     do {
@@ -65,6 +84,17 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
       byAuthor: input.by === 'author' ? tally.byAuthor() : null,
       perDay: tally.perDay(input.since, until),
       durations: await durations,
+      testingRuns: await testingRuns,
     },
   };
+}
+
+/** Every page of the testing results in the window, folded as it arrives. */
+async function readTestingRuns(service: MergeQueueService, ref: QueueRef, window: { since: string; until: string }): Promise<TestingRunStats> {
+  const tally = new TestingTally();
+  for (;;) {
+    const page = await service.listTestingResults(ref, { since: window.since, until: window.until, offset: tally.count, take: LIST_TAKE_MAX });
+    tally.add(page.testingResults);
+    if (page.testingResults.length === 0 || tally.count >= page.totalItems) return tally.result(window);
+  }
 }

@@ -42,7 +42,7 @@ export interface TestingDetails {
  */
 export interface TestingResult {
   prNumber: number;
-  testRunId: string;
+  testRunId?: string;
   /** ISO 8601. */
   endedAt?: string;
   testingDurationMs?: number;

@@ -288,32 +288,6 @@ const pullRequestFacts = {
 export const EnqueuedPullRequest = z.looseObject({ ...pullRequestFacts, noBatch: z.boolean() });
 export type EnqueuedPullRequest = z.infer<typeof EnqueuedPullRequest>;
 
-/**
- * One entry of a PR's timeline. The docs give names but no required list, so each field is optional here: an
- * entry without a state or a time is passed over (adapter.ts). `changedAt` is v2's name for the time.
- */
-export const TimelineEntry = z.looseObject({
-  state: openEnum(PULL_REQUEST_STATES).optional(),
-  timestamp: z.string().optional(),
-  changedAt: z.string().optional(),
-  reason: z.string().optional(),
-});
-export type TimelineEntry = z.infer<typeof TimelineEntry>;
-
-/** The service's estimate (v2's queue-entry-estimate shape, which v1's is taken to follow): every field optional. */
-export const QueueEntryEstimate = z.looseObject({
-  status: z.string().optional(),
-  computedAt: z.string().optional(),
-  kind: z.string().optional(),
-  estimatedAt: z.string().optional(),
-  testingStartsAt: z.string().optional(),
-  testingEndsAt: z.string().optional(),
-  pullRequestsAhead: z.number().optional(),
-  waitingFor: z.array(z.unknown()).optional(),
-  reason: z.unknown().optional(),
-});
-export type QueueEntryEstimate = z.infer<typeof QueueEntryEstimate>;
-
 export const SubmittedPullRequest = z.looseObject({
   ...pullRequestFacts,
   forceEnqueued: z.boolean(),
@@ -323,15 +297,8 @@ export const SubmittedPullRequest = z.looseObject({
   noBatch: z.boolean().optional(),
   /** The test run that last tested the PR (in flight or finished), or null before any. */
   verifiedByTestRun: z.string().nullable().optional(),
-  /** With includeTimeline: newest first. */
-  timeline: z.array(TimelineEntry).optional(),
-  /**
-   * With includeEstimatedTimeToMerge. The docs do not name the field: the sandbox answers `estimatedTimeToMerge`;
-   * `estimate` and `queueEntryEstimate` (v2's name) are read too, and a bare time as `estimatedAt`.
-   */
-  estimatedTimeToMerge: z.union([QueueEntryEstimate, z.string()]).nullable().optional(),
-  estimate: z.union([QueueEntryEstimate, z.string()]).nullable().optional(),
-  queueEntryEstimate: z.union([QueueEntryEstimate, z.string()]).nullable().optional(),
+  // `timeline` (includeTimeline) and the estimate (includeEstimatedTimeToMerge) pass through as they came: the
+  // docs give neither's required fields nor the estimate's name, so details.ts reads whatever shape they have.
 });
 export type SubmittedPullRequest = z.infer<typeof SubmittedPullRequest>;
 

@@ -47,6 +47,8 @@ const currentResponseValidators = new Map([...responseValidators, ...compileAll(
 
 /** The 17 operation names, as the service spells them (`flaky-tests/get-test-details` included). */
 export const OPERATIONS: readonly string[] = Object.keys(requests.operations);
+/** The operations only v1 as served today has (v1-current.json): the published description has none of them. */
+export const CURRENT_ONLY_OPERATIONS: readonly string[] = Object.keys(current.requests).filter((name) => !requestValidators.has(name));
 /** Where the snapshot came from. */
 export const SOURCE = requests.source;
 
