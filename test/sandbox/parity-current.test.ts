@@ -215,6 +215,36 @@ describe('the answers', () => {
     expect(merged.estimatedTimeToMerge).toMatchObject({ status: 'unavailable', reason: 'not_in_queue' });
   });
 
+  it('the estimate is made afresh at each read: on a real clock, time alone moves it', async () => {
+    // A fast real clock, so that the clock moves between two reads and nothing else does.
+    const live = await startSandbox({ clock: 'real', speed: 1000 });
+    try {
+      const read = async () => {
+        const response = await fetch(`${live.url}/getSubmittedPullRequest`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
+          body: JSON.stringify({ ...MAIN, pr: { number: 1 }, includeEstimatedTimeToMerge: true }),
+        });
+        return ((await response.json()) as { estimatedTimeToMerge: { computedAt: string } }).estimatedTimeToMerge.computedAt;
+      };
+      await fetch(`${live.url}/createQueue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
+        body: JSON.stringify(MAIN),
+      });
+      await fetch(`${live.url}/submitPullRequest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-token': TOKEN },
+        body: JSON.stringify({ ...MAIN, pr: { number: 1 } }),
+      });
+      const first = await read();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(Date.parse(await read())).toBeGreaterThan(Date.parse(first));
+    } finally {
+      await live.close();
+    }
+  });
+
   it('the testing results: a row per PR per run, newest first, with its duration and outcome', async () => {
     const answer = await ok('listMergeQueueTestingResults', { ...MAIN, since: SINCE });
     expect(answer.totalItems).toBe(2);

@@ -48,15 +48,20 @@ type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>
 /** Completes a body from the state before it is mapped (a repository named by its id). */
 type Resolve<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => { input: z.output<S> } | { answer: Answer };
 
-/** A read: answered with what the engine answers, as v1 words it (answers.ts). */
-function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, input: z.output<S>) => unknown): Route {
+/**
+ * A read: answered with what the engine answers, as v1 words it (answers.ts). `timely`: whether this request's
+ * answer depends on the clock as well as the state, so that it is not kept for the next one.
+ */
+function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, input: z.output<S>) => unknown, timely?: (input: z.output<S>) => boolean): Route {
   return {
     method: 'POST',
     isRead: true,
     handle: ({ engine, body }) => {
       const parsed = parse(schema, body);
       if ('answer' in parsed) return parsed;
-      return { answer: jsonAnswer(answer(engine, parsed.input)) };
+      const handled: Handled = { answer: jsonAnswer(answer(engine, parsed.input)) };
+      if (timely?.(parsed.input)) handled.timely = true;
+      return handled;
     },
   };
 }
@@ -104,12 +109,16 @@ const repositoryOfId: Resolve<typeof ServedSetImpactedTargetsRequest> = ({ engin
 };
 
 /** listMergeQueueTestingResults: the window's bounds as times; the engine checks the span. */
-const listMergeQueueTestingResults: Route = query(ListMergeQueueTestingResultsRequest, (engine, body) =>
-  engine.listTestingResults(
-    queueRefOf(body),
-    body.until === undefined ? { since: Date.parse(body.since) } : { since: Date.parse(body.since), until: Date.parse(body.until) },
-    { ...(body.offset !== undefined && { offset: body.offset }), ...(body.take !== undefined && { take: body.take }) },
-  ),
+const listMergeQueueTestingResults: Route = query(
+  ListMergeQueueTestingResultsRequest,
+  (engine, body) =>
+    engine.listTestingResults(
+      queueRefOf(body),
+      body.until === undefined ? { since: Date.parse(body.since) } : { since: Date.parse(body.since), until: Date.parse(body.until) },
+      { ...(body.offset !== undefined && { offset: body.offset }), ...(body.take !== undefined && { take: body.take }) },
+    ),
+  // Without `until` the window ends now, and its 45 days move with the clock.
+  (body) => body.until === undefined,
 );
 
 const getMergeQueueMetrics: Route = {
@@ -148,11 +157,15 @@ export const V1_OPERATIONS: Readonly<Record<string, Route>> = {
   submitPullRequest: mutation(V1_CHANGES.submitPullRequest),
   cancelPullRequest: mutation(V1_CHANGES.cancelPullRequest),
   restartTestsOnPullRequest: mutation(V1_CHANGES.restartTestsOnPullRequest),
-  getSubmittedPullRequest: query(GetSubmittedPullRequestRequest, (engine, body) =>
-    engine.getSubmittedPullRequest(queueRefOf(body), body.pr.number !== undefined ? { number: body.pr.number } : { branch: body.pr.branch }, {
-      timeline: body.includeTimeline === true,
-      estimate: body.includeEstimatedTimeToMerge === true,
-    }),
+  getSubmittedPullRequest: query(
+    GetSubmittedPullRequestRequest,
+    (engine, body) =>
+      engine.getSubmittedPullRequest(queueRefOf(body), body.pr.number !== undefined ? { number: body.pr.number } : { branch: body.pr.branch }, {
+        timeline: body.includeTimeline === true,
+        estimate: body.includeEstimatedTimeToMerge === true,
+      }),
+    // The estimate is made at the clock's time (computedAt, a slot free "now").
+    (body) => body.includeEstimatedTimeToMerge === true,
   ),
   getSubmittedPullRequests: query(ServedGetSubmittedPullRequestsRequest, (engine, body) =>
     batchAnswer(
