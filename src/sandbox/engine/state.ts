@@ -148,7 +148,7 @@ export interface Submission {
   latestTestRunId?: string;
   /**
    * Its state changes, oldest first (the timeline). Absent in a state an older sandbox wrote: its timeline is
-   * then made from what the submission holds (views.ts).
+   * then made from what the submission holds (entries.ts).
    */
   timeline?: TimelineStep[];
 }
