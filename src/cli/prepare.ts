@@ -111,6 +111,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     info: (message) => {
       if (flags.verbose) stderrLine(message);
     },
+    verbose: flags.verbose === true,
   };
   for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
   return { resolved, ctx, close: async () => service?.close(), serviceNow: () => service?.serviceNow() };

@@ -42,6 +42,8 @@ export interface Context {
   progress(line: string): void;
   /** A note for stderr shown only with --verbose. */
   info(message: string): void;
+  /** --verbose was given: a command may ask for more to show (mq status: the PR's timeline). */
+  verbose?: boolean;
   cwd: string;
   /**
    * The writes sent whose answers have not come. Ctrl-C ends mq at once, without their answers: the runner then

@@ -3,12 +3,22 @@
 import { LIST_TAKE_MAX } from '../model/vocabulary.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import type { STATS } from './command-words.js';
-import type { Context } from './context.js';
+import type { Context, QueueRef } from './context.js';
+import type { MergeQueueService } from '../model/service.js';
 import { parseWindow } from './input.js';
 import { type Instant, isoAt, serviceClock } from '../model/clock.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from '../model/result.js';
-import { type Durations, durationsFromMetrics, HistoryTally, noDurations } from '../model/stats.js';
+import {
+  type Durations,
+  durationsFromMetrics,
+  HistoryTally,
+  noDurations,
+  noTestingRuns,
+  TestingTally,
+  type TestingRunStats,
+  testingResultsWindow,
+} from '../model/stats.js';
 
 export interface StatsInput {
   /** Both inclusive, durations read against the service's clock; `until` absent means up to the service's now. */
@@ -48,6 +58,15 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   );
   // Awaited below; this keeps a failure while paging from leaving it rejected with no one listening.
   durations.catch(() => undefined);
+  // Each attempt at testing over the window, read alongside too; a failure (a service without the operation)
+  // costs this section only.
+  const testingRuns = readTestingRuns(service, ref, testingResultsWindow(since, until)).catch((error: unknown) => {
+    if (error instanceof InterruptedError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.warn(`the service's testing results could not be read (${message}): no per-attempt durations shown`);
+    return noTestingRuns(testingResultsWindow(since, until), message);
+  });
+  testingRuns.catch(() => undefined);
   try {
     let cursor: string | undefined;
     do {
@@ -68,6 +87,17 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
       byAuthor: input.by === 'author' ? tally.byAuthor() : null,
       perDay: tally.perDay(since, until),
       durations: await durations,
+      testingRuns: await testingRuns,
     },
   };
+}
+
+/** Every page of the testing results in the window, folded as it arrives. */
+async function readTestingRuns(service: MergeQueueService, ref: QueueRef, window: { since: string; until: string }): Promise<TestingRunStats> {
+  const tally = new TestingTally();
+  for (;;) {
+    const page = await service.listTestingResults(ref, { since: window.since, until: window.until, offset: tally.count, take: LIST_TAKE_MAX });
+    tally.add(page.testingResults);
+    if (page.testingResults.length === 0 || tally.count >= page.totalItems) return tally.result(window);
+  }
 }

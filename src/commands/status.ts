@@ -22,7 +22,9 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
   const pr = input.pr !== undefined ? { number: input.pr } : { branch: await branchOf(ctx) };
   const service = await ctx.service();
   const ref = ctx.queueRef();
-  const pullRequest = await service.getSubmittedPullRequest(ref, pr);
+  // The service's own estimate always (shown beside mq's), its timeline with -v; a service that does not know
+  // to give them answers without them.
+  const pullRequest = await service.getSubmittedPullRequest(ref, pr, { estimate: true, timeline: ctx.verbose === true });
   if (!pullRequest.isCurrentlySubmittedToQueue) {
     const why = await explainEnd(service, ref, pullRequest);
     return why ? { kind: 'pullRequest', pullRequest, why } : { kind: 'pullRequest', pullRequest };

@@ -46,3 +46,40 @@ export interface PullRequestPage {
   pullRequests: EnqueuedPullRequest[];
   nextCursor?: string;
 }
+
+/**
+ * One state change of a PR's queue entry, as the service's timeline gives it (newest first). Only `state` and
+ * `timestamp` are counted on: the docs name the rest (`reason`, per-state objects) without their required lists.
+ */
+export interface TimelineEntry {
+  state: ReportedPullRequestState;
+  /** ISO 8601. */
+  timestamp: string;
+  /** Lower snake case, e.g. `merge_item_now_ready`; absent when the service gives none. */
+  reason?: string;
+}
+
+/**
+ * The service's own estimate of when a queue entry merges (v2's queue-entry-estimate, which v1's
+ * `includeEstimatedTimeToMerge` mirrors). Available: `kind` says what `estimatedAt` is (`merge`, or for a
+ * pending_failure entry `pendingFailureResolution`). Unavailable: `reason` says why (too little history, not
+ * ready, queue paused).
+ */
+export interface QueueEntryEstimate {
+  status: 'available' | 'unavailable' | (string & {});
+  computedAt?: string;
+  kind?: 'merge' | 'pendingFailureResolution' | (string & {});
+  estimatedAt?: string;
+  testingStartsAt?: string;
+  testingEndsAt?: string;
+  pullRequestsAhead?: number;
+  /** For a pending_failure entry: the PRs it waits on. */
+  waitingFor?: number[];
+  reason?: string;
+}
+
+/** A PR read with what was asked beyond the record: its timeline, the service's estimate. */
+export interface SubmittedPullRequestDetail extends SubmittedPullRequest {
+  timeline?: TimelineEntry[];
+  estimatedTimeToMerge?: QueueEntryEstimate;
+}

@@ -23,7 +23,7 @@ const choice = (choices: readonly string[], description: string): SettingRow => 
 export const QUEUE_SETTINGS: { readonly [K in keyof QueueSettings]: SettingRow } = {
   mode: choice(QUEUE_MODES, 'single: one line; parallel: lanes from impacted targets'),
   concurrency: count('PRs or batches tested at once'),
-  testingTimeoutMinutes: count('minutes a test run may take before it counts as failed'),
+  testingTimeoutMinutes: count('minutes a test run may take before it counts as failed (0: no limit)', 0),
   // 0 (the service's default) means "do not wait": the service accepts it though the description says minimum 1.
   pendingFailureDepth: count('PRs behind a failed one that finish testing before it is removed (0: none)', 0),
   canOptimisticallyMerge: on('a pass on top of a failed PR clears it'),

@@ -58,6 +58,8 @@ export interface QueueFacts {
   allowedBotSubmitters?: string[];
   batchingRules?: unknown[];
   testBranchConstructionMode?: string;
+  /** Submitters may pick a merge method per PR; false: every PR uses mergeMethod. */
+  mergeMethodOverrideEnabled?: boolean;
   notReadyTimeoutHours?: number;
 }
 

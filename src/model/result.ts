@@ -4,7 +4,7 @@ import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats.js';
 import type { Eta } from './eta.js';
 import type { Why } from './why.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
+import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { Queue, UpdatedQueue } from './queue.js';
 import type { Repo } from './repository.js';
@@ -70,7 +70,7 @@ export type CommandResult =
   /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
   /** `why`: for a PR that ended failed or cancelled, what is known of the reason. */
   /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */
-  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequest; queue?: Queue; why?: Why; eta?: Eta }
+  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }

@@ -4,10 +4,10 @@
 import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
-import type { PullRequestPage, SubmittedPullRequest } from './pull-request.js';
+import type { PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { Queue, QueueSettings, UpdatedQueue } from './queue.js';
 import type { QueueRef, Repo } from './repository.js';
-import type { TestingDetails } from './testing.js';
+import type { TestingDetails, TestingResultsPage, TestingResultsQuery } from './testing.js';
 import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
 
 /** Several PRs read at once: those the queue knows, and the numbers of those it never had. */
@@ -20,6 +20,15 @@ export interface PullRequestBatch {
 
 /** How to ask for a PR: by its number, or by its head branch. */
 export type PullRequestKey = { number: number } | { branch: string };
+
+/**
+ * What a read of one PR may bring beyond its record: its state timeline, the service's estimate of when it merges.
+ * A service that does not know to give them answers without them.
+ */
+export interface PullRequestDetails {
+  timeline?: boolean;
+  estimate?: boolean;
+}
 
 export interface SubmitOptions {
   priority?: Priority;
@@ -85,7 +94,7 @@ export interface MergeQueueService {
   submitPullRequest(queue: QueueRef, pr: number, options?: SubmitOptions): Promise<void>;
   cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
-  getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey): Promise<SubmittedPullRequest>;
+  getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey, details?: PullRequestDetails): Promise<SubmittedPullRequestDetail>;
   /**
    * Several PRs of one queue, each as getSubmittedPullRequest gives it, in as few requests as the API allows;
    * a PR never submitted to the queue is in `notFound`, one that could not be read in `failed` (only Ctrl-C
@@ -93,6 +102,11 @@ export interface MergeQueueService {
    */
   getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;
   listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
+  /**
+   * Finished testing of the queue, a row per PR per attempt, newest first: one page. A service without the
+   * operation refuses it (an ApiError, 404 or 400).
+   */
+  listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;
 
   getQueue(queue: QueueRef): Promise<Queue>;
   /** Settings a queue is created with; the others follow with updateQueue. */

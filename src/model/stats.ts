@@ -1,6 +1,8 @@
 // What `mq stats` computes, as pure functions: conclusions counted from the history, page by page, and the
 // durations read off the service's last-hour histograms. Kept apart from the handler so tests drive them directly.
 import type { EnqueuedPullRequest } from './pull-request.js';
+import type { TestingResult } from './testing.js';
+import { TESTING_RESULTS_SPAN_DAYS } from './vocabulary.js';
 import type { MetricSample } from './prometheus.js';
 import {
   type Bucket,
@@ -78,6 +80,30 @@ export interface Stats {
   /** Every UTC day the window touches, oldest first, empty days included. */
   perDay: DayStats[];
   durations: Durations;
+  /** Each attempt at testing over the window, from the service's testing results; absent from older results. */
+  testingRuns?: TestingRunStats;
+}
+
+/** The outcomes of an attempt the service names; any other is counted as `other`. */
+export const TESTING_OUTCOMES = ['passed', 'failed', 'interrupted', 'cancelled'] as const;
+
+/**
+ * Testing over the window (listMergeQueueTestingResults): a row per PR per attempt, so restarts and batches
+ * count each time. Durations are exact, per attempt, over the whole window (unlike the metrics' last hour).
+ */
+export interface TestingRunStats {
+  source: 'testing results';
+  /** The window actually read: the service keeps 45 days, so a longer one is cut to its last 45. */
+  window: { since: string; until: string };
+  attempts: number;
+  /** Distinct PRs tested, and those tested more than once (restarted, retested after a failure ahead, bisected). */
+  pullRequests: number;
+  retestedPullRequests: number;
+  outcomes: Record<(typeof TESTING_OUTCOMES)[number] | 'other', number>;
+  /** Over the attempts that give a duration, in seconds. */
+  durationSeconds: { count: number; mean: number | null; p50: number | null; p90: number | null; max: number | null };
+  /** Why the results could not be read (a service without the operation), when they could not. */
+  error: string | null;
 }
 
 export const UNAVAILABLE_OVER_WINDOW = 'the v1 history records when a PR concluded, not when it entered the queue';
@@ -187,4 +213,60 @@ function durationStats(queue: QueueMetrics, key: HistogramKey): DurationStats | 
     max: bucketMax(buckets) ?? null,
     buckets,
   };
+}
+
+/** Folds testing results in, page by page; the durations are kept (a number each) for their quantiles. */
+export class TestingTally {
+  private attempts = 0;
+  private readonly perPr = new Map<number, number>();
+  private readonly outcomes: TestingRunStats['outcomes'] = { passed: 0, failed: 0, interrupted: 0, cancelled: 0, other: 0 };
+  private readonly seconds: number[] = [];
+
+  add(rows: readonly TestingResult[]): void {
+    for (const row of rows) {
+      this.attempts += 1;
+      this.perPr.set(row.prNumber, (this.perPr.get(row.prNumber) ?? 0) + 1);
+      const outcome = TESTING_OUTCOMES.find((word) => word === row.outcome?.toLowerCase());
+      this.outcomes[outcome ?? 'other'] += 1;
+      if (typeof row.testingDurationMs === 'number' && Number.isFinite(row.testingDurationMs) && row.testingDurationMs >= 0) {
+        this.seconds.push(row.testingDurationMs / 1000);
+      }
+    }
+  }
+
+  get count(): number {
+    return this.attempts;
+  }
+
+  result(window: { since: string; until: string }): TestingRunStats {
+    const sorted = [...this.seconds].sort((a, b) => a - b);
+    const quantile = (q: number) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
+    return {
+      source: 'testing results',
+      window,
+      attempts: this.attempts,
+      pullRequests: this.perPr.size,
+      retestedPullRequests: [...this.perPr.values()].filter((n) => n > 1).length,
+      outcomes: { ...this.outcomes },
+      durationSeconds: {
+        count: sorted.length,
+        mean: sorted.length === 0 ? null : sorted.reduce((sum, s) => sum + s, 0) / sorted.length,
+        p50: quantile(0.5),
+        p90: quantile(0.9),
+        max: sorted.at(-1) ?? null,
+      },
+      error: null,
+    };
+  }
+}
+
+/** Testing results when they could not be read: `error` says why. */
+export function noTestingRuns(window: { since: string; until: string }, error: string): TestingRunStats {
+  return { ...new TestingTally().result(window), error };
+}
+
+/** The part of [since, until] the testing results reach: the service keeps TESTING_RESULTS_SPAN_DAYS. */
+export function testingResultsWindow(since: string, until: string): { since: string; until: string } {
+  const earliest = Date.parse(until) - TESTING_RESULTS_SPAN_DAYS * 86_400_000;
+  return Date.parse(since) < earliest ? { since: new Date(earliest).toISOString(), until } : { since, until };
 }

@@ -34,3 +34,34 @@ export interface TestingDetails {
   impactedTargetsForTestedPrs?: string[];
   dependentPrs?: number[];
 }
+
+/**
+ * One PR's finished stretch of testing (listMergeQueueTestingResults): one row per PR per attempt, so a restart
+ * repeats a PR and a batch gives a row per PR. `outcome` and `testingDurationMs` are the per-attempt facts;
+ * `cycleConclusion` is how the PR's whole stay in the queue ended, once it has.
+ */
+export interface TestingResult {
+  prNumber: number;
+  testRunId?: string;
+  /** ISO 8601. */
+  endedAt?: string;
+  testingDurationMs?: number;
+  /** `passed`, `failed`, `interrupted`, `cancelled`, or a value mq does not know. */
+  outcome?: string;
+  cycleConclusion?: string;
+  /** `in_bisection` or `entered_bisection`; absent outside bisection. */
+  bisection?: string;
+}
+
+export interface TestingResultsPage {
+  testingResults: TestingResult[];
+  totalItems: number;
+}
+
+/** Which finished testing: `since` and `until` (ISO, both inclusive, at most 45 days apart), then a page of it. */
+export interface TestingResultsQuery {
+  since: string;
+  until?: string;
+  offset?: number;
+  take?: number;
+}

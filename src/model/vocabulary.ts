@@ -46,9 +46,12 @@ export type Reported<T extends readonly string[]> = T[number] | (string & {});
 export const BATCH_READ_MAX = 50;
 /** How many PRs one page of a history read holds at most. */
 export const LIST_TAKE_MAX = 100;
+/** listMergeQueueTestingResults keeps and spans at most this many days (the service's retention). */
+export const TESTING_RESULTS_SPAN_DAYS = 45;
 /** Impacted targets meaning "every target". */
 export const IMPACTS_ALL = 'ALL';
 /** Any 8-4-4-4-12 hexadecimal id: the service checks no UUID version or variant. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TEST_STATUS_VALUES = ['healthy', 'flaky', 'broken'] as const;
 /** The statuses of list-unhealthy-tests, in the service's upper case. */

@@ -2,6 +2,7 @@
 // the wait line. Times are the local clock's wall time of the service's instants; "in 25m" counts from when the
 // estimate was made (the service's time), so a line printed later or on a skewed clock still reads right.
 import type { Eta, EtaCause, EtaEstimate } from '../model/eta.js';
+import type { QueueEntryEstimate } from '../model/pull-request.js';
 import { formatDuration } from './durations.js';
 import { safeLine } from './sanitize.js';
 
@@ -56,7 +57,7 @@ function clock(iso: string, asOf: string): string {
 }
 
 /** "in 25m" (to the minute past a minute), or "due now". */
-function soon(eta: EtaEstimate): string {
+function soon(eta: Pick<EtaEstimate, 'at' | 'asOf'>): string {
   const seconds = (Date.parse(eta.at) - Date.parse(eta.asOf)) / 1000;
   if (seconds <= 0) return 'due now';
   return `in ${formatDuration(seconds < 60 ? seconds : Math.round(seconds / 60) * 60)}`;
@@ -68,4 +69,27 @@ function pad(n: number): string {
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The service's own estimate, in the same words as mq's: `~14:35, in 28m; testing ~14:30–14:35; 1 PR ahead`,
+ * for a pending_failure PR `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue paused`.
+ */
+export function formatServiceEstimate(estimate: QueueEntryEstimate, now: number): string {
+  const asOf = estimate.computedAt ?? new Date(now).toISOString();
+  if (estimate.status !== 'available' || estimate.estimatedAt === undefined || Number.isNaN(Date.parse(estimate.estimatedAt))) {
+    return `unavailable${estimate.reason === undefined ? '' : `: ${safeLine(estimate.reason.replace(/_/g, ' '))}`}`;
+  }
+  const at = `~${clock(estimate.estimatedAt, asOf)}, ${soon({ at: estimate.estimatedAt, asOf })}`;
+  if (estimate.kind === 'pendingFailureResolution') {
+    const waiting = estimate.waitingFor?.length ? `; waiting on ${estimate.waitingFor.map((pr) => `#${pr}`).join(', ')}` : '';
+    return `its failure resolves ${at}${waiting}`;
+  }
+  const parts = [at];
+  const { testingStartsAt: starts, testingEndsAt: ends } = estimate;
+  if (starts !== undefined && ends !== undefined && !Number.isNaN(Date.parse(starts)) && !Number.isNaN(Date.parse(ends))) {
+    parts.push(`testing ~${clock(starts, asOf)}–${clock(ends, asOf)}`);
+  }
+  if (estimate.pullRequestsAhead !== undefined) parts.push(plural(estimate.pullRequestsAhead, 'PR') + ' ahead');
+  return parts.join('; ');
 }

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import type { QueueSettings } from '../../src/api/v1/schemas.js';
-import { validateRequest } from '../support/openapi/validate.js';
+import { validateCurrentRequest, validateRequest } from '../support/openapi/validate.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, REPO, rejectionOf, startHttpService, startMockService, TOKEN, USER_AGENT, type FakeService, type Reply } from './harness.js';
 
@@ -280,6 +280,17 @@ describe('the documented differences from the published description', () => {
     const body: unknown = JSON.parse(service.requests[0]?.body ?? '');
     expect(body).toEqual({ ...queueRef, pendingFailureDepth: 0 });
     expect(validateRequest('updateQueue', body)).toEqual(['body/pendingFailureDepth: must be >= 1']);
+  });
+
+  // 0 disables the timeout: v1 as served today takes it (openapi-v1-additions.json lowers the minimum to 0).
+  it('updateQueue testingTimeoutMinutes 0 is sent, as v1 today takes it, though the description says minimum 1', async () => {
+    service.reply(json(fixture.queue()));
+    await clientFor(service).client.call('updateQueue', { ...queueRef, testingTimeoutMinutes: 0 });
+
+    const body: unknown = JSON.parse(service.requests[0]?.body ?? '');
+    expect(body).toEqual({ ...queueRef, testingTimeoutMinutes: 0 });
+    expect(validateRequest('updateQueue', body)).toEqual(['body/testingTimeoutMinutes: must be >= 1']);
+    expect(validateCurrentRequest('updateQueue', body)).toEqual([]);
   });
 
   // The published description requires pr.sha, and so does the schema: a body without it is never sent.

@@ -73,6 +73,7 @@ describe('answers', () => {
       batchingRules: [],
       testBranchConstructionMode: 'rename_temp_branch',
       notReadyTimeoutHours: 24,
+      mergeMethodOverrideEnabled: false,
     });
     expect(queue.enqueuedPullRequests[0]).toMatchObject({ prNumber: 42, state: 'testing', noBatch: false });
     expect(pr).toMatchObject({ noBatch: false, verifiedByTestRun: expect.any(String) });

@@ -60,7 +60,8 @@ describe('a journal of v1 bodies, written before state version 5', () => {
       run3: await post(running, 'getMergeQueueTestingDetails', { ...MAIN, testRunId }),
       ticket: (await post(running, 'flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: '3d4e5f60-7182-4394-a5b6-c7d8e9f00a04' })).test
         .ticket,
-    }).toEqual(expected);
+      // getQueue's field of the v1 API as served today, which that sandbox did not have yet.
+    }).toEqual({ ...expected, queue: { ...expected.queue, mergeMethodOverrideEnabled: false } });
   });
 
   it('is folded into a snapshot of the current version at start, and the journal goes on in engine operations', async () => {

@@ -102,7 +102,10 @@ const CASES: Case[] = [
   { op: 'createQueue', name: 'concurrency "2"', body: { repo, targetBranch: 'c4', concurrency: '2' }, status: 400, source: 'openapi' },
   // updateQueue: each integer setting at 0, 1, the maximum and one past; each enum out of range
   ...INTEGER_SETTINGS.flatMap((field): Case[] => [
-    { op: 'updateQueue', name: `${field} 0`, body: { ...SETTINGS, [field]: 0 }, status: 400, source: 'openapi' },
+    // testingTimeoutMinutes 0 disables the timeout: v1 as served today (parity-current.test.ts) takes it.
+    ...(field === 'testingTimeoutMinutes'
+      ? []
+      : [{ op: 'updateQueue', name: `${field} 0`, body: { ...SETTINGS, [field]: 0 }, status: 400, source: 'openapi' as const }]),
     { op: 'updateQueue', name: `${field} at the maximum`, body: { ...SETTINGS, [field]: UINT32_MAX }, status: 200, source: 'openapi' },
     { op: 'updateQueue', name: `${field} past the maximum`, body: { ...SETTINGS, [field]: UINT32_MAX + 1 }, status: 400, source: 'openapi' },
     { op: 'updateQueue', name: `${field} 1`, body: { ...SETTINGS, [field]: 1 }, status: 200, source: 'openapi' },

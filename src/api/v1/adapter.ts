@@ -10,6 +10,7 @@ import type { MergeQueueService, Metrics, PullRequestBatch } from '../../model/s
 import type { QueueRef } from '../../model/repository.js';
 import { MergeQueueClient, type ClientOptions } from './client.js';
 import type { SubmittedPullRequests } from './schemas.js';
+import { prNumberOf, withDetails } from './details.js';
 
 /** The service's root and the v1 API's path: `https://api.trunk.io` → `https://api.trunk.io/v1`. */
 export function v1BaseUrl(apiUrl: string): string {
@@ -46,7 +47,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
         batch.seen.add(pr.prNumber);
       }
       for (const item of answer.notFound ?? []) {
-        const pr = notFoundNumber(item);
+        const pr = prNumberOf(item);
         if (pr === undefined || !chunk.includes(pr) || batch.seen.has(pr)) continue;
         batch.notFound.push(pr);
         batch.seen.add(pr);
@@ -64,7 +65,16 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     async restartTestsOnPullRequest(queue, pr) {
       await client.call('restartTestsOnPullRequest', { ...queue, pr: { number: pr } });
     },
-    getSubmittedPullRequest: (queue, pr) => client.call('getSubmittedPullRequest', { ...queue, pr }),
+    async getSubmittedPullRequest(queue, pr, details = {}) {
+      // The flags go only when asked for, so a plain read is the request it always was.
+      const answer = await client.call('getSubmittedPullRequest', {
+        ...queue,
+        pr,
+        ...(details.timeline && { includeTimeline: true }),
+        ...(details.estimate && { includeEstimatedTimeToMerge: true }),
+      });
+      return withDetails(answer);
+    },
     async getSubmittedPullRequests(queue, prs) {
       const wanted = [...new Set(prs)];
       const batch = { pullRequests: [] as SubmittedPullRequest[], notFound: [] as number[], failed: [] as PullRequestBatch['failed'], seen: new Set<number>() };
@@ -83,6 +93,10 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
       return { pullRequests: batch.pullRequests, notFound: batch.notFound, failed: batch.failed };
     },
     listPullRequests: (queue, query) => client.call('listPullRequests', { ...queue, ...query }),
+    async listTestingResults(queue, query) {
+      const answer = await client.call('listMergeQueueTestingResults', { ...queue, ...query });
+      return { testingResults: answer.testingResults, totalItems: answer.totalItems ?? answer.testingResults.length };
+    },
     getQueue: (queue) => client.call('getQueue', queue),
     async createQueue(queue, settings) {
       await client.call('createQueue', { ...queue, ...settings });
@@ -139,15 +153,6 @@ async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T)
     while (next < items.length) await work(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** A PR the batch read did not find, as the answer names it: its number, or an object holding it. */
-function notFoundNumber(item: unknown): number | undefined {
-  if (typeof item === 'number') return item;
-  if (typeof item !== 'object' || item === null) return undefined;
-  const { number, prNumber } = item as { number?: unknown; prNumber?: unknown };
-  const found = number ?? prNumber;
-  return typeof found === 'number' ? found : undefined;
 }
 
 function pageQuery(page: { size: number; token?: string }): { page_size: number; page_token?: string } {

@@ -15,6 +15,8 @@ export const SCHEMAS = {
   ListFailingTestsResponse: schemas.ListFailingTestsResponse,
   ListPullRequestsRequest: schemas.ListPullRequestsRequest,
   ListPullRequestsResponse: schemas.ListPullRequestsResponse,
+  ListMergeQueueTestingResultsRequest: schemas.ListMergeQueueTestingResultsRequest,
+  TestingResultsResponse: schemas.TestingResultsResponse,
   ListQuarantinedTestsRequest: schemas.ListQuarantinedTestsRequest,
   ListQuarantinedTestsResponse: schemas.ListQuarantinedTestsResponse,
   ListUnhealthyTestsRequest: schemas.ListUnhealthyTestsRequest,

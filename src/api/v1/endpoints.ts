@@ -39,6 +39,7 @@ export const ENDPOINTS = {
   getSubmittedPullRequest: read('/getSubmittedPullRequest', 'GetSubmittedPullRequestRequest', 'SubmittedPullRequest'),
   getSubmittedPullRequests: read('/getSubmittedPullRequests', 'GetSubmittedPullRequestsRequest', 'SubmittedPullRequests'),
   listPullRequests: read('/listPullRequests', 'ListPullRequestsRequest', 'ListPullRequestsResponse'),
+  listMergeQueueTestingResults: read('/listMergeQueueTestingResults', 'ListMergeQueueTestingResultsRequest', 'TestingResultsResponse'),
   getQueue: read('/getQueue', 'QueueRequest', 'Queue'),
   createQueue: write('/createQueue', 'CreateQueueRequest'),
   updateQueue: write('/updateQueue', 'UpdateQueueRequest', 'UpdateQueueResponse'),

@@ -24,6 +24,8 @@ import {
   TEST_STATUS_VALUES,
   UNHEALTHY_STATUSES,
   FLAKY_PAGE_SIZE_MAX,
+  BATCH_READ_MAX,
+  UUID_PATTERN,
 } from '../../model/vocabulary.js';
 
 /** The v1 API's path segment under the service's root. */
@@ -97,6 +99,10 @@ export type ServedSubmitPullRequestRequest = z.infer<typeof ServedSubmitPullRequ
 /** Look a PR up by its number or by its head branch (`pr.branch`), never both. */
 export const GetSubmittedPullRequestRequest = QueueRef.extend({
   pr: z.union([z.object({ number: PrNumber, branch: z.undefined().optional() }), z.object({ branch: z.string().min(1), number: z.undefined().optional() })]),
+  /** The entry's state timeline too (newest first); the v1 API as served today. */
+  includeTimeline: z.boolean().optional(),
+  /** The service's live estimate of when it merges too; the v1 API as served today. */
+  includeEstimatedTimeToMerge: z.boolean().optional(),
 });
 export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
@@ -105,8 +111,27 @@ export const GetSubmittedPullRequestsRequest = QueueRef.extend({
   // At most the model's BATCH_READ_MAX (the adapter sends chunks of that size): a length check here would leave
   // every batch request to zod rather than to the generated check.
   prs: z.array(z.object({ number: PrNumber })),
+  includeTimeline: z.boolean().optional(),
 });
 export type GetSubmittedPullRequestsRequest = z.infer<typeof GetSubmittedPullRequestsRequest>;
+
+/** The batch read as the sandbox serves it: at most BATCH_READ_MAX PRs (the docs give no limit; v2's is 50). */
+export const ServedGetSubmittedPullRequestsRequest = GetSubmittedPullRequestsRequest.extend({
+  prs: z.array(z.object({ number: PrNumber })).max(BATCH_READ_MAX),
+});
+export type ServedGetSubmittedPullRequestsRequest = z.infer<typeof ServedGetSubmittedPullRequestsRequest>;
+
+/**
+ * Finished testing of one queue (the v1 API as served today): `since` and `until` bound when it finished, both
+ * inclusive, at most 45 days apart; `since` is required (the docs leave the required list open).
+ */
+export const ListMergeQueueTestingResultsRequest = QueueRef.extend({
+  since: z.iso.datetime({ offset: true }),
+  until: z.iso.datetime({ offset: true }).optional(),
+  offset: z.number().int().min(0).optional(),
+  take: z.number().int().min(1).max(LIST_TAKE_MAX).optional(),
+});
+export type ListMergeQueueTestingResultsRequest = z.infer<typeof ListMergeQueueTestingResultsRequest>;
 
 /** `since` and `until` bound when a PR concluded, both inclusive. */
 export const ListPullRequestsRequest = QueueRef.extend({
@@ -134,7 +159,8 @@ const positiveInt = z.number().int().min(1).max(SETTING_MAX);
 export const QueueSettings = z.object({
   mode: anyCaseEnum(QUEUE_MODES),
   concurrency: positiveInt,
-  testingTimeoutMinutes: positiveInt,
+  // 0 disables the timeout: the service takes it today, though the published description said minimum 1.
+  testingTimeoutMinutes: z.number().int().min(0).max(SETTING_MAX),
   // 0 (the service's default) means "do not wait": the service accepts it though the description says minimum 1.
   pendingFailureDepth: z.number().int().min(0).max(SETTING_MAX),
   canOptimisticallyMerge: z.boolean(),
@@ -173,6 +199,16 @@ export const SetImpactedTargetsRequest = QueueRef.extend({
   impactedTargets: z.union([z.array(z.string()), ImpactsAll]),
 });
 export type SetImpactedTargetsRequest = z.infer<typeof SetImpactedTargetsRequest>;
+
+/**
+ * An upload as the service takes it today: the repository as `repo` or as its id `repoId`, exactly one of the
+ * two. mq always sends `repo`.
+ */
+export const ServedSetImpactedTargetsRequest = SetImpactedTargetsRequest.extend({
+  repo: Repo.optional(),
+  repoId: z.string().regex(UUID_PATTERN, 'expected a UUID').optional(),
+}).refine((body) => (body.repo === undefined) !== (body.repoId === undefined), { error: 'repo, repoId: give exactly one of the two' });
+export type ServedSetImpactedTargetsRequest = z.infer<typeof ServedSetImpactedTargetsRequest>;
 
 /** The service knows runs only by their id; a client finds a PR's run in its `verifiedByTestRun`. */
 export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({
@@ -261,6 +297,8 @@ export const SubmittedPullRequest = z.looseObject({
   noBatch: z.boolean().optional(),
   /** The test run that last tested the PR (in flight or finished), or null before any. */
   verifiedByTestRun: z.string().nullable().optional(),
+  // `timeline` (includeTimeline) and the estimate (includeEstimatedTimeToMerge) pass through as they came: the
+  // docs give neither's required fields nor the estimate's name, so details.ts reads whatever shape they have.
 });
 export type SubmittedPullRequest = z.infer<typeof SubmittedPullRequest>;
 
@@ -275,6 +313,24 @@ export const SubmittedPullRequests = z.looseObject({
   notFound: z.array(z.unknown()).optional(),
 });
 export type SubmittedPullRequests = z.infer<typeof SubmittedPullRequests>;
+
+/** One finished stretch of testing of one PR; names per the migration guide, the rest as v2 has them. */
+export const TestingResult = z.looseObject({
+  prNumber: z.number(),
+  testRunId: z.string().optional(),
+  endedAt: z.string().optional(),
+  testingDurationMs: z.number().optional(),
+  outcome: z.string().optional(),
+  cycleConclusion: z.string().optional(),
+  bisection: z.string().optional(),
+});
+export type TestingResult = z.infer<typeof TestingResult>;
+
+export const TestingResultsResponse = z.looseObject({
+  testingResults: z.array(TestingResult),
+  totalItems: z.number().optional(),
+});
+export type TestingResultsResponse = z.infer<typeof TestingResultsResponse>;
 
 export const ListPullRequestsResponse = z.looseObject({
   pullRequests: z.array(EnqueuedPullRequest),
@@ -312,6 +368,7 @@ export const Queue = z.looseObject({
   batchingRules: z.array(z.unknown()).optional(),
   testBranchConstructionMode: z.string().optional(),
   notReadyTimeoutHours: z.number().optional(),
+  mergeMethodOverrideEnabled: z.boolean().optional(),
   enqueuedPullRequests: z.array(EnqueuedPullRequest),
 });
 export type Queue = z.infer<typeof Queue>;

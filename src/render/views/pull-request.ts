@@ -1,7 +1,7 @@
 // `mq status`: one submitted PR, its ETA, and in words why it cannot start testing when it is not ready.
 import { isFinalState, MERGEABILITY } from '../../model/vocabulary.js';
 import type { Queue } from '../../model/queue.js';
-import type { SubmittedPullRequest } from '../../model/pull-request.js';
+import type { SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
@@ -10,11 +10,11 @@ import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
 import type { Eta } from '../../model/eta.js';
 import type { Why } from '../../model/why.js';
-import { formatEta } from '../eta-text.js';
+import { formatEta, formatServiceEstimate } from '../eta-text.js';
 import { whyLines } from '../why-lines.js';
 import { renderPairs } from '../tables.js';
 
-export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undefined, ctx: RenderContext, why?: Why, eta?: Eta): string {
+export function renderPullRequest(pr: SubmittedPullRequestDetail, queue: Queue | undefined, ctx: RenderContext, why?: Why, eta?: Eta): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
     ['author', safeLine(pr.prAuthor)],
@@ -28,11 +28,27 @@ export function renderPullRequest(pr: SubmittedPullRequest, queue: Queue | undef
   const ahead = queue && prsAhead(pr, queue);
   if (queue && ahead) pairs.push(['position', `${ahead.length + 1} of ${queue.enqueuedPullRequests.length} (queue ${queue.state})`]);
   if (eta && !('cause' in eta && eta.cause === 'final')) pairs.push(['ETA', formatEta(eta)]);
+  // The service's own estimate, beside mq's (ETA, worked out from the queue and the run lengths it measured).
+  if (pr.estimatedTimeToMerge && pr.isCurrentlySubmittedToQueue) pairs.push(['service ETA', formatServiceEstimate(pr.estimatedTimeToMerge, ctx.now)]);
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
 
   const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);
-  const sections = [renderReadiness(pr, ctx), queue ? renderWaiting(pr, queue, ctx) : '', why ? renderWhy(why, ctx) : ''].filter((text) => text !== '');
+  const sections = [
+    renderReadiness(pr, ctx),
+    queue ? renderWaiting(pr, queue, ctx) : '',
+    why ? renderWhy(why, ctx) : '',
+    pr.timeline?.length ? renderTimeline(pr.timeline, ctx) : '',
+  ].filter((text) => text !== '');
   return `${heading}\n${renderPairs(pairs, paint)}\n${sections.map((text) => `\n${text}\n`).join('')}`;
+}
+
+/** The service's timeline (asked for with -v), newest first as it came: when, the state, and why where it says. */
+function renderTimeline(timeline: readonly TimelineEntry[], ctx: RenderContext): string {
+  const lines = timeline.map((entry) => {
+    const reason = entry.reason === undefined ? '' : `  ${safeLine(entry.reason.replace(/_/g, ' '))}`;
+    return `  ${safeLine(entry.timestamp)}  ${paintState(ctx.paint, entry.state)}${reason}`;
+  });
+  return `${ctx.paint.bold('Timeline (the service, newest first):')}\n${lines.join('\n')}`;
 }
 
 function renderWhy(why: Why, ctx: RenderContext): string {

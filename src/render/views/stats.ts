@@ -1,7 +1,7 @@
 // `mq stats`: the window's conclusions and rates, per day and per author, then the last-hour durations of the
 // service's metrics, labelled as such, and a histogram of time in queue drawn from their buckets.
 import type { ChalkInstance } from 'chalk';
-import type { Counts, DurationStats, Rates, Stats } from '../../model/stats.js';
+import type { Counts, DurationStats, Rates, Stats, TestingRunStats } from '../../model/stats.js';
 import { paintState } from '../colors.js';
 import { formatDuration } from '../durations.js';
 import type { Estimate } from '../../model/metrics.js';
@@ -46,6 +46,7 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
     );
   }
 
+  if (stats.testingRuns) sections.push(renderTestingRuns(stats.testingRuns, paint));
   sections.push(renderDurations(stats, paint));
   const histogram = stats.durations.timeInQueue;
   if (histogram && histogram.count > 0) sections.push(renderHistogram(histogram, paint));
@@ -54,6 +55,24 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
 
 function authorCells(counts: Counts, rates: Rates): string[] {
   return [thousands(counts.total), thousands(counts.merged), thousands(counts.failed), thousands(counts.cancelled), percent(rates.merged)];
+}
+
+/** Each attempt at testing over the window, from the service's testing results: outcomes and exact durations. */
+function renderTestingRuns(runs: TestingRunStats, paint: ChalkInstance): string {
+  const title = paint.bold(`Testing ${safeLine(runs.window.since)} → ${safeLine(runs.window.until)} (service testing results):`);
+  if (runs.error !== null) return `${title} could not be read: ${safeLine(runs.error)}`;
+  if (runs.attempts === 0) return `${title} no testing finished in the window.`;
+  const { outcomes, durationSeconds: d } = runs;
+  const share = (n: number) => percent(n / runs.attempts);
+  const rows = (['passed', 'failed', 'interrupted', 'cancelled', 'other'] as const)
+    .filter((outcome) => outcome !== 'other' || outcomes.other > 0)
+    .map((outcome) => [outcome, thousands(outcomes[outcome]), share(outcomes[outcome])]);
+  const seconds = (value: number | null) => (value === null ? '-' : formatDuration(value));
+  return [
+    `${title} ${thousands(runs.attempts)} attempt${runs.attempts === 1 ? '' : 's'} on ${thousands(runs.pullRequests)} PR${runs.pullRequests === 1 ? '' : 's'}, ${thousands(runs.retestedPullRequests)} tested more than once`,
+    renderTable([{ header: 'OUTCOME' }, { header: 'ATTEMPTS', align: 'right' }, { header: 'SHARE', align: 'right' }], rows, paint),
+    `Duration per attempt: mean ${seconds(d.mean)}, p50 ${seconds(d.p50)}, p90 ${seconds(d.p90)}, max ${seconds(d.max)} (${thousands(d.count)} timed)`,
+  ].join('\n');
 }
 
 function renderDurations(stats: Stats, paint: ChalkInstance): string {

@@ -90,7 +90,7 @@ const SettingsChange = z.object({
   state: z.enum(SETTABLE_QUEUE_STATES).optional(),
   mode: z.enum(QUEUE_MODES).optional(),
   concurrency: Count(1).optional(),
-  testingTimeoutMinutes: Count(1).optional(),
+  testingTimeoutMinutes: Count(0).optional(),
   pendingFailureDepth: Count(0).optional(),
   canOptimisticallyMerge: z.boolean().optional(),
   batch: z.boolean().optional(),

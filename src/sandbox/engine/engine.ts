@@ -3,14 +3,16 @@
 // maps its API onto it. It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and
 // `advance`, so the same requests on the same clock give the same answers, ids included.
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
-import type { PullRequestPage, SubmittedPullRequest } from '../../model/pull-request.js';
+import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
 import type { Queue } from '../../model/queue.js';
+import type { TestingResultsPage } from '../../model/testing.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope, HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
+import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
 import { CatalogueRefusal, linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
-import { deterministicUuid } from './ids.js';
+import { deterministicUuid, repositoryId } from './ids.js';
 import { renderMetrics, type QueueMetricsInput } from './metrics.js';
 import {
   cancelSubmission,
@@ -46,6 +48,13 @@ import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
 const DEFAULT_LIST_TAKE = 50;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** What a read of a PR may add to its record: its timeline, the estimate of when it merges. */
+export interface EntryDetails {
+  timeline?: boolean;
+  estimate?: boolean;
+}
 
 export interface EngineOptions {
   /** Where the clock starts (a fresh engine only; a restored one goes on from its saved instant). */
@@ -207,10 +216,60 @@ export class QueueEngine {
    * By number: the PR's latest submission. By head branch: the open submission from that branch, else the
    * one that concluded last.
    */
-  getSubmittedPullRequest(ref: QueueRef, pr: PullRequestKey): SubmittedPullRequest {
+  getSubmittedPullRequest(ref: QueueRef, pr: PullRequestKey, include: EntryDetails = {}): SubmittedPullRequestDetail {
     const queue = this.queueFor(ref);
     const submission = 'number' in pr ? this.latestSubmission(queue, pr.number) : this.submissionFromBranch(queue, pr.branch);
-    return submittedPullRequestView(this.world, queue, submission);
+    return this.entryView(queue, submission, include);
+  }
+
+  /** Several PRs of one queue by number, in the order asked (each once); those never submitted to it in `notFound`. */
+  getSubmittedPullRequests(
+    ref: QueueRef,
+    numbers: readonly number[],
+    include: EntryDetails = {},
+  ): { pullRequests: SubmittedPullRequestDetail[]; notFound: number[] } {
+    const queue = this.queueFor(ref);
+    const pullRequests: SubmittedPullRequestDetail[] = [];
+    const notFound: number[] = [];
+    for (const number of new Set(numbers)) {
+      const id = queue.latestSubmission[String(number)];
+      if (id === undefined) notFound.push(number);
+      else pullRequests.push(this.entryView(queue, submissionOf(this.world, id), include));
+    }
+    return { pullRequests, notFound };
+  }
+
+  private entryView(queue: QueueRecord, submission: Submission, include: EntryDetails): SubmittedPullRequestDetail {
+    const view: SubmittedPullRequestDetail = submittedPullRequestView(this.world, queue, submission);
+    if (include.timeline) view.timeline = timelineOf(submission);
+    if (include.estimate) view.estimatedTimeToMerge = estimateOf(this.world, queue, submission);
+    return view;
+  }
+
+  /**
+   * Finished testing whose end falls in [since, until] (ms; until defaults to now), newest first, a row per PR
+   * per run. The window spans at most TESTING_RESULTS_SPAN_DAYS, the service's retention.
+   */
+  listTestingResults(ref: QueueRef, window: { since: number; until?: number }, page: { offset?: number; take?: number } = {}): TestingResultsPage {
+    const queue = this.queueFor(ref);
+    const until = window.until ?? this.state.now;
+    if (window.since > until) throw new EngineRefusal('invalid', 'since: must not be after until');
+    if (until - window.since > TESTING_RESULTS_SPAN_DAYS * DAY_MS) {
+      throw new EngineRefusal('invalid', `since: at most ${TESTING_RESULTS_SPAN_DAYS} days before until`);
+    }
+    return testingResultsOf(this.world, queue, { since: window.since, until }, { offset: page.offset ?? 0, take: page.take ?? DEFAULT_LIST_TAKE });
+  }
+
+  /** The repository's id (a UUID derived from its coordinates), as setImpactedTargets' `repoId` names it. */
+  repositoryIdOf(repo: Repo): string {
+    return repositoryId(repo);
+  }
+
+  /** The repository of a queue with this repository id, or undefined when no queue is in it. */
+  repositoryWithId(id: string): Repo | undefined {
+    const wanted = id.toLowerCase(); // a UUID in either case
+    const queue = Object.values(this.state.queues).find((record) => repositoryId(record.repo) === wanted);
+    return queue ? { ...queue.repo } : undefined;
   }
 
   /** Newest submission first. The cursor names the submission the next page starts at. */

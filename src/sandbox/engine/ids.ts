@@ -9,6 +9,11 @@ export function deterministicUuid(seed: string, counter: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** A repository's id: a UUID of version 4 layout from its coordinates ; the same coordinates, the same id. */
+export function repositoryId(repo: { host: string; owner: string; name: string }): string {
+  return deterministicUuid(`repository:${repo.host}/${repo.owner}/${repo.name}`, 0);
+}
+
 /** A 40-hex commit SHA standing for whatever `text` names. */
 export function deterministicSha(text: string): string {
   return sha1Hex(text);

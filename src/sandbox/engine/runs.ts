@@ -38,7 +38,7 @@ export function startRun(world: QueueWorld, queue: QueueRecord, queueType: Queue
 }
 
 /** When a run in flight ends: its duration, or the queue's testing timeout if that comes first. */
-function runEndsAt(queue: QueueRecord, run: TestRun): number {
+export function runEndsAt(queue: QueueRecord, run: TestRun): number {
   return run.createdAt + Math.min(run.durationMs, timeoutMs(queue));
 }
 
@@ -180,6 +180,8 @@ export function standsInLine(submission: Submission): boolean {
   return !submission.inBisection && submission.state !== 'not_ready' && !FINAL_STATES.has(submission.state);
 }
 
+/** 0 disables the timeout (the service takes 0 today). */
 function timeoutMs(queue: QueueRecord): number {
-  return queue.settings.testingTimeoutMinutes * 60_000;
+  const minutes = queue.settings.testingTimeoutMinutes;
+  return minutes === 0 ? Number.POSITIVE_INFINITY : minutes * 60_000;
 }

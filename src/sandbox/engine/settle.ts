@@ -106,6 +106,7 @@ export function submitToQueue(
     priorityValue: chosen.value,
     priorityName: chosen.name,
     noBatch: noBatch ?? false,
+    timeline: [{ at: now, state: 'not_ready', reason: 'api_requested' }],
   };
   if (chosen.usedDefaultName !== undefined) submission.usedDefaultPriorityName = chosen.usedDefaultName;
   world.state.submissions[submission.id] = submission;

@@ -146,6 +146,18 @@ export interface Submission {
   /** Set aside in the queue's bisection instead of standing in the line. */
   inBisection?: boolean;
   latestTestRunId?: string;
+  /**
+   * Its state changes, oldest first (the timeline). Absent in a state an older sandbox wrote: its timeline is
+   * then made from what the submission holds (entries.ts).
+   */
+  timeline?: TimelineStep[];
+}
+
+/** One state change of a submission; `reason` where the engine knows it without guessing. */
+export interface TimelineStep {
+  at: number;
+  state: PullRequestState;
+  reason?: string;
 }
 
 export interface TestRun {

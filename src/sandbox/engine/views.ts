@@ -59,6 +59,7 @@ function queueSettingsView(queue: QueueRecord): QueueFacts {
     batchingRules: [],
     testBranchConstructionMode: 'rename_temp_branch',
     notReadyTimeoutHours: 24,
+    mergeMethodOverrideEnabled: false,
   };
 }
 

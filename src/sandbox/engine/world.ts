@@ -81,6 +81,13 @@ function queueTypeOf(submission: Submission): QueueType {
   return submission.inBisection ? 'bisection' : 'main';
 }
 
+/** The timeline's reasons the change itself tells (the service's lower snake case); others are left unsaid. */
+const TIMELINE_REASONS: Readonly<Record<string, string>> = {
+  'not_ready>pending': 'merge_item_now_ready',
+  'testing>tests_passed': 'test_run_passed',
+  'tests_passed>merged': 'test_run_passed',
+};
+
 /** Every state change goes through here: the timestamp, the events the metrics count, the index. */
 export function transition(world: QueueWorld, queue: QueueRecord, submission: Submission, to: PullRequestState): void {
   const from = submission.state;
@@ -89,6 +96,8 @@ export function transition(world: QueueWorld, queue: QueueRecord, submission: Su
   const queueType = queueTypeOf(submission);
   submission.state = to;
   submission.stateChangedAt = now;
+  const reason = TIMELINE_REASONS[`${from}>${to}`];
+  (submission.timeline ??= []).push(reason === undefined ? { at: now, state: to } : { at: now, state: to, reason });
   world.changes++;
   const { tested } = indexOf(world, queue);
   if (!submission.inBisection && TESTED_STATES.has(to)) tested.add(submission.id);

@@ -23,6 +23,8 @@ export interface Handled {
   answer: Answer;
   /** Set when the request changed the state: the answer waits until the change is on disk. */
   change?: Journaled;
+  /** A read whose answer depends on the clock too (an estimate, a window up to now): never kept for the next. */
+  timely?: boolean;
 }
 
 export interface Route {

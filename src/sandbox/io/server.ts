@@ -73,7 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       handled = { answer: answerForError(error) };
     }
     if (handled.answer.status !== 200) return handled.answer;
-    if (route.isRead) reads.set(route, body, handled.answer);
+    if (route.isRead && !handled.timely) reads.set(route, body, handled.answer);
     if (handled.change === undefined) return handled.answer;
     try {
       await journal.record(handled.change);

@@ -1,6 +1,7 @@
 // The engine's model answers as the v1 API words them. The model took its names from v1's answers, so a queue,
 // a PR, a page of the history and a test run go out as the engine answers them; the flaky-test answers wrap
 // theirs (`{test}`, and a list's rows under the name each endpoint gives them).
+import type { SubmittedPullRequestDetail } from '../../../model/pull-request.js';
 import type { FlakyPage, FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../../model/flaky-tests.js';
 
 export function testDetailsAnswer(test: TestCase): { test: TestCase } {
@@ -13,4 +14,15 @@ export function quarantinedTestsAnswer({ tests, page }: FlakyTestsPage<Quarantin
 
 export function testsPageAnswer<T extends UnhealthyTest | TestCase>({ tests, page }: FlakyTestsPage<T>): { tests: T[]; page: FlakyPage } {
   return { tests, page };
+}
+
+/**
+ * The batch read's answer. The docs name `notFound` only: the list is `pullRequests` (as listPullRequests names
+ * its list) and a PR not found is `{number}`, the shape the request gives it.
+ */
+export function batchAnswer({ pullRequests, notFound }: { pullRequests: SubmittedPullRequestDetail[]; notFound: number[] }): {
+  pullRequests: SubmittedPullRequestDetail[];
+  notFound: { number: number }[];
+} {
+  return { pullRequests, notFound: notFound.map((number) => ({ number })) };
 }

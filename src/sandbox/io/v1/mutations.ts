@@ -8,7 +8,7 @@ import {
   PullRequestRequest,
   QueueRequest,
   ServedSubmitPullRequestRequest,
-  SetImpactedTargetsRequest,
+  ServedSetImpactedTargetsRequest,
   UpdateQueueRequest,
 } from '../../../api/v1/schemas.js';
 import type { QueueRef, Repo } from '../../../model/repository.js';
@@ -59,10 +59,14 @@ export const V1_CHANGES = {
   })),
   updateQueue: change(UpdateQueueRequest, (body) => ({ op: 'updateQueue', input: { queue: queueRefOf(body), change: queueChangeOf(body) } })),
   deleteQueue: change(QueueRequest, (body) => ({ op: 'deleteQueue', input: { queue: queueRefOf(body) } })),
-  setImpactedTargets: change(SetImpactedTargetsRequest, (body) => ({
-    op: 'setImpactedTargets',
-    input: { queue: queueRefOf(body), pr: body.pr.number, sha: body.pr.sha, targets: body.impactedTargets },
-  })),
+  // A body naming its repository by `repoId` reaches here with `repo` filled in (routes.ts resolves it first).
+  setImpactedTargets: change(ServedSetImpactedTargetsRequest, ({ repo, ...body }) => {
+    if (repo === undefined) throw new Error('setImpactedTargets: repoId was not resolved to a repository');
+    return {
+      op: 'setImpactedTargets',
+      input: { queue: queueRefOf({ ...body, repo }), pr: body.pr.number, sha: body.pr.sha, targets: body.impactedTargets },
+    };
+  }),
   'flaky-tests/link-ticket-to-test-case': change(LinkTicketRequest, (body) => ({
     op: 'linkTicketToTestCase',
     input: { repo: body.repo, testId: body.test_case_id, ticketId: body.external_ticket_id },

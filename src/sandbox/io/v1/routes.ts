@@ -7,12 +7,14 @@ import {
   GetMergeQueueTestingDetailsRequest,
   GetSubmittedPullRequestRequest,
   GetTestDetailsRequest,
+  ListMergeQueueTestingResultsRequest,
+  ServedGetSubmittedPullRequestsRequest,
   ListFailingTestsRequest,
   ListPullRequestsRequest,
   ListQuarantinedTestsRequest,
   ListUnhealthyTestsRequest,
   QueueRequest,
-  type SetImpactedTargetsRequest,
+  type ServedSetImpactedTargetsRequest,
 } from '../../../api/v1/schemas.js';
 import type { Repo } from '../../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope, HistoryQuery } from '../../../model/service.js';
@@ -21,7 +23,7 @@ import type { QueueEngine } from '../../engine/engine.js';
 import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
-import { quarantinedTestsAnswer, testDetailsAnswer, testsPageAnswer } from './answers.js';
+import { batchAnswer, quarantinedTestsAnswer, testDetailsAnswer, testsPageAnswer } from './answers.js';
 import { queueRefOf, V1_CHANGES, type V1Change } from './mutations.js';
 
 // ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
@@ -43,16 +45,23 @@ function pageOf(body: { page_query: { page_size: number; page_token?: string | u
 // ---------------------------------------------------------------- routes
 
 type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => Answer | undefined;
+/** Completes a body from the state before it is mapped (a repository named by its id). */
+type Resolve<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => { input: z.output<S> } | { answer: Answer };
 
-/** A read: answered with what the engine answers, as v1 words it (answers.ts). */
-function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, input: z.output<S>) => unknown): Route {
+/**
+ * A read: answered with what the engine answers, as v1 words it (answers.ts). `timely`: whether this request's
+ * answer depends on the clock as well as the state, so that it is not kept for the next one.
+ */
+function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, input: z.output<S>) => unknown, timely?: (input: z.output<S>) => boolean): Route {
   return {
     method: 'POST',
     isRead: true,
     handle: ({ engine, body }) => {
       const parsed = parse(schema, body);
       if ('answer' in parsed) return parsed;
-      return { answer: jsonAnswer(answer(engine, parsed.input)) };
+      const handled: Handled = { answer: jsonAnswer(answer(engine, parsed.input)) };
+      if (timely?.(parsed.input)) handled.timely = true;
+      return handled;
     },
   };
 }
@@ -62,16 +71,18 @@ function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, inp
  * engine answered where v1 answers with something (updateQueue's queue). `authorize` may refuse a request the
  * token check let through on conditions of its body.
  */
-function mutation<S extends z.ZodType>({ schema, toChange }: V1Change<S>, authorize?: Authorize<S>): Route {
+function mutation<S extends z.ZodType>({ schema, toChange }: V1Change<S>, authorize?: Authorize<S>, resolve?: Resolve<S>): Route {
   return {
     method: 'POST',
     forkUploads: authorize !== undefined,
     handle: (context) => {
       const parsed = parse(schema, context.body);
       if ('answer' in parsed) return parsed;
-      const refused = authorize?.(context, parsed.input);
+      const resolved = resolve ? resolve(context, parsed.input) : { input: parsed.input };
+      if ('answer' in resolved) return resolved;
+      const refused = authorize?.(context, resolved.input);
       if (refused) return { answer: refused };
-      const change = toChange(parsed.input);
+      const change = toChange(resolved.input);
       const result = applyChange(context.engine, change);
       return { answer: jsonAnswer(result ?? {}), change };
     },
@@ -82,11 +93,33 @@ function mutation<S extends z.ZodType>({ schema, toChange }: V1Change<S>, author
  * A fork's upload carries a workflow run id instead of a token; the service checks that run against the PR's
  * head SHA. The sandbox cannot ask the code host about the run, so it takes any run id with the head SHA.
  */
-const forkUploadOfHeadSha: Authorize<typeof SetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
-  if (forkedRunId === undefined) return undefined;
+const forkUploadOfHeadSha: Authorize<typeof ServedSetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
+  if (forkedRunId === undefined || repo === undefined) return undefined;
   if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
   return errorAnswer(401, `a forked workflow run uploads only for the PR's head SHA: pr.sha ${pr.sha ?? '(missing)'} is not the head of #${pr.number}`);
 };
+
+/** `repoId` names the repository by its id: the one of a queue the sandbox has, else 404 as for an unknown queue. */
+const repositoryOfId: Resolve<typeof ServedSetImpactedTargetsRequest> = ({ engine }, input) => {
+  if (input.repoId === undefined) return { input };
+  const repo = engine.repositoryWithId(input.repoId);
+  if (!repo) return { answer: errorAnswer(404, `no repository with id ${input.repoId}`) };
+  const { repoId: _id, ...rest } = input;
+  return { input: { ...rest, repo } };
+};
+
+/** listMergeQueueTestingResults: the window's bounds as times; the engine checks the span. */
+const listMergeQueueTestingResults: Route = query(
+  ListMergeQueueTestingResultsRequest,
+  (engine, body) =>
+    engine.listTestingResults(
+      queueRefOf(body),
+      body.until === undefined ? { since: Date.parse(body.since) } : { since: Date.parse(body.since), until: Date.parse(body.until) },
+      { ...(body.offset !== undefined && { offset: body.offset }), ...(body.take !== undefined && { take: body.take }) },
+    ),
+  // Without `until` the window ends now, and its 45 days move with the clock.
+  (body) => body.until === undefined,
+);
 
 const getMergeQueueMetrics: Route = {
   method: 'GET',
@@ -124,15 +157,32 @@ export const V1_OPERATIONS: Readonly<Record<string, Route>> = {
   submitPullRequest: mutation(V1_CHANGES.submitPullRequest),
   cancelPullRequest: mutation(V1_CHANGES.cancelPullRequest),
   restartTestsOnPullRequest: mutation(V1_CHANGES.restartTestsOnPullRequest),
-  getSubmittedPullRequest: query(GetSubmittedPullRequestRequest, (engine, body) =>
-    engine.getSubmittedPullRequest(queueRefOf(body), body.pr.number !== undefined ? { number: body.pr.number } : { branch: body.pr.branch }),
+  getSubmittedPullRequest: query(
+    GetSubmittedPullRequestRequest,
+    (engine, body) =>
+      engine.getSubmittedPullRequest(queueRefOf(body), body.pr.number !== undefined ? { number: body.pr.number } : { branch: body.pr.branch }, {
+        timeline: body.includeTimeline === true,
+        estimate: body.includeEstimatedTimeToMerge === true,
+      }),
+    // The estimate is made at the clock's time (computedAt, a slot free "now").
+    (body) => body.includeEstimatedTimeToMerge === true,
   ),
+  getSubmittedPullRequests: query(ServedGetSubmittedPullRequestsRequest, (engine, body) =>
+    batchAnswer(
+      engine.getSubmittedPullRequests(
+        queueRefOf(body),
+        body.prs.map((pr) => pr.number),
+        { timeline: body.includeTimeline === true },
+      ),
+    ),
+  ),
+  listMergeQueueTestingResults,
   listPullRequests: query(ListPullRequestsRequest, (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
   getQueue: query(QueueRequest, (engine, body) => engine.getQueue(queueRefOf(body))),
   createQueue: mutation(V1_CHANGES.createQueue),
   updateQueue: mutation(V1_CHANGES.updateQueue),
   deleteQueue: mutation(V1_CHANGES.deleteQueue),
-  setImpactedTargets: mutation(V1_CHANGES.setImpactedTargets, forkUploadOfHeadSha),
+  setImpactedTargets: mutation(V1_CHANGES.setImpactedTargets, forkUploadOfHeadSha, repositoryOfId),
   getMergeQueueTestingDetails: query(GetMergeQueueTestingDetailsRequest, (engine, body) =>
     engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId),
   ),

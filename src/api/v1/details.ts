@@ -1,0 +1,52 @@
+// A PR's timeline and the service's estimate, read from a v1 answer whichever way the service words them: the
+// docs give neither's required fields nor the estimate's field name. Read by hand, not by a schema, so that no
+// shape the service may choose fails the read: what cannot be read is left out.
+import type { QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
+
+/**
+ * The record with `timeline` (entries without a state or a time passed over; v2's `changedAt` read as the time)
+ * and `estimatedTimeToMerge` in the model's terms, read from that field (the sandbox's choice), `estimate` or
+ * `queueEntryEstimate` (v2's name); the other fields as they came.
+ */
+export function withDetails(answer: SubmittedPullRequest & Record<string, unknown>): SubmittedPullRequestDetail {
+  const { timeline, estimatedTimeToMerge, estimate, queueEntryEstimate, ...record } = answer;
+  const detail: SubmittedPullRequestDetail = record;
+  if (Array.isArray(timeline)) detail.timeline = timeline.flatMap(timelineEntry);
+  const read = [estimatedTimeToMerge, estimate, queueEntryEstimate].map(estimateOf).find((found) => found !== undefined);
+  if (read) detail.estimatedTimeToMerge = read;
+  return detail;
+}
+
+function timelineEntry(item: unknown): TimelineEntry[] {
+  if (typeof item !== 'object' || item === null) return [];
+  const { state, timestamp, changedAt, reason } = item as Record<string, unknown>;
+  const at = typeof timestamp === 'string' ? timestamp : changedAt;
+  if (typeof state !== 'string' || typeof at !== 'string') return [];
+  return [{ ...(item as object), state: state.toLowerCase(), timestamp: at, ...(typeof reason === 'string' && { reason }) }];
+}
+
+/** An estimate object as it came; a bare string is taken as the time it names. */
+function estimateOf(given: unknown): QueueEntryEstimate | undefined {
+  if (typeof given === 'string') return { status: 'available', kind: 'merge', estimatedAt: given };
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) return undefined;
+  const raw = given as Record<string, unknown>;
+  const text = (key: string) => (typeof raw[key] === 'string' ? (raw[key] as string) : undefined);
+  const estimate: QueueEntryEstimate = { status: text('status') ?? (text('estimatedAt') === undefined ? 'unavailable' : 'available') };
+  for (const key of ['computedAt', 'kind', 'estimatedAt', 'testingStartsAt', 'testingEndsAt'] as const) {
+    const value = text(key);
+    if (value !== undefined) estimate[key] = value;
+  }
+  if (typeof raw.pullRequestsAhead === 'number') estimate.pullRequestsAhead = raw.pullRequestsAhead;
+  if (Array.isArray(raw.waitingFor)) estimate.waitingFor = raw.waitingFor.flatMap((item) => prNumberOf(item) ?? []);
+  if (raw.reason !== undefined && raw.reason !== null) estimate.reason = typeof raw.reason === 'string' ? raw.reason : JSON.stringify(raw.reason);
+  return estimate;
+}
+
+/** A PR named by its number, or by an object holding it (`number`, `prNumber`). */
+export function prNumberOf(item: unknown): number | undefined {
+  if (typeof item === 'number') return item;
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { number, prNumber } = item as { number?: unknown; prNumber?: unknown };
+  const found = number ?? prNumber;
+  return typeof found === 'number' ? found : undefined;
+}

@@ -1,0 +1,148 @@
+// What the service tells of one queue entry beyond its record: its timeline (newest first), its estimate of when
+// it merges, and the finished testing of the queue, a row per PR per run. All of it made from the state alone, so
+// v1 (and later v2) serve the same computation.
+import type { QueueEntryEstimate, TimelineEntry } from '../../model/pull-request.js';
+import type { TestingResult, TestingResultsPage } from '../../model/testing.js';
+import { runEndsAt } from './runs.js';
+import { FINAL_STATES, queueKey, type QueueRecord, type Submission, type TestRun } from './state.js';
+import { iso } from './views.js';
+import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+
+/**
+ * Newest first, as v1 gives it. A submission an older sandbox saved has no recorded steps: its timeline is then
+ * its submission and its present state.
+ */
+export function timelineOf(submission: Submission): TimelineEntry[] {
+  const steps = submission.timeline ?? [
+    { at: submission.submittedAt, state: 'not_ready' as const },
+    ...(submission.state === 'not_ready' ? [] : [{ at: submission.stateChangedAt, state: submission.state }]),
+  ];
+  return steps
+    .map(
+      (step): TimelineEntry =>
+        step.reason === undefined ? { state: step.state, timestamp: iso(step.at) } : { state: step.state, timestamp: iso(step.at), reason: step.reason },
+    )
+    .reverse();
+}
+
+/**
+ * When the entry should merge, by running the line forward: each PR ahead that is not testing starts when a slot
+ * frees (the queue's concurrency), takes its PR's test duration, and merges once it passed and everything ahead
+ * merged. It assumes every run passes and ignores batching and parallel lanes: an estimate, as the service's is.
+ */
+export function estimateOf(world: QueueWorld, queue: QueueRecord, submission: Submission): QueueEntryEstimate {
+  const now = world.state.now;
+  const computedAt = iso(now);
+  const unavailable = (reason: string): QueueEntryEstimate => ({ status: 'unavailable', computedAt, reason });
+  if (FINAL_STATES.has(submission.state)) return unavailable('not_in_queue');
+  if (submission.state === 'not_ready') return unavailable('not_ready');
+  if (queue.state === 'paused') return unavailable('queue_paused');
+  if (submission.inBisection) return unavailable('in_bisection');
+  const at = queue.line.indexOf(submission.id);
+  if (at < 0) return unavailable('not_in_queue');
+
+  if (submission.state === 'pending_failure') {
+    const waiting = queue.line
+      .slice(0, at)
+      .map((id) => submissionOf(world, id))
+      .filter((ahead) => ahead.state === 'testing');
+    const ends = waiting.map((ahead) => endOfRun(world, queue, ahead) ?? now);
+    return {
+      status: 'available',
+      computedAt,
+      kind: 'pendingFailureResolution',
+      estimatedAt: iso(Math.max(now, ...ends)),
+      waitingFor: waiting.map((ahead) => ahead.number),
+    };
+  }
+
+  // Slots: when each of the queue's testing slots is next free.
+  const slots: number[] = [];
+  for (const id of queue.runsInFlight) {
+    const run = world.state.testRuns[id];
+    if (run && run.queueType === 'main') slots.push(runEndsAt(queue, run));
+  }
+  while (slots.length < Math.max(1, queue.settings.concurrency)) slots.push(now);
+  slots.sort((a, b) => a - b);
+
+  let mergedBy = now;
+  let pullRequestsAhead = 0;
+  for (const id of queue.line.slice(0, at + 1)) {
+    const entry = submissionOf(world, id);
+    if (FINAL_STATES.has(entry.state)) continue;
+    let starts: number;
+    let ends: number;
+    if (entry.state === 'testing' || entry.state === 'tests_passed') {
+      ends = endOfRun(world, queue, entry) ?? now;
+      starts = Math.min(now, ends);
+    } else {
+      starts = Math.max(now, slots.shift() ?? now);
+      ends = starts + durationOf(world, entry);
+      slots.push(ends);
+      slots.sort((a, b) => a - b);
+    }
+    mergedBy = Math.max(mergedBy, ends);
+    if (id === submission.id) {
+      return {
+        status: 'available',
+        computedAt,
+        kind: 'merge',
+        estimatedAt: iso(mergedBy),
+        testingStartsAt: iso(starts),
+        testingEndsAt: iso(ends),
+        pullRequestsAhead,
+      };
+    }
+    pullRequestsAhead++;
+  }
+  return unavailable('not_in_queue');
+}
+
+function durationOf(world: QueueWorld, submission: Submission): number {
+  const seconds = pullRequestOf(world, submission).testDurationSeconds;
+  return seconds === undefined ? world.testDurationMs : Math.round(seconds * 1000);
+}
+
+/** When the entry's run ends (or ended): undefined without one. */
+function endOfRun(world: QueueWorld, queue: QueueRecord, submission: Submission): number | undefined {
+  const run = submission.latestTestRunId === undefined ? undefined : world.state.testRuns[submission.latestTestRunId];
+  if (!run) return undefined;
+  return run.finishedAt ?? runEndsAt(queue, run);
+}
+
+/** Finished testing of one queue whose end falls in [since, until], newest first; then `offset` and `take`. */
+export function testingResultsOf(
+  world: QueueWorld,
+  queue: QueueRecord,
+  window: { since: number; until: number },
+  page: { offset: number; take: number },
+): TestingResultsPage {
+  const key = queueKey(queue.repo, queue.branch);
+  const runs = Object.values(world.state.testRuns)
+    .filter((run): run is TestRun & { finishedAt: number } => run.queueKey === key && run.status !== 'in_progress' && run.finishedAt !== undefined)
+    .filter((run) => run.finishedAt >= window.since && run.finishedAt <= window.until)
+    .sort((a, b) => b.finishedAt - a.finishedAt || b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const rows = runs.flatMap((run) => run.pullRequestIds.map((id) => resultRow(queue, run, submissionOf(world, id))));
+  return { testingResults: rows.slice(page.offset, page.offset + page.take), totalItems: rows.length };
+}
+
+function resultRow(queue: QueueRecord, run: TestRun & { finishedAt: number }, submission: Submission): TestingResult {
+  const row: TestingResult = {
+    prNumber: submission.number,
+    testRunId: run.id,
+    endedAt: iso(run.finishedAt),
+    testingDurationMs: run.finishedAt - run.createdAt,
+    outcome: outcomeOf(run, submission),
+  };
+  if (FINAL_STATES.has(submission.state)) row.cycleConclusion = submission.state;
+  if (run.queueType === 'bisection') row.bisection = 'in_bisection';
+  else if (run.status === 'failed' && run.pullRequestIds.length > 1 && queue.settings.batch) row.bisection = 'entered_bisection';
+  return row;
+}
+
+/** A cancelled run ended the PR's stay (`cancelled`), or was cut short under it and it went on (`interrupted`). */
+function outcomeOf(run: TestRun & { finishedAt: number }, submission: Submission): string {
+  if (run.status === 'succeeded') return 'passed';
+  if (run.status === 'failed') return 'failed';
+  return submission.state === 'cancelled' && submission.concludedAt === run.finishedAt ? 'cancelled' : 'interrupted';
+}
