@@ -126,6 +126,16 @@ export class InterruptedError extends MqError {
   }
 }
 
+/** A 429: the service is there, and asks for fewer requests; what was refused so was not applied. */
+export function isRateLimited(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 429;
+}
+
+/** When a rate-limited request may be sent again, in whole seconds, as JSON output gives it; none for anything else. */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  return isRateLimited(error) && error.retryAfterMs !== undefined ? Math.ceil(error.retryAfterMs / 1000) : undefined;
+}
+
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.config;
   if (status === 404) return EXIT.notFound;

@@ -3,7 +3,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { RetryNotice } from '../model/service.js';
-import { ApiError, InterruptedError, NetworkError, type NetworkFailure } from '../errors.js';
+import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure } from '../errors.js';
 import { type BudgetKind, RequestBudget } from './budget.js';
 import type { Dialect } from './dialect.js';
 import { judge } from './error-body.js';
@@ -141,16 +141,17 @@ export class Transport {
         const answer = await this.once(exchange);
         if (answer.status >= 200 && answer.status < 300) return answer;
         const words = this.options.dialect.errorWords(answer);
-        if (answer.status === 429) {
-          this.budget.limited();
-          pause = Math.max(answer.retryAfterMs ?? 0, limitedBackoff(attempt));
-        } else {
-          pause = answer.retryAfterMs === undefined ? backoff(attempt) : Math.min(answer.retryAfterMs, RETRY_AFTER_CAP_MS);
-        }
-        failure = new ApiError(answer.status, this.scrub(words.message), exchange.operation, {
-          retryAfterMs: answer.status === 429 ? pause : answer.retryAfterMs === undefined ? undefined : Math.min(answer.retryAfterMs, RETRY_AFTER_CAP_MS),
-          apiCode: words.code,
-        });
+        // After a 429 the pause is the Retry-After or a backoff, whichever is longer, and the error carries it as
+        // when to try again; after anything else, a Retry-After is cut to the cap.
+        const asked =
+          answer.status === 429
+            ? Math.max(answer.retryAfterMs ?? 0, limitedBackoff(attempt))
+            : answer.retryAfterMs === undefined
+              ? undefined
+              : Math.min(answer.retryAfterMs, RETRY_AFTER_CAP_MS);
+        if (answer.status === 429) this.budget.limited();
+        pause = asked ?? backoff(attempt);
+        failure = new ApiError(answer.status, this.scrub(words.message), exchange.operation, { retryAfterMs: asked, apiCode: words.code });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;
@@ -160,8 +161,7 @@ export class Transport {
       }
       // A 429 refused the request, so even a write may be sent again: it was not applied. Anything else is
       // tried again on a read only; a Retry-After longer than the cap is the caller's to honour, not ours.
-      const limited = failure instanceof ApiError && failure.status === 429;
-      const tries = 1 + (limited || exchange.idempotent ? retries : 0);
+      const tries = 1 + (isRateLimited(failure) || exchange.idempotent ? retries : 0);
       if (attempt >= tries || !worthRetrying(failure) || pause > LIMITED_WAIT_MAX_MS) throw this.final(failure, attempt, started, exchange);
       this.options.onRetry?.({ operation: exchange.operation, attempt, tries, delayMs: pause, error: failure });
       await this.pause(pause);
@@ -170,7 +170,7 @@ export class Transport {
 
   /** The last failure, with the tries it took when there were several, and always for a timeout. */
   private final(failure: ApiError | NetworkError, tries: number, started: number, exchange: Exchange): ApiError | NetworkError {
-    if (failure instanceof ApiError && failure.status === 429) return rateLimited(failure, exchange);
+    if (isRateLimited(failure)) return rateLimited(failure, exchange);
     if (!(failure instanceof NetworkError)) return failure;
     const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${((this.now() - started) / 1000).toFixed(1)}s in all`;

@@ -10,7 +10,7 @@ import { requireRepo, resolveSettings } from '../config/resolve.js';
 import { envName } from '../config/setting-rows.js';
 import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
 import { readToken } from '../config/token.js';
-import { ApiError, InterruptedError } from '../errors.js';
+import { InterruptedError, isRateLimited } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import type { Io } from './io.js';
 
@@ -59,7 +59,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       signal: io.signal,
       trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
       // A 429 is said without -v: the user should know why mq is slow, and that nothing was lost.
-      onRetry: (notice) => (notice.error instanceof ApiError && notice.error.status === 429 ? ctx.note : ctx.info)(renderRetry(notice)),
+      onRetry: (notice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
       // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
       ...(io.sleep && { sleep: (ms: number) => sleep(ms, io), now: io.now }),
     });

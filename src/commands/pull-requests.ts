@@ -5,7 +5,7 @@ import { isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary
 import type { Queue } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
-import { ApiError, EXIT, InterruptedError, MqError } from '../errors.js';
+import { ApiError, EXIT, InterruptedError, MqError, retryAfterSeconds } from '../errors.js';
 import type { PR_LIST } from './command-words.js';
 import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
@@ -152,13 +152,8 @@ function leftBehind(results: PrOutcome[], rest: number[], doneWord = 'done'): st
 export function prFailure(error: unknown): PrFailure {
   if (!(error instanceof MqError) || isFatal(error)) throw error;
   const status = (error as { status?: number }).status;
-  const retryAfterMs = error instanceof ApiError && status === 429 ? error.retryAfterMs : undefined;
-  return {
-    code: error.code,
-    ...(status ? { status } : {}),
-    message: error.message,
-    ...(retryAfterMs !== undefined && { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) }),
-  };
+  const retryAfter = retryAfterSeconds(error);
+  return { code: error.code, ...(status ? { status } : {}), message: error.message, ...(retryAfter !== undefined && { retryAfterSeconds: retryAfter }) };
 }
 
 function isFatal(error: MqError): boolean {

@@ -2,7 +2,7 @@
 // pause, ask again, until the question is answered or the deadline passes. It knows nothing of what is asked.
 // A round that fails because the service is down, overloaded or slow does not end the poll: it is an outage,
 // told to the view, and the poll goes on until the service is back or the deadline passes.
-import { ApiError, NetworkError, type ExitCode, type MqError } from '../errors.js';
+import { ApiError, isRateLimited, NetworkError, type ExitCode, type MqError } from '../errors.js';
 
 /** What a poll needs of its surroundings: a clock, an abortable pause, and a place for -v's words. */
 export interface Pace {
@@ -155,11 +155,6 @@ export function mayPass(error: unknown, everAnswered: boolean): error is MqError
   if (error instanceof ApiError) return error.status === 429 || error.status >= 500;
   if (error instanceof NetworkError) return error.failure === 'dns' ? everAnswered : error.failure !== 'tls' && error.failure !== 'proxy';
   return false;
-}
-
-/** A 429: the service is there, and asks for fewer requests. */
-export function isRateLimited(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 429;
 }
 
 /** The pause after a round: the interval after a change, else ×1.5 up to 4× the interval or 60s. */

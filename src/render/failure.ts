@@ -1,6 +1,6 @@
 // A failure as stderr shows it. Only the error's own message is used, never its `cause`: a cause may be an HTTP
 // exchange holding the token. The exit code is not decided here (src/errors.ts `exitCodeOf`).
-import { ApiError, InterruptedError, MqError, OutcomeUnknownError } from '../errors.js';
+import { ApiError, InterruptedError, MqError, OutcomeUnknownError, retryAfterSeconds } from '../errors.js';
 import { makePaint } from './colors.js';
 import { safeLine, safeText } from './sanitize.js';
 
@@ -20,14 +20,13 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const stack = !known && options.debug && error instanceof Error ? stackOf(error) : undefined;
 
   if (options.json) {
+    const retryAfter = retryAfterSeconds(error);
     const body = {
       code: known ? error.code : 'internal',
       ...(status === undefined ? {} : { status }),
       message,
       // Rate limited: when the service will take the request again (a write refused so was not applied).
-      ...(error instanceof ApiError && error.status === 429 && error.retryAfterMs !== undefined
-        ? { retryAfterSeconds: Math.ceil(error.retryAfterMs / 1000) }
-        : {}),
+      ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
       // A write that may have been applied: the command that tells, for a script to run.
       ...(error instanceof OutcomeUnknownError || (error instanceof InterruptedError && error.check !== undefined) ? { check: error.check } : {}),
       ...(stack === undefined ? {} : { stack }),
