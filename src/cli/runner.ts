@@ -204,7 +204,12 @@ function interruptedWrites(ctx: Context): InterruptedError | undefined {
 
 /** Ctrl-C ends a command at once with 130, whatever it was waiting for. */
 function raceInterrupt<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new InterruptedError());
+  if (signal.aborted) {
+    // The handler has already started: its own end (most often the same interruption) comes too late to matter,
+    // and must not surface as an unhandled rejection.
+    work.catch(() => undefined);
+    return Promise.reject(new InterruptedError());
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new InterruptedError());
     signal.addEventListener('abort', onAbort, { once: true });
