@@ -14,6 +14,14 @@ export function repositoryId(repo: { host: string; owner: string; name: string }
   return deterministicUuid(`repository:${repo.host}/${repo.owner}/${repo.name}`, 0);
 }
 
+/**
+ * A pull request's id (v2's `PullRequest.id`): a UUID from its coordinates, so it is the same across restarts and
+ * state files without being stored. Not its queue entry's id, which is the submission's.
+ */
+export function pullRequestId(repo: { host: string; owner: string; name: string }, number: number): string {
+  return deterministicUuid(`pull-request:${repo.host}/${repo.owner}/${repo.name}#${number}`, 0);
+}
+
 /** A 40-hex commit SHA standing for whatever `text` names. */
 export function deterministicSha(text: string): string {
   return sha1Hex(text);
