@@ -70,10 +70,28 @@ export interface EngineOptions {
 /** Why the engine refused an operation; the HTTP face turns the kind into a status code. */
 export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
 
+/**
+ * What exactly was refused, in the engine's words, for a face whose API names its errors (v2's codes); v1 answers
+ * by the kind alone. Absent where the kind says it all (a bad argument).
+ */
+export type RefusalReason =
+  | 'queue_exists'
+  | 'queue_not_empty'
+  | 'queue_not_found'
+  | 'pr_not_found'
+  | 'already_enqueued'
+  | 'not_active'
+  | 'not_enqueueable'
+  | 'not_restartable'
+  | 'mode_change_in_progress'
+  | 'run_not_found'
+  | 'repository_not_found';
+
 export class EngineRefusal extends Error {
   constructor(
     readonly kind: RefusalKind,
     message: string,
+    readonly reason?: RefusalReason,
   ) {
     super(message);
     this.name = 'EngineRefusal';
@@ -189,7 +207,11 @@ export class QueueEngine {
     const queue = this.queueFor(ref);
     const open = this.openSubmissionOrNone(queue, pr);
     if (open) {
-      throw new EngineRefusal('conflict', `pull request #${open.number} is already in the queue (${open.state}, priority ${open.priorityName})`);
+      throw new EngineRefusal(
+        'conflict',
+        `pull request #${open.number} is already in the queue (${open.state}, priority ${open.priorityName})`,
+        'already_enqueued',
+      );
     }
     const record = this.pullRequestFor(ref.repo, pr, queue);
     const priority = options.priority === undefined ? undefined : resolvePriority(options.priority);
@@ -207,7 +229,11 @@ export class QueueEngine {
     const queue = this.queueFor(ref);
     const submission = this.openSubmission(queue, pr);
     if (submission.state !== 'testing' && submission.state !== 'pending_failure') {
-      throw new EngineRefusal('invalid', `pull request #${submission.number} is ${submission.state}: tests restart only while testing or pending_failure`);
+      throw new EngineRefusal(
+        'invalid',
+        `pull request #${submission.number} is ${submission.state}: tests restart only while testing or pending_failure`,
+        'not_restartable',
+      );
     }
     restartSubmission(this.world, queue, submission);
   }
@@ -319,13 +345,13 @@ export class QueueEngine {
     for (const queue of Object.values(this.state.queues)) {
       if (queue.id === id) return { repo: { ...queue.repo }, targetBranch: queue.branch };
     }
-    throw new EngineRefusal('not_found', `no queue with id ${id}`);
+    throw new EngineRefusal('not_found', `no queue with id ${id}`, 'queue_not_found');
   }
 
   createQueue(ref: QueueRef, settings: QueueCreation = {}): void {
     const key = queueKey(ref.repo, ref.targetBranch);
     if (this.state.queues[key]) {
-      throw new EngineRefusal('conflict', `a queue for ${describeQueue(ref.repo, ref.targetBranch)} already exists`);
+      throw new EngineRefusal('conflict', `a queue for ${describeQueue(ref.repo, ref.targetBranch)} already exists`, 'queue_exists');
     }
     const values = { ...DEFAULT_QUEUE_SETTINGS };
     if (settings.mode !== undefined) values.mode = settings.mode;
@@ -369,7 +395,11 @@ export class QueueEngine {
     const open = openSubmissionIds(queue).map((id) => submissionOf(this.world, id));
     if (open.length > 0) {
       const listed = open.map((s) => `#${s.number} (${s.state})`).join(', ');
-      throw new EngineRefusal('invalid', `the queue for ${describeQueue(queue.repo, queue.branch)} is not empty: ${listed}; cancel or merge them first`);
+      throw new EngineRefusal(
+        'invalid',
+        `the queue for ${describeQueue(queue.repo, queue.branch)} is not empty: ${listed}; cancel or merge them first`,
+        'queue_not_empty',
+      );
     }
     const key = queueKey(queue.repo, queue.branch);
     for (const id of queue.history) delete this.state.submissions[id];
@@ -396,7 +426,7 @@ export class QueueEngine {
     const key = queueKey(queue.repo, queue.branch);
     const run = Object.hasOwn(this.state.testRuns, testRunId) ? this.state.testRuns[testRunId] : undefined;
     if (!run || run.queueKey !== key) {
-      throw new EngineRefusal('not_found', `no test run ${testRunId} in the queue for ${describeQueue(queue.repo, queue.branch)}`);
+      throw new EngineRefusal('not_found', `no test run ${testRunId} in the queue for ${describeQueue(queue.repo, queue.branch)}`, 'run_not_found');
     }
     return testingDetailsView(this.world, queue, run);
   }
@@ -474,7 +504,7 @@ export class QueueEngine {
 
   private queueFor(ref: QueueRef): QueueRecord {
     const queue = this.state.queues[queueKey(ref.repo, ref.targetBranch)];
-    if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(ref.repo, ref.targetBranch)}`);
+    if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(ref.repo, ref.targetBranch)}`, 'queue_not_found');
     return queue;
   }
 
@@ -487,19 +517,20 @@ export class QueueEngine {
     return record;
   }
 
-  private latestSubmission(queue: QueueRecord, number: number): Submission {
+  /** `reason`: what a PR never submitted is to the caller (a write on an entry finds it not active). */
+  private latestSubmission(queue: QueueRecord, number: number, reason: RefusalReason = 'pr_not_found'): Submission {
     const id = queue.latestSubmission[String(number)];
     if (id === undefined) {
-      throw new EngineRefusal('not_found', `pull request #${number} was never submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`);
+      throw new EngineRefusal('not_found', `pull request #${number} was never submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`, reason);
     }
     return submissionOf(this.world, id);
   }
 
   /** The PR's submission while it is in the queue; a PR never submitted or already final is not found (404). */
   private openSubmission(queue: QueueRecord, number: number): Submission {
-    const submission = this.latestSubmission(queue, number);
+    const submission = this.latestSubmission(queue, number, 'not_active');
     if (FINAL_STATES.has(submission.state)) {
-      throw new EngineRefusal('not_found', `pull request #${number} is not in the queue: it is ${submission.state}`);
+      throw new EngineRefusal('not_found', `pull request #${number} is not in the queue: it is ${submission.state}`, 'not_active');
     }
     return submission;
   }
@@ -526,7 +557,11 @@ export class QueueEngine {
       if (closed === undefined || (submission.concludedAt ?? 0) > (closed.concludedAt ?? 0)) closed = submission;
     }
     if (closed) return closed;
-    throw new EngineRefusal('not_found', `no pull request from branch ${branch} was submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`);
+    throw new EngineRefusal(
+      'not_found',
+      `no pull request from branch ${branch} was submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`,
+      'pr_not_found',
+    );
   }
 
   /** The PR's open submissions, in every queue of its repository. */
