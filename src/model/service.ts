@@ -34,6 +34,8 @@ export interface SubmitOptions {
   priority?: Priority;
   /** Test it on its own, never in a batch. */
   noBatch?: boolean;
+  /** Send it past unmet branch protection (v2 `direct`; v1 reads it back as `forceEnqueued`). */
+  direct?: boolean;
 }
 
 /** Which part of the history: `since`/`until` (ISO times) bound when a PR concluded, both inclusive. */

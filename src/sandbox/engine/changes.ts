@@ -18,16 +18,20 @@ import {
 } from '../../model/vocabulary.js';
 import type { QueueEngine } from './engine.js';
 import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUTCOMES } from './facts.js';
-import type { ImpactedTargets, PullRequestDescription, QueueCreation } from './types.js';
+import type { Actor } from './state.js';
+import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueWriter } from './types.js';
 
 /** Each operation that changes the state, and what it takes. */
 export interface ChangeInputs {
-  createQueue: { queue: QueueRef; settings: QueueCreation };
-  updateQueue: { queue: QueueRef; change: QueueChange };
+  createQueue: { queue: QueueRef; settings: QueueCreation; writer?: QueueWriter };
+  updateQueue: { queue: QueueRef; change: QueueChange; writer?: QueueWriter };
   deleteQueue: { queue: QueueRef };
-  submitPullRequest: { queue: QueueRef; pr: number; options: SubmitOptions };
-  cancelPullRequest: { queue: QueueRef; pr: number };
-  restartTestsOnPullRequest: { queue: QueueRef; pr: number };
+  submitPullRequest: { queue: QueueRef; pr: number; options: SubmitOptions; actor?: Actor };
+  cancelPullRequest: { queue: QueueRef; pr: number; actor?: Actor };
+  restartTestsOnPullRequest: { queue: QueueRef; pr: number; actor?: Actor };
+  updateQueueEntry: { queue: QueueRef; pr: number; change: EntryChange; actor?: Actor };
+  switchModes: { queue: QueueRef; mode: (typeof QUEUE_MODES)[number]; writer?: QueueWriter };
+  knowRepository: { repo: Repo };
   /** No `sha`: the PR's head as it is when the change is done (journals of older sandboxes). */
   setImpactedTargets: { queue: QueueRef; pr: number; sha?: string; targets: ImpactedTargets };
   describePullRequest: PullRequestDescription;
@@ -39,6 +43,8 @@ export type ChangeOp = keyof ChangeInputs;
 /** What each operation answers (the others answer nothing). */
 interface ChangeResults extends Record<ChangeOp, unknown> {
   updateQueue: Queue;
+  switchModes: Queue;
+  knowRepository: string;
   describePullRequest: PullRequestFacts;
 }
 
@@ -55,12 +61,15 @@ export const TIME_PASSED = { op: TICK } as const;
 export type Journaled = Change | typeof TIME_PASSED;
 
 const APPLY: { [K in ChangeOp]: (engine: QueueEngine, input: ChangeInputs[K]) => ChangeResults[K] } = {
-  createQueue: (engine, { queue, settings }) => engine.createQueue(queue, settings),
-  updateQueue: (engine, { queue, change }) => engine.updateQueue(queue, change),
+  createQueue: (engine, { queue, settings, writer }) => engine.createQueue(queue, settings, writer),
+  updateQueue: (engine, { queue, change, writer }) => engine.updateQueue(queue, change, writer),
   deleteQueue: (engine, { queue }) => engine.deleteQueue(queue),
-  submitPullRequest: (engine, { queue, pr, options }) => engine.submitPullRequest(queue, pr, options),
-  cancelPullRequest: (engine, { queue, pr }) => engine.cancelPullRequest(queue, pr),
-  restartTestsOnPullRequest: (engine, { queue, pr }) => engine.restartTestsOnPullRequest(queue, pr),
+  submitPullRequest: (engine, { queue, pr, options, actor }) => engine.submitPullRequest(queue, pr, options, actor),
+  cancelPullRequest: (engine, { queue, pr, actor }) => engine.cancelPullRequest(queue, pr, actor),
+  restartTestsOnPullRequest: (engine, { queue, pr, actor }) => engine.restartTestsOnPullRequest(queue, pr, actor),
+  updateQueueEntry: (engine, { queue, pr, change, actor }) => engine.updateQueueEntry(queue, pr, change, actor),
+  switchModes: (engine, { queue, mode, writer }) => engine.switchModes(queue, mode, writer),
+  knowRepository: (engine, { repo }) => engine.knowRepository(repo),
   setImpactedTargets: (engine, { queue, pr, sha, targets }) => engine.setImpactedTargets(queue, pr, sha, targets),
   describePullRequest: (engine, description) => engine.describePullRequest(description),
   linkTicketToTestCase: (engine, { repo, testId, ticketId }) => engine.linkTicketToTestCase(repo, testId, ticketId),
@@ -85,6 +94,9 @@ const Ref = z.object({ repo: RepoShape, targetBranch: z.string().min(1) });
 const Pr = z.number().int().min(1).max(PR_NUMBER_MAX);
 const Count = (min: number) => z.number().int().min(min).max(SETTING_MAX);
 const PRIORITY_WORDS = Object.keys(PRIORITY_NAMES) as [keyof typeof PRIORITY_NAMES, ...(keyof typeof PRIORITY_NAMES)[]];
+const PriorityShape = z.union([z.number().int().min(0), z.enum(PRIORITY_WORDS)]);
+const Writer = z.object({ terraform: z.boolean() });
+const ActorShape = z.object({ trunkUserId: z.string().min(1) });
 
 const SettingsChange = z.object({
   state: z.enum(SETTABLE_QUEUE_STATES).optional(),
@@ -131,16 +143,26 @@ const RECORDED: { [K in ChangeOp]: z.ZodType<ChangeInputs[K]> } = {
   createQueue: z.object({
     queue: Ref,
     settings: z.object({ mode: z.enum(QUEUE_MODES).optional(), concurrency: Count(1).optional() }),
+    writer: Writer.optional(),
   }),
-  updateQueue: z.object({ queue: Ref, change: SettingsChange }),
+  updateQueue: z.object({ queue: Ref, change: SettingsChange, writer: Writer.optional() }),
   deleteQueue: z.object({ queue: Ref }),
   submitPullRequest: z.object({
     queue: Ref,
     pr: Pr,
-    options: z.object({ priority: z.union([z.number().int().min(0), z.enum(PRIORITY_WORDS)]).optional(), noBatch: z.boolean().optional() }),
+    options: z.object({ priority: PriorityShape.optional(), noBatch: z.boolean().optional(), direct: z.boolean().optional() }),
+    actor: ActorShape.optional(),
   }),
-  cancelPullRequest: z.object({ queue: Ref, pr: Pr }),
-  restartTestsOnPullRequest: z.object({ queue: Ref, pr: Pr }),
+  cancelPullRequest: z.object({ queue: Ref, pr: Pr, actor: ActorShape.optional() }),
+  restartTestsOnPullRequest: z.object({ queue: Ref, pr: Pr, actor: ActorShape.optional() }),
+  updateQueueEntry: z.object({
+    queue: Ref,
+    pr: Pr,
+    change: z.object({ priority: PriorityShape.optional(), noBatch: z.boolean().optional(), direct: z.boolean().optional() }),
+    actor: ActorShape.optional(),
+  }),
+  switchModes: z.object({ queue: Ref, mode: z.enum(QUEUE_MODES), writer: Writer.optional() }),
+  knowRepository: z.object({ repo: RepoShape }),
   setImpactedTargets: z.object({
     queue: Ref,
     pr: Pr,

@@ -8,11 +8,12 @@ import type { Queue } from '../../model/queue.js';
 import type { TestingResultsPage } from '../../model/testing.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope, HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
+import type { QUEUE_MODES } from '../../model/vocabulary.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
 import { CatalogueRefusal, linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
-import { deterministicUuid, repositoryId } from './ids.js';
+import { deterministicUuid, pullRequestId, repositoryId } from './ids.js';
 import { renderMetrics, type QueueMetricsInput } from './metrics.js';
 import {
   cancelSubmission,
@@ -36,13 +37,15 @@ import {
   pullRequestKey,
   queueKey,
   sameRepo,
+  type Actor,
+  type ManagedState,
   type PullRequestRecord,
   type QueueRecord,
   type SandboxState,
   type Submission,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
-import type { ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, RunDetails } from './types.js';
+import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
@@ -100,6 +103,8 @@ export class EngineRefusal extends Error {
 
 export class QueueEngine {
   private readonly world: QueueWorld;
+  /** PR id → its key in state.pullRequests: derived, never saved. */
+  private readonly pullRequestKeysById = new Map<string, string>();
 
   private constructor(
     private readonly state: SandboxState,
@@ -182,6 +187,7 @@ export class QueueEngine {
    */
   describePullRequest(description: PullRequestDescription): PullRequestFacts {
     const key = pullRequestKey(description.repo, description.number);
+    this.knowRepository(description.repo);
     const record = this.state.pullRequests[key] ?? newPullRequest(description.repo, description.number);
     this.state.pullRequests[key] = record;
     const pushed = description.sha !== undefined && description.sha !== record.sha;
@@ -203,7 +209,7 @@ export class QueueEngine {
   // ---------------------------------------------------------------- pull requests
 
   /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
-  submitPullRequest(ref: QueueRef, pr: number, options: SubmitOptions = {}): void {
+  submitPullRequest(ref: QueueRef, pr: number, options: SubmitOptions = {}, actor?: Actor): void {
     const queue = this.queueFor(ref);
     const open = this.openSubmissionOrNone(queue, pr);
     if (open) {
@@ -215,17 +221,53 @@ export class QueueEngine {
     }
     const record = this.pullRequestFor(ref.repo, pr, queue);
     const priority = options.priority === undefined ? undefined : resolvePriority(options.priority);
-    submitToQueue(this.world, queue, record, pullRequestKey(ref.repo, pr), priority, options.noBatch);
+    this.knowRepository(ref.repo);
+    const submission = submitToQueue(this.world, queue, record, pullRequestKey(ref.repo, pr), priority, options.noBatch);
+    // Set once submitted: nothing in the queue's mechanics reads it (the sandbox has no branch protection to pass).
+    if (options.direct) submission.direct = true;
+    byActor(submission, 0, actor);
   }
 
-  cancelPullRequest(ref: QueueRef, pr: number): void {
+  cancelPullRequest(ref: QueueRef, pr: number, actor?: Actor): void {
     const queue = this.queueFor(ref);
     const submission = this.openSubmission(queue, pr);
+    const from = submission.timeline?.length ?? 0;
     cancelSubmission(this.world, queue, submission);
+    byActor(submission, from, actor);
+  }
+
+  /**
+   * Changes an entry while it is in the queue. A new priority does not move the entry: it is what the line reads
+   * the next time the entry is placed, which in this engine is when it enters the line (a not_ready entry once
+   * ready, a PR bisection cleared or restarted back into the line); an entry already standing in the line keeps its
+   * place and restarts nothing (NOTES §6), and a PR placed later is placed against its new value. `noBatch` counts
+   * from the next batch formed; `direct` is kept and shown (nothing in the sandbox stands in its way).
+   */
+  // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
+  updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {
+    const queue = this.queueFor(ref);
+    const submission = this.openSubmissionOrNone(queue, pr);
+    if (!submission) {
+      throw new EngineRefusal('conflict', `pull request #${pr} is not in the queue for ${describeQueue(queue.repo, queue.branch)}`, 'not_active');
+    }
+    if (change.priority === undefined && change.noBatch === undefined && change.direct === undefined) {
+      throw new EngineRefusal('invalid', 'give at least one of priority, noBatch, direct');
+    }
+    if (change.priority !== undefined) {
+      const { value, name } = resolvePriority(change.priority);
+      submission.priorityValue = value;
+      submission.priorityName = name;
+      delete submission.usedDefaultPriorityName;
+    }
+    if (change.noBatch !== undefined) submission.noBatch = change.noBatch;
+    if (change.direct === true) submission.direct = true;
+    else if (change.direct === false) delete submission.direct;
+    this.changed();
+    settleQueue(this.world, queue);
   }
 
   /** Allowed while the PR is testing or pending_failure; it goes back to pending in its place. */
-  restartTestsOnPullRequest(ref: QueueRef, pr: number): void {
+  restartTestsOnPullRequest(ref: QueueRef, pr: number, actor?: Actor): void {
     const queue = this.queueFor(ref);
     const submission = this.openSubmission(queue, pr);
     if (submission.state !== 'testing' && submission.state !== 'pending_failure') {
@@ -235,7 +277,9 @@ export class QueueEngine {
         'not_restartable',
       );
     }
+    const from = submission.timeline?.length ?? 0;
     restartSubmission(this.world, queue, submission);
+    byActor(submission, from, actor);
   }
 
   /**
@@ -291,11 +335,43 @@ export class QueueEngine {
     return repositoryId(repo);
   }
 
-  /** The repository of a queue with this repository id, or undefined when no queue is in it. */
+  /** A known repository by its id (a UUID in either case), or undefined when the sandbox never met it. */
   repositoryWithId(id: string): Repo | undefined {
-    const wanted = id.toLowerCase(); // a UUID in either case
-    const queue = Object.values(this.state.queues).find((record) => repositoryId(record.repo) === wanted);
-    return queue ? { ...queue.repo } : undefined;
+    const repo = this.state.repositories[id.toLowerCase()];
+    return repo ? { ...repo } : undefined;
+  }
+
+  /**
+   * Makes the repository known, so its id finds it (createQueue, describePullRequest and submitPullRequest do it
+   * themselves); answers its id. Doing it again changes nothing.
+   */
+  knowRepository(repo: Repo): string {
+    const id = repositoryId(repo);
+    if (!this.state.repositories[id]) {
+      this.state.repositories[id] = { host: repo.host, owner: repo.owner, name: repo.name };
+      this.changed();
+    }
+    return id;
+  }
+
+  /** A PR's id (v2's `PullRequest.id`), from its coordinates: the same whether or not the sandbox knows the PR. */
+  pullRequestIdOf(repo: Repo, number: number): string {
+    return pullRequestId(repo, number);
+  }
+
+  /** The coordinates of a PR the sandbox knows (described, or met in a queue) by its id, a UUID in either case. */
+  pullRequestWithId(id: string): { repo: Repo; number: number } {
+    const wanted = id.toLowerCase();
+    let key = this.pullRequestKeysById.get(wanted);
+    if (key === undefined || !this.state.pullRequests[key]) {
+      // Ids are derived, not stored: the index is rebuilt when it misses (a PR made since, or a restored state).
+      this.pullRequestKeysById.clear();
+      for (const [k, record] of Object.entries(this.state.pullRequests)) this.pullRequestKeysById.set(pullRequestId(record.repo, record.number), k);
+      key = this.pullRequestKeysById.get(wanted);
+    }
+    const record = key === undefined ? undefined : this.state.pullRequests[key];
+    if (!record) throw new EngineRefusal('not_found', `no pull request with id ${id}`, 'pr_not_found');
+    return { repo: { ...record.repo }, number: record.number };
   }
 
   /** Newest submission first. The cursor names the submission the next page starts at. */
@@ -348,7 +424,7 @@ export class QueueEngine {
     throw new EngineRefusal('not_found', `no queue with id ${id}`, 'queue_not_found');
   }
 
-  createQueue(ref: QueueRef, settings: QueueCreation = {}): void {
+  createQueue(ref: QueueRef, settings: QueueCreation = {}, writer?: QueueWriter): void {
     const key = queueKey(ref.repo, ref.targetBranch);
     if (this.state.queues[key]) {
       throw new EngineRefusal('conflict', `a queue for ${describeQueue(ref.repo, ref.targetBranch)} already exists`, 'queue_exists');
@@ -361,6 +437,8 @@ export class QueueEngine {
     const { id, counter } = freshQueueId(this.state.seed, this.state.nextQueueId, taken);
     this.state.nextQueueId = counter;
     this.state.queues[key] = newQueue(this.world, id, ref.repo, ref.targetBranch, values);
+    wroteQueue(this.state.queues[key], writer);
+    this.knowRepository(ref.repo);
     this.changed();
   }
 
@@ -368,18 +446,24 @@ export class QueueEngine {
    * Sets any settings and the state, and answers with the whole queue. A new mode while PRs are in a running
    * queue switches modes: nothing is admitted and no run starts until the runs in flight are done.
    */
-  updateQueue(ref: QueueRef, change: QueueChange): Queue {
+  updateQueue(ref: QueueRef, change: QueueChange, writer?: QueueWriter): Queue {
     const queue = this.queueFor(ref);
     const { state, deleteRequiredStatuses, ...settings } = change;
     if (deleteRequiredStatuses && settings.requiredStatuses !== undefined && settings.requiredStatuses.length > 0) {
       throw new EngineRefusal('invalid', 'requiredStatuses and deleteRequiredStatuses: give one or the other');
     }
+    // During a conversion a change of settings is refused; a change of state is where the queue returns to.
+    if (queue.switching && (deleteRequiredStatuses || Object.values(settings).some((value) => value !== undefined))) {
+      throw modeChangeInProgress(queue);
+    }
+    wroteQueue(queue, writer);
     const modeChanged = settings.mode !== undefined && settings.mode !== queue.settings.mode;
     for (const [field, value] of Object.entries(settings)) {
       if (value !== undefined) Object.assign(queue.settings, { [field]: Array.isArray(value) ? [...value] : value });
     }
     if (deleteRequiredStatuses) queue.settings.requiredStatuses = null;
-    if (state !== undefined) queue.state = state;
+    if (state !== undefined && queue.switching) queue.switching.returnTo = state;
+    else if (state !== undefined) queue.state = state;
     else if (modeChanged && queue.state === 'running' && openSubmissionIds(queue).length > 0) {
       queue.state = 'switching_modes';
     }
@@ -387,6 +471,30 @@ export class QueueEngine {
     this.changed();
     settleQueue(this.world, queue);
     return queueView(this.world, queue);
+  }
+
+  /**
+   * Converts the queue to `mode`: it reads switching_modes, admits nothing and starts no run until the runs in
+   * flight are done, then takes the new mode and returns to the state it was in (on the clock: tick settles it).
+   * The same mode changes nothing; a second switch, or a change of settings, meanwhile is refused.
+   */
+  switchModes(ref: QueueRef, mode: (typeof QUEUE_MODES)[number], writer?: QueueWriter): Queue {
+    const queue = this.queueFor(ref);
+    if (queue.state === 'switching_modes') throw modeChangeInProgress(queue);
+    wroteQueue(queue, writer);
+    if (mode !== queue.settings.mode) {
+      queue.switching = { to: mode, returnTo: queue.state };
+      queue.state = 'switching_modes';
+      recheckWaiting(this.world, queue);
+    }
+    this.changed();
+    settleQueue(this.world, queue);
+    return queueView(this.world, queue);
+  }
+
+  /** Who last wrote the queue (v2's `managedState`); not on the Queue view, which v1 answers as it is. */
+  managedStateOf(ref: QueueRef): ManagedState {
+    return this.queueFor(ref).managedState;
   }
 
   /** Refused while any PR is in the queue; the queue's history goes with it. */
@@ -574,6 +682,26 @@ export class QueueEngine {
     }
     return found;
   }
+}
+
+/** The actor of a write on the first timeline step it caused (the steps the engine goes on to take are its own). */
+function byActor(submission: Submission, step: number, actor: Actor | undefined): void {
+  const caused = submission.timeline?.[step];
+  if (actor !== undefined && caused !== undefined) caused.actor = { trunkUserId: actor.trunkUserId };
+}
+
+/** Terraform's write makes the queue Terraform's; anyone else's after that is drift; a manual queue stays manual. */
+function wroteQueue(queue: QueueRecord, writer: QueueWriter | undefined): void {
+  if (writer?.terraform) queue.managedState = 'terraform';
+  else if (queue.managedState !== 'manual') queue.managedState = 'terraformWithDrift';
+}
+
+function modeChangeInProgress(queue: QueueRecord): EngineRefusal {
+  return new EngineRefusal(
+    'conflict',
+    `the queue for ${describeQueue(queue.repo, queue.branch)} is switching modes: wait until it is done`,
+    'mode_change_in_progress',
+  );
 }
 
 /** `urgent` 0, `high` 10, `medium` 100, `low` 200, or a number; a number that has a name takes it. */

@@ -8,7 +8,8 @@ import { submissionOf, testRunOf, transition, type QueueWorld } from './world.js
 
 /** Merges every PR that may merge at this instant; answers whether any did. */
 export function mergePassed(world: QueueWorld, queue: QueueRecord): boolean {
-  if (queue.state === 'paused') return false;
+  // A paused queue converting to another mode is still paused: its runs finish, nothing merges.
+  if (queue.state === 'paused' || queue.switching?.returnTo === 'paused') return false;
   // A batch whose members cannot all merge holds them all back, and they then block the PRs behind them.
   const heldRuns = new Set<string>();
   for (;;) {

@@ -76,6 +76,7 @@ export function newQueue(world: QueueWorld, id: string, repo: QueueRecord['repo'
     mergeCount: 0,
     nextSplit: 0,
     events: [],
+    managedState: 'manual',
   };
 }
 
@@ -165,7 +166,13 @@ export function settleQueue(world: QueueWorld, queue: QueueRecord): void {
     if (pass > 100_000) throw new Error('sandbox queue did not settle: this is a bug in the sandbox');
     let moved = finishDueRuns(world, queue);
     if (queue.state === 'switching_modes' && queue.runsInFlight.length === 0) {
-      queue.state = 'running';
+      // A conversion (switchModes) flips the mode only now and goes back to where the queue was; v1's own switch
+      // set the mode when asked and ends running.
+      if (queue.switching) {
+        queue.settings.mode = queue.switching.to;
+        queue.state = queue.switching.returnTo;
+        delete queue.switching;
+      } else queue.state = 'running';
       recheckWaiting(world, queue);
       world.changes++;
       moved = true;

@@ -2,16 +2,18 @@
 // holds. Versioned: a document an older sandbox wrote is brought up to date, one a newer sandbox wrote is refused.
 import type { QueueSettings } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
-import { deterministicQueueId } from './ids.js';
-import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QueueState, type TEST_RUN_STATUSES } from '../../model/vocabulary.js';
+import { deterministicQueueId, repositoryId } from './ids.js';
+import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QUEUE_MODES, type QueueState, type TEST_RUN_STATUSES } from '../../model/vocabulary.js';
 
 /**
  * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.
  * 3: the queue settings the service has beyond the published description.
  * 4: tickets linked to flaky-test cases.
  * 5: queue ids; the journal records the engine's operations, not v1 request bodies (an older journal is translated).
+ * 6: known repositories by id; a queue's managedState (and the conversion a v2 switch of modes runs); a submission's
+ *    `direct`; actors on timeline steps.
  */
-export const STATE_VERSION = 5;
+export const STATE_VERSION = 6;
 
 /** The last instant a JavaScript date can hold (+275760-09-13): the sandbox's clock goes no further. */
 export const LATEST_TIME_MS = 8.64e15;
@@ -63,7 +65,17 @@ export interface SandboxState {
   testRuns: Keyed<TestRun>;
   /** Tickets linked to test cases of the flaky-test catalogue, by repository and test id (catalogue.ts). */
   ticketLinks: Keyed<string>;
+  /**
+   * The repositories the sandbox knows (a queue, a described or submitted PR named them), by repository id: what
+   * a lookup by id answers from. Never forgotten, as the service's repository index keeps a repository.
+   */
+  repositories: Keyed<Repo>;
 }
+
+/** Who last wrote a queue: by hand, Terraform, or Terraform and then by hand (v2's `managedState`). */
+export type ManagedState = 'manual' | 'terraform' | 'terraformWithDrift';
+
+export type QueueMode = (typeof QUEUE_MODES)[number];
 
 export interface QueueRecord {
   /** Stable for the life of the state: 8 letters and digits, as the service's queue ids. */
@@ -91,6 +103,13 @@ export interface QueueRecord {
   nextSplit: number;
   /** What happened in the last hour of the clock, oldest first: the source of the metrics. */
   events: MetricEvent[];
+  managedState: ManagedState;
+  /**
+   * A conversion to another mode (switchModes) while the queue reads `switching_modes`: the mode it ends in and the
+   * state it returns to once no run is in flight. Absent in v1's own switch, which set the mode at once and ends
+   * running.
+   */
+  switching?: { to: QueueMode; returnTo: QueueState };
 }
 
 /** PRs of a failed batch tested together in isolation: the halves of a split, recursively. */
@@ -143,6 +162,8 @@ export interface Submission {
   priorityName: string;
   usedDefaultPriorityName?: string;
   noBatch: boolean;
+  /** Sent past unmet branch protection (v2 `direct`, v1 `forceEnqueued`); its tests still run. */
+  direct?: boolean;
   /** Set aside in the queue's bisection instead of standing in the line. */
   inBisection?: boolean;
   latestTestRunId?: string;
@@ -158,6 +179,13 @@ export interface TimelineStep {
   at: number;
   state: PullRequestState;
   reason?: string;
+  /** Who asked for the change (the caller's key, not a secret); absent for a change the engine made by itself. */
+  actor?: Actor;
+}
+
+/** Whoever made a write, as the face names them. */
+export interface Actor {
+  trunkUserId: string;
 }
 
 export interface TestRun {
@@ -197,6 +225,7 @@ export function emptyState(now: number, seed: string): SandboxState {
     submissions: keyed(),
     testRuns: keyed(),
     ticketLinks: keyed(),
+    repositories: keyed(),
   };
 }
 
@@ -272,6 +301,22 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
     }
     doc.nextQueueId = counter;
   },
+  // Every repository a queue or a PR record names is known; every queue so far was written by hand.
+  5: (doc) => {
+    const repositories: Loose = {};
+    const know = (repo: unknown) => {
+      const { host, owner, name } = (repo ?? {}) as Loose;
+      if (typeof host !== 'string' || typeof owner !== 'string' || typeof name !== 'string') return;
+      repositories[repositoryId({ host, owner, name })] = { host, owner, name };
+    };
+    for (const queue of Object.values<Loose>(doc.queues ?? {})) {
+      if (typeof queue !== 'object' || queue === null) continue;
+      queue.managedState = 'manual';
+      know(queue.repo);
+    }
+    for (const record of Object.values<Loose>(doc.pullRequests ?? {})) if (typeof record === 'object' && record !== null) know(record.repo);
+    doc.repositories = repositories;
+  },
 };
 
 /** The next queue id from the counter on, skipping any already taken; and the counter after it. */
@@ -283,7 +328,7 @@ export function freshQueueId(seed: string, counter: number, taken: ReadonlySet<s
 }
 
 function checkShape(doc: Loose): void {
-  for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks']) {
+  for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks', 'repositories']) {
     if (typeof doc[key] !== 'object' || doc[key] === null || Array.isArray(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
   for (const key of ['now', 'nextId', 'nextSeq', 'nextQueueId']) {
@@ -311,6 +356,7 @@ function withoutPrototypes(doc: Loose): SandboxState {
   state.submissions = keyedFrom(doc.submissions, 'submissions');
   state.testRuns = keyedFrom(doc.testRuns, 'testRuns');
   state.ticketLinks = keyedFrom(doc.ticketLinks, 'ticketLinks');
+  state.repositories = keyedFrom(doc.repositories, 'repositories');
   for (const [key, queue] of Object.entries(state.queues)) queue.latestSubmission = keyedFrom(queue.latestSubmission, `queue ${key} latestSubmission`);
   for (const [key, record] of Object.entries(state.pullRequests))
     record.impactedTargets = keyedFrom(record.impactedTargets, `pull request ${key} impactedTargets`);

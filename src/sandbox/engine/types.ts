@@ -4,7 +4,7 @@
 import type { QueueSettings } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { TestingDetails } from '../../model/testing.js';
-import type { IMPACTS_ALL } from '../../model/vocabulary.js';
+import type { IMPACTS_ALL, Priority } from '../../model/vocabulary.js';
 import type { HostState, TestOutcome } from './state.js';
 
 /** The settings a queue is created with; the others follow with updateQueue. */
@@ -33,6 +33,18 @@ export interface PullRequestDescription {
 
 /** A test run as the engine shows it: the model's, with its id, and whether it ran in the bisection queue. */
 export type RunDetails = { testRunId: string } & TestingDetails & { queueType?: 'bisection' };
+
+/** Who writes a queue: Terraform (or OpenTofu) as the face tells by the request's headers, or anyone else. */
+export interface QueueWriter {
+  terraform: boolean;
+}
+
+/** A change to an entry in the queue; at least one field. */
+export interface EntryChange {
+  priority?: Priority;
+  noBatch?: boolean;
+  direct?: boolean;
+}
 
 /** A queue by its id and its coordinates: what an API that names queues by id looks them up in. */
 export interface QueueListing {

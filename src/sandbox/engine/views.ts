@@ -37,7 +37,7 @@ export function enqueuedPullRequestView(world: QueueWorld, submission: Submissio
 export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, submission: Submission): SubmittedPullRequest {
   return {
     ...enqueuedPullRequestView(world, submission),
-    forceEnqueued: false,
+    forceEnqueued: submission.direct === true,
     isCurrentlySubmittedToQueue: !FINAL_STATES.has(submission.state),
     readiness: readinessOf(queue, pullRequestOf(world, submission)),
     verifiedByTestRun: submission.latestTestRunId ?? null,
