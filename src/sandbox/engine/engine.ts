@@ -363,9 +363,9 @@ export class QueueEngine {
   pullRequestWithId(id: string): { repo: Repo; number: number } {
     const wanted = id.toLowerCase();
     let key = this.pullRequestKeysById.get(wanted);
-    if (key === undefined || !this.state.pullRequests[key]) {
-      // Ids are derived, not stored: the index is rebuilt when it misses (a PR made since, or a restored state).
-      this.pullRequestKeysById.clear();
+    // Ids are derived, not stored: the index catches up when PRs were made since (records are never removed), so
+    // asking again and again for an unknown id does not hash every PR each time.
+    if (key === undefined && this.pullRequestKeysById.size !== Object.keys(this.state.pullRequests).length) {
       for (const [k, record] of Object.entries(this.state.pullRequests)) this.pullRequestKeysById.set(pullRequestId(record.repo, record.number), k);
       key = this.pullRequestKeysById.get(wanted);
     }
