@@ -44,6 +44,8 @@ import {
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import type { ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
+import { mergeGraphOf, type MergeGraph } from './graph.js';
+import { dispatchOrderOf, type DispatchOrder } from './order.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -538,6 +540,20 @@ export class QueueEngine {
       if (submission) found.push({ queue, submission });
     }
     return found;
+  }
+
+  // ---------------------------------------------------------------- v2 reads
+  // The views v2 adds, in the engine's words (v1's snake_case states and run statuses); the v2 face renames them,
+  // pages them and names queues and PRs by id. Each is computed from the state alone and changes nothing.
+
+  /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
+  order(ref: QueueRef): DispatchOrder {
+    return dispatchOrderOf(this.world, this.queueFor(ref));
+  }
+
+  /** The admitted PRs and the transitively reduced edges of their dependencies. */
+  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): MergeGraph {
+    return mergeGraphOf(this.world, this.queueFor(ref), options);
   }
 }
 

@@ -1,0 +1,196 @@
+// The engine's read-only views for v2 (dispatch order, graph, verification runs, queue-entry history), driven on
+// a manual clock through QueueEngine alone, in single and parallel mode, with batching, failures and bisection.
+import { describe, expect, it } from 'vitest';
+import type { Repo } from '../../src/api/v1/schemas.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { pullRequestId } from '../../src/sandbox/engine/ids.js';
+import type { QueueChange } from '../../src/model/service.js';
+import type { TestOutcome } from '../../src/sandbox/engine/state.js';
+
+const START = Date.parse('2026-01-01T00:00:00.000Z');
+const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const MAIN = { repo: REPO, targetBranch: 'main' };
+
+function setup(create: { concurrency?: number; mode?: 'single' | 'parallel' } = {}, settings: QueueChange = {}) {
+  const engine = QueueEngine.create({ now: START });
+  engine.createQueue(MAIN, create);
+  if (Object.keys(settings).length > 0) engine.updateQueue(MAIN, settings);
+  const submit = (...numbers: number[]) => numbers.forEach((number) => engine.submitPullRequest(MAIN, number));
+  const describePr = (number: number, facts: { testOutcome?: TestOutcome; testDurationSeconds?: number }) =>
+    engine.describePullRequest({ repo: REPO, number, ...facts });
+  const targets = (number: number, impacted: string[] | 'ALL') => engine.setImpactedTargets(MAIN, number, undefined, impacted);
+  const runOf = (number: number) => engine.getSubmittedPullRequest(MAIN, { number }).verifiedByTestRun as string;
+  /** The order in a line of text per part: runs as `run:state[PRs]`, pending as `PR@batch` or `PR!held-by`. */
+  const order = () => {
+    const o = engine.order(MAIN);
+    return {
+      batches: o.batches.map((b) => `${b.isBisection ? 'bisect' : 'run'}:${b.state}[${b.pullRequests.map((p) => p.number).join(',')}]`),
+      pending: o.pending.map((p) =>
+        p.schedulability === 'schedulable'
+          ? `${p.pullRequest.number}@${p.predictedBatch}`
+          : `${p.pullRequest.number}!${p.heldBy.map((h) => h.number).join(',')}`,
+      ),
+      directlyAhead: Object.fromEntries(o.pending.map((p) => [p.pullRequest.number, p.directlyAhead.map((a) => a.number)])),
+    };
+  };
+  return { engine, submit, describePr, targets, runOf, order };
+}
+
+const idOf = (number: number) => pullRequestId(REPO, number);
+
+describe('dispatch order', () => {
+  it('single mode without batching: the run first, then each PR its own predicted batch, nothing directly ahead', () => {
+    const { engine, submit, order } = setup();
+    submit(1, 2, 3);
+    const o = engine.order(MAIN);
+    expect(o).toMatchObject({ mode: 'single', queueState: 'running', batchingEnabled: false, isolationResolved: true, hasCycle: false });
+    expect(o.awaitingAdmission).toEqual([]);
+    expect(o.awaitingAdmissionTotal).toBe(0);
+    expect(o.batches[0]).toMatchObject({ runId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).verifiedByTestRun, isBisection: false });
+    expect(o.batches[0]!.pullRequests[0]).toEqual({
+      id: idOf(1),
+      number: 1,
+      sha: engine.getSubmittedPullRequest(MAIN, { number: 1 }).prSha,
+      title: 'PR #1',
+      url: 'https://github.com/acme/widgets/pull/1',
+    });
+    expect(order()).toEqual({ batches: ['run:testing[1]'], pending: ['2@1', '3@2'], directlyAhead: { 2: [], 3: [] } });
+  });
+
+  it('leaves not_ready PRs out and keeps a passed run that waits to merge', () => {
+    const { engine, submit, describePr, order } = setup({ concurrency: 2 });
+    describePr(1, { testDurationSeconds: 600 });
+    submit(1, 2);
+    engine.describePullRequest({ repo: REPO, number: 3, baseBranch: 'other' });
+    submit(3);
+    engine.advance(300);
+    expect(order()).toEqual({ batches: ['run:testing[1]', 'run:tests_passed[2]'], pending: [], directlyAhead: {} });
+  });
+
+  it('single mode with batching: PRs predicted to start together share a batch; each waits on the PR just ahead', () => {
+    const { submit, order } = setup({}, { batch: true, batchingMinSize: 2 });
+    submit(1, 2, 3, 4, 5);
+    expect(order()).toEqual({
+      batches: ['run:testing[1,2]'],
+      pending: ['3@1', '4@1', '5@2'],
+      directlyAhead: { 3: [2], 4: [3], 5: [4] },
+    });
+  });
+
+  it('a noBatch PR is a predicted batch of its own', () => {
+    const { engine, submit, order } = setup({}, { batch: true, batchingMinSize: 3 });
+    submit(1, 2, 3);
+    engine.submitPullRequest(MAIN, 4, { noBatch: true });
+    submit(5);
+    expect(order().pending).toEqual(['4@1', '5@2']);
+  });
+
+  it('parallel mode: directly ahead are the overlapping PRs the reduced graph keeps', () => {
+    const { submit, targets, order } = setup({ mode: 'parallel' }, { batch: true, batchingMinSize: 1 });
+    targets(1, ['a']);
+    targets(2, ['b']);
+    targets(3, ['a', 'b']);
+    targets(4, ['c']);
+    targets(5, ['a']);
+    submit(1, 2, 3, 4, 5);
+    expect(order()).toEqual({
+      batches: ['run:testing[1]'],
+      pending: ['2@1', '3@2', '4@3', '5@4'],
+      // 5 overlaps 1 and 3, but 3 already depends on 1.
+      directlyAhead: { 2: [], 3: [1, 2], 4: [], 5: [3] },
+    });
+  });
+
+  it('a PR behind a failure that is not settled yet is held by it, with no predicted batch', () => {
+    const { engine, submit, describePr, order } = setup({ concurrency: 2 }, { pendingFailureDepth: 1 });
+    describePr(1, { testOutcome: 'fail' });
+    describePr(2, { testDurationSeconds: 600 });
+    submit(1, 2, 3, 4);
+    engine.advance(300);
+    expect(order()).toEqual({
+      batches: ['run:pending_failure[1]', 'run:testing[2]', 'run:testing[3]'],
+      pending: ['4!1'],
+      directlyAhead: { 4: [] },
+    });
+    const held = engine.order(MAIN).pending[0]!;
+    expect(held.predictedBatch).toBeUndefined();
+    expect(held.heldBy).toEqual([expect.objectContaining({ id: idOf(1), number: 1 })]);
+    engine.advance(300);
+    expect(order()).toEqual({ batches: ['run:testing[2]', 'run:testing[3]'], pending: ['4@1'], directlyAhead: { 4: [] } });
+  });
+
+  it('bisection: its runs come last; a group waiting for its budget is schedulable and waits on nothing', () => {
+    const { engine, submit, describePr, order } = setup({}, { batch: true, batchingMinSize: 4, bisectionConcurrency: 1 });
+    describePr(4, { testOutcome: 'fail' });
+    submit(1, 2, 3, 4);
+    engine.advance(300);
+    expect(order()).toEqual({ batches: ['bisect:testing[1,2]'], pending: ['3@1', '4@1'], directlyAhead: { 3: [], 4: [] } });
+    engine.advance(200);
+    engine.submitPullRequest(MAIN, 5);
+    engine.advance(100);
+    // 1 and 2 passed their half and are back in the line behind 5, filling a batch; the other half tests.
+    expect(order()).toEqual({ batches: ['bisect:testing[3,4]'], pending: ['5@1', '1@1', '2@1'], directlyAhead: { 5: [], 1: [5], 2: [1] } });
+  });
+});
+
+describe('graph', () => {
+  it('single mode: a chain in line order, with the run each node rests on', () => {
+    const { engine, submit, runOf } = setup({}, {});
+    engine.submitPullRequest(MAIN, 1, { priority: 'high' });
+    submit(2, 3);
+    const graph = engine.graph(MAIN);
+    expect(graph.nodes.map((n) => n.pullRequestNumber)).toEqual([1, 2, 3]);
+    expect(graph.nodes[0]).toEqual({
+      pullRequestNumber: 1,
+      title: 'PR #1',
+      author: 'sandbox-user',
+      state: 'testing',
+      priorityValue: 10,
+      priorityName: 'high',
+      skipsTheLine: false,
+      allowsBatching: true,
+      verificationRunId: runOf(1),
+      isBisection: false,
+    });
+    expect(graph.nodes[1]!.verificationRunId).toBeUndefined();
+    expect(graph.edges).toEqual([
+      { fromPullRequestNumber: 1, toPullRequestNumber: 2 },
+      { fromPullRequestNumber: 2, toPullRequestNumber: 3 },
+    ]);
+  });
+
+  it('parallel mode: transitively reduced edges, with targets and common targets when asked', () => {
+    const { engine, submit, targets } = setup({ mode: 'parallel' });
+    targets(1, ['a']);
+    targets(2, ['b']);
+    targets(3, ['b', 'a']);
+    targets(4, 'ALL');
+    targets(5, ['a']);
+    submit(1, 2, 3, 4, 5);
+    const plain = engine.graph(MAIN);
+    expect(plain.edges.map((e) => `${e.fromPullRequestNumber}>${e.toPullRequestNumber}`)).toEqual(['1>3', '2>3', '3>4', '4>5']);
+    expect(plain.nodes[0]!.impactedTargets).toBeUndefined();
+    const full = engine.graph(MAIN, { includeImpactedTargets: true });
+    expect(full.nodes.map((n) => n.impactedTargets)).toEqual([['a'], ['b'], ['a', 'b'], ['ALL'], ['a']]);
+    expect(full.nodes[2]!.totalImpactedTargets).toBe(2);
+    expect(full.edges).toEqual([
+      { fromPullRequestNumber: 1, toPullRequestNumber: 3, commonImpactedTargets: ['a'], totalCommonImpactedTargets: 1 },
+      { fromPullRequestNumber: 2, toPullRequestNumber: 3, commonImpactedTargets: ['b'], totalCommonImpactedTargets: 1 },
+      { fromPullRequestNumber: 3, toPullRequestNumber: 4, commonImpactedTargets: ['a', 'b'], totalCommonImpactedTargets: 2 },
+      { fromPullRequestNumber: 4, toPullRequestNumber: 5, commonImpactedTargets: ['a'], totalCommonImpactedTargets: 1 },
+    ]);
+  });
+
+  it('PRs under bisection are nodes without edges', () => {
+    const { engine, submit, describePr } = setup({}, { batch: true, batchingMinSize: 2 });
+    describePr(2, { testOutcome: 'fail' });
+    submit(1, 2);
+    engine.advance(300);
+    const graph = engine.graph(MAIN);
+    expect(graph.nodes.map((n) => [n.pullRequestNumber, n.state, n.isBisection, n.verificationRunId !== undefined])).toEqual([
+      [1, 'testing', true, true],
+      [2, 'pending_failure', true, false],
+    ]);
+    expect(graph.edges).toEqual([]);
+  });
+});
