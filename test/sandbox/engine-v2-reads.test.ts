@@ -2,7 +2,7 @@
 // a manual clock through QueueEngine alone, in single and parallel mode, with batching, failures and bisection.
 import { describe, expect, it } from 'vitest';
 import type { Repo } from '../../src/api/v1/schemas.js';
-import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { pullRequestId } from '../../src/sandbox/engine/ids.js';
 import type { QueueChange } from '../../src/model/service.js';
 import type { TestOutcome } from '../../src/sandbox/engine/state.js';
@@ -192,5 +192,96 @@ describe('graph', () => {
       [2, 'pending_failure', true, false],
     ]);
     expect(graph.edges).toEqual([]);
+  });
+});
+
+describe('verification runs', () => {
+  it('one run by id, from any queue: tested PRs, status, branch, checks; unknown ids are not found', () => {
+    const { engine, submit, describePr, runOf } = setup({}, { batch: true, batchingMinSize: 2 });
+    describePr(2, { testOutcome: 'fail' });
+    submit(1, 2);
+    const id = runOf(1);
+    const inFlight = engine.runWithId(id);
+    expect(inFlight).toMatchObject({
+      id,
+      queueId: engine.queueIdOf(MAIN),
+      isBisection: false,
+      status: 'in_progress',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      requiredStatuses: [],
+      requiredStatusesSource: 'repo_provider_branch_protection',
+      dependentPullRequests: [],
+    });
+    expect(inFlight.testedPullRequests.map((p) => p.id)).toEqual([idOf(1), idOf(2)]);
+    expect(inFlight.testBranchCommitUrl).toBe(`https://github.com/acme/widgets/commit/${inFlight.testBranchSha}`);
+    expect(inFlight.checks.map((c) => [c.name, c.kind, c.status, c.conclusion])).toEqual([
+      ['build', 'checkRun', 'inProgress', 'neutral'],
+      ['test', 'checkRun', 'inProgress', 'neutral'],
+      ['ci/test', 'statusCheck', 'queued', 'neutral'],
+    ]);
+    engine.advance(300);
+    const failed = engine.runWithId(id);
+    expect(failed).toMatchObject({ status: 'failed', updatedAt: '2026-01-01T00:05:00.000Z' });
+    expect(failed.checks.map((c) => [c.name, c.status, c.conclusion, c.providerConclusion ?? null])).toEqual([
+      ['build', 'completed', 'success', 'SUCCESS'],
+      ['test', 'completed', 'failure', 'FAILURE'],
+      ['ci/test', 'completed', 'failure', 'FAILURE'],
+    ]);
+    // The same checks as v1's testing details show for the run.
+    expect(failed.checks[1]!.url).toBe(engine.getMergeQueueTestingDetails(MAIN, id).checkSuites[0]!.checkRuns[1]!.url);
+    expect(new Set(failed.checks.map((c) => c.id)).size).toBe(3);
+    expect(() => engine.runWithId('no-such-run')).toThrow(EngineRefusal);
+    expect(() => engine.runWithId('no-such-run')).toThrow(expect.objectContaining({ kind: 'not_found' }));
+  });
+
+  it('a required status the v1 checks lack is a check of its own carrying the run outcome', () => {
+    const { engine, submit, runOf } = setup({}, { requiredStatuses: ['ci/test', 'lint'] });
+    submit(1);
+    engine.advance(300);
+    const run = engine.runWithId(runOf(1));
+    expect(run).toMatchObject({ status: 'succeeded', requiredStatuses: ['ci/test', 'lint'], requiredStatusesSource: 'merge_instance' });
+    expect(run.checks.map((c) => `${c.name}:${c.conclusion}`)).toEqual(['build:success', 'test:success', 'ci/test:success', 'lint:success']);
+    expect(run.checks[3]!.url).toBeNull();
+  });
+
+  it('parallel mode: dependent PRs are the base, and impacted targets appear on the single read only', () => {
+    const { engine, submit, targets, runOf } = setup({ mode: 'parallel', concurrency: 3 });
+    targets(1, ['a']);
+    targets(2, ['a', 'b']);
+    submit(1, 2);
+    const run = engine.runWithId(runOf(2));
+    expect(run.dependentPullRequests.map((p) => p.number)).toEqual([1]);
+    expect(run.testedPullRequests.map((p) => p.number)).toEqual([2]);
+    expect(run.impactedTargets).toEqual({
+      all: { impactsAllTargets: false, impactedTargets: ['a', 'b'], totalImpactedTargets: 2 },
+      testedPullRequestsOnly: { impactsAllTargets: false, impactedTargets: ['a', 'b'], totalImpactedTargets: 2 },
+    });
+    expect(engine.queueRuns(MAIN).every((listed) => listed.impactedTargets === undefined)).toBe(true);
+  });
+
+  it('the lists: newest first, by status, created strictly after; a PR lists every run that tested it', () => {
+    const { engine, submit, describePr, runOf } = setup({}, { batch: true, batchingMinSize: 4, bisectionConcurrency: 1 });
+    describePr(4, { testOutcome: 'fail' });
+    submit(1, 2, 3, 4);
+    const batchRun = runOf(1);
+    engine.advance(300);
+    const firstHalf = runOf(1);
+    engine.advance(300);
+    const secondHalf = runOf(4);
+    const all = engine.queueRuns(MAIN);
+    expect(all.slice(-3).map((r) => r.id)).toEqual([secondHalf, firstHalf, batchRun]);
+    expect(all.map((r) => r.createdAt)).toEqual([...all.map((r) => r.createdAt)].sort().reverse());
+    expect(engine.queueRuns(MAIN, { status: 'failed' }).map((r) => r.id)).toEqual([batchRun]);
+    expect(engine.queueRuns(MAIN, { createdAfter: START + 300_000 }).map((r) => r.id)).not.toContain(firstHalf);
+    expect(engine.queueRuns(MAIN, { createdAfter: START + 299_999 }).map((r) => r.id)).toContain(firstHalf);
+    expect(engine.runWithId(firstHalf)).toMatchObject({ isBisection: true, status: 'succeeded' });
+    engine.advance(3600);
+    const ofFour = engine.pullRequestRuns(REPO, 4);
+    expect(ofFour.at(-1)!.id).toBe(batchRun);
+    expect(ofFour.every((run) => run.testedPullRequests.some((p) => p.number === 4))).toBe(true);
+    expect(ofFour.map((r) => r.testedPullRequests.length)).toEqual([1, 2, 4]);
+    expect(engine.pullRequestRuns(REPO, 4, { status: 'succeeded' })).toEqual([]);
+    expect(engine.pullRequestRuns(REPO, 99)).toEqual([]);
   });
 });

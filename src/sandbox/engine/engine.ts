@@ -46,6 +46,7 @@ import type { ImpactedTargets, PullRequestDescription, QueueCreation, QueueListi
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 import { mergeGraphOf, type MergeGraph } from './graph.js';
 import { dispatchOrderOf, type DispatchOrder } from './order.js';
+import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -554,6 +555,24 @@ export class QueueEngine {
   /** The admitted PRs and the transitively reduced edges of their dependencies. */
   graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): MergeGraph {
     return mergeGraphOf(this.world, this.queueFor(ref), options);
+  }
+
+  /** A run of any queue, by its id, with its impacted targets. */
+  runWithId(id: string): VerificationRunFacts {
+    const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
+    const queue = run ? this.state.queues[run.queueKey] : undefined;
+    if (!run || !queue) throw new EngineRefusal('not_found', `no verification run ${id}`);
+    return verificationRunOf(this.world, queue, run);
+  }
+
+  /** The queue's runs, newest first; `createdAfter` (ms) is strictly after. */
+  queueRuns(ref: QueueRef, filter: RunFilter = {}): VerificationRunFacts[] {
+    return queueRunsOf(this.world, this.queueFor(ref), filter);
+  }
+
+  /** Every run that tested the PR, in any queue, newest first; a PR never tested has none. */
+  pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): VerificationRunFacts[] {
+    return pullRequestRunsOf(this.world, repo, number, filter);
   }
 }
 
