@@ -33,7 +33,9 @@ function setup(create: { concurrency?: number; mode?: 'single' | 'parallel' } = 
       directlyAhead: Object.fromEntries(o.pending.map((p) => [p.pullRequest.number, p.directlyAhead.map((a) => a.number)])),
     };
   };
-  return { engine, submit, describePr, targets, runOf, order };
+  const history = (number: number) =>
+    engine.queueEntryHistory(REPO, number).map((t) => `${t.state}${t.reason === null ? '' : `:${t.reason}`}${t.verificationRunId === undefined ? '' : ' run'}`);
+  return { engine, submit, describePr, targets, runOf, order, history };
 }
 
 const idOf = (number: number) => pullRequestId(REPO, number);
@@ -283,5 +285,121 @@ describe('verification runs', () => {
     expect(ofFour.map((r) => r.testedPullRequests.length)).toEqual([1, 2, 4]);
     expect(engine.pullRequestRuns(REPO, 4, { status: 'succeeded' })).toEqual([]);
     expect(engine.pullRequestRuns(REPO, 99)).toEqual([]);
+  });
+});
+
+describe('queue-entry history', () => {
+  it('a PR that passed and merged: reasons in v2 words, the run on testing and testsPassed', () => {
+    const { engine, submit, history, runOf } = setup({}, { batch: true, batchingMinSize: 2 });
+    submit(1, 2);
+    const run = runOf(1);
+    engine.advance(300);
+    expect(history(1)).toEqual([
+      'not_ready:API_REQUESTED',
+      'pending:MERGE_ITEM_NOW_READY',
+      'testing run',
+      'tests_passed:TEST_RUN_PASSED run',
+      'merged:MERGE_GRAPH_MERGE',
+    ]);
+    const transitions = engine.queueEntryHistory(REPO, 1);
+    expect(transitions[0]).toMatchObject({
+      pullRequestId: idOf(1),
+      queueId: engine.queueIdOf(MAIN),
+      queueEntryId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).id,
+      changedAt: '2026-01-01T00:00:00.000Z',
+      notReady: { allowBatching: true },
+    });
+    expect(transitions[0]!.notReady).toEqual({ allowBatching: true });
+    expect(transitions[2]!.verificationRunId).toBe(run);
+    expect(transitions[3]!.testsPassed).toEqual({
+      batchSize: 2,
+      otherTestedPullRequests: [{ pullRequestId: idOf(2), number: 2, title: 'PR #2', url: 'https://github.com/acme/widgets/pull/2', state: 'merged' }],
+      waitingFor: [],
+    });
+    expect(engine.queueEntryHistory(REPO, 99)).toEqual([]);
+  });
+
+  it('the submission parameters on notReady: a priority by name or by value, and allowBatching', () => {
+    const { engine } = setup();
+    engine.submitPullRequest(MAIN, 1, { priority: 'urgent', noBatch: true });
+    engine.submitPullRequest(MAIN, 2, { priority: 42 });
+    expect(engine.queueEntryHistory(REPO, 1)[0]!.notReady).toEqual({ priorityName: 'urgent', allowBatching: false });
+    expect(engine.queueEntryHistory(REPO, 2)[0]!.notReady).toEqual({ priorityValue: 42, allowBatching: true });
+  });
+
+  it('a failure: pendingFailure with the failed checks and the eventual reason; PRs built on it name it as prerequisite', () => {
+    const { engine, submit, describePr, history, runOf } = setup({ concurrency: 2 }, { pendingFailureDepth: 1 });
+    describePr(1, { testOutcome: 'fail' });
+    describePr(2, { testDurationSeconds: 600 });
+    describePr(3, { testDurationSeconds: 900 });
+    submit(1, 2, 3, 4);
+    const failing = runOf(1);
+    engine.advance(600);
+    expect(history(1)).toEqual([
+      'not_ready:API_REQUESTED',
+      'pending:MERGE_ITEM_NOW_READY',
+      'testing run',
+      'pending_failure run',
+      'failed:TEST_RUN_REQUIRED_STATUS_FAILED run',
+    ]);
+    const [, , , pendingFailure, failed] = engine.queueEntryHistory(REPO, 1);
+    expect(pendingFailure!.reason).toBeNull();
+    expect(pendingFailure!.pendingFailure).toEqual({
+      eventualFailureReason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
+      waitingFor: [],
+      failureCausingChecks: [
+        { name: 'test', url: expect.stringMatching(/^https:\/\/github.com\/acme\/widgets\/runs\/\d+$/), conclusion: 'FAILURE' },
+        { name: 'ci/test', url: expect.any(String), conclusion: 'FAILURE' },
+      ],
+    });
+    expect(failed).toMatchObject({ verificationRunId: failing, failed: { failureCausingChecks: pendingFailure!.pendingFailure!.failureCausingChecks } });
+    // 2 failed only for 1 under it, and 3, still testing, was built on both: both go back, naming 1.
+    expect(history(2).slice(2)).toEqual(['testing run', 'pending_failure run', 'pending:PREREQUISITE_MERGE_ITEM_FAILED', 'testing run']);
+    const back = engine.queueEntryHistory(REPO, 2)[4]!;
+    expect(back).toMatchObject({ prerequisitePullRequestId: idOf(1), changedAt: '2026-01-01T00:10:00.000Z' });
+    expect(history(3).slice(2, 4)).toEqual(['testing run', 'pending:PREREQUISITE_MERGE_ITEM_FAILED']);
+  });
+
+  it('a run cut short by the testing timeout fails with TEST_RUN_TIMEOUT', () => {
+    const { engine, submit, history } = setup({}, { testingTimeoutMinutes: 1 });
+    submit(1);
+    engine.advance(60);
+    expect(history(1).at(-1)).toBe('failed:TEST_RUN_TIMEOUT run');
+  });
+
+  it('bisection: a half that passed goes back to the line; the faulty PR fails on its own run', () => {
+    const { engine, submit, describePr, history } = setup({}, { batch: true, batchingMinSize: 4, bisectionConcurrency: 1 });
+    describePr(4, { testOutcome: 'fail' });
+    submit(1, 2, 3, 4);
+    engine.advance(3600);
+    expect(history(1).slice(2, 6)).toEqual(['testing run', 'pending_failure run', 'testing run', 'pending:BISECTION_TEST_RUN_PASSED']);
+    expect(history(4).at(-1)).toBe('failed:TEST_RUN_REQUIRED_STATUS_FAILED run');
+    const last = engine.queueEntryHistory(REPO, 4).at(-1)!;
+    expect(engine.runWithId(last.verificationRunId!).testedPullRequests.map((p) => p.number)).toEqual([4]);
+  });
+
+  it('a direct merge, and every submission of a PR, oldest first', () => {
+    const { engine, submit, history } = setup({}, { directMergeMode: 'always' });
+    submit(1);
+    expect(history(1)).toEqual(['not_ready:API_REQUESTED', 'pending:MERGE_ITEM_NOW_READY', 'merged:MERGE_GRAPH_DIRECT_MERGE']);
+    engine.updateQueue(MAIN, { directMergeMode: 'off' });
+    submit(2);
+    engine.cancelPullRequest(MAIN, 2);
+    engine.advance(10);
+    submit(2);
+    const transitions = engine.queueEntryHistory(REPO, 2);
+    expect(transitions.map((t) => t.state)).toEqual(['not_ready', 'pending', 'testing', 'cancelled', 'not_ready', 'pending', 'testing']);
+    expect(new Set(transitions.map((t) => t.queueEntryId)).size).toBe(2);
+    expect(transitions.map((t) => t.changedAt)).toEqual([...transitions.map((t) => t.changedAt)].sort());
+  });
+
+  it('the batch form: one group per id asked, once each, lower-cased; unknown ids give empty groups', () => {
+    const { engine, submit } = setup();
+    submit(1);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const groups = engine.queueEntryHistoryBatch([idOf(1).toUpperCase(), unknown, idOf(1)]);
+    expect(groups.map((g) => g.pullRequestId)).toEqual([idOf(1), unknown]);
+    expect(groups[0]!.transitions).toEqual(engine.queueEntryHistory(REPO, 1));
+    expect(groups[1]!.transitions).toEqual([]);
   });
 });

@@ -45,6 +45,7 @@ import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPu
 import type { ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 import { mergeGraphOf, type MergeGraph } from './graph.js';
+import { queueEntryHistoriesOf, queueEntryHistoryOf, type PullRequestHistory, type QueueEntryTransition } from './history.js';
 import { dispatchOrderOf, type DispatchOrder } from './order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
 
@@ -573,6 +574,16 @@ export class QueueEngine {
   /** Every run that tested the PR, in any queue, newest first; a PR never tested has none. */
   pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): VerificationRunFacts[] {
     return pullRequestRunsOf(this.world, repo, number, filter);
+  }
+
+  /** Every state change of every submission of the PR, in any queue, oldest first; never submitted: none. */
+  queueEntryHistory(repo: Repo, number: number): QueueEntryTransition[] {
+    return queueEntryHistoryOf(this.world, repo, number);
+  }
+
+  /** The histories of several PRs by their v2 ids, each once, lower-cased; an id the sandbox does not know: empty. */
+  queueEntryHistoryBatch(pullRequestIds: readonly string[]): PullRequestHistory[] {
+    return queueEntryHistoriesOf(this.world, pullRequestIds);
   }
 }
 
