@@ -1,5 +1,6 @@
 // The engine's read-only views for v2 (dispatch order, graph, verification runs, queue-entry history), driven on
 // a manual clock through QueueEngine alone, in single and parallel mode, with batching, failures and bisection.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Repo } from '../../src/api/v1/schemas.js';
 import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
@@ -401,5 +402,127 @@ describe('queue-entry history', () => {
     expect(groups.map((g) => g.pullRequestId)).toEqual([idOf(1), unknown]);
     expect(groups[0]!.transitions).toEqual(engine.queueEntryHistory(REPO, 1));
     expect(groups[1]!.transitions).toEqual([]);
+  });
+});
+
+describe('over random sequences of events', () => {
+  const PRS = [1, 2, 3, 4, 5, 6];
+  type Event =
+    | { kind: 'submit'; pr: number; priority: 'urgent' | 'high' | 'medium'; noBatch: boolean }
+    | { kind: 'cancel' | 'restart'; pr: number }
+    | { kind: 'outcome'; pr: number; outcome: TestOutcome; seconds: number }
+    | { kind: 'targets'; pr: number; targets: string[] | 'ALL' }
+    | { kind: 'settings'; change: QueueChange }
+    | { kind: 'advance'; seconds: number };
+  const pr = fc.constantFrom(...PRS);
+  const event: fc.Arbitrary<Event> = fc.oneof(
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        kind: fc.constant('submit' as const),
+        pr,
+        priority: fc.constantFrom('urgent' as const, 'high' as const, 'medium' as const),
+        noBatch: fc.boolean(),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('cancel' as const, 'restart' as const), pr }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('outcome' as const),
+        pr,
+        outcome: fc.constantFrom<TestOutcome>('pass', 'fail', 'fail', 'flaky'),
+        seconds: fc.integer({ min: 60, max: 600 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ kind: fc.constant('targets' as const), pr, targets: fc.oneof(fc.subarray(['a', 'b', 'c']), fc.constant('ALL' as const)) }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('settings' as const),
+        change: fc.record(
+          {
+            mode: fc.constantFrom('single' as const, 'parallel' as const),
+            batch: fc.boolean(),
+            batchingMinSize: fc.integer({ min: 1, max: 4 }),
+            pendingFailureDepth: fc.integer({ min: 0, max: 3 }),
+            canOptimisticallyMerge: fc.boolean(),
+            optimizationMode: fc.constantFrom('off' as const, 'bisection_skip_redundant_tests' as const),
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+    },
+    { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 600 }) }) },
+  );
+
+  function apply(engine: QueueEngine, e: Event): void {
+    try {
+      if (e.kind === 'submit') engine.submitPullRequest(MAIN, e.pr, { priority: e.priority, noBatch: e.noBatch });
+      else if (e.kind === 'cancel') engine.cancelPullRequest(MAIN, e.pr);
+      else if (e.kind === 'restart') engine.restartTestsOnPullRequest(MAIN, e.pr);
+      else if (e.kind === 'outcome') engine.describePullRequest({ repo: REPO, number: e.pr, testOutcome: e.outcome, testDurationSeconds: e.seconds });
+      else if (e.kind === 'targets') engine.setImpactedTargets(MAIN, e.pr, undefined, e.targets);
+      else if (e.kind === 'settings') engine.updateQueue(MAIN, e.change);
+      else if (e.kind === 'advance') engine.advance(e.seconds);
+    } catch (error) {
+      if (!(error instanceof EngineRefusal)) throw error;
+    }
+  }
+
+  function check(engine: QueueEngine): void {
+    const open = engine.getQueue(MAIN).enqueuedPullRequests.filter((p) => p.state !== 'not_ready');
+    const order = engine.order(MAIN);
+    // Every admitted PR once: in a run, or pending.
+    const listed = [...order.batches.flatMap((b) => b.pullRequests.map((p) => p.number)), ...order.pending.map((p) => p.pullRequest.number)];
+    expect([...listed].sort()).toEqual(open.map((p) => p.prNumber).sort());
+    const held = order.pending.findIndex((p) => p.schedulability === 'heldBehindFailure');
+    order.pending.forEach((item, i) => {
+      if (item.schedulability === 'heldBehindFailure') {
+        expect(item.predictedBatch).toBeUndefined();
+        expect(item.heldBy.length).toBeGreaterThan(0);
+      } else {
+        expect(held < 0 || i < held).toBe(true);
+        expect(item.predictedBatch).toBeGreaterThanOrEqual(i === 0 ? 1 : (order.pending[i - 1]!.predictedBatch ?? 0));
+      }
+      if (!order.batchingEnabled) expect(item.directlyAhead).toEqual([]);
+    });
+    for (const batch of order.batches) {
+      const run = engine.runWithId(batch.runId);
+      expect(run.isBisection).toBe(batch.isBisection);
+      if (batch.state === 'testing') expect(run.status).toBe('in_progress');
+    }
+    const graph = engine.graph(MAIN, { includeImpactedTargets: true });
+    expect(graph.nodes.map((n) => n.pullRequestNumber).sort()).toEqual([...listed].sort());
+    const at = new Map(graph.nodes.map((n, i) => [n.pullRequestNumber, i]));
+    for (const edge of graph.edges) expect(at.get(edge.fromPullRequestNumber)!).toBeLessThan(at.get(edge.toPullRequestNumber)!);
+    for (const number of PRS) {
+      const transitions = engine.queueEntryHistory(REPO, number);
+      const times = transitions.map((t) => t.changedAt);
+      expect(times).toEqual([...times].sort());
+      for (const t of transitions) {
+        if (t.state === 'testing' || t.state === 'pending_failure') expect(t.reason).toBeNull();
+        if (t.state === 'testing') expect(engine.runWithId(t.verificationRunId!).testedPullRequests.map((p) => p.number)).toContain(number);
+      }
+      const runs = engine.pullRequestRuns(REPO, number);
+      expect(runs.length).toBe(transitions.filter((t) => t.state === 'testing').length);
+    }
+  }
+
+  it('the views agree with the queue and with each other', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(1, 2, 3), fc.array(event, { minLength: 20, maxLength: 40 }), (concurrency, events) => {
+        const engine = QueueEngine.create({ now: START });
+        engine.createQueue(MAIN, { concurrency });
+        for (const e of events) {
+          apply(engine, e);
+          check(engine);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });
