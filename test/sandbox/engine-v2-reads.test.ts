@@ -379,6 +379,20 @@ describe('queue-entry history', () => {
     expect(engine.runWithId(last.verificationRunId!).testedPullRequests.map((p) => p.number)).toEqual([4]);
   });
 
+  it('a PR convicted without a run of its own, its sibling half having passed, failed by optimization', () => {
+    const { engine, submit, describePr, history, runOf } = setup(
+      {},
+      { batch: true, batchingMinSize: 2, bisectionConcurrency: 1, optimizationMode: 'bisection_skip_redundant_tests' },
+    );
+    describePr(2, { testOutcome: 'fail' });
+    submit(1, 2);
+    const batchRun = runOf(2);
+    engine.advance(600);
+    expect(history(2).slice(2)).toEqual(['testing run', 'pending_failure run', 'failed:TEST_RUN_FAILED_BY_OPTIMIZATION run']);
+    expect(engine.queueEntryHistory(REPO, 2).at(-1)!.verificationRunId).toBe(batchRun);
+    expect(engine.pullRequestRuns(REPO, 2).map((run) => run.id)).toEqual([batchRun]);
+  });
+
   it('a direct merge, and every submission of a PR, oldest first', () => {
     const { engine, submit, history } = setup({}, { directMergeMode: 'always' });
     submit(1);

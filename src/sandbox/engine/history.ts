@@ -134,9 +134,7 @@ function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, 
     case 'pending_failure':
       return prior === 'testing' && failedRun ? { runId: failedRun.id } : {};
     case 'failed':
-      if (prior === 'pending_failure' && failedRun) {
-        return { reason: recorded ?? (timedOut(failedRun) ? 'TEST_RUN_TIMEOUT' : 'TEST_RUN_REQUIRED_STATUS_FAILED'), runId: failedRun.id };
-      }
+      if (prior === 'pending_failure' && failedRun) return { reason: recorded ?? failedReason(failedRun), runId: failedRun.id };
       return recorded === undefined ? {} : { reason: recorded };
     case 'merged':
       // Only directMergeMode merges a PR from pending, without a run.
@@ -246,6 +244,16 @@ function failureCausingChecksOf(world: QueueWorld, run: TestRun): FailureCausing
       if (check.providerConclusion !== undefined) cause.conclusion = check.providerConclusion;
       return cause;
     });
+}
+
+/**
+ * Why a failed run failed the PR. A PR fails from a run of several only when bisection's skipping of redundant
+ * tests convicted it without a run of its own (its sibling half passed): a lone PR left failing in a batch is
+ * impossible, since a restart or a cancel sends the batch's other PRs back to pending.
+ */
+function failedReason(run: TestRun): string {
+  if (run.pullRequestIds.length > 1) return 'TEST_RUN_FAILED_BY_OPTIMIZATION';
+  return timedOut(run) ? 'TEST_RUN_TIMEOUT' : 'TEST_RUN_REQUIRED_STATUS_FAILED';
 }
 
 /** Cut short by the queue's testing timeout: it ended before its own duration. */
