@@ -77,11 +77,8 @@ export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): Dispatch
     if (submission.state !== 'pending' || failingSoFar.length === 0) return;
     // In a chain every failure ahead is an ancestor: no need to list the ancestors of each PR of a long line.
     const failing = graph.isChain ? failingSoFar : graph.ancestorsOf(j).filter((i) => graph.nodes[i]!.state === 'pending_failure');
-    if (failing.length > 0)
-      heldBy.set(
-        submission.id,
-        failing.map((i) => graph.nodes[i]!),
-      );
+    const holders = failing.map((i) => graph.nodes[i]!);
+    if (holders.length > 0) heldBy.set(submission.id, holders);
   });
 
   // The batches the line would start in, in the order startMainRuns takes them; only schedulable PRs count them.
