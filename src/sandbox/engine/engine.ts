@@ -47,6 +47,10 @@ import {
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
+import { mergeGraphOf, type MergeGraph } from './graph.js';
+import { queueEntryHistoriesOf, queueEntryHistoryOf, type PullRequestHistory, type QueueEntryTransition } from './history.js';
+import { dispatchOrderOf, type DispatchOrder } from './order.js';
+import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -681,6 +685,48 @@ export class QueueEngine {
       if (submission) found.push({ queue, submission });
     }
     return found;
+  }
+
+  // ---------------------------------------------------------------- v2 reads
+  // The views v2 adds, in the engine's words (v1's snake_case states and run statuses); the v2 face renames them,
+  // pages them and names queues and PRs by id. Each is computed from the state alone and changes nothing.
+
+  /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
+  order(ref: QueueRef): DispatchOrder {
+    return dispatchOrderOf(this.world, this.queueFor(ref));
+  }
+
+  /** The admitted PRs and the transitively reduced edges of their dependencies. */
+  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): MergeGraph {
+    return mergeGraphOf(this.world, this.queueFor(ref), options);
+  }
+
+  /** A run of any queue, by its id, with its impacted targets. */
+  runWithId(id: string): VerificationRunFacts {
+    const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
+    const queue = run ? this.state.queues[run.queueKey] : undefined;
+    if (!run || !queue) throw new EngineRefusal('not_found', `no verification run ${id}`);
+    return verificationRunOf(this.world, queue, run);
+  }
+
+  /** The queue's runs, newest first; `createdAfter` (ms) is strictly after. */
+  queueRuns(ref: QueueRef, filter: RunFilter = {}): VerificationRunFacts[] {
+    return queueRunsOf(this.world, this.queueFor(ref), filter);
+  }
+
+  /** Every run that tested the PR, in any queue, newest first; a PR never tested has none. */
+  pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): VerificationRunFacts[] {
+    return pullRequestRunsOf(this.world, repo, number, filter);
+  }
+
+  /** Every state change of every submission of the PR, in any queue, oldest first; never submitted: none. */
+  queueEntryHistory(repo: Repo, number: number): QueueEntryTransition[] {
+    return queueEntryHistoryOf(this.world, repo, number);
+  }
+
+  /** The histories of several PRs by their v2 ids, each once, lower-cased; an id the sandbox does not know: empty. */
+  queueEntryHistoryBatch(pullRequestIds: readonly string[]): PullRequestHistory[] {
+    return queueEntryHistoriesOf(this.world, pullRequestIds);
   }
 }
 

@@ -113,7 +113,7 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
  * What CI reported for the run, derived from its status alone (no state of its own, so old state files read the
  * same): `build` passes, `test` carries the run's result. URLs are numbered from the run id, so they never change.
  */
-function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, 'checkSuites' | 'statusChecks'> {
+export function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, 'checkSuites' | 'statusChecks'> {
   const { host, owner, name } = queue.repo;
   const base = parseInt(sha1Hex(`check-runs:${run.id}`).slice(0, 8), 16) * 2;
   const url = (n: number) => `https://${host}/${owner}/${name}/runs/${n}`;

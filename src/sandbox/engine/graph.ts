@@ -1,0 +1,164 @@
+// The dependency graph of the admitted PRs, as v2's `/graph` and `/order` show it. It is the lanes of lanes.ts
+// made explicit: a PR depends on each PR ahead of it in the line whose impacted targets overlap its own (single
+// mode: on every PR ahead), and the graph keeps only the edges no longer path already implies (the transitive
+// reduction), so a PR's predecessors are the PRs it waits on directly. Edges follow the line, so there is no cycle.
+import { IMPACTS_ALL } from '../../model/vocabulary.js';
+import { targetsOf, type Targets } from './lanes.js';
+import { URGENT } from './line.js';
+import type { QueueRecord, Submission } from './state.js';
+import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+
+/** The line's PRs and their immediate predecessors in the reduced graph, by position in the line. */
+export interface DependencyGraph {
+  nodes: Submission[];
+  /** Single mode: each PR depends on every PR ahead. */
+  isChain: boolean;
+  /** Position → the positions it depends on directly, ascending. */
+  directlyAhead: number[][];
+  /** Position → every position it depends on, ascending. */
+  ancestorsOf(position: number): number[];
+}
+
+export function dependencyGraph(world: QueueWorld, queue: QueueRecord): DependencyGraph {
+  const nodes = queue.line.map((id) => submissionOf(world, id));
+  if (queue.settings.mode !== 'parallel') {
+    // Everything depends on everything ahead: the reduction is the line itself, and no set needs building.
+    return {
+      nodes,
+      isChain: true,
+      directlyAhead: nodes.map((_, j) => (j === 0 ? [] : [j - 1])),
+      ancestorsOf: (j) => Array.from({ length: j }, (_, i) => i),
+    };
+  }
+  const targets = nodes.map((node) => targetsOf(world, queue, node));
+  const ancestors: Set<number>[] = [];
+  const directlyAhead: number[][] = [];
+  for (let j = 0; j < nodes.length; j++) {
+    const mine = new Set<number>();
+    const reduced: number[] = [];
+    // Nearest first: a farther predecessor that a nearer one already depends on is implied by it, and since
+    // ancestor sets are closed, the union of those met so far says which ones are.
+    for (let i = j - 1; i >= 0; i--) {
+      if (!overlap(targets[i]!, targets[j]!)) continue;
+      if (!mine.has(i)) reduced.push(i);
+      mine.add(i);
+      for (const a of ancestors[i]!) mine.add(a);
+    }
+    ancestors.push(mine);
+    directlyAhead.push(reduced.reverse());
+  }
+  return { nodes, isChain: false, directlyAhead, ancestorsOf: (j) => [...ancestors[j]!].sort((a, b) => a - b) };
+}
+
+function overlap(a: Targets, b: Targets): boolean {
+  if (a === IMPACTS_ALL || b === IMPACTS_ALL) return true;
+  const set = new Set(a);
+  return b.some((target) => set.has(target));
+}
+
+export interface GraphNode {
+  pullRequestNumber: number;
+  title: string;
+  author: string;
+  state: Submission['state'];
+  /** Its own priority: the engine cascades none. */
+  priorityValue: number;
+  priorityName: string;
+  skipsTheLine: boolean;
+  allowsBatching: boolean;
+  /** The run its present state rests on (testing, tests_passed, pending_failure), when it has one. */
+  verificationRunId?: string;
+  /** Set aside in the queue's bisection. */
+  isBisection: boolean;
+  impactedTargets?: string[];
+  totalImpactedTargets?: number;
+}
+
+/** From the PR ahead (which merges first) to the PR that depends on it. */
+export interface GraphEdge {
+  fromPullRequestNumber: number;
+  toPullRequestNumber: number;
+  commonImpactedTargets?: string[];
+  totalCommonImpactedTargets?: number;
+}
+
+export interface MergeGraph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+/**
+ * Nodes: the line in queue order, then the PRs set aside for bisection (tested alone on the target branch, so
+ * no edge reaches them). Target lists are whole and sorted; truncating them is the face's.
+ */
+export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { includeImpactedTargets?: boolean } = {}): MergeGraph {
+  const graph = dependencyGraph(world, queue);
+  const withTargets = options.includeImpactedTargets === true;
+  const bisecting = queue.bisection.flatMap((group) => group.pullRequestIds.map((id) => ({ submission: submissionOf(world, id), runId: group.runId })));
+  const nodes: GraphNode[] = [
+    ...graph.nodes.map((submission) => nodeOf(world, queue, submission, restingRunOf(submission), withTargets)),
+    ...bisecting.map(({ submission, runId }) => nodeOf(world, queue, submission, runId, withTargets)),
+  ];
+  const edges: GraphEdge[] = [];
+  graph.directlyAhead.forEach((ahead, j) => {
+    const to = graph.nodes[j]!;
+    for (const i of ahead) {
+      const from = graph.nodes[i]!;
+      const edge: GraphEdge = { fromPullRequestNumber: from.number, toPullRequestNumber: to.number };
+      if (withTargets) {
+        const common = commonTargets(listedTargets(world, queue, from), listedTargets(world, queue, to));
+        edge.commonImpactedTargets = common;
+        edge.totalCommonImpactedTargets = common.length;
+      }
+      edges.push(edge);
+    }
+  });
+  return { nodes, edges };
+}
+
+function restingRunOf(submission: Submission): string | undefined {
+  return submission.state === 'testing' || submission.state === 'tests_passed' || submission.state === 'pending_failure'
+    ? submission.latestTestRunId
+    : undefined;
+}
+
+function nodeOf(world: QueueWorld, queue: QueueRecord, submission: Submission, runId: string | undefined, withTargets: boolean): GraphNode {
+  const record = pullRequestOf(world, submission);
+  const node: GraphNode = {
+    pullRequestNumber: submission.number,
+    title: record.title,
+    author: record.author,
+    state: submission.state,
+    priorityValue: submission.priorityValue,
+    priorityName: submission.priorityName,
+    skipsTheLine: submission.priorityValue === URGENT,
+    allowsBatching: !submission.noBatch,
+    isBisection: submission.inBisection === true,
+  };
+  if (runId !== undefined) node.verificationRunId = runId;
+  if (withTargets) {
+    const targets = listedTargets(world, queue, submission);
+    node.impactedTargets = targets === IMPACTS_ALL ? [IMPACTS_ALL] : targets;
+    node.totalImpactedTargets = node.impactedTargets.length;
+  }
+  return node;
+}
+
+/**
+ * The targets uploaded for the PR's head, sorted; in parallel mode a PR admitted without any (before a switch)
+ * counts as ALL, as its lane does. In single mode nothing uploaded is nothing listed.
+ */
+function listedTargets(world: QueueWorld, queue: QueueRecord, submission: Submission): string[] | typeof IMPACTS_ALL {
+  const record = pullRequestOf(world, submission);
+  const uploaded = record.impactedTargets[record.sha];
+  if (uploaded === undefined) return queue.settings.mode === 'parallel' ? IMPACTS_ALL : [];
+  return uploaded === IMPACTS_ALL ? IMPACTS_ALL : [...new Set(uploaded)].sort();
+}
+
+/** What two PRs both touch; ALL shares everything the other names. */
+function commonTargets(a: string[] | typeof IMPACTS_ALL, b: string[] | typeof IMPACTS_ALL): string[] {
+  if (a === IMPACTS_ALL) return b === IMPACTS_ALL ? [IMPACTS_ALL] : b;
+  if (b === IMPACTS_ALL) return a;
+  const set = new Set(b);
+  return a.filter((target) => set.has(target));
+}
