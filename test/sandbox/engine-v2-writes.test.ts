@@ -287,8 +287,13 @@ describe('actors', () => {
     expect(steps(2).at(-1)).toEqual(expect.objectContaining({ state: 'cancelled', actor: ALICE }));
     engine.cancelPullRequest(MAIN, 1);
     expect(steps(1).at(-1)).not.toHaveProperty('actor');
-    // v1's timeline has no actor.
+    // v1's timeline has no actor; v2's history has it on the transition the write caused.
     expect(engine.getSubmittedPullRequest(MAIN, { number: 2 }, { timeline: true }).timeline?.[0]).not.toHaveProperty('actor');
+    expect(engine.queueEntryHistory(MAIN.repo, 2).map((transition) => [transition.state, transition.actor])).toEqual([
+      ['not_ready', ALICE],
+      ['pending', undefined],
+      ['cancelled', ALICE],
+    ]);
     expect(status(2).state).toBe('cancelled');
   });
 });

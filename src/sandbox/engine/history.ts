@@ -8,7 +8,7 @@ import type { Repo } from '../../model/repository.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { pullRequestId } from './ids.js';
 import { transitionRefOf, type TransitionPullRequestRef } from './pull-request-refs.js';
-import { pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
+import { type Actor, pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
 import { checksOf } from './verification-runs.js';
 import { iso } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
@@ -35,6 +35,7 @@ export interface QueueEntryTransition {
   testsPassed?: { batchSize: number; otherTestedPullRequests: TransitionPullRequestRef[]; waitingFor: TransitionPullRequestRef[] };
   pendingFailure?: { eventualFailureReason?: string; waitingFor: TransitionPullRequestRef[]; failureCausingChecks: FailureCausingCheck[] };
   failed?: { failureCausingChecks: FailureCausingCheck[] };
+  actor?: Actor;
 }
 
 export interface PullRequestHistory {
@@ -100,8 +101,8 @@ function transitionsOf(world: QueueWorld, submission: Submission): { at: number;
   for (const step of stepsOf(submission)) {
     if (step.state === 'testing') run = runs.shift();
     const transition: QueueEntryTransition = { ...base, state: step.state, changedAt: iso(step.at), reason: null };
-    // Where a step records who made the change (another change adds `actor` to timeline steps), it is copied
-    // here as it stands; absent, the engine or a machine made it.
+    // Who made the change, where a request did; absent, the engine (or a machine) made it.
+    if (step.actor) transition.actor = { ...step.actor };
     const cause = causeOf(world, submission, step, prior, run);
     if (step.state !== 'testing' && step.state !== 'pending_failure') transition.reason = cause.reason ?? null;
     if (cause.runId !== undefined) transition.verificationRunId = cause.runId;
