@@ -231,7 +231,21 @@ const ROWS: Array<[string, string[], Row]> = [
   ],
   [
     'sandbox with v2 keys, rate limits and estimates off',
-    ['sandbox', '--key', 'trunk_v2_a=submit,priority', '--key', 'reader', '--key', 'admin=all', '--key', 'quiet=none', '--rate-limits', 'off', '--estimates', 'off'],
+    [
+      'sandbox',
+      '--key',
+      'trunk_v2_a=submit,priority',
+      '--key',
+      'reader',
+      '--key',
+      'admin=all',
+      '--key',
+      'quiet=none',
+      '--rate-limits',
+      'off',
+      '--estimates',
+      'off',
+    ],
     {
       handler: sandbox,
       input: {

@@ -202,7 +202,6 @@ export class V2Face {
     const userAgent = `${request.headers['user-agent'] ?? ''} ${request.headers['x-source'] ?? ''}`;
     const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: TERRAFORM.test(userAgent) };
 
-
     let body: unknown;
     if (method !== 'GET') {
       const read = await readBody(request, BODY_LIMIT_BYTES);
