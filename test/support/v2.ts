@@ -127,7 +127,6 @@ export interface V2Call {
 export interface V2Answer {
   status: number;
   text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: an answer is read field by field in the tests
   body: any;
   headers: Headers;
 }
