@@ -9,7 +9,6 @@ import { pullRequestKey, sameRepo, type PullRequestRecord, type SandboxState } f
 
 interface Snapshot {
   revision: number;
-  at: number;
   state: SandboxState;
   /** PR id → the PR's record, for every PR the sandbox has facts of. */
   byId: Map<string, PullRequestRecord>;
@@ -19,12 +18,12 @@ const snapshots = new WeakMap<QueueEngine, Snapshot>();
 
 function snapshotOf(engine: QueueEngine): Snapshot {
   const kept = snapshots.get(engine);
-  const at = engine.now.getTime();
-  if (kept && kept.revision === engine.revision && kept.at === at) return kept;
+  // The revision counts every change, those time brings included: the records read here change with it alone.
+  if (kept && kept.revision === engine.revision) return kept;
   const state = JSON.parse(engine.serialize()) as SandboxState;
   const byId = new Map<string, PullRequestRecord>();
   for (const record of Object.values(state.pullRequests)) byId.set(pullRequestId(record.repo, record.number), record);
-  const snapshot = { revision: engine.revision, at, state, byId };
+  const snapshot = { revision: engine.revision, state, byId };
   snapshots.set(engine, snapshot);
   return snapshot;
 }
