@@ -122,6 +122,19 @@ describe('v2 pull request lookups', () => {
     expect(unknownRepository.body).toEqual({ data: [], nextCursor: null, hasMore: false });
   });
 
+  it('finds a PR the sandbox knows but that was never submitted, without a queue entry; dequeue then has nothing to do (409)', async () => {
+    const { repositoryId } = await queueIn(sandbox);
+    await sandbox.control('pullRequests', { repo: WIDGETS, number: 61, title: 'Not yet', headBranch: 'later' });
+    const found = await sandbox.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: '61' } });
+    expect(found.body.data[0]).toMatchObject({ number: 61, title: 'Not yet', branch: 'later', isCurrentlySubmittedToQueue: false });
+    expect(found.body.data[0]).not.toHaveProperty('queueEntry');
+    const read = await sandbox.call('pullRequests.get', { params: { id: found.body.data[0].id } });
+    expect(read.body).toEqual(found.body.data[0]);
+    const dequeued = await sandbox.call('pullRequests.dequeue', { params: { id: found.body.data[0].id } });
+    expect(dequeued.status).toBe(409);
+    expect(dequeued.body.error.code).toBe('PR_NOT_IN_ACTIVE_STATE');
+  });
+
   it('refuses number with branch, baseBranch without branch, and bad numbers with 400', async () => {
     const { repositoryId } = await queueIn(sandbox);
     for (const [query, field] of [
