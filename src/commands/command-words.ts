@@ -144,7 +144,15 @@ export const SANDBOX = {
     { flags: '--port <n>', description: 'port to listen on (0 picks a free one)' },
     { flags: '--state <file>', description: 'keep the state in this file across restarts' },
     { flags: '--token <token>', description: 'accept only this token (default: any non-empty one)' },
+    {
+      flags: '--key <key[=perms]>',
+      description:
+        'accept this v2 key, with a comma list of submit, priority, skip-batching, direct, settings or all (none: read only); repeatable (default: any key starting trunk_v2_, with every permission)',
+      parse: (value: string, previous: unknown): string[] => [...(Array.isArray(previous) ? (previous as string[]) : []), value],
+    },
     { flags: '--clock <clock>', description: 'real time, or manual (moved by POST /_sandbox/advance)', choices: ['real', 'manual'] },
     { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second' },
+    { flags: '--rate-limits <on|off>', description: "v2's rate limits (default on)", choices: ['on', 'off'] },
+    { flags: '--estimates <on|off>', description: "v2's queue-entry estimates (default on)", choices: ['on', 'off'] },
   ],
 } as const satisfies WordSpecs;

@@ -4,13 +4,15 @@ import { resolve } from 'node:path';
 import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/io/server.js';
+import type { V2Key } from '../sandbox/io/v2/face.js';
+import { V2_PERMISSIONS, type V2Permission } from '../sandbox/io/v2/route.js';
 import { StateFileError } from '../sandbox/io/store.js';
 import type { SANDBOX } from './command-words.js';
 import type { Context } from './context.js';
 import { parseNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 
-/** `mq sandbox [--port n] [--state file] [--token t] [--clock real|manual] [--speed x]` */
+/** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   const flags = words.flags;
   const input: SandboxOptions = {
@@ -20,7 +22,38 @@ export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
     clock: flags.clock ?? 'real',
     speed: flags.speed === undefined ? undefined : parseSpeed(flags.speed),
   };
+  if (flags.key !== undefined) input.keys = parseKeys(flags.key);
+  if (flags.rateLimits === 'off') input.rateLimits = false;
+  if (flags.estimates === 'off') input.estimates = false;
   return work.serve(input, sandbox);
+}
+
+/** `--key KEY[=PERMS]`, repeatable: PERMS a comma list of permissions or `all`; none (or `none`) reads only. */
+export function parseKeys(values: readonly string[]): V2Key[] {
+  const keys = new Map<string, V2Key>();
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const key = at < 0 ? value : value.slice(0, at);
+    const words =
+      at < 0
+        ? []
+        : value
+            .slice(at + 1)
+            .split(',')
+            .map((word) => word.trim());
+    if (key === '' || /\s/.test(key)) throw new UsageError('--key: give a key, then =PERMS if it may do more than read');
+    if (keys.has(key)) throw new UsageError('--key: the same key is given twice');
+    const permissions = new Set<V2Permission>();
+    for (const word of words) {
+      if (word === 'all') V2_PERMISSIONS.forEach((permission) => permissions.add(permission));
+      else if ((V2_PERMISSIONS as readonly string[]).includes(word)) permissions.add(word as V2Permission);
+      else if (!(word === 'none' && words.length === 1) && !(word === '' && words.length === 1)) {
+        throw new UsageError(`--key: "${word}" is no permission: use a comma list of ${V2_PERMISSIONS.join(', ')} or all (none: read only)`);
+      }
+    }
+    keys.set(key, { key, permissions: [...permissions] });
+  }
+  return [...keys.values()];
 }
 
 function parsePort(text: string): number {
@@ -65,6 +98,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
     `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
     `export ${envName('apiUrl')}=${url} ${envName('token')}=${token} ${envName('repo')}=acme/widgets ${envName('org')}=acme`,
     'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+    `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer ${input.keys === undefined ? 'trunk_v2_<anything>' : "'<your --key>'"}`,
     ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
     'stop with Ctrl-C',
   ];

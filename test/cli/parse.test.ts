@@ -229,6 +229,42 @@ const ROWS: Array<[string, string[], Row]> = [
     ['sandbox', '--port', '8080', '--state', 's.json', '--token', 't', '--clock', 'manual', '--speed', '2.5'],
     { handler: sandbox, input: { port: 8080, stateFile: 's.json', token: 't', clock: 'manual', speed: 2.5 } },
   ],
+  [
+    'sandbox with v2 keys, rate limits and estimates off',
+    [
+      'sandbox',
+      '--key',
+      'trunk_v2_a=submit,priority',
+      '--key',
+      'reader',
+      '--key',
+      'admin=all',
+      '--key',
+      'quiet=none',
+      '--rate-limits',
+      'off',
+      '--estimates',
+      'off',
+    ],
+    {
+      handler: sandbox,
+      input: {
+        port: 0,
+        stateFile: undefined,
+        token: undefined,
+        clock: 'real',
+        speed: undefined,
+        keys: [
+          { key: 'trunk_v2_a', permissions: ['submit', 'priority'] },
+          { key: 'reader', permissions: [] },
+          { key: 'admin', permissions: ['submit', 'priority', 'skip-batching', 'direct', 'settings'] },
+          { key: 'quiet', permissions: [] },
+        ],
+        rateLimits: false,
+        estimates: false,
+      },
+    },
+  ],
   ['completion', ['completion', 'zsh'], { mode: 'program', input: { shell: 'zsh' } }],
   ['help', ['help', 'queue', 'update'], { mode: 'program', input: { words: ['queue', 'update'] } }],
 ];
@@ -309,6 +345,9 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['config', 'init', '--user', '--token-file', 't', '--token-command', 'c'], /not both/],
   [['sandbox', '--port', '65536'], /--port "65536"/],
   [['sandbox', '--speed', '0'], /--speed "0" must be more than 0/],
+  [['sandbox', '--key', 'k=submit,admin'], /--key: "admin" is no permission/],
+  [['sandbox', '--key', '=submit'], /--key: give a key/],
+  [['sandbox', '--key', 'k', '--key', 'k=all'], /--key: the same key is given twice/],
 ];
 
 const COMMANDER_ERRORS: Array<[string[], RegExp]> = [

@@ -148,6 +148,7 @@ describe('mq sandbox as a first stop', () => {
       `sandbox listening on ${url} (real clock, state in memory)`,
       `export MQ_API_URL=${url} MQ_TOKEN=sandbox MQ_REPO=acme/widgets MQ_ORG=acme`,
       'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+      `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer trunk_v2_<anything>`,
       'Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster',
       'stop with Ctrl-C',
     ]);
@@ -155,8 +156,9 @@ describe('mq sandbox as a first stop', () => {
 
   it('never echoes --token, and gives no hint of --speed when it is given or the clock is manual', async () => {
     const token = 'sandbox-s3cret-token';
-    const sped = await firstWords(['--token', token, '--speed', '60']);
+    const sped = await firstWords(['--token', token, '--speed', '60', '--key', 'trunk_v2_s3cret=all']);
     expect(sped.stderr.join('\n')).not.toContain(token);
+    expect(sped.stderr.join('\n')).not.toContain('trunk_v2_s3cret');
     expect(sped.stderr[1]).toBe(`export MQ_API_URL=${sped.stdout.trim()} MQ_TOKEN='<your --token>' MQ_REPO=acme/widgets MQ_ORG=acme`);
     expect(sped.stderr.join('\n')).not.toContain('--speed');
     const manual = await firstWords(['--clock', 'manual']);

@@ -23,3 +23,10 @@ export function findRoute(pathname: string): Route | undefined {
 export function exactRoute(target: string | undefined): Route | undefined {
   return target === undefined ? undefined : ROUTES.get(target);
 }
+
+const CONTROL_ROUTES: ReadonlySet<Route> = new Set(Object.values(CONTROLS));
+
+/** Whether the route is one of the sandbox's own (`/_sandbox/...`), which take a v1 token or a v2 key. */
+export function isControlRoute(route: Route): boolean {
+  return CONTROL_ROUTES.has(route);
+}

@@ -9,8 +9,9 @@ import { answerClientError, errorAnswer, httpDate, lingerThenClose, readBody, re
 import { EngineJournal, loadEngine } from './persistence.js';
 import { ReadCache } from './read-cache.js';
 import { answerForError, type Handled, type Route } from './route.js';
-import { exactRoute, findRoute } from './routes.js';
+import { exactRoute, findRoute, isControlRoute } from './routes.js';
 import { StateStore } from './store.js';
+import { V2Face, type V2Host, type V2Key } from './v2/face.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -27,6 +28,14 @@ export interface SandboxOptions {
   stateFile?: string;
   /** How long a test run takes on the sandbox's clock, default 300. */
   testDurationSeconds?: number;
+  /** v2's keys (`--key KEY[=PERMS]`): exactly these; without them, any key starting `trunk_v2_`, with every permission. */
+  keys?: readonly V2Key[];
+  /** v2's rate limits (NOTES §9), on unless false (`--rate-limits off`). */
+  rateLimits?: boolean;
+  /** v2's queue-entry estimates, served unless false (`--estimates off`: 404 ESTIMATE_NOT_ENABLED). */
+  estimates?: boolean;
+  /** The monotonic clock (ms) v2's rate limits count by: real time unless a test injects its own. */
+  rateClock?: () => number;
 }
 
 export interface RunningSandbox {
@@ -83,8 +92,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     return handled.answer;
   };
 
+  const v2 = new V2Face({
+    ...(options.keys !== undefined && { keys: options.keys }),
+    rateLimits: options.rateLimits !== false,
+    estimates: options.estimates !== false,
+    rateClock: options.rateClock ?? (() => performance.now()),
+  });
+  const v2Host: V2Host = {
+    engine,
+    clock,
+    prepare: (write) => {
+      tickToNow();
+      if (write) reads.clear();
+    },
+    record: (change) => journal.record(change),
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const answer = await answerRequest(request, options.token, dispatch);
+    const answer = await answerRequest(request, options.token, dispatch, v2, v2Host);
     if (answer.headers?.connection === 'close') closeByLingering(response);
     // The Date header tells clients the sandbox's time, so ages read right on a manual or sped-up clock.
     send(response, answer, httpDate(engine.now.getTime()));
@@ -157,17 +182,21 @@ function closeByLingering(response: ServerResponse): void {
 }
 
 /** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
-async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch): Promise<Answer> {
+async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch, v2: V2Face, v2Host: V2Host): Promise<Answer> {
   // Most requests name a route exactly, and need no URL parsed to find it.
   const exact = exactRoute(request.url);
   const url = exact ? undefined : requestTarget(request.url);
   if (!exact && !url) return errorAnswer(400, `malformed request: the request target is not a path`);
   const pathname = url ? url.pathname : request.url!;
+  if (url && (pathname === '/v2' || pathname.startsWith('/v2/'))) return v2.answer(request, pathname, url.searchParams, v2Host);
   const route = exact ?? findRoute(pathname);
 
   const token = headerValue(request, TOKEN_HEADER);
   let forkedRunId: string | undefined;
-  if (route?.anonymous) {
+  // The control routes take a v2 key as well as a v1 token.
+  const bearer = V2Face.bearerOf(request);
+  const v2Caller = token === '' && route !== undefined && isControlRoute(route) && bearer !== undefined && v2.permissionsOf(bearer) !== undefined;
+  if (route?.anonymous || v2Caller) {
     // As on the service, a token there, right or wrong, changes nothing.
   } else if (token === '') {
     // The one request the service takes without a token: a fork's upload, whose body the route then checks.

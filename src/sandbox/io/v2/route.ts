@@ -2,6 +2,7 @@
 // template, handed the caller (its key's permissions) and the path's parameters, answering as v2 answers (JSON,
 // the error envelope, 201/202/204). The dispatch, the credential check and the rate limits are the face's
 // (face.ts); the engine's work is the engine's.
+import type { Repo } from '../../../model/repository.js';
 import type { Journaled } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
 import type { SandboxClock } from '../clock.js';
@@ -32,7 +33,12 @@ export interface V2Context {
   body: unknown;
   /** False under `--estimates off`: the estimate answers 404 ESTIMATE_NOT_ENABLED. */
   estimates: boolean;
+  /** The repositories known so far beyond those with a queue (looked up by URL), for this run of the sandbox. */
+  repositories: KnownRepositories;
 }
+
+/** Repositories the face has met (a URL looked up), by id, with when it first met each. */
+export type KnownRepositories = Map<string, { repo: Repo; since: number }>;
 
 export interface V2Answer {
   status: number;
@@ -44,8 +50,8 @@ export interface V2Answer {
 
 export interface V2Handled {
   answer: V2Answer;
-  /** Set when the request changed the state: the answer waits until the change is on disk. */
-  change?: Journaled;
+  /** Set when the request changed the state: the answer waits until the changes are on disk. */
+  change?: Journaled | readonly Journaled[];
 }
 
 export interface V2Route {

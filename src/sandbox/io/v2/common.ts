@@ -1,0 +1,159 @@
+// What the v2 operations share: checking a query or a body against its schema (400 VALIDATION_FAILED naming the
+// field), finding the queue, the PR or the repository a path or a query names (404 with the operation's code),
+// and the engine's refusals as an operation's documented codes.
+import type * as z from 'zod';
+import type { SubmittedPullRequest } from '../../../model/pull-request.js';
+import type { QueueRef, Repo } from '../../../model/repository.js';
+import { EngineRefusal, type QueueEngine, type RefusalKind } from '../../engine/engine.js';
+import { repositoryId } from '../../engine/ids.js';
+import type { PullRequestRecord } from '../../engine/state.js';
+import { firstSubmittedAt, pullRequestAt, pullRequestWithId, queueCreatedAt } from './engine-gaps.js';
+import { V2Error, type V2Context } from './route.js';
+import type { PullRequestSource, QueueIdentity } from './wire.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = issue.path.map(String).join('.');
+      const missing = issue.code === 'invalid_type' && issue.input === undefined;
+      const what = missing
+        ? 'required'
+        : issue.code === 'unrecognized_keys'
+          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
+          : issue.message;
+      return where ? `${where}: ${what}` : what;
+    })
+    .join('; ');
+}
+
+export function validationFailed(message: string): V2Error {
+  return new V2Error(400, 'VALIDATION_FAILED', message);
+}
+
+/** The query's parameters (the first of a repeated one) checked against the schema. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams): z.output<S> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of query) if (!Object.hasOwn(values, name)) values[name] = value;
+  const checked = schema.safeParse(values);
+  if (!checked.success) throw validationFailed(describe(checked.error));
+  return checked.data;
+}
+
+/** The body checked against the schema; no body at all is an empty object's absence, refused as the schema says. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  if (body === undefined) throw validationFailed('the request body is missing: send a JSON object');
+  const checked = schema.safeParse(body);
+  if (!checked.success) throw validationFailed(describe(checked.error));
+  return checked.data;
+}
+
+/** Runs `work`, turning the engine's refusals into the operation's codes (an unmapped refusal stays a bug: 500). */
+export function refusing<T>(codes: Partial<Record<RefusalKind, [number, string]>>, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof EngineRefusal) {
+      const mapped = codes[error.kind];
+      if (mapped) throw new V2Error(mapped[0], mapped[1], error.message);
+      if (error.kind === 'invalid') throw validationFailed(error.message);
+    }
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------- queues
+
+export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { ref: QueueRef } {
+  const ref = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => engine.queueWithId(id));
+  return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: queueCreatedAt(engine, id) ?? engine.now.getTime() };
+}
+
+/** The queue `{id}` of the path names. */
+export function pathQueue(context: V2Context): QueueIdentity & { ref: QueueRef } {
+  return queueWithId(context.engine, context.params.id ?? '');
+}
+
+// ---------------------------------------------------------------- repositories
+
+/** The repository with this id, with a queue in it or looked up by URL before; undefined when unknown. */
+export function repositoryWithId(context: Pick<V2Context, 'engine' | 'repositories'>, id: string): { repo: Repo; since: number } | undefined {
+  const wanted = id.toLowerCase();
+  const known = context.repositories.get(wanted);
+  if (known) return known;
+  const repo = context.engine.repositoryWithId(wanted);
+  if (!repo) return undefined;
+  const since = Math.min(
+    ...context.engine
+      .listQueues()
+      .filter(({ queue }) => repositoryId(queue.repo) === wanted)
+      .map(({ id: queueId }) => queueCreatedAt(context.engine, queueId) ?? context.engine.now.getTime()),
+  );
+  return { repo, since };
+}
+
+export function requireRepository(context: Pick<V2Context, 'engine' | 'repositories'>, id: string): { repo: Repo; since: number } {
+  const found = repositoryWithId(context, id);
+  if (!found) throw new V2Error(404, 'REPOSITORY_NOT_FOUND', `no repository with id ${id}: look it up by its URL first (GET /v2/repositories?providerUrl=…)`);
+  return found;
+}
+
+// ---------------------------------------------------------------- pull requests
+
+export interface FoundPullRequest {
+  repo: Repo;
+  number: number;
+  record?: PullRequestRecord;
+  /** Its entry: the open one, else the one that changed last, in any queue of its repository. */
+  entry?: { queueId: string; ref: QueueRef; view: SubmittedPullRequest };
+}
+
+/** The PR at these coordinates with its latest queue entry; undefined when the sandbox has never met it. */
+export function pullRequestAtCoordinates(engine: QueueEngine, repo: Repo, number: number): FoundPullRequest | undefined {
+  const record = pullRequestAt(engine, repo, number);
+  let entry: FoundPullRequest['entry'];
+  for (const { id, queue } of engine.listQueues()) {
+    if (repositoryId(queue.repo) !== repositoryId(repo)) continue;
+    let view: SubmittedPullRequest;
+    try {
+      view = engine.getSubmittedPullRequest(queue, { number });
+    } catch (error) {
+      if (error instanceof EngineRefusal && error.kind === 'not_found') continue;
+      throw error;
+    }
+    const better =
+      entry === undefined ||
+      (view.isCurrentlySubmittedToQueue && !entry.view.isCurrentlySubmittedToQueue) ||
+      (view.isCurrentlySubmittedToQueue === entry.view.isCurrentlySubmittedToQueue && view.stateChangedAt > entry.view.stateChangedAt);
+    if (better) entry = { queueId: id, ref: queue, view };
+  }
+  if (!record && !entry) return undefined;
+  return { repo, number, ...(record && { record }), ...(entry && { entry }) };
+}
+
+/** The PR `{id}` of the path names: 400 when the id is no UUID, 404 PR_NOT_FOUND when the sandbox never met it. */
+export function pathPullRequest(context: V2Context): FoundPullRequest {
+  const id = context.params.id ?? '';
+  if (!UUID.test(id)) throw validationFailed(`id: "${id}" is not a UUID`);
+  const record = pullRequestWithId(context.engine, id);
+  const found = record && pullRequestAtCoordinates(context.engine, record.repo, record.number);
+  if (!found) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request with id ${id}`);
+  return found;
+}
+
+export function sourceOf(engine: QueueEngine, found: FoundPullRequest): PullRequestSource {
+  const source: PullRequestSource = {
+    repo: found.repo,
+    number: found.number,
+    createdAt: firstSubmittedAt(engine, found.repo, found.number) ?? engine.now.getTime(),
+  };
+  if (found.record) source.record = found.record;
+  if (found.entry) source.entry = { queueId: found.entry.queueId, view: found.entry.view };
+  return source;
+}
+
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
+}

@@ -1,0 +1,316 @@
+// The sandbox's v2 face: a request to `/v2/...` found by method and path template, its credential checked
+// (`Authorization: Bearer <key>`), counted against its rate-limit bucket, its body read as JSON, its
+// permissions judged by endpoint and body (NOTES §2), then handed to the operation; refusals in the error
+// envelope `{"error": {"code", "message"}}`, except a 429, which is bare (NOTES §9, §17).
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { BODY_LIMIT_BYTES } from '../../../model/vocabulary.js';
+import type { Journaled } from '../../engine/changes.js';
+import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
+import { refuseBodyShape } from '../body.js';
+import type { SandboxClock } from '../clock.js';
+import { ERROR_CONTENT_TYPE, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import { isUuid } from './common.js';
+import { pullRequestWithId, queueIdOfRun } from './engine-gaps.js';
+import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
+import {
+  createQueue,
+  deleteQueue,
+  drainQueue,
+  getQueue,
+  listQueues,
+  organizationMetrics,
+  pauseQueue,
+  queueMetrics,
+  resumeQueue,
+  updateConfig,
+} from './operations/queues.js';
+import {
+  dequeue,
+  getPullRequest,
+  listQueuePullRequests,
+  queueEntryEstimate,
+  resolveByCoordinates,
+  restartTests,
+  submitPullRequest,
+  uploadImpactedTargets,
+} from './operations/pull-requests.js';
+import { getVerificationRun, listTestingResults } from './operations/runs.js';
+import { RateLimiter } from './rate-limits.js';
+import {
+  V2_PERMISSIONS,
+  V2Error,
+  type KnownRepositories,
+  type RateBucket,
+  type V2Caller,
+  type V2Context,
+  type V2Handled,
+  type V2Permission,
+  type V2Route,
+} from './route.js';
+
+/** The operations served, each found by its method and path template. */
+export const V2_ROUTES: readonly V2Route[] = [
+  resolveByProviderUrl,
+  getRepository,
+  listQueues,
+  createQueue,
+  organizationMetrics,
+  getQueue,
+  deleteQueue,
+  pauseQueue,
+  resumeQueue,
+  drainQueue,
+  updateConfig,
+  queueMetrics,
+  listTestingResults,
+  submitPullRequest,
+  listQueuePullRequests,
+  resolveByCoordinates,
+  getPullRequest,
+  queueEntryEstimate,
+  dequeue,
+  restartTests,
+  getVerificationRun,
+  uploadImpactedTargets,
+];
+
+/** The operations whose body is a JSON object the operation reads; the others' bodies are ignored, as documented. */
+const TAKES_BODY = new Set(['mergeQueues.create', 'mergeQueues.submitPullRequest', 'mergeQueues.updateConfig', 'impactedTargets.upload']);
+/** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
+const STRING_LISTS: ReadonlySet<string> = new Set(['impactedTargets', 'requiredStatuses', 'allowedBotSubmitters']);
+
+/** A key given to the sandbox (`--key KEY[=PERMS]`), with what it may do beyond reading. */
+export interface V2Key {
+  key: string;
+  permissions: readonly V2Permission[];
+}
+
+/** Any key with this prefix is taken, with every permission, when the sandbox is given no keys. */
+export const ANY_KEY_PREFIX = 'trunk_v2_';
+
+export interface V2FaceOptions {
+  /** When given, exactly these keys; otherwise any key starting `trunk_v2_`, with every permission. */
+  keys?: readonly V2Key[];
+  /** Default true. */
+  rateLimits?: boolean;
+  /** Default true. */
+  estimates?: boolean;
+  /** A monotonic clock in ms for the rate limits (tests inject one). */
+  rateClock: () => number;
+}
+
+/** What the server lends the face: the engine at the clock's time, and the journal. */
+export interface V2Host {
+  engine: QueueEngine;
+  clock: SandboxClock;
+  /** Moves the engine to the clock's time; a write also drops the kept v1 reads. */
+  prepare(write: boolean): void;
+  /** Writes the change to the state file before the answer goes. */
+  record(change: Journaled): Promise<void>;
+}
+
+interface Template {
+  route: V2Route;
+  segments: string[];
+  params: number;
+}
+
+const TEMPLATES: readonly Template[] = V2_ROUTES.map((route) => {
+  const segments = route.path.split('/').slice(1);
+  return { route, segments, params: segments.filter((segment) => segment.startsWith('{')).length };
+}).sort((a, b) => a.params - b.params);
+
+/** The route for this method and path, with the path's parameters; literal segments win over `{id}`. */
+export function findV2Route(method: string, pathname: string): { route: V2Route; params: Record<string, string> } | undefined {
+  const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
+  for (const template of TEMPLATES) {
+    if (template.route.method !== method || template.segments.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let matches = true;
+    for (let i = 0; i < segments.length && matches; i++) {
+      const want = template.segments[i]!;
+      const got = segments[i]!;
+      if (want.startsWith('{')) {
+        let decoded: string;
+        try {
+          decoded = decodeURIComponent(got);
+        } catch {
+          decoded = got;
+        }
+        matches = decoded !== '';
+        params[want.slice(1, -1)] = decoded;
+      } else matches = want === got;
+    }
+    if (matches) return { route: template.route, params };
+  }
+  return undefined;
+}
+
+export function envelope(status: number, code: string, message: string): Answer {
+  return { status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify({ error: { code, message } }), headers: { 'x-request-id': randomUUID() } };
+}
+
+function keyIdOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+const TERRAFORM = /terraform|opentofu/i;
+
+export class V2Face {
+  private readonly keys: ReadonlyMap<string, ReadonlySet<V2Permission>> | undefined;
+  private readonly limiter: RateLimiter | undefined;
+  private readonly estimates: boolean;
+  private readonly repositories: KnownRepositories = new Map();
+
+  constructor(options: V2FaceOptions) {
+    this.keys = options.keys === undefined ? undefined : new Map(options.keys.map(({ key, permissions }) => [key, new Set(permissions)]));
+    this.limiter = options.rateLimits === false ? undefined : new RateLimiter(options.rateClock);
+    this.estimates = options.estimates !== false;
+  }
+
+  /** The permissions of a key, or undefined when the sandbox does not take it. */
+  permissionsOf(key: string): ReadonlySet<V2Permission> | undefined {
+    if (this.keys) return this.keys.get(key);
+    return key.startsWith(ANY_KEY_PREFIX) && key.length > ANY_KEY_PREFIX.length ? new Set(V2_PERMISSIONS) : undefined;
+  }
+
+  /** The key of an `Authorization: Bearer <key>` header, or undefined. */
+  static bearerOf(request: IncomingMessage): string | undefined {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    return match ? match[1] : undefined;
+  }
+
+  async answer(request: IncomingMessage, pathname: string, query: URLSearchParams, host: V2Host): Promise<Answer> {
+    // A path the API does not have is 404 whatever the credential (the sandbox's v1 tests rely on it).
+    const method = request.method ?? '';
+    const found = findV2Route(method, pathname);
+    if (!found) return envelope(404, 'NOT_FOUND', `no route ${method} ${pathname}`);
+    const { route, params } = found;
+
+    const authorization = request.headers.authorization;
+    const key = V2Face.bearerOf(request);
+    if (authorization === undefined || authorization.trim() === '') {
+      if (typeof request.headers['x-api-token'] === 'string' && request.headers['x-api-token'].trim() !== '') {
+        return envelope(401, 'INVALID_TOKEN', 'v2 takes an API key as Authorization: Bearer <key>; a v1 x-api-token works only with v1');
+      }
+      return envelope(401, 'AUTHENTICATION_REQUIRED', 'send an API key as Authorization: Bearer <key>');
+    }
+    const permissions = key === undefined ? undefined : this.permissionsOf(key);
+    if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', 'the API key is not valid for this sandbox');
+    const userAgent = `${request.headers['user-agent'] ?? ''} ${request.headers['x-source'] ?? ''}`;
+    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: TERRAFORM.test(userAgent) };
+
+    let body: unknown;
+    if (method !== 'GET') {
+      const read = await readBody(request, BODY_LIMIT_BYTES);
+      if (read.kind === 'too_large') {
+        // As the service's edge answers it: plain text, no envelope.
+        return {
+          status: 413,
+          contentType: ERROR_CONTENT_TYPE,
+          body: `the request body is over the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit`,
+          headers: { connection: 'close' },
+        };
+      }
+      if (TAKES_BODY.has(route.operationId) && read.text.trim() !== '') {
+        const refused = refuseBodyShape(read.text, STRING_LISTS);
+        if (refused) return envelope(400, 'VALIDATION_FAILED', refused);
+        try {
+          body = JSON.parse(read.text);
+        } catch (error) {
+          return envelope(400, 'VALIDATION_FAILED', `malformed JSON: ${(error as Error).message}`);
+        }
+      }
+    }
+
+    const context: V2Context = {
+      engine: host.engine,
+      clock: host.clock,
+      caller,
+      params,
+      query,
+      body,
+      estimates: this.estimates,
+      repositories: this.repositories,
+    };
+    if (this.limiter) {
+      const bucket = bucketOf(route, method, pathname);
+      const who = bucket === 'pullRequestReads' ? caller.keyId : organizationOf(context, pathname);
+      // Over a limit: a bare 429, as the service's rate limiter sends it.
+      if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
+    }
+    host.prepare(method !== 'GET');
+
+    const missing = (route.needs?.(context) ?? []).filter((permission) => !permissions.has(permission));
+    if (missing.length > 0) {
+      return envelope(
+        403,
+        'INSUFFICIENT_PERMISSIONS',
+        `this key lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')} for ${route.operationId}`,
+      );
+    }
+
+    let handled: V2Handled;
+    try {
+      handled = route.handle(context);
+    } catch (error) {
+      if (error instanceof V2Error) return envelope(error.status, error.code, error.message);
+      if (error instanceof EngineRefusal && error.kind === 'invalid') return envelope(400, 'VALIDATION_FAILED', error.message);
+      return envelope(500, 'INTERNAL_ERROR', `sandbox error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const changes = handled.change === undefined ? [] : Array.isArray(handled.change) ? handled.change : [handled.change as Journaled];
+    try {
+      for (const change of changes) await host.record(change);
+    } catch (error) {
+      return envelope(500, 'INTERNAL_ERROR', `sandbox could not write its state file: ${(error as Error).message}`);
+    }
+    const { answer } = handled;
+    const headers = { 'x-request-id': randomUUID() };
+    if (answer.json !== undefined) return { status: answer.status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(answer.json), headers };
+    if (answer.text !== undefined) return { status: answer.status, contentType: answer.contentType ?? 'text/plain', body: answer.text, headers };
+    return { status: answer.status, contentType: JSON_CONTENT_TYPE, body: '', headers };
+  }
+}
+
+function bucketOf(route: V2Route, method: string, pathname: string): RateBucket {
+  if (route.bucket) return route.bucket;
+  return method === 'GET' && pathname.startsWith('/v2/pull-requests') ? 'pullRequestReads' : 'organization';
+}
+
+/**
+ * The organization a request counts against: the owner of the repository it names (through a queue, a PR, a run,
+ * a repository id or URL). A request that names none (the queue list without a filter, the sandbox-wide metrics)
+ * counts against one bucket for the whole sandbox.
+ */
+function organizationOf(context: V2Context, pathname: string): string {
+  const { engine, params, query, body } = context;
+  const ownerOf = (repo: { owner: string } | undefined) => (repo ? `owner:${repo.owner.toLowerCase()}` : undefined);
+  const id = params.id;
+  if (id !== undefined) {
+    if (pathname.startsWith('/v2/merge-queues/')) {
+      const queue = engine.listQueues().find((listing) => listing.id === id);
+      if (queue) return ownerOf(queue.queue.repo)!;
+    } else if (pathname.startsWith('/v2/pull-requests/') && isUuid(id)) {
+      const record = pullRequestWithId(engine, id);
+      if (record) return ownerOf(record.repo)!;
+    } else if (pathname.startsWith('/v2/merge-queue-verification-runs/')) {
+      const queueId = queueIdOfRun(engine, id);
+      const queue = engine.listQueues().find((listing) => listing.id === queueId);
+      if (queue) return ownerOf(queue.queue.repo)!;
+    } else if (pathname.startsWith('/v2/repositories/')) {
+      const repo = context.repositories.get(id.toLowerCase())?.repo ?? engine.repositoryWithId(id);
+      if (repo) return ownerOf(repo)!;
+    }
+  }
+  const repositoryId = query.get('repositoryId') ?? (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).repositoryId : undefined);
+  if (typeof repositoryId === 'string') {
+    const repo = context.repositories.get(repositoryId.toLowerCase())?.repo ?? engine.repositoryWithId(repositoryId);
+    if (repo) return ownerOf(repo)!;
+  }
+  const providerUrl = query.get('providerUrl');
+  const owner = providerUrl ? /^https:\/\/[^/]+\/([^/]+)\//.exec(providerUrl)?.[1] : undefined;
+  if (owner) return `owner:${owner.toLowerCase()}`;
+  return 'sandbox';
+}

@@ -1,0 +1,267 @@
+// Pull requests: found by coordinates or id, submitted to a queue, dequeued, restarted, listed by queue, their
+// estimate, and impacted-target uploads. A PR is addressed by its id (ids.ts `pullRequestId`); its queue entry is
+// its latest submission in any queue of its repository.
+import { ListQueuePullRequestsQuery, ResolvePullRequestsQuery, SubmitPullRequestRequest, UploadImpactedTargetsRequest } from '../../../../api/v2/schemas.js';
+import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
+import type { SubmitOptions } from '../../../../model/service.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type PriorityName } from '../../../../model/vocabulary.js';
+import { perform } from '../../../engine/changes.js';
+import { pullRequestId } from '../../../engine/ids.js';
+import {
+  type FoundPullRequest,
+  parseBody,
+  parseQuery,
+  pathPullRequest,
+  pathQueue,
+  pullRequestAtCoordinates,
+  refusing,
+  repositoryWithId,
+  requireRepository,
+  sourceOf,
+  validationFailed,
+} from '../common.js';
+import { firstSubmittedAt, pullRequestsOf } from '../engine-gaps.js';
+import { pageOf } from '../pages.js';
+import { V2Error, type V2Context, type V2Permission, type V2Route } from '../route.js';
+import { camel, estimateJson, pullRequestJson, snake } from '../wire.js';
+
+/** Whether the raw body (before its shape is checked) sends `key`, optionally with a value. */
+function sends(body: unknown, key: string, value?: unknown): boolean {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, key)) return false;
+  return value === undefined || (body as Record<string, unknown>)[key] === value;
+}
+
+function pullRequestAnswer(context: V2Context, found: FoundPullRequest | undefined, status = 200) {
+  if (!found) throw new Error('the pull request just written is not found');
+  return { status, json: pullRequestJson(sourceOf(context.engine, found)) };
+}
+
+// ---------------------------------------------------------------- reads
+
+export const resolveByCoordinates: V2Route = {
+  method: 'GET',
+  path: '/v2/pull-requests',
+  operationId: 'pullRequests.resolveByCoordinates',
+  handle: (context) => {
+    const query = parseQuery(ResolvePullRequestsQuery, context.query);
+    // An unknown repository has no PRs: the lookup answers an empty list, not 404 (none is documented).
+    const repo = repositoryWithId(context, query.repositoryId)?.repo;
+    let rows: FoundPullRequest[] = [];
+    if (repo && query.number !== undefined) {
+      for (const number of [...new Set(query.number)].sort((a, b) => a - b)) {
+        const found = pullRequestAtCoordinates(context.engine, repo, number);
+        if (found) rows.push(found);
+      }
+    } else if (repo && query.branch !== undefined) {
+      const fromBranch = pullRequestsOf(context.engine, repo).filter(
+        (record) => record.headBranch === query.branch && (query.baseBranch === undefined || record.baseBranch === query.baseBranch),
+      );
+      // The open PR from that branch, else the most recently created.
+      const created = (number: number) => firstSubmittedAt(context.engine, repo, number) ?? 0;
+      const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.sort((a, b) => created(b.number) - created(a.number))[0];
+      const found = chosen && pullRequestAtCoordinates(context.engine, repo, chosen.number);
+      if (found) rows = [found];
+    } else if (repo) {
+      rows = pullRequestsOf(context.engine, repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
+    }
+    // A read of several numbers leaves hasImpactedTargets out, as the service does.
+    const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
+    const page = pageOf(
+      'pullRequests.resolveByCoordinates',
+      context.query,
+      query,
+      rows,
+      (row) => String(row.number),
+      (row) => pullRequestJson(sourceOf(context.engine, row), { listRead }),
+    );
+    return { answer: { status: 200, json: page } };
+  },
+};
+
+export const getPullRequest: V2Route = {
+  method: 'GET',
+  path: '/v2/pull-requests/{id}',
+  operationId: 'pullRequests.get',
+  handle: (context) => ({ answer: pullRequestAnswer(context, pathPullRequest(context)) }),
+};
+
+export const queueEntryEstimate: V2Route = {
+  method: 'GET',
+  path: '/v2/pull-requests/{id}/queue-entry-estimate',
+  operationId: 'pullRequests.queueEntryEstimate',
+  handle: (context) => {
+    const found = pathPullRequest(context);
+    if (!context.estimates) throw new V2Error(404, 'ESTIMATE_NOT_ENABLED', 'this sandbox serves no estimates (--estimates off)');
+    const computedAt = context.engine.now.toISOString();
+    const entry = found.entry;
+    if (!entry?.view.isCurrentlySubmittedToQueue) {
+      // Not in a queue: nothing to estimate until it is submitted (and ready).
+      return { answer: { status: 200, json: { status: 'unavailable', computedAt, kind: 'merge', reason: 'notReady' } } };
+    }
+    const detail = context.engine.getSubmittedPullRequest(entry.ref, { number: found.number }, { estimate: true });
+    const estimate = detail.estimatedTimeToMerge ?? { status: 'unavailable', computedAt, reason: 'not_ready' };
+    const queueState = context.engine.getQueue(entry.ref).state;
+    // A draining queue admits nothing new: a PR not yet admitted waits for the drain, not for readiness.
+    if (estimate.reason === 'not_ready' && queueState === 'draining') estimate.reason = 'queue_draining';
+    const refOf = (number: number) => {
+      const ahead = pullRequestAtCoordinates(context.engine, entry.ref.repo, number);
+      return { id: pullRequestId(entry.ref.repo, number), number, sha: ahead?.record?.sha ?? '', title: ahead?.record?.title ?? `PR #${number}` };
+    };
+    return { answer: { status: 200, json: estimateJson(estimate, detail.state === 'pending_failure', refOf) } };
+  },
+};
+
+type QueueRow = EnqueuedPullRequest;
+
+export const listQueuePullRequests: V2Route = {
+  method: 'GET',
+  path: '/v2/merge-queues/{id}/pull-requests',
+  operationId: 'mergeQueues.listPullRequests',
+  handle: (context) => {
+    const query = parseQuery(ListQueuePullRequestsQuery, context.query);
+    const queue = pathQueue(context);
+    const window = {
+      ...(query.concludedAfter !== undefined && { since: query.concludedAfter }),
+      ...(query.concludedBefore !== undefined && { until: query.concludedBefore }),
+    };
+    // Every submission, newest first; a PR once, by its latest (its entry is reused when it is submitted again).
+    const rows: QueueRow[] = [];
+    const seen = new Set<number>();
+    let cursor: string | undefined;
+    do {
+      const page = context.engine.listPullRequests(queue.ref, { ...window, take: 100, ...(cursor !== undefined && { cursor }) });
+      for (const row of page.pullRequests) {
+        if (seen.has(row.prNumber)) continue;
+        seen.add(row.prNumber);
+        rows.push(row);
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    const states = query.state?.map(snake);
+    const matching = rows.filter(
+      (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author),
+    );
+    const page = pageOf(
+      'mergeQueues.listPullRequests',
+      context.query,
+      query,
+      matching,
+      (row) => String(row.prNumber),
+      (row) => {
+        const found = pullRequestAtCoordinates(context.engine, queue.repo, row.prNumber);
+        const view = context.engine.getSubmittedPullRequest(queue.ref, { number: row.prNumber });
+        const source = sourceOf(context.engine, found ?? { repo: queue.repo, number: row.prNumber });
+        source.entry = { queueId: queue.id, view };
+        return pullRequestJson(source, { listRead: true });
+      },
+    );
+    return { answer: { status: 200, json: page } };
+  },
+};
+
+// ---------------------------------------------------------------- writes
+
+export const submitPullRequest: V2Route = {
+  method: 'POST',
+  path: '/v2/merge-queues/{id}/pull-requests',
+  operationId: 'mergeQueues.submitPullRequest',
+  needs: ({ body }) => {
+    const needs: V2Permission[] = ['submit'];
+    if (sends(body, 'priorityValue') || sends(body, 'priorityName')) needs.push('priority');
+    if (sends(body, 'allowBatching', false)) needs.push('skip-batching');
+    if (sends(body, 'direct', true)) needs.push('direct');
+    return needs;
+  },
+  handle: (context) => {
+    const body = parseBody(SubmitPullRequestRequest, context.body);
+    const queue = pathQueue(context);
+    const options: SubmitOptions = {};
+    if (body.priorityName !== undefined) {
+      if (!Object.hasOwn(PRIORITY_NAMES, body.priorityName)) {
+        throw validationFailed(`priorityName: "${body.priorityName}" is not one of ${Object.keys(PRIORITY_NAMES).join(', ')}`);
+      }
+      options.priority = body.priorityName as PriorityName;
+    }
+    if (body.priorityValue !== undefined) options.priority = body.priorityValue;
+    if (body.allowBatching !== undefined) options.noBatch = !body.allowBatching;
+    if (context.engine.getQueue(queue.ref).state === 'draining') {
+      throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `the queue ${queue.id} is draining: it takes no new pull requests until it is resumed`);
+    }
+    const before = pullRequestAtCoordinates(context.engine, queue.repo, body.number);
+    if (before?.record?.state === 'closed') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is closed`);
+    if (before?.entry?.view.state === 'merged') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is already merged`);
+    const { change } = refusing({ conflict: [409, 'PR_ALREADY_ENQUEUED'] }, () =>
+      perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options }),
+    );
+    return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, queue.repo, body.number), 201), change };
+  },
+};
+
+/** The PR's live entry, or 409 PR_NOT_IN_ACTIVE_STATE. */
+function liveEntry(found: FoundPullRequest): NonNullable<FoundPullRequest['entry']> {
+  const entry = found.entry;
+  if (!entry?.view.isCurrentlySubmittedToQueue) {
+    const state = entry ? camel(entry.view.state ?? '') : 'never submitted';
+    throw new V2Error(409, 'PR_NOT_IN_ACTIVE_STATE', `pull request #${found.number} is not in a queue (${state})`);
+  }
+  return entry;
+}
+
+export const dequeue: V2Route = {
+  method: 'POST',
+  path: '/v2/pull-requests/{id}/dequeue',
+  operationId: 'pullRequests.dequeue',
+  needs: () => ['submit'],
+  handle: (context) => {
+    const found = pathPullRequest(context);
+    const entry = liveEntry(found);
+    const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number });
+    return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+  },
+};
+
+export const restartTests: V2Route = {
+  method: 'POST',
+  path: '/v2/pull-requests/{id}/restart-tests',
+  operationId: 'pullRequests.restartTests',
+  needs: () => ['submit'],
+  handle: (context) => {
+    const found = pathPullRequest(context);
+    const entry = liveEntry(found);
+    if (entry.view.state !== 'testing' && entry.view.state !== 'pending_failure') {
+      throw new V2Error(
+        422,
+        'PR_TESTS_NOT_RESTARTABLE',
+        `pull request #${found.number} is ${camel(entry.view.state ?? '')}: tests restart only while testing or pendingFailure`,
+      );
+    }
+    const { change } = refusing({ invalid: [422, 'PR_TESTS_NOT_RESTARTABLE'] }, () =>
+      perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number }),
+    );
+    return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+  },
+};
+
+export const uploadImpactedTargets: V2Route = {
+  method: 'PUT',
+  path: '/v2/impacted-targets',
+  operationId: 'impactedTargets.upload',
+  needs: () => ['submit'],
+  handle: (context) => {
+    const body = parseBody(UploadImpactedTargetsRequest, context.body);
+    const { repo } = requireRepository(context, body.repositoryId);
+    let number = body.number;
+    if (number === undefined) {
+      const fromBranch = pullRequestsOf(context.engine, repo).filter((record) => record.headBranch === body.branch);
+      const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.at(-1);
+      if (!chosen) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request from branch ${body.branch} in ${repo.owner}/${repo.name}`);
+      number = chosen.number;
+    }
+    const queue = { repo, targetBranch: body.targetBranch };
+    const targets = body.impactsAllTargets ? IMPACTS_ALL : [...(body.impactedTargets ?? [])];
+    const { change } = refusing({ not_found: [422, 'IMPACTED_TARGETS_UNSUPPORTED'] }, () =>
+      perform(context.engine, 'setImpactedTargets', { queue, pr: number, sha: body.sha, targets }),
+    );
+    return { answer: { status: 202 }, change };
+  },
+};

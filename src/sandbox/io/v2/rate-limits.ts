@@ -1,0 +1,27 @@
+// v2's rate limits (NOTES §9): 100 requests a second per organization, 5 a second per key for GETs of
+// /v2/pull-requests…, 5 a second per organization for the two metrics GETs. A request over a limit is not
+// counted. The window slides over the last second of an injectable monotonic clock, so tests never sleep.
+import type { RateBucket } from './route.js';
+
+export const RATE_LIMITS: Readonly<Record<RateBucket, number>> = { organization: 100, pullRequestReads: 5, metrics: 5 };
+const WINDOW_MS = 1000;
+
+export class RateLimiter {
+  private readonly windows = new Map<string, number[]>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Counts the request against the bucket and answers true, or answers false when the bucket is full. */
+  admit(bucket: RateBucket, who: string): boolean {
+    const key = `${bucket}\u0000${who}`;
+    const at = this.now();
+    const times = (this.windows.get(key) ?? []).filter((time) => at - time < WINDOW_MS);
+    if (times.length >= RATE_LIMITS[bucket]) {
+      this.windows.set(key, times);
+      return false;
+    }
+    times.push(at);
+    this.windows.set(key, times);
+    return true;
+  }
+}

@@ -1,0 +1,311 @@
+// The model's values as v2 words them (api/v2/openapi-v2.json; NOTES §4, §13, §14): camelCase enums, the PR
+// split into the PR and its queue entry, settings under their v2 names. Only the face's answers use these.
+import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pull-request.js';
+import type { Queue, QueueSettings } from '../../../model/queue.js';
+import type { Repo } from '../../../model/repository.js';
+import type { TestingResult } from '../../../model/testing.js';
+import { pullRequestId, repositoryId } from '../../engine/ids.js';
+import type { PullRequestRecord } from '../../engine/state.js';
+import type { RunDetails } from '../../engine/types.js';
+
+/** v1's snake_case values as v2's camelCase ones (`merge_commit` → `mergeCommit`, `switching_modes` → `switchingModes`). */
+export function camel(value: string): string {
+  return value.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** v2's camelCase values as v1's (and the model's) snake_case ones. */
+export function snake(value: string): string {
+  return value.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+export const V2_MODE_OF = { single: 'queue', parallel: 'graph' } as const;
+export const MODEL_MODE_OF = { queue: 'single', graph: 'parallel' } as const;
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function repositoryUrl(repo: Repo): string {
+  return `https://${repo.host}/${repo.owner}/${repo.name}`;
+}
+
+export function repositoryJson(repo: Repo, createdAt: number): Record<string, unknown> {
+  const host = repo.host.toLowerCase();
+  const provider = host === 'github.com' ? 'github' : host.includes('gitlab') ? 'gitlab' : host.includes('bitbucket') ? 'bitbucket' : 'unknown';
+  return {
+    id: repositoryId(repo),
+    provider,
+    path: `${repo.owner}/${repo.name}`,
+    // Null for the provider's default host.
+    host: provider === 'github' || host === 'gitlab.com' || host === 'bitbucket.org' ? null : repo.host,
+    url: repositoryUrl(repo),
+    defaultBranch: null,
+    isPrivate: null,
+    createdAt: iso(createdAt),
+    updatedAt: iso(createdAt),
+  };
+}
+
+/** What a queue's config says under v2's names; the settings the sandbox does not keep read as the service's defaults. */
+export function configJson(queue: Queue): Record<string, unknown> {
+  return {
+    concurrency: queue.concurrency,
+    bisectionConcurrency: queue.bisectionConcurrency,
+    pendingFailureDepth: queue.pendingFailureDepth,
+    canOptimisticallyMerge: queue.canOptimisticallyMerge,
+    allowBatching: queue.batch,
+    batchingMaxWaitTimeMinutes: queue.batchingMaxWaitTimeMinutes,
+    batchingMinSize: queue.batchingMinSize,
+    testingTimeoutMinutes: queue.testingTimeoutMinutes,
+    notReadyTimeoutMinutes: (queue.notReadyTimeoutHours ?? 24) * 60,
+    createsPrsForTestingBranches: queue.createPrsForTestingBranches,
+    areCommentsEnabled: queue.commentsEnabled,
+    areCommandsEnabled: queue.commandsEnabled,
+    isStatusCheckEnabled: queue.statusCheckEnabled,
+    isExtensionEnabled: queue.extensionEnabled ?? false,
+    areLabelCommandsEnabled: queue.labelCommandsEnabled ?? false,
+    areStateLabelsEnabled: queue.stateLabelsEnabled ?? false,
+    // No override: the branch protection's statuses apply, and the sandbox's branch protection requires none.
+    requiredStatuses: queue.requiredStatuses === null ? [] : [...queue.requiredStatuses],
+    allowedBotSubmitters: [...(queue.allowedBotSubmitters ?? [])],
+    batchingRules: [...(queue.batchingRules ?? [])],
+    directMergeMode: camel(queue.directMergeMode),
+    optimizationMode: camel(queue.optimizationMode),
+    mergeMethod: camel(queue.mergeMethod),
+    testBranchConstructionMode: camel(queue.testBranchConstructionMode ?? 'rename_temp_branch'),
+    enqueueingLabel: queue.enqueueingLabel ?? '',
+  };
+}
+
+export interface QueueIdentity {
+  id: string;
+  repo: Repo;
+  targetBranch: string;
+  createdAt: number;
+}
+
+export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, queue: Queue): Record<string, unknown> {
+  return {
+    id,
+    repositoryId: repositoryId(repo),
+    targetBranch,
+    state: camel(queue.state),
+    mode: V2_MODE_OF[queue.mode as keyof typeof V2_MODE_OF] ?? queue.mode,
+    managedState: 'manual',
+    createdAt: iso(createdAt),
+    // The sandbox keeps no time of a queue's last change: its creation stands for it.
+    updatedAt: iso(createdAt),
+    repositoryUrl: repositoryUrl(repo),
+    pullRequestsUrl: pullRequestsUrl(id),
+    config: configJson(queue),
+  };
+}
+
+export function pullRequestsUrl(queueId: string): string {
+  return `/v2/merge-queues/${queueId}/pull-requests`;
+}
+
+export function stateChangeJson(id: string, queue: Queue): Record<string, unknown> {
+  return { id, state: camel(queue.state), mode: V2_MODE_OF[queue.mode as keyof typeof V2_MODE_OF] ?? queue.mode, pullRequestsUrl: pullRequestsUrl(id) };
+}
+
+/** The queue settings a config write sets, under v1's (the model's) names. */
+export const CONFIG_FIELDS = {
+  concurrency: 'concurrency',
+  bisectionConcurrency: 'bisectionConcurrency',
+  pendingFailureDepth: 'pendingFailureDepth',
+  canOptimisticallyMerge: 'canOptimisticallyMerge',
+  allowBatching: 'batch',
+  batchingMaxWaitTimeMinutes: 'batchingMaxWaitTimeMinutes',
+  batchingMinSize: 'batchingMinSize',
+  testingTimeoutMinutes: 'testingTimeoutMinutes',
+  createsPrsForTestingBranches: 'createPrsForTestingBranches',
+  areCommentsEnabled: 'commentsEnabled',
+  areCommandsEnabled: 'commandsEnabled',
+  isStatusCheckEnabled: 'statusCheckEnabled',
+  isExtensionEnabled: 'extensionEnabled',
+  areLabelCommandsEnabled: 'labelCommandsEnabled',
+  areStateLabelsEnabled: 'stateLabelsEnabled',
+  requiredStatuses: 'requiredStatuses',
+  directMergeMode: 'directMergeMode',
+  optimizationMode: 'optimizationMode',
+  mergeMethod: 'mergeMethod',
+  enqueueingLabel: 'enqueueingLabel',
+} as const satisfies Record<string, keyof QueueSettings>;
+
+/** The values with an enum v2 spells in camelCase. */
+export const CAMEL_CONFIG_FIELDS: ReadonlySet<string> = new Set(['directMergeMode', 'optimizationMode', 'mergeMethod']);
+
+// ---------------------------------------------------------------- pull requests
+
+export interface PullRequestSource {
+  repo: Repo;
+  number: number;
+  /** What the code host knows of it, when the sandbox has facts. */
+  record?: PullRequestRecord;
+  /** Its latest queue entry, with the queue's id. */
+  entry?: { queueId: string; view: SubmittedPullRequest };
+  createdAt: number;
+}
+
+/** A PR and, once submitted, its queue entry (NOTES §4's split). `listRead`: `hasImpactedTargets` is absent. */
+export function pullRequestJson(source: PullRequestSource, options: { listRead?: boolean } = {}): Record<string, unknown> {
+  const { repo, number, record, entry } = source;
+  const view = entry?.view;
+  const json: Record<string, unknown> = {
+    id: pullRequestId(repo, number),
+    repositoryId: repositoryId(repo),
+    number,
+    title: record?.title ?? view?.prTitle ?? `PR #${number}`,
+    branch: record?.headBranch ?? `pr-${number}`,
+    sha: record?.sha ?? view?.prSha ?? '',
+    baseBranch: record?.baseBranch ?? view?.prBaseBranch ?? '',
+    author: record?.author ?? view?.prAuthor ?? '',
+    url: `${repositoryUrl(repo)}/pull/${number}`,
+    state: view?.state === 'merged' ? 'merged' : record?.state === 'closed' ? 'closed' : 'open',
+    isCurrentlySubmittedToQueue: view?.isCurrentlySubmittedToQueue ?? false,
+    createdAt: iso(source.createdAt),
+  };
+  if (entry) json.queueEntry = queueEntryJson(entry.queueId, entry.view, source.createdAt, options);
+  return json;
+}
+
+function queueEntryJson(queueId: string, view: SubmittedPullRequest, createdAt: number, options: { listRead?: boolean }): Record<string, unknown> {
+  const readiness: Record<string, unknown> = {
+    requiresImpactedTargets: view.readiness?.requiresImpactedTargets ?? false,
+    doesBaseBranchMatch: view.readiness?.doesBaseBranchMatch ?? true,
+    mergeability: camel(view.readiness?.gitHubMergeability ?? 'unspecified'),
+  };
+  if (!options.listRead && view.readiness?.hasImpactedTargets !== undefined) readiness.hasImpactedTargets = view.readiness.hasImpactedTargets;
+  const entry: Record<string, unknown> = {
+    id: view.id,
+    mergeQueueId: queueId,
+    state: camel(view.state ?? 'pending'),
+    stateChangedAt: view.stateChangedAt,
+    priorityValue: view.priorityValue,
+    priorityName: view.priorityName,
+    skipsTheLine: view.skipTheLine,
+    allowBatching: !(view.noBatch ?? false),
+    direct: view.forceEnqueued,
+    readiness,
+    createdAt: iso(createdAt),
+    updatedAt: view.stateChangedAt,
+  };
+  if (view.usedDefaultPriorityName !== undefined) entry.usedDefaultPriorityName = view.usedDefaultPriorityName;
+  // Only for a queue merge out of testsPassed: the run whose pass it merged on.
+  if (view.state === 'merged' && typeof view.verifiedByTestRun === 'string') entry.verifiedByVerificationRunId = view.verifiedByTestRun;
+  return entry;
+}
+
+/** The reasons the engine gives an estimate none, as §17's. */
+const UNAVAILABLE_REASONS: Record<string, string> = {
+  not_ready: 'notReady',
+  queue_paused: 'queuePaused',
+  queue_draining: 'queueDraining',
+};
+
+/** §17's estimate: `waitingOn` from the PRs the engine says the entry waits for. */
+export function estimateJson(
+  estimate: QueueEntryEstimate,
+  inPendingFailure: boolean,
+  refOf: (number: number) => Record<string, unknown>,
+): Record<string, unknown> {
+  const kind = estimate.kind ?? (inPendingFailure ? 'pendingFailureResolution' : 'merge');
+  if (estimate.status !== 'available') {
+    // Not ready, paused: as §17 names them; anything else the engine cannot foresee is too little history to go on.
+    return { status: 'unavailable', computedAt: estimate.computedAt, kind, reason: UNAVAILABLE_REASONS[estimate.reason ?? ''] ?? 'insufficientHistory' };
+  }
+  const json: Record<string, unknown> = { status: 'available', computedAt: estimate.computedAt, kind, estimatedAt: estimate.estimatedAt };
+  if (estimate.testingStartsAt !== undefined) json.testingStartsAt = estimate.testingStartsAt;
+  if (estimate.testingEndsAt !== undefined) json.testingEndsAt = estimate.testingEndsAt;
+  json.waitingBehind = estimate.pullRequestsAhead ?? estimate.waitingFor?.length ?? 0;
+  json.waitingOn = (estimate.waitingFor ?? []).map(refOf);
+  return json;
+}
+
+// ---------------------------------------------------------------- runs and results
+
+export function testingResultJson(result: TestingResult): Record<string, unknown> {
+  const json: Record<string, unknown> = {
+    pullRequestNumber: result.prNumber,
+    endedAt: result.endedAt,
+    testingDurationMs: result.testingDurationMs ?? 0,
+    isBisection: result.bisection === 'in_bisection',
+    startedBisection: result.bisection === 'entered_bisection',
+  };
+  if (result.outcome !== undefined) json.outcome = result.outcome;
+  if (result.cycleConclusion !== undefined) json.entryConclusion = result.cycleConclusion;
+  if (result.testRunId !== undefined) json.verificationRunId = result.testRunId;
+  return json;
+}
+
+const CHECK_STATUSES: Record<string, string> = { QUEUED: 'queued', IN_PROGRESS: 'inProgress', COMPLETED: 'completed', PENDING: 'queued' };
+const CHECK_CONCLUSIONS: Record<string, string> = { SUCCESS: 'success', FAILURE: 'failure', CANCELLED: 'cancelled', ERROR: 'failure', TIMED_OUT: 'timeout' };
+
+export interface RunSource {
+  repo: Repo;
+  run: RunDetails;
+  updatedAt: number;
+  /** A PR's head SHA and title, by number. */
+  pullRequest(number: number): { sha: string; title: string };
+}
+
+export function verificationRunJson({ repo, run, updatedAt, pullRequest }: RunSource): Record<string, unknown> {
+  const prRef = (number: number) => ({ id: pullRequestId(repo, number), number, ...pullRequest(number), url: `${repositoryUrl(repo)}/pull/${number}` });
+  const checks: Record<string, unknown>[] = [];
+  for (const suite of run.checkSuites) {
+    for (const check of suite.checkRuns) {
+      checks.push({
+        id: `${run.testRunId}:${check.name}`,
+        name: check.name,
+        kind: 'checkRun',
+        status: CHECK_STATUSES[check.status ?? ''] ?? 'queued',
+        conclusion: CHECK_CONCLUSIONS[check.conclusion ?? ''] ?? 'neutral',
+        ...(check.status !== undefined && { providerStatus: check.status }),
+        ...(check.conclusion !== undefined && { providerConclusion: check.conclusion }),
+        url: check.url,
+        provider: 'github',
+      });
+    }
+  }
+  for (const status of run.statusChecks) {
+    const pending = status.state === undefined || status.state === 'PENDING';
+    checks.push({
+      id: `${run.testRunId}:${status.context}`,
+      name: status.context,
+      kind: 'statusCheck',
+      status: pending ? 'inProgress' : 'completed',
+      conclusion: pending ? 'neutral' : (CHECK_CONCLUSIONS[status.state ?? ''] ?? 'neutral'),
+      ...(status.state !== undefined && { providerConclusion: status.state }),
+      url: status.url ?? null,
+      provider: 'github',
+    });
+  }
+  const json: Record<string, unknown> = {
+    id: run.testRunId,
+    isBisection: run.queueType === 'bisection',
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    testBranchCommitUrl: `${repositoryUrl(repo)}/commit/${run.testBranchSha}`,
+    createdAt: run.createdAt,
+    updatedAt: iso(updatedAt),
+    status: camel(run.status ?? 'in_progress'),
+    requiredStatuses: [...run.requiredStatuses],
+    checks,
+    testedPullRequests: run.testedPullRequests.map((pr) => prRef(pr.prNumber)),
+    dependentPullRequests: (run.dependentPrs ?? []).map(prRef),
+  };
+  if (run.requiredStatusesSource !== undefined) json.requiredStatusesSource = camel(run.requiredStatusesSource);
+  if (run.impactedTargets !== undefined) {
+    json.impactedTargets = {
+      all: targetSetJson(run.impactedTargets),
+      ...(run.impactedTargetsForTestedPrs !== undefined && { testedPullRequestsOnly: targetSetJson(run.impactedTargetsForTestedPrs) }),
+    };
+  }
+  return json;
+}
+
+function targetSetJson(targets: readonly string[]): Record<string, unknown> {
+  if (targets.includes('ALL')) return { impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 };
+  return { impactsAllTargets: false, impactedTargets: [...targets], totalImpactedTargets: targets.length };
+}

@@ -1,0 +1,88 @@
+// v1 and v2 over one state: a PR submitted through one API is read, changed and cancelled through the other; a
+// queue created through either is the other's; runs and testing results read the same.
+import { describe, expect, it } from 'vitest';
+import { queueIn, useV2Sandbox } from '../../support/v2.js';
+
+const WIDGETS = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const MAIN = { repo: WIDGETS, targetBranch: 'main' };
+
+describe('v1 and v2 over one state', () => {
+  const sandbox = useV2Sandbox({ rateLimits: false });
+
+  it('reads through v2 a PR submitted through v1', async () => {
+    expect((await sandbox.v1Call('createQueue', MAIN)).status).toBe(200);
+    expect((await sandbox.v1Call('submitPullRequest', { ...MAIN, pr: { number: 12 }, priority: 'high' })).status).toBe(200);
+    const repositories = await sandbox.call('repositories.resolveByProviderUrl', { query: { providerUrl: 'https://github.com/acme/widgets' } });
+    const repositoryId = repositories.body.data[0].id;
+    const found = await sandbox.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: '12' } });
+    expect(found.body.data[0]).toMatchObject({ number: 12, queueEntry: { state: 'testing', priorityName: 'high', priorityValue: 10 } });
+    const v1 = (await sandbox.v1Call('getSubmittedPullRequest', { ...MAIN, pr: { number: 12 } })).body as { id: string };
+    expect(found.body.data[0].queueEntry.id).toBe(v1.id);
+  });
+
+  it('shows through v1 a queue paused through v2', async () => {
+    const { queueId } = await queueIn(sandbox);
+    await sandbox.call('mergeQueues.pause', { params: { id: queueId } });
+    expect(((await sandbox.v1Call('getQueue', MAIN)).body as { state: string }).state).toBe('paused');
+    await sandbox.v1Call('updateQueue', { ...MAIN, state: 'draining' });
+    expect((await sandbox.call('mergeQueues.get', { params: { id: queueId } })).body.state).toBe('draining');
+  });
+
+  it('shows through v1 a PR dequeued through v2, and through v2 a PR cancelled through v1', async () => {
+    const { queueId } = await queueIn(sandbox);
+    const first = await sandbox.call('mergeQueues.submitPullRequest', { params: { id: queueId }, body: { number: 1 } });
+    await sandbox.call('pullRequests.dequeue', { params: { id: first.body.id } });
+    expect(((await sandbox.v1Call('getSubmittedPullRequest', { ...MAIN, pr: { number: 1 } })).body as { state: string }).state).toBe('cancelled');
+    const second = await sandbox.call('mergeQueues.submitPullRequest', { params: { id: queueId }, body: { number: 2 } });
+    await sandbox.v1Call('cancelPullRequest', { ...MAIN, pr: { number: 2 } });
+    expect((await sandbox.call('pullRequests.get', { params: { id: second.body.id } })).body.queueEntry.state).toBe('cancelled');
+  });
+
+  it('reads a merged PR’s verification run and testing results through v2, the run v1 names', async () => {
+    const { queueId } = await queueIn(sandbox);
+    const pr = await sandbox.call('mergeQueues.submitPullRequest', { params: { id: queueId }, body: { number: 4 } });
+    await sandbox.control('advance', { seconds: 600 });
+    const merged = await sandbox.call('pullRequests.get', { params: { id: pr.body.id } });
+    expect(merged.body).toMatchObject({ state: 'merged', isCurrentlySubmittedToQueue: false, queueEntry: { state: 'merged' } });
+    const runId = merged.body.queueEntry.verifiedByVerificationRunId as string;
+    const v1 = (await sandbox.v1Call('getSubmittedPullRequest', { ...MAIN, pr: { number: 4 } })).body as { verifiedByTestRun: string };
+    expect(runId).toBe(v1.verifiedByTestRun);
+    const run = await sandbox.call('mergeQueueVerificationRuns.get', { params: { id: runId } });
+    expect(run.body).toMatchObject({
+      id: runId,
+      isBisection: false,
+      status: 'succeeded',
+      testedPullRequests: [{ id: pr.body.id, number: 4 }],
+      dependentPullRequests: [],
+      checks: expect.arrayContaining([expect.objectContaining({ name: 'test', kind: 'checkRun', status: 'completed', conclusion: 'success' })]),
+    });
+    const results = await sandbox.call('mergeQueues.listTestingResults', { params: { id: queueId }, query: { since: '2025-12-31T00:00:00Z' } });
+    expect(results.body.data).toEqual([
+      {
+        pullRequestNumber: 4,
+        endedAt: '2026-01-01T00:05:00.000Z',
+        testingDurationMs: 300_000,
+        outcome: 'passed',
+        entryConclusion: 'merged',
+        isBisection: false,
+        startedBisection: false,
+        verificationRunId: runId,
+      },
+    ]);
+    const unknown = await sandbox.call('mergeQueueVerificationRuns.get', { params: { id: 'no-such-run' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('VERIFICATION_RUN_NOT_FOUND');
+  });
+
+  it('refuses testing results without since, or over 45 days, with 400', async () => {
+    const { queueId } = await queueIn(sandbox);
+    const missing = await sandbox.call('mergeQueues.listTestingResults', { params: { id: queueId }, invalid: true });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain('since');
+    const long = await sandbox.call('mergeQueues.listTestingResults', { params: { id: queueId }, query: { since: '2025-01-01T00:00:00Z' } });
+    expect(long.status).toBe(400);
+    expect(long.body.error.code).toBe('VALIDATION_FAILED');
+    const notATime = await sandbox.call('mergeQueues.listTestingResults', { params: { id: queueId }, query: { since: 'yesterday' }, invalid: true });
+    expect(notATime.status).toBe(400);
+  });
+});
