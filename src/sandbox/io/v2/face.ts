@@ -36,6 +36,7 @@ import {
   uploadImpactedTargets,
 } from './operations/pull-requests.js';
 import { getVerificationRun, listTestingResults } from './operations/runs.js';
+import { getGraph, getOrder } from './operations/order.js';
 import { RateLimiter } from './rate-limits.js';
 import {
   V2_PERMISSIONS,
@@ -73,6 +74,9 @@ export const V2_ROUTES: readonly V2Route[] = [
   restartTests,
   getVerificationRun,
   uploadImpactedTargets,
+  // The dispatch order and the graph.
+  getOrder,
+  getGraph,
 ];
 
 /** The operations whose body is a JSON object the operation reads; the others' bodies are ignored, as documented. */
