@@ -60,13 +60,36 @@ describe('v2 verification-run lists', () => {
     ]);
     for (const run of runs) {
       const one = await sandbox.call('mergeQueueVerificationRuns.get', { params: { id: run.id } });
-      expect(one.body).toMatchObject({ id: run.id, status: run.status, createdAt: run.createdAt, isBisection: false, testBranch: expect.any(String) });
+      expect(one.body).toEqual(run);
       expect(run).not.toHaveProperty('impactedTargets');
     }
     expect(idsOf(await allPages(sandbox, 'mergeQueues.listVerificationRuns', { params: { id: queueId } }, 2))).toEqual(idsOf(runs));
+    // A finished run's updatedAt is its end (a run takes five minutes here).
+    expect(runs.map((run) => (run as { updatedAt?: string }).updatedAt)).toEqual([
+      '2026-01-01T00:10:00.000Z',
+      '2026-01-01T00:05:00.000Z',
+      '2026-01-01T00:05:00.000Z',
+    ]);
     const counted = await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: queueId }, query: { includeTotal: true, limit: 1 } });
     expect(counted.body).toMatchObject({ total: 3, hasMore: true });
     expect(counted.body.data).toHaveLength(1);
+  });
+
+  it('shows a run’s impacted targets on its own GET only', async () => {
+    const { repositoryId } = await queueIn(sandbox);
+    const created = await sandbox.call('mergeQueues.create', { body: { repositoryId, targetBranch: 'graph', mode: 'graph' } });
+    const queueId = created.body.id as string;
+    await sandbox.control('pullRequests', { repo: WIDGETS, number: 7, sha: 'sha7', headBranch: 'feat/7', baseBranch: 'graph' });
+    await submit(sandbox, queueId, 7);
+    await sandbox.call('impactedTargets.upload', { body: { repositoryId, targetBranch: 'graph', sha: 'sha7', number: 7, impactedTargets: ['//b', '//a'] } });
+    await sandbox.control('advance', { seconds: 1 });
+    const [listed] = (await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: queueId } })).body.data;
+    expect(listed).toMatchObject({ status: 'inProgress' });
+    expect(listed).not.toHaveProperty('impactedTargets');
+    const one = await sandbox.call('mergeQueueVerificationRuns.get', { params: { id: listed.id } });
+    const { impactedTargets, ...rest } = one.body;
+    expect(rest).toEqual(listed);
+    expect(impactedTargets.all).toEqual({ impactsAllTargets: false, impactedTargets: ['//a', '//b'], totalImpactedTargets: 2 });
   });
 
   it('filters a queue’s runs by one status, and by createdAfter strictly after', async () => {

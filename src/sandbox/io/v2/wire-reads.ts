@@ -5,11 +5,13 @@ import type { GraphEdge, GraphNode, MergeGraph } from '../../engine/graph.js';
 import type { QueueEntryTransition } from '../../engine/history.js';
 import type { DispatchOrder, OrderedPending, OrderedRun } from '../../engine/order.js';
 import type { PullRequestRef, TransitionPullRequestRef } from '../../engine/pull-request-refs.js';
-import type { VerificationRunFacts } from '../../engine/verification-runs.js';
+import type { ImpactedTargetSet, VerificationRunFacts } from '../../engine/verification-runs.js';
 import { camel, V2_MODE_OF } from './wire.js';
 
 /** The description's bound on the target lists of the graph (`maxItems`); the totals count them all. */
 export const GRAPH_TARGETS_MAX = 10_000;
+/** The bound on a run's impacted-target lists (`ImpactedTargetSet.impactedTargets`). */
+export const RUN_TARGETS_MAX = 100_000;
 
 /** A PR as the order names it: `{id, number, sha, title, url?}` only. */
 export function queuedPullRequestJson(ref: PullRequestRef): Record<string, unknown> {
@@ -95,6 +97,24 @@ export function verificationRunListItemJson(run: VerificationRunFacts): Record<s
     testedPullRequests: run.testedPullRequests.map(queuedPullRequestJson),
     dependentPullRequests: run.dependentPullRequests.map(queuedPullRequestJson),
   };
+}
+
+function targetSetJson(set: ImpactedTargetSet): Record<string, unknown> {
+  return {
+    impactsAllTargets: set.impactsAllTargets,
+    impactedTargets: set.impactedTargets.slice(0, RUN_TARGETS_MAX),
+    totalImpactedTargets: set.totalImpactedTargets,
+  };
+}
+
+/** A run as its own GET shows it: the list's fields, and the impacted targets when any were uploaded. */
+export function verificationRunJson(run: VerificationRunFacts): Record<string, unknown> {
+  const json = verificationRunListItemJson(run);
+  if (run.impactedTargets) {
+    const { all, testedPullRequestsOnly } = run.impactedTargets;
+    json.impactedTargets = { all: targetSetJson(all), ...(testedPullRequestsOnly && { testedPullRequestsOnly: targetSetJson(testedPullRequestsOnly) }) };
+  }
+  return json;
 }
 
 function transitionRefJson(ref: TransitionPullRequestRef): Record<string, unknown> {
