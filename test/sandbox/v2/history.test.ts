@@ -111,6 +111,14 @@ describe('v2 verification-run lists', () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('VALIDATION_FAILED');
     }
+    // sort and direction are described, not declared: only the one order there is.
+    for (const query of [{ sort: 'updatedAt' }, { direction: 'asc' }] as Record<string, string>[]) {
+      const other = await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: queueId }, query });
+      expect(other.status).toBe(400);
+      expect(other.body.error.code).toBe('VALIDATION_FAILED');
+    }
+    const named = await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: queueId }, query: { sort: 'createdAt', direction: 'desc' } });
+    expect(named.body.data).toHaveLength(3);
     const unknown = await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: 'NoSuchQ1' } });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('MERGE_QUEUE_NOT_FOUND');
@@ -258,67 +266,82 @@ describe('v2 run lists and history under the pull-request rate limit (§17: 4)',
   });
 });
 
+const camelOf = (text: string) => text.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * Each PR's v2 history (direction=newest) has the states, instants and reasons of its v1 timeline, and its v2 run
+ * list the runs v1's testing results name for it, each with the status v1's testing details give it, each in the
+ * queue's v2 run list too. Answers the PRs' v2 runs.
+ */
+async function sameThroughBothApis(
+  sandbox: V2Fixture,
+  numbers: number[],
+): Promise<Record<number, { id: string; status: string; isBisection: boolean; testedPullRequests: unknown[] }[]>> {
+  const queueId = (await sandbox.call('mergeQueues.list')).body.data[0].id as string;
+  const repositoryId = (await sandbox.call('repositories.resolveByProviderUrl', { query: { providerUrl: 'https://github.com/acme/widgets' } })).body.data[0].id;
+  const queueRuns = (await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: queueId }, query: { limit: 100 } })).body.data;
+  const v1Results = (await sandbox.v1Call('listMergeQueueTestingResults', { ...MAIN, since: '2025-12-31T00:00:00Z', take: 100 })).body as {
+    testingResults: { prNumber: number; testRunId?: string }[];
+  };
+  const answer: Record<number, { id: string; status: string; isBisection: boolean; testedPullRequests: unknown[] }[]> = {};
+  for (const number of numbers) {
+    const v1 = (await sandbox.v1Call('getSubmittedPullRequest', { ...MAIN, pr: { number }, includeTimeline: true })).body as {
+      timeline: { state: string; timestamp: string; reason?: string }[];
+    };
+    const pr = (await sandbox.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: String(number) } })).body.data[0];
+    const history = await sandbox.call('pullRequests.queueEntryHistory', { params: { id: pr.id }, query: { direction: 'newest', limit: 100 } });
+    // v1's timeline is newest first: direction=newest reads it in the same order, in v2's words.
+    expect(history.body.data.map((t: { state: string; changedAt: string }) => [t.state, t.changedAt])).toEqual(
+      v1.timeline.map((step) => [camelOf(step.state), step.timestamp]),
+    );
+    v1.timeline.forEach((step, i) => {
+      // v2's words for v1's reasons: upper case, and a merge after a passing run is the merge graph's.
+      const reason = step.state === 'merged' && step.reason === 'test_run_passed' ? 'MERGE_GRAPH_MERGE' : step.reason?.toUpperCase();
+      if (reason !== undefined) expect(history.body.data[i].reason).toBe(reason);
+    });
+
+    const runs = (await sandbox.call('pullRequests.listVerificationRuns', { params: { id: pr.id }, query: { limit: 100 } })).body.data;
+    const v1RunIds = new Set(
+      v1Results.testingResults.filter((row) => row.prNumber === number && row.testRunId).map((row) => row.testRunId!.replace(/-bisection$/, '')),
+    );
+    expect(new Set(idsOf(runs))).toEqual(v1RunIds);
+    // Every run the history names is one of the PR's runs; each reads through v1's testing details the same.
+    const named = history.body.data.flatMap((t: { verificationRunId?: string }) => (t.verificationRunId ? [t.verificationRunId] : []));
+    for (const id of named) expect(idsOf(runs)).toContain(id);
+    for (const run of runs as { id: string; status: string }[]) {
+      const details = (await sandbox.v1Call('getMergeQueueTestingDetails', { ...MAIN, testRunId: run.id })).body as { status: string };
+      expect(camelOf(details.status)).toBe(run.status);
+      expect(queueRuns).toContainEqual(run);
+    }
+    answer[number] = runs;
+  }
+  return answer;
+}
+
 describe('v1 and v2 over one history', () => {
   const sandbox = useV2Sandbox({ rateLimits: false });
 
-  it('shows a PR failed through v1 in a bisection with the transitions of v1’s timeline, and the runs v1’s testing results and details name', async () => {
+  it('shows PRs of a batch failed through v1, one convicted in the bisection, with v1’s timeline transitions and the runs v1 names', async () => {
     expect((await sandbox.v1Call('createQueue', MAIN)).status).toBe(200);
     expect((await sandbox.v1Call('updateQueue', { ...MAIN, batch: true, batchingMinSize: 2, batchingMaxWaitTimeMinutes: 5 })).status).toBe(200);
     await sandbox.control('pullRequests', { repo: WIDGETS, number: 2, testOutcome: 'fail' });
     for (const number of [1, 2]) expect((await sandbox.v1Call('submitPullRequest', { ...MAIN, pr: { number } })).status).toBe(200);
     await sandbox.control('advance', { seconds: 1800 });
-    const queueId = (await sandbox.call('mergeQueues.list')).body.data[0].id as string;
-    const repositoryId = (await sandbox.call('repositories.resolveByProviderUrl', { query: { providerUrl: 'https://github.com/acme/widgets' } })).body.data[0]
-      .id;
-
-    const v1Results = (await sandbox.v1Call('listMergeQueueTestingResults', { ...MAIN, since: '2025-12-31T00:00:00Z', take: 100 })).body as {
-      testingResults: { prNumber: number; testRunId?: string }[];
-    };
-    for (const number of [1, 2]) {
-      const v1 = (await sandbox.v1Call('getSubmittedPullRequest', { ...MAIN, pr: { number }, includeTimeline: true })).body as {
-        state: string;
-        timeline: { state: string; timestamp: string; reason?: string }[];
-      };
-      const pr = (await sandbox.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: String(number) } })).body.data[0];
-      const history = await sandbox.call('pullRequests.queueEntryHistory', { params: { id: pr.id }, query: { direction: 'newest', limit: 100 } });
-      // v1's timeline is newest first: direction=newest reads it in the same order, in v2's words.
-      expect(history.body.data.map((t: { state: string; changedAt: string; reason: string | null }) => [t.state, t.changedAt])).toEqual(
-        v1.timeline.map((step) => [step.state.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), step.timestamp]),
-      );
-      v1.timeline.forEach((step, i) => {
-        // v2's words for v1's reasons: upper case, and a merge after a passing run is the merge graph's.
-        const reason = step.state === 'merged' && step.reason === 'test_run_passed' ? 'MERGE_GRAPH_MERGE' : step.reason?.toUpperCase();
-        if (reason !== undefined) expect(history.body.data[i].reason).toBe(reason);
-      });
-
-      const runs = await sandbox.call('pullRequests.listVerificationRuns', { params: { id: pr.id }, query: { limit: 100 } });
-      const v1RunIds = new Set(
-        v1Results.testingResults.filter((row) => row.prNumber === number && row.testRunId).map((row) => row.testRunId!.replace(/-bisection$/, '')),
-      );
-      const v2RunIds = idsOf(runs.body.data);
-      expect(new Set(v2RunIds)).toEqual(v1RunIds);
-      // Every run the history names is one of the PR's runs; each reads through v1's testing details the same.
-      const named = history.body.data.flatMap((t: { verificationRunId?: string }) => (t.verificationRunId ? [t.verificationRunId] : []));
-      for (const id of named) expect(v2RunIds).toContain(id);
-      for (const run of runs.body.data as { id: string; status: string; isBisection: boolean }[]) {
-        const details = (await sandbox.v1Call('getMergeQueueTestingDetails', { ...MAIN, testRunId: run.id })).body as { status: string; queueType?: string };
-        expect(details.status.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())).toBe(run.status);
-        const inQueue = await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: queueId }, query: { limit: 100 } });
-        expect(inQueue.body.data).toContainEqual(run);
-      }
-    }
-    const failed = (await sandbox.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: '2' } })).body.data[0];
-    const runs = await sandbox.call('pullRequests.listVerificationRuns', { params: { id: failed.id }, query: { limit: 100 } });
+    const runs = await sameThroughBothApis(sandbox, [1, 2]);
     // The batch of two failed, then #2 was tested alone in the bisection.
-    expect(
-      runs.body.data.map((run: { isBisection: boolean; status: string; testedPullRequests: unknown[] }) => [
-        run.isBisection,
-        run.status,
-        run.testedPullRequests.length,
-      ]),
-    ).toEqual([
+    expect(runs[2]!.map((run) => [run.isBisection, run.status, run.testedPullRequests.length])).toEqual([
       [true, 'failed', 1],
       [false, 'failed', 2],
     ]);
+  });
+
+  it('shows a PR whose tests were restarted through v1 with v1’s timeline transitions and both its runs', async () => {
+    expect((await sandbox.v1Call('createQueue', MAIN)).status).toBe(200);
+    expect((await sandbox.v1Call('submitPullRequest', { ...MAIN, pr: { number: 5 } })).status).toBe(200);
+    await sandbox.control('advance', { seconds: 60 });
+    expect((await sandbox.v1Call('restartTestsOnPullRequest', { ...MAIN, pr: { number: 5 } })).status).toBe(200);
+    await sandbox.control('advance', { seconds: 600 });
+    const runs = await sameThroughBothApis(sandbox, [5]);
+    expect(runs[5]!.map((run) => run.status)).toEqual(['succeeded', 'cancelled']);
   });
 });
