@@ -36,6 +36,9 @@ import {
   uploadImpactedTargets,
 } from './operations/pull-requests.js';
 import { getVerificationRun, listTestingResults } from './operations/runs.js';
+import { queueEntryHistory, queueEntryHistoryBatch } from './operations/history.js';
+import { getGraph, getOrder } from './operations/order.js';
+import { listPullRequestVerificationRuns, listQueueVerificationRuns } from './operations/run-lists.js';
 import { RateLimiter } from './rate-limits.js';
 import {
   V2_PERMISSIONS,
@@ -73,6 +76,13 @@ export const V2_ROUTES: readonly V2Route[] = [
   restartTests,
   getVerificationRun,
   uploadImpactedTargets,
+  // The reads of the dispatch order, the graph, run lists and history.
+  getOrder,
+  getGraph,
+  listQueueVerificationRuns,
+  listPullRequestVerificationRuns,
+  queueEntryHistory,
+  queueEntryHistoryBatch,
 ];
 
 /** The operations whose body is a JSON object the operation reads; the others' bodies are ignored, as documented. */

@@ -1,11 +1,11 @@
 // Verification runs (v1's test runs, same ids) and a queue's testing results.
 import { ListTestingResultsQuery } from '../../../../api/v2/schemas.js';
 import type { TestingResult } from '../../../../model/testing.js';
-import { parseQuery, pathQueue, pullRequestAtCoordinates, queueWithId, refusing } from '../common.js';
-import { queueIdOfRun } from '../engine-gaps.js';
+import { parseQuery, pathQueue, refusing } from '../common.js';
 import { pageOf } from '../pages.js';
-import { V2Error, type V2Route } from '../route.js';
-import { testingResultJson, verificationRunJson } from '../wire.js';
+import type { V2Route } from '../route.js';
+import { testingResultJson } from '../wire.js';
+import { verificationRunJson } from '../wire-reads.js';
 
 export const getVerificationRun: V2Route = {
   method: 'GET',
@@ -13,18 +13,9 @@ export const getVerificationRun: V2Route = {
   operationId: 'mergeQueueVerificationRuns.get',
   handle: (context) => {
     const id = context.params.id ?? '';
-    const notFound = () => new V2Error(404, 'VERIFICATION_RUN_NOT_FOUND', `no verification run ${id}`);
-    const queueId = queueIdOfRun(context.engine, id);
-    if (queueId === undefined) throw notFound();
-    const queue = queueWithId(context.engine, queueId);
-    const run = refusing({ not_found: [404, 'VERIFICATION_RUN_NOT_FOUND'] }, () => context.engine.getMergeQueueTestingDetails(queue.ref, id));
-    const pullRequest = (number: number) => {
-      const found = pullRequestAtCoordinates(context.engine, queue.repo, number);
-      return { sha: found?.record?.sha ?? found?.entry?.view.prSha ?? '', title: found?.record?.title ?? found?.entry?.view.prTitle ?? `PR #${number}` };
-    };
-    // The sandbox's view of a run has no end time: its start stands for its last change.
-    const updatedAt = Date.parse(run.createdAt ?? context.engine.now.toISOString());
-    return { answer: { status: 200, json: verificationRunJson({ repo: queue.repo, run, updatedAt, pullRequest }) } };
+    // The engine's v2 view of the run, as the run lists show it (same check ids, updatedAt its end), with its targets.
+    const run = refusing({ not_found: [404, 'VERIFICATION_RUN_NOT_FOUND'] }, () => context.engine.runWithId(id));
+    return { answer: { status: 200, json: verificationRunJson(run) } };
   },
 };
 
