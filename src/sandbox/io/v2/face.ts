@@ -10,8 +10,7 @@ import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
 import { refuseBodyShape } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import { ERROR_CONTENT_TYPE, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
-import { isUuid } from './common.js';
-import { pullRequestWithId, queueIdOfRun } from './engine-gaps.js';
+import { isUuid, pullRequestCoordinates, runQueueId } from './common.js';
 import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
 import {
   createQueue,
@@ -40,7 +39,7 @@ import { RateLimiter } from './rate-limits.js';
 import {
   V2_PERMISSIONS,
   V2Error,
-  type KnownRepositories,
+  type RepositoriesSeen,
   type RateBucket,
   type V2Caller,
   type V2Context,
@@ -161,7 +160,7 @@ export class V2Face {
   private readonly keys: ReadonlyMap<string, ReadonlySet<V2Permission>> | undefined;
   private readonly limiter: RateLimiter | undefined;
   private readonly estimates: boolean;
-  private readonly repositories: KnownRepositories = new Map();
+  private readonly repositories: RepositoriesSeen = new Map();
 
   constructor(options: V2FaceOptions) {
     this.keys = options.keys === undefined ? undefined : new Map(options.keys.map(({ key, permissions }) => [key, new Set(permissions)]));
@@ -293,20 +292,20 @@ function organizationOf(context: V2Context, pathname: string): string {
       const queue = engine.listQueues().find((listing) => listing.id === id);
       if (queue) return ownerOf(queue.queue.repo)!;
     } else if (pathname.startsWith('/v2/pull-requests/') && isUuid(id)) {
-      const record = pullRequestWithId(engine, id);
-      if (record) return ownerOf(record.repo)!;
+      const found = pullRequestCoordinates(engine, id);
+      if (found) return ownerOf(found.repo)!;
     } else if (pathname.startsWith('/v2/merge-queue-verification-runs/')) {
-      const queueId = queueIdOfRun(engine, id);
+      const queueId = runQueueId(engine, id);
       const queue = engine.listQueues().find((listing) => listing.id === queueId);
       if (queue) return ownerOf(queue.queue.repo)!;
     } else if (pathname.startsWith('/v2/repositories/')) {
-      const repo = context.repositories.get(id.toLowerCase())?.repo ?? engine.repositoryWithId(id);
+      const repo = engine.repositoryWithId(id);
       if (repo) return ownerOf(repo)!;
     }
   }
   const repositoryId = query.get('repositoryId') ?? (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).repositoryId : undefined);
   if (typeof repositoryId === 'string') {
-    const repo = context.repositories.get(repositoryId.toLowerCase())?.repo ?? engine.repositoryWithId(repositoryId);
+    const repo = engine.repositoryWithId(repositoryId);
     if (repo) return ownerOf(repo)!;
   }
   const providerUrl = query.get('providerUrl');

@@ -5,7 +5,7 @@ import type { Queue, QueueSettings } from '../../../model/queue.js';
 import type { Repo } from '../../../model/repository.js';
 import type { TestingResult } from '../../../model/testing.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
-import type { PullRequestRecord } from '../../engine/state.js';
+import type { PullRequestFacts } from '../../engine/facts.js';
 import type { RunDetails } from '../../engine/types.js';
 
 /** v1's snake_case values as v2's camelCase ones (`merge_commit` → `mergeCommit`, `switching_modes` → `switchingModes`). */
@@ -142,7 +142,7 @@ export interface PullRequestSource {
   repo: Repo;
   number: number;
   /** What the code host knows of it, when the sandbox has facts. */
-  record?: PullRequestRecord;
+  record?: PullRequestFacts;
   /** Its latest queue entry, with the queue's id. */
   entry?: { queueId: string; view: SubmittedPullRequest };
   createdAt: number;

@@ -20,7 +20,6 @@ import {
   sourceOf,
   validationFailed,
 } from '../common.js';
-import { firstSubmittedAt, pullRequestsOf } from '../engine-gaps.js';
 import { pageOf } from '../pages.js';
 import { V2Error, type V2Context, type V2Permission, type V2Route } from '../route.js';
 import { camel, estimateJson, pullRequestJson, snake } from '../wire.js';
@@ -53,16 +52,16 @@ export const resolveByCoordinates: V2Route = {
         if (found) rows.push(found);
       }
     } else if (repo && query.branch !== undefined) {
-      const fromBranch = pullRequestsOf(context.engine, repo).filter(
-        (record) => record.headBranch === query.branch && (query.baseBranch === undefined || record.baseBranch === query.baseBranch),
-      );
+      const fromBranch = context.engine
+        .pullRequestsOfRepository(repo)
+        .filter((record) => record.headBranch === query.branch && (query.baseBranch === undefined || record.baseBranch === query.baseBranch));
       // The open PR from that branch, else the most recently created.
-      const created = (number: number) => firstSubmittedAt(context.engine, repo, number) ?? 0;
+      const created = (number: number) => context.engine.firstSubmittedAt(repo, number) ?? 0;
       const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.sort((a, b) => created(b.number) - created(a.number))[0];
       const found = chosen && pullRequestAtCoordinates(context.engine, repo, chosen.number);
       if (found) rows = [found];
     } else if (repo) {
-      rows = pullRequestsOf(context.engine, repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
+      rows = context.engine.pullRequestsOfRepository(repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
     }
     // A read of several numbers leaves hasImpactedTargets out, as the service does.
     const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
@@ -252,7 +251,7 @@ export const uploadImpactedTargets: V2Route = {
     const { repo } = requireRepository(context, body.repositoryId);
     let number = body.number;
     if (number === undefined) {
-      const fromBranch = pullRequestsOf(context.engine, repo).filter((record) => record.headBranch === body.branch);
+      const fromBranch = context.engine.pullRequestsOfRepository(repo).filter((record) => record.headBranch === body.branch);
       const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.at(-1);
       if (!chosen) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request from branch ${body.branch} in ${repo.owner}/${repo.name}`);
       number = chosen.number;

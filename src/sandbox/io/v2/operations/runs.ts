@@ -1,8 +1,7 @@
 // Verification runs (v1's test runs, same ids) and a queue's testing results.
 import { ListTestingResultsQuery } from '../../../../api/v2/schemas.js';
 import type { TestingResult } from '../../../../model/testing.js';
-import { parseQuery, pathQueue, pullRequestAtCoordinates, queueWithId, refusing } from '../common.js';
-import { queueIdOfRun } from '../engine-gaps.js';
+import { parseQuery, pathQueue, pullRequestAtCoordinates, queueWithId, refusing, runQueueId } from '../common.js';
 import { pageOf } from '../pages.js';
 import { V2Error, type V2Route } from '../route.js';
 import { testingResultJson, verificationRunJson } from '../wire.js';
@@ -14,7 +13,7 @@ export const getVerificationRun: V2Route = {
   handle: (context) => {
     const id = context.params.id ?? '';
     const notFound = () => new V2Error(404, 'VERIFICATION_RUN_NOT_FOUND', `no verification run ${id}`);
-    const queueId = queueIdOfRun(context.engine, id);
+    const queueId = runQueueId(context.engine, id);
     if (queueId === undefined) throw notFound();
     const queue = queueWithId(context.engine, queueId);
     const run = refusing({ not_found: [404, 'VERIFICATION_RUN_NOT_FOUND'] }, () => context.engine.getMergeQueueTestingDetails(queue.ref, id));
