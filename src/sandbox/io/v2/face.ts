@@ -9,7 +9,7 @@ import type { Journaled } from '../../engine/changes.js';
 import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
 import { refuseBodyShape } from '../body.js';
 import type { SandboxClock } from '../clock.js';
-import { ERROR_CONTENT_TYPE, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import { ERROR_CONTENT_TYPE, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { isUuid, pullRequestCoordinates, runQueueId } from './common.js';
 import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
 import {
@@ -22,6 +22,7 @@ import {
   pauseQueue,
   queueMetrics,
   resumeQueue,
+  switchModes,
   updateConfig,
 } from './operations/queues.js';
 import {
@@ -29,9 +30,11 @@ import {
   getPullRequest,
   listQueuePullRequests,
   queueEntryEstimate,
+  reprioritize,
   resolveByCoordinates,
   restartTests,
   submitPullRequest,
+  updateQueueEntry,
   uploadImpactedTargets,
 } from './operations/pull-requests.js';
 import { getVerificationRun, listTestingResults } from './operations/runs.js';
@@ -72,10 +75,21 @@ export const V2_ROUTES: readonly V2Route[] = [
   restartTests,
   getVerificationRun,
   uploadImpactedTargets,
+  switchModes,
+  reprioritize,
+  updateQueueEntry,
 ];
 
 /** The operations whose body is a JSON object the operation reads; the others' bodies are ignored, as documented. */
-const TAKES_BODY = new Set(['mergeQueues.create', 'mergeQueues.submitPullRequest', 'mergeQueues.updateConfig', 'impactedTargets.upload']);
+const TAKES_BODY = new Set([
+  'mergeQueues.create',
+  'mergeQueues.submitPullRequest',
+  'mergeQueues.updateConfig',
+  'impactedTargets.upload',
+  'mergeQueues.switchModes',
+  'pullRequests.reprioritize',
+  'pullRequests.updateQueueEntry',
+]);
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(['impactedTargets', 'requiredStatuses', 'allowedBotSubmitters']);
 
@@ -154,8 +168,6 @@ function keyIdOf(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-const TERRAFORM = /terraform|opentofu/i;
-
 export class V2Face {
   private readonly keys: ReadonlyMap<string, ReadonlySet<V2Permission>> | undefined;
   private readonly limiter: RateLimiter | undefined;
@@ -198,8 +210,7 @@ export class V2Face {
     }
     const permissions = key === undefined ? undefined : this.permissionsOf(key);
     if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', 'the API key is not valid for this sandbox');
-    const userAgent = `${request.headers['user-agent'] ?? ''} ${request.headers['x-source'] ?? ''}`;
-    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: TERRAFORM.test(userAgent) };
+    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: fromTerraform(request) };
 
     let body: unknown;
     if (method !== 'GET') {

@@ -6,6 +6,7 @@ import type { Repo } from '../../../model/repository.js';
 import type { TestingResult } from '../../../model/testing.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
+import type { ManagedState } from '../../engine/state.js';
 import type { RunDetails } from '../../engine/types.js';
 
 /** v1's snake_case values as v2's camelCase ones (`merge_commit` → `mergeCommit`, `switching_modes` → `switchingModes`). */
@@ -84,14 +85,15 @@ export interface QueueIdentity {
   createdAt: number;
 }
 
-export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, queue: Queue): Record<string, unknown> {
+/** `managedState`: who last wrote the queue, as the engine keeps it (the Queue view, v1's, has no such field). */
+export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, queue: Queue, managedState: ManagedState): Record<string, unknown> {
   return {
     id,
     repositoryId: repositoryId(repo),
     targetBranch,
     state: camel(queue.state),
     mode: V2_MODE_OF[queue.mode as keyof typeof V2_MODE_OF] ?? queue.mode,
-    managedState: 'manual',
+    managedState,
     createdAt: iso(createdAt),
     // The sandbox keeps no time of a queue's last change: its creation stands for it.
     updatedAt: iso(createdAt),

@@ -1,12 +1,21 @@
 // Pull requests: found by coordinates or id, submitted to a queue, dequeued, restarted, listed by queue, their
 // estimate, and impacted-target uploads. A PR is addressed by its id (ids.ts `pullRequestId`); its queue entry is
 // its latest submission in any queue of its repository.
-import { ListQueuePullRequestsQuery, ResolvePullRequestsQuery, SubmitPullRequestRequest, UploadImpactedTargetsRequest } from '../../../../api/v2/schemas.js';
+import {
+  ListQueuePullRequestsQuery,
+  ReprioritizeRequest,
+  ResolvePullRequestsQuery,
+  SubmitPullRequestRequest,
+  UpdateQueueEntryRequest,
+  UploadImpactedTargetsRequest,
+} from '../../../../api/v2/schemas.js';
 import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
 import type { SubmitOptions } from '../../../../model/service.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, type PriorityName } from '../../../../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type PriorityName } from '../../../../model/vocabulary.js';
 import { perform } from '../../../engine/changes.js';
 import { pullRequestId } from '../../../engine/ids.js';
+import type { Actor } from '../../../engine/state.js';
+import type { EntryChange } from '../../../engine/types.js';
 import {
   type FoundPullRequest,
   parseBody,
@@ -28,6 +37,11 @@ import { camel, estimateJson, pullRequestJson, snake } from '../wire.js';
 function sends(body: unknown, key: string, value?: unknown): boolean {
   if (typeof body !== 'object' || body === null || !Object.hasOwn(body, key)) return false;
   return value === undefined || (body as Record<string, unknown>)[key] === value;
+}
+
+/** The caller as the engine records who made a write (the key's digest, never the key). */
+function actorOf(context: V2Context): Actor {
+  return { trunkUserId: context.caller.keyId };
 }
 
 function pullRequestAnswer(context: V2Context, found: FoundPullRequest | undefined, status = 200) {
@@ -175,14 +189,10 @@ export const submitPullRequest: V2Route = {
     const body = parseBody(SubmitPullRequestRequest, context.body);
     const queue = pathQueue(context);
     const options: SubmitOptions = {};
-    if (body.priorityName !== undefined) {
-      if (!Object.hasOwn(PRIORITY_NAMES, body.priorityName)) {
-        throw validationFailed(`priorityName: "${body.priorityName}" is not one of ${Object.keys(PRIORITY_NAMES).join(', ')}`);
-      }
-      options.priority = body.priorityName as PriorityName;
-    }
-    if (body.priorityValue !== undefined) options.priority = body.priorityValue;
+    const priority = priorityOf(body);
+    if (priority !== undefined) options.priority = priority;
     if (body.allowBatching !== undefined) options.noBatch = !body.allowBatching;
+    if (body.direct === true) options.direct = true;
     if (context.engine.getQueue(queue.ref).state === 'draining') {
       throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `the queue ${queue.id} is draining: it takes no new pull requests until it is resumed`);
     }
@@ -190,11 +200,22 @@ export const submitPullRequest: V2Route = {
     if (before?.record?.state === 'closed') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is closed`);
     if (before?.entry?.view.state === 'merged') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is already merged`);
     const { change } = refusing({ conflict: [409, 'PR_ALREADY_ENQUEUED'] }, () =>
-      perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options }),
+      perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options, actor: actorOf(context) }),
     );
     return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, queue.repo, body.number), 201), change };
   },
 };
+
+/** The priority a body asks for: a value 0..32767 as the schema bounds it, or a name (urgent, high, medium, low). */
+function priorityOf(body: { priorityValue?: number | undefined; priorityName?: string | undefined }): Priority | undefined {
+  if (body.priorityName !== undefined) {
+    if (!Object.hasOwn(PRIORITY_NAMES, body.priorityName)) {
+      throw validationFailed(`priorityName: "${body.priorityName}" is not one of ${Object.keys(PRIORITY_NAMES).join(', ')}`);
+    }
+    return body.priorityName as PriorityName;
+  }
+  return body.priorityValue;
+}
 
 /** The PR's live entry, or 409 PR_NOT_IN_ACTIVE_STATE. */
 function liveEntry(found: FoundPullRequest): NonNullable<FoundPullRequest['entry']> {
@@ -214,7 +235,7 @@ export const dequeue: V2Route = {
   handle: (context) => {
     const found = pathPullRequest(context);
     const entry = liveEntry(found);
-    const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number });
+    const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) });
     return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
   },
 };
@@ -235,9 +256,56 @@ export const restartTests: V2Route = {
       );
     }
     const { change } = refusing({ invalid: [422, 'PR_TESTS_NOT_RESTARTABLE'] }, () =>
-      perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number }),
+      perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) }),
     );
     return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+  },
+};
+
+/** A change to a live entry (reprioritize, the queue-entry patch): 409 PR_NOT_IN_ACTIVE_STATE when there is none. */
+function changeEntry(context: V2Context, found: FoundPullRequest, change: EntryChange) {
+  const entry = liveEntry(found);
+  const { change: journaled } = refusing({ conflict: [409, 'PR_NOT_IN_ACTIVE_STATE'], not_found: [409, 'PR_NOT_IN_ACTIVE_STATE'] }, () =>
+    perform(context.engine, 'updateQueueEntry', { queue: entry.ref, pr: found.number, change, actor: actorOf(context) }),
+  );
+  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change: journaled };
+}
+
+export const reprioritize: V2Route = {
+  method: 'POST',
+  path: '/v2/pull-requests/{id}/reprioritize',
+  operationId: 'pullRequests.reprioritize',
+  needs: () => ['priority'],
+  handle: (context) => {
+    const body = parseBody(ReprioritizeRequest, context.body);
+    const priority = priorityOf(body)!;
+    return changeEntry(context, pathPullRequest(context), { priority });
+  },
+};
+
+export const updateQueueEntry: V2Route = {
+  method: 'PATCH',
+  path: '/v2/pull-requests/{id}/queue-entry',
+  operationId: 'pullRequests.updateQueueEntry',
+  // By the keys sent (NOTES §2): allowBatching at all, whichever value; direct at all, true or false.
+  needs: ({ body }) => {
+    const needs: V2Permission[] = [];
+    if (sends(body, 'priorityValue') || sends(body, 'priorityName')) needs.push('priority');
+    if (sends(body, 'allowBatching')) needs.push('skip-batching');
+    if (sends(body, 'direct')) needs.push('direct');
+    return needs;
+  },
+  handle: (context) => {
+    if (sends(context.body, 'skipsTheLine')) {
+      throw validationFailed('skipsTheLine: not accepted; an entry skips the line by its priority (priorityValue 0, priorityName urgent)');
+    }
+    const body = parseBody(UpdateQueueEntryRequest, context.body);
+    const change: EntryChange = {};
+    const priority = priorityOf(body);
+    if (priority !== undefined) change.priority = priority;
+    if (body.allowBatching !== undefined) change.noBatch = !body.allowBatching;
+    if (body.direct !== undefined) change.direct = body.direct;
+    return changeEntry(context, pathPullRequest(context), change);
   },
 };
 
