@@ -96,6 +96,29 @@ export const UpdateMergeQueueConfigRequest = z.strictObject({
 });
 export type UpdateMergeQueueConfigRequest = z.output<typeof UpdateMergeQueueConfigRequest>;
 
+export const SwitchModesRequest = z.strictObject({ mode: z.enum(V2_QUEUE_MODES) });
+export type SwitchModesRequest = z.output<typeof SwitchModesRequest>;
+
+/** Exactly one of priorityValue / priorityName. */
+export const ReprioritizeRequest = z
+  .strictObject({ priorityValue: Priority.optional(), priorityName: z.string().min(1).optional() })
+  .superRefine(exclusive('priorityValue', 'priorityName', true));
+export type ReprioritizeRequest = z.output<typeof ReprioritizeRequest>;
+
+/** A patch of a live entry: at least one key; priorityValue and priorityName exclusive; `skipsTheLine` is no key of it. */
+export const UpdateQueueEntryRequest = z
+  .strictObject({
+    priorityValue: Priority.optional(),
+    priorityName: z.string().min(1).optional(),
+    direct: z.boolean().optional(),
+    allowBatching: z.boolean().optional(),
+  })
+  .superRefine(exclusive('priorityValue', 'priorityName', false))
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give at least one of priorityValue, priorityName, direct, allowBatching',
+  });
+export type UpdateQueueEntryRequest = z.output<typeof UpdateQueueEntryRequest>;
+
 export const UploadImpactedTargetsRequest = z
   .strictObject({
     repositoryId: Uuid,

@@ -51,6 +51,7 @@ import { mergeGraphOf, type MergeGraph } from './graph.js';
 import { queueEntryHistoriesOf, queueEntryHistoryOf, type PullRequestHistory, type QueueEntryTransition } from './history.js';
 import { dispatchOrderOf, type DispatchOrder } from './order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
+import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
 export const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -717,6 +718,28 @@ export class QueueEngine {
   /** Every run that tested the PR, in any queue, newest first; a PR never tested has none. */
   pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): VerificationRunFacts[] {
     return pullRequestRunsOf(this.world, repo, number, filter);
+  }
+
+  /** What the code host knows of the PR (title, author, head SHA and branch, base branch, state); undefined when never met. */
+  pullRequestFacts(repo: Repo, number: number): PullRequestFacts | undefined {
+    return pullRequestFactsAt(this.state, repo, number);
+  }
+
+  /** The facts of every PR of the repository the sandbox has met, by number ascending. */
+  pullRequestsOfRepository(repo: Repo): PullRequestFacts[] {
+    return pullRequestFactsOf(this.state, repo);
+  }
+
+  /** When the queue was created (ms); refused as an unknown queue is. */
+  queueCreatedAt(ref: QueueRef): number {
+    const at = queueCreatedAtOf(this.state, ref);
+    if (at === undefined) this.queueFor(ref);
+    return at!;
+  }
+
+  /** When the PR was first submitted to any queue of its repository (ms), or undefined when never. */
+  firstSubmittedAt(repo: Repo, number: number): number | undefined {
+    return firstSubmittedAtOf(this.state, repo, number);
   }
 
   /** Every state change of every submission of the PR, in any queue, oldest first; never submitted: none. */

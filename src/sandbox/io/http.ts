@@ -58,6 +58,11 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
+/** Whether a request came from Terraform or OpenTofu (`User-Agent` or `X-Source`): the writer of a queue, for `managedState`. */
+export function fromTerraform(request: IncomingMessage): boolean {
+  return /terraform|opentofu/i.test(`${request.headers['user-agent'] ?? ''} ${request.headers['x-source'] ?? ''}`);
+}
+
 export function jsonAnswer(value: unknown, status = 200): Answer {
   return { status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(value) };
 }

@@ -17,6 +17,8 @@ export interface RouteContext {
   body: string;
   /** A fork's upload: the `x-forked-workflow-run-id` it came with instead of a token. */
   forkedRunId?: string;
+  /** Whether the request came from Terraform or OpenTofu (its headers): a queue write then makes the queue Terraform's. */
+  fromTerraform?: boolean;
 }
 
 export interface Handled {

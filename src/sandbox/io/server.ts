@@ -5,13 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { API_VERSION } from '../../api/v1/schemas.js';
 import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
-import { answerClientError, errorAnswer, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
+import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
 import { ReadCache } from './read-cache.js';
 import { answerForError, type Handled, type Route } from './route.js';
 import { exactRoute, findRoute, isControlRoute } from './routes.js';
 import { StateStore } from './store.js';
-import { V2Face, type V2Host, type V2Key } from './v2/face.js';
+import { ANY_KEY_PREFIX, V2Face, type V2Host, type V2Key } from './v2/face.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -69,7 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   };
 
-  const dispatch: Dispatch = async (route, query, body, forkedRunId) => {
+  const dispatch: Dispatch = async (route, query, body, forkedRunId, terraform) => {
     tickToNow();
     if (route.isRead) {
       const kept = reads.get(route, body);
@@ -77,7 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     } else reads.clear();
     let handled: Handled;
     try {
-      handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }) });
+      handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }), fromTerraform: terraform });
     } catch (error) {
       handled = { answer: answerForError(error) };
     }
@@ -164,7 +164,7 @@ function makeClock(options: SandboxOptions, engineNow: number): SandboxClock {
   return realClock(Math.max(engineNow, Date.now()), options.speed ?? 1);
 }
 
-type Dispatch = (route: Route, query: URLSearchParams, body: string, forkedRunId: string | undefined) => Promise<Answer>;
+type Dispatch = (route: Route, query: URLSearchParams, body: string, forkedRunId: string | undefined, fromTerraform: boolean) => Promise<Answer>;
 
 /** A header's value; an absent or empty one (clients send `x-api-token:` empty from forks) is ''. */
 function headerValue(request: IncomingMessage, name: string): string {
@@ -196,6 +196,10 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
   // The control routes take a v2 key as well as a v1 token.
   const bearer = V2Face.bearerOf(request);
   const v2Caller = token === '' && route !== undefined && isControlRoute(route) && bearer !== undefined && v2.permissionsOf(bearer) !== undefined;
+  if (token.startsWith(ANY_KEY_PREFIX) && !route?.anonymous && !(route !== undefined && isControlRoute(route))) {
+    // The service refuses a v2 key on v1 (NOTES §2, §17): as v1 refuses any token, in plain text.
+    return errorAnswer(401, `the ${TOKEN_HEADER} is a v2 API key: a v2 API key is not accepted by the v1 API (send it to /v2 as Authorization: Bearer)`);
+  }
   if (route?.anonymous || v2Caller) {
     // As on the service, a token there, right or wrong, changes nothing.
   } else if (token === '') {
@@ -222,5 +226,5 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
     }
     body = read.text;
   }
-  return dispatch(route, url ? url.searchParams : NO_QUERY, body, forkedRunId);
+  return dispatch(route, url ? url.searchParams : NO_QUERY, body, forkedRunId, fromTerraform(request));
 }

@@ -33,6 +33,21 @@ describe('v2 credentials with any trunk_v2_ key', () => {
     expect(response.headers.get('content-type')).not.toMatch(/json/);
   });
 
+  it('refuses a v2 key sent as v1’s x-api-token with v1’s plain 401, on reads and writes alike', async () => {
+    for (const operation of ['getQueue', 'createQueue']) {
+      const response = await fetch(`${sandbox.v1}/${operation}`, {
+        method: 'POST',
+        headers: { 'x-api-token': 'trunk_v2_test', 'content-type': 'application/json' },
+        body: JSON.stringify({ repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' }),
+      });
+      expect(response.status, operation).toBe(401);
+      expect(response.headers.get('content-type')).not.toMatch(/json/);
+      expect(await response.text()).toContain('a v2 API key is not accepted by the v1 API');
+    }
+    // Nothing was created: the same request with the v1 token finds no queue.
+    expect((await sandbox.v1Call('getQueue', { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' })).status).toBe(404);
+  });
+
   it('answers an unknown /v2 path 404 NOT_FOUND in the envelope', async () => {
     const response = await fetch(`${sandbox.origin}/v2/nothing-here`, { headers: { authorization: 'Bearer trunk_v2_test' } });
     expect(response.status).toBe(404);

@@ -14,16 +14,25 @@ import {
 import type { QueueRef, Repo } from '../../../model/repository.js';
 import type { QueueChange, SubmitOptions } from '../../../model/service.js';
 import type { Change } from '../../engine/changes.js';
+import type { QueueWriter } from '../../engine/types.js';
 
 export interface V1Change<S extends z.ZodType = z.ZodType> {
   /** What a request must be: the face refuses any other with 400. */
   schema: S;
-  /** The engine's operation the body asks for. */
-  toChange(body: z.output<S>): Change;
+  /** The engine's operation the body asks for; `writer`, who writes (a queue write keeps it, for `managedState`). */
+  toChange(body: z.output<S>, writer?: QueueWriter): Change;
 }
 
 // What the engine answers is v1's answer (updateQueue's queue), or there is none and v1 answers `{}`.
-export const change = <S extends z.ZodType>(schema: S, toChange: (body: z.output<S>) => Change): V1Change<S> => ({ schema, toChange });
+export const change = <S extends z.ZodType>(schema: S, toChange: (body: z.output<S>, writer?: QueueWriter) => Change): V1Change<S> => ({
+  schema,
+  toChange,
+});
+
+/** Terraform's write only: any other writer is the engine's default (a plain write), and the journal stays as it was. */
+function terraformOnly(writer: QueueWriter | undefined): { writer?: QueueWriter } {
+  return writer?.terraform ? { writer: { terraform: true } } : {};
+}
 
 export function queueRefOf(body: { repo: Repo; targetBranch: string }): QueueRef {
   return { repo: body.repo, targetBranch: body.targetBranch };
@@ -53,11 +62,18 @@ export const V1_CHANGES = {
     op: 'restartTestsOnPullRequest',
     input: { queue: queueRefOf(body), pr: body.pr.number },
   })),
-  createQueue: change(CreateQueueRequest, ({ mode, concurrency, ...ref }) => ({
+  createQueue: change(CreateQueueRequest, ({ mode, concurrency, ...ref }, writer) => ({
     op: 'createQueue',
-    input: { queue: queueRefOf(ref), settings: { ...(mode !== undefined && { mode }), ...(concurrency !== undefined && { concurrency }) } },
+    input: {
+      queue: queueRefOf(ref),
+      settings: { ...(mode !== undefined && { mode }), ...(concurrency !== undefined && { concurrency }) },
+      ...terraformOnly(writer),
+    },
   })),
-  updateQueue: change(UpdateQueueRequest, (body) => ({ op: 'updateQueue', input: { queue: queueRefOf(body), change: queueChangeOf(body) } })),
+  updateQueue: change(UpdateQueueRequest, (body, writer) => ({
+    op: 'updateQueue',
+    input: { queue: queueRefOf(body), change: queueChangeOf(body), ...terraformOnly(writer) },
+  })),
   deleteQueue: change(QueueRequest, (body) => ({ op: 'deleteQueue', input: { queue: queueRefOf(body) } })),
   // A body naming its repository by `repoId` reaches here with `repo` filled in (routes.ts resolves it first).
   setImpactedTargets: change(ServedSetImpactedTargetsRequest, ({ repo, ...body }) => {

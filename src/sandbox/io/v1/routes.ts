@@ -82,7 +82,7 @@ function mutation<S extends z.ZodType>({ schema, toChange }: V1Change<S>, author
       if ('answer' in resolved) return resolved;
       const refused = authorize?.(context, resolved.input);
       if (refused) return { answer: refused };
-      const change = toChange(resolved.input);
+      const change = toChange(resolved.input, { terraform: context.fromTerraform === true });
       const result = applyChange(context.engine, change);
       return { answer: jsonAnswer(result ?? {}), change };
     },

@@ -6,8 +6,7 @@ import type { SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { QueueRef, Repo } from '../../../model/repository.js';
 import { EngineRefusal, type QueueEngine, type RefusalKind } from '../../engine/engine.js';
 import { repositoryId } from '../../engine/ids.js';
-import type { PullRequestRecord } from '../../engine/state.js';
-import { firstSubmittedAt, pullRequestAt, pullRequestWithId, queueCreatedAt } from './engine-gaps.js';
+import type { PullRequestFacts } from '../../engine/facts.js';
 import { V2Error, type V2Context } from './route.js';
 import type { PullRequestSource, QueueIdentity } from './wire.js';
 
@@ -68,7 +67,7 @@ export function refusing<T>(codes: Partial<Record<RefusalKind, [number, string]>
 
 export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { ref: QueueRef } {
   const ref = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => engine.queueWithId(id));
-  return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: queueCreatedAt(engine, id) ?? engine.now.getTime() };
+  return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: engine.queueCreatedAt(ref) };
 }
 
 /** The queue `{id}` of the path names. */
@@ -78,19 +77,24 @@ export function pathQueue(context: V2Context): QueueIdentity & { ref: QueueRef }
 
 // ---------------------------------------------------------------- repositories
 
-/** The repository with this id, with a queue in it or looked up by URL before; undefined when unknown. */
+/**
+ * The repository with this id the engine knows (a queue, a PR, a lookup by URL named it), with the time it is shown
+ * as created: its first queue's creation, else when this run of the sandbox first showed it. Undefined when unknown.
+ */
 export function repositoryWithId(context: Pick<V2Context, 'engine' | 'repositories'>, id: string): { repo: Repo; since: number } | undefined {
   const wanted = id.toLowerCase();
-  const known = context.repositories.get(wanted);
-  if (known) return known;
   const repo = context.engine.repositoryWithId(wanted);
   if (!repo) return undefined;
-  const since = Math.min(
-    ...context.engine
-      .listQueues()
-      .filter(({ queue }) => repositoryId(queue.repo) === wanted)
-      .map(({ id: queueId }) => queueCreatedAt(context.engine, queueId) ?? context.engine.now.getTime()),
-  );
+  let since: number | undefined;
+  for (const { queue } of context.engine.listQueues()) {
+    if (repositoryId(queue.repo) !== wanted) continue;
+    const created = context.engine.queueCreatedAt(queue);
+    if (since === undefined || created < since) since = created;
+  }
+  if (since === undefined) {
+    since = context.repositories.get(wanted) ?? context.engine.now.getTime();
+    context.repositories.set(wanted, since);
+  }
   return { repo, since };
 }
 
@@ -105,14 +109,14 @@ export function requireRepository(context: Pick<V2Context, 'engine' | 'repositor
 export interface FoundPullRequest {
   repo: Repo;
   number: number;
-  record?: PullRequestRecord;
+  record?: PullRequestFacts;
   /** Its entry: the open one, else the one that changed last, in any queue of its repository. */
   entry?: { queueId: string; ref: QueueRef; view: SubmittedPullRequest };
 }
 
 /** The PR at these coordinates with its latest queue entry; undefined when the sandbox has never met it. */
 export function pullRequestAtCoordinates(engine: QueueEngine, repo: Repo, number: number): FoundPullRequest | undefined {
-  const record = pullRequestAt(engine, repo, number);
+  const record = engine.pullRequestFacts(repo, number);
   let entry: FoundPullRequest['entry'];
   for (const { id, queue } of engine.listQueues()) {
     if (repositoryId(queue.repo) !== repositoryId(repo)) continue;
@@ -133,12 +137,22 @@ export function pullRequestAtCoordinates(engine: QueueEngine, repo: Repo, number
   return { repo, number, ...(record && { record }), ...(entry && { entry }) };
 }
 
+/** The coordinates of the PR with this id, when the sandbox knows it. */
+export function pullRequestCoordinates(engine: QueueEngine, id: string): { repo: Repo; number: number } | undefined {
+  try {
+    return engine.pullRequestWithId(id);
+  } catch (error) {
+    if (error instanceof EngineRefusal && error.reason === 'pr_not_found') return undefined;
+    throw error;
+  }
+}
+
 /** The PR `{id}` of the path names: 400 when the id is no UUID, 404 PR_NOT_FOUND when the sandbox never met it. */
 export function pathPullRequest(context: V2Context): FoundPullRequest {
   const id = context.params.id ?? '';
   if (!UUID.test(id)) throw validationFailed(`id: "${id}" is not a UUID`);
-  const record = pullRequestWithId(context.engine, id);
-  const found = record && pullRequestAtCoordinates(context.engine, record.repo, record.number);
+  const coordinates = pullRequestCoordinates(context.engine, id);
+  const found = coordinates && pullRequestAtCoordinates(context.engine, coordinates.repo, coordinates.number);
   if (!found) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request with id ${id}`);
   return found;
 }
@@ -147,11 +161,21 @@ export function sourceOf(engine: QueueEngine, found: FoundPullRequest): PullRequ
   const source: PullRequestSource = {
     repo: found.repo,
     number: found.number,
-    createdAt: firstSubmittedAt(engine, found.repo, found.number) ?? engine.now.getTime(),
+    createdAt: engine.firstSubmittedAt(found.repo, found.number) ?? engine.now.getTime(),
   };
   if (found.record) source.record = found.record;
   if (found.entry) source.entry = { queueId: found.entry.queueId, view: found.entry.view };
   return source;
+}
+
+/** The queue a verification run belongs to, by the run's id; undefined when there is no such run. */
+export function runQueueId(engine: QueueEngine, runId: string): string | undefined {
+  try {
+    return engine.runWithId(runId).queueId;
+  } catch (error) {
+    if (error instanceof EngineRefusal && error.kind === 'not_found') return undefined;
+    throw error;
+  }
 }
 
 export function isUuid(text: string): boolean {

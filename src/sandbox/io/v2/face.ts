@@ -9,9 +9,8 @@ import type { Journaled } from '../../engine/changes.js';
 import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
 import { refuseBodyShape } from '../body.js';
 import type { SandboxClock } from '../clock.js';
-import { ERROR_CONTENT_TYPE, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
-import { isUuid } from './common.js';
-import { pullRequestWithId, queueIdOfRun } from './engine-gaps.js';
+import { ERROR_CONTENT_TYPE, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import { isUuid, pullRequestCoordinates, runQueueId } from './common.js';
 import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
 import {
   createQueue,
@@ -23,6 +22,7 @@ import {
   pauseQueue,
   queueMetrics,
   resumeQueue,
+  switchModes,
   updateConfig,
 } from './operations/queues.js';
 import {
@@ -30,9 +30,11 @@ import {
   getPullRequest,
   listQueuePullRequests,
   queueEntryEstimate,
+  reprioritize,
   resolveByCoordinates,
   restartTests,
   submitPullRequest,
+  updateQueueEntry,
   uploadImpactedTargets,
 } from './operations/pull-requests.js';
 import { getVerificationRun, listTestingResults } from './operations/runs.js';
@@ -43,7 +45,7 @@ import { RateLimiter } from './rate-limits.js';
 import {
   V2_PERMISSIONS,
   V2Error,
-  type KnownRepositories,
+  type RepositoriesSeen,
   type RateBucket,
   type V2Caller,
   type V2Context,
@@ -83,10 +85,22 @@ export const V2_ROUTES: readonly V2Route[] = [
   listPullRequestVerificationRuns,
   queueEntryHistory,
   queueEntryHistoryBatch,
+  // v2's changes to a queue's mode and to an entry.
+  switchModes,
+  reprioritize,
+  updateQueueEntry,
 ];
 
 /** The operations whose body is a JSON object the operation reads; the others' bodies are ignored, as documented. */
-const TAKES_BODY = new Set(['mergeQueues.create', 'mergeQueues.submitPullRequest', 'mergeQueues.updateConfig', 'impactedTargets.upload']);
+const TAKES_BODY = new Set([
+  'mergeQueues.create',
+  'mergeQueues.submitPullRequest',
+  'mergeQueues.updateConfig',
+  'impactedTargets.upload',
+  'mergeQueues.switchModes',
+  'pullRequests.reprioritize',
+  'pullRequests.updateQueueEntry',
+]);
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(['impactedTargets', 'requiredStatuses', 'allowedBotSubmitters']);
 
@@ -165,13 +179,11 @@ function keyIdOf(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
-const TERRAFORM = /terraform|opentofu/i;
-
 export class V2Face {
   private readonly keys: ReadonlyMap<string, ReadonlySet<V2Permission>> | undefined;
   private readonly limiter: RateLimiter | undefined;
   private readonly estimates: boolean;
-  private readonly repositories: KnownRepositories = new Map();
+  private readonly repositories: RepositoriesSeen = new Map();
 
   constructor(options: V2FaceOptions) {
     this.keys = options.keys === undefined ? undefined : new Map(options.keys.map(({ key, permissions }) => [key, new Set(permissions)]));
@@ -209,8 +221,7 @@ export class V2Face {
     }
     const permissions = key === undefined ? undefined : this.permissionsOf(key);
     if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', 'the API key is not valid for this sandbox');
-    const userAgent = `${request.headers['user-agent'] ?? ''} ${request.headers['x-source'] ?? ''}`;
-    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: TERRAFORM.test(userAgent) };
+    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: fromTerraform(request) };
 
     let body: unknown;
     if (method !== 'GET') {
@@ -303,20 +314,20 @@ function organizationOf(context: V2Context, pathname: string): string {
       const queue = engine.listQueues().find((listing) => listing.id === id);
       if (queue) return ownerOf(queue.queue.repo)!;
     } else if (pathname.startsWith('/v2/pull-requests/') && isUuid(id)) {
-      const record = pullRequestWithId(engine, id);
-      if (record) return ownerOf(record.repo)!;
+      const found = pullRequestCoordinates(engine, id);
+      if (found) return ownerOf(found.repo)!;
     } else if (pathname.startsWith('/v2/merge-queue-verification-runs/')) {
-      const queueId = queueIdOfRun(engine, id);
+      const queueId = runQueueId(engine, id);
       const queue = engine.listQueues().find((listing) => listing.id === queueId);
       if (queue) return ownerOf(queue.queue.repo)!;
     } else if (pathname.startsWith('/v2/repositories/')) {
-      const repo = context.repositories.get(id.toLowerCase())?.repo ?? engine.repositoryWithId(id);
+      const repo = engine.repositoryWithId(id);
       if (repo) return ownerOf(repo)!;
     }
   }
   const repositoryId = query.get('repositoryId') ?? (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).repositoryId : undefined);
   if (typeof repositoryId === 'string') {
-    const repo = context.repositories.get(repositoryId.toLowerCase())?.repo ?? engine.repositoryWithId(repositoryId);
+    const repo = engine.repositoryWithId(repositoryId);
     if (repo) return ownerOf(repo)!;
   }
   const providerUrl = query.get('providerUrl');

@@ -2,7 +2,6 @@
 // template, handed the caller (its key's permissions) and the path's parameters, answering as v2 answers (JSON,
 // the error envelope, 201/202/204). The dispatch, the credential check and the rate limits are the face's
 // (face.ts); the engine's work is the engine's.
-import type { Repo } from '../../../model/repository.js';
 import type { Journaled } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
 import type { SandboxClock } from '../clock.js';
@@ -33,12 +32,15 @@ export interface V2Context {
   body: unknown;
   /** False under `--estimates off`: the estimate answers 404 ESTIMATE_NOT_ENABLED. */
   estimates: boolean;
-  /** The repositories known so far beyond those with a queue (looked up by URL), for this run of the sandbox. */
-  repositories: KnownRepositories;
+  /** When this run of the sandbox first showed each repository without a queue in it (the engine knows which exist). */
+  repositories: RepositoriesSeen;
 }
 
-/** Repositories the face has met (a URL looked up), by id, with when it first met each. */
-export type KnownRepositories = Map<string, { repo: Repo; since: number }>;
+/**
+ * Repository id → when the face first showed it: its `createdAt` while no queue in it gives one. The engine keeps
+ * which repositories exist (knowRepository, journaled), not when it met them; this is the face's, for this run.
+ */
+export type RepositoriesSeen = Map<string, number>;
 
 export interface V2Answer {
   status: number;

@@ -5,8 +5,8 @@ import type { Queue, QueueSettings } from '../../../model/queue.js';
 import type { Repo } from '../../../model/repository.js';
 import type { TestingResult } from '../../../model/testing.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
-import type { PullRequestRecord } from '../../engine/state.js';
-import type { RunDetails } from '../../engine/types.js';
+import type { PullRequestFacts } from '../../engine/facts.js';
+import type { ManagedState } from '../../engine/state.js';
 
 /** v1's snake_case values as v2's camelCase ones (`merge_commit` → `mergeCommit`, `switching_modes` → `switchingModes`). */
 export function camel(value: string): string {
@@ -84,14 +84,15 @@ export interface QueueIdentity {
   createdAt: number;
 }
 
-export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, queue: Queue): Record<string, unknown> {
+/** `managedState`: who last wrote the queue, as the engine keeps it (the Queue view, v1's, has no such field). */
+export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, queue: Queue, managedState: ManagedState): Record<string, unknown> {
   return {
     id,
     repositoryId: repositoryId(repo),
     targetBranch,
     state: camel(queue.state),
     mode: V2_MODE_OF[queue.mode as keyof typeof V2_MODE_OF] ?? queue.mode,
-    managedState: 'manual',
+    managedState,
     createdAt: iso(createdAt),
     // The sandbox keeps no time of a queue's last change: its creation stands for it.
     updatedAt: iso(createdAt),
@@ -142,7 +143,7 @@ export interface PullRequestSource {
   repo: Repo;
   number: number;
   /** What the code host knows of it, when the sandbox has facts. */
-  record?: PullRequestRecord;
+  record?: PullRequestFacts;
   /** Its latest queue entry, with the queue's id. */
   entry?: { queueId: string; view: SubmittedPullRequest };
   createdAt: number;
@@ -237,75 +238,4 @@ export function testingResultJson(result: TestingResult): Record<string, unknown
   if (result.cycleConclusion !== undefined) json.entryConclusion = result.cycleConclusion;
   if (result.testRunId !== undefined) json.verificationRunId = result.testRunId;
   return json;
-}
-
-const CHECK_STATUSES: Record<string, string> = { QUEUED: 'queued', IN_PROGRESS: 'inProgress', COMPLETED: 'completed', PENDING: 'queued' };
-const CHECK_CONCLUSIONS: Record<string, string> = { SUCCESS: 'success', FAILURE: 'failure', CANCELLED: 'cancelled', ERROR: 'failure', TIMED_OUT: 'timeout' };
-
-export interface RunSource {
-  repo: Repo;
-  run: RunDetails;
-  updatedAt: number;
-  /** A PR's head SHA and title, by number. */
-  pullRequest(number: number): { sha: string; title: string };
-}
-
-export function verificationRunJson({ repo, run, updatedAt, pullRequest }: RunSource): Record<string, unknown> {
-  const prRef = (number: number) => ({ id: pullRequestId(repo, number), number, ...pullRequest(number), url: `${repositoryUrl(repo)}/pull/${number}` });
-  const checks: Record<string, unknown>[] = [];
-  for (const suite of run.checkSuites) {
-    for (const check of suite.checkRuns) {
-      checks.push({
-        id: `${run.testRunId}:${check.name}`,
-        name: check.name,
-        kind: 'checkRun',
-        status: CHECK_STATUSES[check.status ?? ''] ?? 'queued',
-        conclusion: CHECK_CONCLUSIONS[check.conclusion ?? ''] ?? 'neutral',
-        ...(check.status !== undefined && { providerStatus: check.status }),
-        ...(check.conclusion !== undefined && { providerConclusion: check.conclusion }),
-        url: check.url,
-        provider: 'github',
-      });
-    }
-  }
-  for (const status of run.statusChecks) {
-    const pending = status.state === undefined || status.state === 'PENDING';
-    checks.push({
-      id: `${run.testRunId}:${status.context}`,
-      name: status.context,
-      kind: 'statusCheck',
-      status: pending ? 'inProgress' : 'completed',
-      conclusion: pending ? 'neutral' : (CHECK_CONCLUSIONS[status.state ?? ''] ?? 'neutral'),
-      ...(status.state !== undefined && { providerConclusion: status.state }),
-      url: status.url ?? null,
-      provider: 'github',
-    });
-  }
-  const json: Record<string, unknown> = {
-    id: run.testRunId,
-    isBisection: run.queueType === 'bisection',
-    testBranch: run.testBranch,
-    testBranchSha: run.testBranchSha,
-    testBranchCommitUrl: `${repositoryUrl(repo)}/commit/${run.testBranchSha}`,
-    createdAt: run.createdAt,
-    updatedAt: iso(updatedAt),
-    status: camel(run.status ?? 'in_progress'),
-    requiredStatuses: [...run.requiredStatuses],
-    checks,
-    testedPullRequests: run.testedPullRequests.map((pr) => prRef(pr.prNumber)),
-    dependentPullRequests: (run.dependentPrs ?? []).map(prRef),
-  };
-  if (run.requiredStatusesSource !== undefined) json.requiredStatusesSource = camel(run.requiredStatusesSource);
-  if (run.impactedTargets !== undefined) {
-    json.impactedTargets = {
-      all: targetSetJson(run.impactedTargets),
-      ...(run.impactedTargetsForTestedPrs !== undefined && { testedPullRequestsOnly: targetSetJson(run.impactedTargetsForTestedPrs) }),
-    };
-  }
-  return json;
-}
-
-function targetSetJson(targets: readonly string[]): Record<string, unknown> {
-  if (targets.includes('ALL')) return { impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 };
-  return { impactsAllTargets: false, impactedTargets: [...targets], totalImpactedTargets: targets.length };
 }

@@ -1,12 +1,21 @@
 // Pull requests: found by coordinates or id, submitted to a queue, dequeued, restarted, listed by queue, their
 // estimate, and impacted-target uploads. A PR is addressed by its id (ids.ts `pullRequestId`); its queue entry is
 // its latest submission in any queue of its repository.
-import { ListQueuePullRequestsQuery, ResolvePullRequestsQuery, SubmitPullRequestRequest, UploadImpactedTargetsRequest } from '../../../../api/v2/schemas.js';
+import {
+  ListQueuePullRequestsQuery,
+  ReprioritizeRequest,
+  ResolvePullRequestsQuery,
+  SubmitPullRequestRequest,
+  UpdateQueueEntryRequest,
+  UploadImpactedTargetsRequest,
+} from '../../../../api/v2/schemas.js';
 import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
 import type { SubmitOptions } from '../../../../model/service.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, type PriorityName } from '../../../../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type PriorityName } from '../../../../model/vocabulary.js';
 import { perform } from '../../../engine/changes.js';
 import { pullRequestId } from '../../../engine/ids.js';
+import type { Actor } from '../../../engine/state.js';
+import type { EntryChange } from '../../../engine/types.js';
 import {
   type FoundPullRequest,
   parseBody,
@@ -20,7 +29,6 @@ import {
   sourceOf,
   validationFailed,
 } from '../common.js';
-import { firstSubmittedAt, pullRequestsOf } from '../engine-gaps.js';
 import { pageOf } from '../pages.js';
 import { V2Error, type V2Context, type V2Permission, type V2Route } from '../route.js';
 import { camel, estimateJson, pullRequestJson, snake } from '../wire.js';
@@ -29,6 +37,11 @@ import { camel, estimateJson, pullRequestJson, snake } from '../wire.js';
 function sends(body: unknown, key: string, value?: unknown): boolean {
   if (typeof body !== 'object' || body === null || !Object.hasOwn(body, key)) return false;
   return value === undefined || (body as Record<string, unknown>)[key] === value;
+}
+
+/** The caller as the engine records who made a write (the key's digest, never the key). */
+function actorOf(context: V2Context): Actor {
+  return { trunkUserId: context.caller.keyId };
 }
 
 function pullRequestAnswer(context: V2Context, found: FoundPullRequest | undefined, status = 200) {
@@ -53,16 +66,16 @@ export const resolveByCoordinates: V2Route = {
         if (found) rows.push(found);
       }
     } else if (repo && query.branch !== undefined) {
-      const fromBranch = pullRequestsOf(context.engine, repo).filter(
-        (record) => record.headBranch === query.branch && (query.baseBranch === undefined || record.baseBranch === query.baseBranch),
-      );
+      const fromBranch = context.engine
+        .pullRequestsOfRepository(repo)
+        .filter((record) => record.headBranch === query.branch && (query.baseBranch === undefined || record.baseBranch === query.baseBranch));
       // The open PR from that branch, else the most recently created.
-      const created = (number: number) => firstSubmittedAt(context.engine, repo, number) ?? 0;
+      const created = (number: number) => context.engine.firstSubmittedAt(repo, number) ?? 0;
       const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.sort((a, b) => created(b.number) - created(a.number))[0];
       const found = chosen && pullRequestAtCoordinates(context.engine, repo, chosen.number);
       if (found) rows = [found];
     } else if (repo) {
-      rows = pullRequestsOf(context.engine, repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
+      rows = context.engine.pullRequestsOfRepository(repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
     }
     // A read of several numbers leaves hasImpactedTargets out, as the service does.
     const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
@@ -176,14 +189,10 @@ export const submitPullRequest: V2Route = {
     const body = parseBody(SubmitPullRequestRequest, context.body);
     const queue = pathQueue(context);
     const options: SubmitOptions = {};
-    if (body.priorityName !== undefined) {
-      if (!Object.hasOwn(PRIORITY_NAMES, body.priorityName)) {
-        throw validationFailed(`priorityName: "${body.priorityName}" is not one of ${Object.keys(PRIORITY_NAMES).join(', ')}`);
-      }
-      options.priority = body.priorityName as PriorityName;
-    }
-    if (body.priorityValue !== undefined) options.priority = body.priorityValue;
+    const priority = priorityOf(body);
+    if (priority !== undefined) options.priority = priority;
     if (body.allowBatching !== undefined) options.noBatch = !body.allowBatching;
+    if (body.direct === true) options.direct = true;
     if (context.engine.getQueue(queue.ref).state === 'draining') {
       throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `the queue ${queue.id} is draining: it takes no new pull requests until it is resumed`);
     }
@@ -191,11 +200,22 @@ export const submitPullRequest: V2Route = {
     if (before?.record?.state === 'closed') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is closed`);
     if (before?.entry?.view.state === 'merged') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is already merged`);
     const { change } = refusing({ conflict: [409, 'PR_ALREADY_ENQUEUED'] }, () =>
-      perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options }),
+      perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options, actor: actorOf(context) }),
     );
     return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, queue.repo, body.number), 201), change };
   },
 };
+
+/** The priority a body asks for: a value 0..32767 as the schema bounds it, or a name (urgent, high, medium, low). */
+function priorityOf(body: { priorityValue?: number | undefined; priorityName?: string | undefined }): Priority | undefined {
+  if (body.priorityName !== undefined) {
+    if (!Object.hasOwn(PRIORITY_NAMES, body.priorityName)) {
+      throw validationFailed(`priorityName: "${body.priorityName}" is not one of ${Object.keys(PRIORITY_NAMES).join(', ')}`);
+    }
+    return body.priorityName as PriorityName;
+  }
+  return body.priorityValue;
+}
 
 /** The PR's live entry, or 409 PR_NOT_IN_ACTIVE_STATE. */
 function liveEntry(found: FoundPullRequest): NonNullable<FoundPullRequest['entry']> {
@@ -215,7 +235,7 @@ export const dequeue: V2Route = {
   handle: (context) => {
     const found = pathPullRequest(context);
     const entry = liveEntry(found);
-    const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number });
+    const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) });
     return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
   },
 };
@@ -236,9 +256,56 @@ export const restartTests: V2Route = {
       );
     }
     const { change } = refusing({ invalid: [422, 'PR_TESTS_NOT_RESTARTABLE'] }, () =>
-      perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number }),
+      perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) }),
     );
     return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+  },
+};
+
+/** A change to a live entry (reprioritize, the queue-entry patch): 409 PR_NOT_IN_ACTIVE_STATE when there is none. */
+function changeEntry(context: V2Context, found: FoundPullRequest, change: EntryChange) {
+  const entry = liveEntry(found);
+  const { change: journaled } = refusing({ conflict: [409, 'PR_NOT_IN_ACTIVE_STATE'], not_found: [409, 'PR_NOT_IN_ACTIVE_STATE'] }, () =>
+    perform(context.engine, 'updateQueueEntry', { queue: entry.ref, pr: found.number, change, actor: actorOf(context) }),
+  );
+  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change: journaled };
+}
+
+export const reprioritize: V2Route = {
+  method: 'POST',
+  path: '/v2/pull-requests/{id}/reprioritize',
+  operationId: 'pullRequests.reprioritize',
+  needs: () => ['priority'],
+  handle: (context) => {
+    const body = parseBody(ReprioritizeRequest, context.body);
+    const priority = priorityOf(body)!;
+    return changeEntry(context, pathPullRequest(context), { priority });
+  },
+};
+
+export const updateQueueEntry: V2Route = {
+  method: 'PATCH',
+  path: '/v2/pull-requests/{id}/queue-entry',
+  operationId: 'pullRequests.updateQueueEntry',
+  // By the keys sent (NOTES §2): allowBatching at all, whichever value; direct at all, true or false.
+  needs: ({ body }) => {
+    const needs: V2Permission[] = [];
+    if (sends(body, 'priorityValue') || sends(body, 'priorityName')) needs.push('priority');
+    if (sends(body, 'allowBatching')) needs.push('skip-batching');
+    if (sends(body, 'direct')) needs.push('direct');
+    return needs;
+  },
+  handle: (context) => {
+    if (sends(context.body, 'skipsTheLine')) {
+      throw validationFailed('skipsTheLine: not accepted; an entry skips the line by its priority (priorityValue 0, priorityName urgent)');
+    }
+    const body = parseBody(UpdateQueueEntryRequest, context.body);
+    const change: EntryChange = {};
+    const priority = priorityOf(body);
+    if (priority !== undefined) change.priority = priority;
+    if (body.allowBatching !== undefined) change.noBatch = !body.allowBatching;
+    if (body.direct !== undefined) change.direct = body.direct;
+    return changeEntry(context, pathPullRequest(context), change);
   },
 };
 
@@ -252,7 +319,7 @@ export const uploadImpactedTargets: V2Route = {
     const { repo } = requireRepository(context, body.repositoryId);
     let number = body.number;
     if (number === undefined) {
-      const fromBranch = pullRequestsOf(context.engine, repo).filter((record) => record.headBranch === body.branch);
+      const fromBranch = context.engine.pullRequestsOfRepository(repo).filter((record) => record.headBranch === body.branch);
       const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.at(-1);
       if (!chosen) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request from branch ${body.branch} in ${repo.owner}/${repo.name}`);
       number = chosen.number;

@@ -1,17 +1,35 @@
 // Merge queues: listed, read, created, deleted, paused, resumed, drained, configured, and their metrics. Every
 // change is the engine's operation (engine/changes.ts), journaled as v1's are.
-import { CreateMergeQueueRequest, ListMergeQueuesQuery, OrganizationMetricsQuery, UpdateMergeQueueConfigRequest } from '../../../../api/v2/schemas.js';
+import {
+  CreateMergeQueueRequest,
+  ListMergeQueuesQuery,
+  OrganizationMetricsQuery,
+  SwitchModesRequest,
+  UpdateMergeQueueConfigRequest,
+} from '../../../../api/v2/schemas.js';
 import type { QueueChange } from '../../../../model/service.js';
 import type { SettableQueueState } from '../../../../model/vocabulary.js';
 import { perform, type Change } from '../../../engine/changes.js';
+import type { QueueWriter } from '../../../engine/types.js';
+import type { QueueRef } from '../../../../model/repository.js';
 import { repositoryId } from '../../../engine/ids.js';
 import { METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
 import { parseBody, parseQuery, pathQueue, queueWithId, refusing, requireRepository, validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
 import { V2Error, type V2Context, type V2Handled, type V2Route } from '../route.js';
-import { CAMEL_CONFIG_FIELDS, CONFIG_FIELDS, MODEL_MODE_OF, queueJson, snake, stateChangeJson } from '../wire.js';
+import { CAMEL_CONFIG_FIELDS, CONFIG_FIELDS, MODEL_MODE_OF, type QueueIdentity, queueJson, snake, stateChangeJson } from '../wire.js';
 
 const SETTINGS: V2Route['needs'] = () => ['settings'];
+
+/** Who writes the queue, for its `managedState`: Terraform (or OpenTofu) by the request's headers, or anyone else. */
+function writerOf(context: V2Context): QueueWriter {
+  return { terraform: context.caller.fromTerraform };
+}
+
+/** The MergeQueue as it stands now, with who last wrote it. */
+function queueAnswer(context: V2Context, queue: QueueIdentity & { ref: QueueRef }): Record<string, unknown> {
+  return queueJson(queue, context.engine.getQueue(queue.ref), context.engine.managedStateOf(queue.ref));
+}
 
 export const listQueues: V2Route = {
   method: 'GET',
@@ -31,7 +49,7 @@ export const listQueues: V2Route = {
       query,
       rows,
       (row) => row.id,
-      (row) => queueJson(queueWithId(context.engine, row.id), context.engine.getQueue(row.queue)),
+      (row) => queueAnswer(context, queueWithId(context.engine, row.id)),
     );
     return { answer: { status: 200, json: page } };
   },
@@ -43,7 +61,7 @@ export const getQueue: V2Route = {
   operationId: 'mergeQueues.get',
   handle: (context) => {
     const queue = pathQueue(context);
-    return { answer: { status: 200, json: queueJson(queue, context.engine.getQueue(queue.ref)) } };
+    return { answer: { status: 200, json: queueAnswer(context, queue) } };
   },
 };
 
@@ -60,16 +78,17 @@ export const createQueue: V2Route = {
       ...(body.mode !== undefined && { mode: MODEL_MODE_OF[body.mode] }),
       ...(body.concurrency !== undefined && { concurrency: body.concurrency }),
     };
-    const created = refusing({ conflict: [409, 'QUEUE_ALREADY_EXISTS'] }, () => perform(context.engine, 'createQueue', { queue: ref, settings }));
+    const writer = writerOf(context);
+    const created = refusing({ conflict: [409, 'QUEUE_ALREADY_EXISTS'] }, () => perform(context.engine, 'createQueue', { queue: ref, settings, writer }));
     const changes: Change[] = [created.change];
     // As the service does it: the two settings create does not take are a second write.
     const later: QueueChange = {};
     if (body.bisectionConcurrency !== undefined)
       later.bisectionConcurrency = bisectionConcurrencyOf(body.bisectionConcurrency, body.concurrency ?? context.engine.getQueue(ref).concurrency);
     if (body.enqueueingLabel !== undefined) later.enqueueingLabel = body.enqueueingLabel;
-    if (Object.keys(later).length > 0) changes.push(perform(context.engine, 'updateQueue', { queue: ref, change: later }).change);
+    if (Object.keys(later).length > 0) changes.push(perform(context.engine, 'updateQueue', { queue: ref, change: later, writer }).change);
     const id = context.engine.queueIdOf(ref);
-    return { answer: { status: 201, json: queueJson(queueWithId(context.engine, id), context.engine.getQueue(ref)) }, change: changes };
+    return { answer: { status: 201, json: queueAnswer(context, queueWithId(context.engine, id)) }, change: changes };
   },
 };
 
@@ -103,7 +122,7 @@ function stateWrite(name: 'pause' | 'resume' | 'drain', state: SettableQueueStat
       const queue = pathQueue(context);
       const now = context.engine.getQueue(queue.ref);
       if (now.state === state) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
-      const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state } });
+      const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state }, writer: writerOf(context) });
       return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
     },
   };
@@ -112,6 +131,28 @@ function stateWrite(name: 'pause' | 'resume' | 'drain', state: SettableQueueStat
 export const pauseQueue = stateWrite('pause', 'paused');
 export const resumeQueue = stateWrite('resume', 'running');
 export const drainQueue = stateWrite('drain', 'draining');
+
+/** A real conversion between queue and graph (NOTES §5): the same mode changes nothing; a second meanwhile is 409. */
+export const switchModes: V2Route = {
+  method: 'POST',
+  path: '/v2/merge-queues/{id}/switch-modes',
+  operationId: 'mergeQueues.switchModes',
+  needs: SETTINGS,
+  handle: (context) => {
+    const body = parseBody(SwitchModesRequest, context.body);
+    const queue = pathQueue(context);
+    const now = context.engine.getQueue(queue.ref);
+    const mode = MODEL_MODE_OF[body.mode];
+    if (now.state === 'switching_modes') {
+      throw new V2Error(409, 'MODE_CHANGE_IN_PROGRESS', `the queue ${queue.id} is switching modes: wait until it is done`);
+    }
+    if (now.mode === mode) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
+    const { result, change } = refusing({ conflict: [409, 'MODE_CHANGE_IN_PROGRESS'] }, () =>
+      perform(context.engine, 'switchModes', { queue: queue.ref, mode, writer: writerOf(context) }),
+    );
+    return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
+  },
+};
 
 /** Settings v2 has that the sandbox keeps at one value: a write of another value is refused rather than lost. */
 const FIXED_SETTINGS: Readonly<Record<string, unknown>> = {
@@ -149,9 +190,9 @@ export const updateConfig: V2Route = {
     if (patch.bisectionConcurrency !== undefined) {
       change.bisectionConcurrency = bisectionConcurrencyOf(patch.bisectionConcurrency, patch.concurrency ?? current.concurrency);
     }
-    if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueJson(queue, current) } };
-    const { result, change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange });
-    return { answer: { status: 200, json: queueJson(queue, result) }, change: journaled };
+    if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueAnswer(context, queue) } };
+    const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: writerOf(context) });
+    return { answer: { status: 200, json: queueAnswer(context, queue) }, change: journaled };
   },
 };
 

@@ -1,5 +1,6 @@
 // Repositories: found by their provider URL (known from then on, NOTES §17) or by id.
 import { ResolveRepositoryQuery } from '../../../../api/v2/schemas.js';
+import { perform } from '../../../engine/changes.js';
 import { repositoryId } from '../../../engine/ids.js';
 import { isUuid, parseQuery, repositoryWithId, requireRepository, validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
@@ -20,10 +21,11 @@ export const resolveByProviderUrl: V2Route = {
       throw new V2Error(404, 'PROVIDER_URL_NOT_FOUND', `no repository at "${query.providerUrl}": give its https://host/owner/name URL`);
     }
     const repo = { host: match[1]!.toLowerCase(), owner: match[2]!, name: match[3]! };
-    const id = repositoryId(repo);
-    // Known on first use: a queue may then be created in it, and it reads back by id.
-    const known = repositoryWithId(context, id) ?? { repo, since: context.engine.now.getTime() };
-    context.repositories.set(id, known);
+    // Known from the first lookup on (journaled, so across restarts): a queue may then be created in it, and it
+    // reads back by id. A repository already known is not written again.
+    const fresh = context.engine.repositoryWithId(repositoryId(repo)) === undefined;
+    const { change } = fresh ? perform(context.engine, 'knowRepository', { repo }) : { change: undefined };
+    const known = repositoryWithId(context, repositoryId(repo))!;
     const page = pageOf(
       'repositories.resolveByProviderUrl',
       context.query,
@@ -32,7 +34,7 @@ export const resolveByProviderUrl: V2Route = {
       (row) => repositoryId(row.repo),
       (row) => repositoryJson(row.repo, row.since),
     );
-    return { answer: { status: 200, json: page } };
+    return { answer: { status: 200, json: page }, ...(change && { change }) };
   },
 };
 

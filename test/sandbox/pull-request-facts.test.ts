@@ -1,0 +1,42 @@
+// The engine's read-only answers about PRs and queues the v2 face needs (pull-request-facts.ts): a PR's host facts by
+// coordinates, a repository's PRs, a queue's creation time, a PR's first submission. Each is a copy, and none
+// changes the state.
+import { expect, it } from 'vitest';
+import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+
+const START = Date.parse('2026-01-01T00:00:00.000Z');
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const OTHER = { host: 'github.com', owner: 'acme', name: 'gadgets' };
+const MAIN = { repo: REPO, targetBranch: 'main' };
+
+it('answers facts, PRs, creation and first submission without changing the state', () => {
+  const engine = QueueEngine.create({ now: START });
+  engine.describePullRequest({ repo: REPO, number: 9, title: 'Nine', author: 'ada', headBranch: 'ada/nine', state: 'draft' });
+  engine.describePullRequest({ repo: OTHER, number: 1 });
+  engine.advance(60);
+  engine.createQueue(MAIN);
+  engine.advance(60);
+  engine.submitPullRequest(MAIN, 4);
+  engine.cancelPullRequest(MAIN, 4);
+  engine.advance(60);
+  engine.submitPullRequest(MAIN, 4);
+  const revision = engine.revision;
+  const document = engine.serialize();
+
+  expect(engine.pullRequestFacts(REPO, 9)).toMatchObject({ title: 'Nine', author: 'ada', headBranch: 'ada/nine', state: 'draft' });
+  expect(engine.pullRequestFacts(REPO, 4)).toMatchObject({ title: 'PR #4', baseBranch: 'main', state: 'open' });
+  expect(engine.pullRequestFacts(REPO, 5)).toBeUndefined();
+  expect(engine.pullRequestsOfRepository(REPO).map((facts) => facts.number)).toEqual([4, 9]);
+  expect(engine.queueCreatedAt(MAIN)).toBe(START + 60_000);
+  expect(engine.firstSubmittedAt(REPO, 4)).toBe(START + 120_000);
+  expect(engine.firstSubmittedAt(REPO, 9)).toBeUndefined();
+  expect(() => engine.queueCreatedAt({ repo: REPO, targetBranch: 'next' })).toThrow(EngineRefusal);
+
+  // Copies: changing an answer changes nothing in the engine.
+  const facts = engine.pullRequestFacts(REPO, 9)!;
+  facts.title = 'changed';
+  facts.repo.name = 'changed';
+  expect(engine.pullRequestFacts(REPO, 9)?.title).toBe('Nine');
+  expect(engine.revision).toBe(revision);
+  expect(engine.serialize()).toBe(document);
+});
