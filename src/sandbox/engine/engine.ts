@@ -108,6 +108,8 @@ export class EngineRefusal extends Error {
 
 export class QueueEngine {
   private readonly world: QueueWorld;
+  /** The next event as last found, and the count of changes it was found at: ticks before it need not look again. */
+  private quiet: { changes: number; due: number | undefined } | undefined;
   /** PR id → its key in state.pullRequests: derived, never saved. */
   private readonly pullRequestKeysById = new Map<string, string>();
 
@@ -164,10 +166,20 @@ export class QueueEngine {
     // A clock sped up far enough would run past the dates a Date can show: the engine's time stops there.
     const target = Math.min(toMs(now), LATEST_TIME_MS);
     if (!(target >= this.state.now)) return false;
+    // Nothing changed since the next event was found, and it is still ahead: time passes, nothing happens. (An
+    // event is always after the instant it was looked for from, so none can have come due in between.)
+    const quiet = this.quiet;
+    if (quiet && quiet.changes === this.world.changes && (quiet.due === undefined || target < quiet.due)) {
+      this.state.now = target;
+      return false;
+    }
     let settled = false;
     for (;;) {
       const { due, queues } = this.nextEvents();
-      if (due === undefined || due > target) break;
+      if (due === undefined || due > target) {
+        this.quiet = { changes: this.world.changes, due };
+        break;
+      }
       this.state.now = Math.max(this.state.now, due);
       for (const queue of queues) settleQueue(this.world, queue);
       settled = true;

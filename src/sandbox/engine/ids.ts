@@ -11,7 +11,21 @@ export function deterministicUuid(seed: string, counter: number): string {
 
 /** A repository's id: a UUID of version 4 layout from its coordinates ; the same coordinates, the same id. */
 export function repositoryId(repo: { host: string; owner: string; name: string }): string {
-  return deterministicUuid(`repository:${repo.host}/${repo.owner}/${repo.name}`, 0);
+  return remembered(`repository:${repo.host}/${repo.owner}/${repo.name}`);
+}
+
+/** Ids asked for again and again (every answer names its PR and repository): each digest made once. */
+const REMEMBERED = new Map<string, string>();
+const REMEMBERED_MAX = 100_000;
+
+function remembered(name: string): string {
+  let id = REMEMBERED.get(name);
+  if (id === undefined) {
+    id = deterministicUuid(name, 0);
+    if (REMEMBERED.size >= REMEMBERED_MAX) REMEMBERED.clear();
+    REMEMBERED.set(name, id);
+  }
+  return id;
 }
 
 /**
@@ -19,7 +33,7 @@ export function repositoryId(repo: { host: string; owner: string; name: string }
  * state files without being stored. Not its queue entry's id, which is the submission's.
  */
 export function pullRequestId(repo: { host: string; owner: string; name: string }, number: number): string {
-  return deterministicUuid(`pull-request:${repo.host}/${repo.owner}/${repo.name}#${number}`, 0);
+  return remembered(`pull-request:${repo.host}/${repo.owner}/${repo.name}#${number}`);
 }
 
 /** A 40-hex commit SHA standing for whatever `text` names. */

@@ -182,7 +182,21 @@ function closeByLingering(response: ServerResponse): void {
 }
 
 /** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
+/**
+ * A v2 target in the plain form clients send (`/v2/pull-requests/<id>?limit=5`): letters, digits and the few
+ * marks ids and queries use, no dot segment, no escape in the path. Such a target is split as it stands, which is
+ * what the URL parser would make of it; anything else goes the long way.
+ */
+const PLAIN_V2_TARGET = /^\/v2\/(?![^?]*\/\.)[A-Za-z0-9._~\-/]*(\?[A-Za-z0-9._~\-=&%,:+]*)?$/;
+const NO_QUERY_V2 = new URLSearchParams();
+
 async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch, v2: V2Face, v2Host: V2Host): Promise<Answer> {
+  const target = request.url ?? '';
+  if (PLAIN_V2_TARGET.test(target)) {
+    const mark = target.indexOf('?');
+    if (mark < 0) return v2.answer(request, target, NO_QUERY_V2, v2Host, target);
+    return v2.answer(request, target.slice(0, mark), new URLSearchParams(target.slice(mark + 1)), v2Host, target);
+  }
   // Most requests name a route exactly, and need no URL parsed to find it.
   const exact = exactRoute(request.url);
   const url = exact ? undefined : requestTarget(request.url);

@@ -4,6 +4,7 @@
 // envelope `{"error": {"code", "message"}}`, except a 429, which is bare (NOTES §9, §17).
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { QueueRef } from '../../../model/repository.js';
 import { BODY_LIMIT_BYTES } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
 import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
@@ -145,8 +146,23 @@ const TEMPLATES: readonly Template[] = V2_ROUTES.map((route) => {
   return { route, segments, params: segments.filter((segment) => segment.startsWith('{')).length };
 }).sort((a, b) => a.params - b.params);
 
+type FoundRoute = { route: V2Route; params: Readonly<Record<string, string>> };
+
+/** Paths asked for lately and what they found: a client polls the same few ids (a bounded memo). */
+const FOUND = new Map<string, FoundRoute | undefined>();
+const FOUND_MAX = 1_000;
+
 /** The route for this method and path, with the path's parameters; literal segments win over `{id}`. */
-export function findV2Route(method: string, pathname: string): { route: V2Route; params: Record<string, string> } | undefined {
+export function findV2Route(method: string, pathname: string): FoundRoute | undefined {
+  const key = `${method} ${pathname}`;
+  if (FOUND.has(key)) return FOUND.get(key);
+  const found = matchRoute(method, pathname);
+  if (FOUND.size >= FOUND_MAX) FOUND.clear();
+  FOUND.set(key, found);
+  return found;
+}
+
+function matchRoute(method: string, pathname: string): FoundRoute | undefined {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
   for (const template of TEMPLATES) {
     if (template.route.method !== method || template.segments.length !== segments.length) continue;
@@ -175,15 +191,50 @@ export function envelope(status: number, code: string, message: string): Answer 
   return { status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify({ error: { code, message } }), headers: { 'x-request-id': randomUUID() } };
 }
 
+const KEY_IDS = new Map<string, string>();
+
+/** A key's non-secret name: a digest, made once per key (a fleet sends the same few keys all day). */
 function keyIdOf(key: string): string {
-  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+  let id = KEY_IDS.get(key);
+  if (id === undefined) {
+    id = createHash('sha256').update(key).digest('hex').slice(0, 16);
+    if (KEY_IDS.size < 10_000) KEY_IDS.set(key, id);
+  }
+  return id;
 }
+
+/**
+ * The reads whose answer depends on the state alone (not on the clock, as an estimate's or the metrics' window
+ * does, nor on the caller): kept until the state changes, as v1's reads are, since a fleet polls the same PRs
+ * and queues over and over.
+ */
+const KEPT_READS: ReadonlySet<string> = new Set([
+  'pullRequests.get',
+  'pullRequests.resolveByCoordinates',
+  'pullRequests.queueEntryHistory',
+  'pullRequests.queueEntryHistoryBatch',
+  'pullRequests.listVerificationRuns',
+  'mergeQueues.get',
+  'mergeQueues.list',
+  'mergeQueues.listPullRequests',
+  'mergeQueues.order',
+  'mergeQueues.graph',
+  'mergeQueues.listVerificationRuns',
+  'mergeQueueVerificationRuns.get',
+  'repositories.get',
+]);
+/** Past this many kept answers the oldest go: distinct reads between two changes are few unless someone walks ids. */
+const KEPT_READS_MAX = 1_000;
 
 export class V2Face {
   private readonly keys: ReadonlyMap<string, ReadonlySet<V2Permission>> | undefined;
   private readonly limiter: RateLimiter | undefined;
   private readonly estimates: boolean;
   private readonly repositories: RepositoriesSeen = new Map();
+  private readonly allPermissions: ReadonlySet<V2Permission> = new Set(V2_PERMISSIONS);
+  /** Answers of KEPT_READS by request target, valid while the engine is at `keptRevision`. */
+  private readonly kept = new Map<string, Answer>();
+  private keptRevision = -1;
 
   constructor(options: V2FaceOptions) {
     this.keys = options.keys === undefined ? undefined : new Map(options.keys.map(({ key, permissions }) => [key, new Set(permissions)]));
@@ -194,7 +245,7 @@ export class V2Face {
   /** The permissions of a key, or undefined when the sandbox does not take it. */
   permissionsOf(key: string): ReadonlySet<V2Permission> | undefined {
     if (this.keys) return this.keys.get(key);
-    return key.startsWith(ANY_KEY_PREFIX) && key.length > ANY_KEY_PREFIX.length ? new Set(V2_PERMISSIONS) : undefined;
+    return key.startsWith(ANY_KEY_PREFIX) && key.length > ANY_KEY_PREFIX.length ? this.allPermissions : undefined;
   }
 
   /** The key of an `Authorization: Bearer <key>` header, or undefined. */
@@ -204,7 +255,8 @@ export class V2Face {
     return match ? match[1] : undefined;
   }
 
-  async answer(request: IncomingMessage, pathname: string, query: URLSearchParams, host: V2Host): Promise<Answer> {
+  /** `target`: the request target as sent, when it is the path and query as given (it keys the kept reads). */
+  async answer(request: IncomingMessage, pathname: string, query: URLSearchParams, host: V2Host, target?: string): Promise<Answer> {
     // A path the API does not have is 404 whatever the credential (the sandbox's v1 tests rely on it).
     const method = request.method ?? '';
     const found = findV2Route(method, pathname);
@@ -221,7 +273,8 @@ export class V2Face {
     }
     const permissions = key === undefined ? undefined : this.permissionsOf(key);
     if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', 'the API key is not valid for this sandbox');
-    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: fromTerraform(request) };
+    // Only a write can make a queue Terraform's: a read need not look at its headers.
+    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: method !== 'GET' && fromTerraform(request) };
 
     let body: unknown;
     if (method !== 'GET') {
@@ -263,6 +316,14 @@ export class V2Face {
       if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
     }
     host.prepare(method !== 'GET');
+    if (host.engine.revision !== this.keptRevision) {
+      this.kept.clear();
+      this.keptRevision = host.engine.revision;
+    }
+    const keepable = method === 'GET' && KEPT_READS.has(route.operationId);
+    const keptAs = keepable ? (target ?? `${pathname}?${query.toString()}`) : '';
+    const kept = keepable ? this.kept.get(keptAs) : undefined;
+    if (kept) return { ...kept, headers: { 'x-request-id': randomUUID() } };
 
     const missing = (route.needs?.(context) ?? []).filter((permission) => !permissions.has(permission));
     if (missing.length > 0) {
@@ -289,9 +350,26 @@ export class V2Face {
     }
     const { answer } = handled;
     const headers = { 'x-request-id': randomUUID() };
-    if (answer.json !== undefined) return { status: answer.status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(answer.json), headers };
+    if (answer.json !== undefined) {
+      const made: Answer = { status: answer.status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(answer.json), headers };
+      if (keepable && answer.status === 200 && changes.length === 0 && host.engine.revision === this.keptRevision) {
+        if (this.kept.size >= KEPT_READS_MAX) this.kept.delete(this.kept.keys().next().value!);
+        this.kept.set(keptAs, made);
+      }
+      return made;
+    }
     if (answer.text !== undefined) return { status: answer.status, contentType: answer.contentType ?? 'text/plain', body: answer.text, headers };
     return { status: answer.status, contentType: JSON_CONTENT_TYPE, body: '', headers };
+  }
+}
+
+/** The queue with this id, or undefined: without sorting every queue, as listing them would. */
+function queueRefWithId(engine: QueueEngine, id: string): QueueRef | undefined {
+  try {
+    return engine.queueWithId(id);
+  } catch (error) {
+    if (error instanceof EngineRefusal) return undefined;
+    throw error;
   }
 }
 
@@ -311,15 +389,15 @@ function organizationOf(context: V2Context, pathname: string): string {
   const id = params.id;
   if (id !== undefined) {
     if (pathname.startsWith('/v2/merge-queues/')) {
-      const queue = engine.listQueues().find((listing) => listing.id === id);
-      if (queue) return ownerOf(queue.queue.repo)!;
+      const queue = queueRefWithId(engine, id);
+      if (queue) return ownerOf(queue.repo)!;
     } else if (pathname.startsWith('/v2/pull-requests/') && isUuid(id)) {
       const found = pullRequestCoordinates(engine, id);
       if (found) return ownerOf(found.repo)!;
     } else if (pathname.startsWith('/v2/merge-queue-verification-runs/')) {
       const queueId = runQueueId(engine, id);
-      const queue = engine.listQueues().find((listing) => listing.id === queueId);
-      if (queue) return ownerOf(queue.queue.repo)!;
+      const queue = queueId === undefined ? undefined : queueRefWithId(engine, queueId);
+      if (queue) return ownerOf(queue.repo)!;
     } else if (pathname.startsWith('/v2/repositories/')) {
       const repo = engine.repositoryWithId(id);
       if (repo) return ownerOf(repo)!;
