@@ -80,10 +80,27 @@ function readCache(path) {
   try {
     const file = fs.readFileSync(path);
     const data = file.subarray(4);
-    return file.length > 4 && file.readUInt32LE(0) === require('node:zlib').crc32(data) ? data : undefined;
+    return file.length > 4 && file.readUInt32LE(0) === crc32(data) ? data : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * node:zlib's crc32 loads zlib and the streams under it, some 2 ms of every start before the first request; the
+ * binding it calls costs nothing. process.binding is deprecated (DEP0111) but warns only under
+ * --pending-deprecation, where (or on a Node without the binding) node:zlib it is: no warning of ours on stderr.
+ */
+function crc32(data) {
+  const flag = /(^|\s)--pending[-_]deprecation\b/;
+  const warns = process.env.NODE_PENDING_DEPRECATION === '1' || flag.test(process.execArgv.join(' ')) || flag.test(process.env.NODE_OPTIONS ?? '');
+  if (!warns && typeof process.binding === 'function') {
+    try {
+      const binding = process.binding('zlib');
+      if (typeof binding.crc32 === 'function') return binding.crc32(data, 0) >>> 0;
+    } catch {}
+  }
+  return require('node:zlib').crc32(data);
 }
 
 /**
@@ -94,7 +111,7 @@ function saveCache(script, path) {
   try {
     const data = script.createCachedData();
     const sum = Buffer.alloc(4);
-    sum.writeUInt32LE(require('node:zlib').crc32(data));
+    sum.writeUInt32LE(crc32(data));
     const dir = dirname(path);
     makeDir(dir);
     const partial = `${path}.${process.pid}`;
