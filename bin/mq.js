@@ -38,7 +38,8 @@ function runBundle(file, command) {
   const vm = require('node:vm');
   const cache = cacheFile(source, command);
   const cachedData = cache && readCache(cache);
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // The bundle is the function Node would wrap a CommonJS module in (scripts/build.mjs), its text compiled as read.
+  const script = new vm.Script(source, {
     filename: file,
     cachedData,
     // cosmiconfig's import() of a config module, which mq never asks for (src/config/config-loader.ts).

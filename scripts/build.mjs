@@ -95,7 +95,9 @@ async function writeOutputs(files) {
  * source map is an index map, a section per chunk.
  */
 async function oneFile(outputs) {
-  const STRICT = '"use strict";\n';
+  // The file is a function expression, the wrapper Node would give a CommonJS module: bin/mq.js compiles the
+  // text it read as it is, where a wrapper added there made V8 copy the whole megabyte into a string of its own.
+  const WRAPPER = '(function (exports, require, module, __filename, __dirname) {"use strict";\n';
   const MODULE_URL = 'var __mqModuleUrl = require("node:url").pathToFileURL(__filename).href;\n';
   const chunks = await Promise.all(
     outputs.map(async (output) => {
@@ -114,7 +116,7 @@ async function oneFile(outputs) {
     }),
   );
   if (!chunks.some((chunk) => chunk.name === MAIN)) throw new Error(`no ${MAIN} among the chunks`);
-  let text = `${STRICT}${MODULE_URL}var __mqChunks = {\n`;
+  let text = `${WRAPPER}${MODULE_URL}var __mqChunks = {\n`;
   let line = 3;
   const sections = [];
   for (const chunk of chunks) {
@@ -124,7 +126,7 @@ async function oneFile(outputs) {
     text += `${chunk.code}},\n`;
     line += chunk.code.split('\n').length;
   }
-  text += `};\n${LOADER}(__mqChunks, require);\n`;
+  text += `};\n${LOADER}(__mqChunks, require);\n})\n`;
   return [
     { path: join(root, 'dist/mq.cjs'), text },
     { path: join(root, 'dist/mq.cjs.map'), text: JSON.stringify({ version: 3, file: 'mq.cjs', sections }) },
