@@ -47,8 +47,11 @@ function runBundle(file, command) {
   });
   if (cache && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => saveCache(script, cache));
   const bundle = { exports: {} };
-  // A require of dist/, as the file's own would be: the bundle requires the libraries apart from it there (lib/).
-  script.runInThisContext()(bundle.exports, require('node:module').createRequire(file), bundle, file, dirname(file));
+  // A require of dist/, as the file's own would be: the bundle requires Node's modules, and the libraries apart
+  // from it there (./lib/, scripts/build.mjs), nothing else. Not node:module's createRequire: loading node:module
+  // (and the source maps module it loads) is a few tenths of a millisecond of every start.
+  const fromDist = (id) => require(id.startsWith('./') ? join(dirname(file), id) : id);
+  script.runInThisContext()(bundle.exports, fromDist, bundle, file, dirname(file));
 }
 
 /**
