@@ -287,10 +287,27 @@ function generatedChecks() {
         // One bundle: the writer knows the schemas' transforms by the very functions (check-runtime.ts `portable`).
         const both = `export { SCHEMAS } from ${JSON.stringify(args.path)}; export { checksModule } from ${JSON.stringify(join(root, 'src/api/check-source.ts'))};`;
         const { SCHEMAS, checksModule } = await evaluate({ stdin: { contents: both, resolveDir: root, loader: 'ts' } });
-        return { contents: checksModule(SCHEMAS, runtimePath), loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: lazyChecks(checksModule(SCHEMAS, runtimePath), args.path), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
+}
+
+/**
+ * The checks made on first use, each: a command checks a few requests and answers of the API's hundred, and
+ * making them all (their closures, their patterns) was a share of every start's work and allocation. Each entry
+ * of CHECKS (one a line, `  "Name": <check>,`, as check-source.ts writes them) becomes a getter that makes the
+ * check and puts it in its own place.
+ */
+function lazyChecks(text, path) {
+  const lines = text.split('\n');
+  const open = lines.indexOf('export const CHECKS = {');
+  const close = lines.indexOf('};', open);
+  const entries = lines.slice(open + 1, close).map((line) => /^ {2}("(?:[^"\\]|\\.)*"): (.+),$/.exec(line));
+  if (open < 0 || close < 0 || entries.some((entry) => entry === null)) throw new Error(`${path}: the checks are not written as lazyChecks reads them`);
+  const getters = entries.map(([, name, check]) => `  get ${name}() {\n    return made(${name}, ${check});\n  },`);
+  const made = 'const made = (name, check) => (Object.defineProperty(CHECKS, name, { value: check, enumerable: true }), check);';
+  return [...lines.slice(0, open), made, lines[open], ...getters, ...lines.slice(close)].join('\n');
 }
 
 /** Source modules bundled on their own (a path, or esbuild's `stdin`) and imported, here, at build time. */
