@@ -38,7 +38,8 @@ function runBundle(file, command) {
   const vm = require('node:vm');
   const cache = cacheFile(source, command);
   const cachedData = cache && readCache(cache);
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // The bundle is the function Node would wrap a CommonJS module in (scripts/build.mjs), its text compiled as read.
+  const script = new vm.Script(source, {
     filename: file,
     cachedData,
     // cosmiconfig's import() of a config module, which mq never asks for (src/config/config-loader.ts).
@@ -46,8 +47,11 @@ function runBundle(file, command) {
   });
   if (cache && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => saveCache(script, cache));
   const bundle = { exports: {} };
-  // A require of dist/, as the file's own would be: the bundle requires the libraries apart from it there (lib/).
-  script.runInThisContext()(bundle.exports, require('node:module').createRequire(file), bundle, file, dirname(file));
+  // A require of dist/, as the file's own would be: the bundle requires Node's modules, and the libraries apart
+  // from it there (./lib/, scripts/build.mjs), nothing else. Not node:module's createRequire: loading node:module
+  // (and the source maps module it loads) is a few tenths of a millisecond of every start.
+  const fromDist = (id) => require(id.startsWith('./') ? join(dirname(file), id) : id);
+  script.runInThisContext()(bundle.exports, fromDist, bundle, file, dirname(file));
 }
 
 /**
@@ -80,10 +84,27 @@ function readCache(path) {
   try {
     const file = fs.readFileSync(path);
     const data = file.subarray(4);
-    return file.length > 4 && file.readUInt32LE(0) === require('node:zlib').crc32(data) ? data : undefined;
+    return file.length > 4 && file.readUInt32LE(0) === crc32(data) ? data : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * node:zlib's crc32 loads zlib and the streams under it, some 2 ms of every start before the first request; the
+ * binding it calls costs nothing. process.binding is deprecated (DEP0111) but warns only under
+ * --pending-deprecation, where (or on a Node without the binding) node:zlib it is: no warning of ours on stderr.
+ */
+function crc32(data) {
+  const flag = /(^|\s)--pending[-_]deprecation\b/;
+  const warns = process.env.NODE_PENDING_DEPRECATION === '1' || flag.test(process.execArgv.join(' ')) || flag.test(process.env.NODE_OPTIONS ?? '');
+  if (!warns && typeof process.binding === 'function') {
+    try {
+      const binding = process.binding('zlib');
+      if (typeof binding.crc32 === 'function') return binding.crc32(data, 0) >>> 0;
+    } catch {}
+  }
+  return require('node:zlib').crc32(data);
 }
 
 /**
@@ -94,7 +115,7 @@ function saveCache(script, path) {
   try {
     const data = script.createCachedData();
     const sum = Buffer.alloc(4);
-    sum.writeUInt32LE(require('node:zlib').crc32(data));
+    sum.writeUInt32LE(crc32(data));
     const dir = dirname(path);
     makeDir(dir);
     const partial = `${path}.${process.pid}`;

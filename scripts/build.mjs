@@ -24,20 +24,41 @@ const evaluatedRequire = {
  */
 const APART = ['undici', 'cosmiconfig'];
 
+/** The entry chunk's name in the bundle's table (oneFile). */
+const MAIN = './mq.js';
+
+/** The bundle's loader (oneFile): a chunk runs once, on its first require, as a CommonJS module runs. */
+const LOADER = `(function (chunks, outer) {
+  var loaded = {};
+  function load(name) {
+    if (!Object.hasOwn(chunks, name)) return outer(name);
+    var module = loaded[name];
+    if (module === undefined) {
+      module = loaded[name] = { exports: {} };
+      chunks[name].call(module.exports, module, module.exports, load);
+    }
+    return module.exports;
+  }
+  load(${JSON.stringify(MAIN)});
+})`;
+
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 
 // The files of an earlier build (the ES module chunks of older ones too) must not linger and ship.
 await rm(join(root, 'dist'), { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: [join(root, 'src/main.ts')],
-  outfile: join(root, 'dist/mq.cjs'),
+  entryPoints: { [MAIN.slice(2, -3)]: join(root, 'src/main.ts') },
+  // Where the chunks would lie: in dist/, so that the source map names sources from the bundle's own directory.
+  outdir: join(root, 'dist'),
   bundle: true,
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   platform: 'node',
-  format: 'cjs',
+  format: 'esm',
   target: 'node20',
   // Kept out of the package (`files` ships dist/*.cjs only); beside the bundle for whoever debugs a checkout.
-  sourcemap: 'external',
+  sourcemap: 'inline',
   legalComments: 'none',
   metafile: true,
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
@@ -45,12 +66,13 @@ const result = await build({
   // The one import.meta in src/ (config/schema-location.ts) asks where the module lies: the bundle's own file.
   define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModuleUrl' },
   write: false,
-  plugins: [generatedChecks(), lazyChildProcess(), builtinsByRequire(), builtVocabulary(await vocabulary()), apart(APART)],
+  // No builtinsByRequire: an import() of one of Node's modules stays external, made a require by oneFile.
+  plugins: [generatedChecks(), lazyChildProcess(), builtVocabulary(await vocabulary()), apart(APART)],
   logLevel: 'warning',
 });
 const libraries = await Promise.all(APART.map(library));
 
-await writeOutputs(withHeader(await Promise.all(result.outputFiles.map(inAscii))));
+await writeOutputs(withHeader(await Promise.all((await oneFile(result.outputFiles)).map(inAscii))));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/help.json'), JSON.stringify((await evaluate(join(root, 'src/cli/help-texts.ts'))).helpTexts()));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
@@ -63,24 +85,86 @@ async function writeOutputs(files) {
 }
 
 /**
- * Two lines the bundle gains. First, a name of its content (a hash of the rest), which keys bin/mq.js's code
+ * The chunks of the build, each made CommonJS, as one file: a table of functions, one per chunk, and a loader
+ * whose require serves the table's names (the chunks import each other as `./chunk-<hash>.js`) and hands any
+ * other to the real one. One file, so that one read and one code cache serve a command. A table of functions
+ * rather than one scope, so that the code cache holds what a command ran: V8 compiles a function only when it
+ * is called, and what an uncalled chunk declares stays unparsed text, where esbuild's one-file bundle declared
+ * every module's functions (zod's, commander's, the sandbox's) at its top level, compiled and cached by every
+ * command. An import() becomes a require in a promise: Node's ES module loader would cost milliseconds. The
+ * source map is an index map, a section per chunk.
+ */
+async function oneFile(outputs) {
+  // The file is a function expression, the wrapper Node would give a CommonJS module: bin/mq.js compiles the
+  // text it read as it is, where a wrapper added there made V8 copy the whole megabyte into a string of its own.
+  const WRAPPER = '(function (exports, require, module, __filename, __dirname) {"use strict";\n';
+  const MODULE_URL = 'var __mqModuleUrl = require("node:url").pathToFileURL(__filename).href;\n';
+  const chunks = await Promise.all(
+    outputs.map(async (output) => {
+      const name = `./${output.path.slice(join(root, 'dist/').length)}`;
+      const cjs = await transform(output.text, {
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20',
+        supported: { 'dynamic-import': false },
+        sourcemap: 'external',
+        sourcefile: name,
+        legalComments: 'none',
+        logLevel: 'error',
+      });
+      return { name, code: direct(cjs.code, name), map: JSON.parse(cjs.map) };
+    }),
+  );
+  if (!chunks.some((chunk) => chunk.name === MAIN)) throw new Error(`no ${MAIN} among the chunks`);
+  let text = `${WRAPPER}${MODULE_URL}var __mqChunks = {\n`;
+  let line = 3;
+  const sections = [];
+  for (const chunk of chunks) {
+    text += `${JSON.stringify(chunk.name)}: function (module, exports, require) {\n`;
+    line += 1;
+    sections.push({ offset: { line, column: 0 }, map: chunk.map });
+    text += `${chunk.code}},\n`;
+    line += chunk.code.split('\n').length;
+  }
+  text += `};\n${LOADER}(__mqChunks, require);\n})\n`;
+  return [
+    { path: join(root, 'dist/mq.cjs'), text },
+    { path: join(root, 'dist/mq.cjs.map'), text: JSON.stringify({ version: 3, file: 'mq.cjs', sections }) },
+  ];
+}
+
+/**
+ * A chunk's exports as the table of getters esbuild makes them, where its CommonJS form copies that table into
+ * another of getters (__toCommonJS), which an import() copies again (__toESM): every call of a function of
+ * another chunk went through two or three getters, and the copies cost milliseconds of a start. Nothing reads
+ * the `__esModule` mark those copies add but __toESM, which a chunk's require no longer passes through. Lines
+ * keep their length in lines: the source map holds.
+ */
+function direct(code, name) {
+  let exported = 0;
+  const text = code
+    .replace(/^module\.exports = __toCommonJS\((\w+)\);$/m, (_, table) => {
+      exported++;
+      return `module.exports = ${table};`;
+    })
+    .replace(/__toESM\((require\("\.\/chunk-\w+\.js"\))\)/g, '$1');
+  if (exported !== 1 && /__toCommonJS/.test(code)) throw new Error(`${name}: exports not as esbuild wrote them`);
+  return text;
+}
+
+/**
+ * The first line the bundle gains: a name of its content (a hash of the rest), which keys bin/mq.js's code
  * caches: V8 checks only a source's length before it trusts a cache, so a cache must never outlive the text it
- * was made from. Then, after "use strict", what import.meta.url stands for (see `define`). The source map gains
- * the two lines, empty.
+ * was made from. The source map's sections move a line down.
  */
 function withHeader(files) {
-  const STRICT = '"use strict";\n';
-  const MODULE_URL = 'var __mqModuleUrl = require("node:url").pathToFileURL(__filename).href;\n';
   return files.map((file) => {
     if (file.path.endsWith('.cjs')) {
-      if (!file.text.startsWith(STRICT)) throw new Error(`${file.path} does not start with ${STRICT}`);
-      const text = `${STRICT}${MODULE_URL}${file.text.slice(STRICT.length)}`;
-      return { path: file.path, text: `// mq ${createHash('sha256').update(text).digest('hex').slice(0, 20)}\n${text}` };
+      return { path: file.path, text: `// mq ${createHash('sha256').update(file.text).digest('hex').slice(0, 20)}\n${file.text}` };
     }
-    if (!file.path.endsWith('.cjs.map')) return file;
     const map = JSON.parse(file.text);
-    const [strict, ...rest] = map.mappings.split(';');
-    return { path: file.path, text: JSON.stringify({ ...map, mappings: ['', strict, '', ...rest].join(';') }) };
+    const sections = map.sections.map((section) => ({ ...section, offset: { ...section.offset, line: section.offset.line + 1 } }));
+    return { path: file.path, text: JSON.stringify({ ...map, sections }) };
   });
 }
 
@@ -203,10 +287,27 @@ function generatedChecks() {
         // One bundle: the writer knows the schemas' transforms by the very functions (check-runtime.ts `portable`).
         const both = `export { SCHEMAS } from ${JSON.stringify(args.path)}; export { checksModule } from ${JSON.stringify(join(root, 'src/api/check-source.ts'))};`;
         const { SCHEMAS, checksModule } = await evaluate({ stdin: { contents: both, resolveDir: root, loader: 'ts' } });
-        return { contents: checksModule(SCHEMAS, runtimePath), loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: lazyChecks(checksModule(SCHEMAS, runtimePath), args.path), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };
+}
+
+/**
+ * The checks made on first use, each: a command checks a few requests and answers of the API's hundred, and
+ * making them all (their closures, their patterns) was a share of every start's work and allocation. Each entry
+ * of CHECKS (one a line, `  "Name": <check>,`, as check-source.ts writes them) becomes a getter that makes the
+ * check and puts it in its own place.
+ */
+function lazyChecks(text, path) {
+  const lines = text.split('\n');
+  const open = lines.indexOf('export const CHECKS = {');
+  const close = lines.indexOf('};', open);
+  const entries = lines.slice(open + 1, close).map((line) => /^ {2}("(?:[^"\\]|\\.)*"): (.+),$/.exec(line));
+  if (open < 0 || close < 0 || entries.some((entry) => entry === null)) throw new Error(`${path}: the checks are not written as lazyChecks reads them`);
+  const getters = entries.map(([, name, check]) => `  get ${name}() {\n    return made(${name}, ${check});\n  },`);
+  const made = 'const made = (name, check) => (Object.defineProperty(CHECKS, name, { value: check, enumerable: true }), check);';
+  return [...lines.slice(0, open), made, lines[open], ...getters, ...lines.slice(close)].join('\n');
 }
 
 /** Source modules bundled on their own (a path, or esbuild's `stdin`) and imported, here, at build time. */

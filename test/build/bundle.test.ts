@@ -1,0 +1,40 @@
+// The shape of dist/mq.cjs that bin/mq.js and its code caches rely on (scripts/build.mjs): one file, named by a
+// hash of its content, the function Node would wrap a CommonJS module in, holding the chunks of the build as
+// functions of a table that V8 compiles only when a command requires them.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Script } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+
+const FILE = resolve(import.meta.dirname, '../../dist/mq.cjs');
+const text = readFileSync(FILE, 'latin1');
+const [header = '', ...rest] = text.split('\n');
+const body = rest.join('\n');
+const chunks = [...body.matchAll(/^"(\.\/[\w-]+\.js)": function \(module, exports, require\) \{$/gm)].map((match) => match[1]);
+
+describe('dist/mq.cjs', () => {
+  it('is named by its content: a code cache never outlives the text it was made from', () => {
+    expect(header).toBe(`// mq ${createHash('sha256').update(body).digest('hex').slice(0, 20)}`);
+  });
+
+  it('is a function expression, compiled as read (bin/mq.js)', () => {
+    expect(body.startsWith('(function (exports, require, module, __filename, __dirname) {"use strict";\n')).toBe(true);
+    expect(body.endsWith('\n})\n')).toBe(true);
+    expect(typeof new Script(text).runInThisContext()).toBe('function');
+  });
+
+  it('holds its chunks, every one it requires, and no import() (it would start the ES module loader)', () => {
+    expect(chunks.length).toBeGreaterThan(20);
+    expect(chunks).toContain('./mq.js');
+    const required = new Set([...body.matchAll(/require\("(\.\/chunk-[\w-]+\.js)"\)/g)].map((match) => match[1]));
+    expect([...required].filter((name) => !chunks.includes(name))).toEqual([]);
+    expect(body).not.toMatch(/\bimport\(/);
+  });
+
+  it('declares nothing at its top level that V8 would compile unasked: a cache made before anything runs is small', () => {
+    // The one-scope bundle of esbuild hoisted every module's functions to the top: its cache was a fifth of it.
+    const cache = new Script(text, { filename: FILE }).createCachedData();
+    expect(cache.length).toBeLessThan(text.length / 20);
+  });
+});
