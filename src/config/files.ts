@@ -86,7 +86,8 @@ async function searchDir(dir: string, places: string[], kind: ConfigFileKind): P
  */
 function mayCount(path: string): boolean {
   try {
-    if (!statSync(path).isFile()) return false;
+    // Without an exception for a missing file, the common case: a few per directory searched, on every run.
+    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return false;
   } catch {
     return false;
   }

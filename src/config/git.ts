@@ -2,7 +2,7 @@
 // current branch. Read from the files under .git where that is simple, since spawning git costs tens of
 // milliseconds on every command and fails in checkouts git calls "dubious ownership"; git itself is the fallback
 // for layouts the files do not settle (config includes, reftable).
-import { readFile as readFileThen, stat as statThen } from 'node:fs';
+import { readFile as readFileThen, stat as statThen, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Repo } from '../model/repository.js';
@@ -18,7 +18,8 @@ const GIT_TIMEOUT_MS = 5_000;
 export async function findGitRoot(cwd: string): Promise<string | undefined> {
   let dir = resolve(cwd);
   for (;;) {
-    if (await exists(join(dir, '.git'))) return dir;
+    // Synchronous and without an exception for a miss: one stat per directory up to the root, on every run.
+    if (existsQuietly(join(dir, '.git'))) return dir;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
@@ -140,10 +141,9 @@ async function runGit(cwd: string, args: string[]): Promise<string | undefined> 
   });
 }
 
-async function exists(path: string): Promise<boolean> {
+function existsQuietly(path: string): boolean {
   try {
-    await stat(path);
-    return true;
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

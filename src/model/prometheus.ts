@@ -13,9 +13,11 @@ const FLOAT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const TIMESTAMP = /^-?\d+$/;
 
 /** Every sample of an exposition, in order; `# HELP`, `# TYPE`, other comments and unreadable lines are skipped. */
-export function parsePrometheus(text: string): MetricSample[] {
+export function parsePrometheus(text: string, keep?: (name: string) => boolean): MetricSample[] {
   const samples: MetricSample[] = [];
   for (const line of text.split(/\r?\n/)) {
+    // A reader that needs a few series (the ETA: one histogram) skips the others before parsing them.
+    if (keep && !keep(leadingName(line))) continue;
     const sample = parseLine(line);
     if (sample) samples.push(sample);
   }
@@ -38,6 +40,26 @@ export function parseSampleValue(token: string): number | undefined {
     default:
       return undefined;
   }
+}
+
+/** The metric name a line starts with (a comment's `#`, or '' for a blank line, are no name a reader keeps). */
+function leadingName(line: string): string {
+  const from = skipBlanks(line, 0);
+  let to = from;
+  while (to < line.length && line[to] !== '{' && line[to] !== ' ' && line[to] !== '\t') to++;
+  return line.slice(from, to);
+}
+
+/** The exposition as received, its samples parsed when first asked for (the ETA parses only what it reads). */
+export function metricsFromText(text: string): { text: string; readonly samples: MetricSample[] } {
+  let samples: MetricSample[] | undefined;
+  return {
+    text,
+    get samples() {
+      samples ??= parsePrometheus(text);
+      return samples;
+    },
+  };
 }
 
 function parseLine(line: string): MetricSample | undefined {

@@ -1,11 +1,14 @@
 // How long a test run of this queue takes, as the service measured it: its last-hour test-duration histogram,
 // else the spacing of its recent merges. Read for an ETA (eta.ts); a failure to read costs the ETA only.
 import type { MergeQueueService } from './service.js';
-import type { MetricSample } from './prometheus.js';
+import { type MetricSample, parsePrometheus } from './prometheus.js';
 import type { EnqueuedPullRequest } from './pull-request.js';
 import { InterruptedError } from '../errors.js';
-import { bucketMax, histogramBuckets, histogramMean, mainQueueMetrics } from './metrics.js';
+import { bucketMax, HISTOGRAMS, histogramBuckets, histogramMean, mainQueueMetrics } from './metrics.js';
 import type { QueueRef } from './repository.js';
+
+/** The series an ETA reads: the main queue's test durations and its conclusions (failure rate). */
+const ETA_SERIES: ReadonlySet<string> = new Set(['mq_pr_conclusions_1h_total', ...['_bucket', '_sum', '_count'].map((end) => `${HISTOGRAMS.test}${end}`)]);
 
 /** Fewer runs than this in the histogram say too little: the history is tried instead. */
 export const MIN_TEST_RUNS = 2;
@@ -30,7 +33,11 @@ export type TestDurations =
 export async function readTestDurations(service: MergeQueueService, ref: QueueRef, now: () => number): Promise<TestDurations> {
   let metricsGap: string;
   try {
-    const read = testDurationsFromMetrics((await service.getMergeQueueMetrics({ repo: ref.repo })).samples, ref);
+    const { text } = await service.getMergeQueueMetrics({ repo: ref.repo });
+    const read = testDurationsFromMetrics(
+      parsePrometheus(text, (name) => ETA_SERIES.has(name)),
+      ref,
+    );
     if (read.source !== 'none') return read;
     metricsGap = read.unavailable;
   } catch (error) {

@@ -5,7 +5,7 @@
 // `x-error-codes`. Two exceptions, both the description's own words: a 401 or a 429 may come from the edge on
 // any operation (a 429 bare), and an operation marked `x-incomplete` may answer an undeclared error status, in
 // the envelope with a code of the ErrorCode enum.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterEach, beforeEach, expect } from 'vitest';
@@ -156,6 +156,11 @@ export async function v2(origin: string, operationId: string, call: V2Call = {})
   if ((response.headers.get('content-type') ?? '').startsWith('application/json') && text !== '') answer.body = JSON.parse(text);
   else answer.body = text;
   expect(answerProblems(operationId, answer), `${operationId} answered ${answer.status} ${text.slice(0, 300)}`).toEqual([]);
+  // For the coverage count (scripts/v2-coverage.mjs): which operation answered which status and code.
+  if (process.env.MQ_V2_COVERAGE) {
+    const code = (answer.body as { error?: { code?: string } } | undefined)?.error?.code ?? '';
+    appendFileSync(process.env.MQ_V2_COVERAGE, `${operationId} ${answer.status} ${code}\n`);
+  }
   return answer;
 }
 

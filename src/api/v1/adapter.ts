@@ -3,7 +3,7 @@
 // the types below check that they agree. Fields a v1 answer has and the model does not are kept as they came, as
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
 import { ApiError, InterruptedError } from '../../errors.js';
-import { parsePrometheus } from '../../model/prometheus.js';
+import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
@@ -111,7 +111,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     getMergeQueueTestingDetails: (queue, testRunId) => client.call('getMergeQueueTestingDetails', { ...queue, testRunId }),
     async getMergeQueueMetrics({ repo }): Promise<Metrics> {
       const text = await client.getMergeQueueMetrics(repo ? { repo } : {});
-      return { text, samples: parsePrometheus(text) };
+      return metricsFromText(text);
     },
     async getTestDetails({ repo, org }, testId) {
       return (await client.call('getTestDetails', { repo, org_url_slug: org, test_id: testId })).test;
