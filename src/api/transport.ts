@@ -11,7 +11,7 @@ import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
 import { undiciWire } from './undici-wire.js';
-import { CONNECT_TIMEOUT_CODE, type StreamedBody, type Wire } from './wire.js';
+import { CONNECT_TIMEOUT_CODE, type HttpMethod, type StreamedBody, type Wire } from './wire.js';
 
 export interface TransportOptions {
   /** The API's base URL (the service's root and the API's path), without a trailing slash. */
@@ -44,7 +44,7 @@ export interface TransportOptions {
 }
 
 export interface Exchange {
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   path: string;
   operation: string;
   body?: string | StreamedBody;

@@ -10,9 +10,12 @@ export interface StreamedBody {
   length: number;
 }
 
+/** What v1 (GET and POST) and v2 (RESTful verbs) send. */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
 export interface WireRequest {
   url: URL;
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   headers: Record<string, string>;
   body?: string | StreamedBody;
   timeoutMs: number;

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { formatPath } from '../api/format-path.js';
 import { ConfigError } from '../errors.js';
-import { OUTPUT_FORMATS } from './defaults.js';
+import { API_CHOICES, OUTPUT_FORMATS } from './defaults.js';
 import { suggestKey } from './key-suggestion.js';
 import { envName, fileKeyDescription, type FileKey } from './setting-rows.js';
 import { checkApiUrl, checkRepo, checkTimeout, PROBLEMS, type Checked } from './values.js';
@@ -38,6 +38,7 @@ const fields = {
   targetBranch: word(PROBLEMS.targetBranch).optional().describe(fileKeyDescription('targetBranch')),
   org: word(PROBLEMS.org).optional().describe(fileKeyDescription('org')),
   output: z.enum(OUTPUT_FORMATS, { error: PROBLEMS.output }).optional().describe(fileKeyDescription('output')),
+  api: z.enum(API_CHOICES, { error: PROBLEMS.api }).optional().describe(fileKeyDescription('api')),
   timeout: z.union([z.string(), z.number()], { error: PROBLEMS.timeout }).transform(via(checkTimeout)).optional().describe(fileKeyDescription('timeout')),
   tokenCommand: text(PROBLEMS.tokenCommand).optional().describe(fileKeyDescription('tokenCommand')),
   tokenFile: text(PROBLEMS.tokenFile).optional().describe(fileKeyDescription('tokenFile')),

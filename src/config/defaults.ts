@@ -5,6 +5,12 @@ export const DEFAULT_API_URL = 'https://api.trunk.io';
 export const DEFAULT_TARGET_BRANCH = 'main';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const OUTPUT_FORMATS = ['table', 'json'] as const;
+/**
+ * Which of the service's APIs mq speaks: `auto` lets the credential choose (a v2 API key begins `trunk_v2_`,
+ * anything else is a v1 organization token), the others force one.
+ */
+export const API_CHOICES = ['auto', 'v1', 'v2'] as const;
+export type ApiChoice = (typeof API_CHOICES)[number];
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** setTimeout fires at once for anything longer, so no duration may exceed it. */

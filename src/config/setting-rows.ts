@@ -9,8 +9,8 @@ import type { FlagKey, FlagSpec, FlagValue } from '../argv-spec.js';
 import { formatDuration } from './duration.js';
 import { formatRepo } from './repo.js';
 import type { Settings, TokenSource } from './settings-schema.js';
-import { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, OUTPUT_FORMATS } from './defaults.js';
-import { checkApiUrl, checkOutput, checkRepo, checkSwitch, checkTimeout, checkWord, type Checked } from './values.js';
+import { API_CHOICES, DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, OUTPUT_FORMATS } from './defaults.js';
+import { checkApi, checkApiUrl, checkOutput, checkRepo, checkSwitch, checkTimeout, checkWord, type Checked } from './values.js';
 
 export interface SettingRow {
   /** Its key in the resolved settings, or a key of its own: `config` (the file named), the file-only keys. */
@@ -55,6 +55,17 @@ export const SETTING_ROWS = [
     help: "the service's root URL; a trailing /v1 or /v2 is dropped",
     default: DEFAULT_API_URL,
     show: (settings) => settings.apiUrl,
+  },
+  {
+    key: 'api',
+    flag: '--api <api>',
+    env: 'MQ_API',
+    file: 'api',
+    choices: API_CHOICES,
+    check: checkApi,
+    help: 'which API to speak: v1, v2, or auto (a token beginning trunk_v2_ is a v2 API key)',
+    default: 'auto',
+    show: (settings) => settings.api,
   },
   {
     key: 'token',

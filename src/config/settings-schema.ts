@@ -1,7 +1,7 @@
 // The settings' schema: what every setting holds and what it defaults to. Checked through its generated check
 // (settings-check.ts); zod is loaded only to explain a value that fails it.
 import * as z from 'zod';
-import { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS } from './defaults.js';
+import { API_CHOICES, DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS } from './defaults.js';
 
 /** Where the token will come from; reading it (running a command, opening a file) waits until a request needs it. */
 export const TokenSource = z.discriminatedUnion('kind', [
@@ -22,6 +22,7 @@ export const Settings = z.object({
     // The root: no trailing slash, no API version (values.ts checkApiUrl drops both).
     .regex(/^https?:\/\/[^/]+(\/.*[^/])?(?<!\/v[12])$/)
     .default(DEFAULT_API_URL),
+  api: z.enum(API_CHOICES).default('auto'),
   token: TokenSource.optional(),
   repo: Repo.optional(),
   targetBranch: z.string().min(1).default(DEFAULT_TARGET_BRANCH),

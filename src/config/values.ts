@@ -4,7 +4,7 @@
 import type { Repo } from '../model/repository.js';
 import { durationMs, DURATION_HINT } from './duration.js';
 import { DEFAULT_HOST, repoFrom, REPO_HINT } from './repo.js';
-import { OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
+import { API_CHOICES, type ApiChoice, OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -18,6 +18,9 @@ export const PROBLEMS = {
   org: 'must be an organization slug',
   profile: 'must be a profile name',
   output: `must be ${OUTPUT_FORMATS.map((format) => `"${format}"`).join(' or ')}`,
+  api: `must be ${API_CHOICES.map((choice) => `"${choice}"`)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' or $1')}`,
   timeout: `must be ${DURATION_HINT}`,
   tokenCommand: 'must be a shell command',
   tokenFile: 'must be a file path',
@@ -43,6 +46,10 @@ export function checkApiUrl(text: string): Checked<string> {
   // It is shown by `mq config show` and in errors; a token has its own setting.
   if (url.username || url.password) return problem('must not contain a user name or password');
   return ok(`${url.protocol}//${url.host}${path}`);
+}
+
+export function checkApi(text: string): Checked<ApiChoice> {
+  return (API_CHOICES as readonly string[]).includes(text) ? ok(text as ApiChoice) : problem(PROBLEMS.api);
 }
 
 export function checkOutput(text: string): Checked<OutputFormat> {

@@ -1,0 +1,444 @@
+// The v2 API behind the MergeQueueService: coordinates become ids (ids.ts), the model's words v2's (names.ts),
+// and v2's answers the model, under today's names (CLI.md "Two APIs": a script reads the same JSON on both APIs).
+// What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
+import { ApiError, UsageError } from '../../errors.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
+import { parsePrometheus } from '../../model/prometheus.js';
+import type { QueueFacts } from '../../model/queue.js';
+import type { QueueRef } from '../../model/repository.js';
+import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
+import type { TestingDetails } from '../../model/testing.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
+import type { ClientOptions } from '../v1/client.js';
+import type { Page, V2Estimate, V2PullRequest, V2Queue, V2QueueEntry, V2TestingResult, V2Transition, V2VerificationRun } from './answers.js';
+import { V2Client } from './client.js';
+import { IdCache, IdResolver } from './ids.js';
+import { modelMode, modelWord, v2Mode, v2Word } from './names.js';
+
+export interface V2ServiceOptions extends ClientOptions {
+  /** Where ids are kept between commands; none keeps them for this process only. */
+  idCacheFile?: string;
+}
+
+/** The service's root: a trailing `/v1` or `/v2` (an old habit) dropped, as paths carry `/v2` themselves. */
+export function v2Root(apiUrl: string): string {
+  return apiUrl.replace(/\/+$/, '').replace(/\/v[12]$/, '');
+}
+
+/** The live states, as the queue's PR list filters them: what v1's getQueue lists. */
+const LIVE_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure'];
+const PAGE_MAX = 100;
+
+export function createV2Service(options: V2ServiceOptions): MergeQueueService {
+  const root = v2Root(options.apiUrl);
+  const client = new V2Client({ ...options, apiUrl: root });
+  const cache = new IdCache(options.idCacheFile);
+  const ids = new IdResolver(client, cache, root);
+
+  /** `use` with the queue's id, looked up afresh once if a kept one is stale. */
+  const onQueue = <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> =>
+    ids.withId(
+      undefined,
+      () => ids.queueId(ref),
+      () => ids.forgetQueue(ref),
+      async (id) => {
+        try {
+          return await use(id);
+        } catch (error) {
+          // A kept queue id the service no longer knows: forgotten, and the next command looks it up again.
+          if (error instanceof ApiError && error.status === 404 && error.apiCode === 'MERGE_QUEUE_NOT_FOUND') ids.forgetQueue(ref);
+          throw error;
+        }
+      },
+    );
+
+  /** `use` with the PR's id, kept or looked up; a kept id the service answers 404 for is looked up once more. */
+  const onPullRequest = <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> =>
+    ids.withId(
+      ids.keptPullRequestId(ref.repo, number),
+      () => ids.pullRequestId(ref.repo, number),
+      () => ids.forgetPullRequest(ref.repo, number),
+      use,
+    );
+
+  /** The PR as the queue has it; one that is in no entry of this queue is v1's 404 (NOTES §3). */
+  const inQueue = (ref: QueueRef, queueId: string, pr: V2PullRequest): SubmittedPullRequest => {
+    if (!pr.queueEntry || pr.queueEntry.mergeQueueId !== queueId) {
+      throw new ApiError(
+        404,
+        `pull request #${pr.number} is not in the queue for ${ref.repo.owner}/${ref.repo.name} branch ${ref.targetBranch}`,
+        'pullRequests.get',
+      );
+    }
+    return submittedOf(pr, pr.queueEntry);
+  };
+
+  const readPullRequest = async (ref: QueueRef, number: number): Promise<{ pr: V2PullRequest; queueId: string }> => {
+    const queueId = await ids.queueId(ref);
+    const pr = await onPullRequest(ref, number, (id) => client.call<V2PullRequest>('pullRequests.get', { params: { id } }));
+    return { pr, queueId };
+  };
+
+  return {
+    async submitPullRequest(ref, number, submit = {}) {
+      const pr = await onQueue(ref, (id) =>
+        client.call<V2PullRequest | undefined>('mergeQueues.submitPullRequest', {
+          params: { id },
+          body: { number, ...priorityOf(submit.priority), ...(submit.noBatch && { allowBatching: false }) },
+        }),
+      );
+      if (pr?.id) ids.rememberPullRequest(ref.repo, number, pr.id);
+    },
+    async cancelPullRequest(ref, number) {
+      await onPullRequest(ref, number, (id) => client.call('pullRequests.dequeue', { params: { id } }));
+    },
+    async restartTestsOnPullRequest(ref, number) {
+      await onPullRequest(ref, number, (id) => client.call('pullRequests.restartTests', { params: { id } }));
+    },
+    async getSubmittedPullRequest(ref, key, details = {}) {
+      const number = 'number' in key ? key.number : await numberFromBranch(ref, key.branch);
+      const { pr, queueId } = await readPullRequest(ref, number);
+      const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
+      if (details.timeline) {
+        const history = await client.call<Page<V2Transition>>('pullRequests.queueEntryHistory', {
+          params: { id: pr.id },
+          query: { direction: 'newest', limit: PAGE_MAX },
+        });
+        view.timeline = history.data.map(timelineEntryOf);
+      }
+      if (details.estimate) {
+        const estimate = await serviceEstimate(pr.id);
+        if (estimate) view.estimatedTimeToMerge = estimate;
+      }
+      return view;
+    },
+    async getSubmittedPullRequests(ref, prs) {
+      const wanted = [...new Set(prs)];
+      const batch: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
+      const queueId = await ids.queueId(ref);
+      const found = await ids.pullRequestsByNumber(ref.repo, wanted);
+      for (const number of wanted) {
+        const pr = found.get(number);
+        if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) batch.pullRequests.push(submittedOf(pr, pr.queueEntry));
+        else batch.notFound.push(number);
+      }
+      return batch;
+    },
+    async listPullRequests(ref, query) {
+      const page = await onQueue(ref, (id) =>
+        client.call<Page<V2PullRequest>>('mergeQueues.listPullRequests', {
+          params: { id },
+          query: {
+            state: query.state && v2Word(query.state),
+            concludedAfter: query.since,
+            concludedBefore: query.until,
+            cursor: query.cursor,
+            limit: query.take,
+          },
+        }),
+      );
+      const pullRequests = page.data.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+      return page.hasMore && page.nextCursor ? { pullRequests, nextCursor: page.nextCursor } : { pullRequests };
+    },
+    async listTestingResults(ref, query) {
+      if (query.offset) throw new UsageError('the v2 API pages testing results by cursor, not by offset');
+      const page = await onQueue(ref, (id) =>
+        client.call<Page<V2TestingResult>>('mergeQueues.listTestingResults', {
+          params: { id },
+          query: { since: query.since, until: query.until, limit: query.take, includeTotal: true },
+        }),
+      );
+      return { testingResults: page.data.map(testingResultOf), totalItems: page.total ?? page.data.length };
+    },
+    async getQueue(ref) {
+      return onQueue(ref, async (id) => {
+        const [queue, live] = await Promise.all([client.call<V2Queue>('mergeQueues.get', { params: { id } }), livePullRequests(id)]);
+        return { ...queueFactsOf(queue), enqueuedPullRequests: live };
+      });
+    },
+    async createQueue(ref, settings) {
+      const repositoryId = await ids.repositoryId(ref.repo);
+      const queue = await client.call<V2Queue | undefined>('mergeQueues.create', {
+        body: {
+          repositoryId,
+          targetBranch: ref.targetBranch,
+          ...(settings.mode && { mode: v2Mode(settings.mode) }),
+          ...(settings.concurrency !== undefined && { concurrency: settings.concurrency }),
+        },
+      });
+      if (queue?.id) ids.rememberQueue(ref, queue.id);
+    },
+    async updateQueue(ref, change) {
+      return onQueue(ref, async (id) => {
+        const { state, mode, ...settings } = change;
+        const patch = configPatchOf(settings);
+        let queue: V2Queue | undefined;
+        if (Object.keys(patch).length > 0) queue = await client.call<V2Queue>('mergeQueues.updateConfig', { params: { id }, body: patch });
+        if (mode !== undefined) await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: v2Mode(mode) } });
+        if (state !== undefined) await client.call(STATE_ENDPOINTS[state], { params: { id } });
+        // The queue as the changes left it: one read, when the last answer did not give it whole.
+        if (mode !== undefined || state !== undefined || !queue) queue = await client.call<V2Queue>('mergeQueues.get', { params: { id } });
+        return queueFactsOf(queue);
+      });
+    },
+    async deleteQueue(ref) {
+      await onQueue(ref, (id) => client.call('mergeQueues.delete', { params: { id } }));
+      ids.forgetQueue(ref);
+    },
+    async setImpactedTargets(ref, pr, targets, more) {
+      if (more) throw new UsageError('a targets list too long to hold in memory is sent on the v1 API only');
+      const repositoryId = await ids.repositoryId(ref.repo);
+      await client.call('impactedTargets.upload', {
+        body: {
+          repositoryId,
+          targetBranch: ref.targetBranch,
+          sha: pr.sha,
+          number: pr.number,
+          ...(targets === IMPACTS_ALL ? { impactsAllTargets: true } : { impactedTargets: targets }),
+        },
+      });
+    },
+    async getMergeQueueTestingDetails(_ref, testRunId) {
+      // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it (NOTES §13).
+      const id = testRunId.replace(/-bisection$/, '');
+      return testingDetailsOf(await client.call<V2VerificationRun>('mergeQueueVerificationRuns.get', { params: { id } }));
+    },
+    async getMergeQueueMetrics({ repo }) {
+      const text = repo
+        ? await client.text('mergeQueues.organizationMetrics', { query: { repositoryId: await ids.repositoryId(repo) } })
+        : await client.text('mergeQueues.organizationMetrics');
+      return { text, samples: parsePrometheus(text) };
+    },
+    getTestDetails: () => v1Only('mq test-details'),
+    listQuarantinedTests: () => v1Only('mq flaky'),
+    listUnhealthyTests: () => v1Only('mq flaky'),
+    listFailingTests: () => v1Only('mq flaky'),
+    linkTicketToTestCase: () => v1Only('mq flaky link-ticket'),
+    getStatus: () => v1Only("the service's status page"),
+    serviceNow: () => client.serviceNow(),
+    async close() {
+      cache.save();
+      await client.close();
+    },
+  };
+
+  async function numberFromBranch(ref: QueueRef, branch: string): Promise<number> {
+    const repositoryId = await ids.repositoryId(ref.repo);
+    const page = await client.call<Page<V2PullRequest>>('pullRequests.resolveByCoordinates', {
+      query: { repositoryId, branch, baseBranch: ref.targetBranch },
+    });
+    const pr = page.data[0];
+    if (!pr)
+      throw new ApiError(404, `no pull request from branch ${branch} into ${ref.targetBranch}`, 'pullRequests.resolveByCoordinates', {
+        apiCode: 'PR_NOT_FOUND',
+      });
+    ids.rememberPullRequest(ref.repo, pr.number, pr.id);
+    return pr.number;
+  }
+
+  /** Every PR in the queue, in the order it dispatches them, then those not ready (which hold no place). */
+  async function livePullRequests(queueId: string): Promise<EnqueuedPullRequest[]> {
+    const rows: V2PullRequest[] = [];
+    let cursor: string | undefined;
+    do {
+      const page: Page<V2PullRequest> = await client.call('mergeQueues.listPullRequests', {
+        params: { id: queueId },
+        query: { state: LIVE_STATES, limit: PAGE_MAX, cursor },
+      });
+      rows.push(...page.data);
+      cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+    } while (cursor);
+    // The list is newest first; the queue's order is oldest first, as v1 lists it.
+    return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+  }
+
+  /** The service's estimate, or undefined where the queue serves none (404 ESTIMATE_NOT_ENABLED). */
+  async function serviceEstimate(id: string) {
+    try {
+      return estimateOf(await client.call<V2Estimate>('pullRequests.queueEntryEstimate', { params: { id } }));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && error.apiCode === 'ESTIMATE_NOT_ENABLED') return undefined;
+      throw error;
+    }
+  }
+}
+
+function v1Only(what: string): never {
+  throw new UsageError(`${what} is on the v1 API only, and this command speaks v2 (a v2 API key): use a v1 organization token with --api v1`);
+}
+
+const STATE_ENDPOINTS = { running: 'mergeQueues.resume', paused: 'mergeQueues.pause', draining: 'mergeQueues.drain' } as const;
+
+function priorityOf(priority: Priority | undefined): { priorityValue?: number; priorityName?: string } {
+  if (priority === undefined) return {};
+  return typeof priority === 'number' ? { priorityValue: priority } : { priorityName: priority };
+}
+
+// ---------------------------------------------------------------- v2 answers → the model
+
+function factsOf(pr: V2PullRequest, entry: V2QueueEntry) {
+  return {
+    id: entry.id,
+    state: modelWord(entry.state),
+    stateChangedAt: entry.stateChangedAt,
+    priorityValue: entry.priorityValue ?? PRIORITY_NAMES.medium,
+    priorityName: entry.priorityName ?? 'medium',
+    ...(entry.usedDefaultPriorityName !== undefined && { usedDefaultPriorityName: entry.usedDefaultPriorityName }),
+    skipTheLine: entry.skipsTheLine,
+    prNumber: pr.number,
+    prTitle: pr.title,
+    prSha: pr.sha,
+    prBaseBranch: pr.baseBranch,
+    prAuthor: pr.author,
+    pullRequestId: pr.id,
+  };
+}
+
+function enqueuedOf(pr: V2PullRequest, entry: V2QueueEntry): EnqueuedPullRequest {
+  return { ...factsOf(pr, entry), noBatch: !entry.allowBatching };
+}
+
+function submittedOf(pr: V2PullRequest, entry: V2QueueEntry): SubmittedPullRequest {
+  const readiness = entry.readiness;
+  return {
+    ...factsOf(pr, entry),
+    forceEnqueued: entry.direct,
+    isCurrentlySubmittedToQueue: pr.isCurrentlySubmittedToQueue,
+    noBatch: !entry.allowBatching,
+    verifiedByTestRun: entry.verifiedByVerificationRunId ?? null,
+    readiness: {
+      requiresImpactedTargets: readiness.requiresImpactedTargets,
+      doesBaseBranchMatch: readiness.doesBaseBranchMatch,
+      ...(readiness.hasImpactedTargets !== undefined && { hasImpactedTargets: readiness.hasImpactedTargets }),
+      gitHubMergeability: modelWord(readiness.mergeability),
+    },
+    ...(readiness.mergeabilityDetails !== undefined && { mergeabilityDetails: readiness.mergeabilityDetails }),
+  };
+}
+
+function timelineEntryOf(transition: V2Transition): TimelineEntry {
+  return {
+    state: modelWord(transition.state),
+    timestamp: transition.changedAt,
+    ...(transition.reason !== null && { reason: transition.reason.toLowerCase() }),
+  };
+}
+
+function estimateOf(estimate: V2Estimate) {
+  const { waitingBehind, waitingOn, ...rest } = estimate;
+  return {
+    ...rest,
+    ...(waitingBehind !== undefined && { pullRequestsAhead: waitingBehind }),
+    ...(waitingOn !== undefined && { waitingFor: waitingOn.map((pr) => pr.number) }),
+  };
+}
+
+function queueFactsOf(queue: V2Queue): QueueFacts {
+  const c = queue.config;
+  return {
+    state: modelWord(queue.state),
+    branch: queue.targetBranch,
+    mode: modelMode(queue.mode),
+    concurrency: c.concurrency,
+    testingTimeoutMinutes: c.testingTimeoutMinutes,
+    canOptimisticallyMerge: c.canOptimisticallyMerge,
+    pendingFailureDepth: c.pendingFailureDepth,
+    batch: c.allowBatching,
+    batchingMaxWaitTimeMinutes: c.batchingMaxWaitTimeMinutes,
+    batchingMinSize: c.batchingMinSize,
+    createPrsForTestingBranches: c.createsPrsForTestingBranches,
+    commentsEnabled: c.areCommentsEnabled,
+    commandsEnabled: c.areCommandsEnabled,
+    statusCheckEnabled: c.isStatusCheckEnabled,
+    bisectionConcurrency: c.bisectionConcurrency,
+    // v2 says "none" with an empty list; v1's null meant the branch protection's apply, as an empty list does.
+    requiredStatuses: c.requiredStatuses.length === 0 ? null : c.requiredStatuses,
+    directMergeMode: c.directMergeMode,
+    optimizationMode: modelWord(c.optimizationMode),
+    mergeMethod: modelWord(c.mergeMethod),
+    extensionEnabled: c.isExtensionEnabled,
+    enqueueingLabel: c.enqueueingLabel,
+    labelCommandsEnabled: c.areLabelCommandsEnabled,
+    stateLabelsEnabled: c.areStateLabelsEnabled,
+    allowedBotSubmitters: c.allowedBotSubmitters,
+    batchingRules: c.batchingRules,
+    testBranchConstructionMode: modelWord(c.testBranchConstructionMode),
+    notReadyTimeoutHours: c.notReadyTimeoutMinutes / 60,
+  };
+}
+
+function testingResultOf(result: V2TestingResult) {
+  return {
+    prNumber: result.pullRequestNumber,
+    ...(result.verificationRunId !== undefined && { testRunId: result.verificationRunId }),
+    endedAt: result.endedAt,
+    testingDurationMs: result.testingDurationMs,
+    ...(result.outcome !== undefined && { outcome: result.outcome }),
+    ...(result.entryConclusion !== undefined && { cycleConclusion: result.entryConclusion }),
+    ...((result.isBisection || result.startedBisection) && { bisection: result.startedBisection ? 'entered_bisection' : 'in_bisection' }),
+  };
+}
+
+function testingDetailsOf(run: V2VerificationRun): TestingDetails {
+  return {
+    requiredStatuses: run.requiredStatuses,
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    createdAt: run.createdAt,
+    status: modelWord(run.status),
+    checkSuites: [
+      {
+        checkRuns: run.checks.map((check) => ({
+          name: check.name,
+          url: check.url ?? '',
+          ...(check.status && { status: modelWord(check.status) }),
+          ...(check.conclusion && { conclusion: modelWord(check.conclusion) }),
+        })),
+      },
+    ],
+    statusChecks: [],
+    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
+  };
+}
+
+// ---------------------------------------------------------------- the model's change → v2's config patch
+
+/** The model's setting name → v2's config key (NOTES §14); values that are words are camelCased. */
+const CONFIG_KEYS: Readonly<Record<string, string>> = {
+  concurrency: 'concurrency',
+  testingTimeoutMinutes: 'testingTimeoutMinutes',
+  pendingFailureDepth: 'pendingFailureDepth',
+  canOptimisticallyMerge: 'canOptimisticallyMerge',
+  batch: 'allowBatching',
+  batchingMinSize: 'batchingMinSize',
+  batchingMaxWaitTimeMinutes: 'batchingMaxWaitTimeMinutes',
+  bisectionConcurrency: 'bisectionConcurrency',
+  directMergeMode: 'directMergeMode',
+  optimizationMode: 'optimizationMode',
+  mergeMethod: 'mergeMethod',
+  requiredStatuses: 'requiredStatuses',
+  commentsEnabled: 'areCommentsEnabled',
+  commandsEnabled: 'areCommandsEnabled',
+  createPrsForTestingBranches: 'createsPrsForTestingBranches',
+  statusCheckEnabled: 'isStatusCheckEnabled',
+  extensionEnabled: 'isExtensionEnabled',
+  enqueueingLabel: 'enqueueingLabel',
+  labelCommandsEnabled: 'areLabelCommandsEnabled',
+  stateLabelsEnabled: 'areStateLabelsEnabled',
+};
+const WORD_VALUED = new Set(['directMergeMode', 'optimizationMode', 'mergeMethod']);
+
+function configPatchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(settings)) {
+    if (value === undefined) continue;
+    if (name === 'deleteRequiredStatuses') {
+      // v1's instruction is v2's empty list (NOTES §5).
+      if (value === true) patch.requiredStatuses = [];
+      continue;
+    }
+    if (!Object.hasOwn(CONFIG_KEYS, name)) throw new UsageError(`the v2 API has no queue setting ${name}`);
+    patch[CONFIG_KEYS[name]!] = WORD_VALUED.has(name) && typeof value === 'string' ? v2Word(value) : value;
+  }
+  return patch;
+}

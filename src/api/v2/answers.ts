@@ -1,0 +1,140 @@
+// The v2 answers mq reads, as api/v2/openapi-v2.json describes them: only the fields the adapter maps. Values of
+// enums are strings, since v2 promises new members may appear (NOTES §1): they are mapped where known and shown
+// as they came otherwise.
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+  hasMore: boolean;
+  total?: number;
+}
+
+export interface V2Repository {
+  id: string;
+  url: string;
+}
+
+export interface V2Readiness {
+  requiresImpactedTargets: boolean;
+  hasImpactedTargets?: boolean;
+  doesBaseBranchMatch: boolean;
+  mergeability: string;
+  mergeabilityDetails?: unknown;
+}
+
+export interface V2QueueEntry {
+  id: string;
+  mergeQueueId: string;
+  state: string;
+  stateChangedAt: string;
+  priorityValue?: number;
+  priorityName?: string;
+  usedDefaultPriorityName?: string;
+  skipsTheLine: boolean;
+  allowBatching: boolean;
+  direct: boolean;
+  verifiedByVerificationRunId?: string;
+  readiness: V2Readiness;
+}
+
+export interface V2PullRequest {
+  id: string;
+  number: number;
+  title: string;
+  sha: string;
+  baseBranch: string;
+  author: string;
+  isCurrentlySubmittedToQueue: boolean;
+  queueEntry?: V2QueueEntry;
+}
+
+export interface V2QueueConfig {
+  concurrency: number;
+  bisectionConcurrency: number;
+  pendingFailureDepth: number;
+  canOptimisticallyMerge: boolean;
+  allowBatching: boolean;
+  batchingMaxWaitTimeMinutes: number;
+  batchingMinSize: number;
+  testingTimeoutMinutes: number;
+  notReadyTimeoutMinutes: number;
+  createsPrsForTestingBranches: boolean;
+  areCommentsEnabled: boolean;
+  areCommandsEnabled: boolean;
+  isStatusCheckEnabled: boolean;
+  isExtensionEnabled: boolean;
+  areLabelCommandsEnabled: boolean;
+  areStateLabelsEnabled: boolean;
+  requiredStatuses: string[];
+  allowedBotSubmitters: string[];
+  batchingRules: unknown[];
+  directMergeMode: string;
+  optimizationMode: string;
+  mergeMethod: string;
+  testBranchConstructionMode: string;
+  enqueueingLabel: string;
+}
+
+export interface V2Queue {
+  id: string;
+  repositoryId: string;
+  repositoryUrl: string;
+  targetBranch: string;
+  state: string;
+  mode: string;
+  managedState?: string;
+  config: V2QueueConfig;
+}
+
+export interface V2TestingResult {
+  pullRequestNumber: number;
+  endedAt: string;
+  testingDurationMs: number;
+  outcome?: string;
+  entryConclusion?: string;
+  isBisection: boolean;
+  startedBisection: boolean;
+  verificationRunId?: string;
+}
+
+export interface V2Check {
+  name: string;
+  status?: string;
+  conclusion?: string | null;
+  url?: string | null;
+}
+
+export interface V2VerificationRun {
+  id: string;
+  isBisection: boolean;
+  testBranch: string;
+  testBranchSha: string;
+  testBranchCommitUrl?: string;
+  createdAt: string;
+  updatedAt: string;
+  status: string;
+  requiredStatuses: string[];
+  checks: V2Check[];
+  testedPullRequests: { number: number; id?: string }[];
+}
+
+export interface V2Transition {
+  pullRequestId: string;
+  state: string;
+  changedAt: string;
+  reason: string | null;
+  verificationRunId?: string;
+  actor?: { gitHubLogin?: string; trunkUserId?: string };
+}
+
+export interface V2Estimate {
+  status: string;
+  computedAt?: string;
+  kind?: string;
+  estimatedAt?: string;
+  testingStartsAt?: string;
+  testingEndsAt?: string;
+  waitingBehind?: number;
+  waitingOn?: { number: number }[];
+  reason?: string;
+}

@@ -1,0 +1,29 @@
+// How v2 speaks: an API key as a Bearer credential, errors in an envelope `{"error": {"code", "message"}}` whose
+// code is what a client switches on (api/v2 NOTES §8). The edge answers some 401s, 403s and every 429 without
+// it: then the status alone speaks, and the body is judged as any other.
+import type { Dialect } from '../dialect.js';
+import { errorMessage } from '../error-body.js';
+
+const AUTHORIZATION = 'authorization';
+
+export const V2_DIALECT: Dialect = {
+  credentialHeaders: (token) => ({ [AUTHORIZATION]: `Bearer ${token}` }),
+  secretHeaders: [AUTHORIZATION],
+  errorWords: (answer) => {
+    const code = envelopeCode(answer.text);
+    return code === undefined ? { message: errorMessage(answer) } : { message: errorMessage(answer), code };
+  },
+};
+
+/** The envelope's code, when the body is JSON with an `error` object naming one. */
+function envelopeCode(text: string): string | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    // A code is a word of capitals; anything else is not the envelope's and is not shown as one.
+    return typeof code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
