@@ -16,4 +16,9 @@ export interface Dialect {
   secretHeaders: readonly string[];
   /** What an error answer says. */
   errorWords(answer: Body): ErrorWords;
+  /**
+   * When the token has the shape of the other API's credential (each API refuses the other's), what to say with
+   * a 401 about it and how to fix it; undefined for a token of this API's shape.
+   */
+  otherApisCredential?(token: string): string | undefined;
 }

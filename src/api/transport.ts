@@ -43,6 +43,9 @@ export interface TransportOptions {
   signal?: AbortSignal;
 }
 
+/** The transport's options but the dialect, which each API's client gives. */
+export type ClientOptions = Omit<TransportOptions, 'dialect'>;
+
 export interface Exchange {
   method: HttpMethod;
   path: string;
@@ -151,7 +154,10 @@ export class Transport {
               : Math.min(answer.retryAfterMs, RETRY_AFTER_CAP_MS);
         if (answer.status === 429) this.budget.limited();
         pause = asked ?? backoff(attempt);
-        failure = new ApiError(answer.status, this.scrub(words.message), exchange.operation, { retryAfterMs: asked, apiCode: words.code });
+        // A refused credential of the other API's shape is the likeliest cause, and the one a person can fix.
+        const mismatch = answer.status === 401 ? this.options.dialect.otherApisCredential?.(this.options.token) : undefined;
+        const message = mismatch === undefined ? words.message : `${words.message}: ${mismatch}`;
+        failure = new ApiError(answer.status, this.scrub(message), exchange.operation, { retryAfterMs: asked, apiCode: words.code });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;

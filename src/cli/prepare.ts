@@ -2,10 +2,12 @@
 // it brings the config layer (and, on a command's first request, the API's adapter).
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Context } from '../commands/context.js';
-import type { MergeQueueService } from '../model/service.js';
+import type { MergeQueueService, RetryNotice } from '../model/service.js';
 // From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
 import { ignoredConfigWarning } from '../config/config-names.js';
+import { chooseApi } from '../config/api-choice.js';
 import { checkTokenDestination } from '../config/destination.js';
+import { idCacheFile } from '../config/cache-dir.js';
 import { requireRepo, resolveSettings } from '../config/resolve.js';
 import { envName } from '../config/setting-rows.js';
 import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
@@ -45,10 +47,10 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   const settings = resolved.settings;
   let service: MergeQueueService | undefined;
   let making: Promise<MergeQueueService> | undefined;
-  // The API's adapter: v1 for now; the credential will choose it once v2 has one.
+  // The API's adapter: the one the setting names, or the credential's shape chooses (config/api-choice.ts).
   const newService = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
-    const [{ createV1Service }, { renderRetry }] = await Promise.all([import('../api/v1/adapter.js'), import('../render/retry.js')]);
-    return createV1Service({
+    const { api } = chooseApi(settings.api, token, resolved.origins.api ?? 'the api setting');
+    const options = {
       apiUrl: settings.apiUrl,
       token,
       timeoutMs: tuning?.timeoutMs ?? settings.timeoutMs,
@@ -57,12 +59,19 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       timeoutHint: waits ? `${envName('timeoutMs')} or the config file's timeout` : undefined,
       userAgent: USER_AGENT,
       signal: io.signal,
-      trace: flags.debug ? (line) => stderrLine(`[debug] ${line}`) : undefined,
+      trace: flags.debug ? (line: string) => stderrLine(`[debug] ${line}`) : undefined,
       // A 429 is said without -v: the user should know why mq is slow, and that nothing was lost.
-      onRetry: (notice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
+      onRetry: (notice: RetryNotice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
       // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
       ...(io.sleep && { sleep: (ms: number) => sleep(ms, io), now: io.now }),
-    });
+    };
+    const { renderRetry } = await import('../render/retry.js');
+    if (api === 'v2') {
+      const { createV2Service } = await import('../api/v2/v2-service.js');
+      return createV2Service({ ...options, idCacheFile: idCacheFile(io.env) });
+    }
+    const { createV1Service } = await import('../api/v1/v1-service.js');
+    return createV1Service(options);
   };
   const makeService = async () => {
     // Before the token is read: a tokenCommand must not run for a request that will be refused.

@@ -1,21 +1,15 @@
 // Which API a command speaks, and why: the setting when it names one, else the credential's shape. The service
 // gives v2 keys a prefix of their own (api/v2 NOTES §2), and refuses a v2 key on v1 and a v1 token on v2, so the
 // shape of the token decides where it can work at all.
+import { isV2Key, V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { ApiChoice } from './defaults.js';
 
 export type Api = 'v1' | 'v2';
-
-/** What every v2 API key begins with; a v1 organization token never does. */
-export const V2_KEY_PREFIX = 'trunk_v2_';
 
 export interface ChosenApi {
   api: Api;
   /** Why, in words that follow "the v2 API, because": `the token begins trunk_v2_`. */
   because: string;
-}
-
-export function isV2Key(token: string): boolean {
-  return token.startsWith(V2_KEY_PREFIX);
 }
 
 /** `setBy`: where the setting came from when it names an API (`MQ_API`, `--api`, a config file). */

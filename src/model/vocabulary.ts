@@ -42,6 +42,13 @@ export type ReportedQueueState = QueueState | (string & {});
 /** A value of one of the lists above as reported: known, or new and shown as it came. */
 export type Reported<T extends readonly string[]> = T[number] | (string & {});
 
+/** What every v2 API key begins with (api/v2 NOTES §2); a v1 organization token never does. */
+export const V2_KEY_PREFIX = 'trunk_v2_';
+
+export function isV2Key(token: string): boolean {
+  return token.startsWith(V2_KEY_PREFIX);
+}
+
 /** The most PRs one batch read asks for: v2 documents 50; v1 leaves its limit unsaid. */
 export const BATCH_READ_MAX = 50;
 /** How many PRs one page of a history read holds at most. */

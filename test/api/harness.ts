@@ -3,7 +3,8 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Agent, MockAgent, type Dispatcher } from 'undici';
-import { MergeQueueClient, type ClientOptions } from '../../src/api/v1/client.js';
+import type { ClientOptions } from '../../src/api/transport.js';
+import { MergeQueueClient } from '../../src/api/v1/client.js';
 
 export const TOKEN = 'tok-SECRET-123';
 export const USER_AGENT = 'mq/0.1.0';

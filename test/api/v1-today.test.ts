@@ -2,7 +2,7 @@
 // leave open: the batch read's list and `notFound`, the timeline's entries, the estimate's field and shape, the
 // testing results. Against a scripted service, so each shape is the service's, not the sandbox's.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createV1Service } from '../../src/api/v1/adapter.js';
+import { createV1Service } from '../../src/api/v1/v1-service.js';
 import type { MergeQueueService } from '../../src/model/service.js';
 import * as fixture from './fixtures.js';
 import { json, REPO, startHttpService, TOKEN, USER_AGENT, type FakeService } from './harness.js';

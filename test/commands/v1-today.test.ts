@@ -1,7 +1,7 @@
 // mq status and mq stats with what v1 serves today, against an in-process sandbox: the service's estimate beside
 // mq's own ETA, the timeline under -v, and each attempt at testing over the window in the stats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createV1Service } from '../../src/api/v1/adapter.js';
+import { createV1Service } from '../../src/api/v1/v1-service.js';
 import { stats } from '../../src/commands/stats.js';
 import { status } from '../../src/commands/status.js';
 import type { MergeQueueService } from '../../src/model/service.js';

@@ -11,6 +11,7 @@ describe('configEntries', () => {
     const entries = configEntries(await t.resolve({ flags: { branch: 'release' }, env: { MQ_TOKEN: 'tok-123' } }));
     expect(entries).toEqual([
       { key: 'apiUrl', value: 'https://api.trunk.io', origin: 'default' },
+      { key: 'api', value: 'auto', origin: 'default' },
       { key: 'token', value: 'set', origin: 'env MQ_TOKEN' },
       { key: 'repo', value: 'github.com/acme/widgets', origin: 'git remote origin' },
       { key: 'targetBranch', value: 'release', origin: 'flag --branch' },

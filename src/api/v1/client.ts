@@ -8,7 +8,7 @@ import type { ListTail } from '../../model/service.js';
 import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 import { safeParseChecked } from '../check-runtime.js';
 import { withListTail } from '../streamed-list.js';
-import { type Answer, Transport, type TransportOptions } from '../transport.js';
+import { type Answer, type ClientOptions, Transport } from '../transport.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
 import { V1_DIALECT } from './dialect.js';
 import { type Endpoint, ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
@@ -22,9 +22,6 @@ type ResponseOf<N extends EndpointName> = Output<(typeof ENDPOINTS)[N]['response
 async function schemaOf<N extends SchemaName>(name: N): Promise<(typeof SCHEMAS)[N]> {
   return (await import('./schemas.js'))[name];
 }
-
-/** The transport's options but the dialect, which is v1's. */
-export type ClientOptions = Omit<TransportOptions, 'dialect'>;
 
 export class MergeQueueClient {
   private readonly transport: Transport;

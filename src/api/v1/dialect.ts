@@ -1,6 +1,7 @@
 // How v1 speaks: the organization token in `x-api-token`, errors in one line of plain text (or a JSON body with a
 // message, from other versions of the service).
 import type { Dialect } from '../dialect.js';
+import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { errorMessage } from '../error-body.js';
 
 const TOKEN_HEADER = 'x-api-token';
@@ -9,4 +10,8 @@ export const V1_DIALECT: Dialect = {
   credentialHeaders: (token) => ({ [TOKEN_HEADER]: token }),
   secretHeaders: [TOKEN_HEADER],
   errorWords: (answer) => ({ message: errorMessage(answer) }),
+  otherApisCredential: (token) =>
+    isV2Key(token)
+      ? `the token is a v2 API key (it begins ${V2_KEY_PREFIX}), which the v1 API refuses: let the token choose the API (--api auto) or use a v1 organization token`
+      : undefined,
 };

@@ -2,8 +2,7 @@
 // a JSON body on writes. What it gives back is v2's own JSON: adapter.ts maps it to the model, and checks there
 // the fields it reads, so that a missing one is named instead of read as undefined.
 import { ResponseError } from '../../errors.js';
-import { type Answer, Transport } from '../transport.js';
-import type { ClientOptions } from '../v1/client.js';
+import { type Answer, type ClientOptions, Transport } from '../transport.js';
 import { V2_DIALECT } from './dialect.js';
 import { fillPath, V2_ENDPOINTS, type V2EndpointName } from './endpoints.js';
 

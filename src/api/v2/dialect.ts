@@ -2,6 +2,7 @@
 // code is what a client switches on (api/v2 NOTES §8). The edge answers some 401s, 403s and every 429 without
 // it: then the status alone speaks, and the body is judged as any other.
 import type { Dialect } from '../dialect.js';
+import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { errorMessage } from '../error-body.js';
 
 const AUTHORIZATION = 'authorization';
@@ -13,6 +14,10 @@ export const V2_DIALECT: Dialect = {
     const code = envelopeCode(answer.text);
     return code === undefined ? { message: errorMessage(answer) } : { message: errorMessage(answer), code };
   },
+  otherApisCredential: (token) =>
+    isV2Key(token)
+      ? undefined
+      : `the token is not a v2 API key (those begin ${V2_KEY_PREFIX}); the v2 API refuses a v1 organization token: let the token choose the API (--api auto) or create an API key in the service's settings`,
 };
 
 /** The envelope's code, when the body is JSON with an `error` object naming one. */

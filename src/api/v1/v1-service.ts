@@ -8,7 +8,8 @@ import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
 import type { QueueRef } from '../../model/repository.js';
-import { MergeQueueClient, type ClientOptions } from './client.js';
+import type { ClientOptions } from '../transport.js';
+import { MergeQueueClient } from './client.js';
 import type { SubmittedPullRequests } from './schemas.js';
 import { prNumberOf, withDetails } from './details.js';
 

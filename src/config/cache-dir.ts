@@ -1,0 +1,22 @@
+// The user's cache folder for mq: $XDG_CACHE_HOME/mq, default ~/.cache/mq (a relative XDG path is ignored, as for
+// the config folder). bin/mq.js keeps its code caches there; the v2 adapter keeps the ids it looked up.
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export function cacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'mq');
+  let home = env.HOME;
+  try {
+    home ||= homedir();
+  } catch {
+    return undefined;
+  }
+  return home ? join(home, '.cache', 'mq') : undefined;
+}
+
+/** Where the v2 ids are kept; undefined without a home (ids are then kept for the process only). */
+export function idCacheFile(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const dir = cacheDir(env);
+  return dir && join(dir, 'v2-ids.json');
+}
