@@ -6,6 +6,7 @@ import { shownUrl } from '../api/redaction.js';
 import type { Queue } from '../model/queue.js';
 import type { ServiceStatus } from '../model/service.js';
 import { checkTokenDestination, configEntries, isLoopback, readToken, type ResolvedSettings } from '../config/index.js';
+import { type Api, chooseApi } from '../config/api-choice.js';
 import { formatRepo } from '../config/repo.js';
 import { envName, envNames } from '../config/setting-rows.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../errors.js';
@@ -22,7 +23,20 @@ export const PROBE_TIMEOUT_MS = 5_000;
 export const SKEW_LIMIT_MS = 60_000;
 
 /** The checks in the order they run: a failure's exit code is the first one's. */
-export const CHECK_NAMES = ['node', 'config', 'apiUrl', 'token', 'reachable', 'serviceStatus', 'clock', 'repo', 'tokenAccepted', 'queue', 'proxy'] as const;
+export const CHECK_NAMES = [
+  'node',
+  'config',
+  'apiUrl',
+  'token',
+  'api',
+  'reachable',
+  'serviceStatus',
+  'clock',
+  'repo',
+  'tokenAccepted',
+  'queue',
+  'proxy',
+] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 const pass = (name: CheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
@@ -58,14 +72,23 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
     }
   }
 
+  const chosen = chooseApi(settings.api, token, resolved.origins.api ?? 'the api setting');
+  checks.push(pass('api', `${chosen.api}, because ${chosen.because}`));
+
   const service = await ctx.probeService(token, Math.min(settings.timeoutMs, PROBE_TIMEOUT_MS));
   try {
-    // /status takes no token: reachability is told even when the token is missing.
+    // v1's /status takes no token: reachability is told even when the token is missing. v2 has no status page:
+    // its smallest read tells whether the service answers (a 401 is an answer too).
     const started = performance.now();
     const status = await attempt(() => service.getStatus());
+    const statusPage = status.ok && status.value === undefined ? undefined : status;
+    const answered = statusPage ?? (await attempt(() => service.syncClock()));
     const latencyMs = performance.now() - started;
-    const reach = reachableCheck(settings.apiUrl, resolved.origins.apiUrl ?? 'default', status, latencyMs);
-    checks.push(reach, serviceStatusCheck(status, reach.ok));
+    const reach = reachableCheck(settings.apiUrl, resolved.origins.apiUrl ?? 'default', answered, latencyMs, chosen.api);
+    checks.push(
+      reach,
+      statusPage ? serviceStatusCheck(statusPage as Attempt<ServiceStatus>, reach.ok) : skip('serviceStatus', 'the v1 API (v2 has no status page)'),
+    );
     const skewMs = service.serviceNow() === undefined ? undefined : service.serviceNow()! - Date.now();
     checks.push(reach.ok ? clockCheck(skewMs, isLoopback(new URL(settings.apiUrl))) : skip('clock', 'an answer from the API'));
 
@@ -151,23 +174,26 @@ async function attempt<T>(request: () => Promise<T>): Promise<Attempt<T>> {
 }
 
 /** GET /status answered (even with a shape that is not the documented one, which the next check reports). */
-export function reachableCheck(apiUrl: string, origin: string, status: Attempt<unknown>, latencyMs: number): DoctorCheck {
+export function reachableCheck(apiUrl: string, origin: string, status: Attempt<unknown>, latencyMs: number, api: Api = 'v1'): DoctorCheck {
   const took = `${Math.max(1, Math.round(latencyMs))} ms`;
-  if (status.ok || status.error instanceof ResponseError) return pass('reachable', `GET /status answered in ${took}`);
+  const asked = api === 'v1' ? 'GET /status' : 'GET /v2/merge-queues';
+  if (status.ok || status.error instanceof ResponseError) return pass('reachable', `${asked} answered in ${took}`);
   const { error } = status;
   const url = shownUrl(apiUrl);
+  // A refused credential is the service answering: the token's own check says what is wrong with it.
+  if (api === 'v2' && error instanceof ApiError && (error.status === 401 || error.status === 403)) return pass('reachable', `${asked} answered in ${took}`);
   if (error instanceof ApiError && error.status === 404) {
     return fail(
       'reachable',
-      `GET ${url}/v1/status answered 404: ${url} (${origin}) does not look like the service's root URL`,
-      `give the service's root URL, as in https://api.trunk.io, to which mq adds /v1 (--api-url, ${envName('apiUrl')} or apiUrl)`,
+      `${api === 'v1' ? `GET ${url}/v1/status` : `${asked} at ${url}`} answered 404: ${url} (${origin}) does not look like the service's root URL`,
+      `give the service's root URL, as in https://api.trunk.io, to which mq adds /${api} (--api-url, ${envName('apiUrl')} or apiUrl)`,
       EXIT.config,
     );
   }
   if (error instanceof ApiError) {
     return fail(
       'reachable',
-      `GET /status answered ${error.status}: ${error.message}`,
+      `${asked} answered ${error.status}: ${error.message}`,
       'the service or a proxy in front of it is failing: try again later, or check HTTPS_PROXY',
       error.exitCode,
     );

@@ -6,6 +6,7 @@
 // its name from here (`envName('timeoutMs')`), so a variable is spelled out in this file only.
 import { shownUrl } from '../api/redaction.js';
 import type { FlagKey, FlagSpec, FlagValue } from '../argv-spec.js';
+import { chooseApi } from './api-choice.js';
 import { formatDuration } from './duration.js';
 import { formatRepo } from './repo.js';
 import type { Settings, TokenSource } from './settings-schema.js';
@@ -65,7 +66,7 @@ export const SETTING_ROWS = [
     check: checkApi,
     help: 'which API to speak: v1, v2, or auto (a token beginning trunk_v2_ is a v2 API key)',
     default: 'auto',
-    show: (settings) => settings.api,
+    show: describeApi,
   },
   {
     key: 'token',
@@ -276,6 +277,14 @@ export function fileKeyDescription(file: FileKey): string {
 }
 
 /** Whether and how the token is set: its value is never read here, and a tokenCommand is not run. */
+/** The setting, and with `auto` the API a token at hand chooses (a token from a command or a file is not read for it). */
+function describeApi(settings: Settings): string {
+  const token = settings.token?.kind === 'env' || settings.token?.kind === 'config' ? settings.token.value : undefined;
+  if (settings.api !== 'auto' || token === undefined) return settings.api;
+  const chosen = chooseApi('auto', token, '');
+  return `auto: ${chosen.api}, because ${chosen.because}`;
+}
+
 function describeToken(token: TokenSource | undefined): string | undefined {
   switch (token?.kind) {
     case undefined:

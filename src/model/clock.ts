@@ -17,14 +17,14 @@ export function isRelative(instant: Instant | undefined): boolean {
 }
 
 /**
- * The service's now: from its last answer, or, before any, from a read of its status (which takes no token); the
- * local clock when that read fails, since a window a little off beats no answer.
+ * The service's now: from its last answer, or, before any, from the cheapest read its API has (v1's status page,
+ * v2's first queue); the local clock when that read fails, since a window a little off beats no answer.
  */
 export async function serviceClock(service: MergeQueueService, localNow: () => number): Promise<number> {
   const known = service.serviceNow();
   if (known !== undefined) return known;
   try {
-    await service.getStatus();
+    await service.syncClock();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
   }

@@ -131,7 +131,10 @@ export interface MergeQueueService {
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): Promise<void>;
 
   /** The service's own health; asked without the credential. */
-  getStatus(): Promise<ServiceStatus>;
+  /** The service's own health, on an API that has a status page (v1); undefined on one that has none (v2). */
+  getStatus(): Promise<ServiceStatus | undefined>;
+  /** One cheap answer from the service, for its clock (serviceNow) when nothing else was asked yet. */
+  syncClock(): Promise<void>;
   /** The service's clock, as of its last answer; undefined before any. */
   serviceNow(): number | undefined;
   /** Closes its connections. */

@@ -54,7 +54,7 @@ describe('mq doctor', () => {
     expect(line(run, 'repository')).toContain('github.com/acme/doctor (env MQ_REPO)');
     expect(line(run, 'queue')).toContain('main of github.com/acme/doctor: running');
     expect(run.stdout).toMatch(/apiUrl +http:\/\/127\.0\.0\.1:\d+ +\(env MQ_API_URL\)/);
-    expect(run.stdout).toContain('All 11 checks passed.');
+    expect(run.stdout).toContain('All 12 checks passed.');
     expect(run.stdout).not.toMatch(/\u001b\[/);
     tokenNeverShown(run);
   });
@@ -69,6 +69,7 @@ describe('mq doctor', () => {
       'config',
       'apiUrl',
       'token',
+      'api',
       'reachable',
       'serviceStatus',
       'clock',

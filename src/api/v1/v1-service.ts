@@ -139,6 +139,9 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
       await client.call('linkTicketToTestCase', { test_case_id: testId, external_ticket_id: ticketId, repo });
     },
     getStatus: () => client.status(),
+    async syncClock() {
+      await client.status();
+    },
     serviceNow: () => client.serviceNow(),
     close: () => client.close(),
   };

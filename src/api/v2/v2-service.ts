@@ -214,7 +214,12 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     listUnhealthyTests: () => v1Only('mq flaky'),
     listFailingTests: () => v1Only('mq flaky'),
     linkTicketToTestCase: () => v1Only('mq flaky link-ticket'),
-    getStatus: () => v1Only("the service's status page"),
+    // v2 has no status page (api/v2 NOTES §14): `mq doctor` asks v2's smallest read instead.
+    getStatus: async () => undefined,
+    async syncClock() {
+      // v2 has no status page: the smallest read there is, whose answer carries the Date header.
+      await client.call('mergeQueues.list', { query: { limit: 1 } });
+    },
     serviceNow: () => client.serviceNow(),
     async close() {
       cache.save();

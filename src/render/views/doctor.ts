@@ -10,6 +10,7 @@ export const CHECK_LABELS: Record<string, string> = {
   config: 'config',
   apiUrl: 'API URL',
   token: 'token',
+  api: 'API',
   reachable: 'API reachable',
   serviceStatus: 'service status',
   clock: 'clock',
