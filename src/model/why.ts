@@ -28,7 +28,8 @@ export async function explainEnd(service: MergeQueueService, ref: QueueRef, pr: 
   const number = pr.prNumber;
   if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason: null, next: [`mq submit ${number}`] };
   if (pr.state !== 'failed') return undefined;
-  const testRunId = pr.verifiedByTestRun || null;
+  // A PR read among others may not name its run (v2 names it only on a read of that PR): read it alone.
+  const testRunId = pr.verifiedByTestRun || (await runNamedAlone(service, ref, number)) || null;
   // A failed PR has left the queue, and the service refuses to restart what is not in it (404): the way back is
   // to read the failing run, fix, and submit again.
   const next = [`mq testing ${number}`, `mq submit ${number}`];
@@ -40,6 +41,15 @@ export async function explainEnd(service: MergeQueueService, ref: QueueRef, pr: 
     // The state stands on its own: a lost explanation is reported, never raised (only Ctrl-C goes on).
     if (error instanceof InterruptedError) throw error;
     return { state: 'failed', testRunId, failingChecks: null, unavailable: error instanceof Error ? error.message : String(error), next };
+  }
+}
+
+async function runNamedAlone(service: MergeQueueService, ref: QueueRef, number: number): Promise<string | null | undefined> {
+  try {
+    return (await service.getSubmittedPullRequest(ref, { number })).verifiedByTestRun;
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    return undefined;
   }
 }
 

@@ -169,7 +169,10 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-/** A pass-through HTTP proxy in front of `target` (a base URL ending in /v1) that records what mq sent. */
+/**
+ * A pass-through HTTP proxy in front of `target` (a base URL ending in /v1) that records what mq sent. A v1
+ * request is recorded by its path under /v1; a v2 one (`/v2/...`, at the service's root) as it came.
+ */
 export async function startRecorder(target: string): Promise<Recorder> {
   const upstream = new URL(target);
   const requests: RecordedRequest[] = [];
@@ -180,12 +183,19 @@ export async function startRecorder(target: string): Promise<Recorder> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const path = (req.url ?? '/').replace(/^\/v1/, '');
+      const isV2 = /^\/v2(\/|\?|$)/.test(req.url ?? '');
+      const path = isV2 ? req.url! : (req.url ?? '/').replace(/^\/v1/, '');
       const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8') };
       requests.push(record);
       changed();
       const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: upstream.pathname + path, headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: isV2 ? path : upstream.pathname + path,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (answer) => {
           const parts: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -277,8 +287,12 @@ export async function control(baseUrl: string, route: 'advance' | 'pullRequests'
 }
 
 /** The environment that points mq at a sandbox for one repository. */
-export function sandboxEnv(url: string, repo: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { MQ_API_URL: url, MQ_TOKEN: TOKEN, MQ_REPO: repo, ...extra };
+/** The API a test speaks: v1 with an organization token, v2 with an API key (the token chooses, as for a user). */
+export type TestApi = 'v1' | 'v2';
+export const V2_TEST_KEY = 'trunk_v2_test';
+
+export function sandboxEnv(url: string, repo: string, extra: Record<string, string> = {}, api: TestApi = 'v1'): Record<string, string> {
+  return { MQ_API_URL: url, MQ_TOKEN: api === 'v2' ? V2_TEST_KEY : TOKEN, MQ_REPO: repo, ...extra };
 }
 
 /**

@@ -8,6 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { operationOf, requestProblems as v2RequestProblems } from './v2.js';
 import { control, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
 
 export interface SandboxFixture {
@@ -26,7 +27,8 @@ export function useSandbox(): SandboxFixture {
   let sandbox: RunningSandbox | undefined;
   let recorder: Recorder | undefined;
   beforeEach(async () => {
-    sandbox = await startSandbox({ clock: 'manual' });
+    // Without v2's rate limits, which count real seconds: a test's pace is its own (test/sandbox/v2 tests them).
+    sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
     recorder = await startRecorder(sandbox.url);
   });
   afterEach(async () => {
@@ -34,6 +36,15 @@ export function useSandbox(): SandboxFixture {
     await recorder?.close();
     await sandbox?.close();
     for (const request of requests) {
+      if (request.path.startsWith('/v2/')) {
+        const operation = operationOf(request.method, request.path);
+        if (!operation) throw new Error(`mq sent ${request.method} ${request.path}, which the v2 description does not have`);
+        const body = request.body === '' ? undefined : (JSON.parse(request.body) as unknown);
+        const problems = v2RequestProblems(operation.operationId, { ...operation, body });
+        if (problems.length > 0)
+          throw new Error(`${operation.operationId} sent a request the v2 description refuses: ${problems.join('; ')}\n${request.path} ${request.body}`);
+        continue;
+      }
       if (request.method !== 'POST' || request.path.startsWith('/_sandbox')) continue;
       const operation = request.path.slice(1);
       const body = JSON.parse(request.body) as Record<string, unknown>;
@@ -248,6 +259,30 @@ export interface AdvanceOptions {
   afterWrites?: number;
 }
 
+const isV2 = (request: RecordedRequest) => request.path.startsWith('/v2/');
+/** A read of the queue's PRs: v1's getQueue, or v2's list of the queue's live PRs (what the v2 adapter's getQueue reads). */
+const isQueueRead = (request: RecordedRequest) =>
+  request.path === '/getQueue' || (request.method === 'GET' && /^\/v2\/merge-queues\/[^/]+\/pull-requests\?.*\bstate=/.test(request.path));
+const isQueueWrite = (request: RecordedRequest) =>
+  request.path === '/updateQueue' || (isV2(request) && /^\/v2\/merge-queues\/[^/]+\/(pause|drain|resume|config)$/.test(request.path));
+const isSingleRead = (request: RecordedRequest) =>
+  request.path === '/getSubmittedPullRequest' || (request.method === 'GET' && /^\/v2\/pull-requests\/[^/?]+$/.test(request.path));
+/** The PRs a v2 read answered on their own: a PR by id, or PRs by number. */
+function v2LookedUp(request: RecordedRequest): number[] {
+  if (request.method !== 'GET' || request.answer?.status !== 200) return [];
+  if (/^\/v2\/pull-requests\/[^/?]+$/.test(request.path)) return [(JSON.parse(request.answer.body) as { number: number }).number];
+  if (/^\/v2\/pull-requests\?/.test(request.path)) return (JSON.parse(request.answer.body) as { data: { number: number }[] }).data.map((pr) => pr.number);
+  return [];
+}
+/** The state a read of PR `pr` says, in the model's words (v2's entry state, camelCase, read as v1's snake_case). */
+function stateIn(body: string, pr: number): string {
+  type Read = { number?: number; state?: string; queueEntry?: { state?: string } };
+  const answer = JSON.parse(body) as Read & { data?: Read[] };
+  const read = answer.data ? answer.data.find((row) => row.number === pr) : answer;
+  const state = read?.queueEntry?.state ?? read?.state ?? '';
+  return state.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
 /**
  * Moves the sandbox's manual clock on by `seconds` each time mq has seen the queue as it stands, until `run`
  * ends. "Seen" is read off the recorder: since the last move, a getQueue of the repo and a lookup of each PR
@@ -258,7 +293,9 @@ export interface AdvanceOptions {
 export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, options: AdvanceOptions): Promise<Run> {
   const settled = options.settled ?? ['merged', 'failed', 'cancelled'];
   const [owner, name] = options.repo.split('/');
+  // v2 names the repository by ids: a test's v2 requests are all its own (one sandbox per test).
   const mine = (request: RecordedRequest) => {
+    if (isV2(request)) return true;
     try {
       const repo = (JSON.parse(request.body) as { repo?: { owner?: string; name?: string } }).repo;
       return repo?.owner === owner && repo?.name === name;
@@ -268,29 +305,32 @@ export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, 
   };
   // The PRs a request read on its own: getSubmittedPullRequest's one, or a batch read's.
   const lookedUp = (request: RecordedRequest): number[] => {
+    if (isV2(request)) return v2LookedUp(request);
     if (request.path === '/getSubmittedPullRequest') return [(JSON.parse(request.body) as { pr: { number?: number } }).pr.number ?? Number.NaN];
     if (request.path === '/getSubmittedPullRequests') return (JSON.parse(request.body) as { prs: { number: number }[] }).prs.map((pr) => pr.number);
     return [];
   };
   const listed = (request: RecordedRequest, pr: number) =>
-    request.answer?.status === 200 &&
-    (JSON.parse(request.answer.body) as { enqueuedPullRequests?: { prNumber: number }[] }).enqueuedPullRequests?.some((entry) => entry.prNumber === pr);
+    isV2(request)
+      ? request.answer?.status === 200 && (JSON.parse(request.answer.body) as { data: { number: number }[] }).data.some((row) => row.number === pr)
+      : request.answer?.status === 200 &&
+        (JSON.parse(request.answer.body) as { enqueuedPullRequests?: { prNumber: number }[] }).enqueuedPullRequests?.some((entry) => entry.prNumber === pr);
   const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);
   const written = (requests: readonly RecordedRequest[], since: number) =>
-    requests.slice(since).filter((request) => request.path === '/updateQueue' && isAnswered(request)).length >= (options.afterWrites ?? 0);
+    requests.slice(since).filter((request) => isQueueWrite(request) && isAnswered(request)).length >= (options.afterWrites ?? 0);
   // A round of mq's has seen a PR when the queue it read lists it, or when it read the PR on its own (a PR that
   // left the queue); a PR whose last read found it settled, or unknown, is not looked at again.
   const seen = (requests: readonly RecordedRequest[], since: number) => {
     const answered = requests.filter(isAnswered);
     const recent = requests.slice(since).filter(isAnswered);
-    const queues = recent.filter((request) => request.path === '/getQueue');
+    const queues = recent.filter(isQueueRead);
     if (queues.length === 0) return false;
     return (options.prs ?? []).every((pr) => {
       if (queues.some((request) => listed(request, pr))) return true;
       if (recent.some((request) => lookedUp(request).includes(pr))) return true;
-      const last = answered.filter((request) => request.path === '/getSubmittedPullRequest' && lookedUp(request).includes(pr)).at(-1)?.answer;
+      const last = answered.filter((request) => (isSingleRead(request) || isV2(request)) && lookedUp(request).includes(pr)).at(-1)?.answer;
       if (!last) return false;
-      return last.status !== 200 || settled.includes((JSON.parse(last.body) as { state?: string }).state ?? '');
+      return last.status !== 200 || settled.includes(stateIn(last.body, pr));
     });
   };
   const { recorder } = fixture;

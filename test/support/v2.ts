@@ -112,6 +112,24 @@ export function requestProblems(operationId: string, call: Pick<V2Call, 'params'
   return issues;
 }
 
+/** The operation a request sent (method, path with its query) is, with its path parameters and query; undefined for none. */
+export function operationOf(
+  method: string,
+  target: string,
+): { operationId: string; params: Record<string, string>; query: Record<string, string> } | undefined {
+  const url = new URL(target, 'http://recorded');
+  for (const [operationId, found] of OPERATIONS) {
+    if (found.method !== method) continue;
+    const names: string[] = [];
+    const pattern = new RegExp(`^${found.path.replace(/\{(\w+)\}/g, (_, name: string) => (names.push(name), '([^/]+)'))}$`);
+    const match = pattern.exec(url.pathname);
+    if (!match) continue;
+    const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
+    return { operationId, params, query: Object.fromEntries(url.searchParams) };
+  }
+  return undefined;
+}
+
 export interface V2Call {
   /** Path parameters by name (`id`). */
   params?: Record<string, string>;

@@ -27,6 +27,8 @@ export function v2Root(apiUrl: string): string {
 
 /** The live states, as the queue's PR list filters them: what v1's getQueue lists. */
 const LIVE_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure'];
+/** The model's states in which an entry has been tested: a run stands behind them. */
+const TESTED_STATES: ReadonlySet<string> = new Set(['testing', 'tests_passed', 'pending_failure', 'failed', 'merged']);
 const PAGE_MAX = 100;
 
 export function createV2Service(options: V2ServiceOptions): MergeQueueService {
@@ -99,6 +101,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const number = 'number' in key ? key.number : await numberFromBranch(ref, key.branch);
       const { pr, queueId } = await readPullRequest(ref, number);
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
+      // v2 names an entry's run only once it merged: the PR's newest run is the one that last tested it.
+      if (!view.verifiedByTestRun && TESTED_STATES.has(view.state ?? '')) view.verifiedByTestRun = (await newestRunOf(pr.id)) ?? null;
       if (details.timeline) {
         const history = await client.call<Page<V2Transition>>('pullRequests.queueEntryHistory', {
           params: { id: pr.id },
@@ -255,6 +259,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     } while (cursor);
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+  }
+
+  async function newestRunOf(id: string): Promise<string | undefined> {
+    const runs = await client.call<Page<{ id: string }>>('pullRequests.listVerificationRuns', { params: { id }, query: { limit: 1 } });
+    return runs.data[0]?.id;
   }
 
   /** The service's estimate, or undefined where the queue serves none (404 ESTIMATE_NOT_ENABLED). */

@@ -1,0 +1,178 @@
+// The same script on both APIs: what a CI job parses of `mq submit --wait --json`, `mq status --json` and
+// `mq wait --json`, and the exit codes it branches on, are the same whether the token is a v1 organization
+// token or a v2 API key (CLI.md "Two APIs"). Each run is against a fresh sandbox on a manual clock, moved on as
+// mq sees the queue; every request mq sends is checked against its API's published description (useSandbox),
+// and on v2 none goes to /v1.
+import { describe, expect, it } from 'vitest';
+import { control, sandboxEnv, type TestApi } from '../support/cli.js';
+import { advanceAsSeen, mq, useSandbox } from '../support/in-process.js';
+
+const fixture = useSandbox();
+const REPO = 'acme/scripted';
+
+const describePr = (number: number, facts: Record<string, unknown>) =>
+  control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'scripted' }, number, ...facts });
+
+/** A waiting command's --json: a line per change, then its summary. */
+const jsonLines = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as unknown);
+
+/** What a script reads of mq: exit codes, and the fields of the JSON it parses. */
+async function script(api: TestApi): Promise<unknown[]> {
+  const env = sandboxEnv(fixture.recorder.url, REPO, {}, api);
+  const seen: unknown[] = [];
+  const created = await mq(['queue', 'create'], { env });
+  seen.push(['create', created.code]);
+  await describePr(7, { testOutcome: 'fail' });
+
+  const submitted = await advanceAsSeen(fixture, mq(['submit', '42', '--wait', '--json', '--interval', '1s'], { env }), {
+    seconds: 300,
+    repo: REPO,
+    prs: [42],
+  });
+  seen.push(['submit --wait', submitted.code, ...jsonLines(submitted.stdout)]);
+
+  const status = await mq(['status', '42', '--json'], { env });
+  const pr = JSON.parse(status.stdout) as Record<string, unknown>;
+  seen.push(['status', status.code, pr.prNumber, pr.state, pr.priorityName, pr.priorityValue, pr.isCurrentlySubmittedToQueue, typeof pr.id]);
+
+  expect((await mq(['submit', '7', '43'], { env })).code).toBe(0);
+  const again = await mq(['submit', '43', '--json'], { env });
+  seen.push(['submit again', again.code, (JSON.parse(again.stdout) as { results: { alreadyQueued?: boolean }[] }).results[0]?.alreadyQueued]);
+  const waited = await advanceAsSeen(fixture, mq(['wait', '7', '43', '--json', '--interval', '1s'], { env }), { seconds: 300, repo: REPO, prs: [7, 43] });
+  seen.push(['wait', waited.code, ...jsonLines(waited.stdout)]);
+
+  const missing = await mq(['status', '99', '--json'], { env });
+  seen.push(['status of a PR never submitted', missing.code, (JSON.parse(missing.stderr) as { error: { status: number } }).error.status]);
+  return seen;
+}
+
+/** What the script must read, on either API. */
+const EXPECTED: unknown[] = [
+  ['create', 0],
+  [
+    'submit --wait',
+    0,
+    {
+      pr: 42,
+      state: 'testing',
+      previous: null,
+      at: '2026-01-01T00:00:00.000Z',
+      position: 1,
+    },
+    {
+      pr: 42,
+      state: 'merged',
+      previous: 'testing',
+      at: '2026-01-01T00:05:00.000Z',
+      position: null,
+    },
+    {
+      summary: {
+        ok: true,
+        for: 'merged',
+        timedOut: false,
+        results: [
+          {
+            pr: 42,
+            state: 'merged',
+            reached: true,
+          },
+        ],
+      },
+    },
+  ],
+  ['status', 0, 42, 'merged', 'medium', 100, false, 'string'],
+  ['submit again', 0, true],
+  [
+    'wait',
+    1,
+    {
+      pr: 7,
+      state: 'testing',
+      previous: null,
+      at: '2026-01-01T00:05:00.000Z',
+      position: 1,
+    },
+    {
+      pr: 43,
+      state: 'pending',
+      previous: null,
+      at: '2026-01-01T00:05:00.000Z',
+      position: 2,
+    },
+    {
+      pr: 7,
+      state: 'failed',
+      previous: 'testing',
+      at: '2026-01-01T00:10:00.000Z',
+      position: null,
+    },
+    {
+      pr: 43,
+      state: 'testing',
+      previous: 'pending',
+      at: '2026-01-01T00:10:00.000Z',
+      position: 1,
+    },
+    {
+      pr: 43,
+      state: 'merged',
+      previous: 'testing',
+      at: '2026-01-01T00:15:00.000Z',
+      position: null,
+    },
+    {
+      summary: {
+        ok: false,
+        for: 'merged',
+        timedOut: false,
+        results: [
+          {
+            pr: 7,
+            state: 'failed',
+            reached: false,
+            why: {
+              state: 'failed',
+              testRunId: 'c8eef608-2bfd-48e5-a812-5eca2b818376',
+              failingChecks: [
+                {
+                  name: 'test',
+                  url: 'https://github.com/acme/scripted/runs/2803714935',
+                  conclusion: 'FAILURE',
+                },
+                {
+                  name: 'ci/test',
+                  url: 'https://github.com/acme/scripted/runs/2803714935',
+                  conclusion: 'FAILURE',
+                },
+              ],
+              next: ['mq testing 7', 'mq submit 7'],
+            },
+          },
+          {
+            pr: 43,
+            state: 'merged',
+            reached: true,
+          },
+        ],
+      },
+    },
+  ],
+  ['status of a PR never submitted', 4, 404],
+];
+
+describe('a script on both APIs', () => {
+  it.each(['v1', 'v2'] as const)('reads the same answers and exit codes on %s', async (api) => {
+    const seen = await script(api);
+    expect(seen).toEqual(EXPECTED);
+    const other = api === 'v1' ? '/v2/' : '/';
+    const strays = fixture.recorder.requests.filter((request) =>
+      api === 'v2' ? !request.path.startsWith('/v2/') && !request.path.startsWith('/_sandbox') : request.path.startsWith(other),
+    );
+    expect(strays.map((request) => request.path)).toEqual([]);
+  });
+});
