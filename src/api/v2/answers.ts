@@ -99,8 +99,12 @@ export interface V2TestingResult {
 
 export interface V2Check {
   name: string;
+  kind?: string;
   status?: string;
   conclusion?: string | null;
+  /** The code host's own words (GitHub's `FAILURE`), which v1 showed. */
+  providerStatus?: string;
+  providerConclusion?: string;
   url?: string | null;
 }
 

@@ -3,13 +3,13 @@
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
 import { ApiError, UsageError } from '../../errors.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
-import { parsePrometheus } from '../../model/prometheus.js';
+import { metricsFromText } from '../../model/prometheus.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
 import type { TestingDetails } from '../../model/testing.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
-import type { Page, V2Estimate, V2PullRequest, V2Queue, V2QueueEntry, V2TestingResult, V2Transition, V2VerificationRun } from './answers.js';
+import type { Page, V2Check, V2Estimate, V2PullRequest, V2Queue, V2QueueEntry, V2TestingResult, V2Transition, V2VerificationRun } from './answers.js';
 import type { ClientOptions } from '../transport.js';
 import { V2Client } from './client.js';
 import { IdCache, IdResolver } from './ids.js';
@@ -211,7 +211,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const text = repo
         ? await client.text('mergeQueues.organizationMetrics', { query: { repositoryId: await ids.repositoryId(repo) } })
         : await client.text('mergeQueues.organizationMetrics');
-      return { text, samples: parsePrometheus(text) };
+      return metricsFromText(text);
     },
     getTestDetails: () => v1Only('mq test-details'),
     listQuarantinedTests: () => v1Only('mq flaky'),
@@ -400,19 +400,29 @@ function testingDetailsOf(run: V2VerificationRun): TestingDetails {
     testBranchSha: run.testBranchSha,
     createdAt: run.createdAt,
     status: modelWord(run.status),
-    checkSuites: [
-      {
-        checkRuns: run.checks.map((check) => ({
-          name: check.name,
-          url: check.url ?? '',
-          ...(check.status && { status: modelWord(check.status) }),
-          ...(check.conclusion && { conclusion: modelWord(check.conclusion) }),
-        })),
-      },
-    ],
-    statusChecks: [],
+    // v2 flattens check runs and commit statuses (NOTES §13); the model keeps them apart, in the host's words, as v1 gave them.
+    checkSuites: [{ checkRuns: run.checks.filter((check) => check.kind !== 'statusCheck').map(checkRunOf) }],
+    statusChecks: run.checks.filter((check) => check.kind === 'statusCheck').map(statusCheckOf),
     testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
   };
+}
+
+function checkRunOf(check: V2Check) {
+  const status = hostWord(check.providerStatus, check.status);
+  const conclusion = hostWord(check.providerConclusion, check.conclusion);
+  return { name: check.name, url: check.url ?? '', ...(status && { status }), ...(conclusion && { conclusion }) };
+}
+
+function statusCheckOf(check: V2Check) {
+  const state = hostWord(check.providerConclusion ?? check.providerStatus, check.conclusion ?? check.status);
+  return { context: check.name, ...(check.url && { url: check.url }), ...(state && { state }) };
+}
+
+/** The code host's word where v2 gives it, else v2's normalized one in the host's manner (`timeout` → `TIMED_OUT`). */
+function hostWord(provider: string | undefined, normalized: string | null | undefined): string | undefined {
+  if (provider) return provider;
+  if (!normalized) return undefined;
+  return normalized === 'timeout' ? 'TIMED_OUT' : modelWord(normalized).toUpperCase();
 }
 
 // ---------------------------------------------------------------- the model's change → v2's config patch
