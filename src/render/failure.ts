@@ -10,12 +10,17 @@ export interface ErrorRenderOptions {
   color: boolean;
 }
 
-/** `mq: queue not found (404)`, or under --json `{"error":{"code":"not_found","status":404,"message":"…"}}`. */
+/**
+ * `mq: queue not found (404)`, or under --json `{"error":{"code":"not_found","status":404,"message":"…"}}`; a v2
+ * error's own code follows the status (`(409 PR_ALREADY_ENQUEUED)`), and is `serviceCode` in the JSON.
+ */
 export function renderError(error: unknown, options: ErrorRenderOptions): string {
   const known = error instanceof MqError;
   const aftermath = known && error.aftermath ? error.aftermath : undefined;
   const message = aftermath === undefined ? messageOf(error) : `${messageOf(error)}\n${aftermath}`;
   const status = error instanceof ApiError ? error.status : undefined;
+  // v2 names its errors (`PR_ALREADY_ENQUEUED`): the code a script switches on, and a person can look up.
+  const apiCode = error instanceof ApiError ? error.apiCode : undefined;
   // A bug's stack is shown only under --debug; an MqError's message was written for the user and is enough.
   const stack = !known && options.debug && error instanceof Error ? stackOf(error) : undefined;
 
@@ -24,6 +29,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
     const body = {
       code: known ? error.code : 'internal',
       ...(status === undefined ? {} : { status }),
+      ...(apiCode === undefined ? {} : { serviceCode: apiCode }),
       message,
       // Rate limited: when the service will take the request again (a write refused so was not applied).
       ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
@@ -36,7 +42,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
 
   const paint = makePaint(options.color);
   const text = safeText(known ? messageOf(error) : `internal error: ${message}`);
-  const suffix = status === undefined ? '' : ` (${status})`;
+  const suffix = status === undefined ? '' : ` (${status}${apiCode === undefined ? '' : ` ${safeLine(apiCode)}`})`;
   const after = aftermath === undefined ? '' : `\n${safeText(aftermath)}`;
   const trace = stack === undefined ? '' : `\n${paint.dim(safeText(stack))}`;
   return `${paint.red('mq:')} ${text}${suffix}${after}${trace}\n`;

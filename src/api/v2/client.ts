@@ -1,10 +1,13 @@
 // The v2 API over the transport, one endpoint at a time (endpoints.ts): ids go in the path, filters in the query,
-// a JSON body on writes. What it gives back is v2's own JSON: adapter.ts maps it to the model, and checks there
+// a JSON body on writes. What it gives back is v2's own JSON: v2-service.ts maps it to the model, and checks there
 // the fields it reads, so that a missing one is named instead of read as undefined.
-import { ResponseError } from '../../errors.js';
+import { ApiError, ResponseError } from '../../errors.js';
 import { type Answer, type ClientOptions, Transport } from '../transport.js';
 import { V2_DIALECT } from './dialect.js';
 import { fillPath, V2_ENDPOINTS, type V2EndpointName } from './endpoints.js';
+import { permissionHint } from './permissions.js';
+
+const NOT_VISIBLE = 'not found, or not visible to this key';
 
 export interface V2Request {
   params?: Readonly<Record<string, string>>;
@@ -49,7 +52,27 @@ export class V2Client {
     return (await this.send(name, request)).text;
   }
 
-  private send(name: V2EndpointName, request: V2Request): Promise<Answer> {
+  /**
+   * One exchange. A refusal is worded for a person: a 403 names the permission the key lacks, a 404 says the
+   * resource may be another organization's (v2 answers 404 rather than tell it exists, NOTES §2).
+   */
+  private async send(name: V2EndpointName, request: V2Request): Promise<Answer> {
+    try {
+      return await this.exchange(name, request);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const hint =
+        error.status === 403 ? permissionHint(name, request.body) : error.status === 404 && !error.apiCode?.startsWith('ESTIMATE') ? NOT_VISIBLE : undefined;
+      if (hint === undefined) throw error;
+      throw new ApiError(error.status, `${error.message}: ${hint}`, error.operation, {
+        cause: error,
+        ...(error.retryAfterMs !== undefined && { retryAfterMs: error.retryAfterMs }),
+        ...(error.apiCode !== undefined && { apiCode: error.apiCode }),
+      });
+    }
+  }
+
+  private exchange(name: V2EndpointName, request: V2Request): Promise<Answer> {
     const endpoint = V2_ENDPOINTS[name];
     const query: Record<string, string> = {};
     for (const [key, value] of Object.entries(request.query ?? {})) {

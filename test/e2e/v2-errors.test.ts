@@ -1,0 +1,101 @@
+// What a user with a v2 key is told when something is refused: the key permission a command needs (403, exit 3),
+// the v2 code beside the status, a credential sent to the API that refuses its kind (401, exit 3, with the fix),
+// and a 404 that may be another organization's. And the ids a command looked up are kept: the next command
+// makes no lookup. Against an in-process sandbox taking only the keys given (`--key`), over real HTTP.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
+import { type Recorder, startRecorder } from '../support/cli.js';
+import { mq } from '../support/in-process.js';
+
+let sandbox: RunningSandbox;
+let recorder: Recorder;
+beforeEach(async () => {
+  sandbox = await startSandbox({
+    clock: 'manual',
+    rateLimits: false,
+    keys: [
+      { key: 'trunk_v2_admin', permissions: ['submit', 'priority', 'skip-batching', 'direct', 'settings'] },
+      { key: 'trunk_v2_reader', permissions: [] },
+      { key: 'trunk_v2_merger', permissions: ['submit'] },
+    ],
+  });
+  recorder = await startRecorder(sandbox.url);
+});
+afterEach(async () => {
+  await recorder.close();
+  await sandbox.close();
+});
+
+/** mq with this token against the recorder, its own cache folder (the kept ids) unless one is given. */
+const env = (token: string, extra: Record<string, string> = {}) => ({
+  MQ_API_URL: recorder.url,
+  MQ_TOKEN: token,
+  MQ_REPO: 'acme/widgets',
+  XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'mq-ids-')),
+  ...extra,
+});
+
+async function queueWithPr(): Promise<void> {
+  expect((await mq(['queue', 'create'], { env: env('trunk_v2_admin') })).code).toBe(0);
+  expect((await mq(['submit', '1'], { env: env('trunk_v2_admin') })).code).toBe(0);
+}
+
+describe('a refused v2 request', () => {
+  it('names the key permission a submit needs: exit 3, the code beside the status', async () => {
+    await queueWithPr();
+    const run = await mq(['submit', '2'], { env: env('trunk_v2_reader') });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('"Merge and cancel PRs" permission');
+    expect(run.stderr).toContain('(403 INSUFFICIENT_PERMISSIONS)');
+    const json = await mq(['submit', '2', '--json'], { env: env('trunk_v2_reader') });
+    expect(JSON.parse(json.stderr).error).toMatchObject({ status: 403, serviceCode: 'INSUFFICIENT_PERMISSIONS' });
+  });
+
+  it('names each permission the flags add: a priority, a queue setting', async () => {
+    await queueWithPr();
+    const priority = await mq(['submit', '3', '--priority', 'high'], { env: env('trunk_v2_merger') });
+    expect(priority.code).toBe(3);
+    expect(priority.stderr).toContain('"Merge and cancel PRs" and "Set priority on PRs" permissions');
+    const pause = await mq(['queue', 'pause', '--yes'], { env: env('trunk_v2_merger') });
+    expect(pause.code).toBe(3);
+    expect(pause.stderr).toContain('"Update Merge Queue settings" permission');
+  });
+
+  it('says a 404 may be a resource this key cannot see: exit 4', async () => {
+    await queueWithPr();
+    const run = await mq(['queue', 'get'], { env: env('trunk_v2_admin', { MQ_BRANCH: 'release' }) });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('release');
+  });
+
+  it('tells a v2 key sent to v1, and a v1 token sent to v2, with the fix: exit 3', async () => {
+    await queueWithPr();
+    const v2KeyOnV1 = await mq(['status', '1', '--api', 'v1'], { env: env('trunk_v2_admin') });
+    expect(v2KeyOnV1.code).toBe(3);
+    expect(v2KeyOnV1.stderr).toContain('the token is a v2 API key (it begins trunk_v2_), which the v1 API refuses');
+    const v1TokenOnV2 = await mq(['status', '1', '--api', 'v2'], { env: env('org-token') });
+    expect(v1TokenOnV2.code).toBe(3);
+    expect(v1TokenOnV2.stderr).toContain('the token is not a v2 API key');
+    expect(v1TokenOnV2.stderr).toContain('(401 INVALID_TOKEN)');
+  });
+});
+
+describe('ids', () => {
+  it('are looked up once: a second command reads the PR with no lookup', async () => {
+    await queueWithPr();
+    const cache = env('trunk_v2_admin');
+    expect((await mq(['status', '1', '--json'], { env: cache })).code).toBe(0);
+    const lookups = (from: number) =>
+      recorder.requests.slice(from).filter((request) => /^\/v2\/(repositories\?|merge-queues\?|pull-requests\?)/.test(request.path)).length;
+    expect(lookups(0)).toBeGreaterThan(0);
+    const before = recorder.requests.length;
+    const again = await mq(['status', '1', '--json'], { env: cache });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ prNumber: 1 });
+    expect(lookups(before)).toBe(0);
+    expect(recorder.requests.slice(before).some((request) => request.path.startsWith('/v2/pull-requests/'))).toBe(true);
+  });
+});
