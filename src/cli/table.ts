@@ -16,6 +16,9 @@ import {
   QUEUE_DRAIN,
   QUEUE_GET,
   QUEUE_PAUSE,
+  QUEUE_RESUME,
+  QUEUE_SWITCH_MODE,
+  QUEUES,
   SANDBOX,
   STATS,
   STATUS,
@@ -87,6 +90,12 @@ a project file always names its repository and target branch. It never asks for 
 ${envName('token')}, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
 already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
 same schema mq reads config files with.
+`;
+
+const ALL_QUEUES_NOTES = `
+--all-queues acts on every queue of the organization, as mq queues lists them (the v2 API; on v1, exit 2):
+the confirmation lists them (or --yes), each is changed and reported on its own line, a queue already so
+is left as it is, and a failure on one does not stop the others (exit 1 if any failed).
 `;
 
 /** One flag per queue setting (queue create, queue update), from the QueueSettings schema. */
@@ -218,19 +227,22 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: 'pause',
         description: 'stop starting tests and merging (runs in flight finish); a paused queue is left as it is',
         ...parsedBy(QUEUE_PAUSE, async () => (await import('../commands/queue/state.js')).parseQueuePause),
-        examples: ['mq queue pause', 'mq queue pause --reason "release 4.2" --yes'],
+        examples: ['mq queue pause', 'mq queue pause --reason "release 4.2" --yes', 'mq queue pause --all-queues --reason "deploy freeze" --yes'],
+        notes: ALL_QUEUES_NOTES,
       },
       {
         name: 'drain',
         description: 'finish the PRs in the queue, admit no new ones; a draining queue is left as it is',
         ...parsedBy(QUEUE_DRAIN, async () => (await import('../commands/queue/state.js')).parseQueueDrain),
-        examples: ['mq queue drain --yes', 'mq queue drain --yes --wait --timeout 2h && deploy.sh'],
+        examples: ['mq queue drain --yes', 'mq queue drain --yes --wait --timeout 2h && deploy.sh', 'mq queue drain --all-queues --yes'],
+        notes: ALL_QUEUES_NOTES,
       },
       {
         name: 'resume',
         description: 'set the queue running again; a running queue is left as it is',
-        examples: ['mq queue resume'],
-        load: async () => (await import('../commands/queue/state.js')).parseQueueResume,
+        ...parsedBy(QUEUE_RESUME, async () => (await import('../commands/queue/state.js')).parseQueueResume),
+        examples: ['mq queue resume', 'mq queue resume --all-queues --yes'],
+        notes: ALL_QUEUES_NOTES,
       },
       {
         name: 'delete',
@@ -238,7 +250,26 @@ export const COMMANDS: readonly CommandSpec[] = [
         ...parsedBy(QUEUE_DELETE, async () => (await import('../commands/queue/delete.js')).parseQueueDelete),
         examples: ['mq queue delete --yes', 'mq queue delete --cancel-all --yes'],
       },
+      {
+        name: 'switch-mode',
+        description: 'convert the queue to single or parallel mode (v2 names: queue, graph)',
+        ...parsedBy(QUEUE_SWITCH_MODE, async () => (await import('../commands/queue/switch-mode.js')).parseQueueSwitchMode),
+        examples: ['mq queue switch-mode parallel', 'mq queue switch-mode single --wait --timeout 10m'],
+        notes:
+          '\nThe queue reads switching_modes until the runs in flight finish; --wait returns when it no longer does\n' +
+          '(exit 7 on --timeout). A queue already in that mode is left as it is. A switch already under way is\n' +
+          'refused by the service (409 MODE_CHANGE_IN_PROGRESS, exit 5).\n',
+      },
     ],
+  },
+  {
+    name: 'queues',
+    description: 'every queue of the organization: repository, branch, state, mode, PRs in it (v2 API)',
+    ...parsedBy(QUEUES, async () => (await import('../commands/queues.js')).parseQueues),
+    examples: ['mq queues', 'mq queues --json'],
+    notes:
+      '\nThe PRs counted are those in the queue now (not ready, pending, testing, tests passed, pending failure),\n' +
+      'as the service counts them: one request per queue. On the v1 API there is no list of queues: exit 2.\n',
   },
   {
     name: 'targets',

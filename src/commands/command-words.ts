@@ -73,13 +73,36 @@ export const QUEUE_GET = {
   ],
 } as const satisfies WordSpecs;
 
+const ALL_QUEUES = {
+  flags: '--all-queues',
+  description: 'every queue of the organization (v2 API): each reported on its own line, exit 1 if any failed',
+} as const satisfies FlagSpec;
+
 export const QUEUE_PAUSE = {
-  flags: [{ flags: '--reason <text>', description: 'why: shown in the confirmation and the printed result (the service stores none)' }, YES],
+  flags: [{ flags: '--reason <text>', description: 'why: shown in the confirmation and the printed result (the service stores none)' }, YES, ALL_QUEUES],
 } as const satisfies WordSpecs;
 
 export const QUEUE_DRAIN = {
-  flags: [YES, { flags: '--wait', description: 'then wait until no admitted PR is left (--timeout bounds the wait: exit 7, default 30m)' }, WAIT_INTERVAL],
+  flags: [
+    YES,
+    { flags: '--wait', description: 'then wait until no admitted PR is left (--timeout bounds the wait: exit 7, default 30m)' },
+    WAIT_INTERVAL,
+    ALL_QUEUES,
+  ],
 } as const satisfies WordSpecs;
+
+export const QUEUE_RESUME = { flags: [ALL_QUEUES, YES] } as const satisfies WordSpecs;
+
+export const QUEUE_SWITCH_MODE = {
+  args: [{ name: '<mode>', description: "single or parallel (or v2's names, queue or graph)", choices: ['single', 'parallel', 'queue', 'graph'] }],
+  flags: [
+    { flags: '--wait', description: 'then wait until the queue no longer reads switching_modes (--timeout bounds the wait: exit 7, default 30m)' },
+    WAIT_INTERVAL,
+  ],
+} as const satisfies WordSpecs;
+
+/** `mq queues`: no words of its own. */
+export const QUEUES = {} as const satisfies WordSpecs;
 
 export const QUEUE_DELETE = {
   flags: [YES, { flags: '--cancel-all', description: 'cancel the PRs still in the queue first' }],

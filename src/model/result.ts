@@ -7,6 +7,7 @@ import type { Why } from './why.js';
 import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { Queue, UpdatedQueue } from './queue.js';
+import type { QueueSummary } from './queues.js';
 import type { Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
 
@@ -122,12 +123,38 @@ export type CommandResult =
     }
   | ConfigInitResult
   /** `entries`: the settings and their origins, when they resolved. `exitCode`: the first failure's, or 0. */
-  | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode };
+  | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode }
+  /** `mq queues`: every queue of the organization. */
+  | { kind: 'queues'; queues: QueueSummary[] }
+  /** `mq queue pause|drain|resume --all-queues`: each queue's outcome, in the order of the list. */
+  | { kind: 'allQueues'; action: 'pause' | 'resume' | 'drain'; reason?: string; results: QueueOutcome[] }
+  | ModeSwitch;
+
+/** What `--all-queues` did to one queue: `changed: false` when it was already so (nothing sent). */
+export type QueueOutcome = { queue: { repo: Repo; branch: string } } & (
+  | { ok: true; changed: boolean; state: string }
+  | { ok: false; error: { code: string; status?: number; message: string } }
+);
+
+/** `mq queue switch-mode`: the mode asked for, the queue as the switch left it, and with --wait how it ended. */
+export interface ModeSwitch {
+  kind: 'modeSwitch';
+  mode: string;
+  branch: string;
+  repo: Repo;
+  /** False when the queue already ran in that mode (nothing sent). */
+  changed: boolean;
+  queue?: UpdatedQueue;
+  /** --wait: whether the queue was seen out of switching_modes, or the timeout came first. */
+  waited?: { done: boolean; timeoutMs: number };
+}
 
 /** The exit code of a result that was printed: 0, or CLI.md's code for what went wrong with its PRs. */
 export function resultExitCode(result: CommandResult): ExitCode {
   if (result.kind === 'perPr') return outcomesExitCode(result.results);
   if (result.kind === 'doctor') return result.exitCode;
+  if (result.kind === 'allQueues') return result.results.some((r) => !r.ok) ? EXIT.negative : EXIT.ok;
+  if (result.kind === 'modeSwitch' && result.waited && !result.waited.done) return EXIT.waitTimeout;
   if (result.kind === 'queueChange') return (result.cancelled ?? []).some((r) => !r.ok) ? EXIT.negative : EXIT.ok;
   return EXIT.ok;
 }

@@ -5,7 +5,8 @@ import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
 import type { PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
-import type { Queue, QueueSettings, UpdatedQueue } from './queue.js';
+import type { Queue, QueueFacts, QueueSettings, UpdatedQueue } from './queue.js';
+import type { QueueMode, QueueSummary } from './queues.js';
 import type { QueueRef, Repo } from './repository.js';
 import type { TestingDetails, TestingResultsPage, TestingResultsQuery } from './testing.js';
 import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
@@ -139,6 +140,13 @@ export interface MergeQueueService {
   serviceNow(): number | undefined;
   /** Closes its connections. */
   close(): Promise<void>;
+
+  /** Every queue of the organization, with its live PRs counted; an API with no list of queues (v1) refuses. */
+  listQueues(): Promise<QueueSummary[]>;
+  /** Starts converting the queue to `mode` (the same mode changes nothing); the queue as the switch left it. */
+  switchModes(queue: QueueRef, mode: QueueMode): Promise<UpdatedQueue | undefined>;
+  /** The queue's state, mode and settings without its PRs, in as little as the API allows: a poll's read. */
+  getQueueFacts(queue: QueueRef): Promise<QueueFacts>;
 }
 
 /** One failed try about to be repeated, for -v to show. */

@@ -80,6 +80,21 @@ export function toJson(result: CommandResult): unknown {
       };
     case 'configInit':
       return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token, schema: result.schema };
+    case 'queues':
+      return { queues: result.queues };
+    case 'allQueues':
+      return { action: result.action, ...(result.reason === undefined ? {} : { reason: result.reason }), results: result.results };
+    case 'modeSwitch':
+      return {
+        action: 'switch-mode',
+        mode: result.mode,
+        branch: result.branch,
+        repo: result.repo,
+        changed: result.changed,
+        state: result.queue?.state ?? null,
+        ...(result.waited === undefined ? {} : { timedOut: !result.waited.done }),
+        ...(result.queue === undefined ? {} : { queue: result.queue }),
+      };
   }
 }
 

@@ -52,6 +52,9 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   configPaths: async () => (await import('./views/config-paths.js')).renderConfigPaths,
   configInit: async () => (await import('./views/config-init.js')).renderConfigInit,
   doctor: async () => (await import('./views/doctor.js')).renderDoctor,
+  queues: async () => (await import('./views/queues.js')).renderQueues,
+  allQueues: async () => (await import('./views/queues.js')).renderAllQueues,
+  modeSwitch: async () => (await import('./views/queues.js')).renderModeSwitch,
 };
 
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */

@@ -24,6 +24,9 @@ import { deleteQueue } from '../../src/commands/queue/delete.js';
 import { getQueue } from '../../src/commands/queue/get.js';
 import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/commands/queue/state.js';
 import { updateQueue } from '../../src/commands/queue/update.js';
+import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
+import { switchMode } from '../../src/commands/queue/switch-mode.js';
+import { listQueues } from '../../src/commands/queues.js';
 import { watchQueue } from '../../src/commands/queue/watch.js';
 import { sandbox } from '../../src/commands/sandbox.js';
 import { stats } from '../../src/commands/stats.js';
@@ -172,6 +175,20 @@ const ROWS: Array<[string, string[], Row]> = [
     { handler: drainAndWait, input: { yes: false, timeoutMs: 120 * MIN, intervalMs: 10_000 }, printer: 'drain', waits: true },
   ],
   ['queue resume', ['queue', 'resume'], { handler: resumeQueue, input: {} }],
+  [
+    'queue pause --all-queues',
+    ['queue', 'pause', '--all-queues', '--yes', '--reason', 'freeze'],
+    { handler: changeAllQueues, input: { action: 'pause', yes: true, reason: 'freeze' } },
+  ],
+  ['queue drain --all-queues', ['queue', 'drain', '--all-queues'], { handler: changeAllQueues, input: { action: 'drain', yes: false } }],
+  ['queue resume --all-queues', ['queue', 'resume', '--all-queues', '-y'], { handler: changeAllQueues, input: { action: 'resume', yes: true } }],
+  ['queue switch-mode', ['queue', 'switch-mode', 'graph'], { handler: switchMode, input: { mode: 'parallel' } }],
+  [
+    'queue switch-mode --wait',
+    ['queue', 'switch-mode', 'single', '--wait', '--timeout', '2h', '--interval', '5s'],
+    { handler: switchMode, input: { mode: 'single', wait: { timeoutMs: 120 * MIN, intervalMs: 5_000 } } },
+  ],
+  ['queues', ['queues'], { handler: listQueues, input: {} }],
   ['queue delete', ['queue', 'delete'], { handler: deleteQueue, input: { yes: false, cancelAll: false } }],
   ['queue delete --cancel-all --yes', ['queue', 'delete', '--cancel-all', '--yes'], { handler: deleteQueue, input: { yes: true, cancelAll: true } }],
   [
@@ -306,6 +323,8 @@ describe('argv to the input of each command', () => {
 
 const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['submit', 'x'], /"x" is not a PR number/],
+  [['queue', 'switch-mode', 'single', '--interval', '5s'], /--interval goes with --wait/],
+  [['queue', 'drain', '--all-queues', '--wait'], /takes no --wait/],
   [['submit', '1', '--priority', '256'], /--priority "256"/],
   [['submit', '1', '--interval', '5s'], /--interval goes with --wait/],
   [['submit', '1', '--wait', '--interval', '10ms'], /below the floor of 1s/],

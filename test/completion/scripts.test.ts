@@ -10,7 +10,16 @@ import { bashComplete, fishComplete, hasShell, syntaxCheck, writeScript, zshComp
 
 /** Command lines and exactly what every shell must offer for the last word. */
 const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
-  [['mq', 'qu'], ['queue']],
+  [
+    ['mq', 'qu'],
+    ['queue', 'queues'],
+  ],
+  [['mq', 'queue', 'sw'], ['switch-mode']],
+  [
+    ['mq', 'queue', 'switch-mode', ''],
+    ['single', 'parallel', 'queue', 'graph'],
+  ],
+  [['mq', 'queue', 'pause', '--all'], ['--all-queues']],
   [['mq', 'queue', 'up'], ['update']],
   [['mq', 'queue', 'update', '--mer'], ['--merge-method']],
   [

@@ -2,7 +2,7 @@
 // v1's answers already use the model's names (the model took them), so most answers are the model as they came;
 // the types below check that they agree. Fields a v1 answer has and the model does not are kept as they came, as
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
-import { ApiError, InterruptedError } from '../../errors.js';
+import { ApiError, InterruptedError, UsageError } from '../../errors.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
@@ -144,6 +144,14 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     },
     serviceNow: () => client.serviceNow(),
     close: () => client.close(),
+
+    async listQueues() {
+      throw new UsageError('the list of every queue is on the v2 API only (v1 has none): use a v2 API key, or --api v2');
+    },
+    // v1 switches modes through the queue's settings: the queue reads switching_modes until the runs in flight end.
+    switchModes: (queue, mode) => client.call('updateQueue', { ...queue, mode }),
+    // v1 has one read of a queue, its PRs with it.
+    getQueueFacts: (queue) => client.call('getQueue', queue),
   };
 }
 

@@ -5,7 +5,8 @@ import { ApiError, UsageError } from '../../errors.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import type { QueueFacts } from '../../model/queue.js';
-import type { QueueRef } from '../../model/repository.js';
+import type { QueueSummary } from '../../model/queues.js';
+import type { QueueRef, Repo } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
 import type { TestingDetails } from '../../model/testing.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
@@ -229,7 +230,52 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       cache.save();
       await client.close();
     },
+
+    async listQueues() {
+      const queues: V2Queue[] = [];
+      let cursor: string | undefined;
+      do {
+        const page: Page<V2Queue> = await client.call('mergeQueues.list', { query: { limit: PAGE_MAX, cursor } });
+        queues.push(...page.data);
+        cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+      } while (cursor);
+      const summaries: QueueSummary[] = [];
+      for (let start = 0; start < queues.length; start += COUNTS_AT_ONCE) {
+        const chunk = queues.slice(start, start + COUNTS_AT_ONCE);
+        summaries.push(...(await Promise.all(chunk.map(summaryOf))));
+      }
+      return summaries;
+    },
+    async switchModes(ref, mode) {
+      return onQueue(ref, async (id) => {
+        await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: v2Mode(mode) } });
+        return queueFactsOf(await client.call<V2Queue>('mergeQueues.get', { params: { id } }));
+      });
+    },
+    getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await client.call<V2Queue>('mergeQueues.get', { params: { id } }))),
   };
+
+  /**
+   * One queue of the list as the model has it, its id kept for the commands that act on it next. Its PRs are
+   * counted by the service: one page of one live PR with `includeTotal` (a request per queue).
+   */
+  async function summaryOf(queue: V2Queue): Promise<QueueSummary> {
+    const repo = repoOfUrl(queue.repositoryUrl);
+    if (repo) ids.rememberQueue({ repo, targetBranch: queue.targetBranch }, queue.id);
+    const live: Page<V2PullRequest> = await client.call('mergeQueues.listPullRequests', {
+      params: { id: queue.id },
+      query: { state: LIVE_STATES, limit: 1, includeTotal: true },
+    });
+    const count = live.total ?? (live.hasMore ? null : live.data.length);
+    return {
+      repo: repo ?? { host: '', owner: '', name: queue.repositoryUrl },
+      branch: queue.targetBranch,
+      state: modelWord(queue.state),
+      mode: modelMode(queue.mode),
+      pullRequests: count,
+      queueId: queue.id,
+    };
+  }
 
   async function numberFromBranch(ref: QueueRef, branch: string): Promise<number> {
     const repositoryId = await ids.repositoryId(ref.repo);
@@ -275,6 +321,26 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       throw error;
     }
   }
+}
+
+/** Queues whose PRs are counted at once by `mq queues`: a handful, well under v2's 100 requests a second. */
+const COUNTS_AT_ONCE = 4;
+
+/** `https://github.com/acme/widgets(.git)` → the repository; undefined for a URL of another shape. */
+export function repoOfUrl(url: string): Repo | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const parts = parsed.pathname
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .split('/')
+    .filter((part) => part !== '');
+  if (parts.length !== 2) return undefined;
+  return { host: parsed.host, owner: parts[0]!, name: parts[1]! };
 }
 
 function v1Only(what: string): never {

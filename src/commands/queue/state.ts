@@ -5,7 +5,9 @@ import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { queueName } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
-import type { QUEUE_DRAIN, QUEUE_PAUSE } from '../command-words.js';
+import type { QUEUE_DRAIN, QUEUE_PAUSE, QUEUE_RESUME } from '../command-words.js';
+import { UsageError } from '../../errors.js';
+import { type AllQueuesInput, changeAllQueues } from './all-queues.js';
 import type { Context, QueueRef } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import { poll } from '../../model/poll.js';
@@ -22,12 +24,23 @@ export interface StateChangeInput {
 /** `mq queue pause [--reason text] [--yes]` */
 export function parseQueuePause(words: Words<typeof QUEUE_PAUSE>): Invocation {
   const { yes, reason } = words.flags;
+  if (words.flags.allQueues) return allQueues({ action: 'pause', yes: Boolean(yes), ...(reason !== undefined && { reason }) });
   return work.result({ yes: Boolean(yes), reason }, pauseQueue);
+}
+
+/** --all-queues: every queue of the organization (all-queues.ts). */
+function allQueues(input: AllQueuesInput): Invocation {
+  return work.result(input, changeAllQueues);
 }
 
 /** `mq queue drain [--yes] [--wait [--interval d]]`: --timeout, wherever it is written, bounds the wait. */
 export function parseQueueDrain(words: Words<typeof QUEUE_DRAIN>): Invocation {
   const flags = words.flags;
+  if (flags.allQueues) {
+    if (flags.wait) throw new UsageError('queue drain --all-queues takes no --wait: drain them, then wait on each queue with mq queue drain --wait');
+    refuseLoneInterval(flags, '--wait');
+    return allQueues({ action: 'drain', yes: Boolean(flags.yes) });
+  }
   if (!flags.wait) {
     refuseLoneInterval(flags, '--wait');
     return work.result({ yes: Boolean(flags.yes) }, drainQueue);
@@ -36,8 +49,9 @@ export function parseQueueDrain(words: Words<typeof QUEUE_DRAIN>): Invocation {
   return work.stream({ yes: Boolean(flags.yes), timeoutMs, intervalMs }, drainAndWait, 'drain', { waits: true });
 }
 
-/** `mq queue resume` */
-export function parseQueueResume(): Invocation {
+/** `mq queue resume [--all-queues [--yes]]` */
+export function parseQueueResume(words: Words<typeof QUEUE_RESUME>): Invocation {
+  if (words.flags.allQueues) return allQueues({ action: 'resume', yes: Boolean(words.flags.yes) });
   return work.result({}, resumeQueue);
 }
 

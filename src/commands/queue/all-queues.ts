@@ -1,0 +1,67 @@
+// `mq queue pause|drain|resume --all-queues`: an organization-wide maintenance window. The queues come from the
+// service's list (v2; v1 has none and refuses), the confirmation lists every one, then each is changed on its
+// own: a queue already in the state asked for is left alone (nothing sent), and a failure on one is reported on
+// its line while the others go on. The result exits 1 when any failed.
+import { InterruptedError, MqError, NetworkError } from '../../errors.js';
+import type { QueueOutcome } from '../../model/result.js';
+import type { QueueSummary } from '../../model/queues.js';
+import type { CommandResult } from '../../model/result.js';
+import type { SettableQueueState } from '../../model/vocabulary.js';
+import { queueName } from '../../render/queue-actions.js';
+import { safeLine } from '../../render/sanitize.js';
+import { ask, mustAsk } from '../confirm.js';
+import type { Context } from '../context.js';
+
+export type AllQueuesAction = 'pause' | 'resume' | 'drain';
+
+export interface AllQueuesInput {
+  action: AllQueuesAction;
+  yes: boolean;
+  reason?: string;
+}
+
+const TARGET: Record<AllQueuesAction, SettableQueueState> = { pause: 'paused', resume: 'running', drain: 'draining' };
+
+export async function changeAllQueues(input: AllQueuesInput, ctx: Context): Promise<CommandResult> {
+  const command = `queue ${input.action} --all-queues`;
+  const asking = mustAsk(command, input.yes, ctx);
+  const service = await ctx.service();
+  const queues = await service.listQueues();
+  const target = TARGET[input.action];
+  const toChange = queues.filter((queue) => queue.state !== target);
+  if (asking && toChange.length > 0) {
+    const why = input.reason ? ` (${safeLine(input.reason)})` : '';
+    const listed = toChange.map((queue) => `  ${queueName(queue.branch, queue.repo)}: ${queue.state}, ${countOf(queue)}`).join('\n');
+    const left = queues.length - toChange.length;
+    const already = left > 0 ? `\n${left} already ${target} will be left as they are.` : '';
+    await ask(command, `${listed}${already}\n${capitalized(input.action)} these ${toChange.length} queues${why}?`, ctx);
+  }
+  const results: QueueOutcome[] = [];
+  for (const queue of queues) results.push(await changeOne(queue, target, ctx));
+  return { kind: 'allQueues', action: input.action, ...(input.reason !== undefined && { reason: input.reason }), results };
+}
+
+async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx: Context): Promise<QueueOutcome> {
+  const queue = { repo: summary.repo, branch: summary.branch };
+  if (summary.state === target) return { queue, ok: true, changed: false, state: summary.state };
+  const service = await ctx.service();
+  try {
+    const updated = await service.updateQueue({ repo: summary.repo, targetBranch: summary.branch }, { state: target });
+    return { queue, ok: true, changed: true, state: updated?.state ?? target };
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof MqError)) throw error;
+    const status = (error as { status?: number }).status;
+    // A write whose answer never came may have been applied: the line says so, the others go on.
+    const doubt = error instanceof NetworkError && error.sent ? ' (it may have been applied: check with `mq queues`)' : '';
+    return { queue, ok: false, error: { code: error.code, ...(status ? { status } : {}), message: `${error.message}${doubt}` } };
+  }
+}
+
+function countOf(queue: QueueSummary): string {
+  if (queue.pullRequests === null) return 'PRs not counted';
+  return `${queue.pullRequests} PR${queue.pullRequests === 1 ? '' : 's'}`;
+}
+
+function capitalized(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

@@ -1,0 +1,53 @@
+// `mq queues`, `mq queue pause|drain|resume --all-queues` and `mq queue switch-mode`: the organization's queues
+// as a table, a line per queue acted on, and the mode a queue was switched to.
+import { shortRepo } from '../../config/repo.js';
+import { paintState } from '../colors.js';
+import { formatDuration } from '../durations.js';
+import type { RenderContext, ResultOf } from '../options.js';
+import { queueName } from '../queue-actions.js';
+import { safeLine } from '../sanitize.js';
+import { renderTable } from '../tables.js';
+
+export function renderQueues(result: ResultOf<'queues'>, ctx: RenderContext): string {
+  if (result.queues.length === 0) return 'No queues in this organization.\n';
+  const columns = [{ header: 'REPOSITORY' }, { header: 'BRANCH' }, { header: 'STATE' }, { header: 'MODE' }, { header: 'PRS', align: 'right' as const }];
+  const rows = result.queues.map((queue) => [
+    safeLine(shortRepo(queue.repo)),
+    safeLine(queue.branch),
+    paintState(ctx.paint, queue.state),
+    safeLine(queue.mode),
+    queue.pullRequests === null ? ctx.paint.dim('?') : String(queue.pullRequests),
+  ]);
+  return `${renderTable(columns, rows, ctx.paint)}\n`;
+}
+
+const DONE = { pause: 'paused', resume: 'resumed', drain: 'draining' } as const;
+
+export function renderAllQueues(result: ResultOf<'allQueues'>, ctx: RenderContext): string {
+  const { paint } = ctx;
+  if (result.results.length === 0) return 'No queues in this organization.\n';
+  const reason = result.reason ? ` (reason: ${safeLine(result.reason)})` : '';
+  const lines = result.results.map((outcome) => {
+    const name = `Queue ${queueName(outcome.queue.branch, outcome.queue.repo)}`;
+    if (!outcome.ok) return `${paint.red('✗')} ${name}: ${safeLine(outcome.error.message)}`;
+    if (!outcome.changed) return `${paint.dim('-')} ${name} is already ${paintState(paint, outcome.state)}`;
+    const done = result.action === 'resume' ? paint.green(DONE.resume) : paintState(paint, DONE[result.action]);
+    const reported = outcome.state !== DONE[result.action] && result.action !== 'resume' ? ` (the service reports ${paintState(paint, outcome.state)})` : '';
+    return `${paint.green('✓')} ${name} ${done}${reason}${reported}`;
+  });
+  const failed = result.results.filter((outcome) => !outcome.ok).length;
+  if (failed > 0) lines.push(paint.red(`${failed} of ${result.results.length} queues failed.`));
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderModeSwitch(result: ResultOf<'modeSwitch'>, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const name = `Queue ${queueName(result.branch, result.repo)}`;
+  if (!result.changed) return `${name} already runs in ${result.mode} mode\n`;
+  const state = result.queue?.state;
+  if (result.waited && !result.waited.done) {
+    return `${name} is still ${paintState(paint, 'switching_modes')} to ${result.mode} after ${formatDuration(result.waited.timeoutMs / 1000)}\n`;
+  }
+  if (state === 'switching_modes') return `${name} is ${paintState(paint, 'switching_modes')} to ${result.mode}: the runs in flight finish first\n`;
+  return `${name} switched to ${result.mode} mode${state ? `, ${paintState(paint, state)}` : ''}\n`;
+}

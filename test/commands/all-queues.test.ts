@@ -1,0 +1,69 @@
+// --all-queues: the confirmation lists every queue to change; a failure on one is reported on its line and the
+// others go on; the result exits 1 when any failed.
+import { describe, expect, it } from 'vitest';
+import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
+import { ApiError } from '../../src/errors.js';
+import type { QueueSummary } from '../../src/model/queues.js';
+import { resultExitCode } from '../../src/model/result.js';
+import { renderText } from '../../src/render/index.js';
+import { testContext } from '../support/context.js';
+
+const summary = (name: string, state: string, pullRequests: number | null): QueueSummary => ({
+  repo: { host: 'github.com', owner: 'acme', name },
+  branch: 'main',
+  state,
+  mode: 'single',
+  pullRequests,
+});
+const QUEUES = [summary('a', 'running', 2), summary('b', 'running', 1), summary('c', 'paused', null)];
+
+function context(answer?: boolean) {
+  const writes: string[] = [];
+  const test = testContext({
+    ...(answer !== undefined && { answer }),
+    service: {
+      listQueues: async () => QUEUES,
+      updateQueue: async (ref, change) => {
+        writes.push(ref.repo.name);
+        if (ref.repo.name === 'a') throw new ApiError(500, 'the service failed', 'updateQueue');
+        return { ...QUEUES[1]!, state: change.state } as never;
+      },
+    },
+  });
+  return { ...test, writes };
+}
+
+describe('queue pause --all-queues', () => {
+  it('asks once, listing the queues it will change', async () => {
+    const { ctx, questions, writes } = context(false);
+    await expect(changeAllQueues({ action: 'pause', yes: false, reason: 'freeze' }, ctx)).rejects.toThrow(/not confirmed/);
+    expect(questions).toEqual([
+      '  main of acme/a: running, 2 PRs\n  main of acme/b: running, 1 PR\n1 already paused will be left as they are.\nPause these 2 queues (freeze)?',
+    ]);
+    expect(writes).toEqual([]);
+  });
+
+  it('goes on past a failure, reports each queue, and exits 1', async () => {
+    const { ctx, writes } = context();
+    const result = await changeAllQueues({ action: 'pause', yes: true }, ctx);
+    expect(writes).toEqual(['a', 'b']);
+    expect(result).toMatchObject({
+      kind: 'allQueues',
+      results: [
+        { queue: { branch: 'main', repo: { name: 'a' } }, ok: false, error: { status: 500, message: 'the service failed' } },
+        { queue: { repo: { name: 'b' } }, ok: true, changed: true, state: 'paused' },
+        { queue: { repo: { name: 'c' } }, ok: true, changed: false, state: 'paused' },
+      ],
+    });
+    expect(resultExitCode(result)).toBe(1);
+    expect(await renderText(result, { color: false, now: 0 })).toBe(
+      [
+        '✗ Queue main of acme/a: the service failed',
+        '✓ Queue main of acme/b paused',
+        '- Queue main of acme/c is already paused',
+        '1 of 3 queues failed.',
+        '',
+      ].join('\n'),
+    );
+  });
+});
