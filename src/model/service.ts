@@ -6,6 +6,7 @@ import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '.
 import type { MetricSample } from './prometheus.js';
 import type { PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { Queue, QueueSettings, UpdatedQueue } from './queue.js';
+import type { GraphQuery, PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { QueueRef, Repo } from './repository.js';
 import type { TestingDetails, TestingResultsPage, TestingResultsQuery } from './testing.js';
 import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
@@ -139,6 +140,17 @@ export interface MergeQueueService {
   serviceNow(): number | undefined;
   /** Closes its connections. */
   close(): Promise<void>;
+
+  // -- what tests next (mq queue order, mq queue graph, mq status's "waiting on")
+  /** What tests next: batches with a run, then the admitted PRs in the order the queue considers them. */
+  getQueueOrder(queue: QueueRef): Promise<QueueOrder>;
+  /** The dependency graph of the queue's admitted PRs; an API without one refuses (UsageError). */
+  getQueueGraph(queue: QueueRef, query?: GraphQuery): Promise<QueueGraph>;
+  /**
+   * The PRs a pending PR waits on directly (empty: none), or undefined, with no request sent, where the API
+   * does not tell (v1); a PR not in the order (no longer pending) answers an empty list.
+   */
+  getDirectlyAhead(queue: QueueRef, pr: number): Promise<PullRequestRef[] | undefined>;
 }
 
 /** One failed try about to be repeated, for -v to show. */
