@@ -7,6 +7,7 @@ import type { Why } from './why.js';
 import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { Queue, UpdatedQueue } from './queue.js';
+import type { PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
 
@@ -70,7 +71,8 @@ export type CommandResult =
   /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
   /** `why`: for a PR that ended failed or cancelled, what is known of the reason. */
   /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */
-  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta }
+  /** `waitingOn`: for a pending PR, the PRs it waits on directly, where the service tells (v2's order). */
+  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
@@ -122,7 +124,11 @@ export type CommandResult =
     }
   | ConfigInitResult
   /** `entries`: the settings and their origins, when they resolved. `exitCode`: the first failure's, or 0. */
-  | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode };
+  | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode }
+  // -- what tests next
+  | { kind: 'queueOrder'; order: QueueOrder }
+  /** `format`: how the text output draws it (--json prints the graph as the model has it). */
+  | { kind: 'queueGraph'; graph: QueueGraph; format: 'text' | 'dot' | 'mermaid' };
 
 /** The exit code of a result that was printed: 0, or CLI.md's code for what went wrong with its PRs. */
 export function resultExitCode(result: CommandResult): ExitCode {

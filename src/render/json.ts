@@ -13,11 +13,12 @@ export function toJson(result: CommandResult): unknown {
       return result.queue;
     case 'pullRequest':
       // Beside the service's fields, as it answered them: what mq worked out (why it ended, when it merges).
-      if (result.why === undefined && result.eta === undefined) return result.pullRequest;
+      if (result.why === undefined && result.eta === undefined && result.waitingOn === undefined) return result.pullRequest;
       return {
         ...result.pullRequest,
         ...(result.why === undefined ? {} : { why: result.why }),
         ...(result.eta === undefined ? {} : { eta: result.eta }),
+        ...(result.waitingOn === undefined ? {} : { waitingOn: result.waitingOn }),
       };
     case 'pullRequests':
       return result.nextCursor === undefined ? { pullRequests: result.pullRequests } : { pullRequests: result.pullRequests, nextCursor: result.nextCursor };
@@ -80,6 +81,10 @@ export function toJson(result: CommandResult): unknown {
       };
     case 'configInit':
       return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token, schema: result.schema };
+    case 'queueOrder':
+      return result.order;
+    case 'queueGraph':
+      return result.graph;
   }
 }
 

@@ -15,7 +15,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   },
   pullRequest: async () => {
     const { renderPullRequest } = await import('./views/pull-request.js');
-    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta);
+    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta, result.waitingOn);
   },
   pullRequests: async () => {
     const { renderPullRequests } = await import('./views/pull-requests.js');
@@ -52,6 +52,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   configPaths: async () => (await import('./views/config-paths.js')).renderConfigPaths,
   configInit: async () => (await import('./views/config-init.js')).renderConfigInit,
   doctor: async () => (await import('./views/doctor.js')).renderDoctor,
+  queueOrder: async () => (await import('./views/queue-order.js')).renderQueueOrder,
+  queueGraph: async () => (await import('./views/queue-graph.js')).renderQueueGraph,
 };
 
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */
