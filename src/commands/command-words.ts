@@ -167,6 +167,6 @@ export const QUEUE_GRAPH = {
       description: 'text: lanes drawn in the terminal (default); dot: Graphviz; mermaid: a Mermaid flowchart',
       choices: ['text', 'dot', 'mermaid'],
     },
-    { flags: '--impacted-targets', description: "with --json: each PR's impacted targets and each edge's common ones (costly for the service)" },
+    { flags: '--impacted-targets', description: "ask for each PR's impacted targets and each edge's common ones, shown under --json (costly for the service)" },
   ],
 } as const satisfies WordSpecs;

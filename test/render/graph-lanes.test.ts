@@ -87,6 +87,18 @@ describe('drawLanes', () => {
     ).toBe(['* #1', '|\\', '* | #2', '| | * #3', '|_|/', '|/', '* #5'].join('\n'));
   });
 
+  it('breaks a cycle by the order given, leaving out the edge that would point back up', () => {
+    expect(
+      drawn(
+        [1, 2],
+        [
+          [1, 2],
+          [2, 1],
+        ],
+      ),
+    ).toBe(['* #1', '* #2'].join('\n'));
+  });
+
   it('draws nothing for no nodes, and leaves out an edge to a node it does not know', () => {
     expect(drawn([], [])).toBe('');
     expect(drawn([1], [[1, 9]])).toBe('* #1');
