@@ -104,7 +104,7 @@ describe('mq queue order', () => {
       [
         'state running · mode parallel · batching on',
         '',
-        'Next to test (4):',
+        'In the queue, in order (4):',
         '#  PR  TITLE         STATE',
         '1  #1  add a         testing',
         '2  #2  change a      pending',

@@ -43,7 +43,9 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
 
   const held = order.pending.filter((item) => item.schedulability === 'held_behind_failure');
   const next = order.pending.filter((item) => item.schedulability !== 'held_behind_failure');
-  if (next.length > 0) sections.push(`${paint.bold(`Next to test (${next.length}):`)}\n${pendingTable(next, ctx)}`);
+  // Where the API lists every PR of the queue here, those testing among them (v1), the list is the queue's order.
+  const heading = next.some((item) => item.state !== 'pending') ? 'In the queue, in order' : 'Next to test';
+  if (next.length > 0) sections.push(`${paint.bold(`${heading} (${next.length}):`)}\n${pendingTable(next, ctx)}`);
   if (held.length > 0) {
     const rows = held.map((item) => [`#${item.pullRequest.prNumber}`, title(item.pullRequest), refList(item.heldBy ?? [])]);
     sections.push(
