@@ -15,6 +15,8 @@ import {
   QUEUE_DELETE,
   QUEUE_DRAIN,
   QUEUE_GET,
+  QUEUE_GRAPH,
+  QUEUE_ORDER,
   QUEUE_PAUSE,
   QUEUE_RESUME,
   QUEUE_SWITCH_MODE,
@@ -259,6 +261,33 @@ export const COMMANDS: readonly CommandSpec[] = [
           '\nThe queue reads switching_modes until the runs in flight finish; --wait returns when it no longer does\n' +
           '(exit 7 on --timeout). A queue already in that mode is left as it is. A switch already under way is\n' +
           'refused by the service (409 MODE_CHANGE_IN_PROGRESS, exit 5).\n',
+      },
+      // -- what tests next
+      {
+        name: 'order',
+        description: 'what tests next: batches with a run, then the PRs waiting, each with its predicted batch and what it waits on',
+        ...parsedBy(QUEUE_ORDER, async () => (await import('../commands/queue/order.js')).parseQueueOrder),
+        examples: ['mq queue order', "mq queue order --json | jq '.pending[] | {pr: .pullRequest.prNumber, waitsOn: [.directlyAhead[]?.prNumber]}'"],
+        notes:
+          '\nA predicted batch is the order the queue considers PRs in, not a wait: several batches start together, and in a\n' +
+          'parallel queue the PRs ahead may be on unrelated branches; WAITS ON names the PRs each waits on directly. PRs\n' +
+          "not ready hold no place and are left out (mq queue get lists them). Where the service tells only the queue's\n" +
+          'order, that is what is shown: no predicted batch, nothing waited on (null under --json).\n',
+      },
+      {
+        name: 'graph',
+        description: 'the dependency graph of a parallel queue: lanes in the terminal, or Graphviz / Mermaid text',
+        ...parsedBy(QUEUE_GRAPH, async () => (await import('../commands/queue/order.js')).parseQueueGraph),
+        examples: [
+          'mq queue graph',
+          'mq queue graph --format dot | dot -Tsvg > queue.svg',
+          'mq queue graph --format mermaid',
+          'mq queue graph --json --impacted-targets',
+        ],
+        notes:
+          '\nA PR below another, joined by a line, waits on it: their impacted targets overlap. Each PR reads\n' +
+          '`#N title (state)`. The graph says what depends on what, not what tests next (mq queue order). It needs the\n' +
+          'v2 API (a v2 API key): on v1 it is refused, exit 2.\n',
       },
     ],
   },

@@ -179,3 +179,17 @@ export const SANDBOX = {
     { flags: '--estimates <on|off>', description: "v2's queue-entry estimates (default on)", choices: ['on', 'off'] },
   ],
 } as const satisfies WordSpecs;
+
+// -- what tests next: mq queue order, mq queue graph
+export const QUEUE_ORDER = {} as const satisfies WordSpecs;
+
+export const QUEUE_GRAPH = {
+  flags: [
+    {
+      flags: '--format <format>',
+      description: 'text: lanes drawn in the terminal (default); dot: Graphviz; mermaid: a Mermaid flowchart',
+      choices: ['text', 'dot', 'mermaid'],
+    },
+    { flags: '--impacted-targets', description: "ask for each PR's impacted targets and each edge's common ones, shown under --json (costly for the service)" },
+  ],
+} as const satisfies WordSpecs;

@@ -32,12 +32,15 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
   // Where it stands and what holds it: its position and the queue's state come from the queue itself. The run
   // lengths for its ETA are asked for alongside, and only when one can follow: a not_ready PR has none.
   const serviceNow = () => service.serviceNow() ?? ctx.now();
-  const [queue, durations] = await Promise.all([
+  // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
+  const [queue, durations, waitingOn] = await Promise.all([
     queueUnlessGone(service, ref),
     pullRequest.state === 'not_ready' ? NOT_READ : readTestDurations(service, ref, serviceNow),
+    pullRequest.state === 'pending' ? service.getDirectlyAhead(ref, pullRequest.prNumber) : undefined,
   ]);
   if (!queue) return { kind: 'pullRequest', pullRequest };
-  return { kind: 'pullRequest', pullRequest, queue, eta: estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() }) };
+  const eta = estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() });
+  return { kind: 'pullRequest', pullRequest, queue, eta, ...(waitingOn !== undefined && { waitingOn }) };
 }
 
 const NOT_READ: TestDurations = { source: 'none', unavailable: 'not read' };

@@ -8,6 +8,7 @@ import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-req
 import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { Queue, UpdatedQueue } from './queue.js';
 import type { QueueSummary } from './queues.js';
+import type { PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
 
@@ -71,7 +72,8 @@ export type CommandResult =
   /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
   /** `why`: for a PR that ended failed or cancelled, what is known of the reason. */
   /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */
-  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta }
+  /** `waitingOn`: for a pending PR, the PRs it waits on directly, where the service tells (v2's order). */
+  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
@@ -128,7 +130,11 @@ export type CommandResult =
   | { kind: 'queues'; queues: QueueSummary[] }
   /** `mq queue pause|drain|resume --all-queues`: each queue's outcome, in the order of the list. */
   | { kind: 'allQueues'; action: 'pause' | 'resume' | 'drain'; reason?: string; results: QueueOutcome[] }
-  | ModeSwitch;
+  | ModeSwitch
+  // -- what tests next
+  | { kind: 'queueOrder'; order: QueueOrder }
+  /** `format`: how the text output draws it (--json prints the graph as the model has it). */
+  | { kind: 'queueGraph'; graph: QueueGraph; format: 'text' | 'dot' | 'mermaid' };
 
 /** What `--all-queues` did to one queue: `changed: false` when it was already so (nothing sent). */
 export type QueueOutcome = { queue: { repo: Repo; branch: string } } & (

@@ -1,5 +1,5 @@
 // What mq asks of the merge queue service, whichever API answers: coordinates in, the model out. Commands get one
-// from their context (ctx.service()); each API is an adapter behind it (src/api/v1/, later v2). A capability an
+// from their context (ctx.service()); each API is an adapter behind it (src/api/v1/, src/api/v2/). A capability an
 // API lacks is refused by its adapter in one line, never asked about by a command.
 import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
@@ -7,6 +7,7 @@ import type { MetricSample } from './prometheus.js';
 import type { PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { Queue, QueueFacts, QueueSettings, UpdatedQueue } from './queue.js';
 import type { QueueMode, QueueSummary } from './queues.js';
+import type { GraphQuery, PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { QueueRef, Repo } from './repository.js';
 import type { TestingDetails, TestingResultsPage, TestingResultsQuery } from './testing.js';
 import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
@@ -147,6 +148,16 @@ export interface MergeQueueService {
   switchModes(queue: QueueRef, mode: QueueMode): Promise<UpdatedQueue | undefined>;
   /** The queue's state, mode and settings without its PRs, in as little as the API allows: a poll's read. */
   getQueueFacts(queue: QueueRef): Promise<QueueFacts>;
+  // -- what tests next (mq queue order, mq queue graph, mq status's "waiting on")
+  /** What tests next: batches with a run, then the admitted PRs in the order the queue considers them. */
+  getQueueOrder(queue: QueueRef): Promise<QueueOrder>;
+  /** The dependency graph of the queue's admitted PRs; an API without one refuses (UsageError). */
+  getQueueGraph(queue: QueueRef, query?: GraphQuery): Promise<QueueGraph>;
+  /**
+   * The PRs a pending PR waits on directly (empty: none), or undefined, with no request sent, where the API
+   * does not tell (v1); a PR not in the order (no longer pending) answers an empty list.
+   */
+  getDirectlyAhead(queue: QueueRef, pr: number): Promise<PullRequestRef[] | undefined>;
 }
 
 /** One failed try about to be repeated, for -v to show. */

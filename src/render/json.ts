@@ -13,11 +13,12 @@ export function toJson(result: CommandResult): unknown {
       return result.queue;
     case 'pullRequest':
       // Beside the service's fields, as it answered them: what mq worked out (why it ended, when it merges).
-      if (result.why === undefined && result.eta === undefined) return result.pullRequest;
+      if (result.why === undefined && result.eta === undefined && result.waitingOn === undefined) return result.pullRequest;
       return {
         ...result.pullRequest,
         ...(result.why === undefined ? {} : { why: result.why }),
         ...(result.eta === undefined ? {} : { eta: result.eta }),
+        ...(result.waitingOn === undefined ? {} : { waitingOn: result.waitingOn }),
       };
     case 'pullRequests':
       return result.nextCursor === undefined ? { pullRequests: result.pullRequests } : { pullRequests: result.pullRequests, nextCursor: result.nextCursor };
@@ -95,6 +96,10 @@ export function toJson(result: CommandResult): unknown {
         ...(result.waited === undefined ? {} : { timedOut: !result.waited.done }),
         ...(result.queue === undefined ? {} : { queue: result.queue }),
       };
+    case 'queueOrder':
+      return result.order;
+    case 'queueGraph':
+      return result.graph;
   }
 }
 

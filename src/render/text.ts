@@ -15,7 +15,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   },
   pullRequest: async () => {
     const { renderPullRequest } = await import('./views/pull-request.js');
-    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta);
+    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta, result.waitingOn);
   },
   pullRequests: async () => {
     const { renderPullRequests } = await import('./views/pull-requests.js');
@@ -55,6 +55,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   queues: async () => (await import('./views/queues.js')).renderQueues,
   allQueues: async () => (await import('./views/queues.js')).renderAllQueues,
   modeSwitch: async () => (await import('./views/queues.js')).renderModeSwitch,
+  queueOrder: async () => (await import('./views/queue-order.js')).renderQueueOrder,
+  queueGraph: async () => (await import('./views/queue-graph.js')).renderQueueGraph,
 };
 
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */

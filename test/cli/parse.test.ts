@@ -22,6 +22,7 @@ import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
 import { createQueue } from '../../src/commands/queue/create.js';
 import { deleteQueue } from '../../src/commands/queue/delete.js';
 import { getQueue } from '../../src/commands/queue/get.js';
+import { queueGraph, queueOrder } from '../../src/commands/queue/order.js';
 import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/commands/queue/state.js';
 import { updateQueue } from '../../src/commands/queue/update.js';
 import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
@@ -191,6 +192,13 @@ const ROWS: Array<[string, string[], Row]> = [
   ['queues', ['queues'], { handler: listQueues, input: {} }],
   ['queue delete', ['queue', 'delete'], { handler: deleteQueue, input: { yes: false, cancelAll: false } }],
   ['queue delete --cancel-all --yes', ['queue', 'delete', '--cancel-all', '--yes'], { handler: deleteQueue, input: { yes: true, cancelAll: true } }],
+  ['queue order', ['queue', 'order'], { handler: queueOrder, input: {} }],
+  ['queue graph', ['queue', 'graph'], { handler: queueGraph, input: { format: 'text', includeImpactedTargets: false } }],
+  [
+    'queue graph --format dot --impacted-targets',
+    ['queue', 'graph', '--format', 'dot', '--impacted-targets'],
+    { handler: queueGraph, input: { format: 'dot', includeImpactedTargets: true } },
+  ],
   [
     'targets set',
     ['targets', 'set', '42', '//app:server', '//lib:db'],
@@ -378,6 +386,7 @@ const COMMANDER_ERRORS: Array<[string[], RegExp]> = [
   [['flaky', 'list', '--unhealthy', '--status', 'healthy'], /Allowed choices are flaky, broken/],
   [['flaky', 'link-ticket', TEST_ID], /missing required argument 'ticket-id'/],
   [['--output', 'xml', 'status'], /Allowed choices are table, json/],
+  [['queue', 'graph', '--format', 'svg'], /Allowed choices are text, dot, mermaid/],
 ];
 
 describe('usage errors: exit 2, before anything is sent', () => {

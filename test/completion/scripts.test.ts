@@ -62,6 +62,13 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   ],
   [['mq', 'help', 'exit'], ['exit-codes']],
   [['mq', 'submit', ''], []],
+  // -- what tests next
+  [['mq', 'queue', 'or'], ['order']],
+  [['mq', 'queue', 'gr'], ['graph']],
+  [
+    ['mq', 'queue', 'graph', '--format', ''],
+    ['text', 'dot', 'mermaid'],
+  ],
 ];
 
 const sorted = (words: readonly string[]) => [...words].sort();

@@ -3,6 +3,8 @@
 // the types below check that they agree. Fields a v1 answer has and the model does not are kept as they came, as
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
 import { ApiError, InterruptedError, UsageError } from '../../errors.js';
+import type { QueueOrder } from '../../model/order.js';
+import type { Queue } from '../../model/queue.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
@@ -152,6 +154,36 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     switchModes: (queue, mode) => client.call('updateQueue', { ...queue, mode }),
     // v1 has one read of a queue, its PRs with it.
     getQueueFacts: (queue) => client.call('getQueue', queue),
+    // -- what tests next: v1 has the queue's order only (getQueue), no batches, no dependencies
+    getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
+    async getQueueGraph() {
+      throw new UsageError('mq queue graph needs the v2 API (a v2 API key): the v1 API has no dependency graph');
+    },
+    getDirectlyAhead: async () => undefined,
+  };
+}
+
+/** v1's order: getQueue's PRs as it lists them, not-ready ones aside (they hold no place), with nothing predicted. */
+function orderOfQueue(queue: Queue): QueueOrder {
+  return {
+    mode: queue.mode,
+    queueState: queue.state ?? 'unknown',
+    batchingEnabled: queue.batch,
+    isolationResolved: null,
+    hasCycle: null,
+    batches: [],
+    pending: queue.enqueuedPullRequests
+      .filter((pr) => pr.state !== 'not_ready')
+      .map((pr) => ({
+        pullRequest: { prNumber: pr.prNumber, prTitle: pr.prTitle, prSha: pr.prSha },
+        state: pr.state ?? 'unknown',
+        schedulability: null,
+        predictedBatch: null,
+        directlyAhead: null,
+        heldBy: null,
+      })),
+    awaitingAdmission: [],
+    awaitingAdmissionTotal: 0,
   };
 }
 

@@ -142,3 +142,48 @@ export interface V2Estimate {
   waitingOn?: { number: number }[];
   reason?: string;
 }
+
+/** A PR as the dispatch order names it (QueuedPullRequest). */
+export interface V2QueuedPullRequest {
+  id: string;
+  number: number;
+  sha: string;
+  title: string;
+  url?: string;
+}
+
+export interface V2Order {
+  mode: string;
+  queueState: string;
+  batchingEnabled: boolean;
+  isolationResolved: boolean;
+  hasCycle: boolean;
+  batches: { verificationRunId: string; state: string; isBisection: boolean; pullRequests: V2QueuedPullRequest[] }[];
+  pending: {
+    pullRequest: V2QueuedPullRequest;
+    schedulability: string;
+    predictedBatch?: number;
+    directlyAhead: V2QueuedPullRequest[];
+    heldBy: V2QueuedPullRequest[];
+  }[];
+  awaitingAdmission: V2QueuedPullRequest[];
+  awaitingAdmissionTotal: number;
+}
+
+export interface V2Graph {
+  nodes: {
+    pullRequestNumber: number;
+    title: string;
+    author: string;
+    state: string;
+    priorityValue: number;
+    priorityName?: string;
+    skipsTheLine: boolean;
+    allowsBatching: boolean;
+    verificationRunId?: string;
+    isBisection: boolean;
+    impactedTargets?: string[];
+    totalImpactedTargets?: number;
+  }[];
+  edges: { fromPullRequestNumber: number; toPullRequestNumber: number; commonImpactedTargets?: string[]; totalCommonImpactedTargets?: number }[];
+}

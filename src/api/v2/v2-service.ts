@@ -10,6 +10,8 @@ import type { QueueRef, Repo } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
 import type { TestingDetails } from '../../model/testing.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
+import type { V2Graph, V2Order, V2QueuedPullRequest } from './answers.js';
+import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.js';
 import type { Page, V2Check, V2Estimate, V2PullRequest, V2Queue, V2QueueEntry, V2TestingResult, V2Transition, V2VerificationRun } from './answers.js';
 import type { ClientOptions } from '../transport.js';
 import { V2Client } from './client.js';
@@ -253,6 +255,18 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       });
     },
     getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await client.call<V2Queue>('mergeQueues.get', { params: { id } }))),
+    // -- what tests next: the dispatch order and the dependency graph (NOTES §12)
+    getQueueOrder: async (ref) => orderOf(await onQueue(ref, (id) => client.call<V2Order>('mergeQueues.order', { params: { id } }))),
+    async getQueueGraph(ref, query = {}) {
+      const graph = await onQueue(ref, (id) =>
+        client.call<V2Graph>('mergeQueues.graph', { params: { id }, query: { includeImpactedTargets: query.includeImpactedTargets || undefined } }),
+      );
+      return graphOf(graph);
+    },
+    async getDirectlyAhead(ref, number) {
+      const order = await onQueue(ref, (id) => client.call<V2Order>('mergeQueues.order', { params: { id } }));
+      return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(prRefOf) ?? [];
+    },
   };
 
   /**
@@ -531,4 +545,61 @@ function configPatchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<st
     patch[CONFIG_KEYS[name]!] = WORD_VALUED.has(name) && typeof value === 'string' ? v2Word(value) : value;
   }
   return patch;
+}
+
+// ---------------------------------------------------------------- the dispatch order and the graph → the model
+
+function prRefOf(pr: V2QueuedPullRequest): PullRequestRef {
+  return { prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id };
+}
+
+function orderOf(order: V2Order): QueueOrder {
+  return {
+    mode: modelMode(order.mode),
+    queueState: modelWord(order.queueState),
+    batchingEnabled: order.batchingEnabled,
+    isolationResolved: order.isolationResolved,
+    hasCycle: order.hasCycle,
+    batches: order.batches.map((batch) => ({
+      testRunId: batch.verificationRunId,
+      state: modelWord(batch.state),
+      isBisection: batch.isBisection,
+      pullRequests: batch.pullRequests.map(prRefOf),
+    })),
+    pending: order.pending.map((item) => ({
+      pullRequest: prRefOf(item.pullRequest),
+      state: 'pending',
+      schedulability: modelWord(item.schedulability),
+      predictedBatch: item.predictedBatch ?? null,
+      directlyAhead: item.directlyAhead.map(prRefOf),
+      heldBy: item.heldBy.map(prRefOf),
+    })),
+    awaitingAdmission: order.awaitingAdmission.map(prRefOf),
+    awaitingAdmissionTotal: order.awaitingAdmissionTotal,
+  };
+}
+
+function graphOf(graph: V2Graph): QueueGraph {
+  return {
+    nodes: graph.nodes.map((node) => ({
+      prNumber: node.pullRequestNumber,
+      prTitle: node.title,
+      prAuthor: node.author,
+      state: modelWord(node.state),
+      priorityValue: node.priorityValue,
+      priorityName: node.priorityName ?? null,
+      skipTheLine: node.skipsTheLine,
+      noBatch: !node.allowsBatching,
+      testRunId: node.verificationRunId ?? null,
+      isBisection: node.isBisection,
+      ...(node.impactedTargets !== undefined && { impactedTargets: node.impactedTargets }),
+      ...(node.totalImpactedTargets !== undefined && { totalImpactedTargets: node.totalImpactedTargets }),
+    })),
+    edges: graph.edges.map((edge) => ({
+      fromPrNumber: edge.fromPullRequestNumber,
+      toPrNumber: edge.toPullRequestNumber,
+      ...(edge.commonImpactedTargets !== undefined && { commonImpactedTargets: edge.commonImpactedTargets }),
+      ...(edge.totalCommonImpactedTargets !== undefined && { totalCommonImpactedTargets: edge.totalCommonImpactedTargets }),
+    })),
+  };
 }

@@ -13,8 +13,16 @@ import type { Why } from '../../model/why.js';
 import { formatEta, formatServiceEstimate } from '../eta-text.js';
 import { whyLines } from '../why-lines.js';
 import { renderPairs } from '../tables.js';
+import type { PullRequestRef } from '../../model/order.js';
 
-export function renderPullRequest(pr: SubmittedPullRequestDetail, queue: Queue | undefined, ctx: RenderContext, why?: Why, eta?: Eta): string {
+export function renderPullRequest(
+  pr: SubmittedPullRequestDetail,
+  queue: Queue | undefined,
+  ctx: RenderContext,
+  why?: Why,
+  eta?: Eta,
+  waitingOn?: readonly PullRequestRef[],
+): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
     ['author', safeLine(pr.prAuthor)],
@@ -31,6 +39,8 @@ export function renderPullRequest(pr: SubmittedPullRequestDetail, queue: Queue |
   // The service's own estimate, beside mq's (ETA, worked out from the queue and the run lengths it measured).
   if (pr.estimatedTimeToMerge && pr.isCurrentlySubmittedToQueue) pairs.push(['service ETA', formatServiceEstimate(pr.estimatedTimeToMerge, ctx.now)]);
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
+  // What it waits on directly, where the service tells (its dispatch order): the PRs, not a count of places.
+  if (waitingOn && waitingOn.length > 0) pairs.push(['waiting on', waitingOn.map((ahead) => `#${ahead.prNumber}`).join(', ')]);
 
   const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);
   const sections = [

@@ -1,0 +1,91 @@
+// `mq queue order`: what tests next. The batches that have a run (their state and PRs), then the PRs waiting to
+// start, each with the batch it is predicted to start in and the PRs it waits on directly, then those held
+// behind a failure, then those not admitted yet. What the API does not say (null in the model) gets no column.
+import type { OrderedPending, PullRequestRef, QueueOrder } from '../../model/order.js';
+import type { ResultOf, RenderContext } from '../options.js';
+import { paintState } from '../colors.js';
+import { onOff } from '../fields.js';
+import { safeLine } from '../sanitize.js';
+import { renderTable, truncate, type Column } from '../tables.js';
+import { TITLE_WIDTH } from './pr-rows.js';
+
+export function renderQueueOrder(result: ResultOf<'queueOrder'>, ctx: RenderContext): string {
+  return `${orderText(result.order, ctx)}\n`;
+}
+
+const title = (pr: PullRequestRef) => truncate(safeLine(pr.prTitle), TITLE_WIDTH);
+export const refList = (prs: readonly PullRequestRef[]) => prs.map((pr) => `#${pr.prNumber}`).join(', ');
+
+export function orderText(order: QueueOrder, ctx: RenderContext): string {
+  const { paint } = ctx;
+  const head = [
+    `${paint.dim('state')} ${paintState(paint, order.queueState)}`,
+    `${paint.dim('mode')} ${safeLine(order.mode)}`,
+    `${paint.dim('batching')} ${onOff(order.batchingEnabled)}`,
+  ].join(' · ');
+  const sections = [head];
+  if (order.hasCycle) sections.push(paint.yellow('The graph has a cycle: what each PR waits on is not known.'));
+  if (order.isolationResolved === false) sections.push(paint.dim('An isolate batching rule was not evaluated: a predicted batch may be early.'));
+
+  if (order.batches.length > 0) {
+    const rows = order.batches.flatMap((batch, index) =>
+      batch.pullRequests.map((pr, i) => [
+        i === 0 ? `${index + 1}${batch.isBisection ? ' (bisection)' : ''}` : '',
+        i === 0 ? paintState(paint, batch.state) : '',
+        `#${pr.prNumber}`,
+        title(pr),
+      ]),
+    );
+    sections.push(
+      `${paint.bold(`Batches with a run (${order.batches.length}):`)}\n${renderTable([{ header: 'BATCH' }, { header: 'STATE' }, { header: 'PR' }, { header: 'TITLE' }], rows, paint)}`,
+    );
+  }
+
+  const held = order.pending.filter((item) => item.schedulability === 'held_behind_failure');
+  const next = order.pending.filter((item) => item.schedulability !== 'held_behind_failure');
+  // Where the API lists every PR of the queue here, those testing among them (v1), the list is the queue's order.
+  const heading = next.some((item) => item.state !== 'pending') ? 'In the queue, in order' : 'Next to test';
+  if (next.length > 0) sections.push(`${paint.bold(`${heading} (${next.length}):`)}\n${pendingTable(next, ctx)}`);
+  if (held.length > 0) {
+    const rows = held.map((item) => [`#${item.pullRequest.prNumber}`, title(item.pullRequest), refList(item.heldBy ?? [])]);
+    sections.push(
+      `${paint.bold(`Held behind a failure (${held.length}):`)}\n${renderTable([{ header: 'PR' }, { header: 'TITLE' }, { header: 'HELD BY' }], rows, paint)}`,
+    );
+  }
+  if (order.awaitingAdmissionTotal > 0) {
+    const shown = order.awaitingAdmission.length;
+    const count = shown < order.awaitingAdmissionTotal ? `${shown} of ${order.awaitingAdmissionTotal}` : String(shown);
+    const rows = order.awaitingAdmission.map((pr) => [`#${pr.prNumber}`, title(pr)]);
+    sections.push(`${paint.bold(`Awaiting admission (${count}):`)}\n${renderTable([{ header: 'PR' }, { header: 'TITLE' }], rows, paint)}`);
+  }
+  if (order.batches.length === 0 && order.pending.length === 0 && order.awaitingAdmissionTotal === 0) sections.push('No pull requests waiting or testing.');
+  else if (order.pending.some((item) => item.directlyAhead === null)) {
+    sections.push(paint.dim('The service tells the queue order only: no predicted batches, nor what each PR waits on.'));
+  }
+  return sections.join('\n\n');
+}
+
+/** The PRs to test next; the columns the API filled (a state, a predicted batch, what each waits on). */
+function pendingTable(items: readonly OrderedPending[], ctx: RenderContext): string {
+  const { paint } = ctx;
+  const withState = items.some((item) => item.state !== 'pending');
+  const withBatch = items.some((item) => item.predictedBatch !== null);
+  const withAhead = items.some((item) => item.directlyAhead !== null);
+  const columns: Column[] = [
+    { header: '#', align: 'right' },
+    { header: 'PR' },
+    { header: 'TITLE' },
+    ...(withState ? [{ header: 'STATE' }] : []),
+    ...(withBatch ? [{ header: 'BATCH', align: 'right' as const }] : []),
+    ...(withAhead ? [{ header: 'WAITS ON' }] : []),
+  ];
+  const rows = items.map((item, index) => [
+    String(index + 1),
+    `#${item.pullRequest.prNumber}`,
+    title(item.pullRequest),
+    ...(withState ? [paintState(paint, item.state)] : []),
+    ...(withBatch ? [item.predictedBatch === null ? '' : String(item.predictedBatch)] : []),
+    ...(withAhead ? [item.directlyAhead === null || item.directlyAhead.length === 0 ? paint.dim('-') : refList(item.directlyAhead)] : []),
+  ]);
+  return renderTable(columns, rows, paint);
+}
