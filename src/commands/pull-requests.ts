@@ -178,9 +178,11 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
   if (differences.length === 0) return { pr, ok: true, ...where };
   const again = ['mq submit', String(pr), ...submitFlags(input)].join(' ');
   const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
-  const message =
-    `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ` +
-    `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
+  // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again.
+  const way = service.canEditEntries
+    ? `change it in place: ${['mq edit', String(pr), ...editFlags(input)].join(' ')}`
+    : `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
+  const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
 }
 
@@ -203,6 +205,14 @@ function differencesFrom(record: SubmittedPullRequest, entryNoBatch: boolean | u
 
 function priorityWords(name: string, value: number): string {
   return name === '' || name === String(value) ? String(value) : `${name} (${value})`;
+}
+
+/** The mq edit flags that give the queued entry what submit's flags asked for. */
+function editFlags(input: SubmitInput): string[] {
+  return [
+    ...(input.priority === undefined ? [] : ['--priority', String(input.priority)]),
+    ...(input.noBatch === undefined ? [] : [input.noBatch ? '--no-batch' : '--batch']),
+  ];
 }
 
 function submitFlags(input: SubmitInput): string[] {

@@ -9,6 +9,7 @@ import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js'
 import type { Queue, UpdatedQueue } from './queue.js';
 import type { Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
+import type { EntryTransition, TestRunSummary } from './queue-entries.js';
 
 /**
  * The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json.
@@ -72,7 +73,7 @@ export type CommandResult =
   /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */
   | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
-  | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
+  | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart' | 'edit'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
   | { kind: 'testDetails'; test: TestCase }
   /** --raw keeps the exposition as it came; otherwise it is parsed once, here, into its samples. */
@@ -122,7 +123,11 @@ export type CommandResult =
     }
   | ConfigInitResult
   /** `entries`: the settings and their origins, when they resolved. `exitCode`: the first failure's, or 0. */
-  | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode };
+  | { kind: 'doctor'; checks: DoctorCheck[]; entries?: ConfigEntry[]; exitCode: ExitCode }
+  /** `mq history`: every state change of the PR's queue entries, oldest first (v1's name: timeline). */
+  | { kind: 'history'; prNumber: number; timeline: EntryTransition[] }
+  /** `mq runs`: a queue's test runs (no prNumber) or a PR's, newest first; nextCursor when --limit cut it short. */
+  | { kind: 'testRuns'; prNumber?: number; testRuns: TestRunSummary[]; nextCursor?: string };
 
 /** The exit code of a result that was printed: 0, or CLI.md's code for what went wrong with its PRs. */
 export function resultExitCode(result: CommandResult): ExitCode {

@@ -80,6 +80,14 @@ export function toJson(result: CommandResult): unknown {
       };
     case 'configInit':
       return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token, schema: result.schema };
+    case 'history':
+      return { prNumber: result.prNumber, timeline: result.timeline };
+    case 'testRuns':
+      return {
+        prNumber: result.prNumber ?? null,
+        testRuns: result.testRuns,
+        ...(result.nextCursor === undefined ? {} : { nextCursor: result.nextCursor }),
+      };
   }
 }
 

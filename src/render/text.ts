@@ -52,6 +52,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   configPaths: async () => (await import('./views/config-paths.js')).renderConfigPaths,
   configInit: async () => (await import('./views/config-init.js')).renderConfigInit,
   doctor: async () => (await import('./views/doctor.js')).renderDoctor,
+  history: async () => (await import('./views/entries.js')).renderHistory,
+  testRuns: async () => (await import('./views/entries.js')).renderTestRuns,
 };
 
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */

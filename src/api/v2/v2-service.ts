@@ -8,6 +8,7 @@ import type { QueueFacts } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
 import type { TestingDetails } from '../../model/testing.js';
+import type { EntryTransition, TestRunSummary } from '../../model/queue-entries.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
 import type { Page, V2Check, V2Estimate, V2PullRequest, V2Queue, V2QueueEntry, V2TestingResult, V2Transition, V2VerificationRun } from './answers.js';
 import type { ClientOptions } from '../transport.js';
@@ -228,6 +229,56 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async close() {
       cache.save();
       await client.close();
+    },
+
+    // ---- queue entries: edit, history, runs
+    canEditEntries: true,
+    async updateQueueEntry(ref, number, change) {
+      const body = {
+        ...priorityOf(change.priority),
+        ...(change.noBatch !== undefined && { allowBatching: !change.noBatch }),
+        ...(change.direct !== undefined && { direct: change.direct }),
+      };
+      const pr = await onPullRequest(ref, number, (id) => client.call<V2PullRequest | undefined>('pullRequests.updateQueueEntry', { params: { id }, body }));
+      return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
+    },
+    async getQueueEntryHistory(ref, number) {
+      return onPullRequest(ref, number, async (id) => {
+        const transitions: EntryTransition[] = [];
+        let cursor: string | undefined;
+        do {
+          const page: Page<V2Transition> = await client.call('pullRequests.queueEntryHistory', {
+            params: { id },
+            query: { direction: 'oldest', limit: PAGE_MAX, cursor },
+          });
+          transitions.push(...page.data.map(transitionOf));
+          cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+        } while (cursor);
+        return transitions;
+      });
+    },
+    async listTestRuns(ref, query) {
+      const status = query.status && v2Word(query.status);
+      const limit = query.take && Math.min(query.take, PAGE_MAX);
+      if (query.pr === undefined) {
+        const page = await onQueue(ref, (id) =>
+          client.call<Page<V2VerificationRun>>('mergeQueues.listVerificationRuns', {
+            params: { id },
+            query: { status, createdAfter: query.createdAfter, cursor: query.cursor, limit },
+          }),
+        );
+        const testRuns = page.data.map(testRunOf);
+        return page.hasMore && page.nextCursor ? { testRuns, nextCursor: page.nextCursor } : { testRuns };
+      }
+      // A PR's list takes no createdAfter (a 400): it is newest first, so the runs after the instant are a prefix.
+      const page = await onPullRequest(ref, query.pr, (id) =>
+        client.call<Page<V2VerificationRun>>('pullRequests.listVerificationRuns', { params: { id }, query: { status, cursor: query.cursor, limit } }),
+      );
+      const after = query.createdAfter === undefined ? undefined : Date.parse(query.createdAfter);
+      const testRuns = page.data.map(testRunOf);
+      const kept = after === undefined ? testRuns : testRuns.filter((run) => Date.parse(run.createdAt) > after);
+      const more = page.hasMore && page.nextCursor && kept.length === testRuns.length;
+      return more ? { testRuns: kept, nextCursor: page.nextCursor! } : { testRuns: kept };
     },
   };
 
@@ -465,4 +516,30 @@ function configPatchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<st
     patch[CONFIG_KEYS[name]!] = WORD_VALUED.has(name) && typeof value === 'string' ? v2Word(value) : value;
   }
   return patch;
+}
+
+// ---------------------------------------------------------------- queue entries: history, runs
+
+function transitionOf(transition: V2Transition): EntryTransition {
+  const actor = transition.actor && (transition.actor.gitHubLogin !== undefined || transition.actor.trunkUserId !== undefined) ? { ...transition.actor } : null;
+  return {
+    state: modelWord(transition.state),
+    timestamp: transition.changedAt,
+    reason: transition.reason,
+    actor,
+    testRunId: transition.verificationRunId ?? null,
+  };
+}
+
+function testRunOf(run: V2VerificationRun): TestRunSummary {
+  return {
+    testRunId: run.id,
+    status: modelWord(run.status),
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    isBisection: run.isBisection,
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number })),
+  };
 }
