@@ -69,7 +69,7 @@ export function parseRuns(words: Words<typeof RUNS>): Invocation {
   const flags = words.flags;
   const input: RunsInput = {
     ...(pr !== undefined && { pr: parsePrNumber(pr) }),
-    ...(flags.status !== undefined && { status: flags.status as RunsInput['status'] }),
+    ...(flags.status !== undefined && { status: flags.status }),
     ...(flags.since !== undefined && { since: parseInstant('--since', flags.since) }),
     limit: flags.limit === undefined ? 50 : parsePositiveInt('--limit', flags.limit),
   };

@@ -157,7 +157,8 @@ export function prFailure(error: unknown): PrFailure {
 }
 
 function isFatal(error: MqError): boolean {
-  return error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable;
+  // A usage error (an API that cannot do the command at all) fails every PR alike, as a missing token does.
+  return error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
 }
 
 /**
@@ -207,7 +208,7 @@ function priorityWords(name: string, value: number): string {
   return name === '' || name === String(value) ? String(value) : `${name} (${value})`;
 }
 
-/** The mq edit flags that give the queued entry what submit's flags asked for. */
+/** What mq edit is told so that the queued entry gets what submit was asked for. */
 function editFlags(input: SubmitInput): string[] {
   return [
     ...(input.priority === undefined ? [] : ['--priority', String(input.priority)]),
