@@ -4,6 +4,7 @@
 // `mq --help` loads this file, and no command's code with it.
 import type { ArgSpec, FlagSpec, WordSpecs } from '../argv-spec.js';
 import { SHELLS } from '../completion/shells.js';
+import { TEST_RUN_STATUSES } from '../model/vocabulary.js';
 
 /** How much to say: flags every command takes besides the settings' (src/config/setting-rows.ts). */
 export const VOICE_FLAGS = [
@@ -175,7 +176,7 @@ export const HISTORY = { args: [{ name: '<pr>', description: 'PR number' }] } as
 export const RUNS = {
   args: [{ name: '[pr]', description: "PR number: the runs that tested it (default: the queue's runs)" }],
   flags: [
-    { flags: '--status <status>', description: 'only runs with this status', choices: ['in_progress', 'failed', 'cancelled', 'succeeded'] },
+    { flags: '--status <status>', description: 'only runs with this status', choices: TEST_RUN_STATUSES },
     { flags: '--since <time>', description: 'only runs created after then: an ISO time or a duration ago (2h)' },
     { flags: '--limit <n>', description: 'at most this many runs, newest first (default 50)' },
   ],

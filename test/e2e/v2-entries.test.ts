@@ -3,6 +3,7 @@
 // v2, and gives history from the PR's timeline. Every request mq sends is checked against its API's description.
 import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv, type TestApi } from '../support/cli.js';
+import { startSandbox } from '../../src/sandbox/io/server.js';
 import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
@@ -169,5 +170,29 @@ describe('mq runs', () => {
     const ofPr = await mq(['runs', '42'], { env });
     expect(ofPr.code).toBe(2);
     expect(ofPr.stderr).toContain('mq testing 42');
+  });
+});
+
+describe('mq edit with a key that lacks the permission', () => {
+  it('stops at the 403 (exit 3) with what the service says, naming the permission', async () => {
+    const sandbox = await startSandbox({
+      clock: 'manual',
+      rateLimits: false,
+      keys: [
+        { key: 'trunk_v2_admin', permissions: ['settings', 'submit', 'priority', 'direct', 'skip-batching'] },
+        { key: 'trunk_v2_submit_only', permissions: ['submit'] },
+      ],
+    });
+    try {
+      const env = { ...sandboxEnv(sandbox.url, 'acme/limited', {}, 'v2'), MQ_TOKEN: 'trunk_v2_submit_only' };
+      // Creating a queue takes the settings permission: a key with every one creates it.
+      expect((await mq(['queue', 'create'], { env: { ...env, MQ_TOKEN: 'trunk_v2_admin' } })).code).toBe(0);
+      expect((await mq(['submit', '42'], { env })).code).toBe(0);
+      const run = await mq(['edit', '42', '--priority', 'high'], { env });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(/priority/i);
+    } finally {
+      await sandbox.close();
+    }
   });
 });
