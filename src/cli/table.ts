@@ -6,9 +6,11 @@ import type { ArgvIo, Invocation, Parse } from '../commands/invocation.js';
 import {
   COMPLETION,
   CONFIG_INIT,
+  EDIT,
   FLAKY_LINK_TICKET,
   FLAKY_LIST,
   HELP,
+  HISTORY,
   LIST,
   METRICS,
   PR_LIST,
@@ -21,6 +23,7 @@ import {
   QUEUE_RESUME,
   QUEUE_SWITCH_MODE,
   QUEUES,
+  RUNS,
   SANDBOX,
   STATS,
   STATUS,
@@ -157,10 +160,39 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['mq restart 42'],
   },
   {
+    name: 'edit',
+    description: 'change queued pull requests in place: priority, batching, direct (v2 API)',
+    ...parsedBy(EDIT, async () => (await import('../commands/entries.js')).parseEdit),
+    examples: ['mq edit 42 --priority high', 'mq edit 42 43 --no-batch', 'mq edit 42 --priority urgent --direct --json'],
+    notes:
+      '\nNeeds the v2 API (a v2 API key); on v1 it is refused (exit 2): cancel the PR and submit it again.\n' +
+      'A PR in no live state (merged, failed, cancelled) is refused by the service (409, exit 5). Raising the\n' +
+      'priority of a queued PR restarts nothing: it takes effect the next time the queue places it.\n',
+  },
+  {
     name: 'status',
     description: "a PR's state and readiness, and why it is not moving",
     ...parsedBy(STATUS, async () => (await import('../commands/status.js')).parseStatus),
     examples: ['mq status 42', 'mq status            # the PR of the current branch', 'mq status 42 --json'],
+  },
+  {
+    name: 'history',
+    description: "every state change of a PR's queue entries, with reason, actor and run",
+    ...parsedBy(HISTORY, async () => (await import('../commands/entries.js')).parseHistory),
+    examples: ['mq history 42', 'mq history 42 --json'],
+    notes:
+      '\nOldest first. On the v2 API every entry the PR ever had, each change with who made it (none: the\n' +
+      "queue itself) and the run behind it. On v1 it is the PR's timeline (getSubmittedPullRequest): the same\n" +
+      'states, times and reasons, without actors or runs. Reasons are shown as the service words them.\n',
+  },
+  {
+    name: 'runs',
+    description: "the queue's test runs, or a PR's, newest first (v2 API)",
+    ...parsedBy(RUNS, async () => (await import('../commands/entries.js')).parseRuns),
+    examples: ['mq runs', 'mq runs --status failed --since 24h', 'mq runs 42', 'mq runs 42 --json'],
+    notes:
+      "\nmq testing --run <id> shows one run's checks. --since counts back on the service's clock. Needs the v2\n" +
+      'API (a v2 API key): on v1 it is refused (exit 2), and mq testing <pr> shows the run that last tested a PR.\n',
   },
   {
     name: 'list',

@@ -4,6 +4,7 @@
 // `mq --help` loads this file, and no command's code with it.
 import type { ArgSpec, FlagSpec, WordSpecs } from '../argv-spec.js';
 import { SHELLS } from '../completion/shells.js';
+import { TEST_RUN_STATUSES } from '../model/vocabulary.js';
 
 /** How much to say: flags every command takes besides the settings' (src/config/setting-rows.ts). */
 export const VOICE_FLAGS = [
@@ -191,5 +192,29 @@ export const QUEUE_GRAPH = {
       choices: ['text', 'dot', 'mermaid'],
     },
     { flags: '--impacted-targets', description: "ask for each PR's impacted targets and each edge's common ones, shown under --json (costly for the service)" },
+  ],
+} as const satisfies WordSpecs;
+
+// ---- queue entries: edit, history, runs (v2; see src/commands/entries.ts)
+
+export const EDIT = {
+  args: [PRS],
+  flags: [
+    { flags: '--priority <priority>', description: 'urgent, high, medium, low, or 0-255 (0 is most urgent)' },
+    { flags: '--batch', description: 'let them be tested in batches again' },
+    { flags: '--no-batch', description: 'test them on their own, never in a batch' },
+    { flags: '--direct', description: 'send them past unmet branch protection (the queue still tests them)' },
+    { flags: '--no-direct', description: 'no longer send them past branch protection' },
+  ],
+} as const satisfies WordSpecs;
+
+export const HISTORY = { args: [{ name: '<pr>', description: 'PR number' }] } as const satisfies WordSpecs;
+
+export const RUNS = {
+  args: [{ name: '[pr]', description: "PR number: the runs that tested it (default: the queue's runs)" }],
+  flags: [
+    { flags: '--status <status>', description: 'only runs with this status', choices: TEST_RUN_STATUSES },
+    { flags: '--since <time>', description: 'only runs created after then: an ISO time or a duration ago (2h)' },
+    { flags: '--limit <n>', description: 'at most this many runs, newest first (default 50)' },
   ],
 } as const satisfies WordSpecs;

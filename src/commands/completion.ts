@@ -12,6 +12,7 @@ const FLAG_VALUES: Record<string, readonly string[]> = {
   'list --state': VOCABULARY.pullRequestStates,
   'wait --for': VOCABULARY.pullRequestStates,
   'submit --priority': VOCABULARY.priorityNames,
+  'edit --priority': VOCABULARY.priorityNames,
 };
 
 /** `mq completion <shell>` */

@@ -157,7 +157,8 @@ export function prFailure(error: unknown): PrFailure {
 }
 
 function isFatal(error: MqError): boolean {
-  return error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable;
+  // A usage error (an API that cannot do the command at all) fails every PR alike, as a missing token does.
+  return error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
 }
 
 /**
@@ -178,9 +179,11 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
   if (differences.length === 0) return { pr, ok: true, ...where };
   const again = ['mq submit', String(pr), ...submitFlags(input)].join(' ');
   const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
-  const message =
-    `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ` +
-    `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
+  // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again.
+  const way = service.canEditEntries
+    ? `change it in place: ${['mq edit', String(pr), ...editFlags(input)].join(' ')}`
+    : `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
+  const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
 }
 
@@ -203,6 +206,14 @@ function differencesFrom(record: SubmittedPullRequest, entryNoBatch: boolean | u
 
 function priorityWords(name: string, value: number): string {
   return name === '' || name === String(value) ? String(value) : `${name} (${value})`;
+}
+
+/** What mq edit is told so that the queued entry gets what submit was asked for. */
+function editFlags(input: SubmitInput): string[] {
+  return [
+    ...(input.priority === undefined ? [] : ['--priority', String(input.priority)]),
+    ...(input.noBatch === undefined ? [] : [input.noBatch ? '--no-batch' : '--batch']),
+  ];
 }
 
 function submitFlags(input: SubmitInput): string[] {

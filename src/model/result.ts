@@ -11,6 +11,7 @@ import type { QueueSummary } from './queues.js';
 import type { PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
+import type { EntryTransition, TestRunSummary } from './queue-entries.js';
 
 /**
  * The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json.
@@ -75,7 +76,7 @@ export type CommandResult =
   /** `waitingOn`: for a pending PR, the PRs it waits on directly, where the service tells (v2's order). */
   | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
-  | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart'; results: PrOutcome[] }
+  | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart' | 'edit'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
   | { kind: 'testDetails'; test: TestCase }
   /** --raw keeps the exposition as it came; otherwise it is parsed once, here, into its samples. */
@@ -134,7 +135,11 @@ export type CommandResult =
   // -- what tests next
   | { kind: 'queueOrder'; order: QueueOrder }
   /** `format`: how the text output draws it (--json prints the graph as the model has it). */
-  | { kind: 'queueGraph'; graph: QueueGraph; format: 'text' | 'dot' | 'mermaid' };
+  | { kind: 'queueGraph'; graph: QueueGraph; format: 'text' | 'dot' | 'mermaid' }
+  /** `mq history`: every state change of the PR's queue entries, oldest first (v1's name: timeline). */
+  | { kind: 'history'; prNumber: number; timeline: EntryTransition[] }
+  /** `mq runs`: a queue's test runs (no prNumber) or a PR's, newest first; nextCursor when --limit cut it short. */
+  | { kind: 'testRuns'; prNumber?: number; testRuns: TestRunSummary[]; nextCursor?: string };
 
 /** What `--all-queues` did to one queue: `changed: false` when it was already so (nothing sent). */
 export type QueueOutcome = { queue: { repo: Repo; branch: string } } & (

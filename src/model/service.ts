@@ -9,6 +9,7 @@ import type { Queue, QueueFacts, QueueSettings, UpdatedQueue } from './queue.js'
 import type { QueueMode, QueueSummary } from './queues.js';
 import type { GraphQuery, PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { QueueRef, Repo } from './repository.js';
+import type { EntryTransition, QueueEntryChange, TestRunPage, TestRunQuery } from './queue-entries.js';
 import type { TestingDetails, TestingResultsPage, TestingResultsQuery } from './testing.js';
 import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
 
@@ -158,6 +159,15 @@ export interface MergeQueueService {
    * does not tell (v1); a PR not in the order (no longer pending) answers an empty list.
    */
   getDirectlyAhead(queue: QueueRef, pr: number): Promise<PullRequestRef[] | undefined>;
+  // ---- queue entries: edit, history, runs (mq edit, mq history, mq runs)
+  /** Whether a queued PR can be changed in place (updateQueueEntry); where not, it is cancelled and submitted again. */
+  readonly canEditEntries: boolean;
+  /** Changes a queued PR in place; the PR as the change left it, when the service gives it back. */
+  updateQueueEntry(queue: QueueRef, pr: number, change: QueueEntryChange): Promise<SubmittedPullRequest | undefined>;
+  /** Every state change of the PR's queue entries, oldest first. */
+  getQueueEntryHistory(queue: QueueRef, pr: number): Promise<EntryTransition[]>;
+  /** A page of the queue's test runs, or a PR's, newest first. */
+  listTestRuns(queue: QueueRef, query: TestRunQuery): Promise<TestRunPage>;
 }
 
 /** One failed try about to be repeated, for -v to show. */

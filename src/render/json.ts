@@ -100,6 +100,14 @@ export function toJson(result: CommandResult): unknown {
       return result.order;
     case 'queueGraph':
       return result.graph;
+    case 'history':
+      return { prNumber: result.prNumber, timeline: result.timeline };
+    case 'testRuns':
+      return {
+        prNumber: result.prNumber ?? null,
+        testRuns: result.testRuns,
+        ...(result.nextCursor === undefined ? {} : { nextCursor: result.nextCursor }),
+      };
   }
 }
 

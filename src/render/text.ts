@@ -57,6 +57,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   modeSwitch: async () => (await import('./views/queues.js')).renderModeSwitch,
   queueOrder: async () => (await import('./views/queue-order.js')).renderQueueOrder,
   queueGraph: async () => (await import('./views/queue-graph.js')).renderQueueGraph,
+  history: async () => (await import('./views/entries.js')).renderHistory,
+  testRuns: async () => (await import('./views/entries.js')).renderTestRuns,
 };
 
 /** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */

@@ -14,6 +14,7 @@ import { configInit } from '../../src/commands/config/init.js';
 import { configPath } from '../../src/commands/config/path.js';
 import { showConfig } from '../../src/commands/config/show.js';
 import { doctor } from '../../src/commands/doctor.js';
+import { edit, history, runs } from '../../src/commands/entries.js';
 import type { Invocation } from '../../src/commands/invocation.js';
 import { flakyList, linkTicket } from '../../src/commands/flaky.js';
 import { list } from '../../src/commands/list.js';
@@ -104,6 +105,20 @@ const ROWS: Array<[string, string[], Row]> = [
   ],
   ['cancel', ['cancel', '42', '43', '--json'], { handler: cancel, input: { prs: [42, 43] } }],
   ['restart', ['restart', '42'], { handler: restart, input: { prs: [42] } }],
+  [
+    'edit --priority --no-batch',
+    ['edit', '42', '43', '--priority', 'high', '--no-batch'],
+    { handler: edit, input: { prs: [42, 43], change: { priority: 'high', noBatch: true } } },
+  ],
+  ['edit --batch --direct', ['edit', '42', '--batch', '--direct'], { handler: edit, input: { prs: [42], change: { noBatch: false, direct: true } } }],
+  ['edit --no-direct', ['edit', '42', '--no-direct'], { handler: edit, input: { prs: [42], change: { direct: false } } }],
+  ['history', ['history', '42'], { handler: history, input: { pr: 42 } }],
+  ['runs', ['runs'], { handler: runs, input: { limit: 50 } }],
+  [
+    'runs --status --since --limit',
+    ['runs', '42', '--status', 'failed', '--since', '2h', '--limit', '5'],
+    { handler: runs, input: { pr: 42, status: 'failed', since: { agoMs: 7_200_000 }, limit: 5 } },
+  ],
   ['status', ['status', '42'], { handler: status, input: { pr: 42 } }],
   ['status of the current branch', ['status'], { handler: status, input: { pr: undefined } }],
   ['list', ['list'], { handler: list, input: { state: undefined, limit: 50 } }],
@@ -339,6 +354,9 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['wait', '1', '--for', 'done'], /--for "done"/],
   [['wait', '1', '--timeout', '0s'], /--timeout "0s" must be longer than 0s/],
   [['cancel', '0'], /"0" is not a PR number/],
+  [['edit', '42'], /edit needs something to change/],
+  [['edit', '42', '--priority', 'soon'], /--priority "soon"/],
+  [['runs', '--since', 'yesterday'], /--since "yesterday"/],
   [['status', '1.5'], /"1.5" is not a PR number/],
   [['list', '--state', 'nope'], /--state "nope"/],
   [['list', '--since', '1h', '--until', '2h'], /--since 1h is after --until 2h/],

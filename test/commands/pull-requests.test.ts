@@ -93,6 +93,14 @@ describe('submit of a PR already in the queue (409)', () => {
     expect(!results[0]!.ok && results[0]!.error.message).toContain('mq cancel 42 && mq submit 42 --no-batch');
   });
 
+  it('names mq edit, not cancel and submit, where the service changes a queued PR in place', async () => {
+    const { ctx } = context({ 42: medium }, { canEditEntries: true });
+    const { results } = await submit({ prs: [42], priority: 'high', noBatch: true }, ctx);
+    expect(results[0]).toMatchObject({ ok: false, alreadyQueued: true, error: { status: 409 } });
+    expect(!results[0]!.ok && results[0]!.error.message).toMatch(/; change it in place: mq edit 42 --priority high --no-batch$/);
+    expect(outcomesExitCode(results)).toBe(EXIT.refused);
+  });
+
   it('keeps the 409 as it came when the PR turns out not to be queued, or cannot be looked up', async () => {
     const gone = context(
       { 42: medium },

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PRIORITY_NAMES, PULL_REQUEST_STATES } from '../../src/model/vocabulary.js';
+import { PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_RUN_STATUSES } from '../../src/model/vocabulary.js';
 import { bashComplete, fishComplete, hasShell, syntaxCheck, writeScript, zshComplete, type ShellName } from './shells.js';
 
 /** Command lines and exactly what every shell must offer for the last word. */
@@ -69,6 +69,10 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
     ['mq', 'queue', 'graph', '--format', ''],
     ['text', 'dot', 'mermaid'],
   ],
+  [['mq', 'edit', '42', '--priority', ''], Object.keys(PRIORITY_NAMES)],
+  [['mq', 'edit', '42', '--no-d'], ['--no-direct']],
+  [['mq', 'runs', '--status', ''], TEST_RUN_STATUSES],
+  [['mq', 'hist'], ['history']],
 ];
 
 const sorted = (words: readonly string[]) => [...words].sort();

@@ -67,7 +67,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
 
 /** The given methods; any other throws at its call, naming itself, so a test never passes on a silent stub. */
 function fakeService(given: Partial<MergeQueueService>): MergeQueueService {
-  const defaults: Partial<MergeQueueService> = { serviceNow: () => undefined, close: async () => undefined };
+  const defaults: Partial<MergeQueueService> = { serviceNow: () => undefined, close: async () => undefined, canEditEntries: false };
   return new Proxy({ ...defaults, ...given } as MergeQueueService, {
     get(target, name: string) {
       if (name in target) return target[name as keyof MergeQueueService];

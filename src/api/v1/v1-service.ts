@@ -7,7 +7,8 @@ import type { QueueOrder } from '../../model/order.js';
 import type { Queue } from '../../model/queue.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
-import type { SubmittedPullRequest } from '../../model/pull-request.js';
+import type { SubmittedPullRequest, TimelineEntry } from '../../model/pull-request.js';
+import type { EntryTransition } from '../../model/queue-entries.js';
 import type { MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { ClientOptions } from '../transport.js';
@@ -160,6 +161,19 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
       throw new UsageError('mq queue graph needs the v2 API (a v2 API key): the v1 API has no dependency graph');
     },
     getDirectlyAhead: async () => undefined,
+    // ---- queue entries: edit, history, runs
+    canEditEntries: false,
+    updateQueueEntry: () => v2Only('mq edit (changing a queued PR in place)', 'on v1, cancel it and submit it again'),
+    async getQueueEntryHistory(queue, pr) {
+      // v1's timeline is the same facts, newest first, without who made each change nor the run behind it.
+      const answer = await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr }, includeTimeline: true });
+      return (withDetails(answer).timeline ?? []).map(historyEntry).reverse();
+    },
+    listTestRuns: (_queue, query) =>
+      v2Only(
+        'mq runs (the lists of test runs)',
+        query.pr === undefined ? 'mq testing --run <id> shows a run you know' : `mq testing ${query.pr} shows the run that last tested it`,
+      ),
   };
 }
 
@@ -185,6 +199,18 @@ function orderOfQueue(queue: Queue): QueueOrder {
     awaitingAdmission: [],
     awaitingAdmissionTotal: 0,
   };
+}
+
+/** A v1 timeline entry as a history's transition: the run it embeds named by its id, when it embeds one. */
+function historyEntry(entry: TimelineEntry): EntryTransition {
+  const { testRun, testRunId } = entry as TimelineEntry & { testRun?: { id?: unknown }; testRunId?: unknown };
+  const run = typeof testRunId === 'string' ? testRunId : typeof testRun?.id === 'string' ? testRun.id : null;
+  return { state: entry.state, timestamp: entry.timestamp, reason: entry.reason ?? null, actor: null, testRunId: run };
+}
+
+/** What only the v2 API does: refused before anything is sent, in one line (exit 2). */
+function v2Only(what: string, instead: string): never {
+  throw new UsageError(`${what} needs the v2 API, and this command speaks v1 (a v1 organization token): use a v2 API key; ${instead}`);
 }
 
 /** Reads of single PRs in flight at once: a handful, so a long list does not open a socket per PR. */

@@ -9,6 +9,7 @@ import type { QueueSummary } from '../../model/queues.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
 import type { TestingDetails } from '../../model/testing.js';
+import type { EntryTransition, TestRunSummary } from '../../model/queue-entries.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
 import type { V2Graph, V2Order, V2QueuedPullRequest } from './answers.js';
 import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.js';
@@ -266,6 +267,55 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async getDirectlyAhead(ref, number) {
       const order = await onQueue(ref, (id) => client.call<V2Order>('mergeQueues.order', { params: { id } }));
       return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(prRefOf) ?? [];
+    },
+    // ---- queue entries: edit, history, runs
+    canEditEntries: true,
+    async updateQueueEntry(ref, number, change) {
+      const body = {
+        ...priorityOf(change.priority),
+        ...(change.noBatch !== undefined && { allowBatching: !change.noBatch }),
+        ...(change.direct !== undefined && { direct: change.direct }),
+      };
+      const pr = await onPullRequest(ref, number, (id) => client.call<V2PullRequest | undefined>('pullRequests.updateQueueEntry', { params: { id }, body }));
+      return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
+    },
+    async getQueueEntryHistory(ref, number) {
+      return onPullRequest(ref, number, async (id) => {
+        const transitions: EntryTransition[] = [];
+        let cursor: string | undefined;
+        do {
+          const page: Page<V2Transition> = await client.call('pullRequests.queueEntryHistory', {
+            params: { id },
+            query: { direction: 'oldest', limit: PAGE_MAX, cursor },
+          });
+          transitions.push(...page.data.map(transitionOf));
+          cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+        } while (cursor);
+        return transitions;
+      });
+    },
+    async listTestRuns(ref, query) {
+      const status = query.status && v2Word(query.status);
+      const limit = query.take && Math.min(query.take, PAGE_MAX);
+      if (query.pr === undefined) {
+        const page = await onQueue(ref, (id) =>
+          client.call<Page<V2VerificationRun>>('mergeQueues.listVerificationRuns', {
+            params: { id },
+            query: { status, createdAfter: query.createdAfter, cursor: query.cursor, limit },
+          }),
+        );
+        const testRuns = page.data.map(testRunOf);
+        return page.hasMore && page.nextCursor ? { testRuns, nextCursor: page.nextCursor } : { testRuns };
+      }
+      // A PR's list takes no createdAfter (a 400): it is newest first, so the runs after the instant are a prefix.
+      const page = await onPullRequest(ref, query.pr, (id) =>
+        client.call<Page<V2VerificationRun>>('pullRequests.listVerificationRuns', { params: { id }, query: { status, cursor: query.cursor, limit } }),
+      );
+      const after = query.createdAfter === undefined ? undefined : Date.parse(query.createdAfter);
+      const testRuns = page.data.map(testRunOf);
+      const kept = after === undefined ? testRuns : testRuns.filter((run) => Date.parse(run.createdAt) > after);
+      const more = page.hasMore && page.nextCursor && kept.length === testRuns.length;
+      return more ? { testRuns: kept, nextCursor: page.nextCursor! } : { testRuns: kept };
     },
   };
 
@@ -601,5 +651,31 @@ function graphOf(graph: V2Graph): QueueGraph {
       ...(edge.commonImpactedTargets !== undefined && { commonImpactedTargets: edge.commonImpactedTargets }),
       ...(edge.totalCommonImpactedTargets !== undefined && { totalCommonImpactedTargets: edge.totalCommonImpactedTargets }),
     })),
+  };
+}
+
+// ---------------------------------------------------------------- queue entries: history, runs
+
+function transitionOf(transition: V2Transition): EntryTransition {
+  const actor = transition.actor && (transition.actor.gitHubLogin !== undefined || transition.actor.trunkUserId !== undefined) ? { ...transition.actor } : null;
+  return {
+    state: modelWord(transition.state),
+    timestamp: transition.changedAt,
+    reason: transition.reason,
+    actor,
+    testRunId: transition.verificationRunId ?? null,
+  };
+}
+
+function testRunOf(run: V2VerificationRun): TestRunSummary {
+  return {
+    testRunId: run.id,
+    status: modelWord(run.status),
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    isBisection: run.isBisection,
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number })),
   };
 }

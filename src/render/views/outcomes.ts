@@ -9,7 +9,7 @@ import { renderQueueSettings } from './queue.js';
 
 type PrAction = ResultOf<'perPr'>['action'];
 
-const PAST_TENSE: Record<PrAction, string> = { submit: 'submitted', cancel: 'cancelled', restart: 'restarted' };
+const PAST_TENSE: Record<PrAction, string> = { submit: 'submitted', cancel: 'cancelled', restart: 'restarted', edit: 'changed' };
 
 /** `✓ #42 submitted (pending)` / `✗ #43: <message>`, one line per PR. */
 export function renderOutcomes(action: PrAction, results: readonly PrOutcome[], ctx: RenderContext): string {

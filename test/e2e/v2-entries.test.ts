@@ -1,0 +1,198 @@
+// mq edit, mq history and mq runs, on both APIs where both can do them: v2 changes a queued PR in place, gives
+// every state change with its actor and run, and lists test runs; v1 refuses edit and runs in one line naming
+// v2, and gives history from the PR's timeline. Every request mq sends is checked against its API's description.
+import { describe, expect, it } from 'vitest';
+import { control, sandboxEnv, type TestApi } from '../support/cli.js';
+import { startSandbox } from '../../src/sandbox/io/server.js';
+import { mq, useSandbox } from '../support/in-process.js';
+
+const fixture = useSandbox();
+
+let repoCounter = 0;
+/** A fresh repository per test, with its queue created, on the API asked for. */
+async function freshQueue(api: TestApi): Promise<Record<string, string>> {
+  const env = sandboxEnv(fixture.recorder.url, `acme/entries-${++repoCounter}`, {}, api);
+  const created = await mq(['queue', 'create'], { env });
+  expect(created.stderr).toBe('');
+  expect(created.code).toBe(0);
+  return env;
+}
+
+const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
+const json = (text: string) => JSON.parse(text) as Record<string, any>;
+
+describe('mq edit', () => {
+  it('on v2 changes a queued PR in place: priority, batching, direct', async () => {
+    const env = await freshQueue('v2');
+    expect((await mq(['submit', '40', '41'], { env })).code).toBe(0);
+    await advance(1);
+    const edited = await mq(['edit', '41', '--priority', 'high', '--no-batch'], { env });
+    expect(edited).toEqual({ code: 0, stdout: '✓ #41 changed (pending)\n', stderr: '' });
+    const status = json((await mq(['status', '41', '--json'], { env })).stdout);
+    expect(status).toMatchObject({ prNumber: 41, priorityValue: 10, priorityName: 'high', noBatch: true, forceEnqueued: false });
+
+    const direct = await mq(['edit', '41', '--direct', '--batch', '--json'], { env });
+    expect(direct.code).toBe(0);
+    expect(json(direct.stdout)).toEqual({ results: [{ pr: 41, ok: true, state: 'pending' }] });
+    expect(json((await mq(['status', '41', '--json'], { env })).stdout)).toMatchObject({ noBatch: false, forceEnqueued: true });
+  });
+
+  it('on v2 refuses a PR in no live state with the service’s 409 (exit 5), and reports each PR', async () => {
+    const env = await freshQueue('v2');
+    expect((await mq(['submit', '42'], { env })).code).toBe(0);
+    await advance(1);
+    await advance(3600);
+    expect(json((await mq(['status', '42', '--json'], { env })).stdout).state).toBe('merged');
+    const refused = await mq(['edit', '42', '--priority', 'low'], { env });
+    expect(refused.code).toBe(5);
+    expect(refused.stdout).toBe('✗ #42: pull request #42 is not in a queue (merged)\n');
+    const refusedJson = await mq(['edit', '42', '--priority', 'low', '--json'], { env });
+    expect(json(refusedJson.stdout).results[0].error).toMatchObject({ status: 409 });
+
+    expect((await mq(['submit', '43'], { env })).code).toBe(0);
+    const mixed = await mq(['edit', '42', '43', '--priority', 'urgent', '--json'], { env });
+    expect(mixed.code).toBe(1);
+    expect(json(mixed.stdout).results).toEqual([
+      { pr: 42, ok: false, error: expect.objectContaining({ status: 409 }) },
+      { pr: 43, ok: true, state: expect.any(String) },
+    ]);
+  });
+
+  it.each(['v1', 'v2'] as const)('on %s needs something to change (exit 2, nothing sent)', async (api) => {
+    const env = sandboxEnv(fixture.recorder.url, 'acme/nothing', {}, api);
+    const run = await mq(['edit', '42'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/edit needs something to change/);
+    expect(fixture.recorder.requests).toEqual([]);
+  });
+
+  it('on v1 is refused in one line naming the v2 API (exit 2)', async () => {
+    const env = await freshQueue('v1');
+    expect((await mq(['submit', '42'], { env })).code).toBe(0);
+    const run = await mq(['edit', '42', '--priority', 'high'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/mq edit .*needs the v2 API.*cancel it and submit it again/);
+  });
+});
+
+describe('mq submit of a PR queued at another priority', () => {
+  it('names mq edit on v2, cancel then submit on v1 (exit 5 on both)', async () => {
+    const v2 = await freshQueue('v2');
+    expect((await mq(['submit', '42'], { env: v2 })).code).toBe(0);
+    const onV2 = await mq(['submit', '42', '--priority', 'high', '--no-batch'], { env: v2 });
+    expect(onV2.code).toBe(5);
+    expect(onV2.stdout).toMatch(/^✗ #42 is already queued .*; change it in place: mq edit 42 --priority high --no-batch\n$/);
+
+    const v1 = await freshQueue('v1');
+    expect((await mq(['submit', '42'], { env: v1 })).code).toBe(0);
+    const onV1 = await mq(['submit', '42', '--priority', 'high'], { env: v1 });
+    expect(onV1.code).toBe(5);
+    expect(onV1.stdout).toContain('mq cancel 42 && mq submit 42 --priority high');
+  });
+});
+
+describe('mq history', () => {
+  /** A PR submitted, tested and merged; then its history as text and as JSON. */
+  async function mergedHistory(api: TestApi) {
+    const env = await freshQueue(api);
+    expect((await mq(['submit', '42'], { env })).code).toBe(0);
+    await advance(1);
+    await advance(3600);
+    const text = await mq(['history', '42'], { env });
+    const asJson = await mq(['history', '42', '--json'], { env });
+    expect(text.code).toBe(0);
+    expect(asJson.code).toBe(0);
+    return { text: text.stdout, json: json(asJson.stdout) };
+  }
+
+  it('gives the same states and times on both APIs, oldest first; v2 adds actors and runs', async () => {
+    const v2 = await mergedHistory('v2');
+    const v1 = await mergedHistory('v1');
+    expect(v2.json.prNumber).toBe(42);
+    const states = (history: Record<string, any>) => history.timeline.map((change: Record<string, unknown>) => change.state);
+    expect(states(v2.json)).toEqual(states(v1.json));
+    expect(states(v2.json).at(-1)).toBe('merged');
+    expect(states(v2.json)).toContain('testing');
+    for (const change of v1.json.timeline) expect(change.actor).toBeNull();
+    expect(v2.json.timeline.some((change: Record<string, unknown>) => change.actor !== null)).toBe(true);
+    expect(v2.json.timeline.some((change: Record<string, unknown>) => change.testRunId !== null)).toBe(true);
+    for (const history of [v1, v2]) {
+      const times = history.json.timeline.map((change: Record<string, string>) => change.timestamp);
+      expect([...times].sort()).toEqual(times);
+      expect(history.text).toMatch(/^TIME +STATE +REASON +ACTOR +RUN/);
+      expect(history.text).toContain('merged');
+    }
+  });
+
+  it('on v2 says a PR never queued has no history', async () => {
+    const env = await freshQueue('v2');
+    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: `entries-${repoCounter}` }, number: 9 });
+    const run = await mq(['history', '9'], { env });
+    expect(run).toMatchObject({ code: 0, stdout: '#9 has never been in a queue.\n' });
+  });
+});
+
+describe('mq runs', () => {
+  it('on v2 lists the queue’s runs and a PR’s, filtered by status and --since', async () => {
+    const env = await freshQueue('v2');
+    expect((await mq(['submit', '42'], { env })).code).toBe(0);
+    await advance(1);
+    await advance(3600);
+    const all = await mq(['runs', '--json'], { env });
+    expect(all.code).toBe(0);
+    const runs = json(all.stdout);
+    expect(runs.prNumber).toBeNull();
+    expect(runs.testRuns).toHaveLength(1);
+    expect(runs.testRuns[0]).toMatchObject({ status: 'succeeded', isBisection: false, testedPullRequests: [{ prNumber: 42 }] });
+    const id = runs.testRuns[0].testRunId as string;
+
+    const ofPr = json((await mq(['runs', '42', '--json'], { env })).stdout);
+    expect(ofPr).toMatchObject({ prNumber: 42, testRuns: [{ testRunId: id }] });
+    const text = await mq(['runs'], { env });
+    expect(text.stdout).toMatch(/^ID +STATUS +CREATED +PRS TESTED\n/);
+    expect(text.stdout).toContain(`${id}`);
+    expect(text.stdout).toContain('#42');
+
+    expect(json((await mq(['runs', '--status', 'failed', '--json'], { env })).stdout).testRuns).toEqual([]);
+    expect(json((await mq(['runs', '--since', '30m', '--json'], { env })).stdout).testRuns).toEqual([]);
+    expect(json((await mq(['runs', '42', '--since', '30m', '--json'], { env })).stdout).testRuns).toEqual([]);
+    expect(json((await mq(['runs', '42', '--since', '2h', '--json'], { env })).stdout).testRuns).toHaveLength(1);
+    expect((await mq(['runs', '--status', 'failed'], { env })).stdout).toBe('No test runs found.\n');
+  });
+
+  it('on v1 is refused in one line naming the v2 API (exit 2), pointing at mq testing', async () => {
+    const env = await freshQueue('v1');
+    const queue = await mq(['runs'], { env });
+    expect(queue.code).toBe(2);
+    expect(queue.stderr).toMatch(/mq runs .*needs the v2 API/);
+    const ofPr = await mq(['runs', '42'], { env });
+    expect(ofPr.code).toBe(2);
+    expect(ofPr.stderr).toContain('mq testing 42');
+  });
+});
+
+describe('mq edit with a key that lacks the permission', () => {
+  it('stops at the 403 (exit 3) with what the service says, naming the permission', async () => {
+    const sandbox = await startSandbox({
+      clock: 'manual',
+      rateLimits: false,
+      keys: [
+        { key: 'trunk_v2_admin', permissions: ['settings', 'submit', 'priority', 'direct', 'skip-batching'] },
+        { key: 'trunk_v2_submit_only', permissions: ['submit'] },
+      ],
+    });
+    try {
+      const env = { ...sandboxEnv(sandbox.url, 'acme/limited', {}, 'v2'), MQ_TOKEN: 'trunk_v2_submit_only' };
+      // Creating a queue takes the settings permission: a key with every one creates it.
+      expect((await mq(['queue', 'create'], { env: { ...env, MQ_TOKEN: 'trunk_v2_admin' } })).code).toBe(0);
+      expect((await mq(['submit', '42'], { env })).code).toBe(0);
+      const run = await mq(['edit', '42', '--priority', 'high'], { env });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(/priority/i);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
