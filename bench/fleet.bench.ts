@@ -2,7 +2,9 @@
 // through a proxy that answers a bare 429 (no body, no Retry-After) past the service's documented limits, against
 // a sandbox whose real clock runs fast (a test run of 300 sandbox seconds takes 5 real ones). Figures: how many
 // waits ended with exit 0, the share of their requests refused, and how long after its PRs merged each noticed.
-// And a submit of 300 PRs through the same limit. Run by name: `npm run bench fleet` (a few minutes).
+// And a submit of 300 PRs through the same limit; and a wait of 30 PRs with a v2 key against the sandbox's own v2
+// rate limits (5 pull-request reads a second per key), counting the PR reads mq sent in every second.
+// Run by name: `npm run bench fleet` (a few minutes).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -184,7 +186,70 @@ async function submitMany() {
   }
 }
 
+/** A pass-through proxy that counts, per second, the v2 pull-request reads it sees, and the 429s coming back. */
+async function countingProxy(target: string): Promise<{ url: string; readsPerSecond(): number[]; limited: number; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const reads: number[] = [];
+  const counts = { limited: 0 };
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'GET' && (req.url ?? '').startsWith('/v2/pull-requests')) reads.push(performance.now());
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      (answer) => {
+        if (answer.statusCode === 429) counts.limited++;
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    // The most reads in any window of one second, from each read on.
+    readsPerSecond: () => reads.map((at, i) => reads.slice(i).filter((other) => other - at < 1000).length),
+    get limited() {
+      return counts.limited;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function v2Wait() {
+  // The sandbox's v2 rate limits are on (the default): 5 PR reads a second per key, a bare 429 past them.
+  const sandbox = await startSandbox({ clock: 'real', speed: SPEED, token: TOKEN });
+  const proxy = await countingProxy(new URL(sandbox.url).origin);
+  try {
+    await post(sandbox.url, 'createQueue', { concurrency: 30 });
+    const prs = Array.from({ length: 30 }, (_, i) => i + 1);
+    for (const pr of prs) await post(sandbox.url, 'submitPullRequest', { pr: { number: pr } });
+    const home = mkdtempSync(join(tmpdir(), 'mq-fleet-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: home, MQ_API_URL: proxy.url, MQ_TOKEN: 'trunk_v2_fleet', MQ_REPO: `${REPO.owner}/${REPO.name}` };
+    const child = spawn(process.execPath, [MQ, 'wait', ...prs.map(String), '--interval', '1s', '--timeout', '10m'], { env, stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const busiest = Math.max(0, ...proxy.readsPerSecond());
+    console.log(`v2 wait of 30 PRs: exit ${code}, busiest second ${busiest} PR reads, ${proxy.limited} answered 429`);
+    report({ figure: "v2 key: mq wait of 30 PRs behind the sandbox's own limits: exit code", mine: code ?? -1, unit: '', goal: { atMost: 0 } });
+    report({
+      figure: 'v2 key: PR reads in its busiest second',
+      mine: busiest,
+      unit: 'reads',
+      goal: { atMost: 5 },
+      how: 'GET /v2/pull-requests… seen by a counting proxy',
+    });
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+  }
+}
+
 await waits('40 waits behind 100 requests/s', 40, 10, { all: 100 }, { refusedShare: 0.05 });
 await waits('50 waits behind 5 PR reads/s', 50, 5, { pullRequestReads: 5 }, { lateSeconds: 30 });
 await waits('1 wait of 500 PRs behind 5 PR reads/s', 1, 500, { pullRequestReads: 5 }, {});
 await submitMany();
+await v2Wait();

@@ -153,7 +153,14 @@ export function prFailure(error: unknown): PrFailure {
   if (!(error instanceof MqError) || isFatal(error)) throw error;
   const status = (error as { status?: number }).status;
   const retryAfter = retryAfterSeconds(error);
-  return { code: error.code, ...(status ? { status } : {}), message: error.message, ...(retryAfter !== undefined && { retryAfterSeconds: retryAfter }) };
+  const serviceCode = error instanceof ApiError ? error.apiCode : undefined;
+  return {
+    code: error.code,
+    ...(status ? { status } : {}),
+    ...(serviceCode !== undefined && { serviceCode }),
+    message: error.message,
+    ...(retryAfter !== undefined && { retryAfterSeconds: retryAfter }),
+  };
 }
 
 function isFatal(error: MqError): boolean {

@@ -22,7 +22,8 @@ import type { EntryTransition, TestRunSummary } from './queue-entries.js';
 export type PrOutcome = (
   | { pr: number; ok: true }
   /** `retryAfterSeconds`: rate limited (429), so not applied: when the service takes it again. */
-  | { pr: number; ok: false; error: { code: string; status?: number; message: string; retryAfterSeconds?: number } }
+  /** `serviceCode`: the API's own name for the error, where it gives one (v2's `PR_NOT_IN_ACTIVE_STATE`). */
+  | { pr: number; ok: false; error: { code: string; status?: number; serviceCode?: string; message: string; retryAfterSeconds?: number } }
 ) & {
   state?: string | null;
   alreadyQueued?: true;

@@ -45,9 +45,10 @@ describe('mq edit', () => {
     expect(json((await mq(['status', '42', '--json'], { env })).stdout).state).toBe('merged');
     const refused = await mq(['edit', '42', '--priority', 'low'], { env });
     expect(refused.code).toBe(5);
-    expect(refused.stdout).toBe('✗ #42: pull request #42 is not in a queue (merged)\n');
+    // The service's words, then its code: what a person can look up and a script can switch on.
+    expect(refused.stdout).toBe('✗ #42: pull request #42 is not in a queue (merged) (PR_NOT_IN_ACTIVE_STATE)\n');
     const refusedJson = await mq(['edit', '42', '--priority', 'low', '--json'], { env });
-    expect(json(refusedJson.stdout).results[0].error).toMatchObject({ status: 409 });
+    expect(json(refusedJson.stdout).results[0].error).toMatchObject({ status: 409, serviceCode: 'PR_NOT_IN_ACTIVE_STATE' });
 
     expect((await mq(['submit', '43'], { env })).code).toBe(0);
     const mixed = await mq(['edit', '42', '43', '--priority', 'urgent', '--json'], { env });

@@ -18,7 +18,10 @@ export function renderOutcomes(action: PrAction, results: readonly PrOutcome[], 
 
 function outcomeLine(action: PrAction, outcome: PrOutcome, ctx: RenderContext): string {
   const { paint } = ctx;
-  if (!outcome.ok) return `${paint.red('✗')} ${aboutPr(outcome.pr, outcome.error.message)}`;
+  if (!outcome.ok) {
+    const code = outcome.error.serviceCode === undefined ? '' : ` (${outcome.error.serviceCode})`;
+    return `${paint.red('✗')} ${aboutPr(outcome.pr, `${outcome.error.message}${code}`)}`;
+  }
   const where = [
     outcome.state === undefined || outcome.state === null ? undefined : paintState(paint, outcome.state),
     outcome.position === undefined || outcome.position === null ? undefined : `position ${outcome.position}`,
