@@ -184,9 +184,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         if (Object.keys(patch).length > 0) queue = await client.call<V2Queue>('mergeQueues.updateConfig', { params: { id }, body: patch });
         if (mode !== undefined) await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: v2Mode(mode) } });
         if (state !== undefined) await client.call(STATE_ENDPOINTS[state], { params: { id } });
-        // The queue as the changes left it: one read, when the last answer did not give it whole.
-        if (mode !== undefined || state !== undefined || !queue) queue = await client.call<V2Queue>('mergeQueues.get', { params: { id } });
-        return queueFactsOf(queue);
+        // The queue as the changes left it, with its PRs, as v1's updateQueue answers it (a script reads the same
+        // summary on both APIs): one read, when the last answer did not give it whole, and the list of its PRs.
+        const [read, live] = await Promise.all([
+          mode !== undefined || state !== undefined || !queue ? client.call<V2Queue>('mergeQueues.get', { params: { id } }) : queue,
+          livePullRequests(id),
+        ]);
+        return { ...queueFactsOf(read), enqueuedPullRequests: live };
       });
     },
     async deleteQueue(ref) {
