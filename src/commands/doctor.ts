@@ -73,7 +73,9 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
   }
 
   const chosen = chooseApi(settings.api, token, resolved.origins.api ?? 'the api setting');
-  checks.push(pass('api', `${chosen.api}, because ${chosen.because}`));
+  // v2 lets no one read a key's permissions: the most doctor can say is how a missing one shows.
+  const permissions = chosen.api === 'v2' ? '; the API does not show a key its permissions: a command that needs one it lacks names it (exit 3)' : '';
+  checks.push(pass('api', `${chosen.api}, because ${chosen.because}${permissions}`));
 
   const service = await ctx.probeService(token, Math.min(settings.timeoutMs, PROBE_TIMEOUT_MS));
   try {
