@@ -1,6 +1,6 @@
 // What the service tells of one queue entry beyond its record: its timeline (newest first), its estimate of when
 // it merges, and the finished testing of the queue, a row per PR per run. All of it made from the state alone, so
-// v1 (and later v2) serve the same computation.
+// v1 and v2 serve the same computation.
 import type { QueueEntryEstimate, TimelineEntry } from '../../model/pull-request.js';
 import type { TestingResult, TestingResultsPage } from '../../model/testing.js';
 import { runEndsAt } from './runs.js';
