@@ -70,7 +70,15 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const self = { ...queue.enqueuedPullRequests[index]!, state: state ?? queue.enqueuedPullRequests[index]!.state };
   const failuresAhead = ahead.filter((queued) => queued.state === 'pending_failure').length;
   if (self.state === 'pending_failure' && failuresAhead === 0) {
-    return unavailable('own_failure', 'its test run failed and no PR ahead failed: it merges only if one ahead turns out to be at fault');
+    // Nothing ahead failed: the failure is its own, unless a run built on it (behind it) passes and the queue
+    // may merge optimistically (SEMANTICS.md, pendingFailureDepth).
+    const clearable = queue.canOptimisticallyMerge && queue.pendingFailureDepth > 0;
+    return unavailable(
+      'own_failure',
+      clearable
+        ? 'its test run failed and no PR ahead of it failed: it merges only if a run built on it (a PR behind it) passes'
+        : 'its test run failed and no PR ahead of it failed: the failure is its own, and it will not merge',
+    );
   }
 
   const run = runLength(durations, queue);

@@ -36,10 +36,26 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[]
   if (pr.state === 'tests_passed' && ahead.length > 0) {
     reasons.push(`its tests passed; it merges after the PRs ahead of it (${numbers(ahead)})`);
   }
-  if (pr.state === 'pending_failure') {
-    reasons.push('its run failed; it waits for the PRs ahead of it to finish testing, to learn whose fault it was');
-  }
+  if (pr.state === 'pending_failure') reasons.push(pendingFailureReason(ahead, queue));
   return reasons;
+}
+
+/**
+ * What a failed PR waits for (SEMANTICS.md): the PRs ahead of it still testing, to learn whose fault the failure
+ * was; with nothing ahead, only the runs built on it (pendingFailureDepth PRs behind), which can clear it with
+ * canOptimisticallyMerge; else nothing: the failure is its own.
+ */
+function pendingFailureReason(ahead: readonly EnqueuedPullRequest[], queue: Queue): string {
+  const unsettled = ahead.filter((queued) => queued.state !== 'tests_passed' && queued.state !== 'not_ready');
+  if (unsettled.length > 0) return `its run failed; it waits for the PRs ahead of it (${numbers(unsettled)}) to finish testing, to learn whose fault it was`;
+  const depth = queue.pendingFailureDepth;
+  if (depth > 0) {
+    const behind = `the runs built on it (up to ${depth === 1 ? 'the PR' : `${depth} PRs`} behind it)`;
+    return queue.canOptimisticallyMerge
+      ? `its run failed and nothing ahead of it is at fault; it waits for ${behind}: it merges with them if one passes`
+      : `its run failed and nothing ahead of it is at fault; it waits for ${behind} to finish, then fails`;
+  }
+  return 'its run failed and nothing ahead of it is at fault: the failure is its own, and it fails';
 }
 
 function numbers(prs: readonly EnqueuedPullRequest[], withState = true): string {

@@ -103,6 +103,25 @@ describe('estimateEta', () => {
     expect(result).toEqual({ cause, unavailable: expect.stringContaining(reason) });
   });
 
+  it('unavailable for a failure of its own: it does not merge, unless a run built on it may clear it', () => {
+    const prs = line(['pending_failure', 'testing']);
+    const own = (settings: { pendingFailureDepth: number; canOptimisticallyMerge: boolean }) =>
+      estimateEta({
+        pr: submittedPr({ prNumber: 1, state: 'pending_failure' }),
+        queue: queue({ ...single, ...settings, enqueuedPullRequests: prs }),
+        durations: measured,
+        now: NOW,
+      });
+    expect(own({ pendingFailureDepth: 0, canOptimisticallyMerge: false })).toEqual({
+      cause: 'own_failure',
+      unavailable: 'its test run failed and no PR ahead of it failed: the failure is its own, and it will not merge',
+    });
+    expect(own({ pendingFailureDepth: 1, canOptimisticallyMerge: true })).toEqual({
+      cause: 'own_failure',
+      unavailable: 'its test run failed and no PR ahead of it failed: it merges only if a run built on it (a PR behind it) passes',
+    });
+  });
+
   it('unavailable without durations, saying what was tried', () => {
     const none: TestDurations = {
       source: 'none',

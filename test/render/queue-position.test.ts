@@ -32,6 +32,27 @@ describe('where an admitted PR stands', () => {
     expect(explainWaiting(submittedPr({ prNumber: 42, state: 'pending_failure' }), q)[0]).toMatch(/whose fault/);
   });
 
+  it('says what a pending failure at the head waits for: nothing ahead, so the runs built on it, or nothing', () => {
+    const pr = submittedPr({ prNumber: 42, state: 'pending_failure' });
+    const head = (settings: Partial<Parameters<typeof queue>[0]>) =>
+      queue({ ...settings, enqueuedPullRequests: line([42, 'pending_failure'], [43, 'testing']) });
+    // Nothing is ahead of it: it does not wait for "the PRs ahead of it" (there are none).
+    expect(explainWaiting(pr, head({ pendingFailureDepth: 0 }))).toEqual([
+      'its run failed and nothing ahead of it is at fault: the failure is its own, and it fails',
+    ]);
+    expect(explainWaiting(pr, head({ pendingFailureDepth: 1, canOptimisticallyMerge: true }))).toEqual([
+      'its run failed and nothing ahead of it is at fault; it waits for the runs built on it (up to the PR behind it): it merges with them if one passes',
+    ]);
+    expect(explainWaiting(pr, head({ pendingFailureDepth: 2, canOptimisticallyMerge: false }))).toEqual([
+      'its run failed and nothing ahead of it is at fault; it waits for the runs built on it (up to 2 PRs behind it) to finish, then fails',
+    ]);
+    // Behind a PR still testing, it waits for that one, named.
+    const behind = queue({ enqueuedPullRequests: line([1, 'testing'], [42, 'pending_failure']) });
+    expect(explainWaiting(pr, behind)).toEqual([
+      'its run failed; it waits for the PRs ahead of it (#1 testing) to finish testing, to learn whose fault it was',
+    ]);
+  });
+
   it('shows the position and the reasons in mq status', async () => {
     const q = queue({ concurrency: 1, enqueuedPullRequests: line([1, 'testing'], [2, 'pending'], [42, 'pending']) });
     const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ prNumber: 42, state: 'pending' }), queue: q }, PLAIN);
