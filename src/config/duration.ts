@@ -1,14 +1,14 @@
-// Durations as people write them on a command line: '30s', '2m', '1h', '500ms', '1m30s', '1.5h'; a bare number
-// is seconds. Shared by --timeout, its variable, the `timeout` key, and the commands' own --timeout/--interval.
+// Durations as people write them on a command line: '30s', '2m', '1h', '1d', '500ms', '1m30s', '1.5h'; a bare
+// number is seconds. Days as `--since 7d` takes them, so that one way of writing a span works for every flag. Shared by --timeout, its variable, the `timeout` key, and the commands' own --timeout/--interval.
 import { UsageError } from '../errors.js';
 import { MAX_TIMER_MS } from './defaults.js';
 
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const NUMBER = String.raw`(?:\d+(?:\.\d+)?|\.\d+)`;
-const PART = new RegExp(`(${NUMBER})(ms|s|m|h)`, 'y');
+const PART = new RegExp(`(${NUMBER})(ms|s|m|h|d)`, 'y');
 const BARE = new RegExp(`^${NUMBER}$`);
 
-export const DURATION_HINT = 'a duration like 30s, 2m, 1m30s or a number of seconds';
+export const DURATION_HINT = 'a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
 
 /** Milliseconds, or a sentence saying what is wrong. */
 export function durationMs(text: string): { ok: true; value: number } | { ok: false; problem: string } {
@@ -46,6 +46,7 @@ export function formatDuration(ms: number): string {
   let rest = ms;
   let text = '';
   for (const [unit, size] of [
+    ['d', UNIT_MS.d],
     ['h', UNIT_MS.h],
     ['m', UNIT_MS.m],
     ['s', UNIT_MS.s],

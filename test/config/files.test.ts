@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { rejection, tree } from './helpers.js';
 
-const DURATION = 'must be a duration like 30s, 2m, 1m30s or a number of seconds';
+const DURATION = 'must be a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
 
 describe('finding the project file', () => {
   it('takes the nearest one from the working directory up', async () => {
