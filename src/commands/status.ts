@@ -1,6 +1,6 @@
 // mq status: one PR's state, readiness and ETA, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../config/git.js';
-import { ApiError, ConfigError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import type { MergeQueueService } from '../model/service.js';
 import type { Queue } from '../model/queue.js';
 import type { STATUS } from './command-words.js';
@@ -57,7 +57,8 @@ export async function queueUnlessGone(service: MergeQueueService, ref: QueueRef)
 
 async function branchOf(ctx: Context): Promise<string> {
   const branch = await currentGitBranch(ctx.cwd);
-  if (!branch) throw new ConfigError('no PR given and no current git branch to look it up by: pass a PR number');
+  // What is missing is the command's argument, not a setting: a usage error (exit 2), before anything is sent.
+  if (!branch) throw new UsageError('no PR given and no current git branch to look it up by: pass a PR number');
   ctx.info(`looking up the PR of branch ${branch}`);
   return branch;
 }
