@@ -156,6 +156,6 @@ async function tour() {
   mq('metrics');
 
   console.log(`\n${bold('Done.')} Try it yourself: ${dim('npx mq sandbox')} in one terminal, then in another:`);
-  console.log(dim(`  export MQ_API_URL=http://127.0.0.1:<port>/v1 MQ_TOKEN=anything MQ_REPO=acme/widgets`));
+  console.log(dim(`  export MQ_API_URL=http://127.0.0.1:<port>/v1 MQ_TOKEN=anything MQ_REPO=acme/widgets MQ_ORG=acme`));
   console.log(dim('  npx mq queue create && npx mq submit 1 && npx mq queue get'));
 }
