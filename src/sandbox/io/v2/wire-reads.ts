@@ -6,7 +6,8 @@ import type { QueueEntryTransition } from '../../engine/history.js';
 import type { DispatchOrder, OrderedPending, OrderedRun } from '../../engine/order.js';
 import type { PullRequestRef, TransitionPullRequestRef } from '../../engine/pull-request-refs.js';
 import type { ImpactedTargetSet, VerificationRunFacts } from '../../engine/verification-runs.js';
-import { camel, V2_MODE_OF } from './wire.js';
+import { V2_MODE_OF } from '../../../api/v2/names.js';
+import { camel } from './wire.js';
 
 /** The description's bound on the target lists of the graph (`maxItems`); the totals count them all. */
 export const GRAPH_TARGETS_MAX = 10_000;

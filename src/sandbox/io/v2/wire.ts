@@ -2,6 +2,7 @@
 // split into the PR and its queue entry, settings under their v2 names. Only the face's answers use these.
 import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { Queue, QueueSettings } from '../../../model/queue.js';
+import { V2_MODE_OF } from '../../../api/v2/names.js';
 import type { Repo } from '../../../model/repository.js';
 import type { TestingResult } from '../../../model/testing.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
@@ -12,14 +13,6 @@ import type { ManagedState } from '../../engine/state.js';
 export function camel(value: string): string {
   return value.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
-
-/** v2's camelCase values as v1's (and the model's) snake_case ones. */
-export function snake(value: string): string {
-  return value.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-}
-
-export const V2_MODE_OF = { single: 'queue', parallel: 'graph' } as const;
-export const MODEL_MODE_OF = { queue: 'single', graph: 'parallel' } as const;
 
 export function iso(ms: number): string {
   return new Date(ms).toISOString();

@@ -31,7 +31,8 @@ import {
 } from '../common.js';
 import { pageOf } from '../pages.js';
 import { V2Error, type V2Context, type V2Permission, type V2Route } from '../route.js';
-import { camel, estimateJson, pullRequestJson, snake } from '../wire.js';
+import { camelToSnake } from '../../../../api/v2/names.js';
+import { camel, estimateJson, pullRequestJson } from '../wire.js';
 
 /** Whether the raw body (before its shape is checked) sends `key`, optionally with a value. */
 function sends(body: unknown, key: string, value?: unknown): boolean {
@@ -150,7 +151,7 @@ export const listQueuePullRequests: V2Route = {
       }
       cursor = page.nextCursor;
     } while (cursor !== undefined);
-    const states = query.state?.map(snake);
+    const states = query.state?.map(camelToSnake);
     const matching = rows.filter(
       (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author),
     );

@@ -17,7 +17,8 @@ import { METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
 import { parseBody, parseQuery, pathQueue, queueWithId, refusing, requireRepository, validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
 import { V2Error, type V2Context, type V2Handled, type V2Route } from '../route.js';
-import { CAMEL_CONFIG_FIELDS, CONFIG_FIELDS, MODEL_MODE_OF, type QueueIdentity, queueJson, snake, stateChangeJson } from '../wire.js';
+import { camelToSnake, MODEL_MODE_OF } from '../../../../api/v2/names.js';
+import { CAMEL_CONFIG_FIELDS, CONFIG_FIELDS, type QueueIdentity, queueJson, stateChangeJson } from '../wire.js';
 
 const SETTINGS: V2Route['needs'] = () => ['settings'];
 
@@ -185,7 +186,7 @@ export const updateConfig: V2Route = {
       }
       if (field === 'batchingMaxWaitTimeMinutes' && value === 0) throw validationFailed('batchingMaxWaitTimeMinutes: the sandbox waits at least 1 minute');
       const name = CONFIG_FIELDS[field as keyof typeof CONFIG_FIELDS];
-      change[name] = CAMEL_CONFIG_FIELDS.has(field) ? snake(value as string) : value;
+      change[name] = CAMEL_CONFIG_FIELDS.has(field) ? camelToSnake(value as string) : value;
     }
     if (patch.bisectionConcurrency !== undefined) {
       change.bisectionConcurrency = bisectionConcurrencyOf(patch.bisectionConcurrency, patch.concurrency ?? current.concurrency);

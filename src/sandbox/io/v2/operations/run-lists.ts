@@ -7,7 +7,7 @@ import type { VerificationRunFacts } from '../../../engine/verification-runs.js'
 import { parseQuery, pathPullRequest, pathQueue, refusing, validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
 import type { V2Route } from '../route.js';
-import { snake } from '../wire.js';
+import { camelToSnake } from '../../../../api/v2/names.js';
 import { verificationRunListItemJson } from '../wire-reads.js';
 
 const RUN_STATUSES = ['inProgress', 'failed', 'cancelled', 'succeeded'] as const;
@@ -27,7 +27,7 @@ const QueueRunsQuery = RunListQuery.extend({ createdAfter: z.iso.datetime({ offs
 type EngineStatus = 'in_progress' | 'failed' | 'cancelled' | 'succeeded';
 
 function engineStatus(status: (typeof RUN_STATUSES)[number] | undefined): EngineStatus | undefined {
-  return status === undefined ? undefined : (snake(status) as EngineStatus);
+  return status === undefined ? undefined : (camelToSnake(status) as EngineStatus);
 }
 
 export const listQueueVerificationRuns: V2Route = {
