@@ -3,6 +3,7 @@
 // so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
+import { cutToWidth, visibleWidth } from './screen-fit.js';
 import { textWidth } from './text-width.js';
 
 export interface Column {
@@ -54,6 +55,31 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
     lines[r] = line.trimEnd();
   }
   return lines.join('\n');
+}
+
+/**
+ * The table fitted to `width` columns (a terminal's; none: as it is, a pipe gets full values): the cells of column
+ * `shrink` (a title) cut so that no row is wider, down to 10 columns. Cut by columns, not characters: a title in
+ * Chinese takes two a character, and the header is as wide as the widest.
+ */
+export function renderFittedTable(
+  columns: readonly Column[],
+  rows: readonly string[][],
+  paint: ChalkInstance,
+  fit: { width: number | undefined; shrink: number },
+): string {
+  const table = renderTable(columns, rows, paint);
+  if (fit.width === undefined) return table;
+  // reduce, not Math.max(...): a queue of 100,000 PRs would pass more arguments than a call takes.
+  const over = table.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0) - fit.width;
+  const widest = rows.reduce((most, row) => Math.max(most, visibleWidth(row[fit.shrink] ?? '')), 0);
+  if (over <= 0 || widest <= 10) return table;
+  const width = Math.max(10, widest - over);
+  return renderTable(
+    columns,
+    rows.map((row) => row.map((cell, i) => (i === fit.shrink ? cutToWidth(cell, width) : cell))),
+    paint,
+  );
 }
 
 /** Aligned key/value lines with no header, for settings and single records. No trailing newline. */

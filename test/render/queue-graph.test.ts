@@ -61,3 +61,33 @@ describe('mq queue graph', () => {
     expect(await renderText({ kind: 'queueGraph', graph: { nodes: [], edges: [] }, format: 'text' }, PLAIN)).toBe('No pull requests in the graph.\n');
   });
 });
+
+describe('mq queue order on a terminal', () => {
+  it('cuts titles (by columns: CJK takes two) so that every row fits 60 and 80 columns; a pipe gets them whole', async () => {
+    const cjk = '修正：合并队列在高负载时的超时问题以及相关的日志输出改进和测试';
+    const ref = (prNumber: number) => ({ prNumber, prTitle: cjk });
+    const order = {
+      mode: 'single',
+      queueState: 'running',
+      batchingEnabled: true,
+      isolationResolved: true,
+      hasCycle: false,
+      batches: [{ testRunId: 'run-1', state: 'testing', isBisection: false, pullRequests: [ref(1)] }],
+      pending: [
+        { pullRequest: ref(2), state: 'pending', schedulability: 'schedulable', predictedBatch: 1, directlyAhead: [ref(1)], heldBy: [] },
+        { pullRequest: ref(3), state: 'pending', schedulability: 'held_behind_failure', predictedBatch: null, directlyAhead: [], heldBy: [ref(1)] },
+      ],
+      awaitingAdmission: [ref(4)],
+      awaitingAdmissionTotal: 1,
+    };
+    for (const columns of [60, 80]) {
+      const text = await renderText({ kind: 'queueOrder', order }, { color: false, now: NOW, screen: { columns, rows: 24 } });
+      const widest = Math.max(
+        ...text.split('\n').map((line) => [...line].reduce((width, char) => width + (/[\u3000-\u9fff\uff00-\uffef]/.test(char) ? 2 : 1), 0)),
+      );
+      expect(widest, `at ${columns} columns`).toBeLessThanOrEqual(columns);
+      expect(text).toContain('…');
+    }
+    expect(await renderText({ kind: 'queueOrder', order }, PLAIN)).toContain(cjk.slice(0, 20));
+  });
+});

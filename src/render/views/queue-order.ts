@@ -6,7 +6,7 @@ import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { onOff } from '../fields.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable, truncate, type Column } from '../tables.js';
+import { renderFittedTable, truncate, type Column } from '../tables.js';
 import { TITLE_WIDTH } from './pr-rows.js';
 
 export function renderQueueOrder(result: ResultOf<'queueOrder'>, ctx: RenderContext): string {
@@ -18,6 +18,8 @@ export const refList = (prs: readonly PullRequestRef[]) => prs.map((pr) => `#${p
 
 export function orderText(order: QueueOrder, ctx: RenderContext): string {
   const { paint } = ctx;
+  // On a terminal, titles are cut so that every row fits its width; a pipe gets them whole (up to TITLE_WIDTH).
+  const width = ctx.screen?.columns;
   const head = [
     `${paint.dim('state')} ${paintState(paint, order.queueState)}`,
     `${paint.dim('mode')} ${safeLine(order.mode)}`,
@@ -37,7 +39,7 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
       ]),
     );
     sections.push(
-      `${paint.bold(`Batches with a run (${order.batches.length}):`)}\n${renderTable([{ header: 'BATCH' }, { header: 'STATE' }, { header: 'PR' }, { header: 'TITLE' }], rows, paint)}`,
+      `${paint.bold(`Batches with a run (${order.batches.length}):`)}\n${renderFittedTable([{ header: 'BATCH' }, { header: 'STATE' }, { header: 'PR' }, { header: 'TITLE' }], rows, paint, { width, shrink: 3 })}`,
     );
   }
 
@@ -49,14 +51,16 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
   if (held.length > 0) {
     const rows = held.map((item) => [`#${item.pullRequest.prNumber}`, title(item.pullRequest), refList(item.heldBy ?? [])]);
     sections.push(
-      `${paint.bold(`Held behind a failure (${held.length}):`)}\n${renderTable([{ header: 'PR' }, { header: 'TITLE' }, { header: 'HELD BY' }], rows, paint)}`,
+      `${paint.bold(`Held behind a failure (${held.length}):`)}\n${renderFittedTable([{ header: 'PR' }, { header: 'TITLE' }, { header: 'HELD BY' }], rows, paint, { width, shrink: 1 })}`,
     );
   }
   if (order.awaitingAdmissionTotal > 0) {
     const shown = order.awaitingAdmission.length;
     const count = shown < order.awaitingAdmissionTotal ? `${shown} of ${order.awaitingAdmissionTotal}` : String(shown);
     const rows = order.awaitingAdmission.map((pr) => [`#${pr.prNumber}`, title(pr)]);
-    sections.push(`${paint.bold(`Awaiting admission (${count}):`)}\n${renderTable([{ header: 'PR' }, { header: 'TITLE' }], rows, paint)}`);
+    sections.push(
+      `${paint.bold(`Awaiting admission (${count}):`)}\n${renderFittedTable([{ header: 'PR' }, { header: 'TITLE' }], rows, paint, { width, shrink: 1 })}`,
+    );
   }
   if (order.batches.length === 0 && order.pending.length === 0 && order.awaitingAdmissionTotal === 0) sections.push('No pull requests waiting or testing.');
   else if (order.pending.some((item) => item.directlyAhead === null)) {
@@ -87,5 +91,5 @@ function pendingTable(items: readonly OrderedPending[], ctx: RenderContext): str
     ...(withBatch ? [item.predictedBatch === null ? '' : String(item.predictedBatch)] : []),
     ...(withAhead ? [item.directlyAhead === null || item.directlyAhead.length === 0 ? paint.dim('-') : refList(item.directlyAhead)] : []),
   ]);
-  return renderTable(columns, rows, paint);
+  return renderFittedTable(columns, rows, paint, { width: ctx.screen?.columns, shrink: 2 });
 }

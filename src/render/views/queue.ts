@@ -10,8 +10,8 @@ import { ageSince } from '../durations.js';
 import { formatList, onOff } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { cutToWidth, joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
-import { renderPairs, renderTable } from '../tables.js';
+import { joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
+import { renderFittedTable, renderPairs } from '../tables.js';
 import { prColumns, prRows } from './pr-rows.js';
 
 export interface QueueViewOptions {
@@ -134,25 +134,11 @@ function packed(pieces: readonly string[], width: number): string[] {
   return lines;
 }
 
-/**
- * The PR table; given a width, its titles are cut further so that a row fits it (down to 10 columns). Cut by
- * columns, not characters: a title in Chinese takes two a character, and the header is as wide as the widest.
- */
+/** The PR table; given a width, its titles are cut further so that a row fits it (renderFittedTable). */
 function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext, columns?: number): string {
   const columnsOf = [{ header: '#', align: 'right' as const }, ...prColumns('IN STATE')];
   const rows = prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx);
-  const table = renderTable(columnsOf, rows, ctx.paint);
-  if (columns === undefined) return table;
-  // reduce, not Math.max(...): a queue of 100,000 PRs would pass more arguments than a call takes.
-  const over = table.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0) - columns;
-  const widest = rows.reduce((most, row) => Math.max(most, visibleWidth(row[TITLE]!)), 0);
-  if (over <= 0 || widest <= 10) return table;
-  const width = Math.max(10, widest - over);
-  return renderTable(
-    columnsOf,
-    rows.map((row) => row.map((cell, i) => (i === TITLE ? cutToWidth(cell, width) : cell))),
-    ctx.paint,
-  );
+  return renderFittedTable(columnsOf, rows, ctx.paint, { width: columns, shrink: TITLE });
 }
 
 /** Where the title is in a row: after the position and the PR number. */
