@@ -136,16 +136,19 @@ interface Ran {
   output: string;
 }
 
-/** One block under bash -e (and pipefail), bounded: past `limitMs` it is killed and reported so. */
+/**
+ * One block under bash -e (and pipefail), bounded: past `limitMs` it is killed with all it started (its own
+ * process group: a sandbox it left running too) and reported so.
+ */
 function runBlock(code: string, env: Record<string, string>, cwd: string, limitMs: number): Promise<Ran> {
   return new Promise((done) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', code], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', code], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     const limit = setTimeout(() => {
       output += `\n(killed: still running after ${limitMs / 1000}s)`;
-      child.kill('SIGKILL');
+      process.kill(-child.pid!, 'SIGKILL');
     }, limitMs);
     child.on('close', (exit) => {
       clearTimeout(limit);
