@@ -5,13 +5,14 @@
 //   <!-- readme-test: not run (why) -->   never run: it installs, runs the tests themselves, or needs the network
 //   <!-- readme-test: exit N -->           expected to exit N (0 otherwise)
 //   <!-- readme-test: advance N -->        the sandbox's clock moves N seconds first, as time would pass
-// Blocks of any other language (`console`, `text`) are shown, not run; so are the blocks of docs/.
+// Blocks of any other language (`console`, `text`) are shown, not run; so are the blocks of docs/. The one
+// `console` block that shows `mq sandbox` starting is checked against what it prints.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { control, shimDir } from '../support/cli.js';
+import { control, isolatedDir, MQ_BIN, shimDir } from '../support/cli.js';
 import { useSandbox } from '../support/in-process.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -192,5 +193,48 @@ describe("the README's sh blocks", () => {
       const ran = await runBlock(block.code, env, home, 60_000);
       expect({ line: block.line, code: ran.code, output: ran.output }).toEqual({ line: block.line, code: expected, output: ran.output });
     }
+  });
+});
+
+/** What `mq <args>` prints to stdout and stderr once stderr holds `last`; then it is stopped. */
+function printedUntil(args: string[], last: string): Promise<string[]> {
+  return new Promise((done, fail) => {
+    const home = isolatedDir();
+    const child = spawn(process.execPath, [MQ_BIN, ...args], {
+      cwd: home,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes(last)) child.kill('SIGTERM');
+    });
+    child.on('error', fail);
+    child.on('close', () =>
+      stderr.includes(last)
+        ? done([...stdout.split('\n'), ...stderr.split('\n')])
+        : fail(new Error(`mq ${args.join(' ')} ended before printing ${last}:\n${stderr}`)),
+    );
+  });
+}
+
+describe('the sandbox as the README and docs/sandbox.md show it starting', () => {
+  const shown = [README, join(DOCS, 'sandbox.md')].flatMap((file) =>
+    parse(readFileSync(file, 'utf8'))
+      .blocks.filter((block) => block.lang === 'console' && block.code.startsWith('$ npx mq sandbox --speed 60\n'))
+      .map((block) => [relative(ROOT, file), block.code.split('\n').slice(1)] as const),
+  );
+
+  it('is shown in both', () => expect(shown.map(([file]) => file)).toEqual(['README.md', 'docs/sandbox.md']));
+
+  it.each(shown)('%s: each line shown is one it prints, but for its port', async (_file, lines) => {
+    const printed = await printedUntil(['sandbox', '--port', '0', '--speed', '60'], 'stop with Ctrl-C');
+    const port = /127\.0\.0\.1:(\d+)/.exec(printed[0] ?? '')?.[1];
+    expect(port).toBeDefined();
+    const asShown = printed.map((line) => line.replaceAll(`127.0.0.1:${port}`, '127.0.0.1:40213'));
+    for (const line of lines) expect(asShown).toContain(line);
   });
 });
