@@ -212,7 +212,10 @@ function printedUntil(args: string[], last: string): Promise<string[]> {
       stderr += chunk;
       if (stderr.includes(last)) child.kill('SIGTERM');
     });
+    // A bound, not a timing: a sandbox that never prints `last` is stopped rather than left running.
+    const limit = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.on('error', fail);
+    child.on('close', () => clearTimeout(limit));
     child.on('close', () =>
       stderr.includes(last)
         ? done([...stdout.split('\n'), ...stderr.split('\n')])
