@@ -1,25 +1,17 @@
 // The scripts in examples/ run as a user would run them: bash, with an `mq` on PATH (a shim for the built one)
 // and the environment pointing at a sandbox, whose manual clock the test moves while they wait.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultLoaders } from 'cosmiconfig';
 import { describe, expect, it } from 'vitest';
-import { control, mq, MQ_BIN, sandboxEnv, TOKEN, type Run } from '../support/cli.js';
+import { control, mq, sandboxEnv, shimDir, TOKEN, type Run } from '../support/cli.js';
 import { advanceAsSeen, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const EXAMPLES = resolve(import.meta.dirname, '../../examples');
 
-/** A directory holding an `mq` that runs the built one, to put first on PATH. */
-function shimDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mq-shim-'));
-  const shim = join(dir, 'mq');
-  writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${MQ_BIN}' "$@"\n`);
-  chmodSync(shim, 0o755);
-  return dir;
-}
 const SHIMS = shimDir();
 
 let repoCounter = 0;

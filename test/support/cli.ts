@@ -1,7 +1,7 @@
 // End-to-end plumbing: the built `mq` spawned as a user would run it, a sandbox it talks to over real HTTP,
 // and a recorder in between that keeps every request body so tests can check it against the published API.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +26,15 @@ const CODE_CACHE = mkdtempSync(join(tmpdir(), 'mq-e2e-cache-'));
 /** A directory outside any git checkout, with no config files: nothing but the given env reaches mq. */
 export function isolatedDir(): string {
   return mkdtempSync(join(tmpdir(), 'mq-e2e-'));
+}
+
+/** A directory holding an `mq` that runs the built one, to put first on PATH for a shell script. */
+export function shimDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mq-shim-'));
+  const shim = join(dir, 'mq');
+  writeFileSync(shim, `#!/bin/sh\nexec '${process.execPath}' '${MQ_BIN}' "$@"\n`);
+  chmodSync(shim, 0o755);
+  return dir;
 }
 
 export interface MqOptions {
