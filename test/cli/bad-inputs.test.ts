@@ -1,8 +1,9 @@
 // Every kind of input is checked one way (issue 21): a bad value is one line on stderr naming the flag (or the
 // argument) with an example of what to give, exit 2, and nothing sent. The table holds the bad inputs the issue
-// lists and their neighbours, each with the exact line mq prints.
+// lists and their neighbours, each with the exact line mq prints. Text that is not UTF-8 can only come through a
+// process's argv (Linux hands it over decoded, a bad byte as U+FFFD), so those runs spawn the built mq.
 import { describe, expect, it } from 'vitest';
-import { sandboxEnv } from '../support/cli.js';
+import { mqWithRawWord, sandboxEnv } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
@@ -79,5 +80,29 @@ describe('a bad input: one line naming the flag, with an example, exit 2, nothin
     const run = await mq(argv, { env: sandboxEnv(fixture.recorder.url, 'acme/widgets', { MQ_ORG: 'acme' }) });
     expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 2, stderr: `mq: ${line}\n`, stdout: '' });
     expect(fixture.recorder.requests).toEqual([]);
+  });
+});
+
+const NOT_UTF8 = 'is not valid UTF-8 (\uFFFD marks a byte that is not); use the same text in UTF-8';
+
+const RAW_WORDS: Array<[string[], string, string]> = [
+  [['flaky', 'link-ticket', TEST_ID], 'KAN-\\xff1', `<ticket-id>: "KAN-\uFFFD1" ${NOT_UTF8}`],
+  [['queue', 'update', '--enqueueing-label'], 'merge\\xffqueue', `--enqueueing-label: "merge\uFFFDqueue" ${NOT_UTF8}`],
+  [['queue', 'pause', '--yes', '--reason'], 'freeze \\xc3', `--reason: "freeze \uFFFD" ${NOT_UTF8}`],
+  [['targets', 'set', '31'], '//app\\xfe', `<target>: "//app\uFFFD" ${NOT_UTF8}`],
+  [['queue', 'get', '--branch'], 'ma\\xffin', `--branch: "ma\uFFFDin" ${NOT_UTF8}`],
+];
+
+describe('text that is not UTF-8 is refused, not replaced', () => {
+  it.each(RAW_WORDS)('mq %j with the word %s', async (argv, raw, line) => {
+    const run = await mqWithRawWord(argv, raw, { env: sandboxEnv(fixture.recorder.url, 'acme/widgets', { MQ_ORG: 'acme' }) });
+    expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 2, stderr: `mq: ${line}\n`, stdout: '' });
+    expect(fixture.recorder.requests).toEqual([]);
+  });
+
+  it('takes the same word written in UTF-8 (the check is of bytes, not of what is outside ASCII)', async () => {
+    const run = await mqWithRawWord(['queue', 'pause', '--yes', '--reason'], 'gel\\xc3\\xa9', { env: sandboxEnv(fixture.recorder.url, 'acme/widgets') });
+    expect(run.stderr).not.toContain('UTF-8');
+    expect(fixture.recorder.requests.length).toBeGreaterThan(0);
   });
 });
