@@ -68,6 +68,11 @@ const BAD_INPUTS: Array<[string[], string]> = [
     ['queue', 'update', '--required-status', 'x'.repeat(256)],
     `--required-status: "${'x'.repeat(60)}…" is longer than 255 characters; use a shorter text, e.g. ci/build`,
   ],
+  // targets: nothing to set is a forgotten word
+  [
+    ['targets', 'set', '31'],
+    'targets set needs the targets: give them after the PR number (mq targets set 31 //app //lib), --file PATH (- for stdin) or --all',
+  ],
   // the sandbox's numbers
   [['sandbox', '--speed', '1e308'], '--speed: "1e308" is not a number more than 0 and at most 86400; use e.g. 60 (a sandbox minute per second)'],
   [['sandbox', '--speed', '0'], '--speed: "0" is not a number more than 0 and at most 86400; use e.g. 60 (a sandbox minute per second)'],
