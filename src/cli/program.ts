@@ -3,6 +3,7 @@
 // only when commander enters the group (`wholeProgram` makes them all): `mq --help` and `mq status` need only the
 // top level, and `queue create`/`update` alone bring some 80 options.
 import { Command, Help, Option } from 'commander';
+import { refuseUnreadable } from '../argv-values.js';
 import type { ArgvIo, Invocation, Parse, Words } from '../commands/invocation.js';
 import { exitCodesSummary } from '../help/exit-codes.js';
 import { helpTopicsLine } from '../help/topics.js';
@@ -105,11 +106,26 @@ function addFlags(command: Command, flags: readonly FlagSpec[]): void {
   }
 }
 
-/** Only what was written: commander's implied defaults (true for a --no-x flag) are not the user's words. */
+/**
+ * Only what was written: commander's implied defaults (true for a --no-x flag) are not the user's words. Each
+ * word is UTF-8 or refused, whatever kind of input it is (argv-values.ts).
+ */
 function wordsOf(command: Command): Words {
   const all = command.optsWithGlobals<Record<string, unknown>>();
   const flags = Object.fromEntries(Object.entries(all).filter(([key]) => command.getOptionValueSourceWithGlobals(key) === 'cli'));
+  for (const owner of [command, ...ancestors(command)]) {
+    for (const option of owner.options) refuseUnreadableWords(option.long ?? option.flags, flags[option.attributeName()]);
+  }
+  command.registeredArguments.forEach((argument, at) => refuseUnreadableWords(`<${argument.name()}>`, command.processedArgs[at]));
   return { args: command.processedArgs, flags };
+}
+
+function ancestors(command: Command): Command[] {
+  return command.parent ? [command.parent, ...ancestors(command.parent)] : [];
+}
+
+function refuseUnreadableWords(name: string, value: unknown): void {
+  for (const word of Array.isArray(value) ? value : [value]) if (typeof word === 'string') refuseUnreadable(name, word);
 }
 
 function examples(lines: readonly string[]): string {

@@ -35,7 +35,7 @@ import {
   WAIT,
 } from '../commands/command-words.js';
 import { COMPLETION_INSTALL, SHELLS } from '../completion/shells.js';
-import { UsageError } from '../errors.js';
+import { parseCount } from '../commands/input.js';
 import { HELP_TOPICS } from '../help/topics.js';
 import { VOCABULARY } from '../commands/vocabulary.js';
 import { SETTING_FLAGS, envName } from '../config/setting-rows.js';
@@ -120,18 +120,11 @@ const QUEUE_SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap
     case 'list':
       return [{ flags: `${name} <name>`, description: flag.description, parse: (value, previous) => [...((previous as string[] | undefined) ?? []), value] }];
     case 'number':
-      return [{ flags: `${name} <n>`, description: flag.description, parse: (value) => parseWholeNumber(name, value) }];
+      return [{ flags: `${name} <n>`, description: flag.description, parse: (value) => parseCount(name, value, { min: flag.min }) }];
     case 'text':
       return [{ flags: `${name} <text>`, description: flag.description }];
   }
 });
-
-/** A whole number of 0 or more, checked as the flag is read; the setting's schema then says what range it takes. */
-export function parseWholeNumber(flag: string, text: string): number {
-  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} "${text}" must be a whole number`);
-  return value;
-}
 
 export const COMMANDS: readonly CommandSpec[] = [
   {

@@ -147,7 +147,7 @@ export const FLAKY_LIST = {
 } as const satisfies WordSpecs;
 
 export const FLAKY_LINK_TICKET = {
-  args: [TEST_ID, { name: '<ticket-id>', description: 'the ticket key, e.g. KAN-123' }],
+  args: [TEST_ID, { name: '<ticket-id>', description: 'the ticket key: the project key in capitals, a dash and the number, e.g. KAN-123' }],
 } as const satisfies WordSpecs;
 
 export const CONFIG_INIT = {
@@ -165,7 +165,7 @@ export const HELP = { args: [{ name: '[command-or-topic...]', description: 'a co
 
 export const SANDBOX = {
   flags: [
-    { flags: '--port <n>', description: 'port to listen on (0 picks a free one)' },
+    { flags: '--port <n>', description: 'port to listen on, 0-65535 (0 picks a free one)' },
     { flags: '--state <file>', description: 'keep the state in this file across restarts' },
     { flags: '--token <token>', description: 'accept only this token (default: any non-empty one)' },
     {
@@ -175,7 +175,7 @@ export const SANDBOX = {
       parse: (value: string, previous: unknown): string[] => [...(Array.isArray(previous) ? (previous as string[]) : []), value],
     },
     { flags: '--clock <clock>', description: 'real time, or manual (moved by POST /_sandbox/advance)', choices: ['real', 'manual'] },
-    { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second' },
+    { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second, more than 0 and at most 86400' },
     { flags: '--rate-limits <on|off>', description: "v2's rate limits (default on)", choices: ['on', 'off'] },
     { flags: '--estimates <on|off>', description: "v2's queue-entry estimates (default on)", choices: ['on', 'off'] },
   ],

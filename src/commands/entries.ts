@@ -8,7 +8,7 @@ import { LIST_TAKE_MAX, type TEST_RUN_STATUSES } from '../model/vocabulary.js';
 import { UsageError } from '../errors.js';
 import type { EDIT, HISTORY, RUNS } from './command-words.js';
 import type { Context } from './context.js';
-import { parseInstant, parsePositiveInt, parsePriority, parsePrNumber } from './input.js';
+import { parseCount, parseInstant, parsePriority, parsePrNumber } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 import { eachPr, unsure } from './pull-requests.js';
 
@@ -71,7 +71,7 @@ export function parseRuns(words: Words<typeof RUNS>): Invocation {
     ...(pr !== undefined && { pr: parsePrNumber(pr) }),
     ...(flags.status !== undefined && { status: flags.status }),
     ...(flags.since !== undefined && { since: parseInstant('--since', flags.since) }),
-    limit: flags.limit === undefined ? 50 : parsePositiveInt('--limit', flags.limit),
+    limit: flags.limit === undefined ? 50 : parseCount('--limit', flags.limit, { example: 50 }),
   };
   return work.result(input, runs);
 }

@@ -6,7 +6,8 @@ import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { FLAKY_LINK_TICKET, FLAKY_LIST } from './command-words.js';
 import type { Context } from './context.js';
-import { parseInstant, parsePositiveInt, parseTestId } from './input.js';
+import { badValue } from '../argv-values.js';
+import { parseCount, parseInstant, parseTestId, parseTicketId } from './input.js';
 import { type Instant, isoAt, serviceClock } from '../model/clock.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from '../model/result.js';
@@ -22,6 +23,9 @@ export type FlakyListInput = { pageSize: number } & (
   | { list: 'failing'; since: Instant }
 );
 
+/** What --failing --since may reach back: the 7 days the service looks at. */
+const FAILING_WINDOW = { ms: FAILING_WINDOW_MAX_MS, phrase: 'reaches back more than 7d, the most the service looks at', use: 'e.g. 24h, 3d or 7d' };
+
 const SELECTORS = ['quarantined', 'unhealthy', 'failing'] as const;
 
 /** `mq flaky list --quarantined | --unhealthy [--status s] | --failing [--since t] [--page-size n]` */
@@ -32,8 +36,7 @@ export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Inv
   const [list] = chosen as [(typeof SELECTORS)[number]];
   if (flags.status !== undefined && list !== 'unhealthy') throw new UsageError('--status goes with --unhealthy');
   if (flags.since !== undefined && list !== 'failing') throw new UsageError('--since goes with --failing');
-  const pageSize = flags.pageSize === undefined ? FLAKY_PAGE_SIZE_MAX : parsePositiveInt('--page-size', flags.pageSize);
-  if (pageSize > FLAKY_PAGE_SIZE_MAX) throw new UsageError(`--page-size "${flags.pageSize}" must be at most ${FLAKY_PAGE_SIZE_MAX}`);
+  const pageSize = flags.pageSize === undefined ? FLAKY_PAGE_SIZE_MAX : parseCount('--page-size', flags.pageSize, { max: FLAKY_PAGE_SIZE_MAX, example: 50 });
   switch (list) {
     case 'quarantined':
       return work.result({ list, pageSize }, flakyList);
@@ -43,11 +46,11 @@ export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Inv
     }
     case 'failing': {
       const since = flags.since ?? '24h';
-      const instant = parseInstant('--since', since);
+      const instant = parseInstant('--since', since, FAILING_WINDOW);
       // The service refuses a window wider than 7 days; its end is now (an ISO time is judged by the local clock).
       const back = 'agoMs' in instant ? instant.agoMs : io.now - instant.at;
-      if (back <= 0) throw new UsageError(`--since ${since} is not in the past`);
-      if (back > FAILING_WINDOW_MAX_MS) throw new UsageError(`--since ${since} reaches back more than 7 days, the most the service looks at`);
+      if (back <= 0) throw badValue('--since', since, 'is not in the past', FAILING_WINDOW.use);
+      if (back > FAILING_WINDOW_MAX_MS) throw badValue('--since', since, FAILING_WINDOW.phrase, FAILING_WINDOW.use);
       return work.result({ list, since: instant, pageSize }, flakyList);
     }
   }
@@ -97,8 +100,7 @@ async function allPages<T>(size: number, fetchPage: (query: FlakyPageQuery) => P
 /** `mq flaky link-ticket <test-id> <ticket-id>` */
 export function parseLinkTicket(words: Words<typeof FLAKY_LINK_TICKET>): Invocation {
   const [testId, ticketId] = words.args;
-  if (!/^\S+$/.test(ticketId)) throw new UsageError(`"${ticketId}" is not a ticket id (a key like KAN-123)`);
-  return work.result({ testId: parseTestId(testId), ticketId }, linkTicket);
+  return work.result({ testId: parseTestId(testId), ticketId: parseTicketId(ticketId) }, linkTicket);
 }
 
 export async function linkTicket(input: { testId: string; ticketId: string }, ctx: Context): Promise<CommandResult> {

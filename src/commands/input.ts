@@ -1,64 +1,100 @@
-// Turning argv words into validated input: each parser throws a UsageError naming the bad word, so a mistake
-// is exit 2 with nothing sent.
-import { type Instant, isoAt } from '../model/clock.js';
-import { PR_NUMBER_MAX, PRIORITY_MAX, PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_ID_PATTERN, type PullRequestState } from '../model/vocabulary.js';
-import type { Priority } from '../model/vocabulary.js';
-import { parseDuration } from '../config/duration.js';
+// Turning argv words into validated input, one parser per kind of input (durations are config/duration.ts's):
+// each refuses a bad word with one sentence naming the flag or argument and giving an example
+// (src/argv-values.ts), a UsageError, so a mistake is exit 2 with nothing sent.
+import { badValue, refuseUnreadable } from '../argv-values.js';
+import { readDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
+import { type Instant, isoAt } from '../model/clock.js';
+import {
+  PR_NUMBER_MAX,
+  PRIORITY_MAX,
+  PRIORITY_NAMES,
+  PULL_REQUEST_STATES,
+  SETTING_MAX,
+  TEST_ID_PATTERN,
+  type Priority,
+  type PullRequestState,
+} from '../model/vocabulary.js';
 
+/** `42` or `#42`, from 1 to the largest PR number the service shows. */
 export function parsePrNumber(text: string): number {
   const value = /^#?\d+$/.test(text) ? Number(text.replace('#', '')) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1 || value > PR_NUMBER_MAX) {
-    throw new UsageError(`"${text}" is not a PR number (a whole number from 1 to ${PR_NUMBER_MAX})`);
+    throw badValue('<pr>', text, `is not a PR number (1 to ${PR_NUMBER_MAX})`, 'e.g. 42 or #42');
   }
   return value;
 }
 
+/** A priority name in either letter case, or a number from 0 (most urgent) to 255. */
 export function parsePriority(text: string): Priority {
   const lower = text.toLowerCase();
   // Own keys only: `in` would take __proto__, constructor or toString for a priority name.
   if (Object.hasOwn(PRIORITY_NAMES, lower)) return lower as keyof typeof PRIORITY_NAMES;
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(value) || value > PRIORITY_MAX) {
-    throw new UsageError(`--priority "${text}": use urgent, high, medium, low or a number from 0 to ${PRIORITY_MAX}`);
+    throw badValue('--priority', text, 'is not a priority', `urgent, high, medium, low or a number from 0 (most urgent) to ${PRIORITY_MAX}, e.g. high`);
   }
   return value;
 }
 
-export function parseState(text: string): PullRequestState {
+/** Any PR state, in either letter case: `--state` of list, `--for` of the waits. */
+export function parseState(flag: string, text: string): PullRequestState {
   const lower = text.toLowerCase();
   if (!(PULL_REQUEST_STATES as readonly string[]).includes(lower)) {
-    throw new UsageError(`--state "${text}": use one of ${PULL_REQUEST_STATES.join(', ')}`);
+    throw badValue(flag, text, 'is not a PR state', `one of ${PULL_REQUEST_STATES.join(', ')}, e.g. merged`);
   }
   return lower as PullRequestState;
 }
 
+/**
+ * A count: a whole number from `min` (1 unless said) to `max`. Without a bound of its own a count stops where the
+ * service's counts do (SETTING_MAX), so every count flag takes the same largest number.
+ */
+export function parseCount(flag: string, text: string, bounds: { min?: number; max?: number; example?: number } = {}): number {
+  const { min = 1, max = SETTING_MAX } = bounds;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    const example = bounds.example ?? Math.min(max, Math.max(min, 2));
+    throw badValue(flag, text, `is not a whole number from ${min} to ${max}`, `e.g. ${example}`);
+  }
+  return value;
+}
+
+const ISO_TIME_EXAMPLE = '2026-01-31T12:00:00Z';
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 const DAY_MS = 86_400_000;
 /** The furthest back a duration may reach: a century, well inside what a date can say. */
-const AGO_MAX_DAYS = 36_500;
+export const AGO_MAX_MS = 36_500 * DAY_MS;
+
+/** How far back a duration may reach, and how to say it; AGO_MAX_MS unless a flag says less. */
+export interface AgoBound {
+  ms: number;
+  phrase: string;
+  use: string;
+}
+
+const CENTURY: AgoBound = { ms: AGO_MAX_MS, phrase: 'reaches back more than 36500d (a century)', use: `e.g. 7d, 52w or an ISO time like ${ISO_TIME_EXAMPLE}` };
 
 /**
- * A moment, for --since and --until: an ISO 8601 instant, or a duration meaning that long before now (`2h` = two
- * hours ago, `7d` seven days ago), now being the service's, read when the command runs (model/clock.ts).
+ * A moment, for --since and --until: an ISO 8601 time, or a duration meaning that long before now (`2h` = two
+ * hours ago, `7d`, `1d12h`, `2w`), now being the service's, read when the command runs (model/clock.ts).
  */
-export function parseInstant(flag: string, text: string): Instant {
-  if (/^\d{4}-\d{2}-\d{2}/.test(text)) {
-    const at = Date.parse(text);
-    if (Number.isNaN(at)) throw new UsageError(`${flag} "${text}" is not a valid date`);
-    return { at };
-  }
-  // Days and weeks here, not in parseDuration: a window reaches further back than any timer may run.
-  const long = /^(\d+)([dw])$/.exec(text.trim());
-  if (long) {
-    const agoMs = Number(long[1]) * (long[2] === 'd' ? 1 : 7) * DAY_MS;
-    if (agoMs > AGO_MAX_DAYS * DAY_MS) throw new UsageError(`${flag} "${text}" reaches back more than ${AGO_MAX_DAYS}d: give an ISO 8601 time instead`);
-    return { agoMs };
-  }
-  try {
-    return { agoMs: parseDuration(text) };
-  } catch {
-    throw new UsageError(`${flag} "${text}": give an ISO 8601 time (2026-01-31T12:00:00Z) or a duration ago (2h, 30m, 7d, 2w)`);
-  }
+export function parseInstant(flag: string, text: string, bound: AgoBound = CENTURY): Instant {
+  if (/^\d{4}-/.test(text)) return { at: parseIsoTime(flag, text) };
+  const agoMs = readDuration(text);
+  if (agoMs === undefined) throw badValue(flag, text, 'is neither a time nor a duration ago', `e.g. 2h, 7d or ${ISO_TIME_EXAMPLE}`);
+  if (agoMs > bound.ms) throw badValue(flag, text, bound.phrase, bound.use);
+  return { agoMs };
+}
+
+/** An ISO 8601 date or time whose fields exist: 2026-02-30 is refused, not read as 2 March. */
+function parseIsoTime(flag: string, text: string): number {
+  const fields = ISO_TIME.exec(text);
+  const at = fields ? Date.parse(text) : Number.NaN;
+  const [year, month, day] = (fields?.slice(1, 4) ?? []).map(Number) as [number, number, number];
+  const real = !Number.isNaN(at) && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && month <= 12;
+  if (!real) throw badValue(flag, text, 'is not a valid ISO 8601 time', `e.g. ${ISO_TIME_EXAMPLE} or 2026-01-31`);
+  return at;
 }
 
 /** A moment as an ISO 8601 time, a duration read against `now`. */
@@ -80,21 +116,42 @@ export function parseWindow(flags: { since?: string; until?: string }, now: numb
   return { ...(since && { since }), ...(until && { until }) };
 }
 
-export function parsePositiveInt(flag: string, text: string): number {
-  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} "${text}" must be a whole number of 1 or more`);
-  return value;
-}
-
-export function parseNumber(flag: string, text: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value)) throw new UsageError(`${flag} "${text}" is not a number`);
-  return value;
-}
-
 export function parseTestId(text: string): string {
-  if (!TEST_ID_PATTERN.test(text)) throw new UsageError(`"${text}" is not a test id (a UUID like 7f9c0a52-…)`);
+  if (!TEST_ID_PATTERN.test(text))
+    throw badValue('<test-id>', text, 'is not a test id', 'the UUID mq flaky list shows, e.g. 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162');
   return text.toLowerCase();
+}
+
+/**
+ * A ticket key as Jira and Linear write them: the project (or team) key, a capital letter then capitals, digits
+ * or `_`; a dash; the issue number, from 1, with no leading zero. `KAN-1x` and `kan-1` are not keys.
+ */
+const TICKET_ID = /^[A-Z][A-Z0-9_]*-[1-9]\d*$/;
+const TICKET_ID_MAX = 255;
+
+export function parseTicketId(text: string): string {
+  refuseUnreadable('<ticket-id>', text);
+  if (!TICKET_ID.test(text) || text.length > TICKET_ID_MAX) {
+    const upper = text.toUpperCase();
+    const example = TICKET_ID.test(upper) && upper.length <= TICKET_ID_MAX ? upper : 'KAN-123';
+    throw badValue('<ticket-id>', text, 'is not a ticket key', `the project key in capitals, a dash and the issue number, e.g. ${example}`);
+  }
+  return text;
+}
+
+/** Control characters (a line break, a tab, an escape sequence's ESC) have no place in a name or a reason. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Free text given to the service or printed back: a label, a status name, a pause reason. One line of readable
+ * UTF-8, at most `max` characters (255 unless said); empty is taken (an empty label means none).
+ */
+export function parseText(flag: string, text: string, shape: { max?: number; example: string }): string {
+  const max = shape.max ?? 255;
+  refuseUnreadable(flag, text);
+  if (CONTROL.test(text)) throw badValue(flag, text, 'holds a control character (a line break, a tab, an escape)', `one line of text, e.g. ${shape.example}`);
+  if ([...text].length > max) throw badValue(flag, text, `is longer than ${max} characters`, `a shorter text, e.g. ${shape.example}`);
+  return text;
 }
 
 /** Targets from a file or stdin: a JSON array of strings, or one target a line (blank lines and # comments skipped). */

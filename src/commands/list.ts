@@ -4,7 +4,7 @@ import { type Instant, isoAt, isRelative, serviceClock } from '../model/clock.js
 import type { EnqueuedPullRequest } from '../model/pull-request.js';
 import type { LIST } from './command-words.js';
 import type { Context } from './context.js';
-import { parsePositiveInt, parseState, parseWindow } from './input.js';
+import { parseCount, parseState, parseWindow } from './input.js';
 import { work, type ArgvIo, type Invocation, type Words } from './invocation.js';
 import type { CommandResult } from '../model/result.js';
 
@@ -21,10 +21,10 @@ export function parseList(words: Words<typeof LIST>, io: ArgvIo): Invocation {
   const flags = words.flags;
   const { since, until } = parseWindow(flags, io.now);
   const input: ListInput = {
-    state: flags.state === undefined ? undefined : parseState(flags.state),
+    state: flags.state === undefined ? undefined : parseState('--state', flags.state),
     since,
     until,
-    limit: flags.limit === undefined ? 50 : parsePositiveInt('--limit', flags.limit),
+    limit: flags.limit === undefined ? 50 : parseCount('--limit', flags.limit, { example: 50 }),
   };
   return work.result(input, list);
 }

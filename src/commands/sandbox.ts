@@ -1,6 +1,7 @@
 // mq sandbox: runs the local emulator until interrupted. Its base URL is the first line of stdout, so a
 // script can start it in the background and read where it listens; the rest, for a person, goes to stderr.
 import { resolve } from 'node:path';
+import { badValue } from '../argv-values.js';
 import { envName } from '../config/setting-rows.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/io/server.js';
@@ -9,7 +10,7 @@ import { V2_PERMISSIONS, type V2Permission } from '../sandbox/io/v2/route.js';
 import { StateFileError } from '../sandbox/io/store.js';
 import type { SANDBOX } from './command-words.js';
 import type { Context } from './context.js';
-import { parseNumber } from './input.js';
+import { parseCount } from './input.js';
 import { work, type Invocation, type Words } from './invocation.js';
 
 /** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
@@ -56,15 +57,18 @@ export function parseKeys(values: readonly string[]): V2Key[] {
   return [...keys.values()];
 }
 
+/** The fastest the sandbox's clock may run: a sandbox day per real second, which leaves it centuries from the end of time. */
+export const SPEED_MAX = 86_400;
+
 function parsePort(text: string): number {
-  const port = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port "${text}" must be a number from 0 to 65535`);
-  return port;
+  return parseCount('--port', text, { min: 0, max: 65_535, example: 8080 });
 }
 
+/** Sandbox seconds per real second: more than 0, at most SPEED_MAX (1e308 would stop the clock in the year 275760). */
 function parseSpeed(text: string): number {
-  const speed = parseNumber('--speed', text);
-  if (speed <= 0) throw new UsageError(`--speed "${text}" must be more than 0`);
+  const speed = /^(\d+(\.\d+)?|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
+  if (!(speed > 0 && speed <= SPEED_MAX))
+    throw badValue('--speed', text, `is not a number more than 0 and at most ${SPEED_MAX}`, 'e.g. 60 (a sandbox minute per second)');
   return speed;
 }
 

@@ -1,7 +1,8 @@
 // mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
 // only the service's last-hour metrics can give (the v1 history says when a PR concluded, not when it entered).
+import { badValue } from '../argv-values.js';
 import { LIST_TAKE_MAX } from '../model/vocabulary.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError } from '../errors.js';
 import type { STATS } from './command-words.js';
 import type { Context, QueueRef } from './context.js';
 import type { MergeQueueService } from '../model/service.js';
@@ -35,7 +36,7 @@ export function parseStats(words: Words<typeof STATS>, io: ArgvIo): Invocation {
   const window = parseWindow({ since: flags.since ?? DEFAULT_SINCE, until: flags.until }, io.now);
   const since = window.since!; // given a default above
   const { until } = window;
-  if (flags.by !== undefined && flags.by !== 'author') throw new UsageError(`--by "${flags.by}": only author is supported`);
+  if (flags.by !== undefined && flags.by !== 'author') throw badValue('--by', flags.by, 'is not a breakdown mq makes', 'author');
   return work.result({ since, until, by: flags.by } satisfies StatsInput, stats);
 }
 

@@ -9,7 +9,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
+import { TextDecoder } from 'node:util';
+import { badValue } from '../argv-values.js';
 import { UsageError } from '../errors.js';
 import { parseTargetList } from './input.js';
 
@@ -34,6 +35,26 @@ const BATCH_TARGETS = 512;
 
 /** Raised by the streaming reader at anything it does not accept: parseTargetList then judges the whole text. */
 class NotStreamable extends Error {}
+
+/** A list that is not UTF-8 is refused, not read with its bytes replaced (a target that names nothing). */
+class NotUtf8 extends Error {}
+
+function utf8Decoder(): TextDecoder {
+  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+}
+
+/** The decoder's refusal as NotUtf8; any other error as it is. */
+function notUtf8(error: unknown): unknown {
+  return (error as NodeJS.ErrnoException).code === 'ERR_ENCODING_INVALID_ENCODED_DATA' ? new NotUtf8() : error;
+}
+
+function decodeAll(bytes: Uint8Array): string {
+  try {
+    return utf8Decoder().decode(bytes);
+  } catch (error) {
+    throw notUtf8(error);
+  }
+}
 
 /** Reads `path` ('-': `stdin`) once, checking every target; a bad list is a UsageError, as parseTargetList's. */
 export async function openTargetsFile(path: string, stdin: AsyncIterable<Uint8Array | string>): Promise<TargetsFile> {
@@ -70,8 +91,11 @@ async function measure(source: string, kind: 'file' | 'stdin', chunks: () => Asy
     if (!(error instanceof NotStreamable)) throw readError(error, source, kind);
     // Rare (a malformed list): the rest is read (and copied), and the whole text judged as it always was.
     for await (const _ of drained);
-    const list = parseTargetList(await readFile(stored, 'utf8'), source);
-    return inMemory(list);
+    try {
+      return inMemory(parseTargetList(decodeAll(await readFile(stored)), source));
+    } catch (error) {
+      throw readError(error, source, kind);
+    }
   }
   return {
     count,
@@ -96,6 +120,8 @@ function inMemory(list: string[]): TargetsFile {
 }
 
 function readError(error: unknown, source: string, kind: 'file' | 'stdin'): unknown {
+  if (error instanceof NotUtf8)
+    return badValue('--file', kind === 'stdin' ? '-' : source, 'is not valid UTF-8 text', 'a list saved as UTF-8, one target a line or a JSON array');
   if (error instanceof UsageError || kind === 'stdin') return error;
   return new UsageError(`cannot read --file ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
 }
@@ -128,10 +154,14 @@ const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
  * (NotStreamable at anything else).
  */
 export async function* scanTargets(chunks: AsyncIterable<Buffer>): AsyncGenerator<string[]> {
-  const decoder = new StringDecoder('utf8');
+  const decoder = utf8Decoder();
   const texts = async function* () {
-    for await (const chunk of chunks) yield decoder.write(chunk);
-    yield decoder.end();
+    try {
+      for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true });
+      yield decoder.decode();
+    } catch (error) {
+      throw notUtf8(error);
+    }
   };
   const iterator = texts()[Symbol.asyncIterator]();
   let first = '';

@@ -26,6 +26,10 @@ export interface TargetsInput {
 export async function parseTargetsSet(words: Words<typeof TARGETS_SET>, io: ArgvIo): Promise<Invocation> {
   const [pr, targets] = words.args;
   const flags = words.flags;
+  // Nothing to set is a forgotten word, not a PR that impacts nothing (an empty --file says that).
+  if (targets.length === 0 && flags.file === undefined && !flags.all) {
+    throw new UsageError(`targets set needs the targets: give them after the PR number (mq targets set ${pr} //app //lib), --file PATH (- for stdin) or --all`);
+  }
   const file = flags.file === undefined ? undefined : await openTargetsFile(flags.file, io.stdin);
   try {
     if (flags.all && (targets.length > 0 || file !== undefined)) throw new UsageError('--all cannot be combined with a list of targets');

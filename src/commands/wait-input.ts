@@ -1,9 +1,10 @@
 // The flags of the waiting commands (wait, submit --wait, queue drain --wait, queue get --watch) as validated
 // input: a mistake is exit 2 with nothing sent, like every other flag.
-import { PULL_REQUEST_STATES, type PullRequestState } from '../model/vocabulary.js';
-import { parseDuration } from '../config/index.js';
+import type { PullRequestState } from '../model/vocabulary.js';
+import { MORE_THAN_ZERO, parseDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
 import { INTERVAL_FLOOR_MS } from '../model/poll.js';
+import { parseState } from './input.js';
 
 /** How long a wait lasts without --timeout. */
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
@@ -27,25 +28,10 @@ export interface WaitFlags {
 
 export function parseWaitOptions(flags: WaitFlags): WaitOptions {
   return {
-    target: flags.for === undefined ? 'merged' : parseWaitTarget(flags.for),
-    timeoutMs: flags.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseWaitTimeout(flags.timeout),
+    target: flags.for === undefined ? 'merged' : parseState('--for', flags.for),
+    timeoutMs: flags.timeout === undefined ? DEFAULT_WAIT_TIMEOUT_MS : parseDuration('--timeout', flags.timeout, MORE_THAN_ZERO),
     intervalMs: parseInterval(flags.interval, DEFAULT_WAIT_INTERVAL_MS),
   };
-}
-
-/** Any PR state, in either letter case. */
-export function parseWaitTarget(text: string): PullRequestState {
-  const lower = text.toLowerCase();
-  if (!(PULL_REQUEST_STATES as readonly string[]).includes(lower)) {
-    throw new UsageError(`--for "${text}": use one of ${PULL_REQUEST_STATES.join(', ')}`);
-  }
-  return lower as PullRequestState;
-}
-
-function parseWaitTimeout(text: string): number {
-  const ms = parseDuration(text);
-  if (ms <= 0) throw new UsageError(`--timeout "${text}" must be longer than 0s`);
-  return ms;
 }
 
 /** --interval without the flag it paces (--wait or --watch) is a mistake, not a flag to ignore. */
@@ -56,7 +42,5 @@ export function refuseLoneInterval(flags: { interval?: string }, goesWith: '--wa
 /** --interval, refused below the 1s floor rather than quietly raised, so the pace is always the one asked for. */
 export function parseInterval(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
-  const ms = parseDuration(text);
-  if (ms < INTERVAL_FLOOR_MS) throw new UsageError(`--interval "${text}" is below the floor of 1s`);
-  return ms;
+  return parseDuration('--interval', text, { ms: INTERVAL_FLOOR_MS, phrase: 'is below the floor of 1s', use: 'e.g. 1s, 10s or 1m' });
 }

@@ -1,43 +1,62 @@
-// Durations as people write them on a command line: '30s', '2m', '1h', '1d', '500ms', '1m30s', '1.5h'; a bare
-// number is seconds. Days as `--since 7d` takes them, so that one way of writing a span works for every flag. Shared by --timeout, its variable, the `timeout` key, and the commands' own --timeout/--interval.
-import { UsageError } from '../errors.js';
-import { MAX_TIMER_MS } from './defaults.js';
+// Durations as people write them on a command line: '30s', '2m', '1h', '1d', '2w', '500ms', '1m30s', '1d12h',
+// '1.5h'; a bare number is seconds. One way of writing a span for every flag, variable and config key that takes
+// one (--timeout, --interval, --since 7d), each with its own bound.
+import { badValue } from '../argv-values.js';
 
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 const NUMBER = String.raw`(?:\d+(?:\.\d+)?|\.\d+)`;
-const PART = new RegExp(`(${NUMBER})(ms|s|m|h|d)`, 'y');
+const PART = new RegExp(`(${NUMBER})(ms|s|m|h|d|w)`, 'y');
 const BARE = new RegExp(`^${NUMBER}$`);
 
+/**
+ * The longest a timer may run: 24 days, said as it is taken (Node's timers stop a little later, at 2^31-1 ms).
+ * The bound of --timeout and --interval, and of the timeout setting however it is given.
+ */
+export const TIMER_MAX_MS = 24 * UNIT_MS.d;
+export const DURATION_EXAMPLES = 'e.g. 30s, 10m, 2h or 1d';
 export const DURATION_HINT = 'a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
 
-/** Milliseconds, or a sentence saying what is wrong. */
-export function durationMs(text: string): { ok: true; value: number } | { ok: false; problem: string } {
+/** Milliseconds, whatever the size, or undefined when the text is not a duration. */
+export function readDuration(text: string): number | undefined {
   const trimmed = text.trim();
-  let ms: number | undefined;
-  if (BARE.test(trimmed)) {
-    ms = Number(trimmed) * 1_000;
-  } else if (trimmed !== '') {
-    ms = 0;
-    PART.lastIndex = 0;
-    while (PART.lastIndex < trimmed.length) {
-      const match = PART.exec(trimmed);
-      if (!match) {
-        ms = undefined;
-        break;
-      }
-      ms += Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-    }
+  if (BARE.test(trimmed)) return Math.round(Number(trimmed) * 1_000);
+  if (trimmed === '') return undefined;
+  let ms = 0;
+  PART.lastIndex = 0;
+  while (PART.lastIndex < trimmed.length) {
+    const match = PART.exec(trimmed);
+    if (!match) return undefined;
+    ms += Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
   }
-  if (ms === undefined || !Number.isFinite(ms)) return { ok: false, problem: `must be ${DURATION_HINT}` };
-  if (ms > MAX_TIMER_MS) return { ok: false, problem: 'must be at most 24 days (the longest timer Node can run)' };
-  return { ok: true, value: Math.round(ms) };
+  return Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
 
-/** Parses a duration given on the command line; a bad one is the user's typo, so a UsageError naming it. */
-export function parseDuration(text: string): number {
-  const result = durationMs(text);
-  if (!result.ok) throw new UsageError(`invalid duration "${text}": ${result.problem}`);
-  return result.value;
+/** A timer's milliseconds, or a phrase saying what is wrong (a variable's or a config file's value). */
+export function durationMs(text: string): { ok: true; value: number } | { ok: false; problem: string } {
+  const ms = readDuration(text);
+  if (ms === undefined) return { ok: false, problem: `must be ${DURATION_HINT}` };
+  if (ms > TIMER_MAX_MS) return { ok: false, problem: 'must be at most 24d (the longest a timer may run)' };
+  return { ok: true, value: ms };
+}
+
+/** The least a flag's duration may be, and how to say it: `{ ms: 1_000, phrase: 'is below the floor of 1s' }`. */
+export interface DurationFloor {
+  ms: number;
+  phrase: string;
+  /** What to give instead, when the usual examples fall short of the floor. */
+  use?: string;
+}
+
+/** A timeout of no time at all could only time out. */
+export const MORE_THAN_ZERO: DurationFloor = { ms: 1, phrase: 'is no time at all' };
+
+/** A timer's duration given as `flag` on the command line; a bad one is the user's typo, so a UsageError naming it. */
+export function parseDuration(flag: string, text: string, floor?: DurationFloor): number {
+  const ms = readDuration(text);
+  if (ms === undefined) throw badValue(flag, text, 'is not a duration', DURATION_EXAMPLES);
+  if (ms > TIMER_MAX_MS) throw badValue(flag, text, 'is longer than 24d, the longest a timer may run', 'e.g. 2h, 1d or 24d');
+  if (floor !== undefined && ms < floor.ms) throw badValue(flag, text, floor.phrase, floor.use ?? DURATION_EXAMPLES);
+  return ms;
 }
 
 /** The shortest way to write `ms` back as a duration, for `mq config show`: 90000 → '1m30s'. */

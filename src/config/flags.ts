@@ -1,9 +1,15 @@
 // The first layer: global flags. A bad value here is the user's typo on this very command line, so a UsageError
-// (exit 2) naming the flag.
+// (exit 2) naming the flag; a duration is told as every duration flag is (config/duration.ts).
 import { flagKey } from '../argv-spec.js';
 import { UsageError } from '../errors.js';
+import { MORE_THAN_ZERO, parseDuration } from './duration.js';
 import type { Found, Layer } from './settings.js';
-import { longFlag, ROWS, type GlobalFlags, type SettingRow } from './setting-rows.js';
+import { longFlag, ROWS, type GlobalFlags, type RowKey, type SettingRow } from './setting-rows.js';
+
+/** Flags read by the parser of their kind of input, so --timeout is told as the commands' own --timeout is. */
+const PARSERS: { readonly [K in RowKey]?: (flag: string, text: string) => unknown } = {
+  timeoutMs: (flag, text) => parseDuration(flag, text, MORE_THAN_ZERO),
+};
 
 export function flagsLayer(flags: GlobalFlags): Layer {
   const found: Record<string, Found<unknown>> = {};
@@ -25,6 +31,8 @@ export function flagsLayer(flags: GlobalFlags): Layer {
 }
 
 function take(flag: string, text: string, row: SettingRow): Found<unknown> {
+  const parse = PARSERS[row.key as RowKey];
+  if (parse !== undefined) return { value: parse(flag, text), origin: `flag ${flag}` };
   const checked = row.check!(text);
   if (!checked.ok) throw new UsageError(`invalid ${flag} "${(row.quote ?? String)(text)}": ${checked.problem}`);
   return { value: checked.value, origin: `flag ${flag}` };

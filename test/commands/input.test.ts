@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parsePrNumber, parsePriority, parseState, parseTargetList, parseTestId, parseTime } from '../../src/commands/input.js';
+import {
+  parseCount,
+  parseInstant,
+  parsePrNumber,
+  parsePriority,
+  parseState,
+  parseTargetList,
+  parseTestId,
+  parseText,
+  parseTicketId,
+  parseTime,
+} from '../../src/commands/input.js';
 import { pickSettings, SETTING_FLAGS } from '../../src/commands/queue/setting-flags.js';
 import { QueueSettings } from '../../src/api/v1/schemas.js';
 import { UsageError } from '../../src/errors.js';
@@ -26,13 +37,13 @@ describe('argv words to input', () => {
     'refuses %j: a name of Object.prototype is no priority name',
     (word) => {
       expect(() => parsePriority(word)).toThrow(UsageError);
-      expect(() => parsePriority(word)).toThrow(`--priority "${word}": use urgent, high, medium, low`);
+      expect(() => parsePriority(word)).toThrow(`--priority: "${word}" is not a priority; use urgent, high, medium, low`);
     },
   );
 
   it('takes states in either letter case', () => {
-    expect(parseState('TESTS_PASSED')).toBe('tests_passed');
-    expect(() => parseState('done')).toThrow(/--state "done"/);
+    expect(parseState('--state', 'TESTS_PASSED')).toBe('tests_passed');
+    expect(() => parseState('--state', 'done')).toThrow(/^--state: "done" is not a PR state; use one of not_ready, /);
   });
 
   it('reads --since and --until as an instant or a duration ago', () => {
@@ -41,7 +52,55 @@ describe('argv words to input', () => {
     expect(parseTime('--since', '2026-02-01T00:00:00Z', now)).toBe('2026-02-01T00:00:00.000Z');
     expect(() => parseTime('--since', 'yesterday', now)).toThrow(UsageError);
     expect(parseTime('--until', '30m', now)).toBe('2026-03-01T11:30:00.000Z');
-    expect(() => parseTime('--until', 'soon', now)).toThrow(/--until "soon"/);
+    expect(() => parseTime('--until', 'soon', now)).toThrow(/^--until: "soon" is neither a time nor a duration ago/);
+  });
+
+  it('reads days, weeks and mixed units as --timeout does, up to a century back', () => {
+    const now = Date.parse('2026-03-01T12:00:00Z');
+    expect(parseTime('--since', '1d12h', now)).toBe('2026-02-28T00:00:00.000Z');
+    expect(parseTime('--since', '2w', now)).toBe('2026-02-15T12:00:00.000Z');
+    expect(parseInstant('--since', '36500d')).toEqual({ agoMs: 36_500 * 86_400_000 });
+    expect(() => parseInstant('--since', '36501d')).toThrow(/^--since: "36501d" reaches back more than 36500d \(a century\); use e\.g\. 7d/);
+  });
+
+  it('takes an ISO time only when its date exists', () => {
+    expect(parseInstant('--until', '2026-02-28')).toEqual({ at: Date.parse('2026-02-28') });
+    expect(parseInstant('--until', '2026-02-28T23:59:59+01:00')).toEqual({ at: Date.parse('2026-02-28T22:59:59Z') });
+    for (const bad of ['2026-02-29', '2026-02-30', '2026-13-01', '2026-00-10', '2026-01-31T25:00:00Z', '2026-01-31garbage']) {
+      expect(() => parseInstant('--until', bad), bad).toThrow(`--until: "${bad}" is not a valid ISO 8601 time; use e.g. 2026-01-31T12:00:00Z or 2026-01-31`);
+    }
+  });
+
+  it('reads counts in one range, the flag and the range named', () => {
+    expect(parseCount('--limit', '1')).toBe(1);
+    expect(parseCount('--limit', '4294967295')).toBe(4_294_967_295);
+    expect(parseCount('--pending-failure-depth', '0', { min: 0 })).toBe(0);
+    for (const bad of ['0', '-1', '1.5', '1e3', '', ' 4', '4294967296', '99999999999999999999', 'x']) {
+      expect(() => parseCount('--concurrency', bad), bad).toThrow(
+        `--concurrency: ${JSON.stringify(bad)} is not a whole number from 1 to 4294967295; use e.g. 2`,
+      );
+    }
+    expect(() => parseCount('--page-size', '101', { max: 100, example: 50 })).toThrow('--page-size: "101" is not a whole number from 1 to 100; use e.g. 50');
+  });
+
+  it('takes ticket keys as Jira and Linear write them: capitals, a dash, the number', () => {
+    for (const key of ['KAN-1', 'TRUNK-1234', 'AB2_X-99', 'K-7']) expect(parseTicketId(key)).toBe(key);
+    for (const bad of ['KAN-1x', 'kan-1', 'Kan-1', 'KAN-0', 'KAN-01', 'KAN', '-1', '1KAN-1', 'KAN 1', 'KAN--1', 'https://x/KAN-1', '']) {
+      expect(() => parseTicketId(bad), bad).toThrow(UsageError);
+    }
+    expect(() => parseTicketId('kan-12')).toThrow('e.g. KAN-12');
+    expect(() => parseTicketId('KAN-\uFFFD')).toThrow(/^<ticket-id>: "KAN-\uFFFD" is not valid UTF-8/);
+  });
+
+  it('takes text as one line of UTF-8, up to its bound', () => {
+    expect(parseText('--enqueueing-label', '', { example: 'merge-queue' })).toBe('');
+    expect(parseText('--enqueueing-label', 'マージ 🚀', { example: 'merge-queue' })).toBe('マージ 🚀');
+    expect(parseText('--reason', 'x'.repeat(500), { max: 500, example: 'deploy freeze' })).toHaveLength(500);
+    for (const bad of ['a\nb', 'a\tb', '\u001b[31mred', 'a\u0085b', 'a\uFFFDb', 'x'.repeat(256)]) {
+      expect(() => parseText('--enqueueing-label', bad, { example: 'merge-queue' }), bad).toThrow(
+        /^--enqueueing-label: ".*" (holds a control character|is not valid UTF-8|is longer than 255 characters)/,
+      );
+    }
   });
 
   it('checks test ids are UUIDs', () => {
@@ -96,5 +155,7 @@ describe('queue setting flags', () => {
       requiredStatuses: ['ci'],
     });
     expect(() => pickSettings({ concurrency: 0 })).toThrow(/--concurrency/);
+    expect(() => pickSettings({ enqueueingLabel: 'a\nb' })).toThrow(/^--enqueueing-label: "a\\nb" holds a control character/);
+    expect(() => pickSettings({ requiredStatus: ['ci', 'b\uFFFD'] })).toThrow(/^--required-status: "b\uFFFD" is not valid UTF-8/);
   });
 });

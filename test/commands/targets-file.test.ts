@@ -151,3 +151,23 @@ describe('standard input', () => {
     expect(copies().filter((name) => !before.has(name))).toEqual([]);
   });
 });
+
+describe('a list that is not UTF-8', () => {
+  const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+  async function* chunked(buffer: Buffer, size: number): AsyncGenerator<Buffer> {
+    for (let at = 0; at < buffer.length; at += size) yield buffer.subarray(at, at + size);
+  }
+
+  it.each([
+    ['lines', bytes('//a\n//b', [0xff], '\n')],
+    ['JSON', bytes('["//a", "//', [0xc3], '"]')],
+    ['a malformed list', bytes('[oops', [0xfe])],
+    ['a cut sequence at the end', bytes('//a\n//', [0xe6, 0x97])],
+  ])('is refused, not read with U+FFFD in place of its bytes (%s)', async (_, text) => {
+    const message = '--file: "-" is not valid UTF-8 text; use a list saved as UTF-8, one target a line or a JSON array';
+    for (const size of [1, 3, 1 << 20]) await expect(openTargetsFile('-', chunked(text, size))).rejects.toThrow(new UsageError(message));
+    const path = join(mkdtempSync(join(tmpdir(), 'mq-targets-test-')), 'targets.txt');
+    writeFileSync(path, text);
+    await expect(openTargetsFile(path, chunksOf('', 1))).rejects.toThrow(new UsageError(message.replace('"-"', JSON.stringify(path))));
+  });
+});

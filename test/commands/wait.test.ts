@@ -463,7 +463,9 @@ describe('the flags of a wait', () => {
   });
 
   it('refuses an unknown state, a zero timeout and an interval under 1s', () => {
-    expect(() => parseWaitOptions({ for: 'done' })).toThrow(/--for "done"/);
+    expect(() => parseWaitOptions({ for: 'done' })).toThrow(
+      '--for: "done" is not a PR state; use one of not_ready, pending, testing, tests_passed, merged, failed, cancelled, pending_failure, e.g. merged',
+    );
     expect(() => parseWaitOptions({ timeout: '0s' })).toThrow(UsageError);
     expect(() => parseInterval('500ms', 1_000)).toThrow(/floor of 1s/);
     expect(() => parseInterval('soon', 1_000)).toThrow(UsageError);

@@ -180,8 +180,8 @@ describe('flags and the environment', () => {
 
   it.each([
     [{ output: 'xml' }, /invalid --output "xml": must be "table" or "json"/],
-    [{ timeout: 'soon' }, /invalid --timeout "soon": must be a duration/],
-    [{ timeout: '0s' }, /invalid --timeout "0s": must be longer than zero/],
+    [{ timeout: 'soon' }, /^--timeout: "soon" is not a duration; use e.g. 30s, 10m, 2h or 1d$/],
+    [{ timeout: '0s' }, /^--timeout: "0s" is no time at all; use e.g. 30s, 10m, 2h or 1d$/],
     [{ repo: 'nope' }, /invalid --repo "nope"/],
     [{ apiUrl: 'ftp://x.example/v1' }, /invalid --api-url "ftp:\/\/x.example\/v1": must be an http\(s\) URL, the service's root/],
     [{ apiUrl: 'https://x.example/v1?x=1' }, /invalid --api-url/],

@@ -226,7 +226,7 @@ describe('user input never indexes a prototype', () => {
     const before = fixture.recorder.requests.length;
     const run = await mq(['submit', '1', '--priority', word], { env });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`mq: --priority "${word}": use urgent, high, medium, low or a number from 0 to 255\n`);
+    expect(run.stderr).toBe(`mq: --priority: "${word}" is not a priority; use urgent, high, medium, low or a number from 0 (most urgent) to 255, e.g. high\n`);
     expect(sentSince(before)).toEqual([]);
   });
 

@@ -56,9 +56,22 @@ export function mqEnvironment(options: MqOptions): { home: string; env: Record<s
 
 /** Runs the built mq to completion. The environment starts empty but for PATH and a private HOME. */
 export function mq(args: string[], options: MqOptions = {}): Promise<Run> {
+  return spawnRun(process.execPath, [MQ_BIN, ...args], options);
+}
+
+/**
+ * The built mq with `args` and then one word holding raw bytes, as a shell passes them: `raw` is printf's
+ * (`KAN-\\xff1`), since a string in `spawn`'s argv is always sent as UTF-8.
+ */
+export function mqWithRawWord(args: string[], raw: string, options: MqOptions = {}): Promise<Run> {
+  const script = 'exec "$0" "$@" "$(printf %b "$RAW_WORD")"';
+  return spawnRun('bash', ['-c', script, process.execPath, MQ_BIN, ...args], { ...options, env: { ...options.env, RAW_WORD: raw } });
+}
+
+function spawnRun(command: string, args: string[], options: MqOptions): Promise<Run> {
   const { home, env } = mqEnvironment(options);
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: 'pipe' });
+    const child = spawn(command, args, { cwd: options.cwd ?? home, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -3,6 +3,7 @@
 import { UsageError } from '../../errors.js';
 import type { QueueSettings } from '../../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../../model/queue-settings.js';
+import { parseText } from '../input.js';
 
 export type SettingKey = keyof QueueSettings;
 
@@ -12,6 +13,8 @@ export interface SettingFlag {
   name: string;
   kind: 'number' | 'boolean' | 'choice' | 'list' | 'text';
   choices?: readonly string[];
+  /** The smallest count it takes (counts only). */
+  min?: number;
   description: string;
 }
 
@@ -22,7 +25,7 @@ export const SETTING_FLAGS: readonly SettingFlag[] = (Object.keys(QUEUE_SETTINGS
   const row = QUEUE_SETTINGS[key];
   const name = FLAG_NAMES[key] ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
   const kind = row.kind === 'count' ? 'number' : row.kind;
-  return { key, name, kind, ...(row.choices && { choices: row.choices }), description: row.description };
+  return { key, name, kind, ...(row.choices && { choices: row.choices }), ...(row.min !== undefined && { min: row.min }), description: row.description };
 });
 
 /**
@@ -32,13 +35,23 @@ export const SETTING_FLAGS: readonly SettingFlag[] = (Object.keys(QUEUE_SETTINGS
 export function pickSettings(values: Record<string, unknown>): Partial<QueueSettings> {
   const given: Record<string, unknown> = {};
   for (const flag of SETTING_FLAGS) {
-    const value = values[flagProperty(flag)];
-    if (value === undefined) continue;
+    const written = values[flagProperty(flag)];
+    if (written === undefined) continue;
+    const value = readText(flag, written);
     const checked = checkQueueSetting(QUEUE_SETTINGS[flag.key], value);
     if (!checked.ok) throw new UsageError(`--${flag.name}: ${checked.problem}`);
     given[flag.key] = checked.value;
   }
   return given as Partial<QueueSettings>;
+}
+
+/** Texts (a label, status names) are read as one kind of input: one line of UTF-8 (commands/input.ts). */
+function readText(flag: SettingFlag, value: unknown): unknown {
+  const name = `--${flag.name}`;
+  if (flag.kind === 'text' && typeof value === 'string') return parseText(name, value, { example: 'merge-queue' });
+  if (flag.kind === 'list' && Array.isArray(value))
+    return value.map((item: unknown) => (typeof item === 'string' ? parseText(name, item, { example: 'ci/build' }) : item));
+  return value;
 }
 
 /** The property commander stores a flag's value under. */

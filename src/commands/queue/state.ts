@@ -14,6 +14,7 @@ import { poll } from '../../model/poll.js';
 import { ADMITTED_STATES, type DrainEvents, type DrainResult, type QueueChange } from '../../model/wait-events.js';
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, queueCommand, settle } from '../uncertain.js';
+import { parseText } from '../input.js';
 import { parseWaitOptions, refuseLoneInterval } from '../wait-input.js';
 
 export interface StateChangeInput {
@@ -23,7 +24,8 @@ export interface StateChangeInput {
 
 /** `mq queue pause [--reason text] [--yes]` */
 export function parseQueuePause(words: Words<typeof QUEUE_PAUSE>): Invocation {
-  const { yes, reason } = words.flags;
+  const { yes } = words.flags;
+  const reason = words.flags.reason === undefined ? undefined : parseText('--reason', words.flags.reason, { max: 500, example: 'deploy freeze' });
   if (words.flags.allQueues) return allQueues({ action: 'pause', yes: Boolean(yes), ...(reason !== undefined && { reason }) });
   return work.result({ yes: Boolean(yes), reason }, pauseQueue);
 }

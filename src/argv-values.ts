@@ -1,0 +1,28 @@
+// How a refused value from the command line is told, one shape for every kind of input:
+// `--timeout: "1x" is not a duration; use e.g. 30s, 10m, 2h or 1d`. The flag (or argument) first, the value as
+// given, what is wrong with it, then what to give instead.
+import { UsageError } from './errors.js';
+
+/** A value longer than this is shown cut, so the sentence stays one line. */
+const SHOWN_MAX = 60;
+
+/** The value as given, quoted, with control characters escaped and a long one cut. */
+export function quoteValue(text: string): string {
+  const cut = [...text].length > SHOWN_MAX ? `${[...text].slice(0, SHOWN_MAX).join('')}…` : text;
+  return JSON.stringify(cut);
+}
+
+/** `name` is a flag (`--limit`) or an argument as the help writes it (`<pr>`). */
+export function badValue(name: string, text: string, problem: string, use: string): UsageError {
+  return new UsageError(`${name}: ${quoteValue(text)} ${problem}; use ${use}`);
+}
+
+/**
+ * Linux hands argv over decoded: a byte that is not UTF-8 arrives as U+FFFD. Such text is refused rather than
+ * sent with the byte replaced (a ticket, a label stored wrong).
+ */
+export function refuseUnreadable(name: string, text: string): void {
+  if (text.includes('\uFFFD')) {
+    throw badValue(name, text, 'is not valid UTF-8 (\uFFFD marks a byte that is not)', 'the same text in UTF-8');
+  }
+}
