@@ -79,8 +79,10 @@ Exit codes: 0 every PR reached the state; 1 one ended in another final state (me
 or is unknown beside known ones; 3 a 401 or 403; 4 none is known (never submitted); 7 --timeout came first;
 130 Ctrl-C. An outage (5xx, 429, refused, reset, timeout) does not end the wait: it is shown, with since when,
 and the checks go on until the service is back or --timeout passes.
+
 A PR seen past the state waited for (it moved between two checks) has reached it: --for testing is met by a
 PR already merged. While nothing changes the pause grows (x1.5, up to 4x --interval or 60s); a change resets it.
+
 On a terminal each PR has a live line; in a pipe a line per change ("#42 testing (position 1)"); under --json
 an NDJSON line per change, then {"summary": …}.
 `;
@@ -299,7 +301,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: 'order',
         description: 'what tests next: batches with a run, then the PRs waiting, each with its predicted batch and what it waits on',
         ...parsedBy(QUEUE_ORDER, async () => (await import('../commands/queue/order.js')).parseQueueOrder),
-        examples: ['mq queue order', "mq queue order --json | jq '.pending[] | {pr: .pullRequest.prNumber, waitsOn: [.directlyAhead[]?.prNumber]}'"],
+        examples: ['mq queue order', "mq queue order --json | jq -c '.pending[] | [.pullRequest.prNumber, .directlyAhead]'"],
         notes:
           '\nA predicted batch is the order the queue considers PRs in, not a wait: several batches start together, and in a\n' +
           'parallel queue the PRs ahead may be on unrelated branches; WAITS ON names the PRs each waits on directly. PRs\n' +
