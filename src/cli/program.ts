@@ -10,9 +10,12 @@ import { GLOBAL_FLAGS_POINTER, GLOBAL_OPTIONS_HEADING, helpTopicsLine } from '..
 import { VERSION } from '../version.js';
 import { COMMANDS, GLOBAL_FLAGS, PROGRAM, type CommandSpec, type FlagSpec } from './table.js';
 
+/** A stream help is written to: a terminal's has a width. */
+type HelpStream = { write(text: string): unknown; isTTY?: boolean; columns?: number };
+
 export interface ProgramOutput {
-  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
-  stderr: { write(text: string): unknown };
+  stdout: HelpStream;
+  stderr: HelpStream;
 }
 
 export type OnCommand = (load: () => Promise<Parse>, words: Words) => Promise<void>;
@@ -47,8 +50,9 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Comma
       writeOut: (text) => output.stdout.write(text),
       writeErr: (text) => output.stderr.write(text),
       outputError: () => undefined,
-      // The terminal's width, as tables get it.
-      getOutHelpWidth: () => (output.stdout.isTTY && output.stdout.columns) || PIPE_COLUMNS,
+      // The terminal's width, as tables get it (on stderr: the help of a group named without a command).
+      getOutHelpWidth: () => helpWidth(output.stdout),
+      getErrHelpWidth: () => helpWidth(output.stderr),
     });
   EPILOGUES.set(program, [examples(PROGRAM.examples), exitCodesSummary(), helpTopicsLine()]);
   addCommands(program, COMMANDS, onCommand);
@@ -117,6 +121,10 @@ function wordsOf(command: Command): Words {
   const all = command.optsWithGlobals<Record<string, unknown>>();
   const flags = Object.fromEntries(Object.entries(all).filter(([key]) => command.getOptionValueSourceWithGlobals(key) === 'cli'));
   return { args: command.processedArgs, flags };
+}
+
+function helpWidth(stream: HelpStream): number {
+  return (stream.isTTY && stream.columns) || PIPE_COLUMNS;
 }
 
 function examples(lines: readonly string[]): Block {

@@ -69,6 +69,15 @@ describe('help fits the terminal', () => {
   });
 });
 
+it("a group named without its command: its help on stderr, at the width of stderr's terminal", async () => {
+  let written = '';
+  const stderr = { write: (text: string) => (written += text), isTTY: true, columns: 60 };
+  const queue = buildProgram({ stdout: { write: () => true }, stderr }, async () => undefined);
+  await expect(queue.parseAsync(['queue'], { from: 'user' })).rejects.toMatchObject({ code: 'commander.help' });
+  expect(written).toContain('Usage: mq queue');
+  expect(written.split('\n').filter((line) => line.length > 60)).toEqual([]);
+});
+
 describe("the global flags, listed in no command's help", () => {
   it('still complete after every command', () => {
     const status = completionTree(program()).subcommands.find((command) => command.path.join(' ') === 'status');
