@@ -99,6 +99,9 @@ already in that directory is replaced only with --force (exit 2 otherwise); the 
 same schema mq reads config files with.
 `;
 
+/** The flaky-test commands' note: the flag they need is a global one, listed in its topic, not in their help. */
+const NEEDS_ORG = `Needs the organization slug: --org, ${envName('org')}, or "org" in a config file.`;
+
 const ALL_QUEUES_NOTES = `
 --all-queues acts on every queue of the organization, as mq queues lists them (the v2 API; on v1, exit 2):
 the confirmation lists them (or --yes), each is changed and reported on its own line, a queue already so
@@ -358,6 +361,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'one test case of the flaky-test data',
     ...parsedBy(TEST_DETAILS, async () => (await import('../commands/test-details.js')).parseTestDetails),
     examples: ['mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'],
+    notes: NEEDS_ORG,
   },
   {
     name: 'flaky',
@@ -373,7 +377,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         description: 'test cases, each with the id mq test-details takes: one of --quarantined, --unhealthy, --failing',
         ...parsedBy(FLAKY_LIST, async () => (await import('../commands/flaky.js')).parseFlakyList),
         examples: ['mq flaky list --quarantined', 'mq flaky list --unhealthy --status flaky --json', 'mq flaky list --failing --since 72h'],
-        notes: `\nNeeds the organization slug (--org, ${envName('org')}, or "org" in a config file), as test-details does.\n`,
+        notes: NEEDS_ORG,
       },
       {
         name: 'link-ticket',
