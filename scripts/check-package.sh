@@ -34,7 +34,7 @@ check_on() {
   "${mq[@]}" submit 1 >/dev/null
   "${mq[@]}" status 1 --json | grep -q '"prNumber": 1'
   "${mq[@]}" queue get | grep -q '#1'
-  "${mq[@]}" status --help | grep -q "Global Options:"
+  "${mq[@]}" status --help | grep -q "mq help global-flags"
   kill "$sandbox"; wait "$sandbox" 2>/dev/null || true
   echo "$label: installed mq created a queue, submitted and read a PR"
 }

@@ -2,16 +2,13 @@
 // no colour), keyed by the command path ('' for mq itself). The build writes it to dist/help.json, from which
 // bin/mq.js answers those calls without loading the program; test/cli/help-texts.test.ts holds it to commander.
 import type { Command } from 'commander';
-import { buildProgram, wholeProgram } from './program.js';
+import { buildProgram, PIPE_COLUMNS, wholeProgram } from './program.js';
 
 /** What the shim reads: the width the texts were wrapped to, and the texts by command path. */
 export interface HelpTexts {
   columns: number;
   texts: Record<string, string>;
 }
-
-/** commander's width when stdout is not a terminal. */
-export const PIPE_COLUMNS = 80;
 
 export function helpTexts(): HelpTexts {
   let captured = '';

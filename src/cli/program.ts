@@ -6,32 +6,40 @@ import { Command, Help, Option } from 'commander';
 import { refuseUnreadable } from '../argv-values.js';
 import type { ArgvIo, Invocation, Parse, Words } from '../commands/invocation.js';
 import { exitCodesSummary } from '../help/exit-codes.js';
-import { helpTopicsLine } from '../help/topics.js';
+import { HELP_LAYOUT, layout, type Block } from '../help/layout.js';
+import { GLOBAL_FLAGS_POINTER, GLOBAL_OPTIONS_HEADING, helpTopicsLine } from '../help/topics.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, GLOBAL_FLAGS, PROGRAM, type CommandSpec, type FlagSpec } from './table.js';
 
+/** A stream help is written to: a terminal's has a width. */
+type HelpStream = { write(text: string): unknown; isTTY?: boolean; columns?: number };
+
 export interface ProgramOutput {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  stdout: HelpStream;
+  stderr: HelpStream;
 }
 
-/** commander's own heading for the inherited options (Help.formatHelp). */
-export const GLOBAL_OPTIONS_HEADING = 'Global Options:';
-
 export type OnCommand = (load: () => Promise<Parse>, words: Words) => Promise<void>;
+
+/** The width of help in a pipe or a file: commander's own. */
+export const PIPE_COLUMNS = 80;
+
+/** What a command's help says after commander's part (its usage, arguments, flags, subcommands). */
+const EPILOGUES = new WeakMap<Command, readonly Block[]>();
 
 export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Command {
   const program = new Command(PROGRAM.name)
     .description(PROGRAM.description)
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    // Every command's help lists the flags it inherits too (`mq test-details --help` shows --org), under the
-    // heading commander gives them below a subcommand's own options; on mq's own help, the same heading.
+    // Laid out by commander to the width of the output, the epilogue too. The global flags are listed here
+    // and in their topic; a command's help points there instead of repeating them.
     .configureHelp({
-      showGlobalOptions: true,
-      // The flags of GLOBAL_FLAGS only: --version is mq's own, not a flag of its commands.
-      visibleGlobalOptions(command) {
-        return Help.prototype.visibleGlobalOptions.call(this, command).filter((option) => option.helpGroupHeading === GLOBAL_OPTIONS_HEADING);
+      ...HELP_LAYOUT,
+      formatHelp(command, help) {
+        const epilogue = EPILOGUES.get(command);
+        const body = Help.prototype.formatHelp.call(help, command, help);
+        return epilogue ? `${body}\n${layout(epilogue, help)}` : body;
       },
     })
     .optionsGroup(GLOBAL_OPTIONS_HEADING);
@@ -43,8 +51,11 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Comma
       writeOut: (text) => output.stdout.write(text),
       writeErr: (text) => output.stderr.write(text),
       outputError: () => undefined,
-    })
-    .addHelpText('after', `${examples(PROGRAM.examples)}\n${exitCodesSummary()}\n${helpTopicsLine()}\n`);
+      // The terminal's width, as tables get it (on stderr: the help of a group named without a command).
+      getOutHelpWidth: () => helpWidth(output.stdout),
+      getErrHelpWidth: () => helpWidth(output.stderr),
+    });
+  EPILOGUES.set(program, [examples(PROGRAM.examples), exitCodesSummary(), helpTopicsLine()]);
   addCommands(program, COMMANDS, onCommand);
   return program;
 }
@@ -90,7 +101,7 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
     command.addArgument(arg.choices ? argument.choices(arg.choices) : argument);
   }
   addFlags(command, spec.flags ?? []);
-  command.addHelpText('after', examples(spec.examples) + (spec.notes ?? ''));
+  EPILOGUES.set(command, [GLOBAL_FLAGS_POINTER, examples(spec.examples), ...(spec.notes ? [spec.notes] : [])]);
   const subcommands = spec.subcommands;
   if (subcommands) UNMADE.set(command, () => addCommands(command, subcommands, onCommand));
   const load = spec.load;
@@ -128,6 +139,10 @@ function refuseUnreadableWords(name: string, value: unknown): void {
   for (const word of Array.isArray(value) ? value : [value]) if (typeof word === 'string') refuseUnreadable(name, word);
 }
 
-function examples(lines: readonly string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+function helpWidth(stream: HelpStream): number {
+  return (stream.isTTY && stream.columns) || PIPE_COLUMNS;
+}
+
+function examples(lines: readonly string[]): Block {
+  return { heading: 'Examples:', commands: lines };
 }

@@ -79,8 +79,10 @@ Exit codes: 0 every PR reached the state; 1 one ended in another final state (me
 or is unknown beside known ones; 3 a 401 or 403; 4 none is known (never submitted); 7 --timeout came first;
 130 Ctrl-C. An outage (5xx, 429, refused, reset, timeout) does not end the wait: it is shown, with since when,
 and the checks go on until the service is back or --timeout passes.
+
 A PR seen past the state waited for (it moved between two checks) has reached it: --for testing is met by a
 PR already merged. While nothing changes the pause grows (x1.5, up to 4x --interval or 60s); a change resets it.
+
 On a terminal each PR has a live line; in a pipe a line per change ("#42 testing (position 1)"); under --json
 an NDJSON line per change, then {"summary": …}.
 `;
@@ -96,6 +98,9 @@ ${envName('token')}, or name a tokenCommand or tokenFile in the user file (a pro
 already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
 same schema mq reads config files with.
 `;
+
+/** The flaky-test commands' note: the flag they need is a global one, listed in its topic, not in their help. */
+const NEEDS_ORG = `Needs the organization slug: --org, ${envName('org')}, or "org" in a config file.`;
 
 const ALL_QUEUES_NOTES = `
 --all-queues acts on every queue of the organization, as mq queues lists them (the v2 API; on v1, exit 2):
@@ -292,7 +297,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: 'order',
         description: 'what tests next: batches with a run, then the PRs waiting, each with its predicted batch and what it waits on',
         ...parsedBy(QUEUE_ORDER, async () => (await import('../commands/queue/order.js')).parseQueueOrder),
-        examples: ['mq queue order', "mq queue order --json | jq '.pending[] | {pr: .pullRequest.prNumber, waitsOn: [.directlyAhead[]?.prNumber]}'"],
+        examples: ['mq queue order', "mq queue order --json | jq -c '.pending[] | [.pullRequest.prNumber, .directlyAhead]'"],
         notes:
           '\nA predicted batch is the order the queue considers PRs in, not a wait: several batches start together, and in a\n' +
           'parallel queue the PRs ahead may be on unrelated branches; WAITS ON names the PRs each waits on directly. PRs\n' +
@@ -349,6 +354,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'one test case of the flaky-test data',
     ...parsedBy(TEST_DETAILS, async () => (await import('../commands/test-details.js')).parseTestDetails),
     examples: ['mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'],
+    notes: NEEDS_ORG,
   },
   {
     name: 'flaky',
@@ -364,7 +370,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         description: 'test cases, each with the id mq test-details takes: one of --quarantined, --unhealthy, --failing',
         ...parsedBy(FLAKY_LIST, async () => (await import('../commands/flaky.js')).parseFlakyList),
         examples: ['mq flaky list --quarantined', 'mq flaky list --unhealthy --status flaky --json', 'mq flaky list --failing --since 72h'],
-        notes: `\nNeeds the organization slug (--org, ${envName('org')}, or "org" in a config file), as test-details does.\n`,
+        notes: NEEDS_ORG,
       },
       {
         name: 'link-ticket',

@@ -25,6 +25,9 @@ function findHelp(program: Command, words: readonly string[]): HelpFound {
 /** Prints the help `words` ask for: a command's through commander (its configured output), a topic's through `write`. */
 export async function showHelp(program: Command, words: readonly string[], write: (text: string) => void): Promise<void> {
   const found = findHelp(program, words);
-  if ('topic' in found) write(await found.topic.text());
-  else found.command.outputHelp();
+  if ('command' in found) return found.command.outputHelp();
+  // Laid out as commander lays out the command's help: its Help, at the width of the output it writes to.
+  const help = program.createHelp();
+  help.prepareContext({ helpWidth: program.configureOutput().getOutHelpWidth?.() });
+  write(await found.topic.text(help, program));
 }

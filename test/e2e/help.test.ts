@@ -1,5 +1,5 @@
 // Help end to end: every command's --help has examples, `mq help <command>` is that help, and the topics
-// (exit-codes, config, environment) say what the code does.
+// (global-flags, exit-codes, config, environment) say what the code does.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { GLOBAL_FLAGS } from '../../src/cli/table.js';
 import { ConfigFileSchema, PROJECT_SEARCH_PLACES } from '../../src/config/index.js';
 import { EXIT } from '../../src/errors.js';
 import { EXIT_CODES, exitCodesSummary } from '../../src/help/exit-codes.js';
+import { GLOBAL_FLAGS_POINTER } from '../../src/help/topics.js';
 import { mq } from '../support/cli.js';
 
 /** The subcommands a --help lists, commander's implicit `help` of a group left out (it has no examples). */
@@ -36,25 +37,31 @@ describe('--help', () => {
     expect(withoutExamples).toEqual([]);
   });
 
-  it('lists the global flags under their own heading on every command', async () => {
+  it('lists the global flags on mq --help and in their topic; a command points there below its own flags', async () => {
     const globalFlags = GLOBAL_FLAGS.map(({ flags }) => flags);
-    for (const { path, help } of await allHelp()) {
-      const section = /\nGlobal Options:\n([\s\S]*?)\n\n/.exec(help)?.[1];
-      expect(section, `mq ${path.join(' ')} --help`).toBeDefined();
-      const listed = section!
+    const listedIn = (help: string) =>
+      (/\nGlobal Options:\n([\s\S]*?)(?:\n\n|\n?$)/.exec(help)?.[1] ?? '')
         .split('\n')
         .map((line) => /^ {2}(\S.*?)(?: {2,}|$)/.exec(line)?.[1])
         .filter(Boolean);
-      expect(listed, `mq ${path.join(' ')} --help`).toEqual(globalFlags);
+    for (const args of [['--help'], ['help', 'global-flags']]) expect(listedIn((await mq(args)).stdout), `mq ${args.join(' ')}`).toEqual(globalFlags);
+    for (const { path, help } of (await allHelp()).filter(({ path }) => path.length > 0)) {
+      const name = `mq ${path.join(' ')} --help`;
+      expect(help, name).not.toContain('Global Options:');
+      expect(help.split('\n'), name).toContain(GLOBAL_FLAGS_POINTER);
+      expect(help.indexOf(GLOBAL_FLAGS_POINTER), name).toBeGreaterThan(help.indexOf('  -h, --help'));
     }
-    const testDetails = (await mq(['test-details', '--help'])).stdout;
-    expect(testDetails).toMatch(/\nGlobal Options:\n[\s\S]*--org <slug> +organization slug, for test-details and flaky/);
-    expect(testDetails).not.toContain('--version');
+    const wait = (await mq(['wait', '--help'])).stdout;
+    expect(wait).toMatch(/^ {2}--for <state> /m);
+    expect(wait).not.toMatch(/--api-url|--debug/);
+    expect((await mq(['help', 'global-flags'])).stdout).toMatch(/--org <slug> +organization slug, for test-details and flaky/);
+    // The commands that need a global flag say so in their own help.
+    for (const path of [['test-details'], ['flaky', 'list']]) expect((await mq([...path, '--help'])).stdout).toContain('Needs the organization slug: --org,');
   });
 
   it('ends with the exit codes, from the table the code has', async () => {
     const run = await mq(['--help']);
-    expect(run.stdout).toContain(exitCodesSummary());
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(exitCodesSummary());
     expect(run.stdout).toContain('mq help exit-codes');
   });
 

@@ -1,0 +1,86 @@
+// Help text laid out to the width commander gives its Help (the terminal's, 80 in a pipe): every paragraph is
+// flowed by commander's own wrapping, never by hand, so help fits a 60-column terminal as it fits a 200-column one.
+import type { Help } from 'commander';
+
+/**
+ * A piece of help text. A string is prose: a blank line parts paragraphs, any other line break is a space (the
+ * source may be wrapped anywhere). `rows`: two columns, the right one wrapped under itself. `commands`: command
+ * lines shown after `$ `, cut only between shell words, with ` \` where one goes on.
+ */
+export type Block = string | { heading?: string; rows: ReadonlyArray<readonly [string, string]> } | { heading?: string; commands: readonly string[] };
+
+/** Below this many columns beside its term a description goes under the term instead (fitItem). */
+const MIN_DESCRIPTION = 30;
+
+/** How far a description under its term (fitItem) and a command's continued line are indented. */
+const UNDER = 6;
+
+/** What mq's commander Help is configured with (program.ts), and what topics lay out with. */
+export const HELP_LAYOUT = { minWidthToWrap: MIN_DESCRIPTION, formatItem: fitItem };
+
+/** The blocks as text, a blank line between two, ending with a line break. */
+export function layout(blocks: readonly Block[], help: Help): string {
+  return `${blocks.map((block) => render(block, help)).join('\n\n')}\n`;
+}
+
+function render(block: Block, help: Help): string {
+  if (typeof block === 'string') return prose(block, help);
+  const body = 'rows' in block ? rows(block.rows, help) : block.commands.map((line) => commandLine(line, help)).join('\n');
+  return block.heading === undefined ? body : `${block.heading}\n${body}`;
+}
+
+function prose(text: string, help: Help): string {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((paragraph) => help.boxWrap(paragraph.replace(/\s*\n\s*/g, ' '), width(help)))
+    .join('\n\n');
+}
+
+function rows(items: ReadonlyArray<readonly [string, string]>, help: Help): string {
+  const termWidth = Math.max(...items.map(([term]) => help.displayWidth(term)));
+  return items.map(([term, description]) => help.formatItem(term, termWidth, description, help)).join('\n');
+}
+
+/**
+ * `  $ mq …`, a line ending ` \` and going on indented wherever the next word would pass the width. A comment
+ * that does not fit goes on lines of its own, each a comment, where a shell reads it as one.
+ */
+function commandLine(line: string, help: Help): string {
+  const words = line.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [];
+  const commentAt = words.findIndex((word) => word.startsWith('#'));
+  const command = commentAt < 0 ? words : words.slice(0, commentAt);
+  const comment = commentAt < 0 ? '' : words.slice(commentAt).join(' ');
+  const indent = ' '.repeat(UNDER);
+  const lines: string[] = [];
+  let current = '  $';
+  command.forEach((word, index) => {
+    const after = index < command.length - 1 ? ' \\' : '';
+    if (index > 0 && help.displayWidth(`${current} ${word}${after}`) > width(help)) {
+      lines.push(`${current} \\`);
+      current = indent.slice(1);
+    }
+    current += ` ${word}`;
+  });
+  if (comment === '' || help.displayWidth(`${current} ${comment}`) <= width(help)) return [...lines, `${current} ${comment}`.trimEnd()].join('\n');
+  const text = comment.replace(/^#\s*/, '');
+  const commentLines = help.boxWrap(text, width(help) - indent.length - 2).split('\n');
+  return [...lines, current, ...commentLines.map((part) => `${indent}# ${part}`)].join('\n');
+}
+
+/**
+ * commander's item (the term padded, the description wrapped beside it), or, when the terminal leaves the
+ * description fewer than MIN_DESCRIPTION columns, the term on its own line and the description under it.
+ */
+function fitItem(this: Help, term: string, termWidth: number, description: string, help: Help): string {
+  const room = width(help) - termWidth - 4;
+  // commander's own, the Help class's: fitItem is set on its instances. Reached so, commander is not loaded with
+  // the topics that the command table names (mq status loads the table, never commander).
+  if (!description || room >= MIN_DESCRIPTION) return Object.getPrototypeOf(this).formatItem.call(this, term, termWidth, description, help);
+  const indent = ' '.repeat(UNDER);
+  return `  ${term}\n${indent}${help.boxWrap(description, width(help) - UNDER).replace(/\n/g, `\n${indent}`)}`;
+}
+
+function width(help: Help): number {
+  return help.helpWidth ?? 80;
+}
