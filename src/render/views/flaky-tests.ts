@@ -4,7 +4,7 @@ import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { formatAgo, yesNo } from '../fields.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { fitTable, type Column } from '../tables.js';
 import { formatRate } from './test-details.js';
 
 const NONE = {
@@ -20,8 +20,14 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
   const ticket = (test: { ticket?: { html_url: string } }) => (test.ticket ? safeLine(test.ticket.html_url) : '-');
   switch (result.list) {
     case 'quarantined':
-      return `${renderTable(
-        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: 'NAME' }, { header: 'FILE' }],
+      return fitted(
+        [
+          { header: 'ID', shrink: 'id' },
+          { header: 'STATUS' },
+          { header: 'QUARANTINED' },
+          { header: 'NAME', shrink: 'name' },
+          { header: 'FILE', shrink: 'path' },
+        ],
         result.tests.map((test) => [
           safeLine(test.test_case_id),
           paintState(paint, test.status),
@@ -29,8 +35,8 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           name(test),
           test.file === null ? '-' : safeLine(test.file),
         ]),
-        paint,
-      )}\n`;
+        ctx,
+      );
     default: {
       // The two lists differ only in what they measure: PRs impacted, or the failure rate in the last 24h.
       const measure =
@@ -38,20 +44,26 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           ? { header: 'FAILS (24H)', cells: result.tests.map((test) => formatRate(test.failure_rate_last_24h)) }
           : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
       const tests: readonly UnhealthyTest[] = result.tests;
-      return `${renderTable(
+      return fitted(
         [
-          { header: 'ID' },
+          { header: 'ID', shrink: 'id' },
           { header: 'STATUS' },
           { header: 'QUARANTINED' },
           { header: measure.header, align: 'right' },
-          { header: 'NAME' },
-          { header: 'TICKET' },
+          { header: 'NAME', shrink: 'name' },
+          { header: 'TICKET', shrink: 'url' },
         ],
         tests.map((test, i) => [safeLine(test.id), paintState(paint, test.status.value), yesNo(test.quarantined), measure.cells[i]!, name(test), ticket(test)]),
-        paint,
-      )}\n`;
+        ctx,
+      );
     }
   }
+}
+
+/** The table fitted to a terminal; ids cut to fit are ids nobody can copy, so it says where to find them whole. */
+function fitted(columns: readonly Column[], rows: readonly string[][], ctx: RenderContext): string {
+  const { text, cut } = fitTable(columns, rows, ctx.paint, ctx.screen?.columns);
+  return `${text}\n${cut.has('id') ? `${ctx.paint.dim('Ids cut to fit the window: --json, or a pipe (| cat), prints them whole.')}\n` : ''}`;
 }
 
 export function renderTicketLinked(result: ResultOf<'ticketLinked'>): string {
