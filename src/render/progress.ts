@@ -99,7 +99,7 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
   };
   const json = (value: unknown) => out.write(`${JSON.stringify(value)}\n`);
   /** Text printed once on a terminal (not redrawn) fits its width as a view's does (screen-fit.ts, fitText). */
-  const fit = (text: string) => (out.live ? fitText(text, out.screen().columns) : text);
+  const toWidth = (text: string) => (out.live ? fitText(text, out.screen().columns) : text);
   /** An outage: a line under the live block, redrawn each failed round; in a pipe one line as it begins and one as it ends. */
   const service: ServiceEvents = {
     unreachable: (seen) => {
@@ -137,7 +137,7 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
     acted:
       <R>(view: (result: R, ctx: RenderContext) => string) =>
       (result: R) => {
-        if (open && !out.json && !out.quiet) out.write(fit(view(result, { paint, now })));
+        if (open && !out.json && !out.quiet) out.write(toWidth(view(result, { paint, now })));
       },
     close,
     aside: (write: () => void) => (open && live ? live.aside(write) : write()),
@@ -148,7 +148,7 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
         live?.clear();
         drawn = false;
         close();
-        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : fit(asText(result, { paint, now })));
+        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : toWidth(asText(result, { paint, now })));
       },
   };
 }

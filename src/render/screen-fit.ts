@@ -132,10 +132,12 @@ export function foldLine(line: string, columns: number): string[] {
 /**
  * The block as it fits `screen`, ending in "\n"; with no height known, the whole block. The list's lines are cut
  * to the width (one row each, a table stays a table); the lines above and below it are kept whole (an outage
- * message says what to do at its end) and counted in the rows they wrap to.
+ * message says what to do at its end), folded between words (foldLine) rather than wrapped by the terminal.
  */
-export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): string {
+export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): string {
   const { columns, rows } = screen;
+  const fold = (lines: readonly string[]) => (columns && columns > 0 ? lines.flatMap((line) => foldLine(line, columns)) : lines);
+  const block = { ...whole, head: fold(whole.head), tail: fold(whole.tail) };
   const cut = (line: string) => (columns && columns > 0 ? cutToWidth(line, columns) : line);
   const all = block.items.map((item) => cut(item.text));
   if (!rows || rows <= 0) return [...block.head, ...all, ...block.tail].map((line) => `${line}\n`).join('');

@@ -73,7 +73,7 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
  */
 export type Shrink = 'title' | 'name' | 'text' | 'url' | 'path' | 'repo' | 'branch' | 'label' | 'author' | 'id';
 
-export const SHRINK_ORDER: readonly Shrink[] = ['title', 'name', 'text', 'url', 'path', 'repo', 'branch', 'label', 'author', 'id'];
+const SHRINK_ORDER: readonly Shrink[] = ['title', 'name', 'text', 'url', 'path', 'repo', 'branch', 'label', 'author', 'id'];
 
 /** How narrow each kind is cut in the first round: enough to tell two rows apart. */
 const FLOOR: Record<Shrink, number> = { title: 16, name: 16, text: 16, url: 20, path: 16, repo: 12, branch: 12, label: 12, author: 12, id: 13 };
