@@ -87,6 +87,23 @@ export function cutToWidth(line: string, columns: number): string {
 }
 
 /**
+ * At most `columns` columns of the end of `text` (a path: its file's name is what tells it), "…" before it. Cut
+ * between grapheme clusters; text with colour is cut at its end instead (cutToWidth), keeping its codes paired.
+ */
+export function cutStartToWidth(text: string, columns: number): string {
+  if (visibleWidth(text) <= columns) return text;
+  if (withoutColour(text) !== text) return cutToWidth(text, columns);
+  const kept: string[] = [];
+  let shown = 0;
+  for (const cluster of [...clusters(text)].reverse()) {
+    if (shown + cluster.width > columns - 1) break;
+    kept.unshift(cluster.text);
+    shown += cluster.width;
+  }
+  return `…${kept.join('')}`;
+}
+
+/**
  * `text` (lines ending in "\n") as it fits `columns` (none: as it is): the lines of a view that are not a table (a
  * setting's value, a sentence, a doctor's check) folded between words, never inside one; tables come fitted
  * already (tables.ts says the rule) and pass as they are.

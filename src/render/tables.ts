@@ -3,7 +3,7 @@
 // so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import { cutToWidth, visibleWidth } from './screen-fit.js';
+import { cutStartToWidth, cutToWidth, visibleWidth } from './screen-fit.js';
 import { textWidth } from './text-width.js';
 
 export interface Column {
@@ -68,7 +68,7 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
  *   → label → author → id
  * What a person reads least exactly goes first; an id, the one thing copied from a table, goes last. A table that
  * is still too wide (nothing left to cut) has its lines cut at the width. Columns with no kind (numbers, states,
- * ages) are never cut. Lines that are not tables are folded between words (screen-fit.ts, fitText). A pipe gets
+ * ages) are never cut. A path is cut at its start, keeping the file's name. Lines that are not tables are folded between words (screen-fit.ts, fitText). A pipe gets
  * every value whole.
  */
 export type Shrink = 'title' | 'name' | 'text' | 'url' | 'path' | 'repo' | 'branch' | 'label' | 'author' | 'id';
@@ -86,8 +86,17 @@ export function renderFittedTable(columns: readonly Column[], rows: readonly str
   return fitTable(columns, rows, paint, width).text;
 }
 
-/** The fitted table, and the kinds of column it cut (a view may say where to see them whole). */
-export function fitTable(
+/**
+ * The fitted table, then, if it cut ids (which nobody can copy cut), a line saying where they are whole. Each line
+ * ends in "\n".
+ */
+export function renderTableOfIds(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): string {
+  const { text, cut } = fitTable(columns, rows, paint, width);
+  return `${text}\n${cut.has('id') ? `${paint.dim('Ids cut to fit the window: --json, or a pipe (| cat), prints them whole.')}\n` : ''}`;
+}
+
+/** The fitted table, and the kinds of column it cut. */
+function fitTable(
   columns: readonly Column[],
   rows: readonly string[][],
   paint: ChalkInstance,
@@ -118,7 +127,9 @@ export function fitTable(
   }
   const fitted = renderTable(
     columns,
-    rows.map((row) => row.map((cell, i) => (target[i]! < natural[i]! ? cutToWidth(cell, target[i]!) : cell))),
+    rows.map((row) =>
+      row.map((cell, i) => (target[i]! >= natural[i]! ? cell : (columns[i]!.shrink === 'path' ? cutStartToWidth : cutToWidth)(cell, target[i]!))),
+    ),
     paint,
   );
   // Nothing left to cut: the lines themselves, so that none wraps.

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makePaint } from '../../src/render/colors.js';
 import { renderText } from '../../src/render/index.js';
-import { fitText, foldLine, visibleWidth } from '../../src/render/screen-fit.js';
+import { cutStartToWidth, fitText, foldLine, visibleWidth } from '../../src/render/screen-fit.js';
 import { renderFittedTable, renderTable, type Column } from '../../src/render/tables.js';
 import { renderWaitLines } from '../../src/render/views/waiting.js';
 import { queueBlock } from '../../src/render/views/queue.js';
@@ -49,6 +49,30 @@ describe('renderFittedTable: the rule', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a path', () => {
+  it('is cut at its start, keeping the name of the file', () => {
+    expect(cutStartToWidth('/home/someone/projects/acme/.config/mq/config.yaml', 20)).toBe('…nfig/mq/config.yaml');
+    expect(cutStartToWidth('/a/b.yaml', 20)).toBe('/a/b.yaml');
+    expect(visibleWidth(cutStartToWidth('/数据/配置/文件/config.yaml', 12))).toBeLessThanOrEqual(12);
+  });
+
+  it('gives way before the hint beside it in mq config path', async () => {
+    const home = '/home/someone-with-a-long-name/projects/a-repository-with-a-long-name';
+    const result = {
+      kind: 'configPaths' as const,
+      project: { path: `${home}/.mqrc.yaml`, exists: false, namedBy: null },
+      user: { path: '/home/someone-with-a-long-name/.config/mq/config.yaml', exists: false },
+      ignored: [],
+    };
+    for (const columns of WIDTHS) {
+      const text = await renderText(result, onScreen(columns));
+      expect(widest(text)).toBeLessThanOrEqual(columns);
+      if (columns === 80) expect(text).toMatch(/…\S*\/\.mqrc\.yaml {2}none yet: `mq config init` writes it here\n/);
+    }
+    expect(await renderText(result, PLAIN)).toContain(`${home}/.mqrc.yaml`);
   });
 });
 
@@ -132,6 +156,7 @@ describe('mq history', () => {
       expect(text).toContain('2025-03-01 11:55:00  testing');
       if (columns === 200) expect(text).toContain(RUN);
     }
+    expect(await renderText({ kind: 'history', prNumber: 42, timeline }, onScreen(80))).toContain('Ids cut to fit the window');
     const piped = await renderText({ kind: 'history', prNumber: 42, timeline }, PLAIN);
     expect(piped).toContain(`${ago(300)}  testing`);
     expect(piped).toContain(RUN);

@@ -16,6 +16,7 @@ export function renderConfigPaths(result: ResultOf<'configPaths'>, ctx: RenderCo
     ['user', safeLine(result.user.path), result.user.exists ? 'read' : missing('mq config init --user')],
     ...result.ignored.map((path) => ['ignored', safeLine(path), paint.yellow('not loaded: mq runs no config code')]),
   ];
-  const columns = [{ header: 'FILE' }, { header: 'PATH', shrink: 'path' as const }, { header: 'STATUS', shrink: 'text' as const }];
+  // The status is a hint of what to run: the path gives way first, keeping the file's name.
+  const columns = [{ header: 'FILE' }, { header: 'PATH', shrink: 'path' as const }, { header: 'STATUS' }];
   return `${renderFittedTable(columns, rows, paint, ctx.screen?.columns)}\n`;
 }

@@ -3,7 +3,7 @@ import { paintState } from '../colors.js';
 import { formatAgo } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderFittedTable, type Column } from '../tables.js';
+import { renderTableOfIds, type Column } from '../tables.js';
 
 /**
  * A table of TIME, STATE, REASON, ACTOR, RUN; "-" where the service says nothing (the queue's own doing). On a
@@ -26,7 +26,7 @@ export function renderHistory(result: ResultOf<'history'>, ctx: RenderContext): 
     { header: 'ACTOR', shrink: 'author' },
     { header: 'RUN', shrink: 'id' },
   ];
-  return `${renderFittedTable(columns, rows, ctx.paint, ctx.screen?.columns)}\n`;
+  return renderTableOfIds(columns, rows, ctx.paint, ctx.screen?.columns);
 }
 
 /** `2026-01-01 00:05:20` for `2026-01-01T00:05:20.000Z`; anything else as it came. */
@@ -46,12 +46,11 @@ export function renderTestRuns(result: ResultOf<'testRuns'>, ctx: RenderContext)
     formatAgo(run.createdAt, ctx.now),
     run.testedPullRequests.map((pr) => `#${pr.prNumber}`).join(' '),
   ]);
-  const table = renderFittedTable(
+  const table = renderTableOfIds(
     [{ header: 'ID', shrink: 'id' }, { header: 'STATUS' }, { header: 'CREATED' }, { header: 'PRS TESTED', shrink: 'label' }],
     rows,
     ctx.paint,
     ctx.screen?.columns,
   );
-  const more = result.nextCursor ? `\n${ctx.paint.dim(MORE_RUNS)}` : '';
-  return `${table}${more}\n`;
+  return `${table}${result.nextCursor ? `${ctx.paint.dim(MORE_RUNS)}\n` : ''}`;
 }

@@ -4,7 +4,7 @@ import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { formatAgo, yesNo } from '../fields.js';
 import { safeLine } from '../sanitize.js';
-import { fitTable, type Column } from '../tables.js';
+import { renderTableOfIds } from '../tables.js';
 import { formatRate } from './test-details.js';
 
 const NONE = {
@@ -20,7 +20,7 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
   const ticket = (test: { ticket?: { html_url: string } }) => (test.ticket ? safeLine(test.ticket.html_url) : '-');
   switch (result.list) {
     case 'quarantined':
-      return fitted(
+      return renderTableOfIds(
         [
           { header: 'ID', shrink: 'id' },
           { header: 'STATUS' },
@@ -35,7 +35,8 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           name(test),
           test.file === null ? '-' : safeLine(test.file),
         ]),
-        ctx,
+        paint,
+        ctx.screen?.columns,
       );
     default: {
       // The two lists differ only in what they measure: PRs impacted, or the failure rate in the last 24h.
@@ -44,7 +45,7 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           ? { header: 'FAILS (24H)', cells: result.tests.map((test) => formatRate(test.failure_rate_last_24h)) }
           : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
       const tests: readonly UnhealthyTest[] = result.tests;
-      return fitted(
+      return renderTableOfIds(
         [
           { header: 'ID', shrink: 'id' },
           { header: 'STATUS' },
@@ -54,16 +55,11 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           { header: 'TICKET', shrink: 'url' },
         ],
         tests.map((test, i) => [safeLine(test.id), paintState(paint, test.status.value), yesNo(test.quarantined), measure.cells[i]!, name(test), ticket(test)]),
-        ctx,
+        paint,
+        ctx.screen?.columns,
       );
     }
   }
-}
-
-/** The table fitted to a terminal; ids cut to fit are ids nobody can copy, so it says where to find them whole. */
-function fitted(columns: readonly Column[], rows: readonly string[][], ctx: RenderContext): string {
-  const { text, cut } = fitTable(columns, rows, ctx.paint, ctx.screen?.columns);
-  return `${text}\n${cut.has('id') ? `${ctx.paint.dim('Ids cut to fit the window: --json, or a pipe (| cat), prints them whole.')}\n` : ''}`;
 }
 
 export function renderTicketLinked(result: ResultOf<'ticketLinked'>): string {
