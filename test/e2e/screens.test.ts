@@ -173,3 +173,20 @@ describe('every command on a terminal 60, 80 and 200 columns wide, against PRs w
     expect(cut).toEqual([]);
   });
 });
+
+describe('text for another program on a terminal', () => {
+  it('is printed as a pipe gets it, never folded: queue graph --format dot|mermaid, metrics --raw', { timeout: 60_000 }, async () => {
+    const wide = await seedWide(fixture, 'screens-tools');
+    for (const args of [
+      ['queue', 'graph', '--format', 'dot'],
+      ['queue', 'graph', '--format', 'mermaid'],
+      ['metrics', '--raw'],
+    ]) {
+      const emulator = new Emulator(40, 24);
+      expect(await startMq(args, { env: wide.v2, stdout: emulator.stdout() }).finish()).toMatchObject({ code: 0 });
+      const piped = await mq(args, { env: wide.v2 });
+      expect(piped.stdout.split('\n').some((line) => line.length > 40)).toBe(true);
+      expect(emulator.written.replace(/\r\n/g, '\n')).toBe(piped.stdout);
+    }
+  });
+});
