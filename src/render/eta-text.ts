@@ -50,7 +50,8 @@ function basis(eta: EtaEstimate): string {
 }
 
 /** HH:MM on the local clock, with the date when it is not the day of `asOf`. */
-function clock(iso: string, asOf: string): string {
+/** `14:32` on the local clock, with the date when it is not the day of `asOf`. */
+export function clock(iso: string, asOf: string): string {
   const date = new Date(iso);
   const time = `${pad(date.getHours())}:${pad(date.getMinutes())}`;
   return date.toDateString() === new Date(asOf).toDateString() ? time : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;

@@ -7,7 +7,7 @@ import { makePaint } from './colors.js';
 import { AlternateScreen } from './alternate-screen.js';
 import { LiveRegion } from './live-region.js';
 import type { RenderContext } from './options.js';
-import { fitBlock, joinBlock, linesOf, type Block, type Screen } from './screen-fit.js';
+import { fitBlock, fitText, joinBlock, linesOf, type Block, type Screen } from './screen-fit.js';
 import { reachableJson, renderOutageLine, renderReachableLine, unreachableJson } from './views/outage.js';
 
 export interface ProgressOutput {
@@ -98,6 +98,8 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
     live?.end(() => (shown ? joinBlock(blockOf(out.screen())) : ''));
   };
   const json = (value: unknown) => out.write(`${JSON.stringify(value)}\n`);
+  /** Text printed once on a terminal (not redrawn) fits its width as a view's does (screen-fit.ts, fitText). */
+  const toWidth = (text: string) => (out.live ? fitText(text, out.screen().columns) : text);
   /** An outage: a line under the live block, redrawn each failed round; in a pipe one line as it begins and one as it ends. */
   const service: ServiceEvents = {
     unreachable: (seen) => {
@@ -135,7 +137,7 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
     acted:
       <R>(view: (result: R, ctx: RenderContext) => string) =>
       (result: R) => {
-        if (open && !out.json && !out.quiet) out.write(view(result, { paint, now }));
+        if (open && !out.json && !out.quiet) out.write(toWidth(view(result, { paint, now })));
       },
     close,
     aside: (write: () => void) => (open && live ? live.aside(write) : write()),
@@ -146,7 +148,7 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
         live?.clear();
         drawn = false;
         close();
-        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : asText(result, { paint, now }));
+        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : toWidth(asText(result, { paint, now })));
       },
   };
 }

@@ -11,10 +11,14 @@ export interface Screen {
   rows?: number;
 }
 
-/** One line of the list in the middle of a block; `settled` ones (a PR that reached a final state) are cut first. */
+/**
+ * One line of the list in the middle of a block; `settled` ones (a PR that reached a final state) are cut first;
+ * `kind` (a PR's state) is what the line that counts those cut says they are.
+ */
 export interface Item {
   text: string;
   settled?: boolean;
+  kind?: string;
 }
 
 /** Lines above the list, the list, lines below it: only the list is cut. Lines have no "\n" of their own. */
@@ -83,12 +87,74 @@ export function cutToWidth(line: string, columns: number): string {
 }
 
 /**
+ * At most `columns` columns of the end of `text` (a path: its file's name is what tells it), "…" before it. Cut
+ * between grapheme clusters; text with colour is cut at its end instead (cutToWidth), keeping its codes paired.
+ */
+export function cutStartToWidth(text: string, columns: number): string {
+  if (visibleWidth(text) <= columns) return text;
+  if (withoutColour(text) !== text) return cutToWidth(text, columns);
+  const kept: string[] = [];
+  let shown = 0;
+  for (const cluster of [...clusters(text)].reverse()) {
+    if (shown + cluster.width > columns - 1) break;
+    kept.unshift(cluster.text);
+    shown += cluster.width;
+  }
+  return `…${kept.join('')}`;
+}
+
+/**
+ * `text` (lines ending in "\n") as it fits `columns` (none: as it is): the lines of a view that are not a table (a
+ * setting's value, a sentence, a doctor's check) folded between words, never inside one; tables come fitted
+ * already (tables.ts says the rule) and pass as they are.
+ */
+export function fitText(text: string, columns: number | undefined): string {
+  if (!columns || columns <= 0) return text;
+  return text
+    .split('\n')
+    .flatMap((line) => foldLine(line, columns))
+    .join('\n');
+}
+
+/**
+ * A line wider than `columns`, folded between words onto lines indented under its value: after the first gap of
+ * two blanks (`key   value`, `✓ check   detail`) when that is not past the middle, else two more than the line's
+ * own indent. A word too long for a line of its own (a URL, a check's name) is cut, with "…".
+ */
+export function foldLine(line: string, columns: number): string[] {
+  if (visibleWidth(line) <= columns) return [line];
+  // Colour codes hold no blank: the pattern finds the same gap with or without them.
+  const gap = /^ *\S.*?\S? {2,}(?=\S)/.exec(line)?.[0];
+  const lead = /^ */.exec(line)![0];
+  const prefix = gap !== undefined && visibleWidth(gap) <= columns / 2 ? gap : lead;
+  const indent = ' '.repeat(prefix === gap ? visibleWidth(gap) : Math.min(lead.length + 2, Math.floor(columns / 2)));
+  // Words and the blanks before each: a run of blanks inside the value (`value  (origin)`) is a place to fold too.
+  const parts = line.slice(prefix.length).split(/( +)/);
+  const lines: string[] = [];
+  let current = prefix + (parts[0] ?? '');
+  for (let i = 1; i < parts.length; i += 2) {
+    const blank = parts[i]!;
+    const word = parts[i + 1] ?? '';
+    if (word === '') continue;
+    if (visibleWidth(current + blank + word) <= columns) current += blank + word;
+    else {
+      lines.push(current);
+      current = indent + word;
+    }
+  }
+  lines.push(current);
+  return lines.map((folded) => cutToWidth(folded, columns));
+}
+
+/**
  * The block as it fits `screen`, ending in "\n"; with no height known, the whole block. The list's lines are cut
  * to the width (one row each, a table stays a table); the lines above and below it are kept whole (an outage
- * message says what to do at its end) and counted in the rows they wrap to.
+ * message says what to do at its end), folded between words (foldLine) rather than wrapped by the terminal.
  */
-export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): string {
+export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): string {
   const { columns, rows } = screen;
+  const fold = (lines: readonly string[]) => (columns && columns > 0 ? lines.flatMap((line) => foldLine(line, columns)) : lines);
+  const block = { ...whole, head: fold(whole.head), tail: fold(whole.tail) };
   const cut = (line: string) => (columns && columns > 0 ? cutToWidth(line, columns) : line);
   const all = block.items.map((item) => cut(item.text));
   if (!rows || rows <= 0) return [...block.head, ...all, ...block.tail].map((line) => `${line}\n`).join('');
@@ -98,8 +164,8 @@ export function fitBlock(block: Block, screen: Screen, paint: ChalkInstance): st
   let items = all;
   if (items.length > budget) {
     const shown = new Set(keptIndexes(block.items, Math.max(0, budget - 1)));
-    const hidden = block.items.length - shown.size;
-    items = [...all.filter((_, index) => shown.has(index)), paint.dim(`… and ${hidden} more`)];
+    const hidden = block.items.filter((_, index) => !shown.has(index));
+    items = [...all.filter((_, index) => shown.has(index)), cut(paint.dim(`… and ${hidden.length} more${kindsOf(hidden)}`))];
   }
   // A window too small even for the head and tail: the top of the block, as much as fits.
   const lines = [...block.head, ...items, ...block.tail];
@@ -131,6 +197,17 @@ export function lineRows(line: string, columns: number | undefined): number {
     used += width;
   }
   return rows;
+}
+
+/** `: 7 pending, 3 testing`, the kinds of the items cut, most first; '' when they have none. */
+function kindsOf(items: readonly Item[]): string {
+  const counts = new Map<string, number>();
+  for (const item of items) if (item.kind !== undefined) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
+  if (counts.size === 0) return '';
+  return `: ${[...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, count]) => `${count} ${kind}`)
+    .join(', ')}`;
 }
 
 /** Which `count` items to show: those not settled first, then settled ones, each kind in its order. */

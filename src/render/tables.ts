@@ -3,12 +3,14 @@
 // so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import { cutToWidth, visibleWidth } from './screen-fit.js';
+import { cutStartToWidth, cutToWidth, visibleWidth } from './screen-fit.js';
 import { textWidth } from './text-width.js';
 
 export interface Column {
   header: string;
   align?: 'left' | 'right';
+  /** What the column holds, if it may be cut to fit a terminal (see Shrink). */
+  shrink?: Shrink;
 }
 
 const BORDERLESS = {
@@ -58,28 +60,89 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
 }
 
 /**
- * The table fitted to `width` columns (a terminal's; none: as it is, a pipe gets full values): the cells of column
- * `shrink` (a title) cut so that no row is wider, down to 10 columns. Cut by columns, not characters: a title in
- * Chinese takes two a character, and the header is as wide as the widest.
+ * What a column holds, when it may be cut to fit a terminal. THE WIDTH RULE of every screen: a table printed to a
+ * terminal is fitted to its width by cutting cells (between characters, by the columns they take, with "…"),
+ * never by wrapping a row; the kinds of column are cut in this order, each first down to its floor, then (if the
+ * table is still too wide) all of them again in the same order down to their header:
+ *   title (of a PR) → name (of a test or a check) → text (a reason, a setting's value) → url → path → repo → branch
+ *   → label → author → id
+ * What a person reads least exactly goes first; an id, the one thing copied from a table, goes last. A table that
+ * is still too wide (nothing left to cut) has its lines cut at the width. Columns with no kind (numbers, states,
+ * ages) are never cut. A path is cut at its start, keeping the file's name. Lines that are not tables are folded between words (screen-fit.ts, fitText). A pipe gets
+ * every value whole.
  */
-export function renderFittedTable(
+export type Shrink = 'title' | 'name' | 'text' | 'url' | 'path' | 'repo' | 'branch' | 'label' | 'author' | 'id';
+
+const SHRINK_ORDER: readonly Shrink[] = ['title', 'name', 'text', 'url', 'path', 'repo', 'branch', 'label', 'author', 'id'];
+
+/** How narrow each kind is cut in the first round: enough to tell two rows apart. */
+const FLOOR: Record<Shrink, number> = { title: 16, name: 16, text: 16, url: 20, path: 16, repo: 12, branch: 12, label: 12, author: 12, id: 13 };
+
+/**
+ * The table fitted to `width` columns (a terminal's; undefined: as it is, for a pipe), by the rule above. Cut by
+ * columns, not characters: a title in Chinese takes two a character.
+ */
+export function renderFittedTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): string {
+  return fitTable(columns, rows, paint, width).text;
+}
+
+/**
+ * The fitted table, then, if it cut ids (which nobody can copy cut), a line saying where they are whole. Each line
+ * ends in "\n".
+ */
+export function renderTableOfIds(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): string {
+  const { text, cut } = fitTable(columns, rows, paint, width);
+  return `${text}\n${cut.has('id') ? `${paint.dim('Ids cut to fit the window: --json, or a pipe (| cat), prints them whole.')}\n` : ''}`;
+}
+
+/** The fitted table, and the kinds of column it cut. */
+function fitTable(
   columns: readonly Column[],
   rows: readonly string[][],
   paint: ChalkInstance,
-  fit: { width: number | undefined; shrink: number },
-): string {
+  width: number | undefined,
+): { text: string; cut: ReadonlySet<Shrink> } {
+  const cut = new Set<Shrink>();
   const table = renderTable(columns, rows, paint);
-  if (fit.width === undefined) return table;
+  if (width === undefined || width <= 0) return { text: table, cut };
   // reduce, not Math.max(...): a queue of 100,000 PRs would pass more arguments than a call takes.
-  const over = table.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0) - fit.width;
-  const widest = rows.reduce((most, row) => Math.max(most, visibleWidth(row[fit.shrink] ?? '')), 0);
-  if (over <= 0 || widest <= 10) return table;
-  const width = Math.max(10, widest - over);
-  return renderTable(
+  const widthOf = (text: string) => text.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0);
+  let over = widthOf(table) - width;
+  if (over <= 0) return { text: table, cut };
+  const natural = columns.map((_, i) => rows.reduce((most, row) => Math.max(most, visibleWidth(row[i] ?? '')), 0));
+  const header = columns.map((column) => textWidth(column.header));
+  const target = [...natural];
+  for (const floorOf of [(kind: Shrink) => FLOOR[kind], () => 0]) {
+    for (const kind of SHRINK_ORDER) {
+      columns.forEach((column, i) => {
+        if (over <= 0 || column.shrink !== kind) return;
+        const floor = Math.max(floorOf(kind), header[i]!, 2);
+        const by = Math.min(over, target[i]! - floor);
+        if (by <= 0) return;
+        target[i]! -= by;
+        over -= by;
+        cut.add(kind);
+      });
+    }
+  }
+  const fitted = renderTable(
     columns,
-    rows.map((row) => row.map((cell, i) => (i === fit.shrink ? cutToWidth(cell, width) : cell))),
+    rows.map((row) =>
+      row.map((cell, i) => (target[i]! >= natural[i]! ? cell : (columns[i]!.shrink === 'path' ? cutStartToWidth : cutToWidth)(cell, target[i]!))),
+    ),
     paint,
   );
+  // Nothing left to cut: the lines themselves, so that none wraps.
+  return {
+    text:
+      widthOf(fitted) <= width
+        ? fitted
+        : fitted
+            .split('\n')
+            .map((line) => cutToWidth(line, width))
+            .join('\n'),
+    cut,
+  };
 }
 
 /** Aligned key/value lines with no header, for settings and single records. No trailing newline. */
@@ -88,14 +151,6 @@ export function renderPairs(pairs: ReadonlyArray<readonly [string, string]>, pai
   const table = new Table({ chars: BORDERLESS, style: NO_STYLE });
   table.push(...pairs.map(([key, value]) => [paint.dim(key), value]));
   return trimLines(table.toString());
-}
-
-/** At most `max` characters (counted in code points, so no emoji is cut in half), with "…" when cut. */
-export function truncate(text: string, max: number): string {
-  // A string is never fewer code points than UTF-16 units: most titles need no counting at all.
-  if (text.length <= max) return text;
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
 // cli-table3 pads the last column; trailing blanks are noise in a log and in diffs.

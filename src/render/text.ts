@@ -4,6 +4,7 @@
 import type { CommandResult } from '../model/result.js';
 import { makePaint } from './colors.js';
 import type { RenderContext, RenderOptions, ResultOf } from './options.js';
+import { fitText } from './screen-fit.js';
 
 type Kind = CommandResult['kind'];
 type View<K extends Kind> = (result: ResultOf<K>, ctx: RenderContext) => string;
@@ -61,8 +62,18 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   testRuns: async () => (await import('./views/entries.js')).renderTestRuns,
 };
 
-/** The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). */
+/**
+ * The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). On a
+ * terminal it fits the width: each view fits its tables, and what is left over is folded between words here
+ * (text for another program aside).
+ */
 export async function renderText(result: CommandResult, options: RenderOptions): Promise<string> {
   const view = (await VIEWS[result.kind]()) as View<Kind>;
-  return view(result, { paint: makePaint(options.color), now: options.now, ...(options.screen && { screen: options.screen }) });
+  const text = view(result, { paint: makePaint(options.color), now: options.now, ...(options.screen && { screen: options.screen }) });
+  return isForTools(result) ? text : fitText(text, options.screen?.columns);
+}
+
+/** Text for another program (the exposition of --raw, Graphviz or Mermaid): as it is, a fold would change it. */
+function isForTools(result: CommandResult): boolean {
+  return (result.kind === 'metrics' && result.raw) || (result.kind === 'queueGraph' && result.format !== 'text');
 }

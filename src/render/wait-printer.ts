@@ -36,5 +36,9 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
 function waitBlock(prs: readonly PrSighting[], ctx: RenderContext): Block {
   const lines = linesOf(renderWaitLines(prs, ctx));
   const perPr = lines.length === prs.length;
-  return { head: [], items: lines.map((text, i) => ({ text, settled: perPr && prs[i]!.status !== 'waiting' })), tail: [] };
+  return {
+    head: [],
+    items: lines.map((text, i) => ({ text, settled: perPr && prs[i]!.status !== 'waiting', kind: perPr ? prs[i]!.pullRequest?.state : undefined })),
+    tail: [],
+  };
 }

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv } from '../support/cli.js';
 import { mq, startMq, useSandbox } from '../support/in-process.js';
 import { Emulator } from '../terminal/emulator.js';
+import { visibleWidth } from '../../src/render/screen-fit.js';
+import { seedWide, wideCommands } from '../support/wide-sandbox.js';
 
 const fixture = useSandbox();
 const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
@@ -122,20 +124,69 @@ describe('wait on 30 PRs on a terminal (80×24)', () => {
     await emulator.until(/… and 8 more/);
     const first = emulator.scrollback();
     expect(first).toBeLessThanOrEqual(1);
-    for (const [seconds, merged] of [
-      [350, 3],
-      [300, 6],
-      [300, 9],
+    // The last line says what the PRs not shown are: the merged ones go first, then those waiting longest.
+    for (const [seconds, merged, hidden] of [
+      [350, 3, '5 pending, 3 merged'],
+      [300, 6, '6 merged, 2 pending'],
+      [300, 9, '8 merged'],
     ] as const) {
       await advance(seconds);
       waiting.step();
-      await emulator.until((screen) => (screen.match(/position \d+/g) ?? []).length === Math.min(22, 30 - merged));
+      await emulator.until(
+        (screen) => screen.includes(`… and 8 more: ${hidden}`) && (screen.match(/position +\d+/g) ?? []).length === Math.min(22, 30 - merged),
+      );
       expect(emulator.scrollback()).toBe(first);
       const lines = emulator.screen().split('\n');
       expect(lines.length).toBeLessThanOrEqual(24);
-      expect(lines.at(-1)).toBe('… and 8 more');
+      expect(lines.at(-1)).toBe(`… and 8 more: ${hidden}`);
     }
     waiting.interrupt();
     expect(await waiting.code).toBe(130);
+  });
+});
+
+describe('every command on a terminal 60, 80 and 200 columns wide, against PRs with long authors, CJK titles, long checks', () => {
+  /** The lines mq wrote, its escape codes (colours, cursor moves, erases) left out: what takes room on a row. */
+  const linesOf = (written: string) =>
+    written
+      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+      .split(/\r?\n/)
+      .flatMap((line) => line.split('\r'));
+
+  it('no line is wider than the window; a pipe gets every value whole', { timeout: 240_000 }, async () => {
+    const wide = await seedWide(fixture, 'screens-wide');
+    const over: string[] = [];
+    const cut: string[] = [];
+    for (const command of wideCommands(wide.runId)) {
+      const env = wide[command.api];
+      for (const columns of [60, 80, 200]) {
+        const emulator = new Emulator(columns, 24);
+        await startMq(command.args, { env, stdout: emulator.stdout() }).finish();
+        for (const line of linesOf(emulator.written)) {
+          if (visibleWidth(line) > columns) over.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
+        }
+      }
+      const piped = await mq(command.args, { env });
+      for (const value of command.whole ?? []) if (!piped.stdout.includes(value)) cut.push(`mq ${command.args.join(' ')}: ${value}`);
+    }
+    expect(over).toEqual([]);
+    expect(cut).toEqual([]);
+  });
+});
+
+describe('text for another program on a terminal', () => {
+  it('is printed as a pipe gets it, never folded: queue graph --format dot|mermaid, metrics --raw', { timeout: 60_000 }, async () => {
+    const wide = await seedWide(fixture, 'screens-tools');
+    for (const args of [
+      ['queue', 'graph', '--format', 'dot'],
+      ['queue', 'graph', '--format', 'mermaid'],
+      ['metrics', '--raw'],
+    ]) {
+      const emulator = new Emulator(40, 24);
+      expect(await startMq(args, { env: wide.v2, stdout: emulator.stdout() }).finish()).toMatchObject({ code: 0 });
+      const piped = await mq(args, { env: wide.v2 });
+      expect(piped.stdout.split('\n').some((line) => line.length > 40)).toBe(true);
+      expect(emulator.written.replace(/\r\n/g, '\n')).toBe(piped.stdout);
+    }
   });
 });

@@ -117,9 +117,15 @@ describe('renderText: metrics', () => {
     const text = await renderText({ kind: 'metrics', raw: false, samples: parsePrometheus(EXPOSITION) }, PLAIN);
     expect(text).toBe(
       [
-        'REPO      BRANCH  QUEUE      DEPTH  AWAITING  TESTING  MERGED 1H  FAILED 1H  CANCELLED 1H  RESTARTS 1H',
-        'acme/app  main    main           3         1        2         12          2             1            4',
-        'acme/app  main    bisection      0         -        -          -          -             -            -',
+        'Now:',
+        'REPO      BRANCH  QUEUE      DEPTH  AWAITING  TESTING',
+        'acme/app  main    main           3         1        2',
+        'acme/app  main    bisection      0         -        -',
+        '',
+        'Over the last hour:',
+        'REPO      BRANCH  QUEUE      MERGED  FAILED  CANCELLED  RESTARTS',
+        'acme/app  main    main           12       2          1         4',
+        'acme/app  main    bisection       -       -          -         -',
         '',
         'Durations over the last hour:',
         'REPO      BRANCH  QUEUE  DURATION                    COUNT     MEAN',

@@ -25,7 +25,7 @@ const SETTINGS = [
 ].join('\n');
 
 describe('renderText: queue', () => {
-  it('prints the settings, then the enqueued pull requests in order', async () => {
+  it('prints the settings, then the enqueued pull requests in order, each title whole (a pipe is not cut)', async () => {
     const text = await renderText(
       {
         kind: 'queue',
@@ -42,10 +42,10 @@ describe('renderText: queue', () => {
     expect(text).toBe(
       `${SETTINGS}\n\n` +
         'Enqueued pull requests (3):\n' +
-        '#  PR     TITLE                                               AUTHOR  STATE      PRIORITY      IN STATE\n' +
-        '1  #42    Add retries to the client                           alice   testing    urgent (0)         42s\n' +
-        '2  #7     Fix flake                                           bob     pending    medium (100)        3h\n' +
-        `3  #1234  ${'x'.repeat(49)}…  alice   not_ready  medium (100)        2d\n`,
+        `#  PR     TITLE${' '.repeat(77)}AUTHOR  STATE      PRIORITY      IN STATE\n` +
+        `1  #42    Add retries to the client${' '.repeat(57)}alice   testing    urgent (0)         42s\n` +
+        `2  #7     Fix flake${' '.repeat(73)}bob     pending    medium (100)        3h\n` +
+        `3  #1234  ${'x'.repeat(80)}  alice   not_ready  medium (100)        2d\n`,
     );
     expect(text).not.toContain(ESC);
   });

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { safeLine } from '../../src/render/sanitize.js';
 import { visibleWidth } from '../../src/render/screen-fit.js';
-import { renderTable, truncate, type Column } from '../../src/render/tables.js';
+import { renderTable, type Column } from '../../src/render/tables.js';
 
 /** The table as cli-table3 draws it, borderless, with trailing blanks trimmed: what renderTable used to return. */
 function byCliTable3(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
@@ -86,14 +86,5 @@ describe('one measure for tables and live lines', () => {
       { numRuns: 300 },
     );
     expect(visibleWidth(renderTable([{ header: 'TITLE' }, { header: 'X' }], [['修复登录 🙂 e\u0301', 'x']], paint).split('\n')[1]!)).toBe(16);
-  });
-});
-
-describe('truncate', () => {
-  it('cuts by code points, never inside a surrogate pair', () => {
-    expect(truncate('abc', 3)).toBe('abc');
-    expect(truncate('abcd', 3)).toBe('ab…');
-    expect(truncate('🙂🙂🙂', 3)).toBe('🙂🙂🙂');
-    expect(truncate('🙂🙂🙂🙂', 3)).toBe('🙂🙂…');
   });
 });

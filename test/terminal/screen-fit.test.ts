@@ -41,10 +41,11 @@ describe('fitting a block to the window', () => {
     expect(fitBlock({ head: ['x'.repeat(300)], items: [], tail: [] }, { columns: 80, rows: 2 }, plain)).toBe(`${'x'.repeat(79)}…\n`);
   });
 
-  it('keeps a long line above or below the list whole, counting the rows it wraps to', () => {
+  it('keeps a long line above or below the list whole, folded between words rather than wrapped', () => {
     const outage = `! ${'unreachable '.repeat(10)}still checking`;
     const text = fitBlock({ head: [], items: items(30), tail: [outage] }, { columns: 80, rows: 10 }, plain);
-    expect(text.split('\n').slice(0, -1)).toEqual(['#1', '#2', '#3', '#4', '#5', '#6', '… and 24 more', outage]);
+    const folded = [`! ${'unreachable '.repeat(5)}unreachable`, `  ${'unreachable '.repeat(4)}still checking`];
+    expect(text.split('\n').slice(0, -1)).toEqual(['#1', '#2', '#3', '#4', '#5', '#6', '… and 24 more', ...folded]);
   });
 });
 

@@ -220,13 +220,13 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     expect(stopped).toMatch(/· 6 pull requests: 3 testing, 3 pending\n[\s\S]*\nmq: interrupted\n\[exit 130\]$/);
   });
 
-  it('at 80×24, wait on 30 PRs keeps 23 lines in place with "… and 8 more"; the scrollback does not grow', async () => {
+  it('at 80×24, wait on 30 PRs keeps 23 lines in place with "… and 8 more: 8 pending"; the scrollback does not grow', async () => {
     const env = await freshQueue();
     await mq(['queue', 'update', '--concurrency', '3'], { env });
     const prs = Array.from({ length: 30 }, (_, i) => String(301 + i));
     await mq(['submit', ...prs], { env });
     terminal = new Terminal(['wait', ...prs, '--interval', '1s'], env, { columns: 80, rows: 24 });
-    const first = await terminal.until(/^… and 8 more$/m);
+    const first = await terminal.until(/^… and 8 more: 8 pending$/m);
     expect(first.split('\n')).toHaveLength(23);
     const history = terminal.scrollback();
     for (const [seconds, merged] of [
@@ -234,7 +234,7 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
       [300, 6],
     ] as const) {
       await advance(seconds);
-      await terminal.until((screen) => (screen.match(/position \d+/g) ?? []).length === Math.min(22, 30 - merged));
+      await terminal.until((screen) => (screen.match(/position +\d+/g) ?? []).length === Math.min(22, 30 - merged));
       expect(terminal.scrollback()).toBe(history);
     }
     terminal.resize(200, 50);

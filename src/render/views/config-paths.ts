@@ -1,7 +1,7 @@
 // `mq config path`: the project and user config files, each with whether mq reads it or where init would write it.
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { renderFittedTable } from '../tables.js';
 
 /** How the project file was found: named by --config or its variable, or the search. */
 function found(namedBy: string): string {
@@ -16,5 +16,7 @@ export function renderConfigPaths(result: ResultOf<'configPaths'>, ctx: RenderCo
     ['user', safeLine(result.user.path), result.user.exists ? 'read' : missing('mq config init --user')],
     ...result.ignored.map((path) => ['ignored', safeLine(path), paint.yellow('not loaded: mq runs no config code')]),
   ];
-  return `${renderTable([{ header: 'FILE' }, { header: 'PATH' }, { header: 'STATUS' }], rows, paint)}\n`;
+  // The status is a hint of what to run: the path gives way first, keeping the file's name.
+  const columns = [{ header: 'FILE' }, { header: 'PATH', shrink: 'path' as const }, { header: 'STATUS' }];
+  return `${renderFittedTable(columns, rows, paint, ctx.screen?.columns)}\n`;
 }

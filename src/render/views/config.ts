@@ -2,14 +2,15 @@
 import type { ConfigEntry } from '../../model/result.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { renderFittedTable } from '../tables.js';
 
 export function renderConfig(entries: readonly ConfigEntry[], files: readonly string[], ctx: RenderContext): string {
   const { paint } = ctx;
-  const table = renderTable(
-    [{ header: 'KEY' }, { header: 'VALUE' }, { header: 'ORIGIN' }],
+  const table = renderFittedTable(
+    [{ header: 'KEY' }, { header: 'VALUE', shrink: 'text' }, { header: 'ORIGIN', shrink: 'label' }],
     entries.map((entry) => [safeLine(entry.key), entry.value === undefined ? paint.dim('(not set)') : safeLine(entry.value), safeLine(entry.origin)]),
     paint,
+    ctx.screen?.columns,
   );
   const read = files.length === 0 ? 'Config files read: none' : `${paint.bold('Config files read:')}\n${files.map((file) => `  ${safeLine(file)}`).join('\n')}`;
   return `${table}\n\n${read}\n`;

@@ -3,19 +3,36 @@ import { paintState } from '../colors.js';
 import { formatAgo } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { renderTableOfIds, type Column } from '../tables.js';
 
-/** A table of TIME, STATE, REASON, ACTOR, RUN; "-" where the service says nothing (the queue's own doing). */
+/**
+ * A table of TIME, STATE, REASON, ACTOR, RUN; "-" where the service says nothing (the queue's own doing). On a
+ * terminal the time is to the second in UTC without its "T…Z" (19 columns, not 24) and the run id is cut as
+ * the width rule says (tables.ts); a pipe gets both whole.
+ */
 export function renderHistory(result: ResultOf<'history'>, ctx: RenderContext): string {
   if (result.timeline.length === 0) return `#${result.prNumber} has never been in a queue.\n`;
   const rows = result.timeline.map((change) => [
-    safeLine(change.timestamp),
+    ctx.screen ? shortTime(safeLine(change.timestamp)) : safeLine(change.timestamp),
     paintState(ctx.paint, change.state),
     change.reason === null ? '-' : safeLine(change.reason),
     change.actor === null ? '-' : safeLine(change.actor.gitHubLogin ?? change.actor.trunkUserId ?? '-'),
     change.testRunId === null ? '-' : safeLine(change.testRunId),
   ]);
-  return `${renderTable([{ header: 'TIME' }, { header: 'STATE' }, { header: 'REASON' }, { header: 'ACTOR' }, { header: 'RUN' }], rows, ctx.paint)}\n`;
+  const columns: Column[] = [
+    { header: ctx.screen ? 'TIME (UTC)' : 'TIME' },
+    { header: 'STATE' },
+    { header: 'REASON', shrink: 'text' },
+    { header: 'ACTOR', shrink: 'author' },
+    { header: 'RUN', shrink: 'id' },
+  ];
+  return renderTableOfIds(columns, rows, ctx.paint, ctx.screen?.columns);
+}
+
+/** `2026-01-01 00:05:20` for `2026-01-01T00:05:20.000Z`; anything else as it came. */
+function shortTime(timestamp: string): string {
+  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?Z$/.exec(timestamp);
+  return match ? `${match[1]} ${match[2]}` : timestamp;
 }
 
 const MORE_RUNS = 'More runs are available: raise --limit, or narrow with --status or --since.';
@@ -29,7 +46,11 @@ export function renderTestRuns(result: ResultOf<'testRuns'>, ctx: RenderContext)
     formatAgo(run.createdAt, ctx.now),
     run.testedPullRequests.map((pr) => `#${pr.prNumber}`).join(' '),
   ]);
-  const table = renderTable([{ header: 'ID' }, { header: 'STATUS' }, { header: 'CREATED' }, { header: 'PRS TESTED' }], rows, ctx.paint);
-  const more = result.nextCursor ? `\n${ctx.paint.dim(MORE_RUNS)}` : '';
-  return `${table}${more}\n`;
+  const table = renderTableOfIds(
+    [{ header: 'ID', shrink: 'id' }, { header: 'STATUS' }, { header: 'CREATED' }, { header: 'PRS TESTED', shrink: 'label' }],
+    rows,
+    ctx.paint,
+    ctx.screen?.columns,
+  );
+  return `${table}${result.nextCursor ? `${ctx.paint.dim(MORE_RUNS)}\n` : ''}`;
 }

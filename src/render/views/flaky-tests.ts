@@ -4,7 +4,7 @@ import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { formatAgo, yesNo } from '../fields.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { renderTableOfIds } from '../tables.js';
 import { formatRate } from './test-details.js';
 
 const NONE = {
@@ -20,8 +20,14 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
   const ticket = (test: { ticket?: { html_url: string } }) => (test.ticket ? safeLine(test.ticket.html_url) : '-');
   switch (result.list) {
     case 'quarantined':
-      return `${renderTable(
-        [{ header: 'ID' }, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: 'NAME' }, { header: 'FILE' }],
+      return renderTableOfIds(
+        [
+          { header: 'ID', shrink: 'id' },
+          { header: 'STATUS' },
+          { header: 'QUARANTINED' },
+          { header: 'NAME', shrink: 'name' },
+          { header: 'FILE', shrink: 'path' },
+        ],
         result.tests.map((test) => [
           safeLine(test.test_case_id),
           paintState(paint, test.status),
@@ -30,7 +36,8 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           test.file === null ? '-' : safeLine(test.file),
         ]),
         paint,
-      )}\n`;
+        ctx.screen?.columns,
+      );
     default: {
       // The two lists differ only in what they measure: PRs impacted, or the failure rate in the last 24h.
       const measure =
@@ -38,18 +45,19 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           ? { header: 'FAILS (24H)', cells: result.tests.map((test) => formatRate(test.failure_rate_last_24h)) }
           : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
       const tests: readonly UnhealthyTest[] = result.tests;
-      return `${renderTable(
+      return renderTableOfIds(
         [
-          { header: 'ID' },
+          { header: 'ID', shrink: 'id' },
           { header: 'STATUS' },
           { header: 'QUARANTINED' },
           { header: measure.header, align: 'right' },
-          { header: 'NAME' },
-          { header: 'TICKET' },
+          { header: 'NAME', shrink: 'name' },
+          { header: 'TICKET', shrink: 'url' },
         ],
         tests.map((test, i) => [safeLine(test.id), paintState(paint, test.status.value), yesNo(test.quarantined), measure.cells[i]!, name(test), ticket(test)]),
         paint,
-      )}\n`;
+        ctx.screen?.columns,
+      );
     }
   }
 }

@@ -1,4 +1,4 @@
-// `mq metrics`: the exposition as tables — one row per queue of gauges and last-hour counts, one row per
+// `mq metrics`: the exposition as tables — one row per queue of gauges, one of last-hour counts, one row per
 // duration histogram — then every series the summary does not know, listed as written rather than dropped.
 import { formatDuration } from '../durations.js';
 import { formatNumber } from '../fields.js';
@@ -6,7 +6,7 @@ import { type HistogramKey, HISTOGRAMS, histogramMean, summarizeMetrics } from '
 import type { MetricSample } from '../../model/prometheus.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { renderFittedTable, type Column } from '../tables.js';
 
 const HISTOGRAM_TITLES: Record<HistogramKey, string> = {
   wait: 'wait (admitted to testing)',
@@ -23,7 +23,8 @@ export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): 
   if (queues.length === 0 && others.length === 0) return 'No metrics reported.\n';
 
   const sections: string[] = [];
-  const queueColumns = [{ header: 'REPO' }, { header: 'BRANCH' }, { header: 'QUEUE' }];
+  const queueColumns: Column[] = [{ header: 'REPO', shrink: 'repo' }, { header: 'BRANCH', shrink: 'branch' }, { header: 'QUEUE' }];
+  const width = ctx.screen?.columns;
   const cell = (value: number | undefined): string => (value === undefined ? '-' : formatNumber(value));
   const queueCells = (queue: (typeof queues)[number]): string[] => [
     safeLine(queue.repo) || '-',
@@ -33,30 +34,21 @@ export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): 
 
   if (queues.length > 0) {
     const right = (header: string) => ({ header, align: 'right' as const });
+    // Two tables, what the queues hold now and what they did in the last hour: as one, its ten columns took
+    // more than 100, wider than a terminal of 80.
     sections.push(
-      renderTable(
-        [
-          ...queueColumns,
-          right('DEPTH'),
-          right('AWAITING'),
-          right('TESTING'),
-          right('MERGED 1H'),
-          right('FAILED 1H'),
-          right('CANCELLED 1H'),
-          right('RESTARTS 1H'),
-        ],
-        queues.map((queue) => [
-          ...queueCells(queue),
-          cell(queue.depth),
-          cell(queue.awaitingMergeability),
-          cell(queue.testing),
-          cell(queue.merged),
-          cell(queue.failed),
-          cell(queue.cancelled),
-          cell(queue.restarts),
-        ]),
+      `${paint.bold('Now:')}\n${renderFittedTable(
+        [...queueColumns, right('DEPTH'), right('AWAITING'), right('TESTING')],
+        queues.map((queue) => [...queueCells(queue), cell(queue.depth), cell(queue.awaitingMergeability), cell(queue.testing)]),
         paint,
-      ),
+        width,
+      )}`,
+      `${paint.bold('Over the last hour:')}\n${renderFittedTable(
+        [...queueColumns, right('MERGED'), right('FAILED'), right('CANCELLED'), right('RESTARTS')],
+        queues.map((queue) => [...queueCells(queue), cell(queue.merged), cell(queue.failed), cell(queue.cancelled), cell(queue.restarts)]),
+        paint,
+        width,
+      )}`,
     );
 
     const durationRows = queues.flatMap((queue) =>
@@ -70,10 +62,11 @@ export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): 
     );
     if (durationRows.length > 0) {
       sections.push(
-        `${paint.bold('Durations over the last hour:')}\n${renderTable(
-          [...queueColumns, { header: 'DURATION' }, { header: 'COUNT', align: 'right' }, { header: 'MEAN', align: 'right' }],
+        `${paint.bold('Durations over the last hour:')}\n${renderFittedTable(
+          [...queueColumns, { header: 'DURATION', shrink: 'label' }, { header: 'COUNT', align: 'right' }, { header: 'MEAN', align: 'right' }],
           durationRows,
           paint,
+          width,
         )}`,
       );
     }

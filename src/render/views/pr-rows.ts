@@ -4,13 +4,17 @@ import { paintState } from '../colors.js';
 import { formatPriority } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { truncate, type Column } from '../tables.js';
-
-/** Titles longer than this are cut in tables; `mq status <pr>` shows a title whole. */
-export const TITLE_WIDTH = 50;
+import type { Column } from '../tables.js';
 
 export function prColumns(ageHeader: string): Column[] {
-  return [{ header: 'PR' }, { header: 'TITLE' }, { header: 'AUTHOR' }, { header: 'STATE' }, { header: 'PRIORITY' }, { header: ageHeader, align: 'right' }];
+  return [
+    { header: 'PR' },
+    { header: 'TITLE', shrink: 'title' },
+    { header: 'AUTHOR', shrink: 'author' },
+    { header: 'STATE' },
+    { header: 'PRIORITY' },
+    { header: ageHeader, align: 'right' },
+  ];
 }
 
 /**
@@ -31,7 +35,7 @@ export function prRows(
   return prs.map((pr, index) => [
     ...(cells.lead?.(index) ?? []),
     `#${pr.prNumber}`,
-    truncate(safeLine(pr.prTitle), TITLE_WIDTH),
+    safeLine(pr.prTitle),
     safeLine(pr.prAuthor),
     state(pr.state),
     formatPriority(pr.priorityName, pr.priorityValue),

@@ -1,8 +1,8 @@
-// `mq list`: the history and filters view, one row per PR.
+// `mq list`: the history and filters view, one row per PR, fitted to a terminal (titles, then authors, cut); whole in a pipe.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import { formatAgo } from '../fields.js';
 import type { RenderContext } from '../options.js';
-import { renderTable } from '../tables.js';
+import { renderFittedTable } from '../tables.js';
 import { prColumns, prRows } from './pr-rows.js';
 
 // The command pages up to --limit; a cursor left over means the service holds more.
@@ -12,7 +12,7 @@ export function renderPullRequests(prs: readonly EnqueuedPullRequest[], nextCurs
   const body =
     prs.length === 0
       ? 'No pull requests found.'
-      : renderTable(prColumns('CHANGED'), prRows(prs, { age: (pr) => formatAgo(pr.stateChangedAt, ctx.now) }, ctx), ctx.paint);
+      : renderFittedTable(prColumns('CHANGED'), prRows(prs, { age: (pr) => formatAgo(pr.stateChangedAt, ctx.now) }, ctx), ctx.paint, ctx.screen?.columns);
   const more = nextCursor ? `\n${ctx.paint.dim(MORE_AVAILABLE)}` : '';
   return `${body}${more}\n`;
 }

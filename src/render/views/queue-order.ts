@@ -6,19 +6,19 @@ import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { onOff } from '../fields.js';
 import { safeLine } from '../sanitize.js';
-import { renderFittedTable, truncate, type Column } from '../tables.js';
-import { TITLE_WIDTH } from './pr-rows.js';
+import { renderFittedTable, type Column } from '../tables.js';
 
 export function renderQueueOrder(result: ResultOf<'queueOrder'>, ctx: RenderContext): string {
   return `${orderText(result.order, ctx)}\n`;
 }
 
-const title = (pr: PullRequestRef) => truncate(safeLine(pr.prTitle), TITLE_WIDTH);
+const title = (pr: PullRequestRef) => safeLine(pr.prTitle);
+const TITLE: Column = { header: 'TITLE', shrink: 'title' };
 export const refList = (prs: readonly PullRequestRef[]) => prs.map((pr) => `#${pr.prNumber}`).join(', ');
 
 export function orderText(order: QueueOrder, ctx: RenderContext): string {
   const { paint } = ctx;
-  // On a terminal, titles are cut so that every row fits its width; a pipe gets them whole (up to TITLE_WIDTH).
+  // On a terminal, titles are cut so that every row fits its width; a pipe gets them whole.
   const width = ctx.screen?.columns;
   const head = [
     `${paint.dim('state')} ${paintState(paint, order.queueState)}`,
@@ -39,7 +39,7 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
       ]),
     );
     sections.push(
-      `${paint.bold(`Batches with a run (${order.batches.length}):`)}\n${renderFittedTable([{ header: 'BATCH' }, { header: 'STATE' }, { header: 'PR' }, { header: 'TITLE' }], rows, paint, { width, shrink: 3 })}`,
+      `${paint.bold(`Batches with a run (${order.batches.length}):`)}\n${renderFittedTable([{ header: 'BATCH' }, { header: 'STATE' }, { header: 'PR' }, TITLE], rows, paint, width)}`,
     );
   }
 
@@ -51,16 +51,14 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
   if (held.length > 0) {
     const rows = held.map((item) => [`#${item.pullRequest.prNumber}`, title(item.pullRequest), refList(item.heldBy ?? [])]);
     sections.push(
-      `${paint.bold(`Held behind a failure (${held.length}):`)}\n${renderFittedTable([{ header: 'PR' }, { header: 'TITLE' }, { header: 'HELD BY' }], rows, paint, { width, shrink: 1 })}`,
+      `${paint.bold(`Held behind a failure (${held.length}):`)}\n${renderFittedTable([{ header: 'PR' }, TITLE, { header: 'HELD BY' }], rows, paint, width)}`,
     );
   }
   if (order.awaitingAdmissionTotal > 0) {
     const shown = order.awaitingAdmission.length;
     const count = shown < order.awaitingAdmissionTotal ? `${shown} of ${order.awaitingAdmissionTotal}` : String(shown);
     const rows = order.awaitingAdmission.map((pr) => [`#${pr.prNumber}`, title(pr)]);
-    sections.push(
-      `${paint.bold(`Awaiting admission (${count}):`)}\n${renderFittedTable([{ header: 'PR' }, { header: 'TITLE' }], rows, paint, { width, shrink: 1 })}`,
-    );
+    sections.push(`${paint.bold(`Awaiting admission (${count}):`)}\n${renderFittedTable([{ header: 'PR' }, TITLE], rows, paint, width)}`);
   }
   if (order.batches.length === 0 && order.pending.length === 0 && order.awaitingAdmissionTotal === 0) sections.push('No pull requests waiting or testing.');
   else if (order.pending.some((item) => item.directlyAhead === null)) {
@@ -78,7 +76,7 @@ function pendingTable(items: readonly OrderedPending[], ctx: RenderContext): str
   const columns: Column[] = [
     { header: '#', align: 'right' },
     { header: 'PR' },
-    { header: 'TITLE' },
+    TITLE,
     ...(withState ? [{ header: 'STATE' }] : []),
     ...(withBatch ? [{ header: 'BATCH', align: 'right' as const }] : []),
     ...(withAhead ? [{ header: 'WAITS ON' }] : []),
@@ -91,5 +89,5 @@ function pendingTable(items: readonly OrderedPending[], ctx: RenderContext): str
     ...(withBatch ? [item.predictedBatch === null ? '' : String(item.predictedBatch)] : []),
     ...(withAhead ? [item.directlyAhead === null || item.directlyAhead.length === 0 ? paint.dim('-') : refList(item.directlyAhead)] : []),
   ]);
-  return renderFittedTable(columns, rows, paint, { width: ctx.screen?.columns, shrink: 2 });
+  return renderFittedTable(columns, rows, paint, ctx.screen?.columns);
 }

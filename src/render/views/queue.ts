@@ -82,20 +82,25 @@ export function queueBlock(queue: Queue, ctx: RenderContext, options: QueueViewO
   const prs = queue.enqueuedPullRequests;
   const settings = options.allSettings ? linesOf(renderQueueSettings(queue, ctx)) : settingsSummary(queue, ctx);
   const tail = ['', ...settings];
-  if (prs.length === 0) return { head: [stateLine(queue, ctx), '', 'No pull requests in the queue.'], items: [], tail };
+  if (prs.length === 0) return { head: [...stateLines(queue, ctx), '', 'No pull requests in the queue.'], items: [], tail };
   const [header = '', ...rows] = renderEnqueued(prs, ctx, ctx.screen?.columns).split('\n');
-  return { head: [stateLine(queue, ctx), '', header], items: rows.map((text) => ({ text })), tail };
+  return { head: [...stateLines(queue, ctx), '', header], items: rows.map((text, i) => ({ text, kind: prs[i]!.state })), tail };
 }
 
-/** `state running · branch main · 12 pull requests: 2 testing, 10 pending` */
-function stateLine(queue: Queue, ctx: RenderContext): string {
+/**
+ * `state running · branch main · 12 pull requests: 2 testing, 10 pending`; on a terminal too narrow for it, folded
+ * between the counts (never inside one), the rest under the first.
+ */
+function stateLines(queue: Queue, ctx: RenderContext): string[] {
   const { paint } = ctx;
   const prs = queue.enqueuedPullRequests;
   const counts = new Map<string | undefined, number>();
   for (const pr of prs) counts.set(pr.state, (counts.get(pr.state) ?? 0) + 1);
-  const byState = [...counts].map(([state, count]) => `${count} ${paintState(paint, state)}`).join(', ');
-  const total = `${prs.length} pull request${prs.length === 1 ? '' : 's'}${prs.length === 0 ? '' : `: ${byState}`}`;
-  return [`${paint.dim('state')} ${paintState(paint, queue.state)}`, `${paint.dim('branch')} ${safeLine(queue.branch)}`, total].join(' · ');
+  const byState = [...counts].map(([state, count], i) => `${count} ${paintState(paint, state)}${i < counts.size - 1 ? ',' : ''}`);
+  const total = `${prs.length} pull request${prs.length === 1 ? '' : 's'}${prs.length === 0 ? '' : ':'}`;
+  const head = [`${paint.dim('state')} ${paintState(paint, queue.state)}`, `${paint.dim('branch')} ${safeLine(queue.branch)}`, total].join(' · ');
+  const [first = head, ...rest] = packed([head, ...byState], (ctx.screen?.columns ?? Number.POSITIVE_INFINITY) - 2, ' ');
+  return [first, ...rest.map((line) => `  ${line}`)];
 }
 
 /** The settings that shape what the queue does next, packed into as few lines as the width allows. */
@@ -116,15 +121,15 @@ function settingsSummary(queue: Queue, ctx: RenderContext): string[] {
   ];
   const label = 'settings  ';
   const width = Math.max(40, (ctx.screen?.columns ?? 80) - label.length);
-  return packed(pairs, width).map((line, index) => `${index === 0 ? `${paint.dim('settings')}  ` : ' '.repeat(label.length)}${line}`);
+  return packed(pairs, width, ' · ').map((line, index) => `${index === 0 ? `${paint.dim('settings')}  ` : ' '.repeat(label.length)}${line}`);
 }
 
-/** Pieces joined by " · " into lines no wider than `width` (a piece wider than that alone on its line). */
-function packed(pieces: readonly string[], width: number): string[] {
+/** Pieces joined by `separator` into lines no wider than `width` (a piece wider than that alone on its line). */
+function packed(pieces: readonly string[], width: number, separator: string): string[] {
   const lines: string[] = [];
   let line = '';
   for (const piece of pieces) {
-    const joined = line === '' ? piece : `${line} · ${piece}`;
+    const joined = line === '' ? piece : `${line}${separator}${piece}`;
     if (line !== '' && visibleWidth(joined) > width) {
       lines.push(line);
       line = piece;
@@ -134,12 +139,9 @@ function packed(pieces: readonly string[], width: number): string[] {
   return lines;
 }
 
-/** The PR table; given a width, its titles are cut further so that a row fits it (renderFittedTable). */
+/** The PR table; given a width, fitted to it (renderFittedTable: titles first, then authors). */
 function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext, columns?: number): string {
   const columnsOf = [{ header: '#', align: 'right' as const }, ...prColumns('IN STATE')];
   const rows = prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx);
-  return renderFittedTable(columnsOf, rows, ctx.paint, { width: columns, shrink: TITLE });
+  return renderFittedTable(columnsOf, rows, ctx.paint, columns);
 }
-
-/** Where the title is in a row: after the position and the PR number. */
-const TITLE = 2;

@@ -6,11 +6,17 @@ import { formatDuration } from '../durations.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { queueName } from '../queue-actions.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { renderFittedTable, type Column } from '../tables.js';
 
 export function renderQueues(result: ResultOf<'queues'>, ctx: RenderContext): string {
   if (result.queues.length === 0) return 'No queues in this organization.\n';
-  const columns = [{ header: 'REPOSITORY' }, { header: 'BRANCH' }, { header: 'STATE' }, { header: 'MODE' }, { header: 'PRS', align: 'right' as const }];
+  const columns: Column[] = [
+    { header: 'REPOSITORY', shrink: 'repo' },
+    { header: 'BRANCH', shrink: 'branch' },
+    { header: 'STATE' },
+    { header: 'MODE' },
+    { header: 'PRS', align: 'right' },
+  ];
   const rows = result.queues.map((queue) => [
     safeLine(shortRepo(queue.repo)),
     safeLine(queue.branch),
@@ -18,7 +24,7 @@ export function renderQueues(result: ResultOf<'queues'>, ctx: RenderContext): st
     safeLine(queue.mode),
     queue.pullRequests === null ? ctx.paint.dim('?') : String(queue.pullRequests),
   ]);
-  return `${renderTable(columns, rows, ctx.paint)}\n`;
+  return `${renderFittedTable(columns, rows, ctx.paint, ctx.screen?.columns)}\n`;
 }
 
 const DONE = { pause: 'paused', resume: 'resumed', drain: 'draining' } as const;

@@ -7,7 +7,7 @@ import { formatDuration } from '../durations.js';
 import type { Estimate } from '../../model/metrics.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderTable } from '../tables.js';
+import { renderFittedTable, renderTable } from '../tables.js';
 
 const BAR_WIDTH = 40;
 
@@ -38,10 +38,11 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
     sections.push(
       stats.byAuthor.length === 0
         ? `${paint.bold('By author:')} no PR concluded in the window.`
-        : `${paint.bold('By author:')}\n${renderTable(
-            [{ header: 'AUTHOR' }, right('PRS'), right('MERGED'), right('FAILED'), right('CANCELLED'), right('MERGE RATE')],
+        : `${paint.bold('By author:')}\n${renderFittedTable(
+            [{ header: 'AUTHOR', shrink: 'author' }, right('PRS'), right('MERGED'), right('FAILED'), right('CANCELLED'), right('MERGE RATE')],
             stats.byAuthor.map(({ author, counts: c, rates: r }) => [safeLine(author), ...authorCells(c, r)]),
             paint,
+            ctx.screen?.columns,
           )}`,
     );
   }

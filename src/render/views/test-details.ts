@@ -5,7 +5,7 @@ import { ageSince } from '../durations.js';
 import { formatAgo, formatList, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderPairs, renderTable } from '../tables.js';
+import { renderFittedTable, renderPairs } from '../tables.js';
 
 export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
   const { paint } = ctx;
@@ -28,14 +28,15 @@ export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
   const failuresSection =
     failures.length === 0
       ? ''
-      : `\n\n${paint.bold('Most common failures:')}\n${renderTable(
-          [{ header: 'COUNT', align: 'right' }, { header: 'LAST' }, { header: 'SUMMARY' }],
+      : `\n\n${paint.bold('Most common failures:')}\n${renderFittedTable(
+          [{ header: 'COUNT', align: 'right' }, { header: 'LAST' }, { header: 'SUMMARY', shrink: 'text' }],
           failures.map((failure) => [
             String(failure.occurrence_count),
             failure.last_occurrence === undefined ? '-' : formatAgo(failure.last_occurrence, ctx.now),
             safeLine(failure.summary),
           ]),
           paint,
+          ctx.screen?.columns,
         )}`;
   return `${renderPairs(pairs, paint)}${failuresSection}\n`;
 }

@@ -4,10 +4,11 @@ import { paintState } from '../colors.js';
 import { formatList, formatSince } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderPairs, renderTable } from '../tables.js';
+import { renderFittedTable, renderPairs } from '../tables.js';
 
 export function renderTestingDetails(details: TestingDetails, ctx: RenderContext): string {
   const { paint } = ctx;
+  const width = ctx.screen?.columns;
   const source = details.requiredStatusesSource ? ` (from ${safeLine(details.requiredStatusesSource)})` : '';
   const pairs: Array<[string, string]> = [
     ['status', paintState(paint, details.status)],
@@ -32,10 +33,11 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
       : section(
           ctx,
           `Tested pull requests (${tested.length}):`,
-          renderTable(
-            [{ header: 'PR' }, { header: 'TITLE' }],
+          renderFittedTable(
+            [{ header: 'PR' }, { header: 'TITLE', shrink: 'title' }],
             tested.map((pr) => [`#${pr.prNumber}`, safeLine(pr.title)]),
             paint,
+            width,
           ),
         ),
   );
@@ -46,8 +48,8 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
       section(
         ctx,
         'Check runs:',
-        renderTable(
-          [{ header: 'NAME' }, { header: 'STATUS' }, { header: 'CONCLUSION' }, { header: 'URL' }],
+        renderFittedTable(
+          [{ header: 'NAME', shrink: 'name' }, { header: 'STATUS' }, { header: 'CONCLUSION' }, { header: 'URL', shrink: 'url' }],
           checkRuns.map((run) => [
             safeLine(run.name),
             run.status === undefined ? '-' : paintState(paint, run.status),
@@ -55,6 +57,7 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
             safeLine(run.url),
           ]),
           paint,
+          width,
         ),
       ),
     );
@@ -64,14 +67,15 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
       section(
         ctx,
         'Status checks:',
-        renderTable(
-          [{ header: 'CONTEXT' }, { header: 'STATE' }, { header: 'URL' }],
+        renderFittedTable(
+          [{ header: 'CONTEXT', shrink: 'name' }, { header: 'STATE' }, { header: 'URL', shrink: 'url' }],
           details.statusChecks.map((check) => [
             safeLine(check.context),
             check.state === undefined ? '-' : paintState(paint, check.state),
             check.url === undefined ? '-' : safeLine(check.url),
           ]),
           paint,
+          width,
         ),
       ),
     );

@@ -8,7 +8,7 @@ import { aboutPr } from '../fields.js';
 import { outageSummary } from './outage.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { Eta } from '../../model/eta.js';
-import { formatEtaShort } from '../eta-text.js';
+import { clock, formatEtaShort } from '../eta-text.js';
 import { explainReadiness, readinessInBrief } from '../explain-readiness.js';
 import { safeLine } from '../sanitize.js';
 import { whyLines } from '../why-lines.js';
@@ -21,11 +21,14 @@ const STATE_WIDTH = 'pending_failure'.length;
  * for a not_ready PR what holds it: `blocked: not mergeable`.
  */
 export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext): string {
+  // Numbers and positions padded to the widest, so that the lines stay in columns past #9 and position 9.
   const width = Math.max(...prs.map((s) => String(s.pr).length)) + 1;
-  return prs.map((sighting) => `${waitLine(sighting, width, ctx)}\n`).join('');
+  const positions = Math.max(0, ...prs.map((s) => (s.position === undefined ? 0 : String(s.position).length)));
+  return prs.map((sighting) => `${waitLine(sighting, { width, positions }, ctx)}\n`).join('');
 }
 
-function waitLine(sighting: PrSighting, width: number, ctx: RenderContext): string {
+function waitLine(sighting: PrSighting, pads: { width: number; positions: number }, ctx: RenderContext): string {
+  const { width } = pads;
   const { paint } = ctx;
   const head = `${mark(sighting, ctx)} ${`#${sighting.pr}`.padEnd(width)}`;
   if (sighting.error) return `${head}  ${safeLine(withoutPrName(sighting.pr, sighting.error.message))}`;
@@ -33,9 +36,18 @@ function waitLine(sighting: PrSighting, width: number, ctx: RenderContext): stri
   if (!pr) return `${head}  ${paint.dim('looking it up')}`;
   const word = pr.state ?? 'unknown';
   const state = `${paintState(paint, pr.state)}${' '.repeat(Math.max(0, STATE_WIDTH - word.length))}`;
-  const position = sighting.position === undefined ? '' : `  position ${sighting.position}`;
-  const next = sighting.status === 'waiting' ? outlook(pr, sighting.eta) : '';
-  return `${head}  ${state}  ${paint.dim(`${ageSince(pr.stateChangedAt, ctx.now)} in state`)}${position}${next && `  ${next}`}`;
+  const position = sighting.position === undefined ? '' : `  position ${String(sighting.position).padStart(pads.positions)}`;
+  // A PR still waiting counts its time in the state; one that ended says when, a time that no longer moves.
+  if (sighting.status !== 'waiting') return `${head}  ${state}  ${paint.dim(endedAt(pr.stateChangedAt, ctx.now))}${position}`;
+  const next = outlook(pr, sighting.eta);
+  // An age is at most three characters ("59s", "23h"): padded, the positions after it stay in a column.
+  return `${head}  ${state}  ${paint.dim(`${ageSince(pr.stateChangedAt, ctx.now).padStart(3)} in state`)}${position}${next && `  ${next}`}`;
+}
+
+/** `at 14:32`, when a PR reached its final state; '-' when the service sent no time. */
+function endedAt(timestamp: string | undefined, now: number): string {
+  const at = timestamp === undefined ? Number.NaN : Date.parse(timestamp);
+  return Number.isNaN(at) ? '-' : `at ${clock(new Date(at).toISOString(), new Date(now).toISOString())}`;
 }
 
 /** What comes next, in brief: what holds a not_ready PR, else when it merges; '' when neither is known. */

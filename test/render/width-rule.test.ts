@@ -1,0 +1,223 @@
+// The width rule (tables.ts): a table on a terminal is fitted by cutting its columns in the stated order, never
+// wrapping a row; other lines fold between words (screen-fit.ts, fitText); a pipe gets every value whole. Then
+// the screens issue 21 names, each at 60, 80 and 200 columns.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { makePaint } from '../../src/render/colors.js';
+import { renderText } from '../../src/render/index.js';
+import { cutStartToWidth, fitText, foldLine, visibleWidth } from '../../src/render/screen-fit.js';
+import { renderFittedTable, renderTable, type Column } from '../../src/render/tables.js';
+import { renderWaitLines } from '../../src/render/views/waiting.js';
+import { queueBlock } from '../../src/render/views/queue.js';
+import type { PrSighting } from '../../src/model/wait-events.js';
+import type { EntryTransition } from '../../src/model/queue-entries.js';
+import { ago, enqueuedPr, NOW, PLAIN, queue, submittedPr, testCase } from './fixtures.js';
+
+const plain = makePaint(false);
+const WIDTHS = [60, 80, 200] as const;
+const widest = (text: string) => text.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0);
+const onScreen = (columns: number) => ({ ...PLAIN, screen: { columns, rows: 50 } });
+const AUTHOR_39 = 'a-very-long-github-login-of-39-chars-ok';
+const AUTHOR_28 = 'a-github-login-of-28-chars-x';
+const CJK = '修复登录页面在慢速网络下偶尔无法加载的问题以及相关的端到端测试';
+const LONG = 'Move the payment reconciliation job onto the new scheduler and retire the old cron entries';
+
+describe('renderFittedTable: the rule', () => {
+  const columns: Column[] = [{ header: 'PR' }, { header: 'TITLE', shrink: 'title' }, { header: 'AUTHOR', shrink: 'author' }, { header: 'ID', shrink: 'id' }];
+  const rows = [['#1', 'x'.repeat(40), 'y'.repeat(30), 'z'.repeat(36)]];
+  const cells = (text: string) => text.split('\n')[1]!.split(/ {2,}/);
+
+  it('cuts the title first; the author only once the title is down to its floor; the id last', () => {
+    // 2 + 40 + 30 + 36 and three gaps of two: 114 columns.
+    expect(cells(renderFittedTable(columns, rows, plain, 100))).toEqual(['#1', `${'x'.repeat(25)}…`, 'y'.repeat(30), 'z'.repeat(36)]);
+    expect(cells(renderFittedTable(columns, rows, plain, 80))).toEqual(['#1', `${'x'.repeat(15)}…`, `${'y'.repeat(19)}…`, 'z'.repeat(36)]);
+    expect(cells(renderFittedTable(columns, rows, plain, 60))).toEqual(['#1', `${'x'.repeat(15)}…`, `${'y'.repeat(11)}…`, `${'z'.repeat(23)}…`]);
+  });
+
+  it('in a pipe (no width) or with room, is the table as it is', () => {
+    expect(renderFittedTable(columns, rows, plain, undefined)).toBe(renderTable(columns, rows, plain));
+    expect(renderFittedTable(columns, rows, plain, 200)).toBe(renderTable(columns, rows, plain));
+  });
+
+  it('never gives a line wider than the width, whatever the cells (wide characters, colours)', () => {
+    const word = fc.constantFrom('abc', '修复', '🙂', 'e\u0301', plain.red('failed'), makePaint(true).yellow('testing'), 'x'.repeat(30));
+    const cell = fc.array(word, { maxLength: 5 }).map((words) => words.join(' '));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(cell, cell, cell, cell), { minLength: 1, maxLength: 5 }), fc.integer({ min: 10, max: 200 }), (table, width) => {
+        const text = renderFittedTable(columns, table, plain, width);
+        return widest(text) <= width;
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('a path', () => {
+  it('is cut at its start, keeping the name of the file', () => {
+    expect(cutStartToWidth('/home/someone/projects/acme/.config/mq/config.yaml', 20)).toBe('…nfig/mq/config.yaml');
+    expect(cutStartToWidth('/a/b.yaml', 20)).toBe('/a/b.yaml');
+    expect(visibleWidth(cutStartToWidth('/数据/配置/文件/config.yaml', 12))).toBeLessThanOrEqual(12);
+  });
+
+  it('gives way before the hint beside it in mq config path', async () => {
+    const home = '/home/someone-with-a-long-name/projects/a-repository-with-a-long-name';
+    const result = {
+      kind: 'configPaths' as const,
+      project: { path: `${home}/.mqrc.yaml`, exists: false, namedBy: null },
+      user: { path: '/home/someone-with-a-long-name/.config/mq/config.yaml', exists: false },
+      ignored: [],
+    };
+    for (const columns of WIDTHS) {
+      const text = await renderText(result, onScreen(columns));
+      expect(widest(text)).toBeLessThanOrEqual(columns);
+      if (columns === 80) expect(text).toMatch(/…\S*\/\.mqrc\.yaml {2}none yet: `mq config init` writes it here\n/);
+    }
+    expect(await renderText(result, PLAIN)).toContain(`${home}/.mqrc.yaml`);
+  });
+});
+
+describe('fitText: the lines that are not tables', () => {
+  it('folds between words, under the value of a `key  value` line, never inside a word', () => {
+    const line = `status             flaky: failed and passed on the same commit 4 times in 7 days (since 2d ago)`;
+    expect(foldLine(line, 60)).toEqual([
+      'status             flaky: failed and passed on the same',
+      '                   commit 4 times in 7 days (since 2d ago)',
+    ]);
+    const lines = fitText(`${line}\nshort\n`, 40).split('\n');
+    expect(Math.max(...lines.map(visibleWidth))).toBeLessThanOrEqual(40);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(`${line.replace(/\s+/g, ' ')} short `);
+  });
+
+  it('cuts a word too long for a line of its own, and leaves a pipe (no width) alone', () => {
+    expect(foldLine(`link  https://example.com/${'a'.repeat(80)}`, 40)).toEqual([`link  https://example.com/${'a'.repeat(13)}…`]);
+    expect(foldLine(`link  see https://example.com/${'a'.repeat(80)}`, 40)).toEqual(['link  see', `      https://example.com/${'a'.repeat(13)}…`]);
+    expect(fitText(`${'word '.repeat(40)}\n`, undefined)).toBe(`${'word '.repeat(40)}\n`);
+  });
+});
+
+describe('mq queue get', () => {
+  const threeStates = (author: string) =>
+    queue({
+      enqueuedPullRequests: [
+        enqueuedPr({ prNumber: 101, prAuthor: author, prTitle: LONG, state: 'testing' }),
+        enqueuedPr({ id: 'b', prNumber: 102, prAuthor: author, prTitle: CJK, state: 'pending' }),
+        enqueuedPr({ id: 'c', prNumber: 103, prAuthor: author, prTitle: 'Short', state: 'not_ready' }),
+      ],
+    });
+
+  for (const author of [AUTHOR_28, AUTHOR_39]) {
+    it(`with a ${author.length}-character author fits 60, 80 and 200 columns; the summary of states folds between counts`, async () => {
+      for (const columns of WIDTHS) {
+        const text = await renderText({ kind: 'queue', queue: threeStates(author) }, onScreen(columns));
+        expect(widest(text)).toBeLessThanOrEqual(columns);
+        // Every count whole, wherever the line folds.
+        expect(text).toMatch(/1 testing,\s+1 pending,\s+1 not_ready\n/);
+        if (columns === 200) expect(text).toContain(`${author}  testing`);
+      }
+      const piped = await renderText({ kind: 'queue', queue: threeStates(author) }, PLAIN);
+      expect(piped).toContain(`${LONG}  ${author}`);
+    });
+  }
+
+  it('with --watch at 60 columns, the table header is cut with the rows', () => {
+    const block = queueBlock(threeStates(AUTHOR_39), { paint: plain, now: NOW, screen: { columns: 60, rows: 24 } });
+    expect(block.head.at(-1)).toMatch(/^#\s+PR\s+TITLE\s+AUTHOR\s+STATE\s+PRIORITY\s+IN STATE$/);
+    for (const line of [...block.head, ...block.items.map((item) => item.text)]) expect(visibleWidth(line)).toBeLessThanOrEqual(60);
+  });
+});
+
+describe('mq list', () => {
+  it('cuts titles by the width, not at 50 characters: whole at 200 columns and in a pipe', async () => {
+    const prs = [enqueuedPr({ prTitle: LONG, prAuthor: AUTHOR_39 }), enqueuedPr({ prNumber: 7, prTitle: CJK })];
+    for (const columns of WIDTHS) {
+      const text = await renderText({ kind: 'pullRequests', pullRequests: prs }, onScreen(columns));
+      expect(widest(text)).toBeLessThanOrEqual(columns);
+      if (columns === 200) expect(text).toContain(LONG);
+    }
+    const piped = await renderText({ kind: 'pullRequests', pullRequests: prs }, PLAIN);
+    expect(piped).toContain(LONG);
+    expect(piped).toContain(CJK);
+  });
+});
+
+describe('mq history', () => {
+  const RUN = 'e1022f9c-398c-42af-8c33-28abd23de5c4';
+  const timeline: EntryTransition[] = [
+    { state: 'pending', timestamp: ago(600), reason: 'MERGE_ITEM_NOW_PENDING', actor: { gitHubLogin: AUTHOR_39 }, testRunId: null },
+    { state: 'testing', timestamp: ago(300), reason: null, actor: null, testRunId: RUN },
+    { state: 'tests_passed', timestamp: ago(0), reason: 'TEST_RUN_PASSED', actor: null, testRunId: RUN },
+  ];
+
+  it('fits 60, 80 and 200 columns with a shorter UTC time; a pipe gets the ISO time and the whole run id', async () => {
+    for (const columns of WIDTHS) {
+      const text = await renderText({ kind: 'history', prNumber: 42, timeline }, onScreen(columns));
+      expect(widest(text)).toBeLessThanOrEqual(columns);
+      expect(text).toMatch(/^TIME \(UTC\)\s+STATE/);
+      expect(text).toContain('2025-03-01 11:55:00  testing');
+      if (columns === 200) expect(text).toContain(RUN);
+    }
+    expect(await renderText({ kind: 'history', prNumber: 42, timeline }, onScreen(80))).toContain('Ids cut to fit the window');
+    const piped = await renderText({ kind: 'history', prNumber: 42, timeline }, PLAIN);
+    expect(piped).toContain(`${ago(300)}  testing`);
+    expect(piped).toContain(RUN);
+  });
+});
+
+describe('mq metrics and mq flaky list', () => {
+  const EXPOSITION = [
+    'trunk_merge_queue_depth{repo="acme/a-repository-with-a-long-name",branch="release/2026-spring",queue_type="main"} 3',
+    'trunk_merge_queue_pull_requests_merged_total{repo="acme/a-repository-with-a-long-name",branch="release/2026-spring",queue_type="main"} 12',
+  ].join('\n');
+
+  it('metrics fits 80 columns (it took 103) and 60', async () => {
+    const { parsePrometheus } = await import('../../src/model/prometheus.js');
+    for (const columns of WIDTHS) {
+      const text = await renderText({ kind: 'metrics', raw: false, samples: parsePrometheus(EXPOSITION) }, onScreen(columns));
+      expect(widest(text)).toBeLessThanOrEqual(columns);
+    }
+  });
+
+  it('flaky list fits (it took about 150), says where the ids are whole when it cut them; a pipe gets them whole', async () => {
+    const test = testCase({
+      name: 'checkout applies a discount code once, then twice, then never again',
+      ticket: { html_url: 'https://linear.app/acme/issue/PAY-311' },
+    });
+    for (const list of ['failing', 'unhealthy'] as const) {
+      for (const columns of WIDTHS) {
+        const text = await renderText({ kind: 'flakyTests', list, tests: [test] }, onScreen(columns));
+        expect(widest(text)).toBeLessThanOrEqual(columns);
+        expect(text.includes('Ids cut to fit')).toBe(!text.includes(test.id));
+      }
+      const piped = await renderText({ kind: 'flakyTests', list, tests: [test] }, PLAIN);
+      expect(piped).toContain(test.id);
+      expect(piped).not.toContain('Ids cut');
+    }
+  });
+});
+
+describe('the live lines of mq wait', () => {
+  const sighting = (pr: number, position: number | undefined, state: string, status: PrSighting['status'] = 'waiting'): PrSighting => ({
+    pr,
+    status,
+    pullRequest: submittedPr({ prNumber: pr, state, stateChangedAt: ago(pr === 1 ? 5 : 125) }),
+    ...(position !== undefined && { position }),
+  });
+
+  it('stay in columns between position 9 and 10', () => {
+    const lines = renderWaitLines([sighting(9, 9, 'pending'), sighting(10, 10, 'pending'), sighting(1, 1, 'testing')], { paint: plain, now: NOW }).split('\n');
+    const at = (pattern: RegExp) => lines.slice(0, 3).map((line) => line.search(pattern));
+    expect(new Set(at(/in state/)).size).toBe(1);
+    expect(new Set(at(/position/)).size).toBe(1);
+    expect(lines[0]).toMatch(/position {2}9$/);
+    expect(lines[1]).toMatch(/position 10$/);
+  });
+
+  it('of a PR that ended say when it did, a time that does not move, not a clock that counts on', () => {
+    const merged = [sighting(42, undefined, 'merged', 'reached')];
+    const now = renderWaitLines(merged, { paint: plain, now: NOW });
+    const later = renderWaitLines(merged, { paint: plain, now: NOW + 3_600_000 });
+    expect(now).toBe(later);
+    expect(now).not.toContain('in state');
+    expect(now).toMatch(/^✓ #42 {2}merged {11}at \d\d:\d\d\n$/);
+  });
+});
