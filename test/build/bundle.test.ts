@@ -38,3 +38,24 @@ describe('dist/mq.cjs', () => {
     expect(cache.length).toBeLessThan(text.length / 20);
   });
 });
+
+describe("dist/mq.cjs's quick table", () => {
+  it('holds, as data, every command quick.ts reads without commander, with its words and loader as the table has them', async () => {
+    const { QUICK_COMMANDS, QUICK_SWITCHES } = await import('../../src/cli/quick-table.js');
+    const rows = [
+      ...body.matchAll(
+        /^ {2}"([\w-]+)": \{ args: (.*), own: (.*), load: async \(\) => \(await Promise\.resolve\(\)\.then\(\(\) => require\("(\.\/chunk-[\w-]+\.js)"\)\)\)\.(\w+) \},?$/gm,
+      ),
+    ];
+    const built = Object.fromEntries(rows.map(([, name, args, own]) => [name, { args: JSON.parse(args!), own: JSON.parse(own!) }]));
+    const source = Object.fromEntries(Object.entries(QUICK_COMMANDS).map(([name, spec]) => [name, { args: spec.args, own: spec.own }]));
+    expect(built).toEqual(source);
+    // Each loader reads the export the table's loader reads, from a chunk of the bundle.
+    for (const [, name, , , chunk, exported] of rows) {
+      expect(String(QUICK_COMMANDS[name!]!.load), name).toMatch(new RegExp(`\\)\\.${exported}$`));
+      expect(chunks, name).toContain(chunk);
+    }
+    const switches = /^var QUICK_SWITCHES = (\[[\s\S]*?\]);$/m.exec(body)?.[1];
+    expect(switches && new Function(`return ${switches}`)()).toEqual(QUICK_SWITCHES);
+  });
+});
