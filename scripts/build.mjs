@@ -147,7 +147,16 @@ function direct(code, name) {
       exported++;
       return `module.exports = ${table};`;
     })
-    .replace(/__toESM\((require\("\.\/chunk-\w+\.js"\))\)/g, '$1');
+    .replace(/__toESM\((require\("\.\/chunk-\w+\.js"\))\)/g, '$1')
+    // The table as one object literal of getters, not a property defined at a time (__export): each definition
+    // moved the object to a new shape, a hundred times per start. One more line (empty) where __export had two.
+    .replace(/^var ([\w$]+) = \{\};\n__export\(\1, \{\n((?: {2}[\w$]+: \(\) => [^\n]+\n)*)\}\);$/gm, (_, table, entries) => {
+      const getters = entries
+        .trimEnd()
+        .split('\n')
+        .map((entry) => entry.replace(/^ {2}([\w$]+): \(\) => (.+?),?$/, '  get $1() { return $2; },'));
+      return `var ${table} = {\n${getters.join('\n')}\n};\n`;
+    });
   if (exported !== 1 && /__toCommonJS/.test(code)) throw new Error(`${name}: exports not as esbuild wrote them`);
   return text;
 }
