@@ -64,7 +64,7 @@ const result = await build({
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
   external: ['typescript'],
   // The one import.meta in src/ (config/schema-location.ts) asks where the module lies: the bundle's own file.
-  define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModuleUrl' },
+  define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModule.url' },
   write: false,
   // No builtinsByRequire: an import() of one of Node's modules stays external, made a require by oneFile.
   plugins: [generatedChecks(), lazyChildProcess(), builtVocabulary(await vocabulary()), builtQuickTable(await quickTable()), apart(APART)],
@@ -98,7 +98,8 @@ async function oneFile(outputs) {
   // The file is a function expression, the wrapper Node would give a CommonJS module: bin/mq.js compiles the
   // text it read as it is, where a wrapper added there made V8 copy the whole megabyte into a string of its own.
   const WRAPPER = '(function (exports, require, module, __filename, __dirname) {"use strict";\n';
-  const MODULE_URL = 'var __mqModuleUrl = require("node:url").pathToFileURL(__filename).href;\n';
+  // Made when first read (config init alone reads it): a URL per start for nothing, else.
+  const MODULE_URL = 'var __mqModule = { get url() { return require("node:url").pathToFileURL(__filename).href; } };\n';
   const chunks = await Promise.all(
     outputs.map(async (output) => {
       const name = `./${output.path.slice(join(root, 'dist/').length)}`;
