@@ -49,8 +49,9 @@ function runBundle(file, command) {
   const bundle = { exports: {} };
   // A require of dist/, as the file's own would be: the bundle requires Node's modules, and the libraries apart
   // from it there (./lib/, scripts/build.mjs), nothing else. Not node:module's createRequire: loading node:module
-  // (and the source maps module it loads) is a few tenths of a millisecond of every start.
-  const fromDist = (id) => require(id.startsWith('./') ? join(dirname(file), id) : id);
+  // (and the source maps module it loads) is a few tenths of a millisecond of every start. Node's own modules by
+  // getBuiltinModule (Node 20.16 and later), which skips the module loader's resolution of each require.
+  const fromDist = (id) => (id.startsWith('./') ? require(join(dirname(file), id)) : (process.getBuiltinModule?.(id) ?? require(id)));
   script.runInThisContext()(bundle.exports, fromDist, bundle, file, dirname(file));
 }
 

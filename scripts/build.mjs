@@ -64,10 +64,10 @@ const result = await build({
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
   external: ['typescript'],
   // The one import.meta in src/ (config/schema-location.ts) asks where the module lies: the bundle's own file.
-  define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModuleUrl' },
+  define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModule.url' },
   write: false,
   // No builtinsByRequire: an import() of one of Node's modules stays external, made a require by oneFile.
-  plugins: [generatedChecks(), lazyChildProcess(), builtVocabulary(await vocabulary()), apart(APART)],
+  plugins: [generatedChecks(), lazyChildProcess(), builtVocabulary(await vocabulary()), builtQuickTable(await quickTable()), apart(APART)],
   logLevel: 'warning',
 });
 const libraries = await Promise.all(APART.map(library));
@@ -98,7 +98,8 @@ async function oneFile(outputs) {
   // The file is a function expression, the wrapper Node would give a CommonJS module: bin/mq.js compiles the
   // text it read as it is, where a wrapper added there made V8 copy the whole megabyte into a string of its own.
   const WRAPPER = '(function (exports, require, module, __filename, __dirname) {"use strict";\n';
-  const MODULE_URL = 'var __mqModuleUrl = require("node:url").pathToFileURL(__filename).href;\n';
+  // Made when first read (config init alone reads it): a URL per start for nothing, else.
+  const MODULE_URL = 'var __mqModule = { get url() { return require("node:url").pathToFileURL(__filename).href; } };\n';
   const chunks = await Promise.all(
     outputs.map(async (output) => {
       const name = `./${output.path.slice(join(root, 'dist/').length)}`;
@@ -112,7 +113,17 @@ async function oneFile(outputs) {
         legalComments: 'none',
         logLevel: 'error',
       });
-      return { name, code: direct(cjs.code, name), map: JSON.parse(cjs.map) };
+      // Then without the whitespace of esbuild's layout, a third of the text: every start reads the whole file,
+      // and copies it into the string V8 compiles. The map goes through both steps (esbuild reads the inline one).
+      const inline = `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(cjs.map).toString('base64')}\n`;
+      const small = await transform(direct(cjs.code, name) + inline, {
+        minifyWhitespace: true,
+        sourcemap: 'external',
+        sourcefile: name,
+        legalComments: 'none',
+        logLevel: 'error',
+      });
+      return { name, code: small.code, map: JSON.parse(small.map) };
     }),
   );
   if (!chunks.some((chunk) => chunk.name === MAIN)) throw new Error(`no ${MAIN} among the chunks`);
@@ -147,7 +158,16 @@ function direct(code, name) {
       exported++;
       return `module.exports = ${table};`;
     })
-    .replace(/__toESM\((require\("\.\/chunk-\w+\.js"\))\)/g, '$1');
+    .replace(/__toESM\((require\("\.\/chunk-\w+\.js"\))\)/g, '$1')
+    // The table as one object literal of getters, not a property defined at a time (__export): each definition
+    // moved the object to a new shape, a hundred times per start. One more line (empty) where __export had two.
+    .replace(/^var ([\w$]+) = \{\};\n__export\(\1, \{\n((?: {2}[\w$]+: \(\) => [^\n]+\n)*)\}\);$/gm, (_, table, entries) => {
+      const getters = entries
+        .trimEnd()
+        .split('\n')
+        .map((entry) => entry.replace(/^ {2}([\w$]+): \(\) => (.+?),?$/, '  get $1() { return $2; },'));
+      return `var ${table} = {\n${getters.join('\n')}\n};\n`;
+    });
   if (exported !== 1 && /__toCommonJS/.test(code)) throw new Error(`${name}: exports not as esbuild wrote them`);
   return text;
 }
@@ -267,6 +287,45 @@ function builtVocabulary(words) {
     name: 'built-vocabulary',
     setup(build) {
       build.onLoad({ filter: /\/src\/commands\/vocabulary\.ts$/ }, () => ({ contents: `export const VOCABULARY = ${JSON.stringify(words)};`, loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * src/cli/quick-table.ts as the bundle has it: what the build derived from the command table, written in as data,
+ * with each command's loader as table.ts writes it (`import('../commands/status.js')).parseStatus`). A start that
+ * reads its line quickly then never evaluates the table. A command whose entry does not hold its loader in that
+ * one shape is left out of it: commander reads its lines, as it reads every other.
+ */
+async function quickTable() {
+  const { QUICK_COMMANDS, QUICK_SWITCHES } = await evaluate(join(root, 'src/cli/quick-table.ts'));
+  const table = await readFile(join(root, 'src/cli/table.ts'), 'utf8');
+  const rows = [];
+  for (const [name, spec] of Object.entries(QUICK_COMMANDS)) {
+    const loader = loaderOf(table, name);
+    // The loader found must be the one the table holds: its code, bundled, ends reading the same export.
+    if (loader === undefined || !String(spec.load).includes(`).${loader.name}`)) continue;
+    const load = `async () => (await import(${JSON.stringify(loader.module)})).${loader.name}`;
+    rows.push(`  ${JSON.stringify(name)}: { args: ${JSON.stringify(spec.args)}, own: ${JSON.stringify(spec.own)}, load: ${load} },`);
+  }
+  if (!rows.some((row) => row.startsWith('  "status":'))) throw new Error('src/cli/table.ts: no loader of status as builtQuickTable reads them');
+  return `export const QUICK_COMMANDS = {\n${rows.join('\n')}\n};\nexport const QUICK_SWITCHES = ${JSON.stringify(QUICK_SWITCHES)};\n`;
+}
+
+/** The loader of the top-level command `name` in table.ts: the one `import('<module>')).<export>` of its entry. */
+function loaderOf(table, name) {
+  const start = table.indexOf(`\n  {\n    name: '${name}',\n`);
+  const end = table.indexOf('\n  },\n', start);
+  if (start < 0 || end < 0) return undefined;
+  const found = [...table.slice(start, end).matchAll(/\bimport\('(\.\.\/commands\/[\w/-]+\.js)'\)\)\.(\w+)\b/g)];
+  return found.length === 1 ? { module: found[0][1], name: found[0][2] } : undefined;
+}
+
+function builtQuickTable(contents) {
+  return {
+    name: 'built-quick-table',
+    setup(build) {
+      build.onLoad({ filter: /\/src\/cli\/quick-table\.ts$/ }, (args) => ({ contents, loader: 'js', resolveDir: dirname(args.path) }));
     },
   };
 }

@@ -16,10 +16,9 @@ export function nodeWire(): Wire {
   const protocol = (scheme: string): Promise<Protocol> => {
     let found = protocols.get(scheme);
     if (found === undefined) {
-      found = (scheme === 'https:' ? import('node:https') : import('node:http')).then((module) => ({
-        agent: new module.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }),
-        request: module.request as RequestFn,
-      }));
+      // getBuiltinModule, not import(): a bundled import() copied the module's exports, getter by getter.
+      const module = scheme === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+      found = Promise.resolve({ agent: new module.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }) as Agent, request: module.request as RequestFn });
       protocols.set(scheme, found);
     }
     return found;

@@ -1,6 +1,5 @@
 // One HTTP exchange with the service: headers, timeout, the redacted --debug trace, retries of reads, and the
 // translation of every failure into an MqError a person can act on. The bytes travel over a Wire (wire.ts).
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import type { RetryNotice } from '../model/service.js';
 import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure } from '../errors.js';
@@ -193,7 +192,8 @@ export class Transport {
   private async pause(ms: number): Promise<void> {
     if (this.options.sleep) return this.options.sleep(ms);
     try {
-      await delay(ms, undefined, { signal: this.options.signal });
+      // node:timers/promises loaded on the first pause only: most runs never make one.
+      await process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal: this.options.signal });
     } catch {
       throw new InterruptedError();
     }

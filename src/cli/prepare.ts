@@ -1,6 +1,5 @@
 // Settings and the Context a handler receives, made once a command has parsed its input: loaded only then, since
 // it brings the config layer (and, on a command's first request, the API's adapter).
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Context } from '../commands/context.js';
 import type { MergeQueueService, RetryNotice } from '../model/service.js';
 // From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
@@ -140,7 +139,8 @@ function progressLine(io: Io, wanted: boolean): (line: string) => void {
 /** A pause that Ctrl-C cuts short: the injected one, or a timer. */
 async function sleep(ms: number, io: Io): Promise<void> {
   try {
-    await (io.sleep ? io.sleep(ms, io.signal) : delay(ms, undefined, { signal: io.signal }));
+    // node:timers/promises loaded on the first pause only: most runs never make one.
+    await (io.sleep ? io.sleep(ms, io.signal) : process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal: io.signal }));
   } catch {
     throw new InterruptedError();
   }

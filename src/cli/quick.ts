@@ -5,35 +5,20 @@
 // together, --help, `--`, a word commander would refuse) is commander's, with its errors and its help.
 // test/cli/quick.test.ts holds every answer to commander's own reading of the same line.
 import type { Parse, Words } from '../commands/invocation.js';
-import { COMMANDS, GLOBAL_FLAGS, type ArgSpec, type CommandSpec } from './table.js';
+import { QUICK_COMMANDS, QUICK_SWITCHES, type QuickSpec } from './quick-table.js';
+import type { ArgSpec } from './table.js';
 
 export interface QuickCommand {
   load: () => Promise<Parse>;
   words: Words;
 }
 
-interface Switch {
-  /** The flag's words as written (`-q`, `--quiet`). */
-  written: string[];
-  /** commander's name for it, and the value it sets: `--no-color` sets color to false. */
-  key: string;
-  value: boolean;
-}
-
-/** The global flags that take no value. */
-const SWITCHES: readonly Switch[] = GLOBAL_FLAGS.filter((flag) => !/[<[]/.test(flag.flags)).map((flag) => {
-  const written = flag.flags.split(/,\s*/);
-  const long = written.find((word) => word.startsWith('--'))!.slice(2);
-  const negated = long.startsWith('no-');
-  return { written, key: camelCase(negated ? long.slice(3) : long), value: !negated };
-});
-
 /** The command and the words commander would hand its action for `argv`, or undefined: commander must read it. */
 export function quickCommand(argv: readonly string[]): QuickCommand | undefined {
-  const [name, ...rest] = argv;
-  const spec = COMMANDS.find((command) => command.name === name);
-  if (!spec?.load || spec.subcommands) return undefined;
-  const own = new Set((spec.flags ?? []).flatMap((flag) => flag.flags.split(/[,\s]+/)));
+  const [name = '', ...rest] = argv;
+  const spec = Object.hasOwn(QUICK_COMMANDS, name) ? QUICK_COMMANDS[name] : undefined;
+  if (!spec) return undefined;
+  const own = new Set(spec.own);
   const positional: string[] = [];
   const flags: Record<string, boolean> = {};
   for (const word of rest) {
@@ -41,7 +26,7 @@ export function quickCommand(argv: readonly string[]): QuickCommand | undefined 
       positional.push(word);
       continue;
     }
-    const flag = SWITCHES.find((candidate) => candidate.written.includes(word));
+    const flag = QUICK_SWITCHES.find((candidate) => candidate.written.includes(word));
     if (!flag || own.has(word)) return undefined;
     flags[flag.key] = flag.value;
   }
@@ -50,16 +35,12 @@ export function quickCommand(argv: readonly string[]): QuickCommand | undefined 
 }
 
 /** commander's processedArgs: one value per declared argument, a variadic one the rest as an array. */
-function processedArgs(spec: CommandSpec, positional: readonly string[]): Words['args'] | undefined {
-  const declared: readonly ArgSpec[] = spec.args ?? [];
+function processedArgs(spec: QuickSpec, positional: readonly string[]): Words['args'] | undefined {
+  const declared: readonly ArgSpec[] = spec.args;
   const variadic = (arg: ArgSpec) => /\.\.\.[>\]]$/.test(arg.name);
   // Too few or too many words, or a choice to check: commander says so, in its words.
   if (declared.some((arg, index) => (arg.name.startsWith('<') && index >= positional.length) || arg.choices)) return undefined;
   if (!declared.some(variadic) && positional.length > declared.length) return undefined;
   // As commander's processedArgs, typed by the command's own specs where its parsing reads them.
   return declared.map((arg, index) => (variadic(arg) ? positional.slice(index) : positional[index])) as Words['args'];
-}
-
-function camelCase(name: string): string {
-  return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }

@@ -1,6 +1,6 @@
 // The user's cache folder for mq: $XDG_CACHE_HOME/mq, default ~/.cache/mq (a relative XDG path is ignored, as for
 // the config folder). bin/mq.js keeps its code caches there; the v2 adapter keeps the ids it looked up.
-import { homedir } from 'node:os';
+import { systemHomeDir } from './home.js';
 import { isAbsolute, join } from 'node:path';
 
 export function cacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -8,7 +8,7 @@ export function cacheDir(env: Readonly<Record<string, string | undefined>>): str
   if (xdg && isAbsolute(xdg)) return join(xdg, 'mq');
   let home = env.HOME;
   try {
-    home ||= homedir();
+    home ||= systemHomeDir();
   } catch {
     return undefined;
   }

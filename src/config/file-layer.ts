@@ -1,9 +1,9 @@
 // The layer a config file supplies: its keys, a profile laid over them, and where its token comes from.
-import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ConfigFile, FileValues } from './config-file.js';
 import { ROWS } from './setting-rows.js';
 import type { Found, Layer, TokenSource } from './settings.js';
+import { systemHomeDir } from './home.js';
 
 /** The names of the profiles a file defines. */
 export function profileNames(file: ConfigFile): string[] {
@@ -46,7 +46,7 @@ function tokenSource(values: FileValues, origin: string, path: string, homeDir: 
 }
 
 /** `~` is the home directory; any other relative path is relative to the config file that names it. */
-export function expandPath(path: string, baseDir: string, homeDir: string = homedir()): string {
+export function expandPath(path: string, baseDir: string, homeDir: string = systemHomeDir()): string {
   if (path === '~') return homeDir;
   if (path.startsWith('~/') || path.startsWith('~\\')) return join(homeDir, path.slice(2));
   return isAbsolute(path) ? path : resolve(baseDir, path);

@@ -14,10 +14,16 @@ function isSegment(text: string): boolean {
   return SEGMENT.test(text) && text !== '.' && text !== '..';
 }
 
+/**
+ * A URL's scheme, then `//`. Spelt with both cases rather than the `i` flag: a case-insensitive pattern has V8 fold
+ * cases through ICU as it compiles, a quarter of a millisecond of every start that reads a repository.
+ */
+const URL_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
+
 /** A repository from "[host/]owner/name" or a repository URL, or a sentence saying what is wrong. */
 export function repoFrom(text: string): { ok: true; value: Repo } | { ok: false; problem: string } {
   const trimmed = text.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /^[^/\s]+@[^/\s]+:/.test(trimmed)) {
+  if (URL_SCHEME.test(trimmed) || /^[^/\s]+@[^/\s]+:/.test(trimmed)) {
     // A pasted clone or browser URL: take it for what it names, as `gh -R` does.
     const repo = parseRemoteUrl(trimmed);
     return repo ? { ok: true, value: repo } : { ok: false, problem: `must be ${REPO_HINT}, or a repository URL` };
@@ -59,7 +65,7 @@ export function parseRemoteUrl(url: string): Repo | undefined {
   let host: string;
   let path: string;
   const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/\/)(.+)$/.exec(text);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+  if (URL_SCHEME.test(text)) {
     let parsed: URL;
     try {
       parsed = new URL(text);

@@ -1,7 +1,6 @@
 // The layers in CLI.md's order, first found wins: flags, environment, project file, user file, git inference,
 // then the defaults of the Settings schema. Each value keeps the words that say where it came from.
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { safeParseChecked } from '../api/check-runtime.js';
 import type { Repo } from '../model/repository.js';
@@ -17,11 +16,12 @@ import { findGitRoot, repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
 import { CHECKS } from './settings-check.js';
 import type { ApiUrlTrust, ConfigLocations, Layer, ResolvedSettings, ResolveInput, Settings } from './settings.js';
+import { systemHomeDir } from './home.js';
 
 export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
   const { flags, env } = input;
   const cwd = resolve(input.cwd);
-  const homeDir = input.homeDir ?? envValue(env, 'HOME') ?? homedir();
+  const homeDir = input.homeDir ?? envValue(env, 'HOME') ?? systemHomeDir();
 
   // Flags and environment first: a bad value there is reported before any file is read.
   const fromFlags = flagsLayer(flags);

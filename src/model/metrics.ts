@@ -37,6 +37,10 @@ export interface MetricsSummary {
 }
 
 const QUEUE_LABELS = ['repo', 'branch', 'queue_type'];
+/** The labels a series has beside its queue's. */
+const NO_LABELS: readonly string[] = [];
+const LE = ['le'];
+const CONCLUSION = ['conclusion'];
 const GAUGES = {
   mq_depth_current: 'depth',
   mq_awaiting_mergeability: 'awaitingMergeability',
@@ -44,22 +48,31 @@ const GAUGES = {
   mq_pr_restarts_1h_total: 'restarts',
 } as const;
 const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
+/** Each histogram's series by name: its key and which part of it the series is. */
+const HISTOGRAM_SERIES: ReadonlyMap<string, [HistogramKey, 'sum' | 'count' | 'bucket']> = new Map(
+  (Object.entries(HISTOGRAMS) as Array<[HistogramKey, string]>).flatMap(([key, base]) =>
+    (['sum', 'count', 'bucket'] as const).map((part): [string, [HistogramKey, 'sum' | 'count' | 'bucket']] => [`${base}_${part}`, [key, part]]),
+  ),
+);
 
 export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSummary {
-  const queues = new Map<string, QueueMetrics>();
+  const queues = new Map<string, Map<string, QueueMetrics>>();
   const others: MetricSample[] = [];
   // Buckets are kept for the estimates below (mq stats); the +Inf bucket stands in for a missing _count.
   const infBuckets = new Map<QueueMetrics, Partial<Record<HistogramKey, number>>>();
 
+  // By repo, then branch and queue type (lengths first: no two label sets share a key), a key made once a queue.
   const queueOf = (labels: Record<string, string>): QueueMetrics => {
     const repo = labels.repo ?? '';
     const branch = labels.branch ?? '';
     const queueType = labels.queue_type ?? '';
-    const key = JSON.stringify([repo, branch, queueType]);
-    let queue = queues.get(key);
+    const key = `${branch.length}:${branch}${queueType}`;
+    let ofRepo = queues.get(repo);
+    if (!ofRepo) queues.set(repo, (ofRepo = new Map()));
+    let queue = ofRepo.get(key);
     if (!queue) {
       queue = { repo, branch, queueType, histograms: {} };
-      queues.set(key, queue);
+      ofRepo.set(key, queue);
     }
     return queue;
   };
@@ -73,7 +86,7 @@ export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSumma
       histogram.count ??= count;
     }
   }
-  return { queues: [...queues.values()].sort(compareQueues), others };
+  return { queues: [...queues.values()].flatMap((ofRepo) => [...ofRepo.values()]).sort(compareQueues), others };
 }
 
 /** The series of one repository's queue: its main queue (queue_type "main", or the only one when none is labelled so). */
@@ -91,48 +104,51 @@ function absorb(
   const { name, labels, value } = sample;
 
   if (Object.hasOwn(GAUGES, name)) {
-    if (!onlyLabels(labels, [])) return false;
+    if (!onlyLabels(labels, NO_LABELS)) return false;
     queueOf(labels)[GAUGES[name as keyof typeof GAUGES]] = value;
     return true;
   }
 
   if (name === 'mq_pr_conclusions_1h_total') {
     const conclusion = CONCLUSIONS.find((word) => word === labels.conclusion);
-    if (!conclusion || !onlyLabels(labels, ['conclusion'])) return false;
+    if (!conclusion || !onlyLabels(labels, CONCLUSION)) return false;
     queueOf(labels)[conclusion] = value;
     return true;
   }
 
-  for (const [key, base] of Object.entries(HISTOGRAMS) as Array<[HistogramKey, string]>) {
-    if (name === `${base}_sum` || name === `${base}_count`) {
-      if (!onlyLabels(labels, [])) return false;
+  const series = HISTOGRAM_SERIES.get(name);
+  if (series) {
+    const [key, part] = series;
+    if (part !== 'bucket') {
+      if (!onlyLabels(labels, NO_LABELS)) return false;
       const histogram = (queueOf(labels).histograms[key] ??= {});
-      if (name.endsWith('_sum')) histogram.sum = value;
+      if (part === 'sum') histogram.sum = value;
       else histogram.count = value;
       return true;
     }
-    if (name === `${base}_bucket`) {
-      if (labels.le === undefined || !onlyLabels(labels, ['le'])) return false;
-      const queue = queueOf(labels);
-      const le = parseSampleValue(labels.le);
-      if (le !== undefined && !Number.isNaN(le)) {
-        const histogram = (queue.histograms[key] ??= {});
-        (histogram.buckets ??= []).push({ le, cumulative: value });
-      }
-      if (labels.le === '+Inf') {
-        const buckets = infBuckets.get(queue) ?? {};
-        buckets[key] = value;
-        infBuckets.set(queue, buckets);
-      }
-      return true;
+    if (labels.le === undefined || !onlyLabels(labels, LE)) return false;
+    const queue = queueOf(labels);
+    const le = parseSampleValue(labels.le);
+    if (le !== undefined && !Number.isNaN(le)) {
+      const histogram = (queue.histograms[key] ??= {});
+      (histogram.buckets ??= []).push({ le, cumulative: value });
     }
+    if (labels.le === '+Inf') {
+      const buckets = infBuckets.get(queue) ?? {};
+      buckets[key] = value;
+      infBuckets.set(queue, buckets);
+    }
+    return true;
   }
   return false;
 }
 
 /** True when every label is a queue label or one of `extra`: anything more would be lost by grouping. */
 function onlyLabels(labels: Record<string, string>, extra: readonly string[]): boolean {
-  return Object.keys(labels).every((label) => QUEUE_LABELS.includes(label) || extra.includes(label));
+  for (const label in labels) {
+    if (Object.hasOwn(labels, label) && !QUEUE_LABELS.includes(label) && !extra.includes(label)) return false;
+  }
+  return true;
 }
 
 // By repository and branch, the main queue before its bisection queue.
