@@ -5,7 +5,7 @@ import { isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary
 import type { Queue } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
-import { ApiError, EXIT, InterruptedError, MqError, retryAfterSeconds } from '../errors.js';
+import { ApiError, EXIT, InterruptedError, isNotFound, MqError, retryAfterSeconds } from '../errors.js';
 import type { PR_LIST } from './command-words.js';
 import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
@@ -52,7 +52,7 @@ export async function cancel(input: { prs: number[] }, ctx: Context): Promise<Co
   const results = await eachPr(
     input.prs,
     (number) => service.cancelPullRequest(ref, number),
-    (number, error) => (error.status === 404 ? notInQueue(number, error, service, ref) : undefined),
+    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
     unsure(ctx, 'cancel', 'cancelled'),
   );
   return { kind: 'perPr', action: 'cancel', results };
@@ -64,7 +64,7 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
   const results = await eachPr(
     input.prs,
     (number) => service.restartTestsOnPullRequest(ref, number),
-    (number, error) => (error.status === 404 ? notInQueue(number, error, service, ref) : undefined),
+    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
     unsure(ctx, 'restart', 'restarted'),
   );
   return { kind: 'perPr', action: 'restart', results };

@@ -1,10 +1,13 @@
 // mq queue get: the queue's state, settings and enqueued PRs. On a terminal the settings are summed up unless
 // --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
 import type { QUEUE_GET } from '../command-words.js';
+import { isNotFound } from '../../errors.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../wait-input.js';
+
+export const NO_QUEUE_HINT = 'create it with mq queue create, or name another branch with -b';
 
 export interface QueueGetInput {
   /** --settings, or the global -v: every setting on a terminal too. */
@@ -26,6 +29,12 @@ export async function parseQueueGet(words: Words<typeof QUEUE_GET>): Promise<Inv
 
 export async function getQueue(input: QueueGetInput, ctx: Context): Promise<CommandResult> {
   const service = await ctx.service();
-  const queue = await service.getQueue(ctx.queueRef());
-  return { kind: 'queue', queue, ...input };
+  try {
+    const queue = await service.getQueue(ctx.queueRef());
+    return { kind: 'queue', queue, ...input };
+  } catch (error) {
+    // No queue for this branch: the way to make one (doctor says the same).
+    if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
+    throw error;
+  }
 }
