@@ -41,6 +41,8 @@ export interface ConfigEntry {
 export interface ConfigFilePath {
   path: string;
   exists: boolean;
+  /** Why mq cannot read the file (not valid JSON, an unknown key): it is there, and broken. */
+  broken?: string;
 }
 
 /** `mq config init`: the file written and the keys in it (never a token). */
