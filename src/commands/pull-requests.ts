@@ -1,7 +1,7 @@
 // submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
 // not hide what happened to the others.
 import type { MergeQueueService } from '../model/service.js';
-import { isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary.js';
+import { alreadyEnded, isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary.js';
 import type { Queue } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
@@ -234,8 +234,12 @@ function submitFlags(input: SubmitInput): string[] {
 async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
   const record = await lookUp(service, ref, pr);
   const said = notFound.message.trim();
-  const why = record && isFinalState(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
-  return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message: `#${pr} is not in the queue${why}` } };
+  // "#7 has already failed: it is no longer in the queue"; else the service's own words.
+  const message =
+    record?.state !== undefined && isFinalState(record.state)
+      ? `#${pr} ${alreadyEnded(record.state)}: it is no longer in the queue`
+      : `#${pr} is not in the queue${said === '' ? '' : ` (the service says: ${said})`}`;
+  return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message } };
 }
 
 /**

@@ -91,7 +91,7 @@ async function headSha(pr: number, ctx: Context): Promise<string> {
     if (!isNotFound(error)) throw error;
   }
   if (sha === undefined) {
-    throw new UsageError(`#${pr} is not known to the queue, so its head SHA is too: give it with --sha (the service files targets under it)`);
+    throw new UsageError(`#${pr} is not in the queue, so mq cannot look up its head SHA: pass --sha (the service files targets under it)`);
   }
   return sha;
 }

@@ -38,7 +38,7 @@ export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEve
   if (unknown.length === result.prs.length) {
     const first = unknown[0]!.error!.message;
     const names = unknown.map((s) => `#${s.pr}`).join(', ');
-    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is known to the queue (${first})`, 'getSubmittedPullRequest');
+    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is in the queue (${first})`, 'getSubmittedPullRequest');
   }
   return result;
 }

@@ -49,11 +49,11 @@ describe('renderText: perPr, PRs already queued or not in the queue', () => {
 
   it("prints mq's own sentences about a PR without naming it twice", async () => {
     const results: PrOutcome[] = [
-      { pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 is not in the queue: it is already merged' } },
+      { pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 has already merged: it is no longer in the queue' } },
       { pr: 4, ok: false, error: { code: 'not_found', status: 404, message: '#42 is someone else' } },
     ];
     expect(await renderText({ kind: 'perPr', action: 'cancel', results }, PLAIN)).toBe(
-      '✗ #42 is not in the queue: it is already merged\n✗ #4: #42 is someone else\n',
+      '✗ #42 has already merged: it is no longer in the queue\n✗ #4: #42 is someone else\n',
     );
   });
 });
