@@ -245,7 +245,10 @@ describe('the maintenance window', () => {
     await mq(['submit', '1', '2'], { env });
     const paused = await mq(['queue', 'pause', '--reason', 'deploy freeze', '--yes'], { env });
     expect(paused.code).toBe(0);
-    expect(paused.stdout).toContain('deploy freeze');
+    expect(paused.stdout).toBe(`Queue main of acme/q-${repoCounter} paused\nReason: deploy freeze (printed only: the service stores no reason)\n`);
+    expect((await mq(['queue', 'pause', '--help'], { env })).stdout).toMatch(
+      /--reason <text> +why, for the confirmation and the printed\s+result \(CI logs\) only: the service stores no\s+reason/,
+    );
     expect(json((await mq(['queue', 'get', '--json'], { env })).stdout).state).toBe('paused');
     // Paused: nothing starts testing, nothing merges.
     await advance(7200);

@@ -63,7 +63,9 @@ describe('renderText: queueChange', () => {
   const change = (extra: Omit<QueueChange, 'kind' | 'branch'>) => renderText({ kind: 'queueChange', branch: 'main', ...extra }, PLAIN);
 
   it('confirms the maintenance actions in one line', async () => {
-    expect(await change({ action: 'pause', reason: 'deploy freeze' })).toBe('Queue main paused (reason: deploy freeze)\n');
+    expect(await change({ action: 'pause', reason: 'deploy freeze' })).toBe(
+      'Queue main paused\nReason: deploy freeze (printed only: the service stores no reason)\n',
+    );
     expect(await change({ action: 'pause' })).toBe('Queue main paused\n');
     expect(await change({ action: 'drain' })).toBe('Queue main is draining\n');
     expect(await change({ action: 'resume' })).toBe('Queue main resumed\n');

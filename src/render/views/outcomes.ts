@@ -4,7 +4,7 @@ import type { PrOutcome } from '../../model/result.js';
 import { paintState } from '../colors.js';
 import { aboutPr, shortSha } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { queueName, requestedQueueState } from '../queue-actions.js';
+import { queueName, reasonLine, requestedQueueState } from '../queue-actions.js';
 import { safeLine } from '../sanitize.js';
 import { renderPairs } from '../tables.js';
 import { renderQueueSettings, settingPairs } from './queue.js';
@@ -49,8 +49,7 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
       lines.push(...updateLines(name, change, ctx));
       break;
     case 'pause': {
-      const reason = change.reason ? ` (reason: ${safeLine(change.reason)})` : '';
-      lines.push(`${name} ${paintState(paint, 'paused')}${reason}`);
+      lines.push(`${name} ${paintState(paint, 'paused')}`, reasonLine(change.reason));
       break;
     }
     case 'resume':
