@@ -52,7 +52,8 @@ export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Conte
   events.acted(submitted);
   const sightings = submitted.results.map((outcome): PrSighting => {
     const seen: PrSighting = outcome.ok ? { pr: outcome.pr, status: 'waiting' } : { pr: outcome.pr, status: 'error', error: outcome.error };
-    return outcome.alreadyQueued ? { ...seen, alreadyQueued: true } : seen;
+    if (!outcome.alreadyQueued) return seen;
+    return { ...seen, alreadyQueued: true, ...(typeof outcome.state === 'string' && { submittedState: outcome.state }) };
   });
   const result = await watchPrs(sightings, input, ctx, events);
   const none = submitted.results.every((outcome) => !outcome.ok);
