@@ -164,8 +164,10 @@ export function prFailure(error: unknown): PrFailure {
 }
 
 function isFatal(error: MqError): boolean {
-  // A usage error (an API that cannot do the command at all) fails every PR alike, as a missing token does.
-  return error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
+  // A usage error (an API that cannot do the command at all) fails every PR alike, as a missing token does, and
+  // so does an API URL without the operation (a router's 404).
+  const wrongUrl = error instanceof ApiError && error.routeMissing;
+  return wrongUrl || error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
 }
 
 /**

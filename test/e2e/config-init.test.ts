@@ -18,7 +18,7 @@ interface Checkout {
   userDir: string;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function checkout(origin: string | undefined = 'git@github.com:acme/widgets.git'): Checkout {
   const base = mkdtempSync(join(tmpdir(), 'mq-init-'));
@@ -356,8 +356,8 @@ describe('mq config path', () => {
 
     const run = await mq(['config', 'path'], { cwd: c.sub, env: c.env });
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toMatch(new RegExp(`project +${escape(join(c.root, '.mqrc.yaml'))} +broken, not read: unknown key "frobnicate"`));
-    expect(run.stdout).toMatch(new RegExp(`user +${escape(join(c.userDir, 'config.json'))} +broken, not read: not valid JSON`));
+    expect(run.stdout).toMatch(new RegExp(`project +${escapeRegExp(join(c.root, '.mqrc.yaml'))} +broken, not read: unknown key "frobnicate"`));
+    expect(run.stdout).toMatch(new RegExp(`user +${escapeRegExp(join(c.userDir, 'config.json'))} +broken, not read: not valid JSON`));
     const doc = json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env }));
     expect(doc).toEqual({
       project: { path: join(c.root, '.mqrc.yaml'), exists: true, namedBy: 'search', broken: 'unknown key "frobnicate"' },

@@ -48,12 +48,24 @@ describe.each<TestApi>(['v1', 'v2'])('a wrong base path on %s', (api) => {
     expect(JSON.parse(json.stderr).error).toMatchObject({ status: 404, hint: expect.stringContaining('has no such operation') });
   });
 
+  it('a command over several PRs stops at the first and says the URL is wrong, not that each PR is unknown', async () => {
+    for (const command of ['submit', 'cancel', 'restart']) {
+      const run = await mq([command, '5', '6'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, api) });
+      expect(run.code, command).toBe(4);
+      expect(run.stdout, command).toBe('');
+      expect(run.stderr, command).toMatch(/^hint: the API URL http:\/\/127\.0\.0\.1:\d+\/api \(env MQ_API_URL\) has no such operation/m);
+    }
+  });
+
   it("a queue that does not exist is the service's own 404: mq queue get suggests mq queue create, not the URL", async () => {
     const run = await mq(['queue', 'get'], { env: sandboxEnv(sandbox.url, 'acme/no-queue', {}, api) });
     expect(run.code).toBe(4);
     expect(run.stderr).toContain('no queue for github.com/acme/no-queue');
     expect(run.stderr).toMatch(/^hint: create it with mq queue create, or name another branch with -b$/m);
     expect(run.stderr).not.toContain('API URL');
+    const watch = await mq(['queue', 'get', '--watch'], { env: sandboxEnv(sandbox.url, 'acme/no-queue', {}, api) });
+    expect(watch.code).toBe(4);
+    expect(watch.stderr).toMatch(/^hint: create it with mq queue create, or name another branch with -b$/m);
     const doctor = await mq(['doctor'], { env: sandboxEnv(sandbox.url, 'acme/no-queue', {}, api) });
     expect(doctor.code).toBe(4);
     expect(check(doctor, 'queue')).toContain('mq queue create');
