@@ -94,7 +94,12 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   if (subcommands) UNMADE.set(command, () => addCommands(command, subcommands, onCommand));
   const load = spec.load;
   if (load) command.action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
-  else if (subcommands) command.allowExcessArguments().action(() => groupAlone(command));
+  // An action would drop commander's implicit `help` subcommand (`mq queue help get`): kept on purpose.
+  else if (subcommands)
+    command
+      .allowExcessArguments()
+      .helpCommand(true)
+      .action(() => groupAlone(command));
 }
 
 /**

@@ -12,7 +12,7 @@ import { envName, envNames } from '../config/setting-rows.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../errors.js';
 import { formatDuration as inWords } from '../render/durations.js';
 import type { Context } from './context.js';
-import { NO_QUEUE_HINT } from './queue/get.js';
+import { NO_QUEUE_HINT } from './queue/read-queue.js';
 import type { Invocation, ResultWork } from './invocation.js';
 import type { CommandResult, DoctorCheck } from '../model/result.js';
 

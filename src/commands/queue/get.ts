@@ -1,15 +1,11 @@
 // mq queue get: the queue's state, settings and enqueued PRs. On a terminal the settings are summed up unless
 // --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
 import type { QUEUE_GET } from '../command-words.js';
-import { isNotFound } from '../../errors.js';
-import type { Context, QueueRef } from '../context.js';
-import type { Queue } from '../../model/queue.js';
-import type { MergeQueueService } from '../../model/service.js';
+import type { Context } from '../context.js';
+import { readQueue } from './read-queue.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../wait-input.js';
-
-export const NO_QUEUE_HINT = 'create it with mq queue create, or name another branch with -b';
 
 export interface QueueGetInput {
   /** --settings, or the global -v: every setting on a terminal too. */
@@ -32,14 +28,4 @@ export async function parseQueueGet(words: Words<typeof QUEUE_GET>): Promise<Inv
 export async function getQueue(input: QueueGetInput, ctx: Context): Promise<CommandResult> {
   const service = await ctx.service();
   return { kind: 'queue', queue: await readQueue(service, ctx.queueRef()), ...input };
-}
-
-/** getQueue; when there is no queue for the branch, the error says how to make one (doctor says the same). */
-export async function readQueue(service: MergeQueueService, ref: QueueRef): Promise<Queue> {
-  try {
-    return await service.getQueue(ref);
-  } catch (error) {
-    if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
-    throw error;
-  }
 }

@@ -2,7 +2,7 @@
 // outside, which redraws it in place or prints what changed.
 import { InterruptedError } from '../../errors.js';
 import type { Context } from '../context.js';
-import { readQueue } from './get.js';
+import { readQueue } from './read-queue.js';
 import { poll } from '../../model/poll.js';
 import type { WatchEvents } from '../../model/wait-events.js';
 

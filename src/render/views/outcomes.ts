@@ -1,5 +1,4 @@
 // Confirmations of commands that change something: per-PR outcomes, queue changes, impacted targets.
-import type { UpdatedQueue } from '../../model/queue.js';
 import type { PrOutcome } from '../../model/result.js';
 import { paintState } from '../colors.js';
 import { aboutPr, shortSha } from '../fields.js';
@@ -78,9 +77,10 @@ function updateLines(name: string, change: ResultOf<'queueChange'>, ctx: RenderC
   const changes = change.settingsChanged;
   if (!change.queue || changes === undefined) return [`${name} updated`, ...(change.queue ? [renderQueueSettings(change.queue, ctx)] : [])];
   if (changes.length === 0) return [`${name} updated: no setting changed (each already had the value given)\n\n${renderQueueSettings(change.queue, ctx)}`];
-  const shown = (queue: UpdatedQueue | undefined, setting: string, value: unknown) =>
+  type Shown = NonNullable<ResultOf<'queueChange'>['queue']>;
+  const shown = (queue: Shown | undefined, setting: string, value: unknown) =>
     (queue && settingPairs(queue, ctx).find(([key]) => key === setting)?.[1]) ?? safeLine(JSON.stringify(value));
-  const before = { ...change.queue, ...Object.fromEntries(changes.map(({ setting, from }) => [setting, from])) } as UpdatedQueue;
+  const before = { ...change.queue, ...Object.fromEntries(changes.map(({ setting, from }) => [setting, from])) } as Shown;
   const rows: Array<[string, string]> = changes.map(({ setting, from, to }) => [
     setting,
     `${shown(before, setting, from)} → ${shown(change.queue, setting, to)}`,
