@@ -120,7 +120,12 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
 export function unresolved(error: MqError, nodeVersion = process.versions.node): CommandResult {
   const checks: DoctorCheck[] = [
     nodeCheck(nodeVersion),
-    fail('config', error.message, 'correct the value the message names; mq config path shows which config files mq reads', error.exitCode),
+    fail(
+      'config',
+      error.message,
+      'correct the value the message names; mq config path shows the config files mq reads, and which one is broken',
+      error.exitCode,
+    ),
     ...CHECK_NAMES.slice(2).map((name) => skip(name, 'settings that resolve')),
   ];
   return { kind: 'doctor', checks, exitCode: firstFailure(checks) };

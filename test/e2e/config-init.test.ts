@@ -352,7 +352,7 @@ describe('mq config path', () => {
     writeFileSync(join(c.userDir, 'config.json'), '{ "token": ');
     const doctor = await mq(['doctor'], { cwd: c.sub, env: c.env });
     expect(doctor.code).toBe(3);
-    expect(doctor.stdout).toContain('mq config path');
+    expect(doctor.stdout).toContain('mq config path shows the config files mq reads, and which one is broken');
 
     const run = await mq(['config', 'path'], { cwd: c.sub, env: c.env });
     expect(run).toMatchObject({ code: 0, stderr: '' });
