@@ -22,6 +22,8 @@ export class MqError extends Error {
    * message, which is the failure's own (the service's words, with its status after them).
    */
   aftermath?: string;
+  /** What the user can do about it, on a line of its own after the message: `mq queue create` after a 404. */
+  hint?: string;
 
   constructor(
     message: string,
@@ -54,17 +56,28 @@ export class ApiError extends MqError {
   readonly retryAfterMs?: number;
   /** The API's own code for the error, where it names one (v2's `PR_ALREADY_ENQUEUED`). */
   readonly apiCode?: string;
+  /**
+   * A 404 whose body is not the service's own "no such queue/PR" but a router's: the path names no operation at
+   * this URL, so the API URL is wrong (a base path such as /api), not the queue or PR asked for.
+   */
+  readonly routeMissing: boolean;
 
   constructor(
     readonly status: number,
     message: string,
     readonly operation: string,
-    options?: ErrorOptions & { retryAfterMs?: number; apiCode?: string },
+    options?: ErrorOptions & { retryAfterMs?: number; apiCode?: string; routeMissing?: boolean },
   ) {
     super(message, apiErrorCode(status), exitCodeForStatus(status), options);
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     if (options?.apiCode !== undefined) this.apiCode = options.apiCode;
+    this.routeMissing = status === 404 && options?.routeMissing === true;
   }
+}
+
+/** A 404 that is the service's own "not found" (no such queue, PR, run): not a URL that names no operation. */
+export function isNotFound(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 404 && !error.routeMissing;
 }
 
 /** What went wrong underneath a NetworkError, as far as the system error tells. */

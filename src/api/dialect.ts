@@ -7,6 +7,8 @@ export interface ErrorWords {
   message: string;
   /** The API's code for the error, where it names one (v2's `PR_ALREADY_ENQUEUED`). */
   code?: string;
+  /** A 404 that a router answered, not the service: the path names no operation at this URL. */
+  routeMissing?: boolean;
 }
 
 export interface Dialect {

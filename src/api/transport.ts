@@ -156,7 +156,11 @@ export class Transport {
         // A refused credential of the other API's shape is the likeliest cause, and the one a person can fix.
         const mismatch = answer.status === 401 ? this.options.dialect.otherApisCredential?.(this.options.token) : undefined;
         const message = mismatch === undefined ? words.message : `${words.message}: ${mismatch}`;
-        failure = new ApiError(answer.status, this.scrub(message), exchange.operation, { retryAfterMs: asked, apiCode: words.code });
+        failure = new ApiError(answer.status, this.scrub(message), exchange.operation, {
+          retryAfterMs: asked,
+          apiCode: words.code,
+          ...(words.routeMissing && { routeMissing: true }),
+        });
       } catch (error) {
         if (!(error instanceof NetworkError)) throw error;
         failure = error;

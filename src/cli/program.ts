@@ -51,7 +51,7 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Comma
       writeOut: (text) => output.stdout.write(text),
       writeErr: (text) => output.stderr.write(text),
       outputError: () => undefined,
-      // The terminal's width, as tables get it (on stderr: the help of a group named without a command).
+      // The terminal's width, as tables get it (on stderr: help that commander writes beside a usage error).
       getOutHelpWidth: () => helpWidth(output.stdout),
       getErrHelpWidth: () => helpWidth(output.stderr),
     });
@@ -106,6 +106,22 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   if (subcommands) UNMADE.set(command, () => addCommands(command, subcommands, onCommand));
   const load = spec.load;
   if (load) command.action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
+  // An action would drop commander's implicit `help` subcommand (`mq queue help get`): kept on purpose.
+  else if (subcommands)
+    command
+      .allowExcessArguments()
+      .helpCommand(true)
+      .action(() => groupAlone(command));
+}
+
+/**
+ * A group named alone (`mq queue`) prints its help to stdout and exits 0, as bare `mq` does (and gh's groups); a
+ * word that is none of its subcommands is still commander's "unknown command", with its suggestion (exit 2).
+ */
+function groupAlone(group: Command): void {
+  // commander's own refusal, which its typings leave out; it throws (exitOverride).
+  if (group.args.length > 0) (group as unknown as { unknownCommand(): never }).unknownCommand();
+  group.outputHelp();
 }
 
 function addFlags(command: Command, flags: readonly FlagSpec[]): void {

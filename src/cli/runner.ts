@@ -75,7 +75,9 @@ export class Runner {
     const json = settings ? settings.output === 'json' : wantsJson(this.io.argv);
     const color = settings ? settings.color && Boolean(this.io.stderr.isTTY) : false;
     const { renderError } = await import('../render/failure.js');
-    this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color }));
+    const { shownUrl } = await import('../api/redaction.js');
+    const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };
+    this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }) }));
     return exitCodeOf(error);
   }
 
@@ -85,7 +87,7 @@ export class Runner {
       prepared = await this.prepare(false);
     } catch (error) {
       if (!work.unresolved || !(error instanceof ConfigError || error instanceof UsageError)) throw error;
-      const result = work.unresolved(work.input, error);
+      const result = await work.unresolved(work.input, error, { cwd: this.io.cwd, env: this.io.env });
       await this.print(result, this.io.now());
       return resultExitCode(result);
     }

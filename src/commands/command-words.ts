@@ -80,7 +80,11 @@ const ALL_QUEUES = {
 } as const satisfies FlagSpec;
 
 export const QUEUE_PAUSE = {
-  flags: [{ flags: '--reason <text>', description: 'why: shown in the confirmation and the printed result (the service stores none)' }, YES, ALL_QUEUES],
+  flags: [
+    { flags: '--reason <text>', description: 'why, for the confirmation and the printed result (CI logs) only: the service stores no reason' },
+    YES,
+    ALL_QUEUES,
+  ],
 } as const satisfies WordSpecs;
 
 export const QUEUE_DRAIN = {

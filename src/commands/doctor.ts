@@ -12,6 +12,7 @@ import { envName, envNames } from '../config/setting-rows.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../errors.js';
 import { formatDuration as inWords } from '../render/durations.js';
 import type { Context } from './context.js';
+import { NO_QUEUE_HINT } from './queue/read-queue.js';
 import type { Invocation, ResultWork } from './invocation.js';
 import type { CommandResult, DoctorCheck } from '../model/result.js';
 
@@ -102,7 +103,8 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
     } else {
       const ref = ctx.queueRef();
       const queue = await attempt(() => service.getQueue(ref));
-      checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, entryOrigin(resolved, 'token')));
+      const where = { url: shownUrl(settings.apiUrl), origin: resolved.origins.apiUrl ?? 'default', api: chosen.api };
+      checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, entryOrigin(resolved, 'token'), where));
     }
   } finally {
     await service.close();
@@ -118,7 +120,12 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
 export function unresolved(error: MqError, nodeVersion = process.versions.node): CommandResult {
   const checks: DoctorCheck[] = [
     nodeCheck(nodeVersion),
-    fail('config', error.message, 'correct the value the message names; mq config path shows which config files mq reads', error.exitCode),
+    fail(
+      'config',
+      error.message,
+      'correct the value the message names; mq config path shows the config files mq reads, and which one is broken',
+      error.exitCode,
+    ),
     ...CHECK_NAMES.slice(2).map((name) => skip(name, 'settings that resolve')),
   ];
   return { kind: 'doctor', checks, exitCode: firstFailure(checks) };
@@ -187,8 +194,17 @@ export function reachableCheck(apiUrl: string, origin: string, status: Attempt<u
   if (error instanceof ApiError && error.status === 404) {
     return fail(
       'reachable',
-      `${api === 'v1' ? `GET ${url}/v1/status` : `${asked} at ${url}`} answered 404: ${url} (${origin}) does not look like the service's root URL`,
-      `give the service's root URL, as in https://api.trunk.io, to which mq adds /${api} (--api-url, ${envName('apiUrl')} or apiUrl)`,
+      `${api === 'v1' ? `GET ${url}/v1/status` : `${asked} at ${url}`} answered 404: ${wrongUrl(url, origin)}`,
+      rootUrlFix(api),
+      EXIT.config,
+    );
+  }
+  if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
+    // v1's /status takes no token, and v2's list is there for any key: a 4xx there is not the service's answer.
+    return fail(
+      'reachable',
+      `${asked} answered ${error.status}: ${error.message}`,
+      `check the apiUrl setting, ${url} (${origin}): ${rootUrlFix(api)}; or a proxy in front of it (HTTPS_PROXY)`,
       EXIT.config,
     );
   }
@@ -201,6 +217,15 @@ export function reachableCheck(apiUrl: string, origin: string, status: Attempt<u
     );
   }
   return fail('reachable', error.message, networkFix(error as NetworkError, url, origin), EXIT.unavailable);
+}
+
+/** The words for an API URL that answered as the service's root does not. */
+function wrongUrl(url: string, origin: string): string {
+  return `the apiUrl setting, ${url} (${origin}), does not look like the service's root URL`;
+}
+
+function rootUrlFix(api: Api): string {
+  return `give the service's root URL, as in https://api.trunk.io, to which mq adds /${api} (--api-url, ${envName('apiUrl')} or apiUrl)`;
 }
 
 function networkFix(error: NetworkError, url: string, origin: string): string {
@@ -261,8 +286,17 @@ function repoCheck(resolved: ResolvedSettings): DoctorCheck {
   );
 }
 
-/** One getQueue tells both: a 401/403 is the token refused, a 404 an accepted token and no queue. */
-export function queueChecks(queue: Attempt<Queue>, repo: string, branch: string, tokenOrigin: string): [DoctorCheck, DoctorCheck] {
+/**
+ * One getQueue tells both: a 401/403 is the token refused, a 404 an accepted token and no queue, unless a router
+ * answered it (getQueue is an operation the service has): then the API URL is wrong, and the token untried.
+ */
+export function queueChecks(
+  queue: Attempt<Queue>,
+  repo: string,
+  branch: string,
+  tokenOrigin: string,
+  apiUrl: { url: string; origin: string; api: Api } = { url: 'the API URL', origin: 'default', api: 'v1' },
+): [DoctorCheck, DoctorCheck] {
   if (queue.ok) {
     const enqueued = Array.isArray(queue.value.enqueuedPullRequests) ? queue.value.enqueuedPullRequests.length : 0;
     return [
@@ -282,9 +316,15 @@ export function queueChecks(queue: Attempt<Queue>, repo: string, branch: string,
       skip('queue', 'an accepted token'),
     ];
   }
+  if (error instanceof ApiError && error.routeMissing) {
+    return [
+      skip('tokenAccepted', 'an API URL where getQueue is'),
+      fail('queue', `getQueue answered 404 (${error.message}): ${wrongUrl(apiUrl.url, apiUrl.origin)}`, rootUrlFix(apiUrl.api), EXIT.config),
+    ];
+  }
   const accepted = pass('tokenAccepted', 'getQueue answered');
   if (error instanceof ApiError && error.status === 404) {
-    return [accepted, fail('queue', `no queue for ${branch} of ${repo}`, `create it with mq queue create, or name another branch with -b`, EXIT.notFound)];
+    return [accepted, fail('queue', `no queue for ${branch} of ${repo}`, NO_QUEUE_HINT, EXIT.notFound)];
   }
   if (error instanceof ApiError) return [accepted, fail('queue', `getQueue answered ${error.status}: ${error.message}`, 'try again later', error.exitCode)];
   return [fail('tokenAccepted', error.message, 'try again: the API answered /status but not getQueue', error.exitCode), skip('queue', 'an answer to getQueue')];

@@ -44,7 +44,7 @@ export interface ResultWork<I> {
    * The result when the settings do not resolve (a bad config file, an API URL that is not http(s)), instead of failing
    * on them: `mq doctor` reports that as one of its checks.
    */
-  unresolved?: (input: I, error: MqError) => CommandResult;
+  unresolved?: (input: I, error: MqError, where: { cwd: string; env: Record<string, string | undefined> }) => CommandResult | Promise<CommandResult>;
 }
 
 /**

@@ -1,11 +1,11 @@
 // submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
 // not hide what happened to the others.
 import type { MergeQueueService } from '../model/service.js';
-import { isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary.js';
+import { alreadyEnded, isFinalState, PRIORITY_NAMES, type Priority } from '../model/vocabulary.js';
 import type { Queue } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
-import { ApiError, EXIT, InterruptedError, MqError, retryAfterSeconds } from '../errors.js';
+import { ApiError, EXIT, InterruptedError, isNotFound, MqError, retryAfterSeconds } from '../errors.js';
 import type { PR_LIST } from './command-words.js';
 import type { Context, WriteInFlight } from './context.js';
 import { parsePrNumber } from './input.js';
@@ -52,7 +52,7 @@ export async function cancel(input: { prs: number[] }, ctx: Context): Promise<Co
   const results = await eachPr(
     input.prs,
     (number) => service.cancelPullRequest(ref, number),
-    (number, error) => (error.status === 404 ? notInQueue(number, error, service, ref) : undefined),
+    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
     unsure(ctx, 'cancel', 'cancelled'),
   );
   return { kind: 'perPr', action: 'cancel', results };
@@ -64,7 +64,7 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
   const results = await eachPr(
     input.prs,
     (number) => service.restartTestsOnPullRequest(ref, number),
-    (number, error) => (error.status === 404 ? notInQueue(number, error, service, ref) : undefined),
+    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
     unsure(ctx, 'restart', 'restarted'),
   );
   return { kind: 'perPr', action: 'restart', results };
@@ -164,8 +164,10 @@ export function prFailure(error: unknown): PrFailure {
 }
 
 function isFatal(error: MqError): boolean {
-  // A usage error (an API that cannot do the command at all) fails every PR alike, as a missing token does.
-  return error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
+  // A usage error (an API that cannot do the command at all) fails every PR alike, as a missing token does, and
+  // so does an API URL without the operation (a router's 404).
+  const wrongUrl = error instanceof ApiError && error.routeMissing;
+  return wrongUrl || error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
 }
 
 /**
@@ -234,8 +236,12 @@ function submitFlags(input: SubmitInput): string[] {
 async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
   const record = await lookUp(service, ref, pr);
   const said = notFound.message.trim();
-  const why = record && isFinalState(record.state) ? `: it is already ${record.state}` : said === '' ? '' : ` (the service says: ${said})`;
-  return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message: `#${pr} is not in the queue${why}` } };
+  // "#7 has already failed: it is no longer in the queue"; else the service's own words.
+  const message =
+    record?.state !== undefined && isFinalState(record.state)
+      ? `#${pr} ${alreadyEnded(record.state)}: it is no longer in the queue`
+      : `#${pr} is not in the queue${said === '' ? '' : ` (the service says: ${said})`}`;
+  return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message } };
 }
 
 /**

@@ -1,6 +1,6 @@
 // mq status: one PR's state, readiness and ETA, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../config/git.js';
-import { ApiError, UsageError } from '../errors.js';
+import { isNotFound, UsageError } from '../errors.js';
 import type { MergeQueueService } from '../model/service.js';
 import type { Queue } from '../model/queue.js';
 import type { STATUS } from './command-words.js';
@@ -50,7 +50,7 @@ export async function queueUnlessGone(service: MergeQueueService, ref: QueueRef)
   try {
     return await service.getQueue(ref);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
+    if (isNotFound(error)) return undefined;
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 // mq targets set: upload a PR's impacted targets (parallel queues). A list too large for the service's body
 // limit is sent as ALL, which is what the service asks for in that case.
 import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../model/vocabulary.js';
-import { ApiError, UsageError } from '../errors.js';
+import { isNotFound, UsageError } from '../errors.js';
 import type { TARGETS_SET } from './command-words.js';
 import type { Context } from './context.js';
 import { parsePrNumber } from './input.js';
@@ -92,10 +92,10 @@ async function headSha(pr: number, ctx: Context): Promise<string> {
   try {
     sha = (await service.getSubmittedPullRequest(ctx.queueRef(), { number: pr })).prSha || undefined;
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    if (!isNotFound(error)) throw error;
   }
   if (sha === undefined) {
-    throw new UsageError(`#${pr} is not known to the queue, so its head SHA is too: give it with --sha (the service files targets under it)`);
+    throw new UsageError(`#${pr} is not in the queue, so mq cannot look up its head SHA: pass --sha (the service files targets under it)`);
   }
   return sha;
 }

@@ -38,7 +38,7 @@ export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEve
   if (unknown.length === result.prs.length) {
     const first = unknown[0]!.error!.message;
     const names = unknown.map((s) => `#${s.pr}`).join(', ');
-    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is known to the queue (${first})`, 'getSubmittedPullRequest');
+    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is in the queue (${first})`, 'getSubmittedPullRequest');
   }
   return result;
 }
@@ -52,7 +52,8 @@ export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Conte
   events.acted(submitted);
   const sightings = submitted.results.map((outcome): PrSighting => {
     const seen: PrSighting = outcome.ok ? { pr: outcome.pr, status: 'waiting' } : { pr: outcome.pr, status: 'error', error: outcome.error };
-    return outcome.alreadyQueued ? { ...seen, alreadyQueued: true } : seen;
+    if (!outcome.alreadyQueued) return seen;
+    return { ...seen, alreadyQueued: true, ...(typeof outcome.state === 'string' && { submittedState: outcome.state }) };
   });
   const result = await watchPrs(sightings, input, ctx, events);
   const none = submitted.results.every((outcome) => !outcome.ok);

@@ -65,7 +65,7 @@ export interface ProjectSearch {
 }
 
 /** A few stats of names that are almost never there (no exception is made for a missing one): cheap enough per run. */
-function executableConfigsIn(dir: string): string[] {
+export function executableConfigsIn(dir: string): string[] {
   return EXECUTABLE_CONFIG_NAMES.map((name) => join(dir, name)).filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile());
 }
 
@@ -117,7 +117,7 @@ export async function parseConfigText(path: string, kind: ConfigFileKind, conten
 }
 
 /** `from` and its parents up to `stop`; up to the root if `stop` is not above `from`. */
-function* upwards(from: string, stop: string): Generator<string> {
+export function* upwards(from: string, stop: string): Generator<string> {
   const within = (dir: string) => {
     const rel = relative(stop, dir);
     return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));

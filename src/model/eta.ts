@@ -1,6 +1,6 @@
 // When a PR in the queue will merge, if it passes: a pure estimate from where it stands, the queue's settings and
 // the run lengths the service measured. Where no honest estimate exists it says why, never a made-up number.
-import { isFinalState } from './vocabulary.js';
+import { alreadyEnded, isFinalState } from './vocabulary.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
 import type { Queue } from './queue.js';
 import type { TestDurations } from './test-durations.js';
@@ -54,7 +54,7 @@ const IN_LINE = new Set(['pending', 'testing', 'tests_passed', 'pending_failure'
 
 export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const state = pr.state;
-  if (state !== undefined && isFinalState(state)) return unavailable('final', `it is already ${state}`);
+  if (state !== undefined && isFinalState(state)) return unavailable('final', `it ${alreadyEnded(state)}`);
   if (state === 'not_ready') return unavailable('not_ready', 'it is not ready: it cannot start testing until its readiness gates pass');
   if (queue.state === 'paused') return unavailable('paused', 'the queue is paused: nothing merges until it resumes');
   if (queue.state === 'switching_modes') return unavailable('switching_modes', 'the queue is switching modes: it restarts in the new mode once its runs end');

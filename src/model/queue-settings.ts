@@ -1,7 +1,7 @@
 // A queue's settings as mq offers them, one row each: what it takes and what it means. The flags of
 // `queue create`/`update` are made from these rows (src/commands/queue/setting-flags.ts), the help is their
 // description, and each adapter maps the values onto its API.
-import type { QueueSettings } from './queue.js';
+import type { QueueFacts, QueueSettings } from './queue.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, SETTING_MAX } from './vocabulary.js';
 
 export interface SettingRow {
@@ -69,4 +69,22 @@ export function checkQueueSetting(row: SettingRow, value: unknown): SettingCheck
     case 'text':
       return typeof value === 'string' ? { ok: true, value } : { ok: false, problem: 'must be text' };
   }
+}
+
+/** A setting an update changed, with its value before and after (as the service reported them). */
+export interface SettingChange {
+  setting: keyof QueueFacts;
+  from: unknown;
+  to: unknown;
+}
+
+/**
+ * The settings whose value differs between the queue read before an update and the service's answer, in the order
+ * of the rows. deleteRequiredStatuses is an action, not a value: its change shows as requiredStatuses'.
+ */
+export function settingChanges(before: QueueFacts, after: QueueFacts): SettingChange[] {
+  const settings = Object.keys(QUEUE_SETTINGS).filter((key): key is keyof QueueFacts => key !== 'deleteRequiredStatuses');
+  return settings
+    .filter((setting) => JSON.stringify(before[setting] ?? null) !== JSON.stringify(after[setting] ?? null))
+    .map((setting) => ({ setting, from: before[setting] ?? null, to: after[setting] ?? null }));
 }

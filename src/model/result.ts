@@ -7,6 +7,7 @@ import type { Why } from './why.js';
 import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { Queue, UpdatedQueue } from './queue.js';
+import type { SettingChange } from './queue-settings.js';
 import type { QueueSummary } from './queues.js';
 import type { PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { Repo } from './repository.js';
@@ -41,6 +42,8 @@ export interface ConfigEntry {
 export interface ConfigFilePath {
   path: string;
   exists: boolean;
+  /** Why mq cannot read the file (not valid JSON, an unknown key): it is there, and broken. */
+  broken?: string;
 }
 
 /** `mq config init`: the file written and the keys in it (never a token). */
@@ -101,6 +104,8 @@ export type CommandResult =
       resumeCommand?: string;
       /** The service's answer, when it gave the queue back (the queue as read, when nothing was changed). */
       queue?: UpdatedQueue;
+      /** update: the settings whose value the update changed, read before it and from its answer. */
+      settingsChanged?: SettingChange[];
       /** `pause --reason`: the service stores none, so it lives in the printed result only. */
       reason?: string;
       /** `delete --cancel-all`: the PRs cancelled first. */

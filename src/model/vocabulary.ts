@@ -13,6 +13,11 @@ export const FINAL_PULL_REQUEST_STATES = ['merged', 'failed', 'cancelled'] as co
 export function isFinalState(state: string | undefined): boolean {
   return state !== undefined && (FINAL_PULL_REQUEST_STATES as readonly string[]).includes(state);
 }
+
+/** A final state as a person says it of a PR: "has already merged", "has already failed", "was already cancelled". */
+export function alreadyEnded(state: string): string {
+  return state === 'cancelled' ? 'was already cancelled' : `has already ${state}`;
+}
 export const QUEUE_STATES = ['running', 'paused', 'draining', 'switching_modes'] as const;
 /** The states a client may set: `switching_modes` is entered by the service itself. */
 export const SETTABLE_QUEUE_STATES = ['running', 'paused', 'draining'] as const;

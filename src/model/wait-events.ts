@@ -26,6 +26,8 @@ export interface PrSighting {
   error?: PrFailure;
   /** submit --wait found it already in the queue. */
   alreadyQueued?: boolean;
+  /** The state the submit read of a PR already queued: what is known of it until a round reads it. */
+  submittedState?: string;
   /** Why it ended failed or cancelled, looked up once the wait is over. */
   why?: Why;
   /** When it merges, as of the last round, while it is in the queue. */

@@ -1,6 +1,7 @@
 // A failure as stderr shows it. Only the error's own message is used, never its `cause`: a cause may be an HTTP
 // exchange holding the token. The exit code is not decided here (src/errors.ts `exitCodeOf`).
 import { ApiError, InterruptedError, MqError, OutcomeUnknownError, retryAfterSeconds } from '../errors.js';
+import { envName } from '../config/setting-rows.js';
 import { makePaint } from './colors.js';
 import { safeLine, safeText } from './sanitize.js';
 
@@ -8,6 +9,8 @@ export interface ErrorRenderOptions {
   json: boolean;
   debug: boolean;
   color: boolean;
+  /** The API URL in effect, as it may be shown, and where it came from: named when the URL looks wrong. */
+  apiUrl?: { shown: string; origin: string };
 }
 
 /**
@@ -18,6 +21,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const known = error instanceof MqError;
   const aftermath = known && error.aftermath ? error.aftermath : undefined;
   const message = aftermath === undefined ? messageOf(error) : `${messageOf(error)}\n${aftermath}`;
+  const hint = hintOf(error, options.apiUrl);
   const status = error instanceof ApiError ? error.status : undefined;
   // v2 names its errors (`PR_ALREADY_ENQUEUED`): the code a script switches on, and a person can look up.
   const apiCode = error instanceof ApiError ? error.apiCode : undefined;
@@ -35,6 +39,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
       ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
       // A write that may have been applied: the command that tells, for a script to run.
       ...(error instanceof OutcomeUnknownError || (error instanceof InterruptedError && error.check !== undefined) ? { check: error.check } : {}),
+      ...(hint === undefined ? {} : { hint }),
       ...(stack === undefined ? {} : { stack }),
     };
     return `${JSON.stringify({ error: body })}\n`;
@@ -43,9 +48,21 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const paint = makePaint(options.color);
   const text = safeText(known ? messageOf(error) : `internal error: ${message}`);
   const suffix = status === undefined ? '' : ` (${status}${apiCode === undefined ? '' : ` ${safeLine(apiCode)}`})`;
-  const after = aftermath === undefined ? '' : `\n${safeText(aftermath)}`;
+  const after = `${aftermath === undefined ? '' : `\n${safeText(aftermath)}`}${hint === undefined ? '' : `\n${paint.dim('hint:')} ${safeText(hint)}`}`;
   const trace = stack === undefined ? '' : `\n${paint.dim(safeText(stack))}`;
   return `${paint.red('mq:')} ${text}${suffix}${after}${trace}\n`;
+}
+
+/**
+ * What to do about it: the error's own hint, or, for a 404 a router answered on an operation the service has, the
+ * API URL, which is then what is wrong (a base path such as /api), not the queue or PR asked for.
+ */
+function hintOf(error: unknown, apiUrl: ErrorRenderOptions['apiUrl']): string | undefined {
+  if (!(error instanceof MqError)) return undefined;
+  if (error.hint !== undefined) return error.hint;
+  if (!(error instanceof ApiError && error.routeMissing)) return undefined;
+  const where = apiUrl === undefined ? 'the API URL' : `the API URL ${apiUrl.shown} (${apiUrl.origin})`;
+  return `${where} has no such operation: give the service's root URL, as in https://api.trunk.io (--api-url or ${envName('apiUrl')}); mq doctor checks it`;
 }
 
 function messageOf(error: unknown): string {

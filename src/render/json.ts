@@ -44,6 +44,7 @@ export function toJson(result: CommandResult): unknown {
         ...(result.repo === undefined ? {} : { repo: result.repo }),
         state: result.queue?.state ?? requestedQueueState(result.action) ?? null,
         ...(result.changed === undefined ? {} : { changed: result.changed }),
+        ...(result.settingsChanged === undefined ? {} : { settingsChanged: result.settingsChanged }),
         ...(result.queue === undefined ? {} : { queue: result.queue }),
         ...(result.reason === undefined ? {} : { reason: result.reason }),
         ...(result.cancelled === undefined ? {} : { cancelled: result.cancelled }),

@@ -27,3 +27,11 @@ export function requestedQueueState(action: ResultOf<'queueChange'>['action']): 
 export function queueName(branch: string, repo?: Repo): string {
   return repo ? `${safeLine(branch)} of ${safeLine(shortRepo(repo))}` : safeLine(branch);
 }
+
+/**
+ * `--reason` on a line of its own, in the confirmation prompt and in the result: the service stores none, so the
+ * words say that this line (and a CI log that keeps it) is its only record. '' without one.
+ */
+export function reasonLine(reason: string | undefined): string {
+  return reason ? `Reason: ${safeLine(reason)} (printed only: the service stores no reason)` : '';
+}

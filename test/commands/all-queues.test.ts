@@ -38,7 +38,7 @@ describe('queue pause --all-queues', () => {
     const { ctx, questions, writes } = context(false);
     await expect(changeAllQueues({ action: 'pause', yes: false, reason: 'freeze' }, ctx)).rejects.toThrow(/not confirmed/);
     expect(questions).toEqual([
-      '  main of acme/a: running, 2 PRs\n  main of acme/b: running, 1 PR\n1 already paused will be left as they are.\nPause these 2 queues (freeze)?',
+      '  main of acme/a: running, 2 PRs\n  main of acme/b: running, 1 PR\n1 already paused will be left as they are.\nReason: freeze (printed only: the service stores no reason)\nPause these 2 queues?',
     ]);
     expect(writes).toEqual([]);
   });

@@ -28,7 +28,9 @@ describe('maintenance-window confirmations', () => {
   it('pause says what finishes and what is held; a "no" sends nothing', async () => {
     const { ctx, questions, updates } = askingContext(['testing', 'pending', 'not_ready'], false);
     await expect(pauseQueue({ yes: false, reason: 'freeze' }, ctx)).rejects.toThrow(/not confirmed, nothing was changed/);
-    expect(questions).toEqual(['1 testing will finish; 2 waiting will be held and nothing will merge.\nPause the queue main of acme/widgets (freeze)?']);
+    expect(questions).toEqual([
+      '1 testing will finish; 2 waiting will be held and nothing will merge.\nReason: freeze (printed only: the service stores no reason)\nPause the queue main of acme/widgets?',
+    ]);
     expect(updates).toEqual([]);
   });
 });

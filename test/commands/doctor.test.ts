@@ -65,6 +65,32 @@ describe('mq doctor checks', () => {
     expect(serviceStatusCheck(odd, true)).toMatchObject({ ok: false, exitCode: EXIT.unavailable });
   });
 
+  it('reads a 4xx from the status page as a wrong API URL, not a failing service', () => {
+    const refused = new ApiError(401, 'missing x-api-token header', 'status');
+    expect(reachableCheck('http://127.0.0.1:4000/api', 'env MQ_API_URL', { ok: false, error: refused }, 3)).toMatchObject({
+      ok: false,
+      exitCode: EXIT.config,
+      fix: expect.stringMatching(/^check the apiUrl setting, http:\/\/127\.0\.0\.1:4000\/api \(env MQ_API_URL\)/),
+    });
+  });
+
+  it("reads getQueue's 404 from a router as a wrong API URL, and the service's own as no queue", () => {
+    const where = { url: 'https://proxy.example.com/api', origin: 'flag --api-url', api: 'v1' as const };
+    const router = new ApiError(404, 'no route POST /api/v1/getQueue', 'getQueue', { routeMissing: true });
+    const [token, queue] = queueChecks({ ok: false, error: router }, 'github.com/acme/w', 'main', 'env MQ_TOKEN', where);
+    expect(token).toMatchObject({ skipped: true });
+    expect(queue).toMatchObject({
+      ok: false,
+      exitCode: EXIT.config,
+      detail: expect.stringContaining('the apiUrl setting, https://proxy.example.com/api (flag --api-url)'),
+    });
+    const none = new ApiError(404, 'no queue for github.com/acme/w branch main', 'getQueue');
+    expect(queueChecks({ ok: false, error: none }, 'github.com/acme/w', 'main', 'env MQ_TOKEN', where)[1]).toMatchObject({
+      exitCode: EXIT.notFound,
+      fix: expect.stringContaining('mq queue create'),
+    });
+  });
+
   it("reads the service's own status", () => {
     const up = { overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' }, statuses: [] };
     expect(serviceStatusCheck({ ok: true, value: up }, true)).toMatchObject({ ok: true, detail: 'up (green): All systems operational' });

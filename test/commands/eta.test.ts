@@ -90,7 +90,7 @@ describe('estimateEta', () => {
     ['paused', { queueState: 'paused' }, 'the queue is paused: nothing merges until it resumes'],
     ['switching_modes', { queueState: 'switching_modes' }, 'the queue is switching modes'],
     ['not_ready', { state: 'not_ready' }, 'it is not ready'],
-    ['final', { state: 'merged' }, 'it is already merged'],
+    ['final', { state: 'merged' }, 'it has already merged'],
     ['own_failure', { state: 'pending_failure' }, 'its test run failed'],
   ])('unavailable: %s', (cause, { queueState, state }, reason) => {
     const prs = line(['pending', state ?? 'pending']);

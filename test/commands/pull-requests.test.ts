@@ -137,7 +137,7 @@ describe('cancel and restart of a PR not in the queue (404)', () => {
     const { ctx } = context({ 42: { ...medium, state: 'merged' } });
     const result = await cancel({ prs: [42] }, ctx);
     expect(result).toMatchObject({
-      results: [{ pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 is not in the queue: it is already merged' } }],
+      results: [{ pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 has already merged: it is no longer in the queue' } }],
     });
   });
 

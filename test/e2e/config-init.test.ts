@@ -18,6 +18,8 @@ interface Checkout {
   userDir: string;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function checkout(origin: string | undefined = 'git@github.com:acme/widgets.git'): Checkout {
   const base = mkdtempSync(join(tmpdir(), 'mq-init-'));
   const root = join(base, 'repo');
@@ -343,11 +345,33 @@ describe('mq config path', () => {
     expect(byEnv.project).toEqual({ path: other, exists: true, namedBy: 'MQ_CONFIG' });
   });
 
-  it('fails like every command on a config file it cannot read, naming it (exit 3)', async () => {
+  it('shows the paths when a config file is broken, flags the broken one with why, and exits 0: doctor sends people here', async () => {
     const c = checkout();
     writeFileSync(join(c.root, '.mqrc.yaml'), 'frobnicate: true\n');
+    mkdirSync(c.userDir, { recursive: true });
+    writeFileSync(join(c.userDir, 'config.json'), '{ "token": ');
+    const doctor = await mq(['doctor'], { cwd: c.sub, env: c.env });
+    expect(doctor.code).toBe(3);
+    expect(doctor.stdout).toContain('mq config path shows the config files mq reads, and which one is broken');
+
     const run = await mq(['config', 'path'], { cwd: c.sub, env: c.env });
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain(join(c.root, '.mqrc.yaml'));
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(new RegExp(`project +${escapeRegExp(join(c.root, '.mqrc.yaml'))} +broken, not read: unknown key "frobnicate"`));
+    expect(run.stdout).toMatch(new RegExp(`user +${escapeRegExp(join(c.userDir, 'config.json'))} +broken, not read: not valid JSON`));
+    const doc = json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env }));
+    expect(doc).toEqual({
+      project: { path: join(c.root, '.mqrc.yaml'), exists: true, namedBy: 'search', broken: 'unknown key "frobnicate"' },
+      user: { path: join(c.userDir, 'config.json'), exists: true, broken: expect.stringMatching(/^not valid JSON/) },
+      ignored: [],
+    });
+
+    // One broken file does not hide the other, which is read.
+    writeFileSync(join(c.userDir, 'config.json'), '{}');
+    const one = json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env }));
+    expect(one.user).toEqual({ path: join(c.userDir, 'config.json'), exists: true });
+    // A file named by MQ_CONFIG that is broken is flagged the same; a bad flag is still a usage error.
+    const named = json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: { ...c.env, MQ_CONFIG: join(c.root, '.mqrc.yaml') } }));
+    expect(named.project).toMatchObject({ namedBy: 'MQ_CONFIG', broken: 'unknown key "frobnicate"' });
+    expect((await mq(['config', 'path', '--output', 'xml'], { cwd: c.sub, env: c.env })).code).toBe(2);
   });
 });

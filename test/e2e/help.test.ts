@@ -27,6 +27,26 @@ async function allHelp(path: string[] = []): Promise<{ path: string[]; help: str
   return [{ path, help: run.stdout }, ...below.flat()];
 }
 
+describe('a command group named alone', () => {
+  it('prints its help to stdout and exits 0, as bare mq does', async () => {
+    const bare = await mq([]);
+    expect(bare).toMatchObject({ code: 0, stderr: '' });
+    for (const group of ['queue', 'flaky', 'config', 'targets']) {
+      const run = await mq([group]);
+      expect(run, group).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(new RegExp(`^Usage: mq ${group} \\[options\\] \\[command\\]\n`));
+      expect(run.stdout).toBe((await mq([group, '--help'])).stdout);
+    }
+  });
+
+  it('still refuses a word that is none of its subcommands, with a suggestion (exit 2)', async () => {
+    const run = await mq(['queue', 'gt']);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toBe("mq: unknown command 'gt'\n(Did you mean get?)\n");
+    expect((await mq(['queue', '--bogus'])).code).toBe(2);
+  });
+});
+
 describe('--help', () => {
   it('has examples on every command', async () => {
     const commands = await allHelp();

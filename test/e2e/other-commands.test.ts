@@ -36,7 +36,7 @@ describe('targets set', () => {
     const before = fixture.recorder.requests.length;
     const run = await mq(['targets', 'set', '77', '//a'], { env });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('#77 is not known to the queue');
+    expect(run.stderr).toBe('mq: #77 is not in the queue, so mq cannot look up its head SHA: pass --sha (the service files targets under it)\n');
     expect(run.stderr).toContain('--sha');
     expect(fixture.recorder.requests.slice(before).map((r) => r.path)).not.toContain('/setImpactedTargets');
   });

@@ -85,7 +85,7 @@ describe('submit, status and the path to merged', () => {
     // Alone, a PR no longer in the queue is "not found" (exit 4), in words.
     const text = await mq(['cancel', '5'], { env });
     expect(text.code).toBe(4);
-    expect(text.stdout).toBe('✗ #5 is not in the queue: it is already cancelled\n');
+    expect(text.stdout).toBe('✗ #5 was already cancelled: it is no longer in the queue\n');
   });
 
   it('restarts a PR under test and cancels one', async () => {
@@ -297,11 +297,11 @@ describe('a PR already in the queue, or no longer in it', () => {
     await advance(1);
     await advance(3600);
     const cancelled = await mq(['cancel', '43'], { env });
-    expect(cancelled).toEqual({ code: 4, stdout: '✗ #43 is not in the queue: it is already merged\n', stderr: '' });
+    expect(cancelled).toEqual({ code: 4, stdout: '✗ #43 has already merged: it is no longer in the queue\n', stderr: '' });
     const restarted = await mq(['restart', '43', '--json'], { env });
     expect(restarted.code).toBe(4);
     expect(json(restarted.stdout)).toEqual({
-      results: [{ pr: 43, ok: false, error: { code: 'not_found', status: 404, message: '#43 is not in the queue: it is already merged' } }],
+      results: [{ pr: 43, ok: false, error: { code: 'not_found', status: 404, message: '#43 has already merged: it is no longer in the queue' } }],
     });
     // Never submitted: the service's own words say so.
     const never = await mq(['cancel', '44', '45'], { env });

@@ -42,6 +42,24 @@ describe('queue create, get and update', () => {
     expect(table.stdout).not.toContain('\u001b[');
   });
 
+  it.each(['v1', 'v2'] as const)('queue update says first which settings it changed, from what to what (%s)', async (api) => {
+    const env = sandboxEnv(fixture.recorder.url, `acme/q-${++repoCounter}`, {}, api);
+    await mq(['queue', 'create'], { env });
+    const run = await mq(['queue', 'update', '--concurrency', '4', '--batch', '--merge-method', 'squash'], { env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const [head, ...rest] = run.stdout.split('\n');
+    expect(head).toBe(`Queue main of acme/q-${repoCounter} updated: 2 settings changed`);
+    // mergeMethod was squash already: not listed as changed.
+    expect(rest.slice(0, 3)).toEqual(['concurrency  1 → 4', 'batch        off → on', '']);
+    expect(run.stdout).toMatch(/^Settings now:\nstate +running$/m);
+    expect(run.stdout).toMatch(/^concurrency +4$/m);
+    const doc = json((await mq(['queue', 'update', '--concurrency', '2', '--json'], { env })).stdout);
+    expect(doc.settingsChanged).toEqual([{ setting: 'concurrency', from: 4, to: 2 }]);
+    expect(doc.queue).toMatchObject({ concurrency: 2 });
+    const same = await mq(['queue', 'update', '--concurrency', '2'], { env });
+    expect(same.stdout.split('\n')[0]).toBe(`Queue main of acme/q-${repoCounter} updated: no setting changed (each already had the value given)`);
+  });
+
   it('sets every queue setting through its kebab-case flag', async () => {
     const env = newRepo();
     await mq(['queue', 'create'], { env });
@@ -227,7 +245,10 @@ describe('the maintenance window', () => {
     await mq(['submit', '1', '2'], { env });
     const paused = await mq(['queue', 'pause', '--reason', 'deploy freeze', '--yes'], { env });
     expect(paused.code).toBe(0);
-    expect(paused.stdout).toContain('deploy freeze');
+    expect(paused.stdout).toBe(`Queue main of acme/q-${repoCounter} paused\nReason: deploy freeze (printed only: the service stores no reason)\n`);
+    expect((await mq(['queue', 'pause', '--help'], { env })).stdout).toMatch(
+      /--reason <text> +why, for the confirmation and the printed\s+result \(CI logs\)\s+only: the service stores no\s+reason/,
+    );
     expect(json((await mq(['queue', 'get', '--json'], { env })).stdout).state).toBe('paused');
     // Paused: nothing starts testing, nothing merges.
     await advance(7200);

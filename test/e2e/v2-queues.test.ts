@@ -66,9 +66,11 @@ describe('queue pause, drain and resume --all-queues', () => {
 
     const paused = await mq(['queue', 'pause', '--all-queues', '--yes', '--reason', 'freeze'], { env });
     expect(paused.code).toBe(0);
-    expect(paused.stdout).toContain('✓ Queue main of acme/widgets paused (reason: freeze)');
+    expect(paused.stdout).toContain('✓ Queue main of acme/widgets paused\n');
     expect(paused.stdout).toContain('- Queue main of acme/gadgets is already paused');
-    expect(paused.stdout.trimEnd().split('\n')).toHaveLength(2);
+    // The service stores no reason: the printed result says so, once.
+    expect(paused.stdout.trimEnd().split('\n')).toHaveLength(3);
+    expect(paused.stdout).toMatch(/\nReason: freeze \(printed only: the service stores no reason\)\n$/);
 
     const drained = await mq(['queue', 'drain', '--all-queues', '--yes', '--json'], { env });
     expect(drained.code).toBe(0);

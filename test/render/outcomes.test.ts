@@ -49,11 +49,11 @@ describe('renderText: perPr, PRs already queued or not in the queue', () => {
 
   it("prints mq's own sentences about a PR without naming it twice", async () => {
     const results: PrOutcome[] = [
-      { pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 is not in the queue: it is already merged' } },
+      { pr: 42, ok: false, error: { code: 'not_found', status: 404, message: '#42 has already merged: it is no longer in the queue' } },
       { pr: 4, ok: false, error: { code: 'not_found', status: 404, message: '#42 is someone else' } },
     ];
     expect(await renderText({ kind: 'perPr', action: 'cancel', results }, PLAIN)).toBe(
-      '✗ #42 is not in the queue: it is already merged\n✗ #4: #42 is someone else\n',
+      '✗ #42 has already merged: it is no longer in the queue\n✗ #4: #42 is someone else\n',
     );
   });
 });
@@ -63,7 +63,9 @@ describe('renderText: queueChange', () => {
   const change = (extra: Omit<QueueChange, 'kind' | 'branch'>) => renderText({ kind: 'queueChange', branch: 'main', ...extra }, PLAIN);
 
   it('confirms the maintenance actions in one line', async () => {
-    expect(await change({ action: 'pause', reason: 'deploy freeze' })).toBe('Queue main paused (reason: deploy freeze)\n');
+    expect(await change({ action: 'pause', reason: 'deploy freeze' })).toBe(
+      'Queue main paused\nReason: deploy freeze (printed only: the service stores no reason)\n',
+    );
     expect(await change({ action: 'pause' })).toBe('Queue main paused\n');
     expect(await change({ action: 'drain' })).toBe('Queue main is draining\n');
     expect(await change({ action: 'resume' })).toBe('Queue main resumed\n');

@@ -45,6 +45,18 @@ describe('renderText: testingDetails', () => {
     expect(text.endsWith('\n\nNo pull requests in this run.\n')).toBe(true);
   });
 
+  it('says in words where the required statuses came from, on either API', async () => {
+    const line = async (source: string, statuses: string[] = []) =>
+      (await renderText({ kind: 'testingDetails', details: testingDetails({ requiredStatuses: statuses, requiredStatusesSource: source }) }, PLAIN))
+        .split('\n')
+        .find((l) => l.startsWith('required statuses'));
+    expect(await line('repo_provider_branch_protection')).toBe("required statuses  (none) (from the repository's branch protection)");
+    expect(await line('repoProviderBranchProtection', ['ci/test'])).toBe("required statuses  ci/test (from the repository's branch protection)");
+    expect(await line('trunk_config')).toBe("required statuses  (none) (from the repository's .trunk/trunk.yaml)");
+    expect(await line('merge_instance', ['ci'])).toBe('required statuses  ci (set on the queue with --required-status)');
+    expect(await line('something_new')).toBe('required statuses  (none) (from something_new)');
+  });
+
   it('colours the status when colour is on', async () => {
     const text = await renderText({ kind: 'testingDetails', details: testingDetails({ status: 'FAILED' }) }, COLOURED);
     expect(text).toContain('\u001b[31mfailed\u001b[39m');
@@ -63,7 +75,7 @@ describe('renderText: testDetails', () => {
         'failure rate       3% in 24h, 12.5% in 7d',
         'PRs impacted (7d)  4',
         'codeowners         @acme/core, @bob',
-        'file_path          test/client.test.ts',
+        'file               test/client.test.ts',
         'link               https://app.trunk.io/acme/flaky-tests/test/3f1c2a4e',
         'repository         https://github.com/acme/app',
         '',
@@ -75,6 +87,13 @@ describe('renderText: testDetails', () => {
       ].join('\n'),
     );
     expect(text).not.toContain(ESC);
+  });
+
+  it('labels the file, parent and class in words, not the service keys', async () => {
+    const text = await renderText({ kind: 'testDetails', test: testCase({ parent: 'client', classname: 'ClientTest' }) }, PLAIN);
+    expect(text).toMatch(/^file {15}test\/client\.test\.ts$/m);
+    expect(text).toMatch(/^class {14}ClientTest$/m);
+    expect(text).not.toMatch(/file_path|classname/);
   });
 
   it('names a variant and leaves out an empty failure list', async () => {

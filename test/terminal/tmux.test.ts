@@ -158,7 +158,7 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     const state = async () => JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout).state;
 
     terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze'], env);
-    await terminal.until(/Pause the queue main of acme\/tty-\d+ \(deploy freeze\)\?.*\[y\/N\]/s);
+    await terminal.until(/Reason: deploy freeze \(printed only: the service stores no reason\)\s+Pause the queue main of acme\/tty-\d+\?.*\[y\/N\]/s);
     terminal.keys('n', 'Enter');
     const declined = await terminal.until(/\[exit 1\]/);
     expect(declined).toContain('queue pause: not confirmed, nothing was changed');
@@ -169,7 +169,7 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     await terminal.until(/\[y\/N\]/);
     terminal.keys('y', 'Enter');
     const confirmed = await terminal.until(/\[exit 0\]/);
-    expect(confirmed).toMatch(/Queue main of acme\/tty-\d+ paused \(reason: deploy freeze\)/);
+    expect(confirmed).toMatch(/Queue main of acme\/tty-\d+ paused\s+Reason: deploy freeze \(printed only: the service stores no reason\)/);
     expect(await state()).toBe('paused');
   });
 

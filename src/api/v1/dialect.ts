@@ -2,14 +2,15 @@
 // message, from other versions of the service).
 import type { Dialect } from '../dialect.js';
 import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
-import { errorMessage } from '../error-body.js';
+import { errorMessage, isRouterNotFound } from '../error-body.js';
 
 const TOKEN_HEADER = 'x-api-token';
 
 export const V1_DIALECT: Dialect = {
   credentialHeaders: (token) => ({ [TOKEN_HEADER]: token }),
   secretHeaders: [TOKEN_HEADER],
-  errorWords: (answer) => ({ message: errorMessage(answer) }),
+  // The service's own 404 names what it did not find ("no queue for …"); a router's names no operation.
+  errorWords: (answer) => ({ message: errorMessage(answer), ...(isRouterNotFound(answer) && { routeMissing: true }) }),
   otherApisCredential: (token) =>
     isV2Key(token)
       ? `the token is a v2 API key (it begins ${V2_KEY_PREFIX}), which the v1 API refuses: let the token choose the API (--api auto) or use a v1 organization token`

@@ -62,7 +62,11 @@ export class V2Client {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const hint =
-        error.status === 403 ? permissionHint(name, request.body) : error.status === 404 && !error.apiCode?.startsWith('ESTIMATE') ? NOT_VISIBLE : undefined;
+        error.status === 403
+          ? permissionHint(name, request.body)
+          : error.status === 404 && !error.routeMissing && !error.apiCode?.startsWith('ESTIMATE')
+            ? NOT_VISIBLE
+            : undefined;
       if (hint === undefined) throw error;
       throw new ApiError(error.status, `${error.message}: ${hint}`, error.operation, {
         cause: error,

@@ -3,7 +3,7 @@
 // it: then the status alone speaks, and the body is judged as any other.
 import type { Dialect } from '../dialect.js';
 import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
-import { errorMessage } from '../error-body.js';
+import { errorMessage, isRouterNotFound } from '../error-body.js';
 
 const AUTHORIZATION = 'authorization';
 
@@ -12,7 +12,10 @@ export const V2_DIALECT: Dialect = {
   secretHeaders: [AUTHORIZATION],
   errorWords: (answer) => {
     const code = envelopeCode(answer.text);
-    return code === undefined ? { message: errorMessage(answer) } : { message: errorMessage(answer), code };
+    // The service's own 404s name what is missing (MERGE_QUEUE_NOT_FOUND, PR_NOT_FOUND, …); the bare NOT_FOUND,
+    // which no operation lists (NOTES §8), or no envelope at all is a path the API does not have.
+    const routeMissing = answer.status === 404 && (code === undefined ? isRouterNotFound(answer) || !answer.text.trim().startsWith('{') : code === 'NOT_FOUND');
+    return { message: errorMessage(answer), ...(code !== undefined && { code }), ...(routeMissing && { routeMissing: true }) };
   },
   otherApisCredential: (token) =>
     isV2Key(token)

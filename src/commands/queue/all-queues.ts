@@ -7,8 +7,7 @@ import type { QueueOutcome } from '../../model/result.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { CommandResult } from '../../model/result.js';
 import type { SettableQueueState } from '../../model/vocabulary.js';
-import { queueName } from '../../render/queue-actions.js';
-import { safeLine } from '../../render/sanitize.js';
+import { queueName, reasonLine } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
 
@@ -30,11 +29,14 @@ export async function changeAllQueues(input: AllQueuesInput, ctx: Context): Prom
   const target = TARGET[input.action];
   const toChange = queues.filter((queue) => queue.state !== target);
   if (asking && toChange.length > 0) {
-    const why = input.reason ? ` (${safeLine(input.reason)})` : '';
     const listed = toChange.map((queue) => `  ${queueName(queue.branch, queue.repo)}: ${queue.state}, ${countOf(queue)}`).join('\n');
     const left = queues.length - toChange.length;
     const already = left > 0 ? `\n${left} already ${target} will be left as they are.` : '';
-    await ask(command, `${listed}${already}\n${capitalized(input.action)} these ${toChange.length} queues${why}?`, ctx);
+    await ask(
+      command,
+      `${[`${listed}${already}`, reasonLine(input.reason)].filter(Boolean).join('\n')}\n${capitalized(input.action)} these ${toChange.length} queues?`,
+      ctx,
+    );
   }
   const results: QueueOutcome[] = [];
   for (const queue of queues) results.push(await changeOne(queue, target, ctx));

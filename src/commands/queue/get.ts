@@ -2,6 +2,7 @@
 // --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
 import type { QUEUE_GET } from '../command-words.js';
 import type { Context } from '../context.js';
+import { readQueue } from './read-queue.js';
 import { work, type Invocation, type Words } from '../invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../wait-input.js';
@@ -26,6 +27,5 @@ export async function parseQueueGet(words: Words<typeof QUEUE_GET>): Promise<Inv
 
 export async function getQueue(input: QueueGetInput, ctx: Context): Promise<CommandResult> {
   const service = await ctx.service();
-  const queue = await service.getQueue(ctx.queueRef());
-  return { kind: 'queue', queue, ...input };
+  return { kind: 'queue', queue: await readQueue(service, ctx.queueRef()), ...input };
 }

@@ -3,7 +3,7 @@
 // for is left alone (nothing sent, nothing asked), so that a repeated step in a script or by hand is harmless.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
-import { queueName } from '../../render/queue-actions.js';
+import { queueName, reasonLine } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { QUEUE_DRAIN, QUEUE_PAUSE, QUEUE_RESUME } from '../command-words.js';
 import { UsageError } from '../../errors.js';
@@ -64,10 +64,13 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
   if (queue.state === 'paused') return unchanged('pause', ref, queue, ctx);
   if (asking) {
     const { testing, waiting } = census(queue);
-    const why = input.reason ? ` (${input.reason})` : '';
     // What it will do first, the question last: on its own line, it stays whole on a narrow terminal.
     const effect = `${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`;
-    await ask('queue pause', `${effect}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}${why}?`, ctx);
+    await ask(
+      'queue pause',
+      `${[effect, reasonLine(input.reason)].filter(Boolean).join('\n')}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}?`,
+      ctx,
+    );
   }
   const service = await ctx.service();
   const updated = await settle(ctx, service.updateQueue(ref, { state: 'paused' }), stateChange(ctx, 'pause', ref));

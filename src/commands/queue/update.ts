@@ -1,6 +1,7 @@
 // mq queue update: one updateQueue with the settings given as flags.
 import type { QueueSettings } from '../../model/queue.js';
-import { UsageError } from '../../errors.js';
+import { settingChanges } from '../../model/queue-settings.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import { queueName } from '../../render/queue-actions.js';
 import type { Context } from '../context.js';
 import { work, type Invocation, type Words } from '../invocation.js';
@@ -19,9 +20,16 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
   }
   const service = await ctx.service();
   const ref = ctx.queueRef();
+  // Read first, so that the result can say what the update changed among the settings it prints. Only that: a
+  // read that fails leaves the update to be sent and reported as it is (whatever stops it stops the update too).
+  const before = await service.getQueue(ref).catch((error: unknown) => {
+    if (error instanceof InterruptedError) throw error;
+    return undefined;
+  });
   const queue = await settle(ctx, service.updateQueue(ref, input.settings), {
     what: `the update of the settings of the queue ${queueName(ref.targetBranch, ref.repo)}`,
     check: checkCommand(ctx, 'queue', 'get'),
   });
-  return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, repo: ref.repo, queue };
+  const changed = queue === undefined || before === undefined ? undefined : settingChanges(before, queue);
+  return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, repo: ref.repo, queue, ...(changed && { settingsChanged: changed }) };
 }

@@ -2,6 +2,7 @@
 // outside, which redraws it in place or prints what changed.
 import { InterruptedError } from '../../errors.js';
 import type { Context } from '../context.js';
+import { readQueue } from './read-queue.js';
 import { poll } from '../../model/poll.js';
 import type { WatchEvents } from '../../model/wait-events.js';
 
@@ -12,7 +13,7 @@ export async function watchQueue(input: { intervalMs: number; allSettings?: bool
   let seen: string | undefined;
   // A person watches: keep the pace asked for, without backing off.
   await poll(ctx, { intervalMs: input.intervalMs, backoff: false }, events, async (answered) => {
-    const queue = await service.getQueue(ref);
+    const queue = await readQueue(service, ref);
     answered();
     const now = JSON.stringify(queue);
     events.polled(queue, now !== seen, service.serviceNow() ?? ctx.now(), { allSettings: input.allSettings });

@@ -3,9 +3,10 @@ import type { PrOutcome } from '../../model/result.js';
 import { paintState } from '../colors.js';
 import { aboutPr, shortSha } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { queueName, requestedQueueState } from '../queue-actions.js';
+import { queueName, reasonLine, requestedQueueState } from '../queue-actions.js';
 import { safeLine } from '../sanitize.js';
-import { renderQueueSettings } from './queue.js';
+import { renderPairs } from '../tables.js';
+import { renderQueueSettings, settingPairs } from './queue.js';
 
 type PrAction = ResultOf<'perPr'>['action'];
 
@@ -40,13 +41,14 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
   if (change.changed === false && requested) return `${name} is already ${paintState(paint, requested)}\n`;
   switch (change.action) {
     case 'create':
-    case 'update':
-      lines.push(`${name} ${change.action === 'create' ? 'created' : 'updated'}`);
+      lines.push(`${name} created`);
       if (change.queue) lines.push(renderQueueSettings(change.queue, ctx));
       break;
+    case 'update':
+      lines.push(...updateLines(name, change, ctx));
+      break;
     case 'pause': {
-      const reason = change.reason ? ` (reason: ${safeLine(change.reason)})` : '';
-      lines.push(`${name} ${paintState(paint, 'paused')}${reason}`);
+      lines.push(`${name} ${paintState(paint, 'paused')}`, reasonLine(change.reason));
       break;
     }
     case 'resume':
@@ -65,6 +67,26 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
     lines.push(`The service reports the queue as ${paintState(paint, change.queue.state)}.`);
   }
   return `${lines.filter((line) => line !== '').join('\n')}\n`;
+}
+
+/**
+ * What the update changed first (`concurrency  1 → 4`), then every setting as it now stands: a log keeps the
+ * whole queue, and a person sees at once what moved.
+ */
+function updateLines(name: string, change: ResultOf<'queueChange'>, ctx: RenderContext): string[] {
+  const changes = change.settingsChanged;
+  if (!change.queue || changes === undefined) return [`${name} updated`, ...(change.queue ? [renderQueueSettings(change.queue, ctx)] : [])];
+  if (changes.length === 0) return [`${name} updated: no setting changed (each already had the value given)\n\n${renderQueueSettings(change.queue, ctx)}`];
+  type Shown = NonNullable<ResultOf<'queueChange'>['queue']>;
+  const shown = (queue: Shown | undefined, setting: string, value: unknown) =>
+    (queue && settingPairs(queue, ctx).find(([key]) => key === setting)?.[1]) ?? safeLine(JSON.stringify(value));
+  const before = { ...change.queue, ...Object.fromEntries(changes.map(({ setting, from }) => [setting, from])) } as Shown;
+  const rows: Array<[string, string]> = changes.map(({ setting, from, to }) => [
+    setting,
+    `${shown(before, setting, from)} → ${shown(change.queue, setting, to)}`,
+  ]);
+  const count = `${changes.length} setting${changes.length === 1 ? '' : 's'} changed`;
+  return [`${name} updated: ${count}`, renderPairs(rows, ctx.paint), `\n${ctx.paint.bold('Settings now:')}\n${renderQueueSettings(change.queue, ctx)}`];
 }
 
 /** `Impacted targets of #42 set: 3 targets (sha abc1234)`; the fallback warning is printed elsewhere. */

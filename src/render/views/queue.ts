@@ -29,32 +29,34 @@ export function renderQueue(queue: Queue, ctx: RenderContext, options: QueueView
 
 /** The settings under their response names, so each maps to its `mq queue update --kebab-case` flag. */
 export function renderQueueSettings(queue: UpdatedQueue, ctx: RenderContext): string {
+  return renderPairs(settingPairs(queue, ctx), ctx.paint);
+}
+
+/** Each setting's name and its value as the settings block shows it. */
+export function settingPairs(queue: UpdatedQueue, ctx: RenderContext): Array<[string, string]> {
   const { paint } = ctx;
-  return renderPairs(
-    [
-      ['state', paintState(paint, queue.state)],
-      ['branch', safeLine(queue.branch)],
-      ['mode', safeLine(queue.mode)],
-      ['concurrency', String(queue.concurrency)],
-      ['batch', onOff(queue.batch)],
-      ['batchingMinSize', String(queue.batchingMinSize)],
-      ['batchingMaxWaitTimeMinutes', String(queue.batchingMaxWaitTimeMinutes)],
-      ['testingTimeoutMinutes', String(queue.testingTimeoutMinutes)],
-      ['pendingFailureDepth', String(queue.pendingFailureDepth)],
-      ['canOptimisticallyMerge', onOff(queue.canOptimisticallyMerge)],
-      ['bisectionConcurrency', String(queue.bisectionConcurrency)],
-      ['directMergeMode', safeLine(queue.directMergeMode)],
-      ['optimizationMode', safeLine(queue.optimizationMode)],
-      ['mergeMethod', safeLine(queue.mergeMethod)],
-      ['requiredStatuses', queue.requiredStatuses === null ? paint.dim('(branch protection)') : formatList(queue.requiredStatuses, paint)],
-      ['commentsEnabled', onOff(queue.commentsEnabled)],
-      ['commandsEnabled', onOff(queue.commandsEnabled)],
-      ['statusCheckEnabled', onOff(queue.statusCheckEnabled)],
-      ['createPrsForTestingBranches', onOff(queue.createPrsForTestingBranches)],
-      ...furtherSettings(queue, ctx),
-    ],
-    paint,
-  );
+  return [
+    ['state', paintState(paint, queue.state)],
+    ['branch', safeLine(queue.branch)],
+    ['mode', safeLine(queue.mode)],
+    ['concurrency', String(queue.concurrency)],
+    ['batch', onOff(queue.batch)],
+    ['batchingMinSize', String(queue.batchingMinSize)],
+    ['batchingMaxWaitTimeMinutes', String(queue.batchingMaxWaitTimeMinutes)],
+    ['testingTimeoutMinutes', String(queue.testingTimeoutMinutes)],
+    ['pendingFailureDepth', String(queue.pendingFailureDepth)],
+    ['canOptimisticallyMerge', onOff(queue.canOptimisticallyMerge)],
+    ['bisectionConcurrency', String(queue.bisectionConcurrency)],
+    ['directMergeMode', safeLine(queue.directMergeMode)],
+    ['optimizationMode', safeLine(queue.optimizationMode)],
+    ['mergeMethod', safeLine(queue.mergeMethod)],
+    ['requiredStatuses', queue.requiredStatuses === null ? paint.dim('(branch protection)') : formatList(queue.requiredStatuses, paint)],
+    ['commentsEnabled', onOff(queue.commentsEnabled)],
+    ['commandsEnabled', onOff(queue.commandsEnabled)],
+    ['statusCheckEnabled', onOff(queue.statusCheckEnabled)],
+    ['createPrsForTestingBranches', onOff(queue.createPrsForTestingBranches)],
+    ...furtherSettings(queue, ctx),
+  ];
 }
 
 /**

@@ -4,7 +4,7 @@ import { shortRepo } from '../../config/repo.js';
 import { paintState } from '../colors.js';
 import { formatDuration } from '../durations.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { queueName } from '../queue-actions.js';
+import { queueName, reasonLine } from '../queue-actions.js';
 import { safeLine } from '../sanitize.js';
 import { renderFittedTable, type Column } from '../tables.js';
 
@@ -32,17 +32,17 @@ const DONE = { pause: 'paused', resume: 'resumed', drain: 'draining' } as const;
 export function renderAllQueues(result: ResultOf<'allQueues'>, ctx: RenderContext): string {
   const { paint } = ctx;
   if (result.results.length === 0) return 'No queues in this organization.\n';
-  const reason = result.reason ? ` (reason: ${safeLine(result.reason)})` : '';
   const lines = result.results.map((outcome) => {
     const name = `Queue ${queueName(outcome.queue.branch, outcome.queue.repo)}`;
     if (!outcome.ok) return `${paint.red('✗')} ${name}: ${safeLine(outcome.error.message)}`;
     if (!outcome.changed) return `${paint.dim('-')} ${name} is already ${paintState(paint, outcome.state)}`;
     const done = result.action === 'resume' ? paint.green(DONE.resume) : paintState(paint, DONE[result.action]);
     const reported = outcome.state !== DONE[result.action] && result.action !== 'resume' ? ` (the service reports ${paintState(paint, outcome.state)})` : '';
-    return `${paint.green('✓')} ${name} ${done}${reason}${reported}`;
+    return `${paint.green('✓')} ${name} ${done}${reported}`;
   });
   const failed = result.results.filter((outcome) => !outcome.ok).length;
   if (failed > 0) lines.push(paint.red(`${failed} of ${result.results.length} queues failed.`));
+  if (result.reason) lines.push(reasonLine(result.reason));
   return `${lines.join('\n')}\n`;
 }
 

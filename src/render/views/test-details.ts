@@ -18,9 +18,9 @@ export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
     ['PRs impacted (7d)', String(test.pull_requests_impacted_last_7d)],
     ['codeowners', formatList(test.codeowners, paint)],
   ];
-  if (test.file_path !== undefined) pairs.push(['file_path', safeLine(test.file_path)]);
+  if (test.file_path !== undefined) pairs.push(['file', safeLine(test.file_path)]);
   if (test.parent !== undefined) pairs.push(['parent', safeLine(test.parent)]);
-  if (test.classname !== undefined) pairs.push(['classname', safeLine(test.classname)]);
+  if (test.classname !== undefined) pairs.push(['class', safeLine(test.classname)]);
   pairs.push(['link', safeLine(test.html_url)], ['repository', safeLine(test.repository.html_url)]);
   if (test.ticket) pairs.push(['ticket', safeLine(test.ticket.html_url)]);
 

@@ -9,7 +9,7 @@ import { renderFittedTable, renderPairs } from '../tables.js';
 export function renderTestingDetails(details: TestingDetails, ctx: RenderContext): string {
   const { paint } = ctx;
   const width = ctx.screen?.columns;
-  const source = details.requiredStatusesSource ? ` (from ${safeLine(details.requiredStatusesSource)})` : '';
+  const source = details.requiredStatusesSource ? ` (${sourceInWords(details.requiredStatusesSource)})` : '';
   const pairs: Array<[string, string]> = [
     ['status', paintState(paint, details.status)],
     ['test branch', safeLine(details.testBranch)],
@@ -85,4 +85,16 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
 
 function section(ctx: RenderContext, title: string, body: string): string {
   return `${ctx.paint.bold(title)}\n${body}`;
+}
+
+/** Where the run's required statuses came from (the service's enum, in either API's case), in words. */
+const STATUS_SOURCES: Record<string, string> = {
+  trunk_config: "from the repository's .trunk/trunk.yaml",
+  repo_provider_branch_protection: "from the repository's branch protection",
+  merge_instance: 'set on the queue with --required-status',
+};
+
+function sourceInWords(source: string): string {
+  const key = source.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  return STATUS_SOURCES[key] ?? `from ${safeLine(source)}`;
 }

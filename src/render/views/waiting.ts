@@ -98,7 +98,7 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
   const lines: string[] = [];
   for (const sighting of result.prs) {
     const name = `#${sighting.pr}`;
-    const state = sighting.pullRequest?.state;
+    const state = sighting.pullRequest?.state ?? sighting.submittedState;
     switch (sighting.status) {
       case 'reached': {
         const past = state === result.target ? '' : ` (past ${result.target})`;
@@ -133,7 +133,7 @@ export function waitSummaryJson(result: WaitResult): unknown {
     const reasons = sighting.status === 'ended' ? reasonsOf(sighting) : [];
     return {
       pr: sighting.pr,
-      state: sighting.pullRequest?.state ?? null,
+      state: sighting.pullRequest?.state ?? sighting.submittedState ?? null,
       reached: sighting.status === 'reached',
       ...(reasons.length > 0 ? { reasons } : {}),
       ...(sighting.why ? { why: sighting.why } : {}),

@@ -204,6 +204,9 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
   const pathname = url ? url.pathname : request.url!;
   if (url && (pathname === '/v2' || pathname.startsWith('/v2/'))) return v2.answer(request, pathname, url.searchParams, v2Host);
   const route = exact ?? findRoute(pathname);
+  // A path the API does not have is 404 whatever the credential, as on v2: a client at a wrong base URL (/api)
+  // hears that the URL is wrong, not that its token is.
+  if (!route) return errorAnswer(404, `no route ${request.method ?? ''} ${pathname}`);
 
   const token = headerValue(request, TOKEN_HEADER);
   let forkedRunId: string | undefined;
@@ -227,7 +230,6 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
     return errorAnswer(401, `the ${TOKEN_HEADER} is not valid for this sandbox`);
   }
 
-  if (!route) return errorAnswer(404, `no route ${request.method ?? ''} ${pathname}`);
   if (request.method !== route.method) {
     return errorAnswer(405, `${pathname} takes ${route.method}, not ${request.method ?? ''}`, { allow: route.method });
   }

@@ -1,0 +1,91 @@
+// Where the config files are when loading them failed: `mq config path` is what doctor sends a person to when a
+// file is broken, so it must not fail on that file. The same search as resolve.ts, one file at a time, each
+// failure kept beside its file instead of thrown.
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { MqError } from '../errors.js';
+import { envValue } from './environment.js';
+import { configFilesIn } from './locations.js';
+import { executableConfigsIn, findUserFile, loadProjectFile, upwards, userConfigDir } from './files.js';
+import { findGitRoot } from './git.js';
+import { PROJECT_SEARCH_PLACES } from './config-names.js';
+import { envName } from './setting-rows.js';
+
+/** A config file found, and why mq cannot read it when it cannot. */
+export interface SurveyedFile {
+  path: string;
+  broken?: string;
+}
+
+export interface ConfigSurvey {
+  project?: SurveyedFile & { namedBy: 'flag' | 'env' | 'search' };
+  user?: SurveyedFile;
+  userDir: string;
+  /** Executable config files the search passed over. */
+  ignored: string[];
+}
+
+export interface SurveyInput {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** --config, when given. */
+  config?: string;
+}
+
+export async function surveyConfigFiles(input: SurveyInput): Promise<ConfigSurvey> {
+  const cwd = resolve(input.cwd);
+  const homeDir = envValue(input.env, 'HOME') ?? homedir();
+  const userDir = userConfigDir(envValue(input.env, 'XDG_CONFIG_HOME'), homeDir);
+  const user = await surveyed(configFilesIn(userDir, 'user')[0] ?? userDir, async () => (await findUserFile(userDir))?.path);
+  const named = input.config ?? envValue(input.env, envName('config'));
+  const namedBy = input.config !== undefined ? 'flag' : 'env';
+  const ignored: string[] = [];
+  let project: ConfigSurvey['project'];
+  if (named !== undefined) {
+    const path = resolve(cwd, named);
+    // The user file named by --config is read as the user file (resolve.ts).
+    if (!(user && samePath(path, user.path))) {
+      const found = await surveyed(path, async () => (await loadProjectFile(named, cwd, namedBy)).path);
+      if (found) project = { ...found, namedBy };
+    }
+  } else {
+    const stop = (await findGitRoot(cwd)) ?? homeDir;
+    for (const dir of upwards(cwd, resolve(stop))) {
+      ignored.push(...executableConfigsIn(dir));
+      const candidates = configFilesIn(dir, 'project');
+      if (candidates.length === 0) continue;
+      const found = await surveyed(candidates[0]!, async () => (await searchProjectDir(dir))?.path);
+      if (found) {
+        project = { ...found, namedBy: 'search' };
+        break;
+      }
+    }
+  }
+  return { ...(project && { project }), ...(user && { user }), userDir, ignored };
+}
+
+async function searchProjectDir(dir: string) {
+  return (await import('./config-loader.js')).searchDir(dir, PROJECT_SEARCH_PLACES, 'project');
+}
+
+/** The file `read` finds, or `path` with what is wrong with it; undefined when there is none to read. */
+async function surveyed(path: string, read: () => Promise<string | undefined>): Promise<SurveyedFile | undefined> {
+  try {
+    const found = await read();
+    return found === undefined ? undefined : { path: found };
+  } catch (error) {
+    if (!(error instanceof MqError)) throw error;
+    // The message names the file first ("/x/.mqrc.json: not valid JSON"): the path is shown beside it.
+    const broken = error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : error.message;
+    return { path, broken };
+  }
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return a === b;
+  }
+}

@@ -1,0 +1,73 @@
+// An API URL with a wrong base path (`…/api/v1`, so mq asks `/api/v1/getQueue`) against a 404 that is the
+// service's own (no queue for the branch): on both APIs, mq doctor blames the apiUrl setting and names where it
+// came from, other commands add a hint to check the URL, and a real "no queue" suggests `mq queue create`.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { sandboxEnv, type Run, type TestApi } from '../support/cli.js';
+import { mq } from '../support/in-process.js';
+
+let sandbox: RunningSandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
+});
+afterEach(() => sandbox.close());
+
+/** The sandbox's root with a base path the service does not have, as a user might paste it. */
+const wrongUrl = () => `${new URL(sandbox.url).origin}/api/v1`;
+
+/** The line of one doctor check, with its fix line. */
+function check(run: Run, label: string): string {
+  const lines = run.stdout.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^[✓✗-] ${label} `).test(l));
+  expect(at, run.stdout).toBeGreaterThanOrEqual(0);
+  return lines[at]! + (lines[at + 1]?.includes('fix:') ? `\n${lines[at + 1]}` : '');
+}
+
+describe.each<TestApi>(['v1', 'v2'])('a wrong base path on %s', (api) => {
+  it('mq doctor says the apiUrl setting is wrong and where it came from, exit 3', async () => {
+    const run = await mq(['doctor'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, api) });
+    expect(run.code, run.stdout).toBe(3);
+    const reachable = check(run, 'API reachable');
+    expect(reachable).toContain('✗');
+    expect(reachable).toMatch(/the apiUrl setting, http:\/\/127\.0\.0\.1:\d+\/api \(env MQ_API_URL\), does not look like the service's root URL/);
+    expect(reachable).toContain('https://api.trunk.io');
+    expect(reachable).not.toContain('HTTPS_PROXY');
+    expect(run.stdout).not.toContain('refused the token');
+  });
+
+  it('mq queue get adds a hint to check the API URL, naming it and mq doctor', async () => {
+    const run = await mq(['queue', 'get'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, api) });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/^mq: .*no route .*\/api\/v[12]\/.*\(404( NOT_FOUND)?\)$/m);
+    expect(run.stderr).not.toContain('not visible to this key');
+    expect(run.stderr).toMatch(
+      /^hint: the API URL http:\/\/127\.0\.0\.1:\d+\/api \(env MQ_API_URL\) has no such operation: .*--api-url or MQ_API_URL.*mq doctor/m,
+    );
+    expect(run.stderr).not.toContain('mq queue create');
+    const json = await mq(['queue', 'get', '--json'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, api) });
+    expect(JSON.parse(json.stderr).error).toMatchObject({ status: 404, hint: expect.stringContaining('has no such operation') });
+  });
+
+  it('a command over several PRs stops at the first and says the URL is wrong, not that each PR is unknown', async () => {
+    for (const command of ['submit', 'cancel', 'restart']) {
+      const run = await mq([command, '5', '6'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, api) });
+      expect(run.code, command).toBe(4);
+      expect(run.stdout, command).toBe('');
+      expect(run.stderr, command).toMatch(/^hint: the API URL http:\/\/127\.0\.0\.1:\d+\/api \(env MQ_API_URL\) has no such operation/m);
+    }
+  });
+
+  it("a queue that does not exist is the service's own 404: mq queue get suggests mq queue create, not the URL", async () => {
+    const run = await mq(['queue', 'get'], { env: sandboxEnv(sandbox.url, 'acme/no-queue', {}, api) });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('no queue for github.com/acme/no-queue');
+    expect(run.stderr).toMatch(/^hint: create it with mq queue create, or name another branch with -b$/m);
+    expect(run.stderr).not.toContain('API URL');
+    const watch = await mq(['queue', 'get', '--watch'], { env: sandboxEnv(sandbox.url, 'acme/no-queue', {}, api) });
+    expect(watch.code).toBe(4);
+    expect(watch.stderr).toMatch(/^hint: create it with mq queue create, or name another branch with -b$/m);
+    const doctor = await mq(['doctor'], { env: sandboxEnv(sandbox.url, 'acme/no-queue', {}, api) });
+    expect(doctor.code).toBe(4);
+    expect(check(doctor, 'queue')).toContain('mq queue create');
+  });
+});
