@@ -17,6 +17,22 @@ export function badValue(name: string, text: string, problem: string, use: strin
   return new UsageError(`${name}: ${quoteValue(text)} ${problem}; use ${use}`);
 }
 
+/** `a`, `a or b`, `a, b or c`: the choices as a sentence says them. */
+export function listOfChoices(choices: readonly string[]): string {
+  return choices.length < 2 ? (choices[0] ?? '') : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+}
+
+/**
+ * The parser of a flag or argument with a fixed set of values. It stands in for commander's own check (whose
+ * refusal, "option '…' argument 'x' is invalid. Allowed choices are …", has another shape than every other).
+ */
+export function choiceOf(name: string, choices: readonly string[]): (text: string) => string {
+  return (text) => {
+    if (choices.includes(text)) return text;
+    throw badValue(name, text, 'is not one of the choices', listOfChoices(choices));
+  };
+}
+
 /**
  * Linux hands argv over decoded: a byte that is not UTF-8 arrives as U+FFFD. Such text is refused rather than
  * sent with the byte replaced (a ticket, a label stored wrong).

@@ -23,7 +23,7 @@ const DOCUMENTED_EXIT_CODES = new Set([0, 1, 2, 3, 4, 5, 6, 7, 130]);
 const TOKEN = 'fuzz-secret-token-7c1d2e9a';
 /** What commander says when it refuses argv (its `error: ` prefix is dropped by mq). */
 const COMMANDER_USAGE =
-  /unknown option|unknown command|missing required argument|too many arguments|argument missing|is invalid\. Allowed choices|required option/;
+  /unknown option|unknown command|missing required argument|too many arguments|argument missing|is not one of the choices|required option/;
 const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\)|<anonymous>\)?)$/m;
 
 const COMMANDS = [

@@ -3,7 +3,7 @@
 // only when commander enters the group (`wholeProgram` makes them all): `mq --help` and `mq status` need only the
 // top level, and `queue create`/`update` alone bring some 80 options.
 import { Command, Help, Option } from 'commander';
-import { refuseUnreadable } from '../argv-values.js';
+import { choiceOf, refuseUnreadable } from '../argv-values.js';
 import type { ArgvIo, Invocation, Parse, Words } from '../commands/invocation.js';
 import { exitCodesSummary } from '../help/exit-codes.js';
 import { HELP_LAYOUT, layout, type Block } from '../help/layout.js';
@@ -98,7 +98,8 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   const command = parent.command(spec.name).description(spec.description);
   for (const arg of spec.args ?? []) {
     const argument = command.createArgument(arg.name, arg.description);
-    command.addArgument(arg.choices ? argument.choices(arg.choices) : argument);
+    // .choices() for the help's list and completion; the parser after it for the refusal's words.
+    command.addArgument(arg.choices ? argument.choices(arg.choices).argParser(choiceOf(arg.name, arg.choices)) : argument);
   }
   addFlags(command, spec.flags ?? []);
   EPILOGUES.set(command, [GLOBAL_FLAGS_POINTER, examples(spec.examples), ...(spec.notes ? [spec.notes] : [])]);
@@ -127,7 +128,7 @@ function groupAlone(group: Command): void {
 function addFlags(command: Command, flags: readonly FlagSpec[]): void {
   for (const flag of flags) {
     const option = new Option(flag.flags, flag.description);
-    if (flag.choices) option.choices(flag.choices);
+    if (flag.choices) option.choices(flag.choices).argParser(choiceOf(option.long ?? flag.flags, flag.choices));
     if (flag.parse) option.argParser(flag.parse);
     command.addOption(option);
   }

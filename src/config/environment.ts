@@ -25,7 +25,7 @@ export function environmentLayer(env: Env): Layer {
     const text = envValue(env, row.env);
     if (text === undefined || row.check === undefined) continue;
     const checked = row.check(text);
-    if (!checked.ok) throw new ConfigError(`invalid ${row.env} "${(row.quote ?? String)(text)}": ${checked.problem}`);
+    if (!checked.ok) throw new ConfigError(`${row.env}: "${(row.quote ?? String)(text)}" ${checked.problem}`);
     found[row.key] = { value: checked.value, origin: `env ${row.env}` };
   }
   const layer: Layer = found;

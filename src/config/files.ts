@@ -35,7 +35,7 @@ const loader = () => import('./config-loader.js');
 export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag' | 'env'): Promise<ConfigFile> {
   const absolute = resolve(cwd, path);
   if (path === '' || !existsSync(absolute)) {
-    const message = `invalid ${namedBy === 'flag' ? '--config' : envName('config')} "${path}": no such file`;
+    const message = `${namedBy === 'flag' ? '--config' : envName('config')}: "${path}" is no such file; use the path of a config file, e.g. .mqrc.yaml`;
     throw namedBy === 'flag' ? new UsageError(message) : new ConfigError(message);
   }
   refuseMetaConfig();

@@ -34,6 +34,6 @@ function take(flag: string, text: string, row: SettingRow): Found<unknown> {
   const parse = PARSERS[row.key as RowKey];
   if (parse !== undefined) return { value: parse(flag, text), origin: `flag ${flag}` };
   const checked = row.check!(text);
-  if (!checked.ok) throw new UsageError(`invalid ${flag} "${(row.quote ?? String)(text)}": ${checked.problem}`);
+  if (!checked.ok) throw new UsageError(`${flag}: "${(row.quote ?? String)(text)}" ${checked.problem}`);
   return { value: checked.value, origin: `flag ${flag}` };
 }

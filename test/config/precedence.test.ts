@@ -179,14 +179,14 @@ describe('flags and the environment', () => {
   });
 
   it.each([
-    [{ output: 'xml' }, /invalid --output "xml": must be "table" or "json"/],
+    [{ output: 'xml' }, /--output: "xml" must be "table" or "json"/],
     [{ timeout: 'soon' }, /^--timeout: "soon" is not a duration; use e.g. 30s, 10m, 2h or 1d$/],
     [{ timeout: '0s' }, /^--timeout: "0s" is no time at all; use e.g. 30s, 10m, 2h or 1d$/],
-    [{ repo: 'nope' }, /invalid --repo "nope"/],
-    [{ apiUrl: 'ftp://x.example/v1' }, /invalid --api-url "ftp:\/\/x.example\/v1": must be an http\(s\) URL, the service's root/],
-    [{ apiUrl: 'https://x.example/v1?x=1' }, /invalid --api-url/],
-    [{ branch: '' }, /invalid --branch ""/],
-    [{ config: 'missing.yaml' }, /invalid --config "missing.yaml": no such file/],
+    [{ repo: 'nope' }, /--repo: "nope" must be/],
+    [{ apiUrl: 'ftp://x.example/v1' }, /--api-url: "ftp:\/\/x.example\/v1" must be an http\(s\) URL, the service's root/],
+    [{ apiUrl: 'https://x.example/v1?x=1' }, /--api-url: "https:\/\/x.example\/v1\?x=1" must be/],
+    [{ branch: '' }, /--branch: "" must be a branch name/],
+    [{ config: 'missing.yaml' }, /--config: "missing.yaml" is no such file; use the path of a config file/],
   ] satisfies [GlobalFlags, RegExp][])('a bad flag %j is a usage error (exit 2)', async (flags, message) => {
     const t = tree();
     await expect(t.resolve({ flags })).rejects.toMatchObject({
@@ -210,12 +210,12 @@ describe('flags and the environment', () => {
   });
 
   it.each([
-    ['MQ_TIMEOUT', 'soon', /invalid MQ_TIMEOUT "soon": must be a duration/],
-    ['MQ_REPO', 'nope', /invalid MQ_REPO "nope"/],
-    ['MQ_API_URL', 'api.trunk.io/v1', /invalid MQ_API_URL/],
-    ['MQ_API_URL', 'https://user:pw@api.example/v1', /MQ_API_URL .*must not contain a user name or password/],
-    ['MQ_BRANCH', 'two words', /invalid MQ_BRANCH "two words"/],
-    ['MQ_CONFIG', 'missing.yaml', /invalid MQ_CONFIG "missing.yaml": no such file/],
+    ['MQ_TIMEOUT', 'soon', /MQ_TIMEOUT: "soon" must be a duration/],
+    ['MQ_REPO', 'nope', /MQ_REPO: "nope" must be/],
+    ['MQ_API_URL', 'api.trunk.io/v1', /MQ_API_URL: "api.trunk.io\/v1" must be/],
+    ['MQ_API_URL', 'https://user:pw@api.example/v1', /MQ_API_URL: .*must not contain a user name or password/],
+    ['MQ_BRANCH', 'two words', /MQ_BRANCH: "two words" must be/],
+    ['MQ_CONFIG', 'missing.yaml', /MQ_CONFIG: "missing.yaml" is no such file/],
   ])('a bad %s is a configuration error (exit 3) naming the variable', async (name, value, message) => {
     const t = tree();
     await expect(t.resolve({ env: { [name]: value } })).rejects.toMatchObject({

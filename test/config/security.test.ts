@@ -145,7 +145,7 @@ describe('where the token may be sent', () => {
     await expect(check(t, { env: { MQ_API_URL: 'http://example.com/v1', MQ_INSECURE: '0' } })).rejects.toThrow(/plain http/);
     const bad = await rejection(t.resolve({ env: { MQ_INSECURE: 'maybe' } }));
     expect(bad).toBeInstanceOf(ConfigError);
-    expect(bad.message).toBe('invalid MQ_INSECURE "maybe": must be 1 (or true) to turn it on, 0 (or false) to turn it off');
+    expect(bad.message).toBe('MQ_INSECURE: "maybe" must be 1 (or true) to turn it on, 0 (or false) to turn it off');
   });
 
   it('--insecure does not trust a project file’s URL', async () => {

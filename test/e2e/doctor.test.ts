@@ -124,10 +124,10 @@ describe('mq doctor', () => {
     ];
     const status = await mq(['status', '1', '--api-url', bad], { env: env() });
     expect(status.code).toBe(2);
-    expect(status.stderr).toContain(`"${bad}": must be an http(s) URL`);
+    expect(status.stderr).toContain(`--api-url: "${bad}" must be an http(s) URL`);
     for (const [run, code] of runs) {
       expect(run.code).toBe(code);
-      expect(line(run, 'config')).toContain(`"${bad}": must be an http(s) URL, the service's root, like https://api.trunk.io`);
+      expect(line(run, 'config')).toContain(`"${bad}" must be an http(s) URL, the service's root, like https://api.trunk.io`);
       expect(line(run, 'API reachable')).toMatch(/^- .*skipped/);
       tokenNeverShown(run);
     }
