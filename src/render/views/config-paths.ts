@@ -1,7 +1,8 @@
 // `mq config path`: the project and user config files, each with whether mq reads it or where init would write it.
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../sanitize.js';
-import { renderFittedTable } from '../tables.js';
+import { cutStartToWidth, foldLine, visibleWidth } from '../screen-fit.js';
+import { renderTable } from '../tables.js';
 
 /** How the project file was found: named by --config or its variable, or the search. */
 function found(namedBy: string): string {
@@ -25,7 +26,16 @@ export function renderConfigPaths(result: ResultOf<'configPaths'>, ctx: RenderCo
     ],
     ...result.ignored.map((path) => ['ignored', safeLine(path), paint.yellow('not loaded: mq runs no config code')]),
   ];
-  // The status is a hint of what to run: the path gives way first, keeping the file's name.
-  const columns = [{ header: 'FILE' }, { header: 'PATH', shrink: 'path' as const }, { header: 'STATUS' }];
-  return `${renderFittedTable(columns, rows, paint, ctx.screen?.columns)}\n`;
+  const columns = [{ header: 'FILE' }, { header: 'PATH' }, { header: 'STATUS' }];
+  const table = renderTable(columns, rows, paint);
+  const width = ctx.screen?.columns;
+  if (!width || table.split('\n').every((line) => visibleWidth(line) <= width)) return `${table}\n`;
+  // Too wide for the terminal: the path is what the command is for (doctor sends people here), so it keeps a line
+  // of its own (cut at its start only past the width, keeping the file's name) and the status folds under it.
+  const indent = Math.max(...rows.map(([file]) => visibleWidth(file!))) + 2;
+  const lines = rows.flatMap(([file, path, status]) => [
+    `${file!.padEnd(indent)}${cutStartToWidth(path!, width - indent)}`,
+    ...foldLine(`${' '.repeat(indent)}${status}`, width),
+  ]);
+  return `${lines.join('\n')}\n`;
 }
