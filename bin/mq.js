@@ -79,13 +79,14 @@ function homeDir() {
 
 /**
  * The V8 data of a cache whose checksum holds, else undefined. V8 checks a cache's header, not its body: a cache
- * damaged on disk would crash mq on every run.
+ * damaged on disk would crash mq on every run. The checksum is the file's last 4 bytes: V8 copies data that does
+ * not start 8-aligned (a third of a megabyte, each start) before it reads it, and the file's buffer does.
  */
 function readCache(path) {
   try {
     const file = fs.readFileSync(path);
-    const data = file.subarray(4);
-    return file.length > 4 && file.readUInt32LE(0) === crc32(data) ? data : undefined;
+    const data = file.subarray(0, -4);
+    return file.length > 4 && file.readUInt32LE(data.length) === crc32(data) ? data : undefined;
   } catch {
     return undefined;
   }
@@ -120,7 +121,7 @@ function saveCache(script, path) {
     const dir = dirname(path);
     makeDir(dir);
     const partial = `${path}.${process.pid}`;
-    fs.writeFileSync(partial, Buffer.concat([sum, data]));
+    fs.writeFileSync(partial, Buffer.concat([data, sum]));
     fs.renameSync(partial, path);
     const bundle = basename(path).split('-')[0];
     const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;
