@@ -29,6 +29,10 @@ if (answer !== undefined) {
  * not (scripts/build.mjs) are in dist/mq-rest.cjs, compiled alike, with a cache of its own, on its first require.
  */
 function runBundle(file, command) {
+  // With nothing left to do (every write flushed, every socket closed), out at once, the exit code as the program
+  // set it, its exit listeners run: a natural end would first tear the heap down page by page, a few
+  // milliseconds the kernel does in one step as the process ends.
+  process.once('beforeExit', () => process.exit());
   const bundle = { exports: {} };
   // A require of dist/, as the file's own would be: the bundle requires Node's modules, and the libraries apart
   // from it there (./lib/, scripts/build.mjs), nothing else. Not node:module's createRequire: loading node:module
