@@ -39,7 +39,10 @@ function runBundle(file, command) {
   // (and the source maps module it loads) is a few tenths of a millisecond of every start. Node's own modules by
   // getBuiltinModule (Node 20.16 and later), which skips the module loader's resolution of each require.
   const fromDist = (id) => {
-    if (id === './mq-rest.cjs') return compiled(join(dirname(file), id), command, 'rest');
+    if (id === './mq-rest.cjs') {
+      const rest = join(dirname(file), id);
+      return compiled(rest, command, 'rest')(fromDist, rest);
+    }
     return id.startsWith('./') ? require(join(dirname(file), id)) : (process.getBuiltinModule?.(id) ?? require(id));
   };
   compiled(file, command)(bundle.exports, fromDist, bundle, file, dirname(file));
@@ -59,8 +62,8 @@ function compiled(file, command, part) {
   const vm = require('node:vm');
   const cache = cacheFile(source, command, part);
   const cachedData = cache && readCache(cache);
-  // dist/mq.cjs is the function Node would wrap a CommonJS module in, mq-rest.cjs an object literal of chunks
-  // (scripts/build.mjs): each text compiled as read.
+  // dist/mq.cjs is the function Node would wrap a CommonJS module in, mq-rest.cjs a function that returns its
+  // table of chunks (scripts/build.mjs): each text compiled as read.
   const script = new vm.Script(source, {
     filename: file,
     cachedData,

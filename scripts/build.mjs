@@ -163,11 +163,12 @@ async function oneFile(outputs, metafile) {
     `${WRAPPER}${MODULE_URL}var __mqChunks = {\n`,
     `};\n${LOADER}(__mqChunks, require);\n})\n`,
   );
-  // An object literal, the value of the script (bin/mq.js).
+  // A function expression too, of the require its chunks' own code calls and its file's name, that returns the
+  // table (bin/mq.js): __mqModule is in the chunks' scope here as in the entry's.
   const rest = tableOf(
     chunks.filter((chunk) => !hot.has(chunk.name)),
-    '"use strict";({\n',
-    '})\n',
+    `(function (require, __filename) {"use strict";\n${MODULE_URL}return {\n`,
+    '};\n})\n',
   );
   const file = (name, table) => [
     { path: join(root, 'dist', name), text: table.text },

@@ -32,8 +32,9 @@ describe('dist/mq.cjs', () => {
     expect(typeof new Script(text).runInThisContext()).toBe('function');
   });
 
-  it('keeps the chunks mq status never runs in mq-rest.cjs, an object literal of them, each chunk in one file', () => {
-    const table = new Script(restText).runInThisContext() as Record<string, unknown>;
+  it('keeps the chunks mq status never runs in mq-rest.cjs, a function that returns them, each chunk in one file', () => {
+    expect(restBody.startsWith('(function (require, __filename) {"use strict";\n')).toBe(true);
+    const table = (new Script(restText).runInThisContext() as (require: unknown, file: string) => Record<string, unknown>)(undefined, REST_FILE);
     expect(Object.keys(table)).toEqual(chunksOf(restBody));
     expect(new Set(chunks).size).toBe(chunks.length);
     expect(hot).toContain('./mq.js');
