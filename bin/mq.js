@@ -25,20 +25,45 @@ if (answer !== undefined) {
 }
 
 /**
- * Compiles the bundle as Node compiles a CommonJS module, with a V8 code cache, and runs it. A cache holds the
- * bytecode of every function compiled so far, so it is made as the process exits, after the command ran: one
+ * Compiles the bundle as Node compiles a CommonJS module, with a V8 code cache, and runs it. The chunks it holds
+ * not (scripts/build.mjs) are in dist/mq-rest.cjs, compiled alike, with a cache of its own, on its first require.
+ */
+function runBundle(file, command) {
+  // With nothing left to do (every write flushed, every socket closed), out at once, the exit code as the program
+  // set it, its exit listeners run: a natural end would first tear the heap down page by page, a few
+  // milliseconds the kernel does in one step as the process ends.
+  process.once('beforeExit', () => process.exit());
+  const bundle = { exports: {} };
+  // A require of dist/, as the file's own would be: the bundle requires Node's modules, and the libraries apart
+  // from it there (./lib/, scripts/build.mjs), nothing else. Not node:module's createRequire: loading node:module
+  // (and the source maps module it loads) is a few tenths of a millisecond of every start. Node's own modules by
+  // getBuiltinModule (Node 20.16 and later), which skips the module loader's resolution of each require.
+  const fromDist = (id) => {
+    if (id === './mq-rest.cjs') {
+      const rest = join(dirname(file), id);
+      return compiled(rest, command, 'rest')(fromDist, rest);
+    }
+    return id.startsWith('./') ? require(join(dirname(file), id)) : (process.getBuiltinModule?.(id) ?? require(id));
+  };
+  compiled(file, command)(bundle.exports, fromDist, bundle, file, dirname(file));
+}
+
+/**
+ * The value of a file of the bundle, compiled with a V8 code cache as Node compiles a CommonJS module. A cache
+ * holds the bytecode of every function compiled so far, so it is made as the process exits, after the command ran: one
  * per command (the functions of `mq status` are not those of `mq sandbox`), made when there was none or V8 refused
  * it (another Node, other flags), in the user's cache directory. Node's own compile cache (22+) would save the
  * code compiled as the file loads, and little of a bundle runs then. A cache that cannot be read or written
  * costs the speed, never the command.
  */
-function runBundle(file, command) {
+function compiled(file, command, part) {
   // ASCII (scripts/build.mjs): latin1 reads it as UTF-8 would, in a fraction of the time.
   const source = fs.readFileSync(file, 'latin1');
   const vm = require('node:vm');
-  const cache = cacheFile(source, command);
+  const cache = cacheFile(source, command, part);
   const cachedData = cache && readCache(cache);
-  // The bundle is the function Node would wrap a CommonJS module in (scripts/build.mjs), its text compiled as read.
+  // dist/mq.cjs is the function Node would wrap a CommonJS module in, mq-rest.cjs a function that returns its
+  // table of chunks (scripts/build.mjs): each text compiled as read.
   const script = new vm.Script(source, {
     filename: file,
     cachedData,
@@ -46,27 +71,21 @@ function runBundle(file, command) {
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (cache && (cachedData === undefined || script.cachedDataRejected)) process.once('exit', () => saveCache(script, cache));
-  const bundle = { exports: {} };
-  // A require of dist/, as the file's own would be: the bundle requires Node's modules, and the libraries apart
-  // from it there (./lib/, scripts/build.mjs), nothing else. Not node:module's createRequire: loading node:module
-  // (and the source maps module it loads) is a few tenths of a millisecond of every start. Node's own modules by
-  // getBuiltinModule (Node 20.16 and later), which skips the module loader's resolution of each require.
-  const fromDist = (id) => (id.startsWith('./') ? require(join(dirname(file), id)) : (process.getBuiltinModule?.(id) ?? require(id)));
-  script.runInThisContext()(bundle.exports, fromDist, bundle, file, dirname(file));
+  return script.runInThisContext();
 }
 
 /**
  * $XDG_CACHE_HOME/mq (default ~/.cache/mq; a relative XDG path is ignored, as for the config file)/<bundle>-<node>-
- * <command>.v8. The bundle's first line names its content (scripts/build.mjs); a command is a word of letters,
- * else `other`. Undefined without a bundle name or a home.
+ * <command>[.<part>].v8. The bundle's first line names its content (scripts/build.mjs); a command is a word of
+ * letters, else `other`. Undefined without a bundle name or a home.
  */
-function cacheFile(source, command) {
+function cacheFile(source, command, part) {
   const bundle = /^\/\/ mq ([0-9a-f]+)\n/.exec(source)?.[1];
   const xdg = process.env.XDG_CACHE_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : homeDir() && join(homeDir(), '.cache');
   if (!bundle || !base) return undefined;
   const word = /^[a-z][a-z-]{0,30}$/.test(command ?? '') ? command : 'other';
-  return join(base, 'mq', `${bundle}-${process.version}-${process.arch}-${word}.v8`);
+  return join(base, 'mq', `${bundle}-${process.version}-${process.arch}-${word}${part ? `.${part}` : ''}.v8`);
 }
 
 function homeDir() {
@@ -79,13 +98,14 @@ function homeDir() {
 
 /**
  * The V8 data of a cache whose checksum holds, else undefined. V8 checks a cache's header, not its body: a cache
- * damaged on disk would crash mq on every run.
+ * damaged on disk would crash mq on every run. The checksum is the file's last 4 bytes: V8 copies data that does
+ * not start 8-aligned (a third of a megabyte, each start) before it reads it, and the file's buffer does.
  */
 function readCache(path) {
   try {
     const file = fs.readFileSync(path);
-    const data = file.subarray(4);
-    return file.length > 4 && file.readUInt32LE(0) === crc32(data) ? data : undefined;
+    const data = file.subarray(0, -4);
+    return file.length > 4 && file.readUInt32LE(data.length) === crc32(data) ? data : undefined;
   } catch {
     return undefined;
   }
@@ -97,8 +117,10 @@ function readCache(path) {
  * --pending-deprecation, where (or on a Node without the binding) node:zlib it is: no warning of ours on stderr.
  */
 function crc32(data) {
-  const flag = /(^|\s)--pending[-_]deprecation\b/;
-  const warns = process.env.NODE_PENDING_DEPRECATION === '1' || flag.test(process.execArgv.join(' ')) || flag.test(process.env.NODE_OPTIONS ?? '');
+  // Words, not a pattern: compiling one cost more than the sum. Named anywhere in NODE_OPTIONS (even negated) it
+  // costs at worst the load of node:zlib.
+  const flagged = (text) => text.includes('--pending-deprecation') || text.includes('--pending_deprecation');
+  const warns = process.env.NODE_PENDING_DEPRECATION === '1' || process.execArgv.some(flagged) || flagged(process.env.NODE_OPTIONS ?? '');
   if (!warns && typeof process.binding === 'function') {
     try {
       const binding = process.binding('zlib');
@@ -120,7 +142,7 @@ function saveCache(script, path) {
     const dir = dirname(path);
     makeDir(dir);
     const partial = `${path}.${process.pid}`;
-    fs.writeFileSync(partial, Buffer.concat([sum, data]));
+    fs.writeFileSync(partial, Buffer.concat([data, sum]));
     fs.renameSync(partial, path);
     const bundle = basename(path).split('-')[0];
     const weekAgo = Date.now() - 7 * 24 * 60 * 60 * 1000;

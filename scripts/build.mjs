@@ -1,13 +1,14 @@
-// Bundles src/ into one CommonJS file, dist/mq.cjs (two large libraries beside it in dist/lib/, see APART), so
-// that `mq` installs as one package (the libraries it uses travel inside it, their licences beside it) and starts
-// as fast as Node lets a program start: bin/mq.js compiles it with a V8 code cache (Node keeps none for ES
-// modules before 22, and its own cache for CommonJS holds only what runs as the file loads). A module reached by
-// import() is bundled too, and evaluated only when that import() runs: a command still runs only its own code.
+// Bundles src/ into one CommonJS program, dist/mq.cjs (what mq status does not run beside it in dist/mq-rest.cjs,
+// and two large libraries in dist/lib/, see APART), so that `mq` installs as one package (the libraries it uses
+// travel inside it, their licences beside it) and starts as fast as Node lets a program start: bin/mq.js compiles
+// it with a V8 code cache (Node keeps none for ES modules before 22, and its own cache for CommonJS holds only what
+// runs as the file loads). A module reached by import() is bundled too, and evaluated only when that import()
+// runs: a command still runs only its own code.
 // Beside it, dist/help.json: the help texts bin/mq.js prints without loading the program (src/cli/help-texts.ts).
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 // A data: URL has no path to require from (commander, bundled, requires node's modules): the checkout's.
@@ -27,15 +28,42 @@ const APART = ['undici', 'cosmiconfig'];
 /** The entry chunk's name in the bundle's table (oneFile). */
 const MAIN = './mq.js';
 
-/** The bundle's loader (oneFile): a chunk runs once, on its first require, as a CommonJS module runs. */
+/** The file of the chunks `mq status` does not run, beside dist/mq.cjs (oneFile); bin/mq.js compiles it. */
+const REST = './mq-rest.cjs';
+
+/**
+ * What dist/mq.cjs holds with the entry (oneFile): `mq status` (the one start whose speed has a goal) and the
+ * modules it reaches by import() on its way to a v1 service, with all they import. test/build/code-cache.test.ts
+ * checks that a status reads nothing else.
+ */
+const HOT = [
+  'src/commands/status.ts',
+  'src/cli/runner.ts',
+  'src/cli/prepare.ts',
+  'src/api/v1/v1-service.ts',
+  'src/render/retry.ts',
+  'src/render/json.ts',
+  'src/render/text.ts',
+  'src/render/views/pull-request.ts',
+].map((path) => join(root, path));
+
+/**
+ * The bundle's loader (oneFile): a chunk runs once, on its first require, as a CommonJS module runs. A chunk not
+ * in the file's own table is in REST's, read on the first require of one.
+ */
 const LOADER = `(function (chunks, outer) {
   var loaded = {};
+  var rest;
   function load(name) {
-    if (!Object.hasOwn(chunks, name)) return outer(name);
+    var table = chunks;
+    if (!Object.hasOwn(table, name)) {
+      if (!name.startsWith("./chunk-")) return outer(name);
+      table = rest || (rest = outer(${JSON.stringify(REST)}));
+    }
     var module = loaded[name];
     if (module === undefined) {
       module = loaded[name] = { exports: {} };
-      chunks[name].call(module.exports, module, module.exports, load);
+      table[name].call(module.exports, module, module.exports, load);
     }
     return module.exports;
   }
@@ -72,7 +100,7 @@ const result = await build({
 });
 const libraries = await Promise.all(APART.map(library));
 
-await writeOutputs(withHeader(await Promise.all((await oneFile(result.outputFiles)).map(inAscii))));
+await writeOutputs(withHeader(await Promise.all((await oneFile(result.outputFiles, result.metafile)).map(inAscii))));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/help.json'), JSON.stringify((await evaluate(join(root, 'src/cli/help-texts.ts'))).helpTexts()));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
@@ -87,14 +115,16 @@ async function writeOutputs(files) {
 /**
  * The chunks of the build, each made CommonJS, as one file: a table of functions, one per chunk, and a loader
  * whose require serves the table's names (the chunks import each other as `./chunk-<hash>.js`) and hands any
- * other to the real one. One file, so that one read and one code cache serve a command. A table of functions
+ * other to the real one. One file, so that one read and one code cache serve a command; but for the chunks
+ * `mq status` never runs (hotChunks), the greater part, which REST holds as a table of its own: every start reads
+ * its file whole and copies it into a string, a page fault per 4 KB twice over, where status reads a quarter. A table of functions
  * rather than one scope, so that the code cache holds what a command ran: V8 compiles a function only when it
  * is called, and what an uncalled chunk declares stays unparsed text, where esbuild's one-file bundle declared
  * every module's functions (zod's, commander's, the sandbox's) at its top level, compiled and cached by every
  * command. An import() becomes a require in a promise: Node's ES module loader would cost milliseconds. The
  * source map is an index map, a section per chunk.
  */
-async function oneFile(outputs) {
+async function oneFile(outputs, metafile) {
   // The file is a function expression, the wrapper Node would give a CommonJS module: bin/mq.js compiles the
   // text it read as it is, where a wrapper added there made V8 copy the whole megabyte into a string of its own.
   const WRAPPER = '(function (exports, require, module, __filename, __dirname) {"use strict";\n';
@@ -127,8 +157,30 @@ async function oneFile(outputs) {
     }),
   );
   if (!chunks.some((chunk) => chunk.name === MAIN)) throw new Error(`no ${MAIN} among the chunks`);
-  let text = `${WRAPPER}${MODULE_URL}var __mqChunks = {\n`;
-  let line = 3;
+  const hot = hotChunks(metafile);
+  const main = tableOf(
+    chunks.filter((chunk) => hot.has(chunk.name)),
+    `${WRAPPER}${MODULE_URL}var __mqChunks = {\n`,
+    `};\n${LOADER}(__mqChunks, require);\n})\n`,
+  );
+  // A function expression too, of the require its chunks' own code calls and its file's name, that returns the
+  // table (bin/mq.js): __mqModule is in the chunks' scope here as in the entry's.
+  const rest = tableOf(
+    chunks.filter((chunk) => !hot.has(chunk.name)),
+    `(function (require, __filename) {"use strict";\n${MODULE_URL}return {\n`,
+    '};\n})\n',
+  );
+  const file = (name, table) => [
+    { path: join(root, 'dist', name), text: table.text },
+    { path: join(root, 'dist', `${name}.map`), text: JSON.stringify({ version: 3, file: name, sections: table.sections }) },
+  ];
+  return [...file('mq.cjs', main), ...file(REST.slice(2), rest)];
+}
+
+/** The chunks as entries of an object literal between `head` and `tail`, with the sections of their map. */
+function tableOf(chunks, head, tail) {
+  let text = head;
+  let line = head.split('\n').length - 1;
   const sections = [];
   for (const chunk of chunks) {
     text += `${JSON.stringify(chunk.name)}: function (module, exports, require) {\n`;
@@ -137,11 +189,24 @@ async function oneFile(outputs) {
     text += `${chunk.code}},\n`;
     line += chunk.code.split('\n').length;
   }
-  text += `};\n${LOADER}(__mqChunks, require);\n})\n`;
-  return [
-    { path: join(root, 'dist/mq.cjs'), text },
-    { path: join(root, 'dist/mq.cjs.map'), text: JSON.stringify({ version: 3, file: 'mq.cjs', sections }) },
-  ];
+  return { text: text + tail, sections };
+}
+
+/** The names of the chunks of the entry and of HOT's modules, with every chunk they import (not by import()). */
+function hotChunks(metafile) {
+  const outputs = Object.entries(metafile.outputs).filter(([path]) => path.endsWith('.js'));
+  const named = (path) => `./${basename(path)}`;
+  const roots = outputs.filter(([path, output]) => named(path) === MAIN || (output.entryPoint && HOT.includes(resolve(output.entryPoint))));
+  if (roots.length !== HOT.length + 1) throw new Error(`not every module of HOT is a chunk of its own: ${HOT.join(', ')}`);
+  const byPath = Object.fromEntries(outputs);
+  const hot = new Set();
+  const visit = (path) => {
+    if (hot.has(named(path))) return;
+    hot.add(named(path));
+    for (const imported of byPath[path]?.imports ?? []) if (imported.kind !== 'dynamic-import' && imported.path in byPath) visit(imported.path);
+  };
+  for (const [path] of roots) visit(path);
+  return hot;
 }
 
 /**
@@ -173,15 +238,16 @@ function direct(code, name) {
 }
 
 /**
- * The first line the bundle gains: a name of its content (a hash of the rest), which keys bin/mq.js's code
- * caches: V8 checks only a source's length before it trusts a cache, so a cache must never outlive the text it
- * was made from. The source map's sections move a line down.
+ * The first line each file of the bundle gains: a name of its content (a hash of both files, the same in each),
+ * which keys bin/mq.js's code caches: V8 checks only a source's length before it trusts a cache, so a cache must
+ * never outlive the text it was made from. The source maps' sections move a line down.
  */
 function withHeader(files) {
+  const hash = createHash('sha256');
+  for (const file of files) if (file.path.endsWith('.cjs')) hash.update(file.text);
+  const header = `// mq ${hash.digest('hex').slice(0, 20)}\n`;
   return files.map((file) => {
-    if (file.path.endsWith('.cjs')) {
-      return { path: file.path, text: `// mq ${createHash('sha256').update(file.text).digest('hex').slice(0, 20)}\n${file.text}` };
-    }
+    if (file.path.endsWith('.cjs')) return { path: file.path, text: `${header}${file.text}` };
     const map = JSON.parse(file.text);
     const sections = map.sections.map((section) => ({ ...section, offset: { ...section.offset, line: section.offset.line + 1 } }));
     return { path: file.path, text: JSON.stringify({ ...map, sections }) };
@@ -399,6 +465,6 @@ async function notices(metafiles) {
     const text = licenceFile ? (await readFile(join(dir, licenceFile), 'utf8')).trim() : `Licensed under ${manifest.license}.`;
     sections.push(`## ${name} ${manifest.version} (${manifest.license})\n\n${text}\n`);
   }
-  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.cjs, and dist/lib/) carries code from these packages, under these licences.\n`;
+  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.cjs, dist/mq-rest.cjs and dist/lib/) carries code from these packages, under these licences.\n`;
   return [header, ...sections].join('\n');
 }

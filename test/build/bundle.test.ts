@@ -1,6 +1,7 @@
-// The shape of dist/mq.cjs that bin/mq.js and its code caches rely on (scripts/build.mjs): one file, named by a
-// hash of its content, the function Node would wrap a CommonJS module in, holding the chunks of the build as
-// functions of a table that V8 compiles only when a command requires them.
+// The shape of dist/mq.cjs that bin/mq.js and its code caches rely on (scripts/build.mjs): named by a hash of its
+// content, the function Node would wrap a CommonJS module in, holding the chunks of the build as functions of a
+// table that V8 compiles only when a command requires them; those `mq status` never runs in a table of their own,
+// dist/mq-rest.cjs, named alike.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,14 +9,21 @@ import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
 const FILE = resolve(import.meta.dirname, '../../dist/mq.cjs');
+const REST_FILE = resolve(import.meta.dirname, '../../dist/mq-rest.cjs');
 const text = readFileSync(FILE, 'latin1');
-const [header = '', ...rest] = text.split('\n');
-const body = rest.join('\n');
-const chunks = [...body.matchAll(/^"(\.\/[\w-]+\.js)": function \(module, exports, require\) \{$/gm)].map((match) => match[1]);
+const restText = readFileSync(REST_FILE, 'latin1');
+const [header = '', ...lines] = text.split('\n');
+const body = lines.join('\n');
+const [restHeader = '', ...restLines] = restText.split('\n');
+const restBody = restLines.join('\n');
+const chunksOf = (code: string) => [...code.matchAll(/^"(\.\/[\w-]+\.js)": function \(module, exports, require\) \{$/gm)].map((match) => match[1]);
+const hot = chunksOf(body);
+const chunks = [...hot, ...chunksOf(restBody)];
 
 describe('dist/mq.cjs', () => {
   it('is named by its content: a code cache never outlives the text it was made from', () => {
-    expect(header).toBe(`// mq ${createHash('sha256').update(body).digest('hex').slice(0, 20)}`);
+    expect(header).toBe(`// mq ${createHash('sha256').update(body).update(restBody).digest('hex').slice(0, 20)}`);
+    expect(restHeader).toBe(header);
   });
 
   it('is a function expression, compiled as read (bin/mq.js)', () => {
@@ -24,18 +32,28 @@ describe('dist/mq.cjs', () => {
     expect(typeof new Script(text).runInThisContext()).toBe('function');
   });
 
+  it('keeps the chunks mq status never runs in mq-rest.cjs, a function that returns them, each chunk in one file', () => {
+    expect(restBody.startsWith('(function (require, __filename) {"use strict";\n')).toBe(true);
+    const table = (new Script(restText).runInThisContext() as (require: unknown, file: string) => Record<string, unknown>)(undefined, REST_FILE);
+    expect(Object.keys(table)).toEqual(chunksOf(restBody));
+    expect(new Set(chunks).size).toBe(chunks.length);
+    expect(hot).toContain('./mq.js');
+    // Status reads a fraction of the megabyte (test/build/code-cache.test.ts: nothing else).
+    expect(text.length).toBeLessThan(restText.length / 2);
+  });
+
   it('holds its chunks, every one it requires, and no import() (it would start the ES module loader)', () => {
     expect(chunks.length).toBeGreaterThan(20);
     expect(chunks).toContain('./mq.js');
-    const required = new Set([...body.matchAll(/require\("(\.\/chunk-[\w-]+\.js)"\)/g)].map((match) => match[1]));
+    const required = new Set([...(body + restBody).matchAll(/require\("(\.\/chunk-[\w-]+\.js)"\)/g)].map((match) => match[1]));
     expect([...required].filter((name) => !chunks.includes(name))).toEqual([]);
-    expect(body).not.toMatch(/\bimport\(/);
+    expect(body + restBody).not.toMatch(/\bimport\(/);
   });
 
   it('declares nothing at its top level that V8 would compile unasked: a cache made before anything runs is small', () => {
     // The one-scope bundle of esbuild hoisted every module's functions to the top: its cache was a fifth of it.
-    const cache = new Script(text, { filename: FILE }).createCachedData();
-    expect(cache.length).toBeLessThan(text.length / 20);
+    const caches = [new Script(text, { filename: FILE }), new Script(restText, { filename: REST_FILE })].map((script) => script.createCachedData());
+    expect(caches[0]!.length + caches[1]!.length).toBeLessThan((text.length + restText.length) / 20);
   });
 });
 
