@@ -102,7 +102,7 @@ describe('mq flaky list', () => {
       [['flaky', 'list', '--failing', '--status', 'flaky'], /--status goes with --unhealthy/],
       [['flaky', 'list', '--quarantined', '--since', '1h'], /--since goes with --failing/],
       [['flaky', 'list', '--failing', '--since', '8d'], /--since: "8d" reaches back more than 7d, the most the service looks at; use e.g. 24h, 3d or 7d/],
-      [['flaky', 'list', '--unhealthy', '--status', 'healthy'], /flaky, broken/],
+      [['flaky', 'list', '--unhealthy', '--status', 'healthy'], /--status: "healthy" is not one of the choices; use flaky or broken/],
       [['flaky', 'link-ticket', 'not-a-uuid', 'KAN-1'], /is not a test id/],
     ];
     for (const [argv, message] of refusals) {
