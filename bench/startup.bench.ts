@@ -207,14 +207,15 @@ try {
   }
 
   measure({ figure: `mq --help / node -e 0 (node ${here})`, node: process.execPath, args: [MQ, '--help'], env, goal: 1.3 });
+  // For reference, no longer a goal: the old bound of 1.6× `node -e 0` lies below the floor (the bare client
+  // making the same four requests is itself 1.8–2.7× `node -e 0` here), so no program doing that work meets it.
+  // The goal is the row after the floor: mq's own work, held to a fifth of it.
   measure({
     figure: `mq status 1 --json, local sandbox / node -e 0 (node ${here})`,
     node: process.execPath,
     args: [MQ, 'status', '1', '--json'],
     env: apiEnv,
-    goal: 1.6,
   });
-  // The floor under that goal, and how far mq stands above it: mq's own work, held to a fifth of the floor.
   const bareClient = join(home, 'bare-status-client.mjs');
   writeFileSync(bareClient, BARE_STATUS_CLIENT);
   measure({ figure: `bare node:http client, the same requests / node -e 0 (node ${here})`, node: process.execPath, args: [bareClient], env: apiEnv });
