@@ -24,6 +24,10 @@ export function environmentLayer(env: Env): Layer {
     }
     const text = envValue(env, row.env);
     if (text === undefined || row.check === undefined) continue;
+    // As on the command line (argv-values.ts): Linux hands the environment over decoded, a byte that is not
+    // UTF-8 as U+FFFD; such a value is refused, never used with the byte replaced (a branch, a repository).
+    if (text.includes('\uFFFD'))
+      throw new ConfigError(`${row.env}: "${(row.quote ?? String)(text)}" is not valid UTF-8 (\uFFFD marks a byte that is not); set it in UTF-8`);
     const checked = row.check(text);
     if (!checked.ok) throw new ConfigError(`${row.env}: "${(row.quote ?? String)(text)}" ${checked.problem}`);
     found[row.key] = { value: checked.value, origin: `env ${row.env}` };

@@ -216,6 +216,9 @@ describe('flags and the environment', () => {
     ['MQ_API_URL', 'https://user:pw@api.example/v1', /MQ_API_URL: .*must not contain a user name or password/],
     ['MQ_BRANCH', 'two words', /MQ_BRANCH: "two words" must be/],
     ['MQ_CONFIG', 'missing.yaml', /MQ_CONFIG: "missing.yaml" is no such file/],
+    // A byte that is not UTF-8 arrives as U+FFFD: refused, not used with the byte replaced.
+    ['MQ_BRANCH', 'release-\uFFFD', /^MQ_BRANCH: "release-\uFFFD" is not valid UTF-8/],
+    ['MQ_ORG', 'ac\uFFFDme', /^MQ_ORG: "ac\uFFFDme" is not valid UTF-8/],
   ])('a bad %s is a configuration error (exit 3) naming the variable', async (name, value, message) => {
     const t = tree();
     await expect(t.resolve({ env: { [name]: value } })).rejects.toMatchObject({
