@@ -13,5 +13,8 @@ export const API_CHOICES = ['auto', 'v1', 'v2'] as const;
 export type ApiChoice = (typeof API_CHOICES)[number];
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** setTimeout fires at once for anything longer, so no duration may exceed it. */
-export const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * The longest a timer may run: 24 days, said as it is taken. setTimeout fires at once past 2^31-1 ms (a little over
+ * 24 days), so no duration may exceed it: --timeout, --interval, and the timeout setting however it is given.
+ */
+export const MAX_TIMER_MS = 24 * 86_400_000;

@@ -2,17 +2,13 @@
 // '1.5h'; a bare number is seconds. One way of writing a span for every flag, variable and config key that takes
 // one (--timeout, --interval, --since 7d), each with its own bound.
 import { badValue } from '../argv-values.js';
+import { MAX_TIMER_MS } from './defaults.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 const NUMBER = String.raw`(?:\d+(?:\.\d+)?|\.\d+)`;
 const PART = new RegExp(`(${NUMBER})(ms|s|m|h|d|w)`, 'y');
 const BARE = new RegExp(`^${NUMBER}$`);
 
-/**
- * The longest a timer may run: 24 days, said as it is taken (Node's timers stop a little later, at 2^31-1 ms).
- * The bound of --timeout and --interval, and of the timeout setting however it is given.
- */
-export const TIMER_MAX_MS = 24 * UNIT_MS.d;
 export const DURATION_EXAMPLES = 'e.g. 30s, 10m, 2h or 1d';
 export const DURATION_HINT = 'a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
 
@@ -35,7 +31,7 @@ export function readDuration(text: string): number | undefined {
 export function durationMs(text: string): { ok: true; value: number } | { ok: false; problem: string } {
   const ms = readDuration(text);
   if (ms === undefined) return { ok: false, problem: `must be ${DURATION_HINT}` };
-  if (ms > TIMER_MAX_MS) return { ok: false, problem: 'must be at most 24d (the longest a timer may run)' };
+  if (ms > MAX_TIMER_MS) return { ok: false, problem: 'must be at most 24d (the longest a timer may run)' };
   return { ok: true, value: ms };
 }
 
@@ -54,7 +50,7 @@ export const MORE_THAN_ZERO: DurationFloor = { ms: 1, phrase: 'is no time at all
 export function parseDuration(flag: string, text: string, floor?: DurationFloor): number {
   const ms = readDuration(text);
   if (ms === undefined) throw badValue(flag, text, 'is not a duration', DURATION_EXAMPLES);
-  if (ms > TIMER_MAX_MS) throw badValue(flag, text, 'is longer than 24d, the longest a timer may run', 'e.g. 2h, 1d or 24d');
+  if (ms > MAX_TIMER_MS) throw badValue(flag, text, 'is longer than 24d, the longest a timer may run', 'e.g. 2h, 1d or 24d');
   if (floor !== undefined && ms < floor.ms) throw badValue(flag, text, floor.phrase, floor.use ?? DURATION_EXAMPLES);
   return ms;
 }
