@@ -34,11 +34,16 @@ export function choiceOf(name: string, choices: readonly string[]): (text: strin
 }
 
 /**
- * Linux hands argv over decoded: a byte that is not UTF-8 arrives as U+FFFD. Such text is refused rather than
- * sent with the byte replaced (a ticket, a label stored wrong).
+ * Linux hands argv and the environment over decoded: a byte that is not UTF-8 arrives as U+FFFD. Such text is
+ * refused rather than used with the byte replaced (a ticket, a label, a branch stored wrong).
  */
+export function isUnreadable(text: string): boolean {
+  return text.includes('\uFFFD');
+}
+
+/** What is wrong with unreadable text, in the words every refusal of it uses. */
+export const NOT_UTF8 = 'is not valid UTF-8 (\uFFFD marks a byte that is not)';
+
 export function refuseUnreadable(name: string, text: string): void {
-  if (text.includes('\uFFFD')) {
-    throw badValue(name, text, 'is not valid UTF-8 (\uFFFD marks a byte that is not)', 'the same text in UTF-8');
-  }
+  if (isUnreadable(text)) throw badValue(name, text, NOT_UTF8, 'the same text in UTF-8');
 }

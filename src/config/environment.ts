@@ -1,5 +1,6 @@
 // The second layer: environment variables, from the environment resolveSettings is given (never process.env, so
 // tests and embedders decide what mq sees). A bad value was set somewhere else, earlier: a ConfigError naming it.
+import { isUnreadable, NOT_UTF8 } from '../argv-values.js';
 import { ConfigError } from '../errors.js';
 import type { Found, Layer } from './settings.js';
 import { ROWS } from './setting-rows.js';
@@ -24,10 +25,8 @@ export function environmentLayer(env: Env): Layer {
     }
     const text = envValue(env, row.env);
     if (text === undefined || row.check === undefined) continue;
-    // As on the command line (argv-values.ts): Linux hands the environment over decoded, a byte that is not
-    // UTF-8 as U+FFFD; such a value is refused, never used with the byte replaced (a branch, a repository).
-    if (text.includes('\uFFFD'))
-      throw new ConfigError(`${row.env}: "${(row.quote ?? String)(text)}" is not valid UTF-8 (\uFFFD marks a byte that is not); set it in UTF-8`);
+    // As a word of the command line is (argv-values.ts), but a configuration error: the variable was set earlier.
+    if (isUnreadable(text)) throw new ConfigError(`${row.env}: "${(row.quote ?? String)(text)}" ${NOT_UTF8}; set it in UTF-8`);
     const checked = row.check(text);
     if (!checked.ok) throw new ConfigError(`${row.env}: "${(row.quote ?? String)(text)}" ${checked.problem}`);
     found[row.key] = { value: checked.value, origin: `env ${row.env}` };
