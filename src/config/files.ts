@@ -3,7 +3,7 @@
 // looks with plain fs for a file that could count, and loads cosmiconfig (config-loader.ts) only for a directory
 // that has one; cosmiconfig then decides there exactly as it always did (a package.json without "mq", an empty
 // file, an unreadable one).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
@@ -136,4 +136,13 @@ export function* upwards(from: string, stop: string): Generator<string> {
 export function userConfigDir(xdgConfigHome: string | undefined, homeDir: string): string {
   const base = xdgConfigHome !== undefined && isAbsolute(xdgConfigHome) ? xdgConfigHome : join(homeDir, '.config');
   return join(base, MODULE_NAME);
+}
+
+/** Whether two paths name one file (through links); false when either cannot be resolved. */
+export function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,5 @@
 // The layers in CLI.md's order, first found wins: flags, environment, project file, user file, git inference,
 // then the defaults of the Settings schema. Each value keeps the words that say where it came from.
-import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { safeParseChecked } from '../api/check-runtime.js';
 import type { Repo } from '../model/repository.js';
@@ -9,7 +8,7 @@ import { resolveColor } from './color.js';
 import type { ConfigFile } from './config-file.js';
 import { fileLayer, profileNames } from './file-layer.js';
 import { envValue, environmentLayer } from './environment.js';
-import { findProjectFile, findUserFile, loadProjectFile, userConfigDir, type ProjectSearch } from './files.js';
+import { findProjectFile, findUserFile, loadProjectFile, sameFile, userConfigDir, type ProjectSearch } from './files.js';
 import { flagsLayer } from './flags.js';
 import { envName } from './setting-rows.js';
 import { findGitRoot, repoFromOrigin } from './git.js';
@@ -92,14 +91,6 @@ async function projectConfigFile(
   if (variable !== undefined) return { file: await loadProjectFile(variable, cwd, 'env') };
   const gitRoot = await findGitRoot(cwd);
   return findProjectFile(cwd, gitRoot ?? homeDir);
-}
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
 }
 
 /** Merges layers given highest first; a layer holds only the keys it sets, so presence is the test. */

@@ -1,13 +1,12 @@
 // Where the config files are when loading them failed: `mq config path` is what doctor sends a person to when a
 // file is broken, so it must not fail on that file. The same search as resolve.ts, one file at a time, each
 // failure kept beside its file instead of thrown.
-import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { MqError } from '../errors.js';
 import { envValue } from './environment.js';
 import { configFilesIn } from './locations.js';
-import { executableConfigsIn, findUserFile, loadProjectFile, upwards, userConfigDir } from './files.js';
+import { executableConfigsIn, findUserFile, loadProjectFile, sameFile, upwards, userConfigDir } from './files.js';
+import { systemHomeDir } from './home.js';
 import { findGitRoot } from './git.js';
 import { PROJECT_SEARCH_PLACES } from './config-names.js';
 import { envName } from './setting-rows.js';
@@ -35,7 +34,7 @@ export interface SurveyInput {
 
 export async function surveyConfigFiles(input: SurveyInput): Promise<ConfigSurvey> {
   const cwd = resolve(input.cwd);
-  const homeDir = envValue(input.env, 'HOME') ?? homedir();
+  const homeDir = envValue(input.env, 'HOME') ?? systemHomeDir();
   const userDir = userConfigDir(envValue(input.env, 'XDG_CONFIG_HOME'), homeDir);
   const user = await surveyed(configFilesIn(userDir, 'user')[0] ?? userDir, async () => (await findUserFile(userDir))?.path);
   const named = input.config ?? envValue(input.env, envName('config'));
@@ -45,7 +44,7 @@ export async function surveyConfigFiles(input: SurveyInput): Promise<ConfigSurve
   if (named !== undefined) {
     const path = resolve(cwd, named);
     // The user file named by --config is read as the user file (resolve.ts).
-    if (!(user && samePath(path, user.path))) {
+    if (!(user && sameFile(path, user.path))) {
       const found = await surveyed(path, async () => (await loadProjectFile(named, cwd, namedBy)).path);
       if (found) project = { ...found, namedBy };
     }
@@ -79,13 +78,5 @@ async function surveyed(path: string, read: () => Promise<string | undefined>): 
     // The message names the file first ("/x/.mqrc.json: not valid JSON"): the path is shown beside it.
     const broken = error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : error.message;
     return { path, broken };
-  }
-}
-
-function samePath(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return a === b;
   }
 }
