@@ -49,7 +49,6 @@ function basis(eta: EtaEstimate): string {
   return `${measured}${failures}${lanes}`;
 }
 
-/** HH:MM on the local clock, with the date when it is not the day of `asOf`. */
 /** `14:32` on the local clock, with the date when it is not the day of `asOf`. */
 export function clock(iso: string, asOf: string): string {
   const date = new Date(iso);

@@ -68,8 +68,8 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
  *   → label → author → id
  * What a person reads least exactly goes first; an id, the one thing copied from a table, goes last. A table that
  * is still too wide (nothing left to cut) has its lines cut at the width. Columns with no kind (numbers, states,
- * ages) are never cut. A path is cut at its start, keeping the file's name. Lines that are not tables are folded between words (screen-fit.ts, fitText). A pipe gets
- * every value whole.
+ * ages) are never cut. A path is cut at its start, keeping the file's name. Lines that are not tables are folded
+ * between words (screen-fit.ts, fitText). A pipe gets every value whole.
  */
 export type Shrink = 'title' | 'name' | 'text' | 'url' | 'path' | 'repo' | 'branch' | 'label' | 'author' | 'id';
 

@@ -1,7 +1,7 @@
 // The v2 API over the transport, one endpoint at a time (endpoints.ts): ids go in the path, filters in the query,
 // a JSON body on writes. What it gives back is v2's own JSON: v2-service.ts maps it to the model, and checks there
 // the fields it reads, so that a missing one is named instead of read as undefined.
-import { ApiError, ResponseError } from '../../errors.js';
+import { ApiError, isNotFound, ResponseError } from '../../errors.js';
 import { type Answer, type ClientOptions, Transport } from '../transport.js';
 import { V2_DIALECT } from './dialect.js';
 import { fillPath, V2_ENDPOINTS, type V2EndpointName } from './endpoints.js';
@@ -62,11 +62,7 @@ export class V2Client {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const hint =
-        error.status === 403
-          ? permissionHint(name, request.body)
-          : error.status === 404 && !error.routeMissing && !error.apiCode?.startsWith('ESTIMATE')
-            ? NOT_VISIBLE
-            : undefined;
+        error.status === 403 ? permissionHint(name, request.body) : isNotFound(error) && !error.apiCode?.startsWith('ESTIMATE') ? NOT_VISIBLE : undefined;
       if (hint === undefined) throw error;
       throw new ApiError(error.status, `${error.message}: ${hint}`, error.operation, {
         cause: error,
