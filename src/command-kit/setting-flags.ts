@@ -45,7 +45,7 @@ export function pickSettings(values: Record<string, unknown>): Partial<QueueSett
   return given as Partial<QueueSettings>;
 }
 
-/** Texts (a label, status names) are read as one kind of input: one line of UTF-8 (commands/input.ts). */
+/** Texts (a label, status names) are read as one kind of input: one line of UTF-8 (input.ts). */
 function readText(flag: SettingFlag, value: unknown): unknown {
   const name = `--${flag.name}`;
   if (flag.kind === 'text' && typeof value === 'string') return parseText(name, value, { example: 'merge-queue' });

@@ -10,7 +10,7 @@ import type { EDIT, HISTORY, RUNS } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount, parseInstant, parsePriority, parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
-import { eachPr, unsure } from '../pull-requests/pull-requests.js';
+import { eachPr, unsure } from '../../command-kit/each-pr.js';
 
 export interface EditInput {
   prs: number[];

@@ -6,7 +6,7 @@ import { ask, mustAsk } from '../../command-kit/confirm.js';
 import type { QUEUE_DELETE } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
-import { eachPr, unsure } from '../pull-requests/pull-requests.js';
+import { eachPr, unsure } from '../../command-kit/each-pr.js';
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 

@@ -1,10 +1,9 @@
 // mq status: one PR's state, readiness and ETA, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../../config/git.js';
-import { isNotFound, UsageError } from '../../errors.js';
-import type { MergeQueueService } from '../../model/service.js';
-import type { Queue } from '../../model/queue.js';
+import { UsageError } from '../../errors.js';
 import type { STATUS } from './spec.js';
-import type { Context, QueueRef } from '../../command-kit/context.js';
+import type { Context } from '../../command-kit/context.js';
+import { queueUnlessGone } from '../../command-kit/read-queue.js';
 import { estimateEta } from '../../model/eta.js';
 import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -44,16 +43,6 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
 }
 
 const NOT_READ: TestDurations = { source: 'none', unavailable: 'not read' };
-
-/** The queue, or undefined when it is gone (404): the PR's own record then says what became of it. */
-export async function queueUnlessGone(service: MergeQueueService, ref: QueueRef): Promise<Queue | undefined> {
-  try {
-    return await service.getQueue(ref);
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-}
 
 async function branchOf(ctx: Context): Promise<string> {
   const branch = await currentGitBranch(ctx.cwd);
