@@ -1,5 +1,5 @@
-// The shells `mq completion` writes for, and how to install each script: read by the command table (the
-// argument's choices, the examples of `mq completion --help`) and by the script's own header.
+// The shells `mq completion` writes for, and how to install each script: read by its spec (the argument's
+// choices, the examples of `mq completion --help`) and by the script's own header.
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
