@@ -7,7 +7,7 @@ import type { Context, WriteInFlight } from './context.js';
 import { checkCommand, mayHaveApplied, outcomeUnknown } from './uncertain.js';
 
 /** How to speak of a write of one PR whose answer never came. */
-export interface PrUncertainty {
+interface PrUncertainty {
   /** `submit`: "the submit of #42 may have been applied". */
   action: string;
   /** `submitted`: "#41 was submitted before it". */

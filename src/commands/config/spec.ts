@@ -2,14 +2,14 @@
 import type { AnyParse, CommandSpec } from '../../command-kit/invocation.js';
 import { envName } from '../../config/setting-rows.js';
 
-export const CONFIG_SHOW = {
+const CONFIG_SHOW = {
   name: 'show',
   description: 'every resolved setting and where it came from (never the token)',
   examples: ['mq config show', 'mq config show --profile ci --json'],
   load: async (): Promise<AnyParse> => (await import('./show.js')).parseConfigShow,
 } as const satisfies CommandSpec;
 
-export const CONFIG_PATH = {
+const CONFIG_PATH = {
   name: 'path',
   description: 'the config files in effect, and where new ones would be written',
   examples: ['mq config path', 'mq config path --json | jq -r .project.path'],

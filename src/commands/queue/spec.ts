@@ -53,7 +53,7 @@ export const QUEUE_GET = {
   load: async (): Promise<AnyParse> => (await import('./get.js')).parseQueueGet,
 } as const satisfies CommandSpec;
 
-export const QUEUE_CREATE = {
+const QUEUE_CREATE = {
   name: 'create',
   description: 'create the queue for the target branch',
   flags: QUEUE_SETTING_FLAGS,
@@ -61,7 +61,7 @@ export const QUEUE_CREATE = {
   load: async (): Promise<AnyParse> => (await import('./create.js')).parseQueueCreate,
 } as const satisfies CommandSpec;
 
-export const QUEUE_UPDATE = {
+const QUEUE_UPDATE = {
   name: 'update',
   description: "change the queue's settings",
   flags: QUEUE_SETTING_FLAGS,
@@ -134,7 +134,7 @@ export const QUEUE_SWITCH_MODE = {
 } as const satisfies CommandSpec;
 
 // -- what tests next
-export const QUEUE_ORDER = {
+const QUEUE_ORDER = {
   name: 'order',
   description: 'what tests next: batches with a run, then the PRs waiting, each with its predicted batch and what it waits on',
   examples: ['mq queue order', "mq queue order --json | jq -c '.pending[] | [.pullRequest.prNumber, .directlyAhead]'"],
