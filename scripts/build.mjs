@@ -4,7 +4,6 @@
 // it with a V8 code cache (Node keeps none for ES modules before 22, and its own cache for CommonJS holds only what
 // runs as the file loads). A module reached by import() is bundled too, and evaluated only when that import()
 // runs: a command still runs only its own code.
-// Beside it, dist/help.json: the help texts bin/mq.js prints without loading the program (src/cli/help-texts.ts).
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -37,7 +36,8 @@ const REST = './mq-rest.cjs';
  * checks that a status reads nothing else.
  */
 const HOT = [
-  'src/commands/status.ts',
+  'src/commands/status/status.ts',
+  'src/cli/program.ts',
   'src/cli/runner.ts',
   'src/cli/prepare.ts',
   'src/api/v1/v1-service.ts',
@@ -95,14 +95,13 @@ const result = await build({
   define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModule.url' },
   write: false,
   // No builtinsByRequire: an import() of one of Node's modules stays external, made a require by oneFile.
-  plugins: [generatedChecks(), lazyChildProcess(), builtVocabulary(await vocabulary()), builtQuickTable(await quickTable()), apart(APART)],
+  plugins: [generatedChecks(), lazyChildProcess(), builtVocabulary(await vocabulary()), apart(APART)],
   logLevel: 'warning',
 });
 const libraries = await Promise.all(APART.map(library));
 
 await writeOutputs(withHeader(await Promise.all((await oneFile(result.outputFiles, result.metafile)).map(inAscii))));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
-await writeFile(join(root, 'dist/help.json'), JSON.stringify((await evaluate(join(root, 'src/cli/help-texts.ts'))).helpTexts()));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 
 async function writeOutputs(files) {
@@ -339,59 +338,23 @@ function builtinsByRequire() {
   };
 }
 
-/** The command table's words derived from the zod schemas (src/commands/vocabulary.ts), evaluated once, here. */
+/** The command table's words derived from the zod schemas (src/command-kit/vocabulary.ts), evaluated once, here. */
 async function vocabulary() {
-  return (await evaluate(join(root, 'src/commands/vocabulary.ts'))).VOCABULARY;
+  return (await evaluate(join(root, 'src/command-kit/vocabulary.ts'))).VOCABULARY;
 }
 
 /**
- * src/commands/vocabulary.ts as the bundle has it: the words written in, as the build derived them. Unbuilt, the
+ * src/command-kit/vocabulary.ts as the bundle has it: the words written in, as the build derived them. Unbuilt, the
  * module derives them with a top-level await, which a CommonJS bundle cannot hold.
  */
 function builtVocabulary(words) {
   return {
     name: 'built-vocabulary',
     setup(build) {
-      build.onLoad({ filter: /\/src\/commands\/vocabulary\.ts$/ }, () => ({ contents: `export const VOCABULARY = ${JSON.stringify(words)};`, loader: 'js' }));
-    },
-  };
-}
-
-/**
- * src/cli/quick-table.ts as the bundle has it: what the build derived from the command table, written in as data,
- * with each command's loader as table.ts writes it (`import('../commands/status.js')).parseStatus`). A start that
- * reads its line quickly then never evaluates the table. A command whose entry does not hold its loader in that
- * one shape is left out of it: commander reads its lines, as it reads every other.
- */
-async function quickTable() {
-  const { QUICK_COMMANDS, QUICK_SWITCHES } = await evaluate(join(root, 'src/cli/quick-table.ts'));
-  const table = await readFile(join(root, 'src/cli/table.ts'), 'utf8');
-  const rows = [];
-  for (const [name, spec] of Object.entries(QUICK_COMMANDS)) {
-    const loader = loaderOf(table, name);
-    // The loader found must be the one the table holds: its code, bundled, ends reading the same export.
-    if (loader === undefined || !String(spec.load).includes(`).${loader.name}`)) continue;
-    const load = `async () => (await import(${JSON.stringify(loader.module)})).${loader.name}`;
-    rows.push(`  ${JSON.stringify(name)}: { args: ${JSON.stringify(spec.args)}, own: ${JSON.stringify(spec.own)}, load: ${load} },`);
-  }
-  if (!rows.some((row) => row.startsWith('  "status":'))) throw new Error('src/cli/table.ts: no loader of status as builtQuickTable reads them');
-  return `export const QUICK_COMMANDS = {\n${rows.join('\n')}\n};\nexport const QUICK_SWITCHES = ${JSON.stringify(QUICK_SWITCHES)};\n`;
-}
-
-/** The loader of the top-level command `name` in table.ts: the one `import('<module>')).<export>` of its entry. */
-function loaderOf(table, name) {
-  const start = table.indexOf(`\n  {\n    name: '${name}',\n`);
-  const end = table.indexOf('\n  },\n', start);
-  if (start < 0 || end < 0) return undefined;
-  const found = [...table.slice(start, end).matchAll(/\bimport\('(\.\.\/commands\/[\w/-]+\.js)'\)\)\.(\w+)\b/g)];
-  return found.length === 1 ? { module: found[0][1], name: found[0][2] } : undefined;
-}
-
-function builtQuickTable(contents) {
-  return {
-    name: 'built-quick-table',
-    setup(build) {
-      build.onLoad({ filter: /\/src\/cli\/quick-table\.ts$/ }, (args) => ({ contents, loader: 'js', resolveDir: dirname(args.path) }));
+      build.onLoad({ filter: /\/src\/command-kit\/vocabulary\.ts$/ }, () => ({
+        contents: `export const VOCABULARY = ${JSON.stringify(words)};`,
+        loader: 'js',
+      }));
     },
   };
 }

@@ -1,10 +1,8 @@
 // The entry: the process's signals and streams wired to `run`, which parses argv with the command table
 // (src/cli/table.ts), has the runner run the command chosen, and turns what commander refuses into a usage error.
-// A line as simple as `mq status 42 --json` is read without commander (src/cli/quick.ts), which is then not even
-// loaded. The exit code is set here and nowhere else.
+// The exit code is set here and nowhere else.
 import type { Command } from 'commander';
 import type { Io } from './cli/io.js';
-import { quickCommand } from './cli/quick.js';
 import type { Runner } from './cli/runner.js';
 import { EXIT, UsageError } from './errors.js';
 
@@ -15,7 +13,7 @@ export async function run(io: Io): Promise<number> {
   let made: Promise<Runner> | undefined;
   const runner = () => (made ??= import('./cli/runner.js').then(({ Runner }) => new Runner(io)));
   let exitCode: number = EXIT.ok;
-  // The commander program, made once: to parse what quickCommand leaves, or for a command that reads the tree.
+  // The commander program, made once: to parse the line, and for a command that reads the tree.
   let built: Promise<Command> | undefined;
   const program = () =>
     (built ??= import('./cli/program.js').then(({ buildProgram }) =>
@@ -25,16 +23,14 @@ export async function run(io: Io): Promise<number> {
     ));
   const whole = async () => (await import('./cli/program.js')).wholeProgram(await program());
   try {
-    const quick = quickCommand(io.argv);
-    if (quick) return await (await runner()).run(quick.load, quick.words, whole);
     if (io.argv.length === 0) {
       io.stdout.write((await program()).helpInformation());
       return EXIT.ok;
     }
     await (await program()).parseAsync(io.argv, { from: 'user' });
   } catch (error) {
-    // Only commander throws its errors, and only once the program is made.
-    if (!built || !(error instanceof (await import('commander')).CommanderError)) return (await runner()).fail(error);
+    // Only commander throws its errors.
+    if (!(error instanceof (await import('commander')).CommanderError)) return (await runner()).fail(error);
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
     if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
     return (await runner()).fail(new UsageError(error.message.replace(/^error: /, '')));

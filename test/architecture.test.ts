@@ -18,7 +18,10 @@ interface Room {
 /**
  * Top to bottom: an import of a room listed above the importer's is `upward`; one of a room beside or below that
  * the importer may not import is `not allowed`. Commands and renderers speak the model: neither reaches an API's
- * adapter (src/api/v1/, its wire schemas) nor the transport; only the entry chooses and builds the adapter. The
+ * adapter (src/api/v1/, its wire schemas) nor the transport; only the entry chooses and builds the adapter.
+ * Commands import no renderer: they return results, which the entry renders. What commands are built with (the
+ * context, the runner's contract, argv input, confirmations) is the command kit below them; what commands and
+ * renderers both write (sanitised text, durations, the shells, the help topics) is a leaf, src/text/. The
  * sandbox stands apart from the CLI: its I/O face (which reads the wire) over its engine, which speaks the model
  * alone, entered from outside only where DOORS says.
  */
@@ -26,9 +29,10 @@ const ROOMS: readonly Room[] = [
   {
     name: 'entry',
     holds: ['src/main.ts', 'src/cli.ts', 'src/cli/'],
-    mayImport: ['commands', 'presentation', 'config', 'adapters', 'transport', 'model', 'leaves'],
+    mayImport: ['commands', 'command kit', 'presentation', 'config', 'adapters', 'transport', 'model', 'leaves'],
   },
-  { name: 'commands', holds: ['src/commands/'], mayImport: ['presentation', 'config', 'model', 'leaves'] },
+  { name: 'commands', holds: ['src/commands/'], mayImport: ['command kit', 'config', 'model', 'leaves'] },
+  { name: 'command kit', holds: ['src/command-kit/'], mayImport: ['config', 'model', 'leaves'] },
   { name: 'presentation', holds: ['src/render/', 'src/completion/', 'src/help/'], mayImport: ['config', 'model', 'leaves'] },
   { name: 'sandbox io', holds: ['src/sandbox/io/'], mayImport: ['sandbox engine', 'adapters', 'transport', 'model', 'leaves'] },
   { name: 'sandbox engine', holds: ['src/sandbox/engine/'], mayImport: ['model', 'leaves'] },
@@ -36,7 +40,7 @@ const ROOMS: readonly Room[] = [
   { name: 'adapters', holds: ['src/api/v1/', 'src/api/v2/'], mayImport: ['transport', 'model', 'leaves'] },
   { name: 'transport', holds: ['src/api/'], mayImport: ['model', 'leaves'] },
   { name: 'model', holds: ['src/model/'], mayImport: ['leaves'] },
-  { name: 'leaves', holds: ['src/*'], mayImport: [] },
+  { name: 'leaves', holds: ['src/*', 'src/text/'], mayImport: [] },
 ];
 
 interface Door {
@@ -50,8 +54,8 @@ interface Door {
 
 /** Imports the table alone would refuse, each allowed for a reason. */
 const DOORS: readonly Door[] = [
-  { from: 'src/commands/sandbox.ts', to: 'sandbox io', why: '`mq sandbox` starts the emulator' },
-  { from: 'src/commands/doctor.ts', to: 'transport', why: '`mq doctor` names the proxy the transport will use, and shows URLs as it does' },
+  { from: 'src/commands/sandbox/sandbox.ts', to: 'sandbox io', why: '`mq sandbox` starts the emulator' },
+  { from: 'src/commands/doctor/doctor.ts', to: 'transport', why: '`mq doctor` names the proxy the transport will use, and shows URLs as it does' },
 ];
 
 /** The engine is a pure state machine over a clock: none of these in its source (comments aside). */
@@ -63,6 +67,15 @@ const ENGINE_ROOM = 'sandbox engine';
  * but two files that name each other's types are one module in two files all the same.
  */
 const CYCLES_COUNT_TYPE_ONLY = true;
+
+/**
+ * A command's folder is one module in two files, on purpose: its spec (src/commands/<command>/spec.ts) loads the
+ * command's code by import() when commander has chosen it, and that code reads its words' types from the spec.
+ * Nothing loads twice: the spec's import() of its own folder is no cycle.
+ */
+function specLoadsItsCommand(edge: Edge): boolean {
+  return Boolean(edge.dynamic) && /^src\/commands\/.+\/spec\.ts$/.test(edge.from) && dirname(edge.to) === dirname(edge.from);
+}
 
 // ---------------------------------------------------------------- the graph
 
@@ -227,7 +240,7 @@ function checkGraph(edges: readonly Edge[], sources: ReadonlyMap<string, string>
     violations.push({ from: edge.from, to: edge.to, rule });
   }
 
-  for (const edge of cycleEdges(edges.filter((e) => isSourceFile(e.to) && (CYCLES_COUNT_TYPE_ONLY || !e.typeOnly)))) {
+  for (const edge of cycleEdges(edges.filter((e) => isSourceFile(e.to) && (CYCLES_COUNT_TYPE_ONLY || !e.typeOnly) && !specLoadsItsCommand(e)))) {
     violations.push({ from: edge.from, to: edge.to, rule: 'cycle' });
   }
 
@@ -269,7 +282,8 @@ describe('the layering of src/', () => {
       const seen = new Map<string, string>();
       for (const edge of edges) {
         if (edge.from !== file || !isSourceFile(edge.to)) continue;
-        const name = basename(edge.to);
+        // A command's spec is named by its folder: commands/status/spec.ts is status's.
+        const name = /^src\/commands\/.+\/spec\.ts$/.test(edge.to) ? edge.to : basename(edge.to);
         const other = seen.get(name);
         if (other !== undefined && other !== edge.to) clashes.push(`${file} imports ${other} and ${edge.to}`);
         seen.set(name, edge.to);
@@ -283,28 +297,45 @@ describe('the layering of src/', () => {
     expect(named).toEqual([]);
   });
 
-  // Scripts call `mq status` every few seconds: what its module loads with it (not by a later import()) is its
-  // start-up cost. zod (with schemas.ts) is for an answer that is not well formed; commander for a command line
-  // src/cli/quick.ts leaves to it; the rest for other commands.
-  it('loads with mq status neither zod nor the schemas, commander, cosmiconfig, undici, chalk, cli-table3 nor the sandbox', () => {
-    // The build replaces these two with checks it generates from their schemas (scripts/build.mjs,
-    // generatedChecks): their imports of zod are the build's, not the program's.
-    const generated = new Set(['src/api/v1/checks.ts', 'src/config/settings-check.ts']);
+  /** The files `file` loads with it: its imports, theirs and so on, but not what a later import() loads. */
+  const eagerFrom = (starts: readonly string[], stopAt: ReadonlySet<string> = new Set()): Set<string> => {
     const eager = new Set<string>();
     const visit = (file: string) => {
       if (eager.has(file)) return;
       eager.add(file);
-      if (generated.has(file)) return;
+      if (stopAt.has(file)) return;
       for (const edge of edges) if (edge.from === file && !edge.typeOnly && !edge.dynamic) visit(edge.to);
     };
-    for (const file of ['src/main.ts', 'src/commands/status.ts', 'src/api/v1/v1-service.ts', 'src/render/json.ts', 'src/cli/runner.ts', 'src/cli/prepare.ts'])
-      visit(file);
+    for (const file of starts) visit(file);
+    return eager;
+  };
+
+  // Scripts call `mq status` every few seconds: what its module loads with it (not by a later import()) is its
+  // start-up cost. zod (with schemas.ts) is for an answer that is not well formed; the rest for other commands.
+  it('loads with mq status neither zod nor the schemas, cosmiconfig, undici, chalk, cli-table3 nor the sandbox', () => {
+    // The build replaces these two with checks it generates from their schemas (scripts/build.mjs,
+    // generatedChecks): their imports of zod are the build's, not the program's.
+    const generated = new Set(['src/api/v1/checks.ts', 'src/config/settings-check.ts']);
+    const starts = [
+      'src/main.ts',
+      'src/cli/program.ts',
+      'src/commands/status/status.ts',
+      'src/api/v1/v1-service.ts',
+      'src/render/json.ts',
+      'src/cli/runner.ts',
+      'src/cli/prepare.ts',
+    ];
+    expect(starts.filter((file) => !sources.has(file))).toEqual([]);
+    const eager = eagerFrom(starts, generated);
     // A package or any module inside it (cli-table3/src/utils.js is cli-table3 all the same).
-    const heavy = [...eager].filter((file) =>
-      /^(zod|commander|cosmiconfig|undici|chalk|cli-table3)(\/|$)|^src\/api\/v1\/schemas\.ts$|^src\/sandbox\//.test(file),
-    );
+    const heavy = [...eager].filter((file) => /^(zod|cosmiconfig|undici|chalk|cli-table3)(\/|$)|^src\/api\/v1\/schemas\.ts$|^src\/sandbox\//.test(file));
     expect(heavy).toEqual([]);
     expect(eager.size).toBeGreaterThan(10);
+  });
+
+  it("loads no command's code with the program: each spec is data, and its command is imported when chosen", () => {
+    const loaded = [...eagerFrom(['src/cli/program.ts'])].filter((file) => file.startsWith('src/commands/') && !file.endsWith('/spec.ts'));
+    expect(loaded).toEqual([]);
   });
 
   it('places every file in a room: a new folder is added to the table, not left out of it', () => {
@@ -365,22 +396,34 @@ describe('the checker, on a made-up graph', () => {
     ]);
   });
 
-  it('lets a door pass only what it names: commands/sandbox.ts into the sandbox io room, commands/doctor.ts into the transport', () => {
+  it('lets a door pass only what it names: commands/sandbox/sandbox.ts into the sandbox io room, commands/doctor/doctor.ts into the transport', () => {
+    const refused = 'not allowed: commands may import command kit, config, model, leaves';
     expect(
       check({
-        'src/commands/sandbox.ts': `import { startSandbox } from '../sandbox/io/server.js';`,
-        'src/commands/other.ts': `import { startSandbox } from '../sandbox/io/server.js';\nimport { QueueEngine } from '../sandbox/engine/engine.js';`,
+        'src/commands/sandbox/sandbox.ts': `import { startSandbox } from '../../sandbox/io/server.js';`,
+        'src/commands/other/other.ts': `import { startSandbox } from '../../sandbox/io/server.js';\nimport { QueueEngine } from '../../sandbox/engine/engine.js';`,
         'src/sandbox/io/server.ts': `export const startSandbox = 1;`,
         'src/sandbox/engine/engine.ts': `export const QueueEngine = 1;`,
-        'src/commands/doctor.ts': `import { proxyFor } from '../api/proxy.js';`,
-        'src/commands/status.ts': `import { proxyFor } from '../api/proxy.js';`,
+        'src/commands/doctor/doctor.ts': `import { proxyFor } from '../../api/proxy.js';`,
+        'src/commands/status/status.ts': `import { proxyFor } from '../../api/proxy.js';`,
         'src/api/proxy.ts': `export const proxyFor = 1;`,
       }),
     ).toEqual([
-      'src/commands/other.ts → src/sandbox/io/server.ts (not allowed: commands may import presentation, config, model, leaves)',
-      'src/commands/other.ts → src/sandbox/engine/engine.ts (not allowed: commands may import presentation, config, model, leaves)',
-      'src/commands/status.ts → src/api/proxy.ts (not allowed: commands may import presentation, config, model, leaves)',
+      `src/commands/other/other.ts → src/sandbox/io/server.ts (${refused})`,
+      `src/commands/other/other.ts → src/sandbox/engine/engine.ts (${refused})`,
+      `src/commands/status/status.ts → src/api/proxy.ts (${refused})`,
     ]);
+  });
+
+  it('keeps renderers out of commands, and lets a spec load its own command, which reads the spec back', () => {
+    expect(
+      check({
+        'src/commands/status/spec.ts': `export const STATUS = { load: async () => (await import('./status.js')).parseStatus };`,
+        'src/commands/status/status.ts': `import type { STATUS } from './spec.js';\nimport { paint } from '../../render/r.js';`,
+        'src/commands/list/spec.ts': `import { x } from '../status/status.js';`,
+        'src/render/r.ts': `export const paint = 1;`,
+      }),
+    ).toEqual(['src/commands/status/status.ts → src/render/r.ts (not allowed: commands may import command kit, config, model, leaves)']);
   });
 
   it('keeps the engine pure: no import of the io room, no node: itself or through another file, no clock of its own', () => {

@@ -1,6 +1,6 @@
 // Settings and the Context a handler receives, made once a command has parsed its input: loaded only then, since
 // it brings the config layer (and, on a command's first request, the API's adapter).
-import type { Context } from '../commands/context.js';
+import type { Context } from '../command-kit/context.js';
 import type { MergeQueueService, RetryNotice } from '../model/service.js';
 // From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
 import { ignoredConfigWarning } from '../config/config-names.js';

@@ -1,15 +1,28 @@
-// The command table (table.ts) as a commander program. A command's action hands its module loader and the words
-// commander parsed to `onCommand`: the runner runs it, `parseArgv` only parses it. A group's subcommands are made
-// only when commander enters the group (`wholeProgram` makes them all): `mq --help` and `mq status` need only the
-// top level, and `queue create`/`update` alone bring some 80 options.
+// The command table (table.ts) as a commander program, with the flags every command takes. A command's action
+// hands its module loader and the words commander parsed to `onCommand`: the runner runs it, `parseArgv` only
+// parses it. A group's subcommands are made only when commander enters the group (`wholeProgram` makes them
+// all): `mq --help` and `mq status` need only the top level, and `queue create`/`update` alone bring some 80
+// options.
 import { Command, Help, Option } from 'commander';
+import type { FlagSpec } from '../argv-spec.js';
 import { choiceOf, refuseUnreadable } from '../argv-values.js';
-import type { ArgvIo, Invocation, Parse, Words } from '../commands/invocation.js';
+import type { ArgvIo, CommandSpec, Invocation, Parse, Words } from '../command-kit/invocation.js';
+import { VOICE_FLAGS } from '../command-kit/words.js';
+import { SETTING_FLAGS } from '../config/setting-rows.js';
 import { exitCodesSummary } from '../help/exit-codes.js';
 import { HELP_LAYOUT, layout, type Block } from '../help/layout.js';
 import { GLOBAL_FLAGS_POINTER, GLOBAL_OPTIONS_HEADING, helpTopicsLine } from '../help/topics.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, GLOBAL_FLAGS, PROGRAM, type CommandSpec, type FlagSpec } from './table.js';
+import { COMMANDS } from './table.js';
+
+/** Flags every command takes, wherever they are written: the settings' (a row each), then how much to say. */
+export const GLOBAL_FLAGS: readonly FlagSpec[] = [...SETTING_FLAGS, ...VOICE_FLAGS];
+
+const PROGRAM = {
+  name: 'mq',
+  description: 'Drive a merge queue from the terminal: submit, watch, pause, drain and tune it.',
+  examples: ['mq submit 42', 'mq status 42', 'mq queue get --repo acme/widgets', 'mq sandbox --clock manual'],
+};
 
 /** A stream help is written to: a terminal's has a width. */
 type HelpStream = { write(text: string): unknown; isTTY?: boolean; columns?: number };
@@ -22,7 +35,7 @@ export interface ProgramOutput {
 export type OnCommand = (load: () => Promise<Parse>, words: Words) => Promise<void>;
 
 /** The width of help in a pipe or a file: commander's own. */
-export const PIPE_COLUMNS = 80;
+const PIPE_COLUMNS = 80;
 
 /** What a command's help says after commander's part (its usage, arguments, flags, subcommands). */
 const EPILOGUES = new WeakMap<Command, readonly Block[]>();

@@ -2,8 +2,8 @@
 // context, handler, output; and the one place where a failure becomes output and an exit code. What a command
 // needs is imported when it runs: the config layer, the API client, its own renderer, never the others'.
 import type { Command } from 'commander';
-import type { Context } from '../commands/context.js';
-import type { Invocation, Parse, PrinterName, ResultWork, ServeWork, StreamWork, Words } from '../commands/invocation.js';
+import type { Context } from '../command-kit/context.js';
+import type { Invocation, Parse, PrinterName, ProgramWork, ResultWork, ServeWork, StreamWork, Words } from '../command-kit/invocation.js';
 import type { Waited } from '../model/poll.js';
 import { resultExitCode, type CommandResult } from '../model/result.js';
 import type { ResolvedSettings } from '../config/index.js';
@@ -58,7 +58,7 @@ export class Runner {
   private async dispatch(work: Invocation, program: () => Promise<Command>): Promise<number> {
     switch (work.mode) {
       case 'program':
-        await work.handler(work.input, await program(), (text) => this.io.stdout.write(text));
+        await this.showProgram(work, await program());
         return EXIT.ok;
       case 'result':
         return this.execute(work);
@@ -67,6 +67,13 @@ export class Runner {
       case 'serve':
         return this.serve(work);
     }
+  }
+
+  /** mq's own help or completion script, drawn from the whole command tree. */
+  private async showProgram({ input }: ProgramWork, program: Command): Promise<void> {
+    const write = (text: string) => this.io.stdout.write(text);
+    if (input.show === 'help') await (await import('../help/command.js')).showHelp(program, input.words, write);
+    else write((await import('../completion/script.js')).completionScript(input.shell, program, input.flagValues));
   }
 
   /** The failure as stderr shows it (a JSON document under --json), and its exit code. */

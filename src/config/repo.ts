@@ -3,6 +3,7 @@
 import { shownUrl } from '../api/redaction.js';
 import type { Repo } from '../model/repository.js';
 import { UsageError } from '../errors.js';
+import { safeLine } from '../text/sanitize.js';
 
 export const DEFAULT_HOST = 'github.com';
 export const REPO_HINT = '"owner/name" or "host/owner/name"';
@@ -53,6 +54,14 @@ export function formatRepo(repo: Repo): string {
 /** As a person writes it after -R: `owner/name`, with the host only when it is not github.com. */
 export function shortRepo(repo: Repo): string {
   return repo.host === DEFAULT_HOST ? `${repo.owner}/${repo.name}` : formatRepo(repo);
+}
+
+/**
+ * `main of acme/widgets`: the branch and the repository, since mq may have inferred the repository from the
+ * working directory and the person acting on the queue works across many. The host only when not github.com.
+ */
+export function queueName(branch: string, repo?: Repo): string {
+  return repo ? `${safeLine(branch)} of ${safeLine(shortRepo(repo))}` : safeLine(branch);
 }
 
 /**

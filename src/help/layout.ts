@@ -74,8 +74,7 @@ function commandLine(line: string, help: Help): string {
  */
 function fitItem(this: Help, term: string, termWidth: number, description: string, help: Help): string {
   const room = width(help) - termWidth - 4;
-  // commander's own, the Help class's: fitItem is set on its instances. Reached so, commander is not loaded with
-  // the topics that the command table names (mq status loads the table, never commander).
+  // commander's own, the Help class's: fitItem is set on its instances.
   if (!description || room >= MIN_DESCRIPTION) return Object.getPrototypeOf(this).formatItem.call(this, term, termWidth, description, help);
   const indent = ' '.repeat(UNDER);
   return `  ${term}\n${indent}${help.boxWrap(description, width(help) - UNDER).replace(/\n/g, `\n${indent}`)}`;

@@ -2,15 +2,20 @@
 // EXIT constants, the config file schema, the search places), so the text follows the code. The config layer is
 // loaded only to write the config topic: `mq --help` names the topics without it.
 import type { Command, Help } from 'commander';
+import type { HelpTopicName } from '../text/help-topics.js';
+import { HELP_TOPIC_NAMES } from '../text/help-topics.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { layout, type Block } from './layout.js';
 
 export interface HelpTopic {
-  name: string;
+  name: HelpTopicName;
   summary: string;
   /** The topic laid out by `help` (commander's, at the output's width); `program`: mq's, for what it declares. */
   text(help: Help, program: Command): string | Promise<string>;
 }
+
+/** A topic's text, which its name (src/text/help-topics.ts) leads to. */
+type TopicText = Omit<HelpTopic, 'name'>;
 
 /** The heading of the global flags in `mq --help` (an options group of the program), and how the topic finds them. */
 export const GLOBAL_OPTIONS_HEADING = 'Global Options:';
@@ -18,8 +23,7 @@ export const GLOBAL_OPTIONS_HEADING = 'Global Options:';
 /** The line a command's help has where the global flags would be: they are listed once, in their topic. */
 export const GLOBAL_FLAGS_POINTER = 'Global flags (--repo, --json, -q…): mq help global-flags';
 
-const exitCodes: HelpTopic = {
-  name: 'exit-codes',
+const exitCodes: TopicText = {
   summary: 'what each exit code of mq means',
   text: (help) =>
     layout(
@@ -31,8 +35,7 @@ const exitCodes: HelpTopic = {
     ),
 };
 
-const config: HelpTopic = {
-  name: 'config',
+const config: TopicText = {
   summary: 'where settings come from, config files and their keys',
   text: async (help) => layout(configText(await import('../config/index.js')), help),
 };
@@ -83,8 +86,7 @@ const OTHER_VARIABLES: ReadonlyArray<readonly [string, string]> = [
   ['XDG_CONFIG_HOME', 'where the user config file lives ($XDG_CONFIG_HOME/mq/; default ~/.config)'],
 ];
 
-const environment: HelpTopic = {
-  name: 'environment',
+const environment: TopicText = {
   summary: 'the environment variables mq reads',
   text: async (help) =>
     layout(
@@ -97,8 +99,7 @@ const environment: HelpTopic = {
     ),
 };
 
-const globalFlags: HelpTopic = {
-  name: 'global-flags',
+const globalFlags: TopicText = {
   summary: 'the flags every command takes',
   text: (help, program) =>
     layout(
@@ -117,7 +118,15 @@ const globalFlags: HelpTopic = {
     ),
 };
 
-export const HELP_TOPICS: readonly HelpTopic[] = [globalFlags, exitCodes, config, environment];
+const BY_NAME: Record<HelpTopicName, TopicText> = {
+  'global-flags': globalFlags,
+  'exit-codes': exitCodes,
+  config,
+  environment,
+};
+
+/** In the order `mq help help` names them (src/text/help-topics.ts). */
+export const HELP_TOPICS: readonly HelpTopic[] = HELP_TOPIC_NAMES.map((name) => ({ name, ...BY_NAME[name] }));
 
 /** The line at the foot of `mq --help` that names the topics. */
 export function helpTopicsLine(): string {

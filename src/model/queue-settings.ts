@@ -1,5 +1,5 @@
 // A queue's settings as mq offers them, one row each: what it takes and what it means. The flags of
-// `queue create`/`update` are made from these rows (src/commands/queue/setting-flags.ts), the help is their
+// `queue create`/`update` are made from these rows (src/command-kit/setting-flags.ts), the help is their
 // description, and each adapter maps the values onto its API.
 import type { QueueFacts, QueueSettings } from './queue.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, SETTING_MAX } from './vocabulary.js';

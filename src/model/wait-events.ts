@@ -6,7 +6,7 @@ import type { Outage, ServiceEvents } from './poll.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
 import type { Queue } from './queue.js';
 import type { CommandResult, PrOutcome } from './result.js';
-import type { PullRequestState, ReportedPullRequestState } from './vocabulary.js';
+import type { PullRequestState, QueueState, ReportedPullRequestState } from './vocabulary.js';
 import type { Why } from './why.js';
 
 /** One PR's failure, as a multi-PR command reports it. */
@@ -15,6 +15,20 @@ export type PrFailure = Extract<PrOutcome, { ok: false }>['error'];
 export type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
 /** What a change of the queue (create, update, pause, drain, resume, delete) hands back. */
 export type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
+
+/** The state pause, resume and drain ask for; create, update and delete ask for none. */
+export function requestedQueueState(action: QueueChange['action']): QueueState | undefined {
+  switch (action) {
+    case 'pause':
+      return 'paused';
+    case 'resume':
+      return 'running';
+    case 'drain':
+      return 'draining';
+    default:
+      return undefined;
+  }
+}
 
 /** A PR as last seen. `error`: the service does not know it (404), or refused to submit it. */
 export interface PrSighting {

@@ -1,7 +1,7 @@
 // The one place that decides colours. A chalk instance is made per call from the caller's `color` flag, never the
 // global chalk, whose level follows the process's own terminal and would leak escape codes into a pipe.
 import { Chalk, type ChalkInstance } from 'chalk';
-import { safeLine } from './sanitize.js';
+import { safeLine } from '../text/sanitize.js';
 
 export function makePaint(color: boolean): ChalkInstance {
   return new Chalk({ level: color ? 1 : 0 });

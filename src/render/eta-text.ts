@@ -3,8 +3,8 @@
 // estimate was made (the service's time), so a line printed later or on a skewed clock still reads right.
 import type { Eta, EtaCause, EtaEstimate } from '../model/eta.js';
 import type { QueueEntryEstimate } from '../model/pull-request.js';
-import { formatDuration } from './durations.js';
-import { safeLine } from './sanitize.js';
+import { formatDuration } from '../text/durations.js';
+import { safeLine } from '../text/sanitize.js';
 
 /** `~14:32, in 25m (14:20–14:50), from 12 test runs in the last hour`, or `unavailable: the queue is paused`. */
 export function formatEta(eta: Eta): string {

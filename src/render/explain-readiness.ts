@@ -1,7 +1,7 @@
 // Why a submitted PR cannot start testing, in words: the readiness rule of SEMANTICS.md, gate by gate, as a
 // sentence for `mq status` and as a few words for the wait line.
 import type { SubmittedPullRequest } from '../model/pull-request.js';
-import { safeLine } from './sanitize.js';
+import { safeLine } from '../text/sanitize.js';
 
 type Gate = 'baseBranch' | 'in_progress' | 'not_mergeable' | 'unspecified' | 'impactedTargets';
 

@@ -3,7 +3,7 @@
 import { ApiError, InterruptedError, MqError, OutcomeUnknownError, retryAfterSeconds } from '../errors.js';
 import { envName } from '../config/setting-rows.js';
 import { makePaint } from './colors.js';
-import { safeLine, safeText } from './sanitize.js';
+import { safeLine, safeText } from '../text/sanitize.js';
 
 export interface ErrorRenderOptions {
   json: boolean;

@@ -1,7 +1,7 @@
 // How single values read wherever they appear: priorities, SHAs, booleans, lists, numbers.
 import type { ChalkInstance } from 'chalk';
-import { ageSince } from './durations.js';
-import { safeLine } from './sanitize.js';
+import { ageSince } from '../text/durations.js';
+import { safeLine } from '../text/sanitize.js';
 
 /** "urgent (0)"; just the value when the name says nothing more. */
 export function formatPriority(name: string, value: number): string {

@@ -8,4 +8,4 @@ export { toJson } from './json.js';
 export { renderError } from './failure.js';
 export { stateLabel } from './colors.js';
 export { explainReadiness } from './explain-readiness.js';
-export { formatAge, formatDuration } from './durations.js';
+export { formatAge, formatDuration } from '../text/durations.js';

@@ -3,7 +3,7 @@
 // always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
 import type { CommandResult } from '../model/result.js';
 import type { MetricSample } from '../model/prometheus.js';
-import { requestedQueueState } from './queue-actions.js';
+import { requestedQueueState } from '../model/wait-events.js';
 import type { Stats } from '../model/stats.js';
 import { exitMeaning } from '../help/exit-codes.js';
 

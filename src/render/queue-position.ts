@@ -3,7 +3,7 @@
 import { QUEUE_STATES } from '../model/vocabulary.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
 import type { Queue } from '../model/queue.js';
-import { safeLine } from './sanitize.js';
+import { safeLine } from '../text/sanitize.js';
 
 /** PRs listed ahead of this one in `enqueuedPullRequests`; undefined when the PR is not in the queue. */
 export function prsAhead(pr: SubmittedPullRequest, queue: Queue): EnqueuedPullRequest[] | undefined {

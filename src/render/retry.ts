@@ -1,7 +1,7 @@
 // The line -v prints for each retry of a read: what failed, which try it was, and when the next one goes.
 import { isRateLimited } from '../errors.js';
 import type { RetryNotice } from '../model/service.js';
-import { formatDuration } from './durations.js';
+import { formatDuration } from '../text/durations.js';
 import { describeFailure } from './views/outage.js';
 
 /** `getQueue: try 1 of 3 failed (the service answered 503: busy); next try in 240ms`. */

@@ -3,7 +3,7 @@
 import type { Why } from '../model/why.js';
 import { formatSince } from './fields.js';
 import type { RenderContext } from './options.js';
-import { safeLine } from './sanitize.js';
+import { safeLine } from '../text/sanitize.js';
 
 /** Bulleted at `indent`; a failing check sits under its run, unbulleted. */
 export function whyLines(why: Why, ctx: RenderContext, indent: string): string[] {

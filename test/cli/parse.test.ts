@@ -8,18 +8,19 @@ import { Readable, Writable } from 'node:stream';
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parseArgv } from '../../src/cli/program.js';
-import { COMMANDS, type CommandSpec } from '../../src/cli/table.js';
-import { VOCABULARY } from '../../src/commands/vocabulary.js';
+import type { CommandSpec } from '../../src/command-kit/invocation.js';
+import { COMMANDS } from '../../src/cli/table.js';
+import { VOCABULARY } from '../../src/command-kit/vocabulary.js';
 import { configInit } from '../../src/commands/config/init.js';
 import { configPath } from '../../src/commands/config/path.js';
 import { showConfig } from '../../src/commands/config/show.js';
-import { doctor } from '../../src/commands/doctor.js';
-import { edit, history, runs } from '../../src/commands/entries.js';
-import type { Invocation } from '../../src/commands/invocation.js';
-import { flakyList, linkTicket } from '../../src/commands/flaky.js';
-import { list } from '../../src/commands/list.js';
-import { metrics } from '../../src/commands/metrics.js';
-import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
+import { doctor } from '../../src/commands/doctor/doctor.js';
+import { edit, history, runs } from '../../src/commands/entries/entries.js';
+import type { Invocation } from '../../src/command-kit/invocation.js';
+import { flakyList, linkTicket } from '../../src/commands/flaky/flaky.js';
+import { list } from '../../src/commands/list/list.js';
+import { metrics } from '../../src/commands/metrics/metrics.js';
+import { cancel, restart, submit } from '../../src/commands/pull-requests/pull-requests.js';
 import { createQueue } from '../../src/commands/queue/create.js';
 import { deleteQueue } from '../../src/commands/queue/delete.js';
 import { getQueue } from '../../src/commands/queue/get.js';
@@ -28,15 +29,15 @@ import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/com
 import { updateQueue } from '../../src/commands/queue/update.js';
 import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
 import { switchMode } from '../../src/commands/queue/switch-mode.js';
-import { listQueues } from '../../src/commands/queues.js';
+import { listQueues } from '../../src/commands/queues/queues.js';
 import { watchQueue } from '../../src/commands/queue/watch.js';
-import { sandbox } from '../../src/commands/sandbox.js';
-import { stats } from '../../src/commands/stats.js';
-import { status } from '../../src/commands/status.js';
-import { setTargets } from '../../src/commands/targets.js';
-import { testDetails } from '../../src/commands/test-details.js';
-import { testing } from '../../src/commands/testing.js';
-import { submitAndWait, waitForPrs } from '../../src/commands/wait.js';
+import { sandbox } from '../../src/commands/sandbox/sandbox.js';
+import { stats } from '../../src/commands/stats/stats.js';
+import { status } from '../../src/commands/status/status.js';
+import { setTargets } from '../../src/commands/targets/targets.js';
+import { testDetails } from '../../src/commands/flaky/test-details.js';
+import { testing } from '../../src/commands/testing/testing.js';
+import { submitAndWait, waitForPrs } from '../../src/commands/wait/wait.js';
 import { EXIT, exitCodeOf, UsageError } from '../../src/errors.js';
 
 const NOW = Date.parse('2026-01-31T12:00:00.000Z');
@@ -305,8 +306,12 @@ const ROWS: Array<[string, string[], Row]> = [
       },
     },
   ],
-  ['completion', ['completion', 'zsh'], { mode: 'program', input: { shell: 'zsh' } }],
-  ['help', ['help', 'queue', 'update'], { mode: 'program', input: { words: ['queue', 'update'] } }],
+  [
+    'completion',
+    ['completion', 'zsh'],
+    { mode: 'program', input: { show: 'completion', shell: 'zsh', flagValues: expect.objectContaining({ 'wait --for': expect.arrayContaining(['merged']) }) } },
+  ],
+  ['help', ['help', 'queue', 'update'], { mode: 'program', input: { show: 'help', words: ['queue', 'update'] } }],
 ];
 
 describe('argv to the input of each command', () => {

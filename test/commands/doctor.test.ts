@@ -11,7 +11,7 @@ import {
   reachableCheck,
   serviceStatusCheck,
   unresolved,
-} from '../../src/commands/doctor.js';
+} from '../../src/commands/doctor/doctor.js';
 import { ApiError, ConfigError, EXIT, NetworkError, ResponseError, UsageError } from '../../src/errors.js';
 import type { Queue } from '../../src/api/v1/schemas.js';
 

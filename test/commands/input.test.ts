@@ -10,8 +10,8 @@ import {
   parseText,
   parseTicketId,
   parseTime,
-} from '../../src/commands/input.js';
-import { pickSettings, SETTING_FLAGS } from '../../src/commands/queue/setting-flags.js';
+} from '../../src/command-kit/input.js';
+import { pickSettings, SETTING_FLAGS } from '../../src/command-kit/setting-flags.js';
 import { QueueSettings } from '../../src/api/v1/schemas.js';
 import { UsageError } from '../../src/errors.js';
 

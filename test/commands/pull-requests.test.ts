@@ -1,7 +1,7 @@
 // submit, cancel and restart against a scripted client: what a 409 on submit and a 404 on cancel or restart
 // become, and the exit code of a command over several PRs.
 import { describe, expect, it } from 'vitest';
-import { cancel, restart, submit } from '../../src/commands/pull-requests.js';
+import { cancel, restart, submit } from '../../src/commands/pull-requests/pull-requests.js';
 import { outcomesExitCode, type PrOutcome } from '../../src/model/result.js';
 import { ApiError, EXIT, NetworkError } from '../../src/errors.js';
 import type { MergeQueueService, SubmitOptions } from '../../src/model/service.js';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTargetList } from '../../src/commands/input.js';
-import { openTargetsFile, type TargetsFile } from '../../src/commands/targets-file.js';
+import { parseTargetList } from '../../src/command-kit/input.js';
+import { openTargetsFile, type TargetsFile } from '../../src/commands/targets/targets-file.js';
 import { UsageError } from '../../src/errors.js';
 
 async function* chunksOf(text: string, size: number): AsyncGenerator<Buffer> {

@@ -2,8 +2,8 @@
 // mq's own ETA, the timeline under -v, and each attempt at testing over the window in the stats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createV1Service } from '../../src/api/v1/v1-service.js';
-import { stats } from '../../src/commands/stats.js';
-import { status } from '../../src/commands/status.js';
+import { stats } from '../../src/commands/stats/stats.js';
+import { status } from '../../src/commands/status/status.js';
 import type { MergeQueueService } from '../../src/model/service.js';
 import type { Stats } from '../../src/model/stats.js';
 import { makePaint } from '../../src/render/colors.js';

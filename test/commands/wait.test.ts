@@ -9,9 +9,9 @@ import type { PullRequestState } from '../../src/model/vocabulary.js';
 import { mayPass, nextDelay, poll, type Outage, type ServiceEvents } from '../../src/model/poll.js';
 import { drainAndWait } from '../../src/commands/queue/state.js';
 import { watchQueue } from '../../src/commands/queue/watch.js';
-import { submitAndWait, waitForPrs } from '../../src/commands/wait.js';
+import { submitAndWait, waitForPrs } from '../../src/commands/wait/wait.js';
 import { hasReached, type PrChange, type WaitEvents } from '../../src/model/wait-events.js';
-import { parseInterval, parseWaitOptions } from '../../src/commands/wait-input.js';
+import { parseInterval, parseWaitOptions } from '../../src/command-kit/wait-input.js';
 import { ApiError, InterruptedError, NetworkError, UsageError } from '../../src/errors.js';
 import { enqueuedPr, submittedPr } from '../render/fixtures.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { completionScript } from '../../src/completion/index.js';
+import { completionScript } from '../../src/completion/script.js';
 import { allCommands, completionTree, pathKey } from '../../src/completion/model.js';
 import { bashComplete, hasShell } from './shells.js';
 

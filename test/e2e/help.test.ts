@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_FLAGS } from '../../src/cli/table.js';
+import { GLOBAL_FLAGS } from '../../src/cli/program.js';
 import { ConfigFileSchema, PROJECT_SEARCH_PLACES } from '../../src/config/index.js';
 import { EXIT } from '../../src/errors.js';
 import { EXIT_CODES, exitCodesSummary } from '../../src/help/exit-codes.js';
@@ -91,34 +91,6 @@ describe('--help', () => {
     expect(run.stdout).toContain('mq completion zsh > "${fpath[1]}/_mq"');
     expect(run.stdout).toContain('mq completion fish > ~/.config/fish/completions/mq.fish');
     expect((await mq(['completion', 'powershell'])).code).toBe(2);
-  });
-});
-
-describe('the help texts the build wrote (dist/help.json), which bin/mq.js prints for --help into a pipe', () => {
-  const { columns, texts } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../dist/help.json'), 'utf8')) as {
-    columns: number;
-    texts: Record<string, string>;
-  };
-
-  it('are what commander prints, for every command', async () => {
-    expect(columns).toBe(80);
-    expect(Object.keys(texts)).toEqual(expect.arrayContaining(['', 'status', 'queue', 'queue update', 'flaky list', 'help']));
-    // A flag before the command path: the shim leaves it to commander.
-    const runs = await Promise.all(Object.keys(texts).map(async (path) => ({ path, run: await mq(['-q', ...(path ? path.split(' ') : []), '--help']) })));
-    for (const { path, run } of runs) expect(run, `mq -q ${path} --help`).toEqual({ code: 0, stdout: texts[path], stderr: '' });
-  });
-
-  it('are printed only for a bare command path: with a flag or an argument before --help, commander answers', async () => {
-    const fromShim = await mq(['status', '--help']);
-    expect(fromShim.stdout).toBe(texts.status);
-    for (const args of [
-      ['status', '1', '--help'],
-      ['--json', 'status', '--help'],
-      ['status', '-h'],
-    ]) {
-      const run = await mq(args);
-      expect(run, args.join(' ')).toEqual({ code: 0, stdout: texts.status, stderr: '' });
-    }
   });
 });
 

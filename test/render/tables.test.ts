@@ -4,7 +4,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeLine } from '../../src/render/sanitize.js';
+import { safeLine } from '../../src/text/sanitize.js';
 import { visibleWidth } from '../../src/render/screen-fit.js';
 import { renderTable, type Column } from '../../src/render/tables.js';
 

@@ -26,9 +26,9 @@ import {
 import type { Repo } from '../../model/repository.js';
 import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';
-import type { CONFIG_INIT } from '../command-words.js';
-import type { Context } from '../context.js';
-import { work, type ArgvIo, type Invocation, type Words } from '../invocation.js';
+import type { CONFIG_INIT } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { ConfigInitResult } from '../../model/result.js';
 import { terminalPrompt, type Prompt } from './prompt.js';
 

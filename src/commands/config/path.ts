@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { NEW_CONFIG_FILE, projectFileDir } from '../../config/index.js';
 import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';
-import type { Context } from '../context.js';
-import type { Invocation, ResultWork, Words } from '../invocation.js';
+import type { Context } from '../../command-kit/context.js';
+import type { Invocation, ResultWork, Words } from '../../command-kit/invocation.js';
 import type { CommandResult, ConfigFilePath } from '../../model/result.js';
 
 const NAMED_BY = { flag: '--config', env: envName('config'), search: 'search' } as const;

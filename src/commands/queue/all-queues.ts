@@ -7,9 +7,10 @@ import type { QueueOutcome } from '../../model/result.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { CommandResult } from '../../model/result.js';
 import type { SettableQueueState } from '../../model/vocabulary.js';
-import { queueName, reasonLine } from '../../render/queue-actions.js';
-import { ask, mustAsk } from '../confirm.js';
-import type { Context } from '../context.js';
+import { queueName } from '../../config/repo.js';
+import { reasonLine } from '../../text/reason.js';
+import { ask, mustAsk } from '../../command-kit/confirm.js';
+import type { Context } from '../../command-kit/context.js';
 
 export type AllQueuesAction = 'pause' | 'resume' | 'drain';
 

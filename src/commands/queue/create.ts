@@ -1,11 +1,11 @@
 // mq queue create: createQueue takes the mode and concurrency; every other setting follows in one updateQueue.
 import type { QueueSettings } from '../../model/queue.js';
-import { queueName } from '../../render/queue-actions.js';
-import type { Context } from '../context.js';
-import { work, type Invocation, type Words } from '../invocation.js';
+import { queueName } from '../../config/repo.js';
+import type { Context } from '../../command-kit/context.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
-import { checkCommand, settle } from '../uncertain.js';
-import { pickSettings } from './setting-flags.js';
+import { checkCommand, settle } from '../../command-kit/uncertain.js';
+import { pickSettings } from '../../command-kit/setting-flags.js';
 
 /** `mq queue create [setting flags]` */
 export function parseQueueCreate(words: Words): Invocation {

@@ -1,14 +1,14 @@
 // mq queue delete: the service refuses a queue that still holds PRs, so mq looks first and either lists them
 // or, with --cancel-all, cancels them before deleting.
 import { EXIT, MqError } from '../../errors.js';
-import { queueName } from '../../render/queue-actions.js';
-import { ask, mustAsk } from '../confirm.js';
-import type { QUEUE_DELETE } from '../command-words.js';
-import type { Context } from '../context.js';
-import { work, type Invocation, type Words } from '../invocation.js';
-import { eachPr, unsure } from '../pull-requests.js';
+import { queueName } from '../../config/repo.js';
+import { ask, mustAsk } from '../../command-kit/confirm.js';
+import type { QUEUE_DELETE } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { eachPr, unsure } from '../../command-kit/each-pr.js';
 import type { CommandResult } from '../../model/result.js';
-import { checkCommand, settle } from '../uncertain.js';
+import { checkCommand, settle } from '../../command-kit/uncertain.js';
 
 /** `mq queue delete [--yes] [--cancel-all]` */
 export function parseQueueDelete(words: Words<typeof QUEUE_DELETE>): Invocation {

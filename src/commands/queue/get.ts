@@ -1,11 +1,11 @@
 // mq queue get: the queue's state, settings and enqueued PRs. On a terminal the settings are summed up unless
 // --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
-import type { QUEUE_GET } from '../command-words.js';
-import type { Context } from '../context.js';
-import { readQueue } from './read-queue.js';
-import { work, type Invocation, type Words } from '../invocation.js';
+import type { QUEUE_GET } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { readQueue } from '../../command-kit/read-queue.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
-import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../wait-input.js';
+import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../../command-kit/wait-input.js';
 
 export interface QueueGetInput {
   /** --settings, or the global -v: every setting on a terminal too. */

@@ -1,15 +1,15 @@
 // mq queue order: what tests next (batches with a run, then the admitted PRs, each with its predicted batch and
 // what it waits on); mq queue graph: the dependency graph of a parallel queue, drawn or as Graphviz / Mermaid
 // text. Each asks the service; an API that cannot draw the graph refuses in its adapter.
-import type { QUEUE_GRAPH, QUEUE_ORDER } from '../command-words.js';
-import type { Context } from '../context.js';
-import { work, type Invocation, type Words } from '../invocation.js';
+import type { QUEUE_GRAPH } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
 
 export type GraphFormat = 'text' | 'dot' | 'mermaid';
 
 /** `mq queue order` */
-export function parseQueueOrder(_words: Words<typeof QUEUE_ORDER>): Invocation {
+export function parseQueueOrder(_words: Words): Invocation {
   return work.result({}, queueOrder);
 }
 

@@ -3,19 +3,20 @@
 // for is left alone (nothing sent, nothing asked), so that a repeated step in a script or by hand is harmless.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
-import { queueName, reasonLine } from '../../render/queue-actions.js';
-import { ask, mustAsk } from '../confirm.js';
-import type { QUEUE_DRAIN, QUEUE_PAUSE, QUEUE_RESUME } from '../command-words.js';
+import { queueName } from '../../config/repo.js';
+import { reasonLine } from '../../text/reason.js';
+import { ask, mustAsk } from '../../command-kit/confirm.js';
+import type { QUEUE_DRAIN, QUEUE_PAUSE, QUEUE_RESUME } from './spec.js';
 import { UsageError } from '../../errors.js';
 import { type AllQueuesInput, changeAllQueues } from './all-queues.js';
-import type { Context, QueueRef } from '../context.js';
-import { work, type Invocation, type Words } from '../invocation.js';
+import type { Context, QueueRef } from '../../command-kit/context.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { poll } from '../../model/poll.js';
 import { ADMITTED_STATES, type DrainEvents, type DrainResult, type QueueChange } from '../../model/wait-events.js';
 import type { CommandResult } from '../../model/result.js';
-import { checkCommand, queueCommand, settle } from '../uncertain.js';
-import { parseText } from '../input.js';
-import { parseWaitOptions, refuseLoneInterval } from '../wait-input.js';
+import { checkCommand, queueCommand, settle } from '../../command-kit/uncertain.js';
+import { parseText } from '../../command-kit/input.js';
+import { parseWaitOptions, refuseLoneInterval } from '../../command-kit/wait-input.js';
 
 export interface StateChangeInput {
   yes: boolean;

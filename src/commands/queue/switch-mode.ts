@@ -7,13 +7,13 @@ import { poll } from '../../model/poll.js';
 import type { QueueMode } from '../../model/queues.js';
 import type { ModeSwitch } from '../../model/result.js';
 import type { QueueFacts } from '../../model/queue.js';
-import { formatDuration } from '../../render/durations.js';
-import { queueName } from '../../render/queue-actions.js';
-import type { QUEUE_SWITCH_MODE } from '../command-words.js';
-import type { Context } from '../context.js';
-import { work, type Invocation, type Words } from '../invocation.js';
-import { checkCommand, settle } from '../uncertain.js';
-import { parseWaitOptions, refuseLoneInterval } from '../wait-input.js';
+import { formatDuration } from '../../text/durations.js';
+import { queueName } from '../../config/repo.js';
+import type { QUEUE_SWITCH_MODE } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { checkCommand, settle } from '../../command-kit/uncertain.js';
+import { parseWaitOptions, refuseLoneInterval } from '../../command-kit/wait-input.js';
 
 /** v2's names for the modes, taken as the model's. */
 const MODE_WORDS: Readonly<Record<string, QueueMode>> = { single: 'single', parallel: 'parallel', queue: 'single', graph: 'parallel' };

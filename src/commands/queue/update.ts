@@ -2,12 +2,12 @@
 import type { QueueSettings } from '../../model/queue.js';
 import { settingChanges } from '../../model/queue-settings.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import { queueName } from '../../render/queue-actions.js';
-import type { Context } from '../context.js';
-import { work, type Invocation, type Words } from '../invocation.js';
+import { queueName } from '../../config/repo.js';
+import type { Context } from '../../command-kit/context.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
-import { checkCommand, settle } from '../uncertain.js';
-import { pickSettings } from './setting-flags.js';
+import { checkCommand, settle } from '../../command-kit/uncertain.js';
+import { pickSettings } from '../../command-kit/setting-flags.js';
 
 /** `mq queue update [setting flags]` */
 export function parseQueueUpdate(words: Words): Invocation {

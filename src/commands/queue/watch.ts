@@ -1,8 +1,8 @@
 // mq queue get --watch: getQueue again and again until Ctrl-C, each answer handed to the view attached from
 // outside, which redraws it in place or prints what changed.
 import { InterruptedError } from '../../errors.js';
-import type { Context } from '../context.js';
-import { readQueue } from './read-queue.js';
+import type { Context } from '../../command-kit/context.js';
+import { readQueue } from '../../command-kit/read-queue.js';
 import { poll } from '../../model/poll.js';
 import type { WatchEvents } from '../../model/wait-events.js';
 

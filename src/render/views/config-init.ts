@@ -1,7 +1,7 @@
 // `mq config init`: the file written, the keys in it, and how the token is to be given, since it is not in there.
 import type { RenderContext, ResultOf } from '../options.js';
 import { envNames } from '../../config/setting-rows.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderPairs } from '../tables.js';
 
 export function renderConfigInit(result: ResultOf<'configInit'>, ctx: RenderContext): string {

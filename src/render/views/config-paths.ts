@@ -1,6 +1,6 @@
 // `mq config path`: the project and user config files, each with whether mq reads it or where init would write it.
 import type { RenderContext, ResultOf } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { cutStartToWidth, foldLine, visibleWidth } from '../screen-fit.js';
 import { renderTable } from '../tables.js';
 

@@ -1,7 +1,7 @@
 // `mq config show`: every resolved setting with where it came from, then the files that were read.
 import type { ConfigEntry } from '../../model/result.js';
 import type { RenderContext } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable } from '../tables.js';
 
 export function renderConfig(entries: readonly ConfigEntry[], files: readonly string[], ctx: RenderContext): string {

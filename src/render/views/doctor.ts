@@ -3,7 +3,7 @@
 import type { ConfigEntry, DoctorCheck } from '../../model/result.js';
 import { exitMeaning } from '../../help/exit-codes.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 
 export const CHECK_LABELS: Record<string, string> = {
   node: 'Node.js',

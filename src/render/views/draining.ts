@@ -6,7 +6,7 @@ import { paintState } from '../colors.js';
 import { toJson } from '../json.js';
 import type { RenderContext } from '../options.js';
 import { outageSummary } from './outage.js';
-import { queueName } from '../queue-actions.js';
+import { queueName } from '../../config/repo.js';
 
 /** `2 admitted PRs left: #1 testing, #2 pending`. */
 export function renderAdmittedLine(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {

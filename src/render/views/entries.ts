@@ -2,7 +2,7 @@
 import { paintState } from '../colors.js';
 import { formatAgo } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderTableOfIds, type Column } from '../tables.js';
 
 /**

@@ -3,7 +3,7 @@ import type { UnhealthyTest } from '../../model/flaky-tests.js';
 import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { formatAgo, yesNo } from '../fields.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderTableOfIds } from '../tables.js';
 import { formatRate } from './test-details.js';
 

@@ -1,11 +1,11 @@
 // `mq metrics`: the exposition as tables — one row per queue of gauges, one of last-hour counts, one row per
 // duration histogram — then every series the summary does not know, listed as written rather than dropped.
-import { formatDuration } from '../durations.js';
+import { formatDuration } from '../../text/durations.js';
 import { formatNumber } from '../fields.js';
 import { type HistogramKey, HISTOGRAMS, histogramMean, summarizeMetrics } from '../../model/metrics.js';
 import type { MetricSample } from '../../model/prometheus.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, type Column } from '../tables.js';
 
 const HISTOGRAM_TITLES: Record<HistogramKey, string> = {

@@ -4,8 +4,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { Outage } from '../../model/poll.js';
 import { ApiError, type MqError } from '../../errors.js';
-import { formatDuration } from '../durations.js';
-import { safeLine } from '../sanitize.js';
+import { formatDuration } from '../../text/durations.js';
+import { safeLine } from '../../text/sanitize.js';
 
 /**
  * `! service unreachable since 14:03:05 (for 12s): connection refused by …; still checking`. In a pipe it is

@@ -3,8 +3,10 @@ import type { PrOutcome } from '../../model/result.js';
 import { paintState } from '../colors.js';
 import { aboutPr, shortSha } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { queueName, reasonLine, requestedQueueState } from '../queue-actions.js';
-import { safeLine } from '../sanitize.js';
+import { queueName } from '../../config/repo.js';
+import { reasonLine } from '../../text/reason.js';
+import { requestedQueueState } from '../../model/wait-events.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderPairs } from '../tables.js';
 import { renderQueueSettings, settingPairs } from './queue.js';
 

@@ -3,7 +3,7 @@ import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import { paintState } from '../colors.js';
 import { formatPriority } from '../fields.js';
 import type { RenderContext } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import type { Column } from '../tables.js';
 
 export function prColumns(ageHeader: string): Column[] {

@@ -7,7 +7,7 @@ import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { prsAhead, explainWaiting } from '../queue-position.js';
 import { explainReadiness } from '../explain-readiness.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import type { Eta } from '../../model/eta.js';
 import type { Why } from '../../model/why.js';
 import { formatEta, formatServiceEstimate } from '../eta-text.js';

@@ -5,7 +5,7 @@ import type { GraphNode, QueueGraph } from '../../model/order.js';
 import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { drawLanes } from '../graph-lanes.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { cutToWidth } from '../screen-fit.js';
 import { textWidth } from '../text-width.js';
 

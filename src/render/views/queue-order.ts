@@ -5,7 +5,7 @@ import type { OrderedPending, PullRequestRef, QueueOrder } from '../../model/ord
 import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { onOff } from '../fields.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, type Column } from '../tables.js';
 
 export function renderQueueOrder(result: ResultOf<'queueOrder'>, ctx: RenderContext): string {

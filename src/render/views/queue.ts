@@ -6,10 +6,10 @@
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { paintState } from '../colors.js';
-import { ageSince } from '../durations.js';
+import { ageSince } from '../../text/durations.js';
 import { formatList, onOff } from '../fields.js';
 import type { RenderContext } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
 import { renderFittedTable, renderPairs } from '../tables.js';
 import { prColumns, prRows } from './pr-rows.js';

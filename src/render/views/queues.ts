@@ -1,11 +1,11 @@
 // `mq queues`, `mq queue pause|drain|resume --all-queues` and `mq queue switch-mode`: the organization's queues
 // as a table, a line per queue acted on, and the mode a queue was switched to.
-import { shortRepo } from '../../config/repo.js';
+import { queueName, shortRepo } from '../../config/repo.js';
 import { paintState } from '../colors.js';
-import { formatDuration } from '../durations.js';
+import { formatDuration } from '../../text/durations.js';
 import type { RenderContext, ResultOf } from '../options.js';
-import { queueName, reasonLine } from '../queue-actions.js';
-import { safeLine } from '../sanitize.js';
+import { reasonLine } from '../../text/reason.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, type Column } from '../tables.js';
 
 export function renderQueues(result: ResultOf<'queues'>, ctx: RenderContext): string {

@@ -3,10 +3,10 @@
 import type { ChalkInstance } from 'chalk';
 import type { Counts, DurationStats, Rates, Stats, TestingRunStats } from '../../model/stats.js';
 import { paintState } from '../colors.js';
-import { formatDuration } from '../durations.js';
+import { formatDuration } from '../../text/durations.js';
 import type { Estimate } from '../../model/metrics.js';
 import type { RenderContext } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, renderTable } from '../tables.js';
 
 const BAR_WIDTH = 40;

@@ -1,10 +1,10 @@
 // `mq test-details`: one test case from the flaky-test catalogue.
 import type { TestCase } from '../../model/flaky-tests.js';
 import { paintState } from '../colors.js';
-import { ageSince } from '../durations.js';
+import { ageSince } from '../../text/durations.js';
 import { formatAgo, formatList, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, renderPairs } from '../tables.js';
 
 export function renderTestDetails(test: TestCase, ctx: RenderContext): string {

@@ -3,7 +3,7 @@ import type { TestingDetails } from '../../model/testing.js';
 import { paintState } from '../colors.js';
 import { formatList, formatSince } from '../fields.js';
 import type { RenderContext } from '../options.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, renderPairs } from '../tables.js';
 
 export function renderTestingDetails(details: TestingDetails, ctx: RenderContext): string {

@@ -2,7 +2,7 @@
 // the NDJSON event, and the summary at the end, as text or JSON. Pure: colour and "now" come in.
 import type { PrChange, PrSighting, WaitResult } from '../../model/wait-events.js';
 import { paintState } from '../colors.js';
-import { ageSince } from '../durations.js';
+import { ageSince } from '../../text/durations.js';
 import type { RenderContext } from '../options.js';
 import { aboutPr } from '../fields.js';
 import { outageSummary } from './outage.js';
@@ -10,7 +10,7 @@ import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { Eta } from '../../model/eta.js';
 import { clock, formatEtaShort } from '../eta-text.js';
 import { explainReadiness, readinessInBrief } from '../explain-readiness.js';
-import { safeLine } from '../sanitize.js';
+import { safeLine } from '../../text/sanitize.js';
 import { whyLines } from '../why-lines.js';
 
 // The longest state word, so that the columns after it line up.

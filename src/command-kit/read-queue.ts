@@ -1,0 +1,29 @@
+// Reading the queue: for the commands that show it (queue get, its --watch) a branch with no queue is the
+// service's 404, and the error then says how to make one, as mq doctor does; for those about a PR (status,
+// wait) a queue that is gone is no queue.
+import { isNotFound } from '../errors.js';
+import type { Queue } from '../model/queue.js';
+import type { MergeQueueService } from '../model/service.js';
+import type { QueueRef } from './context.js';
+
+export const NO_QUEUE_HINT = 'create it with mq queue create, or name another branch with -b';
+
+/** getQueue; when there is no queue for the branch, the error says how to make one (doctor says the same). */
+export async function readQueue(service: MergeQueueService, ref: QueueRef): Promise<Queue> {
+  try {
+    return await service.getQueue(ref);
+  } catch (error) {
+    if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
+    throw error;
+  }
+}
+
+/** The queue, or undefined when it is gone (404): the PR's own record then says what became of it. */
+export async function queueUnlessGone(service: MergeQueueService, ref: QueueRef): Promise<Queue | undefined> {
+  try {
+    return await service.getQueue(ref);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}

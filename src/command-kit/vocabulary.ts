@@ -1,0 +1,19 @@
+// The service's words that the command table offers before any command runs: one flag per queue setting, the PR
+// states and the priority names. They are derived from the model's rows once, by the build, and written in
+// (scripts/build.mjs), so `mq --help` or `mq completion` load none of it. Unbuilt (tests) they are derived here, on first import.
+import type { SettingFlag } from './setting-flags.js';
+
+export interface Vocabulary {
+  settingFlags: readonly SettingFlag[];
+  pullRequestStates: readonly string[];
+  priorityNames: readonly string[];
+}
+
+export async function deriveVocabulary(): Promise<Vocabulary> {
+  const [{ SETTING_FLAGS }, { PULL_REQUEST_STATES, PRIORITY_NAMES }] = await Promise.all([import('./setting-flags.js'), import('../model/vocabulary.js')]);
+  return { settingFlags: SETTING_FLAGS, pullRequestStates: PULL_REQUEST_STATES, priorityNames: Object.keys(PRIORITY_NAMES) };
+}
+
+declare const MQ_VOCABULARY: Vocabulary | undefined;
+
+export const VOCABULARY: Vocabulary = typeof MQ_VOCABULARY === 'object' ? MQ_VOCABULARY : await deriveVocabulary();

@@ -1,0 +1,52 @@
+// mq list: the queue's PR history, page by page until --limit PRs or the last page.
+import { LIST_TAKE_MAX, type PullRequestState } from '../../model/vocabulary.js';
+import { type Instant, isoAt, isRelative, serviceClock } from '../../model/clock.js';
+import type { EnqueuedPullRequest } from '../../model/pull-request.js';
+import type { LIST } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { parseCount, parseState, parseWindow } from '../../command-kit/input.js';
+import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
+import type { CommandResult } from '../../model/result.js';
+
+export interface ListInput {
+  state?: PullRequestState;
+  /** PRs concluded since then, until then (both inclusive); a duration is read against the service's clock. */
+  since?: Instant;
+  until?: Instant;
+  limit: number;
+}
+
+/** `mq list [--state s] [--since t] [--until t] [--limit n]`: a duration means that long before now. */
+export function parseList(words: Words<typeof LIST>, io: ArgvIo): Invocation {
+  const flags = words.flags;
+  const { since, until } = parseWindow(flags, io.now);
+  const input: ListInput = {
+    state: flags.state === undefined ? undefined : parseState('--state', flags.state),
+    since,
+    until,
+    limit: flags.limit === undefined ? 50 : parseCount('--limit', flags.limit, { example: 50 }),
+  };
+  return work.result(input, list);
+}
+
+export async function list(input: ListInput, ctx: Context): Promise<CommandResult> {
+  const service = await ctx.service();
+  const ref = ctx.queueRef();
+  const now = isRelative(input.since) || isRelative(input.until) ? await serviceClock(service, ctx.now) : ctx.now();
+  const since = input.since && isoAt(input.since, now);
+  const until = input.until && isoAt(input.until, now);
+  const pullRequests: EnqueuedPullRequest[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await service.listPullRequests(ref, {
+      state: input.state,
+      since,
+      until,
+      cursor,
+      take: Math.min(LIST_TAKE_MAX, input.limit - pullRequests.length),
+    });
+    pullRequests.push(...page.pullRequests);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && pullRequests.length < input.limit);
+  return { kind: 'pullRequests', pullRequests: pullRequests.slice(0, input.limit), nextCursor: cursor };
+}

@@ -1,0 +1,166 @@
+// submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
+// not hide what happened to the others.
+import type { MergeQueueService } from '../../model/service.js';
+import { alreadyEnded, isFinalState, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
+import type { Queue } from '../../model/queue.js';
+import type { QueueRef } from '../../model/repository.js';
+import type { SubmittedPullRequest } from '../../model/pull-request.js';
+import { type ApiError, InterruptedError, isNotFound, MqError } from '../../errors.js';
+import type { CANCEL, RESTART } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { eachPr, unsure } from '../../command-kit/each-pr.js';
+import { parsePrNumber } from '../../command-kit/input.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import type { CommandResult, PrOutcome } from '../../model/result.js';
+import type { PerPr } from '../../model/wait-events.js';
+
+export interface SubmitInput {
+  prs: number[];
+  priority?: Priority;
+  noBatch?: boolean;
+}
+
+/** `mq cancel <pr...>` and `mq restart <pr...>` */
+export function parseCancel(words: Words<typeof CANCEL>): Invocation {
+  return work.result(prNumbers(words), cancel);
+}
+
+export function parseRestart(words: Words<typeof RESTART>): Invocation {
+  return work.result(prNumbers(words), restart);
+}
+
+function prNumbers(words: Words<typeof CANCEL | typeof RESTART>): { prs: number[] } {
+  const [prs] = words.args;
+  return { prs: prs.map(parsePrNumber) };
+}
+
+export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
+  const service = await ctx.service();
+  const ref = ctx.queueRef();
+  const results = await eachPr(
+    input.prs,
+    (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
+    (number, error) => (error.status === 409 ? alreadyQueued(number, error, input, service, ref) : undefined),
+    unsure(ctx, 'submit', 'submitted'),
+  );
+  return { kind: 'perPr', action: 'submit', results };
+}
+
+export async function cancel(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
+  const service = await ctx.service();
+  const ref = ctx.queueRef();
+  const results = await eachPr(
+    input.prs,
+    (number) => service.cancelPullRequest(ref, number),
+    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
+    unsure(ctx, 'cancel', 'cancelled'),
+  );
+  return { kind: 'perPr', action: 'cancel', results };
+}
+
+export async function restart(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
+  const service = await ctx.service();
+  const ref = ctx.queueRef();
+  const results = await eachPr(
+    input.prs,
+    (number) => service.restartTestsOnPullRequest(ref, number),
+    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
+    unsure(ctx, 'restart', 'restarted'),
+  );
+  return { kind: 'perPr', action: 'restart', results };
+}
+
+/**
+ * The service refuses (409) to submit a PR that is already in the queue, whatever the flags. That is what the
+ * user wanted, unless the flags want another priority or batching than the queued entry has: the service
+ * keeps those, so mq says how to change them. Where it stands comes from the PR's record and the queue.
+ */
+async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
+  const [record, queue] = await Promise.all([lookUp(service, ref, pr), queueOrNone(service, ref)]);
+  // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
+  if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
+    return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
+  }
+  const index = queue?.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr) ?? -1;
+  const entry = index < 0 ? undefined : queue!.enqueuedPullRequests[index];
+  const where = { alreadyQueued: true as const, state: record.state ?? null, position: index < 0 ? null : index + 1 };
+  const differences = differencesFrom(record, entry?.noBatch, input);
+  if (differences.length === 0) return { pr, ok: true, ...where };
+  const again = ['mq submit', String(pr), ...submitFlags(input)].join(' ');
+  const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
+  // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again.
+  const way = service.canEditEntries
+    ? `change it in place: ${['mq edit', String(pr), ...editFlags(input)].join(' ')}`
+    : `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
+  const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
+  return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
+}
+
+/** What the flags want that the queued entry does not have, in words; empty when they ask nothing new. */
+function differencesFrom(record: SubmittedPullRequest, entryNoBatch: boolean | undefined, input: SubmitInput): string[] {
+  const differences: string[] = [];
+  if (input.priority !== undefined) {
+    const wanted = typeof input.priority === 'number' ? input.priority : PRIORITY_NAMES[input.priority];
+    if (wanted !== record.priorityValue) {
+      differences.push(`at priority ${priorityWords(record.priorityName, record.priorityValue)}, not ${priorityWords(String(input.priority), wanted)}`);
+    }
+  }
+  // A service that reports no noBatch cannot be shown to differ.
+  const noBatch = record.noBatch ?? entryNoBatch;
+  if (input.noBatch !== undefined && noBatch !== undefined && noBatch !== input.noBatch) {
+    differences.push(noBatch ? 'to be tested alone (noBatch)' : 'to be tested in batches, not alone as --no-batch asks');
+  }
+  return differences;
+}
+
+function priorityWords(name: string, value: number): string {
+  return name === '' || name === String(value) ? String(value) : `${name} (${value})`;
+}
+
+/** What mq edit is told so that the queued entry gets what submit was asked for. */
+function editFlags(input: SubmitInput): string[] {
+  return [
+    ...(input.priority === undefined ? [] : ['--priority', String(input.priority)]),
+    ...(input.noBatch === undefined ? [] : [input.noBatch ? '--no-batch' : '--batch']),
+  ];
+}
+
+function submitFlags(input: SubmitInput): string[] {
+  return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...(input.noBatch ? ['--no-batch'] : [])];
+}
+
+/**
+ * Cancel and restart answer 404 for a PR that is not in the queue: never submitted, or already merged, failed
+ * or cancelled. The PR's record says which; without one, the service's own words do.
+ */
+async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
+  const record = await lookUp(service, ref, pr);
+  const said = notFound.message.trim();
+  // "#7 has already failed: it is no longer in the queue"; else the service's own words.
+  const message =
+    record?.state !== undefined && isFinalState(record.state)
+      ? `#${pr} ${alreadyEnded(record.state)}: it is no longer in the queue`
+      : `#${pr} is not in the queue${said === '' ? '' : ` (the service says: ${said})`}`;
+  return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message } };
+}
+
+/**
+ * The PR's record, or undefined when the service cannot give it. These reads only explain an answer already
+ * had: whatever stops them, the first answer is reported as it came, and the outcomes of the other PRs stand.
+ */
+function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
+  return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
+}
+
+function queueOrNone(service: MergeQueueService, ref: QueueRef): Promise<Queue | undefined> {
+  return orNone(service.getQueue(ref));
+}
+
+async function orNone<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof MqError && !(error instanceof InterruptedError)) return undefined;
+    throw error;
+  }
+}

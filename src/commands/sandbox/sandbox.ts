@@ -1,0 +1,136 @@
+// mq sandbox: runs the local emulator until interrupted. Its base URL is the first line of stdout, so a
+// script can start it in the background and read where it listens; the rest, for a person, goes to stderr.
+import { resolve } from 'node:path';
+import { badValue } from '../../argv-values.js';
+import { envName } from '../../config/setting-rows.js';
+import { ConfigError, UsageError } from '../../errors.js';
+import { startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
+import type { V2Key } from '../../sandbox/io/v2/face.js';
+import { V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/route.js';
+import { StateFileError } from '../../sandbox/io/store.js';
+import type { SANDBOX } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { parseCount } from '../../command-kit/input.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+
+/** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
+export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
+  const flags = words.flags;
+  const input: SandboxOptions = {
+    port: flags.port === undefined ? 0 : parsePort(flags.port),
+    stateFile: flags.state,
+    token: flags.token,
+    clock: flags.clock ?? 'real',
+    speed: flags.speed === undefined ? undefined : parseSpeed(flags.speed),
+  };
+  if (flags.key !== undefined) input.keys = parseKeys(flags.key);
+  if (flags.rateLimits === 'off') input.rateLimits = false;
+  if (flags.estimates === 'off') input.estimates = false;
+  return work.serve(input, sandbox);
+}
+
+/** `--key KEY[=PERMS]`, repeatable: PERMS a comma list of permissions or `all`; none (or `none`) reads only. */
+export function parseKeys(values: readonly string[]): V2Key[] {
+  const keys = new Map<string, V2Key>();
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const key = at < 0 ? value : value.slice(0, at);
+    const words =
+      at < 0
+        ? []
+        : value
+            .slice(at + 1)
+            .split(',')
+            .map((word) => word.trim());
+    if (key === '' || /\s/.test(key)) throw new UsageError('--key: give a key, then =PERMS if it may do more than read');
+    if (keys.has(key)) throw new UsageError('--key: the same key is given twice');
+    const permissions = new Set<V2Permission>();
+    for (const word of words) {
+      if (word === 'all') V2_PERMISSIONS.forEach((permission) => permissions.add(permission));
+      else if ((V2_PERMISSIONS as readonly string[]).includes(word)) permissions.add(word as V2Permission);
+      else if (!(word === 'none' && words.length === 1) && !(word === '' && words.length === 1)) {
+        throw new UsageError(`--key: "${word}" is no permission: use a comma list of ${V2_PERMISSIONS.join(', ')} or all (none: read only)`);
+      }
+    }
+    keys.set(key, { key, permissions: [...permissions] });
+  }
+  return [...keys.values()];
+}
+
+/** The fastest the sandbox's clock may run: a sandbox day per real second, which leaves it centuries from the end of time. */
+export const SPEED_MAX = 86_400;
+
+function parsePort(text: string): number {
+  return parseCount('--port', text, { min: 0, max: 65_535, example: 8080 });
+}
+
+/** Sandbox seconds per real second: more than 0, at most SPEED_MAX (1e308 would stop the clock in the year 275760). */
+function parseSpeed(text: string): number {
+  const speed = /^(\d+(\.\d+)?|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
+  if (!(speed > 0 && speed <= SPEED_MAX))
+    throw badValue('--speed', text, `is not a number more than 0 and at most ${SPEED_MAX}`, 'e.g. 60 (a sandbox minute per second)');
+  return speed;
+}
+
+export async function sandbox(input: SandboxOptions, ctx: Context, announce: (url: string) => void): Promise<void> {
+  // A relative --state is the caller's working directory's, as every other path mq is given.
+  const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
+  let running: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    running = await startSandbox(options);
+  } catch (error) {
+    throw startFailure(error, options);
+  }
+  announce(running.url);
+  ctx.note(firstSteps(running.url, input).join('\n'));
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await running.close();
+}
+
+/**
+ * What a person who just started it needs, on stderr (stdout is the URL alone, for scripts): a line to paste
+ * that points mq at it, what to try, and, on a real clock at its own pace, that a test run takes five sandbox
+ * minutes unless sped up. A --token is never echoed: the line holds a placeholder for it.
+ */
+function firstSteps(url: string, input: SandboxOptions): string[] {
+  const clock = input.clock ?? 'real';
+  const token = input.token === undefined ? 'sandbox' : "'<your --token>'";
+  return [
+    `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
+    `export ${envName('apiUrl')}=${url} ${envName('token')}=${token} ${envName('repo')}=acme/widgets ${envName('org')}=acme`,
+    'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+    `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer ${input.keys === undefined ? 'trunk_v2_<anything>' : "'<your --key>'"}`,
+    ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
+    'stop with Ctrl-C',
+  ];
+}
+
+/**
+ * Why the sandbox could not start, as one line with the fix: a port that cannot be had is a bad --port (usage,
+ * exit 2); a state file or folder that cannot be used is configuration (exit 3), as a bad config file is.
+ * Anything else is a bug, and stays one.
+ */
+function startFailure(error: unknown, input: SandboxOptions): unknown {
+  if (error instanceof StateFileError) {
+    const fix = STATE_FIXES[error.problem];
+    return new ConfigError(`${error.message}: ${fix}`, { cause: error });
+  }
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (syscall === 'listen' && code === 'EADDRINUSE') {
+    return new UsageError(`port ${input.port ?? 0} is in use: try --port 0 (any free port) or another port`, { cause: error });
+  }
+  if (syscall === 'listen' && (code === 'EACCES' || code === 'EPERM')) {
+    return new UsageError(`port ${input.port ?? 0} needs privileges this user does not have: try --port 0 or a port above 1023`, { cause: error });
+  }
+  return error;
+}
+
+const STATE_FIXES: Record<StateFileError['problem'], string> = {
+  folder: 'create it, or give --state a file in a folder that exists',
+  read: 'give --state a file this user can read and write',
+  content: 'move it aside (the sandbox then starts afresh) or give --state another file',
+  write: 'give --state a file in a folder this user can write to',
+};

@@ -1,0 +1,104 @@
+// mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
+// only the service's last-hour metrics can give (the v1 history says when a PR concluded, not when it entered).
+import { badValue } from '../../argv-values.js';
+import { LIST_TAKE_MAX } from '../../model/vocabulary.js';
+import { InterruptedError } from '../../errors.js';
+import type { STATS } from './spec.js';
+import type { Context, QueueRef } from '../../command-kit/context.js';
+import type { MergeQueueService } from '../../model/service.js';
+import { parseWindow } from '../../command-kit/input.js';
+import { type Instant, isoAt, serviceClock } from '../../model/clock.js';
+import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
+import type { CommandResult } from '../../model/result.js';
+import {
+  type Durations,
+  durationsFromMetrics,
+  HistoryTally,
+  noDurations,
+  noTestingRuns,
+  TestingTally,
+  type TestingRunStats,
+  testingResultsWindow,
+} from '../../model/stats.js';
+
+export interface StatsInput {
+  /** Both inclusive, durations read against the service's clock; `until` absent means up to the service's now. */
+  since: Instant;
+  until?: Instant;
+  by?: 'author';
+}
+
+const DEFAULT_SINCE = '7d';
+
+/** `mq stats [--since 7d] [--until t] [--by author]`: a duration means that long before now. */
+export function parseStats(words: Words<typeof STATS>, io: ArgvIo): Invocation {
+  const flags = words.flags;
+  const window = parseWindow({ since: flags.since ?? DEFAULT_SINCE, until: flags.until }, io.now);
+  const since = window.since!; // given a default above
+  const { until } = window;
+  if (flags.by !== undefined && flags.by !== 'author') throw badValue('--by', flags.by, 'is not a breakdown mq makes', 'author');
+  return work.result({ since, until, by: flags.by } satisfies StatsInput, stats);
+}
+
+export async function stats(input: StatsInput, ctx: Context): Promise<CommandResult> {
+  const service = await ctx.service();
+  const ref = ctx.queueRef();
+  const now = await serviceClock(service, ctx.now);
+  const since = isoAt(input.since, now);
+  const until = isoAt(input.until ?? { at: now }, now);
+  const tally = new HistoryTally();
+  // Asked for alongside the history; a failure costs the durations only, never the counts.
+  const durations: Promise<Durations> = service.getMergeQueueMetrics({ repo: ref.repo }).then(
+    ({ samples }) => durationsFromMetrics(samples, `${ref.repo.owner}/${ref.repo.name}`, ref.targetBranch),
+    (error: unknown) => {
+      if (error instanceof InterruptedError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      ctx.warn(`the service's metrics could not be read (${message}): no durations shown`);
+      return noDurations(message);
+    },
+  );
+  // Awaited below; this keeps a failure while paging from leaving it rejected with no one listening.
+  durations.catch(() => undefined);
+  // Each attempt at testing over the window, read alongside too; a failure (a service without the operation)
+  // costs this section only.
+  const testingRuns = readTestingRuns(service, ref, testingResultsWindow(since, until)).catch((error: unknown) => {
+    if (error instanceof InterruptedError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.warn(`the service's testing results could not be read (${message}): no per-attempt durations shown`);
+    return noTestingRuns(testingResultsWindow(since, until), message);
+  });
+  testingRuns.catch(() => undefined);
+  try {
+    let cursor: string | undefined;
+    do {
+      const page = await service.listPullRequests(ref, { since, until: input.until && until, cursor, take: LIST_TAKE_MAX });
+      tally.add(page.pullRequests);
+      cursor = page.nextCursor;
+      if (cursor !== undefined) ctx.progress(`fetched ${tally.counts.total.toLocaleString('en-US')} PRs…`);
+    } while (cursor !== undefined);
+  } finally {
+    ctx.progress('');
+  }
+  return {
+    kind: 'stats',
+    stats: {
+      window: { since, until },
+      counts: tally.counts,
+      rates: tally.rates(),
+      byAuthor: input.by === 'author' ? tally.byAuthor() : null,
+      perDay: tally.perDay(since, until),
+      durations: await durations,
+      testingRuns: await testingRuns,
+    },
+  };
+}
+
+/** Every page of the testing results in the window, folded as it arrives. */
+async function readTestingRuns(service: MergeQueueService, ref: QueueRef, window: { since: string; until: string }): Promise<TestingRunStats> {
+  const tally = new TestingTally();
+  for (;;) {
+    const page = await service.listTestingResults(ref, { since: window.since, until: window.until, offset: tally.count, take: LIST_TAKE_MAX });
+    tally.add(page.testingResults);
+    if (page.testingResults.length === 0 || tally.count >= page.totalItems) return tally.result(window);
+  }
+}

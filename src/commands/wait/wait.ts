@@ -1,0 +1,192 @@
+// mq wait and submit --wait: poll each PR until it reaches the state waited for, ends in another final state,
+// or the time runs out. Headless: what it sees goes to the events a printer attached from outside (src/cli/runner.ts).
+import { isFinalState } from '../../model/vocabulary.js';
+import type { QueueRef } from '../../model/repository.js';
+import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../model/pull-request.js';
+import type { MergeQueueService, PullRequestBatch } from '../../model/service.js';
+import { ApiError } from '../../errors.js';
+import type { WAIT } from './spec.js';
+import type { Context } from '../../command-kit/context.js';
+import { poll, type RoundOutcome } from '../../model/poll.js';
+import { hasReached, type PrChange, type PrFailure, type PrSighting, type WaitEvents, type WaitResult } from '../../model/wait-events.js';
+import { parsePrNumber } from '../../command-kit/input.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { prFailure } from '../../command-kit/each-pr.js';
+import { submit, type SubmitInput } from '../pull-requests/pull-requests.js';
+import { outcomesExitCode } from '../../model/result.js';
+import { estimateEta } from '../../model/eta.js';
+import { queueUnlessGone } from '../../command-kit/read-queue.js';
+import { readTestDurations, type TestDurations } from '../../model/test-durations.js';
+import { explainEnd } from '../../model/why.js';
+import { parseWaitOptions, type WaitOptions } from '../../command-kit/wait-input.js';
+
+export interface WaitInput extends WaitOptions {
+  prs: number[];
+}
+
+/** `mq wait <pr...> [--for state] [--timeout d] [--interval d]`: --timeout, wherever it is written, is the wait's. */
+export function parseWait(words: Words<typeof WAIT>): Invocation {
+  const [prs] = words.args;
+  const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags) };
+  return work.stream(input, waitForPrs, 'wait', { waits: true });
+}
+
+export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEvents): Promise<WaitResult> {
+  const sightings = [...new Set(input.prs)].map((pr): PrSighting => ({ pr, status: 'waiting' }));
+  const result = await watchPrs(sightings, input, ctx, events);
+  // Nothing to wait for at all: as `mq status` would, a PR never submitted is "not found" (exit 4).
+  const unknown = result.prs.filter((s) => s.error?.status === 404);
+  if (unknown.length === result.prs.length) {
+    const first = unknown[0]!.error!.message;
+    const names = unknown.map((s) => `#${s.pr}`).join(', ');
+    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is in the queue (${first})`, 'getSubmittedPullRequest');
+  }
+  return result;
+}
+
+/**
+ * submit, then wait for the PRs it submitted or found already queued; a PR it could not submit is that PR's
+ * outcome. When it could submit none, the wait exits as submit would (4 none in the queue, 5 all refused).
+ */
+export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
+  const submitted = await submit(input, ctx);
+  events.acted(submitted);
+  const sightings = submitted.results.map((outcome): PrSighting => {
+    const seen: PrSighting = outcome.ok ? { pr: outcome.pr, status: 'waiting' } : { pr: outcome.pr, status: 'error', error: outcome.error };
+    if (!outcome.alreadyQueued) return seen;
+    return { ...seen, alreadyQueued: true, ...(typeof outcome.state === 'string' && { submittedState: outcome.state }) };
+  });
+  const result = await watchPrs(sightings, input, ctx, events);
+  const none = submitted.results.every((outcome) => !outcome.ok);
+  return none ? { ...result, exitCode: outcomesExitCode(submitted.results) } : result;
+}
+
+/** A not_ready PR's readiness is read again at most this often: the queue's listing gives its state, not why. */
+export const READINESS_REFRESH_MS = 60_000;
+/** The run lengths behind the ETAs are read again at most this often, and only once a run has ended. */
+export const DURATIONS_REFRESH_MS = 60_000;
+
+/**
+ * The rounds of a wait. Each reads the queue once: its listing gives every admitted PR's state and position, so
+ * a round costs the same for 200 PRs as for one. A PR is read on its own (in one batch read where the service
+ * has it) only when the listing lacks it (it left the queue, or never entered it) and, at most once a minute,
+ * when it is not_ready (for what holds it). The run lengths for the ETAs are read at most once a minute, after a
+ * run ended. A read that fails leaves that PR as it was last seen, and the others' answers stand.
+ */
+async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
+  const service = await ctx.service();
+  const ref = ctx.queueRef();
+  const deadline = ctx.now() + options.timeoutMs;
+  ctx.info(`waiting for ${sightings.map((s) => `#${s.pr}`).join(', ')} to be ${options.target}`);
+
+  const serviceNow = () => service.serviceNow() ?? ctx.now();
+  let durations: TestDurations | undefined;
+  let durationsReadAt = Number.NEGATIVE_INFINITY;
+  let runEnded = true;
+  let testing = new Set<number>();
+  const readinessReadAt = new Map<number, number>();
+  const round = async (answered: () => void): Promise<RoundOutcome> => {
+    const open = sightings.filter((s) => s.status === 'waiting');
+    const queue = await queueUnlessGone(service, ref);
+    const listed = new Map(queue?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, { entry: pr, position: index + 1 }]));
+    const now = ctx.now();
+    const toRead = open.filter((s) => {
+      const seen = listed.get(s.pr);
+      return !seen || (seen.entry.state === 'not_ready' && now - (readinessReadAt.get(s.pr) ?? Number.NEGATIVE_INFINITY) >= READINESS_REFRESH_MS);
+    });
+    // A run ended since the last round when a PR testing then is not testing now.
+    const nowTesting = new Set(queue?.enqueuedPullRequests.filter((pr) => pr.state === 'testing').map((pr) => pr.prNumber));
+    if ([...testing].some((pr) => !nowTesting.has(pr))) runEnded = true;
+    testing = nowTesting;
+    const durationsDue = runEnded && now - durationsReadAt >= DURATIONS_REFRESH_MS;
+    const [batch, fresh] = await Promise.all([
+      toRead.length > 0
+        ? service.getSubmittedPullRequests(
+            ref,
+            toRead.map((s) => s.pr),
+          )
+        : NOTHING_READ,
+      durationsDue ? readTestDurations(service, ref, serviceNow) : undefined,
+    ]);
+    // A PR the queue never had: its own read says so in the service's words, once (the wait ends there for it).
+    const unknown = new Map(await Promise.all(batch.notFound.map(async (pr) => [pr, await lookUp(service, ref, pr)] as const)));
+    answered();
+    if (fresh) {
+      durations = fresh;
+      durationsReadAt = now;
+      runEnded = false;
+    }
+    const read = new Map(batch.pullRequests.map((pr) => [pr.prNumber, pr]));
+    for (const pr of read.keys()) readinessReadAt.set(pr, now);
+    let changed = false;
+    for (const sighting of open) {
+      const seen = listed.get(sighting.pr);
+      if (seen?.position !== sighting.position) changed = true;
+      sighting.position = seen?.position;
+      const lookedUp = unknown.get(sighting.pr);
+      if (lookedUp && 'error' in lookedUp) {
+        Object.assign(sighting, { status: 'error', error: lookedUp.error });
+        changed = true;
+        continue;
+      }
+      const record = read.get(sighting.pr) ?? lookedUp?.pullRequest ?? (seen && fromListing(seen.entry, sighting.pullRequest));
+      // Not read this round (the read failed): as last seen.
+      if (!record) continue;
+      const previous = sighting.pullRequest?.state;
+      sighting.pullRequest = record;
+      const state = record.state;
+      if (state === undefined) continue;
+      if (hasReached(state, options.target)) sighting.status = 'reached';
+      else if (isFinalState(state)) sighting.status = 'ended';
+      if (queue && durations && sighting.status === 'waiting') sighting.eta = estimateEta({ pr: record, queue, durations, now: serviceNow() });
+      else delete sighting.eta;
+      if (state !== previous) {
+        changed = true;
+        const change: PrChange = { pr: sighting.pr, state, previous: previous ?? null, at: record.stateChangedAt, position: seen?.position ?? null };
+        events.changed(sighting.status === 'waiting' ? { ...change, pullRequest: record, ...(sighting.eta && { eta: sighting.eta }) } : change);
+      }
+    }
+    events.polled(sightings, serviceNow());
+    if (sightings.every((s) => s.status !== 'waiting')) return 'done';
+    // What could not be read is read next round; the poll rides the failure out as it would a round's.
+    const failure = batch.failed[0];
+    if (failure) throw failure.error;
+    return changed ? 'changed' : 'same';
+  };
+
+  const polled = await poll(ctx, { intervalMs: options.intervalMs, backoff: true, deadline }, events, round);
+  await Promise.all(
+    sightings.map(async (sighting) => {
+      if (sighting.status === 'waiting' || !sighting.pullRequest) return;
+      const why = await explainEnd(service, ref, sighting.pullRequest);
+      if (why) sighting.why = why;
+    }),
+  );
+  return {
+    target: options.target,
+    prs: sightings,
+    ok: sightings.every((s) => s.status === 'reached'),
+    timedOut: polled.ended === 'timeout',
+    timeoutMs: options.timeoutMs,
+    ...(polled.outage ? { outage: polled.outage } : {}),
+  };
+}
+
+const NOTHING_READ: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
+
+/**
+ * A PR as the queue lists it, with what its last read of its own said beside (its readiness, its run) while its
+ * state is the same: the listing says where it stands, not why.
+ */
+function fromListing(entry: EnqueuedPullRequest, last: SubmittedPullRequest | undefined): SubmittedPullRequest {
+  const kept = last && last.state === entry.state ? last : undefined;
+  return { forceEnqueued: false, ...kept, ...entry, isCurrentlySubmittedToQueue: true };
+}
+
+async function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<{ pullRequest: SubmittedPullRequest } | { error: PrFailure }> {
+  try {
+    return { pullRequest: await service.getSubmittedPullRequest(ref, { number: pr }) };
+  } catch (error) {
+    return { error: prFailure(error) };
+  }
+}
