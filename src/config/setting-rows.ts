@@ -45,7 +45,7 @@ export interface SettingRow {
 }
 
 /** In `mq config show`'s order, which is the settings' own; then the keys only a config file holds. */
-export const SETTING_ROWS = [
+const SETTING_ROWS = [
   {
     key: 'apiUrl',
     flag: '--api-url <url>',

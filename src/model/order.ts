@@ -12,7 +12,7 @@ export interface PullRequestRef {
 }
 
 /** A batch with a run: testing, passed, merging, or holding others after a failure. */
-export interface OrderedBatch {
+interface OrderedBatch {
   testRunId: string;
   state: string;
   isBisection: boolean;
@@ -69,7 +69,7 @@ export interface GraphNode {
 }
 
 /** `toPrNumber` depends on `fromPrNumber`: their impacted targets overlap. */
-export interface GraphEdge {
+interface GraphEdge {
   fromPrNumber: number;
   toPrNumber: number;
   commonImpactedTargets?: string[];

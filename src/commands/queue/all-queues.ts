@@ -11,7 +11,7 @@ import { queueName, reasonLine } from '../../render/queue-actions.js';
 import { ask, mustAsk } from '../confirm.js';
 import type { Context } from '../context.js';
 
-export type AllQueuesAction = 'pause' | 'resume' | 'drain';
+type AllQueuesAction = 'pause' | 'resume' | 'drain';
 
 export interface AllQueuesInput {
   action: AllQueuesAction;

@@ -53,7 +53,7 @@ import { dispatchOrderOf, type DispatchOrder } from './order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
 import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
-export const DEFAULT_TEST_DURATION_SECONDS = 300;
+const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
 const DEFAULT_LIST_TAKE = 50;
 const DAY_MS = 24 * 3600 * 1000;

@@ -4,13 +4,13 @@
 import type { Conclusion, MetricEvent, QueueRecord, QueueType } from './state.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-export const METRICS_WINDOW_MS = 60 * 60 * 1000;
-export const HISTOGRAM_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200] as const;
+const METRICS_WINDOW_MS = 60 * 60 * 1000;
+const HISTOGRAM_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200] as const;
 const CONCLUSIONS: readonly Conclusion[] = ['merged', 'failed', 'cancelled'];
 const QUEUE_TYPES: readonly QueueType[] = ['main', 'bisection'];
 
 /** A queue's gauges, counted by the engine, which knows each PR's state. */
-export interface QueueGauges {
+interface QueueGauges {
   /** PRs in the queue, not counting the not_ready ones. */
   depth: number;
   awaitingMergeability: number;
