@@ -71,7 +71,7 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const failuresAhead = ahead.filter((queued) => queued.state === 'pending_failure').length;
   if (self.state === 'pending_failure' && failuresAhead === 0) {
     // Nothing ahead failed: the failure is its own, unless a run built on it (behind it) passes and the queue
-    // may merge optimistically (SEMANTICS.md, pendingFailureDepth).
+    // may merge optimistically (docs/service.md#a-failed-pr).
     const clearable = queue.canOptimisticallyMerge && queue.pendingFailureDepth > 0;
     return unavailable(
       'own_failure',

@@ -1,4 +1,4 @@
-// Why a submitted PR cannot start testing, in words: the readiness rule of SEMANTICS.md, gate by gate, as a
+// Why a submitted PR cannot start testing, in words: the readiness rule (docs/service.md#readiness), gate by gate, as a
 // sentence for `mq status` and as a few words for the wait line.
 import type { SubmittedPullRequest } from '../model/pull-request.js';
 import { safeLine } from './sanitize.js';

@@ -1,4 +1,4 @@
-// The queue-health metrics of SEMANTICS.md in the Prometheus text format: gauges of the queue as it is now,
+// The queue-health metrics (docs/service.md#metrics) in the Prometheus text format: gauges of the queue as it is now,
 // and counts and histograms over the last hour of the clock, from the events each queue records. Every queue
 // has two series of each: its main queue and its bisection queue (`queue_type`).
 import type { Conclusion, MetricEvent, QueueRecord, QueueType } from './state.js';
