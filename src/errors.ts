@@ -1,5 +1,5 @@
-// Every failure mq reports is one of these; `exitCodeOf` is the one place that turns a failure into its
-// exit code (README.md#exit-codes), and `errorCode` the stable word scripts read under --json.
+// Every failure mq reports is one of these; `exitCodeOf` is the one place that turns a failure into its exit code
+// (README.md#exit-codes), and an error's `code` is the stable word scripts read under --json.
 
 export const EXIT = {
   ok: 0,

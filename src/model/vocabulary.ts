@@ -1,7 +1,7 @@
 // The service's words and limits, whichever API says them: states, modes, priorities, the bounds on numbers.
 // Plain constants, so a command that needs only these loads nothing else.
 
-/** SERVICE.md shows 2147483647 as the largest PR number; the published description allows more, we send less. */
+/** The service documents 2147483647 as the largest PR number; its description allows more (docs/differences.md). */
 export const PR_NUMBER_MAX = 2_147_483_647;
 /** The service's request body limit. */
 export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
