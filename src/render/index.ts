@@ -3,6 +3,5 @@
 export { renderText } from './text.js';
 export { toJson } from './json.js';
 export { renderError } from './failure.js';
-export { stateLabel } from './colors.js';
 export { explainReadiness } from './explain-readiness.js';
 export { formatAge, formatDuration } from './durations.js';
