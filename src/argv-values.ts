@@ -7,7 +7,7 @@ import { UsageError } from './errors.js';
 const SHOWN_MAX = 60;
 
 /** The value as given, quoted, with control characters escaped and a long one cut. */
-export function quoteValue(text: string): string {
+function quoteValue(text: string): string {
   const cut = [...text].length > SHOWN_MAX ? `${[...text].slice(0, SHOWN_MAX).join('')}…` : text;
   return JSON.stringify(cut);
 }
@@ -18,7 +18,7 @@ export function badValue(name: string, text: string, problem: string, use: strin
 }
 
 /** `a`, `a or b`, `a, b or c`: the choices as a sentence says them. */
-export function listOfChoices(choices: readonly string[]): string {
+function listOfChoices(choices: readonly string[]): string {
   return choices.length < 2 ? (choices[0] ?? '') : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
 }
 

@@ -2,7 +2,7 @@
 // an error body is read. The transport (transport.ts) is the same for every API; each adapter hands it one.
 import type { Body } from './error-body.js';
 
-export interface ErrorWords {
+interface ErrorWords {
   /** The service's own words, one line, or a summary of a body that is no line of text. */
   message: string;
   /** The API's code for the error, where it names one (v2's `PR_ALREADY_ENQUEUED`). */

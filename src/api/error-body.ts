@@ -10,7 +10,7 @@ export interface Body {
 }
 
 /** Longer than this, a one-line message is summarised too. */
-export const MESSAGE_MAX = 200;
+const MESSAGE_MAX = 200;
 const EXCERPT_MAX = 100;
 const TITLE_MAX = 120;
 

@@ -200,7 +200,7 @@ async function timedOut(result: Waited): Promise<WaitTimeoutError> {
 
 /**
  * Ctrl-C while writes were out (ctx.writesInFlight): their answers never came, so each may have been applied;
- * said as for a write that timed out, with the command that tells (CLI.md, "Real conditions"). Still exit 130.
+ * said as for a write that timed out, with the command that tells (docs/choices.md). Still exit 130.
  */
 function interruptedWrites(ctx: Context): InterruptedError | undefined {
   const [first, ...more] = ctx.writesInFlight;

@@ -64,7 +64,7 @@ const ISO_TIME_EXAMPLE = '2026-01-31T12:00:00Z';
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 const DAY_MS = 86_400_000;
 /** The furthest back a duration may reach: a century, well inside what a date can say. */
-export const AGO_MAX_MS = 36_500 * DAY_MS;
+const AGO_MAX_MS = 36_500 * DAY_MS;
 
 /** How far back a duration may reach, and how to say it; AGO_MAX_MS unless a flag says less. */
 export interface AgoBound {

@@ -5,7 +5,7 @@ import type { QueueSettings } from '../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../model/queue-settings.js';
 import { parseText } from './input.js';
 
-export type SettingKey = keyof QueueSettings;
+type SettingKey = keyof QueueSettings;
 
 export interface SettingFlag {
   key: SettingKey;
@@ -55,6 +55,6 @@ function readText(flag: SettingFlag, value: unknown): unknown {
 }
 
 /** The property commander stores a flag's value under. */
-export function flagProperty(flag: SettingFlag): string {
+function flagProperty(flag: SettingFlag): string {
   return flag.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

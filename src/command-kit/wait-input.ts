@@ -7,9 +7,9 @@ import { INTERVAL_FLOOR_MS } from '../model/poll.js';
 import { parseState } from './input.js';
 
 /** How long a wait lasts without --timeout. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
 /** The pause between two checks of a wait without --interval (it grows while nothing changes). */
-export const DEFAULT_WAIT_INTERVAL_MS = 10_000;
+const DEFAULT_WAIT_INTERVAL_MS = 10_000;
 /** The pause between two refreshes of `queue get --watch` without --interval. */
 export const DEFAULT_WATCH_INTERVAL_MS = 2_000;
 

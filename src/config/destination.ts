@@ -1,4 +1,4 @@
-// Where the token may be sent (CLI.md "Config files" and "Real conditions"), checked before the token is read or
+// Where the token may be sent (docs/configuration.md#security), checked before the token is read or
 // anything is sent: a tokenCommand must not run for a request that will be refused.
 //
 // - A project config file is whatever the branch being built says, so the API URL it names gets the token only

@@ -9,7 +9,7 @@ const NUMBER = String.raw`(?:\d+(?:\.\d+)?|\.\d+)`;
 const PART = new RegExp(`(${NUMBER})(ms|s|m|h|d|w)`, 'y');
 const BARE = new RegExp(`^${NUMBER}$`);
 
-export const DURATION_EXAMPLES = 'e.g. 30s, 10m, 2h or 1d';
+const DURATION_EXAMPLES = 'e.g. 30s, 10m, 2h or 1d';
 export const DURATION_HINT = 'a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
 
 /** Milliseconds, whatever the size, or undefined when the text is not a duration. */

@@ -7,7 +7,7 @@ import { ROWS } from './setting-rows.js';
 
 export type Env = Record<string, string | undefined>;
 
-/** CLI.md: an empty variable counts as unset (`MQ_REPO= mq status` must not mean "no repository"). */
+/** An empty variable counts as unset (`MQ_REPO= mq status` must not mean "no repository"). */
 export function envValue(env: Env, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value === '' ? undefined : value;

@@ -46,7 +46,7 @@ function tokenSource(values: FileValues, origin: string, path: string, homeDir: 
 }
 
 /** `~` is the home directory; any other relative path is relative to the config file that names it. */
-export function expandPath(path: string, baseDir: string, homeDir: string = systemHomeDir()): string {
+function expandPath(path: string, baseDir: string, homeDir: string = systemHomeDir()): string {
   if (path === '~') return homeDir;
   if (path.startsWith('~/') || path.startsWith('~\\')) return join(homeDir, path.slice(2));
   return isAbsolute(path) ? path : resolve(baseDir, path);

@@ -1,5 +1,6 @@
-// The layers in CLI.md's order, first found wins: flags, environment, project file, user file, git inference,
-// then the defaults of the Settings schema. Each value keeps the words that say where it came from.
+// The layers in their order (docs/configuration.md#settings), first found wins: flags, environment, project
+// file, user file, git inference, then the defaults of the Settings schema. Each value keeps the words that say
+// where it came from.
 import { join, resolve } from 'node:path';
 import { safeParseChecked } from '../api/check-runtime.js';
 import type { Repo } from '../model/repository.js';

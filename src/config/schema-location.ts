@@ -12,8 +12,8 @@ import { MODULE_NAME } from './config-names.js';
 export const CONFIG_SCHEMA_FILE = 'dist/mqrc.schema.json';
 
 /**
- * The running install's schema file: the nearest `dist/mqrc.schema.json` above this module (dist/chunks/ in the
- * bundle, src/config/ in a checkout's tests). Undefined when the package lacks it (a build without the step).
+ * The running install's schema file: the nearest `dist/mqrc.schema.json` above this module (the bundle in
+ * dist/, src/config/ in a checkout's tests). Undefined when the package lacks it (a build without the step).
  */
 export function installedSchemaFile(moduleUrl: string = import.meta.url): string | undefined {
   let dir = dirname(fileURLToPath(moduleUrl));

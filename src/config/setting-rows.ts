@@ -34,7 +34,7 @@ export interface SettingRow {
   choices?: readonly string[];
   /** What the text of a flag or variable is checked with; without one, a layer of its own reads it. */
   check?: (text: string) => Checked<unknown>;
-  /** How the text is quoted in an error: a URL's password never (CLI.md: credentials are never echoed). */
+  /** How the text is quoted in an error: a URL's password never (credentials are never echoed). */
   quote?: (text: string) => string;
   /** What it is, in a phrase that reads after a flag, a variable or a config key. */
   help: string;
@@ -45,7 +45,7 @@ export interface SettingRow {
 }
 
 /** In `mq config show`'s order, which is the settings' own; then the keys only a config file holds. */
-export const SETTING_ROWS = [
+const SETTING_ROWS = [
   {
     key: 'apiUrl',
     flag: '--api-url <url>',

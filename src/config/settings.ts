@@ -3,9 +3,9 @@
 import type { GlobalFlags } from './setting-rows.js';
 import type { Settings, TokenSource } from './settings-schema.js';
 
-export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS, type OutputFormat } from './defaults.js';
+export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH } from './defaults.js';
 export type { GlobalFlags, Settings, TokenSource };
-export type SettingKey = keyof Settings;
+type SettingKey = keyof Settings;
 
 export interface ResolveInput {
   flags: GlobalFlags;
@@ -42,7 +42,7 @@ export interface ApiUrlTrust {
   userConfigPath: string;
 }
 
-export interface FileKey {
+interface FileKey {
   path: string;
   kind: 'project' | 'user';
   /** As written in the file: `apiUrl`, `profiles.ci.apiUrl`, `mq.apiUrl` in package.json. */

@@ -12,7 +12,7 @@ import { PROJECT_SEARCH_PLACES } from './config-names.js';
 import { envName } from './setting-rows.js';
 
 /** A config file found, and why mq cannot read it when it cannot. */
-export interface SurveyedFile {
+interface SurveyedFile {
   path: string;
   broken?: string;
 }

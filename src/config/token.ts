@@ -6,10 +6,10 @@ import { envNames } from './setting-rows.js';
 import type { Settings } from './settings.js';
 
 /** Long enough for a password manager to ask for a fingerprint; short enough not to hang CI forever. */
-export const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
+const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
 const MAX_OUTPUT_BYTES = 64 * 1024;
 
-export const NO_TOKEN_MESSAGE = `no API token: set ${envNames('token')}, or tokenCommand/tokenFile in the user config file`;
+const NO_TOKEN_MESSAGE = `no API token: set ${envNames('token')}, or tokenCommand/tokenFile in the user config file`;
 
 export async function readToken(settings: Settings): Promise<string> {
   const source = settings.token;

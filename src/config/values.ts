@@ -30,7 +30,7 @@ export const PROBLEMS = {
 } as const;
 
 /**
- * The service's root (CLI.md): a trailing /v1 or /v2 is accepted and dropped, since the API version comes from the
+ * The service's root: a trailing /v1 or /v2 is accepted and dropped, since the API version comes from the
  * credential; so are trailing slashes, so that request paths can be appended with one '/'. A URL that named v1
  * before names the same root now: `https://mq.example.com/api/v1` is `https://mq.example.com/api`.
  */

@@ -7,7 +7,7 @@ import type { TestDurations } from './test-durations.js';
 
 export type EtaCause = 'final' | 'not_ready' | 'own_failure' | 'paused' | 'switching_modes' | 'queue_state' | 'not_listed' | 'unknown_state' | 'no_durations';
 
-export interface EtaBasis {
+interface EtaBasis {
   source: 'service metrics' | 'merge history';
   /** Test runs measured (metrics), or merges spaced (history). */
   samples: number;
@@ -48,7 +48,7 @@ export interface EtaInput {
 }
 
 /** The history is a coarser measure than the histogram: its run length is taken as ±25%. */
-export const HISTORY_SPREAD = 0.25;
+const HISTORY_SPREAD = 0.25;
 
 const IN_LINE = new Set(['pending', 'testing', 'tests_passed', 'pending_failure']);
 
@@ -71,7 +71,7 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const failuresAhead = ahead.filter((queued) => queued.state === 'pending_failure').length;
   if (self.state === 'pending_failure' && failuresAhead === 0) {
     // Nothing ahead failed: the failure is its own, unless a run built on it (behind it) passes and the queue
-    // may merge optimistically (SEMANTICS.md, pendingFailureDepth).
+    // may merge optimistically (docs/service.md#a-failed-pr).
     const clearable = queue.canOptimisticallyMerge && queue.pendingFailureDepth > 0;
     return unavailable(
       'own_failure',

@@ -1,5 +1,6 @@
 // Turns parsed samples into what a person asks of a merge queue: one row per queue (repo, branch, queue_type)
-// with the series SEMANTICS.md names. A series this does not recognise is handed back in `others`, never dropped.
+// with the series docs/service.md#metrics names. A series this does not recognise is handed back in `others`,
+// never dropped.
 import { type MetricSample, parseSampleValue } from './prometheus.js';
 
 /** A histogram over the last hour, reduced to what the table shows. */

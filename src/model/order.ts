@@ -1,7 +1,7 @@
 // What tests next in a queue, and the dependency graph of a parallel queue, as mq models them (v2's `/order` and
-// `/graph`, NOTES §12), under the model's names: PRs by `prNumber` and `prTitle`, states lower snake_case, modes
-// `single`/`parallel`. An API that cannot say something leaves it null (v1 has no predicted batches, no
-// `directlyAhead`): null is "not known", an empty list "none".
+// `/graph`, docs/service.md#order-and-graph), under the model's names: PRs by `prNumber` and `prTitle`, states
+// lower snake_case, modes `single`/`parallel`. An API that cannot say something leaves it null (v1 has no
+// predicted batches, no `directlyAhead`): null is "not known", an empty list "none".
 
 /** A PR named in the order: its number and title, and its head commit and v2 id where the API gives them. */
 export interface PullRequestRef {
@@ -12,7 +12,7 @@ export interface PullRequestRef {
 }
 
 /** A batch with a run: testing, passed, merging, or holding others after a failure. */
-export interface OrderedBatch {
+interface OrderedBatch {
   testRunId: string;
   state: string;
   isBisection: boolean;
@@ -69,7 +69,7 @@ export interface GraphNode {
 }
 
 /** `toPrNumber` depends on `fromPrNumber`: their impacted targets overlap. */
-export interface GraphEdge {
+interface GraphEdge {
   fromPrNumber: number;
   toPrNumber: number;
   commonImpactedTargets?: string[];

@@ -21,20 +21,20 @@ export interface Pace {
 /** Below this a poll is a load on the service, not a wait. */
 export const INTERVAL_FLOOR_MS = 1_000;
 /** A quiet wait never slows past this, whatever the interval (unless the interval itself is longer). */
-export const BACKOFF_CEILING_MS = 60_000;
+const BACKOFF_CEILING_MS = 60_000;
 /**
  * A rate-limited poll slows to at most this (or 4× its interval, if longer), unless a Retry-After asks for more:
  * slow enough that a fleet's requests spread out, soon enough that a merge is noticed within half a minute.
  */
-export const LIMITED_CEILING_MS = 15_000;
+const LIMITED_CEILING_MS = 15_000;
 /** How much each answered round shortens the pause a 429 imposed: the pace comes back slowly. */
-export const LIMITED_RECOVERY = 0.75;
+const LIMITED_RECOVERY = 0.75;
 /** Each pause is the pace's, give or take this much at random. */
-export const JITTER = 0.2;
+const JITTER = 0.2;
 /** How much a quiet round lengthens the pause. */
-export const BACKOFF_FACTOR = 1.5;
+const BACKOFF_FACTOR = 1.5;
 /** A quiet wait slows to at most this many times the interval. */
-export const BACKOFF_SPREAD = 4;
+const BACKOFF_SPREAD = 4;
 
 /** What one round saw: the end, something new (the pace goes back to the interval), or nothing new. */
 export type RoundOutcome = 'done' | 'changed' | 'same';

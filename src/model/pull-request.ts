@@ -11,7 +11,7 @@ export interface Readiness {
 }
 
 /** What every view of a PR says. */
-export interface PullRequestFacts {
+interface PullRequestFacts {
   id?: string;
   state?: ReportedPullRequestState;
   stateChangedAt: string;

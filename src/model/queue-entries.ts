@@ -13,7 +13,7 @@ export interface QueueEntryChange {
 }
 
 /** Who made a change: absent (null) when the queue itself did. */
-export interface TransitionActor {
+interface TransitionActor {
   gitHubLogin?: string;
   trunkUserId?: string;
 }

@@ -166,7 +166,7 @@ export interface ModeSwitch {
   waited?: { done: boolean; timeoutMs: number };
 }
 
-/** The exit code of a result that was printed: 0, or CLI.md's code for what went wrong with its PRs. */
+/** The exit code of a result that was printed: 0, or the code for what went wrong with its PRs (README.md#exit-codes). */
 export function resultExitCode(result: CommandResult): ExitCode {
   if (result.kind === 'perPr') return outcomesExitCode(result.results);
   if (result.kind === 'doctor') return result.exitCode;

@@ -28,7 +28,7 @@ export type PullRequestKey = { number: number } | { branch: string };
  * What a read of one PR may bring beyond its record: its state timeline, the service's estimate of when it merges.
  * A service that does not know to give them answers without them.
  */
-export interface PullRequestDetails {
+interface PullRequestDetails {
   timeline?: boolean;
   estimate?: boolean;
 }

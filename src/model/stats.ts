@@ -16,8 +16,8 @@ import {
   type QueueMetrics,
 } from './metrics.js';
 
-export const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
-export type Conclusion = (typeof CONCLUSIONS)[number];
+const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
+type Conclusion = (typeof CONCLUSIONS)[number];
 
 /** `other`: a state the history gave that is not one of the three (the service may add states). */
 export interface Counts {
@@ -85,7 +85,7 @@ export interface Stats {
 }
 
 /** The outcomes of an attempt the service names; any other is counted as `other`. */
-export const TESTING_OUTCOMES = ['passed', 'failed', 'interrupted', 'cancelled'] as const;
+const TESTING_OUTCOMES = ['passed', 'failed', 'interrupted', 'cancelled'] as const;
 
 /**
  * Testing over the window (listMergeQueueTestingResults): a row per PR per attempt, so restarts and batches
@@ -106,7 +106,7 @@ export interface TestingRunStats {
   error: string | null;
 }
 
-export const UNAVAILABLE_OVER_WINDOW = 'the v1 history records when a PR concluded, not when it entered the queue';
+const UNAVAILABLE_OVER_WINDOW = 'the v1 history records when a PR concluded, not when it entered the queue';
 
 const zero = (): Counts => ({ total: 0, merged: 0, failed: 0, cancelled: 0, other: 0 });
 

@@ -11,9 +11,9 @@ import type { QueueRef } from './repository.js';
 const ETA_SERIES: ReadonlySet<string> = new Set(['mq_pr_conclusions_1h_total', ...['_bucket', '_sum', '_count'].map((end) => `${HISTOGRAMS.test}${end}`)]);
 
 /** Fewer runs than this in the histogram say too little: the history is tried instead. */
-export const MIN_TEST_RUNS = 2;
+const MIN_TEST_RUNS = 2;
 /** The history is read this far back, one page of it. */
-export const HISTORY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const HISTORY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const HISTORY_TAKE = 100;
 
 /**
@@ -88,7 +88,7 @@ export function testDurationsFromHistory(prs: readonly EnqueuedPullRequest[]): T
 }
 
 /** Merges needed to read a pace off the history: two gaps at least. */
-export const MIN_HISTORY_MERGES = 3;
+const MIN_HISTORY_MERGES = 3;
 
 function rate(failed = 0, merged = 0): number {
   return failed + merged === 0 ? 0 : failed / (failed + merged);

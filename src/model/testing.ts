@@ -1,20 +1,20 @@
 // A test run: what it tested, on which branch, and how its checks went.
 import type { Reported, TEST_RUN_STATUSES } from './vocabulary.js';
 
-export interface CheckRun {
+interface CheckRun {
   name: string;
   url: string;
   status?: string;
   conclusion?: string;
 }
 
-export interface StatusCheck {
+interface StatusCheck {
   context: string;
   url?: string;
   state?: string;
 }
 
-export interface TestedPullRequest {
+interface TestedPullRequest {
   prNumber: number;
   prUrl: string;
   title: string;

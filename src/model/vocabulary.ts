@@ -1,7 +1,7 @@
 // The service's words and limits, whichever API says them: states, modes, priorities, the bounds on numbers.
 // Plain constants, so a command that needs only these loads nothing else.
 
-/** SERVICE.md shows 2147483647 as the largest PR number; the published description allows more, we send less. */
+/** The service documents 2147483647 as the largest PR number; its description allows more (docs/differences.md). */
 export const PR_NUMBER_MAX = 2_147_483_647;
 /** The service's request body limit. */
 export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
@@ -31,7 +31,7 @@ export const TEST_RUN_STATUSES = ['in_progress', 'failed', 'cancelled', 'succeed
 /** The largest count the published description allows for a queue setting. */
 export const SETTING_MAX = 4_294_967_295;
 
-/** Named priorities and their values (SEMANTICS.md); 255 is the lowest a number may say. */
+/** Named priorities and their values (docs/service.md#priorities); 255 is the lowest a number may say. */
 export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
 export type PriorityName = keyof typeof PRIORITY_NAMES;
 export const PRIORITY_MAX = 255;
@@ -47,7 +47,7 @@ export type ReportedQueueState = QueueState | (string & {});
 /** A value of one of the lists above as reported: known, or new and shown as it came. */
 export type Reported<T extends readonly string[]> = T[number] | (string & {});
 
-/** What every v2 API key begins with (api/v2 NOTES §2); a v1 organization token never does. */
+/** What every v2 API key begins with; a v1 organization token never does (docs/service.md#keys-and-permissions). */
 export const V2_KEY_PREFIX = 'trunk_v2_';
 
 export function isV2Key(token: string): boolean {

@@ -5,8 +5,8 @@
 import { HIDE_CURSOR, SHOW_CURSOR } from './live-region.js';
 
 const CSI = '\u001b[';
-export const ENTER_ALTERNATE = `${CSI}?1049h`;
-export const LEAVE_ALTERNATE = `${CSI}?1049l`;
+const ENTER_ALTERNATE = `${CSI}?1049h`;
+const LEAVE_ALTERNATE = `${CSI}?1049l`;
 const HOME = `${CSI}H`;
 const ERASE_LINE_END = `${CSI}K`;
 const ERASE_BELOW = `${CSI}J`;

@@ -49,8 +49,3 @@ export function paintState(paint: ChalkInstance, state: string | undefined): str
   const style = STYLES.get(state.toLowerCase());
   return style ? style(paint)(word) : word;
 }
-
-/** The coloured state word, with colour on or off. */
-export function stateLabel(state: string | undefined, color: boolean): string {
-  return paintState(makePaint(color), state);
-}

@@ -1,4 +1,4 @@
-// Why a submitted PR cannot start testing, in words: the readiness rule of SEMANTICS.md, gate by gate, as a
+// Why a submitted PR cannot start testing, in words: the readiness rule (docs/service.md#readiness), gate by gate, as a
 // sentence for `mq status` and as a few words for the wait line.
 import type { SubmittedPullRequest } from '../model/pull-request.js';
 import { safeLine } from '../text/sanitize.js';
@@ -18,7 +18,7 @@ function failingGates(pr: SubmittedPullRequest): Gate[] {
   if (!readiness.doesBaseBranchMatch) gates.push('baseBranch');
   const mergeability = readiness.gitHubMergeability;
   if (mergeability !== undefined && MERGEABILITY_GATES.has(mergeability)) gates.push(mergeability as Gate);
-  // SERVICE.md lists hasImpactedTargets among the readiness booleans; absent, it has not been confirmed either.
+  // Targets not said to have come (hasImpactedTargets absent, as v2's list reads leave it) count as not uploaded.
   if (readiness.requiresImpactedTargets && readiness.hasImpactedTargets !== true) gates.push('impactedTargets');
   return gates;
 }

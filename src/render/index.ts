@@ -1,11 +1,7 @@
 // The output layer: pure functions from a command's result (or failure) to the text printed for it. The program
 // itself imports the module it needs (text.ts loads one view per kind of result); this is the layer's face for tests.
-export type { MetricSample } from '../model/prometheus.js';
-export type { RenderOptions } from './options.js';
-export type { ErrorRenderOptions } from './failure.js';
 export { renderText } from './text.js';
 export { toJson } from './json.js';
 export { renderError } from './failure.js';
-export { stateLabel } from './colors.js';
 export { explainReadiness } from './explain-readiness.js';
 export { formatAge, formatDuration } from '../text/durations.js';

@@ -1,6 +1,6 @@
-// The one JSON document `--json` prints per result (CLI.md "Output"): read commands give the service's response
-// as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads are
-// always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
+// The one JSON document `--json` prints per result (README.md#json-for-scripts): read commands give the service's
+// response as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads
+// are always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
 import type { CommandResult } from '../model/result.js';
 import type { MetricSample } from '../model/prometheus.js';
 import { requestedQueueState } from '../model/wait-events.js';

@@ -41,9 +41,9 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[]
 }
 
 /**
- * What a failed PR waits for (SEMANTICS.md): the PRs ahead of it still testing, to learn whose fault the failure
- * was; with nothing ahead, only the runs built on it (pendingFailureDepth PRs behind), which can clear it with
- * canOptimisticallyMerge; else nothing: the failure is its own.
+ * What a failed PR waits for (docs/service.md#a-failed-pr): the PRs ahead of it still testing, to learn whose fault
+ * the failure was; with nothing ahead, only the runs built on it (pendingFailureDepth PRs behind), which can clear
+ * it with canOptimisticallyMerge; else nothing: the failure is its own.
  */
 function pendingFailureReason(ahead: readonly EnqueuedPullRequest[], queue: Queue): string {
   const unsettled = ahead.filter((queued) => queued.state !== 'tests_passed' && queued.state !== 'not_ready');

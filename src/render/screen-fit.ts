@@ -15,7 +15,7 @@ export interface Screen {
  * One line of the list in the middle of a block; `settled` ones (a PR that reached a final state) are cut first;
  * `kind` (a PR's state) is what the line that counts those cut says they are.
  */
-export interface Item {
+interface Item {
   text: string;
   settled?: boolean;
   kind?: string;

@@ -71,7 +71,7 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
  * ages) are never cut. A path is cut at its start, keeping the file's name. Lines that are not tables are folded
  * between words (screen-fit.ts, fitText). A pipe gets every value whole.
  */
-export type Shrink = 'title' | 'name' | 'text' | 'url' | 'path' | 'repo' | 'branch' | 'label' | 'author' | 'id';
+type Shrink = 'title' | 'name' | 'text' | 'url' | 'path' | 'repo' | 'branch' | 'label' | 'author' | 'id';
 
 const SHRINK_ORDER: readonly Shrink[] = ['title', 'name', 'text', 'url', 'path', 'repo', 'branch', 'label', 'author', 'id'];
 

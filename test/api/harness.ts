@@ -10,7 +10,7 @@ export const TOKEN = 'tok-SECRET-123';
 export const USER_AGENT = 'mq/0.1.0';
 export const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' } as const;
 
-export interface Recorded {
+interface Recorded {
   method: string;
   /** Path and query, as sent: `/v1/getQueue`. */
   url: string;

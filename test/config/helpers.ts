@@ -20,14 +20,14 @@ export interface Tree {
   resolve(options?: ResolveOptions): Promise<ResolvedSettings>;
 }
 
-export interface ResolveOptions {
+interface ResolveOptions {
   flags?: GlobalFlags;
   env?: Record<string, string | undefined>;
   cwd?: string;
   stdoutIsTTY?: boolean;
 }
 
-export const GIT_ENV = {
+const GIT_ENV = {
   ...process.env,
   GIT_CONFIG_GLOBAL: '/dev/null',
   GIT_CONFIG_NOSYSTEM: '1',

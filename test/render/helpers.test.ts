@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatDuration, renderText, stateLabel } from '../../src/render/index.js';
+import { makePaint, paintState } from '../../src/render/colors.js';
+import { formatAge, formatDuration, renderText } from '../../src/render/index.js';
 import { ESC, PLAIN, enqueuedPr } from './fixtures.js';
 
 describe('formatAge', () => {
@@ -34,7 +35,8 @@ describe('formatDuration', () => {
   });
 });
 
-describe('stateLabel', () => {
+describe('paintState', () => {
+  const stateLabel = (state: string | undefined, color: boolean) => paintState(makePaint(color), state);
   it.each([
     ['merged', '\u001b[32m'],
     ['failed', '\u001b[31m'],

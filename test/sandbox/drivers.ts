@@ -19,7 +19,7 @@ import { answerForError } from '../../src/sandbox/io/route.js';
 import { queueChangeOf, submitOptionsOf } from '../../src/sandbox/io/v1/mutations.js';
 import type { RunningSandbox } from '../../src/sandbox/io/server.js';
 
-export const START = Date.parse('2026-01-01T00:00:00.000Z');
+const START = Date.parse('2026-01-01T00:00:00.000Z');
 
 type Settings = Omit<UpdateQueueRequest, 'repo' | 'targetBranch'>;
 type Facts = Omit<PullRequestDescription, 'repo' | 'number'>;

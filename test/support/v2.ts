@@ -149,7 +149,7 @@ export interface V2Answer {
   headers: Headers;
 }
 
-export const DEFAULT_KEY = 'trunk_v2_test';
+const DEFAULT_KEY = 'trunk_v2_test';
 const EDGE_ERROR_STATUSES = new Set(['401', '429']);
 
 /** Sends the operation to the sandbox at `origin` (http://127.0.0.1:PORT), checking request and answer. */

@@ -6,10 +6,10 @@ import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
 import { control, sandboxEnv, V2_TEST_KEY } from './cli.js';
 import { mq, type SandboxFixture } from './in-process.js';
 
-export const AUTHOR = 'a-very-long-github-login-of-39-chars-ok';
-export const CJK_TITLE = '修复登录页面在慢速网络下偶尔无法加载的问题以及相关的端到端测试';
-export const LONG_TITLE = 'Move the payment reconciliation job onto the new scheduler and retire the old cron entries';
-export const LONG_CHECK = 'ci/buildkite/integration-tests-against-postgres-16-and-redis-7 (linux-arm64)';
+const AUTHOR = 'a-very-long-github-login-of-39-chars-ok';
+const CJK_TITLE = '修复登录页面在慢速网络下偶尔无法加载的问题以及相关的端到端测试';
+const LONG_TITLE = 'Move the payment reconciliation job onto the new scheduler and retire the old cron entries';
+const LONG_CHECK = 'ci/buildkite/integration-tests-against-postgres-16-and-redis-7 (linux-arm64)';
 
 export interface WideSandbox {
   v1: Record<string, string>;

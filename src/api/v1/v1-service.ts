@@ -17,7 +17,7 @@ import type { SubmittedPullRequests } from './schemas.js';
 import { prNumberOf, withDetails } from './details.js';
 
 /** The service's root and the v1 API's path: `https://api.trunk.io` → `https://api.trunk.io/v1`. */
-export function v1BaseUrl(apiUrl: string): string {
+function v1BaseUrl(apiUrl: string): string {
   const root = apiUrl.replace(/\/+$/, '');
   return root.endsWith('/v1') ? root : `${root}/v1`;
 }

@@ -14,7 +14,7 @@ export interface V2Repository {
   url: string;
 }
 
-export interface V2Readiness {
+interface V2Readiness {
   requiresImpactedTargets: boolean;
   hasImpactedTargets?: boolean;
   doesBaseBranchMatch: boolean;
@@ -48,7 +48,7 @@ export interface V2PullRequest {
   queueEntry?: V2QueueEntry;
 }
 
-export interface V2QueueConfig {
+interface V2QueueConfig {
   concurrency: number;
   bisectionConcurrency: number;
   pendingFailureDepth: number;

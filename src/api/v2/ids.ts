@@ -86,7 +86,7 @@ function repoKey(repo: Repo): string {
   return `${repo.host}/${repo.owner}/${repo.name}`;
 }
 
-export function repositoryUrl(repo: Repo): string {
+function repositoryUrl(repo: Repo): string {
   return `https://${repo.host}/${repo.owner}/${repo.name}`;
 }
 

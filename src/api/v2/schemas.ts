@@ -5,25 +5,24 @@
 import * as z from 'zod';
 
 /** What v2 bounds a PR number to (SubmitPullRequestRequest.number). */
-export const V2_PR_NUMBER_MAX = 10_000_000;
+const V2_PR_NUMBER_MAX = 10_000_000;
 /** Priorities as every v2 schema declares them (NOTES §16.3: the prose says 0..255; the sandbox takes the schema's). */
-export const V2_PRIORITY_MAX = 32_767;
+const V2_PRIORITY_MAX = 32_767;
 /** Page sizes (`limit`): 1..100, 25 when left out. */
-export const V2_PAGE_MAX = 100;
+const V2_PAGE_MAX = 100;
 export const V2_PAGE_DEFAULT = 25;
 /** Lists a config write may hold, and how high `concurrency` goes. */
-export const V2_LIST_MAX = 100;
-export const V2_CONCURRENCY_MAX = 1000;
+const V2_LIST_MAX = 100;
+const V2_CONCURRENCY_MAX = 1000;
 /** How many numbers one coordinates lookup takes. */
 export const V2_NUMBERS_MAX = 50;
 
-export const V2_QUEUE_STATES = ['running', 'paused', 'draining', 'switchingModes'] as const;
-export const V2_QUEUE_MODES = ['queue', 'graph'] as const;
-export const V2_ENTRY_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled', 'pendingFailure'] as const;
-export const V2_DIRECT_MERGE_MODES = ['off', 'always'] as const;
-export const V2_OPTIMIZATION_MODES = ['off', 'bisectionSkipRedundantTests'] as const;
-export const V2_MERGE_METHODS = ['mergeCommit', 'squash', 'rebase'] as const;
-export const V2_TEST_BRANCH_CONSTRUCTION_MODES = ['renameTempBranch', 'pushNewBranchFromTemp'] as const;
+const V2_QUEUE_MODES = ['queue', 'graph'] as const;
+const V2_ENTRY_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled', 'pendingFailure'] as const;
+const V2_DIRECT_MERGE_MODES = ['off', 'always'] as const;
+const V2_OPTIMIZATION_MODES = ['off', 'bisectionSkipRedundantTests'] as const;
+const V2_MERGE_METHODS = ['mergeCommit', 'squash', 'rebase'] as const;
+const V2_TEST_BRANCH_CONSTRUCTION_MODES = ['renameTempBranch', 'pushNewBranchFromTemp'] as const;
 
 const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a UUID');
 const PrNumber = z.number().int().min(1).max(V2_PR_NUMBER_MAX);

@@ -25,7 +25,7 @@ export interface V2ServiceOptions extends ClientOptions {
 }
 
 /** The service's root: a trailing `/v1` or `/v2` (an old habit) dropped, as paths carry `/v2` themselves. */
-export function v2Root(apiUrl: string): string {
+function v2Root(apiUrl: string): string {
   return apiUrl.replace(/\/+$/, '').replace(/\/v[12]$/, '');
 }
 
@@ -395,7 +395,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 const COUNTS_AT_ONCE = 4;
 
 /** `https://github.com/acme/widgets(.git)` → the repository; undefined for a URL of another shape. */
-export function repoOfUrl(url: string): Repo | undefined {
+function repoOfUrl(url: string): Repo | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -12,7 +12,7 @@ import { reasonLine } from '../../text/reason.js';
 import { ask, mustAsk } from '../../command-kit/confirm.js';
 import type { Context } from '../../command-kit/context.js';
 
-export type AllQueuesAction = 'pause' | 'resume' | 'drain';
+type AllQueuesAction = 'pause' | 'resume' | 'drain';
 
 export interface AllQueuesInput {
   action: AllQueuesAction;

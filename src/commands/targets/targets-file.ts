@@ -153,7 +153,7 @@ const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
  * The targets of a list arriving in chunks, a non-empty batch at a time: lines, or a JSON array of strings
  * (NotStreamable at anything else).
  */
-export async function* scanTargets(chunks: AsyncIterable<Buffer>): AsyncGenerator<string[]> {
+async function* scanTargets(chunks: AsyncIterable<Buffer>): AsyncGenerator<string[]> {
   const decoder = utf8Decoder();
   const texts = async function* () {
     try {

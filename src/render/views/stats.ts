@@ -106,7 +106,7 @@ export function estimate(value: Estimate | null | undefined): string {
 }
 
 /** One bar per bucket: `#` in plain text, blocks when colour is on (a terminal). */
-export function renderHistogram(histogram: DurationStats, paint: ChalkInstance): string {
+function renderHistogram(histogram: DurationStats, paint: ChalkInstance): string {
   const widest = Math.max(...histogram.buckets.map((bucket) => bucket.count));
   const labels = histogram.buckets.map((bucket, index) => {
     const lower = index === 0 ? 0 : histogram.buckets[index - 1]!.le;

@@ -114,7 +114,7 @@ export const SEEDED_TEST_IDS: readonly string[] = SEEDED.map((test) => test.id);
 export type TicketLinks = Keyed<string>;
 
 /** A link belongs to one repository's test case; a JSON array so no names can make two keys collide. */
-export function ticketLinkKey(repo: Repo, testId: string): string {
+function ticketLinkKey(repo: Repo, testId: string): string {
   return JSON.stringify([repo.host, repo.owner, repo.name, testId.toLowerCase()]);
 }
 
@@ -212,7 +212,7 @@ function testCaseView(seeded: SeededTestCase, repo: Repo, org: string, links: Ti
 }
 
 /** The sandbox knows no issue tracker: a linked ticket points at a Jira-like address on a reserved domain. */
-export function ticketUrl(externalTicketId: string): string {
+function ticketUrl(externalTicketId: string): string {
   return `https://tickets.example.com/browse/${encodeURIComponent(externalTicketId)}`;
 }
 

@@ -53,7 +53,7 @@ import { dispatchOrderOf, type DispatchOrder } from './order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
 import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
-export const DEFAULT_TEST_DURATION_SECONDS = 300;
+const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
 const DEFAULT_LIST_TAKE = 50;
 const DAY_MS = 24 * 3600 * 1000;
@@ -257,8 +257,9 @@ export class QueueEngine {
    * Changes an entry while it is in the queue. A new priority does not move the entry: it is what the line reads
    * the next time the entry is placed, which in this engine is when it enters the line (a not_ready entry once
    * ready, a PR bisection cleared or restarted back into the line); an entry already standing in the line keeps its
-   * place and restarts nothing (NOTES §6), and a PR placed later is placed against its new value. `noBatch` counts
-   * from the next batch formed; `direct` is kept and shown (nothing in the sandbox stands in its way).
+   * place and restarts nothing (docs/service.md#priorities), and a PR placed later is placed against its new value.
+   * `noBatch` counts from the next batch formed; `direct` is kept and shown (nothing in the sandbox stands in its
+   * way).
    */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
   updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {

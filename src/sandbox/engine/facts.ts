@@ -12,7 +12,7 @@ export const MAX_TEST_DURATION_SECONDS = 365 * 24 * 3600;
 /** A PR's facts as the control route answers them. */
 export type PullRequestFacts = Omit<PullRequestRecord, 'completedTestRuns' | 'impactedTargets'>;
 
-export const DEFAULT_AUTHOR = 'sandbox-user';
+const DEFAULT_AUTHOR = 'sandbox-user';
 
 /** A PR nobody described: mergeable, passing, based on the queue that first meets it. */
 export function newPullRequest(repo: Repo, number: number): PullRequestRecord {

@@ -13,7 +13,7 @@ import { checksOf } from './verification-runs.js';
 import { iso } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
-export interface FailureCausingCheck {
+interface FailureCausingCheck {
   name: string;
   url?: string;
   /** The provider's word (FAILURE, CANCELLED, ...). */

@@ -1,16 +1,16 @@
-// The queue-health metrics of SEMANTICS.md in the Prometheus text format: gauges of the queue as it is now,
+// The queue-health metrics (docs/service.md#metrics) in the Prometheus text format: gauges of the queue as it is now,
 // and counts and histograms over the last hour of the clock, from the events each queue records. Every queue
 // has two series of each: its main queue and its bisection queue (`queue_type`).
 import type { Conclusion, MetricEvent, QueueRecord, QueueType } from './state.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-export const METRICS_WINDOW_MS = 60 * 60 * 1000;
-export const HISTOGRAM_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200] as const;
+const METRICS_WINDOW_MS = 60 * 60 * 1000;
+const HISTOGRAM_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200] as const;
 const CONCLUSIONS: readonly Conclusion[] = ['merged', 'failed', 'cancelled'];
 const QUEUE_TYPES: readonly QueueType[] = ['main', 'bisection'];
 
 /** A queue's gauges, counted by the engine, which knows each PR's state. */
-export interface QueueGauges {
+interface QueueGauges {
   /** PRs in the queue, not counting the not_ready ones. */
   depth: number;
   awaitingMergeability: number;

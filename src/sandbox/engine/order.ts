@@ -8,7 +8,7 @@ import { refOf, type PullRequestRef } from './pull-request-refs.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
 import { submissionOf, type QueueWorld } from './world.js';
 
-export type Schedulability = 'schedulable' | 'heldBehindFailure';
+type Schedulability = 'schedulable' | 'heldBehindFailure';
 
 export interface OrderedRun {
   runId: string;

@@ -23,7 +23,7 @@ export interface TransitionPullRequestRef {
   state: PullRequestState;
 }
 
-export function pullRequestUrl(record: PullRequestRecord): string {
+function pullRequestUrl(record: PullRequestRecord): string {
   const { host, owner, name } = record.repo;
   return `https://${host}/${owner}/${name}/pull/${record.number}`;
 }

@@ -1,5 +1,5 @@
-// When a submitted PR may enter the line (SERVICE.md's readiness rule), and when it may skip testing
-// altogether (`directMergeMode: always`).
+// When a submitted PR may enter the line (the readiness rule, docs/service.md#readiness), and when it may skip
+// testing altogether (`directMergeMode: always`).
 import type { Readiness } from '../../model/pull-request.js';
 import type { PullRequestRecord, QueueRecord, Submission } from './state.js';
 

@@ -176,7 +176,7 @@ export function revalidateRuns(world: QueueWorld, queue: QueueRecord): void {
 }
 
 /** Whether the submission stands in the line: admitted, not set aside for bisection, not final. */
-export function standsInLine(submission: Submission): boolean {
+function standsInLine(submission: Submission): boolean {
   return !submission.inBisection && submission.state !== 'not_ready' && !FINAL_STATES.has(submission.state);
 }
 

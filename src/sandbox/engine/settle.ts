@@ -25,8 +25,9 @@ import { keyed, queueKey, type PullRequestRecord, type QueueRecord, type QueueSe
 import { conclude, indexOf, submissionOf, transition, type QueueWorld } from './world.js';
 
 /**
- * A new queue's settings: the service's documented defaults (SEMANTICS.md). `bisectionConcurrency` follows
- * the concurrency the queue is created with; `requiredStatuses` null is "no override".
+ * A new queue's settings: the service's documented defaults (docs/sandbox.md#how-it-answers).
+ * `bisectionConcurrency` follows the concurrency the queue is created with; `requiredStatuses` null is "no
+ * override".
  */
 export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettingValues> = {
   mode: 'single',

@@ -13,7 +13,7 @@ import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QUEUE_MODES, typ
  * 6: known repositories by id; a queue's managedState (and the conversion a v2 switch of modes runs); a submission's
  *    `direct`; actors on timeline steps.
  */
-export const STATE_VERSION = 6;
+const STATE_VERSION = 6;
 
 /** The last instant a JavaScript date can hold (+275760-09-13): the sandbox's clock goes no further. */
 export const LATEST_TIME_MS = 8.64e15;
@@ -75,7 +75,7 @@ export interface SandboxState {
 /** Who last wrote a queue: by hand, Terraform, or Terraform and then by hand (v2's `managedState`). */
 export type ManagedState = 'manual' | 'terraform' | 'terraformWithDrift';
 
-export type QueueMode = (typeof QUEUE_MODES)[number];
+type QueueMode = (typeof QUEUE_MODES)[number];
 
 export interface QueueRecord {
   /** Stable for the life of the state: 8 letters and digits, as the service's queue ids. */
@@ -113,7 +113,7 @@ export interface QueueRecord {
 }
 
 /** PRs of a failed batch tested together in isolation: the halves of a split, recursively. */
-export interface BisectionGroup {
+interface BisectionGroup {
   pullRequestIds: string[];
   /** Its bisection run, while one is in flight. */
   runId?: string;

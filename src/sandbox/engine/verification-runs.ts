@@ -10,9 +10,9 @@ import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestR
 import { checksView, iso } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
-export type CheckKind = 'checkRun' | 'statusCheck';
-export type CheckStatus = 'queued' | 'inProgress' | 'completed';
-export type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timeout';
+type CheckKind = 'checkRun' | 'statusCheck';
+type CheckStatus = 'queued' | 'inProgress' | 'completed';
+type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timeout';
 
 /** A CI check in v2's normalized shape, with the provider's raw words beside it. */
 export interface RunCheck {

@@ -33,7 +33,7 @@ export function enqueuedPullRequestView(world: QueueWorld, submission: Submissio
   return view;
 }
 
-/** `verifiedByTestRun`: the latest run that included the PR, in flight or finished (SEMANTICS.md, we choose). */
+/** `verifiedByTestRun`: the latest run that included the PR, in flight or finished (docs/sandbox.md#how-it-answers). */
 export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, submission: Submission): SubmittedPullRequest {
   return {
     ...enqueuedPullRequestView(world, submission),

@@ -6,11 +6,11 @@
 // body shaped to exhaust them.
 
 /** No request of the v1 API nests deeper than 3; a body may carry unknown fields, which the service ignores. */
-export const MAX_BODY_DEPTH = 64;
+const MAX_BODY_DEPTH = 64;
 /** Arrays and objects in one body: a request has a handful. */
-export const MAX_BODY_CONTAINERS = 10_000;
+const MAX_BODY_CONTAINERS = 10_000;
 /** Numbers, booleans and nulls in one body: a request has a few dozen at most. Strings are not counted. */
-export const MAX_BODY_SCALARS = 10_000;
+const MAX_BODY_SCALARS = 10_000;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -110,7 +110,7 @@ export function requestTarget(target: string | undefined): URL | undefined {
 }
 
 /** How long a connection is kept open after an answer that left the request unread, at most. */
-export const LINGER_MS = 2000;
+const LINGER_MS = 2000;
 
 /**
  * Closes the connection once the answer is out, without resetting it while the client is still sending (a body

@@ -56,7 +56,7 @@ import {
 } from './route.js';
 
 /** The operations served, each found by its method and path template. */
-export const V2_ROUTES: readonly V2Route[] = [
+const V2_ROUTES: readonly V2Route[] = [
   resolveByProviderUrl,
   getRepository,
   listQueues,
@@ -153,7 +153,7 @@ const FOUND = new Map<string, FoundRoute | undefined>();
 const FOUND_MAX = 1_000;
 
 /** The route for this method and path, with the path's parameters; literal segments win over `{id}`. */
-export function findV2Route(method: string, pathname: string): FoundRoute | undefined {
+function findV2Route(method: string, pathname: string): FoundRoute | undefined {
   const key = `${method} ${pathname}`;
   if (FOUND.has(key)) return FOUND.get(key);
   const found = matchRoute(method, pathname);
@@ -187,7 +187,7 @@ function matchRoute(method: string, pathname: string): FoundRoute | undefined {
   return undefined;
 }
 
-export function envelope(status: number, code: string, message: string): Answer {
+function envelope(status: number, code: string, message: string): Answer {
   return { status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify({ error: { code, message } }), headers: { 'x-request-id': randomUUID() } };
 }
 

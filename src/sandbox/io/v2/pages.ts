@@ -32,7 +32,7 @@ function invalidCursor(why: string): V2Error {
 }
 
 /** The cursor's content, checked against the operation and filters of this request; undefined on page 1. */
-export function readCursor(operationId: string, query: URLSearchParams, cursor: string | undefined): CursorContent | undefined {
+function readCursor(operationId: string, query: URLSearchParams, cursor: string | undefined): CursorContent | undefined {
   if (cursor === undefined) return undefined;
   let content: CursorContent;
   try {

@@ -3,7 +3,7 @@
 // counted. The window slides over the last second of an injectable monotonic clock, so tests never sleep.
 import type { RateBucket } from './route.js';
 
-export const RATE_LIMITS: Readonly<Record<RateBucket, number>> = { organization: 100, pullRequestReads: 5, metrics: 5 };
+const RATE_LIMITS: Readonly<Record<RateBucket, number>> = { organization: 100, pullRequestReads: 5, metrics: 5 };
 const WINDOW_MS = 1000;
 
 export class RateLimiter {

@@ -42,7 +42,7 @@ export interface V2Context {
  */
 export type RepositoriesSeen = Map<string, number>;
 
-export interface V2Answer {
+interface V2Answer {
   status: number;
   /** JSON, or text (the Prometheus routes); none for 204. */
   json?: unknown;

@@ -12,10 +12,10 @@ import { camel } from './wire.js';
 /** The description's bound on the target lists of the graph (`maxItems`); the totals count them all. */
 export const GRAPH_TARGETS_MAX = 10_000;
 /** The bound on a run's impacted-target lists (`ImpactedTargetSet.impactedTargets`). */
-export const RUN_TARGETS_MAX = 100_000;
+const RUN_TARGETS_MAX = 100_000;
 
 /** A PR as the order names it: `{id, number, sha, title, url?}` only. */
-export function queuedPullRequestJson(ref: PullRequestRef): Record<string, unknown> {
+function queuedPullRequestJson(ref: PullRequestRef): Record<string, unknown> {
   return { id: ref.id, number: ref.number, sha: ref.sha, title: ref.title, url: ref.url };
 }
 

@@ -14,11 +14,11 @@ export function camel(value: string): string {
   return value.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-export function iso(ms: number): string {
+function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-export function repositoryUrl(repo: Repo): string {
+function repositoryUrl(repo: Repo): string {
   return `https://${repo.host}/${repo.owner}/${repo.name}`;
 }
 
@@ -40,7 +40,7 @@ export function repositoryJson(repo: Repo, createdAt: number): Record<string, un
 }
 
 /** What a queue's config says under v2's names; the settings the sandbox does not keep read as the service's defaults. */
-export function configJson(queue: Queue): Record<string, unknown> {
+function configJson(queue: Queue): Record<string, unknown> {
   return {
     concurrency: queue.concurrency,
     bisectionConcurrency: queue.bisectionConcurrency,
@@ -95,7 +95,7 @@ export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, 
   };
 }
 
-export function pullRequestsUrl(queueId: string): string {
+function pullRequestsUrl(queueId: string): string {
   return `/v2/merge-queues/${queueId}/pull-requests`;
 }
 
