@@ -271,7 +271,10 @@ function builtVocabulary(words) {
   return {
     name: 'built-vocabulary',
     setup(build) {
-      build.onLoad({ filter: /\/src\/command-kit\/vocabulary\.ts$/ }, () => ({ contents: `export const VOCABULARY = ${JSON.stringify(words)};`, loader: 'js' }));
+      build.onLoad({ filter: /\/src\/command-kit\/vocabulary\.ts$/ }, () => ({
+        contents: `export const VOCABULARY = ${JSON.stringify(words)};`,
+        loader: 'js',
+      }));
     },
   };
 }
