@@ -1,9 +1,10 @@
-// Start-up: whole `mq` processes against a bare `node -e 0` on the same Node, run in turn (baseline, mq,
-// baseline, mq, …) so that a drift of the machine's speed falls on both alike; medians of each. The start-up
-// rows of the performance goals: --version and --help as a user runs them, --version with an empty compile
-// cache (on this Node if it has one, else on Node 22 from the npm package `node`), and `status --json` against a
-// local sandbox (started once, outside the timing), with the code cache bin/mq.js makes warmed by a first run. Timed by hyperfine where it is installed (MQ_BENCH_TIMER=node forces our
-// own timing, the one a machine with only Node has). Run from the checkout (npm run bench), which holds bin/mq.js.
+// Start-up: whole `mq` processes against a baseline on the same Node, run in turn (baseline, mq, baseline, mq, …)
+// so that a drift of the machine's speed falls on both alike; medians of each. The start-up rows of the
+// performance goals, on Node 22, 24 and 26 (from the npm package `node`): `mq --version` against `node -e 0`, and
+// `mq status 1 --json` against a local sandbox (started once, outside the timing) against a bare node:http client
+// making the same requests, with Node's compile cache warmed by a first run. Timed by hyperfine where it is
+// installed (MQ_BENCH_TIMER=node forces our own timing, the one a machine with only Node has). Run from the
+// checkout (npm run bench), which holds bin/mq.js.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,10 @@ const MQ = join(ROOT, 'bin/mq.js');
 const PAIRS = Number(process.env.MQ_BENCH_PAIRS ?? 15);
 const HYPERFINE = process.env.MQ_BENCH_TIMER !== 'node' && spawnSync('hyperfine', ['--version']).status === 0;
 const TIMER = HYPERFINE ? 'hyperfine -N' : 'spawnSync';
-/** Where the path of the Node 22 binary is kept between runs (npm exec takes a second or two to find it). */
-const NODE22_PATH_FILE = join(ROOT, 'node_modules/.cache/mq-bench/node22-path');
+/** The Node majors the package targets, each measured on its own rows. */
+const MAJORS = [22, 24, 26];
+/** Where the path of each Node binary is kept between runs (npm exec takes a second or two to find one). */
+const NODE_PATHS = join(ROOT, 'node_modules/.cache/mq-bench');
 
 interface Row {
   figure: string;
@@ -28,8 +31,6 @@ interface Row {
   goal?: number;
   /** What the row is measured against: `node -e 0` unless said. */
   baseline?: { name: string; args: string[] };
-  /** A directory that must not exist when each run starts: NODE_COMPILE_CACHE for an empty-cache row. */
-  emptied?: string;
 }
 
 interface Samples {
@@ -41,27 +42,22 @@ function versionOf(node: string): string {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
 }
 
-function hasCompileCache(node: string): boolean {
-  const probe = spawnSync(node, ['-p', 'typeof require("node:module").enableCompileCache'], { encoding: 'utf8' });
-  return probe.stdout.trim() === 'function';
-}
-
-/** A Node with a compile cache: this one if it has it, else Node 22 from the npm package `node`, or none. */
-function nodeWithCompileCache(): string | undefined {
-  if (hasCompileCache(process.execPath)) return process.execPath;
-  if (existsSync(NODE22_PATH_FILE)) {
-    const kept = readFileSync(NODE22_PATH_FILE, 'utf8').trim();
-    if (existsSync(kept) && hasCompileCache(kept)) return kept;
+/** Node `major` from the npm package `node`, or undefined when npm cannot fetch it. */
+function nodeOf(major: number): string | undefined {
+  const kept = join(NODE_PATHS, `node${major}-path`);
+  if (existsSync(kept)) {
+    const path = readFileSync(kept, 'utf8').trim();
+    if (existsSync(path)) return path;
   }
   // Outside the checkout, so that npm exec looks at no project of ours (as scripts/check-package.sh does).
-  const found = spawnSync('npm', ['exec', '--yes', '--package=node@22', '--', 'node', '-p', 'process.execPath'], {
+  const found = spawnSync('npm', ['exec', '--yes', `--package=node@${major}`, '--', 'node', '-p', 'process.execPath'], {
     cwd: tmpdir(),
     encoding: 'utf8',
   });
   const path = found.stdout.trim().split('\n').pop() ?? '';
   if (found.status !== 0 || !existsSync(path)) return undefined;
-  mkdirSync(dirname(NODE22_PATH_FILE), { recursive: true });
-  writeFileSync(NODE22_PATH_FILE, `${path}\n`);
+  mkdirSync(NODE_PATHS, { recursive: true });
+  writeFileSync(kept, `${path}\n`);
   return path;
 }
 
@@ -79,9 +75,7 @@ function runOnce(node: string, args: string[], env: NodeJS.ProcessEnv): number {
 function timeWithNode(row: Row): Samples {
   const samples: Samples = { baseline: [], mine: [] };
   for (let i = 0; i < PAIRS; i++) {
-    if (row.emptied) rmSync(row.emptied, { recursive: true, force: true });
     samples.baseline.push(runOnce(row.node, (row.baseline ?? BARE_NODE).args, row.env));
-    if (row.emptied) rmSync(row.emptied, { recursive: true, force: true });
     samples.mine.push(runOnce(row.node, row.args, row.env));
   }
   return samples;
@@ -94,9 +88,8 @@ function timeWithHyperfine(row: Row): Samples {
   const out = join(mkdtempSync(join(tmpdir(), 'mq-bench-hyperfine-')), 'runs.json');
   const baseline = [row.node, ...(row.baseline ?? BARE_NODE).args].map(quote).join(' ');
   const mine = [row.node, ...row.args].map(quote).join(' ');
-  const prepare = row.emptied ? ['--prepare', `rm -rf ${quote(row.emptied)}`] : [];
   const commands = Array.from({ length: PAIRS }, () => [baseline, mine]).flat();
-  const run = spawnSync('hyperfine', ['-N', '--style', 'none', '--runs', '1', ...prepare, '--export-json', out, ...commands], {
+  const run = spawnSync('hyperfine', ['-N', '--style', 'none', '--runs', '1', '--export-json', out, ...commands], {
     env: row.env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -114,7 +107,7 @@ function spread(values: number[]): string {
 }
 
 function measure(row: Row): void {
-  // One unmeasured run of each: the file cache, and on Node 22+ the compile cache the default rows run with.
+  // One unmeasured run of each: the file cache, and Node's compile cache, which bin/mq.js turns on.
   const baseline = row.baseline ?? BARE_NODE;
   runOnce(row.node, baseline.args, row.env);
   runOnce(row.node, row.args, row.env);
@@ -161,7 +154,7 @@ agent.destroy();
 async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [MQ, 'sandbox', '--port', '0', '--clock', 'manual'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
-  // Gone before its HOME is removed: as it exits it writes its code cache there (bin/mq.js).
+  // Gone before its HOME (and TMPDIR, Node's compile cache) is removed.
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
     url,
@@ -173,60 +166,43 @@ async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop
 }
 
 const home = mkdtempSync(join(tmpdir(), 'mq-bench-home-'));
-// Nothing of the caller's environment but PATH: no NODE_OPTIONS, no NODE_COMPILE_CACHE, no MQ_ settings.
-const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
-const here = versionOf(process.execPath);
-const cache = hasCompileCache(process.execPath) ? 'the compile cache warm' : 'no compile cache';
-console.log(`node ${here} (${cache}); timer: ${TIMER}; baseline: node -e 0 on the same node\n`);
+// Nothing of the caller's environment but PATH: no NODE_OPTIONS, no NODE_COMPILE_CACHE, no MQ_ settings. Node's
+// compile cache goes to the temporary directory: the run's own.
+const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, TMPDIR: home, XDG_CONFIG_HOME: join(home, '.config') };
+console.log(`timer: ${TIMER}; each row against its baseline on the same node\n`);
 
 const sandbox = await startSandbox(env);
 const apiEnv = { ...env, MQ_API_URL: sandbox.url, MQ_TOKEN: 'bench', MQ_REPO: 'acme/bench' };
+const bareClient = join(home, 'bare-status-client.mjs');
+writeFileSync(bareClient, BARE_STATUS_CLIENT);
+const BARE_CLIENT = { name: 'bare client', args: [bareClient] };
 try {
   for (const args of [
     ['queue', 'create'],
     ['submit', '1'],
   ])
     runOnce(process.execPath, [MQ, ...args], apiEnv);
-  measure({ figure: `mq --version / node -e 0 (node ${here})`, node: process.execPath, args: [MQ, '--version'], env, goal: 1.15 });
-
-  const coldNode = nodeWithCompileCache();
-  if (coldNode) {
-    // Both sides start with NODE_COMPILE_CACHE pointing at a directory removed before every run.
-    const emptied = join(home, 'compile-cache');
-    const coldEnv = { ...env, NODE_COMPILE_CACHE: emptied };
+  for (const major of MAJORS) {
+    const node = nodeOf(major);
+    if (!node) {
+      console.log(`node ${major}: skipped (npm exec --package=node@${major} failed)\n`);
+      continue;
+    }
+    const version = versionOf(node);
+    console.log(`## node ${version}\n`);
+    measure({ figure: `mq --version / node -e 0 (node ${version})`, node, args: [MQ, '--version'], env, goal: 1.1 });
     measure({
-      figure: `mq --version, empty compile cache / node -e 0 (node ${versionOf(coldNode)})`,
-      node: coldNode,
-      args: [MQ, '--version'],
-      env: coldEnv,
-      goal: 1.5,
-      emptied,
+      figure: `mq status 1 --json / bare client (node ${version})`,
+      node,
+      args: [MQ, 'status', '1', '--json'],
+      env: apiEnv,
+      goal: 1.0,
+      baseline: BARE_CLIENT,
     });
-  } else {
-    console.log('mq --version, empty compile cache: skipped, no Node 22 (npm exec --package=node@22 failed)');
+    // For reference: what the two goals are measured against, and a start that loads the whole command table.
+    measure({ figure: `bare node:http client, the same requests / node -e 0 (node ${version})`, node, args: [bareClient], env: apiEnv });
+    measure({ figure: `mq --help / node -e 0 (node ${version})`, node, args: [MQ, '--help'], env });
   }
-
-  measure({ figure: `mq --help / node -e 0 (node ${here})`, node: process.execPath, args: [MQ, '--help'], env, goal: 1.3 });
-  // For reference, no longer a goal: the old bound of 1.6× `node -e 0` lies below the floor (the bare client
-  // making the same four requests is itself 1.8–2.7× `node -e 0` here), so no program doing that work meets it.
-  // The goal is the row after the floor: mq's own work, held to a fifth of it.
-  measure({
-    figure: `mq status 1 --json, local sandbox / node -e 0 (node ${here})`,
-    node: process.execPath,
-    args: [MQ, 'status', '1', '--json'],
-    env: apiEnv,
-  });
-  const bareClient = join(home, 'bare-status-client.mjs');
-  writeFileSync(bareClient, BARE_STATUS_CLIENT);
-  measure({ figure: `bare node:http client, the same requests / node -e 0 (node ${here})`, node: process.execPath, args: [bareClient], env: apiEnv });
-  measure({
-    figure: `mq status 1 --json / that bare client (node ${here})`,
-    node: process.execPath,
-    args: [MQ, 'status', '1', '--json'],
-    env: apiEnv,
-    goal: 1.2,
-    baseline: { name: 'bare client', args: [bareClient] },
-  });
 } finally {
   await sandbox.stop();
   rmSync(home, { recursive: true, force: true });

@@ -1,11 +1,10 @@
 // Bundles src/ into one CommonJS program, dist/mq.cjs (what mq status does not run beside it in dist/mq-rest.cjs,
 // and two large libraries in dist/lib/, see APART), so that `mq` installs as one package (the libraries it uses
-// travel inside it, their licences beside it) and starts as fast as Node lets a program start: bin/mq.js compiles
-// it with a V8 code cache (Node keeps none for ES modules before 22, and its own cache for CommonJS holds only what
-// runs as the file loads). A module reached by import() is bundled too, and evaluated only when that import()
-// runs: a command still runs only its own code.
+// travel inside it, their licences beside it) and starts fast: bin/mq.js turns on Node's compile cache and
+// requires it. A module reached by import() is bundled too, and evaluated only when that import() runs: a
+// command still runs only its own code. What each device here earns is measured in docs/development.md
+// (Benchmarks); what earns nothing measurable is gone.
 import { build, transform } from 'esbuild';
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -18,8 +17,7 @@ const evaluatedRequire = {
 /**
  * The libraries only some runs load: undici (a proxy), cosmiconfig (a config file). They were 1.3 MB of the
  * bundle's 2.2, and every start pays for the size of the file it compiles (reading it, and the functions it
- * declares, even unused): each is a file of its own in dist/lib/, required on first use (bin/mq.js gives the
- * bundle a require of dist/). Not zod: apart, it would be all of zod (1 MB), where the bundle keeps what mq
+ * declares, even unused): each is a file of its own in dist/lib/, required on first use. Not zod: apart, it would be all of zod (1 MB), where the bundle keeps what mq
  * uses of it (0.2 MB).
  */
 const APART = ['undici', 'cosmiconfig'];
@@ -27,12 +25,12 @@ const APART = ['undici', 'cosmiconfig'];
 /** The entry chunk's name in the bundle's table (oneFile). */
 const MAIN = './mq.js';
 
-/** The file of the chunks `mq status` does not run, beside dist/mq.cjs (oneFile); bin/mq.js compiles it. */
+/** The file of the chunks `mq status` does not run, beside dist/mq.cjs (oneFile). */
 const REST = './mq-rest.cjs';
 
 /**
  * What dist/mq.cjs holds with the entry (oneFile): `mq status` (the one start whose speed has a goal) and the
- * modules it reaches by import() on its way to a v1 service, with all they import. test/build/code-cache.test.ts
+ * modules it reaches by import() on its way to a v1 service, with all they import. test/build/bundle.test.ts
  * checks that a status reads nothing else.
  */
 const HOT = [
@@ -70,8 +68,6 @@ const LOADER = `(function (chunks, outer) {
   load(${JSON.stringify(MAIN)});
 })`;
 
-const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-
 // The files of an earlier build (the ES module chunks of older ones too) must not linger and ship.
 await rm(join(root, 'dist'), { recursive: true, force: true });
 
@@ -92,15 +88,15 @@ const result = await build({
   // cosmiconfig only loads typescript for .ts config files, which mq refuses to run anyway.
   external: ['typescript'],
   // The one import.meta in src/ (config/schema-location.ts) asks where the module lies: the bundle's own file.
-  define: { MQ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__mqModule.url' },
+  define: { 'import.meta.url': '__mqModule.url' },
   write: false,
-  // No builtinsByRequire: an import() of one of Node's modules stays external, made a require by oneFile.
-  plugins: [generatedChecks(), lazyChildProcess(), builtVocabulary(await vocabulary()), apart(APART)],
+  // An import() of one of Node's modules stays external, made a require by oneFile.
+  plugins: [generatedChecks(), builtVocabulary(await vocabulary()), apart(APART)],
   logLevel: 'warning',
 });
 const libraries = await Promise.all(APART.map(library));
 
-await writeOutputs(withHeader(await Promise.all((await oneFile(result.outputFiles, result.metafile)).map(inAscii))));
+await writeOutputs(await oneFile(result.outputFiles, result.metafile));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 
@@ -114,19 +110,14 @@ async function writeOutputs(files) {
 /**
  * The chunks of the build, each made CommonJS, as one file: a table of functions, one per chunk, and a loader
  * whose require serves the table's names (the chunks import each other as `./chunk-<hash>.js`) and hands any
- * other to the real one. One file, so that one read and one code cache serve a command; but for the chunks
- * `mq status` never runs (hotChunks), the greater part, which REST holds as a table of its own: every start reads
- * its file whole and copies it into a string, a page fault per 4 KB twice over, where status reads a quarter. A table of functions
- * rather than one scope, so that the code cache holds what a command ran: V8 compiles a function only when it
- * is called, and what an uncalled chunk declares stays unparsed text, where esbuild's one-file bundle declared
- * every module's functions (zod's, commander's, the sandbox's) at its top level, compiled and cached by every
- * command. An import() becomes a require in a promise: Node's ES module loader would cost milliseconds. The
- * source map is an index map, a section per chunk.
+ * other to the file's own. One file, not Node's ES module loader over a file per chunk; and the chunks
+ * `mq status` never runs (hotChunks), the greater part, in REST, a table of its own required on first use: Node
+ * reads and checks a file whole against its compile cache before it compiles it. A table of functions rather than
+ * one scope: V8 compiles a function only when it is called, where esbuild's one-file bundle declared every
+ * module's functions (zod's, commander's, the sandbox's) at its top level. An import() becomes a require in a
+ * promise. The source map is an index map, a section per chunk.
  */
 async function oneFile(outputs, metafile) {
-  // The file is a function expression, the wrapper Node would give a CommonJS module: bin/mq.js compiles the
-  // text it read as it is, where a wrapper added there made V8 copy the whole megabyte into a string of its own.
-  const WRAPPER = '(function (exports, require, module, __filename, __dirname) {"use strict";\n';
   // Made when first read (config init alone reads it): a URL per start for nothing, else.
   const MODULE_URL = 'var __mqModule = { get url() { return require("node:url").pathToFileURL(__filename).href; } };\n';
   const chunks = await Promise.all(
@@ -159,15 +150,14 @@ async function oneFile(outputs, metafile) {
   const hot = hotChunks(metafile);
   const main = tableOf(
     chunks.filter((chunk) => hot.has(chunk.name)),
-    `${WRAPPER}${MODULE_URL}var __mqChunks = {\n`,
-    `};\n${LOADER}(__mqChunks, require);\n})\n`,
+    `"use strict";\n${MODULE_URL}var __mqChunks = {\n`,
+    `};\n${LOADER}(__mqChunks, require);\n`,
   );
-  // A function expression too, of the require its chunks' own code calls and its file's name, that returns the
-  // table (bin/mq.js): __mqModule is in the chunks' scope here as in the entry's.
+  // A module whose exports are the table: __mqModule is in the chunks' scope here as in the entry's.
   const rest = tableOf(
     chunks.filter((chunk) => !hot.has(chunk.name)),
-    `(function (require, __filename) {"use strict";\n${MODULE_URL}return {\n`,
-    '};\n})\n',
+    `"use strict";\n${MODULE_URL}module.exports = {\n`,
+    '};\n',
   );
   const file = (name, table) => [
     { path: join(root, 'dist', name), text: table.text },
@@ -236,61 +226,10 @@ function direct(code, name) {
   return text;
 }
 
-/**
- * The first line each file of the bundle gains: a name of its content (a hash of both files, the same in each),
- * which keys bin/mq.js's code caches: V8 checks only a source's length before it trusts a cache, so a cache must
- * never outlive the text it was made from. The source maps' sections move a line down.
- */
-function withHeader(files) {
-  const hash = createHash('sha256');
-  for (const file of files) if (file.path.endsWith('.cjs')) hash.update(file.text);
-  const header = `// mq ${hash.digest('hex').slice(0, 20)}\n`;
-  return files.map((file) => {
-    if (file.path.endsWith('.cjs')) return { path: file.path, text: `${header}${file.text}` };
-    const map = JSON.parse(file.text);
-    const sections = map.sections.map((section) => ({ ...section, offset: { ...section.offset, line: section.offset.line + 1 } }));
-    return { path: file.path, text: JSON.stringify({ ...map, sections }) };
-  });
-}
-
-/**
- * The bundle in ASCII, which bin/mq.js reads as latin1: decoding 2 MB as UTF-8 takes Node 20 some 10 ms, as
- * latin1 a few. esbuild escapes every other character in code; the few left are in the libraries' comments,
- * made `?` here, one per UTF-16 unit so that columns hold. That they were only in comments is checked: the code
- * without comments is the same.
- */
-async function inAscii(file) {
-  if (!file.path.endsWith('.cjs')) return file;
-  const text = file.text.replace(/[^\x00-\x7f]/gu, (char) => '?'.repeat(char.length));
-  if (text === file.text) return file;
-  const [before, after] = await Promise.all([file.text, text].map((code) => transform(code, { minifyWhitespace: true, logLevel: 'error' })));
-  if (before.code !== after.code) throw new Error(`${file.path}: a character outside ASCII is in code, not only in comments`);
-  return { path: file.path, text };
-}
-
 /** The JSON Schema of a config file, for editors, from its zod schema (src/config/config-json-schema.ts). */
 async function configJsonSchema() {
   const { configJsonSchema: generate } = await evaluate(join(root, 'src/config/config-json-schema.ts'));
   return `${JSON.stringify(generate(), null, 2)}\n`;
-}
-
-/**
- * commander requires node:child_process when it loads, for executable subcommands mq has none of; loading it
- * (with net, dgram and their bindings) is a few milliseconds of every start. commander gets it on first use.
- */
-function lazyChildProcess() {
-  return {
-    name: 'lazy-child-process',
-    setup(build) {
-      build.onResolve({ filter: /^node:child_process$/ }, (args) =>
-        /node_modules\/commander\//.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-        contents: "let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require('node:child_process'))[key] });",
-        loader: 'js',
-      }));
-    },
-  };
 }
 
 function apart(names) {
@@ -314,28 +253,9 @@ async function library(name) {
     legalComments: 'none',
     metafile: true,
     external: ['typescript'],
-    plugins: [lazyChildProcess(), builtinsByRequire()],
     logLevel: 'warning',
   });
   return built;
-}
-
-/**
- * import() of one of Node's own modules, as require() on first use: in a CommonJS file an import() would start
- * Node's ES module loader (milliseconds) for a module that require() hands over at once. The import() still
- * resolves to the module's namespace (esbuild's __toESM: its exports, and the module as `default`).
- */
-function builtinsByRequire() {
-  return {
-    name: 'builtins-by-require',
-    setup(build) {
-      build.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin-by-require' } : undefined));
-      build.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (args) => ({
-        contents: `module.exports = require(${JSON.stringify(args.path)});`,
-        loader: 'js',
-      }));
-    },
-  };
 }
 
 /** The command table's words derived from the zod schemas (src/command-kit/vocabulary.ts), evaluated once, here. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The package as a user installs it: `npm run pack` (scripts/pack.mjs), then `npm install -g` of the tarball into a temporary prefix,
-# then the installed mq against its own sandbox, on this Node and on Node 22 and 24 (from the npm package
-# `node`, so a machine with Node 20 and npm needs nothing else). Fails on an install warning, on a dependency
+# then the installed mq against its own sandbox, on Node 22, 24 and 26 (from the npm package `node`, so a machine
+# with npm needs nothing else) and on this Node (20.18+ still runs mq). Fails on an install warning, on a dependency
 # the tarball drags in, or on a command that does not answer as it should.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +40,7 @@ check_on() {
 }
 
 check_on "node$(node -p 'process.versions.node.split(".")[0]')" node
-for major in 22 24; do
+for major in 22 24 26; do
   npm exec --yes --package="node@$major" -- node --version >/dev/null 2>&1
   node_bin=$(cd "$work" && npm exec --yes --package="node@$major" -- node -p 'process.execPath' 2>/dev/null)
   check_on "node$major" "$node_bin"

@@ -1,5 +1,5 @@
-// The build writes the package's version in; tests that import the sources unbuilt see a dev marker.
-declare const MQ_VERSION: string | undefined;
+// The package's version, from its manifest (the bundle carries it in).
+import manifest from '../package.json' with { type: 'json' };
 
-export const VERSION: string = typeof MQ_VERSION === 'string' ? MQ_VERSION : '0.0.0-dev';
+export const VERSION: string = manifest.version;
 export const USER_AGENT = `mq/${VERSION}`;

@@ -1,5 +1,5 @@
 // The user's cache folder for mq: $XDG_CACHE_HOME/mq, default ~/.cache/mq (a relative XDG path is ignored, as for
-// the config folder). bin/mq.js keeps its code caches there; the v2 adapter keeps the ids it looked up.
+// the config folder). The v2 adapter keeps the ids it looked up there.
 import { systemHomeDir } from './home.js';
 import { isAbsolute, join } from 'node:path';
 

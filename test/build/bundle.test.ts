@@ -1,59 +1,80 @@
-// The shape of dist/mq.cjs that bin/mq.js and its code caches rely on (scripts/build.mjs): named by a hash of its
-// content, the function Node would wrap a CommonJS module in, holding the chunks of the build as functions of a
-// table that V8 compiles only when a command requires them; those `mq status` never runs in a table of their own,
-// dist/mq-rest.cjs, named alike.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { Script } from 'node:vm';
+// The shape of the build that start-up relies on (scripts/build.mjs): dist/mq.cjs, a CommonJS module holding the
+// chunks of the build as functions of a table that V8 compiles only when a command requires them, and those
+// `mq status` never runs in a table of their own, dist/mq-rest.cjs, required on first use; and bin/mq.js, which
+// turns on Node's compile cache where Node has one.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sandboxEnv, startSandboxProcess } from '../support/cli.js';
 
+const MQ = resolve(import.meta.dirname, '../../bin/mq.js');
 const FILE = resolve(import.meta.dirname, '../../dist/mq.cjs');
 const REST_FILE = resolve(import.meta.dirname, '../../dist/mq-rest.cjs');
-const text = readFileSync(FILE, 'latin1');
-const restText = readFileSync(REST_FILE, 'latin1');
-const [header = '', ...lines] = text.split('\n');
-const body = lines.join('\n');
-const [restHeader = '', ...restLines] = restText.split('\n');
-const restBody = restLines.join('\n');
+const text = readFileSync(FILE, 'utf8');
+const restText = readFileSync(REST_FILE, 'utf8');
 const chunksOf = (code: string) => [...code.matchAll(/^"(\.\/[\w-]+\.js)": function \(module, exports, require\) \{$/gm)].map((match) => match[1]);
-const hot = chunksOf(body);
-const chunks = [...hot, ...chunksOf(restBody)];
+const hot = chunksOf(text);
+const chunks = [...hot, ...chunksOf(restText)];
+const HAS_COMPILE_CACHE = typeof (createRequire(import.meta.url)('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'mq-bundle-'));
+  const child = spawnSync(process.execPath, [MQ, ...args], {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...env },
+    encoding: 'utf8',
+  });
+  return { status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
 
 describe('dist/mq.cjs', () => {
-  it('is named by its content: a code cache never outlives the text it was made from', () => {
-    expect(header).toBe(`// mq ${createHash('sha256').update(body).update(restBody).digest('hex').slice(0, 20)}`);
-    expect(restHeader).toBe(header);
-  });
-
-  it('is a function expression, compiled as read (bin/mq.js)', () => {
-    expect(body.startsWith('(function (exports, require, module, __filename, __dirname) {"use strict";\n')).toBe(true);
-    expect(body.endsWith('\n})\n')).toBe(true);
-    expect(typeof new Script(text).runInThisContext()).toBe('function');
-  });
-
-  it('keeps the chunks mq status never runs in mq-rest.cjs, a function that returns them, each chunk in one file', () => {
-    expect(restBody.startsWith('(function (require, __filename) {"use strict";\n')).toBe(true);
-    const table = (new Script(restText).runInThisContext() as (require: unknown, file: string) => Record<string, unknown>)(undefined, REST_FILE);
-    expect(Object.keys(table)).toEqual(chunksOf(restBody));
+  it('keeps the chunks mq status never runs in mq-rest.cjs, a module whose exports are their table, each chunk in one file', () => {
+    const table = createRequire(import.meta.url)(REST_FILE) as Record<string, unknown>;
+    expect(Object.keys(table)).toEqual(chunksOf(restText));
     expect(new Set(chunks).size).toBe(chunks.length);
     expect(hot).toContain('./mq.js');
-    // Status reads less than half of the bundle (test/build/code-cache.test.ts: nothing else), commander and the
-    // commands' specs among it.
     expect(text.length).toBeLessThan(restText.length);
   });
 
   it('holds its chunks, every one it requires, and no import() (it would start the ES module loader)', () => {
     expect(chunks.length).toBeGreaterThan(20);
-    expect(chunks).toContain('./mq.js');
-    const required = new Set([...(body + restBody).matchAll(/require\("(\.\/chunk-[\w-]+\.js)"\)/g)].map((match) => match[1]));
+    const required = new Set([...(text + restText).matchAll(/require\("(\.\/chunk-[\w-]+\.js)"\)/g)].map((match) => match[1]));
     expect([...required].filter((name) => !chunks.includes(name))).toEqual([]);
-    expect(body + restBody).not.toMatch(/\bimport\(/);
+    expect(text + restText).not.toMatch(/\bimport\(/);
   });
 
-  it('declares nothing at its top level that V8 would compile unasked: a cache made before anything runs is small', () => {
-    // The one-scope bundle of esbuild hoisted every module's functions to the top: its cache was a fifth of it.
-    const caches = [new Script(text, { filename: FILE }), new Script(restText, { filename: REST_FILE })].map((script) => script.createCachedData());
-    expect(caches[0]!.length + caches[1]!.length).toBeLessThan((text.length + restText.length) / 20);
+  it('serves `mq status` of a PR from dist/mq.cjs alone, and a command beyond it from both', async () => {
+    const sandbox = await startSandboxProcess();
+    try {
+      const env = { ...sandboxEnv(sandbox.url, 'acme/bundle'), NODE_DEBUG: 'module' };
+      const loaded = (args: string[]) => {
+        const child = run(args, env);
+        expect(child.status, args.join(' ')).toBe(0);
+        return ['mq.cjs', 'mq-rest.cjs'].filter((name) => child.stderr.includes(`/dist/${name}`));
+      };
+      expect(loaded(['queue', 'create'])).toEqual(['mq.cjs', 'mq-rest.cjs']);
+      expect(loaded(['submit', '1'])).toEqual(['mq.cjs', 'mq-rest.cjs']);
+      expect(loaded(['status', '1', '--json'])).toEqual(['mq.cjs']);
+      expect(loaded(['status', '1'])).toEqual(['mq.cjs']);
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});
+
+describe('bin/mq.js', () => {
+  it("answers a lone --version from the package's manifest", () => {
+    const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+    expect(run(['--version'])).toEqual({ status: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it.skipIf(!HAS_COMPILE_CACHE)("turns on Node's compile cache (in the temporary directory), which keeps the bundle's files", () => {
+    const temporary = mkdtempSync(join(tmpdir(), 'mq-compile-cache-'));
+    expect(run(['config', 'path', '--json'], { TMPDIR: temporary })).toMatchObject({ status: 0, stderr: '' });
+    const [version = ''] = readdirSync(join(temporary, 'node-compile-cache'));
+    expect(readdirSync(join(temporary, 'node-compile-cache', version)).length).toBeGreaterThan(1);
   });
 });

@@ -8,7 +8,7 @@ import { ConfigFileSchema, PROJECT_SEARCH_PLACES } from '../../src/config/index.
 import { EXIT } from '../../src/errors.js';
 import { EXIT_CODES, exitCodesSummary } from '../../src/help/exit-codes.js';
 import { GLOBAL_FLAGS_POINTER } from '../../src/help/topics.js';
-import { mq } from '../support/cli.js';
+import { mq } from '../support/in-process.js';
 
 /** The subcommands a --help lists, commander's implicit `help` of a group left out (it has no examples). */
 function subcommands(help: string, nested: boolean): string[] {

@@ -18,8 +18,8 @@ export interface Run {
 }
 
 /**
- * Where every mq this test file spawns keeps its code cache (bin/mq.js writes one per command, half a megabyte):
- * one directory, not one in each private HOME.
+ * Where every mq this test file spawns keeps its cache (the v2 adapter's ids): one directory, not one in each
+ * private HOME.
  */
 const CODE_CACHE = mkdtempSync(join(tmpdir(), 'mq-e2e-cache-'));
 
