@@ -6,8 +6,7 @@ import type { QueueEntryTransition } from '../../engine/history.js';
 import type { DispatchOrder, OrderedPending, OrderedRun } from '../../engine/order.js';
 import type { PullRequestRef, TransitionPullRequestRef } from '../../engine/pull-request-refs.js';
 import type { ImpactedTargetSet, VerificationRunFacts } from '../../engine/verification-runs.js';
-import { V2_MODE_OF } from '../../../api/v2/names.js';
-import { camel } from './wire.js';
+import { wireMode, wireWord } from '../../../api/v2/codec.js';
 
 /** The description's bound on the target lists of the graph (`maxItems`); the totals count them all. */
 export const GRAPH_TARGETS_MAX = 10_000;
@@ -20,7 +19,7 @@ export function queuedPullRequestJson(ref: PullRequestRef): Record<string, unkno
 }
 
 function batchJson(run: OrderedRun): Record<string, unknown> {
-  return { verificationRunId: run.runId, state: camel(run.state), isBisection: run.isBisection, pullRequests: run.pullRequests.map(queuedPullRequestJson) };
+  return { verificationRunId: run.runId, state: wireWord(run.state), isBisection: run.isBisection, pullRequests: run.pullRequests.map(queuedPullRequestJson) };
 }
 
 function pendingJson(item: OrderedPending): Record<string, unknown> {
@@ -36,8 +35,8 @@ function pendingJson(item: OrderedPending): Record<string, unknown> {
 
 export function orderJson(order: DispatchOrder): Record<string, unknown> {
   return {
-    mode: V2_MODE_OF[order.mode],
-    queueState: camel(order.queueState),
+    mode: wireMode(order.mode),
+    queueState: wireWord(order.queueState),
     batchingEnabled: order.batchingEnabled,
     isolationResolved: order.isolationResolved,
     hasCycle: order.hasCycle,
@@ -53,7 +52,7 @@ function nodeJson(node: GraphNode): Record<string, unknown> {
     pullRequestNumber: node.pullRequestNumber,
     title: node.title,
     author: node.author,
-    state: camel(node.state),
+    state: wireWord(node.state),
     priorityValue: node.priorityValue,
     priorityName: node.priorityName,
     skipsTheLine: node.skipsTheLine,
@@ -91,8 +90,8 @@ export function verificationRunListItemJson(run: VerificationRunFacts): Record<s
     testBranchCommitUrl: run.testBranchCommitUrl,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
-    status: camel(run.status),
-    requiredStatusesSource: camel(run.requiredStatusesSource),
+    status: wireWord(run.status),
+    requiredStatusesSource: wireWord(run.requiredStatusesSource),
     requiredStatuses: [...run.requiredStatuses],
     checks: run.checks.map((check) => ({ ...check })),
     testedPullRequests: run.testedPullRequests.map(queuedPullRequestJson),
@@ -119,14 +118,14 @@ export function verificationRunJson(run: VerificationRunFacts): Record<string, u
 }
 
 function transitionRefJson(ref: TransitionPullRequestRef): Record<string, unknown> {
-  return { pullRequestId: ref.pullRequestId, number: ref.number, title: ref.title, url: ref.url, state: camel(ref.state) };
+  return { pullRequestId: ref.pullRequestId, number: ref.number, title: ref.title, url: ref.url, state: wireWord(ref.state) };
 }
 
 /** A transition as v2 shows it: the entry and queue ids the engine adds are the face's to drop. */
 export function transitionJson(transition: QueueEntryTransition): Record<string, unknown> {
   const json: Record<string, unknown> = {
     pullRequestId: transition.pullRequestId,
-    state: camel(transition.state),
+    state: wireWord(transition.state),
     changedAt: transition.changedAt,
     reason: transition.reason,
   };
