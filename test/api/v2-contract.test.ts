@@ -2,6 +2,7 @@
 // the face, and the codec's two directions undo each other (words, modes, queue settings).
 import { describe, expect, it } from 'vitest';
 import { configOf, configPatchOf, factsOfConfig, modelMode, modelWord, QUEUE_SETTINGS, settingsOfPatch, wireMode, wireWord } from '../../src/api/v2/codec.js';
+import { CHECKS } from '../../src/api/v2/checks.js';
 import { needsOf, V2_OPERATIONS } from '../../src/api/v2/contract.js';
 import { UpdateMergeQueueConfigRequest } from '../../src/api/v2/schemas.js';
 import { V2_ROUTES } from '../../src/sandbox/io/v2/face.js';
@@ -9,6 +10,10 @@ import { V2_ROUTES } from '../../src/sandbox/io/v2/face.js';
 describe('the v2 contract', () => {
   it('has one route in the face for each operation, and no route of its own', () => {
     expect(V2_ROUTES.map((route) => route.operationId).sort()).toEqual(Object.keys(V2_OPERATIONS).sort());
+  });
+
+  it('checks every answer without zod: each answer schema compiles to a check', () => {
+    expect(Object.entries(CHECKS).filter(([, check]) => check === undefined)).toEqual([]);
   });
 
   it('judges a permission by the keys a body sends', () => {

@@ -2,10 +2,11 @@
 // filters in the query, a JSON body on writes, and the answer checked against the row's schema, so that a field mq
 // reads that is missing or of the wrong type is named in one line (exit 6, as on v1) instead of read as undefined.
 import { ApiError, isNotFound, ResponseError } from '../../errors.js';
+import { safeParseChecked } from '../check-runtime.js';
 import { type Answer, type ClientOptions, Transport } from '../transport.js';
-import { type AnswerOf, fillPath, needsOf, PERMISSIONS, type V2Operation, V2_OPERATIONS, type V2OperationName } from './contract.js';
+import { CHECKS } from './checks.js';
+import { type AnswerName, type AnswerOf, fillPath, needsOf, PERMISSIONS, type V2Operation, V2_OPERATIONS, type V2OperationName } from './contract.js';
 import { V2_DIALECT } from './dialect.js';
-import { describeIssues } from './schemas.js';
 
 const NOT_VISIBLE = 'not found, or not visible to this key';
 
@@ -54,9 +55,11 @@ export class V2Client {
       throw new ResponseError(this.transport.notJson(name, answer));
     }
     if (!row.answer) return json as Checked<N>;
-    const checked = row.answer.safeParse(json);
+    const schema = row.answer;
+    const checked = await safeParseChecked(CHECKS[schema], json, () => schemaOf(schema));
     if (checked.success) return checked.data as Checked<N>;
     if (!row.retry) return undefined as Checked<N>;
+    const { describeIssues } = await import('./schemas.js');
     throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error, 'missing')}`);
   }
 
@@ -102,6 +105,11 @@ export class V2Client {
       budget: row.bucket === 'pullRequestReads' ? 'pullRequestRead' : 'other',
     });
   }
+}
+
+/** The schema itself, loaded with zod only when the check leaves a value to it: to explain what is wrong. */
+async function schemaOf(name: AnswerName) {
+  return (await import('./schemas.js'))[name];
 }
 
 /** What to tell of a 403 on `name`: the permissions the request needed, and where a key gets them. */

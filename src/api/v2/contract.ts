@@ -1,9 +1,10 @@
 // The v2 API as data: one row per operation, named by its operationId, read by the client (client.ts: the
 // request it builds, the answer it checks, whether it may try again, which budget it spends) and by the sandbox's
 // face (sandbox/io/v2/face.ts: the route, the body and query it validates, the permissions it judges, the rate
-// bucket it counts, whether it may keep the answer). docs/v2.md says what each rule means.
+// bucket it counts, whether it may keep the answer). docs/v2.md says what each rule means. Schemas are named,
+// not held: the client checks answers without loading zod (checks.ts), the face with the schemas themselves.
 import type * as z from 'zod';
-import * as S from './schemas.js';
+import type * as S from './schemas.js';
 
 /**
  * What a v2 key may do beyond reading: the sandbox's `--key KEY=PERMS` word, and the words the service's app
@@ -27,17 +28,22 @@ export const RATE_LIMITS = { organization: 100, pullRequestReads: 5, metrics: 5 
 export type RateBucket = keyof typeof RATE_LIMITS;
 
 type Body = Readonly<Record<string, unknown>> | undefined;
+type Schemas = typeof S;
+/** The schemas of schemas.ts, by name. */
+export type SchemaName = { [K in keyof Schemas]: Schemas[K] extends z.ZodType ? K : never }[keyof Schemas];
+/** The answer schemas, which checks.ts lists. */
+export type AnswerName = keyof typeof import('./checks.js').SCHEMAS;
 
 export interface V2Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   /** `/v2/merge-queues/{id}/pause`: ids go in the path. */
   path: string;
-  /** The JSON body it takes (no row: a body sent is ignored). */
-  body?: z.ZodType;
-  /** The query it reads (no row: a query sent is ignored). */
-  query?: z.ZodType;
-  /** Its 2xx answer's JSON; none for an answer in text (the metrics) or with no body. */
-  answer?: z.ZodType;
+  /** The schema of the JSON body it takes (none: a body sent is ignored). */
+  body?: SchemaName;
+  /** The schema of the query it reads (none: a query sent is ignored). */
+  query?: SchemaName;
+  /** The schema of its 2xx answer's JSON (checks.ts); none for an answer in text (the metrics) or with no body. */
+  answer?: AnswerName;
   /** The permissions a request needs beyond reading, judged by the keys its body sends. */
   needs?: (body: Body) => V2Permission[];
   bucket: RateBucket;
@@ -75,22 +81,22 @@ const PR_READS = { bucket: 'pullRequestReads' } as const;
 const KEEP = { keep: true } as const;
 
 export const V2_OPERATIONS = {
-  'repositories.resolveByProviderUrl': read('/v2/repositories', { query: S.ResolveRepositoryQuery, answer: S.RepositoryList }),
-  'repositories.get': read('/v2/repositories/{id}', { answer: S.Repository, ...KEEP }),
-  'mergeQueues.list': read('/v2/merge-queues', { query: S.ListMergeQueuesQuery, answer: S.MergeQueueList, ...KEEP }),
-  'mergeQueues.create': write('POST', '/v2/merge-queues', { body: S.CreateMergeQueueRequest, answer: S.MergeQueue, needs: SETTINGS }),
-  'mergeQueues.organizationMetrics': read('/v2/merge-queues/metrics', { query: S.OrganizationMetricsQuery, bucket: 'metrics' }),
-  'mergeQueues.get': read('/v2/merge-queues/{id}', { answer: S.MergeQueue, ...KEEP }),
+  'repositories.resolveByProviderUrl': read('/v2/repositories', { query: 'ResolveRepositoryQuery', answer: 'RepositoryList' }),
+  'repositories.get': read('/v2/repositories/{id}', { answer: 'Repository', ...KEEP }),
+  'mergeQueues.list': read('/v2/merge-queues', { query: 'ListMergeQueuesQuery', answer: 'MergeQueueList', ...KEEP }),
+  'mergeQueues.create': write('POST', '/v2/merge-queues', { body: 'CreateMergeQueueRequest', answer: 'MergeQueue', needs: SETTINGS }),
+  'mergeQueues.organizationMetrics': read('/v2/merge-queues/metrics', { query: 'OrganizationMetricsQuery', bucket: 'metrics' }),
+  'mergeQueues.get': read('/v2/merge-queues/{id}', { answer: 'MergeQueue', ...KEEP }),
   'mergeQueues.delete': write('DELETE', '/v2/merge-queues/{id}', { needs: SETTINGS }),
-  'mergeQueues.pause': write('POST', '/v2/merge-queues/{id}/pause', { answer: S.MergeQueueStateChange, needs: SETTINGS }),
-  'mergeQueues.resume': write('POST', '/v2/merge-queues/{id}/resume', { answer: S.MergeQueueStateChange, needs: SETTINGS }),
-  'mergeQueues.drain': write('POST', '/v2/merge-queues/{id}/drain', { answer: S.MergeQueueStateChange, needs: SETTINGS }),
-  'mergeQueues.updateConfig': write('PATCH', '/v2/merge-queues/{id}/config', { body: S.UpdateMergeQueueConfigRequest, answer: S.MergeQueue, needs: SETTINGS }),
+  'mergeQueues.pause': write('POST', '/v2/merge-queues/{id}/pause', { answer: 'MergeQueueStateChange', needs: SETTINGS }),
+  'mergeQueues.resume': write('POST', '/v2/merge-queues/{id}/resume', { answer: 'MergeQueueStateChange', needs: SETTINGS }),
+  'mergeQueues.drain': write('POST', '/v2/merge-queues/{id}/drain', { answer: 'MergeQueueStateChange', needs: SETTINGS }),
+  'mergeQueues.updateConfig': write('PATCH', '/v2/merge-queues/{id}/config', { body: 'UpdateMergeQueueConfigRequest', answer: 'MergeQueue', needs: SETTINGS }),
   'mergeQueues.metrics': read('/v2/merge-queues/{id}/metrics', { bucket: 'metrics' }),
-  'mergeQueues.listTestingResults': read('/v2/merge-queues/{id}/testing-results', { query: S.ListTestingResultsQuery, answer: S.TestingResultList }),
+  'mergeQueues.listTestingResults': read('/v2/merge-queues/{id}/testing-results', { query: 'ListTestingResultsQuery', answer: 'TestingResultList' }),
   'mergeQueues.submitPullRequest': write('POST', '/v2/merge-queues/{id}/pull-requests', {
-    body: S.SubmitPullRequestRequest,
-    answer: S.PullRequest,
+    body: 'SubmitPullRequestRequest',
+    answer: 'PullRequest',
     needs: (body) => [
       'submit',
       ...(sends(body, 'priorityValue') || sends(body, 'priorityName') ? (['priority'] as const) : []),
@@ -98,43 +104,43 @@ export const V2_OPERATIONS = {
       ...(sends(body, 'direct', true) ? (['direct'] as const) : []),
     ],
   }),
-  'mergeQueues.listPullRequests': read('/v2/merge-queues/{id}/pull-requests', { query: S.ListQueuePullRequestsQuery, answer: S.PullRequestList, ...KEEP }),
-  'pullRequests.resolveByCoordinates': read('/v2/pull-requests', { query: S.ResolvePullRequestsQuery, answer: S.PullRequestList, ...PR_READS, ...KEEP }),
-  'pullRequests.get': read('/v2/pull-requests/{id}', { answer: S.PullRequest, ...PR_READS, ...KEEP }),
-  'pullRequests.queueEntryEstimate': read('/v2/pull-requests/{id}/queue-entry-estimate', { answer: S.QueueEntryEstimate, ...PR_READS }),
-  'pullRequests.dequeue': write('POST', '/v2/pull-requests/{id}/dequeue', { answer: S.PullRequest, needs: SUBMIT }),
-  'pullRequests.restartTests': write('POST', '/v2/pull-requests/{id}/restart-tests', { answer: S.PullRequest, needs: SUBMIT }),
-  'mergeQueueVerificationRuns.get': read('/v2/merge-queue-verification-runs/{id}', { answer: S.VerificationRun, ...KEEP }),
-  'impactedTargets.upload': write('PUT', '/v2/impacted-targets', { body: S.UploadImpactedTargetsRequest, needs: SUBMIT }),
-  'mergeQueues.order': read('/v2/merge-queues/{id}/order', { answer: S.MergeQueueOrder, ...KEEP }),
-  'mergeQueues.graph': read('/v2/merge-queues/{id}/graph', { query: S.GraphQuery, answer: S.MergeGraph, ...KEEP }),
-  'mergeQueues.listVerificationRuns': read('/v2/merge-queues/{id}/verification-runs', { query: S.QueueRunsQuery, answer: S.VerificationRunList, ...KEEP }),
+  'mergeQueues.listPullRequests': read('/v2/merge-queues/{id}/pull-requests', { query: 'ListQueuePullRequestsQuery', answer: 'PullRequestList', ...KEEP }),
+  'pullRequests.resolveByCoordinates': read('/v2/pull-requests', { query: 'ResolvePullRequestsQuery', answer: 'PullRequestList', ...PR_READS, ...KEEP }),
+  'pullRequests.get': read('/v2/pull-requests/{id}', { answer: 'PullRequest', ...PR_READS, ...KEEP }),
+  'pullRequests.queueEntryEstimate': read('/v2/pull-requests/{id}/queue-entry-estimate', { answer: 'QueueEntryEstimate', ...PR_READS }),
+  'pullRequests.dequeue': write('POST', '/v2/pull-requests/{id}/dequeue', { answer: 'PullRequest', needs: SUBMIT }),
+  'pullRequests.restartTests': write('POST', '/v2/pull-requests/{id}/restart-tests', { answer: 'PullRequest', needs: SUBMIT }),
+  'mergeQueueVerificationRuns.get': read('/v2/merge-queue-verification-runs/{id}', { answer: 'VerificationRun', ...KEEP }),
+  'impactedTargets.upload': write('PUT', '/v2/impacted-targets', { body: 'UploadImpactedTargetsRequest', needs: SUBMIT }),
+  'mergeQueues.order': read('/v2/merge-queues/{id}/order', { answer: 'MergeQueueOrder', ...KEEP }),
+  'mergeQueues.graph': read('/v2/merge-queues/{id}/graph', { query: 'GraphQuery', answer: 'MergeGraph', ...KEEP }),
+  'mergeQueues.listVerificationRuns': read('/v2/merge-queues/{id}/verification-runs', { query: 'QueueRunsQuery', answer: 'VerificationRunList', ...KEEP }),
   'pullRequests.listVerificationRuns': read('/v2/pull-requests/{id}/verification-runs', {
-    query: S.PullRequestRunsQuery,
-    answer: S.VerificationRunList,
+    query: 'PullRequestRunsQuery',
+    answer: 'VerificationRunList',
     ...PR_READS,
     ...KEEP,
   }),
   'pullRequests.queueEntryHistory': read('/v2/pull-requests/{id}/queue-entry-history', {
-    query: S.HistoryQuery,
-    answer: S.QueueEntryHistoryList,
+    query: 'HistoryQuery',
+    answer: 'QueueEntryHistoryList',
     ...PR_READS,
     ...KEEP,
   }),
-  'pullRequests.queueEntryHistoryBatch': read('/v2/queue-entry-history', { query: S.BatchHistoryQuery, answer: S.BatchQueueEntryHistoryList, ...KEEP }),
+  'pullRequests.queueEntryHistoryBatch': read('/v2/queue-entry-history', { query: 'BatchHistoryQuery', answer: 'BatchQueueEntryHistoryList', ...KEEP }),
   'mergeQueues.switchModes': write('POST', '/v2/merge-queues/{id}/switch-modes', {
-    body: S.SwitchModesRequest,
-    answer: S.MergeQueueStateChange,
+    body: 'SwitchModesRequest',
+    answer: 'MergeQueueStateChange',
     needs: SETTINGS,
   }),
   'pullRequests.reprioritize': write('POST', '/v2/pull-requests/{id}/reprioritize', {
-    body: S.ReprioritizeRequest,
-    answer: S.PullRequest,
+    body: 'ReprioritizeRequest',
+    answer: 'PullRequest',
     needs: () => ['priority'],
   }),
   'pullRequests.updateQueueEntry': write('PATCH', '/v2/pull-requests/{id}/queue-entry', {
-    body: S.UpdateQueueEntryRequest,
-    answer: S.PullRequest,
+    body: 'UpdateQueueEntryRequest',
+    answer: 'PullRequest',
     // By the keys sent: allowBatching at all, whichever value; direct at all, true or false.
     needs: (body) => [
       ...(sends(body, 'priorityValue') || sends(body, 'priorityName') ? (['priority'] as const) : []),
@@ -149,9 +155,9 @@ export type V2OperationName = keyof typeof V2_OPERATIONS;
 V2_OPERATIONS satisfies Record<V2OperationName, V2Operation>;
 type Row<N extends V2OperationName> = (typeof V2_OPERATIONS)[N];
 /** The checked body of an operation, as its handler (or the client) holds it. */
-export type BodyOf<N extends V2OperationName> = Row<N> extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
-export type QueryOf<N extends V2OperationName> = Row<N> extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
-export type AnswerOf<N extends V2OperationName> = Row<N> extends { answer: infer A extends z.ZodType } ? z.output<A> : undefined;
+export type BodyOf<N extends V2OperationName> = Row<N> extends { body: infer B extends SchemaName } ? z.output<Schemas[B]> : undefined;
+export type QueryOf<N extends V2OperationName> = Row<N> extends { query: infer Q extends SchemaName } ? z.output<Schemas[Q]> : undefined;
+export type AnswerOf<N extends V2OperationName> = Row<N> extends { answer: infer A extends SchemaName } ? z.output<Schemas[A]> : undefined;
 
 /** The permissions a request to `name` with this body needs. */
 export function needsOf(name: V2OperationName, body: unknown): V2Permission[] {

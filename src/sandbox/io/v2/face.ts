@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import * as z from 'zod';
 import { needsOf, type V2Operation, V2_OPERATIONS, V2_PERMISSIONS, type V2Permission } from '../../../api/v2/contract.js';
+import * as SCHEMAS from '../../../api/v2/schemas.js';
 import { describeIssues, isUuid } from '../../../api/v2/schemas.js';
 import type { QueueRef } from '../../../model/repository.js';
 import { BODY_LIMIT_BYTES, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
@@ -89,8 +90,9 @@ export const V2_ROUTES: readonly V2Route[] = [
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(
   Object.values(V2_OPERATIONS).flatMap((row: V2Operation) => {
-    if (!(row.body instanceof z.ZodObject)) return [];
-    return Object.entries(row.body.shape as Record<string, z.ZodType>).flatMap(([field, type]) => {
+    const body: z.ZodType | undefined = row.body && SCHEMAS[row.body];
+    if (!(body instanceof z.ZodObject)) return [];
+    return Object.entries(body.shape as Record<string, z.ZodType>).flatMap(([field, type]) => {
       const inner = type instanceof z.ZodOptional ? type.unwrap() : type;
       return inner instanceof z.ZodArray && inner.element instanceof z.ZodString ? [field] : [];
     });
@@ -310,8 +312,8 @@ export class V2Face {
 
     let handled: V2Handled;
     try {
-      if (row.body) context.body = checked(row.body, body, 'the request body is missing: send a JSON object');
-      if (row.query) context.input = checked(row.query, firstOfEach(query));
+      if (row.body) context.body = checked(SCHEMAS[row.body], body, 'the request body is missing: send a JSON object');
+      if (row.query) context.input = checked(SCHEMAS[row.query], firstOfEach(query));
       handled = route.handle(context);
     } catch (error) {
       if (error instanceof V2Error) return envelope(error.status, error.code, error.message);
