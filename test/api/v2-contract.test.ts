@@ -1,7 +1,8 @@
 // The v2 contract and codec, read by the client and the sandbox's face alike: every operation has one route in
 // the face, and the codec's two directions undo each other (words, modes, queue settings).
 import { describe, expect, it } from 'vitest';
-import { configOf, configPatchOf, factsOfConfig, modelMode, modelWord, QUEUE_SETTINGS, settingsOfPatch, wireMode, wireWord } from '../../src/api/v2/codec.js';
+import { configOf, configPatchOf, factsOfConfig, settingsOfPatch } from '../../src/api/v2/codec.js';
+import { modelMode, modelWord, QUEUE_SETTINGS, wireMode, wireWord } from '../../src/api/v2/wire-names.js';
 import { CHECKS } from '../../src/api/v2/checks.js';
 import { needsOf, V2_OPERATIONS } from '../../src/api/v2/contract.js';
 import { UpdateMergeQueueConfigRequest } from '../../src/api/v2/schemas.js';

@@ -1,35 +1,10 @@
-// The model ⇄ v2 wire, both ways, for the client (v2-service.ts) and the sandbox's face alike (docs/v2.md): enum
-// words (the model's snake_case, v2's camelCase), modes (single/parallel ⇄ queue/graph), the repository's URL and
-// each queue setting's name on the wire, written once in QUEUE_SETTINGS. A value this side does not know is the
-// service's newer word: kept as it came, as the model keeps any reported value.
+// The model ⇄ v2 wire, both ways, for the client (v2-service.ts) and the sandbox's face alike (docs/v2.md): the
+// repository's URL, queue settings (by the names wire-names.ts gives them), the dispatch order and the graph.
+import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
-import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES } from '../../model/vocabulary.js';
-
-// ---------------------------------------------------------------- words
-
-/** The model's word in v2's camelCase: `merge_commit` → `mergeCommit`; a digit after `_` keeps its `_`. */
-export function wireWord(model: string): string {
-  return model.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
-/** v2's camelCase word in the model's snake_case: `mergeCommit` → `merge_commit`; a word of another form as it came. */
-export function modelWord(wire: string): string {
-  return /^[a-z][a-zA-Z0-9]*$/.test(wire) ? wire.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) : wire;
-}
-
-/** Modes are renamed, not re-cased. */
-const WIRE_MODES = { single: 'queue', parallel: 'graph' } as const;
-const MODEL_MODES = { queue: 'single', graph: 'parallel' } as const;
-export const V2_QUEUE_MODES = ['queue', 'graph'] as const;
-
-export function wireMode(model: string): string {
-  return Object.hasOwn(WIRE_MODES, model) ? WIRE_MODES[model as keyof typeof WIRE_MODES] : model;
-}
-
-export function modelMode(wire: string): string {
-  return Object.hasOwn(MODEL_MODES, wire) ? MODEL_MODES[wire as keyof typeof MODEL_MODES] : wire;
-}
+import type { MergeGraph, MergeQueueOrder, QueuedPullRequest } from './schemas.js';
+import { modelMode, modelWord, QUEUE_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
 
 // ---------------------------------------------------------------- repositories
 
@@ -56,58 +31,6 @@ export function repoOfUrl(url: string): Repo | undefined {
 }
 
 // ---------------------------------------------------------------- queue settings
-
-/** What a setting's value is, as the PATCH bounds it (schemas.ts makes the zod schema from it). */
-export type SettingValue =
-  | { kind: 'int'; min: number; max: number }
-  | { kind: 'boolean' }
-  | { kind: 'names' }
-  | { kind: 'rules' }
-  | { kind: 'text' }
-  | { kind: 'words'; words: readonly string[] }
-  /** Whole hours on the model's side, minutes on the wire. */
-  | { kind: 'hours'; maxMinutes: number };
-
-const int = (min: number, max: number) => ({ kind: 'int', min, max }) as const;
-const BOOLEAN = { kind: 'boolean' } as const;
-const words = (model: readonly string[]) => ({ kind: 'words', words: model.map(wireWord) }) as const;
-
-/** v2's most a queue's `concurrency` (and its bisection's) goes to. */
-export const V2_CONCURRENCY_MAX = 1000;
-
-/**
- * Each queue setting: its name on the wire (the key), the model's name for it, its value. The PATCH body, the
- * `config` of a queue answer and the reading back of that answer all come from here.
- */
-export const QUEUE_SETTINGS = {
-  concurrency: { model: 'concurrency', value: int(1, V2_CONCURRENCY_MAX) },
-  bisectionConcurrency: { model: 'bisectionConcurrency', value: int(0, V2_CONCURRENCY_MAX) },
-  pendingFailureDepth: { model: 'pendingFailureDepth', value: int(0, 1000) },
-  canOptimisticallyMerge: { model: 'canOptimisticallyMerge', value: BOOLEAN },
-  allowBatching: { model: 'batch', value: BOOLEAN },
-  batchingMaxWaitTimeMinutes: { model: 'batchingMaxWaitTimeMinutes', value: int(0, 10_080) },
-  batchingMinSize: { model: 'batchingMinSize', value: int(1, 1000) },
-  testingTimeoutMinutes: { model: 'testingTimeoutMinutes', value: int(0, 10_080) },
-  notReadyTimeoutMinutes: { model: 'notReadyTimeoutHours', value: { kind: 'hours', maxMinutes: 43_200 } },
-  createsPrsForTestingBranches: { model: 'createPrsForTestingBranches', value: BOOLEAN },
-  areCommentsEnabled: { model: 'commentsEnabled', value: BOOLEAN },
-  areCommandsEnabled: { model: 'commandsEnabled', value: BOOLEAN },
-  isStatusCheckEnabled: { model: 'statusCheckEnabled', value: BOOLEAN },
-  isExtensionEnabled: { model: 'extensionEnabled', value: BOOLEAN },
-  areLabelCommandsEnabled: { model: 'labelCommandsEnabled', value: BOOLEAN },
-  areStateLabelsEnabled: { model: 'stateLabelsEnabled', value: BOOLEAN },
-  requiredStatuses: { model: 'requiredStatuses', value: { kind: 'names' } },
-  allowedBotSubmitters: { model: 'allowedBotSubmitters', value: { kind: 'names' } },
-  batchingRules: { model: 'batchingRules', value: { kind: 'rules' } },
-  directMergeMode: { model: 'directMergeMode', value: words(DIRECT_MERGE_MODES) },
-  optimizationMode: { model: 'optimizationMode', value: words(OPTIMIZATION_MODES) },
-  mergeMethod: { model: 'mergeMethod', value: words(MERGE_METHODS) },
-  testBranchConstructionMode: { model: 'testBranchConstructionMode', value: words(['rename_temp_branch', 'push_new_branch_from_temp']) },
-  enqueueingLabel: { model: 'enqueueingLabel', value: { kind: 'text' } },
-} as const satisfies Record<string, { model: keyof QueueFacts; value: SettingValue }>;
-
-export type WireSetting = keyof typeof QUEUE_SETTINGS;
-type Setting = (typeof QUEUE_SETTINGS)[WireSetting];
 
 const WIRE_OF: ReadonlyMap<string, WireSetting> = new Map(Object.entries(QUEUE_SETTINGS).map(([wire, row]) => [row.model, wire as WireSetting]));
 
@@ -172,4 +95,127 @@ export function factsOfConfig(config: Readonly<Record<WireSetting, unknown>>): P
   // v2 says "none" with an empty list; v1's null meant the branch protection's apply, as an empty list does.
   if (Array.isArray(facts.requiredStatuses) && facts.requiredStatuses.length === 0) facts.requiredStatuses = null;
   return facts as Pick<QueueFacts, Setting['model']>;
+}
+
+// ---------------------------------------------------------------- the dispatch order and the graph
+
+/** The description's bound on the graph's target lists (`maxItems`); the totals count them all. */
+export const GRAPH_TARGETS_MAX = 10_000;
+
+type Json = Record<string, unknown>;
+
+/** A PR as the order names it: `{id, number, sha, title, url?}`. */
+function refToWire(ref: PullRequestRef): Json {
+  return { id: ref.pullRequestId, number: ref.prNumber, sha: ref.prSha, title: ref.prTitle, url: ref.prUrl };
+}
+
+/** The model's ref of a PR the order names; its link is left out, as mq shows none. */
+export function refOfWire(pr: QueuedPullRequest): PullRequestRef {
+  return { prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id };
+}
+
+export function orderToWire(order: QueueOrder): Json {
+  return {
+    mode: wireMode(order.mode),
+    queueState: wireWord(order.queueState),
+    batchingEnabled: order.batchingEnabled,
+    isolationResolved: order.isolationResolved,
+    hasCycle: order.hasCycle,
+    batches: order.batches.map((batch) => ({
+      verificationRunId: batch.testRunId,
+      state: wireWord(batch.state),
+      isBisection: batch.isBisection,
+      pullRequests: batch.pullRequests.map(refToWire),
+    })),
+    pending: order.pending.map((item) => ({
+      pullRequest: refToWire(item.pullRequest),
+      schedulability: wireWord(item.schedulability ?? 'schedulable'),
+      directlyAhead: (item.directlyAhead ?? []).map(refToWire),
+      heldBy: (item.heldBy ?? []).map(refToWire),
+      ...(item.predictedBatch !== null && { predictedBatch: item.predictedBatch }),
+    })),
+    awaitingAdmission: order.awaitingAdmission.map(refToWire),
+    awaitingAdmissionTotal: order.awaitingAdmissionTotal,
+  };
+}
+
+export function orderOfWire(order: MergeQueueOrder): QueueOrder {
+  return {
+    mode: modelMode(order.mode),
+    queueState: modelWord(order.queueState),
+    batchingEnabled: order.batchingEnabled,
+    isolationResolved: order.isolationResolved,
+    hasCycle: order.hasCycle,
+    batches: order.batches.map((batch) => ({
+      testRunId: batch.verificationRunId,
+      state: modelWord(batch.state),
+      isBisection: batch.isBisection,
+      pullRequests: batch.pullRequests.map(refOfWire),
+    })),
+    pending: order.pending.map((item) => ({
+      pullRequest: refOfWire(item.pullRequest),
+      state: 'pending',
+      schedulability: modelWord(item.schedulability),
+      predictedBatch: item.predictedBatch ?? null,
+      directlyAhead: item.directlyAhead.map(refOfWire),
+      heldBy: item.heldBy.map(refOfWire),
+    })),
+    awaitingAdmission: order.awaitingAdmission.map(refOfWire),
+    awaitingAdmissionTotal: order.awaitingAdmissionTotal,
+  };
+}
+
+/** The graph as v2 answers it, its target lists cut to the description's bound. */
+export function graphToWire(graph: QueueGraph): Json {
+  return {
+    nodes: graph.nodes.map((node) => ({
+      pullRequestNumber: node.prNumber,
+      title: node.prTitle,
+      author: node.prAuthor,
+      state: wireWord(node.state),
+      priorityValue: node.priorityValue,
+      ...(node.priorityName !== null && { priorityName: node.priorityName }),
+      skipsTheLine: node.skipTheLine,
+      allowsBatching: !node.noBatch,
+      isBisection: node.isBisection,
+      ...(node.testRunId !== null && { verificationRunId: node.testRunId }),
+      ...(node.impactedTargets !== undefined && {
+        impactedTargets: node.impactedTargets.slice(0, GRAPH_TARGETS_MAX),
+        totalImpactedTargets: node.totalImpactedTargets ?? node.impactedTargets.length,
+      }),
+    })),
+    edges: graph.edges.map((edge) => ({
+      fromPullRequestNumber: edge.fromPrNumber,
+      toPullRequestNumber: edge.toPrNumber,
+      ...(edge.commonImpactedTargets !== undefined && {
+        commonImpactedTargets: edge.commonImpactedTargets.slice(0, GRAPH_TARGETS_MAX),
+        totalCommonImpactedTargets: edge.totalCommonImpactedTargets ?? edge.commonImpactedTargets.length,
+      }),
+    })),
+  };
+}
+
+export function graphOfWire(graph: MergeGraph): QueueGraph {
+  return {
+    nodes: graph.nodes.map((node) => ({
+      prNumber: node.pullRequestNumber,
+      prTitle: node.title,
+      prAuthor: node.author,
+      state: modelWord(node.state),
+      priorityValue: node.priorityValue,
+      priorityName: node.priorityName ?? null,
+      skipTheLine: node.skipsTheLine,
+      noBatch: !node.allowsBatching,
+      testRunId: node.verificationRunId ?? null,
+      isBisection: node.isBisection,
+      ...(node.impactedTargets !== undefined && { impactedTargets: node.impactedTargets }),
+      ...(node.totalImpactedTargets !== undefined && { totalImpactedTargets: node.totalImpactedTargets }),
+    })),
+    edges: graph.edges.map((edge) => ({
+      fromPrNumber: edge.fromPullRequestNumber,
+      toPrNumber: edge.toPullRequestNumber,
+      ...(edge.commonImpactedTargets !== undefined && { commonImpactedTargets: edge.commonImpactedTargets }),
+      ...(edge.totalCommonImpactedTargets !== undefined && { totalCommonImpactedTargets: edge.totalCommonImpactedTargets }),
+    })),
+  };
 }

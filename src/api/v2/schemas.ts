@@ -3,7 +3,7 @@
 // values; answers hold the fields mq reads, keep any other (v2 may add fields) and take any string for an enum
 // (v2 may add members). The client checks what it is answered with them; the sandbox checks what it is sent.
 import * as z from 'zod';
-import { QUEUE_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './codec.js';
+import { QUEUE_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './wire-names.js';
 
 /** What v2 bounds a PR number to (SubmitPullRequestRequest.number). */
 export const V2_PR_NUMBER_MAX = 10_000_000;

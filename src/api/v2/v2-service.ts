@@ -11,23 +11,13 @@ import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../mod
 import type { TestingDetails } from '../../model/testing.js';
 import type { EntryTransition, TestRunSummary } from '../../model/queue-entries.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
-import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.js';
 import type { ClientOptions } from '../transport.js';
 import { V2Client } from './client.js';
-import { configPatchOf, factsOfConfig, modelMode, modelWord, repoOfUrl, wireMode, wireWord } from './codec.js';
+import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl } from './codec.js';
+import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver } from './ids.js';
-import type {
-  Check,
-  MergeGraph,
-  MergeQueue,
-  MergeQueueOrder,
-  PullRequest,
-  QueuedPullRequest,
-  QueueEntry,
-  QueueEntryStateTransition,
-  VerificationRun,
-} from './schemas.js';
+import type { Check, MergeQueue, PullRequest, QueueEntry, QueueEntryStateTransition, VerificationRun } from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
   /** Where ids are kept between commands; none keeps them for this process only. */
@@ -271,16 +261,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await client.call('mergeQueues.get', { params: { id } }))),
     // -- what tests next: the dispatch order and the dependency graph
-    getQueueOrder: async (ref) => orderOf(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
+    getQueueOrder: async (ref) => orderOfWire(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
     async getQueueGraph(ref, query = {}) {
       const graph = await onQueue(ref, (id) =>
         client.call('mergeQueues.graph', { params: { id }, query: { includeImpactedTargets: query.includeImpactedTargets || undefined } }),
       );
-      return graphOf(graph);
+      return graphOfWire(graph);
     },
     async getDirectlyAhead(ref, number) {
       const order = await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }));
-      return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(prRefOf) ?? [];
+      return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(refOfWire) ?? [];
     },
     // ---- queue entries: edit, history, runs
     canEditEntries: true,
@@ -535,61 +525,6 @@ function patchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, 
 }
 
 // ---------------------------------------------------------------- the dispatch order and the graph → the model
-
-function prRefOf(pr: QueuedPullRequest): PullRequestRef {
-  return { prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id };
-}
-
-function orderOf(order: MergeQueueOrder): QueueOrder {
-  return {
-    mode: modelMode(order.mode),
-    queueState: modelWord(order.queueState),
-    batchingEnabled: order.batchingEnabled,
-    isolationResolved: order.isolationResolved,
-    hasCycle: order.hasCycle,
-    batches: order.batches.map((batch) => ({
-      testRunId: batch.verificationRunId,
-      state: modelWord(batch.state),
-      isBisection: batch.isBisection,
-      pullRequests: batch.pullRequests.map(prRefOf),
-    })),
-    pending: order.pending.map((item) => ({
-      pullRequest: prRefOf(item.pullRequest),
-      state: 'pending',
-      schedulability: modelWord(item.schedulability),
-      predictedBatch: item.predictedBatch ?? null,
-      directlyAhead: item.directlyAhead.map(prRefOf),
-      heldBy: item.heldBy.map(prRefOf),
-    })),
-    awaitingAdmission: order.awaitingAdmission.map(prRefOf),
-    awaitingAdmissionTotal: order.awaitingAdmissionTotal,
-  };
-}
-
-function graphOf(graph: MergeGraph): QueueGraph {
-  return {
-    nodes: graph.nodes.map((node) => ({
-      prNumber: node.pullRequestNumber,
-      prTitle: node.title,
-      prAuthor: node.author,
-      state: modelWord(node.state),
-      priorityValue: node.priorityValue,
-      priorityName: node.priorityName ?? null,
-      skipTheLine: node.skipsTheLine,
-      noBatch: !node.allowsBatching,
-      testRunId: node.verificationRunId ?? null,
-      isBisection: node.isBisection,
-      ...(node.impactedTargets !== undefined && { impactedTargets: node.impactedTargets }),
-      ...(node.totalImpactedTargets !== undefined && { totalImpactedTargets: node.totalImpactedTargets }),
-    })),
-    edges: graph.edges.map((edge) => ({
-      fromPrNumber: edge.fromPullRequestNumber,
-      toPrNumber: edge.toPullRequestNumber,
-      ...(edge.commonImpactedTargets !== undefined && { commonImpactedTargets: edge.commonImpactedTargets }),
-      ...(edge.totalCommonImpactedTargets !== undefined && { totalCommonImpactedTargets: edge.totalCommonImpactedTargets }),
-    })),
-  };
-}
 
 // ---------------------------------------------------------------- queue entries: history, runs
 

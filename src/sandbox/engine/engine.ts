@@ -47,9 +47,10 @@ import {
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
-import { mergeGraphOf, type MergeGraph } from './graph.js';
+import type { QueueGraph, QueueOrder } from '../../model/order.js';
+import { mergeGraphOf } from './graph.js';
 import { queueEntryHistoriesOf, queueEntryHistoryOf, type PullRequestHistory, type QueueEntryTransition } from './history.js';
-import { dispatchOrderOf, type DispatchOrder } from './order.js';
+import { dispatchOrderOf } from './dispatch-order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
 import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
@@ -705,12 +706,12 @@ export class QueueEngine {
   // pages them and names queues and PRs by id. Each is computed from the state alone and changes nothing.
 
   /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
-  order(ref: QueueRef): DispatchOrder {
+  order(ref: QueueRef): QueueOrder {
     return dispatchOrderOf(this.world, this.queueFor(ref));
   }
 
   /** The admitted PRs and the transitively reduced edges of their dependencies. */
-  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): MergeGraph {
+  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
     return mergeGraphOf(this.world, this.queueFor(ref), options);
   }
 

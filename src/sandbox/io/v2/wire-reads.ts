@@ -1,83 +1,17 @@
 // The engine's v2 read views (order.ts, graph.ts, verification-runs.ts, history.ts: v1's snake_case words) as v2
 // words them (api/v2/openapi-v2.json: MergeQueueOrder, MergeGraph, VerificationRun, QueueEntryStateTransition):
 // camelCase states and statuses, `queue|graph` modes, target lists cut to the description's bounds.
-import type { GraphEdge, GraphNode, MergeGraph } from '../../engine/graph.js';
 import type { QueueEntryTransition } from '../../engine/history.js';
-import type { DispatchOrder, OrderedPending, OrderedRun } from '../../engine/order.js';
 import type { PullRequestRef, TransitionPullRequestRef } from '../../engine/pull-request-refs.js';
 import type { ImpactedTargetSet, VerificationRunFacts } from '../../engine/verification-runs.js';
-import { wireMode, wireWord } from '../../../api/v2/codec.js';
+import { wireWord } from '../../../api/v2/wire-names.js';
 
-/** The description's bound on the target lists of the graph (`maxItems`); the totals count them all. */
-export const GRAPH_TARGETS_MAX = 10_000;
 /** The bound on a run's impacted-target lists (`ImpactedTargetSet.impactedTargets`). */
 export const RUN_TARGETS_MAX = 100_000;
 
 /** A PR as the order names it: `{id, number, sha, title, url?}` only. */
 export function queuedPullRequestJson(ref: PullRequestRef): Record<string, unknown> {
   return { id: ref.id, number: ref.number, sha: ref.sha, title: ref.title, url: ref.url };
-}
-
-function batchJson(run: OrderedRun): Record<string, unknown> {
-  return { verificationRunId: run.runId, state: wireWord(run.state), isBisection: run.isBisection, pullRequests: run.pullRequests.map(queuedPullRequestJson) };
-}
-
-function pendingJson(item: OrderedPending): Record<string, unknown> {
-  const json: Record<string, unknown> = {
-    pullRequest: queuedPullRequestJson(item.pullRequest),
-    schedulability: item.schedulability,
-    directlyAhead: item.directlyAhead.map(queuedPullRequestJson),
-    heldBy: item.heldBy.map(queuedPullRequestJson),
-  };
-  if (item.predictedBatch !== undefined) json.predictedBatch = item.predictedBatch;
-  return json;
-}
-
-export function orderJson(order: DispatchOrder): Record<string, unknown> {
-  return {
-    mode: wireMode(order.mode),
-    queueState: wireWord(order.queueState),
-    batchingEnabled: order.batchingEnabled,
-    isolationResolved: order.isolationResolved,
-    hasCycle: order.hasCycle,
-    batches: order.batches.map(batchJson),
-    pending: order.pending.map(pendingJson),
-    awaitingAdmission: order.awaitingAdmission.map(queuedPullRequestJson),
-    awaitingAdmissionTotal: order.awaitingAdmissionTotal,
-  };
-}
-
-function nodeJson(node: GraphNode): Record<string, unknown> {
-  const json: Record<string, unknown> = {
-    pullRequestNumber: node.pullRequestNumber,
-    title: node.title,
-    author: node.author,
-    state: wireWord(node.state),
-    priorityValue: node.priorityValue,
-    priorityName: node.priorityName,
-    skipsTheLine: node.skipsTheLine,
-    allowsBatching: node.allowsBatching,
-    isBisection: node.isBisection,
-  };
-  if (node.verificationRunId !== undefined) json.verificationRunId = node.verificationRunId;
-  if (node.impactedTargets !== undefined) {
-    json.impactedTargets = node.impactedTargets.slice(0, GRAPH_TARGETS_MAX);
-    json.totalImpactedTargets = node.totalImpactedTargets ?? node.impactedTargets.length;
-  }
-  return json;
-}
-
-function edgeJson(edge: GraphEdge): Record<string, unknown> {
-  const json: Record<string, unknown> = { fromPullRequestNumber: edge.fromPullRequestNumber, toPullRequestNumber: edge.toPullRequestNumber };
-  if (edge.commonImpactedTargets !== undefined) {
-    json.commonImpactedTargets = edge.commonImpactedTargets.slice(0, GRAPH_TARGETS_MAX);
-    json.totalCommonImpactedTargets = edge.totalCommonImpactedTargets ?? edge.commonImpactedTargets.length;
-  }
-  return json;
-}
-
-export function graphJson(graph: MergeGraph): Record<string, unknown> {
-  return { nodes: graph.nodes.map(nodeJson), edges: graph.edges.map(edgeJson) };
 }
 
 /** A run as the lists show it: the single GET's fields without `impactedTargets` (single GET only). */

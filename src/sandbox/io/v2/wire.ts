@@ -1,6 +1,7 @@
 // The model's values as v2 words them (docs/v2.md), through the codec (api/v2/codec.ts): camelCase enums, the PR
 // split into the PR and its queue entry, settings under their v2 names. Only the face's answers use these.
-import { configOf, repositoryUrl, wireMode, wireWord } from '../../../api/v2/codec.js';
+import { configOf, repositoryUrl } from '../../../api/v2/codec.js';
+import { wireMode, wireWord } from '../../../api/v2/wire-names.js';
 import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { Queue, QueueFacts } from '../../../model/queue.js';
 import type { Repo } from '../../../model/repository.js';

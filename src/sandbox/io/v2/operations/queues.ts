@@ -1,6 +1,7 @@
 // Merge queues: listed, read, created, deleted, paused, resumed, drained, configured, and their metrics. Every
 // change is the engine's operation (engine/changes.ts), journaled as v1's are.
-import { configPatchOf, modelMode, settingsOfPatch } from '../../../../api/v2/codec.js';
+import { configPatchOf, settingsOfPatch } from '../../../../api/v2/codec.js';
+import { modelMode } from '../../../../api/v2/wire-names.js';
 import type { QueueChange } from '../../../../model/service.js';
 import type { SettableQueueState } from '../../../../model/vocabulary.js';
 import { perform, type Change } from '../../../engine/changes.js';
