@@ -2,7 +2,7 @@
 // the face, and the codec's two directions undo each other (words, modes, queue settings).
 import { describe, expect, it } from 'vitest';
 import { configOf, configPatchOf, factsOfConfig, settingsOfPatch } from '../../src/api/v2/codec.js';
-import { modelMode, modelWord, QUEUE_SETTINGS, wireMode, wireWord } from '../../src/api/v2/wire-names.js';
+import { modelMode, modelWord, V2_SETTINGS, wireMode, wireWord } from '../../src/api/v2/wire-names.js';
 import { CHECKS } from '../../src/api/v2/checks.js';
 import { needsOf, V2_OPERATIONS } from '../../src/api/v2/contract.js';
 import { UpdateMergeQueueConfigRequest } from '../../src/api/v2/schemas.js';
@@ -49,7 +49,7 @@ describe('the v2 codec', () => {
   it('writes each queue setting once: the PATCH, the config of an answer and its reading back agree', () => {
     const facts = factsOfConfig(
       Object.fromEntries(
-        Object.entries(QUEUE_SETTINGS).map(([wire, { value }]) => [
+        Object.entries(V2_SETTINGS).map(([wire, { value }]) => [
           wire,
           value.kind === 'int'
             ? value.min + 1

@@ -4,7 +4,7 @@ import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.j
 import type { QueueFacts } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
 import type { MergeGraph, MergeQueueOrder, QueuedPullRequest } from './schemas.js';
-import { modelMode, modelWord, QUEUE_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
+import { modelMode, modelWord, V2_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
 
 // ---------------------------------------------------------------- repositories
 
@@ -32,7 +32,7 @@ export function repoOfUrl(url: string): Repo | undefined {
 
 // ---------------------------------------------------------------- queue settings
 
-const WIRE_OF: ReadonlyMap<string, WireSetting> = new Map(Object.entries(QUEUE_SETTINGS).map(([wire, row]) => [row.model, wire as WireSetting]));
+const WIRE_OF: ReadonlyMap<string, WireSetting> = new Map(Object.entries(V2_SETTINGS).map(([wire, row]) => [row.model, wire as WireSetting]));
 
 /** The wire's value of a setting as the model holds it. */
 function toWire(setting: Setting, value: unknown): unknown {
@@ -62,7 +62,7 @@ export function configPatchOf(settings: Readonly<Partial<Record<string, unknown>
     }
     const wire = WIRE_OF.get(name);
     if (wire === undefined) throw new RangeError(name);
-    patch[wire] = toWire(QUEUE_SETTINGS[wire], value);
+    patch[wire] = toWire(V2_SETTINGS[wire], value);
   }
   return patch;
 }
@@ -71,8 +71,8 @@ export function configPatchOf(settings: Readonly<Partial<Record<string, unknown>
 export function settingsOfPatch(patch: Readonly<Partial<Record<WireSetting, unknown>>>): Partial<Record<keyof QueueFacts, unknown>> {
   const change: Partial<Record<keyof QueueFacts, unknown>> = {};
   for (const [wire, value] of Object.entries(patch)) {
-    if (value === undefined || !Object.hasOwn(QUEUE_SETTINGS, wire)) continue;
-    const setting = QUEUE_SETTINGS[wire as WireSetting];
+    if (value === undefined || !Object.hasOwn(V2_SETTINGS, wire)) continue;
+    const setting = V2_SETTINGS[wire as WireSetting];
     change[setting.model] = toModel(setting, value);
   }
   return change;
@@ -81,7 +81,7 @@ export function settingsOfPatch(patch: Readonly<Partial<Record<WireSetting, unkn
 /** The `config` object of a queue answer, from the model's facts (every setting v2 has; `defaults` fill the rest). */
 export function configOf(facts: Readonly<Partial<QueueFacts>>, defaults: Readonly<Partial<QueueFacts>> = {}): Record<WireSetting, unknown> {
   const config: Partial<Record<WireSetting, unknown>> = {};
-  for (const [wire, setting] of Object.entries(QUEUE_SETTINGS)) {
+  for (const [wire, setting] of Object.entries(V2_SETTINGS)) {
     const value = facts[setting.model] === undefined ? defaults[setting.model] : facts[setting.model];
     config[wire as WireSetting] = toWire(setting, Array.isArray(value) ? [...value] : value);
   }
@@ -91,7 +91,7 @@ export function configOf(facts: Readonly<Partial<QueueFacts>>, defaults: Readonl
 /** A queue answer's `config` read back as the model's facts. */
 export function factsOfConfig(config: Readonly<Record<WireSetting, unknown>>): Pick<QueueFacts, Setting['model']> {
   const facts: Partial<Record<keyof QueueFacts, unknown>> = {};
-  for (const [wire, setting] of Object.entries(QUEUE_SETTINGS)) facts[setting.model] = toModel(setting, config[wire as WireSetting]);
+  for (const [wire, setting] of Object.entries(V2_SETTINGS)) facts[setting.model] = toModel(setting, config[wire as WireSetting]);
   // v2 says "none" with an empty list; v1's null meant the branch protection's apply, as an empty list does.
   if (Array.isArray(facts.requiredStatuses) && facts.requiredStatuses.length === 0) facts.requiredStatuses = null;
   return facts as Pick<QueueFacts, Setting['model']>;

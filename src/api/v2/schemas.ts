@@ -3,7 +3,7 @@
 // values; answers hold the fields mq reads, keep any other (v2 may add fields) and take any string for an enum
 // (v2 may add members). The client checks what it is answered with them; the sandbox checks what it is sent.
 import * as z from 'zod';
-import { QUEUE_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './wire-names.js';
+import { V2_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './wire-names.js';
 
 /** What v2 bounds a PR number to (SubmitPullRequestRequest.number). */
 export const V2_PR_NUMBER_MAX = 10_000_000;
@@ -83,9 +83,9 @@ function patchValue(value: SettingValue): z.ZodType {
   }
 }
 
-/** Each setting of QUEUE_SETTINGS, optional. */
+/** Each setting of V2_SETTINGS, optional. */
 export const UpdateMergeQueueConfigRequest = z.strictObject(
-  Object.fromEntries(Object.entries(QUEUE_SETTINGS).map(([wire, setting]) => [wire, patchValue(setting.value).optional()])) as Record<
+  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, patchValue(setting.value).optional()])) as Record<
     WireSetting,
     z.ZodOptional<z.ZodType>
   >,
@@ -268,7 +268,7 @@ export const Repository = z.looseObject({ id: z.string() });
 export const RepositoryList = Page(Repository);
 
 export const MergeQueueConfig = z.looseObject(
-  Object.fromEntries(Object.entries(QUEUE_SETTINGS).map(([wire, setting]) => [wire, answerValue(setting.value)])) as Record<WireSetting, z.ZodType>,
+  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, answerValue(setting.value)])) as Record<WireSetting, z.ZodType>,
 );
 
 function answerValue(value: SettingValue): z.ZodType {

@@ -1,6 +1,6 @@
 // v2's names on the wire, for the codec (codec.ts) and the schemas (schemas.ts) alike: enum words (the model's
 // snake_case, v2's camelCase), modes (single/parallel ⇄ queue/graph) and each queue setting's name and value,
-// written once in QUEUE_SETTINGS. A value this side does not know is the service's newer word: kept as it came, as
+// written once in V2_SETTINGS. A value this side does not know is the service's newer word: kept as it came, as
 // the model keeps any reported value.
 import type { QueueFacts } from '../../model/queue.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES } from '../../model/vocabulary.js';
@@ -52,7 +52,7 @@ export const V2_CONCURRENCY_MAX = 1000;
  * Each queue setting: its name on the wire (the key), the model's name for it, its value. The PATCH body, the
  * `config` of a queue answer and the reading back of that answer all come from here.
  */
-export const QUEUE_SETTINGS = {
+export const V2_SETTINGS = {
   concurrency: { model: 'concurrency', value: int(1, V2_CONCURRENCY_MAX) },
   bisectionConcurrency: { model: 'bisectionConcurrency', value: int(0, V2_CONCURRENCY_MAX) },
   pendingFailureDepth: { model: 'pendingFailureDepth', value: int(0, 1000) },
@@ -79,5 +79,5 @@ export const QUEUE_SETTINGS = {
   enqueueingLabel: { model: 'enqueueingLabel', value: { kind: 'text' } },
 } as const satisfies Record<string, { model: keyof QueueFacts; value: SettingValue }>;
 
-export type WireSetting = keyof typeof QUEUE_SETTINGS;
-export type Setting = (typeof QUEUE_SETTINGS)[WireSetting];
+export type WireSetting = keyof typeof V2_SETTINGS;
+export type Setting = (typeof V2_SETTINGS)[WireSetting];

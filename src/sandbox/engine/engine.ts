@@ -1,6 +1,7 @@
 // The sandbox's queue engine: every operation of the service over an in-memory state, as a pure state machine.
-// It speaks the model (src/model/): coordinates and values in, model objects out; each HTTP face (src/sandbox/io/)
-// maps its API onto it. It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and
+// It speaks the model (src/model/): coordinates and values in, model objects out (the dispatch order and the graph
+// too); each HTTP face (src/sandbox/io/) maps its API onto it. The history of an entry and the verification runs
+// (history.ts, verification-runs.ts) are the exception left: views in v2's terms, which the v2 face words. It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and
 // `advance`, so the same requests on the same clock give the same answers, ids included.
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
@@ -258,7 +259,7 @@ export class QueueEngine {
    * Changes an entry while it is in the queue. A new priority does not move the entry: it is what the line reads
    * the next time the entry is placed, which in this engine is when it enters the line (a not_ready entry once
    * ready, a PR bisection cleared or restarted back into the line); an entry already standing in the line keeps its
-   * place and restarts nothing (NOTES §6), and a PR placed later is placed against its new value. `noBatch` counts
+   * place and restarts nothing (as the service does), and a PR placed later is placed against its new value. `noBatch` counts
    * from the next batch formed; `direct` is kept and shown (nothing in the sandbox stands in its way).
    */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.

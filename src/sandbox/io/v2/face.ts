@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import * as z from 'zod';
-import { needsOf, type V2Operation, V2_OPERATIONS, V2_PERMISSIONS, type V2Permission } from '../../../api/v2/contract.js';
+import { needsOf, type V2Operation, type V2OperationName, V2_OPERATIONS, V2_PERMISSIONS, type V2Permission } from '../../../api/v2/contract.js';
 import * as SCHEMAS from '../../../api/v2/schemas.js';
 import { describeIssues, isUuid } from '../../../api/v2/schemas.js';
 import type { QueueRef } from '../../../model/repository.js';
@@ -108,7 +108,7 @@ export interface V2Key {
 }
 
 export interface V2FaceOptions {
-  /** When given, exactly these keys; otherwise any key starting `trunk_v2_`, with every permission. */
+  /** When given, exactly these keys; otherwise any v2 key (model/vocabulary.ts V2_KEY_PREFIX), with every permission. */
   keys?: readonly V2Key[];
   /** Default true. */
   rateLimits?: boolean;
@@ -287,7 +287,7 @@ export class V2Face {
     };
     if (this.limiter) {
       const bucket = row.bucket;
-      const who = bucket === 'pullRequestReads' ? caller.keyId : organizationOf(context, pathname);
+      const who = bucket === 'pullRequestReads' ? caller.keyId : organizationOf(context, route.operationId);
       // Over a limit: a bare 429, as the service's rate limiter sends it.
       if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
     }
@@ -371,22 +371,24 @@ function firstOfEach(query: URLSearchParams): Record<string, string> {
  * a repository id or URL). A request that names none (the queue list without a filter, the sandbox-wide metrics)
  * counts against one bucket for the whole sandbox.
  */
-function organizationOf(context: V2Context, pathname: string): string {
+function organizationOf(context: V2Context, operationId: V2OperationName): string {
   const { engine, params, query, body } = context;
   const ownerOf = (repo: { owner: string } | undefined) => (repo ? `owner:${repo.owner.toLowerCase()}` : undefined);
   const id = params.id;
+  // What the path's id names, by the operation's resource.
+  const resource = operationId.slice(0, operationId.indexOf('.'));
   if (id !== undefined) {
-    if (pathname.startsWith('/v2/merge-queues/')) {
+    if (resource === 'mergeQueues') {
       const queue = queueRefWithId(engine, id);
       if (queue) return ownerOf(queue.repo)!;
-    } else if (pathname.startsWith('/v2/pull-requests/') && isUuid(id)) {
+    } else if (resource === 'pullRequests' && isUuid(id)) {
       const found = pullRequestCoordinates(engine, id);
       if (found) return ownerOf(found.repo)!;
-    } else if (pathname.startsWith('/v2/merge-queue-verification-runs/')) {
+    } else if (resource === 'mergeQueueVerificationRuns') {
       const queueId = runQueueId(engine, id);
       const queue = queueId === undefined ? undefined : queueRefWithId(engine, queueId);
       if (queue) return ownerOf(queue.repo)!;
-    } else if (pathname.startsWith('/v2/repositories/')) {
+    } else if (resource === 'repositories') {
       const repo = engine.repositoryWithId(id);
       if (repo) return ownerOf(repo)!;
     }

@@ -1,6 +1,6 @@
-// The engine's v2 read views (order.ts, graph.ts, verification-runs.ts, history.ts: v1's snake_case words) as v2
-// words them (api/v2/openapi-v2.json: MergeQueueOrder, MergeGraph, VerificationRun, QueueEntryStateTransition):
-// camelCase states and statuses, `queue|graph` modes, target lists cut to the description's bounds.
+// The engine's views of runs and of entries' history (verification-runs.ts, history.ts: the model's snake_case
+// words) as v2 words them (VerificationRun, QueueEntryStateTransition): camelCase states and statuses, target
+// lists cut to the description's bounds. The order and the graph are the codec's (api/v2/codec.ts).
 import type { QueueEntryTransition } from '../../engine/history.js';
 import type { PullRequestRef, TransitionPullRequestRef } from '../../engine/pull-request-refs.js';
 import type { ImpactedTargetSet, VerificationRunFacts } from '../../engine/verification-runs.js';

@@ -1,6 +1,7 @@
 // The model's values as v2 words them (docs/v2.md), through the codec (api/v2/codec.ts): camelCase enums, the PR
 // split into the PR and its queue entry, settings under their v2 names. Only the face's answers use these.
 import { configOf, repositoryUrl } from '../../../api/v2/codec.js';
+import { fillPath, V2_OPERATIONS } from '../../../api/v2/contract.js';
 import { wireMode, wireWord } from '../../../api/v2/wire-names.js';
 import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { Queue, QueueFacts } from '../../../model/queue.js';
@@ -72,7 +73,7 @@ export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, 
 }
 
 export function pullRequestsUrl(queueId: string): string {
-  return `/v2/merge-queues/${queueId}/pull-requests`;
+  return fillPath(V2_OPERATIONS['mergeQueues.listPullRequests'].path, { id: queueId });
 }
 
 export function stateChangeJson(id: string, queue: Queue): Record<string, unknown> {
