@@ -6,8 +6,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import * as z from 'zod';
-import { needsOf, type V2Operation, type V2OperationName, V2_OPERATIONS, V2_PERMISSIONS, type V2Permission } from '../../../api/v2/contract.js';
-import * as SCHEMAS from '../../../api/v2/schemas.js';
+import {
+  needsOf,
+  type SchemaName,
+  type V2Operation,
+  type V2OperationName,
+  V2_OPERATIONS,
+  V2_PERMISSIONS,
+  type V2Permission,
+} from '../../../api/v2/contract.js';
+import * as schemas from '../../../api/v2/schemas.js';
 import { describeIssues, isUuid } from '../../../api/v2/schemas.js';
 import type { QueueRef } from '../../../model/repository.js';
 import { BODY_LIMIT_BYTES, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
@@ -86,6 +94,9 @@ export const V2_ROUTES: readonly V2Route[] = [
   reprioritize,
   updateQueueEntry,
 ];
+
+/** The schemas the contract's rows name. */
+const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = schemas;
 
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(
