@@ -280,7 +280,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         ...(change.noBatch !== undefined && { allowBatching: !change.noBatch }),
         ...(change.direct !== undefined && { direct: change.direct }),
       };
-      const pr = await onPullRequest(ref, number, (id) => client.call('pullRequests.updateQueueEntry', { params: { id }, body }));
+      // A new priority alone is v2's own operation for it; anything else is the entry's patch.
+      const priorityOnly = change.priority !== undefined && change.noBatch === undefined && change.direct === undefined;
+      const pr = await onPullRequest(ref, number, (id) =>
+        priorityOnly
+          ? client.call('pullRequests.reprioritize', { params: { id }, body })
+          : client.call('pullRequests.updateQueueEntry', { params: { id }, body }),
+      );
       return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
     },
     async getQueueEntryHistory(ref, number) {
