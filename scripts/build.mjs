@@ -280,15 +280,19 @@ function builtVocabulary(words) {
 }
 
 /**
- * The modules of generated checks (src/api/v1/checks.ts, src/config/settings-check.ts) written anew as the checks'
+ * The modules of generated checks (src/api/v1/checks.ts, src/api/v2/checks.ts, src/config/settings-check.ts) written anew as the checks'
  * text: the bundle checks requests, answers and settings without zod, which it loads only to explain a failure.
  */
 function generatedChecks() {
-  const modules = { 'src/api/v1/checks.ts': '../check-runtime.js', 'src/config/settings-check.ts': '../api/check-runtime.js' };
+  const modules = {
+    'src/api/v1/checks.ts': '../check-runtime.js',
+    'src/api/v2/checks.ts': '../check-runtime.js',
+    'src/config/settings-check.ts': '../api/check-runtime.js',
+  };
   return {
     name: 'generated-checks',
     setup(build) {
-      build.onLoad({ filter: /\/src\/(api\/v1\/checks|config\/settings-check)\.ts$/ }, async (args) => {
+      build.onLoad({ filter: /\/src\/(api\/v[12]\/checks|config\/settings-check)\.ts$/ }, async (args) => {
         const [runtimePath] = Object.entries(modules)
           .find(([path]) => args.path.endsWith(path))
           .slice(1);

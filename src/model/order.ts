@@ -1,18 +1,19 @@
 // What tests next in a queue, and the dependency graph of a parallel queue, as mq models them (v2's `/order` and
-// `/graph`, docs/service.md#order-and-graph), under the model's names: PRs by `prNumber` and `prTitle`, states
-// lower snake_case, modes `single`/`parallel`. An API that cannot say something leaves it null (v1 has no
-// predicted batches, no `directlyAhead`): null is "not known", an empty list "none".
+// `/graph`, docs/v2.md), under the model's names, for the client and the sandbox's engine alike: PRs by `prNumber` and `prTitle`, states lower snake_case, modes
+// `single`/`parallel`. An API that cannot say something leaves it null (v1 has no predicted batches, no
+// `directlyAhead`): null is "not known", an empty list "none".
 
-/** A PR named in the order: its number and title, and its head commit and v2 id where the API gives them. */
+/** A PR named in the order: its number and title, and its head commit, v2 id and link where the API gives them. */
 export interface PullRequestRef {
   prNumber: number;
   prTitle: string;
   prSha?: string;
   pullRequestId?: string;
+  prUrl?: string;
 }
 
 /** A batch with a run: testing, passed, merging, or holding others after a failure. */
-interface OrderedBatch {
+export interface OrderedBatch {
   testRunId: string;
   state: string;
   isBisection: boolean;
@@ -69,7 +70,7 @@ export interface GraphNode {
 }
 
 /** `toPrNumber` depends on `fromPrNumber`: their impacted targets overlap. */
-interface GraphEdge {
+export interface GraphEdge {
   fromPrNumber: number;
   toPrNumber: number;
   commonImpactedTargets?: string[];

@@ -37,6 +37,23 @@ describe('mq edit', () => {
     expect(json((await mq(['status', '41', '--json'], { env })).stdout)).toMatchObject({ noBatch: false, forceEnqueued: true });
   });
 
+  it('on v2 changes a priority alone with the reprioritize operation, and anything more with the entry’s patch', async () => {
+    const env = await freshQueue('v2');
+    expect((await mq(['submit', '40', '41'], { env })).code).toBe(0);
+    await advance(1);
+    fixture.recorder.requests.splice(0);
+    expect(await mq(['edit', '41', '--priority', 'urgent'], { env })).toEqual({ code: 0, stdout: '✓ #41 changed (pending)\n', stderr: '' });
+    const writes = () =>
+      fixture.recorder.requests
+        .filter((request) => request.method !== 'GET')
+        .map((request) => `${request.method} ${request.path.replace(/[0-9a-f-]{36}/, '{id}')}`);
+    expect(writes()).toEqual(['POST /v2/pull-requests/{id}/reprioritize']);
+    expect(json((await mq(['status', '41', '--json'], { env })).stdout)).toMatchObject({ priorityName: 'urgent' });
+    fixture.recorder.requests.splice(0);
+    expect((await mq(['edit', '41', '--priority', 'low', '--no-batch'], { env })).code).toBe(0);
+    expect(writes()).toEqual(['PATCH /v2/pull-requests/{id}/queue-entry']);
+  });
+
   it('on v2 refuses a PR in no live state with the service’s 409 (exit 5), and reports each PR', async () => {
     const env = await freshQueue('v2');
     expect((await mq(['submit', '42'], { env })).code).toBe(0);

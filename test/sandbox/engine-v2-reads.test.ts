@@ -25,13 +25,13 @@ function setup(create: { concurrency?: number; mode?: 'single' | 'parallel' } = 
   const order = () => {
     const o = engine.order(MAIN);
     return {
-      batches: o.batches.map((b) => `${b.isBisection ? 'bisect' : 'run'}:${b.state}[${b.pullRequests.map((p) => p.number).join(',')}]`),
+      batches: o.batches.map((b) => `${b.isBisection ? 'bisect' : 'run'}:${b.state}[${b.pullRequests.map((p) => p.prNumber).join(',')}]`),
       pending: o.pending.map((p) =>
         p.schedulability === 'schedulable'
-          ? `${p.pullRequest.number}@${p.predictedBatch}`
-          : `${p.pullRequest.number}!${p.heldBy.map((h) => h.number).join(',')}`,
+          ? `${p.pullRequest.prNumber}@${p.predictedBatch}`
+          : `${p.pullRequest.prNumber}!${(p.heldBy ?? []).map((h) => h.prNumber).join(',')}`,
       ),
-      directlyAhead: Object.fromEntries(o.pending.map((p) => [p.pullRequest.number, p.directlyAhead.map((a) => a.number)])),
+      directlyAhead: Object.fromEntries(o.pending.map((p) => [p.pullRequest.prNumber, (p.directlyAhead ?? []).map((a) => a.prNumber)])),
     };
   };
   const history = (number: number) =>
@@ -49,13 +49,13 @@ describe('dispatch order', () => {
     expect(o).toMatchObject({ mode: 'single', queueState: 'running', batchingEnabled: false, isolationResolved: true, hasCycle: false });
     expect(o.awaitingAdmission).toEqual([]);
     expect(o.awaitingAdmissionTotal).toBe(0);
-    expect(o.batches[0]).toMatchObject({ runId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).verifiedByTestRun, isBisection: false });
+    expect(o.batches[0]).toMatchObject({ testRunId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).verifiedByTestRun, isBisection: false });
     expect(o.batches[0]!.pullRequests[0]).toEqual({
-      id: idOf(1),
-      number: 1,
-      sha: engine.getSubmittedPullRequest(MAIN, { number: 1 }).prSha,
-      title: 'PR #1',
-      url: 'https://github.com/acme/widgets/pull/1',
+      pullRequestId: idOf(1),
+      prNumber: 1,
+      prSha: engine.getSubmittedPullRequest(MAIN, { number: 1 }).prSha,
+      prTitle: 'PR #1',
+      prUrl: 'https://github.com/acme/widgets/pull/1',
     });
     expect(order()).toEqual({ batches: ['run:testing[1]'], pending: ['2@1', '3@2'], directlyAhead: { 2: [], 3: [] } });
   });
@@ -116,8 +116,8 @@ describe('dispatch order', () => {
       directlyAhead: { 4: [] },
     });
     const held = engine.order(MAIN).pending[0]!;
-    expect(held.predictedBatch).toBeUndefined();
-    expect(held.heldBy).toEqual([expect.objectContaining({ id: idOf(1), number: 1 })]);
+    expect(held.predictedBatch).toBeNull();
+    expect(held.heldBy).toEqual([expect.objectContaining({ pullRequestId: idOf(1), prNumber: 1 })]);
     engine.advance(300);
     expect(order()).toEqual({ batches: ['run:testing[2]', 'run:testing[3]'], pending: ['4@1'], directlyAhead: { 4: [] } });
   });
@@ -142,23 +142,23 @@ describe('graph', () => {
     engine.submitPullRequest(MAIN, 1, { priority: 'high' });
     submit(2, 3);
     const graph = engine.graph(MAIN);
-    expect(graph.nodes.map((n) => n.pullRequestNumber)).toEqual([1, 2, 3]);
+    expect(graph.nodes.map((n) => n.prNumber)).toEqual([1, 2, 3]);
     expect(graph.nodes[0]).toEqual({
-      pullRequestNumber: 1,
-      title: 'PR #1',
-      author: 'sandbox-user',
+      prNumber: 1,
+      prTitle: 'PR #1',
+      prAuthor: 'sandbox-user',
       state: 'testing',
       priorityValue: 10,
       priorityName: 'high',
-      skipsTheLine: false,
-      allowsBatching: true,
-      verificationRunId: runOf(1),
+      skipTheLine: false,
+      noBatch: false,
+      testRunId: runOf(1),
       isBisection: false,
     });
-    expect(graph.nodes[1]!.verificationRunId).toBeUndefined();
+    expect(graph.nodes[1]!.testRunId).toBeNull();
     expect(graph.edges).toEqual([
-      { fromPullRequestNumber: 1, toPullRequestNumber: 2 },
-      { fromPullRequestNumber: 2, toPullRequestNumber: 3 },
+      { fromPrNumber: 1, toPrNumber: 2 },
+      { fromPrNumber: 2, toPrNumber: 3 },
     ]);
   });
 
@@ -171,16 +171,16 @@ describe('graph', () => {
     targets(5, ['a']);
     submit(1, 2, 3, 4, 5);
     const plain = engine.graph(MAIN);
-    expect(plain.edges.map((e) => `${e.fromPullRequestNumber}>${e.toPullRequestNumber}`)).toEqual(['1>3', '2>3', '3>4', '4>5']);
+    expect(plain.edges.map((e) => `${e.fromPrNumber}>${e.toPrNumber}`)).toEqual(['1>3', '2>3', '3>4', '4>5']);
     expect(plain.nodes[0]!.impactedTargets).toBeUndefined();
     const full = engine.graph(MAIN, { includeImpactedTargets: true });
     expect(full.nodes.map((n) => n.impactedTargets)).toEqual([['a'], ['b'], ['a', 'b'], ['ALL'], ['a']]);
     expect(full.nodes[2]!.totalImpactedTargets).toBe(2);
     expect(full.edges).toEqual([
-      { fromPullRequestNumber: 1, toPullRequestNumber: 3, commonImpactedTargets: ['a'], totalCommonImpactedTargets: 1 },
-      { fromPullRequestNumber: 2, toPullRequestNumber: 3, commonImpactedTargets: ['b'], totalCommonImpactedTargets: 1 },
-      { fromPullRequestNumber: 3, toPullRequestNumber: 4, commonImpactedTargets: ['a', 'b'], totalCommonImpactedTargets: 2 },
-      { fromPullRequestNumber: 4, toPullRequestNumber: 5, commonImpactedTargets: ['a'], totalCommonImpactedTargets: 1 },
+      { fromPrNumber: 1, toPrNumber: 3, commonImpactedTargets: ['a'], totalCommonImpactedTargets: 1 },
+      { fromPrNumber: 2, toPrNumber: 3, commonImpactedTargets: ['b'], totalCommonImpactedTargets: 1 },
+      { fromPrNumber: 3, toPrNumber: 4, commonImpactedTargets: ['a', 'b'], totalCommonImpactedTargets: 2 },
+      { fromPrNumber: 4, toPrNumber: 5, commonImpactedTargets: ['a'], totalCommonImpactedTargets: 1 },
     ]);
   });
 
@@ -190,7 +190,7 @@ describe('graph', () => {
     submit(1, 2);
     engine.advance(300);
     const graph = engine.graph(MAIN);
-    expect(graph.nodes.map((n) => [n.pullRequestNumber, n.state, n.isBisection, n.verificationRunId !== undefined])).toEqual([
+    expect(graph.nodes.map((n) => [n.prNumber, n.state, n.isBisection, n.testRunId !== null])).toEqual([
       [1, 'testing', true, true],
       [2, 'pending_failure', true, false],
     ]);
@@ -491,13 +491,13 @@ describe('over random sequences of events', () => {
     const open = engine.getQueue(MAIN).enqueuedPullRequests.filter((p) => p.state !== 'not_ready');
     const order = engine.order(MAIN);
     // Every admitted PR once: in a run, or pending.
-    const listed = [...order.batches.flatMap((b) => b.pullRequests.map((p) => p.number)), ...order.pending.map((p) => p.pullRequest.number)];
+    const listed = [...order.batches.flatMap((b) => b.pullRequests.map((p) => p.prNumber)), ...order.pending.map((p) => p.pullRequest.prNumber)];
     expect([...listed].sort()).toEqual(open.map((p) => p.prNumber).sort());
-    const held = order.pending.findIndex((p) => p.schedulability === 'heldBehindFailure');
+    const held = order.pending.findIndex((p) => p.schedulability === 'held_behind_failure');
     order.pending.forEach((item, i) => {
-      if (item.schedulability === 'heldBehindFailure') {
-        expect(item.predictedBatch).toBeUndefined();
-        expect(item.heldBy.length).toBeGreaterThan(0);
+      if (item.schedulability === 'held_behind_failure') {
+        expect(item.predictedBatch).toBeNull();
+        expect(item.heldBy?.length).toBeGreaterThan(0);
       } else {
         expect(held < 0 || i < held).toBe(true);
         expect(item.predictedBatch).toBeGreaterThanOrEqual(i === 0 ? 1 : (order.pending[i - 1]!.predictedBatch ?? 0));
@@ -505,14 +505,14 @@ describe('over random sequences of events', () => {
       if (!order.batchingEnabled) expect(item.directlyAhead).toEqual([]);
     });
     for (const batch of order.batches) {
-      const run = engine.runWithId(batch.runId);
+      const run = engine.runWithId(batch.testRunId);
       expect(run.isBisection).toBe(batch.isBisection);
       if (batch.state === 'testing') expect(run.status).toBe('in_progress');
     }
     const graph = engine.graph(MAIN, { includeImpactedTargets: true });
-    expect(graph.nodes.map((n) => n.pullRequestNumber).sort()).toEqual([...listed].sort());
-    const at = new Map(graph.nodes.map((n, i) => [n.pullRequestNumber, i]));
-    for (const edge of graph.edges) expect(at.get(edge.fromPullRequestNumber)!).toBeLessThan(at.get(edge.toPullRequestNumber)!);
+    expect(graph.nodes.map((n) => n.prNumber).sort()).toEqual([...listed].sort());
+    const at = new Map(graph.nodes.map((n, i) => [n.prNumber, i]));
+    for (const edge of graph.edges) expect(at.get(edge.fromPrNumber)!).toBeLessThan(at.get(edge.toPrNumber)!);
     for (const number of PRS) {
       const transitions = engine.queueEntryHistory(REPO, number);
       const times = transitions.map((t) => t.changedAt);

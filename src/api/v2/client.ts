@@ -1,11 +1,12 @@
-// The v2 API over the transport, one endpoint at a time (endpoints.ts): ids go in the path, filters in the query,
-// a JSON body on writes. What it gives back is v2's own JSON: v2-service.ts maps it to the model, and checks there
-// the fields it reads, so that a missing one is named instead of read as undefined.
+// The v2 API over the transport, one operation at a time, each as its row says (contract.ts): ids go in the path,
+// filters in the query, a JSON body on writes, and the answer checked against the row's schema, so that a field mq
+// reads that is missing or of the wrong type is named in one line (exit 6, as on v1) instead of read as undefined.
 import { ApiError, isNotFound, ResponseError } from '../../errors.js';
+import { safeParseChecked } from '../check-runtime.js';
 import { type Answer, type ClientOptions, Transport } from '../transport.js';
+import { CHECKS } from './checks.js';
+import { type AnswerName, type AnswerOf, fillPath, needsOf, PERMISSIONS, type V2Operation, V2_OPERATIONS, type V2OperationName } from './contract.js';
 import { V2_DIALECT } from './dialect.js';
-import { fillPath, V2_ENDPOINTS, type V2EndpointName } from './endpoints.js';
-import { permissionHint } from './permissions.js';
 
 const NOT_VISIBLE = 'not found, or not visible to this key';
 
@@ -15,6 +16,9 @@ export interface V2Request {
   query?: Readonly<Record<string, string | number | boolean | readonly (string | number)[] | undefined>>;
   body?: unknown;
 }
+
+/** A read's answer, checked; a write's, or undefined where its body said nothing mq can read (it was applied all the same). */
+type Checked<N extends V2OperationName> = (typeof V2_OPERATIONS)[N]['retry'] extends true ? AnswerOf<N> : AnswerOf<N> | undefined;
 
 export class V2Client {
   private readonly transport: Transport;
@@ -31,32 +35,44 @@ export class V2Client {
     return this.transport.serviceNow();
   }
 
-  /** The answer's JSON; undefined for an answer without a body (204, and a 202 that says nothing). */
-  async call<T = unknown>(name: V2EndpointName, request: V2Request = {}): Promise<T> {
+  /**
+   * The answer's JSON, checked against the row's schema. A read must answer with it; a write that answered 2xx was
+   * applied, whatever its body says: an empty, non-JSON or unexpected body is undefined, never an error inviting a
+   * second try.
+   */
+  async call<N extends V2OperationName>(name: N, request: V2Request = {}): Promise<Checked<N>> {
+    const row: V2Operation = V2_OPERATIONS[name];
     const answer = await this.send(name, request);
     if (answer.text.trim() === '') {
-      if (V2_ENDPOINTS[name].retry) throw new ResponseError(`${name} answered with an empty body`);
-      return undefined as T;
+      if (row.retry) throw new ResponseError(`${name} answered with an empty body`);
+      return undefined as Checked<N>;
     }
+    let json: unknown;
     try {
-      return JSON.parse(answer.text) as T;
+      json = JSON.parse(answer.text);
     } catch {
-      // A write that answered 2xx was applied, whatever its body says: never an error inviting a second try.
-      if (!V2_ENDPOINTS[name].retry) return undefined as T;
+      if (!row.retry) return undefined as Checked<N>;
       throw new ResponseError(this.transport.notJson(name, answer));
     }
+    if (!row.answer) return json as Checked<N>;
+    const schema = row.answer;
+    const checked = await safeParseChecked(CHECKS[schema], json, () => schemaOf(schema));
+    if (checked.success) return checked.data as Checked<N>;
+    if (!row.retry) return undefined as Checked<N>;
+    const { describeIssues } = await import('./schemas.js');
+    throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error, 'missing')}`);
   }
 
   /** The answer as text: the Prometheus exposition of the metrics endpoints. */
-  async text(name: V2EndpointName, request: V2Request = {}): Promise<string> {
+  async text(name: V2OperationName, request: V2Request = {}): Promise<string> {
     return (await this.send(name, request)).text;
   }
 
   /**
    * One exchange. A refusal is worded for a person: a 403 names the permission the key lacks, a 404 says the
-   * resource may be another organization's (v2 answers 404 rather than tell it exists, NOTES §2).
+   * resource may be another organization's (v2 answers 404 rather than tell it exists).
    */
-  private async send(name: V2EndpointName, request: V2Request): Promise<Answer> {
+  private async send(name: V2OperationName, request: V2Request): Promise<Answer> {
     try {
       return await this.exchange(name, request);
     } catch (error) {
@@ -72,20 +88,34 @@ export class V2Client {
     }
   }
 
-  private exchange(name: V2EndpointName, request: V2Request): Promise<Answer> {
-    const endpoint = V2_ENDPOINTS[name];
+  private exchange(name: V2OperationName, request: V2Request): Promise<Answer> {
+    const row: V2Operation = V2_OPERATIONS[name];
     const query: Record<string, string> = {};
     for (const [key, value] of Object.entries(request.query ?? {})) {
       if (value !== undefined) query[key] = Array.isArray(value) ? value.join(',') : String(value);
     }
     return this.transport.send({
-      method: endpoint.method,
-      path: fillPath(endpoint.path, request.params),
+      method: row.method,
+      path: fillPath(row.path, request.params),
       operation: name,
       ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
       ...(Object.keys(query).length > 0 && { query }),
-      idempotent: endpoint.retry,
-      ...('budget' in endpoint && { budget: endpoint.budget }),
+      idempotent: row.retry,
+      // PR reads have a budget of their own, as the service a bucket.
+      budget: row.bucket === 'pullRequestReads' ? 'pullRequestRead' : 'other',
     });
   }
+}
+
+/** The schema itself, loaded with zod only when the check leaves a value to it: to explain what is wrong. */
+async function schemaOf(name: AnswerName) {
+  return (await import('./schemas.js'))[name];
+}
+
+/** What to tell of a 403 on `name`: the permissions the request needed, and where a key gets them. */
+function permissionHint(name: V2OperationName, body: unknown): string | undefined {
+  const needs = needsOf(name, body);
+  if (needs.length === 0) return undefined;
+  const listed = needs.map((permission) => `"${PERMISSIONS[permission]}"`).join(' and ');
+  return `this needs an API key with the ${listed} permission${needs.length > 1 ? 's' : ''} (an organization admin sets them in the service's Settings → Developer → API Keys)`;
 }

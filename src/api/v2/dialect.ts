@@ -1,5 +1,5 @@
 // How v2 speaks: an API key as a Bearer credential, errors in an envelope `{"error": {"code", "message"}}` whose
-// code is what a client switches on (api/v2 NOTES §8). The edge answers some 401s, 403s and every 429 without
+// code is what a client switches on. The edge answers some 401s, 403s and every 429 without
 // it: then the status alone speaks, and the body is judged as any other.
 import type { Dialect } from '../dialect.js';
 import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
@@ -13,7 +13,7 @@ export const V2_DIALECT: Dialect = {
   errorWords: (answer) => {
     const code = envelopeCode(answer.text);
     // The service's own 404s name what is missing (MERGE_QUEUE_NOT_FOUND, PR_NOT_FOUND, …); the bare NOT_FOUND,
-    // which no operation lists (NOTES §8), or no envelope at all is a path the API does not have.
+    // which no operation lists, or no envelope at all is a path the API does not have.
     const routeMissing = answer.status === 404 && (code === undefined ? isRouterNotFound(answer) || !answer.text.trim().startsWith('{') : code === 'NOT_FOUND');
     return { message: errorMessage(answer), ...(code !== undefined && { code }), ...(routeMissing && { routeMissing: true }) };
   },

@@ -1,4 +1,4 @@
-// The ids v2 puts in its paths, from the coordinates mq is given (api/v2 NOTES §3): the repository by its URL,
+// The ids v2 puts in its paths, from the coordinates mq is given (docs/v2.md): the repository by its URL,
 // the queue by repository and branch, PRs by number, fifty at a time. Ids never change, so they are kept in the
 // user's cache folder between commands; a 404 on a kept id means it went stale (a queue deleted and made again):
 // it is dropped and looked up once more.
@@ -7,8 +7,9 @@ import { dirname } from 'node:path';
 import { ApiError, InterruptedError } from '../../errors.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
-import type { Page, V2PullRequest, V2Queue, V2Repository } from './answers.js';
 import type { V2Client } from './client.js';
+import { repositoryUrl } from './codec.js';
+import type { PullRequest } from './schemas.js';
 
 /** What the cache file holds for one service root: each kind of id by the coordinates it was looked up from. */
 interface Kept {
@@ -86,10 +87,6 @@ function repoKey(repo: Repo): string {
   return `${repo.host}/${repo.owner}/${repo.name}`;
 }
 
-function repositoryUrl(repo: Repo): string {
-  return `https://${repo.host}/${repo.owner}/${repo.name}`;
-}
-
 /** Looks ids up through the client, keeping what it finds. */
 export class IdResolver {
   constructor(
@@ -103,7 +100,7 @@ export class IdResolver {
     const key = repoKey(repo);
     const kept = this.cache.get(this.root, 'repositories', key);
     if (kept) return kept;
-    const page = await this.client.call<Page<V2Repository>>('repositories.resolveByProviderUrl', { query: { providerUrl: repositoryUrl(repo) } });
+    const page = await this.client.call('repositories.resolveByProviderUrl', { query: { providerUrl: repositoryUrl(repo) } });
     const id = page.data[0]?.id;
     if (!id) throw new ApiError(404, `the service knows no repository ${key}`, 'repositories.resolveByProviderUrl');
     this.cache.set(this.root, 'repositories', key, id);
@@ -115,7 +112,7 @@ export class IdResolver {
     const kept = this.cache.get(this.root, 'queues', key);
     if (kept) return kept;
     const repositoryId = await this.repositoryId(ref.repo);
-    const page = await this.client.call<Page<V2Queue>>('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
+    const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
     const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
     if (!queue)
       throw new ApiError(404, `no queue for ${repoKey(ref.repo)} branch ${ref.targetBranch}`, 'mergeQueues.list', { apiCode: 'MERGE_QUEUE_NOT_FOUND' });
@@ -148,14 +145,14 @@ export class IdResolver {
    * The PRs of these numbers, fifty to a request (the lookup answers each PR whole, so this is also the batch
    * read); numbers the service does not know are missing from the map. Each id found is kept.
    */
-  async pullRequestsByNumber(repo: Repo, numbers: readonly number[]): Promise<Map<number, V2PullRequest>> {
+  async pullRequestsByNumber(repo: Repo, numbers: readonly number[]): Promise<Map<number, PullRequest>> {
     const repositoryId = await this.repositoryId(repo);
-    const found = new Map<number, V2PullRequest>();
+    const found = new Map<number, PullRequest>();
     for (let start = 0; start < numbers.length; start += BATCH_READ_MAX) {
       const chunk = numbers.slice(start, start + BATCH_READ_MAX);
       let cursor: string | undefined;
       do {
-        const page: Page<V2PullRequest> = await this.client.call('pullRequests.resolveByCoordinates', {
+        const page = await this.client.call('pullRequests.resolveByCoordinates', {
           query: { repositoryId, number: chunk, limit: BATCH_READ_MAX, cursor },
         });
         for (const pr of page.data) {

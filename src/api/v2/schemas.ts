@@ -1,30 +1,31 @@
-// The v2 API's request shapes (api/v2/openapi-v2.json), one zod schema each: write bodies refuse unknown keys
-// (`additionalProperties: false`) and take camelCase enums only; query strings are checked as the strings they
-// are, then turned into values. The sandbox validates what it is sent with them; mq's v2 client will build its
-// requests with the same definitions.
+// The v2 wire's shapes, one zod schema each, read by the contract's rows (contract.ts): request bodies refuse
+// unknown keys and take camelCase enums only; query strings are checked as the strings they are, then turned into
+// values; answers hold the fields mq reads, keep any other (v2 may add fields) and take any string for an enum
+// (v2 may add members). The client checks what it is answered with them; the sandbox checks what it is sent.
 import * as z from 'zod';
+import { V2_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './wire-names.js';
 
 /** What v2 bounds a PR number to (SubmitPullRequestRequest.number). */
-const V2_PR_NUMBER_MAX = 10_000_000;
-/** Priorities as every v2 schema declares them (NOTES §16.3: the prose says 0..255; the sandbox takes the schema's). */
-const V2_PRIORITY_MAX = 32_767;
+export const V2_PR_NUMBER_MAX = 10_000_000;
+/** Priorities as every v2 schema declares them (docs/v2.md: the prose says 0..255; the sandbox takes the schema's). */
+export const V2_PRIORITY_MAX = 32_767;
 /** Page sizes (`limit`): 1..100, 25 when left out. */
-const V2_PAGE_MAX = 100;
+export const V2_PAGE_MAX = 100;
 export const V2_PAGE_DEFAULT = 25;
-/** Lists a config write may hold, and how high `concurrency` goes. */
+/** Lists a config write may hold. */
 const V2_LIST_MAX = 100;
-const V2_CONCURRENCY_MAX = 1000;
-/** How many numbers one coordinates lookup takes. */
+/** How many numbers (or ids) one lookup takes. */
 export const V2_NUMBERS_MAX = 50;
 
-const V2_QUEUE_MODES = ['queue', 'graph'] as const;
-const V2_ENTRY_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled', 'pendingFailure'] as const;
-const V2_DIRECT_MERGE_MODES = ['off', 'always'] as const;
-const V2_OPTIMIZATION_MODES = ['off', 'bisectionSkipRedundantTests'] as const;
-const V2_MERGE_METHODS = ['mergeCommit', 'squash', 'rebase'] as const;
-const V2_TEST_BRANCH_CONSTRUCTION_MODES = ['renameTempBranch', 'pushNewBranchFromTemp'] as const;
+export const V2_ENTRY_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled', 'pendingFailure'] as const;
+const RUN_STATUSES = ['inProgress', 'failed', 'cancelled', 'succeeded'] as const;
 
-const Uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a UUID');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
+}
+
+const Uuid = z.string().regex(UUID, 'expected a UUID');
 const PrNumber = z.number().int().min(1).max(V2_PR_NUMBER_MAX);
 const Priority = z.number().int().min(0).max(V2_PRIORITY_MAX);
 const Names = z.array(z.string().min(1)).max(V2_LIST_MAX);
@@ -62,37 +63,33 @@ export const SubmitPullRequestRequest = z
   .superRefine(exclusive('priorityValue', 'priorityName', false));
 export type SubmitPullRequestRequest = z.output<typeof SubmitPullRequestRequest>;
 
-export const UpdateMergeQueueConfigRequest = z.strictObject({
-  concurrency: bounded(1, V2_CONCURRENCY_MAX).optional(),
-  bisectionConcurrency: bounded(0, V2_CONCURRENCY_MAX).optional(),
-  pendingFailureDepth: bounded(0, 1000).optional(),
-  canOptimisticallyMerge: z.boolean().optional(),
-  allowBatching: z.boolean().optional(),
-  batchingMaxWaitTimeMinutes: bounded(0, 10_080).optional(),
-  batchingMinSize: bounded(1, 1000).optional(),
-  testingTimeoutMinutes: bounded(0, 10_080).optional(),
-  notReadyTimeoutMinutes: bounded(0, 43_200)
-    .refine((minutes) => minutes % 60 === 0, 'must be a whole number of hours (a multiple of 60)')
-    .optional(),
-  createsPrsForTestingBranches: z.boolean().optional(),
-  areCommentsEnabled: z.boolean().optional(),
-  areCommandsEnabled: z.boolean().optional(),
-  isStatusCheckEnabled: z.boolean().optional(),
-  isExtensionEnabled: z.boolean().optional(),
-  areLabelCommandsEnabled: z.boolean().optional(),
-  areStateLabelsEnabled: z.boolean().optional(),
-  requiredStatuses: Names.optional(),
-  allowedBotSubmitters: Names.optional(),
-  batchingRules: z
-    .array(z.object({ targetPattern: z.string(), policy: z.enum(['isolate']) }))
-    .max(V2_LIST_MAX)
-    .optional(),
-  directMergeMode: z.enum(V2_DIRECT_MERGE_MODES).optional(),
-  optimizationMode: z.enum(V2_OPTIMIZATION_MODES).optional(),
-  mergeMethod: z.enum(V2_MERGE_METHODS).optional(),
-  testBranchConstructionMode: z.enum(V2_TEST_BRANCH_CONSTRUCTION_MODES).optional(),
-  enqueueingLabel: z.string().min(1).optional(),
-});
+/** A setting's value as the PATCH bounds it. */
+function patchValue(value: SettingValue): z.ZodType {
+  switch (value.kind) {
+    case 'int':
+      return bounded(value.min, value.max);
+    case 'boolean':
+      return z.boolean();
+    case 'names':
+      return Names;
+    case 'rules':
+      return z.array(z.object({ targetPattern: z.string(), policy: z.enum(['isolate']) })).max(V2_LIST_MAX);
+    case 'text':
+      return z.string().min(1);
+    case 'words':
+      return z.enum(value.words as [string, ...string[]]);
+    case 'hours':
+      return bounded(0, value.maxMinutes).refine((minutes) => minutes % 60 === 0, 'must be a whole number of hours (a multiple of 60)');
+  }
+}
+
+/** Each setting of V2_SETTINGS, optional. */
+export const UpdateMergeQueueConfigRequest = z.strictObject(
+  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, patchValue(setting.value).optional()])) as Record<
+    WireSetting,
+    z.ZodOptional<z.ZodType>
+  >,
+);
 export type UpdateMergeQueueConfigRequest = z.output<typeof UpdateMergeQueueConfigRequest>;
 
 export const SwitchModesRequest = z.strictObject({ mode: z.enum(V2_QUEUE_MODES) });
@@ -107,6 +104,7 @@ export type ReprioritizeRequest = z.output<typeof ReprioritizeRequest>;
 /** A patch of a live entry: at least one key; priorityValue and priorityName exclusive; `skipsTheLine` is no key of it. */
 export const UpdateQueueEntryRequest = z
   .strictObject({
+    skipsTheLine: z.never({ error: 'not accepted; an entry skips the line by its priority (priorityValue 0, priorityName urgent)' }).optional(),
     priorityValue: Priority.optional(),
     priorityName: z.string().min(1).optional(),
     direct: z.boolean().optional(),
@@ -209,7 +207,7 @@ export const ListQueuePullRequestsQuery = PageQuery.extend({
   author: z.string().min(1).optional(),
   concludedAfter: QueryDateTime.optional(),
   concludedBefore: QueryDateTime.optional(),
-  // Described in prose, not declared (NOTES §10): only the one order there is.
+  // Described in prose, not declared: only the one order there is.
   sort: z.enum(['createdAt']).optional(),
   direction: z.enum(['desc']).optional(),
 });
@@ -218,3 +216,256 @@ export const ListTestingResultsQuery = PageQuery.extend({
   since: QueryDateTime,
   until: QueryDateTime.optional(),
 });
+
+export const GraphQuery = z.object({ includeImpactedTargets: QueryBoolean.optional() });
+
+const Direction = z.enum(['oldest', 'newest']).optional();
+export const HistoryQuery = PageQuery.extend({ direction: Direction });
+
+/** Comma-separated UUIDs, at most 50; any member that is no UUID (an empty one included) is refused. */
+const PullRequestIds = z
+  .string()
+  .min(1)
+  .transform((text, context) => {
+    const ids = text.split(',').map((part) => part.trim());
+    if (ids.length > V2_NUMBERS_MAX) {
+      context.addIssue({ code: 'custom', message: `at most ${V2_NUMBERS_MAX} ids` });
+      return z.NEVER;
+    }
+    for (const id of ids) {
+      if (!isUuid(id)) {
+        context.addIssue({ code: 'custom', message: `"${id}" is not a UUID` });
+        return z.NEVER;
+      }
+    }
+    return ids;
+  });
+
+export const BatchHistoryQuery = PageQuery.extend({ direction: Direction, pullRequestIds: PullRequestIds });
+
+/** One status only: a comma list is not one of the values, so it is refused as any other. */
+const RunStatus = z.enum(RUN_STATUSES, { error: `expected one of ${RUN_STATUSES.join(', ')} (one value)` });
+
+/** Described in prose, not declared: only the one order there is. A PR's list takes no `createdAfter`. */
+export const PullRequestRunsQuery = PageQuery.extend({
+  createdAfter: z.never({ error: 'not accepted on a pull request’s runs (only on a queue’s)' }).optional(),
+  status: RunStatus.optional(),
+  sort: z.enum(['createdAt']).optional(),
+  direction: z.enum(['desc']).optional(),
+});
+
+export const QueueRunsQuery = PullRequestRunsQuery.extend({ createdAfter: QueryDateTime.optional() });
+
+// ---------------------------------------------------------------- answers
+
+/** An enum's value: any string, since v2 may add members; the model maps the ones it knows. */
+const Word = z.string();
+
+const Page = <T extends z.ZodType>(item: T) =>
+  z.looseObject({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean(), total: z.number().optional() });
+
+export const Repository = z.looseObject({ id: z.string() });
+export const RepositoryList = Page(Repository);
+
+export const MergeQueueConfig = z.looseObject(
+  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, answerValue(setting.value)])) as Record<WireSetting, z.ZodType>,
+);
+
+function answerValue(value: SettingValue): z.ZodType {
+  switch (value.kind) {
+    case 'int':
+    case 'hours':
+      return z.number();
+    case 'boolean':
+      return z.boolean();
+    case 'names':
+      return z.array(z.string());
+    case 'rules':
+      return z.array(z.unknown());
+    case 'text':
+    case 'words':
+      return z.string();
+  }
+}
+
+export const MergeQueue = z.looseObject({
+  id: z.string(),
+  repositoryUrl: z.string(),
+  targetBranch: z.string(),
+  state: Word,
+  mode: Word,
+  config: MergeQueueConfig,
+});
+export type MergeQueue = z.infer<typeof MergeQueue>;
+export const MergeQueueList = Page(MergeQueue);
+/** pause, resume, drain, switch-modes: the queue's state after the write (mq reads the queue again instead). */
+export const MergeQueueStateChange = z.looseObject({ id: z.string() });
+
+const Readiness = z.looseObject({
+  requiresImpactedTargets: z.boolean(),
+  hasImpactedTargets: z.boolean().optional(),
+  doesBaseBranchMatch: z.boolean(),
+  mergeability: Word,
+  mergeabilityDetails: z.unknown().optional(),
+});
+
+export const QueueEntry = z.looseObject({
+  id: z.string(),
+  mergeQueueId: z.string(),
+  state: Word,
+  stateChangedAt: z.string(),
+  priorityValue: z.number().optional(),
+  priorityName: z.string().optional(),
+  usedDefaultPriorityName: z.string().optional(),
+  skipsTheLine: z.boolean(),
+  allowBatching: z.boolean(),
+  direct: z.boolean(),
+  verifiedByVerificationRunId: z.string().optional(),
+  readiness: Readiness,
+});
+export type QueueEntry = z.infer<typeof QueueEntry>;
+
+export const PullRequest = z.looseObject({
+  id: z.string(),
+  number: z.number(),
+  title: z.string(),
+  sha: z.string(),
+  baseBranch: z.string(),
+  author: z.string(),
+  isCurrentlySubmittedToQueue: z.boolean(),
+  queueEntry: QueueEntry.optional(),
+});
+export type PullRequest = z.infer<typeof PullRequest>;
+export const PullRequestList = Page(PullRequest);
+
+export const QueueEntryEstimate = z.looseObject({
+  status: Word,
+  computedAt: z.string().optional(),
+  kind: Word.optional(),
+  estimatedAt: z.string().optional(),
+  testingStartsAt: z.string().optional(),
+  testingEndsAt: z.string().optional(),
+  waitingBehind: z.number().optional(),
+  waitingOn: z.array(z.looseObject({ number: z.number() })).optional(),
+  reason: Word.optional(),
+});
+
+export const TestingResult = z.looseObject({
+  pullRequestNumber: z.number(),
+  endedAt: z.string(),
+  testingDurationMs: z.number(),
+  outcome: Word.optional(),
+  entryConclusion: Word.optional(),
+  isBisection: z.boolean(),
+  startedBisection: z.boolean(),
+  verificationRunId: z.string().optional(),
+});
+export const TestingResultList = Page(TestingResult);
+
+export const Check = z.looseObject({
+  name: z.string(),
+  kind: Word.optional(),
+  status: Word.optional(),
+  conclusion: Word.nullable().optional(),
+  /** The code host's own words (GitHub's `FAILURE`), which v1 showed. */
+  providerStatus: Word.optional(),
+  providerConclusion: Word.optional(),
+  url: z.string().nullable().optional(),
+});
+export type Check = z.infer<typeof Check>;
+
+export const VerificationRun = z.looseObject({
+  id: z.string(),
+  isBisection: z.boolean(),
+  testBranch: z.string(),
+  testBranchSha: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  status: Word,
+  requiredStatuses: z.array(z.string()),
+  checks: z.array(Check),
+  testedPullRequests: z.array(z.looseObject({ number: z.number() })),
+});
+export type VerificationRun = z.infer<typeof VerificationRun>;
+export const VerificationRunList = Page(VerificationRun);
+
+export const QueueEntryStateTransition = z.looseObject({
+  state: Word,
+  changedAt: z.string(),
+  reason: z.string().nullable(),
+  verificationRunId: z.string().optional(),
+  actor: z.looseObject({ gitHubLogin: z.string().optional(), trunkUserId: z.string().optional() }).optional(),
+});
+export type QueueEntryStateTransition = z.infer<typeof QueueEntryStateTransition>;
+export const QueueEntryHistoryList = Page(QueueEntryStateTransition);
+export const BatchQueueEntryHistoryList = Page(z.looseObject({ pullRequestId: z.string(), transitions: z.array(QueueEntryStateTransition) }));
+
+/** A PR as the dispatch order names it. */
+export const QueuedPullRequest = z.looseObject({ id: z.string(), number: z.number(), sha: z.string(), title: z.string() });
+export type QueuedPullRequest = z.infer<typeof QueuedPullRequest>;
+
+export const MergeQueueOrder = z.looseObject({
+  mode: Word,
+  queueState: Word,
+  batchingEnabled: z.boolean(),
+  isolationResolved: z.boolean(),
+  hasCycle: z.boolean(),
+  batches: z.array(z.looseObject({ verificationRunId: z.string(), state: Word, isBisection: z.boolean(), pullRequests: z.array(QueuedPullRequest) })),
+  pending: z.array(
+    z.looseObject({
+      pullRequest: QueuedPullRequest,
+      schedulability: Word,
+      predictedBatch: z.number().optional(),
+      directlyAhead: z.array(QueuedPullRequest),
+      heldBy: z.array(QueuedPullRequest),
+    }),
+  ),
+  awaitingAdmission: z.array(QueuedPullRequest),
+  awaitingAdmissionTotal: z.number(),
+});
+export type MergeQueueOrder = z.infer<typeof MergeQueueOrder>;
+
+export const MergeGraph = z.looseObject({
+  nodes: z.array(
+    z.looseObject({
+      pullRequestNumber: z.number(),
+      title: z.string(),
+      author: z.string(),
+      state: Word,
+      priorityValue: z.number(),
+      priorityName: z.string().optional(),
+      skipsTheLine: z.boolean(),
+      allowsBatching: z.boolean(),
+      verificationRunId: z.string().optional(),
+      isBisection: z.boolean(),
+      impactedTargets: z.array(z.string()).optional(),
+      totalImpactedTargets: z.number().optional(),
+    }),
+  ),
+  edges: z.array(
+    z.looseObject({
+      fromPullRequestNumber: z.number(),
+      toPullRequestNumber: z.number(),
+      commonImpactedTargets: z.array(z.string()).optional(),
+      totalCommonImpactedTargets: z.number().optional(),
+    }),
+  ),
+});
+export type MergeGraph = z.infer<typeof MergeGraph>;
+
+/** What a check says is wrong, by field (at most five): `data.0.queueEntry.readiness: missing`. */
+export function describeIssues(error: z.ZodError, missing = 'required'): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = issue.path.map(String).join('.');
+      const what =
+        issue.code === 'invalid_type' && issue.input === undefined
+          ? missing
+          : issue.code === 'unrecognized_keys'
+            ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
+            : issue.message;
+      return where ? `${where}: ${what}` : what;
+    })
+    .join('; ');
+}

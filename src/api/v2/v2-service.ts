@@ -1,23 +1,23 @@
-// The v2 API behind the MergeQueueService: coordinates become ids (ids.ts), the model's words v2's (names.ts),
-// and v2's answers the model, under today's names (CLI.md "Two APIs": a script reads the same JSON on both APIs).
+// The v2 API behind the MergeQueueService: coordinates become ids (ids.ts), the model's words v2's (codec.ts),
+// and v2's answers the model, under the names v1 gives them (docs/v2.md: a script reads the same JSON on both APIs).
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
 import { ApiError, UsageError } from '../../errors.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
-import type { QueueRef, Repo } from '../../model/repository.js';
+import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
 import type { TestingDetails } from '../../model/testing.js';
 import type { EntryTransition, TestRunSummary } from '../../model/queue-entries.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
-import type { V2Graph, V2Order, V2QueuedPullRequest } from './answers.js';
-import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.js';
-import type { Page, V2Check, V2Estimate, V2PullRequest, V2Queue, V2QueueEntry, V2TestingResult, V2Transition, V2VerificationRun } from './answers.js';
 import type { ClientOptions } from '../transport.js';
 import { V2Client } from './client.js';
+import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl } from './codec.js';
+import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
+import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver } from './ids.js';
-import { modelMode, modelWord, v2Mode, v2Word } from './names.js';
+import type { Check, MergeQueue, PullRequest, QueueEntry, QueueEntryStateTransition, VerificationRun } from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
   /** Where ids are kept between commands; none keeps them for this process only. */
@@ -67,8 +67,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       use,
     );
 
-  /** The PR as the queue has it; one that is in no entry of this queue is v1's 404 (NOTES §3). */
-  const inQueue = (ref: QueueRef, queueId: string, pr: V2PullRequest): SubmittedPullRequest => {
+  /** The PR as the queue has it; one that is in no entry of this queue is v1's 404 . */
+  const inQueue = (ref: QueueRef, queueId: string, pr: PullRequest): SubmittedPullRequest => {
     if (!pr.queueEntry || pr.queueEntry.mergeQueueId !== queueId) {
       throw new ApiError(
         404,
@@ -79,16 +79,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return submittedOf(pr, pr.queueEntry);
   };
 
-  const readPullRequest = async (ref: QueueRef, number: number): Promise<{ pr: V2PullRequest; queueId: string }> => {
+  const readPullRequest = async (ref: QueueRef, number: number): Promise<{ pr: PullRequest; queueId: string }> => {
     const queueId = await ids.queueId(ref);
-    const pr = await onPullRequest(ref, number, (id) => client.call<V2PullRequest>('pullRequests.get', { params: { id } }));
+    const pr = await onPullRequest(ref, number, (id) => client.call('pullRequests.get', { params: { id } }));
     return { pr, queueId };
   };
 
   return {
     async submitPullRequest(ref, number, submit = {}) {
       const pr = await onQueue(ref, (id) =>
-        client.call<V2PullRequest | undefined>('mergeQueues.submitPullRequest', {
+        client.call('mergeQueues.submitPullRequest', {
           params: { id },
           body: { number, ...priorityOf(submit.priority), ...(submit.noBatch && { allowBatching: false }) },
         }),
@@ -108,7 +108,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       // v2 names an entry's run only once it merged: the PR's newest run is the one that last tested it.
       if (!view.verifiedByTestRun && TESTED_STATES.has(view.state ?? '')) view.verifiedByTestRun = (await newestRunOf(pr.id)) ?? null;
       if (details.timeline) {
-        const history = await client.call<Page<V2Transition>>('pullRequests.queueEntryHistory', {
+        const history = await client.call('pullRequests.queueEntryHistory', {
           params: { id: pr.id },
           query: { direction: 'newest', limit: PAGE_MAX },
         });
@@ -134,10 +134,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async listPullRequests(ref, query) {
       const page = await onQueue(ref, (id) =>
-        client.call<Page<V2PullRequest>>('mergeQueues.listPullRequests', {
+        client.call('mergeQueues.listPullRequests', {
           params: { id },
           query: {
-            state: query.state && v2Word(query.state),
+            state: query.state && wireWord(query.state),
             concludedAfter: query.since,
             concludedBefore: query.until,
             cursor: query.cursor,
@@ -151,7 +151,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async listTestingResults(ref, query) {
       if (query.offset) throw new UsageError('the v2 API pages testing results by cursor, not by offset');
       const page = await onQueue(ref, (id) =>
-        client.call<Page<V2TestingResult>>('mergeQueues.listTestingResults', {
+        client.call('mergeQueues.listTestingResults', {
           params: { id },
           query: { since: query.since, until: query.until, limit: query.take, includeTotal: true },
         }),
@@ -160,17 +160,17 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getQueue(ref) {
       return onQueue(ref, async (id) => {
-        const [queue, live] = await Promise.all([client.call<V2Queue>('mergeQueues.get', { params: { id } }), livePullRequests(id)]);
+        const [queue, live] = await Promise.all([client.call('mergeQueues.get', { params: { id } }), livePullRequests(id)]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
       });
     },
     async createQueue(ref, settings) {
       const repositoryId = await ids.repositoryId(ref.repo);
-      const queue = await client.call<V2Queue | undefined>('mergeQueues.create', {
+      const queue = await client.call('mergeQueues.create', {
         body: {
           repositoryId,
           targetBranch: ref.targetBranch,
-          ...(settings.mode && { mode: v2Mode(settings.mode) }),
+          ...(settings.mode && { mode: wireMode(settings.mode) }),
           ...(settings.concurrency !== undefined && { concurrency: settings.concurrency }),
         },
       });
@@ -179,15 +179,15 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async updateQueue(ref, change) {
       return onQueue(ref, async (id) => {
         const { state, mode, ...settings } = change;
-        const patch = configPatchOf(settings);
-        let queue: V2Queue | undefined;
-        if (Object.keys(patch).length > 0) queue = await client.call<V2Queue>('mergeQueues.updateConfig', { params: { id }, body: patch });
-        if (mode !== undefined) await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: v2Mode(mode) } });
+        const patch = patchOf(settings);
+        let queue: MergeQueue | undefined;
+        if (Object.keys(patch).length > 0) queue = await client.call('mergeQueues.updateConfig', { params: { id }, body: patch });
+        if (mode !== undefined) await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
         if (state !== undefined) await client.call(STATE_ENDPOINTS[state], { params: { id } });
         // The queue as the changes left it, with its PRs, as v1's updateQueue answers it (a script reads the same
         // summary on both APIs): one read, when the last answer did not give it whole, and the list of its PRs.
         const [read, live] = await Promise.all([
-          mode !== undefined || state !== undefined || !queue ? client.call<V2Queue>('mergeQueues.get', { params: { id } }) : queue,
+          mode !== undefined || state !== undefined || !queue ? client.call('mergeQueues.get', { params: { id } }) : queue,
           livePullRequests(id),
         ]);
         return { ...queueFactsOf(read), enqueuedPullRequests: live };
@@ -211,9 +211,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       });
     },
     async getMergeQueueTestingDetails(_ref, testRunId) {
-      // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it (NOTES §13).
+      // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
       const id = testRunId.replace(/-bisection$/, '');
-      return testingDetailsOf(await client.call<V2VerificationRun>('mergeQueueVerificationRuns.get', { params: { id } }));
+      return testingDetailsOf(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
     },
     async getMergeQueueMetrics({ repo }) {
       const text = repo
@@ -226,7 +226,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     listUnhealthyTests: () => v1Only('mq flaky'),
     listFailingTests: () => v1Only('mq flaky'),
     linkTicketToTestCase: () => v1Only('mq flaky link-ticket'),
-    // v2 has no status page (api/v2 NOTES §14): `mq doctor` asks v2's smallest read instead.
+    // v2 has no status page: `mq doctor` asks v2's smallest read instead.
     getStatus: async () => undefined,
     async syncClock() {
       // v2 has no status page: the smallest read there is, whose answer carries the Date header.
@@ -239,10 +239,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
 
     async listQueues() {
-      const queues: V2Queue[] = [];
+      const queues: MergeQueue[] = [];
       let cursor: string | undefined;
       do {
-        const page: Page<V2Queue> = await client.call('mergeQueues.list', { query: { limit: PAGE_MAX, cursor } });
+        const page = await client.call('mergeQueues.list', { query: { limit: PAGE_MAX, cursor } });
         queues.push(...page.data);
         cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
       } while (cursor);
@@ -255,22 +255,22 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async switchModes(ref, mode) {
       return onQueue(ref, async (id) => {
-        await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: v2Mode(mode) } });
-        return queueFactsOf(await client.call<V2Queue>('mergeQueues.get', { params: { id } }));
+        await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
+        return queueFactsOf(await client.call('mergeQueues.get', { params: { id } }));
       });
     },
-    getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await client.call<V2Queue>('mergeQueues.get', { params: { id } }))),
-    // -- what tests next: the dispatch order and the dependency graph (NOTES §12)
-    getQueueOrder: async (ref) => orderOf(await onQueue(ref, (id) => client.call<V2Order>('mergeQueues.order', { params: { id } }))),
+    getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await client.call('mergeQueues.get', { params: { id } }))),
+    // -- what tests next: the dispatch order and the dependency graph
+    getQueueOrder: async (ref) => orderOfWire(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
     async getQueueGraph(ref, query = {}) {
       const graph = await onQueue(ref, (id) =>
-        client.call<V2Graph>('mergeQueues.graph', { params: { id }, query: { includeImpactedTargets: query.includeImpactedTargets || undefined } }),
+        client.call('mergeQueues.graph', { params: { id }, query: { includeImpactedTargets: query.includeImpactedTargets || undefined } }),
       );
-      return graphOf(graph);
+      return graphOfWire(graph);
     },
     async getDirectlyAhead(ref, number) {
-      const order = await onQueue(ref, (id) => client.call<V2Order>('mergeQueues.order', { params: { id } }));
-      return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(prRefOf) ?? [];
+      const order = await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }));
+      return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(refOfWire) ?? [];
     },
     // ---- queue entries: edit, history, runs
     canEditEntries: true,
@@ -280,7 +280,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         ...(change.noBatch !== undefined && { allowBatching: !change.noBatch }),
         ...(change.direct !== undefined && { direct: change.direct }),
       };
-      const pr = await onPullRequest(ref, number, (id) => client.call<V2PullRequest | undefined>('pullRequests.updateQueueEntry', { params: { id }, body }));
+      // A new priority alone is v2's own operation for it; anything else is the entry's patch.
+      const priorityOnly = change.priority !== undefined && change.noBatch === undefined && change.direct === undefined;
+      const pr = await onPullRequest(ref, number, (id) =>
+        priorityOnly
+          ? client.call('pullRequests.reprioritize', { params: { id }, body })
+          : client.call('pullRequests.updateQueueEntry', { params: { id }, body }),
+      );
       return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
     },
     async getQueueEntryHistory(ref, number) {
@@ -288,7 +294,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         const transitions: EntryTransition[] = [];
         let cursor: string | undefined;
         do {
-          const page: Page<V2Transition> = await client.call('pullRequests.queueEntryHistory', {
+          const page = await client.call('pullRequests.queueEntryHistory', {
             params: { id },
             query: { direction: 'oldest', limit: PAGE_MAX, cursor },
           });
@@ -299,11 +305,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       });
     },
     async listTestRuns(ref, query) {
-      const status = query.status && v2Word(query.status);
+      const status = query.status && wireWord(query.status);
       const limit = query.take && Math.min(query.take, PAGE_MAX);
       if (query.pr === undefined) {
         const page = await onQueue(ref, (id) =>
-          client.call<Page<V2VerificationRun>>('mergeQueues.listVerificationRuns', {
+          client.call('mergeQueues.listVerificationRuns', {
             params: { id },
             query: { status, createdAfter: query.createdAfter, cursor: query.cursor, limit },
           }),
@@ -313,7 +319,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       }
       // A PR's list takes no createdAfter (a 400): it is newest first, so the runs after the instant are a prefix.
       const page = await onPullRequest(ref, query.pr, (id) =>
-        client.call<Page<V2VerificationRun>>('pullRequests.listVerificationRuns', { params: { id }, query: { status, cursor: query.cursor, limit } }),
+        client.call('pullRequests.listVerificationRuns', { params: { id }, query: { status, cursor: query.cursor, limit } }),
       );
       const after = query.createdAfter === undefined ? undefined : Date.parse(query.createdAfter);
       const testRuns = page.data.map(testRunOf);
@@ -327,10 +333,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
    * One queue of the list as the model has it, its id kept for the commands that act on it next. Its PRs are
    * counted by the service: one page of one live PR with `includeTotal` (a request per queue).
    */
-  async function summaryOf(queue: V2Queue): Promise<QueueSummary> {
+  async function summaryOf(queue: MergeQueue): Promise<QueueSummary> {
     const repo = repoOfUrl(queue.repositoryUrl);
     if (repo) ids.rememberQueue({ repo, targetBranch: queue.targetBranch }, queue.id);
-    const live: Page<V2PullRequest> = await client.call('mergeQueues.listPullRequests', {
+    const live = await client.call('mergeQueues.listPullRequests', {
       params: { id: queue.id },
       query: { state: LIVE_STATES, limit: 1, includeTotal: true },
     });
@@ -347,7 +353,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   async function numberFromBranch(ref: QueueRef, branch: string): Promise<number> {
     const repositoryId = await ids.repositoryId(ref.repo);
-    const page = await client.call<Page<V2PullRequest>>('pullRequests.resolveByCoordinates', {
+    const page = await client.call('pullRequests.resolveByCoordinates', {
       query: { repositoryId, branch, baseBranch: ref.targetBranch },
     });
     const pr = page.data[0];
@@ -361,10 +367,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /** Every PR in the queue, in the order it dispatches them, then those not ready (which hold no place). */
   async function livePullRequests(queueId: string): Promise<EnqueuedPullRequest[]> {
-    const rows: V2PullRequest[] = [];
+    const rows: PullRequest[] = [];
     let cursor: string | undefined;
     do {
-      const page: Page<V2PullRequest> = await client.call('mergeQueues.listPullRequests', {
+      const page = await client.call('mergeQueues.listPullRequests', {
         params: { id: queueId },
         query: { state: LIVE_STATES, limit: PAGE_MAX, cursor },
       });
@@ -376,14 +382,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   }
 
   async function newestRunOf(id: string): Promise<string | undefined> {
-    const runs = await client.call<Page<{ id: string }>>('pullRequests.listVerificationRuns', { params: { id }, query: { limit: 1 } });
+    const runs = await client.call('pullRequests.listVerificationRuns', { params: { id }, query: { limit: 1 } });
     return runs.data[0]?.id;
   }
 
   /** The service's estimate, or undefined where the queue serves none (404 ESTIMATE_NOT_ENABLED). */
   async function serviceEstimate(id: string) {
     try {
-      return estimateOf(await client.call<V2Estimate>('pullRequests.queueEntryEstimate', { params: { id } }));
+      return estimateOf(await client.call('pullRequests.queueEntryEstimate', { params: { id } }));
     } catch (error) {
       if (error instanceof ApiError && error.status === 404 && error.apiCode === 'ESTIMATE_NOT_ENABLED') return undefined;
       throw error;
@@ -393,23 +399,6 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
 /** Queues whose PRs are counted at once by `mq queues`: a handful, well under v2's 100 requests a second. */
 const COUNTS_AT_ONCE = 4;
-
-/** `https://github.com/acme/widgets(.git)` → the repository; undefined for a URL of another shape. */
-function repoOfUrl(url: string): Repo | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  const parts = parsed.pathname
-    .replace(/\/+$/, '')
-    .replace(/\.git$/, '')
-    .split('/')
-    .filter((part) => part !== '');
-  if (parts.length !== 2) return undefined;
-  return { host: parsed.host, owner: parts[0]!, name: parts[1]! };
-}
 
 function v1Only(what: string): never {
   throw new UsageError(`${what} is on the v1 API only, and this command speaks v2 (a v2 API key): use a v1 organization token with --api v1`);
@@ -424,7 +413,7 @@ function priorityOf(priority: Priority | undefined): { priorityValue?: number; p
 
 // ---------------------------------------------------------------- v2 answers → the model
 
-function factsOf(pr: V2PullRequest, entry: V2QueueEntry) {
+function factsOf(pr: PullRequest, entry: QueueEntry) {
   return {
     id: entry.id,
     state: modelWord(entry.state),
@@ -442,11 +431,11 @@ function factsOf(pr: V2PullRequest, entry: V2QueueEntry) {
   };
 }
 
-function enqueuedOf(pr: V2PullRequest, entry: V2QueueEntry): EnqueuedPullRequest {
+function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest {
   return { ...factsOf(pr, entry), noBatch: !entry.allowBatching };
 }
 
-function submittedOf(pr: V2PullRequest, entry: V2QueueEntry): SubmittedPullRequest {
+function submittedOf(pr: PullRequest, entry: QueueEntry): SubmittedPullRequest {
   const readiness = entry.readiness;
   return {
     ...factsOf(pr, entry),
@@ -464,7 +453,7 @@ function submittedOf(pr: V2PullRequest, entry: V2QueueEntry): SubmittedPullReque
   };
 }
 
-function timelineEntryOf(transition: V2Transition): TimelineEntry {
+function timelineEntryOf(transition: QueueEntryStateTransition): TimelineEntry {
   return {
     state: modelWord(transition.state),
     timestamp: transition.changedAt,
@@ -472,7 +461,7 @@ function timelineEntryOf(transition: V2Transition): TimelineEntry {
   };
 }
 
-function estimateOf(estimate: V2Estimate) {
+function estimateOf(estimate: AnswerOf<'pullRequests.queueEntryEstimate'>) {
   const { waitingBehind, waitingOn, ...rest } = estimate;
   return {
     ...rest,
@@ -481,41 +470,11 @@ function estimateOf(estimate: V2Estimate) {
   };
 }
 
-function queueFactsOf(queue: V2Queue): QueueFacts {
-  const c = queue.config;
-  return {
-    state: modelWord(queue.state),
-    branch: queue.targetBranch,
-    mode: modelMode(queue.mode),
-    concurrency: c.concurrency,
-    testingTimeoutMinutes: c.testingTimeoutMinutes,
-    canOptimisticallyMerge: c.canOptimisticallyMerge,
-    pendingFailureDepth: c.pendingFailureDepth,
-    batch: c.allowBatching,
-    batchingMaxWaitTimeMinutes: c.batchingMaxWaitTimeMinutes,
-    batchingMinSize: c.batchingMinSize,
-    createPrsForTestingBranches: c.createsPrsForTestingBranches,
-    commentsEnabled: c.areCommentsEnabled,
-    commandsEnabled: c.areCommandsEnabled,
-    statusCheckEnabled: c.isStatusCheckEnabled,
-    bisectionConcurrency: c.bisectionConcurrency,
-    // v2 says "none" with an empty list; v1's null meant the branch protection's apply, as an empty list does.
-    requiredStatuses: c.requiredStatuses.length === 0 ? null : c.requiredStatuses,
-    directMergeMode: c.directMergeMode,
-    optimizationMode: modelWord(c.optimizationMode),
-    mergeMethod: modelWord(c.mergeMethod),
-    extensionEnabled: c.isExtensionEnabled,
-    enqueueingLabel: c.enqueueingLabel,
-    labelCommandsEnabled: c.areLabelCommandsEnabled,
-    stateLabelsEnabled: c.areStateLabelsEnabled,
-    allowedBotSubmitters: c.allowedBotSubmitters,
-    batchingRules: c.batchingRules,
-    testBranchConstructionMode: modelWord(c.testBranchConstructionMode),
-    notReadyTimeoutHours: c.notReadyTimeoutMinutes / 60,
-  };
+function queueFactsOf(queue: MergeQueue): QueueFacts {
+  return { state: modelWord(queue.state), branch: queue.targetBranch, mode: modelMode(queue.mode), ...factsOfConfig(queue.config) } as QueueFacts;
 }
 
-function testingResultOf(result: V2TestingResult) {
+function testingResultOf(result: AnswerOf<'mergeQueues.listTestingResults'>['data'][number]) {
   return {
     prNumber: result.pullRequestNumber,
     ...(result.verificationRunId !== undefined && { testRunId: result.verificationRunId }),
@@ -527,27 +486,27 @@ function testingResultOf(result: V2TestingResult) {
   };
 }
 
-function testingDetailsOf(run: V2VerificationRun): TestingDetails {
+function testingDetailsOf(run: VerificationRun): TestingDetails {
   return {
     requiredStatuses: run.requiredStatuses,
     testBranch: run.testBranch,
     testBranchSha: run.testBranchSha,
     createdAt: run.createdAt,
     status: modelWord(run.status),
-    // v2 flattens check runs and commit statuses (NOTES §13); the model keeps them apart, in the host's words, as v1 gave them.
+    // v2 flattens check runs and commit statuses; the model keeps them apart, in the host's words, as v1 gave them.
     checkSuites: [{ checkRuns: run.checks.filter((check) => check.kind !== 'statusCheck').map(checkRunOf) }],
     statusChecks: run.checks.filter((check) => check.kind === 'statusCheck').map(statusCheckOf),
     testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
   };
 }
 
-function checkRunOf(check: V2Check) {
+function checkRunOf(check: Check) {
   const status = hostWord(check.providerStatus, check.status);
   const conclusion = hostWord(check.providerConclusion, check.conclusion);
   return { name: check.name, url: check.url ?? '', ...(status && { status }), ...(conclusion && { conclusion }) };
 }
 
-function statusCheckOf(check: V2Check) {
+function statusCheckOf(check: Check) {
   const state = hostWord(check.providerConclusion ?? check.providerStatus, check.conclusion ?? check.status);
   return { context: check.name, ...(check.url && { url: check.url }), ...(state && { state }) };
 }
@@ -561,106 +520,21 @@ function hostWord(provider: string | undefined, normalized: string | null | unde
 
 // ---------------------------------------------------------------- the model's change → v2's config patch
 
-/** The model's setting name → v2's config key (NOTES §14); values that are words are camelCased. */
-const CONFIG_KEYS: Readonly<Record<string, string>> = {
-  concurrency: 'concurrency',
-  testingTimeoutMinutes: 'testingTimeoutMinutes',
-  pendingFailureDepth: 'pendingFailureDepth',
-  canOptimisticallyMerge: 'canOptimisticallyMerge',
-  batch: 'allowBatching',
-  batchingMinSize: 'batchingMinSize',
-  batchingMaxWaitTimeMinutes: 'batchingMaxWaitTimeMinutes',
-  bisectionConcurrency: 'bisectionConcurrency',
-  directMergeMode: 'directMergeMode',
-  optimizationMode: 'optimizationMode',
-  mergeMethod: 'mergeMethod',
-  requiredStatuses: 'requiredStatuses',
-  commentsEnabled: 'areCommentsEnabled',
-  commandsEnabled: 'areCommandsEnabled',
-  createPrsForTestingBranches: 'createsPrsForTestingBranches',
-  statusCheckEnabled: 'isStatusCheckEnabled',
-  extensionEnabled: 'isExtensionEnabled',
-  enqueueingLabel: 'enqueueingLabel',
-  labelCommandsEnabled: 'areLabelCommandsEnabled',
-  stateLabelsEnabled: 'areStateLabelsEnabled',
-};
-const WORD_VALUED = new Set(['directMergeMode', 'optimizationMode', 'mergeMethod']);
-
-function configPatchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(settings)) {
-    if (value === undefined) continue;
-    if (name === 'deleteRequiredStatuses') {
-      // v1's instruction is v2's empty list (NOTES §5).
-      if (value === true) patch.requiredStatuses = [];
-      continue;
-    }
-    if (!Object.hasOwn(CONFIG_KEYS, name)) throw new UsageError(`the v2 API has no queue setting ${name}`);
-    patch[CONFIG_KEYS[name]!] = WORD_VALUED.has(name) && typeof value === 'string' ? v2Word(value) : value;
+/** The model's change as v2's config PATCH; a setting v2 lacks is the user's to hear of. */
+function patchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, unknown> {
+  try {
+    return configPatchOf(settings);
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(`the v2 API has no queue setting ${error.message}`);
+    throw error;
   }
-  return patch;
 }
 
 // ---------------------------------------------------------------- the dispatch order and the graph → the model
 
-function prRefOf(pr: V2QueuedPullRequest): PullRequestRef {
-  return { prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id };
-}
-
-function orderOf(order: V2Order): QueueOrder {
-  return {
-    mode: modelMode(order.mode),
-    queueState: modelWord(order.queueState),
-    batchingEnabled: order.batchingEnabled,
-    isolationResolved: order.isolationResolved,
-    hasCycle: order.hasCycle,
-    batches: order.batches.map((batch) => ({
-      testRunId: batch.verificationRunId,
-      state: modelWord(batch.state),
-      isBisection: batch.isBisection,
-      pullRequests: batch.pullRequests.map(prRefOf),
-    })),
-    pending: order.pending.map((item) => ({
-      pullRequest: prRefOf(item.pullRequest),
-      state: 'pending',
-      schedulability: modelWord(item.schedulability),
-      predictedBatch: item.predictedBatch ?? null,
-      directlyAhead: item.directlyAhead.map(prRefOf),
-      heldBy: item.heldBy.map(prRefOf),
-    })),
-    awaitingAdmission: order.awaitingAdmission.map(prRefOf),
-    awaitingAdmissionTotal: order.awaitingAdmissionTotal,
-  };
-}
-
-function graphOf(graph: V2Graph): QueueGraph {
-  return {
-    nodes: graph.nodes.map((node) => ({
-      prNumber: node.pullRequestNumber,
-      prTitle: node.title,
-      prAuthor: node.author,
-      state: modelWord(node.state),
-      priorityValue: node.priorityValue,
-      priorityName: node.priorityName ?? null,
-      skipTheLine: node.skipsTheLine,
-      noBatch: !node.allowsBatching,
-      testRunId: node.verificationRunId ?? null,
-      isBisection: node.isBisection,
-      ...(node.impactedTargets !== undefined && { impactedTargets: node.impactedTargets }),
-      ...(node.totalImpactedTargets !== undefined && { totalImpactedTargets: node.totalImpactedTargets }),
-    })),
-    edges: graph.edges.map((edge) => ({
-      fromPrNumber: edge.fromPullRequestNumber,
-      toPrNumber: edge.toPullRequestNumber,
-      ...(edge.commonImpactedTargets !== undefined && { commonImpactedTargets: edge.commonImpactedTargets }),
-      ...(edge.totalCommonImpactedTargets !== undefined && { totalCommonImpactedTargets: edge.totalCommonImpactedTargets }),
-    })),
-  };
-}
-
 // ---------------------------------------------------------------- queue entries: history, runs
 
-function transitionOf(transition: V2Transition): EntryTransition {
+function transitionOf(transition: QueueEntryStateTransition): EntryTransition {
   const actor = transition.actor && (transition.actor.gitHubLogin !== undefined || transition.actor.trunkUserId !== undefined) ? { ...transition.actor } : null;
   return {
     state: modelWord(transition.state),
@@ -671,7 +545,7 @@ function transitionOf(transition: V2Transition): EntryTransition {
   };
 }
 
-function testRunOf(run: V2VerificationRun): TestRunSummary {
+function testRunOf(run: VerificationRun): TestRunSummary {
   return {
     testRunId: run.id,
     status: modelWord(run.status),

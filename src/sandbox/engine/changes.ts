@@ -5,17 +5,8 @@ import * as z from 'zod';
 import type { Queue } from '../../model/queue.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import type { QueueChange, SubmitOptions } from '../../model/service.js';
-import {
-  DIRECT_MERGE_MODES,
-  IMPACTS_ALL,
-  MERGE_METHODS,
-  OPTIMIZATION_MODES,
-  PR_NUMBER_MAX,
-  PRIORITY_NAMES,
-  QUEUE_MODES,
-  SETTABLE_QUEUE_STATES,
-  SETTING_MAX,
-} from '../../model/vocabulary.js';
+import { QUEUE_SETTINGS, type SettingRow } from '../../model/queue-settings.js';
+import { IMPACTS_ALL, PR_NUMBER_MAX, PRIORITY_NAMES, QUEUE_MODES, SETTABLE_QUEUE_STATES, SETTING_MAX } from '../../model/vocabulary.js';
 import type { QueueEngine } from './engine.js';
 import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUTCOMES } from './facts.js';
 import type { Actor } from './state.js';
@@ -98,31 +89,26 @@ const PriorityShape = z.union([z.number().int().min(0), z.enum(PRIORITY_WORDS)])
 const Writer = z.object({ terraform: z.boolean() });
 const ActorShape = z.object({ trunkUserId: z.string().min(1) });
 
+/** A setting's value as its row takes it (model/queue-settings.ts), so a new setting needs no line here. */
+function settingShape(row: SettingRow): z.ZodType {
+  switch (row.kind) {
+    case 'count':
+      return Count(row.min ?? 1);
+    case 'boolean':
+      return z.boolean();
+    case 'choice':
+      return z.enum(row.choices as [string, ...string[]]);
+    case 'list':
+      return z.array(z.string());
+    case 'text':
+      return z.string();
+  }
+}
+
 const SettingsChange = z.object({
   state: z.enum(SETTABLE_QUEUE_STATES).optional(),
-  mode: z.enum(QUEUE_MODES).optional(),
-  concurrency: Count(1).optional(),
-  testingTimeoutMinutes: Count(0).optional(),
-  pendingFailureDepth: Count(0).optional(),
-  canOptimisticallyMerge: z.boolean().optional(),
-  batch: z.boolean().optional(),
-  batchingMinSize: Count(1).optional(),
-  batchingMaxWaitTimeMinutes: Count(1).optional(),
-  bisectionConcurrency: Count(1).optional(),
-  directMergeMode: z.enum(DIRECT_MERGE_MODES).optional(),
-  optimizationMode: z.enum(OPTIMIZATION_MODES).optional(),
-  mergeMethod: z.enum(MERGE_METHODS).optional(),
-  requiredStatuses: z.array(z.string()).optional(),
-  deleteRequiredStatuses: z.boolean().optional(),
-  commentsEnabled: z.boolean().optional(),
-  commandsEnabled: z.boolean().optional(),
-  createPrsForTestingBranches: z.boolean().optional(),
-  statusCheckEnabled: z.boolean().optional(),
-  extensionEnabled: z.boolean().optional(),
-  enqueueingLabel: z.string().optional(),
-  labelCommandsEnabled: z.boolean().optional(),
-  stateLabelsEnabled: z.boolean().optional(),
-});
+  ...Object.fromEntries(Object.entries(QUEUE_SETTINGS).map(([name, row]) => [name, settingShape(row).optional()])),
+}) as unknown as z.ZodType<QueueChange>;
 
 /** A PR's facts to set, as the journal records them (the control route takes the same, its PR number as v1 takes it). */
 export const RecordedDescription = z.object({

@@ -1,6 +1,7 @@
 // The sandbox's queue engine: every operation of the service over an in-memory state, as a pure state machine.
-// It speaks the model (src/model/): coordinates and values in, model objects out; each HTTP face (src/sandbox/io/)
-// maps its API onto it. It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and
+// It speaks the model (src/model/): coordinates and values in, model objects out (the dispatch order and the graph
+// too); each HTTP face (src/sandbox/io/) maps its API onto it. The history of an entry and the verification runs
+// (history.ts, verification-runs.ts) are the exception left: views in v2's terms, which the v2 face words. It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and
 // `advance`, so the same requests on the same clock give the same answers, ids included.
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
@@ -47,9 +48,10 @@ import {
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
-import { mergeGraphOf, type MergeGraph } from './graph.js';
+import type { QueueGraph, QueueOrder } from '../../model/order.js';
+import { mergeGraphOf } from './graph.js';
 import { queueEntryHistoriesOf, queueEntryHistoryOf, type PullRequestHistory, type QueueEntryTransition } from './history.js';
-import { dispatchOrderOf, type DispatchOrder } from './order.js';
+import { dispatchOrderOf } from './dispatch-order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
 import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
@@ -257,9 +259,8 @@ export class QueueEngine {
    * Changes an entry while it is in the queue. A new priority does not move the entry: it is what the line reads
    * the next time the entry is placed, which in this engine is when it enters the line (a not_ready entry once
    * ready, a PR bisection cleared or restarted back into the line); an entry already standing in the line keeps its
-   * place and restarts nothing (docs/service.md#priorities), and a PR placed later is placed against its new value.
-   * `noBatch` counts from the next batch formed; `direct` is kept and shown (nothing in the sandbox stands in its
-   * way).
+   * place and restarts nothing (as the service does), and a PR placed later is placed against its new value. `noBatch` counts
+   * from the next batch formed; `direct` is kept and shown (nothing in the sandbox stands in its way).
    */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
   updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {
@@ -706,12 +707,12 @@ export class QueueEngine {
   // pages them and names queues and PRs by id. Each is computed from the state alone and changes nothing.
 
   /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
-  order(ref: QueueRef): DispatchOrder {
+  order(ref: QueueRef): QueueOrder {
     return dispatchOrderOf(this.world, this.queueFor(ref));
   }
 
   /** The admitted PRs and the transitively reduced edges of their dependencies. */
-  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): MergeGraph {
+  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
     return mergeGraphOf(this.world, this.queueFor(ref), options);
   }
 

@@ -2,6 +2,7 @@
 // made explicit: a PR depends on each PR ahead of it in the line whose impacted targets overlap its own (single
 // mode: on every PR ahead), and the graph keeps only the edges no longer path already implies (the transitive
 // reduction), so a PR's predecessors are the PRs it waits on directly. Edges follow the line, so there is no cycle.
+import type { GraphEdge, GraphNode, QueueGraph } from '../../model/order.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { targetsOf, type Targets } from './lanes.js';
 import { URGENT } from './line.js';
@@ -56,42 +57,11 @@ function overlap(a: Targets, b: Targets): boolean {
   return b.some((target) => set.has(target));
 }
 
-export interface GraphNode {
-  pullRequestNumber: number;
-  title: string;
-  author: string;
-  state: Submission['state'];
-  /** Its own priority: the engine cascades none. */
-  priorityValue: number;
-  priorityName: string;
-  skipsTheLine: boolean;
-  allowsBatching: boolean;
-  /** The run its present state rests on (testing, tests_passed, pending_failure), when it has one. */
-  verificationRunId?: string;
-  /** Set aside in the queue's bisection. */
-  isBisection: boolean;
-  impactedTargets?: string[];
-  totalImpactedTargets?: number;
-}
-
-/** From the PR ahead (which merges first) to the PR that depends on it. */
-export interface GraphEdge {
-  fromPullRequestNumber: number;
-  toPullRequestNumber: number;
-  commonImpactedTargets?: string[];
-  totalCommonImpactedTargets?: number;
-}
-
-export interface MergeGraph {
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-}
-
 /**
  * Nodes: the line in queue order, then the PRs set aside for bisection (tested alone on the target branch, so
  * no edge reaches them). Target lists are whole and sorted; truncating them is the face's.
  */
-export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { includeImpactedTargets?: boolean } = {}): MergeGraph {
+export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
   const graph = dependencyGraph(world, queue);
   const withTargets = options.includeImpactedTargets === true;
   const bisecting = queue.bisection.flatMap((group) => group.pullRequestIds.map((id) => ({ submission: submissionOf(world, id), runId: group.runId })));
@@ -104,7 +74,7 @@ export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { i
     const to = graph.nodes[j]!;
     for (const i of ahead) {
       const from = graph.nodes[i]!;
-      const edge: GraphEdge = { fromPullRequestNumber: from.number, toPullRequestNumber: to.number };
+      const edge: GraphEdge = { fromPrNumber: from.number, toPrNumber: to.number };
       if (withTargets) {
         const common = commonTargets(listedTargets(world, queue, from), listedTargets(world, queue, to));
         edge.commonImpactedTargets = common;
@@ -125,17 +95,19 @@ function restingRunOf(submission: Submission): string | undefined {
 function nodeOf(world: QueueWorld, queue: QueueRecord, submission: Submission, runId: string | undefined, withTargets: boolean): GraphNode {
   const record = pullRequestOf(world, submission);
   const node: GraphNode = {
-    pullRequestNumber: submission.number,
-    title: record.title,
-    author: record.author,
+    prNumber: submission.number,
+    prTitle: record.title,
+    prAuthor: record.author,
     state: submission.state,
+    // Its own priority: the engine cascades none.
     priorityValue: submission.priorityValue,
     priorityName: submission.priorityName,
-    skipsTheLine: submission.priorityValue === URGENT,
-    allowsBatching: !submission.noBatch,
+    skipTheLine: submission.priorityValue === URGENT,
+    noBatch: submission.noBatch === true,
+    // The run its present state rests on (testing, tests_passed, pending_failure), when it has one.
+    testRunId: runId ?? null,
     isBisection: submission.inBisection === true,
   };
-  if (runId !== undefined) node.verificationRunId = runId;
   if (withTargets) {
     const targets = listedTargets(world, queue, submission);
     node.impactedTargets = targets === IMPACTS_ALL ? [IMPACTS_ALL] : targets;

@@ -1,5 +1,6 @@
 // The short references to PRs that v2's reads embed: the PR's own id (from its coordinates, not the queue
 // entry's), its number, head SHA, title and link. Shared by the dispatch order, the graph, runs and history.
+import type { PullRequestRef as OrderRef } from '../../model/order.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { pullRequestId } from './ids.js';
 import type { PullRequestRecord, Submission } from './state.js';
@@ -31,6 +32,12 @@ function pullRequestUrl(record: PullRequestRecord): string {
 export function refOf(world: QueueWorld, submission: Submission): PullRequestRef {
   const record = pullRequestOf(world, submission);
   return { id: pullRequestId(record.repo, record.number), number: record.number, sha: record.sha, title: record.title, url: pullRequestUrl(record) };
+}
+
+/** A PR as the dispatch order names it, in the model's words. */
+export function orderRefOf(world: QueueWorld, submission: Submission): OrderRef {
+  const ref = refOf(world, submission);
+  return { prNumber: ref.number, prTitle: ref.title, prSha: ref.sha, pullRequestId: ref.id, prUrl: ref.url };
 }
 
 export function transitionRefOf(world: QueueWorld, submission: Submission): TransitionPullRequestRef {

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION } from '../../api/v1/schemas.js';
-import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
+import { BODY_LIMIT_BYTES, isV2Key } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
@@ -11,7 +11,7 @@ import { ReadCache } from './read-cache.js';
 import { answerForError, type Handled, type Route } from './route.js';
 import { exactRoute, findRoute, isControlRoute } from './routes.js';
 import { StateStore } from './store.js';
-import { ANY_KEY_PREFIX, V2Face, type V2Host, type V2Key } from './v2/face.js';
+import { V2Face, type V2Host, type V2Key } from './v2/face.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -213,7 +213,7 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
   // The control routes take a v2 key as well as a v1 token.
   const bearer = V2Face.bearerOf(request);
   const v2Caller = token === '' && route !== undefined && isControlRoute(route) && bearer !== undefined && v2.permissionsOf(bearer) !== undefined;
-  if (token.startsWith(ANY_KEY_PREFIX) && !route?.anonymous && !(route !== undefined && isControlRoute(route))) {
+  if (isV2Key(token) && !route?.anonymous && !(route !== undefined && isControlRoute(route))) {
     // The service refuses a v2 key on v1 (NOTES §2, §17): as v1 refuses any token, in plain text.
     return errorAnswer(401, `the ${TOKEN_HEADER} is a v2 API key: a v2 API key is not accepted by the v1 API (send it to /v2 as Authorization: Bearer)`);
   }

@@ -2,8 +2,8 @@
 // states, `queue|graph` modes, PR refs `{id, number, sha, title, url?}`), unpaginated; 404 MERGE_QUEUE_NOT_FOUND for
 // an unknown queue, 400 VALIDATION_FAILED for a bad `includeImpactedTargets`.
 import { describe, expect, it } from 'vitest';
-import type { MergeGraph } from '../../../src/sandbox/engine/graph.js';
-import { GRAPH_TARGETS_MAX, graphJson } from '../../../src/sandbox/io/v2/wire-reads.js';
+import { GRAPH_TARGETS_MAX, graphToWire } from '../../../src/api/v2/codec.js';
+import type { QueueGraph } from '../../../src/model/order.js';
 import { answerProblems, queueIn, useV2Sandbox, type V2Fixture } from '../../support/v2.js';
 
 const WIDGETS = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -167,25 +167,26 @@ describe('v2 dispatch order', () => {
 describe('v2 graph target lists', () => {
   it('cuts node and edge target lists to the description’s bound, the totals counting them all', () => {
     const many = Array.from({ length: GRAPH_TARGETS_MAX + 5 }, (_, i) => `//t:${String(i).padStart(6, '0')}`);
-    const graph: MergeGraph = {
+    const graph: QueueGraph = {
       nodes: [
         {
-          pullRequestNumber: 1,
-          title: 'a',
-          author: 'ada',
+          prNumber: 1,
+          prTitle: 'a',
+          prAuthor: 'ada',
           state: 'pending',
           priorityValue: 100,
           priorityName: 'medium',
-          skipsTheLine: false,
-          allowsBatching: true,
+          skipTheLine: false,
+          noBatch: false,
+          testRunId: null,
           isBisection: false,
           impactedTargets: many,
           totalImpactedTargets: many.length,
         },
       ],
-      edges: [{ fromPullRequestNumber: 1, toPullRequestNumber: 2, commonImpactedTargets: many, totalCommonImpactedTargets: many.length }],
+      edges: [{ fromPrNumber: 1, toPrNumber: 2, commonImpactedTargets: many, totalCommonImpactedTargets: many.length }],
     };
-    const json = graphJson(graph) as {
+    const json = graphToWire(graph) as {
       nodes: { impactedTargets: string[]; totalImpactedTargets: number }[];
       edges: { commonImpactedTargets: string[]; totalCommonImpactedTargets: number }[];
     };

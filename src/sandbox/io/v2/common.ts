@@ -1,7 +1,6 @@
-// What the v2 operations share: checking a query or a body against its schema (400 VALIDATION_FAILED naming the
-// field), finding the queue, the PR or the repository a path or a query names (404 with the operation's code),
-// and the engine's refusals as an operation's documented codes.
-import type * as z from 'zod';
+// What the v2 operations share: finding the queue, the PR or the repository a path or a query names (404 with the
+// operation's code), and the engine's refusals as an operation's documented codes.
+import { isUuid } from '../../../api/v2/schemas.js';
 import type { SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { QueueRef, Repo } from '../../../model/repository.js';
 import { EngineRefusal, type QueueEngine, type RefusalKind } from '../../engine/engine.js';
@@ -10,43 +9,8 @@ import type { PullRequestFacts } from '../../engine/facts.js';
 import { V2Error, type V2Context } from './route.js';
 import type { PullRequestSource, QueueIdentity } from './wire.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function describe(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => {
-      const where = issue.path.map(String).join('.');
-      const missing = issue.code === 'invalid_type' && issue.input === undefined;
-      const what = missing
-        ? 'required'
-        : issue.code === 'unrecognized_keys'
-          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
-          : issue.message;
-      return where ? `${where}: ${what}` : what;
-    })
-    .join('; ');
-}
-
 export function validationFailed(message: string): V2Error {
   return new V2Error(400, 'VALIDATION_FAILED', message);
-}
-
-/** The query's parameters (the first of a repeated one) checked against the schema. */
-export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams): z.output<S> {
-  const values: Record<string, string> = {};
-  for (const [name, value] of query) if (!Object.hasOwn(values, name)) values[name] = value;
-  const checked = schema.safeParse(values);
-  if (!checked.success) throw validationFailed(describe(checked.error));
-  return checked.data;
-}
-
-/** The body checked against the schema; no body at all is an empty object's absence, refused as the schema says. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  if (body === undefined) throw validationFailed('the request body is missing: send a JSON object');
-  const checked = schema.safeParse(body);
-  if (!checked.success) throw validationFailed(describe(checked.error));
-  return checked.data;
 }
 
 /** Runs `work`, turning the engine's refusals into the operation's codes (an unmapped refusal stays a bug: 500). */
@@ -150,7 +114,7 @@ export function pullRequestCoordinates(engine: QueueEngine, id: string): { repo:
 /** The PR `{id}` of the path names: 400 when the id is no UUID, 404 PR_NOT_FOUND when the sandbox never met it. */
 export function pathPullRequest(context: V2Context): FoundPullRequest {
   const id = context.params.id ?? '';
-  if (!UUID.test(id)) throw validationFailed(`id: "${id}" is not a UUID`);
+  if (!isUuid(id)) throw validationFailed(`id: "${id}" is not a UUID`);
   const coordinates = pullRequestCoordinates(context.engine, id);
   const found = coordinates && pullRequestAtCoordinates(context.engine, coordinates.repo, coordinates.number);
   if (!found) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request with id ${id}`);
@@ -176,8 +140,4 @@ export function runQueueId(engine: QueueEngine, runId: string): string | undefin
     if (error instanceof EngineRefusal && error.kind === 'not_found') return undefined;
     throw error;
   }
-}
-
-export function isUuid(text: string): boolean {
-  return UUID.test(text);
 }

@@ -1,17 +1,30 @@
 // The sandbox's v2 face: a request to `/v2/...` found by method and path template, its credential checked
 // (`Authorization: Bearer <key>`), counted against its rate-limit bucket, its body read as JSON, its
-// permissions judged by endpoint and body (NOTES §2), then handed to the operation; refusals in the error
-// envelope `{"error": {"code", "message"}}`, except a 429, which is bare (NOTES §9, §17).
+// permissions judged by its body, its body and query checked, all as the operation's row in the contract says
+// (api/v2/contract.ts), then handed to the operation's handler; refusals in the error envelope
+// `{"error": {"code", "message"}}`, except a 429, which is bare (docs/sandbox.md).
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import * as z from 'zod';
+import {
+  needsOf,
+  type SchemaName,
+  type V2Operation,
+  type V2OperationName,
+  V2_OPERATIONS,
+  V2_PERMISSIONS,
+  type V2Permission,
+} from '../../../api/v2/contract.js';
+import * as schemas from '../../../api/v2/schemas.js';
+import { describeIssues, isUuid } from '../../../api/v2/schemas.js';
 import type { QueueRef } from '../../../model/repository.js';
-import { BODY_LIMIT_BYTES } from '../../../model/vocabulary.js';
+import { BODY_LIMIT_BYTES, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
 import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
 import { refuseBodyShape } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import { ERROR_CONTENT_TYPE, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
-import { isUuid, pullRequestCoordinates, runQueueId } from './common.js';
+import { pullRequestCoordinates, runQueueId, validationFailed } from './common.js';
 import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
 import {
   createQueue,
@@ -43,20 +56,10 @@ import { queueEntryHistory, queueEntryHistoryBatch } from './operations/history.
 import { getGraph, getOrder } from './operations/order.js';
 import { listPullRequestVerificationRuns, listQueueVerificationRuns } from './operations/run-lists.js';
 import { RateLimiter } from './rate-limits.js';
-import {
-  V2_PERMISSIONS,
-  V2Error,
-  type RepositoriesSeen,
-  type RateBucket,
-  type V2Caller,
-  type V2Context,
-  type V2Handled,
-  type V2Permission,
-  type V2Route,
-} from './route.js';
+import { type RepositoriesSeen, type V2Caller, type V2Context, V2Error, type V2Handled, type V2Route } from './route.js';
 
 /** The operations served, each found by its method and path template. */
-const V2_ROUTES: readonly V2Route[] = [
+export const V2_ROUTES: readonly V2Route[] = [
   resolveByProviderUrl,
   getRepository,
   listQueues,
@@ -92,18 +95,22 @@ const V2_ROUTES: readonly V2Route[] = [
   updateQueueEntry,
 ];
 
-/** The operations whose body is a JSON object the operation reads; the others' bodies are ignored, as documented. */
-const TAKES_BODY = new Set([
-  'mergeQueues.create',
-  'mergeQueues.submitPullRequest',
-  'mergeQueues.updateConfig',
-  'impactedTargets.upload',
-  'mergeQueues.switchModes',
-  'pullRequests.reprioritize',
-  'pullRequests.updateQueueEntry',
-]);
+/** The schemas the contract's rows name. */
+const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = schemas;
+
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
-const STRING_LISTS: ReadonlySet<string> = new Set(['impactedTargets', 'requiredStatuses', 'allowedBotSubmitters']);
+const STRING_LISTS: ReadonlySet<string> = new Set(
+  Object.values(V2_OPERATIONS).flatMap((row: V2Operation) => {
+    const body: z.ZodType | undefined = row.body && SCHEMAS[row.body];
+    if (!(body instanceof z.ZodObject)) return [];
+    return Object.entries(body.shape as Record<string, z.ZodType>).flatMap(([field, type]) => {
+      const inner = type instanceof z.ZodOptional ? type.unwrap() : type;
+      return inner instanceof z.ZodArray && inner.element instanceof z.ZodString ? [field] : [];
+    });
+  }),
+);
+
+export { V2_PERMISSIONS, type V2Permission };
 
 /** A key given to the sandbox (`--key KEY[=PERMS]`), with what it may do beyond reading. */
 export interface V2Key {
@@ -111,11 +118,8 @@ export interface V2Key {
   permissions: readonly V2Permission[];
 }
 
-/** Any key with this prefix is taken, with every permission, when the sandbox is given no keys. */
-export const ANY_KEY_PREFIX = 'trunk_v2_';
-
 export interface V2FaceOptions {
-  /** When given, exactly these keys; otherwise any key starting `trunk_v2_`, with every permission. */
+  /** When given, exactly these keys; otherwise any v2 key (model/vocabulary.ts V2_KEY_PREFIX), with every permission. */
   keys?: readonly V2Key[];
   /** Default true. */
   rateLimits?: boolean;
@@ -137,16 +141,18 @@ export interface V2Host {
 
 interface Template {
   route: V2Route;
+  row: V2Operation;
   segments: string[];
   params: number;
 }
 
 const TEMPLATES: readonly Template[] = V2_ROUTES.map((route) => {
-  const segments = route.path.split('/').slice(1);
-  return { route, segments, params: segments.filter((segment) => segment.startsWith('{')).length };
+  const row: V2Operation = V2_OPERATIONS[route.operationId];
+  const segments = row.path.split('/').slice(1);
+  return { route, row, segments, params: segments.filter((segment) => segment.startsWith('{')).length };
 }).sort((a, b) => a.params - b.params);
 
-type FoundRoute = { route: V2Route; params: Readonly<Record<string, string>> };
+type FoundRoute = { route: V2Route; row: V2Operation; params: Readonly<Record<string, string>> };
 
 /** Paths asked for lately and what they found: a client polls the same few ids (a bounded memo). */
 const FOUND = new Map<string, FoundRoute | undefined>();
@@ -165,7 +171,7 @@ function findV2Route(method: string, pathname: string): FoundRoute | undefined {
 function matchRoute(method: string, pathname: string): FoundRoute | undefined {
   const segments = pathname.replace(/\/+$/, '').split('/').slice(1);
   for (const template of TEMPLATES) {
-    if (template.route.method !== method || template.segments.length !== segments.length) continue;
+    if (template.row.method !== method || template.segments.length !== segments.length) continue;
     const params: Record<string, string> = {};
     let matches = true;
     for (let i = 0; i < segments.length && matches; i++) {
@@ -182,7 +188,7 @@ function matchRoute(method: string, pathname: string): FoundRoute | undefined {
         params[want.slice(1, -1)] = decoded;
       } else matches = want === got;
     }
-    if (matches) return { route: template.route, params };
+    if (matches) return { route: template.route, row: template.row, params };
   }
   return undefined;
 }
@@ -203,26 +209,6 @@ function keyIdOf(key: string): string {
   return id;
 }
 
-/**
- * The reads whose answer depends on the state alone (not on the clock, as an estimate's or the metrics' window
- * does, nor on the caller): kept until the state changes, as v1's reads are, since a fleet polls the same PRs
- * and queues over and over.
- */
-const KEPT_READS: ReadonlySet<string> = new Set([
-  'pullRequests.get',
-  'pullRequests.resolveByCoordinates',
-  'pullRequests.queueEntryHistory',
-  'pullRequests.queueEntryHistoryBatch',
-  'pullRequests.listVerificationRuns',
-  'mergeQueues.get',
-  'mergeQueues.list',
-  'mergeQueues.listPullRequests',
-  'mergeQueues.order',
-  'mergeQueues.graph',
-  'mergeQueues.listVerificationRuns',
-  'mergeQueueVerificationRuns.get',
-  'repositories.get',
-]);
 /** Past this many kept answers the oldest go: distinct reads between two changes are few unless someone walks ids. */
 const KEPT_READS_MAX = 1_000;
 
@@ -245,7 +231,7 @@ export class V2Face {
   /** The permissions of a key, or undefined when the sandbox does not take it. */
   permissionsOf(key: string): ReadonlySet<V2Permission> | undefined {
     if (this.keys) return this.keys.get(key);
-    return key.startsWith(ANY_KEY_PREFIX) && key.length > ANY_KEY_PREFIX.length ? this.allPermissions : undefined;
+    return key.startsWith(V2_KEY_PREFIX) && key.length > V2_KEY_PREFIX.length ? this.allPermissions : undefined;
   }
 
   /** The key of an `Authorization: Bearer <key>` header, or undefined. */
@@ -261,7 +247,7 @@ export class V2Face {
     const method = request.method ?? '';
     const found = findV2Route(method, pathname);
     if (!found) return envelope(404, 'NOT_FOUND', `no route ${method} ${pathname}`);
-    const { route, params } = found;
+    const { route, row, params } = found;
 
     const authorization = request.headers.authorization;
     const key = V2Face.bearerOf(request);
@@ -288,7 +274,7 @@ export class V2Face {
           headers: { connection: 'close' },
         };
       }
-      if (TAKES_BODY.has(route.operationId) && read.text.trim() !== '') {
+      if (row.body && read.text.trim() !== '') {
         const refused = refuseBodyShape(read.text, STRING_LISTS);
         if (refused) return envelope(400, 'VALIDATION_FAILED', refused);
         try {
@@ -305,13 +291,14 @@ export class V2Face {
       caller,
       params,
       query,
+      input: undefined,
       body,
       estimates: this.estimates,
       repositories: this.repositories,
     };
     if (this.limiter) {
-      const bucket = bucketOf(route, method, pathname);
-      const who = bucket === 'pullRequestReads' ? caller.keyId : organizationOf(context, pathname);
+      const bucket = row.bucket;
+      const who = bucket === 'pullRequestReads' ? caller.keyId : organizationOf(context, route.operationId);
       // Over a limit: a bare 429, as the service's rate limiter sends it.
       if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
     }
@@ -320,12 +307,12 @@ export class V2Face {
       this.kept.clear();
       this.keptRevision = host.engine.revision;
     }
-    const keepable = method === 'GET' && KEPT_READS.has(route.operationId);
+    const keepable = row.keep;
     const keptAs = keepable ? (target ?? `${pathname}?${query.toString()}`) : '';
     const kept = keepable ? this.kept.get(keptAs) : undefined;
     if (kept) return { ...kept, headers: { 'x-request-id': randomUUID() } };
 
-    const missing = (route.needs?.(context) ?? []).filter((permission) => !permissions.has(permission));
+    const missing = needsOf(route.operationId, body).filter((permission) => !permissions.has(permission));
     if (missing.length > 0) {
       return envelope(
         403,
@@ -336,6 +323,8 @@ export class V2Face {
 
     let handled: V2Handled;
     try {
+      if (row.body) context.body = checked(SCHEMAS[row.body], body, 'the request body is missing: send a JSON object');
+      if (row.query) context.input = checked(SCHEMAS[row.query], firstOfEach(query));
       handled = route.handle(context);
     } catch (error) {
       if (error instanceof V2Error) return envelope(error.status, error.code, error.message);
@@ -373,9 +362,19 @@ function queueRefWithId(engine: QueueEngine, id: string): QueueRef | undefined {
   }
 }
 
-function bucketOf(route: V2Route, method: string, pathname: string): RateBucket {
-  if (route.bucket) return route.bucket;
-  return method === 'GET' && pathname.startsWith('/v2/pull-requests') ? 'pullRequestReads' : 'organization';
+/** A body or query as its row's schema checks it: 400 VALIDATION_FAILED naming the fields, else the checked value. */
+function checked(schema: z.ZodType, value: unknown, absent?: string): unknown {
+  if (value === undefined && absent !== undefined) throw validationFailed(absent);
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationFailed(describeIssues(result.error));
+  return result.data;
+}
+
+/** The query's parameters, the first of a repeated one. */
+function firstOfEach(query: URLSearchParams): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of query) if (!Object.hasOwn(values, name)) values[name] = value;
+  return values;
 }
 
 /**
@@ -383,22 +382,24 @@ function bucketOf(route: V2Route, method: string, pathname: string): RateBucket 
  * a repository id or URL). A request that names none (the queue list without a filter, the sandbox-wide metrics)
  * counts against one bucket for the whole sandbox.
  */
-function organizationOf(context: V2Context, pathname: string): string {
+function organizationOf(context: V2Context, operationId: V2OperationName): string {
   const { engine, params, query, body } = context;
   const ownerOf = (repo: { owner: string } | undefined) => (repo ? `owner:${repo.owner.toLowerCase()}` : undefined);
   const id = params.id;
+  // What the path's id names, by the operation's resource.
+  const resource = operationId.slice(0, operationId.indexOf('.'));
   if (id !== undefined) {
-    if (pathname.startsWith('/v2/merge-queues/')) {
+    if (resource === 'mergeQueues') {
       const queue = queueRefWithId(engine, id);
       if (queue) return ownerOf(queue.repo)!;
-    } else if (pathname.startsWith('/v2/pull-requests/') && isUuid(id)) {
+    } else if (resource === 'pullRequests' && isUuid(id)) {
       const found = pullRequestCoordinates(engine, id);
       if (found) return ownerOf(found.repo)!;
-    } else if (pathname.startsWith('/v2/merge-queue-verification-runs/')) {
+    } else if (resource === 'mergeQueueVerificationRuns') {
       const queueId = runQueueId(engine, id);
       const queue = queueId === undefined ? undefined : queueRefWithId(engine, queueId);
       if (queue) return ownerOf(queue.repo)!;
-    } else if (pathname.startsWith('/v2/repositories/')) {
+    } else if (resource === 'repositories') {
       const repo = engine.repositoryWithId(id);
       if (repo) return ownerOf(repo)!;
     }

@@ -1,4 +1,4 @@
-// v2's cursor pages (NOTES §10): `limit` 1..100 (25 by default), an opaque cursor bound to the operation and the
+// v2's cursor pages: `limit` 1..100 (25 by default), an opaque cursor bound to the operation and the
 // filters it was minted with, `includeTotal`, and `{data, nextCursor, hasMore, total?}`. The cursor carries the
 // key of the row the next page starts at, so rows added meanwhile do not shift a page.
 import { createHash } from 'node:crypto';

@@ -1,9 +1,7 @@
-// v2's rate limits (NOTES §9): 100 requests a second per organization, 5 a second per key for GETs of
-// /v2/pull-requests…, 5 a second per organization for the two metrics GETs. A request over a limit is not
+// v2's rate limits, each bucket's as the contract says (api/v2/contract.ts). A request over a limit is not
 // counted. The window slides over the last second of an injectable monotonic clock, so tests never sleep.
-import type { RateBucket } from './route.js';
+import { RATE_LIMITS, type RateBucket } from '../../../api/v2/contract.js';
 
-const RATE_LIMITS: Readonly<Record<RateBucket, number>> = { organization: 100, pullRequestReads: 5, metrics: 5 };
 const WINDOW_MS = 1000;
 
 export class RateLimiter {

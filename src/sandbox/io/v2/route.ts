@@ -1,17 +1,11 @@
-// What a route of the sandbox's v2 face is: an operation of api/v2's description, found by method and path
-// template, handed the caller (its key's permissions) and the path's parameters, answering as v2 answers (JSON,
-// the error envelope, 201/202/204). The dispatch, the credential check and the rate limits are the face's
-// (face.ts); the engine's work is the engine's.
+// What a route of the sandbox's v2 face is: the handler of one operation of the contract (api/v2/contract.ts),
+// handed the caller, the path's parameters and the body and query its row checked, answering as v2 answers (JSON,
+// the error envelope, 201/202/204). Finding the route, the credential, the rate limits, the permissions and the
+// checks are the face's (face.ts), all read from the operation's row; the engine's work is the engine's.
+import type { BodyOf, QueryOf, V2OperationName, V2Permission } from '../../../api/v2/contract.js';
 import type { Journaled } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
 import type { SandboxClock } from '../clock.js';
-
-/** What a v2 key may do beyond reading (`--key KEY=PERMS`; CLI.md's words). */
-export const V2_PERMISSIONS = ['submit', 'priority', 'skip-batching', 'direct', 'settings'] as const;
-export type V2Permission = (typeof V2_PERMISSIONS)[number];
-
-/** The rate-limit bucket a request counts against (api/v2/NOTES.md §9); `organization` unless said. */
-export type RateBucket = 'organization' | 'pullRequestReads' | 'metrics';
 
 export interface V2Caller {
   /** A stable, non-secret name of the key (a digest of it), for per-key buckets and transition actors. */
@@ -21,15 +15,18 @@ export interface V2Caller {
   fromTerraform: boolean;
 }
 
-export interface V2Context {
+export interface V2Context<Body = unknown, Query = unknown> {
   engine: QueueEngine;
   clock: SandboxClock;
   caller: V2Caller;
   /** The path's parameters by their template names (`{id}` → params.id), decoded. */
   params: Readonly<Record<string, string>>;
+  /** The query as sent (a page's cursor is bound to its filters). */
   query: URLSearchParams;
-  /** The body parsed as JSON (undefined when there was none); the route checks its shape. */
-  body: unknown;
+  /** The query as the operation's row checked it. */
+  input: Query;
+  /** The body as the operation's row checked it (undefined for an operation that takes none). */
+  body: Body;
   /** False under `--estimates off`: the estimate answers 404 ESTIMATE_NOT_ENABLED. */
   estimates: boolean;
   /** When this run of the sandbox first showed each repository without a queue in it (the engine knows which exist). */
@@ -57,15 +54,13 @@ export interface V2Handled {
 }
 
 export interface V2Route {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  /** The description's path template, `/v2/merge-queues/{id}/pause`. */
-  path: string;
-  /** The description's operationId, `mergeQueues.pause`. */
-  operationId: string;
-  bucket?: RateBucket;
-  /** The permissions this request needs, judged by endpoint and body (NOTES.md §2); none for a read. */
-  needs?(context: V2Context): V2Permission[];
+  operationId: V2OperationName;
   handle(context: V2Context): V2Handled;
+}
+
+/** The handler of `operationId`, typed by its row's body and query. */
+export function route<N extends V2OperationName>(operationId: N, handle: (context: V2Context<BodyOf<N>, QueryOf<N>>) => V2Handled): V2Route {
+  return { operationId, handle: handle as V2Route['handle'] };
 }
 
 /** A v2 refusal: thrown by a route (or a helper it calls) and answered with the error envelope. */

@@ -1,84 +1,17 @@
-// The engine's v2 read views (order.ts, graph.ts, verification-runs.ts, history.ts: v1's snake_case words) as v2
-// words them (api/v2/openapi-v2.json: MergeQueueOrder, MergeGraph, VerificationRun, QueueEntryStateTransition):
-// camelCase states and statuses, `queue|graph` modes, target lists cut to the description's bounds.
-import type { GraphEdge, GraphNode, MergeGraph } from '../../engine/graph.js';
+// The engine's views of runs and of entries' history (verification-runs.ts, history.ts: the model's snake_case
+// words) as v2 words them (VerificationRun, QueueEntryStateTransition): camelCase states and statuses, target
+// lists cut to the description's bounds. The order and the graph are the codec's (api/v2/codec.ts).
 import type { QueueEntryTransition } from '../../engine/history.js';
-import type { DispatchOrder, OrderedPending, OrderedRun } from '../../engine/order.js';
 import type { PullRequestRef, TransitionPullRequestRef } from '../../engine/pull-request-refs.js';
 import type { ImpactedTargetSet, VerificationRunFacts } from '../../engine/verification-runs.js';
-import { V2_MODE_OF } from '../../../api/v2/names.js';
-import { camel } from './wire.js';
+import { wireWord } from '../../../api/v2/wire-names.js';
 
-/** The description's bound on the target lists of the graph (`maxItems`); the totals count them all. */
-export const GRAPH_TARGETS_MAX = 10_000;
 /** The bound on a run's impacted-target lists (`ImpactedTargetSet.impactedTargets`). */
 const RUN_TARGETS_MAX = 100_000;
 
 /** A PR as the order names it: `{id, number, sha, title, url?}` only. */
 function queuedPullRequestJson(ref: PullRequestRef): Record<string, unknown> {
   return { id: ref.id, number: ref.number, sha: ref.sha, title: ref.title, url: ref.url };
-}
-
-function batchJson(run: OrderedRun): Record<string, unknown> {
-  return { verificationRunId: run.runId, state: camel(run.state), isBisection: run.isBisection, pullRequests: run.pullRequests.map(queuedPullRequestJson) };
-}
-
-function pendingJson(item: OrderedPending): Record<string, unknown> {
-  const json: Record<string, unknown> = {
-    pullRequest: queuedPullRequestJson(item.pullRequest),
-    schedulability: item.schedulability,
-    directlyAhead: item.directlyAhead.map(queuedPullRequestJson),
-    heldBy: item.heldBy.map(queuedPullRequestJson),
-  };
-  if (item.predictedBatch !== undefined) json.predictedBatch = item.predictedBatch;
-  return json;
-}
-
-export function orderJson(order: DispatchOrder): Record<string, unknown> {
-  return {
-    mode: V2_MODE_OF[order.mode],
-    queueState: camel(order.queueState),
-    batchingEnabled: order.batchingEnabled,
-    isolationResolved: order.isolationResolved,
-    hasCycle: order.hasCycle,
-    batches: order.batches.map(batchJson),
-    pending: order.pending.map(pendingJson),
-    awaitingAdmission: order.awaitingAdmission.map(queuedPullRequestJson),
-    awaitingAdmissionTotal: order.awaitingAdmissionTotal,
-  };
-}
-
-function nodeJson(node: GraphNode): Record<string, unknown> {
-  const json: Record<string, unknown> = {
-    pullRequestNumber: node.pullRequestNumber,
-    title: node.title,
-    author: node.author,
-    state: camel(node.state),
-    priorityValue: node.priorityValue,
-    priorityName: node.priorityName,
-    skipsTheLine: node.skipsTheLine,
-    allowsBatching: node.allowsBatching,
-    isBisection: node.isBisection,
-  };
-  if (node.verificationRunId !== undefined) json.verificationRunId = node.verificationRunId;
-  if (node.impactedTargets !== undefined) {
-    json.impactedTargets = node.impactedTargets.slice(0, GRAPH_TARGETS_MAX);
-    json.totalImpactedTargets = node.totalImpactedTargets ?? node.impactedTargets.length;
-  }
-  return json;
-}
-
-function edgeJson(edge: GraphEdge): Record<string, unknown> {
-  const json: Record<string, unknown> = { fromPullRequestNumber: edge.fromPullRequestNumber, toPullRequestNumber: edge.toPullRequestNumber };
-  if (edge.commonImpactedTargets !== undefined) {
-    json.commonImpactedTargets = edge.commonImpactedTargets.slice(0, GRAPH_TARGETS_MAX);
-    json.totalCommonImpactedTargets = edge.totalCommonImpactedTargets ?? edge.commonImpactedTargets.length;
-  }
-  return json;
-}
-
-export function graphJson(graph: MergeGraph): Record<string, unknown> {
-  return { nodes: graph.nodes.map(nodeJson), edges: graph.edges.map(edgeJson) };
 }
 
 /** A run as the lists show it: the single GET's fields without `impactedTargets` (single GET only). */
@@ -91,8 +24,8 @@ export function verificationRunListItemJson(run: VerificationRunFacts): Record<s
     testBranchCommitUrl: run.testBranchCommitUrl,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
-    status: camel(run.status),
-    requiredStatusesSource: camel(run.requiredStatusesSource),
+    status: wireWord(run.status),
+    requiredStatusesSource: wireWord(run.requiredStatusesSource),
     requiredStatuses: [...run.requiredStatuses],
     checks: run.checks.map((check) => ({ ...check })),
     testedPullRequests: run.testedPullRequests.map(queuedPullRequestJson),
@@ -119,14 +52,14 @@ export function verificationRunJson(run: VerificationRunFacts): Record<string, u
 }
 
 function transitionRefJson(ref: TransitionPullRequestRef): Record<string, unknown> {
-  return { pullRequestId: ref.pullRequestId, number: ref.number, title: ref.title, url: ref.url, state: camel(ref.state) };
+  return { pullRequestId: ref.pullRequestId, number: ref.number, title: ref.title, url: ref.url, state: wireWord(ref.state) };
 }
 
 /** A transition as v2 shows it: the entry and queue ids the engine adds are the face's to drop. */
 export function transitionJson(transition: QueueEntryTransition): Record<string, unknown> {
   const json: Record<string, unknown> = {
     pullRequestId: transition.pullRequestId,
-    state: camel(transition.state),
+    state: wireWord(transition.state),
     changedAt: transition.changedAt,
     reason: transition.reason,
   };

@@ -1,25 +1,18 @@
-// The model's values as v2 words them (api/v2/openapi-v2.json; NOTES §4, §13, §14): camelCase enums, the PR
+// The model's values as v2 words them (docs/v2.md), through the codec (api/v2/codec.ts): camelCase enums, the PR
 // split into the PR and its queue entry, settings under their v2 names. Only the face's answers use these.
+import { configOf, repositoryUrl } from '../../../api/v2/codec.js';
+import { fillPath, V2_OPERATIONS } from '../../../api/v2/contract.js';
+import { wireMode, wireWord } from '../../../api/v2/wire-names.js';
 import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pull-request.js';
-import type { Queue, QueueSettings } from '../../../model/queue.js';
-import { V2_MODE_OF } from '../../../api/v2/names.js';
+import type { Queue, QueueFacts } from '../../../model/queue.js';
 import type { Repo } from '../../../model/repository.js';
 import type { TestingResult } from '../../../model/testing.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
 import type { ManagedState } from '../../engine/state.js';
 
-/** v1's snake_case values as v2's camelCase ones (`merge_commit` → `mergeCommit`, `switching_modes` → `switchingModes`). */
-export function camel(value: string): string {
-  return value.toLowerCase().replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 function iso(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-function repositoryUrl(repo: Repo): string {
-  return `https://${repo.host}/${repo.owner}/${repo.name}`;
 }
 
 export function repositoryJson(repo: Repo, createdAt: number): Record<string, unknown> {
@@ -39,36 +32,20 @@ export function repositoryJson(repo: Repo, createdAt: number): Record<string, un
   };
 }
 
-/** What a queue's config says under v2's names; the settings the sandbox does not keep read as the service's defaults. */
-function configJson(queue: Queue): Record<string, unknown> {
-  return {
-    concurrency: queue.concurrency,
-    bisectionConcurrency: queue.bisectionConcurrency,
-    pendingFailureDepth: queue.pendingFailureDepth,
-    canOptimisticallyMerge: queue.canOptimisticallyMerge,
-    allowBatching: queue.batch,
-    batchingMaxWaitTimeMinutes: queue.batchingMaxWaitTimeMinutes,
-    batchingMinSize: queue.batchingMinSize,
-    testingTimeoutMinutes: queue.testingTimeoutMinutes,
-    notReadyTimeoutMinutes: (queue.notReadyTimeoutHours ?? 24) * 60,
-    createsPrsForTestingBranches: queue.createPrsForTestingBranches,
-    areCommentsEnabled: queue.commentsEnabled,
-    areCommandsEnabled: queue.commandsEnabled,
-    isStatusCheckEnabled: queue.statusCheckEnabled,
-    isExtensionEnabled: queue.extensionEnabled ?? false,
-    areLabelCommandsEnabled: queue.labelCommandsEnabled ?? false,
-    areStateLabelsEnabled: queue.stateLabelsEnabled ?? false,
-    // No override: the branch protection's statuses apply, and the sandbox's branch protection requires none.
-    requiredStatuses: queue.requiredStatuses === null ? [] : [...queue.requiredStatuses],
-    allowedBotSubmitters: [...(queue.allowedBotSubmitters ?? [])],
-    batchingRules: [...(queue.batchingRules ?? [])],
-    directMergeMode: camel(queue.directMergeMode),
-    optimizationMode: camel(queue.optimizationMode),
-    mergeMethod: camel(queue.mergeMethod),
-    testBranchConstructionMode: camel(queue.testBranchConstructionMode ?? 'rename_temp_branch'),
-    enqueueingLabel: queue.enqueueingLabel ?? '',
-  };
-}
+/** Settings v2 has that the sandbox keeps at one value (a write of another is refused), and the others' defaults. */
+export const SANDBOX_FIXED: Readonly<Partial<QueueFacts>> = {
+  notReadyTimeoutHours: 24,
+  allowedBotSubmitters: [],
+  batchingRules: [],
+  testBranchConstructionMode: 'rename_temp_branch',
+};
+const SANDBOX_DEFAULTS: Readonly<Partial<QueueFacts>> = {
+  ...SANDBOX_FIXED,
+  extensionEnabled: false,
+  labelCommandsEnabled: false,
+  stateLabelsEnabled: false,
+  enqueueingLabel: '',
+};
 
 export interface QueueIdentity {
   id: string;
@@ -83,52 +60,25 @@ export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, 
     id,
     repositoryId: repositoryId(repo),
     targetBranch,
-    state: camel(queue.state),
-    mode: V2_MODE_OF[queue.mode as keyof typeof V2_MODE_OF] ?? queue.mode,
+    state: wireWord(queue.state),
+    mode: wireMode(queue.mode),
     managedState,
     createdAt: iso(createdAt),
     // The sandbox keeps no time of a queue's last change: its creation stands for it.
     updatedAt: iso(createdAt),
     repositoryUrl: repositoryUrl(repo),
     pullRequestsUrl: pullRequestsUrl(id),
-    config: configJson(queue),
+    config: configOf(queue, SANDBOX_DEFAULTS),
   };
 }
 
 function pullRequestsUrl(queueId: string): string {
-  return `/v2/merge-queues/${queueId}/pull-requests`;
+  return fillPath(V2_OPERATIONS['mergeQueues.listPullRequests'].path, { id: queueId });
 }
 
 export function stateChangeJson(id: string, queue: Queue): Record<string, unknown> {
-  return { id, state: camel(queue.state), mode: V2_MODE_OF[queue.mode as keyof typeof V2_MODE_OF] ?? queue.mode, pullRequestsUrl: pullRequestsUrl(id) };
+  return { id, state: wireWord(queue.state), mode: wireMode(queue.mode), pullRequestsUrl: pullRequestsUrl(id) };
 }
-
-/** The queue settings a config write sets, under v1's (the model's) names. */
-export const CONFIG_FIELDS = {
-  concurrency: 'concurrency',
-  bisectionConcurrency: 'bisectionConcurrency',
-  pendingFailureDepth: 'pendingFailureDepth',
-  canOptimisticallyMerge: 'canOptimisticallyMerge',
-  allowBatching: 'batch',
-  batchingMaxWaitTimeMinutes: 'batchingMaxWaitTimeMinutes',
-  batchingMinSize: 'batchingMinSize',
-  testingTimeoutMinutes: 'testingTimeoutMinutes',
-  createsPrsForTestingBranches: 'createPrsForTestingBranches',
-  areCommentsEnabled: 'commentsEnabled',
-  areCommandsEnabled: 'commandsEnabled',
-  isStatusCheckEnabled: 'statusCheckEnabled',
-  isExtensionEnabled: 'extensionEnabled',
-  areLabelCommandsEnabled: 'labelCommandsEnabled',
-  areStateLabelsEnabled: 'stateLabelsEnabled',
-  requiredStatuses: 'requiredStatuses',
-  directMergeMode: 'directMergeMode',
-  optimizationMode: 'optimizationMode',
-  mergeMethod: 'mergeMethod',
-  enqueueingLabel: 'enqueueingLabel',
-} as const satisfies Record<string, keyof QueueSettings>;
-
-/** The values with an enum v2 spells in camelCase. */
-export const CAMEL_CONFIG_FIELDS: ReadonlySet<string> = new Set(['directMergeMode', 'optimizationMode', 'mergeMethod']);
 
 // ---------------------------------------------------------------- pull requests
 
@@ -142,7 +92,7 @@ export interface PullRequestSource {
   createdAt: number;
 }
 
-/** A PR and, once submitted, its queue entry (NOTES §4's split). `listRead`: `hasImpactedTargets` is absent. */
+/** A PR and, once submitted, its queue entry. `listRead`: `hasImpactedTargets` is absent. */
 export function pullRequestJson(source: PullRequestSource, options: { listRead?: boolean } = {}): Record<string, unknown> {
   const { repo, number, record, entry } = source;
   const view = entry?.view;
@@ -168,13 +118,13 @@ function queueEntryJson(queueId: string, view: SubmittedPullRequest, createdAt: 
   const readiness: Record<string, unknown> = {
     requiresImpactedTargets: view.readiness?.requiresImpactedTargets ?? false,
     doesBaseBranchMatch: view.readiness?.doesBaseBranchMatch ?? true,
-    mergeability: camel(view.readiness?.gitHubMergeability ?? 'unspecified'),
+    mergeability: wireWord(view.readiness?.gitHubMergeability ?? 'unspecified'),
   };
   if (!options.listRead && view.readiness?.hasImpactedTargets !== undefined) readiness.hasImpactedTargets = view.readiness.hasImpactedTargets;
   const entry: Record<string, unknown> = {
     id: view.id,
     mergeQueueId: queueId,
-    state: camel(view.state ?? 'pending'),
+    state: wireWord(view.state ?? 'pending'),
     stateChangedAt: view.stateChangedAt,
     priorityValue: view.priorityValue,
     priorityName: view.priorityName,
@@ -191,14 +141,14 @@ function queueEntryJson(queueId: string, view: SubmittedPullRequest, createdAt: 
   return entry;
 }
 
-/** The reasons the engine gives an estimate none, as §17's. */
+/** The reasons the engine gives an estimate none, in v2's words. */
 const UNAVAILABLE_REASONS: Record<string, string> = {
   not_ready: 'notReady',
   queue_paused: 'queuePaused',
   queue_draining: 'queueDraining',
 };
 
-/** §17's estimate: `waitingOn` from the PRs the engine says the entry waits for. */
+/** The estimate: `waitingOn` from the PRs the engine says the entry waits for. */
 export function estimateJson(
   estimate: QueueEntryEstimate,
   inPendingFailure: boolean,
@@ -206,7 +156,7 @@ export function estimateJson(
 ): Record<string, unknown> {
   const kind = estimate.kind ?? (inPendingFailure ? 'pendingFailureResolution' : 'merge');
   if (estimate.status !== 'available') {
-    // Not ready, paused: as §17 names them; anything else the engine cannot foresee is too little history to go on.
+    // Not ready, paused: as v2 names them; anything else the engine cannot foresee is too little history to go on.
     return { status: 'unavailable', computedAt: estimate.computedAt, kind, reason: UNAVAILABLE_REASONS[estimate.reason ?? ''] ?? 'insufficientHistory' };
   }
   const json: Record<string, unknown> = { status: 'available', computedAt: estimate.computedAt, kind, estimatedAt: estimate.estimatedAt };

@@ -1,14 +1,7 @@
 // Pull requests: found by coordinates or id, submitted to a queue, dequeued, restarted, listed by queue, their
 // estimate, and impacted-target uploads. A PR is addressed by its id (ids.ts `pullRequestId`); its queue entry is
 // its latest submission in any queue of its repository.
-import {
-  ListQueuePullRequestsQuery,
-  ReprioritizeRequest,
-  ResolvePullRequestsQuery,
-  SubmitPullRequestRequest,
-  UpdateQueueEntryRequest,
-  UploadImpactedTargetsRequest,
-} from '../../../../api/v2/schemas.js';
+import { modelWord, wireWord } from '../../../../api/v2/wire-names.js';
 import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
 import type { SubmitOptions } from '../../../../model/service.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type PriorityName } from '../../../../model/vocabulary.js';
@@ -18,8 +11,6 @@ import type { Actor } from '../../../engine/state.js';
 import type { EntryChange } from '../../../engine/types.js';
 import {
   type FoundPullRequest,
-  parseBody,
-  parseQuery,
   pathPullRequest,
   pathQueue,
   pullRequestAtCoordinates,
@@ -30,15 +21,8 @@ import {
   validationFailed,
 } from '../common.js';
 import { pageOf } from '../pages.js';
-import { V2Error, type V2Context, type V2Permission, type V2Route } from '../route.js';
-import { camelToSnake } from '../../../../api/v2/names.js';
-import { camel, estimateJson, pullRequestJson } from '../wire.js';
-
-/** Whether the raw body (before its shape is checked) sends `key`, optionally with a value. */
-function sends(body: unknown, key: string, value?: unknown): boolean {
-  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, key)) return false;
-  return value === undefined || (body as Record<string, unknown>)[key] === value;
-}
+import { route, type V2Context, V2Error } from '../route.js';
+import { estimateJson, pullRequestJson } from '../wire.js';
 
 /** The caller as the engine records who made a write (the key's digest, never the key). */
 function actorOf(context: V2Context): Actor {
@@ -52,160 +36,128 @@ function pullRequestAnswer(context: V2Context, found: FoundPullRequest | undefin
 
 // ---------------------------------------------------------------- reads
 
-export const resolveByCoordinates: V2Route = {
-  method: 'GET',
-  path: '/v2/pull-requests',
-  operationId: 'pullRequests.resolveByCoordinates',
-  handle: (context) => {
-    const query = parseQuery(ResolvePullRequestsQuery, context.query);
-    // An unknown repository has no PRs: the lookup answers an empty list, not 404 (none is documented).
-    const repo = repositoryWithId(context, query.repositoryId)?.repo;
-    let rows: FoundPullRequest[] = [];
-    if (repo && query.number !== undefined) {
-      for (const number of [...new Set(query.number)].sort((a, b) => a - b)) {
-        const found = pullRequestAtCoordinates(context.engine, repo, number);
-        if (found) rows.push(found);
-      }
-    } else if (repo && query.branch !== undefined) {
-      const fromBranch = context.engine
-        .pullRequestsOfRepository(repo)
-        .filter((record) => record.headBranch === query.branch && (query.baseBranch === undefined || record.baseBranch === query.baseBranch));
-      // The open PR from that branch, else the most recently created.
-      const created = (number: number) => context.engine.firstSubmittedAt(repo, number) ?? 0;
-      const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.sort((a, b) => created(b.number) - created(a.number))[0];
-      const found = chosen && pullRequestAtCoordinates(context.engine, repo, chosen.number);
-      if (found) rows = [found];
-    } else if (repo) {
-      rows = context.engine.pullRequestsOfRepository(repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
+export const resolveByCoordinates = route('pullRequests.resolveByCoordinates', (context) => {
+  const query = context.input;
+  // An unknown repository has no PRs: the lookup answers an empty list, not 404 (none is documented).
+  const repo = repositoryWithId(context, query.repositoryId)?.repo;
+  let rows: FoundPullRequest[] = [];
+  if (repo && query.number !== undefined) {
+    for (const number of [...new Set(query.number)].sort((a, b) => a - b)) {
+      const found = pullRequestAtCoordinates(context.engine, repo, number);
+      if (found) rows.push(found);
     }
-    // A read of several numbers leaves hasImpactedTargets out, as the service does.
-    const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
-    const page = pageOf(
-      'pullRequests.resolveByCoordinates',
-      context.query,
-      query,
-      rows,
-      (row) => String(row.number),
-      (row) => pullRequestJson(sourceOf(context.engine, row), { listRead }),
-    );
-    return { answer: { status: 200, json: page } };
-  },
-};
+  } else if (repo && query.branch !== undefined) {
+    const fromBranch = context.engine
+      .pullRequestsOfRepository(repo)
+      .filter((record) => record.headBranch === query.branch && (query.baseBranch === undefined || record.baseBranch === query.baseBranch));
+    // The open PR from that branch, else the most recently created.
+    const created = (number: number) => context.engine.firstSubmittedAt(repo, number) ?? 0;
+    const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.sort((a, b) => created(b.number) - created(a.number))[0];
+    const found = chosen && pullRequestAtCoordinates(context.engine, repo, chosen.number);
+    if (found) rows = [found];
+  } else if (repo) {
+    rows = context.engine.pullRequestsOfRepository(repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
+  }
+  // A read of several numbers leaves hasImpactedTargets out, as the service does.
+  const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
+  const page = pageOf(
+    'pullRequests.resolveByCoordinates',
+    context.query,
+    query,
+    rows,
+    (row) => String(row.number),
+    (row) => pullRequestJson(sourceOf(context.engine, row), { listRead }),
+  );
+  return { answer: { status: 200, json: page } };
+});
 
-export const getPullRequest: V2Route = {
-  method: 'GET',
-  path: '/v2/pull-requests/{id}',
-  operationId: 'pullRequests.get',
-  handle: (context) => ({ answer: pullRequestAnswer(context, pathPullRequest(context)) }),
-};
+export const getPullRequest = route('pullRequests.get', (context) => ({ answer: pullRequestAnswer(context, pathPullRequest(context)) }));
 
-export const queueEntryEstimate: V2Route = {
-  method: 'GET',
-  path: '/v2/pull-requests/{id}/queue-entry-estimate',
-  operationId: 'pullRequests.queueEntryEstimate',
-  handle: (context) => {
-    const found = pathPullRequest(context);
-    if (!context.estimates) throw new V2Error(404, 'ESTIMATE_NOT_ENABLED', 'this sandbox serves no estimates (--estimates off)');
-    const computedAt = context.engine.now.toISOString();
-    const entry = found.entry;
-    if (!entry?.view.isCurrentlySubmittedToQueue) {
-      // Not in a queue: nothing to estimate until it is submitted (and ready).
-      return { answer: { status: 200, json: { status: 'unavailable', computedAt, kind: 'merge', reason: 'notReady' } } };
-    }
-    const detail = context.engine.getSubmittedPullRequest(entry.ref, { number: found.number }, { estimate: true });
-    const estimate = detail.estimatedTimeToMerge ?? { status: 'unavailable', computedAt, reason: 'not_ready' };
-    const queueState = context.engine.getQueue(entry.ref).state;
-    // A draining queue admits nothing new: a PR not yet admitted waits for the drain, not for readiness.
-    if (estimate.reason === 'not_ready' && queueState === 'draining') estimate.reason = 'queue_draining';
-    const refOf = (number: number) => {
-      const ahead = pullRequestAtCoordinates(context.engine, entry.ref.repo, number);
-      return { id: pullRequestId(entry.ref.repo, number), number, sha: ahead?.record?.sha ?? '', title: ahead?.record?.title ?? `PR #${number}` };
-    };
-    return { answer: { status: 200, json: estimateJson(estimate, detail.state === 'pending_failure', refOf) } };
-  },
-};
+export const queueEntryEstimate = route('pullRequests.queueEntryEstimate', (context) => {
+  const found = pathPullRequest(context);
+  if (!context.estimates) throw new V2Error(404, 'ESTIMATE_NOT_ENABLED', 'this sandbox serves no estimates (--estimates off)');
+  const computedAt = context.engine.now.toISOString();
+  const entry = found.entry;
+  if (!entry?.view.isCurrentlySubmittedToQueue) {
+    // Not in a queue: nothing to estimate until it is submitted (and ready).
+    return { answer: { status: 200, json: { status: 'unavailable', computedAt, kind: 'merge', reason: 'notReady' } } };
+  }
+  const detail = context.engine.getSubmittedPullRequest(entry.ref, { number: found.number }, { estimate: true });
+  const estimate = detail.estimatedTimeToMerge ?? { status: 'unavailable', computedAt, reason: 'not_ready' };
+  const queueState = context.engine.getQueue(entry.ref).state;
+  // A draining queue admits nothing new: a PR not yet admitted waits for the drain, not for readiness.
+  if (estimate.reason === 'not_ready' && queueState === 'draining') estimate.reason = 'queue_draining';
+  const refOf = (number: number) => {
+    const ahead = pullRequestAtCoordinates(context.engine, entry.ref.repo, number);
+    return { id: pullRequestId(entry.ref.repo, number), number, sha: ahead?.record?.sha ?? '', title: ahead?.record?.title ?? `PR #${number}` };
+  };
+  return { answer: { status: 200, json: estimateJson(estimate, detail.state === 'pending_failure', refOf) } };
+});
 
 type QueueRow = EnqueuedPullRequest;
 
-export const listQueuePullRequests: V2Route = {
-  method: 'GET',
-  path: '/v2/merge-queues/{id}/pull-requests',
-  operationId: 'mergeQueues.listPullRequests',
-  handle: (context) => {
-    const query = parseQuery(ListQueuePullRequestsQuery, context.query);
-    const queue = pathQueue(context);
-    const window = {
-      ...(query.concludedAfter !== undefined && { since: query.concludedAfter }),
-      ...(query.concludedBefore !== undefined && { until: query.concludedBefore }),
-    };
-    // Every submission, newest first; a PR once, by its latest (its entry is reused when it is submitted again).
-    const rows: QueueRow[] = [];
-    const seen = new Set<number>();
-    let cursor: string | undefined;
-    do {
-      const page = context.engine.listPullRequests(queue.ref, { ...window, take: 100, ...(cursor !== undefined && { cursor }) });
-      for (const row of page.pullRequests) {
-        if (seen.has(row.prNumber)) continue;
-        seen.add(row.prNumber);
-        rows.push(row);
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    const states = query.state?.map(camelToSnake);
-    const matching = rows.filter(
-      (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author),
-    );
-    const page = pageOf(
-      'mergeQueues.listPullRequests',
-      context.query,
-      query,
-      matching,
-      (row) => String(row.prNumber),
-      (row) => {
-        const found = pullRequestAtCoordinates(context.engine, queue.repo, row.prNumber);
-        const view = context.engine.getSubmittedPullRequest(queue.ref, { number: row.prNumber });
-        const source = sourceOf(context.engine, found ?? { repo: queue.repo, number: row.prNumber });
-        source.entry = { queueId: queue.id, view };
-        return pullRequestJson(source, { listRead: true });
-      },
-    );
-    return { answer: { status: 200, json: page } };
-  },
-};
+export const listQueuePullRequests = route('mergeQueues.listPullRequests', (context) => {
+  const query = context.input;
+  const queue = pathQueue(context);
+  const window = {
+    ...(query.concludedAfter !== undefined && { since: query.concludedAfter }),
+    ...(query.concludedBefore !== undefined && { until: query.concludedBefore }),
+  };
+  // Every submission, newest first; a PR once, by its latest (its entry is reused when it is submitted again).
+  const rows: QueueRow[] = [];
+  const seen = new Set<number>();
+  let cursor: string | undefined;
+  do {
+    const page = context.engine.listPullRequests(queue.ref, { ...window, take: 100, ...(cursor !== undefined && { cursor }) });
+    for (const row of page.pullRequests) {
+      if (seen.has(row.prNumber)) continue;
+      seen.add(row.prNumber);
+      rows.push(row);
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  const states = query.state?.map(modelWord);
+  const matching = rows.filter(
+    (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author),
+  );
+  const page = pageOf(
+    'mergeQueues.listPullRequests',
+    context.query,
+    query,
+    matching,
+    (row) => String(row.prNumber),
+    (row) => {
+      const found = pullRequestAtCoordinates(context.engine, queue.repo, row.prNumber);
+      const view = context.engine.getSubmittedPullRequest(queue.ref, { number: row.prNumber });
+      const source = sourceOf(context.engine, found ?? { repo: queue.repo, number: row.prNumber });
+      source.entry = { queueId: queue.id, view };
+      return pullRequestJson(source, { listRead: true });
+    },
+  );
+  return { answer: { status: 200, json: page } };
+});
 
 // ---------------------------------------------------------------- writes
 
-export const submitPullRequest: V2Route = {
-  method: 'POST',
-  path: '/v2/merge-queues/{id}/pull-requests',
-  operationId: 'mergeQueues.submitPullRequest',
-  needs: ({ body }) => {
-    const needs: V2Permission[] = ['submit'];
-    if (sends(body, 'priorityValue') || sends(body, 'priorityName')) needs.push('priority');
-    if (sends(body, 'allowBatching', false)) needs.push('skip-batching');
-    if (sends(body, 'direct', true)) needs.push('direct');
-    return needs;
-  },
-  handle: (context) => {
-    const body = parseBody(SubmitPullRequestRequest, context.body);
-    const queue = pathQueue(context);
-    const options: SubmitOptions = {};
-    const priority = priorityOf(body);
-    if (priority !== undefined) options.priority = priority;
-    if (body.allowBatching !== undefined) options.noBatch = !body.allowBatching;
-    if (body.direct === true) options.direct = true;
-    if (context.engine.getQueue(queue.ref).state === 'draining') {
-      throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `the queue ${queue.id} is draining: it takes no new pull requests until it is resumed`);
-    }
-    const before = pullRequestAtCoordinates(context.engine, queue.repo, body.number);
-    if (before?.record?.state === 'closed') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is closed`);
-    if (before?.entry?.view.state === 'merged') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is already merged`);
-    const { change } = refusing({ conflict: [409, 'PR_ALREADY_ENQUEUED'] }, () =>
-      perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options, actor: actorOf(context) }),
-    );
-    return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, queue.repo, body.number), 201), change };
-  },
-};
+export const submitPullRequest = route('mergeQueues.submitPullRequest', (context) => {
+  const body = context.body;
+  const queue = pathQueue(context);
+  const options: SubmitOptions = {};
+  const priority = priorityOf(body);
+  if (priority !== undefined) options.priority = priority;
+  if (body.allowBatching !== undefined) options.noBatch = !body.allowBatching;
+  if (body.direct === true) options.direct = true;
+  if (context.engine.getQueue(queue.ref).state === 'draining') {
+    throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `the queue ${queue.id} is draining: it takes no new pull requests until it is resumed`);
+  }
+  const before = pullRequestAtCoordinates(context.engine, queue.repo, body.number);
+  if (before?.record?.state === 'closed') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is closed`);
+  if (before?.entry?.view.state === 'merged') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is already merged`);
+  const { change } = refusing({ conflict: [409, 'PR_ALREADY_ENQUEUED'] }, () =>
+    perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options, actor: actorOf(context) }),
+  );
+  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, queue.repo, body.number), 201), change };
+});
 
 /** The priority a body asks for: a value 0..32767 as the schema bounds it, or a name (urgent, high, medium, low). */
 function priorityOf(body: { priorityValue?: number | undefined; priorityName?: string | undefined }): Priority | undefined {
@@ -222,46 +174,34 @@ function priorityOf(body: { priorityValue?: number | undefined; priorityName?: s
 function liveEntry(found: FoundPullRequest): NonNullable<FoundPullRequest['entry']> {
   const entry = found.entry;
   if (!entry?.view.isCurrentlySubmittedToQueue) {
-    const state = entry ? camel(entry.view.state ?? '') : 'never submitted';
+    const state = entry ? wireWord(entry.view.state ?? '') : 'never submitted';
     throw new V2Error(409, 'PR_NOT_IN_ACTIVE_STATE', `pull request #${found.number} is not in a queue (${state})`);
   }
   return entry;
 }
 
-export const dequeue: V2Route = {
-  method: 'POST',
-  path: '/v2/pull-requests/{id}/dequeue',
-  operationId: 'pullRequests.dequeue',
-  needs: () => ['submit'],
-  handle: (context) => {
-    const found = pathPullRequest(context);
-    const entry = liveEntry(found);
-    const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) });
-    return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
-  },
-};
+export const dequeue = route('pullRequests.dequeue', (context) => {
+  const found = pathPullRequest(context);
+  const entry = liveEntry(found);
+  const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) });
+  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+});
 
-export const restartTests: V2Route = {
-  method: 'POST',
-  path: '/v2/pull-requests/{id}/restart-tests',
-  operationId: 'pullRequests.restartTests',
-  needs: () => ['submit'],
-  handle: (context) => {
-    const found = pathPullRequest(context);
-    const entry = liveEntry(found);
-    if (entry.view.state !== 'testing' && entry.view.state !== 'pending_failure') {
-      throw new V2Error(
-        422,
-        'PR_TESTS_NOT_RESTARTABLE',
-        `pull request #${found.number} is ${camel(entry.view.state ?? '')}: tests restart only while testing or pendingFailure`,
-      );
-    }
-    const { change } = refusing({ invalid: [422, 'PR_TESTS_NOT_RESTARTABLE'] }, () =>
-      perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) }),
+export const restartTests = route('pullRequests.restartTests', (context) => {
+  const found = pathPullRequest(context);
+  const entry = liveEntry(found);
+  if (entry.view.state !== 'testing' && entry.view.state !== 'pending_failure') {
+    throw new V2Error(
+      422,
+      'PR_TESTS_NOT_RESTARTABLE',
+      `pull request #${found.number} is ${wireWord(entry.view.state ?? '')}: tests restart only while testing or pendingFailure`,
     );
-    return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
-  },
-};
+  }
+  const { change } = refusing({ invalid: [422, 'PR_TESTS_NOT_RESTARTABLE'] }, () =>
+    perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) }),
+  );
+  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+});
 
 /** A change to a live entry (reprioritize, the queue-entry patch): 409 PR_NOT_IN_ACTIVE_STATE when there is none. */
 function changeEntry(context: V2Context, found: FoundPullRequest, change: EntryChange) {
@@ -272,64 +212,36 @@ function changeEntry(context: V2Context, found: FoundPullRequest, change: EntryC
   return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change: journaled };
 }
 
-export const reprioritize: V2Route = {
-  method: 'POST',
-  path: '/v2/pull-requests/{id}/reprioritize',
-  operationId: 'pullRequests.reprioritize',
-  needs: () => ['priority'],
-  handle: (context) => {
-    const body = parseBody(ReprioritizeRequest, context.body);
-    const priority = priorityOf(body)!;
-    return changeEntry(context, pathPullRequest(context), { priority });
-  },
-};
+export const reprioritize = route('pullRequests.reprioritize', (context) => {
+  const body = context.body;
+  const priority = priorityOf(body)!;
+  return changeEntry(context, pathPullRequest(context), { priority });
+});
 
-export const updateQueueEntry: V2Route = {
-  method: 'PATCH',
-  path: '/v2/pull-requests/{id}/queue-entry',
-  operationId: 'pullRequests.updateQueueEntry',
-  // By the keys sent (NOTES §2): allowBatching at all, whichever value; direct at all, true or false.
-  needs: ({ body }) => {
-    const needs: V2Permission[] = [];
-    if (sends(body, 'priorityValue') || sends(body, 'priorityName')) needs.push('priority');
-    if (sends(body, 'allowBatching')) needs.push('skip-batching');
-    if (sends(body, 'direct')) needs.push('direct');
-    return needs;
-  },
-  handle: (context) => {
-    if (sends(context.body, 'skipsTheLine')) {
-      throw validationFailed('skipsTheLine: not accepted; an entry skips the line by its priority (priorityValue 0, priorityName urgent)');
-    }
-    const body = parseBody(UpdateQueueEntryRequest, context.body);
-    const change: EntryChange = {};
-    const priority = priorityOf(body);
-    if (priority !== undefined) change.priority = priority;
-    if (body.allowBatching !== undefined) change.noBatch = !body.allowBatching;
-    if (body.direct !== undefined) change.direct = body.direct;
-    return changeEntry(context, pathPullRequest(context), change);
-  },
-};
+export const updateQueueEntry = route('pullRequests.updateQueueEntry', (context) => {
+  const body = context.body;
+  const change: EntryChange = {};
+  const priority = priorityOf(body);
+  if (priority !== undefined) change.priority = priority;
+  if (body.allowBatching !== undefined) change.noBatch = !body.allowBatching;
+  if (body.direct !== undefined) change.direct = body.direct;
+  return changeEntry(context, pathPullRequest(context), change);
+});
 
-export const uploadImpactedTargets: V2Route = {
-  method: 'PUT',
-  path: '/v2/impacted-targets',
-  operationId: 'impactedTargets.upload',
-  needs: () => ['submit'],
-  handle: (context) => {
-    const body = parseBody(UploadImpactedTargetsRequest, context.body);
-    const { repo } = requireRepository(context, body.repositoryId);
-    let number = body.number;
-    if (number === undefined) {
-      const fromBranch = context.engine.pullRequestsOfRepository(repo).filter((record) => record.headBranch === body.branch);
-      const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.at(-1);
-      if (!chosen) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request from branch ${body.branch} in ${repo.owner}/${repo.name}`);
-      number = chosen.number;
-    }
-    const queue = { repo, targetBranch: body.targetBranch };
-    const targets = body.impactsAllTargets ? IMPACTS_ALL : [...(body.impactedTargets ?? [])];
-    const { change } = refusing({ not_found: [422, 'IMPACTED_TARGETS_UNSUPPORTED'] }, () =>
-      perform(context.engine, 'setImpactedTargets', { queue, pr: number, sha: body.sha, targets }),
-    );
-    return { answer: { status: 202 }, change };
-  },
-};
+export const uploadImpactedTargets = route('impactedTargets.upload', (context) => {
+  const body = context.body;
+  const { repo } = requireRepository(context, body.repositoryId);
+  let number = body.number;
+  if (number === undefined) {
+    const fromBranch = context.engine.pullRequestsOfRepository(repo).filter((record) => record.headBranch === body.branch);
+    const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.at(-1);
+    if (!chosen) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request from branch ${body.branch} in ${repo.owner}/${repo.name}`);
+    number = chosen.number;
+  }
+  const queue = { repo, targetBranch: body.targetBranch };
+  const targets = body.impactsAllTargets ? IMPACTS_ALL : [...(body.impactedTargets ?? [])];
+  const { change } = refusing({ not_found: [422, 'IMPACTED_TARGETS_UNSUPPORTED'] }, () =>
+    perform(context.engine, 'setImpactedTargets', { queue, pr: number, sha: body.sha, targets }),
+  );
+  return { answer: { status: 202 }, change };
+});

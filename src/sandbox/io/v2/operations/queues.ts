@@ -1,12 +1,7 @@
 // Merge queues: listed, read, created, deleted, paused, resumed, drained, configured, and their metrics. Every
 // change is the engine's operation (engine/changes.ts), journaled as v1's are.
-import {
-  CreateMergeQueueRequest,
-  ListMergeQueuesQuery,
-  OrganizationMetricsQuery,
-  SwitchModesRequest,
-  UpdateMergeQueueConfigRequest,
-} from '../../../../api/v2/schemas.js';
+import { configPatchOf, settingsOfPatch } from '../../../../api/v2/codec.js';
+import { modelMode } from '../../../../api/v2/wire-names.js';
 import type { QueueChange } from '../../../../model/service.js';
 import type { SettableQueueState } from '../../../../model/vocabulary.js';
 import { perform, type Change } from '../../../engine/changes.js';
@@ -14,13 +9,10 @@ import type { QueueWriter } from '../../../engine/types.js';
 import type { QueueRef } from '../../../../model/repository.js';
 import { repositoryId } from '../../../engine/ids.js';
 import { METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
-import { parseBody, parseQuery, pathQueue, queueWithId, refusing, requireRepository, validationFailed } from '../common.js';
+import { pathQueue, queueWithId, refusing, requireRepository, validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
-import { V2Error, type V2Context, type V2Handled, type V2Route } from '../route.js';
-import { camelToSnake, MODEL_MODE_OF } from '../../../../api/v2/names.js';
-import { CAMEL_CONFIG_FIELDS, CONFIG_FIELDS, type QueueIdentity, queueJson, stateChangeJson } from '../wire.js';
-
-const SETTINGS: V2Route['needs'] = () => ['settings'];
+import { route, type V2Context, V2Error, type V2Handled } from '../route.js';
+import { type QueueIdentity, queueJson, SANDBOX_FIXED, stateChangeJson } from '../wire.js';
 
 /** Who writes the queue, for its `managedState`: Terraform (or OpenTofu) by the request's headers, or anyone else. */
 function writerOf(context: V2Context): QueueWriter {
@@ -32,195 +24,133 @@ function queueAnswer(context: V2Context, queue: QueueIdentity & { ref: QueueRef 
   return queueJson(queue, context.engine.getQueue(queue.ref), context.engine.managedStateOf(queue.ref));
 }
 
-export const listQueues: V2Route = {
-  method: 'GET',
-  path: '/v2/merge-queues',
-  operationId: 'mergeQueues.list',
-  handle: (context) => {
-    const query = parseQuery(ListMergeQueuesQuery, context.query);
-    const wanted = query.repositoryId?.toLowerCase();
-    // Every queue of the sandbox (an organization is an owner, but a key names none), by repository URL then branch.
-    const rows = context.engine
-      .listQueues()
-      .filter(({ queue }) => wanted === undefined || repositoryId(queue.repo) === wanted)
-      .filter(({ queue }) => query.targetBranch === undefined || queue.targetBranch === query.targetBranch);
-    const page = pageOf(
-      'mergeQueues.list',
-      context.query,
-      query,
-      rows,
-      (row) => row.id,
-      (row) => queueAnswer(context, queueWithId(context.engine, row.id)),
-    );
-    return { answer: { status: 200, json: page } };
-  },
-};
+export const listQueues = route('mergeQueues.list', (context) => {
+  const query = context.input;
+  const wanted = query.repositoryId?.toLowerCase();
+  // Every queue of the sandbox (an organization is an owner, but a key names none), by repository URL then branch.
+  const rows = context.engine
+    .listQueues()
+    .filter(({ queue }) => wanted === undefined || repositoryId(queue.repo) === wanted)
+    .filter(({ queue }) => query.targetBranch === undefined || queue.targetBranch === query.targetBranch);
+  const page = pageOf(
+    'mergeQueues.list',
+    context.query,
+    query,
+    rows,
+    (row) => row.id,
+    (row) => queueAnswer(context, queueWithId(context.engine, row.id)),
+  );
+  return { answer: { status: 200, json: page } };
+});
 
-export const getQueue: V2Route = {
-  method: 'GET',
-  path: '/v2/merge-queues/{id}',
-  operationId: 'mergeQueues.get',
-  handle: (context) => {
-    const queue = pathQueue(context);
-    return { answer: { status: 200, json: queueAnswer(context, queue) } };
-  },
-};
+export const getQueue = route('mergeQueues.get', (context) => {
+  const queue = pathQueue(context);
+  return { answer: { status: 200, json: queueAnswer(context, queue) } };
+});
 
-export const createQueue: V2Route = {
-  method: 'POST',
-  path: '/v2/merge-queues',
-  operationId: 'mergeQueues.create',
-  needs: SETTINGS,
-  handle: (context) => {
-    const body = parseBody(CreateMergeQueueRequest, context.body);
-    const { repo } = requireRepository(context, body.repositoryId);
-    const ref = { repo, targetBranch: body.targetBranch };
-    const settings = {
-      ...(body.mode !== undefined && { mode: MODEL_MODE_OF[body.mode] }),
-      ...(body.concurrency !== undefined && { concurrency: body.concurrency }),
-    };
-    const writer = writerOf(context);
-    const created = refusing({ conflict: [409, 'QUEUE_ALREADY_EXISTS'] }, () => perform(context.engine, 'createQueue', { queue: ref, settings, writer }));
-    const changes: Change[] = [created.change];
-    // As the service does it: the two settings create does not take are a second write.
-    const later: QueueChange = {};
-    if (body.bisectionConcurrency !== undefined)
-      later.bisectionConcurrency = bisectionConcurrencyOf(body.bisectionConcurrency, body.concurrency ?? context.engine.getQueue(ref).concurrency);
-    if (body.enqueueingLabel !== undefined) later.enqueueingLabel = body.enqueueingLabel;
-    if (Object.keys(later).length > 0) changes.push(perform(context.engine, 'updateQueue', { queue: ref, change: later, writer }).change);
-    const id = context.engine.queueIdOf(ref);
-    return { answer: { status: 201, json: queueAnswer(context, queueWithId(context.engine, id)) }, change: changes };
-  },
-};
+export const createQueue = route('mergeQueues.create', (context) => {
+  const body = context.body;
+  const { repo } = requireRepository(context, body.repositoryId);
+  const ref = { repo, targetBranch: body.targetBranch };
+  const settings = {
+    ...(body.mode !== undefined && { mode: modelMode(body.mode) as QueueChange['mode'] }),
+    ...(body.concurrency !== undefined && { concurrency: body.concurrency }),
+  };
+  const writer = writerOf(context);
+  const created = refusing({ conflict: [409, 'QUEUE_ALREADY_EXISTS'] }, () => perform(context.engine, 'createQueue', { queue: ref, settings, writer }));
+  const changes: Change[] = [created.change];
+  // As the service does it: the two settings create does not take are a second write.
+  const later: QueueChange = {};
+  if (body.bisectionConcurrency !== undefined)
+    later.bisectionConcurrency = bisectionConcurrencyOf(body.bisectionConcurrency, body.concurrency ?? context.engine.getQueue(ref).concurrency);
+  if (body.enqueueingLabel !== undefined) later.enqueueingLabel = body.enqueueingLabel;
+  if (Object.keys(later).length > 0) changes.push(perform(context.engine, 'updateQueue', { queue: ref, change: later, writer }).change);
+  const id = context.engine.queueIdOf(ref);
+  return { answer: { status: 201, json: queueAnswer(context, queueWithId(context.engine, id)) }, change: changes };
+});
 
 /** v2's 0 ("share `concurrency`") is the sandbox's bisection budget equal to the queue's concurrency. */
 function bisectionConcurrencyOf(value: number, concurrency: number): number {
   return value === 0 ? concurrency : value;
 }
 
-export const deleteQueue: V2Route = {
-  method: 'DELETE',
-  path: '/v2/merge-queues/{id}',
-  operationId: 'mergeQueues.delete',
-  needs: SETTINGS,
-  handle: (context) => {
-    const queue = pathQueue(context);
-    const { change } = refusing({ invalid: [409, 'QUEUE_HAS_ACTIVE_ENTRIES'], conflict: [409, 'QUEUE_HAS_ACTIVE_ENTRIES'] }, () =>
-      perform(context.engine, 'deleteQueue', { queue: queue.ref }),
-    );
-    return { answer: { status: 204 }, change };
-  },
-};
+export const deleteQueue = route('mergeQueues.delete', (context) => {
+  const queue = pathQueue(context);
+  const { change } = refusing({ invalid: [409, 'QUEUE_HAS_ACTIVE_ENTRIES'], conflict: [409, 'QUEUE_HAS_ACTIVE_ENTRIES'] }, () =>
+    perform(context.engine, 'deleteQueue', { queue: queue.ref }),
+  );
+  return { answer: { status: 204 }, change };
+});
 
-/** pause, resume, drain: the state the engine reports after the write; the same state again changes nothing (§17). */
-function stateWrite(name: 'pause' | 'resume' | 'drain', state: SettableQueueState): V2Route {
-  return {
-    method: 'POST',
-    path: `/v2/merge-queues/{id}/${name}`,
-    operationId: `mergeQueues.${name}`,
-    needs: SETTINGS,
-    handle: (context) => {
-      const queue = pathQueue(context);
-      const now = context.engine.getQueue(queue.ref);
-      if (now.state === state) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
-      const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state }, writer: writerOf(context) });
-      return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
-    },
-  };
+/** pause, resume, drain: the state the engine reports after the write; the same state again changes nothing. */
+function stateWrite(name: 'pause' | 'resume' | 'drain', state: SettableQueueState) {
+  return route(`mergeQueues.${name}`, (context) => {
+    const queue = pathQueue(context);
+    const now = context.engine.getQueue(queue.ref);
+    if (now.state === state) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
+    const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state }, writer: writerOf(context) });
+    return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
+  });
 }
 
 export const pauseQueue = stateWrite('pause', 'paused');
 export const resumeQueue = stateWrite('resume', 'running');
 export const drainQueue = stateWrite('drain', 'draining');
 
-/** A real conversion between queue and graph (NOTES §5): the same mode changes nothing; a second meanwhile is 409. */
-export const switchModes: V2Route = {
-  method: 'POST',
-  path: '/v2/merge-queues/{id}/switch-modes',
-  operationId: 'mergeQueues.switchModes',
-  needs: SETTINGS,
-  handle: (context) => {
-    const body = parseBody(SwitchModesRequest, context.body);
-    const queue = pathQueue(context);
-    const now = context.engine.getQueue(queue.ref);
-    const mode = MODEL_MODE_OF[body.mode];
-    if (now.state === 'switching_modes') {
-      throw new V2Error(409, 'MODE_CHANGE_IN_PROGRESS', `the queue ${queue.id} is switching modes: wait until it is done`);
-    }
-    if (now.mode === mode) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
-    const { result, change } = refusing({ conflict: [409, 'MODE_CHANGE_IN_PROGRESS'] }, () =>
-      perform(context.engine, 'switchModes', { queue: queue.ref, mode, writer: writerOf(context) }),
-    );
-    return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
-  },
-};
+/** A real conversion between queue and graph: the same mode changes nothing; a second meanwhile is 409. */
+export const switchModes = route('mergeQueues.switchModes', (context) => {
+  const body = context.body;
+  const queue = pathQueue(context);
+  const now = context.engine.getQueue(queue.ref);
+  const mode = modelMode(body.mode) as NonNullable<QueueChange['mode']>;
+  if (now.state === 'switching_modes') {
+    throw new V2Error(409, 'MODE_CHANGE_IN_PROGRESS', `the queue ${queue.id} is switching modes: wait until it is done`);
+  }
+  if (now.mode === mode) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
+  const { result, change } = refusing({ conflict: [409, 'MODE_CHANGE_IN_PROGRESS'] }, () =>
+    perform(context.engine, 'switchModes', { queue: queue.ref, mode, writer: writerOf(context) }),
+  );
+  return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
+});
 
-/** Settings v2 has that the sandbox keeps at one value: a write of another value is refused rather than lost. */
-const FIXED_SETTINGS: Readonly<Record<string, unknown>> = {
-  notReadyTimeoutMinutes: 24 * 60,
-  allowedBotSubmitters: [],
-  batchingRules: [],
-  testBranchConstructionMode: 'renameTempBranch',
-};
-
-export const updateConfig: V2Route = {
-  method: 'PATCH',
-  path: '/v2/merge-queues/{id}/config',
-  operationId: 'mergeQueues.updateConfig',
-  needs: SETTINGS,
-  handle: (context) => {
-    const patch = parseBody(UpdateMergeQueueConfigRequest, context.body);
-    const queue = pathQueue(context);
-    const current = context.engine.getQueue(queue.ref);
-    if (current.state === 'switching_modes') {
-      throw new V2Error(409, 'MODE_CHANGE_IN_PROGRESS', 'the queue is switching modes: its config can be written once the switch is done');
+export const updateConfig = route('mergeQueues.updateConfig', (context) => {
+  const patch = context.body;
+  const queue = pathQueue(context);
+  const current = context.engine.getQueue(queue.ref);
+  if (current.state === 'switching_modes') {
+    throw new V2Error(409, 'MODE_CHANGE_IN_PROGRESS', 'the queue is switching modes: its config can be written once the switch is done');
+  }
+  const change: Record<string, unknown> = settingsOfPatch(patch);
+  for (const [name, fixed] of Object.entries(SANDBOX_FIXED)) {
+    if (change[name] === undefined) continue;
+    // A write of another value is refused rather than lost.
+    if (JSON.stringify(change[name]) !== JSON.stringify(fixed)) {
+      const [field, value] = Object.entries(configPatchOf({ [name]: fixed }))[0]!;
+      throw validationFailed(`${field}: the sandbox keeps this setting at ${JSON.stringify(value)}`);
     }
-    const change: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(patch)) {
-      if (value === undefined) continue;
-      if (Object.hasOwn(FIXED_SETTINGS, field)) {
-        if (JSON.stringify(value) !== JSON.stringify(FIXED_SETTINGS[field])) {
-          throw validationFailed(`${field}: the sandbox keeps this setting at ${JSON.stringify(FIXED_SETTINGS[field])}`);
-        }
-        continue;
-      }
-      if (field === 'batchingMaxWaitTimeMinutes' && value === 0) throw validationFailed('batchingMaxWaitTimeMinutes: the sandbox waits at least 1 minute');
-      const name = CONFIG_FIELDS[field as keyof typeof CONFIG_FIELDS];
-      change[name] = CAMEL_CONFIG_FIELDS.has(field) ? camelToSnake(value as string) : value;
-    }
-    if (patch.bisectionConcurrency !== undefined) {
-      change.bisectionConcurrency = bisectionConcurrencyOf(patch.bisectionConcurrency, patch.concurrency ?? current.concurrency);
-    }
-    if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueAnswer(context, queue) } };
-    const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: writerOf(context) });
-    return { answer: { status: 200, json: queueAnswer(context, queue) }, change: journaled };
-  },
-};
+    delete change[name];
+  }
+  if (change.batchingMaxWaitTimeMinutes === 0) throw validationFailed('batchingMaxWaitTimeMinutes: the sandbox waits at least 1 minute');
+  if (typeof change.bisectionConcurrency === 'number') {
+    change.bisectionConcurrency = bisectionConcurrencyOf(change.bisectionConcurrency, (change.concurrency as number | undefined) ?? current.concurrency);
+  }
+  if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueAnswer(context, queue) } };
+  const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: writerOf(context) });
+  return { answer: { status: 200, json: queueAnswer(context, queue) }, change: journaled };
+});
 
-export const queueMetrics: V2Route = {
-  method: 'GET',
-  path: '/v2/merge-queues/{id}/metrics',
-  operationId: 'mergeQueues.metrics',
-  bucket: 'metrics',
-  handle: (context) => {
-    const queue = pathQueue(context);
-    const text = context.engine.getMergeQueueMetrics({ repo: queue.repo });
-    return metricsAnswer(onlyBranch(text, queue.targetBranch));
-  },
-};
+export const queueMetrics = route('mergeQueues.metrics', (context) => {
+  const queue = pathQueue(context);
+  const text = context.engine.getMergeQueueMetrics({ repo: queue.repo });
+  return metricsAnswer(onlyBranch(text, queue.targetBranch));
+});
 
-export const organizationMetrics: V2Route = {
-  method: 'GET',
-  path: '/v2/merge-queues/metrics',
-  operationId: 'mergeQueues.organizationMetrics',
-  bucket: 'metrics',
-  handle: (context: V2Context) => {
-    const query = parseQuery(OrganizationMetricsQuery, context.query);
-    if (query.repositoryId === undefined) return metricsAnswer(context.engine.getMergeQueueMetrics());
-    const { repo } = requireRepository(context, query.repositoryId);
-    return metricsAnswer(context.engine.getMergeQueueMetrics({ repo }));
-  },
-};
+export const organizationMetrics = route('mergeQueues.organizationMetrics', (context) => {
+  const query = context.input;
+  if (query.repositoryId === undefined) return metricsAnswer(context.engine.getMergeQueueMetrics());
+  const { repo } = requireRepository(context, query.repositoryId);
+  return metricsAnswer(context.engine.getMergeQueueMetrics({ repo }));
+});
 
 function metricsAnswer(text: string): V2Handled {
   return { answer: { status: 200, text, contentType: METRICS_CONTENT_TYPE } };

@@ -1,54 +1,43 @@
 // Verification runs (v1's test runs, same ids) and a queue's testing results.
-import { ListTestingResultsQuery } from '../../../../api/v2/schemas.js';
 import type { TestingResult } from '../../../../model/testing.js';
-import { parseQuery, pathQueue, refusing } from '../common.js';
+import { pathQueue, refusing } from '../common.js';
 import { pageOf } from '../pages.js';
-import type { V2Route } from '../route.js';
+import { route } from '../route.js';
 import { testingResultJson } from '../wire.js';
 import { verificationRunJson } from '../wire-reads.js';
 
-export const getVerificationRun: V2Route = {
-  method: 'GET',
-  path: '/v2/merge-queue-verification-runs/{id}',
-  operationId: 'mergeQueueVerificationRuns.get',
-  handle: (context) => {
-    const id = context.params.id ?? '';
-    // The engine's v2 view of the run, as the run lists show it (same check ids, updatedAt its end), with its targets.
-    const run = refusing({ not_found: [404, 'VERIFICATION_RUN_NOT_FOUND'] }, () => context.engine.runWithId(id));
-    return { answer: { status: 200, json: verificationRunJson(run) } };
-  },
-};
+export const getVerificationRun = route('mergeQueueVerificationRuns.get', (context) => {
+  const id = context.params.id ?? '';
+  // The engine's v2 view of the run, as the run lists show it (same check ids, updatedAt its end), with its targets.
+  const run = refusing({ not_found: [404, 'VERIFICATION_RUN_NOT_FOUND'] }, () => context.engine.runWithId(id));
+  return { answer: { status: 200, json: verificationRunJson(run) } };
+});
 
-export const listTestingResults: V2Route = {
-  method: 'GET',
-  path: '/v2/merge-queues/{id}/testing-results',
-  operationId: 'mergeQueues.listTestingResults',
-  handle: (context) => {
-    const query = parseQuery(ListTestingResultsQuery, context.query);
-    const queue = pathQueue(context);
-    // An omitted `until` is pinned to the first page's time, so the pages after it read the same window.
-    let until = query.until === undefined ? undefined : Date.parse(query.until);
-    if (until === undefined && query.cursor !== undefined) {
-      const pinned = pinnedOf(query.cursor);
-      if (pinned !== undefined) until = pinned;
-    }
-    until ??= context.engine.now.getTime();
-    const since = Date.parse(query.since);
-    const all = refusing({}, () => context.engine.listTestingResults(queue.ref, { since, until }, { take: 1 }));
-    const rows =
-      all.totalItems === 0 ? [] : refusing({}, () => context.engine.listTestingResults(queue.ref, { since, until }, { take: all.totalItems })).testingResults;
-    const page = pageOf(
-      'mergeQueues.listTestingResults',
-      context.query,
-      query,
-      rows,
-      (row: TestingResult) => `${row.testRunId ?? ''}:${row.prNumber}:${row.endedAt ?? ''}`,
-      testingResultJson,
-      String(until),
-    );
-    return { answer: { status: 200, json: page } };
-  },
-};
+export const listTestingResults = route('mergeQueues.listTestingResults', (context) => {
+  const query = context.input;
+  const queue = pathQueue(context);
+  // An omitted `until` is pinned to the first page's time, so the pages after it read the same window.
+  let until = query.until === undefined ? undefined : Date.parse(query.until);
+  if (until === undefined && query.cursor !== undefined) {
+    const pinned = pinnedOf(query.cursor);
+    if (pinned !== undefined) until = pinned;
+  }
+  until ??= context.engine.now.getTime();
+  const since = Date.parse(query.since);
+  const all = refusing({}, () => context.engine.listTestingResults(queue.ref, { since, until }, { take: 1 }));
+  const rows =
+    all.totalItems === 0 ? [] : refusing({}, () => context.engine.listTestingResults(queue.ref, { since, until }, { take: all.totalItems })).testingResults;
+  const page = pageOf(
+    'mergeQueues.listTestingResults',
+    context.query,
+    query,
+    rows,
+    (row: TestingResult) => `${row.testRunId ?? ''}:${row.prNumber}:${row.endedAt ?? ''}`,
+    testingResultJson,
+    String(until),
+  );
+  return { answer: { status: 200, json: page } };
+});
 
 /** The `until` a cursor of this list pinned (checked in full by the page). */
 function pinnedOf(cursor: string): number | undefined {

@@ -1,51 +1,20 @@
-// v2's dispatch order (`/order`): the runs holding PRs, and the admitted PRs without one in the order the engine
-// considers them, with the batch each is predicted to start in and the PRs it waits on directly. Read from the
-// state alone; the prediction walks the line as startMainRuns (settle.ts) does, without the clock or the slots.
-import type { PullRequestState, QUEUE_MODES, QueueState } from '../../model/vocabulary.js';
+// The dispatch order (v2's `/order`), as the model's QueueOrder: the runs holding PRs, and the admitted PRs without
+// one in the order the engine considers them, with the batch each is predicted to start in and the PRs it waits on
+// directly. Read from the state alone; the prediction walks the line as startMainRuns (settle.ts) does, without the
+// clock or the slots.
+import type { OrderedBatch, OrderedPending, QueueOrder } from '../../model/order.js';
+import type { PullRequestState } from '../../model/vocabulary.js';
 import { batchAt, nextPending } from './batching.js';
 import { dependencyGraph } from './graph.js';
-import { refOf, type PullRequestRef } from './pull-request-refs.js';
+import { orderRefOf } from './pull-request-refs.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
 import { submissionOf, type QueueWorld } from './world.js';
 
-type Schedulability = 'schedulable' | 'heldBehindFailure';
-
-export interface OrderedRun {
-  runId: string;
-  /** Its PRs' state: pending_failure if any failed, else testing while in flight, else tests_passed. */
-  state: PullRequestState;
-  isBisection: boolean;
-  pullRequests: PullRequestRef[];
-}
-
-export interface OrderedPending {
-  pullRequest: PullRequestRef;
-  schedulability: Schedulability;
-  /** 1-based, shared by the PRs predicted to start together; absent when held. */
-  predictedBatch?: number;
-  directlyAhead: PullRequestRef[];
-  heldBy: PullRequestRef[];
-}
-
-export interface DispatchOrder {
-  mode: (typeof QUEUE_MODES)[number];
-  queueState: QueueState;
-  batchingEnabled: boolean;
-  /** The sandbox has no isolate batching rule, so nothing is left unresolved. */
-  isolationResolved: boolean;
-  /** Edges follow the line, which has no cycle. */
-  hasCycle: boolean;
-  batches: OrderedRun[];
-  pending: OrderedPending[];
-  /** The sandbox has no admission cap: always empty. */
-  awaitingAdmission: PullRequestRef[];
-  awaitingAdmissionTotal: number;
-}
-
-export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): DispatchOrder {
+/** The sandbox has no isolate batching rule (nothing is left unresolved), no cycle (edges follow the line) and no admission cap. */
+export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): QueueOrder {
   const graph = dependencyGraph(world, queue);
   const batchingEnabled = queue.settings.batch;
-  const ref = (submission: Submission) => refOf(world, submission);
+  const ref = (submission: Submission) => orderRefOf(world, submission);
 
   // Runs of the line, in line order (a run's PRs stand ahead of every PR that depends on them), then bisection.
   const runs = new Map<string, Submission[]>();
@@ -56,8 +25,8 @@ export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): Dispatch
     if (members) members.push(submission);
     else runs.set(runId, [submission]);
   }
-  const batches: OrderedRun[] = [...runs].map(([runId, members]) => ({
-    runId,
+  const batches: OrderedBatch[] = [...runs].map(([testRunId, members]) => ({
+    testRunId,
     state: runState(members),
     isBisection: false,
     pullRequests: members.map(ref),
@@ -65,7 +34,7 @@ export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): Dispatch
   for (const group of queue.bisection) {
     if (group.runId === undefined) continue;
     const members = group.pullRequestIds.map((id) => submissionOf(world, id));
-    batches.push({ runId: group.runId, state: runState(members), isBisection: true, pullRequests: members.map(ref) });
+    batches.push({ testRunId: group.runId, state: runState(members), isBisection: true, pullRequests: members.map(ref) });
   }
 
   // A pending PR is held when a PR it depends on failed and is not settled yet: its fate decides the base.
@@ -97,15 +66,14 @@ export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): Dispatch
   const item = (submission: Submission): OrderedPending => {
     const j = position.get(submission.id)!;
     const held = heldBy.get(submission.id);
-    const entry: OrderedPending = {
+    return {
       pullRequest: ref(submission),
-      schedulability: held ? 'heldBehindFailure' : 'schedulable',
+      state: 'pending',
+      schedulability: held ? 'held_behind_failure' : 'schedulable',
+      predictedBatch: predicted.get(submission.id) ?? null,
       directlyAhead: batchingEnabled ? graph.directlyAhead[j]!.map((i) => ref(graph.nodes[i]!)) : [],
       heldBy: (held ?? []).map(ref),
     };
-    const batch = predicted.get(submission.id);
-    if (batch !== undefined) entry.predictedBatch = batch;
-    return entry;
   };
   const waiting = graph.nodes.filter((submission) => submission.state === 'pending');
   const pending: OrderedPending[] = waiting.filter((submission) => !heldBy.has(submission.id)).map(item);
@@ -115,7 +83,14 @@ export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): Dispatch
     if (group.runId !== undefined) continue;
     batchNumber++;
     for (const id of group.pullRequestIds) {
-      pending.push({ pullRequest: ref(submissionOf(world, id)), schedulability: 'schedulable', predictedBatch: batchNumber, directlyAhead: [], heldBy: [] });
+      pending.push({
+        pullRequest: ref(submissionOf(world, id)),
+        state: 'pending',
+        schedulability: 'schedulable',
+        predictedBatch: batchNumber,
+        directlyAhead: [],
+        heldBy: [],
+      });
     }
   }
   pending.push(...waiting.filter((submission) => heldBy.has(submission.id)).map(item));
