@@ -1,4 +1,4 @@
-// Every failure mq reports is one of these; `exitCodeOf` is the one place that turns a failure into CLI.md's
+// Every failure mq reports is one of these; `exitCodeOf` is the one place that turns a failure into the README's
 // exit code, and `errorCode` the stable word scripts read under --json.
 
 export const EXIT = {
@@ -166,7 +166,7 @@ function apiErrorCode(status: number): string {
   return 'refused';
 }
 
-/** Anything thrown, as CLI.md's exit code. A bug that is not an MqError is still a failure: 1. */
+/** Anything thrown, as the README's exit code. A bug that is not an MqError is still a failure: 1. */
 export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof MqError ? error.exitCode : EXIT.negative;
 }

@@ -1,4 +1,4 @@
-// Loopback addresses: the only place plain http may carry the token (CLI.md "Real conditions").
+// Loopback addresses: the only place plain http may carry the token (docs/configuration.md).
 
 /** 127.0.0.0/8, [::1] and localhost: what the WHATWG parser leaves of them (it normalises 127.1, 0x7f.0.0.1, …). */
 export function isLoopback(url: URL): boolean {

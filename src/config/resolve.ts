@@ -1,7 +1,6 @@
-// The layers in CLI.md's order, first found wins: flags, environment, project file, user file, git inference,
+// The layers in docs/configuration.md's order, first found wins: flags, environment, project file, user file, git inference,
 // then the defaults of the Settings schema. Each value keeps the words that say where it came from.
 import { join, resolve } from 'node:path';
-import { safeParseChecked } from '../api/check-runtime.js';
 import type { Repo } from '../model/repository.js';
 import { ConfigError } from '../errors.js';
 import { resolveColor } from './color.js';
@@ -13,8 +12,8 @@ import { flagsLayer } from './flags.js';
 import { envName } from './setting-rows.js';
 import { findGitRoot, repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
-import { CHECKS } from './settings-check.js';
-import type { ApiUrlTrust, ConfigLocations, Layer, ResolvedSettings, ResolveInput, Settings } from './settings.js';
+import type { ApiUrlTrust, ConfigLocations, Layer, ResolvedSettings, ResolveInput } from './settings.js';
+import { Settings } from './settings-schema.js';
 import { systemHomeDir } from './home.js';
 
 export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
@@ -45,7 +44,8 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const color = resolveColor(flags.color, env, input.stdoutIsTTY);
 
   const values = Object.fromEntries(Object.entries(merged).map(([key, found]) => [key, found.value]));
-  const settings = await parseSettings({ ...values, color: color.value });
+  // Parsed once: zod's compiled fast path would cost more to make than it saves.
+  const settings = Settings.parse({ ...values, color: color.value }, { jitless: true });
   const origins: Record<string, string> = {};
   // The parsed settings hold every key with a value, in the schema's order.
   for (const key of Object.keys(settings) as (keyof Settings)[]) {
@@ -64,13 +64,6 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
     userConfigPath: userFile?.path ?? join(userDir, NEW_CONFIG_FILE.user),
   };
   return { settings, origins, files: files.map((file) => file.path), ignoredFiles: ignored, locations, trust };
-}
-
-/** The schema's parse, through its generated check: zod is loaded only for a value that fails it, to throw. */
-async function parseSettings(values: Record<string, unknown>): Promise<Settings> {
-  const loadSchema = async () => (await import('./settings-schema.js')).Settings;
-  const parsed = await safeParseChecked(CHECKS.Settings, values, loadSchema);
-  return parsed.success ? parsed.data : (await loadSchema()).parse(values);
 }
 
 /**

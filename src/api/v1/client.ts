@@ -1,27 +1,25 @@
 // The v1 API over the transport, one endpoint at a time (endpoints.ts): each request is checked against its schema
 // before anything is sent (a bad one is a UsageError: exit 2, nothing sent) and each answer after (a bad one names
 // the missing field). What it takes and gives are v1's own shapes: service.ts maps them to and from the model.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ResponseError, UsageError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';
 import type { ListTail } from '../../model/service.js';
 import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
-import { safeParseChecked } from '../check-runtime.js';
+import { describeIssues } from '../format-path.js';
 import { withListTail } from '../streamed-list.js';
 import { type Answer, type ClientOptions, Transport } from '../transport.js';
-import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
 import { V1_DIALECT } from './dialect.js';
 import { type Endpoint, ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
 
-type Input<N extends SchemaName> = z.input<(typeof SCHEMAS)[N]>;
-type Output<N extends SchemaName> = z.output<(typeof SCHEMAS)[N]>;
-type RequestOf<N extends PostName> = Input<(typeof ENDPOINTS)[N]['request']>;
-type ResponseOf<N extends EndpointName> = Output<(typeof ENDPOINTS)[N]['response']>;
+/**
+ * A command parses a request or an answer of a kind once: zod's compiled fast path (a generated function per
+ * object shape) costs more to make than that one parse saves.
+ */
+const ONCE = { jitless: true } as const;
 
-/** The schema itself, loaded with zod only when a check leaves a value to it: to explain what is wrong. */
-async function schemaOf<N extends SchemaName>(name: N): Promise<(typeof SCHEMAS)[N]> {
-  return (await import('./schemas.js'))[name];
-}
+type RequestOf<N extends PostName> = z.input<(typeof ENDPOINTS)[N]['request']>;
+type ResponseOf<N extends EndpointName> = z.output<(typeof ENDPOINTS)[N]['response']>;
 
 export class MergeQueueClient {
   private readonly transport: Transport;
@@ -44,42 +42,38 @@ export class MergeQueueClient {
    * list, streamed from its source; only a write takes one, and it is never retried, so it is read once.
    */
   async call<N extends PostName>(name: N, body: RequestOf<N>, more?: ListTail): Promise<ResponseOf<N>> {
-    const endpoint: Endpoint & { request: SchemaName } = ENDPOINTS[name];
-    const checked = await safeParseChecked(CHECKS[endpoint.request], body, () => schemaOf(endpoint.request));
-    if (!checked.success) throw new UsageError(`invalid ${name} request: ${await describe(checked.error)}`);
+    const endpoint: Endpoint & { request: z.ZodType } = ENDPOINTS[name];
+    const checked = endpoint.request.safeParse(body, ONCE);
+    if (!checked.success) throw new UsageError(`invalid ${name} request: ${describeIssues(checked.error)}`);
     const json = JSON.stringify(checked.data);
     const sent = more ? await withListTail(json, more) : json;
     const size = typeof sent === 'string' ? Buffer.byteLength(sent) : sent.bytes;
     if (size > BODY_LIMIT_BYTES) throw new UsageError(`the ${name} request is ${size} bytes, over the service's 20 MiB limit`);
     const answer = await this.transport.send({ method: endpoint.method, path: endpoint.path, operation: name, body: sent, idempotent: endpoint.retry });
-    return parseAnswer(name, answer, endpoint.response, endpoint.retry, this.transport) as Promise<ResponseOf<N>>;
+    return parseAnswer(name, answer, endpoint, this.transport) as ResponseOf<N>;
   }
 
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */
   async getMergeQueueMetrics(query: { repo?: Repo } = {}): Promise<string> {
-    const endpoint = ENDPOINTS.getMergeQueueMetrics;
-    const params = query?.repo ? { repo: `${query.repo.owner}/${query.repo.name}`, repoHost: query.repo.host } : undefined;
-    const answer = await this.transport.send({
-      method: endpoint.method,
-      path: endpoint.path,
-      operation: 'getMergeQueueMetrics',
-      query: params,
-      idempotent: endpoint.retry,
-    });
-    return answer.text;
+    const params = query.repo ? { repo: `${query.repo.owner}/${query.repo.name}`, repoHost: query.repo.host } : undefined;
+    return (await this.get('getMergeQueueMetrics', params)).text;
   }
 
-  /** `GET /status`: the service's own health. It takes no token, so none is sent. */
-  async status(): Promise<Output<'ServiceStatus'>> {
-    const endpoint = ENDPOINTS.status;
-    const answer = await this.transport.send({
+  /** `GET /status`: the service's own health. */
+  async status(): Promise<ResponseOf<'status'>> {
+    return parseAnswer('status', await this.get('status'), ENDPOINTS.status, this.transport) as ResponseOf<'status'>;
+  }
+
+  private get(name: 'getMergeQueueMetrics' | 'status', query?: Record<string, string>): Promise<Answer> {
+    const endpoint: Endpoint = ENDPOINTS[name];
+    return this.transport.send({
       method: endpoint.method,
       path: endpoint.path,
-      operation: 'status',
+      operation: name,
+      ...(query && { query }),
       idempotent: endpoint.retry,
-      anonymous: true,
+      ...(endpoint.anonymous && { anonymous: true }),
     });
-    return parseAnswer('status', answer, endpoint.response, true, this.transport);
   }
 }
 
@@ -87,34 +81,22 @@ export class MergeQueueClient {
  * A read must answer with its documented shape. A write that answered 2xx was applied, whatever its body says:
  * an empty or non-JSON body is an acknowledgement, never an error that would invite a second attempt.
  */
-async function parseAnswer<Res extends SchemaName>(
-  operation: string,
-  answer: Answer,
-  response: Res,
-  isRead: boolean,
-  transport: Pick<Transport, 'notJson'>,
-): Promise<Output<Res>> {
+function parseAnswer(operation: string, answer: Answer, endpoint: Endpoint, transport: Pick<Transport, 'notJson'>): unknown {
   const { text } = answer;
+  const isRead = endpoint.retry;
   let data: unknown;
   if (text.trim() !== '') {
     try {
       data = JSON.parse(text);
     } catch {
-      if (!isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
+      if (!isRead) return endpoint.response.parse(undefined);
       throw new ResponseError(transport.notJson(operation, answer));
     }
   } else if (isRead) {
     throw new ResponseError(`${operation} answered with an empty body`);
   }
-  const parsed = await safeParseChecked(CHECKS[response], data, () => schemaOf(response));
-  if (!parsed.success && !isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
-  if (!parsed.success) {
-    throw new ResponseError(`${operation} answered with an unexpected shape: ${await describe(parsed.error)}`);
-  }
-  return parsed.data as Output<Res>;
-}
-
-/** describeIssues, from the schemas' module: loaded already, as only zod makes a ZodError. */
-async function describe(error: z.ZodError): Promise<string> {
-  return (await import('./schemas.js')).describeIssues(error);
+  const parsed = endpoint.response.safeParse(data, ONCE);
+  if (parsed.success) return parsed.data;
+  if (!isRead) return endpoint.response.parse(undefined);
+  throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
 }

@@ -2,7 +2,7 @@
 // hands back, and the checks every JSON body goes through before a face maps it onto the engine. Statuses live in
 // the faces; sockets live in server.ts.
 import * as z from 'zod';
-import { describeIssues } from '../../api/v1/schemas.js';
+import { describeIssues } from '../../api/format-path.js';
 import type { Journaled } from '../engine/changes.js';
 import { EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
 import { refuseBodyShape } from './body.js';

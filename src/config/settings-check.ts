@@ -1,8 +1,0 @@
-// The settings' check, by name, as src/api/checks.ts has the client's: the build writes this module anew as the
-// check's text (scripts/build.mjs), so that resolving the settings loads no zod.
-import { compileChecks } from '../api/check-source.js';
-import { Settings } from './settings-schema.js';
-
-export const SCHEMAS = { Settings };
-
-export const CHECKS = compileChecks(SCHEMAS);
