@@ -43,10 +43,7 @@ export const ENDPOINTS = {
   cancelPullRequest: write('/cancelPullRequest', schemas.PullRequestRequest),
   restartTestsOnPullRequest: write('/restartTestsOnPullRequest', schemas.PullRequestRequest),
   getSubmittedPullRequest: read('/getSubmittedPullRequest', schemas.GetSubmittedPullRequestRequest, schemas.SubmittedPullRequest),
-  getSubmittedPullRequests: {
-    ...read('/getSubmittedPullRequests', schemas.GetSubmittedPullRequestsRequest, schemas.SubmittedPullRequests),
-    served: schemas.ServedGetSubmittedPullRequestsRequest,
-  },
+  getSubmittedPullRequests: read('/getSubmittedPullRequests', schemas.GetSubmittedPullRequestsRequest, schemas.SubmittedPullRequests),
   listPullRequests: read('/listPullRequests', schemas.ListPullRequestsRequest, schemas.ListPullRequestsResponse),
   listMergeQueueTestingResults: read('/listMergeQueueTestingResults', schemas.ListMergeQueueTestingResultsRequest, schemas.TestingResultsResponse),
   getQueue: read('/getQueue', schemas.QueueRequest, schemas.Queue),

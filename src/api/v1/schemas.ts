@@ -83,20 +83,15 @@ export const GetSubmittedPullRequestRequest = QueueRef.extend({
 });
 export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
-/** The batch form of getSubmittedPullRequest (the v1 API as served today, not in the published description). */
+/**
+ * The batch form of getSubmittedPullRequest (the v1 API as served today, not in the published description): at
+ * most BATCH_READ_MAX PRs (the docs give no limit; v2's is 50), the size of the adapter's chunks.
+ */
 export const GetSubmittedPullRequestsRequest = QueueRef.extend({
-  // At most the model's BATCH_READ_MAX (the adapter sends chunks of that size): a length check here would leave
-  // every batch request to zod rather than to the generated check.
-  prs: z.array(z.object({ number: PrNumber })),
+  prs: z.array(z.object({ number: PrNumber })).max(BATCH_READ_MAX),
   includeTimeline: z.boolean().optional(),
 });
 export type GetSubmittedPullRequestsRequest = z.infer<typeof GetSubmittedPullRequestsRequest>;
-
-/** The batch read as the sandbox serves it: at most BATCH_READ_MAX PRs (the docs give no limit; v2's is 50). */
-export const ServedGetSubmittedPullRequestsRequest = GetSubmittedPullRequestsRequest.extend({
-  prs: z.array(z.object({ number: PrNumber })).max(BATCH_READ_MAX),
-});
-export type ServedGetSubmittedPullRequestsRequest = z.infer<typeof ServedGetSubmittedPullRequestsRequest>;
 
 /**
  * Finished testing of one queue (the v1 API as served today): `since` and `until` bound when it finished, both
