@@ -301,6 +301,16 @@ describe('the layering of src/', () => {
     expect(eager.size).toBeGreaterThan(10);
   });
 
+  // One contract for v1 (api/v1/endpoints.ts), read by the client and by the sandbox's v1 face; the sandbox's
+  // generic io (the server, the routes, the state file, the control routes) reads no v1 schema.
+  it('has the v1 client and the v1 face read one contract, and the generic io no v1 schema', () => {
+    const imports = (from: string, to: string) => edges.some((edge) => edge.from === from && edge.to === to);
+    expect(imports('src/api/v1/client.ts', 'src/api/v1/endpoints.ts')).toBe(true);
+    expect(imports('src/sandbox/io/v1/routes.ts', 'src/api/v1/endpoints.ts')).toBe(true);
+    const generic = edges.filter((edge) => /^src\/sandbox\/io\/[^/]+\.ts$/.test(edge.from) && edge.to === 'src/api/v1/schemas.ts');
+    expect(generic.map((edge) => edge.from)).toEqual([]);
+  });
+
   it('places every file in a room: a new folder is added to the table, not left out of it', () => {
     const unplaced = [...sources.keys()].filter((file) => !roomOf(file, ROOMS));
     expect(unplaced).toEqual([]);

@@ -33,7 +33,7 @@ export interface Route {
   method: 'GET' | 'POST';
   /** A read: its answer depends on its body and the state alone, so it may be kept until the state changes. */
   isRead?: boolean;
-  /** Whether a fork's upload may call it without a token (only setImpactedTargets, as on the service). */
+  /** Whether a fork's upload may call it without a token (setImpactedTargets alone, as on the service). */
   forkUploads?: boolean;
   /** Answered without a token, as the service answers `/status`: no token is checked, not even a wrong one. */
   anonymous?: boolean;

@@ -163,7 +163,7 @@ function makeClock(options: SandboxOptions, engineNow: number): SandboxClock {
 
 type Dispatch = (route: Route, query: URLSearchParams, body: string, forkedRunId: string | undefined, fromTerraform: boolean) => Promise<Answer>;
 
-/** A header's value; an absent or empty one (clients send `x-api-token:` empty from forks) is ''. */
+/** A header's value; an absent or empty one (forks' uploads send the token's header empty) is ''. */
 function headerValue(request: IncomingMessage, name: string): string {
   const value = request.headers[name];
   return typeof value === 'string' ? value.trim() : '';

@@ -6,7 +6,7 @@ import { SetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
 import type { Journaled } from '../../engine/changes.js';
 import { PullRequestDescription } from '../control.js';
 import type { JournalEntry } from '../store.js';
-import { change, queueRefOf, V1_CHANGES, type V1Change } from './mutations.js';
+import { change, queueRefOf, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 /** The first state version whose journal records engine operations. */
 export const ENGINE_JOURNAL_SINCE = 5;
@@ -16,7 +16,7 @@ const RecordedTargetsUpload = SetImpactedTargetsRequest.extend({ pr: SetImpacted
 
 /** Each change by the path it was recorded under (`flaky-tests/link-ticket-to-test-case`). */
 const LEGACY: Readonly<Record<string, V1Change>> = {
-  ...Object.fromEntries(Object.entries(V1_CHANGES).map(([name, change]) => [ENDPOINTS[name as keyof typeof V1_CHANGES].path.slice(1), change])),
+  ...Object.fromEntries(Object.entries(V1_CHANGES).map(([name, change]) => [ENDPOINTS[name as WriteName].path.slice(1), change])),
   setImpactedTargets: change(RecordedTargetsUpload, (body) => ({
     op: 'setImpactedTargets',
     input: { queue: queueRefOf(body), pr: body.pr.number, sha: body.pr.sha, targets: body.impactedTargets },

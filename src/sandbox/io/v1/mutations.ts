@@ -49,7 +49,7 @@ export function queueChangeOf(body: UpdateQueueRequest): QueueChange {
   return settings;
 }
 
-export const V1_CHANGES = {
+const CHANGES = {
   submitPullRequest: write('submitPullRequest', (body) => ({
     op: 'submitPullRequest',
     input: { queue: queueRefOf(body), pr: body.pr.number, options: submitOptionsOf(body) },
@@ -84,4 +84,6 @@ export const V1_CHANGES = {
     op: 'linkTicketToTestCase',
     input: { repo: body.repo, testId: body.test_case_id, ticketId: body.external_ticket_id },
   })),
-} satisfies Record<string, V1Change>;
+} satisfies Partial<Record<PostName, V1Change>>;
+export type WriteName = keyof typeof CHANGES;
+export const V1_CHANGES: { readonly [N in WriteName]: V1Change<ServedRequest<N>> } = CHANGES;

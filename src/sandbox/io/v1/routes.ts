@@ -13,7 +13,7 @@ import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
 import { batchAnswer, quarantinedTestsAnswer, testDetailsAnswer, testsPageAnswer } from './answers.js';
-import { queueRefOf, V1_CHANGES, type V1Change } from './mutations.js';
+import { queueRefOf, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 // ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
 
@@ -73,12 +73,8 @@ function query<N extends PostName>(name: N, answer: (engine: QueueEngine, input:
  * engine answered where v1 answers with something (updateQueue's queue). `authorize` may refuse a request the
  * token check let through on conditions of its body.
  */
-function mutation<N extends keyof typeof V1_CHANGES, S extends z.ZodType>(
-  name: N,
-  { schema, toChange }: V1Change<S>,
-  authorize?: Authorize<S>,
-  resolve?: Resolve<S>,
-): Route {
+function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequest<N>>, resolve?: Resolve<ServedRequest<N>>): Route {
+  const { schema, toChange }: V1Change<ServedRequest<N>> = V1_CHANGES[name];
   return {
     ...rules(name),
     handle: (context) => {
@@ -158,9 +154,9 @@ const status: Route = {
 
 /** Each v1 operation's work, by the contract's name. */
 const OPERATIONS: { readonly [N in EndpointName]: Route } = {
-  submitPullRequest: mutation('submitPullRequest', V1_CHANGES.submitPullRequest),
-  cancelPullRequest: mutation('cancelPullRequest', V1_CHANGES.cancelPullRequest),
-  restartTestsOnPullRequest: mutation('restartTestsOnPullRequest', V1_CHANGES.restartTestsOnPullRequest),
+  submitPullRequest: mutation('submitPullRequest'),
+  cancelPullRequest: mutation('cancelPullRequest'),
+  restartTestsOnPullRequest: mutation('restartTestsOnPullRequest'),
   getSubmittedPullRequest: query(
     'getSubmittedPullRequest',
     (engine, body) =>
@@ -183,10 +179,10 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   listMergeQueueTestingResults,
   listPullRequests: query('listPullRequests', (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
   getQueue: query('getQueue', (engine, body) => engine.getQueue(queueRefOf(body))),
-  createQueue: mutation('createQueue', V1_CHANGES.createQueue),
-  updateQueue: mutation('updateQueue', V1_CHANGES.updateQueue),
-  deleteQueue: mutation('deleteQueue', V1_CHANGES.deleteQueue),
-  setImpactedTargets: mutation('setImpactedTargets', V1_CHANGES.setImpactedTargets, forkUploadOfHeadSha, repositoryOfId),
+  createQueue: mutation('createQueue'),
+  updateQueue: mutation('updateQueue'),
+  deleteQueue: mutation('deleteQueue'),
+  setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha, repositoryOfId),
   getMergeQueueTestingDetails: query('getMergeQueueTestingDetails', (engine, body) => engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId)),
   getTestDetails: query('getTestDetails', (engine, body) => testDetailsAnswer(engine.getTestDetails(scopeOf(body), body.test_id))),
   listQuarantinedTests: query('listQuarantinedTests', (engine, body) => quarantinedTestsAnswer(engine.listQuarantinedTests(scopeOf(body), pageOf(body)))),
@@ -194,7 +190,7 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   listFailingTests: query('listFailingTests', (engine, body) =>
     testsPageAnswer(engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body))),
   ),
-  linkTicketToTestCase: mutation('linkTicketToTestCase', V1_CHANGES.linkTicketToTestCase),
+  linkTicketToTestCase: mutation('linkTicketToTestCase'),
   getMergeQueueMetrics,
   status,
 };
