@@ -1,6 +1,7 @@
-// The v1 API over the transport, one endpoint at a time (endpoints.ts): each request is checked against its schema
-// before anything is sent (a bad one is a UsageError: exit 2, nothing sent) and each answer after (a bad one names
-// the missing field). What it takes and gives are v1's own shapes: service.ts maps them to and from the model.
+// The v1 API over the transport, one endpoint at a time, as the contract's rows give them (endpoints.ts): each
+// request is checked against its schema before anything is sent (a bad one is a UsageError: exit 2, nothing
+// sent) and each answer after (a bad one names the field). What it takes and gives are v1's own shapes:
+// v1-service.ts maps them to and from the model.
 import type * as z from 'zod';
 import { ResponseError, UsageError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';

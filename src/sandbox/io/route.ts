@@ -1,6 +1,6 @@
-// What a route of the sandbox is, whichever face serves it: the request it is handed, the answer and the change it
-// hands back, and the checks every JSON body goes through before a face maps it onto the engine. Statuses live in
-// the faces; sockets live in server.ts.
+// What a route of the v1 face and of the control routes is (v2's face has its own, io/v2/route.ts): the request
+// it is handed, the answer and the change it hands back, and the checks a JSON body goes through before the
+// route maps it onto the engine. Sockets live in server.ts.
 import * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
 import type { Journaled } from '../engine/changes.js';
