@@ -47,7 +47,7 @@ function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
 
 // ---------------------------------------------------------------- requests
 
-export { PrNumber, Repo };
+export { Repo };
 
 const QueueRef = z.object({ repo: Repo, targetBranch: z.string().min(1) });
 export const QueueRequest = QueueRef;
