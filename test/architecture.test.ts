@@ -338,6 +338,18 @@ describe('the layering of src/', () => {
     expect(loaded).toEqual([]);
   });
 
+  // One contract per API (api/v1/endpoints.ts, api/v2/contract.ts), read by its client and by the sandbox's face
+  // of it; the sandbox's generic io (the server, the routes, the state file, the control routes) reads no v1 schema.
+  it("has each API's client and face read one contract, and the generic io no v1 schema", () => {
+    const imports = (from: string, to: string) => edges.some((edge) => edge.from === from && edge.to === to);
+    expect(imports('src/api/v1/client.ts', 'src/api/v1/endpoints.ts')).toBe(true);
+    expect(imports('src/sandbox/io/v1/routes.ts', 'src/api/v1/endpoints.ts')).toBe(true);
+    expect(imports('src/api/v2/client.ts', 'src/api/v2/contract.ts')).toBe(true);
+    expect(imports('src/sandbox/io/v2/face.ts', 'src/api/v2/contract.ts')).toBe(true);
+    const generic = edges.filter((edge) => /^src\/sandbox\/io\/[^/]+\.ts$/.test(edge.from) && edge.to === 'src/api/v1/schemas.ts');
+    expect(generic.map((edge) => edge.from)).toEqual([]);
+  });
+
   it('places every file in a room: a new folder is added to the table, not left out of it', () => {
     const unplaced = [...sources.keys()].filter((file) => !roomOf(file, ROOMS));
     expect(unplaced).toEqual([]);

@@ -1,7 +1,7 @@
 // What mq prints about an exchange (the --debug trace, error messages) must never give the token or a URL's
 // password away; what the service answered must reach the user unaltered. So redaction works in two ways:
 //
-// - by position, for any token: the x-api-token header is shown as ***, and a URL's user:password@ as ***@;
+// - by position, for any token: v1's token header is shown as ***, and a URL's user:password@ as ***@;
 // - by search, only for a token of at least ECHO_MIN_LENGTH characters, and only in text printed on stderr
 //   (trace lines, error messages): a real token found there was echoed back (`invalid token tok-…`). A short
 //   token (`1`, `main`, `sandbox`: the sandbox and tests use such) matches ordinary words and numbers, so

@@ -5,6 +5,7 @@
 // and from it completion), `mq help config` and `mq help environment`. A message that names a variable takes
 // its name from here (`envName('timeoutMs')`), so a variable is spelled out in this file only.
 import { shownUrl } from '../api/redaction.js';
+import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { FlagKey, FlagSpec, FlagValue } from '../argv-spec.js';
 import { chooseApi } from './api-choice.js';
 import { formatDuration } from './duration.js';
@@ -64,7 +65,7 @@ const SETTING_ROWS = [
     file: 'api',
     choices: API_CHOICES,
     check: checkApi,
-    help: 'which API to speak: v1, v2, or auto (a token beginning trunk_v2_ is a v2 API key)',
+    help: `which API to speak: v1, v2, or auto (a token beginning ${V2_KEY_PREFIX} is a v2 API key)`,
     default: 'auto',
     show: describeApi,
   },

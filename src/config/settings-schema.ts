@@ -1,5 +1,4 @@
-// The settings' schema: what every setting holds and what it defaults to. Checked through its generated check
-// (settings-check.ts); zod is loaded only to explain a value that fails it.
+// The settings' schema: what every setting holds and what it defaults to; resolve.ts parses the layers with it.
 import * as z from 'zod';
 import { API_CHOICES, DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, OUTPUT_FORMATS } from './defaults.js';
 

@@ -1,5 +1,5 @@
-// Paths that differ in the bundle, through the built mq, where no other e2e test takes them: the checks the build
-// generates handing a malformed answer to zod (loaded then, from another chunk) for its explanation; a user's
+// Paths that differ in the bundle, through the built mq, where no other e2e test takes them: zod, bundled,
+// explaining a malformed answer field by field; a user's
 // tokenCommand and tokenFile (node:child_process and node:fs/promises, imported on demand); git itself asked for
 // the origin remote when .git/config leaves it to an [include]. Each works today: these guard the bundle.
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,7 @@ const fixture = useSandbox();
 describe('an answer of the wrong shape', () => {
   let stub: StubService;
   beforeAll(async () => {
-    // A queue whose concurrency is a string: the generated check refuses it, zod says why.
+    // A queue whose concurrency is a string: zod refuses it and says why.
     stub = await startStubService(() => ({
       status: 200,
       headers: { 'content-type': 'application/json' },

@@ -7,6 +7,7 @@ import type { Repo } from '../../model/repository.js';
 import type { ListTail } from '../../model/service.js';
 import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 import { safeParseChecked } from '../check-runtime.js';
+import { describeIssues } from '../format-path.js';
 import { withListTail } from '../streamed-list.js';
 import { type Answer, type ClientOptions, Transport } from '../transport.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
@@ -46,7 +47,7 @@ export class MergeQueueClient {
   async call<N extends PostName>(name: N, body: RequestOf<N>, more?: ListTail): Promise<ResponseOf<N>> {
     const endpoint: Endpoint & { request: SchemaName } = ENDPOINTS[name];
     const checked = await safeParseChecked(CHECKS[endpoint.request], body, () => schemaOf(endpoint.request));
-    if (!checked.success) throw new UsageError(`invalid ${name} request: ${await describe(checked.error)}`);
+    if (!checked.success) throw new UsageError(`invalid ${name} request: ${describeIssues(checked.error)}`);
     const json = JSON.stringify(checked.data);
     const sent = more ? await withListTail(json, more) : json;
     const size = typeof sent === 'string' ? Buffer.byteLength(sent) : sent.bytes;
@@ -109,12 +110,7 @@ async function parseAnswer<Res extends SchemaName>(
   const parsed = await safeParseChecked(CHECKS[response], data, () => schemaOf(response));
   if (!parsed.success && !isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
   if (!parsed.success) {
-    throw new ResponseError(`${operation} answered with an unexpected shape: ${await describe(parsed.error)}`);
+    throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
   }
   return parsed.data as Output<Res>;
-}
-
-/** describeIssues, from the schemas' module: loaded already, as only zod makes a ZodError. */
-async function describe(error: z.ZodError): Promise<string> {
-  return (await import('./schemas.js')).describeIssues(error);
 }

@@ -1,10 +1,9 @@
-// How v1 speaks: the organization token in `x-api-token`, errors in one line of plain text (or a JSON body with a
-// message, from other versions of the service).
+// How v1 speaks: the organization token in its header (endpoints.ts), errors in one line of plain text (or a
+// JSON body with a message, from other versions of the service).
 import type { Dialect } from '../dialect.js';
 import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { errorMessage, isRouterNotFound } from '../error-body.js';
-
-const TOKEN_HEADER = 'x-api-token';
+import { TOKEN_HEADER } from './endpoints.js';
 
 export const V1_DIALECT: Dialect = {
   credentialHeaders: (token) => ({ [TOKEN_HEADER]: token }),

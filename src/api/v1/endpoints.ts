@@ -1,62 +1,91 @@
-// The v1 API's endpoints as data: the method, the path under the API's base URL, the schemas of the request and
-// the answer (by name, src/api/v1/schemas.ts via checks.ts), and whether a failed try may be made again.
+// The v1 API's contract: one row per operation, read by the client (client.ts) and by the sandbox's v1 face
+// (src/sandbox/io/v1/routes.ts). A row gives the method, the path under the API's base URL, what a request must be
+// and what an answer is (schemas of 'ts', by name), and the rules a request goes by. Schemas are named, not
+// held: the client checks with the build's compiled checks (checks.ts) without loading zod; the face looks the
+// schemas up by name.
+import type * as z from 'zod';
 import type { SchemaName } from './checks.js';
+import type * as schemas from './schemas.js';
+
+/** Any schema of schemas.ts by name: the sandbox's own request schemas too, which the client never checks. */
+type AnySchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.ZodType ? K : never }[keyof typeof schemas];
+
+/** The v1 API's path segment under the service's root. */
+export const API_VERSION = 'v1';
+/** The header v1's organization token travels in. */
+export const TOKEN_HEADER = 'x-api-token';
+/** What a fork's upload sends instead of a token: its workflow run's id (see `forkUploads`). */
+export const FORKED_RUN_HEADER = 'x-forked-workflow-run-id';
 
 export interface Endpoint {
   method: 'GET' | 'POST';
+  /** Under the API's base URL (`…/v1`). */
   path: string;
-  /** The request body's schema; none for a GET. */
+  /** The request body mq sends; none for a GET. */
   request?: SchemaName;
+  /** The request body the service takes, where it takes more than mq sends (the sandbox checks this one). */
+  served?: AnySchemaName;
   response: SchemaName;
   /**
    * A read may be tried again after a 5xx, a 429 or a network failure. A write may not: v1 has no idempotency
    * key, so a second try could apply it twice.
    */
   retry: boolean;
-  /** Sent without the credential: an endpoint that takes none need not see it. */
+  /** Its answer depends on its body and the state alone: the sandbox may keep it until the state changes. */
+  keep: boolean;
+  /** Asked without the credential (`/status`): no token is sent, and none is checked. */
   anonymous?: boolean;
+  /** A fork's upload may call it with a workflow run's id instead of a token (setImpactedTargets alone). */
+  forkUploads?: boolean;
 }
 
-const read = <Q extends SchemaName, R extends SchemaName>(path: string, request: Q, response: R) => ({
-  method: 'POST' as const,
-  path,
-  request,
-  response,
-  retry: true,
-});
-const write = <Q extends SchemaName, R extends SchemaName = 'Acknowledgement'>(path: string, request: Q, response?: R) => ({
-  method: 'POST' as const,
-  path,
-  request,
-  response: (response ?? 'Acknowledgement') as R,
-  retry: false,
-});
+const read = <Q extends SchemaName, R extends SchemaName>(path: string, request: Q, response: R) =>
+  ({ method: 'POST', path, request, response, retry: true, keep: true }) as const;
+const write = <Q extends SchemaName>(path: string, request: Q) =>
+  ({ method: 'POST', path, request, response: 'Acknowledgement', retry: false, keep: false }) as const;
 
 export const ENDPOINTS = {
-  submitPullRequest: write('/submitPullRequest', 'SubmitPullRequestRequest'),
+  submitPullRequest: { ...write('/submitPullRequest', 'SubmitPullRequestRequest'), served: 'ServedSubmitPullRequestRequest' },
   cancelPullRequest: write('/cancelPullRequest', 'PullRequestRequest'),
   restartTestsOnPullRequest: write('/restartTestsOnPullRequest', 'PullRequestRequest'),
   getSubmittedPullRequest: read('/getSubmittedPullRequest', 'GetSubmittedPullRequestRequest', 'SubmittedPullRequest'),
-  getSubmittedPullRequests: read('/getSubmittedPullRequests', 'GetSubmittedPullRequestsRequest', 'SubmittedPullRequests'),
+  getSubmittedPullRequests: {
+    ...read('/getSubmittedPullRequests', 'GetSubmittedPullRequestsRequest', 'SubmittedPullRequests'),
+    served: 'ServedGetSubmittedPullRequestsRequest',
+  },
   listPullRequests: read('/listPullRequests', 'ListPullRequestsRequest', 'ListPullRequestsResponse'),
   listMergeQueueTestingResults: read('/listMergeQueueTestingResults', 'ListMergeQueueTestingResultsRequest', 'TestingResultsResponse'),
   getQueue: read('/getQueue', 'QueueRequest', 'Queue'),
   createQueue: write('/createQueue', 'CreateQueueRequest'),
-  updateQueue: write('/updateQueue', 'UpdateQueueRequest', 'UpdateQueueResponse'),
+  updateQueue: { ...write('/updateQueue', 'UpdateQueueRequest'), response: 'UpdateQueueResponse' },
   deleteQueue: write('/deleteQueue', 'QueueRequest'),
-  setImpactedTargets: write('/setImpactedTargets', 'SetImpactedTargetsRequest'),
+  setImpactedTargets: {
+    ...write('/setImpactedTargets', 'SetImpactedTargetsRequest'),
+    served: 'ServedSetImpactedTargetsRequest',
+    forkUploads: true,
+  },
   getMergeQueueTestingDetails: read('/getMergeQueueTestingDetails', 'GetMergeQueueTestingDetailsRequest', 'TestingDetails'),
   getTestDetails: read('/flaky-tests/get-test-details', 'GetTestDetailsRequest', 'TestDetailsResponse'),
   listQuarantinedTests: read('/flaky-tests/list-quarantined-tests', 'ListQuarantinedTestsRequest', 'ListQuarantinedTestsResponse'),
   listUnhealthyTests: read('/flaky-tests/list-unhealthy-tests', 'ListUnhealthyTestsRequest', 'ListUnhealthyTestsResponse'),
   listFailingTests: read('/flaky-tests/list-failing-tests', 'ListFailingTestsRequest', 'ListFailingTestsResponse'),
   linkTicketToTestCase: write('/flaky-tests/link-ticket-to-test-case', 'LinkTicketRequest'),
-  /** The Prometheus exposition text, with `repo` and `repoHost` in the query (none: every repository). */
-  getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement' as const, retry: true },
-  /** The service's own health; it takes no token. */
-  status: { method: 'GET', path: '/status', response: 'ServiceStatus' as const, retry: true, anonymous: true },
+  /**
+   * The Prometheus exposition text, with `repo` and `repoHost` in the query (none: every repository). Not kept:
+   * its question is in the query.
+   */
+  getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement', retry: true, keep: false },
+  /** The service's own health. */
+  status: { method: 'GET', path: '/status', response: 'ServiceStatus', retry: true, keep: true, anonymous: true },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 /** The endpoints that take a JSON body. */
 export type PostName = { [N in EndpointName]: (typeof ENDPOINTS)[N] extends { request: SchemaName } ? N : never }[EndpointName];
+
+/** The name of the schema of what the service takes as the body of `name`: `served` where it takes more than mq sends. */
+export type ServedName<N extends PostName> = (typeof ENDPOINTS)[N] extends { served: infer S extends AnySchemaName } ? S : (typeof ENDPOINTS)[N]['request'];
+export function servedName<N extends PostName>(name: N): ServedName<N> {
+  const endpoint: Endpoint = ENDPOINTS[name];
+  return (endpoint.served ?? endpoint.request) as ServedName<N>;
+}

@@ -1,10 +1,10 @@
-// The v1 API's shapes, one zod schema each: the client validates what it sends and what it receives with
-// them, and the sandbox validates what it is sent with the same definitions. Facts that SERVICE.md leaves open
-// come from the hosted service's published OpenAPI description (request names of queue settings, `priority`,
-// `noBatch`, `pr.sha`, `pr.branch`, `listPullRequests`).
+// The v1 API's shapes, one zod schema each, which the contract's rows (endpoints.ts) name: the client checks
+// what it sends and what it receives with them, and the sandbox what it is sent. Facts the service's docs leave
+// open come from its published OpenAPI description (request names of queue settings, `priority`, `noBatch`,
+// `pr.sha`, `pr.branch`, `listPullRequests`).
 import * as z from 'zod';
 import { portable } from '../check-runtime.js';
-import { formatPath } from '../format-path.js';
+import { PrNumber, Repo } from '../shapes.js';
 import {
   DIRECT_MERGE_MODES,
   IMPACTS_ALL,
@@ -12,7 +12,6 @@ import {
   MERGE_METHODS,
   MERGEABILITY,
   OPTIMIZATION_MODES,
-  PR_NUMBER_MAX,
   PRIORITY_MAX,
   PULL_REQUEST_STATES,
   QUEUE_MODES,
@@ -28,10 +27,7 @@ import {
   UUID_PATTERN,
 } from '../../model/vocabulary.js';
 
-/** The v1 API's path segment under the service's root. */
-export const API_VERSION = 'v1';
-
-/** A request enum the service takes in either letter case (SEMANTICS.md); it always leaves here in lower case. */
+/** A request enum the service takes in either letter case (docs/differences.md); it leaves here in lower case. */
 function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z.string().transform(portable('lowerCase')).pipe(z.enum(values));
 }
@@ -46,31 +42,7 @@ function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
 
 // ---------------------------------------------------------------- requests
 
-export const Repo = z.object({
-  host: z.string().min(1),
-  owner: z.string().min(1),
-  name: z.string().min(1),
-});
-export type Repo = z.infer<typeof Repo>;
-
-/**
- * A PR number: an integer, or a string of digits, which the service takes on every endpoint (its own upload
- * actions build bodies with `jq --arg`). Either way it is a number once parsed.
- */
-export const PrNumber = z
-  .union(
-    [
-      z.number(),
-      z
-        .string()
-        .regex(/^[0-9]+$/, 'expected a number or a string of digits')
-        .transform(portable('number')),
-    ],
-    {
-      error: 'expected a number or a string of digits',
-    },
-  )
-  .pipe(z.number().int().min(1).max(PR_NUMBER_MAX));
+export { Repo };
 
 const QueueRef = z.object({ repo: Repo, targetBranch: z.string().min(1) });
 export const QueueRequest = QueueRef;
@@ -119,7 +91,6 @@ export type GetSubmittedPullRequestsRequest = z.infer<typeof GetSubmittedPullReq
 export const ServedGetSubmittedPullRequestsRequest = GetSubmittedPullRequestsRequest.extend({
   prs: z.array(z.object({ number: PrNumber })).max(BATCH_READ_MAX),
 });
-export type ServedGetSubmittedPullRequestsRequest = z.infer<typeof ServedGetSubmittedPullRequestsRequest>;
 
 /**
  * Finished testing of one queue (the v1 API as served today): `since` and `until` bound when it finished, both
@@ -143,7 +114,7 @@ export const ListPullRequestsRequest = QueueRef.extend({
 });
 export type ListPullRequestsRequest = z.infer<typeof ListPullRequestsRequest>;
 
-/** Settings createQueue takes; every other one goes through updateQueue (SEMANTICS.md). */
+/** Settings createQueue takes; the service sets every other one through updateQueue only. */
 export const CreateQueueRequest = QueueRef.extend({
   mode: anyCaseEnum(QUEUE_MODES).optional(),
   concurrency: z.number().int().min(1).max(SETTING_MAX).optional(),
@@ -236,7 +207,7 @@ export const ListQuarantinedTestsRequest = z.object({
 });
 export type ListQuarantinedTestsRequest = z.infer<typeof ListQuarantinedTestsRequest>;
 
-/** The service spells UNHEALTHY_STATUSES in upper case and takes either (SEMANTICS.md); they leave here in upper case. */
+/** The service spells UNHEALTHY_STATUSES in upper case and takes either case; they leave here in upper case. */
 export const ListUnhealthyTestsRequest = ListQuarantinedTestsRequest.extend({
   status: z
     .string()
@@ -481,18 +452,6 @@ export const ListUnhealthyTestsResponse = z.looseObject({ tests: z.array(Unhealt
 export type ListUnhealthyTestsResponse = z.infer<typeof ListUnhealthyTestsResponse>;
 export const ListFailingTestsResponse = z.looseObject({ tests: z.array(TestCase), page: FlakyPage });
 export type ListFailingTestsResponse = z.infer<typeof ListFailingTestsResponse>;
-
-/** A zod failure as one line naming each field: `enqueuedPullRequests[0].prNumber: missing`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const where = formatPath(issue.path);
-      const missing = issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
-      const what = missing ? 'missing' : issue.message;
-      return where ? `${where}: ${what}` : what;
-    })
-    .join('; ');
-}
 
 /** `GET /status`, the service's own health (no token): `up` with green, or `impacted` with what is impacted. */
 const StatusColor = z.string();

@@ -35,7 +35,7 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
   const failed = cancelled?.filter((r) => !r.ok) ?? [];
   if (failed.length > 0) {
     const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');
-    throw new MqError(`the queue ${name} was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.negative);
+    throw new MqError(`the queue ${name} was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.refused);
   }
   await settle(ctx, service.deleteQueue(ref), {
     what: `the deletion of the queue ${name}`,

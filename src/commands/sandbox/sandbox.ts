@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { badValue } from '../../argv-values.js';
 import { envName } from '../../config/setting-rows.js';
+import { V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
@@ -101,7 +102,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
     `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'})`,
     `export ${envName('apiUrl')}=${url} ${envName('token')}=${token} ${envName('repo')}=acme/widgets ${envName('org')}=acme`,
     'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
-    `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer ${input.keys === undefined ? 'trunk_v2_<anything>' : "'<your --key>'"}`,
+    `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer ${input.keys === undefined ? `${V2_KEY_PREFIX}<anything>` : "'<your --key>'"}`,
     ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
     'stop with Ctrl-C',
   ];

@@ -1,4 +1,5 @@
 import type { AnyParse, CommandSpec } from '../../command-kit/invocation.js';
+import { V2_KEY_PREFIX } from '../../model/vocabulary.js';
 
 export const SANDBOX = {
   name: 'sandbox',
@@ -9,8 +10,7 @@ export const SANDBOX = {
     { flags: '--token <token>', description: 'accept only this token (default: any non-empty one)' },
     {
       flags: '--key <key[=perms]>',
-      description:
-        'accept this v2 key, with a comma list of submit, priority, skip-batching, direct, settings or all (none: read only); repeatable (default: any key starting trunk_v2_, with every permission)',
+      description: `accept this v2 key, with a comma list of submit, priority, skip-batching, direct, settings or all (none: read only); repeatable (default: any key starting ${V2_KEY_PREFIX}, with every permission)`,
       parse: (value: string, previous: unknown): string[] => [...(Array.isArray(previous) ? (previous as string[]) : []), value],
     },
     { flags: '--clock <clock>', description: 'real time, or manual (moved by POST /_sandbox/advance)', choices: ['real', 'manual'] },

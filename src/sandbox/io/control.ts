@@ -1,7 +1,7 @@
 // The sandbox's own control routes, beside whichever API face: `advance` moves a manual clock, `pullRequests`
 // sets what the code host would know of a PR. Their bodies are checked here, as a face checks its requests.
 import * as z from 'zod';
-import { PrNumber, Repo } from '../../api/v1/schemas.js';
+import { PrNumber, Repo } from '../../api/shapes.js';
 import { perform, RecordedDescription, TIME_PASSED } from '../engine/changes.js';
 import { checkAdvance } from '../engine/engine.js';
 import { jsonAnswer } from './http.js';

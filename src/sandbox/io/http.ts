@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-/** The hosted service's content type for error bodies (SEMANTICS.md). */
+/** The content type the hosted service gives its plain-text error bodies. */
 export const ERROR_CONTENT_TYPE = 'application/plain-text';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 

@@ -2,7 +2,7 @@
 // it is acknowledged, time passing journaled now and then, and the journal folded into a new snapshot once it
 // outgrows the last one. The file format is store.ts's; when to write is decided here.
 import * as z from 'zod';
-import { describeIssues } from '../../api/v1/schemas.js';
+import { describeIssues } from '../../api/format-path.js';
 import { replay, TIME_PASSED, type Journaled } from '../engine/changes.js';
 import { QueueEngine, type EngineOptions } from '../engine/engine.js';
 import { StateFileError, type StateStore } from './store.js';

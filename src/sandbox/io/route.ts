@@ -1,8 +1,8 @@
-// What a route of the sandbox is, whichever face serves it: the request it is handed, the answer and the change it
-// hands back, and the checks every JSON body goes through before a face maps it onto the engine. Statuses live in
-// the faces; sockets live in server.ts.
+// What a route of the v1 face and of the control routes is (v2's face has its own, io/v2/route.ts): the request
+// it is handed, the answer and the change it hands back, and the checks a JSON body goes through before the
+// route maps it onto the engine. Sockets live in server.ts.
 import * as z from 'zod';
-import { describeIssues } from '../../api/v1/schemas.js';
+import { describeIssues } from '../../api/format-path.js';
 import type { Journaled } from '../engine/changes.js';
 import { EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
 import { refuseBodyShape } from './body.js';
@@ -33,7 +33,7 @@ export interface Route {
   method: 'GET' | 'POST';
   /** A read: its answer depends on its body and the state alone, so it may be kept until the state changes. */
   isRead?: boolean;
-  /** Whether a fork's upload may call it without a token (only setImpactedTargets, as on the service). */
+  /** Whether a fork's upload may call it without a token (setImpactedTargets alone, as on the service). */
   forkUploads?: boolean;
   /** Answered without a token, as the service answers `/status`: no token is checked, not even a wrong one. */
   anonymous?: boolean;

@@ -1,14 +1,13 @@
-// Every route the sandbox serves, by path: the v1 face's operations under `/v1/`, and the control routes under
-// `/_sandbox/` (and `/v1/_sandbox/`, where clients pointed at the v1 URL find them).
-import { API_VERSION } from '../../api/v1/schemas.js';
+// The routes the sandbox finds by path: the v1 face's operations under `/v1/` (io/v1/routes.ts), and the
+// control routes under `/_sandbox/` (and `/v1/_sandbox/`, where clients pointed at the v1 URL find them). v2's
+// face finds its own (io/v2/route.ts).
 import { CONTROLS } from './control.js';
 import type { Route } from './route.js';
-import { V1_OPERATIONS } from './v1/routes.js';
+import { V1_ROOT, V1_ROUTES } from './v1/routes.js';
 
-const ROUTES = new Map<string, Route>();
-for (const [name, route] of Object.entries(V1_OPERATIONS)) ROUTES.set(`/${API_VERSION}/${name}`, route);
+const ROUTES = new Map<string, Route>(V1_ROUTES);
 for (const [name, route] of Object.entries(CONTROLS)) {
-  ROUTES.set(`/${API_VERSION}/_sandbox/${name}`, route);
+  ROUTES.set(`${V1_ROOT}/_sandbox/${name}`, route);
   ROUTES.set(`/_sandbox/${name}`, route);
 }
 

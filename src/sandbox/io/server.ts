@@ -2,7 +2,7 @@
 // the engine, and the state file (persistence.ts), where every change is journaled before it is acknowledged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { API_VERSION } from '../../api/v1/schemas.js';
+import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
 import { BODY_LIMIT_BYTES, isV2Key } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
@@ -30,7 +30,7 @@ export interface SandboxOptions {
   testDurationSeconds?: number;
   /** v2's keys (`--key KEY[=PERMS]`): exactly these; without them, any key starting `trunk_v2_`, with every permission. */
   keys?: readonly V2Key[];
-  /** v2's rate limits (NOTES §9), on unless false (`--rate-limits off`). */
+  /** v2's rate limits (docs/sandbox.md, "The v2 API"), on unless false (`--rate-limits off`). */
   rateLimits?: boolean;
   /** v2's queue-entry estimates, served unless false (`--estimates off`: 404 ESTIMATE_NOT_ENABLED). */
   estimates?: boolean;
@@ -44,9 +44,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-const TOKEN_HEADER = 'x-api-token';
-/** A fork's upload of impacted targets sends this instead of a token (SEMANTICS.md). */
-const FORKED_RUN_HEADER = 'x-forked-workflow-run-id';
 /** How often the real clock moves the engine on, in real ms (requests also move it when they arrive). */
 const REAL_CLOCK_TICK_MS = 250;
 /** What a route reads of the query when the target has none (no route writes to it). */
@@ -166,7 +163,7 @@ function makeClock(options: SandboxOptions, engineNow: number): SandboxClock {
 
 type Dispatch = (route: Route, query: URLSearchParams, body: string, forkedRunId: string | undefined, fromTerraform: boolean) => Promise<Answer>;
 
-/** A header's value; an absent or empty one (clients send `x-api-token:` empty from forks) is ''. */
+/** A header's value; an absent or empty one (forks' uploads send the token's header empty) is ''. */
 function headerValue(request: IncomingMessage, name: string): string {
   const value = request.headers[name];
   return typeof value === 'string' ? value.trim() : '';
@@ -214,7 +211,7 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
   const bearer = V2Face.bearerOf(request);
   const v2Caller = token === '' && route !== undefined && isControlRoute(route) && bearer !== undefined && v2.permissionsOf(bearer) !== undefined;
   if (isV2Key(token) && !route?.anonymous && !(route !== undefined && isControlRoute(route))) {
-    // The service refuses a v2 key on v1 (NOTES §2, §17): as v1 refuses any token, in plain text.
+    // The service refuses a v2 key on v1, as v1 refuses any token: in plain text (docs/sandbox.md).
     return errorAnswer(401, `the ${TOKEN_HEADER} is a v2 API key: a v2 API key is not accepted by the v1 API (send it to /v2 as Authorization: Bearer)`);
   }
   if (route?.anonymous || v2Caller) {

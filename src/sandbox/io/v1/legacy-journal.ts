@@ -1,11 +1,12 @@
 // The journal of a sandbox before state version 5 recorded each change as the v1 request body under the v1
 // operation's name. Such an entry is translated into the engine's operation as the v1 face maps that request
 // today, so an old state file replays to the state it held.
+import { ENDPOINTS } from '../../../api/v1/endpoints.js';
 import { SetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
 import type { Journaled } from '../../engine/changes.js';
 import { PullRequestDescription } from '../control.js';
 import type { JournalEntry } from '../store.js';
-import { change, queueRefOf, V1_CHANGES, type V1Change } from './mutations.js';
+import { change, queueRefOf, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 /** The first state version whose journal records engine operations. */
 export const ENGINE_JOURNAL_SINCE = 5;
@@ -13,8 +14,9 @@ export const ENGINE_JOURNAL_SINCE = 5;
 /** Sandboxes before pr.sha was required took an upload without it, meaning the PR's head. */
 const RecordedTargetsUpload = SetImpactedTargetsRequest.extend({ pr: SetImpactedTargetsRequest.shape.pr.partial({ sha: true }) });
 
+/** Each change by the path it was recorded under (`flaky-tests/link-ticket-to-test-case`). */
 const LEGACY: Readonly<Record<string, V1Change>> = {
-  ...V1_CHANGES,
+  ...Object.fromEntries(Object.entries(V1_CHANGES).map(([name, change]) => [ENDPOINTS[name as WriteName].path.slice(1), change])),
   setImpactedTargets: change(RecordedTargetsUpload, (body) => ({
     op: 'setImpactedTargets',
     input: { queue: queueRefOf(body), pr: body.pr.number, sha: body.pr.sha, targets: body.impactedTargets },

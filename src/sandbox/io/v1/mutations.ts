@@ -1,20 +1,21 @@
-// v1's operations that change the state: the schema a body must pass, and the engine operation it maps onto
-// (engine/changes.ts). The routes use them for requests; the journal of an older sandbox, which recorded the v1
-// bodies under these names, is translated with them on load (legacy-journal.ts).
+// v1's operations that change the state, by the contract's names (api/v1/endpoints.ts): the schema a body must
+// pass, from the contract's row, and the engine operation it maps onto (engine/changes.ts). The routes use them
+// for requests; the journal of an older sandbox, which recorded the v1 bodies under their paths, is translated
+// with them on load (legacy-journal.ts).
 import type * as z from 'zod';
-import {
-  CreateQueueRequest,
-  LinkTicketRequest,
-  PullRequestRequest,
-  QueueRequest,
-  ServedSubmitPullRequestRequest,
-  ServedSetImpactedTargetsRequest,
-  UpdateQueueRequest,
-} from '../../../api/v1/schemas.js';
+import { type PostName, type ServedName, servedName } from '../../../api/v1/endpoints.js';
+import * as schemas from '../../../api/v1/schemas.js';
+import type { ServedSubmitPullRequestRequest, UpdateQueueRequest } from '../../../api/v1/schemas.js';
 import type { QueueRef, Repo } from '../../../model/repository.js';
 import type { QueueChange, SubmitOptions } from '../../../model/service.js';
 import type { Change } from '../../engine/changes.js';
 import type { QueueWriter } from '../../engine/types.js';
+
+/** The schema of what the service takes as the body of `name`: the face checks a request against it. */
+export type ServedRequest<N extends PostName> = z.ZodType & (typeof schemas)[ServedName<N>];
+export function servedRequest<N extends PostName>(name: N): ServedRequest<N> {
+  return (schemas as unknown as Readonly<Record<string, z.ZodType>>)[servedName(name)] as ServedRequest<N>;
+}
 
 export interface V1Change<S extends z.ZodType = z.ZodType> {
   /** What a request must be: the face refuses any other with 400. */
@@ -28,6 +29,9 @@ export const change = <S extends z.ZodType>(schema: S, toChange: (body: z.output
   schema,
   toChange,
 });
+/** The change a v1 write asks for, its body checked as the service checks it (the contract's row). */
+const write = <N extends PostName>(name: N, toChange: (body: z.output<ServedRequest<N>>, writer?: QueueWriter) => Change) =>
+  change<ServedRequest<N>>(servedRequest(name), toChange);
 
 /** Terraform's write only: any other writer is the engine's default (a plain write), and the journal stays as it was. */
 function terraformOnly(writer: QueueWriter | undefined): { writer?: QueueWriter } {
@@ -52,17 +56,17 @@ export function queueChangeOf(body: UpdateQueueRequest): QueueChange {
   return settings;
 }
 
-export const V1_CHANGES = {
-  submitPullRequest: change(ServedSubmitPullRequestRequest, (body) => ({
+const CHANGES = {
+  submitPullRequest: write('submitPullRequest', (body) => ({
     op: 'submitPullRequest',
     input: { queue: queueRefOf(body), pr: body.pr.number, options: submitOptionsOf(body) },
   })),
-  cancelPullRequest: change(PullRequestRequest, (body) => ({ op: 'cancelPullRequest', input: { queue: queueRefOf(body), pr: body.pr.number } })),
-  restartTestsOnPullRequest: change(PullRequestRequest, (body) => ({
+  cancelPullRequest: write('cancelPullRequest', (body) => ({ op: 'cancelPullRequest', input: { queue: queueRefOf(body), pr: body.pr.number } })),
+  restartTestsOnPullRequest: write('restartTestsOnPullRequest', (body) => ({
     op: 'restartTestsOnPullRequest',
     input: { queue: queueRefOf(body), pr: body.pr.number },
   })),
-  createQueue: change(CreateQueueRequest, ({ mode, concurrency, ...ref }, writer) => ({
+  createQueue: write('createQueue', ({ mode, concurrency, ...ref }, writer) => ({
     op: 'createQueue',
     input: {
       queue: queueRefOf(ref),
@@ -70,21 +74,23 @@ export const V1_CHANGES = {
       ...terraformOnly(writer),
     },
   })),
-  updateQueue: change(UpdateQueueRequest, (body, writer) => ({
+  updateQueue: write('updateQueue', (body, writer) => ({
     op: 'updateQueue',
     input: { queue: queueRefOf(body), change: queueChangeOf(body), ...terraformOnly(writer) },
   })),
-  deleteQueue: change(QueueRequest, (body) => ({ op: 'deleteQueue', input: { queue: queueRefOf(body) } })),
+  deleteQueue: write('deleteQueue', (body) => ({ op: 'deleteQueue', input: { queue: queueRefOf(body) } })),
   // A body naming its repository by `repoId` reaches here with `repo` filled in (routes.ts resolves it first).
-  setImpactedTargets: change(ServedSetImpactedTargetsRequest, ({ repo, ...body }) => {
+  setImpactedTargets: write('setImpactedTargets', ({ repo, ...body }) => {
     if (repo === undefined) throw new Error('setImpactedTargets: repoId was not resolved to a repository');
     return {
       op: 'setImpactedTargets',
       input: { queue: queueRefOf({ ...body, repo }), pr: body.pr.number, sha: body.pr.sha, targets: body.impactedTargets },
     };
   }),
-  'flaky-tests/link-ticket-to-test-case': change(LinkTicketRequest, (body) => ({
+  linkTicketToTestCase: write('linkTicketToTestCase', (body) => ({
     op: 'linkTicketToTestCase',
     input: { repo: body.repo, testId: body.test_case_id, ticketId: body.external_ticket_id },
   })),
-} satisfies Record<string, V1Change>;
+} satisfies Partial<Record<PostName, V1Change>>;
+export type WriteName = keyof typeof CHANGES;
+export const V1_CHANGES: { readonly [N in WriteName]: V1Change<ServedRequest<N>> } = CHANGES;

@@ -1,21 +1,10 @@
-// The v1 face: each v1 operation with the schema its request must pass (src/api/v1/schemas.ts, as the service
-// checks it), the engine operation its body maps onto, and the v1 answer the model's answer maps onto. The
-// operations that change the state go through the engine's table (engine/changes.ts), so what is journaled is
-// the engine's operation, never the v1 body.
+// The v1 face: each v1 operation's work against the engine. What a request must be, its path and the rules it
+// goes by (anonymous, kept, open to a fork's upload) are the contract's row (src/api/v1/endpoints.ts), which the
+// client reads too. The operations that change the state go through the engine's table (engine/changes.ts), so
+// what is journaled is the engine's operation, never the v1 body.
 import type * as z from 'zod';
-import {
-  GetMergeQueueTestingDetailsRequest,
-  GetSubmittedPullRequestRequest,
-  GetTestDetailsRequest,
-  ListMergeQueueTestingResultsRequest,
-  ServedGetSubmittedPullRequestsRequest,
-  ListFailingTestsRequest,
-  ListPullRequestsRequest,
-  ListQuarantinedTestsRequest,
-  ListUnhealthyTestsRequest,
-  QueueRequest,
-  type ServedSetImpactedTargetsRequest,
-} from '../../../api/v1/schemas.js';
+import { API_VERSION, type Endpoint, ENDPOINTS, type EndpointName, type PostName } from '../../../api/v1/endpoints.js';
+import type { ListPullRequestsRequest, ServedSetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
 import type { Repo } from '../../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope, HistoryQuery } from '../../../model/service.js';
 import { applyChange } from '../../engine/changes.js';
@@ -24,7 +13,7 @@ import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
 import { batchAnswer, quarantinedTestsAnswer, testDetailsAnswer, testsPageAnswer } from './answers.js';
-import { queueRefOf, V1_CHANGES, type V1Change } from './mutations.js';
+import { queueRefOf, type ServedRequest, servedRequest, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 // ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
 
@@ -48,16 +37,29 @@ type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>
 /** Completes a body from the state before it is mapped (a repository named by its id). */
 type Resolve<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => { input: z.output<S> } | { answer: Answer };
 
+/** A route's method and rules, from the contract's row. */
+function rules(name: EndpointName): Omit<Route, 'handle'> {
+  const endpoint: Endpoint = ENDPOINTS[name];
+  return {
+    method: endpoint.method,
+    ...(endpoint.keep && { isRead: true }),
+    ...(endpoint.anonymous && { anonymous: true }),
+    ...(endpoint.forkUploads && { forkUploads: true }),
+  };
+}
+
+type Input<N extends PostName> = z.output<ServedRequest<N>>;
+
 /**
  * A read: answered with what the engine answers, as v1 words it (answers.ts). `timely`: whether this request's
  * answer depends on the clock as well as the state, so that it is not kept for the next one.
  */
-function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, input: z.output<S>) => unknown, timely?: (input: z.output<S>) => boolean): Route {
+function query<N extends PostName>(name: N, answer: (engine: QueueEngine, input: Input<N>) => unknown, timely?: (input: Input<N>) => boolean): Route {
+  const schema = servedRequest(name);
   return {
-    method: 'POST',
-    isRead: true,
+    ...rules(name),
     handle: ({ engine, body }) => {
-      const parsed = parse(schema, body);
+      const parsed = parse<ServedRequest<N>>(schema, body);
       if ('answer' in parsed) return parsed;
       const handled: Handled = { answer: jsonAnswer(answer(engine, parsed.input)) };
       if (timely?.(parsed.input)) handled.timely = true;
@@ -71,10 +73,10 @@ function query<S extends z.ZodType>(schema: S, answer: (engine: QueueEngine, inp
  * engine answered where v1 answers with something (updateQueue's queue). `authorize` may refuse a request the
  * token check let through on conditions of its body.
  */
-function mutation<S extends z.ZodType>({ schema, toChange }: V1Change<S>, authorize?: Authorize<S>, resolve?: Resolve<S>): Route {
+function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequest<N>>, resolve?: Resolve<ServedRequest<N>>): Route {
+  const { schema, toChange }: V1Change<ServedRequest<N>> = V1_CHANGES[name];
   return {
-    method: 'POST',
-    forkUploads: authorize !== undefined,
+    ...rules(name),
     handle: (context) => {
       const parsed = parse(schema, context.body);
       if ('answer' in parsed) return parsed;
@@ -110,7 +112,7 @@ const repositoryOfId: Resolve<typeof ServedSetImpactedTargetsRequest> = ({ engin
 
 /** listMergeQueueTestingResults: the window's bounds as times; the engine checks the span. */
 const listMergeQueueTestingResults: Route = query(
-  ListMergeQueueTestingResultsRequest,
+  'listMergeQueueTestingResults',
   (engine, body) =>
     engine.listTestingResults(
       queueRefOf(body),
@@ -122,7 +124,7 @@ const listMergeQueueTestingResults: Route = query(
 );
 
 const getMergeQueueMetrics: Route = {
-  method: 'GET',
+  ...rules('getMergeQueueMetrics'),
   handle: ({ engine, query }) => {
     const repo = query.get('repo');
     const repoHost = query.get('repoHost');
@@ -141,9 +143,7 @@ function metricsAnswer(text: string): Handled {
 
 /** The service's own health: the sandbox is always up. */
 const status: Route = {
-  method: 'GET',
-  isRead: true,
-  anonymous: true,
+  ...rules('status'),
   handle: () => ({
     answer: jsonAnswer({
       overallStatus: { type: 'up', color: 'green', overallStatusDescription: 'All systems operational' },
@@ -152,13 +152,13 @@ const status: Route = {
   }),
 };
 
-/** The v1 operations by their path under `/v1/`. */
-export const V1_OPERATIONS: Readonly<Record<string, Route>> = {
-  submitPullRequest: mutation(V1_CHANGES.submitPullRequest),
-  cancelPullRequest: mutation(V1_CHANGES.cancelPullRequest),
-  restartTestsOnPullRequest: mutation(V1_CHANGES.restartTestsOnPullRequest),
+/** Each v1 operation's work, by the contract's name. */
+const OPERATIONS: { readonly [N in EndpointName]: Route } = {
+  submitPullRequest: mutation('submitPullRequest'),
+  cancelPullRequest: mutation('cancelPullRequest'),
+  restartTestsOnPullRequest: mutation('restartTestsOnPullRequest'),
   getSubmittedPullRequest: query(
-    GetSubmittedPullRequestRequest,
+    'getSubmittedPullRequest',
     (engine, body) =>
       engine.getSubmittedPullRequest(queueRefOf(body), body.pr.number !== undefined ? { number: body.pr.number } : { branch: body.pr.branch }, {
         timeline: body.includeTimeline === true,
@@ -167,7 +167,7 @@ export const V1_OPERATIONS: Readonly<Record<string, Route>> = {
     // The estimate is made at the clock's time (computedAt, a slot free "now").
     (body) => body.includeEstimatedTimeToMerge === true,
   ),
-  getSubmittedPullRequests: query(ServedGetSubmittedPullRequestsRequest, (engine, body) =>
+  getSubmittedPullRequests: query('getSubmittedPullRequests', (engine, body) =>
     batchAnswer(
       engine.getSubmittedPullRequests(
         queueRefOf(body),
@@ -177,26 +177,28 @@ export const V1_OPERATIONS: Readonly<Record<string, Route>> = {
     ),
   ),
   listMergeQueueTestingResults,
-  listPullRequests: query(ListPullRequestsRequest, (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
-  getQueue: query(QueueRequest, (engine, body) => engine.getQueue(queueRefOf(body))),
-  createQueue: mutation(V1_CHANGES.createQueue),
-  updateQueue: mutation(V1_CHANGES.updateQueue),
-  deleteQueue: mutation(V1_CHANGES.deleteQueue),
-  setImpactedTargets: mutation(V1_CHANGES.setImpactedTargets, forkUploadOfHeadSha, repositoryOfId),
-  getMergeQueueTestingDetails: query(GetMergeQueueTestingDetailsRequest, (engine, body) =>
-    engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId),
-  ),
-  'flaky-tests/get-test-details': query(GetTestDetailsRequest, (engine, body) => testDetailsAnswer(engine.getTestDetails(scopeOf(body), body.test_id))),
-  'flaky-tests/list-quarantined-tests': query(ListQuarantinedTestsRequest, (engine, body) =>
-    quarantinedTestsAnswer(engine.listQuarantinedTests(scopeOf(body), pageOf(body))),
-  ),
-  'flaky-tests/list-unhealthy-tests': query(ListUnhealthyTestsRequest, (engine, body) =>
-    testsPageAnswer(engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body))),
-  ),
-  'flaky-tests/list-failing-tests': query(ListFailingTestsRequest, (engine, body) =>
+  listPullRequests: query('listPullRequests', (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
+  getQueue: query('getQueue', (engine, body) => engine.getQueue(queueRefOf(body))),
+  createQueue: mutation('createQueue'),
+  updateQueue: mutation('updateQueue'),
+  deleteQueue: mutation('deleteQueue'),
+  setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha, repositoryOfId),
+  getMergeQueueTestingDetails: query('getMergeQueueTestingDetails', (engine, body) => engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId)),
+  getTestDetails: query('getTestDetails', (engine, body) => testDetailsAnswer(engine.getTestDetails(scopeOf(body), body.test_id))),
+  listQuarantinedTests: query('listQuarantinedTests', (engine, body) => quarantinedTestsAnswer(engine.listQuarantinedTests(scopeOf(body), pageOf(body)))),
+  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => testsPageAnswer(engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body)))),
+  listFailingTests: query('listFailingTests', (engine, body) =>
     testsPageAnswer(engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body))),
   ),
-  'flaky-tests/link-ticket-to-test-case': mutation(V1_CHANGES['flaky-tests/link-ticket-to-test-case']),
+  linkTicketToTestCase: mutation('linkTicketToTestCase'),
   getMergeQueueMetrics,
   status,
 };
+
+/** Where the v1 face answers: the API's path under the service's root. */
+export const V1_ROOT = `/${API_VERSION}`;
+
+/** The v1 operations by their path from the service's root (`/v1/getQueue`). */
+export const V1_ROUTES: ReadonlyMap<string, Route> = new Map(
+  (Object.keys(OPERATIONS) as EndpointName[]).map((name) => [`${V1_ROOT}${ENDPOINTS[name].path}`, OPERATIONS[name]]),
+);

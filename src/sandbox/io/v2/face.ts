@@ -15,6 +15,7 @@ import {
   V2_PERMISSIONS,
   type V2Permission,
 } from '../../../api/v2/contract.js';
+import { TOKEN_HEADER } from '../../../api/v1/endpoints.js';
 import * as schemas from '../../../api/v2/schemas.js';
 import { describeIssues, isUuid } from '../../../api/v2/schemas.js';
 import type { QueueRef } from '../../../model/repository.js';
@@ -252,8 +253,9 @@ export class V2Face {
     const authorization = request.headers.authorization;
     const key = V2Face.bearerOf(request);
     if (authorization === undefined || authorization.trim() === '') {
-      if (typeof request.headers['x-api-token'] === 'string' && request.headers['x-api-token'].trim() !== '') {
-        return envelope(401, 'INVALID_TOKEN', 'v2 takes an API key as Authorization: Bearer <key>; a v1 x-api-token works only with v1');
+      const v1Token = request.headers[TOKEN_HEADER];
+      if (typeof v1Token === 'string' && v1Token.trim() !== '') {
+        return envelope(401, 'INVALID_TOKEN', `v2 takes an API key as Authorization: Bearer <key>; a v1 ${TOKEN_HEADER} works only with v1`);
       }
       return envelope(401, 'AUTHENTICATION_REQUIRED', 'send an API key as Authorization: Bearer <key>');
     }

@@ -1,0 +1,31 @@
+// Shapes the v1 API and the sandbox's control routes both take: a repository, and a PR number as the service
+// takes it.
+import * as z from 'zod';
+import { PR_NUMBER_MAX } from '../model/vocabulary.js';
+import { portable } from './check-runtime.js';
+
+export const Repo = z.object({
+  host: z.string().min(1),
+  owner: z.string().min(1),
+  name: z.string().min(1),
+});
+export type Repo = z.infer<typeof Repo>;
+
+/**
+ * A PR number: an integer, or a string of digits, which the service takes on every endpoint (its own upload
+ * actions build bodies with `jq --arg`). Either way it is a number once parsed.
+ */
+export const PrNumber = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .regex(/^[0-9]+$/, 'expected a number or a string of digits')
+        .transform(portable('number')),
+    ],
+    {
+      error: 'expected a number or a string of digits',
+    },
+  )
+  .pipe(z.number().int().min(1).max(PR_NUMBER_MAX));
