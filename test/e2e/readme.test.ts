@@ -113,8 +113,6 @@ describe('the README and docs/ link only to what the repository has', () => {
   });
 
   // A comment cites a section of docs/ (or of the README) by path and anchor, and never a document a clone lacks.
-  // STILL_CITING: where such citations are yet to be moved to docs/service.md's sections; none may be added.
-  const STILL_CITING = ['src/api/v1/schemas.ts', 'src/api/v2/', 'src/sandbox/io/'];
   it('comments in src/ cite only what the repository has', () => {
     const problems: string[] = [];
     for (const name of readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'))) {
@@ -127,8 +125,7 @@ describe('the README and docs/ link only to what the repository has', () => {
             if (problem) problems.push(`${path}:${index + 1}: (${target}) ${problem}`);
           }
           const outside = /\b(?:CLI|SEMANTICS|SERVICE|NOTES)\.md\b|\bNOTES §/.exec(text);
-          if (outside && !STILL_CITING.some((place) => path.startsWith(place)))
-            problems.push(`${path}:${index + 1}: cites ${outside[0]}, which a clone does not have`);
+          if (outside) problems.push(`${path}:${index + 1}: cites ${outside[0]}, which a clone does not have`);
         });
     }
     expect(problems).toEqual([]);
