@@ -1,5 +1,4 @@
-// What the sandbox pretends the repository host knows about a PR: title, author, head SHA and branch, base
-// branch, mergeability, and how its tests will go. Set through `/_sandbox/pullRequests`, or made up on first use.
+// What the sandbox pretends the host knows about a PR, set through `/_sandbox/pullRequests` or made up on first use.
 import type { Repo } from '../../model/repository.js';
 import { deterministicSha } from './ids.js';
 import { keyed, type HostState, type PullRequestRecord, type TestOutcome } from './state.js';

@@ -28,10 +28,7 @@ function remembered(name: string): string {
   return id;
 }
 
-/**
- * A pull request's id (v2's `PullRequest.id`): a UUID from its coordinates, so it is the same across restarts and
- * state files without being stored. Not its queue entry's id, which is the submission's.
- */
+/** v2's `PullRequest.id`, from its coordinates: stable without being stored. Not its queue entry's id. */
 export function pullRequestId(repo: { host: string; owner: string; name: string }, number: number): string {
   return remembered(`pull-request:${repo.host}/${repo.owner}/${repo.name}#${number}`);
 }

@@ -94,8 +94,6 @@ export const queueEntryEstimate = route('pullRequests.queueEntryEstimate', (cont
   return { answer: { status: 200, json: estimateJson(estimate, detail.state === 'pending_failure', refOf) } };
 });
 
-type QueueRow = EnqueuedPullRequest;
-
 export const listQueuePullRequests = route('mergeQueues.listPullRequests', (context) => {
   const query = context.input;
   const queue = pathQueue(context);
@@ -104,7 +102,7 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
     ...(query.concludedBefore !== undefined && { until: query.concludedBefore }),
   };
   // Every submission, newest first; a PR once, by its latest (its entry is reused when it is submitted again).
-  const rows: QueueRow[] = [];
+  const rows: EnqueuedPullRequest[] = [];
   const seen = new Set<number>();
   let cursor: string | undefined;
   do {
