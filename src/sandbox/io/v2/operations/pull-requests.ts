@@ -1,6 +1,5 @@
-// Pull requests: found by coordinates or id, submitted to a queue, dequeued, restarted, listed by queue, their
-// estimate, and impacted-target uploads. A PR is addressed by its id (ids.ts `pullRequestId`); its queue entry is
-// its latest submission in any queue of its repository.
+// Pull requests, addressed by id (ids.ts `pullRequestId`); a PR's queue entry is its latest submission in any queue
+// of its repository.
 import { modelWord, wireWord } from '../../../../api/v2/wire-names.js';
 import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
 import type { SubmitOptions } from '../../../../model/service.js';
