@@ -73,7 +73,6 @@ export function leaveBisection(world: QueueWorld, queue: QueueRecord, submission
   if (group.pullRequestIds.length === 0) queue.bisection.splice(at, 1);
 }
 
-/** Back from bisection to the line, pending, in the place its priority gives it. */
 export function returnToLine(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
   transition(world, queue, submission, 'pending');
   delete submission.inBisection;

@@ -122,7 +122,6 @@ export class QueueEngine {
     return new QueueEngine(emptyState(toMs(options.now), options.seed ?? DEFAULT_SEED), options);
   }
 
-  /** An engine from a document `serialize` wrote; throws when it is not one. */
   static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'> = {}): QueueEngine {
     const { state, writtenAs } = parseStateDocument(document);
     return new QueueEngine(state, options, writtenAs);

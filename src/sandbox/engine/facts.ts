@@ -8,7 +8,6 @@ export const HOST_STATES = ['open', 'closed', 'draft'] as const satisfies readon
 /** The longest a run may be told to take: a year. */
 export const MAX_TEST_DURATION_SECONDS = 365 * 24 * 3600;
 
-/** A PR's facts as the control route answers them. */
 export type PullRequestFacts = Omit<PullRequestRecord, 'completedTestRuns' | 'impactedTargets'>;
 
 const DEFAULT_AUTHOR = 'sandbox-user';

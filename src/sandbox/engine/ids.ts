@@ -33,7 +33,6 @@ export function pullRequestId(repo: { host: string; owner: string; name: string 
   return remembered(`pull-request:${repo.host}/${repo.owner}/${repo.name}#${number}`);
 }
 
-/** A 40-hex commit SHA standing for whatever `text` names. */
 export function deterministicSha(text: string): string {
   return sha1Hex(text);
 }

@@ -50,7 +50,6 @@ export function scanFront(world: QueueWorld, queue: QueueRecord, visit: (submiss
   }
 }
 
-/** The PRs with a test run behind them, in line order, with their positions. */
 export function testedInLine(world: QueueWorld, queue: QueueRecord): { submission: Submission; position: number }[] {
   const found: { submission: Submission; position: number }[] = [];
   const { tested } = indexOf(world, queue);

@@ -13,7 +13,6 @@ interface QueueGauges {
   /** PRs in the queue, not counting the not_ready ones. */
   depth: number;
   awaitingMergeability: number;
-  /** Test runs in flight: the testing slots in use. */
   testing: number;
 }
 

@@ -50,7 +50,6 @@ export function nextRunEnd(world: QueueWorld, queue: QueueRecord): number | unde
   return next;
 }
 
-/** The runs in flight whose end has come, in the order they ended. */
 export function dueRuns(world: QueueWorld, queue: QueueRecord): TestRun[] {
   const now = world.state.now;
   return queue.runsInFlight

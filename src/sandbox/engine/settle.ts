@@ -185,7 +185,6 @@ export function nextQueueEventAt(world: QueueWorld, queue: QueueRecord): number 
   return next;
 }
 
-/** Ends every run whose time has come, each with its result; answers whether any ended. */
 function finishDueRuns(world: QueueWorld, queue: QueueRecord): boolean {
   const due = dueRuns(world, queue);
   for (const run of due) {
