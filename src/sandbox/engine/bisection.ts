@@ -1,14 +1,11 @@
-// Bisection: a batch whose failure is its own leaves the line for a queue of its own, so the line goes on
-// without it. Its PRs are split in halves, each tested in isolation on the target branch by runs of its own (at
-// most `bisectionConcurrency` at once), recursively: a half that passes goes back to the line to be tested
-// again, a single PR that fails is the faulty one. With `bisection_skip_redundant_tests`, a half whose sibling
-// passed is known to fail and is split (or, alone, failed) without a run.
+// Bisection: a failed batch leaves the line and is split in halves, each tested alone on the target branch,
+// recursively: a half that passes goes back to the line, a single PR that fails is the faulty one. With
+// `bisection_skip_redundant_tests`, a half whose sibling passed is known to fail and is split without a run.
 import { enterLine } from './admission.js';
 import { cancelRun, runsInFlightOf, runsMayStart, startRun } from './runs.js';
 import type { QueueRecord, Submission, TestRun } from './state.js';
 import { conclude, indexOf, remove, submissionOf, testRunOf, transition, type QueueWorld } from './world.js';
 
-/** The PRs of a failed batch leave the line and are bisected. */
 export function startBisection(world: QueueWorld, queue: QueueRecord, batch: readonly Submission[]): void {
   const { tested } = indexOf(world, queue);
   for (const submission of batch) {
@@ -42,7 +39,6 @@ export function startBisectionRuns(world: QueueWorld, queue: QueueRecord): boole
   return started;
 }
 
-/** A bisection run reached its result. */
 export function finishBisectionRun(world: QueueWorld, queue: QueueRecord, run: TestRun, passed: boolean): void {
   const at = queue.bisection.findIndex((group) => group.runId === run.id);
   const group = queue.bisection[at];
@@ -62,10 +58,7 @@ export function finishBisectionRun(world: QueueWorld, queue: QueueRecord, run: T
   }
 }
 
-/**
- * A PR leaves its group (cancelled, restarted, pushed): the group's run, if in flight, is cancelled and the group
- * is tested again without it.
- */
+/** A PR leaves its group: the group's run, if in flight, is cancelled and the group is tested again without it. */
 export function leaveBisection(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
   const at = queue.bisection.findIndex((group) => group.pullRequestIds.includes(submission.id));
   const group = queue.bisection[at];
@@ -80,7 +73,6 @@ export function leaveBisection(world: QueueWorld, queue: QueueRecord, submission
   if (group.pullRequestIds.length === 0) queue.bisection.splice(at, 1);
 }
 
-/** Back from bisection to the line, pending, in the place its priority gives it. */
 export function returnToLine(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
   transition(world, queue, submission, 'pending');
   delete submission.inBisection;

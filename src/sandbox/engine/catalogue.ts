@@ -166,9 +166,8 @@ export function listUnhealthyTests(
 }
 
 /**
- * The test cases that failed in [start, end): those with a failure last seen then, and those flaky or broken that
- * failed in their last 24h, which go on failing at that rate from their last status change on (so a recent window
- * finds them whatever the clock says). The refusals name the fields as the service's request does.
+ * The test cases that failed in [start, end): those last seen failing then, and the flaky or broken ones, which go
+ * on failing from their last status change on (so a recent window finds them whatever the clock says).
  */
 export function listFailingTests(
   scope: FlakyScope,
@@ -241,10 +240,7 @@ function pageToken(index: number): string {
   return index === 0 ? '' : `page-${index}`;
 }
 
-/**
- * One page of `rows`. A token past the end (the list shrank, or the page size grew) gives an empty page; one this
- * sandbox never gave out is refused.
- */
+/** A token past the end gives an empty page; one this sandbox never gave out is refused. */
 function pageOf<T>(rows: readonly T[], query: FlakyPageQuery): FlakyTestsPage<T> {
   const token = query.token ?? '';
   const match = PAGE_TOKEN.exec(token);

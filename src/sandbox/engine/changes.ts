@@ -1,6 +1,4 @@
-// The operations that change the state, by the name the journal gives them: what a request that changed the
-// state is recorded as (the engine's operation and its model-level inputs, whichever API asked), and how a
-// recorded change is done again after a restart. Pure: the state file itself is the I/O room's.
+// The operations that change the state, as the journal records them (whichever API asked) and replays them.
 import * as z from 'zod';
 import type { Queue } from '../../model/queue.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
@@ -12,7 +10,6 @@ import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUT
 import type { Actor } from './state.js';
 import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueWriter } from './types.js';
 
-/** Each operation that changes the state, and what it takes. */
 export interface ChangeInputs {
   createQueue: { queue: QueueRef; settings: QueueCreation; writer?: QueueWriter };
   updateQueue: { queue: QueueRef; change: QueueChange; writer?: QueueWriter };
@@ -48,7 +45,6 @@ const TICK = 'tick';
 /** An entry that records time passing (the clock moved, or runs ended), for the journal. */
 export const TIME_PASSED = { op: TICK } as const;
 
-/** What the journal holds: a change, or time passing. */
 export type Journaled = Change | typeof TIME_PASSED;
 
 const APPLY: { [K in ChangeOp]: (engine: QueueEngine, input: ChangeInputs[K]) => ChangeResults[K] } = {

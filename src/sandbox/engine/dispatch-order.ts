@@ -1,7 +1,5 @@
-// The dispatch order (v2's `/order`), as the model's QueueOrder: the runs holding PRs, and the admitted PRs without
-// one in the order the engine considers them, with the batch each is predicted to start in and the PRs it waits on
-// directly. Read from the state alone; the prediction walks the line as startMainRuns (settle.ts) does, without the
-// clock or the slots.
+// The dispatch order (v2's `/order`): the runs holding PRs, then the admitted PRs without one, each with its
+// predicted batch; the prediction walks the line as startMainRuns (settle.ts) does, without the clock or the slots.
 import type { OrderedBatch, OrderedPending, QueueOrder } from '../../model/order.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { batchAt, nextPending } from './batching.js';

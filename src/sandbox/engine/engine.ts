@@ -1,8 +1,5 @@
-// The sandbox's queue engine: every operation of the service over an in-memory state, as a pure state machine.
-// It speaks the model (src/model/): coordinates and values in, model objects out (the dispatch order and the graph
-// too); each HTTP face (src/sandbox/io/) maps its API onto it. The history of an entry and the verification runs
-// (history.ts, verification-runs.ts) are the exception left: views in v2's terms, which the v2 face words. It knows nothing of HTTP, files or the wall clock; time moves only through `tick` and
-// `advance`, so the same requests on the same clock give the same answers, ids included.
+// The sandbox's queue engine: a pure state machine speaking the model; each HTTP face maps its API onto it.
+// Time moves only through `tick` and `advance`, so the same requests on the same clock give the same answers.
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
 import type { Queue } from '../../model/queue.js';
@@ -60,7 +57,6 @@ const DEFAULT_SEED = 'mq-sandbox';
 const DEFAULT_LIST_TAKE = 50;
 const DAY_MS = 24 * 3600 * 1000;
 
-/** What a read of a PR may add to its record: its timeline, the estimate of when it merges. */
 export interface EntryDetails {
   timeline?: boolean;
   estimate?: boolean;
@@ -69,21 +65,15 @@ export interface EntryDetails {
 export interface EngineOptions {
   /** Where the clock starts (a fresh engine only; a restored one goes on from its saved instant). */
   now: Date | number;
-  /** How long a test run takes on the engine's clock. */
   testDurationSeconds?: number;
-  /** Seeds the ids of a fresh engine. */
   seed?: string;
   /** Told of every change of a PR's state (tests check the engine's invariants with it). */
   onTransition?: TransitionObserver;
 }
 
-/** Why the engine refused an operation; the HTTP face turns the kind into a status code. */
 export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
 
-/**
- * What exactly was refused, in the engine's words, for a face whose API names its errors (v2's codes); v1 answers
- * by the kind alone. Absent where the kind says it all (a bad argument).
- */
+/** What exactly was refused, for v2's error codes; v1 answers by the kind alone. */
 export type RefusalReason =
   | 'queue_exists'
   | 'queue_not_empty'
@@ -128,18 +118,15 @@ export class QueueEngine {
     for (const queue of Object.values(state.queues)) settleQueue(this.world, queue);
   }
 
-  /** The engine reads no clock of its own: its time starts where the caller says. */
   static create(options: EngineOptions): QueueEngine {
     return new QueueEngine(emptyState(toMs(options.now), options.seed ?? DEFAULT_SEED), options);
   }
 
-  /** An engine from a document `serialize` wrote; throws when it is not one. */
   static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'> = {}): QueueEngine {
     const { state, writtenAs } = parseStateDocument(document);
     return new QueueEngine(state, options, writtenAs);
   }
 
-  /** The whole state as a versioned JSON document. */
   serialize(): string {
     return JSON.stringify(this.state);
   }
@@ -155,21 +142,19 @@ export class QueueEngine {
 
   /** The next instant at which something happens by itself (a run ends, a batch stops waiting), if any. */
   get nextEventAt(): Date | undefined {
-    const next = this.nextEventMs();
+    const next = this.nextEvents().due;
     return next === undefined ? undefined : new Date(next);
   }
 
   /**
-   * Moves the clock to `now`, stopping at every instant something is due on the way, so the outcome does not
-   * depend on how often the clock ticks. A time before the engine's own is ignored: time never goes back.
-   * Answers whether anything came due on the way (when nothing did, every answer reads as it did before).
+   * Moves the clock to `now`, stopping at every instant something is due, so the outcome does not depend on how
+   * often the clock ticks; time never goes back. Answers whether anything came due on the way.
    */
   tick(now: Date | number): boolean {
     // A clock sped up far enough would run past the dates a Date can show: the engine's time stops there.
     const target = Math.min(toMs(now), LATEST_TIME_MS);
     if (!(target >= this.state.now)) return false;
-    // Nothing changed since the next event was found, and it is still ahead: time passes, nothing happens. (An
-    // event is always after the instant it was looked for from, so none can have come due in between.)
+    // Nothing changed since the next event was found, and it is still ahead: time passes, nothing happens.
     const quiet = this.quiet;
     if (quiet && quiet.changes === this.world.changes && (quiet.due === undefined || target < quiet.due)) {
       this.state.now = target;
@@ -190,7 +175,6 @@ export class QueueEngine {
     return settled;
   }
 
-  /** Moves the clock forward by `seconds` and answers the new time. */
   advance(seconds: number): Date {
     checkAdvance(this.state.now, seconds);
     this.tick(this.state.now + seconds * 1000);
@@ -200,9 +184,8 @@ export class QueueEngine {
   // ---------------------------------------------------------------- control
 
   /**
-   * Sets a PR's facts. A new head SHA or base branch cancels it where it is admitted (a push, a retarget);
-   * closing it or converting it to a draft cancels it wherever it is; a test outcome set again counts its runs
-   * afresh (a flaky PR fails its next run).
+   * A push or retarget cancels the PR where it is admitted; closing or drafting it cancels it anywhere; a test
+   * outcome set again counts its runs afresh (a flaky PR fails its next run).
    */
   describePullRequest(description: PullRequestDescription): PullRequestFacts {
     const key = pullRequestKey(description.repo, description.number);
@@ -256,11 +239,8 @@ export class QueueEngine {
   }
 
   /**
-   * Changes an entry while it is in the queue. A new priority does not move the entry: it is what the line reads
-   * the next time the entry is placed, which in this engine is when it enters the line (a not_ready entry once
-   * ready, a PR bisection cleared or restarted back into the line); an entry already standing in the line keeps its
-   * place and restarts nothing (as the service does), and a PR placed later is placed against its new value. `noBatch` counts
-   * from the next batch formed; `direct` is kept and shown (nothing in the sandbox stands in its way).
+   * A new priority does not move the entry (as the service does): the line reads it when the entry next enters it.
+   * `noBatch` counts from the next batch formed.
    */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
   updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {
@@ -285,7 +265,6 @@ export class QueueEngine {
     settleQueue(this.world, queue);
   }
 
-  /** Allowed while the PR is testing or pending_failure; it goes back to pending in its place. */
   restartTestsOnPullRequest(ref: QueueRef, pr: number, actor?: Actor): void {
     const queue = this.queueFor(ref);
     const submission = this.openSubmission(queue, pr);
@@ -301,10 +280,7 @@ export class QueueEngine {
     byActor(submission, from, actor);
   }
 
-  /**
-   * By number: the PR's latest submission. By head branch: the open submission from that branch, else the
-   * one that concluded last.
-   */
+  /** By number: the latest submission. By head branch: the open one from it, else the one that concluded last. */
   getSubmittedPullRequest(ref: QueueRef, pr: PullRequestKey, include: EntryDetails = {}): SubmittedPullRequestDetail {
     const queue = this.queueFor(ref);
     const submission = 'number' in pr ? this.latestSubmission(queue, pr.number) : this.submissionFromBranch(queue, pr.branch);
@@ -335,10 +311,7 @@ export class QueueEngine {
     return view;
   }
 
-  /**
-   * Finished testing whose end falls in [since, until] (ms; until defaults to now), newest first, a row per PR
-   * per run. The window spans at most TESTING_RESULTS_SPAN_DAYS, the service's retention.
-   */
+  /** Testing that ended in [since, until] (ms), newest first; the window is at most the service's retention. */
   listTestingResults(ref: QueueRef, window: { since: number; until?: number }, page: { offset?: number; take?: number } = {}): TestingResultsPage {
     const queue = this.queueFor(ref);
     const until = window.until ?? this.state.now;
@@ -349,21 +322,13 @@ export class QueueEngine {
     return testingResultsOf(this.world, queue, { since: window.since, until }, { offset: page.offset ?? 0, take: page.take ?? DEFAULT_LIST_TAKE });
   }
 
-  /** The repository's id (a UUID derived from its coordinates), as setImpactedTargets' `repoId` names it. */
-  repositoryIdOf(repo: Repo): string {
-    return repositoryId(repo);
-  }
-
-  /** A known repository by its id (a UUID in either case), or undefined when the sandbox never met it. */
+  /** A known repository by its id (a UUID in either case). */
   repositoryWithId(id: string): Repo | undefined {
     const repo = this.state.repositories[id.toLowerCase()];
     return repo ? { ...repo } : undefined;
   }
 
-  /**
-   * Makes the repository known, so its id finds it (createQueue, describePullRequest and submitPullRequest do it
-   * themselves); answers its id. Doing it again changes nothing.
-   */
+  /** Makes the repository known, so its id finds it; answers its id. */
   knowRepository(repo: Repo): string {
     const id = repositoryId(repo);
     if (!this.state.repositories[id]) {
@@ -378,12 +343,11 @@ export class QueueEngine {
     return pullRequestId(repo, number);
   }
 
-  /** The coordinates of a PR the sandbox knows (described, or met in a queue) by its id, a UUID in either case. */
+  /** The coordinates of a PR the sandbox knows, by its id (a UUID in either case). */
   pullRequestWithId(id: string): { repo: Repo; number: number } {
     const wanted = id.toLowerCase();
     let key = this.pullRequestKeysById.get(wanted);
-    // Ids are derived, not stored: the index catches up when PRs were made since (records are never removed), so
-    // asking again and again for an unknown id does not hash every PR each time.
+    // Ids are derived, not stored: the index catches up only when PRs were made since (none is ever removed).
     if (key === undefined && this.pullRequestKeysById.size !== Object.keys(this.state.pullRequests).length) {
       for (const [k, record] of Object.entries(this.state.pullRequests)) this.pullRequestKeysById.set(pullRequestId(record.repo, record.number), k);
       key = this.pullRequestKeysById.get(wanted);
@@ -430,12 +394,10 @@ export class QueueEngine {
       .map((queue) => ({ id: queue.id, queue: { repo: { ...queue.repo }, targetBranch: queue.branch } }));
   }
 
-  /** The id of the queue at these coordinates. */
   queueIdOf(ref: QueueRef): string {
     return this.queueFor(ref).id;
   }
 
-  /** The coordinates of the queue with this id. */
   queueWithId(id: string): QueueRef {
     for (const queue of Object.values(this.state.queues)) {
       if (queue.id === id) return { repo: { ...queue.repo }, targetBranch: queue.branch };
@@ -461,10 +423,7 @@ export class QueueEngine {
     this.changed();
   }
 
-  /**
-   * Sets any settings and the state, and answers with the whole queue. A new mode while PRs are in a running
-   * queue switches modes: nothing is admitted and no run starts until the runs in flight are done.
-   */
+  /** A new mode while PRs are in a running queue switches modes: nothing starts until the runs in flight end. */
   updateQueue(ref: QueueRef, change: QueueChange, writer?: QueueWriter): Queue {
     const queue = this.queueFor(ref);
     const { state, deleteRequiredStatuses, ...settings } = change;
@@ -493,9 +452,8 @@ export class QueueEngine {
   }
 
   /**
-   * Converts the queue to `mode`: it reads switching_modes, admits nothing and starts no run until the runs in
-   * flight are done, then takes the new mode and returns to the state it was in (on the clock: tick settles it).
-   * The same mode changes nothing; a second switch, or a change of settings, meanwhile is refused.
+   * Reads switching_modes and starts nothing until the runs in flight are done, then takes `mode` and returns to
+   * its state; a second switch or a change of settings meanwhile is refused.
    */
   switchModes(ref: QueueRef, mode: (typeof QUEUE_MODES)[number], writer?: QueueWriter): Queue {
     const queue = this.queueFor(ref);
@@ -535,10 +493,7 @@ export class QueueEngine {
     this.changed();
   }
 
-  /**
-   * Records the PR's impacted targets for a head SHA; the last upload wins. Without a SHA (an entry of an older
-   * journal, the engine's own callers), for the PR's head as it is now.
-   */
+  /** The last upload for a head SHA wins; without a SHA (an older journal's entry), for the head as it is now. */
   setImpactedTargets(ref: QueueRef, pr: number, sha: string | undefined, targets: ImpactedTargets): void {
     const queue = this.queueFor(ref);
     const record = this.pullRequestFor(ref.repo, pr, queue);
@@ -558,7 +513,6 @@ export class QueueEngine {
     return testingDetailsView(this.world, queue, run);
   }
 
-  /** The Prometheus text for one repository's queues, or for all of them. */
   getMergeQueueMetrics(filter: { repo?: Repo } = {}): string {
     const inputs: QueueMetricsInput[] = [];
     const queues = Object.values(this.state.queues)
@@ -610,10 +564,6 @@ export class QueueEngine {
     this.world.changes++;
   }
 
-  private nextEventMs(): number | undefined {
-    return this.nextEvents().due;
-  }
-
   /** The earliest instant something is due, and the queues it is due in. */
   private nextEvents(): { due: number | undefined; queues: QueueRecord[] } {
     let due: number | undefined;
@@ -662,7 +612,6 @@ export class QueueEngine {
     return submission;
   }
 
-  /** The PR's submission while it is in the queue, or undefined. */
   private openSubmissionOrNone(queue: QueueRecord, number: number): Submission | undefined {
     const id = queue.latestSubmission[String(number)];
     const submission = id === undefined ? undefined : submissionOf(this.world, id);
@@ -691,7 +640,6 @@ export class QueueEngine {
     );
   }
 
-  /** The PR's open submissions, in every queue of its repository. */
   private openSubmissionsOf(record: PullRequestRecord): { queue: QueueRecord; submission: Submission }[] {
     const found: { queue: QueueRecord; submission: Submission }[] = [];
     for (const queue of Object.values(this.state.queues)) {
@@ -702,21 +650,17 @@ export class QueueEngine {
     return found;
   }
 
-  // ---------------------------------------------------------------- v2 reads
-  // The views v2 adds, in the engine's words (v1's snake_case states and run statuses); the v2 face renames them,
-  // pages them and names queues and PRs by id. Each is computed from the state alone and changes nothing.
+  // ---------------------------------------------------------------- v2 reads (in v1's words: the face renames)
 
   /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
   order(ref: QueueRef): QueueOrder {
     return dispatchOrderOf(this.world, this.queueFor(ref));
   }
 
-  /** The admitted PRs and the transitively reduced edges of their dependencies. */
   graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
     return mergeGraphOf(this.world, this.queueFor(ref), options);
   }
 
-  /** A run of any queue, by its id, with its impacted targets. */
   runWithId(id: string): VerificationRunFacts {
     const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
     const queue = run ? this.state.queues[run.queueKey] : undefined;
@@ -734,34 +678,28 @@ export class QueueEngine {
     return pullRequestRunsOf(this.world, repo, number, filter);
   }
 
-  /** What the code host knows of the PR (title, author, head SHA and branch, base branch, state); undefined when never met. */
   pullRequestFacts(repo: Repo, number: number): PullRequestFacts | undefined {
     return pullRequestFactsAt(this.state, repo, number);
   }
 
-  /** The facts of every PR of the repository the sandbox has met, by number ascending. */
   pullRequestsOfRepository(repo: Repo): PullRequestFacts[] {
     return pullRequestFactsOf(this.state, repo);
   }
 
-  /** When the queue was created (ms); refused as an unknown queue is. */
   queueCreatedAt(ref: QueueRef): number {
     const at = queueCreatedAtOf(this.state, ref);
     if (at === undefined) this.queueFor(ref);
     return at!;
   }
 
-  /** When the PR was first submitted to any queue of its repository (ms), or undefined when never. */
   firstSubmittedAt(repo: Repo, number: number): number | undefined {
     return firstSubmittedAtOf(this.state, repo, number);
   }
 
-  /** Every state change of every submission of the PR, in any queue, oldest first; never submitted: none. */
   queueEntryHistory(repo: Repo, number: number): QueueEntryTransition[] {
     return queueEntryHistoryOf(this.world, repo, number);
   }
 
-  /** The histories of several PRs by their v2 ids, each once, lower-cased; an id the sandbox does not know: empty. */
   queueEntryHistoryBatch(pullRequestIds: readonly string[]): PullRequestHistory[] {
     return queueEntryHistoriesOf(this.world, pullRequestIds);
   }
@@ -829,8 +767,7 @@ function refusingAsEngine<T>(answer: () => T): T {
   }
 }
 
-// A cursor is UUID-shaped, as the published API describes it, and carries the sequence number the next page
-// starts at: it stays valid across restarts and whatever happens to the queue meanwhile.
+// UUID-shaped, as the published API describes it, yet a sequence number: valid across restarts and changes.
 const CURSOR_PREFIX = 'c0000000-0000-4000-8000-';
 
 function cursorFor(seq: number): string {

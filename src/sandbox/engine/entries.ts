@@ -1,6 +1,4 @@
-// What the service tells of one queue entry beyond its record: its timeline (newest first), its estimate of when
-// it merges, and the finished testing of the queue, a row per PR per run. All of it made from the state alone, so
-// v1 and v2 serve the same computation.
+// An entry's timeline and estimate, and a queue's finished testing: from the state alone, so v1 and v2 agree.
 import type { QueueEntryEstimate, TimelineEntry } from '../../model/pull-request.js';
 import type { TestingResult, TestingResultsPage } from '../../model/testing.js';
 import { runEndsAt } from './runs.js';
@@ -8,10 +6,7 @@ import { FINAL_STATES, queueKey, type QueueRecord, type Submission, type TestRun
 import { iso } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
-/**
- * Newest first, as v1 gives it. A submission an older sandbox saved has no recorded steps: its timeline is then
- * its submission and its present state.
- */
+/** Newest first; a submission an older sandbox saved has only its submission and its present state. */
 export function timelineOf(submission: Submission): TimelineEntry[] {
   const steps = submission.timeline ?? [
     { at: submission.submittedAt, state: 'not_ready' as const },
@@ -25,11 +20,7 @@ export function timelineOf(submission: Submission): TimelineEntry[] {
     .reverse();
 }
 
-/**
- * When the entry should merge, by running the line forward: each PR ahead that is not testing starts when a slot
- * frees (the queue's concurrency), takes its PR's test duration, and merges once it passed and everything ahead
- * merged. It assumes every run passes and ignores batching and parallel lanes: an estimate, as the service's is.
- */
+/** Runs the line forward slot by slot, assuming every run passes and ignoring batching and lanes, as the service's does. */
 export function estimateOf(world: QueueWorld, queue: QueueRecord, submission: Submission): QueueEntryEstimate {
   const now = world.state.now;
   const computedAt = iso(now);

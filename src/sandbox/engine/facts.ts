@@ -1,5 +1,4 @@
-// What the sandbox pretends the repository host knows about a PR: title, author, head SHA and branch, base
-// branch, mergeability, and how its tests will go. Set through `/_sandbox/pullRequests`, or made up on first use.
+// What the sandbox pretends the host knows about a PR, set through `/_sandbox/pullRequests` or made up on first use.
 import type { Repo } from '../../model/repository.js';
 import { deterministicSha } from './ids.js';
 import { keyed, type HostState, type PullRequestRecord, type TestOutcome } from './state.js';
@@ -9,7 +8,6 @@ export const HOST_STATES = ['open', 'closed', 'draft'] as const satisfies readon
 /** The longest a run may be told to take: a year. */
 export const MAX_TEST_DURATION_SECONDS = 365 * 24 * 3600;
 
-/** A PR's facts as the control route answers them. */
 export type PullRequestFacts = Omit<PullRequestRecord, 'completedTestRuns' | 'impactedTargets'>;
 
 const DEFAULT_AUTHOR = 'sandbox-user';

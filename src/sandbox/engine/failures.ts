@@ -1,8 +1,6 @@
-// pending_failure: a failed PR (or batch) waits until every PR ahead of it on its test branch has finished testing.
-// The earliest faulty one is settled first, and settling it sends the runs built on it back to pending, so a
-// later failure that was only its echo is tested again on the new prediction. When all ahead passed, it also
-// waits for the next `pendingFailureDepth` runs built on it; with `canOptimisticallyMerge`, one of them passing
-// clears it (the combined tree passed). Otherwise the failure is its own: a PR fails, a batch is bisected.
+// pending_failure: a failed PR waits for every PR ahead on its test branch, the earliest faulty one settled first
+// (a later failure that was only its echo is tested again). Then it waits for the next `pendingFailureDepth` runs
+// built on it; with `canOptimisticallyMerge` one passing clears it. Otherwise a PR fails, a batch is bisected.
 import { startBisection } from './bisection.js';
 import { testedInLine } from './line.js';
 import { baseInLine, isBuiltOn, sendBackRunsBuiltOn } from './runs.js';

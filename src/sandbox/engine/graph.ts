@@ -1,7 +1,5 @@
-// The dependency graph of the admitted PRs, as v2's `/graph` and `/order` show it. It is the lanes of lanes.ts
-// made explicit: a PR depends on each PR ahead of it in the line whose impacted targets overlap its own (single
-// mode: on every PR ahead), and the graph keeps only the edges no longer path already implies (the transitive
-// reduction), so a PR's predecessors are the PRs it waits on directly. Edges follow the line, so there is no cycle.
+// The lanes of lanes.ts as a graph (v2's `/graph`, `/order`), transitively reduced, so a PR's predecessors are
+// the PRs it waits on directly. Edges follow the line, so there is no cycle.
 import type { GraphEdge, GraphNode, QueueGraph } from '../../model/order.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { targetsOf, type Targets } from './lanes.js';
@@ -57,10 +55,7 @@ function overlap(a: Targets, b: Targets): boolean {
   return b.some((target) => set.has(target));
 }
 
-/**
- * Nodes: the line in queue order, then the PRs set aside for bisection (tested alone on the target branch, so
- * no edge reaches them). Target lists are whole and sorted; truncating them is the face's.
- */
+/** Nodes: the line, then the PRs in bisection (tested alone: no edge reaches them). Truncating targets is the face's. */
 export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
   const graph = dependencyGraph(world, queue);
   const withTargets = options.includeImpactedTargets === true;

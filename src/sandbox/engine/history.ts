@@ -1,9 +1,6 @@
-// v2's queue-entry history: every state change of every submission of a PR, in every queue, oldest first, with
-// the reason in v2's UPPER_SNAKE words, the run behind the change, and the details v2 allows. A reason is given
-// where the step recorded one, or where the engine's own mechanics leave only one cause for the change (a merge
-// straight from pending is a direct merge; a pass after pending_failure is the successor's); otherwise null.
-// The runs behind steps are not recorded on them: the k-th `testing` step of a submission is the k-th run that
-// tested it (a run moves each of its PRs to testing exactly once), and the changes after it rest on that run.
+// v2's queue-entry history. A reason is given where the step recorded one, or where the engine's mechanics leave
+// only one cause; otherwise null. Runs are not recorded on steps: the k-th `testing` step is the k-th run that
+// tested the submission (a run moves each of its PRs to testing exactly once).
 import type { Repo } from '../../model/repository.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { pullRequestId } from './ids.js';
@@ -16,13 +13,11 @@ import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 interface FailureCausingCheck {
   name: string;
   url?: string;
-  /** The provider's word (FAILURE, CANCELLED, ...). */
   conclusion?: string;
 }
 
 export interface QueueEntryTransition {
   pullRequestId: string;
-  /** The submission (v2's queue entry) the change belongs to, and its queue. */
   queueEntryId: string;
   queueId: string;
   state: PullRequestState;
@@ -43,7 +38,7 @@ export interface PullRequestHistory {
   transitions: QueueEntryTransition[];
 }
 
-/** Every transition of the PR's submissions to any queue, oldest first (a submission's own order within an instant). */
+/** Oldest first; within an instant, in a submission's own order. */
 export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: number): QueueEntryTransition[] {
   const key = pullRequestKey(repo, number);
   const submissions = Object.values(world.state.submissions)
@@ -148,11 +143,7 @@ function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, 
   }
 }
 
-/**
- * Back to pending from a run: a bisection run of its own that passed at that instant sends it back to the line;
- * a PR its run's base held that failed or was cancelled at that instant sent it back. Anything else (a restart, an
- * urgent PR, new targets) the state does not tell apart.
- */
+/** Back to pending from a run: what the state tells apart (a passed bisection run, a base PR that left); else none. */
 function pendingCause(world: QueueWorld, submission: Submission, step: TimelineStep, prior: PullRequestState | undefined, run: TestRun | undefined): Cause {
   if (run === undefined || prior === undefined || prior === 'not_ready' || prior === 'pending') return {};
   if (run.queueType === 'bisection' && run.status === 'succeeded' && run.finishedAt === step.at) return { reason: 'BISECTION_TEST_RUN_PASSED' };
@@ -198,10 +189,7 @@ function addDetails(world: QueueWorld, submission: Submission, transition: Queue
   }
 }
 
-/**
- * What the submit asked for: a priority by name or by value (a value with a name of its own was asked by name),
- * neither when the default was used.
- */
+/** The priority the submit asked for (a value with a name was asked by name); neither for the default. */
 function submissionParameters(submission: Submission): NonNullable<QueueEntryTransition['notReady']> {
   const asked: NonNullable<QueueEntryTransition['notReady']> = { allowBatching: !submission.noBatch };
   if (submission.usedDefaultPriorityName !== undefined) return asked;
@@ -247,11 +235,7 @@ function failureCausingChecksOf(world: QueueWorld, run: TestRun): FailureCausing
     });
 }
 
-/**
- * Why a failed run failed the PR. A PR fails from a run of several only when bisection's skipping of redundant
- * tests convicted it without a run of its own (its sibling half passed): a lone PR left failing in a batch is
- * impossible, since a restart or a cancel sends the batch's other PRs back to pending.
- */
+/** A PR fails from a run of several only when bisection convicted it without a run of its own (its sibling passed). */
 function failedReason(run: TestRun): string {
   if (run.pullRequestIds.length > 1) return 'TEST_RUN_FAILED_BY_OPTIMIZATION';
   return timedOut(run) ? 'TEST_RUN_TIMEOUT' : 'TEST_RUN_REQUIRED_STATUS_FAILED';

@@ -28,15 +28,11 @@ function remembered(name: string): string {
   return id;
 }
 
-/**
- * A pull request's id (v2's `PullRequest.id`): a UUID from its coordinates, so it is the same across restarts and
- * state files without being stored. Not its queue entry's id, which is the submission's.
- */
+/** v2's `PullRequest.id`, from its coordinates: stable without being stored. Not its queue entry's id. */
 export function pullRequestId(repo: { host: string; owner: string; name: string }, number: number): string {
   return remembered(`pull-request:${repo.host}/${repo.owner}/${repo.name}#${number}`);
 }
 
-/** A 40-hex commit SHA standing for whatever `text` names. */
 export function deterministicSha(text: string): string {
   return sha1Hex(text);
 }

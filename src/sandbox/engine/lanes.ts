@@ -1,7 +1,5 @@
-// Lanes: which PRs ahead a PR depends on. In single mode every PR depends on every PR ahead of it (one lane).
-// In parallel mode a PR depends on the PRs ahead whose impacted targets overlap its own, and on theirs in turn,
-// so overlapping PRs form a chain and disjoint ones test and merge independently; `ALL` depends on everything
-// ahead and everything after depends on it.
+// Lanes: in single mode a PR depends on every PR ahead; in parallel mode on those whose impacted targets overlap
+// its own, transitively, so disjoint PRs test and merge independently.
 import type { QueueRecord, Submission } from './state.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
@@ -40,10 +38,7 @@ export class Footprint {
   }
 }
 
-/**
- * The PRs ahead of position `start` in the line that the group standing there depends on, in line order. Walking
- * back, a PR overlapping what was met so far joins, and its targets widen the walk: that is the transitive chain.
- */
+/** The PRs ahead of `start` that the group there depends on, in line order; each joined PR widens the walk. */
 export function dependenciesAhead(world: QueueWorld, queue: QueueRecord, start: number, group: readonly Submission[]): string[] {
   if (queue.settings.mode !== 'parallel') return queue.line.slice(0, start);
   const met = new Footprint();

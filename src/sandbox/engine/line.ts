@@ -9,10 +9,8 @@ export const URGENT = PRIORITY_NAMES.urgent;
 const DONE_TESTING: ReadonlySet<PullRequestState> = new Set(['tests_passed', 'pending_failure']);
 
 /**
- * A PR goes ahead of the PRs of lower priority at the end of the line that are not under test, and stops behind
- * the first of equal or higher priority. An urgent PR also goes ahead of PRs under test (after other urgent ones
- * and the tested PRs right behind them). Answers where it stands, and whether a PR with a test run now stands
- * behind it: such runs may no longer hold everything ahead of them.
+ * A PR goes ahead of lower priorities not under test; an urgent one also ahead of PRs under test. Answers where it
+ * stands, and whether a PR with a test run now stands behind it (that run may no longer hold everything ahead).
  */
 export function insertIntoLine(world: QueueWorld, queue: QueueRecord, submission: Submission): { at: number; overtookTested: boolean } {
   const line = queue.line;
@@ -41,10 +39,7 @@ export function insertIntoLine(world: QueueWorld, queue: QueueRecord, submission
   return { at, overtookTested: testedAhead < tested.size };
 }
 
-/**
- * Visits the line from its head up to the last PR with a test run behind it, with positions; `visit` answers
- * false to stop early.
- */
+/** Visits the line up to the last PR with a test run behind it; `visit` answers false to stop early. */
 export function scanFront(world: QueueWorld, queue: QueueRecord, visit: (submission: Submission, position: number) => boolean | undefined): void {
   const { tested } = indexOf(world, queue);
   let seen = 0;
@@ -55,7 +50,6 @@ export function scanFront(world: QueueWorld, queue: QueueRecord, visit: (submiss
   }
 }
 
-/** The PRs with a test run behind them, in line order, with their positions. */
 export function testedInLine(world: QueueWorld, queue: QueueRecord): { submission: Submission; position: number }[] {
   const found: { submission: Submission; position: number }[] = [];
   const { tested } = indexOf(world, queue);

@@ -1,6 +1,5 @@
-// Merging into the target branch: a PR that passed merges once no PR it depends on is left ahead of it in its
-// lane (queue order in single mode), nor any PR its test branch held, and the PRs of a batch merge together. The
-// two differ only across a change of mode: a PR tested on the old line still merges after what that line held.
+// A PR that passed merges once no PR it depends on, nor any its test branch held, is left ahead of it; a batch
+// merges together. (The two differ across a change of mode: a PR tested on the old line merges after what it held.)
 import { Footprint, targetsOf } from './lanes.js';
 import { scanFront } from './line.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';

@@ -1,6 +1,5 @@
-// The queue-health metrics (docs/service.md#metrics) in the Prometheus text format: gauges of the queue as it is now,
-// and counts and histograms over the last hour of the clock, from the events each queue records. Every queue
-// has two series of each: its main queue and its bisection queue (`queue_type`).
+// The queue-health metrics (docs/service.md#metrics) in the Prometheus text format: gauges now, counts and
+// histograms over the last hour of the clock; each series for the main and the bisection queue (`queue_type`).
 import type { Conclusion, MetricEvent, QueueRecord, QueueType } from './state.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -14,7 +13,6 @@ interface QueueGauges {
   /** PRs in the queue, not counting the not_ready ones. */
   depth: number;
   awaitingMergeability: number;
-  /** Test runs in flight: the testing slots in use. */
   testing: number;
 }
 

@@ -1,6 +1,4 @@
-// What the code host knows of PRs and when the sandbox met them, read from the state for the v2 face: a PR's facts by
-// its coordinates, the PRs of a repository, a queue's creation time, a PR's first submission. Read-only: nothing
-// here changes the state, and every answer is a copy.
+// What the code host knows of PRs and when the sandbox met them, for the v2 face; every answer is a copy.
 import type { QueueRef, Repo } from '../../model/repository.js';
 import { factsOf, type PullRequestFacts } from './facts.js';
 import { pullRequestKey, queueKey, sameRepo, type SandboxState } from './state.js';

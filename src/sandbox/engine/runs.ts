@@ -1,5 +1,4 @@
-// Test runs: a run tests one PR or a batch on top of a predicted base (the PRs ahead it depends on), on a test
-// branch of its own. Starting one, its end, its result, and what a change ahead of it does to it.
+// Test runs: one PR or a batch on top of a predicted base (the PRs ahead it depends on), on a branch of its own.
 import { pullRequestIsFaulty } from './facts.js';
 import { deterministicSha } from './ids.js';
 import { dependenciesAhead } from './lanes.js';
@@ -51,7 +50,6 @@ export function nextRunEnd(world: QueueWorld, queue: QueueRecord): number | unde
   return next;
 }
 
-/** The runs in flight whose end has come, in the order they ended. */
 export function dueRuns(world: QueueWorld, queue: QueueRecord): TestRun[] {
   const now = world.state.now;
   return queue.runsInFlight
@@ -66,10 +64,7 @@ export function runsInFlightOf(world: QueueWorld, queue: QueueRecord, queueType:
   return count;
 }
 
-/**
- * A run reaches its result and answers whether it passed: it fails when it runs past the timeout, or when any
- * PR on its test branch is faulty, the base included (a failing PR ahead breaks the runs built on it).
- */
+/** Whether the run passed: not past the timeout, nor with any faulty PR on its branch, the base included. */
 export function completeRun(world: QueueWorld, queue: QueueRecord, run: TestRun): boolean {
   const now = world.state.now;
   let passed = run.durationMs <= timeoutMs(queue);
@@ -102,10 +97,7 @@ export function runsMayStart(queue: QueueRecord): boolean {
   return queue.state === 'running' || queue.state === 'draining';
 }
 
-/**
- * The PR's test result no longer stands (a restart, a cancel, a change ahead): its run is cancelled if in flight,
- * and the other PRs in the line resting on that run (a batch) go back to pending.
- */
+/** The PR's result no longer stands: its run is cancelled if in flight, and the batch resting on it goes back. */
 export function releaseRun(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
   const runId = submission.latestTestRunId;
   if (runId === undefined || submission.inBisection || !TESTED_STATES.has(submission.state)) return;
@@ -124,9 +116,8 @@ export function sendBackToPending(world: QueueWorld, queue: QueueRecord, submiss
 }
 
 /**
- * The PRs the run's test branch held ahead of its own that still stand in the line: the prediction it was built
- * on, whatever the lanes are now. Across a change of mode they are the old mode's line, and they decide both
- * whom a failure is blamed on and what must merge first.
+ * The base PRs that still stand in the line: the prediction the run was built on, whatever the lanes are now. They
+ * decide whom a failure is blamed on and what must merge first.
  */
 export function baseInLine(world: QueueWorld, run: TestRun): Submission[] {
   const ahead: Submission[] = [];
@@ -151,9 +142,8 @@ export function sendBackRunsBuiltOn(world: QueueWorld, queue: QueueRecord, ahead
 }
 
 /**
- * The lanes changed (an urgent PR, a new priority, new impacted targets): every run whose base is no longer
- * exactly the PRs in the line its PRs depend on starts again. PRs of the base that left the line are no matter:
- * merged, they are in the branch; failed, cancelled or set aside, they already sent their runs back.
+ * The lanes changed: a run whose base is no longer the PRs its PRs depend on starts again. Base PRs that left the
+ * line are no matter: merged, they are in the branch; otherwise they already sent their runs back.
  */
 export function revalidateRuns(world: QueueWorld, queue: QueueRecord): void {
   const units = new Map<string, { members: Submission[]; position: number }>();

@@ -1,6 +1,5 @@
-// One queue over time: what a submit, a cancel and a restart do, and `settleQueue`, which moves the queue as far
-// as it can go at the clock's current instant (runs that ended, admission, merges, failures, new runs). The
-// engine settles a queue after every change and at every instant something is due (`nextQueueEventAt`).
+// One queue over time: submit, cancel, restart, and `settleQueue`, which the engine calls after every change and
+// at every instant something is due.
 import { PRIORITY_NAMES } from '../../model/vocabulary.js';
 import { admitReady } from './admission.js';
 import { batchAt, nextPending } from './batching.js';
@@ -24,11 +23,7 @@ import {
 import { keyed, queueKey, type PullRequestRecord, type QueueRecord, type QueueSettingValues, type Submission } from './state.js';
 import { conclude, indexOf, submissionOf, transition, type QueueWorld } from './world.js';
 
-/**
- * A new queue's settings: the service's documented defaults (docs/sandbox.md#how-it-answers).
- * `bisectionConcurrency` follows the concurrency the queue is created with; `requiredStatuses` null is "no
- * override".
- */
+/** The service's documented defaults (docs/sandbox.md#how-it-answers); `requiredStatuses` null is "no override". */
 export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettingValues> = {
   mode: 'single',
   concurrency: 1,
@@ -59,7 +54,6 @@ export interface ResolvedPriority {
   usedDefaultName?: string;
 }
 
-/** A fresh queue record, in the running state. */
 export function newQueue(world: QueueWorld, id: string, repo: QueueRecord['repo'], branch: string, settings: QueueSettingValues): QueueRecord {
   return {
     id,
@@ -81,10 +75,7 @@ export function newQueue(world: QueueWorld, id: string, repo: QueueRecord['repo'
   };
 }
 
-/**
- * Submits a PR that is not in the queue (the engine refuses one that is); a PR submitted again after a final
- * state starts a new submission, and its history stays.
- */
+/** A PR submitted again after a final state starts a new submission; its history stays. */
 export function submitToQueue(
   world: QueueWorld,
   queue: QueueRecord,
@@ -132,10 +123,7 @@ export function cancelSubmission(world: QueueWorld, queue: QueueRecord, submissi
   settleQueue(world, queue);
 }
 
-/**
- * Back to `pending` in the same place; the PRs tested on top of it keep their runs. The rest of its batch goes
- * back with it (their run is void), and a PR under bisection goes back to the line.
- */
+/** Back to `pending` in the same place; PRs tested on top keep their runs, the rest of its batch goes back too. */
 export function restartSubmission(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
   if (submission.inBisection) {
     leaveBisection(world, queue, submission);
@@ -151,17 +139,13 @@ export function recheckWaiting(world: QueueWorld, queue: QueueRecord): void {
   indexOf(world, queue).recheckWaiting = true;
 }
 
-/**
- * A PR's facts or impacted targets changed: a not_ready one may now enter the line; in parallel mode one in the
- * line may have changed lanes, and runs that no longer stand on their lane start again.
- */
+/** A PR's facts or targets changed: it may now enter the line, or (parallel mode) change lanes. */
 export function pullRequestChanged(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
   if (submission.state === 'not_ready') admitReady(world, queue, [submission]);
   else if (queue.settings.mode === 'parallel') revalidateRuns(world, queue);
   settleQueue(world, queue);
 }
 
-/** Moves the queue as far as it can go at this instant. */
 export function settleQueue(world: QueueWorld, queue: QueueRecord): void {
   for (let pass = 0; ; pass++) {
     if (pass > 100_000) throw new Error('sandbox queue did not settle: this is a bug in the sandbox');
@@ -187,7 +171,7 @@ export function settleQueue(world: QueueWorld, queue: QueueRecord): void {
   }
 }
 
-/** The next instant after now at which something happens in the queue by itself: a run ends, a batch's wait is over. */
+/** The next instant after now at which something happens by itself: a run ends, a batch's wait is over. */
 export function nextQueueEventAt(world: QueueWorld, queue: QueueRecord): number | undefined {
   const now = world.state.now;
   let next = nextRunEnd(world, queue);
@@ -201,7 +185,6 @@ export function nextQueueEventAt(world: QueueWorld, queue: QueueRecord): number 
   return next;
 }
 
-/** Ends every run whose time has come, each with its result; answers whether any ended. */
 function finishDueRuns(world: QueueWorld, queue: QueueRecord): boolean {
   const due = dueRuns(world, queue);
   for (const run of due) {

@@ -25,23 +25,16 @@ export type TestRunStatus = (typeof TEST_RUN_STATUSES)[number];
 export type Conclusion = 'merged' | 'failed' | 'cancelled';
 /** The main queue, or the one a failed batch is bisected in; metrics carry it as `queue_type`. */
 export type QueueType = 'main' | 'bisection';
-/**
- * A queue's settings under their response names; `deleteRequiredStatuses` is an instruction, not a setting.
- * `requiredStatuses` null: no override (the branch protection's apply).
- */
+/** `deleteRequiredStatuses` is an instruction, not a setting; `requiredStatuses` null: the branch protection's. */
 export type QueueSettingValues = Omit<QueueSettings, 'deleteRequiredStatuses' | 'requiredStatuses'> & { requiredStatuses: string[] | null };
 
-/**
- * A collection keyed by what clients choose (names, SHAs, numbers): an object without a prototype, so that no key
- * (`__proto__`, `constructor`, `toString`) reads or writes anything but its own entry. It stays plain JSON.
- */
+/** Keyed by what clients choose: without a prototype, so no key (`__proto__`, `toString`) reaches anything else. */
 export type Keyed<T> = Record<string, T>;
 
 export function keyed<T>(): Keyed<T> {
   return Object.create(null) as Keyed<T>;
 }
 
-/** A keyed collection read back from JSON: its own entries, `__proto__` included, in an object without a prototype. */
 function keyedFrom<T>(value: unknown, what: string): Keyed<T> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`sandbox state: ${what} is missing`);
   const entries = keyed<T>();
@@ -51,7 +44,6 @@ function keyedFrom<T>(value: unknown, what: string): Keyed<T> {
 
 export interface SandboxState {
   version: typeof STATE_VERSION;
-  /** The engine's clock, in ms since the epoch. */
   now: number;
   /** Ids are derived from the seed and a counter, so a run is reproducible. */
   seed: string;
@@ -63,12 +55,8 @@ export interface SandboxState {
   pullRequests: Keyed<PullRequestRecord>;
   submissions: Keyed<Submission>;
   testRuns: Keyed<TestRun>;
-  /** Tickets linked to test cases of the flaky-test catalogue, by repository and test id (catalogue.ts). */
   ticketLinks: Keyed<string>;
-  /**
-   * The repositories the sandbox knows (a queue, a described or submitted PR named them), by repository id: what
-   * a lookup by id answers from. Never forgotten, as the service's repository index keeps a repository.
-   */
+  /** By repository id; never forgotten, as the service's repository index keeps a repository. */
   repositories: Keyed<Repo>;
 }
 
@@ -78,7 +66,7 @@ export type ManagedState = 'manual' | 'terraform' | 'terraformWithDrift';
 type QueueMode = (typeof QUEUE_MODES)[number];
 
 export interface QueueRecord {
-  /** Stable for the life of the state: 8 letters and digits, as the service's queue ids. */
+  /** 8 letters and digits, as the service's queue ids. */
   id: string;
   repo: Repo;
   branch: string;
@@ -91,31 +79,23 @@ export interface QueueRecord {
   line: string[];
   /** A failed batch's PRs, set aside from the line while bisection finds the faulty ones; in line order. */
   bisection: BisectionGroup[];
-  /** Every submission ever made to this queue, oldest first. */
   history: string[];
-  /** PR number → its latest submission to this queue. */
   latestSubmission: Keyed<string>;
   /** Test runs in flight (main and bisection), oldest first. */
   runsInFlight: string[];
   /** PRs merged into the branch so far: a PR is up to date while none merged since it was submitted. */
   mergeCount: number;
-  /** Names the two halves of one bisection split. */
   nextSplit: number;
-  /** What happened in the last hour of the clock, oldest first: the source of the metrics. */
+  /** The last hour's events, oldest first: the source of the metrics. */
   events: MetricEvent[];
   managedState: ManagedState;
-  /**
-   * A conversion to another mode (switchModes) while the queue reads `switching_modes`: the mode it ends in and the
-   * state it returns to once no run is in flight. Absent in v1's own switch, which set the mode at once and ends
-   * running.
-   */
+  /** A conversion (switchModes) in progress; absent in v1's switch, which sets the mode at once. */
   switching?: { to: QueueMode; returnTo: QueueState };
 }
 
 /** PRs of a failed batch tested together in isolation: the halves of a split, recursively. */
 interface BisectionGroup {
   pullRequestIds: string[];
-  /** Its bisection run, while one is in flight. */
   runId?: string;
   /** Shared by the two halves of one split, and dropped when the group changes: a sibling's pass says this half fails. */
   split?: number;
@@ -134,18 +114,16 @@ export interface PullRequestRecord {
   mergeable: boolean;
   state: HostState;
   testOutcome: TestOutcome;
-  /** How long a run testing this PR takes; unset, the sandbox's default. */
   testDurationSeconds?: number;
   /** Runs testing this PR that reached a result since its outcome was last set; a flaky PR fails only its first. */
   completedTestRuns: number;
-  /** Head SHA → the last impacted targets uploaded for it. */
   impactedTargets: Keyed<string[] | 'ALL'>;
 }
 
 /** One submission of a PR to a queue. A PR submitted again after a final state gets a new one. */
 export interface Submission {
   id: string;
-  /** Orders submissions across the sandbox; listPullRequests pages by it. */
+  /** listPullRequests pages by it. */
   seq: number;
   queueKey: string;
   pullRequestKey: string;
@@ -164,13 +142,9 @@ export interface Submission {
   noBatch: boolean;
   /** Sent past unmet branch protection (v2 `direct`, v1 `forceEnqueued`); its tests still run. */
   direct?: boolean;
-  /** Set aside in the queue's bisection instead of standing in the line. */
   inBisection?: boolean;
   latestTestRunId?: string;
-  /**
-   * Its state changes, oldest first (the timeline). Absent in a state an older sandbox wrote: its timeline is
-   * then made from what the submission holds (entries.ts).
-   */
+  /** Absent in a state an older sandbox wrote: entries.ts makes it from what the submission holds. */
   timeline?: TimelineStep[];
 }
 
@@ -179,11 +153,10 @@ export interface TimelineStep {
   at: number;
   state: PullRequestState;
   reason?: string;
-  /** Who asked for the change (the caller's key, not a secret); absent for a change the engine made by itself. */
+  /** Absent for a change the engine made by itself. */
   actor?: Actor;
 }
 
-/** Whoever made a write, as the face names them. */
 export interface Actor {
   trunkUserId: string;
 }
@@ -192,13 +165,11 @@ export interface TestRun {
   id: string;
   queueKey: string;
   queueType: QueueType;
-  /** The submissions this run tests: one, or a batch. */
   pullRequestIds: string[];
   /** The submissions ahead whose changes the test branch also holds: the predicted base. */
   basePullRequestIds: string[];
   status: TestRunStatus;
   createdAt: number;
-  /** How long the run takes when nothing cuts it short. */
   durationMs: number;
   finishedAt?: number;
   testBranch: string;
@@ -234,7 +205,6 @@ export function parseState(text: string): SandboxState {
   return parseStateDocument(text).state;
 }
 
-/** The state a document holds, brought up to date, and the version it was written in. */
 export function parseStateDocument(text: string): { state: SandboxState; writtenAs: number } {
   let data: unknown;
   try {
@@ -263,7 +233,7 @@ export function parseStateDocument(text: string): { state: SandboxState; written
 // biome-ignore lint/suspicious/noExplicitAny: an old state document, before it is checked against the schema
 type Loose = Record<string, any>;
 
-/** version → the step that brings a document of that version to the next one. */
+/** version → the step to the next one. */
 const MIGRATIONS: Record<number, (doc: Loose) => void> = {
   1: (doc) => {
     for (const queue of Object.values<Loose>(doc.queues ?? {})) {
@@ -319,7 +289,7 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
   },
 };
 
-/** The next queue id from the counter on, skipping any already taken; and the counter after it. */
+/** The next queue id not taken, and the counter after it. */
 export function freshQueueId(seed: string, counter: number, taken: ReadonlySet<string>): { id: string; counter: number } {
   for (let n = counter; ; n++) {
     const id = deterministicQueueId(seed, n);
@@ -327,8 +297,10 @@ export function freshQueueId(seed: string, counter: number, taken: ReadonlySet<s
   }
 }
 
+const COLLECTIONS = ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks', 'repositories'] as const;
+
 function checkShape(doc: Loose): void {
-  for (const key of ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks', 'repositories']) {
+  for (const key of COLLECTIONS) {
     if (typeof doc[key] !== 'object' || doc[key] === null || Array.isArray(doc[key])) throw new Error(`sandbox state: ${key} is missing`);
   }
   for (const key of ['now', 'nextId', 'nextSeq', 'nextQueueId']) {
@@ -348,15 +320,9 @@ function checkShape(doc: Loose): void {
   }
 }
 
-/** The document's keyed collections, each in an object without a prototype (JSON.parse gives plain objects). */
 function withoutPrototypes(doc: Loose): SandboxState {
   const state = doc as SandboxState;
-  state.queues = keyedFrom(doc.queues, 'queues');
-  state.pullRequests = keyedFrom(doc.pullRequests, 'pullRequests');
-  state.submissions = keyedFrom(doc.submissions, 'submissions');
-  state.testRuns = keyedFrom(doc.testRuns, 'testRuns');
-  state.ticketLinks = keyedFrom(doc.ticketLinks, 'ticketLinks');
-  state.repositories = keyedFrom(doc.repositories, 'repositories');
+  for (const key of COLLECTIONS) doc[key] = keyedFrom(doc[key], key);
   for (const [key, queue] of Object.entries(state.queues)) queue.latestSubmission = keyedFrom(queue.latestSubmission, `queue ${key} latestSubmission`);
   for (const [key, record] of Object.entries(state.pullRequests))
     record.impactedTargets = keyedFrom(record.impactedTargets, `pull request ${key} impactedTargets`);

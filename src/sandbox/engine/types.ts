@@ -1,6 +1,4 @@
-// What the engine takes and answers beyond the shapes of src/model/: a queue's creation settings, the sandbox's own
-// control over a PR's facts, a run's id and queue type, and a queue's id. (Kept here rather than in src/model/,
-// which mq's commands share and another change is reshaping.)
+// What the engine takes and answers beyond the shapes of src/model/.
 import type { QueueSettings } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { TestingDetails } from '../../model/testing.js';
@@ -10,7 +8,6 @@ import type { HostState, TestOutcome } from './state.js';
 /** The settings a queue is created with; the others follow with updateQueue. */
 export type QueueCreation = Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>;
 
-/** Impacted targets: their names, or every target. */
 export type ImpactedTargets = string[] | typeof IMPACTS_ALL;
 
 /** Facts to set on a PR (`POST /_sandbox/pullRequests`); the ones left out keep their value. */

@@ -1,7 +1,5 @@
-// v2's verification runs: the engine's test runs with the facts v2 shows of one (checks, tested and dependent
-// PRs, impacted targets), and the two lists of them, newest first. A run's checks are those v1's testing details
-// show for it (views.ts checksView), flattened into one shape, plus one check per required status they lack, so a
-// required status is always there and carries the run's outcome.
+// v2's verification runs. A run's checks are v1's (views.ts checksView) in one shape, plus one per required status
+// they lack, so a required status is always there and carries the run's outcome.
 import type { Repo } from '../../model/repository.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { sha1Hex } from './digest.js';
@@ -38,7 +36,6 @@ export interface ImpactedTargetSet {
 
 export interface VerificationRunFacts {
   id: string;
-  /** The queue the run belongs to (v2 names queues by id). */
   queueId: string;
   isBisection: boolean;
   testBranch: string;
@@ -78,7 +75,6 @@ export function verificationRunOf(world: QueueWorld, queue: QueueRecord, run: Te
   return facts;
 }
 
-/** The queue's runs, newest first. */
 export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFilter): VerificationRunFacts[] {
   const key = queueKey(queue.repo, queue.branch);
   return newestFirst(world)

@@ -44,10 +44,7 @@ export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, 
   };
 }
 
-/**
- * The queue's state and settings, with the fields the live service returns beyond its published description
- * that the sandbox has no setting for: fixed at the service's values.
- */
+/** With the fields the live service returns beyond its description, fixed at the service's values. */
 function queueSettingsView(queue: QueueRecord): QueueFacts {
   const { requiredStatuses } = queue.settings;
   return {
@@ -76,10 +73,7 @@ export function queueView(world: QueueWorld, queue: QueueRecord): Queue {
   return { ...queueSettingsView(queue), enqueuedPullRequests };
 }
 
-/**
- * A run: the PRs it tests, and in parallel mode the PRs ahead its test branch also holds (`dependentPrs`). The
- * impacted targets are shown once any PR on the branch uploaded some; `ALL` stands for itself.
- */
+/** `dependentPrs`: in parallel mode, the PRs ahead its branch also holds. Targets show once any were uploaded. */
 export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: TestRun): RunDetails {
   const { host, owner, name } = queue.repo;
   const tested = run.pullRequestIds.map((id) => submissionOf(world, id));
@@ -109,10 +103,7 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
   return details;
 }
 
-/**
- * What CI reported for the run, derived from its status alone (no state of its own, so old state files read the
- * same): `build` passes, `test` carries the run's result. URLs are numbered from the run id, so they never change.
- */
+/** CI's report, from the run's status alone (old state files read the same): `build` passes, `test` carries the result. */
 export function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, 'checkSuites' | 'statusChecks'> {
   const { host, owner, name } = queue.repo;
   const base = parseInt(sha1Hex(`check-runs:${run.id}`).slice(0, 8), 16) * 2;

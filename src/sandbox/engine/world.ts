@@ -13,10 +13,7 @@ import {
   type TestRun,
 } from './state.js';
 
-/**
- * Told of every change of a PR's state, just after it, with the state as it stands at that instant (a merged PR
- * is still in the line): for tests and tools that check the engine from outside. It must change nothing.
- */
+/** Told of every change of a PR's state just after it (a merged PR is still in the line); it must change nothing. */
 export type TransitionObserver = (change: {
   state: Readonly<SandboxState>;
   queue: Readonly<QueueRecord>;
@@ -116,10 +113,7 @@ export function transition(world: QueueWorld, queue: QueueRecord, submission: Su
   world.observe?.({ state: world.state, queue, submission, from });
 }
 
-/**
- * Failed or cancelled: the PR leaves the line or the not_ready PRs, wherever it stood (bisection lets go of its
- * PRs itself). Merging is merging.ts's, which also counts merges.
- */
+/** Failed or cancelled: the PR leaves the line or the not_ready PRs (bisection lets go of its PRs itself). */
 export function conclude(world: QueueWorld, queue: QueueRecord, submission: Submission, conclusion: Exclude<Conclusion, 'merged'>): void {
   if (!submission.inBisection && !remove(queue.line, submission.id)) remove(queue.waiting, submission.id);
   transition(world, queue, submission, conclusion);

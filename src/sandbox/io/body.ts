@@ -1,9 +1,6 @@
-// What a request body may hold, checked on its text before JSON.parse builds anything. JSON.parse spends far
-// more memory than the text on some shapes (an empty object is 3 bytes of text and some 60 of heap; ten million
-// numbers, 20 MiB of text, take over 300 MiB), and zod makes one issue per bad element of an array. One pass over
-// the text, allocating nothing, refuses such bodies, and finds the first element of a list of strings
-// (impactedTargets, requiredStatuses) that is not a string, so that neither JSON.parse nor zod ever meets a
-// body shaped to exhaust them.
+// A request body checked on its text before JSON.parse: some shapes cost far more heap than text (ten million
+// numbers, 20 MiB, take over 300 MiB), and zod makes one issue per bad array element. One pass, allocating
+// nothing, refuses such bodies and finds the first non-string of a list of strings.
 
 /** No request of the v1 API nests deeper than 3; a body may carry unknown fields, which the service ignores. */
 const MAX_BODY_DEPTH = 64;
@@ -23,10 +20,7 @@ const CLOSE_ARRAY = 0x5d;
 /** A key longer than this is no field of the API: it is not kept. */
 const MAX_KEY_LENGTH = 256;
 
-/**
- * The first reason to refuse the body before parsing it, as a message naming the field where it can; undefined
- * when it may be parsed. A body that is not JSON at all passes: JSON.parse says what is wrong with it.
- */
+/** The first reason to refuse the body; undefined when it may be parsed (a body not JSON at all: JSON.parse says). */
 export function refuseBodyShape(text: string, stringLists: ReadonlySet<string>): string | undefined {
   /** Whether each open container is an array (true) or an object (false), outermost first. */
   const arrays: boolean[] = [];

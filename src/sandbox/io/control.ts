@@ -1,5 +1,4 @@
-// The sandbox's own control routes, beside whichever API face: `advance` moves a manual clock, `pullRequests`
-// sets what the code host would know of a PR. Their bodies are checked here, as a face checks its requests.
+// The sandbox's own control routes: `advance` moves a manual clock, `pullRequests` sets a PR's facts on the host.
 import * as z from 'zod';
 import { PrNumber, Repo } from '../../api/shapes.js';
 import { perform, RecordedDescription, TIME_PASSED } from '../engine/changes.js';

@@ -1,18 +1,13 @@
-// Request and response plumbing for the sandbox's HTTP face: a body read under a size limit, and answers in
-// the hosted service's manner (JSON on success, plain text errors).
+// Request and response plumbing, in the hosted service's manner (JSON on success, plain text errors).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
-/** The content type the hosted service gives its plain-text error bodies. */
 export const ERROR_CONTENT_TYPE = 'application/plain-text';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export type Body = { kind: 'read'; text: string } | { kind: 'too_large' };
 
-/**
- * Reads the body, up to `limit` bytes. A declared length over the limit is refused before a byte is read;
- * otherwise reading stops at the first byte past the limit, with nothing kept.
- */
+/** A declared length over `limit` is refused before a byte is read; otherwise reading stops past the limit. */
 export function readBody(request: IncomingMessage, limit: number): Promise<Body> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too_large' });
@@ -93,10 +88,7 @@ export function httpDate(ms: number): string {
   return lastDate;
 }
 
-/**
- * The request target as a URL: a path (origin form), or a whole URL as a proxy sends it (absolute form); undefined
- * for anything else (`*`, `host:port`, a URL that does not parse), which is the client's mistake, never ours.
- */
+/** The target as a URL (origin or absolute form); undefined for anything else (`*`, `host:port`, unparsable). */
 export function requestTarget(target: string | undefined): URL | undefined {
   if (target === undefined || target === '') return undefined;
   try {
@@ -113,10 +105,8 @@ export function requestTarget(target: string | undefined): URL | undefined {
 const LINGER_MS = 2000;
 
 /**
- * Closes the connection once the answer is out, without resetting it while the client is still sending (a body
- * refused unread, a request that did not parse). Closed at once, the socket would meet the client's next bytes
- * with a reset, and the client could lose the answer to an EPIPE or ECONNRESET before reading it. So the sandbox
- * ends its side, reads and drops what still comes, and closes when the client does, or after LINGER_MS.
+ * Closes the connection once the answer is out without resetting it under a client still sending, which could
+ * lose the answer to an EPIPE or ECONNRESET: ends its side, drops what still comes, closes after LINGER_MS at most.
  */
 export function lingerThenClose(socket: Duplex, lastWords?: string): void {
   if (lingering.has(socket)) return;
@@ -130,10 +120,7 @@ export function lingerThenClose(socket: Duplex, lastWords?: string): void {
 
 const lingering = new WeakSet<Duplex>();
 
-/**
- * A request node:http could not parse (a malformed request line or header, a header too large): answered here
- * in the sandbox's manner, then closed. Nothing is written on a connection that already has part of an answer.
- */
+/** A request node:http could not parse: answered in the sandbox's manner, then closed. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (lingering.has(socket)) return;
   // As node:http itself decides: an answer already under way on this connection must not be corrupted.

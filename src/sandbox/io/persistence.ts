@@ -1,6 +1,4 @@
-// The engine kept in a state file: loaded from its snapshot and journal at start, every change journaled before
-// it is acknowledged, time passing journaled now and then, and the journal folded into a new snapshot once it
-// outgrows the last one. The file format is store.ts's; when to write is decided here.
+// The engine kept in a state file: when to write (the format is store.ts's).
 import * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
 import { replay, TIME_PASSED, type Journaled } from '../engine/changes.js';
@@ -13,11 +11,7 @@ const TIME_JOURNAL_MS = 5000;
 /** The journal is folded into a new snapshot once it is larger than the snapshot, and than this. */
 const COMPACT_AFTER_BYTES = 1024 * 1024;
 
-/**
- * The engine a state file holds: its snapshot, with the journaled changes replayed on top. Without a file, or
- * with none yet, a fresh engine. A journal that follows a snapshot of an older version holds v1 request bodies
- * (the journal of those versions): each entry is translated into the engine's operation first.
- */
+/** The snapshot with the journal replayed on top, else a fresh engine; an older journal's v1 bodies are translated. */
 export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
   const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
   if (!store) return QueueEngine.create({ ...options.fresh, ...engineOptions });
@@ -74,9 +68,8 @@ export class EngineJournal {
   }
 
   /**
-   * After the clock moved the engine on by itself. What time alone changes needs no write before anyone is told:
-   * a replay recomputes it on its way to the next entry (the engine's outcome does not depend on how often it
-   * ticks). It is journaled now and then all the same, so a restart does not fall far behind a sped-up clock.
+   * What time alone changes needs no write (a replay recomputes it); journaled now and then all the same, so a
+   * restart does not fall far behind a sped-up clock.
    */
   timePassed(): void {
     if (this.engine.revision === this.journaledRevision || performance.now() - this.lastTimeJournaled < TIME_JOURNAL_MS) return;

@@ -1,7 +1,5 @@
-// Answers to reads, kept until anything changes: a client polling a PR sends the same bytes again and again, and
-// the engine would build and serialize the same view each time. A read's answer depends only on its route, its
-// body and the state, so it is kept by route and body text; the caller clears it whenever the state may have
-// changed (a write was asked for, time brought something due, the engine counts a change).
+// Answers to reads by route and body text, kept until the state may have changed: a polling client sends the same
+// bytes again and again.
 import type { Answer } from './http.js';
 import type { Route } from './route.js';
 

@@ -1,6 +1,5 @@
-// What a route of the v1 face and of the control routes is (v2's face has its own, io/v2/route.ts): the request
-// it is handed, the answer and the change it hands back, and the checks a JSON body goes through before the
-// route maps it onto the engine. Sockets live in server.ts.
+// What a route of the v1 face and of the control routes is (v2's is io/v2/route.ts), and the checks a JSON body
+// goes through before the route maps it onto the engine.
 import * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
 import type { Journaled } from '../engine/changes.js';
@@ -13,7 +12,6 @@ export interface RouteContext {
   engine: QueueEngine;
   clock: SandboxClock;
   query: URLSearchParams;
-  /** The request body as text (empty for GET). */
   body: string;
   /** A fork's upload: the `x-forked-workflow-run-id` it came with instead of a token. */
   forkedRunId?: string;
@@ -71,11 +69,7 @@ function describeFirstIssues(error: z.ZodError): string {
   return `${describeIssues(new z.ZodError(issues.slice(0, ISSUES_SHOWN)))}; and ${issues.length - ISSUES_SHOWN} more`;
 }
 
-/**
- * The lists of strings a request takes (impactedTargets, requiredStatuses) are checked before zod sees them,
- * stopping at the first element that is not a string: zod would make one issue per bad element, and a 20 MiB
- * body holds ten million of them. After this, zod meets at most a handful of issues.
- */
+/** zod would make one issue per bad element of a list, and a 20 MiB body holds ten million: stop at the first. */
 function firstBadListElement(lists: ReadonlySet<string>, json: unknown): string | undefined {
   if (lists.size === 0 || typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
   for (const field of lists) {

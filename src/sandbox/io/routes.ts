@@ -15,10 +15,7 @@ export function findRoute(pathname: string): Route | undefined {
   return ROUTES.get(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
 }
 
-/**
- * The route a request target names when it is exactly a route's path, as well-behaved clients send it: such a
- * target is its own pathname with no query, so it needs no URL parsed. Anything else goes the long way.
- */
+/** The route whose path is exactly the target, as well-behaved clients send it: no URL need be parsed. */
 export function exactRoute(target: string | undefined): Route | undefined {
   return target === undefined ? undefined : ROUTES.get(target);
 }

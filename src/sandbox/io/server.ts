@@ -1,5 +1,5 @@
-// The sandbox's HTTP face on node:http: the token check, the body limit, the routes, the clock that drives
-// the engine, and the state file (persistence.ts), where every change is journaled before it is acknowledged.
+// The sandbox's HTTP server: routes, the clock that drives the engine, and the state file, where every change is
+// journaled before it is acknowledged.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
@@ -178,20 +178,18 @@ function closeByLingering(response: ServerResponse): void {
   if (socket) socket.destroySoon = () => lingerThenClose(socket);
 }
 
-/** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
 /**
- * A v2 target in the plain form clients send (`/v2/pull-requests/<id>?limit=5`): letters, digits and the few
- * marks ids and queries use, no dot segment, no escape in the path. Such a target is split as it stands, which is
- * what the URL parser would make of it; anything else goes the long way.
+ * A v2 target in the plain form clients send (`/v2/pull-requests/<id>?limit=5`), no dot segment, no escape: split
+ * as it stands, which is what the URL parser would make of it; anything else goes the long way.
  */
 const PLAIN_V2_TARGET = /^\/v2\/(?![^?]*\/\.)[A-Za-z0-9._~\-/]*(\?[A-Za-z0-9._~\-=&%,:+]*)?$/;
-const NO_QUERY_V2 = new URLSearchParams();
 
+/** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
 async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch, v2: V2Face, v2Host: V2Host): Promise<Answer> {
   const target = request.url ?? '';
   if (PLAIN_V2_TARGET.test(target)) {
     const mark = target.indexOf('?');
-    if (mark < 0) return v2.answer(request, target, NO_QUERY_V2, v2Host, target);
+    if (mark < 0) return v2.answer(request, target, NO_QUERY, v2Host, target);
     return v2.answer(request, target.slice(0, mark), new URLSearchParams(target.slice(mark + 1)), v2Host, target);
   }
   // Most requests name a route exactly, and need no URL parsed to find it.
@@ -209,18 +207,18 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
   let forkedRunId: string | undefined;
   // The control routes take a v2 key as well as a v1 token.
   const bearer = V2Face.bearerOf(request);
-  const v2Caller = token === '' && route !== undefined && isControlRoute(route) && bearer !== undefined && v2.permissionsOf(bearer) !== undefined;
-  if (isV2Key(token) && !route?.anonymous && !(route !== undefined && isControlRoute(route))) {
+  const v2Caller = token === '' && isControlRoute(route) && bearer !== undefined && v2.permissionsOf(bearer) !== undefined;
+  if (isV2Key(token) && !route.anonymous && !isControlRoute(route)) {
     // The service refuses a v2 key on v1, as v1 refuses any token: in plain text (docs/sandbox.md).
     return errorAnswer(401, `the ${TOKEN_HEADER} is a v2 API key: a v2 API key is not accepted by the v1 API (send it to /v2 as Authorization: Bearer)`);
   }
-  if (route?.anonymous || v2Caller) {
+  if (route.anonymous || v2Caller) {
     // As on the service, a token there, right or wrong, changes nothing.
   } else if (token === '') {
     // The one request the service takes without a token: a fork's upload, whose body the route then checks.
     forkedRunId = headerValue(request, FORKED_RUN_HEADER);
     if (forkedRunId === '') return errorAnswer(401, `missing ${TOKEN_HEADER} header`);
-    if (route?.forkUploads !== true || request.method !== route.method) {
+    if (route.forkUploads !== true || request.method !== route.method) {
       return errorAnswer(401, `missing ${TOKEN_HEADER} header: a ${FORKED_RUN_HEADER} stands in for it only on setImpactedTargets`);
     }
   } else if (requiredToken !== undefined && requiredToken !== '' && token !== requiredToken) {

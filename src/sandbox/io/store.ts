@@ -9,11 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/**
- * Why a state file cannot be used: its folder is missing, it cannot be read, what it holds is no sandbox state, or
- * it cannot be written. The message names the file and says what is wrong, on one line; what to do about it is the
- * caller's to say.
- */
+/** Why a state file cannot be used, on one line naming the file; what to do about it is the caller's to say. */
 export type StateFileProblem = 'folder' | 'read' | 'content' | 'write';
 
 export class StateFileError extends Error {
@@ -45,9 +41,7 @@ export interface JournalEntry {
 }
 
 export interface SavedState {
-  /** The snapshot document, or undefined when there is no state file yet. */
   snapshot: string | undefined;
-  /** The changes acknowledged after the snapshot, oldest first. */
   entries: JournalEntry[];
 }
 
@@ -118,7 +112,6 @@ export class StateStore {
     });
   }
 
-  /** Waits for every write asked for so far. */
   async flush(): Promise<void> {
     await this.chain;
   }
@@ -160,7 +153,6 @@ export class StateStore {
     return run;
   }
 
-  /** A batch that takes entries until its write starts. */
   private openBatch(): Batch {
     const batch: Batch = { lines: [], waiters: [] };
     this.accepting = batch;

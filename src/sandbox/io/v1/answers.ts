@@ -1,6 +1,4 @@
-// The engine's model answers as the v1 API words them. The model took its names from v1's answers, so a queue,
-// a PR, a page of the history and a test run go out as the engine answers them; the flaky-test answers wrap
-// theirs (`{test}`, and a list's rows under the name each endpoint gives them).
+// The engine's answers as v1 words them: the model took v1's names, so only the flaky-test answers are wrapped.
 import type { SubmittedPullRequestDetail } from '../../../model/pull-request.js';
 import type { FlakyPage, FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../../model/flaky-tests.js';
 

@@ -1,6 +1,4 @@
-// The journal of a sandbox before state version 5 recorded each change as the v1 request body under the v1
-// operation's name. Such an entry is translated into the engine's operation as the v1 face maps that request
-// today, so an old state file replays to the state it held.
+// A journal before state version 5 recorded v1 request bodies: each is translated as the v1 face maps it today.
 import { ENDPOINTS } from '../../../api/v1/endpoints.js';
 import { SetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
 import type { Journaled } from '../../engine/changes.js';

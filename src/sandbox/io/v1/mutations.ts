@@ -1,7 +1,5 @@
-// v1's operations that change the state, by the contract's names (api/v1/endpoints.ts): the schema a body must
-// pass, from the contract's row, and the engine operation it maps onto (engine/changes.ts). The routes use them
-// for requests; the journal of an older sandbox, which recorded the v1 bodies under their paths, is translated
-// with them on load (legacy-journal.ts).
+// v1's writes: each body's schema (the contract's row) and the engine operation it maps onto. Also translates an
+// older sandbox's journal, which recorded v1 bodies (legacy-journal.ts).
 import type * as z from 'zod';
 import { type PostName, type ServedName, servedName } from '../../../api/v1/endpoints.js';
 import * as schemas from '../../../api/v1/schemas.js';

@@ -1,7 +1,5 @@
-// The v1 face: each v1 operation's work against the engine. What a request must be, its path and the rules it
-// goes by (anonymous, kept, open to a fork's upload) are the contract's row (src/api/v1/endpoints.ts), which the
-// client reads too. The operations that change the state go through the engine's table (engine/changes.ts), so
-// what is journaled is the engine's operation, never the v1 body.
+// The v1 face: each operation's work against the engine; its path and rules are the contract's row
+// (src/api/v1/endpoints.ts). Changes go through engine/changes.ts, so the journal holds the engine's operation.
 import type * as z from 'zod';
 import { API_VERSION, type Endpoint, ENDPOINTS, type EndpointName, type PostName } from '../../../api/v1/endpoints.js';
 import type { ListPullRequestsRequest, ServedSetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
@@ -50,10 +48,7 @@ function rules(name: EndpointName): Omit<Route, 'handle'> {
 
 type Input<N extends PostName> = z.output<ServedRequest<N>>;
 
-/**
- * A read: answered with what the engine answers, as v1 words it (answers.ts). `timely`: whether this request's
- * answer depends on the clock as well as the state, so that it is not kept for the next one.
- */
+/** `timely`: the answer depends on the clock as well as the state, so it is not kept for the next request. */
 function query<N extends PostName>(name: N, answer: (engine: QueueEngine, input: Input<N>) => unknown, timely?: (input: Input<N>) => boolean): Route {
   const schema = servedRequest(name);
   return {
@@ -68,11 +63,7 @@ function query<N extends PostName>(name: N, answer: (engine: QueueEngine, input:
   };
 }
 
-/**
- * A change: the body mapped onto an engine operation, done and journaled; answered with `{}`, or with what the
- * engine answered where v1 answers with something (updateQueue's queue). `authorize` may refuse a request the
- * token check let through on conditions of its body.
- */
+/** A change, done and journaled; `authorize` may refuse on conditions of the body the token check let through. */
 function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequest<N>>, resolve?: Resolve<ServedRequest<N>>): Route {
   const { schema, toChange }: V1Change<ServedRequest<N>> = V1_CHANGES[name];
   return {
@@ -141,7 +132,6 @@ function metricsAnswer(text: string): Handled {
   return { answer: { status: 200, contentType: METRICS_CONTENT_TYPE, body: text } };
 }
 
-/** The service's own health: the sandbox is always up. */
 const status: Route = {
   ...rules('status'),
   handle: () => ({

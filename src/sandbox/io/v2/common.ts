@@ -41,10 +41,7 @@ export function pathQueue(context: V2Context): QueueIdentity & { ref: QueueRef }
 
 // ---------------------------------------------------------------- repositories
 
-/**
- * The repository with this id the engine knows (a queue, a PR, a lookup by URL named it), with the time it is shown
- * as created: its first queue's creation, else when this run of the sandbox first showed it. Undefined when unknown.
- */
+/** A known repository, shown as created with its first queue, else when this run first showed it. */
 export function repositoryWithId(context: Pick<V2Context, 'engine' | 'repositories'>, id: string): { repo: Repo; since: number } | undefined {
   const wanted = id.toLowerCase();
   const repo = context.engine.repositoryWithId(wanted);

@@ -1,8 +1,5 @@
-// The sandbox's v2 face: a request to `/v2/...` found by method and path template, its credential checked
-// (`Authorization: Bearer <key>`), counted against its rate-limit bucket, its body read as JSON, its
-// permissions judged by its body, its body and query checked, all as the operation's row in the contract says
-// (api/v2/contract.ts), then handed to the operation's handler; refusals in the error envelope
-// `{"error": {"code", "message"}}`, except a 429, which is bare (docs/sandbox.md).
+// The sandbox's v2 face: route, credential, rate limit, permissions and checks, all as the operation's row in
+// api/v2/contract.ts says, then the handler; refusals in the error envelope, except a bare 429 (docs/sandbox.md).
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import * as z from 'zod';
@@ -83,14 +80,12 @@ export const V2_ROUTES: readonly V2Route[] = [
   restartTests,
   getVerificationRun,
   uploadImpactedTargets,
-  // The reads of the dispatch order, the graph, run lists and history.
   getOrder,
   getGraph,
   listQueueVerificationRuns,
   listPullRequestVerificationRuns,
   queueEntryHistory,
   queueEntryHistoryBatch,
-  // v2's changes to a queue's mode and to an entry.
   switchModes,
   reprioritize,
   updateQueueEntry,
@@ -122,9 +117,7 @@ export interface V2Key {
 export interface V2FaceOptions {
   /** When given, exactly these keys; otherwise any v2 key (model/vocabulary.ts V2_KEY_PREFIX), with every permission. */
   keys?: readonly V2Key[];
-  /** Default true. */
   rateLimits?: boolean;
-  /** Default true. */
   estimates?: boolean;
   /** A monotonic clock in ms for the rate limits (tests inject one). */
   rateClock: () => number;
@@ -379,11 +372,7 @@ function firstOfEach(query: URLSearchParams): Record<string, string> {
   return values;
 }
 
-/**
- * The organization a request counts against: the owner of the repository it names (through a queue, a PR, a run,
- * a repository id or URL). A request that names none (the queue list without a filter, the sandbox-wide metrics)
- * counts against one bucket for the whole sandbox.
- */
+/** The owner of the repository the request names, however it names it; one sandbox-wide bucket when none. */
 function organizationOf(context: V2Context, operationId: V2OperationName): string {
   const { engine, params, query, body } = context;
   const ownerOf = (repo: { owner: string } | undefined) => (repo ? `owner:${repo.owner.toLowerCase()}` : undefined);

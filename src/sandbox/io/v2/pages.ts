@@ -9,7 +9,6 @@ import { V2Error } from './route.js';
 const PAGING_PARAMETERS = new Set(['cursor', 'limit', 'includeTotal']);
 
 interface CursorContent {
-  /** The operation. */
   o: string;
   /** A digest of the filters. */
   f: string;
@@ -55,10 +54,7 @@ export interface Page<T> {
   total?: number;
 }
 
-/**
- * One page of `rows` (all the rows that match, in the list's order), from the cursor's row on. `pinned` is kept in
- * the cursor for the pages after the first.
- */
+/** One page of the matching `rows`, from the cursor's row on; `pinned` rides in the cursor after page 1. */
 export function pageOf<R, T>(
   operationId: string,
   query: URLSearchParams,

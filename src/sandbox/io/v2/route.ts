@@ -1,7 +1,4 @@
-// What a route of the sandbox's v2 face is: the handler of one operation of the contract (api/v2/contract.ts),
-// handed the caller, the path's parameters and the body and query its row checked, answering as v2 answers (JSON,
-// the error envelope, 201/202/204). Finding the route, the credential, the rate limits, the permissions and the
-// checks are the face's (face.ts), all read from the operation's row; the engine's work is the engine's.
+// A route of the v2 face: one contract operation's handler, handed what face.ts checked by the operation's row.
 import type { BodyOf, QueryOf, V2OperationName, V2Permission } from '../../../api/v2/contract.js';
 import type { Journaled } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
@@ -33,10 +30,7 @@ export interface V2Context<Body = unknown, Query = unknown> {
   repositories: RepositoriesSeen;
 }
 
-/**
- * Repository id → when the face first showed it: its `createdAt` while no queue in it gives one. The engine keeps
- * which repositories exist (knowRepository, journaled), not when it met them; this is the face's, for this run.
- */
+/** Repository id → when the face first showed it (its `createdAt` while it has no queue); not journaled. */
 export type RepositoriesSeen = Map<string, number>;
 
 interface V2Answer {

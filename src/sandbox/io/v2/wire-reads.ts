@@ -1,6 +1,4 @@
-// The engine's views of runs and of entries' history (verification-runs.ts, history.ts: the model's snake_case
-// words) as v2 words them (VerificationRun, QueueEntryStateTransition): camelCase states and statuses, target
-// lists cut to the description's bounds. The order and the graph are the codec's (api/v2/codec.ts).
+// The engine's runs and histories as v2 words them: camelCase, target lists cut to the description's bounds.
 import type { QueueEntryTransition } from '../../engine/history.js';
 import type { PullRequestRef, TransitionPullRequestRef } from '../../engine/pull-request-refs.js';
 import type { ImpactedTargetSet, VerificationRunFacts } from '../../engine/verification-runs.js';

@@ -1,6 +1,4 @@
-// Queue-entry history (docs/v2.md): a PR's transitions in every queue, oldest first unless `direction=newest`
-// (v1's timeline order), in cursor pages; and the batch read of up to 50 PRs by id, each with its whole timeline,
-// where `limit` counts PRs and an id the sandbox does not know is an empty group, never a 404.
+// Queue-entry history (docs/v2.md); in the batch read `limit` counts PRs and an unknown id is an empty group, not 404.
 import type { PullRequestHistory, QueueEntryTransition } from '../../../engine/history.js';
 import { pathPullRequest } from '../common.js';
 import { pageOf } from '../pages.js';

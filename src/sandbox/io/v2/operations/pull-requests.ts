@@ -1,6 +1,5 @@
-// Pull requests: found by coordinates or id, submitted to a queue, dequeued, restarted, listed by queue, their
-// estimate, and impacted-target uploads. A PR is addressed by its id (ids.ts `pullRequestId`); its queue entry is
-// its latest submission in any queue of its repository.
+// Pull requests, addressed by id (ids.ts `pullRequestId`); a PR's queue entry is its latest submission in any queue
+// of its repository.
 import { modelWord, wireWord } from '../../../../api/v2/wire-names.js';
 import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
 import type { SubmitOptions } from '../../../../model/service.js';
@@ -94,8 +93,6 @@ export const queueEntryEstimate = route('pullRequests.queueEntryEstimate', (cont
   return { answer: { status: 200, json: estimateJson(estimate, detail.state === 'pending_failure', refOf) } };
 });
 
-type QueueRow = EnqueuedPullRequest;
-
 export const listQueuePullRequests = route('mergeQueues.listPullRequests', (context) => {
   const query = context.input;
   const queue = pathQueue(context);
@@ -104,7 +101,7 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
     ...(query.concludedBefore !== undefined && { until: query.concludedBefore }),
   };
   // Every submission, newest first; a PR once, by its latest (its entry is reused when it is submitted again).
-  const rows: QueueRow[] = [];
+  const rows: EnqueuedPullRequest[] = [];
   const seen = new Set<number>();
   let cursor: string | undefined;
   do {

@@ -1,5 +1,4 @@
-// Merge queues: listed, read, created, deleted, paused, resumed, drained, configured, and their metrics. Every
-// change is the engine's operation (engine/changes.ts), journaled as v1's are.
+// Merge queues; every change is the engine's operation (engine/changes.ts), journaled as v1's are.
 import { configPatchOf, settingsOfPatch } from '../../../../api/v2/codec.js';
 import { modelMode } from '../../../../api/v2/wire-names.js';
 import type { QueueChange } from '../../../../model/service.js';

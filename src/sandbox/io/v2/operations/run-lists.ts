@@ -1,6 +1,4 @@
-// The two lists of verification runs (docs/v2.md): a queue's, filtered by one status and created strictly after an
-// instant, and a PR's (every run that tested it, in any queue), filtered by one status; both newest first, in
-// cursor pages. A PR's list refuses `createdAfter` with 400, as the description says.
+// The two lists of verification runs (docs/v2.md), newest first; a PR's list refuses `createdAfter` with 400.
 import { modelWord } from '../../../../api/v2/wire-names.js';
 import type { VerificationRunFacts } from '../../../engine/verification-runs.js';
 import { pathPullRequest, pathQueue, refusing } from '../common.js';
