@@ -20,10 +20,7 @@ export interface Context {
   resolved: ResolvedSettings;
   /** The service, made on first use: commands that never call it never need a token. */
   service(): Promise<MergeQueueService>;
-  /**
-   * A service of its own, for `mq doctor`: one try per request within `timeoutMs`, with the token the caller read
-   * (none: only the status read, which takes none). The caller closes it.
-   */
+  /** A service of its own for `mq doctor`: one try per request within `timeoutMs`, with the caller's token (none: status only); the caller closes it. */
   probeService(token: string | undefined, timeoutMs: number): Promise<MergeQueueService>;
   /** The repository and target branch every queue and PR operation names; a ConfigError without a repository. */
   queueRef(): QueueRef;
@@ -35,10 +32,7 @@ export interface Context {
   warn(message: string): void;
   /** Progress or guidance for stderr, without a prefix (silenced by --quiet). */
   note(message: string): void;
-  /**
-   * A transient line on stderr while a long read goes on, redrawn in place; '' clears it. Shown only on a
-   * terminal: never in a pipe, under --json or with --quiet.
-   */
+  /** A transient line on stderr during a long read, redrawn in place ('' clears it); only on a terminal, never under --json or --quiet. */
   progress(line: string): void;
   /** A note for stderr shown only with --verbose. */
   info(message: string): void;

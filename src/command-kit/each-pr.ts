@@ -64,10 +64,7 @@ export async function eachPr(
   return results;
 }
 
-/**
- * A failure that stops a command over several PRs, with what it leaves: the PRs done before it were applied
- * all the same, and a script reading only the exit code and this message must not take them for undone.
- */
+/** A failure that stops a command over several PRs, with the PRs done before it: a script reading only this must not take them for undone. */
 function stoppedAt(error: unknown, pr: number, left: string | undefined): unknown {
   if (error instanceof MqError && left !== undefined) error.aftermath = `it stopped at #${pr}: ${left}`;
   return error;

@@ -28,10 +28,7 @@ function refuseMetaConfig(): void {
 
 const loader = () => import('./config-loader.js');
 
-/**
- * Loads the file --config or its variable names. It must exist: a typo there is not "no config". A bad flag is a
- * usage error, like any other; a bad variable is a configuration error.
- */
+/** Loads the file --config or its variable names, which must exist (a typo is not "no config"); a bad flag is a usage error, a bad variable a config error. */
 export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag' | 'env'): Promise<ConfigFile> {
   const absolute = resolve(cwd, path);
   if (path === '' || !existsSync(absolute)) {
@@ -42,10 +39,7 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
   return (await loader()).loadFile(absolute, PROJECT_SEARCH_PLACES, 'project');
 }
 
-/**
- * The nearest project file from `cwd` up to `stopDir` (inclusive): the git root inside a checkout, otherwise the
- * home directory when `cwd` is under it, otherwise the file system root.
- */
+/** The nearest project file from `cwd` up to `stopDir`: the git root in a checkout, else home when `cwd` is under it, else the root. */
 export async function findProjectFile(cwd: string, stopDir: string): Promise<ProjectSearch> {
   refuseMetaConfig();
   const ignored: string[] = [];
@@ -80,10 +74,7 @@ async function searchDir(dir: string, places: string[], kind: ConfigFileKind): P
   return (await loader()).searchDir(dir, places, kind);
 }
 
-/**
- * Whether cosmiconfig could take `path` as a config file. False only where it surely would not: no such file, a
- * directory, an empty file, a package.json that parses and has no "mq". Anything else is left to cosmiconfig.
- */
+/** Whether cosmiconfig could take `path`: false only where it surely would not (none, a directory, empty, a package.json without "mq"). */
 function mayCount(path: string): boolean {
   try {
     // Without an exception for a missing file, the common case: a few per directory searched, on every run.
@@ -108,10 +99,7 @@ function mayCount(path: string): boolean {
   }
 }
 
-/**
- * Parses and validates `content` as if it had been read from `path`, with the loaders and the schema a search
- * uses: `mq config init` checks what it is about to write this way.
- */
+/** config-loader.ts's parseConfigText, loaded on first use. */
 export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
   return (await loader()).parseConfigText(path, kind, content);
 }

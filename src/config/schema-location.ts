@@ -11,10 +11,7 @@ import { MODULE_NAME } from './config-names.js';
 /** The schema's place inside the package. */
 export const CONFIG_SCHEMA_FILE = 'dist/mqrc.schema.json';
 
-/**
- * The running install's schema file: the nearest `dist/mqrc.schema.json` above this module (the bundle in
- * dist/, src/config/ in a checkout's tests). Undefined when the package lacks it (a build without the step).
- */
+/** The install's schema: the nearest `dist/mqrc.schema.json` above this module (bundle, or a checkout's tests); undefined when the build lacked it. */
 export function installedSchemaFile(moduleUrl: string = import.meta.url): string | undefined {
   let dir = dirname(fileURLToPath(moduleUrl));
   for (;;) {

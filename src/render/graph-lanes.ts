@@ -9,10 +9,7 @@ export interface LaneRow {
   node?: number;
 }
 
-/**
- * The rows that draw `nodes` (ids, in the order to keep where the edges allow) and `edges` (`from` stands ahead
- * of `to`). Edges naming an unknown node are left out; a cycle is broken by the given order.
- */
+/** The rows that draw `nodes` (in the order to keep where edges allow) and `edges` (`from` ahead of `to`); unknown nodes dropped, a cycle broken by order. */
 export function drawLanes(nodes: readonly number[], edges: readonly { from: number; to: number }[]): LaneRow[] {
   const known = new Set(nodes);
   const order = rowOrder(

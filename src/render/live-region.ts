@@ -49,10 +49,7 @@ export class LiveRegion {
     this.last = text;
   }
 
-  /**
-   * The window changed size: the terminal has re-wrapped the block to the new width (as tmux, VTE, iTerm2 and
-   * xterm.js do), so it now takes the rows it takes at that width. Draw again after this.
-   */
+  /** The window changed size: the terminal re-wrapped the block (tmux, VTE, iTerm2, xterm.js do), so it takes the rows it takes now. Draw again after. */
   resized(): void {
     if (this.rows > 0) this.rows = screenRows(this.last, this.screen().columns);
   }

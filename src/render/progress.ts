@@ -56,10 +56,7 @@ interface Region {
   resized?(): void;
 }
 
-/**
- * Shared by every printer: the live block (only on a terminal), cut to the window and drawn again when the
- * window changes size, and a gate that shuts once closed.
- */
+/** Shared by every printer: the live block (only on a terminal), cut to the window and drawn again on a resize, and a gate that shuts once closed. */
 export function frame(out: ProgressOutput, progress: boolean, options: { alternate?: boolean } = {}) {
   const live: Region | undefined =
     out.live && progress && !out.json ? (options.alternate ? new AlternateScreen(out.write) : new LiveRegion(out.write, out.screen)) : undefined;

@@ -11,10 +11,7 @@ export interface Screen {
   rows?: number;
 }
 
-/**
- * One line of the list in the middle of a block; `settled` ones (a PR that reached a final state) are cut first;
- * `kind` (a PR's state) is what the line that counts those cut says they are.
- */
+/** A line of the block's list; `settled` ones (a PR in a final state) are cut first; `kind` (a PR's state) is how the line counting cut ones names them. */
 interface Item {
   text: string;
   settled?: boolean;
@@ -86,10 +83,7 @@ export function cutToWidth(line: string, columns: number): string {
   return `${out}…${coloured ? RESET : ''}`;
 }
 
-/**
- * At most `columns` columns of the end of `text` (a path: its file's name is what tells it), "…" before it. Cut
- * between grapheme clusters; text with colour is cut at its end instead (cutToWidth), keeping its codes paired.
- */
+/** At most `columns` of the end of `text` (a path: its file's name tells it), after "…"; text with colour is cut at its end instead (cutToWidth). */
 export function cutStartToWidth(text: string, columns: number): string {
   if (visibleWidth(text) <= columns) return text;
   if (withoutColour(text) !== text) return cutToWidth(text, columns);
@@ -103,11 +97,7 @@ export function cutStartToWidth(text: string, columns: number): string {
   return `…${kept.join('')}`;
 }
 
-/**
- * `text` (lines ending in "\n") as it fits `columns` (none: as it is): the lines of a view that are not a table (a
- * setting's value, a sentence, a doctor's check) folded between words, never inside one; tables come fitted
- * already (tables.ts says the rule) and pass as they are.
- */
+/** `text` fitted to `columns` (none: as it is): lines other than tables (already fitted, tables.ts) folded between words, never inside one. */
 export function fitText(text: string, columns: number | undefined): string {
   if (!columns || columns <= 0) return text;
   return text
@@ -181,10 +171,7 @@ export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): st
   return fitted.map((line) => `${line}\n`).join('');
 }
 
-/**
- * The rows a line takes: a line wider than the window wraps, and a wide character that would straddle the right
- * edge goes whole to the next row, leaving a blank, as terminals draw it.
- */
+/** The rows a line takes: wrapped at the window's width, a wide character that would straddle the edge going whole to the next row. */
 export function lineRows(line: string, columns: number | undefined): number {
   if (!columns || columns <= 0 || visibleWidth(line) <= columns) return 1;
   let rows = 1;

@@ -31,10 +31,7 @@ export interface Cluster {
 
 let segmenter: Intl.Segmenter | undefined;
 
-/**
- * The grapheme clusters of `plain` (text without colour codes): a ZWJ emoji sequence, a flag, a letter with its
- * accents are each one, never to be cut apart.
- */
+/** The grapheme clusters of `plain` (no colour codes): a ZWJ emoji, a flag, a letter with its accents are each one, never cut apart. */
 export function* clusters(plain: string): Generator<Cluster> {
   if (PRINTABLE_ASCII.test(plain)) {
     for (const char of plain) yield { text: char, width: 1 };

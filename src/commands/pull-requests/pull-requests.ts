@@ -129,10 +129,7 @@ function submitFlags(input: SubmitInput): string[] {
   return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...(input.noBatch ? ['--no-batch'] : [])];
 }
 
-/**
- * Cancel and restart answer 404 for a PR that is not in the queue: never submitted, or already merged, failed
- * or cancelled. The PR's record says which; without one, the service's own words do.
- */
+/** Cancel and restart answer 404 for a PR not in the queue: the PR's record says why (never submitted, or ended), else the service's own words. */
 async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
   const record = await lookUp(service, ref, pr);
   const said = notFound.message.trim();
@@ -144,10 +141,7 @@ async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueSer
   return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message } };
 }
 
-/**
- * The PR's record, or undefined when the service cannot give it. These reads only explain an answer already
- * had: whatever stops them, the first answer is reported as it came, and the outcomes of the other PRs stand.
- */
+/** The PR's record, or undefined: these reads only explain an answer already had, which stands as it came whatever stops them. */
 function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
   return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
 }

@@ -108,11 +108,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
   ];
 }
 
-/**
- * Why the sandbox could not start, as one line with the fix: a port that cannot be had is a bad --port (usage,
- * exit 2); a state file or folder that cannot be used is configuration (exit 3), as a bad config file is.
- * Anything else is a bug, and stays one.
- */
+/** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */
 function startFailure(error: unknown, input: SandboxOptions): unknown {
   if (error instanceof StateFileError) {
     const fix = STATE_FIXES[error.problem];

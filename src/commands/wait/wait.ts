@@ -174,10 +174,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
 
 const NOTHING_READ: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
 
-/**
- * A PR as the queue lists it, with what its last read of its own said beside (its readiness, its run) while its
- * state is the same: the listing says where it stands, not why.
- */
+/** A PR as the queue lists it (where it stands), with its last own read beside (why: readiness, run) while its state is the same. */
 function fromListing(entry: EnqueuedPullRequest, last: SubmittedPullRequest | undefined): SubmittedPullRequest {
   const kept = last && last.state === entry.state ? last : undefined;
   return { forceEnqueued: false, ...kept, ...entry, isCurrentlySubmittedToQueue: true };

@@ -59,10 +59,7 @@ export function settingPairs(queue: UpdatedQueue, ctx: RenderContext): Array<[st
   ];
 }
 
-/**
- * Settings the live service returns beyond the published description (each has its flag); an answer without
- * one leaves its row out rather than guess.
- */
+/** Settings the live service returns beyond the published description: an answer without one leaves its row out rather than guess. */
 function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string, string]> {
   const rows: Array<[string, string | undefined]> = [
     ['extensionEnabled', queue.extensionEnabled === undefined ? undefined : onOff(queue.extensionEnabled)],
@@ -76,10 +73,7 @@ function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string
   return rows.filter((row): row is [string, string] => row[1] !== undefined);
 }
 
-/**
- * The terminal's layout: the state line and the table's header above, a row per PR (the part a short window
- * cuts), the settings below.
- */
+/** On a terminal: state line and table header above, a row per PR (what a short window cuts), settings below. */
 export function queueBlock(queue: Queue, ctx: RenderContext, options: QueueViewOptions = {}): Block {
   const prs = queue.enqueuedPullRequests;
   const settings = options.allSettings ? linesOf(renderQueueSettings(queue, ctx)) : settingsSummary(queue, ctx);
@@ -89,10 +83,7 @@ export function queueBlock(queue: Queue, ctx: RenderContext, options: QueueViewO
   return { head: [...stateLines(queue, ctx), '', header], items: rows.map((text, i) => ({ text, kind: prs[i]!.state })), tail };
 }
 
-/**
- * `state running · branch main · 12 pull requests: 2 testing, 10 pending`; on a terminal too narrow for it, folded
- * between the counts (never inside one), the rest under the first.
- */
+/** `state running · branch main · 12 pull requests: 2 testing, 10 pending`; too narrow, folded between the counts, the rest under the first. */
 function stateLines(queue: Queue, ctx: RenderContext): string[] {
   const { paint } = ctx;
   const prs = queue.enqueuedPullRequests;
