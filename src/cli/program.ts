@@ -1,8 +1,6 @@
-// The command table (table.ts) as a commander program, with the flags every command takes. A command's action
-// hands its module loader and the words commander parsed to `onCommand`: the runner runs it, `parseArgv` only
-// parses it. A group's subcommands are made only when commander enters the group (`wholeProgram` makes them
-// all): `mq --help` and `mq status` need only the top level, and `queue create`/`update` alone bring some 80
-// options.
+// The command table (table.ts) as a commander program, with the flags every command takes; an action hands its loader
+// and words to `onCommand` (the runner runs it, `parseArgv` only parses it). A group's subcommands are made only when
+// commander enters it: `mq --help` and `mq status` need only the top level, `queue create`/`update` bring 80 options.
 import { Command, Help, Option } from 'commander';
 import type { FlagSpec } from '../argv-spec.js';
 import { choiceOf, refuseUnreadable } from '../argv-values.js';

@@ -40,9 +40,8 @@ export interface Context {
   verbose?: boolean;
   cwd: string;
   /**
-   * The writes sent whose answers have not come. Ctrl-C ends mq at once, without their answers: the runner then
-   * says that they may have been applied and how to check, as for a write that timed out. One is left here when
-   * Ctrl-C cut it short, so the runner cannot miss it however the interruption and the write's end are ordered.
+   * The writes sent whose answers have not come: on Ctrl-C the runner says they may have been applied and how to check. One cut short is
+   * left here, so the runner cannot miss it however the interruption and the write's end are ordered.
    */
   writesInFlight: Set<WriteInFlight>;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */

@@ -23,10 +23,8 @@ export function unsure(ctx: Context, action: string, done: string): PrUncertaint
 }
 
 /**
- * Runs `send` for each PR in order. A refusal of one PR (an MqError: 400, 404, …) is that PR's outcome, which
- * `explain` may word better from what else the service knows; a failure that would fail every PR alike (no
- * token, the service down) stops the command with its own exit code. A write whose answer never came stops it
- * too, saying that it may have been applied, how to check, and what became of the PRs before and after it.
+ * Runs `send` for each PR in order. A refusal of one PR (an MqError) is its outcome, which `explain` may word better; a failure that would
+ * fail every PR alike (no token, the service down) stops the command, as does a write whose answer never came, saying what became of each PR.
  */
 export async function eachPr(
   prs: number[],

@@ -97,9 +97,8 @@ export function parseTime(flag: string, text: string, now: number): string {
 }
 
 /**
- * The history window of `--since` and `--until` (either may be absent): one that ends before it starts could
- * match no PR, so it is refused rather than sent. `now` (the local clock) only orders an ISO time against a
- * duration; the window itself is read against the service's clock when the command runs.
+ * The window of `--since` and `--until`: one that ends before it starts is refused rather than sent. `now` (local) only orders an ISO time
+ * against a duration; the window is read against the service's clock when the command runs.
  */
 export function parseWindow(flags: { since?: string; until?: string }, now: number): { since?: Instant; until?: Instant } {
   const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since);

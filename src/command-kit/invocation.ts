@@ -21,9 +21,8 @@ export interface CommandSpec extends WordSpecs {
   notes?: string;
   subcommands?: readonly CommandSpec[];
   /**
-   * The command's argv parsing, which hands the runner its input and handler; loaded when commander has chosen
-   * the command. Its return type is written (`async (): Promise<AnyParse> =>`), so that the parse function may
-   * read its words' types from the spec that loads it.
+   * The command's parsing, loaded once commander has chosen it; its return type is written (`async (): Promise<AnyParse> =>`) so that the
+   * parse function may read its words' types from the spec that loads it.
    */
   load?: () => Promise<AnyParse>;
 }
@@ -33,9 +32,8 @@ export interface CommandSpec extends WordSpecs {
 export type AnyParse = (words: any, io: ArgvIo) => Invocation | Promise<Invocation>;
 
 /**
- * One command line as commander parsed it, typed by the command's spec: `Words<typeof LIST>` reads `flags.since` as a string, `Words<typeof SUBMIT>` reads `args` as `[string[]]`. The
- * flags hold the global ones too (commander hands over those of the command's ancestors), the settings' and
- * --quiet, --verbose, --debug; only flags written on the command line are there.
+ * One command line as commander parsed it, typed by the command's spec (`Words<typeof LIST>` reads `flags.since` as a string); the flags
+ * hold its ancestors' too (the settings', --quiet, --verbose, --debug), only those written on the command line.
  */
 export interface Words<S extends WordSpecs = WordSpecs> {
   /** The positional arguments in order; a variadic one is an array. */

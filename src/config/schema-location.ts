@@ -24,9 +24,8 @@ export function installedSchemaFile(moduleUrl: string = import.meta.url): string
 }
 
 /**
- * What `$schema` says in a new config file at `path`: `./node_modules/mq/…` for a project that has mq as a
- * local dependency, the running install's file URL for the user file, and nothing for a project file otherwise
- * (a path on this machine would be broken, and a user name leaked, in every other clone).
+ * What `$schema` says in a new config file: `./node_modules/mq/…` where mq is a local dependency, the install's file URL for the user file,
+ * else nothing (a path on this machine would be broken, and a user name leaked, in every other clone).
  */
 export function schemaReference(path: string, kind: ConfigFileKind, installed: string | undefined): string | undefined {
   const local = `node_modules/${MODULE_NAME}/${CONFIG_SCHEMA_FILE}`;

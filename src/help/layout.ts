@@ -3,9 +3,8 @@
 import type { Help } from 'commander';
 
 /**
- * A piece of help text. A string is prose: a blank line parts paragraphs, any other line break is a space (the
- * source may be wrapped anywhere). `rows`: two columns, the right one wrapped under itself. `commands`: command
- * lines shown after `$ `, cut only between shell words, with ` \` where one goes on.
+ * A piece of help. A string is prose: a blank line parts paragraphs, any other break is a space. `rows`: two columns, the right one wrapped
+ * under itself. `commands`: lines after `$ `, cut only between shell words, with ` \` where one goes on.
  */
 export type Block = string | { heading?: string; rows: ReadonlyArray<readonly [string, string]> } | { heading?: string; commands: readonly string[] };
 

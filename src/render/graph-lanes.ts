@@ -77,9 +77,8 @@ export function drawLanes(nodes: readonly number[], edges: readonly { from: numb
 }
 
 /**
- * The nodes with every one ahead of those that wait on it, in the given order where that leaves a choice: the
- * first ready node in that order each time (a heap of positions, so 10,000 PRs take no quadratic time); in a
- * cycle, the first node not placed.
+ * The nodes with every one ahead of those that wait on it, otherwise in the given order (a heap of positions: 10,000 PRs take no quadratic
+ * time); in a cycle, the first node not placed.
  */
 function rowOrder(nodes: readonly number[], edges: readonly { from: number; to: number }[]): number[] {
   const position = new Map(nodes.map((node, index) => [node, index]));

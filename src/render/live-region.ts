@@ -14,10 +14,8 @@ export function screenRows(text: string, columns: number | undefined): number {
 }
 
 /**
- * What replaces the `previousRows` rows just above the cursor with `text`. Each line is written over the old
- * one and erased to its end, and only then what is left below: never an erase from the window's top-left
- * corner, which tmux (scroll-on-clear) takes for "clear the screen" and answers by pushing the whole window
- * into the scrollback, a copy per redraw.
+ * What replaces the `previousRows` rows above the cursor with `text`: each line written over the old one and erased to its end, then what is
+ * left below; never an erase from the top-left corner, which tmux takes for "clear the screen", pushing the window into the scrollback.
  */
 export function redrawFrame(previousRows: number, text: string, screen: Screen): string {
   // Rows that scrolled off the top cannot be reached by moving up: start again from the top of the window.

@@ -47,9 +47,8 @@ export function joinBlock(block: Block): string {
 }
 
 /**
- * At most `columns` columns of `line`, cut between grapheme clusters, with "…" after the last one shown. A wide
- * character that would take the last column and one beyond is left out with what follows, so the line may end a
- * column short. Colour codes are kept, and a colour open at the cut is closed.
+ * At most `columns` of `line`, cut between grapheme clusters, with "…" (a wide character straddling the last column is left out, so the line
+ * may end a column short); colour codes are kept, and a colour open at the cut is closed.
  */
 export function cutToWidth(line: string, columns: number): string {
   if (visibleWidth(line) <= columns) return line;
@@ -107,9 +106,8 @@ export function fitText(text: string, columns: number | undefined): string {
 }
 
 /**
- * A line wider than `columns`, folded between words onto lines indented under its value: after the first gap of
- * two blanks (`key   value`, `✓ check   detail`) when that is not past the middle, else two more than the line's
- * own indent. A word too long for a line of its own (a URL, a check's name) is cut, with "…".
+ * A line wider than `columns`, folded between words under its value: after the first two-blank gap (`key   value`) when not past the middle,
+ * else two more than its own indent. A word too long for a line (a URL) is cut, with "…".
  */
 export function foldLine(line: string, columns: number): string[] {
   if (visibleWidth(line) <= columns) return [line];
@@ -137,9 +135,8 @@ export function foldLine(line: string, columns: number): string[] {
 }
 
 /**
- * The block as it fits `screen`, ending in "\n"; with no height known, the whole block. The list's lines are cut
- * to the width (one row each, a table stays a table); the lines above and below it are kept whole (an outage
- * message says what to do at its end), folded between words (foldLine) rather than wrapped by the terminal.
+ * The block fitted to `screen`, ending in "\n" (no height known: the whole block). The list's lines are cut to the width (a table stays a
+ * table); those above and below it are kept whole, folded between words rather than wrapped by the terminal.
  */
 export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): string {
   const { columns, rows } = screen;

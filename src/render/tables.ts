@@ -36,9 +36,8 @@ const BORDERLESS = {
 const NO_STYLE = { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 };
 
 /**
- * A table with a header row; each cell is one line of safe text (see sanitize.ts). No trailing newline.
- * Laid out here rather than by cli-table3, whose layout grows with the square of the rows (a 10,000-PR queue
- * took seconds); cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
+ * A table with a header row, each cell one line of safe text (sanitize.ts), no trailing newline. Laid out here, not by cli-table3, whose
+ * layout grows with the square of the rows; cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
  */
 export function renderTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
   const cells = [columns.map((column) => paint.bold(column.header)), ...rows];

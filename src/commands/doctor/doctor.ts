@@ -280,10 +280,7 @@ function repoCheck(resolved: ResolvedSettings): DoctorCheck {
   );
 }
 
-/**
- * One getQueue tells both: a 401/403 is the token refused, a 404 an accepted token and no queue, unless a router
- * answered it (getQueue is an operation the service has): then the API URL is wrong, and the token untried.
- */
+/** One getQueue tells both: 401/403 the token refused, 404 an accepted token and no queue, unless a router answered it: then the API URL is wrong. */
 export function queueChecks(
   queue: Attempt<Queue>,
   repo: string,

@@ -71,9 +71,8 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
 }
 
 /**
- * The service refuses (409) to submit a PR that is already in the queue, whatever the flags. That is what the
- * user wanted, unless the flags want another priority or batching than the queued entry has: the service
- * keeps those, so mq says how to change them. Where it stands comes from the PR's record and the queue.
+ * The service refuses (409) to submit a PR already queued. That is what the user wanted, unless the flags want another priority or batching
+ * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
   const [record, queue] = await Promise.all([lookUp(service, ref, pr), queueOrNone(service, ref)]);

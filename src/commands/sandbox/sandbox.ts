@@ -91,9 +91,8 @@ export async function sandbox(input: SandboxOptions, ctx: Context, announce: (ur
 }
 
 /**
- * What a person who just started it needs, on stderr (stdout is the URL alone, for scripts): a line to paste
- * that points mq at it, what to try, and, on a real clock at its own pace, that a test run takes five sandbox
- * minutes unless sped up. A --token is never echoed: the line holds a placeholder for it.
+ * On stderr (stdout is the URL alone, for scripts): a line to paste that points mq at it (a --token never echoed), what to try, and, on a
+ * real clock at its own pace, that a test run takes five sandbox minutes unless sped up.
  */
 function firstSteps(url: string, input: SandboxOptions): string[] {
   const clock = input.clock ?? 'real';

@@ -20,10 +20,7 @@ export interface TargetsFile {
   /** The targets as JSON, comma-separated without brackets: bytes and UTF-16 length. */
   jsonBytes: number;
   jsonLength: number;
-  /**
-   * The targets, read again from the source, a batch at a time (one a chunk read): a ListTail of the api's
-   * streamed list. Batches, not single targets: an async step per target was most of the upload's time.
-   */
+  /** The targets read again from the source, a batch per chunk read (a ListTail): an async step per target was most of the upload's time. */
   batches(): AsyncIterable<readonly string[]>;
   /** Removes the copy of standard input, if one was made. */
   dispose(): Promise<void>;

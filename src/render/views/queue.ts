@@ -1,8 +1,6 @@
-// `mq queue get`: the queue's settings and its enqueued pull requests. In a pipe the settings come first, all of
-// them, as they always have (a log keeps everything). On a terminal the view fits the window: the queue's state
-// and its PRs first, titles cut to the width, the settings after them summed up in a few lines (all of them with
-// --settings or -v); `--watch` cuts the PR list to the window's height too (see screen-fit.ts). The settings block
-// is shared with the confirmation of `queue create|update`.
+// `mq queue get`: the queue's settings and its enqueued PRs. A pipe gets every setting first (a log keeps everything);
+// a terminal gets the state and PRs first, cut to the width (`--watch`: the height too, screen-fit.ts), the settings
+// summed up after them (all with --settings or -v). The settings block is shared with `queue create|update`.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { paintState } from '../colors.js';

@@ -76,9 +76,8 @@ export function renderChangeLine(change: PrChange, ctx: RenderContext): string {
 }
 
 /**
- * The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`, with what
- * the line says next as fields: `eta` (as `mq status --json` gives it) when there is an estimate, `blocked` (the
- * readiness gates) for a not_ready PR: the fields exactly when the line has the words.
+ * The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`, with `eta` (as `mq status --json`)
+ * and `blocked` (a not_ready PR's gates) exactly when the line has those words.
  */
 export function changeJson(change: PrChange): unknown {
   const line = { pr: change.pr, state: change.state, previous: change.previous, at: change.at, position: change.position };
