@@ -2,7 +2,6 @@
 // not hide what happened to the others.
 import type { MergeQueueService } from '../../model/service.js';
 import { alreadyEnded, isFinalState, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
-import type { Queue } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import { type ApiError, InterruptedError, isNotFound, MqError } from '../../errors.js';
@@ -75,7 +74,7 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
  * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
-  const [record, queue] = await Promise.all([lookUp(service, ref, pr), queueOrNone(service, ref)]);
+  const [record, queue] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref))]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
   if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
@@ -143,10 +142,6 @@ async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueSer
 /** The PR's record, or undefined: these reads only explain an answer already had, which stands as it came whatever stops them. */
 function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
   return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
-}
-
-function queueOrNone(service: MergeQueueService, ref: QueueRef): Promise<Queue | undefined> {
-  return orNone(service.getQueue(ref));
 }
 
 async function orNone<T>(read: Promise<T>): Promise<T | undefined> {
