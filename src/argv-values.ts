@@ -22,10 +22,7 @@ function listOfChoices(choices: readonly string[]): string {
   return choices.length < 2 ? (choices[0] ?? '') : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
 }
 
-/**
- * The parser of a flag or argument with a fixed set of values. It stands in for commander's own check (whose
- * refusal, "option '…' argument 'x' is invalid. Allowed choices are …", has another shape than every other).
- */
+/** The parser of a value from a fixed set: instead of commander's own check, whose refusal has another shape than every other. */
 export function choiceOf(name: string, choices: readonly string[]): (text: string) => string {
   return (text) => {
     if (choices.includes(text)) return text;
@@ -33,10 +30,7 @@ export function choiceOf(name: string, choices: readonly string[]): (text: strin
   };
 }
 
-/**
- * Linux hands argv and the environment over decoded: a byte that is not UTF-8 arrives as U+FFFD. Such text is
- * refused rather than used with the byte replaced (a ticket, a label, a branch stored wrong).
- */
+/** Linux hands argv and the environment over decoded, a non-UTF-8 byte as U+FFFD: such text is refused rather than stored with the byte replaced. */
 export function isUnreadable(text: string): boolean {
   return text.includes('\uFFFD');
 }

@@ -78,10 +78,7 @@ export async function main(): Promise<void> {
 
 const QUIET = new WeakSet<NodeJS.WriteStream>();
 
-/**
- * A reader that went away (`mq list | head`) is not an error of ours: no stack trace. `closed` is told once, so
- * that a command still going stops (a second Ctrl-C-like call would exit at once).
- */
+/** A reader that went away (`mq list | head`) is no error of ours, no stack trace; `closed` is told once, so a command still going stops. */
 function quietOnEpipe(stream: NodeJS.WriteStream, closed?: () => void): NodeJS.WriteStream {
   if (!QUIET.has(stream)) {
     QUIET.add(stream);

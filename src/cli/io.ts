@@ -13,10 +13,7 @@ export interface Io {
   /** Aborted on Ctrl-C or SIGTERM. */
   signal: AbortSignal;
   now(): number;
-  /**
-   * The pauses of a waiting command and between retries; rejects once `signal` aborts. Absent: a timer. Tests
-   * that run mq in-process pass one that moves their clock (`now`) instead of waiting.
-   */
+  /** The pauses of waits and retries, rejecting once `signal` aborts; absent, a timer. In-process tests pass one that moves their clock (`now`). */
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
   /** Calls `listener` as the process exits, however it exits; returns what stops it. Absent in-process: never. */
   onExit?(listener: () => void): () => void;

@@ -31,10 +31,7 @@ export interface Prepared {
   serviceNow(): number | undefined;
 }
 
-/**
- * Resolves the settings from the global flags, environment and config files, and builds the context. On a
- * waiting command (`waits`) --timeout is the wait's, so requests keep the timeout of its variable or the file.
- */
+/** Resolves the settings and builds the context; on a waiting command (`waits`) --timeout is the wait's, not the requests'. */
 export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: (text: string) => void): Promise<Prepared> {
   const resolved = await resolveSettings({
     // The flags written (program.ts wordsOf); the layers read the settings' own, by their rows.

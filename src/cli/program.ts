@@ -1,8 +1,6 @@
-// The command table (table.ts) as a commander program, with the flags every command takes. A command's action
-// hands its module loader and the words commander parsed to `onCommand`: the runner runs it, `parseArgv` only
-// parses it. A group's subcommands are made only when commander enters the group (`wholeProgram` makes them
-// all): `mq --help` and `mq status` need only the top level, and `queue create`/`update` alone bring some 80
-// options.
+// The command table (table.ts) as a commander program, with the flags every command takes; an action hands its loader
+// and words to `onCommand` (the runner runs it, `parseArgv` only parses it). A group's subcommands are made only when
+// commander enters it: `mq --help` and `mq status` need only the top level, `queue create`/`update` bring 80 options.
 import { Command, Help, Option } from 'commander';
 import type { FlagSpec } from '../argv-spec.js';
 import { choiceOf, refuseUnreadable } from '../argv-values.js';
@@ -83,10 +81,7 @@ export function wholeProgram(program: Command): Command {
   return program;
 }
 
-/**
- * argv → the work the command asks for (its handler and the exact input it would get), without running it. A
- * mistake throws as `run` would see it: commander's CommanderError, or the command's own UsageError.
- */
+/** argv → the work asked for (handler and exact input), not run; a mistake throws as `run` would see it (CommanderError or UsageError). */
 export async function parseArgv(argv: string[], io: ProgramOutput & ArgvIo): Promise<Invocation | undefined> {
   let parsed: Invocation | undefined;
   const program = buildProgram(io, async (load, words) => {
@@ -128,10 +123,7 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
       .action(() => groupAlone(command));
 }
 
-/**
- * A group named alone (`mq queue`) prints its help to stdout and exits 0, as bare `mq` does (and gh's groups); a
- * word that is none of its subcommands is still commander's "unknown command", with its suggestion (exit 2).
- */
+/** A group named alone (`mq queue`) prints its help and exits 0, as bare `mq` does; a word that is none of its subcommands is commander's "unknown command". */
 function groupAlone(group: Command): void {
   // commander's own refusal, which its typings leave out; it throws (exitOverride).
   if (group.args.length > 0) (group as unknown as { unknownCommand(): never }).unknownCommand();
@@ -147,10 +139,7 @@ function addFlags(command: Command, flags: readonly FlagSpec[]): void {
   }
 }
 
-/**
- * Only what was written: commander's implied defaults (true for a --no-x flag) are not the user's words. Each
- * word is UTF-8 or refused, whatever kind of input it is (argv-values.ts).
- */
+/** Only what was written (commander's implied defaults are not the user's words), and each word UTF-8 or refused (argv-values.ts). */
 function wordsOf(command: Command): Words {
   const all = command.optsWithGlobals<Record<string, unknown>>();
   const flags = Object.fromEntries(Object.entries(all).filter(([key]) => command.getOptionValueSourceWithGlobals(key) === 'cli'));

@@ -198,10 +198,7 @@ async function timedOut(result: Waited): Promise<WaitTimeoutError> {
   return new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)${outage}`);
 }
 
-/**
- * Ctrl-C while writes were out (ctx.writesInFlight): their answers never came, so each may have been applied;
- * said as for a write that timed out, with the command that tells (docs/choices.md). Still exit 130.
- */
+/** Ctrl-C with writes out (ctx.writesInFlight): each may have been applied, said as for a write that timed out (docs/choices.md). Still exit 130. */
 function interruptedWrites(ctx: Context): InterruptedError | undefined {
   const [first, ...more] = ctx.writesInFlight;
   if (!first) return undefined;

@@ -20,10 +20,7 @@ export interface Context {
   resolved: ResolvedSettings;
   /** The service, made on first use: commands that never call it never need a token. */
   service(): Promise<MergeQueueService>;
-  /**
-   * A service of its own, for `mq doctor`: one try per request within `timeoutMs`, with the token the caller read
-   * (none: only the status read, which takes none). The caller closes it.
-   */
+  /** A service of its own for `mq doctor`: one try per request within `timeoutMs`, with the caller's token (none: status only); the caller closes it. */
   probeService(token: string | undefined, timeoutMs: number): Promise<MergeQueueService>;
   /** The repository and target branch every queue and PR operation names; a ConfigError without a repository. */
   queueRef(): QueueRef;
@@ -35,10 +32,7 @@ export interface Context {
   warn(message: string): void;
   /** Progress or guidance for stderr, without a prefix (silenced by --quiet). */
   note(message: string): void;
-  /**
-   * A transient line on stderr while a long read goes on, redrawn in place; '' clears it. Shown only on a
-   * terminal: never in a pipe, under --json or with --quiet.
-   */
+  /** A transient line on stderr during a long read, redrawn in place ('' clears it); only on a terminal, never under --json or --quiet. */
   progress(line: string): void;
   /** A note for stderr shown only with --verbose. */
   info(message: string): void;
@@ -46,9 +40,8 @@ export interface Context {
   verbose?: boolean;
   cwd: string;
   /**
-   * The writes sent whose answers have not come. Ctrl-C ends mq at once, without their answers: the runner then
-   * says that they may have been applied and how to check, as for a write that timed out. One is left here when
-   * Ctrl-C cut it short, so the runner cannot miss it however the interruption and the write's end are ordered.
+   * The writes sent whose answers have not come: on Ctrl-C the runner says they may have been applied and how to check. One cut short is
+   * left here, so the runner cannot miss it however the interruption and the write's end are ordered.
    */
   writesInFlight: Set<WriteInFlight>;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */

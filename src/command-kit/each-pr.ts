@@ -23,10 +23,8 @@ export function unsure(ctx: Context, action: string, done: string): PrUncertaint
 }
 
 /**
- * Runs `send` for each PR in order. A refusal of one PR (an MqError: 400, 404, …) is that PR's outcome, which
- * `explain` may word better from what else the service knows; a failure that would fail every PR alike (no
- * token, the service down) stops the command with its own exit code. A write whose answer never came stops it
- * too, saying that it may have been applied, how to check, and what became of the PRs before and after it.
+ * Runs `send` for each PR in order. A refusal of one PR (an MqError) is its outcome, which `explain` may word better; a failure that would
+ * fail every PR alike (no token, the service down) stops the command, as does a write whose answer never came, saying what became of each PR.
  */
 export async function eachPr(
   prs: number[],
@@ -64,10 +62,7 @@ export async function eachPr(
   return results;
 }
 
-/**
- * A failure that stops a command over several PRs, with what it leaves: the PRs done before it were applied
- * all the same, and a script reading only the exit code and this message must not take them for undone.
- */
+/** A failure that stops a command over several PRs, with the PRs done before it: a script reading only this must not take them for undone. */
 function stoppedAt(error: unknown, pr: number, left: string | undefined): unknown {
   if (error instanceof MqError && left !== undefined) error.aftermath = `it stopped at #${pr}: ${left}`;
   return error;

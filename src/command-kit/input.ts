@@ -46,10 +46,7 @@ export function parseState(flag: string, text: string): PullRequestState {
   return lower as PullRequestState;
 }
 
-/**
- * A count: a whole number from `min` (1 unless said) to `max`. Without a bound of its own a count stops where the
- * service's counts do (SETTING_MAX), so every count flag takes the same largest number.
- */
+/** A whole number from `min` (1) to `max`, by default SETTING_MAX, where the service's counts stop: every count flag takes the same largest number. */
 export function parseCount(flag: string, text: string, bounds: { min?: number; max?: number; example?: number } = {}): number {
   const { min = 1, max = SETTING_MAX } = bounds;
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -75,10 +72,7 @@ export interface AgoBound {
 
 const CENTURY: AgoBound = { ms: AGO_MAX_MS, phrase: 'reaches back more than 36500d (a century)', use: `e.g. 7d, 52w or an ISO time like ${ISO_TIME_EXAMPLE}` };
 
-/**
- * A moment, for --since and --until: an ISO 8601 time, or a duration meaning that long before now (`2h` = two
- * hours ago, `7d`, `1d12h`, `2w`), now being the service's, read when the command runs (model/clock.ts).
- */
+/** --since and --until: an ISO 8601 time, or a duration before now (`2h`, `7d`, `1d12h`, `2w`), now being the service's (model/clock.ts). */
 export function parseInstant(flag: string, text: string, bound: AgoBound = CENTURY): Instant {
   if (/^\d{4}-/.test(text)) return { at: parseIsoTime(flag, text) };
   const agoMs = readDuration(text);
@@ -103,9 +97,8 @@ export function parseTime(flag: string, text: string, now: number): string {
 }
 
 /**
- * The history window of `--since` and `--until` (either may be absent): one that ends before it starts could
- * match no PR, so it is refused rather than sent. `now` (the local clock) only orders an ISO time against a
- * duration; the window itself is read against the service's clock when the command runs.
+ * The window of `--since` and `--until`: one that ends before it starts is refused rather than sent. `now` (local) only orders an ISO time
+ * against a duration; the window is read against the service's clock when the command runs.
  */
 export function parseWindow(flags: { since?: string; until?: string }, now: number): { since?: Instant; until?: Instant } {
   const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since);
@@ -122,10 +115,7 @@ export function parseTestId(text: string): string {
   return text.toLowerCase();
 }
 
-/**
- * A ticket key as Jira and Linear write them: the project (or team) key, a capital letter then capitals, digits
- * or `_`; a dash; the issue number, from 1, with no leading zero. `KAN-1x` and `kan-1` are not keys.
- */
+/** A ticket key as Jira and Linear write them: `KAN-1`, a capital then capitals, digits or `_`, a dash, a number from 1 without leading zero. */
 const TICKET_ID = /^[A-Z][A-Z0-9_]*-[1-9]\d*$/;
 const TICKET_ID_MAX = 255;
 
@@ -142,10 +132,7 @@ export function parseTicketId(text: string): string {
 /** Control characters (a line break, a tab, an escape sequence's ESC) have no place in a name or a reason. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/**
- * Free text given to the service or printed back: a label, a status name, a pause reason. One line of readable
- * UTF-8, at most `max` characters (255 unless said); empty is taken (an empty label means none).
- */
+/** Free text sent or printed back (a label, a status, a reason): one line of readable UTF-8, at most `max` (255) characters; empty means none. */
 export function parseText(flag: string, text: string, shape: { max?: number; example: string }): string {
   const max = shape.max ?? 255;
   refuseUnreadable(flag, text);

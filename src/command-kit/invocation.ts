@@ -11,10 +11,7 @@ import type { VOICE_FLAGS } from './words.js';
 import type { Waited } from '../model/poll.js';
 import type { CommandResult } from '../model/result.js';
 
-/**
- * A command as data: read to build commander's program, its help and completion, and loading none of the
- * command's code. A group has subcommands and no loader.
- */
+/** A command as data, for commander's program, its help and completion, loading none of the command's code; a group has subcommands and no loader. */
 export interface CommandSpec extends WordSpecs {
   name: string;
   description: string;
@@ -24,9 +21,8 @@ export interface CommandSpec extends WordSpecs {
   notes?: string;
   subcommands?: readonly CommandSpec[];
   /**
-   * The command's argv parsing, which hands the runner its input and handler; loaded when commander has chosen
-   * the command. Its return type is written (`async (): Promise<AnyParse> =>`), so that the parse function may
-   * read its words' types from the spec that loads it.
+   * The command's parsing, loaded once commander has chosen it; its return type is written (`async (): Promise<AnyParse> =>`) so that the
+   * parse function may read its words' types from the spec that loads it.
    */
   load?: () => Promise<AnyParse>;
 }
@@ -36,9 +32,8 @@ export interface CommandSpec extends WordSpecs {
 export type AnyParse = (words: any, io: ArgvIo) => Invocation | Promise<Invocation>;
 
 /**
- * One command line as commander parsed it, typed by the command's spec: `Words<typeof LIST>` reads `flags.since` as a string, `Words<typeof SUBMIT>` reads `args` as `[string[]]`. The
- * flags hold the global ones too (commander hands over those of the command's ancestors), the settings' and
- * --quiet, --verbose, --debug; only flags written on the command line are there.
+ * One command line as commander parsed it, typed by the command's spec (`Words<typeof LIST>` reads `flags.since` as a string); the flags
+ * hold its ancestors' too (the settings', --quiet, --verbose, --debug), only those written on the command line.
  */
 export interface Words<S extends WordSpecs = WordSpecs> {
   /** The positional arguments in order; a variadic one is an array. */
@@ -63,17 +58,11 @@ export interface ResultWork<I> {
   mode: 'result';
   input: I;
   handler: (input: I, ctx: Context) => Promise<CommandResult>;
-  /**
-   * The result when the settings do not resolve (a bad config file, an API URL that is not http(s)), instead of failing
-   * on them: `mq doctor` reports that as one of its checks.
-   */
+  /** The result when the settings do not resolve, instead of failing on them: `mq doctor` reports that as one of its checks. */
   unresolved?: (input: I, error: MqError, where: { cwd: string; env: Record<string, string | undefined> }) => CommandResult | Promise<CommandResult>;
 }
 
-/**
- * A command that reports as it goes: the printer's events go to the handler, its summary ends the output. With
- * `waits`, --timeout bounds the whole wait (exit 7) rather than each request.
- */
+/** A command that reports as it goes through its printer; with `waits`, --timeout bounds the whole wait (exit 7) rather than each request. */
 export interface StreamWork<I, E> {
   mode: 'stream';
   input: I;
@@ -90,10 +79,7 @@ export interface ServeWork<I> {
   handler: (input: I, ctx: Context, announce: (line: string) => void) => Promise<void>;
 }
 
-/**
- * A command about mq itself: what it shows is drawn from the command tree by the runner (src/help/,
- * src/completion/), with no settings.
- */
+/** A command about mq itself, drawn from the command tree by the runner (src/help/, src/completion/), with no settings. */
 export interface ProgramWork {
   mode: 'program';
   input: { show: 'help'; words: string[] } | { show: 'completion'; shell: Shell; flagValues: Record<string, readonly string[]> };
@@ -107,10 +93,7 @@ interface Releases {
 // biome-ignore lint/suspicious/noExplicitAny: an invocation ties an input to its own handler; the runner never looks inside it
 export type Invocation = (ResultWork<any> | StreamWork<any, any> | ServeWork<any> | ProgramWork) & Releases;
 
-/**
- * argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. The
- * program hands each parse function the words of the spec that loads it.
- */
+/** argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. */
 export type Parse<S extends WordSpecs = WordSpecs> = (words: Words<S>, io: ArgvIo) => Invocation | Promise<Invocation>;
 
 /** Builders that tie an input to the handler that takes it. */

@@ -28,10 +28,7 @@ export const SETTING_FLAGS: readonly SettingFlag[] = (Object.keys(QUEUE_SETTINGS
   return { key, name, kind, ...(row.choices && { choices: row.choices }), ...(row.min !== undefined && { min: row.min }), description: row.description };
 });
 
-/**
- * The settings the user gave, each checked by its row (a bad value is a usage error naming the flag).
- * `values` holds commander's parsed option values keyed by camelCase key, undefined when not given.
- */
+/** The settings given as flags (`values`, by camelCase key), each checked by its row: a bad value is a usage error naming the flag. */
 export function pickSettings(values: Record<string, unknown>): Partial<QueueSettings> {
   const given: Record<string, unknown> = {};
   for (const flag of SETTING_FLAGS) {

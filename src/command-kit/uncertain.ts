@@ -19,10 +19,7 @@ export function outcomeUnknown(error: NetworkError, uncertainty: Uncertainty): O
   return new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
 }
 
-/**
- * Sends a write; an answer that never came becomes an OutcomeUnknownError saying how to find out. While it is
- * out it is in `ctx.writesInFlight`, and stays there when Ctrl-C cut it short (see Context).
- */
+/** Sends a write; an answer that never came is an OutcomeUnknownError saying how to find out (it waits in `ctx.writesInFlight`, see Context). */
 export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Uncertainty): Promise<T> {
   const inFlight = { ...uncertainty };
   ctx.writesInFlight.add(inFlight);
@@ -37,18 +34,12 @@ export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Un
   }
 }
 
-/**
- * `mq <words>` naming the same service and queue as the command that ran: the settings it was given as flags
- * go along, since the check must look where the write went.
- */
+/** `mq <words>` for the same service and queue: the settings given as flags go along, since the check must look where the write went. */
 export function checkCommand(ctx: Context, ...words: string[]): string {
   return commandLine(ctx, words);
 }
 
-/**
- * `mq <words>` aimed at `ref`'s queue from any directory: its repository and branch are always named, since the
- * person may run it elsewhere (another terminal, another checkout) than where mq inferred them.
- */
+/** `mq <words>` aimed at `ref`'s queue from any directory: repository and branch always named, since the person may run it elsewhere. */
 export function queueCommand(ctx: Context, ref: QueueRef, ...words: string[]): string {
   return commandLine(ctx, words, ref);
 }

@@ -21,10 +21,7 @@ export interface CompletionCommand {
   names: string[];
   description: string;
   subcommands: CompletionCommand[];
-  /**
-   * The flags it accepts: its own, then every ancestor's, since commander reads a parent's flags wherever they
-   * appear after it. A name defined nearer wins.
-   */
+  /** The flags it accepts: its own, then every ancestor's (commander reads a parent's anywhere after it); a name defined nearer wins. */
   flags: CompletionFlag[];
   /** The words its positional arguments may be. */
   argumentChoices: string[];

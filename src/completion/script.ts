@@ -11,10 +11,7 @@ import { zshScript } from './zsh.js';
 
 const WRITERS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 
-/**
- * The script for `shell`. `flagValues`: the values of flags that commander does not restrict with .choices(),
- * because their parsers accept more (any case, a number), keyed by command path and flag (`list --state`).
- */
+/** The script for `shell`; `flagValues` (completion.ts): the values of flags not restricted by .choices(), keyed by `command path --flag`. */
 export function completionScript(shell: Shell, program: Command, flagValues: CompletionHints['flagValues'] = {}): string {
   const hints: CompletionHints = {
     flagValues,

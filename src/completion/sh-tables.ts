@@ -66,9 +66,8 @@ export function shTables(prefix: string, root: CompletionCommand): string {
 }
 
 /**
- * `_mq_walk WORD...`: reads the words before the cursor (mq itself left out) as commander would and prints
- * `PATH|FLAG`: the command path they select, and the flag whose value the cursor is on, if any. A subcommand
- * extends the path; a flag that takes a value owns the next word (bash splits --flag=value into --flag, =, value).
+ * `_mq_walk WORD...`: reads the words before the cursor as commander would and prints `PATH|FLAG`, the command path and the flag whose
+ * value the cursor is on; a flag that takes a value owns the next word (bash splits --flag=value into --flag, =, value).
  */
 function walkFunction(prefix: string): string {
   return `${prefix}_walk() {

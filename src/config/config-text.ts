@@ -8,10 +8,7 @@ export type ConfigText = Record<string, string>;
 const AMBIGUOUS = /^(?:y|yes|n|no|true|false|on|off|null|~|[-+.]?\d.*)$/i;
 const PLAIN = /^[A-Za-z0-9_][A-Za-z0-9_./@-]*$/;
 
-/**
- * `schema`, the JSON Schema editors check the file against: a `$schema` key in JSON (mq ignores it), the YAML
- * language server's comment on the first line of YAML.
- */
+/** `schema`, which editors check the file against: a `$schema` key in JSON (mq ignores it), the YAML language server's first-line comment. */
 export function configFileText(path: string, values: ConfigText, header: readonly string[], schema?: string): string {
   if (extname(path) === '.json') return `${JSON.stringify(schema === undefined ? values : { $schema: schema, ...values }, null, 2)}\n`;
   const modeline = schema === undefined ? [] : [`yaml-language-server: $schema=${schema}`];

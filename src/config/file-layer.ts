@@ -10,10 +10,7 @@ export function profileNames(file: ConfigFile): string[] {
   return [...file.profiles.keys()];
 }
 
-/**
- * The layer a file supplies: its keys, with `profiles.<profile>` laid over them. A profile that sets any token
- * key replaces the file's token source as a whole.
- */
+/** A file's keys with `profiles.<profile>` laid over them; a profile that sets any token key replaces the file's token source as a whole. */
 export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string): Layer {
   const found: Record<string, Found<unknown>> = {};
   const apply = (values: FileValues, origin: string, where: string) => {

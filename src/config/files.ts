@@ -1,8 +1,6 @@
-// Finding config files: the project file (named by --config or its variable, or the nearest one from the working
-// directory up to the git root) and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so the search
-// looks with plain fs for a file that could count, and loads cosmiconfig (config-loader.ts) only for a directory
-// that has one; cosmiconfig then decides there exactly as it always did (a package.json without "mq", an empty
-// file, an unreadable one).
+// Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
+// and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
+// cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
@@ -11,9 +9,8 @@ import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
 /**
- * Creating a cosmiconfig explorer loads a "meta config" from process.cwd() (not the cwd we are given), running
- * `.config/config.js` if there is one, before any option of ours applies: refused before cosmiconfig is called,
- * and on every search, whether or not one is needed, so that such a directory fails alike every time.
+ * Creating a cosmiconfig explorer runs a "meta config" (`.config/config.js`) from process.cwd() before any option of ours applies: refused
+ * before cosmiconfig is called, on every search, so that such a directory fails alike every time.
  */
 function refuseMetaConfig(): void {
   for (const place of EXECUTABLE_META_CONFIGS) {
@@ -28,10 +25,7 @@ function refuseMetaConfig(): void {
 
 const loader = () => import('./config-loader.js');
 
-/**
- * Loads the file --config or its variable names. It must exist: a typo there is not "no config". A bad flag is a
- * usage error, like any other; a bad variable is a configuration error.
- */
+/** Loads the file --config or its variable names, which must exist (a typo is not "no config"); a bad flag is a usage error, a bad variable a config error. */
 export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag' | 'env'): Promise<ConfigFile> {
   const absolute = resolve(cwd, path);
   if (path === '' || !existsSync(absolute)) {
@@ -42,10 +36,7 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
   return (await loader()).loadFile(absolute, PROJECT_SEARCH_PLACES, 'project');
 }
 
-/**
- * The nearest project file from `cwd` up to `stopDir` (inclusive): the git root inside a checkout, otherwise the
- * home directory when `cwd` is under it, otherwise the file system root.
- */
+/** The nearest project file from `cwd` up to `stopDir`: the git root in a checkout, else home when `cwd` is under it, else the root. */
 export async function findProjectFile(cwd: string, stopDir: string): Promise<ProjectSearch> {
   refuseMetaConfig();
   const ignored: string[] = [];
@@ -80,10 +71,7 @@ async function searchDir(dir: string, places: string[], kind: ConfigFileKind): P
   return (await loader()).searchDir(dir, places, kind);
 }
 
-/**
- * Whether cosmiconfig could take `path` as a config file. False only where it surely would not: no such file, a
- * directory, an empty file, a package.json that parses and has no "mq". Anything else is left to cosmiconfig.
- */
+/** Whether cosmiconfig could take `path`: false only where it surely would not (none, a directory, empty, a package.json without "mq"). */
 function mayCount(path: string): boolean {
   try {
     // Without an exception for a missing file, the common case: a few per directory searched, on every run.
@@ -108,10 +96,7 @@ function mayCount(path: string): boolean {
   }
 }
 
-/**
- * Parses and validates `content` as if it had been read from `path`, with the loaders and the schema a search
- * uses: `mq config init` checks what it is about to write this way.
- */
+/** config-loader.ts's parseConfigText, loaded on first use. */
 export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
   return (await loader()).parseConfigText(path, kind, content);
 }

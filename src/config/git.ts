@@ -83,10 +83,7 @@ export async function currentGitBranch(cwd: string): Promise<string | undefined>
   return runGit(root, ['symbolic-ref', '--short', '-q', 'HEAD']);
 }
 
-/**
- * The first value of `key` in `[section "subsection"]` of a git config file. Section and key names are
- * case-insensitive, the subsection is not (git-config(1)); `[section.subsection]` is the old spelling.
- */
+/** The first `key` in `[section "subsection"]` of a git config: section and key case-insensitive, subsection not; `[section.subsection]` is old. */
 export function gitConfigValue(text: string, section: string, subsection: string, key: string): string | undefined {
   let inSection = false;
   for (const line of text.split(/\r?\n/)) {

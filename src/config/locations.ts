@@ -14,10 +14,7 @@ export async function projectFileDir(cwd: string): Promise<string> {
   return (await findGitRoot(cwd)) ?? resolve(cwd);
 }
 
-/**
- * The config files mq would read in `dir`, in the order it picks them: any one would shadow a new file written
- * beside it. A package.json counts only with an "mq" key. Whether a file is valid does not matter here.
- */
+/** The config files mq would read in `dir`, in its order (any would shadow a new file beside it); a package.json only with an "mq" key. */
 export function configFilesIn(dir: string, kind: ConfigFileKind): string[] {
   const places = kind === 'project' ? PROJECT_SEARCH_PLACES : USER_SEARCH_PLACES;
   return places.map((place) => join(dir, place)).filter((path) => (path.endsWith('package.json') ? hasMqKey(path) : isFile(path)));

@@ -11,10 +11,7 @@ import { MODULE_NAME } from './config-names.js';
 /** The schema's place inside the package. */
 export const CONFIG_SCHEMA_FILE = 'dist/mqrc.schema.json';
 
-/**
- * The running install's schema file: the nearest `dist/mqrc.schema.json` above this module (the bundle in
- * dist/, src/config/ in a checkout's tests). Undefined when the package lacks it (a build without the step).
- */
+/** The install's schema: the nearest `dist/mqrc.schema.json` above this module (bundle, or a checkout's tests); undefined when the build lacked it. */
 export function installedSchemaFile(moduleUrl: string = import.meta.url): string | undefined {
   let dir = dirname(fileURLToPath(moduleUrl));
   for (;;) {
@@ -27,9 +24,8 @@ export function installedSchemaFile(moduleUrl: string = import.meta.url): string
 }
 
 /**
- * What `$schema` says in a new config file at `path`: `./node_modules/mq/…` for a project that has mq as a
- * local dependency, the running install's file URL for the user file, and nothing for a project file otherwise
- * (a path on this machine would be broken, and a user name leaked, in every other clone).
+ * What `$schema` says in a new config file: `./node_modules/mq/…` where mq is a local dependency, the install's file URL for the user file,
+ * else nothing (a path on this machine would be broken, and a user name leaked, in every other clone).
  */
 export function schemaReference(path: string, kind: ConfigFileKind, installed: string | undefined): string | undefined {
   const local = `node_modules/${MODULE_NAME}/${CONFIG_SCHEMA_FILE}`;

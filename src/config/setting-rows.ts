@@ -1,9 +1,6 @@
-// Each of mq's settings as one row: its key, flag, environment variable, config file key, check, help text and
-// default. Everything that names a setting is made from these rows: the flag and environment layers (flags.ts,
-// environment.ts), the config file's keys and their descriptions (config-file.ts, file-layer.ts, and from them
-// the JSON Schema editors read), `mq config show` (entries.ts), the global flags of every command (cli/program.ts,
-// and from it completion), `mq help config` and `mq help environment`. A message that names a variable takes
-// its name from here (`envName('timeoutMs')`), so a variable is spelled out in this file only.
+// Each of mq's settings as one row: key, flag, environment variable, config file key, check, help and default. All
+// that names a setting is made from these rows (flags, environment, the config file and its JSON Schema, `mq config
+// show`, the global flags, `mq help config|environment`), so a variable is spelled out in this file only (`envName`).
 import { shownUrl } from '../api/redaction.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { FlagKey, FlagSpec, FlagValue } from '../argv-spec.js';

@@ -18,10 +18,7 @@ export interface ResolveInput {
 
 export interface ResolvedSettings {
   settings: Settings;
-  /**
-   * Setting key → where its value came from: 'flag --repo', 'env MQ_…', 'file /abs/.mqrc (profile ci)',
-   * 'git remote origin', 'default'. A setting without a value has no entry.
-   */
+  /** Setting key → where its value came from: 'flag --repo', 'env MQ_…', 'file /abs/.mqrc (profile ci)', 'git remote origin', 'default'. */
   origins: Record<string, string>;
   /** The config files read, project file first. */
   files: string[];

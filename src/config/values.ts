@@ -30,9 +30,8 @@ export const PROBLEMS = {
 } as const;
 
 /**
- * The service's root: a trailing /v1 or /v2 is accepted and dropped, since the API version comes from the
- * credential; so are trailing slashes, so that request paths can be appended with one '/'. A URL that named v1
- * before names the same root now: `https://mq.example.com/api/v1` is `https://mq.example.com/api`.
+ * The service's root: a trailing /v1 or /v2 (the version comes from the credential) and trailing slashes are dropped, so request paths
+ * append with one '/': `https://mq.example.com/api/v1` is `https://mq.example.com/api`.
  */
 export function checkApiUrl(text: string): Checked<string> {
   let url: URL;

@@ -3,9 +3,8 @@
 import type { Help } from 'commander';
 
 /**
- * A piece of help text. A string is prose: a blank line parts paragraphs, any other line break is a space (the
- * source may be wrapped anywhere). `rows`: two columns, the right one wrapped under itself. `commands`: command
- * lines shown after `$ `, cut only between shell words, with ` \` where one goes on.
+ * A piece of help. A string is prose: a blank line parts paragraphs, any other break is a space. `rows`: two columns, the right one wrapped
+ * under itself. `commands`: lines after `$ `, cut only between shell words, with ` \` where one goes on.
  */
 export type Block = string | { heading?: string; rows: ReadonlyArray<readonly [string, string]> } | { heading?: string; commands: readonly string[] };
 
@@ -42,10 +41,7 @@ function rows(items: ReadonlyArray<readonly [string, string]>, help: Help): stri
   return items.map(([term, description]) => help.formatItem(term, termWidth, description, help)).join('\n');
 }
 
-/**
- * `  $ mq …`, a line ending ` \` and going on indented wherever the next word would pass the width. A comment
- * that does not fit goes on lines of its own, each a comment, where a shell reads it as one.
- */
+/** `  $ mq …`, going on after ` \` where the next word would pass the width; a comment that does not fit goes on comment lines of its own. */
 function commandLine(line: string, help: Help): string {
   const words = line.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [];
   const commentAt = words.findIndex((word) => word.startsWith('#'));
@@ -68,10 +64,7 @@ function commandLine(line: string, help: Help): string {
   return [...lines, current, ...commentLines.map((part) => `${indent}# ${part}`)].join('\n');
 }
 
-/**
- * commander's item (the term padded, the description wrapped beside it), or, when the terminal leaves the
- * description fewer than MIN_DESCRIPTION columns, the term on its own line and the description under it.
- */
+/** commander's item (term padded, description beside it), or the term alone and the description under it when it would have < MIN_DESCRIPTION columns. */
 function fitItem(this: Help, term: string, termWidth: number, description: string, help: Help): string {
   const room = width(help) - termWidth - 4;
   // commander's own, the Help class's: fitItem is set on its instances.

@@ -7,10 +7,7 @@ type Gate = 'baseBranch' | 'in_progress' | 'not_mergeable' | 'unspecified' | 'im
 
 const MERGEABILITY_GATES: ReadonlySet<string> = new Set(['in_progress', 'not_mergeable', 'unspecified']);
 
-/**
- * The failing gates; none when the PR carries no readiness or every reported gate passes. A gate the service
- * does not report (no `gitHubMergeability`) is not guessed at.
- */
+/** The failing gates; none without readiness or when every reported gate passes. A gate the service does not report is not guessed at. */
 function failingGates(pr: SubmittedPullRequest): Gate[] {
   const readiness = pr.readiness;
   if (!readiness) return [];

@@ -53,10 +53,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   return `${paint.red('mq:')} ${text}${suffix}${after}${trace}\n`;
 }
 
-/**
- * What to do about it: the error's own hint, or, for a 404 a router answered on an operation the service has, the
- * API URL, which is then what is wrong (a base path such as /api), not the queue or PR asked for.
- */
+/** What to do: the error's hint, or, for a 404 a router answered on an operation the service has, the API URL (a base path such as /api) is wrong. */
 function hintOf(error: unknown, apiUrl: ErrorRenderOptions['apiUrl']): string | undefined {
   if (!(error instanceof MqError)) return undefined;
   if (error.hint !== undefined) return error.hint;

@@ -9,10 +9,7 @@ export function formatPriority(name: string, value: number): string {
   return word === '' || word === String(value) ? String(value) : `${word} (${value})`;
 }
 
-/**
- * A message about one PR, cleaned for a terminal: `#42: <text>`, or the text alone when it already begins with
- * the PR's name, as mq's own sentences do ("#42 is not in the queue"), so that no line says "#42: #42".
- */
+/** A message about one PR, cleaned: `#42: <text>`, or the text alone when it begins with the PR's name, so that no line says "#42: #42". */
 export function aboutPr(pr: number, message: string): string {
   const text = safeLine(message);
   return text.startsWith(`#${pr} `) ? text : `#${pr}: ${text}`;

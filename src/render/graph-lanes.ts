@@ -9,10 +9,7 @@ export interface LaneRow {
   node?: number;
 }
 
-/**
- * The rows that draw `nodes` (ids, in the order to keep where the edges allow) and `edges` (`from` stands ahead
- * of `to`). Edges naming an unknown node are left out; a cycle is broken by the given order.
- */
+/** The rows that draw `nodes` (in the order to keep where edges allow) and `edges` (`from` ahead of `to`); unknown nodes dropped, a cycle broken by order. */
 export function drawLanes(nodes: readonly number[], edges: readonly { from: number; to: number }[]): LaneRow[] {
   const known = new Set(nodes);
   const order = rowOrder(
@@ -80,9 +77,8 @@ export function drawLanes(nodes: readonly number[], edges: readonly { from: numb
 }
 
 /**
- * The nodes with every one ahead of those that wait on it, in the given order where that leaves a choice: the
- * first ready node in that order each time (a heap of positions, so 10,000 PRs take no quadratic time); in a
- * cycle, the first node not placed.
+ * The nodes with every one ahead of those that wait on it, otherwise in the given order (a heap of positions: 10,000 PRs take no quadratic
+ * time); in a cycle, the first node not placed.
  */
 function rowOrder(nodes: readonly number[], edges: readonly { from: number; to: number }[]): number[] {
   const position = new Map(nodes.map((node, index) => [node, index]));

@@ -118,9 +118,8 @@ const SLICE = 100;
 const CHUNK = 64 * 1024;
 
 /**
- * Writes the document as `JSON.stringify(value, null, 2)` and a newline would, byte for byte, in chunks: a big
- * answer is never held twice over, as one string and once more as the bytes written from it. For plain data (what
- * JSON.parse and toJson make): objects are laid out here member by member, arrays a slice at a time.
+ * Writes what `JSON.stringify(value, null, 2)` and a newline would, byte for byte, in chunks, so a big answer is never held twice over. For
+ * plain data (what JSON.parse and toJson make): objects member by member, arrays a slice at a time.
  */
 export function writeJson(value: unknown, write: (chunk: string) => void): void {
   let pending = '';

@@ -14,10 +14,8 @@ export function screenRows(text: string, columns: number | undefined): number {
 }
 
 /**
- * What replaces the `previousRows` rows just above the cursor with `text`. Each line is written over the old
- * one and erased to its end, and only then what is left below: never an erase from the window's top-left
- * corner, which tmux (scroll-on-clear) takes for "clear the screen" and answers by pushing the whole window
- * into the scrollback, a copy per redraw.
+ * What replaces the `previousRows` rows above the cursor with `text`: each line written over the old one and erased to its end, then what is
+ * left below; never an erase from the top-left corner, which tmux takes for "clear the screen", pushing the window into the scrollback.
  */
 export function redrawFrame(previousRows: number, text: string, screen: Screen): string {
   // Rows that scrolled off the top cannot be reached by moving up: start again from the top of the window.
@@ -49,10 +47,7 @@ export class LiveRegion {
     this.last = text;
   }
 
-  /**
-   * The window changed size: the terminal has re-wrapped the block to the new width (as tmux, VTE, iTerm2 and
-   * xterm.js do), so it now takes the rows it takes at that width. Draw again after this.
-   */
+  /** The window changed size: the terminal re-wrapped the block (tmux, VTE, iTerm2, xterm.js do), so it takes the rows it takes now. Draw again after. */
   resized(): void {
     if (this.rows > 0) this.rows = screenRows(this.last, this.screen().columns);
   }

@@ -22,9 +22,8 @@ export interface ProgressOutput {
   /** Calls `listener` when the terminal changes size; returns what stops it. */
   onResize?(listener: () => void): () => void;
   /**
-   * Calls `listener` if the process exits with the live block still drawn (a second Ctrl-C exits at once, a
-   * crash in a timer skips every finally): the user gets the normal screen and the cursor back. Returns what
-   * stops it.
+   * Calls `listener` if the process exits with the live block drawn (a second Ctrl-C, a crash in a timer skips every finally), to give the
+   * normal screen and the cursor back. Returns what stops it.
    */
   onExit?(listener: () => void): () => void;
   /** The local clock, until the service's is known. */
@@ -56,10 +55,7 @@ interface Region {
   resized?(): void;
 }
 
-/**
- * Shared by every printer: the live block (only on a terminal), cut to the window and drawn again when the
- * window changes size, and a gate that shuts once closed.
- */
+/** Shared by every printer: the live block (only on a terminal), cut to the window and drawn again on a resize, and a gate that shuts once closed. */
 export function frame(out: ProgressOutput, progress: boolean, options: { alternate?: boolean } = {}) {
   const live: Region | undefined =
     out.live && progress && !out.json ? (options.alternate ? new AlternateScreen(out.write) : new LiveRegion(out.write, out.screen)) : undefined;

@@ -11,10 +11,7 @@ export interface Screen {
   rows?: number;
 }
 
-/**
- * One line of the list in the middle of a block; `settled` ones (a PR that reached a final state) are cut first;
- * `kind` (a PR's state) is what the line that counts those cut says they are.
- */
+/** A line of the block's list; `settled` ones (a PR in a final state) are cut first; `kind` (a PR's state) is how the line counting cut ones names them. */
 interface Item {
   text: string;
   settled?: boolean;
@@ -50,9 +47,8 @@ export function joinBlock(block: Block): string {
 }
 
 /**
- * At most `columns` columns of `line`, cut between grapheme clusters, with "…" after the last one shown. A wide
- * character that would take the last column and one beyond is left out with what follows, so the line may end a
- * column short. Colour codes are kept, and a colour open at the cut is closed.
+ * At most `columns` of `line`, cut between grapheme clusters, with "…" (a wide character straddling the last column is left out, so the line
+ * may end a column short); colour codes are kept, and a colour open at the cut is closed.
  */
 export function cutToWidth(line: string, columns: number): string {
   if (visibleWidth(line) <= columns) return line;
@@ -86,10 +82,7 @@ export function cutToWidth(line: string, columns: number): string {
   return `${out}…${coloured ? RESET : ''}`;
 }
 
-/**
- * At most `columns` columns of the end of `text` (a path: its file's name is what tells it), "…" before it. Cut
- * between grapheme clusters; text with colour is cut at its end instead (cutToWidth), keeping its codes paired.
- */
+/** At most `columns` of the end of `text` (a path: its file's name tells it), after "…"; text with colour is cut at its end instead (cutToWidth). */
 export function cutStartToWidth(text: string, columns: number): string {
   if (visibleWidth(text) <= columns) return text;
   if (withoutColour(text) !== text) return cutToWidth(text, columns);
@@ -103,11 +96,7 @@ export function cutStartToWidth(text: string, columns: number): string {
   return `…${kept.join('')}`;
 }
 
-/**
- * `text` (lines ending in "\n") as it fits `columns` (none: as it is): the lines of a view that are not a table (a
- * setting's value, a sentence, a doctor's check) folded between words, never inside one; tables come fitted
- * already (tables.ts says the rule) and pass as they are.
- */
+/** `text` fitted to `columns` (none: as it is): lines other than tables (already fitted, tables.ts) folded between words, never inside one. */
 export function fitText(text: string, columns: number | undefined): string {
   if (!columns || columns <= 0) return text;
   return text
@@ -117,9 +106,8 @@ export function fitText(text: string, columns: number | undefined): string {
 }
 
 /**
- * A line wider than `columns`, folded between words onto lines indented under its value: after the first gap of
- * two blanks (`key   value`, `✓ check   detail`) when that is not past the middle, else two more than the line's
- * own indent. A word too long for a line of its own (a URL, a check's name) is cut, with "…".
+ * A line wider than `columns`, folded between words under its value: after the first two-blank gap (`key   value`) when not past the middle,
+ * else two more than its own indent. A word too long for a line (a URL) is cut, with "…".
  */
 export function foldLine(line: string, columns: number): string[] {
   if (visibleWidth(line) <= columns) return [line];
@@ -147,9 +135,8 @@ export function foldLine(line: string, columns: number): string[] {
 }
 
 /**
- * The block as it fits `screen`, ending in "\n"; with no height known, the whole block. The list's lines are cut
- * to the width (one row each, a table stays a table); the lines above and below it are kept whole (an outage
- * message says what to do at its end), folded between words (foldLine) rather than wrapped by the terminal.
+ * The block fitted to `screen`, ending in "\n" (no height known: the whole block). The list's lines are cut to the width (a table stays a
+ * table); those above and below it are kept whole, folded between words rather than wrapped by the terminal.
  */
 export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): string {
   const { columns, rows } = screen;
@@ -181,10 +168,7 @@ export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): st
   return fitted.map((line) => `${line}\n`).join('');
 }
 
-/**
- * The rows a line takes: a line wider than the window wraps, and a wide character that would straddle the right
- * edge goes whole to the next row, leaving a blank, as terminals draw it.
- */
+/** The rows a line takes: wrapped at the window's width, a wide character that would straddle the edge going whole to the next row. */
 export function lineRows(line: string, columns: number | undefined): number {
   if (!columns || columns <= 0 || visibleWidth(line) <= columns) return 1;
   let rows = 1;

@@ -36,9 +36,8 @@ const BORDERLESS = {
 const NO_STYLE = { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 };
 
 /**
- * A table with a header row; each cell is one line of safe text (see sanitize.ts). No trailing newline.
- * Laid out here rather than by cli-table3, whose layout grows with the square of the rows (a 10,000-PR queue
- * took seconds); cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
+ * A table with a header row, each cell one line of safe text (sanitize.ts), no trailing newline. Laid out here, not by cli-table3, whose
+ * layout grows with the square of the rows; cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
  */
 export function renderTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
   const cells = [columns.map((column) => paint.bold(column.header)), ...rows];
@@ -78,18 +77,12 @@ const SHRINK_ORDER: readonly Shrink[] = ['title', 'name', 'text', 'url', 'path',
 /** How narrow each kind is cut in the first round: enough to tell two rows apart. */
 const FLOOR: Record<Shrink, number> = { title: 16, name: 16, text: 16, url: 20, path: 16, repo: 12, branch: 12, label: 12, author: 12, id: 13 };
 
-/**
- * The table fitted to `width` columns (a terminal's; undefined: as it is, for a pipe), by the rule above. Cut by
- * columns, not characters: a title in Chinese takes two a character.
- */
+/** The table fitted to `width` columns (undefined: as it is, for a pipe) by the rule above; by columns, not characters (a CJK title takes two each). */
 export function renderFittedTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): string {
   return fitTable(columns, rows, paint, width).text;
 }
 
-/**
- * The fitted table, then, if it cut ids (which nobody can copy cut), a line saying where they are whole. Each line
- * ends in "\n".
- */
+/** The fitted table, then, if it cut ids (which nobody can copy cut), a line saying where they are whole; each line ends in "\n". */
 export function renderTableOfIds(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): string {
   const { text, cut } = fitTable(columns, rows, paint, width);
   return `${text}\n${cut.has('id') ? `${paint.dim('Ids cut to fit the window: --json, or a pipe (| cat), prints them whole.')}\n` : ''}`;

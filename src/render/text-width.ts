@@ -1,8 +1,6 @@
-// How many columns text takes on a terminal: the one measure of the tables and of the live views that fit a
-// window. It is cli-table3's own (string-width: a wide East Asian character or an emoji two columns, a combining
-// mark none, colour codes none), so that a table measures its cells as cli-table3 would lay them out and a live
-// view cuts a table's row where the table measured it. Two measures that disagree by a column are a line that
-// wraps on the terminal while the live view counts one row.
+// How many columns text takes on a terminal: cli-table3's own measure (string-width: a wide character or an emoji two
+// columns, a combining mark or a colour code none), the one measure of tables and live views alike: two that disagree by
+// a column are a line that wraps on the terminal while the live view counts one row.
 import { strlen } from 'cli-table3/src/utils.js';
 
 /** A colour code, as cli-table3 recognises one (and so as strlen leaves it out). */
@@ -31,10 +29,7 @@ export interface Cluster {
 
 let segmenter: Intl.Segmenter | undefined;
 
-/**
- * The grapheme clusters of `plain` (text without colour codes): a ZWJ emoji sequence, a flag, a letter with its
- * accents are each one, never to be cut apart.
- */
+/** The grapheme clusters of `plain` (no colour codes): a ZWJ emoji, a flag, a letter with its accents are each one, never cut apart. */
 export function* clusters(plain: string): Generator<Cluster> {
   if (PRINTABLE_ASCII.test(plain)) {
     for (const char of plain) yield { text: char, width: 1 };

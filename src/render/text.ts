@@ -63,9 +63,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
 };
 
 /**
- * The text for stdout, ending in a newline (the raw metrics exposition aside, which is passed through). On a
- * terminal it fits the width: each view fits its tables, and what is left over is folded between words here
- * (text for another program aside).
+ * The text for stdout, ending in a newline (the raw metrics exposition passes through). On a terminal each view fits its tables, and what is
+ * left over is folded between words here.
  */
 export async function renderText(result: CommandResult, options: RenderOptions): Promise<string> {
   const view = (await VIEWS[result.kind]()) as View<Kind>;

@@ -3,10 +3,7 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 import { VOCABULARY } from '../../command-kit/vocabulary.js';
 import type { COMPLETION } from './spec.js';
 
-/**
- * Values of flags that commander does not restrict with .choices(), because their parsers accept more (any case,
- * a number). A flag declared with .choices() needs no line here.
- */
+/** Values of flags whose parsers accept more than commander's .choices() would (any case, a number); a flag with .choices() needs no line here. */
 const FLAG_VALUES: Record<string, readonly string[]> = {
   'list --state': VOCABULARY.pullRequestStates,
   'wait --for': VOCABULARY.pullRequestStates,

@@ -139,10 +139,7 @@ interface Source<T> {
   check(text: string): Checked<T>;
 }
 
-/**
- * Flags first, then answers, then inference. A key at mq's default is left out, so that the file says only
- * what differs; a project file always names its queue (repo, targetBranch).
- */
+/** Flags, then answers, then inference; a key at mq's default is left out, but a project file always names its queue (repo, targetBranch). */
 async function chooseValues(input: ConfigInitInput, ctx: Context, prompt: Prompt | undefined): Promise<ConfigText> {
   const { settings, origins } = ctx.resolved;
   const choose = async <T>(source: Source<T>): Promise<T | undefined> => {

@@ -6,10 +6,7 @@ import type { Checked } from '../../config/index.js';
 import { InterruptedError } from '../../errors.js';
 
 export interface Prompt {
-  /**
-   * Asks until `check` accepts the answer. An empty answer takes `suggested`; with no suggestion it is
-   * undefined (the question is skipped).
-   */
+  /** Asks until `check` accepts the answer; an empty one takes `suggested` (none: undefined, the question skipped). */
   ask<T>(question: string, suggested: string | undefined, check: (answer: string) => Checked<T>): Promise<T | undefined>;
   close(): void;
 }

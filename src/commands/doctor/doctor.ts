@@ -113,10 +113,7 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
   return { kind: 'doctor', checks, entries: configEntries(resolved), exitCode: firstFailure(checks) };
 }
 
-/**
- * The settings did not resolve: nothing past them can be checked. The exit code is the one every other command
- * gives for the same mistake: 2 for a bad flag or variable, 3 for a bad config file.
- */
+/** The settings did not resolve: nothing past them is checked; exit 2 for a bad flag or variable, 3 for a bad file, as every other command gives. */
 export function unresolved(error: MqError, nodeVersion = process.versions.node): CommandResult {
   const checks: DoctorCheck[] = [
     nodeCheck(nodeVersion),
@@ -260,10 +257,7 @@ export function serviceStatusCheck(status: Attempt<ServiceStatus>, reached: bool
   );
 }
 
-/**
- * The service's Date header against the local clock. A loopback server shares this machine's clock, so a
- * difference there is the sandbox's own time (--clock manual, --speed): shown, never a failure.
- */
+/** The service's Date header against the local clock; on loopback a difference is the sandbox's own time (--clock manual, --speed): shown, never a failure. */
 export function clockCheck(skewMs: number | undefined, loopback: boolean): DoctorCheck {
   if (skewMs === undefined) return pass('clock', 'the answer had no Date header: not compared');
   // The Date header counts whole seconds.
@@ -286,10 +280,7 @@ function repoCheck(resolved: ResolvedSettings): DoctorCheck {
   );
 }
 
-/**
- * One getQueue tells both: a 401/403 is the token refused, a 404 an accepted token and no queue, unless a router
- * answered it (getQueue is an operation the service has): then the API URL is wrong, and the token untried.
- */
+/** One getQueue tells both: 401/403 the token refused, 404 an accepted token and no queue, unless a router answered it: then the API URL is wrong. */
 export function queueChecks(
   queue: Attempt<Queue>,
   repo: string,

@@ -2,7 +2,6 @@
 // not hide what happened to the others.
 import type { MergeQueueService } from '../../model/service.js';
 import { alreadyEnded, isFinalState, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
-import type { Queue } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import { type ApiError, InterruptedError, isNotFound, MqError } from '../../errors.js';
@@ -71,12 +70,11 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
 }
 
 /**
- * The service refuses (409) to submit a PR that is already in the queue, whatever the flags. That is what the
- * user wanted, unless the flags want another priority or batching than the queued entry has: the service
- * keeps those, so mq says how to change them. Where it stands comes from the PR's record and the queue.
+ * The service refuses (409) to submit a PR already queued. That is what the user wanted, unless the flags want another priority or batching
+ * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
-  const [record, queue] = await Promise.all([lookUp(service, ref, pr), queueOrNone(service, ref)]);
+  const [record, queue] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref))]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
   if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
@@ -129,10 +127,7 @@ function submitFlags(input: SubmitInput): string[] {
   return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...(input.noBatch ? ['--no-batch'] : [])];
 }
 
-/**
- * Cancel and restart answer 404 for a PR that is not in the queue: never submitted, or already merged, failed
- * or cancelled. The PR's record says which; without one, the service's own words do.
- */
+/** Cancel and restart answer 404 for a PR not in the queue: the PR's record says why (never submitted, or ended), else the service's own words. */
 async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
   const record = await lookUp(service, ref, pr);
   const said = notFound.message.trim();
@@ -144,16 +139,9 @@ async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueSer
   return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message } };
 }
 
-/**
- * The PR's record, or undefined when the service cannot give it. These reads only explain an answer already
- * had: whatever stops them, the first answer is reported as it came, and the outcomes of the other PRs stand.
- */
+/** The PR's record, or undefined: these reads only explain an answer already had, which stands as it came whatever stops them. */
 function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
   return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
-}
-
-function queueOrNone(service: MergeQueueService, ref: QueueRef): Promise<Queue | undefined> {
-  return orNone(service.getQueue(ref));
 }
 
 async function orNone<T>(read: Promise<T>): Promise<T | undefined> {

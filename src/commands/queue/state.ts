@@ -62,7 +62,7 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
   const ref = ctx.queueRef();
   const asking = mustAsk('queue pause', input.yes, ctx);
   const queue = await current(ctx);
-  if (queue.state === 'paused') return unchanged('pause', ref, queue, ctx);
+  if (queue.state === 'paused') return queueChange('pause', ref, queue, ctx, false);
   if (asking) {
     const { testing, waiting } = census(queue);
     // What it will do first, the question last: on its own line, it stays whole on a narrow terminal.
@@ -75,14 +75,14 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
   }
   const service = await ctx.service();
   const updated = await settle(ctx, service.updateQueue(ref, { state: 'paused' }), stateChange(ctx, 'pause', ref));
-  return { ...changed('pause', ref, updated, ctx), reason: input.reason };
+  return { ...queueChange('pause', ref, updated, ctx, true), reason: input.reason };
 }
 
 export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<QueueChange> {
   const ref = ctx.queueRef();
   const asking = mustAsk('queue drain', input.yes, ctx);
   const queue = await current(ctx);
-  if (queue.state === 'draining') return unchanged('drain', ref, queue, ctx);
+  if (queue.state === 'draining') return queueChange('drain', ref, queue, ctx, false);
   if (asking) {
     // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
     const admitted = admittedOf(queue).length;
@@ -92,7 +92,7 @@ export async function drainQueue(input: StateChangeInput, ctx: Context): Promise
   }
   const service = await ctx.service();
   const updated = await settle(ctx, service.updateQueue(ref, { state: 'draining' }), stateChange(ctx, 'drain', ref));
-  return { ...changed('drain', ref, updated, ctx), reason: input.reason };
+  return { ...queueChange('drain', ref, updated, ctx, true), reason: input.reason };
 }
 
 export interface DrainWaitInput extends StateChangeInput {
@@ -133,21 +133,17 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
   const queue = await current(ctx);
-  if (queue.state === 'running') return unchanged('resume', ref, queue, ctx);
+  if (queue.state === 'running') return queueChange('resume', ref, queue, ctx, false);
   const service = await ctx.service();
   const updated = await settle(ctx, service.updateQueue(ref, { state: 'running' }), stateChange(ctx, 'resume', ref));
-  return changed('resume', ref, updated, ctx);
+  return queueChange('resume', ref, updated, ctx, true);
 }
 
 type StateAction = 'pause' | 'resume' | 'drain';
 
-/** The queue was already in the state asked for: nothing was sent, nor asked; what was read is the answer. */
-function unchanged(action: StateAction, ref: QueueRef, queue: Queue, ctx: Context): QueueChange {
-  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed: false, queue, ...resumable(action, ref, ctx) };
-}
-
-function changed(action: StateAction, ref: QueueRef, queue: UpdatedQueue | undefined, ctx: Context): QueueChange {
-  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed: true, queue, ...resumable(action, ref, ctx) };
+/** `changed` false: the queue was already in the state asked for; nothing was sent, nor asked, and what was read is the answer. */
+function queueChange(action: StateAction, ref: QueueRef, queue: Queue | UpdatedQueue | undefined, ctx: Context, changed: boolean): QueueChange {
+  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed, queue, ...resumable(action, ref, ctx) };
 }
 
 /** A pause or a drain leaves the queue stopped: the way back, for whoever is left with it. */

@@ -1,8 +1,6 @@
-// mq queue switch-mode single|parallel [--wait]: converts the queue to the other mode (v2 switch-modes; v1 the
-// `mode` setting). The queue reads switching_modes until the runs in flight end; --wait polls it until it no
-// longer does, paced as every wait is (model/poll.ts), one read of the queue alone a round (not its PRs), up to --timeout (exit 7). A queue
-// already in that mode is left alone: nothing is sent. A switch already under way is the service's 409
-// (MODE_CHANGE_IN_PROGRESS), exit 5 with its message.
+// mq queue switch-mode single|parallel [--wait]: converts the queue to the other mode (v2 switch-modes; v1 the `mode`
+// setting); --wait polls the queue alone until it no longer reads switching_modes, up to --timeout (exit 7). A queue
+// already in that mode is left alone; a switch already under way is the service's 409 (MODE_CHANGE_IN_PROGRESS), exit 5.
 import { poll } from '../../model/poll.js';
 import type { QueueMode } from '../../model/queues.js';
 import type { ModeSwitch } from '../../model/result.js';

@@ -91,9 +91,8 @@ export async function sandbox(input: SandboxOptions, ctx: Context, announce: (ur
 }
 
 /**
- * What a person who just started it needs, on stderr (stdout is the URL alone, for scripts): a line to paste
- * that points mq at it, what to try, and, on a real clock at its own pace, that a test run takes five sandbox
- * minutes unless sped up. A --token is never echoed: the line holds a placeholder for it.
+ * On stderr (stdout is the URL alone, for scripts): a line to paste that points mq at it (a --token never echoed), what to try, and, on a
+ * real clock at its own pace, that a test run takes five sandbox minutes unless sped up.
  */
 function firstSteps(url: string, input: SandboxOptions): string[] {
   const clock = input.clock ?? 'real';
@@ -108,11 +107,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
   ];
 }
 
-/**
- * Why the sandbox could not start, as one line with the fix: a port that cannot be had is a bad --port (usage,
- * exit 2); a state file or folder that cannot be used is configuration (exit 3), as a bad config file is.
- * Anything else is a bug, and stays one.
- */
+/** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */
 function startFailure(error: unknown, input: SandboxOptions): unknown {
   if (error instanceof StateFileError) {
     const fix = STATE_FIXES[error.problem];

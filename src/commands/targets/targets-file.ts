@@ -20,10 +20,7 @@ export interface TargetsFile {
   /** The targets as JSON, comma-separated without brackets: bytes and UTF-16 length. */
   jsonBytes: number;
   jsonLength: number;
-  /**
-   * The targets, read again from the source, a batch at a time (one a chunk read): a ListTail of the api's
-   * streamed list. Batches, not single targets: an async step per target was most of the upload's time.
-   */
+  /** The targets read again from the source, a batch per chunk read (a ListTail): an async step per target was most of the upload's time. */
   batches(): AsyncIterable<readonly string[]>;
   /** Removes the copy of standard input, if one was made. */
   dispose(): Promise<void>;
@@ -149,10 +146,7 @@ const TRIMMED = /\s/;
 // JSON's own whitespace, the only kind allowed between its tokens.
 const JSON_SPACE = new Set([' ', '\t', '\n', '\r']);
 
-/**
- * The targets of a list arriving in chunks, a non-empty batch at a time: lines, or a JSON array of strings
- * (NotStreamable at anything else).
- */
+/** The targets of a list arriving in chunks, a non-empty batch at a time: lines, or a JSON array of strings (NotStreamable at anything else). */
 async function* scanTargets(chunks: AsyncIterable<Buffer>): AsyncGenerator<string[]> {
   const decoder = utf8Decoder();
   const texts = async function* () {
@@ -205,10 +199,7 @@ async function* lines(start: string, texts: AsyncIterable<string>): AsyncGenerat
   if (last !== undefined) yield [last];
 }
 
-/**
- * `[ "a", "b" ]` with JSON's whitespace between tokens, and any String#trim whitespace after the end. The strings
- * go out BATCH_TARGETS at a time, and the rest at the end.
- */
+/** `[ "a", "b" ]` with JSON's whitespace, and trim's after the end; the strings go out BATCH_TARGETS at a time, the rest at the end. */
 async function* jsonArray(start: string, texts: AsyncIterable<string>): AsyncGenerator<string[]> {
   const iterator = texts[Symbol.asyncIterator]();
   let text = start;

@@ -19,10 +19,7 @@ export interface TargetsInput {
   sha?: string;
 }
 
-/**
- * `mq targets set <pr> [target...] [--file path|-] [--all] [--sha sha]`: the file is opened (and checked) first,
- * and removed, if it is a copy of stdin, once the command is over.
- */
+/** `mq targets set <pr> [target...] [--file path|-] [--all] [--sha sha]`: the file is checked first; a copy of stdin is removed once the command is over. */
 export async function parseTargetsSet(words: Words<typeof TARGETS_SET>, io: ArgvIo): Promise<Invocation> {
   const [pr, targets] = words.args;
   const flags = words.flags;
@@ -82,10 +79,7 @@ async function sentList(targets: string[] | typeof IMPACTS_ALL, file: TargetsFil
   return all;
 }
 
-/**
- * The head SHA the queue knows for the PR, which the service files the targets under. The published
- * description requires `pr.sha`, so a PR the queue does not know needs --sha: nothing is sent without one.
- */
+/** The head SHA the queue knows for the PR (the service files targets under `pr.sha`): a PR the queue does not know needs --sha, else nothing is sent. */
 async function headSha(pr: number, ctx: Context): Promise<string> {
   const service = await ctx.service();
   let sha: string | undefined;

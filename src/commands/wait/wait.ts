@@ -44,10 +44,7 @@ export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEve
   return result;
 }
 
-/**
- * submit, then wait for the PRs it submitted or found already queued; a PR it could not submit is that PR's
- * outcome. When it could submit none, the wait exits as submit would (4 none in the queue, 5 all refused).
- */
+/** submit, then wait for the PRs submitted or already queued; with none, the wait exits as submit would (4 none in the queue, 5 all refused). */
 export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
   const submitted = await submit(input, ctx);
   events.acted(submitted);
@@ -67,11 +64,9 @@ export const READINESS_REFRESH_MS = 60_000;
 export const DURATIONS_REFRESH_MS = 60_000;
 
 /**
- * The rounds of a wait. Each reads the queue once: its listing gives every admitted PR's state and position, so
- * a round costs the same for 200 PRs as for one. A PR is read on its own (in one batch read where the service
- * has it) only when the listing lacks it (it left the queue, or never entered it) and, at most once a minute,
- * when it is not_ready (for what holds it). The run lengths for the ETAs are read at most once a minute, after a
- * run ended. A read that fails leaves that PR as it was last seen, and the others' answers stand.
+ * The rounds of a wait. Each reads the queue once (its listing gives every admitted PR's state and position: 200 PRs cost as one); a PR is
+ * read on its own only when the listing lacks it, or, at most once a minute, when it is not_ready (for what holds it). Run lengths for the
+ * ETAs are read at most once a minute, after a run ended. A failed read leaves that PR as last seen; the others' answers stand.
  */
 async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
   const service = await ctx.service();
@@ -174,10 +169,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
 
 const NOTHING_READ: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
 
-/**
- * A PR as the queue lists it, with what its last read of its own said beside (its readiness, its run) while its
- * state is the same: the listing says where it stands, not why.
- */
+/** A PR as the queue lists it (where it stands), with its last own read beside (why: readiness, run) while its state is the same. */
 function fromListing(entry: EnqueuedPullRequest, last: SubmittedPullRequest | undefined): SubmittedPullRequest {
   const kept = last && last.state === entry.state ? last : undefined;
   return { forceEnqueued: false, ...kept, ...entry, isCurrentlySubmittedToQueue: true };

@@ -25,19 +25,13 @@ export function renderDrainSummary(result: DrainResult, ctx: RenderContext): str
   return `${ctx.paint.yellow('…')} ${name} still has ${admittedCount(result.admitted)}: ${listAdmitted(result.admitted, ctx)}\n`;
 }
 
-/**
- * What Ctrl-C during the wait leaves behind: the drain stands (an interrupted wait resumes nothing), and the
- * command that resumes the queue, naming it in full so it works from any directory. No colour: an error's text.
- */
+/** What Ctrl-C leaves: the drain stands, and the command that resumes the queue, named in full for any directory. No colour: an error's text. */
 export function describeInterruptedDrain(change: QueueChange): string {
   const left = `the queue ${queueName(change.branch, change.repo)} is still draining`;
   return change.resumeCommand ? `${left}\nit was not resumed; to resume it: ${change.resumeCommand}` : `${left}: it was not resumed`;
 }
 
-/**
- * The last NDJSON line: the drain's own JSON document, with `ok`, `timedOut`, the admitted PRs left, and
- * `unreachableSince` when it timed out while the service could not be reached.
- */
+/** The last NDJSON line: the drain's JSON document, with `ok`, `timedOut`, the admitted PRs left, and `unreachableSince` after an outage's timeout. */
 export function drainSummaryJson(result: DrainResult): unknown {
   const admitted = admittedRecords(result.admitted);
   return { summary: { ok: result.ok, timedOut: result.timedOut, ...outageSummary(result.outage), ...(toJson(result.change) as object), admitted } };

@@ -6,9 +6,8 @@ import { safeLine } from '../../text/sanitize.js';
 import { renderTableOfIds, type Column } from '../tables.js';
 
 /**
- * A table of TIME, STATE, REASON, ACTOR, RUN; "-" where the service says nothing (the queue's own doing). On a
- * terminal the time is to the second in UTC without its "T…Z" (19 columns, not 24) and the run id is cut as
- * the width rule says (tables.ts); a pipe gets both whole.
+ * A table of TIME, STATE, REASON, ACTOR, RUN; "-" where the service says nothing. On a terminal the time is to the second in UTC without its
+ * "T…Z" and the run id cut by the width rule (tables.ts); a pipe gets both whole.
  */
 export function renderHistory(result: ResultOf<'history'>, ctx: RenderContext): string {
   if (result.timeline.length === 0) return `#${result.prNumber} has never been in a queue.\n`;

@@ -7,10 +7,7 @@ import { ApiError, type MqError } from '../../errors.js';
 import { formatDuration } from '../../text/durations.js';
 import { safeLine } from '../../text/sanitize.js';
 
-/**
- * `! service unreachable since 14:03:05 (for 12s): connection refused by …; still checking`. In a pipe it is
- * printed once, when the outage begins, so it says no "for".
- */
+/** `! service unreachable since 14:03:05 (for 12s): connection refused by …; still checking`; a pipe gets it once, without "for". */
 export function renderOutageLine(outage: Outage, now: number, paint: ChalkInstance, live: boolean): string {
   const lasting = live ? ` (for ${formatDuration(Math.max(0, now - outage.since) / 1000)})` : '';
   return `${paint.yellow('!')} service unreachable since ${clockTime(outage.since)}${lasting}: ${describeFailure(outage.error)}; still checking\n`;

@@ -71,10 +71,7 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
   return `${lines.filter((line) => line !== '').join('\n')}\n`;
 }
 
-/**
- * What the update changed first (`concurrency  1 → 4`), then every setting as it now stands: a log keeps the
- * whole queue, and a person sees at once what moved.
- */
+/** What the update changed first (`concurrency  1 → 4`), then every setting as it stands: a log keeps the whole queue, a person sees what moved. */
 function updateLines(name: string, change: ResultOf<'queueChange'>, ctx: RenderContext): string[] {
   const changes = change.settingsChanged;
   if (!change.queue || changes === undefined) return [`${name} updated`, ...(change.queue ? [renderQueueSettings(change.queue, ctx)] : [])];

@@ -17,10 +17,7 @@ export function prColumns(ageHeader: string): Column[] {
   ];
 }
 
-/**
- * The rows of a PR table, each after the `lead` cells given for it. A state is painted once per table rather
- * than once per row: chalk builds a new style at every use, which a 10,000-PR queue feels.
- */
+/** The rows of a PR table after their `lead` cells; a state painted once per table, since chalk builds a style per use (a 10,000-PR queue feels it). */
 export function prRows(
   prs: readonly EnqueuedPullRequest[],
   cells: { lead?: (index: number) => string[]; age: (pr: EnqueuedPullRequest) => string },

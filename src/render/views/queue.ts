@@ -1,8 +1,6 @@
-// `mq queue get`: the queue's settings and its enqueued pull requests. In a pipe the settings come first, all of
-// them, as they always have (a log keeps everything). On a terminal the view fits the window: the queue's state
-// and its PRs first, titles cut to the width, the settings after them summed up in a few lines (all of them with
-// --settings or -v); `--watch` cuts the PR list to the window's height too (see screen-fit.ts). The settings block
-// is shared with the confirmation of `queue create|update`.
+// `mq queue get`: the queue's settings and its enqueued PRs. A pipe gets every setting first (a log keeps everything);
+// a terminal gets the state and PRs first, cut to the width (`--watch`: the height too, screen-fit.ts), the settings
+// summed up after them (all with --settings or -v). The settings block is shared with `queue create|update`.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { paintState } from '../colors.js';
@@ -59,10 +57,7 @@ export function settingPairs(queue: UpdatedQueue, ctx: RenderContext): Array<[st
   ];
 }
 
-/**
- * Settings the live service returns beyond the published description (each has its flag); an answer without
- * one leaves its row out rather than guess.
- */
+/** Settings the live service returns beyond the published description: an answer without one leaves its row out rather than guess. */
 function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string, string]> {
   const rows: Array<[string, string | undefined]> = [
     ['extensionEnabled', queue.extensionEnabled === undefined ? undefined : onOff(queue.extensionEnabled)],
@@ -76,10 +71,7 @@ function furtherSettings(queue: UpdatedQueue, ctx: RenderContext): Array<[string
   return rows.filter((row): row is [string, string] => row[1] !== undefined);
 }
 
-/**
- * The terminal's layout: the state line and the table's header above, a row per PR (the part a short window
- * cuts), the settings below.
- */
+/** On a terminal: state line and table header above, a row per PR (what a short window cuts), settings below. */
 export function queueBlock(queue: Queue, ctx: RenderContext, options: QueueViewOptions = {}): Block {
   const prs = queue.enqueuedPullRequests;
   const settings = options.allSettings ? linesOf(renderQueueSettings(queue, ctx)) : settingsSummary(queue, ctx);
@@ -89,10 +81,7 @@ export function queueBlock(queue: Queue, ctx: RenderContext, options: QueueViewO
   return { head: [...stateLines(queue, ctx), '', header], items: rows.map((text, i) => ({ text, kind: prs[i]!.state })), tail };
 }
 
-/**
- * `state running · branch main · 12 pull requests: 2 testing, 10 pending`; on a terminal too narrow for it, folded
- * between the counts (never inside one), the rest under the first.
- */
+/** `state running · branch main · 12 pull requests: 2 testing, 10 pending`; too narrow, folded between the counts, the rest under the first. */
 function stateLines(queue: Queue, ctx: RenderContext): string[] {
   const { paint } = ctx;
   const prs = queue.enqueuedPullRequests;

@@ -16,10 +16,7 @@ import { whyLines } from '../why-lines.js';
 // The longest state word, so that the columns after it line up.
 const STATE_WIDTH = 'pending_failure'.length;
 
-/**
- * The live block, one line per PR: `• #42  testing          4m in state  position 1  eta ~14:32 (in 25m)`, or
- * for a not_ready PR what holds it: `blocked: not mergeable`.
- */
+/** The live block, a line per PR: `• #42  testing  4m in state  position 1  eta ~14:32 (in 25m)`, or what holds a not_ready PR. */
 export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext): string {
   // Numbers and positions padded to the widest, so that the lines stay in columns past #9 and position 9.
   const width = Math.max(...prs.map((s) => String(s.pr).length)) + 1;
@@ -79,9 +76,8 @@ export function renderChangeLine(change: PrChange, ctx: RenderContext): string {
 }
 
 /**
- * The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`, with what
- * the line says next as fields: `eta` (as `mq status --json` gives it) when there is an estimate, `blocked` (the
- * readiness gates) for a not_ready PR: the fields exactly when the line has the words.
+ * The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`, with `eta` (as `mq status --json`)
+ * and `blocked` (a not_ready PR's gates) exactly when the line has those words.
  */
 export function changeJson(change: PrChange): unknown {
   const line = { pr: change.pr, state: change.state, previous: change.previous, at: change.at, position: change.position };
@@ -124,10 +120,7 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * The last NDJSON line: `{"summary":{"ok":true,"for":"merged","timedOut":false,"results":[…]}}`, with
- * `unreachableSince` when the wait timed out while the service could not be reached.
- */
+/** The last NDJSON line: `{"summary":{"ok":true,"for":"merged","timedOut":false,"results":[…]}}`, and `unreachableSince` after an outage's timeout. */
 export function waitSummaryJson(result: WaitResult): unknown {
   const results = result.prs.map((sighting) => {
     const reasons = sighting.status === 'ended' ? reasonsOf(sighting) : [];
