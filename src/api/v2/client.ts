@@ -3,6 +3,7 @@
 // reads that is missing or of the wrong type is named in one line (exit 6, as on v1) instead of read as undefined.
 import { ApiError, isNotFound, ResponseError } from '../../errors.js';
 import { safeParseChecked } from '../check-runtime.js';
+import { describeIssues } from '../format-path.js';
 import { type Answer, type ClientOptions, Transport } from '../transport.js';
 import { CHECKS } from './checks.js';
 import { type AnswerName, type AnswerOf, fillPath, needsOf, PERMISSIONS, type V2Operation, V2_OPERATIONS, type V2OperationName } from './contract.js';
@@ -59,8 +60,7 @@ export class V2Client {
     const checked = await safeParseChecked(CHECKS[schema], json, () => schemaOf(schema));
     if (checked.success) return checked.data as Checked<N>;
     if (!row.retry) return undefined as Checked<N>;
-    const { describeIssues } = await import('./schemas.js');
-    throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error, 'missing')}`);
+    throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error)}`);
   }
 
   /** The answer as text: the Prometheus exposition of the metrics endpoints. */

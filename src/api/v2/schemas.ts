@@ -452,20 +452,3 @@ export const MergeGraph = z.looseObject({
   ),
 });
 export type MergeGraph = z.infer<typeof MergeGraph>;
-
-/** What a check says is wrong, by field (at most five): `data.0.queueEntry.readiness: missing`. */
-export function describeIssues(error: z.ZodError, missing = 'required'): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => {
-      const where = issue.path.map(String).join('.');
-      const what =
-        issue.code === 'invalid_type' && issue.input === undefined
-          ? missing
-          : issue.code === 'unrecognized_keys'
-            ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
-            : issue.message;
-      return where ? `${where}: ${what}` : what;
-    })
-    .join('; ');
-}
