@@ -239,13 +239,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
 
     async listQueues() {
-      const queues: MergeQueue[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.call('mergeQueues.list', { query: { limit: PAGE_MAX, cursor } });
-        queues.push(...page.data);
-        cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-      } while (cursor);
+      const queues = await allPages((cursor) => client.call('mergeQueues.list', { query: { limit: PAGE_MAX, cursor } }));
       const summaries: QueueSummary[] = [];
       for (let start = 0; start < queues.length; start += COUNTS_AT_ONCE) {
         const chunk = queues.slice(start, start + COUNTS_AT_ONCE);
@@ -291,17 +285,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getQueueEntryHistory(ref, number) {
       return onPullRequest(ref, number, async (id) => {
-        const transitions: EntryTransition[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.call('pullRequests.queueEntryHistory', {
-            params: { id },
-            query: { direction: 'oldest', limit: PAGE_MAX, cursor },
-          });
-          transitions.push(...page.data.map(transitionOf));
-          cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-        } while (cursor);
-        return transitions;
+        const transitions = await allPages((cursor) =>
+          client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
+        );
+        return transitions.map(transitionOf);
       });
     },
     async listTestRuns(ref, query) {
@@ -367,16 +354,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /** Every PR in the queue, in the order it dispatches them, then those not ready (which hold no place). */
   async function livePullRequests(queueId: string): Promise<EnqueuedPullRequest[]> {
-    const rows: PullRequest[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.call('mergeQueues.listPullRequests', {
-        params: { id: queueId },
-        query: { state: LIVE_STATES, limit: PAGE_MAX, cursor },
-      });
-      rows.push(...page.data);
-      cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-    } while (cursor);
+    const rows = await allPages((cursor) =>
+      client.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: LIVE_STATES, limit: PAGE_MAX, cursor } }),
+    );
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
   }
@@ -395,6 +375,18 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       throw error;
     }
   }
+}
+
+/** Every item of a list, following nextCursor to its end. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; hasMore: boolean; nextCursor?: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await page(cursor);
+    items.push(...answer.data);
+    cursor = answer.hasMore && answer.nextCursor ? answer.nextCursor : undefined;
+  } while (cursor);
+  return items;
 }
 
 /** Queues whose PRs are counted at once by `mq queues`: a handful, well under v2's 100 requests a second. */
@@ -529,8 +521,6 @@ function patchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, 
     throw error;
   }
 }
-
-// ---------------------------------------------------------------- the dispatch order and the graph → the model
 
 // ---------------------------------------------------------------- queue entries: history, runs
 
