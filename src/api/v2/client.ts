@@ -119,3 +119,15 @@ function permissionHint(name: V2OperationName, body: unknown): string | undefine
   const listed = needs.map((permission) => `"${PERMISSIONS[permission]}"`).join(' and ');
   return `this needs an API key with the ${listed} permission${needs.length > 1 ? 's' : ''} (an organization admin sets them in the service's Settings → Developer → API Keys)`;
 }
+
+/** Every item of a list, following nextCursor to its end. */
+export async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; hasMore: boolean; nextCursor?: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await page(cursor);
+    items.push(...answer.data);
+    cursor = answer.hasMore && answer.nextCursor ? answer.nextCursor : undefined;
+  } while (cursor);
+  return items;
+}

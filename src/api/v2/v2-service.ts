@@ -12,7 +12,7 @@ import type { TestingDetails } from '../../model/testing.js';
 import type { EntryTransition, TestRunSummary } from '../../model/queue-entries.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
 import type { ClientOptions } from '../transport.js';
-import { V2Client } from './client.js';
+import { allPages, V2Client } from './client.js';
 import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl } from './codec.js';
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
@@ -42,21 +42,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   const ids = new IdResolver(client, cache, root);
 
   /** `use` with the queue's id, looked up afresh once if a kept one is stale. */
-  const onQueue = <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> =>
-    ids.withId(
-      undefined,
-      () => ids.queueId(ref),
-      () => ids.forgetQueue(ref),
-      async (id) => {
-        try {
-          return await use(id);
-        } catch (error) {
-          // A kept queue id the service no longer knows: forgotten, and the next command looks it up again.
-          if (error instanceof ApiError && error.status === 404 && error.apiCode === 'MERGE_QUEUE_NOT_FOUND') ids.forgetQueue(ref);
-          throw error;
-        }
-      },
-    );
+  const onQueue = async <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> => {
+    const id = await ids.queueId(ref);
+    try {
+      return await use(id);
+    } catch (error) {
+      // A kept queue id the service no longer knows: forgotten, and the next command looks it up again.
+      if (error instanceof ApiError && error.status === 404 && error.apiCode === 'MERGE_QUEUE_NOT_FOUND') ids.forgetQueue(ref);
+      throw error;
+    }
+  };
 
   /** `use` with the PR's id, kept or looked up; a kept id the service answers 404 for is looked up once more. */
   const onPullRequest = <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> =>
@@ -375,18 +370,6 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       throw error;
     }
   }
-}
-
-/** Every item of a list, following nextCursor to its end. */
-async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; hasMore: boolean; nextCursor?: string | null }>): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const answer = await page(cursor);
-    items.push(...answer.data);
-    cursor = answer.hasMore && answer.nextCursor ? answer.nextCursor : undefined;
-  } while (cursor);
-  return items;
 }
 
 /** Queues whose PRs are counted at once by `mq queues`: a handful, well under v2's 100 requests a second. */
