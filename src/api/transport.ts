@@ -45,6 +45,24 @@ export interface TransportOptions {
 /** The transport's options but the dialect, which each API's client gives. */
 export type ClientOptions = Omit<TransportOptions, 'dialect'>;
 
+/** An API's client: the transport in its dialect, the URL without a trailing slash. */
+export class ApiClient {
+  protected readonly transport: Transport;
+
+  constructor(options: ClientOptions, dialect: Dialect) {
+    this.transport = new Transport({ ...options, dialect, apiUrl: options.apiUrl.replace(/\/+$/, '') });
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** The service's clock, as of its last answer; undefined before any. */
+  serviceNow(): number | undefined {
+    return this.transport.serviceNow();
+  }
+}
+
 export interface Exchange {
   method: HttpMethod;
   path: string;

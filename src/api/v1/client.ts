@@ -9,7 +9,7 @@ import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 import { safeParseChecked } from '../check-runtime.js';
 import { describeIssues } from '../format-path.js';
 import { withListTail } from '../streamed-list.js';
-import { type Answer, type ClientOptions, Transport } from '../transport.js';
+import { type Answer, type ClientOptions, ApiClient, type Transport } from '../transport.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
 import { V1_DIALECT } from './dialect.js';
 import { type Endpoint, ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
@@ -24,20 +24,9 @@ async function schemaOf<N extends SchemaName>(name: N): Promise<(typeof SCHEMAS)
   return (await import('./schemas.js'))[name];
 }
 
-export class MergeQueueClient {
-  private readonly transport: Transport;
-
+export class MergeQueueClient extends ApiClient {
   constructor(options: ClientOptions) {
-    this.transport = new Transport({ ...options, dialect: V1_DIALECT, apiUrl: options.apiUrl.replace(/\/+$/, '') });
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  /** The service's clock, as of its last answer; undefined before any. */
-  serviceNow(): number | undefined {
-    return this.transport.serviceNow();
+    super(options, V1_DIALECT);
   }
 
   /**

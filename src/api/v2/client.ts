@@ -4,7 +4,7 @@
 import { ApiError, isNotFound, ResponseError } from '../../errors.js';
 import { safeParseChecked } from '../check-runtime.js';
 import { describeIssues } from '../format-path.js';
-import { type Answer, type ClientOptions, Transport } from '../transport.js';
+import { type Answer, type ClientOptions, ApiClient } from '../transport.js';
 import { CHECKS } from './checks.js';
 import { type AnswerName, type AnswerOf, fillPath, needsOf, PERMISSIONS, type V2Operation, V2_OPERATIONS, type V2OperationName } from './contract.js';
 import { V2_DIALECT } from './dialect.js';
@@ -21,19 +21,9 @@ export interface V2Request {
 /** A read's answer, checked; a write's, or undefined where its body said nothing mq can read (it was applied all the same). */
 type Checked<N extends V2OperationName> = (typeof V2_OPERATIONS)[N]['retry'] extends true ? AnswerOf<N> : AnswerOf<N> | undefined;
 
-export class V2Client {
-  private readonly transport: Transport;
-
+export class V2Client extends ApiClient {
   constructor(options: ClientOptions) {
-    this.transport = new Transport({ ...options, dialect: V2_DIALECT, apiUrl: options.apiUrl.replace(/\/+$/, '') });
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  serviceNow(): number | undefined {
-    return this.transport.serviceNow();
+    super(options, V2_DIALECT);
   }
 
   /**
