@@ -5,7 +5,7 @@ import type { RetryNotice } from '../model/service.js';
 import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure } from '../errors.js';
 import { type BudgetKind, RequestBudget } from './budget.js';
 import type { Dialect } from './dialect.js';
-import { judge } from './error-body.js';
+import { type Answer, judge } from './error-body.js';
 import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
@@ -75,12 +75,6 @@ export interface Exchange {
   anonymous?: boolean;
   /** Which of the process's budgets it spends (budget.ts); any other request is `other`. */
   budget?: BudgetKind;
-}
-
-export interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
 }
 
 /** The longest Retry-After of a failing service (5xx) a read waits for: a longer one is cut to this. */

@@ -4,7 +4,8 @@
 import { ApiError, isNotFound, ResponseError } from '../../errors.js';
 import { safeParseChecked } from '../check-runtime.js';
 import { describeIssues } from '../format-path.js';
-import { type Answer, type ClientOptions, ApiClient } from '../transport.js';
+import type { Answer } from '../error-body.js';
+import { type ClientOptions, ApiClient } from '../transport.js';
 import { CHECKS } from './checks.js';
 import { type AnswerName, type AnswerOf, fillPath, needsOf, PERMISSIONS, type V2Operation, V2_OPERATIONS, type V2OperationName } from './contract.js';
 import { V2_DIALECT } from './dialect.js';
