@@ -429,13 +429,13 @@ export const ListUnhealthyTestsResponse = z.looseObject({ tests: z.array(Unhealt
 export const ListFailingTestsResponse = z.looseObject({ tests: z.array(TestCase), page: FlakyPage });
 
 /** `GET /status`, the service's own health (no token): `up` with green, or `impacted` with what is impacted. */
-const StatusColor = z.string();
+const Status = z.looseObject({ name: z.string(), color: z.string(), statusDescription: z.string() });
 export const ServiceStatus = z.looseObject({
   overallStatus: z.looseObject({
     type: openEnum(['up', 'impacted']),
-    color: StatusColor,
+    color: z.string(),
     overallStatusDescription: z.string(),
-    impactedStatuses: z.array(z.looseObject({ name: z.string(), color: StatusColor, statusDescription: z.string() })).optional(),
+    impactedStatuses: z.array(Status).optional(),
   }),
-  statuses: z.array(z.looseObject({ name: z.string(), color: StatusColor, statusDescription: z.string() })),
+  statuses: z.array(Status),
 });
