@@ -74,12 +74,6 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return submittedOf(pr, pr.queueEntry);
   };
 
-  const readPullRequest = async (ref: QueueRef, number: number): Promise<{ pr: PullRequest; queueId: string }> => {
-    const queueId = await ids.queueId(ref);
-    const pr = await onPullRequest(ref, number, (id) => client.call('pullRequests.get', { params: { id } }));
-    return { pr, queueId };
-  };
-
   return {
     async submitPullRequest(ref, number, submit = {}) {
       const pr = await onQueue(ref, (id) =>
@@ -98,7 +92,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
       const number = 'number' in key ? key.number : await numberFromBranch(ref, key.branch);
-      const { pr, queueId } = await readPullRequest(ref, number);
+      const queueId = await ids.queueId(ref);
+      const pr = await onPullRequest(ref, number, (id) => client.call('pullRequests.get', { params: { id } }));
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       // v2 names an entry's run only once it merged: the PR's newest run is the one that last tested it.
       if (!view.verifiedByTestRun && TESTED_STATES.has(view.state ?? '')) view.verifiedByTestRun = (await newestRunOf(pr.id)) ?? null;
