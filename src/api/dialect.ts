@@ -1,6 +1,6 @@
 // How one API speaks over HTTP beside its endpoints: how the credential travels, which headers are secret, how
 // an error body is read. The transport (transport.ts) is the same for every API; each adapter hands it one.
-import type { Body } from './error-body.js';
+import type { Answer } from './error-body.js';
 
 interface ErrorWords {
   /** The service's own words, one line, or a summary of a body that is no line of text. */
@@ -17,7 +17,7 @@ export interface Dialect {
   /** Lower-case names of headers whose values a trace shows as ***. */
   secretHeaders: readonly string[];
   /** What an error answer says. */
-  errorWords(answer: Body): ErrorWords;
+  errorWords(answer: Answer): ErrorWords;
   /**
    * When the token has the shape of the other API's credential (each API refuses the other's), what to say with
    * a 401 about it and how to fix it; undefined for a token of this API's shape.

@@ -3,7 +3,8 @@
 // summarised in one line: what it is, its content type, its size and, for a page, its <title>. A terminal or a
 // CI log is no place for 500 characters of markup.
 
-export interface Body {
+/** An answer as the transport read it. */
+export interface Answer {
   status: number;
   contentType: string;
   text: string;
@@ -15,7 +16,7 @@ const EXCERPT_MAX = 100;
 const TITLE_MAX = 120;
 
 /** The service's own words: plain text from the hosted service, or a JSON error body from other versions. */
-export function errorMessage(answer: Body): string {
+export function errorMessage(answer: Answer): string {
   const text = answer.text.trim();
   if (text === '') return `the service answered ${answer.status} with no message`;
   const candidate = text.startsWith('{') ? jsonMessage(text) : undefined;
@@ -27,7 +28,7 @@ export function errorMessage(answer: Body): string {
  * What a body says, when it is one short line of text (`words`: the body, or the message a JSON body holds);
  * otherwise a summary of it as a noun phrase: `an HTML page (text/html, 1234 bytes) titled "502 Bad Gateway"`.
  */
-export function judge(answer: Body, words: string = answer.text): { kind: 'words'; words: string } | { kind: 'summary'; summary: string } {
+export function judge(answer: Answer, words: string = answer.text): { kind: 'words'; words: string } | { kind: 'summary'; summary: string } {
   const text = words.trim();
   const size = `${Buffer.byteLength(answer.text)} bytes`;
   const type = answer.contentType.trim() === '' ? 'no content type' : answer.contentType.trim();
@@ -48,7 +49,7 @@ export function judge(answer: Body, words: string = answer.text): { kind: 'words
  * plain text it does not document (its Terraform provider's tests use "not found"), and a real not-found read as
  * a wrong URL would stop a command over several PRs and send a person to check a URL that is right.
  */
-export function isRouterNotFound(answer: Body): boolean {
+export function isRouterNotFound(answer: Answer): boolean {
   if (answer.status !== 404) return false;
   const text = answer.text.trim();
   if (text === '') return false;

@@ -7,14 +7,26 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
 }
 
-/** A zod failure as one line naming each field: `enqueuedPullRequests[0].prNumber: missing`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
+const ISSUES_SHOWN = 5;
+
+/**
+ * A zod failure as one line naming each field, the first few only: `enqueuedPullRequests[0].prNumber: missing`.
+ * v2's face says `required` where its errors do.
+ */
+export function describeIssues(error: z.ZodError, missing = 'missing'): string {
+  const { issues } = error;
+  const described = issues
+    .slice(0, ISSUES_SHOWN)
     .map((issue) => {
       const where = formatPath(issue.path);
-      const missing = issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
-      const what = missing ? 'missing' : issue.message;
+      const what =
+        issue.code === 'invalid_type' && / received undefined$/.test(issue.message)
+          ? missing
+          : issue.code === 'unrecognized_keys'
+            ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
+            : issue.message;
       return where ? `${where}: ${what}` : what;
     })
     .join('; ');
+  return issues.length > ISSUES_SHOWN ? `${described}; and ${issues.length - ISSUES_SHOWN} more` : described;
 }

@@ -5,7 +5,7 @@ import type { RetryNotice } from '../model/service.js';
 import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure } from '../errors.js';
 import { type BudgetKind, RequestBudget } from './budget.js';
 import type { Dialect } from './dialect.js';
-import { judge } from './error-body.js';
+import { type Answer, judge } from './error-body.js';
 import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
@@ -45,6 +45,24 @@ export interface TransportOptions {
 /** The transport's options but the dialect, which each API's client gives. */
 export type ClientOptions = Omit<TransportOptions, 'dialect'>;
 
+/** An API's client: the transport in its dialect, the URL without a trailing slash. */
+export class ApiClient {
+  protected readonly transport: Transport;
+
+  constructor(options: ClientOptions, dialect: Dialect) {
+    this.transport = new Transport({ ...options, dialect, apiUrl: options.apiUrl.replace(/\/+$/, '') });
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** The service's clock, as of its last answer; undefined before any. */
+  serviceNow(): number | undefined {
+    return this.transport.serviceNow();
+  }
+}
+
 export interface Exchange {
   method: HttpMethod;
   path: string;
@@ -57,12 +75,6 @@ export interface Exchange {
   anonymous?: boolean;
   /** Which of the process's budgets it spends (budget.ts); any other request is `other`. */
   budget?: BudgetKind;
-}
-
-export interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
 }
 
 /** The longest Retry-After of a failing service (5xx) a read waits for: a longer one is cut to this. */

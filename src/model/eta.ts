@@ -111,14 +111,7 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   };
 }
 
-interface RunLength {
-  source: EtaBasis['source'];
-  samples: number;
-  window: EtaBasis['window'];
-  typical: number;
-  low: number;
-  high: number;
-}
+type RunLength = Pick<EtaBasis, 'source' | 'samples' | 'window'> & EtaBasis['testSeconds'];
 
 /**
  * One test run's length in seconds. From the histogram: its mean, and a spread as wide below the mean as the

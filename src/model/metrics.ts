@@ -48,7 +48,7 @@ const GAUGES = {
   mq_testing_slots_active: 'testing',
   mq_pr_restarts_1h_total: 'restarts',
 } as const;
-const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
+export const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
 /** Each histogram's series by name: its key and which part of it the series is. */
 const HISTOGRAM_SERIES: ReadonlyMap<string, [HistogramKey, 'sum' | 'count' | 'bucket']> = new Map(
   (Object.entries(HISTOGRAMS) as Array<[HistogramKey, string]>).flatMap(([key, base]) =>

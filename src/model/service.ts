@@ -133,7 +133,6 @@ export interface MergeQueueService {
   listFailingTests(scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): Promise<FlakyTestsPage<TestCase>>;
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): Promise<void>;
 
-  /** The service's own health; asked without the credential. */
   /** The service's own health, on an API that has a status page (v1); undefined on one that has none (v2). */
   getStatus(): Promise<ServiceStatus | undefined>;
   /** One cheap answer from the service, for its clock (serviceNow) when nothing else was asked yet. */

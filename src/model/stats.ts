@@ -6,6 +6,7 @@ import { TESTING_RESULTS_SPAN_DAYS } from './vocabulary.js';
 import type { MetricSample } from './prometheus.js';
 import {
   type Bucket,
+  CONCLUSIONS,
   bucketMax,
   bucketQuantile,
   type Estimate,
@@ -16,7 +17,6 @@ import {
   type QueueMetrics,
 } from './metrics.js';
 
-const CONCLUSIONS = ['merged', 'failed', 'cancelled'] as const;
 type Conclusion = (typeof CONCLUSIONS)[number];
 
 /** `other`: a state the history gave that is not one of the three (the service may add states). */

@@ -18,16 +18,8 @@ export type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
 
 /** The state pause, resume and drain ask for; create, update and delete ask for none. */
 export function requestedQueueState(action: QueueChange['action']): QueueState | undefined {
-  switch (action) {
-    case 'pause':
-      return 'paused';
-    case 'resume':
-      return 'running';
-    case 'drain':
-      return 'draining';
-    default:
-      return undefined;
-  }
+  const requested: Partial<Record<QueueChange['action'], QueueState>> = { pause: 'paused', resume: 'running', drain: 'draining' };
+  return requested[action];
 }
 
 /** A PR as last seen. `error`: the service does not know it (404), or refused to submit it. */

@@ -9,7 +9,8 @@ import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 import { safeParseChecked } from '../check-runtime.js';
 import { describeIssues } from '../format-path.js';
 import { withListTail } from '../streamed-list.js';
-import { type Answer, type ClientOptions, Transport } from '../transport.js';
+import type { Answer } from '../error-body.js';
+import { type ClientOptions, ApiClient, type Exchange, type Transport } from '../transport.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
 import { V1_DIALECT } from './dialect.js';
 import { type Endpoint, ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
@@ -24,20 +25,9 @@ async function schemaOf<N extends SchemaName>(name: N): Promise<(typeof SCHEMAS)
   return (await import('./schemas.js'))[name];
 }
 
-export class MergeQueueClient {
-  private readonly transport: Transport;
-
+export class MergeQueueClient extends ApiClient {
   constructor(options: ClientOptions) {
-    this.transport = new Transport({ ...options, dialect: V1_DIALECT, apiUrl: options.apiUrl.replace(/\/+$/, '') });
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  /** The service's clock, as of its last answer; undefined before any. */
-  serviceNow(): number | undefined {
-    return this.transport.serviceNow();
+    super(options, V1_DIALECT);
   }
 
   /**
@@ -58,29 +48,18 @@ export class MergeQueueClient {
 
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */
   async getMergeQueueMetrics(query: { repo?: Repo } = {}): Promise<string> {
-    const endpoint = ENDPOINTS.getMergeQueueMetrics;
     const params = query?.repo ? { repo: `${query.repo.owner}/${query.repo.name}`, repoHost: query.repo.host } : undefined;
-    const answer = await this.transport.send({
-      method: endpoint.method,
-      path: endpoint.path,
-      operation: 'getMergeQueueMetrics',
-      query: params,
-      idempotent: endpoint.retry,
-    });
-    return answer.text;
+    return (await this.get('getMergeQueueMetrics', { query: params })).text;
   }
 
   /** `GET /status`: the service's own health. It takes no token, so none is sent. */
   async status(): Promise<Output<'ServiceStatus'>> {
-    const endpoint = ENDPOINTS.status;
-    const answer = await this.transport.send({
-      method: endpoint.method,
-      path: endpoint.path,
-      operation: 'status',
-      idempotent: endpoint.retry,
-      anonymous: true,
-    });
-    return parseAnswer('status', answer, endpoint.response, true, this.transport);
+    return parseAnswer('status', await this.get('status', { anonymous: true }), ENDPOINTS.status.response, true, this.transport);
+  }
+
+  private get(name: 'getMergeQueueMetrics' | 'status', extra: Pick<Exchange, 'query' | 'anonymous'>): Promise<Answer> {
+    const endpoint = ENDPOINTS[name];
+    return this.transport.send({ method: endpoint.method, path: endpoint.path, operation: name, idempotent: endpoint.retry, ...extra });
   }
 }
 

@@ -46,10 +46,8 @@ export { Repo };
 
 const QueueRef = z.object({ repo: Repo, targetBranch: z.string().min(1) });
 export const QueueRequest = QueueRef;
-export type QueueRequest = z.infer<typeof QueueRequest>;
 
 export const PullRequestRequest = QueueRef.extend({ pr: z.object({ number: PrNumber }) });
-export type PullRequestRequest = z.infer<typeof PullRequestRequest>;
 
 export const Priority = z.union([z.number().int().min(0).max(PRIORITY_MAX), anyCaseEnum(['urgent', 'high', 'medium', 'low'])]);
 export type Priority = z.output<typeof Priority>;
@@ -58,7 +56,6 @@ export const SubmitPullRequestRequest = PullRequestRequest.extend({
   priority: Priority.optional(),
   noBatch: z.boolean().optional(),
 });
-export type SubmitPullRequestRequest = z.infer<typeof SubmitPullRequestRequest>;
 
 /**
  * A submit as the service takes it, which the sandbox checks: the published description also allows
@@ -76,7 +73,6 @@ export const GetSubmittedPullRequestRequest = QueueRef.extend({
   /** The service's live estimate of when it merges too; the v1 API as served today. */
   includeEstimatedTimeToMerge: z.boolean().optional(),
 });
-export type GetSubmittedPullRequestRequest = z.infer<typeof GetSubmittedPullRequestRequest>;
 
 /** The batch form of getSubmittedPullRequest (the v1 API as served today, not in the published description). */
 export const GetSubmittedPullRequestsRequest = QueueRef.extend({
@@ -85,7 +81,6 @@ export const GetSubmittedPullRequestsRequest = QueueRef.extend({
   prs: z.array(z.object({ number: PrNumber })),
   includeTimeline: z.boolean().optional(),
 });
-export type GetSubmittedPullRequestsRequest = z.infer<typeof GetSubmittedPullRequestsRequest>;
 
 /** The batch read as the sandbox serves it: at most BATCH_READ_MAX PRs (the docs give no limit; v2's is 50). */
 export const ServedGetSubmittedPullRequestsRequest = GetSubmittedPullRequestsRequest.extend({
@@ -102,7 +97,6 @@ export const ListMergeQueueTestingResultsRequest = QueueRef.extend({
   offset: z.number().int().min(0).optional(),
   take: z.number().int().min(1).max(LIST_TAKE_MAX).optional(),
 });
-export type ListMergeQueueTestingResultsRequest = z.infer<typeof ListMergeQueueTestingResultsRequest>;
 
 /** `since` and `until` bound when a PR concluded, both inclusive. */
 export const ListPullRequestsRequest = QueueRef.extend({
@@ -169,7 +163,6 @@ export const SetImpactedTargetsRequest = QueueRef.extend({
   pr: z.object({ number: PrNumber, sha: z.string().min(1) }),
   impactedTargets: z.union([z.array(z.string()), ImpactsAll]),
 });
-export type SetImpactedTargetsRequest = z.infer<typeof SetImpactedTargetsRequest>;
 
 /**
  * An upload as the service takes it today: the repository as `repo` or as its id `repoId`, exactly one of the
@@ -179,13 +172,11 @@ export const ServedSetImpactedTargetsRequest = SetImpactedTargetsRequest.extend(
   repo: Repo.optional(),
   repoId: z.string().regex(UUID_PATTERN, 'expected a UUID').optional(),
 }).refine((body) => (body.repo === undefined) !== (body.repoId === undefined), { error: 'repo, repoId: give exactly one of the two' });
-export type ServedSetImpactedTargetsRequest = z.infer<typeof ServedSetImpactedTargetsRequest>;
 
 /** The service knows runs only by their id; a client finds a PR's run in its `verifiedByTestRun`. */
 export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({
   testRunId: z.string().min(1),
 });
-export type GetMergeQueueTestingDetailsRequest = z.infer<typeof GetMergeQueueTestingDetailsRequest>;
 
 export const TestId = z.string().regex(TEST_ID_PATTERN, 'expected an id of the form 01234567-89ab-cdef-0123-456789abcdef');
 export const GetTestDetailsRequest = z.object({
@@ -193,7 +184,6 @@ export const GetTestDetailsRequest = z.object({
   org_url_slug: z.string().min(1),
   test_id: TestId,
 });
-export type GetTestDetailsRequest = z.infer<typeof GetTestDetailsRequest>;
 
 /** The flaky-test lists page with a size and the token the previous page gave ("" or none: the first page). */
 const PageQuery = z.object({
@@ -205,7 +195,6 @@ export const ListQuarantinedTestsRequest = z.object({
   org_url_slug: z.string().min(1),
   page_query: PageQuery,
 });
-export type ListQuarantinedTestsRequest = z.infer<typeof ListQuarantinedTestsRequest>;
 
 /** The service spells UNHEALTHY_STATUSES in upper case and takes either case; they leave here in upper case. */
 export const ListUnhealthyTestsRequest = ListQuarantinedTestsRequest.extend({
@@ -214,21 +203,18 @@ export const ListUnhealthyTestsRequest = ListQuarantinedTestsRequest.extend({
     .transform((value) => value.toUpperCase())
     .pipe(z.enum(UNHEALTHY_STATUSES)),
 });
-export type ListUnhealthyTestsRequest = z.infer<typeof ListUnhealthyTestsRequest>;
 
 /** start_time inclusive, end_time exclusive, at most 7 days apart. */
 export const ListFailingTestsRequest = ListQuarantinedTestsRequest.extend({
   start_time: z.iso.datetime({ offset: true }),
   end_time: z.iso.datetime({ offset: true }),
 });
-export type ListFailingTestsRequest = z.infer<typeof ListFailingTestsRequest>;
 
 export const LinkTicketRequest = z.object({
   test_case_id: TestId,
   external_ticket_id: z.string().min(1),
   repo: Repo,
 });
-export type LinkTicketRequest = z.infer<typeof LinkTicketRequest>;
 
 // ---------------------------------------------------------------- responses
 // Loose objects: fields the service adds later pass through untouched.
@@ -239,7 +225,6 @@ export const Readiness = z.looseObject({
   hasImpactedTargets: z.boolean().optional(),
   gitHubMergeability: openEnum(MERGEABILITY).optional(),
 });
-export type Readiness = z.infer<typeof Readiness>;
 
 const pullRequestFacts = {
   id: z.string().optional(),
@@ -295,13 +280,11 @@ export const TestingResult = z.looseObject({
   cycleConclusion: z.string().optional(),
   bisection: z.string().optional(),
 });
-export type TestingResult = z.infer<typeof TestingResult>;
 
 export const TestingResultsResponse = z.looseObject({
   testingResults: z.array(TestingResult),
   totalItems: z.number().optional(),
 });
-export type TestingResultsResponse = z.infer<typeof TestingResultsResponse>;
 
 export const ListPullRequestsResponse = z.looseObject({
   pullRequests: z.array(EnqueuedPullRequest),
@@ -355,7 +338,6 @@ export const UpdateQueueResponse = UpdatedQueue.optional();
 
 /** Mutations answer with a JSON body the description leaves open (often empty). */
 export const Acknowledgement = z.unknown();
-export type Acknowledgement = z.infer<typeof Acknowledgement>;
 
 export const TestingDetails = z.looseObject({
   requiredStatuses: z.array(z.string()),
@@ -414,7 +396,6 @@ export const TestCase = z.looseObject({
 });
 export type TestCase = z.infer<typeof TestCase>;
 export const TestDetailsResponse = z.looseObject({ test: TestCase });
-export type TestDetailsResponse = z.infer<typeof TestDetailsResponse>;
 
 /** Where a page of a flaky-test list stands; an empty next_page_token means it was the last. */
 export const FlakyPage = z.looseObject({
@@ -425,7 +406,6 @@ export const FlakyPage = z.looseObject({
   last_page_token: z.string(),
   page_index: z.number(),
 });
-export type FlakyPage = z.infer<typeof FlakyPage>;
 
 /** list-quarantined-tests names things its own way: `test_case_id`, `file`, an upper-case `status`. */
 export const QuarantinedTest = z.looseObject({
@@ -441,27 +421,21 @@ export const QuarantinedTest = z.looseObject({
   test_case_id: z.string(),
   variant: z.string(),
 });
-export type QuarantinedTest = z.infer<typeof QuarantinedTest>;
 export const ListQuarantinedTestsResponse = z.looseObject({ quarantined_tests: z.array(QuarantinedTest), page: FlakyPage });
-export type ListQuarantinedTestsResponse = z.infer<typeof ListQuarantinedTestsResponse>;
 
 /** A test case without its failure history, as list-unhealthy-tests gives it. */
 export const UnhealthyTest = TestCase.omit({ most_common_failures: true, failure_rate_last_7d: true, failure_rate_last_24h: true });
-export type UnhealthyTest = z.infer<typeof UnhealthyTest>;
 export const ListUnhealthyTestsResponse = z.looseObject({ tests: z.array(UnhealthyTest), page: FlakyPage });
-export type ListUnhealthyTestsResponse = z.infer<typeof ListUnhealthyTestsResponse>;
 export const ListFailingTestsResponse = z.looseObject({ tests: z.array(TestCase), page: FlakyPage });
-export type ListFailingTestsResponse = z.infer<typeof ListFailingTestsResponse>;
 
 /** `GET /status`, the service's own health (no token): `up` with green, or `impacted` with what is impacted. */
-const StatusColor = z.string();
+const Status = z.looseObject({ name: z.string(), color: z.string(), statusDescription: z.string() });
 export const ServiceStatus = z.looseObject({
   overallStatus: z.looseObject({
     type: openEnum(['up', 'impacted']),
-    color: StatusColor,
+    color: z.string(),
     overallStatusDescription: z.string(),
-    impactedStatuses: z.array(z.looseObject({ name: z.string(), color: StatusColor, statusDescription: z.string() })).optional(),
+    impactedStatuses: z.array(Status).optional(),
   }),
-  statuses: z.array(z.looseObject({ name: z.string(), color: StatusColor, statusDescription: z.string() })),
+  statuses: z.array(Status),
 });
-export type ServiceStatus = z.infer<typeof ServiceStatus>;

@@ -3,7 +3,9 @@
 // reads that is missing or of the wrong type is named in one line (exit 6, as on v1) instead of read as undefined.
 import { ApiError, isNotFound, ResponseError } from '../../errors.js';
 import { safeParseChecked } from '../check-runtime.js';
-import { type Answer, type ClientOptions, Transport } from '../transport.js';
+import { describeIssues } from '../format-path.js';
+import type { Answer } from '../error-body.js';
+import { type ClientOptions, ApiClient } from '../transport.js';
 import { CHECKS } from './checks.js';
 import { type AnswerName, type AnswerOf, fillPath, needsOf, PERMISSIONS, type V2Operation, V2_OPERATIONS, type V2OperationName } from './contract.js';
 import { V2_DIALECT } from './dialect.js';
@@ -20,19 +22,9 @@ export interface V2Request {
 /** A read's answer, checked; a write's, or undefined where its body said nothing mq can read (it was applied all the same). */
 type Checked<N extends V2OperationName> = (typeof V2_OPERATIONS)[N]['retry'] extends true ? AnswerOf<N> : AnswerOf<N> | undefined;
 
-export class V2Client {
-  private readonly transport: Transport;
-
+export class V2Client extends ApiClient {
   constructor(options: ClientOptions) {
-    this.transport = new Transport({ ...options, dialect: V2_DIALECT, apiUrl: options.apiUrl.replace(/\/+$/, '') });
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  serviceNow(): number | undefined {
-    return this.transport.serviceNow();
+    super(options, V2_DIALECT);
   }
 
   /**
@@ -59,8 +51,7 @@ export class V2Client {
     const checked = await safeParseChecked(CHECKS[schema], json, () => schemaOf(schema));
     if (checked.success) return checked.data as Checked<N>;
     if (!row.retry) return undefined as Checked<N>;
-    const { describeIssues } = await import('./schemas.js');
-    throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error, 'missing')}`);
+    throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error)}`);
   }
 
   /** The answer as text: the Prometheus exposition of the metrics endpoints. */
@@ -118,4 +109,16 @@ function permissionHint(name: V2OperationName, body: unknown): string | undefine
   if (needs.length === 0) return undefined;
   const listed = needs.map((permission) => `"${PERMISSIONS[permission]}"`).join(' and ');
   return `this needs an API key with the ${listed} permission${needs.length > 1 ? 's' : ''} (an organization admin sets them in the service's Settings → Developer → API Keys)`;
+}
+
+/** Every item of a list, following nextCursor to its end. */
+export async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; hasMore: boolean; nextCursor?: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = await page(cursor);
+    items.push(...answer.data);
+    cursor = answer.hasMore && answer.nextCursor ? answer.nextCursor : undefined;
+  } while (cursor);
+  return items;
 }

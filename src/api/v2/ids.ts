@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import { ApiError, InterruptedError } from '../../errors.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
-import type { V2Client } from './client.js';
+import { allPages, type V2Client } from './client.js';
 import { repositoryUrl } from './codec.js';
 import type { PullRequest } from './schemas.js';
 
@@ -150,18 +150,14 @@ export class IdResolver {
     const found = new Map<number, PullRequest>();
     for (let start = 0; start < numbers.length; start += BATCH_READ_MAX) {
       const chunk = numbers.slice(start, start + BATCH_READ_MAX);
-      let cursor: string | undefined;
-      do {
-        const page = await this.client.call('pullRequests.resolveByCoordinates', {
-          query: { repositoryId, number: chunk, limit: BATCH_READ_MAX, cursor },
-        });
-        for (const pr of page.data) {
-          if (!chunk.includes(pr.number)) continue;
-          found.set(pr.number, pr);
-          this.rememberPullRequest(repo, pr.number, pr.id);
-        }
-        cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-      } while (cursor);
+      const prs = await allPages((cursor) =>
+        this.client.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: chunk, limit: BATCH_READ_MAX, cursor } }),
+      );
+      for (const pr of prs) {
+        if (!chunk.includes(pr.number)) continue;
+        found.set(pr.number, pr);
+        this.rememberPullRequest(repo, pr.number, pr.id);
+      }
     }
     return found;
   }

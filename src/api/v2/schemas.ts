@@ -50,7 +50,6 @@ export const CreateMergeQueueRequest = z.strictObject({
   bisectionConcurrency: bounded(0, V2_CONCURRENCY_MAX).optional(),
   enqueueingLabel: z.string().min(1).optional(),
 });
-export type CreateMergeQueueRequest = z.output<typeof CreateMergeQueueRequest>;
 
 export const SubmitPullRequestRequest = z
   .strictObject({
@@ -61,7 +60,6 @@ export const SubmitPullRequestRequest = z
     direct: z.boolean().optional(),
   })
   .superRefine(exclusive('priorityValue', 'priorityName', false));
-export type SubmitPullRequestRequest = z.output<typeof SubmitPullRequestRequest>;
 
 /** A setting's value as the PATCH bounds it. */
 function patchValue(value: SettingValue): z.ZodType {
@@ -90,16 +88,13 @@ export const UpdateMergeQueueConfigRequest = z.strictObject(
     z.ZodOptional<z.ZodType>
   >,
 );
-export type UpdateMergeQueueConfigRequest = z.output<typeof UpdateMergeQueueConfigRequest>;
 
 export const SwitchModesRequest = z.strictObject({ mode: z.enum(V2_QUEUE_MODES) });
-export type SwitchModesRequest = z.output<typeof SwitchModesRequest>;
 
 /** Exactly one of priorityValue / priorityName. */
 export const ReprioritizeRequest = z
   .strictObject({ priorityValue: Priority.optional(), priorityName: z.string().min(1).optional() })
   .superRefine(exclusive('priorityValue', 'priorityName', true));
-export type ReprioritizeRequest = z.output<typeof ReprioritizeRequest>;
 
 /** A patch of a live entry: at least one key; priorityValue and priorityName exclusive; `skipsTheLine` is no key of it. */
 export const UpdateQueueEntryRequest = z
@@ -114,7 +109,6 @@ export const UpdateQueueEntryRequest = z
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: 'give at least one of priorityValue, priorityName, direct, allowBatching',
   });
-export type UpdateQueueEntryRequest = z.output<typeof UpdateQueueEntryRequest>;
 
 export const UploadImpactedTargetsRequest = z
   .strictObject({
@@ -128,7 +122,6 @@ export const UploadImpactedTargetsRequest = z
   })
   .superRefine(exclusive('number', 'branch', true))
   .superRefine(exclusive('impactedTargets', 'impactsAllTargets', true));
-export type UploadImpactedTargetsRequest = z.output<typeof UploadImpactedTargetsRequest>;
 
 // ---------------------------------------------------------------- query strings
 
@@ -452,20 +445,3 @@ export const MergeGraph = z.looseObject({
   ),
 });
 export type MergeGraph = z.infer<typeof MergeGraph>;
-
-/** What a check says is wrong, by field (at most five): `data.0.queueEntry.readiness: missing`. */
-export function describeIssues(error: z.ZodError, missing = 'required'): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => {
-      const where = issue.path.map(String).join('.');
-      const what =
-        issue.code === 'invalid_type' && issue.input === undefined
-          ? missing
-          : issue.code === 'unrecognized_keys'
-            ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`
-            : issue.message;
-      return where ? `${where}: ${what}` : what;
-    })
-    .join('; ');
-}

@@ -12,7 +12,7 @@ import type { TestingDetails } from '../../model/testing.js';
 import type { EntryTransition, TestRunSummary } from '../../model/queue-entries.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
 import type { ClientOptions } from '../transport.js';
-import { V2Client } from './client.js';
+import { allPages, V2Client } from './client.js';
 import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl } from './codec.js';
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
@@ -42,21 +42,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   const ids = new IdResolver(client, cache, root);
 
   /** `use` with the queue's id, looked up afresh once if a kept one is stale. */
-  const onQueue = <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> =>
-    ids.withId(
-      undefined,
-      () => ids.queueId(ref),
-      () => ids.forgetQueue(ref),
-      async (id) => {
-        try {
-          return await use(id);
-        } catch (error) {
-          // A kept queue id the service no longer knows: forgotten, and the next command looks it up again.
-          if (error instanceof ApiError && error.status === 404 && error.apiCode === 'MERGE_QUEUE_NOT_FOUND') ids.forgetQueue(ref);
-          throw error;
-        }
-      },
-    );
+  const onQueue = async <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> => {
+    const id = await ids.queueId(ref);
+    try {
+      return await use(id);
+    } catch (error) {
+      // A kept queue id the service no longer knows: forgotten, and the next command looks it up again.
+      if (error instanceof ApiError && error.status === 404 && error.apiCode === 'MERGE_QUEUE_NOT_FOUND') ids.forgetQueue(ref);
+      throw error;
+    }
+  };
 
   /** `use` with the PR's id, kept or looked up; a kept id the service answers 404 for is looked up once more. */
   const onPullRequest = <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> =>
@@ -79,12 +74,6 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return submittedOf(pr, pr.queueEntry);
   };
 
-  const readPullRequest = async (ref: QueueRef, number: number): Promise<{ pr: PullRequest; queueId: string }> => {
-    const queueId = await ids.queueId(ref);
-    const pr = await onPullRequest(ref, number, (id) => client.call('pullRequests.get', { params: { id } }));
-    return { pr, queueId };
-  };
-
   return {
     async submitPullRequest(ref, number, submit = {}) {
       const pr = await onQueue(ref, (id) =>
@@ -103,7 +92,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
       const number = 'number' in key ? key.number : await numberFromBranch(ref, key.branch);
-      const { pr, queueId } = await readPullRequest(ref, number);
+      const queueId = await ids.queueId(ref);
+      const pr = await onPullRequest(ref, number, (id) => client.call('pullRequests.get', { params: { id } }));
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       // v2 names an entry's run only once it merged: the PR's newest run is the one that last tested it.
       if (!view.verifiedByTestRun && TESTED_STATES.has(view.state ?? '')) view.verifiedByTestRun = (await newestRunOf(pr.id)) ?? null;
@@ -239,13 +229,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
 
     async listQueues() {
-      const queues: MergeQueue[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.call('mergeQueues.list', { query: { limit: PAGE_MAX, cursor } });
-        queues.push(...page.data);
-        cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-      } while (cursor);
+      const queues = await allPages((cursor) => client.call('mergeQueues.list', { query: { limit: PAGE_MAX, cursor } }));
       const summaries: QueueSummary[] = [];
       for (let start = 0; start < queues.length; start += COUNTS_AT_ONCE) {
         const chunk = queues.slice(start, start + COUNTS_AT_ONCE);
@@ -291,17 +275,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getQueueEntryHistory(ref, number) {
       return onPullRequest(ref, number, async (id) => {
-        const transitions: EntryTransition[] = [];
-        let cursor: string | undefined;
-        do {
-          const page = await client.call('pullRequests.queueEntryHistory', {
-            params: { id },
-            query: { direction: 'oldest', limit: PAGE_MAX, cursor },
-          });
-          transitions.push(...page.data.map(transitionOf));
-          cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-        } while (cursor);
-        return transitions;
+        const transitions = await allPages((cursor) =>
+          client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
+        );
+        return transitions.map(transitionOf);
       });
     },
     async listTestRuns(ref, query) {
@@ -367,16 +344,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /** Every PR in the queue, in the order it dispatches them, then those not ready (which hold no place). */
   async function livePullRequests(queueId: string): Promise<EnqueuedPullRequest[]> {
-    const rows: PullRequest[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.call('mergeQueues.listPullRequests', {
-        params: { id: queueId },
-        query: { state: LIVE_STATES, limit: PAGE_MAX, cursor },
-      });
-      rows.push(...page.data);
-      cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
-    } while (cursor);
+    const rows = await allPages((cursor) =>
+      client.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: LIVE_STATES, limit: PAGE_MAX, cursor } }),
+    );
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
   }
@@ -529,8 +499,6 @@ function patchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, 
     throw error;
   }
 }
-
-// ---------------------------------------------------------------- the dispatch order and the graph → the model
 
 // ---------------------------------------------------------------- queue entries: history, runs
 

@@ -14,7 +14,8 @@ import {
 } from '../../../api/v2/contract.js';
 import { TOKEN_HEADER } from '../../../api/v1/endpoints.js';
 import * as schemas from '../../../api/v2/schemas.js';
-import { describeIssues, isUuid } from '../../../api/v2/schemas.js';
+import { describeIssues } from '../../../api/format-path.js';
+import { isUuid } from '../../../api/v2/schemas.js';
 import type { QueueRef } from '../../../model/repository.js';
 import { BODY_LIMIT_BYTES, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
@@ -361,7 +362,7 @@ function queueRefWithId(engine: QueueEngine, id: string): QueueRef | undefined {
 function checked(schema: z.ZodType, value: unknown, absent?: string): unknown {
   if (value === undefined && absent !== undefined) throw validationFailed(absent);
   const result = schema.safeParse(value);
-  if (!result.success) throw validationFailed(describeIssues(result.error));
+  if (!result.success) throw validationFailed(describeIssues(result.error, 'required'));
   return result.data;
 }
 
