@@ -56,17 +56,8 @@ export function parse<S extends z.ZodType>(schema: S, body: string): { input: z.
     return { answer: errorAnswer(400, `malformed JSON: ${(error as Error).message}`) };
   }
   const checked = schema.safeParse(json);
-  if (!checked.success) return { answer: errorAnswer(400, `invalid request: ${describeFirstIssues(checked.error)}`) };
+  if (!checked.success) return { answer: errorAnswer(400, `invalid request: ${describeIssues(checked.error)}`) };
   return { input: checked.data };
-}
-
-const ISSUES_SHOWN = 5;
-
-/** The first few issues; the answer says how many more there are rather than listing them all. */
-function describeFirstIssues(error: z.ZodError): string {
-  const { issues } = error;
-  if (issues.length <= ISSUES_SHOWN) return describeIssues(error);
-  return `${describeIssues(new z.ZodError(issues.slice(0, ISSUES_SHOWN)))}; and ${issues.length - ISSUES_SHOWN} more`;
 }
 
 /** zod would make one issue per bad element of a list, and a 20 MiB body holds ten million: stop at the first. */
