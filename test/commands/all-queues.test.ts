@@ -5,7 +5,7 @@ import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
 import { ApiError } from '../../src/errors.js';
 import type { QueueSummary } from '../../src/model/queues.js';
 import { resultExitCode } from '../../src/model/result.js';
-import { renderText } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
 import { testContext } from '../support/context.js';
 
 const summary = (name: string, state: string, pullRequests: number | null): QueueSummary => ({

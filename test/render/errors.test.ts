@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConfigError, NetworkError, UsageError } from '../../src/errors.js';
-import { renderError } from '../../src/render/index.js';
+import { renderError } from '../../src/render/failure.js';
 import { ESC } from './fixtures.js';
 
 const text = { json: false, debug: false, color: false };

@@ -1,7 +1,7 @@
 // The flaky-test lists and link-ticket as text and as the one --json document.
 import { describe, expect, it } from 'vitest';
 import { QuarantinedTest } from '../../src/api/v1/schemas.js';
-import { renderText } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
 import { toJson } from '../../src/render/json.js';
 import { PLAIN, testCase } from './fixtures.js';
 

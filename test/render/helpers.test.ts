@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makePaint, paintState } from '../../src/render/colors.js';
-import { formatAge, formatDuration, renderText } from '../../src/render/index.js';
+import { formatAge, formatDuration } from '../../src/text/durations.js';
+import { renderText } from '../../src/render/text.js';
 import { ESC, PLAIN, enqueuedPr } from './fixtures.js';
 
 describe('formatAge', () => {

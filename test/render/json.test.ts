@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toJson } from '../../src/render/index.js';
+import { toJson } from '../../src/render/json.js';
 import { writeJson } from '../../src/render/json.js';
 import { enqueuedPr, queue, submittedPr, testCase, testingDetails, updatedQueue } from './fixtures.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePrometheus } from '../../src/model/prometheus.js';
-import { renderText, toJson } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
+import { toJson } from '../../src/render/json.js';
 import { COLOURED, ESC, PLAIN } from './fixtures.js';
 
 const main = 'repo="acme/app",branch="main",queue_type="main"';

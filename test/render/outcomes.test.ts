@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandResult, PrOutcome } from '../../src/model/result.js';
-import { renderText } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
 import { COLOURED, ESC, PLAIN, updatedQueue } from './fixtures.js';
 
 const outcomes: PrOutcome[] = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explainReadiness, renderText } from '../../src/render/index.js';
+import { explainReadiness } from '../../src/render/explain-readiness.js';
+import { renderText } from '../../src/render/text.js';
 import { COLOURED, ESC, PLAIN, submittedPr } from './fixtures.js';
 
 const readiness = (overrides: Record<string, unknown>) => ({

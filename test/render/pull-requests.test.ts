@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderText } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
 import { COLOURED, ESC, PLAIN, ago, enqueuedPr } from './fixtures.js';
 
 describe('renderText: pullRequests (mq list)', () => {

@@ -2,7 +2,7 @@
 // Graphviz and Mermaid text that other people's titles cannot break.
 import { describe, expect, it } from 'vitest';
 import type { GraphNode, QueueGraph } from '../../src/model/order.js';
-import { renderText } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
 import { ESC, NOW, PLAIN } from './fixtures.js';
 
 const node = (prNumber: number, prTitle: string, state = 'pending'): GraphNode => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainWaiting, prsAhead } from '../../src/render/queue-position.js';
-import { renderText } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
 import { enqueuedPr, PLAIN, queue, submittedPr } from './fixtures.js';
 
 const line = (...prs: Array<[number, string]>) => prs.map(([prNumber, state]) => enqueuedPr({ prNumber, state }));

@@ -5,7 +5,8 @@ import { testContext } from '../support/context.js';
 import { explainEnd, failingChecks, type Why } from '../../src/model/why.js';
 import type { WaitResult } from '../../src/model/wait-events.js';
 import { makePaint } from '../../src/render/colors.js';
-import { renderText, toJson } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
+import { toJson } from '../../src/render/json.js';
 import { renderWaitSummary, waitSummaryJson } from '../../src/render/views/waiting.js';
 import { NOW, PLAIN, ago, submittedPr, testingDetails } from './fixtures.js';
 

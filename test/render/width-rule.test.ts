@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makePaint } from '../../src/render/colors.js';
-import { renderText } from '../../src/render/index.js';
+import { renderText } from '../../src/render/text.js';
 import { cutStartToWidth, fitText, foldLine, visibleWidth } from '../../src/render/screen-fit.js';
 import { renderFittedTable, renderTable, type Column } from '../../src/render/tables.js';
 import { renderWaitLines } from '../../src/render/views/waiting.js';
