@@ -1,4 +1,5 @@
-// The sandbox's queue engine: a pure state machine speaking the model; each HTTP face maps its API onto it.
+// The sandbox's queue engine: a pure state machine speaking the model (but its run and entry-history reads, still
+// in v2's shape: verification-runs.ts, history.ts); each HTTP face maps its API onto it.
 // Time moves only through `tick` and `advance`, so the same requests on the same clock give the same answers.
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
