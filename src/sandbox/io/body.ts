@@ -1,6 +1,8 @@
 // A request body checked on its text before JSON.parse: some shapes cost far more heap than text (ten million
 // numbers, 20 MiB, take over 300 MiB), and zod makes one issue per bad array element. One pass, allocating
-// nothing, refuses such bodies and finds the first non-string of a list of strings.
+// nothing, refuses such bodies and finds the first non-string of a list of strings; stringListsOf says which
+// fields of a request schema are such lists, for both faces.
+import * as z from 'zod';
 
 /** No request of the v1 API nests deeper than 3; a body may carry unknown fields, which the service ignores. */
 const MAX_BODY_DEPTH = 64;
@@ -95,4 +97,24 @@ export function refuseBodyShape(text: string, stringLists: ReadonlySet<string>):
     previous = c;
   }
   return undefined;
+}
+
+const stringListFields = new WeakMap<z.ZodType, ReadonlySet<string>>();
+
+/** The top-level fields of a request schema that take a list of strings (in any branch of a union). */
+export function stringListsOf(schema: z.ZodType): ReadonlySet<string> {
+  let fields = stringListFields.get(schema);
+  if (!fields) {
+    const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+    fields = new Set(Object.keys(shape).filter((key) => takesStringList(shape[key]!)));
+    stringListFields.set(schema, fields);
+  }
+  return fields;
+}
+
+function takesStringList(schema: z.ZodType): boolean {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return takesStringList(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe) return takesStringList(schema.in as z.ZodType);
+  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).some(takesStringList);
+  return schema instanceof z.ZodArray && schema.element instanceof z.ZodString;
 }

@@ -1,10 +1,10 @@
 // What a route of the v1 face and of the control routes is (v2's is io/v2/route.ts), and the checks a JSON body
 // goes through before the route maps it onto the engine.
-import * as z from 'zod';
+import type * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
 import type { Journaled } from '../engine/changes.js';
 import { EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
-import { refuseBodyShape } from './body.js';
+import { refuseBodyShape, stringListsOf } from './body.js';
 import type { SandboxClock } from './clock.js';
 import { errorAnswer, type Answer } from './http.js';
 
@@ -77,26 +77,6 @@ function firstBadListElement(lists: ReadonlySet<string>, json: unknown): string 
 function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   return Array.isArray(value) ? 'array' : typeof value;
-}
-
-const stringListFields = new WeakMap<z.ZodType, ReadonlySet<string>>();
-
-/** The top-level fields of a request schema that take a list of strings (in any branch of a union). */
-function stringListsOf(schema: z.ZodType): ReadonlySet<string> {
-  let fields = stringListFields.get(schema);
-  if (!fields) {
-    const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
-    fields = new Set(Object.keys(shape).filter((key) => takesStringList(shape[key]!)));
-    stringListFields.set(schema, fields);
-  }
-  return fields;
-}
-
-function takesStringList(schema: z.ZodType): boolean {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return takesStringList(schema.unwrap() as z.ZodType);
-  if (schema instanceof z.ZodPipe) return takesStringList(schema.in as z.ZodType);
-  if (schema instanceof z.ZodUnion) return (schema.options as z.ZodType[]).some(takesStringList);
-  return schema instanceof z.ZodArray && schema.element instanceof z.ZodString;
 }
 
 /** A refusal from the engine as its status; anything else is the sandbox's own bug, a 500. */

@@ -2,7 +2,7 @@
 // api/v2/contract.ts says, then the handler; refusals in the error envelope, except a bare 429 (docs/sandbox.md).
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import * as z from 'zod';
+import type * as z from 'zod';
 import {
   needsOf,
   type SchemaName,
@@ -20,7 +20,7 @@ import type { QueueRef } from '../../../model/repository.js';
 import { BODY_LIMIT_BYTES, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
 import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
-import { refuseBodyShape } from '../body.js';
+import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import { ERROR_CONTENT_TYPE, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { pullRequestCoordinates, runQueueId, validationFailed } from './common.js';
@@ -97,14 +97,7 @@ const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = schemas;
 
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(
-  Object.values(V2_OPERATIONS).flatMap((row: V2Operation) => {
-    const body: z.ZodType | undefined = row.body && SCHEMAS[row.body];
-    if (!(body instanceof z.ZodObject)) return [];
-    return Object.entries(body.shape as Record<string, z.ZodType>).flatMap(([field, type]) => {
-      const inner = type instanceof z.ZodOptional ? type.unwrap() : type;
-      return inner instanceof z.ZodArray && inner.element instanceof z.ZodString ? [field] : [];
-    });
-  }),
+  Object.values(V2_OPERATIONS).flatMap((row: V2Operation) => (row.body ? [...stringListsOf(SCHEMAS[row.body])] : [])),
 );
 
 export { V2_PERMISSIONS, type V2Permission };
