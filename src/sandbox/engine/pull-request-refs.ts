@@ -24,7 +24,7 @@ export interface TransitionPullRequestRef {
   state: PullRequestState;
 }
 
-function pullRequestUrl(record: PullRequestRecord): string {
+export function pullRequestUrl(record: PullRequestRecord): string {
   const { host, owner, name } = record.repo;
   return `https://${host}/${owner}/${name}/pull/${record.number}`;
 }

@@ -3,6 +3,7 @@ import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../model/pull
 import type { Queue, QueueFacts } from '../../model/queue.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { sha1Hex } from './digest.js';
+import { pullRequestUrl } from './pull-request-refs.js';
 import { URGENT } from './line.js';
 import { readinessOf } from './readiness.js';
 import { FINAL_STATES, type QueueRecord, type Submission, type TestRun } from './state.js';
@@ -75,7 +76,6 @@ export function queueView(world: QueueWorld, queue: QueueRecord): Queue {
 
 /** `dependentPrs`: in parallel mode, the PRs ahead its branch also holds. Targets show once any were uploaded. */
 export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: TestRun): RunDetails {
-  const { host, owner, name } = queue.repo;
   const tested = run.pullRequestIds.map((id) => submissionOf(world, id));
   const base = run.basePullRequestIds.map((id) => submissionOf(world, id));
   const details: RunDetails = {
@@ -88,11 +88,10 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
     // No override on the queue: the statuses come from branch protection, which the sandbox holds empty.
     requiredStatusesSource: queue.settings.requiredStatuses === null ? 'repo_provider_branch_protection' : 'merge_instance',
     ...checksView(queue, run),
-    testedPullRequests: tested.map((submission) => ({
-      prNumber: submission.number,
-      prUrl: `https://${host}/${owner}/${name}/pull/${submission.number}`,
-      title: pullRequestOf(world, submission).title,
-    })),
+    testedPullRequests: tested.map((submission) => {
+      const record = pullRequestOf(world, submission);
+      return { prNumber: submission.number, prUrl: pullRequestUrl(record), title: record.title };
+    }),
   };
   if (run.queueType === 'bisection') details.queueType = 'bisection';
   if (queue.settings.mode === 'parallel') details.dependentPrs = base.map((submission) => submission.number);
@@ -103,7 +102,10 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
   return details;
 }
 
-/** CI's report, from the run's status alone (old state files read the same): `build` passes, `test` carries the result. */
+/**
+ * CI's report, from the run's status alone (old state files read the same): `build` passes, `test` carries the result.
+ * Its URLs are numbered from the run id, so they never change.
+ */
 export function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, 'checkSuites' | 'statusChecks'> {
   const { host, owner, name } = queue.repo;
   const base = parseInt(sha1Hex(`check-runs:${run.id}`).slice(0, 8), 16) * 2;
