@@ -17,7 +17,7 @@ import * as schemas from '../../../api/v2/schemas.js';
 import { describeIssues } from '../../../api/format-path.js';
 import { isUuid } from '../../../api/v2/schemas.js';
 import type { QueueRef } from '../../../model/repository.js';
-import { BODY_LIMIT_BYTES, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
+import { BODY_LIMIT_BYTES, isV2Key, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
 import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
 import { refuseBodyShape, stringListsOf } from '../body.js';
@@ -219,7 +219,7 @@ export class V2Face {
   /** The permissions of a key, or undefined when the sandbox does not take it. */
   permissionsOf(key: string): ReadonlySet<V2Permission> | undefined {
     if (this.keys) return this.keys.get(key);
-    return key.startsWith(V2_KEY_PREFIX) && key.length > V2_KEY_PREFIX.length ? this.allPermissions : undefined;
+    return isV2Key(key) && key.length > V2_KEY_PREFIX.length ? this.allPermissions : undefined;
   }
 
   /** The key of an `Authorization: Bearer <key>` header, or undefined. */
