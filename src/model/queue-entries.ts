@@ -1,6 +1,8 @@
 // What v2 says of a PR's queue entries beyond its record: a change to a queued entry, the history of its states,
 // and the test runs of a queue or of a PR. Named as v1 names the same facts where v1 has them (`timestamp`,
 // `testRunId`, `prNumber`, lower snake_case states), under new names where only v2 has them (`actor`).
+import type { PullRequestRef } from './order.js';
+import type { TestingDetails } from './testing.js';
 import type { Priority, Reported, ReportedPullRequestState, TEST_RUN_STATUSES } from './vocabulary.js';
 
 /** `mq edit`: what to change of a queued entry; an absent key is left as it is. */
@@ -18,17 +20,49 @@ interface TransitionActor {
   trunkUserId?: string;
 }
 
-/** One state change of a PR's queue entry, oldest first in a history. */
+/** Another PR a transition names, with its state now (not at the transition). */
+export interface TransitionRef extends PullRequestRef {
+  state: ReportedPullRequestState;
+}
+
+/** A check whose failure failed a run: its name, link and the code host's conclusion where known. */
+export interface FailureCause {
+  name: string;
+  url?: string;
+  conclusion?: string;
+}
+
+/**
+ * One state change of a PR's queue entry, oldest first in a history. The optional facts are v2's (the sandbox's
+ * engine gives them all); mq shows the first five.
+ */
 export interface EntryTransition {
   state: ReportedPullRequestState;
   /** ISO 8601: when the entry entered the state (v1's timeline name). */
   timestamp: string;
-  /** As the service gives it (v2: UPPER_SNAKE, v1: lower snake), null when it gives none. */
+  /** Lower snake_case; null where the service gives none. */
   reason: string | null;
   /** null when the service names no one (the queue's own doing, or an API that does not say). */
   actor: TransitionActor | null;
   /** The run behind the change, when the service names one. */
   testRunId: string | null;
+  pullRequestId?: string;
+  /** The queue entry (one per submission) and its queue. */
+  entryId?: string;
+  queueId?: string;
+  /** The PR ahead whose failure or cancellation sent this one back to pending. */
+  prerequisitePullRequestId?: string;
+  /** The priority the submit asked for, and whether it allowed batching. */
+  notReady?: { priorityValue?: number; priorityName?: string; noBatch: boolean };
+  testsPassed?: { batchSize: number; otherTestedPullRequests: TransitionRef[]; waitingFor: TransitionRef[] };
+  pendingFailure?: { eventualFailureReason?: string; waitingFor: TransitionRef[]; failureCauses: FailureCause[] };
+  failed?: { failureCauses: FailureCause[] };
+}
+
+/** The transitions of one PR, in any queue (v2's batch history read). */
+export interface PullRequestHistory {
+  pullRequestId: string;
+  transitions: EntryTransition[];
 }
 
 /** One test run in a list of them (v2's verification run), without its checks: `mq testing --run` shows those. */
@@ -42,6 +76,30 @@ export interface TestRunSummary {
   testBranch: string;
   testBranchSha: string;
   testedPullRequests: { prNumber: number }[];
+}
+
+/** The targets a run's PRs uploaded: all of them, or the sorted union. */
+export interface TargetSet {
+  impactsAllTargets: boolean;
+  /** Empty when every target is impacted. */
+  impactedTargets: string[];
+  totalImpactedTargets: number;
+}
+
+/**
+ * One test run with everything the service says of it (v2's verification run). Its checks are in the code host's
+ * words, as v1's testing details give them; `url` is '' for a check without a link.
+ */
+export interface TestRunFacts extends TestRunSummary, Pick<TestingDetails, 'requiredStatuses' | 'checkSuites' | 'statusChecks'> {
+  status: (typeof TEST_RUN_STATUSES)[number];
+  queueId: string;
+  testBranchCommitUrl: string;
+  requiredStatusesSource: 'repo_provider_branch_protection' | 'merge_instance';
+  testedPullRequests: PullRequestRef[];
+  /** The PRs its test branch held ahead of its own. */
+  dependentPullRequests: PullRequestRef[];
+  /** Only when a PR on its branch uploaded targets (a single run's read gives them). */
+  impactedTargets?: { all: TargetSet; testedPullRequestsOnly?: TargetSet };
 }
 
 /** Which runs: a queue's (no `pr`) or a PR's; `createdAfter` (ISO, exclusive) and one status narrow them. */

@@ -1,6 +1,17 @@
 // A test run: what it tested, on which branch, and how its checks went.
 import type { Reported, TEST_RUN_STATUSES } from './vocabulary.js';
 
+/** A code host's conclusion (GitHub's words, as v1 gives them) as one normalized word; others are `neutral`. */
+export const NORMAL_CONCLUSIONS: Readonly<Record<string, 'success' | 'failure' | 'cancelled' | 'timeout' | 'skipped' | 'neutral'>> = {
+  SUCCESS: 'success',
+  FAILURE: 'failure',
+  ERROR: 'failure',
+  CANCELLED: 'cancelled',
+  TIMED_OUT: 'timeout',
+  SKIPPED: 'skipped',
+  NEUTRAL: 'neutral',
+};
+
 interface CheckRun {
   name: string;
   url: string;

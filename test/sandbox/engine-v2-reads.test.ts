@@ -7,6 +7,8 @@ import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { pullRequestId } from '../../src/sandbox/engine/ids.js';
 import type { QueueChange } from '../../src/model/service.js';
 import type { TestOutcome } from '../../src/sandbox/engine/state.js';
+import type { Check } from '../../src/api/v2/schemas.js';
+import { runJson } from '../../src/sandbox/io/v2/wire.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -35,11 +37,15 @@ function setup(create: { concurrency?: number; mode?: 'single' | 'parallel' } = 
     };
   };
   const history = (number: number) =>
-    engine.queueEntryHistory(REPO, number).map((t) => `${t.state}${t.reason === null ? '' : `:${t.reason}`}${t.verificationRunId === undefined ? '' : ' run'}`);
+    engine
+      .queueEntryHistory(REPO, number)
+      .map((t) => `${t.state}${t.reason === null ? '' : `:${t.reason.toUpperCase()}`}${t.testRunId === null ? '' : ' run'}`);
   return { engine, submit, describePr, targets, runOf, order, history };
 }
 
 const idOf = (number: number) => pullRequestId(REPO, number);
+/** A run's checks as v2 answers them (the face's codec over the engine's run). */
+const checksOf = (run: Parameters<typeof runJson>[0]) => runJson(run, true).checks as (Check & { id: string })[];
 
 describe('dispatch order', () => {
   it('single mode without batching: the run first, then each PR its own predicted batch, nothing directly ahead', () => {
@@ -206,7 +212,7 @@ describe('verification runs', () => {
     const id = runOf(1);
     const inFlight = engine.runWithId(id);
     expect(inFlight).toMatchObject({
-      id,
+      testRunId: id,
       queueId: engine.queueIdOf(MAIN),
       isBisection: false,
       status: 'in_progress',
@@ -216,24 +222,25 @@ describe('verification runs', () => {
       requiredStatusesSource: 'repo_provider_branch_protection',
       dependentPullRequests: [],
     });
-    expect(inFlight.testedPullRequests.map((p) => p.id)).toEqual([idOf(1), idOf(2)]);
+    expect(inFlight.testedPullRequests.map((p) => p.pullRequestId)).toEqual([idOf(1), idOf(2)]);
     expect(inFlight.testBranchCommitUrl).toBe(`https://github.com/acme/widgets/commit/${inFlight.testBranchSha}`);
-    expect(inFlight.checks.map((c) => [c.name, c.kind, c.status, c.conclusion])).toEqual([
+    expect(checksOf(inFlight).map((c) => [c.name, c.kind, c.status, c.conclusion])).toEqual([
       ['build', 'checkRun', 'inProgress', 'neutral'],
       ['test', 'checkRun', 'inProgress', 'neutral'],
       ['ci/test', 'statusCheck', 'queued', 'neutral'],
     ]);
     engine.advance(300);
     const failed = engine.runWithId(id);
+    const failedChecks = checksOf(failed);
     expect(failed).toMatchObject({ status: 'failed', updatedAt: '2026-01-01T00:05:00.000Z' });
-    expect(failed.checks.map((c) => [c.name, c.status, c.conclusion, c.providerConclusion ?? null])).toEqual([
+    expect(failedChecks.map((c) => [c.name, c.status, c.conclusion, c.providerConclusion ?? null])).toEqual([
       ['build', 'completed', 'success', 'SUCCESS'],
       ['test', 'completed', 'failure', 'FAILURE'],
       ['ci/test', 'completed', 'failure', 'FAILURE'],
     ]);
     // The same checks as v1's testing details show for the run.
-    expect(failed.checks[1]!.url).toBe(engine.getMergeQueueTestingDetails(MAIN, id).checkSuites[0]!.checkRuns[1]!.url);
-    expect(new Set(failed.checks.map((c) => c.id)).size).toBe(3);
+    expect(failedChecks[1]!.url).toBe(engine.getMergeQueueTestingDetails(MAIN, id).checkSuites[0]!.checkRuns[1]!.url);
+    expect(new Set(failedChecks.map((c) => c.id)).size).toBe(3);
     expect(() => engine.runWithId('no-such-run')).toThrow(EngineRefusal);
     expect(() => engine.runWithId('no-such-run')).toThrow(expect.objectContaining({ kind: 'not_found' }));
   });
@@ -244,8 +251,14 @@ describe('verification runs', () => {
     engine.advance(300);
     const run = engine.runWithId(runOf(1));
     expect(run).toMatchObject({ status: 'succeeded', requiredStatuses: ['ci/test', 'lint'], requiredStatusesSource: 'merge_instance' });
-    expect(run.checks.map((c) => `${c.name}:${c.conclusion}`)).toEqual(['build:success', 'test:success', 'ci/test:success', 'lint:success']);
-    expect(run.checks[3]!.url).toBeNull();
+    // Check runs first (the required one among them), then commit statuses.
+    expect(checksOf(run).map((c) => `${c.name}:${c.kind}:${c.conclusion}`)).toEqual([
+      'build:checkRun:success',
+      'test:checkRun:success',
+      'lint:checkRun:success',
+      'ci/test:statusCheck:success',
+    ]);
+    expect(checksOf(run)[2]!.url).toBeNull();
   });
 
   it('parallel mode: dependent PRs are the base, and impacted targets appear on the single read only', () => {
@@ -254,8 +267,8 @@ describe('verification runs', () => {
     targets(2, ['a', 'b']);
     submit(1, 2);
     const run = engine.runWithId(runOf(2));
-    expect(run.dependentPullRequests.map((p) => p.number)).toEqual([1]);
-    expect(run.testedPullRequests.map((p) => p.number)).toEqual([2]);
+    expect(run.dependentPullRequests.map((p) => p.prNumber)).toEqual([1]);
+    expect(run.testedPullRequests.map((p) => p.prNumber)).toEqual([2]);
     expect(run.impactedTargets).toEqual({
       all: { impactsAllTargets: false, impactedTargets: ['a', 'b'], totalImpactedTargets: 2 },
       testedPullRequestsOnly: { impactsAllTargets: false, impactedTargets: ['a', 'b'], totalImpactedTargets: 2 },
@@ -273,16 +286,16 @@ describe('verification runs', () => {
     engine.advance(300);
     const secondHalf = runOf(4);
     const all = engine.queueRuns(MAIN);
-    expect(all.slice(-3).map((r) => r.id)).toEqual([secondHalf, firstHalf, batchRun]);
+    expect(all.slice(-3).map((r) => r.testRunId)).toEqual([secondHalf, firstHalf, batchRun]);
     expect(all.map((r) => r.createdAt)).toEqual([...all.map((r) => r.createdAt)].sort().reverse());
-    expect(engine.queueRuns(MAIN, { status: 'failed' }).map((r) => r.id)).toEqual([batchRun]);
-    expect(engine.queueRuns(MAIN, { createdAfter: START + 300_000 }).map((r) => r.id)).not.toContain(firstHalf);
-    expect(engine.queueRuns(MAIN, { createdAfter: START + 299_999 }).map((r) => r.id)).toContain(firstHalf);
+    expect(engine.queueRuns(MAIN, { status: 'failed' }).map((r) => r.testRunId)).toEqual([batchRun]);
+    expect(engine.queueRuns(MAIN, { createdAfter: START + 300_000 }).map((r) => r.testRunId)).not.toContain(firstHalf);
+    expect(engine.queueRuns(MAIN, { createdAfter: START + 299_999 }).map((r) => r.testRunId)).toContain(firstHalf);
     expect(engine.runWithId(firstHalf)).toMatchObject({ isBisection: true, status: 'succeeded' });
     engine.advance(3600);
     const ofFour = engine.pullRequestRuns(REPO, 4);
-    expect(ofFour.at(-1)!.id).toBe(batchRun);
-    expect(ofFour.every((run) => run.testedPullRequests.some((p) => p.number === 4))).toBe(true);
+    expect(ofFour.at(-1)!.testRunId).toBe(batchRun);
+    expect(ofFour.every((run) => run.testedPullRequests.some((p) => p.prNumber === 4))).toBe(true);
     expect(ofFour.map((r) => r.testedPullRequests.length)).toEqual([1, 2, 4]);
     expect(engine.pullRequestRuns(REPO, 4, { status: 'succeeded' })).toEqual([]);
     expect(engine.pullRequestRuns(REPO, 99)).toEqual([]);
@@ -306,15 +319,17 @@ describe('queue-entry history', () => {
     expect(transitions[0]).toMatchObject({
       pullRequestId: idOf(1),
       queueId: engine.queueIdOf(MAIN),
-      queueEntryId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).id,
-      changedAt: '2026-01-01T00:00:00.000Z',
-      notReady: { allowBatching: true },
+      entryId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).id,
+      timestamp: '2026-01-01T00:00:00.000Z',
+      notReady: { noBatch: false },
     });
-    expect(transitions[0]!.notReady).toEqual({ allowBatching: true });
-    expect(transitions[2]!.verificationRunId).toBe(run);
+    expect(transitions[0]!.notReady).toEqual({ noBatch: false });
+    expect(transitions[2]!.testRunId).toBe(run);
     expect(transitions[3]!.testsPassed).toEqual({
       batchSize: 2,
-      otherTestedPullRequests: [{ pullRequestId: idOf(2), number: 2, title: 'PR #2', url: 'https://github.com/acme/widgets/pull/2', state: 'merged' }],
+      otherTestedPullRequests: [
+        { pullRequestId: idOf(2), prNumber: 2, prSha: expect.any(String), prTitle: 'PR #2', prUrl: 'https://github.com/acme/widgets/pull/2', state: 'merged' },
+      ],
       waitingFor: [],
     });
     expect(engine.queueEntryHistory(REPO, 99)).toEqual([]);
@@ -324,8 +339,8 @@ describe('queue-entry history', () => {
     const { engine } = setup();
     engine.submitPullRequest(MAIN, 1, { priority: 'urgent', noBatch: true });
     engine.submitPullRequest(MAIN, 2, { priority: 42 });
-    expect(engine.queueEntryHistory(REPO, 1)[0]!.notReady).toEqual({ priorityName: 'urgent', allowBatching: false });
-    expect(engine.queueEntryHistory(REPO, 2)[0]!.notReady).toEqual({ priorityValue: 42, allowBatching: true });
+    expect(engine.queueEntryHistory(REPO, 1)[0]!.notReady).toEqual({ priorityName: 'urgent', noBatch: true });
+    expect(engine.queueEntryHistory(REPO, 2)[0]!.notReady).toEqual({ priorityValue: 42, noBatch: false });
   });
 
   it('a failure: pendingFailure with the failed checks and the eventual reason; PRs built on it name it as prerequisite', () => {
@@ -346,18 +361,18 @@ describe('queue-entry history', () => {
     const [, , , pendingFailure, failed] = engine.queueEntryHistory(REPO, 1);
     expect(pendingFailure!.reason).toBeNull();
     expect(pendingFailure!.pendingFailure).toEqual({
-      eventualFailureReason: 'TEST_RUN_REQUIRED_STATUS_FAILED',
+      eventualFailureReason: 'test_run_required_status_failed',
       waitingFor: [],
-      failureCausingChecks: [
+      failureCauses: [
         { name: 'test', url: expect.stringMatching(/^https:\/\/github.com\/acme\/widgets\/runs\/\d+$/), conclusion: 'FAILURE' },
         { name: 'ci/test', url: expect.any(String), conclusion: 'FAILURE' },
       ],
     });
-    expect(failed).toMatchObject({ verificationRunId: failing, failed: { failureCausingChecks: pendingFailure!.pendingFailure!.failureCausingChecks } });
+    expect(failed).toMatchObject({ testRunId: failing, failed: { failureCauses: pendingFailure!.pendingFailure!.failureCauses } });
     // 2 failed only for 1 under it, and 3, still testing, was built on both: both go back, naming 1.
     expect(history(2).slice(2)).toEqual(['testing run', 'pending_failure run', 'pending:PREREQUISITE_MERGE_ITEM_FAILED', 'testing run']);
     const back = engine.queueEntryHistory(REPO, 2)[4]!;
-    expect(back).toMatchObject({ prerequisitePullRequestId: idOf(1), changedAt: '2026-01-01T00:10:00.000Z' });
+    expect(back).toMatchObject({ prerequisitePullRequestId: idOf(1), timestamp: '2026-01-01T00:10:00.000Z' });
     expect(history(3).slice(2, 4)).toEqual(['testing run', 'pending:PREREQUISITE_MERGE_ITEM_FAILED']);
   });
 
@@ -376,7 +391,7 @@ describe('queue-entry history', () => {
     expect(history(1).slice(2, 6)).toEqual(['testing run', 'pending_failure run', 'testing run', 'pending:BISECTION_TEST_RUN_PASSED']);
     expect(history(4).at(-1)).toBe('failed:TEST_RUN_REQUIRED_STATUS_FAILED run');
     const last = engine.queueEntryHistory(REPO, 4).at(-1)!;
-    expect(engine.runWithId(last.verificationRunId!).testedPullRequests.map((p) => p.number)).toEqual([4]);
+    expect(engine.runWithId(last.testRunId!).testedPullRequests.map((p) => p.prNumber)).toEqual([4]);
   });
 
   it('a PR convicted without a run of its own, its sibling half having passed, failed by optimization', () => {
@@ -389,8 +404,8 @@ describe('queue-entry history', () => {
     const batchRun = runOf(2);
     engine.advance(600);
     expect(history(2).slice(2)).toEqual(['testing run', 'pending_failure run', 'failed:TEST_RUN_FAILED_BY_OPTIMIZATION run']);
-    expect(engine.queueEntryHistory(REPO, 2).at(-1)!.verificationRunId).toBe(batchRun);
-    expect(engine.pullRequestRuns(REPO, 2).map((run) => run.id)).toEqual([batchRun]);
+    expect(engine.queueEntryHistory(REPO, 2).at(-1)!.testRunId).toBe(batchRun);
+    expect(engine.pullRequestRuns(REPO, 2).map((run) => run.testRunId)).toEqual([batchRun]);
   });
 
   it('a direct merge, and every submission of a PR, oldest first', () => {
@@ -404,8 +419,8 @@ describe('queue-entry history', () => {
     submit(2);
     const transitions = engine.queueEntryHistory(REPO, 2);
     expect(transitions.map((t) => t.state)).toEqual(['not_ready', 'pending', 'testing', 'cancelled', 'not_ready', 'pending', 'testing']);
-    expect(new Set(transitions.map((t) => t.queueEntryId)).size).toBe(2);
-    expect(transitions.map((t) => t.changedAt)).toEqual([...transitions.map((t) => t.changedAt)].sort());
+    expect(new Set(transitions.map((t) => t.entryId)).size).toBe(2);
+    expect(transitions.map((t) => t.timestamp)).toEqual([...transitions.map((t) => t.timestamp)].sort());
   });
 
   it('the batch form: one group per id asked, once each, lower-cased; unknown ids give empty groups', () => {
@@ -515,11 +530,11 @@ describe('over random sequences of events', () => {
     for (const edge of graph.edges) expect(at.get(edge.fromPrNumber)!).toBeLessThan(at.get(edge.toPrNumber)!);
     for (const number of PRS) {
       const transitions = engine.queueEntryHistory(REPO, number);
-      const times = transitions.map((t) => t.changedAt);
+      const times = transitions.map((t) => t.timestamp);
       expect(times).toEqual([...times].sort());
       for (const t of transitions) {
         if (t.state === 'testing' || t.state === 'pending_failure') expect(t.reason).toBeNull();
-        if (t.state === 'testing') expect(engine.runWithId(t.verificationRunId!).testedPullRequests.map((p) => p.number)).toContain(number);
+        if (t.state === 'testing') expect(engine.runWithId(t.testRunId!).testedPullRequests.map((p) => p.prNumber)).toContain(number);
       }
       const runs = engine.pullRequestRuns(REPO, number);
       expect(runs.length).toBe(transitions.filter((t) => t.state === 'testing').length);

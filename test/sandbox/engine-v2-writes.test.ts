@@ -291,7 +291,7 @@ describe('actors', () => {
     expect(engine.getSubmittedPullRequest(MAIN, { number: 2 }, { timeline: true }).timeline?.[0]).not.toHaveProperty('actor');
     expect(engine.queueEntryHistory(MAIN.repo, 2).map((transition) => [transition.state, transition.actor])).toEqual([
       ['not_ready', ALICE],
-      ['pending', undefined],
+      ['pending', null],
       ['cancelled', ALICE],
     ]);
     expect(status(2).state).toBe('cancelled');

@@ -1,9 +1,11 @@
 // The model ⇄ v2 wire, both ways, for the client (v2-service.ts) and the sandbox's face alike (docs/v2.md): the
 // repository's URL, queue settings (by the names wire-names.ts gives them), the dispatch order and the graph.
 import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.js';
+import type { EntryTransition, TargetSet, TestRunFacts, TestRunSummary, TransitionRef } from '../../model/queue-entries.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
-import type { MergeGraph, MergeQueueOrder, QueuedPullRequest } from './schemas.js';
+import { NORMAL_CONCLUSIONS, type TestingDetails } from '../../model/testing.js';
+import type { Check, MergeGraph, MergeQueueOrder, QueuedPullRequest, QueueEntryStateTransition, VerificationRun } from './schemas.js';
 import { modelMode, modelWord, V2_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
 
 // ---------------------------------------------------------------- repositories
@@ -217,5 +219,187 @@ export function graphOfWire(graph: MergeGraph): QueueGraph {
       ...(edge.commonImpactedTargets !== undefined && { commonImpactedTargets: edge.commonImpactedTargets }),
       ...(edge.totalCommonImpactedTargets !== undefined && { totalCommonImpactedTargets: edge.totalCommonImpactedTargets }),
     })),
+  };
+}
+
+// ---------------------------------------------------------------- runs and their checks
+
+/** The description's bound on a run's impacted-target lists. */
+const RUN_TARGETS_MAX = 100_000;
+
+type CheckKind = 'checkRun' | 'statusCheck';
+
+/** The model's checks (the host's words) in v2's one normalized list, the host's words kept beside; ids are the caller's. */
+function checksToWire(run: Pick<TestingDetails, 'checkSuites' | 'statusChecks'>, idOf: (kind: CheckKind, name: string) => string): Json[] {
+  const checkRuns = run.checkSuites.flatMap((suite) => suite.checkRuns);
+  return [
+    ...checkRuns.map((check) => {
+      const completed = check.status === 'COMPLETED';
+      return {
+        id: idOf('checkRun', check.name),
+        name: check.name,
+        kind: 'checkRun',
+        status: completed ? 'completed' : 'inProgress',
+        // Final only when completed; neutral stands in before.
+        conclusion: completed && check.conclusion !== undefined ? (NORMAL_CONCLUSIONS[check.conclusion] ?? 'neutral') : 'neutral',
+        ...(check.status !== undefined && { providerStatus: check.status }),
+        ...(check.conclusion !== undefined && { providerConclusion: check.conclusion }),
+        url: check.url === '' ? null : check.url,
+        provider: 'github',
+      };
+    }),
+    ...run.statusChecks.map((check) => {
+      const pending = check.state === undefined || check.state === 'PENDING';
+      return {
+        id: idOf('statusCheck', check.context),
+        name: check.context,
+        kind: 'statusCheck',
+        status: pending ? 'queued' : 'completed',
+        conclusion: pending ? 'neutral' : (NORMAL_CONCLUSIONS[check.state!] ?? 'neutral'),
+        providerConclusion: check.state ?? 'PENDING',
+        url: check.url ?? null,
+        provider: 'github',
+      };
+    }),
+  ];
+}
+
+/** v2's flat list back into check runs and commit statuses, in the host's words as v1 gave them. */
+function checksOfWire(checks: readonly Check[]): Pick<TestingDetails, 'checkSuites' | 'statusChecks'> {
+  const checkRuns = checks.filter((check) => check.kind !== 'statusCheck');
+  const statusChecks = checks.filter((check) => check.kind === 'statusCheck');
+  return {
+    checkSuites: [
+      {
+        checkRuns: checkRuns.map((check) => {
+          const status = hostWord(check.providerStatus, check.status);
+          const conclusion = hostWord(check.providerConclusion, check.conclusion);
+          return { name: check.name, url: check.url ?? '', ...(status && { status }), ...(conclusion && { conclusion }) };
+        }),
+      },
+    ],
+    statusChecks: statusChecks.map((check) => {
+      const state = hostWord(check.providerConclusion ?? check.providerStatus, check.conclusion ?? check.status);
+      return { context: check.name, ...(check.url && { url: check.url }), ...(state && { state }) };
+    }),
+  };
+}
+
+/** The code host's word where v2 gives it, else v2's normalized one in the host's manner (`timeout` → `TIMED_OUT`). */
+function hostWord(provider: string | undefined, normalized: string | null | undefined): string | undefined {
+  if (provider) return provider;
+  if (!normalized) return undefined;
+  return normalized === 'timeout' ? 'TIMED_OUT' : modelWord(normalized).toUpperCase();
+}
+
+function targetSetToWire(set: TargetSet): Json {
+  return { ...set, impactedTargets: set.impactedTargets.slice(0, RUN_TARGETS_MAX) };
+}
+
+/** A run as v2 shows it; `single`: as its own GET does, with the impacted targets the lists leave out. */
+export function runToWire(run: TestRunFacts, single: boolean, checkId: (kind: CheckKind, name: string) => string): Json {
+  const ref = (pr: PullRequestRef) => ({ id: pr.pullRequestId, number: pr.prNumber, sha: pr.prSha, title: pr.prTitle, url: pr.prUrl });
+  const targets = single ? run.impactedTargets : undefined;
+  return {
+    id: run.testRunId,
+    isBisection: run.isBisection,
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    testBranchCommitUrl: run.testBranchCommitUrl,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    status: wireWord(run.status),
+    requiredStatusesSource: wireWord(run.requiredStatusesSource),
+    requiredStatuses: [...run.requiredStatuses],
+    checks: checksToWire(run, checkId),
+    testedPullRequests: run.testedPullRequests.map(ref),
+    dependentPullRequests: run.dependentPullRequests.map(ref),
+    ...(targets && {
+      impactedTargets: {
+        all: targetSetToWire(targets.all),
+        ...(targets.testedPullRequestsOnly && { testedPullRequestsOnly: targetSetToWire(targets.testedPullRequestsOnly) }),
+      },
+    }),
+  };
+}
+
+/** A run as mq lists it. */
+export function runOfWire(run: VerificationRun): TestRunSummary {
+  return {
+    testRunId: run.id,
+    status: modelWord(run.status),
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    isBisection: run.isBisection,
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number })),
+  };
+}
+
+/** A run as `mq testing --run` shows it: v2 flattens check runs and commit statuses, the model keeps them apart. */
+export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
+  return {
+    requiredStatuses: run.requiredStatuses,
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    createdAt: run.createdAt,
+    status: modelWord(run.status),
+    ...checksOfWire(run.checks),
+    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
+  };
+}
+
+// ---------------------------------------------------------------- a queue entry's history
+
+function transitionRefToWire(ref: TransitionRef): Json {
+  return { pullRequestId: ref.pullRequestId, number: ref.prNumber, title: ref.prTitle, url: ref.prUrl, state: wireWord(ref.state) };
+}
+
+/** A transition as v2 shows it: reasons in upper snake case; the entry and queue ids are not on the wire. */
+export function transitionToWire(transition: EntryTransition): Json {
+  const { notReady, testsPassed, pendingFailure, failed } = transition;
+  return {
+    pullRequestId: transition.pullRequestId,
+    state: wireWord(transition.state),
+    changedAt: transition.timestamp,
+    reason: transition.reason?.toUpperCase() ?? null,
+    ...(transition.testRunId !== null && { verificationRunId: transition.testRunId }),
+    ...(transition.actor?.trunkUserId !== undefined && { actor: { trunkUserId: transition.actor.trunkUserId } }),
+    ...(transition.prerequisitePullRequestId !== undefined && { prerequisitePullRequestId: transition.prerequisitePullRequestId }),
+    ...(notReady && {
+      notReady: {
+        ...(notReady.priorityValue !== undefined && { priorityValue: notReady.priorityValue }),
+        ...(notReady.priorityName !== undefined && { priorityName: notReady.priorityName }),
+        allowBatching: !notReady.noBatch,
+      },
+    }),
+    ...(testsPassed && {
+      testsPassed: {
+        batchSize: testsPassed.batchSize,
+        otherTestedPullRequests: testsPassed.otherTestedPullRequests.map(transitionRefToWire),
+        waitingFor: testsPassed.waitingFor.map(transitionRefToWire),
+      },
+    }),
+    ...(pendingFailure && {
+      pendingFailure: {
+        ...(pendingFailure.eventualFailureReason !== undefined && { eventualFailureReason: pendingFailure.eventualFailureReason.toUpperCase() }),
+        waitingFor: pendingFailure.waitingFor.map(transitionRefToWire),
+        failureCausingChecks: pendingFailure.failureCauses,
+      },
+    }),
+    ...(failed && { failed: { failureCausingChecks: failed.failureCauses } }),
+  };
+}
+
+/** A transition as mq shows it: reasons in lower snake case, as v1 words them. */
+export function transitionOfWire(transition: QueueEntryStateTransition): EntryTransition {
+  const actor = transition.actor && (transition.actor.gitHubLogin !== undefined || transition.actor.trunkUserId !== undefined) ? { ...transition.actor } : null;
+  return {
+    state: modelWord(transition.state),
+    timestamp: transition.changedAt,
+    reason: transition.reason?.toLowerCase() ?? null,
+    actor,
+    testRunId: transition.verificationRunId ?? null,
   };
 }

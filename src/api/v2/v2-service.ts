@@ -8,16 +8,14 @@ import type { QueueFacts } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
-import type { TestingDetails } from '../../model/testing.js';
-import type { EntryTransition, TestRunSummary } from '../../model/queue-entries.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
 import type { ClientOptions } from '../transport.js';
 import { allPages, V2Client } from './client.js';
-import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl } from './codec.js';
+import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl, runOfWire, testingDetailsOfWire, transitionOfWire } from './codec.js';
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver } from './ids.js';
-import type { Check, MergeQueue, PullRequest, QueueEntry, QueueEntryStateTransition, VerificationRun } from './schemas.js';
+import type { MergeQueue, PullRequest, QueueEntry, QueueEntryStateTransition } from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
   /** Where ids are kept between commands; none keeps them for this process only. */
@@ -203,7 +201,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async getMergeQueueTestingDetails(_ref, testRunId) {
       // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
       const id = testRunId.replace(/-bisection$/, '');
-      return testingDetailsOf(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
+      return testingDetailsOfWire(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
     },
     async getMergeQueueMetrics({ repo }) {
       const text = repo
@@ -278,7 +276,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         const transitions = await allPages((cursor) =>
           client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
         );
-        return transitions.map(transitionOf);
+        return transitions.map(transitionOfWire);
       });
     },
     async listTestRuns(ref, query) {
@@ -291,7 +289,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
             query: { status, createdAfter: query.createdAfter, cursor: query.cursor, limit },
           }),
         );
-        const testRuns = page.data.map(testRunOf);
+        const testRuns = page.data.map(runOfWire);
         return page.hasMore && page.nextCursor ? { testRuns, nextCursor: page.nextCursor } : { testRuns };
       }
       // A PR's list takes no createdAfter (a 400): it is newest first, so the runs after the instant are a prefix.
@@ -299,7 +297,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         client.call('pullRequests.listVerificationRuns', { params: { id }, query: { status, cursor: query.cursor, limit } }),
       );
       const after = query.createdAfter === undefined ? undefined : Date.parse(query.createdAfter);
-      const testRuns = page.data.map(testRunOf);
+      const testRuns = page.data.map(runOfWire);
       const kept = after === undefined ? testRuns : testRuns.filter((run) => Date.parse(run.createdAt) > after);
       const more = page.hasMore && page.nextCursor && kept.length === testRuns.length;
       return more ? { testRuns: kept, nextCursor: page.nextCursor! } : { testRuns: kept };
@@ -456,38 +454,6 @@ function testingResultOf(result: AnswerOf<'mergeQueues.listTestingResults'>['dat
   };
 }
 
-function testingDetailsOf(run: VerificationRun): TestingDetails {
-  return {
-    requiredStatuses: run.requiredStatuses,
-    testBranch: run.testBranch,
-    testBranchSha: run.testBranchSha,
-    createdAt: run.createdAt,
-    status: modelWord(run.status),
-    // v2 flattens check runs and commit statuses; the model keeps them apart, in the host's words, as v1 gave them.
-    checkSuites: [{ checkRuns: run.checks.filter((check) => check.kind !== 'statusCheck').map(checkRunOf) }],
-    statusChecks: run.checks.filter((check) => check.kind === 'statusCheck').map(statusCheckOf),
-    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
-  };
-}
-
-function checkRunOf(check: Check) {
-  const status = hostWord(check.providerStatus, check.status);
-  const conclusion = hostWord(check.providerConclusion, check.conclusion);
-  return { name: check.name, url: check.url ?? '', ...(status && { status }), ...(conclusion && { conclusion }) };
-}
-
-function statusCheckOf(check: Check) {
-  const state = hostWord(check.providerConclusion ?? check.providerStatus, check.conclusion ?? check.status);
-  return { context: check.name, ...(check.url && { url: check.url }), ...(state && { state }) };
-}
-
-/** The code host's word where v2 gives it, else v2's normalized one in the host's manner (`timeout` → `TIMED_OUT`). */
-function hostWord(provider: string | undefined, normalized: string | null | undefined): string | undefined {
-  if (provider) return provider;
-  if (!normalized) return undefined;
-  return normalized === 'timeout' ? 'TIMED_OUT' : modelWord(normalized).toUpperCase();
-}
-
 // ---------------------------------------------------------------- the model's change → v2's config patch
 
 /** The model's change as v2's config PATCH; a setting v2 lacks is the user's to hear of. */
@@ -498,30 +464,4 @@ function patchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, 
     if (error instanceof RangeError) throw new UsageError(`the v2 API has no queue setting ${error.message}`);
     throw error;
   }
-}
-
-// ---------------------------------------------------------------- queue entries: history, runs
-
-function transitionOf(transition: QueueEntryStateTransition): EntryTransition {
-  const actor = transition.actor && (transition.actor.gitHubLogin !== undefined || transition.actor.trunkUserId !== undefined) ? { ...transition.actor } : null;
-  return {
-    state: modelWord(transition.state),
-    timestamp: transition.changedAt,
-    reason: transition.reason,
-    actor,
-    testRunId: transition.verificationRunId ?? null,
-  };
-}
-
-function testRunOf(run: VerificationRun): TestRunSummary {
-  return {
-    testRunId: run.id,
-    status: modelWord(run.status),
-    createdAt: run.createdAt,
-    updatedAt: run.updatedAt,
-    isBisection: run.isBisection,
-    testBranch: run.testBranch,
-    testBranchSha: run.testBranchSha,
-    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number })),
-  };
 }

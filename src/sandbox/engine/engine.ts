@@ -47,10 +47,11 @@ import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPu
 import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 import type { QueueGraph, QueueOrder } from '../../model/order.js';
+import type { EntryTransition, PullRequestHistory, TestRunFacts } from '../../model/queue-entries.js';
 import { mergeGraphOf } from './graph.js';
-import { queueEntryHistoriesOf, queueEntryHistoryOf, type PullRequestHistory, type QueueEntryTransition } from './history.js';
+import { queueEntryHistoriesOf, queueEntryHistoryOf } from './history.js';
 import { dispatchOrderOf } from './dispatch-order.js';
-import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter, type VerificationRunFacts } from './verification-runs.js';
+import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter } from './verification-runs.js';
 import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
 const DEFAULT_TEST_DURATION_SECONDS = 300;
@@ -662,7 +663,7 @@ export class QueueEngine {
     return mergeGraphOf(this.world, this.queueFor(ref), options);
   }
 
-  runWithId(id: string): VerificationRunFacts {
+  runWithId(id: string): TestRunFacts {
     const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
     const queue = run ? this.state.queues[run.queueKey] : undefined;
     if (!run || !queue) throw new EngineRefusal('not_found', `no verification run ${id}`);
@@ -670,12 +671,12 @@ export class QueueEngine {
   }
 
   /** The queue's runs, newest first; `createdAfter` (ms) is strictly after. */
-  queueRuns(ref: QueueRef, filter: RunFilter = {}): VerificationRunFacts[] {
+  queueRuns(ref: QueueRef, filter: RunFilter = {}): TestRunFacts[] {
     return queueRunsOf(this.world, this.queueFor(ref), filter);
   }
 
   /** Every run that tested the PR, in any queue, newest first; a PR never tested has none. */
-  pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): VerificationRunFacts[] {
+  pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): TestRunFacts[] {
     return pullRequestRunsOf(this.world, repo, number, filter);
   }
 
@@ -697,7 +698,7 @@ export class QueueEngine {
     return firstSubmittedAtOf(this.state, repo, number);
   }
 
-  queueEntryHistory(repo: Repo, number: number): QueueEntryTransition[] {
+  queueEntryHistory(repo: Repo, number: number): EntryTransition[] {
     return queueEntryHistoryOf(this.world, repo, number);
   }
 

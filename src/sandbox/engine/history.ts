@@ -1,50 +1,24 @@
-// v2's queue-entry history. A reason is given where the step recorded one, or where the engine's mechanics leave
+// A PR's queue-entry history, in the model's words (v2's, through its codec). A reason is given where the step recorded one, or where the engine's mechanics leave
 // only one cause; otherwise null. Runs are not recorded on steps: the k-th `testing` step is the k-th run that
 // tested the submission (a run moves each of its PRs to testing exactly once).
+import type { EntryTransition, FailureCause, PullRequestHistory, TransitionRef } from '../../model/queue-entries.js';
 import type { Repo } from '../../model/repository.js';
+import { NORMAL_CONCLUSIONS } from '../../model/testing.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { pullRequestId } from './ids.js';
-import { transitionRefOf, type TransitionPullRequestRef } from './pull-request-refs.js';
-import { type Actor, pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
+import { orderRefOf } from './pull-request-refs.js';
+import { pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
 import { checksOf } from './verification-runs.js';
 import { iso } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
-interface FailureCausingCheck {
-  name: string;
-  url?: string;
-  conclusion?: string;
-}
-
-export interface QueueEntryTransition {
-  pullRequestId: string;
-  queueEntryId: string;
-  queueId: string;
-  state: PullRequestState;
-  changedAt: string;
-  /** UPPER_SNAKE; always null for testing and pending_failure. */
-  reason: string | null;
-  verificationRunId?: string;
-  prerequisitePullRequestId?: string;
-  notReady?: { priorityValue?: number; priorityName?: string; allowBatching: boolean };
-  testsPassed?: { batchSize: number; otherTestedPullRequests: TransitionPullRequestRef[]; waitingFor: TransitionPullRequestRef[] };
-  pendingFailure?: { eventualFailureReason?: string; waitingFor: TransitionPullRequestRef[]; failureCausingChecks: FailureCausingCheck[] };
-  failed?: { failureCausingChecks: FailureCausingCheck[] };
-  actor?: Actor;
-}
-
-export interface PullRequestHistory {
-  pullRequestId: string;
-  transitions: QueueEntryTransition[];
-}
-
 /** Oldest first; within an instant, in a submission's own order. */
-export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: number): QueueEntryTransition[] {
+export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: number): EntryTransition[] {
   const key = pullRequestKey(repo, number);
   const submissions = Object.values(world.state.submissions)
     .filter((submission) => submission.pullRequestKey === key)
     .sort((a, b) => a.seq - b.seq);
-  const rows: { at: number; seq: number; index: number; transition: QueueEntryTransition }[] = [];
+  const rows: { at: number; seq: number; index: number; transition: EntryTransition }[] = [];
   for (const submission of submissions) {
     transitionsOf(world, submission).forEach(({ at, transition }, index) => {
       rows.push({ at, seq: submission.seq, index, transition });
@@ -80,27 +54,31 @@ function stepsOf(submission: Submission): TimelineStep[] {
   );
 }
 
-/** The reasons steps record (v1's lower snake case) whose v2 word is not just the same in upper case. */
+/** The reasons steps record (v1's words) that v2 words otherwise. */
 const RENAMED_REASONS: Readonly<Record<string, string>> = {
-  'merged:test_run_passed': 'MERGE_GRAPH_MERGE',
+  'merged:test_run_passed': 'merge_graph_merge',
 };
 
-function transitionsOf(world: QueueWorld, submission: Submission): { at: number; transition: QueueEntryTransition }[] {
+function transitionsOf(world: QueueWorld, submission: Submission): { at: number; transition: EntryTransition }[] {
   const record = pullRequestOf(world, submission);
   const queue = world.state.queues[submission.queueKey];
-  const base = { pullRequestId: pullRequestId(record.repo, record.number), queueEntryId: submission.id, queueId: queue?.id ?? '' };
+  const base = { pullRequestId: pullRequestId(record.repo, record.number), entryId: submission.id, queueId: queue?.id ?? '' };
   const runs = Object.values(world.state.testRuns).filter((run) => run.pullRequestIds.includes(submission.id));
   let run: TestRun | undefined;
   let prior: PullRequestState | undefined;
-  const out: { at: number; transition: QueueEntryTransition }[] = [];
+  const out: { at: number; transition: EntryTransition }[] = [];
   for (const step of stepsOf(submission)) {
     if (step.state === 'testing') run = runs.shift();
-    const transition: QueueEntryTransition = { ...base, state: step.state, changedAt: iso(step.at), reason: null };
-    // Who made the change, where a request did; absent, the engine (or a machine) made it.
-    if (step.actor) transition.actor = { ...step.actor };
     const cause = causeOf(world, submission, step, prior, run);
-    if (step.state !== 'testing' && step.state !== 'pending_failure') transition.reason = cause.reason ?? null;
-    if (cause.runId !== undefined) transition.verificationRunId = cause.runId;
+    const transition: EntryTransition = {
+      ...base,
+      state: step.state,
+      timestamp: iso(step.at),
+      reason: step.state === 'testing' || step.state === 'pending_failure' ? null : (cause.reason ?? null),
+      // Who made the change, where a request did; null: the engine (or a machine) made it.
+      actor: step.actor ? { ...step.actor } : null,
+      testRunId: cause.runId ?? null,
+    };
     if (cause.prerequisite !== undefined) transition.prerequisitePullRequestId = cause.prerequisite;
     addDetails(world, submission, transition, step, cause.runId === undefined ? undefined : run);
     const previous = out.at(-1)?.transition;
@@ -118,15 +96,15 @@ interface Cause {
 }
 
 function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, prior: PullRequestState | undefined, run: TestRun | undefined): Cause {
-  const recorded = step.reason === undefined ? undefined : (RENAMED_REASONS[`${step.state}:${step.reason}`] ?? step.reason.toUpperCase());
+  const recorded = step.reason === undefined ? undefined : (RENAMED_REASONS[`${step.state}:${step.reason}`] ?? step.reason);
   const failedRun = run?.status === 'failed' ? run : undefined;
   switch (step.state) {
     case 'testing':
       return run ? { runId: run.id } : {};
     case 'tests_passed':
       // The engine clears a pending failure only when a run built on it passed (canOptimisticallyMerge).
-      if (prior === 'pending_failure') return { reason: recorded ?? 'SUCCESSOR_TEST_RUN_PASSED' };
-      return { reason: recorded ?? 'TEST_RUN_PASSED', ...(run ? { runId: run.id } : {}) };
+      if (prior === 'pending_failure') return { reason: recorded ?? 'successor_test_run_passed' };
+      return { reason: recorded ?? 'test_run_passed', ...(run ? { runId: run.id } : {}) };
     case 'pending_failure':
       return prior === 'testing' && failedRun ? { runId: failedRun.id } : {};
     case 'failed':
@@ -134,7 +112,7 @@ function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, 
       return recorded === undefined ? {} : { reason: recorded };
     case 'merged':
       // Only directMergeMode merges a PR from pending, without a run.
-      return { reason: recorded ?? (prior === 'pending' ? 'MERGE_GRAPH_DIRECT_MERGE' : 'MERGE_GRAPH_MERGE') };
+      return { reason: recorded ?? (prior === 'pending' ? 'merge_graph_direct_merge' : 'merge_graph_merge') };
     case 'pending':
       if (recorded !== undefined) return { reason: recorded };
       return pendingCause(world, submission, step, prior, run);
@@ -146,7 +124,7 @@ function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, 
 /** Back to pending from a run: what the state tells apart (a passed bisection run, a base PR that left); else none. */
 function pendingCause(world: QueueWorld, submission: Submission, step: TimelineStep, prior: PullRequestState | undefined, run: TestRun | undefined): Cause {
   if (run === undefined || prior === undefined || prior === 'not_ready' || prior === 'pending') return {};
-  if (run.queueType === 'bisection' && run.status === 'succeeded' && run.finishedAt === step.at) return { reason: 'BISECTION_TEST_RUN_PASSED' };
+  if (run.queueType === 'bisection' && run.status === 'succeeded' && run.finishedAt === step.at) return { reason: 'bisection_test_run_passed' };
   for (const id of run.basePullRequestIds) {
     const ahead = submissionOf(world, id);
     if (ahead.id === submission.id) continue;
@@ -154,14 +132,14 @@ function pendingCause(world: QueueWorld, submission: Submission, step: TimelineS
     if (!ended) continue;
     const prerequisite = pullRequestOf(world, ahead);
     return {
-      reason: ended.state === 'failed' ? 'PREREQUISITE_MERGE_ITEM_FAILED' : 'PREREQUISITE_MERGE_ITEM_CANCELLED',
+      reason: ended.state === 'failed' ? 'prerequisite_merge_item_failed' : 'prerequisite_merge_item_cancelled',
       prerequisite: pullRequestId(prerequisite.repo, prerequisite.number),
     };
   }
   return {};
 }
 
-function addDetails(world: QueueWorld, submission: Submission, transition: QueueEntryTransition, step: TimelineStep, run: TestRun | undefined): void {
+function addDetails(world: QueueWorld, submission: Submission, transition: EntryTransition, step: TimelineStep, run: TestRun | undefined): void {
   switch (step.state) {
     case 'not_ready':
       transition.notReady = submissionParameters(submission);
@@ -178,11 +156,11 @@ function addDetails(world: QueueWorld, submission: Submission, transition: Queue
       if (!run) return;
       transition.pendingFailure = {
         waitingFor: baseAt(world, run, step.at, (state) => state !== 'tests_passed' && state !== 'merged'),
-        failureCausingChecks: failureCausingChecksOf(world, run),
+        failureCauses: failureCausesOf(world, run),
       };
       return;
     case 'failed':
-      transition.failed = { failureCausingChecks: run ? failureCausingChecksOf(world, run) : [] };
+      transition.failed = { failureCauses: run ? failureCausesOf(world, run) : [] };
       return;
     default:
       return;
@@ -190,8 +168,8 @@ function addDetails(world: QueueWorld, submission: Submission, transition: Queue
 }
 
 /** The priority the submit asked for (a value with a name was asked by name); neither for the default. */
-function submissionParameters(submission: Submission): NonNullable<QueueEntryTransition['notReady']> {
-  const asked: NonNullable<QueueEntryTransition['notReady']> = { allowBatching: !submission.noBatch };
+function submissionParameters(submission: Submission): NonNullable<EntryTransition['notReady']> {
+  const asked: NonNullable<EntryTransition['notReady']> = { noBatch: submission.noBatch === true };
   if (submission.usedDefaultPriorityName !== undefined) return asked;
   if (submission.priorityName === String(submission.priorityValue)) asked.priorityValue = submission.priorityValue;
   else asked.priorityName = submission.priorityName;
@@ -199,14 +177,18 @@ function submissionParameters(submission: Submission): NonNullable<QueueEntryTra
 }
 
 /** The PRs of the run's base that were still in the queue at `at` in a state `waiting` names; their state now. */
-function baseAt(world: QueueWorld, run: TestRun, at: number, waiting: (state: PullRequestState) => boolean): TransitionPullRequestRef[] {
-  const found: TransitionPullRequestRef[] = [];
+function baseAt(world: QueueWorld, run: TestRun, at: number, waiting: (state: PullRequestState) => boolean): TransitionRef[] {
+  const found: TransitionRef[] = [];
   for (const id of run.basePullRequestIds) {
     const ahead = submissionOf(world, id);
     const state = stateAt(ahead, at);
     if (state !== undefined && state !== 'failed' && state !== 'cancelled' && waiting(state)) found.push(transitionRefOf(world, ahead));
   }
   return found;
+}
+
+function transitionRefOf(world: QueueWorld, submission: Submission): TransitionRef {
+  return { ...orderRefOf(world, submission), state: submission.state };
 }
 
 function stateAt(submission: Submission, at: number): PullRequestState | undefined {
@@ -219,26 +201,25 @@ function stateAt(submission: Submission, at: number): PullRequestState | undefin
 }
 
 /** The run's failed checks: the required ones when it names any, else every one (all decide the sandbox's runs). */
-function failureCausingChecksOf(world: QueueWorld, run: TestRun): FailureCausingCheck[] {
-  if (run.status !== 'failed') return [];
+function failureCausesOf(world: QueueWorld, run: TestRun): FailureCause[] {
   const queue = world.state.queues[run.queueKey];
-  if (!queue) return [];
+  if (run.status !== 'failed' || !queue) return [];
   const required = new Set(run.requiredStatuses);
-  return checksOf(queue, run)
-    .filter((check) => check.conclusion === 'failure' || check.conclusion === 'timeout')
+  const { checkSuites, statusChecks } = checksOf(queue, run);
+  const checks = [
+    ...checkSuites.flatMap((suite) => suite.checkRuns),
+    ...statusChecks.map(({ context, ...rest }) => ({ name: context, conclusion: rest.state, ...rest })),
+  ];
+  return checks
+    .filter((check) => ['failure', 'timeout'].includes(NORMAL_CONCLUSIONS[check.conclusion ?? ''] ?? ''))
     .filter((check) => required.size === 0 || required.has(check.name))
-    .map((check) => {
-      const cause: FailureCausingCheck = { name: check.name };
-      if (check.url !== null) cause.url = check.url;
-      if (check.providerConclusion !== undefined) cause.conclusion = check.providerConclusion;
-      return cause;
-    });
+    .map((check) => ({ name: check.name, ...(check.url && { url: check.url }), ...(check.conclusion !== undefined && { conclusion: check.conclusion }) }));
 }
 
 /** A PR fails from a run of several only when bisection convicted it without a run of its own (its sibling passed). */
 function failedReason(run: TestRun): string {
-  if (run.pullRequestIds.length > 1) return 'TEST_RUN_FAILED_BY_OPTIMIZATION';
-  return timedOut(run) ? 'TEST_RUN_TIMEOUT' : 'TEST_RUN_REQUIRED_STATUS_FAILED';
+  if (run.pullRequestIds.length > 1) return 'test_run_failed_by_optimization';
+  return timedOut(run) ? 'test_run_timeout' : 'test_run_required_status_failed';
 }
 
 /** Cut short by the queue's testing timeout: it ended before its own duration. */

@@ -1,60 +1,13 @@
-// v2's verification runs. A run's checks are v1's (views.ts checksView) in one shape, plus one per required status
-// they lack, so a required status is always there and carries the run's outcome.
+// A run with all the service says of it, in the model's words (v2's verification runs, through its codec). Its checks
+// are v1's (views.ts checksView) plus a check run per required status they lack, so a required status is always
+// there and carries the run's outcome.
+import type { TargetSet, TestRunFacts } from '../../model/queue-entries.js';
 import type { Repo } from '../../model/repository.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
-import { sha1Hex } from './digest.js';
-import { refOf, type PullRequestRef } from './pull-request-refs.js';
+import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestRun, type TestRunStatus } from './state.js';
-import { checksView, iso } from './views.js';
+import { checksView, iso, RUN_CONCLUSIONS } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
-
-type CheckKind = 'checkRun' | 'statusCheck';
-type CheckStatus = 'queued' | 'inProgress' | 'completed';
-type CheckConclusion = 'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timeout';
-
-/** A CI check in v2's normalized shape, with the provider's raw words beside it. */
-export interface RunCheck {
-  id: string;
-  name: string;
-  kind: CheckKind;
-  status: CheckStatus;
-  /** Final only when completed; neutral stands in before. */
-  conclusion: CheckConclusion;
-  /** Absent on a status check, as on the provider. */
-  providerStatus?: string;
-  providerConclusion?: string;
-  url: string | null;
-  provider: 'github';
-}
-
-export interface ImpactedTargetSet {
-  impactsAllTargets: boolean;
-  /** Sorted and deduplicated; empty when every target is impacted. */
-  impactedTargets: string[];
-  totalImpactedTargets: number;
-}
-
-export interface VerificationRunFacts {
-  id: string;
-  queueId: string;
-  isBisection: boolean;
-  testBranch: string;
-  testBranchSha: string;
-  testBranchCommitUrl: string;
-  createdAt: string;
-  /** When it finished; a run in flight has not changed since it was created. */
-  updatedAt: string;
-  status: TestRunStatus;
-  /** The v1 words, derived as v1's testing details derive them. */
-  requiredStatusesSource: 'repo_provider_branch_protection' | 'merge_instance';
-  requiredStatuses: string[];
-  checks: RunCheck[];
-  testedPullRequests: PullRequestRef[];
-  /** The PRs its test branch held ahead of its own (the predicted base), in every mode. */
-  dependentPullRequests: PullRequestRef[];
-  /** Only on a single run, and only when a PR on its branch uploaded targets. */
-  impactedTargets?: { all: ImpactedTargetSet; testedPullRequestsOnly?: ImpactedTargetSet };
-}
 
 export interface RunFilter {
   status?: TestRunStatus;
@@ -63,7 +16,7 @@ export interface RunFilter {
 }
 
 /** One run, with the impacted targets the lists leave out. */
-export function verificationRunOf(world: QueueWorld, queue: QueueRecord, run: TestRun): VerificationRunFacts {
+export function verificationRunOf(world: QueueWorld, queue: QueueRecord, run: TestRun): TestRunFacts {
   const facts = runFactsOf(world, queue, run);
   const tested = run.pullRequestIds.map((id) => submissionOf(world, id));
   const base = run.basePullRequestIds.map((id) => submissionOf(world, id));
@@ -75,7 +28,7 @@ export function verificationRunOf(world: QueueWorld, queue: QueueRecord, run: Te
   return facts;
 }
 
-export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFilter): VerificationRunFacts[] {
+export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFilter): TestRunFacts[] {
   const key = queueKey(queue.repo, queue.branch);
   return newestFirst(world)
     .filter((run) => run.queueKey === key)
@@ -85,9 +38,9 @@ export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFi
 }
 
 /** Every run that tested the PR, in any queue and any of its submissions, newest first. */
-export function pullRequestRunsOf(world: QueueWorld, repo: Repo, number: number, filter: Pick<RunFilter, 'status'>): VerificationRunFacts[] {
+export function pullRequestRunsOf(world: QueueWorld, repo: Repo, number: number, filter: Pick<RunFilter, 'status'>): TestRunFacts[] {
   const key = pullRequestKey(repo, number);
-  const found: VerificationRunFacts[] = [];
+  const found: TestRunFacts[] = [];
   for (const run of newestFirst(world)) {
     if (filter.status !== undefined && run.status !== filter.status) continue;
     if (!run.pullRequestIds.some((id) => world.state.submissions[id]?.pullRequestKey === key)) continue;
@@ -104,107 +57,42 @@ function newestFirst(world: QueueWorld): TestRun[] {
   return runs.sort((a, b) => b.createdAt - a.createdAt || order.get(b.id)! - order.get(a.id)!);
 }
 
-function runFactsOf(world: QueueWorld, queue: QueueRecord, run: TestRun): VerificationRunFacts {
+function runFactsOf(world: QueueWorld, queue: QueueRecord, run: TestRun): TestRunFacts {
   const { host, owner, name } = queue.repo;
+  const tested = run.pullRequestIds.map((id) => orderRefOf(world, submissionOf(world, id)));
   return {
-    id: run.id,
+    testRunId: run.id,
     queueId: queue.id,
     isBisection: run.queueType === 'bisection',
     testBranch: run.testBranch,
     testBranchSha: run.testBranchSha,
     testBranchCommitUrl: `https://${host}/${owner}/${name}/commit/${run.testBranchSha}`,
     createdAt: iso(run.createdAt),
+    // When it finished; a run in flight has not changed since it was created.
     updatedAt: iso(run.finishedAt ?? run.createdAt),
     status: run.status,
     // As v1's testing details say it: no override on the queue, the (empty) branch protection's.
     requiredStatusesSource: queue.settings.requiredStatuses === null ? 'repo_provider_branch_protection' : 'merge_instance',
     requiredStatuses: [...run.requiredStatuses],
-    checks: checksOf(queue, run),
-    testedPullRequests: run.pullRequestIds.map((id) => refOf(world, submissionOf(world, id))),
-    dependentPullRequests: run.basePullRequestIds.map((id) => refOf(world, submissionOf(world, id))),
+    ...checksOf(queue, run),
+    testedPullRequests: tested,
+    dependentPullRequests: run.basePullRequestIds.map((id) => orderRefOf(world, submissionOf(world, id))),
   };
 }
 
-const NORMAL_CONCLUSIONS: Readonly<Record<string, CheckConclusion>> = {
-  SUCCESS: 'success',
-  FAILURE: 'failure',
-  ERROR: 'failure',
-  CANCELLED: 'cancelled',
-  TIMED_OUT: 'timeout',
-  SKIPPED: 'skipped',
-  NEUTRAL: 'neutral',
-};
-
-/** The run's checks: v1's check runs and status checks, then a check run for each required status they lack. */
-export function checksOf(queue: QueueRecord, run: TestRun): RunCheck[] {
-  const v1 = checksView(queue, run);
-  const checks: RunCheck[] = [];
-  for (const suite of v1.checkSuites) {
-    for (const checkRun of suite.checkRuns) {
-      const completed = checkRun.status === 'COMPLETED';
-      const check: RunCheck = {
-        id: checkId(run, 'checkRun', checkRun.name),
-        name: checkRun.name,
-        kind: 'checkRun',
-        status: completed ? 'completed' : 'inProgress',
-        conclusion: completed && checkRun.conclusion !== undefined ? (NORMAL_CONCLUSIONS[checkRun.conclusion] ?? 'neutral') : 'neutral',
-        url: checkRun.url,
-        provider: 'github',
-      };
-      if (checkRun.status !== undefined) check.providerStatus = checkRun.status;
-      if (checkRun.conclusion !== undefined) check.providerConclusion = checkRun.conclusion;
-      checks.push(check);
-    }
-  }
-  for (const status of v1.statusChecks) {
-    const pending = status.state === undefined || status.state === 'PENDING';
-    checks.push({
-      id: checkId(run, 'statusCheck', status.context),
-      name: status.context,
-      kind: 'statusCheck',
-      status: pending ? 'queued' : 'completed',
-      conclusion: pending ? 'neutral' : (NORMAL_CONCLUSIONS[status.state!] ?? 'neutral'),
-      providerConclusion: status.state ?? 'PENDING',
-      url: status.url ?? null,
-      provider: 'github',
-    });
-  }
-  const named = new Set(checks.map((check) => check.name));
-  const ended = run.status !== 'in_progress';
-  const outcome = RUN_OUTCOMES[run.status];
-  for (const name of run.requiredStatuses) {
-    if (named.has(name)) continue;
-    named.add(name);
-    const check: RunCheck = {
-      id: checkId(run, 'checkRun', name),
-      name,
-      kind: 'checkRun',
-      status: ended ? 'completed' : 'inProgress',
-      conclusion: outcome ? NORMAL_CONCLUSIONS[outcome]! : 'neutral',
-      providerStatus: ended ? 'COMPLETED' : 'IN_PROGRESS',
-      url: null,
-      provider: 'github',
-    };
-    if (outcome) check.providerConclusion = outcome;
-    checks.push(check);
-  }
-  return checks;
-}
-
-const RUN_OUTCOMES: Readonly<Record<TestRunStatus, string | undefined>> = {
-  in_progress: undefined,
-  succeeded: 'SUCCESS',
-  failed: 'FAILURE',
-  cancelled: 'CANCELLED',
-};
-
-/** A number, as the provider's check ids are, fixed by the run and the check so it never changes. */
-function checkId(run: TestRun, kind: CheckKind, name: string): string {
-  return String(parseInt(sha1Hex(`check:${run.id}:${kind}:${name}`).slice(0, 12), 16));
+/** v1's checks, then a check run for each required status they lack (without a link: '' in the model). */
+export function checksOf(queue: QueueRecord, run: TestRun): Pick<TestRunFacts, 'checkSuites' | 'statusChecks'> {
+  const { checkSuites, statusChecks } = checksView(queue, run);
+  const named = new Set([...checkSuites.flatMap((suite) => suite.checkRuns.map((check) => check.name)), ...statusChecks.map((check) => check.context)]);
+  const conclusion = RUN_CONCLUSIONS[run.status];
+  const required = [...new Set(run.requiredStatuses)]
+    .filter((name) => !named.has(name))
+    .map((name) => ({ name, url: '', status: run.status === 'in_progress' ? 'IN_PROGRESS' : 'COMPLETED', ...(conclusion && { conclusion }) }));
+  return { checkSuites: required.length === 0 ? checkSuites : [...checkSuites, { checkRuns: required }], statusChecks };
 }
 
 /** The union of the targets uploaded for these PRs' heads, or undefined when none uploaded any. */
-function targetSetOf(world: QueueWorld, submissions: readonly Submission[]): ImpactedTargetSet | undefined {
+function targetSetOf(world: QueueWorld, submissions: readonly Submission[]): TargetSet | undefined {
   let uploaded = false;
   let all = false;
   const union = new Set<string>();

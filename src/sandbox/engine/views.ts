@@ -124,7 +124,7 @@ export function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, '
   };
 }
 
-const RUN_CONCLUSIONS: Record<TestRun['status'], string | undefined> = {
+export const RUN_CONCLUSIONS: Record<TestRun['status'], string | undefined> = {
   in_progress: undefined,
   succeeded: 'SUCCESS',
   failed: 'FAILURE',

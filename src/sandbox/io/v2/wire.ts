@@ -1,12 +1,14 @@
 // The model's values as v2 words them (docs/v2.md), through the codec (api/v2/codec.ts): camelCase enums, the PR
 // split into the PR and its queue entry, settings under their v2 names. Only the face's answers use these.
-import { configOf, repositoryUrl } from '../../../api/v2/codec.js';
+import { configOf, repositoryUrl, runToWire } from '../../../api/v2/codec.js';
 import { fillPath, V2_OPERATIONS } from '../../../api/v2/contract.js';
 import { wireMode, wireWord } from '../../../api/v2/wire-names.js';
 import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { Queue, QueueFacts } from '../../../model/queue.js';
+import type { TestRunFacts } from '../../../model/queue-entries.js';
 import type { Repo } from '../../../model/repository.js';
 import type { TestingResult } from '../../../model/testing.js';
+import { sha1Hex } from '../../engine/digest.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
 import type { ManagedState } from '../../engine/state.js';
@@ -181,4 +183,9 @@ export function testingResultJson(result: TestingResult): Record<string, unknown
   if (result.cycleConclusion !== undefined) json.entryConclusion = result.cycleConclusion;
   if (result.testRunId !== undefined) json.verificationRunId = result.testRunId;
   return json;
+}
+
+/** A run as v2 shows it (`single`: its own GET, with targets); a check's id is a number fixed by the run and the check. */
+export function runJson(run: TestRunFacts, single = false): Record<string, unknown> {
+  return runToWire(run, single, (kind, name) => String(parseInt(sha1Hex(`check:${run.testRunId}:${kind}:${name}`).slice(0, 12), 16)));
 }

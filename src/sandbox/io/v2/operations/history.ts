@@ -1,17 +1,17 @@
 // Queue-entry history (docs/v2.md); in the batch read `limit` counts PRs and an unknown id is an empty group, not 404.
-import type { PullRequestHistory, QueueEntryTransition } from '../../../engine/history.js';
+import type { EntryTransition, PullRequestHistory } from '../../../../model/queue-entries.js';
 import { pathPullRequest } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route } from '../route.js';
-import { transitionJson } from '../wire-reads.js';
+import { transitionToWire } from '../../../../api/v2/codec.js';
 
 /** Each transition keyed by its queue entry and its place among that entry's transitions: stable as more come. */
-function keyed(transitions: readonly QueueEntryTransition[]): { key: string; transition: QueueEntryTransition }[] {
+function keyed(transitions: readonly EntryTransition[]): { key: string; transition: EntryTransition }[] {
   const seen = new Map<string, number>();
   return transitions.map((transition) => {
-    const n = seen.get(transition.queueEntryId) ?? 0;
-    seen.set(transition.queueEntryId, n + 1);
-    return { key: `${transition.queueEntryId}#${n}`, transition };
+    const n = seen.get(transition.entryId ?? '') ?? 0;
+    seen.set(transition.entryId ?? '', n + 1);
+    return { key: `${transition.entryId ?? ''}#${n}`, transition };
   });
 }
 
@@ -29,7 +29,7 @@ export const queueEntryHistory = route('pullRequests.queueEntryHistory', (contex
     query,
     rows,
     (row) => row.key,
-    (row) => transitionJson(row.transition),
+    (row) => transitionToWire(row.transition),
   );
   return { answer: { status: 200, json: page } };
 });
@@ -43,7 +43,7 @@ export const queueEntryHistoryBatch = route('pullRequests.queueEntryHistoryBatch
     query,
     groups,
     (group: PullRequestHistory) => group.pullRequestId,
-    (group) => ({ pullRequestId: group.pullRequestId, transitions: ordered(group.transitions, query.direction).map(transitionJson) }),
+    (group) => ({ pullRequestId: group.pullRequestId, transitions: ordered(group.transitions, query.direction).map(transitionToWire) }),
   );
   return { answer: { status: 200, json: page } };
 });

@@ -1,10 +1,10 @@
 // The two lists of verification runs (docs/v2.md), newest first; a PR's list refuses `createdAfter` with 400.
 import { modelWord } from '../../../../api/v2/wire-names.js';
-import type { VerificationRunFacts } from '../../../engine/verification-runs.js';
+import type { TestRunFacts } from '../../../../model/queue-entries.js';
 import { pathPullRequest, pathQueue, refusing } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route } from '../route.js';
-import { verificationRunListItemJson } from '../wire-reads.js';
+import { runJson } from '../wire.js';
 
 type EngineStatus = 'in_progress' | 'failed' | 'cancelled' | 'succeeded';
 
@@ -22,7 +22,14 @@ export const listQueueVerificationRuns = route('mergeQueues.listVerificationRuns
       ...(query.createdAfter !== undefined && { createdAfter: Date.parse(query.createdAfter) }),
     }),
   );
-  const page = pageOf('mergeQueues.listVerificationRuns', context.query, query, runs, (run: VerificationRunFacts) => run.id, verificationRunListItemJson);
+  const page = pageOf(
+    'mergeQueues.listVerificationRuns',
+    context.query,
+    query,
+    runs,
+    (run: TestRunFacts) => run.testRunId,
+    (run) => runJson(run),
+  );
   return { answer: { status: 200, json: page } };
 });
 
@@ -31,6 +38,13 @@ export const listPullRequestVerificationRuns = route('pullRequests.listVerificat
   const found = pathPullRequest(context);
   const status = engineStatus(query.status);
   const runs = context.engine.pullRequestRuns(found.repo, found.number, status === undefined ? {} : { status });
-  const page = pageOf('pullRequests.listVerificationRuns', context.query, query, runs, (run: VerificationRunFacts) => run.id, verificationRunListItemJson);
+  const page = pageOf(
+    'pullRequests.listVerificationRuns',
+    context.query,
+    query,
+    runs,
+    (run: TestRunFacts) => run.testRunId,
+    (run) => runJson(run),
+  );
   return { answer: { status: 200, json: page } };
 });

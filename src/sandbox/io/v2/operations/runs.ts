@@ -3,14 +3,13 @@ import type { TestingResult } from '../../../../model/testing.js';
 import { pathQueue, refusing } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route } from '../route.js';
-import { testingResultJson } from '../wire.js';
-import { verificationRunJson } from '../wire-reads.js';
+import { runJson, testingResultJson } from '../wire.js';
 
 export const getVerificationRun = route('mergeQueueVerificationRuns.get', (context) => {
   const id = context.params.id ?? '';
   // The engine's v2 view of the run, as the run lists show it (same check ids, updatedAt its end), with its targets.
   const run = refusing({ not_found: [404, 'VERIFICATION_RUN_NOT_FOUND'] }, () => context.engine.runWithId(id));
-  return { answer: { status: 200, json: verificationRunJson(run) } };
+  return { answer: { status: 200, json: runJson(run, true) } };
 });
 
 export const listTestingResults = route('mergeQueues.listTestingResults', (context) => {
