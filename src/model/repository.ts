@@ -11,3 +11,8 @@ export interface QueueRef {
   repo: Repo;
   targetBranch: string;
 }
+
+/** The repository's page on its host, `https://github.com/acme/widgets`: v2's name for it, and the root of its links. */
+export function repositoryUrl(repo: Repo): string {
+  return `https://${repo.host}/${repo.owner}/${repo.name}`;
+}

@@ -10,11 +10,6 @@ import { modelMode, modelWord, V2_SETTINGS, type Setting, type WireSetting, wire
 
 // ---------------------------------------------------------------- repositories
 
-/** v2 names a repository by its provider URL, `https://github.com/acme/widgets`. */
-export function repositoryUrl(repo: Repo): string {
-  return `https://${repo.host}/${repo.owner}/${repo.name}`;
-}
-
 /** `https://github.com/acme/widgets(.git)` → the repository; undefined for a URL of another shape. */
 export function repoOfUrl(url: string): Repo | undefined {
   let parsed: URL;

@@ -5,10 +5,9 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ApiError, InterruptedError } from '../../errors.js';
-import type { QueueRef, Repo } from '../../model/repository.js';
+import { type QueueRef, type Repo, repositoryUrl } from '../../model/repository.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
-import { repositoryUrl } from './codec.js';
 import type { PullRequest } from './schemas.js';
 
 /** What the cache file holds for one service root: each kind of id by the coordinates it was looked up from. */

@@ -1,7 +1,7 @@
 // The flaky-test catalogue behind `flaky-tests/*`: a few fixed test cases, the same for every repository and
 // organization, so tests and the demo can look them up by id; the tickets linked to them are the state's.
 import type { FlakyPage, FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
-import type { Repo } from '../../model/repository.js';
+import { type Repo, repositoryUrl } from '../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope } from '../../model/service.js';
 import type { UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { FAILING_WINDOW_MAX_MS } from '../../model/vocabulary.js';
@@ -195,13 +195,12 @@ export function listFailingTests(
 
 function testCaseView(seeded: SeededTestCase, repo: Repo, org: string, links: TicketLinks): TestCase {
   const { ticket, ...fields } = seeded;
-  const repoUrl = `https://${repo.host}/${repo.owner}/${repo.name}`;
   const test: TestCase = {
     ...fields,
     status: { ...fields.status },
     most_common_failures: fields.most_common_failures.map((failure) => ({ ...failure })),
     codeowners: [...fields.codeowners],
-    repository: { html_url: repoUrl },
+    repository: { html_url: repositoryUrl(repo) },
     html_url: `https://app.trunk.io/${encodeURIComponent(org)}/flaky-tests/test/${seeded.id}?repo=${repo.owner}/${repo.name}`,
   };
   const linked = links[ticketLinkKey(repo, seeded.id)];

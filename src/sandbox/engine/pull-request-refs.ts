@@ -1,13 +1,13 @@
 // The short references to PRs that v2's reads embed: the PR's own id (from its coordinates, not the queue
 // entry's), its number, head SHA, title and link. Shared by the dispatch order, the graph, runs and history.
 import type { PullRequestRef } from '../../model/order.js';
+import { repositoryUrl } from '../../model/repository.js';
 import { pullRequestId } from './ids.js';
 import type { PullRequestRecord, Submission } from './state.js';
 import { pullRequestOf, type QueueWorld } from './world.js';
 
 export function pullRequestUrl(record: PullRequestRecord): string {
-  const { host, owner, name } = record.repo;
-  return `https://${host}/${owner}/${name}/pull/${record.number}`;
+  return `${repositoryUrl(record.repo)}/pull/${record.number}`;
 }
 
 /** A PR as the dispatch order names it, in the model's words. */

@@ -2,7 +2,7 @@
 // are v1's (views.ts checksView) plus a check run per required status they lack, so a required status is always
 // there and carries the run's outcome.
 import type { TargetSet, TestRunFacts } from '../../model/queue-entries.js';
-import type { Repo } from '../../model/repository.js';
+import { type Repo, repositoryUrl } from '../../model/repository.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestRun, type TestRunStatus } from './state.js';
@@ -58,7 +58,6 @@ function newestFirst(world: QueueWorld): TestRun[] {
 }
 
 function runFactsOf(world: QueueWorld, queue: QueueRecord, run: TestRun): TestRunFacts {
-  const { host, owner, name } = queue.repo;
   const tested = run.pullRequestIds.map((id) => orderRefOf(world, submissionOf(world, id)));
   return {
     testRunId: run.id,
@@ -66,7 +65,7 @@ function runFactsOf(world: QueueWorld, queue: QueueRecord, run: TestRun): TestRu
     isBisection: run.queueType === 'bisection',
     testBranch: run.testBranch,
     testBranchSha: run.testBranchSha,
-    testBranchCommitUrl: `https://${host}/${owner}/${name}/commit/${run.testBranchSha}`,
+    testBranchCommitUrl: `${repositoryUrl(queue.repo)}/commit/${run.testBranchSha}`,
     createdAt: iso(run.createdAt),
     // When it finished; a run in flight has not changed since it was created.
     updatedAt: iso(run.finishedAt ?? run.createdAt),

@@ -1,6 +1,7 @@
 // The engine's records as the model shows them (src/model/), timestamps in ISO 8601.
 import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../model/pull-request.js';
 import type { Queue, QueueFacts } from '../../model/queue.js';
+import { repositoryUrl } from '../../model/repository.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { sha1Hex } from './digest.js';
 import { pullRequestUrl } from './pull-request-refs.js';
@@ -107,9 +108,8 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
  * Its URLs are numbered from the run id, so they never change.
  */
 export function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, 'checkSuites' | 'statusChecks'> {
-  const { host, owner, name } = queue.repo;
   const base = parseInt(sha1Hex(`check-runs:${run.id}`).slice(0, 8), 16) * 2;
-  const url = (n: number) => `https://${host}/${owner}/${name}/runs/${n}`;
+  const url = (n: number) => `${repositoryUrl(queue.repo)}/runs/${n}`;
   const ended = run.status !== 'in_progress';
   const result = RUN_CONCLUSIONS[run.status];
   const checkRun = (checkName: string, n: number, conclusion: string | undefined) => ({

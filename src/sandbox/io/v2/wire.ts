@@ -1,12 +1,12 @@
 // The model's values as v2 words them (docs/v2.md), through the codec (api/v2/codec.ts): camelCase enums, the PR
 // split into the PR and its queue entry, settings under their v2 names. Only the face's answers use these.
-import { configOf, repositoryUrl, runToWire } from '../../../api/v2/codec.js';
+import { configOf, runToWire } from '../../../api/v2/codec.js';
 import { fillPath, V2_OPERATIONS } from '../../../api/v2/contract.js';
 import { wireMode, wireWord } from '../../../api/v2/wire-names.js';
 import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { Queue, QueueFacts } from '../../../model/queue.js';
 import type { TestRunFacts } from '../../../model/queue-entries.js';
-import type { Repo } from '../../../model/repository.js';
+import { type Repo, repositoryUrl } from '../../../model/repository.js';
 import type { TestingResult } from '../../../model/testing.js';
 import { sha1Hex } from '../../engine/digest.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
