@@ -8,43 +8,27 @@ import { runJson } from '../wire.js';
 
 type EngineStatus = 'in_progress' | 'failed' | 'cancelled' | 'succeeded';
 
-function engineStatus(status: string | undefined): EngineStatus | undefined {
-  return status === undefined ? undefined : (modelWord(status) as EngineStatus);
+function engineStatus(status: string): EngineStatus {
+  return modelWord(status) as EngineStatus;
 }
 
+const idOf = (run: TestRunFacts) => run.testRunId;
+const jsonOf = (run: TestRunFacts) => runJson(run);
+
 export const listQueueVerificationRuns = route('mergeQueues.listVerificationRuns', (context) => {
-  const query = context.input;
+  const { status, createdAfter } = context.input;
   const queue = pathQueue(context);
-  const status = engineStatus(query.status);
-  const runs = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () =>
-    context.engine.queueRuns(queue.ref, {
-      ...(status !== undefined && { status }),
-      ...(query.createdAfter !== undefined && { createdAfter: Date.parse(query.createdAfter) }),
-    }),
-  );
-  const page = pageOf(
-    'mergeQueues.listVerificationRuns',
-    context.query,
-    query,
-    runs,
-    (run: TestRunFacts) => run.testRunId,
-    (run) => runJson(run),
-  );
-  return { answer: { status: 200, json: page } };
+  const filter = {
+    ...(status !== undefined && { status: engineStatus(status) }),
+    ...(createdAfter !== undefined && { createdAfter: Date.parse(createdAfter) }),
+  };
+  const runs = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => context.engine.queueRuns(queue.ref, filter));
+  return { answer: { status: 200, json: pageOf('mergeQueues.listVerificationRuns', context.query, context.input, runs, idOf, jsonOf) } };
 });
 
 export const listPullRequestVerificationRuns = route('pullRequests.listVerificationRuns', (context) => {
-  const query = context.input;
+  const { status } = context.input;
   const found = pathPullRequest(context);
-  const status = engineStatus(query.status);
-  const runs = context.engine.pullRequestRuns(found.repo, found.number, status === undefined ? {} : { status });
-  const page = pageOf(
-    'pullRequests.listVerificationRuns',
-    context.query,
-    query,
-    runs,
-    (run: TestRunFacts) => run.testRunId,
-    (run) => runJson(run),
-  );
-  return { answer: { status: 200, json: page } };
+  const runs = context.engine.pullRequestRuns(found.repo, found.number, status === undefined ? {} : { status: engineStatus(status) });
+  return { answer: { status: 200, json: pageOf('pullRequests.listVerificationRuns', context.query, context.input, runs, idOf, jsonOf) } };
 });
