@@ -1,5 +1,5 @@
-// The sandbox's queue engine: a pure state machine speaking the model (but its run and entry-history reads, still
-// in v2's shape: verification-runs.ts, history.ts); each HTTP face maps its API onto it.
+// The sandbox's queue engine: a pure state machine speaking the model, its order, graph, runs and entry histories
+// included; each HTTP face maps its API onto it through that API's codec.
 // Time moves only through `tick` and `advance`, so the same requests on the same clock give the same answers.
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
@@ -652,7 +652,7 @@ export class QueueEngine {
     return found;
   }
 
-  // ---------------------------------------------------------------- v2 reads (in v1's words: the face renames)
+  // ---------------------------------------------------------------- v2's reads, in the model's words (its codec renames)
 
   /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
   order(ref: QueueRef): QueueOrder {

@@ -1,5 +1,5 @@
-// A PR's queue-entry history, in the model's words (v2's, through its codec). A reason is given where the step recorded one, or where the engine's mechanics leave
-// only one cause; otherwise null. Runs are not recorded on steps: the k-th `testing` step is the k-th run that
+// A PR's queue-entry history (v2's, through its codec). A reason is given where the step recorded one, or where
+// the engine's mechanics leave only one cause; otherwise null. Runs are not recorded on steps: the k-th `testing` step is the k-th run that
 // tested the submission (a run moves each of its PRs to testing exactly once).
 import type { EntryTransition, FailureCause, PullRequestHistory, TransitionRef } from '../../model/queue-entries.js';
 import type { Repo } from '../../model/repository.js';

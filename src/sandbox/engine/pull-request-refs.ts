@@ -1,5 +1,5 @@
-// The short references to PRs that v2's reads embed: the PR's own id (from its coordinates, not the queue
-// entry's), its number, head SHA, title and link. Shared by the dispatch order, the graph, runs and history.
+// The short references to PRs that the order, runs and history embed: the PR's own id (from its coordinates, not
+// the queue entry's), its number, head SHA, title and link.
 import type { PullRequestRef } from '../../model/order.js';
 import { repositoryUrl } from '../../model/repository.js';
 import { pullRequestId } from './ids.js';
