@@ -1,7 +1,11 @@
 // A command over several PRs: one request per PR, each PR's outcome reported on its own, so one bad PR does not
 // hide what happened to the others (submit, cancel, restart, edit, and queue delete --cancel-all).
-import { ApiError, EXIT, InterruptedError, MqError, retryAfterSeconds } from '../errors.js';
+import { ApiError, EXIT, InterruptedError, isNotFound, MqError, retryAfterSeconds } from '../errors.js';
+import type { SubmittedPullRequest } from '../model/pull-request.js';
+import type { QueueRef } from '../model/repository.js';
 import type { PrOutcome } from '../model/result.js';
+import type { MergeQueueService } from '../model/service.js';
+import { alreadyEnded, isFinalState } from '../model/vocabulary.js';
 import type { PrFailure } from '../model/wait-events.js';
 import type { Context, WriteInFlight } from './context.js';
 import { checkCommand, mayHaveApplied, outcomeUnknown } from './uncertain.js';
@@ -99,4 +103,47 @@ function isFatal(error: MqError): boolean {
   // so does an API URL without the operation (a router's 404).
   const wrongUrl = error instanceof ApiError && error.routeMissing;
   return wrongUrl || error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
+}
+
+/**
+ * A change to a PR's entry (cancel, restart, edit) refused as not in the queue (the adapters' 404, whichever API
+ * said it): one sentence on both APIs, with what became of the PR from its record, exit 4.
+ */
+export function explainNotInQueue(service: MergeQueueService, ref: QueueRef) {
+  return (pr: number, error: ApiError): Promise<PrOutcome> | undefined => (isNotFound(error) ? notInQueue(service, ref, pr, error) : undefined);
+}
+
+async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number, error: ApiError): Promise<PrOutcome> {
+  let record: SubmittedPullRequest | undefined;
+  let unread: unknown;
+  try {
+    record = await service.getSubmittedPullRequest(ref, { number: pr });
+  } catch (failure) {
+    if (!(failure instanceof MqError) || failure instanceof InterruptedError) throw failure;
+    unread = failure;
+  }
+  // "#7 has already failed: it is no longer in the queue"; a PR the queue has no record of (a 404 on both APIs) was
+  // never submitted to it; else the service's words.
+  const said = error.message.trim();
+  const message =
+    record?.state !== undefined && isFinalState(record.state)
+      ? `#${pr} ${alreadyEnded(record.state)}: it is no longer in the queue`
+      : isNotFound(unread)
+        ? `#${pr} is not in the queue: it was never submitted to it`
+        : `#${pr} is not in the queue${said === '' ? '' : ` (the service says: ${said})`}`;
+  return { pr, ok: false, error: { ...prFailure(error), message } };
+}
+
+/** The PR's record, or undefined: these reads only explain an answer already had, which stands as it came whatever stops them. */
+export function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
+  return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
+}
+
+export async function orNone<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof MqError && !(error instanceof InterruptedError)) return undefined;
+    throw error;
+  }
 }

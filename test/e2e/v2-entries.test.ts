@@ -54,24 +54,24 @@ describe('mq edit', () => {
     expect(writes()).toEqual(['PATCH /v2/pull-requests/{id}/queue-entry']);
   });
 
-  it('on v2 refuses a PR in no live state with the service’s 409 (exit 5), and reports each PR', async () => {
+  it('on v2 reports a PR in no live state (the service’s 409) as not in the queue, as v1 does (exit 4), and reports each PR', async () => {
     const env = await freshQueue('v2');
     expect((await mq(['submit', '42'], { env })).code).toBe(0);
     await advance(1);
     await advance(3600);
     expect(json((await mq(['status', '42', '--json'], { env })).stdout).state).toBe('merged');
     const refused = await mq(['edit', '42', '--priority', 'low'], { env });
-    expect(refused.code).toBe(5);
-    // The service's words, then its code: what a person can look up and a script can switch on.
-    expect(refused.stdout).toBe('✗ #42: pull request #42 is not in a queue (merged) (PR_NOT_IN_ACTIVE_STATE)\n');
+    expect(refused.code).toBe(4);
+    // mq's words, as v1's 404 reads; the service's code is in the JSON, for a script to switch on.
+    expect(refused.stdout).toBe('✗ #42 has already merged: it is no longer in the queue\n');
     const refusedJson = await mq(['edit', '42', '--priority', 'low', '--json'], { env });
-    expect(json(refusedJson.stdout).results[0].error).toMatchObject({ status: 409, serviceCode: 'PR_NOT_IN_ACTIVE_STATE' });
+    expect(json(refusedJson.stdout).results[0].error).toMatchObject({ code: 'not_found', status: 404, serviceCode: 'PR_NOT_IN_ACTIVE_STATE' });
 
     expect((await mq(['submit', '43'], { env })).code).toBe(0);
     const mixed = await mq(['edit', '42', '43', '--priority', 'urgent', '--json'], { env });
     expect(mixed.code).toBe(1);
     expect(json(mixed.stdout).results).toEqual([
-      { pr: 42, ok: false, error: expect.objectContaining({ status: 409 }) },
+      { pr: 42, ok: false, error: expect.objectContaining({ status: 404 }) },
       { pr: 43, ok: true, state: expect.any(String) },
     ]);
   });

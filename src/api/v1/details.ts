@@ -2,6 +2,7 @@
 // docs give neither's required fields nor the estimate's field name. Read by hand, not by a schema, so that no
 // shape the service may choose fails the read: what cannot be read is left out.
 import type { QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
+import { reasonWord } from '../../model/vocabulary.js';
 
 /**
  * The record with `timeline` (entries without a state or a time passed over; v2's `changedAt` read as the time)
@@ -22,7 +23,13 @@ function timelineEntry(item: unknown): TimelineEntry[] {
   const { state, timestamp, changedAt, reason } = item as Record<string, unknown>;
   const at = typeof timestamp === 'string' ? timestamp : changedAt;
   if (typeof state !== 'string' || typeof at !== 'string') return [];
-  return [{ ...(item as object), state: state.toLowerCase(), timestamp: at, ...(typeof reason === 'string' && { reason }) }];
+  // The docs put a step's reason on the entry and on its state's object (`failure`, `cancellation`, …): either.
+  const said = typeof reason === 'string' ? reason : Object.values(item).find(hasReason)?.reason;
+  return [{ ...(item as object), state: state.toLowerCase(), timestamp: at, ...(said !== undefined && { reason: reasonWord(said) }) }];
+}
+
+function hasReason(value: unknown): value is { reason: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { reason?: unknown }).reason === 'string';
 }
 
 /** An estimate object as it came; a bare string is taken as the time it names. */
@@ -38,7 +45,7 @@ function estimateOf(given: unknown): QueueEntryEstimate | undefined {
   }
   if (typeof raw.pullRequestsAhead === 'number') estimate.pullRequestsAhead = raw.pullRequestsAhead;
   if (Array.isArray(raw.waitingFor)) estimate.waitingFor = raw.waitingFor.flatMap((item) => prNumberOf(item) ?? []);
-  if (raw.reason !== undefined && raw.reason !== null) estimate.reason = typeof raw.reason === 'string' ? raw.reason : JSON.stringify(raw.reason);
+  if (raw.reason !== undefined && raw.reason !== null) estimate.reason = typeof raw.reason === 'string' ? reasonWord(raw.reason) : JSON.stringify(raw.reason);
   return estimate;
 }
 

@@ -7,6 +7,7 @@ import type { Repo } from '../../model/repository.js';
 import { NORMAL_CONCLUSIONS, type TestingDetails } from '../../model/testing.js';
 import type { Check, MergeGraph, MergeQueueOrder, QueuedPullRequest, QueueEntryStateTransition, VerificationRun } from './schemas.js';
 import { modelMode, modelWord, V2_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
+import { reasonWord } from '../../model/vocabulary.js';
 
 // ---------------------------------------------------------------- repositories
 
@@ -393,7 +394,7 @@ export function transitionOfWire(transition: QueueEntryStateTransition): EntryTr
   return {
     state: modelWord(transition.state),
     timestamp: transition.changedAt,
-    reason: transition.reason?.toLowerCase() ?? null,
+    reason: transition.reason === null ? null : reasonWord(transition.reason),
     actor,
     testRunId: transition.verificationRunId ?? null,
   };

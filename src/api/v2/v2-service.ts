@@ -8,7 +8,7 @@ import type { QueueFacts } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, reasonWord } from '../../model/vocabulary.js';
 import type { ClientOptions } from '../transport.js';
 import { allPages, V2Client } from './client.js';
 import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl, runOfWire, testingDetailsOfWire, transitionOfWire } from './codec.js';
@@ -60,6 +60,19 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       use,
     );
 
+  /**
+   * `onPullRequest` for a change to the PR's queue entry. v2 refuses one to a PR with no live entry (409
+   * PR_NOT_IN_ACTIVE_STATE) where v1 answers 404: both are the model's "not in the queue", its code kept beside.
+   */
+  const onEntry = async <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> => {
+    try {
+      return await onPullRequest(ref, number, use);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.apiCode !== 'PR_NOT_IN_ACTIVE_STATE') throw error;
+      throw new ApiError(404, error.message, error.operation, { apiCode: error.apiCode, cause: error });
+    }
+  };
+
   /** The PR as the queue has it; one that is in no entry of this queue is v1's 404 . */
   const inQueue = (ref: QueueRef, queueId: string, pr: PullRequest): SubmittedPullRequest => {
     if (!pr.queueEntry || pr.queueEntry.mergeQueueId !== queueId) {
@@ -83,10 +96,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       if (pr?.id) ids.rememberPullRequest(ref.repo, number, pr.id);
     },
     async cancelPullRequest(ref, number) {
-      await onPullRequest(ref, number, (id) => client.call('pullRequests.dequeue', { params: { id } }));
+      await onEntry(ref, number, (id) => client.call('pullRequests.dequeue', { params: { id } }));
     },
     async restartTestsOnPullRequest(ref, number) {
-      await onPullRequest(ref, number, (id) => client.call('pullRequests.restartTests', { params: { id } }));
+      await onEntry(ref, number, (id) => client.call('pullRequests.restartTests', { params: { id } }));
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
       const number = 'number' in key ? key.number : await numberFromBranch(ref, key.branch);
@@ -264,7 +277,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       };
       // A new priority alone is v2's own operation for it; anything else is the entry's patch.
       const priorityOnly = change.priority !== undefined && change.noBatch === undefined && change.direct === undefined;
-      const pr = await onPullRequest(ref, number, (id) =>
+      const pr = await onEntry(ref, number, (id) =>
         priorityOnly
           ? client.call('pullRequests.reprioritize', { params: { id }, body })
           : client.call('pullRequests.updateQueueEntry', { params: { id }, body }),
@@ -425,14 +438,15 @@ function timelineEntryOf(transition: QueueEntryStateTransition): TimelineEntry {
   return {
     state: modelWord(transition.state),
     timestamp: transition.changedAt,
-    ...(transition.reason !== null && { reason: transition.reason.toLowerCase() }),
+    ...(transition.reason !== null && { reason: reasonWord(transition.reason) }),
   };
 }
 
 function estimateOf(estimate: AnswerOf<'pullRequests.queueEntryEstimate'>) {
-  const { waitingBehind, waitingOn, ...rest } = estimate;
+  const { waitingBehind, waitingOn, reason, ...rest } = estimate;
   return {
     ...rest,
+    ...(reason !== undefined && { reason: reasonWord(reason) }),
     ...(waitingBehind !== undefined && { pullRequestsAhead: waitingBehind }),
     ...(waitingOn !== undefined && { waitingFor: waitingOn.map((pr) => pr.number) }),
   };

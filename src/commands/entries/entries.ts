@@ -10,7 +10,7 @@ import type { EDIT, HISTORY, RUNS } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount, parseInstant, parsePriority, parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
-import { eachPr, unsure } from '../../command-kit/each-pr.js';
+import { eachPr, explainNotInQueue, unsure } from '../../command-kit/each-pr.js';
 
 export interface EditInput {
   prs: number[];
@@ -37,7 +37,7 @@ export async function edit(input: EditInput, ctx: Context): Promise<PerPr> {
   const results = await eachPr(
     input.prs,
     async (number) => states.set(number, (await service.updateQueueEntry(ref, number, input.change))?.state),
-    undefined,
+    explainNotInQueue(service, ref),
     unsure(ctx, 'edit', 'changed'),
   );
   return { kind: 'perPr', action: 'edit', results: results.map((r) => (r.ok && states.get(r.pr) !== undefined ? { ...r, state: states.get(r.pr)! } : r)) };

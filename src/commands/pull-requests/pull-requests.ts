@@ -4,10 +4,10 @@ import type { MergeQueueService } from '../../model/service.js';
 import { alreadyEnded, isFinalState, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
-import { type ApiError, InterruptedError, isNotFound, MqError } from '../../errors.js';
+import type { ApiError } from '../../errors.js';
 import type { CANCEL, RESTART } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
-import { eachPr, unsure } from '../../command-kit/each-pr.js';
+import { eachPr, explainNotInQueue, lookUp, orNone, prFailure, unsure } from '../../command-kit/each-pr.js';
 import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult, PrOutcome } from '../../model/result.js';
@@ -39,7 +39,8 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const results = await eachPr(
     input.prs,
     (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
-    (number, error) => (error.status === 409 ? alreadyQueued(number, error, input, service, ref) : undefined),
+    (number, error) =>
+      error.status === 409 ? alreadyQueued(number, error, input, service, ref) : error.status === 422 ? alreadyMerged(number, error, service, ref) : undefined,
     unsure(ctx, 'submit', 'submitted'),
   );
   return { kind: 'perPr', action: 'submit', results };
@@ -51,7 +52,7 @@ export async function cancel(input: { prs: number[] }, ctx: Context): Promise<Co
   const results = await eachPr(
     input.prs,
     (number) => service.cancelPullRequest(ref, number),
-    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
+    explainNotInQueue(service, ref),
     unsure(ctx, 'cancel', 'cancelled'),
   );
   return { kind: 'perPr', action: 'cancel', results };
@@ -63,7 +64,7 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
   const results = await eachPr(
     input.prs,
     (number) => service.restartTestsOnPullRequest(ref, number),
-    (number, error) => (isNotFound(error) ? notInQueue(number, error, service, ref) : undefined),
+    explainNotInQueue(service, ref),
     unsure(ctx, 'restart', 'restarted'),
   );
   return { kind: 'perPr', action: 'restart', results };
@@ -92,6 +93,17 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
     : `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
   const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
+}
+
+/**
+ * A submit refused (422) where the PR's record says it merged: said in the words mq uses of a PR that ended, as the
+ * v2 service refuses a merged PR where v1 tests it again (docs/differences.md); any other refusal as it came.
+ */
+async function alreadyMerged(pr: number, refusal: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
+  const record = await lookUp(service, ref, pr);
+  const failure = prFailure(refusal);
+  if (record?.state !== 'merged' || record.isCurrentlySubmittedToQueue) return { pr, ok: false, error: failure };
+  return { pr, ok: false, error: { ...failure, message: `#${pr} ${alreadyEnded('merged')}: the service does not submit it again` } };
 }
 
 /** What the flags want that the queued entry does not have, in words; empty when they ask nothing new. */
@@ -125,30 +137,4 @@ function editFlags(input: SubmitInput): string[] {
 
 function submitFlags(input: SubmitInput): string[] {
   return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...(input.noBatch ? ['--no-batch'] : [])];
-}
-
-/** Cancel and restart answer 404 for a PR not in the queue: the PR's record says why (never submitted, or ended), else the service's own words. */
-async function notInQueue(pr: number, notFound: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
-  const record = await lookUp(service, ref, pr);
-  const said = notFound.message.trim();
-  // "#7 has already failed: it is no longer in the queue"; else the service's own words.
-  const message =
-    record?.state !== undefined && isFinalState(record.state)
-      ? `#${pr} ${alreadyEnded(record.state)}: it is no longer in the queue`
-      : `#${pr} is not in the queue${said === '' ? '' : ` (the service says: ${said})`}`;
-  return { pr, ok: false, error: { code: notFound.code, status: notFound.status, message } };
-}
-
-/** The PR's record, or undefined: these reads only explain an answer already had, which stands as it came whatever stops them. */
-function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
-  return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
-}
-
-async function orNone<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof MqError && !(error instanceof InterruptedError)) return undefined;
-    throw error;
-  }
 }

@@ -22,7 +22,8 @@ export function renderOutcomes(action: PrAction, results: readonly PrOutcome[], 
 function outcomeLine(action: PrAction, outcome: PrOutcome, ctx: RenderContext): string {
   const { paint } = ctx;
   if (!outcome.ok) {
-    const code = outcome.error.serviceCode === undefined ? '' : ` (${outcome.error.serviceCode})`;
+    // A refusal in the service's words, then its code; a PR not in the queue is one outcome in mq's words on both APIs.
+    const code = outcome.error.serviceCode === undefined || outcome.error.code === 'not_found' ? '' : ` (${outcome.error.serviceCode})`;
     return `${paint.red('✗')} ${aboutPr(outcome.pr, `${outcome.error.message}${code}`)}`;
   }
   const where = [

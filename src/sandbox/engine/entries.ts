@@ -6,17 +6,17 @@ import { FINAL_STATES, queueKey, type QueueRecord, type Submission, type TestRun
 import { iso } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
-/** Newest first; a submission an older sandbox saved has only its submission and its present state. */
-export function timelineOf(submission: Submission): TimelineEntry[] {
+/** Newest first, each step with its reason (`reasons`, oldest first); a submission an older sandbox saved has only its submission and its present state. */
+export function timelineOf(submission: Submission, reasons: readonly (string | undefined)[]): TimelineEntry[] {
   const steps = submission.timeline ?? [
     { at: submission.submittedAt, state: 'not_ready' as const },
     ...(submission.state === 'not_ready' ? [] : [{ at: submission.stateChangedAt, state: submission.state }]),
   ];
   return steps
-    .map(
-      (step): TimelineEntry =>
-        step.reason === undefined ? { state: step.state, timestamp: iso(step.at) } : { state: step.state, timestamp: iso(step.at), reason: step.reason },
-    )
+    .map((step, index): TimelineEntry => {
+      const reason = reasons[index];
+      return reason === undefined ? { state: step.state, timestamp: iso(step.at) } : { state: step.state, timestamp: iso(step.at), reason };
+    })
     .reverse();
 }
 
@@ -26,7 +26,8 @@ export function estimateOf(world: QueueWorld, queue: QueueRecord, submission: Su
   const computedAt = iso(now);
   const unavailable = (reason: string): QueueEntryEstimate => ({ status: 'unavailable', computedAt, reason });
   if (FINAL_STATES.has(submission.state)) return unavailable('not_in_queue');
-  if (submission.state === 'not_ready') return unavailable('not_ready');
+  // A draining queue admits nothing new: a PR not yet admitted waits for the drain, not for readiness.
+  if (submission.state === 'not_ready') return unavailable(queue.state === 'draining' ? 'queue_draining' : 'not_ready');
   if (queue.state === 'paused') return unavailable('queue_paused');
   if (submission.inBisection) return unavailable('in_bisection');
   const at = queue.line.indexOf(submission.id);

@@ -44,6 +44,11 @@ export function queueEntryHistoriesOf(world: QueueWorld, ids: readonly string[])
   return groups;
 }
 
+/** The reason of each of the submission's steps: v1's timeline gives the reasons v2's history gives (one set). */
+export function stepReasonsOf(world: QueueWorld, submission: Submission): (string | undefined)[] {
+  return transitionsOf(world, submission).map(({ transition }) => transition.reason ?? undefined);
+}
+
 /** A submission saved before steps were recorded: its submission and its present state. */
 function stepsOf(submission: Submission): TimelineStep[] {
   return (

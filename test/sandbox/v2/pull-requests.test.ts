@@ -298,6 +298,9 @@ describe('v2 queue-entry estimates', () => {
     const blocked = await submit(sandbox, queueId, { number: 3 });
     const notReady = await sandbox.call('pullRequests.queueEntryEstimate', { params: { id: blocked.id } });
     expect(notReady.body).toMatchObject({ status: 'unavailable', reason: 'notReady' });
+    await sandbox.call('pullRequests.dequeue', { params: { id: blocked.id } });
+    const ended = await sandbox.call('pullRequests.queueEntryEstimate', { params: { id: blocked.id } });
+    expect(ended.body).toMatchObject({ status: 'unavailable', reason: 'notInQueue' });
   });
 });
 

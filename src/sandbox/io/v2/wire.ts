@@ -148,6 +148,8 @@ const UNAVAILABLE_REASONS: Record<string, string> = {
   not_ready: 'notReady',
   queue_paused: 'queuePaused',
   queue_draining: 'queueDraining',
+  in_bisection: 'inBisection',
+  not_in_queue: 'notInQueue',
 };
 
 /** The estimate: `waitingOn` from the PRs the engine says the entry waits for. */
@@ -158,7 +160,7 @@ export function estimateJson(
 ): Record<string, unknown> {
   const kind = estimate.kind ?? (inPendingFailure ? 'pendingFailureResolution' : 'merge');
   if (estimate.status !== 'available') {
-    // Not ready, paused: as v2 names them; anything else the engine cannot foresee is too little history to go on.
+    // The engine's reasons in v2's case; anything else it cannot foresee is too little history to go on.
     return { status: 'unavailable', computedAt: estimate.computedAt, kind, reason: UNAVAILABLE_REASONS[estimate.reason ?? ''] ?? 'insufficientHistory' };
   }
   const json: Record<string, unknown> = { status: 'available', computedAt: estimate.computedAt, kind, estimatedAt: estimate.estimatedAt };

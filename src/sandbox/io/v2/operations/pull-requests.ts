@@ -78,14 +78,11 @@ export const queueEntryEstimate = route('pullRequests.queueEntryEstimate', (cont
   const computedAt = context.engine.now.toISOString();
   const entry = found.entry;
   if (!entry?.view.isCurrentlySubmittedToQueue) {
-    // Not in a queue: nothing to estimate until it is submitted (and ready).
-    return { answer: { status: 200, json: { status: 'unavailable', computedAt, kind: 'merge', reason: 'notReady' } } };
+    // Not in a queue (never submitted, or ended): nothing to estimate.
+    return { answer: { status: 200, json: { status: 'unavailable', computedAt, kind: 'merge', reason: 'notInQueue' } } };
   }
   const detail = context.engine.getSubmittedPullRequest(entry.ref, { number: found.number }, { estimate: true });
   const estimate = detail.estimatedTimeToMerge ?? { status: 'unavailable', computedAt, reason: 'not_ready' };
-  const queueState = context.engine.getQueue(entry.ref).state;
-  // A draining queue admits nothing new: a PR not yet admitted waits for the drain, not for readiness.
-  if (estimate.reason === 'not_ready' && queueState === 'draining') estimate.reason = 'queue_draining';
   const refOf = (number: number) => {
     const ahead = pullRequestAtCoordinates(context.engine, entry.ref.repo, number);
     return { id: pullRequestId(entry.ref.repo, number), number, sha: ahead?.record?.sha ?? '', title: ahead?.record?.title ?? `PR #${number}` };
