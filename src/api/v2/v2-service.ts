@@ -29,8 +29,8 @@ function v2Root(apiUrl: string): string {
 
 /** The live states, as the queue's PR list filters them: what v1's getQueue lists. */
 const LIVE_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure'];
-/** The model's states in which an entry has been tested: a run stands behind them. */
-const TESTED_STATES: ReadonlySet<string> = new Set(['testing', 'tests_passed', 'pending_failure', 'failed', 'merged']);
+/** The model's states in which an entry may have been tested (a cancelled one, in the middle of a run): v1 names the run. */
+const TESTED_STATES: ReadonlySet<string> = new Set(['testing', 'tests_passed', 'pending_failure', 'failed', 'merged', 'cancelled']);
 const PAGE_MAX = 100;
 
 export function createV2Service(options: V2ServiceOptions): MergeQueueService {
@@ -442,10 +442,12 @@ function timelineEntryOf(transition: QueueEntryStateTransition): TimelineEntry {
   };
 }
 
+/** The estimate in the model's words; `kind` says what `estimatedAt` is, so it goes with it (v1 gives neither when unavailable). */
 function estimateOf(estimate: AnswerOf<'pullRequests.queueEntryEstimate'>) {
-  const { waitingBehind, waitingOn, reason, ...rest } = estimate;
+  const { waitingBehind, waitingOn, reason, kind, ...rest } = estimate;
   return {
     ...rest,
+    ...(kind !== undefined && rest.estimatedAt !== undefined && { kind }),
     ...(reason !== undefined && { reason: reasonWord(reason) }),
     ...(waitingBehind !== undefined && { pullRequestsAhead: waitingBehind }),
     ...(waitingOn !== undefined && { waitingFor: waitingOn.map((pr) => pr.number) }),

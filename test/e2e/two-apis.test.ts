@@ -1,0 +1,140 @@
+// One script, run as a new user would run it under a v1 organization token and under a v2 API key, each against a
+// fresh sandbox: every step exits with the same code and prints the same text, and its --json is the same but for
+// the fields the README lists as v2's own. The few steps where the services themselves decide differently say so
+// (`differs`), and docs/differences.md says which API does what. Every request mq sends is checked against its
+// API's published description (useSandbox).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { control, sandboxEnv, type TestApi } from '../support/cli.js';
+import { advanceAsSeen, mq, type SandboxFixture, useSandbox } from '../support/in-process.js';
+
+const fixtures: Record<TestApi, SandboxFixture> = { v1: useSandbox(), v2: useSandbox() };
+const REPO = 'acme/both';
+
+interface Step {
+  args: string[];
+  /** A PR's facts set first, as POST /_sandbox/pullRequests sets them (its tests fail). */
+  facts?: { number: number; testOutcome: 'fail' };
+  /** Where the two services decide differently (docs/differences.md): each API's own outcome, asserted apart. */
+  differs?: Record<TestApi, { code: number; stdout?: string; stderr?: string }>;
+  /** Moves the sandbox's clock on as mq sees the queue, until these PRs are seen (a wait). */
+  until?: number[];
+  /** Columns of a table that only v2 fills (history's actor and run: v1 records neither), compared without them. */
+  v2Columns?: string[];
+}
+
+/**
+ * The script, in order. #1 merges; #60 is submitted twice, cancelled twice, then restarted and edited; #7
+ * fails; #99 was never submitted. The flaky-test steps (`flaky list --quarantined|--unhealthy|--failing`,
+ * `test-details`, `flaky link-ticket`) go at the end, where they read nothing of the queue's.
+ */
+const STEPS: Step[] = [
+  { args: ['queue', 'create'] },
+  { args: ['submit', '1'] },
+  { args: ['wait', '1', '--interval', '1s'], until: [1] },
+  { args: ['submit', '60'] },
+  { args: ['submit', '60'] },
+  { args: ['submit', '60', '--json'] },
+  { args: ['cancel', '60'] },
+  { args: ['cancel', '60'] },
+  { args: ['cancel', '60', '--json'] },
+  { args: ['restart', '60'] },
+  { args: ['restart', '60', '--json'] },
+  {
+    args: ['edit', '60', '--priority', 'high'],
+    // Changing a queued PR in place is v2's alone (the README's v1 or v2): v1 refuses it before sending anything.
+    differs: {
+      v1: { code: 2, stderr: expect.stringContaining('needs the v2 API') as unknown as string },
+      v2: { code: 4, stdout: '✗ #60 was already cancelled: it is no longer in the queue\n' },
+    },
+  },
+  { args: ['cancel', '99'] },
+  { args: ['restart', '1'] },
+  { args: ['cancel', '1', '--json'] },
+  { args: ['submit', '7'], facts: { number: 7, testOutcome: 'fail' } },
+  { args: ['wait', '7', '--interval', '1s'], until: [7] },
+  { args: ['restart', '7'] },
+  { args: ['history', '7', '--json'] },
+  { args: ['status', '7', '--json'] },
+  { args: ['status', '60'] },
+  { args: ['history', '1'], v2Columns: ['ACTOR', 'RUN'] },
+  { args: ['history', '1', '--json'] },
+  { args: ['status', '1'] },
+  { args: ['status', '1', '--json'] },
+  { args: ['status', '60', '--json'] },
+  {
+    args: ['submit', '1'],
+    // v1 takes a merged PR into the queue again and tests it again; v2 refuses it (422 PR_NOT_ENQUEUEABLE).
+    differs: {
+      v1: { code: 0, stdout: '✓ #1 submitted\n' },
+      v2: { code: 5, stdout: '✗ #1 has already merged: the service does not submit it again (PR_NOT_ENQUEUEABLE)\n' },
+    },
+  },
+];
+
+interface Seen {
+  step: string;
+  code: number | null;
+  stdout: unknown;
+  stderr: unknown;
+}
+
+async function script(api: TestApi): Promise<Seen[]> {
+  const fixture = fixtures[api];
+  const env = sandboxEnv(fixture.recorder.url, REPO, {}, api);
+  const seen: Seen[] = [];
+  for (const step of STEPS) {
+    if (step.facts) await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'both' }, ...step.facts });
+    const running = mq(step.args, { env });
+    const run = step.until ? await advanceAsSeen(fixture, running, { seconds: 300, repo: REPO, prs: step.until }) : await running;
+    const json = step.args.includes('--json');
+    const read = (text: string) => (json && text !== '' ? withoutV2Fields(JSON.parse(text)) : withoutColumns(text, step.v2Columns ?? []));
+    const said = { step: `mq ${step.args.join(' ')}`, code: run.code, stdout: read(run.stdout), stderr: read(run.stderr) };
+    if (step.differs) expect(said, said.step).toMatchObject(step.differs[api]);
+    seen.push(step.differs ? { step: said.step, code: 0, stdout: 'differs', stderr: '' } : said);
+  }
+  return seen;
+}
+
+/** The names the README lists as what only v2 says (its "v1 or v2" section). */
+const V2_FIELDS = (() => {
+  const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+  const line = /What only v2 says[^\n]*(?:\n[^\n]+)*/.exec(readme)?.[0] ?? '';
+  return new Set([...line.matchAll(/`([a-zA-Z]+)`/g)].map((match) => match[1]!));
+})();
+
+/** A table's text without the named columns, each row cut where the header's columns start. */
+function withoutColumns(text: string, names: string[]): string {
+  if (names.length === 0) return text;
+  const [header = '', ...rows] = text.split('\n');
+  const starts = [...header.matchAll(/\S+/g)].map((match) => match.index);
+  const cells = (line: string) => starts.map((start, index) => line.slice(start, starts[index + 1]).trimEnd());
+  const kept = cells(header).map((name) => !names.includes(name));
+  return [header, ...rows]
+    .map((line) =>
+      cells(line)
+        .filter((_, index) => kept[index])
+        .join('  '),
+    )
+    .join('\n');
+}
+
+function withoutV2Fields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutV2Fields);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).flatMap(([key, field]) => (V2_FIELDS.has(key) ? [] : [[key, withoutV2Fields(field)]])));
+}
+
+describe('the same script under a v1 token and a v2 key', () => {
+  it('exits alike, prints the same text, and the same JSON but for the fields the README lists as v2’s own', async () => {
+    expect([...V2_FIELDS]).toEqual(expect.arrayContaining(['pullRequestId', 'serviceCode']));
+    const [v1, v2] = [await script('v1'), await script('v2')];
+    for (const [index, step] of v1.entries()) expect(v2[index], step.step).toEqual(step);
+    // One vocabulary: every reason in lower snake_case, the estimate of a PR not in the queue `not_in_queue`.
+    const json = (step: string) => v2.find((seen) => seen.step === step)!.stdout as Record<string, unknown>;
+    const reasons = (json('mq history 7 --json').timeline as { reason: string | null }[]).map((step) => step.reason);
+    expect(reasons).toEqual(['api_requested', 'merge_item_now_ready', null, null, 'test_run_required_status_failed']);
+    expect(json('mq status 1 --json').estimatedTimeToMerge).toMatchObject({ status: 'unavailable', reason: 'not_in_queue' });
+  });
+});
