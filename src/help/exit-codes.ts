@@ -17,7 +17,7 @@ const MEANINGS: Record<ExitName, { short: string; long: string }> = {
   },
   notFound: {
     short: 'not found',
-    long: 'not found (404): no queue for the branch, no such PR or test; every PR of cancel or restart not in the queue; a PR `mq testing` finds no run for',
+    long: 'not found (404): no queue for the branch, no such PR or test; every PR of cancel, restart or edit not in the queue (on either API); a PR `mq testing` finds no run for',
   },
   refused: {
     short: 'refused',

@@ -62,6 +62,19 @@ describe('getSubmittedPullRequest with its timeline and the estimate', () => {
     ]);
   });
 
+  it('reads each step’s reason in lower snake case, from the step or from its state’s object', async () => {
+    const timeline = [
+      { state: 'failed', timestamp: '2026-01-01T00:09:00Z', failure: { reason: 'TEST_RUN_TIMEOUT', blockReasons: [] } },
+      { state: 'cancelled', timestamp: '2026-01-01T00:08:00Z', cancellation: { reason: 'pr_closed' } },
+      { state: 'not_ready', timestamp: '2026-01-01T00:07:00Z', reason: 'notReady' },
+      { state: 'pending', timestamp: '2026-01-01T00:06:00Z', reason: 'a free text, kept' },
+    ];
+    fake.reply(json(fixture.submittedPullRequest({ timeline, estimatedTimeToMerge: { status: 'unavailable', reason: 'QUEUE_PAUSED' } })));
+    const pr = await service.getSubmittedPullRequest(QUEUE, { number: 42 }, { timeline: true, estimate: true });
+    expect(pr.timeline?.map((step) => step.reason)).toEqual(['test_run_timeout', 'pr_closed', 'not_ready', 'a free text, kept']);
+    expect(pr.estimatedTimeToMerge).toEqual({ status: 'unavailable', reason: 'queue_paused' });
+  });
+
   const available = { status: 'available', computedAt: '2026-01-01T00:00:00Z', kind: 'merge', estimatedAt: '2026-01-01T00:10:00Z' };
   it.each([
     ['estimatedTimeToMerge (the sandbox)', { estimatedTimeToMerge: available }, available],

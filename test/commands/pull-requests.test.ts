@@ -141,14 +141,26 @@ describe('cancel and restart of a PR not in the queue (404)', () => {
     });
   });
 
-  it("gives the service's own words when the PR has no record", async () => {
+  it('says a PR the queue has no record of (404) was never submitted to it, whatever words the refusal had', async () => {
     const { ctx } = context({});
+    const result = await cancel({ prs: [9] }, ctx);
+    expect(result).toMatchObject({ results: [{ pr: 9, ok: false, error: { message: '#9 is not in the queue: it was never submitted to it' } }] });
+    const restarted = await restart({ prs: [9] }, ctx);
+    expect(restarted).toMatchObject({
+      results: [{ pr: 9, ok: false, error: { status: 404, message: '#9 is not in the queue: it was never submitted to it' } }],
+    });
+  });
+
+  it("gives the service's own words when the PR's record cannot be read", async () => {
+    const down = async () => {
+      throw new NetworkError('connection reset');
+    };
+    const { ctx } = context({}, { getSubmittedPullRequest: down });
     const result = await cancel({ prs: [9] }, ctx);
     expect(result).toMatchObject({
       results: [{ pr: 9, ok: false, error: { message: '#9 is not in the queue (the service says: pull request #9 is not in the queue)' } }],
     });
-    const restarted = await restart({ prs: [9] }, ctx);
-    expect(restarted).toMatchObject({ results: [{ pr: 9, ok: false, error: { status: 404, message: '#9 is not in the queue' } }] });
+    expect(await restart({ prs: [9] }, ctx)).toMatchObject({ results: [{ pr: 9, ok: false, error: { status: 404, message: '#9 is not in the queue' } }] });
   });
 });
 
