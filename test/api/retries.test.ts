@@ -84,6 +84,39 @@ describe('retries', () => {
     expect(sleeps).toEqual([]);
   });
 
+  it.each(MUTATIONS)('the mutation %s answered 502 or 504 by a gateway: sent once, and its answer lost, as a hang is', async (_name, call) => {
+    service.reply(plainText(504, 'Gateway Timeout'), plainText(502, ''));
+    const { client, sleeps } = clientFor(service);
+    const timedOut = await rejectionOf(call(client));
+    expect(timedOut).toBeInstanceOf(NetworkError);
+    expect(timedOut).toMatchObject({ sent: true, message: "a gateway answered 504 (Gateway Timeout) in place of the service's answer" });
+    expect(exitCodeOf(timedOut)).toBe(6);
+    expect(await rejectionOf(call(client))).toMatchObject({ sent: true, message: "a gateway answered 502 in place of the service's answer" });
+    expect(service.requests).toHaveLength(2);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a read answered 502 or 504 is tried again, and ends as the service error it is', async () => {
+    service.reply(plainText(504, 'Gateway Timeout'), plainText(502, 'Bad Gateway'), plainText(504, 'Gateway Timeout'));
+    const { client } = clientFor(service);
+    const error = await rejectionOf(client.call('getQueue', queueRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 504, message: 'Gateway Timeout' });
+    expect(service.requests).toHaveLength(3);
+  });
+
+  it('makes no retry whose pause would end past the time the command has left', async () => {
+    service.reply(unavailable({ 'retry-after': '3600' }), unavailable({ 'retry-after': '2' }), json(fixture.queue()));
+    let left = 8_000;
+    const { client, sleeps } = clientFor(service, { timeLeftMs: () => left });
+    const error = await rejectionOf(client.call('getQueue', queueRef));
+    expect(error).toMatchObject({ status: 503 });
+    expect(sleeps).toEqual([]);
+    left = 2_000;
+    await expect(client.call('getQueue', queueRef)).resolves.toMatchObject({ branch: 'main' });
+    expect(sleeps).toEqual([2_000]);
+  });
+
   it('gives up after the default 2 retries: 3 calls, the last ApiError, exit code 6', async () => {
     service.reply(plainText(500, 'boom 1'), plainText(502, 'boom 2'), plainText(503, 'boom 3'), json(fixture.queue()));
     const { client, sleeps } = clientFor(service);
