@@ -76,3 +76,28 @@ describe.each<TestApi>(['v1', 'v2'])('a wait behind 503s asking for an hour, on 
     expect(pauses.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(8_000);
   });
 });
+
+const GATEWAY_PAGE = '<html><head><title>503 Service Temporarily Unavailable</title></head><body><h1>503</h1></body></html>';
+
+// The rest of the edge (docs/service.md): answers without v2's envelope, each its exit code and its words in one
+// line, a read's and a write's alike, on either API (the 504 and 502 of a write are above).
+describe.each<TestApi>(['v1', 'v2'])('the edge answering for the service, on %s', (api) => {
+  it.each([
+    [401, 'text/plain', 3, 'unauthorized', '', 'the service answered 401 with no message (401)'],
+    [403, 'text/plain', 3, 'unauthorized', 'Forbidden', 'Forbidden (403)'],
+    [429, 'text/plain', 6, 'rate_limited', '', 'rate limited by the service: try again in'],
+    [413, 'text/plain', 5, 'too_large', 'Payload Too Large', 'Payload Too Large (413)'],
+    [503, 'text/html', 6, 'unavailable', GATEWAY_PAGE, 'an HTML page (text/html, 101 bytes) titled "503 Service Temporarily Unavailable" (503)'],
+  ])('%i %s: exit %i, %s', async (status, type, exit, code, body, words) => {
+    const stub = await startStubService(() => ({ status, body, headers: { 'content-type': type, 'retry-after': '0' } }));
+    cleanup.push(() => stub.close());
+    const env = envFor(stub.url, api);
+    const read = await mq(['status', '12'], { env });
+    expect(read.code).toBe(exit);
+    expect(read.stderr.trimEnd().split('\n').at(-1)).toContain(words);
+    const write = await mq(['submit', '12', '--json'], { env });
+    expect(write.code).toBe(exit);
+    // A refused PR is an outcome of submit, on stdout; a failure of the command is the error, on stderr.
+    expect(`${write.stdout}${write.stderr}`).toMatch(new RegExp(`"code": ?"${code}"`));
+  });
+});
