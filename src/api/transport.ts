@@ -326,7 +326,10 @@ function rateLimited(failure: ApiError, exchange: Exchange): ApiError {
   });
 }
 
-/** A gateway's 502 or 504 to a write: sent, and perhaps applied, with the gateway's words beside its status. */
+/**
+ * A 502 or 504 to a write: sent, and perhaps applied, with the words beside the status. One in v2's envelope
+ * (UPSTREAM_ERROR) is the service's own, which its upstream failed.
+ */
 function answerLost(failure: ApiError): NetworkError {
   const { message, apiCode } = failure;
   const said = /^the service answered with /.test(message)
@@ -334,7 +337,9 @@ function answerLost(failure: ApiError): NetworkError {
     : message.trim() === '' || /^the service answered \d{3}\b/.test(message)
       ? ''
       : ` (${apiCode === undefined ? '' : `${apiCode}: `}${message})`;
-  return new NetworkError(`a gateway answered ${failure.status}${said} in place of the service's answer`, { cause: failure, failure: 'other', sent: true });
+  const what =
+    apiCode === undefined ? `a gateway answered ${failure.status}${said} in place of the service's answer` : `the service answered ${failure.status}${said}`;
+  return new NetworkError(what, { cause: failure, failure: 'other', sent: true });
 }
 
 /**

@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import { ApiError, exitCodeOf, NetworkError } from '../../src/errors.js';
 import * as fixture from './fixtures.js';
-import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, type FakeService, type Reply } from './harness.js';
+import { Transport } from '../../src/api/transport.js';
+import { V2_DIALECT } from '../../src/api/v2/dialect.js';
+import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, TOKEN, type FakeService, type Reply } from './harness.js';
 
 const queueRef = { repo: REPO, targetBranch: 'main' };
 const prRef = { ...queueRef, pr: { number: 42 } };
@@ -94,6 +96,20 @@ describe('retries', () => {
     expect(await rejectionOf(call(client))).toMatchObject({ sent: true, message: "a gateway answered 502 in place of the service's answer" });
     expect(service.requests).toHaveLength(2);
     expect(sleeps).toEqual([]);
+  });
+
+  it("a write's 502 in v2's envelope is the service's own (its upstream failed): sent, and its fate unknown too", async () => {
+    service.reply(json({ error: { code: 'UPSTREAM_ERROR', message: 'the provider did not answer' } }, 502));
+    const transport = new Transport({
+      apiUrl: service.apiUrl,
+      token: TOKEN,
+      timeoutMs: 5_000,
+      userAgent: 'mq',
+      dispatcher: service.dispatcher,
+      dialect: V2_DIALECT,
+    });
+    const error = await rejectionOf(transport.send({ method: 'POST', path: '/submit', operation: 'mergeQueues.submitPullRequest', idempotent: false }));
+    expect(error).toMatchObject({ sent: true, message: 'the service answered 502 (UPSTREAM_ERROR: the provider did not answer)' });
   });
 
   it('a read answered 502 or 504 is tried again, and ends as the service error it is', async () => {
