@@ -36,6 +36,11 @@ export interface TransportOptions {
   sleep?: (ms: number) => Promise<void>;
   /** A monotonic clock in ms, for the time a failure reports having taken. */
   now?: () => number;
+  /**
+   * How long the command may still take (a wait's --timeout), in ms: a retry whose pause would end past it is not
+   * made, and the failure is the caller's to end on. Unbounded without it.
+   */
+  timeLeftMs?: () => number;
   /** Told of each retry before its pause, so that -v can show it. */
   onRetry?: (notice: RetryNotice) => void;
   /** Aborts every exchange in flight (Ctrl-C): the command ends at once instead of waiting for an answer. */
@@ -181,17 +186,24 @@ export class Transport {
         release();
       }
       // A 429 refused the request, so even a write may be sent again: it was not applied. Anything else is
-      // tried again on a read only; a Retry-After longer than the cap is the caller's to honour, not ours.
+      // tried again on a read only; a Retry-After longer than the cap, or a pause past the command's time, is the
+      // caller's to honour, not ours.
       const tries = 1 + (isRateLimited(failure) || exchange.idempotent ? retries : 0);
-      if (attempt >= tries || !worthRetrying(failure) || pause > LIMITED_WAIT_MAX_MS) throw this.final(failure, attempt, started, exchange);
+      const longest = Math.min(LIMITED_WAIT_MAX_MS, this.options.timeLeftMs?.() ?? Number.POSITIVE_INFINITY);
+      if (attempt >= tries || !worthRetrying(failure) || pause > longest) throw this.final(failure, attempt, started, exchange);
       this.options.onRetry?.({ operation: exchange.operation, attempt, tries, delayMs: pause, error: failure });
       await this.pause(pause);
     }
   }
 
-  /** The last failure, with the tries it took when there were several, and always for a timeout. */
+  /**
+   * The last failure, with the tries it took when there were several, and always for a timeout. A write answered
+   * 502 or 504 is an answer that never came, as a hang is: the gateway gave up on the service, which may have
+   * applied it.
+   */
   private final(failure: ApiError | NetworkError, tries: number, started: number, exchange: Exchange): ApiError | NetworkError {
     if (isRateLimited(failure)) return rateLimited(failure, exchange);
+    if (failure instanceof ApiError && !exchange.idempotent && (failure.status === 502 || failure.status === 504)) return answerLost(failure);
     if (!(failure instanceof NetworkError)) return failure;
     const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${((this.now() - started) / 1000).toFixed(1)}s in all`;
@@ -312,6 +324,22 @@ function rateLimited(failure: ApiError, exchange: Exchange): ApiError {
     retryAfterMs: seconds * 1000,
     ...(failure.apiCode !== undefined && { apiCode: failure.apiCode }),
   });
+}
+
+/**
+ * A 502 or 504 to a write: sent, and perhaps applied, with the words beside the status. One in v2's envelope
+ * (UPSTREAM_ERROR) is the service's own, which its upstream failed.
+ */
+function answerLost(failure: ApiError): NetworkError {
+  const { message, apiCode } = failure;
+  const said = /^the service answered with /.test(message)
+    ? message.replace(/^the service answered/, '')
+    : message.trim() === '' || /^the service answered \d{3}\b/.test(message)
+      ? ''
+      : ` (${apiCode === undefined ? '' : `${apiCode}: `}${message})`;
+  const what =
+    apiCode === undefined ? `a gateway answered ${failure.status}${said} in place of the service's answer` : `the service answered ${failure.status}${said}`;
+  return new NetworkError(what, { cause: failure, failure: 'other', sent: true });
 }
 
 /**

@@ -43,6 +43,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   const settings = resolved.settings;
   let service: MergeQueueService | undefined;
   let making: Promise<MergeQueueService> | undefined;
+  let deadline = Number.POSITIVE_INFINITY;
   // The API's adapter: the one the setting names, or the credential's shape chooses (config/api-choice.ts).
   const newService = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
     const { api } = chooseApi(settings.api, token, resolved.origins.api ?? 'the api setting');
@@ -55,6 +56,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       timeoutHint: waits ? `${envName('timeoutMs')} or the config file's timeout` : undefined,
       userAgent: USER_AGENT,
       signal: io.signal,
+      timeLeftMs: () => deadline - io.now(),
       trace: flags.debug ? (line: string) => stderrLine(`[debug] ${line}`) : undefined,
       // A 429 is said without -v: the user should know why mq is slow, and that nothing was lost.
       onRetry: (notice: RetryNotice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
@@ -83,6 +85,9 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     now: io.now,
     random: Math.random,
     sleep: (ms) => sleep(ms, io),
+    endBy: (at) => {
+      deadline = at;
+    },
     // A getter: reading it makes process.stdin (milliseconds), which only commands that may ask need.
     get interactive() {
       return Boolean(io.stdin.isTTY && io.stderr.isTTY);

@@ -52,4 +52,6 @@ export interface Context {
   random(): number;
   /** Waits `ms`; rejects with an InterruptedError at once when `signal` aborts, so a poll never outlives Ctrl-C. */
   sleep(ms: number): Promise<void>;
+  /** A waiting command's --timeout, by `now`: from then on no request pauses to try again past it. */
+  endBy(deadline: number): void;
 }

@@ -16,6 +16,8 @@ export interface Pace {
   note(message: string): void;
   /** A number in [0, 1): the jitter of the pauses, so that processes started together do not poll in step. */
   random(): number;
+  /** From now on the service's requests make no retry whose pause would end past `deadline` (by `now`). */
+  endBy(deadline: number): void;
 }
 
 /** Below this a poll is a load on the service, not a wait. */
@@ -100,6 +102,8 @@ export async function poll(ctx: Pace, options: PollOptions, service: ServiceEven
   let everAnswered = false;
   // The least pause while the service is rate limiting: doubled by each 429, shortened by each answered round.
   let limitedMs = 0;
+  // A request's own retries must not outlast the deadline either: one that would fails the round instead.
+  if (options.deadline !== undefined) ctx.endBy(options.deadline);
   for (;;) {
     const started = ctx.now();
     let recovered = false;

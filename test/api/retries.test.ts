@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/v1/client.js';
 import { ApiError, exitCodeOf, NetworkError } from '../../src/errors.js';
 import * as fixture from './fixtures.js';
-import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, type FakeService, type Reply } from './harness.js';
+import { Transport } from '../../src/api/transport.js';
+import { V2_DIALECT } from '../../src/api/v2/dialect.js';
+import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, TOKEN, type FakeService, type Reply } from './harness.js';
 
 const queueRef = { repo: REPO, targetBranch: 'main' };
 const prRef = { ...queueRef, pr: { number: 42 } };
@@ -82,6 +84,53 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(service.requests).toHaveLength(1);
     expect(sleeps).toEqual([]);
+  });
+
+  it.each(MUTATIONS)('the mutation %s answered 502 or 504 by a gateway: sent once, and its answer lost, as a hang is', async (_name, call) => {
+    service.reply(plainText(504, 'Gateway Timeout'), plainText(502, ''));
+    const { client, sleeps } = clientFor(service);
+    const timedOut = await rejectionOf(call(client));
+    expect(timedOut).toBeInstanceOf(NetworkError);
+    expect(timedOut).toMatchObject({ sent: true, message: "a gateway answered 504 (Gateway Timeout) in place of the service's answer" });
+    expect(exitCodeOf(timedOut)).toBe(6);
+    expect(await rejectionOf(call(client))).toMatchObject({ sent: true, message: "a gateway answered 502 in place of the service's answer" });
+    expect(service.requests).toHaveLength(2);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("a write's 502 in v2's envelope is the service's own (its upstream failed): sent, and its fate unknown too", async () => {
+    service.reply(json({ error: { code: 'UPSTREAM_ERROR', message: 'the provider did not answer' } }, 502));
+    const transport = new Transport({
+      apiUrl: service.apiUrl,
+      token: TOKEN,
+      timeoutMs: 5_000,
+      userAgent: 'mq',
+      dispatcher: service.dispatcher,
+      dialect: V2_DIALECT,
+    });
+    const error = await rejectionOf(transport.send({ method: 'POST', path: '/submit', operation: 'mergeQueues.submitPullRequest', idempotent: false }));
+    expect(error).toMatchObject({ sent: true, message: 'the service answered 502 (UPSTREAM_ERROR: the provider did not answer)' });
+  });
+
+  it('a read answered 502 or 504 is tried again, and ends as the service error it is', async () => {
+    service.reply(plainText(504, 'Gateway Timeout'), plainText(502, 'Bad Gateway'), plainText(504, 'Gateway Timeout'));
+    const { client } = clientFor(service);
+    const error = await rejectionOf(client.call('getQueue', queueRef));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 504, message: 'Gateway Timeout' });
+    expect(service.requests).toHaveLength(3);
+  });
+
+  it('makes no retry whose pause would end past the time the command has left', async () => {
+    service.reply(unavailable({ 'retry-after': '3600' }), unavailable({ 'retry-after': '2' }), json(fixture.queue()));
+    let left = 8_000;
+    const { client, sleeps } = clientFor(service, { timeLeftMs: () => left });
+    const error = await rejectionOf(client.call('getQueue', queueRef));
+    expect(error).toMatchObject({ status: 503 });
+    expect(sleeps).toEqual([]);
+    left = 2_000;
+    await expect(client.call('getQueue', queueRef)).resolves.toMatchObject({ branch: 'main' });
+    expect(sleeps).toEqual([2_000]);
   });
 
   it('gives up after the default 2 retries: 3 calls, the last ApiError, exit code 6', async () => {

@@ -193,9 +193,10 @@ export interface Recorder {
 
 /**
  * A pass-through HTTP proxy in front of `target` (a base URL ending in /v1) that records what mq sent. A v1
- * request is recorded by its path under /v1; a v2 one (`/v2/...`, at the service's root) as it came.
+ * request is recorded by its path under /v1; a v2 one (`/v2/...`, at the service's root) as it came. `instead`
+ * may answer a request in the sandbox's place, once the sandbox has taken it: an edge's own status, say.
  */
-export async function startRecorder(target: string): Promise<Recorder> {
+export async function startRecorder(target: string, instead?: (request: RecordedRequest) => Exclude<StubReply, string> | undefined): Promise<Recorder> {
   const upstream = new URL(target);
   const requests: RecordedRequest[] = [];
   const watchers = new Set<() => void>();
@@ -225,6 +226,8 @@ export async function startRecorder(target: string): Promise<Recorder> {
             const text = Buffer.concat(parts);
             record.answer = { status: answer.statusCode ?? 502, body: text.toString('utf8') };
             changed();
+            const own = instead?.(record);
+            if (own) return void res.writeHead(own.status, { 'content-type': 'text/plain', ...own.headers }).end(own.body ?? '');
             res.writeHead(answer.statusCode ?? 502, answer.headers).end(text);
           });
         },

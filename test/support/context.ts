@@ -56,6 +56,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     now: () => clock.now,
     // The middle of the jitter: every pause exactly the pace's.
     random: () => 0.5,
+    endBy: () => undefined,
     sleep: async (ms) => {
       if (signal.aborted) throw new InterruptedError();
       sleeps.push(ms);

@@ -71,6 +71,8 @@ type Pace = (() => Promise<void>) | undefined;
  */
 class Pauses {
   skippedMs = 0;
+  /** Each pause asked for, in ms, in order. */
+  readonly taken: number[] = [];
   private pace: Pace;
   private readonly asleep = new Set<() => void>();
   constructor(pace: Pace) {
@@ -81,6 +83,7 @@ class Pauses {
     new Promise<void>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       this.skippedMs += ms;
+      this.taken.push(ms);
       const wake = () => {
         signal.removeEventListener('abort', aborted);
         resolve();
@@ -238,6 +241,13 @@ export function clockOf(run: Promise<Run>): () => number {
   const pauses = PAUSES.get(run);
   if (!pauses) throw new Error('clockOf: not an in-process run');
   return pauses.now;
+}
+
+/** Every pause an in-process run asked for, in ms, in order: its waits' and its retries'. */
+export function pausesOf(run: Promise<Run>): readonly number[] {
+  const pauses = PAUSES.get(run);
+  if (!pauses) throw new Error('pausesOf: not an in-process run');
+  return pauses.taken;
 }
 
 export interface AdvanceOptions {

@@ -63,7 +63,33 @@ export function jsonAnswer(value: unknown, status = 200): Answer {
 }
 
 export function errorAnswer(status: number, message: string, headers?: Record<string, string>): Answer {
-  return headers ? { status, contentType: ERROR_CONTENT_TYPE, body: message, headers } : { status, contentType: ERROR_CONTENT_TYPE, body: message };
+  const body = errorWords(message);
+  return headers ? { status, contentType: ERROR_CONTENT_TYPE, body, headers } : { status, contentType: ERROR_CONTENT_TYPE, body };
+}
+
+/** The most of one word (no space, no quote) an error message repeats, and the most of a whole one. */
+const WORD_MAX = 100;
+const MESSAGE_MAX = 1_000;
+/** What ends a word of a message: white space, or a double quote. */
+const WORD_END = /[\s"]/g;
+
+/**
+ * An error's words as either face sends them: a refused value is quoted by its first 100 characters, an ellipsis
+ * and its length (`priorityName: "yyyy… (20971520 characters)" is not one of …`), and a message never runs past
+ * 1,000 characters, so that a 20 MiB value is not answered with 20 MiB. Word by word, not one regular expression
+ * for a long word: over a 20 MiB word that one overflows the stack.
+ */
+export function errorWords(message: string): string {
+  let short = '';
+  let word = 0;
+  while (word <= message.length && short.length <= MESSAGE_MAX) {
+    WORD_END.lastIndex = word;
+    const end = WORD_END.exec(message)?.index ?? message.length;
+    const length = end - word;
+    short += `${length > WORD_MAX ? `${message.slice(word, word + WORD_MAX)}… (${length} characters)` : message.slice(word, end)}${message.charAt(end)}`;
+    word = end + 1;
+  }
+  return short.length <= MESSAGE_MAX ? short : `${short.slice(0, MESSAGE_MAX)}… (${message.length} characters)`;
 }
 
 /** Sends the answer; `date` (an HTTP date) goes out as the Date header unless the answer sets its own. */

@@ -22,7 +22,7 @@ import type { Journaled } from '../../engine/changes.js';
 import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
 import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
-import { ERROR_CONTENT_TYPE, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import { ERROR_CONTENT_TYPE, errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { pullRequestCoordinates, runQueueId, validationFailed } from './common.js';
 import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
 import {
@@ -182,7 +182,8 @@ function matchRoute(method: string, pathname: string): FoundRoute | undefined {
 }
 
 function envelope(status: number, code: string, message: string): Answer {
-  return { status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify({ error: { code, message } }), headers: { 'x-request-id': randomUUID() } };
+  const error = { code, message: errorWords(message) };
+  return { status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify({ error }), headers: { 'x-request-id': randomUUID() } };
 }
 
 const KEY_IDS = new Map<string, string>();
