@@ -18,11 +18,14 @@ let proxy: Server;
 let proxyUrl: string;
 /** The edit made to the answers of `GET /v2/pull-requests/{id}`. */
 let edit: Edit | undefined;
+/** One cache folder per test: the PR's id, kept by the submit, is what status reads it by. */
+let cacheHome: string;
 
 beforeEach(async () => {
   sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
   const upstream = new URL(sandbox.url);
   edit = undefined;
+  cacheHome = mkdtempSync(join(tmpdir(), 'mq-ids-'));
   proxy = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -61,7 +64,7 @@ const env = () => ({
   MQ_API_URL: proxyUrl,
   MQ_TOKEN: 'trunk_v2_answers',
   MQ_REPO: 'acme/widgets',
-  XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'mq-ids-')),
+  XDG_CACHE_HOME: cacheHome,
 });
 
 const entryOf = (json: Record<string, unknown>) => json.queueEntry as Record<string, unknown>;

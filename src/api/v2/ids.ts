@@ -88,6 +88,9 @@ function repoKey(repo: Repo): string {
 
 /** Looks ids up through the client, keeping what it finds. */
 export class IdResolver {
+  /** Lookups under way, by kind and key: reads sent together (mq stats) share one. */
+  private readonly underWay = new Map<string, Promise<string>>();
+
   constructor(
     private readonly client: V2Client,
     private readonly cache: IdCache,
@@ -95,28 +98,40 @@ export class IdResolver {
     private readonly root: string,
   ) {}
 
-  async repositoryId(repo: Repo): Promise<string> {
+  repositoryId(repo: Repo): Promise<string> {
     const key = repoKey(repo);
-    const kept = this.cache.get(this.root, 'repositories', key);
-    if (kept) return kept;
-    const page = await this.client.call('repositories.resolveByProviderUrl', { query: { providerUrl: repositoryUrl(repo) } });
-    const id = page.data[0]?.id;
-    if (!id) throw new ApiError(404, `the service knows no repository ${key}`, 'repositories.resolveByProviderUrl');
-    this.cache.set(this.root, 'repositories', key, id);
-    return id;
+    return this.kept('repositories', key, async () => {
+      const page = await this.client.call('repositories.resolveByProviderUrl', { query: { providerUrl: repositoryUrl(repo) } });
+      const id = page.data[0]?.id;
+      if (!id) throw new ApiError(404, `the service knows no repository ${key}`, 'repositories.resolveByProviderUrl');
+      return id;
+    });
   }
 
-  async queueId(ref: QueueRef): Promise<string> {
-    const key = `${repoKey(ref.repo)}#${ref.targetBranch}`;
-    const kept = this.cache.get(this.root, 'queues', key);
+  queueId(ref: QueueRef): Promise<string> {
+    return this.kept('queues', `${repoKey(ref.repo)}#${ref.targetBranch}`, async () => {
+      const repositoryId = await this.repositoryId(ref.repo);
+      const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
+      const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
+      if (!queue)
+        throw new ApiError(404, `no queue for ${repoKey(ref.repo)} branch ${ref.targetBranch}`, 'mergeQueues.list', { apiCode: 'MERGE_QUEUE_NOT_FOUND' });
+      return queue.id;
+    });
+  }
+
+  /** The kept id, else `lookup`'s, kept; one lookup of a key at a time. */
+  private async kept(kind: 'repositories' | 'queues', key: string, lookup: () => Promise<string>): Promise<string> {
+    const kept = this.cache.get(this.root, kind, key);
     if (kept) return kept;
-    const repositoryId = await this.repositoryId(ref.repo);
-    const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
-    const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
-    if (!queue)
-      throw new ApiError(404, `no queue for ${repoKey(ref.repo)} branch ${ref.targetBranch}`, 'mergeQueues.list', { apiCode: 'MERGE_QUEUE_NOT_FOUND' });
-    this.cache.set(this.root, 'queues', key, queue.id);
-    return queue.id;
+    const at = `${kind} ${key}`;
+    let found = this.underWay.get(at);
+    if (!found) {
+      found = lookup().finally(() => this.underWay.delete(at));
+      this.underWay.set(at, found);
+    }
+    const id = await found;
+    this.cache.set(this.root, kind, key, id);
+    return id;
   }
 
   /** Kept after a submit or a lookup answered it: the next command reads the PR without a lookup. */
@@ -128,7 +143,7 @@ export class IdResolver {
     this.cache.drop(this.root, 'queues', `${repoKey(ref.repo)}#${ref.targetBranch}`);
   }
 
-  keptPullRequestId(repo: Repo, number: number): string | undefined {
+  private keptPullRequestId(repo: Repo, number: number): string | undefined {
     return this.cache.get(this.root, 'pullRequests', `${repoKey(repo)}#${number}`);
   }
 
@@ -136,7 +151,7 @@ export class IdResolver {
     this.cache.set(this.root, 'pullRequests', `${repoKey(repo)}#${number}`, id);
   }
 
-  forgetPullRequest(repo: Repo, number: number): void {
+  private forgetPullRequest(repo: Repo, number: number): void {
     this.cache.drop(this.root, 'pullRequests', `${repoKey(repo)}#${number}`);
   }
 
@@ -161,30 +176,39 @@ export class IdResolver {
     return found;
   }
 
-  /** One PR's id: kept, or looked up. */
-  async pullRequestId(repo: Repo, number: number): Promise<string> {
-    const kept = this.keptPullRequestId(repo, number);
-    if (kept) return kept;
+  /** One PR whole, looked up by its number (the lookup answers it whole); its id kept. */
+  async lookUpPullRequest(repo: Repo, number: number): Promise<PullRequest> {
     const pr = (await this.pullRequestsByNumber(repo, [number])).get(number);
     if (!pr)
       throw new ApiError(404, `the service knows no pull request #${number} in ${repoKey(repo)}`, 'pullRequests.resolveByCoordinates', {
         apiCode: 'PR_NOT_FOUND',
       });
-    return pr.id;
+    return pr;
+  }
+
+  /** One PR whole: read by its kept id, else as its lookup answers it, so that a command never reads it twice. */
+  pullRequest(repo: Repo, number: number): Promise<PullRequest> {
+    return this.withId(
+      repo,
+      number,
+      (id) => this.client.call('pullRequests.get', { params: { id } }),
+      () => this.lookUpPullRequest(repo, number),
+    );
   }
 
   /**
-   * `use` with the id `lookup` gives; when that id was kept and the service answers 404 for it, the kept id is
-   * dropped (`forget`) and looked up once more.
+   * `use` with the PR's kept id, or else `afresh` (which looks it up); when the service answers 404 for a kept
+   * id, the id is dropped and `afresh` runs once.
    */
-  async withId<T>(kept: string | undefined, lookup: () => Promise<string>, forget: () => void, use: (id: string) => Promise<T>): Promise<T> {
-    if (kept === undefined) return use(await lookup());
+  async withId<T>(repo: Repo, number: number, use: (id: string) => Promise<T>, afresh: () => Promise<T>): Promise<T> {
+    const kept = this.keptPullRequestId(repo, number);
+    if (kept === undefined) return afresh();
     try {
       return await use(kept);
     } catch (error) {
       if (error instanceof InterruptedError || !(error instanceof ApiError) || error.status !== 404) throw error;
-      forget();
-      return use(await lookup());
+      this.forgetPullRequest(repo, number);
+      return afresh();
     }
   }
 }

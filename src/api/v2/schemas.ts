@@ -291,8 +291,9 @@ export const MergeQueue = z.looseObject({
 });
 export type MergeQueue = z.infer<typeof MergeQueue>;
 export const MergeQueueList = Page(MergeQueue);
-/** pause, resume, drain, switch-modes: the queue's state after the write (mq reads the queue again instead). */
-export const MergeQueueStateChange = z.looseObject({ id: z.string() });
+/** pause, resume, drain, switch-modes: the queue's state and mode after the write. */
+export const MergeQueueStateChange = z.looseObject({ id: z.string(), state: Word, mode: Word });
+export type MergeQueueStateChange = z.infer<typeof MergeQueueStateChange>;
 
 const Readiness = z.looseObject({
   requiresImpactedTargets: z.boolean(),

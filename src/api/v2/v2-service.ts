@@ -2,7 +2,7 @@
 // and v2's answers the model, under the names v1 gives them (docs/v2.md: a script reads the same JSON on both APIs).
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
 import { ApiError, UsageError } from '../../errors.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
+import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
@@ -15,7 +15,7 @@ import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repo
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver } from './ids.js';
-import type { MergeQueue, PullRequest, QueueEntry, QueueEntryStateTransition } from './schemas.js';
+import type { MergeQueue, MergeQueueStateChange, PullRequest, QueueEntry, QueueEntryStateTransition, VerificationRun } from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
   /** Where ids are kept between commands; none keeps them for this process only. */
@@ -38,6 +38,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   const client = new V2Client({ ...options, apiUrl: root });
   const cache = new IdCache(options.idCacheFile);
   const ids = new IdResolver(client, cache, root);
+  /** Runs a PR's list answered whole in this command: `mq testing 42` then reads its run's checks from there. */
+  const runsListed = new Map<string, VerificationRun>();
+  /** The queues this command read, by id: a change of state then answers with the settings read before it. */
+  const queuesRead = new Map<string, MergeQueue>();
 
   /** `use` with the queue's id, looked up afresh once if a kept one is stale. */
   const onQueue = async <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> => {
@@ -53,12 +57,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /** `use` with the PR's id, kept or looked up; a kept id the service answers 404 for is looked up once more. */
   const onPullRequest = <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> =>
-    ids.withId(
-      ids.keptPullRequestId(ref.repo, number),
-      () => ids.pullRequestId(ref.repo, number),
-      () => ids.forgetPullRequest(ref.repo, number),
-      use,
-    );
+    ids.withId(ref.repo, number, use, async () => use((await ids.lookUpPullRequest(ref.repo, number)).id));
 
   /**
    * `onPullRequest` for a change to the PR's queue entry. v2 refuses one to a PR with no live entry (409
@@ -102,9 +101,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       await onEntry(ref, number, (id) => client.call('pullRequests.restartTests', { params: { id } }));
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
-      const number = 'number' in key ? key.number : await numberFromBranch(ref, key.branch);
-      const queueId = await ids.queueId(ref);
-      const pr = await onPullRequest(ref, number, (id) => client.call('pullRequests.get', { params: { id } }));
+      // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id.
+      const [pr, queueId] = await Promise.all([
+        'number' in key ? ids.pullRequest(ref.repo, key.number) : pullRequestOfBranch(ref, key.branch),
+        ids.queueId(ref),
+      ]);
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       // v2 names an entry's run only once it merged: the PR's newest run is the one that last tested it.
       if (!view.verifiedByTestRun && TESTED_STATES.has(view.state ?? '')) view.verifiedByTestRun = (await newestRunOf(pr.id)) ?? null;
@@ -116,7 +117,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         view.timeline = history.data.map(timelineEntryOf);
       }
       if (details.estimate) {
-        const estimate = await serviceEstimate(pr.id);
+        // A PR not in the queue has no estimate to read: said so as v1 answers it, without a request.
+        const estimate = view.isCurrentlySubmittedToQueue ? await serviceEstimate(pr.id) : notInQueue(client.serviceNow());
         if (estimate) view.estimatedTimeToMerge = estimate;
       }
       return view;
@@ -161,7 +163,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getQueue(ref) {
       return onQueue(ref, async (id) => {
-        const [queue, live] = await Promise.all([client.call('mergeQueues.get', { params: { id } }), livePullRequests(id)]);
+        const [queue, live] = await Promise.all([readQueue(id), livePullRequests(id)]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
       });
     },
@@ -181,17 +183,15 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       return onQueue(ref, async (id) => {
         const { state, mode, ...settings } = change;
         const patch = patchOf(settings);
-        let queue: MergeQueue | undefined;
-        if (Object.keys(patch).length > 0) queue = await client.call('mergeQueues.updateConfig', { params: { id }, body: patch });
-        if (mode !== undefined) await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
-        if (state !== undefined) await client.call(STATE_ENDPOINTS[state], { params: { id } });
-        // The queue as the changes left it, with its PRs, as v1's updateQueue answers it (a script reads the same
-        // summary on both APIs): one read, when the last answer did not give it whole, and the list of its PRs.
-        const [read, live] = await Promise.all([
-          mode !== undefined || state !== undefined || !queue ? client.call('mergeQueues.get', { params: { id } }) : queue,
-          livePullRequests(id),
-        ]);
-        return { ...queueFactsOf(read), enqueuedPullRequests: live };
+        let queue = Object.keys(patch).length > 0 ? await client.call('mergeQueues.updateConfig', { params: { id }, body: patch }) : queuesRead.get(id);
+        let moved: MergeQueueStateChange | undefined;
+        if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
+        if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
+        // The queue as the changes left it, without its PRs (the change needs none): the settings as the PATCH
+        // answered them or as this command read them, the state and mode as the last write answered them; one
+        // read only when neither gave the settings.
+        queue ??= await client.call('mergeQueues.get', { params: { id } });
+        return queueFactsOf(moved ? { ...queue, state: moved.state, mode: moved.mode } : queue);
       });
     },
     async deleteQueue(ref) {
@@ -214,7 +214,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async getMergeQueueTestingDetails(_ref, testRunId) {
       // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
       const id = testRunId.replace(/-bisection$/, '');
-      return testingDetailsOfWire(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
+      return testingDetailsOfWire(runsListed.get(id) ?? (await client.call('mergeQueueVerificationRuns.get', { params: { id } })));
     },
     async getMergeQueueMetrics({ repo }) {
       const text = repo
@@ -254,7 +254,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         return queueFactsOf(await client.call('mergeQueues.get', { params: { id } }));
       });
     },
-    getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await client.call('mergeQueues.get', { params: { id } }))),
+    getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await readQueue(id))),
     // -- what tests next: the dispatch order and the dependency graph
     getQueueOrder: async (ref) => orderOfWire(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
     async getQueueGraph(ref, query = {}) {
@@ -339,7 +339,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     };
   }
 
-  async function numberFromBranch(ref: QueueRef, branch: string): Promise<number> {
+  async function pullRequestOfBranch(ref: QueueRef, branch: string): Promise<PullRequest> {
     const repositoryId = await ids.repositoryId(ref.repo);
     const page = await client.call('pullRequests.resolveByCoordinates', {
       query: { repositoryId, branch, baseBranch: ref.targetBranch },
@@ -350,7 +350,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         apiCode: 'PR_NOT_FOUND',
       });
     ids.rememberPullRequest(ref.repo, pr.number, pr.id);
-    return pr.number;
+    return pr;
   }
 
   /** Every PR in the queue, in the order it dispatches them, then those not ready (which hold no place). */
@@ -362,9 +362,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
   }
 
+  async function readQueue(id: string): Promise<MergeQueue> {
+    const queue = await client.call('mergeQueues.get', { params: { id } });
+    queuesRead.set(id, queue);
+    return queue;
+  }
+
   async function newestRunOf(id: string): Promise<string | undefined> {
-    const runs = await client.call('pullRequests.listVerificationRuns', { params: { id }, query: { limit: 1 } });
-    return runs.data[0]?.id;
+    const run = (await client.call('pullRequests.listVerificationRuns', { params: { id }, query: { limit: 1 } })).data[0];
+    if (run) runsListed.set(run.id, run);
+    return run?.id;
   }
 
   /** The service's estimate, or undefined where the queue serves none (404 ESTIMATE_NOT_ENABLED). */
@@ -440,6 +447,10 @@ function timelineEntryOf(transition: QueueEntryStateTransition): TimelineEntry {
     timestamp: transition.changedAt,
     ...(transition.reason !== null && { reason: reasonWord(transition.reason) }),
   };
+}
+
+function notInQueue(now: number | undefined): QueueEntryEstimate {
+  return { status: 'unavailable', ...(now !== undefined && { computedAt: new Date(now).toISOString() }), reason: 'not_in_queue' };
 }
 
 /** The estimate in the model's words; `kind` says what `estimatedAt` is, so it goes with it (v1 gives neither when unavailable). */

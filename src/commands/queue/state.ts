@@ -1,8 +1,9 @@
 // The maintenance window: pause, drain and resume set the queue's `state` through updateQueue; drain --wait
-// then polls the queue until no admitted PR is left. Each reads the queue first: one already in the state asked
-// for is left alone (nothing sent, nothing asked), so that a repeated step in a script or by hand is harmless.
+// then polls the queue until no admitted PR is left. Each reads the queue first (its PRs only when it asks, to
+// say what the change will do): one already in the state asked for is left alone (nothing sent, nothing asked),
+// so that a repeated step in a script or by hand is harmless.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
-import type { Queue, UpdatedQueue } from '../../model/queue.js';
+import type { QueueFacts, UpdatedQueue } from '../../model/queue.js';
 import { queueName } from '../../config/repo.js';
 import { reasonLine } from '../../text/reason.js';
 import { ask, mustAsk } from '../../command-kit/confirm.js';
@@ -61,7 +62,7 @@ export function parseQueueResume(words: Words<typeof QUEUE_RESUME>): Invocation 
 export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
   const asking = mustAsk('queue pause', input.yes, ctx);
-  const queue = await current(ctx);
+  const queue = await current(ctx, asking);
   if (queue.state === 'paused') return queueChange('pause', ref, queue, ctx, false);
   if (asking) {
     const { testing, waiting } = census(queue);
@@ -81,12 +82,12 @@ export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise
 export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<QueueChange> {
   const ref = ctx.queueRef();
   const asking = mustAsk('queue drain', input.yes, ctx);
-  const queue = await current(ctx);
+  const queue = await current(ctx, asking);
   if (queue.state === 'draining') return queueChange('drain', ref, queue, ctx, false);
   if (asking) {
     // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
     const admitted = admittedOf(queue).length;
-    const held = queue.enqueuedPullRequests.length - admitted;
+    const held = (queue.enqueuedPullRequests ?? []).length - admitted;
     const effect = `${admitted} admitted PRs will be tested and merged; ${held} not ready and new ones will wait.`;
     await ask('queue drain', `${effect}\nDrain the queue ${queueName(ref.targetBranch, ref.repo)}?`, ctx);
   }
@@ -132,7 +133,7 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {
   const ref = ctx.queueRef();
-  const queue = await current(ctx);
+  const queue = await current(ctx, false);
   if (queue.state === 'running') return queueChange('resume', ref, queue, ctx, false);
   const service = await ctx.service();
   const updated = await settle(ctx, service.updateQueue(ref, { state: 'running' }), stateChange(ctx, 'resume', ref));
@@ -142,8 +143,17 @@ export async function resumeQueue(_input: object, ctx: Context): Promise<Command
 type StateAction = 'pause' | 'resume' | 'drain';
 
 /** `changed` false: the queue was already in the state asked for; nothing was sent, nor asked, and what was read is the answer. */
-function queueChange(action: StateAction, ref: QueueRef, queue: Queue | UpdatedQueue | undefined, ctx: Context, changed: boolean): QueueChange {
-  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed, queue, ...resumable(action, ref, ctx) };
+function queueChange(action: StateAction, ref: QueueRef, queue: UpdatedQueue | undefined, ctx: Context, changed: boolean): QueueChange {
+  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed, queue: queue && settingsOf(queue), ...resumable(action, ref, ctx) };
+}
+
+/**
+ * A changed queue as a change reports it, on either API: its state and settings, not its PRs (`mq queue get`
+ * lists them), which v2 reads apart and which a change does not need.
+ */
+export function settingsOf(queue: UpdatedQueue): QueueFacts {
+  const { enqueuedPullRequests: _, ...facts } = queue;
+  return facts;
 }
 
 /** A pause or a drain leaves the queue stopped: the way back, for whoever is left with it. */
@@ -156,17 +166,18 @@ function stateChange(ctx: Context, action: string, ref: QueueRef) {
   return { what: `the ${action} of the queue ${queueName(ref.targetBranch, ref.repo)}`, check: checkCommand(ctx, 'queue', 'get') };
 }
 
-function admittedOf(queue: Queue): EnqueuedPullRequest[] {
-  return queue.enqueuedPullRequests.filter((pr) => pr.state !== undefined && (ADMITTED_STATES as readonly string[]).includes(pr.state));
+function admittedOf(queue: UpdatedQueue): EnqueuedPullRequest[] {
+  return (queue.enqueuedPullRequests ?? []).filter((pr) => pr.state !== undefined && (ADMITTED_STATES as readonly string[]).includes(pr.state));
 }
 
-/** The queue as it is now: whether there is anything to change, and what the change will do. */
-async function current(ctx: Context): Promise<Queue> {
+/** The queue as it is now: whether there is anything to change, and, with its PRs, what the change will do. */
+async function current(ctx: Context, withPullRequests: boolean): Promise<UpdatedQueue> {
   const service = await ctx.service();
-  return service.getQueue(ctx.queueRef());
+  return withPullRequests ? service.getQueue(ctx.queueRef()) : service.getQueueFacts(ctx.queueRef());
 }
 
-function census(queue: Queue): { testing: number; waiting: number } {
-  const testing = queue.enqueuedPullRequests.filter((pr) => pr.state === 'testing').length;
-  return { testing, waiting: queue.enqueuedPullRequests.length - testing };
+function census(queue: UpdatedQueue): { testing: number; waiting: number } {
+  const prs = queue.enqueuedPullRequests ?? [];
+  const testing = prs.filter((pr) => pr.state === 'testing').length;
+  return { testing, waiting: prs.length - testing };
 }

@@ -8,6 +8,7 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 import { pickSettings } from '../../command-kit/setting-flags.js';
+import { settingsOf } from './state.js';
 
 /** `mq queue update [setting flags]` */
 export function parseQueueUpdate(words: Words): Invocation {
@@ -20,9 +21,10 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
   }
   const service = await ctx.service();
   const ref = ctx.queueRef();
-  // Read first, so that the result can say what the update changed among the settings it prints. Only that: a
-  // read that fails leaves the update to be sent and reported as it is (whatever stops it stops the update too).
-  const before = await service.getQueue(ref).catch((error: unknown) => {
+  // Read first (its settings, not its PRs), so that the result can say what the update changed among the settings
+  // it prints. Only that: a read that fails leaves the update to be sent and reported as it is (whatever stops it
+  // stops the update too).
+  const before = await service.getQueueFacts(ref).catch((error: unknown) => {
     if (error instanceof InterruptedError) throw error;
     return undefined;
   });
@@ -31,5 +33,12 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
     check: checkCommand(ctx, 'queue', 'get'),
   });
   const changed = queue === undefined || before === undefined ? undefined : settingChanges(before, queue);
-  return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, repo: ref.repo, queue, ...(changed && { settingsChanged: changed }) };
+  return {
+    kind: 'queueChange',
+    action: 'update',
+    branch: ref.targetBranch,
+    repo: ref.repo,
+    queue: queue && settingsOf(queue),
+    ...(changed && { settingsChanged: changed }),
+  };
 }

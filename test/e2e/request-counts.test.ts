@@ -1,0 +1,196 @@
+// What each command costs in requests on each API (docs/development.md, "Requests per command"): mq runs
+// in-process against a fresh sandbox behind the recorder (a node:http proxy that keeps every request), the same
+// queue built on both APIs, and each command's requests are counted. v2 names things by ids, which mq keeps
+// between commands (src/api/v2/ids.ts): each command is measured with every id it needs kept (warm) and with
+// none (cold: an empty cache folder). It fails when, warm, v2 sends more than v1 beyond the answers v2 splits in
+// two (SPLITS); when a cold cache adds more than one request per kind of id; when a command sends one request
+// twice; and when the table in docs/development.md is not the one measured (MQ_WRITE_DOCS=1 writes it there).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { control, sandboxEnv, type RecordedRequest, type TestApi } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
+import { operationOf } from '../support/v2.js';
+
+const fixture = useSandbox();
+const REPO = 'acme/costs';
+
+/**
+ * Where v2 answers in two what v1 answers in one: a step may spend one more request on v2 for each it names,
+ * and must send the v2 request named (the reason stays true).
+ */
+const SPLITS = {
+  queue: { operation: 'mergeQueues.listPullRequests', why: "v1's getQueue answers the queue and its PRs; v2 reads the PRs apart" },
+  estimate: { operation: 'pullRequests.queueEntryEstimate', why: "v1's PR read carries its estimate; v2 reads it apart" },
+  run: { operation: 'pullRequests.listVerificationRuns', why: "v1's PR names the run testing it; v2's only a merged one's: its newest run is read" },
+  order: { operation: 'mergeQueues.order', why: 'what a pending PR waits on directly, which v2 alone tells' },
+} as const;
+type Split = keyof typeof SPLITS;
+
+/** A command measured. */
+interface Step {
+  args: string[];
+  /** What the PR is, where that changes the cost. */
+  note?: string;
+  /** Only one API serves it: the other refuses it before sending anything (exit 2). */
+  only?: TestApi;
+  splits?: Split[];
+}
+
+// The queue both APIs are measured on, once built: #1 merged, #7 failed, #2 testing, #3 and #4 pending; #5
+// described but never submitted. Reads first, then the writes, each leaving the next the state it needs.
+const STEPS: Step[] = [
+  { args: ['status', '2'], note: 'testing', splits: ['queue', 'estimate', 'run'] },
+  { args: ['status', '3'], note: 'pending', splits: ['queue', 'estimate', 'order'] },
+  { args: ['status', '1'], note: 'merged' },
+  { args: ['status', '7'], note: 'failed' },
+  { args: ['list'] },
+  { args: ['queue', 'get'], splits: ['queue'] },
+  { args: ['queue', 'order'] },
+  { args: ['queue', 'graph'], only: 'v2' },
+  { args: ['queues'], only: 'v2' },
+  { args: ['history', '2'] },
+  { args: ['runs'], only: 'v2' },
+  { args: ['runs', '2'], only: 'v2' },
+  { args: ['testing', '2'] },
+  { args: ['stats'] },
+  { args: ['metrics'] },
+  { args: ['wait', '1'], note: 'merged: one poll', splits: ['queue'] },
+  { args: ['targets', 'set', '3', '//app'] },
+  { args: ['edit', '4', '--priority', 'high'], only: 'v2' },
+  { args: ['restart', '2'] },
+  { args: ['cancel', '4'] },
+  { args: ['submit', '5'] },
+  { args: ['submit', '5'], note: 'already queued', splits: ['queue'] },
+  { args: ['queue', 'update', '--concurrency', '3'] },
+  { args: ['queue', 'pause', '--yes'] },
+  { args: ['queue', 'resume'] },
+  { args: ['queue', 'drain', '--yes'] },
+];
+
+/** The kind of id a v2 request looks up, if it is a lookup (mergeQueues.list is also the clock's read). */
+function lookupOf(request: RecordedRequest): string | undefined {
+  const operation = operationOf(request.method, request.path);
+  if (operation?.operationId === 'repositories.resolveByProviderUrl') return 'repository';
+  if (operation?.operationId === 'mergeQueues.list' && operation.query.repositoryId) return 'queue';
+  if (operation?.operationId === 'pullRequests.resolveByCoordinates') return 'pull request';
+  return undefined;
+}
+
+type Cache = 'warm' | 'cold';
+interface Measured {
+  /** Each request by its operation: v2's operationId, v1's path. */
+  operations: string[];
+  /** Requests sent twice alike (method, path and query, body): one answer read twice. */
+  twice: string[];
+  /** The kind of id each lookup among them looked up. */
+  lookups: string[];
+  code: number | null;
+  stderr: string;
+}
+
+const labelOf = (step: Step) => `mq ${step.args.join(' ')}${step.note ? ` (${step.note})` : ''}`;
+const operationName = (request: RecordedRequest) =>
+  operationOf(request.method, request.path)?.operationId ?? request.path.replace(/^\//, '').replace(/\?.*/, '');
+const whole = (request: RecordedRequest) => `${request.method} ${request.path} ${request.body}`;
+const freshFolder = () => mkdtempSync(join(tmpdir(), 'mq-cost-'));
+
+const measured = new Map<string, Measured>();
+const key = (api: TestApi, cache: Cache, step: Step) => `${api} ${cache} ${labelOf(step)}`;
+
+/** Builds the queue of STEPS through mq, then measures each step in turn. */
+async function measure(api: TestApi, cache: Cache): Promise<void> {
+  const kept = freshFolder();
+  const env = (folder: string) => sandboxEnv(fixture.recorder.url, REPO, { XDG_CACHE_HOME: folder }, api);
+  const ok = async (args: string[]) => expect((await mq(args, { env: env(kept) })).code, args.join(' ')).toBe(0);
+  const describePr = (number: number, facts: Record<string, unknown>) =>
+    control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'costs' }, number, ...facts });
+  await ok(['queue', 'create']);
+  await describePr(5, {});
+  await describePr(7, { testOutcome: 'fail' });
+  await ok(['submit', '1']);
+  await control(fixture.sandboxUrl, 'advance', { seconds: 300 });
+  await ok(['submit', '7']);
+  await control(fixture.sandboxUrl, 'advance', { seconds: 300 });
+  await ok(['submit', '2', '3', '4']);
+  // Warm: every id a step needs (the repository's, the queue's, each PR's) looked up before.
+  if (cache === 'warm') for (const pr of [1, 2, 3, 4, 5, 7]) await mq(['status', String(pr)], { env: env(kept) });
+  for (const step of STEPS) {
+    const from = fixture.recorder.requests.length;
+    const run = await mq(step.args, { env: env(cache === 'warm' ? kept : freshFolder()) });
+    const requests = fixture.recorder.requests.slice(from);
+    const twice = requests.map(whole).filter((request, index, all) => all.indexOf(request) !== index);
+    const lookups = requests.flatMap((request) => lookupOf(request) ?? []);
+    measured.set(key(api, cache, step), { operations: requests.map(operationName), twice, lookups, code: run.code, stderr: run.stderr });
+  }
+}
+
+/** A step's cell: its count, or that the API has no such command. */
+function cell(api: TestApi, cache: Cache, step: Step): string {
+  if (step.only && step.only !== api) return `${api} has none`;
+  return String(measured.get(key(api, cache, step))!.operations.length);
+}
+
+/** The generated part of docs/development.md's section. */
+function table(): string {
+  const rows = STEPS.map((step) => {
+    const apart = (step.splits ?? []).map((split) => `\`${SPLITS[split].operation}\``).join(', ');
+    return `| \`mq ${step.args.join(' ')}\`${step.note ? ` (${step.note})` : ''} | ${cell('v1', 'warm', step)} | ${cell('v2', 'warm', step)} | ${cell('v2', 'cold', step)} | ${apart} |`;
+  });
+  return ['| command | v1 | v2, ids kept | v2, no ids kept | v2 reads apart |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+const DOC = resolve(import.meta.dirname, '../../docs/development.md');
+const BEGIN = '<!-- request-counts: begin (written by test/e2e/request-counts.test.ts with MQ_WRITE_DOCS=1) -->';
+const END = '<!-- request-counts: end -->';
+
+describe('requests per command', () => {
+  for (const api of ['v1', 'v2'] as const) {
+    for (const cache of ['warm', 'cold'] as const) it(`measured on ${api}, ids ${cache === 'warm' ? 'kept' : 'not kept'}`, () => measure(api, cache));
+  }
+
+  it('each command exits as it should, and sends no request twice', () => {
+    for (const [name, run] of measured) {
+      const step = STEPS.find((candidate) => name.endsWith(labelOf(candidate)))!;
+      const api = name.split(' ')[0] as TestApi;
+      expect(run.code, `${name}: ${run.stderr}`).toBe(step.only && step.only !== api ? 2 : 0);
+      expect(run.twice, `${name} sent a request twice`).toEqual([]);
+    }
+  });
+
+  it('with the ids kept, v2 sends no more than v1 but for the answers it splits', () => {
+    for (const step of STEPS.filter((candidate) => !candidate.only)) {
+      const v1 = measured.get(key('v1', 'warm', step))!.operations;
+      const v2 = measured.get(key('v2', 'warm', step))!.operations;
+      const splits = step.splits ?? [];
+      for (const split of splits) expect(v2, `${labelOf(step)} on v2 names ${split}`).toContain(SPLITS[split].operation);
+      expect(v2.length, `${labelOf(step)}: v1 ${v1.join(', ')}; v2 ${v2.join(', ')}`).toBeLessThanOrEqual(v1.length + splits.length);
+    }
+  });
+
+  it('v1 keeps no ids: a cold cache costs it nothing', () => {
+    for (const step of STEPS) expect(cell('v1', 'cold', step), labelOf(step)).toBe(cell('v1', 'warm', step));
+  });
+
+  it('with no ids kept, v2 looks each kind of id up once at most, and spends no other request on it', () => {
+    for (const step of STEPS.filter((candidate) => candidate.only !== 'v1')) {
+      const warm = measured.get(key('v2', 'warm', step))!;
+      const cold = measured.get(key('v2', 'cold', step))!;
+      const why = `${labelOf(step)}: warm ${warm.operations.join(', ')}; cold ${cold.operations.join(', ')}`;
+      const kinds = new Set(cold.lookups);
+      expect(cold.lookups, why).toHaveLength(kinds.size);
+      expect(cold.operations.length - warm.operations.length, why).toBeLessThanOrEqual(kinds.size);
+    }
+  });
+
+  it('docs/development.md holds the table measured', () => {
+    const doc = readFileSync(DOC, 'utf8');
+    const start = doc.indexOf(BEGIN);
+    const end = doc.indexOf(END);
+    expect(start, `docs/development.md has no ${BEGIN}`).toBeGreaterThan(-1);
+    const written = `${BEGIN}\n${table()}\n${END}`;
+    if (process.env.MQ_WRITE_DOCS === '1') writeFileSync(DOC, doc.slice(0, start) + written + doc.slice(end + END.length));
+    else expect(doc.slice(start, end + END.length), 'the table is not what was measured: MQ_WRITE_DOCS=1 rewrites it').toBe(written);
+  });
+});
