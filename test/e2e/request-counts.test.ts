@@ -66,6 +66,7 @@ const STEPS: Step[] = [
   { args: ['queue', 'update', '--concurrency', '3'] },
   { args: ['queue', 'pause', '--yes'] },
   { args: ['queue', 'resume'] },
+  { args: ['queue', 'switch-mode', 'parallel'] },
   { args: ['queue', 'drain', '--yes'] },
 ];
 

@@ -179,21 +179,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       });
       if (queue?.id) ids.rememberQueue(ref, queue.id);
     },
-    async updateQueue(ref, change) {
-      return onQueue(ref, async (id) => {
-        const { state, mode, ...settings } = change;
-        const patch = patchOf(settings);
-        let queue = Object.keys(patch).length > 0 ? await client.call('mergeQueues.updateConfig', { params: { id }, body: patch }) : queuesRead.get(id);
-        let moved: MergeQueueStateChange | undefined;
-        if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
-        if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
-        // The queue as the changes left it, without its PRs (the change needs none): the settings as the PATCH
-        // answered them or as this command read them, the state and mode as the last write answered them; one
-        // read only when neither gave the settings.
-        queue ??= await client.call('mergeQueues.get', { params: { id } });
-        return queueFactsOf(moved ? { ...queue, state: moved.state, mode: moved.mode } : queue);
-      });
-    },
+    updateQueue: changeQueue,
     async deleteQueue(ref) {
       await onQueue(ref, (id) => client.call('mergeQueues.delete', { params: { id } }));
       ids.forgetQueue(ref);
@@ -248,12 +234,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       }
       return summaries;
     },
-    async switchModes(ref, mode) {
-      return onQueue(ref, async (id) => {
-        await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
-        return queueFactsOf(await client.call('mergeQueues.get', { params: { id } }));
-      });
-    },
+    switchModes: (ref, mode) => changeQueue(ref, { mode }),
     getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await readQueue(id))),
     // -- what tests next: the dispatch order and the dependency graph
     getQueueOrder: async (ref) => orderOfWire(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
@@ -360,6 +341,23 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     );
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+  }
+
+  /** A change of the queue's settings, mode or state; the queue as it left it, without its PRs (the change needs none). */
+  function changeQueue(ref: QueueRef, change: QueueChange): Promise<QueueFacts> {
+    return onQueue(ref, async (id) => {
+      const { state, mode, ...settings } = change;
+      const patch = patchOf(settings);
+      let queue = Object.keys(patch).length > 0 ? await client.call('mergeQueues.updateConfig', { params: { id }, body: patch }) : queuesRead.get(id);
+      let moved: MergeQueueStateChange | undefined;
+      if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
+      if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
+      // The queue as the changes left it, without its PRs (the change needs none): the settings as the PATCH
+      // answered them or as this command read them, the state and mode as the last write answered them; one
+      // read only when neither gave the settings.
+      queue ??= await client.call('mergeQueues.get', { params: { id } });
+      return queueFactsOf(moved ? { ...queue, state: moved.state, mode: moved.mode } : queue);
+    });
   }
 
   async function readQueue(id: string): Promise<MergeQueue> {
