@@ -195,3 +195,19 @@ describe('requests per command', () => {
     else expect(doc.slice(start, end + END.length), 'the table is not what was measured: MQ_WRITE_DOCS=1 rewrites it').toBe(written);
   });
 });
+
+describe('mq status of a PR not in the queue', () => {
+  it.each(['v1', 'v2'] as const)('sends the read of the PR alone on %s, and its estimate is not_in_queue on both', async (api) => {
+    const env = sandboxEnv(fixture.recorder.url, REPO, { XDG_CACHE_HOME: freshFolder() }, api);
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    expect((await mq(['submit', '1'], { env })).code).toBe(0);
+    await control(fixture.sandboxUrl, 'advance', { seconds: 300 });
+    const from = fixture.recorder.requests.length;
+    const run = await mq(['status', '1', '--json'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const pr = JSON.parse(run.stdout) as { state: string; estimatedTimeToMerge?: { status: string; reason?: string } };
+    expect(pr.state).toBe('merged');
+    expect(pr.estimatedTimeToMerge).toMatchObject({ status: 'unavailable', reason: 'not_in_queue' });
+    expect(fixture.recorder.requests.slice(from).map(operationName)).toEqual(api === 'v1' ? ['getSubmittedPullRequest'] : ['pullRequests.get']);
+  });
+});

@@ -4,7 +4,7 @@
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
 import { ApiError, InterruptedError, UsageError } from '../../errors.js';
 import type { QueueOrder } from '../../model/order.js';
-import type { Queue } from '../../model/queue.js';
+import { type Queue, withoutPullRequests } from '../../model/queue.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest, TimelineEntry } from '../../model/pull-request.js';
@@ -59,6 +59,12 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     }
   };
 
+  // A change reports the queue's state and settings, as on v2, not the PRs v1 answers it with.
+  const updateQueue: MergeQueueService['updateQueue'] = async (queue, change) => {
+    const answer = await client.call('updateQueue', { ...queue, ...change });
+    return answer && withoutPullRequests(answer);
+  };
+
   return {
     async submitPullRequest(queue, pr, options = {}) {
       await client.call('submitPullRequest', { ...queue, pr: { number: pr }, priority: options.priority, noBatch: options.noBatch });
@@ -105,7 +111,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     async createQueue(queue, settings) {
       await client.call('createQueue', { ...queue, ...settings });
     },
-    updateQueue: (queue, change) => client.call('updateQueue', { ...queue, ...change }),
+    updateQueue,
     async deleteQueue(queue) {
       await client.call('deleteQueue', queue);
     },
@@ -152,9 +158,9 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
       throw new UsageError('the list of every queue is on the v2 API only (v1 has none): use a v2 API key, or --api v2');
     },
     // v1 switches modes through the queue's settings: the queue reads switching_modes until the runs in flight end.
-    switchModes: (queue, mode) => client.call('updateQueue', { ...queue, mode }),
+    switchModes: (queue, mode) => updateQueue(queue, { mode }),
     // v1 has one read of a queue, its PRs with it.
-    getQueueFacts: (queue) => client.call('getQueue', queue),
+    getQueueFacts: async (queue) => withoutPullRequests(await client.call('getQueue', queue)),
     // -- what tests next: v1 has the queue's order only (getQueue), no batches, no dependencies
     getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
     async getQueueGraph() {

@@ -3,7 +3,7 @@
 // say what the change will do): one already in the state asked for is left alone (nothing sent, nothing asked),
 // so that a repeated step in a script or by hand is harmless.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
-import type { QueueFacts, UpdatedQueue } from '../../model/queue.js';
+import { type UpdatedQueue, withoutPullRequests } from '../../model/queue.js';
 import { queueName } from '../../config/repo.js';
 import { reasonLine } from '../../text/reason.js';
 import { ask, mustAsk } from '../../command-kit/confirm.js';
@@ -144,16 +144,15 @@ type StateAction = 'pause' | 'resume' | 'drain';
 
 /** `changed` false: the queue was already in the state asked for; nothing was sent, nor asked, and what was read is the answer. */
 function queueChange(action: StateAction, ref: QueueRef, queue: UpdatedQueue | undefined, ctx: Context, changed: boolean): QueueChange {
-  return { kind: 'queueChange', action, branch: ref.targetBranch, repo: ref.repo, changed, queue: queue && settingsOf(queue), ...resumable(action, ref, ctx) };
-}
-
-/**
- * A changed queue as a change reports it, on either API: its state and settings, not its PRs (`mq queue get`
- * lists them), which v2 reads apart and which a change does not need.
- */
-export function settingsOf(queue: UpdatedQueue): QueueFacts {
-  const { enqueuedPullRequests: _, ...facts } = queue;
-  return facts;
+  return {
+    kind: 'queueChange',
+    action,
+    branch: ref.targetBranch,
+    repo: ref.repo,
+    changed,
+    queue: queue && withoutPullRequests(queue),
+    ...resumable(action, ref, ctx),
+  };
 }
 
 /** A pause or a drain leaves the queue stopped: the way back, for whoever is left with it. */

@@ -8,7 +8,6 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 import { pickSettings } from '../../command-kit/setting-flags.js';
-import { settingsOf } from './state.js';
 
 /** `mq queue update [setting flags]` */
 export function parseQueueUpdate(words: Words): Invocation {
@@ -33,12 +32,5 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
     check: checkCommand(ctx, 'queue', 'get'),
   });
   const changed = queue === undefined || before === undefined ? undefined : settingChanges(before, queue);
-  return {
-    kind: 'queueChange',
-    action: 'update',
-    branch: ref.targetBranch,
-    repo: ref.repo,
-    queue: queue && settingsOf(queue),
-    ...(changed && { settingsChanged: changed }),
-  };
+  return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, repo: ref.repo, queue, ...(changed && { settingsChanged: changed }) };
 }
