@@ -5,6 +5,7 @@
 // none (cold: an empty cache folder). It fails when, warm, v2 sends more than v1 beyond the answers v2 splits in
 // two (SPLITS); when a cold cache adds more than one request per kind of id; when a command sends one request
 // twice; and when the table in docs/development.md is not the one measured (MQ_WRITE_DOCS=1 writes it there).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,6 +37,8 @@ interface Step {
   /** Only one API serves it: the other refuses it before sending anything (exit 2). */
   only?: TestApi;
   splits?: Split[];
+  /** Run in a git checkout whose branch is #3's: the PR found by its branch. */
+  onBranch?: boolean;
 }
 
 // The queue both APIs are measured on, once built: #1 merged, #7 failed, #2 testing, #3 and #4 pending; #5
@@ -43,6 +46,7 @@ interface Step {
 const STEPS: Step[] = [
   { args: ['status', '2'], note: 'testing', splits: ['queue', 'estimate', 'run'] },
   { args: ['status', '3'], note: 'pending', splits: ['queue', 'estimate', 'order'] },
+  { args: ['status'], note: "#3's branch checked out", onBranch: true, splits: ['queue', 'estimate', 'order'] },
   { args: ['status', '1'], note: 'merged' },
   { args: ['status', '7'], note: 'failed' },
   { args: ['list'] },
@@ -103,11 +107,14 @@ const key = (api: TestApi, cache: Cache, step: Step) => `${api} ${cache} ${label
 /** Builds the queue of STEPS through mq, then measures each step in turn. */
 async function measure(api: TestApi, cache: Cache): Promise<void> {
   const kept = freshFolder();
+  const checkout = freshFolder();
+  execFileSync('git', ['init', '-q', '-b', 'feature-3', checkout]);
   const env = (folder: string) => sandboxEnv(fixture.recorder.url, REPO, { XDG_CACHE_HOME: folder }, api);
   const ok = async (args: string[]) => expect((await mq(args, { env: env(kept) })).code, args.join(' ')).toBe(0);
   const describePr = (number: number, facts: Record<string, unknown>) =>
     control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'costs' }, number, ...facts });
   await ok(['queue', 'create']);
+  await describePr(3, { headBranch: 'feature-3' });
   await describePr(5, {});
   await describePr(7, { testOutcome: 'fail' });
   await ok(['submit', '1']);
@@ -119,7 +126,8 @@ async function measure(api: TestApi, cache: Cache): Promise<void> {
   if (cache === 'warm') for (const pr of [1, 2, 3, 4, 5, 7]) await mq(['status', String(pr)], { env: env(kept) });
   for (const step of STEPS) {
     const from = fixture.recorder.requests.length;
-    const run = await mq(step.args, { env: env(cache === 'warm' ? kept : freshFolder()) });
+    const cwd = step.onBranch ? checkout : undefined;
+    const run = await mq(step.args, { env: env(cache === 'warm' ? kept : freshFolder()), ...(cwd && { cwd }) });
     const requests = fixture.recorder.requests.slice(from);
     const twice = requests.map(whole).filter((request, index, all) => all.indexOf(request) !== index);
     const lookups = requests.flatMap((request) => lookupOf(request) ?? []);
