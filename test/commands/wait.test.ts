@@ -290,9 +290,9 @@ describe('queue drain --wait', () => {
       enqueuedPr({ prNumber: 2, state: 'pending' }),
       enqueuedPr({ prNumber: 3, state: 'not_ready' }),
     ];
-    // The first read is the drain's own (is it draining already?), before it sends anything.
+    // The drain's own read (is it draining already?) is of the queue's state alone (getQueueFacts); the wait's
+    // rounds read its PRs.
     const queues: EnqueuedPullRequest[][] = [
-      first,
       first,
       [enqueuedPr({ prNumber: 2, state: 'testing' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
       [enqueuedPr({ prNumber: 2, state: 'testing' }), enqueuedPr({ prNumber: 3, state: 'not_ready' })],
@@ -303,6 +303,7 @@ describe('queue drain --wait', () => {
     const { client } = scriptedClient(
       {},
       {
+        getQueueFacts: (async () => ({})) as never,
         getQueue: (async () => ({ enqueuedPullRequests: queues[Math.min(round++, queues.length - 1)] })) as never,
         updateQueue: async (_queue, change) => {
           sent.push(change);
@@ -406,11 +407,12 @@ describe('a poll in an outage', () => {
     const { client } = scriptedClient(
       {},
       {
-        // Round 1 is the drain's own read, before it sends anything; the wait's rounds follow.
+        // The drain's own read, before it sends anything, is of the queue's state alone; the wait's rounds follow.
+        getQueueFacts: (async () => ({})) as never,
         getQueue: (async () => {
           round += 1;
-          if (round === 3) throw new ApiError(503, 'busy', 'getQueue');
-          return { enqueuedPullRequests: round < 5 ? [enqueuedPr({ prNumber: 1, state: 'testing' })] : [] };
+          if (round === 2) throw new ApiError(503, 'busy', 'getQueue');
+          return { enqueuedPullRequests: round < 4 ? [enqueuedPr({ prNumber: 1, state: 'testing' })] : [] };
         }) as never,
         updateQueue: (async () => undefined) as never,
       },
