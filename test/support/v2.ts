@@ -137,7 +137,7 @@ export function requestProblems(operationId: string, call: Pick<V2Call, 'params'
 export function operationOf(
   method: string,
   target: string,
-): { operationId: string; params: Record<string, string>; query: Record<string, string> } | undefined {
+): { operationId: string; params: Record<string, string>; query: Record<string, string>; flaky: boolean } | undefined {
   const url = new URL(target, 'http://recorded');
   for (const [operationId, found] of OPERATIONS) {
     if (found.method !== method) continue;
@@ -146,7 +146,7 @@ export function operationOf(
     const match = pattern.exec(url.pathname);
     if (!match) continue;
     const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
-    return { operationId, params, query: Object.fromEntries(url.searchParams) };
+    return { operationId, params, query: Object.fromEntries(url.searchParams), flaky: found.specName === 'v2-flaky' };
   }
   return undefined;
 }

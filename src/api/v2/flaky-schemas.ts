@@ -3,11 +3,11 @@
 import * as z from 'zod';
 import { isUuid, PageQuery } from './schemas.js';
 
-export const TEST_STATUSES = ['healthy', 'flaky', 'broken'] as const;
+const TEST_STATUSES = ['healthy', 'flaky', 'broken'] as const;
 export const TEST_PERIODS = ['1d', '7d', '14d', '30d'] as const;
 const QUARANTINE_STATES = ['quarantined', 'notQuarantined'] as const;
 /** The sorts that read a metric: each needs `period`, and drops a test without a value in it. */
-export const METRIC_SORTS = ['failureRate', 'durationP95', 'prsImpacted', 'lastRunAt', 'lastFailureAt'] as const;
+const METRIC_SORTS = ['failureRate', 'durationP95', 'prsImpacted', 'lastRunAt', 'lastFailureAt'] as const;
 
 const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
 const QueryDateTime = z.iso.datetime({ offset: true });

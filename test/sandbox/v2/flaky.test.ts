@@ -56,7 +56,8 @@ describe('v2 tests over the catalogue', () => {
         status: v1.status.value,
         statusSince: v1.status.timestamp,
         quarantineState: v1.quarantined ? 'quarantined' : 'notQuarantined',
-        url: v1.html_url,
+        // Its page in the app, under its v2 id.
+        url: v1.html_url.replace(v1.id, row.id),
       });
     }
   });

@@ -112,7 +112,9 @@ export const V2_ROUTES: readonly V2Route[] = [
 ];
 
 /** The schemas the contract's rows name. */
-const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...schemas, ...flakySchemas };
+const V2_SCHEMAS: Readonly<Record<Exclude<SchemaName, keyof typeof flakySchemas>, z.ZodType>> = schemas;
+const FLAKY_SCHEMAS: Readonly<Record<keyof typeof flakySchemas & SchemaName, z.ZodType>> = flakySchemas;
+const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...V2_SCHEMAS, ...FLAKY_SCHEMAS };
 
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(

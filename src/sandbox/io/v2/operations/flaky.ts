@@ -35,12 +35,13 @@ interface CatalogueTest {
 function catalogueTests(engine: QueueEngine): CatalogueTest[] {
   return engine.repositoryIds().flatMap((repositoryId) => {
     const repo = engine.repositoryWithId(repositoryId)!;
-    return SEEDED_TEST_IDS.map((seededId) => ({
-      place: { id: deterministicUuid(`test:${repositoryId}:${seededId}`, 0), testCollectionId: CATALOGUE_ID, repositoryId },
-      repo,
-      seededId,
-      test: engine.getTestDetails({ repo, org: repo.owner }, seededId),
-    }));
+    return SEEDED_TEST_IDS.map((seededId) => {
+      const id = deterministicUuid(`test:${repositoryId}:${seededId}`, 0);
+      const test = engine.getTestDetails({ repo, org: repo.owner }, seededId);
+      // Its page in the app, under the id of the API asked.
+      test.html_url = test.html_url.replace(seededId, id);
+      return { place: { id, testCollectionId: CATALOGUE_ID, repositoryId }, repo, seededId, test };
+    });
   });
 }
 
