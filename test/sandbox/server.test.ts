@@ -366,8 +366,8 @@ describe('the state file', () => {
     running = await startSandbox({ clock: 'manual', stateFile: fresh });
     expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 7, queues: {}, ticketLinks: {} });
     const broken = join(dir, 'broken.json');
-    writeFileSync(broken, '{"version": 7}');
-    await expect(startSandbox({ clock: 'manual', stateFile: broken })).rejects.toThrow(/broken\.json.*version 7/);
+    writeFileSync(broken, '{"version": 8}');
+    await expect(startSandbox({ clock: 'manual', stateFile: broken })).rejects.toThrow(/broken\.json.*version 8/);
   });
 
   it('brings a version 1 state file up to date when it starts', async () => {
