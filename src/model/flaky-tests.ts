@@ -1,17 +1,21 @@
 // The flaky-test data: test cases, their health, and the lists the service keeps of them. The names are the
-// service's own (snake_case), as mq's JSON output has always printed them.
+// service's own (snake_case), as mq's JSON output has always printed them; what only v2 says has v2's names.
 import type { Reported, TEST_STATUS_VALUES } from './vocabulary.js';
 
 export interface TestCase {
+  /** v1's id of the test, or v2's (another id for the same test), as the API asked gives it. */
   id: string;
+  /** v2 only: its test collection; the test's ids are then v2's. */
+  testCollectionId?: string;
   repository: { html_url: string };
   html_url: string;
   name: string;
   variant: string;
   status: { value?: Reported<typeof TEST_STATUS_VALUES>; reason: string; timestamp: string };
   most_common_failures: { summary: string; occurrence_count: number; last_occurrence?: string }[];
-  failure_rate_last_7d: number;
-  failure_rate_last_24h: number;
+  /** Null where the API does not give it with the rest (v2 gives one period's rate at a time). */
+  failure_rate_last_7d: number | null;
+  failure_rate_last_24h: number | null;
   codeowners: string[];
   pull_requests_impacted_last_7d: number;
   quarantined: boolean;
@@ -19,6 +23,8 @@ export interface TestCase {
   parent?: string;
   classname?: string;
   ticket?: { html_url: string };
+  /** v2 only, read alone: what keeps its status (`failureRate`, `passOnRetry`, …). */
+  activeMonitors?: string[];
 }
 
 /** A test case without its failure history, as the unhealthy list gives it. */
@@ -37,6 +43,7 @@ export interface QuarantinedTest {
   status_last_updated_at: string;
   test_case_id: string;
   variant: string;
+  testCollectionId?: string;
 }
 
 /** Where a page of a flaky-test list stands; an empty next_page_token means it was the last. */

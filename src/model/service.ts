@@ -78,7 +78,7 @@ export interface FlakyPageQuery {
   token?: string;
 }
 
-/** Who a flaky-test read is about: the organization's slug and the repository. */
+/** Who a flaky-test read is about: the organization's slug (empty where the API needs none) and the repository. */
 export interface FlakyScope {
   repo: Repo;
   org: string;
@@ -126,6 +126,8 @@ export interface MergeQueueService {
   /** Without a repository: every repository of the organization. */
   getMergeQueueMetrics(scope: { repo?: Repo }): Promise<Metrics>;
 
+  /** Whether the flaky-test reads need the organization's slug (v1's do; v2's key names its organization). */
+  readonly needsOrgForFlakyTests: boolean;
   getTestDetails(scope: FlakyScope, testId: string): Promise<TestCase>;
   listQuarantinedTests(scope: FlakyScope, page: FlakyPageQuery): Promise<FlakyTestsPage<QuarantinedTest>>;
   listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): Promise<FlakyTestsPage<UnhealthyTest>>;

@@ -26,11 +26,12 @@ export function toJson(result: CommandResult): unknown {
       return { results: result.results };
     case 'testingDetails':
       return result.details;
+    // v2's ids of tests are not v1's: `testIds` says so (v2 only, as `testCollectionId` on each test).
     case 'testDetails':
-      return { test: result.test };
+      return { test: result.test, ...v2Ids([result.test]) };
     // Every page in one document, shaped as the service's answer (its `page` left out).
     case 'flakyTests':
-      return result.list === 'quarantined' ? { quarantined_tests: result.tests } : { tests: result.tests };
+      return { ...(result.list === 'quarantined' ? { quarantined_tests: result.tests } : { tests: result.tests }), ...v2Ids(result.tests) };
     case 'ticketLinked':
       return { test_case_id: result.testId, external_ticket_id: result.ticketId };
     case 'metrics':
@@ -195,4 +196,8 @@ function statsJson(stats: Stats): unknown {
     ...stats,
     durations: { ...durations, timeInQueue: histogram(durations.timeInQueue), testing: histogram(durations.testing), wait: histogram(durations.wait) },
   };
+}
+
+function v2Ids(tests: readonly { testCollectionId?: string }[]): { testIds?: 'v2' } {
+  return tests.some((test) => test.testCollectionId !== undefined) ? { testIds: 'v2' } : {};
 }

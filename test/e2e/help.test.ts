@@ -76,7 +76,8 @@ describe('--help', () => {
     expect(wait).not.toMatch(/--api-url|--debug/);
     expect((await mq(['help', 'global-flags'])).stdout).toMatch(/--org <slug> +organization slug, for test-details and flaky/);
     // The commands that need a global flag say so in their own help.
-    for (const path of [['test-details'], ['flaky', 'list']]) expect((await mq([...path, '--help'])).stdout).toContain('Needs the organization slug: --org,');
+    for (const path of [['test-details'], ['flaky', 'list']])
+      expect((await mq([...path, '--help'])).stdout).toContain('On v1, needs the organization slug: --org,');
   });
 
   it('ends with the exit codes, from the table the code has', async () => {

@@ -359,7 +359,7 @@ describe('a state file written by version 5', () => {
   it('loads with its journal, knows the repositories it named, every queue manual', () => {
     const engine = loadEngine(new StateStore(stateFileV5()), { fresh: { now: 0 } });
     expect(engine.restoredFromVersion).toBe(5);
-    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 6 });
+    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 7 });
     // Cancelling #3 ended v1's switch: running, in the mode it set when asked.
     expect(engine.getQueue(MAIN)).toMatchObject({ state: 'running', mode: 'parallel', concurrency: 2 });
     expect(engine.getQueue(MAIN).enqueuedPullRequests.map((pr) => [pr.prNumber, pr.state, pr.priorityName])).toEqual([[4, 'not_ready', 'low']]);

@@ -267,7 +267,7 @@ describe('the engine as a whole', () => {
     expect(fixture.state.version).toBe(1);
     const engine = QueueEngine.restore(JSON.stringify(fixture.state));
     expect(engine.getQueue(MAIN)).toEqual(upgradedQueue(fixture.queue));
-    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 6, ticketLinks: {} });
+    expect(JSON.parse(engine.serialize())).toMatchObject({ version: 7, ticketLinks: {} });
     expect(engine.getMergeQueueMetrics()).toContain('mq_pr_conclusions_1h_total{repo="acme/widgets",branch="main",queue_type="main",conclusion="merged"} 2');
     // #3 fails; #4 was tested on top of it, so it fails with it and tests again.
     engine.advance(200);

@@ -133,7 +133,7 @@ describe('linked tickets in the state', () => {
     delete older.ticketLinks;
     older.version = 3;
     const upgraded = QueueEngine.restore(JSON.stringify(older));
-    expect(JSON.parse(upgraded.serialize())).toMatchObject({ version: 6, ticketLinks: {} });
+    expect(JSON.parse(upgraded.serialize())).toMatchObject({ version: 7, ticketLinks: {} });
     // Back to the catalogue's own ticket.
     expect(upgraded.getTestDetails(SCOPE, MIGRATIONS).ticket).toEqual({ html_url: 'https://github.com/acme/widgets/issues/1207' });
   });
@@ -150,6 +150,6 @@ describe('linked tickets in the state', () => {
     } finally {
       await second.close();
     }
-    expect(readFileSync(stateFile, 'utf8')).toContain('"version":6');
+    expect(readFileSync(stateFile, 'utf8')).toContain('"version":7');
   });
 });

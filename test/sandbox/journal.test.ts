@@ -68,7 +68,7 @@ describe('a journal of v1 bodies, written before state version 5', () => {
     const stateFile = legacyStateFile();
     running = await startSandbox({ clock: 'manual', stateFile });
     const snapshot = JSON.parse(readFileSync(stateFile, 'utf8'));
-    expect(snapshot).toMatchObject({ version: 6, nextQueueId: 3 });
+    expect(snapshot).toMatchObject({ version: 7, nextQueueId: 3 });
     // Queues created by the old journal's entries get their ids as they are created: main first.
     expect(Object.values<any>(snapshot.queues).map((queue) => queue.id)).toEqual([deterministicQueueId('mq-sandbox', 0)]);
     expect(journalEntries(stateFile)).toEqual([]);

@@ -364,10 +364,10 @@ describe('the state file', () => {
   it('starts fresh when the file does not exist, and refuses one that is not a state', async () => {
     const fresh = join(dir, 'new.json');
     running = await startSandbox({ clock: 'manual', stateFile: fresh });
-    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 6, queues: {}, ticketLinks: {} });
+    expect(JSON.parse(readFileSync(fresh, 'utf8'))).toMatchObject({ version: 7, queues: {}, ticketLinks: {} });
     const broken = join(dir, 'broken.json');
-    writeFileSync(broken, '{"version": 7}');
-    await expect(startSandbox({ clock: 'manual', stateFile: broken })).rejects.toThrow(/broken\.json.*version 7/);
+    writeFileSync(broken, '{"version": 8}');
+    await expect(startSandbox({ clock: 'manual', stateFile: broken })).rejects.toThrow(/broken\.json.*version 8/);
   });
 
   it('brings a version 1 state file up to date when it starts', async () => {
@@ -376,7 +376,7 @@ describe('the state file', () => {
     writeFileSync(stateFile, JSON.stringify(fixture.state));
     running = await startSandbox({ clock: 'manual', stateFile });
     expect(await client(running).ok('getQueue', MAIN)).toEqual(upgradedQueue(fixture.queue));
-    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 6 });
+    expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 7 });
   });
 
   it('folds a journal that outgrows its snapshot into a new snapshot, losing nothing', async () => {

@@ -8,7 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
-import { operationOf, requestProblems as v2RequestProblems } from './v2.js';
+import { answerProblems as v2AnswerProblems, operationOf, requestProblems as v2RequestProblems } from './v2.js';
 import { control, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
 
 export interface SandboxFixture {
@@ -43,6 +43,13 @@ export function useSandbox(): SandboxFixture {
         const problems = v2RequestProblems(operation.operationId, { ...operation, body });
         if (problems.length > 0)
           throw new Error(`${operation.operationId} sent a request the v2 description refuses: ${problems.join('; ')}\n${request.path} ${request.body}`);
+        // The Flaky Tests answers too, against openapi-flaky-v2.json.
+        if (operation.flaky && request.answer) {
+          const { status, body: text } = request.answer;
+          const answered = v2AnswerProblems(operation.operationId, { status, text, body: text === '' ? undefined : JSON.parse(text) });
+          if (answered.length > 0)
+            throw new Error(`${operation.operationId} answered what the description refuses: ${answered.join('; ')}\n${text.slice(0, 300)}`);
+        }
         continue;
       }
       if (request.method !== 'POST' || request.path.startsWith('/_sandbox')) continue;

@@ -1,5 +1,6 @@
 // v2 requests to an in-process sandbox, each checked against the description (openapi-v2.json, a copy of
-// api/v2/openapi-v2.json kept in the test tree): the request's path parameters, query and body must be what the
+// api/v2/openapi-v2.json kept in the test tree, and openapi-flaky-v2.json for the Flaky Tests operations, whose
+// responses name their codes in their descriptions): the request's path parameters, query and body must be what the
 // description accepts (or, for a test of a refusal, what it refuses), and the answer must be a status the
 // operation declares, its body valid against that status's schema, and an error's code among the response's
 // `x-error-codes`. Two exceptions, both the description's own words: a 401 or a 429 may come from the edge on
@@ -21,6 +22,8 @@ interface Parameter {
 interface Response {
   content?: Record<string, { schema: object }>;
   'x-error-codes'?: string[];
+  description?: string;
+  $ref?: string;
 }
 interface Operation {
   operationId: string;
@@ -31,37 +34,43 @@ interface Operation {
 }
 interface Spec {
   paths: Record<string, Record<string, Operation>>;
-  components: { parameters: Record<string, Parameter> };
+  components: { parameters: Record<string, Parameter>; responses?: Record<string, Response>; schemas: { ErrorCode: { enum: string[] } } };
 }
 
-const spec = JSON.parse(readFileSync(new URL('./openapi/openapi-v2.json', import.meta.url), 'utf8')) as Spec;
+/** The descriptions by the name their `$ref`s are rewritten to. */
+const SPECS: Record<string, Spec> = Object.fromEntries(
+  (['v2', 'v2-flaky'] as const).map((name) => [
+    name,
+    JSON.parse(readFileSync(new URL(`./openapi/${name === 'v2' ? 'openapi-v2' : 'openapi-flaky-v2'}.json`, import.meta.url), 'utf8')) as Spec,
+  ]),
+);
 
 type FormatsPlugin = typeof addFormatsModule.default;
 const addFormats: FormatsPlugin = (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 // The description carries OpenAPI's own keywords (`example`, `x-…`): not strict, so they are annotations.
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
 addFormats(ajv, ['uuid', 'date-time', 'uri']);
-ajv.addSchema(spec as object, 'v2');
+for (const [name, spec] of Object.entries(SPECS)) ajv.addSchema(spec as object, name);
 
 const compiled = new Map<string, ValidateFunction>();
-/** A schema of the description (`$ref`s resolved within it), compiled once. */
-function validatorOf(schema: object): ValidateFunction {
-  const key = JSON.stringify(schema);
+/** A schema of the description `specName` (`$ref`s resolved within it), compiled once. */
+function validatorOf(schema: object, specName: string): ValidateFunction {
+  const key = `${specName} ${JSON.stringify(schema)}`;
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(rewriteRefs(schema) as object);
+    validate = ajv.compile(rewriteRefs(schema, specName) as object);
     compiled.set(key, validate);
   }
   return validate;
 }
 
-function rewriteRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(rewriteRefs);
+function rewriteRefs(schema: unknown, specName: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rewriteRefs(item, specName));
   if (typeof schema !== 'object' || schema === null) return schema;
   return Object.fromEntries(
     Object.entries(schema).map(([key, value]) => [
       key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `v2${value}` : rewriteRefs(value),
+      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${specName}${value}` : rewriteRefs(value, specName),
     ]),
   );
 }
@@ -71,16 +80,28 @@ function problems(validate: ValidateFunction, value: unknown, where: string): st
   return (validate.errors ?? []).map((error: ErrorObject) => `${where}${error.instancePath}: ${error.message ?? error.keyword}`);
 }
 
-const OPERATIONS = new Map<string, { method: string; path: string; operation: Operation }>();
-for (const [path, methods] of Object.entries(spec.paths)) {
-  for (const [method, operation] of Object.entries(methods)) {
-    if (typeof operation === 'object' && operation !== null && 'operationId' in operation)
-      OPERATIONS.set(operation.operationId, { method: method.toUpperCase(), path, operation });
+const OPERATIONS = new Map<string, { method: string; path: string; operation: Operation; specName: string }>();
+for (const [specName, spec] of Object.entries(SPECS)) {
+  for (const [path, methods] of Object.entries(spec.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (typeof operation === 'object' && operation !== null && 'operationId' in operation)
+        OPERATIONS.set(operation.operationId, { method: method.toUpperCase(), path, operation, specName });
+    }
   }
 }
 
-function parametersOf(operation: Operation): Parameter[] {
+function parametersOf(operation: Operation, specName: string): Parameter[] {
+  const spec = SPECS[specName]!;
   return (operation.parameters ?? []).map((parameter) => (parameter.$ref ? spec.components.parameters[parameter.$ref.split('/').pop()!]! : parameter));
+}
+
+/** A response as declared, its `$ref` followed; its codes as `x-error-codes` lists them, or as its description names them. */
+function responseOf(specName: string, response: Response | undefined): (Response & { codes?: string[] }) | undefined {
+  const found = response?.$ref ? SPECS[specName]!.components.responses?.[response.$ref.split('/').pop()!] : response;
+  if (!found) return undefined;
+  const named = found.description?.match(/`[A-Z_]+`/g)?.map((code) => code.slice(1, -1));
+  const codes = found['x-error-codes'] ?? named;
+  return codes ? { ...found, codes } : found;
 }
 
 /** A query value as the description types it: the string sent, read as a number or a boolean where it says so. */
@@ -95,19 +116,19 @@ function typed(parameter: Parameter, text: string): unknown {
 export function requestProblems(operationId: string, call: Pick<V2Call, 'params' | 'query' | 'body'>): string[] {
   const found = OPERATIONS.get(operationId);
   if (!found) throw new Error(`unknown v2 operation ${operationId}`);
-  const { operation } = found;
+  const { operation, specName } = found;
   const issues: string[] = [];
-  for (const parameter of parametersOf(operation)) {
+  for (const parameter of parametersOf(operation, specName)) {
     const source = parameter.in === 'path' ? call.params : call.query;
     const value = source?.[parameter.name];
     if (value === undefined) {
       if (parameter.required) issues.push(`${parameter.in} ${parameter.name}: required`);
       continue;
     }
-    issues.push(...problems(validatorOf(parameter.schema), typed(parameter, String(value)), `${parameter.in} ${parameter.name}`));
+    issues.push(...problems(validatorOf(parameter.schema, specName), typed(parameter, String(value)), `${parameter.in} ${parameter.name}`));
   }
   const schema = operation.requestBody?.content['application/json'].schema;
-  if (schema && call.body !== undefined) issues.push(...problems(validatorOf(schema), call.body, 'body'));
+  if (schema && call.body !== undefined) issues.push(...problems(validatorOf(schema, specName), call.body, 'body'));
   if (schema && call.body === undefined) issues.push('body: required');
   return issues;
 }
@@ -116,7 +137,7 @@ export function requestProblems(operationId: string, call: Pick<V2Call, 'params'
 export function operationOf(
   method: string,
   target: string,
-): { operationId: string; params: Record<string, string>; query: Record<string, string> } | undefined {
+): { operationId: string; params: Record<string, string>; query: Record<string, string>; flaky: boolean } | undefined {
   const url = new URL(target, 'http://recorded');
   for (const [operationId, found] of OPERATIONS) {
     if (found.method !== method) continue;
@@ -125,7 +146,7 @@ export function operationOf(
     const match = pattern.exec(url.pathname);
     if (!match) continue;
     const params = Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)]));
-    return { operationId, params, query: Object.fromEntries(url.searchParams) };
+    return { operationId, params, query: Object.fromEntries(url.searchParams), flaky: found.specName === 'v2-flaky' };
   }
   return undefined;
 }
@@ -184,9 +205,9 @@ export async function v2(origin: string, operationId: string, call: V2Call = {})
 
 /** What the description finds wrong with an answer of the operation. */
 export function answerProblems(operationId: string, answer: Pick<V2Answer, 'status' | 'text' | 'body'>): string[] {
-  const { operation } = OPERATIONS.get(operationId)!;
+  const { operation, specName } = OPERATIONS.get(operationId)!;
   const status = String(answer.status);
-  const declared = operation.responses[status];
+  const declared = responseOf(specName, operation.responses[status]);
   if (status === '429') return answer.text === '' ? [] : ['a 429 goes bare, with no body'];
   if (!declared && !EDGE_ERROR_STATUSES.has(status) && !(operation['x-incomplete'] && answer.status >= 400)) {
     return [`status ${status} is not one ${operationId} declares (${Object.keys(operation.responses).join(', ')})`];
@@ -198,13 +219,13 @@ export function answerProblems(operationId: string, answer: Pick<V2Answer, 'stat
   }
   const [type, { schema }] = Object.entries(content)[0]!;
   const value = type === 'application/json' ? answer.body : answer.text;
-  const issues = problems(validatorOf(schema), value, 'answer');
+  const issues = problems(validatorOf(schema, specName), value, 'answer');
   // An incomplete operation's list of codes is what the docs showed of it, not all it answers.
-  if (answer.status >= 400) issues.push(...envelopeProblems(answer.body, operation['x-incomplete'] ? undefined : declared?.['x-error-codes']));
+  if (answer.status >= 400) issues.push(...envelopeProblems(answer.body, operation['x-incomplete'] ? undefined : declared?.codes));
   return issues;
 }
 
-const ERROR_CODES = new Set<string>((spec as unknown as { components: { schemas: { ErrorCode: { enum: string[] } } } }).components.schemas.ErrorCode.enum);
+const ERROR_CODES = new Set<string>(Object.values(SPECS).flatMap((spec) => spec.components.schemas.ErrorCode.enum));
 
 function envelopeProblems(body: unknown, codes: readonly string[] | undefined): string[] {
   const code = (body as { error?: { code?: unknown } } | undefined)?.error?.code;

@@ -169,6 +169,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     getDirectlyAhead: async () => undefined,
     // ---- queue entries: edit, history, runs
     canEditEntries: false,
+    needsOrgForFlakyTests: true,
     updateQueueEntry: () => v2Only('mq edit (changing a queued PR in place)', 'on v1, cancel it and submit it again'),
     async getQueueEntryHistory(queue, pr) {
       // v1's timeline is the same facts, newest first, without who made each change nor the run behind it.

@@ -100,7 +100,8 @@ export class V2Client extends ApiClient {
 
 /** The schema itself, loaded with zod only when the check leaves a value to it: to explain what is wrong. */
 async function schemaOf(name: AnswerName) {
-  return (await import('./schemas.js'))[name];
+  const [schemas, flaky] = await Promise.all([import('./schemas.js'), import('./flaky-schemas.js')]);
+  return { ...schemas, ...flaky }[name];
 }
 
 /** What to tell of a 403 on `name`: the permissions the request needed, and where a key gets them. */

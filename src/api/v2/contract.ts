@@ -4,6 +4,7 @@
 // bucket it counts, whether it may keep the answer). docs/v2.md says what each rule means. Schemas are named,
 // not held: the client checks answers without loading zod (checks.ts), the face with the schemas themselves.
 import type * as z from 'zod';
+import type * as F from './flaky-schemas.js';
 import type * as S from './schemas.js';
 
 /**
@@ -28,8 +29,8 @@ export const RATE_LIMITS = { organization: 100, pullRequestReads: 5, metrics: 5 
 export type RateBucket = keyof typeof RATE_LIMITS;
 
 type Body = Readonly<Record<string, unknown>> | undefined;
-type Schemas = typeof S;
-/** The schemas of schemas.ts, by name. */
+type Schemas = typeof S & typeof F;
+/** The schemas of schemas.ts and flaky-schemas.ts, by name. */
 export type SchemaName = { [K in keyof Schemas]: Schemas[K] extends z.ZodType ? K : never }[keyof Schemas];
 /** The answer schemas, which checks.ts lists. */
 export type AnswerName = keyof typeof import('./checks.js').SCHEMAS;
@@ -148,6 +149,15 @@ export const V2_OPERATIONS = {
       ...(sends(body, 'direct') ? (['direct'] as const) : []),
     ],
   }),
+  // Flaky Tests (docs/v2.md): any key may call them, writes included; the organization's bucket alone.
+  'testCollections.list': read('/v2/test-collections', { query: 'ListTestCollectionsQuery', answer: 'TestCollectionList', ...KEEP }),
+  'testCollections.create': write('POST', '/v2/test-collections', { body: 'CreateTestCollectionRequest', answer: 'TestCollection' }),
+  'testCollections.get': read('/v2/test-collections/{id}', { answer: 'TestCollection', ...KEEP }),
+  'tests.list': read('/v2/tests', { query: 'ListTestsQuery', answer: 'TestList' }),
+  'tests.get': read('/v2/tests/{testId}', { query: 'GetTestQuery', answer: 'Test' }),
+  'tests.listStatusHistory': read('/v2/tests/{testId}/status-history', { query: 'StatusHistoryQuery', answer: 'StatusHistoryEntryList', ...KEEP }),
+  'tests.listTestRuns': read('/v2/tests/{testId}/test-runs', { query: 'TestRunsQuery', answer: 'TestRunList', ...KEEP }),
+  'tests.linkTicket': write('POST', '/v2/tests/{testId}/ticket', { body: 'LinkTicketRequest', answer: 'Ticket' }),
 };
 
 export type V2OperationName = keyof typeof V2_OPERATIONS;

@@ -2,6 +2,7 @@
 // and v2's answers the model, under the names v1 gives them (docs/v2.md: a script reads the same JSON on both APIs).
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
 import { ApiError, UsageError } from '../../errors.js';
+import { v2FlakyTests } from './flaky-service.js';
 import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import type { QueueFacts } from '../../model/queue.js';
@@ -208,11 +209,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         : await client.text('mergeQueues.organizationMetrics');
       return metricsFromText(text);
     },
-    getTestDetails: () => v1Only('mq test-details'),
-    listQuarantinedTests: () => v1Only('mq flaky'),
-    listUnhealthyTests: () => v1Only('mq flaky'),
-    listFailingTests: () => v1Only('mq flaky'),
-    linkTicketToTestCase: () => v1Only('mq flaky link-ticket'),
+    ...v2FlakyTests(client, ids),
     // v2 has no status page: `mq doctor` asks v2's smallest read instead.
     getStatus: async () => undefined,
     async syncClock() {
@@ -385,10 +382,6 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
 /** Queues whose PRs are counted at once by `mq queues`: a handful, well under v2's 100 requests a second. */
 const COUNTS_AT_ONCE = 4;
-
-function v1Only(what: string): never {
-  throw new UsageError(`${what} is on the v1 API only, and this command speaks v2 (a v2 API key): use a v1 organization token with --api v1`);
-}
 
 const STATE_ENDPOINTS = { running: 'mergeQueues.resume', paused: 'mergeQueues.pause', draining: 'mergeQueues.drain' } as const;
 

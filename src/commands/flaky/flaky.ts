@@ -1,6 +1,6 @@
 // mq flaky list | link-ticket: the flaky-test lists, page by page, and linking a ticket to a test case.
 import type { FlakyTestsPage, UnhealthyTest } from '../../model/flaky-tests.js';
-import type { FlakyPageQuery } from '../../model/service.js';
+import type { FlakyPageQuery, FlakyScope, MergeQueueService } from '../../model/service.js';
 import { FAILING_WINDOW_MAX_MS, FLAKY_PAGE_SIZE_MAX, UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { envName } from '../../config/setting-rows.js';
 import { ConfigError, UsageError } from '../../errors.js';
@@ -57,10 +57,7 @@ export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Inv
 }
 
 export async function flakyList(input: FlakyListInput, ctx: Context): Promise<CommandResult> {
-  const org = requireOrg(ctx);
-  const { repo } = ctx.queueRef();
-  const service = await ctx.service();
-  const scope = { repo, org };
+  const { service, scope } = await flakyScope(ctx);
   switch (input.list) {
     case 'quarantined': {
       const tests = await allPages(input.pageSize, (page) => service.listQuarantinedTests(scope, page));
@@ -113,8 +110,13 @@ export async function linkTicket(input: { testId: string; ticketId: string }, ct
   return { kind: 'ticketLinked', testId: input.testId, ticketId: input.ticketId };
 }
 
-function requireOrg(ctx: Context): string {
+/** The service and who the read is about: the organization's slug is needed where the API asks for it (v1). */
+export async function flakyScope(ctx: Context): Promise<{ service: MergeQueueService; scope: FlakyScope }> {
+  const { repo } = ctx.queueRef();
+  const service = await ctx.service();
   const org = ctx.resolved.settings.org;
-  if (!org) throw new ConfigError(`no organization slug: pass --org SLUG, set ${envName('org')}, or set "org" in a config file`);
-  return org;
+  if (!org && service.needsOrgForFlakyTests) {
+    throw new ConfigError(`no organization slug: pass --org SLUG, set ${envName('org')}, or set "org" in a config file`);
+  }
+  return { service, scope: { repo, org: org ?? '' } };
 }

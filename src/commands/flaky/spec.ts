@@ -4,7 +4,7 @@ import type { AnyParse, CommandSpec } from '../../command-kit/invocation.js';
 import { envName } from '../../config/setting-rows.js';
 
 /** The flag they need is a global one, listed in its topic, not in their help. */
-const NEEDS_ORG = `Needs the organization slug: --org, ${envName('org')}, or "org" in a config file.`;
+const NEEDS_ORG = `On v1, needs the organization slug: --org, ${envName('org')}, or "org" in a config file. A v2 key needs none; its test ids are v2's.`;
 
 const TEST_ID = { name: '<test-id>', description: 'test id (a UUID)' } as const satisfies ArgSpec;
 

@@ -18,16 +18,12 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
   if (result.tests.length === 0) return `${NONE[result.list]}\n`;
   const name = (test: { name: string; variant: string }) => safeLine(test.variant ? `${test.name} (${test.variant})` : test.name);
   const ticket = (test: { ticket?: { html_url: string } }) => (test.ticket ? safeLine(test.ticket.html_url) : '-');
+  // v1's ids and v2's differ for the same test: the header says which these are.
+  const id = { header: result.tests.some((test) => test.testCollectionId !== undefined) ? 'ID (V2)' : 'ID', shrink: 'id' } as const;
   switch (result.list) {
     case 'quarantined':
       return renderTableOfIds(
-        [
-          { header: 'ID', shrink: 'id' },
-          { header: 'STATUS' },
-          { header: 'QUARANTINED' },
-          { header: 'NAME', shrink: 'name' },
-          { header: 'FILE', shrink: 'path' },
-        ],
+        [id, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: 'NAME', shrink: 'name' }, { header: 'FILE', shrink: 'path' }],
         result.tests.map((test) => [
           safeLine(test.test_case_id),
           paintState(paint, test.status),
@@ -47,7 +43,7 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
       const tests: readonly UnhealthyTest[] = result.tests;
       return renderTableOfIds(
         [
-          { header: 'ID', shrink: 'id' },
+          id,
           { header: 'STATUS' },
           { header: 'QUARANTINED' },
           { header: measure.header, align: 'right' },

@@ -11,10 +11,10 @@ export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
     ['name', test.variant ? `${safeLine(test.name)} (variant ${safeLine(test.variant)})` : safeLine(test.name)],
-    ['id', safeLine(test.id)],
+    [test.testCollectionId === undefined ? 'id' : 'id (v2)', safeLine(test.id)],
     ['status', describeStatus(test, ctx)],
     ['quarantined', yesNo(test.quarantined)],
-    ['failure rate', `${formatRate(test.failure_rate_last_24h)} in 24h, ${formatRate(test.failure_rate_last_7d)} in 7d`],
+    ['failure rate', rates(test)],
     ['PRs impacted (7d)', String(test.pull_requests_impacted_last_7d)],
     ['codeowners', formatList(test.codeowners, paint)],
   ];
@@ -23,6 +23,7 @@ export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
   if (test.classname !== undefined) pairs.push(['class', safeLine(test.classname)]);
   pairs.push(['link', safeLine(test.html_url)], ['repository', safeLine(test.repository.html_url)]);
   if (test.ticket) pairs.push(['ticket', safeLine(test.ticket.html_url)]);
+  if (test.activeMonitors?.length) pairs.push(['monitors', safeLine(test.activeMonitors.join(', '))]);
 
   const failures = test.most_common_failures;
   const failuresSection =
@@ -51,7 +52,13 @@ function describeStatus(test: TestCase, ctx: RenderContext): string {
   return parts.join(' ');
 }
 
+/** The rates the API gave: "8% in 24h, 12% in 7d". */
+function rates(test: TestCase): string {
+  const known = (rate: number | null, period: string) => (rate === null ? [] : [`${formatRate(rate)} in ${period}`]);
+  return [...known(test.failure_rate_last_24h, '24h'), ...known(test.failure_rate_last_7d, '7d')].join(', ') || '-';
+}
+
 /** The service's rates are fractions of runs (0..1); shown as percentages with at most one decimal. */
-export function formatRate(rate: number): string {
-  return Number.isFinite(rate) ? `${Number((rate * 100).toFixed(1))}%` : '-';
+export function formatRate(rate: number | null): string {
+  return rate !== null && Number.isFinite(rate) ? `${Number((rate * 100).toFixed(1))}%` : '-';
 }

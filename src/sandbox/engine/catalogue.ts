@@ -181,16 +181,22 @@ export function listFailingTests(
   if (end - start > FAILING_WINDOW_MAX_MS) {
     throw new CatalogueRefusal('invalid', `start_time ${window.start} and end_time ${window.end} must be within 7 days of each other`);
   }
-  const stillFailing = (test: SeededTestCase) => test.status.value !== 'healthy' && test.failure_rate_last_24h > 0 && Date.parse(test.status.timestamp) < end;
-  const failing = SEEDED.filter(
-    (test) =>
-      stillFailing(test) ||
-      test.most_common_failures.some((failure) => {
-        const at = Date.parse(failure.last_occurrence);
-        return at >= start && at < end;
-      }),
-  ).map((test) => testCaseView(test, scope.repo, scope.org, links));
+  const failing = SEEDED.filter((test) => lastFailureIn(test, start, end) !== undefined).map((test) => testCaseView(test, scope.repo, scope.org, links));
   return pageOf(failing, page);
+}
+
+/**
+ * When the test last failed in [start, end), or undefined: a flaky or broken test that failed in its last 24h
+ * goes on failing from its last status change on, up to the window's end.
+ */
+export function lastFailureIn(
+  test: Pick<TestCase, 'status' | 'failure_rate_last_24h' | 'most_common_failures'>,
+  start: number,
+  end: number,
+): number | undefined {
+  if (test.status.value !== 'healthy' && (test.failure_rate_last_24h ?? 0) > 0 && Date.parse(test.status.timestamp) < end) return end - 1;
+  const within = test.most_common_failures.map((failure) => Date.parse(failure.last_occurrence ?? '')).filter((at) => at >= start && at < end);
+  return within.length === 0 ? undefined : Math.max(...within);
 }
 
 function testCaseView(seeded: SeededTestCase, repo: Repo, org: string, links: TicketLinks): TestCase {
@@ -210,7 +216,7 @@ function testCaseView(seeded: SeededTestCase, repo: Repo, org: string, links: Ti
 }
 
 /** The sandbox knows no issue tracker: a linked ticket points at a Jira-like address on a reserved domain. */
-function ticketUrl(externalTicketId: string): string {
+export function ticketUrl(externalTicketId: string): string {
   return `https://tickets.example.com/browse/${encodeURIComponent(externalTicketId)}`;
 }
 

@@ -24,6 +24,7 @@ export interface ChangeInputs {
   setImpactedTargets: { queue: QueueRef; pr: number; sha?: string; targets: ImpactedTargets };
   describePullRequest: PullRequestDescription;
   linkTicketToTestCase: { repo: Repo; testId: string; ticketId: string };
+  createTestCollection: { name: string; description: string | null };
 }
 
 export type ChangeOp = keyof ChangeInputs;
@@ -34,6 +35,7 @@ interface ChangeResults extends Record<ChangeOp, unknown> {
   switchModes: Queue;
   knowRepository: string;
   describePullRequest: PullRequestFacts;
+  createTestCollection: string;
 }
 
 /** A change to the state: what the journal keeps, to replay it after a restart. */
@@ -60,6 +62,7 @@ const APPLY: { [K in ChangeOp]: (engine: QueueEngine, input: ChangeInputs[K]) =>
   setImpactedTargets: (engine, { queue, pr, sha, targets }) => engine.setImpactedTargets(queue, pr, sha, targets),
   describePullRequest: (engine, description) => engine.describePullRequest(description),
   linkTicketToTestCase: (engine, { repo, testId, ticketId }) => engine.linkTicketToTestCase(repo, testId, ticketId),
+  createTestCollection: (engine, { name, description }) => engine.createTestCollection(name, description),
 };
 
 /** Does the operation and answers its result, with the change to journal once it succeeded. */
@@ -153,6 +156,7 @@ const RECORDED: { [K in ChangeOp]: z.ZodType<ChangeInputs[K]> } = {
   }),
   describePullRequest: RecordedDescription,
   linkTicketToTestCase: z.object({ repo: RepoShape, testId: z.string().min(1), ticketId: z.string().min(1) }),
+  createTestCollection: z.object({ name: z.string().min(1), description: z.string().nullable() }),
 };
 
 /** Does again what a journal entry recorded: time up to its instant, then its operation. */

@@ -42,6 +42,8 @@ import {
   type QueueRecord,
   type SandboxState,
   type Submission,
+  type Keyed,
+  type TestCollectionRecord,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
@@ -558,6 +560,25 @@ export class QueueEngine {
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
     refusingAsEngine(() => linkTicket(repo, testId, ticketId, this.state.ticketLinks));
     this.changed();
+  }
+
+  /** The test collections made so far, by id (v2's Flaky Tests). */
+  testCollections(): Readonly<Keyed<TestCollectionRecord>> {
+    return this.state.testCollections;
+  }
+
+  /** Makes a test collection; answers its id, 8 letters and digits as the service's. */
+  createTestCollection(name: string, description: string | null): string {
+    const collections = this.state.testCollections;
+    const { id } = freshQueueId(`${this.state.seed}:test-collection`, Object.keys(collections).length, new Set(Object.keys(collections)));
+    collections[id] = { name, description, createdAt: this.state.now };
+    this.changed();
+    return id;
+  }
+
+  /** Every known repository's id. */
+  repositoryIds(): string[] {
+    return Object.keys(this.state.repositories);
   }
 
   // ---------------------------------------------------------------- lookups

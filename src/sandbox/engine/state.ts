@@ -12,8 +12,9 @@ import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QUEUE_MODES, typ
  * 5: queue ids; the journal records the engine's operations, not v1 request bodies (an older journal is translated).
  * 6: known repositories by id; a queue's managedState (and the conversion a v2 switch of modes runs); a submission's
  *    `direct`; actors on timeline steps.
+ * 7: test collections made through v2's Flaky Tests API.
  */
-const STATE_VERSION = 6;
+const STATE_VERSION = 7;
 
 /** The last instant a JavaScript date can hold (+275760-09-13): the sandbox's clock goes no further. */
 export const LATEST_TIME_MS = 8.64e15;
@@ -58,6 +59,14 @@ export interface SandboxState {
   ticketLinks: Keyed<string>;
   /** By repository id; never forgotten, as the service's repository index keeps a repository. */
   repositories: Keyed<Repo>;
+  /** By id: the test collections made through v2 (the catalogue's own is not stored). */
+  testCollections: Keyed<TestCollectionRecord>;
+}
+
+export interface TestCollectionRecord {
+  name: string;
+  description: string | null;
+  createdAt: number;
 }
 
 /** Who last wrote a queue: by hand, Terraform, or Terraform and then by hand (v2's `managedState`). */
@@ -197,6 +206,7 @@ export function emptyState(now: number, seed: string): SandboxState {
     testRuns: keyed(),
     ticketLinks: keyed(),
     repositories: keyed(),
+    testCollections: keyed(),
   };
 }
 
@@ -287,6 +297,9 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
     for (const record of Object.values<Loose>(doc.pullRequests ?? {})) if (typeof record === 'object' && record !== null) know(record.repo);
     doc.repositories = repositories;
   },
+  6: (doc) => {
+    doc.testCollections = {};
+  },
 };
 
 /** The next queue id not taken, and the counter after it. */
@@ -297,7 +310,7 @@ export function freshQueueId(seed: string, counter: number, taken: ReadonlySet<s
   }
 }
 
-const COLLECTIONS = ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks', 'repositories'] as const;
+const COLLECTIONS = ['queues', 'pullRequests', 'submissions', 'testRuns', 'ticketLinks', 'repositories', 'testCollections'] as const;
 
 function checkShape(doc: Loose): void {
   for (const key of COLLECTIONS) {

@@ -137,4 +137,11 @@ describe('v2 keys given to the sandbox (--key KEY[=PERMS])', () => {
     const answer = await sandbox.call('repositories.resolveByProviderUrl', { key: 'reader', query: { providerUrl: WIDGETS_URL } });
     expect(answer.status).toBe(200);
   });
+
+  it('lets any key write to Flaky Tests: link a ticket, make a test collection', async () => {
+    await sandbox.call('repositories.resolveByProviderUrl', { key: 'reader', query: { providerUrl: WIDGETS_URL } });
+    const [test] = (await sandbox.call('tests.list', { key: 'reader', query: { limit: 1 } })).body.data;
+    expect((await sandbox.call('tests.linkTicket', { key: 'reader', params: { testId: test.id }, body: { externalTicketId: 'KAN-1' } })).status).toBe(201);
+    expect((await sandbox.call('testCollections.create', { key: 'reader', body: { name: 'mine' } })).status).toBe(201);
+  });
 });

@@ -13,6 +13,7 @@ import {
   type V2Permission,
 } from '../../../api/v2/contract.js';
 import { TOKEN_HEADER } from '../../../api/v1/endpoints.js';
+import * as flakySchemas from '../../../api/v2/flaky-schemas.js';
 import * as schemas from '../../../api/v2/schemas.js';
 import { describeIssues } from '../../../api/format-path.js';
 import { isUuid } from '../../../api/v2/schemas.js';
@@ -54,6 +55,16 @@ import { getVerificationRun, listTestingResults } from './operations/runs.js';
 import { queueEntryHistory, queueEntryHistoryBatch } from './operations/history.js';
 import { getGraph, getOrder } from './operations/order.js';
 import { listPullRequestVerificationRuns, listQueueVerificationRuns } from './operations/run-lists.js';
+import {
+  createTestCollection,
+  getTest,
+  getTestCollection,
+  linkTicket,
+  listStatusHistory,
+  listTestCollections,
+  listTestRuns,
+  listTests,
+} from './operations/flaky.js';
 import { RateLimiter } from './rate-limits.js';
 import { type RepositoriesSeen, type V2Caller, type V2Context, V2Error, type V2Handled, type V2Route } from './route.js';
 
@@ -90,10 +101,20 @@ export const V2_ROUTES: readonly V2Route[] = [
   switchModes,
   reprioritize,
   updateQueueEntry,
+  listTestCollections,
+  createTestCollection,
+  getTestCollection,
+  listTests,
+  getTest,
+  listStatusHistory,
+  listTestRuns,
+  linkTicket,
 ];
 
 /** The schemas the contract's rows name. */
-const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = schemas;
+const V2_SCHEMAS: Readonly<Record<Exclude<SchemaName, keyof typeof flakySchemas>, z.ZodType>> = schemas;
+const FLAKY_SCHEMAS: Readonly<Record<keyof typeof flakySchemas & SchemaName, z.ZodType>> = flakySchemas;
+const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...V2_SCHEMAS, ...FLAKY_SCHEMAS };
 
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(
