@@ -1,6 +1,9 @@
 // mq processes with one v2 key share one budget (src/api/budget-file.ts): a loop of `mq status` and a crowd of
 // them at once, in-process against a sandbox that keeps v2's documented rate limits, get no 429. The sandbox
 // counts its one-second windows on the test's clock, which mq's pauses move: nothing here depends on real time.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';
@@ -93,5 +96,17 @@ describe('one budget per credential on the machine', () => {
     const runs = await Promise.all(PRS.map((pr) => mq(['status', String(pr), '--json'], env)));
     expect(runs.map((done) => done.code)).toEqual(PRS.map(() => 0));
     expect(limited()).toEqual([]);
+  });
+
+  it('a budget file that cannot be used is said under -v only, and fails nothing', async () => {
+    const env = await queueOf('acme/unwritable');
+    const notAFolder = join(mkdtempSync(join(tmpdir(), 'mq-budget-')), 'file');
+    writeFileSync(notAFolder, '');
+    const quiet = await mq(['status', '1', '--json'], { ...env, XDG_CACHE_HOME: notAFolder });
+    expect(quiet).toEqual({ code: 0, stderr: '' });
+    const told = await mq(['status', '1', '--json', '-v'], { ...env, XDG_CACHE_HOME: notAFolder });
+    expect(told.code).toBe(0);
+    expect(told.stderr).toMatch(/^the request budget file .*\/budget-[0-9a-f]{16}\.json cannot be used \(.*ENOTDIR.*\): this process keeps its own budget$/m);
+    expect(told.stderr).not.toContain('trunk_v2_');
   });
 });
