@@ -2,14 +2,14 @@
 // mq process sending the same credential to the same service reads and changes, so that a loop or a fleet of
 // them keeps to the service's limits together. The file is named by a hash of the two, never the token, and
 // holds only times. A change takes a lock first, a file made by exclusive create and removed after; a lock older
-// than a second was left by a process that died holding it, and is broken. A file that cannot be used is never
+// than two seconds was left by a process that died holding it, and is broken. A file that cannot be used is never
 // a reason to fail: the process then keeps its own budget, and -v says so.
 import { closeSync, constants, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type BudgetState, type BudgetStore, COUNTS, freshBudget, memoryStore } from './budget.js';
 
 /** A lock held longer than this was left behind. */
-const LOCK_STALE_MS = 1_000;
+const LOCK_STALE_MS = 2_000;
 /** The pause before trying a lock another process holds again: it holds it for a fraction of a millisecond. */
 const LOCK_PAUSE_MS = 2;
 /** The file is rewritten in place at this size, padded with spaces: never truncated, which some file systems flush. */

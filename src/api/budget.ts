@@ -1,21 +1,28 @@
 // The pace of requests mq keeps to, so that a fleet of CI jobs does not get its organization throttled: at most
-// a handful of requests in flight per process, and per credential a count of requests in any second, of every
-// kind and of pull-request and metrics reads, as the service documents its limits for v2 (100 requests a second
-// per organization, 5 pull-request reads a second per key, 5 metrics reads a second). The counts are kept where
-// a store says: in a file every mq process on the machine shares (budget-file.ts), or in the process. A 429
-// halves them, and they come back slowly, a step every few seconds.
+// a handful of requests in flight per process, and a count of requests in any second, of every kind and of
+// pull-request and metrics reads, as the service documents its limits for v2 (100 requests a second per
+// organization, 5 pull-request reads a second per key, 5 metrics reads a second). The counts are kept where a
+// store says: in a file every mq process on the machine sending the same v2 key shares (budget-file.ts), or in
+// the process. A 429 halves them, and they come back slowly, a step every few seconds.
 
-/** Requests of any kind sent at most in a second, per credential. */
+/** Requests of any kind sent at most in a second. */
 export const REQUESTS_PER_SECOND = 20;
 /** Pull-request reads (and metrics reads) sent at most in a second: the service's documented limits for v2. */
 export const PULL_REQUEST_READS_PER_SECOND = 5;
 /** Requests in flight at once in a process: a few sockets, kept alive, rather than one per PR. */
 export const IN_FLIGHT_MAX = 6;
 /**
- * Added to the second a count spans: a request is counted when it leaves and the service counts it when it
- * arrives, which may be later for one sent earlier.
+ * Added to the second a count spans. A request counts from its answer, by when the service has counted it (and
+ * as if later while it is on its way); the margin covers the grain of the two clocks.
  */
-export const TRAVEL_MS = 100;
+export const MARGIN_MS = 50;
+/**
+ * A request on its way counts as sent this much later, until its answer says when it counts from: the service
+ * may count it at any moment before then. One whose process died on the way is forgotten this much later.
+ */
+const ON_ITS_WAY_MS = 10_000;
+/** How soon a request waiting for one on its way looks again. */
+const ON_ITS_WAY_POLL_MS = 50;
 /** After a 429 the counts come back by a tenth each time this much passes without one. */
 const RECOVERY_STEP_MS = 5_000;
 /** A 429 never takes a rate below this many a second. */
@@ -68,17 +75,23 @@ export class RequestBudget {
     if (this.inFlight < IN_FLIGHT_MAX) this.inFlight++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     let released = false;
+    let sentAt: number | undefined;
     const release = () => {
       if (released) return;
       released = true;
       const next = this.waiting.shift();
       if (next) next();
       else this.inFlight--;
+      if (sentAt !== undefined) this.store.update((state) => answered(state, kind, sentAt!, this.now()));
     };
     const mine = this.turn.then(async () => {
       for (;;) {
-        const wait = this.store.update((state) => spend(state, kind, this.now()));
-        if (wait === 0) return;
+        const now = this.now();
+        const wait = this.store.update((state) => spend(state, kind, now));
+        if (wait === 0) {
+          sentAt = now + ON_ITS_WAY_MS;
+          return;
+        }
         await this.sleep(wait);
       }
     });
@@ -105,26 +118,42 @@ export class RequestBudget {
 function spend(state: BudgetState, kind: BudgetKind, now: number): number {
   recover(state, now);
   const share = state.slowed?.share ?? 1;
-  const counts: Count[] = kind === 'other' ? ['all'] : ['all', kind];
-  const wait = Math.max(...counts.map((count) => waitFor(state.sent[count], LIMITS[count] * share, now)));
+  const wait = Math.max(...countsOf(kind).map((count) => waitFor(state.sent[count], LIMITS[count] * share, now)));
   if (wait > 0) return wait;
-  for (const count of counts) {
+  for (const count of countsOf(kind)) {
     const sent = state.sent[count];
-    sent.push(now);
+    sent.push(now + ON_ITS_WAY_MS);
     // The latest of them are all a count ever needs.
-    if (sent.length > LIMITS[count]) sent.splice(0, sent.length - LIMITS[count]);
+    sent.sort((a, b) => a - b).splice(0, sent.length - LIMITS[count]);
   }
   return 0;
+}
+
+/** The request counted at `onItsWay` was answered now: it counts from now on, as the service counted it by now. */
+function answered(state: BudgetState, kind: BudgetKind, onItsWay: number, now: number): number {
+  for (const count of countsOf(kind)) {
+    const sent = state.sent[count];
+    const at = sent.indexOf(onItsWay);
+    if (at >= 0) sent[at] = Math.min(onItsWay, now);
+  }
+  return 0;
+}
+
+function countsOf(kind: BudgetKind): Count[] {
+  return kind === 'other' ? ['all'] : ['all', kind];
 }
 
 /** At `rate` a second: `rate` requests in a second, or one in each 1/`rate` seconds below one a second. */
 function waitFor(sent: number[], rate: number, now: number): number {
   const slowest = Math.max(rate, RATE_FLOOR);
   const allowed = Math.max(1, Math.floor(slowest));
-  const span = (slowest >= 1 ? 1000 : 1000 / slowest) + TRAVEL_MS;
-  // A time further ahead than a span is another boot's or a clock set back, and counts for nothing.
-  const counted = sent.filter((at) => at > now - span && at < now + span).sort((a, b) => a - b);
-  return counted.length < allowed ? 0 : Math.max(1, Math.ceil(counted[counted.length - allowed]! + span - now));
+  const span = (slowest >= 1 ? 1000 : 1000 / slowest) + MARGIN_MS;
+  // A time further ahead than a request on its way is another boot's or a clock set back, and counts for nothing.
+  const counted = sent.filter((at) => at > now - span && at <= now + ON_ITS_WAY_MS).sort((a, b) => a - b);
+  if (counted.length < allowed) return 0;
+  const from = counted[counted.length - allowed]!;
+  // Behind a request on its way: until its answer comes.
+  return from > now ? ON_ITS_WAY_POLL_MS : Math.max(1, Math.ceil(from + span - now));
 }
 
 function recover(state: BudgetState, now: number): void {

@@ -1,7 +1,7 @@
 // A budget of requests (src/api/budget.ts), on a clock of the test's: how long a request waits for its turn, how
 // a 429 slows every kind, and how the pace comes back.
 import { describe, expect, it } from 'vitest';
-import { IN_FLIGHT_MAX, PULL_REQUEST_READS_PER_SECOND, RequestBudget, REQUESTS_PER_SECOND, TRAVEL_MS } from '../../src/api/budget.js';
+import { IN_FLIGHT_MAX, PULL_REQUEST_READS_PER_SECOND, RequestBudget, REQUESTS_PER_SECOND, MARGIN_MS } from '../../src/api/budget.js';
 
 function budgetOnAClock() {
   const clock = { now: 0 };
@@ -16,7 +16,7 @@ function budgetOnAClock() {
   return { budget, clock, pauses };
 }
 
-const SPAN = 1000 + TRAVEL_MS;
+const SPAN = 1000 + MARGIN_MS;
 
 describe('the request budget', () => {
   it('lets a second of requests through at once, then waits for the second to pass', async () => {
@@ -36,13 +36,22 @@ describe('the request budget', () => {
     expect(clock.now).toBe(2 * SPAN);
   });
 
+  it('counts a request from its answer once answered: the service counted it by then', async () => {
+    const { budget, clock } = budgetOnAClock();
+    const releases = await Promise.all(Array.from({ length: PULL_REQUEST_READS_PER_SECOND }, () => budget.take('pullRequestReads')));
+    clock.now = 400;
+    for (const release of releases) release();
+    (await budget.take('pullRequestReads'))();
+    expect(clock.now).toBe(400 + SPAN);
+  });
+
   it('halves at each 429, never so far that a request can no longer pass, and comes back slowly', async () => {
     const { budget, clock } = budgetOnAClock();
     for (let i = 0; i < 10; i++) budget.limited();
     const start = clock.now;
     for (let i = 0; i < 3; i++) (await budget.take('other'))();
     // At the floor of one request every two seconds (and the travel).
-    expect(clock.now - start).toBe(2 * (2000 + TRAVEL_MS));
+    expect(clock.now - start).toBe(2 * (2000 + MARGIN_MS));
     clock.now += 60_000;
     const back = clock.now;
     for (let i = 0; i < REQUESTS_PER_SECOND; i++) (await budget.take('other'))();
