@@ -76,27 +76,28 @@ export function fileStore(path: string, say: (line: string) => void): BudgetStor
 
 /** Takes the lock: true, or false while another process holds it; throws when the folder will not have it. */
 function locked(lock: string): boolean {
-  for (let tries = 0; ; tries++) {
+  for (let tries = 0; tries < 3; tries++) {
     try {
       closeSync(openSync(lock, 'wx', 0o600));
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (tries > 2 || (code !== 'EEXIST' && code !== 'ENOENT')) throw error;
-      if (code === 'ENOENT') {
+      if (code === 'ENOENT' && tries === 0) {
         mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
         continue;
       }
+      if (code !== 'EEXIST') throw error;
     }
     let age: number;
     try {
       age = Date.now() - statSync(lock).mtimeMs;
     } catch {
-      continue; // released meanwhile
+      return false; // released meanwhile, and maybe taken again: look once more after the pause
     }
     if (Math.abs(age) < LOCK_STALE_MS) return false;
     unlinkSync(lock);
   }
+  return false;
 }
 
 /** The state the file holds, or undefined for anything else. */
