@@ -3,7 +3,9 @@
 // a sandbox whose real clock runs fast (a test run of 300 sandbox seconds takes 5 real ones). Figures: how many
 // waits ended with exit 0, the share of their requests refused, and how long after its PRs merged each noticed.
 // And a submit of 300 PRs through the same limit; and a wait of 30 PRs with a v2 key against the sandbox's own v2
-// rate limits (5 pull-request reads a second per key), counting the PR reads mq sent in every second.
+// rate limits (5 pull-request reads a second per key), counting the PR reads mq sent in every second. And 20
+// `mq status` with one v2 key, one after another and all at once, sharing the machine's budget of that key
+// against the same limits: the 429s they met (none, the goal) and how long each took.
 // Run by name: `npm run bench fleet` (a few minutes).
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -248,8 +250,41 @@ async function v2Wait() {
   }
 }
 
+/** `mq status` of 20 PRs with one v2 key (one cache folder: one shared budget), in turn or all at once. */
+async function v2Statuses(together: boolean) {
+  const sandbox = await startSandbox({ clock: 'real', speed: SPEED, token: TOKEN });
+  const proxy = await countingProxy(new URL(sandbox.url).origin);
+  try {
+    await post(sandbox.url, 'createQueue', { concurrency: 30 });
+    const prs = Array.from({ length: 20 }, (_, i) => i + 1);
+    for (const pr of prs) await post(sandbox.url, 'submitPullRequest', { pr: { number: pr } });
+    const home = mkdtempSync(join(tmpdir(), 'mq-fleet-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: home, MQ_API_URL: proxy.url, MQ_TOKEN: 'trunk_v2_fleet', MQ_REPO: `${REPO.owner}/${REPO.name}` };
+    const status = async (pr: number) => {
+      const started = performance.now();
+      const child = spawn(process.execPath, [MQ, 'status', String(pr), '--json'], { env, stdio: 'ignore' });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      return { code, seconds: (performance.now() - started) / 1000 };
+    };
+    const ended: { code: number | null; seconds: number }[] = [];
+    if (together) ended.push(...(await Promise.all(prs.map(status))));
+    else for (const pr of prs) ended.push(await status(pr));
+    const seconds = ended.map((end) => end.seconds).sort((a, b) => a - b);
+    const spread = `${seconds[0]!.toFixed(2)}–${seconds.at(-1)!.toFixed(2)} s, median ${seconds[10]!.toFixed(2)} s`;
+    const name = `v2 key: 20 mq status ${together ? 'at once' : 'in turn'}`;
+    console.log(`${name}: exit codes ${ended.map((end) => end.code).join(' ')}; each took ${spread}; ${proxy.limited} answered 429`);
+    report({ figure: `${name}: answered 429`, mine: proxy.limited, unit: 'requests', goal: { atMost: 0 }, how: `each took ${spread}` });
+    report({ figure: `${name}: the slowest`, mine: Math.round(seconds.at(-1)! * 100) / 100, unit: 's', how: `fastest ${seconds[0]!.toFixed(2)} s` });
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+  }
+}
+
 await waits('40 waits behind 100 requests/s', 40, 10, { all: 100 }, { refusedShare: 0.05 });
 await waits('50 waits behind 5 PR reads/s', 50, 5, { pullRequestReads: 5 }, { lateSeconds: 30 });
 await waits('1 wait of 500 PRs behind 5 PR reads/s', 1, 500, { pullRequestReads: 5 }, {});
 await submitMany();
 await v2Wait();
+await v2Statuses(false);
+await v2Statuses(true);

@@ -1,113 +1,169 @@
-// A process's own pace of requests, so that a fleet of CI jobs does not get its organization throttled: at most a
-// handful of requests in flight, and a budget per second for every request and for pull-request reads, as the
-// service documents its limits for v2 (100 requests a second per organization, 5 pull-request reads a second per
-// key). The budget halves when the service answers 429 and comes back slowly, a step every few seconds.
+// The pace of requests mq keeps to, so that a fleet of CI jobs does not get its organization throttled: at most
+// a handful of requests in flight per process, and a count of requests in any second, of every kind and of
+// pull-request and metrics reads, as the service documents its limits for v2 (100 requests a second per
+// organization, 5 pull-request reads a second per key, 5 metrics reads a second). The counts are kept where a
+// store says: in a file every mq process on the machine sending the same v2 key shares (budget-file.ts), or in
+// the process. A 429 halves them, and they come back slowly, a step every few seconds.
 
-/** Requests a second one process sends at most, of any kind. */
+/** Requests of any kind sent at most in a second. */
 export const REQUESTS_PER_SECOND = 20;
-/** Pull-request reads a second one process sends at most: the service's documented per-key limit for v2. */
+/** Pull-request reads (and metrics reads) sent at most in a second: the service's documented limits for v2. */
 export const PULL_REQUEST_READS_PER_SECOND = 5;
-/** Requests in flight at once: a few sockets, kept alive, rather than one per PR. */
+/** Requests in flight at once in a process: a few sockets, kept alive, rather than one per PR. */
 export const IN_FLIGHT_MAX = 6;
-/** After a 429 the rates come back by a tenth of their ceiling each time this much passes without one. */
+/**
+ * Added to the second a count spans. A request counts from its answer, by when the service has counted it (and
+ * as if later while it is on its way); the margin covers the grain of the two clocks.
+ */
+export const MARGIN_MS = 50;
+/**
+ * A request on its way counts as sent this much later, until its answer says when it counts from: the service
+ * may count it at any moment before then. One whose process died on the way is forgotten this much later.
+ */
+const ON_ITS_WAY_MS = 10_000;
+/** How soon a request waiting for one on its way looks again. */
+const ON_ITS_WAY_POLL_MS = 50;
+/** After a 429 the counts come back by a tenth each time this much passes without one. */
 const RECOVERY_STEP_MS = 5_000;
 /** A 429 never takes a rate below this many a second. */
 const RATE_FLOOR = 0.5;
 
-export type BudgetKind = 'pullRequestRead' | 'other';
+/** Which count a request spends besides the count of every request; v2's buckets by name. */
+export type BudgetKind = 'other' | 'pullRequestReads' | 'metrics';
 
-class Bucket {
-  private rate: number;
-  private tokens: number;
+const LIMITS = { all: REQUESTS_PER_SECOND, pullRequestReads: PULL_REQUEST_READS_PER_SECOND, metrics: PULL_REQUEST_READS_PER_SECOND };
+type Count = keyof typeof LIMITS;
+export const COUNTS = Object.keys(LIMITS) as readonly Count[];
 
-  constructor(
-    private readonly ceiling: number,
-    private last: number,
-  ) {
-    this.rate = ceiling;
-    this.tokens = ceiling;
-  }
+/** What a budget remembers: when its recent requests were sent, by count, and how far a 429 slowed them. */
+export interface BudgetState {
+  sent: Record<Count, number[]>;
+  /** Absent at full pace. */
+  slowed?: { share: number; since: number };
+}
 
-  /** How long to wait before one more request fits, after refilling to `now`. */
-  waitMs(now: number): number {
-    // It holds a second's worth, and never less than one request: below 1 a second it would never fill.
-    this.tokens = Math.min(Math.max(1, this.rate), this.tokens + ((now - this.last) / 1000) * this.rate);
-    this.last = now;
-    if (this.tokens >= 1) return 0;
-    return Math.ceil(((1 - this.tokens) / this.rate) * 1000);
-  }
+export function freshBudget(): BudgetState {
+  return { sent: { all: [], pullRequestReads: [], metrics: [] } };
+}
 
-  spend(): void {
-    this.tokens -= 1;
-  }
+/** Where the state lives: `change` is applied to it atomically, and what it returns returned; a busy store gives a pause instead. */
+export interface BudgetStore {
+  update(change: (state: BudgetState) => number): number;
+}
 
-  halve(): void {
-    this.rate = Math.max(RATE_FLOOR, this.rate / 2);
-    this.tokens = Math.min(this.tokens, this.rate);
-  }
-
-  recover(): void {
-    this.rate = Math.min(this.ceiling, this.rate + this.ceiling / 10);
-  }
+/** The process's own budget. */
+export function memoryStore(state = freshBudget()): BudgetStore {
+  return { update: (change) => change(state) };
 }
 
 export class RequestBudget {
-  private readonly all: Bucket;
-  private readonly pullRequestReads: Bucket;
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
-  /** Requests wait their turn one after another, so that the buckets are read and spent in order. */
+  /** Requests wait their turn one after another, so that the counts are read and spent in order. */
   private turn: Promise<void> = Promise.resolve();
-  private limitedAt = Number.NEGATIVE_INFINITY;
 
   /** `sleep`: a pause Ctrl-C cuts short; `now`, the clock it is measured by (both injected together, or neither). */
   constructor(
     private readonly now: () => number,
     private readonly sleep: (ms: number) => Promise<void>,
-  ) {
-    this.all = new Bucket(REQUESTS_PER_SECOND, now());
-    this.pullRequestReads = new Bucket(PULL_REQUEST_READS_PER_SECOND, now());
-  }
+    private readonly store: BudgetStore = memoryStore(),
+  ) {}
 
-  /** Waits until the request fits the budget and a slot is free; call the release it gives when it is answered. */
+  /** Waits until a slot is free and the request fits the budget; call the release it gives when it is answered. */
   async take(kind: BudgetKind): Promise<() => void> {
-    const mine = this.turn.then(async () => {
-      this.recover();
-      for (;;) {
-        const now = this.now();
-        const wait = Math.max(this.all.waitMs(now), kind === 'pullRequestRead' ? this.pullRequestReads.waitMs(now) : 0);
-        if (wait === 0) break;
-        await this.sleep(wait);
-      }
-      this.all.spend();
-      if (kind === 'pullRequestRead') this.pullRequestReads.spend();
-    });
-    this.turn = mine.catch(() => undefined);
-    await mine;
-    if (this.inFlight >= IN_FLIGHT_MAX) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.inFlight++;
+    // The slot first: a request is counted as it leaves.
+    if (this.inFlight < IN_FLIGHT_MAX) this.inFlight++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
     let released = false;
-    return () => {
+    let sentAt: number | undefined;
+    const release = () => {
       if (released) return;
       released = true;
-      this.inFlight--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.inFlight--;
+      if (sentAt !== undefined) this.store.update((state) => answered(state, kind, sentAt!, this.now()));
     };
+    const mine = this.turn.then(async () => {
+      for (;;) {
+        const now = this.now();
+        const wait = this.store.update((state) => spend(state, kind, now));
+        if (wait === 0) {
+          sentAt = now + ON_ITS_WAY_MS;
+          return;
+        }
+        await this.sleep(wait);
+      }
+    });
+    this.turn = mine.catch(() => undefined);
+    try {
+      await mine;
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
   /** The service answered 429: half the pace, for every kind. */
   limited(): void {
-    this.all.halve();
-    this.pullRequestReads.halve();
-    this.limitedAt = this.now();
+    this.store.update((state) => {
+      state.slowed = { share: Math.max(1 / 64, (state.slowed?.share ?? 1) / 2), since: this.now() };
+      return 0;
+    });
   }
+}
 
-  private recover(): void {
-    const now = this.now();
-    while (now - this.limitedAt >= RECOVERY_STEP_MS && this.limitedAt > Number.NEGATIVE_INFINITY) {
-      this.all.recover();
-      this.pullRequestReads.recover();
-      this.limitedAt += RECOVERY_STEP_MS;
-    }
+/** Counts the request sent now and answers 0, or answers how long until it fits. */
+function spend(state: BudgetState, kind: BudgetKind, now: number): number {
+  recover(state, now);
+  const share = state.slowed?.share ?? 1;
+  const wait = Math.max(...countsOf(kind).map((count) => waitFor(state.sent[count], LIMITS[count] * share, now)));
+  if (wait > 0) return wait;
+  for (const count of countsOf(kind)) {
+    const sent = state.sent[count];
+    sent.push(now + ON_ITS_WAY_MS);
+    // The latest of them are all a count ever needs.
+    sent.sort((a, b) => a - b).splice(0, sent.length - LIMITS[count]);
   }
+  return 0;
+}
+
+/** The request counted at `onItsWay` was answered now: it counts from now on, as the service counted it by now. */
+function answered(state: BudgetState, kind: BudgetKind, onItsWay: number, now: number): number {
+  for (const count of countsOf(kind)) {
+    const sent = state.sent[count];
+    const at = sent.indexOf(onItsWay);
+    if (at >= 0) sent[at] = Math.min(onItsWay, now);
+  }
+  return 0;
+}
+
+function countsOf(kind: BudgetKind): Count[] {
+  return kind === 'other' ? ['all'] : ['all', kind];
+}
+
+/** At `rate` a second: `rate` requests in a second, or one in each 1/`rate` seconds below one a second. */
+function waitFor(sent: number[], rate: number, now: number): number {
+  const slowest = Math.max(rate, RATE_FLOOR);
+  const allowed = Math.max(1, Math.floor(slowest));
+  const span = (slowest >= 1 ? 1000 : 1000 / slowest) + MARGIN_MS;
+  // A time further ahead than a request on its way is another boot's or a clock set back, and counts for nothing.
+  const counted = sent.filter((at) => at > now - span && at <= now + ON_ITS_WAY_MS).sort((a, b) => a - b);
+  if (counted.length < allowed) return 0;
+  const from = counted[counted.length - allowed]!;
+  // Behind a request on its way: until its answer comes.
+  return from > now ? ON_ITS_WAY_POLL_MS : Math.max(1, Math.ceil(from + span - now));
+}
+
+function recover(state: BudgetState, now: number): void {
+  const slowed = state.slowed;
+  if (!slowed) return;
+  // A clock set back would otherwise hold the pace down until it came round again.
+  slowed.since = Math.min(slowed.since, now);
+  while (now - slowed.since >= RECOVERY_STEP_MS && slowed.share < 1) {
+    slowed.share = Math.min(1, slowed.share + 0.1);
+    slowed.since += RECOVERY_STEP_MS;
+  }
+  if (slowed.share >= 1) delete state.slowed;
 }

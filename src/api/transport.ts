@@ -4,6 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { RetryNotice } from '../model/service.js';
 import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure } from '../errors.js';
 import { type BudgetKind, RequestBudget } from './budget.js';
+import { budgetFile, fileStore } from './budget-file.js';
 import type { Dialect } from './dialect.js';
 import { type Answer, judge } from './error-body.js';
 import { nodeWire } from './node-wire.js';
@@ -45,6 +46,12 @@ export interface TransportOptions {
   onRetry?: (notice: RetryNotice) => void;
   /** Aborts every exchange in flight (Ctrl-C): the command ends at once instead of waiting for an answer. */
   signal?: AbortSignal;
+  /**
+   * The request budget every mq process on the machine shares for this credential and service (budget-file.ts):
+   * the folder of its file, the clock its times are on (by default the wall clock, moved by injected pauses),
+   * and where to say that the file could not be used. Without it, the process keeps a budget of its own.
+   */
+  sharedBudget?: { folder: string; now?: () => number; say: (line: string) => void };
 }
 
 /** The transport's options but the dialect, which each API's client gives. */
@@ -108,14 +115,17 @@ export class Transport {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
     this.proxy = proxy && proxyOf(proxy);
     // The budget's clock moves with its pauses: an injected pause (a test's, or an in-process run's clock) takes
-    // no real time, so the time it stands for is added, and a real one is real time already.
+    // no real time, so the time it stands for is added, and a real one is real time already. It is the wall
+    // clock, which other processes read too.
     let paused = 0;
+    const shared = options.sharedBudget;
     this.budget = new RequestBudget(
-      () => monotonicMs() + paused,
+      shared?.now ?? (() => Date.now() + paused),
       async (ms) => {
         await this.pause(ms);
         if (options.sleep) paused += ms;
       },
+      shared && fileStore(budgetFile(shared.folder, options.apiUrl, options.token), shared.say),
     );
     this.wire = options.dispatcher || proxy ? undiciWire(options.dispatcher) : nodeWire();
     const scrub = echoScrubber(options.token);

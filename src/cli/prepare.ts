@@ -6,7 +6,7 @@ import type { MergeQueueService, RetryNotice } from '../model/service.js';
 import { ignoredConfigWarning } from '../config/config-names.js';
 import { chooseApi } from '../config/api-choice.js';
 import { checkTokenDestination } from '../config/destination.js';
-import { idCacheFile } from '../config/cache-dir.js';
+import { cacheDir, idCacheFile } from '../config/cache-dir.js';
 import { requireRepo, resolveSettings } from '../config/resolve.js';
 import { envName } from '../config/setting-rows.js';
 import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
@@ -47,6 +47,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   // The API's adapter: the one the setting names, or the credential's shape chooses (config/api-choice.ts).
   const newService = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
     const { api } = chooseApi(settings.api, token, resolved.origins.api ?? 'the api setting');
+    const folder = cacheDir(io.env);
     const options = {
       apiUrl: settings.apiUrl,
       token,
@@ -62,6 +63,9 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       onRetry: (notice: RetryNotice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
       // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
       ...(io.sleep && { sleep: (ms: number) => sleep(ms, io), now: io.now }),
+      // v2's documented limits are kept by every process on the machine together; v1 documents none, and each
+      // process keeps its own pace. An injected clock moves with the injected pauses: the budget's times are on it.
+      ...(api === 'v2' && folder && { sharedBudget: { folder, say: (line: string) => ctx.info(line), ...(io.sleep && { now: io.now }) } }),
     };
     const { renderRetry } = await import('../render/retry.js');
     if (api === 'v2') {

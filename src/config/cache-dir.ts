@@ -1,9 +1,11 @@
 // The user's cache folder for mq: $XDG_CACHE_HOME/mq, default ~/.cache/mq (a relative XDG path is ignored, as for
-// the config folder). The v2 adapter keeps the ids it looked up there.
+// the config folder). The v2 adapter keeps the ids it looked up there, and the transport the request budget each v2
+// key shares (api/budget-file.ts).
 import { systemHomeDir } from './home.js';
 import { isAbsolute, join } from 'node:path';
 
-function cacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
+/** The folder; undefined without a home (what would be kept there is then kept for the process only). */
+export function cacheDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const xdg = env.XDG_CACHE_HOME;
   if (xdg && isAbsolute(xdg)) return join(xdg, 'mq');
   let home = env.HOME;

@@ -92,8 +92,8 @@ export class V2Client extends ApiClient {
       ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
       ...(Object.keys(query).length > 0 && { query }),
       idempotent: row.retry,
-      // PR reads have a budget of their own, as the service a bucket.
-      budget: row.bucket === 'pullRequestReads' ? 'pullRequestRead' : 'other',
+      // PR and metrics reads have budgets of their own, as the service buckets.
+      budget: row.bucket === 'organization' ? 'other' : row.bucket,
     });
   }
 }

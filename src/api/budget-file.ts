@@ -1,0 +1,118 @@
+// One budget per credential on the machine: budget.ts's state in a small file of mq's cache folder, which every
+// mq process sending the same credential to the same service reads and changes, so that a loop or a fleet of
+// them keeps to the service's limits together. The file is named by a hash of the two, never the token, and
+// holds only times. A change takes a lock first, a file made by exclusive create and removed after; a lock older
+// than two seconds was left by a process that died holding it, and is broken. A file that cannot be used is never
+// a reason to fail: the process then keeps its own budget, and -v says so.
+import { closeSync, constants, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type BudgetState, type BudgetStore, COUNTS, freshBudget, memoryStore } from './budget.js';
+
+/** A lock held longer than this was left behind. */
+const LOCK_STALE_MS = 2_000;
+/** The pause before trying a lock another process holds again: it holds it for a fraction of a millisecond. */
+const LOCK_PAUSE_MS = 2;
+/** The file is rewritten in place at this size, padded with spaces: never truncated, which some file systems flush. */
+const RECORD_BYTES = 1_024;
+
+/** The budget file of a credential at a service, in `folder`. */
+export function budgetFile(folder: string, apiUrl: string, token: string): string {
+  return join(folder, `budget-${hash64(`${apiUrl}\n${token}`)}.json`);
+}
+
+/**
+ * 64 bits of cyrb53's mixing: a name that tells pairs apart and from which the credential cannot be read back.
+ * Not node:crypto, whose loading costs a command tens of milliseconds.
+ */
+function hash64(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return [h2, h1].map((half) => (half >>> 0).toString(16).padStart(8, '0')).join('');
+}
+
+/** The budget kept in `path`; `say` is told (once) when the file cannot be used, or held something else. */
+export function fileStore(path: string, say: (line: string) => void): BudgetStore {
+  const lock = `${path}.lock`;
+  let last = freshBudget();
+  let own: BudgetStore | undefined;
+  return {
+    update(change) {
+      if (own) return own.update(change);
+      let answer: number | undefined;
+      try {
+        if (!locked(lock)) return LOCK_PAUSE_MS;
+        try {
+          const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+          try {
+            const buffer = Buffer.alloc(RECORD_BYTES);
+            const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, RECORD_BYTES, 0)).trim();
+            const read = text === '' ? freshBudget() : stateOf(text);
+            if (!read) say(`the request budget file ${path} held something else: it is started afresh`);
+            last = read ?? freshBudget();
+            answer = change(last);
+            writeSync(fd, JSON.stringify(last).padEnd(RECORD_BYTES), 0);
+          } finally {
+            closeSync(fd);
+          }
+        } finally {
+          unlinkSync(lock);
+        }
+        return answer;
+      } catch (error) {
+        say(`the request budget file ${path} cannot be used (${(error as Error).message}): this process keeps its own budget`);
+        own = memoryStore(last);
+        return answer ?? own.update(change);
+      }
+    },
+  };
+}
+
+/** Takes the lock: true, or false while another process holds it; throws when the folder will not have it. */
+function locked(lock: string): boolean {
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600));
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && tries === 0) {
+        mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+        continue;
+      }
+      if (code !== 'EEXIST') throw error;
+    }
+    let age: number;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      return false; // released meanwhile, and maybe taken again: look once more after the pause
+    }
+    if (Math.abs(age) < LOCK_STALE_MS) return false;
+    unlinkSync(lock);
+  }
+  return false;
+}
+
+/** The state the file holds, or undefined for anything else. */
+function stateOf(text: string): BudgetState | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const state = data as BudgetState;
+  const times = (value: unknown) => Array.isArray(value) && value.every(Number.isFinite);
+  if (typeof state !== 'object' || state === null || typeof state.sent !== 'object' || state.sent === null) return undefined;
+  if (!COUNTS.every((count) => times(state.sent[count]))) return undefined;
+  const slowed = state.slowed;
+  if (slowed !== undefined && !(slowed.share > 0 && slowed.share <= 1 && Number.isFinite(slowed.since))) return undefined;
+  return state;
+}
