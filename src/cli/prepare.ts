@@ -128,6 +128,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     verbose: flags.verbose === true,
   };
   for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
+  for (const note of resolved.notes) ctx.note(note);
   return { resolved, ctx, close: async () => service?.close(), serviceNow: () => service?.serviceNow() };
 }
 

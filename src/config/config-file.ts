@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { formatPath } from '../api/format-path.js';
 import { ConfigError } from '../errors.js';
+import { BRANCH_PATTERN, checkBranch } from './branch-name.js';
 import { API_CHOICES, OUTPUT_FORMATS } from './defaults.js';
 import { suggestKey } from './key-suggestion.js';
 import { envName, fileKeyDescription, type FileKey } from './setting-rows.js';
@@ -22,6 +23,7 @@ function via<I, T>(check: (input: I) => Checked<T>) {
   };
 }
 
+const problemOf = (checked: Checked<unknown>) => (checked.ok ? undefined : checked.problem);
 const text = (message: string) => z.string({ error: message }).regex(/\S/, { error: message });
 // checkWord's rule as a pattern, with its phrase: the JSON Schema of the file (config-json-schema.ts) carries it.
 const word = (message: string) => z.string({ error: message }).regex(/^\S+$/, { error: message });
@@ -35,7 +37,12 @@ const fields = {
     .transform(via(checkRepo))
     .optional()
     .describe(fileKeyDescription('repo')),
-  targetBranch: word(PROBLEMS.targetBranch).optional().describe(fileKeyDescription('targetBranch')),
+  // git's rules as a pattern, which the JSON Schema carries; the message says which one the name breaks.
+  targetBranch: z
+    .string({ error: PROBLEMS.targetBranch })
+    .regex(new RegExp(BRANCH_PATTERN), { error: (issue) => problemOf(checkBranch(String(issue.input))) })
+    .optional()
+    .describe(fileKeyDescription('targetBranch')),
   org: word(PROBLEMS.org).optional().describe(fileKeyDescription('org')),
   output: z.enum(OUTPUT_FORMATS, { error: PROBLEMS.output }).optional().describe(fileKeyDescription('output')),
   api: z.enum(API_CHOICES, { error: PROBLEMS.api }).optional().describe(fileKeyDescription('api')),

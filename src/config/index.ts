@@ -22,6 +22,7 @@ export { configFilesIn, NEW_CONFIG_FILE, projectFileDir } from './locations.js';
 export { configFileText, type ConfigText } from './config-text.js';
 export { installedSchemaFile, schemaReference } from './schema-location.js';
 export { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from './values.js';
+export { checkBranch } from './branch-name.js';
 export { DEFAULT_HOST } from './repo.js';
 export { checkTokenDestination, isLoopback } from './destination.js';
 export { configKeysHelp, envName, envNames, environmentHelp } from './setting-rows.js';

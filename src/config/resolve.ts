@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { safeParseChecked } from '../api/check-runtime.js';
 import type { Repo } from '../model/repository.js';
 import { ConfigError } from '../errors.js';
+import { BRANCH_REF_PREFIX } from './branch-name.js';
 import { resolveColor } from './color.js';
 import type { ConfigFile } from './config-file.js';
 import { fileLayer, profileNames } from './file-layer.js';
@@ -43,6 +44,13 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
     const repo = await repoFromOrigin(cwd);
     if (repo) merged.repo = { value: repo, origin: 'git remote origin' };
   }
+  const notes: string[] = [];
+  const branch = merged.targetBranch;
+  if (branch?.value.startsWith(BRANCH_REF_PREFIX)) {
+    // `-b "$GITHUB_REF"` in a push workflow: the ref of the branch, not a branch named after it.
+    merged.targetBranch = { ...branch, value: branch.value.slice(BRANCH_REF_PREFIX.length) };
+    notes.push(`${branch.origin}: "${branch.value}" taken as the branch ${merged.targetBranch.value}`);
+  }
   const color = resolveColor(flags.color, env, input.stdoutIsTTY);
 
   const values = Object.fromEntries(Object.entries(merged).map(([key, found]) => [key, found.value]));
@@ -64,7 +72,7 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
     trustedApiUrls: userFile?.trustedApiUrls ?? [],
     userConfigPath: userFile?.path ?? join(userDir, NEW_CONFIG_FILE.user),
   };
-  return { settings, origins, files: files.map((file) => file.path), ignoredFiles: ignored, locations, trust };
+  return { settings, origins, files: files.map((file) => file.path), ignoredFiles: ignored, notes, locations, trust };
 }
 
 /** The schema's parse, through its generated check: zod is loaded only for a value that fails it, to throw. */

@@ -8,6 +8,7 @@ import { chooseApi } from './api-choice.js';
 import { formatDuration } from './duration.js';
 import { formatRepo } from './repo.js';
 import type { Settings, TokenSource } from './settings-schema.js';
+import { checkBranch } from './branch-name.js';
 import { API_CHOICES, DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, OUTPUT_FORMATS } from './defaults.js';
 import { checkApi, checkApiUrl, checkOutput, checkRepo, checkSwitch, checkTimeout, checkWord, type Checked } from './values.js';
 
@@ -91,7 +92,9 @@ const SETTING_ROWS = [
     flag: '-b, --branch <name>',
     env: 'MQ_BRANCH',
     file: 'targetBranch',
-    check: (text: string) => checkWord(text, 'targetBranch'),
+    check: checkBranch,
+    // Its control characters shown as escapes (\t), the one a refusal names.
+    quote: (text) => JSON.stringify(text).slice(1, -1),
     help: "the queue's target branch",
     default: DEFAULT_TARGET_BRANCH,
     show: (settings) => settings.targetBranch,

@@ -24,6 +24,8 @@ export interface ResolvedSettings {
   files: string[];
   /** Executable config files the search passed over (mq never loads them): each is warned about. */
   ignoredFiles: string[];
+  /** What mq read otherwise than as written (a branch's full ref as the branch): each is said on stderr. */
+  notes: string[];
   /** Which file is which, and where the user file lives: for `mq config path` and `mq config init`. */
   locations: ConfigLocations;
   /** What decides whether the token may go to settings.apiUrl (destination.ts). */

@@ -76,7 +76,7 @@ export function checkSwitch(text: string): Checked<boolean> {
   return problem('must be 1 (or true) to turn it on, 0 (or false) to turn it off');
 }
 
-/** Branch names, organization slugs, profile names: one word. */
-export function checkWord(text: string, what: 'targetBranch' | 'org' | 'profile'): Checked<string> {
+/** Organization slugs, profile names: one word. */
+export function checkWord(text: string, what: 'org' | 'profile'): Checked<string> {
   return text !== '' && !/\s/.test(text) ? ok(text) : problem(PROBLEMS[what]);
 }

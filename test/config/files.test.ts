@@ -50,7 +50,7 @@ describe('finding the project file', () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
     for (const name of names) {
-      const content = { targetBranch: name.replace(/\W/g, '-') };
+      const content = { targetBranch: `from${name.replace(/\W/g, '-')}` };
       t.write(`home/proj/${name}`, name === 'package.json' ? { mq: content } : content);
     }
     const { files } = await t.resolve();

@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateConfigFile } from '../../src/config/config-file.js';
+import { checkBranch } from '../../src/config/branch-name.js';
 import { configJsonSchema } from '../../src/config/config-json-schema.js';
 import { CONFIG_SCHEMA_FILE, installedSchemaFile } from '../../src/config/schema-location.js';
 
@@ -100,7 +101,7 @@ describe('ajv on the schema and zod agree', () => {
       fc.constantFrom('acme/widgets', 'ghe.example.com/acme/tools'),
       fc.record({ host: fc.constant('github.com'), owner: fc.constant('acme'), name: fc.constant('w') }, { requiredKeys: ['owner', 'name'] }),
     ),
-    targetBranch: fc.stringMatching(/^[\w./-]{1,20}$/),
+    targetBranch: fc.stringMatching(/^(refs\/heads\/)?[\w./-]{1,20}$/).filter((name) => checkBranch(name).ok),
     org: fc.stringMatching(/^[\w-]{1,20}$/),
     output: fc.constantFrom('table', 'json'),
     timeout: fc.oneof(fc.constantFrom('500ms', '30s', '2m', '1m30s'), fc.integer({ min: 1, max: 3600 })),

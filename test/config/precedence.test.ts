@@ -185,7 +185,7 @@ describe('flags and the environment', () => {
     [{ repo: 'nope' }, /--repo: "nope" must be/],
     [{ apiUrl: 'ftp://x.example/v1' }, /--api-url: "ftp:\/\/x.example\/v1" must be an http\(s\) URL, the service's root/],
     [{ apiUrl: 'https://x.example/v1?x=1' }, /--api-url: "https:\/\/x.example\/v1\?x=1" must be/],
-    [{ branch: '' }, /--branch: "" must be a branch name/],
+    [{ branch: '' }, /^--branch: "" is not a valid branch name \(it is empty\); use e\.g\. main$/],
     [{ config: 'missing.yaml' }, /--config: "missing.yaml" is no such file; use the path of a config file/],
   ] satisfies [GlobalFlags, RegExp][])('a bad flag %j is a usage error (exit 2)', async (flags, message) => {
     const t = tree();
@@ -214,7 +214,7 @@ describe('flags and the environment', () => {
     ['MQ_REPO', 'nope', /MQ_REPO: "nope" must be/],
     ['MQ_API_URL', 'api.trunk.io/v1', /MQ_API_URL: "api.trunk.io\/v1" must be/],
     ['MQ_API_URL', 'https://user:pw@api.example/v1', /MQ_API_URL: .*must not contain a user name or password/],
-    ['MQ_BRANCH', 'two words', /MQ_BRANCH: "two words" must be/],
+    ['MQ_BRANCH', 'two words', /MQ_BRANCH: "two words" is not a valid branch name/],
     ['MQ_CONFIG', 'missing.yaml', /MQ_CONFIG: "missing.yaml" is no such file/],
     // A byte that is not UTF-8 arrives as U+FFFD: refused, not used with the byte replaced.
     ['MQ_BRANCH', 'release-\uFFFD', /^MQ_BRANCH: "release-\uFFFD" is not valid UTF-8/],

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
   checkApiUrl,
+  checkBranch,
   checkOutput,
   checkRepo,
   checkWord,
@@ -159,7 +160,7 @@ async function chooseValues(input: ConfigInitInput, ctx: Context, prompt: Prompt
     key: 'targetBranch',
     flag: '--branch',
     ...(project && { question: 'target branch', suggested: DEFAULT_TARGET_BRANCH }),
-    check: (text) => checkWord(text, 'targetBranch'),
+    check: checkBranch,
   });
   const apiUrl = await choose({ key: 'apiUrl', flag: '--api-url', question: 'API URL', suggested: DEFAULT_API_URL, check: checkApiUrl });
   const output = await choose({ key: 'output', flag: '--output', question: 'output (table or json)', suggested: 'table', check: checkOutput });
