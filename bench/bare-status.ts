@@ -1,6 +1,7 @@
 // The floor under `mq status 1 --json`: a bare node:http ES module (as mq is) making the requests mq makes for a
-// PR in the queue, in the same order and with the same overlap, over one keep-alive agent, and printing the PR.
-// No settings, no checks, no argv, no pacing: the least any client can spend on the same answers. With
+// PR in the queue, in the same order and with the same overlap, over one keep-alive agent, reading each JSON
+// answer (JSON.parse, as any client that uses an answer must: a PR's place is read off the queue's), and printing
+// the PR. No settings, no checks, no argv, no pacing: the least any client can spend on the same answers. With
 // MQ_BENCH_COUNT set it writes the number of requests it made to stderr, so that a bench can hold it to mq's.
 import type { Repo } from '../src/api/v1/schemas.js';
 
@@ -21,7 +22,8 @@ const call = (method, path, headers, body) => new Promise((resolve, reject) => {
   const request = http.request(base + path, { method, agent, headers: { ...headers, 'content-type': 'application/json' } }, (response) => {
     let text = '';
     response.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () =>
-      response.statusCode === 200 ? resolve(text) : reject(new Error(path + ': ' + response.statusCode + ' ' + text)));
+      response.statusCode !== 200 ? reject(new Error(path + ': ' + response.statusCode + ' ' + text))
+        : resolve(/json/.test(response.headers['content-type']) ? JSON.parse(text) : text));
   });
   request.on('error', reject);
   request.end(body === undefined ? undefined : JSON.stringify(body));
@@ -43,7 +45,7 @@ function v1(repo: Repo): string {
   return `${CALL}
 const headers = { 'x-api-token': process.env.MQ_TOKEN };
 const queue = { repo: ${JSON.stringify(repo)}, targetBranch: 'main' };
-const pr = JSON.parse(await call('POST', '/v1/getSubmittedPullRequest', headers, { ...queue, pr: { number: 1 }, includeEstimatedTimeToMerge: true }));
+const pr = await call('POST', '/v1/getSubmittedPullRequest', headers, { ...queue, pr: { number: 1 }, includeEstimatedTimeToMerge: true });
 await Promise.all([
   call('POST', '/v1/getQueue', headers, queue),
   call('GET', '/v1/getMergeQueueMetrics?${query}', headers).then(() => call('POST', '/v1/listPullRequests', headers, { ...queue, since: day(), take: 100 })),
@@ -59,7 +61,7 @@ done(pr);
 function v2(ids: V2Ids): string {
   return `${CALL}
 const headers = { authorization: 'Bearer ' + process.env.MQ_TOKEN };
-const get = async (path) => JSON.parse(await call('GET', path, headers));
+const get = (path) => call('GET', path, headers);
 const prPath = '/v2/pull-requests/${ids.pullRequestId}';
 const queuePath = '/v2/merge-queues/${ids.queueId}';
 const pr = await get(prPath);
@@ -78,7 +80,7 @@ const live = async () => {
 await Promise.all([
   get(queuePath),
   live(),
-  call('GET', '/v2/merge-queues/metrics?repositoryId=${ids.repositoryId}', headers).then(() =>
+  get('/v2/merge-queues/metrics?repositoryId=${ids.repositoryId}').then(() =>
     get(queuePath + '/pull-requests?concludedAfter=' + encodeURIComponent(day()) + '&limit=100')),
 ]);
 done(pr);
