@@ -1,7 +1,10 @@
 // `mq queue get` of a 10,000-PR queue, as a table and as --json, against a bare Node script that fetches getQueue
 // and writes JSON.stringify of the answer: whole processes in interleaved pairs (baseline, mq, baseline, mq, …),
 // medians; and the peak RSS of each, which a probe loaded with --import writes down as the process exits. The
-// sandbox runs in this process on a manual clock, so every answer is the same 10,000 PRs.
+// sandbox runs in this process on a manual clock, so every answer is the same 10,000 PRs. And `mq status 1 --json`
+// on that queue with each API's credential, against a bare node:http client making the same requests (the floor:
+// bare-status.ts); the two are first held to the same number of requests. The sandbox's v2 rate limits are off:
+// the bare client, which keeps no pace, would meet them (a fleet's pace is the fleet bench's).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSandbox } from '../src/sandbox/io/server.js';
+import { bareStatusClient, v2IdsOf } from './bare-status.js';
 import { MAIN, REPO, writeQueueState } from './queue-state.js';
 import { interleaved, median, report } from './report.js';
 
@@ -28,44 +32,72 @@ process.stdout.write(\`\${JSON.stringify(await response.json(), null, 2)}\\n\`);
 
 const PROBE = `
 import { writeFileSync } from 'node:fs';
-process.on('exit', () => writeFileSync(process.env.MQ_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS)));
+process.on('exit', () => {
+  const used = process.resourceUsage();
+  writeFileSync(process.env.MQ_BENCH_RSS_FILE, used.maxRSS + ' ' + (used.userCPUTime + used.systemCPUTime));
+});
 `;
 
 const dir = mkdtempSync(join(tmpdir(), 'mq-bench-big-queue-'));
-const files = { state: join(dir, 'state.json'), baseline: join(dir, 'baseline.mjs'), probe: join(dir, 'probe.mjs'), rss: join(dir, 'rss') };
+const files = {
+  state: join(dir, 'state.json'),
+  baseline: join(dir, 'baseline.mjs'),
+  probe: join(dir, 'probe.mjs'),
+  rss: join(dir, 'rss'),
+  status: join(dir, 'bare-status.mjs'),
+};
 
-/** One whole process, its stdout drained as a reader of a pipe would: wall time and peak RSS. */
-async function measure(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; rssMB: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', pathToFileURL(files.probe).href, ...args], {
-    env: { ...env, MQ_BENCH_RSS_FILE: files.rss },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** One whole process, its stdout drained as a reader of a pipe would (never spawnSync: the sandbox is this process's). */
+async function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stdout.resume();
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const [code] = (await once(child, 'close')) as [number | null];
-  const ms = performance.now() - started;
-  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr}`);
-  return { ms, rssMB: Number(readFileSync(files.rss, 'utf8')) / 1024 };
+  return { code, stderr };
 }
 
-/** Interleaved pairs of the baseline script and one mq command: median times, and median peak RSS of each. */
-async function pairs(args: string[], env: NodeJS.ProcessEnv) {
+/** One whole process: wall time, peak RSS and CPU time. */
+async function measure(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; rssMB: number; cpuMs: number }> {
+  const started = performance.now();
+  const { code, stderr } = await run(['--import', pathToFileURL(files.probe).href, ...args], { ...env, MQ_BENCH_RSS_FILE: files.rss });
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr}`);
+  const [rss, cpu] = readFileSync(files.rss, 'utf8').split(' ').map(Number);
+  return { ms, rssMB: rss! / 1024, cpuMs: cpu! / 1000 };
+}
+
+/** Interleaved pairs of the baseline script and one mq command: median times, and median peak RSS and CPU time of each. */
+async function pairs(args: string[], env: NodeJS.ProcessEnv, baseline = [files.baseline]) {
   const rss = { baseline: [] as number[], mine: [] as number[] };
+  const cpu = { baseline: [] as number[], mine: [] as number[] };
   const timed = (which: keyof typeof rss, argv: string[]) => async () => {
     const run = await measure(argv, env);
     rss[which].push(run.rssMB);
+    cpu[which].push(run.cpuMs);
     return run.ms;
   };
-  const ms = await interleaved(PAIRS, timed('baseline', [files.baseline]), timed('mine', [MQ, ...args]));
-  return { ms, rss: { baseline: median(rss.baseline), mine: median(rss.mine) } };
+  const ms = await interleaved(PAIRS, timed('baseline', baseline), timed('mine', [MQ, ...args]));
+  return { ms, rss: { baseline: median(rss.baseline), mine: median(rss.mine) }, cpu: { baseline: median(cpu.baseline), mine: median(cpu.mine) } };
+}
+
+/** How many requests mq status and the bare client make: the same number, or the comparison is not a floor. */
+async function sameRequests(env: NodeJS.ProcessEnv): Promise<number> {
+  // A first run fills v2's id cache, as a user's earlier commands have.
+  await run([MQ, 'status', '1', '--json'], env);
+  const mine = await run([MQ, 'status', '1', '--json', '--debug'], env);
+  const bare = await run([files.status], { ...env, MQ_BENCH_COUNT: '1' });
+  const sent = mine.stderr.split('\n').filter((line) => /^\[debug\] > (GET|POST|PATCH|PUT|DELETE) /.test(line)).length;
+  if (mine.code !== 0 || bare.code !== 0 || sent !== Number(bare.stderr.trim())) {
+    throw new Error(`mq status sent ${sent} requests (exit ${mine.code}), the bare client ${bare.stderr.trim()} (exit ${bare.code})`);
+  }
+  return sent;
 }
 
 writeQueueState(SIZE, files.state);
 writeFileSync(files.baseline, BASELINE);
 writeFileSync(files.probe, PROBE);
-const sandbox = await startSandbox({ clock: 'manual', stateFile: files.state });
+const sandbox = await startSandbox({ clock: 'manual', stateFile: files.state, rateLimits: false });
 const home = join(dir, 'home');
 const env: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
@@ -109,6 +141,27 @@ try {
     how: `median maxRSS; the bare script's ${table.rss.baseline.toFixed(0)} MB`,
   });
   console.log(`peak RSS of mq queue get --json: ${json.rss.mine.toFixed(0)} MB (the bare script's: ${json.rss.baseline.toFixed(0)} MB)`);
+
+  for (const [api, token] of [
+    ['v1', 'bench'],
+    ['v2', 'trunk_v2_bench'],
+  ] as const) {
+    const apiEnv = { ...env, MQ_TOKEN: token };
+    const client = bareStatusClient(api === 'v1' ? { v1: REPO } : { v2: await v2IdsOf(new URL(sandbox.url).origin, token, REPO) });
+    writeFileSync(files.status, client);
+    const requests = await sameRequests(apiEnv);
+    const status = await pairs(['status', '1', '--json'], apiEnv, [files.status]);
+    report({
+      figure: `mq status 1 --json, 10,000 PRs, ${api} / bare node:http client`,
+      mine: status.ms.mine,
+      baseline: status.ms.baseline,
+      unit: 'ms',
+      goal: { atMost: 1.1 },
+      how: `${how}; ${requests} requests each`,
+    });
+    // The client's own work, which the load of the machine and the sandbox's share of the wall time do not blur.
+    console.log(`  CPU time of the client: mq ${status.cpu.mine.toFixed(0)} ms, the bare client ${status.cpu.baseline.toFixed(0)} ms\n`);
+  }
 } finally {
   await sandbox.close();
   rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { bareStatusClient } from './bare-status.js';
 import { median, report } from './report.js';
 
 const ROOT = process.env.MQ_BENCH_ROOT ?? process.cwd();
@@ -123,34 +124,6 @@ function measure(row: Row): void {
   console.log(`  ${baseline.name}: ${spread(samples.baseline)}\n  measured: ${spread(samples.mine)}\n`);
 }
 
-/**
- * The least any client can do for `mq status 1 --json`: an ES module (as mq is) making the requests mq makes for
- * a waiting PR, over node:http with one keep-alive agent, in the same order (the PR; then the queue and the
- * metrics together; then the last day's PRs, the ETA's history), and printing the PR. No settings, no checks,
- * no argv: the floor under the status row's goal.
- */
-const BARE_STATUS_CLIENT = `
-import http from 'node:http';
-const base = process.env.MQ_API_URL;
-const agent = new http.Agent({ keepAlive: true });
-const repo = { host: 'github.com', owner: 'acme', name: 'bench' };
-const call = (method, path, body) => new Promise((resolve, reject) => {
-  const headers = { 'x-api-token': process.env.MQ_TOKEN, 'content-type': 'application/json' };
-  const request = http.request(base + path, { method, agent, headers }, (response) => {
-    let text = '';
-    response.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () =>
-      response.statusCode === 200 ? resolve(text) : reject(new Error(path + ': ' + response.statusCode + ' ' + text)));
-  });
-  request.on('error', reject);
-  request.end(body === undefined ? undefined : JSON.stringify(body));
-});
-const pr = JSON.parse(await call('POST', '/getSubmittedPullRequest', { repo, targetBranch: 'main', pr: { number: 1 } }));
-await Promise.all([call('POST', '/getQueue', { repo, targetBranch: 'main' }), call('GET', '/getMergeQueueMetrics?repo=acme%2Fbench&repoHost=github.com')]);
-await call('POST', '/listPullRequests', { repo, targetBranch: 'main', since: new Date(Date.now() - 86400000).toISOString(), take: 100 });
-process.stdout.write(JSON.stringify(pr, null, 2) + '\\n');
-agent.destroy();
-`;
-
 async function startSandbox(env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [MQ, 'sandbox', '--port', '0', '--clock', 'manual'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
@@ -174,7 +147,7 @@ console.log(`timer: ${TIMER}; each row against its baseline on the same node\n`)
 const sandbox = await startSandbox(env);
 const apiEnv = { ...env, MQ_API_URL: sandbox.url, MQ_TOKEN: 'bench', MQ_REPO: 'acme/bench' };
 const bareClient = join(home, 'bare-status-client.mjs');
-writeFileSync(bareClient, BARE_STATUS_CLIENT);
+writeFileSync(bareClient, bareStatusClient({ v1: { host: 'github.com', owner: 'acme', name: 'bench' } }));
 const BARE_CLIENT = { name: 'bare client', args: [bareClient] };
 try {
   for (const args of [

@@ -44,78 +44,12 @@ export function number(checks: NumberCheck[]): Part {
   return (value) => (typeof value === 'number' && Number.isFinite(value) && tests.every((test) => test(value)) ? value : REJECT);
 }
 
-export const boolean = (): Part => (value) => (typeof value === 'boolean' ? value : REJECT);
-export const unknown = (): Part => (value) => value;
-export const undef = (): Part => (value) => (value === undefined ? value : REJECT);
-
-/** A literal or an enum: one of these strings or numbers. */
-export function oneOf(values: (string | number)[]): Part {
-  const known = new Set<unknown>(values);
-  return (value) => (known.has(value) ? value : REJECT);
-}
-
-export const optional =
-  (inner: Part): Part =>
-  (value) =>
-    value === undefined ? undefined : inner(value);
-export const nullable =
-  (inner: Part): Part =>
-  (value) =>
-    value === null ? null : inner(value);
 /** Only for a primitive default: zod hands out the default itself, which for an object would be shared. */
 export function defaulted(inner: Part, fallback: unknown): Part {
   return (value) => {
     if (value === undefined) return fallback;
     const out = inner(value);
     return out === undefined ? fallback : out;
-  };
-}
-
-export function array(element: Part): Part {
-  return (value) => {
-    if (!Array.isArray(value)) return REJECT;
-    const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) {
-      // A hole reads as undefined; zod decides those.
-      if (!(i in value)) return ASIDE;
-      const item = element(value[i]);
-      if (failed(item)) return item;
-      out[i] = item;
-    }
-    return out;
-  };
-}
-
-/** How an object treats a key it lacks: an error, nothing, or what its part makes of undefined (a default). */
-export type Absent = 'required' | 'omit' | 'fill';
-type Mode = 'strip' | 'loose' | 'strict';
-
-/** zod's order: the shape's keys as the shape lists them, then (loose) the others as the value lists them. */
-export function object(fields: [string, Part, Absent][], mode: Mode): Part {
-  const known = new Set(fields.map(([key]) => key));
-  return (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return REJECT;
-    if (Object.getPrototypeOf(value) !== Object.prototype || Object.hasOwn(value, '__proto__')) return ASIDE;
-    const record = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const [key, part, absent] of fields) {
-      if (!Object.hasOwn(record, key)) {
-        if (key in record) return ASIDE;
-        if (absent === 'required') return REJECT;
-        if (absent === 'omit') continue;
-      }
-      const item = part(record[key]);
-      if (failed(item)) return item;
-      out[key] = item;
-    }
-    if (mode !== 'strip') {
-      for (const key in record) {
-        if (known.has(key)) continue;
-        if (mode === 'strict') return REJECT;
-        out[key] = record[key];
-      }
-    }
-    return out;
   };
 }
 
@@ -129,13 +63,6 @@ export function union(options: Part[]): Part {
     return REJECT;
   };
 }
-
-export const pipe =
-  (from: Part, to: Part): Part =>
-  (value) => {
-    const middle = from(value);
-    return failed(middle) ? middle : to(middle);
-  };
 
 /** The schemas' transforms, by name, so that a generated check can call them (see `portable`). */
 export const TRANSFORMS = {

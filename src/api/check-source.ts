@@ -41,116 +41,174 @@ const internals = (schema: z.ZodType) => (schema as unknown as { _zod: { optin?:
 const json = (value: unknown) => JSON.stringify(value);
 const isPrimitive = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value) || value === null;
 
-/** The check of `schema` as an expression over the parts (`R`), or undefined when zod must parse it. */
+/**
+ * The check of `schema` as an expression over the parts (`R`), or undefined when zod must parse it: one function
+ * per object and per list, written out field by field, so that each field is read by its name and tested in place.
+ */
 export function checkSource(schema: z.ZodType): string | undefined {
-  const part = partSource(schema);
-  return part && `R.top(${part})`;
+  const writer = new Writer();
+  const code = writer.part(schema);
+  if (!code) return undefined;
+  const root = writer.fn(code);
+  return `(() => {const REJECT = R.REJECT; const ASIDE = R.ASIDE; ${writer.hoisted.join(' ')} return R.top(${root});})()`;
 }
 
-function partSource(schema: z.ZodType): string | undefined {
-  const def = defOf(schema);
-  // A format (z.iso.datetime(), z.int()) is a check the schema is itself, not one in `checks`. zod checks an ISO
-  // date-time by its pattern alone, which a generated check can test as well (listPullRequests' since/until);
-  // other formats (URLs, e-mail, …) have more to them, and stay zod's.
-  if (isDatetime(def)) return `R.string([${json(['regex', def.pattern!.source, def.pattern!.flags])}])`;
-  if (def.coerce || def.format !== undefined || def.check !== undefined) return undefined;
-  const checks = (def.checks ?? []).map((check) => check._zod.def);
-  const inner = (key: 'innerType' | 'element' | 'in' | 'out') => partSource(def[key]!);
-  switch (def.type) {
-    case 'string': {
-      const written = checks.map((check) => {
-        if (check.check === 'min_length') return json(['min', check.minimum]);
-        if (check.check === 'max_length') return json(['max', check.maximum]);
-        if (check.check === 'string_format' && check.format === 'regex') return json(['regex', check.pattern!.source, check.pattern!.flags]);
-        return undefined;
-      });
-      return written.includes(undefined) ? undefined : `R.string([${written.join(',')}])`;
-    }
-    case 'number': {
-      const written = checks.map((check) => {
-        if (check.check === 'number_format' && check.format === 'safeint') return json(['int']);
-        if ((check.check === 'greater_than' || check.check === 'less_than') && typeof check.value === 'number') {
-          return json([check.check === 'greater_than' ? 'gt' : 'lt', check.value, Boolean(check.inclusive)]);
-        }
-        return undefined;
-      });
-      return written.includes(undefined) ? undefined : `R.number([${written.join(',')}])`;
-    }
-    default:
-      if (checks.length > 0) return undefined;
-  }
-  switch (def.type) {
-    case 'boolean':
-      return 'R.boolean()';
-    case 'unknown':
-      return 'R.unknown()';
-    case 'undefined':
-      return 'R.undef()';
-    case 'literal':
-    case 'enum': {
-      const values = def.type === 'literal' ? def.values! : Object.values(def.entries!);
-      return values.every((value) => typeof value === 'string' || typeof value === 'number') ? `R.oneOf(${json(values)})` : undefined;
-    }
-    case 'optional': {
-      // An optional default fills the gap in zod's own way; not written here.
-      if (internals(def.innerType!).optin === 'defaulted') return undefined;
-      const part = inner('innerType');
-      return part && `R.optional(${part})`;
-    }
-    case 'nullable': {
-      const part = inner('innerType');
-      return part && `R.nullable(${part})`;
-    }
-    case 'default': {
-      const part = inner('innerType');
-      return part && isPrimitive(def.defaultValue) ? `R.defaulted(${part},${json(def.defaultValue)})` : undefined;
-    }
-    case 'array': {
-      const part = inner('element');
-      return part && `R.array(${part})`;
-    }
-    case 'object':
-      return objectSource(def);
-    case 'union': {
-      // A discriminated union picks its option by the discriminator; for a value it accepts, that is the first
-      // option that does, as for a plain union.
-      const options = def.options!.map(partSource);
-      return options.includes(undefined) ? undefined : `R.union([${options.join(',')}])`;
-    }
-    case 'pipe': {
-      const from = inner('in');
-      const to = inner('out');
-      return from && to && `R.pipe(${from},${to})`;
-    }
-    case 'transform': {
-      const call = portableCall(def.transform);
-      return call && `R.transform(${json(call.name)},${json(call.args)})`;
-    }
-    default:
-      return undefined;
-  }
-}
+/** An expression over the identifier `v` that gives the parsed value, REJECT or ASIDE. */
+type Code = (v: string) => string;
 
-function objectSource(def: Def): string | undefined {
-  const catchall = def.catchall === undefined ? undefined : defOf(def.catchall).type;
-  const mode = catchall === undefined ? 'strip' : catchall === 'unknown' ? 'loose' : catchall === 'never' ? 'strict' : undefined;
-  if (mode === undefined) return undefined;
-  const fields: string[] = [];
-  for (const [key, schema] of Object.entries(def.shape!)) {
-    const part = partSource(schema);
-    const { optin, optout } = internals(schema);
-    const absent =
-      optin === undefined
-        ? 'required'
-        : optin === 'optional' && optout === 'optional'
-          ? 'omit'
-          : optin === 'defaulted' && optout === undefined
-            ? 'fill'
-            : undefined;
-    if (!part || !absent || key === '__proto__') return undefined;
-    fields.push(`[${json(key)},${part},${json(absent)}]`);
+const FAILED = (v: string) => `${v} === REJECT || ${v} === ASIDE`;
+
+/** Writes a check's parts, inline where a part is a test of a value, else as a function declared up front. */
+class Writer {
+  readonly hoisted: string[] = [];
+  /** The parts declared up front, by their names. */
+  private readonly named = new Map<Code, string>();
+
+  /** Declares `expression` once, by a name of its own. */
+  private hoist(expression: string): string {
+    const name = `p${this.hoisted.length}`;
+    this.hoisted.push(`const ${name} = ${expression};`);
+    return name;
   }
-  return `R.object([${fields.join(',')}],${json(mode)})`;
+
+  /** The part as a function's name. */
+  fn(code: Code): string {
+    return this.named.get(code) ?? this.hoist(`(v) => ${code('v')}`);
+  }
+
+  private call(expression: string): Code {
+    const name = this.hoist(expression);
+    const code: Code = (v) => `${name}(${v})`;
+    this.named.set(code, name);
+    return code;
+  }
+
+  part(schema: z.ZodType): Code | undefined {
+    const def = defOf(schema);
+    // A format (z.iso.datetime(), z.int()) is a check the schema is itself, not one in `checks`. zod checks an ISO
+    // date-time by its pattern alone, which a generated check can test as well (listPullRequests' since/until);
+    // other formats (URLs, e-mail, …) have more to them, and stay zod's.
+    if (isDatetime(def)) return this.call(`R.string([${json(['regex', def.pattern!.source, def.pattern!.flags])}])`);
+    if (def.coerce || def.format !== undefined || def.check !== undefined) return undefined;
+    const checks = (def.checks ?? []).map((check) => check._zod.def);
+    const inner = (key: 'innerType' | 'element' | 'in' | 'out') => this.part(def[key]!);
+    switch (def.type) {
+      case 'string': {
+        if (checks.length === 0) return (v) => `(typeof ${v} === "string" ? ${v} : REJECT)`;
+        const written = checks.map((check) => {
+          if (check.check === 'min_length') return json(['min', check.minimum]);
+          if (check.check === 'max_length') return json(['max', check.maximum]);
+          if (check.check === 'string_format' && check.format === 'regex') return json(['regex', check.pattern!.source, check.pattern!.flags]);
+          return undefined;
+        });
+        return written.includes(undefined) ? undefined : this.call(`R.string([${written.join(',')}])`);
+      }
+      case 'number': {
+        if (checks.length === 0) return (v) => `(typeof ${v} === "number" && Number.isFinite(${v}) ? ${v} : REJECT)`;
+        const written = checks.map((check) => {
+          if (check.check === 'number_format' && check.format === 'safeint') return json(['int']);
+          if ((check.check === 'greater_than' || check.check === 'less_than') && typeof check.value === 'number') {
+            return json([check.check === 'greater_than' ? 'gt' : 'lt', check.value, Boolean(check.inclusive)]);
+          }
+          return undefined;
+        });
+        return written.includes(undefined) ? undefined : this.call(`R.number([${written.join(',')}])`);
+      }
+      default:
+        if (checks.length > 0) return undefined;
+    }
+    switch (def.type) {
+      case 'boolean':
+        return (v) => `(typeof ${v} === "boolean" ? ${v} : REJECT)`;
+      case 'unknown':
+        return (v) => v;
+      case 'undefined':
+        return (v) => `(${v} === undefined ? ${v} : REJECT)`;
+      case 'literal':
+      case 'enum': {
+        const values = def.type === 'literal' ? def.values! : Object.values(def.entries!);
+        if (!values.every((value) => typeof value === 'string' || typeof value === 'number')) return undefined;
+        const known = this.hoist(`new Set(${json(values)})`);
+        return (v) => `(${known}.has(${v}) ? ${v} : REJECT)`;
+      }
+      case 'optional': {
+        // An optional default fills the gap in zod's own way; not written here.
+        if (internals(def.innerType!).optin === 'defaulted') return undefined;
+        const part = inner('innerType');
+        return part && ((v) => `(${v} === undefined ? undefined : ${part(v)})`);
+      }
+      case 'nullable': {
+        const part = inner('innerType');
+        return part && ((v) => `(${v} === null ? null : ${part(v)})`);
+      }
+      case 'default': {
+        const part = inner('innerType');
+        return part && isPrimitive(def.defaultValue) ? this.call(`R.defaulted(${this.fn(part)},${json(def.defaultValue)})`) : undefined;
+      }
+      case 'array': {
+        const part = inner('element');
+        // A hole reads as undefined; zod decides those.
+        return (
+          part &&
+          this.call(
+            `(v) => {if (!Array.isArray(v)) return REJECT; const out = new Array(v.length); for (let i = 0; i < v.length; i++) {if (!(i in v)) return ASIDE; const e = v[i]; const item = ${part('e')}; if (${FAILED('item')}) return item; out[i] = item;} return out;}`,
+          )
+        );
+      }
+      case 'object':
+        return this.object(def);
+      case 'union': {
+        // A discriminated union picks its option by the discriminator; for a value it accepts, that is the first
+        // option that does, as for a plain union.
+        const options = def.options!.map((option) => this.part(option));
+        return options.includes(undefined) ? undefined : this.call(`R.union([${options.map((option) => this.fn(option!)).join(',')}])`);
+      }
+      case 'pipe': {
+        const from = inner('in');
+        const to = inner('out');
+        return from && to && this.call(`(v) => {const m = ${from('v')}; return ${FAILED('m')} ? m : ${to('m')};}`);
+      }
+      case 'transform': {
+        const call = portableCall(def.transform);
+        return call && this.call(`R.transform(${json(call.name)},${json(call.args)})`);
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** zod's order: the shape's keys as the shape lists them, then (loose) the others as the value lists them. */
+  private object(def: Def): Code | undefined {
+    const catchall = def.catchall === undefined ? undefined : defOf(def.catchall).type;
+    const mode = catchall === undefined ? 'strip' : catchall === 'unknown' ? 'loose' : catchall === 'never' ? 'strict' : undefined;
+    if (mode === undefined) return undefined;
+    const fields: string[] = [];
+    for (const [key, schema] of Object.entries(def.shape!)) {
+      const part = this.part(schema);
+      const { optin, optout } = internals(schema);
+      const absent =
+        optin === undefined
+          ? 'required'
+          : optin === 'optional' && optout === 'optional'
+            ? 'omit'
+            : optin === 'defaulted' && optout === undefined
+              ? 'fill'
+              : undefined;
+      if (!part || !absent || key === '__proto__') return undefined;
+      const name = json(key);
+      // A key it lacks: an error, nothing, or what its part makes of undefined (a default).
+      const lacking =
+        absent === 'required' ? 'return REJECT;' : absent === 'omit' ? '' : `x = ${part('undefined')}; if (${FAILED('x')}) return x; o[${name}] = x;`;
+      fields.push(
+        `if (Object.hasOwn(v, ${name})) {x = v[${name}]; x = ${part('x')}; if (${FAILED('x')}) return x; o[${name}] = x;} else {if (${name} in v) return ASIDE; ${lacking}}`,
+      );
+    }
+    const known = this.hoist(`new Set(${json(Object.keys(def.shape!))})`);
+    const others = mode === 'strip' ? '' : `for (const k in v) {if (${known}.has(k)) continue; ${mode === 'strict' ? 'return REJECT;' : 'o[k] = v[k];'}}`;
+    return this.call(
+      `(v) => {if (typeof v !== "object" || v === null || Array.isArray(v)) return REJECT; if (Object.getPrototypeOf(v) !== Object.prototype || Object.hasOwn(v, "__proto__")) return ASIDE; const o = {}; let x; ${fields.join(' ')} ${others} return o;}`,
+    );
+  }
 }
 
 /** A module that exports CHECKS, the checks of `schemas` by name, importing the parts from `runtimePath`. */

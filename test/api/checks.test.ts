@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { compileChecks } from '../../src/api/check-source.js';
 import * as checksModule from '../../src/api/v1/checks.js';
 import * as schemas from '../../src/api/v1/schemas.js';
+import * as v2 from '../../src/api/v2/schemas.js';
 import * as fixture from './fixtures.js';
 import { Settings } from '../../src/config/settings-schema.js';
 
@@ -20,7 +21,38 @@ function safeParseFast<S extends z.ZodType>(schema: S, value: unknown): z.ZodSaf
 /** An answer as the client meets it: fresh from JSON.parse, sharing nothing with the fixtures a test mutates. */
 const answer = (value: unknown) => () => JSON.parse(JSON.stringify(value)) as unknown;
 
+/** A page of v2's PR list: one PR in a queue, one in none. */
+const V2_PAGE = {
+  data: [
+    {
+      id: 'pr-1',
+      number: 1,
+      title: 'One',
+      sha: 'abc',
+      baseBranch: 'main',
+      author: 'me',
+      isCurrentlySubmittedToQueue: true,
+      queueEntry: {
+        id: 'entry-1',
+        mergeQueueId: 'queue-1',
+        state: 'testing',
+        stateChangedAt: '2026-11-27T00:00:00Z',
+        priorityValue: 100,
+        priorityName: 'medium',
+        skipsTheLine: false,
+        allowBatching: true,
+        direct: false,
+        readiness: { requiresImpactedTargets: false, doesBaseBranchMatch: true, mergeability: 'mergeable', mergeabilityDetails: { at: 1 } },
+      },
+    },
+    { id: 'pr-2', number: 2, title: 'Two', sha: 'def', baseBranch: 'main', author: 'you', isCurrentlySubmittedToQueue: false },
+  ],
+  nextCursor: 'next',
+  hasMore: true,
+};
+
 const CASES: Array<[string, z.ZodType, () => unknown]> = [
+  ['v2 PullRequestList', v2.PullRequestList, answer(V2_PAGE)],
   ['Queue', schemas.Queue, answer(fixture.queue({ enqueuedPullRequests: [fixture.enqueuedPullRequest(), fixture.enqueuedPullRequest({ prNumber: 7 })] }))],
   ['UpdatedQueue', schemas.UpdatedQueue, answer(fixture.updatedQueue())],
   ['SubmittedPullRequest', schemas.SubmittedPullRequest, answer(fixture.submittedPullRequest())],

@@ -411,7 +411,10 @@ function factsOf(pr: PullRequest, entry: QueueEntry) {
 }
 
 function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest {
-  return { ...factsOf(pr, entry), noBatch: !entry.allowBatching };
+  // Added to the facts, not spread from them: a copy per PR was most of the cost of mapping a 10,000-PR queue.
+  const enqueued: Omit<EnqueuedPullRequest, 'noBatch'> & { noBatch?: boolean } = factsOf(pr, entry);
+  enqueued.noBatch = !entry.allowBatching;
+  return enqueued as EnqueuedPullRequest;
 }
 
 function submittedOf(pr: PullRequest, entry: QueueEntry): SubmittedPullRequest {

@@ -14,8 +14,15 @@ export function wireWord(model: string): string {
 
 /** v2's camelCase word in the model's snake_case: `mergeCommit` → `merge_commit`; a word of another form as it came. */
 export function modelWord(wire: string): string {
-  return /^[a-z][a-zA-Z0-9]*$/.test(wire) ? wire.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) : wire;
+  let word = MODEL_WORDS.get(wire);
+  if (word === undefined) {
+    word = /^[a-z][a-zA-Z0-9]*$/.test(wire) ? wire.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) : wire;
+    if (MODEL_WORDS.size < 256) MODEL_WORDS.set(wire, word);
+  }
+  return word;
 }
+/** Words already read: a 10,000-PR queue says a handful of states 10,000 times (a few hundred kept at most). */
+const MODEL_WORDS = new Map<string, string>();
 
 /** Modes are renamed, not re-cased. */
 const WIRE_MODES = { single: 'queue', parallel: 'graph' } as const;
