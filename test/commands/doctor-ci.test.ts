@@ -184,6 +184,13 @@ describe('mq doctor --ci', () => {
     expect(checks.filter((c) => c.skipped).map((c) => c.name)).toEqual(['workflows', 'testBranches', 'requiredStatuses', 'testingTimeout']);
   });
 
+  it('reads the workflows when the settings do not resolve, and says why the queue was not read', async () => {
+    const result = await ci(checkout({ '.github/workflows/ci.yml': CI_ON_QUEUE }), { MQ_REPO: REPO, MQ_API_URL: 'ftp://nowhere' });
+    expect(result.code).toBe(0);
+    expect(result.check('testBranches').ok).toBe(true);
+    expect(result.check('testingTimeout')).toMatchObject({ skipped: true, detail: expect.stringContaining('need settings that resolve: ') });
+  });
+
   it('runs the CI checks at the end of plain doctor, with the queue doctor read', async () => {
     const env = await queueWith('v1', '--required-status', 'build');
     const run = await mq(['doctor'], { env, cwd: checkout({ '.github/workflows/ci.yml': CI_ON_MAIN }) });

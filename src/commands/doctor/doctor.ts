@@ -13,9 +13,8 @@ import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } f
 import { formatDuration as inWords } from '../../text/durations.js';
 import type { Context } from '../../command-kit/context.js';
 import { NO_QUEUE_HINT } from '../../command-kit/read-queue.js';
-import type { Invocation, ResultWork } from '../../command-kit/invocation.js';
+import type { Invocation, ResultWork, Words } from '../../command-kit/invocation.js';
 import type { CommandResult, DoctorCheck } from '../../model/result.js';
-import type { Words } from '../../command-kit/invocation.js';
 import type { DOCTOR } from './spec.js';
 import { CI_CHECK_NAMES, ciChecks, type QueueRead, readCi } from './workflows.js';
 
