@@ -264,9 +264,9 @@ function requiredOf(ci: CiFiles, queue: QueueRead): { statuses?: string[]; from:
 }
 
 function branchesCheck(workflows: readonly Workflow[], found: { makers: Maker[] }[] | undefined): DoctorCheck {
-  // Known statuses: the workflows that make them must run. Unknown: at least one workflow must.
+  // Known statuses: the workflows that make them must run. Unknown: at least one of those that run for code (on
+  // push or pull_request, not releases or schedules) must.
   const makers = found && new Set(found.flatMap((f) => f.makers.map((m) => m.workflow)));
-  // Statuses unknown: the workflows that run for code (on push or pull_request), not releases or schedules.
   const forCode = workflows.filter((w) => w.events.includes('push') || w.events.includes('pull_request'));
   const relevant = makers && makers.size > 0 ? [...makers] : forCode.length > 0 ? forCode : workflows;
   const running = relevant.filter((w) => w.runs.runs);
@@ -313,7 +313,7 @@ function statusesCheck(found: { status: string; makers: Maker[] }[], from: strin
   return fail(
     'requiredStatuses',
     `${shown}; ${absent} (a status an app or another CI makes cannot be seen here)`,
-    "name the job's check (its name:, else its id; `id (…)` for each leg of a matrix) in the required statuses: mq queue update --required-status NAME",
+    "make each required status a job's check as GitHub names it (its name:, else its id; `id (…)` for each leg of a matrix): correct the job, or the statuses (mq queue update --required-status NAME, or .trunk/trunk.yaml)",
   );
 }
 
