@@ -24,7 +24,7 @@ export const loadJson: Loader = (path, content) => {
   }
 };
 
-const loadYaml: Loader = async (path, content) => {
+export const loadYaml: Loader = async (path, content) => {
   try {
     return (await defaultLoaders['.yaml']!(path, content)) as unknown;
   } catch (error) {

@@ -159,7 +159,7 @@ describe('mq doctor checks', () => {
     const result = unresolved(new ConfigError('invalid MQ_API_URL "http://h": must end in /v1, as in http://h/v1'), '22.1.0');
     expect(result).toMatchObject({ kind: 'doctor', exitCode: EXIT.config });
     if (result.kind !== 'doctor') throw new Error('not a doctor result');
-    expect(result.checks.map((c) => (c.ok ? 'ok' : c.skipped ? 'skipped' : 'failed'))).toEqual(['ok', 'failed', ...Array(10).fill('skipped')]);
+    expect(result.checks.map((c) => (c.ok ? 'ok' : c.skipped ? 'skipped' : 'failed'))).toEqual(['ok', 'failed', ...Array(14).fill('skipped')]);
   });
 
   it('gives a bad flag the exit code every command gives it (2), and a bad config file or variable 3', () => {

@@ -13,8 +13,10 @@ import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } f
 import { formatDuration as inWords } from '../../text/durations.js';
 import type { Context } from '../../command-kit/context.js';
 import { NO_QUEUE_HINT } from '../../command-kit/read-queue.js';
-import type { Invocation, ResultWork } from '../../command-kit/invocation.js';
+import type { Invocation, ResultWork, Words } from '../../command-kit/invocation.js';
 import type { CommandResult, DoctorCheck } from '../../model/result.js';
+import type { DOCTOR } from './spec.js';
+import { CI_CHECK_NAMES, ciChecks, type QueueRead, readCi } from './workflows.js';
 
 /** The oldest Node.js mq supports (package.json's engines). */
 export const SUPPORTED_NODE = { major: 20, minor: 18 } as const;
@@ -37,6 +39,7 @@ export const CHECK_NAMES = [
   'tokenAccepted',
   'queue',
   'proxy',
+  ...CI_CHECK_NAMES,
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
@@ -44,14 +47,26 @@ const pass = (name: CheckName, detail: string): DoctorCheck => ({ name, ok: true
 const fail = (name: CheckName, detail: string, fix: string, exitCode: ExitCode): DoctorCheck => ({ name, ok: false, detail, fix, exitCode });
 const skip = (name: CheckName, needs: string): DoctorCheck => ({ name, ok: false, skipped: true, detail: `skipped: needs ${needs}` });
 
-/** `mq doctor` */
-export function parseDoctor(): Invocation {
-  const invocation: ResultWork<object> = { mode: 'result', input: {}, handler: doctor, unresolved: (_input, error) => unresolved(error) };
+/** `--ci`: the checks of the repository's CI alone. */
+interface DoctorInput {
+  ci?: true;
+}
+
+/** `mq doctor [--ci]` */
+export function parseDoctor(words: Words<typeof DOCTOR>): Invocation {
+  const invocation: ResultWork<DoctorInput> = {
+    mode: 'result',
+    input: words.flags.ci ? { ci: true } : {},
+    handler: doctor,
+    // The workflows are read without settings: only the queue's part of the checks needs them.
+    unresolved: (input, error, where) => (input.ci ? ciDoctor(where.cwd, { ok: false, needs: `settings that resolve: ${error.message}` }) : unresolved(error)),
+  };
   return invocation;
 }
 
-export async function doctor(_input: object, ctx: Context): Promise<CommandResult> {
+export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandResult> {
   const { resolved } = ctx;
+  if (input.ci) return ciDoctor(ctx.cwd, await queueForCi(ctx));
   const { settings } = resolved;
   const checks: DoctorCheck[] = [nodeCheck(process.versions.node), configCheck(resolved)];
   const apiUrl = apiUrlCheck(resolved);
@@ -79,6 +94,7 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
   checks.push(pass('api', `${chosen.api}, because ${chosen.because}${permissions}`));
 
   const service = await ctx.probeService(token, Math.min(settings.timeoutMs, PROBE_TIMEOUT_MS));
+  let queueRead: QueueRead = { ok: false, needs: 'the queue (see its check)' };
   try {
     // v1's /status takes no token: reachability is told even when the token is missing. v2 has no status page:
     // its smallest read tells whether the service answers (a 401 is an answer too).
@@ -100,17 +116,44 @@ export async function doctor(_input: object, ctx: Context): Promise<CommandResul
     const needs = [token === undefined && 'a token', !reach.ok && 'the API reachable', !repo.ok && 'a repository'].filter(Boolean);
     if (needs.length > 0) {
       checks.push(skip('tokenAccepted', needs.join(' and ')), skip('queue', needs.join(' and ')));
+      queueRead = { ok: false, needs: needs.join(' and ') };
     } else {
       const ref = ctx.queueRef();
       const queue = await attempt(() => service.getQueue(ref));
       const where = { url: shownUrl(settings.apiUrl), origin: resolved.origins.apiUrl ?? 'default', api: chosen.api };
       checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, entryOrigin(resolved, 'token'), where));
+      if (queue.ok) queueRead = { ok: true, queue: queue.value };
     }
   } finally {
     await service.close();
   }
-  checks.push(proxyCheck(new URL(settings.apiUrl)));
+  checks.push(proxyCheck(new URL(settings.apiUrl)), ...ciChecks(await readCi(ctx.cwd), queueRead, 'skip'));
   return { kind: 'doctor', checks, entries: configEntries(resolved), exitCode: firstFailure(checks) };
+}
+
+async function ciDoctor(cwd: string, queue: QueueRead): Promise<CommandResult> {
+  const checks = ciChecks(await readCi(cwd), queue, 'fail');
+  return { kind: 'doctor', checks, exitCode: firstFailure(checks) };
+}
+
+/** The queue's settings for `--ci`, when a token and a repository are at hand; offline, why not. */
+async function queueForCi(ctx: Context): Promise<QueueRead> {
+  const { resolved } = ctx;
+  if (!resolved.settings.repo) return { ok: false, needs: 'a repository (-R owner/name, or a checkout with an origin remote)' };
+  if (!apiUrlCheck(resolved).ok) return { ok: false, needs: 'an API URL the token may go to (mq doctor says why this one may not)' };
+  let token: string;
+  try {
+    token = await readToken(resolved.settings);
+  } catch (error) {
+    return { ok: false, needs: resolved.settings.token === undefined ? `a token (${envName('token')})` : `a token: ${messageOf(error)}` };
+  }
+  const service = await ctx.probeService(token, Math.min(resolved.settings.timeoutMs, PROBE_TIMEOUT_MS));
+  try {
+    const queue = await attempt(() => service.getQueue(ctx.queueRef()));
+    return queue.ok ? { ok: true, queue: queue.value } : { ok: false, needs: `the queue, which getQueue did not give: ${queue.error.message}` };
+  } finally {
+    await service.close();
+  }
 }
 
 /** The settings did not resolve: nothing past them is checked; exit 2 for a bad flag or variable, 3 for a bad file, as every other command gives. */

@@ -18,6 +18,10 @@ export const CHECK_LABELS: Record<string, string> = {
   tokenAccepted: 'token accepted',
   queue: 'queue',
   proxy: 'proxy',
+  workflows: 'CI workflows',
+  testBranches: 'CI triggers',
+  requiredStatuses: 'CI statuses',
+  testingTimeout: 'CI timeout',
 };
 
 const WIDTH = Math.max(...Object.values(CHECK_LABELS).map((label) => label.length));
@@ -49,7 +53,7 @@ function settingLines(entries: readonly ConfigEntry[], ctx: RenderContext): stri
 function summary(checks: readonly DoctorCheck[], exitCode: number): string {
   const failed = checks.filter((check) => !check.ok && !check.skipped).length;
   const skipped = checks.filter((check) => check.skipped).length;
-  if (failed === 0) return `All ${checks.length} checks passed.`;
+  if (failed === 0) return skipped === 0 ? `All ${checks.length} checks passed.` : `${checks.length - skipped} checks passed, ${skipped} not run.`;
   const counts = `${failed} check${failed === 1 ? '' : 's'} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
   return `${counts}: exit ${exitCode}, ${exitMeaning(exitCode).split(':')[0]}.`;
 }
