@@ -73,6 +73,11 @@ export class ApiClient {
   serviceNow(): number | undefined {
     return this.transport.serviceNow();
   }
+
+  /** The service's time as its last answer gave it: when a fact read from that answer held. */
+  answeredAt(): number | undefined {
+    return this.transport.answeredAt;
+  }
 }
 
 export interface Exchange {
@@ -110,6 +115,8 @@ export class Transport {
   private readonly budget: RequestBudget;
   /** How far the service's clock (its Date header) is ahead of ours, once it has answered. */
   private clockOffsetMs: number | undefined;
+  /** The service's time in its last answer's Date header. */
+  answeredAt: number | undefined;
 
   constructor(private readonly options: TransportOptions) {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
@@ -272,7 +279,10 @@ export class Transport {
       const { text } = response;
       const contentType = String(response.headers['content-type'] ?? '');
       const serverDate = Date.parse(String(response.headers.date ?? ''));
-      if (Number.isFinite(serverDate)) this.clockOffsetMs = serverDate - Date.now();
+      if (Number.isFinite(serverDate)) {
+        this.answeredAt = serverDate;
+        this.clockOffsetMs = serverDate - Date.now();
+      }
       trace?.(`< ${response.status} ${contentType} (${Math.round(monotonicMs() - started)} ms)`);
       trace?.(`< ${abbreviate(text)}`);
       return {

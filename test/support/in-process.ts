@@ -77,7 +77,13 @@ type Pace = (() => Promise<void>) | undefined;
  * way at once (the retries of requests sent together): each ends as the pace says.
  */
 class Pauses {
-  skippedMs = 0;
+  /**
+   * A run starts at the latest time any earlier run's clock reached, as a process starts at the wall clock every
+   * earlier one shared: v2's rate budget keeps its times in a file all runs read, and a clock behind an earlier
+   * run's would pause for requests it never sent (pauses at which advanceAsSeen then moves the sandbox's clock).
+   */
+  private static latestMs = 0;
+  skippedMs = Math.max(0, Pauses.latestMs - Date.now());
   /** Each pause asked for, in ms, in order. */
   readonly taken: number[] = [];
   private pace: Pace;
@@ -85,11 +91,16 @@ class Pauses {
   constructor(pace: Pace) {
     this.pace = pace;
   }
-  readonly now = () => Date.now() + this.skippedMs;
+  readonly now = () => {
+    const now = Date.now() + this.skippedMs;
+    Pauses.latestMs = Math.max(Pauses.latestMs, now);
+    return now;
+  };
   readonly sleep = (ms: number, signal: AbortSignal) =>
     new Promise<void>((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       this.skippedMs += ms;
+      this.now();
       this.taken.push(ms);
       const wake = () => {
         signal.removeEventListener('abort', aborted);

@@ -118,8 +118,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         view.timeline = history.data.map(timelineEntryOf);
       }
       if (details.estimate) {
-        // A PR not in the queue has no estimate to read: said so as v1 answers it, without a request.
-        const estimate = view.isCurrentlySubmittedToQueue ? await serviceEstimate(pr.id) : notInQueue(client.serviceNow());
+        // A PR not in the queue has no estimate to read: said so as v1 answers it, without a request, computed at
+        // the service's time of the answers that said so (not that time carried on by our clock since).
+        const estimate = view.isCurrentlySubmittedToQueue ? await serviceEstimate(pr.id) : notInQueue(client.answeredAt());
         if (estimate) view.estimatedTimeToMerge = estimate;
       }
       return view;
