@@ -444,9 +444,9 @@ function timelineEntryOf(transition: QueueEntryStateTransition): TimelineEntry {
   };
 }
 
-/** `now`: the service's clock, read to the second its Date header gives. */
-function notInQueue(now: number | undefined): QueueEntryEstimate {
-  return { status: 'unavailable', ...(now !== undefined && { computedAt: new Date(Math.floor(now / 1000) * 1000).toISOString() }), reason: 'not_in_queue' };
+/** `answeredAt`: when the service answered (its Date header), as v1's answer dates the same estimate. */
+function notInQueue(answeredAt: number | undefined): QueueEntryEstimate {
+  return { status: 'unavailable', ...(answeredAt !== undefined && { computedAt: new Date(answeredAt).toISOString() }), reason: 'not_in_queue' };
 }
 
 /** The estimate in the model's words; `kind` says what `estimatedAt` is, so it goes with it (v1 gives neither when unavailable). */
