@@ -47,7 +47,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   // The API's adapter: the one the setting names, or the credential's shape chooses (config/api-choice.ts).
   const newService = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
     const { api } = chooseApi(settings.api, token, resolved.origins.api ?? 'the api setting');
-    const folder = cacheDir(io.env);
+    const folder = io.sleep ? io.budgetFolder : cacheDir(io.env);
     const options = {
       apiUrl: settings.apiUrl,
       token,

@@ -39,7 +39,7 @@ function moveOn(): void {
 }
 
 /** mq in this process on the test's clock. */
-async function mq(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+async function mq(args: string[], env: Record<string, string>, budgetFolder = SHARED): Promise<{ code: number; stderr: string }> {
   let stderr = '';
   const sink = (keep: boolean) =>
     new Writable({
@@ -58,6 +58,7 @@ async function mq(args: string[], env: Record<string, string>): Promise<{ code: 
     stderr: sink(true),
     signal: new AbortController().signal,
     now: () => clock.now,
+    budgetFolder,
     sleep: (ms) =>
       new Promise<void>((wake) => {
         paused.push({ until: clock.now + ms, wake });
@@ -71,6 +72,8 @@ async function mq(args: string[], env: Record<string, string>): Promise<{ code: 
 }
 
 const PRS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** The budget every run of the test shares, as processes on one machine share the cache folder's. */
+const SHARED = mkdtempSync(join(tmpdir(), 'mq-budget-'));
 
 async function queueOf(repo: string): Promise<Record<string, string>> {
   // Made and filled through v1, which the sandbox does not limit.
@@ -102,9 +105,9 @@ describe('one budget per credential on the machine', () => {
     const env = await queueOf('acme/unwritable');
     const notAFolder = join(mkdtempSync(join(tmpdir(), 'mq-budget-')), 'file');
     writeFileSync(notAFolder, '');
-    const quiet = await mq(['status', '1', '--json'], { ...env, XDG_CACHE_HOME: notAFolder });
+    const quiet = await mq(['status', '1', '--json'], env, join(notAFolder, 'mq'));
     expect(quiet).toEqual({ code: 0, stderr: '' });
-    const told = await mq(['status', '1', '--json', '-v'], { ...env, XDG_CACHE_HOME: notAFolder });
+    const told = await mq(['status', '1', '--json', '-v'], env, join(notAFolder, 'mq'));
     expect(told.code).toBe(0);
     expect(told.stderr).toMatch(/^the request budget file .*\/budget-[0-9a-f]{16}\.json cannot be used \(.*ENOTDIR.*\): this process keeps its own budget$/m);
     expect(told.stderr).not.toContain('trunk_v2_');
