@@ -213,7 +213,7 @@ function failureCausesOf(world: QueueWorld, run: TestRun): FailureCause[] {
   const { checkSuites, statusChecks } = checksOf(queue, run);
   const checks = [
     ...checkSuites.flatMap((suite) => suite.checkRuns),
-    ...statusChecks.map(({ context, ...rest }) => ({ name: context, conclusion: rest.state, ...rest })),
+    ...statusChecks.map(({ context, url, state }) => ({ name: context, url, conclusion: state })),
   ];
   return checks
     .filter((check) => ['failure', 'timeout'].includes(NORMAL_CONCLUSIONS[check.conclusion ?? ''] ?? ''))
