@@ -1,5 +1,6 @@
 // One flag per queue setting, made from the model's rows (src/model/queue-settings.ts), so that a setting the
 // service adds is one row there: names are the kebab-case of the settings' names, help is the row's description.
+import { flagKey } from '../argv-spec.js';
 import { UsageError } from '../errors.js';
 import type { QueueSettings } from '../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../model/queue-settings.js';
@@ -32,7 +33,7 @@ export const SETTING_FLAGS: readonly SettingFlag[] = (Object.keys(QUEUE_SETTINGS
 export function pickSettings(values: Record<string, unknown>): Partial<QueueSettings> {
   const given: Record<string, unknown> = {};
   for (const flag of SETTING_FLAGS) {
-    const written = values[flagProperty(flag)];
+    const written = values[flagKey(`--${flag.name}`)];
     if (written === undefined) continue;
     const value = readText(flag, written);
     const checked = checkQueueSetting(QUEUE_SETTINGS[flag.key], value);
@@ -49,9 +50,4 @@ function readText(flag: SettingFlag, value: unknown): unknown {
   if (flag.kind === 'list' && Array.isArray(value))
     return value.map((item: unknown) => (typeof item === 'string' ? parseText(name, item, { example: 'ci/build' }) : item));
   return value;
-}
-
-/** The property commander stores a flag's value under. */
-function flagProperty(flag: SettingFlag): string {
-  return flag.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }

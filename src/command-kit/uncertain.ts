@@ -5,22 +5,19 @@ import { shortRepo } from '../config/repo.js';
 import { InterruptedError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import type { Context, QueueRef, WriteInFlight } from './context.js';
 
-/** What may have happened, as the subject of "may have been applied", and the command that tells. */
-export type Uncertainty = WriteInFlight;
-
 /** The failure left the outcome unknown: the request may have reached the service. */
 export function mayHaveApplied(error: unknown): error is NetworkError {
   return error instanceof NetworkError && error.sent;
 }
 
-export function outcomeUnknown(error: NetworkError, uncertainty: Uncertainty): OutcomeUnknownError {
+export function outcomeUnknown(error: NetworkError, uncertainty: WriteInFlight): OutcomeUnknownError {
   const lines = [error.message, `${uncertainty.what} may have been applied: check with \`${uncertainty.check}\``];
   if (uncertainty.also) lines.push(uncertainty.also);
   return new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
 }
 
 /** Sends a write; an answer that never came is an OutcomeUnknownError saying how to find out (it waits in `ctx.writesInFlight`, see Context). */
-export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Uncertainty): Promise<T> {
+export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: WriteInFlight): Promise<T> {
   const inFlight = { ...uncertainty };
   ctx.writesInFlight.add(inFlight);
   try {
@@ -36,15 +33,11 @@ export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Un
 
 /** `mq <words>` for the same service and queue: the settings given as flags go along, since the check must look where the write went. */
 export function checkCommand(ctx: Context, ...words: string[]): string {
-  return commandLine(ctx, words);
+  return queueCommand(ctx, undefined, ...words);
 }
 
-/** `mq <words>` aimed at `ref`'s queue from any directory: repository and branch always named, since the person may run it elsewhere. */
-export function queueCommand(ctx: Context, ref: QueueRef, ...words: string[]): string {
-  return commandLine(ctx, words, ref);
-}
-
-function commandLine(ctx: Context, words: string[], ref?: QueueRef): string {
+/** With `ref`, `mq <words>` aimed at its queue from any directory: repository and branch always named, since the person may run it elsewhere. */
+export function queueCommand(ctx: Context, ref: QueueRef | undefined, ...words: string[]): string {
   const { settings, origins } = ctx.resolved ?? {};
   const fromFlag = (key: string) => origins?.[key]?.startsWith('flag') === true;
   const flags: string[] = [];

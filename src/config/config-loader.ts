@@ -6,12 +6,12 @@
 // loaders stay merged under ours (so .js/.ts are overridden with a refusal rather than left out), its 'global'
 // search strategy also reads its own global directory (so files.ts walks the directories itself and asks about
 // one at a time, with 'none'), and creating an explorer loads a "meta config" (see refuseMetaConfig in files.ts).
-import { statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
 import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
+import { isFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
 export const loadJson: Loader = (path, content) => {
@@ -98,7 +98,7 @@ export async function searchDir(dir: string, searchPlaces: string[], kind: Confi
   // would be dropped without a word (another branch, another queue). Loaded by name, such a file fails; one
   // that is empty or holds only comments loads as nothing, and is passed over as the search did.
   for (const path of searchPlaces.map((place) => join(dir, place))) {
-    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) continue;
+    if (!isFile(path)) continue;
     await loadFile(path, searchPlaces, kind).catch((error: unknown) => {
       if ((error as { cause?: { code?: string } }).cause?.code === 'ENOENT') throw error;
     });

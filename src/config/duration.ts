@@ -60,15 +60,10 @@ export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';
   let rest = ms;
   let text = '';
-  for (const [unit, size] of [
-    ['d', UNIT_MS.d],
-    ['h', UNIT_MS.h],
-    ['m', UNIT_MS.m],
-    ['s', UNIT_MS.s],
-  ] as const) {
-    const count = Math.floor(rest / size);
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    const count = Math.floor(rest / UNIT_MS[unit]);
     if (count > 0) text += `${count}${unit}`;
-    rest -= count * size;
+    rest -= count * UNIT_MS[unit];
   }
   return rest > 0 ? `${text}${rest}ms` : text;
 }

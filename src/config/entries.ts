@@ -1,13 +1,8 @@
 // `mq config show`: every setting as text beside where it came from, in the rows' order (setting-rows.ts). The
 // token appears only as whether and how it is set.
+import type { ConfigEntry } from '../model/result.js';
 import { ROWS } from './setting-rows.js';
 import type { ResolvedSettings } from './settings.js';
-
-export interface ConfigEntry {
-  key: string;
-  value: string | undefined;
-  origin: string;
-}
 
 const NOT_SET = 'not set';
 

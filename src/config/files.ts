@@ -1,10 +1,11 @@
 // Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
 // and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
 // cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
+import { isFile, upwards } from './git.js';
 import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
@@ -57,7 +58,7 @@ export interface ProjectSearch {
 
 /** A few stats of names that are almost never there (no exception is made for a missing one): cheap enough per run. */
 export function executableConfigsIn(dir: string): string[] {
-  return EXECUTABLE_CONFIG_NAMES.map((name) => join(dir, name)).filter((path) => statSync(path, { throwIfNoEntry: false })?.isFile());
+  return EXECUTABLE_CONFIG_NAMES.map((name) => join(dir, name)).filter(isFile);
 }
 
 /** The user file: $XDG_CONFIG_HOME/mq/config.{json,yaml,yml}, the first that exists. */
@@ -73,12 +74,7 @@ async function searchDir(dir: string, places: string[], kind: ConfigFileKind): P
 
 /** Whether cosmiconfig could take `path`: false only where it surely would not (none, a directory, empty, a package.json without "mq"). */
 function mayCount(path: string): boolean {
-  try {
-    // Without an exception for a missing file, the common case: a few per directory searched, on every run.
-    if (!statSync(path, { throwIfNoEntry: false })?.isFile()) return false;
-  } catch {
-    return false;
-  }
+  if (!isFile(path)) return false;
   let content: string;
   try {
     content = readFileSync(path, 'utf8');
@@ -99,22 +95,6 @@ function mayCount(path: string): boolean {
 /** config-loader.ts's parseConfigText, loaded on first use. */
 export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
   return (await loader()).parseConfigText(path, kind, content);
-}
-
-/** `from` and its parents up to `stop`; up to the root if `stop` is not above `from`. */
-export function* upwards(from: string, stop: string): Generator<string> {
-  const within = (dir: string) => {
-    const rel = relative(stop, dir);
-    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-  };
-  const bounded = within(from);
-  let dir = from;
-  for (;;) {
-    yield dir;
-    const parent = dirname(dir);
-    if (parent === dir || (bounded && dir === stop)) return;
-    dir = parent;
-  }
 }
 
 /** Where the user file lives: $XDG_CONFIG_HOME/mq, or ~/.config/mq (a relative XDG path is ignored, per the spec). */

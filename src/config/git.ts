@@ -2,8 +2,8 @@
 // current branch. Read from the files under .git where that is simple, since spawning git costs tens of
 // milliseconds on every command and fails in checkouts git calls "dubious ownership"; git itself is the fallback
 // for layouts the files do not settle (config includes, reftable).
-import { readFile as readFileThen, stat as statThen, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFile as readFileThen, type Stats, stat as statThen, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import type { Repo } from '../model/repository.js';
 import { parseRemoteUrl } from './repo.js';
@@ -16,12 +16,19 @@ const GIT_TIMEOUT_MS = 5_000;
 
 /** The nearest directory from `cwd` up that contains `.git` (a directory, or a file in worktrees and submodules). */
 export async function findGitRoot(cwd: string): Promise<string | undefined> {
-  let dir = resolve(cwd);
+  // Synchronous and without an exception for a miss: one stat per directory up to the root, on every run.
+  return [...upwards(resolve(cwd))].find((dir) => statQuietly(join(dir, '.git')) !== undefined);
+}
+
+/** `from` and its parents up to `stop`; up to the root if `stop` is not given or not above `from`. */
+export function* upwards(from: string, stop?: string): Generator<string> {
+  const rel = stop === undefined ? '..' : relative(stop, from);
+  const bounded = rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+  let dir = from;
   for (;;) {
-    // Synchronous and without an exception for a miss: one stat per directory up to the root, on every run.
-    if (existsQuietly(join(dir, '.git'))) return dir;
+    yield dir;
     const parent = dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir || (bounded && dir === stop)) return;
     dir = parent;
   }
 }
@@ -138,10 +145,15 @@ async function runGit(cwd: string, args: string[]): Promise<string | undefined> 
   });
 }
 
-function existsQuietly(path: string): boolean {
+/** Without an exception for a missing file, the common case: a few per directory searched, on every run. */
+function statQuietly(path: string): Stats | undefined {
   try {
-    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+export function isFile(path: string): boolean {
+  return statQuietly(path)?.isFile() === true;
 }

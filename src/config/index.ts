@@ -11,7 +11,7 @@ export { readToken } from './token.js';
 export { parseRepo } from './repo.js';
 export { parseDuration } from './duration.js';
 export { currentGitBranch } from './git.js';
-export { configEntries, type ConfigEntry } from './entries.js';
+export { configEntries } from './entries.js';
 // For `mq config init|path` and `mq help config`: where files are, what they may hold, how one is written.
 export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH, type ConfigLocations } from './settings.js';
 export { ConfigFileSchema } from './config-file.js';
@@ -23,6 +23,5 @@ export { configFileText, type ConfigText } from './config-text.js';
 export { installedSchemaFile, schemaReference } from './schema-location.js';
 export { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from './values.js';
 export { checkBranch } from './branch-name.js';
-export { DEFAULT_HOST } from './repo.js';
 export { checkTokenDestination, isLoopback } from './destination.js';
 export { configKeysHelp, envName, envNames, environmentHelp } from './setting-rows.js';

@@ -1,10 +1,10 @@
 // Where `mq config init` writes, and what it must not overwrite: the directory a project file belongs in, the
 // names of the files a new one is written as, and the config files a directory already holds.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ConfigFileKind } from './config-file.js';
 import { MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
-import { findGitRoot } from './git.js';
+import { findGitRoot, isFile } from './git.js';
 
 /** YAML, because a file people edit by hand wants comments; JSON is kept where a JSON file already exists. */
 export const NEW_CONFIG_FILE: Record<ConfigFileKind, string> = { project: '.mqrc.yaml', user: 'config.yaml' };
@@ -18,14 +18,6 @@ export async function projectFileDir(cwd: string): Promise<string> {
 export function configFilesIn(dir: string, kind: ConfigFileKind): string[] {
   const places = kind === 'project' ? PROJECT_SEARCH_PLACES : USER_SEARCH_PLACES;
   return places.map((place) => join(dir, place)).filter((path) => (path.endsWith('package.json') ? hasMqKey(path) : isFile(path)));
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function hasMqKey(path: string): boolean {

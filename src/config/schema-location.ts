@@ -7,20 +7,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ConfigFileKind } from './config-file.js';
 import { MODULE_NAME } from './config-names.js';
+import { upwards } from './git.js';
 
 /** The schema's place inside the package. */
 export const CONFIG_SCHEMA_FILE = 'dist/mqrc.schema.json';
 
 /** The install's schema: the nearest `dist/mqrc.schema.json` above this module (bundle, or a checkout's tests); undefined when the build lacked it. */
 export function installedSchemaFile(moduleUrl: string = import.meta.url): string | undefined {
-  let dir = dirname(fileURLToPath(moduleUrl));
-  for (;;) {
-    const candidate = join(dir, CONFIG_SCHEMA_FILE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  return [...upwards(dirname(fileURLToPath(moduleUrl)))].map((dir) => join(dir, CONFIG_SCHEMA_FILE)).find((path) => existsSync(path));
 }
 
 /**

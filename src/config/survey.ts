@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { MqError } from '../errors.js';
 import { envValue } from './environment.js';
 import { configFilesIn } from './locations.js';
-import { executableConfigsIn, findUserFile, loadProjectFile, sameFile, upwards, userConfigDir } from './files.js';
+import { executableConfigsIn, findUserFile, loadProjectFile, sameFile, userConfigDir } from './files.js';
 import { systemHomeDir } from './home.js';
-import { findGitRoot } from './git.js';
+import { findGitRoot, upwards } from './git.js';
 import { PROJECT_SEARCH_PLACES } from './config-names.js';
 import { envName } from './setting-rows.js';
 

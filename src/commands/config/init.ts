@@ -12,7 +12,6 @@ import {
   configFilesIn,
   configFileText,
   DEFAULT_API_URL,
-  DEFAULT_HOST,
   DEFAULT_TARGET_BRANCH,
   installedSchemaFile,
   isLoopback,
@@ -24,7 +23,7 @@ import {
   type Checked,
   type ConfigText,
 } from '../../config/index.js';
-import type { Repo } from '../../model/repository.js';
+import { shortRepo } from '../../config/repo.js';
 import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';
 import type { CONFIG_INIT } from './spec.js';
@@ -188,9 +187,4 @@ function warnUntrusted(apiUrl: string, ctx: Context): void {
 function unwrap<T>(checked: Checked<T>): T {
   if (!checked.ok) throw new Error(`mq config init: an inferred value ${checked.problem}`);
   return checked.value;
-}
-
-/** `owner/name` on github.com, as people write it; `host/owner/name` elsewhere. */
-function shortRepo(repo: Repo): string {
-  return repo.host === DEFAULT_HOST ? `${repo.owner}/${repo.name}` : `${repo.host}/${repo.owner}/${repo.name}`;
 }
