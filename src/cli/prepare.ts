@@ -2,7 +2,6 @@
 // it brings the config layer (and, on a command's first request, the API's adapter).
 import type { Context } from '../command-kit/context.js';
 import type { MergeQueueService, RetryNotice } from '../model/service.js';
-// From the modules themselves, not config/index.js: that one also brings the config files' zod schemas.
 import { ignoredConfigWarning } from '../config/config-names.js';
 import { chooseApi } from '../config/api-choice.js';
 import { checkTokenDestination } from '../config/destination.js';

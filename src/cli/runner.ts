@@ -6,7 +6,7 @@ import type { Context } from '../command-kit/context.js';
 import type { Invocation, Parse, PrinterName, ProgramWork, ResultWork, ServeWork, StreamWork, Words } from '../command-kit/invocation.js';
 import type { Waited } from '../model/poll.js';
 import { resultExitCode, type CommandResult } from '../model/result.js';
-import type { ResolvedSettings } from '../config/index.js';
+import type { ResolvedSettings } from '../config/settings.js';
 import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from '../errors.js';
 import type { Printer, ProgressOutput } from '../render/progress.js';
 import type { Prepared, Voice } from './prepare.js';

@@ -1,6 +1,6 @@
 // What a command handler may use besides its own input: everything that touches the outside world arrives
 // here, built once by src/cli/prepare.ts, so handlers stay plain functions that tests can drive.
-import type { ResolvedSettings } from '../config/index.js';
+import type { ResolvedSettings } from '../config/settings.js';
 import type { QueueRef } from '../model/repository.js';
 import type { MergeQueueService } from '../model/service.js';
 

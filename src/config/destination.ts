@@ -9,7 +9,8 @@ import { isLoopback } from '../api/loopback.js';
 import { shownUrl } from '../api/redaction.js';
 import { ConfigError } from '../errors.js';
 import { envName } from './setting-rows.js';
-import { DEFAULT_API_URL, type ResolvedSettings } from './settings.js';
+import { DEFAULT_API_URL } from './defaults.js';
+import type { ResolvedSettings } from './settings.js';
 
 export { isLoopback };
 

@@ -1,8 +1,6 @@
 // Repositories as text: what a user types after -R ("[host/]owner/name"), and what `git remote` holds (https,
 // ssh:// and scp-like URLs). Both end as the service's `Repo`.
-import { shownUrl } from '../api/redaction.js';
 import type { Repo } from '../model/repository.js';
-import { UsageError } from '../errors.js';
 import { safeLine } from '../text/sanitize.js';
 
 export const DEFAULT_HOST = 'github.com';
@@ -35,13 +33,6 @@ export function repoFrom(text: string): { ok: true; value: Repo } | { ok: false;
     return { ok: false, problem: `must be ${REPO_HINT}, each part letters, digits, '.', '-' or '_'` };
   }
   return { ok: true, value: { host: host.toLowerCase(), owner, name } };
-}
-
-/** Parses `-R`/`--repo`; a bad value is a UsageError naming it. */
-export function parseRepo(text: string): Repo {
-  const result = repoFrom(text);
-  if (!result.ok) throw new UsageError(`invalid repository "${shownUrl(text)}": ${result.problem}`);
-  return result.value;
 }
 
 export function formatRepo(repo: Repo): string {

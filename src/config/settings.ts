@@ -3,7 +3,6 @@
 import type { GlobalFlags } from './setting-rows.js';
 import type { Settings, TokenSource } from './settings-schema.js';
 
-export { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH } from './defaults.js';
 export type { GlobalFlags, Settings, TokenSource };
 type SettingKey = keyof Settings;
 

@@ -37,10 +37,17 @@ const exitCodes: TopicText = {
 
 const config: TopicText = {
   summary: 'where settings come from, config files and their keys',
-  text: async (help) => layout(configText(await import('../config/index.js')), help),
+  text: async (help) => {
+    const [{ PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES }, rows] = await Promise.all([import('../config/config-names.js'), import('../config/setting-rows.js')]);
+    return layout(configText(PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES, rows), help);
+  },
 };
 
-function configText({ PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES, configKeysHelp, envName, envNames }: typeof import('../config/index.js')): Block[] {
+function configText(
+  PROJECT_SEARCH_PLACES: readonly string[],
+  USER_SEARCH_PLACES: readonly string[],
+  { configKeysHelp, envName, envNames }: typeof import('../config/setting-rows.js'),
+): Block[] {
   const places = PROJECT_SEARCH_PLACES.map((place) => (place === 'package.json' ? 'package.json (its "mq" key)' : place)).join(', ');
   return [
     {

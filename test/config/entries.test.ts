@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configEntries } from '../../src/config/index.js';
+import { configEntries } from '../../src/config/entries.js';
 import { tree } from './helpers.js';
 
 describe('configEntries', () => {

@@ -1,8 +1,7 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { currentGitBranch } from '../../src/config/index.js';
-import { findGitRoot, gitConfigValue, originUrl } from '../../src/config/git.js';
+import { currentGitBranch, findGitRoot, gitConfigValue, originUrl } from '../../src/config/git.js';
 import { tree } from './helpers.js';
 
 describe('findGitRoot', () => {

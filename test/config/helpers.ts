@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { resolveSettings, type GlobalFlags, type ResolvedSettings } from '../../src/config/index.js';
+import { resolveSettings } from '../../src/config/resolve.js';
+import type { GlobalFlags, ResolvedSettings } from '../../src/config/settings.js';
 
 export interface Tree {
   root: string;

@@ -1,7 +1,7 @@
 // CLI.md's order, one setting at a time: with every layer present the flag wins; take the winner away and the
 // next layer shows through, down to git inference and the default.
 import { describe, expect, it } from 'vitest';
-import type { GlobalFlags } from '../../src/config/index.js';
+import type { GlobalFlags } from '../../src/config/settings.js';
 import { tree } from './helpers.js';
 
 type LayerName = 'flag' | 'env' | 'project' | 'user' | 'git' | 'default';

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseRepo, requireRepo } from '../../src/config/index.js';
+import { flagsLayer } from '../../src/config/flags.js';
+import { requireRepo } from '../../src/config/resolve.js';
 import { Settings } from '../../src/config/settings-schema.js';
 import { parseRemoteUrl } from '../../src/config/repo.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { thrown } from './helpers.js';
 
 const repo = (host: string, owner: string, name: string) => ({ host, owner, name });
+/** -R as the flags layer reads it. */
+const parseRepo = (text: string) => flagsLayer({ repo: text }).repo?.value;
 
 describe('parseRepo', () => {
   it.each([

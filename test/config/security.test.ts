@@ -4,7 +4,7 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkTokenDestination, isLoopback } from '../../src/config/index.js';
+import { checkTokenDestination, isLoopback } from '../../src/config/destination.js';
 import { ConfigError } from '../../src/errors.js';
 import { rejection, tree } from './helpers.js';
 

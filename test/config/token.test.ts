@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readToken } from '../../src/config/index.js';
+import { readToken } from '../../src/config/token.js';
 import { Settings } from '../../src/config/settings-schema.js';
 import { runTokenCommand } from '../../src/config/token.js';
 import { ConfigError } from '../../src/errors.js';

@@ -1,7 +1,7 @@
 // One Context for tests of command handlers: a service of the test's own making (any method it does not give
 // throws, naming it), a clock that moves only when the handler sleeps, and what the handler said, kept.
 import type { Context } from '../../src/command-kit/context.js';
-import type { ResolvedSettings } from '../../src/config/index.js';
+import type { ResolvedSettings } from '../../src/config/settings.js';
 import { InterruptedError } from '../../src/errors.js';
 import type { QueueRef } from '../../src/model/repository.js';
 import type { MergeQueueService } from '../../src/model/service.js';

@@ -3,26 +3,15 @@
 // file is committed, and a token typed into a prompt ends up in shell history and screen recordings alike.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import {
-  checkApiUrl,
-  checkBranch,
-  checkOutput,
-  checkRepo,
-  checkWord,
-  configFilesIn,
-  configFileText,
-  DEFAULT_API_URL,
-  DEFAULT_TARGET_BRANCH,
-  installedSchemaFile,
-  isLoopback,
-  NEW_CONFIG_FILE,
-  parseConfigText,
-  projectFileDir,
-  repoFromOrigin,
-  schemaReference,
-  type Checked,
-  type ConfigText,
-} from '../../config/index.js';
+import { checkBranch } from '../../config/branch-name.js';
+import { configFileText, type ConfigText } from '../../config/config-text.js';
+import { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH } from '../../config/defaults.js';
+import { isLoopback } from '../../config/destination.js';
+import { parseConfigText } from '../../config/files.js';
+import { repoFromOrigin } from '../../config/git.js';
+import { configFilesIn, NEW_CONFIG_FILE, projectFileDir } from '../../config/locations.js';
+import { installedSchemaFile, schemaReference } from '../../config/schema-location.js';
+import { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from '../../config/values.js';
 import { shortRepo } from '../../config/repo.js';
 import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';

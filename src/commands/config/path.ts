@@ -2,7 +2,7 @@
 // It is where doctor sends a person whose config file is broken: then it shows the paths all the same, with
 // what is wrong with the broken file, and exits 0 (it did its job; `mq config show` and doctor fail on it).
 import { join } from 'node:path';
-import { NEW_CONFIG_FILE, projectFileDir } from '../../config/index.js';
+import { NEW_CONFIG_FILE, projectFileDir } from '../../config/locations.js';
 import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../command-kit/context.js';

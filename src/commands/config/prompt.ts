@@ -2,7 +2,7 @@
 // readline interface for all the questions (answers typed ahead are not lost between them), made on first use.
 import type { Readable, Writable } from 'node:stream';
 import { createInterface, type Interface } from 'node:readline/promises';
-import type { Checked } from '../../config/index.js';
+import type { Checked } from '../../config/values.js';
 import { InterruptedError } from '../../errors.js';
 
 export interface Prompt {

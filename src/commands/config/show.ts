@@ -1,5 +1,5 @@
 // mq config show: every resolved setting and where it came from. The token's value is never part of it.
-import { configEntries } from '../../config/index.js';
+import { configEntries } from '../../config/entries.js';
 import type { Context } from '../../command-kit/context.js';
 import { work, type Invocation } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
