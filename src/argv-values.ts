@@ -18,7 +18,7 @@ export function badValue(name: string, text: string, problem: string, use: strin
 }
 
 /** `a`, `a or b`, `a, b or c`: the choices as a sentence says them. */
-function listOfChoices(choices: readonly string[]): string {
+export function listOfChoices(choices: readonly string[]): string {
   return choices.length < 2 ? (choices[0] ?? '') : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
 }
 

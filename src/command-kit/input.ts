@@ -91,11 +91,6 @@ function parseIsoTime(flag: string, text: string): number {
   return at;
 }
 
-/** A moment as an ISO 8601 time, a duration read against `now`. */
-export function parseTime(flag: string, text: string, now: number): string {
-  return isoAt(parseInstant(flag, text), now);
-}
-
 /**
  * The window of `--since` and `--until`: one that ends before it starts is refused rather than sent. `now` (local) only orders an ISO time
  * against a duration; the window is read against the service's clock when the command runs.

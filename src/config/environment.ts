@@ -31,6 +31,5 @@ export function environmentLayer(env: Env): Layer {
     if (!checked.ok) throw new ConfigError(`${row.env}: "${(row.quote ?? String)(text)}" ${checked.problem}`);
     found[row.key] = { value: checked.value, origin: `env ${row.env}` };
   }
-  const layer: Layer = found;
-  return layer;
+  return found;
 }

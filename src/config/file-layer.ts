@@ -3,12 +3,6 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ConfigFile, FileValues } from './config-file.js';
 import { ROWS } from './setting-rows.js';
 import type { Found, Layer, TokenSource } from './settings.js';
-import { systemHomeDir } from './home.js';
-
-/** The names of the profiles a file defines. */
-export function profileNames(file: ConfigFile): string[] {
-  return [...file.profiles.keys()];
-}
 
 /** A file's keys with `profiles.<profile>` laid over them; a profile that sets any token key replaces the file's token source as a whole. */
 export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string): Layer {
@@ -27,8 +21,7 @@ export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir
   apply(file.values, `file ${file.path}`, '');
   const overlay = profile === undefined ? undefined : file.profiles.get(profile);
   if (overlay) apply(overlay, `file ${file.path} (profile ${profile})`, `profiles.${profile}.`);
-  const layer: Layer = found;
-  return layer;
+  return found;
 }
 
 function tokenSource(values: FileValues, origin: string, path: string, homeDir: string): TokenSource | undefined {
@@ -43,7 +36,7 @@ function tokenSource(values: FileValues, origin: string, path: string, homeDir: 
 }
 
 /** `~` is the home directory; any other relative path is relative to the config file that names it. */
-function expandPath(path: string, baseDir: string, homeDir: string = systemHomeDir()): string {
+function expandPath(path: string, baseDir: string, homeDir: string): string {
   if (path === '~') return homeDir;
   if (path.startsWith('~/') || path.startsWith('~\\')) return join(homeDir, path.slice(2));
   return isAbsolute(path) ? path : resolve(baseDir, path);

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js';
 import { BRANCH_REF_PREFIX } from './branch-name.js';
 import { resolveColor } from './color.js';
 import type { ConfigFile } from './config-file.js';
-import { fileLayer, profileNames } from './file-layer.js';
+import { fileLayer } from './file-layer.js';
 import { envValue, environmentLayer } from './environment.js';
 import { findProjectFile, findUserFile, loadProjectFile, sameFile, userConfigDir, type ProjectSearch } from './files.js';
 import { flagsLayer } from './flags.js';
@@ -112,7 +112,7 @@ function firstFound(layers: Layer[]): Layer {
 }
 
 function unknownProfile(profile: string, files: ConfigFile[]): ConfigError {
-  const known = [...new Set(files.flatMap(profileNames))];
+  const known = [...new Set(files.flatMap((file) => [...file.profiles.keys()]))];
   const paths = files.map((file) => file.path).join(', ');
   const where = files.length === 0 ? 'no config file was found' : `config files read: ${paths}`;
   const defined = known.length === 0 ? 'none is defined' : `defined: ${known.join(', ')}`;

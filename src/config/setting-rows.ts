@@ -277,7 +277,6 @@ export function fileKeyDescription(file: FileKey): string {
   return also.length === 0 ? sentence(text) : `${sentence(text)} ${sentence(also.join(', '))}`;
 }
 
-/** Whether and how the token is set: its value is never read here, and a tokenCommand is not run. */
 /** The setting, and with `auto` the API a token at hand chooses (a token from a command or a file is not read for it). */
 function describeApi(settings: Settings): string {
   const token = settings.token?.kind === 'env' || settings.token?.kind === 'config' ? settings.token.value : undefined;
@@ -286,17 +285,9 @@ function describeApi(settings: Settings): string {
   return `auto: ${chosen.api}, because ${chosen.because}`;
 }
 
+/** Whether and how the token is set: its value is never read here, and a tokenCommand is not run. */
 function describeToken(token: TokenSource | undefined): string | undefined {
-  switch (token?.kind) {
-    case undefined:
-      return undefined;
-    case 'env':
-    case 'config':
-      return 'set';
-    case 'file':
-      return `set (tokenFile ${token.path})`;
-    case 'command':
-      // The command line itself is left out too: some people do write `echo <token>`.
-      return 'set (tokenCommand)';
-  }
+  if (token === undefined) return undefined;
+  // A command line is left out too: some people do write `echo <token>`.
+  return token.kind === 'file' ? `set (tokenFile ${token.path})` : token.kind === 'command' ? 'set (tokenCommand)' : 'set';
 }

@@ -4,7 +4,6 @@ import type { GlobalFlags } from './setting-rows.js';
 import type { Settings, TokenSource } from './settings-schema.js';
 
 export type { GlobalFlags, Settings, TokenSource };
-type SettingKey = keyof Settings;
 
 export interface ResolveInput {
   flags: GlobalFlags;
@@ -65,4 +64,4 @@ export interface Found<T> {
 }
 
 /** One layer's contribution: the settings it has an opinion on. Colour is worked out apart (see color.ts). */
-export type Layer = { [K in Exclude<SettingKey, 'color'>]?: Found<NonNullable<Settings[K]>> };
+export type Layer = { [K in Exclude<keyof Settings, 'color'>]?: Found<NonNullable<Settings[K]>> };

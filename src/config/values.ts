@@ -1,6 +1,7 @@
 // What each setting accepts, wherever it is written. A check answers with the value or with a phrase ("must be
 // …"); the layer that asked turns the phrase into its own error: a UsageError for a flag, a ConfigError naming
 // the variable or the file and key for the others.
+import { listOfChoices } from '../argv-values.js';
 import type { Repo } from '../model/repository.js';
 import { durationMs, DURATION_HINT } from './duration.js';
 import { DEFAULT_HOST, repoFrom, REPO_HINT } from './repo.js';
@@ -17,10 +18,8 @@ export const PROBLEMS = {
   targetBranch: 'must be a branch name',
   org: 'must be an organization slug',
   profile: 'must be a profile name',
-  output: `must be ${OUTPUT_FORMATS.map((format) => `"${format}"`).join(' or ')}`,
-  api: `must be ${API_CHOICES.map((choice) => `"${choice}"`)
-    .join(', ')
-    .replace(/, ([^,]*)$/, ' or $1')}`,
+  output: `must be ${listOfChoices(OUTPUT_FORMATS.map((format) => `"${format}"`))}`,
+  api: `must be ${listOfChoices(API_CHOICES.map((choice) => `"${choice}"`))}`,
   timeout: `must be ${DURATION_HINT}`,
   tokenCommand: 'must be a shell command',
   tokenFile: 'must be a file path',

@@ -31,16 +31,7 @@ const MEANINGS: Record<ExitName, { short: string; long: string }> = {
   interrupted: { short: 'interrupted', long: 'interrupted: Ctrl-C or SIGTERM' },
 };
 
-export interface ExitCodeRow {
-  code: number;
-  short: string;
-  long: string;
-}
-
-export const EXIT_CODES: readonly ExitCodeRow[] = (Object.keys(EXIT) as ExitName[]).map((name) => ({
-  code: EXIT[name],
-  ...MEANINGS[name],
-}));
+export const EXIT_CODES = (Object.keys(EXIT) as ExitName[]).map((name) => ({ code: EXIT[name] as number, ...MEANINGS[name] }));
 
 /** One line for the foot of `mq --help`. */
 export function exitCodesSummary(): string {

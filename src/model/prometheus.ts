@@ -142,10 +142,7 @@ function readQuoted(line: string, start: number): { text: string; end: number } 
   return undefined;
 }
 
-/**
- * Where a name that starts at `at` ends (`at` itself when none starts there): [a-zA-Z_:][a-zA-Z0-9_:]* for a
- * metric, the same without `:` for a label.
- */
+/** Where a name that starts at `at` ends (`at` itself when none starts there): [a-zA-Z_:][a-zA-Z0-9_:]* for a metric, the same without `:` for a label. */
 function scanName(line: string, at: number, metric: boolean): number {
   let end = at;
   for (; end < line.length; end++) {

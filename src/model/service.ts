@@ -107,10 +107,7 @@ export interface MergeQueueService {
    */
   getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;
   listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
-  /**
-   * Finished testing of the queue, a row per PR per attempt, newest first: one page. A service without the
-   * operation refuses it (an ApiError, 404 or 400).
-   */
+  /** Finished testing of the queue, a row per PR per attempt, newest first: one page. A service without the operation refuses it (an ApiError, 404 or 400). */
   listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;
 
   getQueue(queue: QueueRef): Promise<Queue>;

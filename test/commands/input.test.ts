@@ -9,8 +9,11 @@ import {
   parseTestId,
   parseText,
   parseTicketId,
-  parseTime,
 } from '../../src/command-kit/input.js';
+import { isoAt } from '../../src/model/clock.js';
+
+/** --since and --until as a window reads them: an instant, dated by the clock that says `now`. */
+const parseTime = (flag: string, text: string, now: number) => isoAt(parseInstant(flag, text), now);
 import { pickSettings, SETTING_FLAGS } from '../../src/command-kit/setting-flags.js';
 import { QueueSettings } from '../../src/api/v1/schemas.js';
 import { UsageError } from '../../src/errors.js';

@@ -71,7 +71,8 @@ export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandR
   const { resolved } = ctx;
   if (input.ci) return ciDoctor(ctx.cwd, await queueForCi(ctx));
   const { settings } = resolved;
-  const checks: DoctorCheck[] = [nodeCheck(process.versions.node), configCheck(resolved)];
+  const files = resolved.files.length === 0 ? 'no config file' : `read ${resolved.files.join(', ')}`;
+  const checks: DoctorCheck[] = [nodeCheck(process.versions.node), pass('config', files)];
   const apiUrl = apiUrlCheck(resolved);
   checks.push(apiUrl);
 
@@ -81,7 +82,7 @@ export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandR
   else {
     try {
       token = await readToken(settings);
-      checks.push(pass('token', `${entryOf(resolved, 'token')}`));
+      checks.push(pass('token', entryOf(resolved, 'token')));
     } catch (error) {
       checks.push(
         settings.token === undefined
@@ -124,7 +125,7 @@ export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandR
       const ref = ctx.queueRef();
       const queue = await attempt(() => service.getQueue(ref));
       const where = { url: shownUrl(settings.apiUrl), origin: resolved.origins.apiUrl ?? 'default', api: chosen.api };
-      checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, entryOrigin(resolved, 'token'), where));
+      checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, resolved.origins.token ?? 'not set', where));
       if (queue.ok) queueRead = { ok: true, queue: queue.value };
     }
   } finally {
@@ -190,11 +191,6 @@ export function nodeCheck(version: string): DoctorCheck {
     `install Node.js ${SUPPORTED_NODE.major}.${SUPPORTED_NODE.minor} or later, e.g. the current LTS`,
     EXIT.config,
   );
-}
-
-function configCheck(resolved: ResolvedSettings): DoctorCheck {
-  const files = resolved.files.length === 0 ? 'no config file' : `read ${resolved.files.join(', ')}`;
-  return pass('config', files);
 }
 
 /** Where the token may go (destination.ts): a project file's untrusted URL, or plain http off this machine. */
@@ -378,10 +374,6 @@ export function proxyCheck(url: URL, env: Record<string, string | undefined> = p
 function entryOf(resolved: ResolvedSettings, key: string): string {
   const entry = configEntries(resolved).find((e) => e.key === key);
   return `${entry?.value ?? 'not set'} (${entry?.origin ?? 'not set'})`;
-}
-
-function entryOrigin(resolved: ResolvedSettings, key: string): string {
-  return resolved.origins[key] ?? 'not set';
 }
 
 function messageOf(error: unknown): string {
