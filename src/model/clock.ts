@@ -1,6 +1,5 @@
-// Times as a user gives them, and the clock they are read against: the service's. "7d" means seven days before the
-// service's now (its Date header), as the ETA reads its timestamps, so a sandbox on a manual clock, or a machine
-// whose clock is off, answers as the live service would.
+// Times as a user gives them, read against the service's clock (its Date header): "7d" is seven days before its now,
+// so a sandbox on a manual clock, or a machine whose clock is off, answers as the live service would.
 import { InterruptedError } from '../errors.js';
 import type { MergeQueueService } from './service.js';
 
@@ -16,10 +15,7 @@ export function isRelative(instant: Instant | undefined): boolean {
   return instant !== undefined && 'agoMs' in instant;
 }
 
-/**
- * The service's now: from its last answer, or, before any, from the cheapest read its API has (v1's status page,
- * v2's first queue); the local clock when that read fails, since a window a little off beats no answer.
- */
+/** The service's now, from its last answer or the cheapest read its API has; the local clock if that fails (a little off beats none). */
 export async function serviceClock(service: MergeQueueService, localNow: () => number): Promise<number> {
   const known = service.serviceNow();
   if (known !== undefined) return known;

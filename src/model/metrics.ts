@@ -1,6 +1,5 @@
-// Turns parsed samples into what a person asks of a merge queue: one row per queue (repo, branch, queue_type)
-// with the series docs/service.md#metrics names. A series this does not recognise is handed back in `others`,
-// never dropped.
+// Parsed samples as one row per queue (repo, branch, queue_type) with the series docs/service.md#metrics names; a
+// series this does not recognise is handed back in `others`, never dropped.
 import { type MetricSample, parseSampleValue } from './prometheus.js';
 
 /** A histogram over the last hour, reduced to what the table shows. */
@@ -177,10 +176,7 @@ export interface Bucket {
   cumulative: number;
 }
 
-/**
- * A value read off buckets, saying how: `interpolated` within its bucket (as Prometheus's histogram_quantile
- * does), `atMost` a bucket's upper bound, or `above` the highest finite bound (it fell in the +Inf bucket).
- */
+/** A value read off buckets: `interpolated` (as histogram_quantile does), `atMost` a bound, or `above` the highest finite one (+Inf). */
 export interface Estimate {
   seconds: number;
   bound: 'interpolated' | 'atMost' | 'above';

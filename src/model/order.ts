@@ -1,7 +1,6 @@
-// What tests next in a queue, and the dependency graph of a parallel queue, as mq models them (v2's `/order` and
-// `/graph`, docs/v2.md), under the model's names, for the client and the sandbox's engine alike: PRs by `prNumber` and `prTitle`, states lower snake_case, modes
-// `single`/`parallel`. An API that cannot say something leaves it null (v1 has no predicted batches, no
-// `directlyAhead`): null is "not known", an empty list "none".
+// What tests next in a queue and a parallel queue's dependency graph (v2's `/order` and `/graph`, docs/v2.md) in the
+// model's names, for the client and the sandbox's engine alike. What an API cannot say is null ("not known"; v1 has no
+// predicted batches, no `directlyAhead`); an empty list is "none".
 
 /** A PR named in the order: its number and title, and its head commit, v2 id and link where the API gives them. */
 export interface PullRequestRef {

@@ -1,7 +1,6 @@
-// The pacing every waiting command shares (wait, submit --wait, queue drain --wait, queue get --watch): ask,
-// pause, ask again, until the question is answered or the deadline passes. It knows nothing of what is asked.
-// A round that fails because the service is down, overloaded or slow does not end the poll: it is an outage,
-// told to the view, and the poll goes on until the service is back or the deadline passes.
+// The pacing every waiting command shares (wait, submit --wait, queue drain --wait, queue get --watch): ask, pause,
+// ask again until answered or past the deadline. A round the service failed (down, overloaded, slow) is an outage,
+// told to the view, and the poll goes on.
 import { ApiError, isRateLimited, NetworkError, type ExitCode, type MqError } from '../errors.js';
 
 /** What a poll needs of its surroundings: a clock, an abortable pause, and a place for -v's words. */
@@ -24,10 +23,7 @@ export interface Pace {
 export const INTERVAL_FLOOR_MS = 1_000;
 /** A quiet wait never slows past this, whatever the interval (unless the interval itself is longer). */
 const BACKOFF_CEILING_MS = 60_000;
-/**
- * A rate-limited poll slows to at most this (or 4× its interval, if longer), unless a Retry-After asks for more:
- * slow enough that a fleet's requests spread out, soon enough that a merge is noticed within half a minute.
- */
+/** A rate-limited poll slows to at most this (or 4× its interval), unless Retry-After asks more: a fleet spreads out, a merge is seen within 30s. */
 const LIMITED_CEILING_MS = 15_000;
 /** How much each answered round shortens the pause a 429 imposed: the pace comes back slowly. */
 const LIMITED_RECOVERY = 0.75;
@@ -83,18 +79,13 @@ export interface Polled {
   outage?: Outage;
 }
 
-/**
- * One round of a poll. It calls `answered` once its requests went through and before it tells anything of
- * what they said, so that "the service is back" comes before the news it brought.
- */
+/** One round of a poll; it calls `answered` once its requests went through, so that "the service is back" comes before their news. */
 export type Round = (answered: () => void) => Promise<RoundOutcome>;
 
 /**
- * Runs `round` until it answers 'done', or until the deadline has passed with a last round at it ('timeout').
- * A round that fails for a reason that may pass is an outage: told to `service`, then the poll goes on, slowing
- * as on a quiet round (and no sooner than a Retry-After asks). Anything else (401, 403, a bug) ends it at once,
- * as a 404 does wherever the engine does not make it one PR's outcome. The pauses are ctx.sleep's, so Ctrl-C
- * ends the poll at once.
+ * Runs `round` until 'done', or a last round at the deadline ('timeout'). A failure that may pass is an outage, told to
+ * `service`, and the poll slows as on a quiet round (no sooner than a Retry-After); anything else (401, 403, a 404 the
+ * engine does not make one PR's outcome, a bug) ends it. The pauses are ctx.sleep's, which Ctrl-C cuts short.
  */
 export async function poll(ctx: Pace, options: PollOptions, service: ServiceEvents, round: Round): Promise<Polled> {
   let delay = options.intervalMs;
@@ -150,10 +141,8 @@ export async function poll(ctx: Pace, options: PollOptions, service: ServiceEven
 }
 
 /**
- * Whether a failed round may pass by itself: the service overloaded or failing (429, 5xx), or out of reach
- * (refused, reset, timed out). A name that never resolved is a mistake in --api-url rather than an outage, and
- * a TLS failure or a proxy's refusal will not mend by asking again: they end the poll, as 401, 403 and anything
- * unexpected do.
+ * Whether a failed round may pass: 429, 5xx, or out of reach (refused, reset, timed out). A name that never resolved is a
+ * mistake in --api-url, and TLS or a proxy's refusal will not mend by asking again: they end the poll, as 401 and 403 do.
  */
 export function mayPass(error: unknown, everAnswered: boolean): error is MqError {
   if (error instanceof ApiError) return error.status === 429 || error.status >= 500;

@@ -47,10 +47,7 @@ export interface PullRequestPage {
   nextCursor?: string;
 }
 
-/**
- * One state change of a PR's queue entry, as the service's timeline gives it (newest first). Only `state` and
- * `timestamp` are counted on: the docs name the rest (`reason`, per-state objects) without their required lists.
- */
+/** One state change as the service's timeline gives it (newest first): only `state` and `timestamp` are documented as always there. */
 export interface TimelineEntry {
   state: ReportedPullRequestState;
   /** ISO 8601. */
@@ -60,10 +57,8 @@ export interface TimelineEntry {
 }
 
 /**
- * The service's own estimate of when a queue entry merges (v2's queue-entry-estimate, which v1's
- * `includeEstimatedTimeToMerge` mirrors). Available: `kind` says what `estimatedAt` is (`merge`, or for a
- * pending_failure entry `pendingFailureResolution`). Unavailable: `reason` says why (too little history, not
- * ready, queue paused).
+ * The service's own estimate of when a queue entry merges (v2's queue-entry-estimate; v1's `includeEstimatedTimeToMerge`). Available:
+ * `kind` says what `estimatedAt` is (`merge`, or `pendingFailureResolution`). Unavailable: `reason` says why (little history, paused).
  */
 export interface QueueEntryEstimate {
   status: 'available' | 'unavailable' | (string & {});

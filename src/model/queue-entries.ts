@@ -32,10 +32,7 @@ export interface FailureCause {
   conclusion?: string;
 }
 
-/**
- * One state change of a PR's queue entry, oldest first in a history. The optional facts are v2's (the sandbox's
- * engine gives them all); mq shows the first five.
- */
+/** One state change of a PR's queue entry, oldest first in a history; the optional facts are v2's (the sandbox gives them all). */
 export interface EntryTransition {
   state: ReportedPullRequestState;
   /** ISO 8601: when the entry entered the state (v1's timeline name). */
@@ -86,10 +83,7 @@ export interface TargetSet {
   totalImpactedTargets: number;
 }
 
-/**
- * One test run with everything the service says of it (v2's verification run). Its checks are in the code host's
- * words, as v1's testing details give them; `url` is '' for a check without a link.
- */
+/** One test run with all the service says of it (v2's verification run); its checks in the code host's words, `url` '' without a link. */
 export interface TestRunFacts extends TestRunSummary, Pick<TestingDetails, 'requiredStatuses' | 'checkSuites' | 'statusChecks'> {
   status: (typeof TEST_RUN_STATUSES)[number];
   queueId: string;

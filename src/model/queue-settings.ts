@@ -1,6 +1,5 @@
-// A queue's settings as mq offers them, one row each: what it takes and what it means. The flags of
-// `queue create`/`update` are made from these rows (src/command-kit/setting-flags.ts), the help is their
-// description, and each adapter maps the values onto its API.
+// A queue's settings, one row each: what it takes and means. The flags of `queue create`/`update` and their help are
+// made from the rows (src/command-kit/setting-flags.ts); each adapter maps the values onto its API.
 import type { QueueFacts, QueueSettings } from './queue.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, SETTING_MAX } from './vocabulary.js';
 
@@ -16,10 +15,7 @@ const count = (description: string, min = 1): SettingRow => ({ kind: 'count', mi
 const on = (description: string): SettingRow => ({ kind: 'boolean', description });
 const choice = (choices: readonly string[], description: string): SettingRow => ({ kind: 'choice', choices, description });
 
-/**
- * In the order the help lists them. The last four are not in v1's published description; the service stores
- * and returns them (its Terraform provider sets them).
- */
+/** In the help's order. The last four are not in v1's published description; the service stores them (its Terraform provider sets them). */
 export const QUEUE_SETTINGS: { readonly [K in keyof QueueSettings]: SettingRow } = {
   mode: choice(QUEUE_MODES, 'single: one line; parallel: lanes from impacted targets'),
   concurrency: count('PRs or batches tested at once'),
@@ -78,10 +74,7 @@ export interface SettingChange {
   to: unknown;
 }
 
-/**
- * The settings whose value differs between the queue read before an update and the service's answer, in the order
- * of the rows. deleteRequiredStatuses is an action, not a value: its change shows as requiredStatuses'.
- */
+/** The settings an update changed (before it, and its answer), in the rows' order; deleteRequiredStatuses shows as requiredStatuses'. */
 export function settingChanges(before: QueueFacts, after: QueueFacts): SettingChange[] {
   const settings = Object.keys(QUEUE_SETTINGS).filter((key): key is keyof QueueFacts => key !== 'deleteRequiredStatuses');
   return settings

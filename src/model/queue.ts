@@ -73,10 +73,7 @@ export interface UpdatedQueue extends QueueFacts {
   enqueuedPullRequests?: EnqueuedPullRequest[];
 }
 
-/**
- * A queue's state and settings without its PRs: what a change of it reports and a poll of its state reads, on
- * either API (v1 answers them with its PRs, which v2 reads apart and which neither needs).
- */
+/** A queue's state and settings without its PRs: what a change reports and a poll reads, on either API (v1 sends the PRs along). */
 export function withoutPullRequests(queue: UpdatedQueue): QueueFacts {
   const { enqueuedPullRequests: _, ...facts } = queue;
   return facts;

@@ -15,15 +15,12 @@ import type { TestingDetails } from './testing.js';
 import type { EntryTransition, TestRunSummary } from './queue-entries.js';
 
 /**
- * The outcome of one PR of a multi-PR command; `ok: false` carries the error as printed under --json.
- * `alreadyQueued`: `mq submit` found the PR in the queue (the service answered 409), with its `state` and its
- * 1-based `position` in `enqueuedPullRequests` as the service reported them (null when it did not say). That is
- * a success, unless the flags wanted it queued differently: then a refusal that says how to change it.
+ * The outcome of one PR of a multi-PR command; `ok: false` carries the error as --json prints it. `alreadyQueued`: `mq submit` met a 409,
+ * the PR with its `state` and 1-based `position` as reported (null: not said); a success, unless the flags wanted it queued otherwise.
  */
 export type PrOutcome = (
   | { pr: number; ok: true }
-  /** `retryAfterSeconds`: rate limited (429), so not applied: when the service takes it again. */
-  /** `serviceCode`: the API's own name for the error, where it gives one (v2's `PR_NOT_IN_ACTIVE_STATE`). */
+  /** `retryAfterSeconds`: rate limited (429, not applied), when to try again; `serviceCode`: the API's name for the error (v2's). */
   | { pr: number; ok: false; error: { code: string; status?: number; serviceCode?: string; message: string; retryAfterSeconds?: number } }
 ) & {
   state?: string | null;
@@ -74,10 +71,8 @@ export interface DoctorCheck {
 export type CommandResult =
   /** `allSettings`: --settings or -v; on a terminal the settings are otherwise summed up in a few lines. */
   | { kind: 'queue'; queue: Queue; allSettings?: boolean }
-  /** `queue`: the PR's queue as it was read alongside, to say where the PR stands (absent when unknown). */
-  /** `why`: for a PR that ended failed or cancelled, what is known of the reason. */
-  /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */
-  /** `waitingOn`: for a pending PR, the PRs it waits on directly, where the service tells (v2's order). */
+  /** `queue`: read alongside, where known. `why`: of a failed or cancelled PR. `eta`: of a PR in the queue, or why none. */
+  /** `waitingOn`: the PRs a pending PR waits on directly, where the service tells (v2's order). */
   | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart' | 'edit'; results: PrOutcome[] }
@@ -176,11 +171,7 @@ export function resultExitCode(result: CommandResult): ExitCode {
   return EXIT.ok;
 }
 
-/**
- * 0 when every PR succeeded. When none did and all failed alike, that failure's own code, as a one-PR command
- * would exit: 4 when none is in the queue (404), 5 when the service refused them all. Otherwise (some done,
- * or failures of different kinds) 1: done, but negative.
- */
+/** 0 when every PR succeeded; when all failed alike, 4 (none in the queue) or 5 (all refused), as one PR would exit; otherwise 1. */
 export function outcomesExitCode(results: readonly PrOutcome[]): ExitCode {
   const failures = results.flatMap((r) => (r.ok ? [] : [r.error]));
   if (failures.length === 0) return EXIT.ok;

@@ -1,6 +1,5 @@
-// What mq asks of the merge queue service, whichever API answers: coordinates in, the model out. Commands get one
-// from their context (ctx.service()); each API is an adapter behind it (src/api/v1/, src/api/v2/). A capability an
-// API lacks is refused by its adapter in one line, never asked about by a command.
+// What mq asks of the merge queue service, whichever API answers (an adapter each, src/api/v1/, src/api/v2/):
+// coordinates in, the model out. A capability an API lacks is refused by its adapter in one line, never asked about.
 import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
@@ -24,10 +23,7 @@ export interface PullRequestBatch {
 /** How to ask for a PR: by its number, or by its head branch. */
 export type PullRequestKey = { number: number } | { branch: string };
 
-/**
- * What a read of one PR may bring beyond its record: its state timeline, the service's estimate of when it merges.
- * A service that does not know to give them answers without them.
- */
+/** What a read of one PR may bring beyond its record (its timeline, the service's estimate), where the service gives them. */
 interface PullRequestDetails {
   timeline?: boolean;
   estimate?: boolean;
@@ -53,10 +49,7 @@ export interface HistoryQuery {
 /** A change to a queue: its state, and any of its settings. */
 export type QueueChange = Partial<QueueSettings> & { state?: SettableQueueState };
 
-/**
- * Strings to follow a list in a request, too many to hold in memory (a targets file): readable again on each
- * call, with their size as JSON measured up front.
- */
+/** Strings to follow a list in a request, too many to hold in memory (a targets file): readable again, their JSON size measured up front. */
 export interface ListTail {
   count: number;
   /** The items as JSON strings joined by commas: bytes, and UTF-16 length. */
@@ -101,9 +94,8 @@ export interface MergeQueueService {
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
   getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey, details?: PullRequestDetails): Promise<SubmittedPullRequestDetail>;
   /**
-   * Several PRs of one queue, each as getSubmittedPullRequest gives it, in as few requests as the API allows;
-   * a PR never submitted to the queue is in `notFound`, one that could not be read in `failed` (only Ctrl-C
-   * throws), so that what was read is kept.
+   * Several PRs of one queue, as getSubmittedPullRequest gives each, in as few requests as the API allows; one never submitted is in
+   * `notFound`, one unread in `failed` (only Ctrl-C throws), so that what was read is kept.
    */
   getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;
   listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
@@ -152,10 +144,7 @@ export interface MergeQueueService {
   getQueueOrder(queue: QueueRef): Promise<QueueOrder>;
   /** The dependency graph of the queue's admitted PRs; an API without one refuses (UsageError). */
   getQueueGraph(queue: QueueRef, query?: GraphQuery): Promise<QueueGraph>;
-  /**
-   * The PRs a pending PR waits on directly (empty: none), or undefined, with no request sent, where the API
-   * does not tell (v1); a PR not in the order (no longer pending) answers an empty list.
-   */
+  /** The PRs a pending PR waits on directly (empty: none; also for a PR no longer pending); undefined, unasked, where the API does not tell (v1). */
   getDirectlyAhead(queue: QueueRef, pr: number): Promise<PullRequestRef[] | undefined>;
   // ---- queue entries: edit, history, runs (mq edit, mq history, mq runs)
   /** Whether a queued PR can be changed in place (updateQueueEntry); where not, it is cancelled and submitted again. */

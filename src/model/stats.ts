@@ -20,13 +20,7 @@ import {
 type Conclusion = (typeof CONCLUSIONS)[number];
 
 /** `other`: a state the history gave that is not one of the three (the service may add states). */
-export interface Counts {
-  total: number;
-  merged: number;
-  failed: number;
-  cancelled: number;
-  other: number;
-}
+export type Counts = Record<'total' | Conclusion | 'other', number>;
 
 /** Each conclusion's share of `total`, 0 to 1; null when the window holds no PR. */
 export type Rates = Record<Conclusion, number | null>;
@@ -87,10 +81,7 @@ export interface Stats {
 /** The outcomes of an attempt the service names; any other is counted as `other`. */
 const TESTING_OUTCOMES = ['passed', 'failed', 'interrupted', 'cancelled'] as const;
 
-/**
- * Testing over the window (listMergeQueueTestingResults): a row per PR per attempt, so restarts and batches
- * count each time. Durations are exact, per attempt, over the whole window (unlike the metrics' last hour).
- */
+/** Testing over the window, a row per PR per attempt (restarts and batches count each time): exact durations, unlike the metrics' hour. */
 export interface TestingRunStats {
   source: 'testing results';
   /** The window actually read: the service keeps 45 days, so a longer one is cut to its last 45. */
@@ -167,10 +158,7 @@ function utcDay(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
-/**
- * The durations of the repository's queue from the metrics exposition: its main queue (queue_type "main", or the
- * only one when the service labels none) for this repo and branch.
- */
+/** The durations of this repo and branch's main queue (queue_type "main", or the only one) from the metrics exposition. */
 export function durationsFromMetrics(samples: readonly MetricSample[], repo: string, branch: string): Durations {
   const queue = mainQueueMetrics(samples, repo, branch);
   const read = (key: HistogramKey) => (queue ? durationStats(queue, key) : null);

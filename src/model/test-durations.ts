@@ -17,19 +17,15 @@ const HISTORY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const HISTORY_TAKE = 100;
 
 /**
- * What the service measured. `metrics`: the mean run and the longest the buckets allow, over `runs` runs.
- * `history`: only when PRs concluded (the v1 history records nothing else); eta.ts turns their spacing into a
- * run's length with the queue's settings. `failureRate`: failed / (merged + failed), 0 when none concluded.
+ * What the service measured. `metrics`: the mean run and the longest the buckets allow. `history`: when PRs merged (v1's history records
+ * only conclusions), which eta.ts spaces into a run's length. `failureRate`: failed / (merged + failed), 0 when none concluded.
  */
 export type TestDurations =
   | { source: 'metrics'; runs: number; meanSeconds: number; maxSeconds: number; failureRate: number }
   | { source: 'history'; mergedAt: number[]; failureRate: number }
   | { source: 'none'; unavailable: string };
 
-/**
- * The durations of the queue: the metrics first; the history only when they hold too few runs, so that the
- * common case costs one request. Never throws but for Ctrl-C: what could not be read is said in `unavailable`.
- */
+/** The metrics first, the history only when they hold too few runs (one request in the common case); never throws but for Ctrl-C. */
 export async function readTestDurations(service: MergeQueueService, ref: QueueRef, now: () => number): Promise<TestDurations> {
   let metricsGap: string;
   try {

@@ -47,9 +47,8 @@ export interface TestingDetails {
 }
 
 /**
- * One PR's finished stretch of testing (listMergeQueueTestingResults): one row per PR per attempt, so a restart
- * repeats a PR and a batch gives a row per PR. `outcome` and `testingDurationMs` are the per-attempt facts;
- * `cycleConclusion` is how the PR's whole stay in the queue ended, once it has.
+ * One PR's finished stretch of testing, a row per PR per attempt (a restart repeats a PR, a batch gives a row each); `outcome` and
+ * `testingDurationMs` are the attempt's, `cycleConclusion` how the PR's whole stay in the queue ended, once it has.
  */
 export interface TestingResult {
   prNumber: number;

@@ -18,10 +18,7 @@ export function isFinalState(state: string | undefined): boolean {
 export function alreadyEnded(state: string): string {
   return state === 'cancelled' ? 'was already cancelled' : `has already ${state}`;
 }
-/**
- * A reason (a step's, a failure's, an estimate's) in the model's lower snake_case, however an API cases it:
- * v2's `TEST_RUN_PASSED` and `notReady` are v1's `test_run_passed` and `not_ready`. Free text stays as it came.
- */
+/** A reason in the model's lower snake_case however an API cases it (`TEST_RUN_PASSED`, `notReady`); free text stays as it came. */
 export function reasonWord(word: string): string {
   return /^[A-Za-z0-9_]+$/.test(word) ? word.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : word;
 }
