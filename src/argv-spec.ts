@@ -1,7 +1,6 @@
-// A command's arguments and flags, declared as data, and the types of what commander reads for them, derived from the same
-// words commander is given: `--since <time>` is read as `{ since?: string }`, `--all-repos` as
-// `{ allRepos?: boolean }`, `<pr...>` as `string[]`. A parse function typed by its command's specs reads its
-// words with no cast, and a flag renamed in the table no longer compiles where the old name is read.
+// A command's arguments and flags as data, and the types of what commander reads for them, derived from the same words:
+// `--since <time>` is `{ since?: string }`, `--all-repos` `{ allRepos?: boolean }`, `<pr...>` `string[]`. A parse
+// function reads its words with no cast, and a flag renamed in a spec no longer compiles where the old name is read.
 
 export interface ArgSpec {
   /** As commander writes it: `<pr>`, `[pr]`, `<pr...>`. */

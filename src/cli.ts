@@ -1,6 +1,5 @@
-// The entry: the process's signals and streams wired to `run`, which parses argv with the command table
-// (src/cli/table.ts), has the runner run the command chosen, and turns what commander refuses into a usage error.
-// The exit code is set here and nowhere else.
+// The entry: signals and streams wired to `run`, which parses argv with the command table (src/cli/table.ts), has the
+// runner run the command and makes what commander refuses a usage error. The exit code is set here and nowhere else.
 import type { Command } from 'commander';
 import type { Io } from './cli/io.js';
 import type { Runner } from './cli/runner.js';

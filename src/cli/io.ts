@@ -15,10 +15,7 @@ export interface Io {
   now(): number;
   /** The pauses of waits and retries, rejecting once `signal` aborts; absent, a timer. In-process tests pass one that moves their clock (`now`). */
   sleep?(ms: number, signal: AbortSignal): Promise<void>;
-  /**
-   * With an injected clock, the folder of the v2 request budget that runs on that one clock share; absent, each
-   * such run keeps its own (runs on clocks of their own cannot share one). A process shares the cache folder's.
-   */
+  /** With an injected clock, the v2 budget's folder runs on that clock share; absent, each keeps its own. A process shares the cache folder's. */
   budgetFolder?: string;
   /** Calls `listener` as the process exits, however it exits; returns what stops it. Absent in-process: never. */
   onExit?(listener: () => void): () => void;

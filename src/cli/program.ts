@@ -1,6 +1,5 @@
-// The command table (table.ts) as a commander program, with the flags every command takes; an action hands its loader
-// and words to `onCommand` (the runner runs it, `parseArgv` only parses it). A group's subcommands are made only when
-// commander enters it: `mq --help` and `mq status` need only the top level, `queue create`/`update` bring 80 options.
+// The command table (table.ts) as a commander program with the global flags; an action hands its loader and words to
+// `onCommand`. A group's subcommands are made only when commander enters it (`queue create`/`update` bring 80 options).
 import { Command, Help, Option } from 'commander';
 import type { FlagSpec } from '../argv-spec.js';
 import { choiceOf, refuseUnreadable } from '../argv-values.js';

@@ -1,6 +1,5 @@
-// Runs the command commander chose: its own parsing first (usage errors before anything else), then settings,
-// context, handler, output; and the one place where a failure becomes output and an exit code. What a command
-// needs is imported when it runs: the config layer, the API client, its own renderer, never the others'.
+// Runs the command commander chose: its parsing (usage errors first), settings, context, handler, output; the one
+// place a failure becomes output and an exit code. What it needs is imported as it runs, never another's renderer.
 import type { Command } from 'commander';
 import type { Context } from '../command-kit/context.js';
 import type { Invocation, Parse, PrinterName, ProgramWork, ResultWork, ServeWork, StreamWork, Words } from '../command-kit/invocation.js';

@@ -105,10 +105,7 @@ function isFatal(error: MqError): boolean {
   return wrongUrl || error.exitCode === EXIT.config || error.exitCode === EXIT.unavailable || error.exitCode === EXIT.usage;
 }
 
-/**
- * A change to a PR's entry (cancel, restart, edit) refused as not in the queue (the adapters' 404, whichever API
- * said it): one sentence on both APIs, with what became of the PR from its record, exit 4.
- */
+/** A change to a PR's entry (cancel, restart, edit) refused as not in the queue (404): one sentence on both APIs, from its record, exit 4. */
 export function explainNotInQueue(service: MergeQueueService, ref: QueueRef) {
   return (pr: number, error: ApiError): Promise<PrOutcome> | undefined => (isNotFound(error) ? notInQueue(service, ref, pr, error) : undefined);
 }

@@ -1,6 +1,5 @@
-// Turning argv words into validated input, one parser per kind of input (durations are config/duration.ts's):
-// each refuses a bad word with one sentence naming the flag or argument and giving an example
-// (src/argv-values.ts), a UsageError, so a mistake is exit 2 with nothing sent.
+// Argv words as validated input, a parser per kind (durations are config/duration.ts's): a bad word is a UsageError
+// naming the flag or argument with an example (src/argv-values.ts), exit 2 with nothing sent.
 import { badValue, refuseUnreadable } from '../argv-values.js';
 import { readDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';

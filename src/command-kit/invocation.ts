@@ -1,6 +1,5 @@
-// A command as mq knows it: its spec (words, help, loader: src/commands/<command>/spec.ts) and what its argv
-// parsing hands the runner (src/cli/runner.ts), the validated input and the handler that takes it, in one of four
-// shapes. Each command's folder holds its spec and the module with its `parse…` function and handler.
+// A command as mq knows it: its spec (words, help, loader: src/commands/<command>/spec.ts), and what its parse hands
+// the runner (src/cli/runner.ts): the validated input and the handler that takes it, in one of four shapes.
 import type { Readable, Writable } from 'node:stream';
 import type { ArgsOf, FlagsOf, WordSpecs } from '../argv-spec.js';
 import type { GlobalFlags } from '../config/setting-rows.js';

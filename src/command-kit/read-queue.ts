@@ -1,6 +1,5 @@
-// Reading the queue: for the commands that show it (queue get, its --watch) a branch with no queue is the
-// service's 404, and the error then says how to make one, as mq doctor does; for those about a PR (status,
-// wait) a queue that is gone is no queue.
+// Reading the queue: where it is shown (queue get, --watch) a 404 says how to make one, as doctor does; for a PR's
+// commands (status, wait) a queue that is gone is no queue.
 import { isNotFound } from '../errors.js';
 import type { Queue } from '../model/queue.js';
 import type { MergeQueueService } from '../model/service.js';

@@ -1,6 +1,6 @@
-// The service's words that the command table offers before any command runs: one flag per queue setting, the PR
-// states and the priority names. They are derived from the model's rows once, by the build, and written in
-// (scripts/build.mjs), so `mq --help` or `mq completion` load none of it. Unbuilt (tests) they are derived here, on first import.
+// The service's words the command table offers before a command runs (a flag per queue setting, PR states, priority
+// names): derived by the build and written in (scripts/build.mjs), so help and completion load none of the model;
+// unbuilt (tests), derived here on first import.
 import type { SettingFlag } from './setting-flags.js';
 
 export interface Vocabulary {

@@ -1,6 +1,5 @@
-// The user's cache folder for mq: $XDG_CACHE_HOME/mq, default ~/.cache/mq (a relative XDG path is ignored, as for
-// the config folder). The v2 adapter keeps the ids it looked up there, and the transport the request budget each v2
-// key shares (api/budget-file.ts).
+// mq's cache folder, $XDG_CACHE_HOME/mq or ~/.cache/mq (a relative XDG path ignored): the v2 ids the adapter looked
+// up, and the request budget each v2 key shares (api/budget-file.ts).
 import { systemHomeDir } from './home.js';
 import { isAbsolute, join } from 'node:path';
 

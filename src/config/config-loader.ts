@@ -1,11 +1,8 @@
-// Loading a config file with cosmiconfig, once files.ts has found that there is one: cosmiconfig and its YAML
-// parser cost start-up time that a run without a config file need not spend, so this module is imported lazily.
-//
-// Only data formats are ever loaded. A merge-queue CLI runs in CI on pull-request branches, where an executable
-// config file would run the branch's code with the CI's secrets. cosmiconfig needs guards for that: its default
-// loaders stay merged under ours (so .js/.ts are overridden with a refusal rather than left out), its 'global'
-// search strategy also reads its own global directory (so files.ts walks the directories itself and asks about
-// one at a time, with 'none'), and creating an explorer loads a "meta config" (see refuseMetaConfig in files.ts).
+// Loading a config file with cosmiconfig, imported lazily once files.ts has found one (it and its YAML parser cost
+// start-up time). Only data formats: in CI on a pull-request branch an executable config would run the branch's code
+// with the CI's secrets. cosmiconfig merges its default loaders under ours (so .js/.ts get a refusal), its 'global'
+// strategy reads its own directory too (files.ts walks and asks one directory at a time, with 'none'), and an
+// explorer loads a "meta config" (refuseMetaConfig in files.ts).
 import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError } from '../errors.js';

@@ -1,10 +1,7 @@
-// Where the token may be sent (docs/configuration.md#security), checked before the token is read or
-// anything is sent: a tokenCommand must not run for a request that will be refused.
-//
-// - A project config file is whatever the branch being built says, so the API URL it names gets the token only
-//   when it is the default, a loopback address (the sandbox), or listed under trustedApiUrls in the user config.
-//   A URL given by flag, environment or the user config is the user's own choice.
-// - Plain http carries the token in clear: only to a loopback address, unless --insecure (or its variable).
+// Where the token may be sent (docs/configuration.md#security), checked before it is read: a tokenCommand must not run
+// for a request that will be refused. A project file is what the branch being built says: the API URL it names gets
+// the token only when it is the default, loopback (the sandbox) or in the user config's trustedApiUrls; a flag,
+// variable or the user config is the user's own choice. Plain http goes only to loopback, unless --insecure.
 import { isLoopback } from '../api/loopback.js';
 import { shownUrl } from '../api/redaction.js';
 import { ConfigError } from '../errors.js';

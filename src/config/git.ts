@@ -1,7 +1,6 @@
-// What the git checkout around the working directory says: where its root is, the `origin` remote's URL, the
-// current branch. Read from the files under .git where that is simple, since spawning git costs tens of
-// milliseconds on every command and fails in checkouts git calls "dubious ownership"; git itself is the fallback
-// for layouts the files do not settle (config includes, reftable).
+// The git checkout around the working directory: its root, the `origin` remote's URL, the current branch. Read from
+// .git's files where that is simple (spawning git costs tens of milliseconds, and fails in checkouts of "dubious
+// ownership"); git itself for what the files do not settle (config includes, reftable).
 import { readFile as readFileThen, type Stats, stat as statThen, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';

@@ -1,6 +1,5 @@
-// The layers in their order (docs/configuration.md#settings), first found wins: flags, environment, project
-// file, user file, git inference, then the defaults of the Settings schema. Each value keeps the words that say
-// where it came from.
+// The layers, first found wins (docs/configuration.md#settings): flags, environment, project file, user file, git
+// inference, then the Settings schema's defaults. Each value keeps the words that say where it came from.
 import { join, resolve } from 'node:path';
 import { safeParseChecked } from '../api/check-runtime.js';
 import type { Repo } from '../model/repository.js';
@@ -83,9 +82,8 @@ async function parseSettings(values: Record<string, unknown>): Promise<Settings>
 }
 
 /**
- * --config or its variable names the file outright; otherwise the nearest one up to the git root (or home). A named
- * file is a project file, with a project file's limits, unless it is the user file itself: CI scripts pass
- * `--config` a path inside the checkout, which a pull request can change as easily as a searched one.
+ * --config or its variable names the file, else the nearest up to the git root (or home). A named file has a project file's limits unless
+ * it is the user file: CI passes `--config` a path in the checkout, which a pull request can change as easily as a searched one.
  */
 async function projectConfigFile(
   flag: string | undefined,

@@ -1,7 +1,5 @@
-// Where a config file written by `mq config init` points editors for its JSON Schema (dist/mqrc.schema.json,
-// which the build writes and the package ships). A project file is committed, so it may name only a path that
-// holds on every clone: the mq in the project's own node_modules. A user file stays on this machine, so it may
-// name the running install's copy.
+// Where a file `mq config init` writes points editors for its JSON Schema (dist/mqrc.schema.json, shipped): a project
+// file is committed, so only the mq in the project's own node_modules; a user file, the running install's copy.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

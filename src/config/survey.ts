@@ -1,6 +1,5 @@
-// Where the config files are when loading them failed: `mq config path` is what doctor sends a person to when a
-// file is broken, so it must not fail on that file. The same search as resolve.ts, one file at a time, each
-// failure kept beside its file instead of thrown.
+// Where the config files are when loading failed (doctor sends a person with a broken file to `mq config path`):
+// resolve.ts's search, one file at a time, each failure kept beside its file instead of thrown.
 import { resolve } from 'node:path';
 import { MqError } from '../errors.js';
 import { envValue } from './environment.js';

@@ -1,6 +1,5 @@
-// What each setting accepts, wherever it is written. A check answers with the value or with a phrase ("must be
-// …"); the layer that asked turns the phrase into its own error: a UsageError for a flag, a ConfigError naming
-// the variable or the file and key for the others.
+// What each setting accepts, wherever written: a check answers the value or a phrase ("must be …"), which the layer
+// that asked makes its own error (a UsageError for a flag; a ConfigError naming the variable, or the file and key).
 import { listOfChoices } from '../argv-values.js';
 import type { Repo } from '../model/repository.js';
 import { durationMs, DURATION_HINT } from './duration.js';

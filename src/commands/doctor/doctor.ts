@@ -1,6 +1,6 @@
-// mq doctor: what stands between this machine and a working queue, one check at a time, each failure with its
-// fix. A check that needs one before it which failed is skipped, not run, so the first failure is the cause and
-// its exit code is the command's. Requests get one short try each: a diagnosis must not hang or back off.
+// mq doctor: what stands between this machine and a working queue, a check at a time, each failure with its fix. A
+// check that needs a failed one is skipped: the first failure is the cause, its exit code the command's. Requests get
+// one short try each: a diagnosis must not hang or back off.
 import { proxyFor } from '../../api/proxy.js';
 import { shownUrl } from '../../api/redaction.js';
 import type { Queue } from '../../model/queue.js';

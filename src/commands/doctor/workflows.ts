@@ -1,7 +1,6 @@
-// mq doctor's checks of the repository's CI, read offline from its GitHub Actions workflows: do the workflows
-// that make the queue's required statuses run on pushes to its test branches, do those statuses name jobs that
-// exist, is a testing timeout set. What the files cannot show (another CI system, a status made by an app,
-// GitHub's branch protection) is said, never guessed. docs/commands.md (mq doctor) says what each check reads.
+// mq doctor's checks of the repository's CI, read offline from its GitHub Actions workflows (docs/commands.md, mq
+// doctor): do those making the required statuses run on the test branches, do the statuses name jobs, is a testing
+// timeout set. What the files cannot show (another CI, an app's status, branch protection) is said, never guessed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findGitRoot } from '../../config/git.js';
