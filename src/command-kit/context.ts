@@ -39,10 +39,7 @@ export interface Context {
   /** --verbose was given: a command may ask for more to show (mq status: the PR's timeline). */
   verbose?: boolean;
   cwd: string;
-  /**
-   * The writes sent whose answers have not come: on Ctrl-C the runner says they may have been applied and how to check. One cut short is
-   * left here, so the runner cannot miss it however the interruption and the write's end are ordered.
-   */
+  /** Writes sent and not answered: on Ctrl-C the runner says they may have applied and how to check (one cut short stays, whatever the order). */
   writesInFlight: Set<WriteInFlight>;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */
   signal: AbortSignal;

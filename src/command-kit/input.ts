@@ -90,10 +90,7 @@ function parseIsoTime(flag: string, text: string): number {
   return at;
 }
 
-/**
- * The window of `--since` and `--until`: one that ends before it starts is refused rather than sent. `now` (local) only orders an ISO time
- * against a duration; the window is read against the service's clock when the command runs.
- */
+/** `--since` and `--until`, refused when the window ends before it starts; `now` (local) only orders an ISO time against a duration. */
 export function parseWindow(flags: { since?: string; until?: string }, now: number): { since?: Instant; until?: Instant } {
   const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since);
   const until = flags.until === undefined ? undefined : parseInstant('--until', flags.until);

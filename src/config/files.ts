@@ -9,10 +9,7 @@ import { isFile, upwards } from './git.js';
 import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
-/**
- * Creating a cosmiconfig explorer runs a "meta config" (`.config/config.js`) from process.cwd() before any option of ours applies: refused
- * before cosmiconfig is called, on every search, so that such a directory fails alike every time.
- */
+/** A cosmiconfig explorer runs a "meta config" (`.config/config.js`) from process.cwd() before our options apply: refused on every search. */
 function refuseMetaConfig(): void {
   for (const place of EXECUTABLE_META_CONFIGS) {
     const path = resolve(place);

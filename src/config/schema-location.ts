@@ -15,10 +15,7 @@ export function installedSchemaFile(moduleUrl: string = import.meta.url): string
   return [...upwards(dirname(fileURLToPath(moduleUrl)))].map((dir) => join(dir, CONFIG_SCHEMA_FILE)).find((path) => existsSync(path));
 }
 
-/**
- * What `$schema` says in a new config file: `./node_modules/mq/…` where mq is a local dependency, the install's file URL for the user file,
- * else nothing (a path on this machine would be broken, and a user name leaked, in every other clone).
- */
+/** `$schema` of a new file: `./node_modules/mq/…` where mq is a dependency, the install's URL in the user file, else none (no local path leaks). */
 export function schemaReference(path: string, kind: ConfigFileKind, installed: string | undefined): string | undefined {
   const local = `node_modules/${MODULE_NAME}/${CONFIG_SCHEMA_FILE}`;
   if (kind === 'project') return existsSync(join(dirname(path), local)) ? `./${local}` : undefined;

@@ -27,10 +27,7 @@ export const PROBLEMS = {
   trustedApiUrls: 'must be a list of http(s) URLs',
 } as const;
 
-/**
- * The service's root: a trailing /v1 or /v2 (the version comes from the credential) and trailing slashes are dropped, so request paths
- * append with one '/': `https://mq.example.com/api/v1` is `https://mq.example.com/api`.
- */
+/** The service's root, a trailing /v1 or /v2 (the credential picks it) and slashes dropped: `https://mq.example.com/api/v1` is `…/api`. */
 export function checkApiUrl(text: string): Checked<string> {
   let url: URL;
   try {

@@ -90,10 +90,7 @@ export async function sandbox(input: SandboxOptions, ctx: Context, announce: (ur
   await running.close();
 }
 
-/**
- * On stderr (stdout is the URL alone, for scripts): a line to paste that points mq at it (a --token never echoed), what to try, and, on a
- * real clock at its own pace, that a test run takes five sandbox minutes unless sped up.
- */
+/** For stderr (stdout is the URL alone): a line pointing mq at it (a --token never echoed), what to try, and on a real clock, --speed. */
 function firstSteps(url: string, input: SandboxOptions): string[] {
   const clock = input.clock ?? 'real';
   const token = input.token === undefined ? 'sandbox' : "'<your --token>'";
