@@ -1,4 +1,4 @@
-// A command's arguments and flags as data, and the types of what commander reads for them, derived from the same words:
+// A command's arguments and flags, declared as data, and the types of what commander reads for them, derived from the same words:
 // `--since <time>` is `{ since?: string }`, `--all-repos` `{ allRepos?: boolean }`, `<pr...>` `string[]`. A parse
 // function reads its words with no cast, and a flag renamed in a spec no longer compiles where the old name is read.
 
