@@ -1,12 +1,15 @@
 // One HTTP exchange with the service: headers, timeout, the redacted --debug trace, retries of reads, and the
 // translation of every failure into an MqError a person can act on. The bytes travel over a Wire (wire.ts).
 import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
 import type { RetryNotice } from '../model/service.js';
-import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure } from '../errors.js';
+import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure, ResponseError } from '../errors.js';
 import { type BudgetKind, RequestBudget } from './budget.js';
 import { budgetFile, fileStore } from './budget-file.js';
+import { type Check, safeParseChecked } from './check-runtime.js';
 import type { Dialect } from './dialect.js';
 import { type Answer, judge } from './error-body.js';
+import { describeIssues } from './format-path.js';
 import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
@@ -77,6 +80,30 @@ export class ApiClient {
   /** The service's time as its last answer gave it: when a fact read from that answer held. */
   answeredAt(): number | undefined {
     return this.transport.answeredAt;
+  }
+
+  /**
+   * The answer's JSON, checked against its schema (none: as it came). A read must answer with it; a write that
+   * answered 2xx was applied, whatever its body says: an empty, non-JSON or unexpected body is undefined, never an
+   * error inviting a second try.
+   */
+  protected async checked(operation: string, answer: Answer, isRead: boolean, check?: Check, schema?: () => Promise<z.ZodType>): Promise<unknown> {
+    if (answer.text.trim() === '') {
+      if (isRead) throw new ResponseError(`${operation} answered with an empty body`);
+      return undefined;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.text);
+    } catch {
+      if (isRead) throw new ResponseError(this.transport.notJson(operation, answer));
+      return undefined;
+    }
+    if (!schema) return json;
+    const parsed = await safeParseChecked(check, json, schema);
+    if (parsed.success) return parsed.data;
+    if (isRead) throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
+    return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 // before anything is sent (a bad one is a UsageError: exit 2, nothing sent) and each answer after (a bad one names
 // the missing field). What it takes and gives are v1's own shapes: service.ts maps them to and from the model.
 import type { z } from 'zod';
-import { ResponseError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';
 import type { ListTail } from '../../model/service.js';
 import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
@@ -10,7 +10,7 @@ import { safeParseChecked } from '../check-runtime.js';
 import { describeIssues } from '../format-path.js';
 import { withListTail } from '../streamed-list.js';
 import type { Answer } from '../error-body.js';
-import { type ClientOptions, ApiClient, type Exchange, type Transport } from '../transport.js';
+import { type ClientOptions, ApiClient, type Exchange } from '../transport.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
 import { V1_DIALECT } from './dialect.js';
 import { type Endpoint, ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
@@ -43,7 +43,7 @@ export class MergeQueueClient extends ApiClient {
     const size = typeof sent === 'string' ? Buffer.byteLength(sent) : sent.bytes;
     if (size > BODY_LIMIT_BYTES) throw new UsageError(`the ${name} request is ${size} bytes, over the service's 20 MiB limit`);
     const answer = await this.transport.send({ method: endpoint.method, path: endpoint.path, operation: name, body: sent, idempotent: endpoint.retry });
-    return parseAnswer(name, answer, endpoint.response, endpoint.retry, this.transport) as Promise<ResponseOf<N>>;
+    return this.checked(name, answer, endpoint.retry, CHECKS[endpoint.response], () => schemaOf(endpoint.response)) as Promise<ResponseOf<N>>;
   }
 
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */
@@ -54,42 +54,12 @@ export class MergeQueueClient extends ApiClient {
 
   /** `GET /status`: the service's own health. It takes no token, so none is sent. */
   async status(): Promise<Output<'ServiceStatus'>> {
-    return parseAnswer('status', await this.get('status', { anonymous: true }), ENDPOINTS.status.response, true, this.transport);
+    const answer = await this.get('status', { anonymous: true });
+    return this.checked('status', answer, true, CHECKS.ServiceStatus, () => schemaOf('ServiceStatus')) as Promise<Output<'ServiceStatus'>>;
   }
 
   private get(name: 'getMergeQueueMetrics' | 'status', extra: Pick<Exchange, 'query' | 'anonymous'>): Promise<Answer> {
     const endpoint = ENDPOINTS[name];
     return this.transport.send({ method: endpoint.method, path: endpoint.path, operation: name, idempotent: endpoint.retry, ...extra });
   }
-}
-
-/**
- * A read must answer with its documented shape. A write that answered 2xx was applied, whatever its body says:
- * an empty or non-JSON body is an acknowledgement, never an error that would invite a second attempt.
- */
-async function parseAnswer<Res extends SchemaName>(
-  operation: string,
-  answer: Answer,
-  response: Res,
-  isRead: boolean,
-  transport: Pick<Transport, 'notJson'>,
-): Promise<Output<Res>> {
-  const { text } = answer;
-  let data: unknown;
-  if (text.trim() !== '') {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      if (!isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
-      throw new ResponseError(transport.notJson(operation, answer));
-    }
-  } else if (isRead) {
-    throw new ResponseError(`${operation} answered with an empty body`);
-  }
-  const parsed = await safeParseChecked(CHECKS[response], data, () => schemaOf(response));
-  if (!parsed.success && !isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
-  if (!parsed.success) {
-    throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
-  }
-  return parsed.data as Output<Res>;
 }

@@ -1,9 +1,7 @@
 // The v2 API over the transport, one operation at a time, each as its row says (contract.ts): ids go in the path,
 // filters in the query, a JSON body on writes, and the answer checked against the row's schema, so that a field mq
 // reads that is missing or of the wrong type is named in one line (exit 6, as on v1) instead of read as undefined.
-import { ApiError, isNotFound, ResponseError } from '../../errors.js';
-import { safeParseChecked } from '../check-runtime.js';
-import { describeIssues } from '../format-path.js';
+import { ApiError, isNotFound } from '../../errors.js';
 import type { Answer } from '../error-body.js';
 import { type ClientOptions, ApiClient } from '../transport.js';
 import { CHECKS } from './checks.js';
@@ -27,31 +25,11 @@ export class V2Client extends ApiClient {
     super(options, V2_DIALECT);
   }
 
-  /**
-   * The answer's JSON, checked against the row's schema. A read must answer with it; a write that answered 2xx was
-   * applied, whatever its body says: an empty, non-JSON or unexpected body is undefined, never an error inviting a
-   * second try.
-   */
+  /** The answer's JSON, checked against the row's schema (see `checked`). */
   async call<N extends V2OperationName>(name: N, request: V2Request = {}): Promise<Checked<N>> {
-    const row: V2Operation = V2_OPERATIONS[name];
+    const { answer: schema, retry }: V2Operation = V2_OPERATIONS[name];
     const answer = await this.send(name, request);
-    if (answer.text.trim() === '') {
-      if (row.retry) throw new ResponseError(`${name} answered with an empty body`);
-      return undefined as Checked<N>;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(answer.text);
-    } catch {
-      if (!row.retry) return undefined as Checked<N>;
-      throw new ResponseError(this.transport.notJson(name, answer));
-    }
-    if (!row.answer) return json as Checked<N>;
-    const schema = row.answer;
-    const checked = await safeParseChecked(CHECKS[schema], json, () => schemaOf(schema));
-    if (checked.success) return checked.data as Checked<N>;
-    if (!row.retry) return undefined as Checked<N>;
-    throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error)}`);
+    return this.checked(name, answer, retry, schema && CHECKS[schema], schema && (() => schemaOf(schema))) as Promise<Checked<N>>;
   }
 
   /** The answer as text: the Prometheus exposition of the metrics endpoints. */

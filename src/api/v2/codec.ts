@@ -294,7 +294,6 @@ function targetSetToWire(set: TargetSet): Json {
 
 /** A run as v2 shows it; `single`: as its own GET does, with the impacted targets the lists leave out. */
 export function runToWire(run: TestRunFacts, single: boolean, checkId: (kind: CheckKind, name: string) => string): Json {
-  const ref = (pr: PullRequestRef) => ({ id: pr.pullRequestId, number: pr.prNumber, sha: pr.prSha, title: pr.prTitle, url: pr.prUrl });
   const targets = single ? run.impactedTargets : undefined;
   return {
     id: run.testRunId,
@@ -308,8 +307,8 @@ export function runToWire(run: TestRunFacts, single: boolean, checkId: (kind: Ch
     requiredStatusesSource: wireWord(run.requiredStatusesSource),
     requiredStatuses: [...run.requiredStatuses],
     checks: checksToWire(run, checkId),
-    testedPullRequests: run.testedPullRequests.map(ref),
-    dependentPullRequests: run.dependentPullRequests.map(ref),
+    testedPullRequests: run.testedPullRequests.map(refToWire),
+    dependentPullRequests: run.dependentPullRequests.map(refToWire),
     ...(targets && {
       impactedTargets: {
         all: targetSetToWire(targets.all),

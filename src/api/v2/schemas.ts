@@ -126,8 +126,8 @@ export const UploadImpactedTargetsRequest = z
 // ---------------------------------------------------------------- query strings
 
 const QueryInteger = (min: number, max: number) => z.string().regex(/^\d+$/, 'expected a whole number').transform(Number).pipe(z.number().min(min).max(max));
-const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
-const QueryDateTime = z.iso.datetime({ offset: true });
+export const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
+export const QueryDateTime = z.iso.datetime({ offset: true });
 
 /** `limit`, `cursor` and `includeTotal`, on every list. */
 export const PageQuery = z.object({
@@ -252,9 +252,9 @@ export const QueueRunsQuery = PullRequestRunsQuery.extend({ createdAfter: QueryD
 // ---------------------------------------------------------------- answers
 
 /** An enum's value: any string, since v2 may add members; the model maps the ones it knows. */
-const Word = z.string();
+export const Word = z.string();
 
-const Page = <T extends z.ZodType>(item: T) =>
+export const Page = <T extends z.ZodType>(item: T) =>
   z.looseObject({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean(), total: z.number().optional() });
 
 export const Repository = z.looseObject({ id: z.string() });
