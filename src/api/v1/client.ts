@@ -13,7 +13,7 @@ import type { Answer } from '../error-body.js';
 import { type ClientOptions, ApiClient, type Exchange } from '../transport.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
 import { V1_DIALECT } from './dialect.js';
-import { type Endpoint, ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
+import { ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
 
 type Input<N extends SchemaName> = z.input<(typeof SCHEMAS)[N]>;
 type Output<N extends SchemaName> = z.output<(typeof SCHEMAS)[N]>;
@@ -35,7 +35,7 @@ export class MergeQueueClient extends ApiClient {
    * list, streamed from its source; only a write takes one, and it is never retried, so it is read once.
    */
   async call<N extends PostName>(name: N, body: RequestOf<N>, more?: ListTail): Promise<ResponseOf<N>> {
-    const endpoint: Endpoint & { request: SchemaName } = ENDPOINTS[name];
+    const endpoint = ENDPOINTS[name] as (typeof ENDPOINTS)[PostName];
     const checked = await safeParseChecked(CHECKS[endpoint.request], body, () => schemaOf(endpoint.request));
     if (!checked.success) throw new UsageError(`invalid ${name} request: ${describeIssues(checked.error)}`);
     const json = JSON.stringify(checked.data);

@@ -4,11 +4,10 @@
 // held: the client checks with the build's compiled checks (checks.ts) without loading zod; the face looks the
 // schemas up by name.
 import type * as z from 'zod';
-import type { SchemaName } from './checks.js';
 import type * as schemas from './schemas.js';
 
-/** Any schema of schemas.ts by name: the sandbox's own request schemas too, which the client never checks. */
-type AnySchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.ZodType ? K : never }[keyof typeof schemas];
+/** Any schema of schemas.ts by name. */
+type SchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.ZodType ? K : never }[keyof typeof schemas];
 
 /** The v1 API's path segment under the service's root. */
 export const API_VERSION = 'v1';
@@ -24,7 +23,7 @@ export interface Endpoint {
   /** The request body mq sends; none for a GET. */
   request?: SchemaName;
   /** The request body the service takes, where it takes more than mq sends (the sandbox checks this one). */
-  served?: AnySchemaName;
+  served?: SchemaName;
   response: SchemaName;
   /**
    * A read may be tried again after a 5xx, a 429 or a network failure. A write may not: v1 has no idempotency
@@ -81,10 +80,10 @@ export const ENDPOINTS = {
 
 export type EndpointName = keyof typeof ENDPOINTS;
 /** The endpoints that take a JSON body. */
-export type PostName = { [N in EndpointName]: (typeof ENDPOINTS)[N] extends { request: SchemaName } ? N : never }[EndpointName];
+export type PostName = { [N in EndpointName]: (typeof ENDPOINTS)[N] extends { request: string } ? N : never }[EndpointName];
 
 /** The name of the schema of what the service takes as the body of `name`: `served` where it takes more than mq sends. */
-export type ServedName<N extends PostName> = (typeof ENDPOINTS)[N] extends { served: infer S extends AnySchemaName } ? S : (typeof ENDPOINTS)[N]['request'];
+export type ServedName<N extends PostName> = (typeof ENDPOINTS)[N] extends { served: infer S extends SchemaName } ? S : (typeof ENDPOINTS)[N]['request'];
 export function servedName<N extends PostName>(name: N): ServedName<N> {
   const endpoint: Endpoint = ENDPOINTS[name];
   return (endpoint.served ?? endpoint.request) as ServedName<N>;

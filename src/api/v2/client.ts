@@ -27,7 +27,7 @@ export class V2Client extends ApiClient {
 
   /** The answer's JSON, checked against the row's schema (see `checked`). */
   async call<N extends V2OperationName>(name: N, request: V2Request = {}): Promise<Checked<N>> {
-    const { answer: schema, retry }: V2Operation = V2_OPERATIONS[name];
+    const { answer: schema, retry } = V2_OPERATIONS[name] as V2Operation & { answer?: AnswerName };
     const answer = await this.send(name, request);
     return this.checked(name, answer, retry, schema && CHECKS[schema], schema && (() => schemaOf(schema))) as Promise<Checked<N>>;
   }

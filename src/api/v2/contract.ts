@@ -32,8 +32,6 @@ type Body = Readonly<Record<string, unknown>> | undefined;
 type Schemas = typeof S & typeof F;
 /** The schemas of schemas.ts and flaky-schemas.ts, by name. */
 export type SchemaName = { [K in keyof Schemas]: Schemas[K] extends z.ZodType ? K : never }[keyof Schemas];
-/** The answer schemas, which checks.ts lists. */
-export type AnswerName = keyof typeof import('./checks.js').SCHEMAS;
 
 export interface V2Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -44,7 +42,7 @@ export interface V2Operation {
   /** The schema of the query it reads (none: a query sent is ignored). */
   query?: SchemaName;
   /** The schema of its 2xx answer's JSON (checks.ts); none for an answer in text (the metrics) or with no body. */
-  answer?: AnswerName;
+  answer?: SchemaName;
   /** The permissions a request needs beyond reading, judged by the keys its body sends. */
   needs?: (body: Body) => V2Permission[];
   bucket: RateBucket;
@@ -167,6 +165,8 @@ type Row<N extends V2OperationName> = (typeof V2_OPERATIONS)[N];
 /** The checked body of an operation, as its handler (or the client) holds it. */
 export type BodyOf<N extends V2OperationName> = Row<N> extends { body: infer B extends SchemaName } ? z.output<Schemas[B]> : undefined;
 export type QueryOf<N extends V2OperationName> = Row<N> extends { query: infer Q extends SchemaName } ? z.output<Schemas[Q]> : undefined;
+/** The schemas the rows' answers name (checks.ts checks them). */
+export type AnswerName = { [N in V2OperationName]: Row<N> extends { answer: infer A extends SchemaName } ? A : never }[V2OperationName];
 export type AnswerOf<N extends V2OperationName> = Row<N> extends { answer: infer A extends SchemaName } ? z.output<Schemas[A]> : undefined;
 
 /** The permissions a request to `name` with this body needs. */
