@@ -1,6 +1,5 @@
-// The v2 API over the transport, one operation at a time, each as its row says (contract.ts): ids go in the path,
-// filters in the query, a JSON body on writes, and the answer checked against the row's schema, so that a field mq
-// reads that is missing or of the wrong type is named in one line (exit 6, as on v1) instead of read as undefined.
+// The v2 API over the transport, each operation as its row says (contract.ts): ids in the path, filters in the
+// query, a JSON body on writes, and the answer checked against the row's schema, as on v1.
 import { ApiError, isNotFound } from '../../errors.js';
 import type { Answer } from '../error-body.js';
 import { type ClientOptions, ApiClient } from '../transport.js';
@@ -37,10 +36,7 @@ export class V2Client extends ApiClient {
     return (await this.send(name, request)).text;
   }
 
-  /**
-   * One exchange. A refusal is worded for a person: a 403 names the permission the key lacks, a 404 says the
-   * resource may be another organization's (v2 answers 404 rather than tell it exists).
-   */
+  /** One exchange: a 403 names the permission the key lacks, a 404 that it may be another organization's. */
   private async send(name: V2OperationName, request: V2Request): Promise<Answer> {
     try {
       return await this.exchange(name, request);
