@@ -1,6 +1,5 @@
-// The v1 API over the transport, one endpoint at a time (endpoints.ts): each request is checked against its schema
-// before anything is sent (a bad one is a UsageError: exit 2, nothing sent) and each answer after (a bad one names
-// the missing field). What it takes and gives are v1's own shapes: service.ts maps them to and from the model.
+// The v1 API over the transport, one endpoint at a time (endpoints.ts): a request is checked before it is sent (a
+// bad one is a UsageError: exit 2) and its answer after; v1-service.ts maps v1's shapes to and from the model.
 import type { z } from 'zod';
 import { UsageError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';
@@ -30,10 +29,7 @@ export class MergeQueueClient extends ApiClient {
     super(options, V1_DIALECT);
   }
 
-  /**
-   * One POST endpoint. With `more`, a list too long to hold in memory (a targets file) follows the body's last
-   * list, streamed from its source; only a write takes one, and it is never retried, so it is read once.
-   */
+  /** One POST endpoint; `more`, a list too long to hold in memory (a targets file, a write: sent once), streamed after the body's last list. */
   async call<N extends PostName>(name: N, body: RequestOf<N>, more?: ListTail): Promise<ResponseOf<N>> {
     const endpoint = ENDPOINTS[name] as (typeof ENDPOINTS)[PostName];
     const checked = await safeParseChecked(CHECKS[endpoint.request], body, () => schemaOf(endpoint.request));
