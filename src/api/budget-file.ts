@@ -1,9 +1,7 @@
-// One budget per credential on the machine: budget.ts's state in a small file of mq's cache folder, which every
-// mq process sending the same credential to the same service reads and changes, so that a loop or a fleet of
-// them keeps to the service's limits together. The file is named by a hash of the two, never the token, and
-// holds only times. A change takes a lock first, a file made by exclusive create and removed after; a lock older
-// than two seconds was left by a process that died holding it, and is broken. A file that cannot be used is never
-// a reason to fail: the process then keeps its own budget, and -v says so.
+// One budget per credential on the machine: budget.ts's state in a file of mq's cache folder (named by a hash of
+// the service and credential, holding only times), which every mq process with them shares. A change takes a lock
+// (a file made by exclusive create; one older than two seconds was left by a dead process, and is broken). A file
+// that cannot be used is never a reason to fail: the process keeps its own budget, and -v says so.
 import { closeSync, constants, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type BudgetState, type BudgetStore, COUNTS, freshBudget, memoryStore } from './budget.js';
@@ -20,10 +18,7 @@ export function budgetFile(folder: string, apiUrl: string, token: string): strin
   return join(folder, `budget-${hash64(`${apiUrl}\n${token}`)}.json`);
 }
 
-/**
- * 64 bits of cyrb53's mixing: a name that tells pairs apart and from which the credential cannot be read back.
- * Not node:crypto, whose loading costs a command tens of milliseconds.
- */
+/** 64 bits of cyrb53's mixing, from which the credential cannot be read back; node:crypto costs tens of milliseconds to load. */
 function hash64(text: string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;

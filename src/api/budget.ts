@@ -1,9 +1,7 @@
-// The pace of requests mq keeps to, so that a fleet of CI jobs does not get its organization throttled: at most
-// a handful of requests in flight per process, and a count of requests in any second, of every kind and of
-// pull-request and metrics reads, as the service documents its limits for v2 (100 requests a second per
-// organization, 5 pull-request reads a second per key, 5 metrics reads a second). The counts are kept where a
-// store says: in a file every mq process on the machine sending the same v2 key shares (budget-file.ts), or in
-// the process. A 429 halves them, and they come back slowly, a step every few seconds.
+// The pace of requests mq keeps to, so that a fleet of CI jobs does not get its organization throttled: a few
+// requests in flight per process, and counts of requests in any second (all, pull-request reads, metrics reads),
+// kept in a file every mq process with the same v2 key shares (budget-file.ts) or in the process. A 429 halves
+// them; they come back a step every few seconds.
 
 /** Requests of any kind sent at most in a second. */
 export const REQUESTS_PER_SECOND = 20;
@@ -11,15 +9,9 @@ export const REQUESTS_PER_SECOND = 20;
 export const PULL_REQUEST_READS_PER_SECOND = 5;
 /** Requests in flight at once in a process: a few sockets, kept alive, rather than one per PR. */
 export const IN_FLIGHT_MAX = 6;
-/**
- * Added to the second a count spans. A request counts from its answer, by when the service has counted it (and
- * as if later while it is on its way); the margin covers the grain of the two clocks.
- */
+/** Added to the second a count spans: a request counts from its answer, and the margin covers the clocks' grain. */
 export const MARGIN_MS = 50;
-/**
- * A request on its way counts as sent this much later, until its answer says when it counts from: the service
- * may count it at any moment before then. One whose process died on the way is forgotten this much later.
- */
+/** A request on its way counts as sent this much later until its answer (the service may count it any time before). */
 const ON_ITS_WAY_MS = 10_000;
 /** How soon a request waiting for one on its way looks again. */
 const ON_ITS_WAY_POLL_MS = 50;

@@ -1,7 +1,6 @@
-// The parts a generated check is built from (check-source.ts writes the calls, the build writes them in). No zod
-// here: a command's requests and answers are checked without loading it. A part gives what zod's parse gives, in
-// the same key order, for a value zod accepts; REJECT for one zod refuses; ASIDE when it cannot be sure. Either
-// sends the value to zod itself, for its verdict and its exact error.
+// The parts a generated check is built from (check-source.ts writes the calls), without zod. A part gives what
+// zod's parse gives, key order included, for a value zod accepts; REJECT for one it refuses; ASIDE when it cannot
+// be sure. Either sends the value to zod itself, for its verdict and its exact error.
 import type { z } from 'zod';
 
 export const REJECT = Symbol('reject');
@@ -107,10 +106,7 @@ export function transform(name: TransformName, args: unknown[]): Part {
   };
 }
 
-/**
- * zod's safeParse, through the check when the schema has one and the value passes it; zod (`schema`, loaded only
- * then) parses whatever the check leaves, for its verdict and its exact error.
- */
+/** zod's safeParse, through the check where it passes the value; zod (`schema`, loaded only then) parses the rest. */
 export async function safeParseChecked<S extends z.ZodType>(
   check: Check | undefined,
   value: unknown,

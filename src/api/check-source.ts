@@ -1,7 +1,6 @@
-// Writes a zod schema as a check made of check-runtime.ts's parts: source text, so that the build can write the
-// checks into the bundle (scripts/build.mjs) and a run never loads zod to check a well-formed request or answer.
-// Unbuilt (tests), compileChecks runs the same text. A schema with a part not written here (any other check,
-// type or transform) gets no check: zod parses it, as before.
+// Writes a zod schema as a check made of check-runtime.ts's parts, as source text the build writes into the bundle
+// (scripts/build.mjs), so that a run never loads zod for a well-formed value; unbuilt, compileChecks runs the same
+// text. A schema with a part not written here gets no check: zod parses it.
 import type { z } from 'zod';
 import * as runtime from './check-runtime.js';
 import { portableCall, type Check } from './check-runtime.js';
@@ -41,10 +40,7 @@ const internals = (schema: z.ZodType) => (schema as unknown as { _zod: { optin?:
 const json = (value: unknown) => JSON.stringify(value);
 const isPrimitive = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value) || value === null;
 
-/**
- * The check of `schema` as an expression over the parts (`R`), or undefined when zod must parse it: one function
- * per object and per list, written out field by field, so that each field is read by its name and tested in place.
- */
+/** The check of `schema` over the parts (`R`), or undefined when zod must parse it: objects written out field by field. */
 export function checkSource(schema: z.ZodType): string | undefined {
   const writer = new Writer();
   const code = writer.part(schema);
@@ -85,9 +81,8 @@ class Writer {
 
   part(schema: z.ZodType): Code | undefined {
     const def = defOf(schema);
-    // A format (z.iso.datetime(), z.int()) is a check the schema is itself, not one in `checks`. zod checks an ISO
-    // date-time by its pattern alone, which a generated check can test as well (listPullRequests' since/until);
-    // other formats (URLs, e-mail, …) have more to them, and stay zod's.
+    // A format is the schema's own check, not one in `checks`: an ISO date-time is its pattern alone, which a
+    // generated check tests as well; other formats (URLs, e-mail, …) stay zod's.
     if (isDatetime(def)) return this.call(`R.string([${json(['regex', def.pattern!.source, def.pattern!.flags])}])`);
     if (def.coerce || def.format !== undefined || def.check !== undefined) return undefined;
     const checks = (def.checks ?? []).map((check) => check._zod.def);
@@ -158,8 +153,7 @@ class Writer {
       case 'object':
         return this.object(def);
       case 'union': {
-        // A discriminated union picks its option by the discriminator; for a value it accepts, that is the first
-        // option that does, as for a plain union.
+        // A discriminated union's pick is, for a value it accepts, the first option that accepts it.
         const options = def.options!.map((option) => this.part(option));
         return options.includes(undefined) ? undefined : this.call(`R.union([${options.map((option) => this.fn(option!)).join(',')}])`);
       }

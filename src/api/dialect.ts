@@ -1,5 +1,4 @@
-// How one API speaks over HTTP beside its endpoints: how the credential travels, which headers are secret, how
-// an error body is read. The transport (transport.ts) is the same for every API; each adapter hands it one.
+// How one API speaks over HTTP beside its endpoints: its credential, its secret headers, its error bodies.
 import type { Answer } from './error-body.js';
 
 interface ErrorWords {
@@ -18,9 +17,6 @@ export interface Dialect {
   secretHeaders: readonly string[];
   /** What an error answer says. */
   errorWords(answer: Answer): ErrorWords;
-  /**
-   * When the token has the shape of the other API's credential (each API refuses the other's), what to say with
-   * a 401 about it and how to fix it; undefined for a token of this API's shape.
-   */
+  /** What a 401 adds when the token has the shape of the other API's credential, which each API refuses. */
   otherApisCredential?(token: string): string | undefined;
 }

@@ -1,7 +1,5 @@
-// The words an error message takes from an answer's body. The hosted service answers errors in one line of
-// plain text, shown as it came. Anything else (a proxy's HTML page, a stack trace, a long document) is
-// summarised in one line: what it is, its content type, its size and, for a page, its <title>. A terminal or a
-// CI log is no place for 500 characters of markup.
+// The words an error message takes from an answer's body: the service's one line of plain text as it came;
+// anything else (a proxy's HTML page, a stack trace) summarised in one line (kind, type, size, a page's <title>).
 
 /** An answer as the transport read it. */
 export interface Answer {
@@ -43,11 +41,9 @@ export function judge(answer: Answer, words: string = answer.text): { kind: 'wor
 }
 
 /**
- * Whether a 404's body is a router's "no such path" rather than the service's own "no such queue/PR": an HTML page,
- * or a router's stock words naming a method or a page ("no route POST /x", Express's "Cannot POST /x", Go's "404
- * page not found"). A bare "Not Found" or an empty body is not taken for one: the service answers its own 404s in
- * plain text it does not document (its Terraform provider's tests use "not found"), and a real not-found read as
- * a wrong URL would stop a command over several PRs and send a person to check a URL that is right.
+ * Whether a 404's body is a router's "no such path" rather than the service's "no such queue/PR": an HTML page, or
+ * a router's stock words ("no route POST /x", "Cannot POST /x", "404 page not found"). Not a bare "Not Found" or an
+ * empty body: the service's own 404s say such, and one read as a wrong URL would stop a command over several PRs.
  */
 export function isRouterNotFound(answer: Answer): boolean {
   if (answer.status !== 404) return false;
@@ -68,13 +64,9 @@ function jsonMessage(text: string): string | undefined {
     return undefined; // not JSON after all: judged as the text it is
   }
   if (typeof body !== 'object' || body === null) return undefined;
-  const nested = body.error;
-  if (typeof body.message === 'string') return body.message;
-  if (typeof nested === 'string') return nested;
-  if (typeof nested === 'object' && nested !== null && typeof (nested as { message?: unknown }).message === 'string') {
-    return (nested as { message: string }).message;
-  }
-  return undefined;
+  // `message`, an `error` of words, or the `message` of an `error` object.
+  const nested = (body.error as { message?: unknown } | null | undefined)?.message;
+  return [body.message, body.error, nested].find((words): words is string => typeof words === 'string');
 }
 
 function isHtml(contentType: string, text: string): boolean {

@@ -12,23 +12,21 @@ interface Protocol {
 
 export function nodeWire(): Wire {
   // One agent per scheme, made on first use: node:https loads TLS, which a loopback sandbox never needs.
-  const protocols = new Map<string, Promise<Protocol>>();
-  const protocol = (scheme: string): Promise<Protocol> => {
+  const protocols = new Map<string, Protocol>();
+  const protocol = (scheme: string): Protocol => {
     let found = protocols.get(scheme);
     if (found === undefined) {
       // getBuiltinModule, not import(): a bundled import() copied the module's exports, getter by getter.
       const module = scheme === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-      found = Promise.resolve({ agent: new module.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }) as Agent, request: module.request as RequestFn });
+      found = { agent: new module.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }) as Agent, request: module.request as RequestFn };
       protocols.set(scheme, found);
     }
     return found;
   };
   return {
-    async send(request) {
-      return exchange(await protocol(request.url.protocol), request);
-    },
+    send: async (request) => exchange(protocol(request.url.protocol), request),
     async close() {
-      for (const found of protocols.values()) (await found).agent.destroy();
+      for (const found of protocols.values()) found.agent.destroy();
     },
   };
 }

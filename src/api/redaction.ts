@@ -1,17 +1,11 @@
-// What mq prints about an exchange (the --debug trace, error messages) must never give the token or a URL's
-// password away; what the service answered must reach the user unaltered. So redaction works in two ways:
-//
-// - by position, for any token: v1's token header is shown as ***, and a URL's user:password@ as ***@;
-// - by search, only for a token of at least ECHO_MIN_LENGTH characters, and only in text printed on stderr
-//   (trace lines, error messages): a real token found there was echoed back (`invalid token tok-…`). A short
-//   token (`1`, `main`, `sandbox`: the sandbox and tests use such) matches ordinary words and numbers, so
-//   replacing it would falsify the trace and the errors while hiding nothing worth hiding.
-//
-// The body that is parsed and shown on stdout is never searched: hiding the token never alters the service's data.
+// What mq prints about an exchange (the --debug trace, error messages) never gives the token or a URL's password
+// away, and what the service answered reaches the user unaltered: the token header and a URL's user:password@ are
+// hidden by position; a token echoed back (`invalid token tok-…`) by search, only on stderr and only for a token
+// of ECHO_MIN_LENGTH or more (a short one, `1` or `main`, matches ordinary words). stdout's body is never searched.
 
 export const ECHO_MIN_LENGTH = 8;
 
-/** Replaces echoes of `token` in text about to be printed on stderr; see above for why short tokens are left. */
+/** Replaces echoes of `token` in text about to be printed on stderr. */
 export function echoScrubber(token: string): (text: string) => string {
   if (token.length < ECHO_MIN_LENGTH) return (text) => text;
   return (text) => text.split(token).join('***');
@@ -30,10 +24,7 @@ export function withoutCredentials(text: string): string {
   return text.replace(USERINFO, '$1***@');
 }
 
-/**
- * One URL as the user wrote it, fit to quote in a message. One that does not parse (`http://u:pa/ss@host`)
- * loses everything up to its last @: the parser cannot say where a password ends, so nothing of it is kept.
- */
+/** One URL as the user wrote it, fit to quote; one that does not parse (`http://u:pa/ss@host`) loses all up to its last @. */
 export function shownUrl(text: string): string {
   let url: URL | undefined;
   try {

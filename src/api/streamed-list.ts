@@ -1,16 +1,7 @@
 // A request body whose last field is a list too long to hold in memory (setImpactedTargets from a file): the JSON
 // of the rest of the body, with the list's items written out one chunk at a time as the socket takes them.
+import type { ListTail } from '../model/service.js';
 import type { StreamedBody } from './wire.js';
-
-/** Strings to append to a JSON array, readable again on each call, with their size as JSON measured up front. */
-export interface ListTail {
-  count: number;
-  /** The items as JSON strings joined by commas: bytes, and UTF-16 length. */
-  jsonBytes: number;
-  jsonLength: number;
-  /** The items, a batch at a time (an async step per item would cost more than the item's JSON). */
-  batches(): AsyncIterable<readonly string[]>;
-}
 
 const CHUNK_CHARS = 64 * 1024;
 const TRACE_HEAD = 4096;

@@ -1,12 +1,15 @@
 // One HTTP exchange with the service: headers, timeout, the redacted --debug trace, retries of reads, and the
 // translation of every failure into an MqError a person can act on. The bytes travel over a Wire (wire.ts).
 import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
 import type { RetryNotice } from '../model/service.js';
-import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure } from '../errors.js';
+import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure, ResponseError } from '../errors.js';
 import { type BudgetKind, RequestBudget } from './budget.js';
 import { budgetFile, fileStore } from './budget-file.js';
+import { type Check, safeParseChecked } from './check-runtime.js';
 import type { Dialect } from './dialect.js';
 import { type Answer, judge } from './error-body.js';
+import { describeIssues } from './format-path.js';
 import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
 import { echoScrubber, redact, withoutCredentials } from './redaction.js';
@@ -24,10 +27,7 @@ export interface TransportOptions {
   /** Where a timeout message sends the user to raise it; default `--timeout or MQ_TIMEOUT`. */
   timeoutHint?: string;
   userAgent: string;
-  /**
-   * An undici dispatcher to send through, which stays the caller's. Without one: a direct keep-alive connection,
-   * or undici's proxy agent when HTTPS_PROXY or HTTP_PROXY is set (it honours NO_PROXY; never for loopback).
-   */
+  /** An undici dispatcher, which stays the caller's; without one, node:http, or undici's agent when a proxy is set. */
   dispatcher?: Dispatcher;
   /** Receives the --debug trace, one line at a time, with the token redacted (see redaction.ts). */
   trace?: (line: string) => void;
@@ -37,20 +37,13 @@ export interface TransportOptions {
   sleep?: (ms: number) => Promise<void>;
   /** A monotonic clock in ms, for the time a failure reports having taken. */
   now?: () => number;
-  /**
-   * How long the command may still take (a wait's --timeout), in ms: a retry whose pause would end past it is not
-   * made, and the failure is the caller's to end on. Unbounded without it.
-   */
+  /** How long the command may still take (a wait's --timeout), in ms: no retry pauses past it. */
   timeLeftMs?: () => number;
   /** Told of each retry before its pause, so that -v can show it. */
   onRetry?: (notice: RetryNotice) => void;
   /** Aborts every exchange in flight (Ctrl-C): the command ends at once instead of waiting for an answer. */
   signal?: AbortSignal;
-  /**
-   * The request budget every mq process on the machine shares for this credential and service (budget-file.ts):
-   * the folder of its file, the clock its times are on (by default the wall clock, moved by injected pauses),
-   * and where to say that the file could not be used. Without it, the process keeps a budget of its own.
-   */
+  /** The budget all mq processes share for this credential (budget-file.ts): its file's folder, its clock, where to complain. */
   sharedBudget?: { folder: string; now?: () => number; say: (line: string) => void };
 }
 
@@ -77,6 +70,30 @@ export class ApiClient {
   /** The service's time as its last answer gave it: when a fact read from that answer held. */
   answeredAt(): number | undefined {
     return this.transport.answeredAt;
+  }
+
+  /**
+   * The answer's JSON, checked against its schema (none: as it came). A read must answer with it; a write that
+   * answered 2xx was applied, whatever its body says: an empty, non-JSON or unexpected body is undefined, never an
+   * error inviting a second try.
+   */
+  protected async checked(operation: string, answer: Answer, isRead: boolean, check?: Check, schema?: () => Promise<z.ZodType>): Promise<unknown> {
+    if (answer.text.trim() === '') {
+      if (isRead) throw new ResponseError(`${operation} answered with an empty body`);
+      return undefined;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.text);
+    } catch {
+      if (isRead) throw new ResponseError(this.transport.notJson(operation, answer));
+      return undefined;
+    }
+    if (!schema) return json;
+    const parsed = await safeParseChecked(check, json, schema);
+    if (parsed.success) return parsed.data;
+    if (isRead) throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
+    return undefined;
   }
 }
 
@@ -121,9 +138,8 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
     this.proxy = proxy && proxyOf(proxy);
-    // The budget's clock moves with its pauses: an injected pause (a test's, or an in-process run's clock) takes
-    // no real time, so the time it stands for is added, and a real one is real time already. It is the wall
-    // clock, which other processes read too.
+    // The budget's clock is the wall clock, which other processes read too, moved on by injected pauses (which
+    // take no real time).
     let paused = 0;
     const shared = options.sharedBudget;
     this.budget = new RequestBudget(
@@ -159,12 +175,9 @@ export class Transport {
   }
 
   /**
-   * Sends one exchange; a non-2xx answer becomes an ApiError carrying the service's own text.
-   *
-   * A read is tried again after a 5xx, a 429, a refused or reset connection, up to `retries` times, but never
-   * after a timeout: the service is there and slow, and asking again would multiply the silence (three tries of
-   * a 30s timeout were 92s without a word). So a read is silent for at most one timeout plus the pauses, each
-   * retry is announced through `onRetry`, and the final error says how many tries took how long.
+   * Sends one exchange; a non-2xx answer becomes an ApiError carrying the service's own text. A read is tried
+   * again after a 5xx, a 429, a refused or reset connection, never after a timeout: the service is there and
+   * slow, and asking again would multiply the silence (three 30s tries were 92s without a word).
    */
   async send(exchange: Exchange): Promise<Answer> {
     const retries = this.options.retries ?? DEFAULT_RETRIES;
@@ -187,7 +200,7 @@ export class Transport {
               : Math.min(answer.retryAfterMs, RETRY_AFTER_CAP_MS);
         if (answer.status === 429) this.budget.limited();
         pause = asked ?? backoff(attempt);
-        // A refused credential of the other API's shape is the likeliest cause, and the one a person can fix.
+        // A credential of the other API's shape is the likeliest cause of a 401.
         const mismatch = answer.status === 401 ? this.options.dialect.otherApisCredential?.(this.options.token) : undefined;
         const message = mismatch === undefined ? words.message : `${words.message}: ${mismatch}`;
         failure = new ApiError(answer.status, this.scrub(message), exchange.operation, {
@@ -214,9 +227,8 @@ export class Transport {
   }
 
   /**
-   * The last failure, with the tries it took when there were several, and always for a timeout. A write answered
-   * 502 or 504 is an answer that never came, as a hang is: the gateway gave up on the service, which may have
-   * applied it.
+   * The last failure, with the tries it took. A write answered 502 or 504 is an answer that never came: the
+   * gateway gave up on the service, which may have applied it.
    */
   private final(failure: ApiError | NetworkError, tries: number, started: number, exchange: Exchange): ApiError | NetworkError {
     if (isRateLimited(failure)) return rateLimited(failure, exchange);
@@ -332,10 +344,7 @@ function limitedBackoff(attempt: number): number {
   return LIMITED_BASE_MS + Math.random() * (ceiling - LIMITED_BASE_MS);
 }
 
-/**
- * A 429 that ran out of tries: rate limiting, not an outage. A write was not applied, and says so; either way
- * the error carries when to try again (the service's Retry-After, or the next pause mq would have made).
- */
+/** A 429 that ran out of tries: rate limiting, not an outage; a write was not applied. It says when to try again. */
 function rateLimited(failure: ApiError, exchange: Exchange): ApiError {
   const seconds = Math.max(1, Math.ceil((failure.retryAfterMs ?? LIMITED_BASE_MS) / 1000));
   const said = failure.message.trim() === '' || /^the service answered 429\b/.test(failure.message) ? '' : ` (the service says: ${failure.message})`;
@@ -346,10 +355,7 @@ function rateLimited(failure: ApiError, exchange: Exchange): ApiError {
   });
 }
 
-/**
- * A 502 or 504 to a write: sent, and perhaps applied, with the words beside the status. One in v2's envelope
- * (UPSTREAM_ERROR) is the service's own, which its upstream failed.
- */
+/** A 502 or 504 to a write: sent, perhaps applied. One in v2's envelope (UPSTREAM_ERROR) is the service's own. */
 function answerLost(failure: ApiError): NetworkError {
   const { message, apiCode } = failure;
   const said = /^the service answered with /.test(message)
@@ -362,10 +368,7 @@ function answerLost(failure: ApiError): NetworkError {
   return new NetworkError(what, { cause: failure, failure: 'other', sent: true });
 }
 
-/**
- * Timeouts, TLS failures and a proxy's refusal are not tried again: the first would only repeat the wait, the
- * others the refusal.
- */
+/** Timeouts, TLS failures and a proxy's refusal are not tried again: that would only repeat the wait or the refusal. */
 function worthRetrying(failure: ApiError | NetworkError): boolean {
   if (failure instanceof ApiError) return failure.status === 429 || failure.status >= 500;
   return failure.failure !== 'timeout' && failure.failure !== 'tls' && failure.failure !== 'proxy';
@@ -396,11 +399,8 @@ function proxyOf({ proxy, variable }: { proxy: string; variable: string }): Prox
 }
 
 /**
- * Walks the cause chain for the system error underneath and says what it means for the user. Through a proxy,
- * a name that does not resolve or a refused connection may be the proxy's, not the service's: the system
- * error's own host or port tells which, and the message then names the proxy and the variable that sets it. A
- * proxy that will not open the tunnel says so with its status (undici reports it as an abort, which would
- * otherwise read as a timeout).
+ * Walks the cause chain for the system error underneath and says what it means for the user. Through a proxy, a
+ * DNS failure or a refusal may be the proxy's: the system error's host or port tells, and the message names it.
  */
 function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy): NetworkError {
   const codes: string[] = [];

@@ -1,5 +1,4 @@
-// One request on the wire and its answer, whatever carries it: node:http(s) for a direct connection, undici for
-// a proxy or a dispatcher the caller injects. The transport (transport.ts) adds retries, tracing and errors.
+// One request on the wire and its answer: node:http(s) directly, undici for a proxy or an injected dispatcher.
 
 /** A body too big to hold in memory (a targets file): its exact size, and its bytes, readable again on each call. */
 export interface StreamedBody {

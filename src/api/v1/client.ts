@@ -1,8 +1,7 @@
-// The v1 API over the transport, one endpoint at a time (endpoints.ts): each request is checked against its schema
-// before anything is sent (a bad one is a UsageError: exit 2, nothing sent) and each answer after (a bad one names
-// the missing field). What it takes and gives are v1's own shapes: service.ts maps them to and from the model.
+// The v1 API over the transport, one endpoint at a time (endpoints.ts): a request is checked before it is sent (a
+// bad one is a UsageError: exit 2) and its answer after; v1-service.ts maps v1's shapes to and from the model.
 import type { z } from 'zod';
-import { ResponseError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';
 import type { ListTail } from '../../model/service.js';
 import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
@@ -10,10 +9,10 @@ import { safeParseChecked } from '../check-runtime.js';
 import { describeIssues } from '../format-path.js';
 import { withListTail } from '../streamed-list.js';
 import type { Answer } from '../error-body.js';
-import { type ClientOptions, ApiClient, type Exchange, type Transport } from '../transport.js';
+import { type ClientOptions, ApiClient, type Exchange } from '../transport.js';
 import { CHECKS, type SCHEMAS, type SchemaName } from './checks.js';
 import { V1_DIALECT } from './dialect.js';
-import { type Endpoint, ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
+import { ENDPOINTS, type EndpointName, type PostName } from './endpoints.js';
 
 type Input<N extends SchemaName> = z.input<(typeof SCHEMAS)[N]>;
 type Output<N extends SchemaName> = z.output<(typeof SCHEMAS)[N]>;
@@ -30,12 +29,9 @@ export class MergeQueueClient extends ApiClient {
     super(options, V1_DIALECT);
   }
 
-  /**
-   * One POST endpoint. With `more`, a list too long to hold in memory (a targets file) follows the body's last
-   * list, streamed from its source; only a write takes one, and it is never retried, so it is read once.
-   */
+  /** One POST endpoint; `more`, a list too long to hold in memory (a targets file, a write: sent once), streamed after the body's last list. */
   async call<N extends PostName>(name: N, body: RequestOf<N>, more?: ListTail): Promise<ResponseOf<N>> {
-    const endpoint: Endpoint & { request: SchemaName } = ENDPOINTS[name];
+    const endpoint = ENDPOINTS[name] as (typeof ENDPOINTS)[PostName];
     const checked = await safeParseChecked(CHECKS[endpoint.request], body, () => schemaOf(endpoint.request));
     if (!checked.success) throw new UsageError(`invalid ${name} request: ${describeIssues(checked.error)}`);
     const json = JSON.stringify(checked.data);
@@ -43,7 +39,7 @@ export class MergeQueueClient extends ApiClient {
     const size = typeof sent === 'string' ? Buffer.byteLength(sent) : sent.bytes;
     if (size > BODY_LIMIT_BYTES) throw new UsageError(`the ${name} request is ${size} bytes, over the service's 20 MiB limit`);
     const answer = await this.transport.send({ method: endpoint.method, path: endpoint.path, operation: name, body: sent, idempotent: endpoint.retry });
-    return parseAnswer(name, answer, endpoint.response, endpoint.retry, this.transport) as Promise<ResponseOf<N>>;
+    return this.checked(name, answer, endpoint.retry, CHECKS[endpoint.response], () => schemaOf(endpoint.response)) as Promise<ResponseOf<N>>;
   }
 
   /** The Prometheus exposition text, as received. Without a repo it covers every repository of the org. */
@@ -54,42 +50,12 @@ export class MergeQueueClient extends ApiClient {
 
   /** `GET /status`: the service's own health. It takes no token, so none is sent. */
   async status(): Promise<Output<'ServiceStatus'>> {
-    return parseAnswer('status', await this.get('status', { anonymous: true }), ENDPOINTS.status.response, true, this.transport);
+    const answer = await this.get('status', { anonymous: true });
+    return this.checked('status', answer, true, CHECKS.ServiceStatus, () => schemaOf('ServiceStatus')) as Promise<Output<'ServiceStatus'>>;
   }
 
   private get(name: 'getMergeQueueMetrics' | 'status', extra: Pick<Exchange, 'query' | 'anonymous'>): Promise<Answer> {
     const endpoint = ENDPOINTS[name];
     return this.transport.send({ method: endpoint.method, path: endpoint.path, operation: name, idempotent: endpoint.retry, ...extra });
   }
-}
-
-/**
- * A read must answer with its documented shape. A write that answered 2xx was applied, whatever its body says:
- * an empty or non-JSON body is an acknowledgement, never an error that would invite a second attempt.
- */
-async function parseAnswer<Res extends SchemaName>(
-  operation: string,
-  answer: Answer,
-  response: Res,
-  isRead: boolean,
-  transport: Pick<Transport, 'notJson'>,
-): Promise<Output<Res>> {
-  const { text } = answer;
-  let data: unknown;
-  if (text.trim() !== '') {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      if (!isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
-      throw new ResponseError(transport.notJson(operation, answer));
-    }
-  } else if (isRead) {
-    throw new ResponseError(`${operation} answered with an empty body`);
-  }
-  const parsed = await safeParseChecked(CHECKS[response], data, () => schemaOf(response));
-  if (!parsed.success && !isRead) return (await schemaOf(response)).parse(undefined) as Output<Res>;
-  if (!parsed.success) {
-    throw new ResponseError(`${operation} answered with an unexpected shape: ${describeIssues(parsed.error)}`);
-  }
-  return parsed.data as Output<Res>;
 }

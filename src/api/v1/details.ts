@@ -1,6 +1,5 @@
-// A PR's timeline and the service's estimate, read from a v1 answer whichever way the service words them: the
-// docs give neither's required fields nor the estimate's field name. Read by hand, not by a schema, so that no
-// shape the service may choose fails the read: what cannot be read is left out.
+// A PR's timeline and the service's estimate, read by hand from a v1 answer whichever way the service words them
+// (the docs give neither's fields nor the estimate's name): what cannot be read is left out, never an error.
 import type { QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { reasonWord } from '../../model/vocabulary.js';
 

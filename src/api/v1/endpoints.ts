@@ -1,14 +1,11 @@
 // The v1 API's contract: one row per operation, read by the client (client.ts) and by the sandbox's v1 face
-// (src/sandbox/io/v1/routes.ts). A row gives the method, the path under the API's base URL, what a request must be
-// and what an answer is (schemas of 'ts', by name), and the rules a request goes by. Schemas are named, not
-// held: the client checks with the build's compiled checks (checks.ts) without loading zod; the face looks the
-// schemas up by name.
+// (src/sandbox/io/v1/routes.ts). Schemas are named, not held: the client checks with the build's compiled checks
+// (checks.ts) without loading zod; the face looks the schemas up by name.
 import type * as z from 'zod';
-import type { SchemaName } from './checks.js';
 import type * as schemas from './schemas.js';
 
-/** Any schema of schemas.ts by name: the sandbox's own request schemas too, which the client never checks. */
-type AnySchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.ZodType ? K : never }[keyof typeof schemas];
+/** Any schema of schemas.ts by name. */
+type SchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.ZodType ? K : never }[keyof typeof schemas];
 
 /** The v1 API's path segment under the service's root. */
 export const API_VERSION = 'v1';
@@ -24,12 +21,9 @@ export interface Endpoint {
   /** The request body mq sends; none for a GET. */
   request?: SchemaName;
   /** The request body the service takes, where it takes more than mq sends (the sandbox checks this one). */
-  served?: AnySchemaName;
+  served?: SchemaName;
   response: SchemaName;
-  /**
-   * A read may be tried again after a 5xx, a 429 or a network failure. A write may not: v1 has no idempotency
-   * key, so a second try could apply it twice.
-   */
+  /** A read may be tried again; a write may not: v1 has no idempotency key, so it could apply twice. */
   retry: boolean;
   /** Its answer depends on its body and the state alone: the sandbox may keep it until the state changes. */
   keep: boolean;
@@ -70,10 +64,7 @@ export const ENDPOINTS = {
   listUnhealthyTests: read('/flaky-tests/list-unhealthy-tests', 'ListUnhealthyTestsRequest', 'ListUnhealthyTestsResponse'),
   listFailingTests: read('/flaky-tests/list-failing-tests', 'ListFailingTestsRequest', 'ListFailingTestsResponse'),
   linkTicketToTestCase: write('/flaky-tests/link-ticket-to-test-case', 'LinkTicketRequest'),
-  /**
-   * The Prometheus exposition text, with `repo` and `repoHost` in the query (none: every repository). Not kept:
-   * its question is in the query.
-   */
+  /** The Prometheus exposition, for `repo` and `repoHost` in the query (none: every repository). Not kept: its question is the query. */
   getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement', retry: true, keep: false },
   /** The service's own health. */
   status: { method: 'GET', path: '/status', response: 'ServiceStatus', retry: true, keep: true, anonymous: true },
@@ -81,10 +72,10 @@ export const ENDPOINTS = {
 
 export type EndpointName = keyof typeof ENDPOINTS;
 /** The endpoints that take a JSON body. */
-export type PostName = { [N in EndpointName]: (typeof ENDPOINTS)[N] extends { request: SchemaName } ? N : never }[EndpointName];
+export type PostName = { [N in EndpointName]: (typeof ENDPOINTS)[N] extends { request: string } ? N : never }[EndpointName];
 
 /** The name of the schema of what the service takes as the body of `name`: `served` where it takes more than mq sends. */
-export type ServedName<N extends PostName> = (typeof ENDPOINTS)[N] extends { served: infer S extends AnySchemaName } ? S : (typeof ENDPOINTS)[N]['request'];
+export type ServedName<N extends PostName> = (typeof ENDPOINTS)[N] extends { served: infer S extends SchemaName } ? S : (typeof ENDPOINTS)[N]['request'];
 export function servedName<N extends PostName>(name: N): ServedName<N> {
   const endpoint: Endpoint = ENDPOINTS[name];
   return (endpoint.served ?? endpoint.request) as ServedName<N>;

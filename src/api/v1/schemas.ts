@@ -32,10 +32,7 @@ function anyCaseEnum<const T extends readonly [string, ...string[]]>(values: T) 
   return z.string().transform(portable('lowerCase')).pipe(z.enum(values));
 }
 
-/**
- * A response enum: the known values, in lower case, or any other string as it came. The service's own rule is
- * that a client accepts values it does not know, so a new state is shown, never an error.
- */
+/** A response enum: a known value in lower case, any other as it came (a client accepts values it does not know). */
 function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z.string().transform(portable('openEnum', values) as (value: string) => T[number] | (string & {}));
 }
@@ -58,9 +55,8 @@ export const SubmitPullRequestRequest = PullRequestRequest.extend({
 });
 
 /**
- * A submit as the service takes it, which the sandbox checks: the published description also allows
- * `priority: null` (`{"type": "null"}` among its `anyOf`), read as no priority given, the default. mq never sends
- * one, so the client's own check, SubmitPullRequestRequest, still refuses a null it could only make by mistake.
+ * A submit as the service takes it (the sandbox checks it): the published description also allows `priority: null`,
+ * the default. mq never sends one, so its own check still refuses a null it could only make by mistake.
  */
 export const ServedSubmitPullRequestRequest = SubmitPullRequestRequest.extend({ priority: Priority.nullable().optional() });
 export type ServedSubmitPullRequestRequest = z.infer<typeof ServedSubmitPullRequestRequest>;
@@ -76,8 +72,7 @@ export const GetSubmittedPullRequestRequest = QueueRef.extend({
 
 /** The batch form of getSubmittedPullRequest (the v1 API as served today, not in the published description). */
 export const GetSubmittedPullRequestsRequest = QueueRef.extend({
-  // At most the model's BATCH_READ_MAX (the adapter sends chunks of that size): a length check here would leave
-  // every batch request to zod rather than to the generated check.
+  // No length check (the adapter sends at most BATCH_READ_MAX): it would leave every batch to zod, not the generated check.
   prs: z.array(z.object({ number: PrNumber })),
   includeTimeline: z.boolean().optional(),
 });
@@ -87,10 +82,7 @@ export const ServedGetSubmittedPullRequestsRequest = GetSubmittedPullRequestsReq
   prs: z.array(z.object({ number: PrNumber })).max(BATCH_READ_MAX),
 });
 
-/**
- * Finished testing of one queue (the v1 API as served today): `since` and `until` bound when it finished, both
- * inclusive, at most 45 days apart; `since` is required (the docs leave the required list open).
- */
+/** Finished testing of one queue (the v1 API as served today): `since` (required) and `until`, inclusive, at most 45 days apart. */
 export const ListMergeQueueTestingResultsRequest = QueueRef.extend({
   since: z.iso.datetime({ offset: true }),
   until: z.iso.datetime({ offset: true }).optional(),
@@ -117,9 +109,8 @@ export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
 
 const positiveInt = z.number().int().min(1).max(SETTING_MAX);
 /**
- * updateQueue's settings: the request names are the response names, the model's (src/model/queue-settings.ts).
- * The last four are not in the published description; the service stores and returns them (its Terraform
- * provider sets them).
+ * updateQueue's settings, named as in the answer and the model. The last four are not in the published description;
+ * the service stores and returns them (its Terraform provider sets them).
  */
 export const QueueSettings = z.object({
   mode: anyCaseEnum(QUEUE_MODES),
@@ -158,16 +149,12 @@ export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequest>;
 /** `ALL`, or its older spelling `IMPACTS_ALL` (still sent by the service's nx upload action); `ALL` once parsed. */
 const ImpactsAll = anyCaseEnum(['all', 'impacts_all']).transform(portable('constant', IMPACTS_ALL) as () => typeof IMPACTS_ALL);
 export const SetImpactedTargetsRequest = QueueRef.extend({
-  // The head SHA the targets are filed under: required by the published description, so the sandbox refuses an
-  // upload without it (400) as the service does. mq takes it from --sha or from the queue (targets.ts).
+  // The head SHA the targets are filed under: required by the published description (the sandbox answers 400 without it).
   pr: z.object({ number: PrNumber, sha: z.string().min(1) }),
   impactedTargets: z.union([z.array(z.string()), ImpactsAll]),
 });
 
-/**
- * An upload as the service takes it today: the repository as `repo` or as its id `repoId`, exactly one of the
- * two. mq always sends `repo`.
- */
+/** An upload as the service takes it today: exactly one of `repo` and its id `repoId`. mq always sends `repo`. */
 export const ServedSetImpactedTargetsRequest = SetImpactedTargetsRequest.extend({
   repo: Repo.optional(),
   repoId: z.string().regex(UUID_PATTERN, 'expected a UUID').optional(),
@@ -253,15 +240,13 @@ export const SubmittedPullRequest = z.looseObject({
   noBatch: z.boolean().optional(),
   /** The test run that last tested the PR (in flight or finished), or null before any. */
   verifiedByTestRun: z.string().nullable().optional(),
-  // `timeline` (includeTimeline) and the estimate (includeEstimatedTimeToMerge) pass through as they came: the
-  // docs give neither's required fields nor the estimate's name, so details.ts reads whatever shape they have.
+  // `timeline` and the estimate pass through as they came: the docs give neither's shape, so details.ts reads them.
 });
 export type SubmittedPullRequest = z.infer<typeof SubmittedPullRequest>;
 
 /**
- * A batch read's answer. The docs name only `notFound` (PRs never submitted to the queue), not the list's name nor
- * the shape of its items: the list is read as `pullRequests` or `submittedPullRequests`, a PR not found as its
- * number or an object naming it. A PR the answer leaves out either way is read on its own (adapter.ts).
+ * A batch read's answer. The docs name only `notFound`: the list is read as `pullRequests` or
+ * `submittedPullRequests`, a PR not found as its number or an object naming it; a PR left out is read on its own.
  */
 export const SubmittedPullRequests = z.looseObject({
   pullRequests: z.array(SubmittedPullRequest).optional(),

@@ -1,9 +1,6 @@
-// The v2 API over the transport, one operation at a time, each as its row says (contract.ts): ids go in the path,
-// filters in the query, a JSON body on writes, and the answer checked against the row's schema, so that a field mq
-// reads that is missing or of the wrong type is named in one line (exit 6, as on v1) instead of read as undefined.
-import { ApiError, isNotFound, ResponseError } from '../../errors.js';
-import { safeParseChecked } from '../check-runtime.js';
-import { describeIssues } from '../format-path.js';
+// The v2 API over the transport, each operation as its row says (contract.ts): ids in the path, filters in the
+// query, a JSON body on writes, and the answer checked against the row's schema, as on v1.
+import { ApiError, isNotFound } from '../../errors.js';
 import type { Answer } from '../error-body.js';
 import { type ClientOptions, ApiClient } from '../transport.js';
 import { CHECKS } from './checks.js';
@@ -27,31 +24,11 @@ export class V2Client extends ApiClient {
     super(options, V2_DIALECT);
   }
 
-  /**
-   * The answer's JSON, checked against the row's schema. A read must answer with it; a write that answered 2xx was
-   * applied, whatever its body says: an empty, non-JSON or unexpected body is undefined, never an error inviting a
-   * second try.
-   */
+  /** The answer's JSON, checked against the row's schema (see `checked`). */
   async call<N extends V2OperationName>(name: N, request: V2Request = {}): Promise<Checked<N>> {
-    const row: V2Operation = V2_OPERATIONS[name];
+    const { answer: schema, retry } = V2_OPERATIONS[name] as V2Operation & { answer?: AnswerName };
     const answer = await this.send(name, request);
-    if (answer.text.trim() === '') {
-      if (row.retry) throw new ResponseError(`${name} answered with an empty body`);
-      return undefined as Checked<N>;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(answer.text);
-    } catch {
-      if (!row.retry) return undefined as Checked<N>;
-      throw new ResponseError(this.transport.notJson(name, answer));
-    }
-    if (!row.answer) return json as Checked<N>;
-    const schema = row.answer;
-    const checked = await safeParseChecked(CHECKS[schema], json, () => schemaOf(schema));
-    if (checked.success) return checked.data as Checked<N>;
-    if (!row.retry) return undefined as Checked<N>;
-    throw new ResponseError(`${name} answered with an unexpected shape: ${describeIssues(checked.error)}`);
+    return this.checked(name, answer, retry, schema && CHECKS[schema], schema && (() => schemaOf(schema))) as Promise<Checked<N>>;
   }
 
   /** The answer as text: the Prometheus exposition of the metrics endpoints. */
@@ -59,10 +36,7 @@ export class V2Client extends ApiClient {
     return (await this.send(name, request)).text;
   }
 
-  /**
-   * One exchange. A refusal is worded for a person: a 403 names the permission the key lacks, a 404 says the
-   * resource may be another organization's (v2 answers 404 rather than tell it exists).
-   */
+  /** One exchange: a 403 names the permission the key lacks, a 404 that it may be another organization's. */
   private async send(name: V2OperationName, request: V2Request): Promise<Answer> {
     try {
       return await this.exchange(name, request);

@@ -9,8 +9,6 @@ import type { Check, MergeGraph, MergeQueueOrder, QueuedPullRequest, QueueEntryS
 import { modelMode, modelWord, V2_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
 import { reasonWord } from '../../model/vocabulary.js';
 
-// ---------------------------------------------------------------- repositories
-
 /** `https://github.com/acme/widgets(.git)` → the repository; undefined for a URL of another shape. */
 export function repoOfUrl(url: string): Repo | undefined {
   let parsed: URL;
@@ -27,8 +25,6 @@ export function repoOfUrl(url: string): Repo | undefined {
   if (parts.length !== 2) return undefined;
   return { host: parsed.host, owner: parts[0]!, name: parts[1]! };
 }
-
-// ---------------------------------------------------------------- queue settings
 
 const WIRE_OF: ReadonlyMap<string, WireSetting> = new Map(Object.entries(V2_SETTINGS).map(([wire, row]) => [row.model, wire as WireSetting]));
 
@@ -94,8 +90,6 @@ export function factsOfConfig(config: Readonly<Record<WireSetting, unknown>>): P
   if (Array.isArray(facts.requiredStatuses) && facts.requiredStatuses.length === 0) facts.requiredStatuses = null;
   return facts as Pick<QueueFacts, Setting['model']>;
 }
-
-// ---------------------------------------------------------------- the dispatch order and the graph
 
 /** The description's bound on the graph's target lists (`maxItems`); the totals count them all. */
 export const GRAPH_TARGETS_MAX = 10_000;
@@ -218,8 +212,6 @@ export function graphOfWire(graph: MergeGraph): QueueGraph {
   };
 }
 
-// ---------------------------------------------------------------- runs and their checks
-
 /** The description's bound on a run's impacted-target lists. */
 const RUN_TARGETS_MAX = 100_000;
 
@@ -294,7 +286,6 @@ function targetSetToWire(set: TargetSet): Json {
 
 /** A run as v2 shows it; `single`: as its own GET does, with the impacted targets the lists leave out. */
 export function runToWire(run: TestRunFacts, single: boolean, checkId: (kind: CheckKind, name: string) => string): Json {
-  const ref = (pr: PullRequestRef) => ({ id: pr.pullRequestId, number: pr.prNumber, sha: pr.prSha, title: pr.prTitle, url: pr.prUrl });
   const targets = single ? run.impactedTargets : undefined;
   return {
     id: run.testRunId,
@@ -308,8 +299,8 @@ export function runToWire(run: TestRunFacts, single: boolean, checkId: (kind: Ch
     requiredStatusesSource: wireWord(run.requiredStatusesSource),
     requiredStatuses: [...run.requiredStatuses],
     checks: checksToWire(run, checkId),
-    testedPullRequests: run.testedPullRequests.map(ref),
-    dependentPullRequests: run.dependentPullRequests.map(ref),
+    testedPullRequests: run.testedPullRequests.map(refToWire),
+    dependentPullRequests: run.dependentPullRequests.map(refToWire),
     ...(targets && {
       impactedTargets: {
         all: targetSetToWire(targets.all),
@@ -345,8 +336,6 @@ export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
     testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
   };
 }
-
-// ---------------------------------------------------------------- a queue entry's history
 
 function transitionRefToWire(ref: TransitionRef): Json {
   return { pullRequestId: ref.pullRequestId, number: ref.prNumber, title: ref.prTitle, url: ref.prUrl, state: wireWord(ref.state) };

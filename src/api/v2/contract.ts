@@ -1,16 +1,11 @@
-// The v2 API as data: one row per operation, named by its operationId, read by the client (client.ts: the
-// request it builds, the answer it checks, whether it may try again, which budget it spends) and by the sandbox's
-// face (sandbox/io/v2/face.ts: the route, the body and query it validates, the permissions it judges, the rate
-// bucket it counts, whether it may keep the answer). docs/v2.md says what each rule means. Schemas are named,
-// not held: the client checks answers without loading zod (checks.ts), the face with the schemas themselves.
+// The v2 API as data: one row per operation, named by its operationId, read by the client (client.ts) and by the
+// sandbox's face (sandbox/io/v2/face.ts); docs/v2.md says what each rule means. Schemas are named, not held: the
+// client checks answers without loading zod (checks.ts), the face with the schemas themselves.
 import type * as z from 'zod';
 import type * as F from './flaky-schemas.js';
 import type * as S from './schemas.js';
 
-/**
- * What a v2 key may do beyond reading: the sandbox's `--key KEY=PERMS` word, and the words the service's app
- * shows when a key is made, which a 403's hint names.
- */
+/** What a v2 key may do beyond reading: the sandbox's `--key KEY=PERMS` word, and the service app's words for it. */
 export const PERMISSIONS = {
   submit: 'Merge and cancel PRs',
   priority: 'Set priority on PRs',
@@ -21,10 +16,7 @@ export const PERMISSIONS = {
 export type V2Permission = keyof typeof PERMISSIONS;
 export const V2_PERMISSIONS = Object.keys(PERMISSIONS) as readonly V2Permission[];
 
-/**
- * The service's rate limits: 100 requests a second per organization, 5 a second per key for the reads of
- * `/v2/pull-requests…`, 5 a second per organization for the two metrics reads.
- */
+/** The service's rate limits a second: per organization; per key for `/v2/pull-requests…` reads; the metrics reads. */
 export const RATE_LIMITS = { organization: 100, pullRequestReads: 5, metrics: 5 } as const;
 export type RateBucket = keyof typeof RATE_LIMITS;
 
@@ -32,8 +24,6 @@ type Body = Readonly<Record<string, unknown>> | undefined;
 type Schemas = typeof S & typeof F;
 /** The schemas of schemas.ts and flaky-schemas.ts, by name. */
 export type SchemaName = { [K in keyof Schemas]: Schemas[K] extends z.ZodType ? K : never }[keyof Schemas];
-/** The answer schemas, which checks.ts lists. */
-export type AnswerName = keyof typeof import('./checks.js').SCHEMAS;
 
 export interface V2Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -44,14 +34,11 @@ export interface V2Operation {
   /** The schema of the query it reads (none: a query sent is ignored). */
   query?: SchemaName;
   /** The schema of its 2xx answer's JSON (checks.ts); none for an answer in text (the metrics) or with no body. */
-  answer?: AnswerName;
+  answer?: SchemaName;
   /** The permissions a request needs beyond reading, judged by the keys its body sends. */
   needs?: (body: Body) => V2Permission[];
   bucket: RateBucket;
-  /**
-   * A read may be tried again after a 5xx, a 429 or a network failure. A write may not: v2 honours no idempotency
-   * key, so a second try could apply it twice; a 429 on a write is the transport's to pace.
-   */
+  /** A read may be tried again; a write may not: v2 honours no idempotency key, so it could apply twice. */
   retry: boolean;
   /** Its answer depends on the state alone (not the clock, nor the caller): the sandbox may keep it until a change. */
   keep: boolean;
@@ -59,7 +46,7 @@ export interface V2Operation {
 
 type Extra = Partial<Omit<V2Operation, 'method' | 'path' | 'retry'>>;
 
-/** The row's defaults, then what `extra` says (a spread's type, which an intersection would not be). */
+/** The row's defaults, then what `extra` says (a spread's type, not an intersection). */
 type RowOf<D, E> = Omit<D, keyof E> & E;
 const row = <M extends V2Operation['method'], E extends Extra>(method: M, path: string, extra: E) =>
   ({ bucket: 'organization', keep: false, ...extra, method, path, retry: method === 'GET' }) as RowOf<{ bucket: 'organization'; keep: false }, E> & {
@@ -167,6 +154,8 @@ type Row<N extends V2OperationName> = (typeof V2_OPERATIONS)[N];
 /** The checked body of an operation, as its handler (or the client) holds it. */
 export type BodyOf<N extends V2OperationName> = Row<N> extends { body: infer B extends SchemaName } ? z.output<Schemas[B]> : undefined;
 export type QueryOf<N extends V2OperationName> = Row<N> extends { query: infer Q extends SchemaName } ? z.output<Schemas[Q]> : undefined;
+/** The schemas the rows' answers name (checks.ts checks them). */
+export type AnswerName = { [N in V2OperationName]: Row<N> extends { answer: infer A extends SchemaName } ? A : never }[V2OperationName];
 export type AnswerOf<N extends V2OperationName> = Row<N> extends { answer: infer A extends SchemaName } ? z.output<Schemas[A]> : undefined;
 
 /** The permissions a request to `name` with this body needs. */

@@ -1,6 +1,5 @@
-// The flaky-test model ⇄ the Flaky Tests v2 wire, both ways, for the client (v2-service.ts) and the sandbox's
-// face alike (docs/differences.md says what v2 does not tell): the model keeps v1's names, and what only v2 says
-// rides along under its own (`testCollectionId`, `activeMonitors`).
+// The flaky-test model ⇄ the Flaky Tests v2 wire, for the client and the sandbox's face alike: the model keeps
+// v1's names, and what only v2 says rides along under its own (`testCollectionId`, `activeMonitors`).
 import type { QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { Test, TestSummary } from './flaky-schemas.js';
 
@@ -75,10 +74,7 @@ export function testDetailsOfWire(wire: Test, repositoryUrl: string): TestCase {
   return { ...testCaseOfWire(wire, repositoryUrl, '7d'), activeMonitors: wire.activeMonitors.map((monitor) => monitor.monitorType) };
 }
 
-/**
- * A quarantined row as v1's list names it. v2's rows carry no override (a test read alone does): a healthy test
- * is quarantined only by one, and any other is taken as the automatic rule's.
- */
+/** A quarantined row as v1's list names it. v2's rows carry no override: a healthy test is quarantined only by one. */
 export function quarantinedOfWire(wire: TestSummary): QuarantinedTest {
   const since = wire.statusSince ?? '';
   return {

@@ -1,7 +1,7 @@
 // The Flaky Tests v2 wire's shapes (test collections, tests, a test's status history and runs, its ticket), in the
-// manner of schemas.ts, which re-exports them so that the contract's rows name them as any other.
+// manner of schemas.ts; the contract's rows name them as any other.
 import * as z from 'zod';
-import { isUuid, PageQuery } from './schemas.js';
+import { isUuid, oneOf, Page, PageQuery, QueryBoolean, QueryDateTime, Word } from './schemas.js';
 
 const TEST_STATUSES = ['healthy', 'flaky', 'broken'] as const;
 export const TEST_PERIODS = ['1d', '7d', '14d', '30d'] as const;
@@ -9,8 +9,6 @@ const QUARANTINE_STATES = ['quarantined', 'notQuarantined'] as const;
 /** The sorts that read a metric: each needs `period`, and drops a test without a value in it. */
 const METRIC_SORTS = ['failureRate', 'durationP95', 'prsImpacted', 'lastRunAt', 'lastFailureAt'] as const;
 
-const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
-const QueryDateTime = z.iso.datetime({ offset: true });
 const Text = z.string().min(1);
 const needsPeriod = (what: string) => ({ path: ['period'], message: `required with ${what}` });
 
@@ -31,15 +29,7 @@ export const LinkTicketRequest = z.strictObject({
 export const ListTestCollectionsQuery = PageQuery.extend({ q: Text.optional() });
 
 /** `status`: a comma list of healthy, flaky, broken. */
-const Statuses = Text.transform((text, context) => {
-  const statuses = text.split(',');
-  const unknown = statuses.find((status) => !(TEST_STATUSES as readonly string[]).includes(status));
-  if (unknown !== undefined) {
-    context.addIssue({ code: 'custom', message: `"${unknown}" is not one of ${TEST_STATUSES.join(', ')}` });
-    return z.NEVER;
-  }
-  return statuses as (typeof TEST_STATUSES)[number][];
-});
+const Statuses = oneOf(TEST_STATUSES);
 
 const Metrics = { include: z.enum(['metrics']).optional(), period: z.enum(TEST_PERIODS).optional() };
 
@@ -80,10 +70,6 @@ export const TestRunsQuery = PageQuery.extend({
 });
 
 // ---------------------------------------------------------------- answers
-
-const Word = z.string();
-const Page = <T extends z.ZodType>(item: T) =>
-  z.looseObject({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean(), total: z.number().optional() });
 
 export const TestCollection = z.looseObject({ id: z.string(), name: z.string(), testCount: z.number() });
 export const TestCollectionList = Page(TestCollection);

@@ -126,8 +126,8 @@ export const UploadImpactedTargetsRequest = z
 // ---------------------------------------------------------------- query strings
 
 const QueryInteger = (min: number, max: number) => z.string().regex(/^\d+$/, 'expected a whole number').transform(Number).pipe(z.number().min(min).max(max));
-const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
-const QueryDateTime = z.iso.datetime({ offset: true });
+export const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
+export const QueryDateTime = z.iso.datetime({ offset: true });
 
 /** `limit`, `cursor` and `includeTotal`, on every list. */
 export const PageQuery = z.object({
@@ -149,27 +149,46 @@ export const OrganizationMetricsQuery = z.object({ repositoryId: Uuid.optional()
 
 export const ResolveRepositoryQuery = PageQuery.extend({ providerUrl: z.string().min(1) });
 
-/** `number`: one number or up to 50, comma-separated. */
-const NumberList = z
-  .string()
-  .min(1)
-  .transform((text, context) => {
-    const parts = text.split(',');
-    if (parts.length > V2_NUMBERS_MAX) {
-      context.addIssue({ code: 'custom', message: `at most ${V2_NUMBERS_MAX} numbers` });
-      return z.NEVER;
-    }
-    const numbers: number[] = [];
-    for (const part of parts) {
-      const number = /^\d+$/.test(part.trim()) ? Number(part.trim()) : Number.NaN;
-      if (!(number >= 1 && number <= V2_PR_NUMBER_MAX)) {
-        context.addIssue({ code: 'custom', message: `"${part}" is not a PR number from 1 to ${V2_PR_NUMBER_MAX}` });
+/**
+ * A comma-separated list, each member read by `read` (undefined: refused in `refusal`'s words), at most `max`
+ * members (`[count, noun]`).
+ */
+function commaList<T>(read: (part: string) => T | undefined, refusal: (part: string) => string, max?: [number, string]) {
+  return z
+    .string()
+    .min(1)
+    .transform((text, context) => {
+      const parts = text.split(',');
+      if (max && parts.length > max[0]) {
+        context.addIssue({ code: 'custom', message: `at most ${max[0]} ${max[1]}` });
         return z.NEVER;
       }
-      numbers.push(number);
-    }
-    return numbers;
-  });
+      const values: T[] = [];
+      for (const part of parts) {
+        const value = read(part);
+        if (value === undefined) {
+          context.addIssue({ code: 'custom', message: refusal(part) });
+          return z.NEVER;
+        }
+        values.push(value);
+      }
+      return values;
+    });
+}
+
+/** One of `words`, in a comma list. */
+export const oneOf = <const W extends readonly string[]>(words: W) =>
+  commaList(
+    (part) => (words.includes(part) ? (part as W[number]) : undefined),
+    (part) => `"${part}" is not one of ${words.join(', ')}`,
+  );
+
+/** `number`: one number or up to 50, comma-separated. */
+const NumberList = commaList(
+  (part) => (/^\d+$/.test(part.trim()) && Number(part) >= 1 && Number(part) <= V2_PR_NUMBER_MAX ? Number(part) : undefined),
+  (part) => `"${part}" is not a PR number from 1 to ${V2_PR_NUMBER_MAX}`,
+  [V2_NUMBERS_MAX, 'numbers'],
+);
 
 export const ResolvePullRequestsQuery = PageQuery.extend({
   repositoryId: Uuid,
@@ -181,19 +200,7 @@ export const ResolvePullRequestsQuery = PageQuery.extend({
   .refine((query) => query.baseBranch === undefined || query.branch !== undefined, { path: ['baseBranch'], message: 'only valid together with branch' });
 
 /** `state`: a comma list of camelCase queue-entry states. */
-const EntryStates = z
-  .string()
-  .min(1)
-  .transform((text, context) => {
-    const states = text.split(',');
-    for (const state of states) {
-      if (!(V2_ENTRY_STATES as readonly string[]).includes(state)) {
-        context.addIssue({ code: 'custom', message: `"${state}" is not one of ${V2_ENTRY_STATES.join(', ')}` });
-        return z.NEVER;
-      }
-    }
-    return states as (typeof V2_ENTRY_STATES)[number][];
-  });
+const EntryStates = oneOf(V2_ENTRY_STATES);
 
 export const ListQueuePullRequestsQuery = PageQuery.extend({
   state: EntryStates.optional(),
@@ -216,23 +223,11 @@ const Direction = z.enum(['oldest', 'newest']).optional();
 export const HistoryQuery = PageQuery.extend({ direction: Direction });
 
 /** Comma-separated UUIDs, at most 50; any member that is no UUID (an empty one included) is refused. */
-const PullRequestIds = z
-  .string()
-  .min(1)
-  .transform((text, context) => {
-    const ids = text.split(',').map((part) => part.trim());
-    if (ids.length > V2_NUMBERS_MAX) {
-      context.addIssue({ code: 'custom', message: `at most ${V2_NUMBERS_MAX} ids` });
-      return z.NEVER;
-    }
-    for (const id of ids) {
-      if (!isUuid(id)) {
-        context.addIssue({ code: 'custom', message: `"${id}" is not a UUID` });
-        return z.NEVER;
-      }
-    }
-    return ids;
-  });
+const PullRequestIds = commaList(
+  (part) => (isUuid(part.trim()) ? part.trim() : undefined),
+  (part) => `"${part.trim()}" is not a UUID`,
+  [V2_NUMBERS_MAX, 'ids'],
+);
 
 export const BatchHistoryQuery = PageQuery.extend({ direction: Direction, pullRequestIds: PullRequestIds });
 
@@ -252,9 +247,9 @@ export const QueueRunsQuery = PullRequestRunsQuery.extend({ createdAfter: QueryD
 // ---------------------------------------------------------------- answers
 
 /** An enum's value: any string, since v2 may add members; the model maps the ones it knows. */
-const Word = z.string();
+export const Word = z.string();
 
-const Page = <T extends z.ZodType>(item: T) =>
+export const Page = <T extends z.ZodType>(item: T) =>
   z.looseObject({ data: z.array(item), nextCursor: z.string().nullable(), hasMore: z.boolean(), total: z.number().optional() });
 
 export const Repository = z.looseObject({ id: z.string() });

@@ -1,7 +1,6 @@
-// v2's names on the wire, for the codec (codec.ts) and the schemas (schemas.ts) alike: enum words (the model's
-// snake_case, v2's camelCase), modes (single/parallel ⇄ queue/graph) and each queue setting's name and value,
-// written once in V2_SETTINGS. A value this side does not know is the service's newer word: kept as it came, as
-// the model keeps any reported value.
+// v2's names on the wire, for the codec and the schemas alike: enum words (the model's snake_case, v2's camelCase),
+// modes (single/parallel ⇄ queue/graph) and each queue setting's name and value (V2_SETTINGS). A word this side does
+// not know is the service's newer one, kept as it came.
 import type { QueueFacts } from '../../model/queue.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES } from '../../model/vocabulary.js';
 
@@ -55,10 +54,7 @@ const words = (model: readonly string[]) => ({ kind: 'words', words: model.map(w
 /** v2's most a queue's `concurrency` (and its bisection's) goes to. */
 export const V2_CONCURRENCY_MAX = 1000;
 
-/**
- * Each queue setting: its name on the wire (the key), the model's name for it, its value. The PATCH body, the
- * `config` of a queue answer and the reading back of that answer all come from here.
- */
+/** Each queue setting by its name on the wire: the model's name, its value. The PATCH body and a queue's `config` come from here. */
 export const V2_SETTINGS = {
   concurrency: { model: 'concurrency', value: int(1, V2_CONCURRENCY_MAX) },
   bisectionConcurrency: { model: 'bisectionConcurrency', value: int(0, V2_CONCURRENCY_MAX) },
