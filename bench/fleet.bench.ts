@@ -1,7 +1,8 @@
 // A fleet of CI jobs leaning on one queue: many `mq wait` processes at once (the built mq, each its own process),
 // through a proxy that answers a bare 429 (no body, no Retry-After) past the service's documented limits, against
 // a sandbox whose real clock runs fast (a test run of 300 sandbox seconds takes 5 real ones). Figures: how many
-// waits ended with exit 0, the share of their requests refused, and how long after its PRs merged each noticed.
+// waits ended with exit 0, the share of their requests refused, and how long after its PRs merged each noticed,
+// against the same fleet with no limit.
 // And a submit of 300 PRs through the same limit; and a wait of 30 PRs with a v2 key against the sandbox's own v2
 // rate limits (5 pull-request reads a second per key), counting the PR reads mq sent in every second. And 20
 // `mq status` with one v2 key, one after another and all at once, sharing the machine's budget of that key
@@ -126,7 +127,17 @@ function watchMerges(sandboxUrl: string, prs: number[]): { mergedAt: Map<number,
   return { mergedAt, stop: () => (stopped = true) };
 }
 
-async function waits(name: string, processes: number, prsEach: number, limits: Limits, goals: { lateSeconds?: number; refusedShare?: number }) {
+/**
+ * The fleet's waits; returns the latest notice of a merge, in seconds. `late`: that notice held to at most `atMost`
+ * times the same fleet's with no limit, measured in the same run (a loaded machine makes every wait late alike).
+ */
+async function waits(
+  name: string,
+  processes: number,
+  prsEach: number,
+  limits: Limits,
+  goals: { late?: { unlimited: number; atMost: number }; refusedShare?: number },
+): Promise<number> {
   const sandbox = await startSandbox({ clock: 'real', speed: SPEED, token: TOKEN });
   const proxy = await limitingProxy(sandbox.url, limits);
   try {
@@ -152,9 +163,17 @@ async function waits(name: string, processes: number, prsEach: number, limits: L
         how,
       });
     }
-    if (goals.lateSeconds !== undefined) {
-      report({ figure: `${name}: latest notice of a merge`, mine: Math.round(worst * 10) / 10, unit: 's', goal: { atMost: goals.lateSeconds }, how });
+    if (goals.late) {
+      report({
+        figure: `${name}: latest notice of a merge / the same fleet with no limit`,
+        mine: Math.round(worst * 10) / 10,
+        baseline: Math.round(goals.late.unlimited * 10) / 10,
+        unit: 's',
+        goal: { atMost: goals.late.atMost },
+        how,
+      });
     }
+    return worst;
   } finally {
     await proxy.close();
     await sandbox.close();
@@ -282,7 +301,9 @@ async function v2Statuses(together: boolean) {
 }
 
 await waits('40 waits behind 100 requests/s', 40, 10, { all: 100 }, { refusedShare: 0.05 });
-await waits('50 waits behind 5 PR reads/s', 50, 5, { pullRequestReads: 5 }, { lateSeconds: 30 });
+// The fleet issue's 30 s where a fleet with no limit notices within 5 s (its longest quiet pause, 4 s and jitter).
+const unlimited = await waits('50 waits with no limit', 50, 5, {}, {});
+await waits('50 waits behind 5 PR reads/s', 50, 5, { pullRequestReads: 5 }, { late: { unlimited, atMost: 6 } });
 await waits('1 wait of 500 PRs behind 5 PR reads/s', 1, 500, { pullRequestReads: 5 }, {});
 await submitMany();
 await v2Wait();

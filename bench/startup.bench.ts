@@ -2,7 +2,7 @@
 // so that a drift of the machine's speed falls on both alike; medians of each. The start-up rows of the
 // performance goals, on Node 22, 24 and 26 (from the npm package `node`): `mq --version` against `node -e 0`, and
 // `mq status 1 --json` against a local sandbox (started once, outside the timing) against a bare node:http client
-// making the same requests, with Node's compile cache warmed by a first run. Timed by hyperfine where it is
+// making the same requests, with Node's compile cache and the bundle's code cache warmed by a first run. Timed by hyperfine where it is
 // installed (MQ_BENCH_TIMER=node forces our own timing, the one a machine with only Node has). Run from the
 // checkout (npm run bench), which holds bin/mq.js.
 import { spawn, spawnSync } from 'node:child_process';
@@ -108,7 +108,7 @@ function spread(values: number[]): string {
 }
 
 function measure(row: Row): void {
-  // One unmeasured run of each: the file cache, and Node's compile cache, which bin/mq.js turns on.
+  // One unmeasured run of each: the file cache, Node's compile cache and the bundle's code cache (bin/mq.js).
   const baseline = row.baseline ?? BARE_NODE;
   runOnce(row.node, baseline.args, row.env);
   runOnce(row.node, row.args, row.env);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The shim, CommonJS (bin/package.json): a lone `mq --version` is answered from the package's manifest, without
 // the program; anything else turns on Node's compile cache (Node 22.1 and later; without it mq runs uncached)
-// and requires the bundled program, dist/mq.cjs (scripts/build.mjs).
+// and runs the bundled program, dist/mq.cjs (scripts/build.mjs), with a code cache of its own beside Node's.
 'use strict';
 
 const args = process.argv.slice(2);
@@ -16,6 +16,46 @@ if (args.length === 1 && args[0] === '--version') {
     else if (error.code !== 'EPIPE') throw error;
   }
 } else {
-  require('node:module').enableCompileCache?.();
-  require('../dist/mq.cjs');
+  const { createRequire, enableCompileCache, getCompileCacheDir } = require('node:module');
+  enableCompileCache?.();
+  const dist = require('node:path').join(__dirname, '../dist');
+  run(dist, createRequire(`${dist}/mq.cjs`), getCompileCacheDir?.());
+}
+
+/**
+ * Runs the bundle as require() would, with V8's code cache of it taken at the end of a run (docs/development.md,
+ * Build). Node's compile cache keeps what V8 compiled before a file ran, of the bundle its top level alone: the
+ * code a command runs lies in functions V8 compiles on their first call, every run. A cache taken after a run
+ * holds them. It is kept in Node's compile cache folder (one per Node, V8 flags and user; none when Node's cache
+ * is off), named by the hash the build writes on the bundle's first line and by the command: made by a command's
+ * first run of a build, read by every later one, made anew when V8 refuses it.
+ */
+function run(dist, requireFromFile, folder) {
+  const fs = require('node:fs');
+  const { Script } = require('node:vm');
+  const file = `${dist}/mq.cjs`;
+  const source = fs.readFileSync(file, 'utf8');
+  const build = /^\/\/ mq build (\w+)\n/.exec(source);
+  // One per command: the functions `mq status` runs are not those of `mq sandbox`.
+  const command = /^[a-z][a-z-]{0,19}$/.test(process.argv[2]) ? process.argv[2] : 'other';
+  const cacheFile = folder && build ? `${folder}/mq-${build[1]}-${command}` : undefined;
+  let cachedData;
+  try {
+    if (cacheFile) cachedData = fs.readFileSync(cacheFile);
+  } catch {}
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      // Renamed into place whole: another mq starting meanwhile reads the old file or the new, never a part.
+      const written = `${cacheFile}.${process.pid}`;
+      try {
+        fs.writeFileSync(written, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(written, cacheFile);
+      } catch {
+        fs.rmSync(written, { force: true });
+      }
+    });
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, requireFromFile, module, file, dist);
 }

@@ -5,6 +5,7 @@
 // command still runs only its own code. What each device here earns is measured in docs/development.md
 // (Benchmarks); what earns nothing measurable is gone.
 import { build, transform } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -21,6 +22,9 @@ const evaluatedRequire = {
  * uses of it (0.2 MB).
  */
 const APART = ['undici', 'cosmiconfig'];
+
+/** Where dist/mq.cjs's first line names the build (oneFile). */
+const BUILD_HASH = '<build hash>';
 
 /** The entry chunk's name in the bundle's table (oneFile). */
 const MAIN = './mq.js';
@@ -148,11 +152,13 @@ async function oneFile(outputs, metafile) {
   );
   if (!chunks.some((chunk) => chunk.name === MAIN)) throw new Error(`no ${MAIN} among the chunks`);
   const hot = hotChunks(metafile);
+  // Its first line names the build, by a hash of the rest: bin/mq.js keeps V8's code cache of it under that name.
   const main = tableOf(
     chunks.filter((chunk) => hot.has(chunk.name)),
-    `"use strict";\n${MODULE_URL}var __mqChunks = {\n`,
+    `// mq build ${BUILD_HASH}\n"use strict";\n${MODULE_URL}var __mqChunks = {\n`,
     `};\n${LOADER}(__mqChunks, require);\n`,
   );
+  main.text = main.text.replace(BUILD_HASH, createHash('sha256').update(main.text).digest('hex').slice(0, 16));
   // A module whose exports are the table: __mqModule is in the chunks' scope here as in the entry's.
   const rest = tableOf(
     chunks.filter((chunk) => !hot.has(chunk.name)),
