@@ -2,11 +2,27 @@
 # The package as a user installs it: `npm run pack` (scripts/pack.mjs), then `npm install -g` of the tarball into a temporary prefix,
 # then the installed mq against its own sandbox, on Node 22, 24 and 26 (from the npm package `node`, so a machine
 # with npm needs nothing else) and on this Node (20.18+ still runs mq). Fails on an install warning, on a dependency
-# the tarball drags in, or on a command that does not answer as it should.
+# the tarball drags in, or on a command that does not answer as it should. First, the README's install steps as a
+# user runs them: in a fresh clone of what is committed, into a fresh prefix, and mq must still run once the clone
+# is deleted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+readme_install() {
+  local steps clone=$work/clone prefix=$work/prefix-readme
+  steps=$(awk '/^## Install/ { install = 1 } install && /^```sh/ { block = 1; next } block && /^```/ { exit } block' README.md)
+  git clone -q "$PWD" "$clone"
+  if ! (cd "$clone" && npm_config_prefix=$prefix npm_config_fund=false npm_config_audit=false bash -euo pipefail -c "$steps") >"$work/readme.log" 2>&1; then
+    echo "the README's install steps failed:" >&2; cat "$work/readme.log" >&2; return 1
+  fi
+  if grep -qi 'warn' "$work/readme.log"; then echo "the README's install steps warned:" >&2; cat "$work/readme.log" >&2; return 1; fi
+  rm -rf "$clone"
+  echo "README install (npm $(npm --version), node $(node --version)): mq $("$prefix/bin/mq" --version) runs with its clone deleted"
+  "$prefix/bin/mq" help exit-codes | grep -q 'usage'
+}
+readme_install
 
 tarball=$(basename "$(node scripts/pack.mjs "$work")")
 size=$(wc -c <"$work/$tarball")

@@ -1,6 +1,7 @@
 // npm run pack: the package as it is published, packed from a staging folder: bin/, the bundle, its licences
-// and a manifest without the scripts and devDependencies that only a checkout needs (an install script in a
-// published package makes npm warn, and there is nothing left to build). Prints the tarball's path.
+// and a manifest without what only a checkout needs: scripts, devDependencies and the rules for installing
+// them (an install script in a published package makes npm warn, and there is nothing left to build). Prints
+// the tarball's path.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ const destination = resolve(process.argv[2] ?? root);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const stage = mkdtempSync(join(tmpdir(), 'mq-pack-'));
 
-const { scripts: _scripts, devDependencies: _dev, ...published } = pkg;
+const { scripts: _scripts, devDependencies: _dev, overrides: _overrides, allowScripts: _allow, ...published } = pkg;
 writeFileSync(join(stage, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
 for (const entry of ['bin', 'dist', 'README.md', '.mqrc.example']) cpSync(join(root, entry), join(stage, entry), { recursive: true });
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTargetList } from '../../src/command-kit/input.js';
 import { openTargetsFile, type TargetsFile } from '../../src/commands/targets/targets-file.js';
 import { UsageError } from '../../src/errors.js';
+import { propertyRuns } from '../support/runs.js';
 
 async function* chunksOf(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);
@@ -104,7 +105,7 @@ describe('the streamed reader reads as parseTargetList does', () => {
       fc.asyncProperty(fc.oneof(asLines, asJson, anything), fc.integer({ min: 1, max: 9 }), async (text, size) => {
         expect(await streamed(text, size)).toEqual(expected(text, 'standard input'));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(100) },
     );
   });
 });

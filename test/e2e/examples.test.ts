@@ -158,7 +158,11 @@ describe('examples/maintenance-window.sh', () => {
 });
 
 interface Workflow {
-  jobs: Record<string, { env: Record<string, string>; steps: { name?: string; uses?: string; run?: string; env?: Record<string, string> }[] }>;
+  env: Record<string, string>;
+  jobs: Record<
+    string,
+    { env?: Record<string, string>; 'timeout-minutes': number; steps: { name?: string; uses?: string; run?: string; env?: Record<string, string> }[] }
+  >;
 }
 
 const hasGit = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -182,13 +186,33 @@ function gitCheckout(): { dir: string; base: string; head: string } {
 
 describe('examples/github-actions-merge.yml', () => {
   const workflow = defaultLoaders['.yaml']('github-actions-merge.yml', readFileSync(join(EXAMPLES, 'github-actions-merge.yml'), 'utf8')) as Workflow;
-  const job = workflow.jobs.merge!;
-  const step = (name: string) => job.steps.find((s) => s.name === name)!.run!;
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+  const step = (name: string) => steps.find((s) => s.name === name)!.run!;
 
   it('is shell that bash reads, in every step', () => {
-    for (const { run } of job.steps.filter((s) => s.run !== undefined)) {
+    for (const { run } of steps.filter((s) => s.run !== undefined)) {
       expect(spawnSync('bash', ['-n', '-c', run!], { encoding: 'utf8' }).stderr).toBe('');
     }
+  });
+
+  it('submits and returns; only the job for what needs the merge waits, within its own time limit', () => {
+    const runs = (job: string) => workflow.jobs[job]!.steps.map((s) => s.run ?? '').join('\n');
+    expect(runs('merge')).toContain('mq submit');
+    expect(runs('merge')).not.toMatch(/mq wait|--wait/);
+    const minutes = Number(/mq wait "\$PR" --timeout (\d+)m/.exec(runs('after-merge'))![1]);
+    expect(minutes).toBeLessThan(workflow.jobs['after-merge']!['timeout-minutes']);
+  });
+
+  it('installs mq as the README does (which scripts/check-package.sh runs), in every job that runs it', () => {
+    const readme = readFileSync(join(EXAMPLES, '../README.md'), 'utf8');
+    const block = /^## Install\n[\s\S]*?^```sh\n([\s\S]*?)^```/m.exec(readme)![1]!;
+    const commands = block
+      .split('\n')
+      .map((line) => line.replace(/#.*/, '').trim())
+      .filter(Boolean);
+    const installs = steps.filter((s) => s.name === 'Install mq');
+    expect(installs.length).toBe(2);
+    for (const { run } of installs) expect(run!.trim().split('\n')).toEqual(commands);
   });
 
   /**
@@ -207,13 +231,14 @@ describe('examples/github-actions-merge.yml', () => {
       BASE_SHA: checkout.base,
       HEAD_SHA: checkout.head,
     };
-    expect(Object.keys(job.env).sort()).toEqual(Object.keys(values).sort());
+    const declared = { ...workflow.env, ...workflow.jobs.merge!.env };
+    expect(Object.keys(declared).sort()).toEqual(['MQ_SOURCE', ...Object.keys(values)].sort());
     const full = { ...env, ...values };
     expect((await mq(['queue', 'create', '--mode', 'parallel'], { env: full })).code).toBe(0);
     return { env: full, repo };
   }
 
-  it.skipIf(!hasGit)('submits, uploads the targets the PR changes, and waits until it merges', async () => {
+  it.skipIf(!hasGit)('submits, uploads the targets the PR changes, and the job after it waits until it merges', async () => {
     const checkout = gitCheckout();
     const { env } = await jobEnv(7, checkout);
     expect((await runBash(['-e', '-c', step('Submit to the queue')], { env, cwd: checkout.dir })).code).toBe(0);

@@ -175,7 +175,7 @@ describe('every command on a terminal 60, 80 and 200 columns wide, against PRs w
 });
 
 describe('text for another program on a terminal', () => {
-  it('is printed as a pipe gets it, never folded: queue graph --format dot|mermaid, metrics --raw', { timeout: 60_000 }, async () => {
+  it('is printed as a pipe gets it, never folded: queue graph --format dot|mermaid, metrics --raw', { timeout: 120_000 }, async () => {
     const wide = await seedWide(fixture, 'screens-tools');
     for (const args of [
       ['queue', 'graph', '--format', 'dot'],

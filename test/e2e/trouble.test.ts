@@ -78,7 +78,8 @@ describe('a write whose answer never came', () => {
 
   it('names the PRs done before it and not sent after it, and keeps the flags that chose the queue', async () => {
     const { env } = await serve((_operation, index) => (index === 0 ? { status: 200, body: '{}' } : 'hang'));
-    const run = await spawned(['cancel', '4', '5', '6', '--timeout', '1s', '-R', 'acme/gadgets', '-b', 'release'], { env });
+    // 3s: the answered request must come back within the timeout on a loaded machine too, before the one that hangs.
+    const run = await spawned(['cancel', '4', '5', '6', '--timeout', '3s', '-R', 'acme/gadgets', '-b', 'release'], { env });
     expect(run.code).toBe(6);
     const lines = run.stderr.trim().split('\n');
     expect(lines.slice(1)).toEqual([
@@ -117,7 +118,8 @@ describe('a write whose answer never came', () => {
       [['queue', 'create'], 'the creation of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
       [['targets', 'set', '42', '//a', '--sha', 'abc123'], 'setting the impacted targets of #42 may have been applied: check with `mq status 42`'],
     ];
-    const runs = await Promise.all(cases.map(([args]) => spawned([...args, '--timeout', '1s'], { env })));
+    // 3s: the read of the queue must come back within the timeout on a loaded machine too (at 1s it once did not).
+    const runs = await Promise.all(cases.map(([args]) => spawned([...args, '--timeout', '3s'], { env })));
     runs.forEach((run, i) => {
       const [args, line] = cases[i]!;
       expect(run.code, args.join(' ')).toBe(6);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { safeLine } from '../../src/text/sanitize.js';
 import { visibleWidth } from '../../src/render/screen-fit.js';
 import { renderTable, type Column } from '../../src/render/tables.js';
+import { propertyRuns } from '../support/runs.js';
 
 /** The table as cli-table3 draws it, borderless, with trailing blanks trimmed: what renderTable used to return. */
 function byCliTable3(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
@@ -50,7 +51,7 @@ describe('renderTable', () => {
       fc.property(table, ([cols, rows]) => {
         expect(renderTable(cols, rows, paint)).toBe(byCliTable3(cols, rows, paint));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -83,7 +84,7 @@ describe('one measure for tables and live lines', () => {
         expect(visibleWidth(row!)).toBe(visibleWidth(blank!));
         expect(visibleWidth(row!)).toBe(visibleWidth(header!));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(100) },
     );
     expect(visibleWidth(renderTable([{ header: 'TITLE' }, { header: 'X' }], [['修复登录 🙂 e\u0301', 'x']], paint).split('\n')[1]!)).toBe(16);
   });

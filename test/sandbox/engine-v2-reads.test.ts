@@ -9,6 +9,7 @@ import type { QueueChange } from '../../src/model/service.js';
 import type { TestOutcome } from '../../src/sandbox/engine/state.js';
 import type { Check } from '../../src/api/v2/schemas.js';
 import { runJson } from '../../src/sandbox/io/v2/wire.js';
+import { propertyRuns } from '../support/runs.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -552,7 +553,7 @@ describe('over random sequences of events', () => {
           check(engine);
         }
       }),
-      { numRuns: 70 },
+      { numRuns: propertyRuns(25) },
     );
   });
 });

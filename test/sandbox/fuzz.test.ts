@@ -2,7 +2,7 @@
 // wrong, or hostile (names of Object.prototype, huge and odd numbers, broken JSON), and raw request lines and
 // headers no HTTP client would send. Whatever comes in: no 5xx, no reset, the sandbox still answering, a queue
 // set up beforehand reading back as it was, and the state surviving a save and a restart, replay included.
-// A few hundred requests by default; MQ_FUZZ_RUNS=10000 for a long run (MQ_FUZZ_SEED to repeat one), which
+// 150 requests by default; MQ_FUZZ_RUNS=10000 for a long run (MQ_FUZZ_SEED to repeat one), which
 // prints its tally.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +16,7 @@ import { StateStore } from '../../src/sandbox/io/store.js';
 import { OPERATIONS } from '../support/openapi/validate.js';
 import { rawRequest } from '../support/raw-http.js';
 
-const RUNS = Number(process.env.MQ_FUZZ_RUNS ?? 300);
+const RUNS = Number(process.env.MQ_FUZZ_RUNS ?? 150);
 // One fixed seed in `npm test`, so a run is repeatable; a long run (MQ_FUZZ_RUNS) explores a new one each time.
 const SEED =
   process.env.MQ_FUZZ_SEED !== undefined ? Number(process.env.MQ_FUZZ_SEED) : process.env.MQ_FUZZ_RUNS !== undefined ? Date.now() % 2 ** 31 : 20261123;
@@ -362,7 +362,7 @@ async function knownAnswers(sandbox: RunningSandbox) {
 }
 
 describe('fuzzing the sandbox over HTTP', () => {
-  it(`takes ${RUNS} fuzzed requests without a 5xx or a reset, and keeps its state (seed ${SEED})`, { timeout: Math.max(60_000, RUNS * 50) }, async () => {
+  it(`takes ${RUNS} fuzzed requests without a 5xx or a reset, and keeps its state (seed ${SEED})`, { timeout: Math.max(120_000, RUNS * 50) }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mq-fuzz-'));
     const stateFile = join(dir, 'state.json');
     let sandbox = await startSandbox({ clock: 'manual', stateFile });

@@ -11,6 +11,7 @@ import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/engine/state.js';
 import type { JournalEntry } from '../../src/sandbox/io/store.js';
 import type { TransitionObserver } from '../../src/sandbox/engine/world.js';
+import { propertyRuns } from '../support/runs.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -287,7 +288,7 @@ describe('the engine under random events', () => {
       fc.property(setup, fc.array(event, { minLength: 10, maxLength: 60 }), (config, events) => {
         run(config, events);
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(50) },
     );
   });
 
@@ -310,7 +311,7 @@ describe('the engine under random events', () => {
         const latest = queueOf(snapshot(engine)).latestSubmission;
         expect(Object.keys(latest).length).toBe(new Set(submissions.map((s) => s.number)).size);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -325,7 +326,7 @@ describe('the engine under random events', () => {
         }
         expect(fine.serialize()).toBe(coarse.serialize());
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(30) },
     );
   });
 
@@ -349,7 +350,7 @@ describe('the engine under random events', () => {
         for (const entry of journal) replay(restored, JSON.parse(JSON.stringify(entry)) as JournalEntry);
         expect(restored.serialize()).toBe(live.serialize());
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(50) },
     );
   });
 });
