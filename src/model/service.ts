@@ -113,7 +113,12 @@ export interface MergeQueueService {
    */
   listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;
 
-  getQueue(queue: QueueRef): Promise<Queue>;
+  /**
+   * The queue and its PRs in order. `line`: only as much as places a PR in it (mq status): the PRs and their
+   * states in the order the queue takes them; where the API lists that order apart from the PRs' own facts (v2),
+   * a pending PR's facts beyond its number, title and state may be left unknown (empty).
+   */
+  getQueue(queue: QueueRef, read?: { line: true }): Promise<Queue>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;
   /** The queue as the change left it, when the service gives it back. */
@@ -126,6 +131,8 @@ export interface MergeQueueService {
   /** Without a repository: every repository of the organization. */
   getMergeQueueMetrics(scope: { repo?: Repo }): Promise<Metrics>;
 
+  /** Whether the service takes a merged PR into the queue again and tests it again (v1), where v2 refuses it (PR_NOT_ENQUEUEABLE). */
+  readonly queuesMergedAgain?: true;
   /** Whether the flaky-test reads need the organization's slug (v1's do; v2's key names its organization). */
   readonly needsOrgForFlakyTests: boolean;
   getTestDetails(scope: FlakyScope, testId: string): Promise<TestCase>;
