@@ -31,7 +31,7 @@ export interface Endpoint {
    * key, so a second try could apply it twice.
    */
   retry: boolean;
-  /** Its answer depends on its body and the state alone: the sandbox may keep it until the state changes. */
+  /** A read: the sandbox may keep its answer until the state changes, unless its route says the clock moves it too. */
   keep: boolean;
   /** Asked without the credential (`/status`): no token is sent, and none is checked. */
   anonymous?: boolean;
@@ -74,7 +74,8 @@ export const ENDPOINTS = {
    * The Prometheus exposition text, with `repo` and `repoHost` in the query (none: every repository). Not kept:
    * its question is in the query.
    */
-  getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement', retry: true, keep: false },
+  // Its windows end now: the sandbox keeps no answer of it (timely), and, a read, it drops none it keeps.
+  getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement', retry: true, keep: true },
   /** The service's own health. */
   status: { method: 'GET', path: '/status', response: 'ServiceStatus', retry: true, keep: true, anonymous: true },
 } as const satisfies Record<string, Endpoint>;
