@@ -131,8 +131,6 @@ export interface MergeQueueService {
   /** Without a repository: every repository of the organization. */
   getMergeQueueMetrics(scope: { repo?: Repo }): Promise<Metrics>;
 
-  /** Whether the service takes a merged PR into the queue again and tests it again (v1), where v2 refuses it (PR_NOT_ENQUEUEABLE). */
-  readonly queuesMergedAgain?: true;
   /** Whether the flaky-test reads need the organization's slug (v1's do; v2's key names its organization). */
   readonly needsOrgForFlakyTests: boolean;
   getTestDetails(scope: FlakyScope, testId: string): Promise<TestCase>;

@@ -68,10 +68,9 @@ const STEPS: Step[] = [
   { args: ['status', '60', '--json'] },
   {
     args: ['submit', '1'],
-    // v1 takes a merged PR into the queue again and tests it again; v2 refuses it (422 PR_NOT_ENQUEUEABLE): mq
-    // names the same fact on both, and what each service does with it.
+    // v1 takes a merged PR into the queue again and tests it again; v2 refuses it (422 PR_NOT_ENQUEUEABLE).
     differs: {
-      v1: { code: 0, stdout: '✓ #1 submitted\n', stderr: 'warning: #1 has already merged: the service queues it again and tests it again\n' },
+      v1: { code: 0, stdout: '✓ #1 submitted\n' },
       v2: { code: 5, stdout: '✗ #1 has already merged: the service does not submit it again (PR_NOT_ENQUEUEABLE)\n' },
     },
   },

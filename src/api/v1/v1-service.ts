@@ -170,7 +170,6 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     // ---- queue entries: edit, history, runs
     canEditEntries: false,
     needsOrgForFlakyTests: true,
-    queuesMergedAgain: true,
     updateQueueEntry: () => v2Only('mq edit (changing a queued PR in place)', 'on v1, cancel it and submit it again'),
     async getQueueEntryHistory(queue, pr) {
       // v1's timeline is the same facts, newest first, without who made each change nor the run behind it.

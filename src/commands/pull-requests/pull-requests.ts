@@ -36,25 +36,13 @@ function prNumbers(words: Words<typeof CANCEL | typeof RESTART>): { prs: number[
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
-  // Where the service queues a merged PR again (v1; v2 refuses it), the PRs are read first, in one batch, so that
-  // mq says so as it does where it is refused; a read that fails costs only that.
-  const before = service.queuesMergedAgain ? await orNone(service.getSubmittedPullRequests(ref, input.prs)) : undefined;
-  const record = (pr: number) => before?.pullRequests.find((read) => read.prNumber === pr);
   const results = await eachPr(
     input.prs,
     (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
     (number, error) =>
-      error.status === 409
-        ? alreadyQueued(number, error, input, service, ref, record(number))
-        : error.status === 422
-          ? alreadyMerged(number, error, service, ref)
-          : undefined,
+      error.status === 409 ? alreadyQueued(number, error, input, service, ref) : error.status === 422 ? alreadyMerged(number, error, service, ref) : undefined,
     unsure(ctx, 'submit', 'submitted'),
   );
-  for (const outcome of results) {
-    if (outcome.ok && record(outcome.pr)?.state === 'merged')
-      ctx.warn(`#${outcome.pr} ${alreadyEnded('merged')}: the service queues it again and tests it again`);
-  }
   return { kind: 'perPr', action: 'submit', results };
 }
 
@@ -86,15 +74,8 @@ export async function restart(input: { prs: number[] }, ctx: Context): Promise<C
  * The service refuses (409) to submit a PR already queued. That is what the user wanted, unless the flags want another priority or batching
  * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
-async function alreadyQueued(
-  pr: number,
-  conflict: ApiError,
-  input: SubmitInput,
-  service: MergeQueueService,
-  ref: QueueRef,
-  known?: SubmittedPullRequest,
-): Promise<PrOutcome> {
-  const [record, queue] = await Promise.all([known ?? lookUp(service, ref, pr), orNone(service.getQueue(ref))]);
+async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
+  const [record, queue] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref))]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
   if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
