@@ -456,22 +456,20 @@ function factsOf(pr: PullRequest, entry: QueueEntry) {
   };
 }
 
-/** A PR as the order names it: its number, title, head and state; when it came to that state and its batching unknown. */
+/** What the order does not say of a PR: when it came to its state, its priority and batching, its base and author. */
+const UNKNOWN_FACTS = {
+  stateChangedAt: '',
+  priorityValue: PRIORITY_NAMES.medium,
+  priorityName: '',
+  skipTheLine: false,
+  prBaseBranch: '',
+  prAuthor: '',
+  noBatch: false,
+};
+
+/** A PR as the order names it: its number, title, head and state. */
 function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
-  return {
-    state,
-    stateChangedAt: '',
-    priorityValue: PRIORITY_NAMES.medium,
-    priorityName: '',
-    skipTheLine: false,
-    prNumber: pr.number,
-    prTitle: pr.title,
-    prSha: pr.sha,
-    prBaseBranch: '',
-    prAuthor: '',
-    pullRequestId: pr.id,
-    noBatch: false,
-  } as EnqueuedPullRequest;
+  return { ...UNKNOWN_FACTS, state, prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id } as EnqueuedPullRequest;
 }
 
 /** The run of the order's batch holding this PR, if one does. */
