@@ -55,8 +55,9 @@ done(pr);
 }
 
 /**
- * v2, the ids known (mq's id cache warm): the PR, its newest run and its estimate; then the queue with every page
- * of its live PRs, beside the metrics and then the last day's PRs.
+ * v2, the ids known (mq's id cache warm): the PR; then the queue's order (which names the run testing it) beside
+ * its estimate; then the queue, the PRs in no pending state (every page) beside the metrics and then the last
+ * day's PRs. The order, read once, also places the pending PRs.
  */
 function v2(ids: V2Ids): string {
   return `${CALL}
@@ -65,13 +66,12 @@ const get = (path) => call('GET', path, headers);
 const prPath = '/v2/pull-requests/${ids.pullRequestId}';
 const queuePath = '/v2/merge-queues/${ids.queueId}';
 const pr = await get(prPath);
-await get(prPath + '/verification-runs?limit=1');
-await get(prPath + '/queue-entry-estimate');
-const live = async () => {
+await Promise.all([get(queuePath + '/order'), get(prPath + '/queue-entry-estimate')]);
+const notPending = async () => {
   const rows = [];
   let cursor;
   do {
-    const page = await get(queuePath + '/pull-requests?state=notReady%2Cpending%2Ctesting%2CtestsPassed%2CpendingFailure&limit=100' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
+    const page = await get(queuePath + '/pull-requests?state=notReady%2Ctesting%2CtestsPassed%2CpendingFailure&limit=100' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
     rows.push(...page.data);
     cursor = page.hasMore ? page.nextCursor : undefined;
   } while (cursor);
@@ -79,7 +79,7 @@ const live = async () => {
 };
 await Promise.all([
   get(queuePath),
-  live(),
+  notPending(),
   get('/v2/merge-queues/metrics?repositoryId=${ids.repositoryId}').then(() =>
     get(queuePath + '/pull-requests?concludedAfter=' + encodeURIComponent(day()) + '&limit=100')),
 ]);

@@ -40,9 +40,3 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 export const KEEP_ALIVE_MS = 10_000;
 /** The code of the error a connection that took longer than CONNECT_TIMEOUT_MS fails with. */
 export const CONNECT_TIMEOUT_CODE = 'MQ_CONNECT_TIMEOUT';
-
-/** The UTF-8 text of a body as undici's `body.text()` reads it: a leading byte order mark is not part of it. */
-export function utf8Text(body: Buffer): string {
-  const start = body.length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
-  return body.toString('utf8', start);
-}

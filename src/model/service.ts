@@ -102,7 +102,12 @@ export interface MergeQueueService {
   /** Finished testing of the queue, a row per PR per attempt, newest first: one page. A service without the operation refuses it (an ApiError, 404 or 400). */
   listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;
 
-  getQueue(queue: QueueRef): Promise<Queue>;
+  /**
+   * The queue and its PRs in order. `line`: only as much as places a PR in it (mq status): the PRs and their
+   * states in the order the queue takes them; where the API lists that order apart from the PRs' own facts (v2),
+   * a pending PR's facts beyond its number, title and state may be left unknown (empty).
+   */
+  getQueue(queue: QueueRef, read?: { line: true }): Promise<Queue>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;
   /** The queue as the change left it, when the service gives it back. */

@@ -24,8 +24,10 @@ const REPO = 'acme/costs';
 const SPLITS = {
   queue: { operation: 'mergeQueues.listPullRequests', why: "v1's getQueue answers the queue and its PRs; v2 reads the PRs apart" },
   estimate: { operation: 'pullRequests.queueEntryEstimate', why: "v1's PR read carries its estimate; v2 reads it apart" },
-  run: { operation: 'pullRequests.listVerificationRuns', why: "v1's PR names the run testing it; v2's only a merged one's: its newest run is read" },
-  order: { operation: 'mergeQueues.order', why: 'what a pending PR waits on directly, which v2 alone tells' },
+  line: {
+    operation: 'mergeQueues.order',
+    why: "v1's getQueue lists the PRs in the queue's order; v2's order places them in one answer however long the queue, beside its PRs in no pending state (listPullRequests), and names the run testing the PR and what it waits on",
+  },
 } as const;
 type Split = keyof typeof SPLITS;
 
@@ -44,9 +46,9 @@ interface Step {
 // The queue both APIs are measured on, once built: #1 merged, #7 failed, #2 testing, #3 and #4 pending; #5
 // described but never submitted. Reads first, then the writes, each leaving the next the state it needs.
 const STEPS: Step[] = [
-  { args: ['status', '2'], note: 'testing', splits: ['queue', 'estimate', 'run'] },
-  { args: ['status', '3'], note: 'pending', splits: ['queue', 'estimate', 'order'] },
-  { args: ['status'], note: "#3's branch checked out", onBranch: true, splits: ['queue', 'estimate', 'order'] },
+  { args: ['status', '2'], note: 'testing', splits: ['queue', 'estimate', 'line'] },
+  { args: ['status', '3'], note: 'pending', splits: ['queue', 'estimate', 'line'] },
+  { args: ['status'], note: "#3's branch checked out", onBranch: true, splits: ['queue', 'estimate', 'line'] },
   { args: ['status', '1'], note: 'merged' },
   { args: ['status', '7'], note: 'failed' },
   { args: ['list'] },

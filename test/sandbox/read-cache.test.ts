@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { errorAnswer, jsonAnswer } from '../../src/sandbox/io/http.js';
 import { ReadCache } from '../../src/sandbox/io/read-cache.js';
 import { findRoute } from '../../src/sandbox/io/routes.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { manualClock } from '../../src/sandbox/io/clock.js';
 
 const route = findRoute('/v1/getQueue')!;
 const other = findRoute('/v1/getSubmittedPullRequest')!;
@@ -30,5 +32,12 @@ describe('the cache of read answers', () => {
     const huge = jsonAnswer('y'.repeat(17 * 1024 * 1024));
     cache.set(route, 'huge', huge);
     expect(cache.get(route, 'huge')).toBeUndefined();
+  });
+
+  it('takes a metrics read for a read, never kept (its windows end now), so that it drops no answer kept', () => {
+    const metrics = findRoute('/v1/getMergeQueueMetrics')!;
+    expect(metrics.isRead).toBe(true);
+    const handled = metrics.handle({ engine: QueueEngine.create({ now: 0 }), clock: manualClock(0), query: new URLSearchParams(), body: '' });
+    expect(handled).toMatchObject({ answer: { status: 200 }, timely: true });
   });
 });

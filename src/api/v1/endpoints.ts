@@ -25,7 +25,7 @@ export interface Endpoint {
   response: SchemaName;
   /** A read may be tried again; a write may not: v1 has no idempotency key, so it could apply twice. */
   retry: boolean;
-  /** Its answer depends on its body and the state alone: the sandbox may keep it until the state changes. */
+  /** A read: the sandbox may keep its answer until the state changes, unless its route says the clock moves it too. */
   keep: boolean;
   /** Asked without the credential (`/status`): no token is sent, and none is checked. */
   anonymous?: boolean;
@@ -64,8 +64,9 @@ export const ENDPOINTS = {
   listUnhealthyTests: read('/flaky-tests/list-unhealthy-tests', 'ListUnhealthyTestsRequest', 'ListUnhealthyTestsResponse'),
   listFailingTests: read('/flaky-tests/list-failing-tests', 'ListFailingTestsRequest', 'ListFailingTestsResponse'),
   linkTicketToTestCase: write('/flaky-tests/link-ticket-to-test-case', 'LinkTicketRequest'),
-  /** The Prometheus exposition, for `repo` and `repoHost` in the query (none: every repository). Not kept: its question is the query. */
-  getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement', retry: true, keep: false },
+  /** The Prometheus exposition, for `repo` and `repoHost` in the query (none: every repository). A read whose
+   * windows end now: the sandbox keeps no answer of it (its route says so), and it drops none it keeps. */
+  getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement', retry: true, keep: true },
   /** The service's own health. */
   status: { method: 'GET', path: '/status', response: 'ServiceStatus', retry: true, keep: true, anonymous: true },
 } as const satisfies Record<string, Endpoint>;

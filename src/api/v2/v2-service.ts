@@ -16,7 +16,16 @@ import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repo
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver } from './ids.js';
-import type { MergeQueue, MergeQueueStateChange, PullRequest, QueueEntry, QueueEntryStateTransition, VerificationRun } from './schemas.js';
+import type {
+  MergeQueue,
+  MergeQueueOrder,
+  MergeQueueStateChange,
+  PullRequest,
+  QueuedPullRequest,
+  QueueEntry,
+  QueueEntryStateTransition,
+  VerificationRun,
+} from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
   /** Where ids are kept between commands; none keeps them for this process only. */
@@ -30,6 +39,8 @@ function v2Root(apiUrl: string): string {
 
 /** The live states, as the queue's PR list filters them: what v1's getQueue lists. */
 const LIVE_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure'];
+/** The live states but pending: few PRs (at most a run's worth per testing slot, and those not ready), read whole beside the order. */
+const NOT_PENDING = LIVE_STATES.filter((state) => state !== 'pending');
 /** The model's states in which an entry may have been tested (a cancelled one, in the middle of a run): v1 names the run. */
 const TESTED_STATES: ReadonlySet<string> = new Set(['testing', 'tests_passed', 'pending_failure', 'failed', 'merged', 'cancelled']);
 const PAGE_MAX = 100;
@@ -43,6 +54,15 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   const runsListed = new Map<string, VerificationRun>();
   /** The queues this command read, by id: a change of state then answers with the settings read before it. */
   const queuesRead = new Map<string, MergeQueue>();
+  /** Each queue's order, read once in a command: mq status takes its line, the run testing its PR and what it waits on from one answer. */
+  const ordersRead = new Map<string, Promise<MergeQueueOrder>>();
+  /** The PRs this command read whole, by number: a line from the order has their own facts. */
+  const prsRead = new Map<number, EnqueuedPullRequest>();
+  const orderOf = (id: string) => {
+    let order = ordersRead.get(id);
+    if (!order) ordersRead.set(id, (order = client.call('mergeQueues.order', { params: { id } })));
+    return order;
+  };
 
   /** `use` with the queue's id, looked up afresh once if a kept one is stale. */
   const onQueue = async <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> => {
@@ -108,21 +128,24 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         ids.queueId(ref),
       ]);
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
-      // v2 names an entry's run only once it merged: the PR's newest run is the one that last tested it.
-      if (!view.verifiedByTestRun && TESTED_STATES.has(view.state ?? '')) view.verifiedByTestRun = (await newestRunOf(pr.id)) ?? null;
-      if (details.timeline) {
-        const history = await client.call('pullRequests.queueEntryHistory', {
-          params: { id: pr.id },
-          query: { direction: 'newest', limit: PAGE_MAX },
-        });
-        view.timeline = history.data.map(timelineEntryOf);
-      }
-      if (details.estimate) {
-        // A PR not in the queue has no estimate to read: said so as v1 answers it, without a request, computed at
-        // the service's time of the answers that said so (not that time carried on by our clock since).
-        const estimate = view.isCurrentlySubmittedToQueue ? await serviceEstimate(pr.id) : notInQueue(client.answeredAt());
-        if (estimate) view.estimatedTimeToMerge = estimate;
-      }
+      prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry!));
+      const inQueueNow = view.isCurrentlySubmittedToQueue;
+      // v2 names an entry's run only once it merged. mq status (which reads the estimate) reads the queue's order,
+      // whose batch names the run of a PR in the queue; elsewhere the PR's newest run is the one that last tested it.
+      // A PR not in the queue has no estimate to read: said so as v1 answers it, without a request, at the
+      // service's time of the answer that said so.
+      const [run, history, estimate] = await Promise.all([
+        view.verifiedByTestRun || !TESTED_STATES.has(view.state ?? '')
+          ? undefined
+          : details.estimate && inQueueNow
+            ? orderOf(queueId).then((order) => runOf(order, pr.number) ?? null)
+            : newestRunOf(pr.id).then((id) => id ?? null),
+        details.timeline && client.call('pullRequests.queueEntryHistory', { params: { id: pr.id }, query: { direction: 'newest', limit: PAGE_MAX } }),
+        details.estimate && (inQueueNow ? serviceEstimate(pr.id) : notInQueue(client.answeredAt())),
+      ]);
+      if (run !== undefined) view.verifiedByTestRun = run;
+      if (history) view.timeline = history.data.map(timelineEntryOf);
+      if (estimate) view.estimatedTimeToMerge = estimate;
       return view;
     },
     async getSubmittedPullRequests(ref, prs) {
@@ -163,9 +186,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       );
       return { testingResults: page.data.map(testingResultOf), totalItems: page.total ?? page.data.length };
     },
-    async getQueue(ref) {
+    async getQueue(ref, read) {
       return onQueue(ref, async (id) => {
-        const [queue, live] = await Promise.all([readQueue(id), livePullRequests(id)]);
+        const [queue, live] = await Promise.all([readQueue(id), read?.line ? lineOf(id) : livePullRequests(id)]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
       });
     },
@@ -243,7 +266,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       return graphOfWire(graph);
     },
     async getDirectlyAhead(ref, number) {
-      const order = await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }));
+      const order = await onQueue(ref, orderOf);
       return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(refOfWire) ?? [];
     },
     // ---- queue entries: edit, history, runs
@@ -332,13 +355,35 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return pr;
   }
 
-  /** Every PR in the queue, in the order it dispatches them, then those not ready (which hold no place). */
-  async function livePullRequests(queueId: string): Promise<EnqueuedPullRequest[]> {
+  /** Every PR in the queue (or in `states`), oldest first. */
+  async function livePullRequests(queueId: string, states = LIVE_STATES): Promise<EnqueuedPullRequest[]> {
     const rows = await allPages((cursor) =>
-      client.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: LIVE_STATES, limit: PAGE_MAX, cursor } }),
+      client.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: states, limit: PAGE_MAX, cursor } }),
     );
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+  }
+
+  /**
+   * The queue's line without reading every PR in it: the order (one answer, however long the queue) places the
+   * pending PRs, and the PRs in no other state, read whole, give the runs in flight when they started. The
+   * batches' PRs first, then the pending ones as the queue considers them, then those not ready (no place).
+   */
+  async function lineOf(queueId: string): Promise<EnqueuedPullRequest[]> {
+    const [order, rows] = await Promise.all([orderOf(queueId), livePullRequests(queueId, NOT_PENDING)]);
+    const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
+    const seen = new Set<number>();
+    // A PR once (a bisection's batch repeats its PRs), as read whole where it was, else as the order names it.
+    const place = (pr: QueuedPullRequest, state: string) => {
+      if (seen.has(pr.number)) return [];
+      seen.add(pr.number);
+      return [whole.get(pr.number) ?? placeOf(pr, state)];
+    };
+    const placed = [
+      ...order.batches.flatMap((batch) => batch.pullRequests.flatMap((pr) => place(pr, modelWord(batch.state)))),
+      ...[...order.pending.map((item) => item.pullRequest), ...order.awaitingAdmission].flatMap((pr) => place(pr, 'pending')),
+    ];
+    return [...placed, ...rows.filter((row) => !seen.has(row.prNumber))];
   }
 
   /** A change of the queue's settings, mode or state; the queue as it left it, without its PRs (the change needs none). */
@@ -409,6 +454,27 @@ function factsOf(pr: PullRequest, entry: QueueEntry) {
     prAuthor: pr.author,
     pullRequestId: pr.id,
   };
+}
+
+/** What the order does not say of a PR: when it came to its state, its priority and batching, its base and author. */
+const UNKNOWN_FACTS = {
+  stateChangedAt: '',
+  priorityValue: PRIORITY_NAMES.medium,
+  priorityName: '',
+  skipTheLine: false,
+  prBaseBranch: '',
+  prAuthor: '',
+  noBatch: false,
+};
+
+/** A PR as the order names it: its number, title, head and state. */
+function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
+  return { ...UNKNOWN_FACTS, state, prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id } as EnqueuedPullRequest;
+}
+
+/** The run of the order's batch holding this PR, if one does. */
+function runOf(order: MergeQueueOrder, number: number): string | undefined {
+  return order.batches.find((batch) => batch.pullRequests.some((pr) => pr.number === number))?.verificationRunId;
 }
 
 function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest {

@@ -33,7 +33,7 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
   const serviceNow = () => service.serviceNow() ?? ctx.now();
   // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
   const [queue, durations, waitingOn] = await Promise.all([
-    queueUnlessGone(service, ref),
+    queueUnlessGone(service, ref, { line: true }),
     pullRequest.state === 'not_ready' ? NOT_READ : readTestDurations(service, ref, serviceNow),
     pullRequest.state === 'pending' ? service.getDirectlyAhead(ref, pullRequest.prNumber) : undefined,
   ]);

@@ -129,7 +129,7 @@ const getMergeQueueMetrics: Route = {
 };
 
 function metricsAnswer(text: string): Handled {
-  return { answer: { status: 200, contentType: METRICS_CONTENT_TYPE, body: text } };
+  return { answer: { status: 200, contentType: METRICS_CONTENT_TYPE, body: text }, timely: true };
 }
 
 const status: Route = {
