@@ -13,7 +13,7 @@ export function renderQueueOrder(result: ResultOf<'queueOrder'>, ctx: RenderCont
 }
 
 const title = (pr: PullRequestRef) => safeLine(pr.prTitle);
-const TITLE: Column = { header: 'TITLE', shrink: 'title' };
+const TITLE: Column = { header: 'TITLE', holds: 'title' };
 export const refList = (prs: readonly PullRequestRef[]) => prs.map((pr) => `#${pr.prNumber}`).join(', ');
 
 export function orderText(order: QueueOrder, ctx: RenderContext): string {
