@@ -23,7 +23,7 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
       polled: (prs, now) => {
         if (!f.isOpen() || !f.live) return;
         const ctx = f.ctx(now);
-        f.draw(() => waitBlock(prs, ctx));
+        f.draw((screen) => waitBlock(prs, ctx, screen.columns));
       },
     },
     finish: f.summary(waitSummaryJson, renderWaitSummary),
@@ -33,8 +33,8 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
 }
 
 /** The live lines as a list to cut: a line per PR, each known settled or not (any other shape is cut as it comes). */
-function waitBlock(prs: readonly PrSighting[], ctx: RenderContext): Block {
-  const lines = linesOf(renderWaitLines(prs, ctx));
+function waitBlock(prs: readonly PrSighting[], ctx: RenderContext, columns: number | undefined): Block {
+  const lines = linesOf(renderWaitLines(prs, ctx, columns));
   const perPr = lines.length === prs.length;
   return {
     head: [],
