@@ -103,8 +103,8 @@ describe('the wait line', () => {
     const line = (columns: number) => renderWaitLines([waiting], plain, columns).trimEnd();
     expect(line(200)).toMatch(/^• #5 {2}pending {10}\d+s in state/);
     expect(line(64)).toMatch(new RegExp(`^• #5  pending  \\d+s in state  position 3  eta ~${HHMM} \\(in 25m\\)$`));
-    expect(line(40)).toMatch(new RegExp(`^• #5  pending  position 3  eta ~${HHMM} \\(in 25m\\)$`));
-    expect(line(30)).toMatch(new RegExp(`^• #5  pending  eta ~${HHMM} \\(in 25m\\)$`));
+    expect(line(48)).toMatch(new RegExp(`^• #5  pending  position 3  eta ~${HHMM} \\(in 25m\\)$`));
+    expect(line(36)).toMatch(new RegExp(`^• #5  pending  eta ~${HHMM} \\(in 25m\\)$`));
   });
 
   it('in a pipe: the same after the change', () => {
