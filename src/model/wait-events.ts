@@ -115,8 +115,8 @@ export interface DrainResult {
 
 export interface WatchEvents extends ServiceEvents {
   /**
-   * After every round: the queue, whether it differs from the last answer, the service's clock, and whether all
-   * the settings are wanted (--settings, -v).
+   * After every round: the queue, whether it differs from the last answer, the service's clock, whether all the
+   * settings are wanted (--settings, -v), and how often it is read.
    */
-  polled(queue: Queue, changed: boolean, now: number, shown?: { allSettings?: boolean }): void;
+  polled(queue: Queue, changed: boolean, now: number, shown?: { allSettings?: boolean; everyMs?: number }): void;
 }

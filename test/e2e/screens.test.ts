@@ -75,6 +75,8 @@ describe('queue get --watch on a terminal (80×24)', () => {
     const watching = onTerminal(['queue', 'get', '--watch', '--interval', '1s'], env, emulator);
     await emulator.until(/12 pull requests: 3 testing, 9 pending/);
     expect(emulator.alternate()).toBe(true);
+    // Its last line says when it was read (the service's clock), how often, and how to leave.
+    expect(emulator.screen()).toMatch(/\nupdated \d\d:\d\d:\d\d · every 1s · Ctrl-C to quit$/);
     // A test run takes 300 s: three PRs merge in each step, away from the exact second they do.
     for (const [seconds, left] of [
       [350, 9],

@@ -280,6 +280,18 @@ describe('queue get --watch', () => {
     expect(run.stderr).toBe('mq: interrupted\n');
   });
 
+  it('on a queue where nothing changes, still learns within a minute that the reader went away (--watch | head -3)', async () => {
+    const env = await freshQueue();
+    const running = spawnMq(['queue', 'get', '--watch', '--interval', '1s'], { env });
+    await running.until(/No pull requests in the queue\./);
+    running.child.stdout!.destroy();
+    // Nothing changes; a minute on, mq says so, to the closed pipe.
+    await control(fixture.sandboxUrl, 'advance', { seconds: 61 });
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe('mq: interrupted\n');
+  });
+
   it('prints the table once per change in a pipe, and ends with 130 on Ctrl-C', async () => {
     const env = await freshQueue();
     await mq(['submit', '31'], { env });
@@ -295,6 +307,7 @@ describe('queue get --watch', () => {
     const tables = run.stdout.split('\n\nstate ');
     expect(tables).toHaveLength(2);
     expect(tables[0]).toContain('#31');
+    expect(tables[0]).toMatch(/\nupdated \d\d:\d\d:\d\d · every 1s$/);
     expect(tables[1]).toContain('No pull requests in the queue.');
   });
 });
