@@ -99,10 +99,11 @@ describe('the wait views', () => {
 });
 
 describe('the printers', () => {
-  it('in a pipe: a line per change, then the summary, and no escape code', () => {
+  it('in a pipe: a line per change but to a final state, which the summary says, and no escape code', () => {
     const { out, text } = output();
     const printer = waitPrinter(out);
     printer.events.changed({ pr: 5, state: 'testing', previous: null, at: 'x', position: 1 });
+    printer.events.changed({ pr: 42, state: 'merged', previous: 'testing', at: 'x', position: null });
     printer.events.polled([testing], NOW);
     printer.finish(result([merged]));
     printer.close();
@@ -228,7 +229,6 @@ describe('an outage during a wait', () => {
         '#5 testing (position 1)',
         `! service unreachable since ${at(since)}: connection refused by 127.0.0.1:4000: is the service (or the sandbox) running?; still checking`,
         `✓ service reachable again at ${at(NOW)}, after 12s unreachable`,
-        '#5 merged',
         '✓ #42 merged',
         '',
       ].join('\n'),
