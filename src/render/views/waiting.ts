@@ -97,11 +97,21 @@ export function changeJson(change: PrChange): unknown {
   return formatEtaShort(change.eta) === '' ? line : { ...line, eta: change.eta };
 }
 
-/** One line per PR: reached, ended elsewhere (with the readiness reasons the service gives), unknown, still waiting. */
+/**
+ * One line per PR: reached, ended elsewhere (with the readiness reasons the service gives), unknown, still waiting. On a window too short
+ * for them all, the PRs that reached the target and those still waiting are each said in one line, by number: the others matter.
+ */
 export function renderWaitSummary(result: WaitResult, ctx: RenderContext): string {
   const { paint } = ctx;
   const lines: string[] = [];
+  const rows = ctx.screen?.rows;
+  const reached = result.prs.filter((s) => s.status === 'reached' && !s.why);
+  const waiting = result.prs.filter((s) => s.status === 'waiting');
+  const brief = rows !== undefined && result.prs.length >= rows - 1;
+  const numbers = (prs: readonly PrSighting[]) => prs.map((s) => `#${s.pr}`).join(' ');
+  if (brief && reached.length > 0) lines.push(`${paint.green('✓')} ${reached.length} ${result.target}: ${numbers(reached)}`);
   for (const sighting of result.prs) {
+    if (brief && (reached.includes(sighting) || waiting.includes(sighting))) continue;
     const name = `#${sighting.pr}`;
     const state = sighting.pullRequest?.state ?? sighting.submittedState;
     switch (sighting.status) {
@@ -126,6 +136,7 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
       }
     }
   }
+  if (brief && waiting.length > 0) lines.push(`${paint.yellow('…')} ${waiting.length} not ${result.target}: ${numbers(waiting)}`);
   return `${lines.join('\n')}\n`;
 }
 
