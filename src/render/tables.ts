@@ -1,8 +1,7 @@
-// The only file that knows cli-table3's tables (text-width.ts holds its measure of text, which the live views
-// share). Tables are borderless, columns two spaces apart and headers in capitals (as kubectl and gh print them),
+// Tables and aligned pairs, measured as cli-table3 measures text (text-width.ts, which the live views share).
+// Tables are borderless, columns two spaces apart and headers in capitals (as kubectl and gh print them),
 // so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
 import { cutStartToWidth, cutToWidth, visibleWidth } from './screen-fit.js';
 import { textWidth, withoutColour } from './text-width.js';
 
@@ -12,28 +11,6 @@ export interface Column {
   /** What the column holds, if the width rule is to know (see Holds). */
   holds?: Holds;
 }
-
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '  ',
-};
-
-// cli-table3 colours its header and border itself unless told not to; with colour off that would still emit
-// escape codes, so its own styling is off and headers are painted here, only when the paint has colour.
-const NO_STYLE = { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 };
 
 /**
  * A table with a header row, each cell one line of safe text (sanitize.ts), no trailing newline. Laid out here, not by cli-table3, whose
@@ -50,7 +27,7 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
     for (let i = 0; i < columns.length; i++) {
       const cell = cells[r]![i] ?? '';
       const fill = ' '.repeat(widths[i]! - measured[r]![i]!);
-      line += (i === 0 ? '' : BORDERLESS.middle) + (right[i] ? fill + cell : cell + fill);
+      line += (i === 0 ? '' : '  ') + (right[i] ? fill + cell : cell + fill);
     }
     // The last column is padded too; trailing blanks are noise in a log and in diffs.
     lines[r] = line.trimEnd();
@@ -161,16 +138,6 @@ export function fitTable(columns: readonly Column[], rows: readonly string[][], 
 
 /** Aligned key/value lines with no header, for settings and single records. No trailing newline. */
 export function renderPairs(pairs: ReadonlyArray<readonly [string, string]>, paint: ChalkInstance): string {
-  if (pairs.length === 0) return '';
-  const table = new Table({ chars: BORDERLESS, style: NO_STYLE });
-  table.push(...pairs.map(([key, value]) => [paint.dim(key), value]));
-  return trimLines(table.toString());
-}
-
-// cli-table3 pads the last column; trailing blanks are noise in a log and in diffs.
-function trimLines(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n');
+  const width = pairs.reduce((widest, [key]) => Math.max(widest, textWidth(key)), 0);
+  return pairs.map(([key, value]) => `${paint.dim(key)}${' '.repeat(width - textWidth(key))}  ${value}`.trimEnd()).join('\n');
 }
