@@ -114,6 +114,6 @@ export interface DrainResult {
 }
 
 export interface WatchEvents extends ServiceEvents {
-  /** After every round: the queue, whether it differs from the last answer, the service's clock, and whether all the settings are wanted (--settings, -v). */
-  polled(queue: Queue, changed: boolean, now: number, shown?: { allSettings?: boolean }): void;
+  /** After every round: the queue, whether it differs, the service's clock, whether all settings are wanted, and how often it is read. */
+  polled(queue: Queue, changed: boolean, now: number, shown?: { allSettings?: boolean; everyMs?: number }): void;
 }

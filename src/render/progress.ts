@@ -144,7 +144,7 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
         live?.clear();
         drawn = false;
         close();
-        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : toWidth(asText(result, { paint, now })));
+        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : toWidth(asText(result, { paint, now, ...(out.live && { screen: out.screen() }) })));
       },
   };
 }

@@ -107,7 +107,8 @@ export function fitText(text: string, columns: number | undefined): string {
 
 /**
  * A line wider than `columns`, folded between words under its value: after the first two-blank gap (`key   value`) when not past the middle,
- * else two more than its own indent. A word too long for a line (a URL) is cut, with "…".
+ * else two more than its own indent. A word too long for a line is cut, with "…", unless a person may copy it (a URL, an id, a branch: letters,
+ * digits and the signs of a URL), which stays whole for the terminal to wrap.
  */
 export function foldLine(line: string, columns: number): string[] {
   if (visibleWidth(line) <= columns) return [line];
@@ -131,7 +132,7 @@ export function foldLine(line: string, columns: number): string[] {
     }
   }
   lines.push(current);
-  return lines.map((folded) => cutToWidth(folded, columns));
+  return lines.map((folded) => (/(?:^| )[\w./:#?&=%~+@-]+$/.test(withoutColour(folded)) ? folded : cutToWidth(folded, columns)));
 }
 
 /**

@@ -1,39 +1,16 @@
-// The only file that knows cli-table3's tables (text-width.ts holds its measure of text, which the live views
-// share). Tables are borderless, columns two spaces apart and headers in capitals (as kubectl and gh print them),
+// Tables and aligned pairs, measured as cli-table3 measures text (text-width.ts, which the live views share).
+// Tables are borderless, columns two spaces apart and headers in capitals (as kubectl and gh print them),
 // so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
-import Table from 'cli-table3';
 import { cutStartToWidth, cutToWidth, visibleWidth } from './screen-fit.js';
-import { textWidth } from './text-width.js';
+import { textWidth, withoutColour } from './text-width.js';
 
 export interface Column {
   header: string;
   align?: 'left' | 'right';
-  /** What the column holds, if it may be cut to fit a terminal (see Shrink). */
-  shrink?: Shrink;
+  /** What the column holds, if the width rule is to know (see Holds). */
+  holds?: Holds;
 }
-
-const BORDERLESS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: '  ',
-};
-
-// cli-table3 colours its header and border itself unless told not to; with colour off that would still emit
-// escape codes, so its own styling is off and headers are painted here, only when the paint has colour.
-const NO_STYLE = { head: [] as string[], border: [] as string[], 'padding-left': 0, 'padding-right': 0 };
 
 /**
  * A table with a header row, each cell one line of safe text (sanitize.ts), no trailing newline. Laid out here, not by cli-table3, whose
@@ -50,7 +27,7 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
     for (let i = 0; i < columns.length; i++) {
       const cell = cells[r]![i] ?? '';
       const fill = ' '.repeat(widths[i]! - measured[r]![i]!);
-      line += (i === 0 ? '' : BORDERLESS.middle) + (right[i] ? fill + cell : cell + fill);
+      line += (i === 0 ? '' : '  ') + (right[i] ? fill + cell : cell + fill);
     }
     // The last column is padded too; trailing blanks are noise in a log and in diffs.
     lines[r] = line.trimEnd();
@@ -59,97 +36,108 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
 }
 
 /**
- * What a column holds, when it may be cut to fit a terminal. THE WIDTH RULE of every screen: a table printed to a
- * terminal is fitted to its width by cutting cells (between characters, by the columns they take, with "…"),
- * never by wrapping a row; the kinds of column are cut in this order, each first down to its floor, then (if the
- * table is still too wide) all of them again in the same order down to their header:
- *   title (of a PR) → name (of a test or a check) → text (a reason, a setting's value) → url → path → repo → branch
- *   → label → author → id
- * What a person reads least exactly goes first; an id, the one thing copied from a table, goes last. A table that
- * is still too wide (nothing left to cut) has its lines cut at the width. Columns with no kind (numbers, states,
- * ages) are never cut. A path is cut at its start, keeping the file's name. Lines that are not tables are folded
- * between words (screen-fit.ts, fitText). A pipe gets every value whole.
+ * THE WIDTH RULE of every screen: a table printed to a terminal is fitted to its width, never wrapped row by row.
+ *  1. A column empty ("-") on every row is left out; when the table is too wide, a column of words (not numbers)
+ *     whose value is the same on every row is said once above it (`priority medium (100)`).
+ *  2. Cells are cut (between characters, by the columns they take, with "…") in this order, each kind first down
+ *     to its floor:  author → label → text → branch → repo → path → name → title. What a person reads least
+ *     exactly goes first; the title, what tells one row from another, keeps its room longest.
+ *  3. An id or a URL, what a person copies or clicks, is never cut: if the table still does not fit, its column
+ *     leaves the table, the rightmost first, each value on a line of its own under its row, whole (a terminal
+ *     wraps it). Then the cut kinds go down to their headers, then the lines are cut.
+ * Columns with no kind (numbers, states, ages) are never cut. A path is cut at its start, keeping the file's name.
+ * Lines that are not tables are folded between words (screen-fit.ts, fitText). A pipe gets every value whole.
  */
-type Shrink = 'title' | 'name' | 'text' | 'url' | 'path' | 'repo' | 'branch' | 'label' | 'author' | 'id';
+type Holds = 'author' | 'label' | 'text' | 'branch' | 'repo' | 'path' | 'name' | 'title' | 'id' | 'url';
 
-const SHRINK_ORDER: readonly Shrink[] = ['title', 'name', 'text', 'url', 'path', 'repo', 'branch', 'label', 'author', 'id'];
+const CUT_ORDER: readonly Holds[] = ['author', 'label', 'text', 'branch', 'repo', 'path', 'name', 'title'];
 
 /** How narrow each kind is cut in the first round: enough to tell two rows apart. */
-const FLOOR: Record<Shrink, number> = { title: 16, name: 16, text: 16, url: 20, path: 16, repo: 12, branch: 12, label: 12, author: 12, id: 13 };
+const FLOOR: Partial<Record<Holds, number>> = { title: 16, name: 16, text: 16, path: 16, repo: 12, branch: 12, label: 12, author: 12 };
+
+/** A fitted table: the lines above it (values said once, the header), and each row's lines (its own, then values moved out of it). */
+export interface FittedTable {
+  head: string[];
+  rows: string[][];
+}
 
 /** The table fitted to `width` columns (undefined: as it is, for a pipe) by the rule above; by columns, not characters (a CJK title takes two each). */
 export function renderFittedTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): string {
-  return fitTable(columns, rows, paint, width).text;
+  const { head, rows: fitted } = fitTable(columns, rows, paint, width);
+  return [...head, ...fitted.flat()].join('\n');
 }
 
-/** The fitted table, then, if it cut ids (which nobody can copy cut), a line saying where they are whole; each line ends in "\n". */
-export function renderTableOfIds(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): string {
-  const { text, cut } = fitTable(columns, rows, paint, width);
-  return `${text}\n${cut.has('id') ? `${paint.dim('Ids cut to fit the window: --json, or a pipe (| cat), prints them whole.')}\n` : ''}`;
-}
-
-/** The fitted table, and the kinds of column it cut. */
-function fitTable(
-  columns: readonly Column[],
-  rows: readonly string[][],
-  paint: ChalkInstance,
-  width: number | undefined,
-): { text: string; cut: ReadonlySet<Shrink> } {
-  const cut = new Set<Shrink>();
-  const table = renderTable(columns, rows, paint);
-  if (width === undefined || width <= 0) return { text: table, cut };
-  // reduce, not Math.max(...): a queue of 100,000 PRs would pass more arguments than a call takes.
-  const widthOf = (text: string) => text.split('\n').reduce((most, line) => Math.max(most, visibleWidth(line)), 0);
-  let over = widthOf(table) - width;
-  if (over <= 0) return { text: table, cut };
-  const natural = columns.map((_, i) => rows.reduce((most, row) => Math.max(most, visibleWidth(row[i] ?? '')), 0));
-  const header = columns.map((column) => textWidth(column.header));
-  const target = [...natural];
-  for (const floorOf of [(kind: Shrink) => FLOOR[kind], () => 0]) {
-    for (const kind of SHRINK_ORDER) {
-      columns.forEach((column, i) => {
-        if (over <= 0 || column.shrink !== kind) return;
-        const floor = Math.max(floorOf(kind), header[i]!, 2);
-        const by = Math.min(over, target[i]! - floor);
-        if (by <= 0) return;
-        target[i]! -= by;
-        over -= by;
-        cut.add(kind);
-      });
-    }
+/** The table fitted by the width rule above, as lines. */
+export function fitTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance, width: number | undefined): FittedTable {
+  const split = (kept: readonly number[], cells: readonly string[][]) => {
+    const [header = '', ...lines] = renderTable(
+      kept.map((i) => columns[i]!),
+      cells.map((row) => kept.map((i) => row[i] ?? '')),
+      paint,
+    ).split('\n');
+    return { header, lines };
+  };
+  if (width === undefined || width <= 0) {
+    const { header, lines } = split(
+      columns.map((_, i) => i),
+      rows,
+    );
+    return { head: [header], rows: lines.map((line) => [line]) };
   }
-  const fitted = renderTable(
-    columns,
-    rows.map((row) =>
-      row.map((cell, i) => (target[i]! >= natural[i]! ? cell : (columns[i]!.shrink === 'path' ? cutStartToWidth : cutToWidth)(cell, target[i]!))),
-    ),
-    paint,
+  const same = (i: number) => rows.every((row) => (row[i] ?? '') === (rows[0]![i] ?? ''));
+  const empty = (cell = '') => ['-', ''].includes(withoutColour(cell));
+  let kept = columns.map((_, i) => i).filter((i) => !(rows.length > 0 && same(i) && empty(rows[0]![i])));
+  const natural = columns.map((column, i) => rows.reduce((most, row) => Math.max(most, visibleWidth(row[i] ?? '')), textWidth(column.header)));
+  const over = (target: readonly number[]) => kept.reduce((sum, i) => sum + target[i]!, 2 * (kept.length - 1)) - width;
+  const head: string[] = [];
+  const said = kept.filter((i) => same(i) && columns[i]!.align !== 'right');
+  if (over(natural) > 0 && rows.length > 1 && said.length > 0 && said.length < kept.length) {
+    head.push(said.map((i) => `${paint.dim(columns[i]!.header.toLowerCase())} ${rows[0]![i]}`).join(' · '));
+    kept = kept.filter((i) => !said.includes(i));
+  }
+  /** The widths the cut kinds are cut to, down to their floors (and, `toHeader`, then to their headers). */
+  const cut = (toHeader: boolean) => {
+    const target = [...natural];
+    for (const floorOf of toHeader ? [(kind: Holds) => FLOOR[kind]!, () => 0] : [(kind: Holds) => FLOOR[kind]!]) {
+      for (const kind of CUT_ORDER) {
+        for (const i of kept) {
+          const left = over(target);
+          if (left <= 0 || columns[i]!.holds !== kind) continue;
+          target[i]! -= Math.max(0, Math.min(left, target[i]! - Math.max(floorOf(kind), textWidth(columns[i]!.header), 2)));
+        }
+      }
+    }
+    return target;
+  };
+  const whole = (i: number) => columns[i]!.holds === 'id' || columns[i]!.holds === 'url';
+  const moved: number[] = [];
+  for (;;) {
+    const out = kept.findLast((i) => whole(i));
+    if (over(cut(false)) <= 0 || out === undefined || kept.length === 1) break;
+    kept = kept.filter((i) => i !== out);
+    moved.unshift(out);
+  }
+  const target = cut(true);
+  const fitted = rows.map((row) =>
+    row.map((cell, i) => (target[i]! >= natural[i]! ? cell : (columns[i]!.holds === 'path' ? cutStartToWidth : cutToWidth)(cell, target[i]!))),
   );
+  const { header, lines } = split(kept, fitted);
   // Nothing left to cut: the lines themselves, so that none wraps.
+  const toWidth = (line: string) => cutToWidth(line, width);
   return {
-    text:
-      widthOf(fitted) <= width
-        ? fitted
-        : fitted
-            .split('\n')
-            .map((line) => cutToWidth(line, width))
-            .join('\n'),
-    cut,
+    head: [...head, toWidth(header)],
+    rows: lines.map((line, r) => [
+      toWidth(line),
+      ...moved.flatMap((i) => {
+        const value = rows[r]![i];
+        return empty(value) ? [] : [`  ${paint.dim(columns[i]!.header.toLowerCase())} ${value}`];
+      }),
+    ]),
   };
 }
 
 /** Aligned key/value lines with no header, for settings and single records. No trailing newline. */
 export function renderPairs(pairs: ReadonlyArray<readonly [string, string]>, paint: ChalkInstance): string {
-  if (pairs.length === 0) return '';
-  const table = new Table({ chars: BORDERLESS, style: NO_STYLE });
-  table.push(...pairs.map(([key, value]) => [paint.dim(key), value]));
-  return trimLines(table.toString());
-}
-
-// cli-table3 pads the last column; trailing blanks are noise in a log and in diffs.
-function trimLines(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n');
+  const width = pairs.reduce((widest, [key]) => Math.max(widest, textWidth(key)), 0);
+  return pairs.map(([key, value]) => `${paint.dim(key)}${' '.repeat(width - textWidth(key))}  ${value}`.trimEnd()).join('\n');
 }

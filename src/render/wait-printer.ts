@@ -1,6 +1,7 @@
 // The printer of `mq wait` and `mq submit --wait`: a live line per PR on a terminal, a line per change in a
 // pipe, an NDJSON line per change under --json; the summary at the end. The live lines fit the window: past its
 // height the PRs already settled give way first, and one line says how many are not shown.
+import { isFinalState } from '../model/vocabulary.js';
 import type { PerPr } from '../model/wait-events.js';
 import type { PrSighting, WaitEvents, WaitResult } from '../model/wait-events.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
@@ -18,12 +19,13 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
       changed: (change) => {
         if (!f.isOpen()) return;
         if (out.json) f.json(changeJson(change));
-        else if (!f.live && !out.quiet) out.write(renderChangeLine(change, f.ctx()));
+        // A PR's final state is said once, by the summary at the end.
+        else if (!f.live && !out.quiet && !isFinalState(change.state)) out.write(renderChangeLine(change, f.ctx()));
       },
       polled: (prs, now) => {
         if (!f.isOpen() || !f.live) return;
         const ctx = f.ctx(now);
-        f.draw(() => waitBlock(prs, ctx));
+        f.draw((screen) => waitBlock(prs, ctx, screen.columns));
       },
     },
     finish: f.summary(waitSummaryJson, renderWaitSummary),
@@ -33,8 +35,8 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
 }
 
 /** The live lines as a list to cut: a line per PR, each known settled or not (any other shape is cut as it comes). */
-function waitBlock(prs: readonly PrSighting[], ctx: RenderContext): Block {
-  const lines = linesOf(renderWaitLines(prs, ctx));
+function waitBlock(prs: readonly PrSighting[], ctx: RenderContext, columns: number | undefined): Block {
+  const lines = linesOf(renderWaitLines(prs, ctx, columns));
   const perPr = lines.length === prs.length;
   return {
     head: [],

@@ -1,24 +1,35 @@
 // The printer of `mq queue get --watch`. The queue table is the result itself: --quiet keeps it. A terminal
 // shows it on the alternate screen, as `watch` and `top` do: fitted to the window and drawn over itself, so the
 // scrollback never grows, and on leaving (Ctrl-C, an error) the last frame is printed once on the normal screen.
-// A pipe gets it once per change, a blank line between; --json a queue document per change.
+// A pipe gets it once per change, a blank line between, and a line a minute while nothing changes (a write is how
+// mq learns that the reader went away: `--watch | head -3` ends); --json a queue document per change.
 import type { WatchEvents } from '../model/wait-events.js';
+import { formatDuration } from '../text/durations.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
-import { queueBlock, renderQueue } from './views/queue.js';
+import { joinBlock } from './screen-fit.js';
+import { clockTime } from './views/outage.js';
+import { queueBlock } from './views/queue.js';
 
 export function watchPrinter(out: ProgressOutput): Printer<WatchEvents, never> {
   const f = frame(out, true, { alternate: true });
-  let printed = false;
+  let printed: number | undefined;
   return {
     events: {
       ...f.service,
       polled: (queue, changed, now, shown = {}) => {
         if (!f.isOpen()) return;
         const ctx = f.ctx(now);
-        if (f.live) f.draw((screen) => queueBlock(queue, { ...ctx, screen }, shown));
+        const updated = `updated ${clockTime(now)}${shown.everyMs ? ` · every ${formatDuration(shown.everyMs / 1000)}` : ''}`;
+        const block = (screen?: { columns?: number; rows?: number }) => {
+          const whole = queueBlock(queue, { ...ctx, ...(screen && { screen }) }, shown);
+          return { ...whole, tail: [...whole.tail, '', ctx.paint.dim(f.live ? `${updated} · Ctrl-C to quit` : updated)] };
+        };
+        if (f.live) f.draw(block);
         else if (changed && out.json) f.json(queue);
-        else if (changed) out.write(`${printed ? '\n' : ''}${renderQueue(queue, ctx)}`);
-        printed ||= changed;
+        else if (changed) out.write(`${printed === undefined ? '' : '\n'}${joinBlock(block())}`);
+        else if (!out.json && printed !== undefined && now - printed >= 60_000) out.write(`${updated}, no change\n`);
+        else return;
+        printed = now;
       },
     },
     finish: f.close,

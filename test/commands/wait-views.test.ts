@@ -69,6 +69,29 @@ describe('the wait views', () => {
     expect(renderWaitSummary(result([merged], { target: 'testing' }), plain)).toBe('✓ #42 merged (past testing)\n');
   });
 
+  it('on a window too short for a line per PR: those merged and those still waiting by number, each kind one line; a failure whole', () => {
+    const prs = [
+      ...Array.from({ length: 21 }, (_, i): PrSighting => ({ ...merged, pr: 301 + i })),
+      failed,
+      ...Array.from({ length: 8 }, (_, i): PrSighting => ({ ...testing, pr: 323 + i })),
+    ];
+    const text = renderWaitSummary(result(prs, { timedOut: true }), { ...plain, screen: { columns: 80, rows: 24 } });
+    expect(text).toBe(
+      [
+        `✓ 21 merged: ${prs
+          .slice(0, 21)
+          .map((s) => `#${s.pr}`)
+          .join(' ')}`,
+        '✗ #7 cancelled, not merged',
+        "    - its base branch (release) does not match the queue's branch",
+        '… 8 not merged: #323 #324 #325 #326 #327 #328 #329 #330',
+        '',
+      ].join('\n'),
+    );
+    // Room for a line each: a line each.
+    expect(renderWaitSummary(result(prs), { ...plain, screen: { columns: 80, rows: 50 } }).split('\n')).toHaveLength(32);
+  });
+
   it('sums up as one JSON line with reasons and errors', () => {
     expect(waitSummaryJson(result([merged, failed, unknown]))).toEqual({
       summary: {
@@ -99,10 +122,11 @@ describe('the wait views', () => {
 });
 
 describe('the printers', () => {
-  it('in a pipe: a line per change, then the summary, and no escape code', () => {
+  it('in a pipe: a line per change but to a final state, which the summary says, and no escape code', () => {
     const { out, text } = output();
     const printer = waitPrinter(out);
     printer.events.changed({ pr: 5, state: 'testing', previous: null, at: 'x', position: 1 });
+    printer.events.changed({ pr: 42, state: 'merged', previous: 'testing', at: 'x', position: null });
     printer.events.polled([testing], NOW);
     printer.finish(result([merged]));
     printer.close();
@@ -228,7 +252,6 @@ describe('an outage during a wait', () => {
         '#5 testing (position 1)',
         `! service unreachable since ${at(since)}: connection refused by 127.0.0.1:4000: is the service (or the sandbox) running?; still checking`,
         `✓ service reachable again at ${at(NOW)}, after 12s unreachable`,
-        '#5 merged',
         '✓ #42 merged',
         '',
       ].join('\n'),

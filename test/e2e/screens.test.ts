@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv } from '../support/cli.js';
 import { mq, startMq, useSandbox } from '../support/in-process.js';
 import { Emulator } from '../terminal/emulator.js';
-import { visibleWidth } from '../../src/render/screen-fit.js';
-import { seedWide, wideCommands } from '../support/wide-sandbox.js';
+import { cutValues, overflows, seedWide, wideCommands } from '../support/wide-sandbox.js';
 
 const fixture = useSandbox();
 const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
@@ -45,7 +44,9 @@ describe('queue get on a terminal (80×24)', () => {
     await emulator.settled();
     const lines = emulator.screen().split('\n');
     expect(lines[0]).toBe('state running · branch main · 12 pull requests: 3 testing, 9 pending');
-    expect(lines).toHaveLength(19);
+    expect(lines).toHaveLength(20);
+    // Too wide by three columns: what every row shares is said once above the table.
+    expect(lines).toContain('author alice · priority medium (100)');
     expect(lines.filter((line) => /^\s*\d+ {2}#2\d\d /.test(line))).toHaveLength(12);
     expect(lines.at(-3)).toMatch(/^settings {2}mode single · concurrency 3 · batch off · mergeMethod squash$/);
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(80);
@@ -74,6 +75,8 @@ describe('queue get --watch on a terminal (80×24)', () => {
     const watching = onTerminal(['queue', 'get', '--watch', '--interval', '1s'], env, emulator);
     await emulator.until(/12 pull requests: 3 testing, 9 pending/);
     expect(emulator.alternate()).toBe(true);
+    // Its last line says when it was read (the service's clock), how often, and how to leave.
+    expect(emulator.screen()).toMatch(/\nupdated \d\d:\d\d:\d\d · every 1s · Ctrl-C to quit$/);
     // A test run takes 300 s: three PRs merge in each step, away from the exact second they do.
     for (const [seconds, left] of [
       [350, 9],
@@ -153,7 +156,7 @@ describe('every command on a terminal 60, 80 and 200 columns wide, against PRs w
       .split(/\r?\n/)
       .flatMap((line) => line.split('\r'));
 
-  it('no line is wider than the window; a pipe gets every value whole', { timeout: 240_000 }, async () => {
+  it('no line is wider than the window but for a URL or id left whole; none is cut; a pipe gets every value whole', { timeout: 240_000 }, async () => {
     const wide = await seedWide(fixture, 'screens-wide');
     const over: string[] = [];
     const cut: string[] = [];
@@ -163,7 +166,8 @@ describe('every command on a terminal 60, 80 and 200 columns wide, against PRs w
         const emulator = new Emulator(columns, 24);
         await startMq(command.args, { env, stdout: emulator.stdout() }).finish();
         for (const line of linesOf(emulator.written)) {
-          if (visibleWidth(line) > columns) over.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
+          if (overflows(line, columns)) over.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
+          for (const value of cutValues(line)) cut.push(`${columns}: mq ${command.args.join(' ')}: ${value}`);
         }
       }
       const piped = await mq(command.args, { env });

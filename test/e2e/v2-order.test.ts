@@ -52,9 +52,10 @@ describe('mq queue order', () => {
         '',
         'Next to test (3):',
         '#  PR  TITLE         BATCH  WAITS ON',
-        '1  #2  change a          1  #1',
-        '2  #3  add b             2  -',
-        '3  #4  join a and b      3  #2, #3',
+        // One numbering of batches: those predicted follow the one with a run.
+        '1  #2  change a          2  #1',
+        '2  #3  add b             3  -',
+        '3  #4  join a and b      4  #2, #3',
         '',
       ].join('\n'),
     );

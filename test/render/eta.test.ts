@@ -99,6 +99,14 @@ describe('the wait line', () => {
     expect(second).toMatch(/^• #9 {2}not_ready {8}\d+s in state {2}position 4 {2}blocked: not mergeable, no impacted targets$/);
   });
 
+  it('live on a narrow window: the padding goes first, then the time in state, then the position; the ETA stays whole', () => {
+    const line = (columns: number) => renderWaitLines([waiting], plain, columns).trimEnd();
+    expect(line(200)).toMatch(/^• #5 {2}pending {10}\d+s in state/);
+    expect(line(64)).toMatch(new RegExp(`^• #5  pending  \\d+s in state  position 3  eta ~${HHMM} \\(in 25m\\)$`));
+    expect(line(48)).toMatch(new RegExp(`^• #5  pending  position 3  eta ~${HHMM} \\(in 25m\\)$`));
+    expect(line(36)).toMatch(new RegExp(`^• #5  pending  eta ~${HHMM} \\(in 25m\\)$`));
+  });
+
   it('in a pipe: the same after the change', () => {
     const change = { pr: 5, state: 'pending' as const, previous: null, at: at(0), position: 3 };
     expect(renderChangeLine({ ...change, pullRequest: waiting.pullRequest, eta: estimate }, plain)).toMatch(

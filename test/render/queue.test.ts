@@ -25,7 +25,7 @@ const SETTINGS = [
 ].join('\n');
 
 describe('renderText: queue', () => {
-  it('prints the settings, then the enqueued pull requests in order, each title whole (a pipe is not cut)', async () => {
+  it('in a pipe prints the enqueued pull requests in order, each title whole, then the settings', async () => {
     const text = await renderText(
       {
         kind: 'queue',
@@ -40,12 +40,12 @@ describe('renderText: queue', () => {
       PLAIN,
     );
     expect(text).toBe(
-      `${SETTINGS}\n\n` +
-        'Enqueued pull requests (3):\n' +
+      'Enqueued pull requests (3):\n' +
         `#  PR     TITLE${' '.repeat(77)}AUTHOR  STATE      PRIORITY      IN STATE\n` +
         `1  #42    Add retries to the client${' '.repeat(57)}alice   testing    urgent (0)         42s\n` +
         `2  #7     Fix flake${' '.repeat(73)}bob     pending    medium (100)        3h\n` +
-        `3  #1234  ${'x'.repeat(80)}  alice   not_ready  medium (100)        2d\n`,
+        `3  #1234  ${'x'.repeat(80)}  alice   not_ready  medium (100)        2d\n\n` +
+        `${SETTINGS}\n`,
     );
     expect(text).not.toContain(ESC);
   });
@@ -53,7 +53,7 @@ describe('renderText: queue', () => {
   it('says so when the queue is empty', async () => {
     const text = await renderText({ kind: 'queue', queue: queue({ requiredStatuses: [] }) }, PLAIN);
     expect(text).toContain('requiredStatuses             (none)\n');
-    expect(text.endsWith('\n\nNo pull requests in the queue.\n')).toBe(true);
+    expect(text.startsWith('No pull requests in the queue.\n\nstate ')).toBe(true);
   });
 
   it('shows the further settings the service returns, and null required statuses as branch protection', async () => {
@@ -70,7 +70,7 @@ describe('renderText: queue', () => {
         'extensionEnabled             on\n' +
         'enqueueingLabel              merge-me\n' +
         'labelCommandsEnabled         off\n' +
-        'stateLabelsEnabled           on\n\n',
+        'stateLabelsEnabled           on\n',
     );
     const none = await renderText({ kind: 'queue', queue: queue({ enqueueingLabel: '' }) }, PLAIN);
     expect(none).toContain('enqueueingLabel              (none)\n');

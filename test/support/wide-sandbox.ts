@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
 import { control, sandboxEnv, V2_TEST_KEY } from './cli.js';
 import { mq, type SandboxFixture } from './in-process.js';
+import { textWidth } from '../../src/render/text-width.js';
 
 const AUTHOR = 'a-very-long-github-login-of-39-chars-ok';
 const CJK_TITLE = '修复登录页面在慢速网络下偶尔无法加载的问题以及相关的端到端测试';
@@ -65,6 +66,8 @@ export function wideCommands(runId: string): WideCommand[] {
     v1(['status', '1'], [LONG_TITLE]),
     v1(['status', '5']),
     v1(['status', '11']),
+    v1(['status', '2']),
+    v1(['wait', '2']),
     v1(['testing', '4'], [LONG_CHECK, CJK_TITLE]),
     v1(['wait', '3', '4', '5', '6', '7', '8', '9', '10', '--timeout', '1s', '--interval', '1s']),
     v1(['submit', '12', '--wait', '--timeout', '1s', '--interval', '1s']),
@@ -90,11 +93,25 @@ export function wideCommands(runId: string): WideCommand[] {
     v2(['status', '6'], [CJK_TITLE]),
     v2(['edit', '7', '--priority', 'high']),
     v2(['history', '1']),
+    v1(['history', '1']),
     v2(['runs'], [runId]),
     v2(['runs', '4']),
-    v2(['testing', '--run', runId], [LONG_CHECK]),
+    v2(['testing', '--run', runId], [LONG_CHECK, runId]),
+    v2(['status', '2']),
     v2(['queue', 'order'], [CJK_TITLE, LONG_TITLE]),
     v2(['queue', 'graph']),
     v2(['queues']),
   ];
+}
+
+/** Whether a line is wider than the window beyond what mq means a terminal to wrap: what fits, then one URL or id, whole. */
+export function overflows(line: string, columns: number): boolean {
+  if (textWidth(line) <= columns) return false;
+  const fits = /^(.*?)[\w./:#?&=%~+@-]+$/.exec(line);
+  return !fits || textWidth(fits[1]!) > columns;
+}
+
+/** The URLs and ids a screen shows cut ("…" where one ends). */
+export function cutValues(text: string): string[] {
+  return text.match(/\b(?:https?|[0-9a-f]{6,})[\w./:#?&=%~+@-]*…/g) ?? [];
 }

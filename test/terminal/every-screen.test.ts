@@ -1,5 +1,6 @@
 // Every command of CLI.md on a real terminal (tmux) at 80×24 and at 60 columns, against a sandbox holding PRs
-// with 39-character authors, CJK titles and long check names: no line may wrap. One tmux window per width runs
+// with 39-character authors, CJK titles and long check names: no line may wrap but one ending in a URL or an id
+// whole, and none of those may be cut. One tmux window per width runs
 // the whole list in one shell (a marker line before each command), and the pane's history is captured with
 // wrapped rows joined (`capture-pane -J`): a joined line wider than the window is a line that wrapped. The
 // sandbox's clock is manual, so what the commands print is the same on every run.
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/render/text-width.js';
 import { isolatedDir, MQ_BIN } from '../support/cli.js';
 import { useSandbox } from '../support/in-process.js';
-import { seedWide, wideCommands, type WideCommand } from '../support/wide-sandbox.js';
+import { cutValues, overflows, seedWide, wideCommands, type WideCommand } from '../support/wide-sandbox.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const TITLE = HAS_TMUX ? 'every screen on a real terminal (tmux)' : 'every screen on a real terminal: SKIPPED because tmux is not installed';
@@ -64,11 +65,12 @@ async function screens(columns: number, env: { v1: Record<string, string>; v2: R
 }
 
 describe.skipIf(!HAS_TMUX)(TITLE, () => {
-  it('prints no line wider than the window, at 80 and at 60 columns', { timeout: 300_000 }, async () => {
+  it('prints no line wider than the window but for a URL or id left whole, and cuts none, at 80 and at 60 columns', { timeout: 300_000 }, async () => {
     const env = await seedWide(fixture, 'wide');
     const list = wideCommands(env.runId);
     const report: string[] = [];
     const wide: string[] = [];
+    const cut: string[] = [];
     for (const columns of [80, 60]) {
       const shown = await screens(columns, env, list);
       list.forEach((command, i) => {
@@ -76,11 +78,15 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
         expect(lines.at(-1), `mq ${command.args.join(' ')} ran to its end`).toMatch(/^\[exit \d+\]$/);
         const widest = lines.reduce((most, line) => Math.max(most, textWidth(line)), 0);
         report.push(`${columns}  ${String(widest).padStart(4)}  mq ${command.args.join(' ')} (${command.api})`);
-        for (const line of lines) if (textWidth(line) > columns) wide.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
+        for (const line of lines) {
+          if (overflows(line, columns)) wide.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
+          for (const value of cutValues(line)) cut.push(`${columns}: mq ${command.args.join(' ')}: ${value}`);
+        }
       });
     }
     // The widths measured, to read in the test's output.
     console.log(report.join('\n'));
     expect(wide).toEqual([]);
+    expect(cut).toEqual([]);
   });
 });

@@ -134,9 +134,9 @@ describe('queue get --watch on a terminal', () => {
     expect(block.head[0]).toMatch(/^state running/);
   });
 
-  it('in a pipe: the settings first, all of them, as before', () => {
+  it('in a pipe: the PRs first, then every setting', () => {
     const text = renderQueue(queueOf(2), { paint: makePaint(false), now: NOW });
-    expect(text).toMatch(/^state {2,}running\nbranch {2,}main\n/);
+    expect(text).toMatch(/^Enqueued pull requests \(2\):\n# {2}PR {2}.*\n1 {2}#201 .*\n2 {2}#202 .*\n\nstate {2,}running\nbranch {2,}main\n/);
     expect(text).toMatch(/^createPrsForTestingBranches +off$/m);
   });
 
@@ -310,7 +310,9 @@ describe('wide (CJK) titles on a terminal', () => {
     expect(rowsOf(screen)[0]).toMatch(/^state running · branch main · 12 pull requests/);
     expect(screen).toMatch(/^settings {2}mode single/m);
     expect(screen).toContain('#212');
-    expect(screen).toContain('#202  ログイン画面の修正とリトライ…  alice');
+    // The author all share is said once: the titles get its room.
+    expect(screen).toContain('author alice · priority medium (100)');
+    expect(screen).toMatch(/#202 {2}ログイン画面の修正とリトライ処理の追加 +pending/);
     expect(emulator.scrollback()).toBe(0);
     printer.close();
   });

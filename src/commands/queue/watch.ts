@@ -16,7 +16,7 @@ export async function watchQueue(input: { intervalMs: number; allSettings?: bool
     const queue = await readQueue(service, ref);
     answered();
     const now = JSON.stringify(queue);
-    events.polled(queue, now !== seen, service.serviceNow() ?? ctx.now(), { allSettings: input.allSettings });
+    events.polled(queue, now !== seen, service.serviceNow() ?? ctx.now(), { allSettings: input.allSettings, everyMs: input.intervalMs });
     seen = now;
     return 'same';
   });

@@ -7,7 +7,7 @@ import { renderFittedTable } from '../tables.js';
 export function renderConfig(entries: readonly ConfigEntry[], files: readonly string[], ctx: RenderContext): string {
   const { paint } = ctx;
   const table = renderFittedTable(
-    [{ header: 'KEY' }, { header: 'VALUE', shrink: 'text' }, { header: 'ORIGIN', shrink: 'label' }],
+    [{ header: 'KEY' }, { header: 'VALUE', holds: 'text' }, { header: 'ORIGIN', holds: 'label' }],
     entries.map((entry) => [safeLine(entry.key), entry.value === undefined ? paint.dim('(not set)') : safeLine(entry.value), safeLine(entry.origin)]),
     paint,
     ctx.screen?.columns,

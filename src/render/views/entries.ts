@@ -3,11 +3,11 @@ import { paintState } from '../colors.js';
 import { formatAgo } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
-import { renderTableOfIds, type Column } from '../tables.js';
+import { renderFittedTable, type Column } from '../tables.js';
 
 /**
  * A table of TIME, STATE, REASON, ACTOR, RUN; "-" where the service says nothing. On a terminal the time is to the second in UTC without its
- * "T…Z" and the run id cut by the width rule (tables.ts); a pipe gets both whole.
+ * "T…Z"; a pipe gets it whole.
  */
 export function renderHistory(result: ResultOf<'history'>, ctx: RenderContext): string {
   if (result.timeline.length === 0) return `#${result.prNumber} has never been in a queue.\n`;
@@ -21,11 +21,11 @@ export function renderHistory(result: ResultOf<'history'>, ctx: RenderContext): 
   const columns: Column[] = [
     { header: ctx.screen ? 'TIME (UTC)' : 'TIME' },
     { header: 'STATE' },
-    { header: 'REASON', shrink: 'text' },
-    { header: 'ACTOR', shrink: 'author' },
-    { header: 'RUN', shrink: 'id' },
+    { header: 'REASON', holds: 'text' },
+    { header: 'ACTOR', holds: 'author' },
+    { header: 'RUN', holds: 'id' },
   ];
-  return renderTableOfIds(columns, rows, ctx.paint, ctx.screen?.columns);
+  return `${renderFittedTable(columns, rows, ctx.paint, ctx.screen?.columns)}\n`;
 }
 
 /** `2026-01-01 00:05:20` for `2026-01-01T00:05:20.000Z`; anything else as it came. */
@@ -45,11 +45,11 @@ export function renderTestRuns(result: ResultOf<'testRuns'>, ctx: RenderContext)
     formatAgo(run.createdAt, ctx.now),
     run.testedPullRequests.map((pr) => `#${pr.prNumber}`).join(' '),
   ]);
-  const table = renderTableOfIds(
-    [{ header: 'ID', shrink: 'id' }, { header: 'STATUS' }, { header: 'CREATED' }, { header: 'PRS TESTED', shrink: 'label' }],
+  const table = renderFittedTable(
+    [{ header: 'ID', holds: 'id' }, { header: 'STATUS' }, { header: 'CREATED' }, { header: 'PRS TESTED', holds: 'label' }],
     rows,
     ctx.paint,
     ctx.screen?.columns,
   );
-  return `${table}${result.nextCursor ? `${ctx.paint.dim(MORE_RUNS)}\n` : ''}`;
+  return `${table}\n${result.nextCursor ? `${ctx.paint.dim(MORE_RUNS)}\n` : ''}`;
 }

@@ -4,7 +4,7 @@ import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { formatAgo, yesNo } from '../fields.js';
 import { safeLine } from '../../text/sanitize.js';
-import { renderTableOfIds } from '../tables.js';
+import { renderFittedTable } from '../tables.js';
 import { formatRate } from './test-details.js';
 
 const NONE = {
@@ -19,11 +19,12 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
   const name = (test: { name: string; variant: string }) => safeLine(test.variant ? `${test.name} (${test.variant})` : test.name);
   const ticket = (test: { ticket?: { html_url: string } }) => (test.ticket ? safeLine(test.ticket.html_url) : '-');
   // v1's ids and v2's differ for the same test: the header says which these are.
-  const id = { header: result.tests.some((test) => test.testCollectionId !== undefined) ? 'ID (V2)' : 'ID', shrink: 'id' } as const;
+  const id = { header: result.tests.some((test) => test.testCollectionId !== undefined) ? 'ID (V2)' : 'ID', holds: 'id' } as const;
+  const table = (...args: Parameters<typeof renderFittedTable>) => `${renderFittedTable(...args)}\n`;
   switch (result.list) {
     case 'quarantined':
-      return renderTableOfIds(
-        [id, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: 'NAME', shrink: 'name' }, { header: 'FILE', shrink: 'path' }],
+      return table(
+        [id, { header: 'STATUS' }, { header: 'QUARANTINED' }, { header: 'NAME', holds: 'name' }, { header: 'FILE', holds: 'path' }],
         result.tests.map((test) => [
           safeLine(test.test_case_id),
           paintState(paint, test.status),
@@ -41,14 +42,14 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
           ? { header: 'FAILS (24H)', cells: result.tests.map((test) => formatRate(test.failure_rate_last_24h)) }
           : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
       const tests: readonly UnhealthyTest[] = result.tests;
-      return renderTableOfIds(
+      return table(
         [
           id,
           { header: 'STATUS' },
           { header: 'QUARANTINED' },
           { header: measure.header, align: 'right' },
-          { header: 'NAME', shrink: 'name' },
-          { header: 'TICKET', shrink: 'url' },
+          { header: 'NAME', holds: 'name' },
+          { header: 'TICKET', holds: 'url' },
         ],
         tests.map((test, i) => [safeLine(test.id), paintState(paint, test.status.value), yesNo(test.quarantined), measure.cells[i]!, name(test), ticket(test)]),
         paint,

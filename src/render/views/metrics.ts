@@ -23,14 +23,22 @@ export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): 
   if (queues.length === 0 && others.length === 0) return 'No metrics reported.\n';
 
   const sections: string[] = [];
-  const queueColumns: Column[] = [{ header: 'REPO', shrink: 'repo' }, { header: 'BRANCH', shrink: 'branch' }, { header: 'QUEUE' }];
   const width = ctx.screen?.columns;
-  const cell = (value: number | undefined): string => (value === undefined ? '-' : formatNumber(value));
-  const queueCells = (queue: (typeof queues)[number]): string[] => [
-    safeLine(queue.repo) || '-',
-    safeLine(queue.branch) || '-',
-    safeLine(queue.queueType) || '-',
+  // On a terminal, one repository's queues say it once above the tables, so that every table shows the same columns.
+  const where = (queue: (typeof queues)[number]) => [safeLine(queue.repo) || '-', safeLine(queue.branch) || '-'];
+  const once = width !== undefined && new Set(queues.map((queue) => where(queue).join(' '))).size === 1;
+  if (once) sections.push(`${paint.dim('repo')} ${where(queues[0]!)[0]} · ${paint.dim('branch')} ${where(queues[0]!)[1]}`);
+  const queueColumns: Column[] = [
+    ...(once
+      ? []
+      : [
+          { header: 'REPO', holds: 'repo' as const },
+          { header: 'BRANCH', holds: 'branch' as const },
+        ]),
+    { header: 'QUEUE' },
   ];
+  const cell = (value: number | undefined): string => (value === undefined ? '-' : formatNumber(value));
+  const queueCells = (queue: (typeof queues)[number]): string[] => [...(once ? [] : where(queue)), safeLine(queue.queueType) || '-'];
 
   if (queues.length > 0) {
     const right = (header: string) => ({ header, align: 'right' as const });
@@ -63,7 +71,7 @@ export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): 
     if (durationRows.length > 0) {
       sections.push(
         `${paint.bold('Durations over the last hour:')}\n${renderFittedTable(
-          [...queueColumns, { header: 'DURATION', shrink: 'label' }, { header: 'COUNT', align: 'right' }, { header: 'MEAN', align: 'right' }],
+          [...queueColumns, { header: 'DURATION', holds: 'label' }, { header: 'COUNT', align: 'right' }, { header: 'MEAN', align: 'right' }],
           durationRows,
           paint,
           width,

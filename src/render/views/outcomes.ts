@@ -72,11 +72,14 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
   return `${lines.filter((line) => line !== '').join('\n')}\n`;
 }
 
-/** What the update changed first (`concurrency  1 → 4`), then every setting as it stands: a log keeps the whole queue, a person sees what moved. */
+/**
+ * What the update changed first (`concurrency  1 → 4`), then every setting as it stands: a log keeps the whole queue, a person sees what
+ * moved. An update that changed nothing says so, and no more (`--json` still has the queue).
+ */
 function updateLines(name: string, change: ResultOf<'queueChange'>, ctx: RenderContext): string[] {
   const changes = change.settingsChanged;
   if (!change.queue || changes === undefined) return [`${name} updated`, ...(change.queue ? [renderQueueSettings(change.queue, ctx)] : [])];
-  if (changes.length === 0) return [`${name} updated: no setting changed (each already had the value given)\n\n${renderQueueSettings(change.queue, ctx)}`];
+  if (changes.length === 0) return [`${name} unchanged: each setting already had the value given`];
   type Shown = NonNullable<ResultOf<'queueChange'>['queue']>;
   const shown = (queue: Shown | undefined, setting: string, value: unknown) =>
     (queue && settingPairs(queue, ctx).find(([key]) => key === setting)?.[1]) ?? safeLine(JSON.stringify(value));

@@ -9,8 +9,8 @@ import type { Column } from '../tables.js';
 export function prColumns(ageHeader: string): Column[] {
   return [
     { header: 'PR' },
-    { header: 'TITLE', shrink: 'title' },
-    { header: 'AUTHOR', shrink: 'author' },
+    { header: 'TITLE', holds: 'title' },
+    { header: 'AUTHOR', holds: 'author' },
     { header: 'STATE' },
     { header: 'PRIORITY' },
     { header: ageHeader, align: 'right' },

@@ -13,7 +13,7 @@ export function renderQueueOrder(result: ResultOf<'queueOrder'>, ctx: RenderCont
 }
 
 const title = (pr: PullRequestRef) => safeLine(pr.prTitle);
-const TITLE: Column = { header: 'TITLE', shrink: 'title' };
+const TITLE: Column = { header: 'TITLE', holds: 'title' };
 export const refList = (prs: readonly PullRequestRef[]) => prs.map((pr) => `#${pr.prNumber}`).join(', ');
 
 export function orderText(order: QueueOrder, ctx: RenderContext): string {
@@ -47,7 +47,7 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
   const next = order.pending.filter((item) => item.schedulability !== 'held_behind_failure');
   // Where the API lists every PR of the queue here, those testing among them (v1), the list is the queue's order.
   const heading = next.some((item) => item.state !== 'pending') ? 'In the queue, in order' : 'Next to test';
-  if (next.length > 0) sections.push(`${paint.bold(`${heading} (${next.length}):`)}\n${pendingTable(next, ctx)}`);
+  if (next.length > 0) sections.push(`${paint.bold(`${heading} (${next.length}):`)}\n${pendingTable(next, order.batches.length, ctx)}`);
   if (held.length > 0) {
     const rows = held.map((item) => [`#${item.pullRequest.prNumber}`, title(item.pullRequest), refList(item.heldBy ?? [])]);
     sections.push(
@@ -67,8 +67,11 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
   return sections.join('\n\n');
 }
 
-/** The PRs to test next; the columns the API filled (a state, a predicted batch, what each waits on). */
-function pendingTable(items: readonly OrderedPending[], ctx: RenderContext): string {
+/**
+ * The PRs to test next; the columns the API filled (a state, a predicted batch, what each waits on). A predicted batch is numbered on from
+ * the `running` batches with a run, so that one number names one batch.
+ */
+function pendingTable(items: readonly OrderedPending[], running: number, ctx: RenderContext): string {
   const { paint } = ctx;
   const withState = items.some((item) => item.state !== 'pending');
   const withBatch = items.some((item) => item.predictedBatch !== null);
@@ -86,7 +89,7 @@ function pendingTable(items: readonly OrderedPending[], ctx: RenderContext): str
     `#${item.pullRequest.prNumber}`,
     title(item.pullRequest),
     ...(withState ? [paintState(paint, item.state)] : []),
-    ...(withBatch ? [item.predictedBatch === null ? '' : String(item.predictedBatch)] : []),
+    ...(withBatch ? [item.predictedBatch === null ? '' : String(running + item.predictedBatch)] : []),
     ...(withAhead ? [item.directlyAhead === null || item.directlyAhead.length === 0 ? paint.dim('-') : refList(item.directlyAhead)] : []),
   ]);
   return renderFittedTable(columns, rows, paint, ctx.screen?.columns);

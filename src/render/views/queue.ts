@@ -1,6 +1,6 @@
-// `mq queue get`: the queue's settings and its enqueued PRs. A pipe gets every setting first (a log keeps everything);
-// a terminal gets the state and PRs first, cut to the width (`--watch`: the height too, screen-fit.ts), the settings
-// summed up after them (all with --settings or -v). The settings block is shared with `queue create|update`.
+// `mq queue get`: the queue's enqueued PRs and its settings. A pipe gets the PRs, then every setting (a log keeps
+// everything); a terminal gets the state and PRs, fitted to the width (`--watch`: the height too, screen-fit.ts), the
+// settings summed up after them (all with --settings or -v). The settings block is shared with `queue create|update`.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { Queue, UpdatedQueue } from '../../model/queue.js';
 import { paintState } from '../colors.js';
@@ -9,7 +9,7 @@ import { formatList, onOff } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
 import { joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
-import { renderFittedTable, renderPairs } from '../tables.js';
+import { fitTable, renderPairs, type FittedTable } from '../tables.js';
 import { prColumns, prRows } from './pr-rows.js';
 
 export interface QueueViewOptions {
@@ -20,9 +20,12 @@ export interface QueueViewOptions {
 export function renderQueue(queue: Queue, ctx: RenderContext, options: QueueViewOptions = {}): string {
   if (ctx.screen) return joinBlock(queueBlock(queue, ctx, options));
   const prs = queue.enqueuedPullRequests;
+  const table = enqueuedTable(prs, ctx);
   const list =
-    prs.length === 0 ? 'No pull requests in the queue.' : `${ctx.paint.bold(`Enqueued pull requests (${prs.length}):`)}\n${renderEnqueued(prs, ctx)}`;
-  return `${renderQueueSettings(queue, ctx)}\n\n${list}\n`;
+    prs.length === 0
+      ? 'No pull requests in the queue.'
+      : [ctx.paint.bold(`Enqueued pull requests (${prs.length}):`), ...table.head, ...table.rows.flat()].join('\n');
+  return `${list}\n\n${renderQueueSettings(queue, ctx)}\n`;
 }
 
 /** The settings under their response names, so each maps to its `mq queue update --kebab-case` flag. */
@@ -77,8 +80,8 @@ export function queueBlock(queue: Queue, ctx: RenderContext, options: QueueViewO
   const settings = options.allSettings ? linesOf(renderQueueSettings(queue, ctx)) : settingsSummary(queue, ctx);
   const tail = ['', ...settings];
   if (prs.length === 0) return { head: [...stateLines(queue, ctx), '', 'No pull requests in the queue.'], items: [], tail };
-  const [header = '', ...rows] = renderEnqueued(prs, ctx, ctx.screen?.columns).split('\n');
-  return { head: [...stateLines(queue, ctx), '', header], items: rows.map((text, i) => ({ text, kind: prs[i]!.state })), tail };
+  const table = enqueuedTable(prs, ctx, ctx.screen?.columns);
+  return { head: [...stateLines(queue, ctx), '', ...table.head], items: table.rows.map((lines, i) => ({ text: lines.join(' '), kind: prs[i]!.state })), tail };
 }
 
 /** `state running · branch main · 12 pull requests: 2 testing, 10 pending`; too narrow, folded between the counts, the rest under the first. */
@@ -130,9 +133,9 @@ function packed(pieces: readonly string[], width: number, separator: string): st
   return lines;
 }
 
-/** The PR table; given a width, fitted to it (renderFittedTable: titles first, then authors). */
-function renderEnqueued(prs: readonly EnqueuedPullRequest[], ctx: RenderContext, columns?: number): string {
+/** The PR table; given a width, fitted to it (tables.ts: a value shared by every row said once, authors cut before titles). */
+function enqueuedTable(prs: readonly EnqueuedPullRequest[], ctx: RenderContext, columns?: number): FittedTable {
   const columnsOf = [{ header: '#', align: 'right' as const }, ...prColumns('IN STATE')];
   const rows = prRows(prs, { lead: (index) => [String(index + 1)], age: (pr) => ageSince(pr.stateChangedAt, ctx.now) }, ctx);
-  return renderFittedTable(columnsOf, rows, ctx.paint, columns);
+  return fitTable(columnsOf, rows, ctx.paint, columns);
 }

@@ -11,8 +11,8 @@ import { renderFittedTable, type Column } from '../tables.js';
 export function renderQueues(result: ResultOf<'queues'>, ctx: RenderContext): string {
   if (result.queues.length === 0) return 'No queues in this organization.\n';
   const columns: Column[] = [
-    { header: 'REPOSITORY', shrink: 'repo' },
-    { header: 'BRANCH', shrink: 'branch' },
+    { header: 'REPOSITORY', holds: 'repo' },
+    { header: 'BRANCH', holds: 'branch' },
     { header: 'STATE' },
     { header: 'MODE' },
     { header: 'PRS', align: 'right' },

@@ -39,7 +39,7 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
       stats.byAuthor.length === 0
         ? `${paint.bold('By author:')} no PR concluded in the window.`
         : `${paint.bold('By author:')}\n${renderFittedTable(
-            [{ header: 'AUTHOR', shrink: 'author' }, right('PRS'), right('MERGED'), right('FAILED'), right('CANCELLED'), right('MERGE RATE')],
+            [{ header: 'AUTHOR', holds: 'author' }, right('PRS'), right('MERGED'), right('FAILED'), right('CANCELLED'), right('MERGE RATE')],
             stats.byAuthor.map(({ author, counts: c, rates: r }) => [safeLine(author), ...authorCells(c, r)]),
             paint,
             ctx.screen?.columns,

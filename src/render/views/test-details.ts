@@ -30,7 +30,7 @@ export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
     failures.length === 0
       ? ''
       : `\n\n${paint.bold('Most common failures:')}\n${renderFittedTable(
-          [{ header: 'COUNT', align: 'right' }, { header: 'LAST' }, { header: 'SUMMARY', shrink: 'text' }],
+          [{ header: 'COUNT', align: 'right' }, { header: 'LAST' }, { header: 'SUMMARY', holds: 'text' }],
           failures.map((failure) => [
             String(failure.occurrence_count),
             failure.last_occurrence === undefined ? '-' : formatAgo(failure.last_occurrence, ctx.now),

@@ -34,7 +34,7 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
           ctx,
           `Tested pull requests (${tested.length}):`,
           renderFittedTable(
-            [{ header: 'PR' }, { header: 'TITLE', shrink: 'title' }],
+            [{ header: 'PR' }, { header: 'TITLE', holds: 'title' }],
             tested.map((pr) => [`#${pr.prNumber}`, safeLine(pr.title)]),
             paint,
             width,
@@ -49,7 +49,7 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
         ctx,
         'Check runs:',
         renderFittedTable(
-          [{ header: 'NAME', shrink: 'name' }, { header: 'STATUS' }, { header: 'CONCLUSION' }, { header: 'URL', shrink: 'url' }],
+          [{ header: 'NAME', holds: 'name' }, { header: 'STATUS' }, { header: 'CONCLUSION' }, { header: 'URL', holds: 'url' }],
           checkRuns.map((run) => [
             safeLine(run.name),
             run.status === undefined ? '-' : paintState(paint, run.status),
@@ -68,7 +68,7 @@ export function renderTestingDetails(details: TestingDetails, ctx: RenderContext
         ctx,
         'Status checks:',
         renderFittedTable(
-          [{ header: 'CONTEXT', shrink: 'name' }, { header: 'STATE' }, { header: 'URL', shrink: 'url' }],
+          [{ header: 'CONTEXT', holds: 'name' }, { header: 'STATE' }, { header: 'URL', holds: 'url' }],
           details.statusChecks.map((check) => [
             safeLine(check.context),
             check.state === undefined ? '-' : paintState(paint, check.state),

@@ -12,33 +12,42 @@ import { clock, formatEtaShort } from '../eta-text.js';
 import { explainReadiness, readinessInBrief } from '../explain-readiness.js';
 import { safeLine } from '../../text/sanitize.js';
 import { whyLines } from '../why-lines.js';
+import { textWidth } from '../text-width.js';
 
 // The longest state word, so that the columns after it line up.
 const STATE_WIDTH = 'pending_failure'.length;
 
-/** The live block, a line per PR: `• #42  testing  4m in state  position 1  eta ~14:32 (in 25m)`, or what holds a not_ready PR. */
-export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext): string {
-  // Numbers and positions padded to the widest, so that the lines stay in columns past #9 and position 9.
-  const width = Math.max(...prs.map((s) => String(s.pr).length)) + 1;
-  const positions = Math.max(0, ...prs.map((s) => (s.position === undefined ? 0 : String(s.position).length)));
-  return prs.map((sighting) => `${waitLine(sighting, { width, positions }, ctx)}\n`).join('');
+/**
+ * The live block, a line per PR: `• #42  testing  4m in state  position 1  eta ~14:32 (in 25m)`, or what holds a not_ready PR. Given a
+ * width, lines too wide give up their padding, then the time in state, then the position, before the rest is cut: the ETA stays.
+ */
+export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext, columns?: number): string {
+  // Numbers and positions padded to the widest (level 0), so that the lines stay in columns past #9 and position 9.
+  const widest = { pr: Math.max(...prs.map((s) => String(s.pr).length)) + 1, position: Math.max(0, ...prs.map((s) => String(s.position ?? '').length)) };
+  let lines: string[] = [];
+  for (let level = 0; level < 4; level++) {
+    lines = prs.map((sighting) => waitLine(sighting, widest, level, ctx));
+    if (columns === undefined || lines.every((line) => textWidth(line) <= columns)) break;
+  }
+  return lines.map((line) => `${line}\n`).join('');
 }
 
-function waitLine(sighting: PrSighting, pads: { width: number; positions: number }, ctx: RenderContext): string {
-  const { width } = pads;
+function waitLine(sighting: PrSighting, widest: { pr: number; position: number }, level: number, ctx: RenderContext): string {
   const { paint } = ctx;
-  const head = `${mark(sighting, ctx)} ${`#${sighting.pr}`.padEnd(width)}`;
+  const head = `${mark(sighting, ctx)} ${level === 0 ? `#${sighting.pr}`.padEnd(widest.pr) : `#${sighting.pr}`}`;
   if (sighting.error) return `${head}  ${safeLine(withoutPrName(sighting.pr, sighting.error.message))}`;
   const pr = sighting.pullRequest;
   if (!pr) return `${head}  ${paint.dim('looking it up')}`;
   const word = pr.state ?? 'unknown';
-  const state = `${paintState(paint, pr.state)}${' '.repeat(Math.max(0, STATE_WIDTH - word.length))}`;
-  const position = sighting.position === undefined ? '' : `  position ${String(sighting.position).padStart(pads.positions)}`;
+  const state = `${paintState(paint, pr.state)}${level === 0 ? ' '.repeat(Math.max(0, STATE_WIDTH - word.length)) : ''}`;
+  const at = String(sighting.position ?? '');
+  const position = level > 2 || at === '' ? '' : `  position ${level === 0 ? at.padStart(widest.position) : at}`;
   // A PR still waiting counts its time in the state; one that ended says when, a time that no longer moves.
   if (sighting.status !== 'waiting') return `${head}  ${state}  ${paint.dim(endedAt(pr.stateChangedAt, ctx.now))}${position}`;
   const next = outlook(pr, sighting.eta);
   // An age is at most three characters ("59s", "23h"): padded, the positions after it stay in a column.
-  return `${head}  ${state}  ${paint.dim(`${ageSince(pr.stateChangedAt, ctx.now).padStart(3)} in state`)}${position}${next && `  ${next}`}`;
+  const age = level > 1 ? '' : `  ${paint.dim(`${ageSince(pr.stateChangedAt, ctx.now).padStart(level === 0 ? 3 : 0)} in state`)}`;
+  return `${head}  ${state}${age}${position}${next && `  ${next}`}`;
 }
 
 /** `at 14:32`, when a PR reached its final state; '-' when the service sent no time. */
@@ -88,11 +97,21 @@ export function changeJson(change: PrChange): unknown {
   return formatEtaShort(change.eta) === '' ? line : { ...line, eta: change.eta };
 }
 
-/** One line per PR: reached, ended elsewhere (with the readiness reasons the service gives), unknown, still waiting. */
+/**
+ * One line per PR: reached, ended elsewhere (with the readiness reasons the service gives), unknown, still waiting. On a window too short
+ * for them all, the PRs that reached the target and those still waiting are each said in one line, by number: the others matter.
+ */
 export function renderWaitSummary(result: WaitResult, ctx: RenderContext): string {
   const { paint } = ctx;
   const lines: string[] = [];
+  const rows = ctx.screen?.rows;
+  const reached = result.prs.filter((s) => s.status === 'reached' && !s.why);
+  const waiting = result.prs.filter((s) => s.status === 'waiting');
+  const brief = rows !== undefined && result.prs.length >= rows - 1;
+  const numbers = (prs: readonly PrSighting[]) => prs.map((s) => `#${s.pr}`).join(' ');
+  if (brief && reached.length > 0) lines.push(`${paint.green('✓')} ${reached.length} ${result.target}: ${numbers(reached)}`);
   for (const sighting of result.prs) {
+    if (brief && (reached.includes(sighting) || waiting.includes(sighting))) continue;
     const name = `#${sighting.pr}`;
     const state = sighting.pullRequest?.state ?? sighting.submittedState;
     switch (sighting.status) {
@@ -117,6 +136,7 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
       }
     }
   }
+  if (brief && waiting.length > 0) lines.push(`${paint.yellow('…')} ${waiting.length} not ${result.target}: ${numbers(waiting)}`);
   return `${lines.join('\n')}\n`;
 }
 
