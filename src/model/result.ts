@@ -79,6 +79,8 @@ export type CommandResult =
   /** `eta`: for a PR in the queue, when it merges, or why that cannot be told. */
   /** `waitingOn`: for a pending PR, the PRs it waits on directly, where the service tells (v2's order). */
   | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
+  /** `mq status --web`: the link opened in the browser. */
+  | { kind: 'opened'; url: string }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart' | 'edit'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }
