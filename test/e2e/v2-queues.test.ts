@@ -101,6 +101,9 @@ describe('queue pause, drain and resume --all-queues', () => {
       const run = await mq(['queue', action, '--all-queues', '--yes'], { env });
       expect({ action, code: run.code }).toEqual({ action, code: 2 });
       expect(run.stderr).toMatch(/v2/);
+      // Without --yes, the refusal comes first: asking for --yes would lead nowhere.
+      const unasked = await mq(['queue', action, '--all-queues'], { env });
+      expect(unasked.stderr).toBe('mq: listing every queue (mq queues, --all-queues) needs the v2 API (a v2 API key); v1 has no such list\n');
     }
     expect(json((await mq(['queue', 'get', '--json'], { env })).stdout).state).toBe('running');
   });
