@@ -141,7 +141,14 @@ describe.each(['v1', 'v2'] as const)('queue switch-mode on %s', (api) => {
     expect((await mq(['submit', '1'], { env })).code).toBe(0);
     const timedOut = await mq(['queue', 'switch-mode', 'parallel', '--wait', '--timeout', '1m', '--interval', '5s'], { env });
     expect(timedOut.code).toBe(7);
-    expect(timedOut.stdout).toBe('Queue main of acme/widgets is still switching_modes to parallel after 1m\n');
+    expect(timedOut.stdout).toBe('Queue main of acme/widgets is still switching to parallel mode after 1m\n');
+  });
+
+  it('without --wait says in words that it is switching, not the state switching_modes', async () => {
+    const env = await queueOf('acme/widgets', api);
+    expect((await mq(['submit', '1'], { env })).code).toBe(0);
+    const run = await mq(['queue', 'switch-mode', 'parallel'], { env });
+    expect(run).toMatchObject({ code: 0, stdout: 'Queue main of acme/widgets is switching to parallel mode: the runs in flight finish first\n' });
   });
 });
 
