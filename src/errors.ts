@@ -170,3 +170,23 @@ function apiErrorCode(status: number): string {
 export function exitCodeOf(error: unknown): ExitCode {
   return error instanceof MqError ? error.exitCode : EXIT.negative;
 }
+
+/**
+ * A system error (a file, a folder, a process, a socket) in words, without Node's code and call: `ENOENT: no
+ * such file or directory, open '/x'` is `no such file or directory`. The caller names the file and what mq was
+ * doing with it.
+ */
+export function systemErrorWords(error: unknown): string {
+  const { code, message = String(error) } = (error ?? {}) as NodeJS.ErrnoException;
+  return SYSTEM_ERRORS[code ?? ''] ?? /^[A-Z][A-Z\d_]*: ([^,\n]+)/.exec(message)?.[1] ?? message.split('\n')[0]!;
+}
+
+const SYSTEM_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'the file system is read-only',
+};

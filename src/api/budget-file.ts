@@ -5,6 +5,7 @@
 import { closeSync, constants, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type BudgetState, type BudgetStore, COUNTS, freshBudget, memoryStore } from './budget.js';
+import { systemErrorWords } from '../errors.js';
 
 /** A lock held longer than this was left behind. */
 const LOCK_STALE_MS = 2_000;
@@ -61,7 +62,7 @@ export function fileStore(path: string, say: (line: string) => void): BudgetStor
         }
         return answer;
       } catch (error) {
-        say(`the request budget file ${path} cannot be used (${(error as Error).message}): this process keeps its own budget`);
+        say(`the request budget file ${path} cannot be used (${systemErrorWords(error)}): this process keeps its own budget`);
         own = memoryStore(last);
         return answer ?? own.update(change);
       }

@@ -202,7 +202,8 @@ export class Transport {
         pause = asked ?? backoff(attempt);
         // A credential of the other API's shape is the likeliest cause of a 401.
         const mismatch = answer.status === 401 ? this.options.dialect.otherApisCredential?.(this.options.token) : undefined;
-        const message = mismatch === undefined ? words.message : `${words.message}: ${mismatch}`;
+        // mq's words replace the service's there: they say the same, and with the fix.
+        const message = mismatch ?? words.message;
         failure = new ApiError(answer.status, this.scrub(message), exchange.operation, {
           retryAfterMs: asked,
           apiCode: words.code,

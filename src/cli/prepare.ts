@@ -102,6 +102,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       return newService(token ?? '', { timeoutMs, retries: 0 });
     },
     queueRef: () => ({ repo: requireRepo(settings), targetBranch: settings.targetBranch }),
+    openInBrowser: async (url) => (await import('../command-kit/browser.js')).openInBrowser(url, io.env, process.platform),
     async confirm(question) {
       const { createInterface } = await import('node:readline/promises');
       const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: true });

@@ -24,6 +24,8 @@ export interface Context {
   probeService(token: string | undefined, timeoutMs: number): Promise<MergeQueueService>;
   /** The repository and target branch every queue and PR operation names; a ConfigError without a repository. */
   queueRef(): QueueRef;
+  /** Opens a link in the browser (BROWSER, else the platform's opener), once that command ends. */
+  openInBrowser(url: string): Promise<void>;
   /** Asks on the terminal; only called when `interactive` is true. */
   confirm(question: string): Promise<boolean>;
   /** stdin and stderr are both terminals: a person is there to answer. */

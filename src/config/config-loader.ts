@@ -5,7 +5,7 @@
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
 import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
-import { ConfigError, MqError } from '../errors.js';
+import { ConfigError, MqError, systemErrorWords } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
 import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
 import { isFile } from './git.js';
@@ -64,9 +64,7 @@ function asConfigError(error: unknown, fallbackPath: string): MqError {
   const path = (error as { filepath?: string }).filepath ?? fallbackPath;
   const missing = (error as { code?: string; path?: string }).code === 'ENOENT' ? (error as { path?: string }).path : undefined;
   if (missing !== undefined && missing !== path) return new ConfigError(`${path}: the file its $import names does not exist: ${missing}`, { cause: error });
-  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-  const reason = (error as { code?: string }).code ?? message;
-  return new ConfigError(`${path}: cannot be read (${reason})`, { cause: error });
+  return new ConfigError(`cannot read the config file ${path}: ${systemErrorWords(error)}`, { cause: error });
 }
 
 function validate(path: string, kind: ConfigFileKind, config: unknown): ConfigFile {

@@ -17,11 +17,11 @@ export function checkTokenDestination(resolved: Pick<ResolvedSettings, 'settings
   const url = new URL(settings.apiUrl);
   const from = trust.apiUrlFrom;
   if (from?.kind === 'project' && settings.apiUrl !== DEFAULT_API_URL && !isLoopback(url) && !trust.trustedApiUrls.includes(settings.apiUrl)) {
-    throw new ConfigError(
-      `${from.path}: "${from.key}" ${shownUrl(settings.apiUrl)} is not trusted: a project config file (which a pull ` +
-        `request can change) may send the token only to a URL your user config lists; to trust it, add it to ` +
-        `trustedApiUrls in ${trust.userConfigPath}, or pass it with --api-url or ${envName('apiUrl')}`,
+    const error = new ConfigError(
+      `${from.path}: "${from.key}" ${shownUrl(settings.apiUrl)} is not trusted with the token (a pull request can change a project file)`,
     );
+    error.hint = `to trust it, add it to trustedApiUrls in ${trust.userConfigPath}, or pass it with --api-url or ${envName('apiUrl')}`;
+    throw error;
   }
   if (url.protocol === 'http:' && !isLoopback(url) && !settings.insecure) {
     const origin = resolved.origins.apiUrl ?? 'default';

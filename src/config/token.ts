@@ -1,6 +1,6 @@
 // The API token, read only when a request needs one: `mq config show` or `mq --help` must not run a password
 // manager. No message here ever includes the token, or the output of the command that prints it.
-import { ConfigError } from '../errors.js';
+import { ConfigError, systemErrorWords } from '../errors.js';
 import { formatDuration } from './duration.js';
 import { envNames } from './setting-rows.js';
 import type { Settings } from './settings.js';
@@ -41,8 +41,7 @@ async function readTokenFile(path: string, origin: string): Promise<string> {
     // Loaded here: node:fs/promises (and node:readline's internals with it) is a millisecond of every start.
     return await (await import('node:fs/promises')).readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new ConfigError(`cannot read tokenFile ${path} (${code}), named in ${origin}`);
+    throw new ConfigError(`cannot read tokenFile ${path}, named in ${origin}: ${systemErrorWords(error)}`);
   }
 }
 
@@ -74,7 +73,7 @@ export async function runTokenCommand(command: string, origin: string, cwd?: str
       else chunks.push(chunk);
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
-      finish(new ConfigError(`could not run ${named}: ${error.code ?? error.message}`));
+      finish(new ConfigError(`could not run ${named}: ${systemErrorWords(error)}`));
     });
     child.on('close', (code, signal) => {
       if (code === 0) finish(undefined);

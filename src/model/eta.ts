@@ -5,7 +5,17 @@ import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.j
 import type { Queue } from './queue.js';
 import type { TestDurations } from './test-durations.js';
 
-export type EtaCause = 'final' | 'not_ready' | 'own_failure' | 'paused' | 'switching_modes' | 'queue_state' | 'not_listed' | 'unknown_state' | 'no_durations';
+export type EtaCause =
+  | 'final'
+  | 'not_ready'
+  | 'own_failure'
+  | 'paused'
+  | 'draining'
+  | 'switching_modes'
+  | 'queue_state'
+  | 'not_listed'
+  | 'unknown_state'
+  | 'no_durations';
 
 interface EtaBasis {
   source: 'service metrics' | 'merge history';
@@ -55,9 +65,11 @@ const IN_LINE = new Set(['pending', 'testing', 'tests_passed', 'pending_failure'
 export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const state = pr.state;
   if (state !== undefined && isFinalState(state)) return unavailable('final', `it ${alreadyEnded(state)}`);
-  if (state === 'not_ready') return unavailable('not_ready', 'it is not ready: it cannot start testing until its readiness gates pass');
+  // The queue's state holds the PR before its own readiness does: a draining queue admits nothing new.
   if (queue.state === 'paused') return unavailable('paused', 'the queue is paused: nothing merges until it resumes');
   if (queue.state === 'switching_modes') return unavailable('switching_modes', 'the queue is switching modes: it restarts in the new mode once its runs end');
+  if (state === 'not_ready' && queue.state === 'draining') return unavailable('draining', 'the queue is draining: it admits no new PR until it runs again');
+  if (state === 'not_ready') return unavailable('not_ready', 'it is not admitted yet (not_ready): no estimate until it is');
   if (queue.state !== 'running' && queue.state !== 'draining')
     return unavailable('queue_state', `the queue is ${queue.state}, a state this version of mq cannot time`);
 

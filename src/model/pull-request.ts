@@ -39,6 +39,8 @@ export interface SubmittedPullRequest extends PullRequestFacts {
   noBatch?: boolean;
   /** The test run that last tested the PR (in flight or finished), or null before any. */
   verifiedByTestRun?: string | null;
+  /** The PR on its code host, where the service names it (v2; v1 never does). */
+  prUrl?: string;
 }
 
 /** One page of the history. */

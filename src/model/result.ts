@@ -74,6 +74,8 @@ export type CommandResult =
   /** `queue`: read alongside, where known. `why`: of a failed or cancelled PR. `eta`: of a PR in the queue, or why none. */
   /** `waitingOn`: the PRs a pending PR waits on directly, where the service tells (v2's order). */
   | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
+  /** `mq status --web`: the link opened in the browser. */
+  | { kind: 'opened'; url: string }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
   | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart' | 'edit'; results: PrOutcome[] }
   | { kind: 'testingDetails'; details: TestingDetails }

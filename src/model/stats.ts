@@ -48,7 +48,7 @@ export interface DurationStats {
   buckets: Bucket[];
 }
 
-/** The v1 history cannot give these over the window: they come from the service's metrics, last hour only. */
+/** The list of PRs cannot give these over the window: they come from the service's metrics, last hour only. */
 export interface Durations {
   source: 'service metrics';
   window: 'last hour';
@@ -97,7 +97,7 @@ export interface TestingRunStats {
   error: string | null;
 }
 
-const UNAVAILABLE_OVER_WINDOW = 'the v1 history records when a PR concluded, not when it entered the queue';
+const UNAVAILABLE_OVER_WINDOW = "the service's list of PRs records when each concluded, not when it entered the queue";
 
 const zero = (): Counts => ({ total: 0, merged: 0, failed: 0, cancelled: 0, other: 0 });
 

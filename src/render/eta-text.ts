@@ -6,10 +6,19 @@ import type { QueueEntryEstimate } from '../model/pull-request.js';
 import { formatDuration } from '../text/durations.js';
 import { safeLine } from '../text/sanitize.js';
 
-/** `~14:32, in 25m (14:20–14:50), from 12 test runs in the last hour`, or `unavailable: the queue is paused`. */
-export function formatEta(eta: Eta): string {
-  if (!('at' in eta)) return `unavailable: ${safeLine(eta.unavailable)}`;
-  return `${when(eta)}, ${basis(eta)}`;
+/**
+ * The one ETA of `mq status`, labelled with its source: the service's where it has one, else mq's own
+ * (`~14:32, in 25m (14:20–14:50), mq's estimate from 12 test runs in the last hour`), else why there is none;
+ * nothing for a PR that has ended.
+ */
+export function formatEta(eta: Eta | undefined, service: QueueEntryEstimate | undefined, now: number): string | undefined {
+  if (eta && 'cause' in eta && eta.cause === 'final') return undefined;
+  const theirs = service && formatServiceEstimate(service, now);
+  if (theirs && !theirs.startsWith('unavailable')) return `${theirs} (the service's estimate)`;
+  if (eta && 'at' in eta) return `${when(eta)}, mq's estimate ${basis(eta)}`;
+  // mq's reason names what holds the PR; where mq only lacks run lengths, the service's reason is the shorter.
+  if (eta && (eta.cause !== 'no_durations' || !service?.reason)) return `unavailable: ${safeLine(eta.unavailable)}`;
+  return theirs && `${theirs} (the service)`;
 }
 
 /** `eta ~14:32 (in 25m)`, `eta unavailable (queue paused)`; empty where the line says it otherwise (not_ready, final) or has nothing to say. */
@@ -25,6 +34,7 @@ const SHORT: Record<EtaCause, string> = {
   not_ready: '',
   own_failure: 'its run failed',
   paused: 'queue paused',
+  draining: 'queue draining',
   switching_modes: 'queue switching modes',
   queue_state: 'queue state unknown',
   not_listed: 'not listed in the queue',

@@ -20,6 +20,8 @@ export function toJson(result: CommandResult): unknown {
         ...(result.eta === undefined ? {} : { eta: result.eta }),
         ...(result.waitingOn === undefined ? {} : { waitingOn: result.waitingOn }),
       };
+    case 'opened':
+      return { url: result.url };
     case 'pullRequests':
       return result.nextCursor === undefined ? { pullRequests: result.pullRequests } : { pullRequests: result.pullRequests, nextCursor: result.nextCursor };
     case 'perPr':

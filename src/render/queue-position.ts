@@ -17,14 +17,15 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[]
   const ahead = prsAhead(pr, queue) ?? [];
   if (queue.state === 'paused') {
     reasons.push('the queue is paused: nothing starts testing and nothing merges until `mq queue resume`');
-  } else if ((queue.state === 'draining' || queue.state === 'switching_modes') && (pr.state === 'not_ready' || pr.state === 'pending')) {
-    reasons.push(`the queue is ${queue.state.replace('_', ' ')}: it admits no new PRs until it runs again`);
+  } else if ((queue.state === 'draining' || queue.state === 'switching_modes') && pr.state === 'not_ready') {
+    // What it has admitted still tests and merges; a PR not yet admitted waits for the queue, not for its gates.
+    reasons.push(`the queue is ${queue.state.replace('_', ' ')}: it admits no new PR until it runs again`);
   } else if (!(QUEUE_STATES as readonly string[]).includes(queue.state)) {
     // A state added after this version of mq: say it as it came rather than guess what it holds back.
     reasons.push(`the queue is ${safeLine(queue.state)}, a state this version of mq does not know; it may hold the PR`);
   }
   const testing = queue.enqueuedPullRequests.filter((queued) => queued.state === 'testing');
-  if (pr.state === 'pending' && queue.state === 'running') {
+  if (pr.state === 'pending' && (queue.state === 'running' || queue.state === 'draining')) {
     reasons.push(
       testing.length >= queue.concurrency
         ? `every testing slot is busy (concurrency ${queue.concurrency}, testing: ${numbers(testing, false)})`

@@ -18,6 +18,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderPullRequest } = await import('./views/pull-request.js');
     return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta, result.waitingOn);
   },
+  // Said on stderr as it opened, as gh does: stdout stays empty.
+  opened: async () => () => '',
   pullRequests: async () => {
     const { renderPullRequests } = await import('./views/pull-requests.js');
     return (result, ctx) => renderPullRequests(result.pullRequests, result.nextCursor, ctx);

@@ -118,7 +118,9 @@ describe('the budget shared through a file', () => {
     expect(refused).toEqual([]);
     expect(clock.now).toBeGreaterThan(1000);
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/^the request budget file .*budget-[0-9a-f]{16}\.json cannot be used \(.*ENOTDIR.*\): this process keeps its own budget$/);
+    expect(said[0]).toMatch(
+      /^the request budget file .*budget-[0-9a-f]{16}\.json cannot be used \(a part of the path is not a folder\): this process keeps its own budget$/,
+    );
   });
 
   it('falls back where a lock can never be taken nor broken', async () => {
@@ -143,6 +145,6 @@ describe('the budget shared through a file', () => {
     }
     expect(refused).toEqual([]);
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/EACCES/);
+    expect(said[0]).toMatch(/\(permission denied\)/);
   });
 });

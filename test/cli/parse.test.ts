@@ -378,7 +378,7 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['queue', 'update', '--concurrency', 'x'], /--concurrency: "x" is not a whole number/],
   [['queue', 'update', '--concurrency', '0'], /--concurrency/],
   [['targets', 'set', '1', '//a', '--all'], /--all cannot be combined/],
-  [['targets', 'set', '1', '--file', join(dir, 'missing.txt')], /cannot read --file .*: ENOENT/],
+  [['targets', 'set', '1', '--file', join(dir, 'missing.txt')], /cannot read --file .*: no such file or directory$/],
   [['test-details', 'zzz'], /is not a test id/],
   [['flaky', 'list'], /exactly one of --quarantined, --unhealthy, --failing/],
   [['flaky', 'list', '--quarantined', '--failing'], /exactly one of/],

@@ -89,7 +89,8 @@ describe('estimateEta', () => {
   it.each<[string, { queueState?: string; state?: string }, string]>([
     ['paused', { queueState: 'paused' }, 'the queue is paused: nothing merges until it resumes'],
     ['switching_modes', { queueState: 'switching_modes' }, 'the queue is switching modes'],
-    ['not_ready', { state: 'not_ready' }, 'it is not ready'],
+    ['not_ready', { state: 'not_ready' }, 'it is not admitted yet (not_ready)'],
+    ['draining', { queueState: 'draining', state: 'not_ready' }, 'the queue is draining: it admits no new PR'],
     ['final', { state: 'merged' }, 'it has already merged'],
     ['own_failure', { state: 'pending_failure' }, 'its test run failed'],
   ])('unavailable: %s', (cause, { queueState, state }, reason) => {

@@ -79,7 +79,7 @@ describe('mq sandbox, when it cannot start', () => {
     for (const [name, text, why] of [
       ['corrupt.json', '{not json', /not a sandbox state document/],
       ['other.json', '{"hello": "world"}', /not a version this sandbox knows/],
-      ['newer.json', '{"version": 99}', /version 99 is not supported/],
+      ['newer.json', '{"version": 99}', /version 99 is newer than this sandbox reads/],
       [
         'shape.json',
         '{"version": 3, "now": 0, "seed": "s", "nextId": 0, "nextSeq": 0, "queues": [], "pullRequests": {}, "submissions": {}, "testRuns": {}}',

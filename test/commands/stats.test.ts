@@ -181,7 +181,7 @@ describe('the view and the document', () => {
     const text = renderStats(empty, { paint: makePaint(false), now: 0 });
     expect(text).toContain('merged       0   n/a');
     expect(text).toContain('Durations, last hour (service metrics):');
-    expect(text).toContain('Unavailable over the window: the v1 history records when a PR concluded, not when it entered the queue.');
+    expect(text).toContain("Unavailable over the window: the service's list of PRs records when each concluded, not when it entered the queue.");
     expect(text).toMatch(/^ {2}0-1m {5}#{27} {15}4$/m);
     expect(text).toMatch(/^ {2}1m-5m {4}#{40} {2}6$/m);
     expect(text).toMatch(/^ {2}over 5m {2}#{13} {29}2$/m);

@@ -128,8 +128,8 @@ describe('a file', () => {
 
   it('a missing one says it cannot be read', async () => {
     const path = join(dir, 'missing.txt');
-    await expect(openTargetsFile(path, chunksOf('', 1))).rejects.toThrow(new UsageError(`cannot read --file ${path}: ENOENT`));
-    await expect(openTargetsFile(dir, chunksOf('', 1))).rejects.toThrow(new UsageError(`cannot read --file ${dir}: EISDIR`));
+    await expect(openTargetsFile(path, chunksOf('', 1))).rejects.toThrow(new UsageError(`cannot read --file ${path}: no such file or directory`));
+    await expect(openTargetsFile(dir, chunksOf('', 1))).rejects.toThrow(new UsageError(`cannot read --file ${dir}: it is a folder`));
   });
 });
 

@@ -76,10 +76,9 @@ describe('where the token may be sent', () => {
     const refused = await rejection(check(t));
     expect(refused).toBeInstanceOf(ConfigError);
     expect(refused.exitCode).toBe(3);
-    expect(refused.message).toBe(
-      `${file}: "apiUrl" https://evil.example is not trusted: a project config file (which a pull request can ` +
-        'change) may send the token only to a URL your user config lists; to trust it, add it to trustedApiUrls in ' +
-        `${join(t.xdg, 'mq', 'config.yaml')}, or pass it with --api-url or MQ_API_URL`,
+    expect(refused.message).toBe(`${file}: "apiUrl" https://evil.example is not trusted with the token (a pull request can change a project file)`);
+    expect((refused as ConfigError).hint).toBe(
+      `to trust it, add it to trustedApiUrls in ${join(t.xdg, 'mq', 'config.yaml')}, or pass it with --api-url or MQ_API_URL`,
     );
   });
 

@@ -76,7 +76,9 @@ describe('readToken', () => {
     const t = tree();
     const file = t.write('home/.config/mq/config.yaml', 'tokenFile: missing\n');
     const { settings } = await t.resolve();
-    expect((await rejection(readToken(settings))).message).toBe(`cannot read tokenFile ${join(t.xdg, 'mq', 'missing')} (ENOENT), named in file ${file}`);
+    expect((await rejection(readToken(settings))).message).toBe(
+      `cannot read tokenFile ${join(t.xdg, 'mq', 'missing')}, named in file ${file}: no such file or directory`,
+    );
     const empty = t.write('home/.config/mq/missing', '\n');
     expect((await rejection(readToken(settings))).message).toBe(`no API token: tokenFile ${empty} is empty`);
   });

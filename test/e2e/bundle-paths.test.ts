@@ -72,7 +72,7 @@ describe('the token from the user config file', () => {
     const missing = await mq(['queue', 'get'], { cwd: home, env });
     expect(missing.code).toBe(3);
     expect(missing.stderr).toBe(
-      `mq: cannot read tokenFile ${join(home, '.config', 'mq', 'nowhere')} (ENOENT), named in file ${join(home, '.config', 'mq', 'config.yaml')}\n`,
+      `mq: cannot read tokenFile ${join(home, '.config', 'mq', 'nowhere')}, named in file ${join(home, '.config', 'mq', 'config.yaml')}: no such file or directory\n`,
     );
   });
 });

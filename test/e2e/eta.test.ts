@@ -162,7 +162,7 @@ describe('the ETA of mq status, against when each PR merged', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^#3 testing \(position 1\), eta ~\d\d:\d\d \(in 5m\)$/));
     expect(lines).toContain('#9 not_ready (position 2), blocked: not mergeable');
     const blocked = await mq(['status', '9'], { env });
-    expect(blocked.stdout).toContain('\nETA          unavailable: it is not ready: it cannot start testing until its readiness gates pass\n');
+    expect(blocked.stdout).toContain('\nETA          unavailable: it is not admitted yet (not_ready): no estimate until it is\n');
 
     // The same as fields of the NDJSON lines under --json: the estimate as status --json gives it, the gates.
     const json = await mq(['wait', '3', '9', '--json', '--timeout', '1s', '--interval', '1s'], { env });

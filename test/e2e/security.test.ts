@@ -97,9 +97,8 @@ describe('a project config file decides neither how the token is obtained nor wh
     const run = await mq(['queue', 'get'], { cwd: dir });
     expect(run.code).toBe(3);
     expect(run.stderr).toBe(
-      `mq: ${join(dir, '.mqrc.yaml')}: "apiUrl" https://mq.invalid is not trusted: a project config file (which a ` +
-        'pull request can change) may send the token only to a URL your user config lists; to trust it, add it to ' +
-        `trustedApiUrls in ${join(dir, '.config/mq/config.yaml')}, or pass it with --api-url or MQ_API_URL\n`,
+      `mq: ${join(dir, '.mqrc.yaml')}: "apiUrl" https://mq.invalid is not trusted with the token (a pull request can change a project file)\n` +
+        `hint: to trust it, add it to trustedApiUrls in ${join(dir, '.config/mq/config.yaml')}, or pass it with --api-url or MQ_API_URL\n`,
     );
     expect(existsSync(join(dir, 'token-read'))).toBe(false);
   });

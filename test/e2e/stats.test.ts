@@ -48,7 +48,7 @@ describe('mq stats', () => {
     expect(table.stdout).toMatch(/^alice +2 +2 +0 +0 +100\.0%$/m);
     expect(table.stdout).toMatch(/^bob +1 +0 +1 +0 +0\.0%$/m);
     expect(table.stdout).toContain('Durations, last hour (service metrics):');
-    expect(table.stdout).toContain('Unavailable over the window: the v1 history records when a PR concluded, not when it entered the queue.');
+    expect(table.stdout).toContain("Unavailable over the window: the service's list of PRs records when each concluded, not when it entered the queue.");
     expect(table.stdout).toMatch(/^Time in queue, last hour \(service metrics, 4 PRs\):$/m);
     expect(table.stdout).toMatch(/^ {2}0-1m +#+ +\d+$/m);
     expect(table.stdout).not.toContain('\u001b[');

@@ -91,7 +91,7 @@ describe('mq edit', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/mq edit .*needs the v2 API.*cancel it and submit it again/);
+    expect(run.stderr).toMatch(/\(mq edit\) needs the v2 API.*cancel it and submit it again/);
   });
 });
 
@@ -184,7 +184,7 @@ describe('mq runs', () => {
     const env = await freshQueue('v1');
     const queue = await mq(['runs'], { env });
     expect(queue.code).toBe(2);
-    expect(queue.stderr).toMatch(/mq runs .*needs the v2 API/);
+    expect(queue.stderr).toMatch(/\(mq runs\) needs the v2 API/);
     const ofPr = await mq(['runs', '42'], { env });
     expect(ofPr.code).toBe(2);
     expect(ofPr.stderr).toContain('mq testing 42');

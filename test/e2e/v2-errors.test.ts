@@ -75,10 +75,12 @@ describe('a refused v2 request', () => {
     await queueWithPr();
     const v2KeyOnV1 = await mq(['status', '1', '--api', 'v1'], { env: env('trunk_v2_admin') });
     expect(v2KeyOnV1.code).toBe(3);
-    expect(v2KeyOnV1.stderr).toContain('the token is a v2 API key (it begins trunk_v2_), which the v1 API refuses');
+    expect(v2KeyOnV1.stderr).toBe(
+      'mq: the v1 API refuses a v2 API key (the token begins trunk_v2_): let the token choose the API (--api auto), or use a v1 organization token (401)\n',
+    );
     const v1TokenOnV2 = await mq(['status', '1', '--api', 'v2'], { env: env('org-token') });
     expect(v1TokenOnV2.code).toBe(3);
-    expect(v1TokenOnV2.stderr).toContain('the token is not a v2 API key');
+    expect(v1TokenOnV2.stderr).toContain('the v2 API takes only a v2 API key');
     expect(v1TokenOnV2.stderr).toContain('(401 INVALID_TOKEN)');
   });
 });

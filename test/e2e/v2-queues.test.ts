@@ -101,6 +101,9 @@ describe('queue pause, drain and resume --all-queues', () => {
       const run = await mq(['queue', action, '--all-queues', '--yes'], { env });
       expect({ action, code: run.code }).toEqual({ action, code: 2 });
       expect(run.stderr).toMatch(/v2/);
+      // Without --yes, the refusal comes first: asking for --yes would lead nowhere.
+      const unasked = await mq(['queue', action, '--all-queues'], { env });
+      expect(unasked.stderr).toBe('mq: listing every queue (mq queues, --all-queues) needs the v2 API (a v2 API key); v1 has no such list\n');
     }
     expect(json((await mq(['queue', 'get', '--json'], { env })).stdout).state).toBe('running');
   });
@@ -138,7 +141,14 @@ describe.each(['v1', 'v2'] as const)('queue switch-mode on %s', (api) => {
     expect((await mq(['submit', '1'], { env })).code).toBe(0);
     const timedOut = await mq(['queue', 'switch-mode', 'parallel', '--wait', '--timeout', '1m', '--interval', '5s'], { env });
     expect(timedOut.code).toBe(7);
-    expect(timedOut.stdout).toBe('Queue main of acme/widgets is still switching_modes to parallel after 1m\n');
+    expect(timedOut.stdout).toBe('Queue main of acme/widgets is still switching to parallel mode after 1m\n');
+  });
+
+  it('without --wait says in words that it is switching, not the state switching_modes', async () => {
+    const env = await queueOf('acme/widgets', api);
+    expect((await mq(['submit', '1'], { env })).code).toBe(0);
+    const run = await mq(['queue', 'switch-mode', 'parallel'], { env });
+    expect(run).toMatchObject({ code: 0, stdout: 'Queue main of acme/widgets is switching to parallel mode: the runs in flight finish first\n' });
   });
 });
 

@@ -34,7 +34,9 @@ const HHMM = '\\d\\d:\\d\\d';
 
 describe('formatEta', () => {
   it('reads the time, how soon, the range and what it rests on', () => {
-    expect(formatEta(estimate)).toMatch(new RegExp(`^~${HHMM}, in 25m \\(${HHMM}–${HHMM}\\), from 12 test runs in the last hour; 1 failure ahead$`));
+    expect(formatEta(estimate, undefined, 0)).toMatch(
+      new RegExp(`^~${HHMM}, in 25m \\(${HHMM}–${HHMM}\\), mq's estimate from 12 test runs in the last hour; 1 failure ahead$`),
+    );
     const history = {
       ...estimate,
       earliest: estimate.at,
@@ -48,13 +50,26 @@ describe('formatEta', () => {
         lanes: 'by impacted targets' as const,
       },
     };
-    expect(formatEta(history)).toMatch(
-      new RegExp(`^~${HHMM}, in 25m, from the pace of 6 merges in the last day; sooner if no PR ahead shares its impacted targets$`),
+    expect(formatEta(history, undefined, 0)).toMatch(
+      new RegExp(`^~${HHMM}, in 25m, mq's estimate from the pace of 6 merges in the last day; sooner if no PR ahead shares its impacted targets$`),
     );
   });
 
   it('says unavailable and why', () => {
-    expect(formatEta(paused)).toBe('unavailable: the queue is paused: nothing merges until it resumes');
+    expect(formatEta(paused, undefined, 0)).toBe('unavailable: the queue is paused: nothing merges until it resumes');
+  });
+
+  it("is one line: the service's estimate where it has one, else mq's, else the reason that says more", () => {
+    const now = Date.parse(estimate.asOf);
+    const theirs = { status: 'available', computedAt: estimate.asOf, estimatedAt: estimate.at };
+    expect(formatEta(estimate, theirs, now)).toMatch(new RegExp(`^~${HHMM}, in 25m \\(the service's estimate\\)$`));
+    const none = { status: 'unavailable', reason: 'insufficient_history' };
+    expect(formatEta(estimate, none, now)).toContain("mq's estimate from 12 test runs");
+    expect(formatEta(paused, none, now)).toBe('unavailable: the queue is paused: nothing merges until it resumes');
+    const noDurations: EtaUnavailable = { unavailable: 'no test durations to go by: the metrics show 0 test runs', cause: 'no_durations' };
+    expect(formatEta(noDurations, none, now)).toBe('unavailable: insufficient history (the service)');
+    expect(formatEta(noDurations, undefined, now)).toBe(`unavailable: ${noDurations.unavailable}`);
+    expect(formatEta({ unavailable: 'it merged', cause: 'final' }, theirs, now)).toBeUndefined();
   });
 
   it('in brief: the time and how soon, the cause in a few words, nothing where the line says it otherwise', () => {

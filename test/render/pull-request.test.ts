@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainReadiness } from '../../src/render/explain-readiness.js';
 import { renderText } from '../../src/render/text.js';
-import { COLOURED, ESC, PLAIN, submittedPr } from './fixtures.js';
+import { COLOURED, ESC, enqueuedPr, NOW, PLAIN, queue, submittedPr } from './fixtures.js';
 
 const readiness = (overrides: Record<string, unknown>) => ({
   requiresImpactedTargets: false,
@@ -111,5 +111,32 @@ describe('renderText: pullRequest (mq status)', () => {
     const result = { kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }) } as const;
     expect(await renderText(result, PLAIN)).not.toContain(ESC);
     expect(await renderText(result, COLOURED)).toContain('\u001b[31mfailed\u001b[39m');
+  });
+});
+
+describe('mq status leads with what holds the PR', () => {
+  it('a not_ready PR of a draining queue: the drain, no gate that passes, no ETA naming gates', async () => {
+    const { estimateEta } = await import('../../src/model/eta.js');
+    const pr = submittedPr({ prNumber: 42, state: 'not_ready', readiness: readiness({}) });
+    const draining = queue({ state: 'draining', enqueuedPullRequests: [enqueuedPr({ prNumber: 42, state: 'not_ready' })] });
+    const eta = estimateEta({ pr, queue: draining, durations: { source: 'none', unavailable: 'none' }, now: NOW });
+    const text = await renderText({ kind: 'pullRequest', pullRequest: pr, queue: draining, eta }, PLAIN);
+    expect(text).toContain('\nETA          unavailable: the queue is draining: it admits no new PR until it runs again\n');
+    expect(text).toMatch(/\nWhy it cannot start testing:\n {2}- the queue is draining: it admits no new PR until it runs again\n$/);
+    expect(text).not.toMatch(/gate|shortly/);
+  });
+
+  it('a not_ready PR whose reported gates pass says what admits it, and never "shortly"', async () => {
+    const pr = submittedPr({ state: 'not_ready', readiness: readiness({}) });
+    const text = await renderText({ kind: 'pullRequest', pullRequest: pr, queue: queue({ enqueuedPullRequests: [] }) }, PLAIN);
+    expect(text).toContain('  - nothing the service reports holds it: it is admitted (pending) when the service next looks at the queue\n');
+    expect(text).not.toContain('shortly');
+  });
+
+  it('a failing gate comes after the paused queue', async () => {
+    const pr = submittedPr({ prNumber: 42, state: 'not_ready', readiness: readiness({ gitHubMergeability: 'not_mergeable' }) });
+    const paused = queue({ state: 'paused', enqueuedPullRequests: [] });
+    const text = await renderText({ kind: 'pullRequest', pullRequest: pr, queue: paused }, PLAIN);
+    expect(text).toMatch(/Why it cannot start testing:\n {2}- the queue is paused[^\n]*\n {2}- the host reports a conflict/);
   });
 });

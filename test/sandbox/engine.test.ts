@@ -278,7 +278,7 @@ describe('the engine as a whole', () => {
   });
 
   it('refuses a state document from a newer sandbox, saying so', () => {
-    expect(() => QueueEngine.restore('{"version":99}')).toThrow(/version 99 is not supported.*newer mq/);
+    expect(() => QueueEngine.restore('{"version":99}')).toThrow(/version 99 is newer than this sandbox reads.*upgrade mq/);
   });
 
   it('ignores a tick into the past', () => {

@@ -41,6 +41,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     service: async () => service,
     probeService: async () => service,
     queueRef: () => QUEUE,
+    openInBrowser: async () => undefined,
     confirm: async (question) => {
       questions.push(question);
       return options.answer ?? false;

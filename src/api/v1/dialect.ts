@@ -12,6 +12,6 @@ export const V1_DIALECT: Dialect = {
   errorWords: (answer) => ({ message: errorMessage(answer), ...(isRouterNotFound(answer) && { routeMissing: true }) }),
   otherApisCredential: (token) =>
     isV2Key(token)
-      ? `the token is a v2 API key (it begins ${V2_KEY_PREFIX}), which the v1 API refuses: let the token choose the API (--api auto) or use a v1 organization token`
+      ? `the v1 API refuses a v2 API key (the token begins ${V2_KEY_PREFIX}): let the token choose the API (--api auto), or use a v1 organization token`
       : undefined,
 };

@@ -154,23 +154,19 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     serviceNow: () => client.serviceNow(),
     close: () => client.close(),
 
-    async listQueues() {
-      throw new UsageError('the list of every queue is on the v2 API only (v1 has none): use a v2 API key, or --api v2');
-    },
+    listQueues: () => v2Only('listing every queue (mq queues, --all-queues)', 'v1 has no such list'),
     // v1 switches modes through the queue's settings: the queue reads switching_modes until the runs in flight end.
     switchModes: (queue, mode) => updateQueue(queue, { mode }),
     // v1 has one read of a queue, its PRs with it.
     getQueueFacts: async (queue) => withoutPullRequests(await client.call('getQueue', queue)),
     // -- what tests next: v1 has the queue's order only (getQueue), no batches, no dependencies
     getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
-    async getQueueGraph() {
-      throw new UsageError('mq queue graph needs the v2 API (a v2 API key): the v1 API has no dependency graph');
-    },
+    getQueueGraph: () => v2Only('the dependency graph (mq queue graph)', 'on v1, mq queue order shows what tests next'),
     getDirectlyAhead: async () => undefined,
     // ---- queue entries: edit, history, runs
     canEditEntries: false,
     needsOrgForFlakyTests: true,
-    updateQueueEntry: () => v2Only('mq edit (changing a queued PR in place)', 'on v1, cancel it and submit it again'),
+    updateQueueEntry: () => v2Only('changing a queued PR in place (mq edit)', 'on v1, cancel it and submit it again'),
     async getQueueEntryHistory(queue, pr) {
       // v1's timeline is the same facts, newest first, without who made each change nor the run behind it.
       const answer = await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr }, includeTimeline: true });
@@ -178,7 +174,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     },
     listTestRuns: (_queue, query) =>
       v2Only(
-        'mq runs (the lists of test runs)',
+        'listing test runs (mq runs)',
         query.pr === undefined ? 'mq testing --run <id> shows a run you know' : `mq testing ${query.pr} shows the run that last tested it`,
       ),
   };
@@ -215,9 +211,9 @@ function historyEntry(entry: TimelineEntry): EntryTransition {
   return { state: entry.state, timestamp: entry.timestamp, reason: entry.reason ?? null, actor: null, testRunId: run };
 }
 
-/** What only the v2 API does: refused before anything is sent, in one line (exit 2). */
+/** What only the v2 API does: refused before anything is sent, in one line (exit 2) that names no command first, so never `mq: mq …`. */
 function v2Only(what: string, instead: string): never {
-  throw new UsageError(`${what} needs the v2 API, and this command speaks v1 (a v1 organization token): use a v2 API key; ${instead}`);
+  throw new UsageError(`${what} needs the v2 API (a v2 API key); ${instead}`);
 }
 
 /** Reads of single PRs in flight at once: a handful, so a long list does not open a socket per PR. */

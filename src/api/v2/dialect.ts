@@ -20,7 +20,7 @@ export const V2_DIALECT: Dialect = {
   otherApisCredential: (token) =>
     isV2Key(token)
       ? undefined
-      : `the token is not a v2 API key (those begin ${V2_KEY_PREFIX}); the v2 API refuses a v1 organization token: let the token choose the API (--api auto) or create an API key in the service's settings`,
+      : `the v2 API takes only a v2 API key (${V2_KEY_PREFIX}…): let the token choose the API (--api auto), or create one in the service's settings`,
 };
 
 /** The envelope's code, when the body is JSON with an `error` object naming one. */

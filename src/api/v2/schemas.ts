@@ -322,6 +322,7 @@ export const PullRequest = z.looseObject({
   baseBranch: z.string(),
   author: z.string(),
   isCurrentlySubmittedToQueue: z.boolean(),
+  url: z.string().optional(),
   queueEntry: QueueEntry.optional(),
 });
 export type PullRequest = z.infer<typeof PullRequest>;

@@ -492,6 +492,7 @@ function submittedOf(pr: PullRequest, entry: QueueEntry): SubmittedPullRequest {
     isCurrentlySubmittedToQueue: pr.isCurrentlySubmittedToQueue,
     noBatch: !entry.allowBatching,
     verifiedByTestRun: entry.verifiedByVerificationRunId ?? null,
+    ...(pr.url && { prUrl: pr.url }),
     readiness: {
       requiresImpactedTargets: readiness.requiresImpactedTargets,
       doesBaseBranchMatch: readiness.doesBaseBranchMatch,

@@ -14,7 +14,7 @@ import { installedSchemaFile, schemaReference } from '../../config/schema-locati
 import { checkApiUrl, checkOutput, checkRepo, checkWord, type Checked } from '../../config/values.js';
 import { shortRepo } from '../../config/repo.js';
 import { envName } from '../../config/setting-rows.js';
-import { UsageError } from '../../errors.js';
+import { ConfigError, systemErrorWords, UsageError } from '../../errors.js';
 import type { CONFIG_INIT } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -78,12 +78,12 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
     const text = configFileText(path, values, HEADER[input.scope], schema);
     // The same loader and schema a search uses: what is written is what mq will read back.
     await parseConfigText(path, input.scope, text);
-    await mkdir(dirname(path), { recursive: true });
     try {
+      await mkdir(dirname(path), { recursive: true });
       await writeFile(path, text, { flag: replaced ? 'w' : 'wx', mode: input.scope === 'user' ? 0o600 : 0o644 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(path);
-      throw error;
+      throw new ConfigError(`cannot write the config file ${path}: ${systemErrorWords(error)}`, { cause: error });
     }
     const token = values.tokenCommand !== undefined ? 'tokenCommand' : values.tokenFile !== undefined ? 'tokenFile' : null;
     if (input.scope === 'project' && values.apiUrl !== undefined) warnUntrusted(values.apiUrl, ctx);
@@ -174,6 +174,6 @@ function warnUntrusted(apiUrl: string, ctx: Context): void {
 
 /** Inferred and default values are mq's own and always valid; a problem here is a bug, not the user's. */
 function unwrap<T>(checked: Checked<T>): T {
-  if (!checked.ok) throw new Error(`mq config init: an inferred value ${checked.problem}`);
+  if (!checked.ok) throw new Error(`config init: an inferred value ${checked.problem}`);
   return checked.value;
 }

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findGitRoot } from '../../config/git.js';
-import { EXIT, type ExitCode, MqError } from '../../errors.js';
+import { EXIT, type ExitCode, MqError, systemErrorWords } from '../../errors.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { DoctorCheck } from '../../model/result.js';
 
@@ -80,7 +80,7 @@ export async function readCi(cwd: string): Promise<CiFiles | undefined> {
     try {
       ci.workflows.push(workflowOf(file, await parse(`${WORKFLOWS_DIR}/${file}`)));
     } catch (error) {
-      ci.unreadable.push(error instanceof MqError ? error.message : `${WORKFLOWS_DIR}/${file}: ${String(error)}`);
+      ci.unreadable.push(error instanceof MqError ? error.message : `${WORKFLOWS_DIR}/${file}: ${systemErrorWords(error)}`);
     }
   }
   if (existsSync(join(root, '.trunk/trunk.yaml'))) {

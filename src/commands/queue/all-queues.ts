@@ -24,9 +24,10 @@ const TARGET: Record<AllQueuesAction, SettableQueueState> = { pause: 'paused', r
 
 export async function changeAllQueues(input: AllQueuesInput, ctx: Context): Promise<CommandResult> {
   const command = `queue ${input.action} --all-queues`;
-  const asking = mustAsk(command, input.yes, ctx);
   const service = await ctx.service();
+  // Read before asking: v1, which has no list, refuses at once rather than after asking for --yes.
   const queues = await service.listQueues();
+  const asking = mustAsk(command, input.yes, ctx);
   const target = TARGET[input.action];
   const toChange = queues.filter((queue) => queue.state !== target);
   if (asking && toChange.length > 0) {

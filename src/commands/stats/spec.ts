@@ -12,7 +12,7 @@ export const STATS = {
   notes:
     '\nThe window bounds when a PR concluded (merged, failed or cancelled), both inclusive; days are UTC.\n' +
     "Time in queue, time testing and restarts come from the service's metrics, over the last hour only:\n" +
-    'the v1 history records when a PR concluded, not when it entered the queue. p50/p90 are interpolated\n' +
-    'within the histogram buckets; max is the bound of the highest bucket holding a PR.\n',
+    "the service's list of PRs records when each concluded, not when it entered the queue. p50/p90 are\n" +
+    'interpolated within the histogram buckets; max is the bound of the highest bucket holding a PR.\n',
   load: async (): Promise<AnyParse> => (await import('./stats.js')).parseStats,
 } as const satisfies CommandSpec;

@@ -1,5 +1,5 @@
 // mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
-// only the service's last-hour metrics can give (the v1 history says when a PR concluded, not when it entered).
+// only the service's last-hour metrics can give (the list of PRs says when each concluded, not when it entered).
 import { badValue } from '../../argv-values.js';
 import { LIST_TAKE_MAX } from '../../model/vocabulary.js';
 import { InterruptedError } from '../../errors.js';

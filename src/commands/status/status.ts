@@ -1,6 +1,7 @@
 // mq status: one PR's state, readiness and ETA, found by number or, without one, by the current git branch.
 import { currentGitBranch } from '../../config/git.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, MqError, UsageError } from '../../errors.js';
+import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { STATUS } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { queueUnlessGone } from '../../command-kit/read-queue.js';
@@ -14,13 +15,14 @@ import { explainEnd } from '../../model/why.js';
 /** `mq status [pr]` */
 export function parseStatus(words: Words<typeof STATUS>): Invocation {
   const [pr] = words.args;
-  return work.result({ pr: pr === undefined ? undefined : parsePrNumber(pr) }, status);
+  return work.result({ pr: pr === undefined ? undefined : parsePrNumber(pr), ...(words.flags.web && { web: true }) }, status);
 }
 
-export async function status(input: { pr?: number }, ctx: Context): Promise<CommandResult> {
+export async function status(input: { pr?: number; web?: boolean }, ctx: Context): Promise<CommandResult> {
   const pr = input.pr !== undefined ? { number: input.pr } : { branch: await branchOf(ctx) };
   const service = await ctx.service();
   const ref = ctx.queueRef();
+  if (input.web) return open(await service.getSubmittedPullRequest(ref, pr), ctx);
   // The service's own estimate always (shown beside mq's), its timeline with -v; a service that does not know
   // to give them answers without them.
   const pullRequest = await service.getSubmittedPullRequest(ref, pr, { estimate: true, timeline: ctx.verbose === true });
@@ -40,6 +42,14 @@ export async function status(input: { pr?: number }, ctx: Context): Promise<Comm
   if (!queue) return { kind: 'pullRequest', pullRequest };
   const eta = estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() });
   return { kind: 'pullRequest', pullRequest, queue, eta, ...(waitingOn !== undefined && { waitingOn }) };
+}
+
+/** `--web`, as gh does: the PR's link in the browser, where the service gives one. */
+async function open({ prNumber, prUrl }: SubmittedPullRequest, ctx: Context): Promise<CommandResult> {
+  if (!prUrl) throw new MqError(`the service gives no link to #${prNumber} (v1 never does, v2 once it has synced the PR)`, 'unavailable', EXIT.unavailable);
+  ctx.note(`opening ${prUrl} in your browser`);
+  await ctx.openInBrowser(prUrl);
+  return { kind: 'opened', url: prUrl };
 }
 
 const NOT_READ: TestDurations = { source: 'none', unavailable: 'not read' };

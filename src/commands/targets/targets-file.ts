@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TextDecoder } from 'node:util';
 import { badValue } from '../../argv-values.js';
-import { UsageError } from '../../errors.js';
+import { systemErrorWords, UsageError } from '../../errors.js';
 import { parseTargetList } from '../../command-kit/input.js';
 
 /** A list of targets, checked and measured, readable again as often as needed. */
@@ -120,7 +120,7 @@ function readError(error: unknown, source: string, kind: 'file' | 'stdin'): unkn
   if (error instanceof NotUtf8)
     return badValue('--file', kind === 'stdin' ? '-' : source, 'is not valid UTF-8 text', 'a list saved as UTF-8, one target a line or a JSON array');
   if (error instanceof UsageError || kind === 'stdin') return error;
-  return new UsageError(`cannot read --file ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  return new UsageError(`cannot read --file ${source}: ${systemErrorWords(error)}`);
 }
 
 async function* readChunks(path: string): AsyncGenerator<Buffer> {

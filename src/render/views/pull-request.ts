@@ -10,7 +10,7 @@ import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../../text/sanitize.js';
 import type { Eta } from '../../model/eta.js';
 import type { Why } from '../../model/why.js';
-import { formatEta, formatServiceEstimate } from '../eta-text.js';
+import { formatEta } from '../eta-text.js';
 import { whyLines } from '../why-lines.js';
 import { renderPairs } from '../tables.js';
 import type { PullRequestRef } from '../../model/order.js';
@@ -31,21 +31,23 @@ export function renderPullRequest(
     ['priority', formatPriority(pr.priorityName, pr.priorityValue)],
     ['sha', safeLine(pr.prSha)],
     ['base branch', safeLine(pr.prBaseBranch)],
+    ...(pr.prUrl ? [['url', safeLine(pr.prUrl)] as [string, string]] : []),
     ['in queue', yesNo(pr.isCurrentlySubmittedToQueue)],
   ];
   const ahead = queue && prsAhead(pr, queue);
   if (queue && ahead) pairs.push(['position', `${ahead.length + 1} of ${queue.enqueuedPullRequests.length} (queue ${queue.state})`]);
-  if (eta && !('cause' in eta && eta.cause === 'final')) pairs.push(['ETA', formatEta(eta)]);
-  // The service's own estimate, beside mq's (ETA, worked out from the queue and the run lengths it measured).
-  if (pr.estimatedTimeToMerge && pr.isCurrentlySubmittedToQueue) pairs.push(['service ETA', formatServiceEstimate(pr.estimatedTimeToMerge, ctx.now)]);
+  const etaLine = formatEta(eta, pr.isCurrentlySubmittedToQueue ? pr.estimatedTimeToMerge : undefined, ctx.now);
+  if (etaLine) pairs.push(['ETA', etaLine]);
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
   // What it waits on directly, where the service tells (its dispatch order): the PRs, not a count of places.
   if (waitingOn && waitingOn.length > 0) pairs.push(['waiting on', waitingOn.map((ahead) => `#${ahead.prNumber}`).join(', ')]);
 
   const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);
+  // What holds it, the queue's own state first: a draining queue holds a not_ready PR before its gates do.
+  const waiting = queue ? explainWaiting(pr, queue) : [];
   const sections = [
-    renderReadiness(pr, ctx),
-    queue ? renderWaiting(pr, queue, ctx) : '',
+    pr.state === 'not_ready' ? '' : section('What it is waiting for:', waiting, ctx),
+    renderReadiness(pr, waiting, ctx),
     why ? renderWhy(why, ctx) : '',
     pr.timeline?.length ? renderTimeline(pr.timeline, ctx) : '',
   ].filter((text) => text !== '');
@@ -66,33 +68,27 @@ function renderWhy(why: Why, ctx: RenderContext): string {
   return `${ctx.paint.bold(heading)}\n${whyLines(why, ctx, '  ').join('\n')}`;
 }
 
-function renderWaiting(pr: SubmittedPullRequest, queue: Queue, ctx: RenderContext): string {
-  const reasons = explainWaiting(pr, queue);
-  return reasons.length === 0 ? '' : `${ctx.paint.bold('What it is waiting for:')}\n${bullets(reasons)}`;
-}
-
 // Readiness only matters while the PR is in play: after merged/failed/cancelled a stale gate would mislead.
-function renderReadiness(pr: SubmittedPullRequest, ctx: RenderContext): string {
+function renderReadiness(pr: SubmittedPullRequest, waiting: readonly string[], ctx: RenderContext): string {
   if (isFinalState(pr.state)) return '';
-  const reasons = explainReadiness(pr);
-  if (pr.state === 'not_ready') {
-    const lines = reasons.length > 0 ? reasons : [notReadyWithoutReason(pr)];
-    return `${ctx.paint.bold('Why it cannot start testing:')}\n${bullets(lines)}`;
-  }
-  if (reasons.length === 0) return '';
-  return `${ctx.paint.bold('Readiness gates failing:')}\n${bullets(reasons)}`;
+  const gates = explainReadiness(pr);
+  if (pr.state !== 'not_ready') return section('Readiness gates failing:', gates, ctx);
+  const lines = [...waiting, ...gates];
+  return section('Why it cannot start testing:', lines.length > 0 ? lines : [notReadyWithoutReason(pr)], ctx);
 }
 
 function notReadyWithoutReason(pr: SubmittedPullRequest): string {
   if (!pr.readiness) return 'the service gave no readiness details';
   const mergeability = pr.readiness.gitHubMergeability;
-  if (mergeability === undefined) {
-    return "every reported gate passes; the host's mergeability is not reported and is the likely one missing";
-  }
+  if (mergeability === undefined) return "the host's mergeability is not reported, and is likely what it waits for";
   if (!(MERGEABILITY as readonly string[]).includes(mergeability)) {
-    return `the host reports its mergeability as ${safeLine(mergeability)}, which this version of mq does not know; it is the likely gate missing`;
+    return `the host reports its mergeability as ${safeLine(mergeability)}, which this version of mq does not know; it is likely what it waits for`;
   }
-  return 'every gate passes; it should become pending shortly';
+  return 'nothing the service reports holds it: it is admitted (pending) when the service next looks at the queue';
+}
+
+function section(heading: string, lines: readonly string[], ctx: RenderContext): string {
+  return lines.length === 0 ? '' : `${ctx.paint.bold(heading)}\n${bullets(lines)}`;
 }
 
 function bullets(lines: readonly string[]): string {

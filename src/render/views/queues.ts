@@ -52,8 +52,9 @@ export function renderModeSwitch(result: ResultOf<'modeSwitch'>, ctx: RenderCont
   if (!result.changed) return `${name} already runs in ${result.mode} mode\n`;
   const state = result.queue?.state;
   if (result.waited && !result.waited.done) {
-    return `${name} is still ${paintState(paint, 'switching_modes')} to ${result.mode} after ${formatDuration(result.waited.timeoutMs / 1000)}\n`;
+    return `${name} is still ${paint.cyan('switching')} to ${result.mode} mode after ${formatDuration(result.waited.timeoutMs / 1000)}\n`;
   }
-  if (state === 'switching_modes') return `${name} is ${paintState(paint, 'switching_modes')} to ${result.mode}: the runs in flight finish first\n`;
+  // In words, not the state's name: the state is what --json and mq queue get show.
+  if (state === 'switching_modes') return `${name} is ${paint.cyan('switching')} to ${result.mode} mode: the runs in flight finish first\n`;
   return `${name} switched to ${result.mode} mode${state ? `, ${paintState(paint, state)}` : ''}\n`;
 }

@@ -229,9 +229,7 @@ export function parseStateDocument(text: string): { state: SandboxState; written
     throw new Error(`not a sandbox state document: version ${String(version)} is not a version this sandbox knows`);
   }
   if (version > STATE_VERSION) {
-    throw new Error(
-      `sandbox state version ${version} is not supported (this sandbox reads versions 1 to ${STATE_VERSION}): a newer mq wrote it; upgrade mq or start from another state file`,
-    );
+    throw new Error(`sandbox state version ${version} is newer than this sandbox reads (1 to ${STATE_VERSION}): upgrade mq, or start from another state file`);
   }
   const writtenAs = version;
   for (; version < STATE_VERSION; version++) MIGRATIONS[version]!(doc);
