@@ -100,6 +100,6 @@ export function formatServiceEstimate(estimate: QueueEntryEstimate, now: number)
   if (starts !== undefined && ends !== undefined && !Number.isNaN(Date.parse(starts)) && !Number.isNaN(Date.parse(ends))) {
     parts.push(`testing ~${clock(starts, asOf)}–${clock(ends, asOf)}`);
   }
-  if (estimate.pullRequestsAhead !== undefined) parts.push(plural(estimate.pullRequestsAhead, 'PR') + ' ahead');
+  if (estimate.pullRequestsAhead !== undefined) parts.push(`${plural(estimate.pullRequestsAhead, 'PR')} ahead`);
   return parts.join('; ');
 }
