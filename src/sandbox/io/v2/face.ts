@@ -297,6 +297,7 @@ export class V2Face {
     }
 
     const context: V2Context = {
+      operationId: route.operationId,
       engine: host.engine,
       clock: host.clock,
       caller,

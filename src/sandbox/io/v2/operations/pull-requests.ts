@@ -59,15 +59,12 @@ export const resolveByCoordinates = route('pullRequests.resolveByCoordinates', (
   }
   // A read of several numbers leaves hasImpactedTargets out, as the service does.
   const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
-  const page = pageOf(
-    'pullRequests.resolveByCoordinates',
-    context.query,
-    query,
+  return pageOf(
+    context,
     rows,
     (row) => String(row.number),
     (row) => pullRequestJson(sourceOf(context.engine, row), { listRead }),
   );
-  return { answer: { status: 200, json: page } };
 });
 
 export const getPullRequest = route('pullRequests.get', (context) => ({ answer: pullRequestAnswer(context, pathPullRequest(context)) }));
@@ -114,10 +111,8 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
   const matching = rows.filter(
     (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author),
   );
-  const page = pageOf(
-    'mergeQueues.listPullRequests',
-    context.query,
-    query,
+  return pageOf(
+    context,
     matching,
     (row) => String(row.prNumber),
     (row) => {
@@ -128,7 +123,6 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
       return pullRequestJson(source, { listRead: true });
     },
   );
-  return { answer: { status: 200, json: page } };
 });
 
 // ---------------------------------------------------------------- writes

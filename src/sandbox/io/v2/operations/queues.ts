@@ -31,15 +31,12 @@ export const listQueues = route('mergeQueues.list', (context) => {
     .listQueues()
     .filter(({ queue }) => wanted === undefined || repositoryId(queue.repo) === wanted)
     .filter(({ queue }) => query.targetBranch === undefined || queue.targetBranch === query.targetBranch);
-  const page = pageOf(
-    'mergeQueues.list',
-    context.query,
-    query,
+  return pageOf(
+    context,
     rows,
     (row) => row.id,
     (row) => queueAnswer(context, queueWithId(context.engine, row.id)),
   );
-  return { answer: { status: 200, json: page } };
 });
 
 export const getQueue = route('mergeQueues.get', (context) => {
