@@ -2,7 +2,8 @@
 // coordinates, a repository's PRs, a queue's creation time, a PR's first submission. Each is a copy, and none
 // changes the state.
 import { expect, it } from 'vitest';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };

@@ -6,6 +6,7 @@ import type { FlakyPageQuery, FlakyScope } from '../../model/service.js';
 import type { UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { FAILING_WINDOW_MAX_MS } from '../../model/vocabulary.js';
 import type { Keyed } from './state.js';
+import { EngineRefusal } from './types.js';
 
 interface SeededTestCase {
   id: string;
@@ -118,16 +119,6 @@ function ticketLinkKey(repo: Repo, testId: string): string {
   return JSON.stringify([repo.host, repo.owner, repo.name, testId.toLowerCase()]);
 }
 
-/** Why a flaky-test request cannot be answered; the engine turns it into its refusal. */
-export class CatalogueRefusal extends Error {
-  constructor(
-    readonly kind: 'invalid' | 'not_found',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** The test case with that id, as the service shows it for the asking repository; undefined when unknown. */
 export function lookUpTestCase(scope: FlakyScope, testId: string, links: TicketLinks): TestCase | undefined {
   const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
@@ -137,7 +128,7 @@ export function lookUpTestCase(scope: FlakyScope, testId: string, links: TicketL
 /** Stores the ticket: test-details and the lists show it from then on (a later link replaces it). */
 export function linkTicket(repo: Repo, testId: string, ticketId: string, links: TicketLinks): void {
   const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
-  if (!seeded) throw new CatalogueRefusal('not_found', `no test case ${testId}`);
+  if (!seeded) throw new EngineRefusal('not_found', `no test case ${testId}`);
   links[ticketLinkKey(repo, seeded.id)] = ticketId;
 }
 
@@ -177,9 +168,9 @@ export function listFailingTests(
 ): FlakyTestsPage<TestCase> {
   const start = Date.parse(window.start);
   const end = Date.parse(window.end);
-  if (!(end > start)) throw new CatalogueRefusal('invalid', `end_time ${window.end} must be after start_time ${window.start}`);
+  if (!(end > start)) throw new EngineRefusal('invalid', `end_time ${window.end} must be after start_time ${window.start}`);
   if (end - start > FAILING_WINDOW_MAX_MS) {
-    throw new CatalogueRefusal('invalid', `start_time ${window.start} and end_time ${window.end} must be within 7 days of each other`);
+    throw new EngineRefusal('invalid', `start_time ${window.start} and end_time ${window.end} must be within 7 days of each other`);
   }
   const failing = SEEDED.filter((test) => lastFailureIn(test, start, end) !== undefined).map((test) => testCaseView(test, scope.repo, scope.org, links));
   return pageOf(failing, page);
@@ -249,7 +240,7 @@ function pageToken(index: number): string {
 function pageOf<T>(rows: readonly T[], query: FlakyPageQuery): FlakyTestsPage<T> {
   const token = query.token ?? '';
   const match = PAGE_TOKEN.exec(token);
-  if (token !== '' && !match) throw new CatalogueRefusal('invalid', `page_query.page_token: "${token}" is not a page token this list gave out`);
+  if (token !== '' && !match) throw new EngineRefusal('invalid', `page_query.page_token: "${token}" is not a page token this list gave out`);
   const index = match ? Number(match[1]) : 0;
   const totalPages = Math.ceil(rows.length / query.size);
   const last = Math.max(totalPages - 1, 0);

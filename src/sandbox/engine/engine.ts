@@ -10,7 +10,7 @@ import type { FlakyPageQuery, FlakyScope, HistoryQuery, PullRequestKey, QueueCha
 import type { QUEUE_MODES } from '../../model/vocabulary.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
-import { CatalogueRefusal, linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
+import { linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
 import { deterministicUuid, pullRequestId, repositoryId } from './ids.js';
 import { renderMetrics, type QueueMetricsInput } from './metrics.js';
@@ -46,7 +46,17 @@ import {
   type TestCollectionRecord,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
-import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
+import {
+  EngineRefusal,
+  type EntryChange,
+  type ImpactedTargets,
+  type PullRequestDescription,
+  type QueueCreation,
+  type QueueListing,
+  type QueueWriter,
+  type RefusalReason,
+  type RunDetails,
+} from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 import type { QueueGraph, QueueOrder } from '../../model/order.js';
 import type { EntryTransition, PullRequestHistory, TestRunFacts } from '../../model/queue-entries.js';
@@ -73,33 +83,6 @@ export interface EngineOptions {
   seed?: string;
   /** Told of every change of a PR's state (tests check the engine's invariants with it). */
   onTransition?: TransitionObserver;
-}
-
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
-
-/** What exactly was refused, for v2's error codes; v1 answers by the kind alone. */
-export type RefusalReason =
-  | 'queue_exists'
-  | 'queue_not_empty'
-  | 'queue_not_found'
-  | 'pr_not_found'
-  | 'already_enqueued'
-  | 'not_active'
-  | 'not_enqueueable'
-  | 'not_restartable'
-  | 'mode_change_in_progress'
-  | 'run_not_found'
-  | 'repository_not_found';
-
-export class EngineRefusal extends Error {
-  constructor(
-    readonly kind: RefusalKind,
-    message: string,
-    readonly reason?: RefusalReason,
-  ) {
-    super(message);
-    this.name = 'EngineRefusal';
-  }
 }
 
 export class QueueEngine {
@@ -545,20 +528,20 @@ export class QueueEngine {
   }
 
   listQuarantinedTests(_scope: FlakyScope, page: FlakyPageQuery): FlakyTestsPage<QuarantinedTest> {
-    return refusingAsEngine(() => listQuarantinedTests(page));
+    return listQuarantinedTests(page);
   }
 
   listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): FlakyTestsPage<UnhealthyTest> {
-    return refusingAsEngine(() => listUnhealthyTests(scope, status, page, this.state.ticketLinks));
+    return listUnhealthyTests(scope, status, page, this.state.ticketLinks);
   }
 
   /** Tests that failed from `start` (inclusive) to `end` (exclusive), ISO times at most 7 days apart. */
   listFailingTests(scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): FlakyTestsPage<TestCase> {
-    return refusingAsEngine(() => listFailingTests(scope, window, page, this.state.ticketLinks));
+    return listFailingTests(scope, window, page, this.state.ticketLinks);
   }
 
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
-    refusingAsEngine(() => linkTicket(repo, testId, ticketId, this.state.ticketLinks));
+    linkTicket(repo, testId, ticketId, this.state.ticketLinks);
     this.changed();
   }
 
@@ -778,16 +761,6 @@ export function checkAdvance(now: number, seconds: number): void {
 
 function toMs(time: Date | number): number {
   return typeof time === 'number' ? time : time.getTime();
-}
-
-/** The catalogue's refusals as the engine's, so the HTTP face gives them their status. */
-function refusingAsEngine<T>(answer: () => T): T {
-  try {
-    return answer();
-  } catch (error) {
-    if (error instanceof CatalogueRefusal) throw new EngineRefusal(error.kind, error.message);
-    throw error;
-  }
 }
 
 // UUID-shaped, as the published API describes it, yet a sequence number: valid across restarts and changes.

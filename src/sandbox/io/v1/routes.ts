@@ -10,7 +10,6 @@ import type { QueueEngine } from '../../engine/engine.js';
 import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
-import { batchAnswer, quarantinedTestsAnswer, testDetailsAnswer, testsPageAnswer } from './answers.js';
 import { queueRefOf, type ServedRequest, servedRequest, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 // ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
@@ -157,15 +156,16 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
     // The estimate is made at the clock's time (computedAt, a slot free "now").
     (body) => body.includeEstimatedTimeToMerge === true,
   ),
-  getSubmittedPullRequests: query('getSubmittedPullRequests', (engine, body) =>
-    batchAnswer(
-      engine.getSubmittedPullRequests(
-        queueRefOf(body),
-        body.prs.map((pr) => pr.number),
-        { timeline: body.includeTimeline === true },
-      ),
-    ),
-  ),
+  // The docs name `notFound` only: the list is `pullRequests` (as listPullRequests names its list), and a PR not
+  // found is `{number}`, the shape the request gives it.
+  getSubmittedPullRequests: query('getSubmittedPullRequests', (engine, body) => {
+    const { pullRequests, notFound } = engine.getSubmittedPullRequests(
+      queueRefOf(body),
+      body.prs.map((pr) => pr.number),
+      { timeline: body.includeTimeline === true },
+    );
+    return { pullRequests, notFound: notFound.map((number) => ({ number })) };
+  }),
   listMergeQueueTestingResults,
   listPullRequests: query('listPullRequests', (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
   getQueue: query('getQueue', (engine, body) => engine.getQueue(queueRefOf(body))),
@@ -174,11 +174,14 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   deleteQueue: mutation('deleteQueue'),
   setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha, repositoryOfId),
   getMergeQueueTestingDetails: query('getMergeQueueTestingDetails', (engine, body) => engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId)),
-  getTestDetails: query('getTestDetails', (engine, body) => testDetailsAnswer(engine.getTestDetails(scopeOf(body), body.test_id))),
-  listQuarantinedTests: query('listQuarantinedTests', (engine, body) => quarantinedTestsAnswer(engine.listQuarantinedTests(scopeOf(body), pageOf(body)))),
-  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => testsPageAnswer(engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body)))),
+  getTestDetails: query('getTestDetails', (engine, body) => ({ test: engine.getTestDetails(scopeOf(body), body.test_id) })),
+  listQuarantinedTests: query('listQuarantinedTests', (engine, body) => {
+    const { tests, page } = engine.listQuarantinedTests(scopeOf(body), pageOf(body));
+    return { quarantined_tests: tests, page };
+  }),
+  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body))),
   listFailingTests: query('listFailingTests', (engine, body) =>
-    testsPageAnswer(engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body))),
+    engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body)),
   ),
   linkTicketToTestCase: mutation('linkTicketToTestCase'),
   getMergeQueueMetrics,

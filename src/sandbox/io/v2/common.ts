@@ -3,7 +3,8 @@
 import { isUuid } from '../../../api/v2/schemas.js';
 import type { SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { QueueRef, Repo } from '../../../model/repository.js';
-import { EngineRefusal, type QueueEngine, type RefusalKind } from '../../engine/engine.js';
+import type { QueueEngine } from '../../engine/engine.js';
+import { EngineRefusal, type RefusalKind } from '../../engine/types.js';
 import { repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
 import { V2Error, type V2Context } from './route.js';
