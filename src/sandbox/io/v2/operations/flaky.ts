@@ -9,6 +9,7 @@ import { lastFailureIn, SEEDED_TEST_IDS, ticketUrl } from '../../../engine/catal
 import { perform } from '../../../engine/changes.js';
 import type { QueueEngine } from '../../../engine/engine.js';
 import { deterministicSha, deterministicUuid } from '../../../engine/ids.js';
+import { iso } from '../../../engine/views.js';
 import { validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error } from '../route.js';
@@ -21,7 +22,6 @@ const PERIOD_DAYS: Record<(typeof TEST_PERIODS)[number], number> = { '1d': 1, '7
 /** How often a catalogue test runs: its metrics' runCount. */
 const RUNS_A_DAY = 20;
 
-const iso = (ms: number) => new Date(ms).toISOString();
 type Json = Record<string, unknown>;
 
 interface CatalogueTest {
