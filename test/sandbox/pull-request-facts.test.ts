@@ -1,4 +1,4 @@
-// The engine's read-only answers about PRs and queues the v2 face needs (pull-request-facts.ts): a PR's host facts by
+// The engine's read-only answers about PRs and queues the v2 face needs: a PR's host facts by
 // coordinates, a repository's PRs, a queue's creation time, a PR's first submission. Each is a copy, and none
 // changes the state.
 import { expect, it } from 'vitest';

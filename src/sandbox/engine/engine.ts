@@ -64,7 +64,6 @@ import { mergeGraphOf } from './graph.js';
 import { queueEntryHistoriesOf, queueEntryHistoryOf, stepReasonsOf } from './history.js';
 import { dispatchOrderOf } from './dispatch-order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter } from './verification-runs.js';
-import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
 const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -684,22 +683,36 @@ export class QueueEngine {
     return pullRequestRunsOf(this.world, repo, number, filter);
   }
 
+  /** The PR's facts (title, author, head SHA and branch, base branch, host state), a copy; undefined when never met. */
   pullRequestFacts(repo: Repo, number: number): PullRequestFacts | undefined {
-    return pullRequestFactsAt(this.state, repo, number);
+    const record = this.state.pullRequests[pullRequestKey(repo, number)];
+    return record ? factsOf(record) : undefined;
   }
 
+  /** The facts of every PR of the repository the sandbox has met, by number ascending. */
   pullRequestsOfRepository(repo: Repo): PullRequestFacts[] {
-    return pullRequestFactsOf(this.state, repo);
+    return Object.values(this.state.pullRequests)
+      .filter((record) => sameRepo(record.repo, repo))
+      .sort((a, b) => a.number - b.number)
+      .map(factsOf);
   }
 
   queueCreatedAt(ref: QueueRef): number {
-    const at = queueCreatedAtOf(this.state, ref);
-    if (at === undefined) this.queueFor(ref);
-    return at!;
+    return this.queueFor(ref).createdAt;
   }
 
+  /** The PR's first submission to any queue of its repository (v2's `createdAt`), or undefined when never submitted. */
   firstSubmittedAt(repo: Repo, number: number): number | undefined {
-    return firstSubmittedAtOf(this.state, repo, number);
+    const key = pullRequestKey(repo, number);
+    let first: number | undefined;
+    for (const queue of Object.values(this.state.queues)) {
+      if (!sameRepo(queue.repo, repo) || queue.latestSubmission[String(number)] === undefined) continue;
+      // A queue's history is oldest first: its first submission of the PR is the earliest there.
+      const id = queue.history.find((each) => this.state.submissions[each]?.pullRequestKey === key);
+      const at = id === undefined ? undefined : this.state.submissions[id]?.submittedAt;
+      if (at !== undefined && (first === undefined || at < first)) first = at;
+    }
+    return first;
   }
 
   queueEntryHistory(repo: Repo, number: number): EntryTransition[] {
