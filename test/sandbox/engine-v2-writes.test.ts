@@ -73,12 +73,12 @@ describe('pull request ids', () => {
     const { engine, submit } = setup();
     submit(3);
     engine.describePullRequest({ repo: OTHER, number: 8 });
-    const id = engine.pullRequestIdOf(REPO, 3);
+    const id = pullRequestId(REPO, 3);
     expect(id).toBe(pullRequestId(REPO, 3));
     expect(engine.pullRequestWithId(id.toUpperCase())).toEqual({ repo: REPO, number: 3 });
     expect(engine.pullRequestWithId(pullRequestId(OTHER, 8))).toEqual({ repo: OTHER, number: 8 });
     // An id is derived without a record; only a PR the sandbox met is found by it.
-    expect(refusalOf(() => engine.pullRequestWithId(engine.pullRequestIdOf(REPO, 4)))).toEqual({ kind: 'not_found', reason: 'pr_not_found' });
+    expect(refusalOf(() => engine.pullRequestWithId(pullRequestId(REPO, 4)))).toEqual({ kind: 'not_found', reason: 'pr_not_found' });
     submit(4);
     expect(engine.pullRequestWithId(pullRequestId(REPO, 4))).toEqual({ repo: REPO, number: 4 });
     expect(refusalOf(() => engine.pullRequestWithId('not-a-uuid'))).toEqual({ kind: 'not_found', reason: 'pr_not_found' });

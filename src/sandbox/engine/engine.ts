@@ -324,11 +324,6 @@ export class QueueEngine {
     return id;
   }
 
-  /** A PR's id (v2's `PullRequest.id`), from its coordinates: the same whether or not the sandbox knows the PR. */
-  pullRequestIdOf(repo: Repo, number: number): string {
-    return pullRequestId(repo, number);
-  }
-
   /** The coordinates of a PR the sandbox knows, by its id (a UUID in either case). */
   pullRequestWithId(id: string): { repo: Repo; number: number } {
     const wanted = id.toLowerCase();
