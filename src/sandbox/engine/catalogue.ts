@@ -156,10 +156,7 @@ export function listUnhealthyTests(
   return pageOf(unhealthy, page);
 }
 
-/**
- * The test cases that failed in [start, end): those last seen failing then, and the flaky or broken ones, which go
- * on failing from their last status change on (so a recent window finds them whatever the clock says).
- */
+/** The test cases that failed in [start, end) (lastFailureIn: a recent window finds the failing ones whatever the clock). */
 export function listFailingTests(
   scope: FlakyScope,
   window: { start: string; end: string },
@@ -176,10 +173,7 @@ export function listFailingTests(
   return pageOf(failing, page);
 }
 
-/**
- * When the test last failed in [start, end), or undefined: a flaky or broken test that failed in its last 24h
- * goes on failing from its last status change on, up to the window's end.
- */
+/** When the test last failed in [start, end); a flaky or broken one failing in its last 24h fails up to the window's end. */
 export function lastFailureIn(
   test: Pick<TestCase, 'status' | 'failure_rate_last_24h' | 'most_common_failures'>,
   start: number,

@@ -224,10 +224,7 @@ export class QueueEngine {
     byActor(submission, from, actor);
   }
 
-  /**
-   * A new priority does not move the entry (as the service does): the line reads it when the entry next enters it.
-   * `noBatch` counts from the next batch formed.
-   */
+  /** A new priority does not move the entry, as on the service: the line reads it when the entry next enters it. */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
   updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {
     const queue = this.queueFor(ref);

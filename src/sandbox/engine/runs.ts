@@ -117,10 +117,7 @@ export function sendBackToPending(world: QueueWorld, queue: QueueRecord, submiss
   transition(world, queue, submission, 'pending');
 }
 
-/**
- * The base PRs that still stand in the line: the prediction the run was built on, whatever the lanes are now. They
- * decide whom a failure is blamed on and what must merge first.
- */
+/** The run's base PRs still in the line (its prediction, whatever the lanes are now): whom a failure is blamed on. */
 export function baseInLine(world: QueueWorld, run: TestRun): Submission[] {
   const ahead: Submission[] = [];
   for (const id of run.basePullRequestIds) {

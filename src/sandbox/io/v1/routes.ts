@@ -81,10 +81,7 @@ function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequ
   };
 }
 
-/**
- * A fork's upload carries a workflow run id instead of a token; the service checks that run against the PR's
- * head SHA. The sandbox cannot ask the code host about the run, so it takes any run id with the head SHA.
- */
+/** A fork's upload carries a workflow run id, not a token: the sandbox cannot check the run, so takes any with the head SHA. */
 const forkUploadOfHeadSha: Authorize<typeof ServedSetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
   if (forkedRunId === undefined || repo === undefined) return undefined;
   if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
