@@ -492,21 +492,20 @@ export class QueueEngine {
   }
 
   getMergeQueueMetrics(filter: { repo?: Repo } = {}): string {
-    const inputs: QueueMetricsInput[] = [];
-    const queues = Object.values(this.state.queues)
+    const inputs: QueueMetricsInput[] = Object.values(this.state.queues)
       .filter((queue) => filter.repo === undefined || sameRepo(queue.repo, filter.repo))
-      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)));
-    for (const queue of queues) {
-      let bisecting = 0;
-      for (const group of queue.bisection) bisecting += group.pullRequestIds.length;
-      inputs.push({
+      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)))
+      .map((queue) => ({
         queue,
         gauges: {
           main: { depth: queue.line.length, awaitingMergeability: queue.waiting.length, testing: runsInFlightOf(this.world, queue, 'main') },
-          bisection: { depth: bisecting, awaitingMergeability: 0, testing: runsInFlightOf(this.world, queue, 'bisection') },
+          bisection: {
+            depth: queue.bisection.reduce((sum, group) => sum + group.pullRequestIds.length, 0),
+            awaitingMergeability: 0,
+            testing: runsInFlightOf(this.world, queue, 'bisection'),
+          },
         },
-      });
-    }
+      }));
     return renderMetrics(inputs, this.state.now);
   }
 
