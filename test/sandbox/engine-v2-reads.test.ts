@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Repo } from '../../src/api/v1/schemas.js';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { pullRequestId } from '../../src/sandbox/engine/ids.js';
 import type { QueueChange } from '../../src/model/service.js';
 import type { TestOutcome } from '../../src/sandbox/engine/state.js';

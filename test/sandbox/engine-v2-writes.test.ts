@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ChangeInputs, type ChangeOp, perform, replay } from '../../src/sandbox/engine/changes.js';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { pullRequestId, repositoryId } from '../../src/sandbox/engine/ids.js';
 import { loadEngine } from '../../src/sandbox/io/persistence.js';
 import { StateStore } from '../../src/sandbox/io/store.js';
@@ -72,12 +73,12 @@ describe('pull request ids', () => {
     const { engine, submit } = setup();
     submit(3);
     engine.describePullRequest({ repo: OTHER, number: 8 });
-    const id = engine.pullRequestIdOf(REPO, 3);
+    const id = pullRequestId(REPO, 3);
     expect(id).toBe(pullRequestId(REPO, 3));
     expect(engine.pullRequestWithId(id.toUpperCase())).toEqual({ repo: REPO, number: 3 });
     expect(engine.pullRequestWithId(pullRequestId(OTHER, 8))).toEqual({ repo: OTHER, number: 8 });
     // An id is derived without a record; only a PR the sandbox met is found by it.
-    expect(refusalOf(() => engine.pullRequestWithId(engine.pullRequestIdOf(REPO, 4)))).toEqual({ kind: 'not_found', reason: 'pr_not_found' });
+    expect(refusalOf(() => engine.pullRequestWithId(pullRequestId(REPO, 4)))).toEqual({ kind: 'not_found', reason: 'pr_not_found' });
     submit(4);
     expect(engine.pullRequestWithId(pullRequestId(REPO, 4))).toEqual({ repo: REPO, number: 4 });
     expect(refusalOf(() => engine.pullRequestWithId('not-a-uuid'))).toEqual({ kind: 'not_found', reason: 'pr_not_found' });

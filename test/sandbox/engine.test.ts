@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Queue, SubmittedPullRequest, type Repo } from '../../src/api/v1/schemas.js';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import type { TestOutcome } from '../../src/sandbox/engine/state.js';
 import { upgradedQueue } from './fixtures/upgraded.js';
 

@@ -1,8 +1,9 @@
-// The engine's read-only answers about PRs and queues the v2 face needs (pull-request-facts.ts): a PR's host facts by
+// The engine's read-only answers about PRs and queues the v2 face needs: a PR's host facts by
 // coordinates, a repository's PRs, a queue's creation time, a PR's first submission. Each is a copy, and none
 // changes the state.
 import { expect, it } from 'vitest';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };

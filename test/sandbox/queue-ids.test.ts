@@ -2,7 +2,8 @@
 // life of the state): deterministic from the seed, kept across a restore, given to the queues of an older state.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EngineRefusal, QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { deterministicQueueId } from '../../src/sandbox/engine/ids.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');

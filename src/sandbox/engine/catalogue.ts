@@ -6,6 +6,7 @@ import type { FlakyPageQuery, FlakyScope } from '../../model/service.js';
 import type { UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { FAILING_WINDOW_MAX_MS } from '../../model/vocabulary.js';
 import type { Keyed } from './state.js';
+import { EngineRefusal } from './types.js';
 
 interface SeededTestCase {
   id: string;
@@ -118,16 +119,6 @@ function ticketLinkKey(repo: Repo, testId: string): string {
   return JSON.stringify([repo.host, repo.owner, repo.name, testId.toLowerCase()]);
 }
 
-/** Why a flaky-test request cannot be answered; the engine turns it into its refusal. */
-export class CatalogueRefusal extends Error {
-  constructor(
-    readonly kind: 'invalid' | 'not_found',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** The test case with that id, as the service shows it for the asking repository; undefined when unknown. */
 export function lookUpTestCase(scope: FlakyScope, testId: string, links: TicketLinks): TestCase | undefined {
   const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
@@ -137,7 +128,7 @@ export function lookUpTestCase(scope: FlakyScope, testId: string, links: TicketL
 /** Stores the ticket: test-details and the lists show it from then on (a later link replaces it). */
 export function linkTicket(repo: Repo, testId: string, ticketId: string, links: TicketLinks): void {
   const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
-  if (!seeded) throw new CatalogueRefusal('not_found', `no test case ${testId}`);
+  if (!seeded) throw new EngineRefusal('not_found', `no test case ${testId}`);
   links[ticketLinkKey(repo, seeded.id)] = ticketId;
 }
 
@@ -165,10 +156,7 @@ export function listUnhealthyTests(
   return pageOf(unhealthy, page);
 }
 
-/**
- * The test cases that failed in [start, end): those last seen failing then, and the flaky or broken ones, which go
- * on failing from their last status change on (so a recent window finds them whatever the clock says).
- */
+/** The test cases that failed in [start, end) (lastFailureIn: a recent window finds the failing ones whatever the clock). */
 export function listFailingTests(
   scope: FlakyScope,
   window: { start: string; end: string },
@@ -177,18 +165,15 @@ export function listFailingTests(
 ): FlakyTestsPage<TestCase> {
   const start = Date.parse(window.start);
   const end = Date.parse(window.end);
-  if (!(end > start)) throw new CatalogueRefusal('invalid', `end_time ${window.end} must be after start_time ${window.start}`);
+  if (!(end > start)) throw new EngineRefusal('invalid', `end_time ${window.end} must be after start_time ${window.start}`);
   if (end - start > FAILING_WINDOW_MAX_MS) {
-    throw new CatalogueRefusal('invalid', `start_time ${window.start} and end_time ${window.end} must be within 7 days of each other`);
+    throw new EngineRefusal('invalid', `start_time ${window.start} and end_time ${window.end} must be within 7 days of each other`);
   }
   const failing = SEEDED.filter((test) => lastFailureIn(test, start, end) !== undefined).map((test) => testCaseView(test, scope.repo, scope.org, links));
   return pageOf(failing, page);
 }
 
-/**
- * When the test last failed in [start, end), or undefined: a flaky or broken test that failed in its last 24h
- * goes on failing from its last status change on, up to the window's end.
- */
+/** When the test last failed in [start, end); a flaky or broken one failing in its last 24h fails up to the window's end. */
 export function lastFailureIn(
   test: Pick<TestCase, 'status' | 'failure_rate_last_24h' | 'most_common_failures'>,
   start: number,
@@ -249,7 +234,7 @@ function pageToken(index: number): string {
 function pageOf<T>(rows: readonly T[], query: FlakyPageQuery): FlakyTestsPage<T> {
   const token = query.token ?? '';
   const match = PAGE_TOKEN.exec(token);
-  if (token !== '' && !match) throw new CatalogueRefusal('invalid', `page_query.page_token: "${token}" is not a page token this list gave out`);
+  if (token !== '' && !match) throw new EngineRefusal('invalid', `page_query.page_token: "${token}" is not a page token this list gave out`);
   const index = match ? Number(match[1]) : 0;
   const totalPages = Math.ceil(rows.length / query.size);
   const last = Math.max(totalPages - 1, 0);

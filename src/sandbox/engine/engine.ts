@@ -10,7 +10,7 @@ import type { FlakyPageQuery, FlakyScope, HistoryQuery, PullRequestKey, QueueCha
 import type { QUEUE_MODES } from '../../model/vocabulary.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
-import { CatalogueRefusal, linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
+import { linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
 import { deterministicUuid, pullRequestId, repositoryId } from './ids.js';
 import { renderMetrics, type QueueMetricsInput } from './metrics.js';
@@ -46,7 +46,17 @@ import {
   type TestCollectionRecord,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
-import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueListing, QueueWriter, RunDetails } from './types.js';
+import {
+  EngineRefusal,
+  type EntryChange,
+  type ImpactedTargets,
+  type PullRequestDescription,
+  type QueueCreation,
+  type QueueListing,
+  type QueueWriter,
+  type RefusalReason,
+  type RunDetails,
+} from './types.js';
 import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 import type { QueueGraph, QueueOrder } from '../../model/order.js';
 import type { EntryTransition, PullRequestHistory, TestRunFacts } from '../../model/queue-entries.js';
@@ -54,7 +64,6 @@ import { mergeGraphOf } from './graph.js';
 import { queueEntryHistoriesOf, queueEntryHistoryOf, stepReasonsOf } from './history.js';
 import { dispatchOrderOf } from './dispatch-order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter } from './verification-runs.js';
-import { firstSubmittedAtOf, pullRequestFactsAt, pullRequestFactsOf, queueCreatedAtOf } from './pull-request-facts.js';
 
 const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -73,33 +82,6 @@ export interface EngineOptions {
   seed?: string;
   /** Told of every change of a PR's state (tests check the engine's invariants with it). */
   onTransition?: TransitionObserver;
-}
-
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
-
-/** What exactly was refused, for v2's error codes; v1 answers by the kind alone. */
-export type RefusalReason =
-  | 'queue_exists'
-  | 'queue_not_empty'
-  | 'queue_not_found'
-  | 'pr_not_found'
-  | 'already_enqueued'
-  | 'not_active'
-  | 'not_enqueueable'
-  | 'not_restartable'
-  | 'mode_change_in_progress'
-  | 'run_not_found'
-  | 'repository_not_found';
-
-export class EngineRefusal extends Error {
-  constructor(
-    readonly kind: RefusalKind,
-    message: string,
-    readonly reason?: RefusalReason,
-  ) {
-    super(message);
-    this.name = 'EngineRefusal';
-  }
 }
 
 export class QueueEngine {
@@ -242,10 +224,7 @@ export class QueueEngine {
     byActor(submission, from, actor);
   }
 
-  /**
-   * A new priority does not move the entry (as the service does): the line reads it when the entry next enters it.
-   * `noBatch` counts from the next batch formed.
-   */
+  /** A new priority does not move the entry, as on the service: the line reads it when the entry next enters it. */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
   updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {
     const queue = this.queueFor(ref);
@@ -340,11 +319,6 @@ export class QueueEngine {
       this.changed();
     }
     return id;
-  }
-
-  /** A PR's id (v2's `PullRequest.id`), from its coordinates: the same whether or not the sandbox knows the PR. */
-  pullRequestIdOf(repo: Repo, number: number): string {
-    return pullRequestId(repo, number);
   }
 
   /** The coordinates of a PR the sandbox knows, by its id (a UUID in either case). */
@@ -518,21 +492,20 @@ export class QueueEngine {
   }
 
   getMergeQueueMetrics(filter: { repo?: Repo } = {}): string {
-    const inputs: QueueMetricsInput[] = [];
-    const queues = Object.values(this.state.queues)
+    const inputs: QueueMetricsInput[] = Object.values(this.state.queues)
       .filter((queue) => filter.repo === undefined || sameRepo(queue.repo, filter.repo))
-      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)));
-    for (const queue of queues) {
-      let bisecting = 0;
-      for (const group of queue.bisection) bisecting += group.pullRequestIds.length;
-      inputs.push({
+      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)))
+      .map((queue) => ({
         queue,
         gauges: {
           main: { depth: queue.line.length, awaitingMergeability: queue.waiting.length, testing: runsInFlightOf(this.world, queue, 'main') },
-          bisection: { depth: bisecting, awaitingMergeability: 0, testing: runsInFlightOf(this.world, queue, 'bisection') },
+          bisection: {
+            depth: queue.bisection.reduce((sum, group) => sum + group.pullRequestIds.length, 0),
+            awaitingMergeability: 0,
+            testing: runsInFlightOf(this.world, queue, 'bisection'),
+          },
         },
-      });
-    }
+      }));
     return renderMetrics(inputs, this.state.now);
   }
 
@@ -545,20 +518,20 @@ export class QueueEngine {
   }
 
   listQuarantinedTests(_scope: FlakyScope, page: FlakyPageQuery): FlakyTestsPage<QuarantinedTest> {
-    return refusingAsEngine(() => listQuarantinedTests(page));
+    return listQuarantinedTests(page);
   }
 
   listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): FlakyTestsPage<UnhealthyTest> {
-    return refusingAsEngine(() => listUnhealthyTests(scope, status, page, this.state.ticketLinks));
+    return listUnhealthyTests(scope, status, page, this.state.ticketLinks);
   }
 
   /** Tests that failed from `start` (inclusive) to `end` (exclusive), ISO times at most 7 days apart. */
   listFailingTests(scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): FlakyTestsPage<TestCase> {
-    return refusingAsEngine(() => listFailingTests(scope, window, page, this.state.ticketLinks));
+    return listFailingTests(scope, window, page, this.state.ticketLinks);
   }
 
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
-    refusingAsEngine(() => linkTicket(repo, testId, ticketId, this.state.ticketLinks));
+    linkTicket(repo, testId, ticketId, this.state.ticketLinks);
     this.changed();
   }
 
@@ -701,22 +674,36 @@ export class QueueEngine {
     return pullRequestRunsOf(this.world, repo, number, filter);
   }
 
+  /** The PR's facts (title, author, head SHA and branch, base branch, host state), a copy; undefined when never met. */
   pullRequestFacts(repo: Repo, number: number): PullRequestFacts | undefined {
-    return pullRequestFactsAt(this.state, repo, number);
+    const record = this.state.pullRequests[pullRequestKey(repo, number)];
+    return record ? factsOf(record) : undefined;
   }
 
+  /** The facts of every PR of the repository the sandbox has met, by number ascending. */
   pullRequestsOfRepository(repo: Repo): PullRequestFacts[] {
-    return pullRequestFactsOf(this.state, repo);
+    return Object.values(this.state.pullRequests)
+      .filter((record) => sameRepo(record.repo, repo))
+      .sort((a, b) => a.number - b.number)
+      .map(factsOf);
   }
 
   queueCreatedAt(ref: QueueRef): number {
-    const at = queueCreatedAtOf(this.state, ref);
-    if (at === undefined) this.queueFor(ref);
-    return at!;
+    return this.queueFor(ref).createdAt;
   }
 
+  /** The PR's first submission to any queue of its repository (v2's `createdAt`), or undefined when never submitted. */
   firstSubmittedAt(repo: Repo, number: number): number | undefined {
-    return firstSubmittedAtOf(this.state, repo, number);
+    const key = pullRequestKey(repo, number);
+    let first: number | undefined;
+    for (const queue of Object.values(this.state.queues)) {
+      if (!sameRepo(queue.repo, repo) || queue.latestSubmission[String(number)] === undefined) continue;
+      // A queue's history is oldest first: its first submission of the PR is the earliest there.
+      const id = queue.history.find((each) => this.state.submissions[each]?.pullRequestKey === key);
+      const at = id === undefined ? undefined : this.state.submissions[id]?.submittedAt;
+      if (at !== undefined && (first === undefined || at < first)) first = at;
+    }
+    return first;
   }
 
   queueEntryHistory(repo: Repo, number: number): EntryTransition[] {
@@ -778,16 +765,6 @@ export function checkAdvance(now: number, seconds: number): void {
 
 function toMs(time: Date | number): number {
   return typeof time === 'number' ? time : time.getTime();
-}
-
-/** The catalogue's refusals as the engine's, so the HTTP face gives them their status. */
-function refusingAsEngine<T>(answer: () => T): T {
-  try {
-    return answer();
-  } catch (error) {
-    if (error instanceof CatalogueRefusal) throw new EngineRefusal(error.kind, error.message);
-    throw error;
-  }
 }
 
 // UUID-shaped, as the published API describes it, yet a sequence number: valid across restarts and changes.

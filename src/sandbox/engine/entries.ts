@@ -1,18 +1,15 @@
 // An entry's timeline and estimate, and a queue's finished testing: from the state alone, so v1 and v2 agree.
 import type { QueueEntryEstimate, TimelineEntry } from '../../model/pull-request.js';
 import type { TestingResult, TestingResultsPage } from '../../model/testing.js';
-import { runEndsAt } from './runs.js';
+import { stepsOf } from './history.js';
+import { durationOf, runEndsAt } from './runs.js';
 import { FINAL_STATES, queueKey, type QueueRecord, type Submission, type TestRun } from './state.js';
 import { iso } from './views.js';
-import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+import { submissionOf, type QueueWorld } from './world.js';
 
-/** Newest first, each step with its reason (`reasons`, oldest first); a submission an older sandbox saved has only its submission and its present state. */
+/** Newest first, each step with its reason (`reasons`, oldest first). */
 export function timelineOf(submission: Submission, reasons: readonly (string | undefined)[]): TimelineEntry[] {
-  const steps = submission.timeline ?? [
-    { at: submission.submittedAt, state: 'not_ready' as const },
-    ...(submission.state === 'not_ready' ? [] : [{ at: submission.stateChangedAt, state: submission.state }]),
-  ];
-  return steps
+  return stepsOf(submission)
     .map((step, index): TimelineEntry => {
       const reason = reasons[index];
       return reason === undefined ? { state: step.state, timestamp: iso(step.at) } : { state: step.state, timestamp: iso(step.at), reason };
@@ -88,11 +85,6 @@ export function estimateOf(world: QueueWorld, queue: QueueRecord, submission: Su
     pullRequestsAhead++;
   }
   return unavailable('not_in_queue');
-}
-
-function durationOf(world: QueueWorld, submission: Submission): number {
-  const seconds = pullRequestOf(world, submission).testDurationSeconds;
-  return seconds === undefined ? world.testDurationMs : Math.round(seconds * 1000);
 }
 
 /** When the entry's run ends (or ended): undefined without one. */

@@ -29,9 +29,10 @@ export function newPullRequest(repo: Repo, number: number): PullRequestRecord {
   };
 }
 
+/** A copy of what the host knows of the PR. */
 export function factsOf(record: PullRequestRecord): PullRequestFacts {
   const { completedTestRuns: _runs, impactedTargets: _targets, ...facts } = record;
-  return facts;
+  return { ...facts, repo: { ...facts.repo } };
 }
 
 /** Whether the PR breaks the run that tests it now: a failing one always, a flaky one on its first run only. */

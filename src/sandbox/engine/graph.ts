@@ -111,10 +111,7 @@ function nodeOf(world: QueueWorld, queue: QueueRecord, submission: Submission, r
   return node;
 }
 
-/**
- * The targets uploaded for the PR's head, sorted; in parallel mode a PR admitted without any (before a switch)
- * counts as ALL, as its lane does. In single mode nothing uploaded is nothing listed.
- */
+/** The targets uploaded for the PR's head, sorted; none is ALL in parallel mode (as its lane is), nothing in single. */
 function listedTargets(world: QueueWorld, queue: QueueRecord, submission: Submission): string[] | typeof IMPACTS_ALL {
   const record = pullRequestOf(world, submission);
   const uploaded = record.impactedTargets[record.sha];

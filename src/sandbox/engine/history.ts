@@ -49,8 +49,8 @@ export function stepReasonsOf(world: QueueWorld, submission: Submission): (strin
   return transitionsOf(world, submission).map(({ transition }) => transition.reason ?? undefined);
 }
 
-/** A submission saved before steps were recorded: its submission and its present state. */
-function stepsOf(submission: Submission): TimelineStep[] {
+/** Its steps; a submission saved before steps were recorded has its submission and its present state. */
+export function stepsOf(submission: Submission): TimelineStep[] {
   return (
     submission.timeline ?? [
       { at: submission.submittedAt, state: 'not_ready' },

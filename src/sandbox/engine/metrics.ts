@@ -91,6 +91,6 @@ function histogram(family: Family, labels: string, values: readonly number[]): v
 }
 
 /** Label values escape backslash, double quote and newline (the text format's rule). */
-function escapeLabel(value: string): string {
+export function escapeLabel(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }

@@ -18,10 +18,7 @@ export function isReady(queue: QueueRecord, pr: PullRequestRecord): boolean {
   return readiness.doesBaseBranchMatch && readiness.gitHubMergeability === 'mergeable' && (!readiness.requiresImpactedTargets || readiness.hasImpactedTargets);
 }
 
-/**
- * The sandbox has no commits, so "up to date with the target branch" means: no PR merged into the branch
- * through this queue since the PR was submitted.
- */
+/** Without commits, "up to date with the target branch" means no PR merged through this queue since it was submitted. */
 function isUpToDate(queue: QueueRecord, submission: Submission): boolean {
   return submission.mergeCountAtSubmission === queue.mergeCount;
 }

@@ -9,11 +9,7 @@ import { pullRequestOf, remove, submissionOf, testRunOf, transition, type QueueW
 
 export function startRun(world: QueueWorld, queue: QueueRecord, queueType: QueueType, tested: readonly Submission[], base: string[]): TestRun {
   const id = world.newId();
-  let durationMs = 0;
-  for (const submission of tested) {
-    const seconds = pullRequestOf(world, submission).testDurationSeconds;
-    durationMs = Math.max(durationMs, seconds === undefined ? world.testDurationMs : Math.round(seconds * 1000));
-  }
+  const durationMs = Math.max(0, ...tested.map((submission) => durationOf(world, submission)));
   const run: TestRun = {
     id,
     queueKey: queueKey(queue.repo, queue.branch),
@@ -34,6 +30,12 @@ export function startRun(world: QueueWorld, queue: QueueRecord, queueType: Queue
     transition(world, queue, submission, 'testing');
   }
   return run;
+}
+
+/** How long a run of the PR takes: its own duration, else the sandbox's. */
+export function durationOf(world: QueueWorld, submission: Submission): number {
+  const seconds = pullRequestOf(world, submission).testDurationSeconds;
+  return seconds === undefined ? world.testDurationMs : Math.round(seconds * 1000);
 }
 
 /** When a run in flight ends: its duration, or the queue's testing timeout if that comes first. */
@@ -115,10 +117,7 @@ export function sendBackToPending(world: QueueWorld, queue: QueueRecord, submiss
   transition(world, queue, submission, 'pending');
 }
 
-/**
- * The base PRs that still stand in the line: the prediction the run was built on, whatever the lanes are now. They
- * decide whom a failure is blamed on and what must merge first.
- */
+/** The run's base PRs still in the line (its prediction, whatever the lanes are now): whom a failure is blamed on. */
 export function baseInLine(world: QueueWorld, run: TestRun): Submission[] {
   const ahead: Submission[] = [];
   for (const id of run.basePullRequestIds) {

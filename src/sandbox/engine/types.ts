@@ -48,3 +48,30 @@ export interface QueueListing {
   id: string;
   queue: QueueRef;
 }
+
+export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
+
+/** What exactly was refused, for v2's error codes; v1 answers by the kind alone. */
+export type RefusalReason =
+  | 'queue_exists'
+  | 'queue_not_empty'
+  | 'queue_not_found'
+  | 'pr_not_found'
+  | 'already_enqueued'
+  | 'not_active'
+  | 'not_enqueueable'
+  | 'not_restartable'
+  | 'mode_change_in_progress'
+  | 'run_not_found'
+  | 'repository_not_found';
+
+export class EngineRefusal extends Error {
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+    readonly reason?: RefusalReason,
+  ) {
+    super(message);
+    this.name = 'EngineRefusal';
+  }
+}

@@ -103,10 +103,7 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
   return details;
 }
 
-/**
- * CI's report, from the run's status alone (old state files read the same): `build` passes, `test` carries the result.
- * Its URLs are numbered from the run id, so they never change.
- */
+/** CI's report from the run's status alone: `build` passes, `test` carries the result; URLs numbered from the run id. */
 export function checksView(queue: QueueRecord, run: TestRun): Pick<RunDetails, 'checkSuites' | 'statusChecks'> {
   const base = parseInt(sha1Hex(`check-runs:${run.id}`).slice(0, 8), 16) * 2;
   const url = (n: number) => `${repositoryUrl(queue.repo)}/runs/${n}`;

@@ -3,7 +3,8 @@
 import type * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
 import type { Journaled } from '../engine/changes.js';
-import { EngineRefusal, type QueueEngine, type RefusalKind } from '../engine/engine.js';
+import type { QueueEngine } from '../engine/engine.js';
+import { EngineRefusal, type RefusalKind } from '../engine/types.js';
 import { refuseBodyShape, stringListsOf } from './body.js';
 import type { SandboxClock } from './clock.js';
 import { errorAnswer, type Answer } from './http.js';

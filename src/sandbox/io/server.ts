@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
 import { BODY_LIMIT_BYTES, isV2Key } from '../../model/vocabulary.js';
-import { MANUAL_CLOCK_START, manualClock, realClock, type SandboxClock } from './clock.js';
+import { MANUAL_CLOCK_START, manualClock, realClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
 import { ReadCache } from './read-cache.js';
@@ -51,8 +51,10 @@ const NO_QUERY = new URLSearchParams();
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
-  const engine = loadEngine(store, { fresh: { now: freshStart(options) }, testDurationSeconds: options.testDurationSeconds });
-  const clock = makeClock(options, engine.now.getTime());
+  const manual = options.clock === 'manual';
+  const engine = loadEngine(store, { fresh: { now: manual ? MANUAL_CLOCK_START : Date.now() }, testDurationSeconds: options.testDurationSeconds });
+  // A manual clock goes on from the engine's time; a real one from the wall clock, or later if the state is.
+  const clock = manual ? manualClock(engine.now.getTime()) : realClock(Math.max(engine.now.getTime(), Date.now()), options.speed ?? 1);
   engine.tick(clock.now());
   const journal = await EngineJournal.open(engine, store);
 
@@ -126,13 +128,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
 
   // The real clock moves the engine on in the background, so runs end without anyone asking.
-  const timer =
-    options.clock === 'manual'
-      ? undefined
-      : setInterval(() => {
-          tickToNow();
-          journal.timePassed();
-        }, REAL_CLOCK_TICK_MS);
+  const timer = manual
+    ? undefined
+    : setInterval(() => {
+        tickToNow();
+        journal.timePassed();
+      }, REAL_CLOCK_TICK_MS);
   timer?.unref();
 
   const { port } = server.address() as AddressInfo;
@@ -149,16 +150,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         await journal.close();
       })()),
   };
-}
-
-function freshStart(options: SandboxOptions): number {
-  return options.clock === 'manual' ? MANUAL_CLOCK_START : Date.now();
-}
-
-/** A manual clock goes on from the engine's time; a real one from the wall clock, or later if the state is. */
-function makeClock(options: SandboxOptions, engineNow: number): SandboxClock {
-  if (options.clock === 'manual') return manualClock(engineNow);
-  return realClock(Math.max(engineNow, Date.now()), options.speed ?? 1);
 }
 
 type Dispatch = (route: Route, query: URLSearchParams, body: string, forkedRunId: string | undefined, fromTerraform: boolean) => Promise<Answer>;

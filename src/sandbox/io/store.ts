@@ -97,10 +97,7 @@ export class StateStore {
     return new Promise((resolve, reject) => batch.waiters.push({ resolve, reject }));
   }
 
-  /**
-   * Replaces the snapshot by `snapshot`, taken now, and starts an empty journal after it. Entries appended before
-   * this call are in the snapshot; entries appended after it go to the new journal.
-   */
+  /** A new snapshot, taken now (holding the entries appended before), and an empty journal after it. */
   compact(snapshot: string): Promise<void> {
     this.accepting = undefined;
     return this.enqueue(async () => {

@@ -10,7 +10,6 @@ import type { QueueEngine } from '../../engine/engine.js';
 import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
-import { batchAnswer, quarantinedTestsAnswer, testDetailsAnswer, testsPageAnswer } from './answers.js';
 import { queueRefOf, type ServedRequest, servedRequest, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 // ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
@@ -82,10 +81,7 @@ function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequ
   };
 }
 
-/**
- * A fork's upload carries a workflow run id instead of a token; the service checks that run against the PR's
- * head SHA. The sandbox cannot ask the code host about the run, so it takes any run id with the head SHA.
- */
+/** A fork's upload carries a workflow run id, not a token: the sandbox cannot check the run, so takes any with the head SHA. */
 const forkUploadOfHeadSha: Authorize<typeof ServedSetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
   if (forkedRunId === undefined || repo === undefined) return undefined;
   if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
@@ -157,15 +153,16 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
     // The estimate is made at the clock's time (computedAt, a slot free "now").
     (body) => body.includeEstimatedTimeToMerge === true,
   ),
-  getSubmittedPullRequests: query('getSubmittedPullRequests', (engine, body) =>
-    batchAnswer(
-      engine.getSubmittedPullRequests(
-        queueRefOf(body),
-        body.prs.map((pr) => pr.number),
-        { timeline: body.includeTimeline === true },
-      ),
-    ),
-  ),
+  // The docs name `notFound` only: the list is `pullRequests` (as listPullRequests names its list), and a PR not
+  // found is `{number}`, the shape the request gives it.
+  getSubmittedPullRequests: query('getSubmittedPullRequests', (engine, body) => {
+    const { pullRequests, notFound } = engine.getSubmittedPullRequests(
+      queueRefOf(body),
+      body.prs.map((pr) => pr.number),
+      { timeline: body.includeTimeline === true },
+    );
+    return { pullRequests, notFound: notFound.map((number) => ({ number })) };
+  }),
   listMergeQueueTestingResults,
   listPullRequests: query('listPullRequests', (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
   getQueue: query('getQueue', (engine, body) => engine.getQueue(queueRefOf(body))),
@@ -174,11 +171,14 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   deleteQueue: mutation('deleteQueue'),
   setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha, repositoryOfId),
   getMergeQueueTestingDetails: query('getMergeQueueTestingDetails', (engine, body) => engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId)),
-  getTestDetails: query('getTestDetails', (engine, body) => testDetailsAnswer(engine.getTestDetails(scopeOf(body), body.test_id))),
-  listQuarantinedTests: query('listQuarantinedTests', (engine, body) => quarantinedTestsAnswer(engine.listQuarantinedTests(scopeOf(body), pageOf(body)))),
-  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => testsPageAnswer(engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body)))),
+  getTestDetails: query('getTestDetails', (engine, body) => ({ test: engine.getTestDetails(scopeOf(body), body.test_id) })),
+  listQuarantinedTests: query('listQuarantinedTests', (engine, body) => {
+    const { tests, page } = engine.listQuarantinedTests(scopeOf(body), pageOf(body));
+    return { quarantined_tests: tests, page };
+  }),
+  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body))),
   listFailingTests: query('listFailingTests', (engine, body) =>
-    testsPageAnswer(engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body))),
+    engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body)),
   ),
   linkTicketToTestCase: mutation('linkTicketToTestCase'),
   getMergeQueueMetrics,

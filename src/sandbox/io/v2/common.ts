@@ -3,7 +3,8 @@
 import { isUuid } from '../../../api/v2/schemas.js';
 import type { SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { QueueRef, Repo } from '../../../model/repository.js';
-import { EngineRefusal, type QueueEngine, type RefusalKind } from '../../engine/engine.js';
+import type { QueueEngine } from '../../engine/engine.js';
+import { EngineRefusal, type RefusalKind } from '../../engine/types.js';
 import { repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
 import { V2Error, type V2Context } from './route.js';
@@ -23,6 +24,16 @@ export function refusing<T>(codes: Partial<Record<RefusalKind, [number, string]>
       if (mapped) throw new V2Error(mapped[0], mapped[1], error.message);
       if (error.kind === 'invalid') throw validationFailed(error.message);
     }
+    throw error;
+  }
+}
+
+/** What `work` answers, or undefined where the engine finds no such thing. */
+export function unlessNotFound<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof EngineRefusal && error.kind === 'not_found') return undefined;
     throw error;
   }
 }
@@ -81,13 +92,8 @@ export function pullRequestAtCoordinates(engine: QueueEngine, repo: Repo, number
   let entry: FoundPullRequest['entry'];
   for (const { id, queue } of engine.listQueues()) {
     if (repositoryId(queue.repo) !== repositoryId(repo)) continue;
-    let view: SubmittedPullRequest;
-    try {
-      view = engine.getSubmittedPullRequest(queue, { number });
-    } catch (error) {
-      if (error instanceof EngineRefusal && error.kind === 'not_found') continue;
-      throw error;
-    }
+    const view = unlessNotFound(() => engine.getSubmittedPullRequest(queue, { number }));
+    if (!view) continue;
     const better =
       entry === undefined ||
       (view.isCurrentlySubmittedToQueue && !entry.view.isCurrentlySubmittedToQueue) ||
@@ -98,21 +104,11 @@ export function pullRequestAtCoordinates(engine: QueueEngine, repo: Repo, number
   return { repo, number, ...(record && { record }), ...(entry && { entry }) };
 }
 
-/** The coordinates of the PR with this id, when the sandbox knows it. */
-export function pullRequestCoordinates(engine: QueueEngine, id: string): { repo: Repo; number: number } | undefined {
-  try {
-    return engine.pullRequestWithId(id);
-  } catch (error) {
-    if (error instanceof EngineRefusal && error.reason === 'pr_not_found') return undefined;
-    throw error;
-  }
-}
-
 /** The PR `{id}` of the path names: 400 when the id is no UUID, 404 PR_NOT_FOUND when the sandbox never met it. */
 export function pathPullRequest(context: V2Context): FoundPullRequest {
   const id = context.params.id ?? '';
   if (!isUuid(id)) throw validationFailed(`id: "${id}" is not a UUID`);
-  const coordinates = pullRequestCoordinates(context.engine, id);
+  const coordinates = unlessNotFound(() => context.engine.pullRequestWithId(id));
   const found = coordinates && pullRequestAtCoordinates(context.engine, coordinates.repo, coordinates.number);
   if (!found) throw new V2Error(404, 'PR_NOT_FOUND', `no pull request with id ${id}`);
   return found;
@@ -127,14 +123,4 @@ export function sourceOf(engine: QueueEngine, found: FoundPullRequest): PullRequ
   if (found.record) source.record = found.record;
   if (found.entry) source.entry = { queueId: found.entry.queueId, view: found.entry.view };
   return source;
-}
-
-/** The queue a verification run belongs to, by the run's id; undefined when there is no such run. */
-export function runQueueId(engine: QueueEngine, runId: string): string | undefined {
-  try {
-    return engine.runWithId(runId).queueId;
-  } catch (error) {
-    if (error instanceof EngineRefusal && error.kind === 'not_found') return undefined;
-    throw error;
-  }
 }

@@ -17,14 +17,14 @@ import * as flakySchemas from '../../../api/v2/flaky-schemas.js';
 import * as schemas from '../../../api/v2/schemas.js';
 import { describeIssues } from '../../../api/format-path.js';
 import { isUuid } from '../../../api/v2/schemas.js';
-import type { QueueRef } from '../../../model/repository.js';
 import { BODY_LIMIT_BYTES, isV2Key, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
-import { EngineRefusal, type QueueEngine } from '../../engine/engine.js';
+import type { QueueEngine } from '../../engine/engine.js';
+import { EngineRefusal } from '../../engine/types.js';
 import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import { ERROR_CONTENT_TYPE, errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
-import { pullRequestCoordinates, runQueueId, validationFailed } from './common.js';
+import { unlessNotFound, validationFailed } from './common.js';
 import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
 import {
   createQueue,
@@ -297,6 +297,7 @@ export class V2Face {
     }
 
     const context: V2Context = {
+      operationId: route.operationId,
       engine: host.engine,
       clock: host.clock,
       caller,
@@ -363,16 +364,6 @@ export class V2Face {
   }
 }
 
-/** The queue with this id, or undefined: without sorting every queue, as listing them would. */
-function queueRefWithId(engine: QueueEngine, id: string): QueueRef | undefined {
-  try {
-    return engine.queueWithId(id);
-  } catch (error) {
-    if (error instanceof EngineRefusal) return undefined;
-    throw error;
-  }
-}
-
 /** A body or query as its row's schema checks it: 400 VALIDATION_FAILED naming the fields, else the checked value. */
 function checked(schema: z.ZodType, value: unknown, absent?: string): unknown {
   if (value === undefined && absent !== undefined) throw validationFailed(absent);
@@ -391,33 +382,28 @@ function firstOfEach(query: URLSearchParams): Record<string, string> {
 /** The owner of the repository the request names, however it names it; one sandbox-wide bucket when none. */
 function organizationOf(context: V2Context, operationId: V2OperationName): string {
   const { engine, params, query, body } = context;
-  const ownerOf = (repo: { owner: string } | undefined) => (repo ? `owner:${repo.owner.toLowerCase()}` : undefined);
+  const ownerOf = (repo: { owner: string }) => `owner:${repo.owner.toLowerCase()}`;
   const id = params.id;
-  // What the path's id names, by the operation's resource.
+  // What the path's id names, by the operation's resource (a queue found by id without sorting every queue).
   const resource = operationId.slice(0, operationId.indexOf('.'));
-  if (id !== undefined) {
-    if (resource === 'mergeQueues') {
-      const queue = queueRefWithId(engine, id);
-      if (queue) return ownerOf(queue.repo)!;
-    } else if (resource === 'pullRequests' && isUuid(id)) {
-      const found = pullRequestCoordinates(engine, id);
-      if (found) return ownerOf(found.repo)!;
-    } else if (resource === 'mergeQueueVerificationRuns') {
-      const queueId = runQueueId(engine, id);
-      const queue = queueId === undefined ? undefined : queueRefWithId(engine, queueId);
-      if (queue) return ownerOf(queue.repo)!;
-    } else if (resource === 'repositories') {
-      const repo = engine.repositoryWithId(id);
-      if (repo) return ownerOf(repo)!;
-    }
-  }
+  const named =
+    id === undefined
+      ? undefined
+      : resource === 'mergeQueues'
+        ? unlessNotFound(() => engine.queueWithId(id))?.repo
+        : resource === 'pullRequests' && isUuid(id)
+          ? unlessNotFound(() => engine.pullRequestWithId(id))?.repo
+          : resource === 'mergeQueueVerificationRuns'
+            ? unlessNotFound(() => engine.queueWithId(engine.runWithId(id).queueId))?.repo
+            : resource === 'repositories'
+              ? engine.repositoryWithId(id)
+              : undefined;
+  if (named) return ownerOf(named);
   const repositoryId = query.get('repositoryId') ?? (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).repositoryId : undefined);
-  if (typeof repositoryId === 'string') {
-    const repo = engine.repositoryWithId(repositoryId);
-    if (repo) return ownerOf(repo)!;
-  }
+  const repo = typeof repositoryId === 'string' ? engine.repositoryWithId(repositoryId) : undefined;
+  if (repo) return ownerOf(repo);
   const providerUrl = query.get('providerUrl');
   const owner = providerUrl ? /^https:\/\/[^/]+\/([^/]+)\//.exec(providerUrl)?.[1] : undefined;
-  if (owner) return `owner:${owner.toLowerCase()}`;
+  if (owner) return ownerOf({ owner });
   return 'sandbox';
 }

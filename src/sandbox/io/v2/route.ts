@@ -13,6 +13,7 @@ export interface V2Caller {
 }
 
 export interface V2Context<Body = unknown, Query = unknown> {
+  operationId: V2OperationName;
   engine: QueueEngine;
   clock: SandboxClock;
   caller: V2Caller;

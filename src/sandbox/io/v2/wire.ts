@@ -12,10 +12,7 @@ import { sha1Hex } from '../../engine/digest.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
 import type { ManagedState } from '../../engine/state.js';
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
+import { iso } from '../../engine/views.js';
 
 export function repositoryJson(repo: Repo, createdAt: number): Record<string, unknown> {
   const host = repo.host.toLowerCase();
@@ -143,14 +140,8 @@ function queueEntryJson(queueId: string, view: SubmittedPullRequest, createdAt: 
   return entry;
 }
 
-/** The reasons the engine gives an estimate none, in v2's words. */
-const UNAVAILABLE_REASONS: Record<string, string> = {
-  not_ready: 'notReady',
-  queue_paused: 'queuePaused',
-  queue_draining: 'queueDraining',
-  in_bisection: 'inBisection',
-  not_in_queue: 'notInQueue',
-};
+/** The reasons the engine gives an estimate none (v2 words them in camelCase). */
+const UNAVAILABLE_REASONS: ReadonlySet<string> = new Set(['not_ready', 'queue_paused', 'queue_draining', 'in_bisection', 'not_in_queue']);
 
 /** The estimate: `waitingOn` from the PRs the engine says the entry waits for. */
 export function estimateJson(
@@ -161,7 +152,8 @@ export function estimateJson(
   const kind = estimate.kind ?? (inPendingFailure ? 'pendingFailureResolution' : 'merge');
   if (estimate.status !== 'available') {
     // The engine's reasons in v2's case; anything else it cannot foresee is too little history to go on.
-    return { status: 'unavailable', computedAt: estimate.computedAt, kind, reason: UNAVAILABLE_REASONS[estimate.reason ?? ''] ?? 'insufficientHistory' };
+    const reason = UNAVAILABLE_REASONS.has(estimate.reason ?? '') ? wireWord(estimate.reason!) : 'insufficientHistory';
+    return { status: 'unavailable', computedAt: estimate.computedAt, kind, reason };
   }
   const json: Record<string, unknown> = { status: 'available', computedAt: estimate.computedAt, kind, estimatedAt: estimate.estimatedAt };
   if (estimate.testingStartsAt !== undefined) json.testingStartsAt = estimate.testingStartsAt;

@@ -9,6 +9,7 @@ import { lastFailureIn, SEEDED_TEST_IDS, ticketUrl } from '../../../engine/catal
 import { perform } from '../../../engine/changes.js';
 import type { QueueEngine } from '../../../engine/engine.js';
 import { deterministicSha, deterministicUuid } from '../../../engine/ids.js';
+import { iso } from '../../../engine/views.js';
 import { validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error } from '../route.js';
@@ -21,7 +22,6 @@ const PERIOD_DAYS: Record<(typeof TEST_PERIODS)[number], number> = { '1d': 1, '7
 /** How often a catalogue test runs: its metrics' runCount. */
 const RUNS_A_DAY = 20;
 
-const iso = (ms: number) => new Date(ms).toISOString();
 type Json = Record<string, unknown>;
 
 interface CatalogueTest {
@@ -98,19 +98,7 @@ function collectionsOf(engine: QueueEngine): Json[] {
 export const listTestCollections = route('testCollections.list', (context) => {
   const q = context.input.q?.toLowerCase();
   const rows = collectionsOf(context.engine).filter((row) => q === undefined || String(row.name).toLowerCase().includes(q));
-  return {
-    answer: {
-      status: 200,
-      json: pageOf(
-        'testCollections.list',
-        context.query,
-        context.input,
-        rows,
-        (row) => String(row.id),
-        (row) => row,
-      ),
-    },
-  };
+  return pageOf(context, rows, (row) => String(row.id));
 });
 
 export const createTestCollection = route('testCollections.create', (context) => {
@@ -181,15 +169,12 @@ export const listTests = route('tests.list', (context) => {
       const order = x < y ? -1 : x > y ? 1 : a.place.id < b.place.id ? -1 : 1;
       return descending ? -order : order;
     });
-  const page = pageOf(
-    'tests.list',
-    context.query,
-    query,
+  return pageOf(
+    context,
     sorted,
     (row) => row.place.id,
     (row) => testSummaryToWire(row.test, row.place, query.include && row.metrics),
   );
-  return { answer: { status: 200, json: page } };
 });
 
 export const getTest = route('tests.get', (context) => {
@@ -229,19 +214,7 @@ export const listStatusHistory = route('tests.listStatusHistory', (context) => {
   const rows = changes
     .map((change) => ({ id: deterministicUuid(`status:${place.id}`, 0), ...change, startedAt: test.status.timestamp }))
     .filter((row) => startedIn(row.startedAt, context.input));
-  return {
-    answer: {
-      status: 200,
-      json: pageOf(
-        'tests.listStatusHistory',
-        context.query,
-        context.input,
-        rows,
-        (row) => row.id,
-        (row) => row,
-      ),
-    },
-  };
+  return pageOf(context, rows, (row) => row.id);
 });
 
 /** `main,release-*` as one pattern: `*` any run of characters, `?` one. */
@@ -289,19 +262,7 @@ export const listTestRuns = route('tests.listTestRuns', (context) => {
         startedIn(run.startedAt, query),
     )
     .sort((a, b) => (a.startedAt < b.startedAt ? 1 : -1));
-  return {
-    answer: {
-      status: 200,
-      json: pageOf(
-        'tests.listTestRuns',
-        context.query,
-        query,
-        rows,
-        (row) => row.id,
-        (row) => row,
-      ),
-    },
-  };
+  return pageOf(context, rows, (row) => row.id);
 });
 
 /** A ticket key as Jira, Linear and Asana's sandbox connection know them (`KAN-123`), or the last part of its URL. */

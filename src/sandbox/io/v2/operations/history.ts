@@ -23,27 +23,21 @@ export const queueEntryHistory = route('pullRequests.queueEntryHistory', (contex
   const query = context.input;
   const found = pathPullRequest(context);
   const rows = ordered(keyed(context.engine.queueEntryHistory(found.repo, found.number)), query.direction);
-  const page = pageOf(
-    'pullRequests.queueEntryHistory',
-    context.query,
-    query,
+  return pageOf(
+    context,
     rows,
     (row) => row.key,
     (row) => transitionToWire(row.transition),
   );
-  return { answer: { status: 200, json: page } };
 });
 
 export const queueEntryHistoryBatch = route('pullRequests.queueEntryHistoryBatch', (context) => {
   const query = context.input;
   const groups = context.engine.queueEntryHistoryBatch(query.pullRequestIds);
-  const page = pageOf(
-    'pullRequests.queueEntryHistoryBatch',
-    context.query,
-    query,
+  return pageOf(
+    context,
     groups,
     (group: PullRequestHistory) => group.pullRequestId,
     (group) => ({ pullRequestId: group.pullRequestId, transitions: ordered(group.transitions, query.direction).map(transitionToWire) }),
   );
-  return { answer: { status: 200, json: page } };
 });

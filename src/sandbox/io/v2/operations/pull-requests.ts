@@ -2,6 +2,7 @@
 // of its repository.
 import { modelWord, wireWord } from '../../../../api/v2/wire-names.js';
 import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
+import type { Repo } from '../../../../model/repository.js';
 import type { SubmitOptions } from '../../../../model/service.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type PriorityName } from '../../../../model/vocabulary.js';
 import { perform } from '../../../engine/changes.js';
@@ -28,7 +29,9 @@ function actorOf(context: V2Context): Actor {
   return { trunkUserId: context.caller.keyId };
 }
 
-function pullRequestAnswer(context: V2Context, found: FoundPullRequest | undefined, status = 200) {
+/** The PR just written, as it stands now. */
+function pullRequestAnswer(context: V2Context, repo: Repo, number: number, status = 200) {
+  const found = pullRequestAtCoordinates(context.engine, repo, number);
   if (!found) throw new Error('the pull request just written is not found');
   return { status, json: pullRequestJson(sourceOf(context.engine, found)) };
 }
@@ -59,18 +62,18 @@ export const resolveByCoordinates = route('pullRequests.resolveByCoordinates', (
   }
   // A read of several numbers leaves hasImpactedTargets out, as the service does.
   const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
-  const page = pageOf(
-    'pullRequests.resolveByCoordinates',
-    context.query,
-    query,
+  return pageOf(
+    context,
     rows,
     (row) => String(row.number),
     (row) => pullRequestJson(sourceOf(context.engine, row), { listRead }),
   );
-  return { answer: { status: 200, json: page } };
 });
 
-export const getPullRequest = route('pullRequests.get', (context) => ({ answer: pullRequestAnswer(context, pathPullRequest(context)) }));
+export const getPullRequest = route('pullRequests.get', (context) => {
+  const { repo, number } = pathPullRequest(context);
+  return { answer: pullRequestAnswer(context, repo, number) };
+});
 
 export const queueEntryEstimate = route('pullRequests.queueEntryEstimate', (context) => {
   const found = pathPullRequest(context);
@@ -114,10 +117,8 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
   const matching = rows.filter(
     (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author),
   );
-  const page = pageOf(
-    'mergeQueues.listPullRequests',
-    context.query,
-    query,
+  return pageOf(
+    context,
     matching,
     (row) => String(row.prNumber),
     (row) => {
@@ -128,7 +129,6 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
       return pullRequestJson(source, { listRead: true });
     },
   );
-  return { answer: { status: 200, json: page } };
 });
 
 // ---------------------------------------------------------------- writes
@@ -150,7 +150,7 @@ export const submitPullRequest = route('mergeQueues.submitPullRequest', (context
   const { change } = refusing({ conflict: [409, 'PR_ALREADY_ENQUEUED'] }, () =>
     perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options, actor: actorOf(context) }),
   );
-  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, queue.repo, body.number), 201), change };
+  return { answer: pullRequestAnswer(context, queue.repo, body.number, 201), change };
 });
 
 /** The priority a body asks for: a value 0..32767 as the schema bounds it, or a name (urgent, high, medium, low). */
@@ -178,7 +178,7 @@ export const dequeue = route('pullRequests.dequeue', (context) => {
   const found = pathPullRequest(context);
   const entry = liveEntry(found);
   const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) });
-  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+  return { answer: pullRequestAnswer(context, found.repo, found.number), change };
 });
 
 export const restartTests = route('pullRequests.restartTests', (context) => {
@@ -194,7 +194,7 @@ export const restartTests = route('pullRequests.restartTests', (context) => {
   const { change } = refusing({ invalid: [422, 'PR_TESTS_NOT_RESTARTABLE'] }, () =>
     perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) }),
   );
-  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change };
+  return { answer: pullRequestAnswer(context, found.repo, found.number), change };
 });
 
 /** A change to a live entry (reprioritize, the queue-entry patch): 409 PR_NOT_IN_ACTIVE_STATE when there is none. */
@@ -203,7 +203,7 @@ function changeEntry(context: V2Context, found: FoundPullRequest, change: EntryC
   const { change: journaled } = refusing({ conflict: [409, 'PR_NOT_IN_ACTIVE_STATE'], not_found: [409, 'PR_NOT_IN_ACTIVE_STATE'] }, () =>
     perform(context.engine, 'updateQueueEntry', { queue: entry.ref, pr: found.number, change, actor: actorOf(context) }),
   );
-  return { answer: pullRequestAnswer(context, pullRequestAtCoordinates(context.engine, found.repo, found.number)), change: journaled };
+  return { answer: pullRequestAnswer(context, found.repo, found.number), change: journaled };
 }
 
 export const reprioritize = route('pullRequests.reprioritize', (context) => {

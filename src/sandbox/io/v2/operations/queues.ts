@@ -7,7 +7,7 @@ import { perform, type Change } from '../../../engine/changes.js';
 import type { QueueWriter } from '../../../engine/types.js';
 import type { QueueRef } from '../../../../model/repository.js';
 import { repositoryId } from '../../../engine/ids.js';
-import { METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
+import { escapeLabel, METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
 import { pathQueue, queueWithId, refusing, requireRepository, validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error, type V2Handled } from '../route.js';
@@ -31,15 +31,12 @@ export const listQueues = route('mergeQueues.list', (context) => {
     .listQueues()
     .filter(({ queue }) => wanted === undefined || repositoryId(queue.repo) === wanted)
     .filter(({ queue }) => query.targetBranch === undefined || queue.targetBranch === query.targetBranch);
-  const page = pageOf(
-    'mergeQueues.list',
-    context.query,
-    query,
+  return pageOf(
+    context,
     rows,
     (row) => row.id,
     (row) => queueAnswer(context, queueWithId(context.engine, row.id)),
   );
-  return { answer: { status: 200, json: page } };
 });
 
 export const getQueue = route('mergeQueues.get', (context) => {
@@ -157,7 +154,7 @@ function metricsAnswer(text: string): V2Handled {
 
 /** The series of one branch's queue (and every comment line): the engine renders a repository's queues. */
 function onlyBranch(text: string, branch: string): string {
-  const label = `branch="${branch.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+  const label = `branch="${escapeLabel(branch)}"`;
   return text
     .split('\n')
     .filter((line) => line.startsWith('#') || line === '' || line.includes(label))

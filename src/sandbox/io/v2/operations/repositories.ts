@@ -23,14 +23,12 @@ export const resolveByProviderUrl = route('repositories.resolveByProviderUrl', (
   const { change } = fresh ? perform(context.engine, 'knowRepository', { repo }) : { change: undefined };
   const known = repositoryWithId(context, repositoryId(repo))!;
   const page = pageOf(
-    'repositories.resolveByProviderUrl',
-    context.query,
-    query,
+    context,
     [known],
     (row) => repositoryId(row.repo),
     (row) => repositoryJson(row.repo, row.since),
   );
-  return { answer: { status: 200, json: page }, ...(change && { change }) };
+  return { ...page, ...(change && { change }) };
 });
 
 export const getRepository = route('repositories.get', (context) => {

@@ -1,7 +1,7 @@
 // The two lists of verification runs (docs/v2.md), newest first; a PR's list refuses `createdAfter` with 400.
 import { modelWord } from '../../../../api/v2/wire-names.js';
 import type { TestRunFacts } from '../../../../model/queue-entries.js';
-import { pathPullRequest, pathQueue, refusing } from '../common.js';
+import { pathPullRequest, pathQueue } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route } from '../route.js';
 import { runJson } from '../wire.js';
@@ -22,13 +22,12 @@ export const listQueueVerificationRuns = route('mergeQueues.listVerificationRuns
     ...(status !== undefined && { status: engineStatus(status) }),
     ...(createdAfter !== undefined && { createdAfter: Date.parse(createdAfter) }),
   };
-  const runs = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => context.engine.queueRuns(queue.ref, filter));
-  return { answer: { status: 200, json: pageOf('mergeQueues.listVerificationRuns', context.query, context.input, runs, idOf, jsonOf) } };
+  return pageOf(context, context.engine.queueRuns(queue.ref, filter), idOf, jsonOf);
 });
 
 export const listPullRequestVerificationRuns = route('pullRequests.listVerificationRuns', (context) => {
   const { status } = context.input;
   const found = pathPullRequest(context);
   const runs = context.engine.pullRequestRuns(found.repo, found.number, status === undefined ? {} : { status: engineStatus(status) });
-  return { answer: { status: 200, json: pageOf('pullRequests.listVerificationRuns', context.query, context.input, runs, idOf, jsonOf) } };
+  return pageOf(context, runs, idOf, jsonOf);
 });
