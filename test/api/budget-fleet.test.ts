@@ -109,7 +109,9 @@ describe('one budget per credential on the machine', () => {
     expect(quiet).toEqual({ code: 0, stderr: '' });
     const told = await mq(['status', '1', '--json', '-v'], env, join(notAFolder, 'mq'));
     expect(told.code).toBe(0);
-    expect(told.stderr).toMatch(/^the request budget file .*\/budget-[0-9a-f]{16}\.json cannot be used \(a part of the path is not a folder\): this process keeps its own budget$/m);
+    expect(told.stderr).toMatch(
+      /^the request budget file .*\/budget-[0-9a-f]{16}\.json cannot be used \(a part of the path is not a folder\): this process keeps its own budget$/m,
+    );
     expect(told.stderr).not.toContain('trunk_v2_');
   });
 });
