@@ -4,7 +4,7 @@
 // it is dropped and looked up once more.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ApiError, InterruptedError } from '../../errors.js';
+import { ApiError } from '../../errors.js';
 import { type QueueRef, type Repo, repositoryUrl } from '../../model/repository.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
@@ -86,6 +86,11 @@ function repoKey(repo: Repo): string {
   return `${repo.host}/${repo.owner}/${repo.name}`;
 }
 
+/** A queue's key (`repo#branch`) or a PR's (`repo#number`) in the cache. */
+function keyIn(repo: Repo, what: string | number): string {
+  return `${repoKey(repo)}#${what}`;
+}
+
 /** Looks ids up through the client, keeping what it finds. */
 export class IdResolver {
   /** Lookups under way, by kind and key: reads sent together (mq stats) share one. */
@@ -109,7 +114,7 @@ export class IdResolver {
   }
 
   queueId(ref: QueueRef): Promise<string> {
-    return this.kept('queues', `${repoKey(ref.repo)}#${ref.targetBranch}`, async () => {
+    return this.kept('queues', keyIn(ref.repo, ref.targetBranch), async () => {
       const repositoryId = await this.repositoryId(ref.repo);
       const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
       const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
@@ -136,23 +141,15 @@ export class IdResolver {
 
   /** Kept after a submit or a lookup answered it: the next command reads the PR without a lookup. */
   rememberQueue(ref: QueueRef, id: string): void {
-    this.cache.set(this.root, 'queues', `${repoKey(ref.repo)}#${ref.targetBranch}`, id);
+    this.cache.set(this.root, 'queues', keyIn(ref.repo, ref.targetBranch), id);
   }
 
   forgetQueue(ref: QueueRef): void {
-    this.cache.drop(this.root, 'queues', `${repoKey(ref.repo)}#${ref.targetBranch}`);
-  }
-
-  private keptPullRequestId(repo: Repo, number: number): string | undefined {
-    return this.cache.get(this.root, 'pullRequests', `${repoKey(repo)}#${number}`);
+    this.cache.drop(this.root, 'queues', keyIn(ref.repo, ref.targetBranch));
   }
 
   rememberPullRequest(repo: Repo, number: number, id: string): void {
-    this.cache.set(this.root, 'pullRequests', `${repoKey(repo)}#${number}`, id);
-  }
-
-  private forgetPullRequest(repo: Repo, number: number): void {
-    this.cache.drop(this.root, 'pullRequests', `${repoKey(repo)}#${number}`);
+    this.cache.set(this.root, 'pullRequests', keyIn(repo, number), id);
   }
 
   /**
@@ -188,12 +185,8 @@ export class IdResolver {
 
   /** One PR whole: read by its kept id, else as its lookup answers it, so that a command never reads it twice. */
   pullRequest(repo: Repo, number: number): Promise<PullRequest> {
-    return this.withId(
-      repo,
-      number,
-      (id) => this.client.call('pullRequests.get', { params: { id } }),
-      () => this.lookUpPullRequest(repo, number),
-    );
+    const read = (id: string) => this.client.call('pullRequests.get', { params: { id } });
+    return this.withId(repo, number, read, () => this.lookUpPullRequest(repo, number));
   }
 
   /**
@@ -201,13 +194,13 @@ export class IdResolver {
    * id, the id is dropped and `afresh` runs once.
    */
   async withId<T>(repo: Repo, number: number, use: (id: string) => Promise<T>, afresh: () => Promise<T>): Promise<T> {
-    const kept = this.keptPullRequestId(repo, number);
+    const kept = this.cache.get(this.root, 'pullRequests', keyIn(repo, number));
     if (kept === undefined) return afresh();
     try {
       return await use(kept);
     } catch (error) {
-      if (error instanceof InterruptedError || !(error instanceof ApiError) || error.status !== 404) throw error;
-      this.forgetPullRequest(repo, number);
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      this.cache.drop(this.root, 'pullRequests', keyIn(repo, number));
       return afresh();
     }
   }

@@ -32,11 +32,6 @@ export interface V2ServiceOptions extends ClientOptions {
   idCacheFile?: string;
 }
 
-/** The service's root: a trailing `/v1` or `/v2` (an old habit) dropped, as paths carry `/v2` themselves. */
-function v2Root(apiUrl: string): string {
-  return apiUrl.replace(/\/+$/, '').replace(/\/v[12]$/, '');
-}
-
 /** The live states, as the queue's PR list filters them: what v1's getQueue lists. */
 const LIVE_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure'];
 /** The live states but pending: few PRs (at most a run's worth per testing slot, and those not ready), read whole beside the order. */
@@ -46,7 +41,8 @@ const TESTED_STATES: ReadonlySet<string> = new Set(['testing', 'tests_passed', '
 const PAGE_MAX = 100;
 
 export function createV2Service(options: V2ServiceOptions): MergeQueueService {
-  const root = v2Root(options.apiUrl);
+  // The service's root: a trailing `/v1` or `/v2` (an old habit) dropped, as paths carry `/v2` themselves.
+  const root = options.apiUrl.replace(/\/+$/, '').replace(/\/v[12]$/, '');
   const client = new V2Client({ ...options, apiUrl: root });
   const cache = new IdCache(options.idCacheFile);
   const ids = new IdResolver(client, cache, root);
@@ -130,10 +126,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry!));
       const inQueueNow = view.isCurrentlySubmittedToQueue;
-      // v2 names an entry's run only once it merged. mq status (which reads the estimate) reads the queue's order,
-      // whose batch names the run of a PR in the queue; elsewhere the PR's newest run is the one that last tested it.
-      // A PR not in the queue has no estimate to read: said so as v1 answers it, without a request, at the
-      // service's time of the answer that said so.
+      // v2 names an entry's run only once it merged: mq status (the estimate) takes it from the order's batch,
+      // elsewhere from the PR's newest run. A PR not in the queue has no estimate: said so without a request.
       const [run, history, estimate] = await Promise.all([
         view.verifiedByTestRun || !TESTED_STATES.has(view.state ?? '')
           ? undefined
@@ -234,10 +228,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       return metricsFromText(text);
     },
     ...v2FlakyTests(client, ids),
-    // v2 has no status page: `mq doctor` asks v2's smallest read instead.
+    // v2 has no status page: `mq doctor` and the clock ask its smallest read, whose answer carries the Date header.
     getStatus: async () => undefined,
     async syncClock() {
-      // v2 has no status page: the smallest read there is, whose answer carries the Date header.
       await client.call('mergeQueues.list', { query: { limit: 1 } });
     },
     serviceNow: () => client.serviceNow(),
@@ -395,9 +388,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       let moved: MergeQueueStateChange | undefined;
       if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
       if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
-      // The queue as the changes left it, without its PRs (the change needs none): the settings as the PATCH
-      // answered them or as this command read them, the state and mode as the last write answered them; one
-      // read only when neither gave the settings.
+      // The settings as the PATCH answered them or as this command read them; a read only when neither did.
       queue ??= await client.call('mergeQueues.get', { params: { id } });
       return queueFactsOf(moved ? { ...queue, state: moved.state, mode: moved.mode } : queue);
     });
