@@ -9,21 +9,17 @@ import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest, TimelineEntry } from '../../model/pull-request.js';
 import type { EntryTransition } from '../../model/queue-entries.js';
-import type { MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
+import type { FlakyPageQuery, FlakyScope, MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { ClientOptions } from '../transport.js';
 import { MergeQueueClient } from './client.js';
 import type { SubmittedPullRequests } from './schemas.js';
 import { prNumberOf, withDetails } from './details.js';
 
-/** The service's root and the v1 API's path: `https://api.trunk.io` → `https://api.trunk.io/v1`. */
-function v1BaseUrl(apiUrl: string): string {
-  const root = apiUrl.replace(/\/+$/, '');
-  return root.endsWith('/v1') ? root : `${root}/v1`;
-}
-
 export function createV1Service(options: ClientOptions): MergeQueueService {
-  const client = new MergeQueueClient({ ...options, apiUrl: v1BaseUrl(options.apiUrl) });
+  // The service's root and the v1 API's path: `https://api.trunk.io` → `https://api.trunk.io/v1`.
+  const root = options.apiUrl.replace(/\/+$/, '');
+  const client = new MergeQueueClient({ ...options, apiUrl: root.endsWith('/v1') ? root : `${root}/v1` });
   // Whether the service has the batch read; one that refuses it is asked one PR at a time from then on.
   let batchServed = true;
 
@@ -126,22 +122,16 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     async getTestDetails({ repo, org }, testId) {
       return (await client.call('getTestDetails', { repo, org_url_slug: org, test_id: testId })).test;
     },
-    async listQuarantinedTests({ repo, org }, page) {
-      const answer = await client.call('listQuarantinedTests', { repo, org_url_slug: org, page_query: pageQuery(page) });
+    async listQuarantinedTests(scope, page) {
+      const answer = await client.call('listQuarantinedTests', flakyList(scope, page));
       return { tests: answer.quarantined_tests, page: answer.page };
     },
-    async listUnhealthyTests({ repo, org }, status, page) {
-      const answer = await client.call('listUnhealthyTests', { repo, org_url_slug: org, status, page_query: pageQuery(page) });
+    async listUnhealthyTests(scope, status, page) {
+      const answer = await client.call('listUnhealthyTests', { ...flakyList(scope, page), status });
       return { tests: answer.tests, page: answer.page };
     },
-    async listFailingTests({ repo, org }, window, page) {
-      const answer = await client.call('listFailingTests', {
-        repo,
-        org_url_slug: org,
-        start_time: window.start,
-        end_time: window.end,
-        page_query: pageQuery(page),
-      });
+    async listFailingTests(scope, window, page) {
+      const answer = await client.call('listFailingTests', { ...flakyList(scope, page), start_time: window.start, end_time: window.end });
       return { tests: answer.tests, page: answer.page };
     },
     async linkTicketToTestCase(repo, testId, ticketId) {
@@ -228,6 +218,8 @@ async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T)
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-function pageQuery(page: { size: number; token?: string }): { page_size: number; page_token?: string } {
-  return page.token === undefined ? { page_size: page.size } : { page_size: page.size, page_token: page.token };
+/** What every flaky-test list is asked with: the repository, the organization, the page. */
+function flakyList({ repo, org }: FlakyScope, page: FlakyPageQuery) {
+  const page_query = page.token === undefined ? { page_size: page.size } : { page_size: page.size, page_token: page.token };
+  return { repo, org_url_slug: org, page_query };
 }
