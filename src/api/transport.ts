@@ -270,7 +270,9 @@ export class Transport {
     trace?.(`> ${exchange.method} ${url.href}`);
     const secret = this.options.dialect.secretHeaders;
     for (const [name, value] of Object.entries(headers)) trace?.(`> ${name}: ${secret.includes(name) ? redact(value) : value}`);
-    if (exchange.body !== undefined) trace?.(`> ${abbreviateBody(exchange.body)}`);
+    // A streamed body is traced from its head: the same line as for the whole text, without reading it all.
+    const body = exchange.body;
+    if (body !== undefined) trace?.(`> ${typeof body === 'string' ? abbreviate(body) : abbreviate(body.head, body.length)}`);
     const started = monotonicMs();
     // The try's own signal: aborted by its timeout or by Ctrl-C. Not AbortSignal.any with AbortSignal.timeout,
     // whose timer Node 20 may collect before it fires (nodejs/node#57736): a request then waits forever.
@@ -326,11 +328,6 @@ function monotonicMs(): number {
 function abbreviate(text: string, length = text.length): string {
   const oneLine = text.replace(/\s+/g, ' ');
   return oneLine.length > TRACE_MAX || length > text.length ? `${oneLine.slice(0, TRACE_MAX)}… (${length} bytes)` : oneLine;
-}
-
-/** A streamed body is traced from its head: the same line as for the whole text, without reading it all. */
-function abbreviateBody(body: string | StreamedBody): string {
-  return typeof body === 'string' ? abbreviate(body) : abbreviate(body.head, body.length);
 }
 
 /** Exponential from 250ms, capped, with jitter: half the step plus up to as much again. */

@@ -38,8 +38,22 @@ export class V2Client extends ApiClient {
 
   /** One exchange: a 403 names the permission the key lacks, a 404 that it may be another organization's. */
   private async send(name: V2OperationName, request: V2Request): Promise<Answer> {
+    const row: V2Operation = V2_OPERATIONS[name];
+    const query: Record<string, string> = {};
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) query[key] = Array.isArray(value) ? value.join(',') : String(value);
+    }
     try {
-      return await this.exchange(name, request);
+      return await this.transport.send({
+        method: row.method,
+        path: fillPath(row.path, request.params),
+        operation: name,
+        ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+        ...(Object.keys(query).length > 0 && { query }),
+        idempotent: row.retry,
+        // PR and metrics reads have budgets of their own, as the service buckets.
+        budget: row.bucket === 'organization' ? 'other' : row.bucket,
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const hint =
@@ -51,24 +65,6 @@ export class V2Client extends ApiClient {
         ...(error.apiCode !== undefined && { apiCode: error.apiCode }),
       });
     }
-  }
-
-  private exchange(name: V2OperationName, request: V2Request): Promise<Answer> {
-    const row: V2Operation = V2_OPERATIONS[name];
-    const query: Record<string, string> = {};
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value !== undefined) query[key] = Array.isArray(value) ? value.join(',') : String(value);
-    }
-    return this.transport.send({
-      method: row.method,
-      path: fillPath(row.path, request.params),
-      operation: name,
-      ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
-      ...(Object.keys(query).length > 0 && { query }),
-      idempotent: row.retry,
-      // PR and metrics reads have budgets of their own, as the service buckets.
-      budget: row.bucket === 'organization' ? 'other' : row.bucket,
-    });
   }
 }
 
