@@ -52,7 +52,7 @@ export type ClientOptions = Omit<TransportOptions, 'dialect'>;
 
 /** An API's client: the transport in its dialect, the URL without a trailing slash. */
 export class ApiClient {
-  protected readonly transport: Transport;
+  readonly transport: Transport;
 
   constructor(options: ClientOptions, dialect: Dialect) {
     this.transport = new Transport({ ...options, dialect, apiUrl: options.apiUrl.replace(/\/+$/, '') });
@@ -60,16 +60,6 @@ export class ApiClient {
 
   close(): Promise<void> {
     return this.transport.close();
-  }
-
-  /** The service's clock, as of its last answer; undefined before any. */
-  serviceNow(): number | undefined {
-    return this.transport.serviceNow();
-  }
-
-  /** The service's time as its last answer gave it: when a fact read from that answer held. */
-  answeredAt(): number | undefined {
-    return this.transport.answeredAt;
   }
 
   /**
@@ -132,7 +122,7 @@ export class Transport {
   private readonly budget: RequestBudget;
   /** How far the service's clock (its Date header) is ahead of ours, once it has answered. */
   private clockOffsetMs: number | undefined;
-  /** The service's time in its last answer's Date header. */
+  /** The service's time in its last answer's Date header: when a fact read from that answer held. */
   answeredAt: number | undefined;
 
   constructor(private readonly options: TransportOptions) {

@@ -141,7 +141,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     async syncClock() {
       await client.status();
     },
-    serviceNow: () => client.serviceNow(),
+    serviceNow: () => client.transport.serviceNow(),
     close: () => client.close(),
 
     listQueues: () => v2Only('listing every queue (mq queues, --all-queues)', 'v1 has no such list'),

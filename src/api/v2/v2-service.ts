@@ -135,7 +135,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
             ? orderOf(queueId).then((order) => runOf(order, pr.number) ?? null)
             : newestRunOf(pr.id).then((id) => id ?? null),
         details.timeline && client.call('pullRequests.queueEntryHistory', { params: { id: pr.id }, query: { direction: 'newest', limit: PAGE_MAX } }),
-        details.estimate && (inQueueNow ? serviceEstimate(pr.id) : notInQueue(client.answeredAt())),
+        details.estimate && (inQueueNow ? serviceEstimate(pr.id) : notInQueue(client.transport.answeredAt)),
       ]);
       if (run !== undefined) view.verifiedByTestRun = run;
       if (history) view.timeline = history.data.map(timelineEntryOf);
@@ -233,7 +233,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async syncClock() {
       await client.call('mergeQueues.list', { query: { limit: 1 } });
     },
-    serviceNow: () => client.serviceNow(),
+    serviceNow: () => client.transport.serviceNow(),
     async close() {
       cache.save();
       await client.close();
