@@ -31,11 +31,6 @@ export interface QueueMetrics {
   histograms: Partial<Record<HistogramKey, HistogramSummary>>;
 }
 
-export interface MetricsSummary {
-  queues: QueueMetrics[];
-  others: MetricSample[];
-}
-
 const QUEUE_LABELS = ['repo', 'branch', 'queue_type'];
 /** The labels a series has beside its queue's. */
 const NO_LABELS: readonly string[] = [];
@@ -55,11 +50,9 @@ const HISTOGRAM_SERIES: ReadonlyMap<string, [HistogramKey, 'sum' | 'count' | 'bu
   ),
 );
 
-export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSummary {
+export function summarizeMetrics(samples: readonly MetricSample[]): { queues: QueueMetrics[]; others: MetricSample[] } {
   const queues = new Map<string, Map<string, QueueMetrics>>();
   const others: MetricSample[] = [];
-  // Buckets are kept for the estimates below (mq stats); the +Inf bucket stands in for a missing _count.
-  const infBuckets = new Map<QueueMetrics, Partial<Record<HistogramKey, number>>>();
 
   // By repo, then branch and queue type (lengths first: no two label sets share a key), a key made once a queue.
   const queueOf = (labels: Record<string, string>): QueueMetrics => {
@@ -78,15 +71,15 @@ export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSumma
   };
 
   for (const sample of samples) {
-    if (!absorb(sample, queueOf, infBuckets)) others.push(sample);
+    if (!absorb(sample, queueOf)) others.push(sample);
   }
-  for (const [queue, buckets] of infBuckets) {
-    for (const [key, count] of Object.entries(buckets) as Array<[HistogramKey, number]>) {
-      const histogram = (queue.histograms[key] ??= {});
-      histogram.count ??= count;
-    }
+  const all = [...queues.values()].flatMap((ofRepo) => [...ofRepo.values()]);
+  // The buckets are kept for the estimates below (mq stats); the last +Inf bucket stands in for a missing _count.
+  for (const histogram of all.flatMap((queue) => Object.values(queue.histograms))) {
+    const inf = histogram.buckets?.findLast((bucket) => bucket.le === Number.POSITIVE_INFINITY);
+    if (inf) histogram.count ??= inf.cumulative;
   }
-  return { queues: [...queues.values()].flatMap((ofRepo) => [...ofRepo.values()]).sort(compareQueues), others };
+  return { queues: all.sort(compareQueues), others };
 }
 
 /** The series of one repository's queue: its main queue (queue_type "main", or the only one when none is labelled so). */
@@ -96,11 +89,7 @@ export function mainQueueMetrics(samples: readonly MetricSample[], repo: string,
 }
 
 /** Files a sample under its queue; false when it is not a series this summary knows in the shape it knows. */
-function absorb(
-  sample: MetricSample,
-  queueOf: (labels: Record<string, string>) => QueueMetrics,
-  infBuckets: Map<QueueMetrics, Partial<Record<HistogramKey, number>>>,
-): boolean {
+function absorb(sample: MetricSample, queueOf: (labels: Record<string, string>) => QueueMetrics): boolean {
   const { name, labels, value } = sample;
 
   if (Object.hasOwn(GAUGES, name)) {
@@ -132,11 +121,6 @@ function absorb(
     if (le !== undefined && !Number.isNaN(le)) {
       const histogram = (queue.histograms[key] ??= {});
       (histogram.buckets ??= []).push({ le, cumulative: value });
-    }
-    if (labels.le === '+Inf') {
-      const buckets = infBuckets.get(queue) ?? {};
-      buckets[key] = value;
-      infBuckets.set(queue, buckets);
     }
     return true;
   }
