@@ -32,10 +32,6 @@ export interface QueueMetrics {
 }
 
 const QUEUE_LABELS = ['repo', 'branch', 'queue_type'];
-/** The labels a series has beside its queue's. */
-const NO_LABELS: readonly string[] = [];
-const LE = ['le'];
-const CONCLUSION = ['conclusion'];
 const GAUGES = {
   mq_depth_current: 'depth',
   mq_awaiting_mergeability: 'awaitingMergeability',
@@ -93,14 +89,14 @@ function absorb(sample: MetricSample, queueOf: (labels: Record<string, string>) 
   const { name, labels, value } = sample;
 
   if (Object.hasOwn(GAUGES, name)) {
-    if (!onlyLabels(labels, NO_LABELS)) return false;
+    if (!onlyLabels(labels, [])) return false;
     queueOf(labels)[GAUGES[name as keyof typeof GAUGES]] = value;
     return true;
   }
 
   if (name === 'mq_pr_conclusions_1h_total') {
     const conclusion = CONCLUSIONS.find((word) => word === labels.conclusion);
-    if (!conclusion || !onlyLabels(labels, CONCLUSION)) return false;
+    if (!conclusion || !onlyLabels(labels, ['conclusion'])) return false;
     queueOf(labels)[conclusion] = value;
     return true;
   }
@@ -109,13 +105,13 @@ function absorb(sample: MetricSample, queueOf: (labels: Record<string, string>) 
   if (series) {
     const [key, part] = series;
     if (part !== 'bucket') {
-      if (!onlyLabels(labels, NO_LABELS)) return false;
+      if (!onlyLabels(labels, [])) return false;
       const histogram = (queueOf(labels).histograms[key] ??= {});
       if (part === 'sum') histogram.sum = value;
       else histogram.count = value;
       return true;
     }
-    if (labels.le === undefined || !onlyLabels(labels, LE)) return false;
+    if (labels.le === undefined || !onlyLabels(labels, ['le'])) return false;
     const queue = queueOf(labels);
     const le = parseSampleValue(labels.le);
     if (le !== undefined && !Number.isNaN(le)) {
@@ -127,7 +123,7 @@ function absorb(sample: MetricSample, queueOf: (labels: Record<string, string>) 
   return false;
 }
 
-/** True when every label is a queue label or one of `extra`: anything more would be lost by grouping. */
+/** True when every label is a queue label or one of `extra` (the series' own): anything more would be lost by grouping. */
 function onlyLabels(labels: Record<string, string>, extra: readonly string[]): boolean {
   for (const label in labels) {
     if (Object.hasOwn(labels, label) && !QUEUE_LABELS.includes(label) && !extra.includes(label)) return false;
