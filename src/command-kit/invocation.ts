@@ -84,13 +84,9 @@ export interface ProgramWork {
   input: { show: 'help'; words: string[] } | { show: 'completion'; shell: Shell; flagValues: Record<string, readonly string[]> };
 }
 
-/** What every shape may add: something to release once the command is over, whatever its outcome. */
-interface Releases {
-  dispose?: () => Promise<void>;
-}
-
+/** `dispose`: what any shape may release once the command is over, whatever its outcome. */
 // biome-ignore lint/suspicious/noExplicitAny: an invocation ties an input to its own handler; the runner never looks inside it
-export type Invocation = (ResultWork<any> | StreamWork<any, any> | ServeWork<any> | ProgramWork) & Releases;
+export type Invocation = (ResultWork<any> | StreamWork<any, any> | ServeWork<any> | ProgramWork) & { dispose?: () => Promise<void> };
 
 /** argv words → the work a command asks for; a mistake throws a UsageError (exit 2) before anything is sent. */
 export type Parse<S extends WordSpecs = WordSpecs> = (words: Words<S>, io: ArgvIo) => Invocation | Promise<Invocation>;

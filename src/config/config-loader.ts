@@ -11,12 +11,13 @@ import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
 import { isFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
-export const loadJson: Loader = (path, content) => {
+const loadJson: Loader = (path, content) => {
   try {
     return JSON.parse(content) as unknown;
   } catch (error) {
     const position = /position (\d+)/.exec(String(error))?.[1];
-    const where = position === undefined ? '' : ` ${lineAndColumn(content, Number(position))}`;
+    const before = position === undefined ? undefined : content.slice(0, Number(position)).split('\n');
+    const where = before === undefined ? '' : ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
     throw new ConfigError(`${path}: not valid JSON${where}`);
   }
 };
@@ -48,11 +49,6 @@ const LOADERS = {
   ...Object.fromEntries(EXECUTABLE_EXTENSIONS.map((ext) => [ext, refuse])),
   default: refuse,
 };
-
-function lineAndColumn(content: string, offset: number): string {
-  const before = content.slice(0, offset).split('\n');
-  return `at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
-}
 
 function explorer(searchPlaces: string[]) {
   return cosmiconfig(MODULE_NAME, { searchPlaces, searchStrategy: 'none', loaders: LOADERS, cache: false });

@@ -32,15 +32,11 @@ export function* upwards(from: string, stop?: string): Generator<string> {
   }
 }
 
-interface GitDirs {
-  /** Per-checkout state: HEAD. */
-  gitDir: string;
-  /** Shared state: config (differs from gitDir in a linked worktree). */
-  commonDir: string;
-}
-
-/** Follows `.git` files (`gitdir: …`) and a worktree's `commondir`. Undefined when the layout is not understood. */
-async function gitDirs(root: string): Promise<GitDirs | undefined> {
+/**
+ * Follows `.git` files (`gitdir: …`) and a worktree's `commondir` to `gitDir` (per-checkout state: HEAD) and `commonDir` (shared
+ * state: config; not gitDir in a linked worktree). Undefined when the layout is not understood.
+ */
+async function gitDirs(root: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
   const dotGit = join(root, '.git');
   try {
     if ((await stat(dotGit)).isDirectory()) return { gitDir: dotGit, commonDir: dotGit };

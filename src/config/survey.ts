@@ -24,14 +24,8 @@ export interface ConfigSurvey {
   ignored: string[];
 }
 
-export interface SurveyInput {
-  cwd: string;
-  env: Record<string, string | undefined>;
-  /** --config, when given. */
-  config?: string;
-}
-
-export async function surveyConfigFiles(input: SurveyInput): Promise<ConfigSurvey> {
+/** `config`: --config, when given. */
+export async function surveyConfigFiles(input: { cwd: string; env: Record<string, string | undefined>; config?: string }): Promise<ConfigSurvey> {
   const cwd = resolve(input.cwd);
   const homeDir = envValue(input.env, 'HOME') ?? systemHomeDir();
   const userDir = userConfigDir(envValue(input.env, 'XDG_CONFIG_HOME'), homeDir);

@@ -42,13 +42,12 @@ export function checkApiUrl(text: string): Checked<string> {
   return ok(`${url.protocol}//${url.host}${path}`);
 }
 
-export function checkApi(text: string): Checked<ApiChoice> {
-  return (API_CHOICES as readonly string[]).includes(text) ? ok(text as ApiChoice) : problem(PROBLEMS.api);
-}
-
-export function checkOutput(text: string): Checked<OutputFormat> {
-  return (OUTPUT_FORMATS as readonly string[]).includes(text) ? ok(text as OutputFormat) : problem(PROBLEMS.output);
-}
+const oneOf =
+  <T extends string>(choices: readonly T[], phrase: string) =>
+  (text: string): Checked<T> =>
+    (choices as readonly string[]).includes(text) ? ok(text as T) : problem(phrase);
+export const checkApi = oneOf<ApiChoice>(API_CHOICES, PROBLEMS.api);
+export const checkOutput = oneOf<OutputFormat>(OUTPUT_FORMATS, PROBLEMS.output);
 
 /** A string is a duration; a number (config files only) is seconds. */
 export function checkTimeout(raw: string | number): Checked<number> {
@@ -59,8 +58,7 @@ export function checkTimeout(raw: string | number): Checked<number> {
 
 export function checkRepo(raw: string | { host?: string; owner: string; name: string }): Checked<Repo> {
   if (typeof raw !== 'string') return checkRepo(`${raw.host ?? DEFAULT_HOST}/${raw.owner}/${raw.name}`);
-  const checked = repoFrom(raw);
-  return checked.ok ? checked : problem(checked.problem);
+  return repoFrom(raw);
 }
 
 /** An on/off variable (--insecure's): 1, true, yes or on; 0, false, no or off. */

@@ -31,16 +31,7 @@ export interface QueueMetrics {
   histograms: Partial<Record<HistogramKey, HistogramSummary>>;
 }
 
-export interface MetricsSummary {
-  queues: QueueMetrics[];
-  others: MetricSample[];
-}
-
 const QUEUE_LABELS = ['repo', 'branch', 'queue_type'];
-/** The labels a series has beside its queue's. */
-const NO_LABELS: readonly string[] = [];
-const LE = ['le'];
-const CONCLUSION = ['conclusion'];
 const GAUGES = {
   mq_depth_current: 'depth',
   mq_awaiting_mergeability: 'awaitingMergeability',
@@ -55,11 +46,9 @@ const HISTOGRAM_SERIES: ReadonlyMap<string, [HistogramKey, 'sum' | 'count' | 'bu
   ),
 );
 
-export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSummary {
+export function summarizeMetrics(samples: readonly MetricSample[]): { queues: QueueMetrics[]; others: MetricSample[] } {
   const queues = new Map<string, Map<string, QueueMetrics>>();
   const others: MetricSample[] = [];
-  // Buckets are kept for the estimates below (mq stats); the +Inf bucket stands in for a missing _count.
-  const infBuckets = new Map<QueueMetrics, Partial<Record<HistogramKey, number>>>();
 
   // By repo, then branch and queue type (lengths first: no two label sets share a key), a key made once a queue.
   const queueOf = (labels: Record<string, string>): QueueMetrics => {
@@ -78,15 +67,15 @@ export function summarizeMetrics(samples: readonly MetricSample[]): MetricsSumma
   };
 
   for (const sample of samples) {
-    if (!absorb(sample, queueOf, infBuckets)) others.push(sample);
+    if (!absorb(sample, queueOf)) others.push(sample);
   }
-  for (const [queue, buckets] of infBuckets) {
-    for (const [key, count] of Object.entries(buckets) as Array<[HistogramKey, number]>) {
-      const histogram = (queue.histograms[key] ??= {});
-      histogram.count ??= count;
-    }
+  const all = [...queues.values()].flatMap((ofRepo) => [...ofRepo.values()]);
+  // The buckets are kept for the estimates below (mq stats); the last +Inf bucket stands in for a missing _count.
+  for (const histogram of all.flatMap((queue) => Object.values(queue.histograms))) {
+    const inf = histogram.buckets?.findLast((bucket) => bucket.le === Number.POSITIVE_INFINITY);
+    if (inf) histogram.count ??= inf.cumulative;
   }
-  return { queues: [...queues.values()].flatMap((ofRepo) => [...ofRepo.values()]).sort(compareQueues), others };
+  return { queues: all.sort(compareQueues), others };
 }
 
 /** The series of one repository's queue: its main queue (queue_type "main", or the only one when none is labelled so). */
@@ -96,22 +85,18 @@ export function mainQueueMetrics(samples: readonly MetricSample[], repo: string,
 }
 
 /** Files a sample under its queue; false when it is not a series this summary knows in the shape it knows. */
-function absorb(
-  sample: MetricSample,
-  queueOf: (labels: Record<string, string>) => QueueMetrics,
-  infBuckets: Map<QueueMetrics, Partial<Record<HistogramKey, number>>>,
-): boolean {
+function absorb(sample: MetricSample, queueOf: (labels: Record<string, string>) => QueueMetrics): boolean {
   const { name, labels, value } = sample;
 
   if (Object.hasOwn(GAUGES, name)) {
-    if (!onlyLabels(labels, NO_LABELS)) return false;
+    if (!onlyLabels(labels, [])) return false;
     queueOf(labels)[GAUGES[name as keyof typeof GAUGES]] = value;
     return true;
   }
 
   if (name === 'mq_pr_conclusions_1h_total') {
     const conclusion = CONCLUSIONS.find((word) => word === labels.conclusion);
-    if (!conclusion || !onlyLabels(labels, CONCLUSION)) return false;
+    if (!conclusion || !onlyLabels(labels, ['conclusion'])) return false;
     queueOf(labels)[conclusion] = value;
     return true;
   }
@@ -120,30 +105,25 @@ function absorb(
   if (series) {
     const [key, part] = series;
     if (part !== 'bucket') {
-      if (!onlyLabels(labels, NO_LABELS)) return false;
+      if (!onlyLabels(labels, [])) return false;
       const histogram = (queueOf(labels).histograms[key] ??= {});
       if (part === 'sum') histogram.sum = value;
       else histogram.count = value;
       return true;
     }
-    if (labels.le === undefined || !onlyLabels(labels, LE)) return false;
+    if (labels.le === undefined || !onlyLabels(labels, ['le'])) return false;
     const queue = queueOf(labels);
     const le = parseSampleValue(labels.le);
     if (le !== undefined && !Number.isNaN(le)) {
       const histogram = (queue.histograms[key] ??= {});
       (histogram.buckets ??= []).push({ le, cumulative: value });
     }
-    if (labels.le === '+Inf') {
-      const buckets = infBuckets.get(queue) ?? {};
-      buckets[key] = value;
-      infBuckets.set(queue, buckets);
-    }
     return true;
   }
   return false;
 }
 
-/** True when every label is a queue label or one of `extra`: anything more would be lost by grouping. */
+/** True when every label is a queue label or one of `extra` (the series' own): anything more would be lost by grouping. */
 function onlyLabels(labels: Record<string, string>, extra: readonly string[]): boolean {
   for (const label in labels) {
     if (Object.hasOwn(labels, label) && !QUEUE_LABELS.includes(label) && !extra.includes(label)) return false;

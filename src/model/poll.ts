@@ -73,21 +73,16 @@ export interface PollOptions {
   deadline?: number;
 }
 
-export interface Polled {
-  ended: 'done' | 'timeout';
-  /** Set when the deadline passed during an outage. */
-  outage?: Outage;
-}
-
 /** One round of a poll; it calls `answered` once its requests went through, so that "the service is back" comes before their news. */
 export type Round = (answered: () => void) => Promise<RoundOutcome>;
 
 /**
  * Runs `round` until 'done', or a last round at the deadline ('timeout'). A failure that may pass is an outage, told to
  * `service`, and the poll slows as on a quiet round (no sooner than a Retry-After); anything else (401, 403, a 404 the
- * engine does not make one PR's outcome, a bug) ends it. The pauses are ctx.sleep's, which Ctrl-C cuts short.
+ * engine does not make one PR's outcome, a bug) ends it. The pauses are ctx.sleep's, which Ctrl-C cuts short. `outage`: the
+ * one the deadline passed in.
  */
-export async function poll(ctx: Pace, options: PollOptions, service: ServiceEvents, round: Round): Promise<Polled> {
+export async function poll(ctx: Pace, options: PollOptions, service: ServiceEvents, round: Round): Promise<{ ended: 'done' | 'timeout'; outage?: Outage }> {
   let delay = options.intervalMs;
   let outage: Outage | undefined;
   let everAnswered = false;

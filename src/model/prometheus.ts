@@ -22,22 +22,12 @@ export function parsePrometheus(text: string, keep?: (name: string) => boolean):
   return samples;
 }
 
+/** Go's ParseFloat spellings of the infinities and NaN, in lower case; a Map, so that no prototype key matches. */
+const SPECIAL_VALUES = new Map(Object.entries({ '+inf': Infinity, inf: Infinity, '-inf': -Infinity, nan: Number.NaN, '+nan': Number.NaN, '-nan': Number.NaN }));
+
 /** The value of a sample as Go's ParseFloat reads it (within what the format uses), or undefined. */
 export function parseSampleValue(token: string): number | undefined {
-  if (FLOAT.test(token)) return Number(token);
-  switch (token.toLowerCase()) {
-    case '+inf':
-    case 'inf':
-      return Number.POSITIVE_INFINITY;
-    case '-inf':
-      return Number.NEGATIVE_INFINITY;
-    case 'nan':
-    case '+nan':
-    case '-nan':
-      return Number.NaN;
-    default:
-      return undefined;
-  }
+  return FLOAT.test(token) ? Number(token) : SPECIAL_VALUES.get(token.toLowerCase());
 }
 
 /** The metric name a line starts with (a comment's `#`, or '' for a blank line, are no name a reader keeps). */

@@ -14,12 +14,6 @@ export interface QueueEntryChange {
   direct?: boolean;
 }
 
-/** Who made a change: absent (null) when the queue itself did. */
-interface TransitionActor {
-  gitHubLogin?: string;
-  trunkUserId?: string;
-}
-
 /** Another PR a transition names, with its state now (not at the transition). */
 export interface TransitionRef extends PullRequestRef {
   state: ReportedPullRequestState;
@@ -39,8 +33,8 @@ export interface EntryTransition {
   timestamp: string;
   /** Lower snake_case; null where the service gives none. */
   reason: string | null;
-  /** null when the service names no one (the queue's own doing, or an API that does not say). */
-  actor: TransitionActor | null;
+  /** Who made the change; null when the service names no one (the queue's own doing, or an API that does not say). */
+  actor: { gitHubLogin?: string; trunkUserId?: string } | null;
   /** The run behind the change, when the service names one. */
   testRunId: string | null;
   pullRequestId?: string;

@@ -23,12 +23,6 @@ export interface PullRequestBatch {
 /** How to ask for a PR: by its number, or by its head branch. */
 export type PullRequestKey = { number: number } | { branch: string };
 
-/** What a read of one PR may bring beyond its record (its timeline, the service's estimate), where the service gives them. */
-interface PullRequestDetails {
-  timeline?: boolean;
-  estimate?: boolean;
-}
-
 export interface SubmitOptions {
   priority?: Priority;
   /** Test it on its own, never in a batch. */
@@ -92,7 +86,8 @@ export interface MergeQueueService {
   submitPullRequest(queue: QueueRef, pr: number, options?: SubmitOptions): Promise<void>;
   cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
-  getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey, details?: PullRequestDetails): Promise<SubmittedPullRequestDetail>;
+  /** `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them. */
+  getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey, details?: { timeline?: boolean; estimate?: boolean }): Promise<SubmittedPullRequestDetail>;
   /**
    * Several PRs of one queue, as getSubmittedPullRequest gives each, in as few requests as the API allows; one never submitted is in
    * `notFound`, one unread in `failed` (only Ctrl-C throws), so that what was read is kept.

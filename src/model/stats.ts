@@ -25,18 +25,6 @@ export type Counts = Record<'total' | Conclusion | 'other', number>;
 /** Each conclusion's share of `total`, 0 to 1; null when the window holds no PR. */
 export type Rates = Record<Conclusion, number | null>;
 
-export interface AuthorStats {
-  author: string;
-  counts: Counts;
-  rates: Rates;
-}
-
-/** A UTC day, `YYYY-MM-DD`. */
-export interface DayStats {
-  day: string;
-  counts: Counts;
-}
-
 export interface DurationStats {
   /** The series it was read from. */
   metric: string;
@@ -70,9 +58,9 @@ export interface Stats {
   counts: Counts;
   rates: Rates;
   /** Most PRs first; null unless asked for (--by author). */
-  byAuthor: AuthorStats[] | null;
-  /** Every UTC day the window touches, oldest first, empty days included. */
-  perDay: DayStats[];
+  byAuthor: { author: string; counts: Counts; rates: Rates }[] | null;
+  /** Every UTC day (`YYYY-MM-DD`) the window touches, oldest first, empty days included. */
+  perDay: { day: string; counts: Counts }[];
   durations: Durations;
   /** Each attempt at testing over the window, from the service's testing results; absent from older results. */
   testingRuns?: TestingRunStats;
@@ -133,14 +121,14 @@ export class HistoryTally {
     return rates(this.counts);
   }
 
-  byAuthor(): AuthorStats[] {
+  byAuthor(): NonNullable<Stats['byAuthor']> {
     return [...this.authors]
       .map(([author, counts]) => ({ author, counts, rates: rates(counts) }))
       .sort((a, b) => b.counts.total - a.counts.total || (a.author < b.author ? -1 : a.author > b.author ? 1 : 0));
   }
 
   /** Each day from `since` to `until`, and any day outside them the history gave (a service clock ahead). */
-  perDay(since: string, until: string): DayStats[] {
+  perDay(since: string, until: string): Stats['perDay'] {
     const days = new Set(this.days.keys());
     const last = Date.parse(until);
     for (let at = Date.parse(utcDay(Date.parse(since))); at <= last; at += 86_400_000) days.add(utcDay(at));

@@ -1,8 +1,7 @@
 // What the waiting commands see as they go and hand back at the end (wait, submit --wait, queue drain --wait,
 // queue get --watch): the events a view attached from outside receives, and the results it sums up.
-import type { ExitCode } from '../errors.js';
 import type { Eta } from './eta.js';
-import type { Outage, ServiceEvents } from './poll.js';
+import type { ServiceEvents, Waited } from './poll.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
 import type { Queue } from './queue.js';
 import type { CommandResult, PrOutcome } from './result.js';
@@ -61,17 +60,10 @@ export interface WaitEvents extends ServiceEvents {
   polled(prs: readonly PrSighting[], now: number): void;
 }
 
-export interface WaitResult {
+/** `ok`: every PR reached the target. */
+export interface WaitResult extends Waited {
   target: PullRequestState;
   prs: PrSighting[];
-  /** Every PR reached the target. */
-  ok: boolean;
-  timedOut: boolean;
-  timeoutMs: number;
-  /** See Waited. */
-  exitCode?: ExitCode;
-  /** The outage the wait timed out in, if it did. */
-  outage?: Outage;
 }
 
 // The states a PR passes through on its way to each one: a PR seen past the target (it moved between two
@@ -102,15 +94,10 @@ export interface DrainEvents extends ServiceEvents {
   polled(admitted: readonly EnqueuedPullRequest[], changed: boolean, now: number): void;
 }
 
-export interface DrainResult {
+export interface DrainResult extends Waited {
   change: QueueChange;
   /** The admitted PRs left at the end: none unless timed out. */
   admitted: EnqueuedPullRequest[];
-  ok: boolean;
-  timedOut: boolean;
-  timeoutMs: number;
-  /** The outage the wait timed out in, if it did. */
-  outage?: Outage;
 }
 
 export interface WatchEvents extends ServiceEvents {
