@@ -81,10 +81,8 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/**
- * The service's own estimate, in the same words as mq's: `~14:35, in 28m; testing ~14:30–14:35; 1 PR ahead`,
- * for a pending_failure PR `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue paused`.
- */
+// The service's estimate in mq's words: `~14:35, in 28m; testing ~14:30–14:35; 1 PR ahead`, for a pending_failure PR
+// `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue paused`.
 export function formatServiceEstimate(estimate: QueueEntryEstimate, now: number): string {
   const asOf = estimate.computedAt ?? new Date(now).toISOString();
   if (estimate.status !== 'available' || estimate.estimatedAt === undefined || Number.isNaN(Date.parse(estimate.estimatedAt))) {

@@ -21,10 +21,7 @@ export interface ProgressOutput {
   screen(): Screen;
   /** Calls `listener` when the terminal changes size; returns what stops it. */
   onResize?(listener: () => void): () => void;
-  /**
-   * Calls `listener` if the process exits with the live block drawn (a second Ctrl-C, a crash in a timer skips every finally), to give the
-   * normal screen and the cursor back. Returns what stops it.
-   */
+  /** Calls `listener` if the process exits with the block drawn (a second Ctrl-C skips every finally), to give the screen back; returns its stop. */
   onExit?(listener: () => void): () => void;
   /** The local clock, until the service's is known. */
   now(): number;

@@ -41,10 +41,7 @@ export function joinBlock(block: Block): string {
   return [...block.head, ...block.items.map((item) => item.text), ...block.tail].map((line) => `${line}\n`).join('');
 }
 
-/**
- * At most `columns` of `line`, cut between grapheme clusters, with "…" (a wide character straddling the last column is left out, so the line
- * may end a column short); colour codes are kept, and a colour open at the cut is closed.
- */
+/** At most `columns` of `line`, cut between grapheme clusters with "…" (maybe a column short of a wide one); a colour open at the cut is closed. */
 export function cutToWidth(line: string, columns: number): string {
   if (textWidth(line) <= columns) return line;
   // The last column is the "…"'s.
@@ -130,10 +127,7 @@ export function foldLine(line: string, columns: number): string[] {
   return lines.map((folded) => (/(?:^| )[\w./:#?&=%~+@-]+$/.test(withoutColour(folded)) ? folded : cutToWidth(folded, columns)));
 }
 
-/**
- * The block fitted to `screen`, ending in "\n" (no height known: the whole block). The list's lines are cut to the width (a table stays a
- * table); those above and below it are kept whole, folded between words rather than wrapped by the terminal.
- */
+/** The block fitted to `screen`, ending in "\n": its list's lines cut to the width, the lines around it folded; no height known, all of it. */
 export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): string {
   const { columns, rows } = screen;
   const fold = (lines: readonly string[]) => (columns && columns > 0 ? lines.flatMap((line) => foldLine(line, columns)) : lines);

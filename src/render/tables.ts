@@ -12,10 +12,7 @@ export interface Column {
   holds?: Holds;
 }
 
-/**
- * A table with a header row, each cell one line of safe text (sanitize.ts), no trailing newline. Laid out here, not by cli-table3, whose
- * layout grows with the square of the rows; cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
- */
+/** A header row and rows of safe one-line cells (sanitize.ts), no trailing newline; cli-table3's measure, not its layout (quadratic in rows). */
 export function renderTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
   const cells = [columns.map((column) => paint.bold(column.header)), ...rows];
   const measured = cells.map((row) => columns.map((_, i) => textWidth(row[i] ?? '')));

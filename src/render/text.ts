@@ -64,10 +64,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   testRuns: async () => (await import('./views/entries.js')).renderTestRuns,
 };
 
-/**
- * The text for stdout, ending in a newline (the raw metrics exposition passes through). On a terminal each view fits its tables, and what is
- * left over is folded between words here.
- */
+/** stdout's text, ending in a newline; on a terminal the views fit their tables and the rest is folded between words here. */
 export async function renderText(result: CommandResult, options: RenderOptions): Promise<string> {
   const view = (await VIEWS[result.kind]()) as View<Kind>;
   const text = view(result, { paint: makePaint(options.color), now: options.now, ...(options.screen && { screen: options.screen }) });

@@ -67,10 +67,7 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
   return sections.join('\n\n');
 }
 
-/**
- * The PRs to test next; the columns the API filled (a state, a predicted batch, what each waits on). A predicted batch is numbered on from
- * the `running` batches with a run, so that one number names one batch.
- */
+/** The PRs to test next, in the columns the API filled; a predicted batch is numbered on from the running ones, one number per batch. */
 function pendingTable(items: readonly OrderedPending[], running: number, ctx: RenderContext): string {
   const { paint } = ctx;
   const withState = items.some((item) => item.state !== 'pending');
