@@ -50,10 +50,9 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
     case 'update':
       lines.push(...updateLines(name, change, ctx));
       break;
-    case 'pause': {
+    case 'pause':
       lines.push(`${name} ${paintState(paint, 'paused')}`, reasonLine(change.reason));
       break;
-    }
     case 'resume':
       lines.push(`${name} ${paint.green('resumed')}`);
       break;
