@@ -6,11 +6,8 @@ import type { QueueEntryEstimate } from '../model/pull-request.js';
 import { formatDuration } from '../text/durations.js';
 import { safeLine } from '../text/sanitize.js';
 
-/**
- * The one ETA of `mq status`, labelled with its source: the service's where it has one, else mq's own
- * (`~14:32, in 25m (14:20–14:50), mq's estimate from 12 test runs in the last hour`), else why there is none;
- * nothing for a PR that has ended.
- */
+// The one ETA of `mq status`, labelled with its source: the service's where it has one, else mq's own (`~14:32, in 25m
+// (14:20–14:50), mq's estimate from 12 test runs in the last hour`), else why there is none; nothing once the PR has ended.
 export function formatEta(eta: Eta | undefined, service: QueueEntryEstimate | undefined, now: number): string | undefined {
   if (eta && 'cause' in eta && eta.cause === 'final') return undefined;
   const theirs = service && formatServiceEstimate(service, now);

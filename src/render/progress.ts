@@ -1,7 +1,5 @@
-// What the commands that report as they go (wait, submit --wait, queue drain --wait, queue get --watch) share:
-// the output they write through, and the frame every printer is made of: the live block on a terminal, the
-// outage line, the JSON lines, the summary at the end. The printers themselves are beside this file, one module
-// each (wait-printer.ts, drain-printer.ts, watch-printer.ts), so that a command loads only its own.
+// What the printers of commands that report as they go share: the output, and the frame (live block, outage line,
+// JSON lines, summary). Each printer is a module of its own beside this one, so a command loads only its own.
 import type { Outage, ServiceEvents } from '../model/poll.js';
 import { makePaint } from './colors.js';
 import { AlternateScreen } from './alternate-screen.js';

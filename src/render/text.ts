@@ -1,6 +1,5 @@
-// The human output of every command: one view per kind of result, each in its own module and loaded when a
-// result of its kind is printed, so that a command loads its own view (and only it). Pure: colour and "now" come
-// in as options.
+// The human output of every command: a view per kind of result, each a module loaded when its kind is printed, so a
+// command loads only its own. Pure: colour and "now" come in as options.
 import type { CommandResult } from '../model/result.js';
 import { makePaint } from './colors.js';
 import type { RenderContext, RenderOptions, ResultOf } from './options.js';
