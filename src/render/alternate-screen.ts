@@ -1,7 +1,5 @@
-// A full-window view drawn on the terminal's alternate screen, as `watch` and `top` draw theirs: each frame is
-// written from the top-left corner over the last one, so nothing reaches the scrollback however often it
-// changes. Leaving gives the user back the screen they had, with the last frame printed on it once, so the final
-// state stays in view and in the scrollback. Only ever used when stdout is a terminal.
+// A full-window view on the terminal's alternate screen, as `watch` and `top` draw theirs: each frame over the last,
+// so nothing reaches the scrollback; on leaving, the user's screen comes back with the last frame printed on it once.
 import { HIDE_CURSOR, SHOW_CURSOR } from './live-region.js';
 
 const CSI = '\u001b[';

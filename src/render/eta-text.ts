@@ -6,11 +6,8 @@ import type { QueueEntryEstimate } from '../model/pull-request.js';
 import { formatDuration } from '../text/durations.js';
 import { safeLine } from '../text/sanitize.js';
 
-/**
- * The one ETA of `mq status`, labelled with its source: the service's where it has one, else mq's own
- * (`~14:32, in 25m (14:20–14:50), mq's estimate from 12 test runs in the last hour`), else why there is none;
- * nothing for a PR that has ended.
- */
+// The one ETA of `mq status`, labelled with its source: the service's where it has one, else mq's own (`~14:32, in 25m
+// (14:20–14:50), mq's estimate from 12 test runs in the last hour`), else why there is none; nothing once the PR has ended.
 export function formatEta(eta: Eta | undefined, service: QueueEntryEstimate | undefined, now: number): string | undefined {
   if (eta && 'cause' in eta && eta.cause === 'final') return undefined;
   const theirs = service && formatServiceEstimate(service, now);
@@ -81,10 +78,8 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-/**
- * The service's own estimate, in the same words as mq's: `~14:35, in 28m; testing ~14:30–14:35; 1 PR ahead`,
- * for a pending_failure PR `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue paused`.
- */
+// The service's estimate in mq's words: `~14:35, in 28m; testing ~14:30–14:35; 1 PR ahead`, for a pending_failure PR
+// `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue paused`.
 export function formatServiceEstimate(estimate: QueueEntryEstimate, now: number): string {
   const asOf = estimate.computedAt ?? new Date(now).toISOString();
   if (estimate.status !== 'available' || estimate.estimatedAt === undefined || Number.isNaN(Date.parse(estimate.estimatedAt))) {

@@ -13,10 +13,7 @@ export interface ErrorRenderOptions {
   apiUrl?: { shown: string; origin: string };
 }
 
-/**
- * `mq: queue not found (404)`, or under --json `{"error":{"code":"not_found","status":404,"message":"…"}}`; a v2
- * error's own code follows the status (`(409 PR_ALREADY_ENQUEUED)`), and is `serviceCode` in the JSON.
- */
+/** `mq: queue not found (404)` or `{"error":{"code":"not_found","status":404,…}}`; a v2 code follows the status, `serviceCode` in JSON. */
 export function renderError(error: unknown, options: ErrorRenderOptions): string {
   const known = error instanceof MqError;
   const aftermath = known && error.aftermath ? error.aftermath : undefined;

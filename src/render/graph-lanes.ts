@@ -76,10 +76,7 @@ export function drawLanes(nodes: readonly number[], edges: readonly { from: numb
   return rows;
 }
 
-/**
- * The nodes with every one ahead of those that wait on it, otherwise in the given order (a heap of positions: 10,000 PRs take no quadratic
- * time); in a cycle, the first node not placed.
- */
+/** Each node ahead of those that wait on it, else in the given order (a heap: 10,000 PRs take no quadratic time); a cycle, the first unplaced. */
 function rowOrder(nodes: readonly number[], edges: readonly { from: number; to: number }[]): number[] {
   const position = new Map(nodes.map((node, index) => [node, index]));
   const waitsOn = new Array<number>(nodes.length).fill(0);

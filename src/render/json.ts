@@ -1,6 +1,7 @@
 // The one JSON document `--json` prints per result (README.md#json-for-scripts): read commands give the service's
 // response as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads
-// are always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null".
+// are always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null";
+// an optional key is undefined, which JSON leaves out.
 import type { CommandResult } from '../model/result.js';
 import type { MetricSample } from '../model/prometheus.js';
 import { requestedQueueState } from '../model/wait-events.js';
@@ -41,17 +42,8 @@ export function toJson(result: CommandResult): unknown {
     case 'stats':
       return statsJson(result.stats);
     case 'queueChange': {
-      return {
-        action: result.action,
-        branch: result.branch,
-        ...(result.repo === undefined ? {} : { repo: result.repo }),
-        state: result.queue?.state ?? requestedQueueState(result.action) ?? null,
-        ...(result.changed === undefined ? {} : { changed: result.changed }),
-        ...(result.settingsChanged === undefined ? {} : { settingsChanged: result.settingsChanged }),
-        ...(result.queue === undefined ? {} : { queue: result.queue }),
-        ...(result.reason === undefined ? {} : { reason: result.reason }),
-        ...(result.cancelled === undefined ? {} : { cancelled: result.cancelled }),
-      };
+      const { action, branch, repo, changed, settingsChanged, queue, reason, cancelled } = result;
+      return { action, branch, repo, state: queue?.state ?? requestedQueueState(action) ?? null, changed, settingsChanged, queue, reason, cancelled };
     }
     case 'targets':
       return {
@@ -77,7 +69,7 @@ export function toJson(result: CommandResult): unknown {
           ok,
           ...(skipped && { skipped }),
           detail,
-          ...(fix !== undefined && { fix }),
+          fix,
         })),
         ...(result.entries && {
           settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])),
@@ -88,7 +80,7 @@ export function toJson(result: CommandResult): unknown {
     case 'queues':
       return { queues: result.queues };
     case 'allQueues':
-      return { action: result.action, ...(result.reason === undefined ? {} : { reason: result.reason }), results: result.results };
+      return { action: result.action, reason: result.reason, results: result.results };
     case 'modeSwitch':
       return {
         action: 'switch-mode',
@@ -98,7 +90,7 @@ export function toJson(result: CommandResult): unknown {
         changed: result.changed,
         state: result.queue?.state ?? null,
         ...(result.waited === undefined ? {} : { timedOut: !result.waited.done }),
-        ...(result.queue === undefined ? {} : { queue: result.queue }),
+        queue: result.queue,
       };
     case 'queueOrder':
       return result.order;
@@ -107,11 +99,7 @@ export function toJson(result: CommandResult): unknown {
     case 'history':
       return { prNumber: result.prNumber, timeline: result.timeline };
     case 'testRuns':
-      return {
-        prNumber: result.prNumber ?? null,
-        testRuns: result.testRuns,
-        ...(result.nextCursor === undefined ? {} : { nextCursor: result.nextCursor }),
-      };
+      return { prNumber: result.prNumber ?? null, testRuns: result.testRuns, nextCursor: result.nextCursor };
   }
 }
 
@@ -120,10 +108,7 @@ const SLICE = 100;
 /** About how many characters go out in one write. */
 const CHUNK = 64 * 1024;
 
-/**
- * Writes what `JSON.stringify(value, null, 2)` and a newline would, byte for byte, in chunks, so a big answer is never held twice over. For
- * plain data (what JSON.parse and toJson make): objects member by member, arrays a slice at a time.
- */
+/** `JSON.stringify(value, null, 2)` and a newline, byte for byte, in chunks (plain data: a big answer is never held twice over). */
 export function writeJson(value: unknown, write: (chunk: string) => void): void {
   let pending = '';
   const emit = (text: string) => {

@@ -1,7 +1,5 @@
-// What the commands that report as they go (wait, submit --wait, queue drain --wait, queue get --watch) share:
-// the output they write through, and the frame every printer is made of: the live block on a terminal, the
-// outage line, the JSON lines, the summary at the end. The printers themselves are beside this file, one module
-// each (wait-printer.ts, drain-printer.ts, watch-printer.ts), so that a command loads only its own.
+// What the printers of commands that report as they go share: the output, and the frame (live block, outage line,
+// JSON lines, summary). Each printer is a module of its own beside this one, so a command loads only its own.
 import type { Outage, ServiceEvents } from '../model/poll.js';
 import { makePaint } from './colors.js';
 import { AlternateScreen } from './alternate-screen.js';
@@ -21,10 +19,7 @@ export interface ProgressOutput {
   screen(): Screen;
   /** Calls `listener` when the terminal changes size; returns what stops it. */
   onResize?(listener: () => void): () => void;
-  /**
-   * Calls `listener` if the process exits with the live block drawn (a second Ctrl-C, a crash in a timer skips every finally), to give the
-   * normal screen and the cursor back. Returns what stops it.
-   */
+  /** Calls `listener` if the process exits with the block drawn (a second Ctrl-C skips every finally), to give the screen back; returns its stop. */
   onExit?(listener: () => void): () => void;
   /** The local clock, until the service's is known. */
   now(): number;

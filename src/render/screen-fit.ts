@@ -29,11 +29,6 @@ export interface Block {
 const SGR = new RegExp(COLOUR_CODE.source, 'y');
 const RESET = '\u001b[0m';
 
-/** The columns `line` takes on a terminal (see text-width.ts). */
-export function visibleWidth(line: string): number {
-  return textWidth(line);
-}
-
 /** `text` as lines, without the trailing empty one. */
 export function linesOf(text: string): string[] {
   const lines = text.split('\n');
@@ -46,12 +41,9 @@ export function joinBlock(block: Block): string {
   return [...block.head, ...block.items.map((item) => item.text), ...block.tail].map((line) => `${line}\n`).join('');
 }
 
-/**
- * At most `columns` of `line`, cut between grapheme clusters, with "…" (a wide character straddling the last column is left out, so the line
- * may end a column short); colour codes are kept, and a colour open at the cut is closed.
- */
+/** At most `columns` of `line`, cut between grapheme clusters with "…" (maybe a column short of a wide one); a colour open at the cut is closed. */
 export function cutToWidth(line: string, columns: number): string {
-  if (visibleWidth(line) <= columns) return line;
+  if (textWidth(line) <= columns) return line;
   // The last column is the "…"'s.
   const room = columns - 1;
   let out = '';
@@ -84,7 +76,7 @@ export function cutToWidth(line: string, columns: number): string {
 
 /** At most `columns` of the end of `text` (a path: its file's name tells it), after "…"; text with colour is cut at its end instead (cutToWidth). */
 export function cutStartToWidth(text: string, columns: number): string {
-  if (visibleWidth(text) <= columns) return text;
+  if (textWidth(text) <= columns) return text;
   if (withoutColour(text) !== text) return cutToWidth(text, columns);
   const kept: string[] = [];
   let shown = 0;
@@ -111,12 +103,12 @@ export function fitText(text: string, columns: number | undefined): string {
  * digits and the signs of a URL), which stays whole for the terminal to wrap.
  */
 export function foldLine(line: string, columns: number): string[] {
-  if (visibleWidth(line) <= columns) return [line];
+  if (textWidth(line) <= columns) return [line];
   // Colour codes hold no blank: the pattern finds the same gap with or without them.
   const gap = /^ *\S.*?\S? {2,}(?=\S)/.exec(line)?.[0];
   const lead = /^ */.exec(line)![0];
-  const prefix = gap !== undefined && visibleWidth(gap) <= columns / 2 ? gap : lead;
-  const indent = ' '.repeat(prefix === gap ? visibleWidth(gap) : Math.min(lead.length + 2, Math.floor(columns / 2)));
+  const prefix = gap !== undefined && textWidth(gap) <= columns / 2 ? gap : lead;
+  const indent = ' '.repeat(prefix === gap ? textWidth(gap) : Math.min(lead.length + 2, Math.floor(columns / 2)));
   // Words and the blanks before each: a run of blanks inside the value (`value  (origin)`) is a place to fold too.
   const parts = line.slice(prefix.length).split(/( +)/);
   const lines: string[] = [];
@@ -125,7 +117,7 @@ export function foldLine(line: string, columns: number): string[] {
     const blank = parts[i]!;
     const word = parts[i + 1] ?? '';
     if (word === '') continue;
-    if (visibleWidth(current + blank + word) <= columns) current += blank + word;
+    if (textWidth(current + blank + word) <= columns) current += blank + word;
     else {
       lines.push(current);
       current = indent + word;
@@ -135,10 +127,7 @@ export function foldLine(line: string, columns: number): string[] {
   return lines.map((folded) => (/(?:^| )[\w./:#?&=%~+@-]+$/.test(withoutColour(folded)) ? folded : cutToWidth(folded, columns)));
 }
 
-/**
- * The block fitted to `screen`, ending in "\n" (no height known: the whole block). The list's lines are cut to the width (a table stays a
- * table); those above and below it are kept whole, folded between words rather than wrapped by the terminal.
- */
+/** The block fitted to `screen`, ending in "\n": its list's lines cut to the width, the lines around it folded; no height known, all of it. */
 export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): string {
   const { columns, rows } = screen;
   const fold = (lines: readonly string[]) => (columns && columns > 0 ? lines.flatMap((line) => foldLine(line, columns)) : lines);
@@ -171,7 +160,7 @@ export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): st
 
 /** The rows a line takes: wrapped at the window's width, a wide character that would straddle the edge going whole to the next row. */
 export function lineRows(line: string, columns: number | undefined): number {
-  if (!columns || columns <= 0 || visibleWidth(line) <= columns) return 1;
+  if (!columns || columns <= 0 || textWidth(line) <= columns) return 1;
   let rows = 1;
   let used = 0;
   for (const { width } of clusters(withoutColour(line))) {

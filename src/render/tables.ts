@@ -2,7 +2,7 @@
 // Tables are borderless, columns two spaces apart and headers in capitals (as kubectl and gh print them),
 // so that output stays readable in a CI log and easy to cut with awk.
 import type { ChalkInstance } from 'chalk';
-import { cutStartToWidth, cutToWidth, visibleWidth } from './screen-fit.js';
+import { cutStartToWidth, cutToWidth } from './screen-fit.js';
 import { textWidth, withoutColour } from './text-width.js';
 
 export interface Column {
@@ -12,10 +12,7 @@ export interface Column {
   holds?: Holds;
 }
 
-/**
- * A table with a header row, each cell one line of safe text (sanitize.ts), no trailing newline. Laid out here, not by cli-table3, whose
- * layout grows with the square of the rows; cells are measured as cli-table3 measures them, so the columns are the ones it would draw.
- */
+/** A header row and rows of safe one-line cells (sanitize.ts), no trailing newline; cli-table3's measure, not its layout (quadratic in rows). */
 export function renderTable(columns: readonly Column[], rows: readonly string[][], paint: ChalkInstance): string {
   const cells = [columns.map((column) => paint.bold(column.header)), ...rows];
   const measured = cells.map((row) => columns.map((_, i) => textWidth(row[i] ?? '')));
@@ -87,7 +84,7 @@ export function fitTable(columns: readonly Column[], rows: readonly string[][], 
   const same = (i: number) => rows.every((row) => (row[i] ?? '') === (rows[0]![i] ?? ''));
   const empty = (cell = '') => ['-', ''].includes(withoutColour(cell));
   let kept = columns.map((_, i) => i).filter((i) => !(rows.length > 0 && same(i) && empty(rows[0]![i])));
-  const natural = columns.map((column, i) => rows.reduce((most, row) => Math.max(most, visibleWidth(row[i] ?? '')), textWidth(column.header)));
+  const natural = columns.map((column, i) => rows.reduce((most, row) => Math.max(most, textWidth(row[i] ?? '')), textWidth(column.header)));
   const over = (target: readonly number[]) => kept.reduce((sum, i) => sum + target[i]!, 2 * (kept.length - 1)) - width;
   const head: string[] = [];
   const said = kept.filter((i) => same(i) && columns[i]!.align !== 'right');

@@ -1,6 +1,5 @@
-// The human output of every command: one view per kind of result, each in its own module and loaded when a
-// result of its kind is printed, so that a command loads its own view (and only it). Pure: colour and "now" come
-// in as options.
+// The human output of every command: a view per kind of result, each a module loaded when its kind is printed, so a
+// command loads only its own. Pure: colour and "now" come in as options.
 import type { CommandResult } from '../model/result.js';
 import { makePaint } from './colors.js';
 import type { RenderContext, RenderOptions, ResultOf } from './options.js';
@@ -64,10 +63,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   testRuns: async () => (await import('./views/entries.js')).renderTestRuns,
 };
 
-/**
- * The text for stdout, ending in a newline (the raw metrics exposition passes through). On a terminal each view fits its tables, and what is
- * left over is folded between words here.
- */
+/** stdout's text, ending in a newline; on a terminal the views fit their tables and the rest is folded between words here. */
 export async function renderText(result: CommandResult, options: RenderOptions): Promise<string> {
   const view = (await VIEWS[result.kind]()) as View<Kind>;
   const text = view(result, { paint: makePaint(options.color), now: options.now, ...(options.screen && { screen: options.screen }) });

@@ -1,6 +1,5 @@
-// The printer of `mq wait` and `mq submit --wait`: a live line per PR on a terminal, a line per change in a
-// pipe, an NDJSON line per change under --json; the summary at the end. The live lines fit the window: past its
-// height the PRs already settled give way first, and one line says how many are not shown.
+// The printer of `mq wait` and `mq submit --wait`: a live line per PR (past the window's height, settled PRs give way
+// first), a line or an NDJSON line per change in a pipe; the summary at the end.
 import { isFinalState } from '../model/vocabulary.js';
 import type { PerPr } from '../model/wait-events.js';
 import type { PrSighting, WaitEvents, WaitResult } from '../model/wait-events.js';

@@ -1,8 +1,6 @@
-// The printer of `mq queue get --watch`. The queue table is the result itself: --quiet keeps it. A terminal
-// shows it on the alternate screen, as `watch` and `top` do: fitted to the window and drawn over itself, so the
-// scrollback never grows, and on leaving (Ctrl-C, an error) the last frame is printed once on the normal screen.
-// A pipe gets it once per change, a blank line between, and a line a minute while nothing changes (a write is how
-// mq learns that the reader went away: `--watch | head -3` ends); --json a queue document per change.
+// The printer of `mq queue get --watch` (--quiet keeps the table: it is the result). A terminal gets the alternate
+// screen (alternate-screen.ts); a pipe the queue per change and a line a minute while nothing changes (a write is
+// how mq learns that the reader went away: `--watch | head -3` ends); --json a queue document per change.
 import type { WatchEvents } from '../model/wait-events.js';
 import { formatDuration } from '../text/durations.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';

@@ -5,7 +5,7 @@ import Table from 'cli-table3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { safeLine } from '../../src/text/sanitize.js';
-import { visibleWidth } from '../../src/render/screen-fit.js';
+import { textWidth as visibleWidth } from '../../src/render/text-width.js';
 import { renderTable, type Column } from '../../src/render/tables.js';
 import { propertyRuns } from '../support/runs.js';
 

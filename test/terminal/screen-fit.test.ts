@@ -3,7 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makePaint } from '../../src/render/colors.js';
-import { cutToWidth, fitBlock, joinBlock, lineRows, visibleWidth, type Block } from '../../src/render/screen-fit.js';
+import { cutToWidth, fitBlock, joinBlock, lineRows, type Block } from '../../src/render/screen-fit.js';
+import { textWidth as visibleWidth } from '../../src/render/text-width.js';
 
 const plain = makePaint(false);
 const items = (count: number, settled: (i: number) => boolean = () => false) =>

@@ -1,7 +1,8 @@
 // `mq config path`: the project and user config files, each with whether mq reads it or where init would write it.
 import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
-import { cutStartToWidth, foldLine, visibleWidth } from '../screen-fit.js';
+import { cutStartToWidth, foldLine } from '../screen-fit.js';
+import { textWidth } from '../text-width.js';
 import { renderTable } from '../tables.js';
 
 /** How the project file was found: named by --config or its variable, or the search. */
@@ -29,10 +30,10 @@ export function renderConfigPaths(result: ResultOf<'configPaths'>, ctx: RenderCo
   const columns = [{ header: 'FILE' }, { header: 'PATH' }, { header: 'STATUS' }];
   const table = renderTable(columns, rows, paint);
   const width = ctx.screen?.columns;
-  if (!width || table.split('\n').every((line) => visibleWidth(line) <= width)) return `${table}\n`;
+  if (!width || table.split('\n').every((line) => textWidth(line) <= width)) return `${table}\n`;
   // Too wide for the terminal: the path is what the command is for (doctor sends people here), so it keeps a line
   // of its own (cut at its start only past the width, keeping the file's name) and the status folds under it.
-  const indent = Math.max(...rows.map(([file]) => visibleWidth(file!))) + 2;
+  const indent = Math.max(...rows.map(([file]) => textWidth(file!))) + 2;
   const lines = rows.flatMap(([file, path, status]) => [
     `${file!.padEnd(indent)}${cutStartToWidth(path!, width - indent)}`,
     ...foldLine(`${' '.repeat(indent)}${status}`, width),

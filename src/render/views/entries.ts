@@ -5,10 +5,7 @@ import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, type Column } from '../tables.js';
 
-/**
- * A table of TIME, STATE, REASON, ACTOR, RUN; "-" where the service says nothing. On a terminal the time is to the second in UTC without its
- * "T…Z"; a pipe gets it whole.
- */
+/** TIME, STATE, REASON, ACTOR, RUN, "-" where the service says nothing; a terminal's time drops its "T…Z", a pipe gets it whole. */
 export function renderHistory(result: ResultOf<'history'>, ctx: RenderContext): string {
   if (result.timeline.length === 0) return `#${result.prNumber} has never been in a queue.\n`;
   const rows = result.timeline.map((change) => [

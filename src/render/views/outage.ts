@@ -1,6 +1,5 @@
-// What every waiting command shows while the service cannot be reached: the line under the live block (or one
-// line in a pipe when it begins), the line when it is back, and their NDJSON events. Times are the local clock's:
-// the service's is not known while it does not answer. Pure: colour and "now" come in.
+// What a waiting command shows while the service cannot be reached, and when it is back, as text and NDJSON. Times
+// are the local clock's: the service's is not known while it does not answer. Pure: colour and "now" come in.
 import type { ChalkInstance } from 'chalk';
 import type { Outage } from '../../model/poll.js';
 import { ApiError, type MqError } from '../../errors.js';

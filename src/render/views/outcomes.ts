@@ -50,10 +50,9 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
     case 'update':
       lines.push(...updateLines(name, change, ctx));
       break;
-    case 'pause': {
+    case 'pause':
       lines.push(`${name} ${paintState(paint, 'paused')}`, reasonLine(change.reason));
       break;
-    }
     case 'resume':
       lines.push(`${name} ${paint.green('resumed')}`);
       break;
@@ -72,10 +71,7 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
   return `${lines.filter((line) => line !== '').join('\n')}\n`;
 }
 
-/**
- * What the update changed first (`concurrency  1 → 4`), then every setting as it stands: a log keeps the whole queue, a person sees what
- * moved. An update that changed nothing says so, and no more (`--json` still has the queue).
- */
+/** What changed (`concurrency  1 → 4`), then every setting, so a log keeps the queue; a change of nothing says so alone (--json has the queue). */
 function updateLines(name: string, change: ResultOf<'queueChange'>, ctx: RenderContext): string[] {
   const changes = change.settingsChanged;
   if (!change.queue || changes === undefined) return [`${name} updated`, ...(change.queue ? [renderQueueSettings(change.queue, ctx)] : [])];

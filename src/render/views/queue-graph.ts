@@ -9,19 +9,9 @@ import { safeLine } from '../../text/sanitize.js';
 import { cutToWidth } from '../screen-fit.js';
 import { textWidth } from '../text-width.js';
 
-export function renderQueueGraph(result: ResultOf<'queueGraph'>, ctx: RenderContext): string {
-  const { graph, format } = result;
+export function renderQueueGraph({ graph, format }: ResultOf<'queueGraph'>, ctx: RenderContext): string {
   if (format === 'dot') return graphDot(graph);
   if (format === 'mermaid') return graphMermaid(graph);
-  return graphText(graph, ctx);
-}
-
-/** The label every format gives a PR. */
-export function nodeLabel(node: GraphNode): string {
-  return `#${node.prNumber} ${safeLine(node.prTitle)} (${safeLine(node.state)})`;
-}
-
-export function graphText(graph: QueueGraph, ctx: RenderContext): string {
   if (graph.nodes.length === 0) return 'No pull requests in the graph.\n';
   const byNumber = new Map(graph.nodes.map((node) => [node.prNumber, node]));
   const rows = drawLanes(
@@ -42,7 +32,12 @@ export function graphText(graph: QueueGraph, ctx: RenderContext): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function graphDot(graph: QueueGraph): string {
+/** The label every format gives a PR. */
+function nodeLabel(node: GraphNode): string {
+  return `#${node.prNumber} ${safeLine(node.prTitle)} (${safeLine(node.state)})`;
+}
+
+function graphDot(graph: QueueGraph): string {
   const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   const lines = ['digraph merge_queue {', '  rankdir=TB;', '  node [shape=box];'];
   for (const node of graph.nodes) lines.push(`  ${quote(String(node.prNumber))} [label=${quote(nodeLabel(node))}];`);
@@ -51,7 +46,7 @@ export function graphDot(graph: QueueGraph): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function graphMermaid(graph: QueueGraph): string {
+function graphMermaid(graph: QueueGraph): string {
   // Mermaid reads `#name;` as an entity: a quote and such a `#` are written as entities themselves.
   const label = (text: string) => `"${text.replace(/#(?=\w+;)/g, '#35;').replace(/"/g, '#quot;')}"`;
   const lines = ['flowchart TD'];

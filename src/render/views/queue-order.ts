@@ -1,22 +1,18 @@
 // `mq queue order`: what tests next. The batches that have a run (their state and PRs), then the PRs waiting to
 // start, each with the batch it is predicted to start in and the PRs it waits on directly, then those held
 // behind a failure, then those not admitted yet. What the API does not say (null in the model) gets no column.
-import type { OrderedPending, PullRequestRef, QueueOrder } from '../../model/order.js';
+import type { OrderedPending, PullRequestRef } from '../../model/order.js';
 import type { ResultOf, RenderContext } from '../options.js';
 import { paintState } from '../colors.js';
 import { onOff } from '../fields.js';
 import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, type Column } from '../tables.js';
 
-export function renderQueueOrder(result: ResultOf<'queueOrder'>, ctx: RenderContext): string {
-  return `${orderText(result.order, ctx)}\n`;
-}
-
 const title = (pr: PullRequestRef) => safeLine(pr.prTitle);
 const TITLE: Column = { header: 'TITLE', holds: 'title' };
 export const refList = (prs: readonly PullRequestRef[]) => prs.map((pr) => `#${pr.prNumber}`).join(', ');
 
-export function orderText(order: QueueOrder, ctx: RenderContext): string {
+export function renderQueueOrder({ order }: ResultOf<'queueOrder'>, ctx: RenderContext): string {
   const { paint } = ctx;
   // On a terminal, titles are cut so that every row fits its width; a pipe gets them whole.
   const width = ctx.screen?.columns;
@@ -64,13 +60,10 @@ export function orderText(order: QueueOrder, ctx: RenderContext): string {
   else if (order.pending.some((item) => item.directlyAhead === null)) {
     sections.push(paint.dim('The service tells the queue order only: no predicted batches, nor what each PR waits on.'));
   }
-  return sections.join('\n\n');
+  return `${sections.join('\n\n')}\n`;
 }
 
-/**
- * The PRs to test next; the columns the API filled (a state, a predicted batch, what each waits on). A predicted batch is numbered on from
- * the `running` batches with a run, so that one number names one batch.
- */
+/** The PRs to test next, in the columns the API filled; a predicted batch is numbered on from the running ones, one number per batch. */
 function pendingTable(items: readonly OrderedPending[], running: number, ctx: RenderContext): string {
   const { paint } = ctx;
   const withState = items.some((item) => item.state !== 'pending');

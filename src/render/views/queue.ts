@@ -8,7 +8,8 @@ import { ageSince } from '../../text/durations.js';
 import { formatList, onOff } from '../fields.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
-import { joinBlock, linesOf, visibleWidth, type Block } from '../screen-fit.js';
+import { joinBlock, linesOf, type Block } from '../screen-fit.js';
+import { textWidth } from '../text-width.js';
 import { fitTable, renderPairs, type FittedTable } from '../tables.js';
 import { prColumns, prRows } from './pr-rows.js';
 
@@ -124,7 +125,7 @@ function packed(pieces: readonly string[], width: number, separator: string): st
   let line = '';
   for (const piece of pieces) {
     const joined = line === '' ? piece : `${line}${separator}${piece}`;
-    if (line !== '' && visibleWidth(joined) > width) {
+    if (line !== '' && textWidth(joined) > width) {
       lines.push(line);
       line = piece;
     } else line = joined;

@@ -17,10 +17,7 @@ import { textWidth } from '../text-width.js';
 // The longest state word, so that the columns after it line up.
 const STATE_WIDTH = 'pending_failure'.length;
 
-/**
- * The live block, a line per PR: `• #42  testing  4m in state  position 1  eta ~14:32 (in 25m)`, or what holds a not_ready PR. Given a
- * width, lines too wide give up their padding, then the time in state, then the position, before the rest is cut: the ETA stays.
- */
+/** A line per PR (`• #42  testing  4m in state  position 1  eta ~14:32 (in 25m)`); too wide, padding, age, then position go: the ETA stays. */
 export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext, columns?: number): string {
   // Numbers and positions padded to the widest (level 0), so that the lines stay in columns past #9 and position 9.
   const widest = { pr: Math.max(...prs.map((s) => String(s.pr).length)) + 1, position: Math.max(0, ...prs.map((s) => String(s.position ?? '').length)) };
@@ -84,10 +81,7 @@ export function renderChangeLine(change: PrChange, ctx: RenderContext): string {
   return `#${change.pr} ${paintState(ctx.paint, change.state)}${position}${next && `, ${next}`}\n`;
 }
 
-/**
- * The NDJSON line of a change: `{"pr":42,"state":"testing","previous":"pending","at":"…","position":1}`, with `eta` (as `mq status --json`)
- * and `blocked` (a not_ready PR's gates) exactly when the line has those words.
- */
+/** A change's NDJSON line (`{"pr":42,"state":"testing",…}`), with `eta` and `blocked` (a not_ready PR's gates) exactly when its text has them. */
 export function changeJson(change: PrChange): unknown {
   const line = { pr: change.pr, state: change.state, previous: change.previous, at: change.at, position: change.position };
   if (change.pullRequest?.state === 'not_ready') {
@@ -97,10 +91,7 @@ export function changeJson(change: PrChange): unknown {
   return formatEtaShort(change.eta) === '' ? line : { ...line, eta: change.eta };
 }
 
-/**
- * One line per PR: reached, ended elsewhere (with the readiness reasons the service gives), unknown, still waiting. On a window too short
- * for them all, the PRs that reached the target and those still waiting are each said in one line, by number: the others matter.
- */
+/** A line per PR, reached, ended (with its reasons) or waiting; on a short window the reached and the waiting are each one line of numbers. */
 export function renderWaitSummary(result: WaitResult, ctx: RenderContext): string {
   const { paint } = ctx;
   const lines: string[] = [];
