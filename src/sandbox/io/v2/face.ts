@@ -25,91 +25,21 @@ import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import { ERROR_CONTENT_TYPE, errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { unlessNotFound, validationFailed } from './common.js';
-import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
-import {
-  createQueue,
-  deleteQueue,
-  drainQueue,
-  getQueue,
-  listQueues,
-  organizationMetrics,
-  pauseQueue,
-  queueMetrics,
-  resumeQueue,
-  switchModes,
-  updateConfig,
-} from './operations/queues.js';
-import {
-  dequeue,
-  getPullRequest,
-  listQueuePullRequests,
-  queueEntryEstimate,
-  reprioritize,
-  resolveByCoordinates,
-  restartTests,
-  submitPullRequest,
-  updateQueueEntry,
-  uploadImpactedTargets,
-} from './operations/pull-requests.js';
-import { getVerificationRun, listTestingResults } from './operations/runs.js';
-import { queueEntryHistory, queueEntryHistoryBatch } from './operations/history.js';
-import { getGraph, getOrder } from './operations/order.js';
-import { listPullRequestVerificationRuns, listQueueVerificationRuns } from './operations/run-lists.js';
-import {
-  createTestCollection,
-  getTest,
-  getTestCollection,
-  linkTicket,
-  listStatusHistory,
-  listTestCollections,
-  listTestRuns,
-  listTests,
-} from './operations/flaky.js';
+import * as flaky from './operations/flaky.js';
+import * as history from './operations/history.js';
+import * as order from './operations/order.js';
+import * as pullRequests from './operations/pull-requests.js';
+import * as queues from './operations/queues.js';
+import * as repositories from './operations/repositories.js';
+import * as runLists from './operations/run-lists.js';
+import * as runs from './operations/runs.js';
 import { RateLimiter } from './rate-limits.js';
 import { type RepositoriesSeen, type V2Caller, type V2Context, V2Error, type V2Handled, type V2Route } from './route.js';
 
-/** The operations served, each found by its method and path template. */
-export const V2_ROUTES: readonly V2Route[] = [
-  resolveByProviderUrl,
-  getRepository,
-  listQueues,
-  createQueue,
-  organizationMetrics,
-  getQueue,
-  deleteQueue,
-  pauseQueue,
-  resumeQueue,
-  drainQueue,
-  updateConfig,
-  queueMetrics,
-  listTestingResults,
-  submitPullRequest,
-  listQueuePullRequests,
-  resolveByCoordinates,
-  getPullRequest,
-  queueEntryEstimate,
-  dequeue,
-  restartTests,
-  getVerificationRun,
-  uploadImpactedTargets,
-  getOrder,
-  getGraph,
-  listQueueVerificationRuns,
-  listPullRequestVerificationRuns,
-  queueEntryHistory,
-  queueEntryHistoryBatch,
-  switchModes,
-  reprioritize,
-  updateQueueEntry,
-  listTestCollections,
-  createTestCollection,
-  getTestCollection,
-  listTests,
-  getTest,
-  listStatusHistory,
-  listTestRuns,
-  linkTicket,
-];
+/** The operations served (every export of ./operations is one), each found by its method and path template. */
+export const V2_ROUTES: readonly V2Route[] = [repositories, queues, pullRequests, runs, history, order, runLists, flaky].flatMap((operations): V2Route[] =>
+  Object.values(operations),
+);
 
 /** The schemas the contract's rows name. */
 const V2_SCHEMAS: Readonly<Record<Exclude<SchemaName, keyof typeof flakySchemas>, z.ZodType>> = schemas;
