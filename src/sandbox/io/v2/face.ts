@@ -42,9 +42,7 @@ export const V2_ROUTES: readonly V2Route[] = [repositories, queues, pullRequests
 );
 
 /** The schemas the contract's rows name. */
-const V2_SCHEMAS: Readonly<Record<Exclude<SchemaName, keyof typeof flakySchemas>, z.ZodType>> = schemas;
-const FLAKY_SCHEMAS: Readonly<Record<keyof typeof flakySchemas & SchemaName, z.ZodType>> = flakySchemas;
-const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...V2_SCHEMAS, ...FLAKY_SCHEMAS };
+const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...schemas, ...flakySchemas };
 
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(
@@ -201,7 +199,7 @@ export class V2Face {
     const permissions = key === undefined ? undefined : this.permissionsOf(key);
     if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', 'the API key is not valid for this sandbox');
     // Only a write can make a queue Terraform's: a read need not look at its headers.
-    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: method !== 'GET' && fromTerraform(request) };
+    const caller: V2Caller = { actor: { trunkUserId: keyIdOf(key) }, permissions, writer: { terraform: method !== 'GET' && fromTerraform(request) } };
 
     let body: unknown;
     if (method !== 'GET') {
@@ -240,7 +238,7 @@ export class V2Face {
     };
     if (this.limiter) {
       const bucket = row.bucket;
-      const who = bucket === 'pullRequestReads' ? caller.keyId : organizationOf(context, route.operationId);
+      const who = bucket === 'pullRequestReads' ? caller.actor.trunkUserId : organizationOf(context, route.operationId);
       // Over a limit: a bare 429, as the service's rate limiter sends it.
       if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
     }

@@ -4,7 +4,6 @@ import { modelMode } from '../../../../api/v2/wire-names.js';
 import type { QueueChange } from '../../../../model/service.js';
 import type { SettableQueueState } from '../../../../model/vocabulary.js';
 import { perform, type Change } from '../../../engine/changes.js';
-import type { QueueWriter } from '../../../engine/types.js';
 import type { QueueRef } from '../../../../model/repository.js';
 import { repositoryId } from '../../../engine/ids.js';
 import { escapeLabel, METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
@@ -12,11 +11,6 @@ import { pathQueue, queueWithId, refusing, requireRepository, validationFailed }
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error, type V2Handled } from '../route.js';
 import { type QueueIdentity, queueJson, SANDBOX_FIXED, stateChangeJson } from '../wire.js';
-
-/** Who writes the queue, for its `managedState`: Terraform (or OpenTofu) by the request's headers, or anyone else. */
-function writerOf(context: V2Context): QueueWriter {
-  return { terraform: context.caller.fromTerraform };
-}
 
 /** The MergeQueue as it stands now, with who last wrote it. */
 function queueAnswer(context: V2Context, queue: QueueIdentity & { ref: QueueRef }): Record<string, unknown> {
@@ -52,7 +46,7 @@ export const createQueue = route('mergeQueues.create', (context) => {
     ...(body.mode !== undefined && { mode: modelMode(body.mode) as QueueChange['mode'] }),
     ...(body.concurrency !== undefined && { concurrency: body.concurrency }),
   };
-  const writer = writerOf(context);
+  const writer = context.caller.writer;
   const created = refusing({ conflict: [409, 'QUEUE_ALREADY_EXISTS'] }, () => perform(context.engine, 'createQueue', { queue: ref, settings, writer }));
   const changes: Change[] = [created.change];
   // As the service does it: the two settings create does not take are a second write.
@@ -84,7 +78,7 @@ function stateWrite(name: 'pause' | 'resume' | 'drain', state: SettableQueueStat
     const queue = pathQueue(context);
     const now = context.engine.getQueue(queue.ref);
     if (now.state === state) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
-    const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state }, writer: writerOf(context) });
+    const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state }, writer: context.caller.writer });
     return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
   });
 }
@@ -104,7 +98,7 @@ export const switchModes = route('mergeQueues.switchModes', (context) => {
   }
   if (now.mode === mode) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
   const { result, change } = refusing({ conflict: [409, 'MODE_CHANGE_IN_PROGRESS'] }, () =>
-    perform(context.engine, 'switchModes', { queue: queue.ref, mode, writer: writerOf(context) }),
+    perform(context.engine, 'switchModes', { queue: queue.ref, mode, writer: context.caller.writer }),
   );
   return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
 });
@@ -131,7 +125,7 @@ export const updateConfig = route('mergeQueues.updateConfig', (context) => {
     change.bisectionConcurrency = bisectionConcurrencyOf(change.bisectionConcurrency, (change.concurrency as number | undefined) ?? current.concurrency);
   }
   if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueAnswer(context, queue) } };
-  const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: writerOf(context) });
+  const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: context.caller.writer });
   return { answer: { status: 200, json: queueAnswer(context, queue) }, change: journaled };
 });
 
