@@ -51,18 +51,14 @@ export const createQueue = route('mergeQueues.create', (context) => {
   const changes: Change[] = [created.change];
   // As the service does it: the two settings create does not take are a second write.
   const later: QueueChange = {};
+  // v2's bisectionConcurrency 0 ("share `concurrency`") is the sandbox's bisection budget equal to the concurrency.
   if (body.bisectionConcurrency !== undefined)
-    later.bisectionConcurrency = bisectionConcurrencyOf(body.bisectionConcurrency, body.concurrency ?? context.engine.getQueue(ref).concurrency);
+    later.bisectionConcurrency = body.bisectionConcurrency || (body.concurrency ?? context.engine.getQueue(ref).concurrency);
   if (body.enqueueingLabel !== undefined) later.enqueueingLabel = body.enqueueingLabel;
   if (Object.keys(later).length > 0) changes.push(perform(context.engine, 'updateQueue', { queue: ref, change: later, writer }).change);
   const id = context.engine.queueIdOf(ref);
   return { answer: { status: 201, json: queueAnswer(context, queueWithId(context.engine, id)) }, change: changes };
 });
-
-/** v2's 0 ("share `concurrency`") is the sandbox's bisection budget equal to the queue's concurrency. */
-function bisectionConcurrencyOf(value: number, concurrency: number): number {
-  return value === 0 ? concurrency : value;
-}
 
 export const deleteQueue = route('mergeQueues.delete', (context) => {
   const queue = pathQueue(context);
@@ -121,9 +117,8 @@ export const updateConfig = route('mergeQueues.updateConfig', (context) => {
     delete change[name];
   }
   if (change.batchingMaxWaitTimeMinutes === 0) throw validationFailed('batchingMaxWaitTimeMinutes: the sandbox waits at least 1 minute');
-  if (typeof change.bisectionConcurrency === 'number') {
-    change.bisectionConcurrency = bisectionConcurrencyOf(change.bisectionConcurrency, (change.concurrency as number | undefined) ?? current.concurrency);
-  }
+  // As on create: 0 shares the queue's concurrency.
+  if (change.bisectionConcurrency === 0) change.bisectionConcurrency = (change.concurrency as number | undefined) ?? current.concurrency;
   if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueAnswer(context, queue) } };
   const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: context.caller.writer });
   return { answer: { status: 200, json: queueAnswer(context, queue) }, change: journaled };
