@@ -76,14 +76,7 @@ export interface V2Host {
   record(change: Journaled): Promise<void>;
 }
 
-interface Template {
-  route: V2Route;
-  row: V2Operation;
-  segments: string[];
-  params: number;
-}
-
-const TEMPLATES: readonly Template[] = V2_ROUTES.map((route) => {
+const TEMPLATES = V2_ROUTES.map((route) => {
   const row: V2Operation = V2_OPERATIONS[route.operationId];
   const segments = row.path.split('/').slice(1);
   return { route, row, segments, params: segments.filter((segment) => segment.startsWith('{')).length };
