@@ -73,12 +73,9 @@ const MESSAGE_MAX = 1_000;
 /** What ends a word of a message: white space, or a double quote. */
 const WORD_END = /[\s"]/g;
 
-/**
- * An error's words as either face sends them: a refused value is quoted by its first 100 characters, an ellipsis
- * and its length (`priorityName: "yyyy… (20971520 characters)" is not one of …`), and a message never runs past
- * 1,000 characters, so that a 20 MiB value is not answered with 20 MiB. Word by word, not one regular expression
- * for a long word: over a 20 MiB word that one overflows the stack.
- */
+// An error's words as either face sends them: a long word quoted by its first 100 characters and its length
+// (`"yyyy… (20971520 characters)"`), the message cut at 1,000, so a 20 MiB value is not answered with 20 MiB.
+// Word by word: one regular expression over a 20 MiB word overflows the stack.
 export function errorWords(message: string): string {
   let short = '';
   let word = 0;
@@ -130,10 +127,8 @@ export function requestTarget(target: string | undefined): URL | undefined {
 /** How long a connection is kept open after an answer that left the request unread, at most. */
 const LINGER_MS = 2000;
 
-/**
- * Closes the connection once the answer is out without resetting it under a client still sending, which could
- * lose the answer to an EPIPE or ECONNRESET: ends its side, drops what still comes, closes after LINGER_MS at most.
- */
+// Closes the connection once the answer is out without a reset under a client still sending (which could lose the
+// answer to an EPIPE or ECONNRESET): ends its side, drops what still comes, closes after LINGER_MS at most.
 export function lingerThenClose(socket: Duplex, lastWords?: string): void {
   if (lingering.has(socket)) return;
   lingering.add(socket);

@@ -67,10 +67,8 @@ export class EngineJournal {
     await written;
   }
 
-  /**
-   * What time alone changes needs no write (a replay recomputes it); journaled now and then all the same, so a
-   * restart does not fall far behind a sped-up clock.
-   */
+  // Time alone needs no write (a replay recomputes it), but is journaled now and then so a restart does not fall
+  // far behind a sped-up clock.
   timePassed(): void {
     if (this.engine.revision === this.journaledRevision || performance.now() - this.lastTimeJournaled < TIME_JOURNAL_MS) return;
     this.lastTimeJournaled = performance.now();

@@ -69,15 +69,11 @@ function firstBadListElement(lists: ReadonlySet<string>, json: unknown): string 
     if (!Array.isArray(value)) continue;
     for (let i = 0; i < value.length; i++) {
       const element: unknown = value[i];
-      if (typeof element !== 'string') return `${field}[${i}]: expected a string, received ${jsonTypeOf(element)}`;
+      if (typeof element === 'string') continue;
+      return `${field}[${i}]: expected a string, received ${element === null ? 'null' : Array.isArray(element) ? 'array' : typeof element}`;
     }
   }
   return undefined;
-}
-
-function jsonTypeOf(value: unknown): string {
-  if (value === null) return 'null';
-  return Array.isArray(value) ? 'array' : typeof value;
 }
 
 /** A refusal from the engine as its status; anything else is the sandbox's own bug, a 500. */

@@ -91,12 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     return handled.answer;
   };
 
-  const v2 = new V2Face({
-    ...(options.keys !== undefined && { keys: options.keys }),
-    rateLimits: options.rateLimits !== false,
-    estimates: options.estimates !== false,
-    rateClock: options.rateClock ?? (() => performance.now()),
-  });
+  const v2 = new V2Face({ ...options, rateClock: options.rateClock ?? (() => performance.now()) });
   const v2Host: V2Host = {
     engine,
     clock,
@@ -160,19 +155,15 @@ function headerValue(request: IncomingMessage, name: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-/**
- * An answer that leaves the request body unread closes the connection (`connection: close`). node:http would
- * close it at once with destroySoon(), resetting it under a client still sending; this one lingers instead.
- */
+// An answer that leaves the body unread closes the connection; node:http's destroySoon() would reset it under a
+// client still sending, so it lingers instead.
 function closeByLingering(response: ServerResponse): void {
   const socket = response.socket;
   if (socket) socket.destroySoon = () => lingerThenClose(socket);
 }
 
-/**
- * A v2 target in the plain form clients send (`/v2/pull-requests/<id>?limit=5`), no dot segment, no escape: split
- * as it stands, which is what the URL parser would make of it; anything else goes the long way.
- */
+// A v2 target in the plain form clients send (`/v2/pull-requests/<id>?limit=5`, no dot segment, no escape) is split
+// as it stands, as the URL parser would; anything else goes the long way.
 const PLAIN_V2_TARGET = /^\/v2\/(?![^?]*\/\.)[A-Za-z0-9._~\-/]*(\?[A-Za-z0-9._~\-=&%,:+]*)?$/;
 
 /** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */

@@ -109,12 +109,8 @@ export class StateStore {
     });
   }
 
-  async flush(): Promise<void> {
-    await this.chain;
-  }
-
   async close(): Promise<void> {
-    await this.flush();
+    await this.chain;
     await this.journal?.close();
     this.journal = undefined;
   }

@@ -2,9 +2,9 @@
 // (src/api/v1/endpoints.ts). Changes go through engine/changes.ts, so the journal holds the engine's operation.
 import type * as z from 'zod';
 import { API_VERSION, type Endpoint, ENDPOINTS, type EndpointName, type PostName } from '../../../api/v1/endpoints.js';
-import type { ListPullRequestsRequest, ServedSetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
+import type { ServedSetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
 import type { Repo } from '../../../model/repository.js';
-import type { FlakyPageQuery, FlakyScope, HistoryQuery } from '../../../model/service.js';
+import type { FlakyPageQuery, FlakyScope } from '../../../model/service.js';
 import { applyChange } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
 import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
@@ -13,11 +13,6 @@ import { parse, type Handled, type Route, type RouteContext } from '../route.js'
 import { queueRefOf, type ServedRequest, servedRequest, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 // ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
-
-function historyQueryOf(body: ListPullRequestsRequest): HistoryQuery {
-  const { repo: _repo, targetBranch: _branch, ...query } = body;
-  return query;
-}
 
 function scopeOf(body: { repo: Repo; org_url_slug: string }): FlakyScope {
   return { repo: body.repo, org: body.org_url_slug };
@@ -164,7 +159,7 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
     return { pullRequests, notFound: notFound.map((number) => ({ number })) };
   }),
   listMergeQueueTestingResults,
-  listPullRequests: query('listPullRequests', (engine, body) => engine.listPullRequests(queueRefOf(body), historyQueryOf(body))),
+  listPullRequests: query('listPullRequests', (engine, { repo, targetBranch, ...history }) => engine.listPullRequests({ repo, targetBranch }, history)),
   getQueue: query('getQueue', (engine, body) => engine.getQueue(queueRefOf(body))),
   createQueue: mutation('createQueue'),
   updateQueue: mutation('updateQueue'),

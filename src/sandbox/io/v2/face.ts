@@ -25,96 +25,24 @@ import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import { ERROR_CONTENT_TYPE, errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { unlessNotFound, validationFailed } from './common.js';
-import { getRepository, resolveByProviderUrl } from './operations/repositories.js';
-import {
-  createQueue,
-  deleteQueue,
-  drainQueue,
-  getQueue,
-  listQueues,
-  organizationMetrics,
-  pauseQueue,
-  queueMetrics,
-  resumeQueue,
-  switchModes,
-  updateConfig,
-} from './operations/queues.js';
-import {
-  dequeue,
-  getPullRequest,
-  listQueuePullRequests,
-  queueEntryEstimate,
-  reprioritize,
-  resolveByCoordinates,
-  restartTests,
-  submitPullRequest,
-  updateQueueEntry,
-  uploadImpactedTargets,
-} from './operations/pull-requests.js';
-import { getVerificationRun, listTestingResults } from './operations/runs.js';
-import { queueEntryHistory, queueEntryHistoryBatch } from './operations/history.js';
-import { getGraph, getOrder } from './operations/order.js';
-import { listPullRequestVerificationRuns, listQueueVerificationRuns } from './operations/run-lists.js';
-import {
-  createTestCollection,
-  getTest,
-  getTestCollection,
-  linkTicket,
-  listStatusHistory,
-  listTestCollections,
-  listTestRuns,
-  listTests,
-} from './operations/flaky.js';
+import * as flaky from './operations/flaky.js';
+import * as history from './operations/history.js';
+import * as order from './operations/order.js';
+import * as pullRequests from './operations/pull-requests.js';
+import * as queues from './operations/queues.js';
+import * as repositories from './operations/repositories.js';
+import * as runLists from './operations/run-lists.js';
+import * as runs from './operations/runs.js';
 import { RateLimiter } from './rate-limits.js';
 import { type RepositoriesSeen, type V2Caller, type V2Context, V2Error, type V2Handled, type V2Route } from './route.js';
 
-/** The operations served, each found by its method and path template. */
-export const V2_ROUTES: readonly V2Route[] = [
-  resolveByProviderUrl,
-  getRepository,
-  listQueues,
-  createQueue,
-  organizationMetrics,
-  getQueue,
-  deleteQueue,
-  pauseQueue,
-  resumeQueue,
-  drainQueue,
-  updateConfig,
-  queueMetrics,
-  listTestingResults,
-  submitPullRequest,
-  listQueuePullRequests,
-  resolveByCoordinates,
-  getPullRequest,
-  queueEntryEstimate,
-  dequeue,
-  restartTests,
-  getVerificationRun,
-  uploadImpactedTargets,
-  getOrder,
-  getGraph,
-  listQueueVerificationRuns,
-  listPullRequestVerificationRuns,
-  queueEntryHistory,
-  queueEntryHistoryBatch,
-  switchModes,
-  reprioritize,
-  updateQueueEntry,
-  listTestCollections,
-  createTestCollection,
-  getTestCollection,
-  listTests,
-  getTest,
-  listStatusHistory,
-  listTestRuns,
-  linkTicket,
-];
+/** The operations served (every export of ./operations is one), each found by its method and path template. */
+export const V2_ROUTES: readonly V2Route[] = [repositories, queues, pullRequests, runs, history, order, runLists, flaky].flatMap((operations): V2Route[] =>
+  Object.values(operations),
+);
 
 /** The schemas the contract's rows name. */
-const V2_SCHEMAS: Readonly<Record<Exclude<SchemaName, keyof typeof flakySchemas>, z.ZodType>> = schemas;
-const FLAKY_SCHEMAS: Readonly<Record<keyof typeof flakySchemas & SchemaName, z.ZodType>> = flakySchemas;
-const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...V2_SCHEMAS, ...FLAKY_SCHEMAS };
+const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...schemas, ...flakySchemas };
 
 /** The body fields that are lists of strings: checked element by element before JSON.parse builds them. */
 const STRING_LISTS: ReadonlySet<string> = new Set(
@@ -148,14 +76,7 @@ export interface V2Host {
   record(change: Journaled): Promise<void>;
 }
 
-interface Template {
-  route: V2Route;
-  row: V2Operation;
-  segments: string[];
-  params: number;
-}
-
-const TEMPLATES: readonly Template[] = V2_ROUTES.map((route) => {
+const TEMPLATES = V2_ROUTES.map((route) => {
   const row: V2Operation = V2_OPERATIONS[route.operationId];
   const segments = row.path.split('/').slice(1);
   return { route, row, segments, params: segments.filter((segment) => segment.startsWith('{')).length };
@@ -271,7 +192,7 @@ export class V2Face {
     const permissions = key === undefined ? undefined : this.permissionsOf(key);
     if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', 'the API key is not valid for this sandbox');
     // Only a write can make a queue Terraform's: a read need not look at its headers.
-    const caller: V2Caller = { keyId: keyIdOf(key), permissions, fromTerraform: method !== 'GET' && fromTerraform(request) };
+    const caller: V2Caller = { actor: { trunkUserId: keyIdOf(key) }, permissions, writer: { terraform: method !== 'GET' && fromTerraform(request) } };
 
     let body: unknown;
     if (method !== 'GET') {
@@ -310,7 +231,7 @@ export class V2Face {
     };
     if (this.limiter) {
       const bucket = row.bucket;
-      const who = bucket === 'pullRequestReads' ? caller.keyId : organizationOf(context, route.operationId);
+      const who = bucket === 'pullRequestReads' ? caller.actor.trunkUserId : organizationOf(context, route.operationId);
       // Over a limit: a bare 429, as the service's rate limiter sends it.
       if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
     }

@@ -2,14 +2,16 @@
 import type { BodyOf, QueryOf, V2OperationName, V2Permission } from '../../../api/v2/contract.js';
 import type { Journaled } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
+import type { Actor } from '../../engine/state.js';
+import type { QueueWriter } from '../../engine/types.js';
 import type { SandboxClock } from '../clock.js';
 
 export interface V2Caller {
-  /** A stable, non-secret name of the key (a digest of it), for per-key buckets and transition actors. */
-  keyId: string;
+  /** The key as the engine records who made a write: a stable, non-secret digest of it (also its rate bucket). */
+  actor: Actor;
   permissions: ReadonlySet<V2Permission>;
-  /** Whether the request came from Terraform or OpenTofu (`User-Agent` or `X-Source`), for `managedState`. */
-  fromTerraform: boolean;
+  /** Terraform (or OpenTofu) by the request's `User-Agent` or `X-Source`, or anyone else: a queue's `managedState`. */
+  writer: QueueWriter;
 }
 
 export interface V2Context<Body = unknown, Query = unknown> {

@@ -7,7 +7,6 @@ import type { SubmitOptions } from '../../../../model/service.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type PriorityName } from '../../../../model/vocabulary.js';
 import { perform } from '../../../engine/changes.js';
 import { pullRequestId } from '../../../engine/ids.js';
-import type { Actor } from '../../../engine/state.js';
 import type { EntryChange } from '../../../engine/types.js';
 import {
   type FoundPullRequest,
@@ -23,11 +22,6 @@ import {
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error } from '../route.js';
 import { estimateJson, pullRequestJson } from '../wire.js';
-
-/** The caller as the engine records who made a write (the key's digest, never the key). */
-function actorOf(context: V2Context): Actor {
-  return { trunkUserId: context.caller.keyId };
-}
 
 /** The PR just written, as it stands now. */
 function pullRequestAnswer(context: V2Context, repo: Repo, number: number, status = 200) {
@@ -148,7 +142,7 @@ export const submitPullRequest = route('mergeQueues.submitPullRequest', (context
   if (before?.record?.state === 'closed') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is closed`);
   if (before?.entry?.view.state === 'merged') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is already merged`);
   const { change } = refusing({ conflict: [409, 'PR_ALREADY_ENQUEUED'] }, () =>
-    perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options, actor: actorOf(context) }),
+    perform(context.engine, 'submitPullRequest', { queue: queue.ref, pr: body.number, options, actor: context.caller.actor }),
   );
   return { answer: pullRequestAnswer(context, queue.repo, body.number, 201), change };
 });
@@ -177,7 +171,7 @@ function liveEntry(found: FoundPullRequest): NonNullable<FoundPullRequest['entry
 export const dequeue = route('pullRequests.dequeue', (context) => {
   const found = pathPullRequest(context);
   const entry = liveEntry(found);
-  const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) });
+  const { change } = perform(context.engine, 'cancelPullRequest', { queue: entry.ref, pr: found.number, actor: context.caller.actor });
   return { answer: pullRequestAnswer(context, found.repo, found.number), change };
 });
 
@@ -192,7 +186,7 @@ export const restartTests = route('pullRequests.restartTests', (context) => {
     );
   }
   const { change } = refusing({ invalid: [422, 'PR_TESTS_NOT_RESTARTABLE'] }, () =>
-    perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number, actor: actorOf(context) }),
+    perform(context.engine, 'restartTestsOnPullRequest', { queue: entry.ref, pr: found.number, actor: context.caller.actor }),
   );
   return { answer: pullRequestAnswer(context, found.repo, found.number), change };
 });
@@ -201,7 +195,7 @@ export const restartTests = route('pullRequests.restartTests', (context) => {
 function changeEntry(context: V2Context, found: FoundPullRequest, change: EntryChange) {
   const entry = liveEntry(found);
   const { change: journaled } = refusing({ conflict: [409, 'PR_NOT_IN_ACTIVE_STATE'], not_found: [409, 'PR_NOT_IN_ACTIVE_STATE'] }, () =>
-    perform(context.engine, 'updateQueueEntry', { queue: entry.ref, pr: found.number, change, actor: actorOf(context) }),
+    perform(context.engine, 'updateQueueEntry', { queue: entry.ref, pr: found.number, change, actor: context.caller.actor }),
   );
   return { answer: pullRequestAnswer(context, found.repo, found.number), change: journaled };
 }

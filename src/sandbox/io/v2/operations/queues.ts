@@ -4,7 +4,6 @@ import { modelMode } from '../../../../api/v2/wire-names.js';
 import type { QueueChange } from '../../../../model/service.js';
 import type { SettableQueueState } from '../../../../model/vocabulary.js';
 import { perform, type Change } from '../../../engine/changes.js';
-import type { QueueWriter } from '../../../engine/types.js';
 import type { QueueRef } from '../../../../model/repository.js';
 import { repositoryId } from '../../../engine/ids.js';
 import { escapeLabel, METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
@@ -12,11 +11,6 @@ import { pathQueue, queueWithId, refusing, requireRepository, validationFailed }
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error, type V2Handled } from '../route.js';
 import { type QueueIdentity, queueJson, SANDBOX_FIXED, stateChangeJson } from '../wire.js';
-
-/** Who writes the queue, for its `managedState`: Terraform (or OpenTofu) by the request's headers, or anyone else. */
-function writerOf(context: V2Context): QueueWriter {
-  return { terraform: context.caller.fromTerraform };
-}
 
 /** The MergeQueue as it stands now, with who last wrote it. */
 function queueAnswer(context: V2Context, queue: QueueIdentity & { ref: QueueRef }): Record<string, unknown> {
@@ -52,23 +46,19 @@ export const createQueue = route('mergeQueues.create', (context) => {
     ...(body.mode !== undefined && { mode: modelMode(body.mode) as QueueChange['mode'] }),
     ...(body.concurrency !== undefined && { concurrency: body.concurrency }),
   };
-  const writer = writerOf(context);
+  const writer = context.caller.writer;
   const created = refusing({ conflict: [409, 'QUEUE_ALREADY_EXISTS'] }, () => perform(context.engine, 'createQueue', { queue: ref, settings, writer }));
   const changes: Change[] = [created.change];
   // As the service does it: the two settings create does not take are a second write.
   const later: QueueChange = {};
+  // v2's bisectionConcurrency 0 ("share `concurrency`") is the sandbox's bisection budget equal to the concurrency.
   if (body.bisectionConcurrency !== undefined)
-    later.bisectionConcurrency = bisectionConcurrencyOf(body.bisectionConcurrency, body.concurrency ?? context.engine.getQueue(ref).concurrency);
+    later.bisectionConcurrency = body.bisectionConcurrency || (body.concurrency ?? context.engine.getQueue(ref).concurrency);
   if (body.enqueueingLabel !== undefined) later.enqueueingLabel = body.enqueueingLabel;
   if (Object.keys(later).length > 0) changes.push(perform(context.engine, 'updateQueue', { queue: ref, change: later, writer }).change);
   const id = context.engine.queueIdOf(ref);
   return { answer: { status: 201, json: queueAnswer(context, queueWithId(context.engine, id)) }, change: changes };
 });
-
-/** v2's 0 ("share `concurrency`") is the sandbox's bisection budget equal to the queue's concurrency. */
-function bisectionConcurrencyOf(value: number, concurrency: number): number {
-  return value === 0 ? concurrency : value;
-}
 
 export const deleteQueue = route('mergeQueues.delete', (context) => {
   const queue = pathQueue(context);
@@ -84,7 +74,7 @@ function stateWrite(name: 'pause' | 'resume' | 'drain', state: SettableQueueStat
     const queue = pathQueue(context);
     const now = context.engine.getQueue(queue.ref);
     if (now.state === state) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
-    const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state }, writer: writerOf(context) });
+    const { result, change } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: { state }, writer: context.caller.writer });
     return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
   });
 }
@@ -104,7 +94,7 @@ export const switchModes = route('mergeQueues.switchModes', (context) => {
   }
   if (now.mode === mode) return { answer: { status: 200, json: stateChangeJson(queue.id, now) } };
   const { result, change } = refusing({ conflict: [409, 'MODE_CHANGE_IN_PROGRESS'] }, () =>
-    perform(context.engine, 'switchModes', { queue: queue.ref, mode, writer: writerOf(context) }),
+    perform(context.engine, 'switchModes', { queue: queue.ref, mode, writer: context.caller.writer }),
   );
   return { answer: { status: 200, json: stateChangeJson(queue.id, result) }, change };
 });
@@ -127,11 +117,10 @@ export const updateConfig = route('mergeQueues.updateConfig', (context) => {
     delete change[name];
   }
   if (change.batchingMaxWaitTimeMinutes === 0) throw validationFailed('batchingMaxWaitTimeMinutes: the sandbox waits at least 1 minute');
-  if (typeof change.bisectionConcurrency === 'number') {
-    change.bisectionConcurrency = bisectionConcurrencyOf(change.bisectionConcurrency, (change.concurrency as number | undefined) ?? current.concurrency);
-  }
+  // As on create: 0 shares the queue's concurrency.
+  if (change.bisectionConcurrency === 0) change.bisectionConcurrency = (change.concurrency as number | undefined) ?? current.concurrency;
   if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueAnswer(context, queue) } };
-  const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: writerOf(context) });
+  const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: context.caller.writer });
   return { answer: { status: 200, json: queueAnswer(context, queue) }, change: journaled };
 });
 

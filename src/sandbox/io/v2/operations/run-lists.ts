@@ -6,12 +6,7 @@ import { pageOf } from '../pages.js';
 import { route } from '../route.js';
 import { runJson } from '../wire.js';
 
-type EngineStatus = 'in_progress' | 'failed' | 'cancelled' | 'succeeded';
-
-function engineStatus(status: string): EngineStatus {
-  return modelWord(status) as EngineStatus;
-}
-
+const engineStatus = (status: string) => modelWord(status) as 'in_progress' | 'failed' | 'cancelled' | 'succeeded';
 const idOf = (run: TestRunFacts) => run.testRunId;
 const jsonOf = (run: TestRunFacts) => runJson(run);
 
