@@ -40,15 +40,12 @@ function allQueues(input: AllQueuesInput): Invocation {
 /** `mq queue drain [--yes] [--wait [--interval d]]`: --timeout, wherever it is written, bounds the wait. */
 export function parseQueueDrain(words: Words<typeof QUEUE_DRAIN>): Invocation {
   const flags = words.flags;
+  if (!flags.wait) refuseLoneInterval(flags, '--wait');
   if (flags.allQueues) {
     if (flags.wait) throw new UsageError('queue drain --all-queues takes no --wait: drain them, then wait on each queue with mq queue drain --wait');
-    refuseLoneInterval(flags, '--wait');
     return allQueues({ action: 'drain', yes: Boolean(flags.yes) });
   }
-  if (!flags.wait) {
-    refuseLoneInterval(flags, '--wait');
-    return work.result({ yes: Boolean(flags.yes) }, drainQueue);
-  }
+  if (!flags.wait) return work.result({ yes: Boolean(flags.yes) }, drainQueue);
   const { timeoutMs, intervalMs } = parseWaitOptions({ timeout: flags.timeout, interval: flags.interval });
   return work.stream({ yes: Boolean(flags.yes), timeoutMs, intervalMs }, drainAndWait, 'drain', { waits: true });
 }
