@@ -20,18 +20,8 @@ export interface SubmitInput {
 }
 
 /** `mq cancel <pr...>` and `mq restart <pr...>` */
-export function parseCancel(words: Words<typeof CANCEL>): Invocation {
-  return work.result(prNumbers(words), cancel);
-}
-
-export function parseRestart(words: Words<typeof RESTART>): Invocation {
-  return work.result(prNumbers(words), restart);
-}
-
-function prNumbers(words: Words<typeof CANCEL | typeof RESTART>): { prs: number[] } {
-  const [prs] = words.args;
-  return { prs: prs.map(parsePrNumber) };
-}
+export const parseCancel = (words: Words<typeof CANCEL>): Invocation => work.result({ prs: words.args[0].map(parsePrNumber) }, cancel);
+export const parseRestart = (words: Words<typeof RESTART>): Invocation => work.result({ prs: words.args[0].map(parsePrNumber) }, restart);
 
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
