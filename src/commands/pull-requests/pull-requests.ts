@@ -20,18 +20,8 @@ export interface SubmitInput {
 }
 
 /** `mq cancel <pr...>` and `mq restart <pr...>` */
-export function parseCancel(words: Words<typeof CANCEL>): Invocation {
-  return work.result(prNumbers(words), cancel);
-}
-
-export function parseRestart(words: Words<typeof RESTART>): Invocation {
-  return work.result(prNumbers(words), restart);
-}
-
-function prNumbers(words: Words<typeof CANCEL | typeof RESTART>): { prs: number[] } {
-  const [prs] = words.args;
-  return { prs: prs.map(parsePrNumber) };
-}
+export const parseCancel = (words: Words<typeof CANCEL>): Invocation => work.result({ prs: words.args[0].map(parsePrNumber) }, cancel);
+export const parseRestart = (words: Words<typeof RESTART>): Invocation => work.result({ prs: words.args[0].map(parsePrNumber) }, restart);
 
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
@@ -46,29 +36,18 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   return { kind: 'perPr', action: 'submit', results };
 }
 
-export async function cancel(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
-  const service = await ctx.service();
-  const ref = ctx.queueRef();
-  const results = await eachPr(
-    input.prs,
-    (number) => service.cancelPullRequest(ref, number),
-    explainNotInQueue(service, ref),
-    unsure(ctx, 'cancel', 'cancelled'),
-  );
-  return { kind: 'perPr', action: 'cancel', results };
+/** cancel and restart: one request per PR, a refusal of a PR not in the queue explained. */
+function eachChange(action: 'cancel' | 'restart', done: string, send: (service: MergeQueueService, ref: QueueRef, pr: number) => Promise<unknown>) {
+  return async (input: { prs: number[] }, ctx: Context): Promise<CommandResult> => {
+    const service = await ctx.service();
+    const ref = ctx.queueRef();
+    const results = await eachPr(input.prs, (pr) => send(service, ref, pr), explainNotInQueue(service, ref), unsure(ctx, action, done));
+    return { kind: 'perPr', action, results };
+  };
 }
 
-export async function restart(input: { prs: number[] }, ctx: Context): Promise<CommandResult> {
-  const service = await ctx.service();
-  const ref = ctx.queueRef();
-  const results = await eachPr(
-    input.prs,
-    (number) => service.restartTestsOnPullRequest(ref, number),
-    explainNotInQueue(service, ref),
-    unsure(ctx, 'restart', 'restarted'),
-  );
-  return { kind: 'perPr', action: 'restart', results };
-}
+export const cancel = eachChange('cancel', 'cancelled', (service, ref, pr) => service.cancelPullRequest(ref, pr));
+export const restart = eachChange('restart', 'restarted', (service, ref, pr) => service.restartTestsOnPullRequest(ref, pr));
 
 /**
  * The service refuses (409) to submit a PR already queued. That is what the user wanted, unless the flags want another priority or batching

@@ -10,7 +10,7 @@ import { ask, mustAsk } from '../../command-kit/confirm.js';
 import type { QUEUE_DRAIN, QUEUE_PAUSE, QUEUE_RESUME } from './spec.js';
 import { UsageError } from '../../errors.js';
 import { type AllQueuesInput, changeAllQueues } from './all-queues.js';
-import type { Context, QueueRef } from '../../command-kit/context.js';
+import type { Context } from '../../command-kit/context.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { poll } from '../../model/poll.js';
 import { ADMITTED_STATES, type DrainEvents, type DrainResult, type QueueChange } from '../../model/wait-events.js';
@@ -40,15 +40,12 @@ function allQueues(input: AllQueuesInput): Invocation {
 /** `mq queue drain [--yes] [--wait [--interval d]]`: --timeout, wherever it is written, bounds the wait. */
 export function parseQueueDrain(words: Words<typeof QUEUE_DRAIN>): Invocation {
   const flags = words.flags;
+  if (!flags.wait) refuseLoneInterval(flags, '--wait');
   if (flags.allQueues) {
     if (flags.wait) throw new UsageError('queue drain --all-queues takes no --wait: drain them, then wait on each queue with mq queue drain --wait');
-    refuseLoneInterval(flags, '--wait');
     return allQueues({ action: 'drain', yes: Boolean(flags.yes) });
   }
-  if (!flags.wait) {
-    refuseLoneInterval(flags, '--wait');
-    return work.result({ yes: Boolean(flags.yes) }, drainQueue);
-  }
+  if (!flags.wait) return work.result({ yes: Boolean(flags.yes) }, drainQueue);
   const { timeoutMs, intervalMs } = parseWaitOptions({ timeout: flags.timeout, interval: flags.interval });
   return work.stream({ yes: Boolean(flags.yes), timeoutMs, intervalMs }, drainAndWait, 'drain', { waits: true });
 }
@@ -60,40 +57,22 @@ export function parseQueueResume(words: Words<typeof QUEUE_RESUME>): Invocation 
 }
 
 export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise<CommandResult> {
-  const ref = ctx.queueRef();
-  const asking = mustAsk('queue pause', input.yes, ctx);
-  const queue = await current(ctx, asking);
-  if (queue.state === 'paused') return queueChange('pause', ref, queue, ctx, false);
-  if (asking) {
-    const { testing, waiting } = census(queue);
-    // What it will do first, the question last: on its own line, it stays whole on a narrow terminal.
-    const effect = `${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`;
-    await ask(
-      'queue pause',
-      `${[effect, reasonLine(input.reason)].filter(Boolean).join('\n')}\nPause the queue ${queueName(ref.targetBranch, ref.repo)}?`,
-      ctx,
-    );
-  }
-  const service = await ctx.service();
-  const updated = await settle(ctx, service.updateQueue(ref, { state: 'paused' }), stateChange(ctx, 'pause', ref));
-  return { ...queueChange('pause', ref, updated, ctx, true), reason: input.reason };
+  const change = await setState('pause', input.yes, ctx, (queue) => {
+    const testing = (queue.enqueuedPullRequests ?? []).filter((pr) => pr.state === 'testing').length;
+    const waiting = (queue.enqueuedPullRequests ?? []).length - testing;
+    return [`${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`, reasonLine(input.reason)].filter(Boolean).join('\n');
+  });
+  return change.changed ? { ...change, reason: input.reason } : change;
 }
 
 export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<QueueChange> {
-  const ref = ctx.queueRef();
-  const asking = mustAsk('queue drain', input.yes, ctx);
-  const queue = await current(ctx, asking);
-  if (queue.state === 'draining') return queueChange('drain', ref, queue, ctx, false);
-  if (asking) {
+  const change = await setState('drain', input.yes, ctx, (queue) => {
     // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
     const admitted = admittedOf(queue).length;
     const held = (queue.enqueuedPullRequests ?? []).length - admitted;
-    const effect = `${admitted} admitted PRs will be tested and merged; ${held} not ready and new ones will wait.`;
-    await ask('queue drain', `${effect}\nDrain the queue ${queueName(ref.targetBranch, ref.repo)}?`, ctx);
-  }
-  const service = await ctx.service();
-  const updated = await settle(ctx, service.updateQueue(ref, { state: 'draining' }), stateChange(ctx, 'drain', ref));
-  return { ...queueChange('drain', ref, updated, ctx, true), reason: input.reason };
+    return `${admitted} admitted PRs will be tested and merged; ${held} not ready and new ones will wait.`;
+  });
+  return change.changed ? { ...change, reason: input.reason } : change;
 }
 
 export interface DrainWaitInput extends StateChangeInput {
@@ -132,51 +111,39 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
 }
 
 export async function resumeQueue(_input: object, ctx: Context): Promise<CommandResult> {
-  const ref = ctx.queueRef();
-  const queue = await current(ctx, false);
-  if (queue.state === 'running') return queueChange('resume', ref, queue, ctx, false);
-  const service = await ctx.service();
-  const updated = await settle(ctx, service.updateQueue(ref, { state: 'running' }), stateChange(ctx, 'resume', ref));
-  return queueChange('resume', ref, updated, ctx, true);
+  return setState('resume', true, ctx);
 }
 
-type StateAction = 'pause' | 'resume' | 'drain';
+const STATES = { pause: 'paused', drain: 'draining', resume: 'running' } as const;
 
-/** `changed` false: the queue was already in the state asked for; nothing was sent, nor asked, and what was read is the answer. */
-function queueChange(action: StateAction, ref: QueueRef, queue: UpdatedQueue | undefined, ctx: Context, changed: boolean): QueueChange {
+/**
+ * Sets the queue's state, asking first (what the change will do, the question last: on its own line, it stays whole
+ * on a narrow terminal). A queue already in that state is left alone: nothing sent, nor asked, and what was read is
+ * the answer (`changed` false).
+ */
+async function setState(action: keyof typeof STATES, yes: boolean, ctx: Context, effect?: (queue: UpdatedQueue) => string): Promise<QueueChange> {
+  const ref = ctx.queueRef();
+  const asking = effect !== undefined && mustAsk(`queue ${action}`, yes, ctx);
+  const service = await ctx.service();
+  // With its PRs only when asking: they say what the change will do.
+  const queue = asking ? await service.getQueue(ref) : await service.getQueueFacts(ref);
+  const changed = queue.state !== STATES[action];
+  const name = queueName(ref.targetBranch, ref.repo);
+  if (changed && asking) await ask(`queue ${action}`, `${effect(queue)}\n${action === 'pause' ? 'Pause' : 'Drain'} the queue ${name}?`, ctx);
+  const check = { what: `the ${action} of the queue ${name}`, check: checkCommand(ctx, 'queue', 'get') };
+  const updated = changed ? await settle(ctx, service.updateQueue(ref, { state: STATES[action] }), check) : queue;
   return {
     kind: 'queueChange',
     action,
     branch: ref.targetBranch,
     repo: ref.repo,
     changed,
-    queue: queue && withoutPullRequests(queue),
-    ...resumable(action, ref, ctx),
+    queue: updated && withoutPullRequests(updated),
+    // A pause or a drain leaves the queue stopped: the way back, for whoever is left with it.
+    ...(action !== 'resume' && { resumeCommand: queueCommand(ctx, ref, 'queue', 'resume') }),
   };
-}
-
-/** A pause or a drain leaves the queue stopped: the way back, for whoever is left with it. */
-function resumable(action: StateAction, ref: QueueRef, ctx: Context): { resumeCommand?: string } {
-  return action === 'resume' ? {} : { resumeCommand: queueCommand(ctx, ref, 'queue', 'resume') };
-}
-
-/** "the pause of the queue main of acme/widgets may have been applied: check with `mq queue get`". */
-function stateChange(ctx: Context, action: string, ref: QueueRef) {
-  return { what: `the ${action} of the queue ${queueName(ref.targetBranch, ref.repo)}`, check: checkCommand(ctx, 'queue', 'get') };
 }
 
 function admittedOf(queue: UpdatedQueue): EnqueuedPullRequest[] {
   return (queue.enqueuedPullRequests ?? []).filter((pr) => pr.state !== undefined && (ADMITTED_STATES as readonly string[]).includes(pr.state));
-}
-
-/** The queue as it is now: whether there is anything to change, and, with its PRs, what the change will do. */
-async function current(ctx: Context, withPullRequests: boolean): Promise<UpdatedQueue> {
-  const service = await ctx.service();
-  return withPullRequests ? service.getQueue(ctx.queueRef()) : service.getQueueFacts(ctx.queueRef());
-}
-
-function census(queue: UpdatedQueue): { testing: number; waiting: number } {
-  const prs = queue.enqueuedPullRequests ?? [];
-  const testing = prs.filter((pr) => pr.state === 'testing').length;
-  return { testing, waiting: prs.length - testing };
 }

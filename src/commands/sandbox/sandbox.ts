@@ -17,7 +17,7 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   const flags = words.flags;
   const input: SandboxOptions = {
-    port: flags.port === undefined ? 0 : parsePort(flags.port),
+    port: flags.port === undefined ? 0 : parseCount('--port', flags.port, { min: 0, max: 65_535, example: 8080 }),
     stateFile: flags.state,
     token: flags.token,
     clock: flags.clock ?? 'real',
@@ -59,10 +59,6 @@ export function parseKeys(values: readonly string[]): V2Key[] {
 
 /** The fastest the sandbox's clock may run: a sandbox day per real second, which leaves it centuries from the end of time. */
 export const SPEED_MAX = 86_400;
-
-function parsePort(text: string): number {
-  return parseCount('--port', text, { min: 0, max: 65_535, example: 8080 });
-}
 
 /** Sandbox seconds per real second: more than 0, at most SPEED_MAX (1e308 would stop the clock in the year 275760). */
 function parseSpeed(text: string): number {
@@ -106,10 +102,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
 
 /** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */
 function startFailure(error: unknown, input: SandboxOptions): unknown {
-  if (error instanceof StateFileError) {
-    const fix = STATE_FIXES[error.problem];
-    return new ConfigError(`${error.message}: ${fix}`, { cause: error });
-  }
+  if (error instanceof StateFileError) return new ConfigError(`${error.message}: ${STATE_FIXES[error.problem]}`, { cause: error });
   const { code, syscall } = error as NodeJS.ErrnoException;
   if (syscall === 'listen' && code === 'EADDRINUSE') {
     return new UsageError(`port ${input.port ?? 0} is in use: try --port 0 (any free port) or another port`, { cause: error });
