@@ -208,7 +208,9 @@ async function submitMany() {
 }
 
 /** A pass-through proxy that counts, per second, the v2 pull-request reads it sees, and the 429s coming back. */
-async function countingProxy(target: string): Promise<{ url: string; readsPerSecond(): number[]; limited: number; close(): Promise<void> }> {
+type CountingProxy = { url: string; readsPerSecond(): number[]; limited: number; close(): Promise<void> };
+
+async function countingProxy(target: string): Promise<CountingProxy> {
   const upstream = new URL(target);
   const reads: number[] = [];
   const counts = { limited: 0 };
@@ -241,16 +243,31 @@ async function countingProxy(target: string): Promise<{ url: string; readsPerSec
   };
 }
 
-async function v2Wait() {
-  // The sandbox's v2 rate limits are on (the default): 5 PR reads a second per key, a bare 429 past them.
+/**
+ * A sandbox with its v2 rate limits on (the default: 5 PR reads a second per key, a bare 429 past them) behind a
+ * counting proxy, a queue holding PRs 1..count, and the environment of one v2 key (one cache folder: one budget).
+ */
+async function v2Fleet(count: number, run: (prs: number[], env: Record<string, string>, proxy: CountingProxy) => Promise<void>) {
   const sandbox = await startSandbox({ clock: 'real', speed: SPEED, token: TOKEN });
   const proxy = await countingProxy(new URL(sandbox.url).origin);
   try {
     await post(sandbox.url, 'createQueue', { concurrency: 30 });
-    const prs = Array.from({ length: 30 }, (_, i) => i + 1);
+    const prs = Array.from({ length: count }, (_, i) => i + 1);
     for (const pr of prs) await post(sandbox.url, 'submitPullRequest', { pr: { number: pr } });
     const home = mkdtempSync(join(tmpdir(), 'mq-fleet-'));
-    const env = { PATH: process.env.PATH ?? '', HOME: home, MQ_API_URL: proxy.url, MQ_TOKEN: 'trunk_v2_fleet', MQ_REPO: `${REPO.owner}/${REPO.name}` };
+    await run(
+      prs,
+      { PATH: process.env.PATH ?? '', HOME: home, MQ_API_URL: proxy.url, MQ_TOKEN: 'trunk_v2_fleet', MQ_REPO: `${REPO.owner}/${REPO.name}` },
+      proxy,
+    );
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+  }
+}
+
+const v2Wait = () =>
+  v2Fleet(30, async (prs, env, proxy) => {
     const child = spawn(process.execPath, [MQ, 'wait', ...prs.map(String), '--interval', '1s', '--timeout', '10m'], { env, stdio: 'ignore' });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const busiest = Math.max(0, ...proxy.readsPerSecond());
@@ -263,22 +280,11 @@ async function v2Wait() {
       goal: { atMost: 5 },
       how: 'GET /v2/pull-requests… seen by a counting proxy',
     });
-  } finally {
-    await proxy.close();
-    await sandbox.close();
-  }
-}
+  });
 
 /** `mq status` of 20 PRs with one v2 key (one cache folder: one shared budget), in turn or all at once. */
-async function v2Statuses(together: boolean) {
-  const sandbox = await startSandbox({ clock: 'real', speed: SPEED, token: TOKEN });
-  const proxy = await countingProxy(new URL(sandbox.url).origin);
-  try {
-    await post(sandbox.url, 'createQueue', { concurrency: 30 });
-    const prs = Array.from({ length: 20 }, (_, i) => i + 1);
-    for (const pr of prs) await post(sandbox.url, 'submitPullRequest', { pr: { number: pr } });
-    const home = mkdtempSync(join(tmpdir(), 'mq-fleet-'));
-    const env = { PATH: process.env.PATH ?? '', HOME: home, MQ_API_URL: proxy.url, MQ_TOKEN: 'trunk_v2_fleet', MQ_REPO: `${REPO.owner}/${REPO.name}` };
+const v2Statuses = (together: boolean) =>
+  v2Fleet(20, async (prs, env, proxy) => {
     const status = async (pr: number) => {
       const started = performance.now();
       const child = spawn(process.execPath, [MQ, 'status', String(pr), '--json'], { env, stdio: 'ignore' });
@@ -294,11 +300,7 @@ async function v2Statuses(together: boolean) {
     console.log(`${name}: exit codes ${ended.map((end) => end.code).join(' ')}; each took ${spread}; ${proxy.limited} answered 429`);
     report({ figure: `${name}: answered 429`, mine: proxy.limited, unit: 'requests', goal: { atMost: 0 }, how: `each took ${spread}` });
     report({ figure: `${name}: the slowest`, mine: Math.round(seconds.at(-1)! * 100) / 100, unit: 's', how: `fastest ${seconds[0]!.toFixed(2)} s` });
-  } finally {
-    await proxy.close();
-    await sandbox.close();
-  }
-}
+  });
 
 await waits('40 waits behind 100 requests/s', 40, 10, { all: 100 }, { refusedShare: 0.05 });
 // The fleet issue's 30 s where a fleet with no limit notices within 5 s (its longest quiet pause, 4 s and jitter).
