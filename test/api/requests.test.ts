@@ -2,7 +2,7 @@
 // accepts the body. Run against a real server (what reaches the wire) and undici's MockAgent (what undici is given).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/v1/client.js';
-import type { QueueSettings } from '../../src/api/v1/schemas.js';
+import type { QueueSettings } from '../../src/model/queue.js';
 import { validateCurrentRequest, validateRequest } from '../support/openapi/validate.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, REPO, rejectionOf, startHttpService, startMockService, TOKEN, USER_AGENT, type FakeService, type Reply } from './harness.js';

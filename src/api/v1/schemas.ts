@@ -5,6 +5,8 @@
 import * as z from 'zod';
 import { portable } from '../check-runtime.js';
 import { PrNumber, Repo } from '../shapes.js';
+import type { QueueSettings as ModelQueueSettings } from '../../model/queue.js';
+import { QUEUE_SETTINGS, type SettingRow } from '../../model/queue-settings.js';
 import {
   DIRECT_MERGE_MODES,
   IMPACTS_ALL,
@@ -107,38 +109,30 @@ export const CreateQueueRequest = QueueRef.extend({
 });
 export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
 
-const positiveInt = z.number().int().min(1).max(SETTING_MAX);
 /**
- * updateQueue's settings, named as in the answer and the model. The last four are not in the published description;
- * the service stores and returns them (its Terraform provider sets them).
+ * updateQueue's settings, one per row of QUEUE_SETTINGS and named as in the answer and the model (the last four are
+ * not in the published description; the service stores and returns them). A count's least is its row's `min`.
  */
-export const QueueSettings = z.object({
-  mode: anyCaseEnum(QUEUE_MODES),
-  concurrency: positiveInt,
-  // 0 disables the timeout: the service takes it today, though the published description said minimum 1.
-  testingTimeoutMinutes: z.number().int().min(0).max(SETTING_MAX),
-  // 0 (the service's default) means "do not wait": the service accepts it though the description says minimum 1.
-  pendingFailureDepth: z.number().int().min(0).max(SETTING_MAX),
-  canOptimisticallyMerge: z.boolean(),
-  batch: z.boolean(),
-  batchingMinSize: positiveInt,
-  batchingMaxWaitTimeMinutes: positiveInt,
-  bisectionConcurrency: positiveInt,
-  directMergeMode: anyCaseEnum(DIRECT_MERGE_MODES),
-  optimizationMode: anyCaseEnum(OPTIMIZATION_MODES),
-  mergeMethod: anyCaseEnum(MERGE_METHODS),
-  requiredStatuses: z.array(z.string()),
-  deleteRequiredStatuses: z.boolean(),
-  commentsEnabled: z.boolean(),
-  commandsEnabled: z.boolean(),
-  createPrsForTestingBranches: z.boolean(),
-  statusCheckEnabled: z.boolean(),
-  extensionEnabled: z.boolean(),
-  enqueueingLabel: z.string(),
-  labelCommandsEnabled: z.boolean(),
-  stateLabelsEnabled: z.boolean(),
-});
-export type QueueSettings = z.infer<typeof QueueSettings>;
+export const QueueSettings = z.object(
+  Object.fromEntries(Object.entries(QUEUE_SETTINGS).map(([name, row]) => [name, settingSchema(row)])) as {
+    [K in keyof ModelQueueSettings]: z.ZodType<ModelQueueSettings[K], unknown>;
+  },
+);
+
+function settingSchema(row: SettingRow): z.ZodType {
+  switch (row.kind) {
+    case 'count':
+      return z.number().int().min(row.min!).max(SETTING_MAX);
+    case 'boolean':
+      return z.boolean();
+    case 'choice':
+      return anyCaseEnum(row.choices as [string, ...string[]]);
+    case 'list':
+      return z.array(z.string());
+    case 'text':
+      return z.string();
+  }
+}
 
 export const UpdateQueueRequest = QueueRef.extend({
   state: anyCaseEnum(SETTABLE_QUEUE_STATES).optional(),
