@@ -160,22 +160,13 @@ export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({
 });
 
 export const TestId = z.string().regex(TEST_ID_PATTERN, 'expected an id of the form 01234567-89ab-cdef-0123-456789abcdef');
-export const GetTestDetailsRequest = z.object({
-  repo: Repo,
-  org_url_slug: z.string().min(1),
-  test_id: TestId,
-});
+/** The repository and organization a flaky-test read is about. */
+const FlakyScope = z.object({ repo: Repo, org_url_slug: z.string().min(1) });
+export const GetTestDetailsRequest = FlakyScope.extend({ test_id: TestId });
 
 /** The flaky-test lists page with a size and the token the previous page gave ("" or none: the first page). */
-const PageQuery = z.object({
-  page_size: z.number().int().min(1).max(FLAKY_PAGE_SIZE_MAX),
-  page_token: z.string().optional(),
-});
-export const ListQuarantinedTestsRequest = z.object({
-  repo: Repo,
-  org_url_slug: z.string().min(1),
-  page_query: PageQuery,
-});
+const PageQuery = z.object({ page_size: z.number().int().min(1).max(FLAKY_PAGE_SIZE_MAX), page_token: z.string().optional() });
+export const ListQuarantinedTestsRequest = FlakyScope.extend({ page_query: PageQuery });
 
 /** The service spells UNHEALTHY_STATUSES in upper case and takes either case; they leave here in upper case. */
 export const ListUnhealthyTestsRequest = ListQuarantinedTestsRequest.extend({
@@ -327,14 +318,7 @@ export const TestingDetails = z.looseObject({
   status: openEnum(TEST_RUN_STATUSES).optional(),
   checkSuites: z.array(
     z.looseObject({
-      checkRuns: z.array(
-        z.looseObject({
-          name: z.string(),
-          url: z.string(),
-          status: z.string().optional(),
-          conclusion: z.string().optional(),
-        }),
-      ),
+      checkRuns: z.array(z.looseObject({ name: z.string(), url: z.string(), status: z.string().optional(), conclusion: z.string().optional() })),
     }),
   ),
   statusChecks: z.array(z.looseObject({ context: z.string(), url: z.string().optional(), state: z.string().optional() })),
@@ -351,18 +335,8 @@ export const TestCase = z.looseObject({
   html_url: z.string(),
   name: z.string(),
   variant: z.string(),
-  status: z.looseObject({
-    value: openEnum(TEST_STATUS_VALUES).optional(),
-    reason: z.string(),
-    timestamp: z.string(),
-  }),
-  most_common_failures: z.array(
-    z.looseObject({
-      summary: z.string(),
-      occurrence_count: z.number().int(),
-      last_occurrence: z.string().optional(),
-    }),
-  ),
+  status: z.looseObject({ value: openEnum(TEST_STATUS_VALUES).optional(), reason: z.string(), timestamp: z.string() }),
+  most_common_failures: z.array(z.looseObject({ summary: z.string(), occurrence_count: z.number().int(), last_occurrence: z.string().optional() })),
   failure_rate_last_7d: z.number(),
   failure_rate_last_24h: z.number(),
   codeowners: z.array(z.string()),
