@@ -22,10 +22,8 @@ export function errorMessage(answer: Answer): string {
   return body.kind === 'words' ? body.words : `the service answered with ${body.summary}`;
 }
 
-/**
- * What a body says, when it is one short line of text (`words`: the body, or the message a JSON body holds);
- * otherwise a summary of it as a noun phrase: `an HTML page (text/html, 1234 bytes) titled "502 Bad Gateway"`.
- */
+// What a body says, when one short line of text (`words`: the body, or a JSON body's message); else a summary as a noun
+// phrase: `an HTML page (text/html, 1234 bytes) titled "502 Bad Gateway"`.
 export function judge(answer: Answer, words: string = answer.text): { kind: 'words'; words: string } | { kind: 'summary'; summary: string } {
   const text = words.trim();
   const size = `${Buffer.byteLength(answer.text)} bytes`;
@@ -40,11 +38,8 @@ export function judge(answer: Answer, words: string = answer.text): { kind: 'wor
   return { kind: 'summary', summary: `${what} (${type}, ${size}) starting "${cut(lines[0]!.trim(), EXCERPT_MAX)}"` };
 }
 
-/**
- * Whether a 404's body is a router's "no such path" rather than the service's "no such queue/PR": an HTML page, or
- * a router's stock words ("no route POST /x", "Cannot POST /x", "404 page not found"). Not a bare "Not Found" or an
- * empty body: the service's own 404s say such, and one read as a wrong URL would stop a command over several PRs.
- */
+// Whether a 404 is a router's "no such path" (an HTML page, "no route POST /x", "Cannot POST /x", "404 page not found"), not
+// the service's "no such PR". Not a bare "Not Found" or empty body: the service's own say such, and a wrong URL stops a multi-PR command.
 export function isRouterNotFound(answer: Answer): boolean {
   if (answer.status !== 404) return false;
   const text = answer.text.trim();

@@ -9,10 +9,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 const ISSUES_SHOWN = 5;
 
-/**
- * A zod failure as one line naming each field, the first few only: `enqueuedPullRequests[0].prNumber: missing`.
- * v2's face says `required` where its errors do.
- */
+/** A zod failure as one line naming the first few fields: `enqueuedPullRequests[0].prNumber: missing` (v2's face: `required`). */
 export function describeIssues(error: z.ZodError, missing = 'missing'): string {
   const { issues } = error;
   const described = issues

@@ -14,8 +14,5 @@ export type Repo = z.infer<typeof Repo>;
 const DIGITS = 'expected a number or a string of digits';
 const Digits = z.string().regex(/^[0-9]+$/, DIGITS);
 
-/**
- * A PR number: an integer, or a string of digits, which the service takes on every endpoint (its own upload
- * actions build bodies with `jq --arg`). Either way it is a number once parsed.
- */
+/** A PR number, or a string of digits as the service takes everywhere (its upload actions use `jq --arg`); a number once parsed. */
 export const PrNumber = z.union([z.number(), Digits.transform(portable('number'))], { error: DIGITS }).pipe(z.number().int().min(1).max(PR_NUMBER_MAX));

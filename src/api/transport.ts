@@ -62,11 +62,7 @@ export class ApiClient {
     return this.transport.close();
   }
 
-  /**
-   * The answer's JSON, checked against its schema (none: as it came). A read must answer with it; a write that
-   * answered 2xx was applied, whatever its body says: an empty, non-JSON or unexpected body is undefined, never an
-   * error inviting a second try.
-   */
+  /** The answer's JSON, checked (no schema: as it came). A 2xx write was applied: a body it cannot read is undefined, not an error inviting a retry. */
   protected async checked(operation: string, answer: Answer, isRead: boolean, check?: Check, schema?: () => Promise<z.ZodType>): Promise<unknown> {
     if (answer.text.trim() === '') {
       if (isRead) throw new ResponseError(`${operation} answered with an empty body`);
@@ -164,11 +160,8 @@ export class Transport {
     await this.wire.close();
   }
 
-  /**
-   * Sends one exchange; a non-2xx answer becomes an ApiError carrying the service's own text. A read is tried
-   * again after a 5xx, a 429, a refused or reset connection, never after a timeout: the service is there and
-   * slow, and asking again would multiply the silence (three 30s tries were 92s without a word).
-   */
+  // Sends one exchange; a non-2xx answer is an ApiError with the service's text. A read is retried after a 5xx, a 429, a refused
+  // or reset connection, never a timeout: the service is there and slow, and asking again multiplies the silence.
   async send(exchange: Exchange): Promise<Answer> {
     const retries = this.options.retries ?? DEFAULT_RETRIES;
     const started = this.now();
@@ -217,10 +210,7 @@ export class Transport {
     }
   }
 
-  /**
-   * The last failure, with the tries it took. A write answered 502 or 504 is an answer that never came: the
-   * gateway gave up on the service, which may have applied it.
-   */
+  /** The last failure, with the tries it took. A 502 or 504 to a write is an answer lost: the service may have applied it. */
   private final(failure: ApiError | NetworkError, tries: number, started: number, exchange: Exchange): ApiError | NetworkError {
     if (isRateLimited(failure)) return rateLimited(failure, exchange);
     if (failure instanceof ApiError && !exchange.idempotent && (failure.status === 502 || failure.status === 504)) return answerLost(failure);
@@ -386,10 +376,8 @@ function proxyOf({ proxy, variable }: { proxy: string; variable: string }): Prox
   }
 }
 
-/**
- * Walks the cause chain for the system error underneath and says what it means for the user. Through a proxy, a
- * DNS failure or a refusal may be the proxy's: the system error's host or port tells, and the message names it.
- */
+// The system error under the cause chain, in words a user acts on. Through a proxy, a DNS failure or a refusal may
+// be the proxy's: the system error's host or port tells, and the message names it.
 function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy): NetworkError {
   const codes: string[] = [];
   let system: { hostname?: unknown; port?: unknown } = {};

@@ -76,12 +76,8 @@ export interface PollOptions {
 /** One round of a poll; it calls `answered` once its requests went through, so that "the service is back" comes before their news. */
 export type Round = (answered: () => void) => Promise<RoundOutcome>;
 
-/**
- * Runs `round` until 'done', or a last round at the deadline ('timeout'). A failure that may pass is an outage, told to
- * `service`, and the poll slows as on a quiet round (no sooner than a Retry-After); anything else (401, 403, a 404 the
- * engine does not make one PR's outcome, a bug) ends it. The pauses are ctx.sleep's, which Ctrl-C cuts short. `outage`: the
- * one the deadline passed in.
- */
+// Runs `round` until 'done', or a last round at the deadline ('timeout', with the outage it passed in). A failure that may
+// pass is an outage told to `service`, and the poll slows as on a quiet round (no sooner than a Retry-After); any other ends it.
 export async function poll(ctx: Pace, options: PollOptions, service: ServiceEvents, round: Round): Promise<{ ended: 'done' | 'timeout'; outage?: Outage }> {
   let delay = options.intervalMs;
   let outage: Outage | undefined;
@@ -135,10 +131,8 @@ export async function poll(ctx: Pace, options: PollOptions, service: ServiceEven
   }
 }
 
-/**
- * Whether a failed round may pass: 429, 5xx, or out of reach (refused, reset, timed out). A name that never resolved is a
- * mistake in --api-url, and TLS or a proxy's refusal will not mend by asking again: they end the poll, as 401 and 403 do.
- */
+// Whether a failed round may pass: 429, 5xx, out of reach. A name that never resolved is a mistake in --api-url, and TLS or a
+// proxy's refusal will not mend by asking again: they end the poll, as 401 and 403 do.
 export function mayPass(error: unknown, everAnswered: boolean): error is MqError {
   if (error instanceof ApiError) return error.status === 429 || error.status >= 500;
   if (error instanceof NetworkError) return error.failure === 'dns' ? everAnswered : error.failure !== 'tls' && error.failure !== 'proxy';

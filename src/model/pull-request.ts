@@ -58,10 +58,8 @@ export interface TimelineEntry {
   reason?: string;
 }
 
-/**
- * The service's own estimate of when a queue entry merges (v2's queue-entry-estimate; v1's `includeEstimatedTimeToMerge`). Available:
- * `kind` says what `estimatedAt` is (`merge`, or `pendingFailureResolution`). Unavailable: `reason` says why (little history, paused).
- */
+// The service's estimate of when a queue entry merges (v2's queue-entry-estimate; v1's `includeEstimatedTimeToMerge`). Available:
+// `kind` says what `estimatedAt` is (`merge`, `pendingFailureResolution`). Unavailable: `reason` says why (little history, paused).
 export interface QueueEntryEstimate {
   status: 'available' | 'unavailable' | (string & {});
   computedAt?: string;

@@ -14,10 +14,8 @@ import type { Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
 import type { EntryTransition, TestRunSummary } from './queue-entries.js';
 
-/**
- * The outcome of one PR of a multi-PR command; `ok: false` carries the error as --json prints it. `alreadyQueued`: `mq submit` met a 409,
- * the PR with its `state` and 1-based `position` as reported (null: not said); a success, unless the flags wanted it queued otherwise.
- */
+// One PR's outcome in a multi-PR command; `ok: false` carries the error as --json prints it. `alreadyQueued`: `mq submit` met a 409,
+// the PR with its `state` and 1-based `position` as reported (null: not said); a success, unless the flags wanted it queued otherwise.
 export type PrOutcome = (
   | { pr: number; ok: true }
   /** `retryAfterSeconds`: rate limited (429, not applied), when to try again; `serviceCode`: the API's name for the error (v2's). */

@@ -88,20 +88,14 @@ export interface MergeQueueService {
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
   /** `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them. */
   getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey, details?: { timeline?: boolean; estimate?: boolean }): Promise<SubmittedPullRequestDetail>;
-  /**
-   * Several PRs of one queue, as getSubmittedPullRequest gives each, in as few requests as the API allows; one never submitted is in
-   * `notFound`, one unread in `failed` (only Ctrl-C throws), so that what was read is kept.
-   */
+  /** Several PRs of one queue in as few requests as the API allows; never submitted: `notFound`, unread: `failed` (only Ctrl-C throws). */
   getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;
   listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
   /** Finished testing of the queue, a row per PR per attempt, newest first: one page. A service without the operation refuses it (an ApiError, 404 or 400). */
   listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;
 
-  /**
-   * The queue and its PRs in order. `line`: only as much as places a PR in it (mq status): the PRs and their
-   * states in the order the queue takes them; where the API lists that order apart from the PRs' own facts (v2),
-   * a pending PR's facts beyond its number, title and state may be left unknown (empty).
-   */
+  // The queue and its PRs in order. `line` (mq status): only the PRs and their states in order; where the API lists the order apart
+  // from the PRs' facts (v2), a pending PR's facts beyond its number, title and state may be left empty.
   getQueue(queue: QueueRef, read?: { line: true }): Promise<Queue>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;

@@ -16,10 +16,8 @@ const MIN_TEST_RUNS = 2;
 const HISTORY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const HISTORY_TAKE = 100;
 
-/**
- * What the service measured. `metrics`: the mean run and the longest the buckets allow. `history`: when PRs merged (v1's history records
- * only conclusions), which eta.ts spaces into a run's length. `failureRate`: failed / (merged + failed), 0 when none concluded.
- */
+// What the service measured. `metrics`: the mean run and the longest the buckets allow. `history`: when PRs merged (v1's history records
+// only conclusions), which eta.ts spaces into a run's length. `failureRate`: failed / (merged + failed), 0 when none concluded.
 export type TestDurations =
   | { source: 'metrics'; runs: number; meanSeconds: number; maxSeconds: number; failureRate: number }
   | { source: 'history'; mergedAt: number[]; failureRate: number }

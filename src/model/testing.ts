@@ -46,10 +46,8 @@ export interface TestingDetails {
   dependentPrs?: number[];
 }
 
-/**
- * One PR's finished stretch of testing, a row per PR per attempt (a restart repeats a PR, a batch gives a row each); `outcome` and
- * `testingDurationMs` are the attempt's, `cycleConclusion` how the PR's whole stay in the queue ended, once it has.
- */
+// One PR's finished stretch of testing, a row per PR per attempt (a restart repeats a PR, a batch gives a row each); `outcome` and
+// `testingDurationMs` are the attempt's, `cycleConclusion` how the PR's whole stay in the queue ended, once it has.
 export interface TestingResult {
   prNumber: number;
   testRunId?: string;

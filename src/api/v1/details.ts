@@ -3,11 +3,8 @@
 import type { QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { reasonWord } from '../../model/vocabulary.js';
 
-/**
- * The record with `timeline` (entries without a state or a time passed over; v2's `changedAt` read as the time)
- * and `estimatedTimeToMerge` in the model's terms, read from that field (the sandbox's choice), `estimate` or
- * `queueEntryEstimate` (v2's name); the other fields as they came.
- */
+// The record with `timeline` (entries lacking a state or a time dropped; v2's `changedAt` read as the time) and
+// `estimatedTimeToMerge` (or `estimate`, v2's `queueEntryEstimate`) in the model's terms.
 export function withDetails(answer: SubmittedPullRequest & Record<string, unknown>): SubmittedPullRequestDetail {
   const { timeline, estimatedTimeToMerge, estimate, queueEntryEstimate, ...record } = answer;
   const detail: SubmittedPullRequestDetail = record;

@@ -56,10 +56,7 @@ export const SubmitPullRequestRequest = PullRequestRequest.extend({
   noBatch: z.boolean().optional(),
 });
 
-/**
- * A submit as the service takes it (the sandbox checks it): the published description also allows `priority: null`,
- * the default. mq never sends one, so its own check still refuses a null it could only make by mistake.
- */
+/** A submit as the service takes it (the sandbox's check): also `priority: null`, the default, which mq never sends and refuses. */
 export const ServedSubmitPullRequestRequest = SubmitPullRequestRequest.extend({ priority: Priority.nullable().optional() });
 export type ServedSubmitPullRequestRequest = z.infer<typeof ServedSubmitPullRequestRequest>;
 
@@ -109,10 +106,7 @@ export const CreateQueueRequest = QueueRef.extend({
 });
 export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
 
-/**
- * updateQueue's settings, one per row of QUEUE_SETTINGS and named as in the answer and the model (the last four are
- * not in the published description; the service stores and returns them). A count's least is its row's `min`.
- */
+/** updateQueue's settings, one per row of QUEUE_SETTINGS, named as in the answer and the model. */
 export const QueueSettings = z.object(
   Object.fromEntries(Object.entries(QUEUE_SETTINGS).map(([name, row]) => [name, settingSchema(row)])) as {
     [K in keyof ModelQueueSettings]: z.ZodType<ModelQueueSettings[K], unknown>;
@@ -229,10 +223,7 @@ export const SubmittedPullRequest = z.looseObject({
 });
 export type SubmittedPullRequest = z.infer<typeof SubmittedPullRequest>;
 
-/**
- * A batch read's answer. The docs name only `notFound`: the list is read as `pullRequests` or
- * `submittedPullRequests`, a PR not found as its number or an object naming it; a PR left out is read on its own.
- */
+/** A batch read's answer; the docs name only `notFound` (numbers or objects): the PRs come as either list, and one left out is read alone. */
 export const SubmittedPullRequests = z.looseObject({
   pullRequests: z.array(SubmittedPullRequest).optional(),
   submittedPullRequests: z.array(SubmittedPullRequest).optional(),

@@ -149,10 +149,7 @@ export const OrganizationMetricsQuery = z.object({ repositoryId: Uuid.optional()
 
 export const ResolveRepositoryQuery = PageQuery.extend({ providerUrl: z.string().min(1) });
 
-/**
- * A comma-separated list, each member read by `read` (undefined: refused in `refusal`'s words), at most `max`
- * members (`[count, noun]`).
- */
+/** A comma-separated list, each member read by `read` (undefined: refused in `refusal`'s words), at most `max` = [count, noun]. */
 function commaList<T>(read: (part: string) => T | undefined, refusal: (part: string) => string, max?: [number, string]) {
   return z
     .string()
