@@ -4,11 +4,7 @@ import * as z from 'zod';
 import { PR_NUMBER_MAX } from '../model/vocabulary.js';
 import { portable } from './check-runtime.js';
 
-export const Repo = z.object({
-  host: z.string().min(1),
-  owner: z.string().min(1),
-  name: z.string().min(1),
-});
+export const Repo = z.object({ host: z.string().min(1), owner: z.string().min(1), name: z.string().min(1) });
 export type Repo = z.infer<typeof Repo>;
 
 const DIGITS = 'expected a number or a string of digits';

@@ -280,12 +280,7 @@ export class Transport {
       }
       trace?.(`< ${response.status} ${contentType} (${Math.round(monotonicMs() - started)} ms)`);
       trace?.(`< ${abbreviate(text)}`);
-      return {
-        status: response.status,
-        contentType,
-        text,
-        retryAfterMs: retryAfter(response.headers['retry-after']),
-      };
+      return { status: response.status, contentType, text, retryAfterMs: retryAfter(response.headers['retry-after']) };
     } catch (error) {
       if (this.options.signal?.aborted) throw new InterruptedError();
       const failure = networkError(error, url, this.options.timeoutMs, this.proxy);

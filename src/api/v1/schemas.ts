@@ -51,10 +51,7 @@ export const PullRequestRequest = QueueRef.extend({ pr: z.object({ number: PrNum
 export const Priority = z.union([z.number().int().min(0).max(PRIORITY_MAX), anyCaseEnum(['urgent', 'high', 'medium', 'low'])]);
 export type Priority = z.output<typeof Priority>;
 
-export const SubmitPullRequestRequest = PullRequestRequest.extend({
-  priority: Priority.optional(),
-  noBatch: z.boolean().optional(),
-});
+export const SubmitPullRequestRequest = PullRequestRequest.extend({ priority: Priority.optional(), noBatch: z.boolean().optional() });
 
 /** A submit as the service takes it (the sandbox's check): also `priority: null`, the default, which mq never sends and refuses. */
 export const ServedSubmitPullRequestRequest = SubmitPullRequestRequest.extend({ priority: Priority.nullable().optional() });
@@ -128,10 +125,7 @@ function settingSchema(row: SettingRow): z.ZodType {
   }
 }
 
-export const UpdateQueueRequest = QueueRef.extend({
-  state: anyCaseEnum(SETTABLE_QUEUE_STATES).optional(),
-  ...QueueSettings.partial().shape,
-});
+export const UpdateQueueRequest = QueueRef.extend({ state: anyCaseEnum(SETTABLE_QUEUE_STATES).optional(), ...QueueSettings.partial().shape });
 export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequest>;
 
 /** `ALL`, or its older spelling `IMPACTS_ALL` (still sent by the service's nx upload action); `ALL` once parsed. */
@@ -149,9 +143,7 @@ export const ServedSetImpactedTargetsRequest = SetImpactedTargetsRequest.extend(
 }).refine((body) => (body.repo === undefined) !== (body.repoId === undefined), { error: 'repo, repoId: give exactly one of the two' });
 
 /** The service knows runs only by their id; a client finds a PR's run in its `verifiedByTestRun`. */
-export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({
-  testRunId: z.string().min(1),
-});
+export const GetMergeQueueTestingDetailsRequest = QueueRef.extend({ testRunId: z.string().min(1) });
 
 export const TestId = z.string().regex(TEST_ID_PATTERN, 'expected an id of the form 01234567-89ab-cdef-0123-456789abcdef');
 /** The repository and organization a flaky-test read is about. */
@@ -176,11 +168,7 @@ export const ListFailingTestsRequest = ListQuarantinedTestsRequest.extend({
   end_time: z.iso.datetime({ offset: true }),
 });
 
-export const LinkTicketRequest = z.object({
-  test_case_id: TestId,
-  external_ticket_id: z.string().min(1),
-  repo: Repo,
-});
+export const LinkTicketRequest = z.object({ test_case_id: TestId, external_ticket_id: z.string().min(1), repo: Repo });
 
 // ---------------------------------------------------------------- responses
 // Loose objects: fields the service adds later pass through untouched.
@@ -242,15 +230,9 @@ export const TestingResult = z.looseObject({
   bisection: z.string().optional(),
 });
 
-export const TestingResultsResponse = z.looseObject({
-  testingResults: z.array(TestingResult),
-  totalItems: z.number().optional(),
-});
+export const TestingResultsResponse = z.looseObject({ testingResults: z.array(TestingResult), totalItems: z.number().optional() });
 
-export const ListPullRequestsResponse = z.looseObject({
-  pullRequests: z.array(EnqueuedPullRequest),
-  nextCursor: z.string().optional(),
-});
+export const ListPullRequestsResponse = z.looseObject({ pullRequests: z.array(EnqueuedPullRequest), nextCursor: z.string().optional() });
 export type ListPullRequestsResponse = z.infer<typeof ListPullRequestsResponse>;
 
 export const Queue = z.looseObject({
@@ -289,9 +271,7 @@ export const Queue = z.looseObject({
 export type Queue = z.infer<typeof Queue>;
 
 /** updateQueue answers with the whole queue, as getQueue does; a client also takes one without its PRs. */
-export const UpdatedQueue = Queue.omit({ enqueuedPullRequests: true }).extend({
-  enqueuedPullRequests: z.array(EnqueuedPullRequest).optional(),
-});
+export const UpdatedQueue = Queue.omit({ enqueuedPullRequests: true }).extend({ enqueuedPullRequests: z.array(EnqueuedPullRequest).optional() });
 export type UpdatedQueue = z.infer<typeof UpdatedQueue>;
 
 /** What updateQueue answers: the queue, or nothing at all. */

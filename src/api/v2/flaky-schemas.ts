@@ -14,10 +14,7 @@ const needsPeriod = (what: string) => ({ path: ['period'], message: `required wi
 
 // ---------------------------------------------------------------- bodies
 
-export const CreateTestCollectionRequest = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  description: z.string().max(500).optional(),
-});
+export const CreateTestCollectionRequest = z.strictObject({ name: z.string().trim().min(1).max(100), description: z.string().max(500).optional() });
 
 export const LinkTicketRequest = z.strictObject({
   externalTicketId: z.string().min(1).max(2048),
@@ -74,11 +71,7 @@ export const TestRunsQuery = PageQuery.extend({
 export const TestCollection = z.looseObject({ id: z.string(), name: z.string(), testCount: z.number() });
 export const TestCollectionList = Page(TestCollection);
 
-const TestMetrics = z.looseObject({
-  failureRate: z.number(),
-  prsImpacted: z.number(),
-  lastFailureAt: z.string().nullable(),
-});
+const TestMetrics = z.looseObject({ failureRate: z.number(), prsImpacted: z.number(), lastFailureAt: z.string().nullable() });
 
 export const TestSummary = z.looseObject({
   id: z.string(),

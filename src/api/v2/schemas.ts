@@ -209,10 +209,7 @@ export const ListQueuePullRequestsQuery = PageQuery.extend({
   direction: z.enum(['desc']).optional(),
 });
 
-export const ListTestingResultsQuery = PageQuery.extend({
-  since: QueryDateTime,
-  until: QueryDateTime.optional(),
-});
+export const ListTestingResultsQuery = PageQuery.extend({ since: QueryDateTime, until: QueryDateTime.optional() });
 
 export const GraphQuery = z.object({ includeImpactedTargets: QueryBoolean.optional() });
 
