@@ -3,6 +3,7 @@
 // values; answers hold the fields mq reads, keep any other (v2 may add fields) and take any string for an enum
 // (v2 may add members). The client checks what it is answered with them; the sandbox checks what it is sent.
 import * as z from 'zod';
+import { UUID_PATTERN } from '../../model/vocabulary.js';
 import { V2_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './wire-names.js';
 
 /** What v2 bounds a PR number to (SubmitPullRequestRequest.number). */
@@ -20,15 +21,16 @@ export const V2_NUMBERS_MAX = 50;
 export const V2_ENTRY_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'merged', 'failed', 'cancelled', 'pendingFailure'] as const;
 const RUN_STATUSES = ['inProgress', 'failed', 'cancelled', 'succeeded'] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(text: string): boolean {
-  return UUID.test(text);
+  return UUID_PATTERN.test(text);
 }
 
-const Uuid = z.string().regex(UUID, 'expected a UUID');
+const Uuid = z.string().regex(UUID_PATTERN, 'expected a UUID');
 const PrNumber = z.number().int().min(1).max(V2_PR_NUMBER_MAX);
 const Priority = z.number().int().min(0).max(V2_PRIORITY_MAX);
 const Names = z.array(z.string().min(1)).max(V2_LIST_MAX);
+/** A priority by value or by name (exclusive where a body takes both). */
+const PriorityFields = { priorityValue: Priority.optional(), priorityName: z.string().min(1).optional() };
 const bounded = (min: number, max: number) => z.number().int().min(min).max(max);
 
 /** Exactly one of two keys, or at most one (`required: false`). */
@@ -55,8 +57,7 @@ export const SubmitPullRequestRequest = z
   .strictObject({
     number: PrNumber,
     allowBatching: z.boolean().optional(),
-    priorityValue: Priority.optional(),
-    priorityName: z.string().min(1).optional(),
+    ...PriorityFields,
     direct: z.boolean().optional(),
   })
   .superRefine(exclusive('priorityValue', 'priorityName', false));
@@ -92,16 +93,13 @@ export const UpdateMergeQueueConfigRequest = z.strictObject(
 export const SwitchModesRequest = z.strictObject({ mode: z.enum(V2_QUEUE_MODES) });
 
 /** Exactly one of priorityValue / priorityName. */
-export const ReprioritizeRequest = z
-  .strictObject({ priorityValue: Priority.optional(), priorityName: z.string().min(1).optional() })
-  .superRefine(exclusive('priorityValue', 'priorityName', true));
+export const ReprioritizeRequest = z.strictObject(PriorityFields).superRefine(exclusive('priorityValue', 'priorityName', true));
 
 /** A patch of a live entry: at least one key; priorityValue and priorityName exclusive; `skipsTheLine` is no key of it. */
 export const UpdateQueueEntryRequest = z
   .strictObject({
     skipsTheLine: z.never({ error: 'not accepted; an entry skips the line by its priority (priorityValue 0, priorityName urgent)' }).optional(),
-    priorityValue: Priority.optional(),
-    priorityName: z.string().min(1).optional(),
+    ...PriorityFields,
     direct: z.boolean().optional(),
     allowBatching: z.boolean().optional(),
   })
@@ -128,6 +126,8 @@ export const UploadImpactedTargetsRequest = z
 const QueryInteger = (min: number, max: number) => z.string().regex(/^\d+$/, 'expected a whole number').transform(Number).pipe(z.number().min(min).max(max));
 export const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
 export const QueryDateTime = z.iso.datetime({ offset: true });
+/** `sort` and `direction`, described in prose, not declared: only the one order there is. */
+const NEWEST_FIRST = { sort: z.enum(['createdAt']).optional(), direction: z.enum(['desc']).optional() };
 
 /** `limit`, `cursor` and `includeTotal`, on every list. */
 export const PageQuery = z.object({
@@ -204,9 +204,7 @@ export const ListQueuePullRequestsQuery = PageQuery.extend({
   author: z.string().min(1).optional(),
   concludedAfter: QueryDateTime.optional(),
   concludedBefore: QueryDateTime.optional(),
-  // Described in prose, not declared: only the one order there is.
-  sort: z.enum(['createdAt']).optional(),
-  direction: z.enum(['desc']).optional(),
+  ...NEWEST_FIRST,
 });
 
 export const ListTestingResultsQuery = PageQuery.extend({ since: QueryDateTime, until: QueryDateTime.optional() });
@@ -228,12 +226,11 @@ export const BatchHistoryQuery = PageQuery.extend({ direction: Direction, pullRe
 /** One status only: a comma list is not one of the values, so it is refused as any other. */
 const RunStatus = z.enum(RUN_STATUSES, { error: `expected one of ${RUN_STATUSES.join(', ')} (one value)` });
 
-/** Described in prose, not declared: only the one order there is. A PR's list takes no `createdAfter`. */
+/** A PR's list takes no `createdAfter`. */
 export const PullRequestRunsQuery = PageQuery.extend({
   createdAfter: z.never({ error: 'not accepted on a pull request’s runs (only on a queue’s)' }).optional(),
   status: RunStatus.optional(),
-  sort: z.enum(['createdAt']).optional(),
-  direction: z.enum(['desc']).optional(),
+  ...NEWEST_FIRST,
 });
 
 export const QueueRunsQuery = PullRequestRunsQuery.extend({ createdAfter: QueryDateTime.optional() });
