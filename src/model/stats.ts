@@ -117,10 +117,6 @@ export class HistoryTally {
     }
   }
 
-  rates(): Rates {
-    return rates(this.counts);
-  }
-
   byAuthor(): NonNullable<Stats['byAuthor']> {
     return [...this.authors]
       .map(([author, counts]) => ({ author, counts, rates: rates(counts) }))

@@ -106,7 +106,7 @@ describe('counts, rates, per author and per day', () => {
 
   it('counts each conclusion, any case, and a state it does not know as other', () => {
     expect(tally.counts).toEqual({ total: 5, merged: 2, failed: 1, cancelled: 1, other: 1 });
-    expect(tally.rates()).toEqual({ merged: 0.4, failed: 0.2, cancelled: 0.2 });
+    expect(rates(tally.counts)).toEqual({ merged: 0.4, failed: 0.2, cancelled: 0.2 });
   });
 
   it('gives no rate for an empty window', () => {

@@ -16,6 +16,7 @@ import {
   HistoryTally,
   noDurations,
   noTestingRuns,
+  rates,
   TestingTally,
   type TestingRunStats,
   testingResultsWindow,
@@ -84,7 +85,7 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
     stats: {
       window: { since, until },
       counts: tally.counts,
-      rates: tally.rates(),
+      rates: rates(tally.counts),
       byAuthor: input.by === 'author' ? tally.byAuthor() : null,
       perDay: tally.perDay(since, until),
       durations: await durations,
