@@ -1,7 +1,5 @@
-// One budget per credential on the machine: budget.ts's state in a file of mq's cache folder (named by a hash of
-// the service and credential, holding only times), which every mq process with them shares. A change takes a lock
-// (a file made by exclusive create; one older than two seconds was left by a dead process, and is broken). A file
-// that cannot be used is never a reason to fail: the process keeps its own budget, and -v says so.
+// budget.ts's state shared by every mq process with one credential, in a file of mq's cache (named by a hash, holding only times), changed
+// under a lock file (one older than 2s is a dead process's). A file that cannot be used fails nothing: the process keeps its own budget.
 import { closeSync, constants, mkdirSync, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type BudgetState, type BudgetStore, COUNTS, freshBudget, memoryStore } from './budget.js';

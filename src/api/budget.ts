@@ -1,7 +1,5 @@
-// The pace of requests mq keeps to, so that a fleet of CI jobs does not get its organization throttled: a few
-// requests in flight per process, and counts of requests in any second (all, pull-request reads, metrics reads),
-// kept in a file every mq process with the same v2 key shares (budget-file.ts) or in the process. A 429 halves
-// them; they come back a step every few seconds.
+// The pace of requests, so that a fleet of CI jobs does not get its organization throttled: a few in flight per process, and counts
+// per second (all, PR reads, metrics reads) shared by every mq process with the v2 key (budget-file.ts). A 429 halves them for a while.
 
 /** Requests of any kind sent at most in a second. */
 export const REQUESTS_PER_SECOND = 20;

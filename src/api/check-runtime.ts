@@ -1,6 +1,5 @@
-// The parts a generated check is built from (check-source.ts writes the calls), without zod. A part gives what
-// zod's parse gives, key order included, for a value zod accepts; REJECT for one it refuses; ASIDE when it cannot
-// be sure. Either sends the value to zod itself, for its verdict and its exact error.
+// The parts a generated check is built from (check-source.ts writes the calls), without zod: a part gives zod's parse, key order
+// included, for a value zod accepts; REJECT for one it refuses; ASIDE when unsure. Either sends the value to zod for its verdict.
 import type { z } from 'zod';
 
 export const REJECT = Symbol('reject');

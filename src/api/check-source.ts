@@ -1,6 +1,5 @@
-// Writes a zod schema as a check made of check-runtime.ts's parts, as source text the build writes into the bundle
-// (scripts/build.mjs), so that a run never loads zod for a well-formed value; unbuilt, compileChecks runs the same
-// text. A schema with a part not written here gets no check: zod parses it.
+// Writes a zod schema as a check of check-runtime.ts's parts, as source the build writes into the bundle, so that a run never loads
+// zod for a well-formed value; unbuilt, compileChecks runs the same text. A schema with a part not written here is zod's to parse.
 import type { z } from 'zod';
 import * as runtime from './check-runtime.js';
 import { portableCall, type Check } from './check-runtime.js';

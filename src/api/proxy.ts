@@ -1,6 +1,5 @@
-// Whether a proxy is set for a URL, read from the environment as undici's EnvHttpProxyAgent reads it (the lower
-// case name first; an HTTPS URL falls back to the HTTP proxy). NO_PROXY is left to that agent, which is loaded
-// only when a proxy is set: the direct case stays on node:http (node-wire.ts).
+// Whether the environment sets a proxy for a URL, read as undici's EnvHttpProxyAgent does (lower case first; HTTPS falls back to
+// HTTP_PROXY). NO_PROXY is left to that agent, loaded only when a proxy is set: the direct case stays on node:http.
 import { isLoopback } from './loopback.js';
 
 export type ProxyEnv = Record<string, string | undefined>;

@@ -1,6 +1,5 @@
-// Requests through undici: for a proxy (its EnvHttpProxyAgent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY as
-// curl does), and for a dispatcher the caller injects (tests use undici's MockAgent). Loaded only then: see
-// node-wire.ts for why the direct connection does without it.
+// Requests through undici: for a proxy (EnvHttpProxyAgent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl does) and for a
+// dispatcher the caller injects (tests' MockAgent). Loaded only then: node-wire.ts says why the direct connection does without.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { KEEP_ALIVE_MS, type Wire } from './wire.js';

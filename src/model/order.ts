@@ -1,6 +1,5 @@
-// What tests next in a queue and a parallel queue's dependency graph (v2's `/order` and `/graph`, docs/v2.md) in the
-// model's names, for the client and the sandbox's engine alike. What an API cannot say is null ("not known"; v1 has no
-// predicted batches, no `directlyAhead`); an empty list is "none".
+// What tests next and a parallel queue's graph (v2's `/order` and `/graph`) in the model's names, for the client and the engine.
+// What an API cannot say is null (v1 has no predicted batches, no `directlyAhead`); an empty list is "none".
 
 /** A PR named in the order: its number and title, and its head commit, v2 id and link where the API gives them. */
 export interface PullRequestRef {

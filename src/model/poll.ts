@@ -1,6 +1,5 @@
-// The pacing every waiting command shares (wait, submit --wait, queue drain --wait, queue get --watch): ask, pause,
-// ask again until answered or past the deadline. A round the service failed (down, overloaded, slow) is an outage,
-// told to the view, and the poll goes on.
+// The pacing every waiting command shares (wait, submit --wait, queue drain --wait, queue get --watch): ask, pause, ask again until
+// answered or past the deadline. A round the service failed is an outage, told to the view, and the poll goes on.
 import { ApiError, isRateLimited, NetworkError, type ExitCode, type MqError } from '../errors.js';
 
 /** What a poll needs of its surroundings: a clock, an abortable pause, and a place for -v's words. */

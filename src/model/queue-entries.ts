@@ -1,6 +1,5 @@
-// What v2 says of a PR's queue entries beyond its record: a change to a queued entry, the history of its states,
-// and the test runs of a queue or of a PR. Named as v1 names the same facts where v1 has them (`timestamp`,
-// `testRunId`, `prNumber`, lower snake_case states), under new names where only v2 has them (`actor`).
+// What v2 says of a PR's queue entries beyond its record: a change to an entry, its states' history, the test runs of a queue or a PR.
+// v1's names where v1 has the fact (`timestamp`, `testRunId`, `prNumber`, snake_case states), new ones where only v2 does (`actor`).
 import type { PullRequestRef } from './order.js';
 import type { TestingDetails } from './testing.js';
 import type { Priority, Reported, ReportedPullRequestState, TEST_RUN_STATUSES } from './vocabulary.js';

@@ -1,6 +1,5 @@
-// The checks of the client's requests and answers: those of every schema a row of endpoints.ts names. The build
-// writes this module anew as the checks' text (scripts/build.mjs), without zod or the schemas; unbuilt, they are
-// made here from the schemas.
+// The checks of every schema a row of endpoints.ts names. The build writes this module anew as the checks' text
+// (scripts/build.mjs), without zod or the schemas; unbuilt, they are made here from the schemas.
 import { compileChecks } from '../check-source.js';
 import { ENDPOINTS } from './endpoints.js';
 import * as schemas from './schemas.js';

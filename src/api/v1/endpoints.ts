@@ -1,6 +1,5 @@
-// The v1 API's contract: one row per operation, read by the client (client.ts) and by the sandbox's v1 face
-// (src/sandbox/io/v1/routes.ts). Schemas are named, not held: the client checks with the build's compiled checks
-// (checks.ts) without loading zod; the face looks the schemas up by name.
+// The v1 API's contract, one row per operation, read by the client (client.ts) and the sandbox's v1 face (routes.ts).
+// Schemas are named, not held: the client checks with the build's compiled checks (checks.ts) without loading zod.
 import type * as z from 'zod';
 import type * as schemas from './schemas.js';
 

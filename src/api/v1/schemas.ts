@@ -1,7 +1,5 @@
-// The v1 API's shapes, one zod schema each, which the contract's rows (endpoints.ts) name: the client checks
-// what it sends and what it receives with them, and the sandbox what it is sent. Facts the service's docs leave
-// open come from its published OpenAPI description (request names of queue settings, `priority`, `noBatch`,
-// `pr.sha`, `pr.branch`, `listPullRequests`).
+// The v1 API's shapes, one zod schema each, named by endpoints.ts' rows: the client checks what it sends and receives, the sandbox
+// what it is sent. Facts the docs leave open (setting names, `priority`, `noBatch`, `pr.sha`, `pr.branch`) follow the OpenAPI description.
 import * as z from 'zod';
 import { portable } from '../check-runtime.js';
 import { PrNumber, Repo } from '../shapes.js';

@@ -1,6 +1,5 @@
-// The v2 API as data: one row per operation, named by its operationId, read by the client (client.ts) and by the
-// sandbox's face (sandbox/io/v2/face.ts); docs/v2.md says what each rule means. Schemas are named, not held: the
-// client checks answers without loading zod (checks.ts), the face with the schemas themselves.
+// The v2 API as data, one row per operation named by its operationId, read by the client and the sandbox's face (docs/v2.md
+// says what each rule means). Schemas are named, not held: the client checks answers without loading zod (checks.ts).
 import type * as z from 'zod';
 import type * as F from './flaky-schemas.js';
 import type * as S from './schemas.js';

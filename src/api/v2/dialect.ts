@@ -1,6 +1,5 @@
-// How v2 speaks: an API key as a Bearer credential, errors in an envelope `{"error": {"code", "message"}}` whose
-// code is what a client switches on. The edge answers some 401s, 403s and every 429 without
-// it: then the status alone speaks, and the body is judged as any other.
+// How v2 speaks: an API key as a Bearer credential, errors in an envelope `{"error": {"code", "message"}}` a client switches on
+// by code. The edge answers some 401s, 403s and every 429 without it: then the status alone speaks, and the body is judged.
 import type { Dialect } from '../dialect.js';
 import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { errorMessage, isRouterNotFound } from '../error-body.js';

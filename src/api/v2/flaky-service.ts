@@ -1,6 +1,5 @@
-// The flaky-test reads and the ticket link on v2's Flaky Tests API, behind the MergeQueueService (docs/v2.md):
-// `/v2/tests` lists the organization's tests, so a repository's are the rows of its id; v2's test ids are not
-// v1's; `--failing` is approximated from each test's last failure (docs/differences.md).
+// The flaky-test reads and ticket link on v2's Flaky Tests API (docs/v2.md): `/v2/tests` lists the organization's tests, so a
+// repository's are the rows of its id; v2's test ids are not v1's; `--failing` is approximated (docs/differences.md).
 import { ApiError } from '../../errors.js';
 import type { FlakyPage } from '../../model/flaky-tests.js';
 import type { Repo } from '../../model/repository.js';

@@ -1,7 +1,5 @@
-// The v2 wire's shapes, one zod schema each, read by the contract's rows (contract.ts): request bodies refuse
-// unknown keys and take camelCase enums only; query strings are checked as the strings they are, then turned into
-// values; answers hold the fields mq reads, keep any other (v2 may add fields) and take any string for an enum
-// (v2 may add members). The client checks what it is answered with them; the sandbox checks what it is sent.
+// The v2 wire's shapes, named by contract.ts' rows: bodies refuse unknown keys and take camelCase enums only; queries are checked as
+// strings, then turned into values; answers keep fields and enum words mq does not know (v2 may add them).
 import * as z from 'zod';
 import { UUID_PATTERN } from '../../model/vocabulary.js';
 import { V2_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './wire-names.js';

@@ -1,6 +1,5 @@
-// v2's names on the wire, for the codec and the schemas alike: enum words (the model's snake_case, v2's camelCase),
-// modes (single/parallel ⇄ queue/graph) and each queue setting's name and value (V2_SETTINGS). A word this side does
-// not know is the service's newer one, kept as it came.
+// v2's names on the wire, for the codec and the schemas: enum words (snake_case ⇄ camelCase), modes (single/parallel ⇄
+// queue/graph) and each queue setting (V2_SETTINGS). A word this side does not know is the service's newer one, kept as it came.
 import type { QueueFacts } from '../../model/queue.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES } from '../../model/vocabulary.js';
 
