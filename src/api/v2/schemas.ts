@@ -60,29 +60,31 @@ export const SubmitPullRequestRequest = z
   })
   .superRefine(exclusive('priorityValue', 'priorityName', false));
 
-/** A setting's value as the PATCH bounds it. */
-function patchValue(value: SettingValue): z.ZodType {
+/** A setting's value as the PATCH bounds it, and as a queue's `config` answers it (loose, as every answer). */
+function valueSchemas(value: SettingValue): { patch: z.ZodType; answer: z.ZodType } {
   switch (value.kind) {
     case 'int':
-      return bounded(value.min, value.max);
+      return { patch: bounded(value.min, value.max), answer: z.number() };
     case 'boolean':
-      return z.boolean();
+      return { patch: z.boolean(), answer: z.boolean() };
     case 'names':
-      return Names;
+      return { patch: Names, answer: z.array(z.string()) };
     case 'rules':
-      return z.array(z.object({ targetPattern: z.string(), policy: z.enum(['isolate']) })).max(V2_LIST_MAX);
+      return { patch: z.array(z.object({ targetPattern: z.string(), policy: z.enum(['isolate']) })).max(V2_LIST_MAX), answer: z.array(z.unknown()) };
     case 'text':
-      return z.string().min(1);
+      return { patch: z.string().min(1), answer: z.string() };
     case 'words':
-      return z.enum(value.words as [string, ...string[]]);
-    case 'hours':
-      return bounded(0, value.maxMinutes).refine((minutes) => minutes % 60 === 0, 'must be a whole number of hours (a multiple of 60)');
+      return { patch: z.enum(value.words as [string, ...string[]]), answer: z.string() };
+    case 'hours': {
+      const patch = bounded(0, value.maxMinutes).refine((minutes) => minutes % 60 === 0, 'must be a whole number of hours (a multiple of 60)');
+      return { patch, answer: z.number() };
+    }
   }
 }
 
 /** Each setting of V2_SETTINGS, optional. */
 export const UpdateMergeQueueConfigRequest = z.strictObject(
-  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, patchValue(setting.value).optional()])) as Record<
+  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, valueSchemas(setting.value).patch.optional()])) as Record<
     WireSetting,
     z.ZodOptional<z.ZodType>
   >,
@@ -245,25 +247,8 @@ export const Repository = z.looseObject({ id: z.string() });
 export const RepositoryList = Page(Repository);
 
 export const MergeQueueConfig = z.looseObject(
-  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, answerValue(setting.value)])) as Record<WireSetting, z.ZodType>,
+  Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, valueSchemas(setting.value).answer])) as Record<WireSetting, z.ZodType>,
 );
-
-function answerValue(value: SettingValue): z.ZodType {
-  switch (value.kind) {
-    case 'int':
-    case 'hours':
-      return z.number();
-    case 'boolean':
-      return z.boolean();
-    case 'names':
-      return z.array(z.string());
-    case 'rules':
-      return z.array(z.unknown());
-    case 'text':
-    case 'words':
-      return z.string();
-  }
-}
 
 export const MergeQueue = z.looseObject({
   id: z.string(),
