@@ -42,10 +42,8 @@ export const QUEUE_SETTINGS: { readonly [K in keyof QueueSettings]: SettingRow }
   stateLabelsEnabled: on('label PRs with their queue state'),
 };
 
-export type SettingCheck = { ok: true; value: unknown } | { ok: false; problem: string };
-
 /** Whether `value` is one the setting takes; a choice is taken in either letter case and kept in lower case. */
-export function checkQueueSetting(row: SettingRow, value: unknown): SettingCheck {
+export function checkQueueSetting(row: SettingRow, value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
   switch (row.kind) {
     case 'boolean':
       return typeof value === 'boolean' ? { ok: true, value } : { ok: false, problem: 'must be true or false' };

@@ -12,25 +12,6 @@ export const NORMAL_CONCLUSIONS: Readonly<Record<string, 'success' | 'failure' |
   NEUTRAL: 'neutral',
 };
 
-interface CheckRun {
-  name: string;
-  url: string;
-  status?: string;
-  conclusion?: string;
-}
-
-interface StatusCheck {
-  context: string;
-  url?: string;
-  state?: string;
-}
-
-interface TestedPullRequest {
-  prNumber: number;
-  prUrl: string;
-  title: string;
-}
-
 export interface TestingDetails {
   requiredStatuses: string[];
   requiredStatusesSource?: string;
@@ -38,9 +19,9 @@ export interface TestingDetails {
   testBranchSha: string;
   createdAt?: string;
   status?: Reported<typeof TEST_RUN_STATUSES>;
-  checkSuites: { checkRuns: CheckRun[] }[];
-  statusChecks: StatusCheck[];
-  testedPullRequests: TestedPullRequest[];
+  checkSuites: { checkRuns: { name: string; url: string; status?: string; conclusion?: string }[] }[];
+  statusChecks: { context: string; url?: string; state?: string }[];
+  testedPullRequests: { prNumber: number; prUrl: string; title: string }[];
   impactedTargets?: string[];
   impactedTargetsForTestedPrs?: string[];
   dependentPrs?: number[];
