@@ -17,8 +17,7 @@ export function top(part: Part): Check {
   };
 }
 
-type StringCheck = ['min', number] | ['max', number] | ['regex', string, string];
-export function string(checks: StringCheck[]): Part {
+export function string(checks: (['min', number] | ['max', number] | ['regex', string, string])[]): Part {
   const tests = checks.map((check): ((value: string) => boolean) => {
     if (check[0] === 'min') return (value) => value.length >= check[1];
     if (check[0] === 'max') return (value) => value.length <= check[1];
@@ -31,8 +30,7 @@ export function string(checks: StringCheck[]): Part {
   return (value) => (typeof value === 'string' && tests.every((test) => test(value)) ? value : REJECT);
 }
 
-type NumberCheck = ['int'] | ['gt', number, boolean] | ['lt', number, boolean];
-export function number(checks: NumberCheck[]): Part {
+export function number(checks: (['int'] | ['gt', number, boolean] | ['lt', number, boolean])[]): Part {
   const tests = checks.map((check): ((value: number) => boolean) => {
     if (check[0] === 'int') return Number.isSafeInteger;
     const [kind, limit, inclusive] = check;

@@ -1,7 +1,6 @@
-// What mq prints about an exchange (the --debug trace, error messages) never gives the token or a URL's password
-// away, and what the service answered reaches the user unaltered: the token header and a URL's user:password@ are
-// hidden by position; a token echoed back (`invalid token tok-…`) by search, only on stderr and only for a token
-// of ECHO_MIN_LENGTH or more (a short one, `1` or `main`, matches ordinary words). stdout's body is never searched.
+// What mq prints of an exchange (--debug trace, errors) never gives the token or a URL's password away, and the service's answer reaches
+// the user unaltered: the token header and a URL's user:password@ are hidden by position; an echoed token (`invalid token tok-…`) by
+// search, on stderr only and only for a token of ECHO_MIN_LENGTH or more (`1` or `main` match ordinary words). stdout is never searched.
 
 export const ECHO_MIN_LENGTH = 8;
 

@@ -199,9 +199,8 @@ export class Transport {
       } finally {
         release();
       }
-      // A 429 refused the request, so even a write may be sent again: it was not applied. Anything else is
-      // tried again on a read only; a Retry-After longer than the cap, or a pause past the command's time, is the
-      // caller's to honour, not ours.
+      // A 429 refused the request, so even a write may be sent again; anything else, a read only. A Retry-After over
+      // the cap, or a pause past the command's time, is the caller's to honour.
       const tries = 1 + (isRateLimited(failure) || exchange.idempotent ? retries : 0);
       const longest = Math.min(LIMITED_WAIT_MAX_MS, this.options.timeLeftMs?.() ?? Number.POSITIVE_INFINITY);
       if (attempt >= tries || !worthRetrying(failure) || pause > longest) throw this.final(failure, attempt, started, exchange);
