@@ -15,7 +15,6 @@ export interface Dialect {
   credentialHeaders(token: string): Record<string, string>;
   /** Lower-case names of headers whose values a trace shows as ***. */
   secretHeaders: readonly string[];
-  /** What an error answer says. */
   errorWords(answer: Answer): ErrorWords;
   /** What a 401 adds when the token has the shape of the other API's credential, which each API refuses. */
   otherApisCredential?(token: string): string | undefined;

@@ -3,7 +3,6 @@
 import type * as z from 'zod';
 import type * as schemas from './schemas.js';
 
-/** Any schema of schemas.ts by name. */
 type SchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.ZodType ? K : never }[keyof typeof schemas];
 
 /** The v1 API's path segment under the service's root. */
@@ -71,7 +70,6 @@ export const ENDPOINTS = {
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
-/** The endpoints that take a JSON body. */
 export type PostName = { [N in EndpointName]: (typeof ENDPOINTS)[N] extends { request: string } ? N : never }[EndpointName];
 
 /** The name of the schema of what the service takes as the body of `name`: `served` where it takes more than mq sends. */

@@ -82,7 +82,6 @@ function valueSchemas(value: SettingValue): { patch: z.ZodType; answer: z.ZodTyp
   }
 }
 
-/** Each setting of V2_SETTINGS, optional. */
 export const UpdateMergeQueueConfigRequest = z.strictObject(
   Object.fromEntries(Object.entries(V2_SETTINGS).map(([wire, setting]) => [wire, valueSchemas(setting.value).patch.optional()])) as Record<
     WireSetting,
