@@ -95,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const v2Host: V2Host = {
     engine,
     clock,
+    reads,
     prepare: (write) => {
       tickToNow();
       if (write) reads.clear();
