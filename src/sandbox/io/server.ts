@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
-import { BODY_LIMIT_BYTES, isV2Key } from '../../model/vocabulary.js';
+import { isV2Key } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
@@ -214,11 +214,9 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
 
   let body = '';
   if (route.method === 'POST') {
-    const read = await readBody(request, BODY_LIMIT_BYTES);
-    if (read.kind === 'too_large') {
-      return errorAnswer(413, `the request body is over the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit`, { connection: 'close' });
-    }
-    body = read.text;
+    const read = await readBody(request);
+    if (typeof read !== 'string') return read;
+    body = read;
   }
   return dispatch(route, url ? url.searchParams : NO_QUERY, body, forkedRunId, fromTerraform(request));
 }

@@ -17,14 +17,14 @@ import * as flakySchemas from '../../../api/v2/flaky-schemas.js';
 import * as schemas from '../../../api/v2/schemas.js';
 import { describeIssues } from '../../../api/format-path.js';
 import { isUuid } from '../../../api/v2/schemas.js';
-import { BODY_LIMIT_BYTES, isV2Key, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
+import { isV2Key, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
 import { EngineRefusal } from '../../engine/types.js';
 import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import type { ReadCache } from '../read-cache.js';
-import { ERROR_CONTENT_TYPE, errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import { errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { unlessNotFound, validationFailed } from './common.js';
 import * as flaky from './operations/flaky.js';
 import * as history from './operations/history.js';
@@ -193,21 +193,14 @@ export class V2Face {
 
     let body: unknown;
     if (method !== 'GET') {
-      const read = await readBody(request, BODY_LIMIT_BYTES);
-      if (read.kind === 'too_large') {
-        // As the service's edge answers it: plain text, no envelope.
-        return {
-          status: 413,
-          contentType: ERROR_CONTENT_TYPE,
-          body: `the request body is over the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit`,
-          headers: { connection: 'close' },
-        };
-      }
-      if (row.body && read.text.trim() !== '') {
-        const refused = refuseBodyShape(read.text, STRING_LISTS);
+      const read = await readBody(request);
+      // Too large: plain text, no envelope, as the service's edge answers it.
+      if (typeof read !== 'string') return read;
+      if (row.body && read.trim() !== '') {
+        const refused = refuseBodyShape(read, STRING_LISTS);
         if (refused) return envelope(400, 'VALIDATION_FAILED', refused);
         try {
-          body = JSON.parse(read.text);
+          body = JSON.parse(read);
         } catch (error) {
           return envelope(400, 'VALIDATION_FAILED', `malformed JSON: ${(error as Error).message}`);
         }
