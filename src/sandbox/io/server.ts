@@ -60,20 +60,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const reads = new ReadCache();
   let seenRevision = engine.revision;
-  /** Moves the engine to the clock's time; the kept reads go when that, or anything since, may have changed the state. */
-  const tickToNow = () => {
-    if (engine.tick(clock.now()) || engine.revision !== seenRevision) {
+  /** Moves the engine to the clock's time; the kept reads go on a write, or when the state may have changed since. */
+  const prepare = (write: boolean) => {
+    if (engine.tick(clock.now()) || engine.revision !== seenRevision || write) {
       reads.clear();
       seenRevision = engine.revision;
     }
   };
 
   const dispatch: Dispatch = async (route, query, body, forkedRunId, terraform) => {
-    tickToNow();
+    prepare(!route.isRead);
     if (route.isRead) {
       const kept = reads.get(route, body);
       if (kept) return kept;
-    } else reads.clear();
+    }
     let handled: Handled;
     try {
       handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }), fromTerraform: terraform });
@@ -96,10 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     engine,
     clock,
     reads,
-    prepare: (write) => {
-      tickToNow();
-      if (write) reads.clear();
-    },
+    prepare,
     record: (change) => journal.record(change),
   };
 
@@ -127,7 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const timer = manual
     ? undefined
     : setInterval(() => {
-        tickToNow();
+        prepare(false);
         journal.timePassed();
       }, REAL_CLOCK_TICK_MS);
   timer?.unref();
