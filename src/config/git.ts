@@ -33,36 +33,35 @@ export function* upwards(from: string, stop?: string): Generator<string> {
 }
 
 /**
- * Follows `.git` files (`gitdir: …`) and a worktree's `commondir` to `gitDir` (per-checkout state: HEAD) and `commonDir` (shared
- * state: config; not gitDir in a linked worktree). Undefined when the layout is not understood.
+ * The checkout's root and the text of one of its git files, following `.git` files (`gitdir: …`) and a worktree's `commondir`:
+ * `config` is shared state (not in gitDir in a linked worktree), `HEAD` per-checkout. No text when the layout is not understood.
  */
-async function gitDirs(root: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
+async function gitFile(cwd: string, name: 'config' | 'HEAD'): Promise<{ root: string; text?: string | undefined } | undefined> {
+  const root = await findGitRoot(cwd);
+  if (root === undefined) return undefined;
   const dotGit = join(root, '.git');
   try {
-    if ((await stat(dotGit)).isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
+    if ((await stat(dotGit)).isDirectory()) return { root, text: await readFile(join(dotGit, name), 'utf8').catch(() => undefined) };
     const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(dotGit, 'utf8'));
-    if (!pointer?.[1]) return undefined;
+    if (!pointer?.[1]) return { root };
     const gitDir = resolve(root, pointer[1]);
-    const common = await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
-    return { gitDir, commonDir: common === undefined ? gitDir : resolve(gitDir, common.trim()) };
+    const common = name === 'HEAD' ? undefined : await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+    return { root, text: await readFile(join(common === undefined ? gitDir : resolve(gitDir, common.trim()), name), 'utf8').catch(() => undefined) };
   } catch {
-    return undefined;
+    return { root };
   }
 }
 
 /** The URL of the `origin` remote of the checkout around `cwd`, if there is one. */
 export async function originUrl(cwd: string): Promise<string | undefined> {
-  const root = await findGitRoot(cwd);
-  if (root === undefined) return undefined;
-  const dirs = await gitDirs(root);
-  if (dirs) {
-    const text = await readFile(join(dirs.commonDir, 'config'), 'utf8').catch(() => undefined);
-    const url = text === undefined ? undefined : gitConfigValue(text, 'remote', 'origin', 'url');
+  const found = await gitFile(cwd, 'config');
+  if (found?.text !== undefined) {
+    const url = gitConfigValue(found.text, 'remote', 'origin', 'url');
     if (url !== undefined) return url;
     // No origin in the file: it may still come through an [include]; only git knows.
-    if (text !== undefined && !/^\s*\[\s*include/im.test(text)) return undefined;
+    if (!/^\s*\[\s*include/im.test(found.text)) return undefined;
   }
-  return runGit(root, ['config', '--get', 'remote.origin.url']);
+  return found && runGit(found.root, ['config', '--get', 'remote.origin.url']);
 }
 
 /** The repository the `origin` remote names, if there is one and it is a URL mq understands. */
@@ -73,16 +72,13 @@ export async function repoFromOrigin(cwd: string): Promise<Repo | undefined> {
 
 /** The branch checked out around `cwd`; undefined outside a checkout or on a detached HEAD. */
 export async function currentGitBranch(cwd: string): Promise<string | undefined> {
-  const root = await findGitRoot(cwd);
-  if (root === undefined) return undefined;
-  const dirs = await gitDirs(root);
-  const head = dirs && (await readFile(join(dirs.gitDir, 'HEAD'), 'utf8').catch(() => undefined));
-  if (head !== undefined) {
-    const ref = /^ref:\s*refs\/heads\/(.+?)\s*$/.exec(head);
+  const found = await gitFile(cwd, 'HEAD');
+  if (found?.text !== undefined) {
+    const ref = /^ref:\s*refs\/heads\/(.+?)\s*$/.exec(found.text);
     // A reftable repository keeps a placeholder HEAD naming `.invalid`; the real one is in the table.
     if (ref?.[1] !== '.invalid') return ref?.[1];
   }
-  return runGit(root, ['symbolic-ref', '--short', '-q', 'HEAD']);
+  return found && runGit(found.root, ['symbolic-ref', '--short', '-q', 'HEAD']);
 }
 
 /** The first `key` in `[section "subsection"]` of a git config: section and key case-insensitive, subsection not; `[section.subsection]` is old. */

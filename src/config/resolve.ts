@@ -94,8 +94,7 @@ async function projectConfigFile(
 ): Promise<Partial<ProjectSearch>> {
   const named = flag ?? variable;
   if (named !== undefined && userPath !== undefined && sameFile(resolve(cwd, named), userPath)) return {};
-  if (flag !== undefined) return { file: await loadProjectFile(flag, cwd, 'flag') };
-  if (variable !== undefined) return { file: await loadProjectFile(variable, cwd, 'env') };
+  if (named !== undefined) return { file: await loadProjectFile(named, cwd, flag !== undefined ? 'flag' : 'env') };
   const gitRoot = await findGitRoot(cwd);
   return findProjectFile(cwd, gitRoot ?? homeDir);
 }

@@ -1,16 +1,17 @@
 // Request and response plumbing, in the hosted service's manner (JSON on success, plain text errors).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
 
 export const ERROR_CONTENT_TYPE = 'application/plain-text';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-export type Body = { kind: 'read'; text: string } | { kind: 'too_large' };
-
-/** A declared length over `limit` is refused before a byte is read; otherwise reading stops past the limit. */
-export function readBody(request: IncomingMessage, limit: number): Promise<Body> {
+/** The body's text, or the 413 past the service's limit: a declared length over it is refused before a byte is read. */
+export function readBody(request: IncomingMessage): Promise<string | Answer> {
+  // The connection closes after it: the rest of the body is not read.
+  const tooLarge = () => errorAnswer(413, `the request body is over the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit`, { connection: 'close' });
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ kind: 'too_large' });
+  if (Number.isFinite(declared) && declared > BODY_LIMIT_BYTES) return Promise.resolve(tooLarge());
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
     let size = 0;
@@ -21,10 +22,10 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Body>
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      if (size > BODY_LIMIT_BYTES) {
         stop();
         chunks = [];
-        resolve({ kind: 'too_large' });
+        resolve(tooLarge());
         return;
       }
       chunks.push(chunk);
@@ -34,7 +35,7 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Body>
       const whole = Buffer.concat(chunks);
       // The pieces go before the text is made: a 20 MiB body is held twice at most, not three times.
       chunks = [];
-      resolve({ kind: 'read', text: whole.toString('utf8') });
+      resolve(whole.toString('utf8'));
     };
     const onError = (error: Error) => {
       stop();

@@ -14,9 +14,8 @@ const COMPACT_AFTER_BYTES = 1024 * 1024;
 /** The snapshot with the journal replayed on top, else a fresh engine; an older journal's v1 bodies are translated. */
 export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
   const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
-  if (!store) return QueueEngine.create({ ...options.fresh, ...engineOptions });
-  const saved = store.load();
-  if (saved.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  const saved = store?.load();
+  if (!store || saved?.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
   let engine: QueueEngine;
   try {
     engine = QueueEngine.restore(saved.snapshot, engineOptions);

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
-import { BODY_LIMIT_BYTES, isV2Key } from '../../model/vocabulary.js';
+import { isV2Key } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
@@ -60,20 +60,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const reads = new ReadCache();
   let seenRevision = engine.revision;
-  /** Moves the engine to the clock's time; the kept reads go when that, or anything since, may have changed the state. */
-  const tickToNow = () => {
-    if (engine.tick(clock.now()) || engine.revision !== seenRevision) {
+  /** Moves the engine to the clock's time; the kept reads go on a write, or when the state may have changed since. */
+  const prepare = (write: boolean) => {
+    if (engine.tick(clock.now()) || engine.revision !== seenRevision || write) {
       reads.clear();
       seenRevision = engine.revision;
     }
   };
 
   const dispatch: Dispatch = async (route, query, body, forkedRunId, terraform) => {
-    tickToNow();
+    prepare(!route.isRead);
     if (route.isRead) {
       const kept = reads.get(route, body);
       if (kept) return kept;
-    } else reads.clear();
+    }
     let handled: Handled;
     try {
       handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }), fromTerraform: terraform });
@@ -95,10 +95,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const v2Host: V2Host = {
     engine,
     clock,
-    prepare: (write) => {
-      tickToNow();
-      if (write) reads.clear();
-    },
+    reads,
+    prepare,
     record: (change) => journal.record(change),
   };
 
@@ -126,7 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const timer = manual
     ? undefined
     : setInterval(() => {
-        tickToNow();
+        prepare(false);
         journal.timePassed();
       }, REAL_CLOCK_TICK_MS);
   timer?.unref();
@@ -213,11 +211,9 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
 
   let body = '';
   if (route.method === 'POST') {
-    const read = await readBody(request, BODY_LIMIT_BYTES);
-    if (read.kind === 'too_large') {
-      return errorAnswer(413, `the request body is over the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit`, { connection: 'close' });
-    }
-    body = read.text;
+    const read = await readBody(request);
+    if (typeof read !== 'string') return read;
+    body = read;
   }
   return dispatch(route, url ? url.searchParams : NO_QUERY, body, forkedRunId, fromTerraform(request));
 }

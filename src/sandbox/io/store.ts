@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { systemErrorWords } from '../../errors.js';
 
 /** Why a state file cannot be used, on one line naming the file; what to do about it is the caller's to say. */
 export type StateFileProblem = 'folder' | 'read' | 'content' | 'write';
@@ -22,15 +23,6 @@ export class StateFileError extends Error {
     super(`sandbox state ${path}: ${what.replace(/\s+/g, ' ').trim()}`, options);
     this.name = 'StateFileError';
   }
-}
-
-/** `ENOENT: no such file…` as a few words a person reads. */
-function describeFsError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'ENOSPC') return 'no space left on the device';
-  if (code === 'EROFS') return 'the file system is read-only';
-  return code ?? (error as Error).message;
 }
 
 /** One acknowledged change: the instant it happened at, and the operation with its validated input. */
@@ -104,7 +96,7 @@ export class StateStore {
       try {
         await this.writeSnapshot(snapshot);
       } catch (error) {
-        throw new StateFileError(this.path, 'write', `it cannot be written (${describeFsError(error)})`, { cause: error });
+        throw new StateFileError(this.path, 'write', `it cannot be written (${systemErrorWords(error)})`, { cause: error });
       }
     });
   }
@@ -123,7 +115,7 @@ export class StateStore {
       isFolder = statSync(folder).isDirectory();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new StateFileError(this.path, 'folder', `the folder ${folder} does not exist`);
-      throw new StateFileError(this.path, 'folder', `the folder ${folder} cannot be read (${describeFsError(error)})`, { cause: error });
+      throw new StateFileError(this.path, 'folder', `the folder ${folder} cannot be read (${systemErrorWords(error)})`, { cause: error });
     }
     if (!isFolder) throw new StateFileError(this.path, 'folder', `${folder} is not a folder`);
   }
@@ -136,7 +128,7 @@ export class StateStore {
       if (code === 'ENOENT') return undefined;
       const it = path === this.path ? 'it' : path;
       if (code === 'EISDIR') throw new StateFileError(this.path, 'read', `${it} is a folder, not a file`);
-      throw new StateFileError(this.path, 'read', `${it} cannot be read (${describeFsError(error)})`, { cause: error });
+      throw new StateFileError(this.path, 'read', `${it} cannot be read (${systemErrorWords(error)})`, { cause: error });
     }
   }
 

@@ -14,7 +14,7 @@ export function validationFailed(message: string): V2Error {
   return new V2Error(400, 'VALIDATION_FAILED', message);
 }
 
-/** Runs `work`, turning the engine's refusals into the operation's codes (an unmapped refusal stays a bug: 500). */
+/** Runs `work`, turning the engine's refusals into the operation's codes (face.ts answers an unmapped `invalid` as 400, any other as 500). */
 export function refusing<T>(codes: Partial<Record<RefusalKind, [number, string]>>, work: () => T): T {
   try {
     return work();
@@ -22,7 +22,6 @@ export function refusing<T>(codes: Partial<Record<RefusalKind, [number, string]>
     if (error instanceof EngineRefusal) {
       const mapped = codes[error.kind];
       if (mapped) throw new V2Error(mapped[0], mapped[1], error.message);
-      if (error.kind === 'invalid') throw validationFailed(error.message);
     }
     throw error;
   }

@@ -17,13 +17,14 @@ import * as flakySchemas from '../../../api/v2/flaky-schemas.js';
 import * as schemas from '../../../api/v2/schemas.js';
 import { describeIssues } from '../../../api/format-path.js';
 import { isUuid } from '../../../api/v2/schemas.js';
-import { BODY_LIMIT_BYTES, isV2Key, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
+import { isV2Key, V2_KEY_PREFIX } from '../../../model/vocabulary.js';
 import type { Journaled } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
 import { EngineRefusal } from '../../engine/types.js';
 import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
-import { ERROR_CONTENT_TYPE, errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import type { ReadCache } from '../read-cache.js';
+import { errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { unlessNotFound, validationFailed } from './common.js';
 import * as flaky from './operations/flaky.js';
 import * as history from './operations/history.js';
@@ -70,7 +71,9 @@ export interface V2FaceOptions {
 export interface V2Host {
   engine: QueueEngine;
   clock: SandboxClock;
-  /** Moves the engine to the clock's time; a write also drops the kept v1 reads. */
+  /** The answers kept, which `prepare` drops on a write or when the state has changed. */
+  reads: ReadCache;
+  /** Moves the engine to the clock's time. */
   prepare(write: boolean): void;
   /** Writes the change to the state file before the answer goes. */
   record(change: Journaled): Promise<void>;
@@ -140,18 +143,12 @@ function keyIdOf(key: string): string {
   return id;
 }
 
-/** Past this many kept answers the oldest go: distinct reads between two changes are few unless someone walks ids. */
-const KEPT_READS_MAX = 1_000;
-
 export class V2Face {
   private readonly keys: ReadonlyMap<string, ReadonlySet<V2Permission>> | undefined;
   private readonly limiter: RateLimiter | undefined;
   private readonly estimates: boolean;
   private readonly repositories: RepositoriesSeen = new Map();
   private readonly allPermissions: ReadonlySet<V2Permission> = new Set(V2_PERMISSIONS);
-  /** Answers of KEPT_READS by request target, valid while the engine is at `keptRevision`. */
-  private readonly kept = new Map<string, Answer>();
-  private keptRevision = -1;
 
   constructor(options: V2FaceOptions) {
     this.keys = options.keys === undefined ? undefined : new Map(options.keys.map(({ key, permissions }) => [key, new Set(permissions)]));
@@ -196,21 +193,14 @@ export class V2Face {
 
     let body: unknown;
     if (method !== 'GET') {
-      const read = await readBody(request, BODY_LIMIT_BYTES);
-      if (read.kind === 'too_large') {
-        // As the service's edge answers it: plain text, no envelope.
-        return {
-          status: 413,
-          contentType: ERROR_CONTENT_TYPE,
-          body: `the request body is over the ${BODY_LIMIT_BYTES / 1024 / 1024} MiB limit`,
-          headers: { connection: 'close' },
-        };
-      }
-      if (row.body && read.text.trim() !== '') {
-        const refused = refuseBodyShape(read.text, STRING_LISTS);
+      const read = await readBody(request);
+      // Too large: plain text, no envelope, as the service's edge answers it.
+      if (typeof read !== 'string') return read;
+      if (row.body && read.trim() !== '') {
+        const refused = refuseBodyShape(read, STRING_LISTS);
         if (refused) return envelope(400, 'VALIDATION_FAILED', refused);
         try {
-          body = JSON.parse(read.text);
+          body = JSON.parse(read);
         } catch (error) {
           return envelope(400, 'VALIDATION_FAILED', `malformed JSON: ${(error as Error).message}`);
         }
@@ -236,13 +226,8 @@ export class V2Face {
       if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
     }
     host.prepare(method !== 'GET');
-    if (host.engine.revision !== this.keptRevision) {
-      this.kept.clear();
-      this.keptRevision = host.engine.revision;
-    }
-    const keepable = row.keep;
-    const keptAs = keepable ? (target ?? `${pathname}?${query.toString()}`) : '';
-    const kept = keepable ? this.kept.get(keptAs) : undefined;
+    const keptAs = row.keep ? (target ?? `${pathname}?${query.toString()}`) : '';
+    const kept = row.keep ? host.reads.get(row, keptAs) : undefined;
     if (kept) return { ...kept, headers: { 'x-request-id': randomUUID() } };
 
     const missing = needsOf(route.operationId, body).filter((permission) => !permissions.has(permission));
@@ -274,10 +259,7 @@ export class V2Face {
     const headers = { 'x-request-id': randomUUID() };
     if (answer.json !== undefined) {
       const made: Answer = { status: answer.status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify(answer.json), headers };
-      if (keepable && answer.status === 200 && changes.length === 0 && host.engine.revision === this.keptRevision) {
-        if (this.kept.size >= KEPT_READS_MAX) this.kept.delete(this.kept.keys().next().value!);
-        this.kept.set(keptAs, made);
-      }
+      if (row.keep && answer.status === 200 && changes.length === 0) host.reads.set(row, keptAs, made);
       return made;
     }
     if (answer.text !== undefined) return { status: answer.status, contentType: answer.contentType ?? 'text/plain', body: answer.text, headers };

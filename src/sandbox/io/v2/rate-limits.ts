@@ -14,12 +14,9 @@ export class RateLimiter {
     const key = `${bucket}\u0000${who}`;
     const at = this.now();
     const times = (this.windows.get(key) ?? []).filter((time) => at - time < WINDOW_MS);
-    if (times.length >= RATE_LIMITS[bucket]) {
-      this.windows.set(key, times);
-      return false;
-    }
-    times.push(at);
+    const admitted = times.length < RATE_LIMITS[bucket];
+    if (admitted) times.push(at);
     this.windows.set(key, times);
-    return true;
+    return admitted;
   }
 }

@@ -3,10 +3,9 @@ import { pathQueue } from '../common.js';
 import { route } from '../route.js';
 import { graphToWire, orderToWire } from '../../../../api/v2/codec.js';
 
-export const getOrder = route('mergeQueues.order', (context) => {
-  const queue = pathQueue(context);
-  return { answer: { status: 200, json: orderToWire(context.engine.order(queue.ref)) } };
-});
+export const getOrder = route('mergeQueues.order', (context) => ({
+  answer: { status: 200, json: orderToWire(context.engine.order(pathQueue(context).ref)) },
+}));
 
 export const getGraph = route('mergeQueues.graph', (context) => {
   const query = context.input;

@@ -201,8 +201,7 @@ function changeEntry(context: V2Context, found: FoundPullRequest, change: EntryC
 }
 
 export const reprioritize = route('pullRequests.reprioritize', (context) => {
-  const body = context.body;
-  const priority = priorityOf(body)!;
+  const priority = priorityOf(context.body)!;
   return changeEntry(context, pathPullRequest(context), { priority });
 });
 

@@ -33,10 +33,7 @@ export const listQueues = route('mergeQueues.list', (context) => {
   );
 });
 
-export const getQueue = route('mergeQueues.get', (context) => {
-  const queue = pathQueue(context);
-  return { answer: { status: 200, json: queueAnswer(context, queue) } };
-});
+export const getQueue = route('mergeQueues.get', (context) => ({ answer: { status: 200, json: queueAnswer(context, pathQueue(context)) } }));
 
 export const createQueue = route('mergeQueues.create', (context) => {
   const body = context.body;
