@@ -100,9 +100,10 @@ export interface MergeQueueService {
   /**
    * The queue and its PRs in order. `line`: only as much as places a PR in it (mq status): the PRs and their
    * states in the order the queue takes them; where the API lists that order apart from the PRs' own facts (v2),
-   * a pending PR's facts beyond its number, title and state may be left unknown (empty).
+   * a pending PR's facts beyond its number, title and state may be left unknown (empty), and so may its PRs not
+   * ready. `runStarts`: with when each run in flight started (mq's own ETA).
    */
-  getQueue(queue: QueueRef, read?: { line: true }): Promise<Queue>;
+  getQueue(queue: QueueRef, read?: { line: true; runStarts?: true }): Promise<Queue>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;
   /** The queue as the change left it, when the service gives it back. */
