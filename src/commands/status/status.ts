@@ -30,7 +30,7 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
     return why ? { kind: 'pullRequest', pullRequest, why } : { kind: 'pullRequest', pullRequest };
   }
   // One ETA: the service's where it gives one; mq's own, and what only it reads (when the runs in flight started,
-  // the run lengths), only where it gives none (docs/commands.md#mq-status). A not_ready PR has no ETA to time.
+  // the run lengths), only where it gives none (docs/commands.md#when-a-pr-will-merge-the-eta). A not_ready PR has no ETA to time.
   const own = !servesEstimate(pullRequest.estimatedTimeToMerge);
   const serviceNow = () => service.serviceNow() ?? ctx.now();
   // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
