@@ -28,7 +28,6 @@ const call = (method, path, headers, body) => new Promise((resolve, reject) => {
   request.on('error', reject);
   request.end(body === undefined ? undefined : JSON.stringify(body));
 });
-const day = () => new Date(Date.now() - 86400000).toISOString();
 const done = (pr) => {
   process.stdout.write(JSON.stringify(pr, null, 2) + '\\n');
   if (process.env.MQ_BENCH_COUNT) process.stderr.write(count + '\\n');
@@ -36,28 +35,20 @@ const done = (pr) => {
 };
 `;
 
-/**
- * v1: the PR (with the service's estimate); then the queue and the metrics together; then the last day's PRs
- * (the ETA's history, read when the metrics hold too few runs).
- */
+/** v1: the PR with the service's estimate; then the queue (the estimate given, mq makes none: no metrics). */
 function v1(repo: Repo): string {
-  const query = new URLSearchParams({ repo: `${repo.owner}/${repo.name}`, repoHost: repo.host });
   return `${CALL}
 const headers = { 'x-api-token': process.env.MQ_TOKEN };
 const queue = { repo: ${JSON.stringify(repo)}, targetBranch: 'main' };
 const pr = await call('POST', '/v1/getSubmittedPullRequest', headers, { ...queue, pr: { number: 1 }, includeEstimatedTimeToMerge: true });
-await Promise.all([
-  call('POST', '/v1/getQueue', headers, queue),
-  call('GET', '/v1/getMergeQueueMetrics?${query}', headers).then(() => call('POST', '/v1/listPullRequests', headers, { ...queue, since: day(), take: 100 })),
-]);
+await call('POST', '/v1/getQueue', headers, queue);
 done(pr);
 `;
 }
 
 /**
  * v2, the ids known (mq's id cache warm): the PR; then the queue's order (which names the run testing it) beside
- * its estimate; then the queue, the PRs in no pending state (every page) beside the metrics and then the last
- * day's PRs. The order, read once, also places the pending PRs.
+ * its estimate; then the queue's settings (the order, read once, places the PRs). The estimate given, no metrics.
  */
 function v2(ids: V2Ids): string {
   return `${CALL}
@@ -67,22 +58,7 @@ const prPath = '/v2/pull-requests/${ids.pullRequestId}';
 const queuePath = '/v2/merge-queues/${ids.queueId}';
 const pr = await get(prPath);
 await Promise.all([get(queuePath + '/order'), get(prPath + '/queue-entry-estimate')]);
-const notPending = async () => {
-  const rows = [];
-  let cursor;
-  do {
-    const page = await get(queuePath + '/pull-requests?state=notReady%2Ctesting%2CtestsPassed%2CpendingFailure&limit=100' + (cursor ? '&cursor=' + encodeURIComponent(cursor) : ''));
-    rows.push(...page.data);
-    cursor = page.hasMore ? page.nextCursor : undefined;
-  } while (cursor);
-  return rows;
-};
-await Promise.all([
-  get(queuePath),
-  notPending(),
-  get('/v2/merge-queues/metrics?repositoryId=${ids.repositoryId}').then(() =>
-    get(queuePath + '/pull-requests?concludedAfter=' + encodeURIComponent(day()) + '&limit=100')),
-]);
+await get(queuePath);
 done(pr);
 `;
 }

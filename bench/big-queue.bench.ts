@@ -14,12 +14,16 @@ import { pathToFileURL } from 'node:url';
 import { startSandbox } from '../src/sandbox/io/server.js';
 import { isV2Key } from '../src/model/vocabulary.js';
 import { bareStatusClient, v2IdsOf } from './bare-status.js';
+import { nodeOf } from './nodes.js';
 import { MAIN, REPO, writeQueueState } from './queue-state.js';
 import { interleaved, median, report } from './report.js';
 
 const MQ = join(process.env.MQ_BENCH_ROOT ?? process.cwd(), 'bin/mq.js');
 const PAIRS = Number(process.env.MQ_BENCH_PAIRS ?? 10);
 const SIZE = 10_000;
+/** `status` is measured on Node 24, both mq and the bare client (no start-up goal is held on Node 20); else this Node. */
+const STATUS_NODE = nodeOf(24) ?? process.execPath;
+const STATUS_VERSION = process.getBuiltinModule('node:child_process').spawnSync(STATUS_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
 
 const BASELINE = `
 const response = await fetch(\`\${process.env.MQ_API_URL}/getQueue\`, {
@@ -49,8 +53,8 @@ const files = {
 };
 
 /** One whole process, its stdout drained as a reader of a pipe would (never spawnSync: the sandbox is this process's). */
-async function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+async function run(args: string[], env: NodeJS.ProcessEnv, node = process.execPath): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stdout.resume();
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -65,10 +69,10 @@ let runs = 0;
  * ids it keeps are the service's, not the key's): mq keeps one request budget per key on the machine, and one
  * run's requests must not pace the next, as no user's earlier command a moment before would.
  */
-async function measure(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; rssMB: number; cpuMs: number }> {
+async function measure(args: string[], env: NodeJS.ProcessEnv, node?: string): Promise<{ ms: number; rssMB: number; cpuMs: number }> {
   const token = args[0] === MQ && isV2Key(env.MQ_TOKEN ?? '') ? { MQ_TOKEN: `${env.MQ_TOKEN}_${runs++}` } : {};
   const started = performance.now();
-  const { code, stderr } = await run(['--import', pathToFileURL(files.probe).href, ...args], { ...env, ...token, MQ_BENCH_RSS_FILE: files.rss });
+  const { code, stderr } = await run(['--import', pathToFileURL(files.probe).href, ...args], { ...env, ...token, MQ_BENCH_RSS_FILE: files.rss }, node);
   const ms = performance.now() - started;
   if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr}`);
   const [rss, cpu] = readFileSync(files.rss, 'utf8').split(' ').map(Number);
@@ -76,11 +80,11 @@ async function measure(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: nu
 }
 
 /** Interleaved pairs of the baseline script and one mq command: median times, and median peak RSS and CPU time of each. */
-async function pairs(args: string[], env: NodeJS.ProcessEnv, baseline = [files.baseline]) {
+async function pairs(args: string[], env: NodeJS.ProcessEnv, baseline = [files.baseline], node?: string) {
   const rss = { baseline: [] as number[], mine: [] as number[] };
   const cpu = { baseline: [] as number[], mine: [] as number[] };
   const timed = (which: keyof typeof rss, argv: string[]) => async () => {
-    const run = await measure(argv, env);
+    const run = await measure(argv, env, node);
     rss[which].push(run.rssMB);
     cpu[which].push(run.cpuMs);
     return run.ms;
@@ -92,9 +96,9 @@ async function pairs(args: string[], env: NodeJS.ProcessEnv, baseline = [files.b
 /** How many requests mq status and the bare client make: the same number, or the comparison is not a floor. */
 async function sameRequests(env: NodeJS.ProcessEnv): Promise<number> {
   // A first run fills v2's id cache, as a user's earlier commands have.
-  await run([MQ, 'status', '1', '--json'], env);
-  const mine = await run([MQ, 'status', '1', '--json', '--debug'], env);
-  const bare = await run([files.status], { ...env, MQ_BENCH_COUNT: '1' });
+  await run([MQ, 'status', '1', '--json'], env, STATUS_NODE);
+  const mine = await run([MQ, 'status', '1', '--json', '--debug'], env, STATUS_NODE);
+  const bare = await run([files.status], { ...env, MQ_BENCH_COUNT: '1' }, STATUS_NODE);
   const sent = mine.stderr.split('\n').filter((line) => /^\[debug\] > (GET|POST|PATCH|PUT|DELETE) /.test(line)).length;
   if (mine.code !== 0 || bare.code !== 0 || sent !== Number(bare.stderr.trim())) {
     throw new Error(`mq status sent ${sent} requests (exit ${mine.code}), the bare client ${bare.stderr.trim()} (exit ${bare.code})`);
@@ -158,9 +162,9 @@ try {
     const client = bareStatusClient(api === 'v1' ? { v1: REPO } : { v2: await v2IdsOf(new URL(sandbox.url).origin, token, REPO) });
     writeFileSync(files.status, client);
     const requests = await sameRequests(apiEnv);
-    const status = await pairs(['status', '1', '--json'], apiEnv, [files.status]);
+    const status = await pairs(['status', '1', '--json'], apiEnv, [files.status], STATUS_NODE);
     report({
-      figure: `mq status 1 --json, 10,000 PRs, ${api} / bare node:http client`,
+      figure: `mq status 1 --json, 10,000 PRs, ${api} / bare node:http client, Node ${STATUS_VERSION}`,
       mine: status.ms.mine,
       baseline: status.ms.baseline,
       unit: 'ms',

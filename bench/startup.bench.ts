@@ -6,11 +6,12 @@
 // installed (MQ_BENCH_TIMER=node forces our own timing, the one a machine with only Node has). Run from the
 // checkout (npm run bench), which holds bin/mq.js.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { bareStatusClient } from './bare-status.js';
+import { nodeOf } from './nodes.js';
 import { median, report } from './report.js';
 
 const ROOT = process.env.MQ_BENCH_ROOT ?? process.cwd();
@@ -20,9 +21,6 @@ const HYPERFINE = process.env.MQ_BENCH_TIMER !== 'node' && spawnSync('hyperfine'
 const TIMER = HYPERFINE ? 'hyperfine -N' : 'spawnSync';
 /** The Node majors the package targets, each measured on its own rows. */
 const MAJORS = [22, 24, 26];
-/** Where the path of each Node binary is kept between runs (npm exec takes a second or two to find one). */
-const NODE_PATHS = join(ROOT, 'node_modules/.cache/mq-bench');
-
 interface Row {
   figure: string;
   node: string;
@@ -41,25 +39,6 @@ interface Samples {
 
 function versionOf(node: string): string {
   return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-}
-
-/** Node `major` from the npm package `node`, or undefined when npm cannot fetch it. */
-function nodeOf(major: number): string | undefined {
-  const kept = join(NODE_PATHS, `node${major}-path`);
-  if (existsSync(kept)) {
-    const path = readFileSync(kept, 'utf8').trim();
-    if (existsSync(path)) return path;
-  }
-  // Outside the checkout, so that npm exec looks at no project of ours (as scripts/check-package.sh does).
-  const found = spawnSync('npm', ['exec', '--yes', `--package=node@${major}`, '--', 'node', '-p', 'process.execPath'], {
-    cwd: tmpdir(),
-    encoding: 'utf8',
-  });
-  const path = found.stdout.trim().split('\n').pop() ?? '';
-  if (found.status !== 0 || !existsSync(path)) return undefined;
-  mkdirSync(NODE_PATHS, { recursive: true });
-  writeFileSync(kept, `${path}\n`);
-  return path;
 }
 
 const BARE_NODE = { name: 'node -e 0', args: ['-e', '0'] };

@@ -1,7 +1,7 @@
 // When a PR in the queue will merge, if it passes: a pure estimate from where it stands, the queue's settings and
 // the run lengths the service measured. Where no honest estimate exists it says why, never a made-up number.
 import { alreadyEnded, isFinalState } from './vocabulary.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
+import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest } from './pull-request.js';
 import type { Queue } from './queue.js';
 import type { TestDurations } from './test-durations.js';
 
@@ -59,6 +59,11 @@ export interface EtaInput {
 
 /** The history is a coarser measure than the histogram: its run length is taken as ±25%. */
 const HISTORY_SPREAD = 0.25;
+
+/** Whether the service's own estimate gives a time: mq then makes none of its own. */
+export function servesEstimate(estimate: QueueEntryEstimate | undefined): boolean {
+  return estimate?.status === 'available' && !Number.isNaN(Date.parse(estimate.estimatedAt ?? ''));
+}
 
 const IN_LINE = new Set(['pending', 'testing', 'tests_passed', 'pending_failure']);
 

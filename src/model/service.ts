@@ -95,8 +95,9 @@ export interface MergeQueueService {
   listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;
 
   // The queue and its PRs in order. `line` (mq status): only the PRs and their states in order; where the API lists the order apart
-  // from the PRs' facts (v2), a pending PR's facts beyond its number, title and state may be left empty.
-  getQueue(queue: QueueRef, read?: { line: true }): Promise<Queue>;
+  // from the PRs' facts (v2), a pending PR's facts beyond its number, title and state (and its PRs not ready) may be left empty.
+  // `runStarts`: with when each run in flight started (mq's own ETA).
+  getQueue(queue: QueueRef, read?: { line: true; runStarts?: true }): Promise<Queue>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;
   /** The queue as the change left it, when the service gives it back. */

@@ -26,7 +26,7 @@ const SPLITS = {
   estimate: { operation: 'pullRequests.queueEntryEstimate', why: "v1's PR read carries its estimate; v2 reads it apart" },
   line: {
     operation: 'mergeQueues.order',
-    why: "v1's getQueue lists the PRs in the queue's order; v2's order places them in one answer however long the queue, beside its PRs in no pending state (listPullRequests), and names the run testing the PR and what it waits on",
+    why: "v1's getQueue answers the queue's settings and its PRs in order; v2 reads the settings apart from its order, which places the PRs in one answer however long the queue (and names the run testing the PR and what it waits on)",
   },
 } as const;
 type Split = keyof typeof SPLITS;
@@ -46,9 +46,9 @@ interface Step {
 // The queue both APIs are measured on, once built: #1 merged, #7 failed, #2 testing, #3 and #4 pending; #5
 // described but never submitted. Reads first, then the writes, each leaving the next the state it needs.
 const STEPS: Step[] = [
-  { args: ['status', '2'], note: 'testing', splits: ['queue', 'estimate', 'line'] },
-  { args: ['status', '3'], note: 'pending', splits: ['queue', 'estimate', 'line'] },
-  { args: ['status'], note: "#3's branch checked out", onBranch: true, splits: ['queue', 'estimate', 'line'] },
+  { args: ['status', '2'], note: 'testing', splits: ['estimate', 'line'] },
+  { args: ['status', '3'], note: 'pending', splits: ['estimate', 'line'] },
+  { args: ['status'], note: "#3's branch checked out", onBranch: true, splits: ['estimate', 'line'] },
   { args: ['status', '1'], note: 'merged' },
   { args: ['status', '7'], note: 'failed' },
   { args: ['list'] },

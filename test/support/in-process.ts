@@ -7,7 +7,7 @@
 import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/io/server.js';
 import { answerProblems as v2AnswerProblems, operationOf, requestProblems as v2RequestProblems } from './v2.js';
 import { control, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
 
@@ -23,12 +23,12 @@ export interface SandboxFixture {
  * stays in its test. After each test, every request body mq sent must be one the hosted service's published
  * description accepts (`requestProblems`: no other exception anywhere).
  */
-export function useSandbox(): SandboxFixture {
+export function useSandbox(options: Pick<SandboxOptions, 'estimates'> = {}): SandboxFixture {
   let sandbox: RunningSandbox | undefined;
   let recorder: Recorder | undefined;
   beforeEach(async () => {
     // Without v2's rate limits, which count real seconds: a test's pace is its own (test/sandbox/v2 tests them).
-    sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
+    sandbox = await startSandbox({ ...options, clock: 'manual', rateLimits: false });
     recorder = await startRecorder(sandbox.url);
   });
   afterEach(async () => {

@@ -34,8 +34,8 @@ export interface V2ServiceOptions extends ClientOptions {
 
 /** The live states, as the queue's PR list filters them: what v1's getQueue lists. */
 const LIVE_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure'];
-/** The live states but pending: few PRs (at most a run's worth per testing slot, and those not ready), read whole beside the order. */
-const NOT_PENDING = LIVE_STATES.filter((state) => state !== 'pending');
+/** The states of PRs in flight: few (at most a run's worth per testing slot), read whole beside the order when their runs' starts are wanted. */
+const IN_FLIGHT = ['testing', 'testsPassed', 'pendingFailure'];
 /** The model's states in which an entry may have been tested (a cancelled one, in the middle of a run): v1 names the run. */
 const TESTED_STATES: ReadonlySet<string> = new Set(['testing', 'tests_passed', 'pending_failure', 'failed', 'merged', 'cancelled']);
 const PAGE_MAX = 100;
@@ -182,7 +182,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getQueue(ref, read) {
       return onQueue(ref, async (id) => {
-        const [queue, live] = await Promise.all([readQueue(id), read?.line ? lineOf(id) : livePullRequests(id)]);
+        const [queue, live] = await Promise.all([readQueue(id), read?.line ? lineOf(id, read.runStarts) : livePullRequests(id)]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
       });
     },
@@ -359,11 +359,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /**
    * The queue's line without reading every PR in it: the order (one answer, however long the queue) places the
-   * pending PRs, and the PRs in no other state, read whole, give the runs in flight when they started. The
-   * batches' PRs first, then the pending ones as the queue considers them, then those not ready (no place).
+   * PRs, the batches' first, then the pending ones as the queue considers them; with `runStarts`, the PRs in
+   * flight, read whole, give when their runs started. PRs not ready hold no place: the order leaves them out.
    */
-  async function lineOf(queueId: string): Promise<EnqueuedPullRequest[]> {
-    const [order, rows] = await Promise.all([orderOf(queueId), livePullRequests(queueId, NOT_PENDING)]);
+  async function lineOf(queueId: string, runStarts?: boolean): Promise<EnqueuedPullRequest[]> {
+    const [order, rows] = await Promise.all([orderOf(queueId), runStarts ? livePullRequests(queueId, IN_FLIGHT) : []]);
     const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
     const seen = new Set<number>();
     // A PR once (a bisection's batch repeats its PRs), as read whole where it was, else as the order names it.

@@ -5,7 +5,7 @@ import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { STATUS } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { queueUnlessGone } from '../../command-kit/read-queue.js';
-import { estimateEta } from '../../model/eta.js';
+import { estimateEta, servesEstimate } from '../../model/eta.js';
 import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
@@ -23,25 +23,27 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
   const service = await ctx.service();
   const ref = ctx.queueRef();
   if (input.web) return open(await service.getSubmittedPullRequest(ref, pr), ctx);
-  // The service's own estimate always (shown beside mq's), its timeline with -v; a service that does not know
-  // to give them answers without them.
+  // The service's estimate, its timeline with -v; a service that does not know to give them answers without them.
   const pullRequest = await service.getSubmittedPullRequest(ref, pr, { estimate: true, timeline: ctx.verbose === true });
   if (!pullRequest.isCurrentlySubmittedToQueue) {
     const why = await explainEnd(service, ref, pullRequest);
     return why ? { kind: 'pullRequest', pullRequest, why } : { kind: 'pullRequest', pullRequest };
   }
-  // Where it stands and what holds it: its position and the queue's state come from the queue itself. The run
-  // lengths for its ETA are asked for alongside, and only when one can follow: a not_ready PR has none.
+  // One ETA: the service's where it gives one; mq's own, and what only it reads (when the runs in flight started,
+  // the run lengths), only where it gives none (docs/commands.md#when-a-pr-will-merge-the-eta). A not_ready PR has no ETA to time.
+  const own = !servesEstimate(pullRequest.estimatedTimeToMerge);
   const serviceNow = () => service.serviceNow() ?? ctx.now();
   // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
-  const [queue, durations, waitingOn] = await Promise.all([
-    queueUnlessGone(service, ref, { line: true }),
-    pullRequest.state === 'not_ready' ? NOT_READ : readTestDurations(service, ref, serviceNow),
+  const [read, durations, waitingOn] = await Promise.all([
+    queueUnlessGone(service, ref, { line: true, ...(own && { runStarts: true }) }),
+    own && pullRequest.state !== 'not_ready' ? readTestDurations(service, ref, serviceNow) : NOT_READ,
     pullRequest.state === 'pending' ? service.getDirectlyAhead(ref, pullRequest.prNumber) : undefined,
   ]);
-  if (!queue) return { kind: 'pullRequest', pullRequest };
-  const eta = estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() });
-  return { kind: 'pullRequest', pullRequest, queue, eta, ...(waitingOn !== undefined && { waitingOn }) };
+  if (!read) return { kind: 'pullRequest', pullRequest };
+  // Its place among the PRs that hold one: a not_ready PR holds none (and is listed apart, if at all, on v2).
+  const queue = { ...read, enqueuedPullRequests: read.enqueuedPullRequests.filter((queued) => queued.state !== 'not_ready') };
+  const eta = own ? estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() }) : undefined;
+  return { kind: 'pullRequest', pullRequest, queue, ...(eta && { eta }), ...(waitingOn !== undefined && { waitingOn }) };
 }
 
 /** `--web`, as gh does: the PR's link in the browser, where the service gives one. */
