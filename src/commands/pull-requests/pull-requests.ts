@@ -69,11 +69,11 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
   const where = { alreadyQueued: true as const, state: record.state ?? null, position: index < 0 ? null : index + 1 };
   const differences = differencesFrom(record, entry?.noBatch, input);
   if (differences.length === 0) return { pr, ok: true, ...where };
-  const again = ['mq submit', String(pr), ...submitFlags(input)].join(' ');
+  const again = ['mq submit', String(pr), ...flagsOf(input, 'submit')].join(' ');
   const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
   // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again.
   const way = service.canEditEntries
-    ? `change it in place: ${['mq edit', String(pr), ...editFlags(input)].join(' ')}`
+    ? `change it in place: ${['mq edit', String(pr), ...flagsOf(input, 'edit')].join(' ')}`
     : `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
   const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
@@ -111,14 +111,8 @@ function priorityWords(name: string, value: number): string {
   return name === '' || name === String(value) ? String(value) : `${name} (${value})`;
 }
 
-/** What mq edit is told so that the queued entry gets what submit was asked for. */
-function editFlags(input: SubmitInput): string[] {
-  return [
-    ...(input.priority === undefined ? [] : ['--priority', String(input.priority)]),
-    ...(input.noBatch === undefined ? [] : [input.noBatch ? '--no-batch' : '--batch']),
-  ];
-}
-
-function submitFlags(input: SubmitInput): string[] {
-  return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...(input.noBatch ? ['--no-batch'] : [])];
+/** The flags that ask for what submit was asked for: of mq submit again, or of mq edit (which may also say --batch). */
+function flagsOf(input: SubmitInput, command: 'submit' | 'edit'): string[] {
+  const batch = input.noBatch ? ['--no-batch'] : input.noBatch === false && command === 'edit' ? ['--batch'] : [];
+  return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...batch];
 }
