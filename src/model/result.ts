@@ -24,6 +24,8 @@ export type PrOutcome = (
   state?: string | null;
   alreadyQueued?: true;
   position?: number | null;
+  /** `mq submit` of a PR that had merged: queued again (ok) or refused, as the service decides (docs/differences.md). */
+  alreadyMerged?: true;
 };
 
 /** One resolved setting for `config show`; the token's value never appears, only whether it is set. */

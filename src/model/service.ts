@@ -84,6 +84,8 @@ export interface ServiceStatus {
 
 export interface MergeQueueService {
   submitPullRequest(queue: QueueRef, pr: number, options?: SubmitOptions): Promise<void>;
+  /** Where the service takes a merged PR into the queue again (v1; v2 refuses it): after a submit, whether the PR had merged before. */
+  mergedBefore?(queue: QueueRef, pr: number): Promise<boolean>;
   cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
   /** `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them. */

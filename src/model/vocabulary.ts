@@ -18,6 +18,10 @@ export function isFinalState(state: string | undefined): boolean {
 export function alreadyEnded(state: string): string {
   return state === 'cancelled' ? 'was already cancelled' : `has already ${state}`;
 }
+/** A merged PR submitted again, one sentence on both APIs: the service queued it to be tested again (v1) or refused it (v2). */
+export function mergedSubmittedAgain(pr: number, queued: boolean): string {
+  return `#${pr} ${alreadyEnded('merged')}: the service ${queued ? 'queued it to be tested again' : 'refused to queue it again'}`;
+}
 /** A reason in the model's lower snake_case however an API cases it (`TEST_RUN_PASSED`, `notReady`); free text stays as it came. */
 export function reasonWord(word: string): string {
   return /^[A-Za-z0-9_]+$/.test(word) ? word.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase() : word;

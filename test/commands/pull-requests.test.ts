@@ -132,6 +132,60 @@ describe('submit of a PR already in the queue (409)', () => {
   });
 });
 
+// docs/differences.md#v1-and-v2: v1 takes a merged PR into the queue again, v2 refuses it; mq says so in one sentence.
+describe('submit of a PR that had merged', () => {
+  const merged = { state: 'merged', priorityName: 'medium', priorityValue: 100 };
+
+  it('where the service takes it in again: done, saying it had merged, from a read after the submit', async () => {
+    const asked: number[] = [];
+    const { ctx, sent } = context({}, { mergedBefore: async (_queue, pr) => (asked.push(pr), pr === 1) });
+    const { results } = await submit({ prs: [1, 2] }, ctx);
+    expect(results).toEqual([
+      { pr: 1, ok: true, alreadyMerged: true },
+      { pr: 2, ok: true },
+    ]);
+    expect(asked).toEqual([1, 2]);
+    expect(sent.map(([op]) => op)).toEqual(['submitPullRequest', 'submitPullRequest']);
+    expect(outcomesExitCode(results)).toBe(EXIT.ok);
+  });
+
+  it('where that read fails, the submit stands as it came, with nothing more said', async () => {
+    for (const failure of [new ApiError(401, 'bad token', 'getSubmittedPullRequest'), new NetworkError('no answer within 1s')]) {
+      const { ctx } = context(
+        {},
+        {
+          mergedBefore: async () => {
+            throw failure;
+          },
+        },
+      );
+      expect((await submit({ prs: [1] }, ctx)).results).toEqual([{ pr: 1, ok: true }]);
+    }
+  });
+
+  it('where the service refuses it (422): the same sentence, and alreadyMerged', async () => {
+    const refusal = new ApiError(422, 'pull request #1 is already merged', 'submitPullRequest', { apiCode: 'PR_NOT_ENQUEUEABLE' });
+    const { ctx } = context(
+      { 1: merged },
+      {
+        submitPullRequest: async () => {
+          throw refusal;
+        },
+      },
+    );
+    const { results } = await submit({ prs: [1] }, ctx);
+    expect(results).toEqual([
+      {
+        pr: 1,
+        ok: false,
+        alreadyMerged: true,
+        error: { code: 'refused', status: 422, serviceCode: 'PR_NOT_ENQUEUEABLE', message: '#1 has already merged: the service refused to queue it again' },
+      },
+    ]);
+    expect(outcomesExitCode(results)).toBe(EXIT.refused);
+  });
+});
+
 describe('cancel and restart of a PR not in the queue (404)', () => {
   it('says it is not in the queue, and what became of it', async () => {
     const { ctx } = context({ 42: { ...medium, state: 'merged' } });

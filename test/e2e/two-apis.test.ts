@@ -11,13 +11,14 @@ import { advanceAsSeen, mq, type SandboxFixture, useSandbox } from '../support/i
 
 const fixtures: Record<TestApi, SandboxFixture> = { v1: useSandbox(), v2: useSandbox() };
 const REPO = 'acme/both';
+const MERGED_REFUSED = '#1 has already merged: the service refused to queue it again';
 
 interface Step {
   args: string[];
   /** A PR's facts set first, as POST /_sandbox/pullRequests sets them (its tests fail). */
   facts?: { number: number; testOutcome: 'fail' };
   /** Where the two services decide differently (docs/differences.md): each API's own outcome, asserted apart. */
-  differs?: Record<TestApi, { code: number; stdout?: string; stderr?: string }>;
+  differs?: Record<TestApi, { code: number; stdout?: unknown; stderr?: string }>;
   /** Moves the sandbox's clock on as mq sees the queue, until these PRs are seen (a wait). */
   until?: number[];
   /** Columns of a table that only v2 fills (history's actor and run: v1 records neither), compared without them. */
@@ -66,12 +67,21 @@ const STEPS: Step[] = [
   { args: ['status', '1'] },
   { args: ['status', '1', '--json'] },
   { args: ['status', '60', '--json'] },
+  // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
+  // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
+  {
+    args: ['submit', '1', '--json'],
+    differs: {
+      v1: { code: 0, stdout: { results: [{ pr: 1, ok: true, alreadyMerged: true }] } },
+      v2: { code: 5, stdout: { results: [{ pr: 1, ok: false, alreadyMerged: true, error: { code: 'refused', status: 422, message: MERGED_REFUSED } }] } },
+    },
+  },
+  { args: ['wait', '1', '--interval', '1s'], until: [1], differs: { v1: { code: 0 }, v2: { code: 0 } } },
   {
     args: ['submit', '1'],
-    // v1 takes a merged PR into the queue again and tests it again; v2 refuses it (422 PR_NOT_ENQUEUEABLE).
     differs: {
-      v1: { code: 0, stdout: '✓ #1 submitted\n' },
-      v2: { code: 5, stdout: '✗ #1 has already merged: the service does not submit it again (PR_NOT_ENQUEUEABLE)\n' },
+      v1: { code: 0, stdout: '✓ #1 has already merged: the service queued it to be tested again\n' },
+      v2: { code: 5, stdout: `✗ ${MERGED_REFUSED} (PR_NOT_ENQUEUEABLE)\n` },
     },
   },
 ];

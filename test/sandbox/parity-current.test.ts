@@ -201,6 +201,26 @@ describe('the answers', () => {
     expect(validateCurrentResponse('getSubmittedPullRequest', merged)).toEqual([]);
   });
 
+  it('a PR submitted again keeps its earlier stays in its timeline, below the new steps (as v2’s history)', async () => {
+    const own = await startSandbox({ clock: 'manual' });
+    const call = async (path: string, body: unknown): Promise<any> =>
+      (
+        await fetch(`${own.url}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': TOKEN }, body: JSON.stringify(body) })
+      ).json();
+    try {
+      await call('createQueue', MAIN);
+      await call('submitPullRequest', { ...MAIN, pr: { number: 1 } });
+      await call('_sandbox/advance', { seconds: 301 });
+      await call('submitPullRequest', { ...MAIN, pr: { number: 1 } });
+      const again = await call('getSubmittedPullRequest', { ...MAIN, pr: { number: 1 }, includeTimeline: true });
+      const states = again.timeline.map((entry: { state: string }) => entry.state);
+      expect(states).toEqual(['testing', 'pending', 'not_ready', 'merged', 'tests_passed', 'testing', 'pending', 'not_ready']);
+      expect(validateCurrentResponse('getSubmittedPullRequest', again)).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('the estimate: when the PR should merge, when its testing starts and ends, how many PRs are ahead', async () => {
     const now = Date.parse((await advance(0)).now);
     const testing = await ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 3 }, includeEstimatedTimeToMerge: true });

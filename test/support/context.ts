@@ -69,7 +69,8 @@ export function testContext(options: TestContextOptions = {}): TestContext {
 
 /** The given methods; any other throws at its call, naming itself, so a test never passes on a silent stub. */
 function fakeService(given: Partial<MergeQueueService>): MergeQueueService {
-  const defaults: Partial<MergeQueueService> = { serviceNow: () => undefined, close: async () => undefined, canEditEntries: false };
+  // mergedBefore: what only a service that takes a merged PR in again has (v1's); a test gives it where it needs it.
+  const defaults: Partial<MergeQueueService> = { serviceNow: () => undefined, close: async () => undefined, canEditEntries: false, mergedBefore: undefined };
   return new Proxy({ ...defaults, ...given } as MergeQueueService, {
     get(target, name: string) {
       if (name in target) return target[name as keyof MergeQueueService];

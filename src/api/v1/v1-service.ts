@@ -65,6 +65,11 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     async submitPullRequest(queue, pr, options = {}) {
       await client.call('submitPullRequest', { ...queue, pr: { number: pr }, priority: options.priority, noBatch: options.noBatch });
     },
+    // v1 takes a merged PR in again (v2 refuses it): read after the submit, its timeline shows a merge before this stay.
+    async mergedBefore(queue, pr) {
+      const answer = await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr }, includeTimeline: true });
+      return (withDetails(answer).timeline ?? []).slice(1).some((step) => step.state === 'merged');
+    },
     async cancelPullRequest(queue, pr) {
       await client.call('cancelPullRequest', { ...queue, pr: { number: pr } });
     },

@@ -1,7 +1,7 @@
 // submit, cancel and restart: one request per PR, each PR's outcome reported on its own, so one bad PR does
 // not hide what happened to the others.
 import type { MergeQueueService } from '../../model/service.js';
-import { alreadyEnded, isFinalState, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
+import { isFinalState, mergedSubmittedAgain, PRIORITY_NAMES, type Priority } from '../../model/vocabulary.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { ApiError } from '../../errors.js';
@@ -26,14 +26,19 @@ export const parseRestart = (words: Words<typeof RESTART>): Invocation => work.r
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
+  const requeued = new Set<number>();
   const results = await eachPr(
     input.prs,
-    (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
+    async (number) => {
+      await service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch });
+      // A service that takes a merged PR in again (v1) is asked after; a read that fails leaves it unsaid: the submit stands.
+      if (service.mergedBefore && (await orNone(service.mergedBefore(ref, number)))) requeued.add(number);
+    },
     (number, error) =>
       error.status === 409 ? alreadyQueued(number, error, input, service, ref) : error.status === 422 ? alreadyMerged(number, error, service, ref) : undefined,
     unsure(ctx, 'submit', 'submitted'),
   );
-  return { kind: 'perPr', action: 'submit', results };
+  return { kind: 'perPr', action: 'submit', results: results.map((outcome) => (requeued.has(outcome.pr) ? { ...outcome, alreadyMerged: true } : outcome)) };
 }
 
 /** cancel and restart: one request per PR, a refusal of a PR not in the queue explained. */
@@ -64,25 +69,25 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
   const where = { alreadyQueued: true as const, state: record.state ?? null, position: index < 0 ? null : index + 1 };
   const differences = differencesFrom(record, entry?.noBatch, input);
   if (differences.length === 0) return { pr, ok: true, ...where };
-  const again = ['mq submit', String(pr), ...submitFlags(input)].join(' ');
+  const again = ['mq submit', String(pr), ...flagsOf(input, 'submit')].join(' ');
   const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
   // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again.
   const way = service.canEditEntries
-    ? `change it in place: ${['mq edit', String(pr), ...editFlags(input)].join(' ')}`
+    ? `change it in place: ${['mq edit', String(pr), ...flagsOf(input, 'edit')].join(' ')}`
     : `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
   const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
 }
 
 /**
- * A submit refused (422) where the PR's record says it merged: said in the words mq uses of a PR that ended, as the
- * v2 service refuses a merged PR where v1 tests it again (docs/differences.md); any other refusal as it came.
+ * A submit refused (422) where the PR's record says it merged: in the sentence mq says of a merged PR submitted again
+ * on both APIs, v2 refusing what v1 tests again (docs/differences.md); any other refusal as it came.
  */
 async function alreadyMerged(pr: number, refusal: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
   const record = await lookUp(service, ref, pr);
   const failure = prFailure(refusal);
   if (record?.state !== 'merged' || record.isCurrentlySubmittedToQueue) return { pr, ok: false, error: failure };
-  return { pr, ok: false, error: { ...failure, message: `#${pr} ${alreadyEnded('merged')}: the service does not submit it again` } };
+  return { pr, ok: false, alreadyMerged: true, error: { ...failure, message: mergedSubmittedAgain(pr, false) } };
 }
 
 /** What the flags want that the queued entry does not have, in words; empty when they ask nothing new. */
@@ -106,14 +111,8 @@ function priorityWords(name: string, value: number): string {
   return name === '' || name === String(value) ? String(value) : `${name} (${value})`;
 }
 
-/** What mq edit is told so that the queued entry gets what submit was asked for. */
-function editFlags(input: SubmitInput): string[] {
-  return [
-    ...(input.priority === undefined ? [] : ['--priority', String(input.priority)]),
-    ...(input.noBatch === undefined ? [] : [input.noBatch ? '--no-batch' : '--batch']),
-  ];
-}
-
-function submitFlags(input: SubmitInput): string[] {
-  return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...(input.noBatch ? ['--no-batch'] : [])];
+/** The flags that ask for what submit was asked for: of mq submit again, or of mq edit (which may also say --batch). */
+function flagsOf(input: SubmitInput, command: 'submit' | 'edit'): string[] {
+  const batch = input.noBatch ? ['--no-batch'] : input.noBatch === false && command === 'edit' ? ['--batch'] : [];
+  return [...(input.priority === undefined ? [] : ['--priority', String(input.priority)]), ...batch];
 }

@@ -7,6 +7,7 @@ import { queueName } from '../../config/repo.js';
 import { reasonLine } from '../../text/reason.js';
 import { requestedQueueState } from '../../model/wait-events.js';
 import { safeLine } from '../../text/sanitize.js';
+import { mergedSubmittedAgain } from '../../model/vocabulary.js';
 import { renderPairs } from '../tables.js';
 import { renderQueueSettings, settingPairs } from './queue.js';
 
@@ -26,6 +27,7 @@ function outcomeLine(action: PrAction, outcome: PrOutcome, ctx: RenderContext): 
     const code = outcome.error.serviceCode === undefined || outcome.error.code === 'not_found' ? '' : ` (${outcome.error.serviceCode})`;
     return `${paint.red('✗')} ${aboutPr(outcome.pr, `${outcome.error.message}${code}`)}`;
   }
+  if (outcome.alreadyMerged) return `${paint.green('✓')} ${mergedSubmittedAgain(outcome.pr, true)}`;
   const where = [
     outcome.state === undefined || outcome.state === null ? undefined : paintState(paint, outcome.state),
     outcome.position === undefined || outcome.position === null ? undefined : `position ${outcome.position}`,

@@ -61,7 +61,7 @@ import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from
 import type { QueueGraph, QueueOrder } from '../../model/order.js';
 import type { EntryTransition, PullRequestHistory, TestRunFacts } from '../../model/queue-entries.js';
 import { mergeGraphOf } from './graph.js';
-import { queueEntryHistoriesOf, queueEntryHistoryOf, stepReasonsOf } from './history.js';
+import { queueEntryHistoriesOf, queueEntryHistoryOf } from './history.js';
 import { dispatchOrderOf } from './dispatch-order.js';
 import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter } from './verification-runs.js';
 
@@ -289,7 +289,7 @@ export class QueueEngine {
 
   private entryView(queue: QueueRecord, submission: Submission, include: EntryDetails): SubmittedPullRequestDetail {
     const view: SubmittedPullRequestDetail = submittedPullRequestView(this.world, queue, submission);
-    if (include.timeline) view.timeline = timelineOf(submission, stepReasonsOf(this.world, submission));
+    if (include.timeline) view.timeline = timelineOf(queueEntryHistoryOf(this.world, queue.repo, submission.number));
     if (include.estimate) view.estimatedTimeToMerge = estimateOf(this.world, queue, submission);
     return view;
   }

@@ -1,20 +1,15 @@
 // An entry's timeline and estimate, and a queue's finished testing: from the state alone, so v1 and v2 agree.
 import type { QueueEntryEstimate, TimelineEntry } from '../../model/pull-request.js';
+import type { EntryTransition } from '../../model/queue-entries.js';
 import type { TestingResult, TestingResultsPage } from '../../model/testing.js';
-import { stepsOf } from './history.js';
 import { durationOf, runEndsAt } from './runs.js';
 import { FINAL_STATES, queueKey, type QueueRecord, type Submission, type TestRun } from './state.js';
 import { iso } from './views.js';
 import { submissionOf, type QueueWorld } from './world.js';
 
-/** Newest first, each step with its reason (`reasons`, oldest first). */
-export function timelineOf(submission: Submission, reasons: readonly (string | undefined)[]): TimelineEntry[] {
-  return stepsOf(submission)
-    .map((step, index): TimelineEntry => {
-      const reason = reasons[index];
-      return reason === undefined ? { state: step.state, timestamp: iso(step.at) } : { state: step.state, timestamp: iso(step.at), reason };
-    })
-    .reverse();
+/** v1's timeline: the PR's history newest first, every stay of it (a PR submitted again keeps its earlier ones, as v2's history does). */
+export function timelineOf(history: readonly EntryTransition[]): TimelineEntry[] {
+  return history.map(({ state, timestamp, reason }): TimelineEntry => (reason === null ? { state, timestamp } : { state, timestamp, reason })).reverse();
 }
 
 /** Runs the line forward slot by slot, assuming every run passes and ignoring batching and lanes, as the service's does. */

@@ -44,11 +44,6 @@ export function queueEntryHistoriesOf(world: QueueWorld, ids: readonly string[])
   return groups;
 }
 
-/** The reason of each of the submission's steps: v1's timeline gives the reasons v2's history gives (one set). */
-export function stepReasonsOf(world: QueueWorld, submission: Submission): (string | undefined)[] {
-  return transitionsOf(world, submission).map(({ transition }) => transition.reason ?? undefined);
-}
-
 /** Its steps; a submission saved before steps were recorded has its submission and its present state. */
 export function stepsOf(submission: Submission): TimelineStep[] {
   return (
