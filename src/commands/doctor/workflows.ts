@@ -7,6 +7,7 @@ import { findGitRoot } from '../../config/git.js';
 import { EXIT, type ExitCode, MqError, systemErrorWords } from '../../errors.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { DoctorCheck } from '../../model/result.js';
+import type { CheckName } from './doctor.js';
 
 export const CI_CHECK_NAMES = ['workflows', 'testBranches', 'requiredStatuses', 'testingTimeout'] as const;
 type CiCheckName = (typeof CI_CHECK_NAMES)[number];
@@ -202,8 +203,14 @@ function makersOf(status: string, workflows: readonly Workflow[]): Maker[] {
     );
 }
 
-const pass = (name: CiCheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
-const fail = (name: CiCheckName, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck => ({ name, ok: false, detail, fix, exitCode });
+export const pass = (name: CheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
+export const fail = (name: CheckName, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck => ({
+  name,
+  ok: false,
+  detail,
+  fix,
+  exitCode,
+});
 const cannot = (name: CiCheckName, detail: string): DoctorCheck => ({ name, ok: false, skipped: true, detail });
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
