@@ -204,13 +204,9 @@ function makersOf(status: string, workflows: readonly Workflow[]): Maker[] {
 }
 
 export const pass = (name: CheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
-export const fail = (name: CheckName, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck => ({
-  name,
-  ok: false,
-  detail,
-  fix,
-  exitCode,
-});
+export function fail(name: CheckName, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck {
+  return { name, ok: false, detail, fix, exitCode };
+}
 const cannot = (name: CiCheckName, detail: string): DoctorCheck => ({ name, ok: false, skipped: true, detail });
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
