@@ -7,7 +7,6 @@ import { findGitRoot } from '../../config/git.js';
 import { EXIT, type ExitCode, MqError, systemErrorWords } from '../../errors.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { DoctorCheck } from '../../model/result.js';
-import type { CheckName } from './doctor.js';
 
 export const CI_CHECK_NAMES = ['workflows', 'testBranches', 'requiredStatuses', 'testingTimeout'] as const;
 type CiCheckName = (typeof CI_CHECK_NAMES)[number];
@@ -203,8 +202,8 @@ function makersOf(status: string, workflows: readonly Workflow[]): Maker[] {
     );
 }
 
-export const pass = (name: CheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
-export function fail(name: CheckName, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck {
+export const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
+export function fail(name: string, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck {
   return { name, ok: false, detail, fix, exitCode };
 }
 const cannot = (name: CiCheckName, detail: string): DoctorCheck => ({ name, ok: false, skipped: true, detail });
