@@ -1,29 +1,24 @@
 // A command over several PRs: one request per PR, each PR's outcome reported on its own, so one bad PR does not
 // hide what happened to the others (submit, cancel, restart, edit, and queue delete --cancel-all).
-import { ApiError, EXIT, InterruptedError, isNotFound, MqError, retryAfterSeconds } from '../errors.js';
+import { ApiError, EXIT, InterruptedError, isNotFound, MqError, OutcomeUnknownError, retryAfterSeconds } from '../errors.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
 import type { QueueRef } from '../model/repository.js';
 import type { PrOutcome } from '../model/result.js';
 import type { MergeQueueService } from '../model/service.js';
 import { alreadyEnded, isFinalState } from '../model/vocabulary.js';
 import type { PrFailure } from '../model/wait-events.js';
-import type { Context, WriteInFlight } from './context.js';
-import { checkCommand, mayHaveApplied, outcomeUnknown } from './uncertain.js';
+import type { Context } from './context.js';
+import { checkCommand, settle } from './uncertain.js';
 
-/** How to speak of a write of one PR whose answer never came. */
+/** How to speak of a write of one PR whose answer never came: `submit` ("the submit of #42 may have been applied"), `submitted` ("#41 was submitted before it"). */
 interface PrUncertainty {
-  /** `submit`: "the submit of #42 may have been applied". */
+  ctx: Context;
   action: string;
-  /** `submitted`: "#41 was submitted before it". */
   done: string;
-  /** The command that tells whether it was applied. */
-  check(pr: number): string;
-  /** Where a write out is kept until its answer comes (Context.writesInFlight). */
-  inFlight: Set<WriteInFlight>;
 }
 
 export function unsure(ctx: Context, action: string, done: string): PrUncertainty {
-  return { action, done, check: (pr) => checkCommand(ctx, 'status', String(pr)), inFlight: ctx.writesInFlight };
+  return { ctx, action, done };
 }
 
 /**
@@ -33,31 +28,22 @@ export function unsure(ctx: Context, action: string, done: string): PrUncertaint
 export async function eachPr(
   prs: number[],
   send: (pr: number) => Promise<unknown>,
-  explain?: (pr: number, error: ApiError) => Promise<PrOutcome> | undefined,
-  uncertain?: PrUncertainty,
+  explain: ((pr: number, error: ApiError) => Promise<PrOutcome> | undefined) | undefined,
+  { ctx, action, done }: PrUncertainty,
 ): Promise<PrOutcome[]> {
   const results: PrOutcome[] = [];
   for (const [index, pr] of prs.entries()) {
-    const rest = prs.slice(index + 1);
-    const doubt = uncertain && {
-      what: `the ${uncertain.action} of #${pr}`,
-      check: uncertain.check(pr),
-      also: leftBehind(results, rest, uncertain.done),
-    };
-    // Out until its answer comes; left in the set when Ctrl-C cut it short (see Context.writesInFlight).
-    if (doubt) uncertain.inFlight.add(doubt);
+    const also = leftBehind(results, prs.slice(index + 1), done);
     try {
-      await send(pr);
-      if (doubt) uncertain.inFlight.delete(doubt);
+      await settle(ctx, send(pr), { what: `the ${action} of #${pr}`, check: checkCommand(ctx, 'status', String(pr)), also });
       results.push({ pr, ok: true });
     } catch (error) {
-      if (doubt && !(error instanceof InterruptedError)) uncertain.inFlight.delete(doubt);
-      if (doubt && mayHaveApplied(error)) throw outcomeUnknown(error, doubt);
+      if (error instanceof OutcomeUnknownError) throw error;
       let failure: PrFailure;
       try {
         failure = prFailure(error);
       } catch (fatal) {
-        throw stoppedAt(fatal, pr, leftBehind(results, rest, uncertain?.done));
+        throw stoppedAt(fatal, pr, also);
       }
       const explained = error instanceof ApiError ? explain?.(pr, error) : undefined;
       results.push(explained ? await explained : { pr, ok: false, error: failure });
@@ -73,7 +59,7 @@ function stoppedAt(error: unknown, pr: number, left: string | undefined): unknow
 }
 
 /** `#41 was submitted before it; #43 was not sent.`: the PRs around the one a command stopped at. */
-function leftBehind(results: PrOutcome[], rest: number[], doneWord = 'done'): string | undefined {
+function leftBehind(results: PrOutcome[], rest: number[], doneWord: string): string | undefined {
   const done = results.filter((r) => r.ok).map((r) => `#${r.pr}`);
   const notSent = rest.map((n) => `#${n}`);
   const parts = [

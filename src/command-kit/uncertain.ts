@@ -6,11 +6,11 @@ import { InterruptedError, NetworkError, OutcomeUnknownError } from '../errors.j
 import type { Context, QueueRef, WriteInFlight } from './context.js';
 
 /** The failure left the outcome unknown: the request may have reached the service. */
-export function mayHaveApplied(error: unknown): error is NetworkError {
+function mayHaveApplied(error: unknown): error is NetworkError {
   return error instanceof NetworkError && error.sent;
 }
 
-export function outcomeUnknown(error: NetworkError, uncertainty: WriteInFlight): OutcomeUnknownError {
+function outcomeUnknown(error: NetworkError, uncertainty: WriteInFlight): OutcomeUnknownError {
   const lines = [error.message, `${uncertainty.what} may have been applied: check with \`${uncertainty.check}\``];
   if (uncertainty.also) lines.push(uncertainty.also);
   return new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });

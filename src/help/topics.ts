@@ -2,8 +2,7 @@
 // EXIT constants, the config file schema, the search places), so the text follows the code. The config layer is
 // loaded only to write the config topic: `mq --help` names the topics without it.
 import type { Command, Help } from 'commander';
-import type { HelpTopicName } from '../text/help-topics.js';
-import { HELP_TOPIC_NAMES } from '../text/help-topics.js';
+import { HELP_TOPIC_NAMES, type HelpTopicName } from '../text/help-topics.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { layout, type Block } from './layout.js';
 
@@ -125,12 +124,7 @@ const globalFlags: TopicText = {
     ),
 };
 
-const BY_NAME: Record<HelpTopicName, TopicText> = {
-  'global-flags': globalFlags,
-  'exit-codes': exitCodes,
-  config,
-  environment,
-};
+const BY_NAME: Record<HelpTopicName, TopicText> = { 'global-flags': globalFlags, 'exit-codes': exitCodes, config, environment };
 
 /** In the order `mq help help` names them (src/text/help-topics.ts). */
 export const HELP_TOPICS: readonly HelpTopic[] = HELP_TOPIC_NAMES.map((name) => ({ name, ...BY_NAME[name] }));

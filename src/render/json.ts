@@ -2,7 +2,7 @@
 // response as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads
 // are always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null";
 // an optional key is undefined, which JSON leaves out.
-import type { CommandResult } from '../model/result.js';
+import type { CommandResult, ConfigEntry } from '../model/result.js';
 import type { MetricSample } from '../model/prometheus.js';
 import { requestedQueueState } from '../model/wait-events.js';
 import type { Stats } from '../model/stats.js';
@@ -15,12 +15,7 @@ export function toJson(result: CommandResult): unknown {
     case 'pullRequest':
       // Beside the service's fields, as it answered them: what mq worked out (why it ended, when it merges).
       if (result.why === undefined && result.eta === undefined && result.waitingOn === undefined) return result.pullRequest;
-      return {
-        ...result.pullRequest,
-        ...(result.why === undefined ? {} : { why: result.why }),
-        ...(result.eta === undefined ? {} : { eta: result.eta }),
-        ...(result.waitingOn === undefined ? {} : { waitingOn: result.waitingOn }),
-      };
+      return { ...result.pullRequest, why: result.why, eta: result.eta, waitingOn: result.waitingOn };
     case 'opened':
       return { url: result.url };
     case 'pullRequests':
@@ -46,17 +41,9 @@ export function toJson(result: CommandResult): unknown {
       return { action, branch, repo, state: queue?.state ?? requestedQueueState(action) ?? null, changed, settingsChanged, queue, reason, cancelled };
     }
     case 'targets':
-      return {
-        pr: result.pr,
-        sha: result.sha ?? null,
-        impactedTargets: result.impactedTargets ?? null,
-        fellBackToAll: result.fellBackToAll,
-      };
+      return { pr: result.pr, sha: result.sha ?? null, impactedTargets: result.impactedTargets ?? null, fellBackToAll: result.fellBackToAll };
     case 'config':
-      return {
-        settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])),
-        files: result.files,
-      };
+      return { settings: settingsJson(result.entries), files: result.files };
     case 'configPaths':
       return { project: result.project, user: result.user, ignored: result.ignored };
     case 'doctor':
@@ -64,16 +51,8 @@ export function toJson(result: CommandResult): unknown {
         ok: result.exitCode === 0,
         exitCode: result.exitCode,
         meaning: exitMeaning(result.exitCode),
-        checks: result.checks.map(({ name, ok, skipped, detail, fix }) => ({
-          name,
-          ok,
-          ...(skipped && { skipped }),
-          detail,
-          fix,
-        })),
-        ...(result.entries && {
-          settings: Object.fromEntries(result.entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }])),
-        }),
+        checks: result.checks.map(({ name, ok, skipped, detail, fix }) => ({ name, ok, skipped: skipped || undefined, detail, fix })),
+        settings: result.entries && settingsJson(result.entries),
       };
     case 'configInit':
       return { path: result.path, scope: result.scope, replaced: result.replaced, values: result.values, token: result.token, schema: result.schema };
@@ -89,7 +68,7 @@ export function toJson(result: CommandResult): unknown {
         repo: result.repo,
         changed: result.changed,
         state: result.queue?.state ?? null,
-        ...(result.waited === undefined ? {} : { timedOut: !result.waited.done }),
+        timedOut: result.waited && !result.waited.done,
         queue: result.queue,
       };
     case 'queueOrder':
@@ -183,6 +162,10 @@ function statsJson(stats: Stats): unknown {
     ...stats,
     durations: { ...durations, timeInQueue: histogram(durations.timeInQueue), testing: histogram(durations.testing), wait: histogram(durations.wait) },
   };
+}
+
+function settingsJson(entries: readonly ConfigEntry[]): Record<string, { value: string | null; origin: string }> {
+  return Object.fromEntries(entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }]));
 }
 
 function v2Ids(tests: readonly { testCollectionId?: string }[]): { testIds?: 'v2' } {

@@ -1,8 +1,7 @@
 // The printer of `mq wait` and `mq submit --wait`: a live line per PR (past the window's height, settled PRs give way
 // first), a line or an NDJSON line per change in a pipe; the summary at the end.
 import { isFinalState } from '../model/vocabulary.js';
-import type { PerPr } from '../model/wait-events.js';
-import type { PrSighting, WaitEvents, WaitResult } from '../model/wait-events.js';
+import type { PerPr, PrSighting, WaitEvents, WaitResult } from '../model/wait-events.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
 import type { RenderContext } from './options.js';
 import { linesOf, type Block } from './screen-fit.js';

@@ -19,7 +19,7 @@ import { NO_QUEUE_HINT } from '../../command-kit/read-queue.js';
 import type { Invocation, ResultWork, Words } from '../../command-kit/invocation.js';
 import type { CommandResult, DoctorCheck } from '../../model/result.js';
 import type { DOCTOR } from './spec.js';
-import { CI_CHECK_NAMES, ciChecks, type QueueRead, readCi } from './workflows.js';
+import { CI_CHECK_NAMES, ciChecks, fail, pass, type QueueRead, readCi } from './workflows.js';
 
 /** The oldest Node.js mq supports (package.json's engines). */
 export const SUPPORTED_NODE = { major: 20, minor: 18 } as const;
@@ -46,8 +46,6 @@ export const CHECK_NAMES = [
 ] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
-const pass = (name: CheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
-const fail = (name: CheckName, detail: string, fix: string, exitCode: ExitCode): DoctorCheck => ({ name, ok: false, detail, fix, exitCode });
 const skip = (name: CheckName, needs: string): DoctorCheck => ({ name, ok: false, skipped: true, detail: `skipped: needs ${needs}` });
 
 /** `--ci`: the checks of the repository's CI alone. */
@@ -136,7 +134,10 @@ export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandR
 }
 
 async function ciDoctor(cwd: string, queue: QueueRead): Promise<CommandResult> {
-  const checks = ciChecks(await readCi(cwd), queue, 'fail');
+  return report(ciChecks(await readCi(cwd), queue, 'fail'));
+}
+
+function report(checks: DoctorCheck[]): CommandResult {
   return { kind: 'doctor', checks, exitCode: firstFailure(checks) };
 }
 
@@ -162,7 +163,7 @@ async function queueForCi(ctx: Context): Promise<QueueRead> {
 
 /** The settings did not resolve: nothing past them is checked; exit 2 for a bad flag or variable, 3 for a bad file, as every other command gives. */
 export function unresolved(error: MqError, nodeVersion = process.versions.node): CommandResult {
-  const checks: DoctorCheck[] = [
+  return report([
     nodeCheck(nodeVersion),
     fail(
       'config',
@@ -171,8 +172,7 @@ export function unresolved(error: MqError, nodeVersion = process.versions.node):
       error.exitCode,
     ),
     ...CHECK_NAMES.slice(2).map((name) => skip(name, 'settings that resolve')),
-  ];
-  return { kind: 'doctor', checks, exitCode: firstFailure(checks) };
+  ]);
 }
 
 export function firstFailure(checks: readonly DoctorCheck[]): ExitCode {
@@ -225,11 +225,11 @@ async function attempt<T>(request: () => Promise<T>): Promise<Attempt<T>> {
 export function reachableCheck(apiUrl: string, origin: string, status: Attempt<unknown>, latencyMs: number, api: Api = 'v1'): DoctorCheck {
   const took = `${Math.max(1, Math.round(latencyMs))} ms`;
   const asked = api === 'v1' ? 'GET /status' : 'GET /v2/merge-queues';
-  if (status.ok || status.error instanceof ResponseError) return pass('reachable', `${asked} answered in ${took}`);
-  const { error } = status;
+  const error = status.ok ? undefined : status.error;
+  // On v2 a refused credential is the service answering: the token's own check says what is wrong with it.
+  const refused = api === 'v2' && error instanceof ApiError && (error.status === 401 || error.status === 403);
+  if (error === undefined || error instanceof ResponseError || refused) return pass('reachable', `${asked} answered in ${took}`);
   const url = shownUrl(apiUrl);
-  // A refused credential is the service answering: the token's own check says what is wrong with it.
-  if (api === 'v2' && error instanceof ApiError && (error.status === 401 || error.status === 403)) return pass('reachable', `${asked} answered in ${took}`);
   if (error instanceof ApiError && error.status === 404) {
     return fail(
       'reachable',
@@ -238,22 +238,13 @@ export function reachableCheck(apiUrl: string, origin: string, status: Attempt<u
       EXIT.config,
     );
   }
-  if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
-    // v1's /status takes no token, and v2's list is there for any key: a 4xx there is not the service's answer.
-    return fail(
-      'reachable',
-      `${asked} answered ${error.status}: ${error.message}`,
-      `check the apiUrl setting, ${url} (${origin}): ${rootUrlFix(api)}; or a proxy in front of it (HTTPS_PROXY)`,
-      EXIT.config,
-    );
-  }
   if (error instanceof ApiError) {
-    return fail(
-      'reachable',
-      `${asked} answered ${error.status}: ${error.message}`,
-      'the service or a proxy in front of it is failing: try again later, or check HTTPS_PROXY',
-      error.exitCode,
-    );
+    // v1's /status takes no token, and v2's list is there for any key: a 4xx there is not the service's answer.
+    const notService = error.status < 500 && error.status !== 429;
+    const fix = notService
+      ? `check the apiUrl setting, ${url} (${origin}): ${rootUrlFix(api)}; or a proxy in front of it (HTTPS_PROXY)`
+      : 'the service or a proxy in front of it is failing: try again later, or check HTTPS_PROXY';
+    return fail('reachable', `${asked} answered ${error.status}: ${error.message}`, fix, notService ? EXIT.config : error.exitCode);
   }
   return fail('reachable', error.message, networkFix(error as NetworkError, url, origin), EXIT.unavailable);
 }

@@ -202,8 +202,10 @@ function makersOf(status: string, workflows: readonly Workflow[]): Maker[] {
     );
 }
 
-const pass = (name: CiCheckName, detail: string): DoctorCheck => ({ name, ok: true, detail });
-const fail = (name: CiCheckName, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck => ({ name, ok: false, detail, fix, exitCode });
+export const pass = (name: string, detail: string): DoctorCheck => ({ name, ok: true, detail });
+export function fail(name: string, detail: string, fix: string, exitCode: ExitCode = EXIT.negative): DoctorCheck {
+  return { name, ok: false, detail, fix, exitCode };
+}
 const cannot = (name: CiCheckName, detail: string): DoctorCheck => ({ name, ok: false, skipped: true, detail });
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 

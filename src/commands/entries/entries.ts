@@ -1,16 +1,17 @@
 // mq edit, mq history and mq runs: a queued PR changed in place, the history of a PR's queue entries, and the test
 // runs of a queue or a PR. The service says what it can do: an API without one of them refuses it in one line.
 import { type Instant, isoAt, serviceClock } from '../../model/clock.js';
-import type { QueueEntryChange, TestRunSummary } from '../../model/queue-entries.js';
+import type { QueueEntryChange } from '../../model/queue-entries.js';
 import type { CommandResult } from '../../model/result.js';
 import type { PerPr } from '../../model/wait-events.js';
-import { LIST_TAKE_MAX, type TEST_RUN_STATUSES } from '../../model/vocabulary.js';
+import type { TEST_RUN_STATUSES } from '../../model/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import type { EDIT, HISTORY, RUNS } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount, parseInstant, parsePriority, parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { eachPr, explainNotInQueue, unsure } from '../../command-kit/each-pr.js';
+import { upTo } from '../list/list.js';
 
 export interface EditInput {
   prs: number[];
@@ -80,23 +81,7 @@ export async function runs(input: RunsInput, ctx: Context): Promise<CommandResul
   const service = await ctx.service();
   const ref = ctx.queueRef();
   const createdAfter = input.since && isoAt(input.since, 'agoMs' in input.since ? await serviceClock(service, ctx.now) : ctx.now());
-  const testRuns: TestRunSummary[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await service.listTestRuns(ref, {
-      ...(input.pr !== undefined && { pr: input.pr }),
-      ...(input.status !== undefined && { status: input.status }),
-      ...(createdAfter !== undefined && { createdAfter }),
-      ...(cursor !== undefined && { cursor }),
-      take: Math.min(LIST_TAKE_MAX, input.limit - testRuns.length),
-    });
-    testRuns.push(...page.testRuns);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined && testRuns.length < input.limit);
-  return {
-    kind: 'testRuns',
-    ...(input.pr !== undefined && { prNumber: input.pr }),
-    testRuns: testRuns.slice(0, input.limit),
-    ...(cursor !== undefined && { nextCursor: cursor }),
-  };
+  const { pr, status } = input;
+  const { items, nextCursor } = await upTo(input.limit, 'testRuns', (take, cursor) => service.listTestRuns(ref, { pr, status, createdAfter, cursor, take }));
+  return { kind: 'testRuns', prNumber: pr, testRuns: items, nextCursor };
 }

@@ -58,25 +58,17 @@ export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Inv
 
 export async function flakyList(input: FlakyListInput, ctx: Context): Promise<CommandResult> {
   const { service, scope } = await flakyScope(ctx);
-  switch (input.list) {
-    case 'quarantined': {
-      const tests = await allPages(input.pageSize, (page) => service.listQuarantinedTests(scope, page));
-      return { kind: 'flakyTests', list: 'quarantined', tests };
-    }
-    case 'unhealthy': {
-      const tests: UnhealthyTest[] = [];
-      for (const status of input.statuses) {
-        tests.push(...(await allPages(input.pageSize, (page) => service.listUnhealthyTests(scope, status, page))));
-      }
-      return { kind: 'flakyTests', list: 'unhealthy', tests };
-    }
-    case 'failing': {
-      const now = await serviceClock(service, ctx.now);
-      const window = { start: isoAt(input.since, now), end: new Date(now).toISOString() };
-      const tests = await allPages(input.pageSize, (page) => service.listFailingTests(scope, window, page));
-      return { kind: 'flakyTests', list: 'failing', tests };
-    }
+  if (input.list === 'quarantined') {
+    return { kind: 'flakyTests', list: 'quarantined', tests: await allPages(input.pageSize, (page) => service.listQuarantinedTests(scope, page)) };
   }
+  if (input.list === 'unhealthy') {
+    const tests: UnhealthyTest[] = [];
+    for (const status of input.statuses) tests.push(...(await allPages(input.pageSize, (page) => service.listUnhealthyTests(scope, status, page))));
+    return { kind: 'flakyTests', list: 'unhealthy', tests };
+  }
+  const now = await serviceClock(service, ctx.now);
+  const window = { start: isoAt(input.since, now), end: new Date(now).toISOString() };
+  return { kind: 'flakyTests', list: 'failing', tests: await allPages(input.pageSize, (page) => service.listFailingTests(scope, window, page)) };
 }
 
 /** Every page, following next_page_token until it is empty. */

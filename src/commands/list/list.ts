@@ -1,7 +1,6 @@
 // mq list: the queue's PR history, page by page until --limit PRs or the last page.
 import { LIST_TAKE_MAX, type PullRequestState } from '../../model/vocabulary.js';
 import { type Instant, isoAt, isRelative, serviceClock } from '../../model/clock.js';
-import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import type { LIST } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount, parseState, parseWindow } from '../../command-kit/input.js';
@@ -35,18 +34,24 @@ export async function list(input: ListInput, ctx: Context): Promise<CommandResul
   const now = isRelative(input.since) || isRelative(input.until) ? await serviceClock(service, ctx.now) : ctx.now();
   const since = input.since && isoAt(input.since, now);
   const until = input.until && isoAt(input.until, now);
-  const pullRequests: EnqueuedPullRequest[] = [];
+  const { items, nextCursor } = await upTo(input.limit, 'pullRequests', (take, cursor) =>
+    service.listPullRequests(ref, { state: input.state, since, until, cursor, take }),
+  );
+  return { kind: 'pullRequests', pullRequests: items, nextCursor };
+}
+
+/** A list read page by page (each at most LIST_TAKE_MAX) until `limit` items or its last page: the items, and the cursor of the rest. */
+export async function upTo<K extends string, T>(
+  limit: number,
+  key: K,
+  read: (take: number, cursor: string | undefined) => Promise<Record<K, T[]> & { nextCursor?: string }>,
+): Promise<{ items: T[]; nextCursor?: string }> {
+  const items: T[] = [];
   let cursor: string | undefined;
   do {
-    const page = await service.listPullRequests(ref, {
-      state: input.state,
-      since,
-      until,
-      cursor,
-      take: Math.min(LIST_TAKE_MAX, input.limit - pullRequests.length),
-    });
-    pullRequests.push(...page.pullRequests);
+    const page = await read(Math.min(LIST_TAKE_MAX, limit - items.length), cursor);
+    items.push(...page[key]);
     cursor = page.nextCursor;
-  } while (cursor !== undefined && pullRequests.length < input.limit);
-  return { kind: 'pullRequests', pullRequests: pullRequests.slice(0, input.limit), nextCursor: cursor };
+  } while (cursor !== undefined && items.length < limit);
+  return { items: items.slice(0, limit), nextCursor: cursor };
 }

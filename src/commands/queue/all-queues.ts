@@ -3,9 +3,8 @@
 // own: a queue already in the state asked for is left alone (nothing sent), and a failure on one is reported on
 // its line while the others go on. The result exits 1 when any failed.
 import { InterruptedError, MqError, NetworkError } from '../../errors.js';
-import type { QueueOutcome } from '../../model/result.js';
+import type { CommandResult, QueueOutcome } from '../../model/result.js';
 import type { QueueSummary } from '../../model/queues.js';
-import type { CommandResult } from '../../model/result.js';
 import type { SettableQueueState } from '../../model/vocabulary.js';
 import { queueName } from '../../config/repo.js';
 import { reasonLine } from '../../text/reason.js';
@@ -62,8 +61,7 @@ async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx:
 }
 
 function countOf(queue: QueueSummary): string {
-  if (queue.pullRequests === null) return 'PRs not counted';
-  return `${queue.pullRequests} PR${queue.pullRequests === 1 ? '' : 's'}`;
+  return queue.pullRequests === null ? 'PRs not counted' : `${queue.pullRequests} PR${queue.pullRequests === 1 ? '' : 's'}`;
 }
 
 function capitalized(word: string): string {

@@ -24,12 +24,10 @@ const QUEUE_SETTING_FLAGS: readonly FlagSpec[] = VOCABULARY.settingFlags.flatMap
   switch (flag.kind) {
     case 'boolean':
       // deleteRequiredStatuses is an action, not a setting to turn off.
-      return flag.key === 'deleteRequiredStatuses'
-        ? [{ flags: name, description: flag.description }]
-        : [
-            { flags: name, description: flag.description },
-            { flags: `--no-${flag.name}`, description: '' },
-          ];
+      return [
+        { flags: name, description: flag.description },
+        ...(flag.key === 'deleteRequiredStatuses' ? [] : [{ flags: `--no-${flag.name}`, description: '' }]),
+      ];
     case 'choice':
       return [{ flags: `${name} <value>`, description: flag.description, choices: flag.choices ?? [] }];
     case 'list':

@@ -11,7 +11,6 @@ import { type Instant, isoAt, serviceClock } from '../../model/clock.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import {
-  type Durations,
   durationsFromMetrics,
   HistoryTally,
   noDurations,
@@ -48,27 +47,17 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   const since = isoAt(input.since, now);
   const until = isoAt(input.until ?? { at: now }, now);
   const tally = new HistoryTally();
-  // Asked for alongside the history; a failure costs the durations only, never the counts.
-  const durations: Promise<Durations> = service.getMergeQueueMetrics({ repo: ref.repo }).then(
+  const durations = alongside(
+    ctx,
+    service.getMergeQueueMetrics({ repo: ref.repo }),
     ({ samples }) => durationsFromMetrics(samples, `${ref.repo.owner}/${ref.repo.name}`, ref.targetBranch),
-    (error: unknown) => {
-      if (error instanceof InterruptedError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      ctx.warn(`the service's metrics could not be read (${message}): no durations shown`);
-      return noDurations(message);
-    },
+    ['metrics', 'no durations shown', noDurations],
   );
-  // Awaited below; this keeps a failure while paging from leaving it rejected with no one listening.
-  durations.catch(() => undefined);
-  // Each attempt at testing over the window, read alongside too; a failure (a service without the operation)
-  // costs this section only.
-  const testingRuns = readTestingRuns(service, ref, testingResultsWindow(since, until)).catch((error: unknown) => {
-    if (error instanceof InterruptedError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.warn(`the service's testing results could not be read (${message}): no per-attempt durations shown`);
-    return noTestingRuns(testingResultsWindow(since, until), message);
-  });
-  testingRuns.catch(() => undefined);
+  const testingRuns = alongside(ctx, readTestingRuns(service, ref, testingResultsWindow(since, until)), (runs) => runs, [
+    'testing results',
+    'no per-attempt durations shown',
+    (message) => noTestingRuns(testingResultsWindow(since, until), message),
+  ]);
   try {
     let cursor: string | undefined;
     do {
@@ -92,6 +81,19 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
       testingRuns: await testingRuns,
     },
   };
+}
+
+/** A section read alongside the history: a failure (a service without the operation) costs that section only, said in a warning; Ctrl-C stops all. */
+function alongside<A, T>(ctx: Context, read: Promise<A>, ok: (answer: A) => T, [what, lost, without]: [string, string, (message: string) => T]): Promise<T> {
+  const section = read.then(ok, (error: unknown) => {
+    if (error instanceof InterruptedError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.warn(`the service's ${what} could not be read (${message}): ${lost}`);
+    return without(message);
+  });
+  // Awaited at the end; this keeps a failure while paging from leaving it rejected with no one listening.
+  section.catch(() => undefined);
+  return section;
 }
 
 /** Every page of the testing results in the window, folded as it arrives. */

@@ -8,11 +8,7 @@ import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, type Column } from '../tables.js';
 
-const HISTOGRAM_TITLES: Record<HistogramKey, string> = {
-  wait: 'wait (admitted to testing)',
-  test: 'test',
-  timeInQueue: 'time in queue',
-};
+const HISTOGRAM_TITLES: Record<HistogramKey, string> = { wait: 'wait (admitted to testing)', test: 'test', timeInQueue: 'time in queue' };
 
 export function renderMetrics(result: ResultOf<'metrics'>, ctx: RenderContext): string {
   // --raw is for piping into other Prometheus tools: the text as received (plus a final newline if it had none).
@@ -91,10 +87,7 @@ export function formatSample(sample: MetricSample): string {
   const labels = Object.entries(sample.labels)
     .map(([name, value]) => `${name}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`)
     .join(',');
-  return safeLine(`${sample.name}${labels ? `{${labels}}` : ''} ${exactValue(sample.value)}`);
-}
-
-// Unlike the table cells, a listed series keeps its value unrounded.
-function exactValue(value: number): string {
-  return Number.isFinite(value) ? String(value) : formatNumber(value);
+  // Unlike the table cells, a listed series keeps its value unrounded.
+  const value = Number.isFinite(sample.value) ? String(sample.value) : formatNumber(sample.value);
+  return safeLine(`${sample.name}${labels ? `{${labels}}` : ''} ${value}`);
 }
