@@ -23,7 +23,7 @@ if (!HAS_TMUX) console.warn(`test/terminal/every-screen.test.ts: ${TITLE}`);
 
 const WIDTHS = [80, 60] as const;
 /** Commands per test: a few seconds on a quiet machine for both widths at once (a spawn of mq is 0.3-0.5 s). */
-const CHUNK = 6;
+const CHUNK = 4;
 /** Only a hang reaches it, below the test's own limit so that the check below says which command never ended. */
 const TIMEOUT_MS = 120_000;
 const DEADLINE_MS = 100_000;
@@ -37,11 +37,10 @@ const exports = (vars: Record<string, string>) =>
 /** One tmux server for the file (its own socket and config); a session per test and width, its own size. */
 class Tmux {
   private readonly dir = isolatedDir();
-  private readonly server = ['-S', join(this.dir, 'tmux.sock')];
+  private readonly socket = join(this.dir, 'tmux.sock');
   private sessions = 0;
   constructor() {
     writeFileSync(join(this.dir, 'tmux.conf'), 'set -g history-limit 100000\n');
-    this.server.push('-f', join(this.dir, 'tmux.conf'));
   }
 
   /**
@@ -60,7 +59,7 @@ class Tmux {
             `printf '=== %s\\n' ${i}; env ${exports(env[command.api])} ${quote(process.execPath)} ${quote(MQ_BIN)} ${command.args.map(quote).join(' ')} </dev/null; echo "[exit $?]"`,
         ),
         `echo '=== end'`,
-        `tmux ${this.server.slice(0, 2).map(quote).join(' ')} wait-for -S ${session}`,
+        `tmux -S ${quote(this.socket)} wait-for -S ${session}`,
         'sleep 600',
       ].join('\n'),
     );
@@ -68,7 +67,7 @@ class Tmux {
     const done = new AbortController();
     // Past the deadline, the check of the caller says which command never ended.
     await Promise.race([
-      promisify(execFile)('tmux', [...this.server, 'wait-for', session], { signal: done.signal }).catch(() => {}),
+      promisify(execFile)('tmux', ['-S', this.socket, 'wait-for', session], { signal: done.signal }).catch(() => {}),
       sleep(DEADLINE_MS, undefined, { signal: done.signal }).catch(() => {}),
     ]);
     done.abort();
@@ -85,11 +84,11 @@ class Tmux {
   }
 
   close(): void {
-    spawnSync('tmux', [...this.server, 'kill-server']);
+    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync('tmux', [...this.server, ...args], { encoding: 'utf8' });
+    return execFileSync('tmux', ['-S', this.socket, '-f', join(this.dir, 'tmux.conf'), ...args], { encoding: 'utf8' });
   }
 }
 
