@@ -2,11 +2,11 @@
 // (an emulated one, xterm.js headless, 80×24) against a sandbox on a manual clock. The clock moves by events;
 // the test moves on when the window shows what it waits for. Node alone: the tmux test shows the same on a real
 // pseudo-terminal where tmux is installed.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { control, sandboxEnv } from '../support/cli.js';
 import { mq, startMq, useSandbox } from '../support/in-process.js';
 import { Emulator } from '../terminal/emulator.js';
-import { cutValues, overflows, seedWide, wideCommands } from '../support/wide-sandbox.js';
+import { cutValues, overflows, seedWide, wideChunks, wideCommands, type WideSandbox } from '../support/wide-sandbox.js';
 
 const fixture = useSandbox();
 const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
@@ -156,27 +156,34 @@ describe('every command on a terminal 60, 80 and 200 columns wide, against PRs w
       .split(/\r?\n/)
       .flatMap((line) => line.split('\r'));
 
-  it('no line is wider than the window but for a URL or id left whole; none is cut; a pipe gets every value whole', { timeout: 240_000 }, async () => {
-    const wide = await seedWide(fixture, 'screens-wide');
-    const over: string[] = [];
-    const cut: string[] = [];
-    for (const command of wideCommands(wide.runId)) {
-      const env = wide[command.api];
-      // The pipe first: a change (queue update) prints its settings only the first time it changes something.
-      const piped = await mq(command.args, { env });
-      for (const value of command.whole ?? []) if (!piped.stdout.includes(value)) cut.push(`mq ${command.args.join(' ')}: ${value}`);
-      for (const columns of [60, 80, 200]) {
-        const emulator = new Emulator(columns, 24);
-        await startMq(command.args, { env, stdout: emulator.stdout() }).finish();
-        for (const line of linesOf(emulator.written)) {
-          if (overflows(line, columns)) over.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
-          for (const value of cutValues(line)) cut.push(`${columns}: mq ${command.args.join(' ')}: ${value}`);
+  // One sandbox seeded once, the list cut into a few tests that run in order (some commands change the queue).
+  const shared = useSandbox({ shared: true });
+  let wide: WideSandbox;
+  beforeAll(async () => {
+    wide = await seedWide(shared, 'screens-wide');
+  });
+  for (const chunk of wideChunks(7)) {
+    it(`no line is wider than the window but for a URL or id left whole; none is cut; a pipe gets every value whole: ${chunk.title}`, async () => {
+      const over: string[] = [];
+      const cut: string[] = [];
+      for (const command of chunk.of(wideCommands(wide.runId))) {
+        const env = wide[command.api];
+        // The pipe first: a change (queue update) prints its settings only the first time it changes something.
+        const piped = await mq(command.args, { env });
+        for (const value of command.whole ?? []) if (!piped.stdout.includes(value)) cut.push(`mq ${command.args.join(' ')}: ${value}`);
+        for (const columns of [60, 80, 200]) {
+          const emulator = new Emulator(columns, 24);
+          await startMq(command.args, { env, stdout: emulator.stdout() }).finish();
+          for (const line of linesOf(emulator.written)) {
+            if (overflows(line, columns)) over.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
+            for (const value of cutValues(line)) cut.push(`${columns}: mq ${command.args.join(' ')}: ${value}`);
+          }
         }
       }
-    }
-    expect(over).toEqual([]);
-    expect(cut).toEqual([]);
-  });
+      expect(over).toEqual([]);
+      expect(cut).toEqual([]);
+    });
+  }
 });
 
 describe('text for another program on a terminal', () => {

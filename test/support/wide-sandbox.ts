@@ -104,6 +104,21 @@ export function wideCommands(runId: string): WideCommand[] {
   ];
 }
 
+/**
+ * The list cut, in order, into runs of at most `size` commands, a test each (so that none is long): its title,
+ * and its part of the list as `wideCommands` gives it once a sandbox is seeded. The tests run one after another
+ * on the same sandbox, each seeing the changes the earlier ones made.
+ */
+export function wideChunks(size: number): Array<{ title: string; of: (list: readonly WideCommand[]) => WideCommand[] }> {
+  const all = wideCommands('');
+  return Array.from({ length: Math.ceil(all.length / size) }, (_, chunk) => {
+    const from = chunk * size;
+    const part = all.slice(from, from + size);
+    const name = (command: WideCommand) => `mq ${command.args.join(' ')}`;
+    return { title: `commands ${from + 1}-${from + part.length} (${name(part[0]!)} … ${name(part.at(-1)!)})`, of: (list) => list.slice(from, from + size) };
+  });
+}
+
 /** Whether a line is wider than the window beyond what mq means a terminal to wrap: what fits, then one URL or id, whole. */
 export function overflows(line: string, columns: number): boolean {
   if (textWidth(line) <= columns) return false;

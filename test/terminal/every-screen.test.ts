@@ -1,56 +1,78 @@
 // Every command of CLI.md on a real terminal (tmux) at 80×24 and at 60 columns, against a sandbox holding PRs
 // with 39-character authors, CJK titles and long check names: no line may wrap but one ending in a URL or an id
-// whole, and none of those may be cut. One tmux window per width runs
-// the whole list in one shell (a marker line before each command), and the pane's history is captured with
-// wrapped rows joined (`capture-pane -J`): a joined line wider than the window is a line that wrapped. The
-// sandbox's clock is manual, so what the commands print is the same on every run.
-import { execFileSync, spawnSync } from 'node:child_process';
+// whole, and none of those may be cut. The list is cut into a few commands per test (each spawn of mq takes a
+// fraction of a second, so the whole list would be one long test); one repository per width, seeded alike, lets
+// both widths run side by side, each seeing the list's changes in order. A test runs its commands in one shell per
+// width (a marker line before each), and the pane's history is captured with wrapped rows joined
+// (`capture-pane -J`): a joined line wider than the window is a line that wrapped. The sandbox's clock is manual,
+// so what the commands print is the same on every run.
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textWidth } from '../../src/render/text-width.js';
 import { isolatedDir, MQ_BIN } from '../support/cli.js';
 import { useSandbox } from '../support/in-process.js';
-import { cutValues, overflows, seedWide, wideCommands, type WideCommand } from '../support/wide-sandbox.js';
+import { cutValues, overflows, seedWide, wideChunks, wideCommands, type WideCommand, type WideSandbox } from '../support/wide-sandbox.js';
 
 const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
 const TITLE = HAS_TMUX ? 'every screen on a real terminal (tmux)' : 'every screen on a real terminal: SKIPPED because tmux is not installed';
 if (!HAS_TMUX) console.warn(`test/terminal/every-screen.test.ts: ${TITLE}`);
 
-const fixture = useSandbox();
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+const WIDTHS = [80, 60] as const;
+/** Commands per test: a few seconds on a quiet machine for both widths at once (a spawn of mq is 0.3-0.5 s). */
+const CHUNK = 4;
+/** Only a hang reaches it, below the test's own limit so that the check below says which command never ended. */
+const TIMEOUT_MS = 120_000;
+const DEADLINE_MS = 100_000;
 
-/** The joined lines each command printed on a window `columns` wide, by command. */
-async function screens(columns: number, env: { v1: Record<string, string>; v2: Record<string, string> }, list: readonly WideCommand[]) {
-  const dir = isolatedDir();
-  const exports = (vars: Record<string, string>) =>
-    Object.entries(vars)
-      .map(([key, value]) => `${key}=${quote(value)}`)
-      .join(' ');
-  const script = [
-    ...list.map(
-      (command, i) =>
-        `printf '=== %s\\n' ${i}; env ${exports(env[command.api])} ${quote(process.execPath)} ${quote(MQ_BIN)} ${command.args.map(quote).join(' ')} </dev/null; echo "[exit $?]"`,
-    ),
-    `echo '=== end'`,
-    'sleep 600',
-  ].join('\n');
-  writeFileSync(join(dir, 'run.sh'), script);
-  writeFileSync(join(dir, 'tmux.conf'), 'set -g history-limit 100000\n');
-  const socket = `mq-every-${process.pid}-${columns}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', join(dir, 'tmux.conf'), ...args], { encoding: 'utf8' });
-  const vars = { PATH: process.env.PATH ?? '', HOME: dir, TERM: 'xterm-256color', NO_COLOR: '1' };
-  tmux('new-session', '-d', '-s', 'mq', '-x', String(columns), '-y', '24', `env -i ${exports(vars)} sh ${quote(join(dir, 'run.sh'))}`);
-  try {
-    // Bounded by the test's own timeout: past it, the check below says which command never ended.
-    const deadline = Date.now() + 280_000;
-    let text = '';
-    for (;;) {
-      text = tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', 'mq');
-      if (/^=== end$/m.test(text) || Date.now() > deadline) break;
-      await sleep(200);
-    }
+const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+const exports = (vars: Record<string, string>) =>
+  Object.entries(vars)
+    .map(([key, value]) => `${key}=${quote(value)}`)
+    .join(' ');
+
+/** One tmux server for the file (its own socket and config); a session per test and width, its own size. */
+class Tmux {
+  private readonly dir = isolatedDir();
+  private readonly socket = join(this.dir, 'tmux.sock');
+  private sessions = 0;
+  constructor() {
+    writeFileSync(join(this.dir, 'tmux.conf'), 'set -g history-limit 100000\n');
+  }
+
+  /**
+   * The joined lines each command of `list` printed on a window `columns` wide, by index. The commands run in one
+   * shell, with `vars` (and a HOME of the width's own, so the v2 ids mq keeps are kept across the tests); the shell
+   * says when it is done through a tmux channel, then stays so that the window can be read.
+   */
+  async screens(columns: number, vars: Record<string, string>, env: WideSandbox, list: readonly WideCommand[]): Promise<Map<number, string[]>> {
+    const session = `s${++this.sessions}-${columns}`;
+    const script = join(this.dir, `${session}.sh`);
+    writeFileSync(
+      script,
+      [
+        ...list.map(
+          (command, i) =>
+            `printf '=== %s\\n' ${i}; env ${exports(env[command.api])} ${quote(process.execPath)} ${quote(MQ_BIN)} ${command.args.map(quote).join(' ')} </dev/null; echo "[exit $?]"`,
+        ),
+        `echo '=== end'`,
+        `tmux -S ${quote(this.socket)} wait-for -S ${session}`,
+        'sleep 600',
+      ].join('\n'),
+    );
+    this.tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', '24', `env -i ${exports(vars)} sh ${quote(script)}`);
+    const done = new AbortController();
+    // Past the deadline, the check of the caller says which command never ended.
+    await Promise.race([
+      promisify(execFile)('tmux', ['-S', this.socket, 'wait-for', session], { signal: done.signal }).catch(() => {}),
+      sleep(DEADLINE_MS, undefined, { signal: done.signal }).catch(() => {}),
+    ]);
+    done.abort();
+    const text = this.tmux('capture-pane', '-p', '-J', '-S', '-', '-E', '-', '-t', session);
+    this.tmux('kill-session', '-t', session);
     const byCommand = new Map<number, string[]>();
     let current = -1;
     for (const line of text.split('\n')) {
@@ -59,34 +81,64 @@ async function screens(columns: number, env: { v1: Record<string, string>; v2: R
       else if (current >= 0) byCommand.set(current, [...(byCommand.get(current) ?? []), line.trimEnd()]);
     }
     return byCommand;
-  } finally {
-    spawnSync('tmux', ['-L', socket, 'kill-server']);
+  }
+
+  close(): void {
+    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-S', this.socket, '-f', join(this.dir, 'tmux.conf'), ...args], { encoding: 'utf8' });
   }
 }
 
 describe.skipIf(!HAS_TMUX)(TITLE, () => {
-  it('prints no line wider than the window but for a URL or id left whole, and cuts none, at 80 and at 60 columns', { timeout: 300_000 }, async () => {
-    const env = await seedWide(fixture, 'wide');
-    const list = wideCommands(env.runId);
-    const report: string[] = [];
-    const wide: string[] = [];
-    const cut: string[] = [];
-    for (const columns of [80, 60]) {
-      const shown = await screens(columns, env, list);
-      list.forEach((command, i) => {
-        const lines = shown.get(i) ?? [];
-        expect(lines.at(-1), `mq ${command.args.join(' ')} ran to its end`).toMatch(/^\[exit \d+\]$/);
-        const widest = lines.reduce((most, line) => Math.max(most, textWidth(line)), 0);
-        report.push(`${columns}  ${String(widest).padStart(4)}  mq ${command.args.join(' ')} (${command.api})`);
-        for (const line of lines) {
-          if (overflows(line, columns)) wide.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
-          for (const value of cutValues(line)) cut.push(`${columns}: mq ${command.args.join(' ')}: ${value}`);
-        }
-      });
+  const fixture = useSandbox({ shared: true });
+  const seeded = new Map<number, WideSandbox>();
+  const homes = new Map<number, string>();
+  let tmux: Tmux;
+  // The widths measured, to read in the test's output.
+  const report: string[] = [];
+  beforeAll(async () => {
+    for (const columns of WIDTHS) {
+      seeded.set(columns, await seedWide(fixture, `wide-${columns}`));
+      homes.set(columns, isolatedDir());
     }
-    // The widths measured, to read in the test's output.
-    console.log(report.join('\n'));
-    expect(wide).toEqual([]);
-    expect(cut).toEqual([]);
+    tmux = new Tmux();
   });
+  afterAll(() => {
+    tmux?.close();
+    console.log(report.join('\n'));
+  });
+
+  for (const chunk of wideChunks(CHUNK)) {
+    it(`prints no line wider than the window but for a URL or id left whole, and cuts none, at 80 and at 60 columns: ${chunk.title}`, {
+      timeout: TIMEOUT_MS,
+    }, async () => {
+      const wide: string[] = [];
+      const cut: string[] = [];
+      const runs = await Promise.all(
+        WIDTHS.map(async (columns) => {
+          const env = seeded.get(columns)!;
+          const list = chunk.of(wideCommands(env.runId));
+          const vars = { PATH: process.env.PATH ?? '', HOME: homes.get(columns)!, TERM: 'xterm-256color', NO_COLOR: '1' };
+          return { columns, list, byCommand: await tmux.screens(columns, vars, env, list) };
+        }),
+      );
+      for (const { columns, list, byCommand } of runs) {
+        list.forEach((command, i) => {
+          const lines = byCommand.get(i) ?? [];
+          expect(lines.at(-1), `mq ${command.args.join(' ')} ran to its end`).toMatch(/^\[exit \d+\]$/);
+          const widest = lines.reduce((most, line) => Math.max(most, textWidth(line)), 0);
+          report.push(`${columns}  ${String(widest).padStart(4)}  mq ${command.args.join(' ')} (${command.api})`);
+          for (const line of lines) {
+            if (overflows(line, columns)) wide.push(`${columns}: mq ${command.args.join(' ')}: ${line}`);
+            for (const value of cutValues(line)) cut.push(`${columns}: mq ${command.args.join(' ')}: ${value}`);
+          }
+        });
+      }
+      expect(wide).toEqual([]);
+      expect(cut).toEqual([]);
+    });
+  }
 });
