@@ -32,7 +32,7 @@ import {
   FINAL_STATES,
   freshQueueId,
   LATEST_TIME_MS,
-  parseStateDocument,
+  parseState,
   pullRequestKey,
   queueKey,
   sameRepo,
@@ -109,7 +109,7 @@ export class QueueEngine {
   }
 
   static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'> = {}): QueueEngine {
-    const { state, writtenAs } = parseStateDocument(document);
+    const { state, writtenAs } = parseState(document);
     return new QueueEngine(state, options, writtenAs);
   }
 
