@@ -3,11 +3,10 @@
 // there and carries the run's outcome.
 import type { TargetSet, TestRunFacts } from '../../model/queue-entries.js';
 import { type Repo, repositoryUrl } from '../../model/repository.js';
-import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestRun, type TestRunStatus } from './state.js';
-import { checksView, iso, RUN_CONCLUSIONS } from './views.js';
-import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+import { checksView, iso, RUN_CONCLUSIONS, uploadedTargets } from './views.js';
+import { submissionOf, type QueueWorld } from './world.js';
 
 export interface RunFilter {
   status?: TestRunStatus;
@@ -90,21 +89,10 @@ export function checksOf(queue: QueueRecord, run: TestRun): Pick<TestRunFacts, '
   return { checkSuites: required.length === 0 ? checkSuites : [...checkSuites, { checkRuns: required }], statusChecks };
 }
 
-/** The union of the targets uploaded for these PRs' heads, or undefined when none uploaded any. */
+/** As v2 words `uploadedTargets`: ALL stands alone. */
 function targetSetOf(world: QueueWorld, submissions: readonly Submission[]): TargetSet | undefined {
-  let uploaded = false;
-  let all = false;
-  const union = new Set<string>();
-  for (const submission of submissions) {
-    const record = pullRequestOf(world, submission);
-    const targets = record.impactedTargets[record.sha];
-    if (targets === undefined) continue;
-    uploaded = true;
-    if (targets === IMPACTS_ALL) all = true;
-    else for (const target of targets) union.add(target);
-  }
+  const uploaded = uploadedTargets(world, submissions);
   if (!uploaded) return undefined;
-  if (all) return { impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 };
-  const impactedTargets = [...union].sort();
-  return { impactsAllTargets: false, impactedTargets, totalImpactedTargets: impactedTargets.length };
+  if (uploaded.all) return { impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 };
+  return { impactsAllTargets: false, impactedTargets: uploaded.union, totalImpactedTargets: uploaded.union.length };
 }
