@@ -174,10 +174,8 @@ export class QueueEngine {
    * outcome set again counts its runs afresh (a flaky PR fails its next run).
    */
   describePullRequest(description: PullRequestDescription): PullRequestFacts {
-    const key = pullRequestKey(description.repo, description.number);
     this.knowRepository(description.repo);
-    const record = this.state.pullRequests[key] ?? newPullRequest(description.repo, description.number);
-    this.state.pullRequests[key] = record;
+    const record = this.pullRequestFor(description.repo, description.number);
     const pushed = description.sha !== undefined && description.sha !== record.sha;
     const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
     const withdrawn = description.state !== undefined && description.state !== 'open' && description.state !== record.state;
@@ -186,7 +184,7 @@ export class QueueEngine {
       if (value !== undefined) Object.assign(record, { [field]: value });
     }
     if (description.testOutcome !== undefined) record.completedTestRuns = 0;
-    this.changed();
+    this.world.changes++;
     for (const { queue, submission } of this.openSubmissionsOf(record)) {
       if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) cancelSubmission(this.world, queue, submission);
       else pullRequestChanged(this.world, queue, submission);
@@ -244,7 +242,7 @@ export class QueueEngine {
     if (change.noBatch !== undefined) submission.noBatch = change.noBatch;
     if (change.direct === true) submission.direct = true;
     else if (change.direct === false) delete submission.direct;
-    this.changed();
+    this.world.changes++;
     settleQueue(this.world, queue);
   }
 
@@ -316,7 +314,7 @@ export class QueueEngine {
     const id = repositoryId(repo);
     if (!this.state.repositories[id]) {
       this.state.repositories[id] = { host: repo.host, owner: repo.owner, name: repo.name };
-      this.changed();
+      this.world.changes++;
     }
     return id;
   }
@@ -398,7 +396,7 @@ export class QueueEngine {
     this.state.queues[key] = newQueue(this.world, id, ref.repo, ref.targetBranch, values);
     wroteQueue(this.state.queues[key], writer);
     this.knowRepository(ref.repo);
-    this.changed();
+    this.world.changes++;
   }
 
   /** A new mode while PRs are in a running queue switches modes: nothing starts until the runs in flight end. */
@@ -424,7 +422,7 @@ export class QueueEngine {
       queue.state = 'switching_modes';
     }
     if (state !== undefined || modeChanged) recheckWaiting(this.world, queue);
-    this.changed();
+    this.world.changes++;
     settleQueue(this.world, queue);
     return queueView(this.world, queue);
   }
@@ -442,7 +440,7 @@ export class QueueEngine {
       queue.state = 'switching_modes';
       recheckWaiting(this.world, queue);
     }
-    this.changed();
+    this.world.changes++;
     settleQueue(this.world, queue);
     return queueView(this.world, queue);
   }
@@ -468,7 +466,7 @@ export class QueueEngine {
     for (const id of queue.history) delete this.state.submissions[id];
     for (const [id, run] of Object.entries(this.state.testRuns)) if (run.queueKey === key) delete this.state.testRuns[id];
     delete this.state.queues[key];
-    this.changed();
+    this.world.changes++;
   }
 
   /** The last upload for a head SHA wins; without a SHA (an older journal's entry), for the head as it is now. */
@@ -476,7 +474,7 @@ export class QueueEngine {
     const queue = this.queueFor(ref);
     const record = this.pullRequestFor(ref.repo, pr, queue);
     record.impactedTargets[sha ?? record.sha] = targets === IMPACTS_ALL ? IMPACTS_ALL : [...targets];
-    this.changed();
+    this.world.changes++;
     for (const open of this.openSubmissionsOf(record)) pullRequestChanged(this.world, open.queue, open.submission);
   }
 
@@ -532,7 +530,7 @@ export class QueueEngine {
 
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
     linkTicket(repo, testId, ticketId, this.state.ticketLinks);
-    this.changed();
+    this.world.changes++;
   }
 
   /** The test collections made so far, by id (v2's Flaky Tests). */
@@ -545,7 +543,7 @@ export class QueueEngine {
     const collections = this.state.testCollections;
     const { id } = freshQueueId(`${this.state.seed}:test-collection`, Object.keys(collections).length, new Set(Object.keys(collections)));
     collections[id] = { name, description, createdAt: this.state.now };
-    this.changed();
+    this.world.changes++;
     return id;
   }
 
@@ -555,10 +553,6 @@ export class QueueEngine {
   }
 
   // ---------------------------------------------------------------- lookups
-
-  private changed(): void {
-    this.world.changes++;
-  }
 
   /** The earliest instant something is due, and the queues it is due in. */
   private nextEvents(): { due: number | undefined; queues: QueueRecord[] } {
@@ -582,10 +576,10 @@ export class QueueEngine {
   }
 
   /** The PR's facts, made up on first use; a PR first met by a queue is based on its branch. */
-  private pullRequestFor(repo: Repo, number: number, queue: QueueRecord): PullRequestRecord {
+  private pullRequestFor(repo: Repo, number: number, queue?: QueueRecord): PullRequestRecord {
     const key = pullRequestKey(repo, number);
     const record = this.state.pullRequests[key] ?? newPullRequest(repo, number);
-    record.baseBranch ??= queue.branch;
+    if (queue) record.baseBranch ??= queue.branch;
     this.state.pullRequests[key] = record;
     return record;
   }
@@ -612,12 +606,6 @@ export class QueueEngine {
     const id = queue.latestSubmission[String(number)];
     const submission = id === undefined ? undefined : submissionOf(this.world, id);
     return submission && !FINAL_STATES.has(submission.state) ? submission : undefined;
-  }
-
-  /** Whether `sha` is the PR's head SHA as the sandbox knows it (a fork's upload must name it). */
-  isHeadSha(repo: Repo, number: number, sha: string): boolean {
-    const record = this.state.pullRequests[pullRequestKey(repo, number)];
-    return record !== undefined && record.sha === sha;
   }
 
   private submissionFromBranch(queue: QueueRecord, branch: string): Submission {

@@ -4,7 +4,7 @@ import type { GraphEdge, GraphNode, QueueGraph } from '../../model/order.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { targetsOf, type Targets } from './lanes.js';
 import { URGENT } from './line.js';
-import type { QueueRecord, Submission } from './state.js';
+import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
 /** The line's PRs and their immediate predecessors in the reduced graph, by position in the line. */
@@ -61,7 +61,7 @@ export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { i
   const withTargets = options.includeImpactedTargets === true;
   const bisecting = queue.bisection.flatMap((group) => group.pullRequestIds.map((id) => ({ submission: submissionOf(world, id), runId: group.runId })));
   const nodes: GraphNode[] = [
-    ...graph.nodes.map((submission) => nodeOf(world, queue, submission, restingRunOf(submission), withTargets)),
+    ...graph.nodes.map((s) => nodeOf(world, queue, s, TESTED_STATES.has(s.state) ? s.latestTestRunId : undefined, withTargets)),
     ...bisecting.map(({ submission, runId }) => nodeOf(world, queue, submission, runId, withTargets)),
   ];
   const edges: GraphEdge[] = [];
@@ -79,12 +79,6 @@ export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { i
     }
   });
   return { nodes, edges };
-}
-
-function restingRunOf(submission: Submission): string | undefined {
-  return submission.state === 'testing' || submission.state === 'tests_passed' || submission.state === 'pending_failure'
-    ? submission.latestTestRunId
-    : undefined;
 }
 
 function nodeOf(world: QueueWorld, queue: QueueRecord, submission: Submission, runId: string | undefined, withTargets: boolean): GraphNode {

@@ -221,13 +221,12 @@ function failureCausesOf(world: QueueWorld, run: TestRun): FailureCause[] {
     .map((check) => ({ name: check.name, ...(check.url && { url: check.url }), ...(check.conclusion !== undefined && { conclusion: check.conclusion }) }));
 }
 
-/** A PR fails from a run of several only when bisection convicted it without a run of its own (its sibling passed). */
+/**
+ * A PR fails from a run of several only when bisection convicted it without a run of its own (its sibling passed);
+ * a run that ended before its own duration was cut short by the queue's testing timeout.
+ */
 function failedReason(run: TestRun): string {
   if (run.pullRequestIds.length > 1) return 'test_run_failed_by_optimization';
-  return timedOut(run) ? 'test_run_timeout' : 'test_run_required_status_failed';
-}
-
-/** Cut short by the queue's testing timeout: it ended before its own duration. */
-function timedOut(run: TestRun): boolean {
-  return run.finishedAt !== undefined && run.finishedAt - run.createdAt < run.durationMs;
+  const timedOut = run.finishedAt !== undefined && run.finishedAt - run.createdAt < run.durationMs;
+  return timedOut ? 'test_run_timeout' : 'test_run_required_status_failed';
 }

@@ -74,10 +74,6 @@ export function testRunOf(world: QueueWorld, id: string): TestRun {
   return run;
 }
 
-function queueTypeOf(submission: Submission): QueueType {
-  return submission.inBisection ? 'bisection' : 'main';
-}
-
 /** The timeline's reasons the change itself tells (the service's lower snake case); others are left unsaid. */
 const TIMELINE_REASONS: Readonly<Record<string, string>> = {
   'not_ready>pending': 'merge_item_now_ready',
@@ -90,7 +86,7 @@ export function transition(world: QueueWorld, queue: QueueRecord, submission: Su
   const from = submission.state;
   if (from === to) return;
   const now = world.state.now;
-  const queueType = queueTypeOf(submission);
+  const queueType: QueueType = submission.inBisection ? 'bisection' : 'main';
   submission.state = to;
   submission.stateChangedAt = now;
   const reason = TIMELINE_REASONS[`${from}>${to}`];

@@ -79,7 +79,7 @@ function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequ
 /** A fork's upload carries a workflow run id, not a token: the sandbox cannot check the run, so takes any with the head SHA. */
 const forkUploadOfHeadSha: Authorize<typeof ServedSetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
   if (forkedRunId === undefined || repo === undefined) return undefined;
-  if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
+  if (pr.sha !== undefined && engine.pullRequestFacts(repo, pr.number)?.sha === pr.sha) return undefined;
   return errorAnswer(401, `a forked workflow run uploads only for the PR's head SHA: pr.sha ${pr.sha ?? '(missing)'} is not the head of #${pr.number}`);
 };
 

@@ -8,7 +8,8 @@ import type { Repo } from '../../../../model/repository.js';
 import { lastFailureIn, SEEDED_TEST_IDS, ticketUrl } from '../../../engine/catalogue.js';
 import { perform } from '../../../engine/changes.js';
 import type { QueueEngine } from '../../../engine/engine.js';
-import { deterministicSha, deterministicUuid } from '../../../engine/ids.js';
+import { sha1Hex } from '../../../engine/digest.js';
+import { deterministicUuid } from '../../../engine/ids.js';
 import { iso } from '../../../engine/views.js';
 import { validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
@@ -242,7 +243,7 @@ export const listTestRuns = route('tests.listTestRuns', (context) => {
         conclusion: 'failure',
         branch: 'main',
         isPullRequest: false,
-        sha: deterministicSha(id),
+        sha: sha1Hex(id),
         quarantineState,
         statusAtRunTime: test.status.value,
         startedAt: iso(ended - 60_000),
