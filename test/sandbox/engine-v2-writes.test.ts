@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ChangeInputs, type ChangeOp, perform, replay } from '../../src/sandbox/engine/changes.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { queueEntryHistoryOf } from '../../src/sandbox/engine/history.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { pullRequestId, repositoryId } from '../../src/sandbox/engine/ids.js';
 import { loadEngine } from '../../src/sandbox/io/persistence.js';
@@ -290,7 +291,7 @@ describe('actors', () => {
     expect(steps(1).at(-1)).not.toHaveProperty('actor');
     // v1's timeline has no actor; v2's history has it on the transition the write caused.
     expect(engine.getSubmittedPullRequest(MAIN, { number: 2 }, { timeline: true }).timeline?.[0]).not.toHaveProperty('actor');
-    expect(engine.queueEntryHistory(MAIN.repo, 2).map((transition) => [transition.state, transition.actor])).toEqual([
+    expect(queueEntryHistoryOf(engine.world, MAIN.repo, 2).map((transition) => [transition.state, transition.actor])).toEqual([
       ['not_ready', ALICE],
       ['pending', null],
       ['cancelled', ALICE],

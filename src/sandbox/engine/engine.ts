@@ -57,13 +57,10 @@ import {
   type RefusalReason,
   type RunDetails,
 } from './types.js';
-import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
-import type { QueueGraph, QueueOrder } from '../../model/order.js';
-import type { EntryTransition, PullRequestHistory, TestRunFacts } from '../../model/queue-entries.js';
-import { mergeGraphOf } from './graph.js';
-import { queueEntryHistoriesOf, queueEntryHistoryOf, stepReasonsOf } from './history.js';
-import { dispatchOrderOf } from './dispatch-order.js';
-import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter } from './verification-runs.js';
+import { describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
+import type { TestRunFacts } from '../../model/queue-entries.js';
+import { stepReasonsOf } from './history.js';
+import { verificationRunOf } from './verification-runs.js';
 
 const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -85,7 +82,8 @@ export interface EngineOptions {
 }
 
 export class QueueEngine {
-  private readonly world: QueueWorld;
+  /** For the reads the faces call themselves (dispatch-order.ts, graph.ts, history.ts, verification-runs.ts); writes go through the methods. */
+  readonly world: QueueWorld;
   /** The next event as last found, and the count of changes it was found at: ticks before it need not look again. */
   private quiet: { changes: number; due: number | undefined } | undefined;
   /** PR id → its key in state.pullRequests: derived, never saved. */
@@ -196,7 +194,7 @@ export class QueueEngine {
 
   /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
   submitPullRequest(ref: QueueRef, pr: number, options: SubmitOptions = {}, actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const open = this.openSubmissionOrNone(queue, pr);
     if (open) {
       throw new EngineRefusal(
@@ -215,7 +213,7 @@ export class QueueEngine {
   }
 
   cancelPullRequest(ref: QueueRef, pr: number, actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = this.openSubmission(queue, pr);
     const from = submission.timeline?.length ?? 0;
     cancelSubmission(this.world, queue, submission);
@@ -225,7 +223,7 @@ export class QueueEngine {
   /** A new priority does not move the entry, as on the service: the line reads it when the entry next enters it. */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
   updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = this.openSubmissionOrNone(queue, pr);
     if (!submission) {
       throw new EngineRefusal('conflict', `pull request #${pr} is not in the queue for ${describeQueue(queue.repo, queue.branch)}`, 'not_active');
@@ -247,7 +245,7 @@ export class QueueEngine {
   }
 
   restartTestsOnPullRequest(ref: QueueRef, pr: number, actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = this.openSubmission(queue, pr);
     if (submission.state !== 'testing' && submission.state !== 'pending_failure') {
       throw new EngineRefusal(
@@ -263,7 +261,7 @@ export class QueueEngine {
 
   /** By number: the latest submission. By head branch: the open one from it, else the one that concluded last. */
   getSubmittedPullRequest(ref: QueueRef, pr: PullRequestKey, include: EntryDetails = {}): SubmittedPullRequestDetail {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = 'number' in pr ? this.latestSubmission(queue, pr.number) : this.submissionFromBranch(queue, pr.branch);
     return this.entryView(queue, submission, include);
   }
@@ -274,7 +272,7 @@ export class QueueEngine {
     numbers: readonly number[],
     include: EntryDetails = {},
   ): { pullRequests: SubmittedPullRequestDetail[]; notFound: number[] } {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const pullRequests: SubmittedPullRequestDetail[] = [];
     const notFound: number[] = [];
     for (const number of new Set(numbers)) {
@@ -294,7 +292,7 @@ export class QueueEngine {
 
   /** Testing that ended in [since, until] (ms), newest first; the window is at most the service's retention. */
   listTestingResults(ref: QueueRef, window: { since: number; until?: number }, page: { offset?: number; take?: number } = {}): TestingResultsPage {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const until = window.until ?? this.state.now;
     if (window.since > until) throw new EngineRefusal('invalid', 'since: must not be after until');
     if (until - window.since > TESTING_RESULTS_SPAN_DAYS * DAY_MS) {
@@ -335,7 +333,7 @@ export class QueueEngine {
 
   /** Newest submission first. The cursor names the submission the next page starts at. */
   listPullRequests(ref: QueueRef, query: HistoryQuery = {}): PullRequestPage {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const take = query.take ?? DEFAULT_LIST_TAKE;
     const since = query.since === undefined ? undefined : Date.parse(query.since);
     const until = query.until === undefined ? undefined : Date.parse(query.until);
@@ -360,7 +358,7 @@ export class QueueEngine {
   // ---------------------------------------------------------------- queues
 
   getQueue(ref: QueueRef): Queue {
-    return queueView(this.world, this.queueFor(ref));
+    return queueView(this.world, queueOf(this.world, ref));
   }
 
   /** Every queue, by id, in the order of their repository and target branch. */
@@ -371,7 +369,7 @@ export class QueueEngine {
   }
 
   queueIdOf(ref: QueueRef): string {
-    return this.queueFor(ref).id;
+    return queueOf(this.world, ref).id;
   }
 
   queueWithId(id: string): QueueRef {
@@ -401,7 +399,7 @@ export class QueueEngine {
 
   /** A new mode while PRs are in a running queue switches modes: nothing starts until the runs in flight end. */
   updateQueue(ref: QueueRef, change: QueueChange, writer?: QueueWriter): Queue {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const { state, deleteRequiredStatuses, ...settings } = change;
     if (deleteRequiredStatuses && settings.requiredStatuses !== undefined && settings.requiredStatuses.length > 0) {
       throw new EngineRefusal('invalid', 'requiredStatuses and deleteRequiredStatuses: give one or the other');
@@ -432,7 +430,7 @@ export class QueueEngine {
    * its state; a second switch or a change of settings meanwhile is refused.
    */
   switchModes(ref: QueueRef, mode: (typeof QUEUE_MODES)[number], writer?: QueueWriter): Queue {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     if (queue.state === 'switching_modes') throw modeChangeInProgress(queue);
     wroteQueue(queue, writer);
     if (mode !== queue.settings.mode) {
@@ -447,12 +445,12 @@ export class QueueEngine {
 
   /** Who last wrote the queue (v2's `managedState`); not on the Queue view, which v1 answers as it is. */
   managedStateOf(ref: QueueRef): ManagedState {
-    return this.queueFor(ref).managedState;
+    return queueOf(this.world, ref).managedState;
   }
 
   /** Refused while any PR is in the queue; the queue's history goes with it. */
   deleteQueue(ref: QueueRef): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const open = openSubmissionIds(queue).map((id) => submissionOf(this.world, id));
     if (open.length > 0) {
       const listed = open.map((s) => `#${s.number} (${s.state})`).join(', ');
@@ -471,7 +469,7 @@ export class QueueEngine {
 
   /** The last upload for a head SHA wins; without a SHA (an older journal's entry), for the head as it is now. */
   setImpactedTargets(ref: QueueRef, pr: number, sha: string | undefined, targets: ImpactedTargets): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const record = this.pullRequestFor(ref.repo, pr, queue);
     record.impactedTargets[sha ?? record.sha] = targets === IMPACTS_ALL ? IMPACTS_ALL : [...targets];
     this.world.changes++;
@@ -480,7 +478,7 @@ export class QueueEngine {
 
   /** A test run by its id (the service looks runs up by nothing else). */
   getMergeQueueTestingDetails(ref: QueueRef, testRunId: string): RunDetails {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const key = queueKey(queue.repo, queue.branch);
     const run = Object.hasOwn(this.state.testRuns, testRunId) ? this.state.testRuns[testRunId] : undefined;
     if (!run || run.queueKey !== key) {
@@ -569,12 +567,6 @@ export class QueueEngine {
     return { due, queues };
   }
 
-  private queueFor(ref: QueueRef): QueueRecord {
-    const queue = this.state.queues[queueKey(ref.repo, ref.targetBranch)];
-    if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(ref.repo, ref.targetBranch)}`, 'queue_not_found');
-    return queue;
-  }
-
   /** The PR's facts, made up on first use; a PR first met by a queue is based on its branch. */
   private pullRequestFor(repo: Repo, number: number, queue?: QueueRecord): PullRequestRecord {
     const key = pullRequestKey(repo, number);
@@ -636,30 +628,11 @@ export class QueueEngine {
 
   // ---------------------------------------------------------------- v2's reads, in the model's words (its codec renames)
 
-  /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
-  order(ref: QueueRef): QueueOrder {
-    return dispatchOrderOf(this.world, this.queueFor(ref));
-  }
-
-  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
-    return mergeGraphOf(this.world, this.queueFor(ref), options);
-  }
-
   runWithId(id: string): TestRunFacts {
     const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
     const queue = run ? this.state.queues[run.queueKey] : undefined;
     if (!run || !queue) throw new EngineRefusal('not_found', `no verification run ${id}`);
     return verificationRunOf(this.world, queue, run);
-  }
-
-  /** The queue's runs, newest first; `createdAfter` (ms) is strictly after. */
-  queueRuns(ref: QueueRef, filter: RunFilter = {}): TestRunFacts[] {
-    return queueRunsOf(this.world, this.queueFor(ref), filter);
-  }
-
-  /** Every run that tested the PR, in any queue, newest first; a PR never tested has none. */
-  pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): TestRunFacts[] {
-    return pullRequestRunsOf(this.world, repo, number, filter);
   }
 
   /** The PR's facts (title, author, head SHA and branch, base branch, host state), a copy; undefined when never met. */
@@ -677,7 +650,7 @@ export class QueueEngine {
   }
 
   queueCreatedAt(ref: QueueRef): number {
-    return this.queueFor(ref).createdAt;
+    return queueOf(this.world, ref).createdAt;
   }
 
   /** The PR's first submission to any queue of its repository (v2's `createdAt`), or undefined when never submitted. */
@@ -692,14 +665,6 @@ export class QueueEngine {
       if (at !== undefined && (first === undefined || at < first)) first = at;
     }
     return first;
-  }
-
-  queueEntryHistory(repo: Repo, number: number): EntryTransition[] {
-    return queueEntryHistoryOf(this.world, repo, number);
-  }
-
-  queueEntryHistoryBatch(pullRequestIds: readonly string[]): PullRequestHistory[] {
-    return queueEntryHistoriesOf(this.world, pullRequestIds);
   }
 }
 
@@ -733,10 +698,6 @@ function resolvePriority(priority: Priority): ResolvedPriority {
 // Code-point order, not the locale's: the same state lists the same on every machine.
 function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function describeQueue(repo: Repo, branch: string): string {
-  return `${repo.host}/${repo.owner}/${repo.name} branch ${branch}`;
 }
 
 /** Refuses a move of the clock from `now` that is negative or would pass the last instant a date can hold. */

@@ -2,11 +2,11 @@
 // are v1's (views.ts checksView) plus a check run per required status they lack, so a required status is always
 // there and carries the run's outcome.
 import type { TargetSet, TestRunFacts } from '../../model/queue-entries.js';
-import { type Repo, repositoryUrl } from '../../model/repository.js';
+import { type QueueRef, type Repo, repositoryUrl } from '../../model/repository.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestRun, type TestRunStatus } from './state.js';
 import { checksView, iso, RUN_CONCLUSIONS, uploadedTargets } from './views.js';
-import { submissionOf, type QueueWorld } from './world.js';
+import { queueOf, submissionOf, type QueueWorld } from './world.js';
 
 export interface RunFilter {
   status?: TestRunStatus;
@@ -27,7 +27,9 @@ export function verificationRunOf(world: QueueWorld, queue: QueueRecord, run: Te
   return facts;
 }
 
-export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFilter): TestRunFacts[] {
+/** The queue's runs, newest first. */
+export function queueRunsOf(world: QueueWorld, ref: QueueRef, filter: RunFilter = {}): TestRunFacts[] {
+  const queue = queueOf(world, ref);
   const key = queueKey(queue.repo, queue.branch);
   return newestFirst(world)
     .filter((run) => run.queueKey === key)
@@ -36,8 +38,8 @@ export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFi
     .map((run) => runFactsOf(world, queue, run));
 }
 
-/** Every run that tested the PR, in any queue and any of its submissions, newest first. */
-export function pullRequestRunsOf(world: QueueWorld, repo: Repo, number: number, filter: Pick<RunFilter, 'status'>): TestRunFacts[] {
+/** Every run that tested the PR, in any queue and any of its submissions, newest first; a PR never tested has none. */
+export function pullRequestRunsOf(world: QueueWorld, repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): TestRunFacts[] {
   const key = pullRequestKey(repo, number);
   const found: TestRunFacts[] = [];
   for (const run of newestFirst(world)) {
