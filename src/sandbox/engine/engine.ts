@@ -1,16 +1,15 @@
 // The sandbox's queue engine: a pure state machine speaking the model, its order, graph, runs and entry histories
 // included; each HTTP face maps its API onto it through that API's codec.
 // Time moves only through `tick` and `advance`, so the same requests on the same clock give the same answers.
-import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
 import type { Queue } from '../../model/queue.js';
 import type { TestingResultsPage } from '../../model/testing.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
-import type { FlakyPageQuery, FlakyScope, HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
+import type { HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
 import type { QUEUE_MODES } from '../../model/vocabulary.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority } from '../../model/vocabulary.js';
 import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
-import { linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
+import { linkTicket } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
 import { deterministicUuid, pullRequestId, repositoryId } from './ids.js';
 import { renderMetrics, type QueueMetricsInput } from './metrics.js';
@@ -506,25 +505,6 @@ export class QueueEngine {
   }
 
   // ---------------------------------------------------------------- flaky tests
-
-  getTestDetails(scope: FlakyScope, testId: string): TestCase {
-    const found = lookUpTestCase(scope, testId, this.state.ticketLinks);
-    if (!found) throw new EngineRefusal('not_found', `no test case ${testId}`);
-    return found;
-  }
-
-  listQuarantinedTests(_scope: FlakyScope, page: FlakyPageQuery): FlakyTestsPage<QuarantinedTest> {
-    return listQuarantinedTests(page);
-  }
-
-  listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): FlakyTestsPage<UnhealthyTest> {
-    return listUnhealthyTests(scope, status, page, this.state.ticketLinks);
-  }
-
-  /** Tests that failed from `start` (inclusive) to `end` (exclusive), ISO times at most 7 days apart. */
-  listFailingTests(scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): FlakyTestsPage<TestCase> {
-    return listFailingTests(scope, window, page, this.state.ticketLinks);
-  }
 
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
     linkTicket(repo, testId, ticketId, this.state.ticketLinks);

@@ -7,6 +7,7 @@ import type { Repo } from '../../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope } from '../../../model/service.js';
 import { applyChange } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
+import { getTestDetails, listFailingTests, listQuarantinedTests, listUnhealthyTests } from '../../engine/catalogue.js';
 import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
@@ -166,14 +167,14 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   deleteQueue: mutation('deleteQueue'),
   setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha, repositoryOfId),
   getMergeQueueTestingDetails: query('getMergeQueueTestingDetails', (engine, body) => engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId)),
-  getTestDetails: query('getTestDetails', (engine, body) => ({ test: engine.getTestDetails(scopeOf(body), body.test_id) })),
-  listQuarantinedTests: query('listQuarantinedTests', (engine, body) => {
-    const { tests, page } = engine.listQuarantinedTests(scopeOf(body), pageOf(body));
+  getTestDetails: query('getTestDetails', (engine, body) => ({ test: getTestDetails(engine.world, scopeOf(body), body.test_id) })),
+  listQuarantinedTests: query('listQuarantinedTests', (_engine, body) => {
+    const { tests, page } = listQuarantinedTests(pageOf(body));
     return { quarantined_tests: tests, page };
   }),
-  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body))),
+  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => listUnhealthyTests(engine.world, scopeOf(body), body.status, pageOf(body))),
   listFailingTests: query('listFailingTests', (engine, body) =>
-    engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body)),
+    listFailingTests(engine.world, scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body)),
   ),
   linkTicketToTestCase: mutation('linkTicketToTestCase'),
   getMergeQueueMetrics,

@@ -5,7 +5,7 @@ import { testSummaryToWire, type TestPlace } from '../../../../api/v2/flaky-code
 import type { TEST_PERIODS } from '../../../../api/v2/flaky-schemas.js';
 import type { TestCase } from '../../../../model/flaky-tests.js';
 import type { Repo } from '../../../../model/repository.js';
-import { lastFailureIn, SEEDED_TEST_IDS, ticketUrl } from '../../../engine/catalogue.js';
+import { getTestDetails, lastFailureIn, SEEDED_TEST_IDS, ticketUrl } from '../../../engine/catalogue.js';
 import { perform } from '../../../engine/changes.js';
 import type { QueueEngine } from '../../../engine/engine.js';
 import { sha1Hex } from '../../../engine/digest.js';
@@ -38,7 +38,7 @@ function catalogueTests(engine: QueueEngine): CatalogueTest[] {
     const repo = engine.repositoryWithId(repositoryId)!;
     return SEEDED_TEST_IDS.map((seededId) => {
       const id = deterministicUuid(`test:${repositoryId}:${seededId}`, 0);
-      const test = engine.getTestDetails({ repo, org: repo.owner }, seededId);
+      const test = getTestDetails(engine.world, { repo, org: repo.owner }, seededId);
       // Its page in the app, under the id of the API asked.
       test.html_url = test.html_url.replace(seededId, id);
       return { place: { id, testCollectionId: CATALOGUE_ID, repositoryId }, repo, seededId, test };
