@@ -9,11 +9,9 @@ import { submissionOf, type QueueWorld } from './world.js';
 
 /** Newest first, each step with its reason (`reasons`, oldest first). */
 export function timelineOf(submission: Submission, reasons: readonly (string | undefined)[]): TimelineEntry[] {
+  const reasoned = (reason: string | undefined) => (reason === undefined ? {} : { reason });
   return stepsOf(submission)
-    .map((step, index): TimelineEntry => {
-      const reason = reasons[index];
-      return reason === undefined ? { state: step.state, timestamp: iso(step.at) } : { state: step.state, timestamp: iso(step.at), reason };
-    })
+    .map((step, index): TimelineEntry => ({ state: step.state, timestamp: iso(step.at), ...reasoned(reasons[index]) }))
     .reverse();
 }
 
