@@ -15,6 +15,7 @@ import type { TestOutcome } from '../../src/sandbox/engine/state.js';
 import type { Check } from '../../src/api/v2/schemas.js';
 import { runJson } from '../../src/sandbox/io/v2/wire.js';
 import { propertyRuns } from '../support/runs.js';
+import { queueOf } from '../../src/sandbox/engine/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -219,7 +220,7 @@ describe('verification runs', () => {
     const inFlight = engine.runWithId(id);
     expect(inFlight).toMatchObject({
       testRunId: id,
-      queueId: engine.queueIdOf(MAIN),
+      queueId: queueOf(engine.world, MAIN).id,
       isBisection: false,
       status: 'in_progress',
       createdAt: '2026-01-01T00:00:00.000Z',
@@ -324,7 +325,7 @@ describe('queue-entry history', () => {
     const transitions = queueEntryHistoryOf(engine.world, REPO, 1);
     expect(transitions[0]).toMatchObject({
       pullRequestId: idOf(1),
-      queueId: engine.queueIdOf(MAIN),
+      queueId: queueOf(engine.world, MAIN).id,
       entryId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).id,
       timestamp: '2026-01-01T00:00:00.000Z',
       notReady: { noBatch: false },

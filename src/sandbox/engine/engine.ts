@@ -36,7 +36,6 @@ import {
   queueKey,
   sameRepo,
   type Actor,
-  type ManagedState,
   type PullRequestRecord,
   type QueueRecord,
   type SandboxState,
@@ -367,10 +366,6 @@ export class QueueEngine {
       .map((queue) => ({ id: queue.id, queue: { repo: { ...queue.repo }, targetBranch: queue.branch } }));
   }
 
-  queueIdOf(ref: QueueRef): string {
-    return queueOf(this.world, ref).id;
-  }
-
   queueWithId(id: string): QueueRef {
     for (const queue of Object.values(this.state.queues)) {
       if (queue.id === id) return { repo: { ...queue.repo }, targetBranch: queue.branch };
@@ -440,11 +435,6 @@ export class QueueEngine {
     this.world.changes++;
     settleQueue(this.world, queue);
     return queueView(this.world, queue);
-  }
-
-  /** Who last wrote the queue (v2's `managedState`); not on the Queue view, which v1 answers as it is. */
-  managedStateOf(ref: QueueRef): ManagedState {
-    return queueOf(this.world, ref).managedState;
   }
 
   /** Refused while any PR is in the queue; the queue's history goes with it. */
@@ -627,10 +617,6 @@ export class QueueEngine {
       .filter((record) => sameRepo(record.repo, repo))
       .sort((a, b) => a.number - b.number)
       .map(factsOf);
-  }
-
-  queueCreatedAt(ref: QueueRef): number {
-    return queueOf(this.world, ref).createdAt;
   }
 
   /** The PR's first submission to any queue of its repository (v2's `createdAt`), or undefined when never submitted. */
