@@ -12,7 +12,7 @@ import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
 import { linkTicket } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
 import { deterministicUuid, pullRequestId, repositoryId } from './ids.js';
-import { renderMetrics, type QueueMetricsInput } from './metrics.js';
+import { renderMetrics } from './metrics.js';
 import {
   cancelSubmission,
   DEFAULT_QUEUE_SETTINGS,
@@ -25,7 +25,6 @@ import {
   submitToQueue,
   type ResolvedPriority,
 } from './settle.js';
-import { runsInFlightOf } from './runs.js';
 import {
   emptyState,
   FINAL_STATES,
@@ -477,21 +476,10 @@ export class QueueEngine {
   }
 
   getMergeQueueMetrics(filter: { repo?: Repo } = {}): string {
-    const inputs: QueueMetricsInput[] = Object.values(this.state.queues)
+    const queues = Object.values(this.state.queues)
       .filter((queue) => filter.repo === undefined || sameRepo(queue.repo, filter.repo))
-      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)))
-      .map((queue) => ({
-        queue,
-        gauges: {
-          main: { depth: queue.line.length, awaitingMergeability: queue.waiting.length, testing: runsInFlightOf(this.world, queue, 'main') },
-          bisection: {
-            depth: queue.bisection.reduce((sum, group) => sum + group.pullRequestIds.length, 0),
-            awaitingMergeability: 0,
-            testing: runsInFlightOf(this.world, queue, 'bisection'),
-          },
-        },
-      }));
-    return renderMetrics(inputs, this.state.now);
+      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)));
+    return renderMetrics(queues, this.state.testRuns, this.state.now);
   }
 
   // ---------------------------------------------------------------- flaky tests
