@@ -39,8 +39,6 @@ import {
   type QueueRecord,
   type SandboxState,
   type Submission,
-  type Keyed,
-  type TestCollectionRecord,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import {
@@ -489,11 +487,6 @@ export class QueueEngine {
     this.world.changes++;
   }
 
-  /** The test collections made so far, by id (v2's Flaky Tests). */
-  testCollections(): Readonly<Keyed<TestCollectionRecord>> {
-    return this.state.testCollections;
-  }
-
   /** Makes a test collection; answers its id, 8 letters and digits as the service's. */
   createTestCollection(name: string, description: string | null): string {
     const collections = this.state.testCollections;
@@ -501,11 +494,6 @@ export class QueueEngine {
     collections[id] = { name, description, createdAt: this.state.now };
     this.world.changes++;
     return id;
-  }
-
-  /** Every known repository's id. */
-  repositoryIds(): string[] {
-    return Object.keys(this.state.repositories);
   }
 
   // ---------------------------------------------------------------- lookups

@@ -34,7 +34,7 @@ interface CatalogueTest {
 
 /** Every repository's catalogue tests, as v1 shows them to that repository (an organization named by its owner). */
 function catalogueTests(engine: QueueEngine): CatalogueTest[] {
-  return engine.repositoryIds().flatMap((repositoryId) => {
+  return Object.keys(engine.world.state.repositories).flatMap((repositoryId) => {
     const repo = engine.repositoryWithId(repositoryId)!;
     return SEEDED_TEST_IDS.map((seededId) => {
       const id = deterministicUuid(`test:${repositoryId}:${seededId}`, 0);
@@ -77,7 +77,7 @@ const monitorOf = (test: TestCase) => (test.status.value === 'broken' ? 'failure
 // ---------------------------------------------------------------- test collections
 
 function collectionsOf(engine: QueueEngine): Json[] {
-  const made = Object.entries(engine.testCollections())
+  const made = Object.entries(engine.world.state.testCollections)
     .sort(([a, one], [b, other]) => other.createdAt - one.createdAt || (a < b ? -1 : 1))
     .map(([id, { name, description, createdAt }]) => {
       const at = iso(createdAt);
@@ -87,7 +87,7 @@ function collectionsOf(engine: QueueEngine): Json[] {
     id: CATALOGUE_ID,
     name: 'Flaky-test catalogue',
     description: 'The sandbox’s seeded tests, in every repository it knows',
-    testCount: SEEDED_TEST_IDS.length * engine.repositoryIds().length,
+    testCount: SEEDED_TEST_IDS.length * Object.keys(engine.world.state.repositories).length,
     quarantineEnabled: true,
     autoQuarantineEnabled: true,
     createdAt: CATALOGUE_SINCE,
