@@ -32,16 +32,10 @@ export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: numbe
 export function queueEntryHistoriesOf(world: QueueWorld, ids: readonly string[]): PullRequestHistory[] {
   const known = new Map<string, { repo: Repo; number: number }>();
   for (const record of Object.values(world.state.pullRequests)) known.set(pullRequestId(record.repo, record.number), record);
-  const groups: PullRequestHistory[] = [];
-  const seen = new Set<string>();
-  for (const asked of ids) {
-    const id = asked.toLowerCase();
-    if (seen.has(id)) continue;
-    seen.add(id);
+  return [...new Set(ids.map((asked) => asked.toLowerCase()))].map((id) => {
     const record = known.get(id);
-    groups.push({ pullRequestId: id, transitions: record ? queueEntryHistoryOf(world, record.repo, record.number) : [] });
-  }
-  return groups;
+    return { pullRequestId: id, transitions: record ? queueEntryHistoryOf(world, record.repo, record.number) : [] };
+  });
 }
 
 /** The reason of each of the submission's steps: v1's timeline gives the reasons v2's history gives (one set). */
