@@ -4,6 +4,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Repo } from '../../src/api/v1/schemas.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { dispatchOrderOf } from '../../src/sandbox/engine/dispatch-order.js';
+import { mergeGraphOf } from '../../src/sandbox/engine/graph.js';
+import { queueEntryHistoriesOf, queueEntryHistoryOf } from '../../src/sandbox/engine/history.js';
+import { pullRequestRunsOf, queueRunsOf } from '../../src/sandbox/engine/verification-runs.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { pullRequestId } from '../../src/sandbox/engine/ids.js';
 import type { QueueChange } from '../../src/model/service.js';
@@ -11,6 +15,7 @@ import type { TestOutcome } from '../../src/sandbox/engine/state.js';
 import type { Check } from '../../src/api/v2/schemas.js';
 import { runJson } from '../../src/sandbox/io/v2/wire.js';
 import { propertyRuns } from '../support/runs.js';
+import { queueOf } from '../../src/sandbox/engine/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO: Repo = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -27,7 +32,7 @@ function setup(create: { concurrency?: number; mode?: 'single' | 'parallel' } = 
   const runOf = (number: number) => engine.getSubmittedPullRequest(MAIN, { number }).verifiedByTestRun as string;
   /** The order in a line of text per part: runs as `run:state[PRs]`, pending as `PR@batch` or `PR!held-by`. */
   const order = () => {
-    const o = engine.order(MAIN);
+    const o = dispatchOrderOf(engine.world, MAIN);
     return {
       batches: o.batches.map((b) => `${b.isBisection ? 'bisect' : 'run'}:${b.state}[${b.pullRequests.map((p) => p.prNumber).join(',')}]`),
       pending: o.pending.map((p) =>
@@ -39,9 +44,9 @@ function setup(create: { concurrency?: number; mode?: 'single' | 'parallel' } = 
     };
   };
   const history = (number: number) =>
-    engine
-      .queueEntryHistory(REPO, number)
-      .map((t) => `${t.state}${t.reason === null ? '' : `:${t.reason.toUpperCase()}`}${t.testRunId === null ? '' : ' run'}`);
+    queueEntryHistoryOf(engine.world, REPO, number).map(
+      (t) => `${t.state}${t.reason === null ? '' : `:${t.reason.toUpperCase()}`}${t.testRunId === null ? '' : ' run'}`,
+    );
   return { engine, submit, describePr, targets, runOf, order, history };
 }
 
@@ -53,7 +58,7 @@ describe('dispatch order', () => {
   it('single mode without batching: the run first, then each PR its own predicted batch, nothing directly ahead', () => {
     const { engine, submit, order } = setup();
     submit(1, 2, 3);
-    const o = engine.order(MAIN);
+    const o = dispatchOrderOf(engine.world, MAIN);
     expect(o).toMatchObject({ mode: 'single', queueState: 'running', batchingEnabled: false, isolationResolved: true, hasCycle: false });
     expect(o.awaitingAdmission).toEqual([]);
     expect(o.awaitingAdmissionTotal).toBe(0);
@@ -123,7 +128,7 @@ describe('dispatch order', () => {
       pending: ['4!1'],
       directlyAhead: { 4: [] },
     });
-    const held = engine.order(MAIN).pending[0]!;
+    const held = dispatchOrderOf(engine.world, MAIN).pending[0]!;
     expect(held.predictedBatch).toBeNull();
     expect(held.heldBy).toEqual([expect.objectContaining({ pullRequestId: idOf(1), prNumber: 1 })]);
     engine.advance(300);
@@ -149,7 +154,7 @@ describe('graph', () => {
     const { engine, submit, runOf } = setup({}, {});
     engine.submitPullRequest(MAIN, 1, { priority: 'high' });
     submit(2, 3);
-    const graph = engine.graph(MAIN);
+    const graph = mergeGraphOf(engine.world, MAIN);
     expect(graph.nodes.map((n) => n.prNumber)).toEqual([1, 2, 3]);
     expect(graph.nodes[0]).toEqual({
       prNumber: 1,
@@ -178,10 +183,10 @@ describe('graph', () => {
     targets(4, 'ALL');
     targets(5, ['a']);
     submit(1, 2, 3, 4, 5);
-    const plain = engine.graph(MAIN);
+    const plain = mergeGraphOf(engine.world, MAIN);
     expect(plain.edges.map((e) => `${e.fromPrNumber}>${e.toPrNumber}`)).toEqual(['1>3', '2>3', '3>4', '4>5']);
     expect(plain.nodes[0]!.impactedTargets).toBeUndefined();
-    const full = engine.graph(MAIN, { includeImpactedTargets: true });
+    const full = mergeGraphOf(engine.world, MAIN, { includeImpactedTargets: true });
     expect(full.nodes.map((n) => n.impactedTargets)).toEqual([['a'], ['b'], ['a', 'b'], ['ALL'], ['a']]);
     expect(full.nodes[2]!.totalImpactedTargets).toBe(2);
     expect(full.edges).toEqual([
@@ -197,7 +202,7 @@ describe('graph', () => {
     describePr(2, { testOutcome: 'fail' });
     submit(1, 2);
     engine.advance(300);
-    const graph = engine.graph(MAIN);
+    const graph = mergeGraphOf(engine.world, MAIN);
     expect(graph.nodes.map((n) => [n.prNumber, n.state, n.isBisection, n.testRunId !== null])).toEqual([
       [1, 'testing', true, true],
       [2, 'pending_failure', true, false],
@@ -215,7 +220,7 @@ describe('verification runs', () => {
     const inFlight = engine.runWithId(id);
     expect(inFlight).toMatchObject({
       testRunId: id,
-      queueId: engine.queueIdOf(MAIN),
+      queueId: queueOf(engine.world, MAIN).id,
       isBisection: false,
       status: 'in_progress',
       createdAt: '2026-01-01T00:00:00.000Z',
@@ -275,7 +280,7 @@ describe('verification runs', () => {
       all: { impactsAllTargets: false, impactedTargets: ['a', 'b'], totalImpactedTargets: 2 },
       testedPullRequestsOnly: { impactsAllTargets: false, impactedTargets: ['a', 'b'], totalImpactedTargets: 2 },
     });
-    expect(engine.queueRuns(MAIN).every((listed) => listed.impactedTargets === undefined)).toBe(true);
+    expect(queueRunsOf(engine.world, MAIN).every((listed) => listed.impactedTargets === undefined)).toBe(true);
   });
 
   it('the lists: newest first, by status, created strictly after; a PR lists every run that tested it', () => {
@@ -287,20 +292,20 @@ describe('verification runs', () => {
     const firstHalf = runOf(1);
     engine.advance(300);
     const secondHalf = runOf(4);
-    const all = engine.queueRuns(MAIN);
+    const all = queueRunsOf(engine.world, MAIN);
     expect(all.slice(-3).map((r) => r.testRunId)).toEqual([secondHalf, firstHalf, batchRun]);
     expect(all.map((r) => r.createdAt)).toEqual([...all.map((r) => r.createdAt)].sort().reverse());
-    expect(engine.queueRuns(MAIN, { status: 'failed' }).map((r) => r.testRunId)).toEqual([batchRun]);
-    expect(engine.queueRuns(MAIN, { createdAfter: START + 300_000 }).map((r) => r.testRunId)).not.toContain(firstHalf);
-    expect(engine.queueRuns(MAIN, { createdAfter: START + 299_999 }).map((r) => r.testRunId)).toContain(firstHalf);
+    expect(queueRunsOf(engine.world, MAIN, { status: 'failed' }).map((r) => r.testRunId)).toEqual([batchRun]);
+    expect(queueRunsOf(engine.world, MAIN, { createdAfter: START + 300_000 }).map((r) => r.testRunId)).not.toContain(firstHalf);
+    expect(queueRunsOf(engine.world, MAIN, { createdAfter: START + 299_999 }).map((r) => r.testRunId)).toContain(firstHalf);
     expect(engine.runWithId(firstHalf)).toMatchObject({ isBisection: true, status: 'succeeded' });
     engine.advance(3600);
-    const ofFour = engine.pullRequestRuns(REPO, 4);
+    const ofFour = pullRequestRunsOf(engine.world, REPO, 4);
     expect(ofFour.at(-1)!.testRunId).toBe(batchRun);
     expect(ofFour.every((run) => run.testedPullRequests.some((p) => p.prNumber === 4))).toBe(true);
     expect(ofFour.map((r) => r.testedPullRequests.length)).toEqual([1, 2, 4]);
-    expect(engine.pullRequestRuns(REPO, 4, { status: 'succeeded' })).toEqual([]);
-    expect(engine.pullRequestRuns(REPO, 99)).toEqual([]);
+    expect(pullRequestRunsOf(engine.world, REPO, 4, { status: 'succeeded' })).toEqual([]);
+    expect(pullRequestRunsOf(engine.world, REPO, 99)).toEqual([]);
   });
 });
 
@@ -317,10 +322,10 @@ describe('queue-entry history', () => {
       'tests_passed:TEST_RUN_PASSED run',
       'merged:MERGE_GRAPH_MERGE',
     ]);
-    const transitions = engine.queueEntryHistory(REPO, 1);
+    const transitions = queueEntryHistoryOf(engine.world, REPO, 1);
     expect(transitions[0]).toMatchObject({
       pullRequestId: idOf(1),
-      queueId: engine.queueIdOf(MAIN),
+      queueId: queueOf(engine.world, MAIN).id,
       entryId: engine.getSubmittedPullRequest(MAIN, { number: 1 }).id,
       timestamp: '2026-01-01T00:00:00.000Z',
       notReady: { noBatch: false },
@@ -334,15 +339,15 @@ describe('queue-entry history', () => {
       ],
       waitingFor: [],
     });
-    expect(engine.queueEntryHistory(REPO, 99)).toEqual([]);
+    expect(queueEntryHistoryOf(engine.world, REPO, 99)).toEqual([]);
   });
 
   it('the submission parameters on notReady: a priority by name or by value, and allowBatching', () => {
     const { engine } = setup();
     engine.submitPullRequest(MAIN, 1, { priority: 'urgent', noBatch: true });
     engine.submitPullRequest(MAIN, 2, { priority: 42 });
-    expect(engine.queueEntryHistory(REPO, 1)[0]!.notReady).toEqual({ priorityName: 'urgent', noBatch: true });
-    expect(engine.queueEntryHistory(REPO, 2)[0]!.notReady).toEqual({ priorityValue: 42, noBatch: false });
+    expect(queueEntryHistoryOf(engine.world, REPO, 1)[0]!.notReady).toEqual({ priorityName: 'urgent', noBatch: true });
+    expect(queueEntryHistoryOf(engine.world, REPO, 2)[0]!.notReady).toEqual({ priorityValue: 42, noBatch: false });
   });
 
   it('a failure: pendingFailure with the failed checks and the eventual reason; PRs built on it name it as prerequisite', () => {
@@ -360,7 +365,7 @@ describe('queue-entry history', () => {
       'pending_failure run',
       'failed:TEST_RUN_REQUIRED_STATUS_FAILED run',
     ]);
-    const [, , , pendingFailure, failed] = engine.queueEntryHistory(REPO, 1);
+    const [, , , pendingFailure, failed] = queueEntryHistoryOf(engine.world, REPO, 1);
     expect(pendingFailure!.reason).toBeNull();
     expect(pendingFailure!.pendingFailure).toEqual({
       eventualFailureReason: 'test_run_required_status_failed',
@@ -373,7 +378,7 @@ describe('queue-entry history', () => {
     expect(failed).toMatchObject({ testRunId: failing, failed: { failureCauses: pendingFailure!.pendingFailure!.failureCauses } });
     // 2 failed only for 1 under it, and 3, still testing, was built on both: both go back, naming 1.
     expect(history(2).slice(2)).toEqual(['testing run', 'pending_failure run', 'pending:PREREQUISITE_MERGE_ITEM_FAILED', 'testing run']);
-    const back = engine.queueEntryHistory(REPO, 2)[4]!;
+    const back = queueEntryHistoryOf(engine.world, REPO, 2)[4]!;
     expect(back).toMatchObject({ prerequisitePullRequestId: idOf(1), timestamp: '2026-01-01T00:10:00.000Z' });
     expect(history(3).slice(2, 4)).toEqual(['testing run', 'pending:PREREQUISITE_MERGE_ITEM_FAILED']);
   });
@@ -392,7 +397,7 @@ describe('queue-entry history', () => {
     engine.advance(3600);
     expect(history(1).slice(2, 6)).toEqual(['testing run', 'pending_failure run', 'testing run', 'pending:BISECTION_TEST_RUN_PASSED']);
     expect(history(4).at(-1)).toBe('failed:TEST_RUN_REQUIRED_STATUS_FAILED run');
-    const last = engine.queueEntryHistory(REPO, 4).at(-1)!;
+    const last = queueEntryHistoryOf(engine.world, REPO, 4).at(-1)!;
     expect(engine.runWithId(last.testRunId!).testedPullRequests.map((p) => p.prNumber)).toEqual([4]);
   });
 
@@ -406,8 +411,8 @@ describe('queue-entry history', () => {
     const batchRun = runOf(2);
     engine.advance(600);
     expect(history(2).slice(2)).toEqual(['testing run', 'pending_failure run', 'failed:TEST_RUN_FAILED_BY_OPTIMIZATION run']);
-    expect(engine.queueEntryHistory(REPO, 2).at(-1)!.testRunId).toBe(batchRun);
-    expect(engine.pullRequestRuns(REPO, 2).map((run) => run.testRunId)).toEqual([batchRun]);
+    expect(queueEntryHistoryOf(engine.world, REPO, 2).at(-1)!.testRunId).toBe(batchRun);
+    expect(pullRequestRunsOf(engine.world, REPO, 2).map((run) => run.testRunId)).toEqual([batchRun]);
   });
 
   it('a direct merge, and every submission of a PR, oldest first', () => {
@@ -419,7 +424,7 @@ describe('queue-entry history', () => {
     engine.cancelPullRequest(MAIN, 2);
     engine.advance(10);
     submit(2);
-    const transitions = engine.queueEntryHistory(REPO, 2);
+    const transitions = queueEntryHistoryOf(engine.world, REPO, 2);
     expect(transitions.map((t) => t.state)).toEqual(['not_ready', 'pending', 'testing', 'cancelled', 'not_ready', 'pending', 'testing']);
     expect(new Set(transitions.map((t) => t.entryId)).size).toBe(2);
     expect(transitions.map((t) => t.timestamp)).toEqual([...transitions.map((t) => t.timestamp)].sort());
@@ -429,9 +434,9 @@ describe('queue-entry history', () => {
     const { engine, submit } = setup();
     submit(1);
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const groups = engine.queueEntryHistoryBatch([idOf(1).toUpperCase(), unknown, idOf(1)]);
+    const groups = queueEntryHistoriesOf(engine.world, [idOf(1).toUpperCase(), unknown, idOf(1)]);
     expect(groups.map((g) => g.pullRequestId)).toEqual([idOf(1), unknown]);
-    expect(groups[0]!.transitions).toEqual(engine.queueEntryHistory(REPO, 1));
+    expect(groups[0]!.transitions).toEqual(queueEntryHistoryOf(engine.world, REPO, 1));
     expect(groups[1]!.transitions).toEqual([]);
   });
 });
@@ -506,7 +511,7 @@ describe('over random sequences of events', () => {
 
   function check(engine: QueueEngine): void {
     const open = engine.getQueue(MAIN).enqueuedPullRequests.filter((p) => p.state !== 'not_ready');
-    const order = engine.order(MAIN);
+    const order = dispatchOrderOf(engine.world, MAIN);
     // Every admitted PR once: in a run, or pending.
     const listed = [...order.batches.flatMap((b) => b.pullRequests.map((p) => p.prNumber)), ...order.pending.map((p) => p.pullRequest.prNumber)];
     expect([...listed].sort()).toEqual(open.map((p) => p.prNumber).sort());
@@ -526,19 +531,19 @@ describe('over random sequences of events', () => {
       expect(run.isBisection).toBe(batch.isBisection);
       if (batch.state === 'testing') expect(run.status).toBe('in_progress');
     }
-    const graph = engine.graph(MAIN, { includeImpactedTargets: true });
+    const graph = mergeGraphOf(engine.world, MAIN, { includeImpactedTargets: true });
     expect(graph.nodes.map((n) => n.prNumber).sort()).toEqual([...listed].sort());
     const at = new Map(graph.nodes.map((n, i) => [n.prNumber, i]));
     for (const edge of graph.edges) expect(at.get(edge.fromPrNumber)!).toBeLessThan(at.get(edge.toPrNumber)!);
     for (const number of PRS) {
-      const transitions = engine.queueEntryHistory(REPO, number);
+      const transitions = queueEntryHistoryOf(engine.world, REPO, number);
       const times = transitions.map((t) => t.timestamp);
       expect(times).toEqual([...times].sort());
       for (const t of transitions) {
         if (t.state === 'testing' || t.state === 'pending_failure') expect(t.reason).toBeNull();
         if (t.state === 'testing') expect(engine.runWithId(t.testRunId!).testedPullRequests.map((p) => p.prNumber)).toContain(number);
       }
-      const runs = engine.pullRequestRuns(REPO, number);
+      const runs = pullRequestRunsOf(engine.world, REPO, number);
       expect(runs.length).toBe(transitions.filter((t) => t.state === 'testing').length);
     }
   }

@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ChangeInputs, type ChangeOp, perform, replay } from '../../src/sandbox/engine/changes.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { queueEntryHistoryOf } from '../../src/sandbox/engine/history.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { pullRequestId, repositoryId } from '../../src/sandbox/engine/ids.js';
 import { loadEngine } from '../../src/sandbox/io/persistence.js';
 import { StateStore } from '../../src/sandbox/io/store.js';
+import { queueOf } from '../../src/sandbox/engine/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -242,23 +244,23 @@ describe('managedState', () => {
   it('Terraform’s write makes the queue Terraform’s, anyone else’s after it is drift, a manual queue stays manual', () => {
     const engine = QueueEngine.create({ now: START });
     engine.createQueue(MAIN, {}, TERRAFORM);
-    expect(engine.managedStateOf(MAIN)).toBe('terraform');
+    expect(queueOf(engine.world, MAIN).managedState).toBe('terraform');
     engine.updateQueue(MAIN, { state: 'paused' });
-    expect(engine.managedStateOf(MAIN)).toBe('terraformWithDrift');
+    expect(queueOf(engine.world, MAIN).managedState).toBe('terraformWithDrift');
     engine.updateQueue(MAIN, { concurrency: 2 }, TERRAFORM);
-    expect(engine.managedStateOf(MAIN)).toBe('terraform');
+    expect(queueOf(engine.world, MAIN).managedState).toBe('terraform');
     engine.switchModes(MAIN, 'parallel', BY_HAND);
-    expect(engine.managedStateOf(MAIN)).toBe('terraformWithDrift');
+    expect(queueOf(engine.world, MAIN).managedState).toBe('terraformWithDrift');
 
     const release = { repo: REPO, targetBranch: 'release' };
     engine.createQueue(release);
     engine.updateQueue(release, { concurrency: 3 }, BY_HAND);
     engine.switchModes(release, 'parallel');
-    expect(engine.managedStateOf(release)).toBe('manual');
+    expect(queueOf(engine.world, release).managedState).toBe('manual');
     // Refused writes write nothing.
     engine.createQueue({ repo: REPO, targetBranch: 'x' });
     expect(() => engine.createQueue({ repo: REPO, targetBranch: 'x' }, {}, TERRAFORM)).toThrow(EngineRefusal);
-    expect(engine.managedStateOf({ repo: REPO, targetBranch: 'x' })).toBe('manual');
+    expect(queueOf(engine.world, { repo: REPO, targetBranch: 'x' }).managedState).toBe('manual');
   });
 
   it('is not on the Queue view, which v1 answers as it is', () => {
@@ -290,7 +292,7 @@ describe('actors', () => {
     expect(steps(1).at(-1)).not.toHaveProperty('actor');
     // v1's timeline has no actor; v2's history has it on the transition the write caused.
     expect(engine.getSubmittedPullRequest(MAIN, { number: 2 }, { timeline: true }).timeline?.[0]).not.toHaveProperty('actor');
-    expect(engine.queueEntryHistory(MAIN.repo, 2).map((transition) => [transition.state, transition.actor])).toEqual([
+    expect(queueEntryHistoryOf(engine.world, MAIN.repo, 2).map((transition) => [transition.state, transition.actor])).toEqual([
       ['not_ready', ALICE],
       ['pending', null],
       ['cancelled', ALICE],
@@ -327,7 +329,7 @@ describe('the journal', () => {
     for (const entry of journal) replay(again, entry);
     again.tick(engine.now);
     expect(again.serialize()).toBe(engine.serialize());
-    expect(again.managedStateOf(MAIN)).toBe('terraform');
+    expect(queueOf(again.world, MAIN).managedState).toBe('terraform');
     expect(again.getQueue(MAIN)).toMatchObject({ state: 'draining', mode: 'parallel' });
     expect(again.repositoryWithId(repositoryId(OTHER))).toEqual(OTHER);
 
@@ -368,13 +370,13 @@ describe('a state file written by version 5', () => {
     // From the snapshot's queue and PR records (gadgets has only a PR), and the journal's createQueue (tools).
     for (const repo of [REPO, OTHER, { ...REPO, name: 'tools' }]) expect(engine.repositoryWithId(repositoryId(repo))).toEqual(repo);
     expect(engine.pullRequestWithId(pullRequestId(OTHER, 7))).toEqual({ repo: OTHER, number: 7 });
-    expect(engine.managedStateOf(MAIN)).toBe('manual');
-    expect(engine.managedStateOf({ repo: { ...REPO, name: 'tools' }, targetBranch: 'main' })).toBe('manual');
+    expect(queueOf(engine.world, MAIN).managedState).toBe('manual');
+    expect(queueOf(engine.world, { repo: { ...REPO, name: 'tools' }, targetBranch: 'main' }).managedState).toBe('manual');
     // And the new writes go on from it.
     engine.updateQueueEntry(MAIN, 4, { priority: 'high' }, ALICE);
     engine.switchModes(MAIN, 'single', TERRAFORM);
     expect(engine.getQueue(MAIN)).toMatchObject({ state: 'running', mode: 'single' });
-    expect(engine.managedStateOf(MAIN)).toBe('terraform');
+    expect(queueOf(engine.world, MAIN).managedState).toBe('terraform');
   });
 
   it('the snapshot alone migrates to the same repositories', () => {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
+import { getTestDetails, SEEDED_TEST_IDS } from '../../src/sandbox/engine/catalogue.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { validateResponse } from '../support/openapi/validate.js';
@@ -127,7 +127,7 @@ describe('linked tickets in the state', () => {
     const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
     engine.linkTicketToTestCase(REPO, MIGRATIONS, 'OPS-7');
     const restored = QueueEngine.restore(engine.serialize());
-    expect(restored.getTestDetails(SCOPE, MIGRATIONS).ticket).toEqual({ html_url: 'https://tickets.example.com/browse/OPS-7' });
+    expect(getTestDetails(restored.world, SCOPE, MIGRATIONS).ticket).toEqual({ html_url: 'https://tickets.example.com/browse/OPS-7' });
 
     const older = JSON.parse(engine.serialize()) as Record<string, unknown>;
     delete older.ticketLinks;
@@ -135,7 +135,7 @@ describe('linked tickets in the state', () => {
     const upgraded = QueueEngine.restore(JSON.stringify(older));
     expect(JSON.parse(upgraded.serialize())).toMatchObject({ version: 7, ticketLinks: {} });
     // Back to the catalogue's own ticket.
-    expect(upgraded.getTestDetails(SCOPE, MIGRATIONS).ticket).toEqual({ html_url: 'https://github.com/acme/widgets/issues/1207' });
+    expect(getTestDetails(upgraded.world, SCOPE, MIGRATIONS).ticket).toEqual({ html_url: 'https://github.com/acme/widgets/issues/1207' });
   });
 
   it('keeps a link across a restart of a sandbox with a state file (journal and snapshot)', async () => {

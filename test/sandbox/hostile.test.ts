@@ -100,7 +100,7 @@ describe('names that are also properties of Object.prototype', () => {
     expect(restored.getQueue(queue)).toEqual(engine.getQueue(queue));
     expect(restored.serialize()).toBe(document);
 
-    const state = parseState(document);
+    const { state } = parseState(document);
     for (const collection of [state.queues, state.pullRequests, state.submissions, state.testRuns]) {
       expect(Object.getPrototypeOf(collection)).toBe(null);
     }

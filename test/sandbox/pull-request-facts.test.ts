@@ -4,6 +4,7 @@
 import { expect, it } from 'vitest';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
+import { queueOf } from '../../src/sandbox/engine/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -28,10 +29,10 @@ it('answers facts, PRs, creation and first submission without changing the state
   expect(engine.pullRequestFacts(REPO, 4)).toMatchObject({ title: 'PR #4', baseBranch: 'main', state: 'open' });
   expect(engine.pullRequestFacts(REPO, 5)).toBeUndefined();
   expect(engine.pullRequestsOfRepository(REPO).map((facts) => facts.number)).toEqual([4, 9]);
-  expect(engine.queueCreatedAt(MAIN)).toBe(START + 60_000);
+  expect(queueOf(engine.world, MAIN).createdAt).toBe(START + 60_000);
   expect(engine.firstSubmittedAt(REPO, 4)).toBe(START + 120_000);
   expect(engine.firstSubmittedAt(REPO, 9)).toBeUndefined();
-  expect(() => engine.queueCreatedAt({ repo: REPO, targetBranch: 'next' })).toThrow(EngineRefusal);
+  expect(() => queueOf(engine.world, { repo: REPO, targetBranch: 'next' }).createdAt).toThrow(EngineRefusal);
 
   // Copies: changing an answer changes nothing in the engine.
   const facts = engine.pullRequestFacts(REPO, 9)!;

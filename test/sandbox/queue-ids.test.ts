@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { deterministicQueueId } from '../../src/sandbox/engine/ids.js';
+import { queueOf } from '../../src/sandbox/engine/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -23,12 +24,12 @@ function twoQueues(seed?: string): QueueEngine {
 describe('queue ids', () => {
   it('are 8 letters and digits, one for each queue, the same from the same seed and other from another', () => {
     const engine = twoQueues();
-    const ids = [engine.queueIdOf(RELEASE), engine.queueIdOf(MAIN)];
+    const ids = [queueOf(engine.world, RELEASE).id, queueOf(engine.world, MAIN).id];
     for (const id of ids) expect(id).toMatch(QUEUE_ID);
     expect(new Set(ids).size).toBe(2);
     expect(ids).toEqual([deterministicQueueId('mq-sandbox', 0), deterministicQueueId('mq-sandbox', 1)]);
-    expect([twoQueues().queueIdOf(RELEASE), twoQueues().queueIdOf(MAIN)]).toEqual(ids);
-    expect(twoQueues('another seed').queueIdOf(RELEASE)).not.toBe(ids[0]);
+    expect([queueOf(twoQueues().world, RELEASE).id, queueOf(twoQueues().world, MAIN).id]).toEqual(ids);
+    expect(queueOf(twoQueues('another seed').world, RELEASE).id).not.toBe(ids[0]);
   });
 
   it('list the queues by repository and branch, and lead back to them', () => {
@@ -38,21 +39,21 @@ describe('queue ids', () => {
     expect(listed.map(({ queue }) => queue)).toEqual([OTHER, MAIN, RELEASE]);
     for (const { id, queue } of listed) {
       expect(engine.queueWithId(id)).toEqual(queue);
-      expect(engine.queueIdOf(queue)).toBe(id);
+      expect(queueOf(engine.world, queue).id).toBe(id);
     }
     expect(() => engine.queueWithId('nOtAnId0')).toThrow(expect.objectContaining({ kind: 'not_found' }));
-    expect(() => engine.queueIdOf({ ...MAIN, targetBranch: 'nope' })).toThrow(EngineRefusal);
+    expect(() => queueOf(engine.world, { ...MAIN, targetBranch: 'nope' }).id).toThrow(EngineRefusal);
   });
 
   it('are kept by a restore, and a queue deleted and created again gets a new one', () => {
     const engine = twoQueues();
     const restored = QueueEngine.restore(engine.serialize());
     expect(restored.listQueues()).toEqual(engine.listQueues());
-    const before = restored.queueIdOf(MAIN);
+    const before = queueOf(restored.world, MAIN).id;
     restored.deleteQueue(MAIN);
     restored.createQueue(MAIN);
-    expect(restored.queueIdOf(MAIN)).not.toBe(before);
-    expect(restored.queueIdOf(MAIN)).toBe(deterministicQueueId('mq-sandbox', 2));
+    expect(queueOf(restored.world, MAIN).id).not.toBe(before);
+    expect(queueOf(restored.world, MAIN).id).toBe(deterministicQueueId('mq-sandbox', 2));
   });
 
   it('take nothing from the PR ids: a PR gets the same id however many queues there are', () => {
@@ -67,14 +68,14 @@ describe('queue ids', () => {
   it('are given to the queues of a state written before queues had ids, the same on every upgrade, and kept after', () => {
     const fixture = JSON.parse(readFileSync(new URL('./fixtures/state-v1.json', import.meta.url), 'utf8')) as { state: unknown };
     const upgrade = () => QueueEngine.restore(JSON.stringify(fixture.state));
-    const id = upgrade().queueIdOf(MAIN);
+    const id = queueOf(upgrade().world, MAIN).id;
     expect(id).toBe(deterministicQueueId('mq-sandbox', 0));
-    expect(upgrade().queueIdOf(MAIN)).toBe(id);
+    expect(queueOf(upgrade().world, MAIN).id).toBe(id);
     const saved = upgrade().serialize();
     const restored = QueueEngine.restore(saved);
-    expect(restored.queueIdOf(MAIN)).toBe(id);
+    expect(queueOf(restored.world, MAIN).id).toBe(id);
     restored.createQueue(RELEASE);
-    expect(restored.queueIdOf(RELEASE)).toBe(deterministicQueueId('mq-sandbox', 1));
+    expect(queueOf(restored.world, RELEASE).id).toBe(deterministicQueueId('mq-sandbox', 1));
   });
 
   it('refuses a state document whose queue has no id', () => {

@@ -7,6 +7,7 @@ import type { UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import { FAILING_WINDOW_MAX_MS } from '../../model/vocabulary.js';
 import type { Keyed } from './state.js';
 import { EngineRefusal } from './types.js';
+import type { QueueWorld } from './world.js';
 
 interface SeededTestCase {
   id: string;
@@ -111,37 +112,38 @@ const SEEDED: readonly SeededTestCase[] = [
 /** The ids of the seeded test cases: flaky (quarantined), flaky, broken, healthy, healthy again. */
 export const SEEDED_TEST_IDS: readonly string[] = SEEDED.map((test) => test.id);
 
-/** Tickets linked through link-ticket-to-test-case, by `ticketLinkKey`: the external ticket id. */
-export type TicketLinks = Keyed<string>;
-
 /** A link belongs to one repository's test case; a JSON array so no names can make two keys collide. */
 function ticketLinkKey(repo: Repo, testId: string): string {
   return JSON.stringify([repo.host, repo.owner, repo.name, testId.toLowerCase()]);
 }
 
-/** The test case with that id, as the service shows it for the asking repository; undefined when unknown. */
-export function lookUpTestCase(scope: FlakyScope, testId: string, links: TicketLinks): TestCase | undefined {
-  const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
-  return seeded && testCaseView(seeded, scope.repo, scope.org, links);
-}
-
-/** Stores the ticket: test-details and the lists show it from then on (a later link replaces it). */
-export function linkTicket(repo: Repo, testId: string, ticketId: string, links: TicketLinks): void {
+function seededCase(testId: string): SeededTestCase {
   const seeded = SEEDED.find((test) => test.id === testId.toLowerCase());
   if (!seeded) throw new EngineRefusal('not_found', `no test case ${testId}`);
-  links[ticketLinkKey(repo, seeded.id)] = ticketId;
+  return seeded;
 }
 
+/** The test case with that id, as the service shows it for the asking repository. */
+export function getTestDetails(world: QueueWorld, scope: FlakyScope, testId: string): TestCase {
+  return testCaseView(seededCase(testId), scope, world.state.ticketLinks);
+}
+
+/** Stores the ticket (by `ticketLinkKey`): test-details and the lists show it from then on (a later link replaces it). */
+export function linkTicket(repo: Repo, testId: string, ticketId: string, links: Keyed<string>): void {
+  links[ticketLinkKey(repo, seededCase(testId).id)] = ticketId;
+}
+
+/** The same for every repository and organization. */
 export function listQuarantinedTests(page: FlakyPageQuery): FlakyTestsPage<QuarantinedTest> {
   const quarantined = SEEDED.filter((test) => test.quarantined).map(quarantinedView);
   return pageOf(quarantined, page);
 }
 
 export function listUnhealthyTests(
+  world: QueueWorld,
   scope: FlakyScope,
   status: (typeof UNHEALTHY_STATUSES)[number],
   page: FlakyPageQuery,
-  links: TicketLinks,
 ): FlakyTestsPage<UnhealthyTest> {
   const value = status.toLowerCase();
   const unhealthy = SEEDED.filter((test) => test.status.value === value).map((test) => {
@@ -150,26 +152,21 @@ export function listUnhealthyTests(
       failure_rate_last_7d: _week,
       failure_rate_last_24h: _day,
       ...fields
-    } = testCaseView(test, scope.repo, scope.org, links);
+    } = testCaseView(test, scope, world.state.ticketLinks);
     return fields;
   });
   return pageOf(unhealthy, page);
 }
 
-/** The test cases that failed in [start, end) (lastFailureIn: a recent window finds the failing ones whatever the clock). */
-export function listFailingTests(
-  scope: FlakyScope,
-  window: { start: string; end: string },
-  page: FlakyPageQuery,
-  links: TicketLinks,
-): FlakyTestsPage<TestCase> {
+/** The test cases that failed in [start, end) (lastFailureIn: a recent window finds the failing ones whatever the clock), ISO times at most 7 days apart. */
+export function listFailingTests(world: QueueWorld, scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): FlakyTestsPage<TestCase> {
   const start = Date.parse(window.start);
   const end = Date.parse(window.end);
   if (!(end > start)) throw new EngineRefusal('invalid', `end_time ${window.end} must be after start_time ${window.start}`);
   if (end - start > FAILING_WINDOW_MAX_MS) {
     throw new EngineRefusal('invalid', `start_time ${window.start} and end_time ${window.end} must be within 7 days of each other`);
   }
-  const failing = SEEDED.filter((test) => lastFailureIn(test, start, end) !== undefined).map((test) => testCaseView(test, scope.repo, scope.org, links));
+  const failing = SEEDED.filter((test) => lastFailureIn(test, start, end) !== undefined).map((test) => testCaseView(test, scope, world.state.ticketLinks));
   return pageOf(failing, page);
 }
 
@@ -184,7 +181,7 @@ export function lastFailureIn(
   return within.length === 0 ? undefined : Math.max(...within);
 }
 
-function testCaseView(seeded: SeededTestCase, repo: Repo, org: string, links: TicketLinks): TestCase {
+function testCaseView(seeded: SeededTestCase, { repo, org }: FlakyScope, links: Keyed<string>): TestCase {
   const { ticket, ...fields } = seeded;
   const test: TestCase = {
     ...fields,

@@ -1,31 +1,14 @@
 // The operations that change the state, as the journal records them (whichever API asked) and replays them.
 import * as z from 'zod';
 import type { Queue } from '../../model/queue.js';
-import type { QueueRef, Repo } from '../../model/repository.js';
-import type { QueueChange, SubmitOptions } from '../../model/service.js';
+import type { QueueChange } from '../../model/service.js';
 import { QUEUE_SETTINGS, type SettingRow } from '../../model/queue-settings.js';
 import { IMPACTS_ALL, PR_NUMBER_MAX, PRIORITY_NAMES, QUEUE_MODES, SETTABLE_QUEUE_STATES, SETTING_MAX } from '../../model/vocabulary.js';
 import type { QueueEngine } from './engine.js';
 import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUTCOMES } from './facts.js';
-import type { Actor } from './state.js';
-import type { EntryChange, ImpactedTargets, PullRequestDescription, QueueCreation, QueueWriter } from './types.js';
 
-export interface ChangeInputs {
-  createQueue: { queue: QueueRef; settings: QueueCreation; writer?: QueueWriter };
-  updateQueue: { queue: QueueRef; change: QueueChange; writer?: QueueWriter };
-  deleteQueue: { queue: QueueRef };
-  submitPullRequest: { queue: QueueRef; pr: number; options: SubmitOptions; actor?: Actor };
-  cancelPullRequest: { queue: QueueRef; pr: number; actor?: Actor };
-  restartTestsOnPullRequest: { queue: QueueRef; pr: number; actor?: Actor };
-  updateQueueEntry: { queue: QueueRef; pr: number; change: EntryChange; actor?: Actor };
-  switchModes: { queue: QueueRef; mode: (typeof QUEUE_MODES)[number]; writer?: QueueWriter };
-  knowRepository: { repo: Repo };
-  /** No `sha`: the PR's head as it is when the change is done (journals of older sandboxes). */
-  setImpactedTargets: { queue: QueueRef; pr: number; sha?: string; targets: ImpactedTargets };
-  describePullRequest: PullRequestDescription;
-  linkTicketToTestCase: { repo: Repo; testId: string; ticketId: string };
-  createTestCollection: { name: string; description: string | null };
-}
+/** What each operation takes, as the journal records it. */
+export type ChangeInputs = { [K in keyof typeof RECORDED]: z.infer<(typeof RECORDED)[K]> };
 
 export type ChangeOp = keyof ChangeInputs;
 
@@ -124,7 +107,7 @@ export const RecordedDescription = z.object({
   testDurationSeconds: z.number().positive().max(MAX_TEST_DURATION_SECONDS).optional(),
 });
 
-const RECORDED: { [K in ChangeOp]: z.ZodType<ChangeInputs[K]> } = {
+const RECORDED = {
   createQueue: z.object({
     queue: Ref,
     settings: z.object({ mode: z.enum(QUEUE_MODES).optional(), concurrency: Count(1).optional() }),
@@ -148,6 +131,7 @@ const RECORDED: { [K in ChangeOp]: z.ZodType<ChangeInputs[K]> } = {
   }),
   switchModes: z.object({ queue: Ref, mode: z.enum(QUEUE_MODES), writer: Writer.optional() }),
   knowRepository: z.object({ repo: RepoShape }),
+  // No `sha`: the PR's head as it is when the change is done (journals of older sandboxes).
   setImpactedTargets: z.object({
     queue: Ref,
     pr: Pr,

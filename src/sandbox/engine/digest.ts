@@ -54,6 +54,11 @@ function hex(words: Uint32Array): string {
   return text;
 }
 
+/** Each word of the state plus the block's result, modulo 2^32 (the array wraps). */
+function addBlock(h: Uint32Array, ...words: number[]): void {
+  for (let i = 0; i < words.length; i++) h[i] = h[i]! + words[i]!;
+}
+
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 const rotl = (x: number, n: number) => (x << n) | (x >>> (32 - n));
 
@@ -90,15 +95,7 @@ export function sha256Hex(text: string): string {
       b = a;
       a = (t1 + t2) >>> 0;
     }
-    // Each word of the state plus the block's result, modulo 2^32 (the array wraps).
-    h[0] = h[0]! + a;
-    h[1] = h[1]! + b;
-    h[2] = h[2]! + c;
-    h[3] = h[3]! + d;
-    h[4] = h[4]! + e;
-    h[5] = h[5]! + f;
-    h[6] = h[6]! + g;
-    h[7] = h[7]! + k;
+    addBlock(h, a, b, c, d, e, f, g, k);
   }
   return hex(h);
 }
@@ -138,11 +135,7 @@ export function sha1Hex(text: string): string {
       b = a;
       a = next;
     }
-    h[0] = h[0]! + a;
-    h[1] = h[1]! + b;
-    h[2] = h[2]! + c;
-    h[3] = h[3]! + d;
-    h[4] = h[4]! + e;
+    addBlock(h, a, b, c, d, e);
   }
   return hex(h);
 }

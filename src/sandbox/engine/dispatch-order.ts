@@ -1,15 +1,17 @@
 // The dispatch order (v2's `/order`): the runs holding PRs, then the admitted PRs without one, each with its
 // predicted batch; the prediction walks the line as startMainRuns (settle.ts) does, without the clock or the slots.
 import type { OrderedBatch, OrderedPending, QueueOrder } from '../../model/order.js';
+import type { QueueRef } from '../../model/repository.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { batchAt, nextPending } from './batching.js';
 import { dependencyGraph } from './graph.js';
 import { orderRefOf } from './pull-request-refs.js';
-import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
-import { submissionOf, type QueueWorld } from './world.js';
+import { TESTED_STATES, type Submission } from './state.js';
+import { queueOf, submissionOf, type QueueWorld } from './world.js';
 
 /** The sandbox has no isolate batching rule (nothing is left unresolved), no cycle (edges follow the line) and no admission cap. */
-export function dispatchOrderOf(world: QueueWorld, queue: QueueRecord): QueueOrder {
+export function dispatchOrderOf(world: QueueWorld, queueRef: QueueRef): QueueOrder {
+  const queue = queueOf(world, queueRef);
   const graph = dependencyGraph(world, queue);
   const batchingEnabled = queue.settings.batch;
   const ref = (submission: Submission) => orderRefOf(world, submission);

@@ -1,19 +1,18 @@
 // The sandbox's queue engine: a pure state machine speaking the model, its order, graph, runs and entry histories
 // included; each HTTP face maps its API onto it through that API's codec.
 // Time moves only through `tick` and `advance`, so the same requests on the same clock give the same answers.
-import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
 import type { Queue } from '../../model/queue.js';
 import type { TestingResultsPage } from '../../model/testing.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
-import type { FlakyPageQuery, FlakyScope, HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
+import type { HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
 import type { QUEUE_MODES } from '../../model/vocabulary.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority } from '../../model/vocabulary.js';
 import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
-import { linkTicket, listFailingTests, listQuarantinedTests, listUnhealthyTests, lookUpTestCase } from './catalogue.js';
+import { linkTicket } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
 import { deterministicUuid, pullRequestId, repositoryId } from './ids.js';
-import { renderMetrics, type QueueMetricsInput } from './metrics.js';
+import { renderMetrics } from './metrics.js';
 import {
   cancelSubmission,
   DEFAULT_QUEUE_SETTINGS,
@@ -26,24 +25,20 @@ import {
   submitToQueue,
   type ResolvedPriority,
 } from './settle.js';
-import { runsInFlightOf } from './runs.js';
 import {
   emptyState,
   FINAL_STATES,
   freshQueueId,
   LATEST_TIME_MS,
-  parseStateDocument,
+  parseState,
   pullRequestKey,
   queueKey,
   sameRepo,
   type Actor,
-  type ManagedState,
   type PullRequestRecord,
   type QueueRecord,
   type SandboxState,
   type Submission,
-  type Keyed,
-  type TestCollectionRecord,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import {
@@ -57,13 +52,10 @@ import {
   type RefusalReason,
   type RunDetails,
 } from './types.js';
-import { newWorld, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
-import type { QueueGraph, QueueOrder } from '../../model/order.js';
-import type { EntryTransition, PullRequestHistory, TestRunFacts } from '../../model/queue-entries.js';
-import { mergeGraphOf } from './graph.js';
-import { queueEntryHistoriesOf, queueEntryHistoryOf } from './history.js';
-import { dispatchOrderOf } from './dispatch-order.js';
-import { pullRequestRunsOf, queueRunsOf, verificationRunOf, type RunFilter } from './verification-runs.js';
+import { describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
+import type { TestRunFacts } from '../../model/queue-entries.js';
+import { queueEntryHistoryOf } from './history.js';
+import { verificationRunOf } from './verification-runs.js';
 
 const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -85,7 +77,8 @@ export interface EngineOptions {
 }
 
 export class QueueEngine {
-  private readonly world: QueueWorld;
+  /** For the reads the faces call themselves (dispatch-order.ts, graph.ts, history.ts, verification-runs.ts); writes go through the methods. */
+  readonly world: QueueWorld;
   /** The next event as last found, and the count of changes it was found at: ticks before it need not look again. */
   private quiet: { changes: number; due: number | undefined } | undefined;
   /** PR id → its key in state.pullRequests: derived, never saved. */
@@ -109,7 +102,7 @@ export class QueueEngine {
   }
 
   static restore(document: string, options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'> = {}): QueueEngine {
-    const { state, writtenAs } = parseStateDocument(document);
+    const { state, writtenAs } = parseState(document);
     return new QueueEngine(state, options, writtenAs);
   }
 
@@ -174,10 +167,8 @@ export class QueueEngine {
    * outcome set again counts its runs afresh (a flaky PR fails its next run).
    */
   describePullRequest(description: PullRequestDescription): PullRequestFacts {
-    const key = pullRequestKey(description.repo, description.number);
     this.knowRepository(description.repo);
-    const record = this.state.pullRequests[key] ?? newPullRequest(description.repo, description.number);
-    this.state.pullRequests[key] = record;
+    const record = this.pullRequestFor(description.repo, description.number);
     const pushed = description.sha !== undefined && description.sha !== record.sha;
     const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
     const withdrawn = description.state !== undefined && description.state !== 'open' && description.state !== record.state;
@@ -186,7 +177,7 @@ export class QueueEngine {
       if (value !== undefined) Object.assign(record, { [field]: value });
     }
     if (description.testOutcome !== undefined) record.completedTestRuns = 0;
-    this.changed();
+    this.world.changes++;
     for (const { queue, submission } of this.openSubmissionsOf(record)) {
       if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) cancelSubmission(this.world, queue, submission);
       else pullRequestChanged(this.world, queue, submission);
@@ -198,7 +189,7 @@ export class QueueEngine {
 
   /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
   submitPullRequest(ref: QueueRef, pr: number, options: SubmitOptions = {}, actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const open = this.openSubmissionOrNone(queue, pr);
     if (open) {
       throw new EngineRefusal(
@@ -217,7 +208,7 @@ export class QueueEngine {
   }
 
   cancelPullRequest(ref: QueueRef, pr: number, actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = this.openSubmission(queue, pr);
     const from = submission.timeline?.length ?? 0;
     cancelSubmission(this.world, queue, submission);
@@ -227,7 +218,7 @@ export class QueueEngine {
   /** A new priority does not move the entry, as on the service: the line reads it when the entry next enters it. */
   // `_actor`: the change moves no state, so no timeline step carries it; the journal's record of the write keeps it.
   updateQueueEntry(ref: QueueRef, pr: number, change: EntryChange, _actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = this.openSubmissionOrNone(queue, pr);
     if (!submission) {
       throw new EngineRefusal('conflict', `pull request #${pr} is not in the queue for ${describeQueue(queue.repo, queue.branch)}`, 'not_active');
@@ -244,12 +235,12 @@ export class QueueEngine {
     if (change.noBatch !== undefined) submission.noBatch = change.noBatch;
     if (change.direct === true) submission.direct = true;
     else if (change.direct === false) delete submission.direct;
-    this.changed();
+    this.world.changes++;
     settleQueue(this.world, queue);
   }
 
   restartTestsOnPullRequest(ref: QueueRef, pr: number, actor?: Actor): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = this.openSubmission(queue, pr);
     if (submission.state !== 'testing' && submission.state !== 'pending_failure') {
       throw new EngineRefusal(
@@ -265,7 +256,7 @@ export class QueueEngine {
 
   /** By number: the latest submission. By head branch: the open one from it, else the one that concluded last. */
   getSubmittedPullRequest(ref: QueueRef, pr: PullRequestKey, include: EntryDetails = {}): SubmittedPullRequestDetail {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const submission = 'number' in pr ? this.latestSubmission(queue, pr.number) : this.submissionFromBranch(queue, pr.branch);
     return this.entryView(queue, submission, include);
   }
@@ -276,7 +267,7 @@ export class QueueEngine {
     numbers: readonly number[],
     include: EntryDetails = {},
   ): { pullRequests: SubmittedPullRequestDetail[]; notFound: number[] } {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const pullRequests: SubmittedPullRequestDetail[] = [];
     const notFound: number[] = [];
     for (const number of new Set(numbers)) {
@@ -296,7 +287,7 @@ export class QueueEngine {
 
   /** Testing that ended in [since, until] (ms), newest first; the window is at most the service's retention. */
   listTestingResults(ref: QueueRef, window: { since: number; until?: number }, page: { offset?: number; take?: number } = {}): TestingResultsPage {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const until = window.until ?? this.state.now;
     if (window.since > until) throw new EngineRefusal('invalid', 'since: must not be after until');
     if (until - window.since > TESTING_RESULTS_SPAN_DAYS * DAY_MS) {
@@ -316,7 +307,7 @@ export class QueueEngine {
     const id = repositoryId(repo);
     if (!this.state.repositories[id]) {
       this.state.repositories[id] = { host: repo.host, owner: repo.owner, name: repo.name };
-      this.changed();
+      this.world.changes++;
     }
     return id;
   }
@@ -337,7 +328,7 @@ export class QueueEngine {
 
   /** Newest submission first. The cursor names the submission the next page starts at. */
   listPullRequests(ref: QueueRef, query: HistoryQuery = {}): PullRequestPage {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const take = query.take ?? DEFAULT_LIST_TAKE;
     const since = query.since === undefined ? undefined : Date.parse(query.since);
     const until = query.until === undefined ? undefined : Date.parse(query.until);
@@ -362,7 +353,7 @@ export class QueueEngine {
   // ---------------------------------------------------------------- queues
 
   getQueue(ref: QueueRef): Queue {
-    return queueView(this.world, this.queueFor(ref));
+    return queueView(this.world, queueOf(this.world, ref));
   }
 
   /** Every queue, by id, in the order of their repository and target branch. */
@@ -370,10 +361,6 @@ export class QueueEngine {
     return Object.values(this.state.queues)
       .sort((a, b) => byText(queueKey(a.repo, a.branch), queueKey(b.repo, b.branch)))
       .map((queue) => ({ id: queue.id, queue: { repo: { ...queue.repo }, targetBranch: queue.branch } }));
-  }
-
-  queueIdOf(ref: QueueRef): string {
-    return this.queueFor(ref).id;
   }
 
   queueWithId(id: string): QueueRef {
@@ -398,12 +385,12 @@ export class QueueEngine {
     this.state.queues[key] = newQueue(this.world, id, ref.repo, ref.targetBranch, values);
     wroteQueue(this.state.queues[key], writer);
     this.knowRepository(ref.repo);
-    this.changed();
+    this.world.changes++;
   }
 
   /** A new mode while PRs are in a running queue switches modes: nothing starts until the runs in flight end. */
   updateQueue(ref: QueueRef, change: QueueChange, writer?: QueueWriter): Queue {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const { state, deleteRequiredStatuses, ...settings } = change;
     if (deleteRequiredStatuses && settings.requiredStatuses !== undefined && settings.requiredStatuses.length > 0) {
       throw new EngineRefusal('invalid', 'requiredStatuses and deleteRequiredStatuses: give one or the other');
@@ -424,7 +411,7 @@ export class QueueEngine {
       queue.state = 'switching_modes';
     }
     if (state !== undefined || modeChanged) recheckWaiting(this.world, queue);
-    this.changed();
+    this.world.changes++;
     settleQueue(this.world, queue);
     return queueView(this.world, queue);
   }
@@ -434,7 +421,7 @@ export class QueueEngine {
    * its state; a second switch or a change of settings meanwhile is refused.
    */
   switchModes(ref: QueueRef, mode: (typeof QUEUE_MODES)[number], writer?: QueueWriter): Queue {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     if (queue.state === 'switching_modes') throw modeChangeInProgress(queue);
     wroteQueue(queue, writer);
     if (mode !== queue.settings.mode) {
@@ -442,19 +429,14 @@ export class QueueEngine {
       queue.state = 'switching_modes';
       recheckWaiting(this.world, queue);
     }
-    this.changed();
+    this.world.changes++;
     settleQueue(this.world, queue);
     return queueView(this.world, queue);
   }
 
-  /** Who last wrote the queue (v2's `managedState`); not on the Queue view, which v1 answers as it is. */
-  managedStateOf(ref: QueueRef): ManagedState {
-    return this.queueFor(ref).managedState;
-  }
-
   /** Refused while any PR is in the queue; the queue's history goes with it. */
   deleteQueue(ref: QueueRef): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const open = openSubmissionIds(queue).map((id) => submissionOf(this.world, id));
     if (open.length > 0) {
       const listed = open.map((s) => `#${s.number} (${s.state})`).join(', ');
@@ -468,21 +450,21 @@ export class QueueEngine {
     for (const id of queue.history) delete this.state.submissions[id];
     for (const [id, run] of Object.entries(this.state.testRuns)) if (run.queueKey === key) delete this.state.testRuns[id];
     delete this.state.queues[key];
-    this.changed();
+    this.world.changes++;
   }
 
   /** The last upload for a head SHA wins; without a SHA (an older journal's entry), for the head as it is now. */
   setImpactedTargets(ref: QueueRef, pr: number, sha: string | undefined, targets: ImpactedTargets): void {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const record = this.pullRequestFor(ref.repo, pr, queue);
     record.impactedTargets[sha ?? record.sha] = targets === IMPACTS_ALL ? IMPACTS_ALL : [...targets];
-    this.changed();
+    this.world.changes++;
     for (const open of this.openSubmissionsOf(record)) pullRequestChanged(this.world, open.queue, open.submission);
   }
 
   /** A test run by its id (the service looks runs up by nothing else). */
   getMergeQueueTestingDetails(ref: QueueRef, testRunId: string): RunDetails {
-    const queue = this.queueFor(ref);
+    const queue = queueOf(this.world, ref);
     const key = queueKey(queue.repo, queue.branch);
     const run = Object.hasOwn(this.state.testRuns, testRunId) ? this.state.testRuns[testRunId] : undefined;
     if (!run || run.queueKey !== key) {
@@ -492,52 +474,17 @@ export class QueueEngine {
   }
 
   getMergeQueueMetrics(filter: { repo?: Repo } = {}): string {
-    const inputs: QueueMetricsInput[] = Object.values(this.state.queues)
+    const queues = Object.values(this.state.queues)
       .filter((queue) => filter.repo === undefined || sameRepo(queue.repo, filter.repo))
-      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)))
-      .map((queue) => ({
-        queue,
-        gauges: {
-          main: { depth: queue.line.length, awaitingMergeability: queue.waiting.length, testing: runsInFlightOf(this.world, queue, 'main') },
-          bisection: {
-            depth: queue.bisection.reduce((sum, group) => sum + group.pullRequestIds.length, 0),
-            awaitingMergeability: 0,
-            testing: runsInFlightOf(this.world, queue, 'bisection'),
-          },
-        },
-      }));
-    return renderMetrics(inputs, this.state.now);
+      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)));
+    return renderMetrics(queues, this.state.testRuns, this.state.now);
   }
 
   // ---------------------------------------------------------------- flaky tests
 
-  getTestDetails(scope: FlakyScope, testId: string): TestCase {
-    const found = lookUpTestCase(scope, testId, this.state.ticketLinks);
-    if (!found) throw new EngineRefusal('not_found', `no test case ${testId}`);
-    return found;
-  }
-
-  listQuarantinedTests(_scope: FlakyScope, page: FlakyPageQuery): FlakyTestsPage<QuarantinedTest> {
-    return listQuarantinedTests(page);
-  }
-
-  listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): FlakyTestsPage<UnhealthyTest> {
-    return listUnhealthyTests(scope, status, page, this.state.ticketLinks);
-  }
-
-  /** Tests that failed from `start` (inclusive) to `end` (exclusive), ISO times at most 7 days apart. */
-  listFailingTests(scope: FlakyScope, window: { start: string; end: string }, page: FlakyPageQuery): FlakyTestsPage<TestCase> {
-    return listFailingTests(scope, window, page, this.state.ticketLinks);
-  }
-
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
     linkTicket(repo, testId, ticketId, this.state.ticketLinks);
-    this.changed();
-  }
-
-  /** The test collections made so far, by id (v2's Flaky Tests). */
-  testCollections(): Readonly<Keyed<TestCollectionRecord>> {
-    return this.state.testCollections;
+    this.world.changes++;
   }
 
   /** Makes a test collection; answers its id, 8 letters and digits as the service's. */
@@ -545,20 +492,11 @@ export class QueueEngine {
     const collections = this.state.testCollections;
     const { id } = freshQueueId(`${this.state.seed}:test-collection`, Object.keys(collections).length, new Set(Object.keys(collections)));
     collections[id] = { name, description, createdAt: this.state.now };
-    this.changed();
+    this.world.changes++;
     return id;
   }
 
-  /** Every known repository's id. */
-  repositoryIds(): string[] {
-    return Object.keys(this.state.repositories);
-  }
-
   // ---------------------------------------------------------------- lookups
-
-  private changed(): void {
-    this.world.changes++;
-  }
 
   /** The earliest instant something is due, and the queues it is due in. */
   private nextEvents(): { due: number | undefined; queues: QueueRecord[] } {
@@ -575,17 +513,11 @@ export class QueueEngine {
     return { due, queues };
   }
 
-  private queueFor(ref: QueueRef): QueueRecord {
-    const queue = this.state.queues[queueKey(ref.repo, ref.targetBranch)];
-    if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(ref.repo, ref.targetBranch)}`, 'queue_not_found');
-    return queue;
-  }
-
   /** The PR's facts, made up on first use; a PR first met by a queue is based on its branch. */
-  private pullRequestFor(repo: Repo, number: number, queue: QueueRecord): PullRequestRecord {
+  private pullRequestFor(repo: Repo, number: number, queue?: QueueRecord): PullRequestRecord {
     const key = pullRequestKey(repo, number);
     const record = this.state.pullRequests[key] ?? newPullRequest(repo, number);
-    record.baseBranch ??= queue.branch;
+    if (queue) record.baseBranch ??= queue.branch;
     this.state.pullRequests[key] = record;
     return record;
   }
@@ -612,12 +544,6 @@ export class QueueEngine {
     const id = queue.latestSubmission[String(number)];
     const submission = id === undefined ? undefined : submissionOf(this.world, id);
     return submission && !FINAL_STATES.has(submission.state) ? submission : undefined;
-  }
-
-  /** Whether `sha` is the PR's head SHA as the sandbox knows it (a fork's upload must name it). */
-  isHeadSha(repo: Repo, number: number, sha: string): boolean {
-    const record = this.state.pullRequests[pullRequestKey(repo, number)];
-    return record !== undefined && record.sha === sha;
   }
 
   private submissionFromBranch(queue: QueueRecord, branch: string): Submission {
@@ -648,30 +574,11 @@ export class QueueEngine {
 
   // ---------------------------------------------------------------- v2's reads, in the model's words (its codec renames)
 
-  /** The dispatch order: the runs holding PRs, then the admitted PRs without one, in consideration order. */
-  order(ref: QueueRef): QueueOrder {
-    return dispatchOrderOf(this.world, this.queueFor(ref));
-  }
-
-  graph(ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
-    return mergeGraphOf(this.world, this.queueFor(ref), options);
-  }
-
   runWithId(id: string): TestRunFacts {
     const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
     const queue = run ? this.state.queues[run.queueKey] : undefined;
     if (!run || !queue) throw new EngineRefusal('not_found', `no verification run ${id}`);
     return verificationRunOf(this.world, queue, run);
-  }
-
-  /** The queue's runs, newest first; `createdAfter` (ms) is strictly after. */
-  queueRuns(ref: QueueRef, filter: RunFilter = {}): TestRunFacts[] {
-    return queueRunsOf(this.world, this.queueFor(ref), filter);
-  }
-
-  /** Every run that tested the PR, in any queue, newest first; a PR never tested has none. */
-  pullRequestRuns(repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): TestRunFacts[] {
-    return pullRequestRunsOf(this.world, repo, number, filter);
   }
 
   /** The PR's facts (title, author, head SHA and branch, base branch, host state), a copy; undefined when never met. */
@@ -688,10 +595,6 @@ export class QueueEngine {
       .map(factsOf);
   }
 
-  queueCreatedAt(ref: QueueRef): number {
-    return this.queueFor(ref).createdAt;
-  }
-
   /** The PR's first submission to any queue of its repository (v2's `createdAt`), or undefined when never submitted. */
   firstSubmittedAt(repo: Repo, number: number): number | undefined {
     const key = pullRequestKey(repo, number);
@@ -704,14 +607,6 @@ export class QueueEngine {
       if (at !== undefined && (first === undefined || at < first)) first = at;
     }
     return first;
-  }
-
-  queueEntryHistory(repo: Repo, number: number): EntryTransition[] {
-    return queueEntryHistoryOf(this.world, repo, number);
-  }
-
-  queueEntryHistoryBatch(pullRequestIds: readonly string[]): PullRequestHistory[] {
-    return queueEntryHistoriesOf(this.world, pullRequestIds);
   }
 }
 
@@ -745,10 +640,6 @@ function resolvePriority(priority: Priority): ResolvedPriority {
 // Code-point order, not the locale's: the same state lists the same on every machine.
 function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function describeQueue(repo: Repo, branch: string): string {
-  return `${repo.host}/${repo.owner}/${repo.name} branch ${branch}`;
 }
 
 /** Refuses a move of the clock from `now` that is negative or would pass the last instant a date can hold. */

@@ -1,6 +1,6 @@
 // What the sandbox pretends the host knows about a PR, set through `/_sandbox/pullRequests` or made up on first use.
 import type { Repo } from '../../model/repository.js';
-import { deterministicSha } from './ids.js';
+import { sha1Hex } from './digest.js';
 import { keyed, type HostState, type PullRequestRecord, type TestOutcome } from './state.js';
 
 export const TEST_OUTCOMES = ['pass', 'fail', 'flaky'] as const satisfies readonly TestOutcome[];
@@ -19,7 +19,7 @@ export function newPullRequest(repo: Repo, number: number): PullRequestRecord {
     number,
     title: `PR #${number}`,
     author: DEFAULT_AUTHOR,
-    sha: deterministicSha(`${repo.host}/${repo.owner}/${repo.name}#${number}`),
+    sha: sha1Hex(`${repo.host}/${repo.owner}/${repo.name}#${number}`),
     headBranch: `pr-${number}`,
     mergeable: true,
     state: 'open',

@@ -1,11 +1,12 @@
 // The lanes of lanes.ts as a graph (v2's `/graph`, `/order`), transitively reduced, so a PR's predecessors are
 // the PRs it waits on directly. Edges follow the line, so there is no cycle.
 import type { GraphEdge, GraphNode, QueueGraph } from '../../model/order.js';
+import type { QueueRef } from '../../model/repository.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { targetsOf, type Targets } from './lanes.js';
 import { URGENT } from './line.js';
-import type { QueueRecord, Submission } from './state.js';
-import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
+import { pullRequestOf, queueOf, submissionOf, type QueueWorld } from './world.js';
 
 /** The line's PRs and their immediate predecessors in the reduced graph, by position in the line. */
 export interface DependencyGraph {
@@ -56,12 +57,13 @@ function overlap(a: Targets, b: Targets): boolean {
 }
 
 /** Nodes: the line, then the PRs in bisection (tested alone: no edge reaches them). Truncating targets is the face's. */
-export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
+export function mergeGraphOf(world: QueueWorld, ref: QueueRef, options: { includeImpactedTargets?: boolean } = {}): QueueGraph {
+  const queue = queueOf(world, ref);
   const graph = dependencyGraph(world, queue);
   const withTargets = options.includeImpactedTargets === true;
   const bisecting = queue.bisection.flatMap((group) => group.pullRequestIds.map((id) => ({ submission: submissionOf(world, id), runId: group.runId })));
   const nodes: GraphNode[] = [
-    ...graph.nodes.map((submission) => nodeOf(world, queue, submission, restingRunOf(submission), withTargets)),
+    ...graph.nodes.map((s) => nodeOf(world, queue, s, TESTED_STATES.has(s.state) ? s.latestTestRunId : undefined, withTargets)),
     ...bisecting.map(({ submission, runId }) => nodeOf(world, queue, submission, runId, withTargets)),
   ];
   const edges: GraphEdge[] = [];
@@ -79,12 +81,6 @@ export function mergeGraphOf(world: QueueWorld, queue: QueueRecord, options: { i
     }
   });
   return { nodes, edges };
-}
-
-function restingRunOf(submission: Submission): string | undefined {
-  return submission.state === 'testing' || submission.state === 'tests_passed' || submission.state === 'pending_failure'
-    ? submission.latestTestRunId
-    : undefined;
 }
 
 function nodeOf(world: QueueWorld, queue: QueueRecord, submission: Submission, runId: string | undefined, withTargets: boolean): GraphNode {

@@ -32,16 +32,10 @@ export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: numbe
 export function queueEntryHistoriesOf(world: QueueWorld, ids: readonly string[]): PullRequestHistory[] {
   const known = new Map<string, { repo: Repo; number: number }>();
   for (const record of Object.values(world.state.pullRequests)) known.set(pullRequestId(record.repo, record.number), record);
-  const groups: PullRequestHistory[] = [];
-  const seen = new Set<string>();
-  for (const asked of ids) {
-    const id = asked.toLowerCase();
-    if (seen.has(id)) continue;
-    seen.add(id);
+  return [...new Set(ids.map((asked) => asked.toLowerCase()))].map((id) => {
     const record = known.get(id);
-    groups.push({ pullRequestId: id, transitions: record ? queueEntryHistoryOf(world, record.repo, record.number) : [] });
-  }
-  return groups;
+    return { pullRequestId: id, transitions: record ? queueEntryHistoryOf(world, record.repo, record.number) : [] };
+  });
 }
 
 /** Its steps; a submission saved before steps were recorded has its submission and its present state. */
@@ -216,13 +210,12 @@ function failureCausesOf(world: QueueWorld, run: TestRun): FailureCause[] {
     .map((check) => ({ name: check.name, ...(check.url && { url: check.url }), ...(check.conclusion !== undefined && { conclusion: check.conclusion }) }));
 }
 
-/** A PR fails from a run of several only when bisection convicted it without a run of its own (its sibling passed). */
+/**
+ * A PR fails from a run of several only when bisection convicted it without a run of its own (its sibling passed);
+ * a run that ended before its own duration was cut short by the queue's testing timeout.
+ */
 function failedReason(run: TestRun): string {
   if (run.pullRequestIds.length > 1) return 'test_run_failed_by_optimization';
-  return timedOut(run) ? 'test_run_timeout' : 'test_run_required_status_failed';
-}
-
-/** Cut short by the queue's testing timeout: it ended before its own duration. */
-function timedOut(run: TestRun): boolean {
-  return run.finishedAt !== undefined && run.finishedAt - run.createdAt < run.durationMs;
+  const timedOut = run.finishedAt !== undefined && run.finishedAt - run.createdAt < run.durationMs;
+  return timedOut ? 'test_run_timeout' : 'test_run_required_status_failed';
 }

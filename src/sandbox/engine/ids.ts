@@ -1,6 +1,6 @@
 // Deterministic identifiers: the same seed and counter give the same id on every run, so a sandbox driven by
 // the same requests on a manual clock answers byte for byte the same.
-import { sha1Hex, sha256Hex } from './digest.js';
+import { sha256Hex } from './digest.js';
 
 /** A UUID (version 4 layout, so strict validators accept it) derived from a seed and a counter. */
 export function deterministicUuid(seed: string, counter: number): string {
@@ -31,10 +31,6 @@ function remembered(name: string): string {
 /** v2's `PullRequest.id`, from its coordinates: stable without being stored. Not its queue entry's id. */
 export function pullRequestId(repo: { host: string; owner: string; name: string }, number: number): string {
   return remembered(`pull-request:${repo.host}/${repo.owner}/${repo.name}#${number}`);
-}
-
-export function deterministicSha(text: string): string {
-  return sha1Hex(text);
 }
 
 const QUEUE_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -1,25 +1,12 @@
 // The queue-health metrics (docs/service.md#metrics) in the Prometheus text format: gauges now, counts and
 // histograms over the last hour of the clock; each series for the main and the bisection queue (`queue_type`).
-import type { Conclusion, MetricEvent, QueueRecord, QueueType } from './state.js';
+import type { Conclusion, Keyed, MetricEvent, QueueRecord, QueueType, TestRun } from './state.js';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const METRICS_WINDOW_MS = 60 * 60 * 1000;
 const HISTOGRAM_BUCKETS = [60, 300, 600, 900, 1800, 3600, 5400, 7200] as const;
 const CONCLUSIONS: readonly Conclusion[] = ['merged', 'failed', 'cancelled'];
 const QUEUE_TYPES: readonly QueueType[] = ['main', 'bisection'];
-
-/** A queue's gauges, counted by the engine, which knows each PR's state. */
-interface QueueGauges {
-  /** PRs in the queue, not counting the not_ready ones. */
-  depth: number;
-  awaitingMergeability: number;
-  testing: number;
-}
-
-export interface QueueMetricsInput {
-  queue: QueueRecord;
-  gauges: Record<QueueType, QueueGauges>;
-}
 
 /** Keeps an event, and forgets the ones the hour-long window no longer shows. */
 export function recordEvent(queue: QueueRecord, event: MetricEvent): void {
@@ -37,7 +24,8 @@ interface Family {
   lines: string[];
 }
 
-export function renderMetrics(queues: readonly QueueMetricsInput[], now: number): string {
+/** `testRuns`: the state's, for the runs in flight. */
+export function renderMetrics(queues: readonly QueueRecord[], testRuns: Readonly<Keyed<TestRun>>, now: number): string {
   const family = (name: string, type: Family['type'], help: string): Family => ({ name, type, help, lines: [] });
   const depth = family('mq_depth_current', 'gauge', 'Pull requests in the queue, excluding those awaiting mergeability.');
   const awaiting = family('mq_awaiting_mergeability', 'gauge', 'Pull requests submitted but not ready (not_ready).');
@@ -49,13 +37,16 @@ export function renderMetrics(queues: readonly QueueMetricsInput[], now: number)
   const inQueue = family('mq_pr_time_in_queue_1h_seconds', 'histogram', 'Time from submission to a final state, last hour.');
 
   const horizon = now - METRICS_WINDOW_MS;
-  for (const { queue, gauges } of queues) {
+  for (const queue of queues) {
     const recent = queue.events.filter((event) => event.at >= horizon && event.at <= now);
     for (const queueType of QUEUE_TYPES) {
       const labels = `repo="${escapeLabel(`${queue.repo.owner}/${queue.repo.name}`)}",branch="${escapeLabel(queue.branch)}",queue_type="${queueType}"`;
-      depth.lines.push(`${depth.name}{${labels}} ${gauges[queueType].depth}`);
-      awaiting.lines.push(`${awaiting.name}{${labels}} ${gauges[queueType].awaitingMergeability}`);
-      slots.lines.push(`${slots.name}{${labels}} ${gauges[queueType].testing}`);
+      // Depth leaves out the not_ready PRs, which wait in the main queue only.
+      const standing = queueType === 'main' ? queue.line.length : queue.bisection.reduce((sum, group) => sum + group.pullRequestIds.length, 0);
+      const testing = queue.runsInFlight.filter((id) => testRuns[id]?.queueType === queueType).length;
+      depth.lines.push(`${depth.name}{${labels}} ${standing}`);
+      awaiting.lines.push(`${awaiting.name}{${labels}} ${queueType === 'main' ? queue.waiting.length : 0}`);
+      slots.lines.push(`${slots.name}{${labels}} ${testing}`);
       const ofType = recent.filter((event) => event.queueType === queueType);
       for (const conclusion of CONCLUSIONS) {
         const count = ofType.filter((e) => e.kind === 'conclusion' && e.conclusion === conclusion).length;

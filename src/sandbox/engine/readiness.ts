@@ -18,12 +18,11 @@ export function isReady(queue: QueueRecord, pr: PullRequestRecord): boolean {
   return readiness.doesBaseBranchMatch && readiness.gitHubMergeability === 'mergeable' && (!readiness.requiresImpactedTargets || readiness.hasImpactedTargets);
 }
 
-/** Without commits, "up to date with the target branch" means no PR merged through this queue since it was submitted. */
-function isUpToDate(queue: QueueRecord, submission: Submission): boolean {
-  return submission.mergeCountAtSubmission === queue.mergeCount;
-}
-
-/** directMergeMode always: an up-to-date PR with nothing ahead of it in its lane merges without a run. */
+/**
+ * directMergeMode always: an up-to-date PR with nothing ahead of it in its lane merges without a run. Without
+ * commits, "up to date with the target branch" means no PR merged through this queue since it was submitted.
+ */
 export function mayMergeDirectly(queue: QueueRecord, submission: Submission, aheadInLane: number): boolean {
-  return queue.settings.directMergeMode === 'always' && queue.state === 'running' && aheadInLane === 0 && isUpToDate(queue, submission);
+  const upToDate = submission.mergeCountAtSubmission === queue.mergeCount;
+  return queue.settings.directMergeMode === 'always' && queue.state === 'running' && aheadInLane === 0 && upToDate;
 }

@@ -1,6 +1,6 @@
 // Test runs: one PR or a batch on top of a predicted base (the PRs ahead it depends on), on a branch of its own.
 import { pullRequestIsFaulty } from './facts.js';
-import { deterministicSha } from './ids.js';
+import { sha1Hex } from './digest.js';
 import { dependenciesAhead } from './lanes.js';
 import { testedInLine } from './line.js';
 import { recordEvent } from './metrics.js';
@@ -20,7 +20,7 @@ export function startRun(world: QueueWorld, queue: QueueRecord, queueType: Queue
     createdAt: world.state.now,
     durationMs,
     testBranch: `trunk-merge/pr-${tested[0]!.number}/${id}`,
-    testBranchSha: deterministicSha(`test-branch:${id}`),
+    testBranchSha: sha1Hex(`test-branch:${id}`),
     requiredStatuses: [...(queue.settings.requiredStatuses ?? [])],
   };
   world.state.testRuns[id] = run;

@@ -5,15 +5,7 @@ import type { Repo } from '../../model/repository.js';
 import { deterministicQueueId, repositoryId } from './ids.js';
 import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QUEUE_MODES, type QueueState, type TEST_RUN_STATUSES } from '../../model/vocabulary.js';
 
-/**
- * 2: bisection, queue types on runs and metric events, merge counts for directMergeMode, open/closed/draft PRs.
- * 3: the queue settings the service has beyond the published description.
- * 4: tickets linked to flaky-test cases.
- * 5: queue ids; the journal records the engine's operations, not v1 request bodies (an older journal is translated).
- * 6: known repositories by id; a queue's managedState (and the conversion a v2 switch of modes runs); a submission's
- *    `direct`; actors on timeline steps.
- * 7: test collections made through v2's Flaky Tests API.
- */
+/** Raised, with a step in MIGRATIONS that brings the version before up to it, whenever the document's shape changes. */
 const STATE_VERSION = 7;
 
 /** The last instant a JavaScript date can hold (+275760-09-13): the sandbox's clock goes no further. */
@@ -210,12 +202,8 @@ export function emptyState(now: number, seed: string): SandboxState {
   };
 }
 
-/** Reads a state document back, bringing an older version up to date and refusing anything else. */
-export function parseState(text: string): SandboxState {
-  return parseStateDocument(text).state;
-}
-
-export function parseStateDocument(text: string): { state: SandboxState; writtenAs: number } {
+/** Reads a state document back, bringing an older version up to date and refusing anything else; `writtenAs`: its version as read. */
+export function parseState(text: string): { state: SandboxState; writtenAs: number } {
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -2,12 +2,11 @@
 // are v1's (views.ts checksView) plus a check run per required status they lack, so a required status is always
 // there and carries the run's outcome.
 import type { TargetSet, TestRunFacts } from '../../model/queue-entries.js';
-import { type Repo, repositoryUrl } from '../../model/repository.js';
-import { IMPACTS_ALL } from '../../model/vocabulary.js';
+import { type QueueRef, type Repo, repositoryUrl } from '../../model/repository.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestRun, type TestRunStatus } from './state.js';
-import { checksView, iso, RUN_CONCLUSIONS } from './views.js';
-import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+import { checksView, iso, RUN_CONCLUSIONS, uploadedTargets } from './views.js';
+import { queueOf, submissionOf, type QueueWorld } from './world.js';
 
 export interface RunFilter {
   status?: TestRunStatus;
@@ -28,7 +27,9 @@ export function verificationRunOf(world: QueueWorld, queue: QueueRecord, run: Te
   return facts;
 }
 
-export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFilter): TestRunFacts[] {
+/** The queue's runs, newest first. */
+export function queueRunsOf(world: QueueWorld, ref: QueueRef, filter: RunFilter = {}): TestRunFacts[] {
+  const queue = queueOf(world, ref);
   const key = queueKey(queue.repo, queue.branch);
   return newestFirst(world)
     .filter((run) => run.queueKey === key)
@@ -37,8 +38,8 @@ export function queueRunsOf(world: QueueWorld, queue: QueueRecord, filter: RunFi
     .map((run) => runFactsOf(world, queue, run));
 }
 
-/** Every run that tested the PR, in any queue and any of its submissions, newest first. */
-export function pullRequestRunsOf(world: QueueWorld, repo: Repo, number: number, filter: Pick<RunFilter, 'status'>): TestRunFacts[] {
+/** Every run that tested the PR, in any queue and any of its submissions, newest first; a PR never tested has none. */
+export function pullRequestRunsOf(world: QueueWorld, repo: Repo, number: number, filter: Pick<RunFilter, 'status'> = {}): TestRunFacts[] {
   const key = pullRequestKey(repo, number);
   const found: TestRunFacts[] = [];
   for (const run of newestFirst(world)) {
@@ -90,21 +91,10 @@ export function checksOf(queue: QueueRecord, run: TestRun): Pick<TestRunFacts, '
   return { checkSuites: required.length === 0 ? checkSuites : [...checkSuites, { checkRuns: required }], statusChecks };
 }
 
-/** The union of the targets uploaded for these PRs' heads, or undefined when none uploaded any. */
+/** As v2 words `uploadedTargets`: ALL stands alone. */
 function targetSetOf(world: QueueWorld, submissions: readonly Submission[]): TargetSet | undefined {
-  let uploaded = false;
-  let all = false;
-  const union = new Set<string>();
-  for (const submission of submissions) {
-    const record = pullRequestOf(world, submission);
-    const targets = record.impactedTargets[record.sha];
-    if (targets === undefined) continue;
-    uploaded = true;
-    if (targets === IMPACTS_ALL) all = true;
-    else for (const target of targets) union.add(target);
-  }
+  const uploaded = uploadedTargets(world, submissions);
   if (!uploaded) return undefined;
-  if (all) return { impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 };
-  const impactedTargets = [...union].sort();
-  return { impactsAllTargets: false, impactedTargets, totalImpactedTargets: impactedTargets.length };
+  if (uploaded.all) return { impactsAllTargets: true, impactedTargets: [], totalImpactedTargets: 0 };
+  return { impactsAllTargets: false, impactedTargets: uploaded.union, totalImpactedTargets: uploaded.union.length };
 }

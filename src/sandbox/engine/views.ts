@@ -98,8 +98,8 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
   if (queue.settings.mode === 'parallel') details.dependentPrs = base.map((submission) => submission.number);
   const testedTargets = uploadedTargets(world, tested);
   const allTargets = uploadedTargets(world, [...base, ...tested]);
-  if (allTargets) details.impactedTargets = allTargets;
-  if (testedTargets) details.impactedTargetsForTestedPrs = testedTargets;
+  if (allTargets) details.impactedTargets = allTargets.union;
+  if (testedTargets) details.impactedTargetsForTestedPrs = testedTargets.union;
   return details;
 }
 
@@ -130,17 +130,9 @@ export const RUN_CONCLUSIONS: Record<TestRun['status'], string | undefined> = {
 
 const STATUS_STATES: Record<TestRun['status'], string> = { in_progress: 'PENDING', succeeded: 'SUCCESS', failed: 'FAILURE', cancelled: 'ERROR' };
 
-/** The union of the targets uploaded for these PRs' head SHAs, or undefined when none uploaded any. */
-function uploadedTargets(world: QueueWorld, submissions: readonly Submission[]): string[] | undefined {
-  let uploaded = false;
-  const union = new Set<string>();
-  for (const submission of submissions) {
-    const pr = pullRequestOf(world, submission);
-    const targets = pr.impactedTargets[pr.sha];
-    if (targets === undefined) continue;
-    uploaded = true;
-    if (targets === IMPACTS_ALL) union.add(IMPACTS_ALL);
-    else for (const target of targets) union.add(target);
-  }
-  return uploaded ? [...union].sort() : undefined;
+/** The sorted union of the targets uploaded for these PRs' head SHAs, ALL included (`all`: one upload was ALL); undefined when none uploaded any. */
+export function uploadedTargets(world: QueueWorld, submissions: readonly Submission[]): { union: string[]; all: boolean } | undefined {
+  const records = submissions.map((submission) => pullRequestOf(world, submission));
+  const uploads = records.map((pr) => pr.impactedTargets[pr.sha]).filter((targets) => targets !== undefined);
+  return uploads.length === 0 ? undefined : { union: [...new Set(uploads.flat())].sort(), all: uploads.includes(IMPACTS_ALL) };
 }

@@ -1,8 +1,10 @@
 // What the queue mechanics work on: the state document, fresh ids, the records by id, and the one function every
 // change of a PR's state goes through (timestamps, metric events, and the index of PRs under test).
+import type { QueueRef, Repo } from '../../model/repository.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { recordEvent } from './metrics.js';
 import {
+  queueKey,
   TESTED_STATES,
   type Conclusion,
   type PullRequestRecord,
@@ -12,6 +14,7 @@ import {
   type Submission,
   type TestRun,
 } from './state.js';
+import { EngineRefusal } from './types.js';
 
 /** Told of every change of a PR's state just after it (a merged PR is still in the line); it must change nothing. */
 export type TransitionObserver = (change: {
@@ -56,6 +59,16 @@ export function indexOf(world: QueueWorld, queue: QueueRecord): QueueIndex {
   return index;
 }
 
+export function queueOf(world: QueueWorld, ref: QueueRef): QueueRecord {
+  const queue = world.state.queues[queueKey(ref.repo, ref.targetBranch)];
+  if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(ref.repo, ref.targetBranch)}`, 'queue_not_found');
+  return queue;
+}
+
+export function describeQueue(repo: Repo, branch: string): string {
+  return `${repo.host}/${repo.owner}/${repo.name} branch ${branch}`;
+}
+
 export function submissionOf(world: QueueWorld, id: string): Submission {
   const submission = world.state.submissions[id];
   if (!submission) throw new Error(`sandbox state is inconsistent: no submission ${id}`);
@@ -74,10 +87,6 @@ export function testRunOf(world: QueueWorld, id: string): TestRun {
   return run;
 }
 
-function queueTypeOf(submission: Submission): QueueType {
-  return submission.inBisection ? 'bisection' : 'main';
-}
-
 /** The timeline's reasons the change itself tells (the service's lower snake case); others are left unsaid. */
 const TIMELINE_REASONS: Readonly<Record<string, string>> = {
   'not_ready>pending': 'merge_item_now_ready',
@@ -90,7 +99,7 @@ export function transition(world: QueueWorld, queue: QueueRecord, submission: Su
   const from = submission.state;
   if (from === to) return;
   const now = world.state.now;
-  const queueType = queueTypeOf(submission);
+  const queueType: QueueType = submission.inBisection ? 'bisection' : 'main';
   submission.state = to;
   submission.stateChangedAt = now;
   const reason = TIMELINE_REASONS[`${from}>${to}`];

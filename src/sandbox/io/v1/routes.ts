@@ -7,6 +7,7 @@ import type { Repo } from '../../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope } from '../../../model/service.js';
 import { applyChange } from '../../engine/changes.js';
 import type { QueueEngine } from '../../engine/engine.js';
+import { getTestDetails, listFailingTests, listQuarantinedTests, listUnhealthyTests } from '../../engine/catalogue.js';
 import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
@@ -79,7 +80,7 @@ function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequ
 /** A fork's upload carries a workflow run id, not a token: the sandbox cannot check the run, so takes any with the head SHA. */
 const forkUploadOfHeadSha: Authorize<typeof ServedSetImpactedTargetsRequest> = ({ engine, forkedRunId }, { repo, pr }) => {
   if (forkedRunId === undefined || repo === undefined) return undefined;
-  if (pr.sha !== undefined && engine.isHeadSha(repo, pr.number, pr.sha)) return undefined;
+  if (pr.sha !== undefined && engine.pullRequestFacts(repo, pr.number)?.sha === pr.sha) return undefined;
   return errorAnswer(401, `a forked workflow run uploads only for the PR's head SHA: pr.sha ${pr.sha ?? '(missing)'} is not the head of #${pr.number}`);
 };
 
@@ -166,14 +167,14 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   deleteQueue: mutation('deleteQueue'),
   setImpactedTargets: mutation('setImpactedTargets', forkUploadOfHeadSha, repositoryOfId),
   getMergeQueueTestingDetails: query('getMergeQueueTestingDetails', (engine, body) => engine.getMergeQueueTestingDetails(queueRefOf(body), body.testRunId)),
-  getTestDetails: query('getTestDetails', (engine, body) => ({ test: engine.getTestDetails(scopeOf(body), body.test_id) })),
-  listQuarantinedTests: query('listQuarantinedTests', (engine, body) => {
-    const { tests, page } = engine.listQuarantinedTests(scopeOf(body), pageOf(body));
+  getTestDetails: query('getTestDetails', (engine, body) => ({ test: getTestDetails(engine.world, scopeOf(body), body.test_id) })),
+  listQuarantinedTests: query('listQuarantinedTests', (_engine, body) => {
+    const { tests, page } = listQuarantinedTests(pageOf(body));
     return { quarantined_tests: tests, page };
   }),
-  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => engine.listUnhealthyTests(scopeOf(body), body.status, pageOf(body))),
+  listUnhealthyTests: query('listUnhealthyTests', (engine, body) => listUnhealthyTests(engine.world, scopeOf(body), body.status, pageOf(body))),
   listFailingTests: query('listFailingTests', (engine, body) =>
-    engine.listFailingTests(scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body)),
+    listFailingTests(engine.world, scopeOf(body), { start: body.start_time, end: body.end_time }, pageOf(body)),
   ),
   linkTicketToTestCase: mutation('linkTicketToTestCase'),
   getMergeQueueMetrics,

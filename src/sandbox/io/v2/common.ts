@@ -9,6 +9,7 @@ import { repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
 import { V2Error, type V2Context } from './route.js';
 import type { PullRequestSource, QueueIdentity } from './wire.js';
+import { queueOf } from '../../engine/world.js';
 
 export function validationFailed(message: string): V2Error {
   return new V2Error(400, 'VALIDATION_FAILED', message);
@@ -41,7 +42,7 @@ export function unlessNotFound<T>(work: () => T): T | undefined {
 
 export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { ref: QueueRef } {
   const ref = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => engine.queueWithId(id));
-  return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: engine.queueCreatedAt(ref) };
+  return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: queueOf(engine.world, ref).createdAt };
 }
 
 /** The queue `{id}` of the path names. */
@@ -59,7 +60,7 @@ export function repositoryWithId(context: Pick<V2Context, 'engine' | 'repositori
   let since: number | undefined;
   for (const { queue } of context.engine.listQueues()) {
     if (repositoryId(queue.repo) !== wanted) continue;
-    const created = context.engine.queueCreatedAt(queue);
+    const created = queueOf(context.engine.world, queue).createdAt;
     if (since === undefined || created < since) since = created;
   }
   if (since === undefined) {

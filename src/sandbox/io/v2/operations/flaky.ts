@@ -5,10 +5,11 @@ import { testSummaryToWire, type TestPlace } from '../../../../api/v2/flaky-code
 import type { TEST_PERIODS } from '../../../../api/v2/flaky-schemas.js';
 import type { TestCase } from '../../../../model/flaky-tests.js';
 import type { Repo } from '../../../../model/repository.js';
-import { lastFailureIn, SEEDED_TEST_IDS, ticketUrl } from '../../../engine/catalogue.js';
+import { getTestDetails, lastFailureIn, SEEDED_TEST_IDS, ticketUrl } from '../../../engine/catalogue.js';
 import { perform } from '../../../engine/changes.js';
 import type { QueueEngine } from '../../../engine/engine.js';
-import { deterministicSha, deterministicUuid } from '../../../engine/ids.js';
+import { sha1Hex } from '../../../engine/digest.js';
+import { deterministicUuid } from '../../../engine/ids.js';
 import { iso } from '../../../engine/views.js';
 import { validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
@@ -33,11 +34,11 @@ interface CatalogueTest {
 
 /** Every repository's catalogue tests, as v1 shows them to that repository (an organization named by its owner). */
 function catalogueTests(engine: QueueEngine): CatalogueTest[] {
-  return engine.repositoryIds().flatMap((repositoryId) => {
+  return Object.keys(engine.world.state.repositories).flatMap((repositoryId) => {
     const repo = engine.repositoryWithId(repositoryId)!;
     return SEEDED_TEST_IDS.map((seededId) => {
       const id = deterministicUuid(`test:${repositoryId}:${seededId}`, 0);
-      const test = engine.getTestDetails({ repo, org: repo.owner }, seededId);
+      const test = getTestDetails(engine.world, { repo, org: repo.owner }, seededId);
       // Its page in the app, under the id of the API asked.
       test.html_url = test.html_url.replace(seededId, id);
       return { place: { id, testCollectionId: CATALOGUE_ID, repositoryId }, repo, seededId, test };
@@ -76,7 +77,7 @@ const monitorOf = (test: TestCase) => (test.status.value === 'broken' ? 'failure
 // ---------------------------------------------------------------- test collections
 
 function collectionsOf(engine: QueueEngine): Json[] {
-  const made = Object.entries(engine.testCollections())
+  const made = Object.entries(engine.world.state.testCollections)
     .sort(([a, one], [b, other]) => other.createdAt - one.createdAt || (a < b ? -1 : 1))
     .map(([id, { name, description, createdAt }]) => {
       const at = iso(createdAt);
@@ -86,7 +87,7 @@ function collectionsOf(engine: QueueEngine): Json[] {
     id: CATALOGUE_ID,
     name: 'Flaky-test catalogue',
     description: 'The sandbox’s seeded tests, in every repository it knows',
-    testCount: SEEDED_TEST_IDS.length * engine.repositoryIds().length,
+    testCount: SEEDED_TEST_IDS.length * Object.keys(engine.world.state.repositories).length,
     quarantineEnabled: true,
     autoQuarantineEnabled: true,
     createdAt: CATALOGUE_SINCE,
@@ -242,7 +243,7 @@ export const listTestRuns = route('tests.listTestRuns', (context) => {
         conclusion: 'failure',
         branch: 'main',
         isPullRequest: false,
-        sha: deterministicSha(id),
+        sha: sha1Hex(id),
         quarantineState,
         statusAtRunTime: test.status.value,
         startedAt: iso(ended - 60_000),

@@ -4,6 +4,7 @@ import { pathPullRequest } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route } from '../route.js';
 import { transitionToWire } from '../../../../api/v2/codec.js';
+import { queueEntryHistoriesOf, queueEntryHistoryOf } from '../../../engine/history.js';
 
 /** Each transition keyed by its queue entry and its place among that entry's transitions: stable as more come. */
 function keyed(transitions: readonly EntryTransition[]): { key: string; transition: EntryTransition }[] {
@@ -22,7 +23,7 @@ function ordered<T>(rows: readonly T[], direction: 'oldest' | 'newest' | undefin
 export const queueEntryHistory = route('pullRequests.queueEntryHistory', (context) => {
   const query = context.input;
   const found = pathPullRequest(context);
-  const rows = ordered(keyed(context.engine.queueEntryHistory(found.repo, found.number)), query.direction);
+  const rows = ordered(keyed(queueEntryHistoryOf(context.engine.world, found.repo, found.number)), query.direction);
   return pageOf(
     context,
     rows,
@@ -33,7 +34,7 @@ export const queueEntryHistory = route('pullRequests.queueEntryHistory', (contex
 
 export const queueEntryHistoryBatch = route('pullRequests.queueEntryHistoryBatch', (context) => {
   const query = context.input;
-  const groups = context.engine.queueEntryHistoryBatch(query.pullRequestIds);
+  const groups = queueEntryHistoriesOf(context.engine.world, query.pullRequestIds);
   return pageOf(
     context,
     groups,

@@ -11,10 +11,11 @@ import { pathQueue, queueWithId, refusing, requireRepository, validationFailed }
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error, type V2Handled } from '../route.js';
 import { type QueueIdentity, queueJson, SANDBOX_FIXED, stateChangeJson } from '../wire.js';
+import { queueOf } from '../../../engine/world.js';
 
 /** The MergeQueue as it stands now, with who last wrote it. */
 function queueAnswer(context: V2Context, queue: QueueIdentity & { ref: QueueRef }): Record<string, unknown> {
-  return queueJson(queue, context.engine.getQueue(queue.ref), context.engine.managedStateOf(queue.ref));
+  return queueJson(queue, context.engine.getQueue(queue.ref), queueOf(context.engine.world, queue.ref).managedState);
 }
 
 export const listQueues = route('mergeQueues.list', (context) => {
@@ -53,7 +54,7 @@ export const createQueue = route('mergeQueues.create', (context) => {
     later.bisectionConcurrency = body.bisectionConcurrency || (body.concurrency ?? context.engine.getQueue(ref).concurrency);
   if (body.enqueueingLabel !== undefined) later.enqueueingLabel = body.enqueueingLabel;
   if (Object.keys(later).length > 0) changes.push(perform(context.engine, 'updateQueue', { queue: ref, change: later, writer }).change);
-  const id = context.engine.queueIdOf(ref);
+  const id = queueOf(context.engine.world, ref).id;
   return { answer: { status: 201, json: queueAnswer(context, queueWithId(context.engine, id)) }, change: changes };
 });
 

@@ -1,6 +1,7 @@
 // The two lists of verification runs (docs/v2.md), newest first; a PR's list refuses `createdAfter` with 400.
 import { modelWord } from '../../../../api/v2/wire-names.js';
 import type { TestRunFacts } from '../../../../model/queue-entries.js';
+import { pullRequestRunsOf, queueRunsOf } from '../../../engine/verification-runs.js';
 import { pathPullRequest, pathQueue } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route } from '../route.js';
@@ -17,12 +18,12 @@ export const listQueueVerificationRuns = route('mergeQueues.listVerificationRuns
     ...(status !== undefined && { status: engineStatus(status) }),
     ...(createdAfter !== undefined && { createdAfter: Date.parse(createdAfter) }),
   };
-  return pageOf(context, context.engine.queueRuns(queue.ref, filter), idOf, jsonOf);
+  return pageOf(context, queueRunsOf(context.engine.world, queue.ref, filter), idOf, jsonOf);
 });
 
 export const listPullRequestVerificationRuns = route('pullRequests.listVerificationRuns', (context) => {
   const { status } = context.input;
   const found = pathPullRequest(context);
-  const runs = context.engine.pullRequestRuns(found.repo, found.number, status === undefined ? {} : { status: engineStatus(status) });
+  const runs = pullRequestRunsOf(context.engine.world, found.repo, found.number, status === undefined ? {} : { status: engineStatus(status) });
   return pageOf(context, runs, idOf, jsonOf);
 });
