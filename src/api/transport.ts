@@ -124,8 +124,7 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
     this.proxy = proxy && proxyOf(proxy);
-    // The budget's clock is the wall clock, which other processes read too, moved on by injected pauses (which
-    // take no real time).
+    // The budget's clock is the wall clock, which other processes read too, moved on by injected pauses (which take no real time).
     let paused = 0;
     const shared = options.sharedBudget;
     this.budget = new RequestBudget(
