@@ -96,13 +96,12 @@ function locked(lock: string): boolean {
 
 /** The state the file holds, or undefined for anything else. */
 function stateOf(text: string): BudgetState | undefined {
-  let data: unknown;
+  let state: BudgetState;
   try {
-    data = JSON.parse(text);
+    state = JSON.parse(text) as BudgetState;
   } catch {
     return undefined;
   }
-  const state = data as BudgetState;
   const times = (value: unknown) => Array.isArray(value) && value.every(Number.isFinite);
   if (typeof state !== 'object' || state === null || typeof state.sent !== 'object' || state.sent === null) return undefined;
   if (!COUNTS.every((count) => times(state.sent[count]))) return undefined;

@@ -17,8 +17,7 @@ const TITLE_MAX = 120;
 export function errorMessage(answer: Answer): string {
   const text = answer.text.trim();
   if (text === '') return `the service answered ${answer.status} with no message`;
-  const candidate = text.startsWith('{') ? jsonMessage(text) : undefined;
-  const body = judge(answer, candidate);
+  const body = judge(answer, text.startsWith('{') ? jsonMessage(text) : undefined);
   return body.kind === 'words' ? body.words : `the service answered with ${body.summary}`;
 }
 

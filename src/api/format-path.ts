@@ -1,5 +1,4 @@
-// Where in a document a problem is, as an error message shows it; and a zod failure as one such line. Read by
-// the client, the settings and the sandbox alike.
+// Where in a document a problem is, as an error message shows it; and a zod failure as one such line. Read by the client, the settings and the sandbox.
 import type * as z from 'zod';
 
 /** A path as an error message shows it: `enqueuedPullRequests[0].prNumber`. */

@@ -1,5 +1,4 @@
-// Shapes the v1 API and the sandbox's control routes both take: a repository, and a PR number as the service
-// takes it.
+// Shapes the v1 API and the sandbox's control routes both take: a repository, and a PR number as the service takes it.
 import * as z from 'zod';
 import { PR_NUMBER_MAX } from '../model/vocabulary.js';
 import { portable } from './check-runtime.js';

@@ -124,8 +124,7 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
     this.proxy = proxy && proxyOf(proxy);
-    // The budget's clock is the wall clock, which other processes read too, moved on by injected pauses (which
-    // take no real time).
+    // The budget's clock is the wall clock, which other processes read too, moved on by injected pauses (which take no real time).
     let paused = 0;
     const shared = options.sharedBudget;
     this.budget = new RequestBudget(
@@ -164,7 +163,7 @@ export class Transport {
   // or reset connection, never a timeout: the service is there and slow, and asking again multiplies the silence.
   async send(exchange: Exchange): Promise<Answer> {
     const retries = this.options.retries ?? DEFAULT_RETRIES;
-    const started = this.now();
+    const started = (this.options.now ?? monotonicMs)();
     for (let attempt = 1; ; attempt++) {
       let failure: ApiError | NetworkError;
       let pause: number;
@@ -215,15 +214,11 @@ export class Transport {
     if (failure instanceof ApiError && !exchange.idempotent && (failure.status === 502 || failure.status === 504)) return answerLost(failure);
     if (!(failure instanceof NetworkError)) return failure;
     const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent };
-    const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${((this.now() - started) / 1000).toFixed(1)}s in all`;
+    const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${(((this.options.now ?? monotonicMs)() - started) / 1000).toFixed(1)}s in all`;
     if (failure.failure === 'timeout') {
       return new NetworkError(`${failure.message} (${took}; raise ${this.options.timeoutHint ?? '--timeout or MQ_TIMEOUT'})`, same);
     }
     return tries === 1 ? failure : new NetworkError(`${failure.message} (${took})`, same);
-  }
-
-  private now(): number {
-    return (this.options.now ?? monotonicMs)();
   }
 
   private async pause(ms: number): Promise<void> {

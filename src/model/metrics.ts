@@ -59,16 +59,11 @@ export function summarizeMetrics(samples: readonly MetricSample[]): { queues: Qu
     let ofRepo = queues.get(repo);
     if (!ofRepo) queues.set(repo, (ofRepo = new Map()));
     let queue = ofRepo.get(key);
-    if (!queue) {
-      queue = { repo, branch, queueType, histograms: {} };
-      ofRepo.set(key, queue);
-    }
+    if (!queue) ofRepo.set(key, (queue = { repo, branch, queueType, histograms: {} }));
     return queue;
   };
 
-  for (const sample of samples) {
-    if (!absorb(sample, queueOf)) others.push(sample);
-  }
+  for (const sample of samples) if (!absorb(sample, queueOf)) others.push(sample);
   const all = [...queues.values()].flatMap((ofRepo) => [...ofRepo.values()]);
   // The buckets are kept for the estimates below (mq stats); the last +Inf bucket stands in for a missing _count.
   for (const histogram of all.flatMap((queue) => Object.values(queue.histograms))) {

@@ -59,9 +59,8 @@ export function testDurationsFromMetrics(samples: readonly MetricSample[], ref: 
   if (runs < MIN_TEST_RUNS || meanSeconds === undefined || max === undefined) {
     return { source: 'none', unavailable: `the service's metrics show ${runs === 1 ? 'one test run' : `${runs} test runs`} in the last hour` };
   }
-  // A run in the +Inf bucket is only known to be longer than the highest bound: the mean is then the honest top.
-  const maxSeconds = max.bound === 'above' ? Math.max(max.seconds, meanSeconds) : max.seconds;
-  return { source: 'metrics', runs, meanSeconds, maxSeconds: Math.max(maxSeconds, meanSeconds), failureRate: rate(queue?.failed, queue?.merged) };
+  // The top is never below the mean (a run in the +Inf bucket is only known to be longer than the highest bound).
+  return { source: 'metrics', runs, meanSeconds, maxSeconds: Math.max(max.seconds, meanSeconds), failureRate: rate(queue?.failed, queue?.merged) };
 }
 
 /** Merge times of the concluded PRs (oldest first); too few to space out say so. */

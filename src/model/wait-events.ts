@@ -16,10 +16,7 @@ export type PerPr = Extract<CommandResult, { kind: 'perPr' }>;
 export type QueueChange = Extract<CommandResult, { kind: 'queueChange' }>;
 
 /** The state pause, resume and drain ask for; create, update and delete ask for none. */
-export function requestedQueueState(action: QueueChange['action']): QueueState | undefined {
-  const requested: Partial<Record<QueueChange['action'], QueueState>> = { pause: 'paused', resume: 'running', drain: 'draining' };
-  return requested[action];
-}
+export const REQUESTED_STATE: Partial<Record<QueueChange['action'], QueueState>> = { pause: 'paused', resume: 'running', drain: 'draining' };
 
 /** A PR as last seen. `error`: the service does not know it (404), or refused to submit it. */
 export interface PrSighting {

@@ -4,7 +4,7 @@
 // an optional key is undefined, which JSON leaves out.
 import type { CommandResult, ConfigEntry } from '../model/result.js';
 import type { MetricSample } from '../model/prometheus.js';
-import { requestedQueueState } from '../model/wait-events.js';
+import { REQUESTED_STATE } from '../model/wait-events.js';
 import type { Stats } from '../model/stats.js';
 import { exitMeaning } from '../help/exit-codes.js';
 
@@ -38,7 +38,7 @@ export function toJson(result: CommandResult): unknown {
       return statsJson(result.stats);
     case 'queueChange': {
       const { action, branch, repo, changed, settingsChanged, queue, reason, cancelled } = result;
-      return { action, branch, repo, state: queue?.state ?? requestedQueueState(action) ?? null, changed, settingsChanged, queue, reason, cancelled };
+      return { action, branch, repo, state: queue?.state ?? REQUESTED_STATE[action] ?? null, changed, settingsChanged, queue, reason, cancelled };
     }
     case 'targets':
       return { pr: result.pr, sha: result.sha ?? null, impactedTargets: result.impactedTargets ?? null, fellBackToAll: result.fellBackToAll };

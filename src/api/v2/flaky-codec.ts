@@ -35,27 +35,25 @@ export function testSummaryToWire(test: TestCase, place: TestPlace, metrics?: Js
   };
 }
 
-const statusOf = (wire: TestSummary) => ({ value: wire.status, reason: '', timestamp: wire.statusSince ?? '' });
 const optional = (text: string) => (text === '' ? undefined : text);
 
 /** A row of v2's list as the unhealthy list's test (v1 has no `testCollectionId`; v2 no reason and no ticket). */
 export function unhealthyOfWire(wire: TestSummary, repositoryUrl: string): UnhealthyTest {
-  const test: UnhealthyTest = {
+  return {
     id: wire.id,
     testCollectionId: wire.testCollectionId,
     repository: { html_url: repositoryUrl },
     html_url: wire.url ?? '',
     name: wire.name,
     variant: wire.variant,
-    status: statusOf(wire),
+    status: { value: wire.status, reason: '', timestamp: wire.statusSince ?? '' },
     codeowners: wire.codeowners,
     pull_requests_impacted_last_7d: wire.metrics?.prsImpacted ?? 0,
     quarantined: wire.quarantineState === 'quarantined',
+    ...(wire.file !== '' && { file_path: wire.file }),
+    ...(wire.parentName !== '' && { parent: wire.parentName }),
+    ...(wire.className !== '' && { classname: wire.className }),
   };
-  const file = optional(wire.file);
-  const parent = optional(wire.parentName);
-  const classname = optional(wire.className);
-  return { ...test, ...(file && { file_path: file }), ...(parent && { parent }), ...(classname && { classname }) };
 }
 
 /** A test with its rates: `metrics` are of one period, 1d or 7d; the other's rate v2 does not give with them. */

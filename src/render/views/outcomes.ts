@@ -5,7 +5,7 @@ import { aboutPr, shortSha } from '../fields.js';
 import type { RenderContext, ResultOf } from '../options.js';
 import { queueName } from '../../config/repo.js';
 import { reasonLine } from '../../text/reason.js';
-import { requestedQueueState } from '../../model/wait-events.js';
+import { REQUESTED_STATE } from '../../model/wait-events.js';
 import { safeLine } from '../../text/sanitize.js';
 import { mergedSubmittedAgain } from '../../model/vocabulary.js';
 import { renderPairs } from '../tables.js';
@@ -42,7 +42,7 @@ export function renderQueueChange(change: ResultOf<'queueChange'>, ctx: RenderCo
   const { paint } = ctx;
   const name = `Queue ${queueName(change.branch, change.repo)}`;
   const lines: string[] = [];
-  const requested = requestedQueueState(change.action);
+  const requested = REQUESTED_STATE[change.action];
   if (change.changed === false && requested) return `${name} is already ${paintState(paint, requested)}\n`;
   switch (change.action) {
     case 'create':
