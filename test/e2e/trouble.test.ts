@@ -101,23 +101,33 @@ describe('a write whose answer never came', () => {
     });
   });
 
-  it('queue changes and impacted targets say their own check', async () => {
-    // pause, drain and resume read the queue first (to leave one alone that is already so): that read answers.
+  // pause, drain and resume read the queue first (to leave one alone that is already so): that read answers.
+  // Each run waits out its timeout: three at a time, so that a test holds three timeouts at once, not six.
+  it.each([
+    [
+      'pause, drain and resume',
+      [
+        [['queue', 'pause', '--yes'], 'the pause of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
+        [['queue', 'drain', '--yes'], 'the drain of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
+        [['queue', 'resume'], 'the resume of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
+      ],
+    ],
+    [
+      'settings, a new queue and impacted targets',
+      [
+        [
+          ['queue', 'update', '--concurrency', '2'],
+          'the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`',
+        ],
+        [['queue', 'create'], 'the creation of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
+        [['targets', 'set', '42', '//a', '--sha', 'abc123'], 'setting the impacted targets of #42 may have been applied: check with `mq status 42`'],
+      ],
+    ],
+  ] satisfies Array<[string, Array<[string[], string]>]>)('queue changes and impacted targets say their own check: %s', async (_what, cases) => {
     const switching = JSON.stringify(queue({ state: 'switching_modes' }));
     const { env } = await serve((operation) =>
       operation === 'getQueue' ? { status: 200, body: switching, headers: { 'content-type': 'application/json' } } : 'hang',
     );
-    const cases: Array<[string[], string]> = [
-      [['queue', 'pause', '--yes'], 'the pause of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
-      [['queue', 'drain', '--yes'], 'the drain of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
-      [['queue', 'resume'], 'the resume of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
-      [
-        ['queue', 'update', '--concurrency', '2'],
-        'the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`',
-      ],
-      [['queue', 'create'], 'the creation of the queue main of acme/widgets may have been applied: check with `mq queue get`'],
-      [['targets', 'set', '42', '//a', '--sha', 'abc123'], 'setting the impacted targets of #42 may have been applied: check with `mq status 42`'],
-    ];
     // 3s: the read of the queue must come back within the timeout on a loaded machine too (at 1s it once did not).
     const runs = await Promise.all(cases.map(([args]) => spawned([...args, '--timeout', '3s'], { env })));
     runs.forEach((run, i) => {

@@ -5,7 +5,7 @@
 // machine. What only a process shows (the shim, signals, a TTY) stays with the spawned mq of cli.ts, and so
 // does a run that waits for a request's timeout (trouble.test.ts says why).
 import { Readable, Writable } from 'node:stream';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { answerProblems as v2AnswerProblems, operationOf, requestProblems as v2RequestProblems } from './v2.js';
@@ -21,17 +21,19 @@ export interface SandboxFixture {
 /**
  * A fresh in-process sandbox on a manual clock and a recorder in front of it for each test, so that a fault
  * stays in its test. After each test, every request body mq sent must be one the hosted service's published
- * description accepts (`requestProblems`: no other exception anywhere).
+ * description accepts (`requestProblems`: no other exception anywhere). `shared`: one for all the tests of the
+ * describe block, for tests that are the ordered steps of one story.
  */
-export function useSandbox(): SandboxFixture {
+export function useSandbox({ shared = false } = {}): SandboxFixture {
   let sandbox: RunningSandbox | undefined;
   let recorder: Recorder | undefined;
-  beforeEach(async () => {
+  const [before, after] = shared ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  before(async () => {
     // Without v2's rate limits, which count real seconds: a test's pace is its own (test/sandbox/v2 tests them).
     sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
     recorder = await startRecorder(sandbox.url);
   });
-  afterEach(async () => {
+  after(async () => {
     const requests = recorder?.requests.splice(0) ?? [];
     await recorder?.close();
     await sandbox?.close();
