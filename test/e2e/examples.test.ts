@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defaultLoaders } from 'cosmiconfig';
 import { describe, expect, it } from 'vitest';
-import { control, mq, sandboxEnv, shimDir, TOKEN, type Run } from '../support/cli.js';
-import { advanceAsSeen, useSandbox } from '../support/in-process.js';
+import { control, sandboxEnv, shimDir, TOKEN, type Run } from '../support/cli.js';
+// mq itself, to set a queue up and to read it, runs in-process: only the scripts need the built one (on PATH).
+import { advanceAsSeen, mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const EXAMPLES = resolve(import.meta.dirname, '../../examples');
@@ -86,7 +87,7 @@ describe('examples/maintenance-window.sh', () => {
     expect((await queueState(env)).state).toBe('running');
   });
 
-  it('resumes the queue and exits 10 when the maintenance fails; HOLD_ON_FAILURE=1 leaves it drained', async () => {
+  it('resumes the queue and exits 10 when the maintenance fails', async () => {
     const { env } = scriptEnv({ DRAIN_INTERVAL: '1s' });
     await mq(['queue', 'create'], { env });
     const run = await runBash([script, 'upgrade', '--', 'false'], { env });
@@ -94,8 +95,12 @@ describe('examples/maintenance-window.sh', () => {
     expect(run.stderr).toContain('the maintenance command failed with exit 1');
     expect(run.stderr).toContain('putting the queue back: mq queue resume');
     expect((await queueState(env)).state).toBe('running');
+  });
 
-    const held = await runBash([script, 'upgrade', '--', 'false'], { env: { ...env, HOLD_ON_FAILURE: '1' } });
+  it('leaves the queue drained when the maintenance fails with HOLD_ON_FAILURE=1 (exit 10)', async () => {
+    const { env } = scriptEnv({ DRAIN_INTERVAL: '1s', HOLD_ON_FAILURE: '1' });
+    await mq(['queue', 'create'], { env });
+    const held = await runBash([script, 'upgrade', '--', 'false'], { env });
     expect(held.code).toBe(10);
     expect(held.stderr).toContain('the queue stays drained (HOLD_ON_FAILURE=1); when it is safe: mq queue resume');
     expect((await queueState(env)).state).toBe('draining');

@@ -178,9 +178,11 @@ function runBlock(code: string, env: Record<string, string>, cwd: string, limitM
 }
 
 describe("the README's sh blocks", () => {
-  const fixture = useSandbox();
+  // One sandbox for all the blocks: each is a test of its own, run in order on what the blocks before it left.
+  const fixture = useSandbox({ shared: true });
   const text = readFileSync(README, 'utf8');
   const shell = parse(text).blocks.filter((block) => block.lang === 'sh');
+  const run = shell.filter((block) => !block.marker?.startsWith('not run'));
 
   it('each runs or says why not, and none that runs would install or run the tests', () => {
     for (const block of shell) {
@@ -190,28 +192,30 @@ describe("the README's sh blocks", () => {
         expect(block.code, `line ${block.line}`).not.toMatch(/\bnpm (ci|test|install|run)\b|\bnpx\b/);
       }
     }
-    expect(shell.filter((block) => !block.marker?.startsWith('not run')).length).toBeGreaterThanOrEqual(5);
+    expect(run.length).toBeGreaterThanOrEqual(5);
   });
 
-  it('work as written, in order, against a sandbox', { timeout: 240_000 }, async () => {
+  describe('work as written, in order, against a sandbox', () => {
     const home = mkdtempSync(join(tmpdir(), 'mq-readme-'));
-    const env: Record<string, string> = {
-      PATH: `${shimDir()}:${process.env.PATH ?? ''}`,
+    const shims = shimDir();
+    const env = (): Record<string, string> => ({
+      PATH: `${shims}:${process.env.PATH ?? ''}`,
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
       XDG_CACHE_HOME: join(home, '.cache'),
       ...exportedByReadme(text),
       MQ_API_URL: fixture.recorder.url,
-    };
-    for (const tool of ['curl', 'jq']) expect((await runBlock(`command -v ${tool}`, env, home, 10_000)).code, `${tool} on PATH`).toBe(0);
-    for (const block of shell) {
-      if (block.marker?.startsWith('not run')) continue;
+    });
+
+    it.each(['curl', 'jq'])('%s is on PATH', async (tool) => expect((await runBlock(`command -v ${tool}`, env(), home, 10_000)).code).toBe(0));
+
+    it.each(run.map((block) => [block.line, block] as const))('the block at line %i', async (_line, block) => {
       const advance = /^advance (\d+)$/.exec(block.marker ?? '');
       if (advance) await control(fixture.sandboxUrl, 'advance', { seconds: Number(advance[1]) });
       const expected = Number(/^exit (\d+)$/.exec(block.marker ?? '')?.[1] ?? 0);
-      const ran = await runBlock(block.code, env, home, 60_000);
+      const ran = await runBlock(block.code, env(), home, 60_000);
       expect({ line: block.line, code: ran.code, output: ran.output }).toEqual({ line: block.line, code: expected, output: ran.output });
-    }
+    });
   });
 });
 
