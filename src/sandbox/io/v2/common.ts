@@ -38,8 +38,6 @@ export function unlessNotFound<T>(work: () => T): T | undefined {
   }
 }
 
-// ---------------------------------------------------------------- queues
-
 export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { ref: QueueRef } {
   const ref = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => engine.queueWithId(id));
   return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: queueOf(engine.world, ref).createdAt };
@@ -49,8 +47,6 @@ export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { 
 export function pathQueue(context: V2Context): QueueIdentity & { ref: QueueRef } {
   return queueWithId(context.engine, context.params.id ?? '');
 }
-
-// ---------------------------------------------------------------- repositories
 
 /** A known repository, shown as created with its first queue, else when this run first showed it. */
 export function repositoryWithId(context: Pick<V2Context, 'engine' | 'repositories'>, id: string): { repo: Repo; since: number } | undefined {
@@ -75,8 +71,6 @@ export function requireRepository(context: Pick<V2Context, 'engine' | 'repositor
   if (!found) throw new V2Error(404, 'REPOSITORY_NOT_FOUND', `no repository with id ${id}: look it up by its URL first (GET /v2/repositories?providerUrl=…)`);
   return found;
 }
-
-// ---------------------------------------------------------------- pull requests
 
 export interface FoundPullRequest {
   repo: Repo;
