@@ -343,7 +343,7 @@ export class QueueEngine {
       }
       pullRequests.push(enqueuedPullRequestView(this.world, submission));
     }
-    return nextSeq === undefined ? { pullRequests } : { pullRequests, nextCursor: cursorFor(nextSeq) };
+    return nextSeq === undefined ? { pullRequests } : { pullRequests, nextCursor: CURSOR_PREFIX + nextSeq.toString(16).padStart(12, '0') };
   }
 
   getQueue(ref: QueueRef): Queue {
@@ -649,10 +649,6 @@ function toMs(time: Date | number): number {
 
 // UUID-shaped, as the published API describes it, yet a sequence number: valid across restarts and changes.
 const CURSOR_PREFIX = 'c0000000-0000-4000-8000-';
-
-function cursorFor(seq: number): string {
-  return CURSOR_PREFIX + seq.toString(16).padStart(12, '0');
-}
 
 function parseCursor(cursor: string): number {
   const hex = cursor.toLowerCase().startsWith(CURSOR_PREFIX) ? cursor.slice(CURSOR_PREFIX.length) : '';
