@@ -59,8 +59,6 @@ export function applyChange(engine: QueueEngine, change: Change): unknown {
   return (APPLY[change.op] as (engine: QueueEngine, input: unknown) => unknown)(engine, change.input);
 }
 
-// ---------------------------------------------------------------- the journal's entries, checked
-
 // The journal is a file anyone may edit: an entry is checked before the engine sees it, as a request is.
 const RepoShape = z.object({ host: z.string().min(1), owner: z.string().min(1), name: z.string().min(1) });
 const Ref = z.object({ repo: RepoShape, targetBranch: z.string().min(1) });

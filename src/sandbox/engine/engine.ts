@@ -160,8 +160,6 @@ export class QueueEngine {
     return this.now;
   }
 
-  // ---------------------------------------------------------------- control
-
   /**
    * A push or retarget cancels the PR where it is admitted; closing or drafting it cancels it anywhere; a test
    * outcome set again counts its runs afresh (a flaky PR fails its next run).
@@ -184,8 +182,6 @@ export class QueueEngine {
     }
     return factsOf(record);
   }
-
-  // ---------------------------------------------------------------- pull requests
 
   /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
   submitPullRequest(ref: QueueRef, pr: number, options: SubmitOptions = {}, actor?: Actor): void {
@@ -347,10 +343,8 @@ export class QueueEngine {
       }
       pullRequests.push(enqueuedPullRequestView(this.world, submission));
     }
-    return nextSeq === undefined ? { pullRequests } : { pullRequests, nextCursor: cursorFor(nextSeq) };
+    return nextSeq === undefined ? { pullRequests } : { pullRequests, nextCursor: CURSOR_PREFIX + nextSeq.toString(16).padStart(12, '0') };
   }
-
-  // ---------------------------------------------------------------- queues
 
   getQueue(ref: QueueRef): Queue {
     return queueView(this.world, queueOf(this.world, ref));
@@ -480,8 +474,6 @@ export class QueueEngine {
     return renderMetrics(queues, this.state.testRuns, this.state.now);
   }
 
-  // ---------------------------------------------------------------- flaky tests
-
   linkTicketToTestCase(repo: Repo, testId: string, ticketId: string): void {
     linkTicket(repo, testId, ticketId, this.state.ticketLinks);
     this.world.changes++;
@@ -495,8 +487,6 @@ export class QueueEngine {
     this.world.changes++;
     return id;
   }
-
-  // ---------------------------------------------------------------- lookups
 
   /** The earliest instant something is due, and the queues it is due in. */
   private nextEvents(): { due: number | undefined; queues: QueueRecord[] } {
@@ -572,8 +562,7 @@ export class QueueEngine {
     return found;
   }
 
-  // ---------------------------------------------------------------- v2's reads, in the model's words (its codec renames)
-
+  // v2's reads, in the model's words (its codec renames)
   runWithId(id: string): TestRunFacts {
     const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
     const queue = run ? this.state.queues[run.queueKey] : undefined;
@@ -660,10 +649,6 @@ function toMs(time: Date | number): number {
 
 // UUID-shaped, as the published API describes it, yet a sequence number: valid across restarts and changes.
 const CURSOR_PREFIX = 'c0000000-0000-4000-8000-';
-
-function cursorFor(seq: number): string {
-  return CURSOR_PREFIX + seq.toString(16).padStart(12, '0');
-}
 
 function parseCursor(cursor: string): number {
   const hex = cursor.toLowerCase().startsWith(CURSOR_PREFIX) ? cursor.slice(CURSOR_PREFIX.length) : '';

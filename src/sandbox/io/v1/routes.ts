@@ -13,8 +13,7 @@ import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
 import { queueRefOf, type ServedRequest, servedRequest, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
-// ---------------------------------------------------------------- v1 bodies → the engine's terms (reads)
-
+// v1 bodies → the engine's terms (reads)
 function scopeOf(body: { repo: Repo; org_url_slug: string }): FlakyScope {
   return { repo: body.repo, org: body.org_url_slug };
 }
@@ -23,8 +22,6 @@ function pageOf(body: { page_query: { page_size: number; page_token?: string | u
   const { page_size: size, page_token: token } = body.page_query;
   return token === undefined ? { size } : { size, token };
 }
-
-// ---------------------------------------------------------------- routes
 
 type Authorize<S extends z.ZodType> = (context: RouteContext, input: z.output<S>) => Answer | undefined;
 /** Completes a body from the state before it is mapped (a repository named by its id). */

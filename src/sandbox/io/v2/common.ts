@@ -1,12 +1,10 @@
 // What the v2 operations share: finding the queue, the PR or the repository a path or a query names (404 with the
 // operation's code), and the engine's refusals as an operation's documented codes.
 import { isUuid } from '../../../api/v2/schemas.js';
-import type { SubmittedPullRequest } from '../../../model/pull-request.js';
 import type { QueueRef, Repo } from '../../../model/repository.js';
 import type { QueueEngine } from '../../engine/engine.js';
 import { EngineRefusal, type RefusalKind } from '../../engine/types.js';
 import { repositoryId } from '../../engine/ids.js';
-import type { PullRequestFacts } from '../../engine/facts.js';
 import { V2Error, type V2Context } from './route.js';
 import type { PullRequestSource, QueueIdentity } from './wire.js';
 import { queueOf } from '../../engine/world.js';
@@ -38,8 +36,6 @@ export function unlessNotFound<T>(work: () => T): T | undefined {
   }
 }
 
-// ---------------------------------------------------------------- queues
-
 export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { ref: QueueRef } {
   const ref = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => engine.queueWithId(id));
   return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: queueOf(engine.world, ref).createdAt };
@@ -49,8 +45,6 @@ export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { 
 export function pathQueue(context: V2Context): QueueIdentity & { ref: QueueRef } {
   return queueWithId(context.engine, context.params.id ?? '');
 }
-
-// ---------------------------------------------------------------- repositories
 
 /** A known repository, shown as created with its first queue, else when this run first showed it. */
 export function repositoryWithId(context: Pick<V2Context, 'engine' | 'repositories'>, id: string): { repo: Repo; since: number } | undefined {
@@ -76,15 +70,8 @@ export function requireRepository(context: Pick<V2Context, 'engine' | 'repositor
   return found;
 }
 
-// ---------------------------------------------------------------- pull requests
-
-export interface FoundPullRequest {
-  repo: Repo;
-  number: number;
-  record?: PullRequestFacts;
-  /** Its entry: the open one, else the one that changed last, in any queue of its repository. */
-  entry?: { queueId: string; ref: QueueRef; view: SubmittedPullRequest };
-}
+/** Its entry: the open one, else the one that changed last, in any queue of its repository. */
+export type FoundPullRequest = Omit<PullRequestSource, 'entry' | 'createdAt'> & { entry?: NonNullable<PullRequestSource['entry']> & { ref: QueueRef } };
 
 /** The PR at these coordinates with its latest queue entry; undefined when the sandbox has never met it. */
 export function pullRequestAtCoordinates(engine: QueueEngine, repo: Repo, number: number): FoundPullRequest | undefined {
@@ -115,12 +102,5 @@ export function pathPullRequest(context: V2Context): FoundPullRequest {
 }
 
 export function sourceOf(engine: QueueEngine, found: FoundPullRequest): PullRequestSource {
-  const source: PullRequestSource = {
-    repo: found.repo,
-    number: found.number,
-    createdAt: engine.firstSubmittedAt(found.repo, found.number) ?? engine.now.getTime(),
-  };
-  if (found.record) source.record = found.record;
-  if (found.entry) source.entry = { queueId: found.entry.queueId, view: found.entry.view };
-  return source;
+  return { ...found, createdAt: engine.firstSubmittedAt(found.repo, found.number) ?? engine.now.getTime() };
 }

@@ -79,8 +79,6 @@ export function stateChangeJson(id: string, queue: Queue): Record<string, unknow
   return { id, state: wireWord(queue.state), mode: wireMode(queue.mode), pullRequestsUrl: pullRequestsUrl(id) };
 }
 
-// ---------------------------------------------------------------- pull requests
-
 export interface PullRequestSource {
   repo: Repo;
   number: number;
@@ -162,8 +160,6 @@ export function estimateJson(
   json.waitingOn = (estimate.waitingFor ?? []).map(refOf);
   return json;
 }
-
-// ---------------------------------------------------------------- runs and results
 
 export function testingResultJson(result: TestingResult): Record<string, unknown> {
   const json: Record<string, unknown> = {

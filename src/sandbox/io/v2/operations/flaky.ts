@@ -74,8 +74,6 @@ function metricsOf(test: TestCase, period: (typeof TEST_PERIODS)[number], now: n
 /** The monitor that keeps an unhealthy test's status: failing on every run, or passing on a retry. */
 const monitorOf = (test: TestCase) => (test.status.value === 'broken' ? 'failureRate' : 'passOnRetry');
 
-// ---------------------------------------------------------------- test collections
-
 function collectionsOf(engine: QueueEngine): Json[] {
   const made = Object.entries(engine.world.state.testCollections)
     .sort(([a, one], [b, other]) => other.createdAt - one.createdAt || (a < b ? -1 : 1))
@@ -115,8 +113,6 @@ export const getTestCollection = route('testCollections.get', (context) => {
   if (!found) throw new V2Error(404, 'TEST_COLLECTION_NOT_FOUND', `no test collection ${id}`);
   return { answer: { status: 200, json: found } };
 });
-
-// ---------------------------------------------------------------- tests
 
 /** Whether `q`'s every word (a `file:`, `class:`, `parent:` or `name:` qualifier, or any of the four) is in the test. */
 function matchesWords(test: TestCase, q: string): boolean {

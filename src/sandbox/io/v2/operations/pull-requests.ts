@@ -30,8 +30,6 @@ function pullRequestAnswer(context: V2Context, repo: Repo, number: number, statu
   return { status, json: pullRequestJson(sourceOf(context.engine, found)) };
 }
 
-// ---------------------------------------------------------------- reads
-
 export const resolveByCoordinates = route('pullRequests.resolveByCoordinates', (context) => {
   const query = context.input;
   // An unknown repository has no PRs: the lookup answers an empty list, not 404 (none is documented).
@@ -124,8 +122,6 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
     },
   );
 });
-
-// ---------------------------------------------------------------- writes
 
 export const submitPullRequest = route('mergeQueues.submitPullRequest', (context) => {
   const body = context.body;
