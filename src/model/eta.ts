@@ -108,7 +108,7 @@ export function estimateEta({ pr, queue, durations, now }: EtaInput): Eta {
   const earliest = parallel ? mergeTime([self, ...behind], 0, queue, run.low * 1000, now) : mergeTime(line, ahead.length, queue, run.low * 1000, now);
   const batchSize = batchSizeOf(queue);
   const unpassed = ahead.filter((queued) => queued.state !== 'tests_passed').length;
-  const retestRuns = failuresAhead + Math.ceil((failureRateOf(durations) * unpassed) / batchSize);
+  const retestRuns = failuresAhead + Math.ceil(((durations.source === 'none' ? 0 : durations.failureRate) * unpassed) / batchSize);
   const latest = mergeTime(line, ahead.length, queue, run.high * 1000, now) + retestRuns * run.high * 1000;
   return {
     asOf: iso(now),
@@ -227,10 +227,6 @@ function mergeTime(line: readonly EnqueuedPullRequest[], selfIndex: number, queu
 /** The PRs one run tests: a batch of `batchingMinSize` when batching is on, else one. */
 function batchSizeOf(queue: Pick<Queue, 'batch' | 'batchingMinSize'>): number {
   return queue.batch ? Math.max(1, queue.batchingMinSize) : 1;
-}
-
-function failureRateOf(durations: TestDurations): number {
-  return durations.source === 'none' ? 0 : durations.failureRate;
 }
 
 function timeOf(timestamp: string, fallback: number): number {

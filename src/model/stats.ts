@@ -14,7 +14,6 @@ import {
   HISTOGRAMS,
   histogramBuckets,
   mainQueueMetrics,
-  type QueueMetrics,
 } from './metrics.js';
 
 type Conclusion = (typeof CONCLUSIONS)[number];
@@ -85,8 +84,6 @@ export interface TestingRunStats {
   error: string | null;
 }
 
-const UNAVAILABLE_OVER_WINDOW = "the service's list of PRs records when each concluded, not when it entered the queue";
-
 const zero = (): Counts => ({ total: 0, merged: 0, failed: 0, cancelled: 0, other: 0 });
 
 function count(counts: Counts, state: string | undefined): void {
@@ -145,7 +142,20 @@ function utcDay(at: number): string {
 /** The durations of this repo and branch's main queue (queue_type "main", or the only one) from the metrics exposition. */
 export function durationsFromMetrics(samples: readonly MetricSample[], repo: string, branch: string): Durations {
   const queue = mainQueueMetrics(samples, repo, branch);
-  const read = (key: HistogramKey) => (queue ? durationStats(queue, key) : null);
+  const read = (key: HistogramKey): DurationStats | null => {
+    const histogram = queue?.histograms[key];
+    if (!histogram) return null;
+    const buckets = histogramBuckets(histogram);
+    return {
+      metric: HISTOGRAMS[key],
+      count: histogram.count ?? buckets.at(-1)?.cumulative ?? 0,
+      sumSeconds: histogram.sum ?? null,
+      p50: bucketQuantile(buckets, 0.5) ?? null,
+      p90: bucketQuantile(buckets, 0.9) ?? null,
+      max: bucketMax(buckets) ?? null,
+      buckets,
+    };
+  };
   return {
     ...noDurations(null),
     queueType: queue?.queueType ?? null,
@@ -163,27 +173,12 @@ export function noDurations(error: string | null): Durations {
     window: 'last hour',
     queueType: null,
     overWindow: null,
-    unavailableOverWindow: UNAVAILABLE_OVER_WINDOW,
+    unavailableOverWindow: "the service's list of PRs records when each concluded, not when it entered the queue",
     timeInQueue: null,
     testing: null,
     wait: null,
     restarts: null,
     error,
-  };
-}
-
-function durationStats(queue: QueueMetrics, key: HistogramKey): DurationStats | null {
-  const histogram = queue.histograms[key];
-  if (!histogram) return null;
-  const buckets = histogramBuckets(histogram);
-  return {
-    metric: HISTOGRAMS[key],
-    count: histogram.count ?? buckets.at(-1)?.cumulative ?? 0,
-    sumSeconds: histogram.sum ?? null,
-    p50: bucketQuantile(buckets, 0.5) ?? null,
-    p90: bucketQuantile(buckets, 0.9) ?? null,
-    max: bucketMax(buckets) ?? null,
-    buckets,
   };
 }
 

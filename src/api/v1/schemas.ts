@@ -37,8 +37,6 @@ function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   return z.string().transform(portable('openEnum', values) as (value: string) => T[number] | (string & {}));
 }
 
-// ---------------------------------------------------------------- requests
-
 export { Repo };
 
 const QueueRef = z.object({ repo: Repo, targetBranch: z.string().min(1) });
@@ -168,7 +166,6 @@ export const ListFailingTestsRequest = ListQuarantinedTestsRequest.extend({
 
 export const LinkTicketRequest = z.object({ test_case_id: TestId, external_ticket_id: z.string().min(1), repo: Repo });
 
-// ---------------------------------------------------------------- responses
 // Loose objects: fields the service adds later pass through untouched.
 
 export const Readiness = z.looseObject({

@@ -158,7 +158,6 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
     getQueueGraph: () => v2Only('the dependency graph (mq queue graph)', 'on v1, mq queue order shows what tests next'),
     getDirectlyAhead: async () => undefined,
-    // ---- queue entries: edit, history, runs
     canEditEntries: false,
     needsOrgForFlakyTests: true,
     updateQueueEntry: () => v2Only('changing a queued PR in place (mq edit)', 'on v1, cancel it and submit it again'),

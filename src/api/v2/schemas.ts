@@ -40,8 +40,6 @@ function exclusive<T extends Record<string, unknown>>(a: keyof T & string, b: ke
   };
 }
 
-// ---------------------------------------------------------------- bodies
-
 export const CreateMergeQueueRequest = z.strictObject({
   repositoryId: Uuid,
   targetBranch: z.string().min(1),
@@ -119,8 +117,6 @@ export const UploadImpactedTargetsRequest = z
   })
   .superRefine(exclusive('number', 'branch', true))
   .superRefine(exclusive('impactedTargets', 'impactsAllTargets', true));
-
-// ---------------------------------------------------------------- query strings
 
 const QueryInteger = (min: number, max: number) => z.string().regex(/^\d+$/, 'expected a whole number').transform(Number).pipe(z.number().min(min).max(max));
 export const QueryBoolean = z.enum(['true', 'false']).transform((text) => text === 'true');
@@ -233,8 +229,6 @@ export const PullRequestRunsQuery = PageQuery.extend({
 });
 
 export const QueueRunsQuery = PullRequestRunsQuery.extend({ createdAfter: QueryDateTime.optional() });
-
-// ---------------------------------------------------------------- answers
 
 /** An enum's value: any string, since v2 may add members; the model maps the ones it knows. */
 export const Word = z.string();

@@ -250,7 +250,6 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     switchModes: (ref, mode) => changeQueue(ref, { mode }),
     getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await readQueue(id))),
-    // -- what tests next: the dispatch order and the dependency graph
     getQueueOrder: async (ref) => orderOfWire(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
     async getQueueGraph(ref, query = {}) {
       const graph = await onQueue(ref, (id) =>
@@ -262,7 +261,6 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const order = await onQueue(ref, orderOf);
       return order.pending.find((item) => item.pullRequest.number === number)?.directlyAhead.map(refOfWire) ?? [];
     },
-    // ---- queue entries: edit, history, runs
     canEditEntries: true,
     async updateQueueEntry(ref, number, change) {
       const body = {
@@ -427,8 +425,6 @@ function priorityOf(priority: Priority | undefined): { priorityValue?: number; p
   return typeof priority === 'number' ? { priorityValue: priority } : { priorityName: priority };
 }
 
-// ---------------------------------------------------------------- v2 answers → the model
-
 function factsOf(pr: PullRequest, entry: QueueEntry) {
   return {
     id: entry.id,
@@ -534,8 +530,6 @@ function testingResultOf(result: AnswerOf<'mergeQueues.listTestingResults'>['dat
     ...((result.isBisection || result.startedBisection) && { bisection: result.startedBisection ? 'entered_bisection' : 'in_bisection' }),
   };
 }
-
-// ---------------------------------------------------------------- the model's change → v2's config patch
 
 /** The model's change as v2's config PATCH; a setting v2 lacks is the user's to hear of. */
 function patchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, unknown> {

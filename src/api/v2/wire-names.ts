@@ -3,8 +3,6 @@
 import type { QueueFacts } from '../../model/queue.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES } from '../../model/vocabulary.js';
 
-// ---------------------------------------------------------------- words
-
 /** The model's word in v2's camelCase: `merge_commit` → `mergeCommit`; a digit after `_` keeps its `_`. */
 export function wireWord(model: string): string {
   return model.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
