@@ -5,11 +5,6 @@ import { shortRepo } from '../config/repo.js';
 import { InterruptedError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import type { Context, QueueRef, WriteInFlight } from './context.js';
 
-/** The failure left the outcome unknown: the request may have reached the service. */
-function mayHaveApplied(error: unknown): error is NetworkError {
-  return error instanceof NetworkError && error.sent;
-}
-
 function outcomeUnknown(error: NetworkError, uncertainty: WriteInFlight): OutcomeUnknownError {
   const lines = [error.message, `${uncertainty.what} may have been applied: check with \`${uncertainty.check}\``];
   if (uncertainty.also) lines.push(uncertainty.also);
@@ -26,7 +21,8 @@ export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Wr
     return answer;
   } catch (error) {
     if (!(error instanceof InterruptedError)) ctx.writesInFlight.delete(inFlight);
-    if (mayHaveApplied(error)) throw outcomeUnknown(error, uncertainty);
+    // The request may have reached the service.
+    if (error instanceof NetworkError && error.sent) throw outcomeUnknown(error, uncertainty);
     throw error;
   }
 }

@@ -47,7 +47,10 @@ export async function surveyConfigFiles(input: { cwd: string; env: Record<string
       ignored.push(...executableConfigsIn(dir));
       const candidates = configFilesIn(dir, 'project');
       if (candidates.length === 0) continue;
-      const found = await surveyed(candidates[0]!, async () => (await searchProjectDir(dir))?.path);
+      const found = await surveyed(
+        candidates[0]!,
+        async () => (await (await import('./config-loader.js')).searchDir(dir, PROJECT_SEARCH_PLACES, 'project'))?.path,
+      );
       if (found) {
         project = { ...found, namedBy: 'search' };
         break;
@@ -55,10 +58,6 @@ export async function surveyConfigFiles(input: { cwd: string; env: Record<string
     }
   }
   return { ...(project && { project }), ...(user && { user }), userDir, ignored };
-}
-
-async function searchProjectDir(dir: string) {
-  return (await import('./config-loader.js')).searchDir(dir, PROJECT_SEARCH_PLACES, 'project');
 }
 
 /** The file `read` finds, or `path` with what is wrong with it; undefined when there is none to read. */

@@ -27,14 +27,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderOutcomes } = await import('./views/outcomes.js');
     return (result, ctx) => renderOutcomes(result.action, result.results, ctx);
   },
-  testingDetails: async () => {
-    const { renderTestingDetails } = await import('./views/testing.js');
-    return (result, ctx) => renderTestingDetails(result.details, ctx);
-  },
-  testDetails: async () => {
-    const { renderTestDetails } = await import('./views/test-details.js');
-    return (result, ctx) => renderTestDetails(result.test, ctx);
-  },
+  testingDetails: async () => (await import('./views/testing.js')).renderTestingDetails,
+  testDetails: async () => (await import('./views/test-details.js')).renderTestDetails,
   flakyTests: async () => (await import('./views/flaky-tests.js')).renderFlakyTests,
   ticketLinked: async () => (await import('./views/flaky-tests.js')).renderTicketLinked,
   metrics: async () => (await import('./views/metrics.js')).renderMetrics,
@@ -43,14 +37,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     return (result, ctx) => renderStats(result.stats, ctx);
   },
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
-  targets: async () => {
-    const { renderTargets } = await import('./views/outcomes.js');
-    return (result) => renderTargets(result);
-  },
-  config: async () => {
-    const { renderConfig } = await import('./views/config.js');
-    return (result, ctx) => renderConfig(result.entries, result.files, ctx);
-  },
+  targets: async () => (await import('./views/outcomes.js')).renderTargets,
+  config: async () => (await import('./views/config.js')).renderConfig,
   configPaths: async () => (await import('./views/config-paths.js')).renderConfigPaths,
   configInit: async () => (await import('./views/config-init.js')).renderConfigInit,
   doctor: async () => (await import('./views/doctor.js')).renderDoctor,

@@ -35,7 +35,7 @@ export async function changeAllQueues(input: AllQueuesInput, ctx: Context): Prom
     const already = left > 0 ? `\n${left} already ${target} will be left as they are.` : '';
     await ask(
       command,
-      `${[`${listed}${already}`, reasonLine(input.reason)].filter(Boolean).join('\n')}\n${capitalized(input.action)} these ${toChange.length} queues?`,
+      `${[`${listed}${already}`, reasonLine(input.reason)].filter(Boolean).join('\n')}\n${input.action.charAt(0).toUpperCase()}${input.action.slice(1)} these ${toChange.length} queues?`,
       ctx,
     );
   }
@@ -62,8 +62,4 @@ async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx:
 
 function countOf(queue: QueueSummary): string {
   return queue.pullRequests === null ? 'PRs not counted' : `${queue.pullRequests} PR${queue.pullRequests === 1 ? '' : 's'}`;
-}
-
-function capitalized(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
 }

@@ -1,10 +1,9 @@
 // `mq config show`: every resolved setting with where it came from, then the files that were read.
-import type { ConfigEntry } from '../../model/result.js';
-import type { RenderContext } from '../options.js';
+import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable } from '../tables.js';
 
-export function renderConfig(entries: readonly ConfigEntry[], files: readonly string[], ctx: RenderContext): string {
+export function renderConfig({ entries, files }: ResultOf<'config'>, ctx: RenderContext): string {
   const { paint } = ctx;
   const table = renderFittedTable(
     [{ header: 'KEY' }, { header: 'VALUE', holds: 'text' }, { header: 'ORIGIN', holds: 'label' }],

@@ -88,9 +88,5 @@ function notReadyWithoutReason(pr: SubmittedPullRequest): string {
 }
 
 function section(heading: string, lines: readonly string[], ctx: RenderContext): string {
-  return lines.length === 0 ? '' : `${ctx.paint.bold(heading)}\n${bullets(lines)}`;
-}
-
-function bullets(lines: readonly string[]): string {
-  return lines.map((line) => `  - ${line}`).join('\n');
+  return lines.length === 0 ? '' : `${ctx.paint.bold(heading)}\n${lines.map((line) => `  - ${line}`).join('\n')}`;
 }

@@ -3,11 +3,11 @@ import type { TestCase } from '../../model/flaky-tests.js';
 import { paintState } from '../colors.js';
 import { ageSince } from '../../text/durations.js';
 import { formatAgo, formatList, yesNo } from '../fields.js';
-import type { RenderContext } from '../options.js';
+import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, renderPairs } from '../tables.js';
 
-export function renderTestDetails(test: TestCase, ctx: RenderContext): string {
+export function renderTestDetails({ test }: ResultOf<'testDetails'>, ctx: RenderContext): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
     ['name', test.variant ? `${safeLine(test.name)} (variant ${safeLine(test.variant)})` : safeLine(test.name)],

@@ -1,12 +1,11 @@
 // `mq testing`: one test run of the queue — its branch, the PRs it tests, and the checks reporting on it.
-import type { TestingDetails } from '../../model/testing.js';
 import { paintState } from '../colors.js';
 import { formatList, formatSince } from '../fields.js';
-import type { RenderContext } from '../options.js';
+import type { RenderContext, ResultOf } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
 import { renderFittedTable, renderPairs } from '../tables.js';
 
-export function renderTestingDetails(details: TestingDetails, ctx: RenderContext): string {
+export function renderTestingDetails({ details }: ResultOf<'testingDetails'>, ctx: RenderContext): string {
   const { paint } = ctx;
   const width = ctx.screen?.columns;
   const source = details.requiredStatusesSource ? ` (${sourceInWords(details.requiredStatusesSource)})` : '';
