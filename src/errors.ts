@@ -80,17 +80,13 @@ export function isNotFound(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status === 404 && !error.routeMissing;
 }
 
-/** What went wrong underneath a NetworkError, as far as the system error tells. */
-/** `proxy`: the proxy would not open the tunnel (a 4xx to CONNECT: forbidden, or a login it wants). */
+/** What went wrong underneath a NetworkError, as far as the system error tells; `proxy`: the proxy would not open the tunnel (a 4xx to CONNECT). */
 export type NetworkFailure = 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | 'proxy' | 'other';
 
 /** The service could not be reached, or did not answer in time. */
 export class NetworkError extends MqError {
   readonly failure: NetworkFailure;
-  /**
-   * The request may have reached the service: false only when it provably never left (refused, no such host,
-   * TLS or connect failure). A write that failed with `sent` true may have been applied.
-   */
+  /** The request may have reached the service (a write may have been applied): false only when it provably never left. */
   readonly sent: boolean;
 
   constructor(message: string, options?: ErrorOptions & { failure?: NetworkFailure; sent?: boolean }) {

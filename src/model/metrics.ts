@@ -120,10 +120,7 @@ function absorb(sample: MetricSample, queueOf: (labels: Record<string, string>) 
 
 /** True when every label is a queue label or one of `extra` (the series' own): anything more would be lost by grouping. */
 function onlyLabels(labels: Record<string, string>, extra: readonly string[]): boolean {
-  for (const label in labels) {
-    if (Object.hasOwn(labels, label) && !QUEUE_LABELS.includes(label) && !extra.includes(label)) return false;
-  }
-  return true;
+  return Object.keys(labels).every((label) => QUEUE_LABELS.includes(label) || extra.includes(label));
 }
 
 // By repository and branch, the main queue before its bisection queue.

@@ -127,7 +127,6 @@ export interface MergeQueueService {
   syncClock(): Promise<void>;
   /** The service's clock, as of its last answer; undefined before any. */
   serviceNow(): number | undefined;
-  /** Closes its connections. */
   close(): Promise<void>;
 
   /** Every queue of the organization, with its live PRs counted; an API with no list of queues (v1) refuses. */

@@ -2,10 +2,9 @@
 // repository's are the rows of its id; v2's test ids are not v1's; `--failing` is approximated (docs/differences.md).
 import { ApiError } from '../../errors.js';
 import type { FlakyPage } from '../../model/flaky-tests.js';
-import type { Repo } from '../../model/repository.js';
 import type { FlakyPageQuery, MergeQueueService } from '../../model/service.js';
 import type { V2Client, V2Request } from './client.js';
-import { repositoryUrl } from '../../model/repository.js';
+import { type Repo, repositoryUrl } from '../../model/repository.js';
 import { quarantinedOfWire, testCaseOfWire, testDetailsOfWire, unhealthyOfWire } from './flaky-codec.js';
 import type { TestSummary } from './flaky-schemas.js';
 import type { IdResolver } from './ids.js';

@@ -132,7 +132,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         view.verifiedByTestRun || !TESTED_STATES.has(view.state ?? '')
           ? undefined
           : details.estimate && inQueueNow
-            ? orderOf(queueId).then((order) => runOf(order, pr.number) ?? null)
+            ? orderOf(queueId).then((order) => order.batches.find((batch) => batch.pullRequests.some((p) => p.number === pr.number))?.verificationRunId ?? null)
             : newestRunOf(pr.id).then((id) => id ?? null),
         details.timeline && client.call('pullRequests.queueEntryHistory', { params: { id: pr.id }, query: { direction: 'newest', limit: PAGE_MAX } }),
         details.estimate && (inQueueNow ? serviceEstimate(pr.id) : notInQueue(client.transport.answeredAt)),
@@ -457,11 +457,6 @@ const UNKNOWN_FACTS = {
 /** A PR as the order names it: its number, title, head and state. */
 function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
   return { ...UNKNOWN_FACTS, state, prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id } as EnqueuedPullRequest;
-}
-
-/** The run of the order's batch holding this PR, if one does. */
-function runOf(order: MergeQueueOrder, number: number): string | undefined {
-  return order.batches.find((batch) => batch.pullRequests.some((pr) => pr.number === number))?.verificationRunId;
 }
 
 function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest {

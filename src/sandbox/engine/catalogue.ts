@@ -3,8 +3,7 @@
 import type { FlakyPage, FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
 import { type Repo, repositoryUrl } from '../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope } from '../../model/service.js';
-import type { UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
-import { FAILING_WINDOW_MAX_MS } from '../../model/vocabulary.js';
+import { FAILING_WINDOW_MAX_MS, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
 import type { Keyed } from './state.js';
 import { EngineRefusal } from './types.js';
 import type { QueueWorld } from './world.js';

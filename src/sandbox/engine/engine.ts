@@ -6,8 +6,7 @@ import type { Queue } from '../../model/queue.js';
 import type { TestingResultsPage } from '../../model/testing.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import type { HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
-import type { QUEUE_MODES } from '../../model/vocabulary.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, TESTING_RESULTS_SPAN_DAYS, type Priority } from '../../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type QUEUE_MODES, TESTING_RESULTS_SPAN_DAYS } from '../../model/vocabulary.js';
 import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
 import { linkTicket } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
@@ -171,9 +170,7 @@ export class QueueEngine {
     const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
     const withdrawn = description.state !== undefined && description.state !== 'open' && description.state !== record.state;
     const { repo: _repo, number: _number, ...facts } = description;
-    for (const [field, value] of Object.entries(facts)) {
-      if (value !== undefined) Object.assign(record, { [field]: value });
-    }
+    for (const [field, value] of Object.entries(facts)) if (value !== undefined) Object.assign(record, { [field]: value });
     if (description.testOutcome !== undefined) record.completedTestRuns = 0;
     this.world.changes++;
     for (const { queue, submission } of this.openSubmissionsOf(record)) {
