@@ -61,7 +61,7 @@ export interface EtaInput {
 const HISTORY_SPREAD = 0.25;
 
 /** Whether the service's own estimate gives a time: mq then makes none of its own. */
-export function servesEstimate(estimate: QueueEntryEstimate | undefined): boolean {
+export function servesEstimate(estimate: QueueEntryEstimate | undefined): estimate is QueueEntryEstimate & { estimatedAt: string } {
   return estimate?.status === 'available' && !Number.isNaN(Date.parse(estimate.estimatedAt ?? ''));
 }
 

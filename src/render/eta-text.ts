@@ -1,7 +1,7 @@
 // An ETA in words: the long form of `mq status` (time, how soon, range, what it rests on) and the short form of
 // the wait line. Times are the local clock's wall time of the service's instants; "in 25m" counts from when the
 // estimate was made (the service's time), so a line printed later or on a skewed clock still reads right.
-import type { Eta, EtaCause, EtaEstimate } from '../model/eta.js';
+import { type Eta, type EtaCause, type EtaEstimate, servesEstimate } from '../model/eta.js';
 import type { QueueEntryEstimate } from '../model/pull-request.js';
 import { formatDuration } from '../text/durations.js';
 import { safeLine } from '../text/sanitize.js';
@@ -82,7 +82,7 @@ function plural(n: number, noun: string): string {
 // `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue paused`.
 export function formatServiceEstimate(estimate: QueueEntryEstimate, now: number): string {
   const asOf = estimate.computedAt ?? new Date(now).toISOString();
-  if (estimate.status !== 'available' || estimate.estimatedAt === undefined || Number.isNaN(Date.parse(estimate.estimatedAt))) {
+  if (!servesEstimate(estimate)) {
     return `unavailable${estimate.reason === undefined ? '' : `: ${safeLine(estimate.reason.replace(/_/g, ' '))}`}`;
   }
   const at = `~${clock(estimate.estimatedAt, asOf)}, ${soon({ at: estimate.estimatedAt, asOf })}`;
