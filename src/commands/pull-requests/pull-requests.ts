@@ -26,19 +26,20 @@ export const parseRestart = (words: Words<typeof RESTART>): Invocation => work.r
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
-  const requeued = new Set<number>();
   const results = await eachPr(
     input.prs,
-    async (number) => {
-      await service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch });
-      // A service that takes a merged PR in again (v1) is asked after; a read that fails leaves it unsaid: the submit stands.
-      if (service.mergedBefore && (await orNone(service.mergedBefore(ref, number)))) requeued.add(number);
-    },
+    (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
     (number, error) =>
       error.status === 409 ? alreadyQueued(number, error, input, service, ref) : error.status === 422 ? alreadyMerged(number, error, service, ref) : undefined,
     unsure(ctx, 'submit', 'submitted'),
   );
-  return { kind: 'perPr', action: 'submit', results: results.map((outcome) => (requeued.has(outcome.pr) ? { ...outcome, alreadyMerged: true } : outcome)) };
+  // A service that takes a merged PR in again (v1) is asked once its submit stood, apart from it: a read that fails
+  // leaves it unsaid, and never makes the submit itself uncertain.
+  for (const [index, outcome] of results.entries()) {
+    if (!service.mergedBefore || !outcome.ok || outcome.alreadyQueued) continue;
+    if (await orNone(service.mergedBefore(ref, outcome.pr))) results[index] = { ...outcome, alreadyMerged: true };
+  }
+  return { kind: 'perPr', action: 'submit', results };
 }
 
 /** cancel and restart: one request per PR, a refusal of a PR not in the queue explained. */
