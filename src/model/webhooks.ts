@@ -1,0 +1,89 @@
+// The service's webhooks (the `webhooks` section of the v1 OpenAPI description, docs/webhooks.md): the kinds a
+// sandbox sends and `mq webhooks` prints, filters and triggers. Written once, read by the sandbox and the commands.
+
+/** What a queue entry or a test run did: the suffix of a `pull_request.*` or `pull_request_batch.*` kind. */
+export const ENTRY_ACTIONS = ['submitted', 'queued', 'testing', 'pending_failure', 'failed', 'canceled', 'merged'] as const;
+export type EntryAction = (typeof ENTRY_ACTIONS)[number];
+
+export const TEST_CASE_KINDS = ['test_case.status_changed', 'test_case.quarantining_setting_changed'] as const;
+
+/** The 16 kinds, in the order the service's documentation lists them. */
+export const WEBHOOK_KINDS = [
+  ...ENTRY_ACTIONS.map((action) => `pull_request.${action}` as const),
+  ...ENTRY_ACTIONS.map((action) => `pull_request_batch.${action}` as const),
+  ...TEST_CASE_KINDS,
+] as const;
+export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
+
+/**
+ * Whether `kind` passes a filter of kinds and `family.*` patterns (`--webhook 'URL#pull_request.*'`, `mq webhooks
+ * listen --events`). No filter passes every kind, as Svix does for an endpoint without one.
+ */
+export function kindMatches(filter: readonly string[] | undefined, kind: string): boolean {
+  if (!filter || filter.length === 0) return true;
+  return filter.some((pattern) => pattern === kind || (pattern.endsWith('.*') && kind.startsWith(pattern.slice(0, -1))));
+}
+
+/** The patterns of `filter` that name no kind: a filter naming none would silently never pass anything. */
+export function unknownKinds(filter: readonly string[]): string[] {
+  return filter.filter((pattern) => !WEBHOOK_KINDS.some((kind) => kindMatches([pattern], kind)));
+}
+
+/** The reason field of each kind that has one, and the values the service documents for it. */
+export const REASON_FIELDS = {
+  submitted_reason: ['USER_REQUESTED', 'TRUNK_ADMIN_REQUESTED', 'API_REQUESTED'],
+  queued_reason: [
+    'MANUAL_PUSH_TO_TARGET_BRANCH',
+    'PREREQUISITE_MERGE_ITEM_CANCELLED',
+    'PREREQUISITE_MERGE_ITEM_FAILED',
+    'PREREQUISITE_MERGE_ITEM_MANUALLY_MERGED',
+    'MERGE_ITEM_NOW_READY',
+    'TESTS_RESTARTED_BY_USER',
+    'TESTS_RESTARTED_BY_API_REQUEST',
+    'SKIP_THE_LINE_INTERRUPTED',
+    'BISECTION_REQUIRED',
+    'BISECTION_TEST_RUN_PASSED',
+  ],
+  failure_reason: [
+    'START_TEST_RUN_INVALID_EVENT',
+    'START_TEST_RUN_MERGE_CONFLICT',
+    'START_TEST_RUN_CONFIG_NOT_FOUND',
+    'START_TEST_RUN_CONFIG_PARSING_FAILURE',
+    'START_TEST_RUN_CONFIG_MISSING_REQUIRED_STATUSES',
+    'START_TEST_RUN_CONFIG_BAD_REQUIRED_STATUSES',
+    'START_TEST_RUN_CONFIG_BAD_VERSION',
+    'START_TEST_RUN_NO_REQUIRED_STATUSES',
+    'TEST_RUN_REQUIRED_STATUS_FAILED',
+    'TEST_RUN_TIMEOUT',
+    'GITHUB_API_MERGE_PR_FAILED',
+    'GITHUB_API_DIRECT_MERGE_PR_FAILED',
+    'PR_UPDATED_AT_MERGE_TIME',
+    'START_TEST_RUN_RETRY_EXHAUSTED',
+    'START_TEST_RUN_DRAFT_PRS_NOT_ALLOWED',
+    'TEST_RUN_FAILED_BY_OPTIMIZATION',
+  ],
+  cancellation_reason: [
+    'USER_REQUESTED',
+    'PR_CLOSED',
+    'PR_PUSHED_TO',
+    'PR_BASE_BRANCH_CHANGED',
+    'TRUNK_ADMIN_REQUESTED',
+    'PR_CONVERTED_TO_DRAFT',
+    'STACKED_PR_MEMBER_PUSHED_TO',
+    'STACKED_PR_MEMBER_CLOSED',
+    'STACKED_PR_MEMBER_MERGED',
+    'STACKED_PR_MEMBER_BASE_BRANCH_CHANGED',
+  ],
+  merged_reason: ['MERGE_GRAPH_MERGE', 'MANUAL_MERGE', 'MERGE_GRAPH_DIRECT_MERGE'],
+} as const;
+
+/** The reason field an entry action carries (testing has none). */
+export const REASON_FIELD_OF: Readonly<Record<EntryAction, keyof typeof REASON_FIELDS | undefined>> = {
+  submitted: 'submitted_reason',
+  queued: 'queued_reason',
+  testing: undefined,
+  pending_failure: 'failure_reason',
+  failed: 'failure_reason',
+  canceled: 'cancellation_reason',
+  merged: 'merged_reason',
+};
