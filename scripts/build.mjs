@@ -291,21 +291,20 @@ function builtVocabulary(words) {
  */
 function generatedChecks() {
   const modules = {
-    'src/api/v1/checks.ts': '../check-runtime.js',
-    'src/api/v2/checks.ts': '../check-runtime.js',
-    'src/config/settings-check.ts': '../api/check-runtime.js',
+    'src/api/v1/checks.ts': ['../check-runtime.js'],
+    // v2's answers, checked in place (check-source.ts): the codec reads them field by field, in no key order.
+    'src/api/v2/checks.ts': ['../check-runtime.js', true],
+    'src/config/settings-check.ts': ['../api/check-runtime.js'],
   };
   return {
     name: 'generated-checks',
     setup(build) {
       build.onLoad({ filter: /\/src\/(api\/v[12]\/checks|config\/settings-check)\.ts$/ }, async (args) => {
-        const [runtimePath] = Object.entries(modules)
-          .find(([path]) => args.path.endsWith(path))
-          .slice(1);
+        const [runtimePath, inPlace] = Object.entries(modules).find(([path]) => args.path.endsWith(path))[1];
         // One bundle: the writer knows the schemas' transforms by the very functions (check-runtime.ts `portable`).
         const both = `export { SCHEMAS } from ${JSON.stringify(args.path)}; export { checksModule } from ${JSON.stringify(join(root, 'src/api/check-source.ts'))};`;
         const { SCHEMAS, checksModule } = await evaluate({ stdin: { contents: both, resolveDir: root, loader: 'ts' } });
-        return { contents: lazyChecks(checksModule(SCHEMAS, runtimePath), args.path), loader: 'js', resolveDir: dirname(args.path) };
+        return { contents: lazyChecks(checksModule(SCHEMAS, runtimePath, inPlace), args.path), loader: 'js', resolveDir: dirname(args.path) };
       });
     },
   };

@@ -39,9 +39,13 @@ const internals = (schema: z.ZodType) => (schema as unknown as { _zod: { optin?:
 const json = (value: unknown) => JSON.stringify(value);
 const isPrimitive = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value) || value === null;
 
-/** The check of `schema` over the parts (`R`), or undefined when zod must parse it: objects written out field by field. */
-export function checkSource(schema: z.ZodType): string | undefined {
-  const writer = new Writer();
+/**
+ * The check of `schema` over the parts (`R`), or undefined when zod must parse it: objects written out field by field.
+ * In place, an array or object whose parts all give back what they were given is checked, not copied: the value
+ * itself is the result, zod's own but for key order (an object's unknown keys stay where the answer put them).
+ */
+export function checkSource(schema: z.ZodType, inPlace = false): string | undefined {
+  const writer = new Writer(inPlace);
   const code = writer.part(schema);
   if (!code) return undefined;
   const root = writer.fn(code);
@@ -58,6 +62,15 @@ class Writer {
   readonly hoisted: string[] = [];
   /** The parts declared up front, by their names. */
   private readonly named = new Map<Code, string>();
+  /** The parts that give back the very value they accept. */
+  private readonly same = new Set<Code>();
+
+  constructor(private readonly inPlace: boolean) {}
+
+  private kept(code: Code | undefined, parts: (Code | undefined)[]): Code | undefined {
+    if (code && parts.every((part) => part && this.same.has(part))) this.same.add(code);
+    return code;
+  }
 
   /** Declares `expression` once, by a name of its own. */
   private hoist(expression: string): string {
@@ -79,6 +92,14 @@ class Writer {
   }
 
   part(schema: z.ZodType): Code | undefined {
+    const code = this.written(schema);
+    const type = defOf(schema).type;
+    // A string, number, … comes back as it went in; a wrapper or union as its parts do; an array or object where written in place.
+    const identity = ['string', 'number', 'boolean', 'unknown', 'undefined', 'literal', 'enum'].includes(type);
+    return identity ? this.kept(code, []) : code;
+  }
+
+  private written(schema: z.ZodType): Code | undefined {
     const def = defOf(schema);
     // A format is the schema's own check, not one in `checks`: an ISO date-time is its pattern alone, which a
     // generated check tests as well; other formats (URLs, e-mail, …) stay zod's.
@@ -129,11 +150,11 @@ class Writer {
         // An optional default fills the gap in zod's own way; not written here.
         if (internals(def.innerType!).optin === 'defaulted') return undefined;
         const part = inner('innerType');
-        return part && ((v) => `(${v} === undefined ? undefined : ${part(v)})`);
+        return this.kept(part && ((v) => `(${v} === undefined ? undefined : ${part(v)})`), [part]);
       }
       case 'nullable': {
         const part = inner('innerType');
-        return part && ((v) => `(${v} === null ? null : ${part(v)})`);
+        return this.kept(part && ((v) => `(${v} === null ? null : ${part(v)})`), [part]);
       }
       case 'default': {
         const part = inner('innerType');
@@ -141,12 +162,14 @@ class Writer {
       }
       case 'array': {
         const part = inner('element');
+        const keep = this.inPlace && part !== undefined && this.same.has(part);
         // A hole reads as undefined; zod decides those.
-        return (
+        return this.kept(
           part &&
-          this.call(
-            `(v) => {if (!Array.isArray(v)) return REJECT; const out = new Array(v.length); for (let i = 0; i < v.length; i++) {if (!(i in v)) return ASIDE; const e = v[i]; const item = ${part('e')}; if (${FAILED('item')}) return item; out[i] = item;} return out;}`,
-          )
+            this.call(
+              `(v) => {if (!Array.isArray(v)) return REJECT; ${keep ? '' : 'const out = new Array(v.length);'} for (let i = 0; i < v.length; i++) {if (!(i in v)) return ASIDE; const e = v[i]; const item = ${part('e')}; if (${FAILED('item')}) return item; ${keep ? '' : 'out[i] = item;'}} return ${keep ? 'v' : 'out'};}`,
+            ),
+          keep ? [] : [undefined],
         );
       }
       case 'object':
@@ -154,7 +177,7 @@ class Writer {
       case 'union': {
         // A discriminated union's pick is, for a value it accepts, the first option that accepts it.
         const options = def.options!.map((option) => this.part(option));
-        return options.includes(undefined) ? undefined : this.call(`R.union([${options.map((option) => this.fn(option!)).join(',')}])`);
+        return options.includes(undefined) ? undefined : this.kept(this.call(`R.union([${options.map((option) => this.fn(option!)).join(',')}])`), options);
       }
       case 'pipe': {
         const from = inner('in');
@@ -175,7 +198,7 @@ class Writer {
     const catchall = def.catchall === undefined ? undefined : defOf(def.catchall).type;
     const mode = catchall === undefined ? 'strip' : catchall === 'unknown' ? 'loose' : catchall === 'never' ? 'strict' : undefined;
     if (mode === undefined) return undefined;
-    const fields: string[] = [];
+    const written: [name: string, part: Code, lacking: string][] = [];
     for (const [key, schema] of Object.entries(def.shape!)) {
       const part = this.part(schema);
       const { optin, optout } = internals(schema);
@@ -192,29 +215,38 @@ class Writer {
       // A key it lacks: an error, nothing, or what its part makes of undefined (a default).
       const lacking =
         absent === 'required' ? 'return REJECT;' : absent === 'omit' ? '' : `x = ${part('undefined')}; if (${FAILED('x')}) return x; o[${name}] = x;`;
-      fields.push(
-        `if (Object.hasOwn(v, ${name})) {x = v[${name}]; x = ${part('x')}; if (${FAILED('x')}) return x; o[${name}] = x;} else {if (${name} in v) return ASIDE; ${lacking}}`,
-      );
+      written.push([name, part, lacking]);
     }
-    const known = this.hoist(`new Set(${json(Object.keys(def.shape!))})`);
-    const others = mode === 'strip' ? '' : `for (const k in v) {if (${known}.has(k)) continue; ${mode === 'strict' ? 'return REJECT;' : 'o[k] = v[k];'}}`;
-    return this.call(
-      `(v) => {if (typeof v !== "object" || v === null || Array.isArray(v)) return REJECT; if (Object.getPrototypeOf(v) !== Object.prototype || Object.hasOwn(v, "__proto__")) return ASIDE; const o = {}; let x; ${fields.join(' ')} ${others} return o;}`,
+    // Stripped keys and filled defaults change the value: those objects are made anew.
+    const keep = this.inPlace && mode !== 'strip' && written.every(([, part, lacking]) => this.same.has(part) && !lacking.includes('o['));
+    const fields = written.map(
+      ([name, part, lacking]) =>
+        `if (Object.hasOwn(v, ${name})) {x = v[${name}]; x = ${part('x')}; if (${FAILED('x')}) return x; ${keep ? '' : `o[${name}] = x;`}} else {if (${name} in v) return ASIDE; ${lacking}}`,
+    );
+    const others =
+      mode === 'strip' || (keep && mode === 'loose')
+        ? ''
+        : `for (const k in v) {if (${this.hoist(`new Set(${json(Object.keys(def.shape!))})`)}.has(k)) continue; ${mode === 'strict' ? 'return REJECT;' : 'o[k] = v[k];'}}`;
+    return this.kept(
+      this.call(
+        `(v) => {if (typeof v !== "object" || v === null || Array.isArray(v)) return REJECT; if (Object.getPrototypeOf(v) !== Object.prototype || Object.hasOwn(v, "__proto__")) return ASIDE; ${keep ? '' : 'const o = {};'} let x; ${fields.join(' ')} ${others} return ${keep ? 'v' : 'o'};}`,
+      ),
+      keep ? [] : [undefined],
     );
   }
 }
 
 /** A module that exports CHECKS, the checks of `schemas` by name, importing the parts from `runtimePath`. */
-export function checksModule(schemas: Record<string, z.ZodType>, runtimePath: string): string {
-  const entries = Object.entries(schemas).map(([name, schema]) => `  ${json(name)}: ${checkSource(schema) ?? 'undefined'},`);
+export function checksModule(schemas: Record<string, z.ZodType>, runtimePath: string, inPlace = false): string {
+  const entries = Object.entries(schemas).map(([name, schema]) => `  ${json(name)}: ${checkSource(schema, inPlace) ?? 'undefined'},`);
   return `import * as R from ${json(runtimePath)};\nexport const CHECKS = {\n${entries.join('\n')}\n};\n`;
 }
 
 /** The same checks, made here from the same text: what a run from the sources uses. */
-export function compileChecks<K extends string>(schemas: Record<K, z.ZodType>): Record<K, Check | undefined> {
+export function compileChecks<K extends string>(schemas: Record<K, z.ZodType>, inPlace = false): Record<K, Check | undefined> {
   const checks = {} as Record<K, Check | undefined>;
   for (const name of Object.keys(schemas) as K[]) {
-    const source = checkSource(schemas[name]);
+    const source = checkSource(schemas[name], inPlace);
     checks[name] = source === undefined ? undefined : (new Function('R', `return ${source};`)(runtime) as Check);
   }
   return checks;

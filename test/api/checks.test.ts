@@ -143,6 +143,48 @@ describe('the generated checks', () => {
     );
   });
 
+  // v2's checks run in place: the answer itself comes back, zod's value but for its objects' key order.
+  const sorted = (result: z.ZodSafeParseResult<unknown>) =>
+    result.success
+      ? `ok ${JSON.stringify(result.data, (_, v) => (v === undefined ? '<undefined>' : v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v))}`
+      : `error ${result.error.message}`;
+  const ORDER = {
+    mode: 'single',
+    queueState: 'running',
+    batchingEnabled: true,
+    isolationResolved: true,
+    hasCycle: false,
+    batches: [{ verificationRunId: 'run-1', state: 'testing', isBisection: false, pullRequests: [{ id: 'pr-1', number: 1, sha: 'a', title: 'One' }] }],
+    pending: [
+      {
+        pullRequest: { id: 'pr-2', number: 2, sha: 'b', title: 'Two', url: 'u' },
+        schedulability: 'schedulable',
+        directlyAhead: [{ id: 'pr-1', number: 1, sha: 'a', title: 'One' }],
+        heldBy: [],
+        predictedBatch: 2,
+      },
+    ],
+    awaitingAdmission: [],
+    awaitingAdmissionTotal: 0,
+  };
+  it.each([
+    ['PullRequestList', v2.PullRequestList, answer(V2_PAGE)],
+    ['MergeQueueOrder', v2.MergeQueueOrder, answer(ORDER)],
+  ] as const)("checks v2 %s in place: zod's value and verdict, however the answer is spoiled", (_, schema, valid) => {
+    const check = compileChecks({ schema }, true).schema!;
+    const value = valid();
+    expect(check(value)?.data).toBe(value);
+    fc.assert(
+      fc.property(fc.array(mutation, { maxLength: 3 }), (mutations) => {
+        const spoiled = valid();
+        for (const m of mutations) mutate(spoiled, m);
+        const fast = check(spoiled);
+        expect(sorted(fast ? { success: true, data: fast.data } : schema.safeParse(spoiled))).toBe(sorted(schema.safeParse(spoiled)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("answers a well-formed 1,000-PR queue without zod, in zod's key order and with states in lower case", () => {
     const prs = Array.from({ length: 1000 }, (_, i) => ({
       future: i,
