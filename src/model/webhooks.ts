@@ -1,4 +1,4 @@
-// The service's webhooks (the `webhooks` section of the v1 OpenAPI description, docs/sandbox.md#webhooks): the kinds a
+// The service's webhooks (the `webhooks` section of the v1 OpenAPI description, docs/webhooks.md): the kinds a
 // sandbox sends and `mq webhooks` prints, filters and triggers. Written once, read by the sandbox and the commands.
 
 /** What a queue entry or a test run did: the suffix of a `pull_request.*` or `pull_request_batch.*` kind. */
@@ -14,14 +14,6 @@ export const WEBHOOK_KINDS = [
   ...TEST_CASE_KINDS,
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
-
-/** One event as the service sends it: `id` is its `svix-id`, the same on every attempt to every endpoint. */
-export interface WebhookEvent {
-  id: string;
-  type: WebhookKind;
-  /** The body, as the kind's schema in the service's description has it. */
-  payload: Record<string, unknown>;
-}
 
 /**
  * Whether `kind` passes a filter of kinds and `family.*` patterns (`--webhook 'URL#pull_request.*'`, `mq webhooks

@@ -419,7 +419,7 @@ describe('the state file', () => {
     const child = spawn(process.execPath, [main, stateFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
-    const api = client({ url, webhooks: [], close: async () => undefined });
+    const api = client({ url, close: async () => undefined });
     await api.ok('createQueue', { ...MAIN, concurrency: 3 });
     // Many changes at once: each answer must wait for a write that holds it.
     await Promise.all(Array.from({ length: 25 }, (_, i) => api.ok('submitPullRequest', { ...MAIN, pr: { number: i + 1 } })));

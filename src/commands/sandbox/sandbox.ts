@@ -8,9 +8,6 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
-import { type EndpointOptions, parseWebhookFlag } from '../../sandbox/io/webhooks.js';
-import { keyOf } from '../../model/webhook-signature.js';
-import { unknownKinds, WEBHOOK_KINDS } from '../../model/webhooks.js';
 import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
@@ -29,22 +26,7 @@ export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   if (flags.key !== undefined) input.keys = parseKeys(flags.key);
   if (flags.rateLimits === 'off') input.rateLimits = false;
   if (flags.estimates === 'off') input.estimates = false;
-  if (flags.webhook !== undefined) input.webhooks = parseWebhooks(flags.webhook, flags.webhookSecret);
-  else if (flags.webhookSecret !== undefined) throw new UsageError('--webhook-secret: give --webhook URL too');
   return work.serve(input, sandbox);
-}
-
-/** `--webhook URL[#kinds]`, repeatable, each with the --webhook-secret or one made at the start. */
-function parseWebhooks(values: readonly string[], secret: string | undefined): EndpointOptions[] {
-  if (secret !== undefined && !keyOf(secret)) throw new UsageError('--webhook-secret: give whsec_ and the base64 of 24 to 64 bytes');
-  return values.map((value) => {
-    const endpoint = parseWebhookFlag(value);
-    if (!URL.canParse(endpoint.url) || !/^https?:$/.test(new URL(endpoint.url).protocol))
-      throw new UsageError(`--webhook: ${endpoint.url} is not an http or https URL`);
-    const unknown = unknownKinds(endpoint.events ?? []);
-    if (unknown.length > 0) throw new UsageError(`--webhook: no event kind ${unknown.join(', ')} (kinds: ${WEBHOOK_KINDS.join(', ')}, or family.*)`);
-    return secret === undefined ? endpoint : { ...endpoint, secret };
-  });
 }
 
 /** `--key KEY[=PERMS]`, repeatable: PERMS a comma list of permissions or `all`; none (or `none`) reads only. */
@@ -97,12 +79,6 @@ export async function sandbox(input: SandboxOptions, ctx: Context, announce: (ur
   }
   announce(running.url);
   ctx.note(firstSteps(running.url, input).join('\n'));
-  // Each endpoint's secret, to verify its deliveries with (a --webhook-secret is not echoed).
-  for (const { url, events, secret } of running.webhooks) {
-    ctx.note(
-      `webhooks to ${url}${events.length > 0 ? ` (${events.join(',')})` : ''}, signed with ${input.webhooks?.[0]?.secret === undefined ? secret : "'<your --webhook-secret>'"}`,
-    );
-  }
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -17,18 +17,7 @@ export const SANDBOX = {
     { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second, more than 0 and at most 86400' },
     { flags: '--rate-limits <on|off>', description: "v2's rate limits (default on)", choices: ['on', 'off'] },
     { flags: '--estimates <on|off>', description: "v2's queue-entry estimates (default on)", choices: ['on', 'off'] },
-    {
-      flags: '--webhook <url[#kinds]>',
-      description: "send the service's webhooks there, signed as Svix signs them; #kinds limits them (pull_request.*,pull_request_batch.merged); repeatable",
-      parse: (value: string, previous: unknown): string[] => [...(Array.isArray(previous) ? (previous as string[]) : []), value],
-    },
-    { flags: '--webhook-secret <whsec>', description: 'the signing secret of every --webhook endpoint (default: one made for each, printed)' },
   ],
-  examples: [
-    'mq sandbox',
-    'mq sandbox --port 8080 --state ./sandbox.json',
-    'mq sandbox --clock manual --port 0',
-    "mq sandbox --webhook 'http://localhost:3000/hooks#pull_request.*'",
-  ],
+  examples: ['mq sandbox', 'mq sandbox --port 8080 --state ./sandbox.json', 'mq sandbox --clock manual --port 0'],
   load: async (): Promise<AnyParse> => (await import('./sandbox.js')).parseSandbox,
 } as const satisfies CommandSpec;

@@ -52,8 +52,6 @@ import {
   type RunDetails,
 } from './types.js';
 import { describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
-import { WebhookRecorder } from './webhook-events.js';
-import type { WebhookEvent, WebhookKind } from '../../model/webhooks.js';
 import type { TestRunFacts } from '../../model/queue-entries.js';
 import { queueEntryHistoryOf } from './history.js';
 import { verificationRunOf } from './verification-runs.js';
@@ -82,8 +80,6 @@ export class QueueEngine {
   readonly world: QueueWorld;
   /** The next event as last found, and the count of changes it was found at: ticks before it need not look again. */
   private quiet: { changes: number; due: number | undefined } | undefined;
-  /** The webhooks the changes make, kept until the I/O takes them. */
-  private readonly webhooks: WebhookRecorder;
   /** PR id → its key in state.pullRequests: derived, never saved. */
   private readonly pullRequestKeysById = new Map<string, string>();
 
@@ -95,12 +91,7 @@ export class QueueEngine {
   ) {
     const seconds = options.testDurationSeconds ?? DEFAULT_TEST_DURATION_SECONDS;
     if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`testDurationSeconds must be positive, not ${seconds}`);
-    const observe: TransitionObserver = (change) => {
-      this.webhooks.observe(change.queue as QueueRecord, change.submission as Submission, change.from);
-      options.onTransition?.(change);
-    };
-    this.world = newWorld(state, Math.round(seconds * 1000), () => deterministicUuid(state.seed, state.nextId++), observe);
-    this.webhooks = new WebhookRecorder(this.world);
+    this.world = newWorld(state, Math.round(seconds * 1000), () => deterministicUuid(state.seed, state.nextId++), options.onTransition);
     // A restored state is settled at its own instant first: the index is rebuilt and anything due happens.
     for (const queue of Object.values(state.queues)) settleQueue(this.world, queue);
   }
@@ -162,23 +153,6 @@ export class QueueEngine {
     return settled;
   }
 
-  /** The webhooks the changes since the last call made, in the order made (docs/sandbox.md#webhooks). */
-  takeEvents(): WebhookEvent[] {
-    return this.webhooks.take();
-  }
-
-  /** One event of a PR or batch kind on request, about `pr` (else the queue's latest), in the queue named or the only one. */
-  triggerEvent(type: WebhookKind, ref?: QueueRef, pr?: number): WebhookEvent {
-    if (!type.startsWith('pull_request')) throw new EngineRefusal('invalid', `the sandbox does not make ${type} events on request`);
-    const queues = Object.values(this.state.queues);
-    const queue = ref ? queueOf(this.world, ref) : queues.length === 1 ? queues[0]! : undefined;
-    if (!queue) throw new EngineRefusal('invalid', `the sandbox has ${queues.length} queues: name the repository and branch`);
-    const id = pr === undefined ? queue.history.at(-1) : queue.latestSubmission[String(pr)];
-    if (id === undefined)
-      throw new EngineRefusal('not_found', pr === undefined ? 'no PR was ever submitted to the queue' : `pull request #${pr} was never submitted to the queue`);
-    return this.webhooks.synthetic(type, queue, submissionOf(this.world, id));
-  }
-
   advance(seconds: number): Date {
     checkAdvance(this.state.now, seconds);
     this.tick(this.state.now + seconds * 1000);
@@ -199,14 +173,10 @@ export class QueueEngine {
     for (const [field, value] of Object.entries(facts)) if (value !== undefined) Object.assign(record, { [field]: value });
     if (description.testOutcome !== undefined) record.completedTestRuns = 0;
     this.world.changes++;
-    const why = withdrawn ? (description.state === 'draft' ? 'PR_CONVERTED_TO_DRAFT' : 'PR_CLOSED') : pushed ? 'PR_PUSHED_TO' : 'PR_BASE_BRANCH_CHANGED';
     for (const { queue, submission } of this.openSubmissionsOf(record)) {
-      if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) {
-        this.webhooks.expect(submission, 'cancelled', why);
-        cancelSubmission(this.world, queue, submission);
-      } else pullRequestChanged(this.world, queue, submission);
+      if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) cancelSubmission(this.world, queue, submission);
+      else pullRequestChanged(this.world, queue, submission);
     }
-    this.webhooks.settled();
     return factsOf(record);
   }
 
@@ -234,9 +204,7 @@ export class QueueEngine {
     const queue = queueOf(this.world, ref);
     const submission = this.openSubmission(queue, pr);
     const from = submission.timeline?.length ?? 0;
-    this.webhooks.expect(submission, 'cancelled', 'USER_REQUESTED');
     cancelSubmission(this.world, queue, submission);
-    this.webhooks.settled();
     byActor(submission, from, actor);
   }
 
@@ -275,9 +243,7 @@ export class QueueEngine {
       );
     }
     const from = submission.timeline?.length ?? 0;
-    this.webhooks.expect(submission, 'pending', 'TESTS_RESTARTED_BY_API_REQUEST');
     restartSubmission(this.world, queue, submission);
-    this.webhooks.settled();
     byActor(submission, from, actor);
   }
 

@@ -116,13 +116,7 @@ function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, 
 }
 
 /** Back to pending from a run: what the state tells apart (a passed bisection run, a base PR that left); else none. */
-export function pendingCause(
-  world: QueueWorld,
-  submission: Submission,
-  step: TimelineStep,
-  prior: PullRequestState | undefined,
-  run: TestRun | undefined,
-): Cause {
+function pendingCause(world: QueueWorld, submission: Submission, step: TimelineStep, prior: PullRequestState | undefined, run: TestRun | undefined): Cause {
   if (run === undefined || prior === undefined || prior === 'not_ready' || prior === 'pending') return {};
   if (run.queueType === 'bisection' && run.status === 'succeeded' && run.finishedAt === step.at) return { reason: 'bisection_test_run_passed' };
   for (const id of run.basePullRequestIds) {
@@ -220,7 +214,7 @@ function failureCausesOf(world: QueueWorld, run: TestRun): FailureCause[] {
  * A PR fails from a run of several only when bisection convicted it without a run of its own (its sibling passed);
  * a run that ended before its own duration was cut short by the queue's testing timeout.
  */
-export function failedReason(run: TestRun): string {
+function failedReason(run: TestRun): string {
   if (run.pullRequestIds.length > 1) return 'test_run_failed_by_optimization';
   const timedOut = run.finishedAt !== undefined && run.finishedAt - run.createdAt < run.durationMs;
   return timedOut ? 'test_run_timeout' : 'test_run_required_status_failed';

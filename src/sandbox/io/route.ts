@@ -8,7 +8,6 @@ import { EngineRefusal, type RefusalKind } from '../engine/types.js';
 import { refuseBodyShape, stringListsOf } from './body.js';
 import type { SandboxClock } from './clock.js';
 import { errorAnswer, type Answer } from './http.js';
-import type { WebhookDelivery } from './webhooks.js';
 
 export interface RouteContext {
   engine: QueueEngine;
@@ -19,8 +18,6 @@ export interface RouteContext {
   forkedRunId?: string;
   /** Whether the request came from Terraform or OpenTofu (its headers): a queue write then makes the queue Terraform's. */
   fromTerraform?: boolean;
-  /** The webhooks' endpoints and deliveries, for the control routes that manage them. */
-  webhooks?: WebhookDelivery;
 }
 
 export interface Handled {

@@ -12,7 +12,6 @@ import { answerForError, type Handled, type Route } from './route.js';
 import { exactRoute, findRoute, isControlRoute } from './routes.js';
 import { StateStore } from './store.js';
 import { V2Face, type V2Host, type V2Key } from './v2/face.js';
-import { type EndpointOptions, WebhookDelivery } from './webhooks.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -37,15 +36,11 @@ export interface SandboxOptions {
   estimates?: boolean;
   /** The monotonic clock (ms) v2's rate limits count by: real time unless a test injects its own. */
   rateClock?: () => number;
-  /** Where to send the service's webhooks (`--webhook`); more can be added at run time (docs/sandbox.md#webhooks). */
-  webhooks?: readonly EndpointOptions[];
 }
 
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT/v1 */
   url: string;
-  /** The webhook endpoints given at the start, each with its secret. */
-  webhooks: { id: string; url: string; events: string[]; secret: string }[];
   close(): Promise<void>;
 }
 
@@ -62,14 +57,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const clock = manual ? manualClock(engine.now.getTime()) : realClock(Math.max(engine.now.getTime(), Date.now()), options.speed ?? 1);
   engine.tick(clock.now());
   const journal = await EngineJournal.open(engine, store);
-
-  const webhooks = new WebhookDelivery(() => clock.now());
-  for (const endpoint of options.webhooks ?? []) webhooks.add(endpoint);
-  // What the changes made is handed to the delivery, which sends what is due (first tries and retries).
-  const deliver = () => {
-    webhooks.accept(engine.takeEvents());
-    webhooks.pump();
-  };
 
   const reads = new ReadCache();
   let seenRevision = engine.revision;
@@ -89,11 +76,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     let handled: Handled;
     try {
-      handled = route.handle({ engine, clock, query, body, webhooks, ...(forkedRunId === undefined ? {} : { forkedRunId }), fromTerraform: terraform });
+      handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }), fromTerraform: terraform });
     } catch (error) {
       handled = { answer: answerForError(error) };
     }
-    deliver();
     if (handled.answer.status !== 200) return handled.answer;
     if (route.isRead && !handled.timely) reads.set(route, body, handled.answer);
     if (handled.change === undefined) return handled.answer;
@@ -111,10 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clock,
     reads,
     prepare,
-    record: (change) => {
-      deliver();
-      return journal.record(change);
-    },
+    record: (change) => journal.record(change),
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -142,7 +125,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ? undefined
     : setInterval(() => {
         prepare(false);
-        deliver();
         journal.timePassed();
       }, REAL_CLOCK_TICK_MS);
   timer?.unref();
@@ -152,11 +134,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}/${API_VERSION}`,
-    webhooks: webhooks.list().map(({ id, url, events, secret }) => ({ id, url, events, secret })),
     close: () =>
       (closing ??= (async () => {
         if (timer) clearInterval(timer);
-        webhooks.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
