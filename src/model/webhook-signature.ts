@@ -1,4 +1,4 @@
-// How the service's webhooks are signed (Svix, which follows Standard Webhooks; docs/webhooks.md#signatures):
+// How the service's webhooks are signed (Svix, which follows Standard Webhooks; docs/sandbox.md):
 // HMAC-SHA256 over `<id>.<timestamp>.<raw body>` with the base64-decoded `whsec_` secret, sent as `v1,<base64>`.
 // The sandbox signs with it and `mq webhooks listen` / `verify` check with it: one algorithm, written once.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

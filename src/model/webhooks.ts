@@ -1,4 +1,4 @@
-// The service's webhooks (the `webhooks` section of the v1 OpenAPI description, docs/webhooks.md): the kinds a
+// The service's webhooks (the `webhooks` section of the v1 OpenAPI description, docs/sandbox.md): the kinds a
 // sandbox sends and `mq webhooks` prints, filters and triggers. Written once, read by the sandbox and the commands.
 
 /** What a queue entry or a test run did: the suffix of a `pull_request.*` or `pull_request_batch.*` kind. */

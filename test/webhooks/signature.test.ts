@@ -1,5 +1,5 @@
 // Signing and checking as Svix does, held against a verifier others wrote (standardwebhooks) and against the
-// worked example of docs/webhooks.md (computed with Node's crypto and checked with svix and standardwebhooks).
+// worked example of the service's webhook research (computed with Node's crypto and checked with svix and standardwebhooks).
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { keyOf, newSecret, sign, TOLERANCE_SECONDS, VERIFY_FAILURES, verify } from '../../src/model/webhook-signature.js';
