@@ -47,8 +47,9 @@ done(pr);
 }
 
 /**
- * v2, the ids known (mq's id cache warm): the PR; then the queue's order (which names the run testing it) beside
- * its estimate; then the queue's settings (the order, read once, places the PRs). The estimate given, no metrics.
+ * v2, the ids known (mq's id cache warm): the PR; then the queue's order (which places the PRs, names the run
+ * testing it and gives the queue's state) beside its estimate. A testing PR's status reads no settings; the
+ * estimate given, no metrics.
  */
 function v2(ids: V2Ids): string {
   return `${CALL}
@@ -58,7 +59,6 @@ const prPath = '/v2/pull-requests/${ids.pullRequestId}';
 const queuePath = '/v2/merge-queues/${ids.queueId}';
 const pr = await get(prPath);
 await Promise.all([get(queuePath + '/order'), get(prPath + '/queue-entry-estimate')]);
-await get(queuePath);
 done(pr);
 `;
 }

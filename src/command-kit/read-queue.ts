@@ -18,7 +18,11 @@ export async function readQueue(service: MergeQueueService, ref: QueueRef): Prom
 }
 
 /** The queue, or undefined when it is gone (404): the PR's own record then says what became of it. */
-export async function queueUnlessGone(service: MergeQueueService, ref: QueueRef, read?: { line: true; runStarts?: true }): Promise<Queue | undefined> {
+export async function queueUnlessGone(
+  service: MergeQueueService,
+  ref: QueueRef,
+  read?: Parameters<MergeQueueService['getQueue']>[1],
+): Promise<Queue | undefined> {
   try {
     return await service.getQueue(ref, read);
   } catch (error) {

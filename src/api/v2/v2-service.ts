@@ -5,7 +5,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
 import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
-import type { QueueFacts } from '../../model/queue.js';
+import type { Queue, QueueFacts } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
@@ -180,10 +180,20 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       );
       return { testingResults: page.data.map(testingResultOf), totalItems: page.total ?? page.data.length };
     },
-    async getQueue(ref, read) {
+    async getQueue(ref, read = {}) {
       return onQueue(ref, async (id) => {
-        const [queue, live] = await Promise.all([readQueue(id), read?.line ? lineOf(id, read.runStarts) : livePullRequests(id)]);
-        return { ...queueFactsOf(queue), enqueuedPullRequests: live };
+        const [queue, live] = await Promise.all([
+          read.settings === false ? undefined : readQueue(id),
+          read.line ? lineOf(id, read.runStarts) : livePullRequests(id),
+        ]);
+        if (queue) return { ...queueFactsOf(queue), enqueuedPullRequests: live };
+        // Its settings unread: the state and mode the order gave with the line.
+        const order = read.line && (await orderOf(id));
+        return {
+          branch: ref.targetBranch,
+          ...(order && { state: modelWord(order.queueState), mode: modelMode(order.mode) }),
+          enqueuedPullRequests: live,
+        } as Queue;
       });
     },
     async createQueue(ref, settings) {

@@ -60,7 +60,7 @@ export const restart = eachChange('restart', 'restarted', (service, ref, pr) => 
  * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
-  const [record, queue] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref))]);
+  const [record, queue] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref, { settings: false }))]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
   if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };

@@ -32,10 +32,13 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
   // One ETA: the service's where it gives one; mq's own, and what only it reads (when the runs in flight started,
   // the run lengths), only where it gives none (docs/commands.md#when-a-pr-will-merge-the-eta). A not_ready PR has no ETA to time.
   const own = !servesEstimate(pullRequest.estimatedTimeToMerge);
+  // The queue's settings only where they tell something: how many slots a pending PR waits for, what a failed one
+  // waits for, mq's own ETA; else its state and mode, beside the line, suffice (v2 reads the settings apart).
+  const settings = own || pullRequest.state === 'pending' || pullRequest.state === 'pending_failure';
   const serviceNow = () => service.serviceNow() ?? ctx.now();
   // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
   const [read, durations, waitingOn] = await Promise.all([
-    queueUnlessGone(service, ref, { line: true, ...(own && { runStarts: true }) }),
+    queueUnlessGone(service, ref, { line: true, ...(own && { runStarts: true }), ...(!settings && { settings: false }) }),
     own && pullRequest.state !== 'not_ready' ? readTestDurations(service, ref, serviceNow) : NOT_READ,
     pullRequest.state === 'pending' ? service.getDirectlyAhead(ref, pullRequest.prNumber) : undefined,
   ]);
