@@ -57,6 +57,8 @@ function scriptedClient(script: Script, extra: Partial<MergeQueueService> = {}) 
     async submitPullRequest() {
       return undefined;
     },
+    // Its queue lists the PRs without settings, as v2's listing does: the ETA reads them apart.
+    getQueueFacts: async () => ({}) as never,
     // As an adapter without a batch read does it: one read each.
     async getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]) {
       const batch: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };

@@ -62,7 +62,7 @@ const STEPS: Step[] = [
   { args: ['testing', '2'] },
   { args: ['stats'] },
   { args: ['metrics'] },
-  { args: ['wait', '1'], note: 'merged: one poll', splits: ['queue'] },
+  { args: ['wait', '1'], note: 'merged: one poll' },
   { args: ['targets', 'set', '3', '//app'] },
   { args: ['edit', '4', '--priority', 'high'], only: 'v2' },
   { args: ['restart', '2'] },

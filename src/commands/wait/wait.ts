@@ -80,17 +80,20 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   let runEnded = true;
   let testing = new Set<number>();
   const readinessReadAt = new Map<number, number>();
+  // The queue's settings serve only the ETAs of PRs in it: read with its PRs once the last round listed one; else
+  // (the first round, or PRs admitted since) read apart, where an ETA is made, on an API that answers them apart.
+  let timing = false;
   const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
-    const queue = await queueUnlessGone(service, ref);
-    const listed = new Map(queue?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, { entry: pr, position: index + 1 }]));
+    const listing = await queueUnlessGone(service, ref, timing ? undefined : { settings: false });
+    const listed = new Map(listing?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, { entry: pr, position: index + 1 }]));
     const now = ctx.now();
     const toRead = open.filter((s) => {
       const seen = listed.get(s.pr);
       return !seen || (seen.entry.state === 'not_ready' && now - (readinessReadAt.get(s.pr) ?? Number.NEGATIVE_INFINITY) >= READINESS_REFRESH_MS);
     });
     // A run ended since the last round when a PR testing then is not testing now.
-    const nowTesting = new Set(queue?.enqueuedPullRequests.filter((pr) => pr.state === 'testing').map((pr) => pr.prNumber));
+    const nowTesting = new Set(listing?.enqueuedPullRequests.filter((pr) => pr.state === 'testing').map((pr) => pr.prNumber));
     if ([...testing].some((pr) => !nowTesting.has(pr))) runEnded = true;
     testing = nowTesting;
     const durationsDue = runEnded && now - durationsReadAt >= DURATIONS_REFRESH_MS;
@@ -103,6 +106,9 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
         : NOTHING_READ,
       durationsDue ? readTestDurations(service, ref, serviceNow) : undefined,
     ]);
+    timing = open.some((s) => listed.has(s.pr));
+    const unset = listing && timing && (fresh ?? durations) && listing.concurrency === undefined;
+    const queue = listing && (unset ? { ...listing, ...(await service.getQueueFacts(ref)) } : listing);
     // A PR the queue never had: its own read says so in the service's words, once (the wait ends there for it).
     const unknown = new Map(await Promise.all(batch.notFound.map(async (pr) => [pr, await lookUp(service, ref, pr)] as const)));
     answered();
