@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv, type RecordedRequest, type TestApi } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { advanceAsSeen, mq, useSandbox } from '../support/in-process.js';
 import { operationOf } from '../support/v2.js';
 
 const fixture = useSandbox();
@@ -221,5 +221,26 @@ describe('mq status of a PR not in the queue', () => {
     expect(pr.state).toBe('merged');
     expect(pr.estimatedTimeToMerge).toMatchObject({ status: 'unavailable', reason: 'not_in_queue' });
     expect(fixture.recorder.requests.slice(from).map(operationName)).toEqual(api === 'v1' ? ['getSubmittedPullRequest'] : ['pullRequests.get']);
+  });
+});
+
+describe('mq wait of a PR in the queue', () => {
+  it("reads the queue's settings, for its ETA, once a round on v2: apart in the first, beside the listing after", async () => {
+    const env = sandboxEnv(fixture.recorder.url, REPO, { XDG_CACHE_HOME: freshFolder() }, 'v2');
+    expect((await mq(['queue', 'create', '--concurrency', '1'], { env })).code).toBe(0);
+    expect((await mq(['submit', '1', '2'], { env })).code).toBe(0);
+    const from = fixture.recorder.requests.length;
+    const run = await advanceAsSeen(fixture, mq(['wait', '2', '--for', 'testing', '--interval', '1s'], { env }), {
+      seconds: 300,
+      repo: REPO,
+      prs: [2],
+      settled: ['testing', 'merged', 'failed', 'cancelled'],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    // Round 1: the listing, the run lengths (the metrics, a page of the day's PRs), then the settings; round 2 (#2 testing): both at once.
+    const operations = fixture.recorder.requests.slice(from).map(operationName);
+    const [listing, metrics, settings] = ['mergeQueues.listPullRequests', 'mergeQueues.organizationMetrics', 'mergeQueues.get'];
+    expect(operations.slice(0, 4)).toEqual([listing, metrics, listing, settings]);
+    expect(operations.slice(4).sort()).toEqual([settings, listing]);
   });
 });
