@@ -14,7 +14,7 @@ import { EngineRefusal } from './types.js';
 import { iso } from './views.js';
 import { pullRequestOf, type QueueWorld } from './world.js';
 
-/** How many events `recent()` keeps (the `webhooks/events` route's list). */
+/** How many events `recent()` keeps (the `webhooks/events` route's list), and how many wait untaken at most. */
 const RECENT_MAX = 10_000;
 
 const ACTION_OF: Partial<Record<PullRequestState, EntryAction>> = {
@@ -40,6 +40,8 @@ interface Step {
   previousRun: TestRun | undefined;
   /** The reason the request that made this step gives it (a cancel, a push, a restart), in the service's words. */
   cause: string | undefined;
+  /** Sent back while an urgent PR heads the line: the only cause the history cannot tell afterwards. */
+  urgentAhead?: boolean;
 }
 
 type Payload = Record<string, unknown>;
@@ -75,13 +77,18 @@ export class WebhookEvents {
     } else this.runs.set(submission.id, runId);
     const cause = this.causes.get(submission.id);
     this.causes.delete(submission.id);
+    const head = queue.line[0];
+    // Nobody takes them (an engine without I/O): made now and then, the oldest untaken dropped, so none piles up.
+    if (this.steps.length >= RECENT_MAX) this.flush();
     this.steps.push({
       queue,
       submission,
       index: stepsOf(submission).length - 1,
       run: runId === undefined ? undefined : testRuns[runId],
-      previousRun: previous === undefined ? undefined : testRuns[previous],
+      previousRun: previous === undefined || previous === runId ? undefined : testRuns[previous],
       cause,
+      urgentAhead:
+        submission.state === 'pending' && head !== submission.id && head !== undefined && this.world.state.submissions[head]?.priorityValue === URGENT,
     });
   }
 
@@ -146,9 +153,11 @@ export class WebhookEvents {
     if (steps.length === 0) return;
     this.steps = [];
     // A batch's event follows the last of its PRs' events that make it, within what is flushed together.
+    // Leaving a cancelled run, cancelled or sent back, is one thing: the batch is `canceled` once.
+    const batchKey = (step: Step, run: TestRun) => `${run.id}:${LEFT.has(stateOf(step)) ? 'left' : stateOf(step)}:${run === step.run}`;
     const lastOfBatch = new Map<string, number>();
     steps.forEach((step, index) => {
-      for (const run of [step.run, step.previousRun]) if (run) lastOfBatch.set(`${run.id}:${stateOf(step)}`, index);
+      for (const run of [step.run, step.previousRun]) if (run) lastOfBatch.set(batchKey(step, run), index);
     });
     steps.forEach((step, index) => {
       const state = stateOf(step);
@@ -159,14 +168,15 @@ export class WebhookEvents {
       const action = ACTION_OF[state];
       if (action) this.untaken.push(this.made(`pull_request.${action}`, this.pullRequestPayload(step, action)));
       for (const run of [step.run, step.previousRun]) {
-        if (!run || lastOfBatch.get(`${run.id}:${state}`) !== index) continue;
+        if (!run || lastOfBatch.get(batchKey(step, run)) !== index) continue;
         const batch = batchActionOf(this.world, step, run);
         if (!batch) continue;
         const payload = batchPayload(this.world, step.queue, run, batch, atOf(step));
-        if (batch === 'canceled' && step.cause) payload.cancellation_reason = step.cause;
+        if (batch === 'canceled' && isCancellation(step.cause)) payload.cancellation_reason = step.cause;
         this.untaken.push(this.made(`pull_request_batch.${batch}`, payload));
       }
     });
+    if (this.untaken.length > RECENT_MAX) this.untaken = this.untaken.slice(-RECENT_MAX);
   }
 
   private pullRequestPayload(step: Step, action: EntryAction): Payload {
@@ -191,7 +201,7 @@ export class WebhookEvents {
 
   /** The history's cause of the step (v2's queue-entry history gives the same), in the service's upper case. */
   private reasonOf(step: Step, action: EntryAction): string | undefined {
-    const { submission, run, queue } = step;
+    const { submission, run } = step;
     const steps = stepsOf(submission);
     const timelineStep = steps[step.index];
     if (!timelineStep) return undefined;
@@ -200,9 +210,14 @@ export class WebhookEvents {
     const reason = causeOf(this.world, submission, timelineStep, prior, run).reason?.toUpperCase();
     if (reason !== undefined || action !== 'queued' || prior === undefined || prior === 'not_ready') return reason;
     // Sent back from a run with nobody ahead at fault: an urgent PR took the line ahead of it.
-    const urgent = queue.line.some((id) => id !== submission.id && this.world.state.submissions[id]?.priorityValue === URGENT);
-    return urgent ? 'SKIP_THE_LINE_INTERRUPTED' : undefined;
+    return step.urgentAhead ? 'SKIP_THE_LINE_INTERRUPTED' : undefined;
   }
+}
+
+const LEFT: ReadonlySet<PullRequestState> = new Set(['cancelled', 'pending']);
+
+function isCancellation(cause: string | undefined): cause is string {
+  return (REASON_FIELDS.cancellation_reason as readonly (string | undefined)[]).includes(cause);
 }
 
 /** Whether `type` is one of the service's kinds. */

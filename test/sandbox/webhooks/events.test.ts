@@ -118,6 +118,90 @@ describe('the events of a PR', () => {
   });
 });
 
+/** How every PR starts: submitted through the API, and ready at once. */
+const ENTERED = ['submitted API_REQUESTED', 'queued MERGE_ITEM_NOW_READY'];
+
+describe('the events of a queue', () => {
+  it('a pending failure with the PR ahead at fault: queued again with PREREQUISITE_MERGE_ITEM_FAILED', async () => {
+    const { sequences } = await onBothApis(async (run) => {
+      await run.service.updateQueue(QUEUE, { concurrency: 2 });
+      await run.control('pullRequests', { repo: REPO, number: 1, testOutcome: 'fail' });
+      await run.service.submitPullRequest(QUEUE, 1);
+      await run.service.submitPullRequest(QUEUE, 2);
+      await run.advance(300);
+      await run.advance(300);
+    });
+    expect(sequences).toEqual({
+      '#1': [...ENTERED, 'testing', 'pending_failure TEST_RUN_REQUIRED_STATUS_FAILED', 'failed TEST_RUN_REQUIRED_STATUS_FAILED'],
+      '#2': [
+        ...ENTERED,
+        'testing',
+        'pending_failure TEST_RUN_REQUIRED_STATUS_FAILED',
+        'queued PREREQUISITE_MERGE_ITEM_FAILED',
+        'testing',
+        'merged MERGE_GRAPH_MERGE',
+      ],
+    });
+  });
+
+  it('a pending failure that was its own: failed after the runs on top', async () => {
+    const { sequences } = await onBothApis(async (run) => {
+      await run.service.updateQueue(QUEUE, { concurrency: 3, pendingFailureDepth: 1, canOptimisticallyMerge: false });
+      await run.control('pullRequests', { repo: REPO, number: 1, testOutcome: 'flaky' });
+      await run.control('pullRequests', { repo: REPO, number: 2, testDurationSeconds: 600 });
+      for (const pr of [1, 2, 3]) await run.service.submitPullRequest(QUEUE, pr);
+      for (let i = 0; i < 4; i++) await run.advance(300);
+    });
+    const requeued = [...ENTERED, 'testing', 'queued PREREQUISITE_MERGE_ITEM_FAILED', 'testing', 'merged MERGE_GRAPH_MERGE'];
+    expect(sequences).toEqual({
+      '#1': [...ENTERED, 'testing', 'pending_failure TEST_RUN_REQUIRED_STATUS_FAILED', 'failed TEST_RUN_REQUIRED_STATUS_FAILED'],
+      '#2': requeued,
+      '#3': requeued,
+    });
+  });
+
+  it('a batch of four with one failing: its bisection, and batch events for each run of several PRs', async () => {
+    const { sequences } = await onBothApis(async (run) => {
+      await run.service.updateQueue(QUEUE, { batch: true, batchingMinSize: 4, bisectionConcurrency: 2 });
+      await run.control('pullRequests', { repo: REPO, number: 3, testOutcome: 'fail' });
+      for (const pr of [1, 2, 3, 4]) await run.service.submitPullRequest(QUEUE, pr);
+      for (let i = 0; i < 4; i++) await run.advance(300);
+    });
+    const failedBatch = ['testing', 'pending_failure TEST_RUN_REQUIRED_STATUS_FAILED', 'queued BISECTION_REQUIRED', 'testing bisection'];
+    const innocent = [...ENTERED, ...failedBatch, 'queued BISECTION_TEST_RUN_PASSED', 'testing', 'merged MERGE_GRAPH_MERGE'];
+    const splitAgain = ['pending_failure TEST_RUN_REQUIRED_STATUS_FAILED', 'queued BISECTION_REQUIRED', 'testing bisection'];
+    expect(sequences).toEqual({
+      '#1': innocent,
+      '#2': innocent,
+      '#3': [...ENTERED, ...failedBatch, ...splitAgain, 'pending_failure TEST_RUN_REQUIRED_STATUS_FAILED', 'failed TEST_RUN_REQUIRED_STATUS_FAILED bisection'],
+      '#4': [...ENTERED, ...failedBatch, ...splitAgain, 'queued BISECTION_TEST_RUN_PASSED', 'testing', 'merged MERGE_GRAPH_MERGE'],
+      'batch 1,2,3,4': ['testing', 'pending_failure TEST_RUN_REQUIRED_STATUS_FAILED', 'failed TEST_RUN_REQUIRED_STATUS_FAILED'],
+      'batch 1,2': ['testing bisection'],
+      'batch 3,4': ['testing bisection', 'pending_failure TEST_RUN_REQUIRED_STATUS_FAILED', 'failed TEST_RUN_REQUIRED_STATUS_FAILED bisection'],
+      'batch 1,2,4': ['testing', 'merged MERGE_GRAPH_MERGE'],
+    });
+  });
+
+  it('a restart, a cancel (the PRs behind queued again), an urgent PR interrupting the others, a push to a PR testing', async () => {
+    const { sequences } = await onBothApis(async (run) => {
+      await run.service.updateQueue(QUEUE, { concurrency: 3 });
+      for (const pr of [1, 2, 3]) await run.service.submitPullRequest(QUEUE, pr);
+      await run.service.restartTestsOnPullRequest(QUEUE, 2);
+      await run.service.cancelPullRequest(QUEUE, 1);
+      await run.service.submitPullRequest(QUEUE, 4, { priority: 'urgent' });
+      await run.control('pullRequests', { repo: REPO, number: 3, sha: 'f'.repeat(40) });
+      await run.advance(300);
+    });
+    const interrupted = ['queued PREREQUISITE_MERGE_ITEM_CANCELLED', 'testing', 'queued SKIP_THE_LINE_INTERRUPTED', 'testing'];
+    expect(sequences).toEqual({
+      '#1': [...ENTERED, 'testing', 'canceled USER_REQUESTED'],
+      '#2': [...ENTERED, 'testing', 'queued TESTS_RESTARTED_BY_API_REQUEST', 'testing', ...interrupted, 'merged MERGE_GRAPH_MERGE'],
+      '#3': [...ENTERED, 'testing', ...interrupted, 'canceled PR_PUSHED_TO'],
+      '#4': [...ENTERED, 'testing', 'merged MERGE_GRAPH_MERGE'],
+    });
+  });
+});
+
 describe('takeEvents', () => {
   it('gives each event once, in order, and a journal replayed gives the same ids', () => {
     const drive = (engine: QueueEngine) => {
@@ -148,6 +232,25 @@ describe('takeEvents', () => {
     again.advance(300);
     expect(again.takeEvents().map((event) => event.id)).toEqual(later.map((event) => event.id));
     expect(first.concat(later).map((event) => event.id)).not.toContain(next.id);
+  });
+
+  it('a batch whose PR is cancelled is canceled once, with the cancel`s reason; one restarted, without a cancellation reason', () => {
+    const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
+    engine.createQueue(QUEUE);
+    engine.updateQueue(QUEUE, { batch: true, batchingMinSize: 2 });
+    for (const pr of [1, 2, 3, 4]) engine.submitPullRequest(QUEUE, pr);
+    engine.takeEvents();
+    engine.cancelPullRequest(QUEUE, 1);
+    engine.restartTestsOnPullRequest(QUEUE, 3);
+    const batches = engine.takeEvents().filter((event) => event.type.startsWith('pull_request_batch.'));
+    for (const event of batches) expect(validateWebhook(event)).toEqual([]);
+    expect(batches.map((event) => [event.type, event.payload.pr_numbers, event.payload.cancellation_reason])).toEqual([
+      ['pull_request_batch.canceled', [1, 2], 'USER_REQUESTED'],
+      // 2 goes on with 3, the next PR not testing; 3's restart sends both back.
+      ['pull_request_batch.testing', [2, 3], undefined],
+      ['pull_request_batch.canceled', [2, 3], undefined],
+      ['pull_request_batch.testing', [2, 3], undefined],
+    ]);
   });
 
   it('triggerEvent makes one event of any kind, and refuses an unknown kind or PR', () => {
