@@ -7,7 +7,7 @@ import { type EntryAction, REASON_FIELD_OF, REASON_FIELDS, type WebhookEvent, ty
 import type { Repo } from '../../model/repository.js';
 import { getTestDetails, SEEDED_TEST_IDS } from './catalogue.js';
 import { causeOf, runFailure, stepsOf } from './history.js';
-import { deterministicUuid } from './ids.js';
+import { sha256Hex } from './digest.js';
 import { URGENT } from './line.js';
 import type { QueueRecord, Submission, TestRun } from './state.js';
 import { EngineRefusal } from './types.js';
@@ -55,6 +55,7 @@ export class WebhookEvents {
   private readonly causes = new Map<string, string>();
   /** The run each open submission last rested on, so a step can tell the run it left. */
   private readonly runs = new Map<string, string>();
+  private idPrefix: string | undefined;
 
   constructor(private readonly world: QueueWorld) {}
 
@@ -142,7 +143,9 @@ export class WebhookEvents {
     const state = this.world.state;
     const n = state.nextEventId ?? 0;
     state.nextEventId = n + 1;
-    const event: WebhookEvent = { id: `msg_${deterministicUuid(`${state.seed}:webhook`, n).replaceAll('-', '')}`, type, payload: { type, ...payload } };
+    // 16 hex digits of the seed's digest (made once), then the counter's 16: no digest per event.
+    this.idPrefix ??= `msg_${sha256Hex(`${state.seed}:webhook`).slice(0, 16)}`;
+    const event: WebhookEvent = { id: this.idPrefix + n.toString(16).padStart(16, '0'), type, payload: { type, ...payload } };
     this.recentEvents.push(event);
     if (this.recentEvents.length >= 2 * RECENT_MAX) this.recentEvents = this.recentEvents.slice(-RECENT_MAX);
     return event;
