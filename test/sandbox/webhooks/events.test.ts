@@ -8,6 +8,7 @@ import { createV2Service } from '../../../src/api/v2/v2-service.js';
 import type { MergeQueueService } from '../../../src/model/service.js';
 import type { WebhookEvent } from '../../../src/model/webhooks.js';
 import { QueueEngine } from '../../../src/sandbox/engine/engine.js';
+import { queueEntryHistoryOf } from '../../../src/sandbox/engine/history.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/io/server.js';
 import { validateWebhook } from '../../support/openapi/validate.js';
 
@@ -251,6 +252,26 @@ describe('takeEvents', () => {
       ['pull_request_batch.canceled', [2, 3], undefined],
       ['pull_request_batch.testing', [2, 3], undefined],
     ]);
+  });
+
+  it('the reasons are those of v2`s queue-entry history for the same steps, in upper case, where it has one', () => {
+    const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
+    engine.createQueue(QUEUE, { concurrency: 2 });
+    engine.describePullRequest({ repo: REPO, number: 1, testOutcome: 'fail' });
+    for (const pr of [1, 2, 3]) engine.submitPullRequest(QUEUE, pr);
+    engine.cancelPullRequest(QUEUE, 3);
+    engine.advance(600);
+    const events = engine.takeEvents().filter((event) => event.type.startsWith('pull_request.') && event.type !== 'pull_request.pending_failure');
+    for (const pr of [1, 2, 3]) {
+      const history = queueEntryHistoryOf(engine.world, REPO, pr).filter((step) => step.state !== 'tests_passed' && step.state !== 'pending_failure');
+      const mine = events.filter((event) => event.payload.pr_number === pr);
+      const reasonOf = (payload: Record<string, unknown>) =>
+        payload.submitted_reason ?? payload.queued_reason ?? payload.failure_reason ?? payload.cancellation_reason ?? payload.merged_reason ?? null;
+      // Where the history knows no reason, the request may (a cancel's USER_REQUESTED): the event says it.
+      const told = mine.map((event, at) => (history[at]?.reason === null ? null : reasonOf(event.payload)));
+      expect(told).toEqual(history.map((step) => step.reason?.toUpperCase() ?? null));
+      expect(mine).toHaveLength(history.length);
+    }
   });
 
   it('triggerEvent makes one event of any kind, and refuses an unknown kind or PR', () => {
