@@ -6,9 +6,13 @@ import { StateFileError, type StateStore } from '../store.js';
 import { type EndpointSetting, WebhookDelivery } from './delivery.js';
 import { takeEvents } from './routes.js';
 
+/** Real ms between two writes of the deliveries. */
+const SAVE_PAUSE_MS = 100;
+
 export class KeptWebhooks {
   readonly delivery: WebhookDelivery;
   private writing: Promise<void> | undefined;
+  private pause: NodeJS.Timeout | undefined;
   private again = false;
 
   /** What the state file kept, then the endpoints asked for; the events a replayed journal made again are offered
@@ -49,13 +53,15 @@ export class KeptWebhooks {
   /** Sends nothing more, and writes what is still waiting. */
   async close(): Promise<void> {
     this.delivery.stop();
+    clearTimeout(this.pause);
     await this.writing;
     if (this.store) await this.store.saveWebhooks(this.delivery.snapshot()).catch(reportSaveFailure);
   }
 
-  /** One write at a time; changes meanwhile make one more after it. */
+  // One write at a time, and a pause after each: a large backlog is not rewritten on every answer. What a kill -9
+  // loses meanwhile is only sent again under its same id (the journal makes its events again).
   private saveSoon(): void {
-    if (this.writing) this.again = true;
+    if (this.writing || this.pause) this.again = true;
     else this.write(false);
   }
 
@@ -64,10 +70,13 @@ export class KeptWebhooks {
     const written = this.store.saveWebhooks(this.delivery.snapshot(fold)).catch(reportSaveFailure);
     this.writing = written.finally(() => {
       this.writing = undefined;
-      if (this.again) {
-        this.again = false;
-        this.saveSoon();
-      }
+      this.pause = setTimeout(() => {
+        this.pause = undefined;
+        if (this.again) {
+          this.again = false;
+          this.write(false);
+        }
+      }, SAVE_PAUSE_MS);
     });
   }
 }
