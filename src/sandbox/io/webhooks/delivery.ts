@@ -2,7 +2,8 @@
 // filter takes it, signed with the endpoint's secret; retried on Svix's schedule on the sandbox's clock, the same id
 // every time; never in the way of the API (the caller only enqueues; a bounded number in flight per endpoint, a
 // bounded backlog whose overflow is counted). What is not yet acknowledged is kept with the state (`snapshot`).
-import type { WebhookEvent } from '../../../api/sandbox-webhooks.js';
+import type * as z from 'zod';
+import type { Attempt, AttemptList, Endpoint, WebhookEvent } from '../../../api/sandbox-webhooks.js';
 import { keyOf, newSecret } from '../../../model/webhook-signature.js';
 import { kindMatches } from '../../../model/webhooks.js';
 import type { SandboxClock } from '../clock.js';
@@ -54,16 +55,7 @@ interface Delivery {
   dueAt: number;
 }
 
-export interface AttemptRecord {
-  eventId: string;
-  type: string;
-  endpointId: string;
-  attempt: number;
-  at: string;
-  status: number | null;
-  latencyMs: number | null;
-  nextAttemptAt: string | null;
-}
+type AttemptRecord = z.infer<typeof Attempt>;
 
 /** What is kept with the state: the endpoints, and per endpoint what is waiting and what was settled. */
 interface Saved {
@@ -121,7 +113,7 @@ export class WebhookDelivery {
   }
 
   /** The shown form of an endpoint. */
-  static view(e: EndpointRecord) {
+  static view(e: EndpointRecord): Endpoint {
     return {
       id: e.id,
       url: e.url,
@@ -163,7 +155,7 @@ export class WebhookDelivery {
     });
   }
 
-  attemptList(filter: { endpoint?: string; event?: string } = {}): { attempts: AttemptRecord[]; overflowed: number } {
+  attemptList(filter: { endpoint?: string; event?: string } = {}): z.infer<typeof AttemptList> {
     const attempts = this.attempts
       .slice(this.attemptsStart)
       .filter((a) => (!filter.endpoint || a.endpointId === filter.endpoint) && (!filter.event || a.eventId === filter.event));

@@ -1,6 +1,7 @@
 // The webhook control routes other than `events` (their contract: api/sandbox-webhooks.ts): endpoints added,
 // listed and removed at run time, one synthetic event sent, the attempts listed.
-import { AddEndpoint, RemoveEndpoint, TriggerEvent, WEBHOOK_ROUTES, type WebhookEvent } from '../../../api/sandbox-webhooks.js';
+import type * as z from 'zod';
+import { AddEndpoint, type EndpointList, RemoveEndpoint, TriggerEvent, WEBHOOK_ROUTES, type WebhookEvent } from '../../../api/sandbox-webhooks.js';
 import { unknownKinds } from '../../../model/webhooks.js';
 import { errorAnswer, jsonAnswer } from '../http.js';
 import { parse, type Route, type RouteContext } from '../route.js';
@@ -9,7 +10,7 @@ import { WebhookDelivery } from './delivery.js';
 /** Until the engine makes events (wh-events), it is asked for them through this. */
 type Trigger = {
   takeEvents?(): WebhookEvent[];
-  triggerEvent?(input: import('zod').infer<typeof TriggerEvent>): WebhookEvent;
+  triggerEvent?(input: z.infer<typeof TriggerEvent>): WebhookEvent;
 };
 
 /** The events the engine made since last asked. */
@@ -46,7 +47,9 @@ export const WEBHOOK_CONTROLS: Readonly<Record<string, Route>> = {
   },
   [WEBHOOK_ROUTES.list.path]: {
     method: WEBHOOK_ROUTES.list.method,
-    handle: withDelivery((webhooks) => ({ answer: jsonAnswer({ endpoints: webhooks.list().map(WebhookDelivery.view) }) })),
+    handle: withDelivery((webhooks) => ({
+      answer: jsonAnswer({ endpoints: webhooks.list().map(WebhookDelivery.view) } satisfies z.infer<typeof EndpointList>),
+    })),
   },
   [WEBHOOK_ROUTES.remove.path]: {
     method: WEBHOOK_ROUTES.remove.method,
