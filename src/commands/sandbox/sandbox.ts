@@ -9,7 +9,7 @@ import { startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
-import { refuseFilter } from '../../sandbox/io/webhooks/routes.js';
+import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
 import { AddEndpoint, type Endpoint } from '../../api/sandbox-webhooks.js';
 import { keyOf } from '../../model/webhook-signature.js';
 import type { SANDBOX } from './spec.js';

@@ -4,7 +4,7 @@
 import { CONTROLS } from './control.js';
 import type { Route } from './route.js';
 import { V1_ROOT, V1_ROUTES } from './v1/routes.js';
-import { WEBHOOK_CONTROLS } from './webhooks/routes.js';
+import { WEBHOOK_CONTROLS } from './webhooks/control-routes.js';
 
 const ROUTES = new Map<string, Route>(V1_ROUTES);
 const ALL_CONTROLS = { ...CONTROLS, ...WEBHOOK_CONTROLS };

@@ -4,7 +4,6 @@ import type { QueueEngine } from '../../engine/engine.js';
 import type { SandboxClock } from '../clock.js';
 import { StateFileError, type StateStore } from '../store.js';
 import { type EndpointSetting, WebhookDelivery } from './delivery.js';
-import { takeEvents } from './routes.js';
 
 /** Real ms between two writes of the deliveries. */
 const SAVE_PAUSE_MS = 100;
@@ -39,7 +38,7 @@ export class KeptWebhooks {
 
   /** Offers the events the engine made since last asked, and sends what is due (retries on the sandbox's clock). */
   drain(): void {
-    this.delivery.offer(takeEvents(this.engine));
+    this.delivery.offer(this.engine.takeEvents());
     this.delivery.schedule();
   }
 

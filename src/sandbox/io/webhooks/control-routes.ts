@@ -1,22 +1,11 @@
 // The webhook control routes other than `events` (their contract: api/sandbox-webhooks.ts): endpoints added,
 // listed and removed at run time, one synthetic event sent, the attempts listed.
-import type * as z from 'zod';
-import { AddEndpoint, type EndpointList, RemoveEndpoint, TriggerEvent, WEBHOOK_ROUTES, type WebhookEvent } from '../../../api/sandbox-webhooks.js';
+import { AddEndpoint, type EndpointList, RemoveEndpoint, TriggerEvent, WEBHOOK_ROUTES } from '../../../api/sandbox-webhooks.js';
+import { perform } from '../../engine/changes.js';
 import { unknownKinds } from '../../../model/webhooks.js';
 import { errorAnswer, jsonAnswer } from '../http.js';
 import { parse, type Route, type RouteContext } from '../route.js';
 import { WebhookDelivery } from './delivery.js';
-
-/** Until the engine makes events (wh-events), it is asked for them through this. */
-type Trigger = {
-  takeEvents?(): WebhookEvent[];
-  triggerEvent?(input: z.infer<typeof TriggerEvent>): WebhookEvent;
-};
-
-/** The events the engine made since last asked. */
-export function takeEvents(engine: import('../../engine/engine.js').QueueEngine): WebhookEvent[] {
-  return (engine as unknown as Trigger).takeEvents?.() ?? [];
-}
 
 /** Why a filter is refused (`--webhook URL#…` too), or undefined. */
 export function refuseFilter(events: readonly string[]): string | undefined {
@@ -48,7 +37,7 @@ export const WEBHOOK_CONTROLS: Readonly<Record<string, Route>> = {
   [WEBHOOK_ROUTES.list.path]: {
     method: WEBHOOK_ROUTES.list.method,
     handle: withDelivery((webhooks) => ({
-      answer: jsonAnswer({ endpoints: webhooks.list().map(WebhookDelivery.view) } satisfies z.infer<typeof EndpointList>),
+      answer: jsonAnswer({ endpoints: webhooks.list().map(WebhookDelivery.view) } satisfies import('zod').infer<typeof EndpointList>),
     })),
   },
   [WEBHOOK_ROUTES.remove.path]: {
@@ -65,12 +54,10 @@ export const WEBHOOK_CONTROLS: Readonly<Record<string, Route>> = {
     handle: withDelivery((webhooks, { engine, body }) => {
       const parsed = parse(TriggerEvent, body);
       if ('answer' in parsed) return parsed;
-      const source = engine as unknown as Trigger;
-      if (!source.triggerEvent) return { answer: errorAnswer(501, 'this sandbox cannot make events yet') };
-      // Sent as any event is (should the engine hand it over again, its id is already waiting: sent once).
-      const event = source.triggerEvent(parsed.input);
+      const { result: event, change } = perform(engine, 'triggerEvent', parsed.input);
+      // Sent as any event is, though the engine does not hand it over with the others.
       webhooks.offer([event]);
-      return { answer: jsonAnswer(event) };
+      return { answer: jsonAnswer(event), change };
     }),
   },
   [WEBHOOK_ROUTES.attempts.path]: {
