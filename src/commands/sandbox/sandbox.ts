@@ -5,12 +5,11 @@ import { badValue } from '../../argv-values.js';
 import { envName } from '../../config/setting-rows.js';
 import { V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { ConfigError, UsageError } from '../../errors.js';
-import { startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
+import { type RunningSandbox, startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
 import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
-import { AddEndpoint, type Endpoint } from '../../api/sandbox-webhooks.js';
 import { keyOf } from '../../model/webhook-signature.js';
 import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
@@ -51,7 +50,7 @@ function parseWebhooks(values: readonly string[], secret: string | undefined): E
             .split(',')
             .map((kind) => kind.trim())
             .filter((kind) => kind !== '');
-    if (!AddEndpoint.shape.url.safeParse(url).success)
+    if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
       throw badValue('--webhook', value, 'does not start with an http:// or https:// URL', 'e.g. http://localhost:3000/hooks');
     const refused = refuseFilter(events);
     if (refused) throw new UsageError(`--webhook ${value}: ${refused}`);
@@ -131,7 +130,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
 }
 
 /** Each endpoint with its secret, which the receiver needs to check the signatures. */
-function webhookLines(endpoints: readonly Endpoint[]): string[] {
+function webhookLines(endpoints: ReturnType<RunningSandbox['webhookEndpoints']>): string[] {
   return endpoints.map((e) => `webhooks to ${e.url}${e.events.length === 0 ? '' : ` (${e.events.join(', ')})`}: id ${e.id}, secret ${e.secret}`);
 }
 
