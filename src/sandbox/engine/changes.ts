@@ -4,6 +4,7 @@ import type { Queue } from '../../model/queue.js';
 import type { QueueChange } from '../../model/service.js';
 import { QUEUE_SETTINGS, type SettingRow } from '../../model/queue-settings.js';
 import { IMPACTS_ALL, PR_NUMBER_MAX, PRIORITY_NAMES, QUEUE_MODES, SETTABLE_QUEUE_STATES, SETTING_MAX } from '../../model/vocabulary.js';
+import type { WebhookEvent } from '../../model/webhooks.js';
 import type { QueueEngine } from './engine.js';
 import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUTCOMES } from './facts.js';
 
@@ -19,6 +20,7 @@ interface ChangeResults extends Record<ChangeOp, unknown> {
   knowRepository: string;
   describePullRequest: PullRequestFacts;
   createTestCollection: string;
+  triggerEvent: WebhookEvent;
 }
 
 /** A change to the state: what the journal keeps, to replay it after a restart. */
@@ -46,6 +48,7 @@ const APPLY: { [K in ChangeOp]: (engine: QueueEngine, input: ChangeInputs[K]) =>
   describePullRequest: (engine, description) => engine.describePullRequest(description),
   linkTicketToTestCase: (engine, { repo, testId, ticketId }) => engine.linkTicketToTestCase(repo, testId, ticketId),
   createTestCollection: (engine, { name, description }) => engine.createTestCollection(name, description),
+  triggerEvent: (engine, input) => engine.triggerEvent(input),
 };
 
 /** Does the operation and answers its result, with the change to journal once it succeeded. */
@@ -139,6 +142,8 @@ const RECORDED = {
   describePullRequest: RecordedDescription,
   linkTicketToTestCase: z.object({ repo: RepoShape, testId: z.string().min(1), ticketId: z.string().min(1) }),
   createTestCollection: z.object({ name: z.string().min(1), description: z.string().nullable() }),
+  // Journaled as it takes an event id: a replay then makes the later events with the ids they had.
+  triggerEvent: z.object({ type: z.string().min(1), pr: Pr.optional(), repo: RepoShape.optional(), targetBranch: z.string().min(1).optional() }),
 };
 
 /** Does again what a journal entry recorded: time up to its instant, then its operation. */
