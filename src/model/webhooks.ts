@@ -15,6 +15,14 @@ export const WEBHOOK_KINDS = [
 ] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
+/** One event as the service sends it: `id` is its `svix-id`, the same on every attempt to every endpoint. */
+export interface WebhookEvent {
+  id: string;
+  type: WebhookKind;
+  /** The body, as the kind's schema in the service's description has it (`type` first). */
+  payload: Record<string, unknown>;
+}
+
 /**
  * Whether `kind` passes a filter of kinds and `family.*` patterns (`--webhook 'URL#pull_request.*'`, `mq webhooks
  * listen --events`). No filter passes every kind, as Svix does for an endpoint without one.

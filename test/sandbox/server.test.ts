@@ -28,7 +28,7 @@ function freshRepo() {
   return { repo, queue: { repo, targetBranch: 'main' } };
 }
 
-function client(sandbox: RunningSandbox, token: string | null = TOKEN) {
+function client(sandbox: Pick<RunningSandbox, 'url'>, token: string | null = TOKEN) {
   const post = async (path: string, body: unknown, raw = false) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token !== null) headers['x-api-token'] = token;
@@ -419,7 +419,7 @@ describe('the state file', () => {
     const child = spawn(process.execPath, [main, stateFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
     const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
-    const api = client({ url, close: async () => undefined });
+    const api = client({ url });
     await api.ok('createQueue', { ...MAIN, concurrency: 3 });
     // Many changes at once: each answer must wait for a write that holds it.
     await Promise.all(Array.from({ length: 25 }, (_, i) => api.ok('submitPullRequest', { ...MAIN, pr: { number: i + 1 } })));

@@ -8,12 +8,16 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
+import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
+import { refuseFilter } from '../../sandbox/io/webhooks/routes.js';
+import { AddEndpoint, type Endpoint } from '../../api/sandbox-webhooks.js';
+import { keyOf } from '../../model/webhook-signature.js';
 import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 
-/** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
+/** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--webhook url[#kinds]]... [--webhook-secret s] [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   const flags = words.flags;
   const input: SandboxOptions = {
@@ -26,7 +30,33 @@ export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   if (flags.key !== undefined) input.keys = parseKeys(flags.key);
   if (flags.rateLimits === 'off') input.rateLimits = false;
   if (flags.estimates === 'off') input.estimates = false;
+  if (flags.webhook !== undefined) input.webhooks = parseWebhooks(flags.webhook, flags.webhookSecret);
+  else if (flags.webhookSecret !== undefined) throw new UsageError('--webhook-secret: give a --webhook URL for it to sign');
   return work.serve(input, sandbox);
+}
+
+/** `--webhook URL[#kind,family.*,…]`, repeatable, and `--webhook-secret` for them all. */
+function parseWebhooks(values: readonly string[], secret: string | undefined): EndpointSetting[] {
+  if (secret !== undefined && keyOf(secret) === undefined) {
+    throw new UsageError('--webhook-secret: not a signing secret: give whsec_ and the base64 of 24 to 64 bytes, or leave it out to have one made');
+  }
+  return values.map((value) => {
+    const at = value.indexOf('#');
+    const url = at < 0 ? value : value.slice(0, at);
+    const events =
+      at < 0
+        ? []
+        : value
+            .slice(at + 1)
+            .split(',')
+            .map((kind) => kind.trim())
+            .filter((kind) => kind !== '');
+    if (!AddEndpoint.shape.url.safeParse(url).success)
+      throw badValue('--webhook', value, 'does not start with an http:// or https:// URL', 'e.g. http://localhost:3000/hooks');
+    const refused = refuseFilter(events);
+    if (refused) throw new UsageError(`--webhook ${value}: ${refused}`);
+    return { url, events, ...(secret === undefined ? {} : { secret }) };
+  });
 }
 
 /** `--key KEY[=PERMS]`, repeatable: PERMS a comma list of permissions or `all`; none (or `none`) reads only. */
@@ -78,7 +108,7 @@ export async function sandbox(input: SandboxOptions, ctx: Context, announce: (ur
     throw startFailure(error, options);
   }
   announce(running.url);
-  ctx.note(firstSteps(running.url, input).join('\n'));
+  ctx.note([...firstSteps(running.url, input), ...webhookLines(running.webhookEndpoints())].join('\n'));
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -98,6 +128,11 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
     ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
     'stop with Ctrl-C',
   ];
+}
+
+/** Each endpoint with its secret, which the receiver needs to check the signatures. */
+function webhookLines(endpoints: readonly Endpoint[]): string[] {
+  return endpoints.map((e) => `webhooks to ${e.url}${e.events.length === 0 ? '' : ` (${e.events.join(', ')})`}: id ${e.id}, secret ${e.secret}`);
 }
 
 /** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */

@@ -55,6 +55,8 @@ import { describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type T
 import type { TestRunFacts } from '../../model/queue-entries.js';
 import { queueEntryHistoryOf } from './history.js';
 import { verificationRunOf } from './verification-runs.js';
+import { isWebhookKind, WebhookEvents } from './webhook-events.js';
+import type { WebhookEvent } from '../../model/webhooks.js';
 
 const DEFAULT_TEST_DURATION_SECONDS = 300;
 const DEFAULT_SEED = 'mq-sandbox';
@@ -80,6 +82,8 @@ export class QueueEngine {
   readonly world: QueueWorld;
   /** The next event as last found, and the count of changes it was found at: ticks before it need not look again. */
   private quiet: { changes: number; due: number | undefined } | undefined;
+  /** The webhooks the changes make, until taken (docs/sandbox.md#webhooks). */
+  private readonly webhooks: WebhookEvents;
   /** PR id → its key in state.pullRequests: derived, never saved. */
   private readonly pullRequestKeysById = new Map<string, string>();
 
@@ -91,7 +95,13 @@ export class QueueEngine {
   ) {
     const seconds = options.testDurationSeconds ?? DEFAULT_TEST_DURATION_SECONDS;
     if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`testDurationSeconds must be positive, not ${seconds}`);
-    this.world = newWorld(state, Math.round(seconds * 1000), () => deterministicUuid(state.seed, state.nextId++), options.onTransition);
+    // Told of a submission's first step too (its webhook's `submitted`); `onTransition` only of changes.
+    const observe: TransitionObserver = (change) => {
+      this.webhooks.note(change.queue as QueueRecord, change.submission as Submission);
+      if (change.from !== change.submission.state) options.onTransition?.(change);
+    };
+    this.world = newWorld(state, Math.round(seconds * 1000), () => deterministicUuid(state.seed, state.nextId++), observe);
+    this.webhooks = new WebhookEvents(this.world);
     // A restored state is settled at its own instant first: the index is rebuilt and anything due happens.
     for (const queue of Object.values(state.queues)) settleQueue(this.world, queue);
   }
@@ -153,6 +163,45 @@ export class QueueEngine {
     return settled;
   }
 
+  /** The webhooks made since the last call, in the order made, each once. */
+  takeEvents(): WebhookEvent[] {
+    return this.webhooks.take();
+  }
+
+  /** The last webhooks made (at most 10,000), oldest first, taken or not. */
+  recentEvents(): WebhookEvent[] {
+    return this.webhooks.recent();
+  }
+
+  /** One event of a PR or batch kind on request, about `pr` (else the latest submitted) of the queue named or the only one. */
+  triggerEvent(input: { type: string; pr?: number; repo?: Repo; targetBranch?: string }): WebhookEvent {
+    const { type } = input;
+    if (!isWebhookKind(type)) throw new EngineRefusal('invalid', `type: ${type} is not a webhook kind`);
+    const queues = Object.values(this.state.queues).filter(
+      (queue) => (!input.repo || sameRepo(queue.repo, input.repo)) && (input.targetBranch === undefined || queue.branch === input.targetBranch),
+    );
+    const [queue] = queues;
+    if (type.startsWith('test_case.')) {
+      const repo = input.repo ?? queue?.repo;
+      if (!repo) throw new EngineRefusal('invalid', 'repo: name the repository of the test case');
+      return this.webhooks.testCase(type, repo);
+    }
+    if (!queue) throw new EngineRefusal('not_found', 'no queue matches: create one first', 'queue_not_found');
+    if (queues.length > 1) throw new EngineRefusal('invalid', `${queues.length} queues match: name the repository and target branch`);
+    const id = input.pr === undefined ? queue.history.at(-1) : queue.latestSubmission[String(input.pr)];
+    if (id === undefined) {
+      const which = input.pr === undefined ? 'no pull request' : `pull request #${input.pr}`;
+      throw new EngineRefusal(
+        'not_found',
+        `${which} was ${input.pr === undefined ? 'ever' : 'never'} submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`,
+        'pr_not_found',
+      );
+    }
+    const event = this.webhooks.synthetic(type, queue, submissionOf(this.world, id));
+    this.world.changes++;
+    return event;
+  }
+
   advance(seconds: number): Date {
     checkAdvance(this.state.now, seconds);
     this.tick(this.state.now + seconds * 1000);
@@ -169,13 +218,15 @@ export class QueueEngine {
     const pushed = description.sha !== undefined && description.sha !== record.sha;
     const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
     const withdrawn = description.state !== undefined && description.state !== 'open' && description.state !== record.state;
+    const reason = withdrawn ? (description.state === 'draft' ? 'PR_CONVERTED_TO_DRAFT' : 'PR_CLOSED') : pushed ? 'PR_PUSHED_TO' : 'PR_BASE_BRANCH_CHANGED';
     const { repo: _repo, number: _number, ...facts } = description;
     for (const [field, value] of Object.entries(facts)) if (value !== undefined) Object.assign(record, { [field]: value });
     if (description.testOutcome !== undefined) record.completedTestRuns = 0;
     this.world.changes++;
     for (const { queue, submission } of this.openSubmissionsOf(record)) {
-      if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) cancelSubmission(this.world, queue, submission);
-      else pullRequestChanged(this.world, queue, submission);
+      if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) {
+        this.webhooks.because(submission, reason, () => cancelSubmission(this.world, queue, submission));
+      } else pullRequestChanged(this.world, queue, submission);
     }
     return factsOf(record);
   }
@@ -204,7 +255,7 @@ export class QueueEngine {
     const queue = queueOf(this.world, ref);
     const submission = this.openSubmission(queue, pr);
     const from = submission.timeline?.length ?? 0;
-    cancelSubmission(this.world, queue, submission);
+    this.webhooks.because(submission, 'USER_REQUESTED', () => cancelSubmission(this.world, queue, submission));
     byActor(submission, from, actor);
   }
 
@@ -243,7 +294,7 @@ export class QueueEngine {
       );
     }
     const from = submission.timeline?.length ?? 0;
-    restartSubmission(this.world, queue, submission);
+    this.webhooks.because(submission, 'TESTS_RESTARTED_BY_API_REQUEST', () => restartSubmission(this.world, queue, submission));
     byActor(submission, from, actor);
   }
 

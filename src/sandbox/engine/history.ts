@@ -89,7 +89,7 @@ interface Cause {
   prerequisite?: string;
 }
 
-function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, prior: PullRequestState | undefined, run: TestRun | undefined): Cause {
+export function causeOf(world: QueueWorld, submission: Submission, step: TimelineStep, prior: PullRequestState | undefined, run: TestRun | undefined): Cause {
   const recorded = step.reason === undefined ? undefined : (RENAMED_REASONS[`${step.state}:${step.reason}`] ?? step.reason);
   const failedRun = run?.status === 'failed' ? run : undefined;
   switch (step.state) {
@@ -215,7 +215,11 @@ function failureCausesOf(world: QueueWorld, run: TestRun): FailureCause[] {
  * a run that ended before its own duration was cut short by the queue's testing timeout.
  */
 function failedReason(run: TestRun): string {
-  if (run.pullRequestIds.length > 1) return 'test_run_failed_by_optimization';
+  return run.pullRequestIds.length > 1 ? 'test_run_failed_by_optimization' : runFailure(run);
+}
+
+/** Why the run failed: cut short by the queue's testing timeout, or a required check failed. */
+export function runFailure(run: TestRun): string {
   const timedOut = run.finishedAt !== undefined && run.finishedAt - run.createdAt < run.durationMs;
   return timedOut ? 'test_run_timeout' : 'test_run_required_status_failed';
 }

@@ -107,6 +107,8 @@ export function submitToQueue(
   queue.latestSubmission[String(pr.number)] = submission.id;
   queue.waiting.push(submission.id);
   world.changes++;
+  // Its first step is a change too (a webhook's `submitted`), told before it moves on.
+  world.observe?.({ state: world.state, queue, submission, from: 'not_ready' });
   admitReady(world, queue, [submission]);
   settleQueue(world, queue);
   return submission;

@@ -44,6 +44,8 @@ export interface SandboxState {
   nextSeq: number;
   /** Queue ids come from the seed and a counter of their own, so PR ids do not depend on how many queues there are. */
   nextQueueId: number;
+  /** The webhooks' ids (`msg_…`) come from the seed and this counter; absent until the first event. */
+  nextEventId?: number;
   queues: Keyed<QueueRecord>;
   pullRequests: Keyed<PullRequestRecord>;
   submissions: Keyed<Submission>;

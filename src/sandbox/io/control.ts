@@ -1,5 +1,7 @@
-// The sandbox's own control routes: `advance` moves a manual clock, `pullRequests` sets a PR's facts on the host.
+// The sandbox's own control routes: `advance` moves a manual clock, `pullRequests` sets a PR's facts on the host,
+// `webhooks/events` lists the last webhooks the engine made (docs/sandbox.md#webhooks).
 import * as z from 'zod';
+import { WEBHOOK_ROUTES } from '../../api/sandbox-webhooks.js';
 import { PrNumber, Repo } from '../../api/shapes.js';
 import { perform, RecordedDescription, TIME_PASSED } from '../engine/changes.js';
 import { checkAdvance } from '../engine/engine.js';
@@ -33,5 +35,9 @@ export const CONTROLS: Readonly<Record<string, Route>> = {
       const { result, change } = perform(engine, 'describePullRequest', parsed.input);
       return { answer: jsonAnswer(result), change };
     },
+  },
+  [WEBHOOK_ROUTES.events.path]: {
+    method: WEBHOOK_ROUTES.events.method,
+    handle: ({ engine }) => ({ answer: jsonAnswer({ events: engine.recentEvents() }) }),
   },
 };

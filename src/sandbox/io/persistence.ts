@@ -43,14 +43,19 @@ export class EngineJournal {
   private constructor(
     private readonly engine: QueueEngine,
     private readonly store: StateStore | undefined,
+    private readonly onFold: () => void,
   ) {
     this.journaledRevision = engine.revision;
   }
 
   /** Starts from one snapshot and an empty journal: an upgraded document is written in its new version at once. */
-  static async open(engine: QueueEngine, store: StateStore | undefined): Promise<EngineJournal> {
-    await store?.compact(engine.serialize());
-    return new EngineJournal(engine, store);
+  // `onFold` runs once each new snapshot is asked for, to write after it what the old journal alone would have made
+  // again (the webhook deliveries already settled, which then need not be remembered).
+  static async open(engine: QueueEngine, store: StateStore | undefined, onFold: () => void = () => undefined): Promise<EngineJournal> {
+    const compacted = store?.compact(engine.serialize());
+    onFold();
+    await compacted;
+    return new EngineJournal(engine, store, onFold);
   }
 
   /** Journals a change (or time passing) and resolves once it is on disk; folds the journal in when it is large. */
@@ -62,6 +67,7 @@ export class EngineJournal {
     if (store.journalBytes > Math.max(COMPACT_AFTER_BYTES, store.snapshotBytes)) {
       // The snapshot is taken now, after the change: written follows it in the chain of writes.
       store.compact(engine.serialize()).catch(this.reportBackgroundFailure);
+      this.onFold();
     }
     await written;
   }

@@ -7,6 +7,7 @@ import type { QueueEngine } from '../engine/engine.js';
 import { EngineRefusal, type RefusalKind } from '../engine/types.js';
 import { refuseBodyShape, stringListsOf } from './body.js';
 import type { SandboxClock } from './clock.js';
+import type { WebhookDelivery } from './webhooks/delivery.js';
 import { errorAnswer, type Answer } from './http.js';
 
 export interface RouteContext {
@@ -18,6 +19,8 @@ export interface RouteContext {
   forkedRunId?: string;
   /** Whether the request came from Terraform or OpenTofu (its headers): a queue write then makes the queue Terraform's. */
   fromTerraform?: boolean;
+  /** The sandbox's webhook delivery. */
+  webhooks?: WebhookDelivery;
 }
 
 export interface Handled {

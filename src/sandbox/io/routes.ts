@@ -4,9 +4,11 @@
 import { CONTROLS } from './control.js';
 import type { Route } from './route.js';
 import { V1_ROOT, V1_ROUTES } from './v1/routes.js';
+import { WEBHOOK_CONTROLS } from './webhooks/routes.js';
 
 const ROUTES = new Map<string, Route>(V1_ROUTES);
-for (const [name, route] of Object.entries(CONTROLS)) {
+const ALL_CONTROLS = { ...CONTROLS, ...WEBHOOK_CONTROLS };
+for (const [name, route] of Object.entries(ALL_CONTROLS)) {
   ROUTES.set(`${V1_ROOT}/_sandbox/${name}`, route);
   ROUTES.set(`/_sandbox/${name}`, route);
 }
@@ -20,7 +22,7 @@ export function exactRoute(target: string | undefined): Route | undefined {
   return target === undefined ? undefined : ROUTES.get(target);
 }
 
-const CONTROL_ROUTES: ReadonlySet<Route> = new Set(Object.values(CONTROLS));
+const CONTROL_ROUTES: ReadonlySet<Route> = new Set(Object.values(ALL_CONTROLS));
 
 /** Whether the route is one of the sandbox's own (`/_sandbox/...`), which take a v1 token or a v2 key. */
 export function isControlRoute(route: Route): boolean {

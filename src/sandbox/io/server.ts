@@ -12,6 +12,9 @@ import { answerForError, type Handled, type Route } from './route.js';
 import { exactRoute, findRoute, isControlRoute } from './routes.js';
 import { StateStore } from './store.js';
 import { V2Face, type V2Host, type V2Key } from './v2/face.js';
+import type { Endpoint } from '../../api/sandbox-webhooks.js';
+import { type EndpointSetting, WebhookDelivery } from './webhooks/delivery.js';
+import { KeptWebhooks } from './webhooks/kept.js';
 
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
@@ -36,11 +39,17 @@ export interface SandboxOptions {
   estimates?: boolean;
   /** The monotonic clock (ms) v2's rate limits count by: real time unless a test injects its own. */
   rateClock?: () => number;
+  /** Where the sandbox sends its webhooks (`--webhook URL#filter`); more are added through the control routes. */
+  webhooks?: readonly EndpointSetting[];
 }
 
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT/v1 */
   url: string;
+  /** The webhook endpoints, with their secrets, as the `webhooks/endpoints` route lists them. */
+  webhookEndpoints(): Endpoint[];
+  /** Resolves once no webhook delivery is in flight or due on the sandbox's clock. */
+  webhooksIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,7 +65,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // A manual clock goes on from the engine's time; a real one from the wall clock, or later if the state is.
   const clock = manual ? manualClock(engine.now.getTime()) : realClock(Math.max(engine.now.getTime(), Date.now()), options.speed ?? 1);
   engine.tick(clock.now());
-  const journal = await EngineJournal.open(engine, store);
+  const webhooks = new KeptWebhooks(engine, clock, store, options.webhooks ?? []);
+  const journal = await EngineJournal.open(engine, store, webhooks.onFold);
 
   const reads = new ReadCache();
   let seenRevision = engine.revision;
@@ -76,7 +86,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     let handled: Handled;
     try {
-      handled = route.handle({ engine, clock, query, body, ...(forkedRunId === undefined ? {} : { forkedRunId }), fromTerraform: terraform });
+      handled = route.handle({
+        engine,
+        clock,
+        query,
+        body,
+        ...(forkedRunId === undefined ? {} : { forkedRunId }),
+        fromTerraform: terraform,
+        webhooks: webhooks.delivery,
+      });
     } catch (error) {
       handled = { answer: answerForError(error) };
     }
@@ -102,6 +120,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const answer = await answerRequest(request, options.token, dispatch, v2, v2Host);
+    // The events the request made (on disk by now) or the time it moved are queued; they are sent after the answer.
+    webhooks.drain();
     if (answer.headers?.connection === 'close') closeByLingering(response);
     // The Date header tells clients the sandbox's time, so ages read right on a manual or sped-up clock.
     send(response, answer, httpDate(engine.now.getTime()));
@@ -126,6 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     : setInterval(() => {
         prepare(false);
         journal.timePassed();
+        webhooks.drain();
       }, REAL_CLOCK_TICK_MS);
   timer?.unref();
 
@@ -134,12 +155,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}/${API_VERSION}`,
+    webhookEndpoints: () => webhooks.delivery.list().map(WebhookDelivery.view),
+    webhooksIdle: () => webhooks.delivery.idle(),
     close: () =>
       (closing ??= (async () => {
         if (timer) clearInterval(timer);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
+        await webhooks.close();
         await journal.close();
       })()),
   };

@@ -56,6 +56,16 @@ export class StateStore {
     this.journalPath = `${path}.journal`;
   }
 
+  /** Beside the state (`FILE.webhooks`): the webhook deliveries not yet acknowledged; undefined when there is none. */
+  loadWebhooks(): string | undefined {
+    return this.readIfThere(`${this.path}.webhooks`);
+  }
+
+  /** Replaces the deliveries kept beside the state; in the order of the other writes (before a snapshot asked after it). */
+  saveWebhooks(text: string): Promise<void> {
+    return this.enqueue(() => this.replace(`${this.path}.webhooks`, text));
+  }
+
   /** The snapshot and the journal that follows it; a journal that follows another snapshot was folded in already. */
   load(): SavedState {
     this.checkFolder();

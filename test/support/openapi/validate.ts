@@ -104,3 +104,16 @@ export function validateCurrentRequest(operation: string, body: unknown): string
 export function validateCurrentResponse(operation: string, body: unknown): string[] {
   return checkResponse(currentResponseValidators, operation, body);
 }
+
+const webhookValidators = new Map(
+  Object.entries((JSON.parse(readFileSync(new URL('./webhooks.json', import.meta.url), 'utf8')) as { kinds: Record<string, object> }).kinds).map(
+    ([kind, schema]) => [kind, ajv.compile(schema)],
+  ),
+);
+
+/** What the published description refuses in a webhook's body, one line per error; [] when it accepts it. */
+export function validateWebhook(event: { type: string; payload: unknown }): string[] {
+  const validate = webhookValidators.get(event.type);
+  if (!validate) return [`${event.type}: not a webhook kind of the description`];
+  return validate(event.payload) ? [] : describe(validate.errors).map((line) => `${event.type}: ${line}`);
+}

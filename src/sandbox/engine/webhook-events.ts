@@ -1,0 +1,266 @@
+// The service's webhooks as the engine's changes make them (docs/sandbox.md#webhooks): a `pull_request.*` event
+// for each step of a PR (tests_passed has none), `pull_request_batch.*` events for a run of several PRs. A step is
+// noted as it happens, with the run it rests on; its event is made when someone takes the events (after each
+// request or tick), once every step of that instant happened and the history can tell its cause.
+import type { PullRequestState } from '../../model/vocabulary.js';
+import { type EntryAction, REASON_FIELD_OF, REASON_FIELDS, type WebhookEvent, type WebhookKind, WEBHOOK_KINDS } from '../../model/webhooks.js';
+import type { Repo } from '../../model/repository.js';
+import { getTestDetails, SEEDED_TEST_IDS } from './catalogue.js';
+import { causeOf, runFailure, stepsOf } from './history.js';
+import { deterministicUuid } from './ids.js';
+import { URGENT } from './line.js';
+import type { QueueRecord, Submission, TestRun } from './state.js';
+import { EngineRefusal } from './types.js';
+import { iso } from './views.js';
+import { pullRequestOf, type QueueWorld } from './world.js';
+
+/** How many events `recent()` keeps (the `webhooks/events` route's list). */
+const RECENT_MAX = 10_000;
+
+const ACTION_OF: Partial<Record<PullRequestState, EntryAction>> = {
+  not_ready: 'submitted',
+  pending: 'queued',
+  testing: 'testing',
+  pending_failure: 'pending_failure',
+  failed: 'failed',
+  cancelled: 'canceled',
+  merged: 'merged',
+};
+
+/** The kinds whose payload says whether the run was a bisection's. */
+const WITH_BISECTION: ReadonlySet<EntryAction> = new Set(['testing', 'failed', 'canceled']);
+
+interface Step {
+  queue: QueueRecord;
+  submission: Submission;
+  /** Its index in the submission's timeline. */
+  index: number;
+  /** The run the PR rests on at this step, and the one it rested on before (a bisection's run replaces the batch's). */
+  run: TestRun | undefined;
+  previousRun: TestRun | undefined;
+  /** The reason the request that made this step gives it (a cancel, a push, a restart), in the service's words. */
+  cause: string | undefined;
+}
+
+type Payload = Record<string, unknown>;
+
+/** Notes the steps as they happen and makes their events when taken; ids `msg_…` from the state's counter. */
+export class WebhookEvents {
+  private steps: Step[] = [];
+  private untaken: WebhookEvent[] = [];
+  private recentEvents: WebhookEvent[] = [];
+  /** The reason the request under way gives the next step of a submission, by its id. */
+  private readonly causes = new Map<string, string>();
+  /** The run each open submission last rested on, so a step can tell the run it left. */
+  private readonly runs = new Map<string, string>();
+
+  constructor(private readonly world: QueueWorld) {}
+
+  /** Calls `change`, the next step of `submission` it makes having `reason` (the service's words). */
+  because<T>(submission: Submission, reason: string, change: () => T): T {
+    this.causes.set(submission.id, reason);
+    try {
+      return change();
+    } finally {
+      this.causes.delete(submission.id);
+    }
+  }
+
+  note(queue: QueueRecord, submission: Submission): void {
+    const testRuns = this.world.state.testRuns;
+    const runId = submission.latestTestRunId;
+    const previous = this.runs.get(submission.id);
+    if (runId === undefined || submission.state === 'merged' || submission.state === 'failed' || submission.state === 'cancelled') {
+      this.runs.delete(submission.id);
+    } else this.runs.set(submission.id, runId);
+    const cause = this.causes.get(submission.id);
+    this.causes.delete(submission.id);
+    this.steps.push({
+      queue,
+      submission,
+      index: stepsOf(submission).length - 1,
+      run: runId === undefined ? undefined : testRuns[runId],
+      previousRun: previous === undefined ? undefined : testRuns[previous],
+      cause,
+    });
+  }
+
+  /** The events made since the last call, oldest first. */
+  take(): WebhookEvent[] {
+    this.flush();
+    const taken = this.untaken;
+    this.untaken = [];
+    return taken;
+  }
+
+  /** The last events made (at most RECENT_MAX), oldest first, taken or not. */
+  recent(): WebhookEvent[] {
+    this.flush();
+    return this.recentEvents.slice(-RECENT_MAX);
+  }
+
+  /** One event of a PR kind about `submission` in its present state, with the kind's first reason where it has none. */
+  synthetic(type: WebhookKind, queue: QueueRecord, submission: Submission): WebhookEvent {
+    const [family, action] = type.split('.') as [string, EntryAction];
+    const run = submission.latestTestRunId === undefined ? undefined : this.world.state.testRuns[submission.latestTestRunId];
+    const step: Step = { queue, submission, index: stepsOf(submission).length - 1, run, previousRun: undefined, cause: undefined };
+    const payload =
+      family === 'pull_request' ? this.pullRequestPayload(step, action) : run ? batchPayload(this.world, queue, run, action, atOf(step)) : undefined;
+    if (!payload) throw new EngineRefusal('conflict', `#${submission.number} has not been tested yet: no batch to make a ${type} event of`);
+    const field = REASON_FIELD_OF[action];
+    if (field && payload[field] === undefined) payload[field] = REASON_FIELDS[field][0];
+    return this.made(type, payload);
+  }
+
+  /** One event of a test case kind about the catalogue's first test (flaky, quarantined), in `repo`, now. */
+  testCase(type: WebhookKind, repo: Repo): WebhookEvent {
+    const test = getTestDetails(this.world, { repo, org: repo.owner }, SEEDED_TEST_IDS[0]!);
+    const change =
+      type === 'test_case.status_changed'
+        ? { status_change: { previous_status: 'healthy', current_status: test.status } }
+        : {
+            quarantine_setting_changed: {
+              actor: { full_name: 'Sandbox User', email: 'sandbox@example.com' },
+              reason: null,
+              timestamp: iso(this.world.state.now),
+              previous_quarantining_setting: 'UNSPECIFIED',
+              updated_quarantining_setting: 'ALWAYS_QUARANTINE',
+            },
+          };
+    return this.made(type, { test_case: test, ...change });
+  }
+
+  /** An event of the sequence: `type` first in the body, as the service sends it, and the next id. */
+  private made(type: WebhookKind, payload: Payload): WebhookEvent {
+    const state = this.world.state;
+    const n = state.nextEventId ?? 0;
+    state.nextEventId = n + 1;
+    const event: WebhookEvent = { id: `msg_${deterministicUuid(`${state.seed}:webhook`, n).replaceAll('-', '')}`, type, payload: { type, ...payload } };
+    this.recentEvents.push(event);
+    if (this.recentEvents.length >= 2 * RECENT_MAX) this.recentEvents = this.recentEvents.slice(-RECENT_MAX);
+    return event;
+  }
+
+  private flush(): void {
+    const steps = this.steps;
+    if (steps.length === 0) return;
+    this.steps = [];
+    // A batch's event follows the last of its PRs' events that make it, within what is flushed together.
+    const lastOfBatch = new Map<string, number>();
+    steps.forEach((step, index) => {
+      for (const run of [step.run, step.previousRun]) if (run) lastOfBatch.set(`${run.id}:${stateOf(step)}`, index);
+    });
+    steps.forEach((step, index) => {
+      const state = stateOf(step);
+      // A failed batch's PRs go from pending failure into bisection's runs: queued again for bisection first.
+      if (state === 'testing' && stepsOf(step.submission)[step.index - 1]?.state === 'pending_failure' && step.run?.queueType === 'bisection') {
+        this.untaken.push(this.made('pull_request.queued', this.pullRequestPayload({ ...step, cause: 'BISECTION_REQUIRED' }, 'queued')));
+      }
+      const action = ACTION_OF[state];
+      if (action) this.untaken.push(this.made(`pull_request.${action}`, this.pullRequestPayload(step, action)));
+      for (const run of [step.run, step.previousRun]) {
+        if (!run || lastOfBatch.get(`${run.id}:${state}`) !== index) continue;
+        const batch = batchActionOf(this.world, step, run);
+        if (!batch) continue;
+        const payload = batchPayload(this.world, step.queue, run, batch, atOf(step));
+        if (batch === 'canceled' && step.cause) payload.cancellation_reason = step.cause;
+        this.untaken.push(this.made(`pull_request_batch.${batch}`, payload));
+      }
+    });
+  }
+
+  private pullRequestPayload(step: Step, action: EntryAction): Payload {
+    const { queue, submission, run } = step;
+    const record = pullRequestOf(this.world, submission);
+    const payload: Payload = {
+      action,
+      status: action,
+      pr_number: record.number,
+      author: record.author,
+      http_details_url: `https://app.trunk.io/gh/${record.repo.owner}/${record.repo.name}/merge/${queue.branch}/${record.number}`,
+      ...common(queue, atOf(step)),
+    };
+    const tested = action !== 'submitted' && action !== 'queued' && run !== undefined;
+    if (tested) Object.assign(payload, testFields(run), { batched: run.pullRequestIds.length > 1 });
+    if (WITH_BISECTION.has(action)) payload.is_bisection = tested && run.queueType === 'bisection';
+    const field = REASON_FIELD_OF[action];
+    const reason = step.cause ?? this.reasonOf(step, action);
+    if (field && reason !== undefined) payload[field] = reason;
+    return payload;
+  }
+
+  /** The history's cause of the step (v2's queue-entry history gives the same), in the service's upper case. */
+  private reasonOf(step: Step, action: EntryAction): string | undefined {
+    const { submission, run, queue } = step;
+    const steps = stepsOf(submission);
+    const timelineStep = steps[step.index];
+    if (!timelineStep) return undefined;
+    const prior = steps[step.index - 1]?.state;
+    if (action === 'pending_failure') return run?.status === 'failed' ? runFailure(run).toUpperCase() : undefined;
+    const reason = causeOf(this.world, submission, timelineStep, prior, run).reason?.toUpperCase();
+    if (reason !== undefined || action !== 'queued' || prior === undefined || prior === 'not_ready') return reason;
+    // Sent back from a run with nobody ahead at fault: an urgent PR took the line ahead of it.
+    const urgent = queue.line.some((id) => id !== submission.id && this.world.state.submissions[id]?.priorityValue === URGENT);
+    return urgent ? 'SKIP_THE_LINE_INTERRUPTED' : undefined;
+  }
+}
+
+/** Whether `type` is one of the service's kinds. */
+export function isWebhookKind(type: string): type is WebhookKind {
+  return (WEBHOOK_KINDS as readonly string[]).includes(type);
+}
+
+function stateOf(step: Step): PullRequestState {
+  return stepsOf(step.submission)[step.index]?.state ?? step.submission.state;
+}
+
+function atOf(step: Step): number {
+  return stepsOf(step.submission)[step.index]?.at ?? step.submission.stateChangedAt;
+}
+
+/** What every event of a queue carries. */
+function common(queue: QueueRecord, at: number): Payload {
+  const { host, owner, name } = queue.repo;
+  return { repository: { host, owner, name }, target_branch: queue.branch, timestamp: iso(at) };
+}
+
+function testFields(run: TestRun): Payload {
+  return { test_branch: run.testBranch, test_branch_sha: run.testBranchSha };
+}
+
+/** Whether a member of the run reached `state` on it, at or before `at`. */
+function reached(submission: Submission, run: TestRun, state: PullRequestState, at: number): boolean {
+  return stepsOf(submission).some((step) => step.state === state && step.at >= run.createdAt && step.at <= at);
+}
+
+/**
+ * The batch event the step completes, for a run of several PRs: `testing` when the last started; `pending_failure`
+ * and `merged` when the last reached it; `failed` when the run failed and the last left pending failure;
+ * `canceled` when the run was cancelled (a member cancelled or sent back).
+ */
+function batchActionOf(world: QueueWorld, step: Step, run: TestRun): EntryAction | undefined {
+  if (run.pullRequestIds.length < 2) return undefined;
+  const state = stateOf(step);
+  const at = atOf(step);
+  const members = run.pullRequestIds.map((id) => world.state.submissions[id]).filter((s): s is Submission => s !== undefined);
+  const all = (wanted: PullRequestState) => members.every((member) => reached(member, run, wanted, at));
+  if (step.run === run && state === 'testing') return run.createdAt === at && all('testing') ? 'testing' : undefined;
+  if (step.run === run && (state === 'merged' || state === 'pending_failure')) return all(state) ? ACTION_OF[state] : undefined;
+  if (run.status === 'cancelled' && run.finishedAt === at && (state === 'cancelled' || state === 'pending')) return 'canceled';
+  if (run.status === 'failed' && stepsOf(step.submission)[step.index - 1]?.state === 'pending_failure' && state !== 'pending_failure') {
+    const left = members.every((member) =>
+      stepsOf(member).some((s, i, steps) => s.at <= at && steps[i - 1]?.state === 'pending_failure' && s.state !== 'pending_failure'),
+    );
+    return left ? 'failed' : undefined;
+  }
+  return undefined;
+}
+
+function batchPayload(world: QueueWorld, queue: QueueRecord, run: TestRun, action: EntryAction, at: number): Payload {
+  const numbers = run.pullRequestIds.map((id) => world.state.submissions[id]?.number).filter((n): n is number => n !== undefined);
+  const payload: Payload = { action, status: action, pr_numbers: numbers, pr_numbers_in_batch: numbers, ...common(queue, at), ...testFields(run) };
+  if (WITH_BISECTION.has(action)) payload.is_bisection = run.queueType === 'bisection';
+  if (action === 'merged') payload.merged_reason = 'MERGE_GRAPH_MERGE';
+  if ((action === 'failed' || action === 'pending_failure') && run.status === 'failed') payload.failure_reason = runFailure(run).toUpperCase();
+  return payload;
+}

@@ -1,0 +1,322 @@
+// The sandbox's webhook delivery, as Svix delivers (docs/sandbox.md#webhooks): each event to each endpoint whose
+// filter takes it, signed with the endpoint's secret; retried on Svix's schedule on the sandbox's clock, the same id
+// every time; never in the way of the API (the caller only enqueues; a bounded number in flight per endpoint, a
+// bounded backlog whose overflow is counted). What is not yet acknowledged is kept with the state (`snapshot`).
+import type * as z from 'zod';
+import type { Attempt, AttemptList, Endpoint, WebhookEvent } from '../../../api/sandbox-webhooks.js';
+import { keyOf, newSecret } from '../../../model/webhook-signature.js';
+import { kindMatches } from '../../../model/webhooks.js';
+import type { SandboxClock } from '../clock.js';
+import { post, type Posted } from './post.js';
+
+/** The delays before the 2nd to 8th attempts, in seconds, each counted from the attempt before (Svix's schedule). */
+export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
+/** Requests in flight at once to one endpoint. */
+const IN_FLIGHT_PER_ENDPOINT = 16;
+/** Deliveries one endpoint may have waiting (first tries and retries); past it, new ones are dropped and counted. */
+export const BACKLOG_LIMIT = 10_000;
+/** Attempts kept for the `attempts` route, the latest. */
+const ATTEMPTS_KEPT = 10_000;
+
+export interface EndpointSetting {
+  url: string;
+  /** Kinds and `family.*` patterns; empty: every kind. */
+  events?: readonly string[];
+  /** `whsec_…`; made when left out. */
+  secret?: string;
+}
+
+interface EndpointRecord {
+  id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  key: Buffer;
+  disabled: boolean;
+  overflowed: number;
+  /** Due now, in order. */
+  ready: Delivery[];
+  /** Retries waiting for their time. */
+  later: Delivery[];
+  inFlight: number;
+  /** Event ids acknowledged, abandoned or dropped here since the state was last folded (see `snapshot`). */
+  settled: Set<string>;
+  /** Event ids waiting or in flight here. */
+  pending: Set<string>;
+}
+
+interface Delivery {
+  id: string;
+  type: string;
+  body: string;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due, on the sandbox's clock (ms). */
+  dueAt: number;
+}
+
+type AttemptRecord = z.infer<typeof Attempt>;
+
+/** What is kept with the state: the endpoints, and per endpoint what is waiting and what was settled. */
+interface Saved {
+  version: 1;
+  nextEndpoint: number;
+  endpoints: { id: string; url: string; events: string[]; secret: string; disabled: boolean; overflowed: number; waiting: Delivery[]; settled: string[] }[];
+}
+
+export class WebhookDelivery {
+  private readonly endpoints = new Map<string, EndpointRecord>();
+  private nextEndpoint = 1;
+  private readonly attempts: AttemptRecord[] = [];
+  private attemptsStart = 0;
+  private laterDue = Number.POSITIVE_INFINITY;
+  private pumping = false;
+  private idleWaiters: (() => void)[] = [];
+  /** Called when what `snapshot` returns has changed. */
+  onChange: () => void = () => undefined;
+  private stopped = false;
+
+  /** `remember`: whether settled ids are kept until the next fold (a state file's journal may make them again). */
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly remember: boolean,
+  ) {}
+
+  /** Sends nothing more (what is in flight ends unrecorded, and goes again after a restart). */
+  stop(): void {
+    this.stopped = true;
+    this.onChange = () => undefined;
+  }
+
+  /** Adds an endpoint; one with the same URL and filter as a kept one is that one (its id and secret stay). */
+  add(setting: EndpointSetting): EndpointRecord {
+    const events = [...(setting.events ?? [])];
+    const same = [...this.endpoints.values()].find((e) => e.url === setting.url && e.events.join() === events.join());
+    if (same && (setting.secret === undefined || setting.secret === same.secret)) return same;
+    const secret = setting.secret ?? newSecret();
+    const key = keyOf(secret);
+    if (!key) throw new RangeError(`the secret of ${setting.url} is not whsec_ and base64 of 24 to 64 bytes`);
+    if (same) this.endpoints.delete(same.id);
+    const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key });
+    this.onChange();
+    return record;
+  }
+
+  remove(id: string): boolean {
+    const removed = this.endpoints.delete(id);
+    if (removed) this.onChange();
+    return removed;
+  }
+
+  list(): EndpointRecord[] {
+    return [...this.endpoints.values()];
+  }
+
+  /** The shown form of an endpoint. */
+  static view(e: EndpointRecord): Endpoint {
+    return {
+      id: e.id,
+      url: e.url,
+      events: e.events,
+      secret: e.secret,
+      disabled: e.disabled,
+      backlog: e.ready.length + e.later.length + e.inFlight,
+      overflowed: e.overflowed,
+    };
+  }
+
+  /** Queues events for every endpoint that takes them (an id already waiting or settled there is not queued again), and starts sending. */
+  offer(events: readonly WebhookEvent[]): void {
+    if (events.length === 0) return;
+    const now = this.clock.now();
+    for (const endpoint of this.endpoints.values()) {
+      if (endpoint.disabled) continue;
+      for (const event of events) {
+        if (!kindMatches(endpoint.events, event.type) || endpoint.pending.has(event.id) || endpoint.settled.has(event.id)) continue;
+        if (endpoint.pending.size >= BACKLOG_LIMIT) {
+          endpoint.overflowed++;
+          continue;
+        }
+        endpoint.pending.add(event.id);
+        endpoint.ready.push({ id: event.id, type: event.type, body: JSON.stringify(event.payload), attempts: 0, dueAt: now });
+      }
+    }
+    this.onChange();
+    this.schedule();
+  }
+
+  /** Sends what is due, soon (never inside the caller's turn: the API's answer goes first). */
+  schedule(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    setImmediate(() => {
+      this.pumping = false;
+      this.pump();
+    });
+  }
+
+  attemptList(filter: { endpoint?: string; event?: string } = {}): z.infer<typeof AttemptList> {
+    const attempts = this.attempts
+      .slice(this.attemptsStart)
+      .filter((a) => (!filter.endpoint || a.endpointId === filter.endpoint) && (!filter.event || a.eventId === filter.event));
+    let overflowed = 0;
+    for (const endpoint of this.endpoints.values()) overflowed += endpoint.overflowed;
+    return { attempts, overflowed };
+  }
+
+  /** Resolves once nothing is in flight and nothing is due on the sandbox's clock (retries may wait for later). */
+  idle(): Promise<void> {
+    this.pump();
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** What to keep with the state. `fold`: the engine's state is being folded into a snapshot, after which its
+   *  journal no longer makes the events settled so far again, so they need not be remembered any more. */
+  snapshot(fold = false): string {
+    const saved: Saved = {
+      version: 1,
+      nextEndpoint: this.nextEndpoint,
+      endpoints: this.list().map((e) => ({
+        id: e.id,
+        url: e.url,
+        events: e.events,
+        secret: e.secret,
+        disabled: e.disabled,
+        overflowed: e.overflowed,
+        // One in flight goes again as the same attempt: it was never answered.
+        waiting: [...this.inFlightOf(e).map((d) => ({ ...d, attempts: d.attempts - 1 })), ...e.ready, ...e.later],
+        settled: fold ? [] : [...e.settled],
+      })),
+    };
+    if (fold) for (const e of this.endpoints.values()) e.settled.clear();
+    return JSON.stringify(saved);
+  }
+
+  /** Takes back what `snapshot` kept: the endpoints and their waiting deliveries, due at once if they were in flight. */
+  restore(text: string): void {
+    const saved = JSON.parse(text) as Saved;
+    if (saved.version !== 1) throw new Error(`webhook deliveries in format ${String(saved.version)}, which this mq does not read`);
+    this.nextEndpoint = saved.nextEndpoint;
+    for (const e of saved.endpoints) {
+      const key = keyOf(e.secret);
+      if (!key) throw new Error(`webhook endpoint ${e.id} has no usable secret`);
+      const record = this.makeRecord({ ...e, key });
+      Object.assign(record, { disabled: e.disabled, overflowed: e.overflowed, settled: new Set(e.settled) });
+      for (const delivery of e.waiting) record.pending.add(delivery.id);
+      record.later = e.waiting;
+    }
+    this.rescanLater();
+  }
+
+  private readonly flying = new Map<string, Set<Delivery>>();
+
+  private inFlightOf(endpoint: EndpointRecord): Delivery[] {
+    return [...(this.flying.get(endpoint.id) ?? [])];
+  }
+
+  private makeRecord(fields: { id: string; url: string; events: string[]; secret: string; key: Buffer }): EndpointRecord {
+    const record: EndpointRecord = { ...fields, disabled: false, overflowed: 0, ready: [], later: [], inFlight: 0, settled: new Set(), pending: new Set() };
+    this.endpoints.set(record.id, record);
+    return record;
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    const now = this.clock.now();
+    if (now >= this.laterDue) this.releaseDue(now);
+    for (const endpoint of this.endpoints.values()) {
+      while (!endpoint.disabled && endpoint.inFlight < IN_FLIGHT_PER_ENDPOINT && endpoint.ready.length > 0) {
+        this.send(endpoint, endpoint.ready.shift()!);
+      }
+    }
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private isIdle(): boolean {
+    const now = this.clock.now();
+    for (const e of this.endpoints.values()) if (e.inFlight > 0 || (!e.disabled && e.ready.length > 0)) return false;
+    return now < this.laterDue;
+  }
+
+  /** Retries now due join the ready ones, earliest first (then by event id): the same order on every run. */
+  private releaseDue(now: number): void {
+    for (const endpoint of this.endpoints.values()) {
+      if (endpoint.later.length === 0) continue;
+      const due = endpoint.later.filter((d) => d.dueAt <= now);
+      if (due.length === 0) continue;
+      endpoint.later = endpoint.later.filter((d) => d.dueAt > now);
+      due.sort((a, b) => a.dueAt - b.dueAt || (a.id < b.id ? -1 : 1));
+      endpoint.ready.push(...due);
+    }
+    this.rescanLater();
+  }
+
+  private rescanLater(): void {
+    this.laterDue = Number.POSITIVE_INFINITY;
+    for (const endpoint of this.endpoints.values()) for (const d of endpoint.later) if (d.dueAt < this.laterDue) this.laterDue = d.dueAt;
+  }
+
+  private send(endpoint: EndpointRecord, delivery: Delivery): void {
+    endpoint.inFlight++;
+    let flying = this.flying.get(endpoint.id);
+    if (!flying) this.flying.set(endpoint.id, (flying = new Set()));
+    flying.add(delivery);
+    const at = this.clock.now();
+    delivery.attempts++;
+    post(endpoint.url, endpoint.key, delivery).then((posted) => {
+      if (this.stopped) return;
+      endpoint.inFlight--;
+      flying.delete(delivery);
+      this.settle(endpoint, delivery, at, posted);
+      this.schedule();
+    });
+  }
+
+  private settle(endpoint: EndpointRecord, delivery: Delivery, at: number, posted: Posted): void {
+    const ok = posted.status !== null && posted.status >= 200 && posted.status < 300;
+    const retry = !ok && posted.control !== 'abort-message' && posted.control !== 'disable' && delivery.attempts <= RETRY_DELAYS_SECONDS.length;
+    const nextAt = retry ? at + RETRY_DELAYS_SECONDS[delivery.attempts - 1]! * 1000 : null;
+    this.record({
+      eventId: delivery.id,
+      type: delivery.type,
+      endpointId: endpoint.id,
+      attempt: delivery.attempts,
+      at: new Date(at).toISOString(),
+      status: posted.status,
+      latencyMs: posted.latencyMs,
+      nextAttemptAt: nextAt === null ? null : new Date(nextAt).toISOString(),
+    });
+    if (posted.control === 'disable') this.disable(endpoint);
+    if (!this.endpoints.has(endpoint.id) || endpoint.disabled) return;
+    if (nextAt === null) {
+      endpoint.pending.delete(delivery.id);
+      if (this.remember) endpoint.settled.add(delivery.id);
+    } else {
+      delivery.dueAt = nextAt;
+      endpoint.later.push(delivery);
+      if (nextAt < this.laterDue) this.laterDue = nextAt;
+    }
+    this.onChange();
+  }
+
+  /** A disabled endpoint is sent nothing more: what waited for it is dropped (counted as settled, never sent again). */
+  private disable(endpoint: EndpointRecord): void {
+    endpoint.disabled = true;
+    if (this.remember) for (const d of [...endpoint.ready, ...endpoint.later]) endpoint.settled.add(d.id);
+    endpoint.ready = [];
+    endpoint.later = [];
+    endpoint.pending.clear();
+    this.rescanLater();
+    this.onChange();
+  }
+
+  private record(attempt: AttemptRecord): void {
+    this.attempts.push(attempt);
+    if (this.attempts.length - this.attemptsStart > ATTEMPTS_KEPT) this.attemptsStart++;
+    if (this.attemptsStart > ATTEMPTS_KEPT) {
+      this.attempts.splice(0, this.attemptsStart);
+      this.attemptsStart = 0;
+    }
+  }
+}

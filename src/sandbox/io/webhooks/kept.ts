@@ -1,0 +1,86 @@
+// The sandbox's webhook delivery beside its engine and state file: fed the engine's events after every change and
+// tick, kept beside the state (`FILE.webhooks`) so a restart, after a kill -9 too, sends what was not acknowledged.
+import type { QueueEngine } from '../../engine/engine.js';
+import type { SandboxClock } from '../clock.js';
+import { StateFileError, type StateStore } from '../store.js';
+import { type EndpointSetting, WebhookDelivery } from './delivery.js';
+import { takeEvents } from './routes.js';
+
+/** Real ms between two writes of the deliveries. */
+const SAVE_PAUSE_MS = 100;
+
+export class KeptWebhooks {
+  readonly delivery: WebhookDelivery;
+  private writing: Promise<void> | undefined;
+  private pause: NodeJS.Timeout | undefined;
+  private again = false;
+
+  /** What the state file kept, then the endpoints asked for; the events a replayed journal made again are offered
+   *  (those already settled are not sent again). */
+  constructor(
+    private readonly engine: QueueEngine,
+    clock: SandboxClock,
+    private readonly store: StateStore | undefined,
+    settings: readonly EndpointSetting[],
+  ) {
+    this.delivery = new WebhookDelivery(clock, store !== undefined);
+    const kept = store?.loadWebhooks();
+    if (store && kept !== undefined) {
+      try {
+        this.delivery.restore(kept);
+      } catch (error) {
+        throw new StateFileError(store.path, 'content', `${store.path}.webhooks: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    for (const setting of settings) this.delivery.add(setting);
+    this.drain();
+    if (store) this.delivery.onChange = () => this.saveSoon();
+  }
+
+  /** Offers the events the engine made since last asked, and sends what is due (retries on the sandbox's clock). */
+  drain(): void {
+    this.delivery.offer(takeEvents(this.engine));
+    this.delivery.schedule();
+  }
+
+  /** The engine's state was folded into a new snapshot (asked for just before): what its journal made is settled
+   *  there, so it is forgotten here, written after the snapshot. */
+  readonly onFold = (): void => {
+    this.drain();
+    this.write(true);
+  };
+
+  /** Sends nothing more, and writes what is still waiting. */
+  async close(): Promise<void> {
+    this.delivery.stop();
+    clearTimeout(this.pause);
+    await this.writing;
+    if (this.store) await this.store.saveWebhooks(this.delivery.snapshot()).catch(reportSaveFailure);
+  }
+
+  // One write at a time, and a pause after each: a large backlog is not rewritten on every answer. What a kill -9
+  // loses meanwhile is only sent again under its same id (the journal makes its events again).
+  private saveSoon(): void {
+    if (this.writing || this.pause) this.again = true;
+    else this.write(false);
+  }
+
+  private write(fold: boolean): void {
+    if (!this.store) return;
+    const written = this.store.saveWebhooks(this.delivery.snapshot(fold)).catch(reportSaveFailure);
+    this.writing = written.finally(() => {
+      this.writing = undefined;
+      this.pause = setTimeout(() => {
+        this.pause = undefined;
+        if (this.again) {
+          this.again = false;
+          this.write(false);
+        }
+      }, SAVE_PAUSE_MS);
+    });
+  }
+}
+
+function reportSaveFailure(error: unknown): void {
+  console.error(`mq sandbox: cannot write the webhook deliveries beside the state file: ${(error as Error).message}`);
+}

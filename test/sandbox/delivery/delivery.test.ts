@@ -1,0 +1,143 @@
+// The sandbox's webhook delivery as Svix delivers (docs/sandbox.md#webhooks): signed requests a verifier others
+// wrote accepts, Svix's retry schedule on the sandbox's manual clock, the receiver's `webhook-delivery` answers.
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../../src/sandbox/io/clock.js';
+import { RETRY_DELAYS_SECONDS, WebhookDelivery } from '../../../src/sandbox/io/webhooks/delivery.js';
+import { type Receiver, startReceiver } from './receiver.js';
+
+const START = Date.parse('2026-01-01T00:00:00.000Z');
+const event = (n: number, type = 'pull_request.merged') => ({ id: `msg_test${String(n).padStart(6, '0')}`, type, payload: { type, pr_number: n } });
+
+const receivers: Receiver[] = [];
+const deliveries: WebhookDelivery[] = [];
+afterEach(async () => {
+  for (const delivery of deliveries.splice(0)) delivery.stop();
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+async function setUp(...answers: Parameters<typeof startReceiver>[0][]) {
+  const clock = manualClock(START);
+  const delivery = new WebhookDelivery(clock, false);
+  deliveries.push(delivery);
+  const started = await Promise.all(answers.map((answer) => startReceiver(answer)));
+  receivers.push(...started);
+  const endpoints = started.map((receiver) => delivery.add({ url: receiver.url }));
+  return { clock, delivery, receivers: started, endpoints };
+}
+
+describe('delivery', () => {
+  it('POSTs the raw JSON body, signed as Svix signs, verified by standardwebhooks', async () => {
+    const {
+      delivery,
+      receivers: [receiver],
+      endpoints: [endpoint],
+    } = await setUp(undefined);
+    delivery.offer([event(1), event(2, 'pull_request.queued')]);
+    await delivery.idle();
+    expect(receiver!.received).toHaveLength(2);
+    const verifier = new Webhook(endpoint!.secret);
+    for (const { headers, body } of receiver!.received) {
+      expect(headers['content-type']).toBe('application/json');
+      expect(headers['user-agent']).toMatch(/^mq-sandbox-webhooks\//);
+      const id = headers['svix-id'] as string;
+      // The wall clock's time, which the receiver checks against its own.
+      expect(Math.abs(Number(headers['svix-timestamp']) - Date.now() / 1000)).toBeLessThan(300);
+      const payload = verifier.verify(body, {
+        'webhook-id': id,
+        'webhook-timestamp': headers['svix-timestamp'] as string,
+        'webhook-signature': headers['svix-signature'] as string,
+      });
+      expect(payload).toEqual(event(Number(id.slice(-6)), JSON.parse(body).type).payload);
+    }
+    expect(delivery.attemptList().attempts.map((a) => [a.eventId, a.attempt, a.status, a.nextAttemptAt])).toEqual([
+      ['msg_test000001', 1, 204, null],
+      ['msg_test000002', 1, 204, null],
+    ]);
+  });
+
+  it('sends an endpoint only the kinds its filter takes, and an event once per id', async () => {
+    const {
+      delivery,
+      receivers: [all, merged],
+    } = await setUp(undefined, undefined);
+    delivery.remove(delivery.list()[1]!.id);
+    delivery.add({ url: merged!.url, events: ['pull_request_batch.*', 'pull_request.merged'] });
+    delivery.offer([event(1), event(2, 'pull_request.queued'), event(3, 'pull_request_batch.failed')]);
+    delivery.offer([event(1)]);
+    await delivery.idle();
+    expect(all!.received.map((r) => r.headers['svix-id'])).toEqual(['msg_test000001', 'msg_test000002', 'msg_test000003']);
+    expect(merged!.received.map((r) => r.headers['svix-id'])).toEqual(['msg_test000001', 'msg_test000003']);
+  });
+
+  it("retries a failing endpoint on Svix's schedule on the sandbox's clock: 8 attempts, the same id, a fresh signature, then stops", async () => {
+    const {
+      clock,
+      delivery,
+      receivers: [failing],
+    } = await setUp(() => ({ status: 500 }));
+    delivery.offer([event(1)]);
+    await delivery.idle();
+    for (const [i, delay] of RETRY_DELAYS_SECONDS.entries()) {
+      clock.advance(delay - 1);
+      await delivery.idle();
+      expect(failing!.received).toHaveLength(i + 1);
+      clock.advance(1);
+      await delivery.idle();
+      expect(failing!.received).toHaveLength(i + 2);
+    }
+    clock.advance(10 * 86_400);
+    await delivery.idle();
+    expect(failing!.received).toHaveLength(8);
+    expect(new Set(failing!.received.map((r) => r.headers['svix-id']))).toEqual(new Set(['msg_test000001']));
+    const attempts = delivery.attemptList().attempts;
+    expect(attempts.map((a) => [a.attempt, a.status])).toEqual(Array.from({ length: 8 }, (_, i) => [i + 1, 500]));
+    let at = START;
+    for (const [i, attempt] of attempts.entries()) {
+      expect(attempt.at).toBe(new Date(at).toISOString());
+      at += (RETRY_DELAYS_SECONDS[i] ?? 0) * 1000;
+      expect(attempt.nextAttemptAt).toBe(i < 7 ? new Date(at).toISOString() : null);
+    }
+  });
+
+  it('stops the retries of a message answered `webhook-delivery: abort-message`, and sends a disabling endpoint nothing more', async () => {
+    const {
+      clock,
+      delivery,
+      receivers: [aborting, disabling],
+    } = await setUp(
+      () => ({ status: 500, headers: { 'webhook-delivery': 'abort-message' } }),
+      (request) => (request.headers['svix-id'] === 'msg_test000002' ? { status: 410, headers: { 'webhook-delivery': 'disable' } } : { status: 500 }),
+    );
+    delivery.offer([event(1)]);
+    await delivery.idle();
+    delivery.offer([event(2)]);
+    await delivery.idle();
+    clock.advance(86_400 * 3);
+    await delivery.idle();
+    delivery.offer([event(3)]);
+    clock.advance(86_400 * 3);
+    await delivery.idle();
+    expect(aborting!.received.map((r) => r.headers['svix-id'])).toEqual(['msg_test000001', 'msg_test000002', 'msg_test000003']);
+    expect(disabling!.received.map((r) => r.headers['svix-id'])).toEqual(['msg_test000001', 'msg_test000002']);
+    expect(delivery.list().map((e) => [e.disabled, WebhookDelivery.view(e).backlog])).toEqual([
+      [false, 0],
+      [true, 0],
+    ]);
+  });
+
+  it("counts what overflows a dead endpoint's backlog, and shows it in the endpoint list and the attempts", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<{ status: number }>((resolve) => (release = () => resolve({ status: 200 })));
+    const {
+      delivery,
+      receivers: [slow],
+    } = await setUp(() => held);
+    delivery.offer(Array.from({ length: 10_005 }, (_, i) => event(i + 1)));
+    expect(delivery.list().map(WebhookDelivery.view)).toMatchObject([{ backlog: 10_000, overflowed: 5 }]);
+    expect(delivery.attemptList().overflowed).toBe(5);
+    // A bounded number in flight; the rest wait their turn.
+    await slow!.seen(16);
+    release();
+  });
+});

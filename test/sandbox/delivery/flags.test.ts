@@ -1,0 +1,56 @@
+// `mq sandbox --webhook URL[#kinds]` and `--webhook-secret`: the endpoints and their secrets in the start banner, a
+// filter naming no kind or a secret that is none refused before the sandbox starts (exit 2, one line).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../../src/cli.js';
+import { keyOf } from '../../../src/model/webhook-signature.js';
+import { runInProcess } from '../../support/raw-http.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mq-sandbox-webhook-'));
+const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') };
+const SECRET = 'whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY';
+
+/** Starts `mq sandbox` and stops it once started (or at once when it refuses). */
+async function sandbox(...args: string[]) {
+  const controller = new AbortController();
+  controller.abort();
+  return runInProcess(run, ['sandbox', '--clock', 'manual', ...args], { env, cwd: dir, signal: controller.signal });
+}
+
+describe('mq sandbox --webhook', () => {
+  it('prints each endpoint with its filter and a secret made for it', async () => {
+    const { code, stderr } = await sandbox('--webhook', 'http://127.0.0.1:9/a', '--webhook', 'http://127.0.0.1:9/b#pull_request.*, pull_request_batch.merged');
+    expect(code).toBe(0);
+    const lines = stderr.split('\n').filter((line) => line.startsWith('webhooks to '));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^webhooks to http:\/\/127\.0\.0\.1:9\/a: id ep_1, secret whsec_\S+$/);
+    expect(lines[1]).toMatch(/^webhooks to http:\/\/127\.0\.0\.1:9\/b \(pull_request\.\*, pull_request_batch\.merged\): id ep_2, secret whsec_\S+$/);
+    const secrets = lines.map((line) => line.split('secret ')[1]!);
+    expect(secrets[0]).not.toBe(secrets[1]);
+    for (const secret of secrets) expect(keyOf(secret)).toHaveLength(24);
+  });
+
+  it('--webhook-secret signs for every endpoint', async () => {
+    const { code, stderr } = await sandbox('--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', SECRET);
+    expect(code).toBe(0);
+    expect(stderr).toContain(`webhooks to http://127.0.0.1:9/a: id ep_1, secret ${SECRET}`);
+  });
+
+  it.each([
+    [
+      ['--webhook', 'http://127.0.0.1:9/a#pull_request.merge'],
+      /^mq: --webhook http:\/\/127\.0\.0\.1:9\/a#pull_request\.merge: no webhook kind is "pull_request\.merge"/,
+    ],
+    [['--webhook', 'ftp://example.com/a'], /^mq: --webhook: .*ftp:\/\/example\.com\/a.* http:\/\/ or https:\/\//],
+    [['--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', 'whsec_short'], /^mq: --webhook-secret: not a signing secret/],
+    [['--webhook-secret', SECRET], /^mq: --webhook-secret: give a --webhook URL/],
+  ])('refuses %j: exit 2, on one line, before starting', async (args, pattern) => {
+    const { code, stdout, stderr } = await sandbox(...args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(pattern);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
