@@ -12,6 +12,7 @@ import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
 import { readToken } from '../config/token.js';
 import { InterruptedError, isRateLimited } from '../errors.js';
 import { USER_AGENT } from '../version.js';
+import { isLoopback } from '../api/loopback.js';
 import type { Io } from './io.js';
 
 /** The global flags that are not settings: how much to say. */
@@ -101,6 +102,17 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       if (token !== undefined) checkTokenDestination(resolved);
       return newService(token ?? '', { timeoutMs, retries: 0 });
     },
+    webhookControl: async () => {
+      // The service has no control routes: it is not asked, and needs no token to be told so.
+      if (!isLoopback(new URL(settings.apiUrl))) return undefined;
+      checkTokenDestination(resolved);
+      const token = await readToken(settings);
+      const { sandboxControl } = await import('../api/v1/sandbox-control.js');
+      // No abort signal: the endpoint is removed after Ctrl-C.
+      const trace = flags.debug ? (line: string) => stderrLine(`[debug] ${line}`) : undefined;
+      return sandboxControl({ apiUrl: settings.apiUrl, token, timeoutMs: settings.timeoutMs, userAgent: USER_AGENT, trace });
+    },
+    cacheDir: cacheDir(io.env),
     queueRef: () => ({ repo: requireRepo(settings), targetBranch: settings.targetBranch }),
     openInBrowser: async (url) => (await import('../command-kit/browser.js')).openInBrowser(url, io.env, process.platform),
     async confirm(question) {

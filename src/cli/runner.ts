@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../command-kit/context.js';
 import type { Invocation, Parse, PrinterName, ProgramWork, ResultWork, ServeWork, StreamWork, Words } from '../command-kit/invocation.js';
 import type { Waited } from '../model/poll.js';
+import type { WebhookDelivery } from '../model/webhook-control.js';
 import { resultExitCode, type CommandResult } from '../model/result.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from '../errors.js';
@@ -112,8 +113,21 @@ export class Runner {
   /** Under --json the base URL is a document too: {"url": "…"}. */
   private async serve(work: ServeWork<unknown>): Promise<number> {
     const { ctx } = await this.prepare(false);
-    const json = this.resolved!.settings.output === 'json';
-    await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`));
+    const { output, color } = this.resolved!.settings;
+    const json = output === 'json';
+    // In the order received, each line once its view is loaded.
+    let printed = Promise.resolve();
+    const deliver = (delivery: WebhookDelivery) => {
+      printed = printed.then(async () => {
+        const [{ renderDelivery }, { makePaint }] = await Promise.all([import('../render/views/webhooks.js'), import('../render/colors.js')]);
+        this.io.stdout.write(renderDelivery(delivery, { json, paint: makePaint(color) }));
+      });
+    };
+    try {
+      await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`), deliver);
+    } finally {
+      await printed;
+    }
     return EXIT.ok;
   }
 

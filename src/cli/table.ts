@@ -18,6 +18,7 @@ import { STATUS } from '../commands/status/spec.js';
 import { TARGETS } from '../commands/targets/spec.js';
 import { TESTING } from '../commands/testing/spec.js';
 import { WAIT } from '../commands/wait/spec.js';
+import { WEBHOOKS } from '../commands/webhooks/spec.js';
 
 export const COMMANDS: readonly CommandSpec[] = [
   SUBMIT,
@@ -42,4 +43,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   COMPLETION,
   HELP,
   SANDBOX,
+  WEBHOOKS,
 ];

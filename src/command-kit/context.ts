@@ -3,6 +3,7 @@
 import type { ResolvedSettings } from '../config/settings.js';
 import type { QueueRef } from '../model/repository.js';
 import type { MergeQueueService } from '../model/service.js';
+import type { WebhookControl } from '../model/webhook-control.js';
 
 export type { QueueRef };
 
@@ -22,6 +23,10 @@ export interface Context {
   service(): Promise<MergeQueueService>;
   /** A service of its own for `mq doctor`: one try per request within `timeoutMs`, with the caller's token (none: status only); the caller closes it. */
   probeService(token: string | undefined, timeoutMs: number): Promise<MergeQueueService>;
+  /** The sandbox's webhook control routes, with the service's credential; undefined where the API URL is not a loopback address. */
+  webhookControl(): Promise<WebhookControl | undefined>;
+  /** mq's cache folder (config/cache-dir.ts); undefined without a home. */
+  cacheDir: string | undefined;
   /** The repository and target branch every queue and PR operation names; a ConfigError without a repository. */
   queueRef(): QueueRef;
   /** Opens a link in the browser (BROWSER, else the platform's opener), once that command ends. */

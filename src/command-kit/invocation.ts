@@ -9,6 +9,7 @@ import type { Context } from './context.js';
 import type { VOICE_FLAGS } from './words.js';
 import type { Waited } from '../model/poll.js';
 import type { CommandResult } from '../model/result.js';
+import type { WebhookDelivery } from '../model/webhook-control.js';
 
 /** A command as data, for commander's program, its help and completion, loading none of the command's code; a group has subcommands and no loader. */
 export interface CommandSpec extends WordSpecs {
@@ -71,11 +72,11 @@ export interface StreamWork<I, E> {
   waits: boolean;
 }
 
-/** A command that runs until interrupted, announcing where it listens (the sandbox). */
+/** A command that runs until interrupted, announcing where it listens (the sandbox), or printing what it receives (`mq webhooks listen`). */
 export interface ServeWork<I> {
   mode: 'serve';
   input: I;
-  handler: (input: I, ctx: Context, announce: (line: string) => void) => Promise<void>;
+  handler: (input: I, ctx: Context, announce: (line: string) => void, deliver: (delivery: WebhookDelivery) => void) => Promise<void>;
 }
 
 /** A command about mq itself, drawn from the command tree by the runner (src/help/, src/completion/), with no settings. */

@@ -13,6 +13,7 @@ import type { PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { Repo } from './repository.js';
 import type { TestingDetails } from './testing.js';
 import type { EntryTransition, TestRunSummary } from './queue-entries.js';
+import type { WebhookEvent, WebhookVerification } from './webhook-control.js';
 
 // One PR's outcome in a multi-PR command; `ok: false` carries the error as --json prints it. `alreadyQueued`: `mq submit` met a 409,
 // the PR with its `state` and 1-based `position` as reported (null: not said); a success, unless the flags wanted it queued otherwise.
@@ -142,7 +143,10 @@ export type CommandResult =
   /** `mq history`: every state change of the PR's queue entries, oldest first (v1's name: timeline). */
   | { kind: 'history'; prNumber: number; timeline: EntryTransition[] }
   /** `mq runs`: a queue's test runs (no prNumber) or a PR's, newest first; nextCursor when --limit cut it short. */
-  | { kind: 'testRuns'; prNumber?: number; testRuns: TestRunSummary[]; nextCursor?: string };
+  | { kind: 'testRuns'; prNumber?: number; testRuns: TestRunSummary[]; nextCursor?: string }
+  | { kind: 'webhookVerified'; verification: WebhookVerification }
+  /** `mq webhooks trigger`: the event the sandbox made and sent. */
+  | { kind: 'webhookTriggered'; event: WebhookEvent };
 
 /** What `--all-queues` did to one queue: `changed: false` when it was already so (nothing sent). */
 export type QueueOutcome = { queue: { repo: Repo; branch: string } } & (
@@ -167,6 +171,7 @@ export interface ModeSwitch {
 export function resultExitCode(result: CommandResult): ExitCode {
   if (result.kind === 'perPr') return outcomesExitCode(result.results);
   if (result.kind === 'doctor') return result.exitCode;
+  if (result.kind === 'webhookVerified') return result.verification.ok ? EXIT.ok : EXIT.negative;
   if (result.kind === 'allQueues') return result.results.some((r) => !r.ok) ? EXIT.negative : EXIT.ok;
   if (result.kind === 'modeSwitch' && result.waited && !result.waited.done) return EXIT.waitTimeout;
   if (result.kind === 'queueChange') return (result.cancelled ?? []).some((r) => !r.ok) ? EXIT.negative : EXIT.ok;

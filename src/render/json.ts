@@ -7,6 +7,7 @@ import type { MetricSample } from '../model/prometheus.js';
 import { REQUESTED_STATE } from '../model/wait-events.js';
 import type { Stats } from '../model/stats.js';
 import { exitMeaning } from '../help/exit-codes.js';
+import { VERIFY_FAILURES } from '../model/webhook-signature.js';
 
 export function toJson(result: CommandResult): unknown {
   switch (result.kind) {
@@ -79,6 +80,13 @@ export function toJson(result: CommandResult): unknown {
       return { prNumber: result.prNumber, timeline: result.timeline };
     case 'testRuns':
       return { prNumber: result.prNumber ?? null, testRuns: result.testRuns, nextCursor: result.nextCursor };
+    case 'webhookVerified': {
+      const v = result.verification;
+      if (v.ok) return { verified: true, id: v.id, type: v.type ?? null, signedAt: new Date(v.signedAt * 1000).toISOString() };
+      return { verified: false, failure: v.failure, message: VERIFY_FAILURES[v.failure], missing: v.missing };
+    }
+    case 'webhookTriggered':
+      return result.event;
   }
 }
 

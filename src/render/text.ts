@@ -49,6 +49,8 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   queueGraph: async () => (await import('./views/queue-graph.js')).renderQueueGraph,
   history: async () => (await import('./views/entries.js')).renderHistory,
   testRuns: async () => (await import('./views/entries.js')).renderTestRuns,
+  webhookVerified: async () => (await import('./views/webhooks.js')).renderWebhookVerified,
+  webhookTriggered: async () => (await import('./views/webhooks.js')).renderWebhookTriggered,
 };
 
 /** stdout's text, ending in a newline; on a terminal the views fit their tables and the rest is folded between words here. */

@@ -32,6 +32,9 @@ import { switchMode } from '../../src/commands/queue/switch-mode.js';
 import { listQueues } from '../../src/commands/queues/queues.js';
 import { watchQueue } from '../../src/commands/queue/watch.js';
 import { sandbox } from '../../src/commands/sandbox/sandbox.js';
+import { listen } from '../../src/commands/webhooks/listen.js';
+import { trigger } from '../../src/commands/webhooks/trigger.js';
+import { verifyCapture } from '../../src/commands/webhooks/verify.js';
 import { stats } from '../../src/commands/stats/stats.js';
 import { status } from '../../src/commands/status/status.js';
 import { setTargets } from '../../src/commands/targets/targets.js';
@@ -75,7 +78,8 @@ const PROMPT = expect.objectContaining({ ask: expect.any(Function) });
 const SCHEMA_FILE = join(import.meta.dirname, '../../dist/mqrc.schema.json');
 const waitDefaults = { target: 'merged', timeoutMs: 30 * MIN, intervalMs: 10_000 };
 
-const ROWS: Array<[string, string[], Row]> = [
+/** The name, argv, the work expected, and what stdin holds (none: empty). */
+const ROWS: Array<[string, string[], Row, string?]> = [
   ['submit', ['submit', '42', '#43'], { handler: submit, input: { prs: [42, 43], priority: undefined, noBatch: undefined } }],
   [
     'submit --priority --no-batch',
@@ -312,11 +316,23 @@ const ROWS: Array<[string, string[], Row]> = [
     { mode: 'program', input: { show: 'completion', shell: 'zsh', flagValues: expect.objectContaining({ 'wait --for': expect.arrayContaining(['merged']) }) } },
   ],
   ['help', ['help', 'queue', 'update'], { mode: 'program', input: { show: 'help', words: ['queue', 'update'] } }],
+  [
+    'webhooks listen',
+    ['webhooks', 'listen', '--port', '8080', '--forward-to', 'http://localhost:3000/hooks', '--events', 'pull_request.*, pull_request_batch.merged'],
+    { handler: listen, input: { port: 8080, forwardTo: 'http://localhost:3000/hooks', events: ['pull_request.*', 'pull_request_batch.merged'] } },
+  ],
+  [
+    'webhooks verify, a capture on stdin',
+    ['webhooks', 'verify', '--secret', 'whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY', '--at', 'signed'],
+    { handler: verifyCapture, input: { key: expect.any(Buffer), headers: { 'svix-id': 'msg_1' }, body: '{}', at: 'signed' } },
+    'SVIX-ID: msg_1\n\n{}',
+  ],
+  ['webhooks trigger', ['webhooks', 'trigger', 'pull_request.merged', '--pr', '42'], { handler: trigger, input: { type: 'pull_request.merged', pr: 42 } }],
 ];
 
 describe('argv to the input of each command', () => {
-  it.each(ROWS)('%s', async (_name, argv, expected) => {
-    expect(summary(await parse(argv))).toEqual(expected);
+  it.each(ROWS)('%s', async (_name, argv, expected, stdin) => {
+    expect(summary(await parse(argv, stdin))).toEqual(expected);
   });
 
   it('reads targets from stdin with --file -', async () => {

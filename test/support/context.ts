@@ -40,6 +40,8 @@ export function testContext(options: TestContextOptions = {}): TestContext {
     resolved: options.resolved ?? ({ settings: {} } as ResolvedSettings),
     service: async () => service,
     probeService: async () => service,
+    webhookControl: async () => undefined,
+    cacheDir: undefined,
     queueRef: () => QUEUE,
     openInBrowser: async () => undefined,
     confirm: async (question) => {

@@ -242,4 +242,20 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     terminal.keys('C-c');
     await terminal.until(/\[exit 130\]/);
   });
+
+  it('at 80 columns, webhooks listen shows its banner, each event in one wrapped line with its id whole, and stops on Ctrl-C with 130', async () => {
+    const env = await freshQueue();
+    terminal = new Terminal(['webhooks', 'listen'], env, { columns: 80, rows: 24 });
+    await terminal.until(/\^C to quit/);
+    expect(terminal.screen()).toMatch(/^Ready! Listening on http:\/\/127\.0\.0\.1:\d+\/\nsubscribed to the sandbox at /);
+    expect((await mq(['submit', '5'], { env })).code).toBe(0);
+    const triggered = await mq(['webhooks', 'trigger', 'pull_request.failed', '--pr', '5', '--json'], { env });
+    const { id } = JSON.parse(triggered.stdout) as { id: string };
+    const screen = await terminal.until((text) => text.replace(/\n/g, '').includes(`[${id}]`));
+    expect(screen).toMatch(/\d\d:\d\d:\d\d {2}--> pull_request\.failed #5 failed/);
+    expect(screen.split('\n').every((line) => line.length <= 80)).toBe(true);
+    expect(terminal.screen(true)).toContain(`${ESC}1mpull_request.failed`);
+    terminal.keys('C-c');
+    expect(await terminal.until(/\[exit 130\]/)).toMatch(/mq: stopped listening\n\[exit 130\]$/);
+  });
 });

@@ -1,0 +1,37 @@
+// mq webhooks trigger: asks a sandbox for one event, which it sends to its endpoints as it would any other.
+import type { Context } from '../../command-kit/context.js';
+import { parsePrNumber } from '../../command-kit/input.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { ApiError, UsageError } from '../../errors.js';
+import type { CommandResult } from '../../model/result.js';
+import type { WebhookControl } from '../../model/webhook-control.js';
+import { WEBHOOK_KINDS } from '../../model/webhooks.js';
+import type { TRIGGER } from './spec.js';
+
+/** `mq webhooks trigger <type> [--pr N]` */
+export function parseTrigger(words: Words<typeof TRIGGER>): Invocation {
+  const [type] = words.args;
+  if (!(WEBHOOK_KINDS as readonly string[]).includes(type)) throw new UsageError(`unknown event type "${type}": use one of ${WEBHOOK_KINDS.join(', ')}`);
+  const pr = words.flags.pr === undefined ? undefined : parsePrNumber(words.flags.pr);
+  return work.result({ type, ...(pr !== undefined && { pr }) }, trigger);
+}
+
+export async function trigger(input: { type: string; pr?: number }, ctx: Context): Promise<CommandResult> {
+  return { kind: 'webhookTriggered', event: await asSandbox(ctx, 'trigger', (control) => control.triggerEvent(input)) };
+}
+
+/** What a sandbox's control routes answer; the service has none: a UsageError saying so. */
+export async function asSandbox<T>(ctx: Context, command: string, ask: (control: WebhookControl) => Promise<T>): Promise<T> {
+  const notSandbox = new UsageError(
+    `mq webhooks ${command} needs a sandbox: ${ctx.resolved.settings.apiUrl} is not one (point --api-url or MQ_API_URL at a running mq sandbox)`,
+  );
+  const control = await ctx.webhookControl();
+  if (!control) throw notSandbox;
+  try {
+    return await ask(control);
+  } catch (error) {
+    // A loopback server without the routes: another program, or a sandbox too old to send webhooks.
+    if (error instanceof ApiError && error.status === 404 && error.routeMissing) throw notSandbox;
+    throw error;
+  }
+}

@@ -1,0 +1,77 @@
+// mq webhooks: a verified or refused delivery, in a line a person reads (as `stripe listen` prints them) or one
+// JSON line a tool reads; a captured delivery checked; an event triggered.
+import type { ChalkInstance } from 'chalk';
+import type { VerifyFailed, WebhookDelivery } from '../../model/webhook-control.js';
+import { TOLERANCE_SECONDS, VERIFY_FAILURES } from '../../model/webhook-signature.js';
+import { REASON_FIELDS } from '../../model/webhooks.js';
+import { safeLine } from '../../text/sanitize.js';
+import type { RenderContext, ResultOf } from '../options.js';
+
+/** What failed, in words, with the fix where there is one. */
+export function failureWords(failed: VerifyFailed): string {
+  const off = failed.signedAt === undefined ? 0 : Math.abs(failed.checkedAt - failed.signedAt);
+  const signed = failed.signedAt === undefined ? '' : new Date(failed.signedAt * 1000).toISOString().replace('.000', '');
+  switch (failed.failure) {
+    case 'missing_header':
+      return `missing header ${(failed.missing ?? []).join(', ')} (or its webhook-* name)`;
+    case 'bad_timestamp':
+      return 'the svix-timestamp header is not a whole number of seconds';
+    case 'too_old':
+      return `signed at ${signed}, ${off} s ago: more than ${TOLERANCE_SECONDS} s (an old capture: --at signed)`;
+    case 'too_new':
+      return `signed at ${signed}, ${off} s ahead: more than ${TOLERANCE_SECONDS} s (a clock ahead?)`;
+    case 'no_match':
+      return 'no matching v1 signature (another secret, or the id, timestamp or body changed)';
+  }
+}
+
+export function renderWebhookVerified({ verification: v }: ResultOf<'webhookVerified'>, { paint }: RenderContext): string {
+  if (!v.ok) return `${paint.red('not verified')}: ${failureWords(v)}\n`;
+  return `${paint.green('verified')} ${safeLine(v.id)}${v.type === undefined ? '' : ` ${safeLine(v.type)}`}\n`;
+}
+
+export function renderWebhookTriggered({ event }: ResultOf<'webhookTriggered'>): string {
+  return `triggered ${safeLine(event.type)} ${safeLine(event.id)}${subjectOf(event.payload)}\n`;
+}
+
+/** One line per delivery (two when forwarded); under --json one JSON line with it all. */
+export function renderDelivery(d: WebhookDelivery, options: { json: boolean; paint: ChalkInstance }): string {
+  if (options.json) {
+    const failure = d.refused && { code: d.refused.failure, message: VERIFY_FAILURES[d.refused.failure], detail: failureWords(d.refused) };
+    const { receivedAt, id, duplicate, type, payload, forward } = d;
+    return `${JSON.stringify({ receivedAt: new Date(receivedAt).toISOString(), id: id ?? null, verified: !failure, failure, duplicate, type, forward, payload })}\n`;
+  }
+  const { paint } = options;
+  const at = localTime(d.receivedAt);
+  const id = d.id === undefined ? '' : ` [${safeLine(d.id)}]`;
+  if (d.refused) return `${at}  ${paint.red('✗ not verified')}: ${failureWords(d.refused)}${id} (answered 400)\n`;
+  const action = typeof d.payload?.action === 'string' ? ` ${d.payload.action}` : '';
+  const lines = [
+    `${at}  --> ${paint.bold(safeLine(d.type ?? '?'))}${subjectOf(d.payload ?? {})}${action}${reasonOf(d.payload ?? {})}${id}${d.duplicate ? paint.yellow(' (retry)') : ''}`,
+  ];
+  const f = d.forward;
+  if (f && 'status' in f) {
+    const status = f.status < 300 ? paint.green(`[${f.status}]`) : f.status < 500 ? paint.yellow(`[${f.status}]`) : paint.red(`[${f.status}]`);
+    lines.push(`${at}  <-- ${status} POST ${f.url}${id}`);
+  } else if (f) lines.push(`${at}  ${paint.red('[ERROR]')} failed to POST ${f.url}: ${safeLine(f.error)}${id}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** ` #42`, or ` batch #41 #42`. */
+function subjectOf(payload: Record<string, unknown>): string {
+  if (typeof payload.pr_number === 'number') return ` #${payload.pr_number}`;
+  if (Array.isArray(payload.pr_numbers)) return ` batch ${payload.pr_numbers.map((n) => `#${Number(n)}`).join(' ')}`;
+  return '';
+}
+
+function reasonOf(payload: Record<string, unknown>): string {
+  const field = Object.keys(REASON_FIELDS).find((name) => typeof payload[name] === 'string');
+  return field === undefined ? '' : ` (${safeLine(payload[field] as string)})`;
+}
+
+/** `YYYY-MM-DD HH:MM:SS`, local time. */
+function localTime(ms: number): string {
+  const t = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${t.getFullYear()}-${two(t.getMonth() + 1)}-${two(t.getDate())} ${two(t.getHours())}:${two(t.getMinutes())}:${two(t.getSeconds())}`;
+}

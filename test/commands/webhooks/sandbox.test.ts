@@ -1,0 +1,61 @@
+// mq webhooks against a sandbox: listen subscribes itself (and unsubscribes on ^C), the sandbox's events and a
+// triggered one arrive verified; trigger takes a v1 token or a v2 key, and is refused where no sandbox answers.
+import { describe, expect, it } from 'vitest';
+import { EndpointList } from '../../../src/api/sandbox-webhooks.js';
+import { type TestApi, sandboxEnv, startMq, TOKEN } from '../../support/cli.js';
+import { mq, useSandbox } from '../../support/in-process.js';
+
+const fixture = useSandbox();
+
+async function endpoints(): Promise<unknown[]> {
+  const answer = await fetch(`${fixture.sandboxUrl.replace(/\/v1$/, '')}/_sandbox/webhooks/endpoints`, { headers: { 'x-api-token': TOKEN } });
+  return EndpointList.parse(await answer.json()).endpoints;
+}
+
+describe('mq webhooks against a sandbox', () => {
+  it.each<TestApi>(['v1', 'v2'])(
+    'listen subscribes itself, prints the queue’s events and a triggered one, and unsubscribes on ^C (%s credential)',
+    async (api) => {
+      const env = sandboxEnv(fixture.recorder.url, 'acme/widgets', {}, api);
+      const listen = startMq(['webhooks', 'listen', '--events', 'pull_request.*'], { env });
+      try {
+        await listen.until(/\^C to quit/, 'stderr');
+        expect(listen.stderr()).toMatch(/subscribed to the sandbox at \S+ \(endpoint \S+, pull_request\.\*\)/);
+        expect(await endpoints()).toHaveLength(1);
+        expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+        expect((await mq(['submit', '7'], { env })).code).toBe(0);
+        const triggered = await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', '7', '--json'], { env });
+        expect(triggered.code).toBe(0);
+        const event = JSON.parse(triggered.stdout) as { id: string; type: string; payload: { pr_number: number } };
+        expect(event).toMatchObject({ id: expect.stringMatching(/^msg_/), type: 'pull_request.merged', payload: { pr_number: 7 } });
+        await listen.until(new RegExp(event.id));
+        expect(listen.stdout()).toMatch(/--> pull_request\.submitted #7 submitted \(API_REQUESTED\) \[msg_/);
+        expect(listen.stdout()).toContain(`--> pull_request.merged #7 merged`);
+        expect(listen.stdout()).not.toMatch(/not verified/);
+        listen.child.kill('SIGINT');
+        expect((await listen.done).code).toBe(130);
+        expect(await endpoints()).toEqual([]);
+      } finally {
+        listen.child.kill('SIGKILL');
+      }
+    },
+  );
+
+  it('trigger: an unknown type names the types; a PR the queue never had is 404; the service is no sandbox, said before any token is read', async () => {
+    const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');
+    const unknown = await mq(['webhooks', 'trigger', 'pull_request.exploded'], { env });
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        /unknown event type "pull_request.exploded": use one of pull_request.submitted, .*test_case.quarantining_setting_changed\n$/,
+      ),
+    });
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    expect((await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', '99'], { env })).code).toBe(4);
+    const service = await mq(['webhooks', 'trigger', 'pull_request.merged'], { env: { MQ_API_URL: 'https://api.trunk.io' } });
+    expect(service).toMatchObject({ code: 2, stdout: '' });
+    expect(service.stderr).toBe(
+      'mq: mq webhooks trigger needs a sandbox: https://api.trunk.io is not one (point --api-url or MQ_API_URL at a running mq sandbox)\n',
+    );
+  });
+});
