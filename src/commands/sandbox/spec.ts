@@ -16,7 +16,7 @@ export const SANDBOX = {
     {
       flags: '--webhook <url[#kinds]>',
       description:
-        'send the webhooks to this URL, signed and retried as the service does; #kinds limits them (pull_request.*,pull_request_batch.merged); repeatable',
+        'send the webhooks to this URL, signed and retried as the service does; #kinds takes only those (a comma list of kinds or family.*, e.g. #pull_request.merged, pull_request_batch.*); repeatable',
       parse: (value: string, previous: unknown): string[] => [...(Array.isArray(previous) ? (previous as string[]) : []), value],
     },
     {
@@ -32,7 +32,7 @@ export const SANDBOX = {
     'mq sandbox',
     'mq sandbox --port 8080 --state ./sandbox.json',
     'mq sandbox --clock manual --port 0',
-    "mq sandbox --webhook 'http://localhost:3000/hooks#pull_request.*,pull_request_batch.merged'",
+    "mq sandbox --webhook 'http://localhost:3000/#pull_request.merged'",
   ],
   load: async (): Promise<AnyParse> => (await import('./sandbox.js')).parseSandbox,
 } as const satisfies CommandSpec;
