@@ -23,7 +23,7 @@ export async function trigger(input: { type: string; pr?: number }, ctx: Context
 /** What a sandbox's control routes answer; the service has none: a UsageError saying so. */
 export async function asSandbox<T>(ctx: Context, command: string, ask: (control: WebhookControl) => Promise<T>): Promise<T> {
   const notSandbox = new UsageError(
-    `mq webhooks ${command} needs a sandbox: ${ctx.resolved.settings.apiUrl} is not one (point --api-url or MQ_API_URL at a running mq sandbox)`,
+    `only a sandbox answers mq webhooks ${command}: ${ctx.resolved.settings.apiUrl} is not one (point --api-url or MQ_API_URL at a running mq sandbox)`,
   );
   const control = await ctx.webhookControl();
   if (!control) throw notSandbox;

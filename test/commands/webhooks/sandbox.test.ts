@@ -55,7 +55,7 @@ describe('mq webhooks against a sandbox', () => {
     const service = await mq(['webhooks', 'trigger', 'pull_request.merged'], { env: { MQ_API_URL: 'https://api.trunk.io' } });
     expect(service).toMatchObject({ code: 2, stdout: '' });
     expect(service.stderr).toBe(
-      'mq: mq webhooks trigger needs a sandbox: https://api.trunk.io is not one (point --api-url or MQ_API_URL at a running mq sandbox)\n',
+      'mq: only a sandbox answers mq webhooks trigger: https://api.trunk.io is not one (point --api-url or MQ_API_URL at a running mq sandbox)\n',
     );
   });
 });
