@@ -28,7 +28,7 @@ function freshRepo() {
   return { repo, queue: { repo, targetBranch: 'main' } };
 }
 
-function client(sandbox: RunningSandbox, token: string | null = TOKEN) {
+function client(sandbox: Pick<RunningSandbox, 'url' | 'close'>, token: string | null = TOKEN) {
   const post = async (path: string, body: unknown, raw = false) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (token !== null) headers['x-api-token'] = token;

@@ -9,6 +9,8 @@ import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClos
 import { EngineJournal, loadEngine } from './persistence.js';
 import { ReadCache } from './read-cache.js';
 import { answerForError, type Handled, type Route } from './route.js';
+import { CONTROLS, type ControlName } from './control.js';
+import { QueueEngine } from '../engine/engine.js';
 import { exactRoute, findRoute, isControlRoute } from './routes.js';
 import { StateStore } from './store.js';
 import { V2Face, type V2Host, type V2Key } from './v2/face.js';
@@ -36,11 +38,19 @@ export interface SandboxOptions {
   estimates?: boolean;
   /** The monotonic clock (ms) v2's rate limits count by: real time unless a test injects its own. */
   rateClock?: () => number;
+  /** The state to start from (an engine document, as `snapshot()` gives it) when no state file holds one. */
+  initial?: string;
 }
 
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT/v1 */
   url: string;
+  /** Runs a control route (control.ts) in-process, journaled as over HTTP. */
+  control(name: ControlName, body: unknown): Promise<Answer>;
+  /** The state now, in the state file's format. */
+  snapshot(): string;
+  /** Replaces the whole state (and a manual clock's time) with a snapshot's; journaled as a new state file. */
+  restore(document: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -52,11 +62,13 @@ const NO_QUERY = new URLSearchParams();
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
   const manual = options.clock === 'manual';
-  const engine = loadEngine(store, { fresh: { now: manual ? MANUAL_CLOCK_START : Date.now() }, testDurationSeconds: options.testDurationSeconds });
+  const engineOptions = { testDurationSeconds: options.testDurationSeconds };
+  let engine = loadEngine(store, { fresh: { now: manual ? MANUAL_CLOCK_START : Date.now() }, initial: options.initial, ...engineOptions });
   // A manual clock goes on from the engine's time; a real one from the wall clock, or later if the state is.
-  const clock = manual ? manualClock(engine.now.getTime()) : realClock(Math.max(engine.now.getTime(), Date.now()), options.speed ?? 1);
+  const clockFor = (at: number) => (manual ? manualClock(at) : realClock(Math.max(at, Date.now()), options.speed ?? 1));
+  let clock = clockFor(engine.now.getTime());
   engine.tick(clock.now());
-  const journal = await EngineJournal.open(engine, store);
+  let journal = await EngineJournal.open(engine, store);
 
   const reads = new ReadCache();
   let seenRevision = engine.revision;
@@ -93,8 +105,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const v2 = new V2Face({ ...options, rateClock: options.rateClock ?? (() => performance.now()) });
   const v2Host: V2Host = {
-    engine,
-    clock,
+    get engine() {
+      return engine;
+    },
+    get clock() {
+      return clock;
+    },
     reads,
     prepare,
     record: (change) => journal.record(change),
@@ -134,6 +150,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}/${API_VERSION}`,
+    control: (name, body) => dispatch(CONTROLS[name]!, NO_QUERY, JSON.stringify(body), undefined, false),
+    snapshot: () => {
+      prepare(false);
+      return engine.serialize();
+    },
+    restore: async (document) => {
+      const restored = QueueEngine.restore(document, engineOptions);
+      await journal.close();
+      [engine, clock] = [restored, clockFor(restored.now.getTime())];
+      engine.tick(clock.now());
+      journal = await EngineJournal.open(engine, store);
+      prepare(true);
+    },
     close: () =>
       (closing ??= (async () => {
         if (timer) clearInterval(timer);
