@@ -113,8 +113,8 @@ export class Runner {
   private async serve(work: ServeWork<unknown>): Promise<number> {
     const { ctx } = await this.prepare(false);
     const json = this.resolved!.settings.output === 'json';
-    await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`));
-    return EXIT.ok;
+    const code = await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`));
+    return typeof code === 'number' ? code : EXIT.ok;
   }
 
   /** The printer's events go to the handler, its summary ends the output; a wait that ran out is exit 7. */

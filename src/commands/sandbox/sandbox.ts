@@ -15,7 +15,11 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 
 /** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
-  const flags = words.flags;
+  return work.serve(sandboxOptions(words.flags), sandbox);
+}
+
+/** The sandbox's flags as the server takes them (`mq sandbox exec` reads the same). */
+export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxOptions {
   const input: SandboxOptions = {
     port: flags.port === undefined ? 0 : parseCount('--port', flags.port, { min: 0, max: 65_535, example: 8080 }),
     stateFile: flags.state,
@@ -26,7 +30,7 @@ export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   if (flags.key !== undefined) input.keys = parseKeys(flags.key);
   if (flags.rateLimits === 'off') input.rateLimits = false;
   if (flags.estimates === 'off') input.estimates = false;
-  return work.serve(input, sandbox);
+  return input;
 }
 
 /** `--key KEY[=PERMS]`, repeatable: PERMS a comma list of permissions or `all`; none (or `none`) reads only. */
@@ -101,7 +105,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
 }
 
 /** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */
-function startFailure(error: unknown, input: SandboxOptions): unknown {
+export function startFailure(error: unknown, input: SandboxOptions): unknown {
   if (error instanceof StateFileError) return new ConfigError(`${error.message}: ${STATE_FIXES[error.problem]}`, { cause: error });
   const { code, syscall } = error as NodeJS.ErrnoException;
   if (syscall === 'listen' && code === 'EADDRINUSE') {
