@@ -7,7 +7,7 @@ import { jsonAnswer } from './http.js';
 import { parse, type Route } from './route.js';
 
 /** The body of `POST /_sandbox/advance`. */
-const AdvanceRequest = z.object({ seconds: z.number().min(0) });
+export const AdvanceRequest = z.object({ seconds: z.number().min(0) });
 
 /** The body of `POST /_sandbox/pullRequests`: facts to set; the ones left out keep their value. */
 export const PullRequestDescription = RecordedDescription.extend({ repo: Repo, number: PrNumber });
