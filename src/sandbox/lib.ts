@@ -5,7 +5,7 @@ import { API_VERSION } from '../api/v1/endpoints.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import { MANUAL_CLOCK_START } from './io/clock.js';
 import type { ControlBodies, ControlName } from './io/control.js';
-import { readSeedFile, type SeedInput, seedState } from './io/seed.js';
+import { loadSeed, type SeedInput } from './io/seed.js';
 import { startSandbox as startServer, type SandboxOptions as ServerOptions } from './io/server.js';
 import type { V2Key } from './io/v2/face.js';
 
@@ -53,11 +53,7 @@ export interface Sandbox {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? 'manual';
-  // A string is a file's path, or a snapshot (a JSON document).
-  const file = typeof options.seed === 'string' && !options.seed.startsWith('{') ? options.seed : undefined;
-  const seed = file !== undefined ? await readSeedFile(file) : typeof options.seed === 'string' ? (JSON.parse(options.seed) as unknown) : options.seed;
-  const where = file !== undefined ? `seed ${file}` : 'seed';
-  const seeded = seed === undefined ? undefined : seedState(seed, clock === 'manual' ? MANUAL_CLOCK_START : Date.now(), where);
+  const seeded = await loadSeed(options.seed, clock === 'manual' ? MANUAL_CLOCK_START : Date.now());
   const keys = [...(options.keys ?? []), ...(seeded?.keys ?? [])];
   const serverOptions: ServerOptions = {
     clock,

@@ -25,7 +25,7 @@ export function parseExec(words: ExecWords): Invocation {
   const flags = words.flags as ExecWords['flags'] & Words<typeof SANDBOX>['flags'];
   const { stateFile, ...server } = sandboxOptions(flags);
   const input: ExecInput = {
-    sandbox: { ...server, ...(stateFile !== undefined && { state: stateFile }), ...(flags.seed !== undefined && { seed: flags.seed }) },
+    sandbox: { ...server, ...(stateFile !== undefined && { state: stateFile }) },
     command: words.args[0],
     ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
   };

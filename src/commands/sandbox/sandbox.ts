@@ -8,6 +8,8 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
+import { loadSeed } from '../../sandbox/io/seed.js';
+import { MANUAL_CLOCK_START } from '../../sandbox/io/clock.js';
 import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
@@ -19,10 +21,11 @@ export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
 }
 
 /** The sandbox's flags as the server takes them (`mq sandbox exec` reads the same). */
-export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxOptions {
-  const input: SandboxOptions = {
+export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxInput {
+  const input: SandboxInput = {
     port: flags.port === undefined ? 0 : parseCount('--port', flags.port, { min: 0, max: 65_535, example: 8080 }),
     stateFile: flags.state,
+    ...(flags.seed !== undefined && { seed: flags.seed }),
     token: flags.token,
     clock: flags.clock ?? 'real',
     speed: flags.speed === undefined ? undefined : parseSpeed(flags.speed),
@@ -72,12 +75,19 @@ function parseSpeed(text: string): number {
   return speed;
 }
 
-export async function sandbox(input: SandboxOptions, ctx: Context, announce: (url: string) => void): Promise<void> {
+/** The server's options, and a seed file to start from. */
+type SandboxInput = SandboxOptions & { seed?: string };
+
+export async function sandbox(input: SandboxInput, ctx: Context, announce: (url: string) => void): Promise<void> {
   // A relative --state is the caller's working directory's, as every other path mq is given.
   const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
   let running: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    running = await startSandbox(options);
+    const seeded = await loadSeed(
+      input.seed === undefined ? undefined : resolve(ctx.cwd, input.seed),
+      input.clock === 'manual' ? MANUAL_CLOCK_START : Date.now(),
+    );
+    running = await startSandbox({ ...options, ...(seeded && { initial: seeded.document, keys: [...(options.keys ?? []), ...(seeded.keys ?? [])] }) });
   } catch (error) {
     throw startFailure(error, options);
   }
@@ -106,6 +116,7 @@ function firstSteps(url: string, input: SandboxOptions): string[] {
 
 /** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */
 export function startFailure(error: unknown, input: SandboxOptions): unknown {
+  if (error instanceof ConfigError) return error;
   if (error instanceof StateFileError) return new ConfigError(`${error.message}: ${STATE_FIXES[error.problem]}`, { cause: error });
   const { code, syscall } = error as NodeJS.ErrnoException;
   if (syscall === 'listen' && code === 'EADDRINUSE') {

@@ -71,7 +71,7 @@ export interface SeedState {
 }
 
 /** A seed's changes done on a fresh engine at `now`; a mistake found by the engine names the seed's path too. */
-export function seedState(input: unknown, now: number, where: string): SeedState {
+function seedState(input: unknown, now: number, where: string): SeedState {
   if (isStateDocument(input)) return { document: JSON.stringify(input) };
   const parsed = Seed.safeParse(input);
   if (!parsed.success) throw new ConfigError(`${where}: ${describeIssues(parsed.error)}`);
@@ -115,8 +115,16 @@ function isStateDocument(input: unknown): boolean {
   return typeof input === 'object' && input !== null && 'version' in input && 'now' in input;
 }
 
+/** A seed given as an object, a file's path, or a snapshot (a string holding a JSON document). */
+export async function loadSeed(seed: SeedInput | string | undefined, now: number): Promise<SeedState | undefined> {
+  if (seed === undefined) return undefined;
+  if (typeof seed !== 'string') return seedState(seed, now, 'seed');
+  if (seed.startsWith('{')) return seedState(JSON.parse(seed) as unknown, now, 'seed');
+  return seedState(await readSeedFile(seed), now, `seed ${seed}`);
+}
+
 /** A seed file, YAML or JSON by its extension (YAML, a superset, when it has none of .json). */
-export async function readSeedFile(path: string): Promise<unknown> {
+async function readSeedFile(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
