@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { Seed } from '../../../src/sandbox/io/seed.js';
-import { seedJsonSchema } from '../../../src/sandbox/sandbox-types.js';
+import { sandboxTypes, seedJsonSchema } from '../../../src/sandbox/sandbox-types.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const dist = (file: string) => readFileSync(join(ROOT, 'dist', file), 'utf8');
@@ -59,6 +59,7 @@ describe('mq/sandbox', () => {
       lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
       skipLibCheck: false,
     });
+    expect(dist('sandbox.d.ts')).toContain(sandboxTypes());
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
   });
