@@ -12,7 +12,10 @@ import type { Context } from '../../command-kit/context.js';
 import type { SANDBOX } from './spec.js';
 import { sandboxOptions, startFailure } from './sandbox.js';
 
-type ExecWords = Words<NonNullable<(typeof SANDBOX)['subcommands']>[0]>;
+/** exec's words: its own flags and, as commander hands them, its parent's (`mq sandbox`'s). */
+type ExecWords = Omit<Words<NonNullable<(typeof SANDBOX)['subcommands']>[0]>, 'flags'> & {
+  flags: Words<NonNullable<(typeof SANDBOX)['subcommands']>[0]>['flags'] & Words<typeof SANDBOX>['flags'];
+};
 
 interface ExecInput {
   sandbox: SandboxOptions;
@@ -22,7 +25,7 @@ interface ExecInput {
 
 /** `mq sandbox [sandbox flags] exec [--seed FILE] [--export-on-exit FILE] -- <command> [args…]` */
 export function parseExec(words: ExecWords): Invocation {
-  const flags = words.flags as ExecWords['flags'] & Words<typeof SANDBOX>['flags'];
+  const flags = words.flags;
   const { stateFile, ...server } = sandboxOptions(flags);
   const input: ExecInput = {
     sandbox: { ...server, ...(stateFile !== undefined && { state: stateFile }) },

@@ -20,7 +20,7 @@ export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   return work.serve(sandboxOptions(words.flags), sandbox);
 }
 
-/** The sandbox's flags as the server takes them (`mq sandbox exec` reads the same). */
+/** The sandbox's flags, read into the server's options (`mq sandbox exec` reads the same). */
 export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxInput {
   const input: SandboxInput = {
     port: flags.port === undefined ? 0 : parseCount('--port', flags.port, { min: 0, max: 65_535, example: 8080 }),
