@@ -103,6 +103,44 @@ const libraries = await Promise.all(APART.map(library));
 await writeOutputs(await oneFile(result.outputFiles, result.metafile));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
+await sandboxLibrary();
+
+/**
+ * `mq/sandbox` (src/sandbox/lib.ts), for other projects' tests: a bundle of its own, ESM and CommonJS, holding
+ * none of the command line, and its types, src/sandbox/lib.ts's declarations with the types it imports written
+ * out from their zod schemas (sandbox-types.ts), so that they need no zod.
+ */
+async function sandboxLibrary() {
+  const entry = join(root, 'src/sandbox/lib.ts');
+  for (const [format, file] of [
+    ['esm', 'sandbox.mjs'],
+    ['cjs', 'sandbox.cjs'],
+  ]) {
+    await build({
+      entryPoints: [entry],
+      outfile: join(root, 'dist', file),
+      bundle: true,
+      platform: 'node',
+      format,
+      target: 'node20',
+      legalComments: 'none',
+      // ESM holds the CommonJS libraries it needs (Node names no exports of dist/lib's), requiring Node's modules.
+      ...(format === 'esm' && {
+        banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
+      }),
+      plugins: [generatedChecks(), builtVocabulary(await vocabulary()), ...(format === 'cjs' ? [apart(APART)] : [])],
+      external: ['typescript'],
+      logLevel: 'warning',
+    });
+  }
+  const { transpileDeclaration } = (await import('typescript')).default;
+  const declared = transpileDeclaration(await readFile(entry, 'utf8'), { compilerOptions: { module: 99, target: 99 } }).outputText;
+  const { sandboxTypes, seedJsonSchema } = await evaluate(join(root, 'src/sandbox/sandbox-types.ts'));
+  await writeFile(join(root, 'dist/seed.schema.json'), `${JSON.stringify(seedJsonSchema(), null, 2)}\n`);
+  // Each type imported from src/ is declared in its place (test/sandbox/lib/types.test.ts compiles against the file).
+  const types = declared.replace(/^import .* from '\.[^']*';\n/gm, '');
+  await writeFile(join(root, 'dist/sandbox.d.ts'), `${sandboxTypes()}\n${types}`);
+}
 
 async function writeOutputs(files) {
   for (const file of files) {

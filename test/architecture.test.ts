@@ -34,6 +34,11 @@ const ROOMS: readonly Room[] = [
   { name: 'commands', holds: ['src/commands/'], mayImport: ['command kit', 'config', 'model', 'leaves'] },
   { name: 'command kit', holds: ['src/command-kit/'], mayImport: ['config', 'model', 'leaves'] },
   { name: 'presentation', holds: ['src/render/', 'src/completion/', 'src/help/'], mayImport: ['config', 'model', 'leaves'] },
+  {
+    name: 'sandbox library',
+    holds: ['src/sandbox/lib.ts', 'src/sandbox/sandbox-types.ts'],
+    mayImport: ['sandbox io', 'sandbox engine', 'adapters', 'transport', 'model', 'leaves'],
+  },
   { name: 'sandbox io', holds: ['src/sandbox/io/'], mayImport: ['sandbox engine', 'adapters', 'transport', 'model', 'leaves'] },
   { name: 'sandbox engine', holds: ['src/sandbox/engine/'], mayImport: ['model', 'leaves'] },
   { name: 'config', holds: ['src/config/'], mayImport: ['transport', 'model', 'leaves'] },
@@ -55,6 +60,8 @@ interface Door {
 /** Imports the table alone would refuse, each allowed for a reason. */
 const DOORS: readonly Door[] = [
   { from: 'src/commands/sandbox/sandbox.ts', to: 'sandbox io', why: '`mq sandbox` starts the emulator' },
+  { from: 'src/commands/sandbox/exec.ts', to: 'sandbox library', why: '`mq sandbox exec` starts the emulator as the library does' },
+  { from: 'src/sandbox/io/seed.ts', to: 'config', why: 'a seed names repositories as --repo does, and is YAML or JSON read as a config file is' },
   { from: 'src/commands/doctor/doctor.ts', to: 'transport', why: '`mq doctor` names the proxy the transport will use, and shows URLs as it does' },
 ];
 

@@ -124,11 +124,11 @@ export class Runner {
       });
     };
     try {
-      await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`), deliver);
+      const code = await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`), deliver);
+      return typeof code === 'number' ? code : EXIT.ok;
     } finally {
       await printed;
     }
-    return EXIT.ok;
   }
 
   /** The printer's events go to the handler, its summary ends the output; a wait that ran out is exit 7. */

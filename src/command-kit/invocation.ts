@@ -76,7 +76,13 @@ export interface StreamWork<I, E> {
 export interface ServeWork<I> {
   mode: 'serve';
   input: I;
-  handler: (input: I, ctx: Context, announce: (line: string) => void, deliver: (delivery: WebhookDelivery) => void) => Promise<void>;
+  /** Answers the exit code when it is not 0 (`mq sandbox exec` passes its command's on). */
+  handler: (
+    input: I,
+    ctx: Context,
+    announce: (line: string) => void,
+    deliver: (delivery: WebhookDelivery) => void,
+  ) => Promise<number | undefined> | Promise<void>;
 }
 
 /** A command about mq itself, drawn from the command tree by the runner (src/help/, src/completion/), with no settings. */

@@ -11,7 +11,7 @@ import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
 import { isFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
-const loadJson: Loader = (path, content) => {
+export const loadJson: Loader = (path, content) => {
   try {
     return JSON.parse(content) as unknown;
   } catch (error) {

@@ -35,6 +35,7 @@ import { sandbox } from '../../src/commands/sandbox/sandbox.js';
 import { listen } from '../../src/commands/webhooks/listen.js';
 import { trigger } from '../../src/commands/webhooks/trigger.js';
 import { verifyCapture } from '../../src/commands/webhooks/verify.js';
+import { exec } from '../../src/commands/sandbox/exec.js';
 import { stats } from '../../src/commands/stats/stats.js';
 import { status } from '../../src/commands/status/status.js';
 import { setTargets } from '../../src/commands/targets/targets.js';
@@ -269,6 +270,18 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     { handler: configInit, input: { scope: 'user', force: true, tokenCommand: 'op read x', tokenFile: undefined, prompt: PROMPT, schemaFile: SCHEMA_FILE } },
   ],
   ['sandbox', ['sandbox'], { handler: sandbox, input: { port: 0, stateFile: undefined, token: undefined, clock: 'real', speed: undefined } }],
+  [
+    'sandbox exec with its flags and the sandbox flags',
+    ['sandbox', 'exec', '--clock', 'manual', '--token', 't', '--seed', 's.yaml', '--export-on-exit', 'out.json', '--', 'sh', '-c', 'exit 0'],
+    {
+      handler: exec,
+      input: {
+        sandbox: { port: 0, token: 't', clock: 'manual', speed: undefined, seed: 's.yaml' },
+        command: ['sh', '-c', 'exit 0'],
+        exportOnExit: 'out.json',
+      },
+    },
+  ],
   [
     'sandbox with every flag',
     ['sandbox', '--port', '8080', '--state', 's.json', '--token', 't', '--clock', 'manual', '--speed', '2.5'],

@@ -11,6 +11,8 @@ import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
 import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
 import { keyOf } from '../../model/webhook-signature.js';
+import { loadSeed } from '../../sandbox/io/seed.js';
+import { MANUAL_CLOCK_START } from '../../sandbox/io/clock.js';
 import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
@@ -18,10 +20,15 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 
 /** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--webhook url[#kinds]]... [--webhook-secret s] [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
-  const flags = words.flags;
-  const input: SandboxOptions = {
+  return work.serve(sandboxOptions(words.flags), sandbox);
+}
+
+/** The sandbox's flags, read into the server's options (`mq sandbox exec` reads the same). */
+export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxInput {
+  const input: SandboxInput = {
     port: flags.port === undefined ? 0 : parseCount('--port', flags.port, { min: 0, max: 65_535, example: 8080 }),
     stateFile: flags.state,
+    ...(flags.seed !== undefined && { seed: flags.seed }),
     token: flags.token,
     clock: flags.clock ?? 'real',
     speed: flags.speed === undefined ? undefined : parseSpeed(flags.speed),
@@ -31,7 +38,7 @@ export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   if (flags.estimates === 'off') input.estimates = false;
   if (flags.webhook !== undefined) input.webhooks = parseWebhooks(flags.webhook, flags.webhookSecret);
   else if (flags.webhookSecret !== undefined) throw new UsageError('--webhook-secret: give a --webhook URL for it to sign');
-  return work.serve(input, sandbox);
+  return input;
 }
 
 /** `--webhook URL[#kind,family.*,…]`, repeatable, and `--webhook-secret` for them all. */
@@ -97,12 +104,19 @@ function parseSpeed(text: string): number {
   return speed;
 }
 
-export async function sandbox(input: SandboxOptions, ctx: Context, announce: (url: string) => void): Promise<void> {
+/** The server's options, and a seed file to start from. */
+type SandboxInput = SandboxOptions & { seed?: string };
+
+export async function sandbox(input: SandboxInput, ctx: Context, announce: (url: string) => void): Promise<void> {
   // A relative --state is the caller's working directory's, as every other path mq is given.
   const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
   let running: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    running = await startSandbox(options);
+    const seeded = await loadSeed(
+      input.seed === undefined ? undefined : resolve(ctx.cwd, input.seed),
+      input.clock === 'manual' ? MANUAL_CLOCK_START : Date.now(),
+    );
+    running = await startSandbox({ ...options, ...(seeded && { initial: seeded.document, keys: [...(options.keys ?? []), ...(seeded.keys ?? [])] }) });
   } catch (error) {
     throw startFailure(error, options);
   }
@@ -135,7 +149,8 @@ function webhookLines(endpoints: ReturnType<RunningSandbox['webhookEndpoints']>)
 }
 
 /** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */
-function startFailure(error: unknown, input: SandboxOptions): unknown {
+export function startFailure(error: unknown, input: SandboxOptions): unknown {
+  if (error instanceof ConfigError) return error;
   if (error instanceof StateFileError) return new ConfigError(`${error.message}: ${STATE_FIXES[error.problem]}`, { cause: error });
   const { code, syscall } = error as NodeJS.ErrnoException;
   if (syscall === 'listen' && code === 'EADDRINUSE') {

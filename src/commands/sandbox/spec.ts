@@ -7,6 +7,7 @@ export const SANDBOX = {
   flags: [
     { flags: '--port <n>', description: 'port to listen on, 0-65535 (0 picks a free one)' },
     { flags: '--state <file>', description: 'keep the state in this file across restarts' },
+    { flags: '--seed <file>', description: 'the first state (unless --state holds one): a seed, YAML or JSON, or an exported state' },
     { flags: '--token <token>', description: 'accept only this token (default: any non-empty one)' },
     {
       flags: '--key <key[=perms]>',
@@ -35,4 +36,16 @@ export const SANDBOX = {
     "mq sandbox --webhook 'http://localhost:3000/#pull_request.merged'",
   ],
   load: async (): Promise<AnyParse> => (await import('./sandbox.js')).parseSandbox,
+  subcommands: [
+    {
+      name: 'exec',
+      description: "run a command against a fresh sandbox (mq's and the service's clients pointed at it), then stop it; exits with the command's status",
+      args: [{ name: '<command...>', description: 'the command and its arguments, after --' }],
+      flags: [{ flags: '--export-on-exit <file>', description: 'write the final state here (a state file: --state and --seed load it)' }],
+      examples: ['mq sandbox exec -- npm test', 'mq sandbox exec --clock manual --seed seed.yaml --export-on-exit final.json -- ./queue-bot.sh'],
+      notes:
+        "Takes mq sandbox's flags (before exec). The command's environment: MQ_API_URL, MQ_TOKEN (mq), API_URL, API_TOKEN (the upload scripts of merge-action, bazel-action, nx-action), TRUNK_BASE_URL, TRUNK_API_KEY (terraform-provider-trunk), MQ_SANDBOX_URL, MQ_SANDBOX_KEY (the sandbox's origin, a v2 key).",
+      load: async (): Promise<AnyParse> => (await import('./exec.js')).parseExec,
+    },
+  ],
 } as const satisfies CommandSpec;

@@ -88,7 +88,7 @@ function settingShape(row: SettingRow): z.ZodType {
   }
 }
 
-const SettingsChange = z.object({
+export const SettingsChange = z.object({
   state: z.enum(SETTABLE_QUEUE_STATES).optional(),
   ...Object.fromEntries(Object.entries(QUEUE_SETTINGS).map(([name, row]) => [name, settingShape(row).optional()])),
 }) as unknown as z.ZodType<QueueChange>;

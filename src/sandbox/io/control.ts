@@ -9,12 +9,17 @@ import { jsonAnswer } from './http.js';
 import { parse, type Route } from './route.js';
 
 /** The body of `POST /_sandbox/advance`. */
-const AdvanceRequest = z.object({ seconds: z.number().min(0) });
+export const AdvanceRequest = z.object({ seconds: z.number().min(0) });
 
 /** The body of `POST /_sandbox/pullRequests`: facts to set; the ones left out keep their value. */
 export const PullRequestDescription = RecordedDescription.extend({ repo: Repo, number: PrNumber });
 
-export const CONTROLS: Readonly<Record<string, Route>> = {
+/** The control routes' bodies, by name: `startSandbox` (lib.ts) takes the same. */
+export type ControlBodies = { advance: z.input<typeof AdvanceRequest>; pullRequests: z.input<typeof PullRequestDescription> };
+
+export type ControlName = keyof ControlBodies;
+
+export const CONTROLS: Readonly<Record<ControlName | typeof WEBHOOK_ROUTES.events.path, Route>> = {
   advance: {
     method: 'POST',
     handle: ({ engine, clock, body }) => {

@@ -12,10 +12,15 @@ const TIME_JOURNAL_MS = 5000;
 const COMPACT_AFTER_BYTES = 1024 * 1024;
 
 /** The snapshot with the journal replayed on top, else a fresh engine; an older journal's v1 bodies are translated. */
-export function loadEngine(store: StateStore | undefined, options: { fresh: EngineOptions; testDurationSeconds?: number }): QueueEngine {
+export function loadEngine(
+  store: StateStore | undefined,
+  options: { fresh: EngineOptions; initial?: string | undefined; testDurationSeconds?: number | undefined },
+): QueueEngine {
   const engineOptions = options.testDurationSeconds === undefined ? {} : { testDurationSeconds: options.testDurationSeconds };
   const saved = store?.load();
-  if (!store || saved?.snapshot === undefined) return QueueEngine.create({ ...options.fresh, ...engineOptions });
+  if (!store || saved?.snapshot === undefined) {
+    return options.initial === undefined ? QueueEngine.create({ ...options.fresh, ...engineOptions }) : QueueEngine.restore(options.initial, engineOptions);
+  }
   let engine: QueueEngine;
   try {
     engine = QueueEngine.restore(saved.snapshot, engineOptions);

@@ -9,6 +9,8 @@ import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClos
 import { EngineJournal, loadEngine } from './persistence.js';
 import { ReadCache } from './read-cache.js';
 import { answerForError, type Handled, type Route } from './route.js';
+import { CONTROLS, type ControlName } from './control.js';
+import { QueueEngine } from '../engine/engine.js';
 import { exactRoute, findRoute, isControlRoute } from './routes.js';
 import { StateStore } from './store.js';
 import { V2Face, type V2Host, type V2Key } from './v2/face.js';
@@ -41,6 +43,8 @@ export interface SandboxOptions {
   rateClock?: () => number;
   /** Where the sandbox sends its webhooks (`--webhook URL#filter`); more are added through the control routes. */
   webhooks?: readonly EndpointSetting[];
+  /** The state to start from (an engine document, as `snapshot()` gives it) when no state file holds one. */
+  initial?: string;
 }
 
 export interface RunningSandbox {
@@ -50,6 +54,12 @@ export interface RunningSandbox {
   webhookEndpoints(): Endpoint[];
   /** Resolves once no webhook delivery is in flight or due on the sandbox's clock. */
   webhooksIdle(): Promise<void>;
+  /** Runs a control route (control.ts) in-process, journaled as over HTTP. */
+  control(name: ControlName, body: unknown): Promise<Answer>;
+  /** The state now, in the state file's format. */
+  snapshot(): string;
+  /** Replaces the whole state (and a manual clock's time) with a snapshot's; journaled as a new state file. */
+  restore(document: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,12 +71,20 @@ const NO_QUERY = new URLSearchParams();
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
   const manual = options.clock === 'manual';
-  const engine = loadEngine(store, { fresh: { now: manual ? MANUAL_CLOCK_START : Date.now() }, testDurationSeconds: options.testDurationSeconds });
+  const engineOptions = { testDurationSeconds: options.testDurationSeconds };
+  let engine = loadEngine(store, { fresh: { now: manual ? MANUAL_CLOCK_START : Date.now() }, initial: options.initial, ...engineOptions });
   // A manual clock goes on from the engine's time; a real one from the wall clock, or later if the state is.
-  const clock = manual ? manualClock(engine.now.getTime()) : realClock(Math.max(engine.now.getTime(), Date.now()), options.speed ?? 1);
+  const clockFor = (at: number) => (manual ? manualClock(at) : realClock(Math.max(at, Date.now()), options.speed ?? 1));
+  let clock = clockFor(engine.now.getTime());
   engine.tick(clock.now());
-  const webhooks = new KeptWebhooks(engine, clock, store, options.webhooks ?? []);
-  const journal = await EngineJournal.open(engine, store, webhooks.onFold);
+  // The clock and engine as they are now (`restore()` replaces both).
+  const webhooks = new KeptWebhooks(
+    () => engine.takeEvents(),
+    { now: () => clock.now(), advance: (seconds) => clock.advance(seconds) },
+    store,
+    options.webhooks ?? [],
+  );
+  let journal = await EngineJournal.open(engine, store, webhooks.onFold);
 
   const reads = new ReadCache();
   let seenRevision = engine.revision;
@@ -111,8 +129,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const v2 = new V2Face({ ...options, rateClock: options.rateClock ?? (() => performance.now()) });
   const v2Host: V2Host = {
-    engine,
-    clock,
+    get engine() {
+      return engine;
+    },
+    get clock() {
+      return clock;
+    },
     reads,
     prepare,
     record: (change) => journal.record(change),
@@ -157,6 +179,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: `http://${urlHost}:${port}/${API_VERSION}`,
     webhookEndpoints: () => webhooks.delivery.list().map(WebhookDelivery.view),
     webhooksIdle: () => webhooks.delivery.idle(),
+    control: (name, body) => dispatch(CONTROLS[name]!, NO_QUERY, JSON.stringify(body), undefined, false),
+    snapshot: () => {
+      prepare(false);
+      return engine.serialize();
+    },
+    restore: async (document) => {
+      const restored = QueueEngine.restore(document, engineOptions);
+      await journal.close();
+      [engine, clock] = [restored, clockFor(restored.now.getTime())];
+      engine.tick(clock.now());
+      journal = await EngineJournal.open(engine, store, webhooks.onFold);
+      prepare(true);
+    },
     close: () =>
       (closing ??= (async () => {
         if (timer) clearInterval(timer);

@@ -1,7 +1,7 @@
 // The sandbox's webhook delivery beside its engine and state file: fed the engine's events after every change and
 // tick, kept beside the state (`FILE.webhooks`) so a restart, after a kill -9 too, sends what was not acknowledged.
-import type { QueueEngine } from '../../engine/engine.js';
 import type { SandboxClock } from '../clock.js';
+import type { WebhookEvent } from '../../../model/webhooks.js';
 import { StateFileError, type StateStore } from '../store.js';
 import { type EndpointSetting, WebhookDelivery } from './delivery.js';
 
@@ -17,7 +17,8 @@ export class KeptWebhooks {
   /** What the state file kept, then the endpoints asked for; the events a replayed journal made again are offered
    *  (those already settled are not sent again). */
   constructor(
-    private readonly engine: QueueEngine,
+    /** The engine's events since last asked (the engine may be replaced: `restore()`). */
+    private readonly takeEvents: () => WebhookEvent[],
     clock: SandboxClock,
     private readonly store: StateStore | undefined,
     settings: readonly EndpointSetting[],
@@ -38,7 +39,7 @@ export class KeptWebhooks {
 
   /** Offers the events the engine made since last asked, and sends what is due (retries on the sandbox's clock). */
   drain(): void {
-    this.delivery.offer(this.engine.takeEvents());
+    this.delivery.offer(this.takeEvents());
     this.delivery.schedule();
   }
 

@@ -1,0 +1,108 @@
+// mq sandbox exec: a sandbox for the length of one command, whose environment points mq and the service's own
+// clients at it (docs/sandbox.md, "mq sandbox exec"); the command's exit status is exec's.
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:os';
+import { resolve } from 'node:path';
+import { ConfigError } from '../../errors.js';
+import { envName } from '../../config/setting-rows.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/lib.js';
+import { type Invocation, work, type Words } from '../../command-kit/invocation.js';
+import type { Context } from '../../command-kit/context.js';
+import type { SANDBOX } from './spec.js';
+import { sandboxOptions, startFailure } from './sandbox.js';
+
+/** exec's words: its own flags and, as commander hands them, its parent's (`mq sandbox`'s). */
+type ExecWords = Omit<Words<NonNullable<(typeof SANDBOX)['subcommands']>[0]>, 'flags'> & {
+  flags: Words<NonNullable<(typeof SANDBOX)['subcommands']>[0]>['flags'] & Words<typeof SANDBOX>['flags'];
+};
+
+interface ExecInput {
+  sandbox: SandboxOptions;
+  command: string[];
+  exportOnExit?: string;
+}
+
+/** `mq sandbox [sandbox flags] exec [--seed FILE] [--export-on-exit FILE] -- <command> [args…]` */
+export function parseExec(words: ExecWords): Invocation {
+  const flags = words.flags;
+  const { stateFile, ...server } = sandboxOptions(flags);
+  const input: ExecInput = {
+    sandbox: { ...server, ...(stateFile !== undefined && { state: stateFile }) },
+    command: words.args[0],
+    ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
+  };
+  return work.serve(input, exec);
+}
+
+/** What the command is given to find the sandbox: each client's own variables. */
+export function clientEnvironment(sandbox: Sandbox): Record<string, string> {
+  return {
+    [envName('apiUrl')]: sandbox.v1Url,
+    [envName('token')]: sandbox.token,
+    API_URL: `${sandbox.v1Url}/setImpactedTargets`,
+    API_TOKEN: sandbox.token,
+    TRUNK_BASE_URL: sandbox.v1Url,
+    TRUNK_API_KEY: sandbox.token,
+    MQ_SANDBOX_URL: sandbox.url,
+    MQ_SANDBOX_KEY: sandbox.key,
+  };
+}
+
+export async function exec(input: ExecInput, ctx: Context): Promise<number> {
+  const at = (path: string) => resolve(ctx.cwd, path);
+  const options = { ...input.sandbox, ...(input.sandbox.state && { state: at(input.sandbox.state) }) };
+  if (typeof options.seed === 'string') options.seed = at(options.seed);
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox(options);
+  } catch (error) {
+    throw error instanceof ConfigError ? error : startFailure(error, { port: options.port ?? 0 });
+  }
+  try {
+    ctx.info(`sandbox on ${sandbox.url}; running ${input.command.join(' ')}`);
+    const status = await run(input.command, { ...process.env, ...clientEnvironment(sandbox) }, ctx);
+    if (input.exportOnExit !== undefined) await writeFile(at(input.exportOnExit), sandbox.snapshot());
+    return status;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/**
+ * Runs the command, its status as a shell gives it (a signal as 128+n). Without a terminal to share, it runs in a
+ * process group of its own, killed whole once it exits, so nothing it started outlives it; exec's SIGINT or SIGTERM
+ * is passed on (a terminal's Ctrl-C reaches a command in exec's own group by itself).
+ */
+function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<number> {
+  const [file, ...args] = command as [string, ...string[]];
+  const group = !process.stdin.isTTY;
+  const child = spawn(file, args, { stdio: 'inherit', env, cwd: ctx.cwd, detached: group });
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (group && child.pid !== undefined) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // Gone already.
+    }
+  };
+  let received: NodeJS.Signals = 'SIGTERM';
+  const onSigint = () => {
+    received = 'SIGINT';
+  };
+  process.on('SIGINT', onSigint);
+  const onAbort = () => {
+    if (group || received !== 'SIGINT') kill(received);
+  };
+  return new Promise<number>((resolvePromise, reject) => {
+    child.once('error', (error) => reject(new ConfigError(`cannot run ${file}: ${error.message}`, { cause: error })));
+    child.once('exit', (code, signal) => {
+      if (group) kill('SIGKILL');
+      resolvePromise(code ?? 128 + (signal ? constants.signals[signal] : 0));
+    });
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+  }).finally(() => {
+    process.off('SIGINT', onSigint);
+    ctx.signal.removeEventListener('abort', onAbort);
+  });
+}

@@ -1,0 +1,105 @@
+// `mq/sandbox`: the sandbox as a library for other projects' tests, in-process, loading none of the command line.
+// Each call is a sandbox of its own (its engine, clock, keys and server): two share nothing. docs/sandbox.md
+// (The sandbox as a library) shows it in a vitest suite.
+import { WEBHOOK_ROUTES } from '../api/sandbox-webhooks.js';
+import { API_VERSION } from '../api/v1/endpoints.js';
+import { V2_KEY_PREFIX } from '../model/vocabulary.js';
+import { MANUAL_CLOCK_START } from './io/clock.js';
+import type { ControlBodies, ControlName } from './io/control.js';
+import { loadSeed, type SeedInput } from './io/seed.js';
+import { startSandbox as startServer, type SandboxOptions as ServerOptions } from './io/server.js';
+import type { V2Key } from './io/v2/face.js';
+
+export type { SeedInput, V2Key };
+export type PullRequestFacts = ControlBodies['pullRequests'];
+
+export interface SandboxOptions {
+  /** 'manual' (the default here: tests move time with advance()) or 'real'. */
+  clock?: 'manual' | 'real';
+  /** Real clock only: sandbox seconds per real second. */
+  speed?: number;
+  /** A state file to load and keep every change in; default in memory. */
+  state?: string;
+  /** The first state: a seed (an object, or a YAML or JSON file's path) or a snapshot(); reset() returns to it. */
+  seed?: SeedInput | string;
+  /** The only v1 token accepted; default any (`token` answers 'sandbox'). */
+  token?: string;
+  /** v2 keys and what each may do; default any key starting trunk_v2_, with every permission. */
+  keys?: readonly V2Key[];
+  rateLimits?: boolean;
+  estimates?: boolean;
+  /** Default 0, a free port. */
+  port?: number;
+  /** Where to send the service's webhooks, as `mq sandbox --webhook` (docs/sandbox.md#webhooks); a secret is made for each left without. */
+  webhooks?: readonly { url: string; events?: readonly string[]; secret?: string }[];
+}
+
+export interface Sandbox {
+  /** The server's origin: http://127.0.0.1:PORT */
+  url: string;
+  v1Url: string;
+  v2Url: string;
+  /** A v1 token and a v2 key it accepts. */
+  token: string;
+  key: string;
+  /** Moves the clock on (a real clock keeps running from there); answers the sandbox's time. */
+  advance(seconds: number): Promise<Date>;
+  /** Sets a PR's facts on the host (title, author, sha, mergeable, test outcome…); those left out keep theirs. */
+  setPullRequest(facts: PullRequestFacts): Promise<void>;
+  /** The whole state, in the state file's format: restore() and `seed` take it. */
+  snapshot(): string;
+  restore(snapshot: string): Promise<void>;
+  /** Back to the seed (or to an empty sandbox). */
+  reset(): Promise<void>;
+  /** The webhook events made so far (the last 10,000), oldest first, with the ids they are sent under. */
+  events(): Promise<{ id: string; type: string; payload: Record<string, unknown> }[]>;
+  /** The webhook endpoints with their secrets, to verify deliveries with. */
+  webhookEndpoints(): { id: string; url: string; events: string[]; secret: string }[];
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? 'manual';
+  const seeded = await loadSeed(options.seed, clock === 'manual' ? MANUAL_CLOCK_START : Date.now());
+  const keys = [...(options.keys ?? []), ...(seeded?.keys ?? [])];
+  const serverOptions: ServerOptions = {
+    clock,
+    port: options.port ?? 0,
+    ...(options.speed !== undefined && { speed: options.speed }),
+    ...(options.state !== undefined && { stateFile: options.state }),
+    ...(options.token !== undefined && { token: options.token }),
+    ...(keys.length > 0 && { keys }),
+    ...(options.rateLimits !== undefined && { rateLimits: options.rateLimits }),
+    ...(options.estimates !== undefined && { estimates: options.estimates }),
+    ...(seeded && { initial: seeded.document }),
+    ...(options.webhooks && { webhooks: options.webhooks }),
+  };
+  const server = await startServer(serverOptions);
+  const first = seeded?.document ?? server.snapshot();
+  const control = async <K extends ControlName>(name: K, body: ControlBodies[K]): Promise<unknown> => {
+    const answer = await server.control(name, body);
+    if (answer.status !== 200) throw new Error(`sandbox: ${name}: ${String(answer.body).trim()}`);
+    return JSON.parse(String(answer.body)) as unknown;
+  };
+  const origin = server.url.slice(0, -`/${API_VERSION}`.length);
+  return {
+    url: origin,
+    v1Url: server.url,
+    v2Url: `${origin}/v2`,
+    token: options.token ?? 'sandbox',
+    key: keys[0]?.key ?? `${V2_KEY_PREFIX}sandbox`,
+    advance: async (seconds) => new Date(((await control('advance', { seconds })) as { now: string }).now),
+    setPullRequest: async (facts) => {
+      await control('pullRequests', facts);
+    },
+    snapshot: () => server.snapshot(),
+    restore: (snapshot) => server.restore(snapshot),
+    reset: () => server.restore(first),
+    events: async () => {
+      const response = await fetch(`${origin}/_sandbox/${WEBHOOK_ROUTES.events.path}`, { headers: { 'x-api-token': options.token ?? 'sandbox' } });
+      return ((await response.json()) as { events: { id: string; type: string; payload: Record<string, unknown> }[] }).events;
+    },
+    webhookEndpoints: () => server.webhookEndpoints().map(({ id, url, events, secret }) => ({ id, url, events, secret })),
+    close: () => server.close(),
+  };
+}

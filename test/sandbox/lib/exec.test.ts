@@ -1,0 +1,87 @@
+// mq sandbox exec, spawned as a user runs it: the command's status passed through, no process of it left behind
+// (its own and one it started in the background, looked up in the process table after each), and the service's
+// own clients reaching the sandbox through the variables they read.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { isolatedDir, MQ_BIN, mq, mqEnvironment, shimDir } from '../../support/cli.js';
+
+/**
+ * Whether a process of this id runs, by the process table: a zombie (state Z, dead, left for its new parent to
+ * reap, which a container's first process may never do) runs no more.
+ */
+function alive(pid: number): boolean {
+  try {
+    if (!existsSync('/proc/self')) return process.kill(pid, 0);
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** A shell command that notes its own pid and a background sleep's in `pids`, then does `then`. */
+const leaving = (pids: string, then: string) => `sleep 1000 & echo $$ $! > ${pids}; ${then}`;
+const pidsIn = (file: string) => readFileSync(file, 'utf8').trim().split(' ').map(Number);
+
+describe('mq sandbox exec', () => {
+  it.each([
+    ['exit 0', 0],
+    ['exit 1', 1],
+    ['exit 7', 7],
+    ['kill -INT $$', 130],
+  ])('passes `%s` through as %i and leaves no process', async (command, status) => {
+    const dir = isolatedDir();
+    const pids = join(dir, 'pids');
+    const run = await mq(['sandbox', 'exec', '--', 'sh', '-c', leaving(pids, command)], { cwd: dir });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(status);
+    for (const pid of pidsIn(pids)) expect(alive(pid)).toBe(false);
+  });
+
+  it('passes SIGTERM on mid-command, exits 143 and leaves no process', async () => {
+    const dir = isolatedDir();
+    const pids = join(dir, 'pids');
+    const { env } = mqEnvironment({ cwd: dir });
+    const child = spawn(process.execPath, [MQ_BIN, 'sandbox', 'exec', '--', 'sh', '-c', leaving(pids, 'echo started; wait')], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    for (const pid of pidsIn(pids)) expect(alive(pid)).toBe(false);
+  });
+
+  it('reaches the sandbox from a script reading only API_URL and API_TOKEN, as the upload scripts do', async () => {
+    const dir = isolatedDir();
+    const seed = join(dir, 'seed.yaml');
+    writeFileSync(seed, 'queues:\n  - repo: acme/widgets\n    branch: main\npullRequests:\n  - repo: acme/widgets\n    number: 121\n    sha: abc123\n');
+    const body =
+      '{"repo":{"host":"github.com","owner":"acme","name":"widgets"},"pr":{"number":"121","sha":"abc123"},"targetBranch":"main","impactedTargets":["//a:b"]}';
+    const upload = `curl -s -o /dev/null -w '%{http_code}' -X POST -H "Content-Type: application/json" -H "x-api-token:$API_TOKEN" -d '${body}' "$API_URL"`;
+    const run = await mq(['sandbox', 'exec', '--seed', seed, '--', 'env', '-u', 'MQ_API_URL', '-u', 'MQ_TOKEN', 'sh', '-c', upload], { cwd: dir });
+    expect(run.stdout).toBe('200');
+    expect(run.code).toBe(0);
+  });
+
+  it('reaches the sandbox from a script reading only TRUNK_BASE_URL and TRUNK_API_KEY, as the Terraform provider does, and exports the state', async () => {
+    const dir = isolatedDir();
+    const create = `curl -s -o /dev/null -w '%{http_code}' -X POST -H "Content-Type: application/json" -H "X-Api-Token: $TRUNK_API_KEY" -d '{"repo":{"host":"github.com","owner":"acme","name":"infra"},"targetBranch":"main"}' "$TRUNK_BASE_URL/createQueue"`;
+    const run = await mq(
+      ['sandbox', 'exec', '--token', 'only-this', '--export-on-exit', 'final.json', '--', 'env', '-u', 'MQ_API_URL', '-u', 'MQ_TOKEN', 'sh', '-c', create],
+      { cwd: dir },
+    );
+    expect(run.stdout).toBe('200');
+    // The exported state seeds the next sandbox: the queue is there.
+    const again = await mq(['sandbox', 'exec', '--seed', 'final.json', '--', 'mq', 'queue', 'get', '--repo', 'acme/infra', '--branch', 'main', '--json'], {
+      cwd: dir,
+      env: { PATH: `${shimDir()}:${process.env.PATH}` },
+    });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ state: 'running' });
+  });
+});

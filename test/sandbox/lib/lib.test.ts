@@ -1,0 +1,128 @@
+// The sandbox as a library (src/sandbox/lib.ts): seeded, moved, reset, snapshotted, and two in one process apart.
+import { once } from 'node:events';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/lib.js';
+
+const started: Sandbox[] = [];
+const start = async (...args: Parameters<typeof startSandbox>) => {
+  const sandbox = await startSandbox(...args);
+  started.push(sandbox);
+  return sandbox;
+};
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((sandbox) => sandbox.close()));
+});
+
+const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
+const MAIN = { repo: REPO, targetBranch: 'main' };
+
+async function v1(sandbox: Sandbox, op: string, body: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${sandbox.v1Url}/${op}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-token': sandbox.token },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
+const SEED = {
+  queues: [{ repo: 'acme/widgets', branch: 'main', concurrency: 2 }],
+  pullRequests: [{ repo: 'acme/widgets', number: 7, title: 'Add widgets', testOutcome: 'pass' as const, submit: { branch: 'main' } }],
+};
+
+describe('startSandbox', () => {
+  it('starts from a seed, moves its clock, and reset() returns to the seed', async () => {
+    const sandbox = await start({ seed: SEED });
+    expect(sandbox.v1Url).toBe(`${sandbox.url}/v1`);
+    expect(sandbox.v2Url).toBe(`${sandbox.url}/v2`);
+    const queue = await v1(sandbox, 'getQueue', MAIN);
+    expect(queue.status).toBe(200);
+    expect(queue.json.concurrency).toBe(2);
+    const pr = await v1(sandbox, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 7 } });
+    expect(pr.json.state).toBe('testing');
+    await sandbox.advance(3600);
+    expect((await v1(sandbox, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 7 } })).json.state).toBe('merged');
+    await v1(sandbox, 'createQueue', { ...MAIN, targetBranch: 'next' });
+    await sandbox.reset();
+    expect((await v1(sandbox, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 7 } })).json.state).toBe('testing');
+    expect((await v1(sandbox, 'getQueue', { ...MAIN, targetBranch: 'next' })).status).toBe(404);
+  });
+
+  it('snapshot() and restore() carry the whole state, and a snapshot seeds another sandbox', async () => {
+    const sandbox = await start();
+    await v1(sandbox, 'createQueue', MAIN);
+    await sandbox.setPullRequest({ repo: REPO, number: 3, testOutcome: 'fail' });
+    await v1(sandbox, 'submitPullRequest', { ...MAIN, pr: { number: 3 } });
+    const snapshot = sandbox.snapshot();
+    await sandbox.advance(3600);
+    expect((await v1(sandbox, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 3 } })).json.state).toBe('failed');
+    await sandbox.restore(snapshot);
+    expect((await v1(sandbox, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 3 } })).json.state).toBe('testing');
+    const other = await start({ seed: snapshot });
+    expect((await v1(other, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 3 } })).json.state).toBe('testing');
+  });
+
+  it('two sandboxes in one process share nothing', async () => {
+    const [a, b] = await Promise.all([start({ token: 'a' }), start({ token: 'b' })]);
+    expect(a.url).not.toBe(b.url);
+    await v1(a, 'createQueue', MAIN);
+    await a.advance(60);
+    expect((await v1(a, 'getQueue', MAIN)).status).toBe(200);
+    expect((await v1(b, 'getQueue', MAIN)).status).toBe(404);
+    const [clockA, clockB] = [JSON.parse(a.snapshot()).now, JSON.parse(b.snapshot()).now];
+    expect(clockA - clockB).toBe(60_000);
+    await a.reset();
+    expect((await v1(a, 'getQueue', MAIN)).status).toBe(404);
+  });
+
+  it('reads a YAML seed file, and v2 answers its keys', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mq-seed-'));
+    const file = join(dir, 'seed.yaml');
+    writeFileSync(file, 'queues:\n  - repo: acme/widgets\n    branch: main\nkeys:\n  - key: trunk_v2_reader\n');
+    const sandbox = await start({ seed: file });
+    expect(sandbox.key).toBe('trunk_v2_reader');
+    expect((await v1(sandbox, 'getQueue', MAIN)).status).toBe(200);
+    const refused = await fetch(`${sandbox.v2Url}/repositories`, { headers: { authorization: 'Bearer trunk_v2_other' } });
+    expect(refused.status).toBe(401);
+  });
+});
+
+describe('startSandbox’s webhooks', () => {
+  it('lists the events its changes made and sends them, signed, to the endpoints given', async () => {
+    const got: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        got.push({ headers: request.headers, body });
+        response.end();
+        receiver.emit('delivered');
+      });
+    }).listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+      const sandbox = await start({ seed: SEED, webhooks: [{ url, events: ['pull_request.merged'] }] });
+      await sandbox.advance(301);
+      const events = await sandbox.events();
+      expect(events.map((event) => event.type)).toContain('pull_request.merged');
+      while (got.length < 1) await once(receiver, 'delivered');
+      const [endpoint] = sandbox.webhookEndpoints();
+      const headers = {
+        'webhook-id': String(got[0]!.headers['svix-id']),
+        'webhook-timestamp': String(got[0]!.headers['svix-timestamp']),
+        'webhook-signature': String(got[0]!.headers['svix-signature']),
+      };
+      expect(new Webhook(endpoint!.secret).verify(got[0]!.body, headers)).toMatchObject({ type: 'pull_request.merged', pr_number: 7 });
+      expect(got[0]!.headers['svix-id']).toBe(events.find((event) => event.type === 'pull_request.merged')!.id);
+    } finally {
+      receiver.close();
+    }
+  });
+});
