@@ -7,6 +7,7 @@ import type { CommandResult } from '../../model/result.js';
 import type { WebhookControl } from '../../model/webhook-control.js';
 import { WEBHOOK_KINDS } from '../../model/webhooks.js';
 import type { TRIGGER } from './spec.js';
+import { envName } from '../../config/setting-rows.js';
 
 /** `mq webhooks trigger <type> [--pr N]` */
 export function parseTrigger(words: Words<typeof TRIGGER>): Invocation {
@@ -23,7 +24,7 @@ export async function trigger(input: { type: string; pr?: number }, ctx: Context
 /** What a sandbox's control routes answer; the service has none: a UsageError saying so. */
 export async function asSandbox<T>(ctx: Context, command: string, ask: (control: WebhookControl) => Promise<T>): Promise<T> {
   const notSandbox = new UsageError(
-    `only a sandbox answers mq webhooks ${command}: ${ctx.resolved.settings.apiUrl} is not one (point --api-url or MQ_API_URL at a running mq sandbox)`,
+    `only a sandbox answers mq webhooks ${command}: ${ctx.resolved.settings.apiUrl} is not one (point --api-url or ${envName('apiUrl')} at a running mq sandbox)`,
   );
   const control = await ctx.webhookControl();
   if (!control) throw notSandbox;
