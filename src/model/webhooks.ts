@@ -32,6 +32,19 @@ export function kindMatches(filter: readonly string[] | undefined, kind: string)
   return filter.some((pattern) => pattern === kind || (pattern.endsWith('.*') && kind.startsWith(pattern.slice(0, -1))));
 }
 
+/** Whether `type` is one of the service's kinds. */
+export function isWebhookKind(type: string): type is WebhookKind {
+  return (WEBHOOK_KINDS as readonly string[]).includes(type);
+}
+
+/** A filter as written (`pull_request.*, pull_request_batch.merged`): its patterns, trimmed, empty ones dropped. */
+export function kindFilter(text: string): string[] {
+  return text
+    .split(',')
+    .map((kind) => kind.trim())
+    .filter((kind) => kind !== '');
+}
+
 /** The patterns of `filter` that name no kind: a filter naming none would silently never pass anything. */
 export function unknownKinds(filter: readonly string[]): string[] {
   return filter.filter((pattern) => !WEBHOOK_KINDS.some((kind) => kindMatches([pattern], kind)));

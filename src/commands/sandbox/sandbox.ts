@@ -11,6 +11,7 @@ import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
 import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
 import { keyOf } from '../../model/webhook-signature.js';
+import { kindFilter } from '../../model/webhooks.js';
 import { loadSeed } from '../../sandbox/io/seed.js';
 import { MANUAL_CLOCK_START } from '../../sandbox/io/clock.js';
 import type { SANDBOX } from './spec.js';
@@ -49,14 +50,7 @@ function parseWebhooks(values: readonly string[], secret: string | undefined): E
   return values.map((value) => {
     const at = value.indexOf('#');
     const url = at < 0 ? value : value.slice(0, at);
-    const events =
-      at < 0
-        ? []
-        : value
-            .slice(at + 1)
-            .split(',')
-            .map((kind) => kind.trim())
-            .filter((kind) => kind !== '');
+    const events = at < 0 ? [] : kindFilter(value.slice(at + 1));
     if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
       throw badValue('--webhook', value, 'does not start with an http:// or https:// URL', 'e.g. http://localhost:3000/hooks');
     const refused = refuseFilter(events);

@@ -9,7 +9,7 @@ import { badValue } from '../../argv-values.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { WebhookDelivery } from '../../model/webhook-control.js';
 import { keyOf, verify } from '../../model/webhook-signature.js';
-import { kindMatches, unknownKinds } from '../../model/webhooks.js';
+import { kindFilter, kindMatches, unknownKinds } from '../../model/webhooks.js';
 import { keptSecret, parseSecret } from './secret.js';
 import type { LISTEN } from './spec.js';
 
@@ -34,10 +34,7 @@ export function parseListen(words: Words<typeof LISTEN>): Invocation {
     input.forwardTo = forwardTo;
   }
   if (events !== undefined) {
-    const list = events
-      .split(',')
-      .map((kind) => kind.trim())
-      .filter((kind) => kind !== '');
+    const list = kindFilter(events);
     const unknown = unknownKinds(list);
     if (list.length === 0 || unknown.length > 0)
       throw new UsageError(

@@ -5,14 +5,14 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 import { ApiError, UsageError } from '../../errors.js';
 import type { CommandResult } from '../../model/result.js';
 import type { WebhookControl } from '../../model/webhook-control.js';
-import { WEBHOOK_KINDS } from '../../model/webhooks.js';
+import { isWebhookKind, WEBHOOK_KINDS } from '../../model/webhooks.js';
 import type { TRIGGER } from './spec.js';
 import { envName } from '../../config/setting-rows.js';
 
 /** `mq webhooks trigger <type> [--pr N]` */
 export function parseTrigger(words: Words<typeof TRIGGER>): Invocation {
   const [type] = words.args;
-  if (!(WEBHOOK_KINDS as readonly string[]).includes(type)) throw new UsageError(`unknown event type "${type}": use one of ${WEBHOOK_KINDS.join(', ')}`);
+  if (!isWebhookKind(type)) throw new UsageError(`unknown event type "${type}": use one of ${WEBHOOK_KINDS.join(', ')}`);
   const pr = words.flags.pr === undefined ? undefined : parsePrNumber(words.flags.pr);
   return work.result({ type, ...(pr !== undefined && { pr }) }, trigger);
 }

@@ -55,7 +55,8 @@ import { describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type T
 import type { TestRunFacts } from '../../model/queue-entries.js';
 import { queueEntryHistoryOf } from './history.js';
 import { verificationRunOf } from './verification-runs.js';
-import { isWebhookKind, WebhookEvents } from './webhook-events.js';
+import { WebhookEvents } from './webhook-events.js';
+import { isWebhookKind } from '../../model/webhooks.js';
 import type { WebhookEvent } from '../../model/webhooks.js';
 
 const DEFAULT_TEST_DURATION_SECONDS = 300;

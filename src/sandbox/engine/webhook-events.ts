@@ -3,7 +3,7 @@
 // noted as it happens, with the run it rests on; its event is made when someone takes the events (after each
 // request or tick), once every step of that instant happened and the history can tell its cause.
 import type { PullRequestState } from '../../model/vocabulary.js';
-import { type EntryAction, REASON_FIELD_OF, REASON_FIELDS, type WebhookEvent, type WebhookKind, WEBHOOK_KINDS } from '../../model/webhooks.js';
+import { type EntryAction, REASON_FIELD_OF, REASON_FIELDS, type WebhookEvent, type WebhookKind } from '../../model/webhooks.js';
 import type { Repo } from '../../model/repository.js';
 import { getTestDetails, SEEDED_TEST_IDS } from './catalogue.js';
 import { causeOf, runFailure, stepsOf } from './history.js';
@@ -221,11 +221,6 @@ const LEFT: ReadonlySet<PullRequestState> = new Set(['cancelled', 'pending']);
 
 function isCancellation(cause: string | undefined): cause is string {
   return (REASON_FIELDS.cancellation_reason as readonly (string | undefined)[]).includes(cause);
-}
-
-/** Whether `type` is one of the service's kinds. */
-export function isWebhookKind(type: string): type is WebhookKind {
-  return (WEBHOOK_KINDS as readonly string[]).includes(type);
 }
 
 function stateOf(step: Step): PullRequestState {
