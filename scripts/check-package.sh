@@ -4,7 +4,8 @@
 # with npm needs nothing else) and on this Node (20.18+ still runs mq). Fails on an install warning, on a dependency
 # the tarball drags in, or on a command that does not answer as it should. First, the README's install steps as a
 # user runs them: in a fresh clone of what is committed, into a fresh prefix, and mq must still run once the clone
-# is deleted.
+# is deleted. Last, the example project (examples/queue-bot) as a user sets it up, with the tarball as its mq: its
+# tests (vitest through `import`, node:test through `require`) and the rehearsal its workflow runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -61,3 +62,21 @@ for major in 22 24 26; do
   node_bin=$(cd "$work" && npm exec --yes --package="node@$major" -- node -p 'process.execPath' 2>/dev/null)
   check_on "node$major" "$node_bin"
 done
+
+# A copy of examples/queue-bot outside the checkout, the tarball as its vendor/mq.tgz, installed with this npm
+# (vitest from npm's cache, as the checkout's own); then what its workflow's test job runs after the install.
+example_project() {
+  local dir=$work/queue-bot
+  cp -r examples/queue-bot "$dir"
+  rm -rf "$dir/node_modules" "$dir/package-lock.json"
+  mkdir -p "$dir/vendor" && cp "$work/$tarball" "$dir/vendor/mq.tgz"
+  if ! (cd "$dir" && npm install --prefer-offline --no-audit --no-fund) >"$work/example-install.log" 2>&1 ||
+    grep -v 'Unknown user config' "$work/example-install.log" | grep -qi 'warn'; then
+    echo "the example project's install failed or warned:" >&2; cat "$work/example-install.log" >&2; return 1
+  fi
+  if ! (cd "$dir" && npm test && npm run rehearse) >"$work/example.log" 2>&1; then
+    echo "the example project's tests failed:" >&2; cat "$work/example.log" >&2; return 1
+  fi
+  echo "examples/queue-bot: installed $tarball; npm test (vitest by import, node:test by require) and npm run rehearse pass"
+}
+example_project
