@@ -19,7 +19,7 @@ const FINAL_FAILURES = new Set(['failed', 'cancelled']);
  * outcome is submitted, queued (in the queue already), merged, failed (left the queue without merging) or
  * refused (the service would not take it).
  */
-export async function submitLabelled({ baseUrl, token, repo, branch = 'main', prs }) {
+export async function queuePullRequests({ baseUrl, token, repo, branch = 'main', prs }) {
   const [owner, name] = repo.split('/');
   const target = { repo: { host: 'github.com', owner, name }, targetBranch: branch };
   const call = async (operation, number) => {
@@ -83,7 +83,7 @@ async function main(argv, env) {
   }
   const options = { baseUrl: env.TRUNK_BASE_URL ?? 'https://api.trunk.io/v1', token: env.TRUNK_API_KEY, repo: values.repo, branch: values.branch, prs };
   try {
-    const results = await submitLabelled(options);
+    const results = await queuePullRequests(options);
     for (const { pr, outcome, detail } of results) console.log(`#${pr} ${WORDS[outcome]}${detail ? ` (${detail})` : ''}`);
     return results.some(({ outcome }) => outcome === 'failed' || outcome === 'refused') ? 1 : 0;
   } catch (error) {

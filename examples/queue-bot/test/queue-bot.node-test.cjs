@@ -46,6 +46,7 @@ test('exits 2 on one line when the service refuses the token', async () => {
     assert.equal(run.code, 2);
     assert.match(run.stderr, /^queue-bot: the service refused the token \(401\)/);
     assert.equal(run.stderr.trim().split('\n').length, 1);
+    assert.doesNotMatch(run.stderr, /stale/);
   } finally {
     await strict.close();
   }

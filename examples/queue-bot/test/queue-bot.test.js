@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from 'mq/sandbox';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { submitLabelled } from '../queue-bot.js';
+import { queuePullRequests } from '../queue-bot.js';
 
 let sandbox;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterEach(() => sandbox.reset());
 afterAll(() => sandbox.close());
 
-const bot = (prs, branch = 'main') => submitLabelled({ baseUrl: sandbox.v1Url, token: sandbox.token, repo: 'acme/widgets', branch, prs });
+const bot = (prs, branch = 'main') => queuePullRequests({ baseUrl: sandbox.v1Url, token: sandbox.token, repo: 'acme/widgets', branch, prs });
 
 it('submits the PRs not in the queue and leaves the one already there', async () => {
   expect(await bot([1, 2, 3, 4])).toEqual([
