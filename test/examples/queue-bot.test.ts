@@ -32,6 +32,15 @@ function bash(command: string, env: Record<string, string> = {}, gh?: string) {
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
+describe('examples/queue-bot/package.json', () => {
+  it("takes mq from its packed tarball, and vitest and vite at the versions this checkout installs, which npm's cache holds", () => {
+    const example = JSON.parse(read('package.json')) as { devDependencies: Record<string, string>; overrides: Record<string, string> };
+    const lock = JSON.parse(readFileSync(resolve(BOT, '../../package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+    expect(example.devDependencies).toEqual({ mq: 'file:vendor/mq.tgz', vitest: lock.packages['node_modules/vitest']!.version });
+    expect(example.overrides).toEqual({ vite: lock.packages['node_modules/vite']!.version });
+  });
+});
+
 describe('examples/queue-bot/.github/workflows/queue-bot.yml', () => {
   it('is shell that bash reads, in every step', () => {
     for (const { run } of Object.keys(workflow.jobs).flatMap(runs)) expect(spawnSync('bash', ['-n', '-c', run!], { encoding: 'utf8' }).stderr).toBe('');
