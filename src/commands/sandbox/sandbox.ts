@@ -18,6 +18,7 @@ import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { portFailure, untilStopped } from '../../command-kit/serve.js';
 
 /** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--webhook url[#kinds]]... [--webhook-secret s] [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
@@ -116,10 +117,7 @@ export async function sandbox(input: SandboxInput, ctx: Context, announce: (url:
   }
   announce(running.url);
   ctx.note([...firstSteps(running.url, input), ...webhookLines(running.webhookEndpoints())].join('\n'));
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  await untilStopped(ctx.signal);
   await running.close();
 }
 
@@ -146,14 +144,7 @@ function webhookLines(endpoints: ReturnType<RunningSandbox['webhookEndpoints']>)
 export function startFailure(error: unknown, input: SandboxOptions): unknown {
   if (error instanceof ConfigError) return error;
   if (error instanceof StateFileError) return new ConfigError(`${error.message}: ${STATE_FIXES[error.problem]}`, { cause: error });
-  const { code, syscall } = error as NodeJS.ErrnoException;
-  if (syscall === 'listen' && code === 'EADDRINUSE') {
-    return new UsageError(`port ${input.port ?? 0} is in use: try --port 0 (any free port) or another port`, { cause: error });
-  }
-  if (syscall === 'listen' && (code === 'EACCES' || code === 'EPERM')) {
-    return new UsageError(`port ${input.port ?? 0} needs privileges this user does not have: try --port 0 or a port above 1023`, { cause: error });
-  }
-  return error;
+  return portFailure(error, input.port ?? 0);
 }
 
 const STATE_FIXES: Record<StateFileError['problem'], string> = {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { portFailure, untilStopped } from '../../command-kit/serve.js';
 import { badValue } from '../../argv-values.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { WebhookDelivery } from '../../model/webhook-control.js';
@@ -77,8 +78,8 @@ export async function listen(input: ListenInput, ctx: Context, _announce: unknow
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(input.port, '127.0.0.1', () => resolve());
-  }).catch((error: NodeJS.ErrnoException) => {
-    throw error.code === 'EADDRINUSE' ? new UsageError(`port ${input.port} is in use: try --port 0 (any free port) or another port`) : error;
+  }).catch((error: unknown) => {
+    throw portFailure(error, input.port);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   let endpoint: { id: string } | undefined;
@@ -99,10 +100,7 @@ export async function listen(input: ListenInput, ctx: Context, _announce: unknow
         '^C to quit',
       ].join('\n'),
     );
-    await new Promise<void>((resolve) => {
-      if (ctx.signal.aborted) resolve();
-      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    await untilStopped(ctx.signal);
   } finally {
     if (endpoint)
       await (await ctx.webhookControl())?.removeEndpoint(endpoint.id).catch(() => ctx.warn(`could not remove the sandbox's endpoint ${endpoint?.id}`));

@@ -104,6 +104,19 @@ describe('mq webhooks listen', () => {
     expect(new Date(line.receivedAt).toISOString()).toBe(line.receivedAt);
   });
 
+  it('a port in use: exit 2 on one line, with --port 0 as the fix', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const { code, stderr } = await startMq(['webhooks', 'listen', '--port', String(port)]).done;
+      expect(code).toBe(2);
+      expect(stderr).toBe(`mq: port ${port} is in use: try --port 0 (any free port) or another port\n`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
   it.each([
     [['--events', 'pull_request.nope'], /--events: "pull_request.nope" names no event type/],
     [['--forward-to', 'ftp://x'], /--forward-to/],

@@ -11,24 +11,30 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** Resolves once `count` requests have come in all (at once when they have). */
+  /** Resolves once `count` requests have come in all (kept or not) (at once when they have). */
   seen(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
 type Answer = { status: number; headers?: Record<string, string> };
 
-/** `answer` says what each request gets (default 204); a promise holds the answer back until it settles. */
-export async function startReceiver(answer: (request: Received) => Answer | Promise<Answer> = () => ({ status: 204 })): Promise<Receiver> {
+/** `answer` says what each request gets (default 204); a promise holds the answer back until it settles. `keep`:
+ *  false leaves `received` empty (a test that counts in `answer` need not hold every body). */
+export async function startReceiver(
+  answer: (request: Received) => Answer | Promise<Answer> = () => ({ status: 204 }),
+  { keep = true } = {},
+): Promise<Receiver> {
   const received: Received[] = [];
+  let count = 0;
   let waiters: { count: number; resolve: () => void }[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const got = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
-      received.push(got);
-      waiters = waiters.filter((waiter) => (received.length >= waiter.count ? (waiter.resolve(), false) : true));
+      if (keep) received.push(got);
+      count++;
+      waiters = waiters.filter((waiter) => (count >= waiter.count ? (waiter.resolve(), false) : true));
       Promise.resolve(answer(got)).then(
         ({ status, headers }) => response.writeHead(status, headers).end(),
         () => response.destroy(),
@@ -40,7 +46,7 @@ export async function startReceiver(answer: (request: Received) => Answer | Prom
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    seen: (count) => (received.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    seen: (atLeast) => (count >= atLeast ? Promise.resolve() : new Promise((resolve) => waiters.push({ count: atLeast, resolve }))),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
