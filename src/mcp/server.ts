@@ -1,7 +1,7 @@
 // `mq mcp`: the Model Context Protocol over stdio, with the official SDK (loaded only here). Each tool call runs
 // its command's parse and handler with a context of its own (the call's cancellation, its warnings kept for its
 // answer), and answers the command's --json document as structured content beside its text.
-import { Readable, type Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef } from '../command-kit/context.js';
@@ -247,9 +247,9 @@ function callContext(ctx: Context, signal: AbortSignal, said: string[]): Context
   };
 }
 
-/** What a command's parse may use: the call's clock and cancellation; stdin is the protocol's, never a command's. */
+/** What a command's parse may use: the call's clock and cancellation; stdin and stdout are the protocol's, never a command's. */
 function argvIo(ctx: Context): ArgvIo {
-  return { now: ctx.now(), stdin: Readable.from([]), stderr: process.stderr, signal: ctx.signal };
+  return { now: ctx.now(), stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }), signal: ctx.signal };
 }
 
 async function pause(ms: number, signal: AbortSignal): Promise<void> {
