@@ -2,7 +2,8 @@
 // its command's parse and handler with a context of its own (the call's cancellation, its warnings kept for its
 // answer), and answers the command's --json document as structured content beside its text.
 import { Readable, Writable } from 'node:stream';
-import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
@@ -15,7 +16,7 @@ import { toJson } from '../render/json.js';
 import { PRINTERS, timedOut } from '../render/printers.js';
 import type { ProgressOutput } from '../render/progress.js';
 import { renderText } from '../render/text.js';
-import { VERSION } from '../version.js';
+import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from './initialize.js';
 import { inputSchema, TOOLS, wordsOf, type ToolRow } from './tools.js';
 
 export interface McpOptions {
@@ -32,10 +33,6 @@ interface Call {
 
 const QUEUE_URI = 'mq://queue/{host}/{owner}/{name}/{branch}';
 
-const INSTRUCTIONS =
-  "mq's tools read and (when the server allows writes) change a merge queue, on the repository and branch of mq's settings. " +
-  "Start with status (a PR's state, why it is not moving, when it should merge); wait follows PRs until they merge.";
-
 /** Serves until stdin ends, the client closes, or Ctrl-C / SIGTERM. */
 export async function serveMcp(options: McpOptions, ctx: Context, streams: { stdin: Readable; stdout: Writable }): Promise<void> {
   const [{ Server }, { StdioServerTransport }, types] = await Promise.all([
@@ -43,15 +40,12 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('@modelcontextprotocol/sdk/types.js'),
   ]);
-  const server = new Server(
-    { name: 'mq', version: VERSION },
-    {
-      capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} },
-      instructions: INSTRUCTIONS,
-      // The SDK checks only the answers to elicitations against a schema, and mq asks none: its validator (Ajv) stays unmade.
-      jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'mq mcp asks no questions' }) },
-    },
-  );
+  const server = new Server(SERVER_INFO, {
+    capabilities: CAPABILITIES,
+    instructions: INSTRUCTIONS,
+    // The SDK checks only the answers to elicitations against a schema, and mq asks none: its validator (Ajv) stays unmade.
+    jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'mq mcp asks no questions' }) },
+  });
   const offered = TOOLS.filter((row) => options.allowWrites || row.hints.readOnlyHint);
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
     tools: offered.map((row) => ({
@@ -121,10 +115,25 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
     streams.stdin.once('end', resolve);
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  await server.connect(new StdioServerTransport(streams.stdin, streams.stdout));
+  await server.connect(answeredOnce(new StdioServerTransport(streams.stdin, streams.stdout)));
   await ended;
   watcher.stop();
   await server.close();
+}
+
+/**
+ * The transport, less the SDK's answer to the `initialize` bin/mq.js already answered (from the same facts,
+ * initialize.ts) before the program loaded: the SDK still reads the request, and keeps what the client said.
+ */
+function answeredOnce<T extends { send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> }>(transport: T): T {
+  let answered = (globalThis as { mqMcpAnswered?: string | number }).mqMcpAnswered;
+  if (answered === undefined) return transport;
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    if (answered === undefined || !('result' in message) || message.id !== answered) return send(message, options);
+    answered = undefined;
+  };
+  return transport;
 }
 
 /** One tool call, answered whatever happens: a failure is a tool error (isError) with mq's line and its exit code's meaning. */

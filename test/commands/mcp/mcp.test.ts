@@ -3,10 +3,12 @@
 // with mq's line and its exit code's meaning); a write refused until the server allows writes; a wait that tells
 // its progress and stops when cancelled; the queue resource announced when the queue changes; and the token in no
 // answer and no line of stderr, even under --debug.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { type CallToolResult, CallToolResultSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, CallToolResultSchema, LATEST_PROTOCOL_VERSION, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MQ_BIN, mqEnvironment, sandboxEnv, TOKEN, V2_TEST_KEY, type TestApi } from '../../support/cli.js';
@@ -207,5 +209,47 @@ describe('mq mcp, its prompt', () => {
     const text = (prompt.messages[0]!.content as { text: string }).text;
     expect(text).toMatch(/^Why is PR #2 not merging\?/);
     expect(text).toMatch(/#2 PR #2\n/);
+  });
+});
+
+describe('mq mcp, its answer to initialize', () => {
+  /** The built mq mcp fed `messages` in one write; every message it sent until it answered `last`, then stdin closed. */
+  async function exchange(messages: unknown[], last: number): Promise<{ said: { id?: unknown; result?: unknown }[]; early: boolean }> {
+    // Node's module log names the file bin/mq.js answers from, when it does.
+    const { home, env } = mqEnvironment({ env: { MQ_REPO: REPO, NODE_DEBUG: 'module' } });
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const said: { id?: unknown; result?: unknown }[] = [];
+    const lines = createInterface({ input: child.stdout });
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    lines.on('line', (line) => {
+      said.push(JSON.parse(line) as { id?: unknown });
+      if (said.at(-1)!.id === last) child.stdin.end();
+    });
+    child.stdin.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+    await closed;
+    return { said, early: stderr.includes('mcp-initialize.json') };
+  }
+  const initialize = (protocolVersion: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  const then = [
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+
+  it.each(['2025-06-18', '1999-01-01'])('answers it (protocol %s) once, before the program loads, as the SDK would', async (version) => {
+    // First: bin/mq.js answers it. After a ping: the SDK does, as bin/mq.js answers only a first message.
+    const early = await exchange([initialize(version), ...then], 2);
+    const late = await exchange([{ jsonrpc: '2.0', id: 0, method: 'ping' }, initialize(version), ...then], 2);
+    expect([early.early, late.early]).toEqual([true, false]);
+    expect(early.said.map((message) => message.id)).toEqual([1, 2]);
+    expect(late.said.map((message) => message.id)).toEqual([0, 1, 2]);
+    expect(early.said[0]).toEqual(late.said[1]);
+    expect(early.said[0]!.result).toMatchObject({ protocolVersion: version === '1999-01-01' ? LATEST_PROTOCOL_VERSION : version, serverInfo: { name: 'mq' } });
   });
 });
