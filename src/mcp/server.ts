@@ -335,12 +335,13 @@ function queueWatcher(ctx: Context, intervalMs: number, updated: (uri: string) =
       );
       await pause(intervalMs, stop).catch(() => undefined);
     }
-    running = undefined;
+    if (running?.signal === stop) running = undefined;
   };
   return {
     subscribe(uri: string, ref: QueueRef) {
       if (!subscribed.has(uri)) subscribed.set(uri, { ref });
-      if (running) return;
+      // A loop told to stop (the last subscriber left) may not have ended yet: a new one starts.
+      if (running && !running.signal.aborted) return;
       running = new AbortController();
       void loop(running.signal);
     },

@@ -188,7 +188,8 @@ export function wordsOf(row: ToolRow, args: Record<string, unknown>): Words {
     const key = argKey(arg);
     const property = schema.properties[key]!;
     const value = args[key];
-    if (value === undefined) return arg.name.includes('...') ? [] : undefined;
+    if (arg.name.startsWith('<') && (value === undefined || (Array.isArray(value) && value.length === 0))) throw new UsageError(`${row.name} needs ${key}`);
+    if (value === undefined) return undefined;
     return property.type === 'array' ? listOf(key, value).map((item) => text(key, item, property.items!.type)) : text(key, value, property.type);
   });
   const flags: Record<string, unknown> = { ...row.set };

@@ -109,6 +109,7 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
       expect(text, name).not.toBe('');
       expect(typeof result.structuredContent, name).toBe('object');
       answers[name] = result.isError ? (/exit code (\d+)/.exec(text)?.[1] ?? text) : 'ok';
+      if (name === 'queue_graph' && !result.isError) expect(text).toMatch(/^flowchart TD\n/);
     }
     // v1 has no graph, no list of queues and no runs (2); its flaky-test data needs the organization (3). The test
     // case asked for is in neither sandbox: v2 says so (4).
@@ -122,8 +123,18 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/\nexit code 4: not found/);
     expect(missing.structuredContent).toMatchObject({ error: { status: 404, exitCode: 4 } });
-    const bad = await call(client, 'status', { pr: 'x' });
-    expect(textOf(bad)).toMatch(/exit code 2: usage/);
+    for (const [name, args, line] of [
+      ['status', { pr: 'x' }, /^<pr>: "x" is not a PR number/],
+      ['history', {}, /^history needs pr\n/],
+      ['wait', { prs: [] }, /^wait needs prs\n/],
+      ['list', { limit: 5, colour: true }, /^list takes no colour\n/],
+      ['no_such_tool', {}, /^no such tool/],
+    ] as const) {
+      const refused = await call(client, name, args);
+      expect(refused.isError, name).toBe(true);
+      expect(textOf(refused), name).toMatch(line);
+      expect(textOf(refused), name).toMatch(/\nexit code 2: usage/);
+    }
   });
 
   it('refuses a write without --allow-writes, and does it with', async () => {
