@@ -195,10 +195,11 @@ async function stream(
   );
   try {
     const result = await run(events);
-    if (result.timedOut) throw await timedOut(result);
     text = '';
     asText.finish(result);
     asJson.finish(result);
+    // Timed out: where each PR stood, then the failure (exit 7), as on the command line.
+    if (result.timedOut) return failure(await timedOut(result), [...said, text.trimEnd()]);
     return answer(JSON.parse(json), text, result.ok ? EXIT.ok : (result.exitCode ?? EXIT.negative), said);
   } finally {
     asText.close();

@@ -172,6 +172,10 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
     );
     await expect(waiting).rejects.toThrow(/abort/i);
     expect(progress[0]).toMatch(/#2 pending/);
+    // A wait that runs out says where each PR stood, then exit 7.
+    const timedOut = await call(client, 'wait', { prs: [2], timeout: '1s', interval: '1s' });
+    expect(timedOut.isError).toBe(true);
+    expect(textOf(timedOut)).toMatch(/#2 .*pending[\s\S]*timed out after 1s \(--timeout\)\nexit code 7: /);
     // The server goes on: the next call is answered.
     expect((await call(client, 'status', { pr: 2 })).isError).toBeFalsy();
   });
