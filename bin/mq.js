@@ -16,6 +16,7 @@ if (args.length === 1 && args[0] === '--version') {
     else if (error.code !== 'EPIPE') throw error;
   }
 } else {
+  if (args[0] === 'mcp' && !args.includes('--help') && !args.includes('-h')) answerInitialize();
   const { createRequire, enableCompileCache, getCompileCacheDir } = require('node:module');
   enableCompileCache?.();
   const dist = require('node:path').join(__dirname, '../dist');
@@ -58,4 +59,59 @@ function run(dist, requireFromFile, folder) {
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, requireFromFile, module, file, dist);
+}
+
+/**
+ * `mq mcp`: the client's first message, `initialize`, answered at once from what the build wrote of the server
+ * (dist/mcp-initialize.json, from src/mcp/initialize.ts), as --version is from the manifest: a client waits for
+ * it before anything else, and the program takes twice as long as Node to load. The program then starts told,
+ * by `globalThis.mqMcpAnswered`, which request the SDK must not answer again; what was read goes back to stdin
+ * for it, unread. Anything unlike a well-formed initialize, or a stdin that cannot be read at once (EAGAIN), is
+ * left to the program whole.
+ */
+function answerInitialize() {
+  const fs = require('node:fs');
+  const buffer = Buffer.alloc(64 * 1024);
+  let read;
+  try {
+    read = buffer.subarray(0, fs.readSync(0, buffer));
+  } catch {
+    return;
+  }
+  if (read.length === 0) return;
+  // Given back once answered: making process.stdin takes milliseconds the answer need not wait for.
+  try {
+    answer(read, fs);
+  } finally {
+    process.stdin.unshift(read);
+  }
+}
+
+/** Writes the answer to `read`'s first line if it is a well-formed initialize. */
+function answer(read, fs) {
+  const end = read.indexOf(10);
+  let request;
+  try {
+    request = end < 0 ? undefined : JSON.parse(read.subarray(0, end).toString('utf8'));
+  } catch {}
+  const params = request?.params;
+  const id = request?.id;
+  const wellFormed =
+    request?.jsonrpc === '2.0' &&
+    request.method === 'initialize' &&
+    (typeof id === 'string' || Number.isInteger(id)) &&
+    typeof params?.protocolVersion === 'string' &&
+    typeof params.capabilities === 'object' &&
+    params.capabilities !== null &&
+    typeof params.clientInfo?.name === 'string' &&
+    typeof params.clientInfo.version === 'string';
+  if (!wellFormed) return;
+  const { latest, supported, result } = require('../dist/mcp-initialize.json');
+  const protocolVersion = supported.includes(params.protocolVersion) ? params.protocolVersion : latest;
+  try {
+    fs.writeSync(1, `${JSON.stringify({ result: { protocolVersion, ...result }, jsonrpc: '2.0', id })}\n`);
+  } catch {
+    return;
+  }
+  globalThis.mqMcpAnswered = id;
 }

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // The goals' figures, in the order of their table. The others (queue, http: the engine's and the HTTP face's
 // latency at 100 to 10,000 PRs) are tables for a reader, with no goal; they run only by name.
-const GOALS = ['startup', 'big-queue', 'targets-upload', 'sandbox-throughput', 'webhook-delivery', 'sandbox-lib', 'package'];
+const GOALS = ['startup', 'mcp', 'big-queue', 'targets-upload', 'sandbox-throughput', 'webhook-delivery', 'sandbox-lib', 'package'];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const benchDir = join(root, 'bench');

@@ -103,6 +103,8 @@ const libraries = await Promise.all(APART.map(library));
 await writeOutputs(await oneFile(result.outputFiles, result.metafile));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
+// What `mq mcp` answers to initialize, for bin/mq.js to answer it before the program loads (src/mcp/initialize.ts).
+await writeFile(join(root, 'dist/mcp-initialize.json'), JSON.stringify((await evaluate(join(root, 'src/mcp/initialize.ts'))).initializeAnswer()));
 await sandboxLibrary();
 
 /**

@@ -2,26 +2,18 @@
 // place a failure becomes output and an exit code. What it needs is imported as it runs, never another's renderer.
 import type { Command } from 'commander';
 import type { Context } from '../command-kit/context.js';
-import type { Invocation, Parse, PrinterName, ProgramWork, ResultWork, ServeWork, StreamWork, Words } from '../command-kit/invocation.js';
+import type { Invocation, Parse, ProgramWork, ResultWork, ServeWork, StreamWork, Words } from '../command-kit/invocation.js';
 import type { Waited } from '../model/poll.js';
 import type { WebhookDelivery } from '../model/webhook-control.js';
 import { resultExitCode, type CommandResult } from '../model/result.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError, WaitTimeoutError } from '../errors.js';
-import type { Printer, ProgressOutput } from '../render/progress.js';
+import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
+import type { ProgressOutput } from '../render/progress.js';
 import type { Prepared, Voice } from './prepare.js';
 import type { Io } from './io.js';
 
 /** Results that only confirm a change: --quiet leaves them out in table mode. */
 const CONFIRMATIONS = new Set<CommandResult['kind']>(['perPr', 'queueChange', 'targets']);
-
-/** Each printer in its own module, so that a command loads only the one it reports with. */
-// biome-ignore lint/suspicious/noExplicitAny: each printer has its own event and summary types; the runner only passes them through
-const PRINTERS: { [P in PrinterName]: () => Promise<(out: ProgressOutput) => Printer<any, any>> } = {
-  wait: async () => (await import('../render/wait-printer.js')).waitPrinter,
-  drain: async () => (await import('../render/drain-printer.js')).drainPrinter,
-  watch: async () => (await import('../render/watch-printer.js')).watchPrinter,
-};
 
 export class Runner {
   private resolved: ResolvedSettings | undefined;
@@ -112,7 +104,7 @@ export class Runner {
 
   /** Under --json the base URL is a document too: {"url": "…"}. */
   private async serve(work: ServeWork<unknown>): Promise<number> {
-    const { ctx } = await this.prepare(false);
+    const { ctx, close } = await this.prepare(false);
     const { output, color } = this.resolved!.settings;
     const json = output === 'json';
     // In the order received, each line once its view is loaded.
@@ -124,16 +116,19 @@ export class Runner {
       });
     };
     try {
-      const code = await work.handler(work.input, ctx, (line) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`), deliver);
+      const announce = (line: string) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`);
+      const code = await work.handler(work.input, ctx, announce, deliver, { stdin: this.io.stdin, stdout: this.io.stdout });
       return typeof code === 'number' ? code : EXIT.ok;
     } finally {
       await printed;
+      await close();
     }
   }
 
   /** The printer's events go to the handler, its summary ends the output; a wait that ran out is exit 7. */
   private async stream(work: StreamWork<unknown, unknown>): Promise<number> {
-    const [{ ctx, close }, printer] = await Promise.all([this.prepare(work.waits), PRINTERS[work.printer]()]);
+    const [{ ctx, close }, { PRINTERS, timedOut }] = await Promise.all([this.prepare(work.waits), import('../render/printers.js')]);
+    const printer = await PRINTERS[work.printer]();
     const attached = printer(this.progressOutput());
     this.aside = attached.aside;
     try {
@@ -203,12 +198,6 @@ function wantsJson(argv: string[]): boolean {
   return argv.some(
     (word, i) => word === '--json' || word === '-ojson' || word === '--output=json' || ((word === '-o' || word === '--output') && argv[i + 1] === 'json'),
   );
-}
-
-async function timedOut(result: Waited): Promise<WaitTimeoutError> {
-  const [{ formatDuration }, { describeOutage }] = await Promise.all([import('../config/duration.js'), import('../render/views/outage.js')]);
-  const outage = result.outage ? `; ${describeOutage(result.outage)}` : '';
-  return new WaitTimeoutError(`timed out after ${formatDuration(result.timeoutMs)} (--timeout)${outage}`);
 }
 
 /** Ctrl-C with writes out (ctx.writesInFlight): each may have been applied, said as for a write that timed out (docs/choices.md). Still exit 130. */

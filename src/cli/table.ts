@@ -8,6 +8,7 @@ import { EDIT, HISTORY, RUNS } from '../commands/entries/spec.js';
 import { FLAKY, TEST_DETAILS } from '../commands/flaky/spec.js';
 import { HELP } from '../commands/help/spec.js';
 import { LIST } from '../commands/list/spec.js';
+import { MCP } from '../commands/mcp/spec.js';
 import { METRICS } from '../commands/metrics/spec.js';
 import { CANCEL, RESTART, SUBMIT } from '../commands/pull-requests/spec.js';
 import { QUEUE } from '../commands/queue/spec.js';
@@ -44,4 +45,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   HELP,
   SANDBOX,
   WEBHOOKS,
+  MCP,
 ];

@@ -76,12 +76,13 @@ export interface StreamWork<I, E> {
 export interface ServeWork<I> {
   mode: 'serve';
   input: I;
-  /** Answers the exit code when it is not 0 (`mq sandbox exec` passes its command's on). */
+  /** Answers the exit code when it is not 0 (`mq sandbox exec` passes its command's on). `streams`: for a server that speaks on them (`mq mcp`). */
   handler: (
     input: I,
     ctx: Context,
     announce: (line: string) => void,
     deliver: (delivery: WebhookDelivery) => void,
+    streams: { stdin: Readable; stdout: Writable },
   ) => Promise<number | undefined> | Promise<void>;
 }
 

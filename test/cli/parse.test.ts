@@ -20,6 +20,7 @@ import type { Invocation } from '../../src/command-kit/invocation.js';
 import { flakyList, linkTicket } from '../../src/commands/flaky/flaky.js';
 import { list } from '../../src/commands/list/list.js';
 import { metrics } from '../../src/commands/metrics/metrics.js';
+import { mcp } from '../../src/commands/mcp/mcp.js';
 import { cancel, restart, submit } from '../../src/commands/pull-requests/pull-requests.js';
 import { createQueue } from '../../src/commands/queue/create.js';
 import { deleteQueue } from '../../src/commands/queue/delete.js';
@@ -340,6 +341,8 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     { handler: verifyCapture, input: { key: expect.any(Buffer), headers: { 'svix-id': 'msg_1' }, body: '{}', at: 'signed' } },
     'SVIX-ID: msg_1\n\n{}',
   ],
+  ['mcp', ['mcp'], { handler: mcp, input: { allowWrites: false, intervalMs: 10_000 } }],
+  ['mcp --allow-writes --interval 2s', ['mcp', '--allow-writes', '--interval', '2s'], { handler: mcp, input: { allowWrites: true, intervalMs: 2_000 } }],
   ['webhooks trigger', ['webhooks', 'trigger', 'pull_request.merged', '--pr', '42'], { handler: trigger, input: { type: 'pull_request.merged', pr: 42 } }],
 ];
 

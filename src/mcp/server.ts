@@ -1,0 +1,380 @@
+// `mq mcp`: the Model Context Protocol over stdio, with the official SDK (loaded only here). Each tool call runs
+// its command's parse and handler with a context of its own (the call's cancellation, its warnings kept for its
+// answer), and answers the command's --json document as structured content beside its text.
+import { Readable, Writable } from 'node:stream';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ArgvIo } from '../command-kit/invocation.js';
+import type { Context, QueueRef } from '../command-kit/context.js';
+import { getQueue } from '../commands/queue/get.js';
+import { EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
+import { exitMeaning } from '../help/exit-codes.js';
+import type { Waited } from '../model/poll.js';
+import { resultExitCode } from '../model/result.js';
+import { renderError } from '../render/failure.js';
+import { toJson } from '../render/json.js';
+import { PRINTERS, timedOut } from '../render/printers.js';
+import type { ProgressOutput } from '../render/progress.js';
+import { renderText } from '../render/text.js';
+import { CAPABILITIES, INSTRUCTIONS, SERVER_INFO } from './initialize.js';
+import { inputSchema, TOOLS, wordsOf, type ToolRow } from './tools.js';
+
+export interface McpOptions {
+  allowWrites: boolean;
+  /** The pause between two reads of the subscribed queues. */
+  intervalMs: number;
+}
+
+/** What a call may do besides its work: be cancelled, tell its progress. */
+interface Call {
+  signal: AbortSignal;
+  progress?: (message: string | undefined) => void;
+}
+
+const QUEUE_URI = 'mq://queue/{host}/{owner}/{name}/{branch}';
+
+/** Serves until stdin ends, the client closes, or Ctrl-C / SIGTERM. */
+export async function serveMcp(options: McpOptions, ctx: Context, streams: { stdin: Readable; stdout: Writable }): Promise<void> {
+  const [{ Server }, { StdioServerTransport }, types] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
+  const server = new Server(SERVER_INFO, {
+    capabilities: CAPABILITIES,
+    instructions: INSTRUCTIONS,
+    // The SDK checks only the answers to elicitations against a schema, and mq asks none: its validator (Ajv) stays unmade.
+    jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'mq mcp asks no questions' }) },
+  });
+  const offered = TOOLS.filter((row) => options.allowWrites || row.hints.readOnlyHint);
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
+    tools: offered.map((row) => ({
+      name: row.name,
+      title: `mq ${commandWords(row)}`,
+      description: [`${capitalise(row.spec.description)}.`, row.effect].filter(Boolean).join(' '),
+      inputSchema: inputSchema(row),
+      annotations: { ...row.hints, openWorldHint: true },
+    })),
+  }));
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+    const row = TOOLS.find((tool) => tool.name === request.params.name);
+    const token = request.params._meta?.progressToken;
+    let done = 0;
+    const progress =
+      token === undefined
+        ? undefined
+        : (message: string | undefined) =>
+            void extra
+              .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++done, ...(message && { message }) } })
+              .catch(() => undefined);
+    return callTool(row, request.params.arguments ?? {}, ctx, options, { signal: extra.signal, progress });
+  });
+
+  const watcher = queueWatcher(ctx, options.intervalMs, (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined));
+  server.setRequestHandler(types.ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      { uriTemplate: QUEUE_URI, name: 'queue', description: "a merge queue: its state, settings and PRs (mq queue get's JSON)", mimeType: 'application/json' },
+    ],
+  }));
+  server.setRequestHandler(types.ListResourcesRequestSchema, async () => {
+    const ref = settingsQueue(ctx);
+    return {
+      resources: ref ? [{ uri: queueUri(ref), name: `queue ${ref.repo.owner}/${ref.repo.name} ${ref.targetBranch}`, mimeType: 'application/json' }] : [],
+    };
+  });
+  const refOf = (uri: string) => {
+    const ref = parseQueueUri(uri);
+    if (!ref) throw new types.McpError(types.ErrorCode.InvalidParams, `not a queue: ${uri} (${QUEUE_URI})`);
+    return ref;
+  };
+  server.setRequestHandler(types.ReadResourceRequestSchema, async (request, extra) => {
+    const ref = refOf(request.params.uri);
+    try {
+      return { contents: [{ uri: request.params.uri, mimeType: 'application/json', text: await readQueueJson(ctx, ref, extra.signal) }] };
+    } catch (error) {
+      throw new types.McpError(types.ErrorCode.InternalError, errorLine(error));
+    }
+  });
+  server.setRequestHandler(types.SubscribeRequestSchema, async (request) => {
+    watcher.subscribe(request.params.uri, refOf(request.params.uri));
+    return {};
+  });
+  server.setRequestHandler(types.UnsubscribeRequestSchema, async (request) => {
+    watcher.unsubscribe(request.params.uri);
+    return {};
+  });
+
+  server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({ prompts: [WHY_PROMPT] }));
+  server.setRequestHandler(types.GetPromptRequestSchema, async (request, extra) => {
+    if (request.params.name !== WHY_PROMPT.name) throw new types.McpError(types.ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
+    return whyPrompt(request.params.arguments?.pr, ctx, options, extra.signal);
+  });
+
+  const ended = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+    streams.stdin.once('end', resolve);
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.connect(answeredOnce(new StdioServerTransport(streams.stdin, streams.stdout)));
+  await ended;
+  watcher.stop();
+  await server.close();
+}
+
+/**
+ * The transport, less the SDK's answer to the `initialize` bin/mq.js already answered (from the same facts,
+ * initialize.ts) before the program loaded: the SDK still reads the request, and keeps what the client said.
+ */
+function answeredOnce<T extends { send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> }>(transport: T): T {
+  let answered = (globalThis as { mqMcpAnswered?: string | number }).mqMcpAnswered;
+  if (answered === undefined) return transport;
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    if (answered === undefined || !('result' in message) || message.id !== answered) return send(message, options);
+    answered = undefined;
+  };
+  return transport;
+}
+
+/** One tool call, answered whatever happens: a failure is a tool error (isError) with mq's line and its exit code's meaning. */
+async function callTool(row: ToolRow | undefined, args: Record<string, unknown>, ctx: Context, options: McpOptions, call: Call): Promise<CallToolResult> {
+  const said: string[] = [];
+  try {
+    if (!row) throw new UsageError('no such tool: tools/list names them');
+    if (!row.hints.readOnlyHint && !options.allowWrites) {
+      throw new UsageError(`${row.name} changes the queue: start the server with mq mcp --allow-writes to offer it`);
+    }
+    const own = callContext(ctx, call.signal, said);
+    const parse = await row.spec.load!();
+    const work = await parse(wordsOf(row, args), argvIo(own));
+    if (work.mode === 'result') {
+      const result = await work.handler(work.input, own);
+      const text = await renderText(result, { color: false, now: await serviceNow(own) });
+      return answer(toJson(result), text, resultExitCode(result), said);
+    }
+    if (work.mode !== 'stream') throw new UsageError(`${row.name} is not a tool`);
+    return await stream(work.printer, (events) => work.handler(work.input, own, events), own, call, said);
+  } catch (error) {
+    return failure(error, said);
+  }
+}
+
+/** A command that reports as it goes, through its printer twice: as text (each line a progress notification, the summary the answer's text) and as JSON (the summary the structured answer). */
+async function stream(
+  printer: keyof typeof PRINTERS,
+  run: (events: unknown) => Promise<Waited>,
+  ctx: Context,
+  call: Call,
+  said: string[],
+): Promise<CallToolResult> {
+  const make = await PRINTERS[printer]();
+  let text = '';
+  let json = '';
+  const out = (asJson: boolean, write: (chunk: string) => void): ProgressOutput => ({
+    write,
+    json: asJson,
+    live: false,
+    quiet: false,
+    color: false,
+    screen: () => ({}),
+    now: ctx.now,
+  });
+  const asText = make(out(false, (chunk) => (text += chunk)));
+  const asJson = make(out(true, (chunk) => (json = chunk)));
+  // Each event reaches both; a round that wrote lines tells them as progress, one that wrote none still counts.
+  const events = Object.fromEntries(
+    Object.keys(asText.events).map((name) => [
+      name,
+      (...values: unknown[]) => {
+        const before = text.length;
+        asText.events[name](...values);
+        asJson.events[name](...values);
+        call.progress?.(text.slice(before).trim() || undefined);
+      },
+    ]),
+  );
+  try {
+    const result = await run(events);
+    text = '';
+    asText.finish(result);
+    asJson.finish(result);
+    // Timed out: where each PR stood, then the failure (exit 7), as on the command line.
+    if (result.timedOut) return failure(await timedOut(result), [...said, text.trimEnd()]);
+    return answer(JSON.parse(json), text, result.ok ? EXIT.ok : (result.exitCode ?? EXIT.negative), said);
+  } finally {
+    asText.close();
+    asJson.close();
+  }
+}
+
+function answer(document: unknown, text: string, exitCode: number, said: readonly string[]): CallToolResult {
+  const structured =
+    typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>) : { value: document };
+  const ending = exitCode === EXIT.ok ? '' : `\nexit code ${exitCode}: ${exitMeaning(exitCode)}`;
+  return {
+    content: [{ type: 'text', text: `${[...said, text.trimEnd()].join('\n')}${ending}` }],
+    structuredContent: structured,
+    ...(exitCode !== EXIT.ok && { isError: true }),
+  };
+}
+
+function failure(error: unknown, said: readonly string[]): CallToolResult {
+  const code = exitCodeOf(error);
+  const document = JSON.parse(renderError(error, { json: true, debug: false, color: false })) as { error: Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: [...said, errorLine(error).trimEnd(), `exit code ${code}: ${exitMeaning(code)}`].join('\n') }],
+    structuredContent: { error: { ...document.error, exitCode: code } },
+    isError: true,
+  };
+}
+
+/** mq's message as the command line shows it, without the `mq: ` a terminal reader needs. */
+function errorLine(error: unknown): string {
+  return renderError(error, { json: false, debug: false, color: false }).replace(/^mq: /, '').trimEnd();
+}
+
+/**
+ * The server's context for one call: the call's cancellation beside Ctrl-C, its warnings and notes kept for its
+ * answer (stdout is the protocol's), no terminal to ask on, and no deadline of its own pressed on the requests of
+ * other calls (a wait's --timeout still bounds the wait).
+ */
+function callContext(ctx: Context, signal: AbortSignal, said: string[]): Context {
+  const both = AbortSignal.any([ctx.signal, signal]);
+  return {
+    ...ctx,
+    signal: both,
+    interactive: false,
+    writesInFlight: new Set(),
+    sleep: (ms) => pause(ms, both),
+    endBy: () => undefined,
+    warn: (message) => said.push(`warning: ${message}`),
+    note: (message) => said.push(message),
+    progress: () => undefined,
+    openInBrowser: async () => {
+      throw new UsageError('the MCP server opens no browser');
+    },
+    confirm: async () => false,
+  };
+}
+
+/** What a command's parse may use: the call's clock and cancellation; stdin and stdout are the protocol's, never a command's. */
+function argvIo(ctx: Context): ArgvIo {
+  return { now: ctx.now(), stdin: Readable.from([]), stderr: new Writable({ write: (_chunk, _encoding, done) => done() }), signal: ctx.signal };
+}
+
+async function pause(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, { signal });
+  } catch {
+    throw new InterruptedError();
+  }
+}
+
+/** The service's clock, for ages shown in text ("4m"): its last answer's, else the local one. */
+async function serviceNow(ctx: Context): Promise<number> {
+  const service = await ctx.service().catch(() => undefined);
+  return service?.serviceNow() ?? ctx.now();
+}
+
+/** The command a tool mirrors: queue_get is `mq queue get`, test_details `mq test-details`. */
+function commandWords(row: ToolRow): string {
+  return row.name.replace(/^(queue|flaky)_/, '$1 ').replaceAll('_', '-');
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// ---------------------------------------------------------------- the queue as a resource
+
+function queueUri(ref: QueueRef): string {
+  return `mq://queue/${[ref.repo.host, ref.repo.owner, ref.repo.name].map(encodeURIComponent).join('/')}/${ref.targetBranch.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** `mq://queue/github.com/acme/widgets/release/4.2` → the queue of acme/widgets's release/4.2 (a branch may hold slashes). */
+function parseQueueUri(uri: string): QueueRef | undefined {
+  const match = /^mq:\/\/queue\/([^/]+)\/([^/]+)\/([^/]+)\/(.+)$/.exec(uri);
+  if (!match) return undefined;
+  try {
+    const [host, owner, name, branch] = match.slice(1).map((part) => decodeURIComponent(part)) as [string, string, string, string];
+    return { repo: { host, owner, name }, targetBranch: branch };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The queue of mq's settings, if they name a repository. */
+function settingsQueue(ctx: Context): QueueRef | undefined {
+  try {
+    return ctx.queueRef();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `mq queue get --json` of the queue `ref` names. */
+async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal): Promise<string> {
+  const result = await getQueue({}, { ...callContext(ctx, signal, []), queueRef: () => ref });
+  return JSON.stringify(toJson(result), null, 2);
+}
+
+/**
+ * The subscribed queues, read in one round per interval however many subscribers: a queue whose JSON differs
+ * from the last round's (a failure to read it counts as its content) is announced as updated.
+ */
+function queueWatcher(ctx: Context, intervalMs: number, updated: (uri: string) => void) {
+  const subscribed = new Map<string, { ref: QueueRef; last?: string }>();
+  let running: AbortController | undefined;
+  const loop = async (stop: AbortSignal) => {
+    while (subscribed.size > 0 && !stop.aborted) {
+      await Promise.all(
+        [...subscribed].map(async ([uri, queue]) => {
+          const seen = await readQueueJson(ctx, queue.ref, stop).catch((error: unknown) => `error: ${errorLine(error)}`);
+          if (queue.last !== undefined && seen !== queue.last && subscribed.has(uri)) updated(uri);
+          queue.last = seen;
+        }),
+      );
+      await pause(intervalMs, stop).catch(() => undefined);
+    }
+    if (running?.signal === stop) running = undefined;
+  };
+  return {
+    subscribe(uri: string, ref: QueueRef) {
+      if (!subscribed.has(uri)) subscribed.set(uri, { ref });
+      // A loop told to stop (the last subscriber left) may not have ended yet: a new one starts.
+      if (running && !running.signal.aborted) return;
+      running = new AbortController();
+      void loop(running.signal);
+    },
+    unsubscribe(uri: string) {
+      subscribed.delete(uri);
+      if (subscribed.size === 0) running?.abort();
+    },
+    stop() {
+      subscribed.clear();
+      running?.abort();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the prompt
+
+const WHY_PROMPT = {
+  name: 'why_not_merging',
+  title: 'Why is my PR not merging?',
+  description: "What holds a PR in the merge queue, from mq's status of it, and what to do about it",
+  arguments: [{ name: 'pr', description: 'the PR number (default: the PR of the current git branch)', required: false }],
+};
+
+/** The question, with mq's answer to `status` read now, so the agent starts from the facts. */
+async function whyPrompt(pr: string | undefined, ctx: Context, options: McpOptions, signal: AbortSignal): Promise<GetPromptResult> {
+  const status = TOOLS.find((row) => row.name === 'status');
+  const read = await callTool(status, pr === undefined ? {} : { pr }, ctx, options, { signal });
+  const said = read.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  const which = pr === undefined ? 'the PR of my current branch' : `PR #${pr}`;
+  const text =
+    `Why is ${which} not merging?\n\nmq status says:\n\n${said}\n\n` +
+    'Explain in a few sentences what holds it (its state, what it waits on, the queue itself) and what, if anything, I should do. ' +
+    'Use the history and testing tools to see why a run failed, and queue_order for what tests ahead of it.';
+  return { description: WHY_PROMPT.title, messages: [{ role: 'user', content: { type: 'text', text } }] };
+}

@@ -1,0 +1,270 @@
+// `mq mcp` as an agent's client meets it: the SDK's own Client over stdio, spawning the built mq, against a sandbox
+// on each API. Every tool listed with a schema that compiles; each read tool answers (a document, or a tool error
+// with mq's line and its exit code's meaning); a write refused until the server allows writes; a wait that tells
+// its progress and stops when cancelled; the queue resource announced when the queue changes; and the token in no
+// answer and no line of stderr, even under --debug.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { type CallToolResult, CallToolResultSchema, LATEST_PROTOCOL_VERSION, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv } from 'ajv';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MQ_BIN, mqEnvironment, sandboxEnv, TOKEN, V2_TEST_KEY, type TestApi } from '../../support/cli.js';
+import { mq, useSandbox } from '../../support/in-process.js';
+
+const fixture = useSandbox();
+const REPO = 'acme/agents';
+const URI = 'mq://queue/github.com/acme/agents/main';
+
+/** The read tools, and the arguments each is called with here. */
+const READS: Record<string, Record<string, unknown>> = {
+  status: { pr: 1 },
+  wait: { prs: [1], for: 'pending', timeout: '30s', interval: '1s' },
+  queue_get: {},
+  queue_order: {},
+  queue_graph: {},
+  queues: {},
+  history: { pr: 1 },
+  runs: {},
+  testing: { pr: 1 },
+  list: { limit: 5 },
+  stats: {},
+  metrics: {},
+  flaky_list: { quarantined: true },
+  test_details: { testId: '7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162' },
+  doctor: {},
+};
+const WRITES = ['submit', 'cancel', 'restart', 'edit', 'queue_pause', 'queue_drain', 'queue_resume', 'queue_update'];
+
+interface Session {
+  client: Client;
+  stderr(): string;
+  /** Every message the server sent, as JSON. */
+  said(): string;
+}
+
+const open: Session[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((session) => session.client.close()));
+});
+
+async function connect(api: TestApi, flags: string[] = [], extra: Record<string, string> = {}): Promise<Session> {
+  const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, REPO, extra, api) });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [MQ_BIN, 'mcp', ...flags], env, cwd: home, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const messages: unknown[] = [];
+  const client = new Client({ name: 'mq-test', version: '1.0.0' });
+  client.fallbackNotificationHandler = async (notification) => void messages.push(notification);
+  await client.connect(transport);
+  const received = transport.onmessage!;
+  transport.onmessage = (message) => {
+    messages.push(message);
+    received(message);
+  };
+  const session = { client, stderr: () => stderr, said: () => JSON.stringify(messages) };
+  open.push(session);
+  return session;
+}
+
+/** A tool call, its answer as the protocol types it. */
+const call = async (client: Client, name: string, args: Record<string, unknown>, options?: RequestOptions) =>
+  (await client.callTool({ name, arguments: args }, CallToolResultSchema, options)) as CallToolResult;
+
+const textOf = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+
+async function seed(api: TestApi): Promise<void> {
+  const env = sandboxEnv(fixture.recorder.url, REPO, {}, api);
+  expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+  expect((await mq(['submit', '1', '2'], { env })).code).toBe(0);
+}
+
+describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
+  it('lists every read tool with a schema that compiles and truthful hints, and the writes only with --allow-writes', async () => {
+    const ajv = new Ajv({ strict: true });
+    const reads = await (await connect(api)).client.listTools();
+    expect(reads.tools.map((tool) => tool.name).sort()).toEqual(Object.keys(READS).sort());
+    const all = await (await connect(api, ['--allow-writes'])).client.listTools();
+    expect(all.tools.map((tool) => tool.name).sort()).toEqual([...Object.keys(READS), ...WRITES].sort());
+    for (const tool of all.tools) {
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+      expect(tool.description, tool.name).toMatch(/\w{3}/);
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(tool.name in READS);
+      if (!(tool.name in READS)) expect(typeof tool.annotations?.destructiveHint, tool.name).toBe('boolean');
+    }
+    const pause = all.tools.find((tool) => tool.name === 'queue_pause')!;
+    expect(pause.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(Object.keys(pause.inputSchema.properties ?? {})).toEqual(['reason']);
+  });
+
+  it('answers each read tool with its document and text, or a tool error with the exit code it means', async () => {
+    await seed(api);
+    const { client } = await connect(api);
+    const answers: Record<string, string> = {};
+    for (const [name, args] of Object.entries(READS)) {
+      const result = await call(client, name, args);
+      const text = textOf(result);
+      expect(text, name).not.toBe('');
+      expect(typeof result.structuredContent, name).toBe('object');
+      answers[name] = result.isError ? (/exit code (\d+)/.exec(text)?.[1] ?? text) : 'ok';
+      if (name === 'queue_graph' && !result.isError) expect(text).toMatch(/^flowchart TD\n/);
+    }
+    // v1 has no graph, no list of queues and no runs (2); its flaky-test data needs the organization (3). The test
+    // case asked for is in neither sandbox: v2 says so (4).
+    const v1 = { queue_graph: '2', queues: '2', runs: '2', flaky_list: '3', test_details: '3' };
+    const reads = Object.fromEntries(Object.keys(READS).map((name) => [name, 'ok']));
+    expect(answers).toEqual({ ...reads, ...(api === 'v1' ? v1 : { test_details: '4' }) });
+    const status = await call(client, 'status', { pr: 1 });
+    expect(status.structuredContent).toMatchObject({ prNumber: 1, isCurrentlySubmittedToQueue: true });
+    expect(textOf(status)).toMatch(/^#1 /);
+    const missing = await call(client, 'status', { pr: 99 });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/\nexit code 4: not found/);
+    expect(missing.structuredContent).toMatchObject({ error: { status: 404, exitCode: 4 } });
+    for (const [name, args, line] of [
+      ['status', { pr: 'x' }, /^<pr>: "x" is not a PR number/],
+      ['history', {}, /^history needs pr\n/],
+      ['wait', { prs: [] }, /^wait needs prs\n/],
+      ['list', { limit: 5, colour: true }, /^list takes no colour\n/],
+      ['no_such_tool', {}, /^no such tool/],
+    ] as const) {
+      const refused = await call(client, name, args);
+      expect(refused.isError, name).toBe(true);
+      expect(textOf(refused), name).toMatch(line);
+      expect(textOf(refused), name).toMatch(/\nexit code 2: usage/);
+    }
+  });
+
+  it('refuses a write without --allow-writes, and does it with', async () => {
+    await seed(api);
+    const readOnly = await call((await connect(api)).client, 'submit', { prs: [3] });
+    expect(readOnly.isError).toBe(true);
+    expect(textOf(readOnly)).toMatch(/--allow-writes/);
+    const { client } = await connect(api, ['--allow-writes']);
+    const submitted = await call(client, 'submit', { prs: [3], priority: 'high' });
+    expect(submitted.isError).toBeFalsy();
+    expect(submitted.structuredContent).toMatchObject({ results: [{ pr: 3, ok: true }] });
+    const paused = await call(client, 'queue_pause', { reason: 'agent test' });
+    expect(paused.structuredContent).toMatchObject({ action: 'pause', state: 'paused', changed: true });
+    const status = await call(client, 'status', { pr: 3 });
+    expect(status.structuredContent).toMatchObject({ prNumber: 3, priorityName: 'high' });
+  });
+
+  it('tells a wait’s progress, and stops it when the client cancels', async () => {
+    await seed(api);
+    const { client } = await connect(api);
+    const cancel = new AbortController();
+    const progress: string[] = [];
+    const waiting = call(
+      client,
+      'wait',
+      { prs: [2], interval: '1s' },
+      {
+        signal: cancel.signal,
+        resetTimeoutOnProgress: true,
+        onprogress: (notice) => {
+          progress.push(notice.message ?? '');
+          if (progress.length === 2) cancel.abort();
+        },
+      },
+    );
+    await expect(waiting).rejects.toThrow(/abort/i);
+    expect(progress[0]).toMatch(/#2 pending/);
+    // A wait that runs out says where each PR stood, then exit 7.
+    const timedOut = await call(client, 'wait', { prs: [2], timeout: '1s', interval: '1s' });
+    expect(timedOut.isError).toBe(true);
+    expect(textOf(timedOut)).toMatch(/#2 .*pending[\s\S]*timed out after 1s \(--timeout\)\nexit code 7: /);
+    // The server goes on: the next call is answered.
+    expect((await call(client, 'status', { pr: 2 })).isError).toBeFalsy();
+  });
+
+  it('announces the queue resource to its subscribers when the queue changes', async () => {
+    await seed(api);
+    const { client } = await connect(api, ['--interval', '1s']);
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([URI]);
+    const read = await client.readResource({ uri: URI });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ state: 'running' });
+    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+    await client.subscribeResource({ uri: URI });
+    // A round reads it as it stands before the change, however long the first read takes.
+    await fixture.recorder.until((requests) => requests.filter((r) => r.path === '/getQueue' || r.path.includes('/pull-requests?')).length >= 2);
+    expect((await mq(['submit', '5'], { env: sandboxEnv(fixture.recorder.url, REPO, {}, api) })).code).toBe(0);
+    expect(await updated).toBe(URI);
+  });
+
+  it('never shows the token, in an answer or on stderr, even under --debug', async () => {
+    await seed(api);
+    const session = await connect(api, ['--debug', '--allow-writes']);
+    for (const [name, args] of [
+      ['status', { pr: 1 }],
+      ['status', { pr: 99 }],
+      ['doctor', {}],
+      ['submit', { prs: [4] }],
+      ['queue_get', {}],
+    ] as const) {
+      await call(session.client, name, args);
+    }
+    await session.client.getPrompt({ name: 'why_not_merging', arguments: { pr: '1' } });
+    const secret = api === 'v1' ? TOKEN : V2_TEST_KEY;
+    expect(session.stderr()).toMatch(/\[debug\]/);
+    expect(session.stderr()).not.toContain(secret);
+    expect(session.said()).not.toContain(secret);
+  });
+});
+
+describe('mq mcp, its prompt', () => {
+  it('asks why a PR is not merging with what mq status says of it', async () => {
+    await seed('v1');
+    const { client } = await connect('v1');
+    const prompts = await client.listPrompts();
+    expect(prompts.prompts.map((prompt) => prompt.name)).toEqual(['why_not_merging']);
+    const prompt = await client.getPrompt({ name: 'why_not_merging', arguments: { pr: '2' } });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    expect(text).toMatch(/^Why is PR #2 not merging\?/);
+    expect(text).toMatch(/#2 PR #2\n/);
+  });
+});
+
+describe('mq mcp, its answer to initialize', () => {
+  /** The built mq mcp fed `messages` in one write; every message it sent until it answered `last`, then stdin closed. */
+  async function exchange(messages: unknown[], last: number): Promise<{ said: { id?: unknown; result?: unknown }[]; early: boolean }> {
+    // Node's module log names the file bin/mq.js answers from, when it does.
+    const { home, env } = mqEnvironment({ env: { MQ_REPO: REPO, NODE_DEBUG: 'module' } });
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const said: { id?: unknown; result?: unknown }[] = [];
+    const lines = createInterface({ input: child.stdout });
+    const closed = new Promise((resolve) => child.once('close', resolve));
+    lines.on('line', (line) => {
+      said.push(JSON.parse(line) as { id?: unknown });
+      if (said.at(-1)!.id === last) child.stdin.end();
+    });
+    child.stdin.write(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+    await closed;
+    return { said, early: stderr.includes('mcp-initialize.json') };
+  }
+  const initialize = (protocolVersion: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  const then = [
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+
+  it.each(['2025-06-18', '1999-01-01'])('answers it (protocol %s) once, before the program loads, as the SDK would', async (version) => {
+    // First: bin/mq.js answers it. After a ping: the SDK does, as bin/mq.js answers only a first message.
+    const early = await exchange([initialize(version), ...then], 2);
+    const late = await exchange([{ jsonrpc: '2.0', id: 0, method: 'ping' }, initialize(version), ...then], 2);
+    expect([early.early, late.early]).toEqual([true, false]);
+    expect(early.said.map((message) => message.id)).toEqual([1, 2]);
+    expect(late.said.map((message) => message.id)).toEqual([0, 1, 2]);
+    expect(early.said[0]).toEqual(late.said[1]);
+    expect(early.said[0]!.result).toMatchObject({ protocolVersion: version === '1999-01-01' ? LATEST_PROTOCOL_VERSION : version, serverInfo: { name: 'mq' } });
+  });
+});
