@@ -14,7 +14,8 @@ import { EngineRefusal } from './types.js';
 import { iso } from './views.js';
 import { pullRequestOf, type QueueWorld } from './world.js';
 
-/** How many events `recent()` keeps (the `webhooks/events` route's list), and how many wait untaken at most. */
+/** How many events `recent()` keeps (the `webhooks/events` route's list), and how many wait untaken at most in
+ *  an engine nobody takes them from. */
 const RECENT_MAX = 10_000;
 
 const ACTION_OF: Partial<Record<PullRequestState, EntryAction>> = {
@@ -56,6 +57,9 @@ export class WebhookEvents {
   /** The run each open submission last rested on, so a step can tell the run it left. */
   private readonly runs = new Map<string, string>();
   private idPrefix: string | undefined;
+  /** Whether events were ever taken: then none is dropped, as they are taken after every request and tick (one
+   *  step making more than RECENT_MAX is a long advance of a large queue; the delivery bounds and counts them). */
+  private taken = false;
 
   constructor(private readonly world: QueueWorld) {}
 
@@ -96,6 +100,7 @@ export class WebhookEvents {
   /** The events made since the last call, oldest first. */
   take(): WebhookEvent[] {
     this.flush();
+    this.taken = true;
     const taken = this.untaken;
     this.untaken = [];
     return taken;
@@ -179,7 +184,7 @@ export class WebhookEvents {
         this.untaken.push(this.made(`pull_request_batch.${batch}`, payload));
       }
     });
-    if (this.untaken.length > RECENT_MAX) this.untaken = this.untaken.slice(-RECENT_MAX);
+    if (!this.taken && this.untaken.length > RECENT_MAX) this.untaken = this.untaken.slice(-RECENT_MAX);
   }
 
   private pullRequestPayload(step: Step, action: EntryAction): Payload {

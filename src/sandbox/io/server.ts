@@ -142,7 +142,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const answer = await answerRequest(request, options.token, dispatch, v2, v2Host);
-    // The events the request made (on disk by now) or the time it moved are queued; they are sent after the answer.
+    // The events the request made (on disk by now) or the time it moved are queued; they are sent after the answer,
+    // and at a bounded pace while requests come thick and fast.
+    webhooks.delivery.requestAnswered();
     webhooks.drain();
     if (answer.headers?.connection === 'close') closeByLingering(response);
     // The Date header tells clients the sandbox's time, so ages read right on a manual or sped-up clock.

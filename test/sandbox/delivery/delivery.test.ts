@@ -1,7 +1,7 @@
 // The sandbox's webhook delivery as Svix delivers (docs/sandbox.md#webhooks): signed requests a verifier others
 // wrote accepts, Svix's retry schedule on the sandbox's manual clock, the receiver's `webhook-delivery` answers.
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../../src/sandbox/io/clock.js';
 import { RETRY_DELAYS_SECONDS, WebhookDelivery } from '../../../src/sandbox/io/webhooks/delivery.js';
 import { type Receiver, startReceiver } from './receiver.js';
@@ -124,6 +124,28 @@ describe('delivery', () => {
       [false, 0],
       [true, 0],
     ]);
+  });
+
+  it('gives way to a busy API: while it answers many requests, attempts start at a bounded pace; all go once it is quiet', async () => {
+    let ms = 0;
+    const delivery = new WebhookDelivery(manualClock(START), false, () => ms);
+    deliveries.push(delivery);
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const endpoint = delivery.add({ url: receiver.url });
+    for (let i = 0; i < 20; i++) delivery.requestAnswered();
+    delivery.offer(Array.from({ length: 40 }, (_, i) => event(i + 1)));
+    // 400 attempts a second: 8 in the first 20 ms, and no more while no time passes, however often it looks.
+    await receiver.seen(8);
+    await vi.waitFor(() => expect(delivery.attemptList().attempts).toHaveLength(8));
+    await new Promise(setImmediate);
+    expect([endpoint.inFlight, endpoint.ready.length]).toEqual([0, 32]);
+    ms += 20;
+    await receiver.seen(16);
+    // Quiet for two windows: the rest go at once.
+    ms += 200;
+    await delivery.idle();
+    expect(receiver.received).toHaveLength(40);
   });
 
   it("counts what overflows a dead endpoint's backlog, and shows it in the endpoint list and the attempts", async () => {

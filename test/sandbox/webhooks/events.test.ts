@@ -235,6 +235,20 @@ describe('takeEvents', () => {
     expect(first.concat(later).map((event) => event.id)).not.toContain(next.id);
   });
 
+  it('drops none once taken from, though one step makes more than 10,000; an engine nobody takes from keeps the last 10,000', () => {
+    const submitted = (take: boolean) => {
+      const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
+      if (take) engine.takeEvents();
+      engine.createQueue(QUEUE);
+      for (let n = 1; n <= 5500; n++) engine.submitPullRequest(QUEUE, n);
+      return engine.takeEvents();
+    };
+    const all = submitted(true);
+    // Each PR submitted and queued, the first testing.
+    expect(all).toHaveLength(11_001);
+    expect(submitted(false).map((event) => event.id)).toEqual(all.slice(-10_000).map((event) => event.id));
+  });
+
   it('a batch whose PR is cancelled is canceled once, with the cancel`s reason; one restarted, without a cancellation reason', () => {
     const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
     engine.createQueue(QUEUE);

@@ -17,6 +17,14 @@ const IN_FLIGHT_PER_ENDPOINT = 16;
 export const BACKLOG_LIMIT = 10_000;
 /** Attempts kept for the `attempts` route, the latest. */
 const ATTEMPTS_KEPT = 10_000;
+/** The API is busy while it answered at least BUSY_REQUESTS requests in the last one or two BUSY_WINDOW_MS (real
+ *  time); meanwhile at most ATTEMPTS_PER_SECOND_WHILE_BUSY attempts start, so that delivery takes a few per cent of
+ *  the sandbox's time at most, and the rest waits in the backlog until the API is quiet. */
+const BUSY_WINDOW_MS = 100;
+const BUSY_REQUESTS = 20;
+const ATTEMPTS_PER_SECOND_WHILE_BUSY = 400;
+/** How often the attempts held back are looked at again while the API is busy (real ms). */
+const WHILE_BUSY_PUMP_MS = 20;
 
 export interface EndpointSetting {
   url: string;
@@ -71,20 +79,28 @@ export class WebhookDelivery {
   private attemptsStart = 0;
   private laterDue = Number.POSITIVE_INFINITY;
   private pumping = false;
+  /** Requests answered in the current busy window and in the one before, and when the current one began. */
+  private requests = { now: 0, before: 0, since: Number.NEGATIVE_INFINITY };
+  /** Attempts that may start while the API is busy, and when that was last counted (real ms). */
+  private allowance = { attempts: 0, at: Number.NEGATIVE_INFINITY };
+  private held: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   /** Called when what `snapshot` returns has changed. */
   onChange: () => void = () => undefined;
   private stopped = false;
 
-  /** `remember`: whether settled ids are kept until the next fold (a state file's journal may make them again). */
+  /** `remember`: whether settled ids are kept until the next fold (a state file's journal may make them again).
+   *  `elapsedMs`: real time, for the pace while the API is busy (injectable for tests). */
   constructor(
     private readonly clock: SandboxClock,
     private readonly remember: boolean,
+    private readonly elapsedMs: () => number = () => performance.now(),
   ) {}
 
   /** Sends nothing more (what is in flight ends unrecorded, and goes again after a restart). */
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.held);
     this.onChange = () => undefined;
   }
 
@@ -153,6 +169,19 @@ export class WebhookDelivery {
       this.pumping = false;
       this.pump();
     });
+  }
+
+  /** The API answered a request: while it answers many, deliveries give way to it. */
+  requestAnswered(): void {
+    this.requestsSince(this.elapsedMs());
+    this.requests.now++;
+  }
+
+  /** The requests answered in the last one or two windows, the windows moved on to `now`. */
+  private requestsSince(now: number): number {
+    const passed = now - this.requests.since;
+    if (passed >= BUSY_WINDOW_MS) this.requests = { now: 0, before: passed >= 2 * BUSY_WINDOW_MS ? 0 : this.requests.now, since: now };
+    return this.requests.now + this.requests.before;
   }
 
   attemptList(filter: { endpoint?: string; event?: string } = {}): z.infer<typeof AttemptList> {
@@ -225,11 +254,29 @@ export class WebhookDelivery {
     if (this.stopped) return;
     const now = this.clock.now();
     if (now >= this.laterDue) this.releaseDue(now);
-    for (const endpoint of this.endpoints.values()) {
-      while (!endpoint.disabled && endpoint.inFlight < IN_FLIGHT_PER_ENDPOINT && endpoint.ready.length > 0) {
+    // Any number while the API is quiet; while it is busy, what the pace has allowed since the last look, one
+    // endpoint after the other so that they share it.
+    const at = this.elapsedMs();
+    let allowed = Number.POSITIVE_INFINITY;
+    if (this.requestsSince(at) >= BUSY_REQUESTS) {
+      const perPump = (ATTEMPTS_PER_SECOND_WHILE_BUSY * WHILE_BUSY_PUMP_MS) / 1000;
+      allowed = Math.min(perPump, this.allowance.attempts + ((at - this.allowance.at) * ATTEMPTS_PER_SECOND_WHILE_BUSY) / 1000);
+    }
+    for (let sent = true; sent; ) {
+      sent = false;
+      for (const endpoint of this.endpoints.values()) {
+        if (allowed < 1 || endpoint.disabled || endpoint.inFlight >= IN_FLIGHT_PER_ENDPOINT || endpoint.ready.length === 0) continue;
         this.send(endpoint, endpoint.ready.shift()!);
+        allowed--;
+        sent = true;
       }
     }
+    if (allowed < Number.POSITIVE_INFINITY) this.allowance = { attempts: allowed, at };
+    if (allowed < 1)
+      this.held ??= setTimeout(() => {
+        this.held = undefined;
+        this.schedule();
+      }, WHILE_BUSY_PUMP_MS).unref();
     if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
