@@ -46,7 +46,7 @@ describe('dist/mq.cjs', () => {
     expect(text + restText).not.toMatch(/\bimport\(/);
   });
 
-  it('serves `mq status` of a PR from dist/mq.cjs alone, and a command beyond it from mq-rest.cjs too', async () => {
+  it('serves `mq status` of a PR from dist/mq.cjs alone on either API, and a command beyond it from mq-rest.cjs too', async () => {
     const sandbox = await startSandboxProcess();
     try {
       const env = { ...sandboxEnv(sandbox.url, 'acme/bundle'), NODE_DEBUG: 'module' };
@@ -60,6 +60,8 @@ describe('dist/mq.cjs', () => {
       expect(rest(['submit', '1'])).toBe(true);
       expect(rest(['status', '1', '--json'])).toBe(false);
       expect(rest(['status', '1'])).toBe(false);
+      env.MQ_TOKEN = sandboxEnv(sandbox.url, 'acme/bundle', {}, 'v2').MQ_TOKEN!;
+      expect(rest(['status', '1', '--json'])).toBe(false);
     } finally {
       await sandbox.stop();
     }
