@@ -158,7 +158,9 @@ try {
     ['v1', 'bench'],
     ['v2', 'trunk_v2_bench'],
   ] as const) {
-    const apiEnv = { ...env, MQ_TOKEN: token };
+    // A code cache of its own per API (bin/mq.js keeps one per command, made by its first run): a user's is made
+    // by the API they use, where one shared would hold what a v1 status compiled and make a v2 one compile anew.
+    const apiEnv = { ...env, MQ_TOKEN: token, NODE_COMPILE_CACHE: join(dir, `compile-cache-${api}`) };
     const client = bareStatusClient(api === 'v1' ? { v1: REPO } : { v2: await v2IdsOf(new URL(sandbox.url).origin, token, REPO) });
     writeFileSync(files.status, client);
     const requests = await sameRequests(apiEnv);

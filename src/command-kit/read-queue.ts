@@ -17,14 +17,10 @@ export async function readQueue(service: MergeQueueService, ref: QueueRef): Prom
   }
 }
 
-/** The queue, or undefined when it is gone (404): the PR's own record then says what became of it. */
-export async function queueUnlessGone(
-  service: MergeQueueService,
-  ref: QueueRef,
-  read?: Parameters<MergeQueueService['getQueue']>[1],
-): Promise<Queue | undefined> {
+/** The queue as read, or undefined when it is gone (404): the PR's own record then says what became of it. */
+export async function queueUnlessGone<Q>(read: Promise<Q>): Promise<Q | undefined> {
   try {
-    return await service.getQueue(ref, read);
+    return await read;
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;

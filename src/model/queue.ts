@@ -68,6 +68,26 @@ export interface Queue extends QueueFacts {
   enqueuedPullRequests: EnqueuedPullRequest[];
 }
 
+/**
+ * A queue's PRs in order, as getQueue gives them with `settings: false`: its settings, state and mode only where
+ * the API answers them with the PRs (v1), left out where it answers them apart (v2).
+ */
+export interface QueuePullRequests extends Partial<QueueFacts> {
+  branch: string;
+  enqueuedPullRequests: EnqueuedPullRequest[];
+}
+
+/** The same with the queue's state and mode (`line`, which v2's order answers with them): where mq status places a PR. */
+export interface QueueLine extends QueuePullRequests {
+  state: ReportedQueueState;
+  mode: QueueFacts['mode'];
+}
+
+/** Whether the queue's settings were read with its PRs (on v1 always). */
+export function hasSettings<Q extends QueuePullRequests>(queue: Q): queue is Q & Queue {
+  return queue.concurrency !== undefined;
+}
+
 /** A queue as a change answered it: its PRs may be left out. */
 export interface UpdatedQueue extends QueueFacts {
   enqueuedPullRequests?: EnqueuedPullRequest[];

@@ -6,7 +6,7 @@ import type { Eta } from './eta.js';
 import type { Why } from './why.js';
 import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
-import type { Queue, UpdatedQueue } from './queue.js';
+import type { Queue, QueueLine, UpdatedQueue } from './queue.js';
 import type { SettingChange } from './queue-settings.js';
 import type { QueueSummary } from './queues.js';
 import type { PullRequestRef, QueueGraph, QueueOrder } from './order.js';
@@ -74,7 +74,7 @@ export type CommandResult =
   | { kind: 'queue'; queue: Queue; allSettings?: boolean }
   /** `queue`: read alongside, where known. `why`: of a failed or cancelled PR. `eta`: of a PR in the queue, or why none. */
   /** `waitingOn`: the PRs a pending PR waits on directly, where the service tells (v2's order). */
-  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: Queue; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
+  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: QueueLine; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
   /** `mq status --web`: the link opened in the browser. */
   | { kind: 'opened'; url: string }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }

@@ -4,7 +4,7 @@ import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
 import type { PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
-import type { Queue, QueueFacts, QueueSettings, UpdatedQueue } from './queue.js';
+import type { Queue, QueueFacts, QueueLine, QueuePullRequests, QueueSettings, UpdatedQueue } from './queue.js';
 import type { QueueMode, QueueSummary } from './queues.js';
 import type { GraphQuery, PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { QueueRef, Repo } from './repository.js';
@@ -99,8 +99,10 @@ export interface MergeQueueService {
   // The queue and its PRs in order. `line` (mq status): only the PRs and their states in order; where the API lists the order apart
   // from the PRs' facts (v2), a pending PR's facts beyond its number, title and state (and its PRs not ready) may be left empty.
   // `runStarts`: with when each run in flight started (mq's own ETA). `settings: false`: the caller reads none of the queue's settings
-  // (with `line`, its state and mode only): where the API answers them apart from the PRs (v2) they are not read, and left empty.
-  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; settings?: false }): Promise<Queue>;
+  // (with `line`, its state and mode only): where the API answers them apart from the PRs (v2) they are not read, and left out.
+  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true }): Promise<Queue>;
+  getQueue(queue: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
+  getQueue(queue: QueueRef, read: { settings: false }): Promise<QueuePullRequests>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;
   /** The queue as the change left it, when the service gives it back. */

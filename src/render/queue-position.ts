@@ -2,17 +2,17 @@
 // the PRs ahead of it. Pure: the PR, the queue as getQueue answered, nothing else.
 import { QUEUE_STATES } from '../model/vocabulary.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
-import type { Queue } from '../model/queue.js';
+import { hasSettings, type Queue, type QueueLine } from '../model/queue.js';
 import { safeLine } from '../text/sanitize.js';
 
 /** PRs listed ahead of this one in `enqueuedPullRequests`; undefined when the PR is not in the queue. */
-export function prsAhead(pr: SubmittedPullRequest, queue: Queue): EnqueuedPullRequest[] | undefined {
+export function prsAhead(pr: SubmittedPullRequest, queue: QueueLine): EnqueuedPullRequest[] | undefined {
   const index = queue.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr.prNumber);
   return index < 0 ? undefined : queue.enqueuedPullRequests.slice(0, index);
 }
 
 /** One sentence per thing holding the PR back; empty when nothing in the queue is. */
-export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[] {
+export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): string[] {
   const reasons: string[] = [];
   const ahead = prsAhead(pr, queue) ?? [];
   if (queue.state === 'paused') {
@@ -25,7 +25,8 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[]
     reasons.push(`the queue is ${safeLine(queue.state)}, a state this version of mq does not know; it may hold the PR`);
   }
   const testing = queue.enqueuedPullRequests.filter((queued) => queued.state === 'testing');
-  if (pr.state === 'pending' && (queue.state === 'running' || queue.state === 'draining')) {
+  // What a pending or failed PR waits for needs the queue's settings, which mq status reads for those states.
+  if (pr.state === 'pending' && hasSettings(queue) && (queue.state === 'running' || queue.state === 'draining')) {
     reasons.push(
       testing.length >= queue.concurrency
         ? `every testing slot is busy (concurrency ${queue.concurrency}, testing: ${numbers(testing, false)})`
@@ -37,7 +38,7 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: Queue): string[]
   if (pr.state === 'tests_passed' && ahead.length > 0) {
     reasons.push(`its tests passed; it merges after the PRs ahead of it (${numbers(ahead)})`);
   }
-  if (pr.state === 'pending_failure') reasons.push(pendingFailureReason(ahead, queue));
+  if (pr.state === 'pending_failure' && hasSettings(queue)) reasons.push(pendingFailureReason(ahead, queue));
   return reasons;
 }
 

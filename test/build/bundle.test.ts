@@ -46,13 +46,13 @@ describe('dist/mq.cjs', () => {
     expect(text + restText).not.toMatch(/\bimport\(/);
   });
 
-  it('serves `mq status` of a PR from dist/mq.cjs alone, and a command beyond it from mq-rest.cjs too', async () => {
+  it('serves `mq status` of a PR from dist/mq.cjs alone on either API, and a command beyond it from mq-rest.cjs too', async () => {
     const sandbox = await startSandboxProcess();
     try {
       const env = { ...sandboxEnv(sandbox.url, 'acme/bundle'), NODE_DEBUG: 'module' };
       // bin/mq.js compiles dist/mq.cjs itself: Node's module log names the files it requires, mq-rest.cjs among them.
-      const rest = (args: string[]) => {
-        const child = run(args, env);
+      const rest = (args: string[], api: 'v1' | 'v2' = 'v1') => {
+        const child = run(args, { ...env, MQ_TOKEN: sandboxEnv(sandbox.url, 'acme/bundle', {}, api).MQ_TOKEN! });
         expect(child.status, args.join(' ')).toBe(0);
         return child.stderr.includes('/dist/mq-rest.cjs');
       };
@@ -60,6 +60,7 @@ describe('dist/mq.cjs', () => {
       expect(rest(['submit', '1'])).toBe(true);
       expect(rest(['status', '1', '--json'])).toBe(false);
       expect(rest(['status', '1'])).toBe(false);
+      expect(rest(['status', '1', '--json'], 'v2')).toBe(false);
     } finally {
       await sandbox.stop();
     }

@@ -26,7 +26,7 @@ const SPLITS = {
   estimate: { operation: 'pullRequests.queueEntryEstimate', why: "v1's PR read carries its estimate; v2 reads it apart" },
   line: {
     operation: 'mergeQueues.order',
-    why: "v1's getQueue answers the queue's settings and its PRs in order; v2 reads the settings apart from its order (one answer however long the queue, which names the run testing the PR and what it waits on): a pending PR's status needs them (its testing slots), a testing one's does not",
+    why: "v1's getQueue answers the queue's settings and its PRs in order; v2 reads the settings apart from its order (one answer however long the queue, which names the run testing the PR and what it waits on): a pending PR's status needs them (its testing slots, which the order does not count: it says only whether a PR is held behind a failure), a testing one's does not",
   },
 } as const;
 type Split = keyof typeof SPLITS;

@@ -5,7 +5,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
 import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
-import type { Queue, QueueFacts } from '../../model/queue.js';
+import type { Queue, QueueFacts, QueueLine, QueuePullRequests } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
@@ -59,6 +59,23 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     if (!order) ordersRead.set(id, (order = client.call('mergeQueues.order', { params: { id } })));
     return order;
   };
+
+  function getQueue(ref: QueueRef, read?: { line?: true; runStarts?: true }): Promise<Queue>;
+  function getQueue(ref: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
+  function getQueue(ref: QueueRef, read: { settings: false }): Promise<QueuePullRequests>;
+  /** Its settings and its PRs; its PRs alone with `settings: false`, and with `line` its state and mode, which the order gives. */
+  function getQueue(ref: QueueRef, read: { line?: true; runStarts?: true; settings?: false } = {}): Promise<Queue | QueuePullRequests> {
+    return onQueue(ref, async (id) => {
+      const line = read.line ? lineOf(id, read.runStarts) : livePullRequests(id);
+      if (read.settings !== false) {
+        const [queue, live] = await Promise.all([readQueue(id), line]);
+        return { ...queueFactsOf(queue), enqueuedPullRequests: live };
+      }
+      const live = await line;
+      const order = read.line && (await orderOf(id));
+      return { branch: ref.targetBranch, ...(order && { state: modelWord(order.queueState), mode: modelMode(order.mode) }), enqueuedPullRequests: live };
+    });
+  }
 
   /** `use` with the queue's id, looked up afresh once if a kept one is stale. */
   const onQueue = async <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> => {
@@ -180,22 +197,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       );
       return { testingResults: page.data.map(testingResultOf), totalItems: page.total ?? page.data.length };
     },
-    async getQueue(ref, read = {}) {
-      return onQueue(ref, async (id) => {
-        const [queue, live] = await Promise.all([
-          read.settings === false ? undefined : readQueue(id),
-          read.line ? lineOf(id, read.runStarts) : livePullRequests(id),
-        ]);
-        if (queue) return { ...queueFactsOf(queue), enqueuedPullRequests: live };
-        // Its settings unread: the state and mode the order gave with the line.
-        const order = read.line && (await orderOf(id));
-        return {
-          branch: ref.targetBranch,
-          ...(order && { state: modelWord(order.queueState), mode: modelMode(order.mode) }),
-          enqueuedPullRequests: live,
-        } as Queue;
-      });
-    },
+    getQueue,
     async createQueue(ref, settings) {
       const repositoryId = await ids.repositoryId(ref.repo);
       const queue = await client.call('mergeQueues.create', {

@@ -9,6 +9,7 @@ import { estimateEta, servesEstimate } from '../../model/eta.js';
 import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
+import { hasSettings, type QueueLine } from '../../model/queue.js';
 import { readTestDurations, type TestDurations } from '../../model/test-durations.js';
 import { explainEnd } from '../../model/why.js';
 
@@ -38,14 +39,16 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
   const serviceNow = () => service.serviceNow() ?? ctx.now();
   // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
   const [read, durations, waitingOn] = await Promise.all([
-    queueUnlessGone(service, ref, { line: true, ...(own && { runStarts: true }), ...(!settings && { settings: false }) }),
+    queueUnlessGone<QueueLine>(
+      settings ? service.getQueue(ref, { line: true, ...(own && { runStarts: true }) }) : service.getQueue(ref, { line: true, settings: false }),
+    ),
     own && pullRequest.state !== 'not_ready' ? readTestDurations(service, ref, serviceNow) : NOT_READ,
     pullRequest.state === 'pending' ? service.getDirectlyAhead(ref, pullRequest.prNumber) : undefined,
   ]);
   if (!read) return { kind: 'pullRequest', pullRequest };
   // Its place among the PRs that hold one: a not_ready PR holds none (and is listed apart, if at all, on v2).
   const queue = { ...read, enqueuedPullRequests: read.enqueuedPullRequests.filter((queued) => queued.state !== 'not_ready') };
-  const eta = own ? estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() }) : undefined;
+  const eta = own && hasSettings(queue) ? estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() }) : undefined;
   return { kind: 'pullRequest', pullRequest, queue, ...(eta && { eta }), ...(waitingOn !== undefined && { waitingOn }) };
 }
 

@@ -15,6 +15,7 @@ import { prFailure } from '../../command-kit/each-pr.js';
 import { submit, type SubmitInput } from '../pull-requests/pull-requests.js';
 import { outcomesExitCode } from '../../model/result.js';
 import { estimateEta } from '../../model/eta.js';
+import { hasSettings, type QueuePullRequests } from '../../model/queue.js';
 import { queueUnlessGone } from '../../command-kit/read-queue.js';
 import { readTestDurations, type TestDurations } from '../../model/test-durations.js';
 import { explainEnd } from '../../model/why.js';
@@ -85,7 +86,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   let timing = false;
   const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
-    const listing = await queueUnlessGone(service, ref, timing ? undefined : { settings: false });
+    const listing = await queueUnlessGone<QueuePullRequests>(timing ? service.getQueue(ref) : service.getQueue(ref, { settings: false }));
     const listed = new Map(listing?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, { entry: pr, position: index + 1 }]));
     const now = ctx.now();
     const toRead = open.filter((s) => {
@@ -107,8 +108,9 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
       durationsDue ? readTestDurations(service, ref, serviceNow) : undefined,
     ]);
     timing = open.some((s) => listed.has(s.pr));
-    const unset = listing && timing && (fresh ?? durations) && listing.concurrency === undefined;
-    const queue = listing && (unset ? { ...listing, ...(await service.getQueueFacts(ref)) } : listing);
+    // The ETAs' settings: read with the PRs, else apart (an API that answers them apart), else none (no ETA to make).
+    const timed = timing && (fresh ?? durations) ? listing : undefined;
+    const queue = timed && (hasSettings(timed) ? timed : { ...timed, ...(await service.getQueueFacts(ref)) });
     // A PR the queue never had: its own read says so in the service's words, once (the wait ends there for it).
     const unknown = new Map(await Promise.all(batch.notFound.map(async (pr) => [pr, await lookUp(service, ref, pr)] as const)));
     answered();

@@ -1,6 +1,6 @@
 // `mq status`: one submitted PR, its ETA, and in words why it cannot start testing when it is not ready.
 import { isFinalState, MERGEABILITY } from '../../model/vocabulary.js';
-import type { Queue } from '../../model/queue.js';
+import type { QueueLine } from '../../model/queue.js';
 import type { SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
@@ -17,7 +17,7 @@ import type { PullRequestRef } from '../../model/order.js';
 
 export function renderPullRequest(
   pr: SubmittedPullRequestDetail,
-  queue: Queue | undefined,
+  queue: QueueLine | undefined,
   ctx: RenderContext,
   why?: Why,
   eta?: Eta,
