@@ -358,6 +358,9 @@ describe('the state file', () => {
     await api.ok('_sandbox/advance', { seconds: 180 });
     expect((await api.ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 1 } })).state).toBe('merged');
     expect((await api.ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 2 } })).state).toBe('failed');
+    // Once closed: until then the deliveries' own file (FILE.webhooks) may be in the middle of a write.
+    await running.close();
+    running = undefined;
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
