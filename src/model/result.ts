@@ -2,6 +2,7 @@
 import type { MetricSample } from './prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats.js';
+import type { HistoryFit } from './history-fit.js';
 import type { Eta } from './eta.js';
 import type { Why } from './why.js';
 import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
@@ -85,6 +86,8 @@ export type CommandResult =
   | { kind: 'metrics'; raw: true; text: string }
   | { kind: 'metrics'; raw: false; samples: MetricSample[] }
   | { kind: 'stats'; stats: Stats }
+  /** mq simulate fit: the workload the queue's history shows. */
+  | { kind: 'workloadFit'; fit: HistoryFit }
   /** `mq flaky list`: every page of one list, as the service shapes its rows. */
   | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
   | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }

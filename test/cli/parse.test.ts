@@ -36,6 +36,7 @@ import { listen } from '../../src/commands/webhooks/listen.js';
 import { trigger } from '../../src/commands/webhooks/trigger.js';
 import { verifyCapture } from '../../src/commands/webhooks/verify.js';
 import { exec } from '../../src/commands/sandbox/exec.js';
+import { simulateFit } from '../../src/commands/simulate/fit.js';
 import { stats } from '../../src/commands/stats/stats.js';
 import { status } from '../../src/commands/status/status.js';
 import { setTargets } from '../../src/commands/targets/targets.js';
@@ -139,6 +140,8 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     ['stats', '--since', '2026-01-01T00:00:00Z', '--until', '1h', '--by', 'author'],
     { handler: stats, input: { since: { at: Date.parse('2026-01-01T00:00:00Z') }, until: { agoMs: 3_600_000 }, by: 'author' } },
   ],
+  ['simulate fit: the last 14 days', ['simulate', 'fit'], { handler: simulateFit, input: { since: { agoMs: 14 * 86_400_000 } } }],
+  ['simulate fit --from-history', ['simulate', 'fit', '--from-history', '30d'], { handler: simulateFit, input: { since: { agoMs: 30 * 86_400_000 } } }],
   ['testing a PR', ['testing', '42'], { handler: testing, input: { pr: 42 } }],
   ['testing --run', ['testing', '--run', '3f1c'], { handler: testing, input: { testRunId: '3f1c' } }],
   ['queue get', ['queue', 'get'], { handler: getQueue, input: {} }],
