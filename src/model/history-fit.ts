@@ -46,7 +46,7 @@ export function fitHistory(history: QueueHistory): HistoryFit {
   const since = Date.parse(history.window.since);
   const until = Date.parse(history.window.until);
   const hours = Math.max(1, (until - since) / HOUR_MS);
-  const prs = new Set(history.pullRequests.map((pr) => pr.prNumber));
+  const prs = new Set([...history.pullRequests, ...history.inQueue].map((pr) => pr.prNumber));
   const warnings: string[] = [];
 
   // Stays of the PRs whose histories were read; the sample stands for all PRs (scaled by `scale`).
@@ -123,8 +123,9 @@ export function fitHistory(history: QueueHistory): HistoryFit {
   }
 
   const priorities: Record<string, number> = {};
-  for (const pr of history.pullRequests) priorities[pr.priorityName || 'medium'] = (priorities[pr.priorityName || 'medium'] ?? 0) + 1;
-  for (const name of Object.keys(priorities)) priorities[name] = priorities[name]! / Math.max(1, history.pullRequests.length);
+  const everyPr = [...history.pullRequests, ...history.inQueue];
+  for (const pr of everyPr) priorities[pr.priorityName || 'medium'] = (priorities[pr.priorityName || 'medium'] ?? 0) + 1;
+  for (const name of Object.keys(priorities)) priorities[name] = priorities[name]! / Math.max(1, everyPr.length);
 
   const targets = history.targets.filter((list) => list.length > 0);
   const impactedTargets =
@@ -168,7 +169,7 @@ export function fitHistory(history: QueueHistory): HistoryFit {
       0.5,
     ),
     priorities,
-    noBatchRate: history.pullRequests.length === 0 ? 0 : history.pullRequests.filter((pr) => pr.noBatch).length / history.pullRequests.length,
+    noBatchRate: everyPr.length === 0 ? 0 : everyPr.filter((pr) => pr.noBatch).length / everyPr.length,
     impactedTargets,
     observed: {
       merges,
@@ -206,13 +207,21 @@ function occurrences(since: number, until: number, slots: number, slotOf: (at: n
   return counts;
 }
 
-/** Each slot's rate against the mean rate (1 where the window never saw the slot). */
+/**
+ * Each slot's rate against the mean rate (1 where the window never saw the slot), drawn toward 1 by as much as its
+ * spread is what chance alone would give a few arrivals a slot (James-Stein): noise taken for shape would make the
+ * simulated arrivals burstier than the queue's.
+ */
 function shape(counts: readonly number[], seen: readonly number[]): number[] {
   const total = counts.reduce((sum, n) => sum + n, 0);
   const span = seen.reduce((sum, n) => sum + n, 0);
   if (total === 0 || span === 0) return counts.map(() => 1);
   const mean = total / span;
-  return counts.map((n, i) => (seen[i]! === 0 ? 1 : round(n / seen[i]! / mean)));
+  const slots = counts.flatMap((n, i) => (seen[i]! === 0 ? [] : [{ raw: n / seen[i]! / mean, expected: seen[i]! * mean }]));
+  const spread = slots.reduce((sum, slot) => sum + (slot.raw - 1) ** 2, 0) / slots.length;
+  const noise = slots.reduce((sum, slot) => sum + 1 / slot.expected, 0) / slots.length;
+  const keep = spread === 0 ? 0 : Math.max(0, 1 - noise / spread);
+  return counts.map((n, i) => (seen[i]! === 0 ? 1 : round(1 + keep * (n / seen[i]! / mean - 1))));
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

@@ -1,5 +1,5 @@
 // What a fit of the queue's workload reads of its history, through the model's service on either API: the queue's
-// settings, the PRs concluded over the window, each attempt at testing, a sample of the PRs' entry histories (when each
+// settings and its PRs now, the PRs concluded over the window, each attempt at testing, a sample of the PRs' entry histories (when each
 // arrived: the list of PRs says only when it concluded) and the targets a sample of runs touched, where PRs upload them.
 import type { EnqueuedPullRequest } from './pull-request.js';
 import type { QueueFacts } from './queue.js';
@@ -13,7 +13,7 @@ import { testingResultsWindow } from './stats.js';
 /** What the read asks of the service: a narrow door, so a test may answer it from the engine itself. */
 export type HistoryService = Pick<
   MergeQueueService,
-  'getQueueFacts' | 'listPullRequests' | 'listTestingResults' | 'getQueueEntryHistory' | 'getMergeQueueTestingDetails'
+  'getQueue' | 'listPullRequests' | 'listTestingResults' | 'getQueueEntryHistory' | 'getMergeQueueTestingDetails'
 >;
 
 export interface QueueHistory {
@@ -22,6 +22,8 @@ export interface QueueHistory {
   settings: QueueFacts;
   /** Concluded over the window, oldest conclusion first. */
   pullRequests: EnqueuedPullRequest[];
+  /** In the queue at the window's end (now): arrived, not concluded. */
+  inQueue: EnqueuedPullRequest[];
   /** Each PR's attempts at testing over the window (a row per PR per run). */
   attempts: TestingResult[];
   /** The entry histories read: every PR's, or an even sample of them when there are more than `HISTORIES_MAX`. */
@@ -45,7 +47,8 @@ export async function readQueueHistory(
   window: { since: string; until: string },
   progress: (line: string) => void = () => undefined,
 ): Promise<QueueHistory> {
-  const settings = await service.getQueueFacts(ref);
+  // The window ends now: the PRs in the queue arrived in it and have not concluded.
+  const { enqueuedPullRequests: inQueue, ...settings } = await service.getQueue(ref);
   const pullRequests: EnqueuedPullRequest[] = [];
   let cursor: string | undefined;
   do {
@@ -65,7 +68,7 @@ export async function readQueueHistory(
     progress(`fetched ${attempts.length.toLocaleString('en-US')} test attempts…`);
   }
 
-  const numbers = evenSample([...new Set(pullRequests.map((pr) => pr.prNumber))], HISTORIES_MAX);
+  const numbers = evenSample([...new Set([...pullRequests, ...inQueue].map((pr) => pr.prNumber))], HISTORIES_MAX);
   const histories = new Map<number, EntryTransition[]>();
   await eachAtMost(AT_ONCE, numbers, async (pr) => {
     histories.set(pr, await service.getQueueEntryHistory(ref, pr));
@@ -90,7 +93,7 @@ export async function readQueueHistory(
     });
   }
   progress('');
-  return { window, settings, pullRequests, attempts, histories, targets };
+  return { window, settings, pullRequests, inQueue, attempts, histories, targets };
 }
 
 /** At most `max` of `items`, spread evenly over them, in their order. */

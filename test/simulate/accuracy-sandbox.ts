@@ -48,11 +48,11 @@ export function random(seed: number): () => number {
   };
 }
 
-/** Poisson arrivals over the workload's days and one more (the queue goes on past the window the fit reads), each PR's facts drawn as it comes. */
+/** Poisson arrivals over the workload's days, each PR's facts drawn as it comes. */
 export function drawArrivals(workload: KnownWorkload, seed: number): Arrival[] {
   const next = random(seed);
   const arrivals: Arrival[] = [];
-  const end = START + (workload.days + 1) * 24 * HOUR;
+  const end = START + workload.days * 24 * HOUR;
   const peak = workload.perHour * Math.max(...workload.byHourOfDay);
   for (let at = START; ; ) {
     at += (-Math.log(1 - next()) / peak) * HOUR;
@@ -70,8 +70,8 @@ export function drawArrivals(workload: KnownWorkload, seed: number): Arrival[] {
   return arrivals;
 }
 
-/** The engine after playing the arrivals under `settings` and two days more. */
-export function playInSandbox(arrivals: readonly Arrival[], settings: Partial<QueueSettings>, resubmitSeconds: number): QueueEngine {
+/** The engine after playing the arrivals under `settings` up to `until` (ms), where it stops: the fit reads its history then. */
+export function playInSandbox(arrivals: readonly Arrival[], settings: Partial<QueueSettings>, resubmitSeconds: number, until: number): QueueEngine {
   const resubmits: { at: number; pr: number }[] = [];
   const flaky = new Set(arrivals.filter((a) => a.outcome === 'flaky').map((a) => a.pr));
   const engine = QueueEngine.create({
@@ -89,7 +89,7 @@ export function playInSandbox(arrivals: readonly Arrival[], settings: Partial<Qu
     const arrival = arrivals[i];
     const resubmit = resubmits[0];
     const at = Math.min(arrival?.at ?? Number.POSITIVE_INFINITY, resubmit?.at ?? Number.POSITIVE_INFINITY);
-    if (at === Number.POSITIVE_INFINITY) break;
+    if (at >= until) break;
     engine.tick(at);
     if (arrival && arrival.at === at) {
       i++;
@@ -101,14 +101,14 @@ export function playInSandbox(arrivals: readonly Arrival[], settings: Partial<Qu
       engine.submitPullRequest(REF, resubmit!.pr);
     }
   }
-  engine.tick(engine.now.getTime() + 2 * 24 * HOUR);
+  engine.tick(until);
   return engine;
 }
 
 /** The fit's reads answered by the engine itself. */
 export function engineHistory(engine: QueueEngine): HistoryService {
   return {
-    getQueueFacts: async (ref) => engine.getQueue(ref),
+    getQueue: async (ref) => engine.getQueue(ref),
     listPullRequests: async (ref, query) => engine.listPullRequests(ref, query),
     listTestingResults: async (ref, query) =>
       engine.listTestingResults(ref, { since: Date.parse(query.since), until: query.until === undefined ? undefined : Date.parse(query.until) }, query),
@@ -117,7 +117,11 @@ export function engineHistory(engine: QueueEngine): HistoryService {
   };
 }
 
-/** The window the fit reads: the workload's days from the start. */
+/** The window the fit reads: the workload's days from the start, ending when the play stopped (now, to the engine). */
 export function windowOf(workload: KnownWorkload): { since: string; until: string } {
-  return { since: new Date(START).toISOString(), until: new Date(START + workload.days * 24 * HOUR).toISOString() };
+  return { since: new Date(START).toISOString(), until: new Date(endOf(workload)).toISOString() };
+}
+
+export function endOf(workload: KnownWorkload): number {
+  return START + workload.days * 24 * HOUR;
 }
