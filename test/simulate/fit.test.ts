@@ -1,39 +1,16 @@
-// mq simulate fit against the sandbox on both APIs: a small history played through mq (PRs passing, one failing,
-// one flaky submitted again, targets uploaded), then the same fit from v1 and from v2, as YAML and as JSON.
+// mq simulate fit against the sandbox on both APIs: a small history played through mq (history-steps.ts), then
+// the same fit from v1 and from v2, as YAML and as JSON.
 import { describe, expect, it } from 'vitest';
-import { control, sandboxEnv } from '../support/cli.js';
+import { sandboxEnv } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
+import { envOf, playHistory, REPO } from './history-steps.js';
 
 const fixture = useSandbox();
-const REPO = 'acme/fit';
-const describePr = (number: number, testOutcome: string, testDurationSeconds: number) =>
-  control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'fit' }, number, testOutcome, testDurationSeconds });
-const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
-
-async function ok(args: string[], env: Record<string, string>) {
-  const run = await mq(args, { env });
-  expect(run, `mq ${args.join(' ')}: ${run.stderr}`).toMatchObject({ code: 0 });
-  return run;
-}
 
 describe('mq simulate fit', () => {
   it('fits the same workload from v1 and v2, says it rests on few PRs, and writes YAML or JSON', async () => {
-    const env = sandboxEnv(fixture.recorder.url, REPO);
-    await ok(['queue', 'create', '--concurrency', '2'], env);
-    for (let pr = 1; pr <= 12; pr++) await describePr(pr, pr === 3 ? 'fail' : pr === 5 ? 'flaky' : 'pass', 600 + pr * 60);
-    for (const wave of [
-      [1, 2, 3, 4],
-      [5, 6, 7, 8],
-      [9, 10, 11, 12],
-    ]) {
-      await ok(['submit', ...wave.map(String)], env);
-      for (const pr of wave) await ok(['targets', 'set', String(pr), `//lib${pr % 3}`, `//app${pr}`], env);
-      await advance(900);
-    }
-    for (let round = 0; round < 8; round++) await advance(900);
-    await ok(['submit', '5'], env); // its author, after its flaky failure
-    for (let round = 0; round < 4; round++) await advance(900);
-
+    await playHistory(fixture);
+    const env = envOf(fixture);
     const fits = [];
     for (const api of ['v1', 'v2'] as const) {
       const run = await mq(['simulate', 'fit', '--from-history', '1d', '--json'], { env: sandboxEnv(fixture.recorder.url, REPO, {}, api) });
