@@ -4,6 +4,7 @@
 import type { EntryTransition } from './queue-entries.js';
 import type { QueueHistory } from './history-read.js';
 import { CONCLUSIONS } from './metrics.js';
+import { quantile } from './stats.js';
 
 type Conclusion = (typeof CONCLUSIONS)[number];
 
@@ -193,11 +194,6 @@ function staysOf(transitions: readonly EntryTransition[]): Stay[] {
     }
   }
   return stays;
-}
-
-/** The nearest-rank quantile of sorted numbers; null of none. */
-function quantile(sorted: readonly number[], q: number): number | null {
-  return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 
 /** How many hours of the window fall in each slot (hour of day, or day of week counted in days). */

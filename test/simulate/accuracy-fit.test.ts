@@ -1,14 +1,13 @@
 // The fit against a workload known beforehand: the sandbox's engine plays it, the fit reads the engine's history
-// and finds the rates it was drawn with (within what one draw of a few hundred PRs allows).
+// and finds the rates it was drawn with.
 import { describe, expect, it } from 'vitest';
-import { fitHistory } from '../../src/model/history-fit.js';
-import { readQueueHistory } from '../../src/model/history-read.js';
-import { drawArrivals, engineHistory, type KnownWorkload, playInSandbox, REF, windowOf, endOf } from './accuracy-sandbox.js';
+import { type DrawParameters, drawArrivals, engineFit, playOnEngine, SIMULATION_START } from '../../src/simulate/fit-run.js';
 
-const KNOWN: KnownWorkload = {
-  days: 3,
+const DAYS = 3;
+const KNOWN: DrawParameters = {
   perHour: 4,
   byHourOfDay: Array.from({ length: 24 }, (_, h) => (h >= 8 && h < 20 ? 1.6 : 0.4)),
+  byDayOfWeek: [1, 1, 1, 1, 1, 1, 1],
   failureRate: 0.08,
   flakeRate: 0.05,
   medianSeconds: 1800,
@@ -16,17 +15,17 @@ const KNOWN: KnownWorkload = {
   targets: 20,
   perPr: 2,
   resubmitSeconds: 1200,
+  priorities: { medium: 1 },
 };
 
 describe('the fit of a known workload', () => {
   it('finds its arrivals, run lengths, failures, flakes and targets', async () => {
-    const arrivals = drawArrivals(KNOWN, 1);
-    const engine = playInSandbox(arrivals, { concurrency: 4 }, KNOWN.resubmitSeconds, endOf(KNOWN));
-    const window = windowOf(KNOWN);
-    const fit = fitHistory(await readQueueHistory(engineHistory(engine), REF, window));
+    const arrivals = drawArrivals(KNOWN, DAYS, 1);
+    const until = SIMULATION_START + DAYS * 86_400_000;
+    const fit = await engineFit(playOnEngine(arrivals, { concurrency: 4 }, KNOWN.resubmitSeconds, until), until);
     const share = (outcome: string) => arrivals.filter((a) => a.outcome === outcome).length / arrivals.length;
 
-    expect(fit.arrivals.perHour).toBeCloseTo(arrivals.length / (KNOWN.days * 24), 6);
+    expect(fit.arrivals.perHour).toBeCloseTo(arrivals.length / (DAYS * 24), 6);
     expect(fit.arrivals.byHourOfDay[3]).toBeLessThan(0.7);
     expect(fit.arrivals.byHourOfDay[12]).toBeGreaterThan(1.3);
     expect(Math.abs(fit.testDurationSeconds.p50 / KNOWN.medianSeconds - 1)).toBeLessThan(0.05);
