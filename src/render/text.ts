@@ -40,6 +40,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderWorkloadFit } = await import('./views/workload-fit.js');
     return (result) => renderWorkloadFit(result.fit);
   },
+  queuePlan: async () => (await import('./views/queue-plan.js')).renderQueuePlan,
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => (await import('./views/outcomes.js')).renderTargets,
   config: async () => (await import('./views/config.js')).renderConfig,
