@@ -285,26 +285,10 @@ export type SimulatedSettings = Pick<QueueSettings, (typeof SIMULATED_SETTINGS)[
 
 /** A queue's reported settings as the engine takes them (a value mq does not know: the engine's word for off). */
 export function simulatedSettings(facts: QueueFacts): SimulatedSettings {
-  const {
-    concurrency,
-    testingTimeoutMinutes,
-    pendingFailureDepth,
-    canOptimisticallyMerge,
-    batch,
-    batchingMinSize,
-    batchingMaxWaitTimeMinutes,
-    bisectionConcurrency,
-  } = facts;
+  const picked = Object.fromEntries(SIMULATED_SETTINGS.map((key) => [key, facts[key]])) as SimulatedSettings;
   return {
+    ...picked,
     mode: facts.mode === 'parallel' ? 'parallel' : 'single',
-    concurrency,
-    testingTimeoutMinutes,
-    pendingFailureDepth,
-    canOptimisticallyMerge,
-    batch,
-    batchingMinSize,
-    batchingMaxWaitTimeMinutes,
-    bisectionConcurrency,
     directMergeMode: facts.directMergeMode === 'always' ? 'always' : 'off',
     optimizationMode: facts.optimizationMode === 'bisection_skip_redundant_tests' ? 'bisection_skip_redundant_tests' : 'off',
   };
