@@ -104,6 +104,9 @@ await writeOutputs(await oneFile(result.outputFiles, result.metafile));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 await sandboxLibrary();
+// The workload file's, for editors (mq simulate --workload).
+const { workloadJsonSchema } = await evaluate(join(root, 'src/model/workload.ts'));
+await writeFile(join(root, 'dist/workload.schema.json'), `${JSON.stringify(workloadJsonSchema(), null, 2)}\n`);
 
 /**
  * `mq/sandbox` (src/sandbox/lib.ts), for other projects' tests: a bundle of its own, ESM and CommonJS, holding
