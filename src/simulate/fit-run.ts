@@ -130,6 +130,8 @@ export function playOnEngine(arrivals: readonly Arrival[], settings: Partial<Que
   const flaky = new Set(arrivals.filter((a) => a.outcome === 'flaky').map((a) => a.pr));
   const engine = QueueEngine.create({
     now: SIMULATION_START,
+    // Nobody takes the webhook events a simulation would make.
+    webhooks: false,
     onTransition: ({ submission, state }) => {
       // The author submits a flaky PR again once, after its failure.
       if (submission.state === 'failed' && flaky.delete(submission.number)) resubmits.push({ at: state.now + resubmitSeconds * 1000, pr: submission.number });
