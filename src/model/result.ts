@@ -2,6 +2,7 @@
 import type { MetricSample } from './prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats.js';
+import type { Simulation } from './simulation.js';
 import type { HistoryFit } from './history-fit.js';
 import type { Eta } from './eta.js';
 import type { Why } from './why.js';
@@ -88,6 +89,7 @@ export type CommandResult =
   | { kind: 'stats'; stats: Stats }
   /** mq simulate fit: the workload the queue's history shows. */
   | { kind: 'workloadFit'; fit: HistoryFit }
+  | { kind: 'simulation'; simulation: Simulation }
   /** `mq flaky list`: every page of one list, as the service shapes its rows. */
   | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
   | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }

@@ -39,6 +39,8 @@ export function toJson(result: CommandResult): unknown {
       return statsJson(result.stats);
     case 'workloadFit':
       return result.fit;
+    case 'simulation':
+      return result.simulation;
     case 'queueChange': {
       const { action, branch, repo, changed, settingsChanged, queue, reason, cancelled } = result;
       return { action, branch, repo, state: queue?.state ?? REQUESTED_STATE[action] ?? null, changed, settingsChanged, queue, reason, cancelled };

@@ -40,6 +40,10 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderWorkloadFit } = await import('./views/workload-fit.js');
     return (result) => renderWorkloadFit(result.fit);
   },
+  simulation: async () => {
+    const { renderSimulation } = await import('./views/simulation.js');
+    return (result, ctx) => renderSimulation(result.simulation, ctx);
+  },
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => (await import('./views/outcomes.js')).renderTargets,
   config: async () => (await import('./views/config.js')).renderConfig,

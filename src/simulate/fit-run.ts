@@ -190,6 +190,8 @@ export interface Measured extends Figures {
   ciMinutes: number;
   /** PRs sent back from testing to wait again because a PR ahead or beside them failed. */
   kicked: number;
+  /** Each merged PR's time in queue, shortest first (what `mq simulate` draws its histogram from). */
+  inQueueSeconds: number[];
 }
 
 /** What the engine did from SIMULATION_START to `until`, read off its state (a merged stay's time from its submission, as the fit measures a queue's). */
@@ -230,6 +232,7 @@ export function measure(engine: QueueEngine, until: number): Measured {
     ciRuns,
     ciMinutes: ciMs / 60_000,
     kicked,
+    inQueueSeconds: inQueue,
   };
 }
 
