@@ -131,14 +131,16 @@ export function playOnEngine(arrivals: readonly Arrival[], settings: Partial<Que
     now: SIMULATION_START,
     onTransition: ({ submission, state }) => {
       // The author submits a flaky PR again once, after its failure.
-      if (submission.state === 'failed' && flaky.delete(submission.number)) resubmits.push({ at: state.now + resubmitSeconds * 1000, pr: submission.number });
+      if (submission.state === 'failed' && flaky.delete(submission.number)) {
+        // Kept in time order as they come (all are resubmitSeconds after a failure on a clock that only goes on).
+        resubmits.push({ at: state.now + resubmitSeconds * 1000, pr: submission.number });
+      }
     },
   });
   engine.createQueue(ref, { mode: settings.mode ?? 'single', concurrency: settings.concurrency ?? 1 });
   engine.updateQueue(ref, settings);
   let i = 0;
   for (;;) {
-    resubmits.sort((a, b) => a.at - b.at);
     const arrival = arrivals[i];
     const resubmit = resubmits[0];
     const at = Math.min(arrival?.at ?? Number.POSITIVE_INFINITY, resubmit?.at ?? Number.POSITIVE_INFINITY);

@@ -1,5 +1,8 @@
 // mq simulate: every combination of the --set values against the queue's current settings, each played on the
 // sandbox's engine (src/simulate/) over the workload for --days, --replications times, and the answer summed up.
+import { existsSync, realpathSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -95,8 +98,12 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
     workload,
     configurations.map((configuration) => configuration.settings),
     { days: input.days, replications: input.replications, seed: input.seed },
-    (done, total) => {
-      if (ctx.now() - started > 2000) ctx.progress(`simulated ${done} of ${total} replications…`);
+    {
+      workerFile: workerFile(),
+      threads: availableParallelism(),
+      onProgress: (done, total) => {
+        if (ctx.now() - started > 2000) ctx.progress(`simulated ${done} of ${total} replications…`);
+      },
     },
   );
   ctx.progress('');
@@ -118,6 +125,14 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
       warnings,
     },
   };
+}
+
+/** The bundle's worker beside the program bin/mq.js runs (dist/simulate-worker.cjs); none from the sources (tests): plays stay in this thread. */
+function workerFile(): string | undefined {
+  const main = process.argv[1];
+  if (main === undefined || !existsSync(main)) return undefined;
+  const file = join(dirname(realpathSync(main)), '../dist/simulate-worker.cjs');
+  return existsSync(file) ? file : undefined;
 }
 
 /** Each combination of the --set values (one empty combination without any). */
