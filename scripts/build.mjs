@@ -104,6 +104,18 @@ await writeOutputs(await oneFile(result.outputFiles, result.metafile));
 await writeFile(join(root, 'dist/THIRD_PARTY_NOTICES.md'), await notices([result, ...libraries].map((built) => built.metafile)));
 await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 await sandboxLibrary();
+// mq simulate's worker thread (src/simulate/worker.ts), found beside bin/mq.js's program.
+await build({
+  entryPoints: [join(root, 'src/simulate/worker.ts')],
+  outfile: join(root, 'dist/simulate-worker.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  legalComments: 'none',
+  plugins: [generatedChecks(), builtVocabulary(await vocabulary())],
+  logLevel: 'warning',
+});
 // The workload file's, for editors (mq simulate --workload).
 const { workloadJsonSchema } = await evaluate(join(root, 'src/model/workload.ts'));
 await writeFile(join(root, 'dist/workload.schema.json'), `${JSON.stringify(workloadJsonSchema(), null, 2)}\n`);

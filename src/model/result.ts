@@ -2,6 +2,7 @@
 import type { MetricSample } from './prometheus.js';
 import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats.js';
+import type { Simulation } from './simulation.js';
 import type { HistoryFit } from './history-fit.js';
 
 /** Each figure of a simulated configuration over its replications (src/simulate/fit-run.ts's Outlook). */
@@ -106,6 +107,7 @@ export type CommandResult =
       /** null: the change changes no setting the simulation reads. */
       planned: PlanOutlook | null;
     }
+  | { kind: 'simulation'; simulation: Simulation }
   /** `mq flaky list`: every page of one list, as the service shapes its rows. */
   | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
   | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }

@@ -43,6 +43,8 @@ export function toJson(result: CommandResult): unknown {
       const { kind: _, ...plan } = result;
       return { ...plan, written: false };
     }
+    case 'simulation':
+      return result.simulation;
     case 'queueChange': {
       const { action, branch, repo, changed, settingsChanged, queue, reason, cancelled } = result;
       return { action, branch, repo, state: queue?.state ?? REQUESTED_STATE[action] ?? null, changed, settingsChanged, queue, reason, cancelled };

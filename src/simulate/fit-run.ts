@@ -134,14 +134,16 @@ export function playOnEngine(arrivals: readonly Arrival[], settings: Partial<Que
     webhooks: false,
     onTransition: ({ submission, state }) => {
       // The author submits a flaky PR again once, after its failure.
-      if (submission.state === 'failed' && flaky.delete(submission.number)) resubmits.push({ at: state.now + resubmitSeconds * 1000, pr: submission.number });
+      if (submission.state === 'failed' && flaky.delete(submission.number)) {
+        // Kept in time order as they come (all are resubmitSeconds after a failure on a clock that only goes on).
+        resubmits.push({ at: state.now + resubmitSeconds * 1000, pr: submission.number });
+      }
     },
   });
   engine.createQueue(ref, { mode: settings.mode ?? 'single', concurrency: settings.concurrency ?? 1 });
   engine.updateQueue(ref, settings);
   let i = 0;
   for (;;) {
-    resubmits.sort((a, b) => a.at - b.at);
     const arrival = arrivals[i];
     const resubmit = resubmits[0];
     const at = Math.min(arrival?.at ?? Number.POSITIVE_INFINITY, resubmit?.at ?? Number.POSITIVE_INFINITY);
@@ -193,6 +195,8 @@ export interface Measured extends Figures {
   ciMinutes: number;
   /** PRs sent back from testing to wait again because a PR ahead or beside them failed. */
   kicked: number;
+  /** Each merged PR's time in queue, shortest first (what `mq simulate` draws its histogram from). */
+  inQueueSeconds: number[];
 }
 
 /** What the engine did from SIMULATION_START to `until`, read off its state (a merged stay's time from its submission, as the fit measures a queue's). */
@@ -233,6 +237,7 @@ export function measure(engine: QueueEngine, until: number): Measured {
     ciRuns,
     ciMinutes: ciMs / 60_000,
     kicked,
+    inQueueSeconds: inQueue,
   };
 }
 
