@@ -108,6 +108,21 @@ await writeFile(join(root, 'dist/mqrc.schema.json'), await configJsonSchema());
 // What `mq mcp` answers to initialize, for bin/mq.js to answer it before the program loads (src/mcp/initialize.ts).
 await writeFile(join(root, 'dist/mcp-initialize.json'), JSON.stringify((await evaluate(join(root, 'src/mcp/initialize.ts'))).initializeAnswer()));
 await sandboxLibrary();
+// mq simulate's worker thread (src/simulate/worker.ts), found beside bin/mq.js's program.
+await build({
+  entryPoints: [join(root, 'src/simulate/worker.ts')],
+  outfile: join(root, 'dist/simulate-worker.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  legalComments: 'none',
+  plugins: [generatedChecks(), builtVocabulary(await vocabulary())],
+  logLevel: 'warning',
+});
+// The workload file's, for editors (mq simulate --workload).
+const { workloadJsonSchema } = await evaluate(join(root, 'src/model/workload.ts'));
+await writeFile(join(root, 'dist/workload.schema.json'), `${JSON.stringify(workloadJsonSchema(), null, 2)}\n`);
 
 /**
  * `mq/sandbox` (src/sandbox/lib.ts), for other projects' tests: a bundle of its own, ESM and CommonJS, holding

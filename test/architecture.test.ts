@@ -33,7 +33,7 @@ const ROOMS: readonly Room[] = [
   },
   // `mq mcp`'s server runs commands as the entry does, through their specs and the model's service, never an adapter.
   { name: 'mcp', holds: ['src/mcp/'], mayImport: ['commands', 'command kit', 'presentation', 'model', 'leaves'] },
-  { name: 'commands', holds: ['src/commands/'], mayImport: ['command kit', 'config', 'model', 'leaves'] },
+  { name: 'commands', holds: ['src/commands/'], mayImport: ['command kit', 'config', 'simulate', 'model', 'leaves'] },
   { name: 'command kit', holds: ['src/command-kit/'], mayImport: ['config', 'model', 'leaves'] },
   { name: 'presentation', holds: ['src/render/', 'src/completion/', 'src/help/'], mayImport: ['config', 'model', 'leaves'] },
   {
@@ -43,6 +43,8 @@ const ROOMS: readonly Room[] = [
   },
   { name: 'sandbox io', holds: ['src/sandbox/io/'], mayImport: ['sandbox engine', 'adapters', 'transport', 'model', 'leaves'] },
   { name: 'sandbox engine', holds: ['src/sandbox/engine/'], mayImport: ['model', 'leaves'] },
+  // mq simulate: the sandbox's engine itself on a clock of its own, never its io nor an API.
+  { name: 'simulate', holds: ['src/simulate/'], mayImport: ['sandbox engine', 'model', 'leaves'] },
   { name: 'config', holds: ['src/config/'], mayImport: ['transport', 'model', 'leaves'] },
   { name: 'adapters', holds: ['src/api/v1/', 'src/api/v2/'], mayImport: ['transport', 'model', 'leaves'] },
   { name: 'transport', holds: ['src/api/'], mayImport: ['model', 'leaves'] },
@@ -419,7 +421,7 @@ describe('the checker, on a made-up graph', () => {
   });
 
   it('lets a door pass only what it names: commands/sandbox/sandbox.ts into the sandbox io room, commands/doctor/doctor.ts into the transport', () => {
-    const refused = 'not allowed: commands may import command kit, config, model, leaves';
+    const refused = 'not allowed: commands may import command kit, config, simulate, model, leaves';
     expect(
       check({
         'src/commands/sandbox/sandbox.ts': `import { startSandbox } from '../../sandbox/io/server.js';`,
@@ -445,7 +447,7 @@ describe('the checker, on a made-up graph', () => {
         'src/commands/list/spec.ts': `import { x } from '../status/status.js';`,
         'src/render/r.ts': `export const paint = 1;`,
       }),
-    ).toEqual(['src/commands/status/status.ts → src/render/r.ts (not allowed: commands may import command kit, config, model, leaves)']);
+    ).toEqual(['src/commands/status/status.ts → src/render/r.ts (not allowed: commands may import command kit, config, simulate, model, leaves)']);
   });
 
   it('keeps the engine pure: no import of the io room, no node: itself or through another file, no clock of its own', () => {

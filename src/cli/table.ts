@@ -14,6 +14,7 @@ import { CANCEL, RESTART, SUBMIT } from '../commands/pull-requests/spec.js';
 import { QUEUE } from '../commands/queue/spec.js';
 import { QUEUES } from '../commands/queues/spec.js';
 import { SANDBOX } from '../commands/sandbox/spec.js';
+import { SIMULATE } from '../commands/simulate/spec.js';
 import { STATS } from '../commands/stats/spec.js';
 import { STATUS } from '../commands/status/spec.js';
 import { TARGETS } from '../commands/targets/spec.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   RUNS,
   LIST,
   STATS,
+  SIMULATE,
   TESTING,
   QUEUE,
   QUEUES,

@@ -167,3 +167,12 @@ export interface RetryNotice {
   delayMs: number;
   error: ApiError | NetworkError;
 }
+
+/** `work` for each item, at most `limit` at a time; the first failure rejects once all that started have ended. */
+export async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

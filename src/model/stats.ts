@@ -207,7 +207,6 @@ export class TestingTally {
 
   result(window: { since: string; until: string }): TestingRunStats {
     const sorted = [...this.seconds].sort((a, b) => a - b);
-    const quantile = (q: number) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
     return {
       source: 'testing results',
       window,
@@ -218,8 +217,8 @@ export class TestingTally {
       durationSeconds: {
         count: sorted.length,
         mean: sorted.length === 0 ? null : sorted.reduce((sum, s) => sum + s, 0) / sorted.length,
-        p50: quantile(0.5),
-        p90: quantile(0.9),
+        p50: quantile(sorted, 0.5),
+        p90: quantile(sorted, 0.9),
         max: sorted.at(-1) ?? null,
       },
       error: null,
@@ -236,4 +235,9 @@ export function noTestingRuns(window: { since: string; until: string }, error: s
 export function testingResultsWindow(since: string, until: string): { since: string; until: string } {
   const earliest = Date.parse(until) - TESTING_RESULTS_SPAN_DAYS * 86_400_000;
   return Date.parse(since) < earliest ? { since: new Date(earliest).toISOString(), until } : { since, until };
+}
+
+/** The nearest-rank quantile of sorted numbers; null of none. */
+export function quantile(sorted: readonly number[], q: number): number | null {
+  return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }

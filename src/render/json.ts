@@ -37,6 +37,14 @@ export function toJson(result: CommandResult): unknown {
       return result.raw ? { text: result.text } : { metrics: result.samples.map(jsonSample) };
     case 'stats':
       return statsJson(result.stats);
+    case 'workloadFit':
+      return result.fit;
+    case 'queuePlan': {
+      const { kind: _, ...plan } = result;
+      return { ...plan, written: false };
+    }
+    case 'simulation':
+      return result.simulation;
     case 'queueChange': {
       const { action, branch, repo, changed, settingsChanged, queue, reason, cancelled } = result;
       return { action, branch, repo, state: queue?.state ?? REQUESTED_STATE[action] ?? null, changed, settingsChanged, queue, reason, cancelled };

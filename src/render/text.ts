@@ -36,6 +36,15 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderStats } = await import('./views/stats.js');
     return (result, ctx) => renderStats(result.stats, ctx);
   },
+  workloadFit: async () => {
+    const { renderWorkloadFit } = await import('./views/workload-fit.js');
+    return (result) => renderWorkloadFit(result.fit);
+  },
+  queuePlan: async () => (await import('./views/queue-plan.js')).renderQueuePlan,
+  simulation: async () => {
+    const { renderSimulation } = await import('./views/simulation.js');
+    return (result, ctx) => renderSimulation(result.simulation, ctx);
+  },
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => (await import('./views/outcomes.js')).renderTargets,
   config: async () => (await import('./views/config.js')).renderConfig,

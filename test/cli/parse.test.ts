@@ -28,6 +28,7 @@ import { getQueue } from '../../src/commands/queue/get.js';
 import { queueGraph, queueOrder } from '../../src/commands/queue/order.js';
 import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/commands/queue/state.js';
 import { updateQueue } from '../../src/commands/queue/update.js';
+import { planQueueUpdate } from '../../src/commands/queue/plan.js';
 import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
 import { switchMode } from '../../src/commands/queue/switch-mode.js';
 import { listQueues } from '../../src/commands/queues/queues.js';
@@ -37,6 +38,7 @@ import { listen } from '../../src/commands/webhooks/listen.js';
 import { trigger } from '../../src/commands/webhooks/trigger.js';
 import { verifyCapture } from '../../src/commands/webhooks/verify.js';
 import { exec } from '../../src/commands/sandbox/exec.js';
+import { simulateFit } from '../../src/commands/simulate/fit.js';
 import { stats } from '../../src/commands/stats/stats.js';
 import { status } from '../../src/commands/status/status.js';
 import { setTargets } from '../../src/commands/targets/targets.js';
@@ -140,6 +142,8 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     ['stats', '--since', '2026-01-01T00:00:00Z', '--until', '1h', '--by', 'author'],
     { handler: stats, input: { since: { at: Date.parse('2026-01-01T00:00:00Z') }, until: { agoMs: 3_600_000 }, by: 'author' } },
   ],
+  ['simulate fit: the last 14 days', ['simulate', 'fit'], { handler: simulateFit, input: { since: { agoMs: 14 * 86_400_000 } } }],
+  ['simulate fit --from-history', ['simulate', 'fit', '--from-history', '30d'], { handler: simulateFit, input: { since: { agoMs: 30 * 86_400_000 } } }],
   ['testing a PR', ['testing', '42'], { handler: testing, input: { pr: 42 } }],
   ['testing --run', ['testing', '--run', '3f1c'], { handler: testing, input: { testRunId: '3f1c' } }],
   ['queue get', ['queue', 'get'], { handler: getQueue, input: {} }],
@@ -188,6 +192,11 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     'queue update --delete-required-statuses',
     ['queue', 'update', '--delete-required-statuses'],
     { handler: updateQueue, input: { settings: { deleteRequiredStatuses: true } } },
+  ],
+  [
+    'queue update --plan',
+    ['queue', 'update', '--concurrency', '6', '--plan'],
+    { handler: planQueueUpdate, input: { settings: { concurrency: 6 }, since: { agoMs: 14 * 86_400_000 } } },
   ],
   ['queue pause', ['queue', 'pause'], { handler: pauseQueue, input: { yes: false, reason: undefined } }],
   ['queue pause --reason --yes', ['queue', 'pause', '--reason', 'release 4.2', '-y'], { handler: pauseQueue, input: { yes: true, reason: 'release 4.2' } }],

@@ -9,7 +9,7 @@ import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest, TimelineEntry } from '../../model/pull-request.js';
 import type { EntryTransition } from '../../model/queue-entries.js';
-import type { FlakyPageQuery, FlakyScope, MergeQueueService, Metrics, PullRequestBatch } from '../../model/service.js';
+import { eachAtMost, type FlakyPageQuery, type FlakyScope, type MergeQueueService, type Metrics, type PullRequestBatch } from '../../model/service.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { ClientOptions } from '../transport.js';
 import { MergeQueueClient } from './client.js';
@@ -212,15 +212,6 @@ function v2Only(what: string, instead: string): never {
 
 /** Reads of single PRs in flight at once: a handful, so a long list does not open a socket per PR. */
 const READS_AT_ONCE = 4;
-
-/** `work` for each item, at most `limit` at a time; the first failure rejects once all that started have ended. */
-async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
 
 /** What every flaky-test list is asked with: the repository, the organization, the page. */
 function flakyList({ repo, org }: FlakyScope, page: FlakyPageQuery) {

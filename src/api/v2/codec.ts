@@ -334,6 +334,12 @@ export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
     status: modelWord(run.status),
     ...checksOfWire(run.checks),
     testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
+    // v1's lists of targets; a set of every target has none to list.
+    ...(run.impactedTargets && !run.impactedTargets.all.impactsAllTargets && { impactedTargets: run.impactedTargets.all.impactedTargets }),
+    ...(run.impactedTargets?.testedPullRequestsOnly &&
+      !run.impactedTargets.testedPullRequestsOnly.impactsAllTargets && {
+        impactedTargetsForTestedPrs: run.impactedTargets.testedPullRequestsOnly.impactedTargets,
+      }),
   };
 }
 

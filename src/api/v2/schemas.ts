@@ -331,6 +331,8 @@ export const Check = z.looseObject({
 });
 export type Check = z.infer<typeof Check>;
 
+const RunTargetSet = z.looseObject({ impactsAllTargets: z.boolean(), impactedTargets: z.array(z.string()) });
+
 export const VerificationRun = z.looseObject({
   id: z.string(),
   isBisection: z.boolean(),
@@ -342,6 +344,8 @@ export const VerificationRun = z.looseObject({
   requiredStatuses: z.array(z.string()),
   checks: z.array(Check),
   testedPullRequests: z.array(z.looseObject({ number: z.number() })),
+  /** A single run's read only, where a PR on its branch uploaded targets. */
+  impactedTargets: z.looseObject({ all: RunTargetSet, testedPullRequestsOnly: RunTargetSet.optional() }).optional(),
 });
 export type VerificationRun = z.infer<typeof VerificationRun>;
 export const VerificationRunList = Page(VerificationRun);

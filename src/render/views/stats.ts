@@ -1,7 +1,7 @@
 // `mq stats`: the window's conclusions and rates, per day and per author, then the last-hour durations of the
 // service's metrics, labelled as such, and a histogram of time in queue drawn from their buckets.
 import type { ChalkInstance } from 'chalk';
-import type { Counts, DurationStats, Rates, Stats, TestingRunStats } from '../../model/stats.js';
+import type { Counts, Rates, Stats, TestingRunStats } from '../../model/stats.js';
 import { paintState } from '../colors.js';
 import { formatDuration } from '../../text/durations.js';
 import type { Estimate } from '../../model/metrics.js';
@@ -50,7 +50,8 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
   if (stats.testingRuns) sections.push(renderTestingRuns(stats.testingRuns, paint));
   sections.push(renderDurations(stats, paint));
   const histogram = stats.durations.timeInQueue;
-  if (histogram && histogram.count > 0) sections.push(renderHistogram(histogram, paint));
+  if (histogram && histogram.count > 0)
+    sections.push(renderHistogram(`Time in queue, last hour (service metrics, ${thousands(histogram.count)} PRs):`, histogram.buckets, paint));
   return `${sections.join('\n\n')}\n`;
 }
 
@@ -105,25 +106,25 @@ export function estimate(value: Estimate | null | undefined): string {
   return value.bound === 'interpolated' ? `~${duration}` : value.bound === 'atMost' ? `at most ${duration}` : `over ${duration}`;
 }
 
-/** One bar per bucket: `#` in plain text, blocks when colour is on (a terminal). */
-function renderHistogram(histogram: DurationStats, paint: ChalkInstance): string {
-  const widest = Math.max(...histogram.buckets.map((bucket) => bucket.count));
-  const labels = histogram.buckets.map((bucket, index) => {
-    const lower = index === 0 ? 0 : histogram.buckets[index - 1]!.le;
+/** One bar per bucket (PRs above the previous bound and at most `le` seconds): `#` in plain text, blocks when colour is on (a terminal). */
+export function renderHistogram(title: string, buckets: readonly { le: number; count: number }[], paint: ChalkInstance): string {
+  const widest = Math.max(...buckets.map((bucket) => bucket.count));
+  const labels = buckets.map((bucket, index) => {
+    const lower = index === 0 ? 0 : buckets[index - 1]!.le;
     if (!Number.isFinite(bucket.le)) return `over ${formatDuration(lower)}`;
     return `${lower === 0 ? '0' : formatDuration(lower)}-${formatDuration(bucket.le)}`;
   });
   const labelWidth = Math.max(...labels.map((label) => label.length));
-  const lines = histogram.buckets.map((bucket, index) => {
+  const lines = buckets.map((bucket, index) => {
     // A bucket with any PR gets at least one mark, so that it never reads as empty.
     const length = bucket.count === 0 ? 0 : Math.max(1, Math.round((bucket.count / widest) * BAR_WIDTH));
     const bar = paint.level > 0 ? paint.cyan('█'.repeat(length)) : '#'.repeat(length);
     return `  ${labels[index]!.padEnd(labelWidth)}  ${bar}${' '.repeat(BAR_WIDTH - length)}  ${thousands(bucket.count)}`.trimEnd();
   });
-  return `${paint.bold(`Time in queue, last hour (service metrics, ${thousands(histogram.count)} PRs):`)}\n${lines.join('\n')}`;
+  return `${paint.bold(title)}\n${lines.join('\n')}`;
 }
 
-function thousands(value: number): string {
+export function thousands(value: number): string {
   return value.toLocaleString('en-US');
 }
 

@@ -1,0 +1,52 @@
+// mq simulate over a busy queue's week: 500 PRs a day for 7 days (3,500 PRs), 30-minute runs, 12 configurations
+// (concurrency 1, 2, 4 × batching off, on × batching-min-size 2, 4) × 5 replications, one whole process of bin/mq.js:
+// its wall time and its peak RSS (workers included: the process's own maxRSS covers its threads), beside the
+// machine's load when it started.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { report } from './report.js';
+
+const MQ = join(process.env.MQ_BENCH_ROOT ?? process.cwd(), 'bin/mq.js');
+const dir = mkdtempSync(join(tmpdir(), 'mq-bench-simulate-'));
+const files = { workload: join(dir, 'w.yaml'), probe: join(dir, 'probe.mjs'), rss: join(dir, 'rss') };
+writeFileSync(
+  files.workload,
+  'arrivals:\n  perHour: 20.8333\ntestDurationSeconds:\n  p50: 1800\n  p90: 2400\nfailureRate: 0.03\nflakeRate: 0.02\nresubmitSeconds: 600\n',
+);
+writeFileSync(
+  files.probe,
+  `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(files.rss)}, String(process.resourceUsage().maxRSS)));\n`,
+);
+
+const load = loadavg()[0]!;
+const started = performance.now();
+const run = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    files.probe,
+    MQ,
+    'simulate',
+    '--workload',
+    files.workload,
+    '--set',
+    'concurrency=1,2,4',
+    '--set',
+    'batch=false,true',
+    '--set',
+    'batching-min-size=2,4',
+    '--json',
+  ],
+  { env: { ...process.env, MQ_TOKEN: '', TRUNK_API_TOKEN: '' }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+);
+const seconds = (performance.now() - started) / 1000;
+if (run.status !== 0) throw new Error(`mq simulate exited ${run.status}: ${run.stderr}`);
+const answer = JSON.parse(run.stdout) as { configurations: unknown[] };
+const rssMb = Number(readFileSync(files.rss, 'utf8')) / 1024;
+rmSync(dir, { recursive: true, force: true });
+
+const how = `${answer.configurations.length} configurations × 5 replications of 3,500 PRs, one run, load ${load.toFixed(1)} on ${availableParallelism()} cores`;
+report({ figure: 'mq simulate, 3,500 PRs × 12 × 5 (s)', mine: seconds, unit: 's', goal: { atMost: 10 }, how });
+report({ figure: 'mq simulate, peak RSS (MB)', mine: rssMb, unit: 'MB', goal: { atMost: 300 }, how });

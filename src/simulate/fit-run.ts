@@ -1,0 +1,321 @@
+// A fitted workload played on the sandbox's engine: PRs drawn from the fit (Poisson arrivals shaped by hour and
+// weekday, each with its outcome, run length, targets and priority) and submitted on the engine's own clock under
+// given settings, a flaky PR's author submitting it again after its failure; the figures then read off the engine
+// as the fit reads any queue's history (history-read.ts through the engine), so a simulation and a sandbox are
+// measured alike. What `mq queue update --plan` predicts with, and what the accuracy test holds to the sandbox.
+import type { HistoryFit } from '../model/history-fit.js';
+import { type HistoryService, readQueueHistory } from '../model/history-read.js';
+import { fitHistory } from '../model/history-fit.js';
+import { quantile } from '../model/stats.js';
+import type { QueueFacts, QueueSettings } from '../model/queue.js';
+import type { QueueRef } from '../model/repository.js';
+import type { PlanFigure, PlanOutlook } from '../model/result.js';
+import type { PriorityName } from '../model/vocabulary.js';
+import { QueueEngine } from '../sandbox/engine/engine.js';
+import { queueEntryHistoryOf } from '../sandbox/engine/history.js';
+
+const HOUR = 3_600_000;
+/** A Monday, 00:00 UTC: simulated weeks start there, so the weekday shape lines up. */
+export const SIMULATION_START = Date.parse('2026-01-05T00:00:00Z');
+export const SIMULATION_REF: QueueRef = { repo: { host: 'github.com', owner: 'simulate', name: 'queue' }, targetBranch: 'main' };
+
+/** What PRs are drawn from. */
+export interface DrawParameters {
+  perHour: number;
+  /** Factors on perHour, averaging about 1: 24 hours (UTC), 7 days from Monday. */
+  byHourOfDay: readonly number[];
+  byDayOfWeek: readonly number[];
+  failureRate: number;
+  flakeRate: number;
+  /** Run lengths: log-normal, median and sigma of its logarithm. */
+  medianSeconds: number;
+  sigma: number;
+  /** Each PR touches `perPr` of `targets` targets. */
+  targets: number;
+  perPr: number;
+  resubmitSeconds: number;
+  /** Each priority's share. */
+  priorities: Readonly<Record<string, number>>;
+  /** The share submitted to be tested alone. */
+  noBatchRate?: number;
+}
+
+export interface Arrival {
+  pr: number;
+  at: number;
+  outcome: 'pass' | 'fail' | 'flaky';
+  durationSeconds: number;
+  targets: string[];
+  priority?: PriorityName;
+  noBatch?: true;
+}
+
+/** z of the 90th percentile of a standard normal. */
+const Z90 = 1.2816;
+
+/** What a simulation draws PRs from: a fit's workload part (src/model/workload.ts's file holds the same). */
+export type FitWorkload = Pick<
+  HistoryFit,
+  'arrivals' | 'testDurationSeconds' | 'failureRate' | 'flakeRate' | 'resubmitSeconds' | 'priorities' | 'noBatchRate' | 'impactedTargets'
+>;
+
+export function parametersOf(fit: FitWorkload): DrawParameters {
+  const { p50, p90 } = fit.testDurationSeconds;
+  return {
+    perHour: fit.arrivals.perHour,
+    byHourOfDay: fit.arrivals.byHourOfDay,
+    byDayOfWeek: fit.arrivals.byDayOfWeek,
+    failureRate: fit.failureRate,
+    flakeRate: fit.flakeRate,
+    medianSeconds: Math.max(1, p50),
+    sigma: p50 > 0 && p90 > p50 ? Math.log(p90 / p50) / Z90 : 0,
+    targets: fit.impactedTargets?.distinct ?? 1,
+    perPr: Math.max(1, Math.round(fit.impactedTargets?.perPullRequest ?? 1)),
+    resubmitSeconds: fit.resubmitSeconds ?? 0,
+    priorities: fit.priorities,
+    noBatchRate: fit.noBatchRate,
+  };
+}
+
+/** mulberry32: small, seeded, and the same on every machine. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Poisson arrivals over `days` from SIMULATION_START (thinned from the busiest slot's rate), each PR's facts drawn as it comes. */
+export function drawArrivals(p: DrawParameters, days: number, seed: number): Arrival[] {
+  const next = seeded(seed);
+  const rate = (at: number) => {
+    const date = new Date(at);
+    return p.perHour * (p.byHourOfDay[date.getUTCHours()] ?? 1) * (p.byDayOfWeek[(date.getUTCDay() + 6) % 7] ?? 1);
+  };
+  const peak = p.perHour * Math.max(1, ...p.byHourOfDay) * Math.max(1, ...p.byDayOfWeek);
+  const priorities = Object.entries(p.priorities);
+  const arrivals: Arrival[] = [];
+  const end = SIMULATION_START + days * 24 * HOUR;
+  if (!(peak > 0)) return arrivals;
+  for (let at = SIMULATION_START; ; ) {
+    at += (-Math.log(1 - next()) / peak) * HOUR;
+    if (at >= end) break;
+    if (next() * peak > rate(at)) continue;
+    const u = next();
+    const outcome = u < p.failureRate ? 'fail' : u < p.failureRate + p.flakeRate ? 'flaky' : 'pass';
+    const normal = Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
+    const durationSeconds = Math.max(1, Math.round(p.medianSeconds * Math.exp(p.sigma * normal)));
+    const targets = new Set<string>();
+    while (targets.size < Math.min(p.perPr, p.targets)) targets.add(`//t${Math.floor(next() * p.targets)}`);
+    const arrival: Arrival = { pr: arrivals.length + 1, at: Math.round(at), outcome, durationSeconds, targets: [...targets].sort() };
+    if (priorities.length > 1) {
+      let v = next();
+      const chosen = priorities.find(([, share]) => (v -= share) < 0)?.[0] ?? priorities[0]![0];
+      if (chosen !== 'medium') arrival.priority = chosen as PriorityName;
+    }
+    if (p.noBatchRate && next() < p.noBatchRate) arrival.noBatch = true;
+    arrivals.push(arrival);
+  }
+  return arrivals;
+}
+
+/** The engine after playing `arrivals` under `settings` up to `until` (ms), where it stops. */
+export function playOnEngine(arrivals: readonly Arrival[], settings: Partial<QueueSettings>, resubmitSeconds: number, until: number): QueueEngine {
+  const ref = SIMULATION_REF;
+  const resubmits: { at: number; pr: number }[] = [];
+  const flaky = new Set(arrivals.filter((a) => a.outcome === 'flaky').map((a) => a.pr));
+  const engine = QueueEngine.create({
+    now: SIMULATION_START,
+    // Nobody takes the webhook events a simulation would make.
+    webhooks: false,
+    onTransition: ({ submission, state }) => {
+      // The author submits a flaky PR again once, after its failure.
+      if (submission.state === 'failed' && flaky.delete(submission.number)) {
+        // Kept in time order as they come (all are resubmitSeconds after a failure on a clock that only goes on).
+        resubmits.push({ at: state.now + resubmitSeconds * 1000, pr: submission.number });
+      }
+    },
+  });
+  engine.createQueue(ref, { mode: settings.mode ?? 'single', concurrency: settings.concurrency ?? 1 });
+  engine.updateQueue(ref, settings);
+  let i = 0;
+  for (;;) {
+    const arrival = arrivals[i];
+    const resubmit = resubmits[0];
+    const at = Math.min(arrival?.at ?? Number.POSITIVE_INFINITY, resubmit?.at ?? Number.POSITIVE_INFINITY);
+    if (at >= until) break;
+    engine.tick(at);
+    if (arrival && arrival.at === at) {
+      i++;
+      engine.describePullRequest({ repo: ref.repo, number: arrival.pr, testOutcome: arrival.outcome, testDurationSeconds: arrival.durationSeconds });
+      engine.setImpactedTargets(ref, arrival.pr, undefined, arrival.targets);
+      engine.submitPullRequest(ref, arrival.pr, { ...(arrival.priority && { priority: arrival.priority }), ...(arrival.noBatch && { noBatch: true }) });
+    } else {
+      resubmits.shift();
+      engine.submitPullRequest(ref, resubmit!.pr);
+    }
+  }
+  engine.tick(until);
+  return engine;
+}
+
+/** The fit's reads answered by the engine itself, in the model's shapes. */
+export function engineHistory(engine: QueueEngine): HistoryService {
+  return {
+    getQueue: async (ref) => engine.getQueue(ref),
+    listPullRequests: async (ref, query) => engine.listPullRequests(ref, query),
+    listTestingResults: async (ref, query) =>
+      engine.listTestingResults(ref, { since: Date.parse(query.since), until: query.until === undefined ? undefined : Date.parse(query.until) }, query),
+    getQueueEntryHistory: async (ref, pr) => queueEntryHistoryOf(engine.world, ref.repo, pr),
+    getMergeQueueTestingDetails: async (ref, id) => engine.getMergeQueueTestingDetails(ref, id),
+  };
+}
+
+/** What the engine did from SIMULATION_START to `until`, read as a queue's history is. */
+export async function engineFit(engine: QueueEngine, until: number): Promise<HistoryFit> {
+  const window = { since: new Date(SIMULATION_START).toISOString(), until: new Date(until).toISOString() };
+  return fitHistory(await readQueueHistory(engineHistory(engine), SIMULATION_REF, window));
+}
+
+export type Figures = HistoryFit['observed'];
+
+/** What a simulated run measures, over its window: `observed`'s figures and what only the engine's state tells. */
+export interface Measured extends Figures {
+  /** PRs submitted in the window (a flaky PR's second submission included). */
+  submitted: number;
+  timeInQueueSeconds: { p50: number | null; p90: number | null; p99: number | null };
+  /** From submission to its first run, over the PRs that had one. */
+  timeToFirstTestSeconds: { p50: number | null; p90: number | null };
+  /** Runs started (bisection's included), and the minutes they ran within the window. */
+  ciRuns: number;
+  ciMinutes: number;
+  /** PRs sent back from testing to wait again because a PR ahead or beside them failed. */
+  kicked: number;
+  /** Each merged PR's time in queue, shortest first (what `mq simulate` draws its histogram from). */
+  inQueueSeconds: number[];
+}
+
+/** What the engine did from SIMULATION_START to `until`, read off its state (a merged stay's time from its submission, as the fit measures a queue's). */
+export function measure(engine: QueueEngine, until: number): Measured {
+  const { submissions, testRuns } = engine.world.state;
+  let merges = 0;
+  let submitted = 0;
+  let kicked = 0;
+  const inQueue: number[] = [];
+  const toFirstTest: number[] = [];
+  for (const submission of Object.values(submissions)) {
+    if (submission.submittedAt > until) continue;
+    submitted++;
+    const steps = submission.timeline ?? [];
+    const first = steps.find((step) => step.state === 'testing' && step.at <= until);
+    if (first) toFirstTest.push((first.at - submission.submittedAt) / 1000);
+    if (steps.some((step, i) => step.state === 'pending' && step.at <= until && TESTED.has(steps[i - 1]?.state ?? ''))) kicked++;
+    if (submission.state === 'merged' && submission.concludedAt !== undefined && submission.concludedAt <= until) {
+      merges++;
+      inQueue.push((submission.concludedAt - submission.submittedAt) / 1000);
+    }
+  }
+  let ciRuns = 0;
+  let ciMs = 0;
+  for (const run of Object.values(testRuns)) {
+    if (run.createdAt > until) continue;
+    ciRuns++;
+    ciMs += Math.min(run.finishedAt ?? until, until) - run.createdAt;
+  }
+  inQueue.sort((x, y) => x - y);
+  toFirstTest.sort((x, y) => x - y);
+  return {
+    merges,
+    mergesPerHour: merges / ((until - SIMULATION_START) / HOUR),
+    submitted,
+    timeInQueueSeconds: { p50: quantile(inQueue, 0.5), p90: quantile(inQueue, 0.9), p99: quantile(inQueue, 0.99) },
+    timeToFirstTestSeconds: { p50: quantile(toFirstTest, 0.5), p90: quantile(toFirstTest, 0.9) },
+    ciRuns,
+    ciMinutes: ciMs / 60_000,
+    kicked,
+    inQueueSeconds: inQueue,
+  };
+}
+
+/** States a PR is tested in: back to pending from one of them, it was sent back. */
+const TESTED = new Set(['testing', 'tests_passed', 'pending_failure']);
+
+/** One replication: the workload's PRs drawn from `seed`, played under `settings` for `days` from an empty queue, measured. */
+export function play(workload: FitWorkload, settings: Partial<QueueSettings>, run: { days: number; seed: number }): Measured {
+  const p = parametersOf(workload);
+  const until = SIMULATION_START + run.days * 24 * HOUR;
+  return measure(playOnEngine(drawArrivals(p, run.days, run.seed), settings, p.resubmitSeconds, until), until);
+}
+
+export interface Prediction {
+  settings: Partial<QueueSettings>;
+  /** The mean over the replications, and each replication's. */
+  mean: Figures;
+  replications: Measured[];
+}
+
+/** The workload under `settings`, `replications` times over `days`, each drawn afresh from `seed`: each replication's figures and their mean. */
+export function predict(workload: FitWorkload, settings: Partial<QueueSettings>, run: { days: number; replications: number; seed: number }): Prediction {
+  const replications = Array.from({ length: run.replications }, (_, r) => play(workload, settings, { days: run.days, seed: run.seed * 1000 + r }));
+  const mean = (pick: (f: Measured) => number | null) => replications.reduce((sum, f) => sum + (pick(f) ?? 0), 0) / replications.length;
+  return {
+    settings,
+    mean: {
+      merges: mean((f) => f.merges),
+      mergesPerHour: mean((f) => f.mergesPerHour),
+      timeInQueueSeconds: { p50: mean((f) => f.timeInQueueSeconds.p50), p90: mean((f) => f.timeInQueueSeconds.p90) },
+    },
+    replications,
+  };
+}
+
+/** The settings the engine's mechanics read: what a simulation compares. */
+export const SIMULATED_SETTINGS = [
+  'mode',
+  'concurrency',
+  'testingTimeoutMinutes',
+  'pendingFailureDepth',
+  'canOptimisticallyMerge',
+  'batch',
+  'batchingMinSize',
+  'batchingMaxWaitTimeMinutes',
+  'bisectionConcurrency',
+  'directMergeMode',
+  'optimizationMode',
+] as const satisfies readonly (keyof QueueSettings)[];
+
+export type SimulatedSettings = Pick<QueueSettings, (typeof SIMULATED_SETTINGS)[number]>;
+
+/** A queue's reported settings as the engine takes them (a value mq does not know: the engine's word for off). */
+export function simulatedSettings(facts: QueueFacts): SimulatedSettings {
+  const picked = Object.fromEntries(SIMULATED_SETTINGS.map((key) => [key, facts[key]])) as SimulatedSettings;
+  return {
+    ...picked,
+    mode: facts.mode === 'parallel' ? 'parallel' : 'single',
+    directMergeMode: facts.directMergeMode === 'always' ? 'always' : 'off',
+    optimizationMode: facts.optimizationMode === 'bisection_skip_redundant_tests' ? 'bisection_skip_redundant_tests' : 'off',
+  };
+}
+
+/** Each figure's spread over the replications: their mean, the lowest and the highest. */
+export function outlookOf(replications: readonly Measured[], days: number): PlanOutlook {
+  const spread = (pick: (m: Measured) => number | null): PlanOutlook[PlanFigure] => {
+    const values = replications.map(pick).filter((v): v is number => v !== null && Number.isFinite(v));
+    if (values.length === 0) return { mean: 0, low: 0, high: 0 };
+    return { mean: values.reduce((sum, v) => sum + v, 0) / values.length, low: Math.min(...values), high: Math.max(...values) };
+  };
+  const perMerge = (n: number, m: Measured) => (m.merges === 0 ? null : n / m.merges);
+  return {
+    mergesPerHour: spread((m) => m.mergesPerHour),
+    timeInQueueP50: spread((m) => m.timeInQueueSeconds.p50),
+    timeInQueueP90: spread((m) => m.timeInQueueSeconds.p90),
+    timeToFirstTestP50: spread((m) => m.timeToFirstTestSeconds.p50),
+    ciRunsPerMerge: spread((m) => perMerge(m.ciRuns, m)),
+    ciMinutesPerMerge: spread((m) => perMerge(m.ciMinutes, m)),
+    kickedPerDay: spread((m) => m.kicked / days),
+  };
+}

@@ -1,0 +1,59 @@
+// mq simulate fit against the sandbox on both APIs: a small history played through mq (history-steps.ts), then
+// the same fit from v1 and from v2, as YAML and as JSON.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readWorkloadFile } from '../../src/config/workload-file.js';
+import { sandboxEnv } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
+import { envOf, playHistory, REPO } from './history-steps.js';
+
+const fixture = useSandbox();
+
+describe('mq simulate fit', () => {
+  it('fits the same workload from v1 and v2, says it rests on few PRs, and writes YAML or JSON', async () => {
+    await playHistory(fixture);
+    const env = envOf(fixture);
+    const fits = [];
+    for (const api of ['v1', 'v2'] as const) {
+      const run = await mq(['simulate', 'fit', '--from-history', '1d', '--json'], { env: sandboxEnv(fixture.recorder.url, REPO, {}, api) });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('this fit rests on 12 PRs (fewer than 100)');
+      // The window ends at the service's now as mq reads it: a few milliseconds apart between two runs.
+      const { basis, ...fit } = JSON.parse(run.stdout);
+      fits.push({ ...fit, basis: { ...basis, since: undefined, until: undefined } });
+    }
+    expect(fits[1]).toEqual(fits[0]);
+    const [fit] = fits;
+    expect(fit.basis).toMatchObject({ pullRequests: 12, historiesRead: 12 });
+    expect(fit.failureRate).toBeCloseTo(1 / 12);
+    expect(fit.flakeRate).toBeCloseTo(1 / 12);
+    expect(fit.withOthersFailureRate).toBe(0);
+    expect(fit.resubmitSeconds).toBeGreaterThan(0);
+    expect(fit.testDurationSeconds.p50).toBeGreaterThanOrEqual(900);
+    expect(fit.impactedTargets).toMatchObject({ perPullRequest: 2 });
+    expect(fit.priorities).toEqual({ medium: 1 });
+
+    const yaml = await mq(['simulate', 'fit', '--from-history', '1d'], { env });
+    expect(yaml.code).toBe(0);
+    expect(yaml.stdout).toMatch(/^# warning: this fit rests on 12 PRs/m);
+    expect(yaml.stdout).toMatch(/^failureRate: 0\.0833$/m);
+
+    // What fit writes, YAML or JSON, is a workload file mq simulate reads as it stands.
+    const dir = mkdtempSync(join(tmpdir(), 'mq-fit-'));
+    writeFileSync(join(dir, 'w.yaml'), yaml.stdout);
+    writeFileSync(join(dir, 'w.json'), (await mq(['simulate', 'fit', '--from-history', '1d', '--json'], { env })).stdout);
+    const fromYaml = await readWorkloadFile(join(dir, 'w.yaml'));
+    expect(fromYaml).toMatchObject({ failureRate: expect.closeTo(fit.failureRate, 3), arrivals: { perHour: expect.closeTo(fit.arrivals.perHour, 3) } });
+    expect(fromYaml.warnings).toEqual(fit.warnings);
+    expect(await readWorkloadFile(join(dir, 'w.json'))).toMatchObject({ flakeRate: fit.flakeRate, impactedTargets: fit.impactedTargets });
+  });
+
+  it('refuses a window longer than the service keeps, in one line', async () => {
+    const run = await mq(['simulate', 'fit', '--from-history', '60d'], { env: sandboxEnv(fixture.recorder.url, REPO) });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('--from-history');
+  });
+});

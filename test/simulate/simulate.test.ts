@@ -1,0 +1,70 @@
+// mq simulate: combinations of --set values against the queue's current settings (read from the sandbox, or the
+// service's defaults without a queue), played on the engine with seeded draws: the same seed, the same answer.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mq, useSandbox } from '../support/in-process.js';
+import { envOf, ok, playHistory } from './history-steps.js';
+
+const fixture = useSandbox();
+
+const WORKLOAD = `arrivals:
+  perHour: 4
+testDurationSeconds:
+  p50: 1800
+  p90: 2400
+failureRate: 0.05
+flakeRate: 0.03
+resubmitSeconds: 600
+`;
+
+async function workloadFile(): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'mq-simulate-')), 'w.yaml');
+  await writeFile(path, WORKLOAD);
+  return path;
+}
+
+describe('mq simulate', () => {
+  it('plays each --set value against the defaults when no queue is read, marks the best, and answers the same twice', async () => {
+    const args = ['simulate', '--workload', await workloadFile(), '--set', 'batch=false,true', '--days', '1', '--replications', '2', '--json'];
+    const run = await mq(args, { env: {} });
+    expect(run.code, run.stderr).toBe(0);
+    const answer = JSON.parse(run.stdout);
+    expect(answer.baseline.source).toBe('defaults');
+    expect(answer.configurations.map((c: { set: object; current: boolean; best: boolean }) => [c.set, c.current, c.best])).toEqual([
+      [{ batch: false }, true, false],
+      [{ batch: true }, false, true],
+    ]);
+    const [alone, batched] = answer.configurations;
+    expect(batched.figures.mergesPerHour.mean).toBeGreaterThan(alone.figures.mergesPerHour.mean);
+    expect(batched.figures.ciMinutesPerMerge.mean).toBeLessThan(alone.figures.ciMinutesPerMerge.mean);
+    expect(alone.histogram.reduce((sum: number, b: { count: number }) => sum + b.count, 0)).toBeGreaterThan(0);
+    expect((await mq(args, { env: {} })).stdout).toBe(run.stdout);
+  });
+
+  it("reads the queue's settings, adds them as the current configuration, and writes the answer in 80 columns", async () => {
+    await playHistory(fixture);
+    const env = envOf(fixture);
+    await ok(['queue', 'update', '--batch', '--batching-min-size', '2'], env);
+    const run = await ok(['simulate', '--from-history', '1d', '--set', 'concurrency=1,4', '--days', '1', '--replications', '2'], env);
+    expect(run.stdout).toContain('against the settings of the queue main');
+    expect(run.stdout).toMatch(/^.= +1 +current settings/m);
+    expect(run.stdout).toMatch(/#3 concurrency=4/);
+    expect(run.stdout).toContain('Time in queue (');
+    expect(run.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
+  });
+
+  it.each([
+    [['--set', 'batch=maybe'], '--set batch=maybe: must be true or false'],
+    [['--set', 'merge-method=squash'], '--set merge-method=squash: the setting is one of mode, concurrency'],
+    [['--set', 'concurrency'], '--set concurrency: give the values to try after ='],
+    [['--days', '0'], '--days'],
+    [[], 'simulate needs a workload'],
+  ])('refuses %j in one line, exit 2', async (extra, words) => {
+    const run = await mq(['simulate', ...(extra.length === 0 ? [] : ['--workload', 'w.yaml']), ...extra], { env: {} });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(words);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
