@@ -41,6 +41,9 @@ export async function startReceiver(
       );
     });
   });
+  // Idle connections stay open: on a loaded machine a step can outlast node's 5 s, and a request sent on a
+  // connection the receiver is just closing never arrives (an attempt the test would not see).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
