@@ -5,6 +5,7 @@ import type { EntryTransition } from './queue-entries.js';
 import type { QueueHistory } from './history-read.js';
 import { CONCLUSIONS } from './metrics.js';
 import { quantile } from './stats.js';
+import { PRIORITY_NAMES, type PriorityName } from './vocabulary.js';
 
 type Conclusion = (typeof CONCLUSIONS)[number];
 
@@ -125,7 +126,7 @@ export function fitHistory(history: QueueHistory): HistoryFit {
 
   const priorities: Record<string, number> = {};
   const everyPr = [...history.pullRequests, ...history.inQueue];
-  for (const pr of everyPr) priorities[pr.priorityName || 'medium'] = (priorities[pr.priorityName || 'medium'] ?? 0) + 1;
+  for (const pr of everyPr) priorities[priorityOf(pr)] = (priorities[priorityOf(pr)] ?? 0) + 1;
   for (const name of Object.keys(priorities)) priorities[name] = priorities[name]! / Math.max(1, everyPr.length);
 
   const targets = history.targets.filter((list) => list.length > 0);
@@ -179,6 +180,13 @@ export function fitHistory(history: QueueHistory): HistoryFit {
     },
     warnings,
   };
+}
+
+/** A PR's priority by one of the names a workload takes: its own, else the name of the nearest value (a number given at submission). */
+function priorityOf(pr: { priorityName: string; priorityValue: number }): PriorityName {
+  if (Object.hasOwn(PRIORITY_NAMES, pr.priorityName)) return pr.priorityName as PriorityName;
+  const names = Object.keys(PRIORITY_NAMES) as PriorityName[];
+  return names.reduce((best, name) => (Math.abs(PRIORITY_NAMES[name] - pr.priorityValue) < Math.abs(PRIORITY_NAMES[best] - pr.priorityValue) ? name : best));
 }
 
 /** Oldest first: a stay starts at each not_ready that follows a conclusion (or begins the history). */

@@ -4,6 +4,10 @@ import { EXIT, exitCodeForStatus, type ExitCode } from '../errors.js';
 import type { Stats } from './stats.js';
 import type { Simulation } from './simulation.js';
 import type { HistoryFit } from './history-fit.js';
+
+/** Each figure of a simulated configuration over its replications (src/simulate/fit-run.ts's Outlook). */
+export type PlanOutlook = Record<PlanFigure, { mean: number; low: number; high: number }>;
+export type PlanFigure = 'mergesPerHour' | 'timeInQueueP50' | 'timeInQueueP90' | 'timeToFirstTestP50' | 'ciRunsPerMerge' | 'ciMinutesPerMerge' | 'kickedPerDay';
 import type { Eta } from './eta.js';
 import type { Why } from './why.js';
 import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
@@ -90,6 +94,20 @@ export type CommandResult =
   /** mq simulate fit: the workload the queue's history shows. */
   | { kind: 'workloadFit'; fit: HistoryFit }
   | { kind: 'simulation'; simulation: Simulation }
+  /** mq queue update --plan: the figures predicted under the queue's settings and under the change; nothing written. */
+  | {
+      kind: 'queuePlan';
+      branch: string;
+      repo: Repo;
+      basis: HistoryFit['basis'];
+      observed: HistoryFit['observed'];
+      warnings: string[];
+      run: { days: number; replications: number };
+      changes: { setting: string; from: unknown; to: unknown }[];
+      current: PlanOutlook;
+      /** null: the change changes no setting the simulation reads. */
+      planned: PlanOutlook | null;
+    }
   /** `mq flaky list`: every page of one list, as the service shapes its rows. */
   | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
   | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }

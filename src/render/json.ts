@@ -41,6 +41,10 @@ export function toJson(result: CommandResult): unknown {
       return result.fit;
     case 'simulation':
       return result.simulation;
+    case 'queuePlan': {
+      const { kind: _, ...plan } = result;
+      return { ...plan, written: false };
+    }
     case 'queueChange': {
       const { action, branch, repo, changed, settingsChanged, queue, reason, cancelled } = result;
       return { action, branch, repo, state: queue?.state ?? REQUESTED_STATE[action] ?? null, changed, settingsChanged, queue, reason, cancelled };

@@ -44,6 +44,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
     const { renderSimulation } = await import('./views/simulation.js');
     return (result, ctx) => renderSimulation(result.simulation, ctx);
   },
+  queuePlan: async () => (await import('./views/queue-plan.js')).renderQueuePlan,
   queueChange: async () => (await import('./views/outcomes.js')).renderQueueChange,
   targets: async () => (await import('./views/outcomes.js')).renderTargets,
   config: async () => (await import('./views/config.js')).renderConfig,

@@ -7,8 +7,9 @@ import type { HistoryFit } from '../model/history-fit.js';
 import { type HistoryService, readQueueHistory } from '../model/history-read.js';
 import { fitHistory } from '../model/history-fit.js';
 import { quantile } from '../model/stats.js';
-import type { QueueSettings } from '../model/queue.js';
+import type { QueueFacts, QueueSettings } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
+import type { PlanFigure, PlanOutlook } from '../model/result.js';
 import type { PriorityName } from '../model/vocabulary.js';
 import { QueueEngine } from '../sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../sandbox/engine/history.js';
@@ -129,6 +130,8 @@ export function playOnEngine(arrivals: readonly Arrival[], settings: Partial<Que
   const flaky = new Set(arrivals.filter((a) => a.outcome === 'flaky').map((a) => a.pr));
   const engine = QueueEngine.create({
     now: SIMULATION_START,
+    // Nobody takes the webhook events a simulation would make.
+    webhooks: false,
     onTransition: ({ submission, state }) => {
       // The author submits a flaky PR again once, after its failure.
       if (submission.state === 'failed' && flaky.delete(submission.number)) {
@@ -267,5 +270,52 @@ export function predict(workload: FitWorkload, settings: Partial<QueueSettings>,
       timeInQueueSeconds: { p50: mean((f) => f.timeInQueueSeconds.p50), p90: mean((f) => f.timeInQueueSeconds.p90) },
     },
     replications,
+  };
+}
+
+/** The settings the engine's mechanics read: what a simulation compares. */
+export const SIMULATED_SETTINGS = [
+  'mode',
+  'concurrency',
+  'testingTimeoutMinutes',
+  'pendingFailureDepth',
+  'canOptimisticallyMerge',
+  'batch',
+  'batchingMinSize',
+  'batchingMaxWaitTimeMinutes',
+  'bisectionConcurrency',
+  'directMergeMode',
+  'optimizationMode',
+] as const satisfies readonly (keyof QueueSettings)[];
+
+export type SimulatedSettings = Pick<QueueSettings, (typeof SIMULATED_SETTINGS)[number]>;
+
+/** A queue's reported settings as the engine takes them (a value mq does not know: the engine's word for off). */
+export function simulatedSettings(facts: QueueFacts): SimulatedSettings {
+  const picked = Object.fromEntries(SIMULATED_SETTINGS.map((key) => [key, facts[key]])) as SimulatedSettings;
+  return {
+    ...picked,
+    mode: facts.mode === 'parallel' ? 'parallel' : 'single',
+    directMergeMode: facts.directMergeMode === 'always' ? 'always' : 'off',
+    optimizationMode: facts.optimizationMode === 'bisection_skip_redundant_tests' ? 'bisection_skip_redundant_tests' : 'off',
+  };
+}
+
+/** Each figure's spread over the replications: their mean, the lowest and the highest. */
+export function outlookOf(replications: readonly Measured[], days: number): PlanOutlook {
+  const spread = (pick: (m: Measured) => number | null): PlanOutlook[PlanFigure] => {
+    const values = replications.map(pick).filter((v): v is number => v !== null && Number.isFinite(v));
+    if (values.length === 0) return { mean: 0, low: 0, high: 0 };
+    return { mean: values.reduce((sum, v) => sum + v, 0) / values.length, low: Math.min(...values), high: Math.max(...values) };
+  };
+  const perMerge = (n: number, m: Measured) => (m.merges === 0 ? null : n / m.merges);
+  return {
+    mergesPerHour: spread((m) => m.mergesPerHour),
+    timeInQueueP50: spread((m) => m.timeInQueueSeconds.p50),
+    timeInQueueP90: spread((m) => m.timeInQueueSeconds.p90),
+    timeToFirstTestP50: spread((m) => m.timeToFirstTestSeconds.p50),
+    ciRunsPerMerge: spread((m) => perMerge(m.ciRuns, m)),
+    ciMinutesPerMerge: spread((m) => perMerge(m.ciMinutes, m)),
+    kickedPerDay: spread((m) => m.kicked / days),
   };
 }

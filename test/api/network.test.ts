@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exitCodeOf, InterruptedError, type MqError, NetworkError } from '../../src/errors.js';
 import { clientFor, json, rejectionOf, REPO, startHttpService, TOKEN, type FakeService } from './harness.js';
 
@@ -92,14 +92,28 @@ describe('a server that does not answer', () => {
     service = await startHttpService();
   });
   afterEach(async () => {
+    vi.useRealTimers();
     await service.close();
   });
+
+  /**
+   * Lets the tries' timeouts fire only once the server holds `requests` requests. On a real clock a loaded
+   * machine can let 200 ms pass before the in-process server has read the request (timers run before the
+   * socket's turn), and the test would see none; the client's own timer is the only one faked.
+   */
+  async function timedOut(requests: number, call: Promise<unknown>): Promise<Error> {
+    const error = rejectionOf(call);
+    await until(() => service.requests.length === requests);
+    await vi.advanceTimersByTimeAsync(200);
+    return error;
+  }
 
   it('never answering: a NetworkError after timeoutMs, with the tries and the time they took', async () => {
     service.reply({ hang: true });
     const times = [1_000, 1_203];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { client } = clientFor(service, { timeoutMs: 200, now: () => times.shift() ?? 1_203 });
-    const error = await rejectionOf(client.call('submitPullRequest', prRef));
+    const error = await timedOut(1, client.call('submitPullRequest', prRef));
     expect(error).toBeInstanceOf(NetworkError);
     expect(exitCodeOf(error)).toBe(6);
     expect(error.message).toBe(`no answer from ${new URL(service.apiUrl).host} within 0.2s (1 try, 0.2s in all; raise --timeout or MQ_TIMEOUT)`);
@@ -118,8 +132,9 @@ describe('a server that does not answer', () => {
 
   it('a read that times out is not tried again: the silence lasts one timeout, not one per try', async () => {
     service.reply({ hang: true }, json({}));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { client, sleeps } = clientFor(service, { timeoutMs: 200, retries: 2 });
-    const error = await rejectionOf(client.call('getQueue', queueRef));
+    const error = await timedOut(1, client.call('getQueue', queueRef));
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(/within 0\.2s \(1 try, \d+\.\ds in all; raise --timeout or MQ_TIMEOUT\)$/);
     expect(service.requests).toHaveLength(1);
@@ -129,8 +144,9 @@ describe('a server that does not answer', () => {
   it('a read reset, then timed out: two tries, one retry announced, both counted in the message', async () => {
     service.reply({ destroy: true }, { hang: true });
     const notices: unknown[] = [];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { client, sleeps } = clientFor(service, { timeoutMs: 200, onRetry: (notice) => notices.push(notice) });
-    const error = await rejectionOf(client.call('getQueue', queueRef));
+    const error = await timedOut(2, client.call('getQueue', queueRef));
     expect(error.message).toMatch(/^no answer from 127\.0\.0\.1:\d+ within 0\.2s \(2 tries, \d+\.\ds in all; raise --timeout or MQ_TIMEOUT\)$/);
     expect(service.requests).toHaveLength(2);
     expect(sleeps).toHaveLength(1);

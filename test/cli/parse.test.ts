@@ -27,6 +27,7 @@ import { getQueue } from '../../src/commands/queue/get.js';
 import { queueGraph, queueOrder } from '../../src/commands/queue/order.js';
 import { drainAndWait, drainQueue, pauseQueue, resumeQueue } from '../../src/commands/queue/state.js';
 import { updateQueue } from '../../src/commands/queue/update.js';
+import { planQueueUpdate } from '../../src/commands/queue/plan.js';
 import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
 import { switchMode } from '../../src/commands/queue/switch-mode.js';
 import { listQueues } from '../../src/commands/queues/queues.js';
@@ -190,6 +191,11 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     'queue update --delete-required-statuses',
     ['queue', 'update', '--delete-required-statuses'],
     { handler: updateQueue, input: { settings: { deleteRequiredStatuses: true } } },
+  ],
+  [
+    'queue update --plan',
+    ['queue', 'update', '--concurrency', '6', '--plan'],
+    { handler: planQueueUpdate, input: { settings: { concurrency: 6 }, since: { agoMs: 14 * 86_400_000 } } },
   ],
   ['queue pause', ['queue', 'pause'], { handler: pauseQueue, input: { yes: false, reason: undefined } }],
   ['queue pause --reason --yes', ['queue', 'pause', '--reason', 'release 4.2', '-y'], { handler: pauseQueue, input: { yes: true, reason: 'release 4.2' } }],

@@ -250,6 +250,18 @@ describe('the engine as a whole', () => {
     expect(a.serialize()).toBe(b.serialize());
   });
 
+  it('with webhooks off makes no events and plays the same', () => {
+    const made = QueueEngine.create({ now: START });
+    const spared = QueueEngine.create({ now: START, webhooks: false });
+    script(made);
+    script(spared);
+    expect(made.takeEvents().length).toBeGreaterThan(0);
+    expect(spared.takeEvents()).toEqual([]);
+    expect(spared.recentEvents()).toEqual([]);
+    const played = (engine: QueueEngine) => ({ ...JSON.parse(engine.serialize()), nextEventId: undefined });
+    expect(played(spared)).toEqual(played(made));
+  });
+
   it('restores from its serialized state and goes on', () => {
     const engine = QueueEngine.create({ now: START });
     script(engine);

@@ -1,6 +1,10 @@
 // mq simulate fit against the sandbox on both APIs: a small history played through mq (history-steps.ts), then
 // the same fit from v1 and from v2, as YAML and as JSON.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readWorkloadFile } from '../../src/config/workload-file.js';
 import { sandboxEnv } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
 import { envOf, playHistory, REPO } from './history-steps.js';
@@ -35,6 +39,15 @@ describe('mq simulate fit', () => {
     expect(yaml.code).toBe(0);
     expect(yaml.stdout).toMatch(/^# warning: this fit rests on 12 PRs/m);
     expect(yaml.stdout).toMatch(/^failureRate: 0\.0833$/m);
+
+    // What fit writes, YAML or JSON, is a workload file mq simulate reads as it stands.
+    const dir = mkdtempSync(join(tmpdir(), 'mq-fit-'));
+    writeFileSync(join(dir, 'w.yaml'), yaml.stdout);
+    writeFileSync(join(dir, 'w.json'), (await mq(['simulate', 'fit', '--from-history', '1d', '--json'], { env })).stdout);
+    const fromYaml = await readWorkloadFile(join(dir, 'w.yaml'));
+    expect(fromYaml).toMatchObject({ failureRate: expect.closeTo(fit.failureRate, 3), arrivals: { perHour: expect.closeTo(fit.arrivals.perHour, 3) } });
+    expect(fromYaml.warnings).toEqual(fit.warnings);
+    expect(await readWorkloadFile(join(dir, 'w.json'))).toMatchObject({ flakeRate: fit.flakeRate, impactedTargets: fit.impactedTargets });
   });
 
   it('refuses a window longer than the service keeps, in one line', async () => {

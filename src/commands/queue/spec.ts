@@ -59,12 +59,13 @@ const QUEUE_CREATE = {
   load: async (): Promise<AnyParse> => (await import('./create.js')).parseQueueCreate,
 } as const satisfies CommandSpec;
 
-const QUEUE_UPDATE = {
+export const QUEUE_UPDATE = {
   name: 'update',
   description: "change the queue's settings",
-  flags: QUEUE_SETTING_FLAGS,
+  flags: [...QUEUE_SETTING_FLAGS, { flags: '--plan', description: "print what the change would do (the last 14 days' workload simulated) and change nothing" }],
   examples: [
     'mq queue update --concurrency 3',
+    'mq queue update --concurrency 6 --plan',
     'mq queue update --batch --batching-min-size 4',
     'mq queue update --required-status ci/build --required-status ci/test',
   ],

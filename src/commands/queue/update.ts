@@ -8,10 +8,14 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 import { pickSettings } from '../../command-kit/setting-flags.js';
+import type { QUEUE_UPDATE } from './spec.js';
 
-/** `mq queue update [setting flags]` */
-export function parseQueueUpdate(words: Words): Invocation {
-  return work.result({ settings: pickSettings(words.flags) }, updateQueue);
+/** `mq queue update [setting flags] [--plan]` */
+export async function parseQueueUpdate(words: Words<typeof QUEUE_UPDATE>): Promise<Invocation> {
+  const settings = pickSettings(words.flags);
+  if (!words.flags.plan) return work.result({ settings }, updateQueue);
+  const [{ planQueueUpdate }, { parseFromHistory }] = await Promise.all([import('./plan.js'), import('../simulate/fit.js')]);
+  return work.result({ settings, since: parseFromHistory(undefined) }, planQueueUpdate);
 }
 
 export async function updateQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {

@@ -6,6 +6,7 @@ import { work, type ArgvIo, type Invocation, type Words } from '../../command-ki
 import { type Instant, isoAt, serviceClock } from '../../model/clock.js';
 import { fitHistory, type HistoryFit } from '../../model/history-fit.js';
 import { readQueueHistory } from '../../model/history-read.js';
+import type { QueueFacts } from '../../model/queue.js';
 import type { CommandResult } from '../../model/result.js';
 import { TESTING_RESULTS_SPAN_DAYS } from '../../model/vocabulary.js';
 import type { SIMULATE_FIT } from './spec.js';
@@ -27,15 +28,16 @@ export function parseSimulateFit(words: Words<typeof SIMULATE_FIT>, _io: ArgvIo)
 }
 
 export async function simulateFit(input: { since: Instant }, ctx: Context): Promise<CommandResult> {
-  return { kind: 'workloadFit', fit: await fitQueueHistory(input.since, ctx) };
+  return { kind: 'workloadFit', fit: (await fitQueueHistory(input.since, ctx)).fit };
 }
 
-/** The fit of the queue's history from `since` to the service's now; what it warns of said on stderr too. */
-export async function fitQueueHistory(since: Instant, ctx: Context): Promise<HistoryFit> {
+/** The fit of the queue's history from `since` to the service's now, and the queue's settings; what the fit warns of said on stderr too. */
+export async function fitQueueHistory(since: Instant, ctx: Context): Promise<{ fit: HistoryFit; settings: QueueFacts }> {
   const service = await ctx.service();
   const now = await serviceClock(service, ctx.now);
   const window = { since: isoAt(since, now), until: new Date(now).toISOString() };
-  const fit = fitHistory(await readQueueHistory(service, ctx.queueRef(), window, ctx.progress));
+  const history = await readQueueHistory(service, ctx.queueRef(), window, ctx.progress);
+  const fit = fitHistory(history);
   for (const warning of fit.warnings) ctx.warn(warning);
-  return fit;
+  return { fit, settings: history.settings };
 }

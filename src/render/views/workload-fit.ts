@@ -1,10 +1,10 @@
-// mq simulate fit: the fitted workload as a YAML document, what it warns of as comments at its head.
+// mq simulate fit: the fitted workload as a YAML document (a workload file: src/model/workload.ts), what it warns of
+// at its head too, where a reader sees it first.
 import type { HistoryFit } from '../../model/history-fit.js';
 
 export function renderWorkloadFit(fit: HistoryFit): string {
-  const { warnings, ...rest } = fit;
-  const head = ["# The workload fitted from the queue's history (mq simulate fit).", ...warnings.map((warning) => `# warning: ${warning}`)];
-  return `${[...head, ...yamlLines(rest, '')].join('\n')}\n`;
+  const head = ["# The workload fitted from the queue's history (mq simulate fit).", ...fit.warnings.map((warning) => `# warning: ${warning}`)];
+  return `${[...head, ...yamlLines(fit, '')].join('\n')}\n`;
 }
 
 /** Plain data as block YAML; a list of numbers on one line. */

@@ -76,6 +76,8 @@ export interface EngineOptions {
   seed?: string;
   /** Told of every change of a PR's state (tests check the engine's invariants with it). */
   onTransition?: TransitionObserver;
+  /** false: no webhook events are made, and none are taken (a caller that never reads them, as `mq simulate`, spares their cost). */
+  webhooks?: boolean;
 }
 
 export class QueueEngine {
@@ -90,15 +92,16 @@ export class QueueEngine {
 
   private constructor(
     private readonly state: SandboxState,
-    options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition'>,
+    options: Pick<EngineOptions, 'testDurationSeconds' | 'onTransition' | 'webhooks'>,
     /** The version of the document a restored engine was read from (an older one was brought up to date). */
     readonly restoredFromVersion?: number,
   ) {
     const seconds = options.testDurationSeconds ?? DEFAULT_TEST_DURATION_SECONDS;
     if (!(seconds > 0) || !Number.isFinite(seconds)) throw new RangeError(`testDurationSeconds must be positive, not ${seconds}`);
     // Told of a submission's first step too (its webhook's `submitted`); `onTransition` only of changes.
+    const webhooks = options.webhooks !== false;
     const observe: TransitionObserver = (change) => {
-      this.webhooks.note(change.queue as QueueRecord, change.submission as Submission);
+      if (webhooks) this.webhooks.note(change.queue as QueueRecord, change.submission as Submission);
       if (change.from !== change.submission.state) options.onTransition?.(change);
     };
     this.world = newWorld(state, Math.round(seconds * 1000), () => deterministicUuid(state.seed, state.nextId++), observe);
@@ -519,7 +522,10 @@ export class QueueEngine {
   getMergeQueueMetrics(filter: { repo?: Repo } = {}): string {
     const queues = Object.values(this.state.queues)
       .filter((queue) => filter.repo === undefined || sameRepo(queue.repo, filter.repo))
-      .sort((a, b) => queueKey(a.repo, a.branch).localeCompare(queueKey(b.repo, b.branch)));
+      // By code unit, not localeCompare: the engine answers the same bytes whatever the machine's locale.
+      .map((queue) => ({ queue, key: queueKey(queue.repo, queue.branch) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ queue }) => queue);
     return renderMetrics(queues, this.state.testRuns, this.state.now);
   }
 

@@ -226,10 +226,7 @@ export class V2Face {
       if (!this.limiter.admit(bucket, who)) return { status: 429, contentType: 'text/plain', body: '' };
     }
     host.prepare(method !== 'GET');
-    const keptAs = row.keep ? (target ?? `${pathname}?${query.toString()}`) : '';
-    const kept = row.keep ? host.reads.get(row, keptAs) : undefined;
-    if (kept) return { ...kept, headers: { 'x-request-id': randomUUID() } };
-
+    // The key's permissions before a kept answer: one made for a key that may read it is no answer to one that may not.
     const missing = needsOf(route.operationId, body).filter((permission) => !permissions.has(permission));
     if (missing.length > 0) {
       return envelope(
@@ -238,6 +235,10 @@ export class V2Face {
         `this key lacks the permission${missing.length > 1 ? 's' : ''} ${missing.join(', ')} for ${route.operationId}`,
       );
     }
+
+    const keptAs = row.keep ? (target ?? `${pathname}?${query.toString()}`) : '';
+    const kept = row.keep ? host.reads.get(row, keptAs) : undefined;
+    if (kept) return { ...kept, headers: { 'x-request-id': randomUUID() } };
 
     let handled: V2Handled;
     try {

@@ -1,0 +1,52 @@
+// mq queue update --plan: what the change would do, before anyone makes it. The queue's last 14 days are fitted
+// (mq simulate fit) and played on the sandbox's engine under its current settings and under the change, and the
+// figures compared; nothing is written.
+import type { Context } from '../../command-kit/context.js';
+import { UsageError } from '../../errors.js';
+import type { Instant } from '../../model/clock.js';
+import type { QueueSettings } from '../../model/queue.js';
+import type { CommandResult } from '../../model/result.js';
+import { type Measured, outlookOf, play, SIMULATED_SETTINGS, type SimulatedSettings, simulatedSettings } from '../../simulate/fit-run.js';
+import { fitQueueHistory } from '../simulate/fit.js';
+
+/** A week from an empty queue, five times over: enough for the spread to be read (docs/simulate.md). */
+export const PLAN_RUN = { days: 7, replications: 5, seed: 1 };
+
+export async function planQueueUpdate(input: { settings: Partial<QueueSettings>; since: Instant }, ctx: Context): Promise<CommandResult> {
+  const simulated = SIMULATED_SETTINGS.filter((key) => input.settings[key] !== undefined);
+  if (simulated.length === 0) {
+    throw new UsageError(`--plan needs a setting that changes how the queue tests and merges: ${SIMULATED_SETTINGS.join(', ')}`);
+  }
+  const ref = ctx.queueRef();
+  const { fit, settings } = await fitQueueHistory(input.since, ctx);
+  const current = simulatedSettings(settings);
+  const planned: SimulatedSettings = { ...current, ...(input.settings as Partial<SimulatedSettings>) };
+  const changes = simulated.filter((key) => current[key] !== planned[key]).map((setting) => ({ setting, from: current[setting], to: planned[setting] }));
+  // A run at a time, the progress line between (a big queue's week takes seconds a run).
+  const runs = PLAN_RUN.replications * (changes.length === 0 ? 1 : 2);
+  let done = 0;
+  const outlook = async (settings: SimulatedSettings) => {
+    const replications: Measured[] = [];
+    for (let r = 0; r < PLAN_RUN.replications; r++) {
+      ctx.progress(`simulating ${++done} of ${runs}…`);
+      await new Promise((resolve) => setImmediate(resolve));
+      replications.push(play(fit, settings, { days: PLAN_RUN.days, seed: PLAN_RUN.seed * 1000 + r }));
+    }
+    return outlookOf(replications, PLAN_RUN.days);
+  };
+  const now = await outlook(current);
+  const after = changes.length === 0 ? null : await outlook(planned);
+  ctx.progress('');
+  return {
+    kind: 'queuePlan',
+    branch: ref.targetBranch,
+    repo: ref.repo,
+    basis: fit.basis,
+    observed: fit.observed,
+    warnings: fit.warnings,
+    run: { days: PLAN_RUN.days, replications: PLAN_RUN.replications },
+    changes,
+    current: now,
+    planned: after,
+  };
+}

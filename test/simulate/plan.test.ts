@@ -1,0 +1,41 @@
+// mq queue update --plan against the sandbox on both APIs: the figures now and planned from a fit of the queue's
+// history, the change named, and not one write sent (the queue keeps its settings).
+import { describe, expect, it } from 'vitest';
+import { mq, useSandbox } from '../support/in-process.js';
+import { envOf, playHistory } from './history-steps.js';
+
+const fixture = useSandbox({ shared: true });
+
+describe('mq queue update --plan', () => {
+  it('plays the history first', async () => {
+    await playHistory(fixture);
+  });
+
+  it.each(['v1', 'v2'] as const)('predicts concurrency 2 → 6 and writes nothing (%s)', async (api) => {
+    const env = envOf(fixture, api);
+    const from = fixture.recorder.requests.length;
+    const run = await mq(['queue', 'update', '--concurrency', '6', '--plan'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Plan for Queue main of acme\/fit \(nothing changed\):$/m);
+    expect(run.stdout).toMatch(/^concurrency {2}2 → 6$/m);
+    expect(run.stdout).toMatch(/^merges per hour +\d+\.\d\d \(/m);
+    expect(run.stdout).toMatch(/^time in queue p50 +\S+/m);
+    expect(run.stderr).toContain('this fit rests on 12 PRs');
+    const sent = fixture.recorder.requests.slice(from);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.filter((r) => r.method !== 'GET' && !(r.method === 'POST' && /^\/(get|list)/.test(r.path)))).toEqual([]);
+
+    const doc = JSON.parse((await mq(['queue', 'update', '--concurrency', '6', '--plan', '--json'], { env })).stdout);
+    expect(doc).toMatchObject({ written: false, changes: [{ setting: 'concurrency', from: 2, to: 6 }], run: { days: 7, replications: 5 } });
+    expect(doc.planned.mergesPerHour.mean).toBeGreaterThan(0);
+    expect(doc.planned.timeInQueueP50.mean).toBeLessThanOrEqual(doc.current.timeInQueueP50.mean);
+    expect(JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout)).toMatchObject({ concurrency: 2 });
+  });
+
+  it('refuses a plan of settings the simulation does not read, in one line', async () => {
+    const run = await mq(['queue', 'update', '--merge-method', 'rebase', '--plan'], { env: envOf(fixture) });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('--plan needs a setting');
+  });
+});
