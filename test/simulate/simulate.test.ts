@@ -68,3 +68,13 @@ describe('mq simulate', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe("mq simulate's engine", () => {
+  it("is the sandbox's engine module itself, imported by the run core the worker thread plays through, never a copy", async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const dir = join(import.meta.dirname, '../../src/simulate');
+    expect(await readFile(join(dir, 'fit-run.ts'), 'utf8')).toContain("from '../sandbox/engine/engine.js'");
+    expect(await readFile(join(dir, 'worker.ts'), 'utf8')).toContain("from './fit-run.js'");
+    for (const file of await readdir(dir)) expect(await readFile(join(dir, file), 'utf8')).not.toMatch(/class QueueEngine\b/);
+  });
+});

@@ -10,15 +10,16 @@ import { SETTING_FLAGS } from '../../command-kit/setting-flags.js';
 import { readWorkloadFile } from '../../config/workload-file.js';
 import { InterruptedError, MqError, UsageError } from '../../errors.js';
 import type { Instant } from '../../model/clock.js';
-import type { QueueFacts, QueueSettings } from '../../model/queue.js';
+import type { QueueSettings } from '../../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../../model/queue-settings.js';
 import type { CommandResult } from '../../model/result.js';
 import type { SimulatedConfiguration, SimulationGoal } from '../../model/simulation.js';
 import type { Workload } from '../../model/workload.js';
 import { figuresOf, histogramOf, markBest } from '../../simulate/answer.js';
+import { SIMULATED_SETTINGS, simulatedSettings } from '../../simulate/fit-run.js';
 import { DEFAULT_SETTINGS, playAll } from '../../simulate/pool.js';
 import { fitQueueHistory, parseFromHistory } from './fit.js';
-import { SIMULATED_SETTINGS, type SIMULATE } from './spec.js';
+import type { SIMULATE } from './spec.js';
 
 type Simulated = (typeof SIMULATED_SETTINGS)[number];
 type Value = string | number | boolean;
@@ -148,17 +149,12 @@ async function currentSettings(ctx: Context): Promise<{ settings: Partial<QueueS
   const defaults = Object.fromEntries(SIMULATED_SETTINGS.map((key) => [key, DEFAULT_SETTINGS[key]]));
   try {
     const facts = await (await ctx.service()).getQueueFacts(ctx.queueRef());
-    const settings = { ...defaults, ...Object.fromEntries(SIMULATED_SETTINGS.filter((key) => known(key, facts[key])).map((key) => [key, facts[key]])) };
+    const settings: Partial<QueueSettings> = simulatedSettings(facts);
     return { settings, about: { source: 'queue', note: `against the settings of the queue ${facts.branch}, as the service reports them` } };
   } catch (error) {
     if (error instanceof InterruptedError || !(error instanceof MqError)) throw error;
     return { settings: defaults, about: { source: 'defaults', note: `against the service's default settings (no queue read: ${error.message})` } };
   }
-}
-
-/** A reported value the engine can play (a choice mq does not know is left to the default). */
-function known(key: Simulated, value: QueueFacts[Simulated]): boolean {
-  return checkQueueSetting(QUEUE_SETTINGS[key], value).ok;
 }
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;

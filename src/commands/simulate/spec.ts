@@ -19,20 +19,6 @@ export const SIMULATE_FIT = {
   load: async (): Promise<AnyParse> => (await import('./fit.js')).parseSimulateFit,
 } as const satisfies CommandSpec;
 
-/** The settings a simulation plays: what changes how the engine tests and merges. */
-export const SIMULATED_SETTINGS = [
-  'mode',
-  'concurrency',
-  'testingTimeoutMinutes',
-  'pendingFailureDepth',
-  'canOptimisticallyMerge',
-  'batch',
-  'batchingMinSize',
-  'batchingMaxWaitTimeMinutes',
-  'bisectionConcurrency',
-  'optimizationMode',
-] as const;
-
 export const SIMULATE = {
   name: 'simulate',
   description: "what other settings would do to the queue: its workload played on the sandbox's engine",
