@@ -44,7 +44,7 @@ interface EndpointRecord {
   overflowed: number;
   /** Due now, in order. */
   ready: Delivery[];
-  /** Retries waiting for their time. */
+  /** Retries waiting for their time, earliest first (then by event id): see `waitLater`. */
   later: Delivery[];
   inFlight: number;
   /** Event ids acknowledged, abandoned or dropped here since the state was last folded (see `snapshot`). */
@@ -233,7 +233,7 @@ export class WebhookDelivery {
       const record = this.makeRecord({ ...e, key });
       Object.assign(record, { disabled: e.disabled, overflowed: e.overflowed, settled: new Set(e.settled) });
       for (const delivery of e.waiting) record.pending.add(delivery.id);
-      record.later = e.waiting;
+      record.later = [...e.waiting].sort(byDue);
     }
     this.rescanLater();
   }
@@ -289,19 +289,19 @@ export class WebhookDelivery {
   /** Retries now due join the ready ones, earliest first (then by event id): the same order on every run. */
   private releaseDue(now: number): void {
     for (const endpoint of this.endpoints.values()) {
-      if (endpoint.later.length === 0) continue;
-      const due = endpoint.later.filter((d) => d.dueAt <= now);
-      if (due.length === 0) continue;
-      endpoint.later = endpoint.later.filter((d) => d.dueAt > now);
-      due.sort((a, b) => a.dueAt - b.dueAt || (a.id < b.id ? -1 : 1));
-      endpoint.ready.push(...due);
+      let due = 0;
+      while (due < endpoint.later.length && endpoint.later[due]!.dueAt <= now) due++;
+      if (due > 0) endpoint.ready.push(...endpoint.later.splice(0, due));
     }
     this.rescanLater();
   }
 
   private rescanLater(): void {
     this.laterDue = Number.POSITIVE_INFINITY;
-    for (const endpoint of this.endpoints.values()) for (const d of endpoint.later) if (d.dueAt < this.laterDue) this.laterDue = d.dueAt;
+    for (const endpoint of this.endpoints.values()) {
+      const first = endpoint.later[0];
+      if (first && first.dueAt < this.laterDue) this.laterDue = first.dueAt;
+    }
   }
 
   private send(endpoint: EndpointRecord, delivery: Delivery): void {
@@ -341,7 +341,7 @@ export class WebhookDelivery {
       if (this.remember) endpoint.settled.add(delivery.id);
     } else {
       delivery.dueAt = nextAt;
-      endpoint.later.push(delivery);
+      waitLater(endpoint.later, delivery);
       if (nextAt < this.laterDue) this.laterDue = nextAt;
     }
     this.onChange();
@@ -366,4 +366,22 @@ export class WebhookDelivery {
       this.attemptsStart = 0;
     }
   }
+}
+
+/** Retries in the order they fall due, then by event id: the same order on every run. */
+function byDue(a: Delivery, b: Delivery): number {
+  return a.dueAt - b.dueAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Puts a retry in its place among those waiting: kept in order, so that what falls due is taken from the front
+ *  instead of the whole backlog being scanned on every look (under a busy API, on every request). */
+function waitLater(later: Delivery[], delivery: Delivery): void {
+  let low = 0;
+  let high = later.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (byDue(later[middle]!, delivery) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  later.splice(low, 0, delivery);
 }
