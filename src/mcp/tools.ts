@@ -12,6 +12,7 @@ import { METRICS } from '../commands/metrics/spec.js';
 import { CANCEL, RESTART, SUBMIT } from '../commands/pull-requests/spec.js';
 import { QUEUE } from '../commands/queue/spec.js';
 import { QUEUES } from '../commands/queues/spec.js';
+import { SIMULATE, SIMULATE_FIT } from '../commands/simulate/spec.js';
 import { STATS } from '../commands/stats/spec.js';
 import { STATUS } from '../commands/status/spec.js';
 import { TESTING } from '../commands/testing/spec.js';
@@ -41,7 +42,7 @@ const READ: Hints = { readOnlyHint: true };
 
 const sub = (group: CommandSpec, name: string): CommandSpec => group.subcommands!.find((spec) => spec.name === name)!;
 
-/** Every tool: the reads, then the writes (offered with --allow-writes only). `mq simulate` is not here yet. */
+/** Every tool: the reads, then the writes (offered with --allow-writes only). */
 export const TOOLS: readonly ToolRow[] = [
   { name: 'status', spec: STATUS, hints: READ, leave: ['web'] },
   { name: 'wait', spec: WAIT, hints: READ },
@@ -58,6 +59,9 @@ export const TOOLS: readonly ToolRow[] = [
   { name: 'flaky_list', spec: sub(FLAKY, 'list'), hints: READ },
   { name: 'test_details', spec: TEST_DETAILS, hints: READ },
   { name: 'doctor', spec: DOCTOR, hints: READ },
+  // Plays on the engine in this process (and its threads); it reads the queue's history and settings, writes nothing.
+  { name: 'simulate', spec: SIMULATE, hints: READ },
+  { name: 'simulate_fit', spec: SIMULATE_FIT, hints: READ },
   {
     name: 'submit',
     spec: SUBMIT,

@@ -35,6 +35,8 @@ const READS: Record<string, Record<string, unknown>> = {
   flaky_list: { quarantined: true },
   test_details: { testId: '7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162' },
   doctor: {},
+  simulate: { fromHistory: '1d', set: ['concurrency=1,2'], days: 1, replications: 1 },
+  simulate_fit: { fromHistory: '1d' },
 };
 const WRITES = ['submit', 'cancel', 'restart', 'edit', 'queue_pause', 'queue_drain', 'queue_resume', 'queue_update'];
 
