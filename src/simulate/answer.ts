@@ -1,25 +1,33 @@
 // The replications of each configuration summed up as `mq simulate` answers: each figure's mean and spread, the
 // time-in-queue histogram, the best configuration for the goal.
+// `mq queue update --plan` reads the same replications with their lowest and highest instead of the deviation.
+import type { PlanOutlook } from '../model/result.js';
 import type { SimulatedConfiguration, SimulatedFigures, SimulationGoal, Spread } from '../model/simulation.js';
 import type { Measured } from './fit-run.js';
 
-export function spreadOf(values: readonly (number | null)[]): Spread | null {
+/** The known values' mean, standard deviation, lowest and highest; null when no replication knew the figure. */
+function summaryOf(values: readonly (number | null)[]): (Spread & { low: number; high: number }) | null {
   const known = values.filter((value): value is number => value !== null && Number.isFinite(value));
   if (known.length === 0) return null;
   const mean = known.reduce((sum, value) => sum + value, 0) / known.length;
   const sd = known.length < 2 ? 0 : Math.sqrt(known.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (known.length - 1));
-  return { mean, sd };
+  return { mean, sd, low: Math.min(...known), high: Math.max(...known) };
 }
 
+/** A figure per merge, unknown for a replication that merged nothing. */
+const perMerge = (count: number, run: Measured) => (run.merges === 0 ? null : count / run.merges);
+
 export function figuresOf(runs: readonly Measured[]): SimulatedFigures {
-  const of = (pick: (run: Measured) => number | null) => spreadOf(runs.map(pick));
-  const perMerge = (pick: (run: Measured) => number) => of((run) => (run.merges === 0 ? null : pick(run) / run.merges));
+  const of = (pick: (run: Measured) => number | null): Spread | null => {
+    const summary = summaryOf(runs.map(pick));
+    return summary && { mean: summary.mean, sd: summary.sd };
+  };
   return {
     mergesPerHour: of((run) => run.mergesPerHour) ?? { mean: 0, sd: 0 },
     timeInQueueSeconds: { p50: of((r) => r.timeInQueueSeconds.p50), p90: of((r) => r.timeInQueueSeconds.p90), p99: of((r) => r.timeInQueueSeconds.p99) },
     timeToFirstTestSeconds: { p50: of((r) => r.timeToFirstTestSeconds.p50), p90: of((r) => r.timeToFirstTestSeconds.p90) },
-    ciRunsPerMerge: perMerge((run) => run.ciRuns),
-    ciMinutesPerMerge: perMerge((run) => run.ciMinutes),
+    ciRunsPerMerge: of((run) => perMerge(run.ciRuns, run)),
+    ciMinutesPerMerge: of((run) => perMerge(run.ciMinutes, run)),
     kicked: of((run) => run.kicked) ?? { mean: 0, sd: 0 },
   };
 }
@@ -46,4 +54,21 @@ export function markBest(configurations: SimulatedConfiguration[], goal: Simulat
   let best: SimulatedConfiguration | undefined;
   for (const configuration of configurations) if (!best || score(configuration.figures, goal) > score(best.figures, goal)) best = configuration;
   if (best) best.best = true;
+}
+
+/** `--plan`'s figures over the replications: each one's mean, lowest and highest (zeros when none knew it). */
+export function outlookOf(runs: readonly Measured[], days: number): PlanOutlook {
+  const of = (pick: (run: Measured) => number | null) => {
+    const summary = summaryOf(runs.map(pick));
+    return summary ? { mean: summary.mean, low: summary.low, high: summary.high } : { mean: 0, low: 0, high: 0 };
+  };
+  return {
+    mergesPerHour: of((run) => run.mergesPerHour),
+    timeInQueueP50: of((run) => run.timeInQueueSeconds.p50),
+    timeInQueueP90: of((run) => run.timeInQueueSeconds.p90),
+    timeToFirstTestP50: of((run) => run.timeToFirstTestSeconds.p50),
+    ciRunsPerMerge: of((run) => perMerge(run.ciRuns, run)),
+    ciMinutesPerMerge: of((run) => perMerge(run.ciMinutes, run)),
+    kickedPerDay: of((run) => run.kicked / days),
+  };
 }

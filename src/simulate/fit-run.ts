@@ -9,7 +9,6 @@ import { fitHistory } from '../model/history-fit.js';
 import { quantile } from '../model/stats.js';
 import type { QueueFacts, QueueSettings } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
-import type { PlanFigure, PlanOutlook } from '../model/result.js';
 import type { PriorityName } from '../model/vocabulary.js';
 import { QueueEngine } from '../sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../sandbox/engine/history.js';
@@ -298,24 +297,5 @@ export function simulatedSettings(facts: QueueFacts): SimulatedSettings {
     mode: facts.mode === 'parallel' ? 'parallel' : 'single',
     directMergeMode: facts.directMergeMode === 'always' ? 'always' : 'off',
     optimizationMode: facts.optimizationMode === 'bisection_skip_redundant_tests' ? 'bisection_skip_redundant_tests' : 'off',
-  };
-}
-
-/** Each figure's spread over the replications: their mean, the lowest and the highest. */
-export function outlookOf(replications: readonly Measured[], days: number): PlanOutlook {
-  const spread = (pick: (m: Measured) => number | null): PlanOutlook[PlanFigure] => {
-    const values = replications.map(pick).filter((v): v is number => v !== null && Number.isFinite(v));
-    if (values.length === 0) return { mean: 0, low: 0, high: 0 };
-    return { mean: values.reduce((sum, v) => sum + v, 0) / values.length, low: Math.min(...values), high: Math.max(...values) };
-  };
-  const perMerge = (n: number, m: Measured) => (m.merges === 0 ? null : n / m.merges);
-  return {
-    mergesPerHour: spread((m) => m.mergesPerHour),
-    timeInQueueP50: spread((m) => m.timeInQueueSeconds.p50),
-    timeInQueueP90: spread((m) => m.timeInQueueSeconds.p90),
-    timeToFirstTestP50: spread((m) => m.timeToFirstTestSeconds.p50),
-    ciRunsPerMerge: spread((m) => perMerge(m.ciRuns, m)),
-    ciMinutesPerMerge: spread((m) => perMerge(m.ciMinutes, m)),
-    kickedPerDay: spread((m) => m.kicked / days),
   };
 }

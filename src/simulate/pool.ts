@@ -1,6 +1,9 @@
 // The plays of a simulation: each configuration's replications, spread over worker threads when a worker file is
 // given and there is more than one configuration (each configuration's draws depend on the seed alone, so the
 // answer is the same either way), else in this thread.
+import { existsSync, realpathSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueueSettings } from '../model/queue.js';
 import { DEFAULT_QUEUE_SETTINGS } from '../sandbox/engine/settle.js';
@@ -21,6 +24,14 @@ export interface PlayJob {
   workload: FitWorkload;
   settings: Partial<QueueSettings>;
   run: PlayRun;
+}
+
+/** The bundle's worker beside the program bin/mq.js runs (dist/simulate-worker.cjs), and a thread per core; none from
+ *  the sources (tests): plays stay in this thread. */
+export function bundledWorker(): { workerFile?: string; threads: number } {
+  const main = process.argv[1];
+  const file = main !== undefined && existsSync(main) ? join(dirname(realpathSync(main)), '../dist/simulate-worker.cjs') : undefined;
+  return { ...(file !== undefined && existsSync(file) && { workerFile: file }), threads: availableParallelism() };
 }
 
 /** Each configuration's replications, in order; `onProgress` after each configuration. */

@@ -6,7 +6,9 @@ import { UsageError } from '../../errors.js';
 import type { Instant } from '../../model/clock.js';
 import type { QueueSettings } from '../../model/queue.js';
 import type { CommandResult } from '../../model/result.js';
-import { type Measured, outlookOf, play, SIMULATED_SETTINGS, type SimulatedSettings, simulatedSettings } from '../../simulate/fit-run.js';
+import { outlookOf } from '../../simulate/answer.js';
+import { SIMULATED_SETTINGS, type SimulatedSettings, simulatedSettings } from '../../simulate/fit-run.js';
+import { bundledWorker, playAll } from '../../simulate/pool.js';
 import { fitQueueHistory } from '../simulate/fit.js';
 
 /** A week from an empty queue, five times over: enough for the spread to be read (docs/simulate.md). */
@@ -22,21 +24,16 @@ export async function planQueueUpdate(input: { settings: Partial<QueueSettings>;
   const current = simulatedSettings(settings);
   const planned: SimulatedSettings = { ...current, ...(input.settings as Partial<SimulatedSettings>) };
   const changes = simulated.filter((key) => current[key] !== planned[key]).map((setting) => ({ setting, from: current[setting], to: planned[setting] }));
-  // A run at a time, the progress line between (a big queue's week takes seconds a run).
-  const runs = PLAN_RUN.replications * (changes.length === 0 ? 1 : 2);
-  let done = 0;
-  const outlook = async (settings: SimulatedSettings) => {
-    const replications: Measured[] = [];
-    for (let r = 0; r < PLAN_RUN.replications; r++) {
-      ctx.progress(`simulating ${++done} of ${runs}…`);
-      await new Promise((resolve) => setImmediate(resolve));
-      replications.push(play(fit, settings, { days: PLAN_RUN.days, seed: PLAN_RUN.seed * 1000 + r }));
-    }
-    return outlookOf(replications, PLAN_RUN.days);
-  };
-  const now = await outlook(current);
-  const after = changes.length === 0 ? null : await outlook(planned);
+  // Played as mq simulate plays (its threads, its seeds), the progress line from the start: a big queue's week
+  // takes seconds a run.
+  const played = changes.length === 0 ? [current] : [current, planned];
+  ctx.progress(`simulating ${played.length * PLAN_RUN.replications} replications…`);
+  const plays = await playAll(fit, played, PLAN_RUN, {
+    ...bundledWorker(),
+    onProgress: (done, total) => ctx.progress(`simulated ${done} of ${total} replications…`),
+  });
   ctx.progress('');
+  const [now, after] = plays.map((replications) => outlookOf(replications, PLAN_RUN.days));
   return {
     kind: 'queuePlan',
     branch: ref.targetBranch,
@@ -46,7 +43,7 @@ export async function planQueueUpdate(input: { settings: Partial<QueueSettings>;
     warnings: fit.warnings,
     run: { days: PLAN_RUN.days, replications: PLAN_RUN.replications },
     changes,
-    current: now,
-    planned: after,
+    current: now!,
+    planned: after ?? null,
   };
 }

@@ -1,8 +1,5 @@
 // mq simulate: every combination of the --set values against the queue's current settings, each played on the
 // sandbox's engine (src/simulate/) over the workload for --days, --replications times, and the answer summed up.
-import { existsSync, realpathSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -17,7 +14,7 @@ import type { SimulatedConfiguration, SimulationGoal } from '../../model/simulat
 import type { Workload } from '../../model/workload.js';
 import { figuresOf, histogramOf, markBest } from '../../simulate/answer.js';
 import { SIMULATED_SETTINGS, simulatedSettings } from '../../simulate/fit-run.js';
-import { DEFAULT_SETTINGS, playAll } from '../../simulate/pool.js';
+import { bundledWorker, DEFAULT_SETTINGS, playAll } from '../../simulate/pool.js';
 import { fitQueueHistory, parseFromHistory } from './fit.js';
 import type { SIMULATE } from './spec.js';
 
@@ -100,8 +97,7 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
     configurations.map((configuration) => configuration.settings),
     { days: input.days, replications: input.replications, seed: input.seed },
     {
-      workerFile: workerFile(),
-      threads: availableParallelism(),
+      ...bundledWorker(),
       onProgress: (done, total) => {
         if (ctx.now() - started > 2000) ctx.progress(`simulated ${done} of ${total} replications…`);
       },
@@ -126,14 +122,6 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
       warnings,
     },
   };
-}
-
-/** The bundle's worker beside the program bin/mq.js runs (dist/simulate-worker.cjs); none from the sources (tests): plays stay in this thread. */
-function workerFile(): string | undefined {
-  const main = process.argv[1];
-  if (main === undefined || !existsSync(main)) return undefined;
-  const file = join(dirname(realpathSync(main)), '../dist/simulate-worker.cjs');
-  return existsSync(file) ? file : undefined;
 }
 
 /** Each combination of the --set values (one empty combination without any). */
