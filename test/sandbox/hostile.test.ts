@@ -3,17 +3,17 @@
 // state document that carries such names back in.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { parseState } from '../../src/sandbox/engine/state.js';
 import { rawRequest } from '../support/raw-http.js';
+import { sandboxScript } from '../support/sandbox-process.js';
 
 const TOKEN = 'hostile';
 const START = Date.parse('2026-01-01T00:00:00.000Z');
@@ -239,26 +239,12 @@ describe('memory', () => {
   it('stays within a few times the body limit for a 20 MiB body of ten million numbers', async () => {
     // A process of its own, so that its peak resident size is the sandbox's alone.
     const dir = mkdtempSync(join(tmpdir(), 'mq-memory-'));
-    const bundle = join(dir, 'sandbox.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')],
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'warning',
-    });
-    const main = join(dir, 'main.mjs');
-    writeFileSync(
-      main,
-      [
-        "import { startSandbox } from './sandbox.mjs';",
-        "import { createInterface } from 'node:readline';",
-        "const s = await startSandbox({ clock: 'manual' });",
-        'console.log(s.url);',
-        "createInterface({ input: process.stdin }).on('line', () => console.log(process.resourceUsage().maxRSS));",
-      ].join('\n'),
-    );
+    const main = await sandboxScript(dir, [
+      "import { createInterface } from 'node:readline';",
+      "const s = await startSandbox({ clock: 'manual' });",
+      'console.log(s.url);',
+      "createInterface({ input: process.stdin }).on('line', () => console.log(process.resourceUsage().maxRSS));",
+    ]);
     const child = spawn(process.execPath, [main], { stdio: ['pipe', 'pipe', 'inherit'] });
     try {
       const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();

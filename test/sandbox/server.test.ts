@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { loadEngine } from '../../src/sandbox/io/persistence.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { StateStore } from '../../src/sandbox/io/store.js';
 import { upgradedQueue } from './fixtures/upgraded.js';
+import { sandboxScript } from '../support/sandbox-process.js';
 
 const TOKEN = 'sandbox-test-token';
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
@@ -404,20 +404,7 @@ describe('the state file', () => {
 
   it('loses nothing acknowledged when the process is killed with SIGKILL', async () => {
     // The sandbox in a child process of its own, bundled from the source for the occasion.
-    const bundle = join(dir, 'sandbox.mjs');
-    await build({
-      entryPoints: [join(import.meta.dirname, '../../src/sandbox/io/server.ts')],
-      outfile: bundle,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'warning',
-    });
-    const main = join(dir, 'main.mjs');
-    writeFileSync(
-      main,
-      "import { startSandbox } from './sandbox.mjs';\nconst s = await startSandbox({ clock: 'manual', stateFile: process.argv[2] });\nconsole.log(s.url);\n",
-    );
+    const main = await sandboxScript(dir, ["const s = await startSandbox({ clock: 'manual', stateFile: process.argv[2] });", 'console.log(s.url);']);
     const stateFile = join(dir, 'killed.json');
     const child = spawn(process.execPath, [main, stateFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));

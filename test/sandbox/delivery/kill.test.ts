@@ -2,15 +2,15 @@
 // SIGKILL while deliveries are in flight, started again from its --state file, delivers what was not
 // acknowledged, under the ids it had; no event reaches the receiver under an id the first sandbox never made.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/io/server.js';
 import { type Receiver, startReceiver } from './receiver.js';
+import { sandboxScript } from '../../support/sandbox-process.js';
 
 const SECRET = 'whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY';
 const MAIN = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
@@ -25,20 +25,11 @@ afterEach(async () => {
 
 it('a sandbox killed with SIGKILL during delivery, started again from --state, delivers what was not acknowledged, under the same ids', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mq-webhooks-kill-'));
-  const bundle = join(dir, 'sandbox.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, '../../../src/sandbox/io/server.ts')],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'warning',
-  });
-  const main = join(dir, 'main.mjs');
-  writeFileSync(
-    main,
-    "import { startSandbox } from './sandbox.mjs';\nconst [stateFile, url, secret] = process.argv.slice(2);\nconst s = await startSandbox({ clock: 'manual', stateFile, webhooks: [{ url, secret }] });\nconsole.log(s.url);\n",
-  );
+  const main = await sandboxScript(dir, [
+    'const [stateFile, url, secret] = process.argv.slice(2);',
+    "const s = await startSandbox({ clock: 'manual', stateFile, webhooks: [{ url, secret }] });",
+    'console.log(s.url);',
+  ]);
   // The first 10 deliveries are acknowledged; the rest are held unanswered until the sandbox dies.
   let phase: 'first' | 'second' = 'first';
   const acknowledged = new Set<string>();
