@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { describeIssues } from '../api/format-path.js';
 import { ConfigError, systemErrorWords } from '../errors.js';
-import { Workload } from '../model/workload.js';
+import { type LoadedWorkload, Workload } from '../model/workload.js';
 
-export async function readWorkloadFile(path: string): Promise<Workload> {
+export async function readWorkloadFile(path: string): Promise<LoadedWorkload> {
   const where = `workload ${path}`;
   let text: string;
   try {

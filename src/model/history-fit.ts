@@ -18,8 +18,8 @@ export interface HistoryFit {
   basis: { since: string; until: string; pullRequests: number; historiesRead: number; attempts: number };
   /** PRs submitted per hour over the window, and the shape of a day and a week around it (each a factor, averaging 1). */
   arrivals: { perHour: number; byHourOfDay: number[]; byDayOfWeek: number[] };
-  /** Runs that tested their PRs to an end (passed or failed), outside bisection. */
-  testDurationSeconds: { samples: number; p10: number; p50: number; p90: number; mean: number };
+  /** Runs that tested their PRs to an end (passed or failed), outside bisection: how many, their median and 90th percentile. */
+  testDurationSeconds: { samples: number; p50: number; p90: number };
   /** Of the PRs: failed and never merged; failed then merged when submitted again; failed only when tested with others. */
   failureRate: number;
   flakeRate: number;
@@ -30,8 +30,11 @@ export interface HistoryFit {
   priorities: Record<string, number>;
   /** The share submitted to be tested alone. */
   noBatchRate: number;
-  /** Where PRs upload impacted targets: distinct targets seen, and targets per PR (mean), over the runs sampled. */
-  impactedTargets: { distinct: number; perPullRequest: number; sampled: number } | null;
+  /**
+   * Where PRs upload impacted targets, over the runs sampled: distinct targets seen, targets per PR (mean), and each
+   * count's share of the PRs as [count, share] (a count past the repository's targets is all of them).
+   */
+  impactedTargets: { distinct: number; perPullRequest: number; shares: [number, number][]; sampled: number } | null;
   /** What the queue did over the window, for the accuracy of a simulation to be read against. */
   observed: { merges: number; mergesPerHour: number; timeInQueueSeconds: { p50: number | null; p90: number | null } };
   warnings: string[];
@@ -135,6 +138,7 @@ export function fitHistory(history: QueueHistory): HistoryFit {
       ? {
           distinct: new Set(targets.flat()).size,
           perPullRequest: targets.reduce((sum, list) => sum + list.length, 0) / targets.length,
+          shares: sharesOf(targets.map((list) => list.length)),
           sampled: targets.length,
         }
       : null;
@@ -158,10 +162,8 @@ export function fitHistory(history: QueueHistory): HistoryFit {
     arrivals,
     testDurationSeconds: {
       samples: seconds.length,
-      p10: quantile(seconds, 0.1) ?? 0,
       p50: quantile(seconds, 0.5) ?? 0,
       p90: quantile(seconds, 0.9) ?? 0,
-      mean: seconds.length === 0 ? 0 : seconds.reduce((sum, s) => sum + s, 0) / seconds.length,
     },
     failureRate: rate(failed),
     flakeRate: rate(flaky),
@@ -229,3 +231,12 @@ function shape(counts: readonly number[], seen: readonly number[]): number[] {
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Each count's share of the counts, fewest first, rounded so that they still add up to 1 (the last takes the rest). */
+function sharesOf(counts: readonly number[]): [number, number][] {
+  const tally = new Map<number, number>();
+  for (const count of counts) tally.set(count, (tally.get(count) ?? 0) + 1);
+  const shares = [...tally].sort(([a], [b]) => a - b).map(([count, n]): [number, number] => [count, round(n / counts.length)]);
+  shares.at(-1)![1] = round(1 - shares.slice(0, -1).reduce((sum, [, share]) => sum + share, 0));
+  return shares;
+}

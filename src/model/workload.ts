@@ -1,7 +1,9 @@
-// A workload file: what `mq simulate` draws PRs from, in the shape `mq simulate fit` writes (HistoryFit's), so a fit
-// is a workload as it stands; a hand-written one needs only the arrival rate and the test duration's median. Where a
-// field means what a field of the service's own load tool means, docs/simulate.md names the pair.
+// A workload file: what `mq simulate` draws PRs from, and what `mq simulate fit` writes. Its fields take the names,
+// sections and value formats of the service's own load tool (trunk-io/mergequeue's mq.toml: [test], [pullrequest])
+// wherever they mean what the tool's mean, so a team copies those values over; the rest are named in the same style.
+// Read here into the fit's shape (HistoryFit's, what a simulation plays); a fit is written as one by workload-document.ts.
 import * as z from 'zod';
+import type { HistoryFit } from './history-fit.js';
 import { PRIORITY_NAMES } from './vocabulary.js';
 
 const Rate = z.number().min(0).max(1);
@@ -13,6 +15,56 @@ const Shape = (slots: number, what: string) =>
     .length(slots, `${slots} factors, one ${what}`)
     .default(() => new Array<number>(slots).fill(1));
 
+const UNIT_SECONDS: Record<string, number> = {
+  ...Object.fromEntries(['ms', 'msec', 'millisecond', 'milliseconds'].map((unit) => [unit, 0.001])),
+  ...Object.fromEntries(['s', 'sec', 'secs', 'second', 'seconds'].map((unit) => [unit, 1])),
+  ...Object.fromEntries(['m', 'min', 'mins', 'minute', 'minutes'].map((unit) => [unit, 60])),
+  ...Object.fromEntries(['h', 'hr', 'hrs', 'hour', 'hours'].map((unit) => [unit, 3600])),
+  ...Object.fromEntries(['d', 'day', 'days'].map((unit) => [unit, 86_400])),
+  ...Object.fromEntries(['w', 'wk', 'wks', 'week', 'weeks'].map((unit) => [unit, 604_800])),
+};
+const DURATION_PART = /\s*(\d+(?:\.\d+)?|\.\d+)\s*([a-z]*)\s*/iy;
+
+/** The load tool's duration words ("35m", "1hr", "30 minutes", "1h 30m"; a bare number is seconds) in seconds. */
+function toolDurationSeconds(text: string): number | undefined {
+  let seconds = 0;
+  DURATION_PART.lastIndex = 0;
+  if (text.trim() === '') return undefined;
+  while (DURATION_PART.lastIndex < text.length) {
+    const match = DURATION_PART.exec(text);
+    const unit = match === null ? undefined : match[2] === '' ? 1 : UNIT_SECONDS[match[2]!.toLowerCase()];
+    if (unit === undefined) return undefined;
+    seconds += Number(match![1]) * unit;
+  }
+  return seconds;
+}
+
+const Duration = z
+  .union([Seconds, z.string()])
+  .transform((value, ctx) => {
+    const seconds = typeof value === 'number' ? value : toolDurationSeconds(value);
+    if (seconds === undefined) ctx.addIssue({ code: 'custom', message: 'a number of seconds, or a duration such as "35m", "1hr" or "30 minutes"' });
+    return seconds ?? 0;
+  })
+  .describe('seconds, or a duration such as "35m", "1hr" or "30 minutes" (the load tool\'s words)');
+
+const SHARE_OF_DEPS = /^\s*(\d*\.?\d+)\s*x\s*(\d+|ALL)\s*$/i;
+
+/** The load tool's deps_distribution ("0.5x1,0.3x2,0.2xALL": each share of PRs touches that many deps) as [count, share] pairs. */
+const DepsDistribution = z.string().transform((text, ctx) => {
+  const shares = text.split(',').map((part): [number, number] => {
+    const match = SHARE_OF_DEPS.exec(part);
+    return match ? [match[2]!.toUpperCase() === 'ALL' ? Number.POSITIVE_INFINITY : Number(match[2]), Number(match[1])] : [0, Number.NaN];
+  });
+  const total = shares.reduce((sum, [, share]) => sum + share, 0);
+  if (shares.some(([count]) => count < 1) || !(Math.abs(total - 1) <= 0.01)) {
+    ctx.addIssue({ code: 'custom', message: 'shares of PRs and how many deps each touches, as "0.5x1,0.3x2,0.2xALL", the shares adding up to 1' });
+  }
+  return shares.map(([count, share]): [number, number] => [count, share / total]);
+});
+
+const NOT_PLAYED = z.unknown().optional().describe("the load tool's; moves nothing in a simulation");
+
 export const Workload = z
   .strictObject({
     $schema: z.string().optional(),
@@ -21,64 +73,111 @@ export const Workload = z
       .strictObject({
         since: z.string(),
         until: z.string(),
-        pullRequests: z.number().int().min(0),
-        historiesRead: z.number().int().min(0),
+        pull_requests: z.number().int().min(0),
+        histories_read: z.number().int().min(0),
         attempts: z.number().int().min(0),
+        test_runs_timed: z.number().int().min(0).default(0),
+        runs_sampled_for_deps: z.number().int().min(0).default(0),
       })
       .optional(),
-    arrivals: z.strictObject({
-      /** PRs submitted per hour, on average over the week. */
-      perHour: z.number().positive(),
-      /** 24 factors, hour of day (UTC) from 00:00. */
-      byHourOfDay: Shape(24, 'an hour of the day from 00:00 UTC'),
-      /** 7 factors, day of week from Monday. */
-      byDayOfWeek: Shape(7, 'a day of the week from Monday'),
+    mode: z.never({ error: "the queue's mode is a setting: --set mode=single,parallel" }).optional(),
+    test: z.strictObject({
+      sleep_for: Duration.describe("how long a run takes: the median run, every run when sleep_for_p90 is absent (the load tool's sleep_for)"),
+      sleep_for_p90: Duration.optional().describe('the 90th percentile of a run; runs are log-normal through it and sleep_for'),
+      flake_rate: z
+        .never({
+          error:
+            "the load tool's chance that any run fails at random is not played (a PR's outcome is its own here): give pullrequest.flaky_rate, the share of PRs that fail once and pass when submitted again",
+        })
+        .optional(),
     }),
-    /** A run's length: log-normal through its median and 90th percentile (p90 absent: every run as long). */
-    testDurationSeconds: z
-      .strictObject({
-        samples: z.number().int().min(0).optional(),
-        p10: Seconds.optional(),
-        p50: z.number().positive(),
-        p90: Seconds.optional(),
-        mean: Seconds.optional(),
-      })
-      .refine((d) => d.p90 === undefined || d.p90 >= d.p50, { message: 'p90 is below p50', path: ['p90'] })
-      .transform((d) => ({ samples: d.samples ?? 0, p10: d.p10 ?? d.p50, p50: d.p50, p90: d.p90 ?? d.p50, mean: d.mean ?? d.p50 })),
-    /** Of the PRs: the share that fails and is never merged; that fails once and passes when submitted again. */
-    failureRate: Rate.default(0),
-    flakeRate: Rate.default(0),
-    /** The share that fails only when tested with others (fitted, not played: the engine has no such outcome). */
-    withOthersFailureRate: Rate.default(0),
-    /** How long after a failure its author submits a flaky PR again. */
-    resubmitSeconds: Seconds.nullable().default(null),
-    /** Each priority's share of the PRs, by name (low, medium, high, urgent). */
-    priorities: z
-      .record(z.string(), Rate)
-      .refine((shares) => Object.keys(shares).every((name) => name in PRIORITY_NAMES), {
-        message: `a priority is one of ${Object.keys(PRIORITY_NAMES).join(', ')}`,
-      })
-      .default({ medium: 1 }),
-    /** The share submitted to be tested alone. */
-    noBatchRate: Rate.default(0),
-    /** In parallel mode: targets in the repository, and targets each PR touches (mean). */
-    impactedTargets: z
-      .strictObject({ distinct: z.number().int().min(1), perPullRequest: z.number().min(0), sampled: z.number().int().min(0).default(0) })
-      .nullable()
-      .default(null),
+    pullrequest: z.strictObject({
+      requests_per_hour: z.number().positive().describe('PRs submitted per hour, on average over the week'),
+      by_hour_of_day: Shape(24, 'an hour of the day from 00:00 UTC').describe('24 factors on requests_per_hour, hours of the day (UTC) from 00:00'),
+      by_day_of_week: Shape(7, 'a day of the week from Monday').describe('7 factors on requests_per_hour, days of the week from Monday'),
+      failure_rate: Rate.optional().describe('the share of PRs that fail and are never merged'),
+      logical_conflict_every: z.number().int().positive().optional().describe("every Nth PR always fails (the load tool's): instead of failure_rate"),
+      flaky_rate: Rate.default(0).describe('the share of PRs that fail once and pass when their author submits them again'),
+      resubmit_after: Duration.nullable().default(null).describe('how long after its failure a flaky PR is submitted again'),
+      failure_with_others_rate: Rate.default(0).describe('the share of PRs that fail only when tested with others (fitted, not played)'),
+      priorities: z
+        .record(z.string(), Rate)
+        .refine((shares) => Object.keys(shares).every((name) => name in PRIORITY_NAMES), {
+          message: `a priority is one of ${Object.keys(PRIORITY_NAMES).join(', ')}`,
+        })
+        .default({ medium: 1 })
+        .describe("each priority's share of the PRs, by name"),
+      no_batch_rate: Rate.default(0).describe('the share of PRs submitted to be tested alone'),
+      max_deps: z.number().int().min(1).optional().describe('the deps (targets) in the repository, for parallel mode'),
+      max_impacted_deps: z.number().int().min(1).optional().describe('the deps each PR touches, drawn from max_deps'),
+      deps_distribution: DepsDistribution.optional().describe('"0.5x1,0.3x2,0.2xALL": the share of PRs touching each count of deps (over max_impacted_deps)'),
+      labels: NOT_PLAYED,
+      comment: NOT_PLAYED,
+      run_generate_for: NOT_PLAYED,
+      close_stale_after: NOT_PLAYED,
+      logical_conflict_file: NOT_PLAYED,
+    }),
     /** What the queue did over the fit's window (a fit's, for reading a simulation's accuracy against). */
     observed: z
       .strictObject({
         merges: z.number().min(0),
-        mergesPerHour: z.number().min(0),
-        timeInQueueSeconds: z.strictObject({ p50: Seconds.nullable(), p90: Seconds.nullable() }),
+        merges_per_hour: z.number().min(0),
+        time_in_queue_seconds: z.strictObject({ p50: Seconds.nullable(), p90: Seconds.nullable() }),
       })
       .optional(),
     warnings: z.array(z.string()).default([]),
   })
-  .refine((w) => w.failureRate + w.flakeRate <= 1, { message: 'failureRate and flakeRate add up to more than 1', path: ['flakeRate'] });
+  .superRefine(({ test, pullrequest: pr }, ctx) => {
+    const problem = (path: string[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    if (test.sleep_for <= 0) problem(['test', 'sleep_for'], 'a run takes some time');
+    if (test.sleep_for_p90 !== undefined && test.sleep_for_p90 < test.sleep_for) problem(['test', 'sleep_for_p90'], 'below sleep_for, the median');
+    if (pr.failure_rate !== undefined && pr.logical_conflict_every !== undefined)
+      problem(['pullrequest', 'logical_conflict_every'], 'give it or failure_rate, not both');
+    if ((pr.failure_rate ?? 0) + pr.flaky_rate > 1) problem(['pullrequest', 'flaky_rate'], 'failure_rate and flaky_rate add up to more than 1');
+    if (pr.max_deps === undefined && (pr.max_impacted_deps ?? pr.deps_distribution) !== undefined) {
+      problem(['pullrequest', 'max_deps'], 'missing: the deps in the repository that a PR touches some of');
+    }
+  })
+  .transform((file): LoadedWorkload => {
+    const { test, pullrequest: pr } = file;
+    const shares = pr.deps_distribution ?? [[pr.max_impacted_deps ?? 1, 1]];
+    return {
+      arrivals: { perHour: pr.requests_per_hour, byHourOfDay: pr.by_hour_of_day, byDayOfWeek: pr.by_day_of_week },
+      testDurationSeconds: { samples: file.basis?.test_runs_timed ?? 0, p50: test.sleep_for, p90: test.sleep_for_p90 ?? test.sleep_for },
+      failureRate: pr.failure_rate ?? 0,
+      ...(pr.logical_conflict_every !== undefined && { logicalConflictEvery: pr.logical_conflict_every }),
+      flakeRate: pr.flaky_rate,
+      withOthersFailureRate: pr.failure_with_others_rate,
+      resubmitSeconds: pr.resubmit_after,
+      priorities: pr.priorities,
+      noBatchRate: pr.no_batch_rate,
+      impactedTargets:
+        pr.max_deps === undefined
+          ? null
+          : {
+              distinct: pr.max_deps,
+              perPullRequest: shares.reduce((sum, [count, share]) => sum + Math.min(count, pr.max_deps!) * share, 0),
+              shares,
+              sampled: file.basis?.runs_sampled_for_deps ?? 0,
+            },
+      warnings: file.warnings,
+    };
+  });
 
-export type Workload = z.output<typeof Workload>;
+/** A workload as a simulation plays it: the fit's shape, and the load tool's every-Nth failing PR where one was given. */
+export type LoadedWorkload = Pick<
+  HistoryFit,
+  | 'arrivals'
+  | 'testDurationSeconds'
+  | 'failureRate'
+  | 'flakeRate'
+  | 'withOthersFailureRate'
+  | 'resubmitSeconds'
+  | 'priorities'
+  | 'noBatchRate'
+  | 'impactedTargets'
+  | 'warnings'
+> & { logicalConflictEvery?: number };
 
 /** The workload file's JSON Schema, for editors (dist/workload.schema.json). */
 export function workloadJsonSchema(): Record<string, unknown> {

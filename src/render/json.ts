@@ -8,6 +8,7 @@ import { REQUESTED_STATE } from '../model/wait-events.js';
 import type { Stats } from '../model/stats.js';
 import { exitMeaning } from '../help/exit-codes.js';
 import { VERIFY_FAILURES } from '../model/webhook-signature.js';
+import { workloadDocument } from '../model/workload-document.js';
 
 export function toJson(result: CommandResult): unknown {
   switch (result.kind) {
@@ -38,7 +39,7 @@ export function toJson(result: CommandResult): unknown {
     case 'stats':
       return statsJson(result.stats);
     case 'workloadFit':
-      return result.fit;
+      return workloadDocument(result.fit);
     case 'queuePlan': {
       const { kind: _, ...plan } = result;
       return { ...plan, written: false };

@@ -6,6 +6,7 @@
 import type { HistoryFit } from '../model/history-fit.js';
 import { type HistoryService, readQueueHistory } from '../model/history-read.js';
 import { fitHistory } from '../model/history-fit.js';
+import type { LoadedWorkload } from '../model/workload.js';
 import { quantile } from '../model/stats.js';
 import type { QueueFacts, QueueSettings } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
@@ -25,13 +26,16 @@ export interface DrawParameters {
   byHourOfDay: readonly number[];
   byDayOfWeek: readonly number[];
   failureRate: number;
+  /** Every Nth PR fails (the load tool's logical conflicts), whatever it drew. */
+  logicalConflictEvery?: number;
   flakeRate: number;
   /** Run lengths: log-normal, median and sigma of its logarithm. */
   medianSeconds: number;
   sigma: number;
-  /** Each PR touches `perPr` of `targets` targets. */
+  /** Each PR touches `perPr` of `targets` targets, or a count drawn from `perPrShares` ([count, share]). */
   targets: number;
   perPr: number;
+  perPrShares?: readonly (readonly [number, number])[];
   resubmitSeconds: number;
   /** Each priority's share. */
   priorities: Readonly<Record<string, number>>;
@@ -52,24 +56,24 @@ export interface Arrival {
 /** z of the 90th percentile of a standard normal. */
 const Z90 = 1.2816;
 
-/** What a simulation draws PRs from: a fit's workload part (src/model/workload.ts's file holds the same). */
-export type FitWorkload = Pick<
-  HistoryFit,
-  'arrivals' | 'testDurationSeconds' | 'failureRate' | 'flakeRate' | 'resubmitSeconds' | 'priorities' | 'noBatchRate' | 'impactedTargets'
->;
+/** What a simulation draws PRs from: a fit's workload part, or a workload file's (src/model/workload.ts). */
+export type FitWorkload = Omit<LoadedWorkload, 'warnings' | 'withOthersFailureRate'>;
 
 export function parametersOf(fit: FitWorkload): DrawParameters {
   const { p50, p90 } = fit.testDurationSeconds;
+  const shares = fit.impactedTargets?.shares ?? [];
   return {
     perHour: fit.arrivals.perHour,
     byHourOfDay: fit.arrivals.byHourOfDay,
     byDayOfWeek: fit.arrivals.byDayOfWeek,
     failureRate: fit.failureRate,
+    ...(fit.logicalConflictEvery !== undefined && { logicalConflictEvery: fit.logicalConflictEvery }),
     flakeRate: fit.flakeRate,
     medianSeconds: Math.max(1, p50),
     sigma: p50 > 0 && p90 > p50 ? Math.log(p90 / p50) / Z90 : 0,
     targets: fit.impactedTargets?.distinct ?? 1,
-    perPr: Math.max(1, Math.round(fit.impactedTargets?.perPullRequest ?? 1)),
+    perPr: shares.length === 1 ? shares[0]![0] : Math.max(1, Math.round(fit.impactedTargets?.perPullRequest ?? 1)),
+    ...(shares.length > 1 && { perPrShares: shares }),
     resubmitSeconds: fit.resubmitSeconds ?? 0,
     priorities: fit.priorities,
     noBatchRate: fit.noBatchRate,
@@ -105,21 +109,27 @@ export function drawArrivals(p: DrawParameters, days: number, seed: number): Arr
     if (at >= end) break;
     if (next() * peak > rate(at)) continue;
     const u = next();
-    const outcome = u < p.failureRate ? 'fail' : u < p.failureRate + p.flakeRate ? 'flaky' : 'pass';
+    const logicalConflict = p.logicalConflictEvery !== undefined && (arrivals.length + 1) % p.logicalConflictEvery === 0;
+    const outcome = logicalConflict || u < p.failureRate ? 'fail' : u < p.failureRate + p.flakeRate ? 'flaky' : 'pass';
     const normal = Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
     const durationSeconds = Math.max(1, Math.round(p.medianSeconds * Math.exp(p.sigma * normal)));
     const targets = new Set<string>();
-    while (targets.size < Math.min(p.perPr, p.targets)) targets.add(`//t${Math.floor(next() * p.targets)}`);
+    const touched = p.perPrShares ? drawShare(p.perPrShares, next()) : p.perPr;
+    while (targets.size < Math.min(touched, p.targets)) targets.add(`//t${Math.floor(next() * p.targets)}`);
     const arrival: Arrival = { pr: arrivals.length + 1, at: Math.round(at), outcome, durationSeconds, targets: [...targets].sort() };
     if (priorities.length > 1) {
-      let v = next();
-      const chosen = priorities.find(([, share]) => (v -= share) < 0)?.[0] ?? priorities[0]![0];
+      const chosen = drawShare(priorities, next());
       if (chosen !== 'medium') arrival.priority = chosen as PriorityName;
     }
     if (p.noBatchRate && next() < p.noBatchRate) arrival.noBatch = true;
     arrivals.push(arrival);
   }
   return arrivals;
+}
+
+/** The value whose share `v` (uniform in [0, 1)) falls in; the first where the shares fall short of 1. */
+function drawShare<T>(shares: readonly (readonly [T, number])[], v: number): T {
+  return shares.find(([, share]) => (v -= share) < 0)?.[0] ?? shares[0]![0];
 }
 
 /** The engine after playing `arrivals` under `settings` up to `until` (ms), where it stops. */

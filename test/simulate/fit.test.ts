@@ -26,28 +26,36 @@ describe('mq simulate fit', () => {
     }
     expect(fits[1]).toEqual(fits[0]);
     const [fit] = fits;
-    expect(fit.basis).toMatchObject({ pullRequests: 12, historiesRead: 12 });
-    expect(fit.failureRate).toBeCloseTo(1 / 12);
-    expect(fit.flakeRate).toBeCloseTo(1 / 12);
-    expect(fit.withOthersFailureRate).toBe(0);
-    expect(fit.resubmitSeconds).toBeGreaterThan(0);
-    expect(fit.testDurationSeconds.p50).toBeGreaterThanOrEqual(900);
-    expect(fit.impactedTargets).toMatchObject({ perPullRequest: 2 });
-    expect(fit.priorities).toEqual({ medium: 1 });
+    expect(fit.basis).toMatchObject({ pull_requests: 12, histories_read: 12 });
+    const { pullrequest } = fit;
+    expect(pullrequest.failure_rate).toBeCloseTo(1 / 12);
+    expect(pullrequest.flaky_rate).toBeCloseTo(1 / 12);
+    expect(pullrequest.failure_with_others_rate).toBe(0);
+    expect(pullrequest.resubmit_after).toBeGreaterThan(0);
+    expect(fit.test.sleep_for).toBeGreaterThanOrEqual(900);
+    expect(pullrequest).toMatchObject({ max_deps: expect.any(Number), deps_distribution: '1x2' });
+    expect(pullrequest.priorities).toEqual({ medium: 1 });
 
     const yaml = await mq(['simulate', 'fit', '--from-history', '1d'], { env });
     expect(yaml.code).toBe(0);
     expect(yaml.stdout).toMatch(/^# warning: this fit rests on 12 PRs/m);
-    expect(yaml.stdout).toMatch(/^failureRate: 0\.0833$/m);
+    expect(yaml.stdout).toMatch(/^ {2}failure_rate: 0\.0833$/m);
 
     // What fit writes, YAML or JSON, is a workload file mq simulate reads as it stands.
     const dir = mkdtempSync(join(tmpdir(), 'mq-fit-'));
     writeFileSync(join(dir, 'w.yaml'), yaml.stdout);
     writeFileSync(join(dir, 'w.json'), (await mq(['simulate', 'fit', '--from-history', '1d', '--json'], { env })).stdout);
     const fromYaml = await readWorkloadFile(join(dir, 'w.yaml'));
-    expect(fromYaml).toMatchObject({ failureRate: expect.closeTo(fit.failureRate, 3), arrivals: { perHour: expect.closeTo(fit.arrivals.perHour, 3) } });
+    expect(fromYaml).toMatchObject({
+      failureRate: expect.closeTo(pullrequest.failure_rate, 3),
+      arrivals: { perHour: expect.closeTo(pullrequest.requests_per_hour, 3) },
+      testDurationSeconds: { p50: fit.test.sleep_for, p90: fit.test.sleep_for_p90 },
+    });
     expect(fromYaml.warnings).toEqual(fit.warnings);
-    expect(await readWorkloadFile(join(dir, 'w.json'))).toMatchObject({ flakeRate: fit.flakeRate, impactedTargets: fit.impactedTargets });
+    expect(await readWorkloadFile(join(dir, 'w.json'))).toMatchObject({
+      flakeRate: pullrequest.flaky_rate,
+      impactedTargets: { distinct: pullrequest.max_deps, perPullRequest: 2, shares: [[2, 1]] },
+    });
   });
 
   it('refuses a window longer than the service keeps, in one line', async () => {

@@ -9,14 +9,14 @@ import { envOf, ok, playHistory } from './history-steps.js';
 
 const fixture = useSandbox();
 
-const WORKLOAD = `arrivals:
-  perHour: 4
-testDurationSeconds:
-  p50: 1800
-  p90: 2400
-failureRate: 0.05
-flakeRate: 0.03
-resubmitSeconds: 600
+const WORKLOAD = `pullrequest:
+  requests_per_hour: 4
+  failure_rate: 0.05
+  flaky_rate: 0.03
+  resubmit_after: 10m
+test:
+  sleep_for: 30m
+  sleep_for_p90: 2400
 `;
 
 async function workloadFile(): Promise<string> {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readWorkloadFile } from '../../src/config/workload-file.js';
-import type { FitWorkload } from '../../src/simulate/fit-run.js';
+import { drawArrivals, type FitWorkload, parametersOf } from '../../src/simulate/fit-run.js';
 
 async function file(name: string, text: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'mq-workload-')), name);
@@ -15,7 +15,7 @@ async function file(name: string, text: string): Promise<string> {
 
 describe('a workload file', () => {
   it('fills what a hand-written one leaves out, and is what a simulation plays', async () => {
-    const workload: FitWorkload = await readWorkloadFile(await file('w.yaml', 'arrivals:\n  perHour: 20\ntestDurationSeconds:\n  p50: 1800\n'));
+    const workload: FitWorkload = await readWorkloadFile(await file('w.yaml', 'pullrequest:\n  requests_per_hour: 20\ntest:\n  sleep_for: 1800\n'));
     expect(workload).toMatchObject({
       arrivals: { perHour: 20, byHourOfDay: new Array(24).fill(1), byDayOfWeek: new Array(7).fill(1) },
       testDurationSeconds: { p50: 1800, p90: 1800 },
@@ -25,24 +25,74 @@ describe('a workload file', () => {
     });
   });
 
+  it("takes the load tool's own mq.toml, its [test] and [pullrequest] as sections, and plays what its values mean", async () => {
+    // trunk-io/mergequeue's .config/mq.toml as YAML, but for [test] flake_rate (a chance for every run: refused below).
+    const toml = `test:
+  sleep_for: 35m
+pullrequest:
+  labels: ""
+  comment: ""
+  requests_per_hour: 100
+  run_generate_for: 30 minutes
+  max_deps: 7
+  max_impacted_deps: 2
+  logical_conflict_every: 20
+  logical_conflict_file: logical-conflict.txt
+`;
+    const workload = await readWorkloadFile(await file('mq.yaml', toml));
+    expect(workload).toMatchObject({ arrivals: { perHour: 100 }, testDurationSeconds: { p50: 2100, p90: 2100 }, logicalConflictEvery: 20 });
+    const prs = drawArrivals(parametersOf(workload), 1, 1);
+    expect(prs.length).toBeGreaterThan(2000);
+    // Every 20th PR fails, a failure rate of 5%; every run takes 35 minutes; every PR touches 2 of the 7 deps.
+    expect(prs.filter((pr) => pr.outcome === 'fail').map((pr) => pr.pr)).toEqual(prs.filter((pr) => pr.pr % 20 === 0).map((pr) => pr.pr));
+    expect(new Set(prs.map((pr) => pr.durationSeconds))).toEqual(new Set([2100]));
+    expect(new Set(prs.map((pr) => pr.targets.length))).toEqual(new Set([2]));
+    expect(new Set(prs.flatMap((pr) => pr.targets)).size).toBe(7);
+  });
+
+  it.each([
+    ['35m', 2100],
+    ['1hr', 3600],
+    ['30 minutes', 1800],
+    ['1 second', 1],
+    ['1h 30m', 5400],
+    ['90', 90],
+  ])("reads sleep_for %s in the load tool's words", async (words, seconds) => {
+    const workload = await readWorkloadFile(await file('w.json', JSON.stringify({ test: { sleep_for: words }, pullrequest: { requests_per_hour: 1 } })));
+    expect(workload.testDurationSeconds.p50).toBe(seconds);
+  });
+
+  it("draws each PR's deps from deps_distribution, ALL being every dep, over max_impacted_deps", async () => {
+    const text = 'test: {sleep_for: 60}\npullrequest: {requests_per_hour: 50, max_deps: 5, max_impacted_deps: 3, deps_distribution: "0.5x1,0.5xALL"}\n';
+    const prs = drawArrivals(parametersOf(await readWorkloadFile(await file('w.yaml', text))), 2, 1);
+    const ones = prs.filter((pr) => pr.targets.length === 1).length;
+    expect(ones + prs.filter((pr) => pr.targets.length === 5).length).toBe(prs.length);
+    expect(ones / prs.length).toBeCloseTo(0.5, 1);
+  });
+
   it.each([
     [
       'w.yaml',
-      'arrivals:\n  perHour: 20\n  byHourOfDay: [1, 2]\ntestDurationSeconds:\n  p50: 60\n',
-      'arrivals.byHourOfDay: 24 factors, one an hour of the day from 00:00 UTC',
+      'pullrequest:\n  requests_per_hour: 20\n  by_hour_of_day: [1, 2]\ntest:\n  sleep_for: 60\n',
+      'pullrequest.by_hour_of_day: 24 factors, one an hour of the day from 00:00 UTC',
     ],
-    ['w.json', '{"arrivals": {"perHour": 1}, "testDurationSeconds": {"p50": 60}, "flakeRate": 2}', 'flakeRate: Too big'],
+    ['w.json', '{"pullrequest": {"requests_per_hour": 1, "flaky_rate": 2}, "test": {"sleep_for": 60}}', 'pullrequest.flaky_rate: Too big'],
     [
       'w.json',
-      '{"arrivals": {"perHour": 1}, "testDurationSeconds": {"p50": 60}, "failureRate": 0.6, "flakeRate": 0.6}',
-      'flakeRate: failureRate and flakeRate add up to more than 1',
+      '{"pullrequest": {"requests_per_hour": 1, "failure_rate": 0.6, "flaky_rate": 0.6}, "test": {"sleep_for": "1m"}}',
+      'pullrequest.flaky_rate: failure_rate and flaky_rate add up to more than 1',
     ],
     [
       'w.yaml',
-      'arrivals:\n  perHour: 1\ntestDurationSeconds:\n  p50: 60\npriorities:\n  highest: 1\n',
-      'priorities: a priority is one of urgent, high, medium, low',
+      'pullrequest:\n  requests_per_hour: 1\n  priorities:\n    highest: 1\ntest:\n  sleep_for: 60\n',
+      'pullrequest.priorities: a priority is one of urgent, high, medium, low',
     ],
-    ['w.yaml', 'arrivals: {perHour: 1}\ntestDuration: 60\n', 'testDurationSeconds: missing; unknown field testDuration'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest_duration: 60\n', 'test: missing; unknown field test_duration'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 35 minuets}\n', 'test.sleep_for: a number of seconds, or a duration such as "35m"'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1, max_impacted_deps: 2}\ntest: {sleep_for: 60}\n', 'pullrequest.max_deps: missing'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1, max_deps: 9, deps_distribution: "0.5x1,0.3x2"}\ntest: {sleep_for: 60}\n', 'the shares adding up to 1'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1, failure_rate: 0.1, logical_conflict_every: 10}\ntest: {sleep_for: 60}\n', 'not both'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 60, flake_rate: 0.1}\n', "test.flake_rate: the load tool's chance that any run fails"],
     ['w.json', '{"arrivals": ', 'not valid JSON'],
   ])('refuses %s holding a mistake, in one line naming the field', async (name, text, words) => {
     const path = await file(name, text);

@@ -11,7 +11,7 @@ import type { QueueSettings } from '../../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../../model/queue-settings.js';
 import type { CommandResult } from '../../model/result.js';
 import type { SimulatedConfiguration, SimulationGoal } from '../../model/simulation.js';
-import type { Workload } from '../../model/workload.js';
+import type { LoadedWorkload } from '../../model/workload.js';
 import { figuresOf, histogramOf, markBest } from '../../simulate/answer.js';
 import { SIMULATED_SETTINGS, simulatedSettings } from '../../simulate/fit-run.js';
 import { bundledWorker, DEFAULT_SETTINGS, playAll } from '../../simulate/pool.js';
@@ -77,7 +77,8 @@ function parseSet(text: string): SimulateInput['sets'][number] {
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export async function simulate(input: SimulateInput, ctx: Context): Promise<CommandResult> {
-  const workload: Workload = 'file' in input.workload ? await readWorkloadFile(input.workload.file) : (await fitQueueHistory(input.workload.since, ctx)).fit;
+  const workload: LoadedWorkload =
+    'file' in input.workload ? await readWorkloadFile(input.workload.file) : (await fitQueueHistory(input.workload.since, ctx)).fit;
   const baseline = await currentSettings(ctx);
   const warnings = [...workload.warnings];
   if (workload.withOthersFailureRate > 0) {

@@ -1,10 +1,11 @@
 // mq simulate fit: the fitted workload as a YAML document (a workload file: src/model/workload.ts), what it warns of
 // at its head too, where a reader sees it first.
 import type { HistoryFit } from '../../model/history-fit.js';
+import { workloadDocument } from '../../model/workload-document.js';
 
 export function renderWorkloadFit(fit: HistoryFit): string {
   const head = ["# The workload fitted from the queue's history (mq simulate fit).", ...fit.warnings.map((warning) => `# warning: ${warning}`)];
-  return `${[...head, ...yamlLines(fit, '')].join('\n')}\n`;
+  return `${[...head, ...yamlLines(workloadDocument(fit), '')].join('\n')}\n`;
 }
 
 /** Plain data as block YAML; a list of numbers on one line. */
