@@ -33,7 +33,20 @@ describe('the fit of a known workload', () => {
     expect(fit.flakeRate).toBeCloseTo(share('flaky'), 1);
     expect(fit.withOthersFailureRate).toBe(0);
     expect(fit.resubmitSeconds).toBe(KNOWN.resubmitSeconds);
-    expect(fit.impactedTargets).toMatchObject({ distinct: KNOWN.targets, perPullRequest: KNOWN.perPr });
+    expect(fit.impactedTargets).toMatchObject({ distinct: KNOWN.targets, perPullRequest: KNOWN.perPr, shares: [[KNOWN.perPr, 1]] });
     expect(fit.warnings).toEqual([]);
+  });
+
+  it("finds how many targets PRs touch, each count's share (what a workload's deps_distribution gives)", async () => {
+    const known = { ...KNOWN, perPrShares: [[1, 0.6] as const, [3, 0.4] as const] };
+    const until = SIMULATION_START + DAYS * 86_400_000;
+    const arrivals = drawArrivals(known, DAYS, 1);
+    const fit = await engineFit(playOnEngine(arrivals, { concurrency: 4 }, KNOWN.resubmitSeconds, until), until);
+    const shares = fit.impactedTargets!.shares;
+    expect(shares.map(([count]) => count)).toEqual([1, 3]);
+    const oneShare = shares[0]![1];
+    expect(oneShare + shares[1]![1]).toBe(1);
+    // A sample of 60 runs: a share within 2.5 of its standard deviations (0.06) of the PRs'.
+    expect(Math.abs(oneShare - arrivals.filter((a) => a.targets.length === 1).length / arrivals.length)).toBeLessThan(0.15);
   });
 });
