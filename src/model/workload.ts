@@ -15,26 +15,27 @@ const Shape = (slots: number, what: string) =>
     .length(slots, `${slots} factors, one ${what}`)
     .default(() => new Array<number>(slots).fill(1));
 
-const UNIT_SECONDS: Record<string, number> = {
-  ...Object.fromEntries(['ms', 'msec', 'millisecond', 'milliseconds'].map((unit) => [unit, 0.001])),
-  ...Object.fromEntries(['s', 'sec', 'secs', 'second', 'seconds'].map((unit) => [unit, 1])),
-  ...Object.fromEntries(['m', 'min', 'mins', 'minute', 'minutes'].map((unit) => [unit, 60])),
-  ...Object.fromEntries(['h', 'hr', 'hrs', 'hour', 'hours'].map((unit) => [unit, 3600])),
-  ...Object.fromEntries(['d', 'day', 'days'].map((unit) => [unit, 86_400])),
-  ...Object.fromEntries(['w', 'wk', 'wks', 'week', 'weeks'].map((unit) => [unit, 604_800])),
-};
+const UNITS: [number, string][] = [
+  [0.001, 'ms msec millisecond milliseconds'],
+  [1, 's sec secs second seconds'],
+  [60, 'm min mins minute minutes'],
+  [3600, 'h hr hrs hour hours'],
+  [86_400, 'd day days'],
+  [604_800, 'w wk wks week weeks'],
+];
+const UNIT_SECONDS = new Map(UNITS.flatMap(([seconds, words]) => words.split(' ').map((word) => [word, seconds] as const)));
 const DURATION_PART = /\s*(\d+(?:\.\d+)?|\.\d+)\s*([a-z]*)\s*/iy;
 
 /** The load tool's duration words ("35m", "1hr", "30 minutes", "1h 30m"; a bare number is seconds) in seconds. */
 function toolDurationSeconds(text: string): number | undefined {
+  if (text.trim() === '') return undefined;
   let seconds = 0;
   DURATION_PART.lastIndex = 0;
-  if (text.trim() === '') return undefined;
   while (DURATION_PART.lastIndex < text.length) {
-    const match = DURATION_PART.exec(text);
-    const unit = match === null ? undefined : match[2] === '' ? 1 : UNIT_SECONDS[match[2]!.toLowerCase()];
-    if (unit === undefined) return undefined;
-    seconds += Number(match![1]) * unit;
+    const [, count, unit] = DURATION_PART.exec(text) ?? [];
+    const each = unit === '' ? 1 : UNIT_SECONDS.get(unit?.toLowerCase() ?? '');
+    if (each === undefined) return undefined;
+    seconds += Number(count) * each;
   }
   return seconds;
 }
