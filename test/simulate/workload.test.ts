@@ -93,6 +93,7 @@ pullrequest:
     ['w.yaml', 'pullrequest: {requests_per_hour: 1, max_deps: 9, deps_distribution: "0.5x1,0.3x2"}\ntest: {sleep_for: 60}\n', 'the shares adding up to 1'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1, failure_rate: 0.1, logical_conflict_every: 10}\ntest: {sleep_for: 60}\n', 'not both'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 60, flake_rate: 0.1}\n', "test.flake_rate: the load tool's chance that any run fails"],
+    ['w.yaml', 'mode: parallelqueue\npullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 60}\n', "mode: the queue's mode is a setting: --set mode"],
     ['w.json', '{"arrivals": ', 'not valid JSON'],
   ])('refuses %s holding a mistake, in one line naming the field', async (name, text, words) => {
     const path = await file(name, text);

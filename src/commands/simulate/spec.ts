@@ -43,7 +43,9 @@ export const SIMULATE = {
   notes:
     "\nEach configuration is the queue's current settings (read from the service; mq's defaults when there is no\n" +
     'queue to read) with one combination of the --set values. Each replication draws its PRs afresh from the\n' +
-    'workload; every configuration sees the same draws. docs/simulate.md tells what a simulation cannot know.\n',
+    'workload; every configuration sees the same draws. docs/simulate.md tells what a simulation cannot know.\n' +
+    "A workload written by hand takes the names of the service's load tool (trunk-io/mergequeue's mq.toml) where\n" +
+    'they mean the same: test.sleep_for, pullrequest.requests_per_hour, max_deps, max_impacted_deps…\n',
   load: async (): Promise<AnyParse> => (await import('./simulate.js')).parseSimulate,
   subcommands: [SIMULATE_FIT],
 } as const satisfies CommandSpec;
