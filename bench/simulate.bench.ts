@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mq-bench-simulate-'));
 const files = { workload: join(dir, 'w.yaml'), probe: join(dir, 'probe.mjs'), rss: join(dir, 'rss') };
 writeFileSync(
   files.workload,
-  'arrivals:\n  perHour: 20.8333\ntestDurationSeconds:\n  p50: 1800\n  p90: 2400\nfailureRate: 0.03\nflakeRate: 0.02\nresubmitSeconds: 600\n',
+  'test:\n  sleep_for: 30m\n  sleep_for_p90: 40m\npullrequest:\n  requests_per_hour: 20.8333\n  failure_rate: 0.03\n  flaky_rate: 0.02\n  resubmit_after: 10m\n',
 );
 writeFileSync(
   files.probe,
