@@ -26,7 +26,8 @@ describe('a workload file', () => {
   });
 
   it("takes the load tool's own mq.toml, its [test] and [pullrequest] as sections, and plays what its values mean", async () => {
-    // trunk-io/mergequeue's .config/mq.toml as YAML, but for [test] flake_rate (a chance for every run: refused below).
+    // trunk-io/mergequeue's .config/mq.toml as YAML, but for [test] flake_rate (a chance for every run: refused below)
+    // and a logical conflict every 20 PRs rather than 1000, for a day to hold a hundred of them.
     const toml = `test:
   sleep_for: 35m
 pullrequest:
