@@ -1,6 +1,6 @@
 // The sandbox's webhook delivery (docs/sandbox.md#webhooks), each part in a process of its own so that none steals
 // another's event loop: the receiver (a plain node:http server answering 204), the sandbox, the load generator.
-// 1. Delivery: 10,000 events (one endpoint's backlog) offered at once to one endpoint, timed until every one is acknowledged (signing,
+// 1. Delivery: 10,000 events offered at once to one endpoint, timed until every one is acknowledged (signing,
 //    the POSTs, the bookkeeping of attempts), in events/s; goal at least 2,000.
 // 2. The API with three endpoints against none, over 50 keep-alive connections, on a sandbox with three --webhook
 //    endpoints and on one without, interleaved rounds, medians; goal at least 0.9×. Two loads: v1
@@ -9,33 +9,59 @@
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { manualClock } from '../src/sandbox/io/clock.js';
 import { startSandbox } from '../src/sandbox/io/server.js';
-import { BACKLOG_LIMIT, WebhookDelivery } from '../src/sandbox/io/webhooks/delivery.js';
+import { WebhookDelivery } from '../src/sandbox/io/webhooks/delivery.js';
+import { type Endpoint, EndpointList, WEBHOOK_ROUTES } from '../src/api/sandbox-webhooks.js';
 import { interleaved, median, report } from './report.js';
 
-/** As many as one endpoint's backlog holds: more would be dropped and counted, not delivered. */
-const EVENTS = Number(process.env.MQ_BENCH_EVENTS ?? BACKLOG_LIMIT);
+/** As many as the attempts route keeps, which tells that each was acknowledged. */
+const EVENTS = Number(process.env.MQ_BENCH_EVENTS ?? 10_000);
 const ROUNDS = Number(process.env.MQ_BENCH_ROUNDS ?? 3);
 const ROUND_MS = Number(process.env.MQ_BENCH_ROUND_MS ?? 3000);
+/** The loads to run, of `reads` and `writes`. */
+const LOADS = (process.env.MQ_BENCH_LOADS ?? 'reads,writes').split(',');
 const CONNECTIONS = 50;
 const MAIN = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
 const HEADERS = { 'content-type': 'application/json', 'x-api-token': 'bench' };
 const SELF = fileURLToPath(import.meta.url);
+/** Node's flags for the sandboxes only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where their time goes. */
+const SANDBOX_EXEC_ARGV = (process.env.MQ_BENCH_SANDBOX_EXEC_ARGV ?? '').split(' ').filter(Boolean);
+
+interface Part {
+  line: string;
+  stop: () => void;
+  done: Promise<void>;
+  /** The CPU time it has used so far (ms; NaN where /proc does not tell). */
+  cpuMs: () => number;
+}
 
 /** A child process of this file in another part; resolves with its first line of output. */
-function part(role: string, ...args: string[]): Promise<{ line: string; stop: () => void; done: Promise<void> }> {
-  const child = spawn(process.execPath, [SELF, role, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+function part(role: string, ...args: string[]): Promise<Part> {
+  const execArgv = role === 'sandbox' ? SANDBOX_EXEC_ARGV : [];
+  const child = spawn(process.execPath, [...execArgv, SELF, role, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const done = new Promise<void>((resolve, reject) => {
     child.once('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? resolve() : reject(new Error(`${role} exited ${code ?? signal}`))));
   });
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve({ line, stop: () => child.kill('SIGTERM'), done }));
+    const cpuMs = () => cpuMsOf(child.pid!);
+    createInterface({ input: child.stdout }).once('line', (line) => resolve({ line, stop: () => child.kill('SIGTERM'), done, cpuMs }));
     done.catch(reject);
   });
+}
+
+/** User and system CPU time of a process, from /proc (ticks of 10 ms). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Answers every delivery `status`; a GET, how many deliveries came. */
@@ -53,6 +79,8 @@ function serveReceiver(status: number): void {
 }
 
 async function serveSandbox(endpoints: string[]): Promise<void> {
+  // Exits, rather than dies, when stopped: so that --cpu-prof writes its profile.
+  process.once('SIGTERM', () => process.exit(0));
   const sandbox = await startSandbox({ rateLimits: false, webhooks: endpoints.map((url) => ({ url })) });
   const post = async (operation: string, body: unknown) => {
     const response = await fetch(`${sandbox.url}/${operation}`, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });
@@ -101,10 +129,22 @@ async function load(url: string, ms: number, mix: string, first: number): Promis
   agent.destroy();
 }
 
-/** What the receivers got while the rounds ran. */
-function delivered(before: number[], after: number[]): string {
-  const [good, failed] = after.map((count, i) => count - before[i]!);
-  return `${good} deliveries acknowledged and ${failed} attempts failed meanwhile`;
+/** What the receivers got and what the endpoints could not hold (`dropped` before) while the rounds ran. */
+async function delivered(receivers: string[], before: number[], dropped: number[], sandbox: string): Promise<string> {
+  const [good, failed] = (await received(receivers)).map((count, i) => count - before[i]!);
+  const lost = (await endpointsOf(sandbox)).map((endpoint, i) => endpoint.overflowed - dropped[i]!);
+  return `${good} deliveries acknowledged, ${failed} attempts failed, ${lost.join(' + ')} dropped (backlog full) meanwhile`;
+}
+
+/** How many deliveries each receiver got so far. */
+function received(receivers: string[]): Promise<number[]> {
+  return Promise.all(receivers.map(async (url) => Number(await (await fetch(url)).text())));
+}
+
+/** The endpoints of `sandbox`, with their backlog and what they could not hold so far. */
+async function endpointsOf(sandbox: string): Promise<Endpoint[]> {
+  const answer = await fetch(`${sandbox}/_sandbox/${WEBHOOK_ROUTES.list.path}`, { headers: HEADERS });
+  return EndpointList.parse(await answer.json()).endpoints;
 }
 
 async function deliveryRate(receiver: string): Promise<number> {
@@ -149,25 +189,50 @@ async function main(): Promise<void> {
     const three = await part('sandbox', `${receiver.line}?1`, `${receiver.line}?2`, failing.line);
     parts.push(none, three);
     let round = 0;
-    const received = async () => Promise.all(parts.slice(0, 2).map(async ({ line }) => Number(await (await fetch(line)).text())));
-    const measure = async (url: string, mix: string) => {
+    const receivers = [receiver.line, failing.line];
+    // The CPU time the sandbox and the receivers used during each sandbox's rounds, and the requests answered.
+    let spent = new Map<Part, { sandbox: number; receivers: number; requests: number }>();
+    const receiversCpu = () => receiver.cpuMs() + failing.cpuMs();
+    const measure = async (sandbox: Part, mix: string) => {
       // What a round before left to deliver is sent before this one starts, so as not to slow it (the sandboxes
-      // share the machine): until the receivers hear nothing for a quarter of a second.
-      for (let last = '', now = String(await received()); now !== last; last = now, now = String(await received())) await sleep(250);
+      // share the machine): until the good endpoints have nothing waiting (the failing one keeps its retries for
+      // later), and neither the receivers nor the backlogs changed in a quarter of a second.
+      const state = async () => JSON.stringify([await received(receivers), (await endpointsOf(three.line)).map((endpoint) => endpoint.backlog)]);
+      for (let last = '', now = await state(); now !== last || !now.includes(',[0,0,'); last = now, now = await state()) await sleep(250);
       // Each round its own PR numbers: the sandboxes keep what the rounds before did.
-      const run = await part('load', url, String(ROUND_MS), mix, String(++round * 10_000_000));
+      const [sandboxAt, receiversAt] = [sandbox.cpuMs(), receiversCpu()];
+      const run = await part('load', sandbox.line, String(ROUND_MS), mix, String(++round * 10_000_000));
       await run.done;
-      return Number(run.line);
+      const rate = Number(run.line);
+      const sum = spent.get(sandbox) ?? { sandbox: 0, receivers: 0, requests: 0 };
+      spent.set(sandbox, {
+        sandbox: sum.sandbox + sandbox.cpuMs() - sandboxAt,
+        receivers: sum.receivers + receiversCpu() - receiversAt,
+        requests: sum.requests + (rate * ROUND_MS) / 1000,
+      });
+      return rate;
     };
-    for (const [mix, what] of [
+    /** CPU µs per request answered, of the sandbox and of the receivers, during the rounds of each sandbox. */
+    const perRequest = () =>
+      [none, three]
+        .map((sandbox, i) => {
+          const sum = spent.get(sandbox)!;
+          const us = (ms: number) => ((ms * 1000) / sum.requests).toFixed(0);
+          return `${['none', 'three'][i]}: sandbox ${us(sum.sandbox)} µs, receivers ${us(sum.receivers)} µs`;
+        })
+        .join('; ');
+    const loads = [
       ['reads', 'getSubmittedPullRequest (v1) req/s'],
       ['writes', 'submits, cancels and advances (v1, events made) req/s'],
-    ] as const) {
-      const before = await received();
+    ] as const;
+    for (const [mix, what] of loads.filter(([mix]) => LOADS.includes(mix))) {
+      spent = new Map();
+      const before = await received(receivers);
+      const dropped = (await endpointsOf(three.line)).map((endpoint) => endpoint.overflowed);
       const { baseline, mine } = await interleaved(
         ROUNDS,
-        () => measure(none.line, mix),
-        () => measure(three.line, mix),
+        () => measure(none, mix),
+        () => measure(three, mix),
       );
       report({
         figure: `sandbox ${what}, three webhook endpoints / none`,
@@ -175,7 +240,7 @@ async function main(): Promise<void> {
         baseline,
         unit: 'req/s',
         goal: { atLeast: 0.9 },
-        how: `${CONNECTIONS} keep-alive connections, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s, medians; ${delivered(before, await received())}`,
+        how: `${CONNECTIONS} keep-alive connections, ${ROUNDS} interleaved rounds of ${ROUND_MS / 1000} s, medians; ${await delivered(receivers, before, dropped, three.line)}; CPU per request, ${perRequest()}`,
       });
     }
   } finally {

@@ -3,7 +3,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../../src/sandbox/io/clock.js';
-import { RETRY_DELAYS_SECONDS, WebhookDelivery } from '../../../src/sandbox/io/webhooks/delivery.js';
+import { BACKLOG_LIMIT, RETRY_DELAYS_SECONDS, WebhookDelivery } from '../../../src/sandbox/io/webhooks/delivery.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
@@ -135,13 +135,15 @@ describe('delivery', () => {
     const endpoint = delivery.add({ url: receiver.url });
     for (let i = 0; i < 20; i++) delivery.requestAnswered();
     delivery.offer(Array.from({ length: 40 }, (_, i) => event(i + 1)));
-    // 400 attempts a second: 8 in the first 20 ms, and no more while no time passes, however often it looks.
-    await receiver.seen(8);
-    await vi.waitFor(() => expect(delivery.attemptList().attempts).toHaveLength(8));
+    // 10 attempts a look, one look in 100 ms: 10 at once, and no more while no time passes, however often it looks.
+    await receiver.seen(10);
+    await vi.waitFor(() => expect(delivery.attemptList().attempts).toHaveLength(10));
     await new Promise(setImmediate);
-    expect([endpoint.inFlight, endpoint.ready.length]).toEqual([0, 32]);
-    ms += 20;
-    await receiver.seen(16);
+    delivery.schedule();
+    await new Promise(setImmediate);
+    expect([endpoint.inFlight.size, endpoint.ready.length]).toEqual([0, 30]);
+    ms += 100;
+    await receiver.seen(20);
     // Quiet for two windows: the rest go at once.
     ms += 200;
     await delivery.idle();
@@ -155,8 +157,8 @@ describe('delivery', () => {
       delivery,
       receivers: [slow],
     } = await setUp(() => held);
-    delivery.offer(Array.from({ length: 10_005 }, (_, i) => event(i + 1)));
-    expect(delivery.list().map(WebhookDelivery.view)).toMatchObject([{ backlog: 10_000, overflowed: 5 }]);
+    delivery.offer(Array.from({ length: BACKLOG_LIMIT + 5 }, (_, i) => event(i + 1)));
+    expect(delivery.list().map(WebhookDelivery.view)).toMatchObject([{ backlog: BACKLOG_LIMIT, overflowed: 5 }]);
     expect(delivery.attemptList().overflowed).toBe(5);
     // A bounded number in flight; the rest wait their turn.
     await slow!.seen(16);

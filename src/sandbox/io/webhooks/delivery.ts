@@ -14,17 +14,18 @@ export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000]
 /** Requests in flight at once to one endpoint. */
 const IN_FLIGHT_PER_ENDPOINT = 16;
 /** Deliveries one endpoint may have waiting (first tries and retries); past it, new ones are dropped and counted. */
-export const BACKLOG_LIMIT = 10_000;
+export const BACKLOG_LIMIT = 100_000;
 /** Attempts kept for the `attempts` route, the latest. */
 const ATTEMPTS_KEPT = 10_000;
 /** The API is busy while it answered at least BUSY_REQUESTS requests in the last one or two BUSY_WINDOW_MS (real
- *  time); meanwhile at most ATTEMPTS_PER_SECOND_WHILE_BUSY attempts start, so that delivery takes a few per cent of
- *  the sandbox's time at most, and the rest waits in the backlog until the API is quiet. */
+ *  time). Meanwhile deliveries wait in the backlog, but for ATTEMPTS_PER_LOOK_WHILE_BUSY started every
+ *  WHILE_BUSY_LOOK_MS (so a long stream of requests still delivers, at a cost of about 1% of the sandbox's time),
+ *  and go at full pace once it is quiet. Delivering as fast as the API makes events would take a tenth or more of
+ *  the machine from the API (each event three POSTs with three endpoints, and the receivers' work beside). */
 const BUSY_WINDOW_MS = 100;
 const BUSY_REQUESTS = 20;
-const ATTEMPTS_PER_SECOND_WHILE_BUSY = 400;
-/** How often the attempts held back are looked at again while the API is busy (real ms). */
-const WHILE_BUSY_PUMP_MS = 20;
+const ATTEMPTS_PER_LOOK_WHILE_BUSY = 10;
+const WHILE_BUSY_LOOK_MS = 100;
 
 export interface EndpointSetting {
   url: string;
@@ -46,20 +47,38 @@ interface EndpointRecord {
   ready: Delivery[];
   /** Retries waiting for their time, earliest first (then by event id): see `waitLater`. */
   later: Delivery[];
-  inFlight: number;
+  /** Sent, not yet answered. */
+  inFlight: Set<Delivery>;
   /** Event ids acknowledged, abandoned or dropped here since the state was last folded (see `snapshot`). */
   settled: Set<string>;
-  /** Event ids waiting or in flight here. */
-  pending: Set<string>;
 }
 
-interface Delivery {
+/** An event as delivery keeps it, once for all its endpoints: its payload until first sent, then the body sent
+ *  (made once, the same bytes to every endpoint), so that what waits while the API is busy costs next to nothing. */
+interface Message {
   id: string;
   type: string;
-  body: string;
+  payload?: unknown;
+  body?: string;
+  /** The endpoints it waits for or is in flight to. */
+  holders: EndpointRecord[];
+}
+
+/** An event on its way to one endpoint. */
+interface Delivery {
+  message: Message;
   /** Attempts made so far. */
   attempts: number;
   /** When the next attempt is due, on the sandbox's clock (ms). */
+  dueAt: number;
+}
+
+/** A delivery as the state keeps it. */
+interface SavedDelivery {
+  id: string;
+  type: string;
+  body: string;
+  attempts: number;
   dueAt: number;
 }
 
@@ -69,11 +88,22 @@ type AttemptRecord = z.infer<typeof Attempt>;
 interface Saved {
   version: 1;
   nextEndpoint: number;
-  endpoints: { id: string; url: string; events: string[]; secret: string; disabled: boolean; overflowed: number; waiting: Delivery[]; settled: string[] }[];
+  endpoints: {
+    id: string;
+    url: string;
+    events: string[];
+    secret: string;
+    disabled: boolean;
+    overflowed: number;
+    waiting: SavedDelivery[];
+    settled: string[];
+  }[];
 }
 
 export class WebhookDelivery {
   private readonly endpoints = new Map<string, EndpointRecord>();
+  /** What waits or is in flight anywhere, by event id: one lookup tells an event seen already, for every endpoint. */
+  private readonly messages = new Map<string, Message>();
   private nextEndpoint = 1;
   private readonly attempts: AttemptRecord[] = [];
   private attemptsStart = 0;
@@ -81,8 +111,8 @@ export class WebhookDelivery {
   private pumping = false;
   /** Requests answered in the current busy window and in the one before, and when the current one began. */
   private requests = { now: 0, before: 0, since: Number.NEGATIVE_INFINITY };
-  /** Attempts that may start while the API is busy, and when that was last counted (real ms). */
-  private allowance = { attempts: 0, at: Number.NEGATIVE_INFINITY };
+  /** When attempts last started while the API was busy (real ms), and the look then due. */
+  private lastBusyLook = Number.NEGATIVE_INFINITY;
   private held: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
   /** Called when what `snapshot` returns has changed. */
@@ -112,16 +142,16 @@ export class WebhookDelivery {
     const secret = setting.secret ?? newSecret();
     const key = keyOf(secret);
     if (!key) throw new RangeError(`the secret of ${setting.url} is not whsec_ and base64 of 24 to 64 bytes`);
-    if (same) this.endpoints.delete(same.id);
+    if (same) this.drop(same);
     const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key });
     this.onChange();
     return record;
   }
 
   remove(id: string): boolean {
-    const removed = this.endpoints.delete(id);
-    if (removed) this.onChange();
-    return removed;
+    const endpoint = this.endpoints.get(id);
+    if (endpoint) this.drop(endpoint);
+    return endpoint !== undefined;
   }
 
   list(): EndpointRecord[] {
@@ -136,7 +166,7 @@ export class WebhookDelivery {
       events: e.events,
       secret: e.secret,
       disabled: e.disabled,
-      backlog: e.ready.length + e.later.length + e.inFlight,
+      backlog: backlogOf(e),
       overflowed: e.overflowed,
     };
   }
@@ -145,17 +175,19 @@ export class WebhookDelivery {
   offer(events: readonly WebhookEvent[]): void {
     if (events.length === 0) return;
     const now = this.clock.now();
-    for (const endpoint of this.endpoints.values()) {
-      if (endpoint.disabled) continue;
-      for (const event of events) {
-        if (!kindMatches(endpoint.events, event.type) || endpoint.pending.has(event.id) || endpoint.settled.has(event.id)) continue;
-        if (endpoint.pending.size >= BACKLOG_LIMIT) {
+    for (const event of events) {
+      const seen = this.messages.get(event.id);
+      const message = seen ?? { id: event.id, type: event.type, payload: event.payload, holders: [] };
+      for (const endpoint of this.endpoints.values()) {
+        if (endpoint.disabled || !kindMatches(endpoint.events, event.type) || message.holders.includes(endpoint) || endpoint.settled.has(event.id)) continue;
+        if (backlogOf(endpoint) >= BACKLOG_LIMIT) {
           endpoint.overflowed++;
           continue;
         }
-        endpoint.pending.add(event.id);
-        endpoint.ready.push({ id: event.id, type: event.type, body: JSON.stringify(event.payload), attempts: 0, dueAt: now });
+        message.holders.push(endpoint);
+        endpoint.ready.push({ message, attempts: 0, dueAt: now });
       }
+      if (!seen && message.holders.length > 0) this.messages.set(event.id, message);
     }
     this.onChange();
     this.schedule();
@@ -163,7 +195,7 @@ export class WebhookDelivery {
 
   /** Sends what is due, soon (never inside the caller's turn: the API's answer goes first). */
   schedule(): void {
-    if (this.pumping) return;
+    if (this.pumping || this.held) return;
     this.pumping = true;
     setImmediate(() => {
       this.pumping = false;
@@ -214,7 +246,7 @@ export class WebhookDelivery {
         disabled: e.disabled,
         overflowed: e.overflowed,
         // One in flight goes again as the same attempt: it was never answered.
-        waiting: [...this.inFlightOf(e).map((d) => ({ ...d, attempts: d.attempts - 1 })), ...e.ready, ...e.later],
+        waiting: [...[...e.inFlight].map((d) => ({ ...d, attempts: d.attempts - 1 })), ...e.ready, ...e.later].map(savedForm),
         settled: fold ? [] : [...e.settled],
       })),
     };
@@ -232,20 +264,19 @@ export class WebhookDelivery {
       if (!key) throw new Error(`webhook endpoint ${e.id} has no usable secret`);
       const record = this.makeRecord({ ...e, key });
       Object.assign(record, { disabled: e.disabled, overflowed: e.overflowed, settled: new Set(e.settled) });
-      for (const delivery of e.waiting) record.pending.add(delivery.id);
-      record.later = [...e.waiting].sort(byDue);
+      record.later = e.waiting.map(({ id, type, body, attempts, dueAt }) => {
+        let message = this.messages.get(id);
+        if (!message) this.messages.set(id, (message = { id, type, body, holders: [] }));
+        message.holders.push(record);
+        return { message, attempts, dueAt };
+      });
+      record.later.sort(byDue);
     }
     this.rescanLater();
   }
 
-  private readonly flying = new Map<string, Set<Delivery>>();
-
-  private inFlightOf(endpoint: EndpointRecord): Delivery[] {
-    return [...(this.flying.get(endpoint.id) ?? [])];
-  }
-
   private makeRecord(fields: { id: string; url: string; events: string[]; secret: string; key: Buffer }): EndpointRecord {
-    const record: EndpointRecord = { ...fields, disabled: false, overflowed: 0, ready: [], later: [], inFlight: 0, settled: new Set(), pending: new Set() };
+    const record: EndpointRecord = { ...fields, disabled: false, overflowed: 0, ready: [], later: [], inFlight: new Set(), settled: new Set() };
     this.endpoints.set(record.id, record);
     return record;
   }
@@ -254,35 +285,33 @@ export class WebhookDelivery {
     if (this.stopped) return;
     const now = this.clock.now();
     if (now >= this.laterDue) this.releaseDue(now);
-    // Any number while the API is quiet; while it is busy, what the pace has allowed since the last look, one
-    // endpoint after the other so that they share it.
+    // Any number while the API is quiet; while it is busy, a few once a look is due, one endpoint after the other
+    // so that they share them, and the next look is held until then (requests meanwhile only add to the backlog).
     const at = this.elapsedMs();
     let allowed = Number.POSITIVE_INFINITY;
     if (this.requestsSince(at) >= BUSY_REQUESTS) {
-      const perPump = (ATTEMPTS_PER_SECOND_WHILE_BUSY * WHILE_BUSY_PUMP_MS) / 1000;
-      allowed = Math.min(perPump, this.allowance.attempts + ((at - this.allowance.at) * ATTEMPTS_PER_SECOND_WHILE_BUSY) / 1000);
+      allowed = 0;
+      if (at - this.lastBusyLook >= WHILE_BUSY_LOOK_MS) [allowed, this.lastBusyLook] = [ATTEMPTS_PER_LOOK_WHILE_BUSY, at];
+      this.held ??= setTimeout(() => {
+        this.held = undefined;
+        this.schedule();
+      }, WHILE_BUSY_LOOK_MS).unref();
     }
     for (let sent = true; sent; ) {
       sent = false;
       for (const endpoint of this.endpoints.values()) {
-        if (allowed < 1 || endpoint.disabled || endpoint.inFlight >= IN_FLIGHT_PER_ENDPOINT || endpoint.ready.length === 0) continue;
+        if (allowed < 1 || endpoint.disabled || endpoint.inFlight.size >= IN_FLIGHT_PER_ENDPOINT || endpoint.ready.length === 0) continue;
         this.send(endpoint, endpoint.ready.shift()!);
         allowed--;
         sent = true;
       }
     }
-    if (allowed < Number.POSITIVE_INFINITY) this.allowance = { attempts: allowed, at };
-    if (allowed < 1)
-      this.held ??= setTimeout(() => {
-        this.held = undefined;
-        this.schedule();
-      }, WHILE_BUSY_PUMP_MS).unref();
     if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private isIdle(): boolean {
     const now = this.clock.now();
-    for (const e of this.endpoints.values()) if (e.inFlight > 0 || (!e.disabled && e.ready.length > 0)) return false;
+    for (const e of this.endpoints.values()) if (e.inFlight.size > 0 || (!e.disabled && e.ready.length > 0)) return false;
     return now < this.laterDue;
   }
 
@@ -305,16 +334,12 @@ export class WebhookDelivery {
   }
 
   private send(endpoint: EndpointRecord, delivery: Delivery): void {
-    endpoint.inFlight++;
-    let flying = this.flying.get(endpoint.id);
-    if (!flying) this.flying.set(endpoint.id, (flying = new Set()));
-    flying.add(delivery);
+    endpoint.inFlight.add(delivery);
     const at = this.clock.now();
     delivery.attempts++;
-    post(endpoint.url, endpoint.key, delivery).then((posted) => {
+    post(endpoint.url, endpoint.key, delivery.message.id, bodyOf(delivery.message)).then((posted) => {
       if (this.stopped) return;
-      endpoint.inFlight--;
-      flying.delete(delivery);
+      endpoint.inFlight.delete(delivery);
       this.settle(endpoint, delivery, at, posted);
       this.schedule();
     });
@@ -325,8 +350,8 @@ export class WebhookDelivery {
     const retry = !ok && posted.control !== 'abort-message' && posted.control !== 'disable' && delivery.attempts <= RETRY_DELAYS_SECONDS.length;
     const nextAt = retry ? at + RETRY_DELAYS_SECONDS[delivery.attempts - 1]! * 1000 : null;
     this.record({
-      eventId: delivery.id,
-      type: delivery.type,
+      eventId: delivery.message.id,
+      type: delivery.message.type,
       endpointId: endpoint.id,
       attempt: delivery.attempts,
       at: new Date(at).toISOString(),
@@ -334,12 +359,13 @@ export class WebhookDelivery {
       latencyMs: posted.latencyMs,
       nextAttemptAt: nextAt === null ? null : new Date(nextAt).toISOString(),
     });
-    if (posted.control === 'disable') this.disable(endpoint);
-    if (!this.endpoints.has(endpoint.id) || endpoint.disabled) return;
-    if (nextAt === null) {
-      endpoint.pending.delete(delivery.id);
-      if (this.remember) endpoint.settled.add(delivery.id);
-    } else {
+    // Removed or disabled meanwhile: what it held was let go then.
+    if (this.endpoints.get(endpoint.id) !== endpoint || endpoint.disabled) return;
+    if (posted.control === 'disable') {
+      this.release(endpoint, delivery);
+      this.disable(endpoint);
+    } else if (nextAt === null) this.release(endpoint, delivery);
+    else {
       delivery.dueAt = nextAt;
       waitLater(endpoint.later, delivery);
       if (nextAt < this.laterDue) this.laterDue = nextAt;
@@ -350,12 +376,32 @@ export class WebhookDelivery {
   /** A disabled endpoint is sent nothing more: what waited for it is dropped (counted as settled, never sent again). */
   private disable(endpoint: EndpointRecord): void {
     endpoint.disabled = true;
-    if (this.remember) for (const d of [...endpoint.ready, ...endpoint.later]) endpoint.settled.add(d.id);
+    this.letGo(endpoint);
+    this.onChange();
+  }
+
+  /** A removed endpoint, or one replaced by another of its URL and filter: what it held is let go. */
+  private drop(endpoint: EndpointRecord): void {
+    this.endpoints.delete(endpoint.id);
+    this.letGo(endpoint);
+    this.onChange();
+  }
+
+  /** Lets go of what waits or is in flight to `endpoint`. */
+  private letGo(endpoint: EndpointRecord): void {
+    for (const d of [...endpoint.ready, ...endpoint.later, ...endpoint.inFlight]) this.release(endpoint, d);
     endpoint.ready = [];
     endpoint.later = [];
-    endpoint.pending.clear();
     this.rescanLater();
-    this.onChange();
+  }
+
+  /** A delivery settled for good (acknowledged, given up, dropped): the message is let go once no endpoint holds it. */
+  private release(endpoint: EndpointRecord, { message }: Delivery): void {
+    if (this.remember) endpoint.settled.add(message.id);
+    const holders = message.holders;
+    const at = holders.indexOf(endpoint);
+    if (at >= 0) holders.splice(at, 1);
+    if (holders.length === 0) this.messages.delete(message.id);
   }
 
   private record(attempt: AttemptRecord): void {
@@ -368,9 +414,28 @@ export class WebhookDelivery {
   }
 }
 
+/** Deliveries waiting or in flight to an endpoint. */
+function backlogOf(endpoint: EndpointRecord): number {
+  return endpoint.ready.length + endpoint.later.length + endpoint.inFlight.size;
+}
+
+/** The body sent for a message: made when first needed, then kept in place of the payload. */
+function bodyOf(message: Message): string {
+  if (message.body === undefined) {
+    message.body = JSON.stringify(message.payload);
+    message.payload = undefined;
+  }
+  return message.body;
+}
+
+function savedForm({ message, attempts, dueAt }: Delivery): SavedDelivery {
+  return { id: message.id, type: message.type, body: bodyOf(message), attempts, dueAt };
+}
+
 /** Retries in the order they fall due, then by event id: the same order on every run. */
 function byDue(a: Delivery, b: Delivery): number {
-  return a.dueAt - b.dueAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const [x, y] = [a.message.id, b.message.id];
+  return a.dueAt - b.dueAt || (x < y ? -1 : x > y ? 1 : 0);
 }
 
 /** Puts a retry in its place among those waiting: kept in order, so that what falls due is taken from the front

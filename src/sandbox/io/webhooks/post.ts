@@ -19,9 +19,9 @@ export interface Posted {
 }
 
 /** Never rejects. `svix-timestamp` is the wall clock's, not the sandbox's: receivers check it against theirs. */
-export function post(url: string, key: Buffer, event: { id: string; body: string }): Promise<Posted> {
+export function post(url: string, key: Buffer, id: string, text: string): Promise<Posted> {
   const timestamp = Math.floor(Date.now() / 1000);
-  const body = Buffer.from(event.body);
+  const body = Buffer.from(text);
   const started = performance.now();
   return new Promise((resolve) => {
     let done = false;
@@ -43,9 +43,9 @@ export function post(url: string, key: Buffer, event: { id: string; body: string
           'content-type': 'application/json',
           'content-length': body.length,
           'user-agent': USER_AGENT,
-          'svix-id': event.id,
+          'svix-id': id,
           'svix-timestamp': String(timestamp),
-          'svix-signature': sign(key, event.id, timestamp, body),
+          'svix-signature': sign(key, id, timestamp, body),
         },
       });
     } catch {
