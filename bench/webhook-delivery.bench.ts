@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { manualClock } from '../src/sandbox/io/clock.js';
 import { startSandbox } from '../src/sandbox/io/server.js';
-import { WebhookDelivery } from '../src/sandbox/io/webhooks/delivery.js';
+import { RETRY_DELAYS_SECONDS, WebhookDelivery } from '../src/sandbox/io/webhooks/delivery.js';
 import { type Endpoint, EndpointList, WEBHOOK_ROUTES } from '../src/api/sandbox-webhooks.js';
 import { interleaved, median, report } from './report.js';
 
@@ -194,11 +194,19 @@ async function main(): Promise<void> {
     let spent = new Map<Part, { sandbox: number; receivers: number; requests: number }>();
     const receiversCpu = () => receiver.cpuMs() + failing.cpuMs();
     const measure = async (sandbox: Part, mix: string) => {
-      // What a round before left to deliver is sent before this one starts, so as not to slow it (the sandboxes
-      // share the machine): until the good endpoints have nothing waiting (the failing one keeps its retries for
-      // later), and neither the receivers nor the backlogs changed in a quarter of a second.
+      // What a round before left to deliver is sent before this one starts, so as not to slow or speed either
+      // (the sandboxes share the machine): until the good endpoints have nothing waiting (the failing one keeps its
+      // retries for later), and neither the receivers nor the backlogs changed in a quarter of a second; before
+      // the baseline's round, also the failing endpoint's first retries, due 5 s after the attempts before.
       const state = async () => JSON.stringify([await received(receivers), (await endpointsOf(three.line)).map((endpoint) => endpoint.backlog)]);
-      for (let last = '', now = await state(); now !== last || !now.includes(',[0,0,'); last = now, now = await state()) await sleep(250);
+      const settled = async () => {
+        for (let last = '', now = await state(); now !== last || !now.includes(',[0,0,'); last = now, now = await state()) await sleep(250);
+      };
+      await settled();
+      if (sandbox === none) {
+        await sleep(RETRY_DELAYS_SECONDS[0] * 1000 + 500);
+        await settled();
+      }
       // Each round its own PR numbers: the sandboxes keep what the rounds before did.
       const [sandboxAt, receiversAt] = [sandbox.cpuMs(), receiversCpu()];
       const run = await part('load', sandbox.line, String(ROUND_MS), mix, String(++round * 10_000_000));

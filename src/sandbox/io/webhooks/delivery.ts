@@ -44,7 +44,7 @@ interface EndpointRecord {
   disabled: boolean;
   overflowed: number;
   /** Due now, in order. */
-  ready: Delivery[];
+  ready: Fifo<Delivery>;
   /** Retries waiting for their time, earliest first (then by event id): see `waitLater`. */
   later: Delivery[];
   /** Sent, not yet answered. */
@@ -104,6 +104,9 @@ export class WebhookDelivery {
   private readonly endpoints = new Map<string, EndpointRecord>();
   /** What waits or is in flight anywhere, by event id: one lookup tells an event seen already, for every endpoint. */
   private readonly messages = new Map<string, Message>();
+  /** Events offered, not yet handed to their endpoints: while the API is busy they wait here, so that a request
+   *  costs delivery only this queue's push (see `handOut`). */
+  private readonly offered = new Fifo<WebhookEvent>();
   private nextEndpoint = 1;
   private readonly attempts: AttemptRecord[] = [];
   private attemptsStart = 0;
@@ -136,6 +139,7 @@ export class WebhookDelivery {
 
   /** Adds an endpoint; one with the same URL and filter as a kept one is that one (its id and secret stay). */
   add(setting: EndpointSetting): EndpointRecord {
+    this.handOut();
     const events = [...(setting.events ?? [])];
     const same = [...this.endpoints.values()].find((e) => e.url === setting.url && e.events.join() === events.join());
     if (same && (setting.secret === undefined || setting.secret === same.secret)) return same;
@@ -149,12 +153,14 @@ export class WebhookDelivery {
   }
 
   remove(id: string): boolean {
+    this.handOut();
     const endpoint = this.endpoints.get(id);
     if (endpoint) this.drop(endpoint);
     return endpoint !== undefined;
   }
 
   list(): EndpointRecord[] {
+    this.handOut();
     return [...this.endpoints.values()];
   }
 
@@ -171,11 +177,22 @@ export class WebhookDelivery {
     };
   }
 
-  /** Queues events for every endpoint that takes them (an id already waiting or settled there is not queued again), and starts sending. */
+  /** Takes events to deliver, and starts sending. */
   offer(events: readonly WebhookEvent[]): void {
     if (events.length === 0) return;
+    this.offered.pushAll(events);
+    // As many as an endpoint may hold: handed out now, so that what overflows is counted and memory stays bounded.
+    if (this.offered.size >= BACKLOG_LIMIT) this.handOut();
+    this.onChange();
+    this.schedule();
+  }
+
+  /** Queues up to `most` of the events offered for every endpoint that takes them (an id already waiting or settled
+   *  there is not queued again; past the backlog limit, counted as overflowed). */
+  private handOut(most = Number.POSITIVE_INFINITY): void {
     const now = this.clock.now();
-    for (const event of events) {
+    for (let left = most; left > 0 && this.offered.size > 0; left--) {
+      const event = this.offered.shift()!;
       const seen = this.messages.get(event.id);
       const message = seen ?? { id: event.id, type: event.type, payload: event.payload, holders: [] };
       for (const endpoint of this.endpoints.values()) {
@@ -189,8 +206,6 @@ export class WebhookDelivery {
       }
       if (!seen && message.holders.length > 0) this.messages.set(event.id, message);
     }
-    this.onChange();
-    this.schedule();
   }
 
   /** Sends what is due, soon (never inside the caller's turn: the API's answer goes first). */
@@ -217,6 +232,7 @@ export class WebhookDelivery {
   }
 
   attemptList(filter: { endpoint?: string; event?: string } = {}): z.infer<typeof AttemptList> {
+    this.handOut();
     const attempts = this.attempts
       .slice(this.attemptsStart)
       .filter((a) => (!filter.endpoint || a.endpointId === filter.endpoint) && (!filter.event || a.eventId === filter.event));
@@ -235,6 +251,7 @@ export class WebhookDelivery {
   /** What to keep with the state. `fold`: the engine's state is being folded into a snapshot, after which its
    *  journal no longer makes the events settled so far again, so they need not be remembered any more. */
   snapshot(fold = false): string {
+    this.handOut();
     const saved: Saved = {
       version: 1,
       nextEndpoint: this.nextEndpoint,
@@ -276,7 +293,7 @@ export class WebhookDelivery {
   }
 
   private makeRecord(fields: { id: string; url: string; events: string[]; secret: string; key: Buffer }): EndpointRecord {
-    const record: EndpointRecord = { ...fields, disabled: false, overflowed: 0, ready: [], later: [], inFlight: new Set(), settled: new Set() };
+    const record: EndpointRecord = { ...fields, disabled: false, overflowed: 0, ready: new Fifo(), later: [], inFlight: new Set(), settled: new Set() };
     this.endpoints.set(record.id, record);
     return record;
   }
@@ -297,10 +314,11 @@ export class WebhookDelivery {
         this.schedule();
       }, WHILE_BUSY_LOOK_MS).unref();
     }
+    this.handOut(allowed);
     for (let sent = true; sent; ) {
       sent = false;
       for (const endpoint of this.endpoints.values()) {
-        if (allowed < 1 || endpoint.disabled || endpoint.inFlight.size >= IN_FLIGHT_PER_ENDPOINT || endpoint.ready.length === 0) continue;
+        if (allowed < 1 || endpoint.disabled || endpoint.inFlight.size >= IN_FLIGHT_PER_ENDPOINT || endpoint.ready.size === 0) continue;
         this.send(endpoint, endpoint.ready.shift()!);
         allowed--;
         sent = true;
@@ -311,7 +329,8 @@ export class WebhookDelivery {
 
   private isIdle(): boolean {
     const now = this.clock.now();
-    for (const e of this.endpoints.values()) if (e.inFlight.size > 0 || (!e.disabled && e.ready.length > 0)) return false;
+    if (this.offered.size > 0) return false;
+    for (const e of this.endpoints.values()) if (e.inFlight.size > 0 || (!e.disabled && e.ready.size > 0)) return false;
     return now < this.laterDue;
   }
 
@@ -320,7 +339,7 @@ export class WebhookDelivery {
     for (const endpoint of this.endpoints.values()) {
       let due = 0;
       while (due < endpoint.later.length && endpoint.later[due]!.dueAt <= now) due++;
-      if (due > 0) endpoint.ready.push(...endpoint.later.splice(0, due));
+      if (due > 0) endpoint.ready.pushAll(endpoint.later.splice(0, due));
     }
     this.rescanLater();
   }
@@ -390,7 +409,7 @@ export class WebhookDelivery {
   /** Lets go of what waits or is in flight to `endpoint`. */
   private letGo(endpoint: EndpointRecord): void {
     for (const d of [...endpoint.ready, ...endpoint.later, ...endpoint.inFlight]) this.release(endpoint, d);
-    endpoint.ready = [];
+    endpoint.ready = new Fifo();
     endpoint.later = [];
     this.rescanLater();
   }
@@ -416,7 +435,7 @@ export class WebhookDelivery {
 
 /** Deliveries waiting or in flight to an endpoint. */
 function backlogOf(endpoint: EndpointRecord): number {
-  return endpoint.ready.length + endpoint.later.length + endpoint.inFlight.size;
+  return endpoint.ready.size + endpoint.later.length + endpoint.inFlight.size;
 }
 
 /** The body sent for a message: made when first needed, then kept in place of the payload. */
@@ -449,4 +468,36 @@ function waitLater(later: Delivery[], delivery: Delivery): void {
     else high = middle;
   }
   later.splice(low, 0, delivery);
+}
+
+/** A queue taken from its front. Not an array's shift(), which moves every element once the array is large (a
+ *  backlog of 100,000 took seconds to empty that way). */
+class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  pushAll(items: Iterable<T>): void {
+    for (const item of items) this.items.push(item);
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head === this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head++] = undefined;
+    if (this.head === this.items.length) [this.items, this.head] = [[], 0];
+    else if (this.head >= 1024 && 2 * this.head >= this.items.length) [this.items, this.head] = [this.items.slice(this.head), 0];
+    return item;
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  }
 }
