@@ -14,7 +14,7 @@ export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000]
 /** Requests in flight at once to one endpoint. */
 const IN_FLIGHT_PER_ENDPOINT = 16;
 /** Deliveries one endpoint may have waiting (first tries and retries); past it, new ones are dropped and counted. */
-export const BACKLOG_LIMIT = 100_000;
+export const BACKLOG_LIMIT = 50_000;
 /** Attempts kept for the `attempts` route, the latest. */
 const ATTEMPTS_KEPT = 10_000;
 /** The API is busy while it answered at least BUSY_REQUESTS requests in the last one or two BUSY_WINDOW_MS (real
@@ -471,7 +471,7 @@ function waitLater(later: Delivery[], delivery: Delivery): void {
 }
 
 /** A queue taken from its front. Not an array's shift(), which moves every element once the array is large (a
- *  backlog of 100,000 took seconds to empty that way). */
+ *  backlog of 50,000 took seconds to empty that way). */
 class Fifo<T> {
   private items: (T | undefined)[] = [];
   private head = 0;

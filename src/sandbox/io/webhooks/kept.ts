@@ -6,7 +6,7 @@ import { StateFileError, type StateStore } from '../store.js';
 import { type EndpointSetting, WebhookDelivery } from './delivery.js';
 
 /** Real ms between two writes of the deliveries at least; and at least this many times as long as the last write
- *  took, so that writing a large backlog (tens of MB at 100,000 an endpoint) takes a tenth of the time at most. */
+ *  took, so that writing a large backlog (tens of MB at 50,000 an endpoint) takes a tenth of the time at most. */
 const SAVE_PAUSE_MS = 100;
 const SAVE_PAUSE_PER_WRITE = 9;
 
