@@ -5,7 +5,13 @@
 // 2. The API with three endpoints against none, over 50 keep-alive connections, on a sandbox with three --webhook
 //    endpoints and on one without, interleaved rounds, medians; goal at least 0.9×. Two loads: v1
 //    getSubmittedPullRequest (a read: no events), and writes that make events (submits, cancels, and the clock
-//    advanced so runs end), with one of the three endpoints answering 500 to everything (so retried).
+//    advanced so runs end), with one of the three endpoints answering 500 to everything (so retried). Each round
+//    starts once what the rounds before left is delivered (the sandbox defers delivery while its API is busy), so
+//    that neither sandbox's round pays for the other's deliveries. Beside the ratio: what was delivered, failed
+//    and dropped, and the CPU time per request of the sandbox and of the receivers (from /proc, where there is
+//    one), which the machine's other work disturbs less than the rates.
+// MQ_BENCH_ROUNDS, MQ_BENCH_ROUND_MS, MQ_BENCH_EVENTS; MQ_BENCH_LOADS (reads,writes); MQ_BENCH_SANDBOX_EXEC_ARGV (node's
+// flags for the sandboxes, e.g. --cpu-prof).
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
