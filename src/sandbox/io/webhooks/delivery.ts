@@ -114,7 +114,7 @@ export class WebhookDelivery {
   private pumping = false;
   /** Requests answered in the current busy window and in the one before, and when the current one began. */
   private requests = { now: 0, before: 0, since: Number.NEGATIVE_INFINITY };
-  /** When attempts last started while the API was busy (real ms), and the look then due. */
+  /** When the last look while the API was busy started attempts (real ms); the next is due WHILE_BUSY_LOOK_MS later. */
   private lastBusyLook = Number.NEGATIVE_INFINITY;
   private held: NodeJS.Timeout | undefined;
   private idleWaiters: (() => void)[] = [];
