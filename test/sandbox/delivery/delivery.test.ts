@@ -150,6 +150,25 @@ describe('delivery', () => {
     expect(receiver.received).toHaveLength(40);
   });
 
+  it('while the API is busy, hands what was offered to the endpoints only as the looks take it; once quiet, each endpoint gets each event once, the same bytes', async () => {
+    let ms = 0;
+    const delivery = new WebhookDelivery(manualClock(START), false, () => ms);
+    deliveries.push(delivery);
+    const started = await Promise.all([startReceiver(), startReceiver(), startReceiver()]);
+    receivers.push(...started);
+    for (const receiver of started) delivery.add({ url: receiver.url });
+    for (let i = 0; i < 20; i++) delivery.requestAnswered();
+    delivery.offer(Array.from({ length: 12 }, (_, i) => event(i + 1)));
+    // The first look: 10 attempts, shared among the endpoints in turn.
+    await Promise.all(started.map((receiver, i) => receiver.seen(i === 0 ? 4 : 3)));
+    ms += 200;
+    await delivery.idle();
+    const bodies = started.map((receiver) => new Map(receiver.received.map((r) => [r.headers['svix-id'], r.body])));
+    for (const got of bodies) expect([...got.keys()].sort()).toEqual(Array.from({ length: 12 }, (_, i) => event(i + 1).id));
+    for (const [id, body] of bodies[0]!) expect([bodies[1]!.get(id), bodies[2]!.get(id)]).toEqual([body, body]);
+    expect(started.map((receiver) => receiver.received.length)).toEqual([12, 12, 12]);
+  });
+
   it("counts what overflows a dead endpoint's backlog, and shows it in the endpoint list and the attempts", async () => {
     let release: () => void = () => undefined;
     const held = new Promise<{ status: number }>((resolve) => (release = () => resolve({ status: 200 })));
