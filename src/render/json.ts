@@ -9,15 +9,20 @@ import type { Stats } from '../model/stats.js';
 import { exitMeaning } from '../help/exit-codes.js';
 import { VERIFY_FAILURES } from '../model/webhook-signature.js';
 import { workloadDocument } from '../model/workload-document.js';
+import { placeOf } from './queue-position.js';
 
 export function toJson(result: CommandResult): unknown {
   switch (result.kind) {
     case 'queue':
       return result.queue;
-    case 'pullRequest':
-      // Beside the service's fields, as it answered them: what mq worked out (why it ended, when it merges).
-      if (result.why === undefined && result.eta === undefined && result.waitingOn === undefined) return result.pullRequest;
-      return { ...result.pullRequest, why: result.why, eta: result.eta, waitingOn: result.waitingOn };
+    case 'pullRequest': {
+      // Beside the service's fields, as it answered them: what mq worked out (why it ended, when it merges, its
+      // place: null where the queue was read and the PR holds none).
+      const { pullRequest, queue, why, eta, waitingOn } = result;
+      const position = queue && (placeOf(pullRequest, queue) ?? null);
+      if (why === undefined && eta === undefined && waitingOn === undefined && position === undefined) return pullRequest;
+      return { ...pullRequest, why, eta, waitingOn, position };
+    }
     case 'opened':
       return { url: result.url };
     case 'pullRequests':

@@ -11,6 +11,15 @@ export function prsAhead(pr: SubmittedPullRequest, queue: QueueLine): EnqueuedPu
   return index < 0 ? undefined : queue.enqueuedPullRequests.slice(0, index);
 }
 
+/**
+ * The PR's place as `mq status` shows it (text and `--json`): its position among the PRs that hold one, of how
+ * many, and the queue's state and mode; undefined when it holds none.
+ */
+export function placeOf(pr: SubmittedPullRequest, queue: QueueLine): { position: number; of: number; queueState: string; queueMode: string } | undefined {
+  const ahead = prsAhead(pr, queue);
+  return ahead && { position: ahead.length + 1, of: queue.enqueuedPullRequests.length, queueState: queue.state, queueMode: queue.mode };
+}
+
 /** One sentence per thing holding the PR back; empty when nothing in the queue is. */
 export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): string[] {
   const reasons: string[] = [];

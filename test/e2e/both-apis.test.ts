@@ -40,6 +40,9 @@ async function script(api: TestApi): Promise<unknown[]> {
   seen.push(['status', status.code, pr.prNumber, pr.state, pr.priorityName, pr.priorityValue, pr.isCurrentlySubmittedToQueue, typeof pr.id]);
 
   expect((await mq(['submit', '7', '43'], { env })).code).toBe(0);
+  // Its place, as the text shows it: a script wants it without parsing the table.
+  const placed = await mq(['status', '43', '--json'], { env });
+  seen.push(['status in the queue', placed.code, (JSON.parse(placed.stdout) as { position?: unknown }).position]);
   const again = await mq(['submit', '43', '--json'], { env });
   seen.push(['submit again', again.code, (JSON.parse(again.stdout) as { results: { alreadyQueued?: boolean }[] }).results[0]?.alreadyQueued]);
   const waited = await advanceAsSeen(fixture, mq(['wait', '7', '43', '--json', '--interval', '1s'], { env }), { seconds: 300, repo: REPO, prs: [7, 43] });
@@ -157,6 +160,7 @@ const EXPECTED: unknown[] = [
     },
   ],
   ['status', 0, 42, 'merged', 'medium', 100, false, 'string'],
+  ['status in the queue', 0, { position: 2, of: 2, queueState: 'running', queueMode: 'single' }],
   ['submit again', 0, true],
   [
     'wait',

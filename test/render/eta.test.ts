@@ -93,9 +93,11 @@ describe('mq status with an ETA', () => {
     expect(renderPullRequest(pr, line, plain, undefined, estimate)).toMatch(new RegExp(`\\nETA {10}~${HHMM}, in 25m`));
   });
 
-  it('--json: an eta field beside the service fields, which stay as they came', () => {
-    expect(toJson({ kind: 'pullRequest', pullRequest: pr, queue: line, eta: estimate })).toEqual({ ...pr, eta: estimate });
-    expect(toJson({ kind: 'pullRequest', pullRequest: pr, queue: line, eta: paused })).toEqual({ ...pr, eta: paused });
+  it('--json: an eta field and its place beside the service fields, which stay as they came', () => {
+    const position = { position: 1, of: 1, queueState: line.state, queueMode: line.mode };
+    expect(toJson({ kind: 'pullRequest', pullRequest: pr, queue: line, eta: estimate })).toEqual({ ...pr, eta: estimate, position });
+    expect(toJson({ kind: 'pullRequest', pullRequest: pr, queue: line, eta: paused })).toEqual({ ...pr, eta: paused, position });
+    expect(toJson({ kind: 'pullRequest', pullRequest: submittedPr({ prNumber: 7, state: 'not_ready' }), queue: line })).toMatchObject({ position: null });
   });
 });
 

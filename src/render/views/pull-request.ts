@@ -5,7 +5,7 @@ import type { SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } 
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
-import { prsAhead, explainWaiting } from '../queue-position.js';
+import { placeOf, explainWaiting } from '../queue-position.js';
 import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../../text/sanitize.js';
 import type { Eta } from '../../model/eta.js';
@@ -34,8 +34,8 @@ export function renderPullRequest(
     ...(pr.prUrl ? [['url', safeLine(pr.prUrl)] as [string, string]] : []),
     ['in queue', yesNo(pr.isCurrentlySubmittedToQueue)],
   ];
-  const ahead = queue && prsAhead(pr, queue);
-  if (queue && ahead) pairs.push(['position', `${ahead.length + 1} of ${queue.enqueuedPullRequests.length} (queue ${queue.state})`]);
+  const place = queue && placeOf(pr, queue);
+  if (place) pairs.push(['position', `${place.position} of ${place.of} (queue ${place.queueState})`]);
   const etaLine = formatEta(eta, pr.isCurrentlySubmittedToQueue ? pr.estimatedTimeToMerge : undefined, ctx.now);
   if (etaLine) pairs.push(['ETA', etaLine]);
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
