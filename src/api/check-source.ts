@@ -162,15 +162,15 @@ class Writer {
       }
       case 'array': {
         const part = inner('element');
-        const keep = this.inPlace && part !== undefined && this.same.has(part);
+        if (!part) return undefined;
         // A hole reads as undefined; zod decides those.
-        return this.kept(
-          part &&
-            this.call(
-              `(v) => {if (!Array.isArray(v)) return REJECT; ${keep ? '' : 'const out = new Array(v.length);'} for (let i = 0; i < v.length; i++) {if (!(i in v)) return ASIDE; const e = v[i]; const item = ${part('e')}; if (${FAILED('item')}) return item; ${keep ? '' : 'out[i] = item;'}} return ${keep ? 'v' : 'out'};}`,
-            ),
-          keep ? [] : [undefined],
-        );
+        const loop = (body: string) =>
+          `for (let i = 0; i < v.length; i++) {if (!(i in v)) return ASIDE; const e = v[i]; const item = ${part('e')}; if (${FAILED('item')}) return item; ${body}}`;
+        const copy = this.call(`(v) => {if (!Array.isArray(v)) return REJECT; const out = new Array(v.length); ${loop('out[i] = item;')} return out;}`);
+        if (!this.inPlace) return copy;
+        if (this.same.has(part)) return this.kept(this.call(`(v) => {if (!Array.isArray(v)) return REJECT; ${loop('')} return v;}`), []);
+        // An element its part gave back changed (a word in lower case): the array is made anew after all.
+        return this.call(`(v) => {if (!Array.isArray(v)) return REJECT; ${loop(`if (item !== e) return ${this.fn(copy)}(v);`)} return v;}`);
       }
       case 'object':
         return this.object(def);
@@ -217,22 +217,23 @@ class Writer {
         absent === 'required' ? 'return REJECT;' : absent === 'omit' ? '' : `x = ${part('undefined')}; if (${FAILED('x')}) return x; o[${name}] = x;`;
       written.push([name, part, lacking]);
     }
+    const head = `if (typeof v !== "object" || v === null || Array.isArray(v)) return REJECT; if (Object.getPrototypeOf(v) !== Object.prototype || Object.hasOwn(v, "__proto__")) return ASIDE; let x;`;
+    const field = (name: string, part: Code, lacking: string, kept: string) =>
+      `if (Object.hasOwn(v, ${name})) {x = v[${name}]; x = ${part('x')}; if (${FAILED('x')}) return x; ${kept}} else {if (${name} in v) return ASIDE; ${lacking}}`;
+    const known = mode === 'strip' ? '' : this.hoist(`new Set(${json(Object.keys(def.shape!))})`);
+    const others = (strict: boolean) => `for (const k in v) {if (${known}.has(k)) continue; ${strict ? 'return REJECT;' : 'o[k] = v[k];'}}`;
+    const copy = this.call(
+      `(v) => {${head} const o = {}; ${written.map(([name, part, lacking]) => field(name, part, lacking, `o[${name}] = x;`)).join(' ')} ${mode === 'strip' ? '' : others(mode === 'strict')} return o;}`,
+    );
     // Stripped keys and filled defaults change the value: those objects are made anew.
-    const keep = this.inPlace && mode !== 'strip' && written.every(([, part, lacking]) => this.same.has(part) && !lacking.includes('o['));
-    const fields = written.map(
-      ([name, part, lacking]) =>
-        `if (Object.hasOwn(v, ${name})) {x = v[${name}]; x = ${part('x')}; if (${FAILED('x')}) return x; ${keep ? '' : `o[${name}] = x;`}} else {if (${name} in v) return ASIDE; ${lacking}}`,
+    if (!this.inPlace || mode === 'strip' || written.some(([, , lacking]) => lacking.includes('o['))) return copy;
+    // In place: a part that may give back another value (a word in lower case) is compared with what it was
+    // given, and where one did, the object is made anew after all, in zod's key order.
+    const fields = written.map(([name, part, lacking]) =>
+      field(name, part, lacking, this.same.has(part) ? '' : `if (x !== v[${name}]) return ${this.fn(copy)}(v);`),
     );
-    const others =
-      mode === 'strip' || (keep && mode === 'loose')
-        ? ''
-        : `for (const k in v) {if (${this.hoist(`new Set(${json(Object.keys(def.shape!))})`)}.has(k)) continue; ${mode === 'strict' ? 'return REJECT;' : 'o[k] = v[k];'}}`;
-    return this.kept(
-      this.call(
-        `(v) => {if (typeof v !== "object" || v === null || Array.isArray(v)) return REJECT; if (Object.getPrototypeOf(v) !== Object.prototype || Object.hasOwn(v, "__proto__")) return ASIDE; ${keep ? '' : 'const o = {};'} let x; ${fields.join(' ')} ${others} return ${keep ? 'v' : 'o'};}`,
-      ),
-      keep ? [] : [undefined],
-    );
+    const kept = this.call(`(v) => {${head} ${fields.join(' ')} ${mode === 'strict' ? others(true) : ''} return v;}`);
+    return written.every(([, part]) => this.same.has(part)) ? this.kept(kept, []) : kept;
   }
 }
 

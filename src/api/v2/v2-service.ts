@@ -456,20 +456,26 @@ function factsOf(pr: PullRequest, entry: QueueEntry) {
   };
 }
 
-/** What the order does not say of a PR: when it came to its state, its priority and batching, its base and author. */
-const UNKNOWN_FACTS = {
-  stateChangedAt: '',
-  priorityValue: PRIORITY_NAMES.medium,
-  priorityName: '',
-  skipTheLine: false,
-  prBaseBranch: '',
-  prAuthor: '',
-  noBatch: false,
-};
-
-/** A PR as the order names it: its number, title, head and state. */
+/**
+ * A PR as the order names it: its number, title, head and state; what the order does not say (when it came to its
+ * state, its priority and batching, its base and author) blank. One literal, not a spread of the blanks: a 10,000-PR
+ * line is 10,000 of these.
+ */
 function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
-  return { ...UNKNOWN_FACTS, state, prNumber: pr.number, prTitle: pr.title, prSha: pr.sha, pullRequestId: pr.id } as EnqueuedPullRequest;
+  return {
+    state,
+    stateChangedAt: '',
+    priorityValue: PRIORITY_NAMES.medium,
+    priorityName: '',
+    skipTheLine: false,
+    prNumber: pr.number,
+    prTitle: pr.title,
+    prSha: pr.sha,
+    prBaseBranch: '',
+    prAuthor: '',
+    pullRequestId: pr.id,
+    noBatch: false,
+  } as EnqueuedPullRequest;
 }
 
 function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest {
