@@ -77,14 +77,22 @@ export interface QueuePullRequests extends Partial<QueueFacts> {
   enqueuedPullRequests: EnqueuedPullRequest[];
 }
 
-/** The same with the queue's state and mode (`line`, which v2's order answers with them): where mq status places a PR. */
-export interface QueueLine extends QueuePullRequests {
+/** A PR as a queue's line places it: its number and state, what v2's order says of it (more where an API said more). */
+export type PlacedPullRequest = Pick<EnqueuedPullRequest, 'prNumber' | 'state'>;
+
+/**
+ * A queue's PRs placed in order, with its state and mode (`line`, which v2's order answers with them): where mq
+ * status places a PR.
+ */
+export interface QueueLine extends Partial<QueueFacts> {
+  branch: string;
   state: ReportedQueueState;
   mode: QueueFacts['mode'];
+  enqueuedPullRequests: PlacedPullRequest[];
 }
 
 /** Whether the queue's settings were read with its PRs (on v1 always). */
-export function hasSettings<Q extends QueuePullRequests>(queue: Q): queue is Q & Queue {
+export function hasSettings<Q extends Partial<QueueFacts>>(queue: Q): queue is Q & Queue {
   return queue.concurrency !== undefined;
 }
 

@@ -1,12 +1,12 @@
 // Why an admitted PR is not moving, from the queue around it: the queue's own state, busy testing slots, and
 // the PRs ahead of it. Pure: the PR, the queue as getQueue answered, nothing else.
 import { QUEUE_STATES } from '../model/vocabulary.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest } from '../model/pull-request.js';
-import { hasSettings, type Queue, type QueueLine } from '../model/queue.js';
+import type { SubmittedPullRequest } from '../model/pull-request.js';
+import { hasSettings, type PlacedPullRequest, type Queue, type QueueLine } from '../model/queue.js';
 import { safeLine } from '../text/sanitize.js';
 
 /** PRs listed ahead of this one in `enqueuedPullRequests`; undefined when the PR is not in the queue. */
-export function prsAhead(pr: SubmittedPullRequest, queue: QueueLine): EnqueuedPullRequest[] | undefined {
+export function prsAhead(pr: SubmittedPullRequest, queue: QueueLine): PlacedPullRequest[] | undefined {
   const index = queue.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr.prNumber);
   return index < 0 ? undefined : queue.enqueuedPullRequests.slice(0, index);
 }
@@ -56,7 +56,7 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): stri
  * the failure was; with nothing ahead, only the runs built on it (pendingFailureDepth PRs behind), which can clear
  * it with canOptimisticallyMerge; else nothing: the failure is its own.
  */
-function pendingFailureReason(ahead: readonly EnqueuedPullRequest[], queue: Queue): string {
+function pendingFailureReason(ahead: readonly PlacedPullRequest[], queue: Queue): string {
   const unsettled = ahead.filter((queued) => queued.state !== 'tests_passed' && queued.state !== 'not_ready');
   if (unsettled.length > 0) return `its run failed; it waits for the PRs ahead of it (${numbers(unsettled)}) to finish testing, to learn whose fault it was`;
   const depth = queue.pendingFailureDepth;
@@ -69,7 +69,7 @@ function pendingFailureReason(ahead: readonly EnqueuedPullRequest[], queue: Queu
   return 'its run failed and nothing ahead of it is at fault: the failure is its own, and it fails';
 }
 
-function numbers(prs: readonly EnqueuedPullRequest[], withState = true): string {
+function numbers(prs: readonly PlacedPullRequest[], withState = true): string {
   const shown = prs.slice(0, 5).map((pr) => `#${pr.prNumber}${withState && pr.state ? ` ${pr.state}` : ''}`);
   return prs.length > 5 ? `${shown.join(', ')} and ${prs.length - 5} more` : shown.join(', ');
 }

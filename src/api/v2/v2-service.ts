@@ -5,7 +5,7 @@ import { ApiError, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
 import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
-import type { Queue, QueueFacts, QueueLine, QueuePullRequests } from '../../model/queue.js';
+import type { PlacedPullRequest, Queue, QueueFacts, QueueLine, QueuePullRequests } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
@@ -64,16 +64,19 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   function getQueue(ref: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
   function getQueue(ref: QueueRef, read: { settings: false }): Promise<QueuePullRequests>;
   /** Its settings and its PRs; its PRs alone with `settings: false`, and with `line` its state and mode, which the order gives. */
-  function getQueue(ref: QueueRef, read: { line?: true; runStarts?: true; settings?: false } = {}): Promise<Queue | QueuePullRequests> {
+  function getQueue(ref: QueueRef, read: { line?: true; runStarts?: true; settings?: false } = {}): Promise<Queue | QueuePullRequests | QueueLine> {
     return onQueue(ref, async (id) => {
-      const line = read.line ? lineOf(id, read.runStarts) : livePullRequests(id);
+      if (read.line && read.settings === false) {
+        // A line without the settings places a PR alone: its PRs' numbers and states suffice.
+        const [order, placed] = await Promise.all([orderOf(id), lineOf(id, 'placed')]);
+        return { branch: ref.targetBranch, state: modelWord(order.queueState), mode: modelMode(order.mode), enqueuedPullRequests: placed };
+      }
+      const line = read.line ? lineOf(id, read.runStarts ? 'runStarts' : 'facts') : livePullRequests(id);
       if (read.settings !== false) {
         const [queue, live] = await Promise.all([readQueue(id), line]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
       }
-      const live = await line;
-      const order = read.line && (await orderOf(id));
-      return { branch: ref.targetBranch, ...(order && { state: modelWord(order.queueState), mode: modelMode(order.mode) }), enqueuedPullRequests: live };
+      return { branch: ref.targetBranch, enqueuedPullRequests: await line };
     });
   }
 
@@ -370,23 +373,33 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   /**
    * The queue's line without reading every PR in it: the order (one answer, however long the queue) places the
    * PRs, the batches' first, then the pending ones as the queue considers them; with `runStarts`, the PRs in
-   * flight, read whole, give when their runs started. PRs not ready hold no place: the order leaves them out.
+   * flight, read whole, give when their runs started; `placed`, a PR's number and state alone (no blank facts).
+   * PRs not ready hold no place: the order leaves them out.
    */
-  async function lineOf(queueId: string, runStarts?: boolean): Promise<EnqueuedPullRequest[]> {
-    const [order, rows] = await Promise.all([orderOf(queueId), runStarts ? livePullRequests(queueId, IN_FLIGHT) : []]);
+  function lineOf(queueId: string, read: 'facts' | 'runStarts'): Promise<EnqueuedPullRequest[]>;
+  function lineOf(queueId: string, read: 'placed'): Promise<PlacedPullRequest[]>;
+  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'placed'): Promise<PlacedPullRequest[]> {
+    const [order, rows] = await Promise.all([orderOf(queueId), read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : []]);
     const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
-    const seen = new Set<number>();
-    const placed: EnqueuedPullRequest[] = [];
-    // A PR once (a bisection's batch repeats its PRs), as read whole where it was, else as the order names it.
-    // Loops, not flatMap: no array per PR of a 10,000-PR line.
-    const place = (pr: QueuedPullRequest, state: string) => {
-      if (!seen.has(pr.number)) placed.push(whole.get(pr.number) ?? placeOf(pr, state));
-      seen.add(pr.number);
-    };
-    for (const batch of order.batches) for (const pr of batch.pullRequests) place(pr, modelWord(batch.state));
-    for (const item of order.pending) place(item.pullRequest, 'pending');
-    for (const pr of order.awaitingAdmission) place(pr, 'pending');
-    for (const row of rows) if (!seen.has(row.prNumber)) placed.push(row);
+    const make = read === 'placed' ? (pr: QueuedPullRequest, state: string): PlacedPullRequest => ({ prNumber: pr.number, state }) : placeOf;
+    const placed: PlacedPullRequest[] = [];
+    const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? make(pr, state));
+    // A PR once: a bisection's batch repeats PRs of the batches (the pending and those awaiting admission are
+    // apart), as read whole where it was, else as the order names it. Loops, not flatMap: no array per PR.
+    const inBatches = new Set<number>();
+    for (const batch of order.batches) {
+      for (const pr of batch.pullRequests) {
+        if (inBatches.has(pr.number)) continue;
+        inBatches.add(pr.number);
+        place(pr, modelWord(batch.state));
+      }
+    }
+    for (const item of order.pending) if (!inBatches.has(item.pullRequest.number)) place(item.pullRequest, 'pending');
+    for (const pr of order.awaitingAdmission) if (!inBatches.has(pr.number)) place(pr, 'pending');
+    if (rows.length > 0) {
+      const seen = new Set(placed.map((pr) => pr.prNumber));
+      for (const row of rows) if (!seen.has(row.prNumber)) placed.push(row);
+    }
     return placed;
   }
 
