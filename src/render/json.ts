@@ -21,7 +21,7 @@ export function toJson(result: CommandResult): unknown {
       const { pullRequest, queue, why, eta, waitingOn } = result;
       const position = queue && (placeOf(pullRequest, queue) ?? null);
       if (why === undefined && eta === undefined && waitingOn === undefined && position === undefined) return pullRequest;
-      return { ...pullRequest, why, eta, waitingOn, position };
+      return { ...pullRequest, ...(why && { why }), ...(eta && { eta }), ...(waitingOn && { waitingOn }), ...(position !== undefined && { position }) };
     }
     case 'opened':
       return { url: result.url };
