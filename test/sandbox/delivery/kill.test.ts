@@ -2,12 +2,12 @@
 // SIGKILL while deliveries are in flight, started again from its --state file, delivers what was not
 // acknowledged, under the ids it had; no event reaches the receiver under an id the first sandbox never made.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/io/server.js';
 import { type Receiver, startReceiver } from './receiver.js';
 import { sandboxScript } from '../../support/sandbox-process.js';
@@ -53,6 +53,16 @@ it('a sandbox killed with SIGKILL during delivery, started again from --state, d
   expect(made.length).toBeGreaterThan(40);
   // 10 acknowledged, then 16 in flight (as many as one endpoint may have), held.
   await receiver.seen(26);
+  // The kill comes once the acknowledgements are written down (the sandbox writes them a moment after they come),
+  // so that what follows does not hang on how fast this machine is.
+  const settled = () => {
+    try {
+      return (JSON.parse(readFileSync(`${stateFile}.webhooks`, 'utf8')) as { endpoints: { settled: string[] }[] }).endpoints[0]?.settled ?? [];
+    } catch {
+      return []; // not written yet
+    }
+  };
+  await vi.waitFor(() => expect(settled().length).toBeGreaterThanOrEqual(10), { timeout: 60_000, interval: 20 });
   child.kill('SIGKILL');
   expect(await exited).toBe('SIGKILL');
   const firstLife = receiver.received.length;
