@@ -1,8 +1,8 @@
-// The floor under `mq status 1 --json`: a bare node:http ES module (as mq is) making the requests mq makes for a
-// PR in the queue, in the same order and with the same overlap, over one keep-alive agent, reading each JSON
-// answer (JSON.parse, as any client that uses an answer must: a PR's place is read off the queue's), and printing
-// the PR. No settings, no checks, no argv, no pacing: the least any client can spend on the same answers. With
-// MQ_BENCH_COUNT set it writes the number of requests it made to stderr, so that a bench can hold it to mq's.
+// The floor under `mq status 1 --json`: a bare node:http script (an ES module, for its top-level await) making the
+// requests mq makes for a PR in the queue, in the same order and with the same overlap, over one keep-alive agent,
+// reading each JSON answer (JSON.parse, as any client that uses an answer must: a PR's place is read off the queue's),
+// and printing the PR. No settings, no checks, no argv, no pacing: the least any client can spend on the same answers.
+// With MQ_BENCH_COUNT set it writes the number of requests it made to stderr, so that a bench can hold it to mq's.
 import type { Repo } from '../src/api/v1/schemas.js';
 
 /** v2's ids of the repository, the queue and the PR, as mq keeps them in its id cache. */
@@ -12,8 +12,10 @@ export interface V2Ids {
   pullRequestId: string;
 }
 
+// node:http taken as mq (CommonJS) takes it: an ES import of it reads every export, and on Node 24 some
+// are getters that load Node's own fetch (tens of ms the floor must not pay, and mq's bundle does not).
 const CALL = `
-import http from 'node:http';
+const http = process.getBuiltinModule('node:http');
 const base = process.env.MQ_API_URL.replace(/\\/v1$/, '');
 const agent = new http.Agent({ keepAlive: true });
 let count = 0;
