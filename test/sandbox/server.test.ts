@@ -179,7 +179,9 @@ describe('a sandbox on a manual clock', () => {
 
   it('serves the metrics as Prometheus text, for one repository or all', async () => {
     const { repo, queue } = freshRepo();
+    const other = freshRepo();
     await api.ok('createQueue', queue);
+    await api.ok('createQueue', other.queue);
     await api.ok('submitPullRequest', { ...queue, pr: { number: 1 } });
     const get = (query: string, token = TOKEN) => fetch(`${sandbox.url}/getMergeQueueMetrics${query}`, { headers: { 'x-api-token': token } });
     const one = await get(`?repo=${encodeURIComponent(`${repo.owner}/${repo.name}`)}&repoHost=github.com`);
@@ -187,8 +189,8 @@ describe('a sandbox on a manual clock', () => {
     expect(one.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await one.text();
     expect(text).toContain(`mq_testing_slots_active{repo="acme/${repo.name}",branch="main",queue_type="main"} 1`);
-    expect(text).not.toContain('repo="acme/widgets-1"');
-    expect(await (await get('')).text()).toContain('repo="acme/widgets-1"');
+    expect(text).not.toContain(`repo="acme/${other.repo.name}"`);
+    expect(await (await get('')).text()).toContain(`repo="acme/${other.repo.name}"`);
     const noHost = await get('?repo=acme/widgets');
     expect(noHost.status).toBe(400);
     expect(noHost.headers.get('content-type')).toBe(ERROR_TYPE);
