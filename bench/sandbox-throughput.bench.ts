@@ -5,13 +5,12 @@
 // clock, state in memory, as `mq sandbox` runs by default), the bare server, and the load generator (the same
 // client, connections and request bytes for both servers). The generator reports its own CPU time, so a reader
 // can see whether it, not the server, was the limit.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../src/sandbox/io/server.js';
 import { interleaved, report } from './report.js';
+import { partsOf } from './parts.js';
 
 const CONNECTIONS = 50;
 const ROUNDS = Number(process.env.MQ_BENCH_ROUNDS ?? 5);
@@ -38,17 +37,7 @@ interface LoadResult {
   cores: number;
 }
 
-/** A child process of this file in another part; resolves with its first line of output and the child. */
-function part(role: string, ...args: string[]): Promise<{ line: string; stop: () => void; done: Promise<void> }> {
-  const child = spawn(process.execPath, [SELF, role, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const done = new Promise<void>((resolve, reject) => {
-    child.once('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? resolve() : reject(new Error(`${role} exited ${code ?? signal}`))));
-  });
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve({ line, stop: () => child.kill('SIGTERM'), done }));
-    done.catch(reject);
-  });
-}
+const part = partsOf(SELF);
 
 async function serveSandbox(): Promise<void> {
   // Without its rate limits: a PR read is 5 a second per key on v2, and this measures what the server can do.

@@ -12,11 +12,8 @@
 //    one), which the machine's other work disturbs less than the rates.
 // MQ_BENCH_ROUNDS, MQ_BENCH_ROUND_MS, MQ_BENCH_EVENTS; MQ_BENCH_LOADS (reads,writes); MQ_BENCH_SANDBOX_EXEC_ARGV (node's
 // flags for the sandboxes, e.g. --cpu-prof).
-import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { manualClock } from '../src/sandbox/io/clock.js';
@@ -24,6 +21,7 @@ import { startSandbox } from '../src/sandbox/io/server.js';
 import { RETRY_DELAYS_SECONDS, WebhookDelivery } from '../src/sandbox/io/webhooks/delivery.js';
 import { type Endpoint, EndpointList, WEBHOOK_ROUTES } from '../src/api/sandbox-webhooks.js';
 import { interleaved, median, report } from './report.js';
+import { type Part, partsOf } from './parts.js';
 
 /** As many as the attempts route keeps, which tells that each was acknowledged. */
 const EVENTS = Number(process.env.MQ_BENCH_EVENTS ?? 10_000);
@@ -38,37 +36,7 @@ const SELF = fileURLToPath(import.meta.url);
 /** Node's flags for the sandboxes only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where their time goes. */
 const SANDBOX_EXEC_ARGV = (process.env.MQ_BENCH_SANDBOX_EXEC_ARGV ?? '').split(' ').filter(Boolean);
 
-interface Part {
-  line: string;
-  stop: () => void;
-  done: Promise<void>;
-  /** The CPU time it has used so far (ms; NaN where /proc does not tell). */
-  cpuMs: () => number;
-}
-
-/** A child process of this file in another part; resolves with its first line of output. */
-function part(role: string, ...args: string[]): Promise<Part> {
-  const execArgv = role === 'sandbox' ? SANDBOX_EXEC_ARGV : [];
-  const child = spawn(process.execPath, [...execArgv, SELF, role, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const done = new Promise<void>((resolve, reject) => {
-    child.once('exit', (code, signal) => (code === 0 || signal === 'SIGTERM' ? resolve() : reject(new Error(`${role} exited ${code ?? signal}`))));
-  });
-  return new Promise((resolve, reject) => {
-    const cpuMs = () => cpuMsOf(child.pid!);
-    createInterface({ input: child.stdout }).once('line', (line) => resolve({ line, stop: () => child.kill('SIGTERM'), done, cpuMs }));
-    done.catch(reject);
-  });
-}
-
-/** User and system CPU time of a process, from /proc (ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
+const part = partsOf(SELF, (role) => (role === 'sandbox' ? SANDBOX_EXEC_ARGV : []));
 
 /** Answers every delivery `status`; a GET, how many deliveries came. */
 function serveReceiver(status: number): void {
