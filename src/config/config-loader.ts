@@ -3,6 +3,7 @@
 // with the CI's secrets. cosmiconfig merges its default loaders under ours (so .js/.ts get a refusal), its 'global'
 // strategy reads its own directory too (files.ts walks and asks one directory at a time, with 'none'), and an
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
+import { readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
@@ -11,7 +12,7 @@ import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
 import { isFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
-export const loadJson: Loader = (path, content) => {
+const loadJson: Loader = (path, content) => {
   try {
     return JSON.parse(content) as unknown;
   } catch (error) {
@@ -31,6 +32,17 @@ export const loadYaml: Loader = async (path, content) => {
     throw new ConfigError(`${path}: not valid YAML${where}${reason ? `: ${reason}` : ''}`);
   }
 };
+
+/** A data file, JSON by the extension .json, else YAML (a superset); `where` names it in a refusal. */
+export async function loadDataFile(path: string, where: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${where}: cannot be read (${systemErrorWords(error)})`, { cause: error });
+  }
+  return (extname(path) === '.json' ? loadJson : loadYaml)(where, text);
+}
 
 const refuse: Loader = (path) => {
   const executable = EXECUTABLE_EXTENSIONS.includes(extname(path));

@@ -2,13 +2,11 @@
 // settings, PRs with their facts (submitted to a queue or not), tickets linked to the flaky tests, v2 keys. A seed
 // is turned into the state file's document by doing its changes on a fresh engine, so it is checked as requests
 // are; a state file's document (a snapshot) is taken as a seed as it is. docs/sandbox.md (Seeds) shows one.
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
 import { V2_PERMISSIONS } from '../../api/v2/contract.js';
 import { repoFrom } from '../../config/repo.js';
-import { ConfigError, systemErrorWords } from '../../errors.js';
+import { ConfigError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';
 import { PRIORITY_NAMES, QUEUE_MODES, SETTING_MAX } from '../../model/vocabulary.js';
 import { perform, RecordedDescription, SettingsChange } from '../engine/changes.js';
@@ -120,17 +118,6 @@ export async function loadSeed(seed: SeedInput | string | undefined, now: number
   if (seed === undefined) return undefined;
   if (typeof seed !== 'string') return seedState(seed, now, 'seed');
   if (seed.startsWith('{')) return seedState(JSON.parse(seed) as unknown, now, 'seed');
-  return seedState(await readSeedFile(seed), now, `seed ${seed}`);
-}
-
-/** A seed file, YAML or JSON by its extension (YAML, a superset, when it has none of .json). */
-async function readSeedFile(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`seed ${path}: cannot be read (${systemErrorWords(error)})`, { cause: error });
-  }
-  const { loadJson, loadYaml } = await import('../../config/config-loader.js');
-  return (extname(path) === '.json' ? loadJson : loadYaml)(`seed ${path}`, text);
+  const { loadDataFile } = await import('../../config/config-loader.js');
+  return seedState(await loadDataFile(seed, `seed ${seed}`), now, `seed ${seed}`);
 }

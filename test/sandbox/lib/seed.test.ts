@@ -41,4 +41,8 @@ describe('a bad seed', () => {
     writeFileSync(file, '{"queues": [}');
     await expect(startSandbox({ seed: file })).rejects.toThrow(/^seed .*seed\.json: not valid JSON/);
   });
+
+  it('is refused when it cannot be read, naming the file', async () => {
+    await expect(startSandbox({ seed: join(dir, 'absent.yaml') })).rejects.toThrow(/^seed .*absent\.yaml: cannot be read \(/);
+  });
 });
