@@ -13,15 +13,10 @@ import { TextDecoder } from 'node:util';
 import { badValue } from '../../argv-values.js';
 import { systemErrorWords, UsageError } from '../../errors.js';
 import { parseTargetList } from '../../command-kit/input.js';
+import type { ListTail } from '../../model/service.js';
 
-/** A list of targets, checked and measured, readable again as often as needed. */
-export interface TargetsFile {
-  count: number;
-  /** The targets as JSON, comma-separated without brackets: bytes and UTF-16 length. */
-  jsonBytes: number;
-  jsonLength: number;
-  /** The targets read again from the source, a batch per chunk read (a ListTail): an async step per target was most of the upload's time. */
-  batches(): AsyncIterable<readonly string[]>;
+/** A list of targets, checked and measured, readable again as often as needed: batches come a chunk read at a time. */
+export interface TargetsFile extends ListTail {
   /** Removes the copy of standard input, if one was made. */
   dispose(): Promise<void>;
 }
