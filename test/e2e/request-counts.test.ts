@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv, type RecordedRequest, type TestApi } from '../support/cli.js';
-import { advanceAsSeen, mq, useSandbox } from '../support/in-process.js';
+import { advanceAsSeen, mq, type SandboxFixture, startFixture, useSandbox } from '../support/in-process.js';
 import { operationOf } from '../support/v2.js';
 
 const fixture = useSandbox();
@@ -105,9 +105,31 @@ const freshFolder = () => mkdtempSync(join(tmpdir(), 'mq-cost-'));
 
 const measured = new Map<string, Measured>();
 const key = (api: TestApi, cache: Cache, step: Step) => `${api} ${cache} ${labelOf(step)}`;
+const APIS = ['v1', 'v2'] as const;
+const CACHES = ['warm', 'cold'] as const;
 
-/** Builds the queue of STEPS through mq, then measures each step in turn. */
+const measuring = new Map<string, Promise<void>>();
+/** Measures an API with a cache once, by the first test that asks: a test run alone (-t) measures what it reads. */
+function measuredOn(api: TestApi, cache: Cache): Promise<void> {
+  const id = `${api} ${cache}`;
+  if (!measuring.has(id)) measuring.set(id, measure(api, cache));
+  return measuring.get(id)!;
+}
+async function measuredAll(): Promise<void> {
+  for (const api of APIS) for (const cache of CACHES) await measuredOn(api, cache);
+}
+
+/** Builds the queue of STEPS through mq on a sandbox of its own (`mq queues` lists every queue), then measures each step in turn. */
 async function measure(api: TestApi, cache: Cache): Promise<void> {
+  const fixture = await startFixture();
+  try {
+    await measureOn(fixture, api, cache);
+  } finally {
+    await fixture.close();
+  }
+}
+
+async function measureOn(fixture: SandboxFixture, api: TestApi, cache: Cache): Promise<void> {
   const kept = freshFolder();
   const checkout = freshFolder();
   execFileSync('git', ['init', '-q', '-b', 'feature-3', checkout]);
@@ -157,13 +179,14 @@ const BEGIN = '<!-- request-counts: begin (written by test/e2e/request-counts.te
 const END = '<!-- request-counts: end -->';
 
 describe('requests per command', () => {
-  for (const api of ['v1', 'v2'] as const) {
-    // Some forty runs of mq each: a limit no loaded machine reaches, for a hang only.
-    for (const cache of ['warm', 'cold'] as const)
-      it(`measured on ${api}, ids ${cache === 'warm' ? 'kept' : 'not kept'}`, { timeout: 600_000 }, () => measure(api, cache));
-  }
+  // Some forty runs of mq a measure: a limit no loaded machine reaches, for a hang only.
+  const LONG = { timeout: 600_000 };
+  for (const api of APIS)
+    for (const cache of CACHES) it(`measured on ${api}, ids ${cache === 'warm' ? 'kept' : 'not kept'}`, LONG, () => measuredOn(api, cache));
 
-  it('each command exits as it should, and sends no request twice', () => {
+  // Each of these reads what all four measured; run alone, it measures them first.
+  it('each command exits as it should, and sends no request twice', LONG, async () => {
+    await measuredAll();
     for (const [name, run] of measured) {
       const step = STEPS.find((candidate) => name.endsWith(labelOf(candidate)))!;
       const api = name.split(' ')[0] as TestApi;
@@ -172,7 +195,8 @@ describe('requests per command', () => {
     }
   });
 
-  it('with the ids kept, v2 sends no more than v1 but for the answers it splits', () => {
+  it('with the ids kept, v2 sends no more than v1 but for the answers it splits', LONG, async () => {
+    await measuredAll();
     for (const step of STEPS.filter((candidate) => !candidate.only)) {
       const v1 = measured.get(key('v1', 'warm', step))!.operations;
       const v2 = measured.get(key('v2', 'warm', step))!.operations;
@@ -182,11 +206,13 @@ describe('requests per command', () => {
     }
   });
 
-  it('v1 keeps no ids: a cold cache costs it nothing', () => {
+  it('v1 keeps no ids: a cold cache costs it nothing', LONG, async () => {
+    await measuredAll();
     for (const step of STEPS) expect(cell('v1', 'cold', step), labelOf(step)).toBe(cell('v1', 'warm', step));
   });
 
-  it('with no ids kept, v2 looks each kind of id up once at most, and spends no other request on it', () => {
+  it('with no ids kept, v2 looks each kind of id up once at most, and spends no other request on it', LONG, async () => {
+    await measuredAll();
     for (const step of STEPS.filter((candidate) => candidate.only !== 'v1')) {
       const warm = measured.get(key('v2', 'warm', step))!;
       const cold = measured.get(key('v2', 'cold', step))!;
@@ -197,7 +223,8 @@ describe('requests per command', () => {
     }
   });
 
-  it('docs/development.md holds the table measured', () => {
+  it('docs/development.md holds the table measured', LONG, async () => {
+    await measuredAll();
     const doc = readFileSync(DOC, 'utf8');
     const start = doc.indexOf(BEGIN);
     const end = doc.indexOf(END);

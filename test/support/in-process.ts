@@ -7,7 +7,7 @@
 import { Readable, Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/io/server.js';
+import { startSandbox, type SandboxOptions } from '../../src/sandbox/io/server.js';
 import { answerProblems as v2AnswerProblems, operationOf, requestProblems as v2RequestProblems } from './v2.js';
 import { control, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
 
@@ -25,19 +25,37 @@ export interface SandboxFixture {
  * file (or describe) that calls it, its requests checked after the last: for a long list of commands cut into
  * tests of a few seconds each, on a sandbox seeded once.
  */
-export function useSandbox({ shared = false, ...options }: Pick<SandboxOptions, 'estimates'> & { shared?: boolean } = {}): SandboxFixture {
-  let sandbox: RunningSandbox | undefined;
-  let recorder: Recorder | undefined;
+export function useSandbox({ shared = false, ...options }: FixtureOptions & { shared?: boolean } = {}): SandboxFixture {
+  let fixture: StartedFixture | undefined;
   const [before, after] = shared ? [beforeAll, afterAll] : [beforeEach, afterEach];
   before(async () => {
-    // Without v2's rate limits, which count real seconds: a test's pace is its own (test/sandbox/v2 tests them).
-    sandbox = await startSandbox({ ...options, clock: 'manual', rateLimits: false });
-    recorder = await startRecorder(sandbox.url);
+    fixture = await startFixture(options);
   });
   after(async () => {
-    const requests = recorder?.requests.splice(0) ?? [];
-    await recorder?.close();
-    await sandbox?.close();
+    await fixture?.close();
+  });
+  return {
+    get sandboxUrl() {
+      return fixture!.sandboxUrl;
+    },
+    get recorder() {
+      return fixture!.recorder;
+    },
+  };
+}
+
+type FixtureOptions = Pick<SandboxOptions, 'estimates'>;
+type StartedFixture = SandboxFixture & { close(): Promise<void> };
+
+/** useSandbox's sandbox and recorder, for a test that wants one more of its own: close() stops them and checks mq's requests. */
+export async function startFixture(options: FixtureOptions = {}): Promise<StartedFixture> {
+  // Without v2's rate limits, which count real seconds: a test's pace is its own (test/sandbox/v2 tests them).
+  const sandbox = await startSandbox({ ...options, clock: 'manual', rateLimits: false });
+  const recorder = await startRecorder(sandbox.url);
+  const close = async () => {
+    const requests = recorder.requests.splice(0);
+    await recorder.close();
+    await sandbox.close();
     for (const request of requests) {
       if (request.path.startsWith('/v2/')) {
         const operation = operationOf(request.method, request.path);
@@ -61,15 +79,8 @@ export function useSandbox({ shared = false, ...options }: Pick<SandboxOptions, 
       const problems = requestProblems(operation, body);
       if (problems.length > 0) throw new Error(`${operation} sent a body the published API refuses: ${problems.join('; ')}\n${request.body}`);
     }
-  });
-  return {
-    get sandboxUrl() {
-      return sandbox!.url;
-    },
-    get recorder() {
-      return recorder!;
-    },
   };
+  return { sandboxUrl: sandbox.url, recorder, close };
 }
 
 /** What ends one of mq's pauses: undefined holds it until the test says how. */
