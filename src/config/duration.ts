@@ -2,9 +2,11 @@
 // '1.5h'; a bare number is seconds. One way of writing a span for every flag, variable and config key that takes
 // one (--timeout, --interval, --since 7d), each with its own bound.
 import { badValue } from '../argv-values.js';
+import { spanOf } from '../text/durations.js';
 import { MAX_TIMER_MS } from './defaults.js';
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+const UNIT_WORDS = new Map(Object.entries(UNIT_MS));
 const NUMBER = String.raw`(?:\d+(?:\.\d+)?|\.\d+)`;
 const PART = new RegExp(`(${NUMBER})(ms|s|m|h|d|w)`, 'y');
 const BARE = new RegExp(`^${NUMBER}$`);
@@ -16,15 +18,8 @@ export const DURATION_HINT = 'a duration like 30s, 2m, 1m30s, 1d or a number of 
 export function readDuration(text: string): number | undefined {
   const trimmed = text.trim();
   if (BARE.test(trimmed)) return Math.round(Number(trimmed) * 1_000);
-  if (trimmed === '') return undefined;
-  let ms = 0;
-  PART.lastIndex = 0;
-  while (PART.lastIndex < trimmed.length) {
-    const match = PART.exec(trimmed);
-    if (!match) return undefined;
-    ms += Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  }
-  return Number.isFinite(ms) ? Math.round(ms) : undefined;
+  const ms = spanOf(trimmed, PART, UNIT_WORDS);
+  return ms !== undefined && Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
 
 /** A timer's milliseconds, or a phrase saying what is wrong (a variable's or a config file's value). */

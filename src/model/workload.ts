@@ -4,6 +4,7 @@
 // Read here into the fit's shape (HistoryFit's, what a simulation plays); a fit is written as one by workload-document.ts.
 import * as z from 'zod';
 import type { HistoryFit } from './history-fit.js';
+import { spanOf } from '../text/durations.js';
 import { PRIORITY_NAMES } from './vocabulary.js';
 
 const Rate = z.number().min(0).max(1);
@@ -23,27 +24,16 @@ const UNITS: [number, string][] = [
   [86_400, 'd day days'],
   [604_800, 'w wk wks week weeks'],
 ];
-const UNIT_SECONDS = new Map(UNITS.flatMap(([seconds, words]) => words.split(' ').map((word) => [word, seconds] as const)));
+/** The tool's unit words, in seconds; a number without one is seconds. */
+const UNIT_SECONDS = new Map([['', 1], ...UNITS.flatMap(([seconds, words]) => words.split(' ').map((word) => [word, seconds] as const))]);
+/** A part of the tool's durations: a number and its unit, spaces allowed around and between ("1h 30m", "30 minutes"). */
 const DURATION_PART = /\s*(\d+(?:\.\d+)?|\.\d+)\s*([a-z]*)\s*/iy;
-
-/** The load tool's duration words ("35m", "1hr", "30 minutes", "1h 30m"; a bare number is seconds) in seconds. */
-function toolDurationSeconds(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  let seconds = 0;
-  DURATION_PART.lastIndex = 0;
-  while (DURATION_PART.lastIndex < text.length) {
-    const [, count, unit] = DURATION_PART.exec(text) ?? [];
-    const each = unit === '' ? 1 : UNIT_SECONDS.get(unit?.toLowerCase() ?? '');
-    if (each === undefined) return undefined;
-    seconds += Number(count) * each;
-  }
-  return seconds;
-}
 
 const Duration = z
   .union([Seconds, z.string()])
   .transform((value, ctx) => {
-    const seconds = typeof value === 'number' ? value : toolDurationSeconds(value);
+    // The load tool's words ("35m", "1hr", "30 minutes", "1h 30m") in seconds.
+    const seconds = typeof value === 'number' ? value : spanOf(value, DURATION_PART, UNIT_SECONDS);
     if (seconds === undefined) ctx.addIssue({ code: 'custom', message: 'a number of seconds, or a duration such as "35m", "1hr" or "30 minutes"' });
     return seconds ?? 0;
   })

@@ -1,4 +1,5 @@
-// Spans of time in words: ages ("how long ago", one unit, like kubectl) and durations (two units, for means).
+// Spans of time in words: ages ("how long ago", one unit, like kubectl) and durations (two units, for means), and
+// spans read back from words (each vocabulary its own units: a flag's, a workload file's).
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -32,4 +33,22 @@ export function formatDuration(seconds: number): string {
 
 function twoUnits(major: number, majorUnit: string, minor: number, minorUnit: string): string {
   return minor === 0 ? `${major}${majorUnit}` : `${major}${majorUnit} ${minor}${minorUnit}`;
+}
+
+/**
+ * The span `text` writes as parts, each a number and a unit word (`part`, a sticky pattern of the two, reads them one
+ * after the other to the end), in what `units` gives each word (in lower case): the sum, or undefined where a part
+ * or a word is not one of them, or there is none.
+ */
+export function spanOf(text: string, part: RegExp, units: ReadonlyMap<string, number>): number | undefined {
+  if (text.trim() === '') return undefined;
+  let sum = 0;
+  part.lastIndex = 0;
+  while (part.lastIndex < text.length) {
+    const match = part.exec(text);
+    const each = match ? units.get(match[2]!.toLowerCase()) : undefined;
+    if (each === undefined) return undefined;
+    sum += Number(match![1]) * each;
+  }
+  return sum;
 }
