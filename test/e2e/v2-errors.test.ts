@@ -101,3 +101,50 @@ describe('ids', () => {
     expect(recorder.requests.slice(before).some((request) => request.path.startsWith('/v2/pull-requests/'))).toBe(true);
   });
 });
+
+// A kept id is a hint: the service at the same address may have forgotten it (a sandbox started afresh) or
+// given the queue another (deleted and made again). A 404 for a kept id, or a PR whose entry names another
+// queue, has it looked up again within the command (docs/v2.md).
+describe('ids kept from an earlier command that the service no longer knows', () => {
+  it('a repository: a new sandbox at the same address takes the command, the id looked up again', async () => {
+    const cache = env('trunk_v2_admin');
+    await queueWithPr();
+    expect((await mq(['status', '1'], { env: cache })).code).toBe(0);
+    const port = new URL(sandbox.url).port;
+    await sandbox.close();
+    sandbox = await startSandbox({
+      clock: 'manual',
+      rateLimits: false,
+      port: Number(port),
+      keys: [{ key: 'trunk_v2_admin', permissions: ['settings', 'submit'] }],
+    });
+    const before = recorder.requests.length;
+    const created = await mq(['queue', 'create'], { env: cache });
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(recorder.requests.slice(before).map((request) => `${request.method} ${request.path.split('?')[0]}`)).toEqual([
+      'POST /v2/merge-queues',
+      'GET /v2/repositories',
+      'POST /v2/merge-queues',
+    ]);
+    expect((await mq(['submit', '1'], { env: cache })).code).toBe(0);
+    expect(JSON.parse((await mq(['status', '1', '--json'], { env: cache })).stdout)).toMatchObject({ prNumber: 1 });
+  });
+
+  it('a queue deleted and made again: the queue and a PR in it are found under its new id', async () => {
+    const cache = env('trunk_v2_admin');
+    expect((await mq(['queue', 'create'], { env: cache })).code).toBe(0);
+    expect((await mq(['queue', 'get'], { env: cache })).code).toBe(0);
+    // Another user deletes the queue and makes it again; #2 is submitted to the new one.
+    const other = env('trunk_v2_admin');
+    expect((await mq(['queue', 'delete', '--yes'], { env: other })).code).toBe(0);
+    expect((await mq(['queue', 'create'], { env: other })).code).toBe(0);
+    expect((await mq(['submit', '2'], { env: other })).code).toBe(0);
+
+    const status = await mq(['status', '2', '--json'], { env: cache });
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(status.stdout)).toMatchObject({ prNumber: 2, isCurrentlySubmittedToQueue: true });
+    const queue = await mq(['queue', 'get', '--json'], { env: cache });
+    expect(queue.code).toBe(0);
+    expect(JSON.parse(queue.stdout).enqueuedPullRequests.map((pr: { prNumber: number }) => pr.prNumber)).toEqual([2]);
+  });
+});

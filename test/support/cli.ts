@@ -1,7 +1,7 @@
 // End-to-end plumbing: the built `mq` spawned as a user would run it, a sandbox it talks to over real HTTP,
 // and a recorder in between that keeps every request body so tests can check it against the published API.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,6 +22,14 @@ export interface Run {
  * private HOME.
  */
 const CODE_CACHE = mkdtempSync(join(tmpdir(), 'mq-e2e-cache-'));
+
+/**
+ * A new sandbox of this file may have the address of one before it, whose v2 ids mq kept: a manual clock hands
+ * out the same queue ids run after run, so a kept one could name another queue of the new sandbox. Dropped.
+ */
+export function forgetKeptIds(): void {
+  rmSync(join(CODE_CACHE, 'mq', 'v2-ids.json'), { force: true });
+}
 
 /** A directory outside any git checkout, with no config files: nothing but the given env reaches mq. */
 export function isolatedDir(): string {

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { run, type Io } from '../../src/cli.js';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/io/server.js';
 import { answerProblems as v2AnswerProblems, operationOf, requestProblems as v2RequestProblems } from './v2.js';
-import { control, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
+import { control, forgetKeptIds, mqEnvironment, requestProblems, startRecorder, type MqOptions, type RecordedRequest, type Recorder, type Run } from './cli.js';
 
 export interface SandboxFixture {
   /** The sandbox's own base URL (for control routes). */
@@ -51,6 +51,7 @@ type StartedFixture = SandboxFixture & { close(): Promise<void> };
 export async function startFixture(options: FixtureOptions = {}): Promise<StartedFixture> {
   // Without v2's rate limits, which count real seconds: a test's pace is its own (test/sandbox/v2 tests them).
   const sandbox = await startSandbox({ ...options, clock: 'manual', rateLimits: false });
+  forgetKeptIds();
   const recorder = await startRecorder(sandbox.url);
   const close = async () => {
     const requests = recorder.requests.splice(0);

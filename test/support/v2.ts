@@ -302,7 +302,7 @@ export function useV2Sandbox(options: Omit<SandboxOptions, 'clock' | 'rateClock'
 export const WIDGETS_URL = 'https://github.com/acme/widgets';
 
 /** Looks the repository up by its URL (so it is known), creates a queue on `branch`: the ids. */
-export async function queueIn(fixture: V2Fixture, branch = 'main', url = WIDGETS_URL): Promise<{ repositoryId: string; queueId: string }> {
+export async function queueIn(fixture: Pick<V2Fixture, 'call'>, branch = 'main', url = WIDGETS_URL): Promise<{ repositoryId: string; queueId: string }> {
   const repositories = await fixture.call('repositories.resolveByProviderUrl', { query: { providerUrl: url } });
   expect(repositories.status).toBe(200);
   const repositoryId = repositories.body.data[0].id as string;

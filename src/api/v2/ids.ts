@@ -19,6 +19,10 @@ interface Kept {
 
 type Kind = keyof Kept;
 
+/** What v2 answers (404) for a repository or a queue id it does not know: a kept one gone stale, or never valid here. */
+const REPOSITORY_NOT_FOUND = 'REPOSITORY_NOT_FOUND';
+const QUEUE_NOT_FOUND = 'MERGE_QUEUE_NOT_FOUND';
+
 /** The ids of every service root mq has spoken v2 to, in one small JSON file; unreadable, it is started afresh. */
 export class IdCache {
   private kept: Record<string, Kept> | undefined;
@@ -95,6 +99,8 @@ function keyIn(repo: Repo, what: string | number): string {
 export class IdResolver {
   /** Lookups under way, by kind and key: reads sent together (mq stats) share one. */
   private readonly underWay = new Map<string, Promise<string>>();
+  /** The ids this command looked up or was answered (by kind and key): never stale, unlike those kept from earlier commands. */
+  private readonly fresh = new Set<string>();
 
   constructor(
     private readonly client: V2Client,
@@ -114,14 +120,29 @@ export class IdResolver {
   }
 
   queueId(ref: QueueRef): Promise<string> {
-    return this.kept('queues', keyIn(ref.repo, ref.targetBranch), async () => {
-      const repositoryId = await this.repositoryId(ref.repo);
-      const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
-      const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
-      if (!queue)
-        throw new ApiError(404, `no queue for ${repoKey(ref.repo)} branch ${ref.targetBranch}`, 'mergeQueues.list', { apiCode: 'MERGE_QUEUE_NOT_FOUND' });
-      return queue.id;
-    });
+    return this.kept('queues', keyIn(ref.repo, ref.targetBranch), () =>
+      // No queue listed under a kept repository id may mean the id went stale: looked up again before saying so.
+      this.withRepository(
+        ref.repo,
+        async (repositoryId) => {
+          const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
+          const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
+          if (!queue) throw new ApiError(404, `no queue for ${repoKey(ref.repo)} branch ${ref.targetBranch}`, 'mergeQueues.list', { apiCode: QUEUE_NOT_FOUND });
+          return queue.id;
+        },
+        [REPOSITORY_NOT_FOUND, QUEUE_NOT_FOUND],
+      ),
+    );
+  }
+
+  /** `use` with the repository's id; a kept one the service no longer knows (404 of one of `stale`) is looked up again, once. */
+  withRepository<T>(repo: Repo, use: (id: string) => Promise<T>, stale: readonly string[] = [REPOSITORY_NOT_FOUND]): Promise<T> {
+    return this.keptElse('repositories', repoKey(repo), use, async () => use(await this.repositoryId(repo)), stale);
+  }
+
+  /** `use` with the queue's id; a kept one the service no longer knows (a queue deleted and made again) is looked up again, once. */
+  withQueue<T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> {
+    return this.keptElse('queues', keyIn(ref.repo, ref.targetBranch), use, async () => use(await this.queueId(ref)), [QUEUE_NOT_FOUND]);
   }
 
   /** The kept id, else `lookup`'s, kept; one lookup of a key at a time. */
@@ -135,13 +156,29 @@ export class IdResolver {
       this.underWay.set(at, found);
     }
     const id = await found;
-    this.cache.set(this.root, kind, key, id);
+    this.keep(kind, key, id);
     return id;
+  }
+
+  private keep(kind: Kind, key: string, id: string): void {
+    this.cache.set(this.root, kind, key, id);
+    this.fresh.add(`${kind} ${key}`);
+  }
+
+  /**
+   * The queue's id where a PR's entry names `named` and `id` is the queue's kept one: a kept id from an earlier
+   * command may have gone stale, so a different name has it looked up again (once); the same, or a fresh id, stands.
+   */
+  async queueIdNamed(ref: QueueRef, id: string, named: string | undefined): Promise<string> {
+    const key = keyIn(ref.repo, ref.targetBranch);
+    if (named === undefined || named === id || this.fresh.has(`queues ${key}`)) return id;
+    this.cache.drop(this.root, 'queues', key);
+    return this.queueId(ref);
   }
 
   /** Kept after a submit or a lookup answered it: the next command reads the PR without a lookup. */
   rememberQueue(ref: QueueRef, id: string): void {
-    this.cache.set(this.root, 'queues', keyIn(ref.repo, ref.targetBranch), id);
+    this.keep('queues', keyIn(ref.repo, ref.targetBranch), id);
   }
 
   forgetQueue(ref: QueueRef): void {
@@ -149,7 +186,7 @@ export class IdResolver {
   }
 
   rememberPullRequest(repo: Repo, number: number, id: string): void {
-    this.cache.set(this.root, 'pullRequests', keyIn(repo, number), id);
+    this.keep('pullRequests', keyIn(repo, number), id);
   }
 
   /**
@@ -193,14 +230,24 @@ export class IdResolver {
    * `use` with the PR's kept id, or else `afresh` (which looks it up); when the service answers 404 for a kept
    * id, the id is dropped and `afresh` runs once.
    */
-  async withId<T>(repo: Repo, number: number, use: (id: string) => Promise<T>, afresh: () => Promise<T>): Promise<T> {
-    const kept = this.cache.get(this.root, 'pullRequests', keyIn(repo, number));
+  withId<T>(repo: Repo, number: number, use: (id: string) => Promise<T>, afresh: () => Promise<T>): Promise<T> {
+    return this.keptElse('pullRequests', keyIn(repo, number), use, afresh);
+  }
+
+  /**
+   * `use` with the kept id, or else `afresh`; when the service answers 404 for an id kept from an earlier command
+   * (of one of the codes in `stale`, if given), the id is dropped and `afresh` runs once. A 404 comes before any change is made, so
+   * running again repeats none.
+   */
+  private async keptElse<T>(kind: Kind, key: string, use: (id: string) => Promise<T>, afresh: () => Promise<T>, stale?: readonly string[]): Promise<T> {
+    const kept = this.cache.get(this.root, kind, key);
     if (kept === undefined) return afresh();
     try {
       return await use(kept);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404) throw error;
-      this.cache.drop(this.root, 'pullRequests', keyIn(repo, number));
+      if (!(error instanceof ApiError) || error.status !== 404 || (stale && !stale.includes(error.apiCode ?? ''))) throw error;
+      if (this.fresh.has(`${kind} ${key}`)) throw error;
+      this.cache.drop(this.root, kind, key);
       return afresh();
     }
   }

@@ -81,16 +81,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   }
 
   /** `use` with the queue's id, looked up afresh once if a kept one is stale. */
-  const onQueue = async <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> => {
-    const id = await ids.queueId(ref);
-    try {
-      return await use(id);
-    } catch (error) {
-      // A kept queue id the service no longer knows: forgotten, and the next command looks it up again.
-      if (error instanceof ApiError && error.status === 404 && error.apiCode === 'MERGE_QUEUE_NOT_FOUND') ids.forgetQueue(ref);
-      throw error;
-    }
-  };
+  const onQueue = <T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> => ids.withQueue(ref, use);
 
   /** `use` with the PR's id, kept or looked up; a kept id the service answers 404 for is looked up once more. */
   const onPullRequest = <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> =>
@@ -139,10 +130,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
       // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id.
-      const [pr, queueId] = await Promise.all([
+      const [pr, keptQueueId] = await Promise.all([
         'number' in key ? ids.pullRequest(ref.repo, key.number) : pullRequestOfBranch(ref, key.branch),
         ids.queueId(ref),
       ]);
+      const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry!));
       const inQueueNow = view.isCurrentlySubmittedToQueue;
@@ -165,8 +157,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async getSubmittedPullRequests(ref, prs) {
       const wanted = [...new Set(prs)];
       const batch: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
-      const queueId = await ids.queueId(ref);
+      const keptQueueId = await ids.queueId(ref);
       const found = await ids.pullRequestsByNumber(ref.repo, wanted);
+      const named = [...found.values()].find((pr) => pr.queueEntry && pr.queueEntry.mergeQueueId !== keptQueueId)?.queueEntry?.mergeQueueId;
+      const queueId = await ids.queueIdNamed(ref, keptQueueId, named);
       for (const number of wanted) {
         const pr = found.get(number);
         if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) batch.pullRequests.push(submittedOf(pr, pr.queueEntry));
@@ -202,15 +196,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     getQueue,
     async createQueue(ref, settings) {
-      const repositoryId = await ids.repositoryId(ref.repo);
-      const queue = await client.call('mergeQueues.create', {
-        body: {
-          repositoryId,
-          targetBranch: ref.targetBranch,
-          ...(settings.mode && { mode: wireMode(settings.mode) }),
-          ...(settings.concurrency !== undefined && { concurrency: settings.concurrency }),
-        },
-      });
+      const queue = await ids.withRepository(ref.repo, (repositoryId) =>
+        client.call('mergeQueues.create', {
+          body: {
+            repositoryId,
+            targetBranch: ref.targetBranch,
+            ...(settings.mode && { mode: wireMode(settings.mode) }),
+            ...(settings.concurrency !== undefined && { concurrency: settings.concurrency }),
+          },
+        }),
+      );
       if (queue?.id) ids.rememberQueue(ref, queue.id);
     },
     updateQueue: changeQueue,
@@ -220,16 +215,17 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async setImpactedTargets(ref, pr, targets, more) {
       if (more) throw new UsageError('a targets list too long to hold in memory is sent on the v1 API only');
-      const repositoryId = await ids.repositoryId(ref.repo);
-      await client.call('impactedTargets.upload', {
-        body: {
-          repositoryId,
-          targetBranch: ref.targetBranch,
-          sha: pr.sha,
-          number: pr.number,
-          ...(targets === IMPACTS_ALL ? { impactsAllTargets: true } : { impactedTargets: targets }),
-        },
-      });
+      await ids.withRepository(ref.repo, (repositoryId) =>
+        client.call('impactedTargets.upload', {
+          body: {
+            repositoryId,
+            targetBranch: ref.targetBranch,
+            sha: pr.sha,
+            number: pr.number,
+            ...(targets === IMPACTS_ALL ? { impactsAllTargets: true } : { impactedTargets: targets }),
+          },
+        }),
+      );
     },
     async getMergeQueueTestingDetails(_ref, testRunId) {
       // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
@@ -238,7 +234,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getMergeQueueMetrics({ repo }) {
       const text = repo
-        ? await client.text('mergeQueues.organizationMetrics', { query: { repositoryId: await ids.repositoryId(repo) } })
+        ? await ids.withRepository(repo, (repositoryId) => client.text('mergeQueues.organizationMetrics', { query: { repositoryId } }))
         : await client.text('mergeQueues.organizationMetrics');
       return metricsFromText(text);
     },

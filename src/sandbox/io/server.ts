@@ -1,5 +1,6 @@
 // The sandbox's HTTP server: routes, the clock that drives the engine, and the state file, where every change is
 // journaled before it is acknowledged.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
@@ -72,7 +73,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
   const manual = options.clock === 'manual';
   const engineOptions = { testDurationSeconds: options.testDurationSeconds };
-  let engine = loadEngine(store, { fresh: { now: manual ? MANUAL_CLOCK_START : Date.now() }, initial: options.initial, ...engineOptions });
+  // A fresh sandbox on the real clock draws the seed of its ids: an id an earlier run at this address handed out
+  // (and a client kept) is never handed out again for another queue, as the service never reuses one. A manual
+  // clock keeps the fixed seed: the same requests give the same ids, run after run.
+  const fresh = manual ? { now: MANUAL_CLOCK_START } : { now: Date.now(), seed: `mq-sandbox:${randomUUID()}` };
+  let engine = loadEngine(store, { fresh, initial: options.initial, ...engineOptions });
   // A manual clock goes on from the engine's time; a real one from the wall clock, or later if the state is.
   const clockFor = (at: number) => (manual ? manualClock(at) : realClock(Math.max(at, Date.now()), options.speed ?? 1));
   let clock = clockFor(engine.now.getTime());

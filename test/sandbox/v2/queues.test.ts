@@ -1,7 +1,8 @@
 // v2's repositories and merge queues over real HTTP: lookups, create/list/get/delete, pause/resume/drain,
 // config as a JSON merge patch under v2's names, metrics; each error code the sandbox gives them.
 import { describe, expect, it } from 'vitest';
-import { queueIn, useV2Sandbox, WIDGETS_URL } from '../../support/v2.js';
+import { startSandbox } from '../../../src/sandbox/io/server.js';
+import { queueIn, useV2Sandbox, v2, WIDGETS_URL } from '../../support/v2.js';
 
 const WIDGETS = { host: 'github.com', owner: 'acme', name: 'widgets' };
 
@@ -243,5 +244,25 @@ describe('v2 merge queues', () => {
     expect(unknown.body.error.code).toBe('REPOSITORY_NOT_FOUND');
     const malformed = await sandbox.call('mergeQueues.organizationMetrics', { query: { repositoryId: 'acme' }, invalid: true });
     expect(malformed.status).toBe(400);
+  });
+});
+
+describe('the queue ids of a fresh sandbox', () => {
+  /** The id of the first queue a fresh sandbox on this clock makes. */
+  async function firstQueueId(clock: 'real' | 'manual'): Promise<string> {
+    const sandbox = await startSandbox({ clock, rateLimits: false });
+    try {
+      const origin = sandbox.url.replace(/\/v1$/, '');
+      return (await queueIn({ call: (operationId, call) => v2(origin, operationId, call) })).queueId;
+    } finally {
+      await sandbox.close();
+    }
+  }
+
+  it('differ from run to run on the real clock (an id a client kept from an earlier run names no queue), and not on a manual one', async () => {
+    const [real, again] = [await firstQueueId('real'), await firstQueueId('real')];
+    expect(real).toMatch(/^[0-9A-Za-z]{8}$/);
+    expect(again).not.toBe(real);
+    expect(await firstQueueId('manual')).toBe(await firstQueueId('manual'));
   });
 });
