@@ -28,37 +28,46 @@ if (args.length === 1 && args[0] === '--version') {
  * Build). Node's compile cache keeps what V8 compiled before a file ran, of the bundle its top level alone: the
  * code a command runs lies in functions V8 compiles on their first call, every run. A cache taken after a run
  * holds them. It is kept in Node's compile cache folder (one per Node, V8 flags and user; none when Node's cache
- * is off), named by the hash the build writes on the bundle's first line and by the command: made by a command's
- * first run of a build, read by every later one, made anew when V8 refuses it.
+ * is off), named by the hash the build writes on the file's first line and by the command: made by a command's
+ * first run of a build, read by every later one, made anew when V8 refuses it. The bundle runs each API's part
+ * (dist/mq-v1.cjs, dist/mq-v2.cjs) the same way, by the function it is given.
  */
 function run(dist, requireFromFile, folder) {
   const fs = require('node:fs');
   const { Script } = require('node:vm');
-  const file = `${dist}/mq.cjs`;
-  const source = fs.readFileSync(file, 'utf8');
-  const build = /^\/\/ mq build (\w+)\n/.exec(source);
   // One per command: the functions `mq status` runs are not those of `mq sandbox`.
   const command = /^[a-z][a-z-]{0,19}$/.test(process.argv[2]) ? process.argv[2] : 'other';
-  const cacheFile = folder && build ? `${folder}/mq-${build[1]}-${command}` : undefined;
-  let cachedData;
-  try {
-    if (cacheFile) cachedData = fs.readFileSync(cacheFile);
-  } catch {}
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) {
-    process.once('exit', () => {
-      // Renamed into place whole: another mq starting meanwhile reads the old file or the new, never a part.
-      const written = `${cacheFile}.${process.pid}`;
-      try {
-        fs.writeFileSync(written, script.createCachedData(), { mode: 0o600 });
-        fs.renameSync(written, cacheFile);
-      } catch {
-        fs.rmSync(written, { force: true });
-      }
-    });
-  }
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, requireFromFile, module, file, dist);
+  const scripts = [];
+  const runFile = (name) => {
+    const file = require('node:path').join(dist, name);
+    const source = fs.readFileSync(file, 'utf8');
+    const build = /^\/\/ mq build (\w+)\n/.exec(source);
+    const cacheFile = folder && build ? `${folder}/mq-${build[1]}-${command}` : undefined;
+    let cachedData;
+    try {
+      if (cacheFile) cachedData = fs.readFileSync(cacheFile);
+    } catch {}
+    // The build wrote the file as a function of a module's arguments and of this function (scripts/build.mjs).
+    const script = new Script(source, { filename: file, cachedData });
+    if (cacheFile && (!cachedData || script.cachedDataRejected)) {
+      if (scripts.length === 0) process.once('exit', () => scripts.forEach(keep));
+      scripts.push([script, cacheFile]);
+    }
+    const module = { exports: {} };
+    script.runInThisContext()(module.exports, requireFromFile, module, file, dist, runFile);
+    return module.exports;
+  };
+  // Renamed into place whole: another mq starting meanwhile reads the old file or the new, never a part.
+  const keep = ([script, cacheFile]) => {
+    const written = `${cacheFile}.${process.pid}`;
+    try {
+      fs.writeFileSync(written, script.createCachedData(), { mode: 0o600 });
+      fs.renameSync(written, cacheFile);
+    } catch {
+      fs.rmSync(written, { force: true });
+    }
+  };
+  runFile('mq.cjs');
 }
 
 /**

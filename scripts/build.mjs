@@ -1,9 +1,9 @@
-// Bundles src/ into one CommonJS program, dist/mq.cjs (what mq status does not run beside it in dist/mq-rest.cjs,
-// and two large libraries in dist/lib/, see APART), so that `mq` installs as one package (the libraries it uses
-// travel inside it, their licences beside it) and starts fast: bin/mq.js turns on Node's compile cache and
-// requires it. A module reached by import() is bundled too, and evaluated only when that import() runs: a
-// command still runs only its own code. What each device here earns is measured in docs/development.md
-// (Benchmarks); what earns nothing measurable is gone.
+// Bundles src/ into one CommonJS program, dist/mq.cjs (each API's service beside it in dist/mq-v1.cjs and
+// dist/mq-v2.cjs, what mq status does not run in dist/mq-rest.cjs, and two large libraries in dist/lib/, see
+// APART), so that `mq` installs as one package (the libraries it uses travel inside it, their licences beside it)
+// and starts fast: bin/mq.js turns on Node's compile cache and runs it. A module reached by import() is bundled
+// too, and evaluated only when that import() runs: a command still runs only its own code. What each device here
+// earns is measured in docs/development.md (Benchmarks); what earns nothing measurable is gone.
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -23,7 +23,7 @@ const evaluatedRequire = {
  */
 const APART = ['undici', 'cosmiconfig'];
 
-/** Where dist/mq.cjs's first line names the build (oneFile). */
+/** Where the first line of dist/mq.cjs and of each of PARTS names the build of that file (oneFile). */
 const BUILD_HASH = '<build hash>';
 
 /** The entry chunk's name in the bundle's table (oneFile). */
@@ -34,17 +34,14 @@ const REST = './mq-rest.cjs';
 
 /**
  * What dist/mq.cjs holds with the entry (oneFile): `mq status` (the one start whose speed has a goal) and the
- * modules it reaches by import() on its way to either API's service, with all they import (v2's apart, a v2
- * status read and compiled mq-rest.cjs's 0.9 MB, a fifth of its instructions). test/build/bundle.test.ts
- * checks that a status reads nothing else.
+ * modules it reaches by import() on its way to its API's service, with all they import. test/build/bundle.test.ts
+ * checks that a status reads nothing else but its API's part.
  */
 const HOT = [
   'src/commands/status/status.ts',
   'src/cli/program.ts',
   'src/cli/runner.ts',
   'src/cli/prepare.ts',
-  'src/api/v1/v1-service.ts',
-  'src/api/v2/v2-service.ts',
   'src/render/retry.ts',
   'src/render/json.ts',
   'src/render/text.ts',
@@ -52,17 +49,29 @@ const HOT = [
 ].map((path) => join(root, path));
 
 /**
- * The bundle's loader (oneFile): a chunk runs once, on its first require, as a CommonJS module runs. A chunk not
- * in the file's own table is in REST's, read on the first require of one.
+ * Each API's service, with what it imports that the other's does not, in a file of its own (oneFile), run by
+ * bin/mq.js with a code cache of its own: a run uses one API, and read and compiled both when they lay in
+ * dist/mq.cjs (each some 220 KB, mostly the generated checks). What both import is in dist/mq.cjs.
  */
-const LOADER = `(function (chunks, outer) {
+const PARTS = {
+  './mq-v1.cjs': 'src/api/v1/v1-service.ts',
+  './mq-v2.cjs': 'src/api/v2/v2-service.ts',
+};
+
+/**
+ * The bundle's loader (oneFile): a chunk runs once, on its first require, as a CommonJS module runs. A chunk not
+ * in the file's own table is in the file `files` names, else in REST's, that file read on the first require of
+ * one of its chunks: REST by `outer` (require), a part by `run` (bin/mq.js's, with its code cache).
+ */
+const LOADER = `(function (chunks, files, outer, run) {
   var loaded = {};
-  var rest;
+  var tables = {};
   function load(name) {
     var table = chunks;
     if (!Object.hasOwn(table, name)) {
       if (!name.startsWith("./chunk-")) return outer(name);
-      table = rest || (rest = outer(${JSON.stringify(REST)}));
+      var file = Object.hasOwn(files, name) ? files[name] : ${JSON.stringify(REST)};
+      table = tables[file] || (tables[file] = (file === ${JSON.stringify(REST)} ? outer : run)(file));
     }
     var module = loaded[name];
     if (module === undefined) {
@@ -169,14 +178,15 @@ async function writeOutputs(files) {
 }
 
 /**
- * The chunks of the build, each made CommonJS, as one file: a table of functions, one per chunk, and a loader
+ * The chunks of the build, each made CommonJS, as a few files: a table of functions, one per chunk, and a loader
  * whose require serves the table's names (the chunks import each other as `./chunk-<hash>.js`) and hands any
- * other to the file's own. One file, not Node's ES module loader over a file per chunk; and the chunks
- * `mq status` never runs (hotChunks), the greater part, in REST, a table of its own required on first use: Node
- * reads and checks a file whole against its compile cache before it compiles it. A table of functions rather than
+ * other to the file's own. A few files, not Node's ES module loader over a file per chunk: the entry's,
+ * dist/mq.cjs, with the chunks `mq status` runs on either API; each API's service in a part of its own (PARTS);
+ * and the chunks `mq status` never runs (fileOf), the greater part, in REST, a table of its own required on first
+ * use: a start reads each file it runs whole, and every page it reads costs. A table of functions rather than
  * one scope: V8 compiles a function only when it is called, where esbuild's one-file bundle declared every
  * module's functions (zod's, commander's, the sandbox's) at its top level. An import() becomes a require in a
- * promise. The source map is an index map, a section per chunk.
+ * promise. The source map of each file is an index map, a section per chunk.
  */
 async function oneFile(outputs, metafile) {
   // Made when first read (config init alone reads it): a URL per start for nothing, else.
@@ -208,25 +218,32 @@ async function oneFile(outputs, metafile) {
     }),
   );
   if (!chunks.some((chunk) => chunk.name === MAIN)) throw new Error(`no ${MAIN} among the chunks`);
-  const hot = hotChunks(metafile);
-  // Its first line names the build, by a hash of the rest: bin/mq.js keeps V8's code cache of it under that name.
-  const main = tableOf(
-    chunks.filter((chunk) => hot.has(chunk.name)),
-    `// mq build ${BUILD_HASH}\n"use strict";\n${MODULE_URL}var __mqChunks = {\n`,
-    `};\n${LOADER}(__mqChunks, require);\n`,
-  );
-  main.text = main.text.replace(BUILD_HASH, createHash('sha256').update(main.text).digest('hex').slice(0, 16));
-  // A module whose exports are the table: __mqModule is in the chunks' scope here as in the entry's.
-  const rest = tableOf(
-    chunks.filter((chunk) => !hot.has(chunk.name)),
-    `"use strict";\n${MODULE_URL}module.exports = {\n`,
-    '};\n',
-  );
+  const where = fileOf(metafile);
+  const inFile = (file) => chunks.filter((chunk) => where(chunk.name) === file);
+  // The loader's map to the parts: a chunk in neither file is REST's.
+  const parts = Object.fromEntries(chunks.filter((chunk) => Object.hasOwn(PARTS, where(chunk.name))).map((chunk) => [chunk.name, where(chunk.name)]));
+  // The files bin/mq.js runs: its first line names the build of the file, by a hash of the rest (bin/mq.js keeps
+  // V8's code cache of the file under that name), and the rest is a function of a CommonJS module's arguments and
+  // of the function that runs a part, which bin/mq.js compiles as it is (a wrapper added there was a copy of
+  // the whole text each start).
+  const ran = (held, body, tail) => {
+    const table = tableOf(
+      held,
+      `// mq build ${BUILD_HASH}\n(function (exports, require, module, __filename, __dirname, __mqRun) {"use strict";\n${MODULE_URL}${body}`,
+      `${tail}})\n`,
+    );
+    return { ...table, text: table.text.replace(BUILD_HASH, createHash('sha256').update(table.text).digest('hex').slice(0, 16)) };
+  };
+  const main = ran(inFile('./mq.cjs'), 'var __mqChunks = {\n', `};\n${LOADER}(__mqChunks, ${JSON.stringify(parts)}, require, __mqRun);\n`);
+  // The others are modules whose exports are their table (REST one Node requires): __mqModule is in the chunks'
+  // scope there as in the entry's.
+  const others = Object.keys(PARTS).map((name) => [name, ran(inFile(name), 'module.exports = {\n', '};\n')]);
+  const rest = tableOf(inFile(REST), `"use strict";\n${MODULE_URL}module.exports = {\n`, '};\n');
   const file = (name, table) => [
     { path: join(root, 'dist', name), text: table.text },
     { path: join(root, 'dist', `${name}.map`), text: JSON.stringify({ version: 3, file: name, sections: table.sections }) },
   ];
-  return [...file('mq.cjs', main), ...file(REST.slice(2), rest)];
+  return [['./mq.cjs', main], [REST, rest], ...others].flatMap(([name, table]) => file(name.slice(2), table));
 }
 
 /** The chunks as entries of an object literal between `head` and `tail`, with the sections of their map. */
@@ -244,21 +261,34 @@ function tableOf(chunks, head, tail) {
   return { text: text + tail, sections };
 }
 
-/** The names of the chunks of the entry and of HOT's modules, with every chunk they import (not by import()). */
-function hotChunks(metafile) {
+/**
+ * The file of each chunk, by its name: dist/mq.cjs for the entry's and HOT's modules with every chunk they import
+ * (not by import()), and for what both PARTS import; a part's for what its service imports beyond that; REST else.
+ */
+function fileOf(metafile) {
   const outputs = Object.entries(metafile.outputs).filter(([path]) => path.endsWith('.js'));
   const named = (path) => `./${basename(path)}`;
-  const roots = outputs.filter(([path, output]) => named(path) === MAIN || (output.entryPoint && HOT.includes(resolve(output.entryPoint))));
-  if (roots.length !== HOT.length + 1) throw new Error(`not every module of HOT is a chunk of its own: ${HOT.join(', ')}`);
+  const rooted = (modules) => outputs.filter(([, output]) => output.entryPoint && modules.includes(resolve(output.entryPoint))).map(([path]) => path);
   const byPath = Object.fromEntries(outputs);
-  const hot = new Set();
-  const visit = (path) => {
-    if (hot.has(named(path))) return;
-    hot.add(named(path));
-    for (const imported of byPath[path]?.imports ?? []) if (imported.kind !== 'dynamic-import' && imported.path in byPath) visit(imported.path);
+  const reached = (roots) => {
+    const seen = new Set();
+    const visit = (path) => {
+      if (seen.has(named(path))) return;
+      seen.add(named(path));
+      for (const imported of byPath[path]?.imports ?? []) if (imported.kind !== 'dynamic-import' && imported.path in byPath) visit(imported.path);
+    };
+    for (const path of roots) visit(path);
+    return seen;
   };
-  for (const [path] of roots) visit(path);
-  return hot;
+  const hotRoots = [...outputs.filter(([path]) => named(path) === MAIN).map(([path]) => path), ...rooted(HOT)];
+  const partRoots = Object.values(PARTS).map((module) => rooted([join(root, module)]));
+  if (hotRoots.length !== HOT.length + 1 || partRoots.some((roots) => roots.length !== 1)) {
+    throw new Error(`not every module of HOT and PARTS is a chunk of its own: ${[...HOT, ...Object.values(PARTS)].join(', ')}`);
+  }
+  const parts = Object.keys(PARTS).map((file, i) => [file, reached(partRoots[i])]);
+  const hot = reached(hotRoots);
+  for (const [, part] of parts) for (const name of part) if (parts.filter(([, other]) => other.has(name)).length > 1) hot.add(name);
+  return (name) => (hot.has(name) ? './mq.cjs' : (parts.find(([, part]) => part.has(name))?.[0] ?? REST));
 }
 
 /**
@@ -433,6 +463,6 @@ async function notices(metafiles) {
     const text = licenceFile ? (await readFile(join(dir, licenceFile), 'utf8')).trim() : `Licensed under ${manifest.license}.`;
     sections.push(`## ${name} ${manifest.version} (${manifest.license})\n\n${text}\n`);
   }
-  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.cjs, dist/mq-rest.cjs and dist/lib/) carries code from these packages, under these licences.\n`;
+  const header = `# Third-party notices\n\nThe mq bundle (dist/mq.cjs, dist/mq-rest.cjs, dist/mq-v1.cjs, dist/mq-v2.cjs and dist/lib/) carries code from these packages, under these licences.\n`;
   return [header, ...sections].join('\n');
 }

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 
 const DIST = resolve(import.meta.dirname, '../../../dist');
 
-/** Each chunk of dist/mq.cjs and dist/mq-rest.cjs: its code and the sources its section of the map names. */
+/** Each chunk of dist/mq.cjs, its parts and dist/mq-rest.cjs: its code and the sources its section of the map names. */
 function chunks(): Map<string, { code: string; sources: string[] }> {
   const found = new Map<string, { code: string; sources: string[] }>();
-  for (const file of ['mq.cjs', 'mq-rest.cjs']) {
+  for (const file of ['mq.cjs', 'mq-v1.cjs', 'mq-v2.cjs', 'mq-rest.cjs']) {
     const text = readFileSync(resolve(DIST, file), 'utf8');
     const { sections } = JSON.parse(readFileSync(resolve(DIST, `${file}.map`), 'utf8')) as { sections: { map: { sources: string[] } }[] };
     const heads = [...text.matchAll(/^"(\.\/[\w-]+\.js)": function \(module, exports, require\) \{$/gm)];
