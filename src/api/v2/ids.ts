@@ -90,6 +90,11 @@ function repoKey(repo: Repo): string {
   return `${repo.host}/${repo.owner}/${repo.name}`;
 }
 
+/** An id's place among this command's lookups (under way, or fresh): its kind and key. */
+function slotOf(kind: Kind, key: string): string {
+  return `${kind} ${key}`;
+}
+
 /** A queue's key (`repo#branch`) or a PR's (`repo#number`) in the cache. */
 function keyIn(repo: Repo, what: string | number): string {
   return `${repoKey(repo)}#${what}`;
@@ -149,7 +154,7 @@ export class IdResolver {
   private async kept(kind: 'repositories' | 'queues', key: string, lookup: () => Promise<string>): Promise<string> {
     const kept = this.cache.get(this.root, kind, key);
     if (kept) return kept;
-    const at = `${kind} ${key}`;
+    const at = slotOf(kind, key);
     let found = this.underWay.get(at);
     if (!found) {
       found = lookup().finally(() => this.underWay.delete(at));
@@ -162,7 +167,7 @@ export class IdResolver {
 
   private keep(kind: Kind, key: string, id: string): void {
     this.cache.set(this.root, kind, key, id);
-    this.fresh.add(`${kind} ${key}`);
+    this.fresh.add(slotOf(kind, key));
   }
 
   /**
@@ -171,7 +176,7 @@ export class IdResolver {
    */
   async queueIdNamed(ref: QueueRef, id: string, named: string | undefined): Promise<string> {
     const key = keyIn(ref.repo, ref.targetBranch);
-    if (named === undefined || named === id || this.fresh.has(`queues ${key}`)) return id;
+    if (named === undefined || named === id || this.fresh.has(slotOf('queues', key))) return id;
     this.cache.drop(this.root, 'queues', key);
     return this.queueId(ref);
   }
@@ -246,7 +251,7 @@ export class IdResolver {
       return await use(kept);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404 || (stale && !stale.includes(error.apiCode ?? ''))) throw error;
-      if (this.fresh.has(`${kind} ${key}`)) throw error;
+      if (this.fresh.has(slotOf(kind, key))) throw error;
       this.cache.drop(this.root, kind, key);
       return afresh();
     }
