@@ -22,6 +22,8 @@ const MQ = join(ROOT, 'bin/mq.js');
 const TOKEN = 'fleet';
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const SPEED = 60;
+/** When a fleet with no limit notices its merges at the latest on a quiet machine, as the fleet issue reckoned it: its longest quiet pause and jitter. */
+const QUIET_PAUSE_S = 5;
 
 interface Limits {
   /** Requests a second, of any kind. */
@@ -165,7 +167,7 @@ async function waits(
     }
     if (goals.late) {
       report({
-        figure: `${name}: latest notice of a merge / the same fleet with no limit`,
+        figure: `${name}: latest notice of a merge / the same fleet with no limit (at least ${QUIET_PAUSE_S} s)`,
         mine: Math.round(worst * 10) / 10,
         baseline: Math.round(goals.late.unlimited * 10) / 10,
         unit: 's',
@@ -303,9 +305,12 @@ const v2Statuses = (together: boolean) =>
   });
 
 await waits('40 waits behind 100 requests/s', 40, 10, { all: 100 }, { refusedShare: 0.05 });
-// The fleet issue's 30 s where a fleet with no limit notices within 5 s (its longest quiet pause, 4 s and jitter).
+// The fleet issue's 30 s where a fleet with no limit notices within 5 s (its longest quiet pause, 4 s and jitter):
+// 6× the no-limit fleet's notice on a machine loaded enough to make that later, never less than the issue's 30 s
+// (a quiet machine notices in 2–3 s, and 6× that asked more than the issue).
 const unlimited = await waits('50 waits with no limit', 50, 5, {}, {});
-await waits('50 waits behind 5 PR reads/s', 50, 5, { pullRequestReads: 5 }, { late: { unlimited, atMost: 6 } });
+console.log(`50 waits with no limit: the latest notice of a merge ${unlimited.toFixed(1)} s`);
+await waits('50 waits behind 5 PR reads/s', 50, 5, { pullRequestReads: 5 }, { late: { unlimited: Math.max(unlimited, QUIET_PAUSE_S), atMost: 6 } });
 await waits('1 wait of 500 PRs behind 5 PR reads/s', 1, 500, { pullRequestReads: 5 }, {});
 await submitMany();
 await v2Wait();
