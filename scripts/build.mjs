@@ -7,6 +7,7 @@
 import { build, transform } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -134,33 +135,39 @@ const { workloadJsonSchema } = await evaluate(join(root, 'src/model/workload.ts'
 await writeFile(join(root, 'dist/workload.schema.json'), `${JSON.stringify(workloadJsonSchema(), null, 2)}\n`);
 
 /**
- * `mq/sandbox` (src/sandbox/lib.ts), for other projects' tests: a bundle of its own, ESM and CommonJS, holding
- * none of the command line, and its types, src/sandbox/lib.ts's declarations with the types it imports written
- * out from their zod schemas (sandbox-types.ts), so that they need no zod.
+ * `mq/sandbox` (src/sandbox/lib.ts), for other projects' tests: a CommonJS bundle of its own, holding none of the
+ * command line; its ES module, a face that requires that bundle and names its exports, so that a project which
+ * imports it in one place and requires it in another gets one library (one `instanceof`, one of each state), and
+ * the package does not ship the sandbox twice; and its types, src/sandbox/lib.ts's declarations with the types it
+ * imports written out from their zod schemas (sandbox-types.ts), so that they need no zod.
  */
 async function sandboxLibrary() {
   const entry = join(root, 'src/sandbox/lib.ts');
-  for (const [format, file] of [
-    ['esm', 'sandbox.mjs'],
-    ['cjs', 'sandbox.cjs'],
-  ]) {
-    await build({
-      entryPoints: [entry],
-      outfile: join(root, 'dist', file),
-      bundle: true,
-      platform: 'node',
-      format,
-      target: 'node20',
-      legalComments: 'none',
-      // ESM holds the CommonJS libraries it needs (Node names no exports of dist/lib's), requiring Node's modules.
-      ...(format === 'esm' && {
-        banner: { js: "import { createRequire as __mqCreateRequire } from 'node:module'; const require = __mqCreateRequire(import.meta.url);" },
-      }),
-      plugins: [generatedChecks(), builtVocabulary(await vocabulary()), ...(format === 'cjs' ? [apart(APART)] : [])],
-      external: ['typescript'],
-      logLevel: 'warning',
-    });
-  }
+  const bundle = join(root, 'dist/sandbox.cjs');
+  await build({
+    entryPoints: [entry],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    legalComments: 'none',
+    plugins: [generatedChecks(), builtVocabulary(await vocabulary()), apart(APART)],
+    external: ['typescript'],
+    logLevel: 'warning',
+  });
+  // The names the bundle exports, as it exports them (a name added to lib.ts is in the face without a change here).
+  const names = Object.keys(createRequire(import.meta.url)(bundle)).sort();
+  await writeFile(
+    join(root, 'dist/sandbox.mjs'),
+    [
+      '// mq/sandbox as an ES module: the CommonJS bundle beside it, one library whichever way a project reaches it.',
+      "import { createRequire } from 'node:module';",
+      '',
+      `export const { ${names.join(', ')} } = createRequire(import.meta.url)('./sandbox.cjs');`,
+      '',
+    ].join('\n'),
+  );
   const { transpileDeclaration } = (await import('typescript')).default;
   const declared = transpileDeclaration(await readFile(entry, 'utf8'), { compilerOptions: { module: 99, target: 99 } }).outputText;
   const { sandboxTypes, seedJsonSchema } = await evaluate(join(root, 'src/sandbox/sandbox-types.ts'));

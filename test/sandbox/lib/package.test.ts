@@ -42,6 +42,15 @@ describe('mq/sandbox', () => {
     }
   });
 
+  it('is one library whichever way a project reaches it: an import and a require in one process share it', () => {
+    const dir = project();
+    writeFileSync(
+      join(dir, 'both.mjs'),
+      "import { createRequire } from 'node:module';\nimport { startSandbox } from 'mq/sandbox';\nconsole.log(createRequire(import.meta.url)('mq/sandbox').startSandbox === startSandbox);\n",
+    );
+    expect(execFileSync(process.execPath, ['both.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('true');
+  });
+
   it("types a user's test from the shipped declarations alone", () => {
     const dir = project();
     const file = join(dir, 'use.ts');
