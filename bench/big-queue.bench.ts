@@ -7,13 +7,13 @@
 // the bare client, which keeps no pace, would meet them (a fleet's pace is the fleet bench's).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { startSandbox } from '../src/sandbox/io/server.js';
 import { isV2Key } from '../src/model/vocabulary.js';
 import { bareStatusClient, v2IdsOf } from './bare-status.js';
+import { exitProbe } from './exit-probe.js';
 import { nodeOf } from './nodes.js';
 import { MAIN, REPO, writeQueueState } from './queue-state.js';
 import { interleaved, median, report } from './report.js';
@@ -35,20 +35,11 @@ if (!response.ok) throw new Error(\`HTTP \${response.status}\`);
 process.stdout.write(\`\${JSON.stringify(await response.json(), null, 2)}\\n\`);
 `;
 
-const PROBE = `
-import { writeFileSync } from 'node:fs';
-process.on('exit', () => {
-  const used = process.resourceUsage();
-  writeFileSync(process.env.MQ_BENCH_RSS_FILE, used.maxRSS + ' ' + (used.userCPUTime + used.systemCPUTime));
-});
-`;
-
 const dir = mkdtempSync(join(tmpdir(), 'mq-bench-big-queue-'));
+const probe = exitProbe(dir);
 const files = {
   state: join(dir, 'state.json'),
   baseline: join(dir, 'baseline.mjs'),
-  probe: join(dir, 'probe.mjs'),
-  rss: join(dir, 'rss'),
   status: join(dir, 'bare-status.mjs'),
 };
 
@@ -72,11 +63,10 @@ let runs = 0;
 async function measure(args: string[], env: NodeJS.ProcessEnv, node?: string): Promise<{ ms: number; rssMB: number; cpuMs: number }> {
   const token = args[0] === MQ && isV2Key(env.MQ_TOKEN ?? '') ? { MQ_TOKEN: `${env.MQ_TOKEN}_${runs++}` } : {};
   const started = performance.now();
-  const { code, stderr } = await run(['--import', pathToFileURL(files.probe).href, ...args], { ...env, ...token, MQ_BENCH_RSS_FILE: files.rss }, node);
+  const { code, stderr } = await run([...probe.args, ...args], { ...env, ...token }, node);
   const ms = performance.now() - started;
   if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr}`);
-  const [rss, cpu] = readFileSync(files.rss, 'utf8').split(' ').map(Number);
-  return { ms, rssMB: rss! / 1024, cpuMs: cpu! / 1000 };
+  return { ms, ...probe.read() };
 }
 
 /** Interleaved pairs of the baseline script and one mq command: median times, and median peak RSS and CPU time of each. */
@@ -108,7 +98,6 @@ async function sameRequests(env: NodeJS.ProcessEnv): Promise<number> {
 
 writeQueueState(SIZE, files.state);
 writeFileSync(files.baseline, BASELINE);
-writeFileSync(files.probe, PROBE);
 const sandbox = await startSandbox({ clock: 'manual', stateFile: files.state, rateLimits: false });
 const home = join(dir, 'home');
 const env: NodeJS.ProcessEnv = {

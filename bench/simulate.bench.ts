@@ -3,21 +3,19 @@
 // its wall time and its peak RSS (workers included: the process's own maxRSS covers its threads), beside the
 // machine's load when it started.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exitProbe } from './exit-probe.js';
 import { report } from './report.js';
 
 const MQ = join(process.env.MQ_BENCH_ROOT ?? process.cwd(), 'bin/mq.js');
 const dir = mkdtempSync(join(tmpdir(), 'mq-bench-simulate-'));
-const files = { workload: join(dir, 'w.yaml'), probe: join(dir, 'probe.mjs'), rss: join(dir, 'rss') };
+const files = { workload: join(dir, 'w.yaml') };
+const probe = exitProbe(dir);
 writeFileSync(
   files.workload,
   'test:\n  sleep_for: 30m\n  sleep_for_p90: 40m\npullrequest:\n  requests_per_hour: 20.8333\n  failure_rate: 0.03\n  flaky_rate: 0.02\n  resubmit_after: 10m\n',
-);
-writeFileSync(
-  files.probe,
-  `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(files.rss)}, String(process.resourceUsage().maxRSS)));\n`,
 );
 
 const load = loadavg()[0]!;
@@ -25,8 +23,7 @@ const started = performance.now();
 const run = spawnSync(
   process.execPath,
   [
-    '--import',
-    files.probe,
+    ...probe.args,
     MQ,
     'simulate',
     '--workload',
@@ -44,7 +41,7 @@ const run = spawnSync(
 const seconds = (performance.now() - started) / 1000;
 if (run.status !== 0) throw new Error(`mq simulate exited ${run.status}: ${run.stderr}`);
 const answer = JSON.parse(run.stdout) as { configurations: unknown[] };
-const rssMb = Number(readFileSync(files.rss, 'utf8')) / 1024;
+const rssMb = probe.read().rssMB;
 rmSync(dir, { recursive: true, force: true });
 
 const how = `${answer.configurations.length} configurations × 5 replications of 3,500 PRs, one run, load ${load.toFixed(1)} on ${availableParallelism()} cores`;

@@ -1,7 +1,7 @@
 // `mq targets set --file` with a 19.6 MiB list against a bare Node script that reads the file, builds the same
 // body and POSTs it with fetch: peak RSS and time of each whole process, in interleaved pairs, medians. Both send
 // to one receiving server in this process (a plain node:http server that reads and discards the body). Peak RSS
-// comes from an --import probe that writes process.resourceUsage().maxRSS as the child exits. Run from the
+// comes from an --import probe (exit-probe.ts) that writes it down as the child exits. Run from the
 // checkout (npm run bench targets), which holds bin/mq.js.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exitProbe } from './exit-probe.js';
 import { interleaved, report } from './report.js';
 
 const MQ = join(process.env.MQ_BENCH_ROOT ?? process.cwd(), 'bin/mq.js');
@@ -17,7 +18,7 @@ const FILE_BYTES = 19.6 * 1024 * 1024;
 
 const dir = mkdtempSync(join(tmpdir(), 'mq-bench-targets-'));
 const list = join(dir, 'targets.txt');
-const probe = join(dir, 'probe.mjs');
+const probe = exitProbe(dir);
 const bare = join(dir, 'bare.mjs');
 
 /** Bazel-like labels of ~200 bytes: 19.6 MiB of them stays under the 20 MiB body limit once quoted as JSON. */
@@ -32,10 +33,6 @@ async function writeList(): Promise<void> {
   await new Promise<void>((closed) => out.end(() => closed()));
 }
 
-writeFileSync(
-  probe,
-  `import { writeSync } from 'node:fs';\nprocess.on('exit', () => writeSync(2, '\\nMAX_RSS_KB ' + process.resourceUsage().maxRSS + '\\n'));\n`,
-);
 // What a person would write without mq: the whole file read, split, the body built, and sent with fetch.
 writeFileSync(
   bare,
@@ -70,15 +67,14 @@ interface Run {
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', probe, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...probe.args, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', fail);
     child.on('close', (code) => {
       const ms = performance.now() - started;
-      const rss = /MAX_RSS_KB (\d+)/.exec(stderr)?.[1];
-      if (code !== 0 || rss === undefined) return fail(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
-      done({ ms, rssMb: Number(rss) / 1024 });
+      if (code !== 0) return fail(new Error(`${args.join(' ')} exited ${code}: ${stderr}`));
+      done({ ms, rssMb: probe.read().rssMB });
     });
   });
 }
