@@ -22,7 +22,10 @@ const MQ = join(ROOT, 'bin/mq.js');
 const TOKEN = 'fleet';
 const REPO = { host: 'github.com', owner: 'acme', name: 'widgets' };
 const SPEED = 60;
-/** When a fleet with no limit notices its merges at the latest on a quiet machine, as the fleet issue reckoned it: its longest quiet pause and jitter. */
+/**
+ * When a fleet with no limit notices its merges at the latest on a quiet machine, as the fleet issue reckoned it:
+ * its longest quiet pause and jitter.
+ */
 const QUIET_PAUSE_S = 5;
 
 interface Limits {

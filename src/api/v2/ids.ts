@@ -175,9 +175,8 @@ export class IdResolver {
    * command may have gone stale, so a different name has it looked up again (once); the same, or a fresh id, stands.
    */
   async queueIdNamed(ref: QueueRef, id: string, named: string | undefined): Promise<string> {
-    const key = keyIn(ref.repo, ref.targetBranch);
-    if (named === undefined || named === id || this.fresh.has(slotOf('queues', key))) return id;
-    this.cache.drop(this.root, 'queues', key);
+    if (named === undefined || named === id || this.fresh.has(slotOf('queues', keyIn(ref.repo, ref.targetBranch)))) return id;
+    this.forgetQueue(ref);
     return this.queueId(ref);
   }
 
@@ -241,8 +240,8 @@ export class IdResolver {
 
   /**
    * `use` with the kept id, or else `afresh`; when the service answers 404 for an id kept from an earlier command
-   * (of one of the codes in `stale`, if given), the id is dropped and `afresh` runs once. A 404 comes before any change is made, so
-   * running again repeats none.
+   * (of one of the codes in `stale`, if given), the id is dropped and `afresh` runs once. A 404 comes before any
+   * change is made, so running again repeats none.
    */
   private async keptElse<T>(kind: Kind, key: string, use: (id: string) => Promise<T>, afresh: () => Promise<T>, stale?: readonly string[]): Promise<T> {
     const kept = this.cache.get(this.root, kind, key);
