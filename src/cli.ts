@@ -12,13 +12,17 @@ export async function run(io: Io): Promise<number> {
   let made: Promise<Runner> | undefined;
   const runner = () => (made ??= import('./cli/runner.js').then(({ Runner }) => new Runner(io)));
   let exitCode: number = EXIT.ok;
-  // The commander program, made once: to parse the line, and for a command that reads the tree.
+  // The commander program, made once for the line (of the command it names); the whole tree for a command that reads it.
   let built: Promise<Command> | undefined;
   const program = () =>
     (built ??= import('./cli/program.js').then(({ buildProgram }) =>
-      buildProgram(io, async (load, words) => {
-        exitCode = await (await runner()).run(load, words, whole);
-      }),
+      buildProgram(
+        io,
+        async (load, words) => {
+          exitCode = await (await runner()).run(load, words, whole);
+        },
+        io.argv,
+      ),
     ));
   const whole = async () => (await import('./cli/program.js')).wholeProgram(await program());
   try {

@@ -1,5 +1,7 @@
 // The command table (table.ts) as a commander program with the global flags; an action hands its loader and words to
-// `onCommand`. A group's subcommands are made only when commander enters it (`queue create`/`update` bring 80 options).
+// `onCommand`. Only what a command line needs is made: the command it names (the whole table when the words before
+// it are not global flags alone, or name none), and a group's subcommands when commander enters it (`queue
+// create`/`update` bring 80 options).
 import { Command, Help, Option } from 'commander';
 import type { FlagSpec } from '../argv-spec.js';
 import { choiceOf, refuseUnreadable } from '../argv-values.js';
@@ -37,7 +39,8 @@ const PIPE_COLUMNS = 80;
 /** What a command's help says after commander's part (its usage, arguments, flags, subcommands). */
 const EPILOGUES = new WeakMap<Command, readonly Block[]>();
 
-export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Command {
+/** The program for `argv` (the command it names alone), or the whole table without it. */
+export function buildProgram(output: ProgramOutput, onCommand: OnCommand, argv?: readonly string[]): Command {
   const program = new Command(PROGRAM.name)
     .description(PROGRAM.description)
     .version(VERSION, '--version', 'print the version')
@@ -66,8 +69,32 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand): Comma
       getErrHelpWidth: () => helpWidth(output.stderr),
     });
   EPILOGUES.set(program, [examples(PROGRAM.examples), exitCodesSummary(), helpTopicsLine()]);
-  addCommands(program, COMMANDS, onCommand);
+  const named = argv && commandNamed(program, argv);
+  addCommands(program, named ? [named] : COMMANDS, onCommand);
+  if (named) PARTIAL.set(program, () => buildProgram(output, onCommand));
   return program;
+}
+
+/** Programs made with one command, and how to make the whole table. */
+const PARTIAL = new WeakMap<Command, () => Command>();
+
+/**
+ * The command `argv` names when every word before it is a global flag (with its value) as commander reads it; else
+ * none, and the whole table is made: for help, a misspelt command's suggestion, anything unusual before the name.
+ */
+function commandNamed(program: Command, argv: readonly string[]): CommandSpec | undefined {
+  for (let at = 0; at < argv.length; at++) {
+    const word = argv[at]!;
+    if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
+    const equals = word.startsWith('--') ? word.indexOf('=') : -1;
+    const name = equals < 0 ? word : word.slice(0, equals);
+    const option = program.options.find((each) => each.long === name || each.short === name);
+    if (!option) return undefined;
+    // commander reads a required value first (`<[host/]owner/name>` is one); one that may or may not follow is its to read.
+    if (option.required) at += equals < 0 ? 1 : 0;
+    else if (option.optional || equals >= 0) return undefined;
+  }
+  return undefined;
 }
 
 /** The groups whose subcommands are not made yet, and how to make them. */
@@ -75,17 +102,22 @@ const UNMADE = new WeakMap<Command, () => void>();
 
 /** The whole tree, every group's subcommands made: for what walks it (`mq help`, `mq completion`). */
 export function wholeProgram(program: Command): Command {
-  wholeGroup(program);
-  for (const command of program.commands) wholeProgram(command);
-  return program;
+  const whole = PARTIAL.get(program)?.() ?? program;
+  wholeGroup(whole);
+  for (const command of whole.commands) wholeProgram(command);
+  return whole;
 }
 
 /** argv → the work asked for (handler and exact input), not run; a mistake throws as `run` would see it (CommanderError or UsageError). */
 export async function parseArgv(argv: string[], io: ProgramOutput & ArgvIo): Promise<Invocation | undefined> {
   let parsed: Invocation | undefined;
-  const program = buildProgram(io, async (load, words) => {
-    parsed = await (await load())(words, io);
-  });
+  const program = buildProgram(
+    io,
+    async (load, words) => {
+      parsed = await (await load())(words, io);
+    },
+    argv,
+  );
   await program.parseAsync(argv, { from: 'user' });
   return parsed;
 }
