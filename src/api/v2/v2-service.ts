@@ -384,10 +384,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     // apart), as read whole where it was, else as the order names it. Loops, not flatMap: no array per PR.
     const inBatches = new Set<number>();
     for (const batch of order.batches) {
+      const state = modelWord(batch.state);
       for (const pr of batch.pullRequests) {
         if (inBatches.has(pr.number)) continue;
         inBatches.add(pr.number);
-        place(pr, modelWord(batch.state));
+        place(pr, state);
       }
     }
     for (const item of order.pending) if (!inBatches.has(item.pullRequest.number)) place(item.pullRequest, 'pending');
