@@ -64,7 +64,7 @@ let runs = 0;
  * command a moment before would.
  */
 async function measure(args: string[], env: NodeJS.ProcessEnv, node?: string): Promise<{ ms: number; rssMB: number; cpuMs: number }> {
-  const once = async (probed: boolean) => {
+  const runOnce = async (probed: boolean) => {
     const token = args[0] === MQ && isV2Key(env.MQ_TOKEN ?? '') ? { MQ_TOKEN: `${env.MQ_TOKEN}_${runs++}` } : {};
     const started = performance.now();
     const { code, stderr } = await run([...(probed ? probe.args : []), ...args], { ...env, ...token }, node);
@@ -72,9 +72,9 @@ async function measure(args: string[], env: NodeJS.ProcessEnv, node?: string): P
     if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr}`);
     return ms;
   };
-  await once(true);
+  await runOnce(true);
   const used = probe.read();
-  return { ms: await once(false), ...used };
+  return { ms: await runOnce(false), ...used };
 }
 
 /** Interleaved pairs of the baseline script and one mq command: median times, and median peak RSS and CPU time of each. */
