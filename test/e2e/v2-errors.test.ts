@@ -2,7 +2,8 @@
 // the v2 code beside the status, a credential sent to the API that refuses its kind (401, exit 3, with the fix),
 // and a 404 that may be another organization's. And the ids a command looked up are kept: the next command
 // makes no lookup. Against an in-process sandbox taking only the keys given (`--key`), over real HTTP.
-import { mkdtempSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -128,6 +129,45 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     ]);
     expect((await mq(['submit', '1'], { env: cache })).code).toBe(0);
     expect(JSON.parse((await mq(['status', '1', '--json'], { env: cache })).stdout)).toMatchObject({ prNumber: 1 });
+  });
+
+  it('a repository the service now knows by another id: a PR lookup that finds nothing under the kept one looks it up again', async () => {
+    await queueWithPr();
+    const cache = env('trunk_v2_admin');
+    expect((await mq(['status', '1'], { env: cache })).code).toBe(0);
+    // The repository removed from Trunk and added again: the id kept for it is one the service no longer knows,
+    // under which v2's PR lookup answers an empty list (not a 404). No PR id is kept: #1 is looked up by number.
+    const file = join(cache.XDG_CACHE_HOME, 'mq', 'v2-ids.json');
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { repositories: Record<string, string>; pullRequests: object }>;
+    for (const ids of Object.values(kept)) {
+      ids.repositories['github.com/acme/widgets'] = randomUUID();
+      ids.pullRequests = {};
+    }
+    writeFileSync(file, JSON.stringify(kept));
+    const repositoryLookups = (from: number) => recorder.requests.slice(from).filter((request) => request.path.startsWith('/v2/repositories?')).length;
+
+    let before = recorder.requests.length;
+    const status = await mq(['status', '1', '--json'], { env: cache });
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(status.stdout)).toMatchObject({ prNumber: 1 });
+    expect(repositoryLookups(before)).toBe(1);
+    // The id found is kept: the next lookup by number, the PR's id forgotten again, makes none.
+    const now = JSON.parse(readFileSync(file, 'utf8')) as typeof kept;
+    for (const ids of Object.values(now)) ids.pullRequests = {};
+    writeFileSync(file, JSON.stringify(now));
+    before = recorder.requests.length;
+    expect((await mq(['status', '1', '--json'], { env: cache })).code).toBe(0);
+    expect(repositoryLookups(before)).toBe(0);
+  });
+
+  it('a PR the service does not know, under a kept repository id: said so after one lookup of the repository', async () => {
+    await queueWithPr();
+    const cache = env('trunk_v2_admin');
+    expect((await mq(['status', '1'], { env: cache })).code).toBe(0);
+    const before = recorder.requests.length;
+    const unknown = await mq(['status', '9999999'], { env: cache });
+    expect(unknown.code).toBe(4);
+    expect(recorder.requests.slice(before).filter((request) => request.path.startsWith('/v2/repositories?'))).toHaveLength(1);
   });
 
   it('a queue deleted and made again: the queue and a PR in it are found under its new id', async () => {

@@ -1,7 +1,8 @@
 // The ids v2 puts in its paths, from the coordinates mq is given (docs/v2.md): the repository by its URL,
 // the queue by repository and branch, PRs by number, fifty at a time. Ids never change, so they are kept in the
 // user's cache folder between commands; a 404 on a kept id means it went stale (a queue deleted and made again):
-// it is dropped and looked up once more.
+// it is dropped and looked up once more. A PR lookup under a stale repository id answers no 404, only nothing:
+// finding nothing under a kept one has it looked up once more too (withRepositoryFinding).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ApiError } from '../../errors.js';
@@ -145,6 +146,21 @@ export class IdResolver {
     return this.keptElse('repositories', repoKey(repo), use, async () => use(await this.repositoryId(repo)), stale);
   }
 
+  /**
+   * `use` with the repository's id, for a read that answers an empty list (not a 404) under an id the service no
+   * longer knows: v2's PR lookups. When it finds nothing under a kept id, the id is looked up again (once) and,
+   * if the service now gives the repository another, `use` runs again under that one.
+   */
+  async withRepositoryFinding<T>(repo: Repo, use: (id: string) => Promise<T>, foundAny: (answer: T) => boolean): Promise<T> {
+    const key = repoKey(repo);
+    const id = await this.repositoryId(repo);
+    const answer = await use(id);
+    if (foundAny(answer) || this.fresh.has(slotOf('repositories', key))) return answer;
+    this.cache.drop(this.root, 'repositories', key);
+    const again = await this.repositoryId(repo);
+    return again === id ? answer : use(again);
+  }
+
   /** `use` with the queue's id; a kept one the service no longer knows (a queue deleted and made again) is looked up again, once. */
   withQueue<T>(ref: QueueRef, use: (id: string) => Promise<T>): Promise<T> {
     return this.keptElse('queues', keyIn(ref.repo, ref.targetBranch), use, async () => use(await this.queueId(ref)), [QUEUE_NOT_FOUND]);
@@ -198,20 +214,22 @@ export class IdResolver {
    * read); numbers the service does not know are missing from the map. Each id found is kept.
    */
   async pullRequestsByNumber(repo: Repo, numbers: readonly number[]): Promise<Map<number, PullRequest>> {
-    const repositoryId = await this.repositoryId(repo);
-    const found = new Map<number, PullRequest>();
-    for (let start = 0; start < numbers.length; start += BATCH_READ_MAX) {
-      const chunk = numbers.slice(start, start + BATCH_READ_MAX);
-      const prs = await allPages((cursor) =>
-        this.client.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: chunk, limit: BATCH_READ_MAX, cursor } }),
-      );
-      for (const pr of prs) {
-        if (!chunk.includes(pr.number)) continue;
-        found.set(pr.number, pr);
-        this.rememberPullRequest(repo, pr.number, pr.id);
+    const under = async (repositoryId: string) => {
+      const found = new Map<number, PullRequest>();
+      for (let start = 0; start < numbers.length; start += BATCH_READ_MAX) {
+        const chunk = numbers.slice(start, start + BATCH_READ_MAX);
+        const prs = await allPages((cursor) =>
+          this.client.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: chunk, limit: BATCH_READ_MAX, cursor } }),
+        );
+        for (const pr of prs) {
+          if (!chunk.includes(pr.number)) continue;
+          found.set(pr.number, pr);
+          this.rememberPullRequest(repo, pr.number, pr.id);
+        }
       }
-    }
-    return found;
+      return found;
+    };
+    return this.withRepositoryFinding(repo, under, (found) => found.size > 0 || numbers.length === 0);
   }
 
   /** One PR whole, looked up by its number (the lookup answers it whole); its id kept. */

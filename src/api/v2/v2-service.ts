@@ -344,10 +344,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   }
 
   async function pullRequestOfBranch(ref: QueueRef, branch: string): Promise<PullRequest> {
-    const repositoryId = await ids.repositoryId(ref.repo);
-    const page = await client.call('pullRequests.resolveByCoordinates', {
-      query: { repositoryId, branch, baseBranch: ref.targetBranch },
-    });
+    const page = await ids.withRepositoryFinding(
+      ref.repo,
+      (repositoryId) => client.call('pullRequests.resolveByCoordinates', { query: { repositoryId, branch, baseBranch: ref.targetBranch } }),
+      (answer) => answer.data.length > 0,
+    );
     const pr = page.data[0];
     if (!pr)
       throw new ApiError(404, `no pull request from branch ${branch} into ${ref.targetBranch}`, 'pullRequests.resolveByCoordinates', {
