@@ -8,13 +8,19 @@ import { WEBHOOK_CONTROLS } from './webhooks/control-routes.js';
 
 const ROUTES = new Map<string, Route>(V1_ROUTES);
 const ALL_CONTROLS = { ...CONTROLS, ...WEBHOOK_CONTROLS };
+/** Where the control routes are found. */
+const CONTROL_ROOTS = [`${V1_ROOT}/_sandbox/`, '/_sandbox/'];
 for (const [name, route] of Object.entries(ALL_CONTROLS)) {
-  ROUTES.set(`${V1_ROOT}/_sandbox/${name}`, route);
-  ROUTES.set(`/_sandbox/${name}`, route);
+  for (const root of CONTROL_ROOTS) ROUTES.set(`${root}${name}`, route);
 }
 
 export function findRoute(pathname: string): Route | undefined {
   return ROUTES.get(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+}
+
+/** Whether a request target names one of the sandbox's own routes (`/_sandbox/…`, `/v1/_sandbox/…`). */
+export function isControlTarget(target: string): boolean {
+  return CONTROL_ROOTS.some((root) => target.startsWith(root));
 }
 
 /** The route whose path is exactly the target, as well-behaved clients send it: no URL need be parsed. */

@@ -24,8 +24,10 @@ export class KeptWebhooks {
     clock: SandboxClock,
     private readonly store: StateStore | undefined,
     settings: readonly EndpointSetting[],
+    /** Real time (ms), by which the deliveries give way to a busy API. */
+    elapsedMs?: () => number,
   ) {
-    this.delivery = new WebhookDelivery(clock, store !== undefined);
+    this.delivery = new WebhookDelivery(clock, store !== undefined, elapsedMs);
     const kept = store?.loadWebhooks();
     if (store && kept !== undefined) {
       try {
