@@ -160,6 +160,25 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     expect(repositoryLookups(before)).toBe(0);
   });
 
+  it("a repository the service now knows by another id: its flaky tests are found among the organization's", async () => {
+    await queueWithPr();
+    const cache = env('trunk_v2_admin');
+    const list = ['flaky', 'list', '--unhealthy', '--status', 'flaky', '--json'];
+    const first = await mq(list, { env: cache });
+    expect(first.code).toBe(0);
+    const tests = JSON.parse(first.stdout);
+    expect(tests.tests.length).toBeGreaterThan(0);
+    const file = join(cache.XDG_CACHE_HOME, 'mq', 'v2-ids.json');
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { repositories: Record<string, string> }>;
+    for (const ids of Object.values(kept)) ids.repositories['github.com/acme/widgets'] = randomUUID();
+    writeFileSync(file, JSON.stringify(kept));
+    const before = recorder.requests.length;
+    const again = await mq(list, { env: cache });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(tests);
+    expect(recorder.requests.slice(before).filter((request) => request.path.startsWith('/v2/repositories?'))).toHaveLength(1);
+  });
+
   it('a PR the service does not know, under a kept repository id: said so after one lookup of the repository', async () => {
     await queueWithPr();
     const cache = env('trunk_v2_admin');

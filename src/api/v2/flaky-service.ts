@@ -35,11 +35,20 @@ async function testNamed<T>(testId: string, call: () => Promise<T>): Promise<T> 
 }
 
 export function v2FlakyTests(client: V2Client, ids: IdResolver): FlakyTests {
-  /** One page of the organization's tests, and those of the repository. */
+  /**
+   * One page of the organization's tests, and those of the repository. None of the repository's among some of
+   * others' may be a kept id gone stale: withRepositoryFinding looks it up again, and the same page is sorted anew.
+   */
   const testsPage = async (repo: Repo, query: V2Request['query'], { size, token }: FlakyPageQuery) => {
-    const repositoryId = await ids.repositoryId(repo);
+    // The repository's id first: a repository the service does not know is said so before its tests are read.
+    await ids.repositoryId(repo);
     const answer = await client.call('tests.list', { query: { ...query, limit: size, cursor: token } });
-    return { all: answer.data, rows: answer.data.filter((test) => test.repositoryId === repositoryId), next: answer.hasMore ? answer.nextCursor : null };
+    const rows = await ids.withRepositoryFinding(
+      repo,
+      async (repositoryId) => answer.data.filter((test) => test.repositoryId === repositoryId),
+      (found) => found.length > 0 || answer.data.length === 0,
+    );
+    return { all: answer.data, rows, next: answer.hasMore ? answer.nextCursor : null };
   };
 
   return {
