@@ -2,7 +2,7 @@
 // the queue by repository and branch, PRs by number, fifty at a time. Ids never change, so they are kept in the
 // user's cache folder between commands; a 404 on a kept id means it went stale (a queue deleted and made again):
 // it is dropped and looked up once more. A PR lookup under a stale repository id answers no 404, only nothing:
-// finding nothing under a kept one has it looked up once more too (withRepositoryFinding).
+// finding nothing under a kept one has it looked up once more too (withRepositoryFinding), as do flaky tests.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ApiError } from '../../errors.js';
@@ -148,8 +148,9 @@ export class IdResolver {
 
   /**
    * `use` with the repository's id, for a read that answers an empty list (not a 404) under an id the service no
-   * longer knows: v2's PR lookups. When it finds nothing under a kept id, the id is looked up again (once) and,
-   * if the service now gives the repository another, `use` runs again under that one.
+   * longer knows: v2's PR lookups, and its flaky tests sorted by repository. When it finds nothing under a kept
+   * id, the id is looked up again (once) and, if the service now gives the repository another, `use` runs again
+   * under that one.
    */
   async withRepositoryFinding<T>(repo: Repo, use: (id: string) => Promise<T>, foundAny: (answer: T) => boolean): Promise<T> {
     const key = repoKey(repo);
