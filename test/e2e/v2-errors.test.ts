@@ -44,6 +44,19 @@ async function queueWithPr(): Promise<void> {
   expect((await mq(['submit', '1'], { env: env('trunk_v2_admin') })).code).toBe(0);
 }
 
+type KeptIds = { repositories: Record<string, string>; pullRequests: Record<string, string> };
+
+/** Changes the ids kept in the cache folder of `cache` (its mq's env) for every service root, as another command would. */
+function editKeptIds(cache: { XDG_CACHE_HOME: string }, edit: (ids: KeptIds) => void): void {
+  const file = join(cache.XDG_CACHE_HOME, 'mq', 'v2-ids.json');
+  const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, KeptIds>;
+  for (const ids of Object.values(kept)) edit(ids);
+  writeFileSync(file, JSON.stringify(kept));
+}
+
+/** How many repository lookups the recorder saw since request `from`. */
+const repositoryLookups = (from: number) => recorder.requests.slice(from).filter((request) => request.path.startsWith('/v2/repositories?')).length;
+
 describe('a refused v2 request', () => {
   it('names the key permission a submit needs: exit 3, the code beside the status', async () => {
     await queueWithPr();
@@ -137,14 +150,10 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     expect((await mq(['status', '1'], { env: cache })).code).toBe(0);
     // The repository removed from Trunk and added again: the id kept for it is one the service no longer knows,
     // under which v2's PR lookup answers an empty list (not a 404). No PR id is kept: #1 is looked up by number.
-    const file = join(cache.XDG_CACHE_HOME, 'mq', 'v2-ids.json');
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { repositories: Record<string, string>; pullRequests: object }>;
-    for (const ids of Object.values(kept)) {
+    editKeptIds(cache, (ids) => {
       ids.repositories['github.com/acme/widgets'] = randomUUID();
       ids.pullRequests = {};
-    }
-    writeFileSync(file, JSON.stringify(kept));
-    const repositoryLookups = (from: number) => recorder.requests.slice(from).filter((request) => request.path.startsWith('/v2/repositories?')).length;
+    });
 
     let before = recorder.requests.length;
     const status = await mq(['status', '1', '--json'], { env: cache });
@@ -152,9 +161,9 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     expect(JSON.parse(status.stdout)).toMatchObject({ prNumber: 1 });
     expect(repositoryLookups(before)).toBe(1);
     // The id found is kept: the next lookup by number, the PR's id forgotten again, makes none.
-    const now = JSON.parse(readFileSync(file, 'utf8')) as typeof kept;
-    for (const ids of Object.values(now)) ids.pullRequests = {};
-    writeFileSync(file, JSON.stringify(now));
+    editKeptIds(cache, (ids) => {
+      ids.pullRequests = {};
+    });
     before = recorder.requests.length;
     expect((await mq(['status', '1', '--json'], { env: cache })).code).toBe(0);
     expect(repositoryLookups(before)).toBe(0);
@@ -168,15 +177,14 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     expect(first.code).toBe(0);
     const tests = JSON.parse(first.stdout);
     expect(tests.tests.length).toBeGreaterThan(0);
-    const file = join(cache.XDG_CACHE_HOME, 'mq', 'v2-ids.json');
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { repositories: Record<string, string> }>;
-    for (const ids of Object.values(kept)) ids.repositories['github.com/acme/widgets'] = randomUUID();
-    writeFileSync(file, JSON.stringify(kept));
+    editKeptIds(cache, (ids) => {
+      ids.repositories['github.com/acme/widgets'] = randomUUID();
+    });
     const before = recorder.requests.length;
     const again = await mq(list, { env: cache });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual(tests);
-    expect(recorder.requests.slice(before).filter((request) => request.path.startsWith('/v2/repositories?'))).toHaveLength(1);
+    expect(repositoryLookups(before)).toBe(1);
   });
 
   it('a PR the service does not know, under a kept repository id: said so after one lookup of the repository', async () => {
@@ -186,7 +194,7 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     const before = recorder.requests.length;
     const unknown = await mq(['status', '9999999'], { env: cache });
     expect(unknown.code).toBe(4);
-    expect(recorder.requests.slice(before).filter((request) => request.path.startsWith('/v2/repositories?'))).toHaveLength(1);
+    expect(repositoryLookups(before)).toBe(1);
   });
 
   it('a queue deleted and made again: the queue and a PR in it are found under its new id', async () => {
