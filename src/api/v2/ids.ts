@@ -2,7 +2,9 @@
 // the queue by repository and branch, PRs by number, fifty at a time. Ids never change, so they are kept in the
 // user's cache folder between commands; a 404 on a kept id means it went stale (a queue deleted and made again):
 // it is dropped and looked up once more. A PR lookup under a stale repository id answers no 404, only nothing:
-// finding nothing under a kept one has it looked up once more too (withRepositoryFinding), as do flaky tests.
+// where it finds nothing of a PR whose kept id went stale too, the repository is looked up once more
+// (withRepositoryFinding), as where a page of flaky tests holds none of the repository's. A PR never known costs
+// no more than on v1.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ApiError } from '../../errors.js';
@@ -148,9 +150,9 @@ export class IdResolver {
 
   /**
    * `use` with the repository's id, for a read that answers an empty list (not a 404) under an id the service no
-   * longer knows: v2's PR lookups, and its flaky tests sorted by repository. When it finds nothing under a kept
-   * id, the id is looked up again (once) and, if the service now gives the repository another, `use` runs again
-   * under that one.
+   * longer knows: v2's lookup of a PR whose kept id went stale, and its flaky tests sorted by repository. When it
+   * finds nothing under a kept id, the id is looked up again (once) and, if the service now gives the repository
+   * another, `use` runs again under that one.
    */
   async withRepositoryFinding<T>(repo: Repo, use: (id: string) => Promise<T>, foundAny: (answer: T) => boolean): Promise<T> {
     const key = repoKey(repo);
@@ -212,9 +214,10 @@ export class IdResolver {
 
   /**
    * The PRs of these numbers, fifty to a request (the lookup answers each PR whole, so this is also the batch
-   * read); numbers the service does not know are missing from the map. Each id found is kept.
+   * read); numbers the service does not know are missing from the map. Each id found is kept. `keptBefore`: the
+   * PRs had ids kept that the service no longer knows.
    */
-  async pullRequestsByNumber(repo: Repo, numbers: readonly number[]): Promise<Map<number, PullRequest>> {
+  async pullRequestsByNumber(repo: Repo, numbers: readonly number[], keptBefore = false): Promise<Map<number, PullRequest>> {
     const under = async (repositoryId: string) => {
       const found = new Map<number, PullRequest>();
       for (let start = 0; start < numbers.length; start += BATCH_READ_MAX) {
@@ -230,12 +233,15 @@ export class IdResolver {
       }
       return found;
     };
-    return this.withRepositoryFinding(repo, under, (found) => found.size > 0 || numbers.length === 0);
+    // PRs whose kept ids the service no longer knows, and no PR under the repository's kept id either: that id
+    // may be stale as well. A number never known is only missing, as v1's 404 says with no more requests.
+    if (!keptBefore) return under(await this.repositoryId(repo));
+    return this.withRepositoryFinding(repo, under, (found) => found.size > 0);
   }
 
   /** One PR whole, looked up by its number (the lookup answers it whole); its id kept. */
-  async lookUpPullRequest(repo: Repo, number: number): Promise<PullRequest> {
-    const pr = (await this.pullRequestsByNumber(repo, [number])).get(number);
+  async lookUpPullRequest(repo: Repo, number: number, keptBefore = false): Promise<PullRequest> {
+    const pr = (await this.pullRequestsByNumber(repo, [number], keptBefore)).get(number);
     if (!pr)
       throw new ApiError(404, `the service knows no pull request #${number} in ${repoKey(repo)}`, 'pullRequests.resolveByCoordinates', {
         apiCode: 'PR_NOT_FOUND',
@@ -246,32 +252,38 @@ export class IdResolver {
   /** One PR whole: read by its kept id, else as its lookup answers it, so that a command never reads it twice. */
   pullRequest(repo: Repo, number: number): Promise<PullRequest> {
     const read = (id: string) => this.client.call('pullRequests.get', { params: { id } });
-    return this.withId(repo, number, read, () => this.lookUpPullRequest(repo, number));
+    return this.withId(repo, number, read, (keptBefore) => this.lookUpPullRequest(repo, number, keptBefore));
   }
 
   /**
    * `use` with the PR's kept id, or else `afresh` (which looks it up); when the service answers 404 for a kept
-   * id, the id is dropped and `afresh` runs once.
+   * id, the id is dropped and `afresh` runs once, told so (`keptBefore`).
    */
-  withId<T>(repo: Repo, number: number, use: (id: string) => Promise<T>, afresh: () => Promise<T>): Promise<T> {
+  withId<T>(repo: Repo, number: number, use: (id: string) => Promise<T>, afresh: (keptBefore: boolean) => Promise<T>): Promise<T> {
     return this.keptElse('pullRequests', keyIn(repo, number), use, afresh);
   }
 
   /**
    * `use` with the kept id, or else `afresh`; when the service answers 404 for an id kept from an earlier command
-   * (of one of the codes in `stale`, if given), the id is dropped and `afresh` runs once. A 404 comes before any
-   * change is made, so running again repeats none.
+   * (of one of the codes in `stale`, if given), the id is dropped and `afresh` runs once, told that an id was
+   * kept. A 404 comes before any change is made, so running again repeats none.
    */
-  private async keptElse<T>(kind: Kind, key: string, use: (id: string) => Promise<T>, afresh: () => Promise<T>, stale?: readonly string[]): Promise<T> {
+  private async keptElse<T>(
+    kind: Kind,
+    key: string,
+    use: (id: string) => Promise<T>,
+    afresh: (keptBefore: boolean) => Promise<T>,
+    stale?: readonly string[],
+  ): Promise<T> {
     const kept = this.cache.get(this.root, kind, key);
-    if (kept === undefined) return afresh();
+    if (kept === undefined) return afresh(false);
     try {
       return await use(kept);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 404 || (stale && !stale.includes(error.apiCode ?? ''))) throw error;
       if (this.fresh.has(slotOf(kind, key))) throw error;
       this.cache.drop(this.root, kind, key);
-      return afresh();
+      return afresh(true);
     }
   }
 }

@@ -85,7 +85,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /** `use` with the PR's id, kept or looked up; a kept id the service answers 404 for is looked up once more. */
   const onPullRequest = <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> =>
-    ids.withId(ref.repo, number, use, async () => use((await ids.lookUpPullRequest(ref.repo, number)).id));
+    ids.withId(ref.repo, number, use, async (keptBefore) => use((await ids.lookUpPullRequest(ref.repo, number, keptBefore)).id));
 
   /**
    * `onPullRequest` for a change to the PR's queue entry. v2 refuses one to a PR with no live entry (409
@@ -344,11 +344,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   }
 
   async function pullRequestOfBranch(ref: QueueRef, branch: string): Promise<PullRequest> {
-    const page = await ids.withRepositoryFinding(
-      ref.repo,
-      (repositoryId) => client.call('pullRequests.resolveByCoordinates', { query: { repositoryId, branch, baseBranch: ref.targetBranch } }),
-      (answer) => answer.data.length > 0,
-    );
+    const repositoryId = await ids.repositoryId(ref.repo);
+    const page = await client.call('pullRequests.resolveByCoordinates', {
+      query: { repositoryId, branch, baseBranch: ref.targetBranch },
+    });
     const pr = page.data[0];
     if (!pr)
       throw new ApiError(404, `no pull request from branch ${branch} into ${ref.targetBranch}`, 'pullRequests.resolveByCoordinates', {
