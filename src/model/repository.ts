@@ -16,3 +16,11 @@ export interface QueueRef {
 export function repositoryUrl(repo: Repo): string {
   return `https://${repo.host}/${repo.owner}/${repo.name}`;
 }
+
+/**
+ * A queue as the sandbox's v1 messages name it, `github.com/acme/widgets branch main`: mq words what it finds
+ * missing on v2 in the same words, so that either API says it in one sentence.
+ */
+export function queueName(ref: QueueRef): string {
+  return `${ref.repo.host}/${ref.repo.owner}/${ref.repo.name} branch ${ref.targetBranch}`;
+}

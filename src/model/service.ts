@@ -168,11 +168,31 @@ export interface RetryNotice {
   error: ApiError | NetworkError;
 }
 
-/** `work` for each item, at most `limit` at a time; the first failure rejects once all that started have ended. */
+/** `work` for each item, at most `limit` at a time; after a failure none starts, and it rejects once all that started have ended. */
 export async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await allEnded(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * `Promise.all` that waits for every promise to end before it rejects with the first failure (in the order given):
+ * a read that fails leaves none of its siblings' requests in flight after the command, where an embedder or a
+ * test would see them arrive late, or a second command's count take them for its own.
+ */
+export async function allEnded<const T extends readonly unknown[]>(promises: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const ended = await Promise.allSettled(promises);
+  const failure = ended.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+  return ended.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
 }

@@ -9,6 +9,7 @@ import { advanceAsSeen, mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const REPO = 'acme/scripted';
+const NEVER = 'pull request #99 was never submitted to the queue for github.com/acme/scripted branch main';
 
 const describePr = (number: number, facts: Record<string, unknown>) =>
   control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'scripted' }, number, ...facts });
@@ -48,8 +49,12 @@ async function script(api: TestApi): Promise<unknown[]> {
   const waited = await advanceAsSeen(fixture, mq(['wait', '7', '43', '--json', '--interval', '1s'], { env }), { seconds: 300, repo: REPO, prs: [7, 43] });
   seen.push(['wait', waited.code, ...jsonLines(waited.stdout)]);
 
-  const missing = await mq(['status', '99', '--json'], { env });
-  seen.push(['status of a PR never submitted', missing.code, (JSON.parse(missing.stderr) as { error: { status: number } }).error.status]);
+  // One sentence on both APIs (v2's PR_NOT_FOUND beside it, as serviceCode): the status, history and wait of it.
+  for (const args of [['status'], ['history'], ['wait', '--timeout', '1s']]) {
+    const missing = await mq([args[0]!, '99', ...args.slice(1), '--json'], { env });
+    const { error } = JSON.parse(missing.stderr) as { error: { code: string; status: number; message: string } };
+    seen.push([`${args[0]} of a PR never submitted`, missing.code, error.code, error.status, error.message]);
+  }
   return seen;
 }
 
@@ -237,7 +242,9 @@ const EXPECTED: unknown[] = [
       },
     },
   ],
-  ['status of a PR never submitted', 4, 404],
+  ['status of a PR never submitted', 4, 'not_found', 404, NEVER],
+  ['history of a PR never submitted', 4, 'not_found', 404, NEVER],
+  ['wait of a PR never submitted', 4, 'not_found', 404, NEVER],
 ];
 
 describe('a script on both APIs', () => {

@@ -85,6 +85,21 @@ describe('a refused v2 request', () => {
     expect(run.stderr).toContain('release');
   });
 
+  it("keeps the service's code of a PR it does not know beside v1's words, in status, history and wait alike", async () => {
+    await queueWithPr();
+    for (const args of [
+      ['status', '99'],
+      ['history', '99'],
+      ['wait', '99', '--timeout', '1s'],
+    ]) {
+      const json = await mq([...args, '--json'], { env: env('trunk_v2_admin') });
+      expect(json.code, args[0]).toBe(4);
+      expect(JSON.parse(json.stderr).error, args[0]).toMatchObject({ code: 'not_found', status: 404, serviceCode: 'PR_NOT_FOUND' });
+      const text = await mq(args, { env: env('trunk_v2_admin') });
+      expect(text.stderr, args[0]).toMatch(/^mq: pull request #99 was never submitted to the queue for github\.com\/.* branch main \(404 PR_NOT_FOUND\)\n$/);
+    }
+  });
+
   it('tells a v2 key sent to v1, and a v1 token sent to v2, with the fix: exit 3', async () => {
     await queueWithPr();
     const v2KeyOnV1 = await mq(['status', '1', '--api', 'v1'], { env: env('trunk_v2_admin') });

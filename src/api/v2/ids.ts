@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ApiError } from '../../errors.js';
-import { type QueueRef, type Repo, repositoryUrl } from '../../model/repository.js';
+import { type QueueRef, queueName, type Repo, repositoryUrl } from '../../model/repository.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
 import type { PullRequest } from './schemas.js';
@@ -89,6 +89,11 @@ function isKept(value: unknown): value is Kept {
   });
 }
 
+/** A PR with no record in the queue (v1's 404), in the words of the sandbox's v1 answer: one sentence on both APIs. */
+export function neverSubmitted(ref: QueueRef, number: number): string {
+  return `pull request #${number} was never submitted to the queue for ${queueName(ref)}`;
+}
+
 function repoKey(repo: Repo): string {
   return `${repo.host}/${repo.owner}/${repo.name}`;
 }
@@ -135,7 +140,7 @@ export class IdResolver {
         async (repositoryId) => {
           const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
           const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
-          if (!queue) throw new ApiError(404, `no queue for ${repoKey(ref.repo)} branch ${ref.targetBranch}`, 'mergeQueues.list', { apiCode: QUEUE_NOT_FOUND });
+          if (!queue) throw new ApiError(404, `no queue for ${queueName(ref)}`, 'mergeQueues.list', { apiCode: QUEUE_NOT_FOUND });
           return queue.id;
         },
         [REPOSITORY_NOT_FOUND, QUEUE_NOT_FOUND],
@@ -239,20 +244,20 @@ export class IdResolver {
     return this.withRepositoryFinding(repo, under, (found) => found.size > 0);
   }
 
-  /** One PR whole, looked up by its number (the lookup answers it whole); its id kept. */
-  async lookUpPullRequest(repo: Repo, number: number, keptBefore = false): Promise<PullRequest> {
-    const pr = (await this.pullRequestsByNumber(repo, [number], keptBefore)).get(number);
-    if (!pr)
-      throw new ApiError(404, `the service knows no pull request #${number} in ${repoKey(repo)}`, 'pullRequests.resolveByCoordinates', {
-        apiCode: 'PR_NOT_FOUND',
-      });
+  /**
+   * One PR whole, looked up by its number (the lookup answers it whole); its id kept. A PR the service does not
+   * know was never submitted: said as v1 says it of the queue asked about, with v2's code.
+   */
+  async lookUpPullRequest(ref: QueueRef, number: number, keptBefore = false): Promise<PullRequest> {
+    const pr = (await this.pullRequestsByNumber(ref.repo, [number], keptBefore)).get(number);
+    if (!pr) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.resolveByCoordinates', { apiCode: 'PR_NOT_FOUND' });
     return pr;
   }
 
   /** One PR whole: read by its kept id, else as its lookup answers it, so that a command never reads it twice. */
-  pullRequest(repo: Repo, number: number): Promise<PullRequest> {
+  pullRequest(ref: QueueRef, number: number): Promise<PullRequest> {
     const read = (id: string) => this.client.call('pullRequests.get', { params: { id } });
-    return this.withId(repo, number, read, (keptBefore) => this.lookUpPullRequest(repo, number, keptBefore));
+    return this.withId(ref.repo, number, read, (keptBefore) => this.lookUpPullRequest(ref, number, keptBefore));
   }
 
   /**

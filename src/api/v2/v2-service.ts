@@ -7,15 +7,15 @@ import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest, Sub
 import { metricsFromText } from '../../model/prometheus.js';
 import type { PlacedPullRequest, Queue, QueueFacts, QueueLine, QueuePullRequests } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
-import type { QueueRef } from '../../model/repository.js';
-import type { MergeQueueService, PullRequestBatch, QueueChange } from '../../model/service.js';
+import { type QueueRef, queueName } from '../../model/repository.js';
+import { allEnded, type MergeQueueService, type PullRequestBatch, type QueueChange } from '../../model/service.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, reasonWord } from '../../model/vocabulary.js';
 import type { ClientOptions } from '../transport.js';
 import { allPages, V2Client } from './client.js';
 import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl, runOfWire, testingDetailsOfWire, transitionOfWire } from './codec.js';
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
-import { IdCache, IdResolver } from './ids.js';
+import { IdCache, IdResolver, neverSubmitted } from './ids.js';
 import type {
   MergeQueue,
   MergeQueueOrder,
@@ -68,12 +68,12 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return onQueue(ref, async (id) => {
       if (read.line && read.settings === false) {
         // A line without the settings places a PR alone: its PRs' numbers and states suffice.
-        const [order, placed] = await Promise.all([orderOf(id), lineOf(id, 'placed')]);
+        const [order, placed] = await allEnded([orderOf(id), lineOf(id, 'placed')]);
         return { branch: ref.targetBranch, state: modelWord(order.queueState), mode: modelMode(order.mode), enqueuedPullRequests: placed };
       }
       const line = read.line ? lineOf(id, read.runStarts ? 'runStarts' : 'facts') : livePullRequests(id);
       if (read.settings !== false) {
-        const [queue, live] = await Promise.all([readQueue(id), line]);
+        const [queue, live] = await allEnded([readQueue(id), line]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
       }
       return { branch: ref.targetBranch, enqueuedPullRequests: await line };
@@ -85,7 +85,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /** `use` with the PR's id, kept or looked up; a kept id the service answers 404 for is looked up once more. */
   const onPullRequest = <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> =>
-    ids.withId(ref.repo, number, use, async (keptBefore) => use((await ids.lookUpPullRequest(ref.repo, number, keptBefore)).id));
+    ids.withId(ref.repo, number, use, async (keptBefore) => use((await ids.lookUpPullRequest(ref, number, keptBefore)).id));
 
   /**
    * `onPullRequest` for a change to the PR's queue entry. v2 refuses one to a PR with no live entry (409
@@ -100,15 +100,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     }
   };
 
-  /** The PR as the queue has it; one that is in no entry of this queue is v1's 404 . */
+  /**
+   * The PR as the queue has it; one that is in no entry of this queue is v1's 404: never submitted, with no entry
+   * at all; with an entry in another queue (which replaced any it had in this one), not in this queue.
+   */
   const inQueue = (ref: QueueRef, queueId: string, pr: PullRequest): SubmittedPullRequest => {
-    if (!pr.queueEntry || pr.queueEntry.mergeQueueId !== queueId) {
-      throw new ApiError(
-        404,
-        `pull request #${pr.number} is not in the queue for ${ref.repo.owner}/${ref.repo.name} branch ${ref.targetBranch}`,
-        'pullRequests.get',
-      );
-    }
+    if (!pr.queueEntry) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
+    if (pr.queueEntry.mergeQueueId !== queueId)
+      throw new ApiError(404, `pull request #${pr.number} is not in the queue for ${queueName(ref)}`, 'pullRequests.get');
     return submittedOf(pr, pr.queueEntry);
   };
 
@@ -130,17 +129,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
       // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id.
-      const [pr, keptQueueId] = await Promise.all([
-        'number' in key ? ids.pullRequest(ref.repo, key.number) : pullRequestOfBranch(ref, key.branch),
-        ids.queueId(ref),
-      ]);
+      const [pr, keptQueueId] = await allEnded(['number' in key ? ids.pullRequest(ref, key.number) : pullRequestOfBranch(ref, key.branch), ids.queueId(ref)]);
       const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry!));
       const inQueueNow = view.isCurrentlySubmittedToQueue;
       // v2 names an entry's run only once it merged: mq status (the estimate) takes it from the order's batch,
       // elsewhere from the PR's newest run. A PR not in the queue has no estimate: said so without a request.
-      const [run, history, estimate] = await Promise.all([
+      const [run, history, estimate] = await allEnded([
         view.verifiedByTestRun || !TESTED_STATES.has(view.state ?? '')
           ? undefined
           : details.estimate && inQueueNow
@@ -375,7 +371,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   function lineOf(queueId: string, read: 'facts' | 'runStarts'): Promise<EnqueuedPullRequest[]>;
   function lineOf(queueId: string, read: 'placed'): Promise<PlacedPullRequest[]>;
   async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'placed'): Promise<PlacedPullRequest[]> {
-    const [order, rows] = await Promise.all([orderOf(queueId), read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : []]);
+    const [order, rows] = await allEnded([orderOf(queueId), read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : []]);
     const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
     const make = read === 'placed' ? (pr: QueuedPullRequest, state: string): PlacedPullRequest => ({ prNumber: pr.number, state }) : placeOf;
     const placed: PlacedPullRequest[] = [];

@@ -10,6 +10,7 @@ import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import { hasSettings, type QueueLine } from '../../model/queue.js';
+import { allEnded } from '../../model/service.js';
 import { readTestDurations, type TestDurations } from '../../model/test-durations.js';
 import { explainEnd } from '../../model/why.js';
 
@@ -38,7 +39,7 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
   const settings = own || pullRequest.state === 'pending' || pullRequest.state === 'pending_failure';
   const serviceNow = () => service.serviceNow() ?? ctx.now();
   // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
-  const [read, durations, waitingOn] = await Promise.all([
+  const [read, durations, waitingOn] = await allEnded([
     queueUnlessGone<QueueLine>(
       settings ? service.getQueue(ref, { line: true, ...(own && { runStarts: true }) }) : service.getQueue(ref, { line: true, settings: false }),
     ),

@@ -40,7 +40,12 @@ export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEve
   if (unknown.length === result.prs.length) {
     const first = unknown[0]!.error!.message;
     const names = unknown.map((s) => `#${s.pr}`).join(', ');
-    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is in the queue (${first})`, 'getSubmittedPullRequest');
+    // v2's code, where every PR had the same one, is kept as `mq status` keeps it.
+    const codes = new Set(unknown.map((s) => s.error!.serviceCode));
+    const [apiCode] = codes.size === 1 ? codes : [undefined];
+    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is in the queue (${first})`, 'getSubmittedPullRequest', {
+      ...(apiCode !== undefined && { apiCode }),
+    });
   }
   return result;
 }

@@ -1,6 +1,6 @@
 // What the queue mechanics work on: the state document, fresh ids, the records by id, and the one function every
 // change of a PR's state goes through (timestamps, metric events, and the index of PRs under test).
-import type { QueueRef, Repo } from '../../model/repository.js';
+import { type QueueRef, queueName, type Repo } from '../../model/repository.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { recordEvent } from './metrics.js';
 import {
@@ -66,7 +66,7 @@ export function queueOf(world: QueueWorld, ref: QueueRef): QueueRecord {
 }
 
 export function describeQueue(repo: Repo, branch: string): string {
-  return `${repo.host}/${repo.owner}/${repo.name} branch ${branch}`;
+  return queueName({ repo, targetBranch: branch });
 }
 
 export function submissionOf(world: QueueWorld, id: string): Submission {
