@@ -67,6 +67,9 @@ const STEPS: Step[] = [
   { args: ['status', '1'] },
   { args: ['status', '1', '--json'] },
   { args: ['status', '60', '--json'] },
+  // Never submitted: one sentence on both (v2's PR_NOT_FOUND is a field of its own, left out here with the others).
+  { args: ['status', '99', '--json'] },
+  { args: ['history', '99', '--json'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {
