@@ -56,6 +56,9 @@ const STEPS: Step[] = [
   { args: ['submit', '7'], facts: { number: 7, testOutcome: 'fail' } },
   { args: ['wait', '7', '--interval', '1s'], until: [7] },
   { args: ['restart', '7'] },
+  // Its run in flight: the checks have no conclusion yet (v2's neutral stands in for none), and the tested PR its title.
+  { args: ['testing', '7'] },
+  { args: ['testing', '7', '--json'] },
   { args: ['history', '7', '--json'] },
   { args: ['status', '7', '--json'] },
   { args: ['status', '7', '-v'] },

@@ -261,7 +261,8 @@ function checksOfWire(checks: readonly Check[]): Pick<TestingDetails, 'checkSuit
       {
         checkRuns: checkRuns.map((check) => {
           const status = hostWord(check.providerStatus, check.status);
-          const conclusion = hostWord(check.providerConclusion, check.conclusion);
+          // v2's conclusion is final only once the check completed (neutral stands in before): v1 gives none then.
+          const conclusion = hostWord(check.providerConclusion, check.status === 'completed' ? check.conclusion : undefined);
           return { name: check.name, url: check.url ?? '', ...(status && { status }), ...(conclusion && { conclusion }) };
         }),
       },
@@ -328,12 +329,14 @@ export function runOfWire(run: VerificationRun): TestRunSummary {
 export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
   return {
     requiredStatuses: run.requiredStatuses,
+    ...(run.requiredStatusesSource && { requiredStatusesSource: modelWord(run.requiredStatusesSource) }),
     testBranch: run.testBranch,
     testBranchSha: run.testBranchSha,
     createdAt: run.createdAt,
     status: modelWord(run.status),
     ...checksOfWire(run.checks),
-    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: '', title: '' })),
+    // v1's prUrl is always there; v2's url only once the PR is synced ('' then, as a check run's missing link).
+    testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: pr.url ?? '', title: pr.title ?? '' })),
     // v1's lists of targets; a set of every target has none to list.
     ...(run.impactedTargets && !run.impactedTargets.all.impactsAllTargets && { impactedTargets: run.impactedTargets.all.impactedTargets }),
     ...(run.impactedTargets?.testedPullRequestsOnly &&

@@ -342,8 +342,11 @@ export const VerificationRun = z.looseObject({
   updatedAt: z.string(),
   status: Word,
   requiredStatuses: z.array(z.string()),
+  /** Where the required statuses came from (v1's `requiredStatusesSource`); absent on old and never-started runs. */
+  requiredStatusesSource: Word.optional(),
   checks: z.array(Check),
-  testedPullRequests: z.array(z.looseObject({ number: z.number() })),
+  // The title is required by the description; read leniently, as a link that is absent until the PR is synced.
+  testedPullRequests: z.array(z.looseObject({ number: z.number(), title: z.string().optional(), url: z.string().optional() })),
   /** A single run's read only, where a PR on its branch uploaded targets. */
   impactedTargets: z.looseObject({ all: RunTargetSet, testedPullRequestsOnly: RunTargetSet.optional() }).optional(),
 });
