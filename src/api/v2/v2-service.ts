@@ -128,8 +128,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       await onEntry(ref, number, (id) => client.call('pullRequests.restartTests', { params: { id } }));
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
-      // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id.
-      const [pr, keptQueueId] = await allEnded(['number' in key ? ids.pullRequest(ref, key.number) : pullRequestOfBranch(ref, key.branch), ids.queueId(ref)]);
+      // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id. The
+      // queue's lookup first: with no such queue, that is what is said, as v1 says it, whatever the PR's lookup found.
+      const [keptQueueId, pr] = await allEnded([ids.queueId(ref), 'number' in key ? ids.pullRequest(ref, key.number) : pullRequestOfBranch(ref, key.branch)]);
       const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry!));
