@@ -144,11 +144,17 @@ describe('mq history', () => {
     }
   });
 
-  it('on v2 says a PR never queued has no history', async () => {
-    const env = await freshQueue('v2');
-    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: `entries-${repoCounter}` }, number: 9 });
-    const run = await mq(['history', '9'], { env });
-    expect(run).toMatchObject({ code: 0, stdout: '#9 has never been in a queue.\n' });
+  it('says a PR the service knows but never queued was never submitted, exit 4, on both APIs', async () => {
+    for (const api of ['v1', 'v2'] as const) {
+      const env = await freshQueue(api);
+      const repo = `entries-${repoCounter}`;
+      await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: repo }, number: 9 });
+      const run = await mq(['history', '9'], { env });
+      expect(run, api).toMatchObject({ code: 4, stdout: '' });
+      expect(run.stderr, api).toMatch(
+        new RegExp(`^mq: pull request #9 was never submitted to the queue for github\\.com/acme/${repo} branch main \\(404\\)\\n$`),
+      );
+    }
   });
 });
 

@@ -290,6 +290,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         const transitions = await allPages((cursor) =>
           client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
         );
+        // A PR the service knows but never queued has no history: v1's 404, said as v1 says it.
+        if (transitions.length === 0) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.queueEntryHistory');
         return transitions.map(transitionOfWire);
       });
     },
