@@ -43,7 +43,9 @@ export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEve
     // v2's code, where every PR had the same one, is kept as `mq status` keeps it.
     const codes = new Set(unknown.map((s) => s.error!.serviceCode));
     const [apiCode] = codes.size === 1 ? codes : [undefined];
-    throw new ApiError(404, unknown.length === 1 ? first : `none of ${names} is in the queue (${first})`, 'getSubmittedPullRequest', {
+    // One answer for all (no such queue: v2 says it once, v1 for each PR) is said once.
+    const alike = unknown.every((s) => s.error!.message === first);
+    throw new ApiError(404, alike ? first : `none of ${names} is in the queue (${first})`, 'getSubmittedPullRequest', {
       ...(apiCode !== undefined && { apiCode }),
     });
   }
