@@ -220,3 +220,25 @@ describe('mq edit with a key that lacks the permission', () => {
     }
   });
 });
+
+describe('the run that last tested a PR', () => {
+  it('is named alike on both APIs for a PR waiting after its batch failed and was split (no batch of v2’s order holds it)', async () => {
+    const repo = `acme/entries-${++repoCounter}`;
+    const on = (api: TestApi) => sandboxEnv(fixture.recorder.url, repo, {}, api);
+    expect((await mq(['queue', 'create', '--batch', '--batching-min-size', '3', '--concurrency', '1'], { env: on('v1') })).code).toBe(0);
+    const [owner, name] = repo.split('/');
+    // #1–#3 test as a batch, which #3 fails; the bisection tests #1 and #2 apart while #3 waits, its failed run
+    // no longer a batch of the order.
+    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner, name }, number: 3, testOutcome: 'fail' });
+    expect((await mq(['submit', '1', '2', '3', '4', '5'], { env: on('v1') })).code).toBe(0);
+    await advance(400);
+    const [v1, v2] = [
+      json((await mq(['status', '3', '--json'], { env: on('v1') })).stdout),
+      json((await mq(['status', '3', '--json'], { env: on('v2') })).stdout),
+    ];
+    expect(v1.state).toBe('pending_failure');
+    expect(v2.state).toBe('pending_failure');
+    expect(typeof v1.verifiedByTestRun).toBe('string');
+    expect(v2.verifiedByTestRun).toBe(v1.verifiedByTestRun);
+  });
+});
