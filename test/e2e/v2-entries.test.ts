@@ -242,3 +242,25 @@ describe('the run that last tested a PR', () => {
     expect(v2.verifiedByTestRun).toBe(v1.verifiedByTestRun);
   });
 });
+
+describe('mq testing', () => {
+  it('shows a run’s impacted targets and the PRs merged into its base alike on both APIs (a parallel queue)', async () => {
+    const repo = `acme/entries-${++repoCounter}`;
+    const on = (api: TestApi) => sandboxEnv(fixture.recorder.url, repo, {}, api);
+    expect((await mq(['queue', 'create', '--mode', 'parallel', '--concurrency', '3'], { env: on('v1') })).code).toBe(0);
+    expect((await mq(['submit', '1', '2'], { env: on('v1') })).code).toBe(0);
+    expect((await mq(['targets', 'set', '1', '//a'], { env: on('v1') })).code).toBe(0);
+    expect((await mq(['targets', 'set', '2', '//a', '//b'], { env: on('v1') })).code).toBe(0);
+    await advance(10);
+    const [v1, v2] = [await mq(['testing', '2'], { env: on('v1') }), await mq(['testing', '2'], { env: on('v2') })];
+    expect(v1.code).toBe(0);
+    expect(v1.stdout).toContain('depends on             #1');
+    expect(v1.stdout).toMatch(/impacted targets +\/\/a, \/\/b/);
+    expect(v2).toEqual(v1);
+    const facts = async (api: TestApi) => {
+      const { impactedTargets, impactedTargetsForTestedPrs, dependentPrs } = json((await mq(['testing', '2', '--json'], { env: on(api) })).stdout);
+      return { impactedTargets, impactedTargetsForTestedPrs, dependentPrs };
+    };
+    expect(await facts('v2')).toEqual(await facts('v1'));
+  });
+});

@@ -347,6 +347,8 @@ export const VerificationRun = z.looseObject({
   checks: z.array(Check),
   // The title is required by the description; read leniently, as a link that is absent until the PR is synced.
   testedPullRequests: z.array(z.looseObject({ number: z.number(), title: z.string().optional(), url: z.string().optional() })),
+  /** PRs merged into its test branch for the predicted base, not tested by it. */
+  dependentPullRequests: z.array(z.looseObject({ number: z.number() })).optional(),
   /** A single run's read only, where a PR on its branch uploaded targets. */
   impactedTargets: z.looseObject({ all: RunTargetSet, testedPullRequestsOnly: RunTargetSet.optional() }).optional(),
 });

@@ -46,8 +46,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   const client = new V2Client({ ...options, apiUrl: root });
   const cache = new IdCache(options.idCacheFile);
   const ids = new IdResolver(client, cache, root);
-  /** Runs a PR's list answered whole in this command: `mq testing 42` then reads its run's checks from there. */
+  /** Runs a PR's list answered in this command: `mq testing 42` then reads its run's checks from there. */
   const runsListed = new Map<string, VerificationRun>();
+  /** PRs read in this command that uploaded no impacted targets: a run of theirs alone has none to show. */
+  const withoutTargets = new Set<number>();
   /** The queues this command read, by id: a change of state then answers with the settings read before it. */
   const queuesRead = new Map<string, MergeQueue>();
   /** Each queue's order, read once in a command: mq status takes its line, the run testing its PR and what it waits on from one answer. */
@@ -134,6 +136,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
       const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
       prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry!));
+      if (pr.queueEntry?.readiness.hasImpactedTargets === false) withoutTargets.add(pr.number);
       const inQueueNow = view.isCurrentlySubmittedToQueue;
       // v2 names an entry's run only once it merged: mq status (the estimate) takes it from the order's batch,
       // elsewhere, or where no batch of the order holds it (pending failure: its failed run is no batch's), from
@@ -231,7 +234,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async getMergeQueueTestingDetails(_ref, testRunId) {
       // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
       const id = testRunId.replace(/-bisection$/, '');
-      return testingDetailsOfWire(runsListed.get(id) ?? (await client.call('mergeQueueVerificationRuns.get', { params: { id } })));
+      // A run's list leaves its impacted targets out, which only its own read gives: the listed run does only where
+      // it can have none (no PR merged into its base, and none of its own uploaded any), as with most single queues.
+      const listed = runsListed.get(id);
+      const targetless = listed && !listed.dependentPullRequests?.length && listed.testedPullRequests.every((pr) => withoutTargets.has(pr.number));
+      return testingDetailsOfWire(targetless ? listed : await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
     },
     async getMergeQueueMetrics({ repo }) {
       const text = repo
