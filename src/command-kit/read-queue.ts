@@ -7,10 +7,10 @@ import type { QueueRef } from './context.js';
 
 export const NO_QUEUE_HINT = 'create it with mq queue create, or name another branch with -b';
 
-/** getQueue; when there is no queue for the branch, the error says how to make one (doctor says the same). */
+/** getQueue, its PRs in the queue's order; when there is no queue for the branch, the error says how to make one (doctor says the same). */
 export async function readQueue(service: MergeQueueService, ref: QueueRef): Promise<Queue> {
   try {
-    return await service.getQueue(ref);
+    return await service.getQueue(ref, { inOrder: true });
   } catch (error) {
     if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
     throw error;

@@ -88,8 +88,16 @@ export interface MergeQueueService {
   mergedBefore?(queue: QueueRef, pr: number): Promise<boolean>;
   cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
-  /** `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them. */
-  getSubmittedPullRequest(queue: QueueRef, pr: PullRequestKey, details?: { timeline?: boolean; estimate?: boolean }): Promise<SubmittedPullRequestDetail>;
+  /**
+   * `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them;
+   * `testedBy`: the run that last tested it even where it went back to pending (an urgent PR interrupted it), which
+   * v1's record names and v2 lists apart.
+   */
+  getSubmittedPullRequest(
+    queue: QueueRef,
+    pr: PullRequestKey,
+    details?: { timeline?: boolean; estimate?: boolean; testedBy?: boolean },
+  ): Promise<SubmittedPullRequestDetail>;
   /** Several PRs of one queue in as few requests as the API allows; never submitted: `notFound`, unread: `failed` (only Ctrl-C throws). */
   getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;
   listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
@@ -100,7 +108,9 @@ export interface MergeQueueService {
   // from the PRs' facts (v2), a pending PR's facts beyond its number, title and state (and its PRs not ready) may be left empty.
   // `runStarts`: with when each run in flight started (mq's own ETA). `settings: false`: the caller reads none of the queue's settings
   // (with `line`, its state and mode only): where the API answers them apart from the PRs (v2) they are not read, and left out.
-  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true }): Promise<Queue>;
+  // `inOrder` (mq queue get): every PR read whole and placed as the service orders its queue, those not ready last; where the API
+  // lists the PRs apart from their order (v2), the order is read beside them.
+  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true }): Promise<Queue>;
   getQueue(queue: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
   getQueue(queue: QueueRef, read: { settings: false }): Promise<QueuePullRequests>;
   /** Settings a queue is created with; the others follow with updateQueue. */

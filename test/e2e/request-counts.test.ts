@@ -24,6 +24,10 @@ const REPO = 'acme/costs';
 const SPLITS = {
   queue: { operation: 'mergeQueues.listPullRequests', why: "v1's getQueue answers the queue and its PRs; v2 reads the PRs apart" },
   estimate: { operation: 'pullRequests.queueEntryEstimate', why: "v1's PR read carries its estimate; v2 reads it apart" },
+  order: {
+    operation: 'mergeQueues.order',
+    why: "v1's getQueue lists its PRs in the queue's order; v2 lists them by when they were submitted, and its order, which names them only, places them",
+  },
   line: {
     operation: 'mergeQueues.order',
     why: "v1's getQueue answers the queue's settings and its PRs in order; v2 reads the settings apart from its order (one answer however long the queue, which names the run testing the PR and what it waits on): a pending PR's status needs them (its testing slots, which the order does not count: it says only whether a PR is held behind a failure), a testing one's does not",
@@ -55,7 +59,7 @@ const STEPS: Step[] = [
   { args: ['status', '7'], note: 'failed' },
   { args: ['status', '9'], note: 'never known to the service', exit: 4 },
   { args: ['list'] },
-  { args: ['queue', 'get'], splits: ['queue'] },
+  { args: ['queue', 'get'], splits: ['queue', 'order'] },
   { args: ['queue', 'order'] },
   { args: ['queue', 'graph'], only: 'v2' },
   { args: ['queues'], only: 'v2' },

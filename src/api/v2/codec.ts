@@ -337,8 +337,8 @@ export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
     ...checksOfWire(run.checks),
     // v1's prUrl is always there; v2's url only once the PR is synced ('' then, as a check run's missing link).
     testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: pr.url ?? '', title: pr.title ?? '' })),
-    // v1's dependentPrs (given in parallel queues only); v2 names them in either mode, shown where there are any.
-    ...(run.dependentPullRequests?.length && { dependentPrs: run.dependentPullRequests.map((pr) => pr.number) }),
+    // Not v1's dependentPrs, which v1 gives in parallel queues only: v2 names a run's in either mode, and a run does
+    // not say its queue's mode (docs/differences.md).
     // v1's lists of targets; a set of every target has none to list.
     ...(run.impactedTargets && !run.impactedTargets.all.impactsAllTargets && { impactedTargets: run.impactedTargets.all.impactedTargets }),
     ...(run.impactedTargets?.testedPullRequestsOnly &&

@@ -62,18 +62,21 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return order;
   };
 
-  function getQueue(ref: QueueRef, read?: { line?: true; runStarts?: true }): Promise<Queue>;
+  function getQueue(ref: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true }): Promise<Queue>;
   function getQueue(ref: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
   function getQueue(ref: QueueRef, read: { settings: false }): Promise<QueuePullRequests>;
   /** Its settings and its PRs; its PRs alone with `settings: false`, and with `line` its state and mode, which the order gives. */
-  function getQueue(ref: QueueRef, read: { line?: true; runStarts?: true; settings?: false } = {}): Promise<Queue | QueuePullRequests | QueueLine> {
+  function getQueue(
+    ref: QueueRef,
+    read: { line?: true; runStarts?: true; inOrder?: true; settings?: false } = {},
+  ): Promise<Queue | QueuePullRequests | QueueLine> {
     return onQueue(ref, async (id) => {
       if (read.line && read.settings === false) {
         // A line without the settings places a PR alone: its PRs' numbers and states suffice.
         const [order, placed] = await allEnded([orderOf(id), lineOf(id, 'placed')]);
         return { branch: ref.targetBranch, state: modelWord(order.queueState), mode: modelMode(order.mode), enqueuedPullRequests: placed };
       }
-      const line = read.line ? lineOf(id, read.runStarts ? 'runStarts' : 'facts') : livePullRequests(id);
+      const line = read.inOrder ? lineOf(id, 'whole') : read.line ? lineOf(id, read.runStarts ? 'runStarts' : 'facts') : livePullRequests(id).then(asLinedUp);
       if (read.settings !== false) {
         const [queue, live] = await allEnded([readQueue(id), line]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
@@ -143,7 +146,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       // the PR's newest run. A PR not in the queue has no estimate: said so without a request.
       const newestRun = () => newestRunOf(pr.id).then((id) => id ?? null);
       const [run, history, estimate] = await allEnded([
-        view.verifiedByTestRun || !TESTED_STATES.has(view.state ?? '')
+        view.verifiedByTestRun || !(TESTED_STATES.has(view.state ?? '') || (details.testedBy && view.state === 'pending'))
           ? undefined
           : details.estimate && inQueueNow
             ? orderOf(queueId).then(
@@ -379,13 +382,15 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   /**
    * The queue's line without reading every PR in it: the order (one answer, however long the queue) places the
    * PRs, the batches' first, then the pending ones as the queue considers them; with `runStarts`, the PRs in
-   * flight, read whole, give when their runs started; `placed`, a PR's number and state alone (no blank facts).
-   * PRs not ready hold no place: the order leaves them out.
+   * flight, read whole, give when their runs started; `whole`, every PR read whole (v1's getQueue rebuilt: the
+   * batches' PRs, the pending, those awaiting admission); `placed`, a PR's number and state alone (no blank
+   * facts). PRs not ready hold no place: the order leaves them out, and those read follow the line.
    */
-  function lineOf(queueId: string, read: 'facts' | 'runStarts'): Promise<EnqueuedPullRequest[]>;
+  function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole'): Promise<EnqueuedPullRequest[]>;
   function lineOf(queueId: string, read: 'placed'): Promise<PlacedPullRequest[]>;
-  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'placed'): Promise<PlacedPullRequest[]> {
-    const [order, rows] = await allEnded([orderOf(queueId), read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : []]);
+  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole' | 'placed'): Promise<PlacedPullRequest[]> {
+    const rowsRead = read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId) : [];
+    const [order, rows] = await allEnded([orderOf(queueId), rowsRead]);
     const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
     const make = read === 'placed' ? (pr: QueuedPullRequest, state: string): PlacedPullRequest => ({ prNumber: pr.number, state }) : placeOf;
     const placed: PlacedPullRequest[] = [];
@@ -496,6 +501,22 @@ function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
     pullRequestId: pr.id,
     noBatch: false,
   } as EnqueuedPullRequest;
+}
+
+/**
+ * The live PRs, listed oldest first, as the queue lines them up where only their list was read (one request, as a
+ * wait's rounds read it; the order, read beside it for `inOrder`, says it exactly): those testing or tested first,
+ * urgent ahead (only urgent interrupts a run); then those waiting, a higher priority ahead of any lower one (the
+ * service's rule); each oldest first; the PRs not ready last, as they came.
+ */
+function asLinedUp(prs: EnqueuedPullRequest[]): EnqueuedPullRequest[] {
+  const group = (pr: EnqueuedPullRequest) => (pr.state === 'not_ready' ? 2 : pr.state === 'pending' ? 1 : 0);
+  const rank = (pr: EnqueuedPullRequest) => {
+    const value = pr.priorityValue ?? PRIORITY_NAMES.medium;
+    return group(pr) === 0 ? (value === PRIORITY_NAMES.urgent ? 0 : 1) : group(pr) === 1 ? value : 0;
+  };
+  // Stable: within a rank, oldest first as listed.
+  return [...prs].sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
 }
 
 function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest {

@@ -25,7 +25,7 @@ export async function testing(input: TestingInput, ctx: Context): Promise<Comman
   const ref = ctx.queueRef();
   let testRunId = input.testRunId;
   if (testRunId === undefined) {
-    const pullRequest = await service.getSubmittedPullRequest(ref, { number: input.pr! });
+    const pullRequest = await service.getSubmittedPullRequest(ref, { number: input.pr! }, { testedBy: true });
     testRunId = pullRequest.verifiedByTestRun || undefined;
     if (testRunId === undefined) {
       // Not a 404 from the service (the PR is known), but nothing to show all the same: exit 4, no status.
