@@ -15,14 +15,22 @@ export function isRelative(instant: Instant | undefined): boolean {
   return instant !== undefined && 'agoMs' in instant;
 }
 
-/** The service's now, from its last answer or the cheapest read its API has; the local clock if that fails (a little off beats none). */
+/**
+ * The service's now, from its last answer or the cheapest read its API has; the local clock if that fails (a little
+ * off beats none). To the second: a Date header tells no finer, and the milliseconds since it was read would make
+ * the same window ("7d") come out different from one run to the next, against a sandbox's manual clock too.
+ */
 export async function serviceClock(service: MergeQueueService, localNow: () => number): Promise<number> {
   const known = service.serviceNow();
-  if (known !== undefined) return known;
+  if (known !== undefined) return toSecond(known);
   try {
     await service.syncClock();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
   }
-  return service.serviceNow() ?? localNow();
+  return toSecond(service.serviceNow() ?? localNow());
+}
+
+function toSecond(ms: number): number {
+  return Math.floor(ms / 1000) * 1000;
 }

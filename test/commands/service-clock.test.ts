@@ -1,41 +1,28 @@
-// Relative times are read against the service's clock (its Date header), not this machine's: a sandbox on a
-// manual clock starts at 2026-01-01, months from now, and `--since 7d` must mean its last seven days.
+// The service's now, as relative windows ("7d") read it (src/model/clock.ts): to the second its Date header tells,
+// so that the same window comes out the same from one run to the next.
 import { describe, expect, it } from 'vitest';
-import { control, sandboxEnv } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { serviceClock } from '../../src/model/clock.js';
+import type { MergeQueueService } from '../../src/model/service.js';
 
-const fixture = useSandbox();
-
-async function mergedTwo(): Promise<Record<string, string>> {
-  const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');
-  expect((await mq(['queue', 'create', '--concurrency', '2'], { env })).code).toBe(0);
-  expect((await mq(['submit', '1', '2'], { env })).code).toBe(0);
-  await control(fixture.sandboxUrl, 'advance', { seconds: 3600 });
-  return env;
+/** A service whose clock is known after `syncClock` (or already), at `now`. */
+function serviceAt(now: number | undefined, afterSync?: number): MergeQueueService {
+  let known = now;
+  return {
+    serviceNow: () => known,
+    syncClock: async () => {
+      known = afterSync;
+    },
+  } as unknown as MergeQueueService;
 }
 
-describe('windows on the service clock', () => {
-  it('mq stats counts what merged in the service\u2019s last 7 days, and says the window in its time', async () => {
-    const env = await mergedTwo();
-    const { code, stdout } = await mq(['stats', '--json'], { env });
-    expect(code).toBe(0);
-    const stats = JSON.parse(stdout) as { window: { since: string; until: string }; counts: { merged: number } };
-    expect(stats.counts.merged).toBe(2);
-    // The service's clock as its Date header tells it, to the second, run on by this machine's since.
-    const until = Date.parse(stats.window.until);
-    expect(until - Date.parse('2026-01-01T01:00:00Z')).toBeGreaterThanOrEqual(0);
-    expect(until - Date.parse('2026-01-01T01:00:00Z')).toBeLessThan(60_000);
-    expect(until - Date.parse(stats.window.since)).toBe(7 * 86_400_000);
+describe('serviceClock', () => {
+  it('is the service’s now to the second: the milliseconds since its answer left out', async () => {
+    const answered = Date.UTC(2026, 0, 1, 0, 19, 20);
+    for (const elapsed of [0, 1, 9, 999]) expect(await serviceClock(serviceAt(answered + elapsed), () => 0)).toBe(answered);
   });
 
-  it('mq list --since 2h lists what merged in the service\u2019s last two hours', async () => {
-    const env = await mergedTwo();
-    const { code, stdout } = await mq(['list', '--since', '2h', '--json'], { env });
-    expect(code).toBe(0);
-    const { pullRequests } = JSON.parse(stdout) as { pullRequests: { prNumber: number; state: string }[] };
-    expect(pullRequests.map((pr) => [pr.prNumber, pr.state]).sort()).toEqual([
-      [1, 'merged'],
-      [2, 'merged'],
-    ]);
+  it('asks the service when it knows no time yet, and falls back on the local clock, to the second as well', async () => {
+    expect(await serviceClock(serviceAt(undefined, 5_000_250), () => 0)).toBe(5_000_000);
+    expect(await serviceClock(serviceAt(undefined, undefined), () => 7_000_999)).toBe(7_000_000);
   });
 });
