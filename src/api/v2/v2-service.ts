@@ -143,15 +143,17 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const inQueueNow = view.isCurrentlySubmittedToQueue;
       // v2 names an entry's run only once it merged: mq status (the estimate) takes it from the order's batch,
       // elsewhere, or where no batch of the order holds it (pending failure: its failed run is no batch's), from
-      // the PR's newest run. A PR not in the queue has no estimate: said so without a request.
+      // the PR's newest run; of a PR sent back to pending, only where asked (`testedBy`). A PR not in the queue has
+      // no estimate: said so without a request.
       const newestRun = () => newestRunOf(pr.id).then((id) => id ?? null);
+      const state = view.state ?? '';
+      const runWanted = !view.verifiedByTestRun && (TESTED_STATES.has(state) || (details.testedBy === true && state === 'pending'));
+      const inBatch = (order: MergeQueueOrder) => order.batches.find((batch) => batch.pullRequests.some((p) => p.number === pr.number));
       const [run, history, estimate] = await allEnded([
-        view.verifiedByTestRun || !(TESTED_STATES.has(view.state ?? '') || (details.testedBy && view.state === 'pending'))
+        !runWanted
           ? undefined
           : details.estimate && inQueueNow
-            ? orderOf(queueId).then(
-                (order) => order.batches.find((batch) => batch.pullRequests.some((p) => p.number === pr.number))?.verificationRunId ?? newestRun(),
-              )
+            ? orderOf(queueId).then((order) => inBatch(order)?.verificationRunId ?? newestRun())
             : newestRun(),
         details.timeline && client.call('pullRequests.queueEntryHistory', { params: { id: pr.id }, query: { direction: 'newest', limit: PAGE_MAX } }),
         details.estimate && (inQueueNow ? serviceEstimate(pr.id) : notInQueue(client.transport.answeredAt)),
