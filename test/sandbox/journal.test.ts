@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deterministicQueueId } from '../../src/sandbox/engine/ids.js';
+import { queueKey } from '../../src/sandbox/engine/state.js';
 import { loadEngine } from '../../src/sandbox/io/persistence.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { StateStore } from '../../src/sandbox/io/store.js';
@@ -70,7 +71,7 @@ describe('a journal of v1 bodies, written before state version 5', () => {
     const snapshot = JSON.parse(readFileSync(stateFile, 'utf8'));
     expect(snapshot).toMatchObject({ version: 7, nextQueueId: 3 });
     // Queues created by the old journal's entries get their ids as they are created: main first.
-    expect(Object.values<any>(snapshot.queues).map((queue) => queue.id)).toEqual([deterministicQueueId('mq-sandbox', 0)]);
+    expect(Object.values<any>(snapshot.queues).map((queue) => queue.id)).toEqual([deterministicQueueId('mq-sandbox', 0, queueKey(REPO, 'main'))]);
     expect(journalEntries(stateFile)).toEqual([]);
 
     await post(running, 'submitPullRequest', { ...MAIN, pr: { number: '9' }, priority: 'HIGH', noBatch: false });

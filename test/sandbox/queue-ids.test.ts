@@ -1,10 +1,12 @@
 // Every queue has an id, as v2 names queues by id (api/v2/NOTES.md §3, §17: 8 letters and digits, stable for the
-// life of the state): deterministic from the seed, kept across a restore, given to the queues of an older state.
+// life of the state): deterministic from the seed and the queue's coordinates, kept across a restore, given to the
+// queues of an older state, and never another queue's after a reset.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { deterministicQueueId } from '../../src/sandbox/engine/ids.js';
+import { queueKey } from '../../src/sandbox/engine/state.js';
 import { queueOf } from '../../src/sandbox/engine/world.js';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
@@ -13,6 +15,9 @@ const MAIN = { repo: REPO, targetBranch: 'main' };
 const RELEASE = { repo: REPO, targetBranch: 'release' };
 const OTHER = { repo: { ...REPO, name: 'gadgets' }, targetBranch: 'main' };
 const QUEUE_ID = /^[0-9A-Za-z]{8}$/;
+/** The id the sandbox derives for `queue` from the default seed and `counter` (the queues made before it). */
+const idOf = (counter: number, queue: { repo: typeof REPO; targetBranch: string }) =>
+  deterministicQueueId('mq-sandbox', counter, queueKey(queue.repo, queue.targetBranch));
 
 function twoQueues(seed?: string): QueueEngine {
   const engine = QueueEngine.create({ now: START, ...(seed === undefined ? {} : { seed }) });
@@ -27,7 +32,7 @@ describe('queue ids', () => {
     const ids = [queueOf(engine.world, RELEASE).id, queueOf(engine.world, MAIN).id];
     for (const id of ids) expect(id).toMatch(QUEUE_ID);
     expect(new Set(ids).size).toBe(2);
-    expect(ids).toEqual([deterministicQueueId('mq-sandbox', 0), deterministicQueueId('mq-sandbox', 1)]);
+    expect(ids).toEqual([idOf(0, RELEASE), idOf(1, MAIN)]);
     expect([queueOf(twoQueues().world, RELEASE).id, queueOf(twoQueues().world, MAIN).id]).toEqual(ids);
     expect(queueOf(twoQueues('another seed').world, RELEASE).id).not.toBe(ids[0]);
   });
@@ -53,7 +58,7 @@ describe('queue ids', () => {
     restored.deleteQueue(MAIN);
     restored.createQueue(MAIN);
     expect(queueOf(restored.world, MAIN).id).not.toBe(before);
-    expect(queueOf(restored.world, MAIN).id).toBe(deterministicQueueId('mq-sandbox', 2));
+    expect(queueOf(restored.world, MAIN).id).toBe(idOf(2, MAIN));
   });
 
   it('take nothing from the PR ids: a PR gets the same id however many queues there are', () => {
@@ -75,7 +80,23 @@ describe('queue ids', () => {
     const restored = QueueEngine.restore(saved);
     expect(queueOf(restored.world, MAIN).id).toBe(id);
     restored.createQueue(RELEASE);
-    expect(queueOf(restored.world, RELEASE).id).toBe(deterministicQueueId('mq-sandbox', 1));
+    expect(queueOf(restored.world, RELEASE).id).toBe(idOf(1, RELEASE));
+  });
+
+  it('never name another queue from one start (or reset) to the next: the same queue made first gets its id again, another one its own', () => {
+    // What a manual clock's sandbox does after reset(), or a new one at the same address: the same seed, from 0.
+    const first = QueueEngine.create({ now: START });
+    first.createQueue(MAIN);
+    const kept = queueOf(first.world, MAIN).id;
+    const again = QueueEngine.create({ now: START });
+    again.createQueue(OTHER);
+    expect(queueOf(again.world, OTHER).id).not.toBe(kept);
+    expect(() => again.queueWithId(kept)).toThrow(expect.objectContaining({ kind: 'not_found' }));
+    again.createQueue(MAIN);
+    expect(queueOf(again.world, MAIN).id).not.toBe(kept);
+    const same = QueueEngine.create({ now: START });
+    same.createQueue(MAIN);
+    expect(queueOf(same.world, MAIN).id).toBe(kept);
   });
 
   it('refuses a state document whose queue has no id', () => {

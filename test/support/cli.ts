@@ -24,8 +24,9 @@ export interface Run {
 const CODE_CACHE = mkdtempSync(join(tmpdir(), 'mq-e2e-cache-'));
 
 /**
- * A new sandbox of this file may have the address of one before it, whose v2 ids mq kept: a manual clock hands
- * out the same queue ids run after run, so a kept one could name another queue of the new sandbox. Dropped.
+ * A new sandbox of this file may have the address of one before it, whose v2 ids mq kept: each names the same
+ * queue of the new sandbox or none (docs/sandbox.md), and none costs mq a 404 and a lookup. Dropped, so that a
+ * sandbox's tests start from one cold cache whatever ran before them.
  */
 export function forgetKeptIds(): void {
   rmSync(join(CODE_CACHE, 'mq', 'v2-ids.json'), { force: true });

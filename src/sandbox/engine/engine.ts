@@ -426,7 +426,7 @@ export class QueueEngine {
     if (settings.concurrency !== undefined) values.concurrency = settings.concurrency;
     values.bisectionConcurrency = values.concurrency;
     const taken = new Set(Object.values(this.state.queues).map((queue) => queue.id));
-    const { id, counter } = freshQueueId(this.state.seed, this.state.nextQueueId, taken);
+    const { id, counter } = freshQueueId(this.state.seed, this.state.nextQueueId, taken, key);
     this.state.nextQueueId = counter;
     this.state.queues[key] = newQueue(this.world, id, ref.repo, ref.targetBranch, values);
     wroteQueue(this.state.queues[key], writer);

@@ -35,9 +35,16 @@ export function pullRequestId(repo: { host: string; owner: string; name: string 
 
 const QUEUE_ID_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** A queue id as the service's look: 8 letters and digits (`xK9mP2nQ`), derived from a seed and a counter. */
-export function deterministicQueueId(seed: string, counter: number): string {
-  const hex = sha256Hex(`${seed}:queue:${counter}`);
+/**
+ * A queue id as the service's look: 8 letters and digits (`xK9mP2nQ`), derived from a seed, a counter and the
+ * queue's coordinates (its key). The coordinates are what keep an id from ever naming another queue: a manual
+ * clock's sandbox starts from the same seed and counter every run and after every reset(), and a client that kept
+ * an id (mq keeps them by address) read the queue made first after it, whatever its repository, as the one it had
+ * kept. The same queue made again after a reset gets its old id back, which names it still. Without a key: the ids
+ * given to the queues of a state written before they had any (state.ts, upgrade 4), kept as they were made.
+ */
+export function deterministicQueueId(seed: string, counter: number, key?: string): string {
+  const hex = sha256Hex(key === undefined ? `${seed}:queue:${counter}` : `${seed}:queue:${key}:${counter}`);
   let id = '';
   // Each letter from 32 bits of the digest: the bias of the modulo is far below anything a test could see.
   for (let i = 0; i < 8; i++) id += QUEUE_ID_ALPHABET[parseInt(hex.slice(i * 8, i * 8 + 8), 16) % QUEUE_ID_ALPHABET.length];

@@ -290,10 +290,10 @@ const MIGRATIONS: Record<number, (doc: Loose) => void> = {
   },
 };
 
-/** The next queue id not taken, and the counter after it. */
-export function freshQueueId(seed: string, counter: number, taken: ReadonlySet<string>): { id: string; counter: number } {
+/** The next queue id not taken (of the queue `key` names, if given: deterministicQueueId), and the counter after it. */
+export function freshQueueId(seed: string, counter: number, taken: ReadonlySet<string>, key?: string): { id: string; counter: number } {
   for (let n = counter; ; n++) {
-    const id = deterministicQueueId(seed, n);
+    const id = deterministicQueueId(seed, n, key);
     if (!taken.has(id)) return { id, counter: n + 1 };
   }
 }

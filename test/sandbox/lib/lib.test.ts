@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/lib.js';
+import { mq } from '../../support/cli.js';
 
 const started: Sandbox[] = [];
 const start = async (...args: Parameters<typeof startSandbox>) => {
@@ -79,6 +80,20 @@ describe('startSandbox', () => {
     expect(clockA - clockB).toBe(60_000);
     await a.reset();
     expect((await v1(a, 'getQueue', MAIN)).status).toBe(404);
+  });
+
+  it('after reset(), an id mq kept names no other queue: a queue gone is said so, not read from another repository', async () => {
+    const sandbox = await start();
+    // One cache folder across the reset, as a test suite's mq keeps one: the ids of acme/a are kept in it.
+    const env = { MQ_API_URL: sandbox.v1Url, MQ_TOKEN: sandbox.key, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'mq-ids-')) };
+    expect((await mq(['queue', 'create', '-R', 'acme/a'], { env })).code).toBe(0);
+    expect((await mq(['queue', 'get', '-R', 'acme/a'], { env })).code).toBe(0);
+    await sandbox.reset();
+    expect((await mq(['queue', 'create', '-R', 'acme/b', '--concurrency', '7'], { env })).code).toBe(0);
+    const gone = await mq(['queue', 'get', '-R', 'acme/a', '--json'], { env });
+    expect({ code: gone.code, stdout: gone.stdout }).toEqual({ code: 4, stdout: '' });
+    expect(gone.stderr).toMatch(/no queue .*acme\/a/);
+    expect(JSON.parse((await mq(['queue', 'get', '-R', 'acme/b', '--json'], { env })).stdout).concurrency).toBe(7);
   });
 
   it('reads a YAML seed file, and v2 answers its keys', async () => {
