@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTargetList } from '../../src/command-kit/input.js';
 import { openTargetsFile, type TargetsFile } from '../../src/commands/targets/targets-file.js';
 import { UsageError } from '../../src/errors.js';
@@ -134,7 +134,18 @@ describe('a file', () => {
 });
 
 describe('standard input', () => {
-  const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith('mq-targets-') && !name.startsWith('mq-targets-test-'));
+  // The copies are counted in a temporary folder of this file's own: in the system's, a test file running beside
+  // this one (an e2e `mq targets set --file -`) makes and removes copies of its own while these count.
+  let systemTmp: string | undefined;
+  beforeAll(() => {
+    systemTmp = process.env.TMPDIR;
+    process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'mq-targets-test-'));
+  });
+  afterAll(() => {
+    if (systemTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = systemTmp;
+  });
+  const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith('mq-targets-'));
 
   it('is copied on the first pass, read from the copy after, and the copy removed by dispose', async () => {
     const before = new Set(copies());
