@@ -2,8 +2,8 @@
 // its command's parse and handler with a context of its own (the call's cancellation, its warnings kept for its
 // answer), and answers the command's --json document as structured content beside its text.
 import { Readable, Writable } from 'node:stream';
-import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, GetPromptResult, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
@@ -110,15 +110,67 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
     return whyPrompt(request.params.arguments?.pr, ctx, options, extra.signal);
   });
 
+  const transport = answering(answeredOnce(new StdioServerTransport(streams.stdin, streams.stdout)));
   const ended = new Promise<void>((resolve) => {
     server.onclose = resolve;
-    streams.stdin.once('end', resolve);
+    // What was asked before the input ended is answered first: closing aborts the calls in flight, unanswered.
+    streams.stdin.once('end', () => void transport.allAnswered().then(resolve));
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  await server.connect(answeredOnce(new StdioServerTransport(streams.stdin, streams.stdout)));
+  await server.connect(transport);
   await ended;
   watcher.stop();
   await server.close();
+}
+
+/**
+ * The transport, keeping count of the client's requests not answered yet: a client that pipes its requests in
+ * (`printf … | mq mcp`) ends stdin as soon as they are written, and must still get an answer to each. A request
+ * the client cancelled gets none, as the protocol says, and is not waited for.
+ */
+function answering<T extends Transport>(transport: T): T & { allAnswered(): Promise<void> } {
+  const open = new Set<string | number>();
+  let idle: (() => void) | undefined;
+  const settle = () => {
+    if (open.size === 0) idle?.();
+  };
+  const heard = (message: JSONRPCMessage) => {
+    if ('method' in message && 'id' in message) open.add(message.id);
+    else if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') open.delete(id);
+      settle();
+    }
+  };
+  // The SDK sets onmessage as it connects: the handler it sets is the one wrapped.
+  let handler: Transport['onmessage'];
+  const hearing = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+    heard(message);
+    handler?.(message, extra);
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler && hearing,
+    set: (value: Transport['onmessage']) => {
+      handler = value;
+    },
+  });
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    try {
+      await send(message, options);
+    } finally {
+      if (('result' in message || 'error' in message) && (typeof message.id === 'string' || typeof message.id === 'number')) open.delete(message.id);
+      settle();
+    }
+  };
+  return Object.assign(transport, {
+    allAnswered: () =>
+      new Promise<void>((resolve) => {
+        idle = resolve;
+        settle();
+      }),
+  });
 }
 
 /**

@@ -229,6 +229,34 @@ describe('mq mcp, its prompt', () => {
   });
 });
 
+describe('mq mcp, its input ended', () => {
+  it.each(['v1', 'v2'] as const)('answers every request sent before stdin ended, then exits 0 (%s)', async (api) => {
+    await seed(api);
+    // A client that pipes its requests in, as `printf … | mq mcp` does: stdin ends as soon as they are written.
+    const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, REPO, {}, api) });
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const said: { id?: unknown; result?: { isError?: boolean } }[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => said.push(JSON.parse(line)));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'status', arguments: { pr: 1 } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'queue_get', arguments: {} } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+    ];
+    child.stdin.end(requests.map((message) => `${JSON.stringify(message)}\n`).join(''));
+    expect(await closed).toBe(0);
+    expect(said.map((message) => message.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(said.filter((message) => message.result?.isError)).toEqual([]);
+  });
+});
+
 describe('mq mcp, its answer to initialize', () => {
   /** The built mq mcp fed `messages` in one write; every message it sent until it answered `last`, then stdin closed. */
   async function exchange(messages: unknown[], last: number): Promise<{ said: { id?: unknown; result?: unknown }[]; early: boolean }> {
