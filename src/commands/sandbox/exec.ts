@@ -1,9 +1,10 @@
 // mq sandbox exec: a sandbox for the length of one command, whose environment points mq and the service's own
 // clients at it (docs/sandbox.md, "mq sandbox exec"); the command's exit status is exec's.
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { constants } from 'node:os';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { constants, tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { envName } from '../../config/setting-rows.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/lib.js';
@@ -59,14 +60,43 @@ export async function exec(input: ExecInput, ctx: Context): Promise<number> {
   } catch (error) {
     throw error instanceof ConfigError ? error : startFailure(error, { port: options.port ?? 0 });
   }
+  const own = await ownMqFolder();
   try {
     ctx.info(`sandbox on ${sandbox.url}; running ${input.command.join(' ')}`);
-    const status = await run(input.command, { ...process.env, ...clientEnvironment(sandbox) }, ctx);
+    const env = { ...process.env, ...clientEnvironment(sandbox) };
+    const status = await run(input.command, own === undefined ? env : firstOnPath(env, own), ctx);
     if (input.exportOnExit !== undefined) await writeFile(at(input.exportOnExit), sandbox.snapshot());
     return status;
   } finally {
+    if (own !== undefined) await rm(own, { recursive: true, force: true });
     await sandbox.close();
   }
+}
+
+/**
+ * A folder holding an `mq` that runs this mq (this Node, this bin/mq.js), for the command's PATH: a script it
+ * runs calls the mq that started the sandbox, of the same version, also where none is installed (mq run from a
+ * clone, `node bin/mq.js sandbox exec -- ./test.sh`). None where this process is not bin/mq.js (mq's tests run
+ * exec in their own process).
+ */
+async function ownMqFolder(): Promise<string | undefined> {
+  const main = process.argv[1];
+  const bin = main !== undefined && existsSync(main) ? realpathSync(main) : undefined;
+  if (bin === undefined || !existsSync(join(dirname(bin), '../dist/mq.cjs'))) return undefined;
+  const folder = await mkdtemp(join(tmpdir(), 'mq-exec-'));
+  if (process.platform === 'win32') {
+    await writeFile(join(folder, 'mq.cmd'), `@"${process.execPath}" "${bin}" %*\r\n`);
+  } else {
+    const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+    await writeFile(join(folder, 'mq'), `#!/bin/sh\nexec ${quoted(process.execPath)} ${quoted(bin)} "$@"\n`, { mode: 0o755 });
+  }
+  return folder;
+}
+
+/** `env` with `folder` first on its PATH (named Path on Windows, as the environment spells it). */
+function firstOnPath(env: NodeJS.ProcessEnv, folder: string): NodeJS.ProcessEnv {
+  const key = Object.keys(env).find((name) => name.toUpperCase() === 'PATH') ?? 'PATH';
+  return { ...env, [key]: env[key] ? `${folder}${delimiter}${env[key]}` : folder };
 }
 
 /**

@@ -2,7 +2,7 @@
 // (its own and one it started in the background, looked up in the process table after each), and the service's
 // own clients reaching the sandbox through the variables they read.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,19 @@ describe('mq sandbox exec', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(status);
     for (const pid of pidsIn(pids)) expect(alive(pid)).toBe(false);
+  });
+
+  it('gives the command the mq that started the sandbox, first on its PATH, where none is installed', async () => {
+    const dir = isolatedDir();
+    const script = 'command -v mq > where; mq queue create --repo acme/tools && mq queue get --repo acme/tools --json';
+    // Node's folder alone on PATH (the shell finds sh by its own default): no mq anywhere on it.
+    const run = await mq(['sandbox', 'exec', '--', '/bin/sh', '-c', script], { cwd: dir, env: { PATH: dirname(process.execPath) } });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout.slice(run.stdout.indexOf('{')))).toMatchObject({ state: 'running' });
+    const where = readFileSync(join(dir, 'where'), 'utf8').trim();
+    expect(where).toMatch(/mq-exec-[^/]+\/mq$/);
+    // Removed once the command has ended.
+    expect(existsSync(where)).toBe(false);
   });
 
   it('passes SIGTERM on mid-command, exits 143 and leaves no process', async () => {
