@@ -190,7 +190,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: `http://${urlHost}:${port}/${API_VERSION}`,
     webhookEndpoints: () => webhooks.delivery.list().map(WebhookDelivery.view),
     webhooksIdle: () => webhooks.delivery.idle(),
-    control: (name, body) => dispatch(CONTROLS[name]!, NO_QUERY, JSON.stringify(body), undefined, false),
+    // As a control request over HTTP: the events it made (advance's, a PR's new facts') go out after it.
+    control: async (name, body) => {
+      const answer = await dispatch(CONTROLS[name]!, NO_QUERY, JSON.stringify(body), undefined, false);
+      webhooks.drain();
+      return answer;
+    },
     snapshot: () => {
       prepare(false);
       return engine.serialize();
