@@ -120,7 +120,8 @@ function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<n
   const onSigint = () => {
     received = 'SIGINT';
   };
-  process.on('SIGINT', onSigint);
+  // Ahead of the entry's own listener (src/cli.ts), which aborts ctx.signal: onAbort must know the signal was SIGINT.
+  process.prependListener('SIGINT', onSigint);
   const onAbort = () => {
     if (group || received !== 'SIGINT') kill(received);
   };

@@ -53,7 +53,10 @@ describe('mq sandbox exec', () => {
     expect(existsSync(where)).toBe(false);
   });
 
-  it('passes SIGTERM on mid-command, exits 143 and leaves no process', async () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('passes %s on mid-command, exits %i and leaves no process', async (signal, status) => {
     const dir = isolatedDir();
     const pids = join(dir, 'pids');
     const { env } = mqEnvironment({ cwd: dir });
@@ -64,8 +67,8 @@ describe('mq sandbox exec', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(143);
+    child.kill(signal);
+    expect(await exited).toBe(status);
     for (const pid of pidsIn(pids)) expect(alive(pid)).toBe(false);
   });
 
