@@ -1,5 +1,6 @@
 // What `mq webhooks listen` and `trigger` ask of a sandbox's webhook control routes (src/api/sandbox-webhooks.ts),
 // in the model's words: the client (src/api/v1/sandbox-control.ts) checks the routes' answers against their contract.
+import type { Repo } from './repository.js';
 import type { VerifyFailure } from './webhook-signature.js';
 
 /** An event as the service sends it: `id` is its `svix-id`, the same on every attempt. */
@@ -14,7 +15,7 @@ export interface WebhookControl {
   addEndpoint(endpoint: { url: string; events?: string[]; secret?: string }): Promise<{ id: string; secret: string }>;
   removeEndpoint(id: string): Promise<void>;
   /** One event of a kind, about PR `pr` where the kind is a PR's. */
-  triggerEvent(request: { type: string; pr?: number }): Promise<WebhookEvent>;
+  triggerEvent(request: { type: string; pr?: number; repo?: Repo; targetBranch?: string }): Promise<WebhookEvent>;
 }
 
 /** Why a delivery did not verify (model/webhook-signature.ts), with what the words need: the headers missing, the signing time. */

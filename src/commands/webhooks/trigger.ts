@@ -18,7 +18,11 @@ export function parseTrigger(words: Words<typeof TRIGGER>): Invocation {
 }
 
 export async function trigger(input: { type: string; pr?: number }, ctx: Context): Promise<CommandResult> {
-  return { kind: 'webhookTriggered', event: await asSandbox(ctx, 'trigger', (control) => control.triggerEvent(input)) };
+  // The queue the settings name (-R, -b, MQ_REPO, the checkout's origin), as for any command; with no repository
+  // given anywhere, the sandbox's one queue.
+  const { repo, targetBranch } = ctx.resolved.settings;
+  const request = { ...input, ...(repo && { repo, targetBranch }) };
+  return { kind: 'webhookTriggered', event: await asSandbox(ctx, 'trigger', (control) => control.triggerEvent(request)) };
 }
 
 /** What a sandbox's control routes answer; the service has none: a UsageError saying so. */

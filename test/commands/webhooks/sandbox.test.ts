@@ -52,6 +52,13 @@ describe('mq webhooks against a sandbox', () => {
     });
     expect((await mq(['queue', 'create'], { env })).code).toBe(0);
     expect((await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', '99'], { env })).code).toBe(4);
+    // With two queues, the one the settings name (-R, -b), as for any command.
+    expect((await mq(['queue', 'create', '-R', 'acme/other'], { env })).code).toBe(0);
+    expect((await mq(['submit', '5', '-R', 'acme/other'], { env })).code).toBe(0);
+    const other = await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', '5', '-R', 'acme/other', '--json'], { env });
+    expect(other.code).toBe(0);
+    expect(JSON.parse(other.stdout)).toMatchObject({ payload: { pr_number: 5, repository: { name: 'other' } } });
+    expect((await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', '5', '-b', 'release'], { env: { ...env, MQ_REPO: 'acme/other' } })).code).toBe(4);
     const service = await mq(['webhooks', 'trigger', 'pull_request.merged'], { env: { MQ_API_URL: 'https://api.trunk.io' } });
     expect(service).toMatchObject({ code: 2, stdout: '' });
     expect(service.stderr).toBe(
