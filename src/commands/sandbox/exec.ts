@@ -2,10 +2,10 @@
 // clients at it (docs/sandbox.md, "mq sandbox exec"); the command's exit status is exec's.
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { ConfigError } from '../../errors.js';
+import { ConfigError, systemErrorWords } from '../../errors.js';
 import { envName } from '../../config/setting-rows.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/lib.js';
 import { type Invocation, work, type Words } from '../../command-kit/invocation.js';
@@ -54,6 +54,9 @@ export async function exec(input: ExecInput, ctx: Context): Promise<number> {
   const at = (path: string) => resolve(ctx.cwd, path);
   const options = { ...input.sandbox, ...(input.sandbox.state && { state: at(input.sandbox.state) }) };
   if (typeof options.seed === 'string') options.seed = at(options.seed);
+  // Its folder checked before the command runs, which may take long: a state that cannot be kept is said first.
+  const exportTo = input.exportOnExit === undefined ? undefined : at(input.exportOnExit);
+  if (exportTo !== undefined) await checkWritable(exportTo);
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox(options);
@@ -65,12 +68,28 @@ export async function exec(input: ExecInput, ctx: Context): Promise<number> {
     ctx.info(`sandbox on ${sandbox.url}; running ${input.command.join(' ')}`);
     const env = { ...process.env, ...clientEnvironment(sandbox) };
     const status = await run(input.command, own === undefined ? env : firstOnPath(env, own), ctx);
-    if (input.exportOnExit !== undefined) await writeFile(at(input.exportOnExit), sandbox.snapshot());
+    if (exportTo !== undefined) {
+      try {
+        await writeFile(exportTo, sandbox.snapshot());
+      } catch (error) {
+        throw new ConfigError(`cannot write --export-on-exit ${exportTo}: ${systemErrorWords(error)} (the command exited ${status})`, { cause: error });
+      }
+    }
     return status;
   } finally {
     if (own !== undefined) await rm(own, { recursive: true, force: true });
     await sandbox.close();
   }
+}
+
+/** A file exec can write at the end: in a folder that exists, and not a folder itself. */
+async function checkWritable(file: string): Promise<void> {
+  const refuse = (why: string) => new ConfigError(`cannot write --export-on-exit ${file}: ${why}`);
+  const folder = await stat(dirname(file)).catch((error: unknown) => {
+    throw refuse(`its folder: ${systemErrorWords(error)}`);
+  });
+  if (!folder.isDirectory()) throw refuse(`${dirname(file)} is not a folder`);
+  if ((await stat(file).catch(() => undefined))?.isDirectory()) throw refuse('it is a folder');
 }
 
 /**

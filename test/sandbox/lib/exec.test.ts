@@ -53,6 +53,18 @@ describe('mq sandbox exec', () => {
     expect(existsSync(where)).toBe(false);
   });
 
+  it('refuses an --export-on-exit it cannot write before the command runs, in one line, exit 3', async () => {
+    const dir = isolatedDir();
+    for (const [file, why] of [
+      ['missing/state.json', 'its folder: no such file or directory'],
+      ['.', 'it is a folder'],
+    ] as const) {
+      const run = await mq(['sandbox', 'exec', '--export-on-exit', file, '--', 'sh', '-c', 'echo ran; exit 7'], { cwd: dir });
+      expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 3, stdout: '' });
+      expect(run.stderr).toBe(`mq: cannot write --export-on-exit ${join(dir, file).replace(/\/\.$/, '')}: ${why}\n`);
+    }
+  });
+
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
