@@ -112,7 +112,10 @@ export class WebhookEvents {
     return this.recentEvents.slice(-RECENT_MAX);
   }
 
-  /** One event of a PR kind about `submission` in its present state, with the kind's first reason where it has none. */
+  /**
+   * One event of a PR kind about `submission` in its present state, with the kind's first reason where it has
+   * none of its kind's own (the PR's last step may say why it became ready, which is no merge's reason).
+   */
   synthetic(type: WebhookKind, queue: QueueRecord, submission: Submission): WebhookEvent {
     const [family, action] = type.split('.') as [string, EntryAction];
     const run = submission.latestTestRunId === undefined ? undefined : this.world.state.testRuns[submission.latestTestRunId];
@@ -121,7 +124,7 @@ export class WebhookEvents {
       family === 'pull_request' ? this.pullRequestPayload(step, action) : run ? batchPayload(this.world, queue, run, action, atOf(step)) : undefined;
     if (!payload) throw new EngineRefusal('conflict', `#${submission.number} has not been tested yet: no batch to make a ${type} event of`);
     const field = REASON_FIELD_OF[action];
-    if (field && payload[field] === undefined) payload[field] = REASON_FIELDS[field][0];
+    if (field && !(REASON_FIELDS[field] as readonly unknown[]).includes(payload[field])) payload[field] = REASON_FIELDS[field][0];
     return this.made(type, payload);
   }
 

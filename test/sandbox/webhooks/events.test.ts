@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createV1Service } from '../../../src/api/v1/v1-service.js';
 import { createV2Service } from '../../../src/api/v2/v2-service.js';
 import type { MergeQueueService } from '../../../src/model/service.js';
-import type { WebhookEvent } from '../../../src/model/webhooks.js';
+import { WEBHOOK_KINDS, type WebhookEvent } from '../../../src/model/webhooks.js';
 import { QueueEngine } from '../../../src/sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../../../src/sandbox/engine/history.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/io/server.js';
@@ -288,19 +288,15 @@ describe('takeEvents', () => {
     }
   });
 
-  it('triggerEvent makes one event of any kind, and refuses an unknown kind or PR', () => {
+  it('triggerEvent makes one event of any kind, its reason one of its kind, and refuses an unknown kind or PR', () => {
     const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
     engine.createQueue(QUEUE);
     engine.submitPullRequest(QUEUE, 3);
+    // #4 waits behind #3: its last step's reason (MERGE_ITEM_NOW_READY) is no merge's, failure's or cancellation's.
+    engine.submitPullRequest(QUEUE, 4);
     engine.takeEvents();
-    for (const type of [
-      'pull_request.failed',
-      'pull_request.canceled',
-      'pull_request_batch.merged',
-      'test_case.status_changed',
-      'test_case.quarantining_setting_changed',
-    ]) {
-      const event = engine.triggerEvent({ type, pr: 3 });
+    for (const type of WEBHOOK_KINDS) {
+      const event = engine.triggerEvent({ type, pr: type.startsWith('pull_request_batch.') ? 3 : 4 });
       expect(validateWebhook(event)).toEqual([]);
       expect(event.type).toBe(type);
     }
