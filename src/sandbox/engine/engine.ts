@@ -119,6 +119,16 @@ export class QueueEngine {
     return new QueueEngine(state, options, writtenAs);
   }
 
+  /**
+   * Webhook ids go on from `earlier`'s, where this state (a snapshot, a seed) would hand out again ids it already
+   * sent: a receiver that deduplicates by svix-id, as WEBHOOKS.md tells it to, would drop an event after a
+   * `reset()` for one before it.
+   */
+  continueEventIds(earlier: QueueEngine): void {
+    const sent = earlier.state.nextEventId ?? 0;
+    if (sent > (this.state.nextEventId ?? 0)) this.state.nextEventId = sent;
+  }
+
   serialize(): string {
     return JSON.stringify(this.state);
   }

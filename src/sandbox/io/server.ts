@@ -202,6 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     restore: async (document) => {
       const restored = QueueEngine.restore(document, engineOptions);
+      restored.continueEventIds(engine);
       await journal.close();
       [engine, clock] = [restored, clockFor(restored.now.getTime())];
       engine.tick(clock.now());
