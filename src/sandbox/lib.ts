@@ -62,6 +62,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = options.clock ?? 'manual';
   const seeded = await loadSeed(options.seed, clock === 'manual' ? MANUAL_CLOCK_START : Date.now());
   const keys = [...(options.keys ?? []), ...(seeded?.keys ?? [])];
+  const webhooks = [...(options.webhooks ?? []), ...(seeded?.webhooks ?? [])];
   const serverOptions: ServerOptions = {
     clock,
     port: options.port ?? 0,
@@ -72,7 +73,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(options.rateLimits !== undefined && { rateLimits: options.rateLimits }),
     ...(options.estimates !== undefined && { estimates: options.estimates }),
     ...(seeded && { initial: seeded.document }),
-    ...(options.webhooks && { webhooks: options.webhooks }),
+    ...(webhooks.length > 0 && { webhooks }),
   };
   const server = await startServer(serverOptions);
   const first = seeded?.document ?? server.snapshot();

@@ -111,7 +111,14 @@ export async function sandbox(input: SandboxInput, ctx: Context, announce: (url:
       input.seed === undefined ? undefined : resolve(ctx.cwd, input.seed),
       input.clock === 'manual' ? MANUAL_CLOCK_START : Date.now(),
     );
-    running = await startSandbox({ ...options, ...(seeded && { initial: seeded.document, keys: [...(options.keys ?? []), ...(seeded.keys ?? [])] }) });
+    running = await startSandbox({
+      ...options,
+      ...(seeded && {
+        initial: seeded.document,
+        keys: [...(options.keys ?? []), ...(seeded.keys ?? [])],
+        webhooks: [...(options.webhooks ?? []), ...(seeded.webhooks ?? [])],
+      }),
+    });
   } catch (error) {
     throw startFailure(error, options);
   }

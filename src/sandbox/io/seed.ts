@@ -12,6 +12,7 @@ import { PRIORITY_NAMES, QUEUE_MODES, SETTING_MAX } from '../../model/vocabulary
 import { perform, RecordedDescription, SettingsChange } from '../engine/changes.js';
 import { QueueEngine } from '../engine/engine.js';
 import type { V2Key } from './v2/face.js';
+import { refuseFilter } from './webhooks/control-routes.js';
 
 /** `owner/name` or `host/owner/name`, as --repo takes it. */
 const RepoName = z.string().transform((text, context): Repo => {
@@ -56,7 +57,7 @@ export const Seed = z.strictObject({
   flakyTests: z.array(z.strictObject({ repo: RepoName, testId: z.string().min(1), ticket: z.string().min(1) })).optional(),
   /** v2 keys: exactly these (with `--key`'s), read-only without permissions. */
   keys: z.array(SeedKey).optional(),
-  /** Webhook endpoints: taken and kept for the webhooks the sandbox is to send (issue 29), not sent yet. */
+  /** Webhook endpoints, as `--webhook` gives them: each sent the events of its kinds (all without), a secret made for it. */
   webhooks: z.array(z.strictObject({ url: z.url(), events: z.array(z.string()).optional() })).optional(),
 });
 
@@ -66,6 +67,7 @@ export type SeedInput = z.input<typeof Seed>;
 export interface SeedState {
   document: string;
   keys?: V2Key[];
+  webhooks?: { url: string; events: string[] }[];
 }
 
 /** A seed's changes done on a fresh engine at `now`; a mistake found by the engine names the seed's path too. */
@@ -105,7 +107,12 @@ function seedState(input: unknown, now: number, where: string): SeedState {
   const keys = seed.keys?.map(({ key, permissions }) => ({ key, permissions: permissions === 'all' ? [...V2_PERMISSIONS] : (permissions ?? []) })) as
     | V2Key[]
     | undefined;
-  return { document: engine.serialize(), ...(keys && { keys }) };
+  const webhooks = seed.webhooks?.map(({ url, events = [] }, i) => {
+    const refused = refuseFilter(events);
+    if (refused) throw new ConfigError(`${where}: webhooks[${i}].events: ${refused}`);
+    return { url, events };
+  });
+  return { document: engine.serialize(), ...(keys && { keys }), ...(webhooks && { webhooks }) };
 }
 
 /** A state file's document (what `snapshot()` and `--export-on-exit` write): its version and clock. */

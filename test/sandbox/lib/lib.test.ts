@@ -108,6 +108,29 @@ describe('startSandbox', () => {
   });
 });
 
+/** A local endpoint keeping each delivery; `delivered(n)` resolves once it holds n. */
+async function receiver() {
+  const got: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      got.push({ headers: request.headers, body });
+      response.end();
+      server.emit('delivered');
+    });
+  }).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    got,
+    delivered: async (count: number) => {
+      while (got.length < count) await once(server, 'delivered');
+    },
+    close: () => server.close(),
+  };
+}
+
 describe('startSandbox’s webhooks', () => {
   it('never hands an event id out again after reset() or restore(): a receiver deduplicating by svix-id drops none', async () => {
     // An endpoint that never answers: events are made for endpoints, and none of them needs to arrive here.
@@ -133,24 +156,31 @@ describe('startSandbox’s webhooks', () => {
     expect(sent.size).toBeGreaterThanOrEqual(6);
   });
 
-  it('lists the events its changes made and sends them, signed, to the endpoints given', async () => {
-    const got: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-    const receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => (body += chunk));
-      request.on('end', () => {
-        got.push({ headers: request.headers, body });
-        response.end();
-        receiver.emit('delivered');
-      });
-    }).listen(0, '127.0.0.1');
-    await once(receiver, 'listening');
+  it('sends to the endpoints a seed names, and refuses a seed naming no webhook kind', async () => {
+    const endpoint = await receiver();
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
-      const sandbox = await start({ seed: SEED, webhooks: [{ url, events: ['pull_request.merged'] }] });
+      const { url } = endpoint;
+      const sandbox = await start({ seed: { ...SEED, webhooks: [{ url, events: ['pull_request.merged'] }] } });
+      expect(sandbox.webhookEndpoints()).toEqual([expect.objectContaining({ url, events: ['pull_request.merged'], secret: expect.stringMatching(/^whsec_/) })]);
+      await sandbox.advance(301);
+      await endpoint.delivered(1);
+      expect(JSON.parse(endpoint.got[0]!.body)).toMatchObject({ type: 'pull_request.merged', pr_number: 7 });
+    } finally {
+      endpoint.close();
+    }
+    await expect(start({ seed: { ...SEED, webhooks: [{ url: 'http://127.0.0.1:9/x', events: ['pull_request.exploded'] }] } })).rejects.toThrow(
+      /seed: webhooks\[0\]\.events: no webhook kind is "pull_request.exploded"/,
+    );
+  });
+
+  it('lists the events its changes made and sends them, signed, to the endpoints given', async () => {
+    const hooks = await receiver();
+    const { got } = hooks;
+    try {
+      const sandbox = await start({ seed: SEED, webhooks: [{ url: hooks.url, events: ['pull_request.merged'] }] });
       await sandbox.advance(301);
       // Sent by advance() itself, as after POST /_sandbox/advance: no other request reaches the sandbox first.
-      while (got.length < 1) await once(receiver, 'delivered');
+      await hooks.delivered(1);
       const events = await sandbox.events();
       expect(events.map((event) => event.type)).toContain('pull_request.merged');
       const [endpoint] = sandbox.webhookEndpoints();
@@ -162,7 +192,7 @@ describe('startSandbox’s webhooks', () => {
       expect(new Webhook(endpoint!.secret).verify(got[0]!.body, headers)).toMatchObject({ type: 'pull_request.merged', pr_number: 7 });
       expect(got[0]!.headers['svix-id']).toBe(events.find((event) => event.type === 'pull_request.merged')!.id);
     } finally {
-      receiver.close();
+      hooks.close();
     }
   });
 });
