@@ -18,7 +18,7 @@ export function parseTrigger(words: Words<typeof TRIGGER>): Invocation {
 }
 
 export async function trigger(input: { type: string; pr?: number }, ctx: Context): Promise<CommandResult> {
-  // The queue the settings name (-R, -b, MQ_REPO, the checkout's origin), as for any command; with no repository
+  // The queue the settings name (-R, -b, the environment, the checkout's origin), as for any command; with no repository
   // given anywhere, the sandbox's one queue.
   const { repo, targetBranch } = ctx.resolved.settings;
   const request = { ...input, ...(repo && { repo, targetBranch }) };
