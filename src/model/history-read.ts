@@ -61,9 +61,11 @@ export async function readQueueHistory(
 
   const attempts: TestingResult[] = [];
   const results = testingResultsWindow(window.since, window.until);
+  let next: string | undefined;
   for (;;) {
-    const page = await service.listTestingResults(ref, { ...results, offset: attempts.length, take: LIST_TAKE_MAX });
+    const page = await service.listTestingResults(ref, { ...results, offset: attempts.length, cursor: next, take: LIST_TAKE_MAX });
     attempts.push(...page.testingResults);
+    next = page.nextCursor;
     if (page.testingResults.length === 0 || attempts.length >= page.totalItems) break;
     progress(`fetched ${attempts.length.toLocaleString('en-US')} test attempts…`);
   }

@@ -45,12 +45,17 @@ export interface TestingResult {
 export interface TestingResultsPage {
   testingResults: TestingResult[];
   totalItems: number;
+  /** Where an API pages by cursor (v2): the next page's, absent on the last. */
+  nextCursor?: string;
 }
 
 /** Which finished testing: `since` and `until` (ISO, both inclusive, at most 45 days apart), then a page of it. */
 export interface TestingResultsQuery {
   since: string;
   until?: string;
+  /** The results already read: an API that pages by offset (v1) goes on from it, one that pages by cursor (v2) from `cursor`. */
   offset?: number;
+  /** The last page's `nextCursor`, where it had one. */
+  cursor?: string;
   take?: number;
 }

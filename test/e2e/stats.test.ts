@@ -98,6 +98,21 @@ describe('mq stats', () => {
     expect(table.stdout).toMatch(/^cancelled +120 +100\.0%$/m);
   });
 
+  it.each(['v1', 'v2'] as const)('pages the test runs past 100 on %s, as stats and a fit read them', async (api) => {
+    const { name } = await freshQueue();
+    const env = sandboxEnv(fixture.recorder.url, `acme/${name}`, {}, api);
+    const prs = Array.from({ length: 101 }, (_, i) => String(i + 1));
+    expect((await mq(['submit', ...prs], { env })).code).toBe(0);
+    // One run at a time, 5 minutes each: ten hours see all 101 tested and merged, within the window's day.
+    await control(fixture.sandboxUrl, 'advance', { seconds: 36_000 });
+    const run = await mq(['stats', ...WINDOW, '--json'], { env });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(json(run.stdout).counts).toMatchObject({ total: 101, merged: 101 });
+    expect(json(run.stdout).testingRuns).toMatchObject({ attempts: 101 });
+    const fit = await mq(['simulate', 'fit', '--from-history', '1d', '--json'], { env });
+    expect({ code: fit.code, stderr: fit.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('shows an empty window as zeros with rates n/a, exit 0', async () => {
     const { env } = await freshQueue();
     const window = ['--since', '2025-06-01T00:00:00Z', '--until', '2025-06-02T00:00:00Z'];

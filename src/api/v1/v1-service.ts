@@ -105,7 +105,9 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     },
     listPullRequests: (queue, query) => client.call('listPullRequests', { ...queue, ...query }),
     async listTestingResults(queue, query) {
-      const answer = await client.call('listMergeQueueTestingResults', { ...queue, ...query });
+      // v1 pages by offset and gives no cursor: there is none to send.
+      const { cursor: _, ...page } = query;
+      const answer = await client.call('listMergeQueueTestingResults', { ...queue, ...page });
       return { testingResults: answer.testingResults, totalItems: answer.totalItems ?? answer.testingResults.length };
     },
     getQueue: (queue) => client.call('getQueue', queue),

@@ -194,14 +194,17 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       return page.hasMore && page.nextCursor ? { pullRequests, nextCursor: page.nextCursor } : { pullRequests };
     },
     async listTestingResults(ref, query) {
-      if (query.offset) throw new UsageError('the v2 API pages testing results by cursor, not by offset');
+      // A page past the first is asked by the cursor the one before gave: an offset alone cannot say where it is.
+      if (query.offset && query.cursor === undefined) throw new Error('the v2 API pages testing results by cursor: give the last page’s');
       const page = await onQueue(ref, (id) =>
         client.call('mergeQueues.listTestingResults', {
           params: { id },
-          query: { since: query.since, until: query.until, limit: query.take, includeTotal: true },
+          query: { since: query.since, until: query.until, limit: query.take, includeTotal: true, ...(query.cursor !== undefined && { cursor: query.cursor }) },
         }),
       );
-      return { testingResults: page.data.map(testingResultOf), totalItems: page.total ?? page.data.length };
+      const testingResults = page.data.map(testingResultOf);
+      const totalItems = page.total ?? page.data.length;
+      return page.hasMore && page.nextCursor ? { testingResults, totalItems, nextCursor: page.nextCursor } : { testingResults, totalItems };
     },
     getQueue,
     async createQueue(ref, settings) {

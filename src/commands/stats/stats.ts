@@ -99,9 +99,11 @@ function alongside<A, T>(ctx: Context, read: Promise<A>, ok: (answer: A) => T, [
 /** Every page of the testing results in the window, folded as it arrives. */
 async function readTestingRuns(service: MergeQueueService, ref: QueueRef, window: { since: string; until: string }): Promise<TestingRunStats> {
   const tally = new TestingTally();
+  let cursor: string | undefined;
   for (;;) {
-    const page = await service.listTestingResults(ref, { since: window.since, until: window.until, offset: tally.count, take: LIST_TAKE_MAX });
+    const page = await service.listTestingResults(ref, { since: window.since, until: window.until, offset: tally.count, cursor, take: LIST_TAKE_MAX });
     tally.add(page.testingResults);
+    cursor = page.nextCursor;
     if (page.testingResults.length === 0 || tally.count >= page.totalItems) return tally.result(window);
   }
 }
