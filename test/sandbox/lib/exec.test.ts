@@ -21,6 +21,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether the process of this id is gone: exec has sent its group SIGKILL before it exits, and on a loaded machine
+ * the kernel may not yet have run a member to its end when exec's exit is seen; a member still alive after 5 s
+ * outlived exec.
+ */
+async function gone(pid: number): Promise<boolean> {
+  for (let tries = 0; tries < 250 && alive(pid); tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+  return !alive(pid);
+}
+
 /** A shell command that notes its own pid and a background sleep's in `pids`, then does `then`. */
 const leaving = (pids: string, then: string) => `sleep 1000 & echo $$ $! > ${pids}; ${then}`;
 const pidsIn = (file: string) => readFileSync(file, 'utf8').trim().split(' ').map(Number);
@@ -37,7 +47,7 @@ describe('mq sandbox exec', () => {
     const run = await mq(['sandbox', 'exec', '--', 'sh', '-c', leaving(pids, command)], { cwd: dir });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(status);
-    for (const pid of pidsIn(pids)) expect(alive(pid)).toBe(false);
+    for (const pid of pidsIn(pids)) expect(await gone(pid)).toBe(true);
   });
 
   it('gives the command the mq that started the sandbox, first on its PATH, where none is installed', async () => {
@@ -81,7 +91,7 @@ describe('mq sandbox exec', () => {
     await new Promise((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
     child.kill(signal);
     expect(await exited).toBe(status);
-    for (const pid of pidsIn(pids)) expect(alive(pid)).toBe(false);
+    for (const pid of pidsIn(pids)) expect(await gone(pid)).toBe(true);
   });
 
   it('reaches the sandbox from a script reading only API_URL and API_TOKEN, as the upload scripts do', async () => {
