@@ -145,7 +145,9 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   const subcommands = spec.subcommands;
   if (subcommands) UNMADE.set(command, () => addCommands(command, subcommands, onCommand));
   const load = spec.load;
-  if (load) command.action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
+  // A command refuses words past its arguments; a group's subcommand would inherit the group's allowance below
+  // (commander copies it to the commands made on it), and `mq queue delete staging` deleted main.
+  if (load) command.allowExcessArguments(false).action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
   // An action would drop commander's implicit `help` subcommand (`mq queue help get`): kept on purpose.
   else if (subcommands)
     command
