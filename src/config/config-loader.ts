@@ -3,6 +3,7 @@
 // with the CI's secrets. cosmiconfig merges its default loaders under ours (so .js/.ts get a refusal), its 'global'
 // strategy reads its own directory too (files.ts walks and asks one directory at a time, with 'none'), and an
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
@@ -16,12 +17,16 @@ const loadJson: Loader = (path, content) => {
   try {
     return JSON.parse(content) as unknown;
   } catch (error) {
-    const position = /position (\d+)/.exec(String(error))?.[1];
-    const before = position === undefined ? undefined : content.slice(0, Number(position)).split('\n');
-    const where = before === undefined ? '' : ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
-    throw new ConfigError(`${path}: not valid JSON${where}`);
+    throw notJson(path, content, error);
   }
 };
+
+function notJson(path: string, content: string, error: unknown): ConfigError {
+  const position = /position (\d+)/.exec(String(error))?.[1];
+  const before = position === undefined ? undefined : content.slice(0, Number(position)).split('\n');
+  const where = before === undefined ? '' : ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+  return new ConfigError(`${path}: not valid JSON${where}`);
+}
 
 export const loadYaml: Loader = async (path, content) => {
   try {
@@ -72,7 +77,24 @@ function asConfigError(error: unknown, fallbackPath: string): MqError {
   const path = (error as { filepath?: string }).filepath ?? fallbackPath;
   const missing = (error as { code?: string; path?: string }).code === 'ENOENT' ? (error as { path?: string }).path : undefined;
   if (missing !== undefined && missing !== path) return new ConfigError(`${path}: the file its $import names does not exist: ${missing}`, { cause: error });
-  return new ConfigError(`cannot read the config file ${path}: ${systemErrorWords(error)}`, { cause: error });
+  if (String((error as Error).message).startsWith('JSON Error in ')) return metaConfigJsonError(path, error);
+  return new ConfigError(`${path}: cannot be read (${systemErrorWords(error)})`, { cause: error });
+}
+
+/**
+ * cosmiconfig reads package.json in the working directory with its own JSON loader, for a "cosmiconfig" key of
+ * its settings, before any search of ours: its message quotes the file in a code frame over several lines. Said
+ * as our loader says it, where the file breaks and not what it holds.
+ */
+function metaConfigJsonError(path: string, error: unknown): ConfigError {
+  let content = '';
+  try {
+    content = readFileSync(path, 'utf8');
+    JSON.parse(content);
+  } catch (parseError) {
+    return notJson(path, content, parseError);
+  }
+  return new ConfigError(`${path}: not valid JSON`, { cause: error });
 }
 
 function validate(path: string, kind: ConfigFileKind, config: unknown): ConfigFile {
@@ -97,14 +119,12 @@ export async function searchDir(dir: string, searchPlaces: string[], kind: Confi
   } catch (error) {
     throw asConfigError(error, dir);
   }
-  // A search passes over a file whose $import is missing as if the file were not there, and the settings in it
-  // would be dropped without a word (another branch, another queue). Loaded by name, such a file fails; one
-  // that is empty or holds only comments loads as nothing, and is passed over as the search did.
+  // A search passes over a file it cannot read (EACCES) or whose $import is missing as if the file were not
+  // there, and the settings in it would be dropped without a word (another branch, another queue). Loaded by
+  // name, such a file fails; one that is empty or holds only comments loads as nothing, and is passed over as
+  // the search did.
   for (const path of searchPlaces.map((place) => join(dir, place))) {
-    if (!isFile(path)) continue;
-    await loadFile(path, searchPlaces, kind).catch((error: unknown) => {
-      if ((error as { cause?: { code?: string } }).cause?.code === 'ENOENT') throw error;
-    });
+    if (isFile(path)) await loadFile(path, searchPlaces, kind);
   }
   return undefined;
 }

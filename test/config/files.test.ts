@@ -1,8 +1,10 @@
 // Which config files are read, and what is refused in them.
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
+import { MQ_BIN } from '../support/cli.js';
 import { rejection, tree } from './helpers.js';
 
 const DURATION = 'must be a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
@@ -70,6 +72,41 @@ describe('finding the project file', () => {
 
     t.write('home/proj/app/shared.yaml', 'timeout: 45s\n');
     expect((await t.resolve({ cwd: 'home/proj/app' })).settings).toMatchObject({ targetBranch: 'develop', timeoutMs: 45_000 });
+  });
+
+  it('a file it may not read is an error naming it, not a file passed over with its settings', () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const file = t.write('home/proj/.mqrc.yaml', 'targetBranch: develop\n');
+    chmodSync(file, 0o000);
+    // Root reads a file of mode 000: the built mq then runs as nobody, as a user whose file it is not.
+    chmodSync(t.root, 0o755);
+    const asRoot = process.getuid?.() === 0;
+    const run = spawnSync(process.execPath, [MQ_BIN, 'config', 'show'], {
+      cwd: t.proj,
+      env: { PATH: process.env.PATH, HOME: t.home, XDG_CONFIG_HOME: t.xdg },
+      encoding: 'utf8',
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    });
+    expect(run.stderr).toBe(`mq: ${file}: cannot be read (permission denied)\n`);
+    expect(run.stdout).toBe('');
+    expect(run.status).toBe(3);
+  });
+
+  it('a package.json cosmiconfig reads for its own settings is named with where it breaks, not quoted', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const pkg = t.write('home/proj/package.json', '{\n  "name": "x",\n  "secret-ish": 1,\n');
+    t.write('home/proj/.mqrc.yaml', 'targetBranch: develop\n');
+    const previous = process.cwd();
+    process.chdir(t.proj);
+    try {
+      const error = await rejection(t.resolve());
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toBe(`${pkg}: not valid JSON at line 4, column 1`);
+    } finally {
+      process.chdir(previous);
+    }
   });
 
   it('a YAML file of comments alone is no settings, passed over as before', async () => {
