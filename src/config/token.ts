@@ -33,6 +33,14 @@ function checkToken(raw: string, what: string): string {
   if (/[\u0000-\u001f\u007f]/.test(token)) {
     throw new ConfigError(`${what} holds more than the token (a line break or control character)`);
   }
+  // A header carries visible ASCII: a character pasted with the token (a zero-width space, a typographic quote)
+  // would make every request fail before it is sent, which reads as "cannot reach" and "may have been applied".
+  const foreign = /[^\x20-\x7e]/u.exec(token);
+  if (foreign) {
+    const codePoint = foreign[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    const at = [...token.slice(0, foreign.index)].length + 1;
+    throw new ConfigError(`${what} holds U+${codePoint} at character ${at}, which no HTTP header can carry: copy the token again`);
+  }
   return token;
 }
 

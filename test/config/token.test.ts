@@ -53,6 +53,18 @@ describe('readToken', () => {
     expect(error.message).not.toMatch(/\ba\b.*\bb\b/);
   });
 
+  it('refuses a character no header can carry, naming where it is and not the token', async () => {
+    const pasted = Settings.parse({ color: false, token: { kind: 'command', command: "printf 'tok\\342\\200\\213en'", origin: 'x' } });
+    const error = await rejection(readToken(pasted));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(
+      'tokenCommand "printf \'tok\\342\\200\\213en\'" holds U+200B at character 4, which no HTTP header can carry: copy the token again',
+    );
+    const t = tree();
+    const { settings } = await t.resolve({ env: { MQ_TOKEN: 'plain-ascii-token~!' } });
+    expect(await readToken(settings)).toBe('plain-ascii-token~!');
+  });
+
   // A command that would outlast the test's own time limit: only giving up lets the test end, so no clock is read.
   it('gives up on a command that does not finish', async () => {
     await expect(runTokenCommand('sleep 60', 'file /x', undefined, 200)).rejects.toThrow('tokenCommand "sleep 60" (file /x) did not finish within 200ms');

@@ -60,6 +60,20 @@ describe('redaction only redacts', () => {
   });
 });
 
+describe('a token no header can carry', () => {
+  it.each([
+    ['a zero-width space', 'e2e\u200btoken', 'U+200B at character 4'],
+    ['a typographic quote', '\u201ce2e-token\u201d', 'U+201C at character 1'],
+  ])('with %s is refused before anything is sent, exit 3, and a submit is not "may have been applied"', async (_, token, said) => {
+    const env = { ...sandboxEnv(fixture.recorder.url, newRepo()), MQ_TOKEN: token };
+    const before = fixture.recorder.requests.length;
+    const run = await mq(['submit', '3'], { env });
+    expect(run.stderr).toBe(`mq: MQ_TOKEN holds ${said}, which no HTTP header can carry: copy the token again\n`);
+    expect(run.code).toBe(3);
+    expect(sentSince(before)).toEqual([]);
+  });
+});
+
 describe('a project config file decides neither how the token is obtained nor where it is sent', () => {
   it('a tokenCommand in .mqrc.yaml is refused before it runs: no pwned.txt, nothing sent', async () => {
     const dir = workspace({
