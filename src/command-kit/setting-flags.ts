@@ -3,7 +3,7 @@
 import { flagKey } from '../argv-spec.js';
 import { UsageError } from '../errors.js';
 import type { QueueSettings } from '../model/queue.js';
-import { checkQueueSetting, QUEUE_SETTINGS } from '../model/queue-settings.js';
+import { checkQueueSetting, QUEUE_SETTINGS, settingsConflict } from '../model/queue-settings.js';
 import { parseText } from './input.js';
 
 type SettingKey = keyof QueueSettings;
@@ -40,7 +40,13 @@ export function pickSettings(values: Record<string, unknown>): Partial<QueueSett
     if (!checked.ok) throw new UsageError(`--${flag.name}: ${checked.problem}`);
     given[flag.key] = checked.value;
   }
+  const conflict = settingsConflict(given);
+  if (conflict) throw new UsageError(`${conflict.map((key) => `--${flagOf(key).name}`).join(' and ')}: give one or the other`);
   return given as Partial<QueueSettings>;
+}
+
+function flagOf(key: SettingKey): SettingFlag {
+  return SETTING_FLAGS.find((flag) => flag.key === key)!;
 }
 
 /** Texts (a label, status names) are read as one kind of input: one line of UTF-8 (input.ts). */

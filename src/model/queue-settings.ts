@@ -59,10 +59,21 @@ export function checkQueueSetting(row: SettingRow, value: unknown): { ok: true; 
       return word !== undefined && choices.includes(word) ? { ok: true, value: word } : { ok: false, problem: `must be one of ${choices.join(', ')}` };
     }
     case 'list':
-      return Array.isArray(value) && value.every((item) => typeof item === 'string') ? { ok: true, value } : { ok: false, problem: 'must be a list of names' };
+      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return { ok: false, problem: 'must be a list of names' };
+      // An empty name is no status a check run can report: the queue would wait for it forever.
+      return value.some((item) => item.trim() === '') ? { ok: false, problem: 'must not be an empty name' } : { ok: true, value };
     case 'text':
       return typeof value === 'string' ? { ok: true, value } : { ok: false, problem: 'must be text' };
   }
+}
+
+/**
+ * Settings that contradict each other, said before anything is sent: v1's service refuses required statuses
+ * given with the instruction to delete them (400), v2's takes the deletion and drops the names.
+ */
+export function settingsConflict(settings: Partial<QueueSettings>): [keyof QueueSettings, keyof QueueSettings] | undefined {
+  if (settings.deleteRequiredStatuses === true && settings.requiredStatuses !== undefined) return ['requiredStatuses', 'deleteRequiredStatuses'];
+  return undefined;
 }
 
 /** A setting an update changed, with its value before and after (as the service reported them). */

@@ -68,6 +68,13 @@ const BAD_INPUTS: Array<[string[], string]> = [
     ['queue', 'update', '--required-status', 'x'.repeat(256)],
     `--required-status: "${'x'.repeat(60)}…" is longer than 255 characters; use a shorter text, e.g. ci/build`,
   ],
+  // required statuses: no empty name; not set and deleted at once (v1's service refused it, v2's dropped the names)
+  [['queue', 'update', '--required-status', ''], '--required-status: must not be an empty name'],
+  [['queue', 'create', '--required-status', 'ci/build', '--required-status', ' '], '--required-status: must not be an empty name'],
+  [
+    ['queue', 'update', '--required-status', 'ci/build', '--delete-required-statuses'],
+    '--required-status and --delete-required-statuses: give one or the other',
+  ],
   // targets: nothing to set is a forgotten word
   [
     ['targets', 'set', '31'],
@@ -84,6 +91,14 @@ describe('a bad input: one line naming the flag, with an example, exit 2, nothin
   it.each(BAD_INPUTS)('mq %j', async (argv, line) => {
     const run = await mq(argv, { env: sandboxEnv(fixture.recorder.url, 'acme/widgets', { MQ_ORG: 'acme' }) });
     expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 2, stderr: `mq: ${line}\n`, stdout: '' });
+    expect(fixture.recorder.requests).toEqual([]);
+  });
+
+  it.each(['v1', 'v2'] as const)('settings that contradict each other, with a %s credential', async (api) => {
+    const argv = ['queue', 'update', '--required-status', 'ci/build', '--delete-required-statuses'];
+    const run = await mq(argv, { env: sandboxEnv(fixture.recorder.url, 'acme/widgets', {}, api) });
+    const line = 'mq: --required-status and --delete-required-statuses: give one or the other\n';
+    expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 2, stderr: line, stdout: '' });
     expect(fixture.recorder.requests).toEqual([]);
   });
 });
