@@ -21,7 +21,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   opened: async () => () => '',
   pullRequests: async () => {
     const { renderPullRequests } = await import('./views/pull-requests.js');
-    return (result, ctx) => renderPullRequests(result.pullRequests, result.nextCursor, ctx);
+    return (result, ctx) => renderPullRequests(result.pullRequests, ctx);
   },
   perPr: async () => {
     const { renderOutcomes } = await import('./views/outcomes.js');

@@ -139,6 +139,12 @@ describe('list and testing', () => {
     expect(all.pullRequests.map((pr: { prNumber: number }) => pr.prNumber).sort()).toEqual([100, 101, 102, 103, 104]);
     const two = json((await mq(['list', '--limit', '2', '--json'], { env })).stdout);
     expect(two.pullRequests).toHaveLength(2);
+    // The table alone on stdout (a pipe counts PRs), the hint that more exist on stderr.
+    const limited = await mq(['list', '--limit', '2'], { env });
+    expect(limited.stdout.trimEnd().split('\n')).toHaveLength(3);
+    expect(limited.stderr).toBe('More pull requests are available: raise --limit, or narrow with --state, --since or --until.\n');
+    expect((await mq(['list', '--limit', '2', '--quiet'], { env })).stderr).toBe('');
+    expect((await mq(['list', '--limit', '5'], { env })).stderr).toBe('');
     await advance(1);
     await advance(3600);
     await advance(3600);

@@ -178,12 +178,19 @@ describe('mq runs', () => {
     expect(text.stdout).toMatch(/^ID +STATUS +CREATED +PRS TESTED\n/);
     expect(text.stdout).toContain(`${id}`);
     expect(text.stdout).toContain('#42');
+    expect(text.stderr).toBe('');
 
     expect(json((await mq(['runs', '--status', 'failed', '--json'], { env })).stdout).testRuns).toEqual([]);
     expect(json((await mq(['runs', '--since', '30m', '--json'], { env })).stdout).testRuns).toEqual([]);
     expect(json((await mq(['runs', '42', '--since', '30m', '--json'], { env })).stdout).testRuns).toEqual([]);
     expect(json((await mq(['runs', '42', '--since', '2h', '--json'], { env })).stdout).testRuns).toHaveLength(1);
     expect((await mq(['runs', '--status', 'failed'], { env })).stdout).toBe('No test runs found.\n');
+
+    expect((await mq(['submit', '43'], { env })).code).toBe(0);
+    await advance(1);
+    const limited = await mq(['runs', '--limit', '1'], { env });
+    expect(limited.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(limited.stderr).toBe('More runs are available: raise --limit, or narrow with --status or --since.\n');
   });
 
   it('on v1 is refused in one line naming the v2 API (exit 2), pointing at mq testing', async () => {

@@ -26,11 +26,6 @@ describe('renderText: pullRequests (mq list)', () => {
     expect(text).not.toContain(ESC);
   });
 
-  it('says when more are available', async () => {
-    const text = await renderText({ kind: 'pullRequests', pullRequests: prs, nextCursor: 'abc' }, PLAIN);
-    expect(text.endsWith('\nMore pull requests are available: raise --limit, or narrow with --state, --since or --until.\n')).toBe(true);
-  });
-
   it('says when nothing matched', async () => {
     expect(await renderText({ kind: 'pullRequests', pullRequests: [] }, PLAIN)).toBe('No pull requests found.\n');
   });

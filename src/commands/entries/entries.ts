@@ -83,5 +83,7 @@ export async function runs(input: RunsInput, ctx: Context): Promise<CommandResul
   const createdAfter = input.since && isoAt(input.since, 'agoMs' in input.since ? await serviceClock(service, ctx.now) : ctx.now());
   const { pr, status } = input;
   const { items, nextCursor } = await upTo(input.limit, 'testRuns', (take, cursor) => service.listTestRuns(ref, { pr, status, createdAfter, cursor, take }));
+  // On stderr, as list's: stdout holds the runs alone.
+  if (nextCursor) ctx.note('More runs are available: raise --limit, or narrow with --status or --since.');
   return { kind: 'testRuns', prNumber: pr, testRuns: items, nextCursor };
 }

@@ -37,6 +37,8 @@ export async function list(input: ListInput, ctx: Context): Promise<CommandResul
   const { items, nextCursor } = await upTo(input.limit, 'pullRequests', (take, cursor) =>
     service.listPullRequests(ref, { state: input.state, since, until, cursor, take }),
   );
+  // On stderr: stdout holds the list alone, so that a pipe counts or reads PRs and nothing else.
+  if (nextCursor) ctx.note('More pull requests are available: raise --limit, or narrow with --state, --since or --until.');
   return { kind: 'pullRequests', pullRequests: items, nextCursor };
 }
 

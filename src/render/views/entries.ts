@@ -31,8 +31,6 @@ function shortTime(timestamp: string): string {
   return match ? `${match[1]} ${match[2]}` : timestamp;
 }
 
-const MORE_RUNS = 'More runs are available: raise --limit, or narrow with --status or --since.';
-
 /** A table of ID, STATUS, CREATED, PRS TESTED; a bisection run is marked as one. */
 export function renderTestRuns(result: ResultOf<'testRuns'>, ctx: RenderContext): string {
   if (result.testRuns.length === 0) return result.prNumber === undefined ? 'No test runs found.\n' : `No test runs of #${result.prNumber} found.\n`;
@@ -48,5 +46,5 @@ export function renderTestRuns(result: ResultOf<'testRuns'>, ctx: RenderContext)
     ctx.paint,
     ctx.screen?.columns,
   );
-  return `${table}\n${result.nextCursor ? `${ctx.paint.dim(MORE_RUNS)}\n` : ''}`;
+  return `${table}\n`;
 }
