@@ -35,7 +35,9 @@ export async function run(io: Io): Promise<number> {
     // Only commander throws its errors.
     if (!(error instanceof (await import('commander')).CommanderError)) return (await runner()).fail(error);
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
-    if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
+    // help() asked for (`mq queue help get`) ends 0; help shown for a mistake (commander's `error: true`) ends 1.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
     return (await runner()).fail(new UsageError(error.message.replace(/^error: /, '')));
   }
   return exitCode;

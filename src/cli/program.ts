@@ -148,12 +148,9 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   // A command refuses words past its arguments; a group's subcommand would inherit the group's allowance below
   // (commander copies it to the commands made on it), and `mq queue delete staging` deleted main.
   if (load) command.allowExcessArguments(false).action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
-  // An action would drop commander's implicit `help` subcommand (`mq queue help get`): kept on purpose.
-  else if (subcommands)
-    command
-      .allowExcessArguments()
-      .helpCommand(true)
-      .action(() => groupAlone(command));
+  else if (subcommands) command.allowExcessArguments().action(() => groupAlone(command));
+  // An action would drop commander's implicit `help` subcommand (`mq queue help get`, `mq sandbox help exec`): kept on purpose.
+  if (subcommands) command.helpCommand(true);
 }
 
 /** A group named alone (`mq queue`) prints its help and exits 0, as bare `mq` does; a word that is none of its subcommands is commander's "unknown command". */

@@ -105,6 +105,21 @@ describe('mq help', () => {
     }
   });
 
+  it('a group’s own help subcommand shows a command help, exit 0, as mq help does', async () => {
+    for (const path of [
+      ['queue', 'get'],
+      ['flaky', 'list'],
+      ['sandbox', 'exec'],
+    ]) {
+      const viaGroup = await mq([path[0]!, 'help', path[1]!]);
+      const viaFlag = await mq([...path, '--help']);
+      expect(viaGroup, path.join(' ')).toEqual({ code: 0, stdout: viaFlag.stdout, stderr: '' });
+    }
+    const unknown = await mq(['queue', 'help', 'frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+  });
+
   it('refuses what is neither a command nor a topic, with exit 2', async () => {
     const run = await mq(['help', 'frobnicate']);
     expect(run.code).toBe(2);
