@@ -1,8 +1,11 @@
 // mq stats against a sandbox process on a manual clock: PRs merged, failed and cancelled, then the counts, rates,
 // per author and per day in the table and under --json, the durations from the metrics, and paging past 100.
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { mq, startMq, useSandbox } from '../support/in-process.js';
+import { textWidth } from '../../src/render/text-width.js';
+import { Emulator } from '../terminal/emulator.js';
 
 const fixture = useSandbox();
 // The manual clock starts at 2026-01-01T00:00Z and these tests move it by well under a day.
@@ -52,6 +55,14 @@ describe('mq stats', () => {
     expect(table.stdout).toMatch(/^Time in queue, last hour \(service metrics, 4 PRs\):$/m);
     expect(table.stdout).toMatch(/^ {2}0-1m +#+ +\d+$/m);
     expect(table.stdout).not.toContain('\u001b[');
+    // On a narrow terminal the histogram's bars give way; its labels and counts stay whole.
+    const narrow = new Emulator(40, 24);
+    expect(await startMq(['stats', ...WINDOW], { env, stdout: narrow.stdout() }).finish()).toMatchObject({ code: 0 });
+    const written = stripVTControlCharacters(narrow.written).split('\n');
+    const bars = written.slice(written.findIndex((line) => line.endsWith('PRs):')) + 1).filter((line) => line !== '');
+    // A bucket a line: its label, its bar, its count, none cut or folded.
+    expect(bars.map((line) => /^ {2}(0|over|\d)\S*( \S+)* +[█]* +\d+$/.test(line) && textWidth(line) <= 40)).toEqual(bars.map(() => true));
+    expect(bars).toHaveLength(9);
 
     const run = await mq(['stats', ...WINDOW, '--by', 'author', '--json'], { env });
     expect(run).toMatchObject({ code: 0, stderr: '' });
