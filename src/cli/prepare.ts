@@ -78,7 +78,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   const makeService = async () => {
     // Before the token is read: a tokenCommand must not run for a request that will be refused.
     checkTokenDestination(resolved);
-    service = await newService(await readToken(settings));
+    service = await newService(await readToken(settings, io.signal));
     return service;
   };
   const ctx: Context = {
@@ -106,7 +106,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       // The service has no control routes: it is not asked, and needs no token to be told so.
       if (!isLoopback(new URL(settings.apiUrl))) return undefined;
       checkTokenDestination(resolved);
-      const token = await readToken(settings);
+      const token = await readToken(settings, io.signal);
       const { sandboxControl } = await import('../api/v1/sandbox-control.js');
       // No abort signal: the endpoint is removed after Ctrl-C.
       const trace = flags.debug ? (line: string) => stderrLine(`[debug] ${line}`) : undefined;

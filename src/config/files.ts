@@ -1,7 +1,7 @@
 // Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
 // and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
 // cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
@@ -26,12 +26,30 @@ const loader = () => import('./config-loader.js');
 /** Loads the file --config or its variable names, which must exist (a typo is not "no config"); a bad flag is a usage error, a bad variable a config error. */
 export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag' | 'env'): Promise<ConfigFile> {
   const absolute = resolve(cwd, path);
-  if (path === '' || !existsSync(absolute)) {
-    const message = `${namedBy === 'flag' ? '--config' : envName('config')}: "${path}" is no such file; use the path of a config file, e.g. .mqrc.yaml`;
-    throw namedBy === 'flag' ? new UsageError(message) : new ConfigError(message);
-  }
+  const refuse = (problem: string) => {
+    const message = `${namedBy === 'flag' ? '--config' : envName('config')}: "${path}" ${problem}; use the path of a config file, e.g. .mqrc.yaml`;
+    return namedBy === 'flag' ? new UsageError(message) : new ConfigError(message);
+  };
+  if (path === '' || !existsSync(absolute)) throw refuse('is no such file');
+  const other = notAFile(absolute);
+  if (other) throw refuse(`is ${other}, not a file`);
   refuseMetaConfig();
   return (await loader()).loadFile(absolute, PROJECT_SEARCH_PLACES, 'project');
+}
+
+/**
+ * What a path names if not a file mq may read: opening a FIFO no one writes to never returns, and no signal
+ * cancels it (nor lets the process exit); reading /dev/zero never ends. A pipe handed over as /dev/fd/N or /dev/stdin (`--config <(…)`,
+ * `… | mq --config /dev/stdin`) has its writer, and is read.
+ */
+function notAFile(path: string): string | undefined {
+  const stats = statSync(path);
+  // /dev/null: an empty config, the usual way to leave the project's file out.
+  if (stats.isFile() || path === '/dev/null') return undefined;
+  if (stats.isFIFO()) return /^\/(dev\/fd\/\d+|dev\/stdin|proc\/self\/fd\/\d+)$/.test(path) ? undefined : 'a FIFO';
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isSocket()) return 'a socket';
+  return 'a device';
 }
 
 /** The nearest project file from `cwd` up to `stopDir`: the git root in a checkout, else home when `cwd` is under it, else the root. */

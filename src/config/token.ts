@@ -1,6 +1,6 @@
 // The API token, read only when a request needs one: `mq config show` or `mq --help` must not run a password
 // manager. No message here ever includes the token, or the output of the command that prints it.
-import { ConfigError, systemErrorWords } from '../errors.js';
+import { ConfigError, InterruptedError, type MqError, systemErrorWords } from '../errors.js';
 import { formatDuration } from './duration.js';
 import { envNames } from './setting-rows.js';
 import type { Settings } from './settings.js';
@@ -11,7 +11,8 @@ const MAX_OUTPUT_BYTES = 64 * 1024;
 
 const NO_TOKEN_MESSAGE = `no API token: set ${envNames('token')}, or tokenCommand/tokenFile in the user config file`;
 
-export async function readToken(settings: Settings): Promise<string> {
+/** `signal`: Ctrl-C or SIGTERM ends a tokenCommand still running (a password manager waiting for a touch). */
+export async function readToken(settings: Settings, signal?: AbortSignal): Promise<string> {
   const source = settings.token;
   if (source === undefined) throw new ConfigError(NO_TOKEN_MESSAGE);
   switch (source.kind) {
@@ -22,7 +23,7 @@ export async function readToken(settings: Settings): Promise<string> {
     case 'file':
       return checkToken(await readTokenFile(source.path, source.origin), `tokenFile ${source.path}`);
     case 'command':
-      return checkToken(await runTokenCommand(source.command, source.origin, source.cwd), `tokenCommand "${source.command}"`);
+      return checkToken(await runTokenCommand(source.command, source.origin, source.cwd, TOKEN_COMMAND_TIMEOUT_MS, signal), `tokenCommand "${source.command}"`);
   }
 }
 
@@ -54,19 +55,28 @@ async function readTokenFile(path: string, origin: string): Promise<string> {
 }
 
 /** Runs `command` in a shell and answers its stdout. stderr is discarded: it is never shown, so it cannot leak. */
-export async function runTokenCommand(command: string, origin: string, cwd?: string, timeoutMs = TOKEN_COMMAND_TIMEOUT_MS): Promise<string> {
+export async function runTokenCommand(
+  command: string,
+  origin: string,
+  cwd?: string,
+  timeoutMs = TOKEN_COMMAND_TIMEOUT_MS,
+  signal?: AbortSignal,
+): Promise<string> {
   // Loaded here, as git.ts does: only a tokenCommand needs a child process.
   const { spawn } = await import('node:child_process');
+  if (signal?.aborted) throw new InterruptedError();
   const named = `tokenCommand "${command}" (${origin})`;
   return new Promise((done, fail) => {
     const child = spawn(command, { shell: true, cwd, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const finish = (error: ConfigError | undefined) => {
+    const interrupted = () => finish(new InterruptedError());
+    const finish = (error: MqError | undefined) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', interrupted);
       if (error) {
         child.kill();
         fail(error);
@@ -75,6 +85,7 @@ export async function runTokenCommand(command: string, origin: string, cwd?: str
       }
     };
     const timer = setTimeout(() => finish(new ConfigError(`${named} did not finish within ${formatDuration(timeoutMs)}`)), timeoutMs);
+    signal?.addEventListener('abort', interrupted, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_OUTPUT_BYTES) finish(new ConfigError(`${named} printed more than a token`));

@@ -1,9 +1,9 @@
 // Which config files are read, and what is refused in them.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError, UsageError } from '../../src/errors.js';
 import { MQ_BIN } from '../support/cli.js';
 import { rejection, tree } from './helpers.js';
 
@@ -196,6 +196,25 @@ describe('naming the project file', () => {
     const file = t.write('home/proj/ci.yaml', 'token: secret\n');
     const error = await rejection(t.resolve({ flags: { config: 'ci.yaml' } }));
     expect(error.message).toMatch(new RegExp(`^${file}: "token" is not allowed in a project config file`));
+  });
+
+  it('refuses a FIFO, a folder or a device, which would never be read to its end; /dev/null is an empty file', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    execFileSync('mkfifo', [join(t.proj, 'settings.fifo')]);
+    for (const [path, what] of [
+      ['settings.fifo', 'a FIFO'],
+      ['.', 'a folder'],
+      ['/dev/zero', 'a device'],
+    ]) {
+      const error = await rejection(t.resolve({ flags: { config: path } }));
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).toBe(`--config: "${path}" is ${what}, not a file; use the path of a config file, e.g. .mqrc.yaml`);
+      const viaEnv = await rejection(t.resolve({ env: { MQ_CONFIG: path } }));
+      expect(viaEnv).toBeInstanceOf(ConfigError);
+    }
+    t.write('home/proj/.mqrc.yaml', 'targetBranch: develop\n');
+    expect((await t.resolve({ flags: { config: '/dev/null' } })).settings.targetBranch).toBe('main');
   });
 
   it('an empty named file is no settings, not an error', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readToken } from '../../src/config/token.js';
 import { Settings } from '../../src/config/settings-schema.js';
 import { runTokenCommand } from '../../src/config/token.js';
-import { ConfigError } from '../../src/errors.js';
+import { ConfigError, InterruptedError } from '../../src/errors.js';
 import { rejection, tree } from './helpers.js';
 
 describe('readToken', () => {
@@ -63,6 +63,21 @@ describe('readToken', () => {
     const t = tree();
     const { settings } = await t.resolve({ env: { MQ_TOKEN: 'plain-ascii-token~!' } });
     expect(await readToken(settings)).toBe('plain-ascii-token~!');
+  });
+
+  // Ctrl-C or SIGTERM while a password manager waits for a touch: mq ends, and the command with it.
+  it('ends a command still running when the signal aborts, before or after it started', async () => {
+    const before = new AbortController();
+    before.abort();
+    await expect(runTokenCommand('sleep 60', 'file /x', undefined, 60_000, before.signal)).rejects.toBeInstanceOf(InterruptedError);
+
+    const t = tree();
+    const started = join(t.root, 'started');
+    const during = new AbortController();
+    const running = runTokenCommand(`touch ${started}; sleep 60`, 'file /x', undefined, 60_000, during.signal);
+    while (!existsSync(started)) await new Promise((tick) => setTimeout(tick, 10));
+    during.abort();
+    await expect(running).rejects.toBeInstanceOf(InterruptedError);
   });
 
   // A command that would outlast the test's own time limit: only giving up lets the test end, so no clock is read.
