@@ -187,6 +187,11 @@ export class QueueEngine {
     return this.webhooks.recent();
   }
 
+  /** How many webhook events were made so far (a step's are made once taken): the next one's number (`eventNumberOf`). */
+  get eventsMade(): number {
+    return this.state.nextEventId ?? 0;
+  }
+
   /** One event of a PR or batch kind on request, about `pr` (else the latest submitted) of the queue named or the only one. */
   triggerEvent(input: { type: string; pr?: number; repo?: Repo; targetBranch?: string }): WebhookEvent {
     const { type } = input;

@@ -47,6 +47,12 @@ interface Step {
 
 type Payload = Record<string, unknown>;
 
+/** An event's number in the sequence (its id's last 16 hex digits, see `made`); undefined for an id not made so. */
+export function eventNumberOf(id: string): number | undefined {
+  const counter = /^msg_[0-9a-f]{16}([0-9a-f]{16})$/.exec(id)?.[1];
+  return counter === undefined ? undefined : Number.parseInt(counter, 16);
+}
+
 /** Notes the steps as they happen and makes their events when taken; ids `msg_…` from the state's counter. */
 export class WebhookEvents {
   private steps: Step[] = [];

@@ -6,6 +6,7 @@ import type * as z from 'zod';
 import type { Attempt, AttemptList, Endpoint, WebhookEvent } from '../../../api/sandbox-webhooks.js';
 import { keyOf, newSecret } from '../../../model/webhook-signature.js';
 import { kindMatches } from '../../../model/webhooks.js';
+import { eventNumberOf } from '../../engine/webhook-events.js';
 import type { SandboxClock } from '../clock.js';
 import { post, type Posted } from './post.js';
 
@@ -43,6 +44,9 @@ interface EndpointRecord {
   key: Buffer;
   disabled: boolean;
   overflowed: number;
+  /** The number of the first event it is sent (`eventNumberOf`): those made before it was added, which a state
+   *  file's journal makes again at a restart, are not its. */
+  since: number;
   /** Due now, in order. */
   ready: Fifo<Delivery>;
   /** Retries waiting for their time, earliest first (then by event id): see `waitLater`. */
@@ -95,6 +99,8 @@ interface Saved {
     secret: string;
     disabled: boolean;
     overflowed: number;
+    /** Absent in a file an older sandbox wrote: 0. */
+    since?: number;
     waiting: SavedDelivery[];
     settled: string[];
   }[];
@@ -123,11 +129,13 @@ export class WebhookDelivery {
   private stopped = false;
 
   /** `remember`: whether settled ids are kept until the next fold (a state file's journal may make them again).
-   *  `elapsedMs`: real time, for the pace while the API is busy (injectable for tests). */
+   *  `elapsedMs`: real time, for the pace while the API is busy (injectable for tests). `eventsMade`: how many
+   *  events were made so far, every one of them offered first (an endpoint added now is sent those made after). */
   constructor(
     private readonly clock: SandboxClock,
     private readonly remember: boolean,
     private readonly elapsedMs: () => number = () => performance.now(),
+    private readonly eventsMade: () => number = () => 0,
   ) {}
 
   /** Sends nothing more (what is in flight ends unrecorded, and goes again after a restart). */
@@ -139,6 +147,7 @@ export class WebhookDelivery {
 
   /** Adds an endpoint; one with the same URL and filter as a kept one is that one (its id and secret stay). */
   add(setting: EndpointSetting): EndpointRecord {
+    const since = this.eventsMade();
     this.handOut();
     const events = [...(setting.events ?? [])];
     const same = [...this.endpoints.values()].find((e) => e.url === setting.url && e.events.join() === events.join());
@@ -147,7 +156,7 @@ export class WebhookDelivery {
     const key = keyOf(secret);
     if (!key) throw new RangeError(`the secret of ${setting.url} is not whsec_ and base64 of 24 to 64 bytes`);
     if (same) this.drop(same);
-    const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key });
+    const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key, since });
     this.onChange();
     return record;
   }
@@ -195,8 +204,10 @@ export class WebhookDelivery {
       const event = this.offered.shift()!;
       const seen = this.messages.get(event.id);
       const message = seen ?? { id: event.id, type: event.type, payload: event.payload, holders: [] };
+      const number = eventNumberOf(event.id) ?? Number.POSITIVE_INFINITY;
       for (const endpoint of this.endpoints.values()) {
-        if (endpoint.disabled || !kindMatches(endpoint.events, event.type) || message.holders.includes(endpoint) || endpoint.settled.has(event.id)) continue;
+        if (endpoint.disabled || number < endpoint.since || !kindMatches(endpoint.events, event.type)) continue;
+        if (message.holders.includes(endpoint) || endpoint.settled.has(event.id)) continue;
         if (backlogOf(endpoint) >= BACKLOG_LIMIT) {
           endpoint.overflowed++;
           continue;
@@ -262,6 +273,7 @@ export class WebhookDelivery {
         secret: e.secret,
         disabled: e.disabled,
         overflowed: e.overflowed,
+        since: e.since,
         // One in flight goes again as the same attempt: it was never answered.
         waiting: [...[...e.inFlight].map((d) => ({ ...d, attempts: d.attempts - 1 })), ...e.ready, ...e.later].map(savedForm),
         settled: fold ? [] : [...e.settled],
@@ -279,7 +291,7 @@ export class WebhookDelivery {
     for (const e of saved.endpoints) {
       const key = keyOf(e.secret);
       if (!key) throw new Error(`webhook endpoint ${e.id} has no usable secret`);
-      const record = this.makeRecord({ ...e, key });
+      const record = this.makeRecord({ ...e, key, since: e.since ?? 0 });
       Object.assign(record, { disabled: e.disabled, overflowed: e.overflowed, settled: new Set(e.settled) });
       record.later = e.waiting.map(({ id, type, body, attempts, dueAt }) => {
         let message = this.messages.get(id);
@@ -292,7 +304,7 @@ export class WebhookDelivery {
     this.rescanLater();
   }
 
-  private makeRecord(fields: { id: string; url: string; events: string[]; secret: string; key: Buffer }): EndpointRecord {
+  private makeRecord(fields: Pick<EndpointRecord, 'id' | 'url' | 'events' | 'secret' | 'key' | 'since'>): EndpointRecord {
     const record: EndpointRecord = { ...fields, disabled: false, overflowed: 0, ready: new Fifo(), later: [], inFlight: new Set(), settled: new Set() };
     this.endpoints.set(record.id, record);
     return record;

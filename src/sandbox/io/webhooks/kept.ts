@@ -17,17 +17,22 @@ export class KeptWebhooks {
   private again = false;
 
   /** What the state file kept, then the endpoints asked for; the events a replayed journal made again are offered
-   *  (those already settled are not sent again). */
+   *  to the endpoints kept (those already settled are not sent again). */
   constructor(
-    /** The engine's events since last asked (the engine may be replaced: `restore()`). */
+    /** The engine's events since last asked, and how many it made (the engine may be replaced: `restore()`). */
     private readonly takeEvents: () => WebhookEvent[],
+    eventsMade: () => number,
     clock: SandboxClock,
     private readonly store: StateStore | undefined,
     settings: readonly EndpointSetting[],
     /** Real time (ms), by which the deliveries give way to a busy API. */
     elapsedMs?: () => number,
   ) {
-    this.delivery = new WebhookDelivery(clock, store !== undefined, elapsedMs);
+    const made = () => {
+      this.drain();
+      return eventsMade();
+    };
+    this.delivery = new WebhookDelivery(clock, store !== undefined, elapsedMs, made);
     const kept = store?.loadWebhooks();
     if (store && kept !== undefined) {
       try {
