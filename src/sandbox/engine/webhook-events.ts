@@ -8,7 +8,6 @@ import type { Repo } from '../../model/repository.js';
 import { getTestDetails, SEEDED_TEST_IDS } from './catalogue.js';
 import { causeOf, runFailure, stepsOf } from './history.js';
 import { sha256Hex } from './digest.js';
-import { URGENT } from './line.js';
 import type { QueueRecord, Submission, TestRun } from './state.js';
 import { EngineRefusal } from './types.js';
 import { iso } from './views.js';
@@ -41,8 +40,6 @@ interface Step {
   previousRun: TestRun | undefined;
   /** The reason the request that made this step gives it (a cancel, a push, a restart), in the service's words. */
   cause: string | undefined;
-  /** Sent back while an urgent PR heads the line: the only cause the history cannot tell afterwards. */
-  urgentAhead?: boolean;
 }
 
 type Payload = Record<string, unknown>;
@@ -88,7 +85,6 @@ export class WebhookEvents {
     } else this.runs.set(submission.id, runId);
     const cause = this.causes.get(submission.id);
     this.causes.delete(submission.id);
-    const head = queue.line[0];
     // Nobody takes them (an engine without I/O): made now and then, the oldest untaken dropped, so none piles up.
     if (this.steps.length >= RECENT_MAX) this.flush();
     this.steps.push({
@@ -98,8 +94,6 @@ export class WebhookEvents {
       run: runId === undefined ? undefined : testRuns[runId],
       previousRun: previous === undefined || previous === runId ? undefined : testRuns[previous],
       cause,
-      urgentAhead:
-        submission.state === 'pending' && head !== submission.id && head !== undefined && this.world.state.submissions[head]?.priorityValue === URGENT,
     });
   }
 
@@ -211,23 +205,18 @@ export class WebhookEvents {
     if (tested) Object.assign(payload, testFields(run), { batched: run.pullRequestIds.length > 1 });
     if (WITH_BISECTION.has(action)) payload.is_bisection = tested && run.queueType === 'bisection';
     const field = REASON_FIELD_OF[action];
-    const reason = step.cause ?? this.reasonOf(step, action);
+    const reason = step.cause ?? this.reasonOf(step);
     if (field && reason !== undefined) payload[field] = reason;
     return payload;
   }
 
   /** The history's cause of the step (v2's queue-entry history gives the same), in the service's upper case. */
-  private reasonOf(step: Step, action: EntryAction): string | undefined {
+  private reasonOf(step: Step): string | undefined {
     const { submission, run } = step;
     const steps = stepsOf(submission);
     const timelineStep = steps[step.index];
     if (!timelineStep) return undefined;
-    const prior = steps[step.index - 1]?.state;
-    if (action === 'pending_failure') return run?.status === 'failed' ? runFailure(run).toUpperCase() : undefined;
-    const reason = causeOf(this.world, submission, timelineStep, prior, run).reason?.toUpperCase();
-    if (reason !== undefined || action !== 'queued' || prior === undefined || prior === 'not_ready') return reason;
-    // Sent back from a run with nobody ahead at fault: an urgent PR took the line ahead of it.
-    return step.urgentAhead ? 'SKIP_THE_LINE_INTERRUPTED' : undefined;
+    return causeOf(this.world, submission, timelineStep, steps[step.index - 1]?.state, run).reason?.toUpperCase();
   }
 }
 

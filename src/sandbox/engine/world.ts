@@ -94,16 +94,17 @@ const TIMELINE_REASONS: Readonly<Record<string, string>> = {
   'tests_passed>merged': 'test_run_passed',
 };
 
-/** Every state change goes through here: the timestamp, the events the metrics count, the index. */
-export function transition(world: QueueWorld, queue: QueueRecord, submission: Submission, to: PullRequestState): void {
+/** Every state change goes through here: the timestamp, the events the metrics count, the index. `reason`: why,
+ *  where the engine decided it and the change alone does not tell (the history and the webhook read it there). */
+export function transition(world: QueueWorld, queue: QueueRecord, submission: Submission, to: PullRequestState, reason?: string): void {
   const from = submission.state;
   if (from === to) return;
   const now = world.state.now;
   const queueType: QueueType = submission.inBisection ? 'bisection' : 'main';
   submission.state = to;
   submission.stateChangedAt = now;
-  const reason = TIMELINE_REASONS[`${from}>${to}`];
-  (submission.timeline ??= []).push(reason === undefined ? { at: now, state: to } : { at: now, state: to, reason });
+  const told = reason ?? TIMELINE_REASONS[`${from}>${to}`];
+  (submission.timeline ??= []).push(told === undefined ? { at: now, state: to } : { at: now, state: to, reason: told });
   world.changes++;
   const { tested } = indexOf(world, queue);
   if (!submission.inBisection && TESTED_STATES.has(to)) tested.add(submission.id);

@@ -9,6 +9,7 @@ import type { MergeQueueService } from '../../../src/model/service.js';
 import { WEBHOOK_KINDS, type WebhookEvent } from '../../../src/model/webhooks.js';
 import { QueueEngine } from '../../../src/sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../../../src/sandbox/engine/history.js';
+import { pullRequestId } from '../../../src/sandbox/engine/ids.js';
 import { type RunningSandbox, startSandbox } from '../../../src/sandbox/io/server.js';
 import { validateWebhook } from '../../support/openapi/validate.js';
 
@@ -200,6 +201,73 @@ describe('the events of a queue', () => {
       '#3': [...ENTERED, 'testing', ...interrupted, 'canceled PR_PUSHED_TO'],
       '#4': [...ENTERED, 'testing', 'merged MERGE_GRAPH_MERGE'],
     });
+  });
+});
+
+/** The events' word for the state a step of v2's history enters. */
+const ACTION_OF_STATE: Readonly<Record<string, string>> = {
+  notReady: 'submitted',
+  pending: 'queued',
+  pendingFailure: 'pending_failure',
+  cancelled: 'canceled',
+};
+
+interface WireTransition {
+  state: string;
+  reason: string | null;
+  pendingFailure?: { eventualFailureReason?: string };
+}
+
+/**
+ * Per PR, each step as its webhooks tell it and as v2's queue-entry history (read over HTTP) tells it: the state
+ * and its reason (a pending failure's, in the history, the failure reason it records). testsPassed has no event;
+ * a PR of a failed batch is queued for bisection by webhook with no step of the sandbox's history.
+ */
+async function bothTell(run: Run, prs: readonly number[]): Promise<void> {
+  const events = await run.events();
+  for (const pr of prs) {
+    const hooks = events
+      .filter((event) => event.type.startsWith('pull_request.') && event.payload.pr_number === pr)
+      .map(({ payload: p }) => `${p.action} ${p.submitted_reason ?? p.queued_reason ?? p.failure_reason ?? p.cancellation_reason ?? p.merged_reason ?? '-'}`)
+      .filter((step) => step !== 'queued BISECTION_REQUIRED');
+    const answer = await fetch(`${sandbox!.url.replace(/\/v1$/, '')}/v2/pull-requests/${pullRequestId(REPO, pr)}/queue-entry-history?limit=100`, {
+      headers: { authorization: `Bearer ${TOKENS.v2}` },
+    });
+    const { data } = (await answer.json()) as { data: WireTransition[] };
+    const history = data
+      .filter((step) => step.state !== 'testsPassed')
+      .map(
+        (step) =>
+          `${ACTION_OF_STATE[step.state] ?? step.state} ${(step.state === 'pendingFailure' ? step.pendingFailure?.eventualFailureReason : step.reason) ?? '-'}`,
+      );
+    expect({ pr, steps: hooks }).toEqual({ pr, steps: history });
+  }
+}
+
+describe('the reasons of the webhooks and of v2`s history: one fact, told the same', () => {
+  it('PRs sent back by an urgent PR: queued SKIP_THE_LINE_INTERRUPTED, and pending with it in the history', async () => {
+    const run = await start('v2');
+    await run.service.createQueue(QUEUE, { concurrency: 3 });
+    for (const pr of [1, 2, 3]) await run.service.submitPullRequest(QUEUE, pr);
+    await run.service.submitPullRequest(QUEUE, 4, { priority: 'urgent' });
+    await run.advance(300);
+    await run.advance(300);
+    await bothTell(run, [1, 2, 3, 4]);
+    expect((await run.service.getQueueEntryHistory(QUEUE, 1)).map((step) => step.reason)).toContain('skip_the_line_interrupted');
+  });
+
+  it('pending failures: the failure reason of each, those not to fail and one convicted by optimization included', async () => {
+    const run = await start('v2');
+    await run.service.createQueue(QUEUE, { concurrency: 2 });
+    await run.control('pullRequests', { repo: REPO, number: 1, testOutcome: 'fail' });
+    for (const pr of [1, 2]) await run.service.submitPullRequest(QUEUE, pr);
+    await run.advance(300);
+    await run.advance(300);
+    await run.service.updateQueue(QUEUE, { batch: true, batchingMinSize: 4, bisectionConcurrency: 1, optimizationMode: 'bisection_skip_redundant_tests' });
+    await run.control('pullRequests', { repo: REPO, number: 6, testOutcome: 'fail' });
+    for (const pr of [3, 4, 5, 6]) await run.service.submitPullRequest(QUEUE, pr);
+    for (let i = 0; i < 8; i++) await run.advance(300);
+    await bothTell(run, [1, 2, 3, 4, 5, 6]);
   });
 });
 
