@@ -269,6 +269,21 @@ describe('the reasons of the webhooks and of v2`s history: one fact, told the sa
     for (let i = 0; i < 8; i++) await run.advance(300);
     await bothTell(run, [1, 2, 3, 4, 5, 6]);
   });
+
+  it('a request`s own reason (a restart, a cancel, a push) is the history`s step`s too', async () => {
+    const run = await start('v2');
+    await run.service.createQueue(QUEUE, { concurrency: 3 });
+    for (const pr of [1, 2, 3]) await run.service.submitPullRequest(QUEUE, pr);
+    await run.service.restartTestsOnPullRequest(QUEUE, 2);
+    await run.service.cancelPullRequest(QUEUE, 1);
+    await run.control('pullRequests', { repo: REPO, number: 3, sha: 'f'.repeat(40) });
+    await run.advance(300);
+    await bothTell(run, [1, 2, 3]);
+    const reasons = async (pr: number) => (await run.service.getQueueEntryHistory(QUEUE, pr)).map((step) => step.reason);
+    expect(await reasons(1)).toContain('user_requested');
+    expect(await reasons(2)).toContain('tests_restarted_by_api_request');
+    expect(await reasons(3)).toContain('pr_pushed_to');
+  });
 });
 
 describe('takeEvents', () => {
@@ -349,9 +364,7 @@ describe('takeEvents', () => {
       const mine = events.filter((event) => event.payload.pr_number === pr);
       const reasonOf = (payload: Record<string, unknown>) =>
         payload.submitted_reason ?? payload.queued_reason ?? payload.failure_reason ?? payload.cancellation_reason ?? payload.merged_reason ?? null;
-      // Where the history knows no reason, the request may (a cancel's USER_REQUESTED): the event says it.
-      const told = mine.map((event, at) => (history[at]?.reason === null ? null : reasonOf(event.payload)));
-      expect(told).toEqual(history.map((step) => step.reason?.toUpperCase() ?? null));
+      expect(mine.map((event) => reasonOf(event.payload))).toEqual(history.map((step) => step.reason?.toUpperCase() ?? null));
       expect(mine).toHaveLength(history.length);
     }
   });
