@@ -7,7 +7,7 @@ import { parseCount } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { portFailure, untilStopped } from '../../command-kit/serve.js';
 import { badValue } from '../../argv-values.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { EXIT, exitCodeOf, InterruptedError, UsageError } from '../../errors.js';
 import type { WebhookDelivery } from '../../model/webhook-control.js';
 import { keyOf, verify } from '../../model/webhook-signature.js';
 import { kindFilter, kindMatches, unknownKinds } from '../../model/webhooks.js';
@@ -86,6 +86,8 @@ export async function listen(input: ListenInput, ctx: Context, _announce: unknow
   try {
     const control = await ctx.webhookControl();
     endpoint = await control?.addEndpoint({ url, secret, ...(input.events && { events: input.events }) }).catch((error: Error) => {
+      // Refused for its credential, it would listen for nothing: the failure ends it, as any command's 401 does.
+      if (exitCodeOf(error) === EXIT.config) throw error;
       ctx.warn(`could not subscribe to the sandbox at ${ctx.resolved.settings.apiUrl}: ${error.message}`);
       return undefined;
     });

@@ -35,7 +35,8 @@ export function admitReady(world: QueueWorld, queue: QueueRecord, only?: readonl
 /** A pending PR takes its place in the line; the runs it now stands ahead of are checked, and it may merge at once. */
 export function enterLine(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
   const { at, overtookTested } = insertIntoLine(world, queue, submission);
-  if (overtookTested) revalidateRuns(world, queue);
+  // The runs it overtook no longer hold every PR ahead: their PRs go back, interrupted by the urgent one.
+  if (overtookTested) revalidateRuns(world, queue, 'skip_the_line_interrupted');
   if (queue.settings.directMergeMode !== 'always') return;
   const ahead = queue.settings.mode === 'parallel' ? dependenciesAhead(world, queue, at, [submission]).length : at;
   if (mayMergeDirectly(queue, submission, ahead)) mergeDirectly(world, queue, submission, at);

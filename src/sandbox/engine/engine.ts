@@ -51,7 +51,7 @@ import {
   type RefusalReason,
   type RunDetails,
 } from './types.js';
-import { describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
+import { because, describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 import type { TestRunFacts } from '../../model/queue-entries.js';
 import { queueEntryHistoryOf } from './history.js';
 import { verificationRunOf } from './verification-runs.js';
@@ -187,6 +187,11 @@ export class QueueEngine {
     return this.webhooks.recent();
   }
 
+  /** How many webhook events were made so far (a step's are made once taken): the next one's number (`eventNumberOf`). */
+  get eventsMade(): number {
+    return this.state.nextEventId ?? 0;
+  }
+
   /** One event of a PR or batch kind on request, about `pr` (else the latest submitted) of the queue named or the only one. */
   triggerEvent(input: { type: string; pr?: number; repo?: Repo; targetBranch?: string }): WebhookEvent {
     const { type } = input;
@@ -232,14 +237,14 @@ export class QueueEngine {
     const pushed = description.sha !== undefined && description.sha !== record.sha;
     const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
     const withdrawn = description.state !== undefined && description.state !== 'open' && description.state !== record.state;
-    const reason = withdrawn ? (description.state === 'draft' ? 'PR_CONVERTED_TO_DRAFT' : 'PR_CLOSED') : pushed ? 'PR_PUSHED_TO' : 'PR_BASE_BRANCH_CHANGED';
+    const reason = withdrawn ? (description.state === 'draft' ? 'pr_converted_to_draft' : 'pr_closed') : pushed ? 'pr_pushed_to' : 'pr_base_branch_changed';
     const { repo: _repo, number: _number, ...facts } = description;
     for (const [field, value] of Object.entries(facts)) if (value !== undefined) Object.assign(record, { [field]: value });
     if (description.testOutcome !== undefined) record.completedTestRuns = 0;
     this.world.changes++;
     for (const { queue, submission } of this.openSubmissionsOf(record)) {
       if (withdrawn || ((pushed || retargeted) && submission.state !== 'not_ready')) {
-        this.webhooks.because(submission, reason, () => cancelSubmission(this.world, queue, submission));
+        because(this.world, submission, reason, () => cancelSubmission(this.world, queue, submission));
       } else pullRequestChanged(this.world, queue, submission);
     }
     return factsOf(record);
@@ -269,7 +274,7 @@ export class QueueEngine {
     const queue = queueOf(this.world, ref);
     const submission = this.openSubmission(queue, pr);
     const from = submission.timeline?.length ?? 0;
-    this.webhooks.because(submission, 'USER_REQUESTED', () => cancelSubmission(this.world, queue, submission));
+    because(this.world, submission, 'user_requested', () => cancelSubmission(this.world, queue, submission));
     byActor(submission, from, actor);
   }
 
@@ -308,7 +313,7 @@ export class QueueEngine {
       );
     }
     const from = submission.timeline?.length ?? 0;
-    this.webhooks.because(submission, 'TESTS_RESTARTED_BY_API_REQUEST', () => restartSubmission(this.world, queue, submission));
+    because(this.world, submission, 'tests_restarted_by_api_request', () => restartSubmission(this.world, queue, submission));
     byActor(submission, from, actor);
   }
 

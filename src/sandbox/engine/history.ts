@@ -75,8 +75,11 @@ function transitionsOf(world: QueueWorld, submission: Submission): { at: number;
     };
     if (cause.prerequisite !== undefined) transition.prerequisitePullRequestId = cause.prerequisite;
     addDetails(world, submission, transition, step, cause.runId === undefined ? undefined : run);
-    const previous = out.at(-1)?.transition;
-    if (step.state === 'failed' && previous?.pendingFailure && transition.reason !== null) previous.pendingFailure.eventualFailureReason = transition.reason;
+    if (transition.pendingFailure && cause.reason !== undefined) transition.pendingFailure.eventualFailureReason = cause.reason;
+    // One with no run's failure of its own (its bisection run cancelled) has it once the failure is decided.
+    const previous = out.at(-1)?.transition.pendingFailure;
+    if (step.state === 'failed' && previous && previous.eventualFailureReason === undefined && transition.reason !== null)
+      previous.eventualFailureReason = transition.reason;
     out.push({ at: step.at, transition });
     prior = step.state;
   }
@@ -100,7 +103,9 @@ export function causeOf(world: QueueWorld, submission: Submission, step: Timelin
       if (prior === 'pending_failure') return { reason: recorded ?? 'successor_test_run_passed' };
       return { reason: recorded ?? 'test_run_passed', ...(run ? { runId: run.id } : {}) };
     case 'pending_failure':
-      return prior === 'testing' && failedRun ? { runId: failedRun.id } : {};
+      // Why it failed, decided as it enters: the run's failure (the service's webhook says it then).
+      if (!failedRun) return {};
+      return { reason: recorded ?? runFailure(failedRun), ...(prior === 'testing' && { runId: failedRun.id }) };
     case 'failed':
       if (prior === 'pending_failure' && failedRun) return { reason: recorded ?? failedReason(failedRun), runId: failedRun.id };
       return recorded === undefined ? {} : { reason: recorded };

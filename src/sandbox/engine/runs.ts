@@ -100,7 +100,7 @@ export function runsMayStart(queue: QueueRecord): boolean {
 }
 
 /** The PR's result no longer stands: its run is cancelled if in flight, and the batch resting on it goes back. */
-export function releaseRun(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
+export function releaseRun(world: QueueWorld, queue: QueueRecord, submission: Submission, reason?: string): void {
   const runId = submission.latestTestRunId;
   if (runId === undefined || submission.inBisection || !TESTED_STATES.has(submission.state)) return;
   const run = testRunOf(world, runId);
@@ -108,13 +108,13 @@ export function releaseRun(world: QueueWorld, queue: QueueRecord, submission: Su
   for (const id of run.pullRequestIds) {
     if (id === submission.id) continue;
     const mate = submissionOf(world, id);
-    if (mate.latestTestRunId === runId && !mate.inBisection && TESTED_STATES.has(mate.state)) transition(world, queue, mate, 'pending');
+    if (mate.latestTestRunId === runId && !mate.inBisection && TESTED_STATES.has(mate.state)) transition(world, queue, mate, 'pending', reason);
   }
 }
 
-export function sendBackToPending(world: QueueWorld, queue: QueueRecord, submission: Submission): void {
-  releaseRun(world, queue, submission);
-  transition(world, queue, submission, 'pending');
+export function sendBackToPending(world: QueueWorld, queue: QueueRecord, submission: Submission, reason?: string): void {
+  releaseRun(world, queue, submission, reason);
+  transition(world, queue, submission, 'pending', reason);
 }
 
 /** The run's base PRs still in the line (its prediction, whatever the lanes are now): whom a failure is blamed on. */
@@ -142,9 +142,10 @@ export function sendBackRunsBuiltOn(world: QueueWorld, queue: QueueRecord, ahead
 
 /**
  * The lanes changed: a run whose base is no longer the PRs its PRs depend on starts again. Base PRs that left the
- * line are no matter: merged, they are in the branch; otherwise they already sent their runs back.
+ * line are no matter: merged, they are in the branch; otherwise they already sent their runs back. `reason`: the
+ * steps back to pending say it (an urgent PR's overtaking; a PR's new facts have none).
  */
-export function revalidateRuns(world: QueueWorld, queue: QueueRecord): void {
+export function revalidateRuns(world: QueueWorld, queue: QueueRecord, reason?: string): void {
   const units = new Map<string, { members: Submission[]; position: number }>();
   for (const { submission, position } of testedInLine(world, queue)) {
     const runId = submission.latestTestRunId;
@@ -160,7 +161,7 @@ export function revalidateRuns(world: QueueWorld, queue: QueueRecord): void {
     const expected = dependenciesAhead(world, queue, position, members);
     const wanted = new Set(expected);
     const stale = expected.some((id) => !base.has(id)) || run.basePullRequestIds.some((id) => !wanted.has(id) && standsInLine(submissionOf(world, id)));
-    if (stale) sendBackToPending(world, queue, members[0]!);
+    if (stale) sendBackToPending(world, queue, members[0]!, reason);
   }
 }
 

@@ -8,7 +8,6 @@ import type { Repo } from '../../model/repository.js';
 import { getTestDetails, SEEDED_TEST_IDS } from './catalogue.js';
 import { causeOf, runFailure, stepsOf } from './history.js';
 import { sha256Hex } from './digest.js';
-import { URGENT } from './line.js';
 import type { QueueRecord, Submission, TestRun } from './state.js';
 import { EngineRefusal } from './types.js';
 import { iso } from './views.js';
@@ -39,21 +38,21 @@ interface Step {
   /** The run the PR rests on at this step, and the one it rested on before (a bisection's run replaces the batch's). */
   run: TestRun | undefined;
   previousRun: TestRun | undefined;
-  /** The reason the request that made this step gives it (a cancel, a push, a restart), in the service's words. */
-  cause: string | undefined;
-  /** Sent back while an urgent PR heads the line: the only cause the history cannot tell afterwards. */
-  urgentAhead?: boolean;
 }
 
 type Payload = Record<string, unknown>;
+
+/** An event's number in the sequence (its id's last 16 hex digits, see `made`); undefined for an id not made so. */
+export function eventNumberOf(id: string): number | undefined {
+  const counter = /^msg_[0-9a-f]{16}([0-9a-f]{16})$/.exec(id)?.[1];
+  return counter === undefined ? undefined : Number.parseInt(counter, 16);
+}
 
 /** Notes the steps as they happen and makes their events when taken; ids `msg_…` from the state's counter. */
 export class WebhookEvents {
   private steps: Step[] = [];
   private untaken: WebhookEvent[] = [];
   private recentEvents: WebhookEvent[] = [];
-  /** The reason the request under way gives the next step of a submission, by its id. */
-  private readonly causes = new Map<string, string>();
   /** The run each open submission last rested on, so a step can tell the run it left. */
   private readonly runs = new Map<string, string>();
   private idPrefix: string | undefined;
@@ -63,16 +62,6 @@ export class WebhookEvents {
 
   constructor(private readonly world: QueueWorld) {}
 
-  /** Calls `change`, the next step of `submission` it makes having `reason` (the service's words). */
-  because<T>(submission: Submission, reason: string, change: () => T): T {
-    this.causes.set(submission.id, reason);
-    try {
-      return change();
-    } finally {
-      this.causes.delete(submission.id);
-    }
-  }
-
   note(queue: QueueRecord, submission: Submission): void {
     const testRuns = this.world.state.testRuns;
     const runId = submission.latestTestRunId;
@@ -80,9 +69,6 @@ export class WebhookEvents {
     if (runId === undefined || submission.state === 'merged' || submission.state === 'failed' || submission.state === 'cancelled') {
       this.runs.delete(submission.id);
     } else this.runs.set(submission.id, runId);
-    const cause = this.causes.get(submission.id);
-    this.causes.delete(submission.id);
-    const head = queue.line[0];
     // Nobody takes them (an engine without I/O): made now and then, the oldest untaken dropped, so none piles up.
     if (this.steps.length >= RECENT_MAX) this.flush();
     this.steps.push({
@@ -91,9 +77,6 @@ export class WebhookEvents {
       index: stepsOf(submission).length - 1,
       run: runId === undefined ? undefined : testRuns[runId],
       previousRun: previous === undefined || previous === runId ? undefined : testRuns[previous],
-      cause,
-      urgentAhead:
-        submission.state === 'pending' && head !== submission.id && head !== undefined && this.world.state.submissions[head]?.priorityValue === URGENT,
     });
   }
 
@@ -119,7 +102,7 @@ export class WebhookEvents {
   synthetic(type: WebhookKind, queue: QueueRecord, submission: Submission): WebhookEvent {
     const [family, action] = type.split('.') as [string, EntryAction];
     const run = submission.latestTestRunId === undefined ? undefined : this.world.state.testRuns[submission.latestTestRunId];
-    const step: Step = { queue, submission, index: stepsOf(submission).length - 1, run, previousRun: undefined, cause: undefined };
+    const step: Step = { queue, submission, index: stepsOf(submission).length - 1, run, previousRun: undefined };
     const payload =
       family === 'pull_request' ? this.pullRequestPayload(step, action) : run ? batchPayload(this.world, queue, run, action, atOf(step)) : undefined;
     if (!payload) throw new EngineRefusal('conflict', `#${submission.number} has not been tested yet: no batch to make a ${type} event of`);
@@ -174,7 +157,7 @@ export class WebhookEvents {
       const state = stateOf(step);
       // A failed batch's PRs go from pending failure into bisection's runs: queued again for bisection first.
       if (state === 'testing' && stepsOf(step.submission)[step.index - 1]?.state === 'pending_failure' && step.run?.queueType === 'bisection') {
-        this.untaken.push(this.made('pull_request.queued', this.pullRequestPayload({ ...step, cause: 'BISECTION_REQUIRED' }, 'queued')));
+        this.untaken.push(this.made('pull_request.queued', this.pullRequestPayload(step, 'queued', 'BISECTION_REQUIRED')));
       }
       const action = ACTION_OF[state];
       if (action) this.untaken.push(this.made(`pull_request.${action}`, this.pullRequestPayload(step, action)));
@@ -183,14 +166,16 @@ export class WebhookEvents {
         const batch = batchActionOf(this.world, step, run);
         if (!batch) continue;
         const payload = batchPayload(this.world, step.queue, run, batch, atOf(step));
-        if (batch === 'canceled' && isCancellation(step.cause)) payload.cancellation_reason = step.cause;
+        const reason = recordedReason(step);
+        if (batch === 'canceled' && isCancellation(reason)) payload.cancellation_reason = reason;
         this.untaken.push(this.made(`pull_request_batch.${batch}`, payload));
       }
     });
     if (!this.taken && this.untaken.length > RECENT_MAX) this.untaken = this.untaken.slice(-RECENT_MAX);
   }
 
-  private pullRequestPayload(step: Step, action: EntryAction): Payload {
+  /** `reason`: the history's for the step unless given. */
+  private pullRequestPayload(step: Step, action: EntryAction, reason = this.reasonOf(step)): Payload {
     const { queue, submission, run } = step;
     const record = pullRequestOf(this.world, submission);
     const payload: Payload = {
@@ -205,23 +190,17 @@ export class WebhookEvents {
     if (tested) Object.assign(payload, testFields(run), { batched: run.pullRequestIds.length > 1 });
     if (WITH_BISECTION.has(action)) payload.is_bisection = tested && run.queueType === 'bisection';
     const field = REASON_FIELD_OF[action];
-    const reason = step.cause ?? this.reasonOf(step, action);
     if (field && reason !== undefined) payload[field] = reason;
     return payload;
   }
 
   /** The history's cause of the step (v2's queue-entry history gives the same), in the service's upper case. */
-  private reasonOf(step: Step, action: EntryAction): string | undefined {
+  private reasonOf(step: Step): string | undefined {
     const { submission, run } = step;
     const steps = stepsOf(submission);
     const timelineStep = steps[step.index];
     if (!timelineStep) return undefined;
-    const prior = steps[step.index - 1]?.state;
-    if (action === 'pending_failure') return run?.status === 'failed' ? runFailure(run).toUpperCase() : undefined;
-    const reason = causeOf(this.world, submission, timelineStep, prior, run).reason?.toUpperCase();
-    if (reason !== undefined || action !== 'queued' || prior === undefined || prior === 'not_ready') return reason;
-    // Sent back from a run with nobody ahead at fault: an urgent PR took the line ahead of it.
-    return step.urgentAhead ? 'SKIP_THE_LINE_INTERRUPTED' : undefined;
+    return causeOf(this.world, submission, timelineStep, steps[step.index - 1]?.state, run).reason?.toUpperCase();
   }
 }
 
@@ -229,6 +208,11 @@ const LEFT: ReadonlySet<PullRequestState> = new Set(['cancelled', 'pending']);
 
 function isCancellation(cause: string | undefined): cause is string {
   return (REASON_FIELDS.cancellation_reason as readonly (string | undefined)[]).includes(cause);
+}
+
+/** The reason recorded on the step (a request's, or the engine's), in the service's upper case. */
+function recordedReason(step: Step): string | undefined {
+  return stepsOf(step.submission)[step.index]?.reason?.toUpperCase();
 }
 
 function stateOf(step: Step): PullRequestState {

@@ -34,6 +34,8 @@ export interface QueueWorld {
   /** Derived from the state and rebuilt after a restore; never saved. */
   readonly indexes: WeakMap<QueueRecord, QueueIndex>;
   readonly observe: TransitionObserver | undefined;
+  /** The reason a request under way gives the next step of a submission, by its id (`because`). */
+  readonly requested: Map<string, string>;
 }
 
 /** What the mechanics would otherwise rescan the whole line for. */
@@ -45,7 +47,17 @@ export interface QueueIndex {
 }
 
 export function newWorld(state: SandboxState, testDurationMs: number, newId: () => string, observe?: TransitionObserver): QueueWorld {
-  return { state, testDurationMs, newId, changes: 0, indexes: new WeakMap(), observe };
+  return { state, testDurationMs, newId, changes: 0, indexes: new WeakMap(), observe, requested: new Map() };
+}
+
+/** Calls `change`; the next step of `submission` it makes records `reason`, the request's (a cancel's, a push's). */
+export function because<T>(world: QueueWorld, submission: Submission, reason: string, change: () => T): T {
+  world.requested.set(submission.id, reason);
+  try {
+    return change();
+  } finally {
+    world.requested.delete(submission.id);
+  }
 }
 
 export function indexOf(world: QueueWorld, queue: QueueRecord): QueueIndex {
@@ -94,16 +106,19 @@ const TIMELINE_REASONS: Readonly<Record<string, string>> = {
   'tests_passed>merged': 'test_run_passed',
 };
 
-/** Every state change goes through here: the timestamp, the events the metrics count, the index. */
-export function transition(world: QueueWorld, queue: QueueRecord, submission: Submission, to: PullRequestState): void {
+/** Every state change goes through here: the timestamp, the events the metrics count, the index. `reason`: why,
+ *  where the engine decided it and the change alone does not tell (the history and the webhook read it there); a
+ *  request's own reason (`because`) comes first. */
+export function transition(world: QueueWorld, queue: QueueRecord, submission: Submission, to: PullRequestState, reason?: string): void {
   const from = submission.state;
   if (from === to) return;
   const now = world.state.now;
   const queueType: QueueType = submission.inBisection ? 'bisection' : 'main';
   submission.state = to;
   submission.stateChangedAt = now;
-  const reason = TIMELINE_REASONS[`${from}>${to}`];
-  (submission.timeline ??= []).push(reason === undefined ? { at: now, state: to } : { at: now, state: to, reason });
+  const told = world.requested.get(submission.id) ?? reason ?? TIMELINE_REASONS[`${from}>${to}`];
+  world.requested.delete(submission.id);
+  (submission.timeline ??= []).push(told === undefined ? { at: now, state: to } : { at: now, state: to, reason: told });
   world.changes++;
   const { tested } = indexOf(world, queue);
   if (!submission.inBisection && TESTED_STATES.has(to)) tested.add(submission.id);

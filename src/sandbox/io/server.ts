@@ -87,6 +87,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const realMs = options.rateClock ?? (() => performance.now());
   const webhooks = new KeptWebhooks(
     () => engine.takeEvents(),
+    () => engine.eventsMade,
     { now: () => clock.now(), advance: (seconds) => clock.advance(seconds) },
     store,
     options.webhooks ?? [],

@@ -1,7 +1,8 @@
 // mq webhooks against a sandbox: listen subscribes itself (and unsubscribes on ^C), the sandbox's events and a
-// triggered one arrive verified; trigger takes a v1 token or a v2 key, and is refused where no sandbox answers.
+// triggered one arrive verified, and a refused subscription ends it; trigger takes a v1 token or a v2 key, and is refused where no sandbox answers.
 import { describe, expect, it } from 'vitest';
 import { EndpointList } from '../../../src/api/sandbox-webhooks.js';
+import { startSandbox } from '../../../src/sandbox/io/server.js';
 import { type TestApi, sandboxEnv, startMq, TOKEN } from '../../support/cli.js';
 import { mq, useSandbox } from '../../support/in-process.js';
 
@@ -40,6 +41,27 @@ describe('mq webhooks against a sandbox', () => {
       }
     },
   );
+
+  it('listen refused by the sandbox (a token it does not take) ends: exit 3 on one line, the token not shown', async () => {
+    const token = 'not-the-sandbox-5ecret';
+    const own = await startSandbox({ clock: 'manual', token: TOKEN });
+    const listen = startMq(['webhooks', 'listen'], { env: sandboxEnv(own.url, 'acme/widgets', { MQ_TOKEN: token }) });
+    try {
+      const listening = await listen.until(/\^C to quit/, 'stderr').then(
+        () => true,
+        () => false,
+      );
+      expect(listening).toBe(false);
+      const ended = await listen.done;
+      expect(ended).toMatchObject({ code: 3, stdout: '' });
+      expect(ended.stderr).toMatch(/^mq: .*401.*\n$/);
+      expect(ended.stderr).not.toContain(token);
+      expect(own.webhookEndpoints()).toEqual([]);
+    } finally {
+      listen.child.kill('SIGKILL');
+      await own.close();
+    }
+  });
 
   it('trigger: an unknown type names the types; a PR the queue never had is 404; the service is no sandbox, said before any token is read', async () => {
     const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');

@@ -6,6 +6,7 @@ import type * as z from 'zod';
 import type { Attempt, AttemptList, Endpoint, WebhookEvent } from '../../../api/sandbox-webhooks.js';
 import { keyOf, newSecret } from '../../../model/webhook-signature.js';
 import { kindMatches } from '../../../model/webhooks.js';
+import { eventNumberOf } from '../../engine/webhook-events.js';
 import type { SandboxClock } from '../clock.js';
 import { post, type Posted } from './post.js';
 
@@ -43,6 +44,11 @@ interface EndpointRecord {
   key: Buffer;
   disabled: boolean;
   overflowed: number;
+  /** The number of the first event it is sent (`eventNumberOf`): those made before it was added, which a state
+   *  file's journal makes again at a restart, are not its. */
+  since: number;
+  /** Asked for by the start (`--webhook`, a seed): the next start's replace it. */
+  fromStart: boolean;
   /** Due now, in order. */
   ready: Fifo<Delivery>;
   /** Retries waiting for their time, earliest first (then by event id): see `waitLater`. */
@@ -95,6 +101,9 @@ interface Saved {
     secret: string;
     disabled: boolean;
     overflowed: number;
+    /** Absent in a file an older sandbox wrote: 0, and not the start's. */
+    since?: number;
+    fromStart?: boolean;
     waiting: SavedDelivery[];
     settled: string[];
   }[];
@@ -123,11 +132,13 @@ export class WebhookDelivery {
   private stopped = false;
 
   /** `remember`: whether settled ids are kept until the next fold (a state file's journal may make them again).
-   *  `elapsedMs`: real time, for the pace while the API is busy (injectable for tests). */
+   *  `elapsedMs`: real time, for the pace while the API is busy (injectable for tests). `eventsMade`: how many
+   *  events were made so far, every one of them offered first (an endpoint added now is sent those made after). */
   constructor(
     private readonly clock: SandboxClock,
     private readonly remember: boolean,
     private readonly elapsedMs: () => number = () => performance.now(),
+    private readonly eventsMade: () => number = () => 0,
   ) {}
 
   /** Sends nothing more (what is in flight ends unrecorded, and goes again after a restart). */
@@ -139,15 +150,40 @@ export class WebhookDelivery {
 
   /** Adds an endpoint; one with the same URL and filter as a kept one is that one (its id and secret stay). */
   add(setting: EndpointSetting): EndpointRecord {
+    return this.put(setting, [...this.endpoints.values()].find(alikeTo(setting)), false);
+  }
+
+  /** The start's endpoints (`--webhook`, a seed's), in place of those the start before asked for: one of a URL it
+   *  had is that one, its id and secret kept, its filter the new one; one not asked for again is removed. (A file
+   *  an older sandbox wrote does not say which were the start's: one of the same URL and filter is taken.) */
+  replaceStartEndpoints(settings: readonly EndpointSetting[]): EndpointRecord[] {
+    const previous = [...this.endpoints.values()].filter((e) => e.fromStart);
+    const made = settings.map((setting) => {
+      const alike = alikeTo(setting);
+      const same = previous.find(alike) ?? previous.find((e) => e.url === setting.url);
+      if (same) previous.splice(previous.indexOf(same), 1);
+      return this.put(setting, same ?? [...this.endpoints.values()].find(alike), true);
+    });
+    for (const gone of previous) this.drop(gone);
+    return made;
+  }
+
+  /** `setting` as `same` (a new filter is taken from the next event made; a new secret makes it anew under its id). */
+  private put(setting: EndpointSetting, same: EndpointRecord | undefined, fromStart: boolean): EndpointRecord {
+    const since = this.eventsMade();
     this.handOut();
     const events = [...(setting.events ?? [])];
-    const same = [...this.endpoints.values()].find((e) => e.url === setting.url && e.events.join() === events.join());
-    if (same && (setting.secret === undefined || setting.secret === same.secret)) return same;
+    if (same && (setting.secret === undefined || setting.secret === same.secret)) {
+      if (same.events.join() !== events.join()) Object.assign(same, { events, since });
+      same.fromStart ||= fromStart;
+      this.onChange();
+      return same;
+    }
     const secret = setting.secret ?? newSecret();
     const key = keyOf(secret);
     if (!key) throw new RangeError(`the secret of ${setting.url} is not whsec_ and base64 of 24 to 64 bytes`);
     if (same) this.drop(same);
-    const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key });
+    const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key, since, fromStart });
     this.onChange();
     return record;
   }
@@ -195,8 +231,10 @@ export class WebhookDelivery {
       const event = this.offered.shift()!;
       const seen = this.messages.get(event.id);
       const message = seen ?? { id: event.id, type: event.type, payload: event.payload, holders: [] };
+      const number = eventNumberOf(event.id) ?? Number.POSITIVE_INFINITY;
       for (const endpoint of this.endpoints.values()) {
-        if (endpoint.disabled || !kindMatches(endpoint.events, event.type) || message.holders.includes(endpoint) || endpoint.settled.has(event.id)) continue;
+        if (endpoint.disabled || number < endpoint.since || !kindMatches(endpoint.events, event.type)) continue;
+        if (message.holders.includes(endpoint) || endpoint.settled.has(event.id)) continue;
         if (backlogOf(endpoint) >= BACKLOG_LIMIT) {
           endpoint.overflowed++;
           continue;
@@ -262,6 +300,8 @@ export class WebhookDelivery {
         secret: e.secret,
         disabled: e.disabled,
         overflowed: e.overflowed,
+        since: e.since,
+        fromStart: e.fromStart,
         // One in flight goes again as the same attempt: it was never answered.
         waiting: [...[...e.inFlight].map((d) => ({ ...d, attempts: d.attempts - 1 })), ...e.ready, ...e.later].map(savedForm),
         settled: fold ? [] : [...e.settled],
@@ -279,7 +319,7 @@ export class WebhookDelivery {
     for (const e of saved.endpoints) {
       const key = keyOf(e.secret);
       if (!key) throw new Error(`webhook endpoint ${e.id} has no usable secret`);
-      const record = this.makeRecord({ ...e, key });
+      const record = this.makeRecord({ ...e, key, since: e.since ?? 0, fromStart: e.fromStart ?? false });
       Object.assign(record, { disabled: e.disabled, overflowed: e.overflowed, settled: new Set(e.settled) });
       record.later = e.waiting.map(({ id, type, body, attempts, dueAt }) => {
         let message = this.messages.get(id);
@@ -292,7 +332,7 @@ export class WebhookDelivery {
     this.rescanLater();
   }
 
-  private makeRecord(fields: { id: string; url: string; events: string[]; secret: string; key: Buffer }): EndpointRecord {
+  private makeRecord(fields: Pick<EndpointRecord, 'id' | 'url' | 'events' | 'secret' | 'key' | 'since' | 'fromStart'>): EndpointRecord {
     const record: EndpointRecord = { ...fields, disabled: false, overflowed: 0, ready: new Fifo(), later: [], inFlight: new Set(), settled: new Set() };
     this.endpoints.set(record.id, record);
     return record;
@@ -431,6 +471,12 @@ export class WebhookDelivery {
       this.attemptsStart = 0;
     }
   }
+}
+
+/** Whether an endpoint has the setting's URL and filter. */
+function alikeTo(setting: EndpointSetting): (endpoint: EndpointRecord) => boolean {
+  const events = (setting.events ?? []).join();
+  return (endpoint) => endpoint.url === setting.url && endpoint.events.join() === events;
 }
 
 /** Deliveries waiting or in flight to an endpoint. */

@@ -16,18 +16,23 @@ export class KeptWebhooks {
   private pause: NodeJS.Timeout | undefined;
   private again = false;
 
-  /** What the state file kept, then the endpoints asked for; the events a replayed journal made again are offered
-   *  (those already settled are not sent again). */
+  /** What the state file kept, then the endpoints asked for in place of those the last start asked for; the events
+   *  a replayed journal made again are offered to the endpoints kept (those already settled are not sent again). */
   constructor(
-    /** The engine's events since last asked (the engine may be replaced: `restore()`). */
+    /** The engine's events since last asked, and how many it made (the engine may be replaced: `restore()`). */
     private readonly takeEvents: () => WebhookEvent[],
+    eventsMade: () => number,
     clock: SandboxClock,
     private readonly store: StateStore | undefined,
     settings: readonly EndpointSetting[],
     /** Real time (ms), by which the deliveries give way to a busy API. */
     elapsedMs?: () => number,
   ) {
-    this.delivery = new WebhookDelivery(clock, store !== undefined, elapsedMs);
+    const made = () => {
+      this.drain();
+      return eventsMade();
+    };
+    this.delivery = new WebhookDelivery(clock, store !== undefined, elapsedMs, made);
     const kept = store?.loadWebhooks();
     if (store && kept !== undefined) {
       try {
@@ -36,7 +41,7 @@ export class KeptWebhooks {
         throw new StateFileError(store.path, 'content', `${store.path}.webhooks: ${(error as Error).message}`, { cause: error });
       }
     }
-    for (const setting of settings) this.delivery.add(setting);
+    this.delivery.replaceStartEndpoints(settings);
     this.drain();
     if (store) this.delivery.onChange = () => this.saveSoon();
   }
