@@ -131,11 +131,16 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
       ['wait', { prs: [] }, /^wait needs prs\n/],
       ['list', { limit: 5, colour: true }, /^list takes no colour\n/],
       ['no_such_tool', {}, /^no such tool/],
+      // A choice is checked as the command line's flag checks it, before any request: on both APIs alike.
+      ['runs', { status: 'bogus' }, /^--status: "bogus" is not one of the choices; use /],
+      ['simulate', { fromHistory: '1d', goal: 'bogus' }, /^--goal: "bogus" is not one of the choices; use throughput, p90 or ci-cost\n/],
     ] as const) {
+      const before = fixture.recorder.requests.length;
       const refused = await call(client, name, args);
       expect(refused.isError, name).toBe(true);
       expect(textOf(refused), name).toMatch(line);
       expect(textOf(refused), name).toMatch(/\nexit code 2: usage/);
+      expect(fixture.recorder.requests.length, name).toBe(before);
     }
   });
 
