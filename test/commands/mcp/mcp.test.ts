@@ -4,6 +4,8 @@
 // its progress and stops when cancelled; the queue resource announced when the queue changes; and the token in no
 // answer and no line of stderr, even under --debug.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -130,7 +132,6 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
       ['history', {}, /^history needs pr\n/],
       ['wait', { prs: [] }, /^wait needs prs\n/],
       ['list', { limit: 5, colour: true }, /^list takes no colour\n/],
-      ['no_such_tool', {}, /^no such tool/],
       // A choice is checked as the command line's flag checks it, before any request: on both APIs alike.
       ['runs', { status: 'bogus' }, /^--status: "bogus" is not one of the choices; use /],
       ['simulate', { fromHistory: '1d', goal: 'bogus' }, /^--goal: "bogus" is not one of the choices; use throughput, p90 or ci-cost\n/],
@@ -142,6 +143,23 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
       expect(textOf(refused), name).toMatch(/\nexit code 2: usage/);
       expect(fixture.recorder.requests.length, name).toBe(before);
     }
+  });
+
+  it('answers a tool it does not list with the protocol’s error, and settings that do not resolve with each call', async () => {
+    await seed(api);
+    const { client } = await connect(api);
+    await expect(call(client, 'no_such_tool', {})).rejects.toMatchObject({ code: -32602, message: /no tool no_such_tool/ });
+    // A bad config file: the server still serves, and each call that needs the settings says what is wrong (exit 3).
+    const { home } = mqEnvironment({});
+    const config = join(home, 'bad.json');
+    writeFileSync(config, '{"bogus": 1}\n');
+    const broken = await connect(api, [], { MQ_CONFIG: config });
+    expect((await broken.client.listTools()).tools.map((tool) => tool.name)).toContain('status');
+    const status = await call(broken.client, 'status', { pr: 1 });
+    expect(status.isError).toBe(true);
+    expect(textOf(status)).toMatch(/bogus[\s\S]*\nexit code 3: /);
+    expect(status.structuredContent).toMatchObject({ error: { exitCode: 3 } });
+    expect((await call(broken.client, 'queue_get', {})).isError).toBe(true);
   });
 
   it('refuses a write without --allow-writes, and does it with', async () => {
@@ -259,6 +277,34 @@ describe('mq mcp, its input ended', () => {
     expect(await closed).toBe(0);
     expect(said.map((message) => message.id).sort()).toEqual([1, 2, 3, 4]);
     expect(said.filter((message) => message.result?.isError)).toEqual([]);
+  });
+});
+
+describe('mq mcp, a line it cannot read', () => {
+  it('answers a line that is not JSON with a parse error, and JSON that is no message with an invalid request, both with id null', async () => {
+    const { home, env } = mqEnvironment({ env: { MQ_REPO: REPO } });
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const said: { id?: unknown; error?: { code: number } }[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => said.push(JSON.parse(line)));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
+    child.stdin.end(
+      [
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize }),
+        'this is not json',
+        JSON.stringify({ hello: 'world' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      ]
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+    expect(await closed).toBe(0);
+    expect(said.map((message) => [message.id, message.error?.code])).toEqual([
+      [1, undefined],
+      [null, -32700],
+      [null, -32600],
+      [2, undefined],
+    ]);
   });
 });
 
