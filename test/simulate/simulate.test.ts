@@ -55,6 +55,13 @@ describe('mq simulate', () => {
     expect(run.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
   });
 
+  it('refuses a workload that is not a regular file in one line, exit 3, before any request', async () => {
+    const run = await mq(['simulate', '--workload', '/dev/null'], { env: envOf(fixture) });
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim()).toBe('mq: workload /dev/null: not a regular file (a device); give the path of a file');
+    expect(fixture.recorder.requests).toEqual([]);
+  });
+
   it.each([
     [['--set', 'batch=maybe'], '--set batch=maybe: must be true or false'],
     [['--set', 'merge-method=squash'], '--set merge-method=squash: the setting is one of mode, concurrency'],

@@ -162,6 +162,20 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
     expect((await call(broken.client, 'queue_get', {})).isError).toBe(true);
   });
 
+  it('refuses a workload that is not a regular file, its own input above all, and quotes no file', async () => {
+    const { client } = await connect(api);
+    // The timeout only ends a call that would read the protocol's own input until it ends.
+    const stdin = await call(client, 'simulate', { workload: '/dev/stdin' }, { timeout: 30_000 });
+    expect(stdin.isError).toBe(true);
+    expect(textOf(stdin)).toMatch(/^workload \/dev\/stdin: not a regular file \(a (pipe|socket)\); give the path of a file\nexit code 3: /);
+    const { home } = mqEnvironment({});
+    const secret = join(home, 'secret');
+    writeFileSync(secret, 'trunk_v2_not_to_be_shown: 1\n');
+    const quoted = await call(client, 'simulate', { workload: secret });
+    expect(textOf(quoted)).toMatch(/unknown field at line 1\n/);
+    expect(textOf(quoted)).not.toContain('trunk_v2_not_to_be_shown');
+  });
+
   it('refuses a write without --allow-writes, and does it with', async () => {
     await seed(api);
     const readOnly = await call((await connect(api)).client, 'submit', { prs: [3] });
