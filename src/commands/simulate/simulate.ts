@@ -99,6 +99,7 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
     { days: input.days, replications: input.replications, seed: input.seed },
     {
       ...bundledWorker(),
+      signal: ctx.signal,
       onProgress: (done, total) => {
         if (ctx.now() - started > 2000) ctx.progress(`simulated ${done} of ${total} replications…`);
       },

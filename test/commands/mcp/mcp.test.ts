@@ -294,6 +294,31 @@ describe('mq mcp, its input ended', () => {
   });
 });
 
+describe('mq mcp, a simulation cancelled', () => {
+  it('abandons it: the threads playing it end, and the server exits once its input ends', async () => {
+    const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, REPO, {}, 'v1') });
+    // Weeks of a busy queue, a hundred times over: hours of play, unless the cancellation stops it.
+    const workload = join(home, 'big.yaml');
+    writeFileSync(workload, 'pullrequest:\n  requests_per_hour: 40\ntest:\n  sleep_for: 30m\n');
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const said: { id?: unknown }[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => said.push(JSON.parse(line)));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const args = { workload, set: ['concurrency=1,2,3,4'], days: '60', replications: '100' };
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'simulate', arguments: args } });
+    // The queue's settings read: the plays start next.
+    await fixture.recorder.until((requests) => requests.some((request) => request.path === '/getQueue' && request.answer));
+    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'test' } });
+    child.stdin.end();
+    expect(await closed).toBe(0);
+    expect(said.map((message) => message.id)).toEqual([1]);
+  });
+});
+
 describe('mq mcp, a line it cannot read', () => {
   it('answers a line that is not JSON with a parse error, and JSON that is no message with an invalid request, both with id null', async () => {
     const { home, env } = mqEnvironment({ env: { MQ_REPO: REPO } });
