@@ -51,7 +51,9 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
   sections.push(renderDurations(stats, paint));
   const histogram = stats.durations.timeInQueue;
   if (histogram && histogram.count > 0)
-    sections.push(renderHistogram(`Time in queue, last hour (service metrics, ${thousands(histogram.count)} PRs):`, histogram.buckets, paint));
+    sections.push(
+      renderHistogram(`Time in queue, last hour (service metrics, ${thousands(histogram.count)} PRs):`, histogram.buckets, paint, ctx.screen?.columns),
+    );
   return `${sections.join('\n\n')}\n`;
 }
 
@@ -107,7 +109,8 @@ export function estimate(value: Estimate | null | undefined): string {
 }
 
 /** One bar per bucket (PRs above the previous bound and at most `le` seconds): `#` in plain text, blocks when colour is on (a terminal). */
-export function renderHistogram(title: string, buckets: readonly { le: number; count: number }[], paint: ChalkInstance): string {
+/** The bars are BAR_WIDTH long at most, shorter on a terminal narrower than a line of them (`columns`), down to 10. */
+export function renderHistogram(title: string, buckets: readonly { le: number; count: number }[], paint: ChalkInstance, columns?: number): string {
   const widest = Math.max(...buckets.map((bucket) => bucket.count));
   const labels = buckets.map((bucket, index) => {
     const lower = index === 0 ? 0 : buckets[index - 1]!.le;
@@ -115,11 +118,13 @@ export function renderHistogram(title: string, buckets: readonly { le: number; c
     return `${lower === 0 ? '0' : formatDuration(lower)}-${formatDuration(bucket.le)}`;
   });
   const labelWidth = Math.max(...labels.map((label) => label.length));
+  const room = columns === undefined ? BAR_WIDTH : columns - labelWidth - thousands(widest).length - 6;
+  const barWidth = Math.max(10, Math.min(BAR_WIDTH, room));
   const lines = buckets.map((bucket, index) => {
     // A bucket with any PR gets at least one mark, so that it never reads as empty.
-    const length = bucket.count === 0 ? 0 : Math.max(1, Math.round((bucket.count / widest) * BAR_WIDTH));
+    const length = bucket.count === 0 ? 0 : Math.max(1, Math.round((bucket.count / widest) * barWidth));
     const bar = paint.level > 0 ? paint.cyan('█'.repeat(length)) : '#'.repeat(length);
-    return `  ${labels[index]!.padEnd(labelWidth)}  ${bar}${' '.repeat(BAR_WIDTH - length)}  ${thousands(bucket.count)}`.trimEnd();
+    return `  ${labels[index]!.padEnd(labelWidth)}  ${bar}${' '.repeat(barWidth - length)}  ${thousands(bucket.count)}`.trimEnd();
   });
   return `${paint.bold(title)}\n${lines.join('\n')}`;
 }
