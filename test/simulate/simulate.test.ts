@@ -80,6 +80,7 @@ describe('mq simulate', () => {
     [['--set', 'batch=maybe'], '--set batch=maybe: must be true or false'],
     [['--set', 'merge-method=squash'], '--set merge-method=squash: the setting is one of mode, concurrency'],
     [['--set', 'concurrency'], '--set concurrency: give the values to try after ='],
+    [['--set', 'concurrency=2', '--set', 'concurrency=3'], '--set concurrency is given twice: give its values once, comma-separated'],
     [['--days', '0'], '--days'],
     [[], 'simulate needs a workload'],
   ])('refuses %j in one line, exit 2', async (extra, words) => {
