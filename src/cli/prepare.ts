@@ -135,7 +135,7 @@ function fromIo(io: Io): Pick<Context, 'cwd' | 'writesInFlight' | 'signal' | 'no
   return { cwd: io.cwd, writesInFlight: new Set(), signal: io.signal, now: io.now, random: Math.random, sleep: (ms) => sleep(ms, io) };
 }
 
-/** What a context says on stderr, as the global flags ask. */
+/** What a context says on stderr: as much as --quiet and --verbose let it. */
 function voice(flags: Voice, stderrLine: (text: string) => void): Pick<Context, 'warn' | 'note' | 'info' | 'verbose'> {
   return {
     warn: (message) => {
