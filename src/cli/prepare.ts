@@ -10,7 +10,7 @@ import { requireRepo, resolveSettings } from '../config/resolve.js';
 import { envName } from '../config/setting-rows.js';
 import type { GlobalFlags, ResolvedSettings } from '../config/settings.js';
 import { readToken } from '../config/token.js';
-import { InterruptedError, isRateLimited } from '../errors.js';
+import { InterruptedError, isRateLimited, type MqError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { isLoopback } from '../api/loopback.js';
 import type { Io } from './io.js';
@@ -83,12 +83,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   };
   const ctx: Context = {
     resolved,
-    cwd: io.cwd,
-    writesInFlight: new Set(),
-    signal: io.signal,
-    now: io.now,
-    random: Math.random,
-    sleep: (ms) => sleep(ms, io),
+    ...fromIo(io),
     endBy: (at) => {
       deadline = at;
     },
@@ -127,21 +122,59 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
         prompt.close();
       }
     },
+    ...voice(flags, stderrLine),
+    progress: progressLine(io, !flags.quiet && settings.output !== 'json'),
+  };
+  for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
+  for (const note of resolved.notes) ctx.note(note);
+  return { resolved, ctx, close: async () => service?.close(), serviceNow: () => service?.serviceNow() };
+}
+
+/** What a context takes from the process: its folder, clock and pauses, Ctrl-C. */
+function fromIo(io: Io): Pick<Context, 'cwd' | 'writesInFlight' | 'signal' | 'now' | 'random' | 'sleep'> {
+  return { cwd: io.cwd, writesInFlight: new Set(), signal: io.signal, now: io.now, random: Math.random, sleep: (ms) => sleep(ms, io) };
+}
+
+/** What a context says on stderr: as much as --quiet and --verbose let it. */
+function voice(flags: Voice, stderrLine: (text: string) => void): Pick<Context, 'warn' | 'note' | 'info' | 'verbose'> {
+  return {
     warn: (message) => {
       if (!flags.quiet) stderrLine(`warning: ${message}`);
     },
     note: (message) => {
       if (!flags.quiet) stderrLine(message);
     },
-    progress: progressLine(io, !flags.quiet && settings.output !== 'json'),
     info: (message) => {
       if (flags.verbose) stderrLine(message);
     },
     verbose: flags.verbose === true,
   };
-  for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
-  for (const note of resolved.notes) ctx.note(note);
-  return { resolved, ctx, close: async () => service?.close(), serviceNow: () => service?.serviceNow() };
+}
+
+/**
+ * The context of a command that serves whether or not the settings resolved (ServeWork.unresolvedServes), when they
+ * did not: everything that needs them (the service, the queue, the settings themselves) fails with their error.
+ */
+export function unresolved(io: Io, flags: Voice, error: MqError, stderrLine: (text: string) => void): Prepared {
+  const fail = (): never => {
+    throw error;
+  };
+  const ctx: Context = {
+    resolved: new Proxy({} as ResolvedSettings, { get: fail }),
+    ...fromIo(io),
+    endBy: () => undefined,
+    interactive: false,
+    service: async () => fail(),
+    probeService: async () => fail(),
+    webhookControl: async () => fail(),
+    cacheDir: cacheDir(io.env),
+    queueRef: fail,
+    openInBrowser: async () => fail(),
+    confirm: async () => fail(),
+    ...voice(flags, stderrLine),
+    progress: () => undefined,
+  };
+  return { resolved: ctx.resolved, ctx, close: async () => undefined, serviceNow: () => undefined };
 }
 
 /** A line redrawn in place on a terminal's stderr; nothing at all elsewhere. */

@@ -104,8 +104,16 @@ export class Runner {
 
   /** Under --json the base URL is a document too: {"url": "…"}. */
   private async serve(work: ServeWork<unknown>): Promise<number> {
-    const { ctx, close } = await this.prepare(false);
-    const { output, color } = this.resolved!.settings;
+    let prepared: Prepared;
+    try {
+      prepared = await this.prepare(false);
+    } catch (error) {
+      if (!work.unresolvedServes || !(error instanceof ConfigError || error instanceof UsageError)) throw error;
+      prepared = (await import('./prepare.js')).unresolved(this.io, this.flags, error, (text) => this.io.stderr.write(`${text}\n`));
+      prepared.ctx.warn(`serving without settings: ${error.message}`);
+    }
+    const { ctx, close } = prepared;
+    const { output, color } = this.resolved?.settings ?? { output: wantsJson(this.io.argv) ? 'json' : 'table', color: false };
     const json = output === 'json';
     // In the order received, each line once its view is loaded.
     let printed = Promise.resolve();

@@ -84,6 +84,8 @@ export interface ServeWork<I> {
     deliver: (delivery: WebhookDelivery) => void,
     streams: { stdin: Readable; stdout: Writable },
   ) => Promise<number | undefined> | Promise<void>;
+  /** Serves even when the settings do not resolve, with a context whose every use of them fails with their error (`mq mcp`: each tool call answers it). */
+  unresolvedServes?: boolean;
 }
 
 /** A command about mq itself, drawn from the command tree by the runner (src/help/, src/completion/), with no settings. */
@@ -109,6 +111,11 @@ export const work = {
     printer,
     waits: options.waits,
   }),
-  serve: <I>(input: I, handler: ServeWork<I>['handler']): Invocation => ({ mode: 'serve', input, handler }),
+  serve: <I>(input: I, handler: ServeWork<I>['handler'], options?: { unresolvedServes: boolean }): Invocation => ({
+    mode: 'serve',
+    input,
+    handler,
+    ...options,
+  }),
   program: (input: ProgramWork['input']): Invocation => ({ mode: 'program', input }),
 };

@@ -3,8 +3,8 @@
 // with the CI's secrets. cosmiconfig merges its default loaders under ours (so .js/.ts get a refusal), its 'global'
 // strategy reads its own directory too (files.ts walks and asks one directory at a time, with 'none'), and an
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { constants, readFileSync, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
@@ -34,19 +34,41 @@ export const loadYaml: Loader = async (path, content) => {
   } catch (error) {
     const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
     const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
-    throw new ConfigError(`${path}: not valid YAML${where}${reason ? `: ${reason}` : ''}`);
+    // A reason that quotes the file (an unknown tag, an alias) is left out: the file may hold a secret.
+    const shown = reason && /^[a-z ,]+$/i.test(reason) ? `: ${reason}` : '';
+    throw new ConfigError(`${path}: not valid YAML${where}${shown}`);
   }
 };
 
-/** A data file, JSON by the extension .json, else YAML (a superset); `where` names it in a refusal. */
-export async function loadDataFile(path: string, where: string): Promise<unknown> {
-  let text: string;
+/** A data file, JSON by the extension .json, else YAML (a superset): what it holds, and its text; `where` names it in a refusal. */
+export async function loadDataFile(path: string, where: string): Promise<{ data: unknown; text: string }> {
+  const text = await readRegularFile(path, where);
+  return { data: await (extname(path) === '.json' ? loadJson : loadYaml)(where, text), text };
+}
+
+/**
+ * A regular file's text. Anything else is refused unread: a pipe (`/dev/stdin`, whose reader may be another's
+ * protocol), a device, a folder. Opened without blocking, and asked again once open, should the path change.
+ */
+async function readRegularFile(path: string, where: string): Promise<string> {
+  const refuse = (stats: Stats) => {
+    if (stats.isFile()) return;
+    const kind = stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a pipe' : stats.isSocket() ? 'a socket' : 'a device';
+    throw new ConfigError(`${where}: not a regular file (${kind}); give the path of a file`);
+  };
   try {
-    text = await readFile(path, 'utf8');
+    refuse(await stat(path));
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      refuse(await handle.stat());
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(`${where}: cannot be read (${systemErrorWords(error)})`, { cause: error });
   }
-  return (extname(path) === '.json' ? loadJson : loadYaml)(where, text);
 }
 
 const refuse: Loader = (path) => {

@@ -3,7 +3,7 @@
 // answer), and answers the command's --json document as structured content beside its text.
 import { Readable, Writable } from 'node:stream';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, GetPromptResult, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
@@ -58,6 +58,8 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
   }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const row = TOOLS.find((tool) => tool.name === request.params.name);
+    // The protocol's answer to a tool it does not list: an error of the request, not of the tool.
+    if (!row) throw new types.McpError(types.ErrorCode.InvalidParams, `no tool ${request.params.name}: tools/list names them`);
     const token = request.params._meta?.progressToken;
     let done = 0;
     const progress =
@@ -111,6 +113,7 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
   });
 
   const transport = answering(answeredOnce(new StdioServerTransport(streams.stdin, streams.stdout)));
+  answerUnreadable(transport, types.ErrorCode);
   const ended = new Promise<void>((resolve) => {
     server.onclose = resolve;
     // What was asked before the input ended is answered first: closing aborts the calls in flight, unanswered.
@@ -142,19 +145,7 @@ function answering<T extends Transport>(transport: T): T & { allAnswered(): Prom
       settle();
     }
   };
-  // The SDK sets onmessage as it connects: the handler it sets is the one wrapped.
-  let handler: Transport['onmessage'];
-  const hearing = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-    heard(message);
-    handler?.(message, extra);
-  };
-  Object.defineProperty(transport, 'onmessage', {
-    configurable: true,
-    get: () => handler && hearing,
-    set: (value: Transport['onmessage']) => {
-      handler = value;
-    },
-  });
+  before(transport, 'onmessage', heard);
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
     try {
@@ -170,6 +161,37 @@ function answering<T extends Transport>(transport: T): T & { allAnswered(): Prom
         idle = resolve;
         settle();
       }),
+  });
+}
+
+/** `first` told what the transport hands the handler the SDK sets as `name` as it connects, before that handler. */
+function before<K extends 'onmessage' | 'onerror'>(transport: Transport, name: K, first: NonNullable<Transport[K]>): void {
+  let handler: Transport[K];
+  const both = (...args: unknown[]) => {
+    (first as (...args: unknown[]) => void)(...args);
+    (handler as ((...args: unknown[]) => void) | undefined)?.(...args);
+  };
+  Object.defineProperty(transport, name, {
+    configurable: true,
+    get: () => handler && both,
+    set: (value: Transport[K]) => {
+      handler = value;
+    },
+  });
+}
+
+/**
+ * A line that is not JSON (a parse error), or JSON that is no JSON-RPC message (an invalid request), answered as
+ * JSON-RPC says, with the id null: the SDK's transport only reports such a line to its onerror, and the client
+ * would wait for an answer that never comes.
+ */
+function answerUnreadable(transport: Transport, codes: { ParseError: number; InvalidRequest: number }): void {
+  before(transport, 'onerror', (error: Error) => {
+    const code = error instanceof SyntaxError ? codes.ParseError : error.name === 'ZodError' ? codes.InvalidRequest : undefined;
+    if (code === undefined) return;
+    const message = code === codes.ParseError ? 'Parse error: a line that is not JSON' : 'Invalid Request: not a JSON-RPC message';
+    // id null: the protocol's types have no room for it, the wire has.
+    void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => undefined);
   });
 }
 
@@ -189,10 +211,9 @@ function answeredOnce<T extends { send(message: JSONRPCMessage, options?: Transp
 }
 
 /** One tool call, answered whatever happens: a failure is a tool error (isError) with mq's line and its exit code's meaning. */
-async function callTool(row: ToolRow | undefined, args: Record<string, unknown>, ctx: Context, options: McpOptions, call: Call): Promise<CallToolResult> {
+async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Context, options: McpOptions, call: Call): Promise<CallToolResult> {
   const said: string[] = [];
   try {
-    if (!row) throw new UsageError('no such tool: tools/list names them');
     if (!row.hints.readOnlyHint && !options.allowWrites) {
       throw new UsageError(`${row.name} changes the queue: start the server with mq mcp --allow-writes to offer it`);
     }
@@ -420,7 +441,7 @@ const WHY_PROMPT = {
 
 /** The question, with mq's answer to `status` read now, so the agent starts from the facts. */
 async function whyPrompt(pr: string | undefined, ctx: Context, options: McpOptions, signal: AbortSignal): Promise<GetPromptResult> {
-  const status = TOOLS.find((row) => row.name === 'status');
+  const status = TOOLS.find((row) => row.name === 'status')!;
   const read = await callTool(status, pr === undefined ? {} : { pr }, ctx, options, { signal });
   const said = read.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   const which = pr === undefined ? 'the PR of my current branch' : `PR #${pr}`;

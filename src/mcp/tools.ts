@@ -17,6 +17,7 @@ import { STATS } from '../commands/stats/spec.js';
 import { STATUS } from '../commands/status/spec.js';
 import { TESTING } from '../commands/testing/spec.js';
 import { WAIT } from '../commands/wait/spec.js';
+import { choiceOf } from '../argv-values.js';
 import { UsageError } from '../errors.js';
 
 /** The protocol's hints of what a tool does (MCP ToolAnnotations). */
@@ -194,7 +195,9 @@ export function wordsOf(row: ToolRow, args: Record<string, unknown>): Words {
     const value = args[key];
     if (arg.name.startsWith('<') && (value === undefined || (Array.isArray(value) && value.length === 0))) throw new UsageError(`${row.name} needs ${key}`);
     if (value === undefined) return undefined;
-    return property.type === 'array' ? listOf(key, value).map((item) => text(key, item, property.items!.type)) : text(key, value, property.type);
+    // The command line's own check of a choice (program.ts), in its words.
+    const word = (item: unknown, type: string) => (arg.choices ? choiceOf(arg.name, arg.choices) : String)(text(key, item, type));
+    return property.type === 'array' ? listOf(key, value).map((item) => word(item, property.items!.type)) : word(value, property.type);
   });
   const flags: Record<string, unknown> = { ...row.set };
   for (const flag of row.spec.flags ?? []) {
@@ -208,7 +211,8 @@ export function wordsOf(row: ToolRow, args: Record<string, unknown>): Words {
     } else if (kind === 'list')
       flags[key] = listOf(key, value).reduce<unknown>((previous, item) => flag.parse!(text(key, item, 'string'), previous), undefined);
     else {
-      const word = text(key, value, kind === 'count' ? 'integer' : 'string');
+      const given = text(key, value, kind === 'count' ? 'integer' : 'string');
+      const word = flag.choices ? choiceOf(/--[\w-]+/.exec(flag.flags)![0], flag.choices)(given) : given;
       flags[key] = flag.parse ? flag.parse(word, undefined) : word;
     }
   }

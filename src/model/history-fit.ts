@@ -5,11 +5,14 @@ import type { EntryTransition } from './queue-entries.js';
 import type { QueueHistory } from './history-read.js';
 import { CONCLUSIONS } from './metrics.js';
 import { quantile } from './stats.js';
+import { formatDuration } from '../text/durations.js';
 import { PRIORITY_NAMES, type PriorityName } from './vocabulary.js';
 
 type Conclusion = (typeof CONCLUSIONS)[number];
 
 const HOUR_MS = 3_600_000;
+/** A run's length where the history shows none, ended or running: the load tool's own (trunk-io/mergequeue, mq.toml). */
+const UNKNOWN_RUN_SECONDS = 35 * 60;
 /** Below this many PRs a fit says it rests on few. */
 export const FEW_PULL_REQUESTS = 100;
 
@@ -18,7 +21,11 @@ export interface HistoryFit {
   basis: { since: string; until: string; pullRequests: number; historiesRead: number; attempts: number };
   /** PRs submitted per hour over the window, and the shape of a day and a week around it (each a factor, averaging 1). */
   arrivals: { perHour: number; byHourOfDay: number[]; byDayOfWeek: number[] };
-  /** Runs that tested their PRs to an end (passed or failed), outside bisection: how many, their median and 90th percentile. */
+  /**
+   * Runs that tested their PRs to an end (passed or failed), outside bisection: how many, their median and 90th
+   * percentile. With none, a length a workload takes (never 0), said in `warnings`: the longest a PR still in the
+   * queue has been testing (a run lasts at least that long), else UNKNOWN_RUN_SECONDS.
+   */
   testDurationSeconds: { samples: number; p50: number; p90: number };
   /** Of the PRs: failed and never merged; failed then merged when submitted again; failed only when tested with others. */
   failureRate: number;
@@ -153,7 +160,14 @@ export function fitHistory(history: QueueHistory): HistoryFit {
   if (prs.size < FEW_PULL_REQUESTS) {
     warnings.push(`this fit rests on ${prs.size} PR${prs.size === 1 ? '' : 's'} (fewer than ${FEW_PULL_REQUESTS}): read its rates as rough`);
   }
-  if (seconds.length === 0) warnings.push('no run came to an end over the window: the test duration is unknown');
+  const runSeconds = seconds.length > 0 ? undefined : unendedRunSeconds(history, until);
+  if (runSeconds !== undefined) {
+    warnings.push(
+      runSeconds.running
+        ? `no run came to an end over the window: a run is taken to last ${formatDuration(runSeconds.seconds)}, as long as the longest still testing has (at least)`
+        : `no run came to an end over the window: a run is taken to last ${formatDuration(runSeconds.seconds)} (test.sleep_for: give the queue's own)`,
+    );
+  }
   if (read.length < prs.size) warnings.push(`arrivals and outcomes from a sample of ${read.length} of ${prs.size} PRs' histories`);
 
   const rate = (n: number) => (read.length === 0 ? 0 : n / read.length);
@@ -162,8 +176,8 @@ export function fitHistory(history: QueueHistory): HistoryFit {
     arrivals,
     testDurationSeconds: {
       samples: seconds.length,
-      p50: quantile(seconds, 0.5) ?? 0,
-      p90: quantile(seconds, 0.9) ?? 0,
+      p50: quantile(seconds, 0.5) ?? runSeconds!.seconds,
+      p90: quantile(seconds, 0.9) ?? runSeconds!.seconds,
     },
     failureRate: rate(failed),
     flakeRate: rate(flaky),
@@ -189,6 +203,13 @@ function priorityOf(pr: { priorityName: string; priorityValue: number }): Priori
   if (Object.hasOwn(PRIORITY_NAMES, pr.priorityName)) return pr.priorityName as PriorityName;
   const names = Object.keys(PRIORITY_NAMES) as PriorityName[];
   return names.reduce((best, name) => (Math.abs(PRIORITY_NAMES[name] - pr.priorityValue) < Math.abs(PRIORITY_NAMES[best] - pr.priorityValue) ? name : best));
+}
+
+/** With no run ended: the longest a PR in the queue at the window's end has been testing (running), else the default. */
+function unendedRunSeconds(history: QueueHistory, until: number): { seconds: number; running: boolean } {
+  const testing = history.inQueue.filter((pr) => pr.state === 'testing').map((pr) => (until - Date.parse(pr.stateChangedAt)) / 1000);
+  const longest = Math.round(Math.max(0, ...testing.filter(Number.isFinite)));
+  return longest >= 60 ? { seconds: longest, running: true } : { seconds: UNKNOWN_RUN_SECONDS, running: false };
 }
 
 /** Oldest first: a stay starts at each not_ready that follows a conclusion (or begins the history). */
@@ -227,7 +248,11 @@ function shape(counts: readonly number[], seen: readonly number[]): number[] {
   const spread = slots.reduce((sum, slot) => sum + (slot.raw - 1) ** 2, 0) / slots.length;
   const noise = slots.reduce((sum, slot) => sum + 1 / slot.expected, 0) / slots.length;
   const keep = spread === 0 ? 0 : Math.max(0, 1 - noise / spread);
-  return counts.map((n, i) => (seen[i]! === 0 ? 1 : round(1 + keep * (n / seen[i]! / mean - 1))));
+  const factors = counts.map((n, i) => (seen[i]! === 0 ? 1 : 1 + keep * (n / seen[i]! / mean - 1)));
+  // A simulation plays every slot alike: the factors average 1, or a window that saw some slots longer than
+  // others (a few days, not whole weeks) would make the simulated arrivals more (or fewer) than requests_per_hour.
+  const average = factors.reduce((sum, factor) => sum + factor, 0) / factors.length;
+  return factors.map((factor) => round(factor / average));
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;

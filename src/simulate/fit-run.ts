@@ -268,8 +268,11 @@ export interface Prediction {
 }
 
 /** The workload under `settings`, `replications` times over `days`, each drawn afresh from `seed`: each replication's figures and their mean. */
+/** The seed of a run's replication `r`: each replication draws afresh, the same for every configuration. */
+export const replicationSeed = (seed: number, r: number): number => seed * 1000 + r;
+
 export function predict(workload: FitWorkload, settings: Partial<QueueSettings>, run: { days: number; replications: number; seed: number }): Prediction {
-  const replications = Array.from({ length: run.replications }, (_, r) => play(workload, settings, { days: run.days, seed: run.seed * 1000 + r }));
+  const replications = Array.from({ length: run.replications }, (_, r) => play(workload, settings, { days: run.days, seed: replicationSeed(run.seed, r) }));
   const mean = (pick: (f: Measured) => number | null) => replications.reduce((sum, f) => sum + (pick(f) ?? 0), 0) / replications.length;
   return {
     settings,
@@ -279,6 +282,31 @@ export function predict(workload: FitWorkload, settings: Partial<QueueSettings>,
       timeInQueueSeconds: { p50: mean((f) => f.timeInQueueSeconds.p50), p90: mean((f) => f.timeInQueueSeconds.p90) },
     },
     replications,
+  };
+}
+
+/** One replication of one configuration, as a worker is sent it. */
+export interface PlayJob {
+  index: number;
+  replication: number;
+  workload: FitWorkload;
+  settings: Partial<QueueSettings>;
+  days: number;
+  seed: number;
+}
+
+/** A job's replication, played: what a worker posts back. */
+export interface Played {
+  index: number;
+  replication: number;
+  measured: Measured;
+}
+
+export function playJob(job: PlayJob): Played {
+  return {
+    index: job.index,
+    replication: job.replication,
+    measured: play(job.workload, job.settings, { days: job.days, seed: replicationSeed(job.seed, job.replication) }),
   };
 }
 

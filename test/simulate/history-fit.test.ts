@@ -6,6 +6,8 @@ import type { QueueHistory } from '../../src/model/history-read.js';
 import type { EnqueuedPullRequest } from '../../src/model/pull-request.js';
 import type { EntryTransition } from '../../src/model/queue-entries.js';
 import type { QueueFacts } from '../../src/model/queue.js';
+import { Workload } from '../../src/model/workload.js';
+import { workloadDocument } from '../../src/model/workload-document.js';
 
 const at = (minutes: number) => new Date(Date.parse('2026-01-05T10:00:00Z') + minutes * 60_000).toISOString();
 const step = (state: string, minutes: number): EntryTransition => ({ state, timestamp: at(minutes), reason: null, actor: null, testRunId: null });
@@ -37,7 +39,61 @@ describe('fitHistory', () => {
     expect(fit.observed.timeInQueueSeconds.p50).toBe(31 * 60);
     expect(fit.warnings).toEqual([
       'this fit rests on 3 PRs (fewer than 100): read its rates as rough',
-      'no run came to an end over the window: the test duration is unknown',
+      "no run came to an end over the window: a run is taken to last 35m (test.sleep_for: give the queue's own)",
     ]);
+    // What it writes is a workload `mq simulate --workload` takes.
+    expect(Workload.safeParse(workloadDocument(fit)).success).toBe(true);
+  });
+
+  it('takes a run to last at least as long as one still testing, where none came to an end, and writes a workload that reads back', () => {
+    const history: QueueHistory = {
+      window: { since: at(-60), until: at(60) },
+      settings: { mode: 'single' } as QueueFacts,
+      pullRequests: [],
+      // Testing for the last 50 minutes, and a PR that only waits.
+      inQueue: [{ ...pr(1, 'testing'), stateChangedAt: at(10) }, pr(2, 'pending')],
+      attempts: [],
+      histories: new Map([
+        [1, [step('not_ready', 0), step('pending', 0), step('testing', 10)]],
+        [2, [step('not_ready', 5), step('pending', 5)]],
+      ]),
+      targets: [],
+    };
+    const fit = fitHistory(history);
+    expect(fit.testDurationSeconds).toEqual({ samples: 0, p50: 50 * 60, p90: 50 * 60 });
+    expect(fit.warnings).toContain('no run came to an end over the window: a run is taken to last 50m, as long as the longest still testing has (at least)');
+    const read = Workload.safeParse(workloadDocument(fit));
+    expect(read.success && read.data.testDurationSeconds).toMatchObject({ p50: 50 * 60, p90: 50 * 60 });
+  });
+
+  it('shapes a week whose days a window saw unevenly with factors that average 1, as the simulation plays every day alike', () => {
+    // Ten days from a Monday: Monday to Wednesday seen twice, 10 PRs a day; Thursday to Sunday once, 40 a day.
+    const monday = Date.parse('2026-01-05T00:00:00Z');
+    const day = 86_400_000;
+    const histories = new Map<number, EntryTransition[]>();
+    const pullRequests: EnqueuedPullRequest[] = [];
+    for (let d = 0; d < 10; d++) {
+      for (let k = 0; k < (d % 7 < 3 ? 10 : 40); k++) {
+        const number = histories.size + 1;
+        const submitted = new Date(monday + d * day + 12 * 3_600_000 + k * 60_000).toISOString();
+        histories.set(number, [{ state: 'not_ready', timestamp: submitted, reason: null, actor: null, testRunId: null }]);
+        pullRequests.push(pr(number, 'merged'));
+      }
+    }
+    const fit = fitHistory({
+      window: { since: new Date(monday).toISOString(), until: new Date(monday + 10 * day).toISOString() },
+      settings: { mode: 'single' } as QueueFacts,
+      pullRequests,
+      inQueue: [],
+      attempts: [],
+      histories,
+      targets: [],
+    });
+    const average = (factors: readonly number[]) => factors.reduce((sum, factor) => sum + factor, 0) / factors.length;
+    expect(average(fit.arrivals.byDayOfWeek)).toBeCloseTo(1, 2);
+    expect(average(fit.arrivals.byHourOfDay)).toBeCloseTo(1, 2);
+    // The shape is kept: a Thursday busier than a Monday.
+    expect(fit.arrivals.byDayOfWeek[3]!).toBeGreaterThan(2 * fit.arrivals.byDayOfWeek[0]!);
+    expect(fit.arrivals.perHour).toBeCloseTo(220 / 240);
   });
 });

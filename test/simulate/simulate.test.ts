@@ -4,6 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startMq } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
 import { envOf, ok, playHistory } from './history-steps.js';
 
@@ -55,10 +56,31 @@ describe('mq simulate', () => {
     expect(run.stdout.split('\n').filter((line) => line.length > 80)).toEqual([]);
   });
 
+  it('stops on Ctrl-C while it plays, exit 130, its worker threads ended with it', async () => {
+    // Weeks of a busy queue, a hundred times over: hours of play, unless Ctrl-C stops it.
+    const path = join(await mkdtemp(join(tmpdir(), 'mq-simulate-')), 'big.yaml');
+    await writeFile(path, 'pullrequest:\n  requests_per_hour: 40\ntest:\n  sleep_for: 30m\n');
+    const running = startMq(['simulate', '--workload', path, '--set', 'concurrency=1,2,3,4', '--days', '60', '--replications', '100'], { env: envOf(fixture) });
+    // The queue's settings read: the plays start next.
+    await fixture.recorder.until((requests) => requests.some((request) => request.path === '/getQueue' && request.answer));
+    running.child.kill('SIGINT');
+    const run = await running.done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toMatch(/^mq: interrupted/m);
+  });
+
+  it('refuses a workload that is not a regular file in one line, exit 3, before any request', async () => {
+    const run = await mq(['simulate', '--workload', '/dev/null'], { env: envOf(fixture) });
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim()).toBe('mq: workload /dev/null: not a regular file (a device); give the path of a file');
+    expect(fixture.recorder.requests).toEqual([]);
+  });
+
   it.each([
     [['--set', 'batch=maybe'], '--set batch=maybe: must be true or false'],
     [['--set', 'merge-method=squash'], '--set merge-method=squash: the setting is one of mode, concurrency'],
     [['--set', 'concurrency'], '--set concurrency: give the values to try after ='],
+    [['--set', 'concurrency=2', '--set', 'concurrency=3'], '--set concurrency is given twice: give its values once, comma-separated'],
     [['--days', '0'], '--days'],
     [[], 'simulate needs a workload'],
   ])('refuses %j in one line, exit 2', async (extra, words) => {

@@ -1,10 +1,12 @@
 // The workload file: a hand-written one needs only the arrival rate and the median run; a bad one is refused in
 // one line naming the file and the field.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readWorkloadFile } from '../../src/config/workload-file.js';
+import { ConfigError } from '../../src/errors.js';
 import { drawArrivals, type FitWorkload, parametersOf } from '../../src/simulate/fit-run.js';
 
 async function file(name: string, text: string): Promise<string> {
@@ -88,7 +90,7 @@ pullrequest:
       'pullrequest:\n  requests_per_hour: 1\n  priorities:\n    highest: 1\ntest:\n  sleep_for: 60\n',
       'pullrequest.priorities: a priority is one of urgent, high, medium, low',
     ],
-    ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest_duration: 60\n', 'test: missing; unknown field test_duration'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest_duration: 60\n', 'test: missing; unknown field at line 2'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 35 minuets}\n', 'test.sleep_for: a number of seconds, or a duration such as "35m"'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1, max_impacted_deps: 2}\ntest: {sleep_for: 60}\n', 'pullrequest.max_deps: missing'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1, max_deps: 9, deps_distribution: "0.5x1,0.3x2"}\ntest: {sleep_for: 60}\n', 'the shares adding up to 1'],
@@ -109,5 +111,32 @@ pullrequest:
 
   it('refuses a file that cannot be read', async () => {
     await expect(readWorkloadFile('/nonexistent/w.yaml')).rejects.toThrow(/^workload \/nonexistent\/w.yaml: cannot be read/);
+  });
+
+  it('refuses, unread, what is not a regular file: a pipe, a device, a folder', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mq-workload-'));
+    const fifo = join(folder, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const [path, kind] of [
+      [fifo, 'a pipe'],
+      ['/dev/null', 'a device'],
+      [folder, 'a folder'],
+    ] as const) {
+      const refusal = readWorkloadFile(path);
+      await expect(refusal).rejects.toBeInstanceOf(ConfigError);
+      await expect(refusal).rejects.toThrow(`workload ${path}: not a regular file (${kind}); give the path of a file`);
+    }
+  });
+
+  it('never quotes the file: a key that is no field is told by its line', async () => {
+    const shadow = await file('shadow', 'root:$6$salt$hashedsecret:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n');
+    await expect(readWorkloadFile(shadow)).rejects.toThrow(`workload ${shadow}: test: missing; pullrequest: missing; unknown fields at line 1, at line 2`);
+    const json = await file('w.json', '{"test": {"sleep_for": 60},\n "pullrequest": {"requests_per_hour": 1,\n  "priorities": {"hunter2": 2}}}');
+    const refusal = await readWorkloadFile(json).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(refusal).toContain('pullrequest.priorities[line 3]: ');
+    expect(refusal).not.toContain('hunter2');
   });
 });

@@ -10,7 +10,7 @@ const DEFAULT_MCP_INTERVAL_MS = 10_000;
 /** `mq mcp [--allow-writes] [--interval d]` */
 export function parseMcp(words: Words<typeof MCP>): Invocation {
   const input: McpOptions = { allowWrites: words.flags.allowWrites === true, intervalMs: parseInterval(words.flags.interval, DEFAULT_MCP_INTERVAL_MS) };
-  return work.serve(input, mcp);
+  return work.serve(input, mcp, { unresolvedServes: true });
 }
 
 export const mcp: ServeWork<McpOptions>['handler'] = async (input, ctx, _announce, _deliver, streams) =>

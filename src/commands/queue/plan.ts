@@ -30,6 +30,7 @@ export async function planQueueUpdate(input: { settings: Partial<QueueSettings>;
   ctx.progress(`simulating ${played.length * PLAN_RUN.replications} replications…`);
   const plays = await playAll(fit, played, PLAN_RUN, {
     ...bundledWorker(),
+    signal: ctx.signal,
     onProgress: (done, total) => ctx.progress(`simulated ${done} of ${total} replications…`),
   });
   ctx.progress('');

@@ -39,6 +39,9 @@ export function parseSimulate(words: Words<typeof SIMULATE>, _io: ArgvIo): Invoc
     throw new UsageError('simulate needs a workload: --workload <file> (e.g. one mq simulate fit wrote) or --from-history <time>');
   }
   const sets = (flags.set ?? []).map(parseSet);
+  // Two --set of one setting would play only the last: its values are given once.
+  const repeated = sets.find((set, index) => sets.findIndex((other) => other.key === set.key) < index);
+  if (repeated) throw new UsageError(`--set ${repeated.name} is given twice: give its values once, comma-separated (e.g. --set ${repeated.name}=2,3)`);
   const combinations = sets.reduce((n, set) => n * set.values.length, 1);
   if (combinations > MAX_CONFIGURATIONS) throw new UsageError(`--set makes ${combinations} configurations; at most ${MAX_CONFIGURATIONS}: give fewer values`);
   const input: SimulateInput = {
@@ -99,6 +102,7 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
     { days: input.days, replications: input.replications, seed: input.seed },
     {
       ...bundledWorker(),
+      signal: ctx.signal,
       onProgress: (done, total) => {
         if (ctx.now() - started > 2000) ctx.progress(`simulated ${done} of ${total} replications…`);
       },

@@ -5,7 +5,7 @@ import type { SimulatedConfiguration, SimulatedFigures, Simulation, Spread } fro
 import { formatDuration } from '../../text/durations.js';
 import { safeLine } from '../../text/sanitize.js';
 import type { RenderContext } from '../options.js';
-import { renderTable } from '../tables.js';
+import { renderFittedTable } from '../tables.js';
 import { renderHistogram, thousands } from './stats.js';
 
 type Unit = 'rate' | 'seconds' | 'count';
@@ -31,11 +31,14 @@ export function renderSimulation(simulation: Simulation, ctx: RenderContext): st
     `${safeLine(simulation.baseline.note)}.`,
     paint.dim(`Mean ± standard deviation over replications; * best for ${simulation.goal}, = current`),
   ].join('\n');
-  const summary = renderTable(
+  // On a terminal both tables are fitted to its width by the rule of every table (tables.ts), a row never folded:
+  // the settings are cut first (each configuration's block below names them whole).
+  const width = ctx.screen?.columns;
+  const summary = renderFittedTable(
     [
       { header: '' },
       { header: '#', align: 'right' },
-      { header: 'SETTINGS' },
+      { header: 'SETTINGS', holds: 'name' },
       { header: 'MERGES/H', align: 'right' },
       { header: 'P90 IN QUEUE', align: 'right' },
       { header: 'CI MIN/MERGE', align: 'right' },
@@ -49,6 +52,7 @@ export function renderSimulation(simulation: Simulation, ctx: RenderContext): st
       spread(configuration.figures.ciMinutesPerMerge, 'rate'),
     ]),
     paint,
+    width,
   );
   const blocks = simulation.configurations.map((configuration, index) => {
     const title = paint.bold(`${marks(configuration).trim()} #${index + 1} ${settingsOf(configuration)}`.trim());
@@ -57,16 +61,21 @@ export function renderSimulation(simulation: Simulation, ctx: RenderContext): st
       const before = current && !configuration.current ? pick(current.figures) : null;
       return [name, spread(value, unit), value && before ? difference(value.mean - before.mean, unit) : ''];
     });
-    const table = renderTable(
-      [{ header: 'FIGURE' }, { header: 'MEAN ± SD', align: 'right' }, { header: current && !configuration.current ? 'VS CURRENT' : '', align: 'right' }],
+    const table = renderFittedTable(
+      [
+        { header: 'FIGURE', holds: 'name' },
+        { header: 'MEAN ± SD', align: 'right' },
+        { header: current && !configuration.current ? 'VS CURRENT' : '', align: 'right' },
+      ],
       rows,
       paint,
+      width,
     );
     const merged = configuration.histogram.reduce((sum, bucket) => sum + bucket.count, 0);
     const histogram =
       merged === 0
         ? 'No PR merged.'
-        : renderHistogram(`Time in queue (${thousands(merged)} PRs merged over the replications):`, configuration.histogram, paint);
+        : renderHistogram(`Time in queue (${thousands(merged)} PRs merged over the replications):`, configuration.histogram, paint, width);
     return `${title}\n${table}\n${histogram}`;
   });
   const warnings = simulation.warnings.map((warning) => paint.yellow(`warning: ${safeLine(warning)}`));

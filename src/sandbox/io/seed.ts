@@ -126,5 +126,5 @@ export async function loadSeed(seed: SeedInput | string | undefined, now: number
   if (typeof seed !== 'string') return seedState(seed, now, 'seed');
   if (seed.startsWith('{')) return seedState(JSON.parse(seed) as unknown, now, 'seed');
   const { loadDataFile } = await import('../../config/config-loader.js');
-  return seedState(await loadDataFile(seed, `seed ${seed}`), now, `seed ${seed}`);
+  return seedState((await loadDataFile(seed, `seed ${seed}`)).data, now, `seed ${seed}`);
 }

@@ -4,6 +4,8 @@
 // its progress and stops when cancelled; the queue resource announced when the queue changes; and the token in no
 // answer and no line of stderr, even under --debug.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -130,13 +132,48 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
       ['history', {}, /^history needs pr\n/],
       ['wait', { prs: [] }, /^wait needs prs\n/],
       ['list', { limit: 5, colour: true }, /^list takes no colour\n/],
-      ['no_such_tool', {}, /^no such tool/],
+      // A choice is checked as the command line's flag checks it, before any request: on both APIs alike.
+      ['runs', { status: 'bogus' }, /^--status: "bogus" is not one of the choices; use /],
+      ['simulate', { fromHistory: '1d', goal: 'bogus' }, /^--goal: "bogus" is not one of the choices; use throughput, p90 or ci-cost\n/],
     ] as const) {
+      const before = fixture.recorder.requests.length;
       const refused = await call(client, name, args);
       expect(refused.isError, name).toBe(true);
       expect(textOf(refused), name).toMatch(line);
       expect(textOf(refused), name).toMatch(/\nexit code 2: usage/);
+      expect(fixture.recorder.requests.length, name).toBe(before);
     }
+  });
+
+  it('answers a tool it does not list with the protocol’s error, and settings that do not resolve with each call', async () => {
+    await seed(api);
+    const { client } = await connect(api);
+    await expect(call(client, 'no_such_tool', {})).rejects.toMatchObject({ code: -32602, message: /no tool no_such_tool/ });
+    // A bad config file: the server still serves, and each call that needs the settings says what is wrong (exit 3).
+    const { home } = mqEnvironment({});
+    const config = join(home, 'bad.json');
+    writeFileSync(config, '{"bogus": 1}\n');
+    const broken = await connect(api, [], { MQ_CONFIG: config });
+    expect((await broken.client.listTools()).tools.map((tool) => tool.name)).toContain('status');
+    const status = await call(broken.client, 'status', { pr: 1 });
+    expect(status.isError).toBe(true);
+    expect(textOf(status)).toMatch(/bogus[\s\S]*\nexit code 3: /);
+    expect(status.structuredContent).toMatchObject({ error: { exitCode: 3 } });
+    expect((await call(broken.client, 'queue_get', {})).isError).toBe(true);
+  });
+
+  it('refuses a workload that is not a regular file, its own input above all, and quotes no file', async () => {
+    const { client } = await connect(api);
+    // The timeout only ends a call that would read the protocol's own input until it ends.
+    const stdin = await call(client, 'simulate', { workload: '/dev/stdin' }, { timeout: 30_000 });
+    expect(stdin.isError).toBe(true);
+    expect(textOf(stdin)).toMatch(/^workload \/dev\/stdin: not a regular file \(a (pipe|socket)\); give the path of a file\nexit code 3: /);
+    const { home } = mqEnvironment({});
+    const secret = join(home, 'secret');
+    writeFileSync(secret, 'trunk_v2_not_to_be_shown: 1\n');
+    const quoted = await call(client, 'simulate', { workload: secret });
+    expect(textOf(quoted)).toMatch(/unknown field at line 1\n/);
+    expect(textOf(quoted)).not.toContain('trunk_v2_not_to_be_shown');
   });
 
   it('refuses a write without --allow-writes, and does it with', async () => {
@@ -254,6 +291,59 @@ describe('mq mcp, its input ended', () => {
     expect(await closed).toBe(0);
     expect(said.map((message) => message.id).sort()).toEqual([1, 2, 3, 4]);
     expect(said.filter((message) => message.result?.isError)).toEqual([]);
+  });
+});
+
+describe('mq mcp, a simulation cancelled', () => {
+  it('abandons it: the threads playing it end, and the server exits once its input ends', async () => {
+    const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, REPO, {}, 'v1') });
+    // Weeks of a busy queue, a hundred times over: hours of play, unless the cancellation stops it.
+    const workload = join(home, 'big.yaml');
+    writeFileSync(workload, 'pullrequest:\n  requests_per_hour: 40\ntest:\n  sleep_for: 30m\n');
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const said: { id?: unknown }[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => said.push(JSON.parse(line)));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const args = { workload, set: ['concurrency=1,2,3,4'], days: '60', replications: '100' };
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'simulate', arguments: args } });
+    // The queue's settings read: the plays start next.
+    await fixture.recorder.until((requests) => requests.some((request) => request.path === '/getQueue' && request.answer));
+    send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'test' } });
+    child.stdin.end();
+    expect(await closed).toBe(0);
+    expect(said.map((message) => message.id)).toEqual([1]);
+  });
+});
+
+describe('mq mcp, a line it cannot read', () => {
+  it('answers a line that is not JSON with a parse error, and JSON that is no message with an invalid request, both with id null', async () => {
+    const { home, env } = mqEnvironment({ env: { MQ_REPO: REPO } });
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const said: { id?: unknown; error?: { code: number } }[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => said.push(JSON.parse(line)));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
+    child.stdin.end(
+      [
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize }),
+        'this is not json',
+        JSON.stringify({ hello: 'world' }),
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      ]
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+    expect(await closed).toBe(0);
+    expect(said.map((message) => [message.id, message.error?.code])).toEqual([
+      [1, undefined],
+      [null, -32700],
+      [null, -32600],
+      [2, undefined],
+    ]);
   });
 });
 
