@@ -4,10 +4,9 @@
 import { WEBHOOK_ROUTES } from '../api/sandbox-webhooks.js';
 import { API_VERSION } from '../api/v1/endpoints.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
-import { MANUAL_CLOCK_START } from './io/clock.js';
 import type { ControlBodies, ControlName } from './io/control.js';
-import { loadSeed, type SeedInput } from './io/seed.js';
-import { startSandbox as startServer, type SandboxOptions as ServerOptions } from './io/server.js';
+import { type SeedInput, withSeed } from './io/seed.js';
+import { startSandbox as startServer } from './io/server.js';
 import type { V2Key } from './io/v2/face.js';
 
 export type { SeedInput, V2Key };
@@ -59,24 +58,22 @@ export interface Sandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const clock = options.clock ?? 'manual';
-  const seeded = await loadSeed(options.seed, clock === 'manual' ? MANUAL_CLOCK_START : Date.now());
-  const keys = [...(options.keys ?? []), ...(seeded?.keys ?? [])];
-  const webhooks = [...(options.webhooks ?? []), ...(seeded?.webhooks ?? [])];
-  const serverOptions: ServerOptions = {
-    clock,
-    port: options.port ?? 0,
-    ...(options.speed !== undefined && { speed: options.speed }),
-    ...(options.state !== undefined && { stateFile: options.state }),
-    ...(options.token !== undefined && { token: options.token }),
-    ...(keys.length > 0 && { keys }),
-    ...(options.rateLimits !== undefined && { rateLimits: options.rateLimits }),
-    ...(options.estimates !== undefined && { estimates: options.estimates }),
-    ...(seeded && { initial: seeded.document }),
-    ...(webhooks.length > 0 && { webhooks }),
-  };
+  const serverOptions = await withSeed(
+    {
+      clock: options.clock ?? 'manual',
+      port: options.port ?? 0,
+      ...(options.speed !== undefined && { speed: options.speed }),
+      ...(options.state !== undefined && { stateFile: options.state }),
+      ...(options.token !== undefined && { token: options.token }),
+      ...(options.keys !== undefined && options.keys.length > 0 && { keys: options.keys }),
+      ...(options.rateLimits !== undefined && { rateLimits: options.rateLimits }),
+      ...(options.estimates !== undefined && { estimates: options.estimates }),
+      ...(options.webhooks !== undefined && options.webhooks.length > 0 && { webhooks: options.webhooks }),
+    },
+    options.seed,
+  );
   const server = await startServer(serverOptions);
-  const first = seeded?.document ?? server.snapshot();
+  const first = serverOptions.initial ?? server.snapshot();
   const control = async <K extends ControlName>(name: K, body: ControlBodies[K]): Promise<unknown> => {
     const answer = await server.control(name, body);
     if (answer.status !== 200) throw new Error(`sandbox: ${name}: ${String(answer.body).trim()}`);
@@ -88,7 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     v1Url: server.url,
     v2Url: `${origin}/v2`,
     token: options.token ?? 'sandbox',
-    key: keys[0]?.key ?? `${V2_KEY_PREFIX}sandbox`,
+    key: serverOptions.keys?.[0]?.key ?? `${V2_KEY_PREFIX}sandbox`,
     advance: async (seconds) => new Date(((await control('advance', { seconds })) as { now: string }).now),
     setPullRequest: async (facts) => {
       await control('pullRequests', facts);

@@ -12,8 +12,7 @@ import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
 import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
 import { keyOf } from '../../model/webhook-signature.js';
 import { kindFilter } from '../../model/webhooks.js';
-import { loadSeed } from '../../sandbox/io/seed.js';
-import { MANUAL_CLOCK_START } from '../../sandbox/io/clock.js';
+import { withSeed } from '../../sandbox/io/seed.js';
 import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
@@ -107,18 +106,7 @@ export async function sandbox(input: SandboxInput, ctx: Context, announce: (url:
   const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
   let running: Awaited<ReturnType<typeof startSandbox>>;
   try {
-    const seeded = await loadSeed(
-      input.seed === undefined ? undefined : resolve(ctx.cwd, input.seed),
-      input.clock === 'manual' ? MANUAL_CLOCK_START : Date.now(),
-    );
-    running = await startSandbox({
-      ...options,
-      ...(seeded && {
-        initial: seeded.document,
-        keys: [...(options.keys ?? []), ...(seeded.keys ?? [])],
-        webhooks: [...(options.webhooks ?? []), ...(seeded.webhooks ?? [])],
-      }),
-    });
+    running = await startSandbox(await withSeed(options, input.seed === undefined ? undefined : resolve(ctx.cwd, input.seed)));
   } catch (error) {
     throw startFailure(error, options);
   }

@@ -11,6 +11,8 @@ import type { Repo } from '../../model/repository.js';
 import { PRIORITY_NAMES, QUEUE_MODES, SETTING_MAX } from '../../model/vocabulary.js';
 import { perform, RecordedDescription, SettingsChange } from '../engine/changes.js';
 import { QueueEngine } from '../engine/engine.js';
+import { MANUAL_CLOCK_START } from './clock.js';
+import type { SandboxOptions as ServerOptions } from './server.js';
 import type { V2Key } from './v2/face.js';
 import { refuseFilter } from './webhooks/control-routes.js';
 
@@ -127,4 +129,16 @@ export async function loadSeed(seed: SeedInput | string | undefined, now: number
   if (seed.startsWith('{')) return seedState(JSON.parse(seed) as unknown, now, 'seed');
   const { loadDataFile } = await import('../../config/config-loader.js');
   return seedState((await loadDataFile(seed, `seed ${seed}`)).data, now, `seed ${seed}`);
+}
+
+/**
+ * A server's options with a seed's, for the library and `mq sandbox` alike: the seed's state to start from (its
+ * changes made at the manual clock's start, or now), its keys and webhook endpoints after those given outright.
+ */
+export async function withSeed(options: ServerOptions, seed: SeedInput | string | undefined): Promise<ServerOptions> {
+  const seeded = await loadSeed(seed, options.clock === 'manual' ? MANUAL_CLOCK_START : Date.now());
+  if (!seeded) return options;
+  const keys = [...(options.keys ?? []), ...(seeded.keys ?? [])];
+  const webhooks = [...(options.webhooks ?? []), ...(seeded.webhooks ?? [])];
+  return { ...options, initial: seeded.document, ...(keys.length > 0 && { keys }), ...(webhooks.length > 0 && { webhooks }) };
 }
