@@ -1,13 +1,14 @@
 // The plays of a simulation: each configuration's replications, spread over worker threads when a worker file is
 // given (each replication's draws depend on the seed alone, so the answer is the same either way), else in this
 // thread.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueueSettings } from '../model/queue.js';
 import { DEFAULT_QUEUE_SETTINGS } from '../sandbox/engine/settle.js';
 import { InterruptedError } from '../errors.js';
+import { runningProgram } from '../own-program.js';
 import { type FitWorkload, type Measured, type PlayJob, type Played, playJob } from './fit-run.js';
 
 /** The service's documented defaults, as the engine holds them: what a queue not read is taken to have. */
@@ -22,8 +23,8 @@ export interface PlayRun {
 /** The bundle's worker beside the program bin/mq.js runs (dist/simulate-worker.cjs), and a thread per core; none from
  *  the sources (tests): plays stay in this thread. */
 export function bundledWorker(): { workerFile?: string; threads: number } {
-  const main = process.argv[1];
-  const file = main !== undefined && existsSync(main) ? join(dirname(realpathSync(main)), '../dist/simulate-worker.cjs') : undefined;
+  const dist = runningProgram()?.dist;
+  const file = dist === undefined ? undefined : join(dist, 'simulate-worker.cjs');
   return { ...(file !== undefined && existsSync(file) && { workerFile: file }), threads: availableParallelism() };
 }
 

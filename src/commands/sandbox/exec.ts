@@ -1,11 +1,11 @@
 // mq sandbox exec: a sandbox for the length of one command, whose environment points mq and the service's own
 // clients at it (docs/sandbox.md, "mq sandbox exec"); the command's exit status is exec's.
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ConfigError, systemErrorWords } from '../../errors.js';
+import { runningProgram } from '../../own-program.js';
 import { envName } from '../../config/setting-rows.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/lib.js';
 import { type Invocation, work, type Words } from '../../command-kit/invocation.js';
@@ -99,9 +99,8 @@ async function checkWritable(file: string): Promise<void> {
  * exec in their own process).
  */
 async function ownMqFolder(): Promise<string | undefined> {
-  const main = process.argv[1];
-  const bin = main !== undefined && existsSync(main) ? realpathSync(main) : undefined;
-  if (bin === undefined || !existsSync(join(dirname(bin), '../dist/mq.cjs'))) return undefined;
+  const bin = runningProgram()?.bin;
+  if (bin === undefined) return undefined;
   const folder = await mkdtemp(join(tmpdir(), 'mq-exec-'));
   if (process.platform === 'win32') {
     await writeFile(join(folder, 'mq.cmd'), `@"${process.execPath}" "${bin}" %*\r\n`);
