@@ -5,9 +5,8 @@ import type { EnqueuedPullRequest } from './pull-request.js';
 import type { QueueFacts } from './queue.js';
 import type { EntryTransition } from './queue-entries.js';
 import type { QueueRef } from './repository.js';
-import { eachAtMost, type MergeQueueService } from './service.js';
+import { eachAtMost, type MergeQueueService, pullRequestPages, testingResultPages } from './service.js';
 import type { TestingResult } from './testing.js';
-import { LIST_TAKE_MAX } from './vocabulary.js';
 import { testingResultsWindow } from './stats.js';
 
 /** What the read asks of the service: a narrow door, so a test may answer it from the engine itself. */
@@ -50,23 +49,15 @@ export async function readQueueHistory(
   // The window ends now: the PRs in the queue arrived in it and have not concluded.
   const { enqueuedPullRequests: inQueue, ...settings } = await service.getQueue(ref);
   const pullRequests: EnqueuedPullRequest[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await service.listPullRequests(ref, { since: window.since, until: window.until, cursor, take: LIST_TAKE_MAX });
-    pullRequests.push(...page.pullRequests);
-    cursor = page.nextCursor;
-    if (cursor !== undefined) progress(`fetched ${pullRequests.length.toLocaleString('en-US')} PRs…`);
-  } while (cursor !== undefined);
+  for await (const page of pullRequestPages(service, ref, window)) {
+    pullRequests.push(...page);
+    progress(`fetched ${pullRequests.length.toLocaleString('en-US')} PRs…`);
+  }
   pullRequests.sort((a, b) => Date.parse(a.stateChangedAt) - Date.parse(b.stateChangedAt));
 
   const attempts: TestingResult[] = [];
-  const results = testingResultsWindow(window.since, window.until);
-  let next: string | undefined;
-  for (;;) {
-    const page = await service.listTestingResults(ref, { ...results, offset: attempts.length, cursor: next, take: LIST_TAKE_MAX });
-    attempts.push(...page.testingResults);
-    next = page.nextCursor;
-    if (page.testingResults.length === 0 || attempts.length >= page.totalItems) break;
+  for await (const page of testingResultPages(service, ref, testingResultsWindow(window.since, window.until))) {
+    attempts.push(...page);
     progress(`fetched ${attempts.length.toLocaleString('en-US')} test attempts…`);
   }
 

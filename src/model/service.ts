@@ -3,13 +3,14 @@
 import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
-import type { PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
+import type { EnqueuedPullRequest, PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { Queue, QueueFacts, QueueLine, QueuePullRequests, QueueSettings, UpdatedQueue } from './queue.js';
 import type { QueueMode, QueueSummary } from './queues.js';
 import type { GraphQuery, PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { QueueRef, Repo } from './repository.js';
 import type { EntryTransition, QueueEntryChange, TestRunPage, TestRunQuery } from './queue-entries.js';
-import type { TestingDetails, TestingResultsPage, TestingResultsQuery } from './testing.js';
+import type { TestingDetails, TestingResult, TestingResultsPage, TestingResultsQuery } from './testing.js';
+import { LIST_TAKE_MAX } from './vocabulary.js';
 import type { IMPACTS_ALL, Priority, PullRequestState, SettableQueueState, UNHEALTHY_STATUSES } from './vocabulary.js';
 
 /** Several PRs read at once: those the queue knows, and the numbers of those it never had. */
@@ -176,6 +177,40 @@ export interface RetryNotice {
   /** The pause before the next try. */
   delayMs: number;
   error: ApiError | NetworkError;
+}
+
+/** A window's PRs page by page (each at most LIST_TAKE_MAX), by the cursor each page gives, until the last. */
+export async function* pullRequestPages(
+  service: Pick<MergeQueueService, 'listPullRequests'>,
+  ref: QueueRef,
+  query: Omit<HistoryQuery, 'cursor' | 'take'>,
+): AsyncGenerator<EnqueuedPullRequest[]> {
+  let cursor: string | undefined;
+  do {
+    const page = await service.listPullRequests(ref, { ...query, cursor, take: LIST_TAKE_MAX });
+    yield page.pullRequests;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+}
+
+/**
+ * A window's testing results page by page: from the results read so far (v1 pages by offset) or the cursor the
+ * page before gave (v2), until the service's total is read or a page comes empty.
+ */
+export async function* testingResultPages(
+  service: Pick<MergeQueueService, 'listTestingResults'>,
+  ref: QueueRef,
+  window: Pick<TestingResultsQuery, 'since' | 'until'>,
+): AsyncGenerator<TestingResult[]> {
+  let offset = 0;
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await service.listTestingResults(ref, { ...window, offset, cursor, take: LIST_TAKE_MAX });
+    yield page.testingResults;
+    offset += page.testingResults.length;
+    cursor = page.nextCursor;
+    if (page.testingResults.length === 0 || offset >= page.totalItems) return;
+  }
 }
 
 /** `work` for each item, at most `limit` at a time; after a failure none starts, and it rejects once all that started have ended. */

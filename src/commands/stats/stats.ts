@@ -1,11 +1,10 @@
 // mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
 // only the service's last-hour metrics can give (the list of PRs says when each concluded, not when it entered).
 import { badValue } from '../../argv-values.js';
-import { LIST_TAKE_MAX } from '../../model/vocabulary.js';
 import { InterruptedError } from '../../errors.js';
 import type { STATS } from './spec.js';
 import type { Context, QueueRef } from '../../command-kit/context.js';
-import type { MergeQueueService } from '../../model/service.js';
+import { type MergeQueueService, pullRequestPages, testingResultPages } from '../../model/service.js';
 import { parseWindow } from '../../command-kit/input.js';
 import { type Instant, isoAt, serviceClock } from '../../model/clock.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -59,13 +58,10 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
     (message) => noTestingRuns(testingResultsWindow(since, until), message),
   ]);
   try {
-    let cursor: string | undefined;
-    do {
-      const page = await service.listPullRequests(ref, { since, until: input.until && until, cursor, take: LIST_TAKE_MAX });
-      tally.add(page.pullRequests);
-      cursor = page.nextCursor;
-      if (cursor !== undefined) ctx.progress(`fetched ${tally.counts.total.toLocaleString('en-US')} PRs…`);
-    } while (cursor !== undefined);
+    for await (const pullRequests of pullRequestPages(service, ref, { since, until: input.until && until })) {
+      tally.add(pullRequests);
+      ctx.progress(`fetched ${tally.counts.total.toLocaleString('en-US')} PRs…`);
+    }
   } finally {
     ctx.progress('');
   }
@@ -99,11 +95,6 @@ function alongside<A, T>(ctx: Context, read: Promise<A>, ok: (answer: A) => T, [
 /** Every page of the testing results in the window, folded as it arrives. */
 async function readTestingRuns(service: MergeQueueService, ref: QueueRef, window: { since: string; until: string }): Promise<TestingRunStats> {
   const tally = new TestingTally();
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await service.listTestingResults(ref, { since: window.since, until: window.until, offset: tally.count, cursor, take: LIST_TAKE_MAX });
-    tally.add(page.testingResults);
-    cursor = page.nextCursor;
-    if (page.testingResults.length === 0 || tally.count >= page.totalItems) return tally.result(window);
-  }
+  for await (const results of testingResultPages(service, ref, window)) tally.add(results);
+  return tally.result(window);
 }
