@@ -10,6 +10,7 @@ import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
 import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
+import { otherThanFile } from './files.js';
 import { isFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
@@ -52,9 +53,8 @@ export async function loadDataFile(path: string, where: string): Promise<{ data:
  */
 async function readRegularFile(path: string, where: string): Promise<string> {
   const refuse = (stats: Stats) => {
-    if (stats.isFile()) return;
-    const kind = stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a pipe' : stats.isSocket() ? 'a socket' : 'a device';
-    throw new ConfigError(`${where}: not a regular file (${kind}); give the path of a file`);
+    const kind = otherThanFile(stats);
+    if (kind) throw new ConfigError(`${where}: not a regular file (${kind}); give the path of a file`);
   };
   try {
     refuse(await stat(path));

@@ -1,7 +1,7 @@
 // Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
 // and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
 // cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
@@ -39,17 +39,21 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
 
 /**
  * What a path names if not a file mq may read: opening a FIFO no one writes to never returns, and no signal
- * cancels it (nor lets the process exit); reading /dev/zero never ends. A pipe handed over as /dev/fd/N or /dev/stdin (`--config <(…)`,
- * `… | mq --config /dev/stdin`) has its writer, and is read.
+ * cancels it (nor lets the process exit); reading /dev/zero never ends. A pipe handed over as /dev/fd/N or
+ * /dev/stdin (`--config <(…)`, `… | mq --config /dev/stdin`) has its writer, and is read.
  */
 function notAFile(path: string): string | undefined {
-  const stats = statSync(path);
   // /dev/null: an empty config, the usual way to leave the project's file out.
-  if (stats.isFile() || path === '/dev/null') return undefined;
-  if (stats.isFIFO()) return /^\/(dev\/fd\/\d+|dev\/stdin|proc\/self\/fd\/\d+)$/.test(path) ? undefined : 'a FIFO';
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isSocket()) return 'a socket';
-  return 'a device';
+  if (path === '/dev/null') return undefined;
+  const stats = statSync(path);
+  if (stats.isFIFO() && /^\/(dev\/fd\/\d+|dev\/stdin|proc\/self\/fd\/\d+)$/.test(path)) return undefined;
+  return otherThanFile(stats);
+}
+
+/** What `stats` are of, when not a regular file: a pipe, a folder, a socket or a device. */
+export function otherThanFile(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  return stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a pipe' : stats.isSocket() ? 'a socket' : 'a device';
 }
 
 /** The nearest project file from `cwd` up to `stopDir`: the git root in a checkout, else home when `cwd` is under it, else the root. */

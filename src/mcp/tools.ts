@@ -1,6 +1,7 @@
 // The tools of `mq mcp`, one row per command they mirror: each tool's input schema is derived from the command's
 // own words (its spec), and a call becomes those words, parsed by the command's own parse function, so that a tool
 // takes what the command takes and refuses what it refuses, in the same words.
+import { fstatSync, type Stats, statSync } from 'node:fs';
 import type { ArgSpec, FlagSpec } from '../argv-spec.js';
 import { flagKey } from '../argv-spec.js';
 import type { CommandSpec, Words } from '../command-kit/invocation.js';
@@ -176,6 +177,35 @@ export function inputSchema(row: ToolRow): ToolSchema {
 }
 
 /** A call's arguments as the command line's words, for the command's own parse; what the schema does not name is refused. */
+/**
+ * A file a tool is told to read is never the server's own input or output, whatever the path says (/dev/stdin,
+ * /dev/fd/0, a link, the file stdin was redirected from): the protocol's messages are no workload, and a read
+ * of them would take the client's next requests.
+ */
+function refuseOwnStreams(key: string, path: string): void {
+  const refuse = (what: string) => new UsageError(`${key}: "${path}" is this server's own ${what}; give the path of a file`);
+  if (path === '-') throw refuse('input');
+  let named: Stats;
+  try {
+    named = statSync(path);
+  } catch {
+    return; // the command says what is wrong with it
+  }
+  for (const [fd, what] of [
+    [0, 'input'],
+    [1, 'output'],
+  ] as const) {
+    const own = (() => {
+      try {
+        return fstatSync(fd);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (own && own.dev === named.dev && own.ino === named.ino) throw refuse(what);
+  }
+}
+
 export function wordsOf(row: ToolRow, args: Record<string, unknown>): Words {
   const schema = inputSchema(row);
   const unknown = Object.keys(args).filter((key) => !(key in schema.properties));
@@ -212,6 +242,7 @@ export function wordsOf(row: ToolRow, args: Record<string, unknown>): Words {
       flags[key] = listOf(key, value).reduce<unknown>((previous, item) => flag.parse!(text(key, item, 'string'), previous), undefined);
     else {
       const given = text(key, value, kind === 'count' ? 'integer' : 'string');
+      if (/<(file|path)>/.test(flag.flags)) refuseOwnStreams(key, given);
       const word = flag.choices ? choiceOf(/--[\w-]+/.exec(flag.flags)![0], flag.choices)(given) : given;
       flags[key] = flag.parse ? flag.parse(word, undefined) : word;
     }

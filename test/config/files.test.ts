@@ -203,7 +203,7 @@ describe('naming the project file', () => {
     t.git('home/proj', 'init', '-q');
     execFileSync('mkfifo', [join(t.proj, 'settings.fifo')]);
     for (const [path, what] of [
-      ['settings.fifo', 'a FIFO'],
+      ['settings.fifo', 'a pipe'],
       ['.', 'a folder'],
       ['/dev/zero', 'a device'],
     ]) {

@@ -4,7 +4,7 @@
 // its progress and stops when cancelled; the queue resource announced when the queue changes; and the token in no
 // answer and no line of stderr, even under --debug.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -167,7 +167,7 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
     // The timeout only ends a call that would read the protocol's own input until it ends.
     const stdin = await call(client, 'simulate', { workload: '/dev/stdin' }, { timeout: 30_000 });
     expect(stdin.isError).toBe(true);
-    expect(textOf(stdin)).toMatch(/^workload \/dev\/stdin: not a regular file \(a (pipe|socket)\); give the path of a file\nexit code 3: /);
+    expect(textOf(stdin)).toMatch(/^workload: "\/dev\/stdin" is this server's own input; give the path of a file\nexit code 2: /);
     const { home } = mqEnvironment({});
     const secret = join(home, 'secret');
     writeFileSync(secret, 'trunk_v2_not_to_be_shown: 1\n');
@@ -291,6 +291,40 @@ describe('mq mcp, its input ended', () => {
     expect(await closed).toBe(0);
     expect(said.map((message) => message.id).sort()).toEqual([1, 2, 3, 4]);
     expect(said.filter((message) => message.result?.isError)).toEqual([]);
+  });
+});
+
+describe('mq mcp, its input a file', () => {
+  it('refuses a workload that names it, whatever the path: the requests are not read as a workload', async () => {
+    // `mq mcp < requests.jsonl`: stdin is a regular file, which a workload path may name.
+    const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, REPO, {}, 'v1') });
+    const requests = join(home, 'requests.jsonl');
+    const call = (id: number, workload: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'simulate', arguments: { workload } } });
+    const messages = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'file', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      call(2, '/dev/stdin'),
+      call(3, requests),
+      call(4, '/proc/self/fd/0'),
+    ];
+    writeFileSync(requests, messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+    const input = openSync(requests, 'r');
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: [input, 'pipe', 'pipe'] });
+    closeSync(input);
+    const said: { id?: number; result?: { isError?: boolean; content: { text: string }[] } }[] = [];
+    createInterface({ input: child.stdout! }).on('line', (line) => said.push(JSON.parse(line)));
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
+    const answers = said.filter((message) => message.id !== 1).sort((a, b) => a.id! - b.id!);
+    expect(answers.map((message) => [message.id, message.result?.isError, message.result?.content[0]?.text.split('\n')[0]])).toEqual([
+      [2, true, `workload: "/dev/stdin" is this server's own input; give the path of a file`],
+      [3, true, `workload: "${requests}" is this server's own input; give the path of a file`],
+      [4, true, `workload: "/proc/self/fd/0" is this server's own input; give the path of a file`],
+    ]);
   });
 });
 
