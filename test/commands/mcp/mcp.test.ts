@@ -266,6 +266,17 @@ describe('mq mcp, its prompt', () => {
   });
 });
 
+/** What a client says first: initialize, then initialized. */
+const opening = (client: string) => [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: client, version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];
+
 describe('mq mcp, its input ended', () => {
   it.each(['v1', 'v2'] as const)('answers every request sent before stdin ended, then exits 0 (%s)', async (api) => {
     await seed(api);
@@ -276,13 +287,7 @@ describe('mq mcp, its input ended', () => {
     createInterface({ input: child.stdout }).on('line', (line) => said.push(JSON.parse(line)));
     const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
     const requests = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      ...opening('pipe'),
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'status', arguments: { pr: 1 } } },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'queue_get', arguments: {} } },
       { jsonrpc: '2.0', id: 4, method: 'tools/list' },
@@ -300,18 +305,7 @@ describe('mq mcp, its input a file', () => {
     const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, REPO, {}, 'v1') });
     const requests = join(home, 'requests.jsonl');
     const call = (id: number, workload: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'simulate', arguments: { workload } } });
-    const messages = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'file', version: '1' } },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      call(2, '/dev/stdin'),
-      call(3, requests),
-      call(4, '/proc/self/fd/0'),
-    ];
+    const messages = [...opening('file'), call(2, '/dev/stdin'), call(3, requests), call(4, '/proc/self/fd/0')];
     writeFileSync(requests, messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
     const input = openSync(requests, 'r');
     const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: [input, 'pipe', 'pipe'] });
