@@ -10,8 +10,7 @@ import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
 import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
-import { otherThanFile } from './files.js';
-import { isFile } from './git.js';
+import { isFile, otherThanFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
 const loadJson: Loader = (path, content) => {

@@ -1,11 +1,11 @@
 // Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
 // and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
 // cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
-import { existsSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
-import { isFile, upwards } from './git.js';
+import { isFile, otherThanFile, upwards } from './git.js';
 import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
@@ -48,12 +48,6 @@ function notAFile(path: string): string | undefined {
   const stats = statSync(path);
   if (stats.isFIFO() && /^\/(dev\/fd\/\d+|dev\/stdin|proc\/self\/fd\/\d+)$/.test(path)) return undefined;
   return otherThanFile(stats);
-}
-
-/** What `stats` are of, when not a regular file: a pipe, a folder, a socket or a device. */
-export function otherThanFile(stats: Stats): string | undefined {
-  if (stats.isFile()) return undefined;
-  return stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a pipe' : stats.isSocket() ? 'a socket' : 'a device';
 }
 
 /** The nearest project file from `cwd` up to `stopDir`: the git root in a checkout, else home when `cwd` is under it, else the root. */

@@ -148,3 +148,9 @@ function statQuietly(path: string): Stats | undefined {
 export function isFile(path: string): boolean {
   return statQuietly(path)?.isFile() === true;
 }
+
+/** What `stats` are of, when not a regular file: a pipe, a folder, a socket or a device. */
+export function otherThanFile(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  return stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a pipe' : stats.isSocket() ? 'a socket' : 'a device';
+}
