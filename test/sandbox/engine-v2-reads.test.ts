@@ -395,7 +395,13 @@ describe('queue-entry history', () => {
     describePr(4, { testOutcome: 'fail' });
     submit(1, 2, 3, 4);
     engine.advance(3600);
-    expect(history(1).slice(2, 6)).toEqual(['testing run', 'pending_failure run', 'testing run', 'pending:BISECTION_TEST_RUN_PASSED']);
+    expect(history(1).slice(2, 7)).toEqual([
+      'testing run',
+      'pending_failure run',
+      'pending:BISECTION_REQUIRED',
+      'testing run',
+      'pending:BISECTION_TEST_RUN_PASSED',
+    ]);
     expect(history(4).at(-1)).toBe('failed:TEST_RUN_REQUIRED_STATUS_FAILED run');
     const last = queueEntryHistoryOf(engine.world, REPO, 4).at(-1)!;
     expect(engine.runWithId(last.testRunId!).testedPullRequests.map((p) => p.prNumber)).toEqual([4]);

@@ -32,6 +32,8 @@ export function startBisectionRuns(world: QueueWorld, queue: QueueRecord): boole
     if (free <= 0) break;
     if (group.runId !== undefined) continue;
     const members = group.pullRequestIds.map((id) => submissionOf(world, id));
+    // Into bisection through pending, as the service says it (v2's pending reason, the webhook's queued one).
+    for (const member of members) if (member.state === 'pending_failure') transition(world, queue, member, 'pending', 'bisection_required');
     group.runId = startRun(world, queue, 'bisection', members, []).id;
     free--;
     started = true;

@@ -155,10 +155,6 @@ export class WebhookEvents {
     });
     steps.forEach((step, index) => {
       const state = stateOf(step);
-      // A failed batch's PRs go from pending failure into bisection's runs: queued again for bisection first.
-      if (state === 'testing' && stepsOf(step.submission)[step.index - 1]?.state === 'pending_failure' && step.run?.queueType === 'bisection') {
-        this.untaken.push(this.made('pull_request.queued', this.pullRequestPayload(step, 'queued', 'BISECTION_REQUIRED')));
-      }
       const action = ACTION_OF[state];
       if (action) this.untaken.push(this.made(`pull_request.${action}`, this.pullRequestPayload(step, action)));
       for (const run of [step.run, step.previousRun]) {

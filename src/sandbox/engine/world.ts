@@ -124,8 +124,11 @@ export function transition(world: QueueWorld, queue: QueueRecord, submission: Su
   if (!submission.inBisection && TESTED_STATES.has(to)) tested.add(submission.id);
   else tested.delete(submission.id);
   if (to === 'pending') {
-    if (TESTED_STATES.has(from)) recordEvent(queue, { at: now, queueType, kind: 'restart' });
-    submission.pendingSince = now;
+    // Into bisection is no restart, and its wait goes on from the pending failure (the step is the same instant's).
+    if (reason !== 'bisection_required') {
+      if (TESTED_STATES.has(from)) recordEvent(queue, { at: now, queueType, kind: 'restart' });
+      submission.pendingSince = now;
+    }
   } else if (to === 'testing' && submission.pendingSince !== undefined) {
     recordEvent(queue, { at: now, queueType, kind: 'wait', seconds: (now - submission.pendingSince) / 1000 });
     delete submission.pendingSince;

@@ -220,16 +220,14 @@ interface WireTransition {
 
 /**
  * Per PR, each step as its webhooks tell it and as v2's queue-entry history (read over HTTP) tells it: the state
- * and its reason (a pending failure's, in the history, the failure reason it records). testsPassed has no event;
- * a PR of a failed batch is queued for bisection by webhook with no step of the sandbox's history.
+ * and its reason (a pending failure's, in the history, the failure reason it records). testsPassed has no event.
  */
 async function bothTell(run: Run, prs: readonly number[]): Promise<void> {
   const events = await run.events();
   for (const pr of prs) {
     const hooks = events
       .filter((event) => event.type.startsWith('pull_request.') && event.payload.pr_number === pr)
-      .map(({ payload: p }) => `${p.action} ${p.submitted_reason ?? p.queued_reason ?? p.failure_reason ?? p.cancellation_reason ?? p.merged_reason ?? '-'}`)
-      .filter((step) => step !== 'queued BISECTION_REQUIRED');
+      .map(({ payload: p }) => `${p.action} ${p.submitted_reason ?? p.queued_reason ?? p.failure_reason ?? p.cancellation_reason ?? p.merged_reason ?? '-'}`);
     const answer = await fetch(`${sandbox!.url.replace(/\/v1$/, '')}/v2/pull-requests/${pullRequestId(REPO, pr)}/queue-entry-history?limit=100`, {
       headers: { authorization: `Bearer ${TOKENS.v2}` },
     });
