@@ -21,8 +21,9 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
         else if (!f.live && !out.quiet && !isFinalState(change.state)) out.write(renderChangeLine(change, f.ctx()));
       },
       polled: (prs, now) => {
-        if (!f.isOpen() || !f.live) return;
+        // The service's time, kept in a pipe too: the summary's ages are read against it, not the local clock.
         const ctx = f.ctx(now);
+        if (!f.isOpen() || !f.live) return;
         f.draw((screen) => waitBlock(prs, ctx, screen.columns));
       },
     },
