@@ -368,7 +368,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     });
     const pr = page.data[0];
     if (!pr)
-      throw new ApiError(404, `no pull request from branch ${branch} into ${ref.targetBranch}`, 'pullRequests.resolveByCoordinates', {
+      throw new ApiError(404, `no pull request from branch ${branch} was submitted to the queue for ${queueName(ref)}`, 'pullRequests.resolveByCoordinates', {
         apiCode: 'PR_NOT_FOUND',
       });
     ids.rememberPullRequest(ref.repo, pr.number, pr.id);
