@@ -188,6 +188,19 @@ describe('mq history', () => {
     expect(piped).toContain(`${ago(300)}  testing`);
     expect(piped).toContain(RUN);
   });
+
+  it('keeps an actor known by its Trunk user id (v2, no GitHub login) whole, as any id', async () => {
+    const USER = 'e0edd85fe0a14f1c9b2d7a61c3f08e55';
+    const byId: EntryTransition[] = [
+      { state: 'cancelled', timestamp: ago(0), reason: 'TEST_RUN_REQUIRED_STATUS_FAILED', actor: { trunkUserId: USER }, testRunId: RUN },
+      ...timeline,
+    ];
+    for (const columns of WIDTHS) {
+      const text = await renderText({ kind: 'history', prNumber: 42, timeline: byId }, onScreen(columns));
+      expect(widest(text)).toBeLessThanOrEqual(columns);
+      expect(text).toContain(USER);
+    }
+  });
 });
 
 describe('mq metrics and mq flaky list', () => {

@@ -19,7 +19,11 @@ export function renderHistory(result: ResultOf<'history'>, ctx: RenderContext): 
     { header: ctx.screen ? 'TIME (UTC)' : 'TIME' },
     { header: 'STATE' },
     { header: 'REASON', holds: 'text' },
-    { header: 'ACTOR', holds: 'author' },
+    // v2 names an actor with no GitHub login by its Trunk user id: an id, never cut.
+    {
+      header: 'ACTOR',
+      holds: result.timeline.some((change) => change.actor && change.actor.gitHubLogin === undefined && change.actor.trunkUserId) ? 'id' : 'author',
+    },
     { header: 'RUN', holds: 'id' },
   ];
   return `${renderFittedTable(columns, rows, ctx.paint, ctx.screen?.columns)}\n`;
