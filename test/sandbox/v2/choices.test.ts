@@ -86,7 +86,9 @@ describe('NOTES §17: the sandbox where the description is silent', () => {
     await sandbox.call('mergeQueues.drain', { params: { id: queueId } });
     const refused = await sandbox.call('mergeQueues.submitPullRequest', { params: { id: queueId }, body: { number: 1 } });
     expect([refused.status, refused.body.error.code]).toEqual([422, 'PR_NOT_ENQUEUEABLE']);
-    expect(refused.body.error.message).toContain('draining');
+    // By its branch and repository, as a person knows it; not by the id only the API uses.
+    expect(refused.body.error.message).toBe('the queue github.com/acme/widgets branch main is draining: it takes no new pull requests until it is resumed');
+    expect(refused.body.error.message).not.toContain(queueId);
   });
 
   it('10 pause of a paused queue and resume of a running one: 200 with the state, nothing changed', async () => {

@@ -2,7 +2,7 @@
 // of its repository.
 import { modelWord, wireWord } from '../../../../api/v2/wire-names.js';
 import type { EnqueuedPullRequest } from '../../../../model/pull-request.js';
-import type { Repo } from '../../../../model/repository.js';
+import { queueName, type Repo } from '../../../../model/repository.js';
 import type { SubmitOptions } from '../../../../model/service.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type PriorityName } from '../../../../model/vocabulary.js';
 import { perform } from '../../../engine/changes.js';
@@ -132,7 +132,8 @@ export const submitPullRequest = route('mergeQueues.submitPullRequest', (context
   if (body.allowBatching !== undefined) options.noBatch = !body.allowBatching;
   if (body.direct === true) options.direct = true;
   if (context.engine.getQueue(queue.ref).state === 'draining') {
-    throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `the queue ${queue.id} is draining: it takes no new pull requests until it is resumed`);
+    // Named as a person knows it, by branch and repository: its id is the API's, not theirs.
+    throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `the queue ${queueName(queue.ref)} is draining: it takes no new pull requests until it is resumed`);
   }
   const before = pullRequestAtCoordinates(context.engine, queue.repo, body.number);
   if (before?.record?.state === 'closed') throw new V2Error(422, 'PR_NOT_ENQUEUEABLE', `pull request #${body.number} is closed`);
