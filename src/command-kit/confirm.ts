@@ -3,11 +3,11 @@
 import { EXIT, MqError, UsageError } from '../errors.js';
 import type { Context } from './context.js';
 
-/** Whether to ask: false with --yes; a UsageError when there is no terminal to ask on. */
-export function mustAsk(command: string, yes: boolean, ctx: Context): boolean {
+/** Whether to ask: false with --yes; a UsageError when there is no terminal to ask on. `scope`: what the command acts on. */
+export function mustAsk(command: string, yes: boolean, ctx: Context, scope = 'the whole queue'): boolean {
   if (yes) return false;
   if (!ctx.interactive) {
-    throw new UsageError(`${command} acts on the whole queue: pass --yes to confirm (there is no terminal to ask on)`);
+    throw new UsageError(`${command} acts on ${scope}: pass --yes to confirm (there is no terminal to ask on)`);
   }
   return true;
 }

@@ -43,6 +43,14 @@ describe('queue pause --all-queues', () => {
     expect(writes).toEqual([]);
   });
 
+  it('without a terminal to ask on, names what it acts on: every queue of the organization, not "the whole queue"', async () => {
+    const { ctx, writes } = context();
+    await expect(changeAllQueues({ action: 'resume', yes: false }, ctx)).rejects.toThrow(
+      'queue resume --all-queues acts on every queue of the organization: pass --yes to confirm (there is no terminal to ask on)',
+    );
+    expect(writes).toEqual([]);
+  });
+
   it('goes on past a failure, reports each queue, and exits 1', async () => {
     const { ctx, writes } = context();
     const result = await changeAllQueues({ action: 'pause', yes: true }, ctx);

@@ -26,7 +26,7 @@ export async function changeAllQueues(input: AllQueuesInput, ctx: Context): Prom
   const service = await ctx.service();
   // Read before asking: v1, which has no list, refuses at once rather than after asking for --yes.
   const queues = await service.listQueues();
-  const asking = mustAsk(command, input.yes, ctx);
+  const asking = mustAsk(command, input.yes, ctx, 'every queue of the organization');
   const target = TARGET[input.action];
   const toChange = queues.filter((queue) => queue.state !== target);
   if (asking && toChange.length > 0) {
