@@ -1,5 +1,5 @@
 // Why a PR left the queue unmerged: for a failed one, the run that failed it and the checks that failed that run
-// (one fetch of its testing details); for a cancelled one, only when, as the service records no reason.
+// (one fetch of its testing details); for a cancelled one, only when: the PR's read gives no reason, its history may.
 import type { MergeQueueService } from './service.js';
 import type { QueueRef } from './repository.js';
 import type { SubmittedPullRequest } from './pull-request.js';
@@ -26,7 +26,10 @@ export type Why =
 /** The why of a PR that ended failed or cancelled; undefined for any other state. */
 export async function explainEnd(service: MergeQueueService, ref: QueueRef, pr: SubmittedPullRequest): Promise<Why | undefined> {
   const number = pr.prNumber;
-  if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason: null, next: [`mq submit ${number}`] };
+  // The PR's read says when, not why; its history gives the reason where the service recorded one (a user's cancel, a
+  // push): pointed at rather than read, which would cost every status of a cancelled PR a request.
+  if (pr.state === 'cancelled')
+    return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason: null, next: [`mq history ${number}`, `mq submit ${number}`] };
   if (pr.state !== 'failed') return undefined;
   // A PR read among others may not name its run (v2 names it only on a read of that PR): read it alone.
   const testRunId = pr.verifiedByTestRun || (await runNamedAlone(service, ref, number)) || null;

@@ -106,7 +106,9 @@ describe('mq wait', () => {
     expect(done.stdout).toContain('✗ #8 cancelled, not merged');
     expect(done.stdout).toContain("its base branch (release) does not match the queue's branch");
     // Its age on the service's clock (the sandbox's, in January), not this machine's: seconds, not 332d.
-    expect(done.stdout).toMatch(/ {4}- cancelled \d+[sm]( \d+s)? ago \(.*\); the service records no reason\n {4}- next: mq submit 8\n/);
+    expect(done.stdout).toMatch(
+      / {4}- cancelled \d+[sm]( \d+s)? ago \(.*\); the PR's read gives no reason: its history may\n {4}- next: mq history 8, mq submit 8\n/,
+    );
   });
 
   it('exits 7 at --timeout, saying what it still waited for', async () => {

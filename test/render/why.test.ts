@@ -58,11 +58,13 @@ describe('mq status of a PR that ended', () => {
     expect(text).toContain('  - why: unavailable (the service answered 503)\n  - next: mq testing 42, mq submit 42');
   });
 
-  it('a cancelled one: when, and that no reason is recorded', async () => {
+  it('a cancelled one: when, and where the reason may be', async () => {
     const at = ago(300);
-    const why: Why = { state: 'cancelled', cancelledAt: at, reason: null, next: ['mq submit 42'] };
+    const why: Why = { state: 'cancelled', cancelledAt: at, reason: null, next: ['mq history 42', 'mq submit 42'] };
     const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'cancelled' }), why }, PLAIN);
-    expect(text).toContain(`Why it was cancelled:\n  - cancelled 5m ago (${at}); the service records no reason\n  - next: mq submit 42`);
+    expect(text).toContain(
+      `Why it was cancelled:\n  - cancelled 5m ago (${at}); the PR's read gives no reason: its history may\n  - next: mq history 42, mq submit 42`,
+    );
   });
 
   it('--json: the service document with a why field beside its keys, unchanged without one', () => {
