@@ -36,11 +36,16 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
         ctx.screen?.columns,
       );
     default: {
-      // The two lists differ only in what they measure: PRs impacted, or the failure rate in the last 24h.
+      // The two lists differ only in what they measure: PRs impacted, or the failure rate: the last 24h's where the
+      // service gives it, else the last 7 days' (v2's failing list, approximated, gives only that one).
+      const failing = result.list === 'failing' ? result.tests : [];
+      const weekOnly = failing.every((test) => test.failure_rate_last_24h === null) && failing.some((test) => test.failure_rate_last_7d !== null);
       const measure =
-        result.list === 'failing'
-          ? { header: 'FAILS (24H)', cells: result.tests.map((test) => formatRate(test.failure_rate_last_24h)) }
-          : { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) };
+        result.list !== 'failing'
+          ? { header: 'PRS (7D)', cells: result.tests.map((test) => String(test.pull_requests_impacted_last_7d)) }
+          : weekOnly
+            ? { header: 'FAILS (7D)', cells: failing.map((test) => formatRate(test.failure_rate_last_7d)) }
+            : { header: 'FAILS (24H)', cells: failing.map((test) => formatRate(test.failure_rate_last_24h)) };
       const tests: readonly UnhealthyTest[] = result.tests;
       return table(
         [
