@@ -18,7 +18,7 @@ export interface OrderedBatch {
   pullRequests: PullRequestRef[];
 }
 
-/** A PR admitted to the queue and not testing yet, in the order the queue considers them. */
+/** A PR admitted to the queue and not testing yet, in the order the queue considers them; v1, which names no run and so no batch, lists its testing PRs here too, each with its state. */
 export interface OrderedPending {
   pullRequest: PullRequestRef;
   /** The PR's state: `pending` where the API lists only those (v2); the queue's word for it otherwise. */
