@@ -1,10 +1,11 @@
 // Where v2 answers a fact v1 gives in other words, mq says it as v1 does: the same text, --json and exit code.
 import { describe, expect, it } from 'vitest';
-import { sandboxEnv, type TestApi } from '../support/cli.js';
+import { control, sandboxEnv, type TestApi } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 let repoCounter = 0;
+const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
 const json = (text: string) => JSON.parse(text) as Record<string, any>;
 
 async function queueOf(api: TestApi, ...settings: string[]): Promise<Record<string, string>> {
@@ -34,4 +35,27 @@ describe('queue update --enqueueing-label ""', () => {
     expect(fixture.recorder.requests.slice(from).filter((request) => request.method !== 'GET')).toEqual([]);
     expect(json((await mq(['queue', 'get', '--json'], { env })).stdout)).toMatchObject({ enqueueingLabel: 'ship it', concurrency: 1 });
   });
+});
+
+/** `mq testing 23 --json` and its text on each API, of a parallel queue's run of #23, which impacts every target. */
+async function testingOfAll(api: TestApi): Promise<{ text: string; json: Record<string, any> }> {
+  const env = await queueOf(api, '--mode', 'parallel');
+  expect((await mq(['submit', '23'], { env })).code).toBe(0);
+  expect((await mq(['targets', 'set', '23', '--all'], { env })).code).toBe(0);
+  await advance(5);
+  const run = await mq(['testing', '23', '--json'], { env });
+  const text = await mq(['testing', '23'], { env });
+  expect([run.code, text.code]).toEqual([0, 0]);
+  return { text: text.stdout, json: json(run.stdout) };
+}
+
+describe('mq testing of a run that impacts every target', () => {
+  for (const api of ['v1', 'v2'] as const) {
+    it(`lists ALL as its impacted targets and its tested PRs' (${api})`, async () => {
+      const seen = await testingOfAll(api);
+      expect(seen.json).toMatchObject({ impactedTargets: ['ALL'], impactedTargetsForTestedPrs: ['ALL'] });
+      expect(seen.text).toMatch(/^impacted targets +ALL$/m);
+      expect(seen.text).toMatch(/^targets of tested PRs +ALL$/m);
+    });
+  }
 });
