@@ -59,3 +59,15 @@ describe('mq testing of a run that impacts every target', () => {
     });
   }
 });
+
+describe('mq testing --json', () => {
+  it('names the run by its testRunId on v2 as on v1, with the same fields but for dependentPrs (v1 only)', async () => {
+    const [v1, v2] = [(await testingOfAll('v1')).json, (await testingOfAll('v2')).json];
+    for (const seen of [v1, v2]) {
+      expect(seen.testRunId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(seen.testBranch).toContain(seen.testRunId);
+    }
+    const { dependentPrs: _, ...v1Fields } = v1;
+    expect(Object.keys(v2).sort()).toEqual(Object.keys(v1Fields).sort());
+  });
+});
