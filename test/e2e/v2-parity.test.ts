@@ -71,3 +71,24 @@ describe('mq testing --json', () => {
     expect(Object.keys(v2).sort()).toEqual(Object.keys(v1Fields).sort());
   });
 });
+
+describe('mq restart of a PR not testing', () => {
+  for (const api of ['v1', 'v2'] as const) {
+    it(`names its state and the restartable ones in snake case (${api})`, async () => {
+      const env = await queueOf(api, '--mode', 'parallel');
+      // No impacted targets: #5 waits not ready. Paused: #6 waits pending.
+      expect((await mq(['submit', '5'], { env })).code).toBe(0);
+      const notReady = await mq(['restart', '5'], { env });
+      expect(notReady.code).toBe(5);
+      expect(notReady.stdout).toMatch(
+        /^✗ #5: pull request #5 is not_ready: tests restart only while testing or pending_failure( \(PR_TESTS_NOT_RESTARTABLE\))?\n$/,
+      );
+      expect((await mq(['queue', 'pause', '--yes'], { env })).code).toBe(0);
+      expect((await mq(['submit', '6'], { env })).code).toBe(0);
+      expect((await mq(['targets', 'set', '6', '--all'], { env })).code).toBe(0);
+      const pending = await mq(['restart', '6', '--json'], { env });
+      expect(pending.code).toBe(5);
+      expect(json(pending.stdout).results[0].error.message).toBe('pull request #6 is pending: tests restart only while testing or pending_failure');
+    });
+  }
+});
