@@ -92,3 +92,22 @@ describe('mq restart of a PR not testing', () => {
     });
   }
 });
+
+describe('mq submit --wait of a PR the submit is refused', () => {
+  it('says the refusal once, with its code, and exits as submit would (v2 refuses a merged PR)', async () => {
+    const env = await queueOf('v2');
+    expect((await mq(['submit', '64'], { env })).code).toBe(0);
+    await advance(3600);
+    expect(json((await mq(['status', '64', '--json'], { env })).stdout).state).toBe('merged');
+    const run = await mq(['submit', '64', '--wait', '--timeout', '5m'], { env });
+    expect(run).toEqual({ code: 5, stdout: '✗ #64 has already merged: the service refused to queue it again (PR_NOT_ENQUEUEABLE)\n', stderr: '' });
+  });
+
+  it('says it once on v1 too (a PR already queued at another priority)', async () => {
+    const env = await queueOf('v1');
+    expect((await mq(['submit', '16'], { env })).code).toBe(0);
+    const run = await mq(['submit', '16', '--priority', 'urgent', '--wait', '--timeout', '5m'], { env });
+    expect(run.code).toBe(5);
+    expect(run.stdout).toMatch(/^✗ #16 is already queued [^\n]*mq cancel 16 && mq submit 16 --priority urgent\n$/);
+  });
+});
