@@ -13,6 +13,7 @@ export const NORMAL_CONCLUSIONS: Readonly<Record<string, 'success' | 'failure' |
 };
 
 export interface TestingDetails {
+  testRunId?: string;
   requiredStatuses: string[];
   requiredStatusesSource?: string;
   testBranch: string;

@@ -26,6 +26,8 @@ export interface PrSighting {
   /** 1-based place in the queue's `enqueuedPullRequests`; undefined when not listed there. */
   position?: number;
   error?: PrFailure;
+  /** submit --wait was refused it, and said why as it was. */
+  refusedAtSubmit?: true;
   /** submit --wait found it already in the queue. */
   alreadyQueued?: boolean;
   /** The state the submit read of a PR already queued: what is known of it until a round reads it. */

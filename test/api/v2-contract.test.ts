@@ -100,6 +100,7 @@ describe('the v2 codec', () => {
       const facts = run(status);
       const wire = VerificationRun.parse(runToWire(facts, true, (kind, name) => `${kind}:${name}`));
       expect(testingDetailsOfWire(wire), status).toEqual({
+        testRunId: facts.testRunId,
         requiredStatuses: facts.requiredStatuses,
         requiredStatusesSource: facts.requiredStatusesSource,
         testBranch: facts.testBranch,

@@ -7,7 +7,7 @@ import type { Repo } from '../../model/repository.js';
 import { NORMAL_CONCLUSIONS, type TestingDetails } from '../../model/testing.js';
 import type { Check, MergeGraph, MergeQueueOrder, QueuedPullRequest, QueueEntryStateTransition, VerificationRun } from './schemas.js';
 import { modelMode, modelWord, V2_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
-import { reasonWord } from '../../model/vocabulary.js';
+import { IMPACTS_ALL, reasonWord } from '../../model/vocabulary.js';
 
 /** `https://github.com/acme/widgets(.git)` → the repository; undefined for a URL of another shape. */
 export function repoOfUrl(url: string): Repo | undefined {
@@ -328,6 +328,8 @@ export function runOfWire(run: VerificationRun): TestRunSummary {
 /** A run as `mq testing --run` shows it: v2 flattens check runs and commit statuses, the model keeps them apart. */
 export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
   return {
+    // v1's testRunId is the run's id (NOTES.md §13).
+    testRunId: run.id,
     requiredStatuses: run.requiredStatuses,
     ...(run.requiredStatusesSource && { requiredStatusesSource: modelWord(run.requiredStatusesSource) }),
     testBranch: run.testBranch,
@@ -339,13 +341,14 @@ export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
     testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: pr.url ?? '', title: pr.title ?? '' })),
     // Not v1's dependentPrs, which v1 gives in parallel queues only: v2 names a run's in either mode, and a run does
     // not say its queue's mode (docs/differences.md).
-    // v1's lists of targets; a set of every target has none to list.
-    ...(run.impactedTargets && !run.impactedTargets.all.impactsAllTargets && { impactedTargets: run.impactedTargets.all.impactedTargets }),
-    ...(run.impactedTargets?.testedPullRequestsOnly &&
-      !run.impactedTargets.testedPullRequestsOnly.impactsAllTargets && {
-        impactedTargetsForTestedPrs: run.impactedTargets.testedPullRequestsOnly.impactedTargets,
-      }),
+    // v1's lists of targets, where a set of every target lists `ALL`.
+    ...(run.impactedTargets && { impactedTargets: targetsListed(run.impactedTargets.all) }),
+    ...(run.impactedTargets?.testedPullRequestsOnly && { impactedTargetsForTestedPrs: targetsListed(run.impactedTargets.testedPullRequestsOnly) }),
   };
+}
+
+function targetsListed(set: { impactsAllTargets: boolean; impactedTargets: string[] }): string[] {
+  return set.impactsAllTargets ? [IMPACTS_ALL] : set.impactedTargets;
 }
 
 function transitionRefToWire(ref: TransitionRef): Json {

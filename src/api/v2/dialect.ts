@@ -1,8 +1,9 @@
 // How v2 speaks: an API key as a Bearer credential, errors in an envelope `{"error": {"code", "message"}}` a client switches on
 // by code. The edge answers some 401s, 403s and every 429 without it: then the status alone speaks, and the body is judged.
 import type { Dialect } from '../dialect.js';
-import { isV2Key, V2_KEY_PREFIX } from '../../model/vocabulary.js';
+import { isV2Key, PULL_REQUEST_STATES, QUEUE_STATES, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { errorMessage, isRouterNotFound } from '../error-body.js';
+import { modelWord, wireWord } from './wire-names.js';
 
 const AUTHORIZATION = 'authorization';
 
@@ -14,13 +15,22 @@ export const V2_DIALECT: Dialect = {
     // The service's own 404s name what is missing (MERGE_QUEUE_NOT_FOUND, PR_NOT_FOUND, …); the bare NOT_FOUND,
     // which no operation lists, or no envelope at all is a path the API does not have.
     const routeMissing = answer.status === 404 && (code === undefined ? isRouterNotFound(answer) || !answer.text.trim().startsWith('{') : code === 'NOT_FOUND');
-    return { message: errorMessage(answer), ...(code !== undefined && { code }), ...(routeMissing && { routeMissing: true }) };
+    return { message: errorMessage(answer).replace(STATE_WORDS, modelWord), ...(code !== undefined && { code }), ...(routeMissing && { routeMissing: true }) };
   },
   otherApisCredential: (token) =>
     isV2Key(token)
       ? undefined
       : `the v2 API takes only a v2 API key (${V2_KEY_PREFIX}…): let the token choose the API (--api auto), or create one in the service's settings`,
 };
+
+/** A state in v2's camelCase (`pendingFailure`, `notReady`) as a word of a message: mq says states in snake case on both APIs. */
+const STATE_WORDS = new RegExp(
+  `\\b(?:${[...PULL_REQUEST_STATES, ...QUEUE_STATES]
+    .map(wireWord)
+    .filter((word) => /[A-Z]/.test(word))
+    .join('|')})\\b`,
+  'g',
+);
 
 /** The envelope's code, when the body is JSON with an `error` object naming one. */
 function envelopeCode(text: string): string | undefined {

@@ -425,6 +425,12 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return onQueue(ref, async (id) => {
       const { state, mode, ...settings } = change;
       const patch = patchOf(settings);
+      // v2 takes a label of one character or more and has no way to remove one (openapi-v2.json): mq's "" (none)
+      // stands only where there is none already.
+      if (patch.enqueueingLabel === '') {
+        if ((queuesRead.get(id) ?? (await readQueue(id))).config.enqueueingLabel) throw new UsageError(NO_LABEL_REMOVAL);
+        delete patch.enqueueingLabel;
+      }
       let queue = Object.keys(patch).length > 0 ? await client.call('mergeQueues.updateConfig', { params: { id }, body: patch }) : queuesRead.get(id);
       let moved: MergeQueueStateChange | undefined;
       if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
@@ -590,6 +596,9 @@ function testingResultOf(result: AnswerOf<'mergeQueues.listTestingResults'>['dat
     ...((result.isBisection || result.startedBisection) && { bisection: result.startedBisection ? 'entered_bisection' : 'in_bisection' }),
   };
 }
+
+const NO_LABEL_REMOVAL =
+  'the v2 API cannot remove the enqueueing label (it takes a label of one character or more): give another with --enqueueing-label <label>';
 
 /** The model's change as v2's config PATCH; a setting v2 lacks is the user's to hear of. */
 function patchOf(settings: Omit<QueueChange, 'state' | 'mode'>): Record<string, unknown> {

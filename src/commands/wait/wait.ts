@@ -57,7 +57,9 @@ export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Conte
   const submitted = await submit(input, ctx);
   events.acted(submitted);
   const sightings = submitted.results.map((outcome): PrSighting => {
-    const seen: PrSighting = outcome.ok ? { pr: outcome.pr, status: 'waiting' } : { pr: outcome.pr, status: 'error', error: outcome.error };
+    const seen: PrSighting = outcome.ok
+      ? { pr: outcome.pr, status: 'waiting' }
+      : { pr: outcome.pr, status: 'error', error: outcome.error, refusedAtSubmit: true };
     if (!outcome.alreadyQueued) return seen;
     return { ...seen, alreadyQueued: true, ...(typeof outcome.state === 'string' && { submittedState: outcome.state }) };
   });

@@ -118,7 +118,8 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
         if (sighting.why) lines.push(...whyLines(sighting.why, ctx, '    '));
         break;
       case 'error':
-        lines.push(`${paint.red('✗')} ${aboutPr(sighting.pr, sighting.error?.message ?? 'unknown')}`);
+        // A refused submit was said as the submit answered it (its code too): not again.
+        if (!sighting.refusedAtSubmit) lines.push(`${paint.red('✗')} ${aboutPr(sighting.pr, sighting.error?.message ?? 'unknown')}`);
         break;
       case 'waiting': {
         const still = state === undefined ? 'not seen yet' : `still ${paintState(paint, state)}`;
@@ -128,7 +129,7 @@ export function renderWaitSummary(result: WaitResult, ctx: RenderContext): strin
     }
   }
   if (brief && waiting.length > 0) lines.push(`${paint.yellow('…')} ${waiting.length} not ${result.target}: ${numbers(waiting)}`);
-  return `${lines.join('\n')}\n`;
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
 /** The last NDJSON line: `{"summary":{"ok":true,"for":"merged","timedOut":false,"results":[…]}}`, and `unreachableSince` after an outage's timeout. */

@@ -1,0 +1,113 @@
+// Where v2 answers a fact v1 gives in other words, mq says it as v1 does: the same text, --json and exit code.
+import { describe, expect, it } from 'vitest';
+import { control, sandboxEnv, type TestApi } from '../support/cli.js';
+import { mq, useSandbox } from '../support/in-process.js';
+
+const fixture = useSandbox();
+let repoCounter = 0;
+const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
+const json = (text: string) => JSON.parse(text) as Record<string, any>;
+
+async function queueOf(api: TestApi, ...settings: string[]): Promise<Record<string, string>> {
+  const env = sandboxEnv(fixture.recorder.url, `acme/p-${++repoCounter}`, {}, api);
+  expect((await mq(['queue', 'create', ...settings], { env })).code).toBe(0);
+  return env;
+}
+
+describe('queue update --enqueueing-label ""', () => {
+  it('leaves a queue with no label as it is on v2, as on v1', async () => {
+    for (const api of ['v1', 'v2'] as const) {
+      const env = await queueOf(api);
+      const run = await mq(['queue', 'update', '--enqueueing-label', ''], { env });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(json((await mq(['queue', 'get', '--json'], { env })).stdout).enqueueingLabel).toBe('');
+    }
+  });
+
+  it('is refused on v2 in one line, nothing sent, where a label is set: v2 cannot remove one', async () => {
+    const env = await queueOf('v2');
+    expect((await mq(['queue', 'update', '--enqueueing-label', 'ship it'], { env })).code).toBe(0);
+    const from = fixture.recorder.requests.length;
+    const run = await mq(['queue', 'update', '--enqueueing-label', '', '--concurrency', '3'], { env });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^mq: the v2 API cannot remove the enqueueing label .*--enqueueing-label <label>\n$/);
+    expect(fixture.recorder.requests.slice(from).filter((request) => request.method !== 'GET')).toEqual([]);
+    expect(json((await mq(['queue', 'get', '--json'], { env })).stdout)).toMatchObject({ enqueueingLabel: 'ship it', concurrency: 1 });
+  });
+});
+
+/** `mq testing 23 --json` and its text on each API, of a parallel queue's run of #23, which impacts every target. */
+async function testingOfAll(api: TestApi): Promise<{ text: string; json: Record<string, any> }> {
+  const env = await queueOf(api, '--mode', 'parallel');
+  expect((await mq(['submit', '23'], { env })).code).toBe(0);
+  expect((await mq(['targets', 'set', '23', '--all'], { env })).code).toBe(0);
+  await advance(5);
+  const run = await mq(['testing', '23', '--json'], { env });
+  const text = await mq(['testing', '23'], { env });
+  expect([run.code, text.code]).toEqual([0, 0]);
+  return { text: text.stdout, json: json(run.stdout) };
+}
+
+describe('mq testing of a run that impacts every target', () => {
+  for (const api of ['v1', 'v2'] as const) {
+    it(`lists ALL as its impacted targets and its tested PRs' (${api})`, async () => {
+      const seen = await testingOfAll(api);
+      expect(seen.json).toMatchObject({ impactedTargets: ['ALL'], impactedTargetsForTestedPrs: ['ALL'] });
+      expect(seen.text).toMatch(/^impacted targets +ALL$/m);
+      expect(seen.text).toMatch(/^targets of tested PRs +ALL$/m);
+    });
+  }
+});
+
+describe('mq testing --json', () => {
+  it('names the run by its testRunId on v2 as on v1, with the same fields but for dependentPrs (v1 only)', async () => {
+    const [v1, v2] = [(await testingOfAll('v1')).json, (await testingOfAll('v2')).json];
+    for (const seen of [v1, v2]) {
+      expect(seen.testRunId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(seen.testBranch).toContain(seen.testRunId);
+    }
+    const { dependentPrs: _, ...v1Fields } = v1;
+    expect(Object.keys(v2).sort()).toEqual(Object.keys(v1Fields).sort());
+  });
+});
+
+describe('mq restart of a PR not testing', () => {
+  for (const api of ['v1', 'v2'] as const) {
+    it(`names its state and the restartable ones in snake case (${api})`, async () => {
+      const env = await queueOf(api, '--mode', 'parallel');
+      // No impacted targets: #5 waits not ready. Paused: #6 waits pending.
+      expect((await mq(['submit', '5'], { env })).code).toBe(0);
+      const notReady = await mq(['restart', '5'], { env });
+      expect(notReady.code).toBe(5);
+      expect(notReady.stdout).toMatch(
+        /^✗ #5: pull request #5 is not_ready: tests restart only while testing or pending_failure( \(PR_TESTS_NOT_RESTARTABLE\))?\n$/,
+      );
+      expect((await mq(['queue', 'pause', '--yes'], { env })).code).toBe(0);
+      expect((await mq(['submit', '6'], { env })).code).toBe(0);
+      expect((await mq(['targets', 'set', '6', '--all'], { env })).code).toBe(0);
+      const pending = await mq(['restart', '6', '--json'], { env });
+      expect(pending.code).toBe(5);
+      expect(json(pending.stdout).results[0].error.message).toBe('pull request #6 is pending: tests restart only while testing or pending_failure');
+    });
+  }
+});
+
+describe('mq submit --wait of a PR the submit is refused', () => {
+  it('says the refusal once, with its code, and exits as submit would (v2 refuses a merged PR)', async () => {
+    const env = await queueOf('v2');
+    expect((await mq(['submit', '64'], { env })).code).toBe(0);
+    await advance(3600);
+    expect(json((await mq(['status', '64', '--json'], { env })).stdout).state).toBe('merged');
+    const run = await mq(['submit', '64', '--wait', '--timeout', '5m'], { env });
+    expect(run).toEqual({ code: 5, stdout: '✗ #64 has already merged: the service refused to queue it again (PR_NOT_ENQUEUEABLE)\n', stderr: '' });
+  });
+
+  it('says it once on v1 too (a PR already queued at another priority)', async () => {
+    const env = await queueOf('v1');
+    expect((await mq(['submit', '16'], { env })).code).toBe(0);
+    const run = await mq(['submit', '16', '--priority', 'urgent', '--wait', '--timeout', '5m'], { env });
+    expect(run.code).toBe(5);
+    expect(run.stdout).toMatch(/^✗ #16 is already queued [^\n]*mq cancel 16 && mq submit 16 --priority urgent\n$/);
+  });
+});
