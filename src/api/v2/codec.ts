@@ -328,7 +328,7 @@ export function runOfWire(run: VerificationRun): TestRunSummary {
 /** A run as `mq testing --run` shows it: v2 flattens check runs and commit statuses, the model keeps them apart. */
 export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
   return {
-    // v1's testRunId is the run's id (NOTES.md §13).
+    // v1's testRunId is the v2 verification run's id: one id for one run on both APIs.
     testRunId: run.id,
     requiredStatuses: run.requiredStatuses,
     ...(run.requiredStatusesSource && { requiredStatusesSource: modelWord(run.requiredStatusesSource) }),
