@@ -4,13 +4,13 @@
 // strategy reads its own directory too (files.ts walks and asks one directory at a time, with 'none'), and an
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
 import { constants, readFileSync, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
 import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
-import { isFile, otherThanFile } from './git.js';
+import { isFile, isHandedOverPipe, otherThanFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
 const loadJson: Loader = (path, content) => {
@@ -47,8 +47,10 @@ export async function loadDataFile(path: string, where: string): Promise<{ data:
 }
 
 /**
- * A regular file's text. Anything else is refused unread: a pipe (`/dev/stdin`, whose reader may be another's
- * protocol), a device, a folder. Opened without blocking, and asked again once open, should the path change.
+ * A regular file's text, or a pipe's the caller handed over (`--workload /dev/stdin`, `--seed <(…)`: read to its
+ * end). Anything else is refused unread: a FIFO named elsewhere, a device, a folder. A file is opened without
+ * blocking, and asked again once open, should the path change. (`mq mcp` refuses its own input apart: a tool's
+ * path is never the protocol's.)
  */
 async function readRegularFile(path: string, where: string): Promise<string> {
   const refuse = (stats: Stats) => {
@@ -56,7 +58,11 @@ async function readRegularFile(path: string, where: string): Promise<string> {
     if (kind) throw new ConfigError(`${where}: not a regular file (${kind}); give the path of a file`);
   };
   try {
-    refuse(await stat(path));
+    const named = await stat(path);
+    // This process's own input is read as a stream: a Node parent hands it over as a socket, which no open() takes.
+    if (named.isSocket() && OWN_INPUT.test(path)) return await textOf(process.stdin);
+    if (isHandedOverPipe(path, named)) return await readFile(path, 'utf8');
+    refuse(named);
     const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       refuse(await handle.stat());
@@ -68,6 +74,14 @@ async function readRegularFile(path: string, where: string): Promise<string> {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`${where}: cannot be read (${systemErrorWords(error)})`, { cause: error });
   }
+}
+
+const OWN_INPUT = /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/;
+
+async function textOf(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const refuse: Loader = (path) => {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
-import { isFile, otherThanFile, upwards } from './git.js';
+import { isFile, isHandedOverPipe, otherThanFile, upwards } from './git.js';
 import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
@@ -37,17 +37,12 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
   return (await loader()).loadFile(absolute, PROJECT_SEARCH_PLACES, 'project');
 }
 
-/**
- * What a path names if not a file mq may read: opening a FIFO no one writes to never returns, and no signal
- * cancels it (nor lets the process exit); reading /dev/zero never ends. A pipe handed over as /dev/fd/N or
- * /dev/stdin (`--config <(…)`, `… | mq --config /dev/stdin`) has its writer, and is read.
- */
+/** What a path names if not a file mq may read (a FIFO, a folder, /dev/zero, which never ends); a pipe handed over is read. */
 function notAFile(path: string): string | undefined {
   // /dev/null: an empty config, the usual way to leave the project's file out.
   if (path === '/dev/null') return undefined;
   const stats = statSync(path);
-  if (stats.isFIFO() && /^\/(dev\/fd\/\d+|dev\/stdin|proc\/self\/fd\/\d+)$/.test(path)) return undefined;
-  return otherThanFile(stats);
+  return isHandedOverPipe(path, stats) ? undefined : otherThanFile(stats);
 }
 
 /** The nearest project file from `cwd` up to `stopDir`: the git root in a checkout, else home when `cwd` is under it, else the root. */

@@ -149,6 +149,15 @@ export function isFile(path: string): boolean {
   return statQuietly(path)?.isFile() === true;
 }
 
+/**
+ * A pipe mq was handed by its caller, named /dev/stdin, /dev/fd/N or /proc/self/fd/N (`<(…)`, `… | mq … /dev/stdin`):
+ * its writer is there, and it is read to its end. A FIFO named anywhere else may have no writer, and its open
+ * would block for ever (no signal cancels it, nor lets the process exit).
+ */
+export function isHandedOverPipe(path: string, stats: Stats): boolean {
+  return stats.isFIFO() && /^\/(dev\/fd\/\d+|dev\/stdin|proc\/self\/fd\/\d+)$/.test(path);
+}
+
 /** What `stats` are of, when not a regular file: a pipe, a folder, a socket or a device. */
 export function otherThanFile(stats: Stats): string | undefined {
   if (stats.isFile()) return undefined;

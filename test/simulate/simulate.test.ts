@@ -1,10 +1,11 @@
 // mq simulate: combinations of --set values against the queue's current settings (read from the sandbox, or the
 // service's defaults without a queue), played on the engine with seeded draws: the same seed, the same answer.
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startMq } from '../support/cli.js';
+import { MQ_BIN, startMq } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
 import { envOf, ok, playHistory } from './history-steps.js';
 
@@ -67,6 +68,17 @@ describe('mq simulate', () => {
     const run = await running.done;
     expect(run.code).toBe(130);
     expect(run.stderr).toMatch(/^mq: interrupted/m);
+  });
+
+  it('reads a workload piped in as /dev/stdin: what `mq simulate fit` writes, played without a file', () => {
+    const workload = 'test:\n  sleep_for: 30m\npullrequest:\n  requests_per_hour: 2\n';
+    // No token: the simulation plays the service's default settings, and says so.
+    const env = { PATH: process.env.PATH ?? '', HOME: tmpdir() };
+    const argv = [MQ_BIN, 'simulate', '--workload', '/dev/stdin', '--set', 'concurrency=1,2', '--days', '1', '--replications', '2'];
+    const run = spawnSync(process.execPath, argv, { input: workload, env, encoding: 'utf8' });
+    expect(run.stderr).not.toMatch(/not a regular file/);
+    expect(run.stdout).toMatch(/^Simulated 1 day from a Monday, 2 replications each/);
+    expect(run.status).toBe(0);
   });
 
   it('refuses a workload that is not a regular file in one line, exit 3, before any request', async () => {
