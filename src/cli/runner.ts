@@ -23,6 +23,9 @@ export class Runner {
 
   constructor(private readonly io: Io) {}
 
+  /** A line of the context's on stderr, above a live block while one is drawn. */
+  private readonly stderrLine = (text: string): void => this.aside(() => this.io.stderr.write(`${text}\n`));
+
   /** Runs the command `load` leads to with the words commander parsed; its exit code. `program`: the whole tree. */
   async run(load: () => Promise<Parse>, words: Words, program: () => Promise<Command>): Promise<number> {
     this.flags = words.flags;
@@ -109,7 +112,7 @@ export class Runner {
       prepared = await this.prepare(false);
     } catch (error) {
       if (!work.unresolvedServes || !(error instanceof ConfigError || error instanceof UsageError)) throw error;
-      prepared = (await import('./prepare.js')).unresolved(this.io, this.flags, error, (text) => this.io.stderr.write(`${text}\n`));
+      prepared = (await import('./prepare.js')).unresolved(this.io, this.flags, error, this.stderrLine);
       prepared.ctx.warn(`serving without settings: ${error.message}`);
     }
     const { ctx, close } = prepared;
@@ -158,7 +161,7 @@ export class Runner {
 
   private async prepare(waits: boolean): Promise<Prepared> {
     const { prepare } = await import('./prepare.js');
-    const prepared = await prepare(this.io, this.flags, waits, (text) => this.aside(() => this.io.stderr.write(`${text}\n`)));
+    const prepared = await prepare(this.io, this.flags, waits, this.stderrLine);
     this.resolved = prepared.resolved;
     return prepared;
   }

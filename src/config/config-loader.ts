@@ -10,7 +10,7 @@ import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
 import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
-import { isFile, isHandedOverPipe, otherThanFile } from './git.js';
+import { handedOverFd, isFile, isHandedOverPipe, otherThanFile } from './git.js';
 
 /** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
 const loadJson: Loader = (path, content) => {
@@ -60,7 +60,7 @@ async function readRegularFile(path: string, where: string): Promise<string> {
   try {
     const named = await stat(path);
     // This process's own input is read as a stream: a Node parent hands it over as a socket, which no open() takes.
-    if (named.isSocket() && OWN_INPUT.test(path)) return await textOf(process.stdin);
+    if (named.isSocket() && handedOverFd(path) === 0) return await textOf(process.stdin);
     if (isHandedOverPipe(path, named)) return await readFile(path, 'utf8');
     refuse(named);
     const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -75,8 +75,6 @@ async function readRegularFile(path: string, where: string): Promise<string> {
     throw new ConfigError(`${where}: cannot be read (${systemErrorWords(error)})`, { cause: error });
   }
 }
-
-const OWN_INPUT = /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/;
 
 async function textOf(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];

@@ -155,7 +155,14 @@ export function isFile(path: string): boolean {
  * would block for ever (no signal cancels it, nor lets the process exit).
  */
 export function isHandedOverPipe(path: string, stats: Stats): boolean {
-  return stats.isFIFO() && /^\/(dev\/fd\/\d+|dev\/stdin|proc\/self\/fd\/\d+)$/.test(path);
+  return stats.isFIFO() && handedOverFd(path) !== undefined;
+}
+
+/** The descriptor a path of the caller's streams names: /dev/stdin (0), /dev/fd/N, /proc/self/fd/N; undefined for any other path. */
+export function handedOverFd(path: string): number | undefined {
+  if (path === '/dev/stdin') return 0;
+  const fd = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(path)?.[1];
+  return fd === undefined ? undefined : Number(fd);
 }
 
 /** What `stats` are of, when not a regular file: a pipe, a folder, a socket or a device. */

@@ -176,7 +176,6 @@ export function inputSchema(row: ToolRow): ToolSchema {
   return { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false };
 }
 
-/** A call's arguments as the command line's words, for the command's own parse; what the schema does not name is refused. */
 /**
  * A file a tool is told to read is never the server's own input or output, whatever the path says (/dev/stdin,
  * /dev/fd/0, a link, the file stdin was redirected from): the protocol's messages are no workload, and a read
@@ -195,17 +194,21 @@ function refuseOwnStreams(key: string, path: string): void {
     [0, 'input'],
     [1, 'output'],
   ] as const) {
-    const own = (() => {
-      try {
-        return fstatSync(fd);
-      } catch {
-        return undefined;
-      }
-    })();
+    const own = fstatQuietly(fd);
     if (own && own.dev === named.dev && own.ino === named.ino) throw refuse(what);
   }
 }
 
+/** The file behind `fd`; undefined where the process has none open there. */
+function fstatQuietly(fd: number): Stats | undefined {
+  try {
+    return fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A call's arguments as the command line's words, for the command's own parse; what the schema does not name is refused. */
 export function wordsOf(row: ToolRow, args: Record<string, unknown>): Words {
   const schema = inputSchema(row);
   const unknown = Object.keys(args).filter((key) => !(key in schema.properties));

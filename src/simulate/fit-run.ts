@@ -267,10 +267,10 @@ export interface Prediction {
   replications: Measured[];
 }
 
-/** The workload under `settings`, `replications` times over `days`, each drawn afresh from `seed`: each replication's figures and their mean. */
 /** The seed of a run's replication `r`: each replication draws afresh, the same for every configuration. */
 export const replicationSeed = (seed: number, r: number): number => seed * 1000 + r;
 
+/** The workload under `settings`, `replications` times over `days`, each drawn afresh from `seed`: each replication's figures and their mean. */
 export function predict(workload: FitWorkload, settings: Partial<QueueSettings>, run: { days: number; replications: number; seed: number }): Prediction {
   const replications = Array.from({ length: run.replications }, (_, r) => play(workload, settings, { days: run.days, seed: replicationSeed(run.seed, r) }));
   const mean = (pick: (f: Measured) => number | null) => replications.reduce((sum, f) => sum + (pick(f) ?? 0), 0) / replications.length;

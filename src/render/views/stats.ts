@@ -109,8 +109,11 @@ export function estimate(value: Estimate | null | undefined): string {
   return value.bound === 'interpolated' ? `~${duration}` : value.bound === 'atMost' ? `at most ${duration}` : `over ${duration}`;
 }
 
-/** One bar per bucket (PRs above the previous bound and at most `le` seconds): `#` in plain text, blocks when colour is on (a terminal). */
-/** The bars are BAR_WIDTH long at most, shorter on a terminal narrower than a line of them (`columns`), down to MIN_BAR_WIDTH. */
+/**
+ * One bar per bucket (PRs above the previous bound and at most `le` seconds): `#` in plain text, blocks when colour
+ * is on (a terminal). The bars are BAR_WIDTH long at most, shorter on a terminal narrower than a line of them
+ * (`columns`), down to MIN_BAR_WIDTH.
+ */
 export function renderHistogram(title: string, buckets: readonly { le: number; count: number }[], paint: ChalkInstance, columns?: number): string {
   const widest = Math.max(...buckets.map((bucket) => bucket.count));
   const labels = buckets.map((bucket, index) => {
