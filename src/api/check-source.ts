@@ -218,8 +218,10 @@ class Writer {
       written.push([name, part, lacking]);
     }
     const head = `if (typeof v !== "object" || v === null || Array.isArray(v)) return REJECT; if (Object.getPrototypeOf(v) !== Object.prototype || Object.hasOwn(v, "__proto__")) return ASIDE; let x;`;
+    // One read a key, not Object.hasOwn and a read: a value other than undefined is checked as zod reads it
+    // (input[key], an inherited one too); an undefined one, own or inherited, is zod's to decide, an absent key the schema's.
     const field = (name: string, part: Code, lacking: string, kept: string) =>
-      `if (Object.hasOwn(v, ${name})) {x = v[${name}]; x = ${part('x')}; if (${FAILED('x')}) return x; ${kept}} else {if (${name} in v) return ASIDE; ${lacking}}`;
+      `x = v[${name}]; if (x !== undefined) {x = ${part('x')}; if (${FAILED('x')}) return x; ${kept}} else {if (${name} in v) return ASIDE; ${lacking}}`;
     const known = mode === 'strip' ? '' : this.hoist(`new Set(${json(Object.keys(def.shape!))})`);
     const others = (strict: boolean) => `for (const k in v) {if (${known}.has(k)) continue; ${strict ? 'return REJECT;' : 'o[k] = v[k];'}}`;
     const copy = this.call(

@@ -397,9 +397,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     const rowsRead = read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId) : [];
     const [order, rows] = await allEnded([orderOf(queueId), rowsRead]);
     const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
-    const make = read === 'placed' ? (pr: QueuedPullRequest, state: string): PlacedPullRequest => ({ prNumber: pr.number, state }) : placeOf;
+    const bare = read === 'placed';
     const placed: PlacedPullRequest[] = [];
-    const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? make(pr, state));
+    const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? (bare ? { prNumber: pr.number, state } : placeOf(pr, state)));
     // A PR once: a bisection's batch repeats PRs of the batches (the pending and those awaiting admission are
     // apart), as read whole where it was, else as the order names it. Loops, not flatMap: no array per PR.
     const inBatches = new Set<number>();
@@ -411,7 +411,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         place(pr, state);
       }
     }
-    for (const item of order.pending) if (!inBatches.has(item.pullRequest.number)) place(item.pullRequest, 'pending');
+    // The pending, nearly all of a long queue, in an indexed loop with no call for each: mq status places its PR
+    // among 10,000 on every run, and this code runs too few times for V8 to compile it well (a third of the time).
+    const { pending } = order;
+    for (let i = 0; i < pending.length; i++) {
+      const pr = pending[i]!.pullRequest;
+      if (!inBatches.has(pr.number)) placed.push(whole.get(pr.number) ?? (bare ? { prNumber: pr.number, state: 'pending' } : placeOf(pr, 'pending')));
+    }
     for (const pr of order.awaitingAdmission) if (!inBatches.has(pr.number)) place(pr, 'pending');
     if (rows.length > 0) {
       const seen = new Set(placed.map((pr) => pr.prNumber));
