@@ -43,6 +43,34 @@ export interface SubmittedPullRequest extends PullRequestFacts {
   prUrl?: string;
 }
 
+/** What a PR read alone says beyond its listing. */
+type AloneFacts = Required<Pick<SubmittedPullRequest, 'readiness' | 'forceEnqueued' | 'isCurrentlySubmittedToQueue' | 'verifiedByTestRun'>>;
+
+/**
+ * A PR read alone, from its listing, in the order v1's description lists getSubmittedPullRequest's fields
+ * (readiness third, the queue's flags before the PR's), then what the service has gained since and what else the
+ * listing has (v2's own): the sandbox answers in it and v2's adapter builds in it, so that `mq status --json`
+ * reads the same, key for key, whichever API answered.
+ */
+export function readAlone(listed: EnqueuedPullRequest, alone: AloneFacts): SubmittedPullRequest {
+  const { id, state, stateChangedAt, priorityValue, priorityName, usedDefaultPriorityName, skipTheLine, noBatch, ...named } = listed;
+  return {
+    id,
+    state,
+    readiness: alone.readiness,
+    stateChangedAt,
+    priorityValue,
+    priorityName,
+    ...(usedDefaultPriorityName !== undefined && { usedDefaultPriorityName }),
+    skipTheLine,
+    noBatch,
+    forceEnqueued: alone.forceEnqueued,
+    isCurrentlySubmittedToQueue: alone.isCurrentlySubmittedToQueue,
+    ...named,
+    verifiedByTestRun: alone.verifiedByTestRun,
+  };
+}
+
 /** One page of the history. */
 export interface PullRequestPage {
   pullRequests: EnqueuedPullRequest[];

@@ -63,6 +63,49 @@ export interface QueueFacts {
   notReadyTimeoutHours?: number;
 }
 
+/**
+ * The order a queue's facts are answered in on either API: v1's description's, then the fields the live service
+ * answers beyond it. The sandbox answers in it and v2's adapter builds in it, so that `mq queue get --json` reads the
+ * same, key for key, whichever API answered.
+ */
+const FACTS_ORDER: readonly (keyof QueueFacts)[] = [
+  'state',
+  'branch',
+  'concurrency',
+  'testingTimeoutMinutes',
+  'mode',
+  'canOptimisticallyMerge',
+  'pendingFailureDepth',
+  'batch',
+  'batchingMaxWaitTimeMinutes',
+  'batchingMinSize',
+  'createPrsForTestingBranches',
+  'commentsEnabled',
+  'commandsEnabled',
+  'statusCheckEnabled',
+  'bisectionConcurrency',
+  'requiredStatuses',
+  'directMergeMode',
+  'optimizationMode',
+  'mergeMethod',
+  'extensionEnabled',
+  'enqueueingLabel',
+  'labelCommandsEnabled',
+  'stateLabelsEnabled',
+  'allowedBotSubmitters',
+  'batchingRules',
+  'testBranchConstructionMode',
+  'notReadyTimeoutHours',
+  'mergeMethodOverrideEnabled',
+];
+
+/** The same facts in FACTS_ORDER, those it does not name after them as they came. */
+export function inFactsOrder<F extends Partial<QueueFacts>>(facts: F): F {
+  const ordered: Record<string, unknown> = {};
+  for (const key of FACTS_ORDER) if (facts[key] !== undefined) ordered[key] = facts[key];
+  return Object.assign(ordered, facts) as F;
+}
+
 /** A queue with the PRs admitted to it, in the order they merge. */
 export interface Queue extends QueueFacts {
   enqueuedPullRequests: EnqueuedPullRequest[];

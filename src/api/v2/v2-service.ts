@@ -3,9 +3,16 @@
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
 import { ApiError, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
-import type { EnqueuedPullRequest, QueueEntryEstimate, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
+import {
+  type EnqueuedPullRequest,
+  type QueueEntryEstimate,
+  readAlone,
+  type SubmittedPullRequest,
+  type SubmittedPullRequestDetail,
+  type TimelineEntry,
+} from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
-import type { PlacedPullRequest, Queue, QueueFacts, QueueLine, QueuePullRequests } from '../../model/queue.js';
+import { inFactsOrder, type PlacedPullRequest, type Queue, type QueueFacts, type QueueLine, type QueuePullRequests } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import { type QueueRef, queueName } from '../../model/repository.js';
 import { allEnded, type MergeQueueService, type PullRequestBatch, type QueueChange } from '../../model/service.js';
@@ -480,7 +487,8 @@ function priorityOf(priority: Priority | undefined): { priorityValue?: number; p
   return typeof priority === 'number' ? { priorityValue: priority } : { priorityName: priority };
 }
 
-function factsOf(pr: PullRequest, entry: QueueEntry) {
+/** A listed PR's fields, in the order v1 lists them (its description's), v2's own (its id) after. */
+function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest & { pullRequestId: string } {
   return {
     id: entry.id,
     state: modelWord(entry.state),
@@ -489,6 +497,7 @@ function factsOf(pr: PullRequest, entry: QueueEntry) {
     priorityName: entry.priorityName ?? 'medium',
     ...(entry.usedDefaultPriorityName !== undefined && { usedDefaultPriorityName: entry.usedDefaultPriorityName }),
     skipTheLine: entry.skipsTheLine,
+    noBatch: !entry.allowBatching,
     prNumber: pr.number,
     prTitle: pr.title,
     prSha: pr.sha,
@@ -510,13 +519,13 @@ function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
     priorityValue: PRIORITY_NAMES.medium,
     priorityName: '',
     skipTheLine: false,
+    noBatch: false,
     prNumber: pr.number,
     prTitle: pr.title,
     prSha: pr.sha,
     prBaseBranch: '',
     prAuthor: '',
     pullRequestId: pr.id,
-    noBatch: false,
   } as EnqueuedPullRequest;
 }
 
@@ -536,28 +545,22 @@ function asLinedUp(prs: EnqueuedPullRequest[]): EnqueuedPullRequest[] {
   return [...prs].sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
 }
 
-function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest {
-  // Added to the facts, not spread from them: a copy per PR was most of the cost of mapping a 10,000-PR queue.
-  const enqueued: Omit<EnqueuedPullRequest, 'noBatch'> & { noBatch?: boolean } = factsOf(pr, entry);
-  enqueued.noBatch = !entry.allowBatching;
-  return enqueued as EnqueuedPullRequest;
-}
-
+/** A PR read alone: v1's fields in v1's order (readAlone), then v2's own. */
 function submittedOf(pr: PullRequest, entry: QueueEntry): SubmittedPullRequest {
   const readiness = entry.readiness;
   return {
-    ...factsOf(pr, entry),
-    forceEnqueued: entry.direct,
-    isCurrentlySubmittedToQueue: pr.isCurrentlySubmittedToQueue,
-    noBatch: !entry.allowBatching,
-    verifiedByTestRun: entry.verifiedByVerificationRunId ?? null,
+    ...readAlone(enqueuedOf(pr, entry), {
+      readiness: {
+        requiresImpactedTargets: readiness.requiresImpactedTargets,
+        doesBaseBranchMatch: readiness.doesBaseBranchMatch,
+        ...(readiness.hasImpactedTargets !== undefined && { hasImpactedTargets: readiness.hasImpactedTargets }),
+        gitHubMergeability: modelWord(readiness.mergeability),
+      },
+      forceEnqueued: entry.direct,
+      isCurrentlySubmittedToQueue: pr.isCurrentlySubmittedToQueue,
+      verifiedByTestRun: entry.verifiedByVerificationRunId ?? null,
+    }),
     ...(pr.url && { prUrl: pr.url }),
-    readiness: {
-      requiresImpactedTargets: readiness.requiresImpactedTargets,
-      doesBaseBranchMatch: readiness.doesBaseBranchMatch,
-      ...(readiness.hasImpactedTargets !== undefined && { hasImpactedTargets: readiness.hasImpactedTargets }),
-      gitHubMergeability: modelWord(readiness.mergeability),
-    },
     ...(readiness.mergeabilityDetails !== undefined && { mergeabilityDetails: readiness.mergeabilityDetails }),
   };
 }
@@ -575,12 +578,18 @@ function notInQueue(answeredAt: number | undefined): QueueEntryEstimate {
   return { status: 'unavailable', ...(answeredAt !== undefined && { computedAt: new Date(answeredAt).toISOString() }), reason: 'not_in_queue' };
 }
 
-/** The estimate in the model's words; `kind` says what `estimatedAt` is, so it goes with it (v1 gives neither when unavailable). */
+/**
+ * The estimate in the model's words and in v1's order (what `kind` says `estimatedAt` is, then that instant, then the
+ * rest); `kind` only with `estimatedAt` (v1 gives neither when unavailable).
+ */
 function estimateOf(estimate: AnswerOf<'pullRequests.queueEntryEstimate'>) {
-  const { waitingBehind, waitingOn, reason, kind, ...rest } = estimate;
+  const { status, computedAt, kind, estimatedAt, waitingBehind, waitingOn, reason, ...rest } = estimate;
   return {
+    status,
+    ...(computedAt !== undefined && { computedAt }),
+    ...(kind !== undefined && estimatedAt !== undefined && { kind }),
+    ...(estimatedAt !== undefined && { estimatedAt }),
     ...rest,
-    ...(kind !== undefined && rest.estimatedAt !== undefined && { kind }),
     ...(reason !== undefined && { reason: reasonWord(reason) }),
     ...(waitingBehind !== undefined && { pullRequestsAhead: waitingBehind }),
     ...(waitingOn !== undefined && { waitingFor: waitingOn.map((pr) => pr.number) }),
@@ -588,7 +597,7 @@ function estimateOf(estimate: AnswerOf<'pullRequests.queueEntryEstimate'>) {
 }
 
 function queueFactsOf(queue: MergeQueue): QueueFacts {
-  return { state: modelWord(queue.state), branch: queue.targetBranch, mode: modelMode(queue.mode), ...factsOfConfig(queue.config) } as QueueFacts;
+  return inFactsOrder({ state: modelWord(queue.state), branch: queue.targetBranch, mode: modelMode(queue.mode), ...factsOfConfig(queue.config) } as QueueFacts);
 }
 
 function testingResultOf(result: AnswerOf<'mergeQueues.listTestingResults'>['data'][number]) {

@@ -1,6 +1,6 @@
 // The engine's records as the model shows them (src/model/), timestamps in ISO 8601.
-import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../model/pull-request.js';
-import type { Queue, QueueFacts } from '../../model/queue.js';
+import { type EnqueuedPullRequest, readAlone, type SubmittedPullRequest } from '../../model/pull-request.js';
+import { inFactsOrder, type Queue, type QueueFacts } from '../../model/queue.js';
 import { repositoryUrl } from '../../model/repository.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { sha1Hex } from './digest.js';
@@ -31,25 +31,26 @@ export function enqueuedPullRequestView(world: QueueWorld, submission: Submissio
     prBaseBranch: pr.baseBranch ?? '',
     prAuthor: pr.author,
   };
-  if (submission.usedDefaultPriorityName !== undefined) view.usedDefaultPriorityName = submission.usedDefaultPriorityName;
-  return view;
+  if (submission.usedDefaultPriorityName === undefined) return view;
+  // Rare (a priority name the queue does not know): in its documented place, after the name.
+  const { id, state, stateChangedAt, priorityValue, priorityName, ...rest } = view;
+  return { id, state, stateChangedAt, priorityValue, priorityName, usedDefaultPriorityName: submission.usedDefaultPriorityName, ...rest };
 }
 
 /** `verifiedByTestRun`: the latest run that included the PR, in flight or finished (docs/sandbox.md#how-it-answers). */
 export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, submission: Submission): SubmittedPullRequest {
-  return {
-    ...enqueuedPullRequestView(world, submission),
+  return readAlone(enqueuedPullRequestView(world, submission), {
+    readiness: readinessOf(queue, pullRequestOf(world, submission)),
     forceEnqueued: submission.direct === true,
     isCurrentlySubmittedToQueue: !FINAL_STATES.has(submission.state),
-    readiness: readinessOf(queue, pullRequestOf(world, submission)),
     verifiedByTestRun: submission.latestTestRunId ?? null,
-  };
+  });
 }
 
 /** With the fields the live service returns beyond its description, fixed at the service's values. */
 function queueSettingsView(queue: QueueRecord): QueueFacts {
   const { requiredStatuses } = queue.settings;
-  return {
+  return inFactsOrder({
     state: queue.state,
     branch: queue.branch,
     ...queue.settings,
@@ -59,7 +60,7 @@ function queueSettingsView(queue: QueueRecord): QueueFacts {
     testBranchConstructionMode: 'rename_temp_branch',
     notReadyTimeoutHours: 24,
     mergeMethodOverrideEnabled: false,
-  };
+  });
 }
 
 /** Every open submission: the line in queue order, then the PRs under bisection, then the not_ready ones as they came. */
@@ -79,15 +80,16 @@ export function queueView(world: QueueWorld, queue: QueueRecord): Queue {
 export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: TestRun): RunDetails {
   const tested = run.pullRequestIds.map((id) => submissionOf(world, id));
   const base = run.basePullRequestIds.map((id) => submissionOf(world, id));
+  // In the order the description lists the fields.
   const details: RunDetails = {
     testRunId: run.id,
-    status: run.status,
-    testBranch: run.testBranch,
-    testBranchSha: run.testBranchSha,
-    createdAt: iso(run.createdAt),
     requiredStatuses: [...run.requiredStatuses],
     // No override on the queue: the statuses come from branch protection, which the sandbox holds empty.
     requiredStatusesSource: queue.settings.requiredStatuses === null ? 'repo_provider_branch_protection' : 'merge_instance',
+    testBranch: run.testBranch,
+    testBranchSha: run.testBranchSha,
+    createdAt: iso(run.createdAt),
+    status: run.status,
     ...checksView(queue, run),
     testedPullRequests: tested.map((submission) => {
       const record = pullRequestOf(world, submission);
