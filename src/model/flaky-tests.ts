@@ -1,5 +1,6 @@
 // The flaky-test data: test cases, their health, and the lists the service keeps of them. The names are the
 // service's own (snake_case), as mq's JSON output has always printed them; what only v2 says has v2's names.
+import { inKeyOrder } from './key-order.js';
 import type { Reported, TEST_STATUS_VALUES } from './vocabulary.js';
 
 export interface TestCase {
@@ -25,6 +26,37 @@ export interface TestCase {
   ticket?: { html_url: string };
   /** v2 only, read alone: what keeps its status (`failureRate`, `passOnRetry`, …). */
   activeMonitors?: string[];
+}
+
+/**
+ * The order a test case's fields are printed in on either API: the one v1's description lists them in (its
+ * failure history after the status), v2's own beside the id and at the end. The sandbox answers in it and v2's
+ * adapter builds in it.
+ */
+const TEST_CASE_ORDER: readonly (keyof TestCase)[] = [
+  'id',
+  'testCollectionId',
+  'repository',
+  'html_url',
+  'name',
+  'variant',
+  'status',
+  'most_common_failures',
+  'failure_rate_last_7d',
+  'failure_rate_last_24h',
+  'file_path',
+  'parent',
+  'classname',
+  'codeowners',
+  'pull_requests_impacted_last_7d',
+  'quarantined',
+  'ticket',
+  'activeMonitors',
+];
+
+/** The same test in TEST_CASE_ORDER (an unhealthy test too, which has no failure history). */
+export function inTestCaseOrder<T extends UnhealthyTest>(test: T): T {
+  return inKeyOrder(TEST_CASE_ORDER, test);
 }
 
 /** A test case without its failure history, as the unhealthy list gives it. */

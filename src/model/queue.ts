@@ -1,6 +1,7 @@
 // A queue as mq reasons about it: its state, its settings and the PRs admitted to it.
 import type { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, Reported, ReportedQueueState } from './vocabulary.js';
 import type { EnqueuedPullRequest } from './pull-request.js';
+import { inKeyOrder } from './key-order.js';
 
 /** The settings a client may change, by the names the queue reports them under. */
 export interface QueueSettings {
@@ -99,11 +100,9 @@ const FACTS_ORDER: readonly (keyof QueueFacts)[] = [
   'mergeMethodOverrideEnabled',
 ];
 
-/** The same facts in FACTS_ORDER, those it does not name after them as they came. */
+/** The same facts in FACTS_ORDER. */
 export function inFactsOrder<F extends Partial<QueueFacts>>(facts: F): F {
-  const ordered: Record<string, unknown> = {};
-  for (const key of FACTS_ORDER) if (facts[key] !== undefined) ordered[key] = facts[key];
-  return Object.assign(ordered, facts) as F;
+  return inKeyOrder(FACTS_ORDER, facts);
 }
 
 /** A queue with the PRs admitted to it, in the order they merge. */

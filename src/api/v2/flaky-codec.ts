@@ -1,6 +1,6 @@
 // The flaky-test model ⇄ the Flaky Tests v2 wire, for the client and the sandbox's face alike: the model keeps
 // v1's names, and what only v2 says rides along under its own (`testCollectionId`, `activeMonitors`).
-import type { QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
+import { inTestCaseOrder, type QuarantinedTest, type TestCase, type UnhealthyTest } from '../../model/flaky-tests.js';
 import type { Test, TestSummary } from './flaky-schemas.js';
 
 type Json = Record<string, unknown>;
@@ -39,7 +39,7 @@ const optional = (text: string) => (text === '' ? undefined : text);
 
 /** A row of v2's list as the unhealthy list's test (v1 has no `testCollectionId`; v2 no reason and no ticket). */
 export function unhealthyOfWire(wire: TestSummary, repositoryUrl: string): UnhealthyTest {
-  return {
+  return inTestCaseOrder({
     id: wire.id,
     testCollectionId: wire.testCollectionId,
     repository: { html_url: repositoryUrl },
@@ -53,18 +53,18 @@ export function unhealthyOfWire(wire: TestSummary, repositoryUrl: string): Unhea
     ...(wire.file !== '' && { file_path: wire.file }),
     ...(wire.parentName !== '' && { parent: wire.parentName }),
     ...(wire.className !== '' && { classname: wire.className }),
-  };
+  });
 }
 
 /** A test with its rates: `metrics` are of one period, 1d or 7d; the other's rate v2 does not give with them. */
 export function testCaseOfWire(wire: TestSummary, repositoryUrl: string, period: '1d' | '7d'): TestCase {
   const rate = wire.metrics?.failureRate ?? null;
-  return {
+  return inTestCaseOrder({
     ...unhealthyOfWire(wire, repositoryUrl),
     most_common_failures: [],
-    failure_rate_last_24h: period === '1d' ? rate : null,
     failure_rate_last_7d: period === '7d' ? rate : null,
-  };
+    failure_rate_last_24h: period === '1d' ? rate : null,
+  });
 }
 
 /** One test read alone: its monitors too. */

@@ -1,6 +1,6 @@
 // The flaky-test catalogue behind `flaky-tests/*`: a few fixed test cases, the same for every repository and
 // organization, so tests and the demo can look them up by id; the tickets linked to them are the state's.
-import type { FlakyPage, FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from '../../model/flaky-tests.js';
+import { type FlakyPage, type FlakyTestsPage, inTestCaseOrder, type QuarantinedTest, type TestCase, type UnhealthyTest } from '../../model/flaky-tests.js';
 import { type Repo, repositoryUrl } from '../../model/repository.js';
 import type { FlakyPageQuery, FlakyScope } from '../../model/service.js';
 import { FAILING_WINDOW_MAX_MS, type UNHEALTHY_STATUSES } from '../../model/vocabulary.js';
@@ -193,7 +193,7 @@ function testCaseView(seeded: SeededTestCase, { repo, org }: FlakyScope, links: 
   const linked = links[ticketLinkKey(repo, seeded.id)];
   if (linked !== undefined) test.ticket = { html_url: ticketUrl(linked) };
   else if (ticket !== undefined) test.ticket = { html_url: ticket };
-  return test;
+  return inTestCaseOrder(test);
 }
 
 /** The sandbox knows no issue tracker: a linked ticket points at a Jira-like address on a reserved domain. */
