@@ -70,7 +70,9 @@ describe('mq status', () => {
     expect(states).toEqual(['merged', 'tests_passed', 'testing', 'pending', 'testing', 'pending', 'not_ready']);
     const text = renderPullRequest(result.pullRequest, result.queue, plain(service.serviceNow()!), result.why, result.eta);
     expect(text).toContain('\nTimeline (the service, newest first):\n  2026-01-01T00:');
-    expect(text).toMatch(/ {2}not_ready {2}api requested\n/);
+    // Reasons as mq history and --json give them: lower snake case (docs/commands.md#reasons).
+    expect(text).toMatch(/ {2}not_ready {2}api_requested\n/);
+    expect(text).toMatch(/ {2}merged {2}merge_graph_merge\n/);
     // A merged PR has no estimate to show.
     expect(text).not.toContain('ETA');
   });

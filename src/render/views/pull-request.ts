@@ -54,10 +54,11 @@ export function renderPullRequest(
   return `${heading}\n${renderPairs(pairs, paint)}\n${sections.map((text) => `\n${text}\n`).join('')}`;
 }
 
-/** The service's timeline (asked for with -v), newest first as it came: when, the state, and why where it says. */
+/** The service's timeline (asked for with -v), newest first as it came: when, the state, and why where it says, in
+ * lower snake case as `mq history` and `--json` give it. */
 function renderTimeline(timeline: readonly TimelineEntry[], ctx: RenderContext): string {
   const lines = timeline.map((entry) => {
-    const reason = entry.reason === undefined ? '' : `  ${safeLine(entry.reason.replace(/_/g, ' '))}`;
+    const reason = entry.reason === undefined ? '' : `  ${safeLine(entry.reason)}`;
     return `  ${safeLine(entry.timestamp)}  ${paintState(ctx.paint, entry.state)}${reason}`;
   });
   return `${ctx.paint.bold('Timeline (the service, newest first):')}\n${lines.join('\n')}`;
