@@ -22,10 +22,38 @@ const loadJson: Loader = (path, content) => {
 };
 
 function notJson(path: string, content: string, error: unknown): ConfigError {
-  const position = /position (\d+)/.exec(String(error))?.[1];
-  const before = position === undefined ? undefined : content.slice(0, Number(position)).split('\n');
+  const position = /in JSON at position (\d+)/.exec(String(error))?.[1];
+  const at = position === undefined ? brokenAt(content) : Number(position);
+  const before = at === undefined ? undefined : content.slice(0, at).split('\n');
   const where = before === undefined ? '' : ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
   return new ConfigError(`${path}: not valid JSON${where}`);
+}
+
+/**
+ * Where JSON text breaks when the parser says it only by quoting it (`Unexpected token 'x', "…" is not valid JSON`):
+ * the longest start of it that could still be JSON, found by halving (a start of such a start can be too), ends
+ * just before the character at fault.
+ */
+function brokenAt(content: string): number | undefined {
+  const couldBe = (length: number): boolean => {
+    try {
+      JSON.parse(content.slice(0, length));
+      return true;
+    } catch (error) {
+      const message = String(error);
+      const position = /in JSON at position (\d+)/.exec(message)?.[1];
+      return message.includes('Unexpected end of JSON input') || Number(position) === length;
+    }
+  };
+  if (couldBe(content.length)) return undefined;
+  let low = 0;
+  let high = content.length;
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    if (couldBe(middle)) low = middle;
+    else high = middle;
+  }
+  return low;
 }
 
 export const loadYaml: Loader = async (path, content) => {

@@ -113,6 +113,26 @@ describe('finding the project file', () => {
     }
   });
 
+  it('a JSON file broken by a stray word (which the parser names by quoting, not by position) is named with where it breaks', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const pkg = t.write('home/proj/package.json', '{\n  "name": x,\n  "secret-ish": 1\n}\n');
+    const previous = process.cwd();
+    process.chdir(t.proj);
+    try {
+      const error = await rejection(t.resolve());
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toBe(`${pkg}: not valid JSON at line 2, column 11`);
+    } finally {
+      process.chdir(previous);
+    }
+    const t2 = tree();
+    t2.git('home/proj', 'init', '-q');
+    const rc = t2.write('home/proj/.mqrc.json', '{"targetBranch": main}');
+    const error = await rejection(t2.resolve());
+    expect(error.message).toBe(`${rc}: not valid JSON at line 1, column 18`);
+  });
+
   it('a YAML file of comments alone is no settings, passed over as before', async () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
