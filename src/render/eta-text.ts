@@ -79,11 +79,12 @@ function plural(n: number, noun: string): string {
 }
 
 // The service's estimate in mq's words: `~14:35, in 28m; testing ~14:30–14:35; 1 PR ahead`, for a pending_failure PR
-// `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue paused`.
+// `its failure resolves ~14:10, in 5m; waiting on #3`, or `unavailable: queue_paused`.
 export function formatServiceEstimate(estimate: QueueEntryEstimate, now: number): string {
   const asOf = estimate.computedAt ?? new Date(now).toISOString();
   if (!servesEstimate(estimate)) {
-    return `unavailable${estimate.reason === undefined ? '' : `: ${safeLine(estimate.reason.replace(/_/g, ' '))}`}`;
+    // The reason as every reason is printed (docs/commands.md#reasons): lower snake case, as --json gives it.
+    return `unavailable${estimate.reason === undefined ? '' : `: ${safeLine(estimate.reason)}`}`;
   }
   const at = `~${clock(estimate.estimatedAt, asOf)}, ${soon({ at: estimate.estimatedAt, asOf })}`;
   if (estimate.kind === 'pendingFailureResolution') {

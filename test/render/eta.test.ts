@@ -67,7 +67,7 @@ describe('formatEta', () => {
     expect(formatEta(estimate, none, now)).toContain("mq's estimate from 12 test runs");
     expect(formatEta(paused, none, now)).toBe('unavailable: the queue is paused: nothing merges until it resumes');
     const noDurations: EtaUnavailable = { unavailable: 'no test durations to go by: the metrics show 0 test runs', cause: 'no_durations' };
-    expect(formatEta(noDurations, none, now)).toBe('unavailable: insufficient history (the service)');
+    expect(formatEta(noDurations, none, now)).toBe('unavailable: insufficient_history (the service)');
     expect(formatEta(noDurations, undefined, now)).toBe(`unavailable: ${noDurations.unavailable}`);
     expect(formatEta({ unavailable: 'it merged', cause: 'final' }, theirs, now)).toBeUndefined();
   });

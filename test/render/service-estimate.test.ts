@@ -25,8 +25,8 @@ describe('the service estimate', () => {
     expect(text).toMatch(/^its failure resolves ~\d\d:\d\d, in 5m; waiting on #3, #4$/);
   });
 
-  it('unavailable, with the reason in words, or without one; a time that is not a time is no estimate', () => {
-    expect(formatServiceEstimate({ status: 'unavailable', reason: 'queue_paused' }, NOW)).toBe('unavailable: queue paused');
+  it('unavailable, with the reason in lower snake case as every reason is printed, or without one; a time that is not a time is no estimate', () => {
+    expect(formatServiceEstimate({ status: 'unavailable', reason: 'queue_paused' }, NOW)).toBe('unavailable: queue_paused');
     expect(formatServiceEstimate({ status: 'unavailable' }, NOW)).toBe('unavailable');
     expect(formatServiceEstimate({ status: 'available', estimatedAt: 'soon' }, NOW)).toBe('unavailable');
   });
