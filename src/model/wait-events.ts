@@ -23,7 +23,7 @@ export interface PrSighting {
   pr: number;
   status: 'waiting' | 'reached' | 'ended' | 'error';
   pullRequest?: SubmittedPullRequest;
-  /** 1-based place in the queue's `enqueuedPullRequests`; undefined when not listed there. */
+  /** 1-based place among the queue's PRs that hold one, as mq status gives it; undefined when not listed there, or not admitted yet (not_ready). */
   position?: number;
   error?: PrFailure;
   /** submit --wait was refused it, and said why as it was. */

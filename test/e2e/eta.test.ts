@@ -161,7 +161,8 @@ describe('the ETA of mq status, against when each PR merged', () => {
     expect(run.code).toBe(7);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toContainEqual(expect.stringMatching(/^#3 testing \(position 1\), eta ~\d\d:\d\d \(in 5m\)$/));
-    expect(lines).toContain('#9 not_ready (position 2), blocked: not mergeable');
+    // A PR not yet admitted holds no place in the line, here as in mq status.
+    expect(lines).toContain('#9 not_ready, blocked: not mergeable');
     const blocked = await mq(['status', '9'], { env });
     expect(blocked.stdout).toContain('\nETA          unavailable: it is not admitted yet (not_ready): no estimate until it is\n');
 
@@ -174,6 +175,6 @@ describe('the ETA of mq status, against when each PR merged', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     const status3 = JSON.parse((await mq(['status', '3', '--json'], { env })).stdout) as { eta: { at: string; basis: unknown } };
     expect(events.find((event) => event.pr === 3)).toMatchObject({ state: 'testing', eta: { at: status3.eta.at, basis: status3.eta.basis } });
-    expect(events.find((event) => event.pr === 9)).toMatchObject({ state: 'not_ready', blocked: ['not mergeable'] });
+    expect(events.find((event) => event.pr === 9)).toMatchObject({ state: 'not_ready', position: null, blocked: ['not mergeable'] });
   });
 });

@@ -129,8 +129,8 @@ describe('the wait line', () => {
     expect(renderChangeLine({ ...change, pullRequest: waiting.pullRequest, eta: estimate }, plain)).toMatch(
       new RegExp(`^#5 pending \\(position 3\\), eta ~${HHMM} \\(in 25m\\)\\n$`),
     );
-    expect(renderChangeLine({ ...change, pr: 9, state: 'not_ready', pullRequest: notReady }, plain)).toBe(
-      '#9 not_ready (position 3), blocked: not mergeable, no impacted targets\n',
+    expect(renderChangeLine({ ...change, pr: 9, state: 'not_ready', position: null, pullRequest: notReady }, plain)).toBe(
+      '#9 not_ready, blocked: not mergeable, no impacted targets\n',
     );
     expect(renderChangeLine(change, plain)).toBe('#5 pending (position 3)\n');
   });

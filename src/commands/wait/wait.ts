@@ -96,7 +96,9 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
     const listing = await queueUnlessGone<QueuePullRequests>(timing ? service.getQueue(ref) : service.getQueue(ref, { settings: false }));
-    const listed = new Map(listing?.enqueuedPullRequests.map((pr, index) => [pr.prNumber, { entry: pr, position: index + 1 }]));
+    // A PR's place as mq status gives it: among the PRs that hold one, which a PR not yet admitted (not_ready) does not.
+    let placed = 0;
+    const listed = new Map(listing?.enqueuedPullRequests.map((pr) => [pr.prNumber, { entry: pr, position: pr.state === 'not_ready' ? undefined : ++placed }]));
     const now = ctx.now();
     const toRead = open.filter((s) => {
       const seen = listed.get(s.pr);
