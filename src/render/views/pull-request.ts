@@ -54,8 +54,10 @@ export function renderPullRequest(
   return `${heading}\n${renderPairs(pairs, paint)}\n${sections.map((text) => `\n${text}\n`).join('')}`;
 }
 
-/** The service's timeline (asked for with -v), newest first as it came: when, the state, and why where it says, in
- * lower snake case as `mq history` and `--json` give it. */
+/**
+ * The service's timeline (asked for with -v), newest first as it came: when, the state, and why where it says, in
+ * lower snake case as `mq history` and `--json` give it.
+ */
 function renderTimeline(timeline: readonly TimelineEntry[], ctx: RenderContext): string {
   const lines = timeline.map((entry) => {
     const reason = entry.reason === undefined ? '' : `  ${safeLine(entry.reason)}`;
