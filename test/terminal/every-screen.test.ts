@@ -40,7 +40,10 @@ class Tmux {
   private readonly socket = join(this.dir, 'tmux.sock');
   private sessions = 0;
   constructor() {
-    writeFileSync(join(this.dir, 'tmux.conf'), 'set -g history-limit 100000\n');
+    // exit-empty off: the server stays between tests. Else the last session's kill-session ends it, and the next
+    // test's new-session, reaching the socket while it shuts down, fails with "server exited unexpectedly" (seen
+    // under load).
+    writeFileSync(join(this.dir, 'tmux.conf'), 'set -s exit-empty off\nset -g history-limit 100000\n');
   }
 
   /**
