@@ -124,9 +124,11 @@ export function parseTicketId(text: string): string {
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Free text sent or printed back (a label, a status, a reason): one line of readable UTF-8, at most `max` (255) characters; empty means none. */
-export function parseText(flag: string, text: string, shape: { max?: number; example: string }): string {
+export function parseText(flag: string, text: string, shape: { max?: number; example: string; name?: true }): string {
   const max = shape.max ?? 255;
   refuseUnreadable(flag, text);
+  // A name (a required status): an empty one names nothing a check run can report, and the queue would wait for it.
+  if (shape.name && text.trim() === '') throw badValue(flag, text, 'is an empty name', `a status name, e.g. ${shape.example}`);
   if (CONTROL.test(text)) throw badValue(flag, text, 'holds a control character (a line break, a tab, an escape)', `one line of text, e.g. ${shape.example}`);
   if ([...text].length > max) throw badValue(flag, text, `is longer than ${max} characters`, `a shorter text, e.g. ${shape.example}`);
   return text;

@@ -54,6 +54,6 @@ function readText(flag: SettingFlag, value: unknown): unknown {
   const name = `--${flag.name}`;
   if (flag.kind === 'text' && typeof value === 'string') return parseText(name, value, { example: 'merge-queue' });
   if (flag.kind === 'list' && Array.isArray(value))
-    return value.map((item: unknown) => (typeof item === 'string' ? parseText(name, item, { example: 'ci/build' }) : item));
+    return value.map((item: unknown) => (typeof item === 'string' ? parseText(name, item, { example: 'ci/build', name: true }) : item));
   return value;
 }

@@ -69,8 +69,8 @@ const BAD_INPUTS: Array<[string[], string]> = [
     `--required-status: "${'x'.repeat(60)}…" is longer than 255 characters; use a shorter text, e.g. ci/build`,
   ],
   // required statuses: no empty name; not set and deleted at once (v1's service refused it, v2's dropped the names)
-  [['queue', 'update', '--required-status', ''], '--required-status: must not be an empty name'],
-  [['queue', 'create', '--required-status', 'ci/build', '--required-status', ' '], '--required-status: must not be an empty name'],
+  [['queue', 'update', '--required-status', ''], '--required-status: "" is an empty name; use a status name, e.g. ci/build'],
+  [['queue', 'create', '--required-status', 'ci/build', '--required-status', ' '], '--required-status: " " is an empty name; use a status name, e.g. ci/build'],
   [
     ['queue', 'update', '--required-status', 'ci/build', '--delete-required-statuses'],
     '--required-status and --delete-required-statuses: give one or the other',
