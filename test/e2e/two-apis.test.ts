@@ -78,6 +78,8 @@ const STEPS: Step[] = [
   // Never submitted: one sentence on both (v2's PR_NOT_FOUND is a field of its own, left out here with the others).
   { args: ['status', '99', '--json'] },
   { args: ['history', '99', '--json'] },
+  // A run the queue does not know: v1's sentence on both (v2's VERIFICATION_RUN_NOT_FOUND a field of its own).
+  { args: ['testing', '--run', '00000000-0000-4000-8000-000000000000', '--json'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {

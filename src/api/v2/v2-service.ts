@@ -1,7 +1,7 @@
 // The v2 API behind the MergeQueueService: coordinates become ids (ids.ts), the model's words v2's (codec.ts),
 // and v2's answers the model, under the names v1 gives them (docs/v2.md: a script reads the same JSON on both APIs).
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, isNotFound, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
 import {
   type EnqueuedPullRequest,
@@ -246,14 +246,24 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         }),
       );
     },
-    async getMergeQueueTestingDetails(_ref, testRunId) {
+    async getMergeQueueTestingDetails(ref, testRunId) {
       // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
       const id = testRunId.replace(/-bisection$/, '');
       // A run's list leaves its impacted targets out, which only its own read gives: the listed run does only where
       // it can have none (no PR merged into its base, and none of its own uploaded any), as with most single queues.
       const listed = runsListed.get(id);
       const targetless = listed && !listed.dependentPullRequests?.length && listed.testedPullRequests.every((pr) => withoutTargets.has(pr.number));
-      return testingDetailsOfWire(targetless ? listed : await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
+      if (targetless) return testingDetailsOfWire(listed);
+      try {
+        return testingDetailsOfWire(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
+      } catch (error) {
+        // No such run: v1's sentence (the sandbox's), so `mq testing --run` says it alike on both APIs.
+        if (!isNotFound(error)) throw error;
+        throw new ApiError(404, `no test run ${testRunId} in the queue for ${queueName(ref)}`, error.operation, {
+          cause: error,
+          ...(error.apiCode !== undefined && { apiCode: error.apiCode }),
+        });
+      }
     },
     async getMergeQueueMetrics({ repo }) {
       const text = repo
