@@ -21,6 +21,8 @@ interface Step {
   differs?: Record<TestApi, { code: number; stdout?: unknown; stderr?: string }>;
   /** Moves the sandbox's clock on as mq sees the queue, until these PRs are seen (a wait). */
   until?: number[];
+  /** What the step reads on standard input (`--file -`). */
+  input?: string;
   /** Columns of a table that only v2 fills (history's actor and run: v1 records neither), compared without them. */
   v2Columns?: string[];
 }
@@ -69,6 +71,7 @@ const STEPS: Step[] = [
   { args: ['status', '60'] },
   { args: ['targets', 'set', '60', 'a', 'b'] },
   { args: ['targets', 'set', '1', 'a', '--json'] },
+  { args: ['targets', 'set', '60', 'a', '--file', '-', '--json'], input: 'b\nc\n' },
   { args: ['history', '1'], v2Columns: ['ACTOR', 'RUN'] },
   { args: ['history', '1', '--json'] },
   { args: ['status', '1'] },
@@ -112,7 +115,7 @@ async function script(api: TestApi): Promise<Seen[]> {
   const seen: Seen[] = [];
   for (const step of STEPS) {
     if (step.facts) await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'both' }, ...step.facts });
-    const running = mq(step.args, { env });
+    const running = mq(step.args, { env, ...(step.input !== undefined && { input: step.input }) });
     const run = step.until ? await advanceAsSeen(fixture, running, { seconds: 300, repo: REPO, prs: step.until }) : await running;
     const json = step.args.includes('--json');
     // mq status's `url` row is the PR's link, which only v2 gives.

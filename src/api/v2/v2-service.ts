@@ -233,7 +233,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       ids.forgetQueue(ref);
     },
     async setImpactedTargets(ref, pr, targets, more) {
-      if (more) throw new UsageError('a targets list too long to hold in memory is sent on the v1 API only');
+      // v2's body is one JSON document: a file's targets (`--file`) are read in after the arguments'. The list is
+      // under the service's body limit, past which mq sends ALL instead, so it fits in memory.
+      const listed = more && Array.isArray(targets) ? [...targets] : targets;
+      if (more && Array.isArray(listed)) for await (const batch of more.batches()) listed.push(...batch);
       await ids.withRepository(ref.repo, (repositoryId) =>
         client.call('impactedTargets.upload', {
           body: {
@@ -241,7 +244,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
             targetBranch: ref.targetBranch,
             sha: pr.sha,
             number: pr.number,
-            ...(targets === IMPACTS_ALL ? { impactsAllTargets: true } : { impactedTargets: targets }),
+            ...(listed === IMPACTS_ALL ? { impactsAllTargets: true } : { impactedTargets: listed }),
           },
         }),
       );
