@@ -16,7 +16,9 @@ const MERGED_REFUSED = '#1 has already merged: the service refused to queue it a
 interface Step {
   args: string[];
   /** A PR's facts set first, as POST /_sandbox/pullRequests sets them (its tests fail). */
-  facts?: { number: number; testOutcome: 'fail' };
+  facts?: { number: number; testOutcome: 'fail'; testDurationSeconds?: number };
+  /** Seconds the sandbox's clock moves on before the step. */
+  advance?: number;
   /** Where the two services decide differently (docs/differences.md): each API's own outcome, asserted apart. */
   differs?: Record<TestApi, { code: number; stdout?: unknown; stderr?: string }>;
   /** Moves the sandbox's clock on as mq sees the queue, until these PRs are seen (a wait). */
@@ -83,6 +85,12 @@ const STEPS: Step[] = [
   { args: ['history', '99', '--json'] },
   // A run the queue does not know: v1's sentence on both (v2's VERIFICATION_RUN_NOT_FOUND a field of its own).
   { args: ['testing', '--run', '00000000-0000-4000-8000-000000000000', '--json'] },
+  // A failed PR waiting for the one behind it (pending failure depth 1): its estimate is when that one's run ends,
+  // with the PRs it waits for, not a count of PRs ahead (v2's waitingBehind, which v1 does not give it).
+  { args: ['queue', 'update', '--concurrency', '3', '--pending-failure-depth', '1'] },
+  { args: ['submit', '70', '71'], facts: { number: 70, testOutcome: 'fail', testDurationSeconds: 60 } },
+  { args: ['status', '70', '--json'], advance: 90 },
+  { args: ['status', '70'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {
@@ -115,6 +123,7 @@ async function script(api: TestApi): Promise<Seen[]> {
   const seen: Seen[] = [];
   for (const step of STEPS) {
     if (step.facts) await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'both' }, ...step.facts });
+    if (step.advance) await control(fixture.sandboxUrl, 'advance', { seconds: step.advance });
     const running = mq(step.args, { env, ...(step.input !== undefined && { input: step.input }) });
     const run = step.until ? await advanceAsSeen(fixture, running, { seconds: 300, repo: REPO, prs: step.until }) : await running;
     const json = step.args.includes('--json');

@@ -593,7 +593,7 @@ function notInQueue(answeredAt: number | undefined): QueueEntryEstimate {
 
 /**
  * The estimate in the model's words and in v1's order (what `kind` says `estimatedAt` is, then that instant, then the
- * rest); `kind` only with `estimatedAt` (v1 gives neither when unavailable).
+ * rest); `kind` only with `estimatedAt` (v1 gives neither when unavailable), `pullRequestsAhead` only on a merge estimate.
  */
 function estimateOf(estimate: AnswerOf<'pullRequests.queueEntryEstimate'>) {
   const { status, computedAt, kind, estimatedAt, waitingBehind, waitingOn, reason, ...rest } = estimate;
@@ -604,7 +604,8 @@ function estimateOf(estimate: AnswerOf<'pullRequests.queueEntryEstimate'>) {
     ...(estimatedAt !== undefined && { estimatedAt }),
     ...rest,
     ...(reason !== undefined && { reason: reasonWord(reason) }),
-    ...(waitingBehind !== undefined && { pullRequestsAhead: waitingBehind }),
+    // A count of PRs ahead is what a merge estimate waits on; a pending failure's waits on `waitingFor`, and v1 gives it no count.
+    ...(waitingBehind !== undefined && kind !== 'pendingFailureResolution' && { pullRequestsAhead: waitingBehind }),
     ...(waitingOn !== undefined && { waitingFor: waitingOn.map((pr) => pr.number) }),
   };
 }
