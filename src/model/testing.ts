@@ -23,6 +23,8 @@ export interface TestingDetails {
   checkSuites: { checkRuns: { name: string; url: string; status?: string; conclusion?: string }[] }[];
   statusChecks: { context: string; url?: string; state?: string }[];
   testedPullRequests: { prNumber: number; prUrl: string; title: string }[];
+  /** `bisection` for a run that bisects a failed batch; absent for a run of the main line. */
+  queueType?: string;
   impactedTargets?: string[];
   impactedTargetsForTestedPrs?: string[];
   dependentPrs?: number[];

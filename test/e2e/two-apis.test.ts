@@ -91,6 +91,11 @@ const STEPS: Step[] = [
   { args: ['submit', '70', '71'], facts: { number: 70, testOutcome: 'fail', testDurationSeconds: 60 } },
   { args: ['status', '70', '--json'], advance: 90 },
   { args: ['status', '70'] },
+  // A failed batch split for bisection: the bisection's run says so (`queueType`) on both.
+  { args: ['queue', 'update', '--batch', '--batching-min-size', '2', '--batching-max-wait-time-minutes', '1', '--pending-failure-depth', '0'], advance: 400 },
+  { args: ['submit', '80', '81', '82', '83'], facts: { number: 81, testOutcome: 'fail' } },
+  { args: ['testing', '80', '--json'], advance: 400 },
+  { args: ['testing', '80'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {

@@ -339,6 +339,8 @@ export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
     ...checksOfWire(run.checks),
     // v1's prUrl is always there; v2's url only once the PR is synced ('' then, as a check run's missing link).
     testedPullRequests: run.testedPullRequests.map((pr) => ({ prNumber: pr.number, prUrl: pr.url ?? '', title: pr.title ?? '' })),
+    // v1's word for a bisection's run, where v1 places it (after the tested PRs); a run of the main line has none on v1.
+    ...(run.isBisection && { queueType: 'bisection' }),
     // Not v1's dependentPrs, which v1 gives in parallel queues only: v2 names a run's in either mode, and a run does
     // not say its queue's mode (docs/differences.md).
     // v1's lists of targets, where a set of every target lists `ALL`.
