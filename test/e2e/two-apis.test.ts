@@ -91,8 +91,24 @@ const STEPS: Step[] = [
   { args: ['submit', '70', '71'], facts: { number: 70, testOutcome: 'fail', testDurationSeconds: 60 } },
   { args: ['status', '70', '--json'], advance: 90 },
   { args: ['status', '70'] },
-  // A failed batch split for bisection: the bisection's run says so (`queueType`) on both.
-  { args: ['queue', 'update', '--batch', '--batching-min-size', '2', '--batching-max-wait-time-minutes', '1', '--pending-failure-depth', '0'], advance: 400 },
+  // A failed batch split for bisection: the bisection's run says so (`queueType`) on both; its checks, a required
+  // status among them, are the same on both.
+  {
+    args: [
+      'queue',
+      'update',
+      '--batch',
+      '--batching-min-size',
+      '2',
+      '--batching-max-wait-time-minutes',
+      '1',
+      '--pending-failure-depth',
+      '0',
+      '--required-status',
+      'ci',
+    ],
+    advance: 400,
+  },
   { args: ['submit', '80', '81', '82', '83'], facts: { number: 81, testOutcome: 'fail' } },
   { args: ['testing', '80', '--json'], advance: 400 },
   { args: ['testing', '80'] },

@@ -1,11 +1,11 @@
 // A run with all the service says of it, in the model's words (v2's verification runs, through its codec). Its checks
-// are v1's (views.ts checksView) plus a check run per required status they lack, so a required status is always
-// there and carries the run's outcome.
+// are v1's (views.ts checksView: a check run per required status the others lack among them, so a required status is
+// always there and carries the run's outcome).
 import type { TargetSet, TestRunFacts } from '../../model/queue-entries.js';
 import { type QueueRef, type Repo, repositoryUrl } from '../../model/repository.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestRun, type TestRunStatus } from './state.js';
-import { checksView, iso, RUN_CONCLUSIONS, uploadedTargets } from './views.js';
+import { checksView, iso, uploadedTargets } from './views.js';
 import { queueOf, submissionOf, type QueueWorld } from './world.js';
 
 export interface RunFilter {
@@ -82,13 +82,7 @@ function runFactsOf(world: QueueWorld, queue: QueueRecord, run: TestRun): TestRu
 
 /** v1's checks, then a check run for each required status they lack (without a link: '' in the model). */
 export function checksOf(queue: QueueRecord, run: TestRun): Pick<TestRunFacts, 'checkSuites' | 'statusChecks'> {
-  const { checkSuites, statusChecks } = checksView(queue, run);
-  const named = new Set([...checkSuites.flatMap((suite) => suite.checkRuns.map((check) => check.name)), ...statusChecks.map((check) => check.context)]);
-  const conclusion = RUN_CONCLUSIONS[run.status];
-  const required = [...new Set(run.requiredStatuses)]
-    .filter((name) => !named.has(name))
-    .map((name) => ({ name, url: '', status: run.status === 'in_progress' ? 'IN_PROGRESS' : 'COMPLETED', ...(conclusion && { conclusion }) }));
-  return { checkSuites: required.length === 0 ? checkSuites : [...checkSuites, { checkRuns: required }], statusChecks };
+  return checksView(queue, run);
 }
 
 /** As v2 words `uploadedTargets`: ALL stands alone. */
