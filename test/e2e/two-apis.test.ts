@@ -112,6 +112,12 @@ const STEPS: Step[] = [
   { args: ['submit', '80', '81', '82', '83'], facts: { number: 81, testOutcome: 'fail' } },
   { args: ['testing', '80', '--json'], advance: 400 },
   { args: ['testing', '80'] },
+  // The same PR asked about in another queue of the repository (another branch): not in that queue, on both; it
+  // stays in its own (v2 acts on a PR's entry whatever queue holds it: mq asks the queue first).
+  { args: ['queue', 'create', '--branch', 'other'] },
+  { args: ['cancel', '82', '--branch', 'other', '--json'] },
+  { args: ['restart', '80', '--branch', 'other'] },
+  { args: ['status', '82'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {

@@ -105,7 +105,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
    */
   const onEntry = async <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> => {
     try {
-      return await onPullRequest(ref, number, use);
+      // v2 changes the PR's entry in whichever queue holds it, v1 only in the queue asked about (its branch): an entry
+      // in another queue is not in this one, v1's 404. So the PR and the queue's id first (one read more, at once).
+      const [keptQueueId, pr] = await allEnded([ids.queueId(ref), ids.pullRequest(ref, number)]);
+      const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
+      if (pr.queueEntry && pr.queueEntry.mergeQueueId !== queueId) {
+        throw new ApiError(404, `pull request #${number} is not in the queue for ${queueName(ref)}`, 'pullRequests.get');
+      }
+      return await use(pr.id);
     } catch (error) {
       if (!(error instanceof ApiError) || error.apiCode !== 'PR_NOT_IN_ACTIVE_STATE') throw error;
       throw new ApiError(404, error.message, error.operation, { apiCode: error.apiCode, cause: error });
