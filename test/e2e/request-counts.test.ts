@@ -32,6 +32,10 @@ const SPLITS = {
     operation: 'mergeQueues.order',
     why: "v1's getQueue answers the queue's settings and its PRs in order; v2 reads the settings apart from its order (one answer however long the queue, which names the run testing the PR and what it waits on): a pending PR's status needs them (its testing slots, which the order does not count: it says only whether a PR is held behind a failure), a testing one's does not",
   },
+  entry: {
+    operation: 'pullRequests.get',
+    why: "v1's cancel and restart name the queue (repository and branch); v2's name the PR alone and act in whichever queue holds it: mq reads the PR first, so as to change it only in the queue asked about",
+  },
 } as const;
 type Split = keyof typeof SPLITS;
 
@@ -72,8 +76,8 @@ const STEPS: Step[] = [
   { args: ['wait', '1'], note: 'merged: one poll' },
   { args: ['targets', 'set', '3', '//app'] },
   { args: ['edit', '4', '--priority', 'high'], only: 'v2' },
-  { args: ['restart', '2'] },
-  { args: ['cancel', '4'] },
+  { args: ['restart', '2'], splits: ['entry'] },
+  { args: ['cancel', '4'], splits: ['entry'] },
   { args: ['submit', '5'] },
   { args: ['submit', '5'], note: 'already queued' },
   { args: ['queue', 'update', '--concurrency', '3'] },

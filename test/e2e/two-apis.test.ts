@@ -39,6 +39,7 @@ const STEPS: Step[] = [
   // v2's code is a field of its own (the text line ends `(404 MERGE_QUEUE_NOT_FOUND)` on v2).
   { args: ['status', '1', '--json'] },
   { args: ['wait', '1', '3', '--timeout', '1s', '--json'] },
+  { args: ['history', '1', '--json'] },
   { args: ['queue', 'create'] },
   { args: ['submit', '1'] },
   { args: ['wait', '1', '--interval', '1s'], until: [1] },

@@ -130,6 +130,17 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return submittedOf(pr, pr.queueEntry);
   };
 
+  /** A PR's steps in every queue entry it had, oldest first. */
+  const historyOf = (ref: QueueRef, number: number) =>
+    onPullRequest(ref, number, async (id) => {
+      const transitions = await allPages((cursor) =>
+        client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
+      );
+      // A PR the service knows but never queued has no history: v1's 404, said as v1 says it.
+      if (transitions.length === 0) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.queueEntryHistory');
+      return transitions.map(transitionOfWire);
+    });
+
   return {
     async submitPullRequest(ref, number, submit = {}) {
       const pr = await onQueue(ref, (id) =>
@@ -332,14 +343,9 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
     },
     async getQueueEntryHistory(ref, number) {
-      return onPullRequest(ref, number, async (id) => {
-        const transitions = await allPages((cursor) =>
-          client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
-        );
-        // A PR the service knows but never queued has no history: v1's 404, said as v1 says it.
-        if (transitions.length === 0) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.queueEntryHistory');
-        return transitions.map(transitionOfWire);
-      });
+      // The queue's lookup first, as mq status does: with no such queue, that is what is said, as v1 says it.
+      const [, history] = await allEnded([ids.queueId(ref), historyOf(ref, number)]);
+      return history;
     },
     async listTestRuns(ref, query) {
       const status = query.status && wireWord(query.status);
