@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
-import { type Recorder, startRecorder } from '../support/cli.js';
+import { mq as mqProcess, type Recorder, startRecorder } from '../support/cli.js';
 import { mq } from '../support/in-process.js';
 
 let sandbox: RunningSandbox;
@@ -229,5 +229,14 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     const queue = await mq(['queue', 'get', '--json'], { env: cache });
     expect(queue.code).toBe(0);
     expect(JSON.parse(queue.stdout).enqueuedPullRequests.map((pr: { prNumber: number }) => pr.prNumber)).toEqual([2]);
+  });
+});
+
+describe('a wait whose PR read fails', () => {
+  it('leaves no read in flight: nothing is said after its error (the metrics read beside it ends first)', async () => {
+    // A process of its own: one that exits with a read in flight cuts it off, and its retry was logged after the error.
+    const run = await mqProcess(['wait', '1', '--timeout', '1s', '-v'], { env: env('trunk_v2_admin') });
+    expect(run.code).toBe(4);
+    expect(run.stderr.trimEnd().split('\n').at(-1)).toBe('mq: no queue for github.com/acme/widgets branch main (404 MERGE_QUEUE_NOT_FOUND)');
   });
 });

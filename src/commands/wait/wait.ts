@@ -3,7 +3,7 @@
 import { isFinalState } from '../../model/vocabulary.js';
 import type { QueueRef } from '../../model/repository.js';
 import type { EnqueuedPullRequest, SubmittedPullRequest } from '../../model/pull-request.js';
-import type { MergeQueueService, PullRequestBatch } from '../../model/service.js';
+import { allEnded, type MergeQueueService, type PullRequestBatch } from '../../model/service.js';
 import { ApiError } from '../../errors.js';
 import type { WAIT } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
@@ -109,7 +109,9 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
     if ([...testing].some((pr) => !nowTesting.has(pr))) runEnded = true;
     testing = nowTesting;
     const durationsDue = runEnded && now - durationsReadAt >= DURATIONS_REFRESH_MS;
-    const [batch, fresh] = await Promise.all([
+    // Both ended before either's failure is said: a PR read that fails (no queue) leaves no metrics read in flight,
+    // whose retry would be logged after the command's last word.
+    const [batch, fresh] = await allEnded([
       toRead.length > 0
         ? service.getSubmittedPullRequests(
             ref,
