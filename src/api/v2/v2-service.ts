@@ -110,7 +110,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const [keptQueueId, pr] = await allEnded([ids.queueId(ref), ids.pullRequest(ref, number)]);
       const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
       if (pr.queueEntry && pr.queueEntry.mergeQueueId !== queueId) {
-        throw new ApiError(404, `pull request #${number} is not in the queue for ${queueName(ref)}`, 'pullRequests.get');
+        throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.get');
       }
       return await use(pr.id);
     } catch (error) {
@@ -120,13 +120,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   };
 
   /**
-   * The PR as the queue has it; one that is in no entry of this queue is v1's 404: never submitted, with no entry
-   * at all; with an entry in another queue (which replaced any it had in this one), not in this queue.
+   * The PR as the queue has it; one that is in no entry of this queue is v1's 404, never submitted to it: with no
+   * entry at all, or with an entry in another queue (which replaced any it had in this one).
    */
   const inQueue = (ref: QueueRef, queueId: string, pr: PullRequest): SubmittedPullRequest => {
     if (!pr.queueEntry) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
-    if (pr.queueEntry.mergeQueueId !== queueId)
-      throw new ApiError(404, `pull request #${pr.number} is not in the queue for ${queueName(ref)}`, 'pullRequests.get');
+    // In another queue only: this queue has no record of it, v1's 404 in v1's words.
+    if (pr.queueEntry.mergeQueueId !== queueId) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
     return submittedOf(pr, pr.queueEntry);
   };
 
