@@ -34,7 +34,7 @@ const SPLITS = {
   },
   entry: {
     operation: 'pullRequests.get',
-    why: "v1's cancel and restart name the queue (repository and branch); v2's name the PR alone and act in whichever queue holds it: mq reads the PR first, so as to change it only in the queue asked about",
+    why: "v1's cancel, restart and history name the queue (repository and branch); v2's name the PR alone and act on, or tell of, whichever queue holds it: mq reads the PR first, so as to change or tell of it only in the queue asked about",
   },
 } as const;
 type Split = keyof typeof SPLITS;
@@ -67,7 +67,7 @@ const STEPS: Step[] = [
   { args: ['queue', 'order'] },
   { args: ['queue', 'graph'], only: 'v2' },
   { args: ['queues'], only: 'v2' },
-  { args: ['history', '2'] },
+  { args: ['history', '2'], splits: ['entry'] },
   { args: ['runs'], only: 'v2' },
   { args: ['runs', '2'], only: 'v2' },
   { args: ['testing', '2'] },

@@ -120,6 +120,7 @@ const STEPS: Step[] = [
   { args: ['restart', '80', '--branch', 'other'] },
   { args: ['status', '82'] },
   { args: ['status', '82', '--branch', 'other', '--json'] },
+  { args: ['history', '82', '--branch', 'other', '--json'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {

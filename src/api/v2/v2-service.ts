@@ -131,15 +131,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   };
 
   /** A PR's steps in every queue entry it had, oldest first. */
-  const historyOf = (ref: QueueRef, number: number) =>
-    onPullRequest(ref, number, async (id) => {
-      const transitions = await allPages((cursor) =>
-        client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
-      );
-      // A PR the service knows but never queued has no history: v1's 404, said as v1 says it.
-      if (transitions.length === 0) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.queueEntryHistory');
-      return transitions.map(transitionOfWire);
-    });
+  const historyOf = async (ref: QueueRef, number: number, id: string) => {
+    const transitions = await allPages((cursor) =>
+      client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
+    );
+    // A PR the service knows but never queued has no history: v1's 404, said as v1 says it.
+    if (transitions.length === 0) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.queueEntryHistory');
+    return transitions.map(transitionOfWire);
+  };
 
   return {
     async submitPullRequest(ref, number, submit = {}) {
@@ -343,9 +342,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
     },
     async getQueueEntryHistory(ref, number) {
-      // The queue's lookup first, as mq status does: with no such queue, that is what is said, as v1 says it.
-      const [, history] = await allEnded([ids.queueId(ref), historyOf(ref, number)]);
-      return history;
+      // The queue's lookup first, as mq status does: with no such queue, that is what is said, as v1 says it. v2's
+      // history is the PR's in every queue and names none: a PR whose entry is another queue's (another branch) is
+      // v1's 404 for this one, so the PR is read beside it (one request more where its id is kept).
+      const [keptQueueId, pr] = await allEnded([ids.queueId(ref), ids.pullRequest(ref, number)]);
+      const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
+      if (pr.queueEntry && pr.queueEntry.mergeQueueId !== queueId) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.get');
+      return historyOf(ref, number, pr.id);
     },
     async listTestRuns(ref, query) {
       const status = query.status && wireWord(query.status);
