@@ -61,8 +61,16 @@ describe('a journal of v1 bodies, written before state version 5', () => {
       run3: await post(running, 'getMergeQueueTestingDetails', { ...MAIN, testRunId }),
       ticket: (await post(running, 'flaky-tests/get-test-details', { repo: REPO, org_url_slug: 'acme', test_id: '3d4e5f60-7182-4394-a5b6-c7d8e9f00a04' })).test
         .ticket,
-      // getQueue's field of the v1 API as served today, which that sandbox did not have yet.
-    }).toEqual({ ...expected, queue: { ...expected.queue, mergeMethodOverrideEnabled: false } });
+      // What the v1 API serves today and that sandbox did not yet: getQueue's mergeMethodOverrideEnabled, and a
+      // check run for the run's required status (ci/build), which its checks did not name.
+    }).toEqual({
+      ...expected,
+      queue: { ...expected.queue, mergeMethodOverrideEnabled: false },
+      run3: {
+        ...expected.run3,
+        checkSuites: [{ checkRuns: [...expected.run3.checkSuites[0].checkRuns, { name: 'ci/build', url: '', status: 'IN_PROGRESS' }] }],
+      },
+    });
   });
 
   it('is folded into a snapshot of the current version at start, and the journal goes on in engine operations', async () => {
