@@ -135,7 +135,9 @@ export function fitHistory(history: QueueHistory): HistoryFit {
   }
 
   const priorities: Record<string, number> = {};
-  const everyPr = [...history.pullRequests, ...history.inQueue];
+  // One row per PR, its latest: v1 lists each submission (a PR failed or cancelled then submitted again is a row a
+  // stay), v2 a PR once, so shares of rows would differ by API for the same history.
+  const everyPr = [...new Map([...history.pullRequests, ...history.inQueue].map((pr) => [pr.prNumber, pr])).values()];
   for (const pr of everyPr) priorities[priorityOf(pr)] = (priorities[priorityOf(pr)] ?? 0) + 1;
   for (const name of Object.keys(priorities)) priorities[name] = priorities[name]! / Math.max(1, everyPr.length);
 

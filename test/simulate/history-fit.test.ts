@@ -45,6 +45,22 @@ describe('fitHistory', () => {
     expect(Workload.safeParse(workloadDocument(fit)).success).toBe(true);
   });
 
+  it('shares priorities and --no-batch among PRs, not rows: v1 lists each submission, v2 each PR once, and both fit alike', () => {
+    const histories = new Map([
+      [1, [step('not_ready', 0), step('testing', 1), step('merged', 31)]],
+      [2, [step('not_ready', 5), step('testing', 6), step('failed', 36), step('not_ready', 61), step('testing', 62), step('merged', 92)]],
+      [3, [step('not_ready', 10), step('cancelled', 12), step('not_ready', 70)]],
+    ]);
+    const base = { window: { since: at(-60), until: at(120) }, settings: { mode: 'single' } as QueueFacts, attempts: [], histories, targets: [] };
+    const alone = { ...pr(1, 'merged', 'high', 50), noBatch: true } as EnqueuedPullRequest;
+    // v2: one row per PR, in its last state. v1: #2's failed stay and #3's cancelled one are rows of their own.
+    const v2 = fitHistory({ ...base, pullRequests: [alone, pr(2, 'merged')], inQueue: [pr(3, 'pending')] });
+    const v1 = fitHistory({ ...base, pullRequests: [alone, pr(2, 'failed'), pr(2, 'merged'), pr(3, 'cancelled')], inQueue: [pr(3, 'pending')] });
+    expect(v2.priorities).toEqual({ high: 1 / 3, medium: 2 / 3 });
+    expect(v2.noBatchRate).toBeCloseTo(1 / 3);
+    expect(v1).toEqual(v2);
+  });
+
   it('takes a run to last at least as long as one still testing, where none came to an end, and writes a workload that reads back', () => {
     const history: QueueHistory = {
       window: { since: at(-60), until: at(60) },
