@@ -8,11 +8,11 @@ import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { control, MQ_BIN, mqEnvironment, sandboxEnv, type TestApi } from '../support/cli.js';
 import { mq, type SandboxFixture, useSandbox } from '../support/in-process.js';
 
-const fixtures: Record<TestApi, SandboxFixture> = { v1: useSandbox(), v2: useSandbox() };
+const fixtures: Record<TestApi, SandboxFixture> = { v1: useSandbox({ shared: true }), v2: useSandbox({ shared: true }) };
 const REPO = 'acme/agents';
 const URI = 'mq://queue/github.com/acme/agents/main';
 const PRS = [1, 2, 3, 7, 60, 99];
@@ -60,18 +60,22 @@ function keyOrder(value: unknown, path = '$'): string[] {
   return [`${path}: ${Object.keys(value).join(' ')}`, ...Object.entries(value).flatMap(([key, field]) => keyOrder(field, `${path}.${key}`))];
 }
 
-interface Seen {
-  step: string;
-  answer: unknown;
+interface Agent {
+  client: Client;
+  env: Record<string, string>;
+  fixture: SandboxFixture;
 }
 
-async function session(api: TestApi): Promise<Seen[]> {
+const agents = {} as Record<TestApi, Agent>;
+const APIS = ['v1', 'v2'] as const;
+
+/** The same queue on each API: #1 merged, #7 failed, #60 cancelled, #2 testing with #3 pending behind it; #99 never submitted. */
+async function seed(api: TestApi): Promise<Agent> {
   const fixture = fixtures[api];
   const env = sandboxEnv(fixture.recorder.url, REPO, {}, api);
   const pr = (number: number, facts: Record<string, unknown>) =>
     control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'agents' }, number, ...facts });
   const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
-  // #1 merged, #7 failed, #60 cancelled, #2 testing with #3 pending behind it; #99 never submitted.
   for (const args of [
     ['queue', 'create'],
     ['submit', '1'],
@@ -89,7 +93,6 @@ async function session(api: TestApi): Promise<Seen[]> {
   for (const number of [2, 3]) await pr(number, { testDurationSeconds: 3000 });
   expect((await mq(['submit', '2', '3'], { env })).code).toBe(0);
   await advance(60);
-
   const { home, env: environment } = mqEnvironment({ env });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -100,80 +103,115 @@ async function session(api: TestApi): Promise<Seen[]> {
   });
   const client = new Client({ name: 'mq-two-apis', version: '1.0.0' });
   await client.connect(transport);
-  const seen: Seen[] = [];
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult;
-    const answer = APART.has(name)
-      ? 'apart'
-      : withoutOwnFields({ isError: result.isError ?? false, content: result.content, structuredContent: result.structuredContent });
-    seen.push({ step: `${name} ${JSON.stringify(args)}`, answer });
-  };
-  try {
-    seen.push({
-      step: 'initialize',
-      answer: { server: client.getServerVersion(), capabilities: client.getServerCapabilities(), instructions: client.getInstructions() },
-    });
-    seen.push({ step: 'tools/list', answer: (await client.listTools()).tools });
-    seen.push({ step: 'resources/list', answer: await client.listResources() });
-    seen.push({ step: 'resources/read', answer: withoutOwnFields(await client.readResource({ uri: URI })) });
-    for (const number of PRS) {
-      await call('status', { pr: number });
-      await call('history', { pr: number });
-      await call('testing', { pr: number });
-      await call('wait', { prs: [number], timeout: '1s', interval: '1s' });
-    }
-    for (const name of ['queue_get', 'queue_order', 'queue_graph', 'queues', 'runs', 'list', 'stats', 'metrics', 'doctor', 'flaky_list']) await call(name, {});
-    await call('simulate_fit', { fromHistory: '1d' });
-    await call('simulate', { fromHistory: '1d', seed: 1, days: 1, replications: 2, set: ['concurrency=1,2'] });
+  return { client, env, fixture };
+}
+
+beforeAll(async () => {
+  for (const api of APIS) agents[api] = await seed(api);
+});
+afterAll(async () => {
+  await Promise.all(APIS.map((api) => agents[api]?.client.close()));
+});
+
+/** A tool's answer as compared: its error flag, text and structuredContent without what each API says alone. */
+async function call({ client }: Agent, name: string, args: Record<string, unknown>): Promise<unknown> {
+  const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult;
+  return APART.has(name)
+    ? 'apart'
+    : withoutOwnFields({ isError: result.isError ?? false, content: result.content, structuredContent: result.structuredContent });
+}
+
+/** The same steps on both APIs at once; each step's answer, the same on both, key for key and in order. */
+async function alike(steps: [string, Record<string, unknown>][] | ((agent: Agent) => Promise<[string, unknown][]>)): Promise<[string, unknown][]> {
+  const run = (agent: Agent) =>
+    typeof steps === 'function'
+      ? steps(agent)
+      : (async () => {
+          const seen: [string, unknown][] = [];
+          for (const [name, args] of steps) seen.push([`${name} ${JSON.stringify(args)}`, await call(agent, name, args)]);
+          return seen;
+        })();
+  const [v1, v2] = await Promise.all(APIS.map((api) => run(agents[api])));
+  expect(v2!.map(([step]) => step)).toEqual(v1!.map(([step]) => step));
+  for (const [index, [step, answer]] of v1!.entries()) {
+    expect(v2![index]![1], step).toEqual(answer);
+    expect(keyOrder(v2![index]![1]), step).toEqual(keyOrder(answer));
+  }
+  return v1!;
+}
+
+describe.sequential('mq mcp under a v1 token and a v2 key, on the same queue', () => {
+  it('initializes alike, lists the same tools and the same queue resource, and reads it alike', async () => {
+    await alike(async ({ client }) => [
+      ['initialize', { server: client.getServerVersion(), capabilities: client.getServerCapabilities(), instructions: client.getInstructions() }],
+      ['tools/list', (await client.listTools()).tools],
+      ['resources/list', await client.listResources()],
+      ['resources/read', withoutOwnFields(await client.readResource({ uri: URI }))],
+      [
+        'resources/read of no queue',
+        await client.readResource({ uri: `${URI.slice(0, -4)}nope` }).then(
+          () => 'read',
+          (error: Error) => plainText(error.message),
+        ),
+      ],
+    ]);
+  });
+
+  it('says the same of a PR in each state: status, history, testing', async () => {
+    const seen = await alike(PRS.flatMap((pr) => ['status', 'history', 'testing'].map((name): [string, Record<string, unknown>] => [name, { pr }])));
+    // Not vacuous: a PR never submitted is a tool error on both.
+    expect(seen.find(([step]) => step === 'status {"pr":99}')![1]).toMatchObject({ isError: true });
+  });
+
+  it('ends a wait alike for a PR in each state', async () => {
+    await alike(async (agent) =>
+      Promise.all(PRS.map(async (pr): Promise<[string, unknown]> => [`wait ${pr}`, await call(agent, 'wait', { prs: [pr], timeout: '1s', interval: '1s' })])),
+    );
+  });
+
+  it('reads the queue, its PRs and its history alike, and fits and simulates the same workload', async () => {
+    const reads = ['queue_get', 'queue_order', 'queue_graph', 'queues', 'runs', 'list', 'stats', 'metrics', 'doctor', 'flaky_list'];
+    const seen = await alike([
+      ...reads.map((name): [string, Record<string, unknown>] => [name, {}]),
+      ['simulate_fit', { fromHistory: '1d' }],
+      ['simulate', { fromHistory: '1d', seed: 1, days: 1, replications: 2, set: ['concurrency=1,2'] }],
+    ]);
+    // Compared: queue_get, list, stats, metrics and both simulations; the rest is each API's own (APART).
+    expect(seen.filter(([, answer]) => answer !== 'apart').length).toBe(6);
+  });
+
+  it('writes alike: edit, restart, cancel and submit of a PR in each state, and the queue’s settings and state', async () => {
     // A merged PR submitted again is each API's own (docs/differences.md): not asked here.
-    for (const number of [2, 3, 7, 60, 99]) {
-      await call('edit', { prs: [number], priority: 'high' });
-      await call('restart', { prs: [number] });
-      await call('cancel', { prs: [number] });
-      await call('submit', { prs: [number] });
-    }
-    for (const [name, args] of [
+    await alike([
+      ...[2, 3, 7, 60, 99].flatMap((pr): [string, Record<string, unknown>][] => [
+        ['edit', { prs: [pr], priority: 'high' }],
+        ['restart', { prs: [pr] }],
+        ['cancel', { prs: [pr] }],
+        ['submit', { prs: [pr] }],
+      ]),
       ['queue_update', { concurrency: 2 }],
       ['queue_pause', { reason: 'agents' }],
       ['queue_pause', { reason: 'agents' }],
       ['queue_drain', {}],
       ['queue_resume', {}],
       ['queue_resume', {}],
-    ] as const) {
-      await call(name, args);
-    }
-    // The queue resource: announced once a round sees it change, on both.
-    let announced = 0;
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => void announced++);
-    const reads = (requests: readonly { path: string }[]) =>
-      requests.filter((request) => request.path === '/getQueue' || request.path.includes('/pull-requests?')).length;
-    const before = reads(fixture.recorder.requests);
-    await client.subscribeResource({ uri: URI });
-    // A round reads it as it stands before the change, however long the first read takes.
-    await fixture.recorder.until((requests) => reads(requests) >= before + 2);
-    expect((await mq(['queue', 'update', '--concurrency', '3'], { env })).code).toBe(0);
-    await expect.poll(() => announced, { timeout: 20_000 }).toBeGreaterThan(0);
-    await client.unsubscribeResource({ uri: URI });
-    seen.push({ step: 'resources/read after', answer: withoutOwnFields(await client.readResource({ uri: URI })) });
-    const missing = await client.readResource({ uri: `${URI.slice(0, -4)}nope` }).then(
-      () => 'read',
-      (error: Error) => plainText(error.message),
-    );
-    seen.push({ step: 'resources/read of no queue', answer: missing });
-  } finally {
-    await client.close();
-  }
-  return seen;
-}
+    ]);
+  });
 
-describe('mq mcp under a v1 token and a v2 key', () => {
-  it('answers every tool and the queue resource alike, but for the fields the README lists as v2’s own', async () => {
-    const [v1, v2] = [await session('v1'), await session('v2')];
-    expect(v2.map((seen) => seen.step)).toEqual(v1.map((seen) => seen.step));
-    for (const [index, seen] of v1.entries()) expect(v2[index]!.answer, seen.step).toEqual(seen.answer);
-    for (const [index, seen] of v1.entries()) expect(keyOrder(v2[index]!.answer), seen.step).toEqual(keyOrder(seen.answer));
-    // Not vacuous: a PR never submitted is a tool error on both, and what each tool said was compared.
-    expect(v1.find((seen) => seen.step === 'status {"pr":99}')!.answer).toMatchObject({ isError: true });
-    expect(v1.filter((seen) => seen.answer === 'apart').length).toBeLessThan(v1.length / 4);
-  }, 120_000);
+  it('announces the queue resource when it changes, on both', async () => {
+    await alike(async ({ client, env, fixture }) => {
+      let announced = 0;
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => void announced++);
+      const reads = (requests: readonly { path: string }[]) =>
+        requests.filter((request) => request.path === '/getQueue' || request.path.includes('/pull-requests?')).length;
+      const before = reads(fixture.recorder.requests);
+      await client.subscribeResource({ uri: URI });
+      // A round reads it as it stands before the change, however long the first read takes.
+      await fixture.recorder.until((requests) => reads(requests) >= before + 2);
+      expect((await mq(['queue', 'update', '--concurrency', '3'], { env })).code).toBe(0);
+      await expect.poll(() => announced, { timeout: 20_000 }).toBeGreaterThan(0);
+      await client.unsubscribeResource({ uri: URI });
+      return [['resources/read after', withoutOwnFields(await client.readResource({ uri: URI }))]];
+    });
+  });
 });
