@@ -200,8 +200,10 @@ describe.sequential('mq mcp under a v1 token and a v2 key, on the same queue', (
 
   it('announces the queue resource when it changes, on both', async () => {
     await alike(async ({ client, env, fixture }) => {
-      let announced = 0;
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => void announced++);
+      // The first announcement, awaited as an event: no clock of its own (the test's timeout is the only one).
+      let announce!: () => void;
+      const announced = new Promise<void>((resolve) => (announce = resolve));
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => announce());
       const reads = (requests: readonly { path: string }[]) =>
         requests.filter((request) => request.path === '/getQueue' || request.path.includes('/pull-requests?')).length;
       const before = reads(fixture.recorder.requests);
@@ -209,7 +211,7 @@ describe.sequential('mq mcp under a v1 token and a v2 key, on the same queue', (
       // A round reads it as it stands before the change, however long the first read takes.
       await fixture.recorder.until((requests) => reads(requests) >= before + 2);
       expect((await mq(['queue', 'update', '--concurrency', '3'], { env })).code).toBe(0);
-      await expect.poll(() => announced, { timeout: 20_000 }).toBeGreaterThan(0);
+      await announced;
       await client.unsubscribeResource({ uri: URI });
       return [['resources/read after', withoutOwnFields(await client.readResource({ uri: URI }))]];
     });
