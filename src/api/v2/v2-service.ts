@@ -105,14 +105,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
    */
   const onEntry = async <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> => {
     try {
-      // v2 changes the PR's entry in whichever queue holds it, v1 only in the queue asked about (its branch): an entry
-      // in another queue is not in this one, v1's 404. So the PR and the queue's id first (one read more, at once).
-      const [keptQueueId, pr] = await allEnded([ids.queueId(ref), ids.pullRequest(ref, number)]);
-      const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
-      if (pr.queueEntry && pr.queueEntry.mergeQueueId !== queueId) {
-        throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.get');
-      }
-      return await use(pr.id);
+      return await use((await inThisQueue(ref, ids.pullRequest(ref, number))).pr.id);
     } catch (error) {
       if (!(error instanceof ApiError) || error.apiCode !== 'PR_NOT_IN_ACTIVE_STATE') throw error;
       throw new ApiError(404, error.message, error.operation, { apiCode: error.apiCode, cause: error });
@@ -120,24 +113,17 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   };
 
   /**
-   * The PR as the queue has it; one that is in no entry of this queue is v1's 404, never submitted to it: with no
-   * entry at all, or with an entry in another queue (which replaced any it had in this one).
+   * The PR `found` (its lookup, or its read by a kept id) beside this queue's id, the queue's lookup first: with no
+   * such queue, that is what is said, as v1 says it, whatever the PR's lookup found. v2 reads a PR, changes its entry
+   * and gives its history in whichever queue holds it, v1 only in the queue asked about (its branch): a PR whose
+   * entry is another queue's (which replaced any it had in this one) is v1's 404 for this one, in v1's words. A
+   * write or a history pays one read more for it where the PR's id is kept.
    */
-  const inQueue = (ref: QueueRef, queueId: string, pr: PullRequest): SubmittedPullRequest => {
-    if (!pr.queueEntry) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
-    // In another queue only: this queue has no record of it, v1's 404 in v1's words.
-    if (pr.queueEntry.mergeQueueId !== queueId) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
-    return submittedOf(pr, pr.queueEntry);
-  };
-
-  /** A PR's steps in every queue entry it had, oldest first. */
-  const historyOf = async (ref: QueueRef, number: number, id: string) => {
-    const transitions = await allPages((cursor) =>
-      client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
-    );
-    // A PR the service knows but never queued has no history: v1's 404, said as v1 says it.
-    if (transitions.length === 0) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.queueEntryHistory');
-    return transitions.map(transitionOfWire);
+  const inThisQueue = async (ref: QueueRef, found: Promise<PullRequest>): Promise<{ pr: PullRequest; queueId: string }> => {
+    const [keptQueueId, pr] = await allEnded([ids.queueId(ref), found]);
+    const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
+    if (pr.queueEntry && pr.queueEntry.mergeQueueId !== queueId) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
+    return { pr, queueId };
   };
 
   return {
@@ -157,12 +143,12 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       await onEntry(ref, number, (id) => client.call('pullRequests.restartTests', { params: { id } }));
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
-      // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id. The
-      // queue's lookup first: with no such queue, that is what is said, as v1 says it, whatever the PR's lookup found.
-      const [keptQueueId, pr] = await allEnded([ids.queueId(ref), 'number' in key ? ids.pullRequest(ref, key.number) : pullRequestOfBranch(ref, key.branch)]);
-      const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
-      const view: SubmittedPullRequestDetail = inQueue(ref, queueId, pr);
-      prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry!));
+      // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id.
+      const { pr, queueId } = await inThisQueue(ref, 'number' in key ? ids.pullRequest(ref, key.number) : pullRequestOfBranch(ref, key.branch));
+      // With no entry at all: never submitted, v1's 404.
+      if (!pr.queueEntry) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
+      const view: SubmittedPullRequestDetail = submittedOf(pr, pr.queueEntry);
+      prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry));
       if (pr.queueEntry?.readiness.hasImpactedTargets === false) withoutTargets.add(pr.number);
       const inQueueNow = view.isCurrentlySubmittedToQueue;
       // v2 names an entry's run only once it merged: mq status (the estimate) takes it from the order's batch,
@@ -342,13 +328,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
     },
     async getQueueEntryHistory(ref, number) {
-      // The queue's lookup first, as mq status does: with no such queue, that is what is said, as v1 says it. v2's
-      // history is the PR's in every queue and names none: a PR whose entry is another queue's (another branch) is
-      // v1's 404 for this one, so the PR is read beside it (one request more where its id is kept).
-      const [keptQueueId, pr] = await allEnded([ids.queueId(ref), ids.pullRequest(ref, number)]);
-      const queueId = await ids.queueIdNamed(ref, keptQueueId, pr.queueEntry?.mergeQueueId);
-      if (pr.queueEntry && pr.queueEntry.mergeQueueId !== queueId) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.get');
-      return historyOf(ref, number, pr.id);
+      const { id } = (await inThisQueue(ref, ids.pullRequest(ref, number))).pr;
+      const transitions = await allPages((cursor) =>
+        client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
+      );
+      // A PR the service knows but never queued has no history: v1's 404, said as v1 says it.
+      if (transitions.length === 0) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.queueEntryHistory');
+      return transitions.map(transitionOfWire);
     },
     async listTestRuns(ref, query) {
       const status = query.status && wireWord(query.status);
