@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { MQ_BIN } from '../support/cli.js';
-import { rejection, tree } from './helpers.js';
+import { rejection, type Tree, tree } from './helpers.js';
 
 const DURATION = 'must be a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
 
@@ -102,30 +102,18 @@ describe('finding the project file', () => {
     t.git('home/proj', 'init', '-q');
     const pkg = t.write('home/proj/package.json', '{\n  "name": "x",\n  "secret-ish": 1,\n');
     t.write('home/proj/.mqrc.yaml', 'targetBranch: develop\n');
-    const previous = process.cwd();
-    process.chdir(t.proj);
-    try {
-      const error = await rejection(t.resolve());
-      expect(error).toBeInstanceOf(ConfigError);
-      expect(error.message).toBe(`${pkg}: not valid JSON at line 4, column 1`);
-    } finally {
-      process.chdir(previous);
-    }
+    const error = await rejectionInProject(t);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`${pkg}: not valid JSON at line 4, column 1`);
   });
 
   it('a JSON file broken by a stray word (which the parser names by quoting, not by position) is named with where it breaks', async () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
     const pkg = t.write('home/proj/package.json', '{\n  "name": x,\n  "secret-ish": 1\n}\n');
-    const previous = process.cwd();
-    process.chdir(t.proj);
-    try {
-      const error = await rejection(t.resolve());
-      expect(error).toBeInstanceOf(ConfigError);
-      expect(error.message).toBe(`${pkg}: not valid JSON at line 2, column 11`);
-    } finally {
-      process.chdir(previous);
-    }
+    const inPackage = await rejectionInProject(t);
+    expect(inPackage).toBeInstanceOf(ConfigError);
+    expect(inPackage.message).toBe(`${pkg}: not valid JSON at line 2, column 11`);
     const t2 = tree();
     t2.git('home/proj', 'init', '-q');
     const rc = t2.write('home/proj/.mqrc.json', '{"targetBranch": main}');
@@ -186,15 +174,9 @@ describe('finding the project file', () => {
     const t = tree();
     const marker = join(t.root, 'ran');
     const meta = t.write('home/proj/.config/config.js', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x');`);
-    const previous = process.cwd();
-    process.chdir(t.proj);
-    try {
-      const error = await rejection(t.resolve());
-      expect(error).toBeInstanceOf(ConfigError);
-      expect(error.message).toMatch(new RegExp(`^${meta}: cosmiconfig would run this file`));
-    } finally {
-      process.chdir(previous);
-    }
+    const error = await rejectionInProject(t);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(new RegExp(`^${meta}: cosmiconfig would run this file`));
     await new Promise((done) => setTimeout(done, 50));
     expect(existsSync(marker)).toBe(false);
   });
@@ -450,3 +432,14 @@ describe('profiles', () => {
     expect(settings.token).toEqual({ kind: 'file', path: join(t.xdg, 'mq', 'ci-token'), origin: `file ${file} (profile ci)` });
   });
 });
+
+/** How the settings fail with the project's folder as the process's own (cosmiconfig reads that one too): as mq run there. */
+async function rejectionInProject(t: Tree): Promise<Error & { exitCode?: number }> {
+  const previous = process.cwd();
+  process.chdir(t.proj);
+  try {
+    return await rejection(t.resolve());
+  } finally {
+    process.chdir(previous);
+  }
+}
