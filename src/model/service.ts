@@ -90,6 +90,12 @@ export interface MergeQueueService {
   cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
   /**
+   * Told before a change to each of several PRs (cancel, restart, edit), made at once after it: where each change
+   * reads its PR first (v2, whose writes act in whichever queue holds the PR), the PRs are read together, in as few
+   * requests as the API allows, and each change takes its PR's read once. An API whose writes name the queue has none.
+   */
+  readAhead?(queue: QueueRef, prs: readonly number[]): Promise<void>;
+  /**
    * `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them;
    * `testedBy`: the run that last tested it even where it went back to pending (an urgent PR interrupted it), which
    * v1's record names and v2 lists apart.

@@ -36,6 +36,10 @@ const SPLITS = {
     operation: 'pullRequests.get',
     why: "v1's cancel, restart and history name the queue (repository and branch); v2's name the PR alone and act on, or tell of, whichever queue holds it: mq reads the PR first, so as to change or tell of it only in the queue asked about",
   },
+  entries: {
+    operation: 'pullRequests.resolveByCoordinates',
+    why: 'as for one, with the PRs read together first, fifty to a request, and each change taking its read',
+  },
 } as const;
 type Split = keyof typeof SPLITS;
 
@@ -80,6 +84,7 @@ const STEPS: Step[] = [
   { args: ['cancel', '4'], splits: ['entry'] },
   { args: ['submit', '5'] },
   { args: ['submit', '5'], note: 'already queued' },
+  { args: ['cancel', '3', '5'], note: 'two PRs', splits: ['entries'] },
   { args: ['queue', 'update', '--concurrency', '3'] },
   { args: ['queue', 'pause', '--yes'] },
   { args: ['queue', 'resume'] },

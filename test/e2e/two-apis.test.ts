@@ -121,6 +121,10 @@ const STEPS: Step[] = [
   { args: ['status', '82'] },
   { args: ['status', '82', '--branch', 'other', '--json'] },
   { args: ['history', '82', '--branch', 'other', '--json'] },
+  // Several PRs at once (v2 reads them together first): each changed or refused in the queue asked about alone.
+  { args: ['submit', '84', '85', '--branch', 'other'] },
+  { args: ['cancel', '82', '84', '99', '85', '--branch', 'other', '--json'] },
+  { args: ['status', '82', '--json'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {

@@ -185,6 +185,27 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     expect(repositoryLookups(before)).toBe(0);
   });
 
+  it('a repository the service now knows by another id: several PRs cancelled at once are each found, and cancelled', async () => {
+    await queueWithPr();
+    expect((await mq(['submit', '2', '3'], { env: env('trunk_v2_admin') })).code).toBe(0);
+    const cache = env('trunk_v2_admin');
+    expect((await mq(['status', '1'], { env: cache })).code).toBe(0);
+    // Read together first, under the kept id: nothing found; so each PR is looked up alone, as a single change does.
+    editKeptIds(cache, (ids) => {
+      ids.repositories['github.com/acme/widgets'] = randomUUID();
+      for (const pr of Object.keys(ids.pullRequests)) ids.pullRequests[pr] = randomUUID();
+    });
+    const cancel = await mq(['cancel', '1', '2', '3', '--json'], { env: cache });
+    expect(cancel).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(cancel.stdout).results.map((outcome: { pr: number; ok: boolean }) => [outcome.pr, outcome.ok])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
+    const queue = await mq(['queue', 'get', '--json'], { env: cache });
+    expect(JSON.parse(queue.stdout).enqueuedPullRequests).toEqual([]);
+  });
+
   it("a repository the service now knows by another id: its flaky tests are found among the organization's", async () => {
     await queueWithPr();
     const cache = env('trunk_v2_admin');

@@ -94,6 +94,11 @@ export function neverSubmitted(ref: QueueRef, number: number): string {
   return `pull request #${number} was never submitted to the queue for ${queueName(ref)}`;
 }
 
+/** A PR its lookup by number did not find: v1's 404 for the queue asked about, with v2's code. */
+export function unknownPullRequest(ref: QueueRef, number: number): ApiError {
+  return new ApiError(404, neverSubmitted(ref, number), 'pullRequests.resolveByCoordinates', { apiCode: 'PR_NOT_FOUND' });
+}
+
 function repoKey(repo: Repo): string {
   return `${repo.host}/${repo.owner}/${repo.name}`;
 }
@@ -104,7 +109,7 @@ function slotOf(kind: Kind, key: string): string {
 }
 
 /** A queue's key (`repo#branch`) or a PR's (`repo#number`) in the cache. */
-function keyIn(repo: Repo, what: string | number): string {
+export function keyIn(repo: Repo, what: string | number): string {
   return `${repoKey(repo)}#${what}`;
 }
 
@@ -250,7 +255,7 @@ export class IdResolver {
    */
   async lookUpPullRequest(ref: QueueRef, number: number, keptBefore = false): Promise<PullRequest> {
     const pr = (await this.pullRequestsByNumber(ref.repo, [number], keptBefore)).get(number);
-    if (!pr) throw new ApiError(404, neverSubmitted(ref, number), 'pullRequests.resolveByCoordinates', { apiCode: 'PR_NOT_FOUND' });
+    if (!pr) throw unknownPullRequest(ref, number);
     return pr;
   }
 

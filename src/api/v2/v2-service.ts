@@ -22,7 +22,7 @@ import { allPages, V2Client } from './client.js';
 import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl, runOfWire, testingDetailsOfWire, transitionOfWire } from './codec.js';
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
-import { IdCache, IdResolver, neverSubmitted } from './ids.js';
+import { IdCache, IdResolver, keyIn, neverSubmitted, unknownPullRequest } from './ids.js';
 import type {
   MergeQueue,
   MergeQueueOrder,
@@ -100,12 +100,26 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     ids.withId(ref.repo, number, use, async (keptBefore) => use((await ids.lookUpPullRequest(ref, number, keptBefore)).id));
 
   /**
+   * PRs read ahead of a change to each (readAhead), by repository and number, null for one the service does not
+   * know; a change takes its PR's read once.
+   */
+  const readAheadOf = new Map<string, PullRequest | null>();
+  const readFirst = async (ref: QueueRef, number: number): Promise<PullRequest> => {
+    const key = keyIn(ref.repo, number);
+    const read = readAheadOf.get(key);
+    if (read === undefined) return ids.pullRequest(ref, number);
+    readAheadOf.delete(key);
+    if (read === null) throw unknownPullRequest(ref, number);
+    return read;
+  };
+
+  /**
    * `onPullRequest` for a change to the PR's queue entry. v2 refuses one to a PR with no live entry (409
    * PR_NOT_IN_ACTIVE_STATE) where v1 answers 404: both are the model's "not in the queue", its code kept beside.
    */
   const onEntry = async <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> => {
     try {
-      return await use((await inThisQueue(ref, ids.pullRequest(ref, number))).pr.id);
+      return await use((await inThisQueue(ref, readFirst(ref, number))).pr.id);
     } catch (error) {
       if (!(error instanceof ApiError) || error.apiCode !== 'PR_NOT_IN_ACTIVE_STATE') throw error;
       throw new ApiError(404, error.message, error.operation, { apiCode: error.apiCode, cause: error });
@@ -135,6 +149,22 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         }),
       );
       if (pr?.id) ids.rememberPullRequest(ref.repo, number, pr.id);
+    },
+    async readAhead(ref, prs) {
+      readAheadOf.clear();
+      const numbers = [...new Set(prs)];
+      // One PR is read alone by its change, by its kept id: as few requests, and a kept id gone stale is found so.
+      if (numbers.length < 2) return;
+      try {
+        const found = await ids.pullRequestsByNumber(ref.repo, numbers);
+        // Nothing found may be a kept repository id gone stale: then each change looks its PR up alone, which finds that out.
+        if (found.size === 0) return;
+        for (const number of numbers) readAheadOf.set(keyIn(ref.repo, number), found.get(number) ?? null);
+      } catch (error) {
+        // Refused (a repository the service does not know, a 429 past its retries): each change reads its own PR and
+        // says, of that PR, what the service said. A connection that fails fails them all alike.
+        if (!(error instanceof ApiError)) throw error;
+      }
     },
     async cancelPullRequest(ref, number) {
       await onEntry(ref, number, (id) => client.call('pullRequests.dequeue', { params: { id } }));

@@ -35,6 +35,7 @@ export async function edit(input: EditInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
   const states = new Map<number, string | undefined>();
+  await service.readAhead?.(ref, input.prs);
   const results = await eachPr(
     input.prs,
     async (number) => states.set(number, (await service.updateQueueEntry(ref, number, input.change))?.state),

@@ -42,11 +42,12 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   return { kind: 'perPr', action: 'submit', results };
 }
 
-/** cancel and restart: one request per PR, a refusal of a PR not in the queue explained. */
+/** cancel and restart: one change per PR (the PRs read together first where the API needs them), a refusal of a PR not in the queue explained. */
 function eachChange(action: 'cancel' | 'restart', done: string, send: (service: MergeQueueService, ref: QueueRef, pr: number) => Promise<unknown>) {
   return async (input: { prs: number[] }, ctx: Context): Promise<CommandResult> => {
     const service = await ctx.service();
     const ref = ctx.queueRef();
+    await service.readAhead?.(ref, input.prs);
     const results = await eachPr(input.prs, (pr) => send(service, ref, pr), explainNotInQueue(service, ref), unsure(ctx, action, done));
     return { kind: 'perPr', action, results };
   };

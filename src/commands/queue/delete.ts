@@ -30,6 +30,7 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
     const question = prs.length > 0 ? `Cancel ${prs.map((n) => `#${n}`).join(', ')} and delete the queue ${name}?` : `Delete the queue ${name}?`;
     await ask('queue delete', question, ctx);
   }
+  if (prs.length > 0) await service.readAhead?.(ref, prs);
   const cancelled =
     prs.length > 0 ? await eachPr(prs, (number) => service.cancelPullRequest(ref, number), undefined, unsure(ctx, 'cancel', 'cancelled')) : undefined;
   const failed = cancelled?.filter((r) => !r.ok) ?? [];
