@@ -12,6 +12,7 @@ import { advanceAsSeen, mq, type SandboxFixture, useSandbox } from '../support/i
 const fixtures: Record<TestApi, SandboxFixture> = { v1: useSandbox(), v2: useSandbox() };
 const REPO = 'acme/both';
 const MERGED_REFUSED = '#1 has already merged: the service refused to queue it again';
+const RESTART_REFUSED = 'pull request #90 is pending: tests restart only while testing or pending_failure';
 
 interface Step {
   args: string[];
@@ -125,6 +126,26 @@ const STEPS: Step[] = [
   { args: ['submit', '84', '85', '--branch', 'other'] },
   { args: ['cancel', '82', '84', '99', '85', '--branch', 'other', '--json'] },
   { args: ['status', '82', '--json'] },
+  // A paused queue, then a draining one (the other branch's, empty by now): a PR waits in it, said so alike. A restart
+  // of a PR not testing is refused alike (exit 5, the same words), each service with its own status (v1 400, v2 422
+  // PR_TESTS_NOT_RESTARTABLE: docs/differences.md).
+  { args: ['queue', 'pause', '--yes', '--branch', 'other'] },
+  { args: ['submit', '90', '--branch', 'other'] },
+  { args: ['status', '90', '--branch', 'other', '--json'] },
+  { args: ['wait', '90', '--branch', 'other', '--timeout', '1s', '-q'] },
+  {
+    args: ['restart', '90', '--branch', 'other', '--json'],
+    differs: {
+      v1: { code: 5, stdout: { results: [{ pr: 90, ok: false, error: { code: 'refused', status: 400, message: RESTART_REFUSED } }] } },
+      v2: { code: 5, stdout: { results: [{ pr: 90, ok: false, error: { code: 'refused', status: 422, message: RESTART_REFUSED } }] } },
+    },
+  },
+  { args: ['restart', '90', '--branch', 'other'], differs: { v1: { code: 5 }, v2: { code: 5 } } },
+  { args: ['queue', 'drain', '--yes', '--branch', 'other'] },
+  { args: ['status', '90', '--branch', 'other'] },
+  { args: ['wait', '90', '--branch', 'other', '--timeout', '1s'] },
+  { args: ['cancel', '90', '--branch', 'other', '--json'] },
+  { args: ['queue', 'resume', '--yes', '--branch', 'other', '-q'] },
   // A merged PR submitted again: v1 queues it to be tested again, v2 refuses it (422 PR_NOT_ENQUEUEABLE). One sentence
   // and `alreadyMerged` on both, each API's exit code; then, #1 merged again on v1, the same in text.
   {
