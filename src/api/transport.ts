@@ -89,7 +89,7 @@ export interface Exchange {
   operation: string;
   body?: string | StreamedBody;
   query?: Record<string, string>;
-  /** Reads are retried; a POST that changes state is not, because the API has no idempotency key. */
+  /** Reads are retried; a POST that changes state is not (the API has no idempotency key), unless it never left. */
   idempotent: boolean;
   /** Sent without the token: an endpoint that takes none (`/status`) need not see it. */
   anonymous?: boolean;
@@ -198,9 +198,11 @@ export class Transport {
       } finally {
         release();
       }
-      // A 429 refused the request, so even a write may be sent again; anything else, a read only. A Retry-After over
+      // A 429 refused the request, and a request that provably never left (a refused connection, a name that did not
+      // resolve) reached nothing, so even a write may be sent again; anything else, a read only. A Retry-After over
       // the cap, or a pause past the command's time, is the caller's to honour.
-      const tries = 1 + (isRateLimited(failure) || exchange.idempotent ? retries : 0);
+      const notApplied = isRateLimited(failure) || (failure instanceof NetworkError && !failure.sent);
+      const tries = 1 + (notApplied || exchange.idempotent ? retries : 0);
       const longest = Math.min(LIMITED_WAIT_MAX_MS, this.options.timeLeftMs?.() ?? Number.POSITIVE_INFINITY);
       if (attempt >= tries || !worthRetrying(failure) || pause > longest) throw this.final(failure, attempt, started, exchange);
       this.options.onRetry?.({ operation: exchange.operation, attempt, tries, delayMs: pause, error: failure });

@@ -138,12 +138,12 @@ describe('a write whose answer never came', () => {
     });
   });
 
-  it('a refused connection sent nothing: a plain failure, with no doubt to raise', async () => {
+  it('a refused connection sent nothing: tried again as a read is, then a plain failure, with no doubt to raise', async () => {
     const { env } = await serve(() => 'hang');
     await stub!.close();
     const run = await mq(['submit', '5'], { env });
     expect(run.code).toBe(6);
-    expect(run.stderr).toMatch(/^mq: connection refused by 127\.0\.0\.1:\d+: is the service \(or the sandbox\) running\?\n$/);
+    expect(run.stderr).toMatch(/^mq: connection refused by 127\.0\.0\.1:\d+: is the service \(or the sandbox\) running\? \(3 tries, \d+\.\ds in all\)\n$/);
   });
 });
 

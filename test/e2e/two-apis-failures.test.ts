@@ -1,0 +1,40 @@
+// Failure paths that mq itself words, under a v1 token and a v2 key: the same exit code and the same sentences on
+// both, whatever requests each API makes first. (The queue's own refusals, a paused or draining queue, PRs and runs
+// the queue does not know, are steps of the two-API script, test/e2e/two-apis.test.ts.)
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { sandboxEnv, type TestApi } from '../support/cli.js';
+import { mq } from '../support/in-process.js';
+
+/** A port on this machine where nothing listens: every connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as { port: number };
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
+
+/** What a user sees, the time the tries took (the machine's, not mq's) left out. */
+const seen = (run: { code: number | null; stdout: string; stderr: string }) => ({
+  code: run.code,
+  stdout: run.stdout,
+  stderr: run.stderr.replace(/\d+\.\ds in all/g, 'Ns in all'),
+});
+
+describe('a service that is down, on both APIs', () => {
+  it('a write says the same: the tries made', async () => {
+    const port = await closedPort();
+    const commands = [['submit', '1']];
+    const runAll = (api: TestApi) =>
+      Promise.all(commands.map((args) => mq(args, { env: sandboxEnv(`http://127.0.0.1:${port}/v1`, 'acme/down', {}, api) }).then(seen)));
+    const [v1, v2] = await Promise.all([runAll('v1'), runAll('v2')]);
+    for (const [index, args] of commands.entries()) expect(v2[index], args.join(' ')).toEqual(v1[index]);
+    // v1's first request is the write itself, v2's a read (the ids): a write that never left is tried again as a read is.
+    expect(v1[0]).toEqual({
+      code: 6,
+      stdout: '',
+      stderr: `mq: connection refused by 127.0.0.1:${port}: is the service (or the sandbox) running? (3 tries, Ns in all)\n`,
+    });
+  });
+});
