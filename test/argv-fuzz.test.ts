@@ -5,12 +5,12 @@
 // printed. 100 runs by default; MQ_FUZZ_RUNS=10000 for a long run (MQ_FUZZ_SEED to repeat
 // one), which prints its tally.
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/cli.js';
+import { closedPort } from './support/cli.js';
 import { runInProcess } from './support/raw-http.js';
 
 const RUNS = Number(process.env.MQ_FUZZ_RUNS ?? 100);
@@ -218,14 +218,6 @@ interface Tally {
   usageNot2: string[];
   internalErrors: string[];
   tokenLeaks: string[];
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('fuzzing argv', () => {

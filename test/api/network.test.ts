@@ -1,9 +1,8 @@
 // When the service cannot be reached or does not answer: a NetworkError (exit 6) whose message a person can act on.
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exitCodeOf, InterruptedError, type MqError, NetworkError } from '../../src/errors.js';
+import { closedPort } from '../support/cli.js';
 import { clientFor, json, rejectionOf, REPO, startHttpService, TOKEN, type FakeService } from './harness.js';
 
 /** Resolves once `condition` holds, looking again on each turn of the event loop. */
@@ -13,15 +12,6 @@ async function until(condition: () => boolean): Promise<void> {
 
 const queueRef = { repo: REPO, targetBranch: 'main' };
 const prRef = { ...queueRef, pr: { number: 42 } };
-
-/** A port that was just free: a server opened on port 0, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('a refused connection', () => {
   let agent: Agent;

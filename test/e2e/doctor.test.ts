@@ -1,10 +1,9 @@
 // mq doctor end to end: mq in-process against a sandbox that takes one token (a fresh one per test), for the
 // passing case, --json and each failure it must tell apart, with the exit code and the fix. The token is never
 // part of what it prints.
-import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
-import { isolatedDir, TOKEN, type Run } from '../support/cli.js';
+import { closedPort, isolatedDir, TOKEN, type Run } from '../support/cli.js';
 import { mq } from '../support/in-process.js';
 
 const WRONG = 'wrong-token-7c1d9e';
@@ -32,14 +31,6 @@ function tokenNeverShown(run: Run): void {
     expect(run.stdout).not.toContain(token);
     expect(run.stderr).not.toContain(token);
   }
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
 }
 
 describe('mq doctor', () => {

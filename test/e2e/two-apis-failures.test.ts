@@ -1,19 +1,9 @@
 // Failure paths that mq itself words, under a v1 token and a v2 key: the same exit code and the same sentences on
 // both, whatever requests each API makes first. (The queue's own refusals, a paused or draining queue, PRs and runs
 // the queue does not know, are steps of the two-API script, test/e2e/two-apis.test.ts.)
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { sandboxEnv, type TestApi } from '../support/cli.js';
+import { closedPort, sandboxEnv, type TestApi } from '../support/cli.js';
 import { mq } from '../support/in-process.js';
-
-/** A port on this machine where nothing listens: every connection to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
-}
 
 /** What a user sees, the time the tries took (the machine's, not mq's) left out. */
 const seen = (run: { code: number | null; stdout: string; stderr: string }) => ({

@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer as createNetServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { CURRENT_ONLY_OPERATIONS, validateCurrentRequest, validateRequest } from './openapi/validate.js';
 
@@ -323,6 +324,15 @@ export async function control(baseUrl: string, route: 'advance' | 'pullRequests'
 /** The environment that points mq at a sandbox for one repository. */
 /** The API a test speaks: v1 with an organization token, v2 with an API key (the token chooses, as for a user). */
 export type TestApi = 'v1' | 'v2';
+
+/** A port that was just free (a server opened on port 0, then closed): a connection to it is refused. */
+export async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as { port: number };
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
 export const V2_TEST_KEY = 'trunk_v2_test';
 
 export function sandboxEnv(url: string, repo: string, extra: Record<string, string> = {}, api: TestApi = 'v1'): Record<string, string> {
