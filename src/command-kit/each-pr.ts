@@ -52,6 +52,19 @@ export async function eachPr(
   return results;
 }
 
+/**
+ * The PRs read together ahead of their changes, where the API needs it (v2). A failure there that would fail every
+ * PR alike (the service unreachable) stops the command at its first PR, none sent, in the words a change that met
+ * it would say (v1 meets it at the first PR's change): the same on both APIs.
+ */
+export async function readAhead(service: MergeQueueService, ref: QueueRef, prs: number[]): Promise<void> {
+  try {
+    await service.readAhead?.(ref, prs);
+  } catch (error) {
+    throw stoppedAt(error, prs[0]!, leftBehind([], prs.slice(1), ''));
+  }
+}
+
 /** A failure that stops a command over several PRs, with the PRs done before it: a script reading only this must not take them for undone. */
 function stoppedAt(error: unknown, pr: number, left: string | undefined): unknown {
   if (error instanceof MqError && left !== undefined) error.aftermath = `it stopped at #${pr}: ${left}`;

@@ -13,9 +13,14 @@ const seen = (run: { code: number | null; stdout: string; stderr: string }) => (
 });
 
 describe('a service that is down, on both APIs', () => {
-  it('a write says the same: the tries made', async () => {
+  it('a write and a command over several PRs say the same: the tries made, and the PRs not sent', async () => {
     const port = await closedPort();
-    const commands = [['submit', '1']];
+    const commands = [
+      ['submit', '1'],
+      ['cancel', '1', '2', '--json'],
+      ['restart', '3', '4'],
+      ['submit', '5', '6', '-q'],
+    ];
     const runAll = (api: TestApi) =>
       Promise.all(commands.map((args) => mq(args, { env: sandboxEnv(`http://127.0.0.1:${port}/v1`, 'acme/down', {}, api) }).then(seen)));
     const [v1, v2] = await Promise.all([runAll('v1'), runAll('v2')]);
@@ -26,5 +31,8 @@ describe('a service that is down, on both APIs', () => {
       stdout: '',
       stderr: `mq: connection refused by 127.0.0.1:${port}: is the service (or the sandbox) running? (3 tries, Ns in all)\n`,
     });
+    // v2 reads the PRs together before any change: stopped there, it says so as v1 does at its first change.
+    expect(JSON.parse(v1[1]!.stderr).error.message).toMatch(/\(3 tries, Ns in all\)\nit stopped at #1: #2 was not sent\.$/);
+    expect(v1[2]!.stderr).toMatch(/\nit stopped at #3: #4 was not sent\.\n$/);
   });
 });

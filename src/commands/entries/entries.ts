@@ -10,7 +10,7 @@ import type { EDIT, HISTORY, RUNS } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount, parseInstant, parsePriority, parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
-import { eachPr, explainNotInQueue, unsure } from '../../command-kit/each-pr.js';
+import { eachPr, explainNotInQueue, readAhead, unsure } from '../../command-kit/each-pr.js';
 import { upTo } from '../list/list.js';
 
 export interface EditInput {
@@ -35,7 +35,7 @@ export async function edit(input: EditInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
   const states = new Map<number, string | undefined>();
-  await service.readAhead?.(ref, input.prs);
+  await readAhead(service, ref, input.prs);
   const results = await eachPr(
     input.prs,
     async (number) => states.set(number, (await service.updateQueueEntry(ref, number, input.change))?.state),

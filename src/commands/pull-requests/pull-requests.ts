@@ -7,7 +7,7 @@ import type { SubmittedPullRequest } from '../../model/pull-request.js';
 import type { ApiError } from '../../errors.js';
 import type { CANCEL, RESTART } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
-import { eachPr, explainNotInQueue, lookUp, orNone, prFailure, unsure } from '../../command-kit/each-pr.js';
+import { eachPr, explainNotInQueue, lookUp, orNone, prFailure, readAhead, unsure } from '../../command-kit/each-pr.js';
 import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult, PrOutcome } from '../../model/result.js';
@@ -47,7 +47,7 @@ function eachChange(action: 'cancel' | 'restart', done: string, send: (service: 
   return async (input: { prs: number[] }, ctx: Context): Promise<CommandResult> => {
     const service = await ctx.service();
     const ref = ctx.queueRef();
-    await service.readAhead?.(ref, input.prs);
+    await readAhead(service, ref, input.prs);
     const results = await eachPr(input.prs, (pr) => send(service, ref, pr), explainNotInQueue(service, ref), unsure(ctx, action, done));
     return { kind: 'perPr', action, results };
   };

@@ -6,7 +6,7 @@ import { ask, mustAsk } from '../../command-kit/confirm.js';
 import type { QUEUE_DELETE } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
-import { eachPr, unsure } from '../../command-kit/each-pr.js';
+import { eachPr, readAhead, unsure } from '../../command-kit/each-pr.js';
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 
@@ -30,7 +30,7 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
     const question = prs.length > 0 ? `Cancel ${prs.map((n) => `#${n}`).join(', ')} and delete the queue ${name}?` : `Delete the queue ${name}?`;
     await ask('queue delete', question, ctx);
   }
-  if (prs.length > 0) await service.readAhead?.(ref, prs);
+  if (prs.length > 0) await readAhead(service, ref, prs);
   const cancelled =
     prs.length > 0 ? await eachPr(prs, (number) => service.cancelPullRequest(ref, number), undefined, unsure(ctx, 'cancel', 'cancelled')) : undefined;
   const failed = cancelled?.filter((r) => !r.ok) ?? [];
