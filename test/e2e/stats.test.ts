@@ -136,4 +136,19 @@ describe('mq stats', () => {
     expect(document.rates).toEqual({ merged: null, failed: null, cancelled: null });
     expect(document.perDay.map((day: any) => day.day)).toEqual(['2025-06-01', '2025-06-02']);
   });
+
+  it("refuses a window that starts after the service's now, as it refuses --since after --until: exit 2, nothing read", async () => {
+    const { env } = await freshQueue();
+    // After this machine's clock or only after the sandbox's (which stands at 2026-01-01): the service's decides.
+    for (const since of ['2099-01-01', '2026-06-01T00:00:00Z']) {
+      const from = fixture.recorder.requests.length;
+      const run = await mq(['stats', '--since', since, '--json'], { env });
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(json(run.stderr).error.message).toMatch(
+        new RegExp(`^--since ${new Date(since).toISOString()} is after the service's now, 2026-01-01T\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z: no PR can match$`),
+      );
+      // The service's clock read (its status page's Date), and nothing of the window.
+      expect(fixture.recorder.requests.slice(from).map((request) => request.path)).toEqual(['/status']);
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
 // only the service's last-hour metrics can give (the list of PRs says when each concluded, not when it entered).
 import { badValue } from '../../argv-values.js';
-import { InterruptedError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import type { STATS } from './spec.js';
 import type { Context, QueueRef } from '../../command-kit/context.js';
 import { type MergeQueueService, pullRequestPages, testingResultPages } from '../../model/service.js';
@@ -45,6 +45,9 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   const now = await serviceClock(service, ctx.now);
   const since = isoAt(input.since, now);
   const until = isoAt(input.until ?? { at: now }, now);
+  // An --until given was ordered against --since at parse time; the window's end by default is the service's now,
+  // known only here (a sandbox's clock may be months behind this machine's).
+  if (since > until) throw new UsageError(`--since ${since} is after the service's now, ${until}: no PR can match`);
   const tally = new HistoryTally();
   const durations = alongside(
     ctx,
