@@ -118,6 +118,7 @@ async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number,
     if (!(failure instanceof MqError) || failure instanceof InterruptedError) throw failure;
     unread = failure;
   }
+  if (isNotFound(unread)) await queueMustExist(service, ref);
   // "#7 has already failed: it is no longer in the queue"; a PR the queue has no record of (a 404 on both APIs) was
   // never submitted to it; else the service's words.
   const said = error.message.trim();
@@ -128,6 +129,19 @@ async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number,
         ? `#${pr} is not in the queue: it was never submitted to it`
         : `#${pr} is not in the queue${said === '' ? '' : ` (the service says: ${said})`}`;
   return { pr, ok: false, error: { ...prFailure(error), message } };
+}
+
+/**
+ * A PR the queue has no record of may have no queue at all (a --branch mistyped): the queue is read, and its 404
+ * ("no queue for …", exit 4) ends the command as it ends `mq status`, once rather than of each PR. Read only on
+ * that path; any other failure of the read leaves the PR's own explanation standing.
+ */
+export async function queueMustExist(service: MergeQueueService, ref: QueueRef): Promise<void> {
+  try {
+    await service.getQueue(ref, { line: true, settings: false });
+  } catch (error) {
+    if (isNotFound(error) || error instanceof InterruptedError) throw error;
+  }
 }
 
 /** The PR's record, or undefined: these reads only explain an answer already had, which stands as it came whatever stops them. */

@@ -3,7 +3,7 @@
 // the queue does not know, are steps of the two-API script, test/e2e/two-apis.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { closedPort, sandboxEnv, type TestApi } from '../support/cli.js';
-import { mq } from '../support/in-process.js';
+import { mq, useSandbox } from '../support/in-process.js';
 
 /** What a user sees, the time the tries took (the machine's, not mq's) left out. */
 const seen = (run: { code: number | null; stdout: string; stderr: string }) => ({
@@ -34,5 +34,40 @@ describe('a service that is down, on both APIs', () => {
     // v2 reads the PRs together before any change: stopped there, it says so as v1 does at its first change.
     expect(JSON.parse(v1[1]!.stderr).error.message).toMatch(/\(3 tries, Ns in all\)\nit stopped at #1: #2 was not sent\.$/);
     expect(v1[2]!.stderr).toMatch(/\nit stopped at #3: #4 was not sent\.\n$/);
+  });
+});
+
+describe('a branch with no queue, on both APIs', () => {
+  const fixture = useSandbox();
+
+  it('a change or targets of a PR end as mq status does: no queue for the branch, exit 4, once and not of each PR', async () => {
+    const commands = [
+      ['cancel', '1', '2', '--branch', 'nope'],
+      ['restart', '1', '--branch', 'nope', '--json'],
+      ['targets', 'set', '1', '//app', '--branch', 'nope'],
+      ['status', '1', '--branch', 'nope'],
+    ];
+    const runAll = async (api: TestApi) => {
+      const env = sandboxEnv(fixture.recorder.url, `acme/none-${api}`, {}, api);
+      expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+      // v2's code rides beside the status (in the text line, a JSON field of its own); the rest is alike.
+      const runs = [];
+      for (const args of commands) runs.push(seen(await mq(args, { env })));
+      return runs.map((run) => ({
+        ...run,
+        stderr: run.stderr
+          .replace(/ MERGE_QUEUE_NOT_FOUND\)/g, ')')
+          .replace(/,"serviceCode":"MERGE_QUEUE_NOT_FOUND"/, '')
+          .replace(/none-v[12]/g, 'none'),
+      }));
+    };
+    const [v1, v2] = [await runAll('v1'), await runAll('v2')];
+    for (const [index, args] of commands.entries()) expect(v2[index], args.join(' ')).toEqual(v1[index]);
+    const noQueue = 'no queue for github.com/acme/none branch nope';
+    expect(v1.map((run) => run.code)).toEqual([4, 4, 4, 4]);
+    expect(v1[0]!.stderr).toBe(`mq: ${noQueue} (404)\n`);
+    expect(JSON.parse(v1[1]!.stderr)).toEqual({ error: { code: 'not_found', status: 404, message: noQueue } });
+    expect(v1[2]!.stderr).toBe(`mq: ${noQueue} (404)\n`);
+    expect(v1[3]!.stderr).toBe(`mq: ${noQueue} (404)\n`);
   });
 });

@@ -9,6 +9,7 @@ import { work, type ArgvIo, type Invocation, type Words } from '../../command-ki
 import type { CommandResult } from '../../model/result.js';
 import { openTargetsFile, type TargetsFile } from './targets-file.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
+import { queueMustExist } from '../../command-kit/each-pr.js';
 
 export interface TargetsInput {
   pr: number;
@@ -87,6 +88,7 @@ async function headSha(pr: number, ctx: Context): Promise<string> {
     sha = (await service.getSubmittedPullRequest(ctx.queueRef(), { number: pr })).prSha || undefined;
   } catch (error) {
     if (!isNotFound(error)) throw error;
+    await queueMustExist(service, ctx.queueRef());
   }
   if (sha === undefined) {
     throw new UsageError(`#${pr} is not in the queue, so mq cannot look up its head SHA: pass --sha (the service files targets under it)`);
