@@ -69,5 +69,8 @@ describe('a branch with no queue, on both APIs', () => {
     expect(JSON.parse(v1[1]!.stderr)).toEqual({ error: { code: 'not_found', status: 404, message: noQueue } });
     expect(v1[2]!.stderr).toBe(`mq: ${noQueue} (404)\n`);
     expect(v1[3]!.stderr).toBe(`mq: ${noQueue} (404)\n`);
+    // A PR's runs (v2 only), which name no queue: the branch's queue is looked for beside them.
+    const runs = await mq(['runs', '1', '--branch', 'nope'], { env: sandboxEnv(fixture.recorder.url, 'acme/none-v2', {}, 'v2') });
+    expect(runs).toMatchObject({ code: 4, stdout: '', stderr: `mq: ${noQueue.replace('none', 'none-v2')} (404 MERGE_QUEUE_NOT_FOUND)\n` });
   });
 });

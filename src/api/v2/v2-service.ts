@@ -380,9 +380,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         return page.hasMore && page.nextCursor ? { testRuns, nextCursor: page.nextCursor } : { testRuns };
       }
       // A PR's list takes no createdAfter (a 400): it is newest first, so the runs after the instant are a prefix.
-      const page = await onPullRequest(ref, query.pr, (id) =>
-        client.call('pullRequests.listVerificationRuns', { params: { id }, query: { status, cursor: query.cursor, limit } }),
-      );
+      // Its runs name no queue: the queue's id beside it (kept, or looked up) has a branch with no queue said so.
+      const [, page] = await allEnded([
+        ids.queueId(ref),
+        onPullRequest(ref, query.pr, (id) =>
+          client.call('pullRequests.listVerificationRuns', { params: { id }, query: { status, cursor: query.cursor, limit } }),
+        ),
+      ]);
       const after = query.createdAfter === undefined ? undefined : Date.parse(query.createdAfter);
       const testRuns = page.data.map(runOfWire);
       const kept = after === undefined ? testRuns : testRuns.filter((run) => Date.parse(run.createdAt) > after);
