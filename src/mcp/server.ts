@@ -313,8 +313,17 @@ function errorLine(error: unknown): string {
  */
 function callContext(ctx: Context, signal: AbortSignal, said: string[]): Context {
   const both = AbortSignal.any([ctx.signal, signal]);
+  // A call is a command of its own, over the server's one service: it looks at the queue as it is now, not as the
+  // order or PRs an earlier call read (v2 keeps them to spare requests within a command).
+  let looked = false;
   return {
     ...ctx,
+    service: async () => {
+      const service = await ctx.service();
+      if (!looked) service.readAfresh?.();
+      looked = true;
+      return service;
+    },
     signal: both,
     interactive: false,
     writesInFlight: new Set(),

@@ -96,6 +96,12 @@ export interface MergeQueueService {
    */
   readAhead?(queue: QueueRef, prs: readonly number[]): Promise<void>;
   /**
+   * A new look at the queue by a command that goes on (a watch's round, an MCP call): what the service kept of
+   * its earlier reads to spare requests within one look (v2: the queue's order, PRs read whole, runs) is read
+   * again. An API that keeps none (v1) has none.
+   */
+  readAfresh?(): void;
+  /**
    * `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them;
    * `testedBy`: the run that last tested it even where it went back to pending (an urgent PR interrupted it), which
    * v1's record names and v2 lists apart.

@@ -216,4 +216,23 @@ describe.sequential('mq mcp under a v1 token and a v2 key, on the same queue', (
       return [['resources/read after', withoutOwnFields(await client.readResource({ uri: URI }))]];
     });
   });
+
+  it('reads the queue as it is at each call, after it moved, on both', async () => {
+    // One server is one service for all its calls: v2 kept the order its first read of the queue answered, and
+    // every later call placed the PRs of then (a merged PR still testing, with no author).
+    const seen = await alike(async (agent) => {
+      const before = [await call(agent, 'status', { pr: 3 }), await call(agent, 'queue_get', {})];
+      await control(agent.fixture.sandboxUrl, 'advance', { seconds: 3000 });
+      const after = await call(agent, 'queue_get', {});
+      return [
+        ['before', before],
+        ['queue_get after', after],
+        ['resources/read after', withoutOwnFields(await agent.client.readResource({ uri: URI }))],
+      ];
+    });
+    // Not vacuous: the queue moved between the two reads (runs ended, PRs merged).
+    type Read = { structuredContent: { enqueuedPullRequests: { prNumber: number; state: string }[] } };
+    const line = (read: unknown) => (read as Read).structuredContent.enqueuedPullRequests.map((pr) => `${pr.prNumber} ${pr.state}`);
+    expect(line(seen[1]![1])).not.toEqual(line((seen[0]![1] as unknown[])[1]));
+  });
 });

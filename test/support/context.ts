@@ -71,14 +71,16 @@ export function testContext(options: TestContextOptions = {}): TestContext {
 
 /** The given methods; any other throws at its call, naming itself, so a test never passes on a silent stub. */
 function fakeService(given: Partial<MergeQueueService>): MergeQueueService {
-  // mergedBefore: what only a service that takes a merged PR in again has (v1's); readAhead: what only one whose
-  // writes read each PR first has (v2's). A test gives them where it needs them.
+  // mergedBefore: what only a service that takes a merged PR in again has (v1's); readAhead and readAfresh: what
+  // only one that reads each PR before its change, and keeps its reads within a look, has (v2's). A test gives
+  // them where it needs them.
   const defaults: Partial<MergeQueueService> = {
     serviceNow: () => undefined,
     close: async () => undefined,
     canEditEntries: false,
     mergedBefore: undefined,
     readAhead: undefined,
+    readAfresh: undefined,
   };
   return new Proxy({ ...defaults, ...given } as MergeQueueService, {
     get(target, name: string) {

@@ -313,6 +313,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     async syncClock() {
       await client.call('mergeQueues.list', { query: { limit: 1 } });
     },
+    readAfresh() {
+      // The ids stay (a queue's or a PR's id does not change); what the queue and its PRs were does.
+      for (const kept of [runsListed, withoutTargets, queuesRead, ordersRead, prsRead]) kept.clear();
+    },
     serviceNow: () => client.transport.serviceNow(),
     async close() {
       cache.save();

@@ -13,6 +13,8 @@ export async function watchQueue(input: { intervalMs: number; allSettings?: bool
   let seen: string | undefined;
   // A person watches: keep the pace asked for, without backing off.
   await poll(ctx, { intervalMs: input.intervalMs, backoff: false }, events, async (answered) => {
+    // Each round a look of its own: the queue as it is now, not the order or PRs an earlier round read.
+    service.readAfresh?.();
     const queue = await readQueue(service, ref);
     answered();
     const now = JSON.stringify(queue);
