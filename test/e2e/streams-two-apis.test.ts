@@ -4,6 +4,7 @@
 // single commands' last word; these, what a person or a script reads while they run.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { control, sandboxEnv, type TestApi } from '../support/cli.js';
+import { Emulator } from '../terminal/emulator.js';
 import { advanceAsSeen, mq, type SandboxFixture, startMq, useSandbox } from '../support/in-process.js';
 
 const fixtures: Record<TestApi, SandboxFixture> = { v1: useSandbox(), v2: useSandbox() };
@@ -253,4 +254,31 @@ describe('a wait over the same scenario, on both APIs', () => {
       }
       expect(said.v2).toEqual(said.v1);
     });
+});
+
+describe('a wait on a terminal, on both APIs', () => {
+  // The live lines as they are redrawn, and the summary left on the screen: each state, position, ETA and reason
+  // shown, in the same order. A time in state is each run's own pace against the sandbox's clock (a redraw one
+  // step on or not): compared as `Nm`, consecutive frames that are then the same as one.
+  it('draws the same live lines and leaves the same summary', async () => {
+    const drawn = await onBoth(async (_api, fixture, env) => {
+      const played = scene(fixture, env);
+      await played.facts(1, { testOutcome: 'fail', testDurationSeconds: 60 });
+      await played.facts(4, { mergeable: false });
+      expect(await played.run(['queue', 'create', '--concurrency', '3', '--pending-failure-depth', '1'])).toBe(0);
+      expect(await played.run(['submit', '1', '2', '3', '4'])).toBe(0);
+      const terminal = new Emulator(80, 24);
+      const waiting = startMq(['wait', '1', '2', '3', '4', ...EVERY, '--timeout', '2m'], { env, stdout: terminal.stdout() });
+      expect((await advanceAsSeen(fixture, waiting.done, { seconds: 60, repo: REPO, prs: [1, 2, 3, 4] })).code).toBe(7);
+      await terminal.settled();
+      const frames = terminal.written
+        .replace(/\d+m in state/g, 'Nm in state')
+        .split('\u001b[J')
+        .filter((frame, index, all) => frame !== all[index - 1]);
+      return [...frames, terminal.screen()].join('\n--- frame\n');
+    });
+    expect(drawn.v2).toBe(drawn.v1);
+    // Not vacuous: the failure held for the PR behind it, the merges and the PR left not ready are all drawn.
+    expect(drawn.v1).toMatch(/pending_failure[\s\S]*✗.* #1 [\s\S]*✓.* #2 [\s\S]*#4 .*not_ready.*blocked: not mergeable/);
+  });
 });
