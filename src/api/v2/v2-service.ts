@@ -315,7 +315,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     readAfresh() {
       // The ids stay (a queue's or a PR's id does not change); what the queue and its PRs were does.
-      for (const kept of [runsListed, withoutTargets, queuesRead, ordersRead, prsRead]) kept.clear();
+      for (const kept of [runsListed, withoutTargets, queuesRead, ordersRead, prsRead, readAheadOf]) kept.clear();
     },
     serviceNow: () => client.transport.serviceNow(),
     async close() {
