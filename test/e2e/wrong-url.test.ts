@@ -71,3 +71,27 @@ describe.each<TestApi>(['v1', 'v2'])('a wrong base path on %s', (api) => {
     expect(check(doctor, 'queue')).toContain('mq queue create');
   });
 });
+
+describe('mq doctor names its reachability request in the same form on both APIs', () => {
+  /** The reachable line with what is each API's own taken out (its request, the version mq adds) and the latency. */
+  const form = (run: Run) =>
+    check(run, 'API reachable')
+      .replace(/GET \/v1\/status|GET \/v2\/merge-queues/, 'GET <request>')
+      .replace(/adds \/v[12]\b/, 'adds /<version>')
+      .replace(/\d+ ms/, 'N ms');
+
+  it('a wrong base path: the request, then the URL it was sent to, then the 404, alike', async () => {
+    const v1 = await mq(['doctor'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, 'v1') });
+    const v2 = await mq(['doctor'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, 'v2') });
+    expect(check(v1, 'API reachable')).toMatch(/✗ API reachable +GET \/v1\/status at http:\/\/127\.0\.0\.1:\d+\/api answered 404: /);
+    expect(form(v1)).toBe(form(v2));
+  });
+
+  it('a working sandbox: the request with its version, as it went, alike', async () => {
+    await mq(['queue', 'create'], { env: sandboxEnv(sandbox.url, 'acme/widgets', {}, 'v1') });
+    const v1 = await mq(['doctor'], { env: sandboxEnv(sandbox.url, 'acme/widgets', {}, 'v1') });
+    const v2 = await mq(['doctor'], { env: sandboxEnv(sandbox.url, 'acme/widgets', {}, 'v2') });
+    expect(check(v1, 'API reachable')).toMatch(/✓ API reachable +GET \/v1\/status answered in \d+ ms$/);
+    expect(form(v1)).toBe(form(v2));
+  });
+});

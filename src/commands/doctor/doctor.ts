@@ -221,22 +221,18 @@ async function attempt<T>(request: () => Promise<T>): Promise<Attempt<T>> {
   }
 }
 
-/** GET /status answered (even with a shape that is not the documented one, which the next check reports). */
+/** GET /v1/status answered (even with a shape that is not the documented one, which the next check reports). */
 export function reachableCheck(apiUrl: string, origin: string, status: Attempt<unknown>, latencyMs: number, api: Api = 'v1'): DoctorCheck {
   const took = `${Math.max(1, Math.round(latencyMs))} ms`;
-  const asked = api === 'v1' ? 'GET /status' : 'GET /v2/merge-queues';
+  // Each API's request as it went, version and all, so both lines read alike: the request, then where it went.
+  const asked = api === 'v1' ? 'GET /v1/status' : 'GET /v2/merge-queues';
   const error = status.ok ? undefined : status.error;
   // On v2 a refused credential is the service answering: the token's own check says what is wrong with it.
   const refused = api === 'v2' && error instanceof ApiError && (error.status === 401 || error.status === 403);
   if (error === undefined || error instanceof ResponseError || refused) return pass('reachable', `${asked} answered in ${took}`);
   const url = shownUrl(apiUrl);
   if (error instanceof ApiError && error.status === 404) {
-    return fail(
-      'reachable',
-      `${api === 'v1' ? `GET ${url}/v1/status` : `${asked} at ${url}`} answered 404: ${wrongUrl(url, origin)}`,
-      rootUrlFix(api),
-      EXIT.config,
-    );
+    return fail('reachable', `${asked} at ${url} answered 404: ${wrongUrl(url, origin)}`, rootUrlFix(api), EXIT.config);
   }
   if (error instanceof ApiError) {
     // v1's /status takes no token, and v2's list is there for any key: a 4xx there is not the service's answer.
