@@ -274,7 +274,8 @@ export class Transport {
         this.answeredAt = serverDate;
         this.clockOffsetMs = serverDate - Date.now();
       }
-      trace?.(`< ${response.status} ${contentType} (${Math.round(monotonicMs() - started)} ms)`);
+      // The request it answers, named: v2's reads go out several at once, and their answers come in any order.
+      trace?.(`< ${response.status} ${contentType} (${Math.round(monotonicMs() - started)} ms) for ${exchange.method} ${url.pathname}${url.search}`);
       trace?.(`< ${abbreviate(text)}`);
       return { status: response.status, contentType, text, retryAfterMs: retryAfter(response.headers['retry-after']) };
     } catch (error) {

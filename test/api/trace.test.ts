@@ -31,7 +31,7 @@ describe('trace', () => {
     expect(trace).toContain(`> user-agent: ${USER_AGENT}`);
     expect(trace).toContain('> content-type: application/json');
     expect(trace).toContain(`> ${JSON.stringify(queueRef)}`);
-    expect(trace.some((line) => /^< 200 application\/json \(\d+ ms\)$/.test(line))).toBe(true);
+    expect(trace.some((line) => /^< 200 application\/json \(\d+ ms\) for POST \/v1\/getQueue$/.test(line))).toBe(true);
     expect(trace).toContain(`< ${JSON.stringify(fixture.queue())}`);
     const requestAt = trace.findIndex((l) => l.startsWith('> POST'));
     const responseAt = trace.findIndex((l) => l.startsWith('< 200'));
@@ -46,7 +46,7 @@ describe('trace', () => {
     service.reply(plainText(401, 'Unauthorized: bad token'));
     const { client, trace } = clientFor(service);
     await rejectionOf(client.call('deleteQueue', queueRef));
-    expect(trace.some((line) => /^< 401 application\/plain-text \(\d+ ms\)$/.test(line))).toBe(true);
+    expect(trace.some((line) => /^< 401 application\/plain-text \(\d+ ms\) for POST \/v1\/deleteQueue$/.test(line))).toBe(true);
     expect(trace).toContain('< Unauthorized: bad token');
     expect(trace).toContain('> x-api-token: ***');
     expectNoToken(trace);
