@@ -57,8 +57,10 @@ export class ApiError extends MqError {
   /** The API's own code for the error, where it names one (v2's `PR_ALREADY_ENQUEUED`). */
   readonly apiCode?: string;
   /**
-   * A 404 whose body is not the service's own "no such queue/PR" but a router's: the path names no operation at
-   * this URL, so the API URL is wrong (a base path such as /api), not the queue or PR asked for.
+   * An answer that is not the service's but a web server's: a router's 404 (not the service's own "no such
+   * queue/PR"), or a page refusing the method (405, 501). The path names no operation at this URL, so the API URL
+   * is wrong (a base path such as /api, a website), not the queue or PR asked for: not found (exit 4) whatever the
+   * status, so that the same wrong URL ends alike on v1, which POSTs, and v2, which mostly GETs.
    */
   readonly routeMissing: boolean;
 
@@ -68,10 +70,11 @@ export class ApiError extends MqError {
     readonly operation: string,
     options?: ErrorOptions & { retryAfterMs?: number; apiCode?: string; routeMissing?: boolean },
   ) {
-    super(message, apiErrorCode(status), exitCodeForStatus(status), options);
+    const routeMissing = options?.routeMissing === true && (status === 404 || status === 405 || status === 501);
+    super(message, routeMissing ? apiErrorCode(404) : apiErrorCode(status), routeMissing ? EXIT.notFound : exitCodeForStatus(status), options);
     if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     if (options?.apiCode !== undefined) this.apiCode = options.apiCode;
-    this.routeMissing = status === 404 && options?.routeMissing === true;
+    this.routeMissing = routeMissing;
   }
 }
 

@@ -48,6 +48,17 @@ export function isRouterNotFound(answer: Answer): boolean {
   return ROUTER_WORDS.test(words);
 }
 
+/**
+ * Whether an answer is a web server's, not the API's: a router's 404 (isRouterNotFound), or an HTML page refusing
+ * the method (405) or knowing none (501), as a website or a static file server answers an API URL that points at
+ * it. The service answers neither in HTML. v1 POSTs what v2 GETs, so such a server answers the two APIs
+ * differently (405 and 404): both are the same wrong URL.
+ */
+export function isNotTheApi(answer: Answer): boolean {
+  if (answer.status === 405 || answer.status === 501) return isHtml(answer.contentType, answer.text.trim());
+  return isRouterNotFound(answer);
+}
+
 const ROUTER_WORDS = /^(?:no route\b|cannot (?:get|post|put|patch|delete|head)\b|404 page not found$)/i;
 
 function jsonMessage(text: string): string | undefined {

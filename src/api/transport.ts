@@ -340,7 +340,8 @@ function answerLost(failure: ApiError): NetworkError {
 
 /** Timeouts, TLS failures and a proxy's refusal are not tried again: that would only repeat the wait or the refusal. */
 function worthRetrying(failure: ApiError | NetworkError): boolean {
-  if (failure instanceof ApiError) return failure.status === 429 || failure.status >= 500;
+  // A web server that is not the API (a 501 page) answers the same again.
+  if (failure instanceof ApiError) return !failure.routeMissing && (failure.status === 429 || failure.status >= 500);
   return failure.failure !== 'timeout' && failure.failure !== 'tls' && failure.failure !== 'proxy';
 }
 

@@ -50,7 +50,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   return `${paint.red('mq:')} ${text}${suffix}${after}${trace}\n`;
 }
 
-/** What to do: the error's hint, or, for a 404 a router answered on an operation the service has, the API URL (a base path such as /api) is wrong. */
+/** What to do: the error's hint, or, for a web server's answer (a router's 404, a page refusing the method) on an operation the service has, the API URL (a base path such as /api, a website) is wrong. */
 function hintOf(error: unknown, apiUrl: ErrorRenderOptions['apiUrl']): string | undefined {
   if (!(error instanceof MqError)) return undefined;
   if (error.hint !== undefined) return error.hint;

@@ -1,6 +1,8 @@
 // An API URL with a wrong base path (`…/api/v1`, so mq asks `/api/v1/getQueue`) against a 404 that is the
 // service's own (no queue for the branch): on both APIs, mq doctor blames the apiUrl setting and names where it
 // came from, other commands add a hint to check the URL, and a real "no queue" suggests `mq queue create`.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { sandboxEnv, type Run, type TestApi } from '../support/cli.js';
@@ -94,4 +96,47 @@ describe('mq doctor names its reachability request in the same form on both APIs
     expect(check(v1, 'API reachable')).toMatch(/✓ API reachable +GET \/v1\/status answered in \d+ ms$/);
     expect(form(v1)).toBe(form(v2));
   });
+});
+
+describe('an API URL that points at a website (a web server, not the API)', () => {
+  const page = (title: string) => `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
+  let site: Server;
+  let url: string;
+  /** Like nginx in front of a static site: a GET of an unknown path is 404, a POST 405 (or 501, as Python's http.server), pages of HTML. */
+  const startSite = async (postStatus: 405 | 501) => {
+    site = createServer((request, response) => {
+      const [status, title] = request.method === 'GET' ? [404, '404 Not Found'] : [postStatus, `${postStatus} Not Allowed`];
+      request.resume();
+      response.writeHead(status, { 'content-type': 'text/html' }).end(page(title));
+    });
+    await new Promise<void>((listening) => site.listen(0, '127.0.0.1', listening));
+    url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  };
+  afterEach(() => new Promise<void>((closed) => site.close(() => closed())));
+
+  it.each([405, 501] as const)(
+    'ends alike on both APIs (v1 POSTs, v2 GETs): exit 4, not found, the hint to fix the URL, no retries (POSTs answered %s)',
+    async (postStatus) => {
+      await startSite(postStatus);
+      for (const args of [
+        ['queue', 'get'],
+        ['submit', '5', '6'],
+        ['cancel', '5', '--json'],
+      ]) {
+        const runs = await Promise.all((['v1', 'v2'] as const).map((api) => mq(args, { env: sandboxEnv(url, 'acme/widgets', {}, api) })));
+        for (const [index, run] of runs.entries()) {
+          const what = `${args.join(' ')} on ${index === 0 ? 'v1' : 'v2'}`;
+          expect(run.code, `${what}: ${run.stderr}`).toBe(4);
+          expect(run.stdout, what).toBe('');
+          if (args.includes('--json')) {
+            expect(JSON.parse(run.stderr).error, what).toMatchObject({ code: 'not_found', hint: expect.stringContaining('has no such operation') });
+          } else {
+            expect(run.stderr, what).toMatch(/^mq: the service answered with an HTML page \(text\/html, \d+ bytes\) titled "\d{3} Not (Found|Allowed)"/);
+            expect(run.stderr, what).toMatch(/^hint: the API URL http:\/\/127\.0\.0\.1:\d+ \(env MQ_API_URL\) has no such operation/m);
+            expect(run.stderr, what).not.toMatch(/tries/);
+          }
+        }
+      }
+    },
+  );
 });

@@ -339,7 +339,7 @@ export function queueChecks(
   if (error instanceof ApiError && error.routeMissing) {
     return [
       skip('tokenAccepted', 'an API URL where getQueue is'),
-      fail('queue', `getQueue answered 404 (${error.message}): ${wrongUrl(apiUrl.url, apiUrl.origin)}`, rootUrlFix(apiUrl.api), EXIT.config),
+      fail('queue', `getQueue answered ${error.status} (${error.message}): ${wrongUrl(apiUrl.url, apiUrl.origin)}`, rootUrlFix(apiUrl.api), EXIT.config),
     ];
   }
   const accepted = pass('tokenAccepted', 'getQueue answered');

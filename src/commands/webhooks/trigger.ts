@@ -36,7 +36,7 @@ export async function asSandbox<T>(ctx: Context, command: string, ask: (control:
     return await ask(control);
   } catch (error) {
     // A loopback server without the routes: another program, or a sandbox too old to send webhooks.
-    if (error instanceof ApiError && error.status === 404 && error.routeMissing) throw notSandbox;
+    if (error instanceof ApiError && error.routeMissing) throw notSandbox;
     throw error;
   }
 }
