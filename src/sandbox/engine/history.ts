@@ -8,8 +8,7 @@ import type { PullRequestState } from '../../model/vocabulary.js';
 import { pullRequestId } from './ids.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
-import { checksOf } from './verification-runs.js';
-import { iso } from './views.js';
+import { checksView, iso } from './views.js';
 import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
 
 /** Oldest first; within an instant, in a submission's own order. */
@@ -204,7 +203,7 @@ function failureCausesOf(world: QueueWorld, run: TestRun): FailureCause[] {
   const queue = world.state.queues[run.queueKey];
   if (run.status !== 'failed' || !queue) return [];
   const required = new Set(run.requiredStatuses);
-  const { checkSuites, statusChecks } = checksOf(queue, run);
+  const { checkSuites, statusChecks } = checksView(queue, run);
   const checks = [
     ...checkSuites.flatMap((suite) => suite.checkRuns),
     ...statusChecks.map(({ context, url, state }) => ({ name: context, url, conclusion: state })),

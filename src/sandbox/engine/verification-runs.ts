@@ -74,15 +74,10 @@ function runFactsOf(world: QueueWorld, queue: QueueRecord, run: TestRun): TestRu
     // As v1's testing details say it: no override on the queue, the (empty) branch protection's.
     requiredStatusesSource: queue.settings.requiredStatuses === null ? 'repo_provider_branch_protection' : 'merge_instance',
     requiredStatuses: [...run.requiredStatuses],
-    ...checksOf(queue, run),
+    ...checksView(queue, run),
     testedPullRequests: tested,
     dependentPullRequests: run.basePullRequestIds.map((id) => orderRefOf(world, submissionOf(world, id))),
   };
-}
-
-/** v1's checks, then a check run for each required status they lack (without a link: '' in the model). */
-export function checksOf(queue: QueueRecord, run: TestRun): Pick<TestRunFacts, 'checkSuites' | 'statusChecks'> {
-  return checksView(queue, run);
 }
 
 /** As v2 words `uploadedTargets`: ALL stands alone. */
