@@ -22,11 +22,16 @@ const loadJson: Loader = (path, content) => {
 };
 
 function notJson(path: string, content: string, error: unknown): ConfigError {
-  const position = /in JSON at position (\d+)/.exec(String(error))?.[1];
-  const at = position === undefined ? brokenAt(content) : Number(position);
+  const at = positionOf(error) ?? brokenAt(content);
   const before = at === undefined ? undefined : content.slice(0, at).split('\n');
   const where = before === undefined ? '' : ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
   return new ConfigError(`${path}: not valid JSON${where}`);
+}
+
+/** Where JSON.parse says the text breaks, where it says so by a position (Node 20's parser does not always). */
+function positionOf(error: unknown): number | undefined {
+  const position = /in JSON at position (\d+)/.exec(String(error))?.[1];
+  return position === undefined ? undefined : Number(position);
 }
 
 /**
@@ -40,9 +45,7 @@ function brokenAt(content: string): number | undefined {
       JSON.parse(content.slice(0, length));
       return true;
     } catch (error) {
-      const message = String(error);
-      const position = /in JSON at position (\d+)/.exec(message)?.[1];
-      return message.includes('Unexpected end of JSON input') || Number(position) === length;
+      return String(error).includes('Unexpected end of JSON input') || positionOf(error) === length;
     }
   };
   if (couldBe(content.length)) return undefined;
