@@ -2,7 +2,7 @@
 // by code. The edge answers some 401s, 403s and every 429 without it: then the status alone speaks, and the body is judged.
 import type { Dialect } from '../dialect.js';
 import { isV2Key, PULL_REQUEST_STATES, QUEUE_STATES, V2_KEY_PREFIX } from '../../model/vocabulary.js';
-import { errorMessage, isNotTheApi, isRouterNotFound } from '../error-body.js';
+import { errorMessage, isNotTheApi } from '../error-body.js';
 import { modelWord, wireWord } from './wire-names.js';
 
 const AUTHORIZATION = 'authorization';
@@ -13,14 +13,12 @@ export const V2_DIALECT: Dialect = {
   errorWords: (answer) => {
     const code = envelopeCode(answer.text);
     // The service's own 404s name what is missing (MERGE_QUEUE_NOT_FOUND, PR_NOT_FOUND, …); the bare NOT_FOUND,
-    // which no operation lists, or no envelope at all is a path the API does not have.
-    // A web server's page refusing a POST (405, 501) is no API either.
+    // which no operation lists, or no envelope at all is a path the API does not have, as is a web server's page
+    // (a router's 404, one refusing a POST: 405, 501).
     const routeMissing =
-      answer.status === 404
-        ? code === undefined
-          ? isRouterNotFound(answer) || !answer.text.trim().startsWith('{')
-          : code === 'NOT_FOUND'
-        : code === undefined && isNotTheApi(answer);
+      code === undefined
+        ? isNotTheApi(answer) || (answer.status === 404 && !answer.text.trim().startsWith('{'))
+        : answer.status === 404 && code === 'NOT_FOUND';
     return { message: errorMessage(answer).replace(STATE_WORDS, modelWord), ...(code !== undefined && { code }), ...(routeMissing && { routeMissing: true }) };
   },
   otherApisCredential: (token) =>
