@@ -161,6 +161,11 @@ export interface MergeQueueService {
   switchModes(queue: QueueRef, mode: QueueMode): Promise<UpdatedQueue | undefined>;
   /** The queue's state, mode and settings without its PRs, in as little as the API allows: a poll's read. */
   getQueueFacts(queue: QueueRef): Promise<QueueFacts>;
+  /**
+   * Those facts and how many PRs the queue holds (null: the service did not count them), without the PRs where the
+   * API can count them apart (v2): a queue of 10,000 PRs is one page of one PR, not a hundred.
+   */
+  getQueueCounted(queue: QueueRef): Promise<QueueFacts & { pullRequests: number | null }>;
   // -- what tests next (mq queue order, mq queue graph, mq status's "waiting on")
   /** What tests next: batches with a run, then the admitted PRs in the order the queue considers them. */
   getQueueOrder(queue: QueueRef): Promise<QueueOrder>;

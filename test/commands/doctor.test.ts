@@ -13,7 +13,7 @@ import {
   unresolved,
 } from '../../src/commands/doctor/doctor.js';
 import { ApiError, ConfigError, EXIT, NetworkError, ResponseError, UsageError } from '../../src/errors.js';
-import type { Queue } from '../../src/api/v1/schemas.js';
+import type { QueueFacts } from '../../src/model/queue.js';
 
 const API = 'https://api.trunk.io/v1';
 
@@ -125,8 +125,18 @@ describe('mq doctor checks', () => {
   });
 
   it('reads a 401 as the token refused and a 404 as an accepted token without a queue', () => {
-    const queue = { ok: true as const, value: { state: 'running', mode: 'single', enqueuedPullRequests: [{}, {}] } as unknown as Queue };
-    expect(queueChecks(queue, 'github.com/acme/w', 'main', 'env MQ_TOKEN').map((c) => c.ok)).toEqual([true, true]);
+    const queue = { ok: true as const, value: { state: 'running', mode: 'single', pullRequests: 2 } as QueueFacts & { pullRequests: number } };
+    expect(queueChecks(queue, 'github.com/acme/w', 'main', 'env MQ_TOKEN')).toMatchObject([
+      { ok: true, detail: 'POST /v1/getQueue answered' },
+      { ok: true, detail: 'main of github.com/acme/w: running, single mode, 2 PRs enqueued' },
+    ]);
+    // Each API's request named as it went; a count the service did not give is left out, not said as 0.
+    const v2 = { url: 'https://api.trunk.io', origin: 'default', api: 'v2' as const };
+    const uncounted = { ok: true as const, value: { ...queue.value, pullRequests: null } };
+    expect(queueChecks(uncounted, 'github.com/acme/w', 'main', 'env MQ_TOKEN', v2)).toMatchObject([
+      { ok: true, detail: 'GET /v2/merge-queues/{id} answered' },
+      { ok: true, detail: 'main of github.com/acme/w: running, single mode' },
+    ]);
     const [refused, afterRefused] = queueChecks({ ok: false, error: new ApiError(401, 'bad token', 'getQueue') }, 'r', 'main', 'env MQ_TOKEN');
     expect(refused).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('env MQ_TOKEN') });
     expect(afterRefused).toMatchObject({ skipped: true });

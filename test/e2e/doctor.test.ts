@@ -129,6 +129,26 @@ describe('mq doctor', () => {
     }
   });
 
+  it('counts a queue longer than a page alike on both APIs, v2 in one page of one PR (not every page)', async () => {
+    const numbers = Array.from({ length: 120 }, (_, i) => String(i + 1));
+    expect((await mq(['submit', ...numbers], { env: env() })).code).toBe(0);
+    const requestsOf = (run: Run) => run.stderr.split('\n').filter((l) => /^\[debug\] > (GET|POST) /.test(l));
+    const v1 = await mq(['doctor', '--debug'], { env: env() });
+    const v2 = await mq(['doctor', '--debug'], { env: env({ MQ_TOKEN: 'trunk_v2_doctor' }) });
+    for (const run of [v1, v2]) {
+      expect(run.code, run.stdout).toBe(0);
+      expect(line(run, 'queue')).toContain('main of github.com/acme/doctor: running, single mode, 120 PRs enqueued');
+    }
+    expect(line(v1, 'token accepted')).toContain('POST /v1/getQueue answered');
+    expect(line(v2, 'token accepted')).toContain('GET /v2/merge-queues/{id} answered');
+    // v1: its status page, then getQueue. v2: its reachable read, the repository's and the queue's ids, the
+    // queue, and one page of one live PR, which the service counts (a hundred pages of a hundred before).
+    expect(requestsOf(v1)).toHaveLength(2);
+    const v2Requests = requestsOf(v2);
+    expect(v2Requests, v2Requests.join('\n')).toHaveLength(5);
+    expect(v2Requests.filter((l) => l.includes('/pull-requests?'))).toEqual([expect.stringContaining('limit=1&')]);
+  });
+
   it('a missing queue: exit 4, with mq queue create', async () => {
     const run = await mq(['doctor', '--branch', 'release'], { env: env() });
     expect(run.code).toBe(4);

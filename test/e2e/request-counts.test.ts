@@ -77,6 +77,7 @@ const STEPS: Step[] = [
   { args: ['testing', '2'] },
   { args: ['stats'] },
   { args: ['metrics'] },
+  { args: ['doctor'], splits: ['queue'] },
   { args: ['wait', '1'], note: 'merged: one poll' },
   { args: ['targets', 'set', '3', '//app'] },
   { args: ['edit', '4', '--priority', 'high'], only: 'v2' },

@@ -156,6 +156,10 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     switchModes: (queue, mode) => updateQueue(queue, { mode }),
     // v1 has one read of a queue, its PRs with it.
     getQueueFacts: async (queue) => withoutPullRequests(await client.call('getQueue', queue)),
+    async getQueueCounted(queue) {
+      const whole = await client.call('getQueue', queue);
+      return { ...withoutPullRequests(whole), pullRequests: whole.enqueuedPullRequests.length };
+    },
     // -- what tests next: v1 has the queue's order only (getQueue), no batches, no dependencies
     getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
     getQueueGraph: () => v2Only('the dependency graph (mq queue graph)', 'on v1, mq queue order shows what tests next'),

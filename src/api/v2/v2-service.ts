@@ -334,6 +334,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     switchModes: (ref, mode) => changeQueue(ref, { mode }),
     getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await readQueue(id))),
+    getQueueCounted: (ref) =>
+      onQueue(ref, async (id) => {
+        const [queue, pullRequests] = await Promise.all([readQueue(id), liveCount(id)]);
+        return { ...queueFactsOf(queue), pullRequests };
+      }),
     getQueueOrder: async (ref) => orderOfWire(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
     async getQueueGraph(ref, query = {}) {
       const graph = await onQueue(ref, (id) =>
@@ -399,26 +404,27 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
   };
 
-  /**
-   * One queue of the list as the model has it, its id kept for the commands that act on it next. Its PRs are
-   * counted by the service: one page of one live PR with `includeTotal` (a request per queue).
-   */
+  /** One queue of the list as the model has it, its id kept for the commands that act on it next. */
   async function summaryOf(queue: MergeQueue): Promise<QueueSummary> {
     const repo = repoOfUrl(queue.repositoryUrl);
     if (repo) ids.rememberQueue({ repo, targetBranch: queue.targetBranch }, queue.id);
-    const live = await client.call('mergeQueues.listPullRequests', {
-      params: { id: queue.id },
-      query: { state: LIVE_STATES, limit: 1, includeTotal: true },
-    });
-    const count = live.total ?? (live.hasMore ? null : live.data.length);
     return {
       repo: repo ?? { host: '', owner: '', name: queue.repositoryUrl },
       branch: queue.targetBranch,
       state: modelWord(queue.state),
       mode: modelMode(queue.mode),
-      pullRequests: count,
+      pullRequests: await liveCount(queue.id),
       queueId: queue.id,
     };
+  }
+
+  /** A queue's live PRs (what v1's getQueue lists), counted by the service: one page of one PR with `includeTotal`. */
+  async function liveCount(queueId: string): Promise<number | null> {
+    const live = await client.call('mergeQueues.listPullRequests', {
+      params: { id: queueId },
+      query: { state: LIVE_STATES, limit: 1, includeTotal: true },
+    });
+    return live.total ?? (live.hasMore ? null : live.data.length);
   }
 
   async function pullRequestOfBranch(ref: QueueRef, branch: string): Promise<PullRequest> {

@@ -3,7 +3,7 @@
 // one short try each: a diagnosis must not hang or back off.
 import { proxyFor } from '../../api/proxy.js';
 import { shownUrl } from '../../api/redaction.js';
-import type { Queue } from '../../model/queue.js';
+import type { QueueFacts } from '../../model/queue.js';
 import type { ServiceStatus } from '../../model/service.js';
 import { checkTokenDestination, isLoopback } from '../../config/destination.js';
 import { configEntries } from '../../config/entries.js';
@@ -121,7 +121,7 @@ export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandR
       queueRead = { ok: false, needs: needs.join(' and ') };
     } else {
       const ref = ctx.queueRef();
-      const queue = await attempt(() => service.getQueue(ref));
+      const queue = await attempt(() => service.getQueueCounted(ref));
       const where = { url: shownUrl(settings.apiUrl), origin: resolved.origins.apiUrl ?? 'default', api: chosen.api };
       checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, resolved.origins.token ?? 'not set', where));
       if (queue.ok) queueRead = { ok: true, queue: queue.value };
@@ -154,8 +154,8 @@ async function queueForCi(ctx: Context): Promise<QueueRead> {
   }
   const service = await ctx.probeService(token, Math.min(resolved.settings.timeoutMs, PROBE_TIMEOUT_MS));
   try {
-    const queue = await attempt(() => service.getQueue(ctx.queueRef()));
-    return queue.ok ? { ok: true, queue: queue.value } : { ok: false, needs: `the queue, which getQueue did not give: ${queue.error.message}` };
+    const queue = await attempt(() => service.getQueueFacts(ctx.queueRef()));
+    return queue.ok ? { ok: true, queue: queue.value } : { ok: false, needs: `the queue, which the service did not give: ${queue.error.message}` };
   } finally {
     await service.close();
   }
@@ -309,20 +309,22 @@ function repoCheck(resolved: ResolvedSettings): DoctorCheck {
   );
 }
 
-/** One getQueue tells both: 401/403 the token refused, 404 an accepted token and no queue, unless a router answered it: then the API URL is wrong. */
+/**
+ * The queue's read tells both: 401/403 the token refused, 404 an accepted token and no queue, unless a router
+ * answered it: then the API URL is wrong. Each API's request is named as it went, as the reachable line names its own.
+ */
 export function queueChecks(
-  queue: Attempt<Queue>,
+  queue: Attempt<QueueFacts & { pullRequests: number | null }>,
   repo: string,
   branch: string,
   tokenOrigin: string,
   apiUrl: { url: string; origin: string; api: Api } = { url: 'the API URL', origin: 'default', api: 'v1' },
 ): [DoctorCheck, DoctorCheck] {
+  const asked = apiUrl.api === 'v1' ? 'POST /v1/getQueue' : 'GET /v2/merge-queues/{id}';
   if (queue.ok) {
-    const enqueued = Array.isArray(queue.value.enqueuedPullRequests) ? queue.value.enqueuedPullRequests.length : 0;
-    return [
-      pass('tokenAccepted', 'getQueue answered'),
-      pass('queue', `${branch} of ${repo}: ${queue.value.state}, ${queue.value.mode} mode, ${enqueued} PR${enqueued === 1 ? '' : 's'} enqueued`),
-    ];
+    const { state, mode, pullRequests } = queue.value;
+    const counted = pullRequests === null ? '' : `, ${pullRequests} PR${pullRequests === 1 ? '' : 's'} enqueued`;
+    return [pass('tokenAccepted', `${asked} answered`), pass('queue', `${branch} of ${repo}: ${state}, ${mode} mode${counted}`)];
   }
   const { error } = queue;
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
@@ -338,16 +340,16 @@ export function queueChecks(
   }
   if (error instanceof ApiError && error.routeMissing) {
     return [
-      skip('tokenAccepted', 'an API URL where getQueue is'),
-      fail('queue', `getQueue answered ${error.status} (${error.message}): ${wrongUrl(apiUrl.url, apiUrl.origin)}`, rootUrlFix(apiUrl.api), EXIT.config),
+      skip('tokenAccepted', `an API URL where ${asked} is`),
+      fail('queue', `${asked} answered ${error.status} (${error.message}): ${wrongUrl(apiUrl.url, apiUrl.origin)}`, rootUrlFix(apiUrl.api), EXIT.config),
     ];
   }
-  const accepted = pass('tokenAccepted', 'getQueue answered');
+  const accepted = pass('tokenAccepted', `${asked} answered`);
   if (error instanceof ApiError && error.status === 404) {
     return [accepted, fail('queue', `no queue for ${branch} of ${repo}`, NO_QUEUE_HINT, EXIT.notFound)];
   }
-  if (error instanceof ApiError) return [accepted, fail('queue', `getQueue answered ${error.status}: ${error.message}`, 'try again later', error.exitCode)];
-  return [fail('tokenAccepted', error.message, 'try again: the API answered /status but not getQueue', error.exitCode), skip('queue', 'an answer to getQueue')];
+  if (error instanceof ApiError) return [accepted, fail('queue', `${asked} answered ${error.status}: ${error.message}`, 'try again later', error.exitCode)];
+  return [fail('tokenAccepted', error.message, `try again: the API answered, but not ${asked}`, error.exitCode), skip('queue', `an answer to ${asked}`)];
 }
 
 export function proxyCheck(url: URL, env: Record<string, string | undefined> = process.env): DoctorCheck {
