@@ -122,10 +122,12 @@ export interface MergeQueueService {
   // `runStarts`: with when each run in flight started (mq's own ETA). `settings: false`: the caller reads none of the queue's settings
   // (with `line`, its state and mode only): where the API answers them apart from the PRs (v2) they are not read, and left out.
   // `inOrder` (mq queue get): every PR read whole and placed as the service orders its queue, those not ready last; where the API
-  // lists the PRs apart from their order (v2), the order is read beside them.
-  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true }): Promise<Queue>;
+  // lists the PRs apart from their order (v2), the order is read beside them. `watched` (a wait's round): every PR's place and state,
+  // and those PRs' facts whole (with when each run in flight started); where the API pages its list (v2), the others' facts beyond their
+  // number, title and state may be left empty on a queue longer than a page, rather than read a page at a time.
+  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[] }): Promise<Queue>;
   getQueue(queue: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
-  getQueue(queue: QueueRef, read: { settings: false }): Promise<QueuePullRequests>;
+  getQueue(queue: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;
   /** The queue as the change left it, when the service gives it back. */

@@ -2,8 +2,8 @@
 // queue get --watch): the events a view attached from outside receives, and the results it sums up.
 import type { Eta } from './eta.js';
 import type { ServiceEvents, Waited } from './poll.js';
-import type { EnqueuedPullRequest, SubmittedPullRequest } from './pull-request.js';
-import type { Queue } from './queue.js';
+import type { SubmittedPullRequest } from './pull-request.js';
+import type { PlacedPullRequest, Queue } from './queue.js';
 import type { CommandResult, PrOutcome } from './result.js';
 import type { PullRequestState, QueueState, ReportedPullRequestState } from './vocabulary.js';
 import type { Why } from './why.js';
@@ -90,13 +90,13 @@ export interface DrainEvents extends ServiceEvents {
   /** The drain itself, shown as `queue drain` shows it. */
   acted(result: QueueChange): void;
   /** After every round: the admitted PRs left in queue order, whether that list changed, the service's clock. */
-  polled(admitted: readonly EnqueuedPullRequest[], changed: boolean, now: number): void;
+  polled(admitted: readonly PlacedPullRequest[], changed: boolean, now: number): void;
 }
 
 export interface DrainResult extends Waited {
   change: QueueChange;
   /** The admitted PRs left at the end: none unless timed out. */
-  admitted: EnqueuedPullRequest[];
+  admitted: PlacedPullRequest[];
 }
 
 export interface WatchEvents extends ServiceEvents {

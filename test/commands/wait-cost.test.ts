@@ -2,14 +2,19 @@
 // round reads the queue once, whatever the number of PRs waited for, and a PR is read on its own only when it
 // leaves the queue. A fleet of CI jobs waiting at once must not get an organization throttled.
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../support/cli.js';
+import type { RecordedRequest, TestApi } from '../support/cli.js';
 import { sandboxEnv } from '../support/cli.js';
 import { advanceAsSeen, mq, useSandbox } from '../support/in-process.js';
+import { operationOf } from '../support/v2.js';
 
 const fixture = useSandbox();
 
 async function queueOf(prs: number, ...settings: string[]) {
-  const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');
+  return queueOn('v1', prs, ...settings);
+}
+
+async function queueOn(api: TestApi, prs: number, ...settings: string[]) {
+  const env = sandboxEnv(fixture.recorder.url, 'acme/widgets', {}, api);
   expect((await mq(['queue', 'create', ...settings], { env })).code).toBe(0);
   const numbers = Array.from({ length: prs }, (_, i) => String(i + 1));
   expect((await mq(['submit', ...numbers], { env })).code).toBe(0);
@@ -52,5 +57,72 @@ describe('the cost of a wait', () => {
     });
     expect(waited.code).toBe(0);
     expect(fixture.recorder.requests.length / 200).toBeLessThanOrEqual(3);
+  });
+
+  // v2 lists a queue's PRs a hundred to a page: read whole each round, a queue of 10,000 cost a hundred requests a
+  // round where v1 reads one answer. A queue longer than a page is placed by its order instead, the PRs waited for
+  // read together (fifty to a request): a round costs the same however long the queue.
+  it.each([1, 60])('on v2, waiting for %i PRs of a 250-PR queue reads no page beyond the first, and a round costs the same as for one PR', async (prs) => {
+    const { env } = await queueOn('v2', 250);
+    expect((await mq(['queue', 'pause', '--yes'], { env })).code).toBe(0);
+    fixture.recorder.requests.length = 0;
+    // The PRs waited for from the oldest, which the first page (the newest hundred) does not hold.
+    const waited = Array.from({ length: prs }, (_, i) => String(i + 1));
+    const run = await mq(['wait', ...waited, '--interval', '1s', '--timeout', '10s'], { env });
+    expect(run.code, run.stderr).toBe(7);
+    const operations = fixture.recorder.requests.map((request) => ({ ...operationOf(request.method, request.path)!, path: request.path }));
+    const live = operations.filter((op) => op.operationId === 'mergeQueues.listPullRequests' && op.query.state?.includes('notReady'));
+    expect(live.filter((op) => op.query.cursor)).toEqual([]);
+    const rounds = operations.filter((op) => op.operationId === 'mergeQueues.order').length;
+    expect(rounds).toBeGreaterThanOrEqual(3);
+    expect(live).toHaveLength(rounds);
+    // A round: the first page, the PRs waited for (a request per fifty), the order, the PRs in flight, the queue's
+    // settings once its PRs are listed; the first round also the metrics and the history behind the ETA.
+    const batch = Math.ceil(prs / 50);
+    expect(operations.filter((op) => op.operationId === 'pullRequests.resolveByCoordinates')).toHaveLength(rounds * batch);
+    expect(operations.length).toBeLessThanOrEqual(rounds * (4 + batch) + 2);
+    // Every PR waited for placed as v1 places it: by its number here, every one pending in order behind the first five.
+    const lines = run.stdout.split('\n').filter((line) => /^#\d+ /.test(line));
+    expect(lines.slice(0, prs)).toEqual(waited.map((n) => expect.stringMatching(new RegExp(`^#${n} (testing|pending) \\(position ${n}\\)`))));
+  });
+
+  it('on v2, waits for 250 merging PRs, a queue longer than two pages, to the end, each round of a few requests', async () => {
+    const { env, numbers } = await queueOn('v2', 250, '--concurrency', '4', '--batch', '--batching-min-size', '50');
+    fixture.recorder.requests.length = 0;
+    const waited = await advanceAsSeen(fixture, mq(['wait', ...numbers, '--interval', '1s', '--timeout', '2h', '--json'], { env }), {
+      seconds: 60,
+      repo: 'acme/widgets',
+      prs: numbers.map(Number),
+    });
+    expect(waited.code, waited.stderr).toBe(0);
+    const summary = JSON.parse(waited.stdout.trim().split('\n').at(-1)!).summary;
+    expect(summary.results.filter((result: { state: string }) => result.state === 'merged')).toHaveLength(250);
+    const operations = fixture.recorder.requests.map((request) => operationOf(request.method, request.path)!);
+    const live = operations.filter((op) => op.operationId === 'mergeQueues.listPullRequests' && op.query.state?.includes('notReady'));
+    expect(live.filter((op) => op.query.cursor)).toEqual([]);
+    // A round at most: the first page, the PRs still waited for (five requests of fifty), the order, the PRs in
+    // flight and the settings; the first round also the metrics and the history.
+    expect(live.length).toBeGreaterThanOrEqual(3);
+    expect(operations.length).toBeLessThanOrEqual(live.length * 9 + 2);
+  });
+
+  it('a drain waited for reads the PRs it waits on in one answer a round on both APIs (v2: the order, not a 250-PR list page by page)', async () => {
+    for (const api of ['v1', 'v2'] as const) {
+      const { env } = await queueOn(api, 250, '--concurrency', '2');
+      fixture.recorder.requests.length = 0;
+      const run = await mq(['queue', 'drain', '--yes', '--wait', '--interval', '1s', '--timeout', '10s'], { env });
+      expect(run.code, run.stderr).toBe(7);
+      expect(run.stdout).toContain('250 admitted PRs left: 2 testing (#1, #2), 248 pending');
+      const names = fixture.recorder.requests.map((request) => operationOf(request.method, request.path)?.operationId ?? request.path);
+      const write = names.indexOf(api === 'v1' ? '/updateQueue' : 'mergeQueues.drain');
+      expect(write, names.join(', ')).toBeGreaterThanOrEqual(0);
+      const rounds = names.slice(write + 1);
+      // After the drain (v1's answers with the queue; v2's queue is read for its settings), one read a round.
+      const round = api === 'v1' ? '/getQueue' : 'mergeQueues.order';
+      const reads = rounds.filter((name) => name !== 'mergeQueues.get');
+      expect(reads.length, api).toBeGreaterThanOrEqual(3);
+      expect(new Set(reads), `${api}: ${names.join(', ')}`).toEqual(new Set([round]));
+      expect((await mq(['queue', 'delete', '--cancel-all', '--yes'], { env })).code).toBe(0);
+    }
   });
 });

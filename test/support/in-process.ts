@@ -303,9 +303,28 @@ export interface AdvanceOptions {
 }
 
 const isV2 = (request: RecordedRequest) => request.path.startsWith('/v2/');
-/** A read of the queue's PRs: v1's getQueue, or v2's list of the queue's live PRs (what the v2 adapter's getQueue reads). */
+/**
+ * A read of the queue's PRs: v1's getQueue, or v2's list of the queue's live PRs (what the v2 adapter's getQueue
+ * reads), or its order (what a line is read from: a drain's rounds, a wait's on a queue longer than a page).
+ */
 const isQueueRead = (request: RecordedRequest) =>
-  request.path === '/getQueue' || (request.method === 'GET' && /^\/v2\/merge-queues\/[^/]+\/pull-requests\?.*\bstate=/.test(request.path));
+  request.path === '/getQueue' || (request.method === 'GET' && /^\/v2\/merge-queues\/[^/]+\/(pull-requests\?.*\bstate=|order$)/.test(request.path));
+/** The PRs a v2 read of the queue names: its list's rows, or its order's batches, pending and awaiting admission. */
+function v2Listed(body: string): number[] {
+  type Named = { number: number };
+  const answer = JSON.parse(body) as {
+    data?: Named[];
+    batches?: { pullRequests: Named[] }[];
+    pending?: { pullRequest: Named }[];
+    awaitingAdmission?: Named[];
+  };
+  if (answer.data) return answer.data.map((row) => row.number);
+  return [
+    ...(answer.batches ?? []).flatMap((batch) => batch.pullRequests.map((pr) => pr.number)),
+    ...(answer.pending ?? []).map((entry) => entry.pullRequest.number),
+    ...(answer.awaitingAdmission ?? []).map((pr) => pr.number),
+  ];
+}
 const isQueueWrite = (request: RecordedRequest) =>
   request.path === '/updateQueue' || (isV2(request) && /^\/v2\/merge-queues\/[^/]+\/(pause|drain|resume|config)$/.test(request.path));
 const isSingleRead = (request: RecordedRequest) =>
@@ -355,7 +374,7 @@ export async function advanceAsSeen(fixture: SandboxFixture, run: Promise<Run>, 
   };
   const listed = (request: RecordedRequest, pr: number) =>
     isV2(request)
-      ? request.answer?.status === 200 && (JSON.parse(request.answer.body) as { data: { number: number }[] }).data.some((row) => row.number === pr)
+      ? request.answer?.status === 200 && v2Listed(request.answer.body).includes(pr)
       : request.answer?.status === 200 &&
         (JSON.parse(request.answer.body) as { enqueuedPullRequests?: { prNumber: number }[] }).enqueuedPullRequests?.some((entry) => entry.prNumber === pr);
   const isAnswered = (request: RecordedRequest) => request.answer !== undefined && mine(request);

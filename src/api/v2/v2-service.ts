@@ -69,13 +69,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return order;
   };
 
-  function getQueue(ref: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true }): Promise<Queue>;
+  function getQueue(ref: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[] }): Promise<Queue>;
   function getQueue(ref: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
-  function getQueue(ref: QueueRef, read: { settings: false }): Promise<QueuePullRequests>;
+  function getQueue(ref: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;
   /** Its settings and its PRs; its PRs alone with `settings: false`, and with `line` its state and mode, which the order gives. */
   function getQueue(
     ref: QueueRef,
-    read: { line?: true; runStarts?: true; inOrder?: true; settings?: false } = {},
+    read: { line?: true; runStarts?: true; inOrder?: true; settings?: false; watched?: readonly number[] } = {},
   ): Promise<Queue | QueuePullRequests | QueueLine> {
     return onQueue(ref, async (id) => {
       if (read.line && read.settings === false) {
@@ -83,7 +83,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         const [order, placed] = await allEnded([orderOf(id), lineOf(id, 'placed')]);
         return { branch: ref.targetBranch, state: modelWord(order.queueState), mode: modelMode(order.mode), enqueuedPullRequests: placed };
       }
-      const line = read.inOrder ? lineOf(id, 'whole') : read.line ? lineOf(id, read.runStarts ? 'runStarts' : 'facts') : livePullRequests(id).then(asLinedUp);
+      const line = read.inOrder
+        ? lineOf(id, 'whole')
+        : read.line
+          ? lineOf(id, read.runStarts ? 'runStarts' : 'facts')
+          : read.watched
+            ? watchedLine(ref, id, read.watched)
+            : livePullRequests(id).then(asLinedUp);
       if (read.settings !== false) {
         const [queue, live] = await allEnded([readQueue(id), line]);
         return { ...queueFactsOf(queue), enqueuedPullRequests: live };
@@ -207,7 +213,15 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const wanted = [...new Set(prs)];
       const batch: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
       const keptQueueId = await ids.queueId(ref);
-      const found = await ids.pullRequestsByNumber(ref.repo, wanted);
+      // Those read ahead (a wait's round read them with the queue's line) are taken as read, once; the others read.
+      const ahead = wanted.filter((number) => readAheadOf.has(keyIn(ref.repo, number)));
+      const rest = wanted.filter((number) => !ahead.includes(number));
+      const found = rest.length > 0 ? await ids.pullRequestsByNumber(ref.repo, rest) : new Map<number, PullRequest>();
+      for (const number of ahead) {
+        const pr = readAheadOf.get(keyIn(ref.repo, number));
+        readAheadOf.delete(keyIn(ref.repo, number));
+        if (pr) found.set(number, pr);
+      }
       const named = [...found.values()].find((pr) => pr.queueEntry && pr.queueEntry.mergeQueueId !== keptQueueId)?.queueEntry?.mergeQueueId;
       const queueId = await ids.queueIdNamed(ref, keptQueueId, named);
       for (const number of wanted) {
@@ -448,6 +462,28 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     );
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+  }
+
+  /**
+   * A wait's round: every PR's place and state, and the watched PRs' (and those in flight) whole. A queue of one
+   * page is that page, as it always was; a longer one is not read page by page (a hundred requests a round on
+   * 10,000 PRs, where v1 reads one answer): its order places the PRs, the watched are read together (fifty to a
+   * request), and the PRs in flight give their runs' starts, the page read first giving its PRs whole too. Watched
+   * PRs not in the line (not ready, ended, never known) are kept as read ahead, for the round's own read of them.
+   */
+  async function watchedLine(ref: QueueRef, queueId: string, watched: readonly number[]): Promise<EnqueuedPullRequest[]> {
+    const first = await client.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: LIVE_STATES, limit: PAGE_MAX } });
+    const rows = first.data.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+    if (!first.hasMore || !first.nextCursor) return asLinedUp(rows.reverse());
+    const numbers = [...new Set(watched)];
+    const [found] = await allEnded([numbers.length > 0 ? ids.pullRequestsByNumber(ref.repo, numbers) : new Map<number, PullRequest>(), orderOf(queueId)]);
+    for (const row of rows) prsRead.set(row.prNumber, row);
+    for (const number of numbers) {
+      const pr = found.get(number);
+      if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) prsRead.set(number, enqueuedOf(pr, pr.queueEntry));
+      readAheadOf.set(keyIn(ref.repo, number), pr ?? null);
+    }
+    return lineOf(queueId, 'runStarts');
   }
 
   /**

@@ -2,8 +2,7 @@
 // then polls the queue until no admitted PR is left. Each reads the queue first (its PRs only when it asks, to
 // say what the change will do): one already in the state asked for is left alone (nothing sent, nothing asked),
 // so that a repeated step in a script or by hand is harmless.
-import type { EnqueuedPullRequest } from '../../model/pull-request.js';
-import { type UpdatedQueue, withoutPullRequests } from '../../model/queue.js';
+import { type PlacedPullRequest, type UpdatedQueue, withoutPullRequests } from '../../model/queue.js';
 import { queueName } from '../../config/repo.js';
 import { reasonLine } from '../../text/reason.js';
 import { ask, mustAsk } from '../../command-kit/confirm.js';
@@ -87,10 +86,13 @@ export async function drainAndWait(input: DrainWaitInput, ctx: Context, events: 
   const service = await ctx.service();
   const ref = ctx.queueRef();
   const deadline = ctx.now() + input.timeoutMs;
-  let admitted: EnqueuedPullRequest[] = [];
+  let admitted: PlacedPullRequest[] = [];
   let seen: string | undefined;
   const polled = await poll(ctx, { intervalMs: input.intervalMs, backoff: true, deadline }, events, async (answered) => {
-    const queue = await service.getQueue(ref);
+    // Each round a new look; the PRs' places and states alone (on v2 the queue's order, one answer however long
+    // the queue, not its list a page at a time beside its settings).
+    service.readAfresh?.();
+    const queue = await service.getQueue(ref, { line: true, settings: false });
     answered();
     admitted = admittedOf(queue);
     const now = JSON.stringify(admitted.map((pr) => [pr.prNumber, pr.state]));
@@ -144,6 +146,6 @@ async function setState(action: keyof typeof STATES, yes: boolean, ctx: Context,
   };
 }
 
-function admittedOf(queue: UpdatedQueue): EnqueuedPullRequest[] {
+function admittedOf<P extends PlacedPullRequest>(queue: { enqueuedPullRequests?: readonly P[] }): P[] {
   return (queue.enqueuedPullRequests ?? []).filter((pr) => pr.state !== undefined && (ADMITTED_STATES as readonly string[]).includes(pr.state));
 }

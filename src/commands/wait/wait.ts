@@ -74,7 +74,8 @@ export const READINESS_REFRESH_MS = 60_000;
 export const DURATIONS_REFRESH_MS = 60_000;
 
 /**
- * The rounds of a wait. Each reads the queue once (its listing gives every admitted PR's state and position: 200 PRs cost as one); a PR is
+ * The rounds of a wait. Each reads the queue once (its listing gives every admitted PR's state and position: 200 PRs cost as one; where
+ * the API pages its list, a long queue's order places them and the PRs waited for are read together, not the queue a page at a time); a PR is
  * read on its own only when the listing lacks it, or, at most once a minute, when it is not_ready (for what holds it). Run lengths for the
  * ETAs are read at most once a minute, after a run ended. A failed read leaves that PR as last seen; the others' answers stand.
  */
@@ -95,7 +96,10 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   let timing = false;
   const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
-    const listing = await queueUnlessGone<QueuePullRequests>(timing ? service.getQueue(ref) : service.getQueue(ref, { settings: false }));
+    // Each round a new look: nothing the service kept of the last one's answers stands.
+    service.readAfresh?.();
+    const watched = open.map((s) => s.pr);
+    const listing = await queueUnlessGone<QueuePullRequests>(timing ? service.getQueue(ref, { watched }) : service.getQueue(ref, { settings: false, watched }));
     // A PR's place as mq status gives it: among the PRs that hold one, which a PR not yet admitted (not_ready) does not.
     let placed = 0;
     const listed = new Map(listing?.enqueuedPullRequests.map((pr) => [pr.prNumber, { entry: pr, position: pr.state === 'not_ready' ? undefined : ++placed }]));

@@ -1,6 +1,6 @@
 // What `mq queue drain --wait` shows while the admitted PRs finish: one line (redrawn on a terminal, printed
 // per change in a pipe), its NDJSON event, and the summary. Pure: colour and "now" come in.
-import type { EnqueuedPullRequest } from '../../model/pull-request.js';
+import type { PlacedPullRequest } from '../../model/queue.js';
 import type { DrainResult, QueueChange } from '../../model/wait-events.js';
 import { paintState } from '../colors.js';
 import { toJson } from '../json.js';
@@ -9,13 +9,13 @@ import { outageSummary } from './outage.js';
 import { queueName } from '../../config/repo.js';
 
 /** `2 admitted PRs left: #1 testing, #2 pending`. */
-export function renderAdmittedLine(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
+export function renderAdmittedLine(admitted: readonly PlacedPullRequest[], ctx: RenderContext): string {
   if (admitted.length === 0) return 'No admitted PR left\n';
   return `${admittedCount(admitted)} left: ${listAdmitted(admitted, ctx)}\n`;
 }
 
 /** The NDJSON line of a change: `{"admitted":[{"pr":1,"state":"testing"}],"at":"…"}`, `at` by the service's clock. */
-export function admittedJson(admitted: readonly EnqueuedPullRequest[], now: number): unknown {
+export function admittedJson(admitted: readonly PlacedPullRequest[], now: number): unknown {
   return { admitted: admittedRecords(admitted), at: new Date(now).toISOString() };
 }
 
@@ -37,16 +37,16 @@ export function drainSummaryJson(result: DrainResult): unknown {
   return { summary: { ok: result.ok, timedOut: result.timedOut, ...outageSummary(result.outage), ...(toJson(result.change) as object), admitted } };
 }
 
-function admittedRecords(admitted: readonly EnqueuedPullRequest[]): Array<{ pr: number; state: string | null }> {
+function admittedRecords(admitted: readonly PlacedPullRequest[]): Array<{ pr: number; state: string | null }> {
   return admitted.map((pr) => ({ pr: pr.prNumber, state: pr.state ?? null }));
 }
 
-function admittedCount(admitted: readonly EnqueuedPullRequest[]): string {
+function admittedCount(admitted: readonly PlacedPullRequest[]): string {
   return `${admitted.length} admitted PR${admitted.length === 1 ? '' : 's'}`;
 }
 
 /** Up to 5, each by number; more, counted by state (numbers kept for a group of 3 or fewer): the line must fit. */
-function listAdmitted(admitted: readonly EnqueuedPullRequest[], ctx: RenderContext): string {
+function listAdmitted(admitted: readonly PlacedPullRequest[], ctx: RenderContext): string {
   if (admitted.length <= 5) return admitted.map((pr) => `#${pr.prNumber} ${paintState(ctx.paint, pr.state)}`).join(', ');
   const groups = new Map<string | undefined, number[]>();
   for (const pr of admitted) {
