@@ -216,6 +216,10 @@ describe('v2 a queue’s pull requests', () => {
     expect(byAuthor.body.data.map((row: { number: number }) => row.number)).toEqual([3]);
     const concluded = await sandbox.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { concludedAfter: '2025-01-01T00:00:00Z' } });
     expect(concluded.body.data.map((row: { number: number }) => row.number)).toEqual([4]);
+    // Submitted again, #4's entry is live once more: no longer a row of a window of conclusions, in its old state or its new.
+    await submit(sandbox, queueId, { number: 4 });
+    const again = await sandbox.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { concludedAfter: '2025-01-01T00:00:00Z' } });
+    expect(again.body.data).toEqual([]);
     const snake = await sandbox.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: 'not_ready' } });
     expect(snake.status).toBe(400);
     expect(snake.body.error.message).toContain('state');

@@ -106,8 +106,12 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   const states = query.state?.map(modelWord);
+  // A window is over the entry's conclusion, and a PR's entry is its latest submission: one concluded in the window
+  // and submitted again since is that entry now, live (or concluded later), not a row of this window.
+  const windowed = query.concludedAfter !== undefined || query.concludedBefore !== undefined;
+  const latest = (row: EnqueuedPullRequest) => !windowed || context.engine.getSubmittedPullRequest(queue.ref, { number: row.prNumber }).id === row.id;
   const matching = rows.filter(
-    (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author),
+    (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author) && latest(row),
   );
   return pageOf(
     context,
