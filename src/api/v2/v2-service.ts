@@ -465,19 +465,30 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   }
 
   /**
-   * A wait's round: every PR's place and state, and the watched PRs' (and those in flight) whole. A queue of one
-   * page is that page, as it always was; a longer one is not read page by page (a hundred requests a round on
-   * 10,000 PRs, where v1 reads one answer): its order places the PRs, the watched are read together (fifty to a
-   * request), and the PRs in flight give their runs' starts, the page read first giving its PRs whole too. Watched
-   * PRs not in the line (not ready, ended, never known) are kept as read ahead, for the round's own read of them.
+   * A wait's round: every PR's place and state, and the watched PRs' (and those in flight) whole. A queue of up to
+   * LONG_QUEUE_PAGES pages is read whole, as it always was (the organization's bucket, 100 requests a second); a
+   * longer one is not read page by page (a hundred requests a round on 10,000 PRs, where v1 reads one answer): its
+   * order places the PRs, the watched are read together (fifty to a request, in the 5-a-second bucket of PR reads)
+   * and those in flight give their runs' starts, the first page giving its PRs whole too. Watched PRs not in the line
+   * (not ready, ended, never known) are kept as read ahead, for the round's own read of them.
    */
   async function watchedLine(ref: QueueRef, queueId: string, watched: readonly number[]): Promise<EnqueuedPullRequest[]> {
-    const first = await client.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: LIVE_STATES, limit: PAGE_MAX } });
-    const rows = first.data.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
-    if (!first.hasMore || !first.nextCursor) return asLinedUp(rows.reverse());
+    const page = (cursor?: string) =>
+      client.call('mergeQueues.listPullRequests', {
+        params: { id: queueId },
+        query: { state: LIVE_STATES, limit: PAGE_MAX, cursor, includeTotal: !cursor || undefined },
+      });
+    const first = await page();
+    const next = first.hasMore ? first.nextCursor : undefined;
+    const wholeOf = (prs: PullRequest[]) => prs.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+    if (!next || (first.total ?? Number.POSITIVE_INFINITY) <= LONG_QUEUE_PAGES * PAGE_MAX) {
+      const rest = next ? await allPages((cursor) => page(cursor ?? next)) : [];
+      // Newest first; the line is oldest first, as v1 lists it.
+      return asLinedUp(wholeOf([...first.data, ...rest]).reverse());
+    }
     const numbers = [...new Set(watched)];
     const [found] = await allEnded([numbers.length > 0 ? ids.pullRequestsByNumber(ref.repo, numbers) : new Map<number, PullRequest>(), orderOf(queueId)]);
-    for (const row of rows) prsRead.set(row.prNumber, row);
+    for (const row of wholeOf(first.data)) prsRead.set(row.prNumber, row);
     for (const number of numbers) {
       const pr = found.get(number);
       if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) prsRead.set(number, enqueuedOf(pr, pr.queueEntry));
@@ -571,6 +582,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     }
   }
 }
+
+/**
+ * The pages of live PRs a wait's round reads whole before it reads a longer queue by its order and its watched PRs
+ * instead: a fleet of waits with one key meets the PR reads' 5-a-second bucket with one such read a round each as
+ * soon as it meets the organization's 100 a second with twenty pages a round each.
+ */
+const LONG_QUEUE_PAGES = 20;
 
 /** Queues whose PRs are counted at once by `mq queues`: a handful, well under v2's 100 requests a second. */
 const COUNTS_AT_ONCE = 4;
