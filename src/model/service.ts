@@ -124,7 +124,7 @@ export interface MergeQueueService {
   // `inOrder` (mq queue get): every PR read whole and placed as the service orders its queue, those not ready last; where the API
   // lists the PRs apart from their order (v2), the order is read beside them. `watched` (a wait's round): every PR's place and state,
   // and those PRs' facts whole (with when each run in flight started); where the API pages its list (v2), the others' facts beyond their
-  // number, title and state may be left empty on a queue too long to read whole each round (v2: past 2,000 PRs), rather than read a page at a time.
+  // number, title and state may be left empty on a queue too long to read whole each round (v2: past 400 PRs), rather than read a page at a time.
   getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[] }): Promise<Queue>;
   getQueue(queue: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
   getQueue(queue: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;

@@ -60,10 +60,10 @@ describe('the cost of a wait', () => {
   });
 
   // v2 lists a queue's PRs a hundred to a page: read whole each round, a queue of 10,000 cost a hundred requests a
-  // round where v1 reads one answer. A queue longer than twenty pages is placed by its order instead, the PRs waited
+  // round where v1 reads one answer. A queue longer than four pages is placed by its order instead, the PRs waited
   // for read together (fifty to a request): a round costs the same however long the queue.
-  it('on v2, a wait on a 2,200-PR queue (still over 2,000 when the wait ends) reads no page past the first a round, for 1 or 60 PRs, held or merging', async () => {
-    const { env } = await queueOn('v2', 2_200, '--concurrency', '4', '--batch', '--batching-min-size', '20');
+  it('on v2, a wait on a 600-PR queue (still over 400 when the wait ends) reads no page past the first a round, for 1 or 60 PRs, held or merging', async () => {
+    const { env } = await queueOn('v2', 600, '--concurrency', '4', '--batch', '--batching-min-size', '20');
     const operationsSince = (from: number) => fixture.recorder.requests.slice(from).map((request) => operationOf(request.method, request.path)!);
     const live = (operations: ReturnType<typeof operationsSince>) =>
       operations.filter((op) => op.operationId === 'mergeQueues.listPullRequests' && op.query.state?.includes('notReady'));
@@ -104,8 +104,8 @@ describe('the cost of a wait', () => {
     expect(operations.length).toBeLessThanOrEqual(live(operations).length * 6 + 2);
   });
 
-  // Up to twenty pages a round stay in the organization's bucket (100 a second), which a fleet of waits with one key
-  // meets no sooner than the PR reads' 5 a second with one batch read a round each (src/api/v2/v2-service.ts).
+  // Up to four pages a round cost no more of mq's pace (20 requests a second per key) than the other way's PR read
+  // costs of the PR reads' 5 a second (src/api/v2/v2-service.ts).
   it('on v2, a wait on a 250-PR queue reads its three pages a round, and no PR on its own', async () => {
     const { env } = await queueOn('v2', 250);
     expect((await mq(['queue', 'pause', '--yes'], { env })).code).toBe(0);

@@ -466,11 +466,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
   /**
    * A wait's round: every PR's place and state, and the watched PRs' (and those in flight) whole. A queue of up to
-   * LONG_QUEUE_PAGES pages is read whole, as it always was (the organization's bucket, 100 requests a second); a
-   * longer one is not read page by page (a hundred requests a round on 10,000 PRs, where v1 reads one answer): its
-   * order places the PRs, the watched are read together (fifty to a request, in the 5-a-second bucket of PR reads)
-   * and those in flight give their runs' starts, the first page giving its PRs whole too. Watched PRs not in the line
-   * (not ready, ended, never known) are kept as read ahead, for the round's own read of them.
+   * LONG_QUEUE_PAGES pages is read whole, as it always was; a longer one is not read page by page (a hundred
+   * requests a round on 10,000 PRs, five seconds at mq's pace, where v1 reads one answer): its order places the PRs,
+   * the watched are read together (fifty to a request, a PR read) and those in flight give their runs' starts, the
+   * first page giving its PRs whole too. Watched PRs not in the line (not ready, ended, never known) are kept as read
+   * ahead, for the round's own read of them.
    */
   async function watchedLine(ref: QueueRef, queueId: string, watched: readonly number[]): Promise<EnqueuedPullRequest[]> {
     const page = (cursor?: string) =>
@@ -585,10 +585,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 
 /**
  * The pages of live PRs a wait's round reads whole before it reads a longer queue by its order and its watched PRs
- * instead: a fleet of waits with one key meets the PR reads' 5-a-second bucket with one such read a round each as
- * soon as it meets the organization's 100 a second with twenty pages a round each.
+ * instead (four requests, one of them a PR read). mq keeps to 20 requests a second and 5 PR reads a second per key,
+ * on the machine (budget.ts): a round of four pages takes a fifth of a second of the first, as the other way's PR
+ * read takes of the second; past four pages the pages cost a wait, or a fleet of waits with one key, more.
  */
-const LONG_QUEUE_PAGES = 20;
+const LONG_QUEUE_PAGES = 4;
 
 /** Queues whose PRs are counted at once by `mq queues`: a handful, well under v2's 100 requests a second. */
 const COUNTS_AT_ONCE = 4;
