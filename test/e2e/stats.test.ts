@@ -137,6 +137,18 @@ describe('mq stats', () => {
     expect(document.perDay.map((day: any) => day.day)).toEqual(['2025-06-01', '2025-06-02']);
   });
 
+  it("against the service, refuses a --since a day past this machine's clock unsent, on both APIs: exit 2", async () => {
+    // A host that resolves nowhere: --debug would show any request sent (mq reads the service's clock even where the
+    // read fails, and falls back to this machine's).
+    for (const token of ['org-token', 'trunk_v2_key']) {
+      const env = { MQ_API_URL: 'https://api.nowhere.invalid', MQ_TOKEN: token, MQ_REPO: 'acme/w' };
+      const run = await mq(['stats', '--since', '2099-01-01', '--debug'], { env });
+      expect(run).toMatchObject({ code: 2, stdout: '' });
+      expect(run.stderr).not.toMatch(/^\[debug\] > /m);
+      expect(run.stderr).toMatch(/^mq: --since 2099-01-01T00:00:00\.000Z is after now, 20\d\d-\d\d-\d\dT[\d:.]+Z: no PR can match$/m);
+    }
+  });
+
   it("refuses a window that starts after the service's now, as it refuses --since after --until: exit 2, nothing read", async () => {
     const { env } = await freshQueue();
     // After this machine's clock or only after the sandbox's (which stands at 2026-01-01): the service's decides.

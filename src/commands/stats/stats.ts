@@ -1,6 +1,7 @@
 // mq stats: what the queue did over a window, from the history paged to its end, beside the durations that
 // only the service's last-hour metrics can give (the list of PRs says when each concluded, not when it entered).
 import { badValue } from '../../argv-values.js';
+import { isLoopback } from '../../config/destination.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { STATS } from './spec.js';
 import type { Context, QueueRef } from '../../command-kit/context.js';
@@ -39,7 +40,17 @@ export function parseStats(words: Words<typeof STATS>, io: ArgvIo): Invocation {
   return work.result({ since, until, by: flags.by } satisfies StatsInput, stats);
 }
 
+/** How far past this machine's clock a --since must be for mq to refuse it unsent: a clock a day wrong is not a clock set. */
+const CLOCK_DOUBT_MS = 86_400_000;
+
 export async function stats(input: StatsInput, ctx: Context): Promise<CommandResult> {
+  // The window's end by default is the service's now. The service's clock is this machine's (mq doctor fails a skew
+  // of a minute): a --since a day past it matches nothing, and is refused unsent, as exit 2 promises. A sandbox on
+  // this machine keeps its own time (its clock may stand months ahead): its now is read first, below.
+  const at = 'at' in input.since ? input.since.at : undefined;
+  if (input.until === undefined && at !== undefined && at > ctx.now() + CLOCK_DOUBT_MS && !isLoopback(new URL(ctx.resolved.settings.apiUrl))) {
+    throw new UsageError(`--since ${new Date(at).toISOString()} is after now, ${new Date(ctx.now()).toISOString()}: no PR can match`);
+  }
   const service = await ctx.service();
   const ref = ctx.queueRef();
   const now = await serviceClock(service, ctx.now);
