@@ -91,11 +91,14 @@ export class NetworkError extends MqError {
   readonly failure: NetworkFailure;
   /** The request may have reached the service (a write may have been applied): false only when it provably never left. */
   readonly sent: boolean;
+  /** The failure is the proxy's (it refused the connection, its name did not resolve), not the service's host's. */
+  readonly atProxy: boolean;
 
-  constructor(message: string, options?: ErrorOptions & { failure?: NetworkFailure; sent?: boolean }) {
+  constructor(message: string, options?: ErrorOptions & { failure?: NetworkFailure; sent?: boolean; atProxy?: boolean }) {
     super(message, 'unavailable', EXIT.unavailable, options);
     this.failure = options?.failure ?? 'other';
     this.sent = options?.sent ?? true;
+    this.atProxy = options?.atProxy ?? false;
   }
 }
 

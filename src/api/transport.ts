@@ -215,7 +215,7 @@ export class Transport {
     if (isRateLimited(failure)) return rateLimited(failure, exchange);
     if (failure instanceof ApiError && !exchange.idempotent && (failure.status === 502 || failure.status === 504)) return answerLost(failure);
     if (!(failure instanceof NetworkError)) return failure;
-    const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent };
+    const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent, atProxy: failure.atProxy };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${(((this.options.now ?? monotonicMs)() - started) / 1000).toFixed(1)}s in all`;
     if (failure.failure === 'timeout') {
       return new NetworkError(`${failure.message} (${took}; raise ${this.options.timeoutHint ?? '--timeout or MQ_TIMEOUT'})`, same);
@@ -385,7 +385,8 @@ function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy
   }
   const where = url.host;
   const has = (...wanted: string[]) => wanted.some((c) => codes.includes(c));
-  const failed = (message: string, failure: NetworkFailure, sent: boolean) => new NetworkError(message, { cause: error, failure, sent });
+  const failed = (message: string, failure: NetworkFailure, sent: boolean, atProxy = false) =>
+    new NetworkError(message, { cause: error, failure, sent, atProxy });
   const theProxy = proxy && `the proxy ${proxy.hostname}:${proxy.port} (${proxy.variable})`;
   if (tunnelRefused !== undefined) {
     const hint = tunnelRefused === '407' ? ': it asks for a login, which goes in the proxy URL (http://user:password@host:port)' : '';
@@ -394,12 +395,12 @@ function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy
     return failed(`${theProxy ?? 'the proxy'} would not connect to ${where}: it answered ${tunnelRefused}${hint}`, failure, false);
   }
   if (has('ENOTFOUND', 'EAI_AGAIN')) {
-    if (proxy && system.hostname === proxy.hostname) return failed(`cannot resolve ${theProxy}: check ${proxy.variable} and your network`, 'dns', false);
+    if (proxy && system.hostname === proxy.hostname) return failed(`cannot resolve ${theProxy}: check ${proxy.variable} and your network`, 'dns', false, true);
     return failed(`cannot resolve ${url.hostname}: check --api-url and your network`, 'dns', false);
   }
   if (has('ECONNREFUSED')) {
     if (proxy && system.port === proxy.port)
-      return failed(`connection refused by ${theProxy}: is ${proxy.variable} right, and the proxy running?`, 'refused', false);
+      return failed(`connection refused by ${theProxy}: is ${proxy.variable} right, and the proxy running?`, 'refused', false, true);
     return failed(`connection refused by ${where}: is the service (or the sandbox) running?`, 'refused', false);
   }
   if (has('UND_ERR_CONNECT_TIMEOUT', CONNECT_TIMEOUT_CODE)) return failed(`cannot connect to ${where}: the connection timed out`, 'timeout', false);

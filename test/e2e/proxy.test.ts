@@ -93,6 +93,12 @@ describe('HTTP_PROXY', () => {
     expect(run.stderr).toMatch(
       new RegExp(`^mq: connection refused by the proxy 127\\.0\\.0\\.1:${port} \\(HTTP_PROXY\\): is HTTP_PROXY right, and the proxy running\\?`),
     );
+    // mq doctor's fix is the proxy's, on both APIs: not "start the service, or correct the API URL".
+    for (const token of ['org-token', 'trunk_v2_key']) {
+      const doctor = await mq(['doctor'], { env: { ...env, MQ_TOKEN: token } });
+      expect(doctor.code).toBe(6);
+      expect(doctor.stdout).toMatch(/^✗ API reachable +connection refused by the proxy .*\n +fix: start the proxy, or correct the variable that names it/m);
+    }
   });
 
   it('a proxy whose name does not resolve is named, without the password its URL carries', async () => {

@@ -255,6 +255,8 @@ function rootUrlFix(api: Api): string {
 }
 
 function networkFix(error: NetworkError, url: string, origin: string): string {
+  // The proxy's own failure (the line before names it and its variable): the service and its URL are not in question.
+  if (error.atProxy) return 'start the proxy, or correct the variable that names it (HTTPS_PROXY, HTTP_PROXY); NO_PROXY sends a host around it';
   switch (error.failure) {
     case 'refused':
       return `start the service (mq sandbox for a local one), or correct the API URL ${url} (${origin})`;
