@@ -11,7 +11,7 @@ import { ApiError } from '../../errors.js';
 import { type QueueRef, queueName, type Repo, repositoryUrl } from '../../model/repository.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
-import type { PullRequest } from './schemas.js';
+import type { MergeQueue, PullRequest } from './schemas.js';
 
 /** What the cache file holds for one service root: each kind of id by the coordinates it was looked up from. */
 interface Kept {
@@ -119,6 +119,8 @@ export class IdResolver {
   private readonly underWay = new Map<string, Promise<string>>();
   /** The ids this command looked up or was answered (by kind and key): never stale, unlike those kept from earlier commands. */
   private readonly fresh = new Set<string>();
+  /** Queues as their lookup answered them whole, by id, until the read they save (lookedUpQueue). */
+  private readonly queuesFound = new Map<string, MergeQueue>();
 
   constructor(
     private readonly client: V2Client,
@@ -146,11 +148,27 @@ export class IdResolver {
           const page = await this.client.call('mergeQueues.list', { query: { repositoryId, targetBranch: ref.targetBranch, limit: 100 } });
           const queue = page.data.find((candidate) => candidate.targetBranch === ref.targetBranch);
           if (!queue) throw new ApiError(404, `no queue for ${queueName(ref)}`, 'mergeQueues.list', { apiCode: QUEUE_NOT_FOUND });
+          this.queuesFound.set(queue.id, queue);
           return queue.id;
         },
         [REPOSITORY_NOT_FOUND, QUEUE_NOT_FOUND],
       ),
     );
+  }
+
+  /**
+   * The queue as its lookup a moment ago answered it (the list answers each queue whole), once: the read that
+   * follows a lookup is that answer, not the same queue asked for again. Undefined when its id was kept.
+   */
+  lookedUpQueue(id: string): MergeQueue | undefined {
+    const queue = this.queuesFound.get(id);
+    this.queuesFound.delete(id);
+    return queue;
+  }
+
+  /** A new look (a watch's round, an MCP call): a queue a lookup answered before is not the queue now. */
+  forgetLookedUp(): void {
+    this.queuesFound.clear();
   }
 
   /** `use` with the repository's id; a kept one the service no longer knows (404 of one of `stale`) is looked up again, once. */

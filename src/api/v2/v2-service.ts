@@ -330,6 +330,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     readAfresh() {
       // The ids stay (a queue's or a PR's id does not change); what the queue and its PRs were does.
       for (const kept of [runsListed, withoutTargets, queuesRead, ordersRead, prsRead, readAheadOf]) kept.clear();
+      ids.forgetLookedUp();
     },
     serviceNow: () => client.transport.serviceNow(),
     async close() {
@@ -554,6 +555,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       let moved: MergeQueueStateChange | undefined;
       if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
       if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
+      // What a lookup answered of the queue is what it was before this change.
+      ids.forgetLookedUp();
       // The settings as the PATCH answered them or as this command read them; a read only when neither did.
       queue ??= await client.call('mergeQueues.get', { params: { id } });
       return queueFactsOf(moved ? { ...queue, state: moved.state, mode: moved.mode } : queue);
@@ -561,7 +564,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   }
 
   async function readQueue(id: string): Promise<MergeQueue> {
-    const queue = await client.call('mergeQueues.get', { params: { id } });
+    const queue = ids.lookedUpQueue(id) ?? (await client.call('mergeQueues.get', { params: { id } }));
     queuesRead.set(id, queue);
     return queue;
   }

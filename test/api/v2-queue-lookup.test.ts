@@ -1,0 +1,73 @@
+// v2's queue lookup (`GET /v2/merge-queues?repositoryId&targetBranch`) answers the queue whole: a command that
+// looks a queue up is not sent `GET /v2/merge-queues/{id}` for it again, and a new look (readAfresh: a watch's round,
+// an MCP call) reads the queue as it is then, not as an earlier lookup answered it. Against the sandbox, over HTTP.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createV2Service } from '../../src/api/v2/v2-service.js';
+import type { MergeQueueService } from '../../src/model/service.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
+
+const REF = { repo: { host: 'github.com', owner: 'acme', name: 'lookups' }, targetBranch: 'main' };
+const KEY = 'trunk_v2_lookups';
+
+let sandbox: RunningSandbox;
+let sent: string[];
+/** A service with an id cache of its own, empty: every id it needs is looked up. */
+let service: MergeQueueService;
+
+const serviceOf = (trace?: (line: string) => void) =>
+  createV2Service({
+    apiUrl: sandbox.url,
+    token: KEY,
+    timeoutMs: 10_000,
+    userAgent: 'mq-test',
+    idCacheFile: join(mkdtempSync(join(tmpdir(), 'mq-v2-lookup-')), 'ids.json'),
+    ...(trace && { trace }),
+  });
+
+beforeEach(async () => {
+  sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
+  const maker = serviceOf();
+  await maker.createQueue(REF, {});
+  await maker.close();
+  sent = [];
+  service = serviceOf((line) => {
+    const request = /^> (GET|POST|PATCH|PUT|DELETE) \S+?(\/v2\/[^?\s]*)/.exec(line);
+    if (request) sent.push(`${request[1]} ${request[2]}`);
+  });
+});
+afterEach(async () => {
+  await service.close();
+  await sandbox.close();
+});
+
+/** Pauses the queue as another client would (v1's updateQueue, through the sandbox's one state). */
+async function pausedElsewhere(): Promise<void> {
+  const response = await fetch(`${sandbox.url}/updateQueue`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-token': 'another-client' },
+    body: JSON.stringify({ ...REF, state: 'paused' }),
+  });
+  expect(response.status).toBe(200);
+}
+
+it("reads a queue it looked up from the lookup's answer, not once more", async () => {
+  const facts = await service.getQueueFacts(REF);
+  expect(facts.state).toBe('running');
+  expect(sent).toEqual(['GET /v2/repositories', 'GET /v2/merge-queues']);
+  // The next read of it is a read: the lookup's answer served one.
+  await pausedElsewhere();
+  expect((await service.getQueueFacts(REF)).state).toBe('paused');
+  expect(sent.at(-1)).toMatch(/^GET \/v2\/merge-queues\/\w+$/);
+});
+
+it('a new look reads the queue as it is now, not as a lookup before it answered it', async () => {
+  // A lookup whose answer nothing read (a PR's place needs the queue's id alone).
+  await service.submitPullRequest(REF, 1);
+  expect(sent).toContain('GET /v2/merge-queues');
+  await pausedElsewhere();
+  service.readAfresh?.();
+  expect((await service.getQueueFacts(REF)).state).toBe('paused');
+});
