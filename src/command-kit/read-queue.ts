@@ -2,15 +2,15 @@
 // commands (status, wait) a queue that is gone is no queue.
 import { isNotFound } from '../errors.js';
 import type { Queue } from '../model/queue.js';
-import type { MergeQueueService } from '../model/service.js';
+import type { MergeQueueService, PageProgress } from '../model/service.js';
 import type { QueueRef } from './context.js';
 
 export const NO_QUEUE_HINT = 'create it with mq queue create, or name another branch with -b';
 
 /** getQueue, its PRs in the queue's order; when there is no queue for the branch, the error says how to make one (doctor says the same). */
-export async function readQueue(service: MergeQueueService, ref: QueueRef): Promise<Queue> {
+export async function readQueue(service: MergeQueueService, ref: QueueRef, progress?: PageProgress): Promise<Queue> {
   try {
-    return await service.getQueue(ref, { inOrder: true });
+    return await service.getQueue(ref, { inOrder: true, ...(progress && { progress }) });
   } catch (error) {
     if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
     throw error;

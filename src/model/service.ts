@@ -83,6 +83,9 @@ export interface ServiceStatus {
   statuses: { name: string; color: string; statusDescription: string }[];
 }
 
+/** The PRs read so far of a list read a page at a time, and how many it holds (null: the service did not say). */
+export type PageProgress = (read: number, of: number | null) => void;
+
 export interface MergeQueueService {
   submitPullRequest(queue: QueueRef, pr: number, options?: SubmitOptions): Promise<void>;
   /** Where the service takes a merged PR into the queue again (v1; v2 refuses it): after a submit, whether the PR had merged before. */
@@ -125,7 +128,8 @@ export interface MergeQueueService {
   // lists the PRs apart from their order (v2), the order is read beside them. `watched` (a wait's round): every PR's place and state,
   // and those PRs' facts whole (with when each run in flight started); where the API pages its list (v2), the others' facts beyond their
   // number, title and state may be left empty on a queue too long to read whole each round (v2: past 400 PRs), rather than read a page at a time.
-  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[] }): Promise<Queue>;
+  // `progress` (a read a person waits for): where the API pages the PRs (v2), told after each page when there is more than one.
+  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[]; progress?: PageProgress }): Promise<Queue>;
   getQueue(queue: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
   getQueue(queue: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;
   /** Settings a queue is created with; the others follow with updateQueue. */

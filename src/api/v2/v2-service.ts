@@ -15,7 +15,7 @@ import { metricsFromText } from '../../model/prometheus.js';
 import { inFactsOrder, type PlacedPullRequest, type Queue, type QueueFacts, type QueueLine, type QueuePullRequests } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import { type QueueRef, queueName } from '../../model/repository.js';
-import { allEnded, type MergeQueueService, type PullRequestBatch, type QueueChange } from '../../model/service.js';
+import { allEnded, type MergeQueueService, type PageProgress, type PullRequestBatch, type QueueChange } from '../../model/service.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, reasonWord } from '../../model/vocabulary.js';
 import type { ClientOptions } from '../transport.js';
 import { allPages, V2Client } from './client.js';
@@ -69,13 +69,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return order;
   };
 
-  function getQueue(ref: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[] }): Promise<Queue>;
+  function getQueue(
+    ref: QueueRef,
+    read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[]; progress?: PageProgress },
+  ): Promise<Queue>;
   function getQueue(ref: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
   function getQueue(ref: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;
   /** Its settings and its PRs; its PRs alone with `settings: false`, and with `line` its state and mode, which the order gives. */
   function getQueue(
     ref: QueueRef,
-    read: { line?: true; runStarts?: true; inOrder?: true; settings?: false; watched?: readonly number[] } = {},
+    read: { line?: true; runStarts?: true; inOrder?: true; settings?: false; watched?: readonly number[]; progress?: PageProgress } = {},
   ): Promise<Queue | QueuePullRequests | QueueLine> {
     return onQueue(ref, async (id) => {
       if (read.line && read.settings === false) {
@@ -84,7 +87,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         return { branch: ref.targetBranch, state: modelWord(order.queueState), mode: modelMode(order.mode), enqueuedPullRequests: placed };
       }
       const line = read.inOrder
-        ? lineOf(id, 'whole')
+        ? lineOf(id, 'whole', read.progress)
         : read.line
           ? lineOf(id, read.runStarts ? 'runStarts' : 'facts')
           : read.watched
@@ -456,11 +459,21 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return pr;
   }
 
-  /** Every PR in the queue (or in `states`), oldest first. */
-  async function livePullRequests(queueId: string, states = LIVE_STATES): Promise<EnqueuedPullRequest[]> {
-    const rows = await allPages((cursor) =>
-      client.call('mergeQueues.listPullRequests', { params: { id: queueId }, query: { state: states, limit: PAGE_MAX, cursor } }),
-    );
+  /** Every PR in the queue (or in `states`), oldest first; `progress` told after each page when there is more than one. */
+  async function livePullRequests(queueId: string, states = LIVE_STATES, progress?: PageProgress): Promise<EnqueuedPullRequest[]> {
+    let read = 0;
+    let total: number | null | undefined;
+    const rows = await allPages(async (cursor) => {
+      const page = await client.call('mergeQueues.listPullRequests', {
+        params: { id: queueId },
+        // The count the service gives with the first page, for a progress line that says "of how many".
+        query: { state: states, limit: PAGE_MAX, cursor, includeTotal: (progress && !cursor) || undefined },
+      });
+      read += page.data.length;
+      total ??= page.total ?? null;
+      if (progress && (page.hasMore || cursor)) progress(read, total);
+      return page;
+    });
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
   }
@@ -505,10 +518,10 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
    * batches' PRs, the pending, those awaiting admission); `placed`, a PR's number and state alone (no blank
    * facts). PRs not ready hold no place: the order leaves them out, and those read follow the line.
    */
-  function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole'): Promise<EnqueuedPullRequest[]>;
+  function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole', progress?: PageProgress): Promise<EnqueuedPullRequest[]>;
   function lineOf(queueId: string, read: 'placed'): Promise<PlacedPullRequest[]>;
-  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole' | 'placed'): Promise<PlacedPullRequest[]> {
-    const rowsRead = read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId) : [];
+  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole' | 'placed', progress?: PageProgress): Promise<PlacedPullRequest[]> {
+    const rowsRead = read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId, LIVE_STATES, progress) : [];
     const [order, rows] = await allEnded([orderOf(queueId), rowsRead]);
     const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
     const bare = read === 'placed';

@@ -27,5 +27,13 @@ export async function parseQueueGet(words: Words<typeof QUEUE_GET>): Promise<Inv
 
 export async function getQueue(input: QueueGetInput, ctx: Context): Promise<CommandResult> {
   const service = await ctx.service();
-  return { kind: 'queue', queue: await readQueue(service, ctx.queueRef()), ...input };
+  // A queue read a page at a time (v2 lists a hundred PRs a page, at mq's pace of 20 requests a second) says how far
+  // it has come, as mq stats does: on a terminal's stderr only.
+  const shown = (read: number, of: number | null) =>
+    ctx.progress(`fetched ${read.toLocaleString('en-US')}${of === null ? '' : ` of ${of.toLocaleString('en-US')}`} PRs…`);
+  try {
+    return { kind: 'queue', queue: await readQueue(service, ctx.queueRef(), shown), ...input };
+  } finally {
+    ctx.progress('');
+  }
 }
