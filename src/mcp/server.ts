@@ -217,7 +217,7 @@ async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Contex
     if (!row.hints.readOnlyHint && !options.allowWrites) {
       throw new UsageError(`${row.name} changes the queue: start the server with mq mcp --allow-writes to offer it`);
     }
-    const own = callContext(ctx, call.signal, said);
+    const own = callContext(ctx, call.signal, said, call.progress);
     const parse = await row.spec.load!();
     const work = await parse(wordsOf(row, args), argvIo(own));
     if (work.mode === 'result') {
@@ -311,7 +311,7 @@ function errorLine(error: unknown): string {
  * answer (stdout is the protocol's), no terminal to ask on, and no deadline of its own pressed on the requests of
  * other calls (a wait's --timeout still bounds the wait).
  */
-function callContext(ctx: Context, signal: AbortSignal, said: string[]): Context {
+function callContext(ctx: Context, signal: AbortSignal, said: string[], progress?: Call['progress']): Context {
   const both = AbortSignal.any([ctx.signal, signal]);
   // A call is a command of its own, over the server's one service: it looks at the queue as it is now, not as the
   // order or PRs an earlier call read (v2 keeps them to spare requests within a command).
@@ -331,7 +331,11 @@ function callContext(ctx: Context, signal: AbortSignal, said: string[]): Context
     endBy: () => undefined,
     warn: (message) => said.push(`warning: ${message}`),
     note: (message) => said.push(message),
-    progress: () => undefined,
+    // A long read's progress line (`fetched 300 of 10,000 PRs…`) as the call's progress, to a client that asked for
+    // it; the line's clearing is no notice.
+    progress: (line) => {
+      if (line !== '') progress?.(line);
+    },
     openInBrowser: async () => {
       throw new UsageError('the MCP server opens no browser');
     },

@@ -277,6 +277,21 @@ const opening = (client: string) => [
   { jsonrpc: '2.0', method: 'notifications/initialized' },
 ];
 
+describe('mq mcp, a long read', () => {
+  it("tells a queue read a page at a time as queue_get's progress, to a client that asked for it (v2: 100 PRs a page)", async () => {
+    const env = sandboxEnv(fixture.recorder.url, REPO, {}, 'v2');
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    expect((await mq(['submit', ...Array.from({ length: 150 }, (_, i) => String(i + 1))], { env })).code).toBe(0);
+    const { client } = await connect('v2');
+    const progress: string[] = [];
+    const read = await call(client, 'queue_get', {}, { onprogress: (notice) => void progress.push(notice.message ?? '') });
+    expect(read.isError).toBeFalsy();
+    expect(progress).toEqual(['fetched 100 of 150 PRs…', 'fetched 150 of 150 PRs…']);
+    // A client that did not ask is told nothing.
+    expect((await call(client, 'queue_get', {})).isError).toBeFalsy();
+  });
+});
+
 describe('mq mcp, its input ended', () => {
   it.each(['v1', 'v2'] as const)('answers every request sent before stdin ended, then exits 0 (%s)', async (api) => {
     await seed(api);
