@@ -138,7 +138,7 @@ async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number,
  */
 export async function queueMustExist(service: MergeQueueService, ref: QueueRef): Promise<void> {
   try {
-    await service.getQueue(ref, { line: true, settings: false });
+    await service.getQueueFacts(ref);
   } catch (error) {
     if (isNotFound(error) || error instanceof InterruptedError) throw error;
   }

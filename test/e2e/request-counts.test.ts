@@ -83,6 +83,7 @@ const STEPS: Step[] = [
   { args: ['edit', '4', '--priority', 'high'], only: 'v2' },
   { args: ['restart', '2'], splits: ['entry'] },
   { args: ['cancel', '4'], splits: ['entry'] },
+  { args: ['cancel', '9'], note: 'never known to the service', exit: 4 },
   { args: ['submit', '5'] },
   { args: ['submit', '5'], note: 'already queued' },
   { args: ['cancel', '3', '5'], note: 'two PRs', splits: ['entries'] },

@@ -121,6 +121,8 @@ export class IdResolver {
   private readonly fresh = new Set<string>();
   /** Queues as their lookup answered them whole, by id, until the read they save (lookedUpQueue). */
   private readonly queuesFound = new Map<string, MergeQueue>();
+  /** PRs (by repository id and number) a lookup of this look found the service does not know: not asked again. */
+  private readonly unknownNow = new Set<string>();
 
   constructor(
     private readonly client: V2Client,
@@ -166,9 +168,10 @@ export class IdResolver {
     return queue;
   }
 
-  /** A new look (a watch's round, an MCP call): a queue a lookup answered before is not the queue now. */
+  /** A new look (a watch's round, an MCP call): a queue a lookup answered before is not the queue now, nor a PR unknown then unknown now. */
   forgetLookedUp(): void {
     this.queuesFound.clear();
+    this.unknownNow.clear();
   }
 
   /** `use` with the repository's id; a kept one the service no longer knows (404 of one of `stale`) is looked up again, once. */
@@ -237,6 +240,8 @@ export class IdResolver {
   }
 
   rememberPullRequest(repo: Repo, number: number, id: string): void {
+    const repositoryId = this.cache.get(this.root, 'repositories', repoKey(repo));
+    if (repositoryId) this.unknownNow.delete(`${repositoryId}#${number}`);
     this.keep('pullRequests', keyIn(repo, number), id);
   }
 
@@ -248,8 +253,12 @@ export class IdResolver {
   async pullRequestsByNumber(repo: Repo, numbers: readonly number[], keptBefore = false): Promise<Map<number, PullRequest>> {
     const under = async (repositoryId: string) => {
       const found = new Map<number, PullRequest>();
-      for (let start = 0; start < numbers.length; start += BATCH_READ_MAX) {
-        const chunk = numbers.slice(start, start + BATCH_READ_MAX);
+      // A number this look already found unknown under this repository id is missing again without a request: a
+      // PR's explanation (mq cancel 9) does not ask for what its change's lookup was just told. A PR submitted since
+      // is kept, and asked for; under another id (the kept one gone stale, looked up again) each is asked afresh.
+      const asked = numbers.filter((number) => !this.unknownNow.has(`${repositoryId}#${number}`));
+      for (let start = 0; start < asked.length; start += BATCH_READ_MAX) {
+        const chunk = asked.slice(start, start + BATCH_READ_MAX);
         const prs = await allPages((cursor) =>
           this.client.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: chunk, limit: BATCH_READ_MAX, cursor } }),
         );
@@ -259,6 +268,7 @@ export class IdResolver {
           this.rememberPullRequest(repo, pr.number, pr.id);
         }
       }
+      for (const number of asked) if (!found.has(number)) this.unknownNow.add(`${repositoryId}#${number}`);
       return found;
     };
     // PRs whose kept ids the service no longer knows, and no PR under the repository's kept id either: that id
