@@ -99,9 +99,9 @@ export interface MergeQueueService {
    */
   readAhead?(queue: QueueRef, prs: readonly number[]): Promise<void>;
   /**
-   * A new look at the queue by a command that goes on (a watch's round, an MCP call): what the service kept of
-   * its earlier reads to spare requests within one look (v2: the queue's order, PRs read whole, runs) is read
-   * again. An API that keeps none (v1) has none.
+   * A new look at the queue by a command that goes on (a watch's round, a wait's, an MCP call): what the service
+   * kept of its earlier reads to spare requests within one look (v2: the queue's order, PRs read whole, runs; both:
+   * the PRs a read found the queue has no record of) is read again.
    */
   readAfresh?(): void;
   /**

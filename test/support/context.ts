@@ -71,9 +71,9 @@ export function testContext(options: TestContextOptions = {}): TestContext {
 
 /** The given methods; any other throws at its call, naming itself, so a test never passes on a silent stub. */
 function fakeService(given: Partial<MergeQueueService>): MergeQueueService {
-  // mergedBefore: what only a service that takes a merged PR in again has (v1's); readAhead and readAfresh: what
-  // only one that reads each PR before its change, and keeps its reads within a look, has (v2's). A test gives
-  // them where it needs them.
+  // mergedBefore: what only a service that takes a merged PR in again has (v1's); readAhead: what only one that
+  // reads each PR before its change has (v2's); readAfresh: what one that keeps reads within a look has. A test
+  // gives them where it needs them.
   const defaults: Partial<MergeQueueService> = {
     serviceNow: () => undefined,
     close: async () => undefined,

@@ -22,6 +22,13 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
   const client = new MergeQueueClient({ ...options, apiUrl: root.endsWith('/v1') ? root : `${root}/v1` });
   // Whether the service has the batch read; one that refuses it is asked one PR at a time from then on.
   let batchServed = true;
+  /**
+   * PRs a read of this look found the queue has no record of (404), with the service's words: read again in the same
+   * look (a wait's round explains a PR its batch read did not find), the answer is the one had, not a request more.
+   * A new look (readAfresh) or a submit of the PR forgets it.
+   */
+  const unknownNow = new Map<string, ApiError>();
+  const unknownKey = (queue: QueueRef, pr: number) => `${queue.repo.host}/${queue.repo.owner}/${queue.repo.name}#${queue.targetBranch}#${pr}`;
 
   /** The batch read, a chunk at a time, for every PR it can answer; it stops at once on a service without one. */
   const readInBatches = async (queue: QueueRef, prs: readonly number[], batch: PullRequestBatch & { seen: Set<number> }): Promise<void> => {
@@ -63,6 +70,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
 
   return {
     async submitPullRequest(queue, pr, options = {}) {
+      unknownNow.delete(unknownKey(queue, pr));
       await client.call('submitPullRequest', { ...queue, pr: { number: pr }, priority: options.priority, noBatch: options.noBatch });
     },
     // v1 takes a merged PR in again (v2 refuses it): read after the submit, its timeline shows a merge before this stay.
@@ -77,6 +85,8 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
       await client.call('restartTestsOnPullRequest', { ...queue, pr: { number: pr } });
     },
     async getSubmittedPullRequest(queue, pr, details = {}) {
+      const unknown = 'number' in pr ? unknownNow.get(unknownKey(queue, pr.number)) : undefined;
+      if (unknown) throw unknown;
       // The flags go only when asked for, so a plain read is the request it always was.
       const answer = await client.call('getSubmittedPullRequest', {
         ...queue,
@@ -97,8 +107,10 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
           batch.pullRequests.push(await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr } }));
         } catch (error) {
           if (error instanceof InterruptedError) throw error;
-          if (error instanceof ApiError && error.status === 404) batch.notFound.push(pr);
-          else batch.failed.push({ pr, error });
+          if (error instanceof ApiError && error.status === 404) {
+            batch.notFound.push(pr);
+            unknownNow.set(unknownKey(queue, pr), error);
+          } else batch.failed.push({ pr, error });
         }
       });
       return { pullRequests: batch.pullRequests, notFound: batch.notFound, failed: batch.failed };
@@ -148,6 +160,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     async syncClock() {
       await client.status();
     },
+    readAfresh: () => unknownNow.clear(),
     serviceNow: () => client.transport.serviceNow(),
     close: () => client.close(),
 

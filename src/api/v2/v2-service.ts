@@ -109,8 +109,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     ids.withId(ref.repo, number, use, async (keptBefore) => use((await ids.lookUpPullRequest(ref, number, keptBefore)).id));
 
   /**
-   * PRs read ahead of a change to each (readAhead), by repository and number, null for one the service does not
-   * know; a change takes its PR's read once.
+   * PRs read ahead (by readAhead, a wait's round, a change the service refused), by repository and number, null for
+   * one the service does not know; the next read of the PR in this look takes it, once.
    */
   const readAheadOf = new Map<string, PullRequest | null>();
   const readFirst = async (ref: QueueRef, number: number): Promise<PullRequest> => {
@@ -127,10 +127,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
    * PR_NOT_IN_ACTIVE_STATE) where v1 answers 404: both are the model's "not in the queue", its code kept beside.
    */
   const onEntry = async <T>(ref: QueueRef, number: number, use: (id: string) => Promise<T>): Promise<T> => {
+    const { pr } = await inThisQueue(ref, readFirst(ref, number));
     try {
-      return await use((await inThisQueue(ref, readFirst(ref, number))).pr.id);
+      return await use(pr.id);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.apiCode !== 'PR_NOT_IN_ACTIVE_STATE') throw error;
+      if (!(error instanceof ApiError)) throw error;
+      // Refused (a 4xx), the PR is as it was read a moment ago: its explanation takes that read, not a request more.
+      if (error.status < 500) readAheadOf.set(keyIn(ref.repo, number), pr);
+      if (error.apiCode !== 'PR_NOT_IN_ACTIVE_STATE') throw error;
       throw new ApiError(404, error.message, error.operation, { apiCode: error.apiCode, cause: error });
     }
   };
@@ -183,7 +187,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async getSubmittedPullRequest(ref, key, details = {}) {
       // The PR whole, as its lookup answered it (by branch, or by number with no id kept) or read by its id.
-      const { pr, queueId } = await inThisQueue(ref, 'number' in key ? ids.pullRequest(ref, key.number) : pullRequestOfBranch(ref, key.branch));
+      const { pr, queueId } = await inThisQueue(ref, 'number' in key ? readFirst(ref, key.number) : pullRequestOfBranch(ref, key.branch));
       // With no entry at all: never submitted, v1's 404.
       if (!pr.queueEntry) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
       const view: SubmittedPullRequestDetail = submittedOf(pr, pr.queueEntry);
