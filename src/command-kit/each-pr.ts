@@ -113,7 +113,7 @@ async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number,
   let record: SubmittedPullRequest | undefined;
   let unread: unknown;
   try {
-    record = await service.getSubmittedPullRequest(ref, { number: pr });
+    record = await service.getSubmittedPullRequest(ref, { number: pr }, { alone: true });
   } catch (failure) {
     if (!(failure instanceof MqError) || failure instanceof InterruptedError) throw failure;
     unread = failure;
@@ -146,7 +146,7 @@ export async function queueMustExist(service: MergeQueueService, ref: QueueRef):
 
 /** The PR's record, or undefined: these reads only explain an answer already had, which stands as it came whatever stops them. */
 export function lookUp(service: MergeQueueService, ref: QueueRef, pr: number): Promise<SubmittedPullRequest | undefined> {
-  return orNone(service.getSubmittedPullRequest(ref, { number: pr }));
+  return orNone(service.getSubmittedPullRequest(ref, { number: pr }, { alone: true }));
 }
 
 export async function orNone<T>(read: Promise<T>): Promise<T | undefined> {

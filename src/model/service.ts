@@ -107,12 +107,13 @@ export interface MergeQueueService {
   /**
    * `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them;
    * `testedBy`: the run that last tested it even where it went back to pending (an urgent PR interrupted it), which
-   * v1's record names and v2 lists apart.
+   * v1's record names and v2 lists apart. `alone`: only what the record itself says (its state, its SHA), for a
+   * caller that shows no run: where the API names the run that tested it apart (v2), it is not looked up.
    */
   getSubmittedPullRequest(
     queue: QueueRef,
     pr: PullRequestKey,
-    details?: { timeline?: boolean; estimate?: boolean; testedBy?: boolean },
+    details?: { timeline?: boolean; estimate?: boolean; testedBy?: boolean; alone?: boolean },
   ): Promise<SubmittedPullRequestDetail>;
   /** Several PRs of one queue in as few requests as the API allows; never submitted: `notFound`, unread: `failed` (only Ctrl-C throws). */
   getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;

@@ -200,7 +200,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       // no estimate: said so without a request.
       const newestRun = () => newestRunOf(pr.id).then((id) => id ?? null);
       const state = view.state ?? '';
-      const runWanted = !view.verifiedByTestRun && (TESTED_STATES.has(state) || (details.testedBy === true && state === 'pending'));
+      const runWanted = !details.alone && !view.verifiedByTestRun && (TESTED_STATES.has(state) || (details.testedBy === true && state === 'pending'));
       const inBatch = (order: MergeQueueOrder) => order.batches.find((batch) => batch.pullRequests.some((p) => p.number === pr.number));
       const [run, history, estimate] = await allEnded([
         !runWanted
@@ -235,6 +235,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
         const pr = found.get(number);
         if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) batch.pullRequests.push(submittedOf(pr, pr.queueEntry));
         else batch.notFound.push(number);
+        // What this look read of each PR: its next read in the look (a wait's explanation of its end) takes it.
+        readAheadOf.set(keyIn(ref.repo, number), pr ?? null);
       }
       return batch;
     },

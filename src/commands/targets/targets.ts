@@ -85,7 +85,7 @@ async function headSha(pr: number, ctx: Context): Promise<string> {
   const service = await ctx.service();
   let sha: string | undefined;
   try {
-    sha = (await service.getSubmittedPullRequest(ctx.queueRef(), { number: pr })).prSha || undefined;
+    sha = (await service.getSubmittedPullRequest(ctx.queueRef(), { number: pr }, { alone: true })).prSha || undefined;
   } catch (error) {
     if (!isNotFound(error)) throw error;
     await queueMustExist(service, ctx.queueRef());
