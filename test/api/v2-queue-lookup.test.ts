@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createV2Service } from '../../src/api/v2/v2-service.js';
 import type { MergeQueueService } from '../../src/model/service.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
@@ -70,4 +70,44 @@ it('a new look reads the queue as it is now, not as a lookup before it answered 
   await pausedElsewhere();
   service.readAfresh?.();
   expect((await service.getQueueFacts(REF)).state).toBe('paused');
+});
+
+describe('a branch with no queue, under a repository id kept from an earlier command', () => {
+  /** A second command's service over the first's id cache: the repository's and main's ids kept, PR #1's too. */
+  async function warmed(): Promise<{ second: MergeQueueService; sentBySecond: string[] }> {
+    const idCacheFile = join(mkdtempSync(join(tmpdir(), 'mq-v2-lookup-')), 'ids.json');
+    const options = { apiUrl: sandbox.url, token: KEY, timeoutMs: 10_000, userAgent: 'mq-test', idCacheFile };
+    const first = createV2Service(options);
+    await first.submitPullRequest(REF, 1);
+    await first.getSubmittedPullRequest(REF, { number: 1 });
+    await first.close();
+    const sentBySecond: string[] = [];
+    const second = createV2Service({
+      ...options,
+      trace: (line) => {
+        const request = /^> (GET|POST) \S+?(\/v2\/[^\s]*)/.exec(line);
+        if (request) sentBySecond.push(`${request[1]} ${request[2]!.replace(/[?&](limit|targetBranch|repositoryId|providerUrl)=[^&]*/g, '')}`);
+      },
+    });
+    return { second, sentBySecond };
+  }
+
+  it('looks the repository up again once, and does not ask for the queue twice under the same id', async () => {
+    const { second, sentBySecond } = await warmed();
+    await expect(second.getQueueFacts({ ...REF, targetBranch: 'nope' })).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringContaining('no queue for'),
+    });
+    await second.close();
+    // The queue's lookup, then the repository's (the same id): not the queue's lookup again under it.
+    expect(sentBySecond).toEqual(['GET /v2/merge-queues', 'GET /v2/repositories']);
+  });
+
+  it('does not look the repository up again where a PR read this command named the kept id', async () => {
+    const { second, sentBySecond } = await warmed();
+    await second.getSubmittedPullRequest(REF, { number: 1 }, { alone: true });
+    await expect(second.getQueueFacts({ ...REF, targetBranch: 'nope' })).rejects.toMatchObject({ status: 404 });
+    await second.close();
+    expect(sentBySecond.map((request) => request.replace(/\/[0-9a-f-]{36}$/, '/{id}'))).toEqual(['GET /v2/pull-requests/{id}', 'GET /v2/merge-queues']);
+  });
 });

@@ -40,6 +40,10 @@ const SPLITS = {
     operation: 'pullRequests.listVerificationRuns',
     why: "v1's PR record names the run that last tested it; v2's names it only once the PR merged, and lists a PR's runs apart",
   },
+  timeline: {
+    operation: 'pullRequests.queueEntryHistory',
+    why: "v1's PR read carries its timeline when asked (includeTimeline); v2 reads the entry's history apart",
+  },
   entries: {
     operation: 'pullRequests.resolveByCoordinates',
     why: 'as for one, with the PRs read together first, fifty to a request, and each change taking its read',
@@ -103,6 +107,12 @@ const STEPS: Step[] = [
   { args: ['testing', '1'], note: 'merged' },
   { args: ['status', '4'], note: 'cancelled', splits: ['run'] },
   { args: ['list', '--state', 'merged'] },
+  { args: ['status', '3', '-v'], note: 'pending, its timeline', splits: ['estimate', 'line', 'timeline'] },
+  { args: ['status', '2', '--json'], note: 'testing', splits: ['estimate'] },
+  { args: ['history', '4'], note: 'cancelled', splits: ['entry'] },
+  { args: ['testing', '4'], note: 'cancelled', exit: 4, splits: ['run'] },
+  { args: ['wait', '2', '--for', 'testing'], note: 'testing', splits: ['queue'] },
+  { args: ['queue', 'order', '--json'] },
   { args: ['restart', '7'], note: 'failed', exit: 4 },
   { args: ['edit', '1', '--priority', 'high'], note: 'merged', only: 'v2', exit: 4 },
   { args: ['targets', 'set', '7', '//a'], note: 'failed' },

@@ -174,9 +174,35 @@ export class IdResolver {
     this.unknownNow.clear();
   }
 
-  /** `use` with the repository's id; a kept one the service no longer knows (404 of one of `stale`) is looked up again, once. */
+  /**
+   * `use` with the repository's id; a kept one the service no longer knows (404 of one of `stale`) is looked up again,
+   * once. Where the service took the id and found no queue under it, and the lookup gives the same id back, the
+   * 404 stands: asked again, it would answer the same. (A 404 of the repository itself is asked again: the lookup
+   * may be what made the id known, as a sandbox started afresh at the same address does.)
+   */
   withRepository<T>(repo: Repo, use: (id: string) => Promise<T>, stale: readonly string[] = [REPOSITORY_NOT_FOUND]): Promise<T> {
-    return this.keptElse('repositories', repoKey(repo), use, async () => use(await this.repositoryId(repo)), stale);
+    const key = repoKey(repo);
+    const before = this.cache.get(this.root, 'repositories', key);
+    let refused: unknown;
+    const used = async (id: string) => {
+      try {
+        return await use(id);
+      } catch (error) {
+        refused = error;
+        throw error;
+      }
+    };
+    return this.keptElse(
+      'repositories',
+      key,
+      used,
+      async (keptBefore) => {
+        const id = await this.repositoryId(repo);
+        if (keptBefore && id === before && refused instanceof ApiError && refused.apiCode !== REPOSITORY_NOT_FOUND) throw refused;
+        return use(id);
+      },
+      stale,
+    );
   }
 
   /**
@@ -289,8 +315,21 @@ export class IdResolver {
 
   /** One PR whole: read by its kept id, else as its lookup answers it, so that a command never reads it twice. */
   pullRequest(ref: QueueRef, number: number): Promise<PullRequest> {
-    const read = (id: string) => this.client.call('pullRequests.get', { params: { id } });
+    const read = async (id: string) => {
+      const pr = await this.client.call('pullRequests.get', { params: { id } });
+      this.confirmRepository(ref.repo, typeof pr.repositoryId === 'string' ? pr.repositoryId : undefined);
+      return pr;
+    };
     return this.withId(ref.repo, number, read, (keptBefore) => this.lookUpPullRequest(ref, number, keptBefore));
+  }
+
+  /**
+   * An answer of this command names the repository's id (a PR read by its kept id): a kept id it names is as good as
+   * one looked up now, so no queue missing under it sends the repository to be looked up again.
+   */
+  private confirmRepository(repo: Repo, repositoryId: string | undefined): void {
+    const key = repoKey(repo);
+    if (repositoryId !== undefined && this.cache.get(this.root, 'repositories', key) === repositoryId) this.fresh.add(slotOf('repositories', key));
   }
 
   /**
