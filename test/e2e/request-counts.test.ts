@@ -126,6 +126,10 @@ const STEPS: Step[] = [
   { args: ['queue', 'resume'] },
   { args: ['queue', 'switch-mode', 'parallel'] },
   { args: ['queue', 'drain', '--yes'] },
+  { args: ['submit', '5', '--priority', 'high'], note: 'cancelled before' },
+  { args: ['queue', 'create'], note: 'already there', exit: 5 },
+  { args: ['queue', 'get', '--json'], splits: ['queue', 'order'] },
+  { args: ['history', '5'], note: 'queued', splits: ['entry'] },
 ];
 
 /** The kind of id a v2 request looks up, if it is a lookup (mergeQueues.list is also the clock's read). */
