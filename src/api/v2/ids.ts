@@ -183,26 +183,12 @@ export class IdResolver {
   withRepository<T>(repo: Repo, use: (id: string) => Promise<T>, stale: readonly string[] = [REPOSITORY_NOT_FOUND]): Promise<T> {
     const key = repoKey(repo);
     const before = this.cache.get(this.root, 'repositories', key);
-    let refused: unknown;
-    const used = async (id: string) => {
-      try {
-        return await use(id);
-      } catch (error) {
-        refused = error;
-        throw error;
-      }
+    const afresh = async (_keptBefore: boolean, refused?: ApiError) => {
+      const id = await this.repositoryId(repo);
+      if (refused && id === before && refused.apiCode !== REPOSITORY_NOT_FOUND) throw refused;
+      return use(id);
     };
-    return this.keptElse(
-      'repositories',
-      key,
-      used,
-      async (keptBefore) => {
-        const id = await this.repositoryId(repo);
-        if (keptBefore && id === before && refused instanceof ApiError && refused.apiCode !== REPOSITORY_NOT_FOUND) throw refused;
-        return use(id);
-      },
-      stale,
-    );
+    return this.keptElse('repositories', key, use, afresh, stale);
   }
 
   /**
@@ -343,13 +329,13 @@ export class IdResolver {
   /**
    * `use` with the kept id, or else `afresh`; when the service answers 404 for an id kept from an earlier command
    * (of one of the codes in `stale`, if given), the id is dropped and `afresh` runs once, told that an id was
-   * kept. A 404 comes before any change is made, so running again repeats none.
+   * kept and what the service answered for it. A 404 comes before any change is made, so running again repeats none.
    */
   private async keptElse<T>(
     kind: Kind,
     key: string,
     use: (id: string) => Promise<T>,
-    afresh: (keptBefore: boolean) => Promise<T>,
+    afresh: (keptBefore: boolean, refused?: ApiError) => Promise<T>,
     stale?: readonly string[],
   ): Promise<T> {
     const kept = this.cache.get(this.root, kind, key);
@@ -360,7 +346,7 @@ export class IdResolver {
       if (!(error instanceof ApiError) || error.status !== 404 || (stale && !stale.includes(error.apiCode ?? ''))) throw error;
       if (this.fresh.has(slotOf(kind, key))) throw error;
       this.cache.drop(this.root, kind, key);
-      return afresh(true);
+      return afresh(true, error);
     }
   }
 }
