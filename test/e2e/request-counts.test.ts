@@ -130,6 +130,7 @@ const STEPS: Step[] = [
   { args: ['queue', 'create'], note: 'already there', exit: 5 },
   { args: ['queue', 'get', '--json'], splits: ['queue', 'order'] },
   { args: ['history', '5'], note: 'queued', splits: ['entry'] },
+  { args: ['queue', 'delete', '--cancel-all', '--yes'] },
 ];
 
 /** The kind of id a v2 request looks up, if it is a lookup (mergeQueues.list is also the clock's read). */

@@ -113,6 +113,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
    * one the service does not know; the next read of the PR in this look takes it, once.
    */
   const readAheadOf = new Map<string, PullRequest | null>();
+  /** The PRs a list of a queue's PRs answered whole in this look, by queue id and number (livePullRequests). */
+  const listedOf = new Map<string, PullRequest>();
   const readFirst = async (ref: QueueRef, number: number): Promise<PullRequest> => {
     const key = keyIn(ref.repo, number);
     const read = readAheadOf.get(key);
@@ -165,7 +167,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     async readAhead(ref, prs) {
       readAheadOf.clear();
-      const numbers = [...new Set(prs)];
+      const wanted = [...new Set(prs)];
+      // Those the queue's list just answered whole are as read.
+      const queueId = listedOf.size > 0 ? await ids.queueId(ref) : undefined;
+      const numbers = wanted.filter((number) => {
+        const listed = listedOf.get(`${queueId}#${number}`);
+        if (listed) readAheadOf.set(keyIn(ref.repo, number), listed);
+        return !listed;
+      });
       // One PR is read alone by its change, by its kept id: as few requests, and a kept id gone stale is found so.
       if (numbers.length < 2) return;
       try {
@@ -338,7 +347,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     readAfresh() {
       // The ids stay (a queue's or a PR's id does not change); what the queue and its PRs were does.
-      for (const kept of [runsListed, withoutTargets, queuesRead, ordersRead, prsRead, readAheadOf]) kept.clear();
+      for (const kept of [runsListed, withoutTargets, queuesRead, ordersRead, prsRead, readAheadOf, listedOf]) kept.clear();
       ids.forgetLookedUp();
     },
     serviceNow: () => client.transport.serviceNow(),
@@ -465,7 +474,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     return pr;
   }
 
-  /** Every PR in the queue (or in `states`), oldest first; `progress` told after each page when there is more than one. */
+  /**
+   * Every PR in the queue (or in `states`), oldest first; `progress` told after each page when there is more than one.
+   * Each row is the PR whole, kept for the look: a change to each that follows (queue delete --cancel-all) takes it
+   * as read rather than reading the PRs again (readAhead).
+   */
   async function livePullRequests(queueId: string, states = LIVE_STATES, progress?: PageProgress): Promise<EnqueuedPullRequest[]> {
     let read = 0;
     let total: number | null | undefined;
@@ -480,6 +493,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       if (progress && (page.hasMore || cursor)) progress(read, total);
       return page;
     });
+    for (const row of rows) listedOf.set(`${queueId}#${row.number}`, row);
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
   }

@@ -21,7 +21,8 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
   const name = queueName(ref.targetBranch, ref.repo);
   const asking = mustAsk('queue delete', input.yes, ctx);
   const service = await ctx.service();
-  const queue = await service.getQueue(ref);
+  // Its PRs alone: the settings are not what a delete needs (v2 reads them apart).
+  const queue = await service.getQueue(ref, { settings: false });
   const prs = queue.enqueuedPullRequests.map((pr) => pr.prNumber);
   if (prs.length > 0 && !input.cancelAll) {
     throw new MqError(`the queue ${name} is not empty: ${prs.map((n) => `#${n}`).join(', ')} (cancel them, or pass --cancel-all)`, 'not_empty', EXIT.refused);
