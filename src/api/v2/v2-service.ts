@@ -229,13 +229,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       const wanted = [...new Set(prs)];
       const batch: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
       const keptQueueId = await ids.queueId(ref);
-      // Those read ahead (a wait's round read them with the queue's line) are taken as read, once; the others read.
-      const ahead = wanted.filter((number) => readAheadOf.has(keyIn(ref.repo, number)));
-      const rest = wanted.filter((number) => !ahead.includes(number));
+      // Those read ahead (a wait's round read them with the queue's line) are taken as read; the others read.
+      const rest = wanted.filter((number) => !readAheadOf.has(keyIn(ref.repo, number)));
       const found = rest.length > 0 ? await ids.pullRequestsByNumber(ref.repo, rest) : new Map<number, PullRequest>();
-      for (const number of ahead) {
+      for (const number of wanted) {
         const pr = readAheadOf.get(keyIn(ref.repo, number));
-        readAheadOf.delete(keyIn(ref.repo, number));
         if (pr) found.set(number, pr);
       }
       const named = [...found.values()].find((pr) => pr.queueEntry && pr.queueEntry.mergeQueueId !== keptQueueId)?.queueEntry?.mergeQueueId;
@@ -262,7 +260,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
           },
         }),
       );
-      const pullRequests = page.data.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+      const pullRequests = entriesOf(page.data);
       return page.hasMore && page.nextCursor ? { pullRequests, nextCursor: page.nextCursor } : { pullRequests };
     },
     async listTestingResults(ref, query) {
@@ -483,11 +481,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     let read = 0;
     let total: number | null | undefined;
     const rows = await allPages(async (cursor) => {
-      const page = await client.call('mergeQueues.listPullRequests', {
-        params: { id: queueId },
-        // The count the service gives with the first page, for a progress line that says "of how many".
-        query: { state: states, limit: PAGE_MAX, cursor, includeTotal: (progress && !cursor) || undefined },
-      });
+      // The count the service gives with the first page, for a progress line that says "of how many".
+      const page = await livePage(queueId, states, cursor, progress !== undefined && !cursor);
       read += page.data.length;
       total ??= page.total ?? null;
       if (progress && (page.hasMore || cursor)) progress(read, total);
@@ -495,7 +490,15 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     });
     for (const row of rows) listedOf.set(`${queueId}#${row.number}`, row);
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
-    return rows.reverse().flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+    return entriesOf(rows.reverse());
+  }
+
+  /** A page of a queue's PRs in `states`, a hundred at most; with `total`, the service counts them all. */
+  function livePage(queueId: string, states: string[], cursor?: string, total = false) {
+    return client.call('mergeQueues.listPullRequests', {
+      params: { id: queueId },
+      query: { state: states, limit: PAGE_MAX, cursor, includeTotal: total || undefined },
+    });
   }
 
   /**
@@ -507,22 +510,16 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
    * ahead, for the round's own read of them.
    */
   async function watchedLine(ref: QueueRef, queueId: string, watched: readonly number[]): Promise<EnqueuedPullRequest[]> {
-    const page = (cursor?: string) =>
-      client.call('mergeQueues.listPullRequests', {
-        params: { id: queueId },
-        query: { state: LIVE_STATES, limit: PAGE_MAX, cursor, includeTotal: !cursor || undefined },
-      });
-    const first = await page();
+    const first = await livePage(queueId, LIVE_STATES, undefined, true);
     const next = first.hasMore ? first.nextCursor : undefined;
-    const wholeOf = (prs: PullRequest[]) => prs.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
     if (!next || (first.total ?? Number.POSITIVE_INFINITY) <= LONG_QUEUE_PAGES * PAGE_MAX) {
-      const rest = next ? await allPages((cursor) => page(cursor ?? next)) : [];
+      const rest = next ? await allPages((cursor) => livePage(queueId, LIVE_STATES, cursor ?? next)) : [];
       // Newest first; the line is oldest first, as v1 lists it.
-      return asLinedUp(wholeOf([...first.data, ...rest]).reverse());
+      return asLinedUp(entriesOf([...first.data, ...rest].reverse()));
     }
     const numbers = [...new Set(watched)];
     const [found] = await allEnded([numbers.length > 0 ? ids.pullRequestsByNumber(ref.repo, numbers) : new Map<number, PullRequest>(), orderOf(queueId)]);
-    for (const row of wholeOf(first.data)) prsRead.set(row.prNumber, row);
+    for (const row of entriesOf(first.data)) prsRead.set(row.prNumber, row);
     for (const number of numbers) {
       const pr = found.get(number);
       if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) prsRead.set(number, enqueuedOf(pr, pr.queueEntry));
@@ -635,6 +632,11 @@ const STATE_ENDPOINTS = { running: 'mergeQueues.resume', paused: 'mergeQueues.pa
 function priorityOf(priority: Priority | undefined): { priorityValue?: number; priorityName?: string } {
   if (priority === undefined) return {};
   return typeof priority === 'number' ? { priorityValue: priority } : { priorityName: priority };
+}
+
+/** The PRs of a list that have a queue entry, each as the model lists a queue's PR. */
+function entriesOf(prs: readonly PullRequest[]): Array<EnqueuedPullRequest & { pullRequestId: string }> {
+  return prs.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
 }
 
 /** A listed PR's fields, in the order v1 lists them (its description's), v2's own (its id) after. */
