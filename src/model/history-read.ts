@@ -8,6 +8,7 @@ import type { QueueRef } from './repository.js';
 import { eachAtMost, type MergeQueueService, pullRequestPages, testingResultPages } from './service.js';
 import type { TestingResult } from './testing.js';
 import { testingResultsWindow } from './stats.js';
+import { fetchedLine } from '../text/fetched.js';
 
 /** What the read asks of the service: a narrow door, so a test may answer it from the engine itself. */
 export type HistoryService = Pick<
@@ -51,14 +52,14 @@ export async function readQueueHistory(
   const pullRequests: EnqueuedPullRequest[] = [];
   for await (const page of pullRequestPages(service, ref, window)) {
     pullRequests.push(...page);
-    progress(`fetched ${pullRequests.length.toLocaleString('en-US')} PRs…`);
+    progress(fetchedLine(pullRequests.length, 'PRs'));
   }
   pullRequests.sort((a, b) => Date.parse(a.stateChangedAt) - Date.parse(b.stateChangedAt));
 
   const attempts: TestingResult[] = [];
   for await (const page of testingResultPages(service, ref, testingResultsWindow(window.since, window.until))) {
     attempts.push(...page);
-    progress(`fetched ${attempts.length.toLocaleString('en-US')} test attempts…`);
+    progress(fetchedLine(attempts.length, 'test attempts'));
   }
 
   const numbers = evenSample([...new Set([...pullRequests, ...inQueue].map((pr) => pr.prNumber))], HISTORIES_MAX);

@@ -6,6 +6,7 @@ import { readQueue } from '../../command-kit/read-queue.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import { DEFAULT_WATCH_INTERVAL_MS, parseInterval, refuseLoneInterval } from '../../command-kit/wait-input.js';
+import { fetchedLine } from '../../text/fetched.js';
 
 export interface QueueGetInput {
   /** --settings, or the global -v: every setting on a terminal too. */
@@ -29,8 +30,7 @@ export async function getQueue(input: QueueGetInput, ctx: Context): Promise<Comm
   const service = await ctx.service();
   // A queue read a page at a time (v2 lists a hundred PRs a page, at mq's pace of 20 requests a second) says how far
   // it has come, as mq stats does: on a terminal's stderr only.
-  const shown = (read: number, of: number | null) =>
-    ctx.progress(`fetched ${read.toLocaleString('en-US')}${of === null ? '' : ` of ${of.toLocaleString('en-US')}`} PRs…`);
+  const shown = (read: number, of: number | null) => ctx.progress(fetchedLine(read, 'PRs', of));
   try {
     return { kind: 'queue', queue: await readQueue(service, ctx.queueRef(), shown), ...input };
   } finally {

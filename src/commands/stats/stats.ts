@@ -20,6 +20,7 @@ import {
   type TestingRunStats,
   testingResultsWindow,
 } from '../../model/stats.js';
+import { fetchedLine } from '../../text/fetched.js';
 
 export interface StatsInput {
   /** Both inclusive, durations read against the service's clock; `until` absent means up to the service's now. */
@@ -74,7 +75,7 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   try {
     for await (const pullRequests of pullRequestPages(service, ref, { since, until: input.until && until })) {
       tally.add(pullRequests);
-      ctx.progress(`fetched ${tally.counts.total.toLocaleString('en-US')} PRs…`);
+      ctx.progress(fetchedLine(tally.counts.total, 'PRs'));
     }
   } finally {
     ctx.progress('');
