@@ -7,19 +7,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createV2Service } from '../../src/api/v2/v2-service.js';
 import type { MergeQueueService } from '../../src/model/service.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
+import { useV2Sandbox } from '../support/v2.js';
 
 const REF = { repo: { host: 'github.com', owner: 'acme', name: 'lookups' }, targetBranch: 'main' };
 const KEY = 'trunk_v2_lookups';
 
-let sandbox: RunningSandbox;
+const sandbox = useV2Sandbox({ rateLimits: false });
 let sent: string[];
 /** A service with an id cache of its own, empty: every id it needs is looked up. */
 let service: MergeQueueService;
 
 const serviceOf = (trace?: (line: string) => void) =>
   createV2Service({
-    apiUrl: sandbox.url,
+    apiUrl: sandbox.v1,
     token: KEY,
     timeoutMs: 10_000,
     userAgent: 'mq-test',
@@ -28,7 +28,6 @@ const serviceOf = (trace?: (line: string) => void) =>
   });
 
 beforeEach(async () => {
-  sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
   const maker = serviceOf();
   await maker.createQueue(REF, {});
   await maker.close();
@@ -38,19 +37,11 @@ beforeEach(async () => {
     if (request) sent.push(`${request[1]} ${request[2]}`);
   });
 });
-afterEach(async () => {
-  await service.close();
-  await sandbox.close();
-});
+afterEach(() => service.close());
 
 /** Pauses the queue as another client would (v1's updateQueue, through the sandbox's one state). */
 async function pausedElsewhere(): Promise<void> {
-  const response = await fetch(`${sandbox.url}/updateQueue`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-token': 'another-client' },
-    body: JSON.stringify({ ...REF, state: 'paused' }),
-  });
-  expect(response.status).toBe(200);
+  expect((await sandbox.v1Call('updateQueue', { ...REF, state: 'paused' })).status).toBe(200);
 }
 
 it("reads a queue it looked up from the lookup's answer, not once more", async () => {
@@ -76,7 +67,7 @@ describe('a branch with no queue, under a repository id kept from an earlier com
   /** A second command's service over the first's id cache: the repository's and main's ids kept, PR #1's too. */
   async function warmed(): Promise<{ second: MergeQueueService; sentBySecond: string[] }> {
     const idCacheFile = join(mkdtempSync(join(tmpdir(), 'mq-v2-lookup-')), 'ids.json');
-    const options = { apiUrl: sandbox.url, token: KEY, timeoutMs: 10_000, userAgent: 'mq-test', idCacheFile };
+    const options = { apiUrl: sandbox.v1, token: KEY, timeoutMs: 10_000, userAgent: 'mq-test', idCacheFile };
     const first = createV2Service(options);
     await first.submitPullRequest(REF, 1);
     await first.getSubmittedPullRequest(REF, { number: 1 });

@@ -7,20 +7,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createV2Service } from '../../src/api/v2/v2-service.js';
 import type { MergeQueueService } from '../../src/model/service.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/io/server.js';
 import { getQueue } from '../../src/commands/queue/get.js';
 import { testContext } from '../support/context.js';
+import { useV2Sandbox } from '../support/v2.js';
 import type { Queue } from '../../src/model/queue.js';
 
 const REF = { repo: { host: 'github.com', owner: 'acme', name: 'pages' }, targetBranch: 'main' };
 
-let sandbox: RunningSandbox;
+const sandbox = useV2Sandbox({ rateLimits: false });
 let service: MergeQueueService;
 
 beforeEach(async () => {
-  sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
   service = createV2Service({
-    apiUrl: sandbox.url,
+    apiUrl: sandbox.v1,
     token: 'trunk_v2_pages',
     timeoutMs: 10_000,
     userAgent: 'mq-test',
@@ -28,21 +27,11 @@ beforeEach(async () => {
   });
   await service.createQueue(REF, {});
 });
-afterEach(async () => {
-  await service.close();
-  await sandbox.close();
-});
+afterEach(() => service.close());
 
 /** Submitted by another client (v1's submitPullRequest, through the sandbox's one state): mq's pace is not the setup's. */
 async function submitted(count: number): Promise<void> {
-  for (let number = 1; number <= count; number++) {
-    const response = await fetch(`${sandbox.url}/submitPullRequest`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-token': 'another-client' },
-      body: JSON.stringify({ ...REF, pr: { number } }),
-    });
-    expect(response.status).toBe(200);
-  }
+  for (let number = 1; number <= count; number++) expect((await sandbox.v1Call('submitPullRequest', { ...REF, pr: { number } })).status).toBe(200);
 }
 
 it('tells each page of a queue longer than one, of how many, and reads it whole', async () => {

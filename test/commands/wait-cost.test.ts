@@ -9,10 +9,6 @@ import { operationOf } from '../support/v2.js';
 
 const fixture = useSandbox();
 
-async function queueOf(prs: number, ...settings: string[]) {
-  return queueOn('v1', prs, ...settings);
-}
-
 async function queueOn(api: TestApi, prs: number, ...settings: string[]) {
   const env = sandboxEnv(fixture.recorder.url, 'acme/widgets', {}, api);
   expect((await mq(['queue', 'create', ...settings], { env })).code).toBe(0);
@@ -34,7 +30,7 @@ function rounds(requests: readonly RecordedRequest[]): string[][] {
 
 describe('the cost of a wait', () => {
   it.each([1, 20, 200])('waiting for %i PRs in a paused queue costs one getQueue a round, no PR read on its own', async (prs) => {
-    const { env, numbers } = await queueOf(prs);
+    const { env, numbers } = await queueOn('v1', prs);
     expect((await mq(['queue', 'pause', '--yes'], { env })).code).toBe(0);
     fixture.recorder.requests.length = 0;
     const waited = await mq(['wait', ...numbers, '--interval', '1s', '--timeout', '10s'], { env });
@@ -47,7 +43,7 @@ describe('the cost of a wait', () => {
   });
 
   it('reads each of 200 merging PRs at most 3 times in all', async () => {
-    const { env, numbers } = await queueOf(200, '--concurrency', '4', '--batch', '--batching-min-size', '50');
+    const { env, numbers } = await queueOn('v1', 200, '--concurrency', '4', '--batch', '--batching-min-size', '50');
     fixture.recorder.requests.length = 0;
     const prs = numbers.map(Number);
     const waited = await advanceAsSeen(fixture, mq(['wait', ...numbers, '--interval', '1s', '--timeout', '2h', '--json'], { env }), {
