@@ -144,6 +144,23 @@ export interface UpdatedQueue extends QueueFacts {
 }
 
 /** A queue's state and settings without its PRs: what a change reports and a poll reads, on either API (v1 sends the PRs along). */
+/** A queue's PRs by what a pause or a drain does to them: those testing finish; those not ready wait through a drain. */
+export interface StateCounts {
+  testing: number;
+  notReady: number;
+}
+
+/** Counted from the PRs read, in the model's words. */
+export function countByState(prs: readonly { state?: string }[]): StateCounts {
+  let testing = 0;
+  let notReady = 0;
+  for (const pr of prs) {
+    if (pr.state === 'testing') testing++;
+    else if (pr.state === 'not_ready') notReady++;
+  }
+  return { testing, notReady };
+}
+
 export function withoutPullRequests(queue: UpdatedQueue): QueueFacts {
   const { enqueuedPullRequests: _, ...facts } = queue;
   return facts;

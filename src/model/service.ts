@@ -4,7 +4,7 @@ import type { ApiError, NetworkError } from '../errors.js';
 import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
 import type { EnqueuedPullRequest, PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
-import type { Queue, QueueFacts, QueueLine, QueuePullRequests, QueueSettings, UpdatedQueue } from './queue.js';
+import type { Queue, QueueFacts, QueueLine, QueuePullRequests, QueueSettings, StateCounts, UpdatedQueue } from './queue.js';
 import type { QueueMode, QueueSummary } from './queues.js';
 import type { GraphQuery, PullRequestRef, QueueGraph, QueueOrder } from './order.js';
 import type { QueueRef, Repo } from './repository.js';
@@ -173,6 +173,8 @@ export interface MergeQueueService {
    * API can count them apart (v2): a queue of 10,000 PRs is one page of one PR, not a hundred.
    */
   getQueueCounted(queue: QueueRef): Promise<QueueFacts & { pullRequests: number | null }>;
+  /** With `byState`, what a pause or a drain will do to them: how many are testing and how many not ready, counted so too. */
+  getQueueCounted(queue: QueueRef, read: { byState: true }): Promise<QueueFacts & { pullRequests: number; byState: StateCounts }>;
   // -- what tests next (mq queue order, mq queue graph, mq status's "waiting on")
   /** What tests next: batches with a run, then the admitted PRs in the order the queue considers them. */
   getQueueOrder(queue: QueueRef): Promise<QueueOrder>;

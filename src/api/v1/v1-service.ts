@@ -4,7 +4,7 @@
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
 import { ApiError, InterruptedError, UsageError } from '../../errors.js';
 import type { QueueOrder } from '../../model/order.js';
-import { type Queue, withoutPullRequests } from '../../model/queue.js';
+import { countByState, type Queue, type QueueFacts, type StateCounts, withoutPullRequests } from '../../model/queue.js';
 import { metricsFromText } from '../../model/prometheus.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import type { SubmittedPullRequest, TimelineEntry } from '../../model/pull-request.js';
@@ -67,6 +67,15 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     const answer = await client.call('updateQueue', { ...queue, ...change });
     return answer && withoutPullRequests(answer);
   };
+
+  // v1 has one read of a queue, its PRs with it: counted from there.
+  function getQueueCounted(queue: QueueRef): Promise<QueueFacts & { pullRequests: number | null }>;
+  function getQueueCounted(queue: QueueRef, read: { byState: true }): Promise<QueueFacts & { pullRequests: number; byState: StateCounts }>;
+  async function getQueueCounted(queue: QueueRef, read?: { byState: true }) {
+    const whole = await client.call('getQueue', queue);
+    const prs = whole.enqueuedPullRequests;
+    return { ...withoutPullRequests(whole), pullRequests: prs.length, ...(read?.byState && { byState: countByState(prs) }) };
+  }
 
   return {
     async submitPullRequest(queue, pr, options = {}) {
@@ -169,10 +178,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
     switchModes: (queue, mode) => updateQueue(queue, { mode }),
     // v1 has one read of a queue, its PRs with it.
     getQueueFacts: async (queue) => withoutPullRequests(await client.call('getQueue', queue)),
-    async getQueueCounted(queue) {
-      const whole = await client.call('getQueue', queue);
-      return { ...withoutPullRequests(whole), pullRequests: whole.enqueuedPullRequests.length };
-    },
+    getQueueCounted,
     // -- what tests next: v1 has the queue's order only (getQueue), no batches, no dependencies
     getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
     getQueueGraph: () => v2Only('the dependency graph (mq queue graph)', 'on v1, mq queue order shows what tests next'),

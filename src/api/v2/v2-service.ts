@@ -12,7 +12,16 @@ import {
   type TimelineEntry,
 } from '../../model/pull-request.js';
 import { metricsFromText } from '../../model/prometheus.js';
-import { inFactsOrder, type PlacedPullRequest, type Queue, type QueueFacts, type QueueLine, type QueuePullRequests } from '../../model/queue.js';
+import {
+  countByState,
+  inFactsOrder,
+  type PlacedPullRequest,
+  type Queue,
+  type QueueFacts,
+  type QueueLine,
+  type QueuePullRequests,
+  type StateCounts,
+} from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import { type QueueRef, queueName } from '../../model/repository.js';
 import { allEnded, type MergeQueueService, type PageProgress, type PullRequestBatch, type QueueChange } from '../../model/service.js';
@@ -365,11 +374,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     },
     switchModes: (ref, mode) => changeQueue(ref, { mode }),
     getQueueFacts: (ref) => onQueue(ref, async (id) => queueFactsOf(await readQueue(id))),
-    getQueueCounted: (ref) =>
-      onQueue(ref, async (id) => {
-        const [queue, pullRequests] = await Promise.all([readQueue(id), liveCount(id)]);
-        return { ...queueFactsOf(queue), pullRequests };
-      }),
+    getQueueCounted,
     getQueueOrder: async (ref) => orderOfWire(await onQueue(ref, (id) => client.call('mergeQueues.order', { params: { id } }))),
     async getQueueGraph(ref, query = {}) {
       const graph = await onQueue(ref, (id) =>
@@ -449,13 +454,39 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
     };
   }
 
-  /** A queue's live PRs (what v1's getQueue lists), counted by the service: one page of one PR with `includeTotal`. */
-  async function liveCount(queueId: string): Promise<number | null> {
+  /** A queue's live PRs (what v1's getQueue lists), or those in `states`, counted by the service: one page of one PR with `includeTotal`. */
+  async function liveCount(queueId: string, states = LIVE_STATES): Promise<number | null> {
     const live = await client.call('mergeQueues.listPullRequests', {
       params: { id: queueId },
-      query: { state: LIVE_STATES, limit: 1, includeTotal: true },
+      query: { state: states, limit: 1, includeTotal: true },
     });
     return live.total ?? (live.hasMore ? null : live.data.length);
+  }
+
+  function getQueueCounted(ref: QueueRef): Promise<QueueFacts & { pullRequests: number | null }>;
+  function getQueueCounted(ref: QueueRef, read: { byState: true }): Promise<QueueFacts & { pullRequests: number; byState: StateCounts }>;
+  function getQueueCounted(ref: QueueRef, read?: { byState: true }) {
+    return onQueue(ref, async (id) => {
+      const [queue, counted] = await allEnded([readQueue(id), read?.byState ? countedByState(id) : liveCount(id).then((pullRequests) => ({ pullRequests }))]);
+      return { ...queueFactsOf(queue), ...counted };
+    });
+  }
+
+  /**
+   * A queue's live PRs, those testing and those not ready: a queue of one page counted from it, a longer one by the
+   * service (a page of one PR with `includeTotal` for each), not read a hundred at a time as a prompt's figures.
+   */
+  async function countedByState(queueId: string): Promise<{ pullRequests: number; byState: StateCounts }> {
+    const first = await livePage(queueId, LIVE_STATES, undefined, true);
+    const next = first.hasMore ? first.nextCursor : undefined;
+    if (next && first.total !== undefined) {
+      const [testing, notReady] = await allEnded([liveCount(queueId, ['testing']), liveCount(queueId, ['notReady'])]);
+      if (testing !== null && notReady !== null) return { pullRequests: first.total, byState: { testing, notReady } };
+    }
+    // A service that does not count: its pages read and counted.
+    const rest = next ? await allPages((cursor) => livePage(queueId, LIVE_STATES, cursor ?? next)) : [];
+    const live = entriesOf([...first.data, ...rest]);
+    return { pullRequests: live.length, byState: countByState(live) };
   }
 
   async function pullRequestOfBranch(ref: QueueRef, branch: string): Promise<PullRequest> {

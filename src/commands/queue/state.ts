@@ -1,8 +1,8 @@
 // The maintenance window: pause, drain and resume set the queue's `state` through updateQueue; drain --wait
-// then polls the queue until no admitted PR is left. Each reads the queue first (its PRs only when it asks, to
-// say what the change will do): one already in the state asked for is left alone (nothing sent, nothing asked),
+// then polls the queue until no admitted PR is left. Each reads the queue first (its PRs counted only when it asks,
+// to say what the change will do): one already in the state asked for is left alone (nothing sent, nothing asked),
 // so that a repeated step in a script or by hand is harmless.
-import { type PlacedPullRequest, type UpdatedQueue, withoutPullRequests } from '../../model/queue.js';
+import { type PlacedPullRequest, type QueueFacts, type StateCounts, withoutPullRequests } from '../../model/queue.js';
 import { queueName } from '../../config/repo.js';
 import { reasonLine } from '../../text/reason.js';
 import { ask, mustAsk } from '../../command-kit/confirm.js';
@@ -56,21 +56,20 @@ export function parseQueueResume(words: Words<typeof QUEUE_RESUME>): Invocation 
 }
 
 export async function pauseQueue(input: StateChangeInput, ctx: Context): Promise<CommandResult> {
-  const change = await setState('pause', input.yes, ctx, (queue) => {
-    const testing = (queue.enqueuedPullRequests ?? []).filter((pr) => pr.state === 'testing').length;
-    const waiting = (queue.enqueuedPullRequests ?? []).length - testing;
-    return [`${testing} testing will finish; ${waiting} waiting will be held and nothing will merge.`, reasonLine(input.reason)].filter(Boolean).join('\n');
-  });
+  const change = await setState('pause', input.yes, ctx, ({ all, testing }) =>
+    [`${testing} testing will finish; ${all - testing} waiting will be held and nothing will merge.`, reasonLine(input.reason)].filter(Boolean).join('\n'),
+  );
   return change.changed ? { ...change, reason: input.reason } : change;
 }
 
 export async function drainQueue(input: StateChangeInput, ctx: Context): Promise<QueueChange> {
-  const change = await setState('drain', input.yes, ctx, (queue) => {
-    // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
-    const admitted = admittedOf(queue).length;
-    const held = (queue.enqueuedPullRequests ?? []).length - admitted;
-    return `${admitted} admitted PRs will be tested and merged; ${held} not ready and new ones will wait.`;
-  });
+  // Only admitted PRs are finished by a drain; not_ready ones stay, and say so.
+  const change = await setState(
+    'drain',
+    input.yes,
+    ctx,
+    ({ all, notReady }) => `${all - notReady} admitted PRs will be tested and merged; ${notReady} not ready and new ones will wait.`,
+  );
   return change.changed ? { ...change, reason: input.reason } : change;
 }
 
@@ -123,15 +122,27 @@ const STATES = { pause: 'paused', drain: 'draining', resume: 'running' } as cons
  * on a narrow terminal). A queue already in that state is left alone: nothing sent, nor asked, and what was read is
  * the answer (`changed` false).
  */
-async function setState(action: keyof typeof STATES, yes: boolean, ctx: Context, effect?: (queue: UpdatedQueue) => string): Promise<QueueChange> {
+async function setState(
+  action: keyof typeof STATES,
+  yes: boolean,
+  ctx: Context,
+  effect?: (counts: StateCounts & { all: number }) => string,
+): Promise<QueueChange> {
   const ref = ctx.queueRef();
   const asking = effect !== undefined && mustAsk(`queue ${action}`, yes, ctx);
   const service = await ctx.service();
-  // With its PRs only when asking: they say what the change will do.
-  const queue = asking ? await service.getQueue(ref) : await service.getQueueFacts(ref);
+  // Its PRs counted only when asking: they say what the change will do (counted by the service where it can, not
+  // read a page at a time).
+  let queue: QueueFacts;
+  let counts: (StateCounts & { all: number }) | undefined;
+  if (asking) {
+    const { byState, pullRequests, ...facts } = await service.getQueueCounted(ref, { byState: true });
+    queue = facts;
+    counts = { ...byState, all: pullRequests };
+  } else queue = await service.getQueueFacts(ref);
   const changed = queue.state !== STATES[action];
   const name = queueName(ref.targetBranch, ref.repo);
-  if (changed && asking) await ask(`queue ${action}`, `${effect(queue)}\n${action === 'pause' ? 'Pause' : 'Drain'} the queue ${name}?`, ctx);
+  if (changed && counts && effect) await ask(`queue ${action}`, `${effect(counts)}\n${action === 'pause' ? 'Pause' : 'Drain'} the queue ${name}?`, ctx);
   const check = { what: `the ${action} of the queue ${name}`, check: checkCommand(ctx, 'queue', 'get') };
   const updated = changed ? await settle(ctx, service.updateQueue(ref, { state: STATES[action] }), check) : queue;
   return {
