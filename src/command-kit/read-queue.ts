@@ -7,10 +7,20 @@ import type { QueueRef } from './context.js';
 
 export const NO_QUEUE_HINT = 'create it with mq queue create, or name another branch with -b';
 
-/** getQueue, its PRs in the queue's order; when there is no queue for the branch, the error says how to make one (doctor says the same). */
-export async function readQueue(service: MergeQueueService, ref: QueueRef, progress?: PageProgress): Promise<Queue> {
+/**
+ * How often a watch (mq queue get --watch, an MCP client's subscription) reads a long queue whole: its rounds
+ * between read what the queue's order shows changed (getQueue's `earlier`, v2), and what changes in place, a PR's
+ * priority, shows at the next whole read.
+ */
+export const WATCH_WHOLE_EVERY_MS = 30_000;
+
+/**
+ * getQueue, its PRs in the queue's order; when there is no queue for the branch, the error says how to make one
+ * (doctor says the same). `earlier`: the queue as a watch's round before read it (getQueue's `earlier`).
+ */
+export async function readQueue(service: MergeQueueService, ref: QueueRef, read: { progress?: PageProgress; earlier?: Queue } = {}): Promise<Queue> {
   try {
-    return await service.getQueue(ref, { inOrder: true, ...(progress && { progress }) });
+    return await service.getQueue(ref, { inOrder: true, ...(read.progress && { progress: read.progress }), ...(read.earlier && { earlier: read.earlier }) });
   } catch (error) {
     if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
     throw error;

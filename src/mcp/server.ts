@@ -7,6 +7,8 @@ import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcont
 import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
+import { WATCH_WHOLE_EVERY_MS } from '../command-kit/read-queue.js';
+import type { Queue } from '../model/queue.js';
 import { EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
 import { exitMeaning } from '../help/exit-codes.js';
 import type { Waited } from '../model/poll.js';
@@ -398,9 +400,10 @@ function settingsQueue(ctx: Context): QueueRef | undefined {
   }
 }
 
-/** `mq queue get --json` of the queue `ref` names. */
-async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal): Promise<string> {
-  const result = await getQueue({}, { ...callContext(ctx, signal, []), queueRef: () => ref });
+/** `mq queue get --json` of the queue `ref` names; `earlier`, a subscription's round before (getQueue's). */
+async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal, earlier?: { queue?: Queue }): Promise<string> {
+  const result = await getQueue({ earlier: earlier?.queue }, { ...callContext(ctx, signal, []), queueRef: () => ref });
+  if (earlier) earlier.queue = result.kind === 'queue' ? result.queue : undefined;
   return JSON.stringify(toJson(result), null, 2);
 }
 
@@ -409,13 +412,17 @@ async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal): 
  * from the last round's (a failure to read it counts as its content) is announced as updated.
  */
 function queueWatcher(ctx: Context, intervalMs: number, updated: (uri: string) => void) {
-  const subscribed = new Map<string, { ref: QueueRef; last?: string }>();
+  const subscribed = new Map<string, { ref: QueueRef; last?: string; earlier: { queue?: Queue }; wholeAt?: number }>();
   let running: AbortController | undefined;
   const loop = async (stop: AbortSignal) => {
     while (subscribed.size > 0 && !stop.aborted) {
       await Promise.all(
         [...subscribed].map(async ([uri, queue]) => {
-          const seen = await readQueueJson(ctx, queue.ref, stop).catch((error: unknown) => `error: ${errorLine(error)}`);
+          // A long queue's rounds read what its order shows changed; every WATCH_WHOLE_EVERY_MS, the queue whole.
+          const whole = queue.wholeAt === undefined || ctx.now() - queue.wholeAt >= WATCH_WHOLE_EVERY_MS;
+          if (whole) queue.wholeAt = ctx.now();
+          if (whole) queue.earlier = {};
+          const seen = await readQueueJson(ctx, queue.ref, stop, queue.earlier).catch((error: unknown) => `error: ${errorLine(error)}`);
           if (queue.last !== undefined && seen !== queue.last && subscribed.has(uri)) updated(uri);
           queue.last = seen;
         }),
@@ -426,7 +433,7 @@ function queueWatcher(ctx: Context, intervalMs: number, updated: (uri: string) =
   };
   return {
     subscribe(uri: string, ref: QueueRef) {
-      if (!subscribed.has(uri)) subscribed.set(uri, { ref });
+      if (!subscribed.has(uri)) subscribed.set(uri, { ref, earlier: {} });
       // A loop told to stop (the last subscriber left) may not have ended yet: a new one starts.
       if (running && !running.signal.aborted) return;
       running = new AbortController();

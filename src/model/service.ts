@@ -130,7 +130,12 @@ export interface MergeQueueService {
   // and those PRs' facts whole (with when each run in flight started); where the API pages its list (v2), the others' facts beyond their
   // number, title and state may be left empty on a queue too long to read whole each round (v2: past 400 PRs), rather than read a page at a time.
   // `progress` (a read a person waits for): where the API pages the PRs (v2), told after each page when there is more than one.
-  getQueue(queue: QueueRef, read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[]; progress?: PageProgress }): Promise<Queue>;
+  // `earlier` (a watch's round, with `inOrder`): the queue as the round before read it; where the API pages its PRs (v2), a long
+  // queue's PRs the order shows unchanged keep their rows from there and only the others are read (v1 reads its one answer).
+  getQueue(
+    queue: QueueRef,
+    read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[]; progress?: PageProgress; earlier?: QueuePullRequests },
+  ): Promise<Queue>;
   getQueue(queue: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
   getQueue(queue: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;
   /** Settings a queue is created with; the others follow with updateQueue. */

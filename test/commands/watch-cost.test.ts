@@ -1,0 +1,91 @@
+// What `mq queue get --watch` costs a v2 service on a long queue, counted by the recorder between mq's service (in
+// this process) and a fresh sandbox: v2 lists a queue's PRs a hundred to a page, and a round that read them all
+// was a hundred requests on 10,000 PRs, where v1 reads one answer. A round past the first reads the order, the
+// newest page, the PRs not ready and those the order shows changed: and shows what a whole read would.
+import { describe, expect, it } from 'vitest';
+import { createV2Service } from '../../src/api/v2/v2-service.js';
+import { watchQueue } from '../../src/commands/queue/watch.js';
+import { InterruptedError } from '../../src/errors.js';
+import type { Queue } from '../../src/model/queue.js';
+import { control, sandboxEnv, V2_TEST_KEY } from '../support/cli.js';
+import { QUEUE, testContext } from '../support/context.js';
+import { mq, useSandbox } from '../support/in-process.js';
+
+const fixture = useSandbox();
+
+describe('the cost of a watch', () => {
+  it('on v2, a 450-PR queue is read whole every half minute, each round between by its order and what changed, as a whole read shows it', async () => {
+    // Changes made past the recorder: only the watch's requests are counted.
+    const env = sandboxEnv(fixture.sandboxUrl, 'acme/widgets', {}, 'v2');
+    expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
+    expect((await mq(['submit', ...Array.from({ length: 450 }, (_, i) => String(i + 1))], { env })).code).toBe(0);
+    const options = { token: V2_TEST_KEY, timeoutMs: 10_000, userAgent: 'mq-test' };
+    const service = createV2Service({ ...options, apiUrl: fixture.recorder.url });
+    const whole = createV2Service({ ...options, apiUrl: fixture.sandboxUrl });
+    const run = async (...args: string[]) => expect((await mq(args, { env })).code).toBe(0);
+    const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
+    // Between one round and the next: runs end and PRs merge, a PR cancelled, two submitted, a priority raised
+    // (in place: the order does not show it), half a minute of quiet (the next round reads the queue whole).
+    const changes: Array<() => Promise<unknown>> = [
+      () => advance(600),
+      () => run('cancel', '300'),
+      () => run('submit', '451', '452'),
+      () => advance(1200),
+      () => run('edit', '200', '--priority', 'high'),
+      async () => {
+        clock.now += 30_000;
+      },
+    ];
+    const controller = new AbortController();
+    const { ctx, clock } = testContext({ service, signal: controller.signal });
+    const seen: Queue[] = [];
+    const truth: Queue[] = [];
+    const requests: string[][] = [];
+    ctx.sleep = async (ms) => {
+      whole.readAfresh?.();
+      truth.push(await whole.getQueue(QUEUE, { inOrder: true }));
+      const change = changes[truth.length - 1];
+      if (!change) {
+        controller.abort();
+        throw new InterruptedError();
+      }
+      await change();
+      clock.now += ms;
+    };
+    const watching = watchQueue({ intervalMs: 2_000 }, ctx, {
+      polled: (queue) => {
+        seen.push(queue);
+        requests.push(fixture.recorder.requests.splice(0).map((request) => `${request.method} ${request.path}`));
+      },
+      unreachable: () => undefined,
+      reachable: () => undefined,
+    });
+    await expect(watching).rejects.toBeInstanceOf(InterruptedError);
+    expect(seen).toHaveLength(changes.length + 1);
+    // Each round as a whole read shows the queue, but #200's priority in the round after its change.
+    const edited = 5;
+    seen.forEach((queue, round) => {
+      if (round !== edited) expect({ round, queue }).toEqual({ round, queue: truth[round] });
+    });
+    const priorityOf = (queue: Queue) => queue.enqueuedPullRequests.find((pr) => pr.prNumber === 200)?.priorityName;
+    expect([priorityOf(truth[edited]!), priorityOf(seen[edited]!), priorityOf(seen[edited + 1]!)]).toEqual(['high', 'medium', 'high']);
+    expect({ ...seen[edited]!, enqueuedPullRequests: seen[edited]!.enqueuedPullRequests.filter((pr) => pr.prNumber !== 200) }).toEqual({
+      ...truth[edited]!,
+      enqueuedPullRequests: truth[edited]!.enqueuedPullRequests.filter((pr) => pr.prNumber !== 200),
+    });
+    // What changed showed: PRs merged and tested, #300 gone, #451 and #452 in.
+    const numbers = (queue: Queue) => queue.enqueuedPullRequests.map((pr) => pr.prNumber);
+    expect(numbers(seen[1]!)[0]).toBeGreaterThan(numbers(seen[0]!)[0]!);
+    expect(numbers(seen[2]!)).not.toContain(300);
+    expect(numbers(seen[3]!)).toEqual(expect.arrayContaining([451, 452]));
+    // The first round and the one half a minute on read the list page by page; the others read no page past the
+    // first: the queue's settings, its order, the newest page, the PRs not ready, the changed PRs read together.
+    const pages = (round: string[]) => round.filter((request) => request.includes('cursor=')).length;
+    expect(requests.map(pages)).toEqual([4, 0, 0, 0, 0, 0, 4]);
+    for (const round of [1, 2, 3, 4, 5]) expect(requests[round]!.length).toBeLessThanOrEqual(5 + 4);
+    // A round after no change of state reads no PR on its own.
+    expect(requests[edited]!.filter((request) => request.startsWith('GET /v2/pull-requests'))).toEqual([]);
+    await service.close();
+    await whole.close();
+  });
+});
