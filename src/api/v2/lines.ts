@@ -1,0 +1,297 @@
+// A queue's PRs as v2 gives them: its list, a hundred to a page, by when each was submitted, and its order, which
+// places the admitted ones (one answer, however long the queue). The lines mq builds from the two, each read in as
+// few requests as its reader allows: a queue shown whole, a PR placed in it, a wait's round, a watch's round, a
+// prompt's counts; and what one look has read, which the service's other reads take too.
+import type { EnqueuedPullRequest } from '../../model/pull-request.js';
+import { countByState, type PlacedPullRequest, type StateCounts } from '../../model/queue.js';
+import type { QueueRef } from '../../model/repository.js';
+import { allEnded, type PageProgress } from '../../model/service.js';
+import { BATCH_READ_MAX, PRIORITY_NAMES } from '../../model/vocabulary.js';
+import { allPages, type V2Client } from './client.js';
+import { type IdResolver, keyIn } from './ids.js';
+import type { MergeQueue, MergeQueueOrder, PullRequest, QueuedPullRequest, QueueEntry, VerificationRun } from './schemas.js';
+import { modelWord } from './wire-names.js';
+
+/** The live states, as the queue's PR list filters them: what v1's getQueue lists. */
+const LIVE_STATES = ['notReady', 'pending', 'testing', 'testsPassed', 'pendingFailure'];
+/** The states of PRs in flight: few (at most a run's worth per testing slot), read whole beside the order when their runs' starts are wanted. */
+const IN_FLIGHT = ['testing', 'testsPassed', 'pendingFailure'];
+/** The most rows a page of a v2 list holds. */
+export const PAGE_MAX = 100;
+
+/**
+ * The pages of live PRs a wait's round reads whole before it reads a longer queue by its order and its watched PRs
+ * instead (four requests, one of them a PR read). mq keeps to 20 requests a second and 5 PR reads a second per key,
+ * on the machine (budget.ts): a round of four pages takes a fifth of a second of the first, as the other way's PR
+ * read takes of the second; past four pages the pages cost a wait, or a fleet of waits with one key, more.
+ */
+const LONG_QUEUE_PAGES = 4;
+/** A watch's round reads up to this many changed PRs of a long queue together (four requests); more, the queue whole. */
+const CHANGED_READ_MAX = 4 * BATCH_READ_MAX;
+
+/**
+ * What one look (a command, or a round of a wait or a watch) has read of the queues and their PRs: a later read in
+ * the same look takes it rather than asking again; a new look (readAfresh) forgets it all, the ids apart.
+ */
+export class Look {
+  /** Runs a PR's list answered: `mq testing 42` then reads its run's checks from there. */
+  readonly runsListed = new Map<string, VerificationRun>();
+  /** PRs read that uploaded no impacted targets: a run of theirs alone has none to show. */
+  readonly withoutTargets = new Set<number>();
+  /** The queues read, by id: a change of state then answers with the settings read before it. */
+  readonly queuesRead = new Map<string, MergeQueue>();
+  /** Each queue's order, read once: mq status takes its line, the run testing its PR and what it waits on from one answer. */
+  readonly ordersRead = new Map<string, Promise<MergeQueueOrder>>();
+  /** The PRs read whole, by number: a line from the order has their own facts. */
+  readonly prsRead = new Map<number, EnqueuedPullRequest>();
+  /**
+   * PRs read ahead (by readAhead, a wait's round, a change the service refused), by repository and number, null for
+   * one the service does not know; the next read of the PR takes it, once.
+   */
+  readonly readAheadOf = new Map<string, PullRequest | null>();
+  /** The PRs a list of a queue's PRs answered whole, by queue id and number (livePullRequests). */
+  readonly listedOf = new Map<string, PullRequest>();
+
+  forget(): void {
+    for (const kept of [this.runsListed, this.withoutTargets, this.queuesRead, this.ordersRead, this.prsRead, this.readAheadOf, this.listedOf]) kept.clear();
+  }
+}
+
+/** The reads of a queue's line over `client`, keeping what they read in `look`. */
+export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
+  const { prsRead, readAheadOf, listedOf, ordersRead } = look;
+  const orderOf = (id: string) => {
+    let order = ordersRead.get(id);
+    if (!order) ordersRead.set(id, (order = client.call('mergeQueues.order', { params: { id } })));
+    return order;
+  };
+
+  /** A queue's live PRs (what v1's getQueue lists), or those in `states`, counted by the service: one page of one PR with `includeTotal`. */
+  async function liveCount(queueId: string, states = LIVE_STATES): Promise<number | null> {
+    const live = await client.call('mergeQueues.listPullRequests', {
+      params: { id: queueId },
+      query: { state: states, limit: 1, includeTotal: true },
+    });
+    return live.total ?? (live.hasMore ? null : live.data.length);
+  }
+
+  /**
+   * A queue's live PRs, those testing and those not ready: a queue of one page counted from it, a longer one by the
+   * service (a page of one PR with `includeTotal` for each), not read a hundred at a time as a prompt's figures.
+   */
+  async function countedByState(queueId: string): Promise<{ pullRequests: number; byState: StateCounts }> {
+    const first = await livePage(queueId, LIVE_STATES, undefined, true);
+    const next = first.hasMore ? first.nextCursor : undefined;
+    if (next && first.total !== undefined) {
+      const [testing, notReady] = await allEnded([liveCount(queueId, ['testing']), liveCount(queueId, ['notReady'])]);
+      if (testing !== null && notReady !== null) return { pullRequests: first.total, byState: { testing, notReady } };
+    }
+    // A service that does not count: its pages read and counted.
+    const rest = next ? await allPages((cursor) => livePage(queueId, LIVE_STATES, cursor ?? next)) : [];
+    const live = entriesOf([...first.data, ...rest]);
+    return { pullRequests: live.length, byState: countByState(live) };
+  }
+
+  /**
+   * Every PR in the queue (or in `states`), oldest first; `progress` told after each page when there is more than one.
+   * Each row is the PR whole, kept for the look: a change to each that follows (queue delete --cancel-all) takes it
+   * as read rather than reading the PRs again (readAhead).
+   */
+  async function livePullRequests(queueId: string, states = LIVE_STATES, progress?: PageProgress): Promise<EnqueuedPullRequest[]> {
+    let read = 0;
+    let total: number | null | undefined;
+    const rows = await allPages(async (cursor) => {
+      // The count the service gives with the first page, for a progress line that says "of how many".
+      const page = await livePage(queueId, states, cursor, progress !== undefined && !cursor);
+      read += page.data.length;
+      total ??= page.total ?? null;
+      if (progress && (page.hasMore || cursor)) progress(read, total);
+      return page;
+    });
+    for (const row of rows) listedOf.set(`${queueId}#${row.number}`, row);
+    // The list is newest first; the queue's order is oldest first, as v1 lists it.
+    return entriesOf(rows.reverse());
+  }
+
+  /** A page of a queue's PRs in `states`, a hundred at most; with `total`, the service counts them all. */
+  function livePage(queueId: string, states: string[], cursor?: string, total = false) {
+    return client.call('mergeQueues.listPullRequests', {
+      params: { id: queueId },
+      query: { state: states, limit: PAGE_MAX, cursor, includeTotal: total || undefined },
+    });
+  }
+
+  /**
+   * A wait's round: every PR's place and state, and the watched PRs' (and those in flight) whole. A queue of up to
+   * LONG_QUEUE_PAGES pages is read whole, as it always was; a longer one is not read page by page (a hundred
+   * requests a round on 10,000 PRs, five seconds at mq's pace, where v1 reads one answer): its order places the PRs,
+   * the watched are read together (fifty to a request, a PR read) and those in flight give their runs' starts, the
+   * first page giving its PRs whole too. Watched PRs not in the line (not ready, ended, never known) are kept as read
+   * ahead, for the round's own read of them.
+   */
+  async function watchedLine(ref: QueueRef, queueId: string, watched: readonly number[]): Promise<EnqueuedPullRequest[]> {
+    const first = await livePage(queueId, LIVE_STATES, undefined, true);
+    const next = first.hasMore ? first.nextCursor : undefined;
+    if (!next || (first.total ?? Number.POSITIVE_INFINITY) <= LONG_QUEUE_PAGES * PAGE_MAX) {
+      const rest = next ? await allPages((cursor) => livePage(queueId, LIVE_STATES, cursor ?? next)) : [];
+      // Newest first; the line is oldest first, as v1 lists it.
+      return asLinedUp(entriesOf([...first.data, ...rest].reverse()));
+    }
+    const numbers = [...new Set(watched)];
+    const [found] = await allEnded([numbers.length > 0 ? ids.pullRequestsByNumber(ref.repo, numbers) : new Map<number, PullRequest>(), orderOf(queueId)]);
+    for (const row of entriesOf(first.data)) prsRead.set(row.prNumber, row);
+    for (const number of numbers) {
+      const pr = found.get(number);
+      if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) prsRead.set(number, enqueuedOf(pr, pr.queueEntry));
+      readAheadOf.set(keyIn(ref.repo, number), pr ?? null);
+    }
+    return lineOf(queueId, 'runStarts');
+  }
+
+  /**
+   * A watch's round: the line in the queue's order, every PR whole, as `lineOf(…, 'whole')` reads it, but a long
+   * queue not read page by page each round (a hundred requests on 10,000 PRs, five seconds at mq's pace, where v1
+   * reads one answer). Its order places the PRs; a PR the order shows as the round before saw it (its state, sha
+   * and title) keeps that round's row; the newest page of the list and the PRs not ready (whom the order leaves
+   * out) come whole with their lists, and the others, new or changed, are read together (fifty to a request). A
+   * queue of up to LONG_QUEUE_PAGES pages, an order that leaves admitted PRs out (its awaitingAdmission cut short),
+   * or more changed than CHANGED_READ_MAX is read whole. What changes in place, which the order does not show (a
+   * PR's priority or batching), waits for a whole read: the watch asks for one every half minute.
+   */
+  async function lineSince(ref: QueueRef, queueId: string, earlier: readonly EnqueuedPullRequest[], progress?: PageProgress): Promise<EnqueuedPullRequest[]> {
+    const [first, order] = await allEnded([livePage(queueId, LIVE_STATES, undefined, true), orderOf(queueId)]);
+    const next = first.hasMore ? first.nextCursor : undefined;
+    const long = next !== undefined && (first.total ?? Number.POSITIVE_INFINITY) > LONG_QUEUE_PAGES * PAGE_MAX;
+    if (!long || order.awaitingAdmission.length < (order.awaitingAdmissionTotal ?? 0)) return lineOf(queueId, 'whole', progress);
+    const notReady = await livePullRequests(queueId, ['notReady']);
+    const fresh = new Map([...entriesOf(first.data), ...notReady].map((row) => [row.prNumber, row]));
+    const placed = await lineOf(queueId, 'facts');
+    const before = new Map(earlier.map((row) => [row.prNumber, row]));
+    const changed = new Set<number>();
+    const kept = placed.map((row) => {
+      const now = fresh.get(row.prNumber);
+      if (now) return now;
+      const then = before.get(row.prNumber);
+      if (then && then.state === row.state && then.prSha === row.prSha && then.prTitle === row.prTitle) return then;
+      changed.add(row.prNumber);
+      return row;
+    });
+    if (changed.size > CHANGED_READ_MAX) return lineOf(queueId, 'whole', progress);
+    const found = changed.size > 0 ? await ids.pullRequestsByNumber(ref.repo, [...changed]) : new Map<number, PullRequest>();
+    // A PR that left the queue between the order's answer and its own read is left out, as the next order leaves it.
+    const line = kept.flatMap((row) => {
+      if (!changed.has(row.prNumber)) return [row];
+      const pr = found.get(row.prNumber);
+      return pr?.queueEntry?.mergeQueueId === queueId ? [enqueuedOf(pr, pr.queueEntry)] : [];
+    });
+    const seen = new Set(line.map((row) => row.prNumber));
+    return [...line, ...notReady.filter((row) => !seen.has(row.prNumber))];
+  }
+
+  /**
+   * The queue's line without reading every PR in it: the order (one answer, however long the queue) places the
+   * PRs, the batches' first, then the pending ones as the queue considers them; with `runStarts`, the PRs in
+   * flight, read whole, give when their runs started; `whole`, every PR read whole (v1's getQueue rebuilt: the
+   * batches' PRs, the pending, those awaiting admission); `placed`, a PR's number and state alone (no blank
+   * facts). PRs not ready hold no place: the order leaves them out, and those read follow the line.
+   */
+  function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole', progress?: PageProgress): Promise<EnqueuedPullRequest[]>;
+  function lineOf(queueId: string, read: 'placed'): Promise<PlacedPullRequest[]>;
+  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole' | 'placed', progress?: PageProgress): Promise<PlacedPullRequest[]> {
+    const rowsRead = read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId, LIVE_STATES, progress) : [];
+    const [order, rows] = await allEnded([orderOf(queueId), rowsRead]);
+    const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
+    const bare = read === 'placed';
+    const placed: PlacedPullRequest[] = [];
+    const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? (bare ? { prNumber: pr.number, state } : placeOf(pr, state)));
+    // A PR once: a bisection's batch repeats PRs of the batches (the pending and those awaiting admission are
+    // apart), as read whole where it was, else as the order names it. Loops, not flatMap: no array per PR.
+    const inBatches = new Set<number>();
+    for (const batch of order.batches) {
+      const state = modelWord(batch.state);
+      for (const pr of batch.pullRequests) {
+        if (inBatches.has(pr.number)) continue;
+        inBatches.add(pr.number);
+        place(pr, state);
+      }
+    }
+    // The pending, nearly all of a long queue, in an indexed loop with no call for each: mq status places its PR
+    // among 10,000 on every run, and this code runs too few times for V8 to compile it well (a third of the time).
+    const { pending } = order;
+    for (let i = 0; i < pending.length; i++) {
+      const pr = pending[i]!.pullRequest;
+      if (!inBatches.has(pr.number)) placed.push(whole.get(pr.number) ?? (bare ? { prNumber: pr.number, state: 'pending' } : placeOf(pr, 'pending')));
+    }
+    for (const pr of order.awaitingAdmission) if (!inBatches.has(pr.number)) place(pr, 'pending');
+    if (rows.length > 0) {
+      const seen = new Set(placed.map((pr) => pr.prNumber));
+      for (const row of rows) if (!seen.has(row.prNumber)) placed.push(row);
+    }
+    return placed;
+  }
+
+  return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf };
+}
+
+/** The PRs of a list that have a queue entry, each as the model lists a queue's PR. */
+export function entriesOf(prs: readonly PullRequest[]): Array<EnqueuedPullRequest & { pullRequestId: string }> {
+  return prs.flatMap((pr) => (pr.queueEntry ? [enqueuedOf(pr, pr.queueEntry)] : []));
+}
+
+/** A listed PR's fields, in the order v1 lists them (its description's), v2's own (its id) after. */
+export function enqueuedOf(pr: PullRequest, entry: QueueEntry): EnqueuedPullRequest & { pullRequestId: string } {
+  return {
+    id: entry.id,
+    state: modelWord(entry.state),
+    stateChangedAt: entry.stateChangedAt,
+    priorityValue: entry.priorityValue ?? PRIORITY_NAMES.medium,
+    priorityName: entry.priorityName ?? 'medium',
+    ...(entry.usedDefaultPriorityName !== undefined && { usedDefaultPriorityName: entry.usedDefaultPriorityName }),
+    skipTheLine: entry.skipsTheLine,
+    noBatch: !entry.allowBatching,
+    prNumber: pr.number,
+    prTitle: pr.title,
+    prSha: pr.sha,
+    prBaseBranch: pr.baseBranch,
+    prAuthor: pr.author,
+    pullRequestId: pr.id,
+  };
+}
+
+/**
+ * A PR as the order names it: its number, title, head and state; what the order does not say (when it came to its
+ * state, its priority and batching, its base and author) blank. One literal, not a spread of the blanks: a 10,000-PR
+ * line is 10,000 of these.
+ */
+function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
+  return {
+    state,
+    stateChangedAt: '',
+    priorityValue: PRIORITY_NAMES.medium,
+    priorityName: '',
+    skipTheLine: false,
+    noBatch: false,
+    prNumber: pr.number,
+    prTitle: pr.title,
+    prSha: pr.sha,
+    prBaseBranch: '',
+    prAuthor: '',
+    pullRequestId: pr.id,
+  } as EnqueuedPullRequest;
+}
+
+/**
+ * The live PRs, listed oldest first, as the queue lines them up where only their list was read (one request, as a
+ * wait's rounds read it; the order, read beside it for `inOrder`, says it exactly): those testing or tested first,
+ * urgent ahead (only urgent interrupts a run); then those waiting, a higher priority ahead of any lower one (the
+ * service's rule); each oldest first; the PRs not ready last, as they came.
+ */
+export function asLinedUp(prs: EnqueuedPullRequest[]): EnqueuedPullRequest[] {
+  const group = (pr: EnqueuedPullRequest) => (pr.state === 'not_ready' ? 2 : pr.state === 'pending' ? 1 : 0);
+  const rank = (pr: EnqueuedPullRequest) => {
+    const value = pr.priorityValue ?? PRIORITY_NAMES.medium;
+    return group(pr) === 0 ? (value === PRIORITY_NAMES.urgent ? 0 : 1) : group(pr) === 1 ? value : 0;
+  };
+  // Stable: within a rank, oldest first as listed.
+  return [...prs].sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
+}
