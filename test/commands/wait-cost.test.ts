@@ -101,7 +101,7 @@ describe('the cost of a wait', () => {
   });
 
   // Up to four pages a round cost no more of mq's pace (20 requests a second per key) than the other way's PR read
-  // costs of the PR reads' 5 a second (src/api/v2/v2-service.ts).
+  // costs of the PR reads' 5 a second (src/api/v2/lines.ts).
   it('on v2, a wait on a 250-PR queue reads its three pages a round, and no PR on its own', async () => {
     const { env } = await queueOn('v2', 250);
     expect((await mq(['queue', 'pause', '--yes'], { env })).code).toBe(0);
