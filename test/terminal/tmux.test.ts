@@ -252,7 +252,7 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     const triggered = await mq(['webhooks', 'trigger', 'pull_request.failed', '--pr', '5', '--json'], { env });
     const { id } = JSON.parse(triggered.stdout) as { id: string };
     const screen = await terminal.until((text) => text.replace(/\n/g, '').includes(`[${id}]`));
-    expect(screen).toMatch(/\d\d:\d\d:\d\d {2}--> pull_request\.failed #5 failed/);
+    expect(screen).toMatch(/\d\d:\d\d:\d\d {2}--> pull_request\.failed acme\/[\w-]+#5 failed/);
     expect(screen.split('\n').every((line) => line.length <= 80)).toBe(true);
     expect(terminal.screen(true)).toContain(`${ESC}1mpull_request.failed`);
     terminal.keys('C-c');

@@ -57,11 +57,22 @@ export function renderDelivery(d: WebhookDelivery, options: { json: boolean; pai
   return `${lines.join('\n')}\n`;
 }
 
-/** ` #42`, or ` batch #41 #42`. */
+/**
+ * ` acme/widgets#42`, or ` batch acme/widgets#41 #42`: an endpoint is the organization's and hears every repository's
+ * events, so the PR is named with its repository (the host too where it is not github.com), where the event names one.
+ */
 function subjectOf(payload: Record<string, unknown>): string {
-  if (typeof payload.pr_number === 'number') return ` #${payload.pr_number}`;
-  if (Array.isArray(payload.pr_numbers)) return ` batch ${payload.pr_numbers.map((n) => `#${Number(n)}`).join(' ')}`;
+  const repo = repoOf(payload.repository);
+  if (typeof payload.pr_number === 'number') return ` ${repo}#${payload.pr_number}`;
+  if (Array.isArray(payload.pr_numbers)) return ` batch ${payload.pr_numbers.map((n, i) => `${i === 0 ? repo : ''}#${Number(n)}`).join(' ')}`;
   return '';
+}
+
+function repoOf(repository: unknown): string {
+  if (typeof repository !== 'object' || repository === null) return '';
+  const { host, owner, name } = repository as Record<string, unknown>;
+  if (typeof owner !== 'string' || typeof name !== 'string') return '';
+  return safeLine(`${typeof host === 'string' && host !== 'github.com' ? `${host}/` : ''}${owner}/${name}`);
 }
 
 function reasonOf(payload: Record<string, unknown>): string {

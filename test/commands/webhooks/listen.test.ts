@@ -30,7 +30,14 @@ function deliver(to: { url: string; secret: string }, id: string, payload: objec
   });
 }
 
-const MERGED = { type: 'pull_request.merged', action: 'merged', pr_number: 42, merged_reason: 'MERGE_GRAPH_MERGE' };
+// One names its repository, as the service's events do (an organization's endpoint hears them all); one does not.
+const MERGED = {
+  type: 'pull_request.merged',
+  action: 'merged',
+  pr_number: 42,
+  repository: { host: 'github.com', owner: 'acme', name: 'widgets' },
+  merged_reason: 'MERGE_GRAPH_MERGE',
+};
 const BATCH = { type: 'pull_request_batch.testing', action: 'testing', pr_numbers: [41, 42], is_bisection: false };
 const OTHER_SECRET = 'whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY';
 
@@ -63,9 +70,9 @@ describe('mq webhooks listen', () => {
       expect(stderr).toMatch(/stopped listening\n$/);
       const lines = stdout.replace(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}/gm, '').split('\n');
       expect(lines).toEqual([
-        '--> pull_request.merged #42 merged (MERGE_GRAPH_MERGE) [msg_1]',
+        '--> pull_request.merged acme/widgets#42 merged (MERGE_GRAPH_MERGE) [msg_1]',
         `<-- [202] POST ${forward} [msg_1]`,
-        '--> pull_request.merged #42 merged (MERGE_GRAPH_MERGE) [msg_1] (retry)',
+        '--> pull_request.merged acme/widgets#42 merged (MERGE_GRAPH_MERGE) [msg_1] (retry)',
         `<-- [202] POST ${forward} [msg_1]`,
         '--> pull_request_batch.testing batch #41 #42 testing [msg_2]',
         `<-- [202] POST ${forward} [msg_2]`,

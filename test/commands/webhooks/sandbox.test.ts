@@ -30,8 +30,8 @@ describe('mq webhooks against a sandbox', () => {
         const event = JSON.parse(triggered.stdout) as { id: string; type: string; payload: { pr_number: number } };
         expect(event).toMatchObject({ id: expect.stringMatching(/^msg_/), type: 'pull_request.merged', payload: { pr_number: 7 } });
         await listen.until(new RegExp(event.id));
-        expect(listen.stdout()).toMatch(/--> pull_request\.submitted #7 submitted \(API_REQUESTED\) \[msg_/);
-        expect(listen.stdout()).toContain(`--> pull_request.merged #7 merged`);
+        expect(listen.stdout()).toMatch(/--> pull_request\.submitted acme\/widgets#7 submitted \(API_REQUESTED\) \[msg_/);
+        expect(listen.stdout()).toContain(`--> pull_request.merged acme/widgets#7 merged`);
         expect(listen.stdout()).not.toMatch(/not verified/);
         listen.child.kill('SIGINT');
         expect((await listen.done).code).toBe(130);
