@@ -36,14 +36,17 @@ const CHANGED_READ_MAX = 4 * BATCH_READ_MAX;
 export class Look {
   /** Runs a PR's list answered: `mq testing 42` then reads its run's checks from there. */
   readonly runsListed = new Map<string, VerificationRun>();
-  /** PRs read that uploaded no impacted targets: a run of theirs alone has none to show. */
-  readonly withoutTargets = new Set<number>();
   /** The queues read, by id: a change of state then answers with the settings read before it. */
   readonly queuesRead = new Map<string, MergeQueue>();
   /** Each queue's order, read once: mq status takes its line, the run testing its PR and what it waits on from one answer. */
   readonly ordersRead = new Map<string, Promise<MergeQueueOrder>>();
-  /** The PRs read whole, by number: a line from the order has their own facts. */
-  readonly prsRead = new Map<number, EnqueuedPullRequest>();
+  /**
+   * The PRs read whole, by queue id and number (readIn): a line from the order has their own facts. By queue, not
+   * number alone: an MCP server's calls share one service, and #7 of one repository is not #7 of another.
+   */
+  readonly prsRead = new Map<string, EnqueuedPullRequest>();
+  /** PRs read that uploaded no impacted targets, by repository and number (keyIn): a run of theirs alone has none to show. */
+  readonly withoutTargets = new Set<string>();
   /**
    * PRs read ahead (by readAhead, a wait's round, a change the service refused), by repository and number, null for
    * one the service does not know; the next read of the PR takes it, once.
@@ -55,6 +58,11 @@ export class Look {
   forget(): void {
     for (const kept of [this.runsListed, this.withoutTargets, this.queuesRead, this.ordersRead, this.prsRead, this.readAheadOf, this.listedOf]) kept.clear();
   }
+}
+
+/** A PR's key in Look.prsRead. */
+export function readIn(queueId: string, number: number): string {
+  return `${queueId}#${number}`;
 }
 
 /** The reads of a queue's line over `client`, keeping what they read in `look`. */
@@ -108,7 +116,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
       if (progress && (page.hasMore || cursor)) progress(read, total);
       return page;
     });
-    for (const row of rows) listedOf.set(`${queueId}#${row.number}`, row);
+    for (const row of rows) listedOf.set(readIn(queueId, row.number), row);
     // The list is newest first; the queue's order is oldest first, as v1 lists it.
     return entriesOf(rows.reverse());
   }
@@ -139,10 +147,10 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
     }
     const numbers = [...new Set(watched)];
     const [found] = await allEnded([numbers.length > 0 ? ids.pullRequestsByNumber(ref.repo, numbers) : new Map<number, PullRequest>(), orderOf(queueId)]);
-    for (const row of entriesOf(first.data)) prsRead.set(row.prNumber, row);
+    for (const row of entriesOf(first.data)) prsRead.set(readIn(queueId, row.prNumber), row);
     for (const number of numbers) {
       const pr = found.get(number);
-      if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) prsRead.set(number, enqueuedOf(pr, pr.queueEntry));
+      if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) prsRead.set(readIn(queueId, number), enqueuedOf(pr, pr.queueEntry));
       readAheadOf.set(keyIn(ref.repo, number), pr ?? null);
     }
     return lineOf(queueId, 'runStarts');
@@ -200,7 +208,9 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
   async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole' | 'placed', progress?: PageProgress): Promise<PlacedPullRequest[]> {
     const rowsRead = read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId, LIVE_STATES, progress) : [];
     const [order, rows] = await allEnded([orderOf(queueId), rowsRead]);
-    const whole = new Map([...prsRead, ...rows.map((row) => [row.prNumber, row] as const)]);
+    const whole = new Map<number, EnqueuedPullRequest>();
+    for (const [key, row] of prsRead) if (key.startsWith(`${queueId}#`)) whole.set(row.prNumber, row);
+    for (const row of rows) whole.set(row.prNumber, row);
     const bare = read === 'placed';
     const placed: PlacedPullRequest[] = [];
     const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? (bare ? { prNumber: pr.number, state } : placeOf(pr, state)));

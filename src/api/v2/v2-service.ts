@@ -22,7 +22,7 @@ import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repo
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver, keyIn, neverSubmitted, unknownPullRequest } from './ids.js';
-import { asLinedUp, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines } from './lines.js';
+import { asLinedUp, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines, readIn } from './lines.js';
 import type { MergeQueue, MergeQueueOrder, MergeQueueStateChange, PullRequest, QueueEntry, QueueEntryStateTransition } from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
@@ -148,7 +148,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       // Those the queue's list just answered whole are as read.
       const queueId = listedOf.size > 0 ? await ids.queueId(ref) : undefined;
       const numbers = wanted.filter((number) => {
-        const listed = listedOf.get(`${queueId}#${number}`);
+        const listed = queueId === undefined ? undefined : listedOf.get(readIn(queueId, number));
         if (listed) readAheadOf.set(keyIn(ref.repo, number), listed);
         return !listed;
       });
@@ -177,8 +177,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       // With no entry at all: never submitted, v1's 404.
       if (!pr.queueEntry) throw new ApiError(404, neverSubmitted(ref, pr.number), 'pullRequests.get');
       const view: SubmittedPullRequestDetail = submittedOf(pr, pr.queueEntry);
-      prsRead.set(pr.number, enqueuedOf(pr, pr.queueEntry));
-      if (pr.queueEntry?.readiness.hasImpactedTargets === false) withoutTargets.add(pr.number);
+      prsRead.set(readIn(queueId, pr.number), enqueuedOf(pr, pr.queueEntry));
+      if (pr.queueEntry?.readiness.hasImpactedTargets === false) withoutTargets.add(keyIn(ref.repo, pr.number));
       const inQueueNow = view.isCurrentlySubmittedToQueue;
       // v2 names an entry's run only once it merged: mq status (the estimate) takes it from the order's batch,
       // elsewhere, or where no batch of the order holds it (pending failure: its failed run is no batch's), from
@@ -295,7 +295,8 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       // A run's list leaves its impacted targets out, which only its own read gives: the listed run does only where
       // it can have none (no PR merged into its base, and none of its own uploaded any), as with most single queues.
       const listed = runsListed.get(id);
-      const targetless = listed && !listed.dependentPullRequests?.length && listed.testedPullRequests.every((pr) => withoutTargets.has(pr.number));
+      const targetless =
+        listed && !listed.dependentPullRequests?.length && listed.testedPullRequests.every((pr) => withoutTargets.has(keyIn(ref.repo, pr.number)));
       if (targetless) return testingDetailsOfWire(listed);
       try {
         return testingDetailsOfWire(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
