@@ -12,6 +12,7 @@ import type { Queue } from '../model/queue.js';
 import { EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
 import { exitMeaning } from '../help/exit-codes.js';
 import type { Waited } from '../model/poll.js';
+import type { MergeQueueService } from '../model/service.js';
 import { resultExitCode } from '../model/result.js';
 import { renderError } from '../render/failure.js';
 import { toJson } from '../render/json.js';
@@ -315,17 +316,19 @@ function errorLine(error: unknown): string {
  */
 function callContext(ctx: Context, signal: AbortSignal, said: string[], progress?: Call['progress']): Context {
   const both = AbortSignal.any([ctx.signal, signal]);
-  // A call is a command of its own, over the server's one service: it looks at the queue as it is now, not as the
-  // order or PRs an earlier call read (v2 keeps them to spare requests within a command).
-  let looked = false;
+  // A call is a command of its own, over the server's one service (its connection, budget and ids): it looks at the
+  // queue as it is now, not as the order or PRs an earlier call read (v2 keeps them to spare requests within a
+  // command), and calls at once do not clear each other's look (a wait's rounds start new ones). Where the service
+  // has no look apart, the call starts a new one on the service's.
+  let own: Promise<MergeQueueService> | undefined;
   return {
     ...ctx,
-    service: async () => {
-      const service = await ctx.service();
-      if (!looked) service.readAfresh?.();
-      looked = true;
-      return service;
-    },
+    service: () =>
+      (own ??= ctx.service().then((service) => {
+        const view = service.anotherLook?.() ?? service;
+        if (view === service) service.readAfresh?.();
+        return view;
+      })),
     signal: both,
     interactive: false,
     writesInFlight: new Set(),

@@ -105,6 +105,12 @@ export interface MergeQueueService {
    */
   readAfresh?(): void;
   /**
+   * The same service (its connection, budget and ids) with a look of its own, for one command among others at once
+   * (an MCP server's calls): what one reads and keeps, and a new look of another, do not reach it. Its close leaves
+   * the connection to this service's.
+   */
+  anotherLook?(): MergeQueueService;
+  /**
    * `details`: what to bring beyond its record (its timeline, the service's estimate), where the service gives them;
    * `testedBy`: the run that last tested it even where it went back to pending (an urgent PR interrupted it), which
    * v1's record names and v2 lists apart. `alone`: only what the record itself says (its state, its SHA), for a

@@ -3,6 +3,7 @@
 // another. Against the sandbox, through the real service.
 import { describe, expect, it } from 'vitest';
 import { createV2Service } from '../../src/api/v2/v2-service.js';
+import type { MergeQueueService } from '../../src/model/service.js';
 import { control, sandboxEnv, V2_TEST_KEY } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
 
@@ -50,6 +51,33 @@ describe('one look of the v2 service over two repositories', () => {
       expect(tested.state).toBe('testing');
       const details = await service.getMergeQueueTestingDetails(queueOf('apples'), tested.verifiedByTestRun!);
       expect(JSON.stringify(details)).toContain('//app');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("two looks over one service (an MCP server's calls at once): a new look of one leaves the other's reads whole", async () => {
+    const env = sandboxEnv(fixture.sandboxUrl, 'acme/pears', {}, 'v2');
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    expect((await mq(['submit', '1', '2'], { env })).code).toBe(0);
+    const pears = queueOf('pears');
+    const service = createV2Service({ apiUrl: fixture.sandboxUrl, token: V2_TEST_KEY, timeoutMs: 10_000, userAgent: 'mq-test' });
+    try {
+      // One call reads #1 whole, another starts a new look, the first places #1 in its line.
+      const placed = async (first: MergeQueueService, second: MergeQueueService) => {
+        await first.getSubmittedPullRequest(pears, { number: 1 });
+        second.readAfresh?.();
+        const line = await first.getQueue(pears, { line: true });
+        return line.enqueuedPullRequests.find((pr) => pr.prNumber === 1);
+      };
+      // Over the one look they share, the second call's new look takes the first call's read: #1 as the order names it.
+      expect(await placed(service, service)).toMatchObject({ prAuthor: '', stateChangedAt: '' });
+      // Each with a look of its own, the first keeps its read: #1 whole.
+      const [a, b] = [service.anotherLook!(), service.anotherLook!()];
+      expect(await placed(a, b)).toMatchObject({ prAuthor: 'sandbox-user', stateChangedAt: expect.stringMatching(/^2026-/) });
+      // A look's close leaves the connection to the service's own.
+      await a.close();
+      expect((await service.getQueueFacts(pears)).state).toBe('running');
     } finally {
       await service.close();
     }

@@ -115,10 +115,6 @@ export function keyIn(repo: Repo, what: string | number): string {
 
 /** Looks ids up through the client, keeping what it finds. */
 export class IdResolver {
-  /** Lookups under way, by kind and key: reads sent together (mq stats) share one. */
-  private readonly underWay = new Map<string, Promise<string>>();
-  /** The ids this command looked up or was answered (by kind and key): never stale, unlike those kept from earlier commands. */
-  private readonly fresh = new Set<string>();
   /** Queues as their lookup answered them whole, by id, until the read they save (lookedUpQueue). */
   private readonly queuesFound = new Map<string, MergeQueue>();
   /** PRs (by repository id and number) a lookup of this look found the service does not know: not asked again. */
@@ -129,7 +125,19 @@ export class IdResolver {
     private readonly cache: IdCache,
     /** The service's root: ids of one service are not another's. */
     private readonly root: string,
+    /** Lookups under way, by kind and key: reads sent together (mq stats) share one; so do the looks of one process. */
+    private readonly underWay = new Map<string, Promise<string>>(),
+    /** The ids this process looked up or was answered (by kind and key): never stale, unlike those kept from earlier commands. */
+    private readonly fresh = new Set<string>(),
   ) {}
+
+  /**
+   * The same ids, cache and lookups under way, with a look of its own: what a lookup of this look answered of a
+   * queue, and the PRs it found unknown, are not another's (an MCP server's calls, at once over one service).
+   */
+  anotherLook(): IdResolver {
+    return new IdResolver(this.client, this.cache, this.root, this.underWay, this.fresh);
+  }
 
   repositoryId(repo: Repo): Promise<string> {
     const key = repoKey(repo);

@@ -38,7 +38,14 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
   const root = options.apiUrl.replace(/\/+$/, '').replace(/\/v[12]$/, '');
   const client = new V2Client({ ...options, apiUrl: root });
   const cache = new IdCache(options.idCacheFile);
-  const ids = new IdResolver(client, cache, root);
+  return serviceOver(client, cache, new IdResolver(client, cache, root), true);
+}
+
+/**
+ * The service over one connection, its ids and their cache, with a look of its own; `anotherLook` gives one more over
+ * the same (an MCP server's calls at once), which leaves closing them to this one (`owner`).
+ */
+function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: boolean): MergeQueueService {
   const look = new Look();
   const { runsListed, withoutTargets, queuesRead, prsRead, readAheadOf, listedOf } = look;
   const { orderOf, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf } = queueLines(client, ids, look);
@@ -326,10 +333,11 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
       look.forget();
       ids.forgetLookedUp();
     },
+    anotherLook: () => serviceOver(client, cache, ids.anotherLook(), false),
     serviceNow: () => client.transport.serviceNow(),
     async close() {
       cache.save();
-      await client.close();
+      if (owner) await client.close();
     },
 
     async listQueues() {
