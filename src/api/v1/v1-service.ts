@@ -20,8 +20,15 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
   // The service's root and the v1 API's path: `https://api.trunk.io` → `https://api.trunk.io/v1`.
   const root = options.apiUrl.replace(/\/+$/, '');
   const client = new MergeQueueClient({ ...options, apiUrl: root.endsWith('/v1') ? root : `${root}/v1` });
-  // Whether the service has the batch read; one that refuses it is asked one PR at a time from then on.
-  let batchServed = true;
+  return serviceOver(client, { batchServed: true }, true);
+}
+
+/**
+ * The service over one connection, with a look of its own; `anotherLook` gives one more over the same (an MCP
+ * server's calls at once), which leaves closing it to this one (`owner`). `served.batchServed`: whether the service
+ * has the batch read; one that refuses it is asked one PR at a time from then on, in every look.
+ */
+function serviceOver(client: MergeQueueClient, served: { batchServed: boolean }, owner: boolean): MergeQueueService {
   /**
    * PRs a read of this look found the queue has no record of (404), with the service's words: read again in the same
    * look (a wait's round explains a PR its batch read did not find), the answer is the one had, not a request more.
@@ -32,7 +39,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
 
   /** The batch read, a chunk at a time, for every PR it can answer; it stops at once on a service without one. */
   const readInBatches = async (queue: QueueRef, prs: readonly number[], batch: PullRequestBatch & { seen: Set<number> }): Promise<void> => {
-    for (let start = 0; start < prs.length && batchServed; start += BATCH_READ_MAX) {
+    for (let start = 0; start < prs.length && served.batchServed; start += BATCH_READ_MAX) {
       const chunk = prs.slice(start, start + BATCH_READ_MAX);
       let answer: SubmittedPullRequests;
       try {
@@ -41,7 +48,7 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
         if (error instanceof InterruptedError) throw error;
         // No such operation here (404, or 400/405 from a service that routes it elsewhere): one PR at a time.
         if (error instanceof ApiError && [400, 404, 405].includes(error.status)) {
-          batchServed = false;
+          served.batchServed = false;
           return;
         }
         for (const pr of chunk) batch.failed.push({ pr, error });
@@ -170,8 +177,11 @@ export function createV1Service(options: ClientOptions): MergeQueueService {
       await client.status();
     },
     readAfresh: () => unknownNow.clear(),
+    anotherLook: () => serviceOver(client, served, false),
     serviceNow: () => client.transport.serviceNow(),
-    close: () => client.close(),
+    close: async () => {
+      if (owner) await client.close();
+    },
 
     listQueues: () => v2Only('listing every queue (mq queues, --all-queues)', 'v1 has no such list'),
     // v1 switches modes through the queue's settings: the queue reads switching_modes until the runs in flight end.
