@@ -42,7 +42,7 @@ export class Look {
   readonly ordersRead = new Map<string, Promise<MergeQueueOrder>>();
   /**
    * The PRs read whole, by queue id and number (readIn): a line from the order has their own facts. By queue, not
-   * number alone: an MCP server's calls share one service, and #7 of one repository is not #7 of another.
+   * number alone: #7 of one repository is not #7 of another, and nothing holds a look to one queue.
    */
   readonly prsRead = new Map<string, EnqueuedPullRequest>();
   /** PRs read that uploaded no impacted targets, by repository and number (keyIn): a run of theirs alone has none to show. */
@@ -60,7 +60,7 @@ export class Look {
   }
 }
 
-/** A PR's key in Look.prsRead. */
+/** A PR's key in Look.prsRead and Look.listedOf. */
 export function readIn(queueId: string, number: number): string {
   return `${queueId}#${number}`;
 }
