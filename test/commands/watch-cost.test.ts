@@ -88,4 +88,30 @@ describe('the cost of a watch', () => {
     await service.close();
     await whole.close();
   });
+
+  it('on v2, a short queue (one page) costs each round its settings, its order and its one page, no request twice', async () => {
+    const env = sandboxEnv(fixture.sandboxUrl, 'acme/widgets', {}, 'v2');
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    expect((await mq(['submit', '1', '2', '3'], { env })).code).toBe(0);
+    const service = createV2Service({ token: V2_TEST_KEY, timeoutMs: 10_000, userAgent: 'mq-test', apiUrl: fixture.recorder.url });
+    const controller = new AbortController();
+    const { ctx, clock } = testContext({ service, signal: controller.signal });
+    const requests: string[][] = [];
+    ctx.sleep = async (ms) => {
+      if (requests.length === 4) {
+        controller.abort();
+        throw new InterruptedError();
+      }
+      clock.now += ms;
+    };
+    const watching = watchQueue({ intervalMs: 2_000 }, ctx, {
+      polled: () => void requests.push(fixture.recorder.requests.splice(0).map((request) => `${request.method} ${request.path.replace(/\?.*/, '')}`)),
+      unreachable: () => undefined,
+      reachable: () => undefined,
+    });
+    await expect(watching).rejects.toBeInstanceOf(InterruptedError);
+    for (const round of requests.slice(1)) expect(new Set(round).size, round.join(', ')).toBe(round.length);
+    for (const round of requests.slice(1)) expect(round).toHaveLength(3);
+    await service.close();
+  });
 });

@@ -9,6 +9,7 @@ import { allEnded, type PageProgress } from '../../model/service.js';
 import { BATCH_READ_MAX, PRIORITY_NAMES } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
 import { type IdResolver, keyIn } from './ids.js';
+import type { AnswerOf } from './contract.js';
 import type { MergeQueue, MergeQueueOrder, PullRequest, QueuedPullRequest, QueueEntry, VerificationRun } from './schemas.js';
 import { modelWord } from './wire-names.js';
 
@@ -28,6 +29,14 @@ export const PAGE_MAX = 100;
 const LONG_QUEUE_PAGES = 4;
 /** A watch's round reads up to this many changed PRs of a long queue together (four requests); more, the queue whole. */
 const CHANGED_READ_MAX = 4 * BATCH_READ_MAX;
+
+/** A page of a queue's PRs, as the list answers it. */
+type LivePage = AnswerOf<'mergeQueues.listPullRequests'>;
+
+/** A queue past LONG_QUEUE_PAGES pages, as its first page (read with the service's count) says. */
+function isLong(first: LivePage): boolean {
+  return first.hasMore && Boolean(first.nextCursor) && (first.total ?? Number.POSITIVE_INFINITY) > LONG_QUEUE_PAGES * PAGE_MAX;
+}
 
 /**
  * What one look (a command, or a round of a wait or a watch) has read of the queues and their PRs: a later read in
@@ -89,28 +98,27 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
    */
   async function countedByState(queueId: string): Promise<{ pullRequests: number; byState: StateCounts }> {
     const first = await livePage(queueId, LIVE_STATES, undefined, true);
-    const next = first.hasMore ? first.nextCursor : undefined;
-    if (next && first.total !== undefined) {
+    if (first.hasMore && first.nextCursor && first.total !== undefined) {
       const [testing, notReady] = await allEnded([liveCount(queueId, ['testing']), liveCount(queueId, ['notReady'])]);
       if (testing !== null && notReady !== null) return { pullRequests: first.total, byState: { testing, notReady } };
     }
     // A service that does not count: its pages read and counted.
-    const rest = next ? await allPages((cursor) => livePage(queueId, LIVE_STATES, cursor ?? next)) : [];
-    const live = entriesOf([...first.data, ...rest]);
+    const live = await livePullRequests(queueId, LIVE_STATES, undefined, first);
     return { pullRequests: live.length, byState: countByState(live) };
   }
 
   /**
-   * Every PR in the queue (or in `states`), oldest first; `progress` told after each page when there is more than one.
+   * Every PR in the queue (or in `states`), oldest first; `progress` told after each page when there is more than one;
+   * `first`, its first page where a round read it already (to see whether the queue is long), not read again.
    * Each row is the PR whole, kept for the look: a change to each that follows (queue delete --cancel-all) takes it
    * as read rather than reading the PRs again (readAhead).
    */
-  async function livePullRequests(queueId: string, states = LIVE_STATES, progress?: PageProgress): Promise<EnqueuedPullRequest[]> {
+  async function livePullRequests(queueId: string, states = LIVE_STATES, progress?: PageProgress, first?: LivePage): Promise<EnqueuedPullRequest[]> {
     let read = 0;
     let total: number | null | undefined;
     const rows = await allPages(async (cursor) => {
       // The count the service gives with the first page, for a progress line that says "of how many".
-      const page = await livePage(queueId, states, cursor, progress !== undefined && !cursor);
+      const page = !cursor && first ? first : await livePage(queueId, states, cursor, progress !== undefined && !cursor);
       read += page.data.length;
       total ??= page.total ?? null;
       if (progress && (page.hasMore || cursor)) progress(read, total);
@@ -139,12 +147,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
    */
   async function watchedLine(ref: QueueRef, queueId: string, watched: readonly number[]): Promise<EnqueuedPullRequest[]> {
     const first = await livePage(queueId, LIVE_STATES, undefined, true);
-    const next = first.hasMore ? first.nextCursor : undefined;
-    if (!next || (first.total ?? Number.POSITIVE_INFINITY) <= LONG_QUEUE_PAGES * PAGE_MAX) {
-      const rest = next ? await allPages((cursor) => livePage(queueId, LIVE_STATES, cursor ?? next)) : [];
-      // Newest first; the line is oldest first, as v1 lists it.
-      return asLinedUp(entriesOf([...first.data, ...rest].reverse()));
-    }
+    if (!isLong(first)) return asLinedUp(await livePullRequests(queueId, LIVE_STATES, undefined, first));
     const numbers = [...new Set(watched)];
     const [found] = await allEnded([numbers.length > 0 ? ids.pullRequestsByNumber(ref.repo, numbers) : new Map<number, PullRequest>(), orderOf(queueId)]);
     for (const row of entriesOf(first.data)) prsRead.set(readIn(queueId, row.prNumber), row);
@@ -168,9 +171,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
    */
   async function lineSince(ref: QueueRef, queueId: string, earlier: readonly EnqueuedPullRequest[], progress?: PageProgress): Promise<EnqueuedPullRequest[]> {
     const [first, order] = await allEnded([livePage(queueId, LIVE_STATES, undefined, true), orderOf(queueId)]);
-    const next = first.hasMore ? first.nextCursor : undefined;
-    const long = next !== undefined && (first.total ?? Number.POSITIVE_INFINITY) > LONG_QUEUE_PAGES * PAGE_MAX;
-    if (!long || order.awaitingAdmission.length < (order.awaitingAdmissionTotal ?? 0)) return lineOf(queueId, 'whole', progress);
+    if (!isLong(first) || order.awaitingAdmission.length < (order.awaitingAdmissionTotal ?? 0)) return lineOf(queueId, 'whole', progress, first);
     const notReady = await livePullRequests(queueId, ['notReady']);
     const fresh = new Map([...entriesOf(first.data), ...notReady].map((row) => [row.prNumber, row]));
     const placed = await lineOf(queueId, 'facts');
@@ -184,7 +185,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
       changed.add(row.prNumber);
       return row;
     });
-    if (changed.size > CHANGED_READ_MAX) return lineOf(queueId, 'whole', progress);
+    if (changed.size > CHANGED_READ_MAX) return lineOf(queueId, 'whole', progress, first);
     const found = changed.size > 0 ? await ids.pullRequestsByNumber(ref.repo, [...changed]) : new Map<number, PullRequest>();
     // A PR that left the queue between the order's answer and its own read is left out, as the next order leaves it.
     const line = kept.flatMap((row) => {
@@ -203,10 +204,16 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
    * batches' PRs, the pending, those awaiting admission); `placed`, a PR's number and state alone (no blank
    * facts). PRs not ready hold no place: the order leaves them out, and those read follow the line.
    */
-  function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole', progress?: PageProgress): Promise<EnqueuedPullRequest[]>;
+  function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole', progress?: PageProgress, first?: LivePage): Promise<EnqueuedPullRequest[]>;
   function lineOf(queueId: string, read: 'placed'): Promise<PlacedPullRequest[]>;
-  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole' | 'placed', progress?: PageProgress): Promise<PlacedPullRequest[]> {
-    const rowsRead = read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId, LIVE_STATES, progress) : [];
+  async function lineOf(
+    queueId: string,
+    read: 'facts' | 'runStarts' | 'whole' | 'placed',
+    progress?: PageProgress,
+    first?: LivePage,
+  ): Promise<PlacedPullRequest[]> {
+    const rowsRead =
+      read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId, LIVE_STATES, progress, first) : [];
     const [order, rows] = await allEnded([orderOf(queueId), rowsRead]);
     const whole = new Map<number, EnqueuedPullRequest>();
     for (const [key, row] of prsRead) if (key.startsWith(`${queueId}#`)) whole.set(row.prNumber, row);
