@@ -12,7 +12,31 @@ export const NO_QUEUE_HINT = 'create it with mq queue create, or name another br
  * between read what the queue's order shows changed (getQueue's `earlier`, v2), and what changes in place, a PR's
  * priority, shows at the next whole read.
  */
-export const WATCH_WHOLE_EVERY_MS = 30_000;
+const WATCH_WHOLE_EVERY_MS = 30_000;
+
+/**
+ * A watch's rounds of one queue (mq queue get --watch, an MCP client's subscription): what to hand the next read as
+ * `earlier` (the round before's queue, or none when a whole read is due), and the read it gave.
+ */
+export class WatchRounds {
+  private earlier: Queue | undefined;
+  private wholeAt = Number.NEGATIVE_INFINITY;
+  private wholeDue = false;
+
+  constructor(private readonly now: () => number) {}
+
+  /** The round before's queue, or undefined: every WATCH_WHOLE_EVERY_MS a read whole, until one has answered. */
+  next(): Queue | undefined {
+    this.wholeDue = this.now() - this.wholeAt >= WATCH_WHOLE_EVERY_MS;
+    return this.wholeDue ? undefined : this.earlier;
+  }
+
+  /** The queue a round read (a failed round tells nothing: the next one starts from the same). */
+  read(queue: Queue): void {
+    this.earlier = queue;
+    if (this.wholeDue) this.wholeAt = this.now();
+  }
+}
 
 /**
  * getQueue, its PRs in the queue's order; when there is no queue for the branch, the error says how to make one

@@ -7,8 +7,7 @@ import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcont
 import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
-import { WATCH_WHOLE_EVERY_MS } from '../command-kit/read-queue.js';
-import type { Queue } from '../model/queue.js';
+import { WatchRounds } from '../command-kit/read-queue.js';
 import { EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
 import { exitMeaning } from '../help/exit-codes.js';
 import type { Waited } from '../model/poll.js';
@@ -403,10 +402,10 @@ function settingsQueue(ctx: Context): QueueRef | undefined {
   }
 }
 
-/** `mq queue get --json` of the queue `ref` names; `earlier`, a subscription's round before (getQueue's). */
-async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal, earlier?: { queue?: Queue }): Promise<string> {
-  const result = await getQueue({ earlier: earlier?.queue }, { ...callContext(ctx, signal, []), queueRef: () => ref });
-  if (earlier) earlier.queue = result.kind === 'queue' ? result.queue : undefined;
+/** `mq queue get --json` of the queue `ref` names; `rounds`, a subscription's, which hand each read the one before. */
+async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal, rounds?: WatchRounds): Promise<string> {
+  const result = await getQueue({ earlier: rounds?.next() }, { ...callContext(ctx, signal, []), queueRef: () => ref });
+  if (rounds && result.kind === 'queue') rounds.read(result.queue);
   return JSON.stringify(toJson(result), null, 2);
 }
 
@@ -415,17 +414,14 @@ async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal, e
  * from the last round's (a failure to read it counts as its content) is announced as updated.
  */
 function queueWatcher(ctx: Context, intervalMs: number, updated: (uri: string) => void) {
-  const subscribed = new Map<string, { ref: QueueRef; last?: string; earlier: { queue?: Queue }; wholeAt?: number }>();
+  const subscribed = new Map<string, { ref: QueueRef; last?: string; rounds: WatchRounds }>();
   let running: AbortController | undefined;
   const loop = async (stop: AbortSignal) => {
     while (subscribed.size > 0 && !stop.aborted) {
       await Promise.all(
         [...subscribed].map(async ([uri, queue]) => {
-          // A long queue's rounds read what its order shows changed; every WATCH_WHOLE_EVERY_MS, the queue whole.
-          const whole = queue.wholeAt === undefined || ctx.now() - queue.wholeAt >= WATCH_WHOLE_EVERY_MS;
-          if (whole) queue.wholeAt = ctx.now();
-          if (whole) queue.earlier = {};
-          const seen = await readQueueJson(ctx, queue.ref, stop, queue.earlier).catch((error: unknown) => `error: ${errorLine(error)}`);
+          // A long queue's rounds read what its order shows changed, and the queue whole now and then (WatchRounds).
+          const seen = await readQueueJson(ctx, queue.ref, stop, queue.rounds).catch((error: unknown) => `error: ${errorLine(error)}`);
           if (queue.last !== undefined && seen !== queue.last && subscribed.has(uri)) updated(uri);
           queue.last = seen;
         }),
@@ -436,7 +432,7 @@ function queueWatcher(ctx: Context, intervalMs: number, updated: (uri: string) =
   };
   return {
     subscribe(uri: string, ref: QueueRef) {
-      if (!subscribed.has(uri)) subscribed.set(uri, { ref, earlier: {} });
+      if (!subscribed.has(uri)) subscribed.set(uri, { ref, rounds: new WatchRounds(ctx.now) });
       // A loop told to stop (the last subscriber left) may not have ended yet: a new one starts.
       if (running && !running.signal.aborted) return;
       running = new AbortController();

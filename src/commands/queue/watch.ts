@@ -2,9 +2,8 @@
 // outside, which redraws it in place or prints what changed.
 import { InterruptedError } from '../../errors.js';
 import type { Context } from '../../command-kit/context.js';
-import { readQueue, WATCH_WHOLE_EVERY_MS } from '../../command-kit/read-queue.js';
+import { readQueue, WatchRounds } from '../../command-kit/read-queue.js';
 import { poll } from '../../model/poll.js';
-import type { Queue } from '../../model/queue.js';
 import type { WatchEvents } from '../../model/wait-events.js';
 
 /** `allSettings`: as `mq queue get` takes it (--settings, -v). */
@@ -12,19 +11,16 @@ export async function watchQueue(input: { intervalMs: number; allSettings?: bool
   const service = await ctx.service();
   const ref = ctx.queueRef();
   let seen: string | undefined;
-  let earlier: Queue | undefined;
-  let wholeAt = Number.NEGATIVE_INFINITY;
+  const rounds = new WatchRounds(ctx.now);
   // A person watches: keep the pace asked for, without backing off.
   await poll(ctx, { intervalMs: input.intervalMs, backoff: false }, events, async (answered) => {
     // Each round a look of its own: the queue as it is now, not the order or PRs an earlier round read. On a long
     // v2 queue a round reads only the PRs the order shows changed since the round before (getQueue's `earlier`);
-    // what changes in place without showing there (a priority) is read with the whole queue (WATCH_WHOLE_EVERY_MS).
+    // what changes in place without showing there (a priority) is read with the whole queue now and then (WatchRounds).
     service.readAfresh?.();
-    const whole = ctx.now() - wholeAt >= WATCH_WHOLE_EVERY_MS;
-    if (whole) wholeAt = ctx.now();
-    const queue = await readQueue(service, ref, whole ? {} : { earlier });
+    const queue = await readQueue(service, ref, { earlier: rounds.next() });
     answered();
-    earlier = queue;
+    rounds.read(queue);
     const now = JSON.stringify(queue);
     events.polled(queue, now !== seen, service.serviceNow() ?? ctx.now(), { allSettings: input.allSettings, everyMs: input.intervalMs });
     seen = now;
