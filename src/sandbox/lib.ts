@@ -27,6 +27,8 @@ export interface SandboxOptions {
   keys?: readonly V2Key[];
   rateLimits?: boolean;
   estimates?: boolean;
+  /** How many of a queue's line its graph admits, as `mq sandbox --graph-soft-cap` (null: none); setGraphSoftCap() changes it. */
+  graphSoftCap?: number | null;
   /** Default 0, a free port. */
   port?: number;
   /** Where to send the service's webhooks, as `mq sandbox --webhook` (docs/sandbox.md#webhooks); a secret is made for each left without. */
@@ -45,6 +47,8 @@ export interface Sandbox {
   advance(seconds: number): Promise<Date>;
   /** Sets a PR's facts on the host (title, author, sha, mergeable, test outcome…); those left out keep theirs. */
   setPullRequest(facts: PullRequestFacts): Promise<void>;
+  /** How many of a queue's line its graph admits from now on, null none, as `POST /_sandbox/graphSoftCap`. */
+  setGraphSoftCap(cap: number | null): Promise<void>;
   /** The whole state, in the state file's format: restore() and `seed` take it. */
   snapshot(): string;
   restore(snapshot: string): Promise<void>;
@@ -68,6 +72,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ...(options.keys !== undefined && options.keys.length > 0 && { keys: options.keys }),
       ...(options.rateLimits !== undefined && { rateLimits: options.rateLimits }),
       ...(options.estimates !== undefined && { estimates: options.estimates }),
+      ...(options.graphSoftCap !== undefined && { graphSoftCap: options.graphSoftCap }),
       ...(options.webhooks !== undefined && options.webhooks.length > 0 && { webhooks: options.webhooks }),
     },
     options.seed,
@@ -90,9 +95,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     setPullRequest: async (facts) => {
       await control('pullRequests', facts);
     },
+    setGraphSoftCap: async (cap) => {
+      await control('graphSoftCap', { cap });
+    },
     snapshot: () => server.snapshot(),
     restore: (snapshot) => server.restore(snapshot),
-    reset: () => server.restore(first),
+    // The cap given to startSandbox is the sandbox's, as its token is: a seed without it does not lift it.
+    reset: async () => {
+      await server.restore(first);
+      if (options.graphSoftCap !== undefined) await control('graphSoftCap', { cap: options.graphSoftCap });
+    },
     events: async () => {
       const response = await fetch(`${origin}/_sandbox/${WEBHOOK_ROUTES.events.path}`, { headers: { 'x-api-token': options.token ?? 'sandbox' } });
       return ((await response.json()) as { events: { id: string; type: string; payload: Record<string, unknown> }[] }).events;

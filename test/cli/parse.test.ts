@@ -333,6 +333,12 @@ const ROWS: Array<[string, string[], Row, string?]> = [
       },
     },
   ],
+  ['sandbox with a graph soft cap', ['sandbox', '--graph-soft-cap', '25'], { handler: sandbox, input: expect.objectContaining({ graphSoftCap: 25 }) }],
+  [
+    'sandbox lifting the graph soft cap a state file holds',
+    ['sandbox', '--graph-soft-cap', 'none'],
+    { handler: sandbox, input: expect.objectContaining({ graphSoftCap: null }) },
+  ],
   [
     'completion',
     ['completion', 'zsh'],
@@ -438,6 +444,7 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['sandbox', '--speed', '0'], /--speed: "0" is not a number more than 0/],
   [['sandbox', '--key', 'k=submit,admin'], /--key: "admin" is no permission/],
   [['sandbox', '--key', '=submit'], /--key: give a key/],
+  [['sandbox', '--graph-soft-cap', '0'], /--graph-soft-cap: "0" is neither a whole number from 1 to 4294967295 nor none; use e.g. 100, or none/],
   [['sandbox', '--key', 'k', '--key', 'k=all'], /--key: the same key is given twice/],
   // A value outside a fixed set: mq's own refusal, in the shape of every other, not commander's.
   [['queue', 'update', '--mode', 'bogus'], /^--mode: "bogus" is not one of the choices; use single or parallel$/],

@@ -1,5 +1,5 @@
 // Invariants of the queue engine over random sequences of events: submits with random priorities and noBatch,
-// cancels, restarts, outcomes, targets, pause/drain/resume, mode and batch changes, and time passing. The
+// cancels, restarts, outcomes, targets, pause/drain/resume, mode and batch changes, the graph soft cap, and time passing. The
 // engine's state document is read after every step (and after every instant something happened by itself).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,7 @@ type Event =
   | { kind: 'batching'; batch: boolean; batchingMinSize: number; batchingMaxWaitTimeMinutes: number }
   | { kind: 'failures'; canOptimisticallyMerge: boolean; pendingFailureDepth: number }
   | { kind: 'merging'; directMergeMode: 'off' | 'always'; optimizationMode: 'off' | 'bisection_skip_redundant_tests' }
+  | { kind: 'cap'; cap: number | null }
   | { kind: 'advance'; seconds: number };
 
 const pr = fc.constantFrom(...PRS);
@@ -83,6 +84,7 @@ const event: fc.Arbitrary<Event> = fc.oneof(
       optimizationMode: fc.constantFrom('off' as const, 'bisection_skip_redundant_tests' as const),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cap' as const), cap: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('advance' as const), seconds: fc.integer({ min: 1, max: 900 }) }) },
 );
 
@@ -92,6 +94,7 @@ const setup = fc.record({
   mode: fc.constantFrom('single' as const, 'parallel' as const),
   batch: fc.boolean(),
   batchingMinSize: fc.integer({ min: 2, max: 4 }),
+  graphSoftCap: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
   durations: fc.array(fc.integer({ min: 60, max: 600 }), { minLength: PRS.length, maxLength: PRS.length }),
   outcomes: fc.array(fc.constantFrom('pass' as const, 'pass' as const, 'pass' as const, 'fail' as const, 'flaky' as const), {
     minLength: PRS.length,
@@ -122,6 +125,8 @@ function changeOf(e: Exclude<Event, { kind: 'advance' }>): Change {
       return { op: 'setImpactedTargets', input: { queue: MAIN, pr: e.pr, targets: e.targets } };
     case 'state':
       return settings({ state: e.state });
+    case 'cap':
+      return { op: 'setGraphSoftCap', input: { cap: e.cap } };
     case 'mode':
       return settings({ mode: e.mode });
     case 'batching':
@@ -237,6 +242,11 @@ const violations: string[] = [];
  * instant go first). Lanes are read here from the line and the targets, independently of the engine.
  */
 const checkMerge: TransitionObserver = ({ state, queue, submission, from }) => {
+  // A run starts only for a PR the graph holds: one of the first graphSoftCap of the line.
+  if (submission.state === 'testing' && !submission.inBisection && state.graphSoftCap !== undefined) {
+    const at = queue.line.indexOf(submission.id);
+    if (at >= state.graphSoftCap) violations.push(`#${submission.number} started testing at ${at + 1} of the line, past the cap of ${state.graphSoftCap}`);
+  }
   if (submission.state !== 'merged') return;
   for (const ahead of laneAhead(state, queue.line, submission.id, queue.settings.mode === 'parallel')) {
     const other = state.submissions[ahead]!;
@@ -256,6 +266,7 @@ function prepare(config: Setup): QueueEngine {
   violations.length = 0;
   const engine = QueueEngine.create({ now: START, onTransition: checkMerge });
   const { concurrency, mode, bisectionConcurrency, batch, batchingMinSize } = config;
+  engine.setGraphSoftCap(config.graphSoftCap);
   engine.createQueue(MAIN, { concurrency, mode });
   engine.updateQueue(MAIN, { bisectionConcurrency, batch, batchingMinSize });
   PRS.forEach((number, i) => {

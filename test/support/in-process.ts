@@ -44,7 +44,7 @@ export function useSandbox({ shared = false, ...options }: FixtureOptions & { sh
   };
 }
 
-type FixtureOptions = Pick<SandboxOptions, 'estimates'>;
+type FixtureOptions = Pick<SandboxOptions, 'estimates' | 'graphSoftCap'>;
 type StartedFixture = SandboxFixture & { close(): Promise<void> };
 
 /** useSandbox's sandbox and recorder, for a test that wants one more of its own: close() stops them and checks mq's requests. */

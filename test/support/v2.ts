@@ -248,7 +248,7 @@ export interface V2Fixture {
   /** A v1 operation (POST /v1/<name>) with the sandbox's token. */
   v1Call(operation: string, body: unknown): Promise<{ status: number; body: unknown }>;
   /** A control route with the v1 token. */
-  control(route: 'advance' | 'pullRequests', body: unknown): Promise<unknown>;
+  control(route: 'advance' | 'pullRequests' | 'graphSoftCap', body: unknown): Promise<unknown>;
 }
 
 /** A fresh sandbox per test on a manual clock, its rate limits counted on a clock the test moves. */

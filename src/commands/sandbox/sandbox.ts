@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { badValue } from '../../argv-values.js';
 import { envName } from '../../config/setting-rows.js';
-import { V2_KEY_PREFIX } from '../../model/vocabulary.js';
+import { SETTING_MAX, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { type RunningSandbox, startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
@@ -19,7 +19,7 @@ import { parseCount } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { portFailure, untilStopped } from '../../command-kit/serve.js';
 
-/** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--webhook url[#kinds]]... [--webhook-secret s] [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off]` */
+/** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--webhook url[#kinds]]... [--webhook-secret s] [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off] [--graph-soft-cap n|none]` */
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
   return work.serve(sandboxOptions(words.flags), sandbox);
 }
@@ -37,9 +37,20 @@ export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxIn
   if (flags.key !== undefined) input.keys = parseKeys(flags.key);
   if (flags.rateLimits === 'off') input.rateLimits = false;
   if (flags.estimates === 'off') input.estimates = false;
+  if (flags.graphSoftCap !== undefined) input.graphSoftCap = parseGraphSoftCap(flags.graphSoftCap);
   if (flags.webhook !== undefined) input.webhooks = parseWebhooks(flags.webhook, flags.webhookSecret);
   else if (flags.webhookSecret !== undefined) throw new UsageError('--webhook-secret: give a --webhook URL for it to sign');
   return input;
+}
+
+/** `--graph-soft-cap N|none`: none lifts a cap the state file holds. */
+function parseGraphSoftCap(text: string): number | null {
+  if (text === 'none') return null;
+  try {
+    return parseCount('--graph-soft-cap', text);
+  } catch {
+    throw badValue('--graph-soft-cap', text, `is neither a whole number from 1 to ${SETTING_MAX} nor none`, 'e.g. 100, or none for no cap');
+  }
 }
 
 /** `--webhook URL[#kind,family.*,…]`, repeatable, and `--webhook-secret` for them all. */

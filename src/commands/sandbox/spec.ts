@@ -28,6 +28,11 @@ export const SANDBOX = {
     { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second, more than 0 and at most 86400' },
     { flags: '--rate-limits <on|off>', description: "v2's rate limits (default on)", choices: ['on', 'off'] },
     { flags: '--estimates <on|off>', description: "v2's queue-entry estimates (default on)", choices: ['on', 'off'] },
+    {
+      flags: '--graph-soft-cap <n|none>',
+      description:
+        "admit at most n PRs of a queue's line to its graph; those behind wait, pending, for one ahead to leave (v2's order lists them under awaitingAdmission). Kept with --state; default none",
+    },
   ],
   examples: [
     'mq sandbox',

@@ -3,7 +3,7 @@
 // `batchingMaxWaitTimeMinutes` passed since its first PR began waiting. A `noBatch` PR tests alone, and a batch
 // that cannot grow any more (a PR behind it that cannot join) starts at once.
 import type { QueueRecord, Submission } from './state.js';
-import { submissionOf, type QueueWorld } from './world.js';
+import { admittedLength, submissionOf, type QueueWorld } from './world.js';
 
 export interface NextBatch {
   members: Submission[];
@@ -19,7 +19,8 @@ export function batchAt(world: QueueWorld, queue: QueueRecord, position: number)
   if (!batch || first.noBatch) return { members: [first], startsAt: now };
   const members = [first];
   let closed = false;
-  for (let i = position + 1; members.length < batchingMinSize && i < queue.line.length; i++) {
+  const admitted = admittedLength(world, queue);
+  for (let i = position + 1; members.length < batchingMinSize && i < admitted; i++) {
     const next = submissionOf(world, queue.line[i]!);
     if (next.state !== 'pending' || next.noBatch) {
       closed = true;
@@ -33,9 +34,10 @@ export function batchAt(world: QueueWorld, queue: QueueRecord, position: number)
   return { members, startsAt: since + batchingMaxWaitTimeMinutes * 60_000 };
 }
 
-/** The position of the first pending PR at or after `from`, or -1. */
+/** The position of the first admitted pending PR at or after `from`, or -1. */
 export function nextPending(world: QueueWorld, queue: QueueRecord, from: number): number {
-  for (let i = from; i < queue.line.length; i++) {
+  const admitted = admittedLength(world, queue);
+  for (let i = from; i < admitted; i++) {
     if (submissionOf(world, queue.line[i]!).state === 'pending') return i;
   }
   return -1;

@@ -49,6 +49,7 @@ const APPLY: { [K in ChangeOp]: (engine: QueueEngine, input: ChangeInputs[K]) =>
   linkTicketToTestCase: (engine, { repo, testId, ticketId }) => engine.linkTicketToTestCase(repo, testId, ticketId),
   createTestCollection: (engine, { name, description }) => engine.createTestCollection(name, description),
   triggerEvent: (engine, input) => engine.triggerEvent(input),
+  setGraphSoftCap: (engine, { cap }) => engine.setGraphSoftCap(cap),
 };
 
 /** Does the operation and answers its result, with the change to journal once it succeeded. */
@@ -108,6 +109,9 @@ export const RecordedDescription = z.object({
   testDurationSeconds: z.number().positive().max(MAX_TEST_DURATION_SECONDS).optional(),
 });
 
+/** How much of a queue's line its graph holds, as the journal records it (the control route takes the same); null: no cap. */
+export const GraphSoftCapChange = z.object({ cap: z.number().int().min(1).max(SETTING_MAX).nullable() });
+
 const RECORDED = {
   createQueue: z.object({
     queue: Ref,
@@ -144,6 +148,7 @@ const RECORDED = {
   createTestCollection: z.object({ name: z.string().min(1), description: z.string().nullable() }),
   // Journaled as it takes an event id: a replay then makes the later events with the ids they had.
   triggerEvent: z.object({ type: z.string().min(1), pr: Pr.optional(), repo: RepoShape.optional(), targetBranch: z.string().min(1).optional() }),
+  setGraphSoftCap: GraphSoftCapChange,
 };
 
 /** Does again what a journal entry recorded: time up to its instant, then its operation. */

@@ -7,9 +7,13 @@ import { batchAt, nextPending } from './batching.js';
 import { dependencyGraph } from './graph.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { TESTED_STATES, type Submission } from './state.js';
-import { queueOf, submissionOf, type QueueWorld } from './world.js';
+import { admittedLength, queueOf, submissionOf, type QueueWorld } from './world.js';
 
-/** The sandbox has no isolate batching rule (nothing is left unresolved), no cycle (edges follow the line) and no admission cap. */
+/**
+ * The sandbox has no isolate batching rule (nothing is left unresolved) and no cycle (edges follow the line). The
+ * PRs past the graph soft cap are in `awaitingAdmission`, whole and in the order they were submitted (the service
+ * orders them otherwise than the pending and cuts the list short: cutting it is the face's).
+ */
 export function dispatchOrderOf(world: QueueWorld, queueRef: QueueRef): QueueOrder {
   const queue = queueOf(world, queueRef);
   const graph = dependencyGraph(world, queue);
@@ -94,6 +98,10 @@ export function dispatchOrderOf(world: QueueWorld, queueRef: QueueRef): QueueOrd
     }
   }
   pending.push(...waiting.filter((submission) => heldBy.has(submission.id)).map(item));
+  const awaiting = queue.line
+    .slice(admittedLength(world, queue))
+    .map((id) => submissionOf(world, id))
+    .sort((a, b) => a.seq - b.seq);
 
   return {
     mode: queue.settings.mode,
@@ -103,8 +111,8 @@ export function dispatchOrderOf(world: QueueWorld, queueRef: QueueRef): QueueOrd
     hasCycle: false,
     batches,
     pending,
-    awaitingAdmission: [],
-    awaitingAdmissionTotal: 0,
+    awaitingAdmission: awaiting.map(ref),
+    awaitingAdmissionTotal: awaiting.length,
   };
 }
 

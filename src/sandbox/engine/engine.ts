@@ -250,6 +250,23 @@ export class QueueEngine {
     return factsOf(record);
   }
 
+  /**
+   * How many of each queue's line its graph holds (null: no cap), the sandbox's setting (`--graph-soft-cap`); a
+   * higher cap admits PRs at once, and runs may start for them.
+   */
+  setGraphSoftCap(cap: number | null): void {
+    if (cap !== null && !(Number.isInteger(cap) && cap >= 1)) throw new RangeError(`the graph soft cap must be a positive whole number, not ${cap}`);
+    if ((cap ?? undefined) === this.state.graphSoftCap) return;
+    if (cap === null) delete this.state.graphSoftCap;
+    else this.state.graphSoftCap = cap;
+    this.world.changes++;
+    for (const queue of Object.values(this.state.queues)) settleQueue(this.world, queue);
+  }
+
+  get graphSoftCap(): number | null {
+    return this.state.graphSoftCap ?? null;
+  }
+
   /** A PR already in the queue is refused (409), whatever the priority asked: cancel and submit again to change it. */
   submitPullRequest(ref: QueueRef, pr: number, options: SubmitOptions = {}, actor?: Actor): void {
     const queue = queueOf(this.world, ref);

@@ -49,10 +49,15 @@ export function estimateOf(world: QueueWorld, queue: QueueRecord, submission: Su
   while (slots.length < Math.max(1, queue.settings.concurrency)) slots.push(now);
   slots.sort((a, b) => a - b);
 
+  // Past the graph soft cap a PR is admitted once the PR `cap` places ahead of it has left the line: merged, as
+  // every PR ahead is taken to be, at the time `mergedAt` keeps.
+  const cap = world.state.graphSoftCap;
+  const mergedAt: number[] = [];
   let mergedBy = now;
   let pullRequestsAhead = 0;
-  for (const id of queue.line.slice(0, at + 1)) {
+  for (const [j, id] of queue.line.slice(0, at + 1).entries()) {
     const entry = submissionOf(world, id);
+    mergedAt.push(mergedBy);
     if (FINAL_STATES.has(entry.state)) continue;
     let starts: number;
     let ends: number;
@@ -60,12 +65,14 @@ export function estimateOf(world: QueueWorld, queue: QueueRecord, submission: Su
       ends = endOfRun(world, queue, entry) ?? now;
       starts = Math.min(now, ends);
     } else {
-      starts = Math.max(now, slots.shift() ?? now);
+      const admittedAt = cap !== undefined && j >= cap ? mergedAt[j - cap]! : now;
+      starts = Math.max(now, admittedAt, slots.shift() ?? now);
       ends = starts + durationOf(world, entry);
       slots.push(ends);
       slots.sort((a, b) => a - b);
     }
     mergedBy = Math.max(mergedBy, ends);
+    mergedAt[j] = mergedBy;
     if (id === submission.id) {
       return {
         status: 'available',

@@ -6,9 +6,9 @@ import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { targetsOf, type Targets } from './lanes.js';
 import { URGENT } from './line.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
-import { pullRequestOf, queueOf, submissionOf, type QueueWorld } from './world.js';
+import { admittedLength, pullRequestOf, queueOf, submissionOf, type QueueWorld } from './world.js';
 
-/** The line's PRs and their immediate predecessors in the reduced graph, by position in the line. */
+/** The line's admitted PRs and their immediate predecessors in the reduced graph, by position in the line. */
 export interface DependencyGraph {
   nodes: Submission[];
   /** Single mode: each PR depends on every PR ahead. */
@@ -20,7 +20,7 @@ export interface DependencyGraph {
 }
 
 export function dependencyGraph(world: QueueWorld, queue: QueueRecord): DependencyGraph {
-  const nodes = queue.line.map((id) => submissionOf(world, id));
+  const nodes = queue.line.slice(0, admittedLength(world, queue)).map((id) => submissionOf(world, id));
   if (queue.settings.mode !== 'parallel') {
     // Everything depends on everything ahead: the reduction is the line itself, and no set needs building.
     return {

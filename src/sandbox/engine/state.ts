@@ -55,6 +55,11 @@ export interface SandboxState {
   repositories: Keyed<Repo>;
   /** By id: the test collections made through v2 (the catalogue's own is not stored). */
   testCollections: Keyed<TestCollectionRecord>;
+  /**
+   * How many of a queue's line its graph holds (v2's order: "past the graph soft cap", `awaitingAdmission`); the
+   * PRs behind them wait, pending, for one ahead to leave. Absent: no cap. `mq sandbox --graph-soft-cap`.
+   */
+  graphSoftCap?: number;
 }
 
 export interface TestCollectionRecord {
@@ -309,6 +314,9 @@ function checkShape(doc: Loose): void {
   }
   if (Math.abs(doc.now) > LATEST_TIME_MS) throw new Error(`sandbox state: now (${doc.now}) is not a time a date can hold`);
   if (typeof doc.seed !== 'string') throw new Error('sandbox state: seed is missing');
+  if (doc.graphSoftCap !== undefined && !(Number.isInteger(doc.graphSoftCap) && doc.graphSoftCap >= 1)) {
+    throw new Error(`sandbox state: graphSoftCap (${String(doc.graphSoftCap)}) is not a positive whole number`);
+  }
   for (const [key, queue] of Object.entries<Loose>(doc.queues)) {
     if (typeof queue !== 'object' || queue === null) throw new Error(`sandbox state: queue ${key} is not a queue`);
     if (typeof queue.id !== 'string' || queue.id === '') throw new Error(`sandbox state: queue ${key} has no id`);

@@ -71,6 +71,16 @@ export function indexOf(world: QueueWorld, queue: QueueRecord): QueueIndex {
   return index;
 }
 
+/**
+ * How much of the line the queue's graph holds: the whole line, or its first `graphSoftCap` PRs. The PRs behind
+ * them are admitted as those ahead leave (merged, failed, cancelled), so a PR that enters the line ahead of them (a
+ * higher priority) is admitted before them; runs start, and batches form, among the admitted alone.
+ */
+export function admittedLength(world: QueueWorld, queue: QueueRecord): number {
+  const cap = world.state.graphSoftCap;
+  return cap === undefined ? queue.line.length : Math.min(cap, queue.line.length);
+}
+
 export function queueOf(world: QueueWorld, ref: QueueRef): QueueRecord {
   const queue = world.state.queues[queueKey(ref.repo, ref.targetBranch)];
   if (!queue) throw new EngineRefusal('not_found', `no queue for ${describeQueue(ref.repo, ref.targetBranch)}`, 'queue_not_found');

@@ -73,12 +73,14 @@ export interface SeedState {
 }
 
 /** A seed's changes done on a fresh engine at `now`; a mistake found by the engine names the seed's path too. */
-function seedState(input: unknown, now: number, where: string): SeedState {
+function seedState(input: unknown, now: number, where: string, graphSoftCap: number | null | undefined): SeedState {
   if (isStateDocument(input)) return { document: JSON.stringify(input) };
   const parsed = Seed.safeParse(input);
   if (!parsed.success) throw new ConfigError(`${where}: ${describeIssues(parsed.error)}`);
   const seed = parsed.data;
   const engine = QueueEngine.create({ now });
+  // The sandbox's cap holds from the start: the seed's PRs are admitted under it, as later ones are.
+  if (graphSoftCap != null) perform(engine, 'setGraphSoftCap', { cap: graphSoftCap });
   const at = (path: string, change: () => void) => {
     try {
       change();
@@ -123,12 +125,12 @@ function isStateDocument(input: unknown): boolean {
 }
 
 /** A seed given as an object, a file's path, or a snapshot (a string holding a JSON document). */
-export async function loadSeed(seed: SeedInput | string | undefined, now: number): Promise<SeedState | undefined> {
+export async function loadSeed(seed: SeedInput | string | undefined, now: number, graphSoftCap?: number | null): Promise<SeedState | undefined> {
   if (seed === undefined) return undefined;
-  if (typeof seed !== 'string') return seedState(seed, now, 'seed');
-  if (seed.startsWith('{')) return seedState(JSON.parse(seed) as unknown, now, 'seed');
+  if (typeof seed !== 'string') return seedState(seed, now, 'seed', graphSoftCap);
+  if (seed.startsWith('{')) return seedState(JSON.parse(seed) as unknown, now, 'seed', graphSoftCap);
   const { loadDataFile } = await import('../../config/config-loader.js');
-  return seedState((await loadDataFile(seed, `seed ${seed}`)).data, now, `seed ${seed}`);
+  return seedState((await loadDataFile(seed, `seed ${seed}`)).data, now, `seed ${seed}`, graphSoftCap);
 }
 
 /**
@@ -136,7 +138,7 @@ export async function loadSeed(seed: SeedInput | string | undefined, now: number
  * changes made at the manual clock's start, or now), its keys and webhook endpoints after those given outright.
  */
 export async function withSeed(options: ServerOptions, seed: SeedInput | string | undefined): Promise<ServerOptions> {
-  const seeded = await loadSeed(seed, options.clock === 'manual' ? MANUAL_CLOCK_START : Date.now());
+  const seeded = await loadSeed(seed, options.clock === 'manual' ? MANUAL_CLOCK_START : Date.now(), options.graphSoftCap);
   if (!seeded) return options;
   const keys = [...(options.keys ?? []), ...(seeded.keys ?? [])];
   const webhooks = [...(options.webhooks ?? []), ...(seeded.webhooks ?? [])];

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
-import { isV2Key } from '../../model/vocabulary.js';
+import { isV2Key, SETTING_MAX } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
@@ -12,6 +12,7 @@ import { ReadCache } from './read-cache.js';
 import { answerForError, type Handled, type Route } from './route.js';
 import { CONTROLS, type ControlName } from './control.js';
 import { QueueEngine } from '../engine/engine.js';
+import { GraphSoftCapChange } from '../engine/changes.js';
 import { exactRoute, findRoute, isControlRoute, isControlTarget } from './routes.js';
 import { StateStore } from './store.js';
 import { V2Face, type V2Host, type V2Key } from './v2/face.js';
@@ -40,6 +41,8 @@ export interface SandboxOptions {
   rateLimits?: boolean;
   /** v2's queue-entry estimates, served unless false (`--estimates off`: 404 ESTIMATE_NOT_ENABLED). */
   estimates?: boolean;
+  /** How many of a queue's line its graph holds, null none (`--graph-soft-cap`); kept in the state, which holds it when not given. */
+  graphSoftCap?: number | null;
   /** The monotonic clock (ms) of what is paced in real time, v2's rate limits and the webhooks' giving way to a
    *  busy API: real time unless a test injects its own. */
   rateClock?: () => number;
@@ -71,6 +74,9 @@ const REAL_CLOCK_TICK_MS = 250;
 const NO_QUERY = new URLSearchParams();
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  if (options.graphSoftCap != null && !GraphSoftCapChange.safeParse({ cap: options.graphSoftCap }).success) {
+    throw new RangeError(`graphSoftCap must be a whole number from 1 to ${SETTING_MAX}, or null, not ${options.graphSoftCap}`);
+  }
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
   const manual = options.clock === 'manual';
   const engineOptions = { testDurationSeconds: options.testDurationSeconds };
@@ -135,6 +141,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     return handled.answer;
   };
+
+  // Set as the control route sets it, so a state file's journal replays it at the instant it was set.
+  if (options.graphSoftCap !== undefined && options.graphSoftCap !== engine.graphSoftCap) {
+    const answer = await dispatch(CONTROLS.graphSoftCap, NO_QUERY, JSON.stringify({ cap: options.graphSoftCap }), undefined, false);
+    if (answer.status !== 200) throw new RangeError(`graphSoftCap: ${String(answer.body).trim()}`);
+  }
 
   const v2 = new V2Face({ ...options, rateClock: realMs });
   const v2Host: V2Host = {

@@ -55,6 +55,19 @@ describe('startSandbox', () => {
     expect((await v1(sandbox, 'getQueue', { ...MAIN, targetBranch: 'next' })).status).toBe(404);
   });
 
+  it('takes a graph soft cap, which setGraphSoftCap() changes and reset() gives back as it was given', async () => {
+    const seed = { ...SEED, pullRequests: [8, 9, 10].map((number) => ({ repo: 'acme/widgets', number, submit: { branch: 'main' } })) };
+    const sandbox = await start({ seed, graphSoftCap: 1 });
+    const states = async () => (await v1(sandbox, 'getQueue', MAIN)).json.enqueuedPullRequests.map((pr: { state: string }) => pr.state);
+    // Two slots, one PR admitted: the others wait, pending.
+    expect(await states()).toEqual(['testing', 'pending', 'pending']);
+    await sandbox.setGraphSoftCap(null);
+    expect(await states()).toEqual(['testing', 'testing', 'pending']);
+    await sandbox.reset();
+    expect(await states()).toEqual(['testing', 'pending', 'pending']);
+    await expect(sandbox.setGraphSoftCap(0)).rejects.toThrow(/graphSoftCap: .*cap/);
+  });
+
   it('snapshot() and restore() carry the whole state, and a snapshot seeds another sandbox', async () => {
     const sandbox = await start();
     await v1(sandbox, 'createQueue', MAIN);
