@@ -131,6 +131,18 @@ export interface QueueLine extends Partial<QueueFacts> {
   state: ReportedQueueState;
   mode: QueueFacts['mode'];
   enqueuedPullRequests: PlacedPullRequest[];
+  /** Where the service says which PRs await admission (v2's order); absent where none do, or the API does not say (v1). */
+  admission?: LineAdmission;
+}
+
+/**
+ * The PRs of a line past the queue's graph soft cap (v2's order: `awaitingAdmission`, docs/service.md): the first
+ * `admitted` of the line are in the graph, those behind them wait for PRs ahead to leave; the service names only
+ * the first of those, so `unnamed` more stand behind every PR the line lists.
+ */
+export interface LineAdmission {
+  admitted: number;
+  unnamed: number;
 }
 
 /** Whether the queue's settings were read with its PRs (on v1 always). */

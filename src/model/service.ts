@@ -128,7 +128,8 @@ export interface MergeQueueService {
   listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;
 
   // The queue and its PRs in order. `line` (mq status): only the PRs and their states in order; where the API lists the order apart
-  // from the PRs' facts (v2), a pending PR's facts beyond its number, title and state (and its PRs not ready) may be left empty.
+  // from the PRs' facts (v2), a pending PR's facts beyond its number, title and state (and its PRs not ready) may be left empty;
+  // where the API tells which PRs await admission (v2), the line says so, and how many it leaves unnamed (`admission`).
   // `runStarts`: with when each run in flight started (mq's own ETA). `settings: false`: the caller reads none of the queue's settings
   // (with `line`, its state and mode only): where the API answers them apart from the PRs (v2) they are not read, and left out.
   // `inOrder` (mq queue get): every PR read whole and placed as the service orders its queue, those not ready last; where the API
@@ -138,6 +139,7 @@ export interface MergeQueueService {
   // `progress` (a read a person waits for): where the API pages the PRs (v2), told after each page when there is more than one.
   // `earlier` (a watch's round, with `inOrder`): the queue as the round before read it; where the API pages its PRs (v2), a long
   // queue's PRs the order shows unchanged keep their rows from there and only the others are read (v1 reads its one answer).
+  getQueue(queue: QueueRef, read: { line: true; runStarts?: true }): Promise<Queue & Pick<QueueLine, 'admission'>>;
   getQueue(
     queue: QueueRef,
     read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[]; progress?: PageProgress; earlier?: QueuePullRequests },

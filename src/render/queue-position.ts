@@ -11,13 +11,34 @@ export function prsAhead(pr: SubmittedPullRequest, queue: QueueLine): PlacedPull
   return index < 0 ? undefined : queue.enqueuedPullRequests.slice(0, index);
 }
 
+/** A PR's place in its queue's line, as `mq status` shows it (text and `--json`). */
+export interface Place {
+  /** Among the PRs that hold one, from 1; null for a PR awaiting admission that the service does not name (v2). */
+  position: number | null;
+  /** With a null position: how many PRs the service names, every one of them ahead of it. */
+  after?: number;
+  of: number;
+  queueState: string;
+  queueMode: string;
+  /** Past the queue's graph soft cap, where the service says so (v2's order): admitted as PRs ahead leave. */
+  awaitingAdmission?: true;
+}
+
 /**
- * The PR's place as `mq status` shows it (text and `--json`): its position among the PRs that hold one, of how
- * many, and the queue's state and mode; undefined when it holds none.
+ * The PR's place: its position among the PRs that hold one, of how many (those the service counts and does not
+ * name too), and the queue's state and mode; undefined when it holds none.
  */
-export function placeOf(pr: SubmittedPullRequest, queue: QueueLine): { position: number; of: number; queueState: string; queueMode: string } | undefined {
+export function placeOf(pr: SubmittedPullRequest, queue: QueueLine): Place | undefined {
+  const listed = queue.enqueuedPullRequests.length;
+  const { admission } = queue;
+  const base = { of: listed + (admission?.unnamed ?? 0), queueState: queue.state, queueMode: queue.mode };
   const ahead = prsAhead(pr, queue);
-  return ahead && { position: ahead.length + 1, of: queue.enqueuedPullRequests.length, queueState: queue.state, queueMode: queue.mode };
+  if (ahead) return { position: ahead.length + 1, ...base, ...(admission && ahead.length >= admission.admitted && { awaitingAdmission: true }) };
+  // A pending PR the line does not name, where the service names only some of those awaiting admission: one of the rest.
+  if (admission && admission.unnamed > 0 && pr.isCurrentlySubmittedToQueue && pr.state === 'pending') {
+    return { position: null, after: listed, ...base, awaitingAdmission: true };
+  }
+  return undefined;
 }
 
 /** One sentence per thing holding the PR back; empty when nothing in the queue is. */
@@ -35,7 +56,10 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): stri
   }
   const testing = queue.enqueuedPullRequests.filter((queued) => queued.state === 'testing');
   // What a pending or failed PR waits for needs the queue's settings, which mq status reads for those states.
-  if (pr.state === 'pending' && hasSettings(queue) && (queue.state === 'running' || queue.state === 'draining')) {
+  if (pr.state === 'pending' && placeOf(pr, queue)?.awaitingAdmission) {
+    const { admitted } = queue.admission!;
+    reasons.push(`it awaits admission: the queue's graph is full (${admitted} PRs), and it admits the next as a PR ahead leaves`);
+  } else if (pr.state === 'pending' && hasSettings(queue) && (queue.state === 'running' || queue.state === 'draining')) {
     reasons.push(
       testing.length >= queue.concurrency
         ? `every testing slot is busy (concurrency ${queue.concurrency}, testing: ${numbers(testing, false)})`

@@ -70,5 +70,7 @@ it("places each PR once, in the order's order, its number and state alone, with 
       { prNumber: 5, state: 'pending' },
       { prNumber: 6, state: 'pending' },
     ],
+    // #6 awaits admission behind the five admitted (#1–#3 in a run, #4 and #5 pending); the order names it.
+    admission: { admitted: 5, unnamed: 0 },
   });
 });

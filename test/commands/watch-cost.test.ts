@@ -9,7 +9,7 @@ import { InterruptedError } from '../../src/errors.js';
 import type { Queue } from '../../src/model/queue.js';
 import { control, sandboxEnv, V2_TEST_KEY } from '../support/cli.js';
 import { QUEUE, testContext } from '../support/context.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { mq, type SandboxFixture, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 
@@ -19,48 +19,21 @@ describe('the cost of a watch', () => {
     const env = sandboxEnv(fixture.sandboxUrl, 'acme/widgets', {}, 'v2');
     expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
     expect((await mq(['submit', ...Array.from({ length: 450 }, (_, i) => String(i + 1))], { env })).code).toBe(0);
-    const options = { token: V2_TEST_KEY, timeoutMs: 10_000, userAgent: 'mq-test' };
-    const service = createV2Service({ ...options, apiUrl: fixture.recorder.url });
-    const whole = createV2Service({ ...options, apiUrl: fixture.sandboxUrl });
     const run = async (...args: string[]) => expect((await mq(args, { env })).code).toBe(0);
     const advance = (seconds: number) => control(fixture.sandboxUrl, 'advance', { seconds });
     // Between one round and the next: runs end and PRs merge, a PR cancelled, two submitted, a priority raised
     // (in place: the order does not show it), half a minute of quiet (the next round reads the queue whole).
-    const changes: Array<() => Promise<unknown>> = [
+    const changes: Change[] = [
       () => advance(600),
       () => run('cancel', '300'),
       () => run('submit', '451', '452'),
       () => advance(1200),
       () => run('edit', '200', '--priority', 'high'),
-      async () => {
+      async (clock) => {
         clock.now += 30_000;
       },
     ];
-    const controller = new AbortController();
-    const { ctx, clock } = testContext({ service, signal: controller.signal });
-    const seen: Queue[] = [];
-    const truth: Queue[] = [];
-    const requests: string[][] = [];
-    ctx.sleep = async (ms) => {
-      whole.readAfresh?.();
-      truth.push(await whole.getQueue(QUEUE, { inOrder: true }));
-      const change = changes[truth.length - 1];
-      if (!change) {
-        controller.abort();
-        throw new InterruptedError();
-      }
-      await change();
-      clock.now += ms;
-    };
-    const watching = watchQueue({ intervalMs: 2_000 }, ctx, {
-      polled: (queue) => {
-        seen.push(queue);
-        requests.push(fixture.recorder.requests.splice(0).map((request) => `${request.method} ${request.path}`));
-      },
-      unreachable: () => undefined,
-      reachable: () => undefined,
-    });
-    await expect(watching).rejects.toBeInstanceOf(InterruptedError);
+    const { seen, truth, requests } = await watchThrough(fixture, changes);
     expect(seen).toHaveLength(changes.length + 1);
     // Each round as a whole read shows the queue, but #200's priority in the round after its change.
     const edited = 5;
@@ -85,8 +58,6 @@ describe('the cost of a watch', () => {
     for (const round of [1, 2, 3, 4, 5]) expect(requests[round]!.length).toBeLessThanOrEqual(5 + 4);
     // A round after no change of state reads no PR on its own.
     expect(requests[edited]!.filter((request) => request.startsWith('GET /v2/pull-requests'))).toEqual([]);
-    await service.close();
-    await whole.close();
   });
 
   it('on v2, a short queue (one page) costs each round its settings, its order and its one page, no request twice', async () => {
@@ -115,3 +86,64 @@ describe('the cost of a watch', () => {
     await service.close();
   });
 });
+
+describe('the cost of a watch past the graph soft cap', () => {
+  // The sandbox admits 10 PRs to a queue's graph: its order names the first 100 of those behind them, of 440.
+  const capped = useSandbox({ graphSoftCap: 10 });
+
+  it('on v2, a long queue whose order leaves PRs awaiting admission unnamed is read whole each round, and shows them all', async () => {
+    const env = sandboxEnv(capped.sandboxUrl, 'acme/widgets', {}, 'v2');
+    expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
+    expect((await mq(['submit', ...Array.from({ length: 450 }, (_, i) => String(i + 1))], { env })).code).toBe(0);
+    const changes: Change[] = [
+      () => control(capped.sandboxUrl, 'advance', { seconds: 600 }),
+      async () => expect((await mq(['cancel', '300'], { env })).code).toBe(0),
+    ];
+    const { seen, truth, requests } = await watchThrough(capped, changes);
+    expect(seen).toEqual(truth);
+    expect(seen.map((queue) => queue.enqueuedPullRequests.length)).toEqual([450, 444, 443]);
+    const pages = (round: string[]) => round.filter((request) => request.includes('cursor=')).length;
+    expect(requests.map(pages)).toEqual([4, 4, 4]);
+  });
+});
+
+/** A change made between two rounds of a watch, given the watch's clock. */
+type Change = (clock: { now: number }) => Promise<unknown>;
+
+/**
+ * Watches the queue on v2 through the fixture's recorder until the changes run out, one made after each round: each
+ * round's queue, a whole read of the queue made at the same moment past the recorder, and the round's requests.
+ */
+async function watchThrough(fixture: SandboxFixture, changes: readonly Change[]): Promise<{ seen: Queue[]; truth: Queue[]; requests: string[][] }> {
+  const options = { token: V2_TEST_KEY, timeoutMs: 10_000, userAgent: 'mq-test' };
+  const service = createV2Service({ ...options, apiUrl: fixture.recorder.url });
+  const whole = createV2Service({ ...options, apiUrl: fixture.sandboxUrl });
+  const controller = new AbortController();
+  const { ctx, clock } = testContext({ service, signal: controller.signal });
+  const seen: Queue[] = [];
+  const truth: Queue[] = [];
+  const requests: string[][] = [];
+  ctx.sleep = async (ms) => {
+    whole.readAfresh?.();
+    truth.push(await whole.getQueue(QUEUE, { inOrder: true }));
+    const change = changes[truth.length - 1];
+    if (!change) {
+      controller.abort();
+      throw new InterruptedError();
+    }
+    await change(clock);
+    clock.now += ms;
+  };
+  const watching = watchQueue({ intervalMs: 2_000 }, ctx, {
+    polled: (queue) => {
+      seen.push(queue);
+      requests.push(fixture.recorder.requests.splice(0).map((request) => `${request.method} ${request.path}`));
+    },
+    unreachable: () => undefined,
+    reachable: () => undefined,
+  });
+  await expect(watching).rejects.toBeInstanceOf(InterruptedError);
+  await service.close();
+  await whole.close();
+  return { seen, truth, requests };
+}

@@ -3,7 +3,7 @@
 // few requests as its reader allows: a queue shown whole, a PR placed in it, a wait's round, a watch's round, a
 // prompt's counts; and what one look has read, which the service's other reads take too.
 import type { EnqueuedPullRequest } from '../../model/pull-request.js';
-import { countByState, type PlacedPullRequest, type StateCounts } from '../../model/queue.js';
+import { countByState, type LineAdmission, type PlacedPullRequest, type StateCounts } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import { allEnded, type PageProgress } from '../../model/service.js';
 import { BATCH_READ_MAX, PRIORITY_NAMES } from '../../model/vocabulary.js';
@@ -248,6 +248,20 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
   }
 
   return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf };
+}
+
+/**
+ * Which PRs of a line from the order await admission: those behind its batches' and its pending PRs (lineOf places
+ * them there), of whom the order names only the first; undefined where none await, which costs nothing to learn.
+ */
+export function admissionOf(order: MergeQueueOrder): LineAdmission | undefined {
+  const awaiting = order.awaitingAdmissionTotal ?? 0;
+  if (awaiting === 0) return undefined;
+  const admitted = new Set<number>();
+  for (const batch of order.batches) for (const pr of batch.pullRequests) admitted.add(pr.number);
+  for (const item of order.pending) admitted.add(item.pullRequest.number);
+  const named = order.awaitingAdmission.filter((pr) => !admitted.has(pr.number)).length;
+  return { admitted: admitted.size, unnamed: Math.max(0, awaiting - named) };
 }
 
 /** The PRs of a list that have a queue entry, each as the model lists a queue's PR. */

@@ -22,7 +22,7 @@ import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repo
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver, keyIn, neverSubmitted, unknownPullRequest } from './ids.js';
-import { asLinedUp, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines, readIn } from './lines.js';
+import { admissionOf, asLinedUp, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines, readIn } from './lines.js';
 import type { MergeQueue, MergeQueueOrder, MergeQueueStateChange, PullRequest, QueueEntry, QueueEntryStateTransition } from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
@@ -73,7 +73,14 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       if (read.line && read.settings === false) {
         // A line without the settings places a PR alone: its PRs' numbers and states suffice.
         const [order, placed] = await allEnded([orderOf(id), lineOf(id, 'placed')]);
-        return { branch: ref.targetBranch, state: modelWord(order.queueState), mode: modelMode(order.mode), enqueuedPullRequests: placed };
+        const admission = admissionOf(order);
+        return {
+          branch: ref.targetBranch,
+          state: modelWord(order.queueState),
+          mode: modelMode(order.mode),
+          enqueuedPullRequests: placed,
+          ...(admission && { admission }),
+        };
       }
       const line = read.inOrder
         ? read.earlier
@@ -86,7 +93,9 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
             : livePullRequests(id).then(asLinedUp);
       if (read.settings !== false) {
         const [queue, live] = await allEnded([readQueue(id), line]);
-        return { ...queueFactsOf(queue), enqueuedPullRequests: live };
+        // The order was read for the line (one answer a look keeps).
+        const admission = read.line && !read.inOrder ? admissionOf(await orderOf(id)) : undefined;
+        return { ...queueFactsOf(queue), enqueuedPullRequests: live, ...(admission && { admission }) };
       }
       return { branch: ref.targetBranch, enqueuedPullRequests: await line };
     });

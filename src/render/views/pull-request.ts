@@ -35,7 +35,10 @@ export function renderPullRequest(
     ['in queue', yesNo(pr.isCurrentlySubmittedToQueue)],
   ];
   const place = queue && placeOf(pr, queue);
-  if (place) pairs.push(['position', `${place.position} of ${place.of} (queue ${place.queueState})`]);
+  if (place) {
+    const where = place.position === null ? `after ${place.after}` : String(place.position);
+    pairs.push(['position', `${where} of ${place.of} (${place.awaitingAdmission ? 'awaiting admission, ' : ''}queue ${place.queueState})`]);
+  }
   const etaLine = formatEta(eta, pr.isCurrentlySubmittedToQueue ? pr.estimatedTimeToMerge : undefined, ctx.now);
   if (etaLine) pairs.push(['ETA', etaLine]);
   if (pr.forceEnqueued) pairs.push(['force enqueued', 'yes']);
