@@ -5,7 +5,8 @@
 # the tarball drags in, or on a command that does not answer as it should. First, the README's install steps as a
 # user runs them: in a fresh clone of what is committed, into a fresh prefix, and mq must still run once the clone
 # is deleted. Last, the example project (examples/queue-bot) as a user sets it up, with the tarball as its mq: its
-# tests (vitest through `import`, node:test through `require`) and the rehearsal its workflow runs.
+# tests (vitest through `import`, node:test through `require`) and the rehearsal its workflow runs, and its tests
+# again on Node 22, 24 and 26.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -57,10 +58,12 @@ check_on() {
 }
 
 check_on "node$(node -p 'process.versions.node.split(".")[0]')" node
+other_nodes=()
 for major in 22 24 26; do
   npm exec --yes --package="node@$major" -- node --version >/dev/null 2>&1
   node_bin=$(cd "$work" && npm exec --yes --package="node@$major" -- node -p 'process.execPath' 2>/dev/null)
   check_on "node$major" "$node_bin"
+  other_nodes+=("$node_bin")
 done
 
 # A copy of examples/queue-bot outside the checkout, the tarball as its vendor/mq.tgz, installed with this npm
@@ -78,5 +81,15 @@ example_project() {
     echo "the example project's tests failed:" >&2; cat "$work/example.log" >&2; return 1
   fi
   echo "examples/queue-bot: installed $tarball; npm test (vitest by import, node:test by require) and npm run rehearse pass"
+  # The library runs in its users' test processes: its tests again under each Node the package targets, that
+  # Node first on PATH (npm runs the scripts' `node` and vitest's from there).
+  local node_bin version
+  for node_bin in "${other_nodes[@]}"; do
+    version=$("$node_bin" --version)
+    if ! (cd "$dir" && PATH="$(dirname "$node_bin"):$PATH" && export PATH && [ "$(node --version)" = "$version" ] && npm test) >"$work/example-$version.log" 2>&1; then
+      echo "the example project's tests failed on node $version:" >&2; cat "$work/example-$version.log" >&2; return 1
+    fi
+    echo "examples/queue-bot: npm test passes on node $version"
+  done
 }
 example_project

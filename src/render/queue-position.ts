@@ -58,7 +58,7 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): stri
   // What a pending or failed PR waits for needs the queue's settings, which mq status reads for those states.
   if (pr.state === 'pending' && placeOf(pr, queue)?.awaitingAdmission) {
     const { admitted } = queue.admission!;
-    reasons.push(`it awaits admission: the queue's graph is full (${admitted} PRs), and it admits the next as a PR ahead leaves`);
+    reasons.push(`it awaits admission: the queue's graph is full (${admitted} PRs); it enters as PRs ahead leave`);
   } else if (pr.state === 'pending' && hasSettings(queue) && (queue.state === 'running' || queue.state === 'draining')) {
     reasons.push(
       testing.length >= queue.concurrency

@@ -38,7 +38,7 @@ describe('mq status past the graph soft cap', () => {
     const { text, position } = await status('v2', 50);
     expect(positionLine(text)).toBe('position     50 of 130 (awaiting admission, queue running)');
     expect(position).toEqual({ position: 50, of: 130, queueState: 'running', queueMode: 'single', awaitingAdmission: true });
-    expect(text).toContain("it awaits admission: the queue's graph is full (3 PRs), and it admits the next as a PR ahead leaves");
+    expect(text).toContain("it awaits admission: the queue's graph is full (3 PRs); it enters as PRs ahead leave");
     expect(text).not.toContain('every testing slot is busy');
   });
 
