@@ -91,19 +91,52 @@ describe('the cost of a watch past the graph soft cap', () => {
   // The sandbox admits 10 PRs to a queue's graph: its order names the first 100 of those behind them, of 440.
   const capped = useSandbox({ graphSoftCap: 10 });
 
-  it('on v2, a long queue whose order leaves PRs awaiting admission unnamed is read whole each round, and shows them all', async () => {
+  it('on v2, a long queue whose order leaves PRs awaiting admission unnamed: they keep their rows, as a whole read lists them, until one leaves', async () => {
     const env = sandboxEnv(capped.sandboxUrl, 'acme/widgets', {}, 'v2');
+    const mergeable = (number: number, value: boolean) =>
+      control(capped.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, number, mergeable: value });
     expect((await mq(['queue', 'create', '--concurrency', '3'], { env })).code).toBe(0);
+    // #200 waits not ready among the oldest: off the newest page.
+    await mergeable(200, false);
     expect((await mq(['submit', ...Array.from({ length: 450 }, (_, i) => String(i + 1))], { env })).code).toBe(0);
+    const run = async (...args: string[]) => expect((await mq(args, { env })).code).toBe(0);
+    // Between one round and the next: runs end (PRs merge, others are admitted and named), two submitted (one not
+    // ready), both PRs not ready made ready (pending, past the cap: unnamed), an unnamed PR cancelled (the round
+    // cannot tell which left: it reads the queue whole), runs end again, half a minute of quiet (a whole read).
     const changes: Change[] = [
       () => control(capped.sandboxUrl, 'advance', { seconds: 600 }),
-      async () => expect((await mq(['cancel', '300'], { env })).code).toBe(0),
+      async () => {
+        await mergeable(451, false);
+        await run('submit', '451', '452');
+      },
+      async () => {
+        await mergeable(451, true);
+        await mergeable(200, true);
+      },
+      () => run('cancel', '300'),
+      () => control(capped.sandboxUrl, 'advance', { seconds: 600 }),
+      async (clock) => {
+        clock.now += 30_000;
+      },
     ];
     const { seen, truth, requests } = await watchThrough(capped, changes);
     expect(seen).toEqual(truth);
-    expect(seen.map((queue) => queue.enqueuedPullRequests.length)).toEqual([450, 444, 443]);
+    const states = (queue: Queue, pr: number) => queue.enqueuedPullRequests.find((row) => row.prNumber === pr)?.state;
+    expect([states(seen[2]!, 451), states(seen[3]!, 451), states(seen[2]!, 200), states(seen[3]!, 200), states(seen[4]!, 300)]).toEqual([
+      'not_ready',
+      'pending',
+      'not_ready',
+      'pending',
+      undefined,
+    ]);
     const pages = (round: string[]) => round.filter((request) => request.includes('cursor=')).length;
-    expect(requests.map(pages)).toEqual([4, 4, 4]);
+    expect(requests.map(pages)).toEqual([4, 0, 0, 0, 4, 0, 4]);
+    // #200, not ready the round before and off the newest page, is read again (with any the order shows changed), not
+    // the queue; #451 comes whole with the newest page.
+    const read = requests[3]!
+      .filter((request) => request.startsWith('GET /v2/pull-requests?'))
+      .flatMap((request) => new URLSearchParams(request.split('?')[1]).get('number')?.split(',') ?? []);
+    expect([read.includes('200'), read.includes('451')]).toEqual([true, false]);
   });
 });
 

@@ -77,6 +77,11 @@ export function readIn(queueId: string, number: number): string {
 /** The reads of a queue's line over `client`, keeping what they read in `look`. */
 export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
   const { prsRead, readAheadOf, listedOf, ordersRead } = look;
+  /**
+   * Of a line a watch's round read (the very array), the PRs awaiting admission whom the order did not name: the
+   * next round's lineSince keeps their rows. Past any look: the round after is another.
+   */
+  const unnamedIn = new WeakMap<readonly EnqueuedPullRequest[], ReadonlySet<number>>();
   const orderOf = (id: string) => {
     let order = ordersRead.get(id);
     if (!order) ordersRead.set(id, (order = client.call('mergeQueues.order', { params: { id } })));
@@ -164,16 +169,18 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
    * queue not read page by page each round (a hundred requests on 10,000 PRs, five seconds at mq's pace, where v1
    * reads one answer). Its order places the PRs; a PR the order shows as the round before saw it (its state, sha
    * and title) keeps that round's row; the newest page of the list and the PRs not ready (whom the order leaves
-   * out) come whole with their lists, and the others, new or changed, are read together (fifty to a request). A
-   * queue of up to LONG_QUEUE_PAGES pages, an order that leaves admitted PRs out (its awaitingAdmission cut short),
-   * or more changed than CHANGED_READ_MAX is read whole. What changes in place, which the order does not show (a
-   * PR's priority or batching), waits for a whole read: the watch asks for one every half minute.
+   * out) come whole with their lists, and the others, new or changed, are read together (fifty to a request). Those
+   * awaiting admission whom the order does not name stand behind the rest with the PRs not ready, as a whole read
+   * lists them, oldest first (unnamedSince). A queue of up to LONG_QUEUE_PAGES pages, or more changed than
+   * CHANGED_READ_MAX, is read whole. What changes in place, which the order does not show (a PR's priority or
+   * batching), waits for a whole read: the watch asks for one every half minute.
    */
   async function lineSince(ref: QueueRef, queueId: string, earlier: readonly EnqueuedPullRequest[], progress?: PageProgress): Promise<EnqueuedPullRequest[]> {
     const [first, order] = await allEnded([livePage(queueId, LIVE_STATES, undefined, true), orderOf(queueId)]);
-    if (!isLong(first) || order.awaitingAdmission.length < (order.awaitingAdmissionTotal ?? 0)) return lineOf(queueId, 'whole', progress, first);
+    if (!isLong(first)) return lineOf(queueId, 'whole', progress, first);
     const notReady = await livePullRequests(queueId, ['notReady']);
-    const fresh = new Map([...entriesOf(first.data), ...notReady].map((row) => [row.prNumber, row]));
+    const newest = entriesOf(first.data);
+    const fresh = new Map([...newest, ...notReady].map((row) => [row.prNumber, row]));
     const placed = await lineOf(queueId, 'facts');
     const before = new Map(earlier.map((row) => [row.prNumber, row]));
     const changed = new Set<number>();
@@ -185,16 +192,27 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
       changed.add(row.prNumber);
       return row;
     });
+    const tail = unnamedSince(earlier, unnamedIn.get(earlier), placed, newest, notReady, admissionOf(order)?.unnamed ?? 0);
+    if (!tail) return lineOf(queueId, 'whole', progress, first);
+    for (const row of tail) if (row.state === 'not_ready' && !fresh.has(row.prNumber)) changed.add(row.prNumber);
     if (changed.size > CHANGED_READ_MAX) return lineOf(queueId, 'whole', progress, first);
     const found = changed.size > 0 ? await ids.pullRequestsByNumber(ref.repo, [...changed]) : new Map<number, PullRequest>();
     // A PR that left the queue between the order's answer and its own read is left out, as the next order leaves it.
-    const line = kept.flatMap((row) => {
+    const line = [...kept, ...tail].flatMap((row) => {
       if (!changed.has(row.prNumber)) return [row];
       const pr = found.get(row.prNumber);
       return pr?.queueEntry?.mergeQueueId === queueId ? [enqueuedOf(pr, pr.queueEntry)] : [];
     });
-    const seen = new Set(line.map((row) => row.prNumber));
-    return [...line, ...notReady.filter((row) => !seen.has(row.prNumber))];
+    const tailed = new Set(tail.map((row) => row.prNumber));
+    keepUnnamed(line, (row) => tailed.has(row.prNumber));
+    return line;
+  }
+
+  /** Notes which PRs of a line the order did not name (`isUnnamed`, of those not not_ready), for the next round's lineSince. */
+  function keepUnnamed(line: readonly EnqueuedPullRequest[], isUnnamed: (row: EnqueuedPullRequest) => boolean): void {
+    const unnamed = new Set<number>();
+    for (const row of line) if (row.state !== 'not_ready' && isUnnamed(row)) unnamed.add(row.prNumber);
+    if (unnamed.size > 0) unnamedIn.set(line, unnamed);
   }
 
   /**
@@ -243,6 +261,9 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
     if (rows.length > 0) {
       const seen = new Set(placed.map((pr) => pr.prNumber));
       for (const row of rows) if (!seen.has(row.prNumber)) placed.push(row);
+      if (read === 'whole' && order.awaitingAdmission.length < (order.awaitingAdmissionTotal ?? 0)) {
+        keepUnnamed(placed as EnqueuedPullRequest[], (row) => !seen.has(row.prNumber));
+      }
     }
     return placed;
   }
@@ -262,6 +283,48 @@ export function admissionOf(order: MergeQueueOrder): LineAdmission | undefined {
   for (const item of order.pending) admitted.add(item.pullRequest.number);
   const named = order.awaitingAdmission.filter((pr) => !admitted.has(pr.number)).length;
   return { admitted: admitted.size, unnamed: Math.max(0, awaiting - named) };
+}
+
+/**
+ * What a whole read lists behind the PRs the order names: the PRs not ready and, past the graph soft cap, the
+ * `unnamed` awaiting admission whom the order does not name, oldest first, as the list has them. From the round
+ * before's rows (in that order; `unnamedBefore`, those it had unnamed: a row of a PR not ready then is read again)
+ * and the newest page (the PRs submitted since, newest last); undefined where that does not account for them all
+ * (one left the queue, more came than the newest page holds, one has just become not ready or is past the cap
+ * again, or the round before is not known), and the queue must be read whole.
+ */
+export function unnamedSince(
+  earlier: readonly EnqueuedPullRequest[],
+  unnamedBefore: ReadonlySet<number> | undefined,
+  named: readonly PlacedPullRequest[],
+  newest: readonly EnqueuedPullRequest[],
+  notReady: readonly EnqueuedPullRequest[],
+  unnamed: number,
+): EnqueuedPullRequest[] | undefined {
+  const placed = new Set(named.map((row) => row.prNumber));
+  if (unnamed === 0) return notReady.filter((row) => !placed.has(row.prNumber));
+  if (!unnamedBefore) return undefined;
+  const notReadyNow = new Map(notReady.map((row) => [row.prNumber, row]));
+  const newestOf = new Map(newest.map((row) => [row.prNumber, row]));
+  const before = new Map(earlier.map((row) => [row.prNumber, row.state]));
+  const tail: EnqueuedPullRequest[] = [];
+  const inTail = new Set<number>();
+  const take = (row: EnqueuedPullRequest) => {
+    tail.push(row);
+    inTail.add(row.prNumber);
+  };
+  for (const row of earlier) {
+    if (placed.has(row.prNumber) || !(row.state === 'not_ready' || unnamedBefore.has(row.prNumber))) continue;
+    take(notReadyNow.get(row.prNumber) ?? newestOf.get(row.prNumber) ?? row);
+  }
+  for (let i = newest.length - 1; i >= 0; i--) {
+    const row = newest[i]!;
+    if (!placed.has(row.prNumber) && !before.has(row.prNumber)) take(row);
+  }
+  // Each PR not ready now was so before, or is new: one that has just become not ready stands where the list has
+  // it among the others, which the round before's rows do not tell.
+  const known = notReady.every((row) => (before.has(row.prNumber) ? before.get(row.prNumber) === 'not_ready' : inTail.has(row.prNumber)));
+  return known && tail.length === unnamed + notReady.length ? tail : undefined;
 }
 
 /** The PRs of a list that have a queue entry, each as the model lists a queue's PR. */
