@@ -1,6 +1,9 @@
 // A maintenance window without doubts, end to end: the built mq against a sandbox. A step repeated on a queue
 // already in that state sends nothing and says so; results name the repository; Ctrl-C during drain --wait
 // says the queue is left draining and how to resume it; the sandbox tells a newcomer what to export.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxEnv, startMq, TOKEN, type RecordedRequest } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
@@ -164,5 +167,15 @@ describe('mq sandbox as a first stop', () => {
     const manual = await firstWords(['--clock', 'manual']);
     expect(manual.stderr[0]).toContain('(manual clock, state in memory)');
     expect(manual.stderr.join('\n')).not.toContain('--speed');
+  });
+
+  it('names a graph soft cap, given or held by its state file, and none once lifted', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'mq-cap-banner-')), 'state.json');
+    const given = await firstWords(['--clock', 'manual', '--state', state, '--graph-soft-cap', '7']);
+    expect(given.stderr[0]).toContain(`(manual clock, state in ${state}, graph soft cap 7)`);
+    const kept = await firstWords(['--clock', 'manual', '--state', state]);
+    expect(kept.stderr[0]).toContain(`(manual clock, state in ${state}, graph soft cap 7)`);
+    const lifted = await firstWords(['--clock', 'manual', '--state', state, '--graph-soft-cap', 'none']);
+    expect(lifted.stderr[0]).toContain(`(manual clock, state in ${state})`);
   });
 });

@@ -59,6 +59,8 @@ export interface RunningSandbox {
   webhookEndpoints(): Endpoint[];
   /** Resolves once no webhook delivery is in flight or due on the sandbox's clock. */
   webhooksIdle(): Promise<void>;
+  /** How many of a queue's line its graph admits (null: no cap), as set by the option, the state or the control route. */
+  graphSoftCap(): number | null;
   /** Runs a control route (control.ts) in-process, journaled as over HTTP. */
   control(name: ControlName, body: unknown): Promise<Answer>;
   /** The state now, in the state file's format. */
@@ -203,6 +205,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: `http://${urlHost}:${port}/${API_VERSION}`,
     webhookEndpoints: () => webhooks.delivery.list().map(WebhookDelivery.view),
     webhooksIdle: () => webhooks.delivery.idle(),
+    graphSoftCap: () => engine.graphSoftCap,
     // As a control request over HTTP: the events it made (advance's, a PR's new facts') go out after it.
     control: async (name, body) => {
       const answer = await dispatch(CONTROLS[name]!, NO_QUERY, JSON.stringify(body), undefined, false);
