@@ -7,6 +7,7 @@ import type { Repo } from '../../src/model/repository.js';
 import type { QueueChange } from '../../src/model/service.js';
 import type { Priority } from '../../src/model/vocabulary.js';
 import { type Change, replay } from '../../src/sandbox/engine/changes.js';
+import { dispatchOrderOf } from '../../src/sandbox/engine/dispatch-order.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/engine/state.js';
@@ -213,6 +214,18 @@ function checkStep(engine: QueueEngine, before: SandboxState, after: SandboxStat
   for (const was of Object.values(before.submissions)) {
     if (FINAL_STATES.has(was.state)) expect(pick(after.submissions[was.id]!)).toEqual(pick(was));
   }
+
+  // v2's order places each PR of the line once: in a run, pending, or awaiting admission (pending, past the cap).
+  const order = dispatchOrderOf(engine.world, MAIN);
+  const awaiting = order.awaitingAdmission.map((ref) => ref.prNumber);
+  const ordered = [
+    ...order.batches.filter((batch) => !batch.isBisection).flatMap((batch) => batch.pullRequests),
+    ...order.pending.map((item) => item.pullRequest),
+  ];
+  expect(awaiting.filter((number) => ordered.some((ref) => ref.prNumber === number))).toEqual([]);
+  for (const number of awaiting) expect(submissions.find((s) => s.number === number && !FINAL_STATES.has(s.state))?.state).toBe('pending');
+  expect(order.awaitingAdmissionTotal).toBe(awaiting.length);
+  if (after.graphSoftCap === undefined) expect(awaiting).toEqual([]);
 
   // No PR merged before a PR ahead of it in its lane (the observer checked each merge as it happened).
   expect(violations.splice(0)).toEqual([]);

@@ -101,6 +101,7 @@ export function dispatchOrderOf(world: QueueWorld, queueRef: QueueRef): QueueOrd
   const awaiting = queue.line
     .slice(admittedLength(world, queue))
     .map((id) => submissionOf(world, id))
+    .filter((submission) => !TESTED_STATES.has(submission.state))
     .sort((a, b) => a.seq - b.seq);
 
   return {

@@ -8,7 +8,7 @@ import { URGENT } from './line.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
 import { admittedLength, pullRequestOf, queueOf, submissionOf, type QueueWorld } from './world.js';
 
-/** The line's admitted PRs and their immediate predecessors in the reduced graph, by position in the line. */
+/** The line's admitted PRs and their immediate predecessors in the reduced graph, by position among them. */
 export interface DependencyGraph {
   nodes: Submission[];
   /** Single mode: each PR depends on every PR ahead. */
@@ -20,7 +20,13 @@ export interface DependencyGraph {
 }
 
 export function dependencyGraph(world: QueueWorld, queue: QueueRecord): DependencyGraph {
-  const nodes = queue.line.slice(0, admittedLength(world, queue)).map((id) => submissionOf(world, id));
+  // The admitted, and past the cap those tested already: a cap lowered stops no run, and its PRs stay in the graph.
+  const admitted = admittedLength(world, queue);
+  const nodes: Submission[] = [];
+  queue.line.forEach((id, i) => {
+    const submission = submissionOf(world, id);
+    if (i < admitted || TESTED_STATES.has(submission.state)) nodes.push(submission);
+  });
   if (queue.settings.mode !== 'parallel') {
     // Everything depends on everything ahead: the reduction is the line itself, and no set needs building.
     return {

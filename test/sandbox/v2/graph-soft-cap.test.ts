@@ -103,8 +103,11 @@ describe('the graph soft cap', () => {
     expect(await sandbox.control('graphSoftCap', { cap: null })).toEqual({ cap: null });
     expect(await orderOf(sandbox, queueId)).toEqual({ testing: [1, 2, 3, 4, 5], pending: [], awaiting: [], awaitingTotal: 0 });
     expect(await sandbox.control('graphSoftCap', { cap: 1 })).toEqual({ cap: 1 });
-    // Those testing stay testing (the cap holds back what starts): four stand past it, awaiting.
-    expect(await orderOf(sandbox, queueId)).toMatchObject({ testing: [1], awaiting: [2, 3, 4, 5] });
+    // Those testing stay testing, in the graph (the cap holds back what is admitted): a PR submitted now waits.
+    await submitAll(sandbox, queueId, [6]);
+    expect(await orderOf(sandbox, queueId)).toEqual({ testing: [1, 2, 3, 4, 5], pending: [], awaiting: [6], awaitingTotal: 1 });
+    const graph = await sandbox.call('mergeQueues.graph', { params: { id: queueId } });
+    expect(graph.body.nodes.map((node: { pullRequestNumber: number }) => node.pullRequestNumber)).toEqual([1, 2, 3, 4, 5]);
     await expect(sandbox.control('graphSoftCap', { cap: 0 })).rejects.toThrow(/_sandbox\/graphSoftCap: 400 .*cap/);
   });
 });
