@@ -109,8 +109,11 @@ export const RecordedDescription = z.object({
   testDurationSeconds: z.number().positive().max(MAX_TEST_DURATION_SECONDS).optional(),
 });
 
-/** How much of a queue's line its graph holds, as the journal records it (the control route takes the same); null: no cap. */
-export const GraphSoftCapChange = z.object({ cap: z.number().int().min(1).max(SETTING_MAX).nullable() });
+/** How much of a queue's line its graph holds (`--graph-soft-cap`, a seed's `graphSoftCap`). */
+export const GraphSoftCap = z.number().int().min(1).max(SETTING_MAX);
+
+/** The cap as the journal records it (the control route takes the same); null: no cap. */
+export const GraphSoftCapChange = z.object({ cap: GraphSoftCap.nullable() });
 
 const RECORDED = {
   createQueue: z.object({

@@ -9,7 +9,7 @@ import { repoFrom } from '../../config/repo.js';
 import { ConfigError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';
 import { PRIORITY_NAMES, QUEUE_MODES, SETTING_MAX } from '../../model/vocabulary.js';
-import { perform, RecordedDescription, SettingsChange } from '../engine/changes.js';
+import { GraphSoftCap, perform, RecordedDescription, SettingsChange } from '../engine/changes.js';
 import { QueueEngine } from '../engine/engine.js';
 import { MANUAL_CLOCK_START } from './clock.js';
 import type { SandboxOptions as ServerOptions } from './server.js';
@@ -61,6 +61,8 @@ export const Seed = z.strictObject({
   keys: z.array(SeedKey).optional(),
   /** Webhook endpoints, as `--webhook` gives them: each sent the events of its kinds (all without), a secret made for it. */
   webhooks: z.array(z.strictObject({ url: z.url(), events: z.array(z.string()).optional() })).optional(),
+  /** How many of a queue's line its graph admits, as `--graph-soft-cap` (which, given, is taken instead). */
+  graphSoftCap: GraphSoftCap.optional(),
 });
 
 export type SeedInput = z.input<typeof Seed>;
@@ -80,7 +82,8 @@ function seedState(input: unknown, now: number, where: string, graphSoftCap: num
   const seed = parsed.data;
   const engine = QueueEngine.create({ now });
   // The sandbox's cap holds from the start: the seed's PRs are admitted under it, as later ones are.
-  if (graphSoftCap != null) perform(engine, 'setGraphSoftCap', { cap: graphSoftCap });
+  const cap = graphSoftCap === undefined ? seed.graphSoftCap : graphSoftCap;
+  if (cap != null) perform(engine, 'setGraphSoftCap', { cap });
   const at = (path: string, change: () => void) => {
     try {
       change();

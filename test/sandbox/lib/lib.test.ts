@@ -68,6 +68,13 @@ describe('startSandbox', () => {
     await expect(sandbox.setGraphSoftCap(0)).rejects.toThrow(/graphSoftCap: .*cap/);
   });
 
+  it("takes a seed's graph soft cap, and the option's over it", async () => {
+    const seed = { ...SEED, graphSoftCap: 1, pullRequests: [8, 9, 10].map((number) => ({ repo: 'acme/widgets', number, submit: { branch: 'main' } })) };
+    const states = async (sandbox: Sandbox) => (await v1(sandbox, 'getQueue', MAIN)).json.enqueuedPullRequests.map((pr: { state: string }) => pr.state);
+    expect(await states(await start({ seed }))).toEqual(['testing', 'pending', 'pending']);
+    expect(await states(await start({ seed, graphSoftCap: null }))).toEqual(['testing', 'testing', 'pending']);
+  });
+
   it('snapshot() and restore() carry the whole state, and a snapshot seeds another sandbox', async () => {
     const sandbox = await start();
     await v1(sandbox, 'createQueue', MAIN);

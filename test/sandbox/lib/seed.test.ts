@@ -24,6 +24,7 @@ describe('a bad seed', () => {
     ['a flaky test that is not there', 'flakyTests:\n  - repo: acme/widgets\n    testId: nope\n    ticket: KAN-1\n', /seed\.yaml: flakyTests\[0\]: /],
     ['a permission that is none', 'keys:\n  - key: trunk_v2_a\n    permissions: [admin]\n', /seed\.yaml: keys\[0\]\.permissions/],
     ['a webhook that is no URL', 'webhooks:\n  - url: nowhere\n', /seed\.yaml: webhooks\[0\]\.url: /],
+    ['a graph soft cap of none', 'graphSoftCap: 0\n', /seed\.yaml: graphSoftCap: /],
   ])('%s is refused on one line naming the path', async (_kind, text, message) => {
     const file = join(dir, 'seed.yaml');
     writeFileSync(file, text);
