@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { QueueEngine } from '../../../src/sandbox/engine/engine.js';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/io/server.js';
 import { queueIn, useV2Sandbox, v2, type V2Fixture } from '../../support/v2.js';
 
@@ -132,6 +133,14 @@ describe('the graph soft cap in a state file', () => {
 
     running = await startSandbox({ clock: 'manual', rateLimits: false, stateFile, graphSoftCap: null });
     expect(await orderOf(fixture, queueId)).toMatchObject({ pending: [2, 3, 4], awaiting: [], awaitingTotal: 0 });
+  });
+
+  it('refuses a state document whose cap is not a positive whole number, naming it', () => {
+    const document = JSON.parse(QueueEngine.create({ now: 0 }).serialize()) as Record<string, unknown>;
+    for (const cap of [0, 2.5, '3']) {
+      expect(() => QueueEngine.restore(JSON.stringify({ ...document, graphSoftCap: cap }))).toThrow(/graphSoftCap .* is not a positive whole number/);
+    }
+    expect(QueueEngine.restore(JSON.stringify({ ...document, graphSoftCap: 3 })).graphSoftCap).toBe(3);
   });
 
   it('refuses a cap that is not a positive whole number before it starts', async () => {
