@@ -61,15 +61,19 @@ export const restart = eachChange('restart', 'restarted', (service, ref, pr) => 
  * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
 async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
-  const [record, queue] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref, { settings: false }))]);
+  // Its place as mq status gives it, from the queue's line: on v2 its order, one answer however long the queue (its
+  // list would be a hundred PRs a request).
+  const [record, line] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref, { line: true, settings: false }))]);
   // Not in the queue after all (it merged in between, or the 409 meant something else): the refusal as it came.
   if (!record?.isCurrentlySubmittedToQueue || isFinalState(record.state)) {
     return { pr, ok: false, error: { code: conflict.code, status: conflict.status, message: conflict.message } };
   }
-  const index = queue?.enqueuedPullRequests.findIndex((queued) => queued.prNumber === pr) ?? -1;
-  const entry = index < 0 ? undefined : queue!.enqueuedPullRequests[index];
+  const placed = line?.enqueuedPullRequests.filter((queued) => queued.state !== 'not_ready') ?? [];
+  const index = placed.findIndex((queued) => queued.prNumber === pr);
+  const entry = line?.enqueuedPullRequests.find((queued) => queued.prNumber === pr);
   const where = { alreadyQueued: true as const, state: record.state ?? null, position: index < 0 ? null : index + 1 };
-  const differences = differencesFrom(record, entry?.noBatch, input);
+  // v1's line holds each PR whole, with its noBatch, which v1's own read of a PR lacks; v2's its number and state.
+  const differences = differencesFrom(record, entry && 'noBatch' in entry && typeof entry.noBatch === 'boolean' ? entry.noBatch : undefined, input);
   if (differences.length === 0) return { pr, ok: true, ...where };
   const again = ['mq submit', String(pr), ...flagsOf(input, 'submit')].join(' ');
   const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
