@@ -117,6 +117,8 @@ export interface Queue extends QueueFacts {
 export interface QueuePullRequests extends Partial<QueueFacts> {
   branch: string;
   enqueuedPullRequests: EnqueuedPullRequest[];
+  /** A wait's round (`watched`), where the service said which PRs await admission (QueueLine's). */
+  admission?: LineAdmission;
 }
 
 /** A PR as a queue's line places it: its number and state, what v2's order says of it (more where an API said more). */

@@ -25,6 +25,8 @@ export interface PrSighting {
   pullRequest?: SubmittedPullRequest;
   /** 1-based place among the queue's PRs that hold one, as mq status gives it; undefined when not listed there, or not admitted yet (not_ready). */
   position?: number;
+  /** Where the service names only some of the PRs awaiting admission (v2) and not this one: how many it names, all ahead of it (mq status's `after`). */
+  after?: number;
   error?: PrFailure;
   /** submit --wait was refused it, and said why as it was. */
   refusedAtSubmit?: true;
@@ -46,6 +48,8 @@ export interface PrChange {
   /** The service's `stateChangedAt`. */
   at: string;
   position: number | null;
+  /** With no position: the PRs the service names, every one ahead of it, where it names only some awaiting admission. */
+  after?: number;
   /** While it is still waited for: its record (for its readiness) and its ETA, for the line a pipe gets. */
   pullRequest?: SubmittedPullRequest;
   eta?: Eta;

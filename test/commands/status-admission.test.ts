@@ -1,6 +1,7 @@
-// `mq status` of a PR past the queue's graph soft cap (the sandbox's --graph-soft-cap; v2's order names those
-// awaiting admission apart, the first 100 of them): its position counts every PR the service counts; where v2
-// says it awaits admission, mq says so, and why it waits; a PR v2 does not name is placed after every PR it does.
+// `mq status` (and a wait's line) of a PR past the queue's graph soft cap (the sandbox's --graph-soft-cap; v2's
+// order names those awaiting admission apart, the first 100 of them): its position counts every PR the service
+// counts; where v2 says it awaits admission, mq says so, and why it waits; a PR v2 does not name is placed after
+// every PR it does.
 // v1's getQueue lists them all, pending, and says nothing of admission.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sandboxEnv } from '../support/cli.js';
@@ -54,5 +55,25 @@ describe('mq status past the graph soft cap', () => {
     expect(positionLine(text)).toBe('position     120 of 130 (queue running)');
     expect(position).toEqual({ position: 120, of: 130, queueState: 'running', queueMode: 'single' });
     expect(text).not.toContain('admission');
+  });
+});
+
+// A wait's round on a long v2 queue (past 4 pages) places the PRs by the order, which names only the first 100 of
+// those awaiting admission: one it does not name stands after those it names, as mq status says.
+describe('mq wait past the graph soft cap, on a long queue', () => {
+  const long = useSandbox({ graphSoftCap: 10 });
+  const envOn = (api: 'v1' | 'v2') => sandboxEnv(long.sandboxUrl, 'acme/widgets', {}, api);
+
+  it.each([
+    ['v2', '#300 pending (after 110, awaiting admission)', { position: null, after: 110 }],
+    ['v1', '#300 pending (position 300)', { position: 300 }],
+  ] as const)('on %s: %s', async (api, line, place) => {
+    expect((await mq(['queue', 'create', '--concurrency', '3'], { env: envOn('v1') })).code).toBe(0);
+    expect((await mq(['submit', ...Array.from({ length: 450 }, (_, i) => String(i + 1))], { env: envOn('v1') })).code).toBe(0);
+    const text = await mq(['wait', '300', '--interval', '1s', '--timeout', '3s'], { env: envOn(api) });
+    expect(text.code).toBe(7);
+    expect(text.stdout.split('\n')[0]).toMatch(new RegExp(`^${line.replace(/[()]/g, '\\$&')}`));
+    const json = await mq(['wait', '300', '--interval', '1s', '--timeout', '3s', '--json'], { env: envOn(api) });
+    expect(JSON.parse(json.stdout.split('\n')[0]!)).toMatchObject({ pr: 300, state: 'pending', ...place });
   });
 });

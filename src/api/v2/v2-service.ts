@@ -91,13 +91,20 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
           : read.watched
             ? watchedLine(ref, id, read.watched)
             : livePullRequests(id).then(asLinedUp);
+      // What the order says of admission, where it placed the line (status's; a wait's round past four pages): one
+      // answer the look keeps. A queue shown whole (inOrder) lists every PR, and its JSON is the queue's alone.
+      const admission = async () => {
+        const order = read.inOrder ? undefined : look.ordersRead.get(id);
+        return order && admissionOf(await order);
+      };
       if (read.settings !== false) {
         const [queue, live] = await allEnded([readQueue(id), line]);
-        // The order was read for the line (one answer a look keeps).
-        const admission = read.line && !read.inOrder ? admissionOf(await orderOf(id)) : undefined;
-        return { ...queueFactsOf(queue), enqueuedPullRequests: live, ...(admission && { admission }) };
+        const known = await admission();
+        return { ...queueFactsOf(queue), enqueuedPullRequests: live, ...(known && { admission: known }) };
       }
-      return { branch: ref.targetBranch, enqueuedPullRequests: await line };
+      const live = await line;
+      const known = await admission();
+      return { branch: ref.targetBranch, enqueuedPullRequests: live, ...(known && { admission: known }) };
     });
   }
 

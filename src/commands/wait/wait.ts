@@ -156,13 +156,25 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
       sighting.pullRequest = record;
       const state = record.state;
       if (state === undefined) continue;
+      // A pending PR the line does not name, where the service names only some of those awaiting admission: after them.
+      const after = !seen && state === 'pending' && (listing?.admission?.unnamed ?? 0) > 0 ? placed : undefined;
+      if (after !== sighting.after) changed = true;
+      if (after === undefined) delete sighting.after;
+      else sighting.after = after;
       if (hasReached(state, options.target)) sighting.status = 'reached';
       else if (isFinalState(state)) sighting.status = 'ended';
       if (queue && durations && sighting.status === 'waiting') sighting.eta = estimateEta({ pr: record, queue, durations, now: serviceNow() });
       else delete sighting.eta;
       if (state !== previous) {
         changed = true;
-        const change: PrChange = { pr: sighting.pr, state, previous: previous ?? null, at: record.stateChangedAt, position: seen?.position ?? null };
+        const change: PrChange = {
+          pr: sighting.pr,
+          state,
+          previous: previous ?? null,
+          at: record.stateChangedAt,
+          position: seen?.position ?? null,
+          ...(after !== undefined && { after }),
+        };
         events.changed(sighting.status === 'waiting' ? { ...change, pullRequest: record, ...(sighting.eta && { eta: sighting.eta }) } : change);
       }
     }

@@ -20,7 +20,7 @@ const STATE_WIDTH = 'pending_failure'.length;
 /** A line per PR (`• #42  testing  4m in state  position 1  eta ~14:32 (in 25m)`); too wide, padding, age, then position go: the ETA stays. */
 export function renderWaitLines(prs: readonly PrSighting[], ctx: RenderContext, columns?: number): string {
   // Numbers and positions padded to the widest (level 0), so that the lines stay in columns past #9 and position 9.
-  const widest = { pr: Math.max(...prs.map((s) => String(s.pr).length)) + 1, position: Math.max(0, ...prs.map((s) => String(s.position ?? '').length)) };
+  const widest = { pr: Math.max(...prs.map((s) => String(s.pr).length)) + 1, position: Math.max(0, ...prs.map((s) => placeText(s).length)) };
   let lines: string[] = [];
   for (let level = 0; level < 4; level++) {
     lines = prs.map((sighting) => waitLine(sighting, widest, level, ctx));
@@ -37,7 +37,7 @@ function waitLine(sighting: PrSighting, widest: { pr: number; position: number }
   if (!pr) return `${head}  ${paint.dim('looking it up')}`;
   const word = pr.state ?? 'unknown';
   const state = `${paintState(paint, pr.state)}${level === 0 ? ' '.repeat(Math.max(0, STATE_WIDTH - word.length)) : ''}`;
-  const at = String(sighting.position ?? '');
+  const at = placeText(sighting);
   const position = level > 2 || at === '' ? '' : `  position ${level === 0 ? at.padStart(widest.position) : at}`;
   // A PR still waiting counts its time in the state; one that ended says when, a time that no longer moves.
   if (sighting.status !== 'waiting') return `${head}  ${state}  ${paint.dim(endedAt(pr.stateChangedAt, ctx.now))}${position}`;
@@ -74,16 +74,29 @@ function mark(sighting: PrSighting, ctx: RenderContext): string {
   }
 }
 
+/** A PR's place in a wait's line: its position, `>110` past the PRs the service names (some awaiting admission), or none. */
+function placeText(sighting: Pick<PrSighting, 'position' | 'after'>): string {
+  return sighting.position !== undefined ? String(sighting.position) : sighting.after !== undefined ? `>${sighting.after}` : '';
+}
+
 /** What a pipe gets per change: `#42 testing (position 1)`, then what comes next: `, eta ~14:32 (in 25m)`. */
 export function renderChangeLine(change: PrChange, ctx: RenderContext): string {
-  const position = change.position === null ? '' : ` (position ${change.position})`;
+  const position =
+    change.position !== null ? ` (position ${change.position})` : change.after !== undefined ? ` (after ${change.after}, awaiting admission)` : '';
   const next = outlook(change.pullRequest, change.eta);
   return `#${change.pr} ${paintState(ctx.paint, change.state)}${position}${next && `, ${next}`}\n`;
 }
 
 /** A change's NDJSON line (`{"pr":42,"state":"testing",…}`), with `eta` and `blocked` (a not_ready PR's gates) exactly when its text has them. */
 export function changeJson(change: PrChange): unknown {
-  const line = { pr: change.pr, state: change.state, previous: change.previous, at: change.at, position: change.position };
+  const line = {
+    pr: change.pr,
+    state: change.state,
+    previous: change.previous,
+    at: change.at,
+    position: change.position,
+    ...(change.after !== undefined && { after: change.after }),
+  };
   if (change.pullRequest?.state === 'not_ready') {
     const gates = readinessInBrief(change.pullRequest);
     return gates.length === 0 ? line : { ...line, blocked: gates };
