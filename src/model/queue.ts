@@ -157,7 +157,6 @@ export interface UpdatedQueue extends QueueFacts {
   enqueuedPullRequests?: EnqueuedPullRequest[];
 }
 
-/** A queue's state and settings without its PRs: what a change reports and a poll reads, on either API (v1 sends the PRs along). */
 /** A queue's PRs by what a pause or a drain does to them: those testing finish; those not ready wait through a drain. */
 export interface StateCounts {
   testing: number;
@@ -175,6 +174,7 @@ export function countByState(prs: readonly { state?: string }[]): StateCounts {
   return { testing, notReady };
 }
 
+/** A queue's state and settings without its PRs: what a change reports and a poll reads, on either API (v1 sends the PRs along). */
 export function withoutPullRequests(queue: UpdatedQueue): QueueFacts {
   const { enqueuedPullRequests: _, ...facts } = queue;
   return facts;

@@ -29,22 +29,29 @@ export interface Place {
  * name too), and the queue's state and mode; undefined when it holds none.
  */
 export function placeOf(pr: SubmittedPullRequest, queue: QueueLine): Place | undefined {
-  const listed = queue.enqueuedPullRequests.length;
-  const { admission } = queue;
-  const base = { of: listed + (admission?.unnamed ?? 0), queueState: queue.state, queueMode: queue.mode };
   const ahead = prsAhead(pr, queue);
-  if (ahead) return { position: ahead.length + 1, ...base, ...(admission && ahead.length >= admission.admitted && { awaitingAdmission: true }) };
-  // A pending PR the line does not name, where the service names only some of those awaiting admission: one of the rest.
-  if (admission && admission.unnamed > 0 && pr.isCurrentlySubmittedToQueue && pr.state === 'pending') {
-    return { position: null, after: listed, ...base, awaitingAdmission: true };
-  }
-  return undefined;
+  const listed = queue.enqueuedPullRequests.length;
+  const base = { of: listed + (queue.admission?.unnamed ?? 0), queueState: queue.state, queueMode: queue.mode };
+  const awaiting = awaitsAdmission(pr, queue, ahead);
+  if (ahead) return { position: ahead.length + 1, ...base, ...(awaiting && { awaitingAdmission: true }) };
+  return awaiting ? { position: null, after: listed, ...base, awaitingAdmission: true } : undefined;
+}
+
+/**
+ * Whether the PR waits past the queue's graph soft cap, where the service says (v2's order): behind the admitted PRs
+ * of the line, or a pending PR the line does not name where the service names only some of those awaiting admission.
+ */
+function awaitsAdmission(pr: SubmittedPullRequest, queue: QueueLine, ahead: readonly PlacedPullRequest[] | undefined): boolean {
+  const { admission } = queue;
+  if (!admission) return false;
+  return ahead ? ahead.length >= admission.admitted : admission.unnamed > 0 && pr.isCurrentlySubmittedToQueue && pr.state === 'pending';
 }
 
 /** One sentence per thing holding the PR back; empty when nothing in the queue is. */
 export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): string[] {
   const reasons: string[] = [];
-  const ahead = prsAhead(pr, queue) ?? [];
+  const listed = prsAhead(pr, queue);
+  const ahead = listed ?? [];
   if (queue.state === 'paused') {
     reasons.push('the queue is paused: nothing starts testing and nothing merges until `mq queue resume`');
   } else if ((queue.state === 'draining' || queue.state === 'switching_modes') && pr.state === 'not_ready') {
@@ -56,9 +63,8 @@ export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): stri
   }
   const testing = queue.enqueuedPullRequests.filter((queued) => queued.state === 'testing');
   // What a pending or failed PR waits for needs the queue's settings, which mq status reads for those states.
-  if (pr.state === 'pending' && placeOf(pr, queue)?.awaitingAdmission) {
-    const { admitted } = queue.admission!;
-    reasons.push(`it awaits admission: the queue's graph is full (${admitted} PRs); it enters as PRs ahead leave`);
+  if (pr.state === 'pending' && queue.admission && awaitsAdmission(pr, queue, listed)) {
+    reasons.push(`it awaits admission: the queue's graph is full (${queue.admission.admitted} PRs); it enters as PRs ahead leave`);
   } else if (pr.state === 'pending' && hasSettings(queue) && (queue.state === 'running' || queue.state === 'draining')) {
     reasons.push(
       testing.length >= queue.concurrency

@@ -261,7 +261,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
     if (rows.length > 0) {
       const seen = new Set(placed.map((pr) => pr.prNumber));
       for (const row of rows) if (!seen.has(row.prNumber)) placed.push(row);
-      if (read === 'whole' && order.awaitingAdmission.length < (order.awaitingAdmissionTotal ?? 0)) {
+      if (read === 'whole' && (admissionOf(order)?.unnamed ?? 0) > 0) {
         keepUnnamed(placed as EnqueuedPullRequest[], (row) => !seen.has(row.prNumber));
       }
     }

@@ -1,6 +1,7 @@
 // mq webhooks: a verified or refused delivery, in a line a person reads (as `stripe listen` prints them) or one
 // JSON line a tool reads; a captured delivery checked; an event triggered.
 import type { ChalkInstance } from 'chalk';
+import { DEFAULT_HOST, shortRepo } from '../../config/repo.js';
 import type { VerifyFailed, WebhookDelivery } from '../../model/webhook-control.js';
 import { TOLERANCE_SECONDS, VERIFY_FAILURES } from '../../model/webhook-signature.js';
 import { REASON_FIELDS } from '../../model/webhooks.js';
@@ -72,7 +73,7 @@ function repoOf(repository: unknown): string {
   if (typeof repository !== 'object' || repository === null) return '';
   const { host, owner, name } = repository as Record<string, unknown>;
   if (typeof owner !== 'string' || typeof name !== 'string') return '';
-  return safeLine(`${typeof host === 'string' && host !== 'github.com' ? `${host}/` : ''}${owner}/${name}`);
+  return safeLine(shortRepo({ host: typeof host === 'string' ? host : DEFAULT_HOST, owner, name }));
 }
 
 function reasonOf(payload: Record<string, unknown>): string {
