@@ -28,6 +28,7 @@ import {
   emptyState,
   FINAL_STATES,
   freshQueueId,
+  isGraphSoftCap,
   LATEST_TIME_MS,
   parseState,
   pullRequestKey,
@@ -255,7 +256,7 @@ export class QueueEngine {
    * higher cap admits PRs at once, and runs may start for them.
    */
   setGraphSoftCap(cap: number | null): void {
-    if (cap !== null && !(Number.isInteger(cap) && cap >= 1)) throw new RangeError(`the graph soft cap must be a positive whole number, not ${cap}`);
+    if (cap !== null && !isGraphSoftCap(cap)) throw new RangeError(`the graph soft cap must be a positive whole number, not ${cap}`);
     if ((cap ?? undefined) === this.state.graphSoftCap) return;
     if (cap === null) delete this.state.graphSoftCap;
     else this.state.graphSoftCap = cap;

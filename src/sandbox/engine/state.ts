@@ -3,7 +3,14 @@
 import type { QueueSettings } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
 import { deterministicQueueId, repositoryId } from './ids.js';
-import { FINAL_PULL_REQUEST_STATES, type PullRequestState, type QUEUE_MODES, type QueueState, type TEST_RUN_STATUSES } from '../../model/vocabulary.js';
+import {
+  FINAL_PULL_REQUEST_STATES,
+  type PullRequestState,
+  type QUEUE_MODES,
+  type QueueState,
+  SETTING_MAX,
+  type TEST_RUN_STATUSES,
+} from '../../model/vocabulary.js';
 
 /** Raised, with a step in MIGRATIONS that brings the version before up to it, whenever the document's shape changes. */
 const STATE_VERSION = 7;
@@ -314,7 +321,7 @@ function checkShape(doc: Loose): void {
   }
   if (Math.abs(doc.now) > LATEST_TIME_MS) throw new Error(`sandbox state: now (${doc.now}) is not a time a date can hold`);
   if (typeof doc.seed !== 'string') throw new Error('sandbox state: seed is missing');
-  if (doc.graphSoftCap !== undefined && !(Number.isInteger(doc.graphSoftCap) && doc.graphSoftCap >= 1)) {
+  if (doc.graphSoftCap !== undefined && !isGraphSoftCap(doc.graphSoftCap)) {
     throw new Error(`sandbox state: graphSoftCap (${String(doc.graphSoftCap)}) is not a positive whole number`);
   }
   for (const [key, queue] of Object.entries<Loose>(doc.queues)) {
@@ -327,6 +334,11 @@ function checkShape(doc: Loose): void {
   for (const [key, record] of Object.entries<Loose>(doc.pullRequests)) {
     if (typeof record !== 'object' || record === null) throw new Error(`sandbox state: pull request ${key} is not a pull request`);
   }
+}
+
+/** A graph soft cap the state may hold: a whole number of PRs, 1 to SETTING_MAX (a request's is checked as changes.ts's GraphSoftCap). */
+export function isGraphSoftCap(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= SETTING_MAX;
 }
 
 function withoutPrototypes(doc: Loose): SandboxState {
