@@ -114,11 +114,32 @@ afterAll(async () => {
 });
 
 /** A tool's answer as compared: its error flag, text and structuredContent without what each API says alone. */
-async function call({ client }: Agent, name: string, args: Record<string, unknown>): Promise<unknown> {
-  const result = (await client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult;
-  return APART.has(name)
-    ? 'apart'
-    : withoutOwnFields({ isError: result.isError ?? false, content: result.content, structuredContent: result.structuredContent });
+async function call(agent: Agent, name: string, args: Record<string, unknown>): Promise<unknown> {
+  const result = (await agent.client.callTool({ name, arguments: args }, CallToolResultSchema)) as CallToolResult;
+  if (APART.has(name)) return 'apart';
+  const answer = withoutOwnFields({ isError: result.isError ?? false, content: result.content, structuredContent: result.structuredContent });
+  return HISTORY_WINDOWED.has(name) ? await withWindowChecked(agent, answer) : answer;
+}
+
+/** The tool whose answer names the window of history it read, which ends at the service's now as mq reads it. */
+const HISTORY_WINDOWED = new Set(['simulate_fit']);
+
+/**
+ * The history's window checked, then left out of the comparison: it ends at the service's now as mq reads it, the
+ * last answer's Date header and the time since (model/clock.ts), which on a real service moves as the sandbox's
+ * manual clock does not. Two servers, each as busy as the machine, may read it a second apart: the window is a
+ * day ending at the sandbox's time or within a minute after, on each API.
+ */
+async function withWindowChecked(agent: Agent, answer: unknown): Promise<unknown> {
+  const text = JSON.stringify(answer);
+  const window = /"since":"([^"]+)",.*?"until":"([^"]+)"/.exec(text);
+  expect(window, 'the history window').not.toBeNull();
+  const [, since, until] = window!;
+  const sandboxNow = Date.parse(((await control(agent.fixture.sandboxUrl, 'advance', { seconds: 0 })) as { now: string }).now);
+  expect(Date.parse(until!) - Date.parse(since!)).toBe(24 * 3600 * 1000);
+  expect(Date.parse(until!) - sandboxNow).toBeGreaterThanOrEqual(0);
+  expect(Date.parse(until!) - sandboxNow).toBeLessThan(60_000);
+  return JSON.parse(text.replaceAll(since!, '<since>').replaceAll(until!, '<until>'));
 }
 
 /** The same steps on both APIs at once; each step's answer, the same on both, key for key and in order. */
