@@ -40,6 +40,11 @@ function plainText(text: string): string {
       .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<id>')
       .replace(/^url {2,}\S+\n/m, '')
       .replace(/ \((\d{3}) [A-Z_]+\)/g, ' ($1)')
+      // An age in seconds is the service's now as mq reads it (the last Date header and the time since,
+      // model/clock.ts), which moves with real time while each sandbox's manual clock stands still: two servers as
+      // busy as the machine read it a second apart. Its unit is compared, its count not (ages in minutes are far
+      // from the next unit here: a second's drift does not cross it).
+      .replace(/\b\d+s ago\b/g, '<seconds> ago')
       .replace(/ \([A-Z][A-Z_]+\)$/gm, '')
       .split('\n')
       .map((line) => (/^(TIME|\d{4}-)/.test(line) ? line.replace(/ {2,}\S+ {2,}\S+$/, '').trimEnd() : line))
