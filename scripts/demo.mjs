@@ -23,7 +23,10 @@ process.on('unhandledRejection', (error) => {
 });
 
 const bin = fileURLToPath(new URL('../bin/mq.js', import.meta.url));
-const colour = process.stdout.isTTY && !process.env.NO_COLOR;
+const terminal = Boolean(process.stdout.isTTY);
+const colour = terminal && !process.env.NO_COLOR;
+/** The width the tour's own lines are wrapped to: the window's, or 80 in a pipe (as mq fits a pipe's help). */
+const width = (terminal && process.stdout.columns) || 80;
 const bold = (text) => (colour ? `\u001b[1m${text}\u001b[22m` : text);
 const dim = (text) => (colour ? `\u001b[2m${text}\u001b[22m` : text);
 
@@ -34,14 +37,38 @@ let env = {};
 const failed = [];
 
 function say(text) {
-  console.log(`\n${bold(text)}`);
+  console.log(`\n${bold(wrapped(text))}`);
 }
 
+/** `text` in lines of at most `width` columns, broken between words; a word longer than a line stays whole. */
+function wrapped(text, indent = '  ') {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
+
+/**
+ * Runs mq as a user would. In a terminal mq writes to it itself, so that it fits its tables to the window and
+ * colours them as it does by hand; in a pipe (a test, a log) it writes to the tour's pipe, as a script's would.
+ * Its stdin is never the terminal: the tour answers no prompt (it passes --yes where mq would ask).
+ */
 function mq(...args) {
   console.log(dim(`$ mq ${args.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}`));
-  const run = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
-  process.stdout.write(run.stdout);
-  process.stdout.write(run.stderr);
+  const run = spawnSync(process.execPath, [bin, ...args], {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', terminal ? 'inherit' : 'pipe', terminal ? 'inherit' : 'pipe'],
+  });
+  if (!terminal) {
+    process.stdout.write(run.stdout);
+    process.stdout.write(run.stderr);
+  }
   if (run.status !== 0) {
     console.log(dim(`(exit ${run.status})`));
     failed.push(`mq ${args.join(' ')} (exit ${run.status})`);
@@ -90,7 +117,7 @@ async function control(route, body) {
 }
 
 async function advance(seconds, why) {
-  console.log(dim(`… ${why} (the sandbox clock moves ${seconds >= 60 ? `${seconds / 60} min` : `${seconds} s`})`));
+  console.log(dim(wrapped(`… ${why} (the sandbox clock moves ${seconds >= 60 ? `${seconds / 60} min` : `${seconds} s`})`)));
   await control('advance', { seconds });
 }
 
@@ -156,6 +183,7 @@ async function tour() {
   mq('metrics');
 
   console.log(`\n${bold('Done.')} Try it yourself: ${dim('npx mq sandbox')} in one terminal, then in another:`);
-  console.log(dim(`  export MQ_API_URL=http://127.0.0.1:<port>/v1 MQ_TOKEN=anything MQ_REPO=acme/widgets MQ_ORG=acme`));
+  // Two lines joined by the shell, each within 80 columns: a line a terminal wraps may be copied broken.
+  console.log(dim('  export MQ_API_URL=http://127.0.0.1:<port>/v1 MQ_TOKEN=anything \\\n    MQ_REPO=acme/widgets MQ_ORG=acme'));
   console.log(dim('  npx mq queue create && npx mq submit 1 && npx mq queue get'));
 }

@@ -65,7 +65,11 @@ describe('npm run demo', () => {
   it('ends with a line to export that names the API URL, token, repository and organization', async () => {
     expect(await exit, stdout).toBe(0);
     expect(stdout.match(/^\d+\. /gm)).toHaveLength(STEPS);
-    const exported = stdout.split('\n').find((line) => line.trim().startsWith('export MQ_API_URL='));
+    // One command in two lines, as a shell joins them (`\` at a line's end).
+    const exported = stdout
+      .replace(/ \\\n\s*/g, ' ')
+      .split('\n')
+      .find((line) => line.trim().startsWith('export MQ_API_URL='));
     expect(exported).toBeDefined();
     for (const name of ['MQ_API_URL', 'MQ_TOKEN', 'MQ_REPO', 'MQ_ORG']) expect(exported).toContain(`${name}=`);
   });

@@ -142,7 +142,7 @@ describe('list and testing', () => {
     // The table alone on stdout (a pipe counts PRs), the hint that more exist on stderr.
     const limited = await mq(['list', '--limit', '2'], { env });
     expect(limited.stdout.trimEnd().split('\n')).toHaveLength(3);
-    expect(limited.stderr).toBe('More pull requests are available: raise --limit, or narrow with --state, --since or --until.\n');
+    expect(limited.stderr).toBe('More pull requests: raise --limit, or narrow with --state, --since or --until.\n');
     expect((await mq(['list', '--limit', '2', '--quiet'], { env })).stderr).toBe('');
     expect((await mq(['list', '--limit', '5'], { env })).stderr).toBe('');
     await advance(1);

@@ -38,7 +38,7 @@ export async function list(input: ListInput, ctx: Context): Promise<CommandResul
     service.listPullRequests(ref, { state: input.state, since, until, cursor, take }),
   );
   // On stderr: stdout holds the list alone, so that a pipe counts or reads PRs and nothing else.
-  if (nextCursor) ctx.note('More pull requests are available: raise --limit, or narrow with --state, --since or --until.');
+  if (nextCursor) ctx.note('More pull requests: raise --limit, or narrow with --state, --since or --until.');
   return { kind: 'pullRequests', pullRequests: items, nextCursor };
 }
 

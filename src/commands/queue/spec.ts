@@ -165,7 +165,7 @@ export const QUEUE_GRAPH = {
   notes:
     '\nA PR below another, joined by a line, waits on it: their impacted targets overlap. Each PR reads\n' +
     '`#N title (state)`. The graph says what depends on what, not what tests next (mq queue order). It holds the\n' +
-    'PRs admitted to it: past the queue\'s graph soft cap, mq queue order lists the rest (awaiting admission). It\n' +
+    "PRs admitted to it: past the queue's graph soft cap, mq queue order lists the rest (awaiting admission). It\n" +
     'needs the v2 API (a v2 API key): on v1 it is refused, exit 2.\n',
   load: async (): Promise<AnyParse> => (await import('./order.js')).parseQueueGraph,
 } as const satisfies CommandSpec;
