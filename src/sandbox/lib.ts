@@ -6,7 +6,7 @@ import { API_VERSION } from '../api/v1/endpoints.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
-import { startSandbox as startServer } from './io/server.js';
+import { checkGraphSoftCap, startSandbox as startServer } from './io/server.js';
 import type { V2Key } from './io/v2/face.js';
 
 export type { SeedInput, V2Key };
@@ -47,7 +47,7 @@ export interface Sandbox {
   advance(seconds: number): Promise<Date>;
   /** Sets a PR's facts on the host (title, author, sha, mergeable, test outcome…); those left out keep theirs. */
   setPullRequest(facts: PullRequestFacts): Promise<void>;
-  /** How many of a queue's line its graph admits from now on, null none, as `POST /_sandbox/graphSoftCap`. */
+  /** How many of a queue's line its graph admits from now on, null none, as `POST /_sandbox/graphSoftCap`; rejects with a RangeError, changing nothing, unless a whole number from 1 to 4294967295 or null. */
   setGraphSoftCap(cap: number | null): Promise<void>;
   /** The whole state, in the state file's format: restore() and `seed` take it. */
   snapshot(): string;
@@ -96,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await control('pullRequests', facts);
     },
     setGraphSoftCap: async (cap) => {
+      checkGraphSoftCap(cap);
       await control('graphSoftCap', { cap });
     },
     snapshot: () => server.snapshot(),

@@ -322,7 +322,7 @@ function checkShape(doc: Loose): void {
   if (Math.abs(doc.now) > LATEST_TIME_MS) throw new Error(`sandbox state: now (${doc.now}) is not a time a date can hold`);
   if (typeof doc.seed !== 'string') throw new Error('sandbox state: seed is missing');
   if (doc.graphSoftCap !== undefined && !isGraphSoftCap(doc.graphSoftCap)) {
-    throw new Error(`sandbox state: graphSoftCap (${String(doc.graphSoftCap)}) is not a positive whole number`);
+    throw new Error(`sandbox state: graphSoftCap is ${shownValue(doc.graphSoftCap)}, not a whole number from 1 to ${SETTING_MAX}`);
   }
   for (const [key, queue] of Object.entries<Loose>(doc.queues)) {
     if (typeof queue !== 'object' || queue === null) throw new Error(`sandbox state: queue ${key} is not a queue`);
@@ -334,6 +334,26 @@ function checkShape(doc: Loose): void {
   for (const [key, record] of Object.entries<Loose>(doc.pullRequests)) {
     if (typeof record !== 'object' || record === null) throw new Error(`sandbox state: pull request ${key} is not a pull request`);
   }
+}
+
+/** The longest text a refusal quotes of a value: the rest is counted, not repeated (a state file may hold megabytes). */
+const SHOWN_TEXT_MAX = 40;
+
+/**
+ * A refused value as a sentence names it, on one short line whatever it holds: a number as written, a text
+ * quoted (cut, with its length), anything else by its kind: `the text "5"` is not the number 5.
+ */
+export function shownValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    return length > SHOWN_TEXT_MAX
+      ? `the text ${JSON.stringify([...value].slice(0, SHOWN_TEXT_MAX).join(''))}… (${length} characters)`
+      : `the text ${JSON.stringify(value)}`;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** A graph soft cap the state may hold: a whole number of PRs, 1 to SETTING_MAX (a request's is checked as changes.ts's GraphSoftCap). */

@@ -12,7 +12,7 @@ import { ReadCache } from './read-cache.js';
 import { answerForError, type Handled, type Route } from './route.js';
 import { CONTROLS, type ControlName } from './control.js';
 import { QueueEngine } from '../engine/engine.js';
-import { GraphSoftCapChange } from '../engine/changes.js';
+import { isGraphSoftCap, shownValue } from '../engine/state.js';
 import { exactRoute, findRoute, isControlRoute, isControlTarget } from './routes.js';
 import { StateStore } from './store.js';
 import { V2Face, type V2Host, type V2Key } from './v2/face.js';
@@ -75,10 +75,18 @@ const REAL_CLOCK_TICK_MS = 250;
 /** What a route reads of the query when the target has none (no route writes to it). */
 const NO_QUERY = new URLSearchParams();
 
+/**
+ * A graph soft cap given in code (startSandbox's option, the library's setGraphSoftCap): a whole number from 1 to
+ * SETTING_MAX, or null for none. Else a RangeError naming the value, before anything is sent or started: NaN and
+ * Infinity would reach the control route as JSON's null, which lifts the cap.
+ */
+export function checkGraphSoftCap(cap: unknown): asserts cap is number | null {
+  if (cap !== null && !isGraphSoftCap(cap))
+    throw new RangeError(`graphSoftCap must be a whole number from 1 to ${SETTING_MAX}, or null, not ${shownValue(cap)}`);
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  if (options.graphSoftCap != null && !GraphSoftCapChange.safeParse({ cap: options.graphSoftCap }).success) {
-    throw new RangeError(`graphSoftCap must be a whole number from 1 to ${SETTING_MAX}, or null, not ${options.graphSoftCap}`);
-  }
+  if (options.graphSoftCap !== undefined) checkGraphSoftCap(options.graphSoftCap);
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
   const manual = options.clock === 'manual';
   const engineOptions = { testDurationSeconds: options.testDurationSeconds };

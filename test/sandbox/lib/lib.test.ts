@@ -65,7 +65,26 @@ describe('startSandbox', () => {
     expect(await states()).toEqual(['testing', 'testing', 'pending']);
     await sandbox.reset();
     expect(await states()).toEqual(['testing', 'pending', 'pending']);
-    await expect(sandbox.setGraphSoftCap(0)).rejects.toThrow(/graphSoftCap: .*cap/);
+    // A cap it cannot hold is refused as the option refuses it, naming the value briefly, and changes nothing: NaN
+    // and Infinity too, which JSON would have sent as null (no cap).
+    for (const [cap, named] of [
+      [0, 'not 0'],
+      [Number.NaN, 'not NaN'],
+      [Number.POSITIVE_INFINITY, 'not Infinity'],
+      [2.5, 'not 2.5'],
+      ['5', 'not the text "5"'],
+      [5n, 'not a bigint'],
+      ['9'.repeat(200_000), `not the text "${'9'.repeat(40)}"… (200000 characters)`],
+    ] as const) {
+      const refused = await sandbox.setGraphSoftCap(cap as unknown as number).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(refused, String(cap).slice(0, 10)).toBeInstanceOf(RangeError);
+      expect(refused!.message).toBe(`graphSoftCap must be a whole number from 1 to 4294967295, or null, ${named}`);
+    }
+    expect(await states()).toEqual(['testing', 'pending', 'pending']);
+    expect(JSON.parse(sandbox.snapshot())).toMatchObject({ graphSoftCap: 1 });
   });
 
   it("takes a seed's graph soft cap, and the option's over it", async () => {

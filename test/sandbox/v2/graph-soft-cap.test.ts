@@ -135,10 +135,20 @@ describe('the graph soft cap in a state file', () => {
     expect(await orderOf(fixture, queueId)).toMatchObject({ pending: [2, 3, 4], awaiting: [], awaitingTotal: 0 });
   });
 
-  it('refuses a state document whose cap is not a positive whole number, naming it', () => {
+  it('refuses a state document whose cap is not a whole number from 1, naming it briefly', () => {
     const document = JSON.parse(QueueEngine.create({ now: 0 }).serialize()) as Record<string, unknown>;
-    for (const cap of [0, 2.5, '3']) {
-      expect(() => QueueEngine.restore(JSON.stringify({ ...document, graphSoftCap: cap }))).toThrow(/graphSoftCap .* is not a positive whole number/);
+    for (const [cap, named] of [
+      [0, '0'],
+      [2.5, '2.5'],
+      ['3', 'the text "3"'],
+      [[3], 'a list'],
+      [null, 'null'],
+      [2 ** 32, '4294967296'],
+      ['9'.repeat(200_000), `the text "${'9'.repeat(40)}"… (200000 characters)`],
+    ]) {
+      expect(() => QueueEngine.restore(JSON.stringify({ ...document, graphSoftCap: cap }))).toThrow(
+        `sandbox state: graphSoftCap is ${named}, not a whole number from 1 to 4294967295`,
+      );
     }
     expect(QueueEngine.restore(JSON.stringify({ ...document, graphSoftCap: 3 })).graphSoftCap).toBe(3);
   });
@@ -146,5 +156,8 @@ describe('the graph soft cap in a state file', () => {
   it('refuses a cap that is not a positive whole number before it starts', async () => {
     await expect(startSandbox({ clock: 'manual', graphSoftCap: 0 })).rejects.toThrow(/graphSoftCap must be a whole number from 1/);
     await expect(startSandbox({ clock: 'manual', graphSoftCap: 2.5 })).rejects.toThrow(RangeError);
+    await expect(startSandbox({ clock: 'manual', graphSoftCap: '9'.repeat(200_000) as unknown as number })).rejects.toThrow(
+      `graphSoftCap must be a whole number from 1 to 4294967295, or null, not the text "${'9'.repeat(40)}"… (200000 characters)`,
+    );
   });
 });
