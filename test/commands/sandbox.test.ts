@@ -1,6 +1,6 @@
 // mq sandbox when it cannot start: a port in use, a state file in a folder that does not exist, one that cannot
 // be read or is not a sandbox state. Each is one line with its fix and a documented exit code, never a stack.
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +120,33 @@ describe('mq sandbox, when it cannot start', () => {
     const { code, stderr } = await sandbox('--state', file);
     expect(code).toBe(3);
     expectOneLine(stderr, /cannot be read/);
+  });
+
+  it('a read-only state file or journal: exit 3, on one line, and neither is changed', async () => {
+    const file = join(dir, 'read-only.json');
+    const running = await startSandbox({ clock: 'manual', stateFile: file });
+    await fetch(`${running.url}/createQueue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': 'sandbox' },
+      body: JSON.stringify({ repo: { host: 'github.com', owner: 'acme', name: 'kept' }, targetBranch: 'main' }),
+    });
+    await running.close();
+    const before = [readFileSync(file, 'utf8'), readFileSync(`${file}.journal`, 'utf8')];
+    expect(before[1]).toMatch(/createQueue/);
+    for (const [readOnly, named] of [
+      [file, /: it is read-only/],
+      [`${file}.journal`, /: \S+read-only\.json\.journal is read-only/],
+    ] as const) {
+      chmodSync(file, 0o644);
+      chmodSync(`${file}.journal`, 0o644);
+      chmodSync(readOnly, 0o444);
+      const { code, stderr } = await sandbox('--state', file);
+      expect(code).toBe(3);
+      expectOneLine(stderr, named);
+      expect(stderr).toMatch(/give --state a file this user can read and write/);
+      expect([readFileSync(file, 'utf8'), readFileSync(`${file}.journal`, 'utf8')]).toEqual(before);
+      expect(statSync(readOnly).mode & 0o777).toBe(0o444);
+    }
   });
 
   it.skipIf(process.getuid?.() === 0)('a folder the state cannot be written to: exit 3', async () => {

@@ -5,7 +5,7 @@
 // first line names the snapshot it follows by a hash, so a crash between the two renames leaves a journal that
 // is recognised as already folded in. Writes requested together share one write and one fsync.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { systemErrorWords } from '../../errors.js';
@@ -69,6 +69,7 @@ export class StateStore {
   /** The snapshot and the journal that follows it; a journal that follows another snapshot was folded in already. */
   load(): SavedState {
     this.checkFolder();
+    for (const file of [this.path, this.journalPath, `${this.path}.webhooks`]) this.checkWritable(file);
     const snapshot = this.readIfThere(this.path);
     const journal = this.readIfThere(this.journalPath);
     this.snapshotBytes = snapshot === undefined ? 0 : Buffer.byteLength(snapshot);
@@ -128,6 +129,27 @@ export class StateStore {
       throw new StateFileError(this.path, 'folder', `the folder ${folder} cannot be read (${systemErrorWords(error)})`, { cause: error });
     }
     if (!isFolder) throw new StateFileError(this.path, 'folder', `${folder} is not a folder`);
+  }
+
+  /**
+   * A file of the state that is there must be one the sandbox may change: each is replaced whole (a rename), which
+   * a read-only file does not stop, so it is refused instead, unchanged. Read-only is what its mode says (no one
+   * may write it: even root, who may write anything, is told so) or what the system says of this user.
+   */
+  private checkWritable(path: string): void {
+    let mode: number;
+    try {
+      mode = statSync(path).mode;
+    } catch {
+      return; // not there (it is made), or not readable: the read says which
+    }
+    let writable = (mode & 0o222) !== 0;
+    try {
+      if (writable) accessSync(path, constants.W_OK);
+    } catch {
+      writable = false;
+    }
+    if (!writable) throw new StateFileError(this.path, 'read', `${path === this.path ? 'it' : path} is read-only`);
   }
 
   private readIfThere(path: string): string | undefined {
