@@ -106,6 +106,27 @@ describe('mq sandbox, when it cannot start', () => {
     expectOneLine(stderr, /journal/);
   });
 
+  it('a state file edited by hand while its journal holds changes: exit 3, on one line, and neither is changed', async () => {
+    const file = join(dir, 'edited.json');
+    const running = await startSandbox({ clock: 'manual', stateFile: file });
+    await fetch(`${running.url}/createQueue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-token': 'sandbox' },
+      body: JSON.stringify({ repo: { host: 'github.com', owner: 'acme', name: 'kept' }, targetBranch: 'main' }),
+    });
+    await running.close();
+    // The queue is in the journal alone until the next start folds it in; the edit is one a reader of the file might make.
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), graphSoftCap: 4 }));
+    const before = [readFileSync(file, 'utf8'), readFileSync(`${file}.journal`, 'utf8')];
+    const { code, stderr } = await sandbox('--state', file);
+    expect(code).toBe(3);
+    expectOneLine(
+      stderr,
+      /edited\.json\.journal holds 1 change made since another version of the file .*: put the file back as the sandbox left it, or move the journal aside/,
+    );
+    expect([readFileSync(file, 'utf8'), readFileSync(`${file}.journal`, 'utf8')]).toEqual(before);
+  });
+
   it('a relative --state is taken from the working directory mq was given', async () => {
     const { code, stdout } = await sandboxFor(300, '--state', 'relative.json');
     expect(code).toBe(0);

@@ -3,8 +3,21 @@
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { StateStore } from '../../src/sandbox/io/store.js';
+import { describe, expect, it, vi } from 'vitest';
+import { StateFileError, StateStore } from '../../src/sandbox/io/store.js';
+
+/** While set, a rename onto a journal fails, as if the process had died before it: the crash between a compaction's two renames. */
+const crash = vi.hoisted(() => ({ beforeJournalRename: false }));
+vi.mock('node:fs/promises', async (original) => {
+  const fs = await original<typeof import('node:fs/promises')>();
+  return {
+    ...fs,
+    rename: async (from: string, to: string) => {
+      if (crash.beforeJournalRename && to.endsWith('.journal')) throw new Error('the process died here');
+      return fs.rename(from, to);
+    },
+  };
+});
 
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'mq-store-')), 'state.json');
 
@@ -52,10 +65,45 @@ describe('the state store', () => {
     const store = new StateStore(path);
     await store.compact('{"snapshot":1}');
     await store.append({ at: 1, op: 'a' });
-    await store.close();
+    crash.beforeJournalRename = true;
+    try {
+      await expect(store.compact('{"snapshot":2}')).rejects.toThrow(/cannot be written/);
+    } finally {
+      crash.beforeJournalRename = false;
+    }
     // The new snapshot is in place; the journal was not reset yet. Its entries are in the snapshot.
-    writeFileSync(path, '{"snapshot":2}');
-    expect(new StateStore(path).load()).toEqual({ snapshot: '{"snapshot":2}', entries: [] });
+    expect(readFileSync(path, 'utf8')).toBe('{"snapshot":2}');
     expect(readFileSync(`${path}.journal`, 'utf8')).toContain('"op":"a"');
+    expect(new StateStore(path).load()).toEqual({ snapshot: '{"snapshot":2}', entries: [] });
+  });
+
+  it('refuses a journal of changes that follows another snapshot than the file holds (the file edited by hand), and changes neither', async () => {
+    const path = fresh();
+    const store = new StateStore(path);
+    await store.compact('{"snapshot":1}');
+    await Promise.all([store.append({ at: 1, op: 'a' }), store.append({ at: 2, op: 'b' })]);
+    await store.close();
+    writeFileSync(path, '{"snapshot":1,"edited":true}');
+    const journal = readFileSync(`${path}.journal`, 'utf8');
+    const refused = (() => {
+      try {
+        new StateStore(path).load();
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(StateFileError);
+    expect(refused).toMatchObject({
+      problem: 'journal',
+      message: expect.stringMatching(/state\.json\.journal holds 2 changes made since another version of the file/),
+    });
+    expect([readFileSync(path, 'utf8'), readFileSync(`${path}.journal`, 'utf8')]).toEqual(['{"snapshot":1,"edited":true}', journal]);
+  });
+
+  it('starts from a file edited by hand when its journal holds no change', async () => {
+    const path = fresh();
+    await new StateStore(path).compact('{"snapshot":1}');
+    writeFileSync(path, '{"snapshot":1,"edited":true}');
+    expect(new StateStore(path).load()).toEqual({ snapshot: '{"snapshot":1,"edited":true}', entries: [] });
   });
 });

@@ -2,8 +2,10 @@
 // (`FILE.journal`, one JSON line each). A change is acknowledged once its line is appended and fsynced, so a
 // kill -9 loses nothing acknowledged, and the cost of a change does not grow with the state. Now and then the
 // journal is folded into a new snapshot (temporary file, fsync, rename, fsync of the directory). The journal's
-// first line names the snapshot it follows by a hash, so a crash between the two renames leaves a journal that
-// is recognised as already folded in. Writes requested together share one write and one fsync.
+// first line names the snapshot it follows by a hash, and before a fold its last line names the snapshot that
+// folds it in: a crash between the two renames leaves a journal that is recognised as already folded in, and one
+// that follows neither (the file edited by hand while the sandbox was stopped) is refused rather than dropped
+// with the changes it holds. Writes requested together share one write and one fsync.
 import { createHash } from 'node:crypto';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
@@ -11,7 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { systemErrorWords } from '../../errors.js';
 
 /** Why a state file cannot be used, on one line naming the file; what to do about it is the caller's to say. */
-export type StateFileProblem = 'folder' | 'read' | 'content' | 'write';
+export type StateFileProblem = 'folder' | 'read' | 'content' | 'journal' | 'write';
 
 export class StateFileError extends Error {
   constructor(
@@ -66,7 +68,10 @@ export class StateStore {
     return this.enqueue(() => this.replace(`${this.path}.webhooks`, text));
   }
 
-  /** The snapshot and the journal that follows it; a journal that follows another snapshot was folded in already. */
+  /**
+   * The snapshot and the journal that follows it. A journal that follows another snapshot was folded into this one
+   * (it names it), or holds no change: either way there is nothing in it to replay. Any other is refused.
+   */
   load(): SavedState {
     this.checkFolder();
     for (const file of [this.path, this.journalPath, `${this.path}.webhooks`]) this.checkWritable(file);
@@ -76,21 +81,32 @@ export class StateStore {
     if (snapshot === undefined || journal === undefined) return { snapshot, entries: [] };
     const lines = journal.split('\n');
     const header = parseLine(lines[0] ?? '') as { follows?: unknown } | undefined;
-    if (header?.follows !== hashOf(snapshot)) return { snapshot, entries: [] };
     const entries: JournalEntry[] = [];
+    const foldedInto = new Set<unknown>();
     for (let i = 1; i < lines.length; i++) {
       const line = lines[i]!;
       if (line === '') continue;
-      const entry = parseLine(line) as JournalEntry | undefined;
+      const entry = parseLine(line) as (JournalEntry & { foldedInto?: unknown }) | undefined;
       if (entry && typeof entry.at === 'number' && typeof entry.op === 'string') {
         entries.push(entry);
+        continue;
+      }
+      if (entry && typeof entry.foldedInto === 'string') {
+        foldedInto.add(entry.foldedInto);
         continue;
       }
       // Only the last line can be torn by a crash, and it was never acknowledged: its fsync did not return.
       if (i === lines.length - 1) break;
       throw new StateFileError(this.path, 'content', `${this.journalPath}: line ${i + 1} is not a journal entry`);
     }
-    return { snapshot, entries };
+    const hash = hashOf(snapshot);
+    if (header?.follows === hash) return { snapshot, entries };
+    if (foldedInto.has(hash) || entries.length === 0) return { snapshot, entries: [] };
+    throw new StateFileError(
+      this.path,
+      'journal',
+      `${this.journalPath} holds ${entries.length} change${entries.length === 1 ? '' : 's'} made since another version of the file (was it edited while the sandbox was stopped?), which the file does not hold`,
+    );
   }
 
   /** Resolves once the entry is on disk. Entries appended in one turn of the event loop share a write. */
@@ -194,10 +210,16 @@ export class StateStore {
   }
 
   private async writeSnapshot(snapshot: string): Promise<void> {
+    const hash = hashOf(snapshot);
+    // Said in the journal before the snapshot replaces the one it follows: after a crash between the two renames,
+    // the journal names the snapshot that holds its changes.
+    this.journal ??= await open(this.journalPath, 'a', 0o600);
+    await this.journal.write(`${JSON.stringify({ foldedInto: hash })}\n`);
+    await this.journal.datasync();
     await this.replace(this.path, snapshot);
-    await this.journal?.close();
+    await this.journal.close();
     this.journal = undefined;
-    const header = `${JSON.stringify({ follows: hashOf(snapshot) })}\n`;
+    const header = `${JSON.stringify({ follows: hash })}\n`;
     await this.replace(this.journalPath, header);
     this.snapshotBytes = Buffer.byteLength(snapshot);
     this.journalBytes = Buffer.byteLength(header);
