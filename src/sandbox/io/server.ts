@@ -109,7 +109,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     options.webhooks ?? [],
     realMs,
   );
-  let journal = await EngineJournal.open(engine, store, webhooks.onFold);
+  let journal: EngineJournal;
+  try {
+    journal = await EngineJournal.open(engine, store, webhooks.onFold);
+  } catch (error) {
+    webhooks.abandon();
+    throw error;
+  }
 
   const reads = new ReadCache();
   let seenRevision = engine.revision;

@@ -15,6 +15,8 @@ export class KeptWebhooks {
   private writing: Promise<void> | undefined;
   private pause: NodeJS.Timeout | undefined;
   private again = false;
+  /** Set when the sandbox did not start after all: its own refusal is the one line said. */
+  private abandoned = false;
 
   /** What the state file kept, then the endpoints asked for in place of those the last start asked for; the events
    *  a replayed journal made again are offered to the endpoints kept (those already settled are not sent again). */
@@ -59,12 +61,22 @@ export class KeptWebhooks {
     this.write(true);
   };
 
+  /**
+   * The sandbox did not start (its state file could not be written): sends nothing, writes nothing more, and says
+   * nothing of a write already asked for, which fails as the state's own write did.
+   */
+  abandon(): void {
+    this.abandoned = true;
+    this.delivery.stop();
+    clearTimeout(this.pause);
+  }
+
   /** Sends nothing more, and writes what is still waiting. */
   async close(): Promise<void> {
     this.delivery.stop();
     clearTimeout(this.pause);
     await this.writing;
-    if (this.store) await this.store.saveWebhooks(this.delivery.snapshot()).catch(reportSaveFailure);
+    if (this.store) await this.store.saveWebhooks(this.delivery.snapshot()).catch(this.reportSaveFailure);
   }
 
   // One write at a time, and a pause after each: a large backlog is not rewritten on every answer. What a kill -9
@@ -74,10 +86,14 @@ export class KeptWebhooks {
     else this.write(false);
   }
 
+  private readonly reportSaveFailure = (error: unknown): void => {
+    if (!this.abandoned) console.error(`mq sandbox: cannot write the webhook deliveries beside the state file: ${(error as Error).message}`);
+  };
+
   private write(fold: boolean): void {
     if (!this.store) return;
     const started = performance.now();
-    const written = this.store.saveWebhooks(this.delivery.snapshot(fold)).catch(reportSaveFailure);
+    const written = this.store.saveWebhooks(this.delivery.snapshot(fold)).catch(this.reportSaveFailure);
     this.writing = written.finally(() => {
       this.writing = undefined;
       const pause = Math.max(SAVE_PAUSE_MS, SAVE_PAUSE_PER_WRITE * (performance.now() - started));
@@ -90,8 +106,4 @@ export class KeptWebhooks {
       }, pause);
     });
   }
-}
-
-function reportSaveFailure(error: unknown): void {
-  console.error(`mq sandbox: cannot write the webhook deliveries beside the state file: ${(error as Error).message}`);
 }
