@@ -1,23 +1,10 @@
 // The state file's snapshot and journal: what a restart reads back after a clean stop, a torn last line, and a
 // crash between the two renames of a compaction.
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StateFileError, StateStore } from '../../src/sandbox/io/store.js';
-
-/** While set, a rename onto a journal fails, as if the process had died before it: the crash between a compaction's two renames. */
-const crash = vi.hoisted(() => ({ beforeJournalRename: false }));
-vi.mock('node:fs/promises', async (original) => {
-  const fs = await original<typeof import('node:fs/promises')>();
-  return {
-    ...fs,
-    rename: async (from: string, to: string) => {
-      if (crash.beforeJournalRename && to.endsWith('.journal')) throw new Error('the process died here');
-      return fs.rename(from, to);
-    },
-  };
-});
 
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'mq-store-')), 'state.json');
 
@@ -62,18 +49,21 @@ describe('the state store', () => {
 
   it('ignores a journal that follows an older snapshot: a crash between the renames of a compaction', async () => {
     const path = fresh();
+    const journal = `${path}.journal`;
     const store = new StateStore(path);
     await store.compact('{"snapshot":1}');
     await store.append({ at: 1, op: 'a' });
-    crash.beforeJournalRename = true;
-    try {
-      await expect(store.compact('{"snapshot":2}')).rejects.toThrow(/cannot be written/);
-    } finally {
-      crash.beforeJournalRename = false;
-    }
+    // The crash, made as it happens: the store writes to the journal it holds open, moved aside here, and a
+    // folder in its place (not empty) stops the rename that would replace it, after the snapshot's.
+    renameSync(journal, `${journal}.open`);
+    mkdirSync(journal);
+    writeFileSync(join(journal, 'in-the-way'), '');
+    await expect(store.compact('{"snapshot":2}')).rejects.toThrow(/cannot be written/);
+    rmSync(journal, { recursive: true });
+    renameSync(`${journal}.open`, journal);
     // The new snapshot is in place; the journal was not reset yet. Its entries are in the snapshot.
     expect(readFileSync(path, 'utf8')).toBe('{"snapshot":2}');
-    expect(readFileSync(`${path}.journal`, 'utf8')).toContain('"op":"a"');
+    expect(readFileSync(journal, 'utf8')).toContain('"op":"a"');
     expect(new StateStore(path).load()).toEqual({ snapshot: '{"snapshot":2}', entries: [] });
   });
 
