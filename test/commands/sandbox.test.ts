@@ -28,6 +28,17 @@ async function sandboxFor(ms: number, ...args: string[]) {
   }
 }
 
+/** A state file whose journal holds a change: a queue created, the sandbox then stopped (it folds it in at its next start). */
+async function stateWithAQueue(file: string): Promise<void> {
+  const running = await startSandbox({ clock: 'manual', stateFile: file });
+  await fetch(`${running.url}/createQueue`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-token': 'sandbox' },
+    body: JSON.stringify({ repo: { host: 'github.com', owner: 'acme', name: 'kept' }, targetBranch: 'main' }),
+  });
+  await running.close();
+}
+
 function expectOneLine(stderr: string, pattern: RegExp) {
   expect(stderr).toMatch(pattern);
   expect(stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -108,13 +119,7 @@ describe('mq sandbox, when it cannot start', () => {
 
   it('a state file edited by hand while its journal holds changes: exit 3, on one line, and neither is changed', async () => {
     const file = join(dir, 'edited.json');
-    const running = await startSandbox({ clock: 'manual', stateFile: file });
-    await fetch(`${running.url}/createQueue`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-token': 'sandbox' },
-      body: JSON.stringify({ repo: { host: 'github.com', owner: 'acme', name: 'kept' }, targetBranch: 'main' }),
-    });
-    await running.close();
+    await stateWithAQueue(file);
     // The queue is in the journal alone until the next start folds it in; the edit is one a reader of the file might make.
     writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), graphSoftCap: 4 }));
     const before = [readFileSync(file, 'utf8'), readFileSync(`${file}.journal`, 'utf8')];
@@ -145,13 +150,7 @@ describe('mq sandbox, when it cannot start', () => {
 
   it('a read-only state file or journal: exit 3, on one line, and neither is changed', async () => {
     const file = join(dir, 'read-only.json');
-    const running = await startSandbox({ clock: 'manual', stateFile: file });
-    await fetch(`${running.url}/createQueue`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-token': 'sandbox' },
-      body: JSON.stringify({ repo: { host: 'github.com', owner: 'acme', name: 'kept' }, targetBranch: 'main' }),
-    });
-    await running.close();
+    await stateWithAQueue(file);
     const before = [readFileSync(file, 'utf8'), readFileSync(`${file}.journal`, 'utf8')];
     expect(before[1]).toMatch(/createQueue/);
     for (const [readOnly, named] of [
