@@ -14,7 +14,7 @@ function reasons(why: Why, ctx: RenderContext): string[] {
   const { paint } = ctx;
   const lines: string[] = [];
   if (why.state === 'cancelled') {
-    lines.push(`cancelled ${formatSince(why.cancelledAt, ctx.now)}; the PR's read gives no reason: its history may`);
+    lines.push(`cancelled ${formatSince(why.cancelledAt, ctx.now)}; the PR's read gives no reason, its history may give one`);
   } else {
     const run = why.testRunId === null ? 'its test run' : `test run ${safeLine(why.testRunId)}`;
     if (why.failingChecks === null) lines.push(`why: unavailable (${safeLine(why.unavailable ?? 'unknown')})`);

@@ -107,7 +107,7 @@ describe('mq wait', () => {
     expect(done.stdout).toContain("its base branch (release) does not match the queue's branch");
     // Its age on the service's clock (the sandbox's, in January), not this machine's: seconds, not 332d.
     expect(done.stdout).toMatch(
-      / {4}- cancelled \d+[sm]( \d+s)? ago \(.*\); the PR's read gives no reason: its history may\n {4}- next: mq history 8, mq submit 8\n/,
+      / {4}- cancelled \d+[sm]( \d+s)? ago \(.*\); the PR's read gives no reason, its history may give one\n {4}- next: mq history 8, mq submit 8\n/,
     );
   });
 

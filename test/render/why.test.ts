@@ -63,7 +63,7 @@ describe('mq status of a PR that ended', () => {
     const why: Why = { state: 'cancelled', cancelledAt: at, reason: null, next: ['mq history 42', 'mq submit 42'] };
     const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'cancelled' }), why }, PLAIN);
     expect(text).toContain(
-      `Why it was cancelled:\n  - cancelled 5m ago (${at}); the PR's read gives no reason: its history may\n  - next: mq history 42, mq submit 42`,
+      `Why it was cancelled:\n  - cancelled 5m ago (${at}); the PR's read gives no reason, its history may give one\n  - next: mq history 42, mq submit 42`,
     );
   });
 
