@@ -1,6 +1,7 @@
 // A queue's settings, one row each: what it takes and means. The flags of `queue create`/`update` and their help are
 // made from the rows (src/command-kit/setting-flags.ts); each adapter maps the values onto its API.
 import type { QueueFacts, QueueSettings } from './queue.js';
+import type { QueueMode } from './queues.js';
 import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, QUEUE_MODES, SETTING_MAX } from './vocabulary.js';
 
 export interface SettingRow {
@@ -89,4 +90,14 @@ export function settingChanges(before: QueueFacts, after: QueueFacts): SettingCh
   return settings
     .filter((setting) => JSON.stringify(before[setting] ?? null) !== JSON.stringify(after[setting] ?? null))
     .map((setting) => ({ setting, from: before[setting] ?? null, to: after[setting] ?? null }));
+}
+
+/**
+ * The queue as a write that asked for `mode` left it: one the answer shows switching modes is switching to that
+ * mode, and says so on both APIs. v1's answer names the mode it switches to, v2's the one it had until the switch
+ * is done (its queue names no other), which read as no change at all (`mq queue update --mode` said "unchanged").
+ * A later read gives each API's value (docs/differences.md).
+ */
+export function switchingTo(queue: QueueFacts, mode: QueueMode | undefined): QueueFacts {
+  return mode !== undefined && queue.state === 'switching_modes' ? { ...queue, mode } : queue;
 }

@@ -37,6 +37,40 @@ describe('queue update --enqueueing-label ""', () => {
   });
 });
 
+describe('queue update --mode while a run is in flight (the queue switches once it ends)', () => {
+  it('says the mode changed on v2 as on v1, alone and with another setting', async () => {
+    const seen: Record<string, unknown>[] = [];
+    for (const api of ['v1', 'v2'] as const) {
+      for (const flags of [
+        ['--mode', 'parallel'],
+        ['--mode', 'parallel', '--concurrency', '2'],
+      ]) {
+        const env = await queueOf(api);
+        expect((await mq(['submit', '61', '62'], { env })).code).toBe(0);
+        const text = await mq(['queue', 'update', ...flags], { env });
+        const queue = await mq(['queue', 'get', '--json'], { env });
+        // Undone by hand for the JSON's run: the same update on a queue as it was.
+        const again = await queueOf(api);
+        expect((await mq(['submit', '61', '62'], { env: again })).code).toBe(0);
+        const run = await mq(['queue', 'update', ...flags, '--json'], { env: again });
+        expect([text.code, run.code, json(queue.stdout).state]).toEqual([0, 0, 'switching_modes']);
+        seen.push({ api, flags, text: text.stdout.replace(/acme\/p-\d+/, 'acme/p'), changed: json(run.stdout).settingsChanged });
+      }
+    }
+    const [v1Alone, v1With, v2Alone, v2With] = seen;
+    expect(v1Alone).toMatchObject({ changed: [{ setting: 'mode', from: 'single', to: 'parallel' }] });
+    expect(v1With).toMatchObject({
+      changed: [
+        { setting: 'mode', from: 'single', to: 'parallel' },
+        { setting: 'concurrency', from: 1, to: 2 },
+      ],
+    });
+    expect(v1Alone!.text).toMatch(/^Queue main of acme\/p updated: 1 setting changed\n.*mode +single → parallel/s);
+    expect({ ...v2Alone, api: 'v1' }).toEqual(v1Alone);
+    expect({ ...v2With, api: 'v1' }).toEqual(v1With);
+  });
+});
+
 /** `mq testing 23 --json` and its text on each API, of a parallel queue's run of #23, which impacts every target. */
 async function testingOfAll(api: TestApi): Promise<{ text: string; json: Record<string, any> }> {
   const env = await queueOf(api, '--mode', 'parallel');

@@ -2,6 +2,7 @@
 // setting); --wait polls the queue alone until it no longer reads switching_modes, up to --timeout (exit 7). A queue
 // already in that mode is left alone; a switch already under way is the service's 409 (MODE_CHANGE_IN_PROGRESS), exit 5.
 import { poll } from '../../model/poll.js';
+import { switchingTo } from '../../model/queue-settings.js';
 import type { QueueMode } from '../../model/queues.js';
 import type { ModeSwitch } from '../../model/result.js';
 import type { QueueFacts } from '../../model/queue.js';
@@ -44,7 +45,7 @@ export async function switchMode(input: SwitchModeInput, ctx: Context): Promise<
     what: `the switch of the queue ${queueName(ref.targetBranch, ref.repo)} to ${input.mode}`,
     check: checkCommand(ctx, 'queue', 'get'),
   });
-  if (!input.wait) return { ...base, changed: true, ...(queue && { queue }) };
+  if (!input.wait) return { ...base, changed: true, ...(queue && { queue: switchingTo(queue, input.mode) }) };
   const { timeoutMs, intervalMs } = input.wait;
   const deadline = ctx.now() + timeoutMs;
   const events = {
@@ -63,5 +64,5 @@ export async function switchMode(input: SwitchModeInput, ctx: Context): Promise<
     ctx.info(`the queue still reads switching_modes (${formatDuration((timeoutMs - (deadline - ctx.now())) / 1000)} so far)`);
     return changed ? 'changed' : 'same';
   });
-  return { ...base, changed: true, ...(queue && { queue }), waited: { done: polled.ended === 'done', timeoutMs } };
+  return { ...base, changed: true, ...(queue && { queue: switchingTo(queue, input.mode) }), waited: { done: polled.ended === 'done', timeoutMs } };
 }

@@ -1,6 +1,6 @@
 // mq queue update: one updateQueue with the settings given as flags.
 import type { QueueSettings } from '../../model/queue.js';
-import { settingChanges } from '../../model/queue-settings.js';
+import { settingChanges, switchingTo } from '../../model/queue-settings.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { queueName } from '../../config/repo.js';
 import type { Context } from '../../command-kit/context.js';
@@ -31,10 +31,11 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
     if (error instanceof InterruptedError) throw error;
     return undefined;
   });
-  const queue = await settle(ctx, service.updateQueue(ref, input.settings), {
+  const answered = await settle(ctx, service.updateQueue(ref, input.settings), {
     what: `the update of the settings of the queue ${queueName(ref.targetBranch, ref.repo)}`,
     check: checkCommand(ctx, 'queue', 'get'),
   });
+  const queue = answered && switchingTo(answered, input.settings.mode);
   const changed = queue === undefined || before === undefined ? undefined : settingChanges(before, queue);
   return { kind: 'queueChange', action: 'update', branch: ref.targetBranch, repo: ref.repo, queue, ...(changed && { settingsChanged: changed }) };
 }
