@@ -152,7 +152,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
    */
   async function watchedLine(ref: QueueRef, queueId: string, watched: readonly number[]): Promise<EnqueuedPullRequest[]> {
     const first = await livePage(queueId, LIVE_STATES, undefined, true);
-    if (!isLong(first)) return asLinedUp(await livePullRequests(queueId, LIVE_STATES, undefined, first));
+    if (!isLong(first)) return linedUp(queueId, await livePullRequests(queueId, LIVE_STATES, undefined, first));
     const numbers = [...new Set(watched)];
     const [found] = await allEnded([numbers.length > 0 ? ids.pullRequestsByNumber(ref.repo, numbers) : new Map<number, PullRequest>(), orderOf(queueId)]);
     for (const row of entriesOf(first.data)) prsRead.set(readIn(queueId, row.prNumber), row);
@@ -206,6 +206,19 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
     const tailed = new Set(tail.map((row) => row.prNumber));
     keepUnnamed(line, (row) => tailed.has(row.prNumber));
     return line;
+  }
+
+  /**
+   * Every live PR of a queue, listed (oldest first), in the queue's line: as the rules line them up (asLinedUp), or
+   * where the list cannot say it (linedUpByRule), as the order places them, one request more, the PRs it does not
+   * name (not ready, or awaiting admission unnamed) after them as the rules line them up.
+   */
+  async function linedUp(queueId: string, listed: EnqueuedPullRequest[]): Promise<EnqueuedPullRequest[]> {
+    if (linedUpByRule(listed)) return asLinedUp(listed);
+    for (const row of listed) prsRead.set(readIn(queueId, row.prNumber), row);
+    const placed = await lineOf(queueId, 'facts');
+    const seen = new Set(placed.map((row) => row.prNumber));
+    return [...placed, ...asLinedUp(listed).filter((row) => !seen.has(row.prNumber))];
   }
 
   /** Notes which PRs of a line the order did not name (`isUnnamed`, of those not not_ready), for the next round's lineSince. */
@@ -268,7 +281,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
     return placed;
   }
 
-  return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf };
+  return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, linedUp };
 }
 
 /**
@@ -372,6 +385,29 @@ function placeOf(pr: QueuedPullRequest, state: string): EnqueuedPullRequest {
     prAuthor: '',
     pullRequestId: pr.id,
   } as EnqueuedPullRequest;
+}
+
+/**
+ * Whether the rules (asLinedUp) line the listed PRs up as the queue does. A PR entering the line is placed by its
+ * priority, ahead of the pending PRs of a lower one; but one back to pending from a run (interrupted by an urgent
+ * PR, restarted) keeps the place it had, ahead of a higher-priority PR that came while it was tested, and the list
+ * cannot tell it from one back from not ready after that PR came (placed behind it). So where a pending PR listed
+ * after one of a lower priority has been pending for no longer than that one, only the order can say which stands
+ * ahead. A queue of one priority, or whose PRs of a lower one have waited longest, never asks. Linear in the PRs
+ * (for each priority seen, the latest time one of it became pending).
+ */
+export function linedUpByRule(prs: readonly EnqueuedPullRequest[]): boolean {
+  const latestPendingSince = new Map<number, number>();
+  for (const pr of prs) {
+    if (pr.state !== 'pending') continue;
+    const value = pr.priorityValue ?? PRIORITY_NAMES.medium;
+    const since = Date.parse(pr.stateChangedAt ?? '');
+    if (Number.isNaN(since)) return false;
+    // The same instant says nothing of which came first (a sandbox's manual clock stands still between them).
+    for (const [lower, latest] of latestPendingSince) if (lower > value && latest >= since) return false;
+    latestPendingSince.set(value, Math.max(since, latestPendingSince.get(value) ?? since));
+  }
+  return true;
 }
 
 /**

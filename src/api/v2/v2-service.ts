@@ -22,7 +22,7 @@ import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repo
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver, keyIn, neverSubmitted, unknownPullRequest } from './ids.js';
-import { admissionOf, asLinedUp, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines, readIn } from './lines.js';
+import { admissionOf, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines, readIn } from './lines.js';
 import type { MergeQueue, MergeQueueOrder, MergeQueueStateChange, PullRequest, QueueEntry, QueueEntryStateTransition } from './schemas.js';
 
 export interface V2ServiceOptions extends ClientOptions {
@@ -48,7 +48,7 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: boolean): MergeQueueService {
   const look = new Look();
   const { runsListed, withoutTargets, queuesRead, prsRead, readAheadOf, listedOf } = look;
-  const { orderOf, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf } = queueLines(client, ids, look);
+  const { orderOf, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, linedUp } = queueLines(client, ids, look);
 
   function getQueue(
     ref: QueueRef,
@@ -90,7 +90,7 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
           ? lineOf(id, read.runStarts ? 'runStarts' : 'facts')
           : read.watched
             ? watchedLine(ref, id, read.watched)
-            : livePullRequests(id).then(asLinedUp);
+            : livePullRequests(id).then((listed) => linedUp(id, listed));
       // What the order says of admission, where it placed the line (status's; a wait's round past four pages): one
       // answer the look keeps. A queue shown whole (inOrder) lists every PR, and its JSON is the queue's alone.
       const admission = async () => {
