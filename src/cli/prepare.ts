@@ -131,8 +131,16 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
 }
 
 /** What a context takes from the process: its folder, clock and pauses, Ctrl-C. */
-function fromIo(io: Io): Pick<Context, 'cwd' | 'writesInFlight' | 'signal' | 'now' | 'random' | 'sleep'> {
-  return { cwd: io.cwd, writesInFlight: new Set(), signal: io.signal, now: io.now, random: Math.random, sleep: (ms) => sleep(ms, io) };
+function fromIo(io: Io): Pick<Context, 'cwd' | 'writesInFlight' | 'signal' | 'onExit' | 'now' | 'random' | 'sleep'> {
+  return {
+    cwd: io.cwd,
+    writesInFlight: new Set(),
+    signal: io.signal,
+    ...(io.onExit && { onExit: io.onExit }),
+    now: io.now,
+    random: Math.random,
+    sleep: (ms) => sleep(ms, io),
+  };
 }
 
 /** What a context says on stderr: as much as --quiet and --verbose let it. */

@@ -50,6 +50,11 @@ export interface Context {
   writesInFlight: Set<WriteInFlight>;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */
   signal: AbortSignal;
+  /**
+   * Calls `listener` (synchronous work only) as the process exits, however it exits: a second Ctrl-C ends it at
+   * once, past every `finally`. Returns what stops it. Absent in-process, where no process exits.
+   */
+  onExit?(listener: () => void): () => void;
   /** The local clock, epoch milliseconds: deadlines of `--timeout` are kept by it, not by the service's. */
   now(): number;
   /** A number in [0, 1), for the jitter of pauses (injected, so tests can fix it). */

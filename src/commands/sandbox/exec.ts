@@ -1,6 +1,7 @@
 // mq sandbox exec: a sandbox for the length of one command, whose environment points mq and the service's own
 // clients at it (docs/sandbox.md, "mq sandbox exec"); the command's exit status is exec's.
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -64,6 +65,8 @@ export async function exec(input: ExecInput, ctx: Context): Promise<number> {
     throw error instanceof ConfigError ? error : startFailure(error, { port: options.port ?? 0 });
   }
   const own = await ownMqFolder();
+  // A second Ctrl-C or SIGTERM ends mq at once, past the finally below: the folder goes then too.
+  const removeAtExit = own === undefined ? undefined : ctx.onExit?.(() => rmSync(own, { recursive: true, force: true }));
   try {
     ctx.info(`sandbox on ${sandbox.url}; running ${input.command.join(' ')}`);
     const env = { ...process.env, ...clientEnvironment(sandbox) };
@@ -77,6 +80,7 @@ export async function exec(input: ExecInput, ctx: Context): Promise<number> {
     }
     return status;
   } finally {
+    removeAtExit?.();
     if (own !== undefined) await rm(own, { recursive: true, force: true });
     await sandbox.close();
   }
@@ -143,6 +147,11 @@ function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<n
   const onAbort = () => {
     if (group || received !== 'SIGINT') kill(received);
   };
+  // A second signal ends mq at once (src/cli.ts), past the promise below: the command, and in a group of its own
+  // all it started, are killed then, so that nothing outlives exec (a CI cancels with SIGINT, then SIGTERM).
+  const stopAtExit = ctx.onExit?.(() => {
+    if (child.exitCode === null && child.signalCode === null) kill('SIGKILL');
+  });
   return new Promise<number>((resolvePromise, reject) => {
     child.once('error', (error) => reject(new ConfigError(`cannot run ${file}: ${error.message}`, { cause: error })));
     child.once('exit', (code, signal) => {
@@ -151,6 +160,7 @@ function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<n
     });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   }).finally(() => {
+    stopAtExit?.();
     process.off('SIGINT', onSigint);
     ctx.signal.removeEventListener('abort', onAbort);
   });

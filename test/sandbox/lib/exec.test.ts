@@ -94,6 +94,26 @@ describe('mq sandbox exec', () => {
     for (const pid of pidsIn(pids)) expect(await gone(pid)).toBe(true);
   });
 
+  it.each(['SIGTERM', 'SIGINT'] as const)('on a second %s ends at once (130) and still leaves no process and no folder behind', async (signal) => {
+    const dir = isolatedDir();
+    const pids = join(dir, 'pids');
+    const { env } = mqEnvironment({ cwd: dir });
+    // A command that outlasts the first signal (a CI cancels with SIGINT, then SIGTERM), as does what it started.
+    const script = `trap 'echo got' TERM INT; (trap '' TERM INT; exec sleep 1000) & echo $$ $! > ${pids}; command -v mq > where; echo started; while :; do wait; done`;
+    const child = spawn(process.execPath, [MQ_BIN, 'sandbox', 'exec', '--', 'sh', '-c', script], { cwd: dir, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const lines = createInterface({ input: child.stdout! });
+    const next = () => new Promise((resolve) => lines.once('line', resolve));
+    expect(await next()).toBe('started');
+    child.kill(signal);
+    // Passed on: the command has it, and goes on.
+    expect(await next()).toBe('got');
+    child.kill(signal);
+    expect(await exited).toBe(130);
+    for (const pid of pidsIn(pids)) expect(await gone(pid)).toBe(true);
+    expect(existsSync(dirname(readFileSync(join(dir, 'where'), 'utf8').trim()))).toBe(false);
+  });
+
   it('reaches the sandbox from a script reading only API_URL and API_TOKEN, as the upload scripts do', async () => {
     const dir = isolatedDir();
     const seed = join(dir, 'seed.yaml');
