@@ -9,21 +9,28 @@ import { safeLine } from '../../text/sanitize.js';
 import type { RenderContext, ResultOf } from '../options.js';
 
 /** What failed, in words, with the fix where there is one. */
-export function failureWords(failed: VerifyFailed): string {
+/** Why a delivery did not verify; `live` where it was just received (mq webhooks listen), not a capture checked later (verify, which has --at). */
+export function failureWords(failed: VerifyFailed, live = false): string {
   const off = failed.signedAt === undefined ? 0 : Math.abs(failed.checkedAt - failed.signedAt);
-  const signed = failed.signedAt === undefined ? '' : new Date(failed.signedAt * 1000).toISOString().replace('.000', '');
+  const signed = failed.signedAt === undefined ? '' : signedWords(failed.signedAt);
   switch (failed.failure) {
     case 'missing_header':
       return `missing header ${(failed.missing ?? []).join(', ')} (or its webhook-* name)`;
     case 'bad_timestamp':
       return 'the svix-timestamp header is not a whole number of seconds';
     case 'too_old':
-      return `signed at ${signed}, ${off} s ago: more than ${TOLERANCE_SECONDS} s (an old capture: --at signed)`;
+      return `signed at ${signed}, ${off} s ago: more than ${TOLERANCE_SECONDS} s (${live ? 'a replay, or a clock behind?' : 'an old capture: --at signed'})`;
     case 'too_new':
       return `signed at ${signed}, ${off} s ahead: more than ${TOLERANCE_SECONDS} s (a clock ahead?)`;
     case 'no_match':
       return 'no matching v1 signature (another secret, or the id, timestamp or body changed)';
   }
+}
+
+/** A signature's time as a date, or as its seconds where no date holds it (a timestamp past the year 275760). */
+function signedWords(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `${seconds} s after 1970` : date.toISOString().replace('.000', '');
 }
 
 export function renderWebhookVerified({ verification: v }: ResultOf<'webhookVerified'>, { paint }: RenderContext): string {
@@ -38,14 +45,14 @@ export function renderWebhookTriggered({ event }: ResultOf<'webhookTriggered'>):
 /** One line per delivery (two when forwarded); under --json one JSON line with it all. */
 export function renderDelivery(d: WebhookDelivery, options: { json: boolean; paint: ChalkInstance }): string {
   if (options.json) {
-    const failure = d.refused && { code: d.refused.failure, message: VERIFY_FAILURES[d.refused.failure], detail: failureWords(d.refused) };
+    const failure = d.refused && { code: d.refused.failure, message: VERIFY_FAILURES[d.refused.failure], detail: failureWords(d.refused, true) };
     const { receivedAt, id, duplicate, type, payload, forward } = d;
     return `${JSON.stringify({ receivedAt: new Date(receivedAt).toISOString(), id: id ?? null, verified: !failure, failure, duplicate, type, forward, payload })}\n`;
   }
   const { paint } = options;
   const at = localTime(d.receivedAt);
   const id = d.id === undefined ? '' : ` [${safeLine(d.id)}]`;
-  if (d.refused) return `${at}  ${paint.red('✗ not verified')}: ${failureWords(d.refused)}${id} (answered 400)\n`;
+  if (d.refused) return `${at}  ${paint.red('✗ not verified')}: ${failureWords(d.refused, true)}${id} (answered 400)\n`;
   const action = typeof d.payload?.action === 'string' ? ` ${d.payload.action}` : '';
   const lines = [
     `${at}  --> ${paint.bold(safeLine(d.type ?? '?'))}${subjectOf(d.payload ?? {})}${action}${reasonOf(d.payload ?? {})}${id}${d.duplicate ? paint.yellow(' (retry)') : ''}`,

@@ -86,6 +86,37 @@ describe('mq webhooks listen', () => {
     }
   });
 
+  it('refuses a delivery signed past any date with 400, says so in a line, and goes on listening', async () => {
+    const run = await listen();
+    const far = await fetch(run.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'svix-id': 'msg_far', 'svix-timestamp': '8640000000001', 'svix-signature': 'v1,x' },
+      body: '{}',
+    });
+    expect(far.status).toBe(400);
+    await run.until(/msg_far/);
+    expect(run.stdout()).toMatch(/not verified: signed at 8640000000001 s after 1970, .*\[msg_far\] \(answered 400\)/);
+    // A delivery signed long ago is a replay (or the sender's clock is behind): listen has no --at to suggest.
+    const body = JSON.stringify(MERGED);
+    const ts = Math.floor(Date.now() / 1000) - 3600;
+    const old = await fetch(run.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'svix-id': 'msg_old',
+        'svix-timestamp': String(ts),
+        'svix-signature': sign(keyOf(run.secret)!, 'msg_old', ts, body),
+      },
+      body,
+    });
+    expect(old.status).toBe(400);
+    await run.until(/msg_old/);
+    expect(run.stdout()).toMatch(/ago: more than 300 s \(a replay, or a clock behind\?\) \[msg_old\]/);
+    expect((await deliver(run, 'msg_after', MERGED)).status).toBe(200);
+    await run.until(/msg_after/);
+    expect(run.stderr()).not.toMatch(/RangeError|internal error|\n\s+at /);
+  });
+
   it('keeps its secret across restarts; under --json one JSON line per delivery, a failed forward said and answered 502', async () => {
     const first = await listen();
     first.child.kill('SIGTERM');

@@ -61,6 +61,14 @@ describe('mq webhooks verify', () => {
     expect((await verify(raw())).stdout).toMatch(/ago: more than 300 s/);
   });
 
+  it('says a timestamp past any date in seconds, too new, exit 1, with no internal error', async () => {
+    const far = raw().replace(`svix-timestamp: ${TS}`, 'svix-timestamp: 8640000000001');
+    const run = await verify(far);
+    expect(run).toMatchObject({ code: 1, stderr: '' });
+    expect(run.stdout).toMatch(/^not verified: signed at 8640000000001 s after 1970, \d+ s ahead: more than 300 s/);
+    expect((await verify(far, '--at', 'signed')).stdout).toMatch(/^not verified: no matching v1 signature/);
+  });
+
   it('names the missing header; --json gives the reference verifier’s words', async () => {
     const run = await verify(raw({ drop: 'svix-signature' }), '--at', SIGNED);
     expect(run).toMatchObject({ code: 1, stdout: 'not verified: missing header svix-signature (or its webhook-* name)\n' });
