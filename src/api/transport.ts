@@ -12,7 +12,8 @@ import { type Answer, judge } from './error-body.js';
 import { describeIssues } from './format-path.js';
 import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
-import { echoScrubber, redact, withoutCredentials } from './redaction.js';
+import { echoScrubber, redact } from './redaction.js';
+import { withoutCredentials } from '../text/urls.js';
 import { undiciWire } from './undici-wire.js';
 import { CONNECT_TIMEOUT_CODE, type HttpMethod, type StreamedBody, type Wire } from './wire.js';
 

@@ -77,7 +77,7 @@ export class Runner {
     const json = settings ? settings.output === 'json' : wantsJson(this.io.argv);
     const color = settings ? settings.color && Boolean(this.io.stderr.isTTY) : false;
     const { renderError } = await import('../render/failure.js');
-    const { shownUrl } = await import('../api/redaction.js');
+    const { shownUrl } = await import('../text/urls.js');
     const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };
     this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }) }));
     return exitCodeOf(error);

@@ -3,7 +3,7 @@
 // the token only when it is the default, loopback (the sandbox) or in the user config's trustedApiUrls; a flag,
 // variable or the user config is the user's own choice. Plain http goes only to loopback, unless --insecure.
 import { isLoopback } from '../api/loopback.js';
-import { shownUrl } from '../api/redaction.js';
+import { shownUrl } from '../text/urls.js';
 import { ConfigError } from '../errors.js';
 import { envName } from './setting-rows.js';
 import { DEFAULT_API_URL } from './defaults.js';

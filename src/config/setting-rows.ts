@@ -1,7 +1,7 @@
 // Each of mq's settings as one row: key, flag, environment variable, config file key, check, help and default. All
 // that names a setting is made from these rows (flags, environment, the config file and its JSON Schema, `mq config
 // show`, the global flags, `mq help config|environment`), so a variable is spelled out in this file only (`envName`).
-import { shownUrl } from '../api/redaction.js';
+import { shownUrl } from '../text/urls.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { FlagKey, FlagSpec, FlagValue } from '../argv-spec.js';
 import { chooseApi } from './api-choice.js';

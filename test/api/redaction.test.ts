@@ -1,7 +1,8 @@
 // Redaction that only redacts: the token never shows in what mq says about an exchange, and the service's data
 // reaches the caller exactly as it came, whatever the token happens to spell.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ECHO_MIN_LENGTH, echoScrubber, shownUrl, withoutCredentials } from '../../src/api/redaction.js';
+import { ECHO_MIN_LENGTH, echoScrubber } from '../../src/api/redaction.js';
+import { shownUrl, withoutCredentials } from '../../src/text/urls.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, type FakeService } from './harness.js';
 

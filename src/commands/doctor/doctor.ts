@@ -2,7 +2,7 @@
 // check that needs a failed one is skipped: the first failure is the cause, its exit code the command's. Requests get
 // one short try each: a diagnosis must not hang or back off.
 import { proxyFor } from '../../api/proxy.js';
-import { shownUrl } from '../../api/redaction.js';
+import { shownUrl } from '../../text/urls.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { ServiceStatus } from '../../model/service.js';
 import { checkTokenDestination, isLoopback } from '../../config/destination.js';

@@ -1,5 +1,6 @@
 // mq sandbox: runs the local emulator until interrupted. Its base URL is the first line of stdout, so a
 // script can start it in the background and read where it listens; the rest, for a person, goes to stderr.
+import { shownUrl } from '../../text/urls.js';
 import { resolve } from 'node:path';
 import { badValue } from '../../argv-values.js';
 import { envName } from '../../config/setting-rows.js';
@@ -63,9 +64,9 @@ function parseWebhooks(values: readonly string[], secret: string | undefined): E
     const url = at < 0 ? value : value.slice(0, at);
     const events = at < 0 ? [] : kindFilter(value.slice(at + 1));
     if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
-      throw badValue('--webhook', value, 'does not start with an http:// or https:// URL', 'e.g. http://localhost:3000/hooks');
+      throw badValue('--webhook', shownUrl(value), 'does not start with an http:// or https:// URL', 'e.g. http://localhost:3000/hooks');
     const refused = refuseFilter(events);
-    if (refused) throw new UsageError(`--webhook ${value}: ${refused}`);
+    if (refused) throw new UsageError(`--webhook: ${refused}`);
     return { url, events, ...(secret === undefined ? {} : { secret }) };
   });
 }
@@ -147,7 +148,7 @@ function firstSteps(url: string, input: SandboxOptions, graphSoftCap: number | n
 
 /** Each endpoint with its secret, which the receiver needs to check the signatures. */
 function webhookLines(endpoints: ReturnType<RunningSandbox['webhookEndpoints']>): string[] {
-  return endpoints.map((e) => `webhooks to ${e.url}${e.events.length === 0 ? '' : ` (${e.events.join(', ')})`}: id ${e.id}, secret ${e.secret}`);
+  return endpoints.map((e) => `webhooks to ${shownUrl(e.url)}${e.events.length === 0 ? '' : ` (${e.events.join(', ')})`}: id ${e.id}, secret ${e.secret}`);
 }
 
 /** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */

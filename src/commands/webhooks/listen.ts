@@ -1,5 +1,6 @@
 // mq webhooks listen: a local receiver, in the manner of `stripe listen`: each delivery's signature checked, one
 // line per event, verified ones forwarded. Against a sandbox it subscribes itself, and unsubscribes when it stops.
+import { shownUrl } from '../../text/urls.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../../command-kit/context.js';
@@ -98,7 +99,7 @@ export async function listen(input: ListenInput, ctx: Context, _announce: unknow
           ? `subscribed to the sandbox at ${ctx.resolved.settings.apiUrl} (endpoint ${endpoint.id}${input.events ? `, ${input.events.join(',')}` : ''})`
           : `add ${url} as an endpoint in Trunk's webhook settings (reachable from the internet, e.g. through a tunnel), and pass its secret with --secret`,
         `signing secret: ${secret}`,
-        ...(input.forwardTo ? [`forwarding verified events to ${input.forwardTo}`] : []),
+        ...(input.forwardTo ? [`forwarding verified events to ${shownUrl(input.forwardTo)}`] : []),
         '^C to quit',
       ].join('\n'),
     );

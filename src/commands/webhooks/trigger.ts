@@ -1,4 +1,5 @@
 // mq webhooks trigger: asks a sandbox for one event, which it sends to its endpoints as it would any other.
+import { badValue } from '../../argv-values.js';
 import type { Context } from '../../command-kit/context.js';
 import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -12,7 +13,7 @@ import { envName } from '../../config/setting-rows.js';
 /** `mq webhooks trigger <type> [--pr N]` */
 export function parseTrigger(words: Words<typeof TRIGGER>): Invocation {
   const [type] = words.args;
-  if (!isWebhookKind(type)) throw new UsageError(`unknown event type "${type}": use one of ${WEBHOOK_KINDS.join(', ')}`);
+  if (!isWebhookKind(type)) throw badValue('<type>', type, 'is not an event type', `one of ${WEBHOOK_KINDS.join(', ')}`);
   const pr = words.flags.pr === undefined ? undefined : parsePrNumber(words.flags.pr);
   return work.result({ type, ...(pr !== undefined && { pr }) }, trigger);
 }

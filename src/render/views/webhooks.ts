@@ -1,5 +1,6 @@
 // mq webhooks: a verified or refused delivery, in a line a person reads (as `stripe listen` prints them) or one
 // JSON line a tool reads; a captured delivery checked; an event triggered.
+import { shownUrl } from '../../text/urls.js';
 import type { ChalkInstance } from 'chalk';
 import { DEFAULT_HOST, shortRepo } from '../../config/repo.js';
 import type { VerifyFailed, WebhookDelivery } from '../../model/webhook-control.js';
@@ -51,19 +52,26 @@ export function renderDelivery(d: WebhookDelivery, options: { json: boolean; pai
   }
   const { paint } = options;
   const at = localTime(d.receivedAt);
-  const id = d.id === undefined ? '' : ` [${safeLine(d.id)}]`;
+  const id = d.id === undefined ? '' : ` [${shortLine(d.id)}]`;
   if (d.refused) return `${at}  ${paint.red('✗ not verified')}: ${failureWords(d.refused, true)}${id} (answered 400)\n`;
-  const action = typeof d.payload?.action === 'string' ? ` ${d.payload.action}` : '';
+  const action = typeof d.payload?.action === 'string' ? ` ${shortLine(d.payload.action)}` : '';
   const lines = [
-    `${at}  --> ${paint.bold(safeLine(d.type ?? '?'))}${subjectOf(d.payload ?? {})}${action}${reasonOf(d.payload ?? {})}${id}${d.duplicate ? paint.yellow(' (retry)') : ''}`,
+    `${at}  --> ${paint.bold(shortLine(d.type ?? '?'))}${subjectOf(d.payload ?? {})}${action}${reasonOf(d.payload ?? {})}${id}${d.duplicate ? paint.yellow(' (retry)') : ''}`,
   ];
   const f = d.forward;
   if (f && 'status' in f) {
     const status = f.status < 300 ? paint.green(`[${f.status}]`) : f.status < 500 ? paint.yellow(`[${f.status}]`) : paint.red(`[${f.status}]`);
-    lines.push(`${at}  <-- ${status} POST ${f.url}${id}`);
-  } else if (f) lines.push(`${at}  ${paint.red('[ERROR]')} failed to POST ${f.url}: ${safeLine(f.error)}${id}`);
+    lines.push(`${at}  <-- ${status} POST ${shownUrl(f.url)}${id}`);
+  } else if (f) lines.push(`${at}  ${paint.red('[ERROR]')} failed to POST ${shownUrl(f.url)}: ${safeLine(f.error)}${id}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** A value of a delivery on its line, cut: whoever signed it may have sent megabytes (--json gives it whole). */
+function shortLine(text: string): string {
+  const line = safeLine(text);
+  return line.length > SHOWN_MAX ? `${line.slice(0, SHOWN_MAX)}… (${line.length} characters)` : line;
+}
+const SHOWN_MAX = 100;
 
 /**
  * ` acme/widgets#42`, or ` batch acme/widgets#41 #42`: an endpoint is the organization's and hears every repository's

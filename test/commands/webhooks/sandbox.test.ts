@@ -69,9 +69,13 @@ describe('mq webhooks against a sandbox', () => {
     expect(unknown).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(
-        /unknown event type "pull_request.exploded": use one of pull_request.submitted, .*test_case.quarantining_setting_changed\n$/,
+        /^mq: <type>: "pull_request.exploded" is not an event type; use one of pull_request.submitted, .*test_case.quarantining_setting_changed\n$/,
       ),
     });
+    const long = await mq(['webhooks', 'trigger', `a\n${'a'.repeat(100_000)}`], { env });
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(/^mq: <type>: "a\\na{58}…" is not an event type; use one of /);
+    expect(long.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect((await mq(['queue', 'create'], { env })).code).toBe(0);
     expect((await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', '99'], { env })).code).toBe(4);
     // With two queues, the one the settings name (-R, -b), as for any command.

@@ -32,6 +32,27 @@ describe('mq sandbox --webhook', () => {
     for (const secret of secrets) expect(keyOf(secret)).toHaveLength(24);
   });
 
+  it('refuses kinds of 100,000 characters, or with a line end, in one short line', async () => {
+    const { code, stderr } = await sandbox('--webhook', `http://127.0.0.1:9/a#${'k'.repeat(100_000)},x\ny,pull_request.merged`);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^mq: --webhook: no webhook kind is "k{40}…", "x\\ny": use [^\n]*\n$/);
+    expect(stderr.length).toBeLessThan(300);
+  });
+
+  it('refuses a URL that is none without its user name or password, cut', async () => {
+    const { code, stderr } = await sandbox('--webhook', `ftp://hook-user:hook-pw@${'h'.repeat(100_000)}`);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^mq: --webhook: "ftp:\/\/\*\*\*@h{50}…" does not start with an http:\/\/ or https:\/\/ URL/);
+    expect(stderr).not.toMatch(/hook-user|hook-pw/);
+  });
+
+  it('never shows a URL’s user name or password', async () => {
+    const { code, stderr } = await sandbox('--webhook', 'http://hook-user:hook-pw@127.0.0.1:9/a');
+    expect(code).toBe(0);
+    expect(stderr).toContain('webhooks to http://***@127.0.0.1:9/a: id ep_1');
+    expect(stderr).not.toMatch(/hook-user|hook-pw/);
+  });
+
   it('--webhook-secret signs for every endpoint', async () => {
     const { code, stderr } = await sandbox('--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', SECRET);
     expect(code).toBe(0);
@@ -39,10 +60,8 @@ describe('mq sandbox --webhook', () => {
   });
 
   it.each([
-    [
-      ['--webhook', 'http://127.0.0.1:9/a#pull_request.merge'],
-      /^mq: --webhook http:\/\/127\.0\.0\.1:9\/a#pull_request\.merge: no webhook kind is "pull_request\.merge"/,
-    ],
+    [['--webhook', 'http://127.0.0.1:9/a#pull_request.merge'], /^mq: --webhook: no webhook kind is "pull_request\.merge"/],
+
     [['--webhook', 'ftp://example.com/a'], /^mq: --webhook: .*ftp:\/\/example\.com\/a.* http:\/\/ or https:\/\//],
     [['--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', 'whsec_short'], /^mq: --webhook-secret: not a signing secret/],
     [['--webhook-secret', SECRET], /^mq: --webhook-secret: give a --webhook URL/],

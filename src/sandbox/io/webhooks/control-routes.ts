@@ -10,10 +10,16 @@ import { WebhookDelivery } from './delivery.js';
 /** Why a filter is refused (`--webhook URL#…` too), or undefined. */
 export function refuseFilter(events: readonly string[]): string | undefined {
   const unknown = unknownKinds(events);
-  return unknown.length === 0
-    ? undefined
-    : `no webhook kind is ${unknown.map((kind) => `"${kind}"`).join(', ')}: use pull_request.<action>, pull_request_batch.<action>, test_case.… or family.*`;
+  if (unknown.length === 0) return undefined;
+  // Each quoted (a line end in one stays on the line) and cut, three at most: a refusal is one short line.
+  const named = unknown.slice(0, SHOWN_KINDS).map((kind) => JSON.stringify(kind.length > KIND_SHOWN_MAX ? `${kind.slice(0, KIND_SHOWN_MAX)}…` : kind));
+  const more = unknown.length > SHOWN_KINDS ? ` and ${unknown.length - SHOWN_KINDS} more` : '';
+  return `no webhook kind is ${named.join(', ')}${more}: use pull_request.<action>, pull_request_batch.<action>, test_case.… or family.*`;
 }
+
+/** How many refused kinds a refusal names, and how much of each. */
+const SHOWN_KINDS = 3;
+const KIND_SHOWN_MAX = 40;
 
 function withDelivery(handle: (webhooks: WebhookDelivery, context: RouteContext) => ReturnType<Route['handle']>): Route['handle'] {
   return (context) => (context.webhooks ? handle(context.webhooks, context) : { answer: errorAnswer(404, 'this sandbox delivers no webhooks') });

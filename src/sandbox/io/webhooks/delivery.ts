@@ -2,6 +2,7 @@
 // filter takes it, signed with the endpoint's secret; retried on Svix's schedule on the sandbox's clock, the same id
 // every time; never in the way of the API (the caller only enqueues; a bounded number in flight per endpoint, a
 // bounded backlog whose overflow is counted). What is not yet acknowledged is kept with the state (`snapshot`).
+import { shownUrl } from '../../../text/urls.js';
 import type * as z from 'zod';
 import type { Attempt, AttemptList, Endpoint, WebhookEvent } from '../../../api/sandbox-webhooks.js';
 import { keyOf, newSecret } from '../../../model/webhook-signature.js';
@@ -181,7 +182,7 @@ export class WebhookDelivery {
     }
     const secret = setting.secret ?? newSecret();
     const key = keyOf(secret);
-    if (!key) throw new RangeError(`the secret of ${setting.url} is not whsec_ and base64 of 24 to 64 bytes`);
+    if (!key) throw new RangeError(`the secret of ${shownUrl(setting.url)} is not whsec_ and base64 of 24 to 64 bytes`);
     if (same) this.drop(same);
     const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key, since, fromStart });
     this.onChange();
