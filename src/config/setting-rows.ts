@@ -213,6 +213,12 @@ export function envName<K extends WithEnv['key']>(key: K): EnvOf<K> {
   return settingRow(key).env as EnvOf<K>;
 }
 
+/** Every variable a setting is read from: its own, and the one read in its place (`MQ_TOKEN`, `TRUNK_API_TOKEN`). */
+export function envVariables(key: WithEnv['key']): string[] {
+  const row = settingRow(key);
+  return row.fallbackEnv === undefined ? [row.env!] : [row.env!, row.fallbackEnv];
+}
+
 /** A setting's variable and the one read in its place: `MQ_TOKEN (or TRUNK_API_TOKEN)`. */
 export function envNames(key: WithEnv['key']): string {
   const row = settingRow(key);

@@ -7,7 +7,7 @@ import { constants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ConfigError, systemErrorWords } from '../../errors.js';
 import { runningProgram } from '../../own-program.js';
-import { envName } from '../../config/setting-rows.js';
+import { envVariables } from '../../config/setting-rows.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/lib.js';
 import { type Invocation, work, type Words } from '../../command-kit/invocation.js';
 import type { Context } from '../../command-kit/context.js';
@@ -37,11 +37,14 @@ export function parseExec(words: ExecWords): Invocation {
   return work.serve(input, exec);
 }
 
-/** What the command is given to find the sandbox: each client's own variables. */
+/**
+ * What the command is given to find the sandbox: each client's own variables. Every variable mq reads its token
+ * from is the sandbox's, so that no real credential reaches the command (nor, through it, the sandbox).
+ */
 export function clientEnvironment(sandbox: Sandbox): Record<string, string> {
   return {
-    [envName('apiUrl')]: sandbox.v1Url,
-    [envName('token')]: sandbox.token,
+    ...Object.fromEntries(envVariables('apiUrl').map((name) => [name, sandbox.v1Url])),
+    ...Object.fromEntries(envVariables('token').map((name) => [name, sandbox.token])),
     API_URL: `${sandbox.v1Url}/setImpactedTargets`,
     API_TOKEN: sandbox.token,
     TRUNK_BASE_URL: sandbox.v1Url,

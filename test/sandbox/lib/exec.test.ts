@@ -114,6 +114,16 @@ describe('mq sandbox exec', () => {
     expect(existsSync(dirname(readFileSync(join(dir, 'where'), 'utf8').trim()))).toBe(false);
   });
 
+  it('gives the command no real credential: every variable mq reads a token from is the sandbox’s', async () => {
+    const dir = isolatedDir();
+    const run = await mq(['sandbox', 'exec', '--', 'sh', '-c', 'echo "$MQ_TOKEN $TRUNK_API_TOKEN"'], {
+      cwd: dir,
+      env: { MQ_TOKEN: 'tok_real_secret_1', TRUNK_API_TOKEN: 'tok_real_secret_2' },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('sandbox sandbox\n');
+  });
+
   it('reaches the sandbox from a script reading only API_URL and API_TOKEN, as the upload scripts do', async () => {
     const dir = isolatedDir();
     const seed = join(dir, 'seed.yaml');
