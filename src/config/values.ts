@@ -36,7 +36,8 @@ export function checkApiUrl(text: string): Checked<string> {
     return problem(PROBLEMS.apiUrl);
   }
   const path = url.pathname.replace(/\/+$/, '').replace(/\/v[12]$/, '');
-  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) return problem(PROBLEMS.apiUrl);
+  if (!['http:', 'https:'].includes(url.protocol)) return problem(PROBLEMS.apiUrl);
+  if (url.search || url.hash) return problem("must not have a query or fragment: the service's root, like https://api.trunk.io");
   // It is shown by `mq config show` and in errors; a token has its own setting.
   if (url.username || url.password) return problem('must not contain a user name or password');
   return ok(`${url.protocol}//${url.host}${path}`);

@@ -9,7 +9,10 @@ export function withoutCredentials(text: string): string {
   return text.replace(USERINFO, '$1***@');
 }
 
-/** One URL as the user wrote it, fit to quote; one that does not parse (`http://u:pa/ss@host`) loses all up to its last @. */
+/**
+ * One URL as the user wrote it, fit to quote: its user name and password, query and fragment shown as *** (a token
+ * is often passed as `?token=…`); one that does not parse (`http://u:pa/ss@host`) loses all up to its last @.
+ */
 export function shownUrl(text: string): string {
   let url: URL | undefined;
   try {
@@ -19,9 +22,10 @@ export function shownUrl(text: string): string {
   }
   // Only a URL with an authority says where its userinfo ends; `user:pw@host` parses as a path of scheme user:.
   if (url && url.host !== '') {
-    if (!url.username && !url.password) return text;
-    url.username = '***';
-    url.password = '';
+    if (!url.username && !url.password && !url.search && !url.hash) return text;
+    if (url.username || url.password) [url.username, url.password] = ['***', ''];
+    if (url.search) url.search = '***';
+    if (url.hash) url.hash = '***';
     return url.href;
   }
   const at = text.lastIndexOf('@');

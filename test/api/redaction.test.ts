@@ -89,6 +89,9 @@ describe('URL credentials', () => {
     ['http://user:pa/ss@example.com/v1', 'http://***@example.com/v1'],
     ['user:hunter2@example.com', '***@example.com'],
     ['https://example.com/v1', 'https://example.com/v1'],
+    // A query or fragment may hold a token (a webhook receiver's ?token=…).
+    ['https://hooks.example.com/in?token=hunter2&x=1', 'https://hooks.example.com/in?***'],
+    ['https://u:hunter2@example.com/v1?a=hunter2#hunter2', 'https://***@example.com/v1?***#***'],
     ['not a url', 'not a url'],
   ])('shownUrl(%j) is %j', (text, shown) => {
     expect(shownUrl(text)).toBe(shown);
