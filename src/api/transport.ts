@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { RetryNotice } from '../model/service.js';
-import { ApiError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure, ResponseError } from '../errors.js';
+import { ApiError, ConfigError, InterruptedError, isRateLimited, NetworkError, type NetworkFailure, ResponseError } from '../errors.js';
 import { type BudgetKind, RequestBudget } from './budget.js';
 import { budgetFile, fileStore } from './budget-file.js';
 import { type Check, safeParseChecked } from './check-runtime.js';
@@ -13,7 +13,7 @@ import { describeIssues } from './format-path.js';
 import { nodeWire } from './node-wire.js';
 import { proxyFor } from './proxy.js';
 import { echoScrubber, redact } from './redaction.js';
-import { withoutCredentials } from '../text/urls.js';
+import { shownUrl, withoutCredentials } from '../text/urls.js';
 import { undiciWire } from './undici-wire.js';
 import { CONNECT_TIMEOUT_CODE, type HttpMethod, type StreamedBody, type Wire } from './wire.js';
 
@@ -125,6 +125,12 @@ export class Transport {
   constructor(private readonly options: TransportOptions) {
     const proxy = options.dispatcher ? undefined : proxyFor(new URL(options.apiUrl));
     this.proxy = proxy && proxyOf(proxy);
+    // Said before anything is sent: the proxy agent would fail each request with an internal error instead.
+    if (proxy && !this.proxy) {
+      throw new ConfigError(
+        `${proxy.variable}: "${shownUrl(proxy.proxy)}" is not a proxy URL: give http://host:port (or https://, with a user name and password if it needs them)`,
+      );
+    }
     // The budget's clock is the wall clock, which other processes read too, moved on by injected pauses (which take no real time).
     let paused = 0;
     const shared = options.sharedBudget;
@@ -361,9 +367,11 @@ interface Proxy {
   variable: string;
 }
 
+/** The proxy a variable names, or undefined where it names none the proxy agent can use (an http(s) URL with a host). */
 function proxyOf({ proxy, variable }: { proxy: string; variable: string }): Proxy | undefined {
   try {
     const url = new URL(proxy);
+    if (!['http:', 'https:'].includes(url.protocol) || url.hostname === '') return undefined;
     return { hostname: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)), variable };
   } catch {
     return undefined;

@@ -15,21 +15,33 @@ export function undiciWire(dispatcher?: Dispatcher): Wire {
       const { request } = await undici;
       // A string body is measured by undici itself; a stream's length is given, or it would go out chunked.
       const streamed = typeof body === 'object';
-      const response = await request(url, {
-        method,
-        headers: streamed ? { ...headers, 'content-length': String(body.bytes) } : headers,
-        body: streamed ? Readable.from(body.chunks()) : body,
-        dispatcher: await chosen(),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        signal,
+      // The exchange ends when the signal aborts, whether undici honours it or not: undici 7's proxy agent retries a
+      // tunnel the proxy closes in a loop that never looks at the signal (nodejs/undici#3897, fixed in undici 8 only,
+      // which Node 20 cannot run), and mq's --timeout and Ctrl-C would wait on it forever.
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
       });
+      aborted.catch(() => undefined);
+      const response = await Promise.race([
+        request(url, {
+          method,
+          headers: streamed ? { ...headers, 'content-length': String(body.bytes) } : headers,
+          body: streamed ? Readable.from(body.chunks()) : body,
+          dispatcher: await chosen(),
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+          signal,
+        }),
+        aborted,
+      ]);
       // As it came: this is the service's data, parsed and shown (redaction.ts).
-      const text = await response.body.text();
+      const text = await Promise.race([response.body.text(), aborted]);
       return { status: response.statusCode, headers: response.headers, text };
     },
+    // Destroyed, not closed: close() waits for the exchanges in flight, and one left looping (above) never ends.
     async close() {
-      if (owned) await (await owned).close();
+      if (owned) await (await owned).destroy();
     },
   };
 }

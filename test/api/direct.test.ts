@@ -8,7 +8,7 @@ import { proxyFor, type ProxyEnv } from '../../src/api/proxy.js';
 import type { StreamedBody } from '../../src/api/wire.js';
 import { Transport } from '../../src/api/transport.js';
 import { V1_DIALECT } from '../../src/api/v1/dialect.js';
-import { InterruptedError, NetworkError } from '../../src/errors.js';
+import { ConfigError, InterruptedError, NetworkError } from '../../src/errors.js';
 import * as fixture from './fixtures.js';
 import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, TOKEN, USER_AGENT, type FakeService } from './harness.js';
 
@@ -277,6 +277,39 @@ describe('through a proxy', () => {
     } finally {
       refusing.closeAllConnections();
       await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
+  });
+
+  it('a proxy that closes the tunnel unanswered: the request ends at its timeout, and the client closes', async () => {
+    // No CONNECT listener: Node's server closes the socket of every CONNECT at once, which undici 7's proxy agent
+    // answers by connecting again, in a loop that never looks at the request's signal (nodejs/undici#3897).
+    const closing = createHttpServer();
+    let tunnels = 0;
+    closing.on('connection', () => tunnels++);
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    process.env.HTTP_PROXY = `http://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+    try {
+      const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0, timeoutMs: 300 });
+      const error = await rejectionOf(client.call('getQueue', queueRef));
+      await client.close();
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error).toMatchObject({ failure: 'timeout' });
+      expect(tunnels).toBeGreaterThan(0);
+    } finally {
+      closing.closeAllConnections();
+      await new Promise<void>((resolve) => closing.close(() => resolve()));
+    }
+  });
+
+  it('a proxy variable that names no proxy URL: one line naming it, its password hidden, before anything is sent', () => {
+    for (const [value, shown] of [
+      ['http://user:pw@bad host', 'http://***@bad host'],
+      ['proxy.corp:3128', 'proxy.corp:3128'],
+    ]) {
+      process.env.HTTP_PROXY = value;
+      expect(() => clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never })).toThrow(
+        new ConfigError(`HTTP_PROXY: "${shown}" is not a proxy URL: give http://host:port (or https://, with a user name and password if it needs them)`),
+      );
     }
   });
 
