@@ -1,7 +1,7 @@
 // mq config init and mq config path, end to end: mq (in-process; the built one on a terminal) in a throw-away
 // checkout (a .git directory with an origin remote, no git needed) and a private home.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -159,6 +159,10 @@ describe('mq config init', () => {
     expect(read(file)).toContain('apiUrl: "https://mq.example.com"');
     expect((await mq(['config', 'init', '--user'], { cwd: c.sub, env: c.env })).code).toBe(2);
     expect(existsSync(join(c.root, '.mqrc.yaml'))).toBe(false);
+    // A user file made by hand, readable by all (umask 022), replaced: its owner's alone too.
+    chmodSync(file, 0o644);
+    expect((await mq(['config', 'init', '--user', '--force', '--repo', 'acme/x'], { cwd: c.sub, env: c.env })).code).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('leaves settings in package.json alone, even with --force', async () => {

@@ -1,7 +1,7 @@
 // mq config init: writes a project config file (.mqrc.yaml at the git root) or, with --user, the user file.
 // Values come from flags, then (on a terminal) answers, then what mq can infer; the token never does: a project
 // file is committed, and a token typed into a prompt ends up in shell history and screen recordings alike.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { checkBranch } from '../../config/branch-name.js';
 import { configFileText, type ConfigText } from '../../config/config-text.js';
@@ -81,6 +81,8 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
     try {
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, text, { flag: replaced ? 'w' : 'wx', mode: input.scope === 'user' ? 0o600 : 0o644 });
+      // A mode is given to a file made, not to one replaced: the user file, which may hold a token, is this user's alone.
+      if (input.scope === 'user' && replaced) await chmod(path, 0o600);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(path);
       throw new ConfigError(`cannot write the config file ${path}: ${systemErrorWords(error)}`, { cause: error });
