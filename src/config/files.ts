@@ -1,8 +1,8 @@
 // Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
 // and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
 // cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
 import { isFile, isHandedOverPipe, otherThanFile, upwards } from './git.js';
@@ -80,9 +80,9 @@ async function searchDir(dir: string, places: string[], kind: ConfigFileKind): P
   return (await loader()).searchDir(dir, places, kind);
 }
 
-/** Whether cosmiconfig could take `path`: false only where it surely would not (none, a directory, empty, a package.json without "mq"). */
+/** Whether cosmiconfig could take `path`: false only where it surely would not (none, empty, a package.json without "mq"). */
 function mayCount(path: string): boolean {
-  if (!isFile(path)) return false;
+  if (!configFileAt(path)) return false;
   let content: string;
   try {
     content = readFileSync(path, 'utf8');
@@ -98,6 +98,22 @@ function mayCount(path: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Whether a file is at a config file's name: false where nothing is; a folder named as a file (`.mqrc.yaml`,
+ * `config.yaml`), a pipe, a device or a link to nothing there is refused, naming it: the search would pass over it,
+ * and mq run without the settings its user meant it to hold. A folder named `.mqrc` may be another tool's, and is
+ * passed over. One system call where nothing is, as the search's own look costs.
+ */
+function configFileAt(path: string): boolean {
+  const entry = lstatSync(path, { throwIfNoEntry: false });
+  if (entry === undefined) return false;
+  const target = entry.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : entry;
+  const what = target === undefined ? 'a link to nothing' : otherThanFile(target);
+  if (what === undefined) return true;
+  if (what === 'a folder' && extname(path) === '') return false;
+  throw new ConfigError(`the config file ${path} is ${what}, not a file: make it one, or remove it`);
 }
 
 /** config-loader.ts's parseConfigText, loaded on first use. */

@@ -1,6 +1,6 @@
 // Which config files are read, and what is refused in them.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, UsageError } from '../../src/errors.js';
@@ -72,6 +72,27 @@ describe('finding the project file', () => {
 
     t.write('home/proj/app/shared.yaml', 'timeout: 45s\n');
     expect((await t.resolve({ cwd: 'home/proj/app' })).settings).toMatchObject({ targetBranch: 'develop', timeoutMs: 45_000 });
+  });
+
+  it('a folder or a link to nothing at a config file’s name is an error naming it, not passed over', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/.mqrc', 'targetBranch: elsewhere\n');
+    mkdirSync(join(t.proj, 'app/.mqrc.yaml'), { recursive: true });
+    const folder = await rejection(t.resolve({ cwd: 'home/proj/app' }));
+    expect(folder).toBeInstanceOf(ConfigError);
+    expect(folder.message).toBe(`the config file ${join(t.proj, 'app/.mqrc.yaml')} is a folder, not a file: make it one, or remove it`);
+    rmSync(join(t.proj, 'app/.mqrc.yaml'), { recursive: true });
+    symlinkSync(join(t.root, 'nowhere.yaml'), join(t.proj, 'app/.mqrc.yaml'));
+    expect((await rejection(t.resolve({ cwd: 'home/proj/app' }))).message).toBe(
+      `the config file ${join(t.proj, 'app/.mqrc.yaml')} is a link to nothing, not a file: make it one, or remove it`,
+    );
+    // The user file too.
+    unlinkSync(join(t.proj, 'app/.mqrc.yaml'));
+    mkdirSync(join(t.xdg, 'mq/config.yaml'), { recursive: true });
+    expect((await rejection(t.resolve({ cwd: 'home/proj/app' }))).message).toBe(
+      `the config file ${join(t.xdg, 'mq/config.yaml')} is a folder, not a file: make it one, or remove it`,
+    );
   });
 
   it('a file it may not read is an error naming it, not a file passed over with its settings', (context) => {
