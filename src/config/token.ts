@@ -66,8 +66,12 @@ export async function runTokenCommand(
   const { spawn } = await import('node:child_process');
   if (signal?.aborted) throw new InterruptedError();
   const named = `tokenCommand "${command}" (${origin})`;
+  // Without a terminal, in a process group of its own, killed whole: a command it started (`sleep 71; echo tok`)
+  // would otherwise outlive a timeout or Ctrl-C, and hold mq open on its stdout until it ended. With one, in
+  // mq's: a password manager may ask there, which a background group may not.
+  const group = process.platform !== 'win32' && !process.stdin.isTTY;
   return new Promise((done, fail) => {
-    const child = spawn(command, { shell: true, cwd, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+    const child = spawn(command, { shell: true, cwd, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true, detached: group });
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
@@ -78,7 +82,14 @@ export async function runTokenCommand(
       clearTimeout(timer);
       signal?.removeEventListener('abort', interrupted);
       if (error) {
-        child.kill();
+        try {
+          if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+          else child.kill();
+        } catch {
+          // Gone already.
+        }
+        // Whatever is left of it writes to no one: mq does not wait for the pipe to close.
+        child.stdout.destroy();
         fail(error);
       } else {
         done(Buffer.concat(chunks).toString('utf8'));

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readToken } from '../../src/config/token.js';
@@ -80,6 +80,30 @@ describe('readToken', () => {
     await expect(running).rejects.toBeInstanceOf(InterruptedError);
   });
 
+  // What the command started goes with it (helper-83: `sleep 71; echo tok` outlived mq's timeout by its whole
+  // length, and held mq open on its stdout): without a terminal the command's group is killed whole.
+  it.skipIf(process.platform === 'win32' || process.stdin.isTTY)('ends what the command started too, on a timeout or an abort', async () => {
+    const t = tree();
+    for (const end of ['timeout', 'abort'] as const) {
+      const pids = join(t.root, `pids-${end}`);
+      const controller = new AbortController();
+      const running = runTokenCommand(
+        `sleep 60 & echo $! > ${pids}; wait; echo tok`,
+        'file /x',
+        undefined,
+        end === 'timeout' ? 200 : 60_000,
+        controller.signal,
+      );
+      while (!existsSync(pids) || readFileSync(pids, 'utf8').trim() === '') await new Promise((tick) => setTimeout(tick, 10));
+      if (end === 'abort') controller.abort();
+      await expect(running).rejects.toThrow();
+      const sleeper = Number(readFileSync(pids, 'utf8').trim());
+      // Sent SIGTERM with its group: gone once the kernel has run it to its end.
+      for (let tries = 0; tries < 250 && isRunning(sleeper); tries++) await new Promise((tick) => setTimeout(tick, 20));
+      expect(isRunning(sleeper), end).toBe(false);
+    }
+  });
+
   // A command that would outlast the test's own time limit: only giving up lets the test end, so no clock is read.
   it('gives up on a command that does not finish', async () => {
     await expect(runTokenCommand('sleep 60', 'file /x', undefined, 200)).rejects.toThrow('tokenCommand "sleep 60" (file /x) did not finish within 200ms');
@@ -116,3 +140,13 @@ describe('readToken', () => {
     expect(await readToken((await t.resolve()).settings)).toBe('user-token');
   });
 });
+
+/** Whether a process of this id runs (a zombie, dead and waiting to be reaped, runs no more). */
+function isRunning(pid: number): boolean {
+  try {
+    if (!existsSync('/proc/self')) return process.kill(pid, 0);
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
