@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readToken } from '../../src/config/token.js';
 import { Settings } from '../../src/config/settings-schema.js';
 import { runTokenCommand } from '../../src/config/token.js';
+import { gone } from '../support/processes.js';
 import { ConfigError, InterruptedError } from '../../src/errors.js';
 import { rejection, tree } from './helpers.js';
 
@@ -99,8 +100,7 @@ describe('readToken', () => {
       await expect(running).rejects.toThrow();
       const sleeper = Number(readFileSync(pids, 'utf8').trim());
       // Sent SIGTERM with its group: gone once the kernel has run it to its end.
-      for (let tries = 0; tries < 250 && isRunning(sleeper); tries++) await new Promise((tick) => setTimeout(tick, 20));
-      expect(isRunning(sleeper), end).toBe(false);
+      expect(await gone(sleeper), end).toBe(true);
     }
   });
 
@@ -140,13 +140,3 @@ describe('readToken', () => {
     expect(await readToken((await t.resolve()).settings)).toBe('user-token');
   });
 });
-
-/** Whether a process of this id runs (a zombie, dead and waiting to be reaped, runs no more). */
-function isRunning(pid: number): boolean {
-  try {
-    if (!existsSync('/proc/self')) return process.kill(pid, 0);
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}

@@ -7,29 +7,7 @@ import { createInterface } from 'node:readline';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { isolatedDir, MQ_BIN, mq, mqEnvironment, shimDir } from '../../support/cli.js';
-
-/**
- * Whether a process of this id runs, by the process table: a zombie (state Z, dead, left for its new parent to
- * reap, which a container's first process may never do) runs no more.
- */
-function alive(pid: number): boolean {
-  try {
-    if (!existsSync('/proc/self')) return process.kill(pid, 0);
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Whether the process of this id is gone: exec has sent its group SIGKILL before it exits, and on a loaded machine
- * the kernel may not yet have run a member to its end when exec's exit is seen; a member still alive after 5 s
- * outlived exec.
- */
-async function gone(pid: number): Promise<boolean> {
-  for (let tries = 0; tries < 250 && alive(pid); tries++) await new Promise((resolve) => setTimeout(resolve, 20));
-  return !alive(pid);
-}
+import { gone } from '../../support/processes.js';
 
 /** A shell command that notes its own pid and a background sleep's in `pids`, then does `then`. */
 const leaving = (pids: string, then: string) => `sleep 1000 & echo $$ $! > ${pids}; ${then}`;
