@@ -175,6 +175,9 @@ async function sandboxLibrary() {
   // Each type imported from src/ is declared in its place (test/sandbox/lib/types.test.ts compiles against the file).
   const types = declared.replace(/^import .* from '\.[^']*';\n/gm, '');
   await writeFile(join(root, 'dist/sandbox.d.ts'), `${sandboxTypes()}\n${types}`);
+  // The same declarations for a CommonJS user (require, a .cts file): TypeScript takes a .d.ts of a "type":
+  // "module" package for an ES module alone, which a require may not load (TS1471, TS1479).
+  await writeFile(join(root, 'dist/sandbox.d.cts'), `${sandboxTypes()}\n${types}`);
 }
 
 async function writeOutputs(files) {

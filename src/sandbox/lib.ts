@@ -3,13 +3,23 @@
 // (The sandbox as a library) shows it in a vitest suite.
 import { WEBHOOK_ROUTES } from '../api/sandbox-webhooks.js';
 import { API_VERSION } from '../api/v1/endpoints.js';
+import * as z from 'zod';
+import { describeIssues } from '../api/format-path.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
 import { checkGraphSoftCap, startSandbox as startServer } from './io/server.js';
-import type { V2Key } from './io/v2/face.js';
+import { shownValue } from './engine/state.js';
+import { V2_PERMISSIONS, type V2Key, type V2Permission } from './io/v2/face.js';
+import { refuseFilter } from './io/webhooks/control-routes.js';
 
 export type { SeedInput, V2Key };
+
+/** A v2 key the sandbox takes, and what it may do: a list of permissions, or `'all'` of them (alone or in the list). */
+export interface KeyOption {
+  key: string;
+  permissions: 'all' | readonly (V2Permission | 'all')[];
+}
 export type PullRequestFacts = ControlBodies['pullRequests'];
 
 export interface SandboxOptions {
@@ -23,8 +33,8 @@ export interface SandboxOptions {
   seed?: SeedInput | string;
   /** The only v1 token accepted; default any (`token` answers 'sandbox'). */
   token?: string;
-  /** v2 keys and what each may do; default any key starting trunk_v2_, with every permission. */
-  keys?: readonly V2Key[];
+  /** v2 keys and what each may do (`'all'`, as `--key KEY=all`, for every permission); default any key starting trunk_v2_, with every permission. */
+  keys?: readonly KeyOption[];
   rateLimits?: boolean;
   estimates?: boolean;
   /** How many of a queue's line its graph admits, as `mq sandbox --graph-soft-cap` (null: none); setGraphSoftCap() changes it. */
@@ -61,7 +71,67 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+/**
+ * The options as `mq sandbox` takes its flags, checked before anything starts: a RangeError naming each option it
+ * cannot take (a typo, a clock or permission it does not know, a port that is no number, an empty token), where
+ * the server would run on something else than asked (a real clock, a Unix socket, a read-only key).
+ */
+const Options = z.strictObject({
+  clock: z.enum(['manual', 'real']).optional(),
+  speed: z.number().optional(),
+  state: z.string().min(1).optional(),
+  seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+  token: z.string().regex(/^\S+$/, 'a token is one or more characters, no spaces').optional(),
+  keys: z
+    .array(
+      z.strictObject({
+        key: z.string().regex(/^\S+$/, 'a key is one or more characters, no spaces'),
+        permissions: z.union([z.literal('all'), z.array(z.string())], { error: "a list of permissions, or 'all'" }),
+      }),
+    )
+    .optional(),
+  rateLimits: z.boolean().optional(),
+  estimates: z.boolean().optional(),
+  graphSoftCap: z.unknown().optional(),
+  port: z.number().int().min(0).max(65_535).optional(),
+  webhooks: z
+    .array(
+      z.strictObject({
+        url: z.string().refine((url) => /^https?:\/\/[^/]/.test(url) && URL.canParse(url), 'not an http:// or https:// URL'),
+        events: z.array(z.string()).optional(),
+        secret: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+
+function checkedOptions(options: SandboxOptions): Omit<SandboxOptions, 'keys'> & { keys?: V2Key[] } {
+  const parsed = Options.safeParse(options);
+  if (!parsed.success) throw new RangeError(`startSandbox: ${describeIssues(parsed.error)}`);
+  if (options.speed !== undefined && options.clock !== 'real') throw new RangeError("startSandbox: speed: only with clock: 'real'");
+  options.keys?.forEach(({ permissions }, i) => {
+    const unknown = permissions === 'all' ? undefined : permissions.find((word) => word !== 'all' && !(V2_PERMISSIONS as readonly string[]).includes(word));
+    if (unknown !== undefined) {
+      throw new RangeError(`startSandbox: keys[${i}].permissions: ${shownValue(unknown)} is no permission: give ${V2_PERMISSIONS.join(', ')} or all`);
+    }
+  });
+  options.webhooks?.forEach((webhook, i) => {
+    const refused = refuseFilter(webhook.events ?? []);
+    if (refused) throw new RangeError(`startSandbox: webhooks[${i}].events: ${refused}`);
+  });
+  // `all` as --key takes it: every permission, alone or in the list.
+  const keys = options.keys?.map(
+    ({ key, permissions }): V2Key => ({
+      key,
+      permissions: permissions === 'all' || permissions.includes('all') ? [...V2_PERMISSIONS] : (permissions as readonly V2Permission[]),
+    }),
+  );
+  const { keys: _given, ...rest } = options;
+  return { ...rest, ...(keys && { keys }) };
+}
+
+export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox> {
+  const options = checkedOptions(given);
   const serverOptions = await withSeed(
     {
       clock: options.clock ?? 'manual',
@@ -85,32 +155,50 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return JSON.parse(String(answer.body)) as unknown;
   };
   const origin = server.url.slice(0, -`/${API_VERSION}`.length);
+  // The calls take effect in the order they are made, awaited or not (`restore(s); advance(5)` advances the
+  // restored state), and none after close(): the changes would be lost, and a state file not written.
+  let turn: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new Error('sandbox: closed (close() was called): start another'));
+    const run = turn.then(work);
+    turn = run.catch(() => undefined);
+    return run;
+  };
   return {
     url: origin,
     v1Url: server.url,
     v2Url: `${origin}/v2`,
     token: options.token ?? 'sandbox',
     key: serverOptions.keys?.[0]?.key ?? `${V2_KEY_PREFIX}sandbox`,
-    advance: async (seconds) => new Date(((await control('advance', { seconds })) as { now: string }).now),
-    setPullRequest: async (facts) => {
-      await control('pullRequests', facts);
-    },
-    setGraphSoftCap: async (cap) => {
-      checkGraphSoftCap(cap);
-      await control('graphSoftCap', { cap });
-    },
+    advance: (seconds) => inTurn(async () => new Date(((await control('advance', { seconds })) as { now: string }).now)),
+    setPullRequest: (facts) =>
+      inTurn(async () => {
+        await control('pullRequests', facts);
+      }),
+    setGraphSoftCap: (cap) =>
+      inTurn(async () => {
+        checkGraphSoftCap(cap);
+        await control('graphSoftCap', { cap });
+      }),
     snapshot: () => server.snapshot(),
-    restore: (snapshot) => server.restore(snapshot),
+    restore: (snapshot) => inTurn(() => server.restore(snapshot)),
     // The cap given to startSandbox is the sandbox's, as its token is: a seed without it does not lift it.
-    reset: async () => {
-      await server.restore(first);
-      if (options.graphSoftCap !== undefined) await control('graphSoftCap', { cap: options.graphSoftCap });
-    },
-    events: async () => {
-      const response = await fetch(`${origin}/_sandbox/${WEBHOOK_ROUTES.events.path}`, { headers: { 'x-api-token': options.token ?? 'sandbox' } });
-      return ((await response.json()) as { events: { id: string; type: string; payload: Record<string, unknown> }[] }).events;
-    },
+    reset: () =>
+      inTurn(async () => {
+        await server.restore(first);
+        if (options.graphSoftCap !== undefined) await control('graphSoftCap', { cap: options.graphSoftCap });
+      }),
+    events: () =>
+      inTurn(async () => {
+        const response = await fetch(`${origin}/_sandbox/${WEBHOOK_ROUTES.events.path}`, { headers: { 'x-api-token': options.token ?? 'sandbox' } });
+        if (!response.ok) throw new Error(`sandbox: events: ${response.status} ${(await response.text()).trim()}`);
+        return ((await response.json()) as { events: { id: string; type: string; payload: Record<string, unknown> }[] }).events;
+      }),
     webhookEndpoints: () => server.webhookEndpoints().map(({ id, url, events, secret }) => ({ id, url, events, secret })),
-    close: () => server.close(),
+    close: () => {
+      closed = true;
+      return turn.then(() => server.close());
+    },
   };
 }

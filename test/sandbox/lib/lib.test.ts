@@ -37,6 +37,58 @@ const SEED = {
   pullRequests: [{ repo: 'acme/widgets', number: 7, title: 'Add widgets', testOutcome: 'pass' as const, submit: { branch: 'main' } }],
 };
 
+describe('startSandbox’s options, as mq sandbox’s flags', () => {
+  it.each([
+    [{ clock: 'fast' }, /^startSandbox: clock: Invalid option: expected one of "manual"\|"real"$/],
+    [{ port: 'abc' }, /^startSandbox: port: /],
+    [{ port: 70_000 }, /^startSandbox: port: /],
+    [{ token: '' }, /^startSandbox: token: a token is one or more characters, no spaces$/],
+    [
+      { keys: [{ key: 'trunk_v2_a', permissions: ['god'] }] },
+      /^startSandbox: keys\[0\]\.permissions: the text "god" is no permission: give submit, priority, skip-batching, direct, settings or all$/,
+    ],
+    [{ keys: [{ key: 'trunk_v2_a', permissions: 'god' }] }, /^startSandbox: keys\[0\]\.permissions: a list of permissions, or 'all'$/],
+    [{ webhooks: [{ url: 'nope' }] }, /^startSandbox: webhooks\[0\]\.url: not an http:\/\/ or https:\/\/ URL$/],
+    [{ webhooks: [{ url: 'http://127.0.0.1:9/', events: ['bogus.kind'] }] }, /^startSandbox: webhooks\[0\]\.events: no webhook kind is "bogus\.kind"/],
+    [{ speed: 60 }, /^startSandbox: speed: only with clock: 'real'$/],
+    [{ clocks: 'real' }, /^startSandbox: unknown field clocks$/],
+  ])('refuses %j with a RangeError naming it, before anything starts', async (options, message) => {
+    const refused = await startSandbox(options as never).then(
+      (sandbox) => sandbox.close().then(() => undefined),
+      (error: Error) => error,
+    );
+    expect(refused).toBeInstanceOf(RangeError);
+    expect(refused!.message).toMatch(message);
+  });
+
+  it("takes a key's permissions as 'all', alone or in the list, as --key KEY=all", async () => {
+    for (const permissions of ['all', ['all']] as const) {
+      const sandbox = await start({ keys: [{ key: 'trunk_v2_everything', permissions }] });
+      const answer = await fetch(`${sandbox.v2Url}/merge-queues`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer trunk_v2_everything', 'content-type': 'application/json' },
+        body: JSON.stringify({ repositoryId: '00000000-0000-4000-8000-000000000000', targetBranch: 'main' }),
+      });
+      // Past the permission check (403), to the repository it does not know.
+      expect(answer.status).toBe(404);
+    }
+  });
+
+  it('takes its calls in the order they are made, awaited or not, and none after close()', async () => {
+    const sandbox = await start();
+    const snapshot = sandbox.snapshot();
+    const moved = await sandbox.advance(600);
+    void sandbox.restore(snapshot);
+    // Made after the restore: it advances the restored state.
+    expect((await sandbox.advance(5)).getTime()).toBe(moved.getTime() - 600_000 + 5_000);
+    await sandbox.close();
+    for (const call of [() => sandbox.advance(5), () => sandbox.reset(), () => sandbox.events(), () => sandbox.setGraphSoftCap(3)]) {
+      await expect(call()).rejects.toThrow('sandbox: closed (close() was called): start another');
+    }
+    await sandbox.close();
+  });
+});
+
 describe('startSandbox', () => {
   it('starts from a seed, moves its clock, and reset() returns to the seed', async () => {
     const sandbox = await start({ seed: SEED });

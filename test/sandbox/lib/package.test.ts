@@ -51,12 +51,16 @@ describe('mq/sandbox', () => {
     expect(execFileSync(process.execPath, ['both.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('true');
   });
 
-  it("types a user's test from the shipped declarations alone", () => {
+  // An ES module user and a CommonJS one (a .cts file's import = require, which needs declarations of CommonJS).
+  it.each([
+    ['use.ts', "import { startSandbox, type Sandbox } from 'mq/sandbox';"],
+    ['use.cts', "import mq = require('mq/sandbox');\nconst { startSandbox } = mq;\ntype Sandbox = mq.Sandbox;"],
+  ])("types a user's test from the shipped declarations alone (%s)", (name, imported) => {
     const dir = project();
-    const file = join(dir, 'use.ts');
+    const file = join(dir, name);
     writeFileSync(
       file,
-      `import { startSandbox, type Sandbox } from 'mq/sandbox';\nexport async function f(): Promise<Sandbox> {\n  const s = await startSandbox({ clock: 'manual', keys: [{ key: 'k', permissions: ['submit'] }] });\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'flaky' });\n  // @ts-expect-error: no such outcome\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'maybe' });\n  return s;\n}\n`,
+      `${imported}\nexport async function f(): Promise<Sandbox> {\n  const s = await startSandbox({ clock: 'manual', keys: [{ key: 'k', permissions: ['submit'] }, { key: 'l', permissions: 'all' }] });\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'flaky' });\n  // @ts-expect-error: no such outcome\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'maybe' });\n  // @ts-expect-error: no such permission\n  await startSandbox({ keys: [{ key: 'm', permissions: ['god'] }] });\n  return s;\n}\n`,
     );
     const program = ts.createProgram([file], {
       strict: true,
@@ -69,6 +73,7 @@ describe('mq/sandbox', () => {
       skipLibCheck: false,
     });
     expect(dist('sandbox.d.ts')).toContain(sandboxTypes());
+    expect(dist('sandbox.d.cts')).toBe(dist('sandbox.d.ts'));
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
   });
