@@ -6,10 +6,14 @@ import { UsageError } from './errors.js';
 /** A value longer than this is shown cut, so the sentence stays one line. */
 const SHOWN_MAX = 60;
 
+/** The value as given, cut where long, for a sentence that quotes it otherwise than badValue does. */
+export function cutValue(text: string): string {
+  return [...text].length > SHOWN_MAX ? `${[...text].slice(0, SHOWN_MAX).join('')}…` : text;
+}
+
 /** The value as given, quoted, with control characters escaped and a long one cut. */
 function quoteValue(text: string): string {
-  const cut = [...text].length > SHOWN_MAX ? `${[...text].slice(0, SHOWN_MAX).join('')}…` : text;
-  return JSON.stringify(cut);
+  return JSON.stringify(cutValue(text));
 }
 
 /** `name` is a flag (`--limit`) or an argument as the help writes it (`<pr>`). */

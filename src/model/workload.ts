@@ -8,6 +8,10 @@ import { spanOf } from '../text/durations.js';
 import { PRIORITY_NAMES } from './vocabulary.js';
 
 const Rate = z.number().min(0).max(1);
+/** The most PRs submitted in an hour a simulation plays: some twenty times the busiest queues', and a week of it fits in memory. */
+export const PER_HOUR_MAX = 5_000;
+/** The most deps (targets) a repository or a PR has in a simulation: each PR's are drawn and kept. */
+const DEPS_MAX = 100_000;
 const Seconds = z.number().min(0);
 /** Factors on the mean rate, one a slot; a slot missing is taken as 1. */
 const Shape = (slots: number, what: string) =>
@@ -99,8 +103,8 @@ export const Workload = z
         .default({ medium: 1 })
         .describe("each priority's share of the PRs, by name"),
       no_batch_rate: Rate.default(0).describe('the share of PRs submitted to be tested alone'),
-      max_deps: z.number().int().min(1).optional().describe('the deps (targets) in the repository, for parallel mode'),
-      max_impacted_deps: z.number().int().min(1).optional().describe('the deps each PR touches, drawn from max_deps'),
+      max_deps: z.number().int().min(1).max(DEPS_MAX).optional().describe('the deps (targets) in the repository, for parallel mode'),
+      max_impacted_deps: z.number().int().min(1).max(DEPS_MAX).optional().describe('the deps each PR touches, drawn from max_deps'),
       deps_distribution: DepsDistribution.optional().describe('"0.5x1,0.3x2,0.2xALL": the share of PRs touching each count of deps (over max_impacted_deps)'),
       labels: NOT_PLAYED,
       comment: NOT_PLAYED,
@@ -125,6 +129,14 @@ export const Workload = z
     if (pr.failure_rate !== undefined && pr.logical_conflict_every !== undefined)
       problem(['pullrequest', 'logical_conflict_every'], 'give it or failure_rate, not both');
     if ((pr.failure_rate ?? 0) + pr.flaky_rate > 1) problem(['pullrequest', 'flaky_rate'], 'failure_rate and flaky_rate add up to more than 1');
+    // A simulation holds every PR it plays: a busiest hour past the bound fills the memory before it says a word.
+    const busiest = pr.requests_per_hour * Math.max(...pr.by_hour_of_day) * Math.max(...pr.by_day_of_week);
+    if (!(busiest <= PER_HOUR_MAX)) {
+      problem(
+        ['pullrequest', 'requests_per_hour'],
+        `${Number.isFinite(busiest) ? Math.round(busiest) : 'past any number of'} PRs submitted in the busiest hour (by_hour_of_day and by_day_of_week on it): at most ${PER_HOUR_MAX}`,
+      );
+    }
     if (pr.max_deps === undefined && (pr.max_impacted_deps ?? pr.deps_distribution) !== undefined) {
       problem(['pullrequest', 'max_deps'], 'missing: the deps in the repository that a PR touches some of');
     }

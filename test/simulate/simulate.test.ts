@@ -70,6 +70,17 @@ describe('mq simulate', () => {
     expect(run.stderr).toMatch(/^mq: interrupted/m);
   });
 
+  it('refuses a workload that submits more PRs over --days than a simulation holds, exit 2, in one line', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'mq-simulate-')), 'busy.yaml');
+    await writeFile(path, 'pullrequest:\n  requests_per_hour: 1000\ntest:\n  sleep_for: 30m\n');
+    const run = await mq(['simulate', '--workload', path, '--set', 'concurrency=1,2', '--days', '7'], { env: {} });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'mq: --days 7: the workload submits some 168000 PRs in that time, and a simulation plays at most 100000: give fewer days, or a lower requests_per_hour\n',
+    );
+    expect((await mq(['simulate', '--workload', path, '--set', 'concurrency=1,2', '--days', '1', '--replications', '1'], { env: {} })).code).toBe(0);
+  });
+
   it('reads a workload piped in as /dev/stdin: what `mq simulate fit` writes, played without a file', () => {
     const workload = 'test:\n  sleep_for: 30m\npullrequest:\n  requests_per_hour: 2\n';
     // No token: the simulation plays the service's default settings, and says so.
@@ -94,6 +105,8 @@ describe('mq simulate', () => {
     [['--set', 'concurrency'], '--set concurrency: give the values to try after ='],
     [['--set', 'concurrency=2', '--set', 'concurrency=3'], '--set concurrency is given twice: give its values once, comma-separated'],
     [['--days', '0'], '--days'],
+    [['--set', `concurrency=${'9x'.repeat(50_000)}`], `--set concurrency=${'9x'.repeat(30)}…: must be`],
+    [['--set', `${'x'.repeat(100_000)}=1`], `--set ${'x'.repeat(60)}…: the setting is one of`],
     [[], 'simulate needs a workload'],
   ])('refuses %j in one line, exit 2', async (extra, words) => {
     const run = await mq(['simulate', ...(extra.length === 0 ? [] : ['--workload', 'w.yaml']), ...extra], { env: {} });

@@ -98,6 +98,22 @@ pullrequest:
     ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 60, flake_rate: 0.1}\n', "test.flake_rate: the load tool's chance that any run fails"],
     ['w.yaml', 'mode: parallelqueue\npullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 60}\n', "mode: the queue's mode is a setting: --set mode"],
     ['w.json', '{"arrivals": ', 'not valid JSON'],
+    // More than a simulation holds, refused before it fills the memory (helper-86: 9.3 GB, then a worker's OOM).
+    [
+      'w.yaml',
+      `pullrequest: {requests_per_hour: 1.0e+308, by_hour_of_day: [${[1e300, ...new Array(23).fill(0)].join(', ')}]}\ntest: {sleep_for: 60}\n`,
+      'pullrequest.requests_per_hour: past any number of PRs submitted in the busiest hour (by_hour_of_day and by_day_of_week on it): at most 5000',
+    ],
+    [
+      'w.yaml',
+      `pullrequest: {requests_per_hour: 1000, by_hour_of_day: [${[10, ...new Array(23).fill(1)].join(', ')}]}\ntest: {sleep_for: 60}\n`,
+      'pullrequest.requests_per_hour: 10000 PRs submitted in the busiest hour',
+    ],
+    [
+      'w.yaml',
+      'pullrequest: {requests_per_hour: 1, max_deps: 1000000000, max_impacted_deps: 1000000000}\ntest: {sleep_for: 60}\n',
+      'pullrequest.max_deps: Too big',
+    ],
   ])('refuses %s holding a mistake, in one line naming the field', async (name, text, words) => {
     const path = await file(name, text);
     const refusal = await readWorkloadFile(path).then(

@@ -1,5 +1,6 @@
 // mq simulate: every combination of the --set values against the queue's current settings, each played on the
 // sandbox's engine (src/simulate/) over the workload for --days, --replications times, and the answer summed up.
+import { cutValue } from '../../argv-values.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -60,9 +61,9 @@ function parseSet(text: string): SimulateInput['sets'][number] {
   const [name = '', list] = text.split(/=(.*)/s);
   const flag = SETTING_FLAGS.find((candidate) => candidate.name === name || candidate.key === name);
   if (!flag || !(SIMULATED_SETTINGS as readonly string[]).includes(flag.key)) {
-    throw new UsageError(`--set ${text}: the setting is one of ${SIMULATED_SETTINGS.map(kebab).join(', ')} (e.g. --set batching-min-size=1,4)`);
+    throw new UsageError(`--set ${cutValue(text)}: the setting is one of ${SIMULATED_SETTINGS.map(kebab).join(', ')} (e.g. --set batching-min-size=1,4)`);
   }
-  if (!list) throw new UsageError(`--set ${text}: give the values to try after =, comma-separated (e.g. --set ${flag.name}=1,4)`);
+  if (!list) throw new UsageError(`--set ${cutValue(text)}: give the values to try after =, comma-separated (e.g. --set ${flag.name}=1,4)`);
   const values = [...new Set(list.split(','))].map((word): Value => {
     const value =
       flag.kind === 'number'
@@ -71,10 +72,25 @@ function parseSet(text: string): SimulateInput['sets'][number] {
           ? ({ true: true, false: false, on: true, off: false } as Record<string, boolean>)[word]
           : word;
     const checked = checkQueueSetting(QUEUE_SETTINGS[flag.key], /^\s*$/.test(word) ? undefined : value);
-    if (!checked.ok) throw new UsageError(`--set ${flag.name}=${word}: ${checked.problem}`);
+    if (!checked.ok) throw new UsageError(`--set ${flag.name}=${cutValue(word)}: ${checked.problem}`);
     return checked.value as Value;
   });
   return { key: flag.key as Simulated, name: flag.name, values };
+}
+
+/** The most PRs a replication plays: each is held to its end (some 6 KB each), in each of the workers at once. */
+const REPLICATION_PRS_MAX = 100_000;
+
+/** A workload that submits more PRs over --days than a replication holds, refused before it fills the memory. */
+function refuseTooMany(workload: LoadedWorkload, days: number): void {
+  const { perHour, byHourOfDay, byDayOfWeek } = workload.arrivals;
+  const mean = (factors: readonly number[]) => factors.reduce((sum, factor) => sum + factor, 0) / factors.length;
+  const expected = perHour * mean(byHourOfDay) * mean(byDayOfWeek) * 24 * days;
+  if (expected > REPLICATION_PRS_MAX) {
+    throw new UsageError(
+      `--days ${days}: the workload submits some ${Math.round(expected)} PRs in that time, and a simulation plays at most ${REPLICATION_PRS_MAX}: give fewer days, or a lower requests_per_hour`,
+    );
+  }
 }
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -82,6 +98,7 @@ const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}
 export async function simulate(input: SimulateInput, ctx: Context): Promise<CommandResult> {
   const workload: LoadedWorkload =
     'file' in input.workload ? await readWorkloadFile(input.workload.file) : (await fitQueueHistory(input.workload.since, ctx)).fit;
+  refuseTooMany(workload, input.days);
   const baseline = await currentSettings(ctx);
   const warnings = [...workload.warnings];
   if (workload.withOthersFailureRate > 0) {
