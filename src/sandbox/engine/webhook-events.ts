@@ -249,8 +249,14 @@ function batchActionOf(world: QueueWorld, step: Step, run: TestRun): EntryAction
   if (step.run === run && (state === 'merged' || state === 'pending_failure')) return all(state) ? ACTION_OF[state] : undefined;
   if (run.status === 'cancelled' && run.finishedAt === at && (state === 'cancelled' || state === 'pending')) return 'canceled';
   if (run.status === 'failed' && stepsOf(step.submission)[step.index - 1]?.state === 'pending_failure' && state !== 'pending_failure') {
+    // Left this run's pending failure: a member of a bisection's batch left the pending failure of the batch
+    // before it too, and that one does not count (the event was sent twice, the first time too early, when a
+    // tick fell between two members' leaving; one long advance sent it once, so a replay made other ids).
     const left = members.every((member) =>
-      stepsOf(member).some((s, i, steps) => s.at <= at && steps[i - 1]?.state === 'pending_failure' && s.state !== 'pending_failure'),
+      stepsOf(member).some((s, i, steps) => {
+        const before = steps[i - 1];
+        return s.at <= at && before?.state === 'pending_failure' && before.at >= run.createdAt && s.state !== 'pending_failure';
+      }),
     );
     return left ? 'failed' : undefined;
   }
