@@ -58,6 +58,26 @@ describe('mq simulate fit', () => {
     });
   });
 
+  // helper-86: a future time was sent on, an ISO time escaped the 45 days, and an empty window wrote a workload of
+  // no arrivals that mq simulate then refused (and --plan drew figures of nothing from).
+  it('holds an ISO time to the service’s now and its 45 days, and writes no workload of an empty window', async () => {
+    const env = sandboxEnv(fixture.recorder.url, 'acme/never', {});
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    // The sandbox's manual clock starts on 2026-01-01.
+    const future = await mq(['simulate', 'fit', '--from-history', '2099-01-01T00:00:00Z'], { env });
+    expect(future).toMatchObject({ code: 2, stdout: '' });
+    expect(future.stderr).toMatch(/^mq: --from-history 2099-01-01T00:00:00\.000Z: after the service's now, 2026-01-01T\S+: no history to fit\n$/);
+    const old = await mq(['simulate', 'fit', '--from-history', '2020-01-01T00:00:00Z'], { env });
+    expect(old).toMatchObject({ code: 2, stdout: '' });
+    expect(old.stderr).toMatch(/^mq: --from-history 2020-01-01T00:00:00\.000Z: reaches back more than the 45d of testing the service keeps; use e\.g\. 14d\n$/);
+    const empty = await mq(['simulate', 'fit', '--from-history', '14d'], { env });
+    expect(empty).toMatchObject({ code: 2, stdout: '' });
+    expect(empty.stderr).toMatch(
+      /^mq: no PR was submitted to the queue main of acme\/never from \S+ to \S+: nothing to fit \(a longer --from-history, or a workload file\)\n$/,
+    );
+    expect((await mq(['queue', 'update', '--concurrency', '2', '--plan'], { env })).stderr).toMatch(/nothing to fit/);
+  });
+
   it('refuses a window longer than the service keeps, in one line', async () => {
     const run = await mq(['simulate', 'fit', '--from-history', '60d'], { env: sandboxEnv(fixture.recorder.url, REPO) });
     expect(run.code).toBe(2);

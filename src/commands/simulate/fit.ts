@@ -10,6 +10,8 @@ import type { QueueFacts } from '../../model/queue.js';
 import type { CommandResult } from '../../model/result.js';
 import { TESTING_RESULTS_SPAN_DAYS } from '../../model/vocabulary.js';
 import type { SIMULATE_FIT } from './spec.js';
+import { UsageError } from '../../errors.js';
+import { queueName } from '../../config/repo.js';
 
 const DEFAULT_FROM = '14d';
 const SPAN = {
@@ -36,8 +38,17 @@ export async function fitQueueHistory(since: Instant, ctx: Context): Promise<{ f
   const service = await ctx.service();
   const now = await serviceClock(service, ctx.now);
   const window = { since: isoAt(since, now), until: new Date(now).toISOString() };
+  // An ISO time is held to what a duration is, against the service's now (a sandbox's may be far from ours).
+  if ('at' in since && since.at > now) throw new UsageError(`--from-history ${window.since}: after the service's now, ${window.until}: no history to fit`);
+  if ('at' in since && now - since.at > SPAN.ms) throw new UsageError(`--from-history ${window.since}: ${SPAN.phrase}; use ${SPAN.use}`);
   const history = await readQueueHistory(service, ctx.queueRef(), window, ctx.progress);
   const fit = fitHistory(history);
+  // A workload of no arrivals is none a simulation takes (requests_per_hour is more than 0): said, not written.
+  if (fit.arrivals.perHour === 0) {
+    throw new UsageError(
+      `no PR was submitted to the queue ${queueName(ctx.queueRef().targetBranch, ctx.queueRef().repo)} from ${window.since} to ${window.until}: nothing to fit (a longer --from-history, or a workload file)`,
+    );
+  }
   for (const warning of fit.warnings) ctx.warn(warning);
   return { fit, settings: history.settings };
 }
