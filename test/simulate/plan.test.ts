@@ -36,6 +36,10 @@ describe('mq queue update --plan', () => {
     const run = await mq(['queue', 'update', '--merge-method', 'rebase', '--plan'], { env: envOf(fixture) });
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toContain('--plan needs a setting');
+    expect(run.stderr).toMatch(/^mq: --plan needs a setting that changes how the queue tests and merges: --mode, --concurrency/);
+    // Beside one it plays, as alone: refused, not left out of the plan without a word (helper-86).
+    const mixed = await mq(['queue', 'update', '--concurrency', '2', '--merge-method', 'rebase', '--plan'], { env: envOf(fixture) });
+    expect(mixed).toMatchObject({ code: 2, stdout: '' });
+    expect(mixed.stderr).toBe('mq: --plan plays --concurrency but not --merge-method, which moves no figure of the plan: give it without --plan\n');
   });
 });
