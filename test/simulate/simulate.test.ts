@@ -108,6 +108,7 @@ describe('mq simulate', () => {
     [['--set', `concurrency=${'9x'.repeat(50_000)}`], `--set concurrency=${'9x'.repeat(30)}…: must be`],
     [['--set', `${'x'.repeat(100_000)}=1`], `--set ${'x'.repeat(60)}…: the setting is one of`],
     [[], 'simulate needs a workload'],
+    [['--from-history', '1d'], 'give --workload <file> or --from-history <time>, not both'],
   ])('refuses %j in one line, exit 2', async (extra, words) => {
     const run = await mq(['simulate', ...(extra.length === 0 ? [] : ['--workload', 'w.yaml']), ...extra], { env: {} });
     expect(run.code).toBe(2);

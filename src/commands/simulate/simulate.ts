@@ -36,7 +36,10 @@ const MAX_CONFIGURATIONS = 64;
 
 export function parseSimulate(words: Words<typeof SIMULATE>, _io: ArgvIo): Invocation {
   const { flags } = words;
-  if ((flags.workload === undefined) === (flags.fromHistory === undefined)) {
+  if (flags.workload !== undefined && flags.fromHistory !== undefined) {
+    throw new UsageError('give --workload <file> or --from-history <time>, not both: each is the workload the simulation plays');
+  }
+  if (flags.workload === undefined && flags.fromHistory === undefined) {
     throw new UsageError('simulate needs a workload: --workload <file> (e.g. one mq simulate fit wrote) or --from-history <time>');
   }
   const sets = (flags.set ?? []).map(parseSet);
