@@ -132,6 +132,25 @@ describe('mq sandbox, when it cannot start', () => {
     expect([readFileSync(file, 'utf8'), readFileSync(`${file}.journal`, 'utf8')]).toEqual(before);
   });
 
+  it('a state file another sandbox keeps: exit 3, on one line; free again once it stops, or once its process is gone', async () => {
+    const file = join(dir, 'kept.json');
+    const first = await startSandbox({ clock: 'manual', stateFile: file });
+    try {
+      const { code, stderr } = await sandbox('--state', file);
+      expect(code).toBe(3);
+      expectOneLine(stderr, /kept\.json: another sandbox \(this process\) keeps its state there: stop it, or give --state another file\n$/);
+      // The first goes on, its state its own.
+      expect((await fetch(`${first.url}/getQueue`, { method: 'POST', headers: { 'x-api-token': 'sandbox' }, body: '{}' })).status).not.toBe(500);
+    } finally {
+      await first.close();
+    }
+    await (await startSandbox({ clock: 'manual', stateFile: file })).close();
+    // A lock left by a process that is gone (a crash): taken over.
+    writeFileSync(`${file}.lock`, '2147483646\n');
+    await (await startSandbox({ clock: 'manual', stateFile: file })).close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
   it('a relative --state is taken from the working directory mq was given', async () => {
     const { code, stdout } = await sandboxFor(300, '--state', 'relative.json');
     expect(code).toBe(0);

@@ -88,6 +88,17 @@ export function checkGraphSoftCap(cap: unknown): asserts cap is number | null {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   if (options.graphSoftCap !== undefined) checkGraphSoftCap(options.graphSoftCap);
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
+  try {
+    return await started(store, options);
+  } catch (error) {
+    // A sandbox that did not start keeps no state file from another.
+    store?.release();
+    throw error;
+  }
+}
+
+async function started(store: StateStore | undefined, options: SandboxOptions): Promise<RunningSandbox> {
+  store?.lock();
   const manual = options.clock === 'manual';
   const engineOptions = { testDurationSeconds: options.testDurationSeconds };
   // A fresh sandbox on the real clock draws the seed of its ids: an id an earlier run at this address handed out
@@ -247,6 +258,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         await closed;
         await webhooks.close();
         await journal.close();
+        store?.release();
       })()),
   };
 }

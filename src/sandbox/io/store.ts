@@ -7,13 +7,13 @@
 // that follows neither (the file edited by hand while the sandbox was stopped) is refused rather than dropped
 // with the changes it holds. Writes requested together share one write and one fsync.
 import { createHash } from 'node:crypto';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { systemErrorWords } from '../../errors.js';
 
 /** Why a state file cannot be used, on one line naming the file; what to do about it is the caller's to say. */
-export type StateFileProblem = 'folder' | 'read' | 'content' | 'journal' | 'write';
+export type StateFileProblem = 'folder' | 'read' | 'content' | 'journal' | 'write' | 'busy';
 
 export class StateFileError extends Error {
   constructor(
@@ -50,6 +50,7 @@ export class StateStore {
   private chain: Promise<void> = Promise.resolve();
   private accepting: Batch | undefined;
   private temporaries = 0;
+  private locked = false;
   /** Bytes in the journal and in the last snapshot: the caller folds the one into the other when it outgrows it. */
   journalBytes = 0;
   snapshotBytes = 0;
@@ -132,6 +133,36 @@ export class StateStore {
     await this.chain;
     await this.journal?.close();
     this.journal = undefined;
+  }
+
+  /**
+   * One sandbox a state file (`FILE.lock`, holding its process id): two would interleave their journals, and a
+   * restart replay a state neither had. A lock whose process is gone (a crash, kill -9) is taken over. Taken by
+   * the sandbox that writes the file; a reader (load() alone) takes none.
+   */
+  lock(): void {
+    this.checkFolder();
+    const lock = `${this.path}.lock`;
+    const holder = HELD.has(resolvePath(this.path)) ? process.pid : lockHolder(lock);
+    if (holder !== undefined) {
+      const who = holder === process.pid ? 'this process' : `process ${holder}`;
+      throw new StateFileError(this.path, 'busy', `another sandbox (${who}) keeps its state there`);
+    }
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { mode: 0o600 });
+    } catch (error) {
+      throw new StateFileError(this.path, 'write', `its lock ${lock} cannot be written (${systemErrorWords(error)})`, { cause: error });
+    }
+    HELD.add(resolvePath(this.path));
+    this.locked = true;
+  }
+
+  /** Lets another sandbox keep its state in the file; nothing when this one holds no lock. */
+  release(): void {
+    if (!this.locked) return;
+    this.locked = false;
+    HELD.delete(resolvePath(this.path));
+    rmSync(`${this.path}.lock`, { force: true });
   }
 
   /** The folder must be there: the state is written beside the file, and nothing creates folders unasked. */
@@ -243,6 +274,27 @@ export class StateStore {
       throw error;
     }
     await syncDirectory(directory);
+  }
+}
+
+/** The state files this process's sandboxes keep (a library's may run several): each holds one. */
+const HELD = new Set<string>();
+
+/** The process holding a lock, where it still runs; undefined where there is no lock, or its process is gone. */
+function lockHolder(lock: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+  } catch {
+    return undefined;
+  }
+  if (!(pid > 0) || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
   }
 }
 
