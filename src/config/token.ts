@@ -45,13 +45,27 @@ function checkToken(raw: string, what: string): string {
   return token;
 }
 
+/**
+ * The file's text, at most MAX_OUTPUT_BYTES as a tokenCommand's output is: a file of megabytes (or /dev/zero) is no
+ * token, and read whole it was sent as one header (431) or failed the read at half a gigabyte.
+ */
 async function readTokenFile(path: string, origin: string): Promise<string> {
+  let read: { text: string; more: boolean };
   try {
     // Loaded here: node:fs/promises (and node:readline's internals with it) is a millisecond of every start.
-    return await (await import('node:fs/promises')).readFile(path, 'utf8');
+    const file = await (await import('node:fs/promises')).open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(MAX_OUTPUT_BYTES + 1);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      read = { text: buffer.toString('utf8', 0, Math.min(bytesRead, MAX_OUTPUT_BYTES)), more: bytesRead > MAX_OUTPUT_BYTES };
+    } finally {
+      await file.close();
+    }
   } catch (error) {
     throw new ConfigError(`cannot read tokenFile ${path}, named in ${origin}: ${systemErrorWords(error)}`);
   }
+  if (read.more) throw new ConfigError(`tokenFile ${path}, named in ${origin}, holds more than a token (over ${MAX_OUTPUT_BYTES / 1024} KiB)`);
+  return read.text;
 }
 
 /** Runs `command` in a shell and answers its stdout. stderr is discarded: it is never shown, so it cannot leak. */

@@ -109,6 +109,20 @@ describe('readToken', () => {
     await expect(runTokenCommand('sleep 60', 'file /x', undefined, 200)).rejects.toThrow('tokenCommand "sleep 60" (file /x) did not finish within 200ms');
   });
 
+  it('refuses a tokenFile of more than a token, reading no more of it (helper-83: /dev/zero read half a gigabyte)', async () => {
+    for (const [content, path] of [
+      ['x'.repeat(70 * 1024), undefined],
+      [undefined, '/dev/zero'],
+    ] as const) {
+      const t = tree();
+      const file = path ?? t.write('home/big-token', content!);
+      t.write('home/.config/mq/config.yaml', `tokenFile: ${file}\n`);
+      const error = await rejection(readToken((await t.resolve()).settings));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toMatch(new RegExp(`^tokenFile ${file}, named in .*, holds more than a token \\(over 64 KiB\\)$`));
+    }
+  });
+
   it('reads tokenFile relative to the config file, and expands ~', async () => {
     const t = tree();
     t.write('home/.config/mq/config.yaml', 'tokenFile: ../tokens/mq\n');
