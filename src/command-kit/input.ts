@@ -17,9 +17,14 @@ import {
 
 /** `42` or `#42`, from 1 to the largest PR number the service shows. */
 export function parsePrNumber(text: string): number {
+  return prNumberOf('<pr>', text);
+}
+
+/** A PR number a flag gives (`--pr 42`), refused naming the flag. */
+export function prNumberOf(name: string, text: string): number {
   const value = /^#?\d+$/.test(text) ? Number(text.replace('#', '')) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1 || value > PR_NUMBER_MAX) {
-    throw badValue('<pr>', text, `is not a PR number (1 to ${PR_NUMBER_MAX})`, 'e.g. 42 or #42');
+    throw badValue(name, text, `is not a PR number (1 to ${PR_NUMBER_MAX})`, 'e.g. 42 or #42');
   }
   return value;
 }

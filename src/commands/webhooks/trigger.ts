@@ -1,7 +1,7 @@
 // mq webhooks trigger: asks a sandbox for one event, which it sends to its endpoints as it would any other.
 import { badValue } from '../../argv-values.js';
 import type { Context } from '../../command-kit/context.js';
-import { parsePrNumber } from '../../command-kit/input.js';
+import { prNumberOf } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { ApiError, UsageError } from '../../errors.js';
 import type { CommandResult } from '../../model/result.js';
@@ -14,7 +14,7 @@ import { envName } from '../../config/setting-rows.js';
 export function parseTrigger(words: Words<typeof TRIGGER>): Invocation {
   const [type] = words.args;
   if (!isWebhookKind(type)) throw badValue('<type>', type, 'is not an event type', `one of ${WEBHOOK_KINDS.join(', ')}`);
-  const pr = words.flags.pr === undefined ? undefined : parsePrNumber(words.flags.pr);
+  const pr = words.flags.pr === undefined ? undefined : prNumberOf('--pr', words.flags.pr);
   return work.result({ type, ...(pr !== undefined && { pr }) }, trigger);
 }
 

@@ -18,6 +18,9 @@ interface Capture {
   at?: { ms: number } | { agoMs: number } | 'signed';
 }
 
+/** The most a capture may hold: past any delivery the service sends (and the sandbox's 20 MiB request bodies). */
+const CAPTURE_MAX_BYTES = 64 * 1024 * 1024;
+
 /** `mq webhooks verify --secret whsec_… [--at TIME|signed] < capture` */
 export async function parseVerify(words: Words<typeof VERIFY>, io: ArgvIo): Promise<Invocation> {
   const { secret, at } = words.flags;
@@ -25,7 +28,13 @@ export async function parseVerify(words: Words<typeof VERIFY>, io: ArgvIo): Prom
   const when = at === undefined ? undefined : at === 'signed' ? 'signed' : instant(parseInstant('--at', at));
   if (io.stdin.isTTY) throw new UsageError('pipe the captured delivery into stdin: raw HTTP (headers, a blank line, the body) or JSON {"headers", "body"}');
   const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+  let bytes = 0;
+  for await (const chunk of io.stdin) {
+    bytes += (chunk as Uint8Array).length;
+    // A delivery is some kilobytes; read on, a stream of gigabytes ended in an internal error (a string too long).
+    if (bytes > CAPTURE_MAX_BYTES) throw new UsageError(`stdin holds more than a captured delivery (over ${CAPTURE_MAX_BYTES / 1024 / 1024} MiB)`);
+    chunks.push(Buffer.from(chunk as Uint8Array));
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') throw new UsageError('stdin is empty: pipe the captured delivery into it');
   return work.result({ key, ...readCapture(text), ...(when && { at: when }) } satisfies Capture, verifyCapture);

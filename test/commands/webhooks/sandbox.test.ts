@@ -76,6 +76,7 @@ describe('mq webhooks against a sandbox', () => {
     expect(long.code).toBe(2);
     expect(long.stderr).toMatch(/^mq: <type>: "a\\na{58}…" is not an event type; use one of /);
     expect(long.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect((await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', 'abc'], { env })).stderr).toMatch(/^mq: --pr: "abc" is not a PR number/);
     expect((await mq(['queue', 'create'], { env })).code).toBe(0);
     expect((await mq(['webhooks', 'trigger', 'pull_request.merged', '--pr', '99'], { env })).code).toBe(4);
     // With two queues, the one the settings name (-R, -b), as for any command.

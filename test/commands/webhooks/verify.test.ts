@@ -69,6 +69,11 @@ describe('mq webhooks verify', () => {
     expect((await verify(far, '--at', 'signed')).stdout).toMatch(/^not verified: no matching v1 signature/);
   });
 
+  it('refuses a stdin of more than a delivery, exit 2, in one line (helper-84: 512 MB was an internal error)', async () => {
+    const run = await verify(`${raw()}${' '.repeat(65 * 1024 * 1024)}`);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'mq: stdin holds more than a captured delivery (over 64 MiB)\n' });
+  });
+
   it('names the missing header; --json gives the reference verifier’s words', async () => {
     const run = await verify(raw({ drop: 'svix-signature' }), '--at', SIGNED);
     expect(run).toMatchObject({ code: 1, stdout: 'not verified: missing header svix-signature (or its webhook-* name)\n' });
