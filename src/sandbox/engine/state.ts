@@ -3,10 +3,13 @@
 import type { QueueSettings } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
 import { deterministicQueueId, repositoryId } from './ids.js';
+import { QUEUE_SETTINGS } from '../../model/queue-settings.js';
 import {
   FINAL_PULL_REQUEST_STATES,
+  PULL_REQUEST_STATES,
   type PullRequestState,
   type QUEUE_MODES,
+  QUEUE_STATES,
   type QueueState,
   SETTING_MAX,
   type TEST_RUN_STATUSES,
@@ -330,9 +333,40 @@ function checkShape(doc: Loose): void {
     for (const list of ['waiting', 'line', 'bisection', 'history', 'runsInFlight', 'events']) {
       if (!Array.isArray(queue[list])) throw new Error(`sandbox state: queue ${key} has no ${list}`);
     }
+    checkQueueValues(key, queue);
+  }
+  for (const [key, submission] of Object.entries<Loose>(doc.submissions)) {
+    if (!(PULL_REQUEST_STATES as readonly unknown[]).includes(submission?.state)) {
+      throw new Error(`sandbox state: submission ${key}'s state is ${shownValue(submission?.state)}, not one of ${PULL_REQUEST_STATES.join(', ')}`);
+    }
   }
   for (const [key, record] of Object.entries<Loose>(doc.pullRequests)) {
     if (typeof record !== 'object' || record === null) throw new Error(`sandbox state: pull request ${key} is not a pull request`);
+  }
+}
+
+/**
+ * What a queue holds that the engine reads as it is: its key (the engine finds it by its repository and branch:
+ * a queue filed under another key answered 500 on the next v2 list), its state, and its settings as the service
+ * takes them (a concurrency of -5 or "x" was served back). A restore() or a hand-edited file is refused, not served.
+ */
+function checkQueueValues(key: string, queue: Loose): void {
+  const repo = queue.repo as Loose | undefined;
+  const fits = typeof repo === 'object' && repo !== null && typeof queue.branch === 'string';
+  if (!fits || key !== queueKey(repo as Repo, queue.branch))
+    throw new Error(`sandbox state: queue ${key} is filed under another repository or branch than its own`);
+  if (!(QUEUE_STATES as readonly unknown[]).includes(queue.state)) {
+    throw new Error(`sandbox state: queue ${key}'s state is ${shownValue(queue.state)}, not one of ${QUEUE_STATES.join(', ')}`);
+  }
+  const settings = queue.settings as Loose | undefined;
+  if (typeof settings !== 'object' || settings === null) throw new Error(`sandbox state: queue ${key} has no settings`);
+  for (const [name, row] of Object.entries(QUEUE_SETTINGS)) {
+    const value = settings[name];
+    if (value === undefined || value === null) continue;
+    // 0 is what the service gives some counts (no timeout, no failure depth): taken, as the engine reads it.
+    const wrong =
+      row.kind === 'count' ? !(Number.isInteger(value) && value >= 0 && value <= SETTING_MAX) : row.kind === 'boolean' ? typeof value !== 'boolean' : false;
+    if (wrong) throw new Error(`sandbox state: queue ${key}'s ${name} is ${shownValue(value)}, which the service takes from no one`);
   }
 }
 

@@ -74,6 +74,35 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     }
   });
 
+  it('refuses a snapshot whose values it would serve wrong, and keeps its state (helper-85)', async () => {
+    const sandbox = await start({ seed: SEED });
+    const good = JSON.parse(sandbox.snapshot());
+    const [queueKey] = Object.keys(good.queues);
+    const [submissionKey] = Object.keys(good.submissions);
+    const changed = (change: (doc: any) => void) => {
+      const doc = structuredClone(good);
+      change(doc);
+      return JSON.stringify(doc);
+    };
+    for (const [snapshot, said] of [
+      [changed((doc) => (doc.queues[queueKey!].settings.concurrency = -5)), /concurrency is -5, which the service takes from no one/],
+      [changed((doc) => (doc.queues[queueKey!].settings.concurrency = 'x')), /concurrency is the text "x"/],
+      [changed((doc) => (doc.submissions[submissionKey!].state = 'bogus')), /state is the text "bogus", not one of not_ready, pending/],
+      [changed((doc) => (doc.queues[queueKey!].state = 'asleep')), /state is the text "asleep", not one of running/],
+      [
+        changed((doc) => {
+          doc.queues['["github.com","acme","other","main"]'] = doc.queues[queueKey!];
+          delete doc.queues[queueKey!];
+        }),
+        /is filed under another repository or branch than its own/,
+      ],
+    ] as const) {
+      await expect(sandbox.restore(snapshot)).rejects.toThrow(said);
+    }
+    expect(sandbox.snapshot()).toBe(JSON.stringify(good));
+    expect((await v1(sandbox, 'getQueue', MAIN)).status).toBe(200);
+  });
+
   it('takes its calls in the order they are made, awaited or not, and none after close()', async () => {
     const sandbox = await start();
     const snapshot = sandbox.snapshot();
