@@ -100,6 +100,9 @@ export class WebhookEvents {
    * none of its kind's own (the PR's last step may say why it became ready, which is no merge's reason).
    */
   synthetic(type: WebhookKind, queue: QueueRecord, submission: Submission): WebhookEvent {
+    // After the events of the steps before it, as a running sandbox (which takes them after each request) made
+    // them: a restart's replay takes none between, and gave the triggered event an earlier id than it had.
+    this.flush();
     const [family, action] = type.split('.') as [string, EntryAction];
     const run = submission.latestTestRunId === undefined ? undefined : this.world.state.testRuns[submission.latestTestRunId];
     const step: Step = { queue, submission, index: stepsOf(submission).length - 1, run, previousRun: undefined };
@@ -113,6 +116,7 @@ export class WebhookEvents {
 
   /** One event of a test case kind about the catalogue's first test (flaky, quarantined), in `repo`, now. */
   testCase(type: WebhookKind, repo: Repo): WebhookEvent {
+    this.flush();
     const test = getTestDetails(this.world, { repo, org: repo.owner }, SEEDED_TEST_IDS[0]!);
     const change =
       type === 'test_case.status_changed'
