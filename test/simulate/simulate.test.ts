@@ -81,6 +81,17 @@ describe('mq simulate', () => {
     expect((await mq(['simulate', '--workload', path, '--set', 'concurrency=1,2', '--days', '1', '--replications', '1'], { env: {} })).code).toBe(0);
   });
 
+  it('says a workload’s warnings on stderr, not in its answer on stdout (helper-86; --json keeps them)', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'mq-simulate-')), 'warned.yaml');
+    await writeFile(path, 'pullrequest:\n  requests_per_hour: 2\ntest:\n  sleep_for: 30m\nwarnings:\n  - this fit rests on 12 PRs\n');
+    const args = ['simulate', '--workload', path, '--set', 'concurrency=1,2', '--days', '1', '--replications', '1'];
+    const run = await mq(args, { env: {} });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('warning: this fit rests on 12 PRs');
+    expect(run.stdout).not.toContain('this fit rests on 12 PRs');
+    expect(JSON.parse((await mq([...args, '--json'], { env: {} })).stdout).warnings).toEqual(['this fit rests on 12 PRs']);
+  });
+
   it('reads a workload piped in as /dev/stdin: what `mq simulate fit` writes, played without a file', () => {
     const workload = 'test:\n  sleep_for: 30m\npullrequest:\n  requests_per_hour: 2\n';
     // No token: the simulation plays the service's default settings, and says so.

@@ -104,8 +104,11 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
   refuseTooMany(workload, input.days);
   const baseline = await currentSettings(ctx);
   const warnings = [...workload.warnings];
+  // A fit from history said its own as it was made (fitQueueHistory); a file's are said here, on stderr alike.
+  if ('file' in input.workload) for (const warning of workload.warnings) ctx.warn(warning);
   if (workload.withOthersFailureRate > 0) {
     warnings.push(`${percent(workload.withOthersFailureRate)} of PRs fail only when tested with others: the simulation plays them as passing`);
+    ctx.warn(warnings.at(-1)!);
   }
 
   const configurations = combinationsOf(input.sets).map((set): Omit<SimulatedConfiguration, 'figures' | 'histogram'> => {

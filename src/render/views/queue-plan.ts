@@ -43,7 +43,7 @@ export function renderQueuePlan(plan: ResultOf<'queuePlan'>, ctx: RenderContext)
       observed.timeInQueueSeconds.p50 === null ? '-' : formatDuration(observed.timeInQueueSeconds.p50)
     }.`,
   );
-  for (const warning of plan.warnings) lines.push(`Note: ${warning}.`);
+  // The fit's warnings were said on stderr as it was made (--json keeps them in the answer).
   lines.push('Without --plan, the update is made.');
   return `${lines.join('\n')}\n`;
 }

@@ -78,8 +78,8 @@ export function renderSimulation(simulation: Simulation, ctx: RenderContext): st
         : renderHistogram(`Time in queue (${thousands(merged)} PRs merged over the replications):`, configuration.histogram, paint, width);
     return `${title}\n${table}\n${histogram}`;
   });
-  const warnings = simulation.warnings.map((warning) => paint.yellow(`warning: ${safeLine(warning)}`));
-  return `${[head, summary, ...blocks, ...(warnings.length > 0 ? [warnings.join('\n')] : [])].join('\n\n')}\n`;
+  // Its warnings are said on stderr, as the command met them (--json keeps them in the answer).
+  return `${[head, summary, ...blocks].join('\n\n')}\n`;
 }
 
 function marks(configuration: SimulatedConfiguration): string {
