@@ -171,9 +171,18 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
     v2Url: `${origin}/v2`,
     token: options.token ?? 'sandbox',
     key: serverOptions.keys?.[0]?.key ?? `${V2_KEY_PREFIX}sandbox`,
-    advance: (seconds) => inTurn(async () => new Date(((await control('advance', { seconds })) as { now: string }).now)),
+    advance: (seconds) =>
+      inTurn(async () => {
+        // Said here: JSON would send NaN and Infinity as null, and the refusal would speak of a null.
+        if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+          throw new RangeError(`advance: seconds must be a finite number, not ${shownValue(seconds)}`);
+        return new Date(((await control('advance', { seconds })) as { now: string }).now);
+      }),
     setPullRequest: (facts) =>
       inTurn(async () => {
+        if (typeof facts !== 'object' || facts === null || Array.isArray(facts)) {
+          throw new TypeError(`setPullRequest: facts must be an object ({ repo, number, … }), not ${shownValue(facts)}`);
+        }
         await control('pullRequests', facts);
       }),
     setGraphSoftCap: (cap) =>

@@ -120,6 +120,7 @@ describe('mq simulate', () => {
     [['--set', `${'x'.repeat(100_000)}=1`], `--set ${'x'.repeat(60)}…: the setting is one of`],
     [[], 'simulate needs a workload'],
     [['--from-history', '1d'], 'give --workload <file> or --from-history <time>, not both'],
+    [['--set', 'concurrency=1,,2'], '--set concurrency=1,,2: a value is empty (two commas in a row, or one at an end)'],
   ])('refuses %j in one line, exit 2', async (extra, words) => {
     const run = await mq(['simulate', ...(extra.length === 0 ? [] : ['--workload', 'w.yaml']), ...extra], { env: {} });
     expect(run.code).toBe(2);

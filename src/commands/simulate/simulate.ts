@@ -67,6 +67,9 @@ function parseSet(text: string): SimulateInput['sets'][number] {
     throw new UsageError(`--set ${cutValue(text)}: the setting is one of ${SIMULATED_SETTINGS.map(kebab).join(', ')} (e.g. --set batching-min-size=1,4)`);
   }
   if (!list) throw new UsageError(`--set ${cutValue(text)}: give the values to try after =, comma-separated (e.g. --set ${flag.name}=1,4)`);
+  if (list.split(',').some((word) => word.trim() === '')) {
+    throw new UsageError(`--set ${flag.name}=${cutValue(list)}: a value is empty (two commas in a row, or one at an end)`);
+  }
   const values = [...new Set(list.split(','))].map((word): Value => {
     const value =
       flag.kind === 'number'

@@ -386,6 +386,7 @@ export function shownValue(value: unknown): string {
   }
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

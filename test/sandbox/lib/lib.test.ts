@@ -103,6 +103,19 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     expect((await v1(sandbox, 'getQueue', MAIN)).status).toBe(200);
   });
 
+  it('says a bad advance or facts in its own words (helper-85: "expected number, received null")', async () => {
+    const sandbox = await start();
+    for (const seconds of [Number.NaN, Number.POSITIVE_INFINITY, '5']) {
+      await expect(sandbox.advance(seconds as number)).rejects.toThrow(
+        new RangeError(`advance: seconds must be a finite number, not ${typeof seconds === 'string' ? 'the text "5"' : String(seconds)}`),
+      );
+    }
+    await expect(sandbox.setPullRequest(undefined as never)).rejects.toThrow(
+      new TypeError('setPullRequest: facts must be an object ({ repo, number, … }), not nothing'),
+    );
+    expect((await sandbox.advance(0)).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+  });
+
   it('takes its calls in the order they are made, awaited or not, and none after close()', async () => {
     const sandbox = await start();
     const snapshot = sandbox.snapshot();
