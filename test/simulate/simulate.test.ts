@@ -121,6 +121,8 @@ describe('mq simulate', () => {
     [[], 'simulate needs a workload'],
     [['--from-history', '1d'], 'give --workload <file> or --from-history <time>, not both'],
     [['--set', 'concurrency=1,,2'], '--set concurrency=1,,2: a value is empty (two commas in a row, or one at an end)'],
+    [['--set', 'concurrency=0x10'], '--set concurrency=0x10: must be a whole number'],
+    [['--set', 'batching-min-size=1e1'], '--set batching-min-size=1e1: must be a whole number'],
   ])('refuses %j in one line, exit 2', async (extra, words) => {
     const run = await mq(['simulate', ...(extra.length === 0 ? [] : ['--workload', 'w.yaml']), ...extra], { env: {} });
     expect(run.code).toBe(2);

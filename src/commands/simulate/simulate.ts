@@ -73,7 +73,10 @@ function parseSet(text: string): SimulateInput['sets'][number] {
   const values = [...new Set(list.split(','))].map((word): Value => {
     const value =
       flag.kind === 'number'
-        ? Number(word)
+        ? // Digits alone, as every count flag reads them (parseCount): not 0x10, 1e3 or " 2".
+          /^\d+$/.test(word)
+          ? Number(word)
+          : Number.NaN
         : flag.kind === 'boolean'
           ? ({ true: true, false: false, on: true, off: false } as Record<string, boolean>)[word]
           : word;
