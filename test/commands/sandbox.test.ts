@@ -138,7 +138,10 @@ describe('mq sandbox, when it cannot start', () => {
     try {
       const { code, stderr } = await sandbox('--state', file);
       expect(code).toBe(3);
-      expectOneLine(stderr, /kept\.json: another sandbox \(this process\) keeps its state there: stop it, or give --state another file\n$/);
+      expectOneLine(
+        stderr,
+        /kept\.json: another sandbox \(this process\) keeps its state there: stop it \(where none runs, .*remove the \.lock file beside it\), or give --state another file\n$/,
+      );
       // The first goes on, its state its own.
       expect((await fetch(`${first.url}/getQueue`, { method: 'POST', headers: { 'x-api-token': 'sandbox' }, body: '{}' })).status).not.toBe(500);
     } finally {

@@ -163,6 +163,6 @@ const STATE_FIXES: Record<StateFileError['problem'], string> = {
   read: 'give --state a file this user can read and write',
   content: 'move it aside (the sandbox then starts afresh) or give --state another file',
   journal: 'put the file back as the sandbox left it, or move the journal aside to start from the file as it is (its changes are then lost)',
-  busy: 'stop it, or give --state another file',
+  busy: 'stop it (where none runs, its process id was taken by another: remove the .lock file beside it), or give --state another file',
   write: 'give --state a file in a folder this user can write to',
 };
