@@ -49,6 +49,11 @@ function flagOf(key: SettingKey): SettingFlag {
   return SETTING_FLAGS.find((flag) => flag.key === key)!;
 }
 
+/** The flag a setting is given by, as a person writes it: `--testing-timeout-minutes`. */
+export function settingFlag(key: SettingKey): string {
+  return `--${flagOf(key).name}`;
+}
+
 /** Texts (a label, status names) are read as one kind of input: one line of UTF-8 (input.ts). */
 function readText(flag: SettingFlag, value: unknown): unknown {
   const name = `--${flag.name}`;

@@ -4,6 +4,7 @@ import { ConfigError, InterruptedError, type MqError, systemErrorWords } from '.
 import { formatDuration } from './duration.js';
 import { envNames } from './setting-rows.js';
 import type { Settings } from './settings.js';
+import { signalChild } from '../process-group.js';
 
 /** Long enough for a password manager to ask for a fingerprint; short enough not to hang CI forever. */
 const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
@@ -96,12 +97,7 @@ export async function runTokenCommand(
       clearTimeout(timer);
       signal?.removeEventListener('abort', interrupted);
       if (error) {
-        try {
-          if (group && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
-          else child.kill();
-        } catch {
-          // Gone already.
-        }
+        signalChild(child, group, 'SIGTERM');
         // Whatever is left of it writes to no one: mq does not wait for the pipe to close.
         child.stdout.destroy();
         fail(error);

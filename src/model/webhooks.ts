@@ -33,6 +33,11 @@ export function kindMatches(filter: readonly string[] | undefined, kind: string)
 }
 
 /** Whether `type` is one of the service's kinds. */
+/** A URL an endpoint may be: http or https, with a host (`mq sandbox --webhook`, the library's `webhooks`). */
+export function isWebhookUrl(url: string): boolean {
+  return /^https?:\/\/[^/]/.test(url) && URL.canParse(url);
+}
+
 export function isWebhookKind(type: string): type is WebhookKind {
   return (WEBHOOK_KINDS as readonly string[]).includes(type);
 }

@@ -9,7 +9,7 @@ import { PRIORITY_NAMES } from './vocabulary.js';
 
 const Rate = z.number().min(0).max(1);
 /** The most PRs submitted in an hour a simulation plays: some twenty times the busiest queues', and a week of it fits in memory. */
-export const PER_HOUR_MAX = 5_000;
+const PER_HOUR_MAX = 5_000;
 /** The most deps (targets) a repository or a PR has in a simulation: each PR's are drawn and kept. */
 const DEPS_MAX = 100_000;
 const Seconds = z.number().min(0);

@@ -6,11 +6,13 @@ import { API_VERSION } from '../api/v1/endpoints.js';
 import * as z from 'zod';
 import { describeIssues } from '../api/format-path.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
+import { isWebhookUrl } from '../model/webhooks.js';
+import { grantedPermissions, V2_PERMISSIONS, type V2Permission } from '../api/v2/contract.js';
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
 import { checkGraphSoftCap, startSandbox as startServer } from './io/server.js';
 import { shownValue } from './engine/state.js';
-import { V2_PERMISSIONS, type V2Key, type V2Permission } from './io/v2/face.js';
+import type { V2Key } from './io/v2/face.js';
 import { refuseFilter } from './io/webhooks/control-routes.js';
 
 export type { SeedInput, V2Key };
@@ -97,7 +99,7 @@ const Options = z.strictObject({
   webhooks: z
     .array(
       z.strictObject({
-        url: z.string().refine((url) => /^https?:\/\/[^/]/.test(url) && URL.canParse(url), 'not an http:// or https:// URL'),
+        url: z.string().refine(isWebhookUrl, 'not an http:// or https:// URL'),
         events: z.array(z.string()).optional(),
         secret: z.string().optional(),
       }),
@@ -120,12 +122,7 @@ function checkedOptions(options: SandboxOptions): Omit<SandboxOptions, 'keys'> &
     if (refused) throw new RangeError(`startSandbox: webhooks[${i}].events: ${refused}`);
   });
   // `all` as --key takes it: every permission, alone or in the list.
-  const keys = options.keys?.map(
-    ({ key, permissions }): V2Key => ({
-      key,
-      permissions: permissions === 'all' || permissions.includes('all') ? [...V2_PERMISSIONS] : (permissions as readonly V2Permission[]),
-    }),
-  );
+  const keys = options.keys?.map(({ key, permissions }): V2Key => ({ key, permissions: grantedPermissions(permissions) }));
   const { keys: _given, ...rest } = options;
   return { ...rest, ...(keys && { keys }) };
 }

@@ -1,5 +1,6 @@
-// A URL as mq prints it: its user name and password are never shown, wherever it is quoted (an error, the --debug
-// trace, the sandbox's banner, a webhook delivery's line). A leaf, as renderers and commands quote URLs too.
+// A URL as mq prints it: its user name and password (and, quoted alone, its query and fragment) are never shown,
+// wherever it is quoted (an error, the --debug trace, the sandbox's banner, a webhook delivery's line). A leaf, as
+// renderers and commands quote URLs too.
 
 // scheme://userinfo@ — userinfo runs to the last @ before the host, so a password holding @ is hidden whole.
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;

@@ -15,6 +15,12 @@ export const PERMISSIONS = {
 export type V2Permission = keyof typeof PERMISSIONS;
 export const V2_PERMISSIONS = Object.keys(PERMISSIONS) as readonly V2Permission[];
 
+/** A key's permissions as a seed or the library gives them (checked before): `all`, alone or in the list, is every one. */
+export function grantedPermissions(given: 'all' | readonly string[] | undefined): V2Permission[] {
+  if (given === undefined) return [];
+  return given === 'all' || given.includes('all') ? [...V2_PERMISSIONS] : [...(given as readonly V2Permission[])];
+}
+
 /** The service's rate limits a second: per organization; per key for `/v2/pull-requests…` reads; the metrics reads. */
 export const RATE_LIMITS = { organization: 100, pullRequestReads: 5, metrics: 5 } as const;
 export type RateBucket = keyof typeof RATE_LIMITS;

@@ -3,7 +3,7 @@
 // figures compared; nothing is written.
 import type { Context } from '../../command-kit/context.js';
 import { UsageError } from '../../errors.js';
-import { SETTING_FLAGS } from '../../command-kit/setting-flags.js';
+import { settingFlag } from '../../command-kit/setting-flags.js';
 import type { Instant } from '../../model/clock.js';
 import type { QueueSettings } from '../../model/queue.js';
 import type { CommandResult } from '../../model/result.js';
@@ -17,12 +17,12 @@ export const PLAN_RUN = { days: 7, replications: 5, seed: 1 };
 
 export async function planQueueUpdate(input: { settings: Partial<QueueSettings>; since: Instant }, ctx: Context): Promise<CommandResult> {
   const simulated = SIMULATED_SETTINGS.filter((key) => input.settings[key] !== undefined);
-  const flagsOf = (keys: readonly string[]) => keys.map((key) => `--${SETTING_FLAGS.find((flag) => flag.key === key)?.name ?? key}`).join(', ');
+  const flagsOf = (keys: readonly (keyof QueueSettings)[]) => keys.map(settingFlag).join(', ');
   if (simulated.length === 0) {
     throw new UsageError(`--plan needs a setting that changes how the queue tests and merges: ${flagsOf(SIMULATED_SETTINGS)}`);
   }
   // Given beside one it plays, a setting it does not play would be left out of the plan without a word.
-  const unplayed = (Object.keys(input.settings) as string[]).filter((key) => !(SIMULATED_SETTINGS as readonly string[]).includes(key));
+  const unplayed = (Object.keys(input.settings) as (keyof QueueSettings)[]).filter((key) => !(SIMULATED_SETTINGS as readonly string[]).includes(key));
   if (unplayed.length > 0) {
     throw new UsageError(`--plan plays ${flagsOf(simulated)} but not ${flagsOf(unplayed)}, which moves no figure of the plan: give it without --plan`);
   }

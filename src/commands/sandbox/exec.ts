@@ -7,6 +7,7 @@ import { constants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { ConfigError, systemErrorWords } from '../../errors.js';
 import { runningProgram } from '../../own-program.js';
+import { signalChild } from '../../process-group.js';
 import { envVariables } from '../../config/setting-rows.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/lib.js';
 import { type Invocation, work, type Words } from '../../command-kit/invocation.js';
@@ -133,14 +134,7 @@ function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<n
   const [file, ...args] = command as [string, ...string[]];
   const group = !process.stdin.isTTY;
   const child = spawn(file, args, { stdio: 'inherit', env, cwd: ctx.cwd, detached: group });
-  const kill = (signal: NodeJS.Signals) => {
-    try {
-      if (group && child.pid !== undefined) process.kill(-child.pid, signal);
-      else child.kill(signal);
-    } catch {
-      // Gone already.
-    }
-  };
+  const kill = (signal: NodeJS.Signals) => signalChild(child, group, signal);
   let received: NodeJS.Signals = 'SIGTERM';
   const onSigint = () => {
     received = 'SIGINT';

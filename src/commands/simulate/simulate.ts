@@ -4,7 +4,7 @@ import { cutValue } from '../../argv-values.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
-import { SETTING_FLAGS } from '../../command-kit/setting-flags.js';
+import { SETTING_FLAGS, settingFlag } from '../../command-kit/setting-flags.js';
 import { readWorkloadFile } from '../../config/workload-file.js';
 import { InterruptedError, MqError, UsageError } from '../../errors.js';
 import type { Instant } from '../../model/clock.js';
@@ -64,7 +64,9 @@ function parseSet(text: string): SimulateInput['sets'][number] {
   const [name = '', list] = text.split(/=(.*)/s);
   const flag = SETTING_FLAGS.find((candidate) => candidate.name === name || candidate.key === name);
   if (!flag || !(SIMULATED_SETTINGS as readonly string[]).includes(flag.key)) {
-    throw new UsageError(`--set ${cutValue(text)}: the setting is one of ${SIMULATED_SETTINGS.map(kebab).join(', ')} (e.g. --set batching-min-size=1,4)`);
+    throw new UsageError(
+      `--set ${cutValue(text)}: the setting is one of ${SIMULATED_SETTINGS.map((key) => settingFlag(key).slice(2)).join(', ')} (e.g. --set batching-min-size=1,4)`,
+    );
   }
   if (!list) throw new UsageError(`--set ${cutValue(text)}: give the values to try after =, comma-separated (e.g. --set ${flag.name}=1,4)`);
   if (list.split(',').some((word) => word.trim() === '')) {
@@ -80,7 +82,7 @@ function parseSet(text: string): SimulateInput['sets'][number] {
         : flag.kind === 'boolean'
           ? ({ true: true, false: false, on: true, off: false } as Record<string, boolean>)[word]
           : word;
-    const checked = checkQueueSetting(QUEUE_SETTINGS[flag.key], /^\s*$/.test(word) ? undefined : value);
+    const checked = checkQueueSetting(QUEUE_SETTINGS[flag.key], value);
     if (!checked.ok) throw new UsageError(`--set ${flag.name}=${cutValue(word)}: ${checked.problem}`);
     return checked.value as Value;
   });
@@ -101,8 +103,6 @@ function refuseTooMany(workload: LoadedWorkload, days: number): void {
     );
   }
 }
-
-const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export async function simulate(input: SimulateInput, ctx: Context): Promise<CommandResult> {
   const workload: LoadedWorkload =

@@ -9,8 +9,10 @@ import { REASON_FIELDS } from '../../model/webhooks.js';
 import { safeLine } from '../../text/sanitize.js';
 import type { RenderContext, ResultOf } from '../options.js';
 
-/** What failed, in words, with the fix where there is one. */
-/** Why a delivery did not verify; `live` where it was just received (mq webhooks listen), not a capture checked later (verify, which has --at). */
+/**
+ * Why a delivery did not verify, in words, with the fix where there is one; `live` where it was just received
+ * (mq webhooks listen), not a capture checked later (verify, which has --at).
+ */
 export function failureWords(failed: VerifyFailed, live = false): string {
   const off = failed.signedAt === undefined ? 0 : Math.abs(failed.checkedAt - failed.signedAt);
   const signed = failed.signedAt === undefined ? '' : signedWords(failed.signedAt);

@@ -4,7 +4,7 @@
 // are; a state file's document (a snapshot) is taken as a seed as it is. docs/sandbox.md (Seeds) shows one.
 import * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
-import { V2_PERMISSIONS } from '../../api/v2/contract.js';
+import { grantedPermissions, V2_PERMISSIONS } from '../../api/v2/contract.js';
 import { repoFrom } from '../../config/repo.js';
 import { ConfigError } from '../../errors.js';
 import type { Repo } from '../../model/repository.js';
@@ -111,9 +111,7 @@ function seedState(input: unknown, now: number, where: string, graphSoftCap: num
   seed.flakyTests?.forEach(({ repo, testId, ticket }, i) =>
     at(`flakyTests[${i}]`, () => perform(engine, 'linkTicketToTestCase', { repo, testId, ticketId: ticket })),
   );
-  const keys = seed.keys?.map(({ key, permissions }) => ({ key, permissions: permissions === 'all' ? [...V2_PERMISSIONS] : (permissions ?? []) })) as
-    | V2Key[]
-    | undefined;
+  const keys = seed.keys?.map(({ key, permissions }) => ({ key, permissions: grantedPermissions(permissions) })) as V2Key[] | undefined;
   const webhooks = seed.webhooks?.map(({ url, events = [] }, i) => {
     const refused = refuseFilter(events);
     if (refused) throw new ConfigError(`${where}: webhooks[${i}].events: ${refused}`);
