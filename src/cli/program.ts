@@ -11,6 +11,7 @@ import { SETTING_FLAGS } from '../config/setting-rows.js';
 import { exitCodesSummary } from '../help/exit-codes.js';
 import { HELP_LAYOUT, layout, type Block } from '../help/layout.js';
 import { GLOBAL_FLAGS_POINTER, GLOBAL_OPTIONS_HEADING, helpTopicsLine } from '../help/topics.js';
+import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './table.js';
 
@@ -147,7 +148,7 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   const load = spec.load;
   // A command refuses words past its arguments; a group's subcommand would inherit the group's allowance below
   // (commander copies it to the commands made on it), and `mq queue delete staging` deleted main.
-  if (load) command.allowExcessArguments(false).action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
+  if (load) command.allowExcessArguments(false).action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command, spec)));
   else if (subcommands) command.allowExcessArguments().action(() => groupAlone(command));
   // An action would drop commander's implicit `help` subcommand (`mq queue help get`, `mq sandbox help exec`): kept on purpose.
   if (subcommands) command.helpCommand(true);
@@ -170,14 +171,34 @@ function addFlags(command: Command, flags: readonly FlagSpec[]): void {
 }
 
 /** Only what was written (commander's implied defaults are not the user's words), and each word UTF-8 or refused (argv-values.ts). */
-function wordsOf(command: Command): Words {
+function wordsOf(command: Command, spec: CommandSpec): Words {
   const all = command.optsWithGlobals<Record<string, unknown>>();
   const flags = Object.fromEntries(Object.entries(all).filter(([key]) => command.getOptionValueSourceWithGlobals(key) === 'cli'));
+  if (!spec.groupFlags) refuseGroupFlags(command);
   for (const owner of [command, ...ancestors(command)]) {
     for (const option of owner.options) refuseUnreadableWords(option.long ?? option.flags, flags[option.attributeName()]);
   }
   command.registeredArguments.forEach((argument, at) => refuseUnreadableWords(`<${argument.name()}>`, command.processedArgs[at]));
   return { args: command.processedArgs, flags };
+}
+
+/**
+ * A group's own flag given to a subcommand that does not take them. The root's are every command's (global flags), and a
+ * flag the subcommand has too is its own: commander, with options not positional, gives it to the group wherever it stands.
+ */
+function refuseGroupFlags(command: Command): void {
+  const own = new Set(command.options.map((option) => option.attributeName()));
+  for (const group of ancestors(command).filter((owner) => owner.parent)) {
+    const given = group.options.find((option) => !own.has(option.attributeName()) && group.getOptionValueSource(option.attributeName()) === 'cli');
+    if (given)
+      throw new UsageError(
+        `${given.long ?? given.flags} is a flag of ${commandPath(group)}, not of ${commandPath(command)}: see ${commandPath(command)} --help`,
+      );
+  }
+}
+
+function commandPath(command: Command): string {
+  return [...ancestors(command).reverse(), command].map((owner) => owner.name()).join(' ');
 }
 
 function ancestors(command: Command): Command[] {

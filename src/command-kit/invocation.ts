@@ -25,6 +25,11 @@ export interface CommandSpec extends WordSpecs {
    * parse function may read its words' types from the spec that loads it.
    */
   load?: () => Promise<AnyParse>;
+  /**
+   * Takes its group's own flags, written before its name (`mq sandbox --clock manual exec`). Without it a group's flag on the
+   * line is refused: commander hands a subcommand its group's values, and `mq simulate fit --workload w.yaml` ran as if not said.
+   */
+  groupFlags?: true;
 }
 
 /** What runs a command's words, whichever specs they have: each parse function is typed by its own spec. */

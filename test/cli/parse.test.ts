@@ -144,6 +144,8 @@ const ROWS: Array<[string, string[], Row, string?]> = [
   ],
   ['simulate fit: the last 14 days', ['simulate', 'fit'], { handler: simulateFit, input: { since: { agoMs: 14 * 86_400_000 } } }],
   ['simulate fit --from-history', ['simulate', 'fit', '--from-history', '30d'], { handler: simulateFit, input: { since: { agoMs: 30 * 86_400_000 } } }],
+  // A flag fit has too is fit's, wherever it stands (commander gives it to the group first).
+  ['simulate --from-history before fit', ['simulate', '--from-history', '30d', 'fit'], { handler: simulateFit, input: { since: { agoMs: 30 * 86_400_000 } } }],
   ['testing a PR', ['testing', '42'], { handler: testing, input: { pr: 42 } }],
   ['testing --run', ['testing', '--run', '3f1c'], { handler: testing, input: { testRunId: '3f1c' } }],
   ['queue get', ['queue', 'get'], { handler: getQueue, input: {} }],
@@ -452,6 +454,10 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['flaky', 'list', '--unhealthy', '--status', 'healthy'], /^--status: "healthy" is not one of the choices; use flaky or broken$/],
   [['--output', 'xml', 'status'], /^--output: "xml" is not one of the choices; use table or json$/],
   [['queue', 'graph', '--format', 'svg'], /^--format: "svg" is not one of the choices; use text, dot or mermaid$/],
+  // A group's own flag on a subcommand that does not take it: commander hands it down, and fit ran as if not said.
+  [['simulate', 'fit', '--workload', 'w.yaml'], /^--workload is a flag of mq simulate, not of mq simulate fit: see mq simulate fit --help$/],
+  [['simulate', '--set', 'concurrency=2', 'fit'], /^--set is a flag of mq simulate, not of mq simulate fit/],
+  [['simulate', 'fit', '--days', '3', '--from-history', '3d'], /^--days is a flag of mq simulate/],
 ];
 
 const COMMANDER_ERRORS: Array<[string[], RegExp]> = [

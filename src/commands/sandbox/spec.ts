@@ -51,6 +51,7 @@ export const SANDBOX = {
       notes:
         "Takes mq sandbox's flags (before exec). The command's environment: MQ_API_URL, MQ_TOKEN (mq), API_URL, API_TOKEN (the upload scripts of merge-action, bazel-action, nx-action), TRUNK_BASE_URL, TRUNK_API_KEY (terraform-provider-trunk), MQ_SANDBOX_URL, MQ_SANDBOX_KEY (the sandbox's origin, a v2 key).",
       load: async (): Promise<AnyParse> => (await import('./exec.js')).parseExec,
+      groupFlags: true,
     },
   ],
 } as const satisfies CommandSpec;
