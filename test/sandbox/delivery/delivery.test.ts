@@ -169,6 +169,28 @@ describe('delivery', () => {
     expect(started.map((receiver) => receiver.received.length)).toEqual([12, 12, 12]);
   });
 
+  it('starts at most 64 attempts a turn of the event loop, the rest in the turns after (requests that came meanwhile are answered between them)', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<{ status: number }>((resolve) => (release = () => resolve({ status: 204 })));
+    const delivery = new WebhookDelivery(manualClock(START), false);
+    deliveries.push(delivery);
+    const receiver = await startReceiver(() => held);
+    receivers.push(receiver);
+    for (let i = 0; i < 200; i++) delivery.add({ url: `${receiver.url}?endpoint=${i}` });
+    delivery.offer([event(1)]);
+    const inFlight = () => delivery.list().reduce((sum, endpoint) => sum + endpoint.inFlight.size, 0);
+    const started: number[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      await new Promise(setImmediate);
+      started.push(inFlight());
+    }
+    expect(started).toEqual([64, 128, 192, 200]);
+    release();
+    await delivery.idle();
+    expect(receiver.received).toHaveLength(200);
+    expect(new Set(receiver.received.map((r) => r.headers['svix-id']))).toEqual(new Set([event(1).id]));
+  });
+
   it("counts what overflows a dead endpoint's backlog, and shows it in the endpoint list and the attempts", async () => {
     let release: () => void = () => undefined;
     const held = new Promise<{ status: number }>((resolve) => (release = () => resolve({ status: 200 })));

@@ -28,6 +28,9 @@ const BUSY_WINDOW_MS = 100;
 const BUSY_REQUESTS = 20;
 const ATTEMPTS_PER_LOOK_WHILE_BUSY = 10;
 const WHILE_BUSY_LOOK_MS = 100;
+/** Attempts started in one turn of the event loop; more wait for the next (setImmediate), after the requests that
+ *  came meanwhile: an event for 5,000 endpoints started 5,000 posts at once and held the API up for a second. */
+const ATTEMPTS_PER_TURN = 64;
 
 export interface EndpointSetting {
   url: string;
@@ -67,8 +70,9 @@ interface Message {
   type: string;
   payload?: unknown;
   body?: string;
-  /** The endpoints it waits for or is in flight to. */
-  holders: EndpointRecord[];
+  /** The endpoints it waits for or is in flight to (a set: with thousands of endpoints a list's search for each
+   *  one's release made an event cost their number squared). */
+  holders: Set<EndpointRecord>;
 }
 
 /** An event on its way to one endpoint. */
@@ -122,6 +126,11 @@ export class WebhookDelivery {
   private attemptsStart = 0;
   private laterDue = Number.POSITIVE_INFINITY;
   private pumping = false;
+  /** The endpoints with deliveries due (none disabled), and the posts in flight to endpoints still here: what a look
+   *  and the test of idleness walk, so that each costs what is due, not the number of endpoints (5,000 endpoints
+   *  held the API up for a second or more after each event, every answered post walking them all). */
+  private readonly sendable = new Set<EndpointRecord>();
+  private inFlight = 0;
   /** Requests answered in the current busy window and in the one before, and when the current one began. */
   private requests = { now: 0, before: 0, since: Number.NEGATIVE_INFINITY };
   /** When the last look while the API was busy started attempts (real ms); the next is due WHILE_BUSY_LOOK_MS later. */
@@ -231,19 +240,20 @@ export class WebhookDelivery {
     for (let left = most; left > 0 && this.offered.size > 0; left--) {
       const event = this.offered.shift()!;
       const seen = this.messages.get(event.id);
-      const message = seen ?? { id: event.id, type: event.type, payload: event.payload, holders: [] };
+      const message = seen ?? { id: event.id, type: event.type, payload: event.payload, holders: new Set<EndpointRecord>() };
       const number = eventNumberOf(event.id) ?? Number.POSITIVE_INFINITY;
       for (const endpoint of this.endpoints.values()) {
         if (endpoint.disabled || number < endpoint.since || !kindMatches(endpoint.events, event.type)) continue;
-        if (message.holders.includes(endpoint) || endpoint.settled.has(event.id)) continue;
+        if (message.holders.has(endpoint) || endpoint.settled.has(event.id)) continue;
         if (backlogOf(endpoint) >= BACKLOG_LIMIT) {
           endpoint.overflowed++;
           continue;
         }
-        message.holders.push(endpoint);
+        message.holders.add(endpoint);
         endpoint.ready.push({ message, attempts: 0, dueAt: now });
+        this.sendable.add(endpoint);
       }
-      if (!seen && message.holders.length > 0) this.messages.set(event.id, message);
+      if (!seen && message.holders.size > 0) this.messages.set(event.id, message);
     }
   }
 
@@ -324,8 +334,8 @@ export class WebhookDelivery {
       Object.assign(record, { disabled: e.disabled, overflowed: e.overflowed, settled: new Set(e.settled) });
       record.later = e.waiting.map(({ id, type, body, attempts, dueAt }) => {
         let message = this.messages.get(id);
-        if (!message) this.messages.set(id, (message = { id, type, body, holders: [] }));
-        message.holders.push(record);
+        if (!message) this.messages.set(id, (message = { id, type, body, holders: new Set<EndpointRecord>() }));
+        message.holders.add(record);
         return { message, attempts, dueAt };
       });
       record.later.sort(byDue);
@@ -356,23 +366,25 @@ export class WebhookDelivery {
       }, WHILE_BUSY_LOOK_MS).unref();
     }
     this.handOut(allowed);
+    let turn = Math.min(allowed, ATTEMPTS_PER_TURN);
     for (let sent = true; sent; ) {
       sent = false;
-      for (const endpoint of this.endpoints.values()) {
-        if (allowed < 1 || endpoint.disabled || endpoint.inFlight.size >= IN_FLIGHT_PER_ENDPOINT || endpoint.ready.size === 0) continue;
+      for (const endpoint of this.sendable) {
+        if (turn < 1 || endpoint.inFlight.size >= IN_FLIGHT_PER_ENDPOINT) continue;
         this.send(endpoint, endpoint.ready.shift()!);
-        allowed--;
+        if (endpoint.ready.size === 0) this.sendable.delete(endpoint);
+        turn--;
         sent = true;
       }
     }
+    // This turn's share taken while the API is quiet: the rest in the next (while busy, the held look takes it).
+    if (turn < 1 && allowed > ATTEMPTS_PER_TURN && this.sendable.size > 0) this.schedule();
     if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private isIdle(): boolean {
     const now = this.clock.now();
-    if (this.offered.size > 0) return false;
-    for (const e of this.endpoints.values()) if (e.inFlight.size > 0 || (!e.disabled && e.ready.size > 0)) return false;
-    return now < this.laterDue;
+    return this.offered.size === 0 && this.sendable.size === 0 && this.inFlight === 0 && now < this.laterDue;
   }
 
   /** Retries now due join the ready ones, earliest first (then by event id): the same order on every run. */
@@ -380,7 +392,10 @@ export class WebhookDelivery {
     for (const endpoint of this.endpoints.values()) {
       let due = 0;
       while (due < endpoint.later.length && endpoint.later[due]!.dueAt <= now) due++;
-      if (due > 0) endpoint.ready.pushAll(endpoint.later.splice(0, due));
+      if (due > 0) {
+        endpoint.ready.pushAll(endpoint.later.splice(0, due));
+        this.sendable.add(endpoint);
+      }
     }
     this.rescanLater();
   }
@@ -395,11 +410,14 @@ export class WebhookDelivery {
 
   private send(endpoint: EndpointRecord, delivery: Delivery): void {
     endpoint.inFlight.add(delivery);
+    this.inFlight++;
     const at = this.clock.now();
     delivery.attempts++;
     post(endpoint.url, endpoint.key, delivery.message.id, bodyOf(delivery.message)).then((posted) => {
       if (this.stopped) return;
       endpoint.inFlight.delete(delivery);
+      // One to an endpoint removed meanwhile was counted off then (drop).
+      if (this.endpoints.get(endpoint.id) === endpoint) this.inFlight--;
       this.settle(endpoint, delivery, at, posted);
       this.schedule();
     });
@@ -443,6 +461,7 @@ export class WebhookDelivery {
   /** A removed endpoint, or one replaced by another of its URL and filter: what it held is let go. */
   private drop(endpoint: EndpointRecord): void {
     this.endpoints.delete(endpoint.id);
+    this.inFlight -= endpoint.inFlight.size;
     this.letGo(endpoint);
     this.onChange();
   }
@@ -451,6 +470,7 @@ export class WebhookDelivery {
   private letGo(endpoint: EndpointRecord): void {
     for (const d of [...endpoint.ready, ...endpoint.later, ...endpoint.inFlight]) this.release(endpoint, d);
     endpoint.ready = new Fifo();
+    this.sendable.delete(endpoint);
     endpoint.later = [];
     this.rescanLater();
   }
@@ -458,10 +478,8 @@ export class WebhookDelivery {
   /** A delivery settled for good (acknowledged, given up, dropped): the message is let go once no endpoint holds it. */
   private release(endpoint: EndpointRecord, { message }: Delivery): void {
     if (this.remember) endpoint.settled.add(message.id);
-    const holders = message.holders;
-    const at = holders.indexOf(endpoint);
-    if (at >= 0) holders.splice(at, 1);
-    if (holders.length === 0) this.messages.delete(message.id);
+    message.holders.delete(endpoint);
+    if (message.holders.size === 0) this.messages.delete(message.id);
   }
 
   private record(attempt: AttemptRecord): void {
