@@ -3,7 +3,7 @@
 import { badValue, refuseUnreadable } from '../argv-values.js';
 import { readDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
-import { type Instant, isoAt } from '../model/clock.js';
+import { atOn, type Instant } from '../model/clock.js';
 import {
   PR_NUMBER_MAX,
   PRIORITY_MAX,
@@ -79,6 +79,9 @@ const CENTURY: AgoBound = { ms: AGO_MAX_MS, phrase: 'reaches back more than 3650
 /** --since and --until: an ISO 8601 time, or a duration before now (`2h`, `7d`, `1d12h`, `2w`), now being the service's (model/clock.ts). */
 export function parseInstant(flag: string, text: string, bound: AgoBound = CENTURY): Instant {
   if (/^\d{4}-/.test(text)) return { at: parseIsoTime(flag, text) };
+  // A timer's bare number is seconds; here it would be a year (`--since 2026`) read as 34 minutes ago.
+  if (/^\s*\d+(\.\d+)?\s*$/.test(text))
+    throw badValue(flag, text, 'is neither a time nor a duration ago (a duration takes its unit)', `e.g. 2h, 7d or ${ISO_TIME_EXAMPLE}`);
   const agoMs = readDuration(text);
   if (agoMs === undefined) throw badValue(flag, text, 'is neither a time nor a duration ago', `e.g. 2h, 7d or ${ISO_TIME_EXAMPLE}`);
   if (agoMs > bound.ms) throw badValue(flag, text, bound.phrase, bound.use);
@@ -95,14 +98,20 @@ function parseIsoTime(flag: string, text: string): number {
   return at;
 }
 
-/** `--since` and `--until`, refused when the window ends before it starts; `now` (local) only orders an ISO time against a duration. */
-export function parseWindow(flags: { since?: string; until?: string }, now: number): { since?: Instant; until?: Instant } {
+/**
+ * `--since` and `--until`, refused when the window ends before it starts where no clock is needed to tell (two times,
+ * or two durations); an ISO time against a duration is ordered on the service's clock, once read (`refuseBackwards`).
+ */
+export function parseWindow(flags: { since?: string; until?: string }): { since?: Instant; until?: Instant } {
   const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since);
   const until = flags.until === undefined ? undefined : parseInstant('--until', flags.until);
-  if (since !== undefined && until !== undefined && isoAt(since, now) > isoAt(until, now)) {
-    throw new UsageError(`--since ${flags.since} is after --until ${flags.until}: no PR can match`);
-  }
+  if (since !== undefined && until !== undefined && 'at' in since === 'at' in until) refuseBackwards(flags, atOn(since, 0), atOn(until, 0));
   return { ...(since && { since }), ...(until && { until }) };
+}
+
+/** A window whose --since comes after its --until (epoch ms, both as the service's clock reads them): exit 2, no PR can match. */
+export function refuseBackwards(shown: { since?: string; until?: string }, since: number, until: number): void {
+  if (since > until) throw new UsageError(`--since ${shown.since} is after --until ${shown.until}: no PR can match`);
 }
 
 export function parseTestId(text: string): string {

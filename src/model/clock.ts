@@ -8,7 +8,12 @@ export type Instant = { at: number } | { agoMs: number };
 
 /** The instant on a clock that says `now`, as an ISO 8601 time. */
 export function isoAt(instant: Instant, now: number): string {
-  return new Date('at' in instant ? instant.at : now - instant.agoMs).toISOString();
+  return new Date(atOn(instant, now)).toISOString();
+}
+
+/** The instant on a clock that says `now`, in epoch ms. */
+export function atOn(instant: Instant, now: number): number {
+  return 'at' in instant ? instant.at : now - instant.agoMs;
 }
 
 export function isRelative(instant: Instant | undefined): boolean {

@@ -434,7 +434,13 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['flaky', 'list', '--quarantined', '--status', 'flaky'], /--status goes with --unhealthy/],
   [['flaky', 'list', '--unhealthy', '--since', '1h'], /--since goes with --failing/],
   [['flaky', 'list', '--failing', '--since', '169h'], /--since: "169h" reaches back more than 7d/],
-  [['flaky', 'list', '--failing', '--since', '2026-02-01T00:00:00Z'], /not in the past/],
+  [['flaky', 'list', '--failing', '--since', '0s'], /--since: "0s" is not in the past/],
+  // A timer's bare number is seconds; a year here.
+  [
+    ['stats', '--since', '2026'],
+    /^--since: "2026" is neither a time nor a duration ago \(a duration takes its unit\); use e\.g\. 2h, 7d or 2026-01-31T12:00:00Z$/,
+  ],
+  [['list', '--until', '20260104'], /^--until: "20260104" is neither a time nor a duration ago/],
   [['flaky', 'list', '--failing', '--since', 'yesterday'], /--since: "yesterday"/],
   [['flaky', 'list', '--quarantined', '--page-size', '101'], /--page-size: "101" is not a whole number from 1 to 100/],
   [['flaky', 'list', '--quarantined', '--page-size', '0'], /--page-size: "0"/],

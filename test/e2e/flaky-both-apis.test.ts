@@ -19,6 +19,10 @@ describe('the flaky-test commands on both APIs', () => {
     expect(v2AsV1).toBe(JSON.stringify(v1));
     // Nothing was refused: each step answered, the last one's 404 only.
     expect(v1.at(-1)).toEqual(['test-details of no such test', 4]);
+    // An ISO --since judged on the service's clock on both: after its now, or past its 7 days, exit 2; within, 0.
+    expect(v1).toContainEqual(['failing --since after the service now', 2]);
+    expect(v1).toContainEqual(['failing --since 8 days before it', 2]);
+    expect(v1).toContainEqual(['failing --since 6 days before it', 0]);
     expect(JSON.stringify(v1)).not.toContain('"code":2');
     expect(fixture.recorder.requests.filter((request) => request.path.startsWith('/v2/')).every((request) => !request.path.includes('/v1'))).toBe(true);
   });

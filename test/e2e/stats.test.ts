@@ -163,4 +163,20 @@ describe('mq stats', () => {
       expect(fixture.recorder.requests.slice(from).map((request) => request.path)).toEqual(['/status']);
     }
   });
+
+  it("orders a duration against an ISO time on the service's clock, not this machine's (stats and list, both APIs)", async () => {
+    const { env } = await freshQueue();
+    for (const api of ['v1', 'v2'] as const) {
+      const apiEnv = api === 'v2' ? { ...env, MQ_TOKEN: 'trunk_v2_window' } : env;
+      // The sandbox stands at 2026-01-01: 3d before it is well before the --until, months before this machine's now.
+      const run = await mq(['stats', '--since', '3d', '--until', '2026-01-01T00:05:00Z', '--json'], { env: apiEnv });
+      expect({ api, code: run.code, stderr: run.stderr }).toEqual({ api, code: 0, stderr: '' });
+      expect(json(run.stdout).window).toEqual({ since: '2025-12-29T00:00:00.000Z', until: '2026-01-01T00:05:00.000Z' });
+      expect((await mq(['list', '--since', '3d', '--until', '2026-01-01T00:05:00Z'], { env: apiEnv })).code).toBe(0);
+      // And refused where the service's clock puts it after the --until.
+      const backwards = await mq(['list', '--since', '1s', '--until', '2025-12-31T00:00:00Z'], { env: apiEnv });
+      expect(backwards).toMatchObject({ code: 2, stdout: '' });
+      expect(backwards.stderr).toMatch(/^mq: --since 2025-12-31T23:59:59\.000Z is after --until 2025-12-31T00:00:00\.000Z: no PR can match$/m);
+    }
+  });
 });

@@ -60,6 +60,11 @@ export async function flakySteps(env: Record<string, string>): Promise<unknown[]
     ['failing --since 7d: names', ((await run(['flaky', 'list', '--failing', '--since', '7d', '--json'])) as Json).json?.tests.map((test: Json) => test.name)],
   );
 
+  // A manual clock starts at 2026-01-01, months behind this machine's: each ISO --since is judged on the service's.
+  seen.push(['failing --since after the service now', await run(['flaky', 'list', '--failing', '--since', '2026-01-01T00:00:01Z'])]);
+  seen.push(['failing --since 8 days before it', await run(['flaky', 'list', '--failing', '--since', '2025-12-24T00:00:00Z'])]);
+  seen.push(['failing --since 6 days before it', ((await run(['flaky', 'list', '--failing', '--since', '2025-12-26T00:00:00Z', '--json'])) as Json).code]);
+
   const idOf = (name: string) => [...names].find(([, named]) => named === name)?.[0] ?? 'missing';
   const details = (await run(['test-details', idOf(LINKED), '--json'])) as Json;
   // v2 gives a test's rate over 7 days with it, not over 24h.

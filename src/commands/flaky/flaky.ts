@@ -8,8 +8,8 @@ import type { FLAKY_LINK_TICKET, FLAKY_LIST } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { badValue } from '../../argv-values.js';
 import { parseCount, parseInstant, parseTestId, parseTicketId } from '../../command-kit/input.js';
-import { type Instant, isoAt, serviceClock } from '../../model/clock.js';
-import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { atOn, type Instant, isoAt, serviceClock } from '../../model/clock.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 
@@ -29,7 +29,7 @@ const FAILING_WINDOW = { ms: FAILING_WINDOW_MAX_MS, phrase: 'reaches back more t
 const SELECTORS = ['quarantined', 'unhealthy', 'failing'] as const;
 
 /** `mq flaky list --quarantined | --unhealthy [--status s] | --failing [--since t] [--page-size n]` */
-export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Invocation {
+export function parseFlakyList(words: Words<typeof FLAKY_LIST>): Invocation {
   const flags = words.flags;
   const chosen = SELECTORS.filter((selector) => flags[selector] === true);
   if (chosen.length !== 1) throw new UsageError('flaky list takes exactly one of --quarantined, --unhealthy, --failing');
@@ -47,10 +47,9 @@ export function parseFlakyList(words: Words<typeof FLAKY_LIST>, io: ArgvIo): Inv
     case 'failing': {
       const since = flags.since ?? '24h';
       const instant = parseInstant('--since', since, FAILING_WINDOW);
-      // The service refuses a window wider than 7 days; its end is now (an ISO time is judged by the local clock).
-      const back = 'agoMs' in instant ? instant.agoMs : io.now - instant.at;
-      if (back <= 0) throw badValue('--since', since, 'is not in the past', FAILING_WINDOW.use);
-      if (back > FAILING_WINDOW_MAX_MS) throw badValue('--since', since, FAILING_WINDOW.phrase, FAILING_WINDOW.use);
+      // The service refuses a window wider than 7 days; its end is the service's now, against which an ISO time is
+      // judged once read (refuseOutsideWindow): a sandbox's clock may be months from this machine's.
+      if ('agoMs' in instant && instant.agoMs <= 0) throw badValue('--since', since, 'is not in the past', FAILING_WINDOW.use);
       return work.result({ list, since: instant, pageSize }, flakyList);
     }
   }
@@ -68,7 +67,15 @@ export async function flakyList(input: FlakyListInput, ctx: Context): Promise<Co
   }
   const now = await serviceClock(service, ctx.now);
   const window = { start: isoAt(input.since, now), end: new Date(now).toISOString() };
+  refuseOutsideWindow(window, now - atOn(input.since, now));
   return { kind: 'flakyTests', list: 'failing', tests: await allPages(input.pageSize, (page) => service.listFailingTests(scope, window, page)) };
+}
+
+/** A --since (an ISO time) after the service's now, or more than 7 days before it: exit 2, as on either API alike. */
+function refuseOutsideWindow(window: { start: string; end: string }, back: number): void {
+  if (back <= 0) throw badValue('--since', window.start, `is not in the past: the service's now is ${window.end}`, FAILING_WINDOW.use);
+  if (back > FAILING_WINDOW_MAX_MS)
+    throw badValue('--since', window.start, `${FAILING_WINDOW.phrase} from the service's now, ${window.end}`, FAILING_WINDOW.use);
 }
 
 /** Every page, following next_page_token until it is empty. */

@@ -3,8 +3,8 @@ import { LIST_TAKE_MAX, type PullRequestState } from '../../model/vocabulary.js'
 import { type Instant, isoAt, isRelative, serviceClock } from '../../model/clock.js';
 import type { LIST } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
-import { parseCount, parseState, parseWindow } from '../../command-kit/input.js';
-import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { parseCount, parseState, parseWindow, refuseBackwards } from '../../command-kit/input.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
 
 export interface ListInput {
@@ -16,9 +16,9 @@ export interface ListInput {
 }
 
 /** `mq list [--state s] [--since t] [--until t] [--limit n]`: a duration means that long before now. */
-export function parseList(words: Words<typeof LIST>, io: ArgvIo): Invocation {
+export function parseList(words: Words<typeof LIST>): Invocation {
   const flags = words.flags;
-  const { since, until } = parseWindow(flags, io.now);
+  const { since, until } = parseWindow(flags);
   const input: ListInput = {
     state: flags.state === undefined ? undefined : parseState('--state', flags.state),
     since,
@@ -34,6 +34,7 @@ export async function list(input: ListInput, ctx: Context): Promise<CommandResul
   const now = isRelative(input.since) || isRelative(input.until) ? await serviceClock(service, ctx.now) : ctx.now();
   const since = input.since && isoAt(input.since, now);
   const until = input.until && isoAt(input.until, now);
+  if (since && until) refuseBackwards({ since, until }, Date.parse(since), Date.parse(until));
   const { items, nextCursor } = await upTo(input.limit, 'pullRequests', (take, cursor) =>
     service.listPullRequests(ref, { state: input.state, since, until, cursor, take }),
   );

@@ -6,9 +6,9 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { STATS } from './spec.js';
 import type { Context, QueueRef } from '../../command-kit/context.js';
 import { type MergeQueueService, pullRequestPages, testingResultPages } from '../../model/service.js';
-import { parseWindow } from '../../command-kit/input.js';
+import { parseWindow, refuseBackwards } from '../../command-kit/input.js';
 import { type Instant, isoAt, serviceClock } from '../../model/clock.js';
-import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult } from '../../model/result.js';
 import {
   durationsFromMetrics,
@@ -32,9 +32,9 @@ export interface StatsInput {
 const DEFAULT_SINCE = '7d';
 
 /** `mq stats [--since 7d] [--until t] [--by author]`: a duration means that long before now. */
-export function parseStats(words: Words<typeof STATS>, io: ArgvIo): Invocation {
+export function parseStats(words: Words<typeof STATS>): Invocation {
   const flags = words.flags;
-  const window = parseWindow({ since: flags.since ?? DEFAULT_SINCE, until: flags.until }, io.now);
+  const window = parseWindow({ since: flags.since ?? DEFAULT_SINCE, until: flags.until });
   const since = window.since!; // given a default above
   const { until } = window;
   if (flags.by !== undefined && flags.by !== 'author') throw badValue('--by', flags.by, 'is not a breakdown mq makes', 'author');
@@ -57,9 +57,10 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
   const now = await serviceClock(service, ctx.now);
   const since = isoAt(input.since, now);
   const until = isoAt(input.until ?? { at: now }, now);
-  // An --until given was ordered against --since at parse time; the window's end by default is the service's now,
-  // known only here (a sandbox's clock may be months behind this machine's).
-  if (since > until) throw new UsageError(`--since ${since} is after the service's now, ${until}: no PR can match`);
+  // A time and a duration are ordered here, on the service's clock (a sandbox's may be months behind this machine's),
+  // as is the window's end by default, the service's now.
+  if (input.until !== undefined) refuseBackwards({ since, until }, Date.parse(since), Date.parse(until));
+  else if (since > until) throw new UsageError(`--since ${since} is after the service's now, ${until}: no PR can match`);
   const tally = new HistoryTally();
   const durations = alongside(
     ctx,
