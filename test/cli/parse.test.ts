@@ -421,6 +421,10 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['stats', '--by', 'team'], /--by: "team" is not a breakdown mq makes; use author/],
   [['testing'], /testing needs a PR number or --run/],
   [['testing', '1', '--run', 'r'], /not both/],
+  // No run's id; v2 takes it in its path, where `..` would name another route.
+  [['testing', '--run', ''], /^--run: "" is not a test run id; use the id mq testing <pr> shows$/],
+  [['testing', '--run', '.'], /^--run: "\." is not a test run id/],
+  [['testing', '--run', '..'], /^--run: "\.\." is not a test run id/],
   [['queue', 'get', '--interval', '5s'], /--interval goes with --watch/],
   [['queue', 'get', '--watch', '--interval', '500ms'], /--interval: "500ms" is below the floor of 1s/],
   [['queue', 'drain', '--interval', '5s'], /--interval goes with --wait/],

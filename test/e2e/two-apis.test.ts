@@ -87,6 +87,9 @@ const STEPS: Step[] = [
   { args: ['history', '99', '--json'] },
   // A run the queue does not know: v1's sentence on both (v2's VERIFICATION_RUN_NOT_FOUND a field of its own).
   { args: ['testing', '--run', '00000000-0000-4000-8000-000000000000', '--json'] },
+  // An id no run has, 10,000 characters long: quoted by its start and its length on both, not said back whole.
+  { args: ['testing', '--run', 'r'.repeat(10_000), '--json'] },
+  { args: ['testing', '--run', '..'] },
   // A failed PR waiting for the one behind it (pending failure depth 1): its estimate is when that one's run ends,
   // with the PRs it waits for, not a count of PRs ahead (v2's waitingBehind, which v1 does not give it).
   { args: ['queue', 'update', '--concurrency', '3', '--pending-failure-depth', '1'] },

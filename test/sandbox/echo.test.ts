@@ -2,7 +2,7 @@
 // field, owner, test run id or cursor, or a path or query as long as a request line may be, is answered in a short
 // message: its first 100 characters, an ellipsis and its length. A short value is quoted as it came.
 import { describe, expect, it } from 'vitest';
-import { errorWords } from '../../src/sandbox/io/http.js';
+import { briefWords } from '../../src/text/brief.js';
 import { queueIn, useV2Sandbox } from '../support/v2.js';
 
 const MiB = 1024 * 1024;
@@ -107,7 +107,7 @@ describe('a refused value in an error message', () => {
 
   it('a 20 MiB word is cut without a regular expression over it, which overflowed the stack', () => {
     const word = huge(20 * MiB);
-    expect(errorWords(`priorityName: "${word}" is not one of urgent, high`)).toBe(
+    expect(briefWords(`priorityName: "${word}" is not one of urgent, high`)).toBe(
       `priorityName: "${word.slice(0, 100)}… (${word.length} characters)" is not one of urgent, high`,
     );
   });

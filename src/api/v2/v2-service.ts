@@ -22,6 +22,7 @@ import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repo
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
 import { IdCache, IdResolver, keyIn, neverSubmitted, unknownPullRequest } from './ids.js';
+import { briefWords } from '../../text/brief.js';
 import { admissionOf, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines, readIn } from './lines.js';
 import type { MergeQueue, MergeQueueOrder, MergeQueueStateChange, PullRequest, QueueEntry, QueueEntryStateTransition } from './schemas.js';
 
@@ -324,9 +325,9 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       try {
         return testingDetailsOfWire(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
       } catch (error) {
-        // No such run: v1's sentence (the sandbox's), so `mq testing --run` says it alike on both APIs.
+        // No such run: v1's sentence (the sandbox's, a long id quoted by its start), so `mq testing --run` says it alike on both APIs.
         if (!isNotFound(error)) throw error;
-        throw new ApiError(404, `no test run ${testRunId} in the queue for ${queueName(ref)}`, error.operation, {
+        throw new ApiError(404, briefWords(`no test run ${testRunId} in the queue for ${queueName(ref)}`), error.operation, {
           cause: error,
           ...(error.apiCode !== undefined && { apiCode: error.apiCode }),
         });

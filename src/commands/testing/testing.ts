@@ -2,6 +2,7 @@
 // a PR's run is the one its record names (`verifiedByTestRun`), and only that id is sent.
 import { isFinalState } from '../../model/vocabulary.js';
 import { EXIT, MqError, UsageError } from '../../errors.js';
+import { badValue } from '../../argv-values.js';
 import type { TESTING } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parsePrNumber } from '../../command-kit/input.js';
@@ -16,8 +17,14 @@ export function parseTesting(words: Words<typeof TESTING>): Invocation {
   const { run } = words.flags;
   if (pr !== undefined && run !== undefined) throw new UsageError('testing takes a PR number or --run <testRunId>, not both');
   if (pr === undefined && run === undefined) throw new UsageError('testing needs a PR number or --run <testRunId>');
-  const input: TestingInput = run !== undefined ? { testRunId: run } : { pr: parsePrNumber(pr!) };
+  const input: TestingInput = run !== undefined ? { testRunId: parseRunId(run) } : { pr: parsePrNumber(pr!) };
   return work.result(input, testing);
+}
+
+/** A run's id: a word of some kind. Empty, `.` or `..` names none, and v2, which takes it in its path, would read another route. */
+function parseRunId(text: string): string {
+  if (/^\.{0,2}$/.test(text)) throw badValue('--run', text, 'is not a test run id', 'the id mq testing <pr> shows');
+  return text;
 }
 
 export async function testing(input: TestingInput, ctx: Context): Promise<CommandResult> {

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BODY_LIMIT_BYTES } from '../../model/vocabulary.js';
+import { briefWords } from '../../text/brief.js';
 
 export const ERROR_CONTENT_TYPE = 'application/plain-text';
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -64,30 +65,8 @@ export function jsonAnswer(value: unknown, status = 200): Answer {
 }
 
 export function errorAnswer(status: number, message: string, headers?: Record<string, string>): Answer {
-  const body = errorWords(message);
+  const body = briefWords(message);
   return headers ? { status, contentType: ERROR_CONTENT_TYPE, body, headers } : { status, contentType: ERROR_CONTENT_TYPE, body };
-}
-
-/** The most of one word (no space, no quote) an error message repeats, and the most of a whole one. */
-const WORD_MAX = 100;
-const MESSAGE_MAX = 1_000;
-/** What ends a word of a message: white space, or a double quote. */
-const WORD_END = /[\s"]/g;
-
-// An error's words as either face sends them: a long word quoted by its first 100 characters and its length
-// (`"yyyy… (20971520 characters)"`), the message cut at 1,000, so a 20 MiB value is not answered with 20 MiB.
-// Word by word: one regular expression over a 20 MiB word overflows the stack.
-export function errorWords(message: string): string {
-  let short = '';
-  let word = 0;
-  while (word <= message.length && short.length <= MESSAGE_MAX) {
-    WORD_END.lastIndex = word;
-    const end = WORD_END.exec(message)?.index ?? message.length;
-    const length = end - word;
-    short += `${length > WORD_MAX ? `${message.slice(word, word + WORD_MAX)}… (${length} characters)` : message.slice(word, end)}${message.charAt(end)}`;
-    word = end + 1;
-  }
-  return short.length <= MESSAGE_MAX ? short : `${short.slice(0, MESSAGE_MAX)}… (${message.length} characters)`;
 }
 
 /** Sends the answer; `date` (an HTTP date) goes out as the Date header unless the answer sets its own. */

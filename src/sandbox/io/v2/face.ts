@@ -24,7 +24,8 @@ import { EngineRefusal } from '../../engine/types.js';
 import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
 import type { ReadCache } from '../read-cache.js';
-import { errorWords, fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import { fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
+import { briefWords } from '../../../text/brief.js';
 import { unlessNotFound, validationFailed } from './common.js';
 import * as flaky from './operations/flaky.js';
 import * as history from './operations/history.js';
@@ -127,7 +128,7 @@ function matchRoute(method: string, pathname: string): FoundRoute | undefined {
 }
 
 function envelope(status: number, code: string, message: string): Answer {
-  const error = { code, message: errorWords(message) };
+  const error = { code, message: briefWords(message) };
   return { status, contentType: JSON_CONTENT_TYPE, body: JSON.stringify({ error }), headers: { 'x-request-id': randomUUID() } };
 }
 
