@@ -164,6 +164,17 @@ describe('mq stats', () => {
     }
   });
 
+  it('a branch with no queue is one error, on both APIs: no warning of the sections read alongside before it', async () => {
+    const { env } = await freshQueue();
+    for (const token of [env.MQ_TOKEN, 'trunk_v2_stats']) {
+      const text = await mq(['stats', '-b', 'nope'], { env: { ...env, MQ_TOKEN: token } });
+      expect(text).toMatchObject({ code: 4, stdout: '' });
+      expect(text.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^mq: no queue for github\.com\/acme\/.+ branch nope/)]);
+      const document = await mq(['stats', '-b', 'nope', '--json'], { env: { ...env, MQ_TOKEN: token } });
+      expect(json(document.stderr).error).toMatchObject({ code: 'not_found' });
+    }
+  });
+
   it("orders a duration against an ISO time on the service's clock, not this machine's (stats and list, both APIs)", async () => {
     const { env } = await freshQueue();
     for (const api of ['v1', 'v2'] as const) {

@@ -89,20 +89,29 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
       rates: rates(tally.counts),
       byAuthor: input.by === 'author' ? tally.byAuthor() : null,
       perDay: tally.perDay(since, until),
-      durations: await durations,
-      testingRuns: await testingRuns,
+      durations: (await durations)(),
+      testingRuns: (await testingRuns)(),
     },
   };
 }
 
-/** A section read alongside the history: a failure (a service without the operation) costs that section only, said in a warning; Ctrl-C stops all. */
-function alongside<A, T>(ctx: Context, read: Promise<A>, ok: (answer: A) => T, [what, lost, without]: [string, string, (message: string) => T]): Promise<T> {
-  const section = read.then(ok, (error: unknown) => {
-    if (error instanceof InterruptedError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    ctx.warn(`the service's ${what} could not be read (${message}): ${lost}`);
-    return without(message);
-  });
+/**
+ * A section read alongside the history: a failure (a service without the operation) costs that section only, said in
+ * a warning when the section is taken, once the history was read (where that fails too, as when the queue does not
+ * exist, its error is the one line said); Ctrl-C stops all.
+ */
+function alongside<A, T>(ctx: Context, read: Promise<A>, ok: (answer: A) => T, [what, lost, without]: [string, string, (message: string) => T]): Promise<() => T> {
+  const section = read.then(
+    (answer) => () => ok(answer),
+    (error: unknown) => {
+      if (error instanceof InterruptedError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      return () => {
+        ctx.warn(`the service's ${what} could not be read (${message}): ${lost}`);
+        return without(message);
+      };
+    },
+  );
   // Awaited at the end; this keeps a failure while paging from leaving it rejected with no one listening.
   section.catch(() => undefined);
   return section;
