@@ -60,6 +60,9 @@ export function inTestCaseOrder<T extends UnhealthyTest>(test: T): T {
 }
 
 /** A test case without its failure history, as the unhealthy list gives it. */
+/** Whose ids a service's tests carry: v1's and v2's differ for the same test. */
+export type TestIds = 'v1' | 'v2';
+
 export type UnhealthyTest = Omit<TestCase, 'most_common_failures' | 'failure_rate_last_7d' | 'failure_rate_last_24h'>;
 
 /** A quarantined test, named its own way: `test_case_id`, `file`, an upper-case `status`. */

@@ -11,7 +11,7 @@ export type PlanFigure = 'mergesPerHour' | 'timeInQueueP50' | 'timeInQueueP90' |
 import type { Eta } from './eta.js';
 import type { Why } from './why.js';
 import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
-import type { QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
+import type { QuarantinedTest, TestCase, TestIds, UnhealthyTest } from './flaky-tests.js';
 import type { Queue, QueueLine, UpdatedQueue } from './queue.js';
 import type { SettingChange } from './queue-settings.js';
 import type { QueueSummary } from './queues.js';
@@ -109,10 +109,12 @@ export type CommandResult =
     }
   | { kind: 'simulation'; simulation: Simulation }
   /** `mq flaky list`: every page of one list, as the service shapes its rows. */
-  | { kind: 'flakyTests'; list: 'quarantined'; tests: QuarantinedTest[] }
-  | { kind: 'flakyTests'; list: 'unhealthy'; tests: UnhealthyTest[] }
-  | { kind: 'flakyTests'; list: 'failing'; tests: TestCase[] }
-  | { kind: 'ticketLinked'; testId: string; ticketId: string }
+  | ({ kind: 'flakyTests'; testIds: TestIds } & (
+      | { list: 'quarantined'; tests: QuarantinedTest[] }
+      | { list: 'unhealthy'; tests: UnhealthyTest[] }
+      | { list: 'failing'; tests: TestCase[] }
+    ))
+  | { kind: 'ticketLinked'; testId: string; ticketId: string; testIds: TestIds }
   | {
       kind: 'queueChange';
       action: 'create' | 'update' | 'pause' | 'resume' | 'drain' | 'delete';

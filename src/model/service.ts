@@ -1,7 +1,7 @@
 // What mq asks of the merge queue service, whichever API answers (an adapter each, src/api/v1/, src/api/v2/):
 // coordinates in, the model out. A capability an API lacks is refused by its adapter in one line, never asked about.
 import type { ApiError, NetworkError } from '../errors.js';
-import type { FlakyTestsPage, QuarantinedTest, TestCase, UnhealthyTest } from './flaky-tests.js';
+import type { FlakyTestsPage, QuarantinedTest, TestCase, TestIds, UnhealthyTest } from './flaky-tests.js';
 import type { MetricSample } from './prometheus.js';
 import type { EnqueuedPullRequest, PullRequestPage, SubmittedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
 import type { Queue, QueueFacts, QueueLine, QueuePullRequests, QueueSettings, StateCounts, UpdatedQueue } from './queue.js';
@@ -160,6 +160,8 @@ export interface MergeQueueService {
 
   /** Whether the flaky-test reads need the organization's slug (v1's do; v2's key names its organization). */
   readonly needsOrgForFlakyTests: boolean;
+  /** Whose ids its tests carry: v2's are not v1's for the same test, and what shows one says which it is (an empty list too). */
+  readonly testIds: TestIds;
   getTestDetails(scope: FlakyScope, testId: string): Promise<TestCase>;
   listQuarantinedTests(scope: FlakyScope, page: FlakyPageQuery): Promise<FlakyTestsPage<QuarantinedTest>>;
   listUnhealthyTests(scope: FlakyScope, status: (typeof UNHEALTHY_STATUSES)[number], page: FlakyPageQuery): Promise<FlakyTestsPage<UnhealthyTest>>;

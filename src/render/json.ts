@@ -3,6 +3,7 @@
 // are always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null";
 // an optional key is undefined, which JSON leaves out.
 import type { CommandResult, ConfigEntry } from '../model/result.js';
+import type { TestIds } from '../model/flaky-tests.js';
 import type { MetricSample } from '../model/prometheus.js';
 import { REQUESTED_STATE } from '../model/wait-events.js';
 import type { Stats } from '../model/stats.js';
@@ -33,12 +34,12 @@ export function toJson(result: CommandResult): unknown {
       return result.details;
     // v2's ids of tests are not v1's: `testIds` says so (v2 only, as `testCollectionId` on each test).
     case 'testDetails':
-      return { test: result.test, ...v2Ids([result.test]) };
+      return { test: result.test, ...(result.test.testCollectionId !== undefined && { testIds: 'v2' }) };
     // Every page in one document, shaped as the service's answer (its `page` left out).
     case 'flakyTests':
-      return { ...(result.list === 'quarantined' ? { quarantined_tests: result.tests } : { tests: result.tests }), ...v2Ids(result.tests) };
+      return { ...(result.list === 'quarantined' ? { quarantined_tests: result.tests } : { tests: result.tests }), ...v2Ids(result) };
     case 'ticketLinked':
-      return { test_case_id: result.testId, external_ticket_id: result.ticketId };
+      return { test_case_id: result.testId, external_ticket_id: result.ticketId, ...v2Ids(result) };
     case 'metrics':
       return result.raw ? { text: result.text } : { metrics: result.samples.map(jsonSample) };
     case 'stats':
@@ -190,6 +191,6 @@ function settingsJson(entries: readonly ConfigEntry[]): Record<string, { value: 
   return Object.fromEntries(entries.map((entry) => [entry.key, { value: entry.value ?? null, origin: entry.origin }]));
 }
 
-function v2Ids(tests: readonly { testCollectionId?: string }[]): { testIds?: 'v2' } {
-  return tests.some((test) => test.testCollectionId !== undefined) ? { testIds: 'v2' } : {};
+function v2Ids(result: { testIds: TestIds }): { testIds?: 'v2' } {
+  return result.testIds === 'v2' ? { testIds: 'v2' } : {};
 }

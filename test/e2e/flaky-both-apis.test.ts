@@ -46,6 +46,11 @@ describe('the flaky-test commands on both APIs', () => {
       test: { id, activeMonitors: ['passOnRetry'] },
     });
 
+    // Where no test is shown, the ids are still said to be v2's: a ticket linked (an empty list: test/render/flaky.test.ts).
+    const linked = await mq(['flaky', 'link-ticket', id, 'KAN-7', '--json'], { env });
+    expect(JSON.parse(linked.stdout)).toEqual({ test_case_id: id, external_ticket_id: 'KAN-7', testIds: 'v2' });
+    expect((await mq(['flaky', 'link-ticket', id, 'KAN-7'], { env })).stdout).toBe(`Linked ticket KAN-7 to test ${id} (a v2 test id).\n`);
+
     for (const args of [
       ['test-details', V1_SEARCH_ID],
       ['flaky', 'link-ticket', V1_SEARCH_ID, 'KAN-1'],

@@ -224,12 +224,12 @@ describe('mq metrics and mq flaky list', () => {
     });
     for (const list of ['failing', 'unhealthy'] as const) {
       for (const columns of WIDTHS) {
-        const text = await renderText({ kind: 'flakyTests', list, tests: [test] }, onScreen(columns));
+        const text = await renderText({ kind: 'flakyTests', testIds: 'v1', list, tests: [test] }, onScreen(columns));
         expect(widest(text)).toBeLessThanOrEqual(columns);
         expect(text).toContain(test.id);
         expect(text).toContain('https://linear.app/acme/issue/PAY-311');
       }
-      const piped = await renderText({ kind: 'flakyTests', list, tests: [test] }, PLAIN);
+      const piped = await renderText({ kind: 'flakyTests', testIds: 'v1', list, tests: [test] }, PLAIN);
       expect(piped).toContain(test.id);
     }
   });

@@ -1,7 +1,7 @@
 // The flaky-test steps of a script, run on one API against the sandbox's catalogue: every list, test-details
 // and link-ticket, in text and --json, as a list of what a script sees, made comparable across the APIs. The two
 // APIs name a test by different ids (each replaced by its test's name), and what only one of them says is
-// left out, as the README lists it: v2's `testIds`, `testCollectionId` and monitors; v1's status reason, common
+// left out, as the README lists it: v2's `testIds` (and the words saying so), `testCollectionId` and monitors; v1's status reason, common
 // failures, linked tickets, and the failure rate of the period v2 was not asked for.
 import { mq } from './in-process.js';
 
@@ -12,7 +12,10 @@ const LINKED = 'search returns results in relevance order';
 
 /** Each id as the test's name, padded to an id's width so that tables keep their columns. */
 function withNames(text: string, names: ReadonlyMap<string, string>): string {
-  let named = text.replace(/^ID \(V2\)/gm, 'ID     ').replace(/^id \(v2\)/gm, 'id     ');
+  let named = text
+    .replace(/^ID \(V2\)/gm, 'ID     ')
+    .replace(/^id \(v2\)/gm, 'id     ')
+    .replace(/ \(a v2 test id\)\.$/gm, '.');
   for (const [id, name] of names) named = named.replaceAll(id, `<${name.slice(0, 34).padEnd(34, '.')}>`);
   return named;
 }

@@ -195,6 +195,7 @@ function serviceOver(client: MergeQueueClient, served: { batchServed: boolean },
     getDirectlyAhead: async () => undefined,
     canEditEntries: false,
     needsOrgForFlakyTests: true,
+    testIds: 'v1',
     updateQueueEntry: () => v2Only('changing a queued PR in place (mq edit)', 'on v1, cancel it and submit it again'),
     async getQueueEntryHistory(queue, pr) {
       // v1's timeline is the same facts, newest first, without who made each change nor the run behind it.

@@ -11,7 +11,7 @@ import type { IdResolver } from './ids.js';
 
 type FlakyTests = Pick<
   MergeQueueService,
-  'needsOrgForFlakyTests' | 'getTestDetails' | 'listQuarantinedTests' | 'listUnhealthyTests' | 'listFailingTests' | 'linkTicketToTestCase'
+  'needsOrgForFlakyTests' | 'testIds' | 'getTestDetails' | 'listQuarantinedTests' | 'listUnhealthyTests' | 'listFailingTests' | 'linkTicketToTestCase'
 >;
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -53,6 +53,7 @@ export function v2FlakyTests(client: V2Client, ids: IdResolver): FlakyTests {
 
   return {
     needsOrgForFlakyTests: false,
+    testIds: 'v2',
     async listQuarantinedTests({ repo }, page) {
       const { rows, next } = await testsPage(repo, { quarantineState: 'quarantined' }, page);
       return { tests: rows.map(quarantinedOfWire), page: pageAfter(next, rows.length) };

@@ -58,17 +58,19 @@ export function parseFlakyList(words: Words<typeof FLAKY_LIST>): Invocation {
 export async function flakyList(input: FlakyListInput, ctx: Context): Promise<CommandResult> {
   const { service, scope } = await flakyScope(ctx);
   if (input.list === 'quarantined') {
-    return { kind: 'flakyTests', list: 'quarantined', tests: await allPages(input.pageSize, (page) => service.listQuarantinedTests(scope, page)) };
+    const tests = await allPages(input.pageSize, (page) => service.listQuarantinedTests(scope, page));
+    return { kind: 'flakyTests', testIds: service.testIds, list: 'quarantined', tests };
   }
   if (input.list === 'unhealthy') {
     const tests: UnhealthyTest[] = [];
     for (const status of input.statuses) tests.push(...(await allPages(input.pageSize, (page) => service.listUnhealthyTests(scope, status, page))));
-    return { kind: 'flakyTests', list: 'unhealthy', tests };
+    return { kind: 'flakyTests', testIds: service.testIds, list: 'unhealthy', tests };
   }
   const now = await serviceClock(service, ctx.now);
   const window = { start: isoAt(input.since, now), end: new Date(now).toISOString() };
   refuseOutsideWindow(window, now - atOn(input.since, now));
-  return { kind: 'flakyTests', list: 'failing', tests: await allPages(input.pageSize, (page) => service.listFailingTests(scope, window, page)) };
+  const tests = await allPages(input.pageSize, (page) => service.listFailingTests(scope, window, page));
+  return { kind: 'flakyTests', testIds: service.testIds, list: 'failing', tests };
 }
 
 /** A --since (an ISO time) after the service's now, or more than 7 days before it: exit 2, as on either API alike. */
@@ -106,7 +108,7 @@ export async function linkTicket(input: { testId: string; ticketId: string }, ct
     what: `the link of ${input.ticketId} to test ${input.testId}`,
     check: checkCommand(ctx, 'test-details', input.testId),
   });
-  return { kind: 'ticketLinked', testId: input.testId, ticketId: input.ticketId };
+  return { kind: 'ticketLinked', testId: input.testId, ticketId: input.ticketId, testIds: service.testIds };
 }
 
 /** The service and who the read is about: the organization's slug is needed where the API asks for it (v1). */

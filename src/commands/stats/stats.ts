@@ -100,7 +100,12 @@ export async function stats(input: StatsInput, ctx: Context): Promise<CommandRes
  * a warning when the section is taken, once the history was read (where that fails too, as when the queue does not
  * exist, its error is the one line said); Ctrl-C stops all.
  */
-function alongside<A, T>(ctx: Context, read: Promise<A>, ok: (answer: A) => T, [what, lost, without]: [string, string, (message: string) => T]): Promise<() => T> {
+function alongside<A, T>(
+  ctx: Context,
+  read: Promise<A>,
+  ok: (answer: A) => T,
+  [what, lost, without]: [string, string, (message: string) => T],
+): Promise<() => T> {
   const section = read.then(
     (answer) => () => ok(answer),
     (error: unknown) => {

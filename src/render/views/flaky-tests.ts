@@ -19,7 +19,7 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
   const name = (test: { name: string; variant: string }) => safeLine(test.variant ? `${test.name} (${test.variant})` : test.name);
   const ticket = (test: { ticket?: { html_url: string } }) => (test.ticket ? safeLine(test.ticket.html_url) : '-');
   // v1's ids and v2's differ for the same test: the header says which these are.
-  const id = { header: result.tests.some((test) => test.testCollectionId !== undefined) ? 'ID (V2)' : 'ID', holds: 'id' } as const;
+  const id = { header: result.testIds === 'v2' ? 'ID (V2)' : 'ID', holds: 'id' } as const;
   const table = (...args: Parameters<typeof renderFittedTable>) => `${renderFittedTable(...args)}\n`;
   switch (result.list) {
     case 'quarantined':
@@ -65,5 +65,5 @@ export function renderFlakyTests(result: ResultOf<'flakyTests'>, ctx: RenderCont
 }
 
 export function renderTicketLinked(result: ResultOf<'ticketLinked'>): string {
-  return `Linked ticket ${safeLine(result.ticketId)} to test ${safeLine(result.testId)}.\n`;
+  return `Linked ticket ${safeLine(result.ticketId)} to test ${safeLine(result.testId)}${result.testIds === 'v2' ? ' (a v2 test id)' : ''}.\n`;
 }
