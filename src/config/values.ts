@@ -14,8 +14,8 @@ const problem = (text: string): Checked<never> => ({ ok: false, problem: text })
 export const PROBLEMS = {
   apiUrl: "must be an http(s) URL, the service's root, like https://api.trunk.io",
   repo: `must be ${REPO_HINT} or {host, owner, name}`,
-  targetBranch: 'must be a branch name',
-  org: 'must be an organization slug',
+  targetBranch: 'must be a branch name, like main',
+  org: "must be an organization slug, like acme (the organization's name in the app's URLs)",
   profile: 'must be a profile name',
   output: `must be ${listOfChoices(OUTPUT_FORMATS.map((format) => `"${format}"`))}`,
   api: `must be ${listOfChoices(API_CHOICES.map((choice) => `"${choice}"`))}`,

@@ -53,7 +53,12 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
   const histogram = stats.durations.timeInQueue;
   if (histogram && histogram.count > 0)
     sections.push(
-      renderHistogram(`Time in queue, last hour (service metrics, ${thousands(histogram.count)} PRs):`, histogram.buckets, paint, ctx.screen?.columns),
+      renderHistogram(
+        `Time in queue, last hour (service metrics, ${thousands(histogram.count)} ${histogram.count === 1 ? 'PR' : 'PRs'}):`,
+        histogram.buckets,
+        paint,
+        ctx.screen?.columns,
+      ),
     );
   return `${sections.join('\n\n')}\n`;
 }
