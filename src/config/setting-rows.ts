@@ -291,7 +291,9 @@ function describeApi(settings: Settings): string {
   const token = settings.token?.kind === 'env' || settings.token?.kind === 'config' ? settings.token.value : undefined;
   if (settings.api !== 'auto' || token === undefined) return settings.api;
   const chosen = chooseApi('auto', token, '');
-  return `auto: ${chosen.api}, because ${chosen.because}`;
+  // Its first words: the rest (which kind of credential that is) is doctor's; a value is never cut on a terminal,
+  // and a long one leaves config show's table with every other value.
+  return `auto: ${chosen.api} (${chosen.because.replace(/ \(.*\)$/, '')})`;
 }
 
 /** Whether and how the token is set: its value is never read here, and a tokenCommand is not run. */

@@ -11,7 +11,7 @@ describe('configEntries', () => {
     const entries = configEntries(await t.resolve({ flags: { branch: 'release' }, env: { MQ_TOKEN: 'tok-123' } }));
     expect(entries).toEqual([
       { key: 'apiUrl', value: 'https://api.trunk.io', origin: 'default' },
-      { key: 'api', value: 'auto: v1, because the token does not begin trunk_v2_ (a v1 organization token)', origin: 'default' },
+      { key: 'api', value: 'auto: v1 (the token does not begin trunk_v2_)', origin: 'default' },
       { key: 'token', value: 'set', origin: 'env MQ_TOKEN' },
       { key: 'repo', value: 'github.com/acme/widgets', origin: 'git remote origin' },
       { key: 'targetBranch', value: 'release', origin: 'flag --branch' },

@@ -235,6 +235,47 @@ describe('mq metrics and mq flaky list', () => {
   });
 });
 
+describe('what a person copies, never cut at 40, 60, 80 and 200 columns', () => {
+  it('mq config show: each value whole (a URL), in the table or under its row', async () => {
+    const url = 'https://merge-queue.internal.example.com/api';
+    const entries = [
+      { key: 'apiUrl', value: url, origin: 'file /home/someone/projects/widgets/.mqrc.yaml' },
+      { key: 'api', value: 'auto: v2 (the token begins trunk_v2_)', origin: 'default' },
+      { key: 'color', value: 'on', origin: 'default (stdout is a terminal)' },
+    ];
+    for (const columns of [40, ...WIDTHS]) {
+      const text = await renderText({ kind: 'config', entries, files: [] }, onScreen(columns));
+      // A value wider than the screen has a line of its own, whole, which the terminal wraps; every other line fits.
+      expect(widest(text.replaceAll(url, '')), `${columns}`).toBeLessThanOrEqual(columns);
+      expect(text).toContain(url);
+      // Words, which fold between them where the line is narrow.
+      expect(text.replace(/\s+/g, ' ')).toContain('auto: v2 (the token begins trunk_v2_)');
+    }
+    // At 80 the table holds them: each value on its key's line.
+    expect(await renderText({ kind: 'config', entries, files: [] }, onScreen(80))).toMatch(new RegExp(`^apiUrl +${url.replaceAll('.', '\\.')} +file`, 'm'));
+  });
+
+  it('mq runs: the PRs a run tested, whole (ids), under the row where the row cannot hold them', async () => {
+    const run = (id: string, prs: number[], isBisection = false) => ({
+      testRunId: id,
+      status: 'in_progress',
+      // Apart, so that no column is said once above the table instead.
+      createdAt: ago(isBisection ? 30 : 3000),
+      updatedAt: ago(30),
+      isBisection,
+      testBranch: 'trunk-merge/main',
+      testBranchSha: 'a'.repeat(40),
+      testedPullRequests: prs.map((prNumber) => ({ prNumber })),
+    });
+    const testRuns = [run('a59d4816-3d0b-42bc-8d98-3386b423273e', [21, 22, 23], true), run('fece15e3-5495-4ec9-92a2-c84babfaeb7c', [24, 25, 26])];
+    for (const columns of [40, ...WIDTHS]) {
+      const text = await renderText({ kind: 'testRuns', testRuns }, onScreen(columns));
+      expect(widest(text), `${columns}`).toBeLessThanOrEqual(columns);
+      for (const prs of ['#21 #22 #23', '#24 #25 #26']) expect(text, `${columns}`).toContain(prs);
+    }
+  });
+});
+
 describe('the live lines of mq wait', () => {
   const sighting = (pr: number, position: number | undefined, state: string, status: PrSighting['status'] = 'waiting'): PrSighting => ({
     pr,

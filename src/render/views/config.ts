@@ -6,7 +6,7 @@ import { renderFittedTable } from '../tables.js';
 export function renderConfig({ entries, files }: ResultOf<'config'>, ctx: RenderContext): string {
   const { paint } = ctx;
   const table = renderFittedTable(
-    [{ header: 'KEY' }, { header: 'VALUE', holds: 'text' }, { header: 'ORIGIN', holds: 'label' }],
+    [{ header: 'KEY' }, { header: 'VALUE', holds: 'url' }, { header: 'ORIGIN', holds: 'label' }],
     entries.map((entry) => [safeLine(entry.key), entry.value === undefined ? paint.dim('(not set)') : safeLine(entry.value), safeLine(entry.origin)]),
     paint,
     ctx.screen?.columns,

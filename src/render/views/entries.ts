@@ -45,7 +45,7 @@ export function renderTestRuns(result: ResultOf<'testRuns'>, ctx: RenderContext)
     run.testedPullRequests.map((pr) => `#${pr.prNumber}`).join(' '),
   ]);
   const table = renderFittedTable(
-    [{ header: 'ID', holds: 'id' }, { header: 'STATUS' }, { header: 'CREATED' }, { header: 'PRS TESTED', holds: 'label' }],
+    [{ header: 'ID', holds: 'id' }, { header: 'STATUS' }, { header: 'CREATED' }, { header: 'PRS TESTED', holds: 'id' }],
     rows,
     ctx.paint,
     ctx.screen?.columns,
