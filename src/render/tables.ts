@@ -41,7 +41,8 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
  *     exactly goes first; the title, what tells one row from another, keeps its room longest.
  *  3. An id or a URL, what a person copies or clicks, is never cut: if the table still does not fit, its column
  *     leaves the table, the rightmost first, each value on a line of its own under its row, whole (a terminal
- *     wraps it). Then the cut kinds go down to their headers, then the lines are cut.
+ *     wraps it). Then the cut kinds go down to their headers, then the rightmost columns leave the table, named once
+     above it, and a line still too wide (one column left) is cut.
  * Columns with no kind (numbers, states, ages) are never cut. A path is cut at its start, keeping the file's name.
  * Lines that are not tables are folded between words (screen-fit.ts, fitText). A pipe gets every value whole.
  */
@@ -115,6 +116,14 @@ export function fitTable(columns: readonly Column[], rows: readonly string[][], 
     moved.unshift(out);
   }
   const target = cut(true);
+  // Still too wide with every cut kind at its header: the rightmost columns leave, named once above, rather than be
+  // cut to a bare "…" on every row (a table of numbers at 40 columns).
+  const hidden: number[] = [];
+  while (over(target) > 0 && kept.length > 1) {
+    hidden.unshift(kept.at(-1)!);
+    kept = kept.slice(0, -1);
+  }
+  if (hidden.length > 0) head.push(cutToWidth(`${paint.dim('not shown:')} ${hidden.map((i) => columns[i]!.header.toLowerCase()).join(', ')}`, width));
   const fitted = rows.map((row) =>
     row.map((cell, i) => (target[i]! >= natural[i]! ? cell : (columns[i]!.holds === 'path' ? cutStartToWidth : cutToWidth)(cell, target[i]!))),
   );

@@ -7,6 +7,8 @@ import { durationsFromMetrics, HistoryTally, noDurations, rates, type Stats } fr
 import { bucketMax, bucketQuantile, histogramBuckets } from '../../src/model/metrics.js';
 import { makePaint } from '../../src/render/colors.js';
 import { toJson } from '../../src/render/json.js';
+import { renderText } from '../../src/render/text.js';
+import { textWidth } from '../../src/render/text-width.js';
 import { estimate, renderStats } from '../../src/render/views/stats.js';
 
 const INF = Number.POSITIVE_INFINITY;
@@ -186,6 +188,23 @@ describe('the view and the document', () => {
     expect(text).toMatch(/^ {2}1m-5m {4}#{40} {2}6$/m);
     expect(text).toMatch(/^ {2}over 5m {2}#{13} {29}2$/m);
     expect(text).not.toMatch(/[^\x00-\x7f→]/);
+  });
+
+  it('fits its tables to the terminal, a row on one line: at 60 columns the durations (it took 62), at 40 the days', async () => {
+    for (const columns of [40, 60, 80]) {
+      const lines = (await renderText({ kind: 'stats', stats: empty }, { paint: makePaint(false), now: 0, screen: { columns, rows: 50 } })).split('\n');
+      expect(Math.max(...lines.map(textWidth)), `${columns}`).toBeLessThanOrEqual(columns);
+      // Each row of the durations whole on its line: its label, then its count and estimates, the max last.
+      for (const label of ['time in', 'testing ', 'wait'])
+        expect(
+          lines.find((line) => line.startsWith(label)),
+          `${columns} ${label}`,
+        ).toMatch(/^\S.* +(\d+|-) +\S.* (at most \S+|over \S+|-)$/);
+      expect(
+        lines.find((line) => line.startsWith('2026-01-01')),
+        `${columns}`,
+      ).toMatch(/^2026-01-01( +0)+$/);
+    }
   });
 
   it('draws blocks when colour is on', () => {

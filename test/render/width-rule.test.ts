@@ -52,6 +52,26 @@ describe('renderFittedTable: the rule', () => {
     ]);
   });
 
+  it('with every kind cut and still too wide, names the rightmost columns once above rather than cut them to "…"', () => {
+    const numbers: Column[] = [
+      { header: 'DAY' },
+      { header: 'MERGED', align: 'right' },
+      { header: 'FAILED', align: 'right' },
+      { header: 'TOTAL', align: 'right' },
+    ];
+    const days = [
+      ['2026-01-01', '12', '0', '12'],
+      ['2026-01-02', '3', '1', '4'],
+    ];
+    expect(renderFittedTable(numbers, days, plain, 26).split('\n')).toEqual([
+      'not shown: total',
+      'DAY         MERGED  FAILED',
+      '2026-01-01      12       0',
+      '2026-01-02       3       1',
+    ]);
+    expect(renderFittedTable(numbers, days, plain, 40)).not.toContain('not shown');
+  });
+
   it('in a pipe (no width) or with room, is the table as it is', () => {
     expect(renderFittedTable(columns, rows, plain, undefined)).toBe(renderTable(columns, rows, plain));
     expect(renderFittedTable(columns, rows, plain, 200)).toBe(renderTable(columns, rows, plain));

@@ -7,7 +7,7 @@ import { formatDuration } from '../../text/durations.js';
 import type { Estimate } from '../../model/metrics.js';
 import type { RenderContext } from '../options.js';
 import { safeLine } from '../../text/sanitize.js';
-import { renderFittedTable, renderTable } from '../tables.js';
+import { renderFittedTable } from '../tables.js';
 
 const BAR_WIDTH = 40;
 const MIN_BAR_WIDTH = 5;
@@ -15,6 +15,7 @@ const MIN_BAR_WIDTH = 5;
 export function renderStats(stats: Stats, ctx: RenderContext): string {
   const { paint } = ctx;
   const { counts, rates, window } = stats;
+  const width = ctx.screen?.columns;
   const sections: string[] = [];
   const right = (header: string) => ({ header, align: 'right' as const });
 
@@ -25,13 +26,14 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
     percent(rates[state]),
   ]);
   if (counts.other > 0) conclusionRows.push(['other', thousands(counts.other), percent(counts.total === 0 ? null : counts.other / counts.total)]);
-  sections.push(`${head}\n${renderTable([{ header: 'STATE' }, right('PRS'), right('RATE')], conclusionRows, paint)}`);
+  sections.push(`${head}\n${renderFittedTable([{ header: 'STATE' }, right('PRS'), right('RATE')], conclusionRows, paint, width)}`);
 
   sections.push(
-    `${paint.bold('Per day (UTC):')}\n${renderTable(
+    `${paint.bold('Per day (UTC):')}\n${renderFittedTable(
       [{ header: 'DAY' }, right('MERGED'), right('FAILED'), right('CANCELLED'), right('TOTAL')],
       stats.perDay.map(({ day, counts: c }) => [day, thousands(c.merged), thousands(c.failed), thousands(c.cancelled), thousands(c.total)]),
       paint,
+      width,
     )}`,
   );
 
@@ -48,8 +50,8 @@ export function renderStats(stats: Stats, ctx: RenderContext): string {
     );
   }
 
-  if (stats.testingRuns) sections.push(renderTestingRuns(stats.testingRuns, paint));
-  sections.push(renderDurations(stats, paint));
+  if (stats.testingRuns) sections.push(renderTestingRuns(stats.testingRuns, paint, width));
+  sections.push(renderDurations(stats, paint, width));
   const histogram = stats.durations.timeInQueue;
   if (histogram && histogram.count > 0)
     sections.push(
@@ -68,7 +70,7 @@ function authorCells(counts: Counts, rates: Rates): string[] {
 }
 
 /** Each attempt at testing over the window, from the service's testing results: outcomes and exact durations. */
-function renderTestingRuns(runs: TestingRunStats, paint: ChalkInstance): string {
+function renderTestingRuns(runs: TestingRunStats, paint: ChalkInstance, width: number | undefined): string {
   const title = paint.bold(`Testing ${safeLine(runs.window.since)} → ${safeLine(runs.window.until)} (service testing results):`);
   if (runs.error !== null) return `${title} could not be read: ${safeLine(runs.error)}`;
   if (runs.attempts === 0) return `${title} no testing finished in the window.`;
@@ -80,12 +82,12 @@ function renderTestingRuns(runs: TestingRunStats, paint: ChalkInstance): string 
   const seconds = (value: number | null) => (value === null ? '-' : formatDuration(value));
   return [
     `${title} ${thousands(runs.attempts)} attempt${runs.attempts === 1 ? '' : 's'} on ${thousands(runs.pullRequests)} PR${runs.pullRequests === 1 ? '' : 's'}, ${thousands(runs.retestedPullRequests)} tested more than once`,
-    renderTable([{ header: 'OUTCOME' }, { header: 'ATTEMPTS', align: 'right' }, { header: 'SHARE', align: 'right' }], rows, paint),
+    renderFittedTable([{ header: 'OUTCOME' }, { header: 'ATTEMPTS', align: 'right' }, { header: 'SHARE', align: 'right' }], rows, paint, width),
     `Duration per attempt: mean ${seconds(d.mean)}, p50 ${seconds(d.p50)}, p90 ${seconds(d.p90)}, max ${seconds(d.max)} (${thousands(d.count)} timed)`,
   ].join('\n');
 }
 
-function renderDurations(stats: Stats, paint: ChalkInstance): string {
+function renderDurations(stats: Stats, paint: ChalkInstance, width: number | undefined): string {
   const { durations } = stats;
   const title = paint.bold('Durations, last hour (service metrics):');
   const unavailable = paint.dim(`Unavailable over the window: ${durations.unavailableOverWindow}.`);
@@ -100,7 +102,12 @@ function renderDurations(stats: Stats, paint: ChalkInstance): string {
   const restarts = durations.restarts === null ? '-' : thousands(durations.restarts);
   return [
     title,
-    renderTable([{ header: 'DURATION' }, { header: 'PRS', align: 'right' }, { header: 'P50' }, { header: 'P90' }, { header: 'MAX' }], rows, paint),
+    renderFittedTable(
+      [{ header: 'DURATION', holds: 'label' }, { header: 'PRS', align: 'right' }, { header: 'P50' }, { header: 'P90' }, { header: 'MAX' }],
+      rows,
+      paint,
+      width,
+    ),
     `Restarts (testing → pending): ${restarts}`,
     paint.dim('p50/p90 interpolated within the histogram buckets; max is the bound of the highest bucket holding a PR.'),
     unavailable,
