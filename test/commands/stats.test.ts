@@ -192,7 +192,7 @@ describe('the view and the document', () => {
 
   it('fits its tables to the terminal, a row on one line: at 60 columns the durations (it took 62), at 40 the days', async () => {
     for (const columns of [40, 60, 80]) {
-      const lines = (await renderText({ kind: 'stats', stats: empty }, { paint: makePaint(false), now: 0, screen: { columns, rows: 50 } })).split('\n');
+      const lines = (await renderText({ kind: 'stats', stats: empty }, { color: false, now: 0, screen: { columns, rows: 50 } })).split('\n');
       expect(Math.max(...lines.map(textWidth)), `${columns}`).toBeLessThanOrEqual(columns);
       // Each row of the durations whole on its line: its label, then its count and estimates, the max last.
       for (const label of ['time in', 'testing ', 'wait'])
