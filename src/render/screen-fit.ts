@@ -74,6 +74,15 @@ export function cutToWidth(line: string, columns: number): string {
   return `${out}…${coloured ? RESET : ''}`;
 }
 
+/**
+ * Prose a person reads rather than copies (a title), each word at most `columns` wide: a word longer is cut with "…",
+ * but a URL in it, which stays whole. The fold (foldLine) keeps every long word of letters and signs whole, as it
+ * cannot tell a title's word from an id.
+ */
+export function wordsToWidth(text: string, columns: number): string {
+  return text.replace(/\S+/g, (word) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(word) ? word : cutToWidth(word, Math.max(columns, 2))));
+}
+
 /** At most `columns` of the end of `text` (a path: its file's name tells it), after "…"; text with colour is cut at its end instead (cutToWidth). */
 export function cutStartToWidth(text: string, columns: number): string {
   if (textWidth(text) <= columns) return text;

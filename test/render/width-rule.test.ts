@@ -255,6 +255,22 @@ describe('mq metrics and mq flaky list', () => {
   });
 });
 
+describe('mq status', () => {
+  it("cuts a title's word longer than the screen (the fold keeps such words whole, as ids), but not a URL in it; a pipe gets it whole", async () => {
+    const word = 'x'.repeat(250);
+    const url = `https://example.com/${'y'.repeat(90)}`;
+    const pullRequest = submittedPr({ prTitle: `Fix the ${word} thing, see ${url}`, prAuthor: AUTHOR_39 });
+    for (const columns of [40, ...WIDTHS]) {
+      const text = await renderText({ kind: 'pullRequest', pullRequest }, onScreen(columns));
+      // The title's lines fit (the author, the sha and the URL are ids, whole, which the terminal wraps).
+      for (const line of text.split('\n').filter((line) => line.includes('xxxxx'))) expect(visibleWidth(line), `${columns}`).toBeLessThanOrEqual(columns);
+      expect(text).toContain(url);
+      expect(text).not.toContain(word);
+    }
+    expect(await renderText({ kind: 'pullRequest', pullRequest }, PLAIN)).toContain(word);
+  });
+});
+
 describe('what a person copies, never cut at 40, 60, 80 and 200 columns', () => {
   it('mq config show: each value whole (a URL), in the table or under its row', async () => {
     const url = 'https://merge-queue.internal.example.com/api';

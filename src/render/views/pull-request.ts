@@ -8,6 +8,7 @@ import type { RenderContext } from '../options.js';
 import { placeOf, explainWaiting } from '../queue-position.js';
 import { explainReadiness } from '../explain-readiness.js';
 import { safeLine } from '../../text/sanitize.js';
+import { wordsToWidth } from '../screen-fit.js';
 import type { Eta } from '../../model/eta.js';
 import type { Why } from '../../model/why.js';
 import { formatEta } from '../eta-text.js';
@@ -45,7 +46,10 @@ export function renderPullRequest(
   // What it waits on directly, where the service tells (its dispatch order): the PRs, not a count of places.
   if (waitingOn && waitingOn.length > 0) pairs.push(['waiting on', waitingOn.map((ahead) => `#${ahead.prNumber}`).join(', ')]);
 
-  const heading = paint.bold(`#${pr.prNumber} ${safeLine(pr.prTitle)}`);
+  // A title's word longer than the screen is cut (the fold would keep it whole, as if it were an id); its URLs are not.
+  const columns = ctx.screen?.columns;
+  const title = columns ? wordsToWidth(safeLine(pr.prTitle), columns - 2) : safeLine(pr.prTitle);
+  const heading = paint.bold(`#${pr.prNumber} ${title}`);
   // What holds it, the queue's own state first: a draining queue holds a not_ready PR before its gates do.
   const waiting = queue ? explainWaiting(pr, queue) : [];
   const sections = [
