@@ -121,7 +121,16 @@ export function foldLine(line: string, columns: number): string[] {
   // Words and the blanks before each: a run of blanks inside the value (`value  (origin)`) is a place to fold too.
   const parts = line.slice(prefix.length).split(/( +)/);
   const lines: string[] = [];
-  let current = prefix + (parts[0] ?? '');
+  // A word on a line of its own: under the value, or less indented where that is what lets it fit (a URL that
+  // fits the screen is not pushed past its edge by the indent, for the terminal to break it).
+  const placed = (word: string) =>
+    [indent, ' '.repeat(Math.min(lead.length + 2, indent.length)), ''].map((pad) => pad + word).find((at) => textWidth(at) <= columns) ?? indent + word;
+  const first = parts[0] ?? '';
+  // The value's first word beside its key when it fits there, else on the next line (`test FAILURE  <url>`).
+  let current =
+    prefix.trim() !== '' && textWidth(prefix + first) > columns && textWidth(placed(first)) <= columns
+      ? (lines.push(prefix.trimEnd()), placed(first))
+      : prefix + first;
   for (let i = 1; i < parts.length; i += 2) {
     const blank = parts[i]!;
     const word = parts[i + 1] ?? '';
@@ -129,7 +138,7 @@ export function foldLine(line: string, columns: number): string[] {
     if (textWidth(current + blank + word) <= columns) current += blank + word;
     else {
       lines.push(current);
-      current = indent + word;
+      current = placed(word);
     }
   }
   lines.push(current);

@@ -130,6 +130,16 @@ describe('fitText: the lines that are not tables', () => {
     expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(`${line.replace(/\s+/g, ' ')} short `);
   });
 
+  it('puts a URL that fits a line but not beside its key on the next line, indented less where that lets it fit', () => {
+    const url = 'https://github.com/acme/widgets/runs/3408415189';
+    // Beside its key it took 62 columns of 60: the terminal broke it in the middle.
+    expect(foldLine(`    test FAILURE  ${url}`, 60)).toEqual(['    test FAILURE', `      ${url}`]);
+    // Under the value (18 columns in) it would not fit 40; two in, it does.
+    expect(foldLine(`✓ API URL         set at http://127.0.0.1:45907/v1/x`, 40)).toEqual(['✓ API URL         set at', '  http://127.0.0.1:45907/v1/x']);
+    // A short first word stays beside its key.
+    expect(foldLine(`    test FAILURE  see ${url}`, 60)).toEqual(['    test FAILURE  see', `      ${url}`]);
+  });
+
   it('keeps a URL or an id too long for a line whole (the terminal wraps it), cuts other words, and leaves a pipe (no width) alone', () => {
     const url = `https://example.com/${'a'.repeat(80)}`;
     expect(foldLine(`link  ${url}`, 40)).toEqual([`link  ${url}`]);
