@@ -127,10 +127,11 @@ export function foldLine(line: string, columns: number): string[] {
     [indent, ' '.repeat(Math.min(lead.length + 2, indent.length)), ''].map((pad) => pad + word).find((at) => textWidth(at) <= columns) ?? indent + word;
   const first = parts[0] ?? '';
   // The value's first word beside its key when it fits there, else on the next line (`test FAILURE  <url>`).
-  let current =
-    prefix.trim() !== '' && textWidth(prefix + first) > columns && textWidth(placed(first)) <= columns
-      ? (lines.push(prefix.trimEnd()), placed(first))
-      : prefix + first;
+  let current = prefix + first;
+  if (prefix.trim() !== '' && textWidth(current) > columns && textWidth(placed(first)) <= columns) {
+    lines.push(prefix.trimEnd());
+    current = placed(first);
+  }
   for (let i = 1; i < parts.length; i += 2) {
     const blank = parts[i]!;
     const word = parts[i + 1] ?? '';
