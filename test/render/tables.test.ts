@@ -38,6 +38,14 @@ const painted = (paint: ChalkInstance) =>
     fc.constant(paint.red('failed')),
   );
 
+describe('safeLine', () => {
+  it('shows an invisible character a table would count a column for as �, and keeps the joiners of emoji and scripts', () => {
+    // A zero-width space in a title put its row's columns one to the left of the others' on a terminal.
+    expect(safeLine('Zero\u200bwidth\u2060joined\ufeff\u200e')).toBe('Zero\ufffdwidth\ufffdjoined\ufffd\ufffd');
+    expect(safeLine('👨\u200d👩\u200d👧 می\u200cخواهم')).toBe('👨\u200d👩\u200d👧 می\u200cخواهم');
+  });
+});
+
 describe('renderTable', () => {
   it.each([false, true])('draws what cli-table3 draws (colour %s)', (color) => {
     const paint = new Chalk({ level: color ? 1 : 0 });
