@@ -5,7 +5,7 @@ import { makePaint } from './colors.js';
 import { AlternateScreen } from './alternate-screen.js';
 import { LiveRegion } from './live-region.js';
 import type { RenderContext } from './options.js';
-import { fitBlock, fitText, joinBlock, linesOf, type Block, type Screen } from './screen-fit.js';
+import { fitBlock, fitText, linesOf, type Block, type Screen } from './screen-fit.js';
 import { reachableJson, renderOutageLine, renderReachableLine, unreachableJson } from './views/outage.js';
 
 export interface ProgressOutput {
@@ -86,7 +86,12 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
     open = false;
     stopResizing?.();
     stopAtExit?.();
-    live?.end(() => (shown ? joinBlock(blockOf(out.screen())) : ''));
+    // The last frame whole (every PR, no height), its lines fitted to the width as the live one's were.
+    live?.end(() => {
+      if (!shown) return '';
+      const { columns } = out.screen();
+      return fitBlock(blockOf(out.screen()), { ...(columns !== undefined && { columns }) }, paint);
+    });
   };
   const json = (value: unknown) => out.write(`${JSON.stringify(value)}\n`);
   /** Text printed once on a terminal (not redrawn) fits its width as a view's does (screen-fit.ts, fitText). */

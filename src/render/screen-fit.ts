@@ -158,7 +158,8 @@ export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): st
   const height = (lines: readonly string[]) => lines.reduce((sum, line) => sum + lineRows(line, columns), 0);
   const budget = room - height(block.head) - height(block.tail);
   let items = all;
-  if (items.length > budget) {
+  // No list (an empty queue) has nothing more to count, however small the window.
+  if (items.length > budget && items.length > 0) {
     const shown = new Set(keptIndexes(block.items, Math.max(0, budget - 1)));
     const hidden = block.items.filter((_, index) => !shown.has(index));
     items = [...all.filter((_, index) => shown.has(index)), cut(paint.dim(`… and ${hidden.length} more${kindsOf(hidden)}`))];

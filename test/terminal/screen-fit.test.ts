@@ -40,6 +40,8 @@ describe('fitting a block to the window', () => {
     const text = fitBlock({ head: ['a', 'b', 'c'], items: items(5), tail: ['x', 'y'] }, { rows: 3 }, plain);
     expect(text).toBe('a\nb\n');
     expect(fitBlock({ head: ['x'.repeat(300)], items: [], tail: [] }, { columns: 80, rows: 2 }, plain)).toBe(`${'x'.repeat(79)}…\n`);
+    // No list: nothing to count ("… and 0 more" was said of an empty queue in a short window).
+    expect(fitBlock({ head: ['No pull requests in the queue.'], items: [], tail: ['x', 'y'] }, { rows: 3 }, plain)).toBe('No pull requests in the queue.\nx\n');
   });
 
   it('keeps a long line above or below the list whole, folded between words rather than wrapped', () => {

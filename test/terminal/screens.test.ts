@@ -298,6 +298,20 @@ describe('wide (CJK) titles on a terminal', () => {
     printer.close();
   });
 
+  it('queue get --watch at 40×40, left: the last frame on the normal screen fits 40 columns as the live one did, none wrapped', async () => {
+    const emulator = new Emulator(40, 40);
+    const printer = watchPrinter(attach(emulator).out);
+    printer.events.polled(wideQueue(3, 1), true, NOW);
+    await emulator.settled();
+    expect(emulator.wrappedRows()).toEqual([]);
+    printer.close();
+    await emulator.settled();
+    expect(emulator.alternate()).toBe(false);
+    // Its prose folded for 40 columns, not the width of a pipe (`… (branch prote|ction)`, `Ctrl-C to|quit` wrapped).
+    expect(emulator.wrappedRows()).toEqual([]);
+    expect(emulator.screen()).toContain('#203');
+  });
+
   it('queue get --watch with 12 PRs at 80×24, redrawn 10 times: at most 23 rows, none wrapped, titles cut to fit', async () => {
     const emulator = new Emulator(80, 24);
     const printer = watchPrinter(attach(emulator).out);
