@@ -111,6 +111,29 @@ describe('mq wait', () => {
     );
   });
 
+  it('exits 1 when the queue is deleted under it, the PRs it saw said gone with it, alike on both APIs', async () => {
+    for (const api of ['v1', 'v2'] as const) {
+      const env = await freshQueue();
+      const apiEnv = sandboxEnv(fixture.recorder.url, `acme/${repoName}`, {}, api);
+      await mq(['submit', '5', '6'], { env });
+      const running = startMq(['wait', '5', '6', '--interval', '1s', '--json'], { env: apiEnv });
+      await running.until(/"pr":6/);
+      expect((await mq(['queue', 'delete', '--cancel-all', '--yes'], { env })).code).toBe(0);
+      const done = await advancing(running.done, [5, 6]);
+      // Not "none of #5, #6 is in the queue" (exit 4, and on v2 "never submitted"): they were seen in it.
+      expect({ api, code: done.code }).toEqual({ api, code: 1 });
+      const summary = JSON.parse(lines(done.stdout).at(-1)!).summary;
+      expect(summary.results.map((result: { pr: number; error: { message: string } }) => [result.pr, result.error.message])).toEqual(
+        [5, 6].map((pr) => [
+          pr,
+          expect.stringMatching(
+            new RegExp(`^no longer in a queue \\(last seen \\w+\\): the queue for main of acme/${repoName} is gone, deleted with its PRs$`),
+          ),
+        ]),
+      );
+    }
+  });
+
   it('exits 7 at --timeout, saying what it still waited for', async () => {
     const env = await freshQueue();
     await mq(['submit', '5'], { env });

@@ -17,6 +17,7 @@ import { outcomesExitCode } from '../../model/result.js';
 import { estimateEta } from '../../model/eta.js';
 import { hasSettings, type QueuePullRequests } from '../../model/queue.js';
 import { queueUnlessGone } from '../../command-kit/read-queue.js';
+import { queueName } from '../../config/repo.js';
 import { readTestDurations, type TestDurations } from '../../model/test-durations.js';
 import { explainEnd } from '../../model/why.js';
 import { parseWaitOptions, type WaitOptions } from '../../command-kit/wait-input.js';
@@ -35,8 +36,9 @@ export function parseWait(words: Words<typeof WAIT>): Invocation {
 export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEvents): Promise<WaitResult> {
   const sightings = [...new Set(input.prs)].map((pr): PrSighting => ({ pr, status: 'waiting' }));
   const result = await watchPrs(sightings, input, ctx, events);
-  // Nothing to wait for at all: as `mq status` would, a PR never submitted is "not found" (exit 4).
-  const unknown = result.prs.filter((s) => s.error?.status === 404);
+  // Nothing to wait for at all: as `mq status` would, a PR never submitted is "not found" (exit 4). One seen in
+  // the queue before (the queue deleted since) was known: it ended, and the wait with it (exit 1).
+  const unknown = result.prs.filter((s) => s.error?.status === 404 && !s.pullRequest);
   if (unknown.length === result.prs.length) {
     const first = unknown[0]!.error!.message;
     const names = unknown.map((s) => `#${s.pr}`).join(', ');
@@ -145,7 +147,11 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
       sighting.position = seen?.position;
       const lookedUp = unknown.get(sighting.pr);
       if (lookedUp && 'error' in lookedUp) {
-        Object.assign(sighting, { status: 'error', error: lookedUp.error });
+        // Seen in the queue before, and now neither the queue nor the PR's record: the queue went (deleted, its PRs
+        // cancelled), which the read's own words may not say (v2's: never submitted).
+        const gone = !listing && sighting.pullRequest !== undefined && lookedUp.error.status === 404;
+        const error = gone ? { ...lookedUp.error, message: queueGoneWords(ref, sighting.pullRequest!) } : lookedUp.error;
+        Object.assign(sighting, { status: 'error', error });
         changed = true;
         continue;
       }
@@ -205,6 +211,11 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
 }
 
 const NOTHING_READ: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
+
+function queueGoneWords(ref: QueueRef, last: SubmittedPullRequest): string {
+  const state = last.state === undefined ? '' : ` (last seen ${last.state})`;
+  return `no longer in a queue${state}: the queue for ${queueName(ref.targetBranch, ref.repo)} is gone, deleted with its PRs`;
+}
 
 /** A PR as the queue lists it (where it stands), with its last own read beside (why: readiness, run) while its state is the same. */
 function fromListing(entry: EnqueuedPullRequest, last: SubmittedPullRequest | undefined): SubmittedPullRequest {
