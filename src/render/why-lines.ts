@@ -14,8 +14,10 @@ function reasons(why: Why, ctx: RenderContext): string[] {
   const { paint } = ctx;
   const lines: string[] = [];
   if (why.state === 'cancelled') {
-    lines.push(`cancelled ${formatSince(why.cancelledAt, ctx.now)}; the PR's read gives no reason, its history may give one`);
+    const said = why.reason === null ? "; the PR's read gives no reason, its history may give one" : `: ${safeLine(why.reason)}`;
+    lines.push(`cancelled ${formatSince(why.cancelledAt, ctx.now)}${said}`);
   } else {
+    if (why.reason !== null) lines.push(`failed: ${safeLine(why.reason)}`);
     const run = why.testRunId === null ? 'its test run' : `test run ${safeLine(why.testRunId)}`;
     if (why.failingChecks === null) lines.push(`why: unavailable (${safeLine(why.unavailable ?? 'unknown')})`);
     else if (why.failingChecks.length === 0) lines.push(`${run} failed; it reports no failing check`);

@@ -230,6 +230,7 @@ const EXPECTED: unknown[] = [
                   conclusion: 'FAILURE',
                 },
               ],
+              reason: null,
               next: ['mq testing 7', 'mq submit 7'],
             },
           },

@@ -10,10 +10,11 @@ import { toJson } from '../../src/render/json.js';
 import { renderWaitSummary, waitSummaryJson } from '../../src/render/views/waiting.js';
 import { NOW, PLAIN, ago, submittedPr, testingDetails } from './fixtures.js';
 
-const FAILED: Why = {
+const FAILED: Why & { state: 'failed' } = {
   state: 'failed',
   testRunId: 'run-1',
   failingChecks: [{ name: 'test', url: 'https://github.com/acme/widgets/runs/11', conclusion: 'FAILURE' }],
+  reason: null,
   next: ['mq testing 42', 'mq submit 42'],
 };
 const ctx = { paint: makePaint(false), now: NOW };
@@ -56,6 +57,18 @@ describe('mq status of a PR that ended', () => {
     const text = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }), why }, PLAIN);
     expect(text).toMatch(/state +failed/);
     expect(text).toContain('  - why: unavailable (the service answered 503)\n  - next: mq testing 42, mq submit 42');
+  });
+
+  it("with its timeline read (-v): the service's reason for the last step, on a failed and a cancelled one", async () => {
+    const timedOut = await renderText(
+      { kind: 'pullRequest', pullRequest: submittedPr({ state: 'failed' }), why: { ...FAILED, reason: 'test_run_timeout' } },
+      PLAIN,
+    );
+    expect(timedOut).toContain('Why it failed:\n  - failed: test_run_timeout\n  - test run run-1 failed:\n');
+    const at = ago(300);
+    const why: Why = { state: 'cancelled', cancelledAt: at, reason: 'pr_closed', next: ['mq history 42', 'mq submit 42'] };
+    const closed = await renderText({ kind: 'pullRequest', pullRequest: submittedPr({ state: 'cancelled' }), why }, PLAIN);
+    expect(closed).toContain(`Why it was cancelled:\n  - cancelled 5m ago (${at}): pr_closed\n  - next: mq history 42, mq submit 42`);
   });
 
   it('a cancelled one: when, and where the reason may be', async () => {
@@ -107,8 +120,20 @@ describe('explainEnd', () => {
       testRunId: 'run-1',
       failingChecks: null,
       unavailable: 'connection refused',
+      reason: null,
       next: ['mq testing 42', 'mq submit 42'],
     });
+  });
+
+  it("takes the reason of the PR's latest step into the state it ended in from its timeline, where it was read with one", async () => {
+    const never = await client(() => Promise.reject(new Error('not to be called')));
+    const timeline = [
+      { state: 'cancelled', timestamp: ago(60), reason: 'pr_closed' },
+      { state: 'pending', timestamp: ago(120), reason: 'merge_item_now_ready' },
+      { state: 'cancelled', timestamp: ago(600), reason: 'api_requested' },
+    ];
+    expect(await explainEnd(never, ref, { ...submittedPr({ state: 'cancelled' }), timeline })).toMatchObject({ state: 'cancelled', reason: 'pr_closed' });
+    expect(await explainEnd(never, ref, { ...submittedPr({ state: 'cancelled' }), timeline: timeline.slice(1, 2) })).toMatchObject({ reason: null });
   });
 
   it('fetches nothing for a cancelled PR, nor for one still in play', async () => {
