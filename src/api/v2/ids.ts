@@ -5,7 +5,8 @@
 // where it finds nothing of a PR whose kept id went stale too, the repository is looked up once more
 // (withRepositoryFinding), as where a page of flaky tests holds none of the repository's. A PR never known costs
 // no more than on v1.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { makeFolderSync } from '../../folders.js';
 import { dirname } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { type QueueRef, queueName, type Repo, repositoryUrl } from '../../model/repository.js';
@@ -58,7 +59,7 @@ export class IdCache {
   save(): void {
     if (!this.dirty || this.path === undefined) return;
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      makeFolderSync(dirname(this.path));
       const partial = `${this.path}.${process.pid}`;
       writeFileSync(partial, `${JSON.stringify(this.kept)}\n`, { mode: 0o600 });
       renameSync(partial, this.path);

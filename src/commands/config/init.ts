@@ -1,7 +1,8 @@
 // mq config init: writes a project config file (.mqrc.yaml at the git root) or, with --user, the user file.
 // Values come from flags, then (on a terminal) answers, then what mq can infer; the token never does: a project
 // file is committed, and a token typed into a prompt ends up in shell history and screen recordings alike.
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
+import { makeFolder } from '../../folders.js';
 import { basename, dirname, join } from 'node:path';
 import { checkBranch } from '../../config/branch-name.js';
 import { configFileText, type ConfigText } from '../../config/config-text.js';
@@ -79,7 +80,7 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
     // The same loader and schema a search uses: what is written is what mq will read back.
     await parseConfigText(path, input.scope, text);
     try {
-      await mkdir(dirname(path), { recursive: true });
+      await makeFolder(dirname(path));
       await writeFile(path, text, { flag: replaced ? 'w' : 'wx', mode: input.scope === 'user' ? 0o600 : 0o644 });
       // A mode is given to a file made, not to one replaced: the user file, which may hold a token, is this user's alone.
       if (input.scope === 'user' && replaced) await chmod(path, 0o600);

@@ -1,6 +1,7 @@
 // A webhook endpoint's signing secret: given (--secret), or for `listen`, one made once and kept in mq's cache folder,
 // so that a receiver configured with it goes on verifying across restarts (as `stripe listen` keeps its own).
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { makeFolder } from '../../folders.js';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { keyOf, newSecret } from '../../model/webhook-signature.js';
@@ -20,7 +21,7 @@ export async function keptSecret(folder: string | undefined): Promise<string> {
   const kept = await readFile(file, 'utf8').catch(() => '');
   if (keyOf(kept.trim())) return kept.trim();
   const secret = newSecret();
-  await mkdir(folder, { recursive: true, mode: 0o700 });
+  await makeFolder(folder, 0o700);
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
