@@ -90,6 +90,9 @@ const STEPS: Step[] = [
   // An id no run has, 10,000 characters long: quoted by its start and its length on both, not said back whole.
   { args: ['testing', '--run', 'r'.repeat(10_000), '--json'] },
   { args: ['testing', '--run', '..'] },
+  // Values no URL carries (v2 puts them in its URL, v1 in a body): no such run, no such queue, on both.
+  { args: ['testing', '--run', 'R'.repeat(20_000), '--json'] },
+  { args: ['status', '1', '--branch', 'B'.repeat(20_000), '--json'] },
   // A failed PR waiting for the one behind it (pending failure depth 1): its estimate is when that one's run ends,
   // with the PRs it waits for, not a count of PRs ahead (v2's waitingBehind, which v1 does not give it).
   { args: ['queue', 'update', '--concurrency', '3', '--pending-failure-depth', '1'] },

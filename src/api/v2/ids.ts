@@ -9,6 +9,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { makeFolderSync } from '../../folders.js';
 import { dirname } from 'node:path';
 import { ApiError } from '../../errors.js';
+import { briefWords } from '../../text/brief.js';
 import { type QueueRef, queueName, type Repo, repositoryUrl } from '../../model/repository.js';
 import { BATCH_READ_MAX } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
@@ -26,6 +27,12 @@ type Kind = keyof Kept;
 /** What v2 answers (404) for a repository or a queue id it does not know: a kept one gone stale, or never valid here. */
 const REPOSITORY_NOT_FOUND = 'REPOSITORY_NOT_FOUND';
 const QUEUE_NOT_FOUND = 'MERGE_QUEUE_NOT_FOUND';
+/**
+ * The longest value mq puts in a v2 URL (a branch in the query, a run's id in the path). The service's ids are some
+ * 36 characters and a branch a few dozen; a value of tens of thousands fills the request's head past what any server
+ * reads (431), where v1, which sends it in a body, is told no such queue or run: no such one, without asking.
+ */
+export const URL_VALUE_MAX = 4_096;
 
 /** The ids of every service root mq has spoken v2 to, in one small JSON file; unreadable, it is started afresh. */
 export class IdCache {
@@ -151,6 +158,10 @@ export class IdResolver {
   }
 
   queueId(ref: QueueRef): Promise<string> {
+    // A branch no URL can carry (v2 asks for it in the query; v1 sends it in a body): no queue has it, said as v1 says it.
+    if (ref.targetBranch.length > URL_VALUE_MAX) {
+      return Promise.reject(new ApiError(404, briefWords(`no queue for ${queueName(ref)}`), 'mergeQueues.list', { apiCode: QUEUE_NOT_FOUND }));
+    }
     return this.kept('queues', keyIn(ref.repo, ref.targetBranch), () =>
       // No queue listed under a kept repository id may mean the id went stale: looked up again before saying so.
       this.withRepository(

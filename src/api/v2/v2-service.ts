@@ -21,7 +21,7 @@ import { allPages, V2Client } from './client.js';
 import { configPatchOf, factsOfConfig, graphOfWire, orderOfWire, refOfWire, repoOfUrl, runOfWire, testingDetailsOfWire, transitionOfWire } from './codec.js';
 import { modelMode, modelWord, wireMode, wireWord } from './wire-names.js';
 import type { AnswerOf } from './contract.js';
-import { IdCache, IdResolver, keyIn, neverSubmitted, unknownPullRequest } from './ids.js';
+import { IdCache, IdResolver, keyIn, neverSubmitted, unknownPullRequest, URL_VALUE_MAX } from './ids.js';
 import { briefWords } from '../../text/brief.js';
 import { admissionOf, enqueuedOf, entriesOf, Look, PAGE_MAX, queueLines, readIn } from './lines.js';
 import type { MergeQueue, MergeQueueOrder, MergeQueueStateChange, PullRequest, QueueEntry, QueueEntryStateTransition } from './schemas.js';
@@ -316,6 +316,8 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
     async getMergeQueueTestingDetails(ref, testRunId) {
       // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
       const id = testRunId.replace(/-bisection$/, '');
+      if (id.length > URL_VALUE_MAX)
+        throw new ApiError(404, briefWords(`no test run ${testRunId} in the queue for ${queueName(ref)}`), 'mergeQueueVerificationRuns.get');
       // A run's list leaves its impacted targets out, which only its own read gives: the listed run does only where
       // it can have none (no PR merged into its base, and none of its own uploaded any), as with most single queues.
       const listed = runsListed.get(id);
