@@ -9,6 +9,7 @@ import { alreadyEnded, isFinalState } from '../model/vocabulary.js';
 import type { PrFailure } from '../model/wait-events.js';
 import type { Context } from './context.js';
 import { checkCommand, settle } from './uncertain.js';
+import { NO_QUEUE_HINT } from './read-queue.js';
 
 /** How to speak of a write of one PR whose answer never came: `submit` ("the submit of #42 may have been applied"), `submitted` ("#41 was submitted before it"). */
 interface PrUncertainty {
@@ -140,6 +141,8 @@ export async function queueMustExist(service: MergeQueueService, ref: QueueRef):
   try {
     await service.getQueueFacts(ref);
   } catch (error) {
+    // The queue's own read: a missing one is said with how to make one, as queue get says it.
+    if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
     if (isNotFound(error) || error instanceof InterruptedError) throw error;
   }
 }

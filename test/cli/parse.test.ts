@@ -296,8 +296,8 @@ const ROWS: Array<[string, string[], Row, string?]> = [
   ],
   [
     'sandbox with every flag',
-    ['sandbox', '--port', '8080', '--state', 's.json', '--token', 't', '--clock', 'manual', '--speed', '2.5'],
-    { handler: sandbox, input: { port: 8080, stateFile: 's.json', token: 't', clock: 'manual', speed: 2.5 } },
+    ['sandbox', '--port', '8080', '--state', 's.json', '--token', 't', '--clock', 'real', '--speed', '2.5'],
+    { handler: sandbox, input: { port: 8080, stateFile: 's.json', token: 't', clock: 'real', speed: 2.5 } },
   ],
   [
     'sandbox with v2 keys, rate limits and estimates off',
@@ -454,6 +454,7 @@ const USAGE_ERRORS: Array<[string[], RegExp]> = [
   [['config', 'init', '--user', '--token-file', 't', '--token-command', 'c'], /not both/],
   [['sandbox', '--port', '65536'], /--port: "65536" is not a whole number from 0 to 65535/],
   [['sandbox', '--speed', '0'], /--speed: "0" is not a number more than 0/],
+  [['sandbox', '--clock', 'manual', '--speed', '60'], /^--speed goes with the real clock \(--clock real\); a manual clock moves only when advanced$/],
   [['sandbox', '--key', 'k=submit,admin'], /--key: "admin" is no permission/],
   [['sandbox', '--key', '=submit'], /--key: give a key/],
   [['sandbox', '--graph-soft-cap', '0'], /--graph-soft-cap: "0" is neither a whole number from 1 to 4294967295 nor none; use e.g. 100, or none/],

@@ -35,6 +35,9 @@ export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxIn
     clock: flags.clock ?? 'real',
     speed: flags.speed === undefined ? undefined : parseSpeed(flags.speed),
   };
+  // As the library refuses it: a manual clock moves only when told, and --speed would be said and not done.
+  if (input.speed !== undefined && input.clock !== 'real')
+    throw new UsageError('--speed goes with the real clock (--clock real); a manual clock moves only when advanced');
   if (flags.key !== undefined) input.keys = parseKeys(flags.key);
   if (flags.rateLimits === 'off') input.rateLimits = false;
   if (flags.estimates === 'off') input.estimates = false;
