@@ -105,10 +105,13 @@ function answer(read, fs) {
   } catch {}
   const params = request?.params;
   const id = request?.id;
+  // As the server's own check takes it (its members those of a request; an id a string or a number JSON carries
+  // exactly): a message it would refuse answered here too was answered twice, once under a rounded id.
   const wellFormed =
     request?.jsonrpc === '2.0' &&
     request.method === 'initialize' &&
-    (typeof id === 'string' || Number.isInteger(id)) &&
+    Object.keys(request).every((key) => ['jsonrpc', 'id', 'method', 'params'].includes(key)) &&
+    (typeof id === 'string' || Number.isSafeInteger(id)) &&
     typeof params?.protocolVersion === 'string' &&
     typeof params.capabilities === 'object' &&
     params.capabilities !== null &&

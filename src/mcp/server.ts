@@ -8,7 +8,9 @@ import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
 import { WatchRounds } from '../command-kit/read-queue.js';
-import { EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
+import { EXIT, exitCodeOf, InterruptedError, isNotFound, UsageError } from '../errors.js';
+import { parsePrNumber } from '../command-kit/input.js';
+import { briefWords } from '../text/brief.js';
 import { exitMeaning } from '../help/exit-codes.js';
 import type { Waited } from '../model/poll.js';
 import type { MergeQueueService } from '../model/service.js';
@@ -61,7 +63,7 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const row = TOOLS.find((tool) => tool.name === request.params.name);
     // The protocol's answer to a tool it does not list: an error of the request, not of the tool.
-    if (!row) throw new types.McpError(types.ErrorCode.InvalidParams, `no tool ${request.params.name}: tools/list names them`);
+    if (!row) throw protocolError(types.ErrorCode.InvalidParams, `no tool ${request.params.name}: tools/list names them`);
     const token = request.params._meta?.progressToken;
     let done = 0;
     const progress =
@@ -88,7 +90,7 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
   });
   const refOf = (uri: string) => {
     const ref = parseQueueUri(uri);
-    if (!ref) throw new types.McpError(types.ErrorCode.InvalidParams, `not a queue: ${uri} (${QUEUE_URI})`);
+    if (!ref) throw protocolError(types.ErrorCode.InvalidParams, `not a queue: ${uri} (${QUEUE_URI})`);
     return ref;
   };
   server.setRequestHandler(types.ReadResourceRequestSchema, async (request, extra) => {
@@ -96,7 +98,8 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
     try {
       return { contents: [{ uri: request.params.uri, mimeType: 'application/json', text: await readQueueJson(ctx, ref, extra.signal) }] };
     } catch (error) {
-      throw new types.McpError(types.ErrorCode.InternalError, errorLine(error));
+      // A queue that is not there is the protocol's "resource not found"; anything else the server's trouble.
+      throw protocolError(isNotFound(error) ? RESOURCE_NOT_FOUND : types.ErrorCode.InternalError, errorLine(error));
     }
   });
   server.setRequestHandler(types.SubscribeRequestSchema, async (request) => {
@@ -110,11 +113,20 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
 
   server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({ prompts: [WHY_PROMPT] }));
   server.setRequestHandler(types.GetPromptRequestSchema, async (request, extra) => {
-    if (request.params.name !== WHY_PROMPT.name) throw new types.McpError(types.ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
-    return whyPrompt(request.params.arguments?.pr, ctx, options, extra.signal);
+    if (request.params.name !== WHY_PROMPT.name) throw protocolError(types.ErrorCode.InvalidParams, `no prompt ${request.params.name}`);
+    const pr = request.params.arguments?.pr;
+    // As status takes it: a PR number or nothing, refused as the command line refuses it, before anything is read.
+    if (pr !== undefined) {
+      try {
+        parsePrNumber(pr);
+      } catch (error) {
+        throw protocolError(types.ErrorCode.InvalidParams, errorLine(error));
+      }
+    }
+    return whyPrompt(pr, ctx, options, extra.signal);
   });
 
-  const transport = answering(answeredOnce(new StdioServerTransport(streams.stdin, streams.stdout)));
+  const transport = answering(answeredOnce(plainErrors(new StdioServerTransport(streams.stdin, streams.stdout), types.ErrorCode)));
   answerUnreadable(transport, types.ErrorCode);
   const ended = new Promise<void>((resolve) => {
     server.onclose = resolve;
@@ -195,6 +207,45 @@ function answerUnreadable(transport: Transport, codes: { ParseError: number; Inv
     // id null: the protocol's types have no room for it, the wire has.
     void transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => undefined);
   });
+}
+
+/** MCP's code for a resource it does not have (its specification's, which the SDK's codes leave out). */
+const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * An error of the protocol in JSON-RPC's shape, its message as given, briefly: the SDK's McpError writes its code into
+ * its message too ("MCP error -32603: …"), and a 100,000-character tool name came back whole.
+ */
+function protocolError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(briefWords(message)), { code });
+}
+
+/**
+ * The transport, its errors as JSON-RPC's: the SDK checks a request's params itself and answers a mismatch as an
+ * internal error (-32603) whose message is the checker's issues, many lines of JSON. That is invalid params (-32602),
+ * said in one line.
+ */
+function plainErrors<T extends { send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> }>(
+  transport: T,
+  codes: { InternalError: number; InvalidParams: number },
+): T {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => send(invalidParamsOf(message, codes) ?? message, options);
+  return transport;
+}
+
+function invalidParamsOf(message: JSONRPCMessage, codes: { InternalError: number; InvalidParams: number }): JSONRPCMessage | undefined {
+  if (!('error' in message) || message.error.code !== codes.InternalError || !message.error.message.startsWith('[')) return undefined;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(message.error.message);
+  } catch {
+    return undefined;
+  }
+  const first = Array.isArray(issues) ? (issues[0] as { path?: unknown[]; message?: string } | undefined) : undefined;
+  if (typeof first?.message !== 'string' || !Array.isArray(first.path)) return undefined;
+  const where = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  return { ...message, error: { code: codes.InvalidParams, message: briefWords(`Invalid params: ${where}${first.message}`) } };
 }
 
 /**

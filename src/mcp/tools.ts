@@ -5,6 +5,7 @@ import { fstatSync, type Stats, statSync } from 'node:fs';
 import type { ArgSpec, FlagSpec } from '../argv-spec.js';
 import { flagKey } from '../argv-spec.js';
 import type { CommandSpec, Words } from '../command-kit/invocation.js';
+import { briefWords } from '../text/brief.js';
 import { DOCTOR } from '../commands/doctor/spec.js';
 import { EDIT, HISTORY, RUNS } from '../commands/entries/spec.js';
 import { FLAKY, TEST_DETAILS } from '../commands/flaky/spec.js';
@@ -212,7 +213,7 @@ function fstatQuietly(fd: number): Stats | undefined {
 export function wordsOf(row: ToolRow, args: Record<string, unknown>): Words {
   const schema = inputSchema(row);
   const unknown = Object.keys(args).filter((key) => !(key in schema.properties));
-  if (unknown.length > 0) throw new UsageError(`${row.name} takes no ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw new UsageError(briefWords(`${row.name} takes no ${unknown.join(', ')}`));
   const text = (key: string, value: unknown, type: string): string => {
     const ok = type === 'integer' ? Number.isInteger(value) || (typeof value === 'string' && value !== '') : typeof value === 'string';
     if (!ok) throw new UsageError(`${key}: expected ${type === 'integer' ? 'an integer' : 'a string'}, got ${JSON.stringify(value)}`);

@@ -390,6 +390,41 @@ describe('mq mcp, a line it cannot read', () => {
   });
 });
 
+describe('mq mcp, what the protocol refuses', () => {
+  it('answers bad params as invalid params in one line, a queue it does not have as not found, and quotes a long name briefly', async () => {
+    const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, REPO) });
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const said: { id?: unknown; error?: { code: number; message: string } }[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => said.push(JSON.parse(line)));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
+    const request = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    child.stdin.end(
+      [
+        request(1, 'initialize', initialize),
+        request(2, 'tools/call', { name: 'status', arguments: [2] }),
+        request(3, 'resources/read', { uri: 'mq://queue/github.com/acme/agents/no-such-branch' }),
+        request(4, 'tools/call', { name: 'x'.repeat(100_000), arguments: {} }),
+        request(5, 'prompts/get', { name: 'why_not_merging', arguments: { pr: 'abc' } }),
+      ]
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+    expect(await closed).toBe(0);
+    const errors = new Map(said.filter((message) => message.error).map((message) => [message.id, message.error!]));
+    // Not -32603 with the params checker's issues, many lines of JSON.
+    expect(errors.get(2)).toEqual({ code: -32602, message: 'Invalid params: params.arguments: Invalid input: expected record, received array' });
+    // MCP's resource not found, its message mq's line as given (not "MCP error -32603: …").
+    expect(errors.get(3)).toMatchObject({
+      code: -32002,
+      message: expect.stringMatching(/^no queue for github\.com\/acme\/agents branch no-such-branch \(404\)/),
+    });
+    expect(errors.get(4)!.code).toBe(-32602);
+    expect(errors.get(4)!.message.length).toBeLessThan(300);
+    expect(errors.get(5)).toEqual({ code: -32602, message: '<pr>: "abc" is not a PR number (1 to 2147483647); use e.g. 42 or #42' });
+  });
+});
+
 describe('mq mcp, its answer to initialize', () => {
   /** The built mq mcp fed `messages` in one write; every message it sent until it answered `last`, then stdin closed. */
   async function exchange(messages: unknown[], last: number): Promise<{ said: { id?: unknown; result?: unknown }[]; early: boolean }> {
@@ -419,6 +454,21 @@ describe('mq mcp, its answer to initialize', () => {
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   ];
+
+  it('answers early only an initialize the server itself takes: one it refuses (another member, an id past 2^53) is refused once', async () => {
+    for (const odd of [
+      { ...initialize('2025-06-18'), x: 1 },
+      { ...initialize('2025-06-18'), id: 2 ** 53 + 2 },
+    ]) {
+      const { said, early } = await exchange([odd, { jsonrpc: '2.0', id: 2, method: 'ping' }], 2);
+      expect(early).toBe(false);
+      // Its refusal, then the ping's answer: no success under a rounded id before the refusal.
+      expect(said.map((message) => [message.id, 'result' in message])).toEqual([
+        [null, false],
+        [2, true],
+      ]);
+    }
+  });
 
   it.each(['2025-06-18', '1999-01-01'])('answers it (protocol %s) once, before the program loads, as the SDK would', async (version) => {
     // First: bin/mq.js answers it. After a ping: the SDK does, as bin/mq.js answers only a first message.
