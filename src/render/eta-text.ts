@@ -18,10 +18,14 @@ export function formatEta(eta: Eta | undefined, service: QueueEntryEstimate | un
   return theirs && `${theirs} (the service)`;
 }
 
-/** `eta ~14:32 (in 25m)`, `eta unavailable (queue paused)`; empty where the line says it otherwise (not_ready, final) or has nothing to say. */
+/**
+ * `eta ~14:32 (in 25m, mq's)`, `eta unavailable (queue paused)`; empty where the line says it otherwise (not_ready,
+ * final) or has nothing to say. A wait's ETA is mq's own (the service's is a read per PR, a wait reads the queue
+ * once a round), and says so: `mq status` may give the service's, another time.
+ */
 export function formatEtaShort(eta: Eta | undefined): string {
   if (!eta) return '';
-  if ('at' in eta) return `eta ~${clock(eta.at, eta.asOf)} (${soon(eta)})`;
+  if ('at' in eta) return `eta ~${clock(eta.at, eta.asOf)} (${soon(eta)}, mq's)`;
   const words = SHORT[eta.cause];
   return words === '' ? '' : `eta unavailable (${words})`;
 }

@@ -160,7 +160,7 @@ describe('the ETA of mq status, against when each PR merged', () => {
     const run = await mq(['wait', '3', '9', '--timeout', '1s', '--interval', '1s'], { env });
     expect(run.code).toBe(7);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines).toContainEqual(expect.stringMatching(/^#3 testing \(position 1\), eta ~\d\d:\d\d \(in 5m\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^#3 testing \(position 1\), eta ~\d\d:\d\d \(in 5m, mq's\)$/));
     // A PR not yet admitted holds no place in the line, here as in mq status.
     expect(lines).toContain('#9 not_ready, blocked: not mergeable');
     const blocked = await mq(['status', '9'], { env });

@@ -73,8 +73,8 @@ describe('formatEta', () => {
   });
 
   it('in brief: the time and how soon, the cause in a few words, nothing where the line says it otherwise', () => {
-    expect(formatEtaShort(estimate)).toMatch(new RegExp(`^eta ~${HHMM} \\(in 25m\\)$`));
-    expect(formatEtaShort({ ...estimate, at: at(-5) })).toMatch(/\(due now\)$/);
+    expect(formatEtaShort(estimate)).toMatch(new RegExp(`^eta ~${HHMM} \\(in 25m, mq's\\)$`));
+    expect(formatEtaShort({ ...estimate, at: at(-5) })).toMatch(/\(due now, mq's\)$/);
     expect(formatEtaShort(paused)).toBe('eta unavailable (queue paused)');
     expect(formatEtaShort({ unavailable: 'it is not ready', cause: 'not_ready' })).toBe('');
     expect(formatEtaShort({ unavailable: 'no test durations to go by', cause: 'no_durations' })).toBe('');
@@ -112,22 +112,22 @@ describe('the wait line', () => {
 
   it('live: the ETA after the position, or for a not_ready PR the gates that hold it', () => {
     const [first, second] = renderWaitLines([waiting, blocked], plain).split('\n');
-    expect(first).toMatch(new RegExp(`^• #5  pending {10}\\d+s in state  position 3  eta ~${HHMM} \\(in 25m\\)$`));
+    expect(first).toMatch(new RegExp(`^• #5  pending {10}\\d+s in state  position 3  eta ~${HHMM} \\(in 25m, mq's\\)$`));
     expect(second).toMatch(/^• #9 {2}not_ready {8}\d+s in state {2}position 4 {2}blocked: not mergeable, no impacted targets$/);
   });
 
   it('live on a narrow window: the padding goes first, then the time in state, then the position; the ETA stays whole', () => {
     const line = (columns: number) => renderWaitLines([waiting], plain, columns).trimEnd();
     expect(line(200)).toMatch(/^• #5 {2}pending {10}\d+s in state/);
-    expect(line(64)).toMatch(new RegExp(`^• #5  pending  \\d+s in state  position 3  eta ~${HHMM} \\(in 25m\\)$`));
-    expect(line(48)).toMatch(new RegExp(`^• #5  pending  position 3  eta ~${HHMM} \\(in 25m\\)$`));
-    expect(line(36)).toMatch(new RegExp(`^• #5  pending  eta ~${HHMM} \\(in 25m\\)$`));
+    expect(line(70)).toMatch(new RegExp(`^• #5  pending  \\d+s in state  position 3  eta ~${HHMM} \\(in 25m, mq's\\)$`));
+    expect(line(54)).toMatch(new RegExp(`^• #5  pending  position 3  eta ~${HHMM} \\(in 25m, mq's\\)$`));
+    expect(line(42)).toMatch(new RegExp(`^• #5  pending  eta ~${HHMM} \\(in 25m, mq's\\)$`));
   });
 
   it('in a pipe: the same after the change', () => {
     const change = { pr: 5, state: 'pending' as const, previous: null, at: at(0), position: 3 };
     expect(renderChangeLine({ ...change, pullRequest: waiting.pullRequest, eta: estimate }, plain)).toMatch(
-      new RegExp(`^#5 pending \\(position 3\\), eta ~${HHMM} \\(in 25m\\)\\n$`),
+      new RegExp(`^#5 pending \\(position 3\\), eta ~${HHMM} \\(in 25m, mq's\\)\\n$`),
     );
     expect(renderChangeLine({ ...change, pr: 9, state: 'not_ready', position: null, pullRequest: notReady }, plain)).toBe(
       '#9 not_ready, blocked: not mergeable, no impacted targets\n',
