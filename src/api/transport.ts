@@ -217,10 +217,13 @@ export class Transport {
     }
   }
 
-  /** The last failure, with the tries it took. A 502 or 504 to a write is an answer lost: the service may have applied it. */
+  /**
+   * The last failure, with the tries it took. A 502 or 504 to a write is an answer lost, and a 500 a failure part way:
+   * the service may have applied it (a write is not tried again: mq cannot tell, and the API has no idempotency key).
+   */
   private final(failure: ApiError | NetworkError, tries: number, started: number, exchange: Exchange): ApiError | NetworkError {
     if (isRateLimited(failure)) return rateLimited(failure, exchange);
-    if (failure instanceof ApiError && !exchange.idempotent && (failure.status === 502 || failure.status === 504)) return answerLost(failure);
+    if (failure instanceof ApiError && !exchange.idempotent && [500, 502, 504].includes(failure.status)) return answerLost(failure);
     if (!(failure instanceof NetworkError)) return failure;
     const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent, atProxy: failure.atProxy };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${(((this.options.now ?? monotonicMs)() - started) / 1000).toFixed(1)}s in all`;
@@ -332,7 +335,7 @@ function rateLimited(failure: ApiError, exchange: Exchange): ApiError {
   });
 }
 
-/** A 502 or 504 to a write: sent, perhaps applied. One in v2's envelope (UPSTREAM_ERROR) is the service's own. */
+/** A 500, 502 or 504 to a write: sent, perhaps applied. One in v2's envelope (UPSTREAM_ERROR) is the service's own, as is any 500. */
 function answerLost(failure: ApiError): NetworkError {
   const { message, apiCode } = failure;
   const said = /^the service answered with /.test(message)
@@ -341,7 +344,9 @@ function answerLost(failure: ApiError): NetworkError {
       ? ''
       : ` (${apiCode === undefined ? '' : `${apiCode}: `}${message})`;
   const what =
-    apiCode === undefined ? `a gateway answered ${failure.status}${said} in place of the service's answer` : `the service answered ${failure.status}${said}`;
+    apiCode === undefined && failure.status !== 500
+      ? `a gateway answered ${failure.status}${said} in place of the service's answer`
+      : `the service answered ${failure.status}${said}`;
   return new NetworkError(what, { cause: failure, failure: 'other', sent: true });
 }
 

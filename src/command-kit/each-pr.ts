@@ -72,12 +72,17 @@ function stoppedAt(error: unknown, pr: number, left: string | undefined): unknow
   return error;
 }
 
-/** `#41 was submitted before it; #43 was not sent.`: the PRs around the one a command stopped at. */
+/**
+ * `#41 was submitted before it; #40 was refused before it (…); #43 was not sent.`: the PRs around the one a command
+ * stopped at, each of them (a refusal said before the stop was otherwise never said).
+ */
 function leftBehind(results: PrOutcome[], rest: number[], doneWord: string): string | undefined {
   const done = results.filter((r) => r.ok).map((r) => `#${r.pr}`);
+  const refused = results.flatMap((r) => (r.ok ? [] : [`#${r.pr} was refused before it (${r.error.message})`]));
   const notSent = rest.map((n) => `#${n}`);
   const parts = [
     done.length > 0 ? `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} ${doneWord} before it` : '',
+    ...refused,
     notSent.length > 0 ? `${notSent.join(', ')} ${notSent.length === 1 ? 'was' : 'were'} not sent` : '',
   ].filter((part) => part !== '');
   return parts.length > 0 ? `${parts.join('; ')}.` : undefined;

@@ -20,6 +20,11 @@ export function parsePrNumber(text: string): number {
   return prNumberOf('<pr>', text);
 }
 
+/** The PRs a command over several takes, each once, in the order first given: `restart 1 1 '#1'` restarted #1 three times. */
+export function parsePrNumbers(texts: readonly string[]): number[] {
+  return [...new Set(texts.map(parsePrNumber))];
+}
+
 /** A PR number a flag gives (`--pr 42`), refused naming the flag. */
 export function prNumberOf(name: string, text: string): number {
   const value = /^#?\d+$/.test(text) ? Number(text.replace('#', '')) : Number.NaN;

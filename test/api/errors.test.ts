@@ -2,7 +2,7 @@
 // came in, and CLI.md's exit code follows from the status.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MergeQueueClient } from '../../src/api/v1/client.js';
-import { ApiError, exitCodeOf, MqError } from '../../src/errors.js';
+import { ApiError, exitCodeOf, MqError, NetworkError } from '../../src/errors.js';
 import { clientFor, json, plainText, rejectionOf, REPO, startHttpService, startMockService, type FakeService } from './harness.js';
 
 const queueRef = { repo: REPO, targetBranch: 'main' };
@@ -112,9 +112,18 @@ describe.each([
   });
 
   it('an empty error body still says what happened', async () => {
-    service.reply({ status: 500, body: '' });
+    service.reply({ status: 503, body: '' });
     const error = await rejectionOf(client.call('submitPullRequest', prRef));
-    expect(error).toMatchObject({ status: 500, message: 'the service answered 500 with no message' });
+    expect(error).toMatchObject({ status: 503, message: 'the service answered 503 with no message' });
+  });
+
+  it('a 500 to a write may have been applied: sent once, said so (as a 502 or 504 is), never tried again', async () => {
+    service.reply(plainText(500, 'failure 500'));
+    const error = await rejectionOf(client.call('submitPullRequest', prRef));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ sent: true, message: 'the service answered 500 (failure 500)' });
+    expect(exitCodeOf(error)).toBe(6);
+    expect(service.requests).toHaveLength(1);
   });
 
   it('an error answer is an ApiError even where the 200 body would have been checked', async () => {
@@ -132,7 +141,6 @@ describe.each([
     [409, 5],
     [413, 5],
     [422, 5],
-    [500, 6],
     [503, 6],
   ])('status %i is exit code %i', async (status, exitCode) => {
     service.reply(plainText(status, `failure ${status}`));

@@ -142,6 +142,9 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     ['stats', '--since', '2026-01-01T00:00:00Z', '--until', '1h', '--by', 'author'],
     { handler: stats, input: { since: { at: Date.parse('2026-01-01T00:00:00Z') }, until: { agoMs: 3_600_000 }, by: 'author' } },
   ],
+  // Each PR once, in the order first given: `restart 1 1 '#1'` restarted #1 three times.
+  ['restart of one PR named thrice', ['restart', '1', '1', '#1'], { handler: restart, input: { prs: [1] } }],
+  ['cancel with a PR named twice', ['cancel', '5', '3', '#5'], { handler: cancel, input: { prs: [5, 3] } }],
   ['simulate fit: the last 14 days', ['simulate', 'fit'], { handler: simulateFit, input: { since: { agoMs: 14 * 86_400_000 } } }],
   ['simulate fit --from-history', ['simulate', 'fit', '--from-history', '30d'], { handler: simulateFit, input: { since: { agoMs: 30 * 86_400_000 } } }],
   // A flag fit has too is fit's, wherever it stands (commander gives it to the group first).

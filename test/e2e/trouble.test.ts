@@ -89,6 +89,16 @@ describe('a write whose answer never came', () => {
     ]);
   });
 
+  it('names a PR refused before it too, with the refusal, which was otherwise never said', async () => {
+    const { env } = await serve((_operation, index) => (index === 0 ? { status: 400, body: 'that PR cannot be cancelled now' } : 'hang'));
+    const run = await spawned(['cancel', '4', '5', '6', '--timeout', '3s'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stderr.trim().split('\n').slice(1)).toEqual([
+      'the cancel of #5 may have been applied: check with `mq status 5`',
+      '#4 was refused before it (that PR cannot be cancelled now); #6 was not sent.',
+    ]);
+  });
+
   it('a connection reset once the request was out counts too; under --json the check is a field', async () => {
     const { env, host } = await serve(() => 'reset');
     const run = await mq(['restart', '8', '--json'], { env });

@@ -8,7 +8,7 @@ import type { TEST_RUN_STATUSES } from '../../model/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import type { EDIT, HISTORY, RUNS } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
-import { parseCount, parseInstant, parsePriority, parsePrNumber } from '../../command-kit/input.js';
+import { parseCount, parseInstant, parsePriority, parsePrNumber, parsePrNumbers } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { eachPr, explainNotInQueue, readAhead, unsure } from '../../command-kit/each-pr.js';
 import { upTo } from '../list/list.js';
@@ -28,7 +28,7 @@ export function parseEdit(words: Words<typeof EDIT>): Invocation {
     ...(direct !== undefined && { direct }),
   };
   if (Object.keys(change).length === 0) throw new UsageError('edit needs something to change: --priority, --batch/--no-batch or --direct/--no-direct');
-  return work.result({ prs: prs.map(parsePrNumber), change }, edit);
+  return work.result({ prs: parsePrNumbers(prs), change }, edit);
 }
 
 export async function edit(input: EditInput, ctx: Context): Promise<PerPr> {

@@ -8,7 +8,7 @@ import type { ApiError } from '../../errors.js';
 import type { CANCEL, RESTART } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { eachPr, explainNotInQueue, lookUp, orNone, prFailure, readAhead, unsure } from '../../command-kit/each-pr.js';
-import { parsePrNumber } from '../../command-kit/input.js';
+import { parsePrNumbers } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult, PrOutcome } from '../../model/result.js';
 import type { PerPr } from '../../model/wait-events.js';
@@ -20,8 +20,8 @@ export interface SubmitInput {
 }
 
 /** `mq cancel <pr...>` and `mq restart <pr...>` */
-export const parseCancel = (words: Words<typeof CANCEL>): Invocation => work.result({ prs: words.args[0].map(parsePrNumber) }, cancel);
-export const parseRestart = (words: Words<typeof RESTART>): Invocation => work.result({ prs: words.args[0].map(parsePrNumber) }, restart);
+export const parseCancel = (words: Words<typeof CANCEL>): Invocation => work.result({ prs: parsePrNumbers(words.args[0]) }, cancel);
+export const parseRestart = (words: Words<typeof RESTART>): Invocation => work.result({ prs: parsePrNumbers(words.args[0]) }, restart);
 
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();

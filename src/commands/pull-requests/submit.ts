@@ -1,6 +1,6 @@
 // mq submit: its command line. The work is submit's (pull-requests.ts), or with --wait submitAndWait's (wait.ts),
 // which is loaded only then.
-import { parsePriority, parsePrNumber } from '../../command-kit/input.js';
+import { parsePriority, parsePrNumbers } from '../../command-kit/input.js';
 import type { SUBMIT } from './spec.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { submit, type SubmitInput } from './pull-requests.js';
@@ -12,7 +12,7 @@ export async function parseSubmit(words: Words<typeof SUBMIT>): Promise<Invocati
   const flags = words.flags;
   if (!flags.wait) refuseLoneInterval(flags, '--wait');
   const input: SubmitInput = {
-    prs: prs.map(parsePrNumber),
+    prs: parsePrNumbers(prs),
     priority: flags.priority === undefined ? undefined : parsePriority(flags.priority),
     noBatch: flags.batch === false ? true : undefined,
   };

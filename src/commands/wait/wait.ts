@@ -9,7 +9,7 @@ import type { WAIT } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { poll, type RoundOutcome } from '../../model/poll.js';
 import { hasReached, type PrChange, type PrFailure, type PrSighting, type WaitEvents, type WaitResult } from '../../model/wait-events.js';
-import { parsePrNumber } from '../../command-kit/input.js';
+import { parsePrNumbers } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { prFailure } from '../../command-kit/each-pr.js';
 import { submit, type SubmitInput } from '../pull-requests/pull-requests.js';
@@ -29,7 +29,7 @@ export interface WaitInput extends WaitOptions {
 /** `mq wait <pr...> [--for state] [--timeout d] [--interval d]`: --timeout, wherever it is written, is the wait's. */
 export function parseWait(words: Words<typeof WAIT>): Invocation {
   const [prs] = words.args;
-  const input: WaitInput = { prs: prs.map(parsePrNumber), ...parseWaitOptions(words.flags) };
+  const input: WaitInput = { prs: parsePrNumbers(prs), ...parseWaitOptions(words.flags) };
   return work.stream(input, waitForPrs, 'wait', { waits: true });
 }
 
