@@ -63,6 +63,21 @@ describe('a read the service never answers', () => {
   });
 });
 
+describe('a queue created whose settings are refused', () => {
+  it('says the queue was created and how to give it the settings, not only the refusal', async () => {
+    const { env, operations } = await serve((operation) =>
+      operation === 'updateQueue' ? { status: 400, body: 'batchingMinSize is too large' } : { status: 200, body: '{}' },
+    );
+    const run = await mq(['queue', 'create', '-b', 'c2', '--concurrency', '3', '--batch'], { env });
+    expect(run.code).toBe(5);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'mq: batchingMinSize is too large (400)',
+      'The queue itself was created; the settings after its mode and concurrency were not applied: give them to mq queue update -b c2.',
+    ]);
+    expect(operations).toEqual(['createQueue', 'updateQueue']);
+  });
+});
+
 describe('a write whose answer never came', () => {
   it('submit: may have been applied, check with mq status, exit 6', async () => {
     const { env, host, operations } = await serve(() => 'hang');
