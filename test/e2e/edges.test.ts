@@ -99,3 +99,26 @@ describe.each<TestApi>(['v1', 'v2'])('the edge answering for the service, on %s'
     expect(`${write.stdout}${write.stderr}`).toMatch(new RegExp(`"code": ?"${code}"`));
   });
 });
+
+describe.each<TestApi>(['v1', 'v2'])('queue delete --cancel-all whose deletion fails, on %s', (api) => {
+  const isDelete = ({ method, path }: RecordedRequest) => path === '/deleteQueue' || (method === 'DELETE' && /^\/v2\/merge-queues\/[^/]+$/.test(path));
+
+  it.each([
+    [502, 'Bad Gateway', "mq: a gateway answered 502 (Bad Gateway) in place of the service's answer"],
+    [409, 'the queue is busy', 'mq: the queue is busy (409'],
+  ])('answered %i: names the PRs it cancelled before it, which a script must not take for still queued', async (status, text, line) => {
+    const sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
+    const edge = await startRecorder(sandbox.url, (request) => (isDelete(request) ? { status, body: text } : undefined));
+    cleanup.push(
+      () => edge.close(),
+      () => sandbox.close(),
+    );
+    const env = envFor(edge.url, api);
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    expect((await mq(['submit', '1', '2'], { env })).code).toBe(0);
+    const run = await mq(['queue', 'delete', '--cancel-all', '--yes'], { env });
+    expect(run.stderr).toContain(line);
+    expect(run.stderr).toContain('#1, #2 were cancelled before it.');
+    expect(edge.requests.filter(isDelete)).toHaveLength(1);
+  });
+});

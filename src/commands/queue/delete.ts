@@ -1,6 +1,6 @@
 // mq queue delete: the service refuses a queue that still holds PRs, so mq looks first and either lists them
 // or, with --cancel-all, cancels them before deleting.
-import { EXIT, MqError } from '../../errors.js';
+import { EXIT, InterruptedError, MqError, OutcomeUnknownError } from '../../errors.js';
 import { queueName } from '../../config/repo.js';
 import { ask, mustAsk } from '../../command-kit/confirm.js';
 import type { QUEUE_DELETE } from './spec.js';
@@ -39,10 +39,20 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
     const why = failed.map((r) => `#${r.pr}: ${r.ok ? '' : r.error.message}`).join('; ');
     throw new MqError(`the queue ${name} was not deleted: cancelling failed for ${why}`, 'not_empty', EXIT.refused);
   }
-  await settle(ctx, service.deleteQueue(ref), {
-    what: `the deletion of the queue ${name}`,
-    check: checkCommand(ctx, 'queue', 'get'),
-    also: 'A queue that is gone answers "not found".',
-  });
+  // Its PRs cancelled before: said whatever becomes of the deletion (an answer lost, a refusal, Ctrl-C), as a script
+  // reading only the failure must not take them for still queued.
+  const before =
+    cancelled && cancelled.length > 0 ? ` ${cancelled.map((r) => `#${r.pr}`).join(', ')} ${cancelled.length === 1 ? 'was' : 'were'} cancelled before it.` : '';
+  try {
+    await settle(ctx, service.deleteQueue(ref), {
+      what: `the deletion of the queue ${name}`,
+      check: checkCommand(ctx, 'queue', 'get'),
+      also: `A queue that is gone answers "not found".${before}`,
+    });
+  } catch (error) {
+    if (before !== '' && error instanceof MqError && !(error instanceof OutcomeUnknownError) && !(error instanceof InterruptedError))
+      error.aftermath = before.trim();
+    throw error;
+  }
   return { kind: 'queueChange', action: 'delete', branch: ref.targetBranch, repo: ref.repo, cancelled };
 }
