@@ -2,7 +2,7 @@
 // others go on; the result exits 1 when any failed.
 import { describe, expect, it } from 'vitest';
 import { changeAllQueues } from '../../src/commands/queue/all-queues.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError, NetworkError } from '../../src/errors.js';
 import type { QueueSummary } from '../../src/model/queues.js';
 import { resultExitCode } from '../../src/model/result.js';
 import { renderText } from '../../src/render/text.js';
@@ -25,7 +25,8 @@ function context(answer?: boolean) {
       listQueues: async () => QUEUES,
       updateQueue: async (ref, change) => {
         writes.push(ref.repo.name);
-        if (ref.repo.name === 'a') throw new ApiError(500, 'the service failed', 'updateQueue');
+        if (ref.repo.name === 'a') throw new ApiError(503, 'the service failed', 'updateQueue');
+        if (ref.repo.name === 'd') throw new NetworkError('the connection to api.example was reset', { failure: 'other', sent: true });
         return { ...QUEUES[1]!, state: change.state } as never;
       },
     },
@@ -58,7 +59,7 @@ describe('queue pause --all-queues', () => {
     expect(result).toMatchObject({
       kind: 'allQueues',
       results: [
-        { queue: { branch: 'main', repo: { name: 'a' } }, ok: false, error: { status: 500, message: 'the service failed' } },
+        { queue: { branch: 'main', repo: { name: 'a' } }, ok: false, error: { status: 503, message: 'the service failed' } },
         { queue: { repo: { name: 'b' } }, ok: true, changed: true, state: 'paused' },
         { queue: { repo: { name: 'c' } }, ok: true, changed: false, state: 'paused' },
       ],
@@ -73,5 +74,49 @@ describe('queue pause --all-queues', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('holds each change as a write in flight, so that Ctrl-C says which queues were changed before it and which not sent', async () => {
+    const queues = [summary('x', 'running', 1), summary('y', 'running', 1), summary('z', 'running', 1)];
+    let started: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (started = resolve));
+    const test = testContext({
+      service: {
+        listQueues: async () => queues,
+        updateQueue: (ref, change) => {
+          if (ref.repo.name !== 'y') return Promise.resolve({ ...queues[0]!, state: change.state } as never);
+          started();
+          return new Promise<never>(() => undefined);
+        },
+      },
+    });
+    void changeAllQueues({ action: 'pause', yes: true }, test.ctx);
+    await reached;
+    expect([...test.ctx.writesInFlight]).toEqual([
+      { what: 'the pause of the queue main of acme/y', check: 'mq queues', also: 'Changed before it: main of acme/x. Not sent: main of acme/z.' },
+    ]);
+  });
+
+  it("says a change whose answer never came may have been applied, with the check as --json's outcome_unknown", async () => {
+    const { ctx } = context();
+    QUEUES.push(summary('d', 'running', 0));
+    try {
+      const result = await changeAllQueues({ action: 'pause', yes: true }, ctx);
+      expect(result).toMatchObject({
+        results: expect.arrayContaining([
+          {
+            queue: { branch: 'main', repo: expect.objectContaining({ name: 'd' }) },
+            ok: false,
+            error: {
+              code: 'outcome_unknown',
+              check: 'mq queues',
+              message: 'the connection to api.example was reset (it may have been applied: check with `mq queues`)',
+            },
+          },
+        ]),
+      });
+    } finally {
+      QUEUES.pop();
+    }
   });
 });

@@ -2,7 +2,8 @@
 // service's list (v2; v1 has none and refuses), the confirmation lists every one, then each is changed on its
 // own: a queue already in the state asked for is left alone (nothing sent), and a failure on one is reported on
 // its line while the others go on. The result exits 1 when any failed.
-import { InterruptedError, MqError, NetworkError } from '../../errors.js';
+import { InterruptedError, MqError, OutcomeUnknownError } from '../../errors.js';
+import { settle } from '../../command-kit/uncertain.js';
 import type { CommandResult, QueueOutcome } from '../../model/result.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { SettableQueueState } from '../../model/vocabulary.js';
@@ -40,24 +41,47 @@ export async function changeAllQueues(input: AllQueuesInput, ctx: Context): Prom
     );
   }
   const results: QueueOutcome[] = [];
-  for (const queue of queues) results.push(await changeOne(queue, target, ctx));
+  for (const [index, queue] of queues.entries()) {
+    results.push(await changeOne(queue, target, ctx, { verb: input.action, also: around(results, queues.slice(index + 1), target) }));
+  }
   return { kind: 'allQueues', action: input.action, ...(input.reason !== undefined && { reason: input.reason }), results };
 }
 
-async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx: Context): Promise<QueueOutcome> {
+const CHECK = 'mq queues';
+
+async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx: Context, words: { verb: string; also?: string }): Promise<QueueOutcome> {
   const queue = { repo: summary.repo, branch: summary.branch };
   if (summary.state === target) return { queue, ok: true, changed: false, state: summary.state };
   const service = await ctx.service();
   try {
-    const updated = await service.updateQueue({ repo: summary.repo, targetBranch: summary.branch }, { state: target });
+    // Held as a write in flight: Ctrl-C then says it may have been applied, and which queues were changed before it.
+    const write = service.updateQueue({ repo: summary.repo, targetBranch: summary.branch }, { state: target });
+    const updated = await settle(ctx, write, {
+      what: `the ${words.verb} of the queue ${queueName(summary.branch, summary.repo)}`,
+      check: CHECK,
+      ...(words.also !== undefined && { also: words.also }),
+    });
     return { queue, ok: true, changed: true, state: updated?.state ?? target };
   } catch (error) {
     if (error instanceof InterruptedError || !(error instanceof MqError)) throw error;
     const status = (error as { status?: number }).status;
-    // A write whose answer never came may have been applied: the line says so, the others go on.
-    const doubt = error instanceof NetworkError && error.sent ? ' (it may have been applied: check with `mq queues`)' : '';
-    return { queue, ok: false, error: { code: error.code, ...(status ? { status } : {}), message: `${error.message}${doubt}` } };
+    // A write whose answer never came may have been applied: the line says so, its code is outcome_unknown with the
+    // command that tells (as a queue's own change gives it), and the others go on.
+    if (error instanceof OutcomeUnknownError) {
+      const said = error.cause instanceof Error ? error.cause.message : error.message;
+      return { queue, ok: false, error: { code: 'outcome_unknown', message: `${said} (it may have been applied: check with \`${CHECK}\`)`, check: CHECK } };
+    }
+    return { queue, ok: false, error: { code: error.code, ...(status ? { status } : {}), message: error.message } };
   }
+}
+
+/** `Changed before it: main of acme/a. Not sent: main of acme/c.`: the queues around one whose change was cut short. */
+function around(results: readonly QueueOutcome[], rest: readonly QueueSummary[], target: SettableQueueState): string | undefined {
+  const done = results.filter((result) => result.ok && result.changed).map((result) => queueName(result.queue.branch, result.queue.repo));
+  const notSent = rest.filter((queue) => queue.state !== target).map((queue) => queueName(queue.branch, queue.repo));
+  const parts = [done.length > 0 ? `Changed before it: ${done.join(', ')}.` : '', notSent.length > 0 ? `Not sent: ${notSent.join(', ')}.` : ''];
+  const said = parts.filter((part) => part !== '').join(' ');
+  return said === '' ? undefined : said;
 }
 
 function countOf(queue: QueueSummary): string {
