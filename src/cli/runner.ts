@@ -99,7 +99,7 @@ export class Runner {
       await this.print(result, serviceNow() ?? this.io.now());
       return resultExitCode(result);
     } catch (error) {
-      throw (error instanceof InterruptedError && interruptedWrites(ctx)) || error;
+      throw (error instanceof InterruptedError && (interruptedWrites(ctx) ?? withDone(error, ctx))) || error;
     } finally {
       await close();
     }
@@ -219,6 +219,12 @@ function interruptedWrites(ctx: Context): InterruptedError | undefined {
   for (const other of more) lines.push(`${other.what} may have been applied too: check with \`${other.check}\``);
   if (first.also) lines.push(first.also);
   return new InterruptedError(lines.join('\n'), first.check);
+}
+
+/** Ctrl-C with no write out, after writes that were answered: what they did is said under it. */
+function withDone(error: InterruptedError, ctx: Context): InterruptedError {
+  if (ctx.doneSoFar !== undefined) error.aftermath = ctx.doneSoFar;
+  return error;
 }
 
 /** Ctrl-C ends a command at once with 130, whatever it was waiting for. */

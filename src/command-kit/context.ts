@@ -48,6 +48,8 @@ export interface Context {
   cwd: string;
   /** Writes sent and not answered: on Ctrl-C the runner says they may have applied and how to check (one cut short stays, whatever the order). */
   writesInFlight: Set<WriteInFlight>;
+  /** What the command has done that Ctrl-C must not hide, where no write is out (its writes all answered, a read after them cut short). */
+  doneSoFar?: string;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */
   signal: AbortSignal;
   /**

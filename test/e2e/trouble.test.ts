@@ -233,6 +233,13 @@ describe('Ctrl-C while a write is out', () => {
     expect(run.stderr).toBe('mq: interrupted: the submit of #9 may have been applied: check with `mq status 9`\n');
   });
 
+  it("after every submit was answered, during v1's read of what each had become: says they were submitted, not only 'interrupted'", async () => {
+    const run = await interruptedOnceReceived(['submit', '9', '10'], await hangOn('getSubmittedPullRequest'));
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('mq: interrupted\n#9, #10 were submitted before it.\n');
+  });
+
   it('over several PRs it names those done before and not sent; under --json the check is a field', async () => {
     const run = await interruptedOnceReceived(['cancel', '4', '5', '6', '--json', '-b', 'release'], await hangOn('cancelPullRequest', 1));
     expect(run.code).toBe(130);

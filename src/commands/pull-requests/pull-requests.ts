@@ -35,10 +35,14 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   );
   // A service that takes a merged PR in again (v1) is asked once its submit stood, apart from it: a read that fails
   // leaves it unsaid, and never makes the submit itself uncertain.
+  // Ctrl-C during that read, every submit answered: what was done is said, not only "interrupted".
+  const done = results.filter((outcome) => outcome.ok).map((outcome) => `#${outcome.pr}`);
+  if (done.length > 0) ctx.doneSoFar = `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} submitted before it.`;
   for (const [index, outcome] of results.entries()) {
     if (!service.mergedBefore || !outcome.ok || outcome.alreadyQueued) continue;
     if (await orNone(service.mergedBefore(ref, outcome.pr))) results[index] = { ...outcome, alreadyMerged: true };
   }
+  ctx.doneSoFar = undefined;
   return { kind: 'perPr', action: 'submit', results };
 }
 
