@@ -122,3 +122,22 @@ describe.each<TestApi>(['v1', 'v2'])('queue delete --cancel-all whose deletion f
     expect(edge.requests.filter(isDelete)).toHaveLength(1);
   });
 });
+
+describe('queue update --mode with settings on v2, whose switch is refused', () => {
+  it('says the other settings were applied before it (v2 takes them apart, first), and the mode not changed', async () => {
+    const isSwitch = ({ method, path }: RecordedRequest) => method === 'POST' && /^\/v2\/merge-queues\/[^/]+\/switch-modes$/.test(path);
+    const sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
+    const edge = await startRecorder(sandbox.url, (request) => (isSwitch(request) ? { status: 409, body: 'Conflict' } : undefined), { unsent: true });
+    cleanup.push(
+      () => edge.close(),
+      () => sandbox.close(),
+    );
+    const env = envFor(edge.url, 'v2');
+    expect((await mq(['queue', 'create'], { env })).code).toBe(0);
+    const run = await mq(['queue', 'update', '--mode', 'parallel', '--concurrency', '4', '--batch'], { env });
+    expect(run.code).toBe(5);
+    expect(run.stderr.trim().split('\n').at(-1)).toBe('The other settings were applied before it (concurrency, batch); the mode was not changed.');
+    const queue = JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout);
+    expect(queue).toMatchObject({ mode: 'single', concurrency: 4, batch: true });
+  });
+});

@@ -206,7 +206,12 @@ export interface Recorder {
  * request is recorded by its path under /v1; a v2 one (`/v2/...`, at the service's root) as it came. `instead`
  * may answer a request in the sandbox's place, once the sandbox has taken it: an edge's own status, say.
  */
-export async function startRecorder(target: string, instead?: (request: RecordedRequest) => Exclude<StubReply, string> | undefined): Promise<Recorder> {
+export async function startRecorder(
+  target: string,
+  instead?: (request: RecordedRequest) => Exclude<StubReply, string> | undefined,
+  /** `unsent`: `instead` answers in place of the service, the request never forwarded (a refusal); else once it answered (a gateway's). */
+  { unsent = false }: { unsent?: boolean } = {},
+): Promise<Recorder> {
   const upstream = new URL(target);
   const requests: RecordedRequest[] = [];
   const watchers = new Set<() => void>();
@@ -221,6 +226,11 @@ export async function startRecorder(target: string, instead?: (request: Recorded
       const record: RecordedRequest = { method: req.method ?? '', path, headers: req.headers, body: body.toString('utf8') };
       requests.push(record);
       changed();
+      const refusal = unsent ? instead?.(record) : undefined;
+      if (refusal) {
+        record.answer = { status: refusal.status, body: refusal.body ?? '' };
+        return void res.writeHead(refusal.status, { 'content-type': 'text/plain', ...refusal.headers }).end(refusal.body ?? '');
+      }
       const forward = httpRequest(
         {
           host: upstream.hostname,

@@ -1,7 +1,7 @@
 // The v2 API behind the MergeQueueService: coordinates become ids (ids.ts), the model's words v2's (codec.ts),
 // and v2's answers the model, under the names v1 gives them (docs/v2.md: a script reads the same JSON on both APIs).
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
-import { ApiError, isNotFound, UsageError } from '../../errors.js';
+import { ApiError, InterruptedError, isNotFound, MqError, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
 import {
   type QueueEntryEstimate,
@@ -486,8 +486,16 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       }
       let queue = Object.keys(patch).length > 0 ? await client.call('mergeQueues.updateConfig', { params: { id }, body: patch }) : queuesRead.get(id);
       let moved: MergeQueueStateChange | undefined;
-      if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
-      if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
+      try {
+        if (mode !== undefined) moved = await client.call('mergeQueues.switchModes', { params: { id }, body: { mode: wireMode(mode) } });
+        if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
+      } catch (error) {
+        // v2 takes the settings apart, before: where the switch (or state) then fails, they stand, and are said.
+        if (error instanceof MqError && Object.keys(patch).length > 0 && !(error instanceof InterruptedError)) {
+          error.aftermath = `The other settings were applied before it (${Object.keys(settings).join(', ')}); ${mode !== undefined ? 'the mode' : 'the state'} was not changed.`;
+        }
+        throw error;
+      }
       // What a lookup answered of the queue is what it was before this change.
       ids.forgetLookedUp();
       // The settings as the PATCH answered them or as this command read them; a read only when neither did.
