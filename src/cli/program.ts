@@ -12,6 +12,7 @@ import { exitCodesSummary } from '../help/exit-codes.js';
 import { HELP_LAYOUT, layout, type Block } from '../help/layout.js';
 import { GLOBAL_FLAGS_POINTER, GLOBAL_OPTIONS_HEADING, helpTopicsLine } from '../help/topics.js';
 import { UsageError } from '../errors.js';
+import { markTakesGroupFlags } from '../completion/group-flags.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './table.js';
 
@@ -142,6 +143,7 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
     command.addArgument(arg.choices ? argument.choices(arg.choices).argParser(choiceOf(arg.name, arg.choices)) : argument);
   }
   addFlags(command, spec.flags ?? []);
+  if (spec.groupFlags) markTakesGroupFlags(command);
   EPILOGUES.set(command, [GLOBAL_FLAGS_POINTER, examples(spec.examples), ...(spec.notes ? [spec.notes] : [])]);
   const subcommands = spec.subcommands;
   if (subcommands) UNMADE.set(command, () => addCommands(command, subcommands, onCommand));

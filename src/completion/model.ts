@@ -2,6 +2,7 @@
 // knows what is hidden), so that a command or flag added to the command table (src/cli/table.ts) completes with
 // no further work.
 import type { Command, Option } from 'commander';
+import { takesGroupFlags } from './group-flags.js';
 
 export interface CompletionFlag {
   /** Long name first, then the short one: ['--output', '-o']. */
@@ -34,7 +35,7 @@ export interface CompletionHints {
 }
 
 export function completionTree(program: Command, hints: CompletionHints = {}): CompletionCommand {
-  return node(program, [], [], hints);
+  return node(program, [], [], hints, []);
 }
 
 /** Every command of the tree, mq itself first, parents before their subcommands. */
@@ -47,7 +48,8 @@ export function pathKey(command: CompletionCommand): string {
   return command.path.join(' ');
 }
 
-function node(command: Command, path: string[], inherited: CompletionFlag[], hints: CompletionHints): CompletionCommand {
+/** `global`: mq's own flags, every command's; a group's own reach only a subcommand that takes them (group-flags.ts). */
+function node(command: Command, path: string[], inherited: CompletionFlag[], hints: CompletionHints, global: CompletionFlag[]): CompletionCommand {
   const help = command.createHelp();
   const key = path.join(' ');
   const own = help.visibleOptions(command).map((option) => flag(option, hints.flagValues?.[`${key} ${option.long ?? option.short}`.trim()]));
@@ -57,7 +59,9 @@ function node(command: Command, path: string[], inherited: CompletionFlag[], hin
     path,
     names: [command.name(), ...command.aliases()],
     description: command.description(),
-    subcommands: help.visibleCommands(command).map((sub) => node(sub, [...path, sub.name()], flags, hints)),
+    subcommands: help
+      .visibleCommands(command)
+      .map((sub) => node(sub, [...path, sub.name()], path.length === 0 || takesGroupFlags(sub) ? flags : global, hints, path.length === 0 ? flags : global)),
     flags,
     argumentChoices: [...new Set(argumentChoices)],
   };

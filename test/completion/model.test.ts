@@ -8,6 +8,7 @@ import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { completionScript } from '../../src/completion/script.js';
 import { allCommands, completionTree, pathKey } from '../../src/completion/model.js';
+import { markTakesGroupFlags } from '../../src/completion/group-flags.js';
 import { bashComplete, hasShell } from './shells.js';
 
 function program(): Command {
@@ -34,6 +35,21 @@ describe('completionTree', () => {
     expect(leaf.flags.find((flag) => flag.names[0] === '--mode')).toMatchObject({ takesValue: true, choices: ['x', 'y'] });
     // --help is every command's own: it is listed once.
     expect(names.filter((name) => name === '--help')).toHaveLength(1);
+  });
+
+  it("offers a group's own flags only to a subcommand that takes them: the others refuse them (mq simulate fit --goal)", () => {
+    const mq = program();
+    const group = mq.commands.find((command) => command.name() === 'group')!.option('--days <n>', "the group's own");
+    const taker = group.command('taker');
+    markTakesGroupFlags(taker);
+    const flagsOf = (key: string) =>
+      allCommands(completionTree(mq))
+        .find((command) => pathKey(command) === key)!
+        .flags.flatMap((flag) => flag.names);
+    expect(flagsOf('group')).toContain('--days');
+    expect(flagsOf('group leaf')).not.toContain('--days');
+    expect(flagsOf('group leaf')).toContain('--output');
+    expect(flagsOf('group taker')).toContain('--days');
   });
 
   it('reads aliases, file placeholders, negated flags and hints', () => {
