@@ -15,7 +15,9 @@ ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) 
 _mq_completion() {
   local cur=\${COMP_WORDS[COMP_CWORD]} walked cmdpath flag IFS=$'\\n'
   COMPREPLY=()
-  walked=$(_mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}")
+  # Each command that finds nothing answers 1: \`|| :\` so that a shell under set -e (or an ERR trap) is not ended
+  # (or told) by a TAB that offers nothing.
+  walked=$(_mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}") || :
   cmdpath=\${walked%|*}
   flag=\${walked##*|}
   local prefix=''
@@ -28,17 +30,18 @@ _mq_completion() {
   [[ $cur == = ]] && cur=''
   if [[ -n $flag ]]; then
     if _mq_file_value "$cmdpath" "$flag"; then
-      compopt -o filenames 2>/dev/null
-      COMPREPLY=($(compgen -f -- "$cur"))
+      compopt -o filenames 2>/dev/null || :
+      COMPREPLY=($(compgen -f -- "$cur")) || :
     else
-      COMPREPLY=($(compgen -W "$(_mq_values "$cmdpath" "$flag")" -- "$cur"))
+      COMPREPLY=($(compgen -W "$(_mq_values "$cmdpath" "$flag")" -- "$cur")) || :
     fi
     [[ -n $prefix && \${#COMPREPLY[@]} -gt 0 ]] && COMPREPLY=("\${COMPREPLY[@]/#/$prefix}")
   elif [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$cur")) || :
   else
-    COMPREPLY=($(compgen -W "$(_mq_subcommands "$cmdpath"; _mq_arguments "$cmdpath")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_mq_subcommands "$cmdpath"; _mq_arguments "$cmdpath")" -- "$cur")) || :
   fi
+  return 0
 }
 
 complete -F _mq_completion mq

@@ -1,6 +1,7 @@
 // The scripts `mq completion bash|zsh|fish` prints, loaded into each shell and asked for completions. zsh and
 // fish are optional on a developer's machine and in CI: without one, its tests are skipped (install them with
 // `apt-get install zsh fish`).
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,19 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
     expect(bashComplete(file, ['mq', 'config', 'init', '--token-file', join(dir, 'to')])).toEqual([join(dir, 'tokens')]);
     // A value that is not a file gets no file names.
     expect(bashComplete(file, ['mq', 'queue', 'pause', '--reason', join(dir, 'ta')])).toEqual([]);
+  });
+
+  it('neither ends nor trips a shell under set -e with an ERR trap when a TAB offers nothing', () => {
+    for (const words of [
+      ['mq', 'queue', 'create', ''],
+      ['mq', 'zz'],
+      ['mq', 'wait', '--for', 'zz'],
+      ['mq', '--config', '/no/such/'],
+    ]) {
+      const program = 'set -eE; trap "echo ERR-TRAP" ERR; source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mq_completion; echo alive';
+      const run = spawnSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', file, ...words], { encoding: 'utf8' });
+      expect({ words, status: run.status, stdout: run.stdout }).toEqual({ words, status: 0, stdout: 'alive\n' });
+    }
   });
 
   it('offers every top-level command for an empty word, and flags only after a dash', () => {
