@@ -5,22 +5,29 @@
 'use strict';
 
 const args = process.argv.slice(2);
-if (args.length === 1 && args[0] === '--version') {
-  const answer = `${require('../package.json').version}\n`;
-  // Straight to fd 1: process.stdout would build a stream for one write (4–5% of `mq --version`, Node 24). A
-  // pipe opened non-blocking may refuse it (EAGAIN): then the stream after all; a reader gone (EPIPE) is no error.
-  try {
-    require('node:fs').writeSync(1, answer);
-  } catch (error) {
-    if (error.code === 'EAGAIN') process.stdout.write(answer);
-    else if (error.code !== 'EPIPE') throw error;
-  }
-} else {
+if (!(args.length === 1 && args[0] === '--version' && versionWritten())) {
   if (args[0] === 'mcp' && !args.includes('--help') && !args.includes('-h')) answerInitialize();
   const { createRequire, enableCompileCache, getCompileCacheDir } = require('node:module');
   enableCompileCache?.();
   const dist = require('node:path').join(__dirname, '../dist');
   run(dist, createRequire(`${dist}/mq.cjs`), getCompileCacheDir?.());
+}
+
+/**
+ * A lone `mq --version`, from the package's manifest: whether it was answered. Straight to fd 1: process.stdout would
+ * build a stream for one write (4–5% of `mq --version`, Node 24). A pipe opened non-blocking may refuse it (EAGAIN):
+ * then the stream after all; a reader gone (EPIPE) is no error; any other failure (a full disk) is left to the
+ * program, which says it in one line.
+ */
+function versionWritten() {
+  const answer = `${require('../package.json').version}\n`;
+  try {
+    require('node:fs').writeSync(1, answer);
+  } catch (error) {
+    if (error.code === 'EAGAIN') process.stdout.write(answer);
+    else if (error.code !== 'EPIPE') return false;
+  }
+  return true;
 }
 
 /**

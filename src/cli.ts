@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import type { Io } from './cli/io.js';
 import type { Runner } from './cli/runner.js';
-import { EXIT, UsageError } from './errors.js';
+import { writeSync } from 'node:fs';
+import { EXIT, systemErrorWords, UsageError } from './errors.js';
 
 export type { Io } from './cli/io.js';
 
@@ -83,13 +84,24 @@ export async function main(): Promise<void> {
 
 const QUIET = new WeakSet<NodeJS.WriteStream>();
 
-/** A reader that went away (`mq list | head`) is no error of ours, no stack trace; `closed` is told once, so a command still going stops. */
+/**
+ * A reader that went away (`mq list | head`) is no error of ours, no stack trace; `closed` is told once, so a command
+ * still going stops. Output that cannot be written (a full disk: `mq completion bash > /dev/full`) is one line on
+ * stderr and exit 3, as a state file mq cannot write is: the place given for it cannot be used.
+ */
 function quietOnEpipe(stream: NodeJS.WriteStream, closed?: () => void): NodeJS.WriteStream {
   if (!QUIET.has(stream)) {
     QUIET.add(stream);
     let told = false;
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
+      if (error.code !== 'EPIPE') {
+        if (stream === process.stdout) {
+          try {
+            writeSync(2, `mq: cannot write the output: ${systemErrorWords(error)}\n`);
+          } catch {}
+        }
+        process.exit(EXIT.config);
+      }
       if (closed && !told) {
         told = true;
         closed();

@@ -1,6 +1,7 @@
 // Help end to end: every command's --help has examples, `mq help <command>` is that help, and the topics
 // (global-flags, exit-codes, config, environment) say what the code does.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GLOBAL_FLAGS } from '../../src/cli/program.js';
@@ -10,6 +11,7 @@ import { EXIT } from '../../src/errors.js';
 import { EXIT_CODES, exitCodesSummary } from '../../src/help/exit-codes.js';
 import { GLOBAL_FLAGS_POINTER } from '../../src/help/topics.js';
 import { mq } from '../support/in-process.js';
+import { MQ_BIN } from '../support/cli.js';
 
 /** The subcommands a --help lists, commander's implicit `help` of a group left out (it has no examples). */
 function subcommands(help: string, nested: boolean): string[] {
@@ -152,5 +154,17 @@ describe('mq help', () => {
     const read = new Set(sources.flatMap((source) => [...source.matchAll(/'((?:MQ|TRUNK|NO|FORCE|XDG)_[A-Z_]+)'/g)].map((m) => m[1]!)));
     expect(read.size).toBeGreaterThan(8);
     for (const name of read) expect(run.stdout).toContain(name);
+  });
+});
+
+describe.skipIf(!existsSync('/dev/full'))('output that cannot be written (a full disk: > /dev/full)', () => {
+  it.each([['--version'], ['--help'], ['completion', 'bash'], ['help', 'exit-codes']])('mq %s: one line and exit 3, no stack trace', (...args) => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const run = spawnSync(process.execPath, [MQ_BIN, ...args], { stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 3, stderr: 'mq: cannot write the output: no space left on the device\n' });
+    } finally {
+      closeSync(full);
+    }
   });
 });
