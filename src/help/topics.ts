@@ -86,9 +86,11 @@ function configText(
 
 /** The variables mq reads besides the settings' own; empty ones count as unset. */
 const OTHER_VARIABLES: ReadonlyArray<readonly [string, string]> = [
+  ['BROWSER', "what mq status --web opens the PR with (else open, xdg-open or the system's)"],
   ['FORCE_COLOR', 'colour even in a pipe; 0 or false: none'],
   ['HTTPS_PROXY, HTTP_PROXY', 'proxy for requests'],
   ['NO_PROXY', 'hosts reached without the proxy'],
+  ['XDG_CACHE_HOME', 'where mq keeps v2 ids, request budgets and webhook secrets ($XDG_CACHE_HOME/mq/; default ~/.cache)'],
   ['XDG_CONFIG_HOME', 'where the user config file lives ($XDG_CONFIG_HOME/mq/; default ~/.config)'],
 ];
 

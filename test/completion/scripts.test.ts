@@ -16,6 +16,8 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
     ['queue', 'queues'],
   ],
   [['mq', 'queue', 'sw'], ['switch-mode']],
+  // A value the command takes though commander has no choices for it.
+  [['mq', 'stats', '--by', ''], ['author']],
   [
     ['mq', 'queue', 'switch-mode', ''],
     ['single', 'parallel', 'queue', 'graph'],

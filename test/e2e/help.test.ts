@@ -148,10 +148,20 @@ describe('mq help', () => {
   it('environment: every variable the settings layer reads', async () => {
     const run = await mq(['help', 'environment']);
     expect(run.code).toBe(0);
-    const sources = ['setting-rows.ts', 'environment.ts', 'resolve.ts', 'color.ts'].map((file) =>
-      readFileSync(resolve(import.meta.dirname, '../../src/config', file), 'utf8'),
+    const sources = [
+      'config/setting-rows.ts',
+      'config/environment.ts',
+      'config/resolve.ts',
+      'config/color.ts',
+      'config/cache-dir.ts',
+      'command-kit/browser.ts',
+    ].map((file) => readFileSync(resolve(import.meta.dirname, '../../src', file), 'utf8'));
+    // Named in quotes, or read as env.NAME (the cache folder's, the browser's).
+    const read = new Set(
+      sources.flatMap((source) => [...source.matchAll(/'((?:MQ|TRUNK|NO|FORCE|XDG)_[A-Z_]+)'|env\.((?:XDG_[A-Z_]+|BROWSER))\b/g)].map((m) => (m[1] ?? m[2])!)),
     );
-    const read = new Set(sources.flatMap((source) => [...source.matchAll(/'((?:MQ|TRUNK|NO|FORCE|XDG)_[A-Z_]+)'/g)].map((m) => m[1]!)));
+    expect(read).toContain('XDG_CACHE_HOME');
+    expect(read).toContain('BROWSER');
     expect(read.size).toBeGreaterThan(8);
     for (const name of read) expect(run.stdout).toContain(name);
   });

@@ -9,6 +9,7 @@ const FLAG_VALUES: Record<string, readonly string[]> = {
   'wait --for': VOCABULARY.pullRequestStates,
   'submit --priority': VOCABULARY.priorityNames,
   'edit --priority': VOCABULARY.priorityNames,
+  'stats --by': ['author'],
 };
 
 /** `mq completion <shell>` */

@@ -12,7 +12,7 @@ export const TEST_DETAILS = {
   name: 'test-details',
   description: 'one test case of the flaky-test data',
   args: [TEST_ID],
-  examples: ['mq test-details 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 --org acme'],
+  examples: ['mq test-details 6f1c2a3e-8b4d-4c5e-9f60-1a2b3c4d5e01 --org acme'],
   notes: NEEDS_ORG,
   load: async (): Promise<AnyParse> => (await import('./test-details.js')).parseTestDetails,
 } as const satisfies CommandSpec;
@@ -40,7 +40,7 @@ export const FLAKY_LINK_TICKET = {
   name: 'link-ticket',
   description: 'link a ticket (Jira, Linear) to a test case',
   args: [TEST_ID, { name: '<ticket-id>', description: 'the ticket key: the project key in capitals, a dash and the number, e.g. KAN-123' }],
-  examples: ['mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123'],
+  examples: ['mq flaky link-ticket 6f1c2a3e-8b4d-4c5e-9f60-1a2b3c4d5e01 KAN-123'],
   load: async (): Promise<AnyParse> => (await import('./flaky.js')).parseLinkTicket,
 } as const satisfies CommandSpec;
 
@@ -50,7 +50,7 @@ export const FLAKY = {
   examples: [
     'mq flaky list --quarantined --org acme',
     'mq flaky list --unhealthy --status broken',
-    'mq flaky link-ticket 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162 KAN-123',
+    'mq flaky link-ticket 6f1c2a3e-8b4d-4c5e-9f60-1a2b3c4d5e01 KAN-123',
   ],
   subcommands: [FLAKY_LIST, FLAKY_LINK_TICKET],
 } as const satisfies CommandSpec;
