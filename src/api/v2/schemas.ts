@@ -188,7 +188,9 @@ export const ResolvePullRequestsQuery = PageQuery.extend({
   branch: z.string().min(1).optional(),
   baseBranch: z.string().min(1).optional(),
 })
+  // Exactly one of the two (openapi-v2.json): neither is refused as both are.
   .refine((query) => !(query.number !== undefined && query.branch !== undefined), { path: ['branch'], message: 'give number or branch, not both' })
+  .refine((query) => query.number !== undefined || query.branch !== undefined, { path: ['number'], message: 'give number or branch' })
   .refine((query) => query.baseBranch === undefined || query.branch !== undefined, { path: ['baseBranch'], message: 'only valid together with branch' });
 
 /** `state`: a comma list of camelCase queue-entry states. */

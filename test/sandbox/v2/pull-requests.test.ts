@@ -135,10 +135,11 @@ describe('v2 pull request lookups', () => {
     expect(dequeued.body.error.code).toBe('PR_NOT_IN_ACTIVE_STATE');
   });
 
-  it('refuses number with branch, baseBranch without branch, and bad numbers with 400', async () => {
+  it('refuses number with branch, neither (exactly one is asked), baseBranch without branch, and bad numbers with 400', async () => {
     const { repositoryId } = await queueIn(sandbox);
     for (const [query, field] of [
       [{ repositoryId, number: '1', branch: 'x' }, 'branch'],
+      [{ repositoryId }, 'number'],
       [{ repositoryId, baseBranch: 'main' }, 'baseBranch'],
       [{ repositoryId, number: '0' }, 'number'],
       [{ repositoryId, number: 'one' }, 'number'],

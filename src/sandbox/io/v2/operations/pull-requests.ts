@@ -49,11 +49,9 @@ export const resolveByCoordinates = route('pullRequests.resolveByCoordinates', (
     const chosen = fromBranch.find((record) => record.state === 'open') ?? fromBranch.sort((a, b) => created(b.number) - created(a.number))[0];
     const found = chosen && pullRequestAtCoordinates(context.engine, repo, chosen.number);
     if (found) rows = [found];
-  } else if (repo) {
-    rows = context.engine.pullRequestsOfRepository(repo).flatMap((record) => pullRequestAtCoordinates(context.engine, repo, record.number) ?? []);
   }
   // A read of several numbers leaves hasImpactedTargets out, as the service does.
-  const listRead = query.number === undefined ? query.branch === undefined : query.number.length > 1;
+  const listRead = query.number !== undefined && query.number.length > 1;
   return pageOf(
     context,
     rows,
