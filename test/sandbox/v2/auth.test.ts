@@ -21,6 +21,9 @@ describe('v2 credentials with any trunk_v2_ key', () => {
     expect(notV2.body.error.code).toBe('INVALID_TOKEN');
     const notBearer = await sandbox.call('mergeQueues.list', { key: null, headers: { authorization: 'Basic dHJ1bms6eA==' } });
     expect(notBearer.body.error.code).toBe('INVALID_TOKEN');
+    // A login's token is a credential (NOTES §2), one the sandbox cannot honour: not valid, rather than none.
+    const login = await sandbox.call('mergeQueues.list', { key: null, headers: { 'x-trunk-token': 'abc' } });
+    expect([login.status, login.body.error.code]).toEqual([401, 'INVALID_TOKEN']);
   });
 
   it('refuses a v2 key on v1 with v1’s plain 401', async () => {

@@ -185,6 +185,12 @@ export class V2Face {
       if (typeof v1Token === 'string' && v1Token.trim() !== '') {
         return envelope(401, 'INVALID_TOKEN', `v2 takes an API key as Authorization: Bearer <key>; a v1 ${TOKEN_HEADER} works only with v1`);
       }
+      // A login's token (NOTES §2) is a credential too, which the sandbox has no logins to honour: not valid here,
+      // rather than none at all.
+      const login = request.headers['x-trunk-token'];
+      if (typeof login === 'string' && login.trim() !== '') {
+        return envelope(401, 'INVALID_TOKEN', 'the sandbox has no logins: send an API key as Authorization: Bearer <key>');
+      }
       return envelope(401, 'AUTHENTICATION_REQUIRED', 'send an API key as Authorization: Bearer <key>');
     }
     const permissions = key === undefined ? undefined : this.permissionsOf(key);
