@@ -185,7 +185,7 @@ export class V2Face {
       if (typeof v1Token === 'string' && v1Token.trim() !== '') {
         return envelope(401, 'INVALID_TOKEN', `v2 takes an API key as Authorization: Bearer <key>; a v1 ${TOKEN_HEADER} works only with v1`);
       }
-      // A login's token (NOTES §2) is a credential too, which the sandbox has no logins to honour: not valid here,
+      // A login's token (the trunk CLI's, after trunk auth login) is a credential too, which the sandbox has no logins to honour: not valid here,
       // rather than none at all.
       const login = request.headers['x-trunk-token'];
       if (typeof login === 'string' && login.trim() !== '') {
