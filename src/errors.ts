@@ -14,6 +14,14 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** Where a command over several PRs stopped: the PR it stopped at, those done and refused before it, those not sent. */
+export interface StoppedAt {
+  pr: number;
+  done: number[];
+  refused: number[];
+  notSent: number[];
+}
+
 /** A failure whose message is written for the user; anything else is a bug and shows its stack under --debug. */
 export class MqError extends Error {
   /**
@@ -22,6 +30,8 @@ export class MqError extends Error {
    * message, which is the failure's own (the service's words, with its status after them).
    */
   aftermath?: string;
+  /** The aftermath of a command over several PRs, for a script (--json's `stoppedAt`): where it stopped, and each other PR's fate. */
+  stoppedAt?: StoppedAt;
   /** What the user can do about it, on a line of its own after the message: `mq queue create` after a 404. */
   hint?: string;
 

@@ -1,6 +1,6 @@
 // A command over several PRs: one request per PR, each PR's outcome reported on its own, so one bad PR does not
 // hide what happened to the others (submit, cancel, restart, edit, and queue delete --cancel-all).
-import { ApiError, EXIT, InterruptedError, isNotFound, MqError, OutcomeUnknownError, retryAfterSeconds } from '../errors.js';
+import { ApiError, EXIT, InterruptedError, isNotFound, MqError, OutcomeUnknownError, retryAfterSeconds, type StoppedAt } from '../errors.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
 import type { QueueRef } from '../model/repository.js';
 import type { PrOutcome } from '../model/result.js';
@@ -35,16 +35,20 @@ export async function eachPr(
   const results: PrOutcome[] = [];
   for (const [index, pr] of prs.entries()) {
     const also = leftBehind(results, prs.slice(index + 1), done);
+    const stop = stopOf(results, pr, prs.slice(index + 1));
     try {
       await settle(ctx, send(pr), { what: `the ${action} of #${pr}`, check: checkCommand(ctx, 'status', String(pr)), also });
       results.push({ pr, ok: true });
     } catch (error) {
-      if (error instanceof OutcomeUnknownError) throw error;
+      if (error instanceof OutcomeUnknownError) {
+        if (prs.length > 1) error.stoppedAt = stop;
+        throw error;
+      }
       let failure: PrFailure;
       try {
         failure = prFailure(error);
       } catch (fatal) {
-        throw stoppedAt(fatal, pr, also);
+        throw stoppedAt(fatal, pr, also, prs.length > 1 ? stop : undefined);
       }
       const explained = error instanceof ApiError ? explain?.(pr, error) : undefined;
       results.push(explained ? await explained : { pr, ok: false, error: failure });
@@ -62,14 +66,25 @@ export async function readAhead(service: MergeQueueService, ref: QueueRef, prs: 
   try {
     await service.readAhead?.(ref, prs);
   } catch (error) {
-    throw stoppedAt(error, prs[0]!, leftBehind([], prs.slice(1), ''));
+    throw stoppedAt(error, prs[0]!, leftBehind([], prs.slice(1), ''), prs.length > 1 ? stopOf([], prs[0]!, prs.slice(1)) : undefined);
   }
 }
 
 /** A failure that stops a command over several PRs, with the PRs done before it: a script reading only this must not take them for undone. */
-function stoppedAt(error: unknown, pr: number, left: string | undefined): unknown {
+function stoppedAt(error: unknown, pr: number, left: string | undefined, stop: StoppedAt | undefined): unknown {
   if (error instanceof MqError && left !== undefined) error.aftermath = `it stopped at #${pr}: ${left}`;
+  if (error instanceof MqError && stop !== undefined) error.stoppedAt = stop;
   return error;
+}
+
+/** The same, as data: what --json gives a script, which must not parse the words. */
+function stopOf(results: readonly PrOutcome[], pr: number, rest: readonly number[]): StoppedAt {
+  return {
+    pr,
+    done: results.filter((r) => r.ok).map((r) => r.pr),
+    refused: results.filter((r) => !r.ok).map((r) => r.pr),
+    notSent: [...rest],
+  };
 }
 
 /**

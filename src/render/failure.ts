@@ -37,6 +37,8 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
       // A write that may have been applied: the command that tells, for a script to run.
       ...(error instanceof OutcomeUnknownError || (error instanceof InterruptedError && error.check !== undefined) ? { check: error.check } : {}),
       ...(hint === undefined ? {} : { hint }),
+      // A command over several PRs that stopped: each PR's fate, as the aftermath says it in words.
+      ...(known && error.stoppedAt ? { stoppedAt: error.stoppedAt } : {}),
       ...(stack === undefined ? {} : { stack }),
     };
     return `${JSON.stringify({ error: body })}\n`;

@@ -112,6 +112,13 @@ describe('a write whose answer never came', () => {
       'the cancel of #5 may have been applied: check with `mq status 5`',
       '#4 was refused before it (that PR cannot be cancelled now); #6 was not sent.',
     ]);
+    // The stub counts requests across runs: the next run's first is its third, and hangs.
+    const json = await spawned(['cancel', '4', '5', '--timeout', '3s', '--json'], { env });
+    expect(JSON.parse(json.stderr).error).toMatchObject({
+      code: 'outcome_unknown',
+      check: 'mq status 4',
+      stoppedAt: { pr: 4, done: [], refused: [], notSent: [5] },
+    });
   });
 
   it('a connection reset once the request was out counts too; under --json the check is a field', async () => {
@@ -184,13 +191,18 @@ describe('a failure that stops a command over several PRs', () => {
     expect(run.stderr.trim().split('\n')).toEqual(['mq: bad token (401)', 'it stopped at #2: #1 was submitted before it; #3 was not sent.']);
   });
 
-  it('the service down after the first PR was cancelled: exit 6; under --json the same words in the error', async () => {
+  it("the service down after the first PR was cancelled: exit 6; under --json the same words in the error, and each PR's fate as data", async () => {
     const { env, operations } = await serve((_operation, index) => (index === 0 ? { status: 200, body: '{}' } : { status: 503, body: 'down' }));
-    const run = await mq(['cancel', '4', '5', '--json'], { env });
+    const run = await mq(['cancel', '4', '5', '6', '--json'], { env });
     expect(run.code).toBe(6);
     expect(run.stdout).toBe('');
     expect(JSON.parse(run.stderr)).toEqual({
-      error: { code: 'unavailable', status: 503, message: 'down\nit stopped at #5: #4 was cancelled before it.' },
+      error: {
+        code: 'unavailable',
+        status: 503,
+        message: 'down\nit stopped at #5: #4 was cancelled before it; #6 was not sent.',
+        stoppedAt: { pr: 5, done: [4], refused: [], notSent: [6] },
+      },
     });
     expect(operations).toEqual(['cancelPullRequest', 'cancelPullRequest']);
   });
