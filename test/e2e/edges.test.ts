@@ -141,3 +141,36 @@ describe('queue update --mode with settings on v2, whose switch is refused', () 
     expect(queue).toMatchObject({ mode: 'single', concurrency: 4, batch: true });
   });
 });
+
+describe('--all-queues on v2 where one queue cannot be counted', () => {
+  it('goes on: that queue is listed as not counted, and the window changes every queue (it stopped whole at a 503)', async () => {
+    let refused: string | undefined;
+    const countOf = ({ method, path }: RecordedRequest) => (method === 'GET' ? /^\/v2\/merge-queues\/([^/?]+)\/pull-requests/.exec(path)?.[1] : undefined);
+    const sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
+    const edge = await startRecorder(
+      sandbox.url,
+      (request) => {
+        const id = countOf(request);
+        refused ??= id;
+        return id !== undefined && id === refused ? { status: 503, body: 'Service Unavailable', headers: { 'retry-after': '0' } } : undefined;
+      },
+      { unsent: true },
+    );
+    cleanup.push(
+      () => edge.close(),
+      () => sandbox.close(),
+    );
+    const env = envFor(edge.url, 'v2');
+    for (const branch of ['main', 'qa']) expect((await mq(['queue', 'create', '-b', branch], { env })).code).toBe(0);
+    const run = await mq(['queue', 'drain', '--all-queues', '--yes', '--json'], { env });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout).results.map((result: { ok: boolean; state: string }) => [result.ok, result.state])).toEqual([
+      [true, 'draining'],
+      [true, 'draining'],
+    ]);
+    expect(refused).toBeDefined();
+    // mq queues lists it as not counted (null; `?` in the table) beside the other's count.
+    const listed = JSON.parse((await mq(['queues', '--json'], { env })).stdout);
+    expect(JSON.stringify(listed)).toContain('"pullRequests":null');
+  });
+});

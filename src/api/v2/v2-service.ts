@@ -1,7 +1,7 @@
 // The v2 API behind the MergeQueueService: coordinates become ids (ids.ts), the model's words v2's (codec.ts),
 // and v2's answers the model, under the names v1 gives them (docs/v2.md: a script reads the same JSON on both APIs).
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
-import { ApiError, InterruptedError, isNotFound, MqError, UsageError } from '../../errors.js';
+import { ApiError, EXIT, InterruptedError, isNotFound, MqError, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
 import {
   type QueueEntryEstimate,
@@ -445,7 +445,12 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       branch: queue.targetBranch,
       state: modelWord(queue.state),
       mode: modelMode(queue.mode),
-      pullRequests: await liveCount(queue.id),
+      // A count the service could not give this time (a 503 on one queue's list): not counted, said so, rather than
+      // the whole list failing with it, and an --all-queues window with it ("a failure on one does not stop the others").
+      pullRequests: await liveCount(queue.id).catch((error: unknown) => {
+        if (error instanceof MqError && error.exitCode === EXIT.unavailable) return null;
+        throw error;
+      }),
       queueId: queue.id,
     };
   }
