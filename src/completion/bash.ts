@@ -13,13 +13,15 @@ ${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root
 ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
 
 _mq_completion() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} walked cmdpath flag IFS=$'\\n'
+  local cur=\${COMP_WORDS[COMP_CWORD]} walked cmdpath flag count IFS=$'\\n'
   COMPREPLY=()
   # Each command that finds nothing answers 1: \`|| :\` so that a shell under set -e (or an ERR trap) is not ended
   # (or told) by a TAB that offers nothing.
   walked=$(_mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}") || :
-  cmdpath=\${walked%|*}
-  flag=\${walked##*|}
+  cmdpath=\${walked%%|*}
+  flag=\${walked#*|}
+  count=\${flag#*|}
+  flag=\${flag%%|*}
   local prefix=''
   if [[ -z $flag && $cur == --*=* ]]; then
     # --flag=value as one word (= not in COMP_WORDBREAKS): the answers must keep the --flag= part.
@@ -39,7 +41,7 @@ _mq_completion() {
   elif [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$cur")) || :
   else
-    COMPREPLY=($(compgen -W "$(_mq_subcommands "$cmdpath"; _mq_arguments "$cmdpath")" -- "$cur")) || :
+    COMPREPLY=($(compgen -W "$(_mq_subcommands "$cmdpath"; _mq_arguments "$cmdpath" "$count")" -- "$cur")) || :
   fi
   return 0
 }

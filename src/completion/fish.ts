@@ -28,11 +28,12 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
       'return 1',
     ),
     '',
-    `function __mq_path --description 'the command path of the words before the cursor'
+    `function __mq_path --description 'the command path of the words before the cursor, then how many positional words follow it'
     set -l words (commandline -opc)
     set -e words[1]
     set -l cmdpath ''
     set -l flag ''
+    set -l count 0
     for word in $words
         if test -n "$flag"
             set flag ''
@@ -40,20 +41,31 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
             __mq_takes_value "$cmdpath" $word; and set flag $word
         else
             set -l sub (__mq_subcommand "$cmdpath" $word)
-            test -n "$sub"; and set cmdpath (string trim -- "$cmdpath $sub")
+            if test -n "$sub"
+                set cmdpath (string trim -- "$cmdpath $sub")
+                set count 0
+            else
+                set count (math $count + 1)
+            end
         end
     end
     echo $cmdpath
+    echo $count
 end
 
 function __mq_at --argument-names want --description 'the words before the cursor select exactly this command'
     set -l got (__mq_path)
-    test "$got" = "$want"
+    test "$got[1]" = "$want"
+end
+
+function __mq_room --argument-names want most --description 'this command, with fewer positional words than it takes'
+    set -l got (__mq_path)
+    test "$got[1]" = "$want"; and test "$got[2]" -lt $most
 end
 
 function __mq_under --argument-names want --description 'the words before the cursor select this command or one below it'
     set -l got (__mq_path)
-    test "$got" = "$want"; or string match -q -- "$want *" "$got"
+    test "$got[1]" = "$want"; or string match -q -- "$want *" "$got[1]"
 end`,
     '',
     '# Nothing mq takes is a file name, but for flags that say so.',
@@ -64,7 +76,11 @@ end`,
     for (const sub of command.subcommands) {
       lines.push(`complete -c mq -n ${at} -a ${fishQuote(sub.path.at(-1)!)} -d ${fishQuote(oneLine(sub.description))}`);
     }
-    if (command.argumentChoices.length > 0) lines.push(`complete -c mq -n ${at} -a ${fishQuote(command.argumentChoices.join(' '))}`);
+    if (command.argumentChoices.length > 0) {
+      // None past the last positional argument it takes: that word is refused.
+      const room = command.argumentsMax === null ? at : fishQuote(`__mq_room ${fishQuote(pathKey(command))} ${command.argumentsMax}`);
+      lines.push(`complete -c mq -n ${room} -a ${fishQuote(command.argumentChoices.join(' '))}`);
+    }
     const parent = commands.find((other) => other.subcommands.includes(command));
     for (const flag of command.flags.filter((flag) => !parent?.flags.some((inherited) => sameFlag(inherited, flag)))) {
       lines.push(flagLine(flag, command));

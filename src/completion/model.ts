@@ -26,6 +26,8 @@ export interface CompletionCommand {
   flags: CompletionFlag[];
   /** The words its positional arguments may be. */
   argumentChoices: string[];
+  /** How many positional arguments it takes; null: any number (a variadic one). A word past them is refused. */
+  argumentsMax: number | null;
 }
 
 /** Values for what commander itself does not restrict, keyed by command path and flag (`list --state`) or path. */
@@ -64,6 +66,7 @@ function node(command: Command, path: string[], inherited: CompletionFlag[], hin
       .map((sub) => node(sub, [...path, sub.name()], path.length === 0 || takesGroupFlags(sub) ? flags : global, hints, path.length === 0 ? flags : global)),
     flags,
     argumentChoices: [...new Set(argumentChoices)],
+    argumentsMax: command.registeredArguments.some((argument) => argument.variadic) ? null : command.registeredArguments.length,
   };
 }
 

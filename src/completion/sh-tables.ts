@@ -56,11 +56,17 @@ export function shTables(prefix: string, root: CompletionCommand): string {
     walkFunction(prefix),
     caseFunction(
       `${prefix}_arguments`,
-      'the words a positional argument of the command path $1 may be',
+      'the words a positional argument of the command path $1 may be, after $2 of them given (none past the last it takes)',
       '$1',
       commands
         .filter((command) => command.argumentChoices.length > 0)
-        .map((command) => ({ patterns: [pathKey(command)], body: printLines(command.argumentChoices) })),
+        .map((command) => ({
+          patterns: [pathKey(command)],
+          body:
+            command.argumentsMax === null
+              ? printLines(command.argumentChoices)
+              : `(( \${2:-0} < ${command.argumentsMax} )) && ${printLines(command.argumentChoices)}`,
+        })),
     ),
   ].join('\n\n');
 }
@@ -71,8 +77,8 @@ export function shTables(prefix: string, root: CompletionCommand): string {
  */
 function walkFunction(prefix: string): string {
   return `${prefix}_walk() {
-  # the command path the words select and the flag whose value comes next, as PATH|FLAG
-  local cmdpath='' flag='' word sub
+  # the command path the words select, the flag whose value comes next, and the positional words after the path, as PATH|FLAG|COUNT
+  local cmdpath='' flag='' word sub count=0
   for word in "$@"; do
     if [[ -n $flag ]]; then
       [[ $word == '=' ]] || flag=''
@@ -83,9 +89,14 @@ function walkFunction(prefix: string): string {
       continue
     fi
     sub=$(${prefix}_subcommand "$cmdpath" "$word")
-    [[ -n $sub ]] && cmdpath=\${cmdpath:+$cmdpath }$sub
+    if [[ -n $sub ]]; then
+      cmdpath=\${cmdpath:+$cmdpath }$sub
+      count=0
+    else
+      count=$((count + 1))
+    fi
   done
-  printf '%s|%s\n' "$cmdpath" "$flag"
+  printf '%s|%s|%s\n' "$cmdpath" "$flag" "$count"
 }`;
 }
 

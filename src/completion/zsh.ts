@@ -22,11 +22,13 @@ ${listFunction('_mq_flags', 'flag:description of each flag of the command path $
 )}
 
 _mq() {
-  local cur=\${words[CURRENT]} walked cmdpath flag
+  local cur=\${words[CURRENT]} walked cmdpath flag count
   local -a entries
   walked=$(_mq_walk "\${(@)words[2,CURRENT-1]}")
-  cmdpath=\${walked%|*}
-  flag=\${walked##*|}
+  cmdpath=\${walked%%|*}
+  flag=\${walked#*|}
+  count=\${flag#*|}
+  flag=\${flag%%|*}
   if [[ -z $flag && $cur == --*=* ]]; then
     flag=\${cur%%=*}
     compset -P '*='
@@ -44,7 +46,7 @@ _mq() {
   else
     entries=(\${(f)"$(_mq_subcommands "$cmdpath")"})
     (( \${#entries} )) && _describe -t commands 'command' entries
-    entries=(\${(f)"$(_mq_arguments "$cmdpath")"})
+    entries=(\${(f)"$(_mq_arguments "$cmdpath" "$count")"})
     (( \${#entries} )) && compadd -a entries
   fi
   return 0

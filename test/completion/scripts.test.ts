@@ -18,6 +18,12 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'queue', 'sw'], ['switch-mode']],
   // A value the command takes though commander has no choices for it.
   [['mq', 'stats', '--by', ''], ['author']],
+  // A command of one argument is offered none past it (the word would be refused: too many arguments).
+  [
+    ['mq', 'completion', ''],
+    ['bash', 'fish', 'zsh'],
+  ],
+  [['mq', 'completion', 'bash', ''], []],
   [
     ['mq', 'queue', 'switch-mode', ''],
     ['single', 'parallel', 'queue', 'graph'],
