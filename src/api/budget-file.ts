@@ -1,7 +1,7 @@
 // budget.ts's state shared by every mq process with one credential, in a file of mq's cache (named by a hash, holding only times), changed
 // under a lock file (one older than 2s is a dead process's). A file that cannot be used fails nothing: the process keeps its own budget.
 import { closeSync, constants, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { makeFolderSync } from '../folders.js';
+import { makeFolder } from '../folders.js';
 import { dirname, join } from 'node:path';
 import { type BudgetState, type BudgetStore, COUNTS, freshBudget, memoryStore } from './budget.js';
 import { systemErrorWords } from '../errors.js';
@@ -78,7 +78,7 @@ function locked(lock: string): boolean {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && tries === 0) {
-        makeFolderSync(dirname(lock), 0o700);
+        makeFolder(dirname(lock), 0o700);
         continue;
       }
       if (code !== 'EEXIST') throw error;

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeFolder, makeFolderSync } from '../../src/folders.js';
+import { makeFolder } from '../../src/folders.js';
 import { sandboxEnv, startMq } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
 
@@ -14,24 +14,20 @@ const fresh = () => mkdtempSync(join(tmpdir(), 'mq-folders-'));
 const unmakeable = existsSync('/proc/self') ? '/proc/mq-cannot-be-made' : undefined;
 
 describe('makeFolder', () => {
-  it('makes the folders that are missing, each with the mode, and leaves those there alone', async () => {
-    for (const make of [makeFolderSync, makeFolder]) {
-      const root = fresh();
-      await make(join(root, 'a', 'b', 'c'), 0o700);
-      expect(statSync(join(root, 'a', 'b', 'c')).isDirectory()).toBe(true);
-      expect(statSync(join(root, 'a')).mode & 0o777).toBe(0o700);
-      await make(join(root, 'a', 'b', 'c'));
-      await make(root);
-    }
+  it('makes the folders that are missing, each with the mode, and leaves those there alone', () => {
+    const root = fresh();
+    makeFolder(join(root, 'a', 'b', 'c'), 0o700);
+    expect(statSync(join(root, 'a', 'b', 'c')).isDirectory()).toBe(true);
+    expect(statSync(join(root, 'a')).mode & 0o777).toBe(0o700);
+    makeFolder(join(root, 'a', 'b', 'c'));
+    makeFolder(root);
   });
 
-  it('throws what stops it: a file in the way, a folder the file system will not make', async () => {
-    for (const make of [makeFolderSync, makeFolder]) {
-      const root = fresh();
-      writeFileSync(join(root, 'file'), '');
-      await expect(async () => make(join(root, 'file', 'below'))).rejects.toMatchObject({ code: 'ENOTDIR' });
-      if (unmakeable) await expect(async () => make(join(unmakeable, 'mq'))).rejects.toMatchObject({ code: 'ENOENT' });
-    }
+  it('throws what stops it: a file in the way, a folder the file system will not make', () => {
+    const root = fresh();
+    writeFileSync(join(root, 'file'), '');
+    expect(() => makeFolder(join(root, 'file', 'below'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    if (unmakeable) expect(() => makeFolder(join(unmakeable, 'mq'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 
   it.skipIf(!unmakeable)('lets mq status on v2 answer where its cache folder cannot be made (it hung, deaf to SIGTERM)', async () => {

@@ -6,7 +6,7 @@
 // (withRepositoryFinding), as where a page of flaky tests holds none of the repository's. A PR never known costs
 // no more than on v1.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { makeFolderSync } from '../../folders.js';
+import { makeFolder } from '../../folders.js';
 import { dirname } from 'node:path';
 import { ApiError } from '../../errors.js';
 import { briefWords } from '../../text/brief.js';
@@ -66,7 +66,7 @@ export class IdCache {
   save(): void {
     if (!this.dirty || this.path === undefined) return;
     try {
-      makeFolderSync(dirname(this.path));
+      makeFolder(dirname(this.path));
       const partial = `${this.path}.${process.pid}`;
       writeFileSync(partial, `${JSON.stringify(this.kept)}\n`, { mode: 0o600 });
       renameSync(partial, this.path);

@@ -80,7 +80,7 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
     // The same loader and schema a search uses: what is written is what mq will read back.
     await parseConfigText(path, input.scope, text);
     try {
-      await makeFolder(dirname(path));
+      makeFolder(dirname(path));
       await writeFile(path, text, { flag: replaced ? 'w' : 'wx', mode: input.scope === 'user' ? 0o600 : 0o644 });
       // A mode is given to a file made, not to one replaced: the user file, which may hold a token, is this user's alone.
       if (input.scope === 'user' && replaced) await chmod(path, 0o600);

@@ -21,7 +21,7 @@ export async function keptSecret(folder: string | undefined): Promise<string> {
   const kept = await readFile(file, 'utf8').catch(() => '');
   if (keyOf(kept.trim())) return kept.trim();
   const secret = newSecret();
-  await makeFolder(folder, 0o700);
+  makeFolder(folder, 0o700);
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
