@@ -34,21 +34,19 @@ export async function eachPr(
 ): Promise<PrOutcome[]> {
   const results: PrOutcome[] = [];
   for (const [index, pr] of prs.entries()) {
-    const also = leftBehind(results, prs.slice(index + 1), done);
     const stop = stopOf(results, pr, prs.slice(index + 1));
+    const also = leftBehind(stop, results, done);
     try {
       await settle(ctx, send(pr), { what: `the ${action} of #${pr}`, check: checkCommand(ctx, 'status', String(pr)), also });
       results.push({ pr, ok: true });
     } catch (error) {
-      if (error instanceof OutcomeUnknownError) {
-        if (prs.length > 1) error.stoppedAt = stop;
-        throw error;
-      }
+      // Its words already say the PRs around it (settle's `also`): the same as data.
+      if (error instanceof OutcomeUnknownError) throw stoppedAt(error, stop, undefined);
       let failure: PrFailure;
       try {
         failure = prFailure(error);
       } catch (fatal) {
-        throw stoppedAt(fatal, pr, also, prs.length > 1 ? stop : undefined);
+        throw stoppedAt(fatal, stop, also);
       }
       const explained = error instanceof ApiError ? explain?.(pr, error) : undefined;
       results.push(explained ? await explained : { pr, ok: false, error: failure });
@@ -66,18 +64,24 @@ export async function readAhead(service: MergeQueueService, ref: QueueRef, prs: 
   try {
     await service.readAhead?.(ref, prs);
   } catch (error) {
-    throw stoppedAt(error, prs[0]!, leftBehind([], prs.slice(1), ''), prs.length > 1 ? stopOf([], prs[0]!, prs.slice(1)) : undefined);
+    const stop = stopOf([], prs[0]!, prs.slice(1));
+    throw stoppedAt(error, stop, leftBehind(stop, [], ''));
   }
 }
 
-/** A failure that stops a command over several PRs, with the PRs done before it: a script reading only this must not take them for undone. */
-function stoppedAt(error: unknown, pr: number, left: string | undefined, stop: StoppedAt | undefined): unknown {
-  if (error instanceof MqError && left !== undefined) error.aftermath = `it stopped at #${pr}: ${left}`;
-  if (error instanceof MqError && stop !== undefined) error.stoppedAt = stop;
+/**
+ * A failure that stops a command over several PRs, with the PRs around it, in words (`left`, where the failure's own
+ * do not say them) and as data (--json's `stoppedAt`): a script reading only this must not take them for undone.
+ * A command of one PR has none around it, and says nothing more.
+ */
+function stoppedAt(error: unknown, stop: StoppedAt, left: string | undefined): unknown {
+  if (!(error instanceof MqError) || stop.done.length + stop.refused.length + stop.notSent.length === 0) return error;
+  if (left !== undefined) error.aftermath = `it stopped at #${stop.pr}: ${left}`;
+  error.stoppedAt = stop;
   return error;
 }
 
-/** The same, as data: what --json gives a script, which must not parse the words. */
+/** Where a command over several PRs stands at `pr`: what --json gives a script, which must not parse the words. */
 function stopOf(results: readonly PrOutcome[], pr: number, rest: readonly number[]): StoppedAt {
   return {
     pr,
@@ -91,10 +95,10 @@ function stopOf(results: readonly PrOutcome[], pr: number, rest: readonly number
  * `#41 was submitted before it; #40 was refused before it (…); #43 was not sent.`: the PRs around the one a command
  * stopped at, each of them (a refusal said before the stop was otherwise never said).
  */
-function leftBehind(results: PrOutcome[], rest: number[], doneWord: string): string | undefined {
-  const done = results.filter((r) => r.ok).map((r) => `#${r.pr}`);
+function leftBehind(stop: StoppedAt, results: readonly PrOutcome[], doneWord: string): string | undefined {
+  const done = stop.done.map((n) => `#${n}`);
   const refused = results.flatMap((r) => (r.ok ? [] : [`#${r.pr} was refused before it (${r.error.message})`]));
-  const notSent = rest.map((n) => `#${n}`);
+  const notSent = stop.notSent.map((n) => `#${n}`);
   const parts = [
     done.length > 0 ? `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} ${doneWord} before it` : '',
     ...refused,
