@@ -12,7 +12,7 @@ import { exitCodesSummary } from '../help/exit-codes.js';
 import { HELP_LAYOUT, layout, type Block } from '../help/layout.js';
 import { GLOBAL_FLAGS_POINTER, GLOBAL_OPTIONS_HEADING, helpTopicsLine } from '../help/topics.js';
 import { UsageError } from '../errors.js';
-import { markTakesGroupFlags } from '../completion/group-flags.js';
+import { markTakesGroupFlags, takesGroupFlags } from '../completion/group-flags.js';
 import { VERSION } from '../version.js';
 import { COMMANDS } from './table.js';
 
@@ -150,7 +150,7 @@ function addCommand(parent: Command, spec: CommandSpec, onCommand: OnCommand): v
   const load = spec.load;
   // A command refuses words past its arguments; a group's subcommand would inherit the group's allowance below
   // (commander copies it to the commands made on it), and `mq queue delete staging` deleted main.
-  if (load) command.allowExcessArguments(false).action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command, spec)));
+  if (load) command.allowExcessArguments(false).action((...params: unknown[]) => onCommand(load, wordsOf(params.at(-1) as Command)));
   else if (subcommands) command.allowExcessArguments().action(() => groupAlone(command));
   // An action would drop commander's implicit `help` subcommand (`mq queue help get`, `mq sandbox help exec`): kept on purpose.
   if (subcommands) command.helpCommand(true);
@@ -173,10 +173,10 @@ function addFlags(command: Command, flags: readonly FlagSpec[]): void {
 }
 
 /** Only what was written (commander's implied defaults are not the user's words), and each word UTF-8 or refused (argv-values.ts). */
-function wordsOf(command: Command, spec: CommandSpec): Words {
+function wordsOf(command: Command): Words {
   const all = command.optsWithGlobals<Record<string, unknown>>();
   const flags = Object.fromEntries(Object.entries(all).filter(([key]) => command.getOptionValueSourceWithGlobals(key) === 'cli'));
-  if (!spec.groupFlags) refuseGroupFlags(command);
+  if (!takesGroupFlags(command)) refuseGroupFlags(command);
   for (const owner of [command, ...ancestors(command)]) {
     for (const option of owner.options) refuseUnreadableWords(option.long ?? option.flags, flags[option.attributeName()]);
   }
