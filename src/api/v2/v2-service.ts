@@ -316,8 +316,9 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
     async getMergeQueueTestingDetails(ref, testRunId) {
       // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
       const id = testRunId.replace(/-bisection$/, '');
-      if (id.length > URL_VALUE_MAX)
-        throw new ApiError(404, briefWords(`no test run ${testRunId} in the queue for ${queueName(ref)}`), 'mergeQueueVerificationRuns.get');
+      // No such run: v1's sentence (the sandbox's, a long id quoted by its start), so `mq testing --run` says it alike on both APIs.
+      const noSuchRun = () => briefWords(`no test run ${testRunId} in the queue for ${queueName(ref)}`);
+      if (id.length > URL_VALUE_MAX) throw new ApiError(404, noSuchRun(), 'mergeQueueVerificationRuns.get');
       // A run's list leaves its impacted targets out, which only its own read gives: the listed run does only where
       // it can have none (no PR merged into its base, and none of its own uploaded any), as with most single queues.
       const listed = runsListed.get(id);
@@ -327,9 +328,8 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       try {
         return testingDetailsOfWire(await client.call('mergeQueueVerificationRuns.get', { params: { id } }));
       } catch (error) {
-        // No such run: v1's sentence (the sandbox's, a long id quoted by its start), so `mq testing --run` says it alike on both APIs.
         if (!isNotFound(error)) throw error;
-        throw new ApiError(404, briefWords(`no test run ${testRunId} in the queue for ${queueName(ref)}`), error.operation, {
+        throw new ApiError(404, noSuchRun(), error.operation, {
           cause: error,
           ...(error.apiCode !== undefined && { apiCode: error.apiCode }),
         });
