@@ -151,6 +151,15 @@ export class InterruptedError extends MqError {
   }
 }
 
+/**
+ * A failure whose outcome is known (a refusal, a failure the service said): what a change says after it (its
+ * aftermath) is its own to add. Not an answer lost, which says what may have been applied itself, nor Ctrl-C, which
+ * the runner words.
+ */
+export function isKnownFailure(error: unknown): error is MqError {
+  return error instanceof MqError && !(error instanceof OutcomeUnknownError) && !(error instanceof InterruptedError);
+}
+
 /** A 429: the service is there, and asks for fewer requests; what was refused so was not applied. */
 export function isRateLimited(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status === 429;

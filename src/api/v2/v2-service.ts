@@ -1,7 +1,7 @@
 // The v2 API behind the MergeQueueService: coordinates become ids (ids.ts), the model's words v2's (codec.ts),
 // and v2's answers the model, under the names v1 gives them (docs/v2.md: a script reads the same JSON on both APIs).
 // What only v2 says rides along under new names (`pullRequestId`, `queueEntryId`, `mergeabilityDetails`).
-import { ApiError, EXIT, InterruptedError, isNotFound, MqError, UsageError } from '../../errors.js';
+import { ApiError, EXIT, isKnownFailure, isNotFound, MqError, UsageError } from '../../errors.js';
 import { v2FlakyTests } from './flaky-service.js';
 import {
   type QueueEntryEstimate,
@@ -496,7 +496,7 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
         if (state !== undefined) moved = await client.call(STATE_ENDPOINTS[state], { params: { id } });
       } catch (error) {
         // v2 takes the settings apart, before: where the switch (or state) then fails, they stand, and are said.
-        if (error instanceof MqError && Object.keys(patch).length > 0 && !(error instanceof InterruptedError)) {
+        if (isKnownFailure(error) && Object.keys(patch).length > 0) {
           error.aftermath = `The other settings were applied before it (${Object.keys(settings).join(', ')}); ${mode !== undefined ? 'the mode' : 'the state'} was not changed.`;
         }
         throw error;

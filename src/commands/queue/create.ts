@@ -6,7 +6,7 @@ import { work, type Invocation, type Words } from '../../command-kit/invocation.
 import type { CommandResult } from '../../model/result.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 import { pickSettings } from '../../command-kit/setting-flags.js';
-import { InterruptedError, MqError, OutcomeUnknownError } from '../../errors.js';
+import { isKnownFailure } from '../../errors.js';
 
 /** `mq queue create [setting flags]` */
 export function parseQueueCreate(words: Words): Invocation {
@@ -32,7 +32,7 @@ export async function createQueue(input: { settings: Partial<QueueSettings> }, c
         : undefined;
   } catch (error) {
     // Its settings refused or failed: the queue is there all the same (a second create is a 409), which is said.
-    if (error instanceof MqError && !(error instanceof OutcomeUnknownError) && !(error instanceof InterruptedError)) {
+    if (isKnownFailure(error)) {
       error.aftermath = `The queue itself was created; the settings after its mode and concurrency were not applied: give them to ${checkCommand(ctx, 'queue', 'update')}.`;
     }
     throw error;

@@ -1,6 +1,6 @@
 // mq queue delete: the service refuses a queue that still holds PRs, so mq looks first and either lists them
 // or, with --cancel-all, cancels them before deleting.
-import { EXIT, InterruptedError, MqError, OutcomeUnknownError } from '../../errors.js';
+import { EXIT, isKnownFailure, MqError } from '../../errors.js';
 import { queueName } from '../../config/repo.js';
 import { ask, mustAsk } from '../../command-kit/confirm.js';
 import type { QUEUE_DELETE } from './spec.js';
@@ -50,8 +50,7 @@ export async function deleteQueue(input: { yes: boolean; cancelAll: boolean }, c
       also: `A queue that is gone answers "not found".${before}`,
     });
   } catch (error) {
-    if (before !== '' && error instanceof MqError && !(error instanceof OutcomeUnknownError) && !(error instanceof InterruptedError))
-      error.aftermath = before.trim();
+    if (before !== '' && isKnownFailure(error)) error.aftermath = before.trim();
     throw error;
   }
   return { kind: 'queueChange', action: 'delete', branch: ref.targetBranch, repo: ref.repo, cancelled };
