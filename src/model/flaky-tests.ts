@@ -59,10 +59,10 @@ export function inTestCaseOrder<T extends UnhealthyTest>(test: T): T {
   return inKeyOrder(TEST_CASE_ORDER, test);
 }
 
-/** A test case without its failure history, as the unhealthy list gives it. */
 /** Whose ids a service's tests carry: v1's and v2's differ for the same test. */
 export type TestIds = 'v1' | 'v2';
 
+/** A test case without its failure history, as the unhealthy list gives it. */
 export type UnhealthyTest = Omit<TestCase, 'most_common_failures' | 'failure_rate_last_7d' | 'failure_rate_last_24h'>;
 
 /** A quarantined test, named its own way: `test_case_id`, `file`, an upper-case `status`. */

@@ -176,7 +176,16 @@ export type CommandResult =
 /** What `--all-queues` did to one queue: `changed: false` when it was already so (nothing sent). */
 export type QueueOutcome = { queue: { repo: Repo; branch: string } } & (
   | { ok: true; changed: boolean; state: string }
-  | { ok: false; error: { code: string; status?: number; message: string /** With outcome_unknown: the command that tells. */; check?: string } }
+  | {
+      ok: false;
+      error: {
+        code: string;
+        status?: number;
+        message: string;
+        /** With outcome_unknown: the command that tells. */
+        check?: string;
+      };
+    }
 );
 
 /** `mq queue switch-mode`: the mode asked for, the queue as the switch left it, and with --wait how it ended. */

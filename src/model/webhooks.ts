@@ -32,12 +32,12 @@ export function kindMatches(filter: readonly string[] | undefined, kind: string)
   return filter.some((pattern) => pattern === kind || (pattern.endsWith('.*') && kind.startsWith(pattern.slice(0, -1))));
 }
 
-/** Whether `type` is one of the service's kinds. */
 /** A URL an endpoint may be: http or https, with a host (`mq sandbox --webhook`, the library's `webhooks`). */
 export function isWebhookUrl(url: string): boolean {
   return /^https?:\/\/[^/]/.test(url) && URL.canParse(url);
 }
 
+/** Whether `type` is one of the service's kinds. */
 export function isWebhookKind(type: string): type is WebhookKind {
   return (WEBHOOK_KINDS as readonly string[]).includes(type);
 }

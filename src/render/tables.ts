@@ -42,7 +42,7 @@ export function renderTable(columns: readonly Column[], rows: readonly string[][
  *  3. An id or a URL, what a person copies or clicks, is never cut: if the table still does not fit, its column
  *     leaves the table, the rightmost first, each value on a line of its own under its row, whole (a terminal
  *     wraps it). Then the cut kinds go down to their headers, then the rightmost columns leave the table, named once
-     above it, and a line still too wide (one column left) is cut.
+ *     above it, and a line still too wide (one column left) is cut.
  * Columns with no kind (numbers, states, ages) are never cut. A path is cut at its start, keeping the file's name.
  * Lines that are not tables are folded between words (screen-fit.ts, fitText). A pipe gets every value whole.
  */
