@@ -33,6 +33,7 @@ export const QUEUE_MODES = ['single', 'parallel'] as const;
 export const DIRECT_MERGE_MODES = ['off', 'always'] as const;
 export const OPTIMIZATION_MODES = ['off', 'bisection_skip_redundant_tests'] as const;
 export const MERGE_METHODS = ['merge_commit', 'squash', 'rebase'] as const;
+export const TEST_BRANCH_CONSTRUCTION_MODES = ['rename_temp_branch', 'push_new_branch_from_temp'] as const;
 export const MERGEABILITY = ['unspecified', 'in_progress', 'mergeable', 'not_mergeable'] as const;
 export const TEST_RUN_STATUSES = ['in_progress', 'failed', 'cancelled', 'succeeded'] as const;
 

@@ -1,7 +1,7 @@
 // v2's names on the wire, for the codec and the schemas: enum words (snake_case ⇄ camelCase), modes (single/parallel ⇄
 // queue/graph) and each queue setting (V2_SETTINGS). A word this side does not know is the service's newer one, kept as it came.
 import type { QueueFacts } from '../../model/queue.js';
-import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES } from '../../model/vocabulary.js';
+import { DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES, TEST_BRANCH_CONSTRUCTION_MODES } from '../../model/vocabulary.js';
 
 /** The model's word in v2's camelCase: `merge_commit` → `mergeCommit`; a digit after `_` keeps its `_`. */
 export function wireWord(model: string): string {
@@ -75,7 +75,7 @@ export const V2_SETTINGS = {
   directMergeMode: { model: 'directMergeMode', value: words(DIRECT_MERGE_MODES) },
   optimizationMode: { model: 'optimizationMode', value: words(OPTIMIZATION_MODES) },
   mergeMethod: { model: 'mergeMethod', value: words(MERGE_METHODS) },
-  testBranchConstructionMode: { model: 'testBranchConstructionMode', value: words(['rename_temp_branch', 'push_new_branch_from_temp']) },
+  testBranchConstructionMode: { model: 'testBranchConstructionMode', value: words(TEST_BRANCH_CONSTRUCTION_MODES) },
   enqueueingLabel: { model: 'enqueueingLabel', value: { kind: 'text' } },
 } as const satisfies Record<string, { model: keyof QueueFacts; value: SettingValue }>;
 

@@ -3,7 +3,15 @@ import * as z from 'zod';
 import type { Queue } from '../../model/queue.js';
 import type { QueueChange } from '../../model/service.js';
 import { QUEUE_SETTINGS, type SettingRow } from '../../model/queue-settings.js';
-import { IMPACTS_ALL, PR_NUMBER_MAX, PRIORITY_NAMES, QUEUE_MODES, SETTABLE_QUEUE_STATES, SETTING_MAX } from '../../model/vocabulary.js';
+import {
+  IMPACTS_ALL,
+  PR_NUMBER_MAX,
+  PRIORITY_NAMES,
+  QUEUE_MODES,
+  SETTABLE_QUEUE_STATES,
+  SETTING_MAX,
+  TEST_BRANCH_CONSTRUCTION_MODES,
+} from '../../model/vocabulary.js';
 import type { WebhookEvent } from '../../model/webhooks.js';
 import type { QueueEngine } from './engine.js';
 import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUTCOMES } from './facts.js';
@@ -37,6 +45,7 @@ export type Journaled = Change | typeof TIME_PASSED;
 const APPLY: { [K in ChangeOp]: (engine: QueueEngine, input: ChangeInputs[K]) => ChangeResults[K] } = {
   createQueue: (engine, { queue, settings, writer }) => engine.createQueue(queue, settings, writer),
   updateQueue: (engine, { queue, change, writer }) => engine.updateQueue(queue, change, writer),
+  keepSettings: (engine, { queue, kept, writer }) => engine.keepSettings(queue, kept, writer),
   deleteQueue: (engine, { queue }) => engine.deleteQueue(queue),
   submitPullRequest: (engine, { queue, pr, options, actor }) => engine.submitPullRequest(queue, pr, options, actor),
   cancelPullRequest: (engine, { queue, pr, actor }) => engine.cancelPullRequest(queue, pr, actor),
@@ -122,6 +131,17 @@ const RECORDED = {
     writer: Writer.optional(),
   }),
   updateQueue: z.object({ queue: Ref, change: SettingsChange, writer: Writer.optional() }),
+  keepSettings: z.object({
+    queue: Ref,
+    kept: z.object({
+      // Whole hours, as v1 counts them (v2's minutes are 60 times as many, at most 43,200).
+      notReadyTimeoutHours: z.number().int().min(0).max(720).optional(),
+      allowedBotSubmitters: z.array(z.string()).optional(),
+      batchingRules: z.array(z.unknown()).optional(),
+      testBranchConstructionMode: z.enum(TEST_BRANCH_CONSTRUCTION_MODES).optional(),
+    }),
+    writer: Writer.optional(),
+  }),
   deleteQueue: z.object({ queue: Ref }),
   submitPullRequest: z.object({
     queue: Ref,

@@ -29,6 +29,7 @@ import {
   FINAL_STATES,
   freshQueueId,
   isGraphSoftCap,
+  type KeptSettings,
   LATEST_TIME_MS,
   parseState,
   pullRequestKey,
@@ -462,7 +463,7 @@ export class QueueEngine {
     const { id, counter } = freshQueueId(this.state.seed, this.state.nextQueueId, taken, key);
     this.state.nextQueueId = counter;
     this.state.queues[key] = newQueue(this.world, id, ref.repo, ref.targetBranch, values);
-    wroteQueue(this.state.queues[key], writer);
+    wroteQueue(this.state.queues[key], writer, this.state.now);
     this.knowRepository(ref.repo);
     this.world.changes++;
   }
@@ -478,7 +479,7 @@ export class QueueEngine {
     if (queue.switching && (deleteRequiredStatuses || Object.values(settings).some((value) => value !== undefined))) {
       throw modeChangeInProgress(queue);
     }
-    wroteQueue(queue, writer);
+    wroteQueue(queue, writer, this.state.now);
     const modeChanged = settings.mode !== undefined && settings.mode !== queue.settings.mode;
     for (const [field, value] of Object.entries(settings)) {
       if (value !== undefined) Object.assign(queue.settings, { [field]: Array.isArray(value) ? [...value] : value });
@@ -495,6 +496,16 @@ export class QueueEngine {
     return queueView(this.world, queue);
   }
 
+  /** Settings the sandbox keeps without acting on them (state.ts KeptSettings): refused during a conversion, as others are. */
+  keepSettings(ref: QueueRef, kept: KeptSettings, writer?: QueueWriter): void {
+    const queue = queueOf(this.world, ref);
+    if (queue.switching) throw modeChangeInProgress(queue);
+    wroteQueue(queue, writer, this.state.now);
+    const copy = structuredClone(kept);
+    queue.kept = { ...queue.kept, ...Object.fromEntries(Object.entries(copy).filter(([, value]) => value !== undefined)) };
+    this.world.changes++;
+  }
+
   /**
    * Reads switching_modes and starts nothing until the runs in flight are done, then takes `mode` and returns to
    * its state; a second switch or a change of settings meanwhile is refused.
@@ -502,7 +513,7 @@ export class QueueEngine {
   switchModes(ref: QueueRef, mode: (typeof QUEUE_MODES)[number], writer?: QueueWriter): Queue {
     const queue = queueOf(this.world, ref);
     if (queue.state === 'switching_modes') throw modeChangeInProgress(queue);
-    wroteQueue(queue, writer);
+    wroteQueue(queue, writer, this.state.now);
     if (mode !== queue.settings.mode) {
       queue.switching = { to: mode, returnTo: queue.state };
       queue.state = 'switching_modes';
@@ -694,7 +705,8 @@ function byActor(submission: Submission, step: number, actor: Actor | undefined)
 }
 
 /** Terraform's write makes the queue Terraform's; anyone else's after that is drift; a manual queue stays manual. */
-function wroteQueue(queue: QueueRecord, writer: QueueWriter | undefined): void {
+function wroteQueue(queue: QueueRecord, writer: QueueWriter | undefined, now: number): void {
+  queue.updatedAt = now;
   if (writer?.terraform) queue.managedState = 'terraform';
   else if (queue.managedState !== 'manual') queue.managedState = 'terraformWithDrift';
 }

@@ -12,6 +12,7 @@ import {
   QUEUE_STATES,
   type QueueState,
   SETTING_MAX,
+  type TEST_BRANCH_CONSTRUCTION_MODES,
   type TEST_RUN_STATUSES,
 } from '../../model/vocabulary.js';
 
@@ -30,6 +31,14 @@ export type Conclusion = 'merged' | 'failed' | 'cancelled';
 export type QueueType = 'main' | 'bisection';
 /** `deleteRequiredStatuses` is an instruction, not a setting; `requiredStatuses` null: the branch protection's. */
 export type QueueSettingValues = Omit<QueueSettings, 'deleteRequiredStatuses' | 'requiredStatuses'> & { requiredStatuses: string[] | null };
+
+/** Settings the service keeps and acts on where the sandbox only keeps them (a queue answer shows what was written). */
+export interface KeptSettings {
+  notReadyTimeoutHours?: number;
+  allowedBotSubmitters?: string[];
+  batchingRules?: unknown[];
+  testBranchConstructionMode?: (typeof TEST_BRANCH_CONSTRUCTION_MODES)[number];
+}
 
 /** Keyed by what clients choose: without a prototype, so no key (`__proto__`, `toString`) reaches anything else. */
 export type Keyed<T> = Record<string, T>;
@@ -107,6 +116,10 @@ export interface QueueRecord {
   /** The last hour's events, oldest first: the source of the metrics. */
   events: MetricEvent[];
   managedState: ManagedState;
+  /** The last write of the queue's settings or state; absent in states of older sandboxes (then its creation). */
+  updatedAt?: number;
+  /** Absent: the service's defaults (views.ts). */
+  kept?: KeptSettings;
   /** A conversion (switchModes) in progress; absent in v1's switch, which sets the mode at once. */
   switching?: { to: QueueMode; returnTo: QueueState };
 }

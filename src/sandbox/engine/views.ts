@@ -47,7 +47,7 @@ export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, 
   });
 }
 
-/** With the fields the live service returns beyond its description, fixed at the service's values. */
+/** With the fields the live service returns beyond its description: the service's defaults, or what v2's config wrote. */
 function queueSettingsView(queue: QueueRecord): QueueFacts {
   const { requiredStatuses } = queue.settings;
   return inFactsOrder({
@@ -55,10 +55,10 @@ function queueSettingsView(queue: QueueRecord): QueueFacts {
     branch: queue.branch,
     ...queue.settings,
     requiredStatuses: requiredStatuses === null ? null : [...requiredStatuses],
-    allowedBotSubmitters: [],
-    batchingRules: [],
-    testBranchConstructionMode: 'rename_temp_branch',
-    notReadyTimeoutHours: 24,
+    allowedBotSubmitters: [...(queue.kept?.allowedBotSubmitters ?? [])],
+    batchingRules: structuredClone(queue.kept?.batchingRules ?? []),
+    testBranchConstructionMode: queue.kept?.testBranchConstructionMode ?? 'rename_temp_branch',
+    notReadyTimeoutHours: queue.kept?.notReadyTimeoutHours ?? 24,
     mergeMethodOverrideEnabled: false,
   });
 }

@@ -187,6 +187,47 @@ describe('v2 merge queues', () => {
     expect(v1.body).toMatchObject({ batch: true, mergeMethod: 'merge_commit', concurrency: 4, commentsEnabled: false });
   });
 
+  it('keeps the settings it does not act on as written (bots, batching rules, test branches, not-ready timeout), on both faces', async () => {
+    const { queueId } = await queueIn(sandbox);
+    const written = {
+      allowedBotSubmitters: ['renovate[bot]'],
+      batchingRules: [{ targetPattern: '//db/migrations:*', policy: 'isolate' }],
+      testBranchConstructionMode: 'pushNewBranchFromTemp',
+      notReadyTimeoutMinutes: 120,
+    };
+    const patched = await sandbox.call('mergeQueues.updateConfig', { params: { id: queueId }, body: { ...written, concurrency: 3 } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.config).toMatchObject({ ...written, concurrency: 3 });
+    expect((await sandbox.call('mergeQueues.get', { params: { id: queueId } })).body.config).toMatchObject(written);
+    const v1 = await sandbox.v1Call('getQueue', { repo: WIDGETS, targetBranch: 'main' });
+    expect(v1.body).toMatchObject({
+      allowedBotSubmitters: ['renovate[bot]'],
+      batchingRules: written.batchingRules,
+      testBranchConstructionMode: 'push_new_branch_from_temp',
+      notReadyTimeoutHours: 2,
+    });
+    // [] clears a list; an absent key stays.
+    const cleared = await sandbox.call('mergeQueues.updateConfig', { params: { id: queueId }, body: { allowedBotSubmitters: [], batchingRules: [] } });
+    expect(cleared.body.config).toMatchObject({ allowedBotSubmitters: [], batchingRules: [], notReadyTimeoutMinutes: 120 });
+  });
+
+  it('moves a queue’s updatedAt with each write of its settings or state, not with a read or a write that changes nothing', async () => {
+    const { queueId } = await queueIn(sandbox);
+    const params = { id: queueId };
+    const created = (await sandbox.call('mergeQueues.get', { params })).body;
+    expect(created.updatedAt).toBe(created.createdAt);
+    await sandbox.control('advance', { seconds: 60 });
+    await sandbox.call('mergeQueues.updateConfig', { params, body: { concurrency: 2 } });
+    const configured = (await sandbox.call('mergeQueues.get', { params })).body.updatedAt;
+    expect(Date.parse(configured) - Date.parse(created.createdAt)).toBe(60_000);
+    await sandbox.control('advance', { seconds: 60 });
+    await sandbox.call('mergeQueues.updateConfig', { params, body: {} });
+    await sandbox.call('mergeQueues.resume', { params });
+    expect((await sandbox.call('mergeQueues.get', { params })).body.updatedAt).toBe(configured);
+    await sandbox.call('mergeQueues.pause', { params });
+    expect(Date.parse((await sandbox.call('mergeQueues.get', { params })).body.updatedAt) - Date.parse(configured)).toBe(60_000);
+  });
+
   it('refuses unknown keys, snake_case values and minutes that are not whole hours with 400 naming the field', async () => {
     const { queueId } = await queueIn(sandbox);
     for (const [body, field] of [

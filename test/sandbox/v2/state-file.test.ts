@@ -12,7 +12,10 @@ it('keeps what v2 changed across a restart on the same state file', async () => 
   const origin = first.url.replace(/\/v1$/, '');
   const repositoryId = (await v2(origin, 'repositories.resolveByProviderUrl', { query: { providerUrl: 'https://github.com/acme/widgets' } })).body.data[0].id;
   const queue = await v2(origin, 'mergeQueues.create', { body: { repositoryId, targetBranch: 'main', concurrency: 2, enqueueingLabel: 'go' } });
-  await v2(origin, 'mergeQueues.updateConfig', { params: { id: queue.body.id }, body: { mergeMethod: 'rebase' } });
+  await v2(origin, 'mergeQueues.updateConfig', {
+    params: { id: queue.body.id },
+    body: { mergeMethod: 'rebase', allowedBotSubmitters: ['dependabot[bot]'], notReadyTimeoutMinutes: 60 },
+  });
   const pr = await v2(origin, 'mergeQueues.submitPullRequest', { params: { id: queue.body.id }, body: { number: 3, priorityName: 'low' } });
   await first.close();
 
@@ -20,7 +23,13 @@ it('keeps what v2 changed across a restart on the same state file', async () => 
   try {
     const again = second.url.replace(/\/v1$/, '');
     const read = await v2(again, 'mergeQueues.get', { params: { id: queue.body.id } });
-    expect(read.body.config).toMatchObject({ concurrency: 2, enqueueingLabel: 'go', mergeMethod: 'rebase' });
+    expect(read.body.config).toMatchObject({
+      concurrency: 2,
+      enqueueingLabel: 'go',
+      mergeMethod: 'rebase',
+      allowedBotSubmitters: ['dependabot[bot]'],
+      notReadyTimeoutMinutes: 60,
+    });
     const entry = await v2(again, 'pullRequests.get', { params: { id: pr.body.id } });
     expect(entry.body.queueEntry).toMatchObject({ priorityName: 'low', state: 'testing' });
   } finally {

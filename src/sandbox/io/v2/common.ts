@@ -38,7 +38,8 @@ export function unlessNotFound<T>(work: () => T): T | undefined {
 
 export function queueWithId(engine: QueueEngine, id: string): QueueIdentity & { ref: QueueRef } {
   const ref = refusing({ not_found: [404, 'MERGE_QUEUE_NOT_FOUND'] }, () => engine.queueWithId(id));
-  return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt: queueOf(engine.world, ref).createdAt };
+  const { createdAt, updatedAt } = queueOf(engine.world, ref);
+  return { id, ref, repo: ref.repo, targetBranch: ref.targetBranch, createdAt, updatedAt: updatedAt ?? createdAt };
 }
 
 /** The queue `{id}` of the path names. */

@@ -31,15 +31,8 @@ export function repositoryJson(repo: Repo, createdAt: number): Record<string, un
   };
 }
 
-/** Settings v2 has that the sandbox keeps at one value (a write of another is refused), and the others' defaults. */
-export const SANDBOX_FIXED: Readonly<Partial<QueueFacts>> = {
-  notReadyTimeoutHours: 24,
-  allowedBotSubmitters: [],
-  batchingRules: [],
-  testBranchConstructionMode: 'rename_temp_branch',
-};
+/** v2's settings that v1's queue answer may lack: their defaults. */
 const SANDBOX_DEFAULTS: Readonly<Partial<QueueFacts>> = {
-  ...SANDBOX_FIXED,
   extensionEnabled: false,
   labelCommandsEnabled: false,
   stateLabelsEnabled: false,
@@ -51,10 +44,12 @@ export interface QueueIdentity {
   repo: Repo;
   targetBranch: string;
   createdAt: number;
+  /** The last write of its settings or state. */
+  updatedAt: number;
 }
 
 /** `managedState`: who last wrote the queue, as the engine keeps it (the Queue view, v1's, has no such field). */
-export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, queue: Queue, managedState: ManagedState): Record<string, unknown> {
+export function queueJson({ id, repo, targetBranch, createdAt, updatedAt }: QueueIdentity, queue: Queue, managedState: ManagedState): Record<string, unknown> {
   return {
     id,
     repositoryId: repositoryId(repo),
@@ -63,8 +58,7 @@ export function queueJson({ id, repo, targetBranch, createdAt }: QueueIdentity, 
     mode: wireMode(queue.mode),
     managedState,
     createdAt: iso(createdAt),
-    // The sandbox keeps no time of a queue's last change: its creation stands for it.
-    updatedAt: iso(createdAt),
+    updatedAt: iso(updatedAt),
     repositoryUrl: repositoryUrl(repo),
     pullRequestsUrl: pullRequestsUrl(id),
     config: configOf(queue, SANDBOX_DEFAULTS),

@@ -1,5 +1,5 @@
 // Merge queues; every change is the engine's operation (engine/changes.ts), journaled as v1's are.
-import { configPatchOf, settingsOfPatch } from '../../../../api/v2/codec.js';
+import { settingsOfPatch } from '../../../../api/v2/codec.js';
 import { modelMode } from '../../../../api/v2/wire-names.js';
 import type { QueueChange } from '../../../../model/service.js';
 import type { SettableQueueState } from '../../../../model/vocabulary.js';
@@ -10,7 +10,8 @@ import { escapeLabel, METRICS_CONTENT_TYPE } from '../../../engine/metrics.js';
 import { pathQueue, queueWithId, refusing, requireRepository, validationFailed } from '../common.js';
 import { pageOf } from '../pages.js';
 import { route, type V2Context, V2Error, type V2Handled } from '../route.js';
-import { type QueueIdentity, queueJson, SANDBOX_FIXED, stateChangeJson } from '../wire.js';
+import { type QueueIdentity, queueJson, stateChangeJson } from '../wire.js';
+import type { KeptSettings } from '../../../engine/state.js';
 import { queueOf } from '../../../engine/world.js';
 
 /** The MergeQueue as it stands now, with who last wrote it. */
@@ -105,22 +106,26 @@ export const updateConfig = route('mergeQueues.updateConfig', (context) => {
     throw new V2Error(409, 'MODE_CHANGE_IN_PROGRESS', 'the queue is switching modes: its config can be written once the switch is done');
   }
   const change: Record<string, unknown> = settingsOfPatch(patch);
-  for (const [name, fixed] of Object.entries(SANDBOX_FIXED)) {
-    if (change[name] === undefined) continue;
-    // A write of another value is refused rather than lost.
-    if (JSON.stringify(change[name]) !== JSON.stringify(fixed)) {
-      const [field, value] = Object.entries(configPatchOf({ [name]: fixed }))[0]!;
-      throw validationFailed(`${field}: the sandbox keeps this setting at ${JSON.stringify(value)}`);
-    }
+  // Kept and shown, not acted on (engine/state.ts KeptSettings).
+  const kept: KeptSettings = {};
+  for (const name of KEPT) {
+    if (change[name] !== undefined) Object.assign(kept, { [name]: change[name] });
     delete change[name];
   }
   if (change.batchingMaxWaitTimeMinutes === 0) throw validationFailed('batchingMaxWaitTimeMinutes: the sandbox waits at least 1 minute');
   // As on create: 0 shares the queue's concurrency.
   if (change.bisectionConcurrency === 0) change.bisectionConcurrency = (change.concurrency as number | undefined) ?? current.concurrency;
-  if (Object.keys(change).length === 0) return { answer: { status: 200, json: queueAnswer(context, queue) } };
-  const { change: journaled } = perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer: context.caller.writer });
-  return { answer: { status: 200, json: queueAnswer(context, queue) }, change: journaled };
+  const writer = context.caller.writer;
+  const journaled: Change[] = [];
+  if (Object.keys(change).length > 0)
+    journaled.push(perform(context.engine, 'updateQueue', { queue: queue.ref, change: change as QueueChange, writer }).change);
+  if (Object.keys(kept).length > 0) journaled.push(perform(context.engine, 'keepSettings', { queue: queue.ref, kept, writer }).change);
+  // Read after the writes: its updatedAt is theirs.
+  const answer = queueAnswer(context, queueWithId(context.engine, queue.id));
+  return { answer: { status: 200, json: answer }, ...(journaled.length > 0 && { change: journaled }) };
 });
+
+const KEPT = ['notReadyTimeoutHours', 'allowedBotSubmitters', 'batchingRules', 'testBranchConstructionMode'] as const satisfies readonly (keyof KeptSettings)[];
 
 export const queueMetrics = route('mergeQueues.metrics', (context) => {
   const queue = pathQueue(context);
