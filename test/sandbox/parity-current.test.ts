@@ -180,6 +180,13 @@ describe('the answers', () => {
     expect(validateCurrentResponse('getQueue', queue)).toEqual([]);
   });
 
+  it('updateQueue ignores an empty requiredStatuses; deleteRequiredStatuses drops the list', async () => {
+    await ok('updateQueue', { ...MAIN, requiredStatuses: ['ci/build'] });
+    expect((await ok('updateQueue', { ...MAIN, requiredStatuses: [] })).requiredStatuses).toEqual(['ci/build']);
+    expect((await ok('getQueue', MAIN)).requiredStatuses).toEqual(['ci/build']);
+    expect((await ok('updateQueue', { ...MAIN, deleteRequiredStatuses: true })).requiredStatuses).toBeNull();
+  });
+
   it('the batch read answers { pullRequests, notFound: [{ number }] } in the order asked', async () => {
     const answer = await ok('getSubmittedPullRequests', { ...MAIN, prs: [{ number: 3 }, { number: 77 }, { number: '1' }, { number: 3 }] });
     expect(answer.pullRequests.map((pr: { prNumber: number }) => pr.prNumber)).toEqual([3, 1]);

@@ -48,9 +48,13 @@ export function submitOptionsOf(body: Pick<ServedSubmitPullRequestRequest, 'prio
   return options;
 }
 
-/** updateQueue's body without the queue's coordinates: v1's setting names are the model's. */
+/**
+ * updateQueue's body without the queue's coordinates: v1's setting names are the model's. v1 ignores an empty
+ * `requiredStatuses`, as the service does: only `deleteRequiredStatuses` drops the list.
+ */
 export function queueChangeOf(body: UpdateQueueRequest): QueueChange {
   const { repo: _repo, targetBranch: _branch, ...settings } = body;
+  if (settings.requiredStatuses?.length === 0) delete settings.requiredStatuses;
   return settings;
 }
 
