@@ -11,6 +11,7 @@ import { grantedPermissions, V2_PERMISSIONS, type V2Permission } from '../api/v2
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
 import { checkGraphSoftCap, startSandbox as startServer } from './io/server.js';
+import { SPEED_MAX, SPEED_RANGE } from './io/clock.js';
 import { shownValue } from './engine/state.js';
 import type { V2Key } from './io/v2/face.js';
 import { refuseFilter } from './io/webhooks/control-routes.js';
@@ -24,27 +25,29 @@ export interface KeyOption {
 }
 export type PullRequestFacts = ControlBodies['pullRequests'];
 
+// Each option may be given as undefined (`state: process.env.STATE_FILE`), as if left out: the types say so for
+// projects with exactOptionalPropertyTypes.
 export interface SandboxOptions {
   /** 'manual' (the default here: tests move time with advance()) or 'real'. */
-  clock?: 'manual' | 'real';
+  clock?: 'manual' | 'real' | undefined;
   /** Real clock only: sandbox seconds per real second. */
-  speed?: number;
+  speed?: number | undefined;
   /** A state file to load and keep every change in; default in memory. */
-  state?: string;
-  /** The first state: a seed (an object, or a YAML or JSON file's path) or a snapshot(); reset() returns to it. */
-  seed?: SeedInput | string;
+  state?: string | undefined;
+  /** The first state: a seed (an object, or a YAML or JSON file's path) or a snapshot(); with `state`, only when the file holds none. */
+  seed?: SeedInput | string | undefined;
   /** The only v1 token accepted; default any (`token` answers 'sandbox'). */
-  token?: string;
+  token?: string | undefined;
   /** v2 keys and what each may do (`'all'`, as `--key KEY=all`, for every permission); default any key starting trunk_v2_, with every permission. */
-  keys?: readonly KeyOption[];
-  rateLimits?: boolean;
-  estimates?: boolean;
+  keys?: readonly KeyOption[] | undefined;
+  rateLimits?: boolean | undefined;
+  estimates?: boolean | undefined;
   /** How many of a queue's line its graph admits, as `mq sandbox --graph-soft-cap` (null: none); setGraphSoftCap() changes it. */
-  graphSoftCap?: number | null;
+  graphSoftCap?: number | null | undefined;
   /** Default 0, a free port. */
-  port?: number;
+  port?: number | undefined;
   /** Where to send the service's webhooks, as `mq sandbox --webhook` (docs/sandbox.md#webhooks); a secret is made for each left without. */
-  webhooks?: readonly { url: string; events?: readonly string[]; secret?: string }[];
+  webhooks?: readonly { url: string; events?: readonly string[] | undefined; secret?: string | undefined }[] | undefined;
 }
 
 export interface Sandbox {
@@ -61,14 +64,14 @@ export interface Sandbox {
   setPullRequest(facts: PullRequestFacts): Promise<void>;
   /** How many of a queue's line its graph admits from now on, null none, as `POST /_sandbox/graphSoftCap`; rejects with a RangeError, changing nothing, unless a whole number from 1 to 4294967295 or null. */
   setGraphSoftCap(cap: number | null): Promise<void>;
-  /** The whole state, in the state file's format: restore() and `seed` take it. */
+  /** The whole state now, in the state file's format (restore() and `seed` take it): read at once, it holds the calls settled so far. Throws once close() was called. */
   snapshot(): string;
   restore(snapshot: string): Promise<void>;
-  /** Back to the seed (or to an empty sandbox). */
+  /** Back to the state it started from: the state file's, else the seed's, else an empty sandbox. */
   reset(): Promise<void>;
   /** The webhook events made so far (the last 10,000), oldest first, with the ids they are sent under. */
   events(): Promise<{ id: string; type: string; payload: Record<string, unknown> }[]>;
-  /** The webhook endpoints with their secrets, to verify deliveries with. */
+  /** The webhook endpoints with their secrets, to verify deliveries with; read at once, as snapshot() is. */
   webhookEndpoints(): { id: string; url: string; events: string[]; secret: string }[];
   close(): Promise<void>;
 }
@@ -111,6 +114,9 @@ function checkedOptions(options: SandboxOptions): Omit<SandboxOptions, 'keys'> &
   const parsed = Options.safeParse(options);
   if (!parsed.success) throw new RangeError(`startSandbox: ${describeIssues(parsed.error)}`);
   if (options.speed !== undefined && options.clock !== 'real') throw new RangeError("startSandbox: speed: only with clock: 'real'");
+  if (options.speed !== undefined && !(options.speed > 0 && options.speed <= SPEED_MAX)) {
+    throw new RangeError(`startSandbox: speed: ${shownValue(options.speed)} is not ${SPEED_RANGE}`);
+  }
   options.keys?.forEach(({ permissions }, i) => {
     const unknown = permissions === 'all' ? undefined : permissions.find((word) => word !== 'all' && !(V2_PERMISSIONS as readonly string[]).includes(word));
     if (unknown !== undefined) {
@@ -126,6 +132,9 @@ function checkedOptions(options: SandboxOptions): Omit<SandboxOptions, 'keys'> &
   const { keys: _given, ...rest } = options;
   return { ...rest, ...(keys && { keys }) };
 }
+
+/** Each control route by the method that calls it, to name that method in a refusal. */
+const LIB_NAMES: Record<ControlName, string> = { advance: 'advance', pullRequests: 'setPullRequest', graphSoftCap: 'setGraphSoftCap' };
 
 export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox> {
   const options = checkedOptions(given);
@@ -144,10 +153,24 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
     },
     options.seed,
   );
-  const server = await startServer(serverOptions);
-  const first = serverOptions.initial ?? server.snapshot();
+  const server = await startServer(serverOptions).catch((error: NodeJS.ErrnoException) => {
+    // A port taken is the option's fault, said as the others are; anything else as it came.
+    if (error.syscall === 'listen' && error.code === 'EADDRINUSE') {
+      throw new RangeError(`startSandbox: port: ${options.port} is in use: give 0 (any free port) or another port`, { cause: error });
+    }
+    throw error;
+  });
+  // What reset() returns to: the state file's state when it held one (the seed was not used), else the seed's.
+  const first = server.snapshot();
   const control = async <K extends ControlName>(name: K, body: ControlBodies[K]): Promise<unknown> => {
     const answer = await server.control(name, body);
+    // A body the route refused is a bad argument, as those refused here are; anything else the sandbox's failure.
+    if (answer.status === 400)
+      throw new RangeError(
+        `${LIB_NAMES[name]}: ${String(answer.body)
+          .trim()
+          .replace(/^invalid request: /, '')}`,
+      );
     if (answer.status !== 200) throw new Error(`sandbox: ${name}: ${String(answer.body).trim()}`);
     return JSON.parse(String(answer.body)) as unknown;
   };
@@ -156,8 +179,14 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
   // restored state), and none after close(): the changes would be lost, and a state file not written.
   let turn: Promise<unknown> = Promise.resolve();
   let closed = false;
+  const CLOSED = 'sandbox: closed (close() was called): start another';
+  // The two reads that answer at once: they cannot wait their turn, and say so rather than read a sandbox gone.
+  const open = <T>(read: () => T): T => {
+    if (closed) throw new Error(CLOSED);
+    return read();
+  };
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    if (closed) return Promise.reject(new Error('sandbox: closed (close() was called): start another'));
+    if (closed) return Promise.reject(new Error(CLOSED));
     const run = turn.then(work);
     turn = run.catch(() => undefined);
     return run;
@@ -187,7 +216,7 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
         checkGraphSoftCap(cap);
         await control('graphSoftCap', { cap });
       }),
-    snapshot: () => server.snapshot(),
+    snapshot: () => open(() => server.snapshot()),
     restore: (snapshot) => inTurn(() => server.restore(snapshot)),
     // The cap given to startSandbox is the sandbox's, as its token is: a seed without it does not lift it.
     reset: () =>
@@ -201,7 +230,7 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
         if (!response.ok) throw new Error(`sandbox: events: ${response.status} ${(await response.text()).trim()}`);
         return ((await response.json()) as { events: { id: string; type: string; payload: Record<string, unknown> }[] }).events;
       }),
-    webhookEndpoints: () => server.webhookEndpoints().map(({ id, url, events, secret }) => ({ id, url, events, secret })),
+    webhookEndpoints: () => open(() => server.webhookEndpoints().map(({ id, url, events, secret }) => ({ id, url, events, secret }))),
     close: () => {
       closed = true;
       return turn.then(() => server.close());

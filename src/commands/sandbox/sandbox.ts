@@ -14,6 +14,7 @@ import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
 import { keyOf } from '../../model/webhook-signature.js';
 import { isWebhookUrl, kindFilter } from '../../model/webhooks.js';
 import { withSeed } from '../../sandbox/io/seed.js';
+import { SPEED_MAX, SPEED_RANGE } from '../../sandbox/io/clock.js';
 import type { SANDBOX } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
@@ -101,14 +102,10 @@ export function parseKeys(values: readonly string[]): V2Key[] {
   return [...keys.values()];
 }
 
-/** The fastest the sandbox's clock may run: a sandbox day per real second, which leaves it centuries from the end of time. */
-export const SPEED_MAX = 86_400;
-
 /** Sandbox seconds per real second: more than 0, at most SPEED_MAX (1e308 would stop the clock in the year 275760). */
 function parseSpeed(text: string): number {
   const speed = /^(\d+(\.\d+)?|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
-  if (!(speed > 0 && speed <= SPEED_MAX))
-    throw badValue('--speed', text, `is not a number more than 0 and at most ${SPEED_MAX}`, 'e.g. 60 (a sandbox minute per second)');
+  if (!(speed > 0 && speed <= SPEED_MAX)) throw badValue('--speed', text, `is not ${SPEED_RANGE}`, 'e.g. 60 (a sandbox minute per second)');
   return speed;
 }
 

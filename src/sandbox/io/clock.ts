@@ -21,9 +21,15 @@ export function manualClock(start: number): SandboxClock {
   };
 }
 
+/** The fastest the sandbox's clock may run: a sandbox day per real second, which leaves it centuries from the end of time. */
+export const SPEED_MAX = 86_400;
+
+/** What a speed must be, as `--speed` and the library's `speed` say it. */
+export const SPEED_RANGE = `a number more than 0 and at most ${SPEED_MAX}`;
+
 /** Real time from `start`, `speed` sandbox seconds to the real second; `elapsedMs` is injectable for tests. */
 export function realClock(start: number, speed: number, elapsedMs: () => number = () => performance.now()): SandboxClock {
-  if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError(`speed must be a positive number, not ${speed}`);
+  if (!(speed > 0 && speed <= SPEED_MAX)) throw new RangeError(`speed: ${speed} is not ${SPEED_RANGE}`);
   const origin = elapsedMs();
   let offset = 0;
   return {

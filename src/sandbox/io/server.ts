@@ -242,7 +242,13 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
       return engine.serialize();
     },
     restore: async (document) => {
-      const restored = QueueEngine.restore(document, engineOptions);
+      let restored: QueueEngine;
+      try {
+        restored = QueueEngine.restore(document, engineOptions);
+      } catch (error) {
+        // A document it cannot take is the caller's argument, refused before anything changed.
+        throw new RangeError(`restore: ${(error as Error).message}`, { cause: error });
+      }
       restored.continueEventIds(engine);
       await journal.close();
       [engine, clock] = [restored, clockFor(restored.now.getTime())];

@@ -51,6 +51,9 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     [{ webhooks: [{ url: 'nope' }] }, /^startSandbox: webhooks\[0\]\.url: not an http:\/\/ or https:\/\/ URL$/],
     [{ webhooks: [{ url: 'http://127.0.0.1:9/', events: ['bogus.kind'] }] }, /^startSandbox: webhooks\[0\]\.events: no webhook kind is "bogus\.kind"/],
     [{ speed: 60 }, /^startSandbox: speed: only with clock: 'real'$/],
+    // As --speed bounds it: a sandbox day per real second at most.
+    [{ clock: 'real', speed: 1e9 }, /^startSandbox: speed: 1000000000 is not a number more than 0 and at most 86400$/],
+    [{ clock: 'real', speed: 0 }, /^startSandbox: speed: 0 is not a number more than 0 and at most 86400$/],
     [{ clocks: 'real' }, /^startSandbox: unknown field clocks$/],
   ])('refuses %j with a RangeError naming it, before anything starts', async (options, message) => {
     const refused = await startSandbox(options as never).then(
@@ -113,7 +116,24 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     await expect(sandbox.setPullRequest(undefined as never)).rejects.toThrow(
       new TypeError('setPullRequest: facts must be an object ({ repo, number, … }), not nothing'),
     );
+    // What the control route refuses is a bad argument too, named by the method (helper-96: a plain Error, the route's words).
+    await expect(sandbox.advance(-1)).rejects.toThrow(new RangeError('advance: seconds: Too small: expected number to be >=0'));
+    await expect(sandbox.setPullRequest({} as never)).rejects.toThrow(/^setPullRequest: repo: missing/);
+    await expect(sandbox.setPullRequest({} as never)).rejects.toBeInstanceOf(RangeError);
+    await expect(sandbox.restore('x')).rejects.toThrow(/^restore: not a sandbox state document: /);
+    await expect(sandbox.restore('x')).rejects.toBeInstanceOf(RangeError);
     expect((await sandbox.advance(0)).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+  });
+
+  it('says a port in use as its option, with the fix', async () => {
+    const taken = await start();
+    const port = Number(new URL(taken.url).port);
+    const refused = await startSandbox({ port }).then(
+      (sandbox) => sandbox.close().then(() => undefined),
+      (error: Error) => error,
+    );
+    expect(refused).toBeInstanceOf(RangeError);
+    expect(refused!.message).toBe(`startSandbox: port: ${port} is in use: give 0 (any free port) or another port`);
   });
 
   it('takes its calls in the order they are made, awaited or not, and none after close()', async () => {
@@ -127,6 +147,8 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     for (const call of [() => sandbox.advance(5), () => sandbox.reset(), () => sandbox.events(), () => sandbox.setGraphSoftCap(3)]) {
       await expect(call()).rejects.toThrow('sandbox: closed (close() was called): start another');
     }
+    expect(() => sandbox.snapshot()).toThrow('sandbox: closed (close() was called): start another');
+    expect(() => sandbox.webhookEndpoints()).toThrow('sandbox: closed (close() was called): start another');
     await sandbox.close();
   });
 });
@@ -147,6 +169,22 @@ describe('startSandbox', () => {
     await sandbox.reset();
     expect((await v1(sandbox, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 7 } })).json.state).toBe('testing');
     expect((await v1(sandbox, 'getQueue', { ...MAIN, targetBranch: 'next' })).status).toBe(404);
+  });
+
+  it('with a state file that holds a state, takes it and not the seed, and reset() returns to it, leaving the file whole', async () => {
+    const state = join(mkdtempSync(join(tmpdir(), 'mq-lib-state-')), 'state.json');
+    const first = await startSandbox({ state, seed: SEED });
+    await v1(first, 'createQueue', { ...MAIN, targetBranch: 'next' });
+    await first.close();
+    const again = await start({ state, seed: SEED });
+    await v1(again, 'createQueue', { ...MAIN, targetBranch: 'later' });
+    await again.reset();
+    expect((await v1(again, 'getQueue', { ...MAIN, targetBranch: 'next' })).status).toBe(200);
+    expect((await v1(again, 'getQueue', { ...MAIN, targetBranch: 'later' })).status).toBe(404);
+    await again.close();
+    const after = await start({ state });
+    expect((await v1(after, 'getQueue', { ...MAIN, targetBranch: 'next' })).status).toBe(200);
+    expect((await v1(after, 'getQueue', MAIN)).status).toBe(200);
   });
 
   it('takes a graph soft cap, which setGraphSoftCap() changes and reset() gives back as it was given', async () => {

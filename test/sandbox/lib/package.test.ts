@@ -60,10 +60,11 @@ describe('mq/sandbox', () => {
     const file = join(dir, name);
     writeFileSync(
       file,
-      `${imported}\nexport async function f(): Promise<Sandbox> {\n  const s = await startSandbox({ clock: 'manual', keys: [{ key: 'k', permissions: ['submit'] }, { key: 'l', permissions: 'all' }] });\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'flaky' });\n  // @ts-expect-error: no such outcome\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'maybe' });\n  // @ts-expect-error: no such permission\n  await startSandbox({ keys: [{ key: 'm', permissions: ['god'] }] });\n  return s;\n}\n`,
+      `${imported}\nexport async function f(): Promise<Sandbox> {\n  const s = await startSandbox({ clock: 'manual', keys: [{ key: 'k', permissions: ['submit'] }, { key: 'l', permissions: 'all' }] });\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'flaky' });\n  // @ts-expect-error: no such outcome\n  await s.setPullRequest({ repo: { host: 'github.com', owner: 'a', name: 'b' }, number: 1, testOutcome: 'maybe' });\n  // @ts-expect-error: no such permission\n  await startSandbox({ keys: [{ key: 'm', permissions: ['god'] }] });\n  // An option given as undefined is one left out, with exactOptionalPropertyTypes too.\n  const fromEnv = undefined as string | undefined;\n  await startSandbox({ state: fromEnv, speed: undefined, webhooks: [{ url: 'http://127.0.0.1:1/', secret: undefined }] });\n  return s;\n}\n`,
     );
     const program = ts.createProgram([file], {
       strict: true,
+      exactOptionalPropertyTypes: true,
       noEmit: true,
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,

@@ -67,7 +67,8 @@ export const getPullRequest = route('pullRequests.get', (context) => {
 
 export const queueEntryEstimate = route('pullRequests.queueEntryEstimate', (context) => {
   const found = pathPullRequest(context);
-  if (!context.estimates) throw new V2Error(404, 'ESTIMATE_NOT_ENABLED', 'this sandbox serves no estimates (--estimates off)');
+  if (!context.estimates)
+    throw new V2Error(404, 'ESTIMATE_NOT_ENABLED', 'this sandbox was started with its estimates off (--estimates off, or estimates: false in code)');
   const computedAt = context.engine.now.toISOString();
   const entry = found.entry;
   if (!entry?.view.isCurrentlySubmittedToQueue) {
