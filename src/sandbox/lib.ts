@@ -15,6 +15,8 @@ import { SPEED_MAX, SPEED_RANGE } from './io/clock.js';
 import { shownValue } from './engine/state.js';
 import type { V2Key } from './io/v2/face.js';
 import { refuseFilter } from './io/webhooks/control-routes.js';
+import { StateFileError } from './io/store.js';
+import { ConfigError } from '../errors.js';
 
 export type { SeedInput, V2Key };
 
@@ -138,6 +140,12 @@ const LIB_NAMES: Record<ControlName, string> = { advance: 'advance', pullRequest
 
 export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox> {
   const options = checkedOptions(given);
+  // A seed or state file it cannot take is an option it cannot take, said as the others are (the command line's
+  // error classes are no library's).
+  const optionFailure = (error: unknown): never => {
+    if (error instanceof ConfigError || error instanceof StateFileError) throw new RangeError(`startSandbox: ${error.message}`, { cause: error });
+    throw error;
+  };
   const serverOptions = await withSeed(
     {
       clock: options.clock ?? 'manual',
@@ -152,13 +160,12 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
       ...(options.webhooks !== undefined && options.webhooks.length > 0 && { webhooks: options.webhooks }),
     },
     options.seed,
-  );
+  ).catch(optionFailure);
   const server = await startServer(serverOptions).catch((error: NodeJS.ErrnoException) => {
-    // A port taken is the option's fault, said as the others are; anything else as it came.
     if (error.syscall === 'listen' && error.code === 'EADDRINUSE') {
       throw new RangeError(`startSandbox: port: ${options.port} is in use: give 0 (any free port) or another port`, { cause: error });
     }
-    throw error;
+    return optionFailure(error);
   });
   // What reset() returns to: the state file's state when it held one (the seed was not used), else the seed's.
   const first = server.snapshot();

@@ -10,7 +10,7 @@ const QUEUE = '  - repo: acme/widgets\n    branch: main\n';
 
 describe('a bad seed', () => {
   it.each([
-    ['not YAML', 'queues: [\n', /^seed .*\/seed\.yaml: not valid YAML at line \d+, column \d+/],
+    ['not YAML', 'queues: [\n', /^startSandbox: seed .*\/seed\.yaml: not valid YAML at line \d+, column \d+/],
     ['an unknown field', 'queue: []\n', /seed\.yaml: unknown field queue$/],
     ['a bad repository', 'queues:\n  - repo: widgets\n    branch: main\n', /seed\.yaml: queues\[0\]\.repo: "widgets" must be/],
     ['a setting out of range', `queues:\n${QUEUE}    settings:\n      concurrency: 0\n`, /seed\.yaml: queues\[0\]\.settings\.concurrency: /],
@@ -40,10 +40,15 @@ describe('a bad seed', () => {
   it('is refused as JSON too, by its extension', async () => {
     const file = join(dir, 'seed.json');
     writeFileSync(file, '{"queues": [}');
-    await expect(startSandbox({ seed: file })).rejects.toThrow(/^seed .*seed\.json: not valid JSON/);
+    await expect(startSandbox({ seed: file })).rejects.toThrow(/^startSandbox: seed .*seed\.json: not valid JSON/);
   });
 
   it('is refused when it cannot be read, naming the file', async () => {
-    await expect(startSandbox({ seed: join(dir, 'absent.yaml') })).rejects.toThrow(/^seed .*absent\.yaml: cannot be read \(/);
+    await expect(startSandbox({ seed: join(dir, 'absent.yaml') })).rejects.toThrow(/^startSandbox: seed .*absent\.yaml: cannot be read \(/);
+  });
+
+  it('is a RangeError, as every option it cannot take, and so is a state file it cannot use (helper-96: the command line’s ConfigError)', async () => {
+    await expect(startSandbox({ seed: { queues: [{ repo: 'a/b' }] } as never })).rejects.toBeInstanceOf(RangeError);
+    await expect(startSandbox({ state: dir })).rejects.toThrow(new RangeError(`startSandbox: sandbox state ${dir}: it is a folder, not a file`));
   });
 });
