@@ -43,6 +43,11 @@ export interface WebhookDelivery {
   duplicate: boolean;
   type?: string;
   payload?: Record<string, unknown>;
-  /** Where it was forwarded and the answer's status, or the failure that stood for one. */
-  forward?: { url: string; status: number } | { url: string; error: string };
+  /** Where it was forwarded and the answer's status, or the failure that stood for one; `at`, when (epoch ms). */
+  forward?: ({ url: string; status: number } | { url: string; error: string }) & { at?: number };
+  /**
+   * A forwarded delivery is told twice: `arrived` as it verified (the forward under way), then `forwarded` with
+   * the forward's outcome. Absent: told once, whole.
+   */
+  stage?: 'arrived' | 'forwarded';
 }

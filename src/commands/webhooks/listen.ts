@@ -71,10 +71,19 @@ export async function listen(input: ListenInput, ctx: Context, _announce: unknow
     if (type !== undefined && !kindMatches(input.events, type)) return answer(response, 200, '');
     const duplicate = seen.has(checked.id);
     seen.add(checked.id);
-    const forward = input.forwardTo === undefined ? undefined : await forwardTo(input.forwardTo, request, body);
-    deliver({ receivedAt, id: checked.id, duplicate, ...(type && { type }), ...(payload && { payload }), ...(forward && { forward }) });
+    const told = { receivedAt, id: checked.id, duplicate, ...(type && { type }), ...(payload && { payload }) };
+    if (input.forwardTo === undefined) {
+      deliver(told);
+      return answer(response, 200, '');
+    }
+    // Said as it arrived; the forward's answer when it comes.
+    deliver({ ...told, stage: 'arrived' });
+    const forward = { ...(await forwardTo(input.forwardTo, request, body, ctx.signal)), at: ctx.now() };
+    // Stopped meanwhile: the forward was dropped, the sender not answered (it tries again), and nothing more said.
+    if (ctx.signal.aborted) return response.destroy();
+    deliver({ ...told, stage: 'forwarded', forward });
     // The sender hears what the forward answered, so its retries are the receiver's to cause.
-    answer(response, forward === undefined ? 200 : 'status' in forward ? forward.status : 502, '');
+    answer(response, 'status' in forward ? forward.status : 502, '');
   };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -113,17 +122,37 @@ export async function listen(input: ListenInput, ctx: Context, _announce: unknow
   throw new InterruptedError('stopped listening');
 }
 
-/** Sent on with the headers and body as received (not the hop's own); the answer's status, or what stood for one. */
-async function forwardTo(url: string, request: IncomingMessage, body: Buffer): Promise<{ url: string; status: number } | { url: string; error: string }> {
-  const headers = Object.entries(request.headers).filter(([name]) => !HOP_HEADERS.has(name)) as [string, string][];
-  try {
-    const answered = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(30_000) });
-    await answered.body?.cancel();
-    return { url, status: answered.status };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { url, error: cause?.code ?? cause?.message ?? (error as Error).message };
-  }
+/**
+ * How long a forward may take: less than the 15 s the service waits for an endpoint's answer, so that the sender
+ * hears the 502 of a forward that hangs, rather than giving up on its own.
+ */
+const FORWARD_TIMEOUT_MS = 10_000;
+
+/**
+ * Sent on with the headers and body as received (not the hop's own), and none added: node:http, where fetch would
+ * add its own (accept, accept-language, sec-fetch-mode, accept-encoding). The answer's status, or what stood for
+ * one; stopping listen (`stopped`) ends it at once.
+ */
+async function forwardTo(
+  url: string,
+  request: IncomingMessage,
+  body: Buffer,
+  stopped: AbortSignal,
+): Promise<{ url: string; status: number } | { url: string; error: string }> {
+  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !HOP_HEADERS.has(name)));
+  const signal = AbortSignal.any([stopped, AbortSignal.timeout(FORWARD_TIMEOUT_MS)]);
+  const { request: send } = url.startsWith('https:') ? await import('node:https') : await import('node:http');
+  return new Promise((resolve) => {
+    const sent = send(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, signal }, (answered) => {
+      answered.resume();
+      resolve({ url, status: answered.statusCode ?? 502 });
+    });
+    sent.on('error', (error: NodeJS.ErrnoException) => {
+      const timedOut = error.name === 'AbortError' && !stopped.aborted;
+      resolve({ url, error: timedOut ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s` : (error.code ?? error.message) });
+    });
+    sent.end(body);
+  });
 }
 
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);

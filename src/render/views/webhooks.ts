@@ -45,11 +45,16 @@ export function renderWebhookTriggered({ event }: ResultOf<'webhookTriggered'>):
   return `triggered ${safeLine(event.type)} ${safeLine(event.id)}${subjectOf(event.payload)}\n`;
 }
 
-/** One line per delivery (two when forwarded); under --json one JSON line with it all. */
+/**
+ * One line per delivery, and one more for its forward: the arrival as it verified, the forward's answer when it
+ * came (each at its time). Under --json one JSON line with it all, once the forward is done.
+ */
 export function renderDelivery(d: WebhookDelivery, options: { json: boolean; paint: ChalkInstance }): string {
   if (options.json) {
+    if (d.stage === 'arrived') return '';
     const failure = d.refused && { code: d.refused.failure, message: VERIFY_FAILURES[d.refused.failure], detail: failureWords(d.refused, true) };
-    const { receivedAt, id, duplicate, type, payload, forward } = d;
+    const { receivedAt, id, duplicate, type, payload } = d;
+    const forward = d.forward && (({ at: _at, ...rest }) => rest)(d.forward);
     return `${JSON.stringify({ receivedAt: new Date(receivedAt).toISOString(), id: id ?? null, verified: !failure, failure, duplicate, type, forward, payload })}\n`;
   }
   const { paint } = options;
@@ -57,14 +62,18 @@ export function renderDelivery(d: WebhookDelivery, options: { json: boolean; pai
   const id = d.id === undefined ? '' : ` [${shortLine(d.id)}]`;
   if (d.refused) return `${at}  ${paint.red('✗ not verified')}: ${failureWords(d.refused, true)}${id} (answered 400)\n`;
   const action = typeof d.payload?.action === 'string' ? ` ${shortLine(d.payload.action)}` : '';
-  const lines = [
-    `${at}  --> ${paint.bold(shortLine(d.type ?? '?'))}${subjectOf(d.payload ?? {})}${action}${reasonOf(d.payload ?? {})}${id}${d.duplicate ? paint.yellow(' (retry)') : ''}`,
-  ];
+  const lines =
+    d.stage === 'forwarded'
+      ? []
+      : [
+          `${at}  --> ${paint.bold(shortLine(d.type ?? '?'))}${subjectOf(d.payload ?? {})}${action}${reasonOf(d.payload ?? {})}${id}${d.duplicate ? paint.yellow(' (retry)') : ''}`,
+        ];
   const f = d.forward;
+  const answeredAt = localTime(f?.at ?? d.receivedAt);
   if (f && 'status' in f) {
     const status = f.status < 300 ? paint.green(`[${f.status}]`) : f.status < 500 ? paint.yellow(`[${f.status}]`) : paint.red(`[${f.status}]`);
-    lines.push(`${at}  <-- ${status} POST ${shownUrl(f.url)}${id}`);
-  } else if (f) lines.push(`${at}  ${paint.red('[ERROR]')} failed to POST ${shownUrl(f.url)}: ${safeLine(f.error)}${id}`);
+    lines.push(`${answeredAt}  <-- ${status} POST ${shownUrl(f.url)}${id}`);
+  } else if (f) lines.push(`${answeredAt}  ${paint.red('[ERROR]')} failed to POST ${shownUrl(f.url)}: ${safeLine(f.error)}${id}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,5 +1,5 @@
 // mq webhooks listen in a pipe, as a script runs it: the built mq, sent deliveries this test signs itself.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyOf, sign } from '../../../src/model/webhook-signature.js';
@@ -19,14 +19,19 @@ async function listen(...args: string[]): Promise<RunningMq & { url: string; sec
   return Object.assign(run, { url, secret });
 }
 
-function deliver(to: { url: string; secret: string }, id: string, payload: object, options: { secret?: string } = {}): Promise<Response> {
+/** A delivery as the sender makes it, with these headers and no others (node:http; fetch would add its own). */
+function deliver(to: { url: string; secret: string }, id: string, payload: object, options: { secret?: string } = {}): Promise<{ status: number }> {
   const body = JSON.stringify(payload);
   const ts = Math.floor(Date.now() / 1000);
   const signature = sign(keyOf(options.secret ?? to.secret)!, id, ts, body);
-  return fetch(to.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'svix-id': id, 'svix-timestamp': String(ts), 'svix-signature': signature },
-    body,
+  const headers = { 'content-type': 'application/json', 'svix-id': id, 'svix-timestamp': String(ts), 'svix-signature': signature };
+  return new Promise((resolve, reject) => {
+    const sent = request(to.url, { method: 'POST', headers }, (answer) => {
+      answer.resume();
+      resolve({ status: answer.statusCode! });
+    });
+    sent.on('error', reject);
+    sent.end(body);
   });
 }
 
@@ -81,7 +86,48 @@ describe('mq webhooks listen', () => {
       ]);
       expect(received.map((r) => r.body)).toEqual([JSON.stringify(MERGED), JSON.stringify(MERGED), JSON.stringify(BATCH)]);
       expect(received[0]!.headers).toMatchObject({ 'svix-id': 'msg_1', 'content-type': 'application/json', 'svix-signature': expect.stringMatching(/^v1,/) });
+      // What came and nothing more (helper-98: fetch added accept, accept-language, sec-fetch-mode, accept-encoding).
+      expect(Object.keys(received[0]!.headers).sort()).toEqual([
+        'connection',
+        'content-length',
+        'content-type',
+        'host',
+        'svix-id',
+        'svix-signature',
+        'svix-timestamp',
+      ]);
     } finally {
+      target.close();
+    }
+  });
+
+  it('says an event as it arrives, before its forward is answered, and stops on ^C with a forward in flight (helper-98)', async () => {
+    const held: (() => void)[] = [];
+    let reached!: () => void;
+    const forwarded = new Promise<void>((resolve) => (reached = resolve));
+    const target = createServer((incoming, response) => {
+      incoming.resume();
+      held.push(() => response.writeHead(200).end());
+      reached();
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const forward = `http://127.0.0.1:${(target.address() as AddressInfo).port}/hooks`;
+    try {
+      const run = await listen('--forward-to', forward);
+      const sent = deliver(run, 'msg_held', MERGED).catch((error: Error) => error);
+      await run.until(/--> pull_request\.merged .*\[msg_held\]/);
+      await forwarded;
+      expect(run.stdout()).not.toContain('<--');
+      // Stopped with the forward unanswered: at once, not after the forward's time limit, and nothing more said.
+      run.child.kill('SIGINT');
+      const { code, stdout, stderr } = await run.done;
+      expect(code).toBe(130);
+      expect(stderr).toMatch(/stopped listening\n$/);
+      expect(stdout.trim().split('\n')).toHaveLength(1);
+      expect(await sent).toBeInstanceOf(Error);
+    } finally {
+      for (const release of held) release();
+      target.closeAllConnections();
       target.close();
     }
   });
