@@ -174,7 +174,12 @@ export class Runner {
       writeJson(toJson(result), (chunk) => this.io.stdout.write(chunk));
       return;
     }
-    if (this.flags.quiet && CONFIRMATIONS.has(result.kind)) return;
+    if (this.flags.quiet && CONFIRMATIONS.has(result.kind)) {
+      // What failed is no confirmation: a PR the command failed for is said still, or the exit code stands alone.
+      const failed = result.kind === 'perPr' ? result.results.filter((outcome) => !outcome.ok) : [];
+      if (failed.length === 0) return;
+      result = { ...(result as Extract<CommandResult, { kind: 'perPr' }>), results: failed };
+    }
     const { renderText } = await import('../render/text.js');
     this.io.stdout.write(await renderText(result, { color: settings.color, now, ...(this.io.stdout.isTTY && { screen: this.screen() }) }));
   }
