@@ -99,15 +99,18 @@ export type NetworkFailure = 'dns' | 'refused' | 'reset' | 'timeout' | 'tls' | '
 /** The service could not be reached, or did not answer in time. */
 export class NetworkError extends MqError {
   readonly failure: NetworkFailure;
-  /** The request may have reached the service (a write may have been applied): false only when it provably never left. */
+  /** The request may have reached the service: false only when it provably never left. */
   readonly sent: boolean;
+  /** It may have changed something: a write that may have reached the service (a read that failed changed nothing). */
+  readonly mayHaveApplied: boolean;
   /** The failure is the proxy's (it refused the connection, its name did not resolve), not the service's host's. */
   readonly atProxy: boolean;
 
-  constructor(message: string, options?: ErrorOptions & { failure?: NetworkFailure; sent?: boolean; atProxy?: boolean }) {
+  constructor(message: string, options?: ErrorOptions & { failure?: NetworkFailure; sent?: boolean; atProxy?: boolean; read?: boolean }) {
     super(message, 'unavailable', EXIT.unavailable, options);
     this.failure = options?.failure ?? 'other';
     this.sent = options?.sent ?? true;
+    this.mayHaveApplied = this.sent && options?.read !== true;
     this.atProxy = options?.atProxy ?? false;
   }
 }

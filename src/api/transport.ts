@@ -225,12 +225,13 @@ export class Transport {
     if (isRateLimited(failure)) return rateLimited(failure, exchange);
     if (failure instanceof ApiError && !exchange.idempotent && [500, 502, 504].includes(failure.status)) return answerLost(failure);
     if (!(failure instanceof NetworkError)) return failure;
-    const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent, atProxy: failure.atProxy };
+    // A read that failed changed nothing, even where it reached the service: a write's lookup (v2's ids) is one.
+    const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent, atProxy: failure.atProxy, read: exchange.idempotent };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${(((this.options.now ?? monotonicMs)() - started) / 1000).toFixed(1)}s in all`;
     if (failure.failure === 'timeout') {
       return new NetworkError(`${failure.message} (${took}; raise ${this.options.timeoutHint ?? '--timeout or MQ_TIMEOUT'})`, same);
     }
-    return tries === 1 ? failure : new NetworkError(`${failure.message} (${took})`, same);
+    return new NetworkError(tries === 1 ? failure.message : `${failure.message} (${took})`, same);
   }
 
   private async pause(ms: number): Promise<void> {

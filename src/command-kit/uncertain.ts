@@ -21,8 +21,8 @@ export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Wr
     return answer;
   } catch (error) {
     if (!(error instanceof InterruptedError)) ctx.writesInFlight.delete(inFlight);
-    // The request may have reached the service.
-    if (error instanceof NetworkError && error.sent) throw outcomeUnknown(error, uncertainty);
+    // The write may have reached the service; a lookup before it that failed changed nothing.
+    if (error instanceof NetworkError && error.mayHaveApplied) throw outcomeUnknown(error, uncertainty);
     throw error;
   }
 }

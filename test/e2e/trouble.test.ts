@@ -170,6 +170,22 @@ describe('a write whose answer never came', () => {
     });
   });
 
+  it('a v2 write whose id lookup is never answered sent nothing: a plain failure, no "may have been applied" (helper-102)', async () => {
+    const { env, host, operations } = await serve(() => 'hang');
+    const run = await spawned(['submit', '30', '--timeout', '1s', '--json'], { env: { ...env, MQ_TOKEN: 'trunk_v2_trouble' } });
+    expect(run.code).toBe(6);
+    expect(JSON.parse(run.stderr).error).toEqual({ code: 'unavailable', message: expect.stringMatching(TIMED_OUT(host, '1 try')) });
+    expect(operations).toEqual(['/v2/repositories']);
+  });
+
+  it('queue update whose first read is never answered sends no update, and says so (helper-102: it sent it too, waiting twice)', async () => {
+    const { env, host, operations } = await serve(() => 'hang');
+    const run = await spawned(['queue', 'update', '--concurrency', '2', '--timeout', '1s'], { env });
+    expect(run.code).toBe(6);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(TIMED_OUT(host, '1 try')), 'nothing was changed: the update was not sent']);
+    expect(operations).toEqual(['getQueue']);
+  });
+
   it('a refused connection sent nothing: tried again as a read is, then a plain failure, with no doubt to raise', async () => {
     const { env } = await serve(() => 'hang');
     await stub!.close();

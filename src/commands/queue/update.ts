@@ -1,7 +1,7 @@
 // mq queue update: one updateQueue with the settings given as flags.
 import type { QueueSettings } from '../../model/queue.js';
 import { settingChanges, switchingTo } from '../../model/queue-settings.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { ApiError, InterruptedError, NetworkError, UsageError } from '../../errors.js';
 import { queueName } from '../../config/repo.js';
 import type { Context } from '../../command-kit/context.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
@@ -25,10 +25,15 @@ export async function updateQueue(input: { settings: Partial<QueueSettings> }, c
   const service = await ctx.service();
   const ref = ctx.queueRef();
   // Read first (its settings, not its PRs), so that the result can say what the update changed among the settings
-  // it prints. Only that: a read that fails leaves the update to be sent and reported as it is (whatever stops it
-  // stops the update too).
+  // it prints. Only that: a read refused or answered oddly leaves the update to be sent and reported as it is. A
+  // service that cannot be reached ends it here, the update not sent: sending it would wait as long again, then say
+  // it may have been applied.
   const before = await service.getQueueFacts(ref).catch((error: unknown) => {
     if (error instanceof InterruptedError) throw error;
+    if (error instanceof NetworkError || (error instanceof ApiError && (error.status === 429 || error.status >= 500))) {
+      error.aftermath = 'nothing was changed: the update was not sent';
+      throw error;
+    }
     return undefined;
   });
   const answered = await settle(ctx, service.updateQueue(ref, input.settings), {
