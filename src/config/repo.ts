@@ -25,7 +25,10 @@ export function repoFrom(text: string): { ok: true; value: Repo } | { ok: false;
     return repo ? { ok: true, value: repo } : { ok: false, problem: `must be ${REPO_HINT}, or a repository URL` };
   }
   const parts = trimmed.split('/');
-  const [host, owner, name] = parts.length === 2 ? [DEFAULT_HOST, ...parts] : parts;
+  const [host, owner, named] = parts.length === 2 ? [DEFAULT_HOST, ...parts] : parts;
+  // `acme/widgets.git`, as a clone URL ends, is acme/widgets: no host takes a repository name ending in .git, and
+  // each API would otherwise read it its own way (v1 as another repository, v2's URL lookup as this one).
+  const name = named?.replace(/\.git$/, '');
   if (parts.length < 2 || parts.length > 3 || !host || !owner || !name) {
     return { ok: false, problem: `must be ${REPO_HINT}` };
   }

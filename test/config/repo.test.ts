@@ -20,11 +20,14 @@ describe('parseRepo', () => {
     // A pasted URL names a repository too, as with gh -R.
     ['https://github.com/acme/widgets', repo('github.com', 'acme', 'widgets')],
     ['git@github.com:acme/widgets.git', repo('github.com', 'acme', 'widgets')],
+    // As a clone URL ends: the same repository on both APIs (helper-101: v1 read acme/widgets.git, v2 acme/widgets).
+    ['acme/widgets.git', repo('github.com', 'acme', 'widgets')],
+    ['ghe.example.com/acme/widgets.git', repo('ghe.example.com', 'acme', 'widgets')],
   ])('%j', (text, expected) => {
     expect(parseRepo(text)).toEqual(expected);
   });
 
-  const bad = ['nope', '', 'acme/', '/widgets', 'a/b/c/d', 'acme/wid gets', 'acme/..', 'ho st/a/b', 'https://github.com/acme'];
+  const bad = ['nope', '', 'acme/', '/widgets', 'acme/.git', 'a/b/c/d', 'acme/wid gets', 'acme/..', 'ho st/a/b', 'https://github.com/acme'];
   it.each(bad)('refuses %j with a UsageError naming it', (text) => {
     const error = thrown(() => parseRepo(text));
     expect(error).toBeInstanceOf(UsageError);
