@@ -45,6 +45,8 @@ describe('a branch with no queue, on both APIs', () => {
       ['cancel', '1', '2', '--branch', 'nope'],
       ['restart', '1', '--branch', 'nope', '--json'],
       ['targets', 'set', '1', '//app', '--branch', 'nope'],
+      // With the head given, no read of the PR first: v2 refuses the upload (422), v1 says no queue (helper-102).
+      ['targets', 'set', '1', '//app', '--sha', 'abc', '--branch', 'nope', '--json'],
       ['status', '1', '--branch', 'nope'],
     ];
     const runAll = async (api: TestApi) => {
@@ -64,14 +66,15 @@ describe('a branch with no queue, on both APIs', () => {
     const [v1, v2] = [await runAll('v1'), await runAll('v2')];
     for (const [index, args] of commands.entries()) expect(v2[index], args.join(' ')).toEqual(v1[index]);
     const noQueue = 'no queue for github.com/acme/none branch nope';
-    expect(v1.map((run) => run.code)).toEqual([4, 4, 4, 4]);
+    expect(v1.map((run) => run.code)).toEqual([4, 4, 4, 4, 4]);
     // Where mq read the queue itself (to tell a missing queue from a missing PR), how to make one, as queue get says.
     const hint = 'create it with mq queue create, or name another branch with -b';
     expect(v1[0]!.stderr).toBe(`mq: ${noQueue} (404)\nhint: ${hint}\n`);
     expect(JSON.parse(v1[1]!.stderr)).toEqual({ error: { code: 'not_found', status: 404, message: noQueue, hint } });
     expect(v1[2]!.stderr).toBe(`mq: ${noQueue} (404)\nhint: ${hint}\n`);
+    expect(JSON.parse(v1[3]!.stderr)).toEqual({ error: { code: 'not_found', status: 404, message: noQueue, hint } });
     // The PR's read, whose 404 on v1 is the service's words: no hint of mq's.
-    expect(v1[3]!.stderr).toBe(`mq: ${noQueue} (404)\n`);
+    expect(v1[4]!.stderr).toBe(`mq: ${noQueue} (404)\n`);
     // A PR's runs (v2 only), which name no queue: the branch's queue is looked for beside them.
     const runs = await mq(['runs', '1', '--branch', 'nope'], { env: sandboxEnv(fixture.recorder.url, 'acme/none-v2', {}, 'v2') });
     expect(runs).toMatchObject({ code: 4, stdout: '', stderr: `mq: ${noQueue.replace('none', 'none-v2')} (404 MERGE_QUEUE_NOT_FOUND)\n` });

@@ -1,7 +1,7 @@
 // mq targets set: upload a PR's impacted targets (parallel queues). A list too large for the service's body
 // limit is sent as ALL, which is what the service asks for in that case.
 import { BODY_LIMIT_BYTES, IMPACTS_ALL } from '../../model/vocabulary.js';
-import { isNotFound, UsageError } from '../../errors.js';
+import { ApiError, EXIT, exitCodeOf, isNotFound, UsageError } from '../../errors.js';
 import type { TARGETS_SET } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parsePrNumber } from '../../command-kit/input.js';
@@ -59,6 +59,11 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
     what: `setting the impacted targets of #${input.pr}`,
     check: checkCommand(ctx, 'status', String(input.pr)),
     also: 'Its readiness says whether targets were uploaded; sending the same targets again changes nothing.',
+  }).catch(async (error: unknown) => {
+    // A service that takes targets by repository refuses those of a branch it has no queue for rather than saying
+    // so: a refusal, or a not found, is checked against the queue, to say no queue (and how to make one) alike.
+    if (isNotFound(error) || (error instanceof ApiError && exitCodeOf(error) === EXIT.refused)) await queueMustExist(service, ref);
+    throw error;
   });
   const count = Array.isArray(impactedTargets) ? impactedTargets.length + (file?.count ?? 0) : 0;
   return { kind: 'targets', pr: input.pr, sha, count, impactedTargets: await sentList(impactedTargets, file, ctx), fellBackToAll };
