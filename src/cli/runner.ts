@@ -74,13 +74,29 @@ export class Runner {
   /** The failure as stderr shows it (a JSON document under --json), and its exit code. */
   async fail(error: unknown): Promise<number> {
     const settings = this.resolved?.settings;
-    const json = settings ? settings.output === 'json' : wantsJson(this.io.argv);
+    const json = settings ? settings.output === 'json' : wantsJson(this.io.argv) || (await this.configuredJson());
     const color = settings ? settings.color && Boolean(this.io.stderr.isTTY) : false;
     const { renderError } = await import('../render/failure.js');
     const { shownUrl } = await import('../text/urls.js');
     const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };
     this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }) }));
     return exitCodeOf(error);
+  }
+
+  /**
+   * A failure before the settings resolved (a bad argument): JSON output where the environment or a config file
+   * asks for it, as every later error is, unless the command line names an output. Settings that do not resolve
+   * either leave it as text.
+   */
+  private async configuredJson(): Promise<boolean> {
+    if (this.io.argv.some((word) => /^(-o|--output)(=|$)|^-o./.test(word))) return false;
+    try {
+      const { resolveSettings } = await import('../config/resolve.js');
+      const { io } = this;
+      return (await resolveSettings({ flags: {}, env: io.env, cwd: io.cwd, stdoutIsTTY: false })).settings.output === 'json';
+    } catch {
+      return false;
+    }
   }
 
   private async execute(work: ResultWork<unknown>): Promise<number> {

@@ -2,6 +2,9 @@
 // argument) with an example of what to give, exit 2, and nothing sent. The table holds the bad inputs the issue
 // lists and their neighbours, each with the exact line mq prints. Text that is not UTF-8 can only come through a
 // process's argv (Linux hands it over decoded, a bad byte as U+FFFD), so those runs spawn the built mq.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mqWithRawWord, sandboxEnv } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
@@ -99,6 +102,26 @@ describe('a bad input: one line naming the flag, with an example, exit 2, nothin
     const run = await mq(argv, { env: sandboxEnv(fixture.recorder.url, 'acme/widgets', {}, api) });
     const line = 'mq: --required-status and --delete-required-statuses: give one or the other\n';
     expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 2, stderr: line, stdout: '' });
+    expect(fixture.recorder.requests).toEqual([]);
+  });
+});
+
+describe('a bad input under JSON output a config file asks for', () => {
+  it('is the {error} document too, as every later error is, unless the command line names an output (helper-102)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'mq-json-config-'));
+    mkdirSync(join(home, '.config', 'mq'), { recursive: true });
+    writeFileSync(join(home, '.config', 'mq', 'config.json'), '{"output": "json"}');
+    const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');
+    for (const argv of [
+      ['list', '--state', 'bogus'],
+      ['submit', 'abc'],
+    ]) {
+      const run = await mq(argv, { env, cwd: home });
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(JSON.parse(run.stderr).error, argv.join(' ')).toMatchObject({ code: 'usage' });
+    }
+    const asText = await mq(['submit', 'abc', '-o', 'table'], { env, cwd: home });
+    expect(asText.stderr).toMatch(/^mq: /);
     expect(fixture.recorder.requests).toEqual([]);
   });
 });
