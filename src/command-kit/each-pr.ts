@@ -1,6 +1,6 @@
 // A command over several PRs: one request per PR, each PR's outcome reported on its own, so one bad PR does not
 // hide what happened to the others (submit, cancel, restart, edit, and queue delete --cancel-all).
-import { ApiError, EXIT, InterruptedError, isNotFound, MqError, OutcomeUnknownError, retryAfterSeconds, type StoppedAt } from '../errors.js';
+import { ApiError, EXIT, InterruptedError, isNotFound, MqError, OutcomeUnknownError, retryAfterSeconds, type StoppedAt, UsageError } from '../errors.js';
 import type { SubmittedPullRequest } from '../model/pull-request.js';
 import type { QueueRef } from '../model/repository.js';
 import type { PrOutcome } from '../model/result.js';
@@ -76,6 +76,8 @@ export async function readAhead(service: MergeQueueService, ref: QueueRef, prs: 
  */
 function stoppedAt(error: unknown, stop: StoppedAt, left: string | undefined): unknown {
   if (!(error instanceof MqError) || stop.done.length + stop.refused.length + stop.notSent.length === 0) return error;
+  // Refused before anything was sent (exit 2: a command only the other API has): no PR was acted on, none to name.
+  if (error instanceof UsageError && stop.done.length + stop.refused.length === 0) return error;
   if (left !== undefined) error.aftermath = `it stopped at #${stop.pr}: ${left}`;
   error.stoppedAt = stop;
   return error;

@@ -92,6 +92,14 @@ describe('mq edit', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/\(mq edit\) needs the v2 API.*cancel it and submit it again/);
+    // Of several PRs too: one line, and no PR named as stopped at, under --json neither (helper-101).
+    const several = await mq(['edit', '42', '43', '--no-batch'], { env });
+    expect(several.code).toBe(2);
+    expect(several.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const json = JSON.parse((await mq(['edit', '42', '43', '--no-batch', '--json'], { env })).stderr).error;
+    expect(json).toMatchObject({ code: 'usage' });
+    expect(json).not.toHaveProperty('stoppedAt');
+    expect(json.message).not.toContain('\n');
   });
 });
 
