@@ -112,5 +112,8 @@ export async function safeParseChecked<S extends z.ZodType>(
   schema: () => S | Promise<S>,
 ): Promise<z.ZodSafeParseResult<z.output<S>>> {
   const fast = check?.(value);
-  return fast ? { success: true, data: fast.data as z.output<S> } : (await schema()).safeParse(value);
+  if (fast) return { success: true, data: fast.data as z.output<S> };
+  // Imported here, with zod: a value the check passes loads neither.
+  const [parser, { IN_ENGLISH }] = await Promise.all([schema(), import('../text/in-english.js')]);
+  return parser.safeParse(value, IN_ENGLISH);
 }

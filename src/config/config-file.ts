@@ -9,6 +9,7 @@ import { API_CHOICES, OUTPUT_FORMATS } from './defaults.js';
 import { suggestKey } from './key-suggestion.js';
 import { envName, fileKeyDescription, type FileKey } from './setting-rows.js';
 import { checkApiUrl, checkRepo, checkTimeout, PROBLEMS, type Checked } from './values.js';
+import { IN_ENGLISH } from '../text/in-english.js';
 
 /** A project file sits in the repository and is committed; the user file lives in the user's home. */
 export type ConfigFileKind = 'project' | 'user';
@@ -64,7 +65,7 @@ export const Profiles = z
   .transform((raw, ctx) => {
     const profiles = new Map<string, ProfileValues>();
     for (const [name, value] of Object.entries(raw)) {
-      const parsed = ProfileSchema.safeParse(value);
+      const parsed = ProfileSchema.safeParse(value, IN_ENGLISH);
       if (parsed.success) {
         profiles.set(name, parsed.data);
         continue;
@@ -121,7 +122,7 @@ export function validateConfigFile(path: string, kind: ConfigFileKind, content: 
     const refused = userOnlyKeys(content).map((key) => userOnlyProblem(`${keyPrefix}${key}`, key));
     if (refused.length > 0) throw problems(refused);
   }
-  const parsed = ConfigFileSchema.safeParse(content);
+  const parsed = ConfigFileSchema.safeParse(content, IN_ENGLISH);
   if (!parsed.success) throw problems(parsed.error.issues.flatMap((issue) => describeIssue(issue, keyPrefix)));
   const { profiles = new Map<string, ProfileValues>(), trustedApiUrls = [], $schema: _editorsOnly, ...values } = parsed.data;
   const levels: [string, FileValues][] = [['', values]];

@@ -78,7 +78,7 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
 async function parseSettings(values: Record<string, unknown>): Promise<Settings> {
   const loadSchema = async () => (await import('./settings-schema.js')).Settings;
   const parsed = await safeParseChecked(CHECKS.Settings, values, loadSchema);
-  return parsed.success ? parsed.data : (await loadSchema()).parse(values);
+  return parsed.success ? parsed.data : (await loadSchema()).parse(values, (await import('../text/in-english.js')).IN_ENGLISH);
 }
 
 /**

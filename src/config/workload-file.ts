@@ -5,12 +5,13 @@ import { describeIssues, type HideKey } from '../api/format-path.js';
 import { ConfigError } from '../errors.js';
 import { PRIORITY_NAMES } from '../model/vocabulary.js';
 import { type LoadedWorkload, Workload, workloadJsonSchema } from '../model/workload.js';
+import { IN_ENGLISH } from '../text/in-english.js';
 
 export async function readWorkloadFile(path: string): Promise<LoadedWorkload> {
   const where = `workload ${path}`;
   const { loadDataFile } = await import('./config-loader.js');
   const { data, text } = await loadDataFile(path, where);
-  const parsed = Workload.safeParse(data);
+  const parsed = Workload.safeParse(data, IN_ENGLISH);
   if (!parsed.success) throw new ConfigError(`${where}: ${describeIssues(parsed.error, 'missing', byLine(text))}`);
   return parsed.data;
 }

@@ -17,6 +17,7 @@ import type { V2Key } from './io/v2/face.js';
 import { refuseFilter } from './io/webhooks/control-routes.js';
 import { StateFileError } from './io/store.js';
 import { ConfigError } from '../errors.js';
+import { IN_ENGLISH } from '../text/in-english.js';
 
 export type { SeedInput, V2Key };
 
@@ -113,7 +114,7 @@ const Options = z.strictObject({
 });
 
 function checkedOptions(options: SandboxOptions): Omit<SandboxOptions, 'keys'> & { keys?: V2Key[] } {
-  const parsed = Options.safeParse(options);
+  const parsed = Options.safeParse(options, IN_ENGLISH);
   if (!parsed.success) throw new RangeError(`startSandbox: ${describeIssues(parsed.error)}`);
   if (options.speed !== undefined && options.clock !== 'real') throw new RangeError("startSandbox: speed: only with clock: 'real'");
   if (options.speed !== undefined && !(options.speed > 0 && options.speed <= SPEED_MAX)) {

@@ -6,6 +6,7 @@ import { V1_DIALECT } from './dialect.js';
 import { isV2Key } from '../../model/vocabulary.js';
 import { AddEndpoint, Endpoint, RemoveEndpoint, TriggerEvent, WEBHOOK_ROUTES, WebhookEvent } from '../sandbox-webhooks.js';
 import { ApiClient, type ClientOptions } from '../transport.js';
+import { IN_ENGLISH } from '../../text/in-english.js';
 
 class ControlClient extends ApiClient {
   async call<T>(route: keyof typeof WEBHOOK_ROUTES, body: unknown, answer?: z.ZodType<T>): Promise<T> {
@@ -34,8 +35,8 @@ export function sandboxControl(options: ClientOptions): WebhookControl {
   const root = options.apiUrl.replace(/\/+$/, '').replace(/\/v[12]$/, '');
   const client = new ControlClient({ ...options, apiUrl: root, retries: 0 }, CONTROL_DIALECT);
   return {
-    addEndpoint: (endpoint) => client.call('add', AddEndpoint.parse(endpoint), Endpoint),
-    removeEndpoint: (id) => client.call('remove', RemoveEndpoint.parse({ id })),
-    triggerEvent: (request) => client.call('trigger', TriggerEvent.parse(request), WebhookEvent),
+    addEndpoint: (endpoint) => client.call('add', AddEndpoint.parse(endpoint, IN_ENGLISH), Endpoint),
+    removeEndpoint: (id) => client.call('remove', RemoveEndpoint.parse({ id }, IN_ENGLISH)),
+    triggerEvent: (request) => client.call('trigger', TriggerEvent.parse(request, IN_ENGLISH), WebhookEvent),
   };
 }

@@ -15,6 +15,7 @@ import {
 import type { WebhookEvent } from '../../model/webhooks.js';
 import type { QueueEngine } from './engine.js';
 import { HOST_STATES, MAX_TEST_DURATION_SECONDS, type PullRequestFacts, TEST_OUTCOMES } from './facts.js';
+import { IN_ENGLISH } from '../../text/in-english.js';
 
 /** What each operation takes, as the journal records it. */
 export type ChangeInputs = { [K in keyof typeof RECORDED]: z.infer<(typeof RECORDED)[K]> };
@@ -181,5 +182,5 @@ export function replay(engine: QueueEngine, entry: { at: number; op: string; inp
   // An op such as `constructor` must not find Object.prototype's.
   if (!Object.hasOwn(RECORDED, entry.op)) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
   const op = entry.op as ChangeOp;
-  applyChange(engine, { op, input: RECORDED[op].parse(entry.input) } as Change);
+  applyChange(engine, { op, input: RECORDED[op].parse(entry.input, IN_ENGLISH) } as Change);
 }

@@ -9,6 +9,7 @@ import { refuseBodyShape, stringListsOf } from './body.js';
 import type { SandboxClock } from './clock.js';
 import type { WebhookDelivery } from './webhooks/delivery.js';
 import { errorAnswer, type Answer } from './http.js';
+import { IN_ENGLISH } from '../../text/in-english.js';
 
 export interface RouteContext {
   engine: QueueEngine;
@@ -59,7 +60,7 @@ export function parse<S extends z.ZodType>(schema: S, body: string): { input: z.
   } catch (error) {
     return { answer: errorAnswer(400, `malformed JSON: ${(error as Error).message}`) };
   }
-  const checked = schema.safeParse(json);
+  const checked = schema.safeParse(json, IN_ENGLISH);
   if (!checked.success) return { answer: errorAnswer(400, `invalid request: ${describeIssues(checked.error)}`) };
   return { input: checked.data };
 }

@@ -15,6 +15,7 @@ import { MANUAL_CLOCK_START } from './clock.js';
 import type { SandboxOptions as ServerOptions } from './server.js';
 import type { V2Key } from './v2/face.js';
 import { refuseFilter } from './webhooks/control-routes.js';
+import { IN_ENGLISH } from '../../text/in-english.js';
 
 /** `owner/name` or `host/owner/name`, as --repo takes it. */
 const RepoName = z.string().transform((text, context): Repo => {
@@ -77,7 +78,7 @@ export interface SeedState {
 /** A seed's changes done on a fresh engine at `now`; a mistake found by the engine names the seed's path too. */
 function seedState(input: unknown, now: number, where: string, graphSoftCap: number | null | undefined): SeedState {
   if (isStateDocument(input)) return { document: JSON.stringify(input) };
-  const parsed = Seed.safeParse(input);
+  const parsed = Seed.safeParse(input, IN_ENGLISH);
   if (!parsed.success) throw new ConfigError(`${where}: ${describeIssues(parsed.error)}`);
   const seed = parsed.data;
   const engine = QueueEngine.create({ now });

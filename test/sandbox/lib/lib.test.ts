@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/lib.js';
 import { mq } from '../../support/cli.js';
 
@@ -251,6 +252,38 @@ describe('startSandbox', () => {
     expect(clockA - clockB).toBe(60_000);
     await a.reset();
     expect((await v1(a, 'getQueue', MAIN)).status).toBe(404);
+  });
+
+  // zod keeps its language on globalThis, one for the process (helper-96, helper-101): in these tests the source is
+  // imported, so the project's zod is the sandbox's, as a bundled copy shares the global with its host's.
+  it.each([
+    ['a language', () => z.locales.fr()],
+    ['its own messages', () => ({ customError: () => 'la faute du projet' })],
+  ])("words its refusals in English whatever zod's global configuration the project sets (%s)", async (_, config) => {
+    const { localeError, customError } = z.config();
+    z.config(config());
+    try {
+      await expect(startSandbox({ clock: 'fast' } as never)).rejects.toThrow(
+        new RangeError('startSandbox: clock: Invalid option: expected one of "manual"|"real"'),
+      );
+      const sandbox = await start();
+      expect(await v1(sandbox, 'getQueue', { repo: 5 })).toEqual({
+        status: 400,
+        json: 'invalid request: repo: Invalid input: expected object, received number; targetBranch: missing',
+      });
+      const v2 = await fetch(`${sandbox.v2Url}/merge-queues`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer trunk_v2_any', 'content-type': 'application/json' },
+        body: JSON.stringify({ repositoryId: 5 }),
+      });
+      expect([v2.status, ((await v2.json()) as { error: unknown }).error]).toEqual([
+        400,
+        { code: 'VALIDATION_FAILED', message: 'repositoryId: Invalid input: expected string, received number; targetBranch: required' },
+      ]);
+    } finally {
+      // Every test file shares this process (isolate: false).
+      z.config({ localeError, customError });
+    }
   });
 
   it('after reset(), an id mq kept names no other queue: a queue gone is said so, not read from another repository', async () => {

@@ -51,6 +51,18 @@ describe('mq/sandbox', () => {
     expect(execFileSync(process.execPath, ['both.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe('true');
   });
 
+  it("words its refusals in English when the project sets zod's language: the bundled zod shares its global (helper-96)", () => {
+    const dir = project();
+    symlinkSync(join(ROOT, 'node_modules', 'zod'), join(dir, 'node_modules', 'zod'));
+    writeFileSync(
+      join(dir, 'fr.mjs'),
+      "import * as z from 'zod';\nimport { startSandbox } from 'mq/sandbox';\nz.config(z.locales.fr());\nawait startSandbox({ clock: 'fast' }).catch((error) => console.log(error.message));\n",
+    );
+    expect(execFileSync(process.execPath, ['fr.mjs'], { cwd: dir, encoding: 'utf8' }).trim()).toBe(
+      'startSandbox: clock: Invalid option: expected one of "manual"|"real"',
+    );
+  });
+
   // An ES module user and a CommonJS one (a .cts file's import = require, which needs declarations of CommonJS).
   it.each([
     ['use.ts', "import { startSandbox, type Sandbox } from 'mq/sandbox';"],

@@ -5,6 +5,7 @@ import type { Journaled } from '../../engine/changes.js';
 import { PullRequestDescription } from '../control.js';
 import type { JournalEntry } from '../store.js';
 import { change, queueRefOf, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
+import { IN_ENGLISH } from '../../../text/in-english.js';
 
 /** The first state version whose journal records engine operations. */
 export const ENGINE_JOURNAL_SINCE = 5;
@@ -28,6 +29,6 @@ export function translateLegacyEntry(entry: JournalEntry): JournalEntry {
   // The journal is a file anyone may edit: an op such as `constructor` must not find Object.prototype's.
   const legacy = Object.hasOwn(LEGACY, entry.op) ? LEGACY[entry.op] : undefined;
   if (!legacy) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
-  const change: Journaled = legacy.toChange(legacy.schema.parse(entry.input));
+  const change: Journaled = legacy.toChange(legacy.schema.parse(entry.input, IN_ENGLISH));
   return { at: entry.at, ...change };
 }

@@ -37,6 +37,7 @@ import * as runLists from './operations/run-lists.js';
 import * as runs from './operations/runs.js';
 import { RateLimiter } from './rate-limits.js';
 import { type RepositoriesSeen, type V2Caller, type V2Context, V2Error, type V2Handled, type V2Route } from './route.js';
+import { IN_ENGLISH } from '../../../text/in-english.js';
 
 /** The operations served (every export of ./operations is one), each found by its method and path template. */
 export const V2_ROUTES: readonly V2Route[] = [repositories, queues, pullRequests, runs, history, order, runLists, flaky].flatMap((operations): V2Route[] =>
@@ -278,7 +279,7 @@ export class V2Face {
 /** A body or query as its row's schema checks it: 400 VALIDATION_FAILED naming the fields, else the checked value. */
 function checked(schema: z.ZodType, value: unknown, absent?: string): unknown {
   if (value === undefined && absent !== undefined) throw validationFailed(absent);
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, IN_ENGLISH);
   if (!result.success) throw validationFailed(describeIssues(result.error, 'required'));
   return result.data;
 }
