@@ -3,6 +3,9 @@ import type { Readable, Writable } from 'node:stream';
 
 type Tty = { isTTY?: boolean; columns?: number; rows?: number };
 
+/** A line for stderr, folded on a terminal as prose (none), as a shell `command`, or not at all (`verbatim`: a trace). */
+export type StderrLine = (text: string, as?: 'command' | 'verbatim') => void;
+
 export interface Io {
   argv: string[];
   env: Record<string, string | undefined>;

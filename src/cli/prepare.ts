@@ -13,7 +13,7 @@ import { readToken } from '../config/token.js';
 import { InterruptedError, isRateLimited, type MqError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { isLoopback } from '../api/loopback.js';
-import type { Io } from './io.js';
+import type { Io, StderrLine } from './io.js';
 
 /** The global flags that are not settings: how much to say. */
 export interface Voice {
@@ -32,7 +32,7 @@ export interface Prepared {
 }
 
 /** Resolves the settings and builds the context; on a waiting command (`waits`) --timeout is the wait's, not the requests'. */
-export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: (text: string) => void): Promise<Prepared> {
+export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: StderrLine): Promise<Prepared> {
   const resolved = await resolveSettings({
     // The flags written (program.ts wordsOf); the layers read the settings' own, by their rows.
     flags: { ...flags, ...(waits ? { timeout: undefined } : {}) },
@@ -58,7 +58,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       userAgent: USER_AGENT,
       signal: io.signal,
       timeLeftMs: () => deadline - io.now(),
-      trace: flags.debug ? (line: string) => stderrLine(`[debug] ${line}`) : undefined,
+      trace: flags.debug ? (line: string) => stderrLine(`[debug] ${line}`, 'verbatim') : undefined,
       // A 429 is said without -v: the user should know why mq is slow, and that nothing was lost.
       onRetry: (notice: RetryNotice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
       // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
@@ -104,7 +104,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       const token = await readToken(settings, io.signal);
       const { sandboxControl } = await import('../api/v1/sandbox-control.js');
       // No abort signal: the endpoint is removed after Ctrl-C.
-      const trace = flags.debug ? (line: string) => stderrLine(`[debug] ${line}`) : undefined;
+      const trace = flags.debug ? (line: string) => stderrLine(`[debug] ${line}`, 'verbatim') : undefined;
       return sandboxControl({ apiUrl: settings.apiUrl, token, timeoutMs: settings.timeoutMs, userAgent: USER_AGENT, trace });
     },
     cacheDir: cacheDir(io.env),
@@ -144,13 +144,13 @@ function fromIo(io: Io): Pick<Context, 'cwd' | 'writesInFlight' | 'signal' | 'on
 }
 
 /** What a context says on stderr: as much as --quiet and --verbose let it. */
-function voice(flags: Voice, stderrLine: (text: string) => void): Pick<Context, 'warn' | 'note' | 'info' | 'verbose'> {
+function voice(flags: Voice, stderrLine: StderrLine): Pick<Context, 'warn' | 'note' | 'info' | 'verbose'> {
   return {
     warn: (message) => {
       if (!flags.quiet) stderrLine(`warning: ${message}`);
     },
-    note: (message) => {
-      if (!flags.quiet) stderrLine(message);
+    note: (message, as) => {
+      if (!flags.quiet) stderrLine(message, as);
     },
     info: (message) => {
       if (flags.verbose) stderrLine(message);
@@ -163,7 +163,7 @@ function voice(flags: Voice, stderrLine: (text: string) => void): Pick<Context, 
  * The context of a command that serves whether or not the settings resolved (ServeWork.unresolvedServes), when they
  * did not: everything that needs them (the service, the queue, the settings themselves) fails with their error.
  */
-export function unresolved(io: Io, flags: Voice, error: MqError, stderrLine: (text: string) => void): Prepared {
+export function unresolved(io: Io, flags: Voice, error: MqError, stderrLine: StderrLine): Prepared {
   const fail = (): never => {
     throw error;
   };

@@ -10,7 +10,7 @@ import type { ResolvedSettings } from '../config/settings.js';
 import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
 import type { ProgressOutput } from '../render/progress.js';
 import type { Prepared, Voice } from './prepare.js';
-import type { Io } from './io.js';
+import type { Io, StderrLine } from './io.js';
 
 /** Results that only confirm a change: --quiet leaves them out in table mode. */
 const CONFIRMATIONS = new Set<CommandResult['kind']>(['perPr', 'queueChange', 'targets']);
@@ -23,8 +23,20 @@ export class Runner {
 
   constructor(private readonly io: Io) {}
 
-  /** A line of the context's on stderr, above a live block while one is drawn. */
-  private readonly stderrLine = (text: string): void => this.aside(() => this.io.stderr.write(`${text}\n`));
+  /** On a terminal, the fold of stderr's lines (loaded with the context, which is what writes them); in a pipe, none. */
+  private foldWords: typeof import('../render/screen-fit.js').foldWords | undefined;
+
+  /** A line of the context's on stderr, above a live block while one is drawn; on a terminal, folded to its width as it is now. */
+  private readonly stderrLine: StderrLine = (text, as) => {
+    const columns = this.stderrColumns();
+    const folded = this.foldWords && as !== 'verbatim' ? this.foldWords(text, columns, as) : text;
+    this.aside(() => this.io.stderr.write(`${folded}\n`));
+  };
+
+  /** stderr's width where it is a terminal: what mq writes there for a person fits it; a pipe gets every line whole. */
+  private stderrColumns(): number | undefined {
+    return this.io.stderr.isTTY ? this.io.stderr.columns : undefined;
+  }
 
   /** Runs the command `load` leads to with the words commander parsed; its exit code. `program`: the whole tree. */
   async run(load: () => Promise<Parse>, words: Words, program: () => Promise<Command>): Promise<number> {
@@ -79,7 +91,8 @@ export class Runner {
     const { renderError } = await import('../render/failure.js');
     const { shownUrl } = await import('../text/urls.js');
     const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };
-    this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }) }));
+    const columns = this.stderrColumns();
+    this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }), ...(columns && { columns }) }));
     return exitCodeOf(error);
   }
 
@@ -176,10 +189,14 @@ export class Runner {
   }
 
   private async prepare(waits: boolean): Promise<Prepared> {
-    const { prepare } = await import('./prepare.js');
+    const [{ prepare }] = await Promise.all([import('./prepare.js'), this.loadFold()]);
     const prepared = await prepare(this.io, this.flags, waits, this.stderrLine);
     this.resolved = prepared.resolved;
     return prepared;
+  }
+
+  private async loadFold(): Promise<void> {
+    if (this.io.stderr.isTTY) this.foldWords = (await import('../render/screen-fit.js')).foldWords;
   }
 
   /** Without settings (they did not resolve) the output is as the command line asks, without colour. */

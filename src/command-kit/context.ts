@@ -37,8 +37,11 @@ export interface Context {
   interactive: boolean;
   /** A warning for stderr (silenced by --quiet, kept off stdout under --json). */
   warn(message: string): void;
-  /** Progress or guidance for stderr, without a prefix (silenced by --quiet). */
-  note(message: string): void;
+  /**
+   * Progress or guidance for stderr, without a prefix (silenced by --quiet), folded between words on a terminal
+   * narrower than it; a `command` (a shell command a person pastes) goes on after ` \` instead, still one command.
+   */
+  note(message: string, as?: 'command'): void;
   /** A transient line on stderr during a long read, redrawn in place ('' clears it); only on a terminal, never under --json or --quiet. */
   progress(line: string): void;
   /** A note for stderr shown only with --verbose. */

@@ -1,6 +1,7 @@
 // Help text laid out to the width commander gives its Help (the terminal's, 80 in a pipe): every paragraph is
 // flowed by commander's own wrapping, never by hand, so help fits a 60-column terminal as it fits a 200-column one.
 import type { Help } from 'commander';
+import { foldCommand, shellWords } from '../text/shell-words.js';
 
 /**
  * A piece of help. A string is prose: a blank line parts paragraphs, any other break is a space. `rows`: two columns, the right one wrapped
@@ -43,21 +44,13 @@ function rows(items: ReadonlyArray<readonly [string, string]>, help: Help): stri
 
 /** `  $ mq …`, going on after ` \` where the next word would pass the width; a comment that does not fit goes on comment lines of its own. */
 function commandLine(line: string, help: Help): string {
-  const words = line.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [];
+  const words = shellWords(line);
   const commentAt = words.findIndex((word) => word.startsWith('#'));
   const command = commentAt < 0 ? words : words.slice(0, commentAt);
   const comment = commentAt < 0 ? '' : words.slice(commentAt).join(' ');
   const indent = ' '.repeat(UNDER);
-  const lines: string[] = [];
-  let current = '  $';
-  command.forEach((word, index) => {
-    const after = index < command.length - 1 ? ' \\' : '';
-    if (index > 0 && help.displayWidth(`${current} ${word}${after}`) > width(help)) {
-      lines.push(`${current} \\`);
-      current = indent.slice(1);
-    }
-    current += ` ${word}`;
-  });
+  const lines = foldCommand(command, width(help), (text) => help.displayWidth(text), '  $ ', indent);
+  const current = lines.pop()!.trimEnd();
   if (comment === '' || help.displayWidth(`${current} ${comment}`) <= width(help)) return [...lines, `${current} ${comment}`.trimEnd()].join('\n');
   const text = comment.replace(/^#\s*/, '');
   const commentLines = help.boxWrap(text, width(help) - indent.length - 2).split('\n');

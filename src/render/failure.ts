@@ -3,6 +3,7 @@
 import { ApiError, InterruptedError, MqError, OutcomeUnknownError, retryAfterSeconds } from '../errors.js';
 import { envName } from '../config/setting-rows.js';
 import { makePaint } from './colors.js';
+import { foldWords } from './screen-fit.js';
 import { safeLine, safeText } from '../text/sanitize.js';
 
 export interface ErrorRenderOptions {
@@ -11,6 +12,8 @@ export interface ErrorRenderOptions {
   color: boolean;
   /** The API URL in effect, as it may be shown, and where it came from: named when the URL looks wrong. */
   apiUrl?: { shown: string; origin: string };
+  /** stderr's width where it is a terminal: each line folds between words to fit it (a pipe gets each whole). */
+  columns?: number;
 }
 
 /** `mq: queue not found (404)` or `{"error":{"code":"not_found","status":404,…}}`; a v2 code follows the status, `serviceCode` in JSON. */
@@ -49,7 +52,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const suffix = status === undefined ? '' : ` (${status}${apiCode === undefined ? '' : ` ${safeLine(apiCode)}`})`;
   const after = `${aftermath === undefined ? '' : `\n${safeText(aftermath)}`}${hint === undefined ? '' : `\n${paint.dim('hint:')} ${safeText(hint)}`}`;
   const trace = stack === undefined ? '' : `\n${paint.dim(safeText(stack))}`;
-  return `${paint.red('mq:')} ${text}${suffix}${after}${trace}\n`;
+  return `${foldWords(`${paint.red('mq:')} ${text}${suffix}${after}`, options.columns)}${trace}\n`;
 }
 
 /** What to do: the error's hint, or, for a web server's answer (a router's 404, a page refusing the method) on an operation the service has, the API URL (a base path such as /api, a website) is wrong. */

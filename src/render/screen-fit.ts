@@ -3,6 +3,7 @@
 // never scrolls anything into the scrollback. What does not fit is cut from the middle of the block, the list,
 // and said in one line ("… and 18 more"). Pure: the window's size comes in.
 import type { ChalkInstance } from 'chalk';
+import { foldCommand, shellWords } from '../text/shell-words.js';
 import { clusters, COLOUR_CODE, textWidth, withoutColour } from './text-width.js';
 
 /** The terminal's size, as far as it is known. */
@@ -109,9 +110,9 @@ export function fitText(text: string, columns: number | undefined): string {
 /**
  * A line wider than `columns`, folded between words under its value: after the first two-blank gap (`key   value`) when not past the middle,
  * else two more than its own indent. A word too long for a line is cut, with "…", unless a person may copy it (a URL, an id, a branch: letters,
- * digits and the signs of a URL), which stays whole for the terminal to wrap.
+ * digits and the signs of a URL), which stays whole for the terminal to wrap; `whole`: no word is cut (an error's, a note's: each may matter).
  */
-export function foldLine(line: string, columns: number): string[] {
+export function foldLine(line: string, columns: number, { whole = false } = {}): string[] {
   if (textWidth(line) <= columns) return [line];
   // Colour codes hold no blank: the pattern finds the same gap with or without them.
   const gap = /^ *\S.*?\S? {2,}(?=\S)/.exec(line)?.[0];
@@ -143,7 +144,19 @@ export function foldLine(line: string, columns: number): string[] {
     }
   }
   lines.push(current);
-  return lines.map((folded) => (/(?:^| )[\w./:#?&=%~+@-]+$/.test(withoutColour(folded)) ? folded : cutToWidth(folded, columns)));
+  return lines.map((folded) => (whole || /(?:^| )[\w./:#?&=%~+@-]+$/.test(withoutColour(folded)) ? folded : cutToWidth(folded, columns)));
+}
+
+/**
+ * Text for stderr on a terminal `columns` wide (none: as it is, a pipe's): each line folded between words, every word
+ * whole; a shell `command` going on after ` \` instead (foldCommand).
+ */
+export function foldWords(text: string, columns: number | undefined, as?: 'command'): string {
+  if (!columns || columns <= 0) return text;
+  return text
+    .split('\n')
+    .flatMap((line) => (as === 'command' ? foldCommand(shellWords(line), columns, textWidth) : foldLine(line, columns, { whole: true })))
+    .join('\n');
 }
 
 /** The block fitted to `screen`, ending in "\n": its list's lines cut to the width, the lines around it folded; no height known, all of it. */

@@ -2,6 +2,7 @@
 // (an emulated one, xterm.js headless, 80×24) against a sandbox on a manual clock. The clock moves by events;
 // the test moves on when the window shows what it waits for. Node alone: the tmux test shows the same on a real
 // pseudo-terminal where tmux is installed.
+import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { control, sandboxEnv } from '../support/cli.js';
 import { mq, startMq, useSandbox } from '../support/in-process.js';
@@ -145,6 +146,52 @@ describe('wait on 30 PRs on a terminal (80×24)', () => {
     }
     waiting.interrupt();
     expect(await waiting.code).toBe(130);
+  });
+});
+
+describe('stderr on a terminal (80 columns): folded between words, never wrapped mid-word (helper-96, helper-101)', () => {
+  /** The window's rows as a person would read them back: a row indented under the one above goes on that one. */
+  const unfolded = (screen: string) => screen.replace(/ \\\n {2}| ?\n {2}(?=\S)/g, ' ');
+
+  it('mq sandbox: the export line goes on after \\, and pasted into a shell it still exports all four; the v2 line folds between words', async () => {
+    const emulator = new Emulator(80, 24);
+    const sandbox = startMq(['sandbox', '--port', '0', '--clock', 'manual'], { stderr: emulator.stdout() });
+    const screen = await emulator.until(/stop with Ctrl-C/);
+    sandbox.interrupt();
+    await sandbox.done;
+    // Stdout is a pipe here, and its first line the base URL alone, as a script reads it.
+    const url = sandbox.stdout().split('\n')[0]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(emulator.wrappedRows()).toEqual([]);
+    const rows = screen.split('\n');
+    // 88 columns and the port's digits: always too wide for 80.
+    const exported = rows.findIndex((row) => row.startsWith('export '));
+    expect(rows[exported]).toMatch(/ \\$/);
+    const pasted = rows.slice(exported, exported + 2).join('\n');
+    const shell = execFileSync('sh', ['-c', `${pasted}\nsh -c 'echo "$MQ_API_URL $MQ_TOKEN $MQ_REPO $MQ_ORG"'`], { encoding: 'utf8' });
+    expect(shell).toBe(`${url} sandbox acme/widgets acme\n`);
+    expect(unfolded(screen).split('\n')).toEqual([
+      `sandbox listening on ${url} (manual clock, state in memory)`,
+      `export MQ_API_URL=${url} MQ_TOKEN=sandbox MQ_REPO=acme/widgets MQ_ORG=acme`,
+      'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+      `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer trunk_v2_<anything>`,
+      'stop with Ctrl-C',
+    ]);
+  });
+
+  it('an error folds between words under its first line, one message; a pipe gets it on one line', async () => {
+    const env = await queueWith(0);
+    const piped = await mq(['status', '999'], { env });
+    expect(piped.stderr).toMatch(/^mq: pull request #999 was never submitted to the queue for github\.com\/acme\/screens-\d+ branch main \(404\)\n$/);
+    const emulator = new Emulator(80, 24);
+    expect((await startMq(['status', '999'], { env, stderr: emulator.stdout() }).finish()).code).toBe(piped.code);
+    await emulator.settled();
+    expect(emulator.wrappedRows()).toEqual([]);
+    expect(emulator.screen().split('\n')).toEqual([
+      'mq: pull request #999 was never submitted to the queue for',
+      expect.stringMatching(/^ {2}github\.com\/acme\/screens-\d+ branch main \(404\)$/),
+    ]);
+    expect(unfolded(emulator.screen())).toBe(piped.stderr.trimEnd());
   });
 });
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makePaint } from '../../src/render/colors.js';
 import { renderText } from '../../src/render/text.js';
-import { cutStartToWidth, fitBlock, fitText, foldLine } from '../../src/render/screen-fit.js';
+import { cutStartToWidth, fitBlock, fitText, foldLine, foldWords } from '../../src/render/screen-fit.js';
 import { textWidth as visibleWidth } from '../../src/render/text-width.js';
 import { renderFittedTable, renderTable, type Column } from '../../src/render/tables.js';
 import { renderWaitLines } from '../../src/render/views/waiting.js';
@@ -146,6 +146,24 @@ describe('fitText: the lines that are not tables', () => {
     expect(foldLine(`link  see ${url}`, 40)).toEqual(['link  see', `      ${url}`]);
     expect(foldLine(`title  ${CJK}${CJK}`, 40)).toEqual([`title  ${CJK.slice(0, 16)}…`]);
     expect(fitText(`${'word '.repeat(40)}\n`, undefined)).toBe(`${'word '.repeat(40)}\n`);
+  });
+});
+
+describe('foldWords: what stderr shows a person (an error, a note)', () => {
+  it('folds each line between words and cuts no word; a pipe (no width) gets each line whole', () => {
+    const error = `mq: the file ${CJK}${CJK} is not a seed: give a YAML or JSON file`;
+    const folded = foldWords(`${error}\nhint: short`, 40).split('\n');
+    expect(folded).toEqual(['mq: the file', `  ${CJK}${CJK}`, '  is not a seed: give a YAML or JSON', '  file', 'hint: short']);
+    expect(foldWords(error, undefined)).toBe(error);
+  });
+
+  it('goes on after ` \\` in a shell command, a quoted word whole, so that pasted it is one command', () => {
+    const command = "export MQ_API_URL=http://127.0.0.1:39615/v1 MQ_TOKEN='<your --token>' MQ_REPO=acme/widgets MQ_ORG=acme";
+    expect(foldWords(command, 60, 'command').split('\n')).toEqual([
+      'export MQ_API_URL=http://127.0.0.1:39615/v1 \\',
+      "  MQ_TOKEN='<your --token>' MQ_REPO=acme/widgets MQ_ORG=acme",
+    ]);
+    expect(foldWords(command, 200, 'command')).toBe(command);
   });
 });
 

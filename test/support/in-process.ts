@@ -199,6 +199,8 @@ export interface InProcessMq {
 export interface InProcessOptions extends MqOptions {
   /** Its stdout, when not a pipe: an emulated terminal. What it writes there is not kept. */
   stdout?: Io['stdout'];
+  /** Its stderr, when not a pipe: an emulated terminal. What it writes there is not kept. */
+  stderr?: Io['stderr'];
 }
 
 /**
@@ -222,7 +224,7 @@ export function startMq(args: string[], options: InProcessOptions = {}, pace: Pa
       cwd: home,
       stdin: Readable.from([options.input ?? '']),
       stdout: options.stdout ?? stdout,
-      stderr,
+      stderr: options.stderr ?? stderr,
       signal: controller.signal,
       now: pauses.now,
       sleep: pauses.sleep,

@@ -122,22 +122,26 @@ export async function sandbox(input: SandboxInput, ctx: Context, announce: (url:
     throw startFailure(error, options);
   }
   announce(running.url);
-  ctx.note([...firstSteps(running.url, input, running.graphSoftCap()), ...webhookLines(running.webhookEndpoints())].join('\n'));
+  for (const step of [...firstSteps(running.url, input, running.graphSoftCap()), ...webhookLines(running.webhookEndpoints())]) {
+    if (typeof step === 'string') ctx.note(step);
+    else ctx.note(step.command, 'command');
+  }
   await untilStopped(ctx.signal);
   await running.close();
 }
 
 /**
  * For stderr (stdout is the URL alone): a line pointing mq at it (a --token never echoed), what to try, and on a
- * real clock, --speed. The graph soft cap where there is one, which a state file may hold unasked.
+ * real clock, --speed. The graph soft cap where there is one, which a state file may hold unasked. The line to
+ * paste is a `command`: on a narrow terminal it goes on after ` \`, still one command when pasted.
  */
-function firstSteps(url: string, input: SandboxOptions, graphSoftCap: number | null): string[] {
+function firstSteps(url: string, input: SandboxOptions, graphSoftCap: number | null): (string | { command: string })[] {
   const clock = input.clock ?? 'real';
   const token = input.token === undefined ? 'sandbox' : "'<your --token>'";
   const cap = graphSoftCap === null ? '' : `, graph soft cap ${graphSoftCap}`;
   return [
     `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'}${cap})`,
-    `export ${envName('apiUrl')}=${url} ${envName('token')}=${token} ${envName('repo')}=acme/widgets ${envName('org')}=acme`,
+    { command: `export ${envName('apiUrl')}=${url} ${envName('token')}=${token} ${envName('repo')}=acme/widgets ${envName('org')}=acme` },
     'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
     `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer ${input.keys === undefined ? `${V2_KEY_PREFIX}<anything>` : "'<your --key>'"}`,
     ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
