@@ -80,3 +80,19 @@ describe('a branch with no queue, on both APIs', () => {
     expect(runs).toMatchObject({ code: 4, stdout: '', stderr: `mq: ${noQueue.replace('none', 'none-v2')} (404 MERGE_QUEUE_NOT_FOUND)\n` });
   });
 });
+
+describe('a repository no URL can carry, on both APIs', () => {
+  const fixture = useSandbox();
+
+  it('is no such queue or repository, exit 4, without a request (helper-100: v2 sent it and met a 431, exit 5)', async () => {
+    const repo = `acme/${'x'.repeat(20_000)}`;
+    for (const api of ['v1', 'v2'] as const) {
+      const run = await mq(['status', '1', '--json'], { env: sandboxEnv(fixture.recorder.url, repo, {}, api) });
+      expect(run.code, api).toBe(4);
+      const error = JSON.parse(run.stderr).error;
+      expect(error, api).toMatchObject({ code: 'not_found', status: 404 });
+      expect(error.message.length, api).toBeLessThan(300);
+    }
+    expect(fixture.recorder.requests.filter((request) => request.path.startsWith('/v2/'))).toEqual([]);
+  });
+});

@@ -28,7 +28,7 @@ type Kind = keyof Kept;
 const REPOSITORY_NOT_FOUND = 'REPOSITORY_NOT_FOUND';
 const QUEUE_NOT_FOUND = 'MERGE_QUEUE_NOT_FOUND';
 /**
- * The longest value mq puts in a v2 URL (a branch in the query, a run's id in the path). The service's ids are some
+ * The longest value mq puts in a v2 URL (a repository's URL or a branch in the query, a run's id in the path). The service's ids are some
  * 36 characters and a branch a few dozen; a value of tens of thousands fills the request's head past what any server
  * reads (431), where v1, which sends it in a body, is told no such queue or run: no such one, without asking.
  */
@@ -149,6 +149,10 @@ export class IdResolver {
 
   repositoryId(repo: Repo): Promise<string> {
     const key = repoKey(repo);
+    // A repository no URL can carry (its lookup sends its URL in the query): no such one, without asking.
+    if (repositoryUrl(repo).length > URL_VALUE_MAX) {
+      return Promise.reject(new ApiError(404, briefWords(`the service knows no repository ${key}`), 'repositories.resolveByProviderUrl'));
+    }
     return this.kept('repositories', key, async () => {
       const page = await this.client.call('repositories.resolveByProviderUrl', { query: { providerUrl: repositoryUrl(repo) } });
       const id = page.data[0]?.id;
