@@ -113,13 +113,30 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
     async confirm(question) {
       const { createInterface } = await import('node:readline/promises');
       const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
+      // Ctrl-D (the end of input) answers the question with its default, no; Ctrl-C interrupts.
+      let entered = false;
+      let interrupted = false;
+      // In the terminal's raw mode Ctrl-C reaches readline as a key, not as a signal to the process.
+      prompt.once('SIGINT', () => {
+        interrupted = true;
+        prompt.close();
+      });
+      const ended = new Promise<string>((resolve) => prompt.once('close', () => resolve('')));
+      const asked = prompt.question(`${question} [y/N] `, { signal: io.signal }).then((answer) => {
+        entered = true;
+        return answer;
+      });
+      asked.catch(() => undefined);
       try {
-        const answer = await prompt.question(`${question} [y/N] `, { signal: io.signal });
+        const answer = await Promise.race([asked, ended]);
+        if (interrupted || io.signal.aborted) throw new InterruptedError();
         return /^y(es)?$/i.test(answer.trim());
       } catch {
         throw new InterruptedError();
       } finally {
         prompt.close();
+        // No Enter ended the line (Ctrl-D, Ctrl-C): what follows starts a line of its own.
+        if (!entered) io.stderr.write('\n');
       }
     },
     ...voice(flags, stderrLine),

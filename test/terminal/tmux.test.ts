@@ -165,6 +165,23 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     expect(await state()).toBe('running');
     terminal.close();
 
+    // Ctrl-D, the end of input, is the default answer, no (helper-100: it was "interrupted", exit 130, on the prompt's line).
+    terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze'], env);
+    await terminal.until(/\[y\/N\]/);
+    terminal.keys('C-d');
+    const ended = await terminal.until(/\[exit 1\]/);
+    expect(ended).toMatch(/\[y\/N\] *\n+mq: queue pause: not confirmed, nothing was changed/);
+    expect(await state()).toBe('running');
+    terminal.close();
+
+    // Ctrl-C interrupts, its line under the question's.
+    terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze'], env);
+    await terminal.until(/\[y\/N\]/);
+    terminal.keys('C-c');
+    const interrupted = await terminal.until(/\[exit 130\]/);
+    expect(interrupted).toMatch(/\[y\/N\] *\n+mq: interrupted/);
+    terminal.close();
+
     terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze'], env);
     await terminal.until(/\[y\/N\]/);
     terminal.keys('y', 'Enter');
