@@ -241,7 +241,7 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
     webhookEndpoints: () => open(() => server.webhookEndpoints().map(({ id, url, events, secret }) => ({ id, url, events, secret }))),
     close: () => {
       closed = true;
-      return turn.then(() => server.close());
+      return turn.then(async () => void (await server.close()));
     },
   };
 }

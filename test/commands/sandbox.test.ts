@@ -156,7 +156,7 @@ describe('mq sandbox, when it cannot start', () => {
 
   it('a relative --state is taken from the working directory mq was given', async () => {
     const { code, stdout } = await sandboxFor(300, '--state', 'relative.json');
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\n$/);
     expect(existsSync(join(dir, 'relative.json'))).toBe(true);
   });

@@ -224,7 +224,7 @@ describe("the README's sh blocks", () => {
   });
 });
 
-/** What `mq <args>` prints to stdout and stderr once stderr holds `last`; then it is stopped. */
+/** What `mq <args>` has printed to stdout and stderr once stderr holds `last` (not what it says as it stops, next). */
 function printedUntil(args: string[], last: string): Promise<string[]> {
   return new Promise((done, fail) => {
     const home = isolatedDir();
@@ -237,18 +237,19 @@ function printedUntil(args: string[], last: string): Promise<string[]> {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      const before = stderr.includes(last);
       stderr += chunk;
-      if (stderr.includes(last)) child.kill('SIGTERM');
+      if (!before && stderr.includes(last)) child.kill('SIGTERM');
     });
     // A bound, not a timing: a sandbox that never prints `last` is stopped rather than left running.
     const limit = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.on('error', fail);
     child.on('close', () => clearTimeout(limit));
-    child.on('close', () =>
-      stderr.includes(last)
-        ? done([...stdout.split('\n'), ...stderr.split('\n')])
-        : fail(new Error(`mq ${args.join(' ')} ended before printing ${last}:\n${stderr}`)),
-    );
+    child.on('close', () => {
+      const at = stderr.indexOf(last);
+      if (at < 0) fail(new Error(`mq ${args.join(' ')} ended before printing ${last}:\n${stderr}`));
+      else done([...stdout.split('\n'), ...stderr.slice(0, at + last.length).split('\n')]);
+    });
   });
 }
 

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { badValue } from '../../argv-values.js';
 import { envName } from '../../config/setting-rows.js';
 import { SETTING_MAX, V2_KEY_PREFIX } from '../../model/vocabulary.js';
-import { ConfigError, UsageError } from '../../errors.js';
+import { ConfigError, InterruptedError, UsageError } from '../../errors.js';
 import { type RunningSandbox, startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
@@ -127,7 +127,18 @@ export async function sandbox(input: SandboxInput, ctx: Context, announce: (url:
     else ctx.note(step.command, 'command');
   }
   await untilStopped(ctx.signal);
-  await running.close();
+  const { deliveriesCutShort } = await running.close();
+  // Stopped by Ctrl-C or SIGTERM, as `mq webhooks listen` and any command: 130.
+  throw new InterruptedError(stoppedWords(deliveriesCutShort, options.stateFile));
+}
+
+/** The last line: the sandbox stopped, and what became of the webhook deliveries it cut short. */
+function stoppedWords(cutShort: number, stateFile: string | undefined): string {
+  if (cutShort === 0) return 'sandbox stopped';
+  const deliveries = cutShort === 1 ? '1 webhook delivery in flight was' : `${cutShort} webhook deliveries in flight were`;
+  return stateFile === undefined
+    ? `sandbox stopped: ${deliveries} cut short, and not kept (the state was in memory: keep it with --state)`
+    : `sandbox stopped: ${deliveries} cut short, kept in ${stateFile}.webhooks to be sent again at the next start`;
 }
 
 /**

@@ -67,7 +67,14 @@ export interface RunningSandbox {
   snapshot(): string;
   /** Replaces the whole state (and a manual clock's time) with a snapshot's; journaled as a new state file. */
   restore(document: string): Promise<void>;
-  close(): Promise<void>;
+  /** Stops it at once: the webhook deliveries in flight are cut short, kept with the state to go again. */
+  close(): Promise<Closed>;
+}
+
+/** What a close left undone. */
+export interface Closed {
+  /** Webhook deliveries that were in flight: not acknowledged, so kept as waiting (with a state file). */
+  deliveriesCutShort: number;
 }
 
 /** How often the real clock moves the engine on, in real ms (requests also move it when they arrive). */
@@ -225,7 +232,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
 
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
+  let closing: Promise<Closed> | undefined;
   return {
     url: `http://${urlHost}:${port}/${API_VERSION}`,
     webhookEndpoints: () => webhooks.delivery.list().map(WebhookDelivery.view),
@@ -262,9 +269,10 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeAllConnections();
         await closed;
-        await webhooks.close();
+        const deliveriesCutShort = await webhooks.close();
         await journal.close();
         store?.release();
+        return { deliveriesCutShort };
       })()),
   };
 }

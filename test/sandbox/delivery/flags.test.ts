@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), 'mq-sandbox-webhook-'));
 const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') };
 const SECRET = 'whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY';
 
-/** Starts `mq sandbox` and stops it once started (or at once when it refuses). */
+/** Starts `mq sandbox` and stops it once started, as Ctrl-C does (130), or at once when it refuses. */
 async function sandbox(...args: string[]) {
   const controller = new AbortController();
   controller.abort();
@@ -22,7 +22,7 @@ async function sandbox(...args: string[]) {
 describe('mq sandbox --webhook', () => {
   it('prints each endpoint with its filter and a secret made for it', async () => {
     const { code, stderr } = await sandbox('--webhook', 'http://127.0.0.1:9/a', '--webhook', 'http://127.0.0.1:9/b#pull_request.*, pull_request_batch.merged');
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     const lines = stderr.split('\n').filter((line) => line.startsWith('webhooks to '));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^webhooks to http:\/\/127\.0\.0\.1:9\/a: id ep_1, secret whsec_\S+$/);
@@ -48,14 +48,14 @@ describe('mq sandbox --webhook', () => {
 
   it('never shows a URL’s user name or password', async () => {
     const { code, stderr } = await sandbox('--webhook', 'http://hook-user:hook-pw@127.0.0.1:9/a');
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(stderr).toContain('webhooks to http://***@127.0.0.1:9/a: id ep_1');
     expect(stderr).not.toMatch(/hook-user|hook-pw/);
   });
 
   it('--webhook-secret signs for every endpoint', async () => {
     const { code, stderr } = await sandbox('--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', SECRET);
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     expect(stderr).toContain(`webhooks to http://127.0.0.1:9/a: id ep_1, secret ${SECRET}`);
   });
 

@@ -13,6 +13,8 @@ export interface Receiver {
   received: Received[];
   /** Resolves once `count` requests have come in all (kept or not) (at once when they have). */
   seen(count: number): Promise<void>;
+  /** Resolves once the sender has closed `count` requests before they were answered (at once when it has). */
+  abandoned(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,16 +27,24 @@ export async function startReceiver(
   { keep = true } = {},
 ): Promise<Receiver> {
   const received: Received[] = [];
-  let count = 0;
-  let waiters: { count: number; resolve: () => void }[] = [];
+  const counts = { seen: 0, abandoned: 0 };
+  let waiters: { of: keyof typeof counts; count: number; resolve: () => void }[] = [];
+  const counted = (of: keyof typeof counts) => {
+    counts[of]++;
+    waiters = waiters.filter((waiter) => (waiter.of !== of || counts[of] < waiter.count ? true : (waiter.resolve(), false)));
+  };
+  const until = (of: keyof typeof counts, count: number) =>
+    counts[of] >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ of, count, resolve }));
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
+    response.on('close', () => {
+      if (!response.writableFinished) counted('abandoned');
+    });
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const got = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
       if (keep) received.push(got);
-      count++;
-      waiters = waiters.filter((waiter) => (count >= waiter.count ? (waiter.resolve(), false) : true));
+      counted('seen');
       Promise.resolve(answer(got)).then(
         ({ status, headers }) => response.writeHead(status, headers).end(),
         () => response.destroy(),
@@ -49,7 +59,8 @@ export async function startReceiver(
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    seen: (atLeast) => (count >= atLeast ? Promise.resolve() : new Promise((resolve) => waiters.push({ count: atLeast, resolve }))),
+    seen: (atLeast) => until('seen', atLeast),
+    abandoned: (atLeast) => until('abandoned', atLeast),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

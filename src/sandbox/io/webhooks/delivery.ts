@@ -2,6 +2,7 @@
 // filter takes it, signed with the endpoint's secret; retried on Svix's schedule on the sandbox's clock, the same id
 // every time; never in the way of the API (the caller only enqueues; a bounded number in flight per endpoint, a
 // bounded backlog whose overflow is counted). What is not yet acknowledged is kept with the state (`snapshot`).
+import { setMaxListeners } from 'node:events';
 import { shownUrl } from '../../../text/urls.js';
 import type * as z from 'zod';
 import type { Attempt, AttemptList, Endpoint, WebhookEvent } from '../../../api/sandbox-webhooks.js';
@@ -140,6 +141,8 @@ export class WebhookDelivery {
   /** Called when what `snapshot` returns has changed. */
   onChange: () => void = () => undefined;
   private stopped = false;
+  /** Aborts the posts in flight when delivery stops; one listener a post (thousands with many endpoints). */
+  private readonly stopping = new AbortController();
 
   /** `remember`: whether settled ids are kept until the next fold (a state file's journal may make them again).
    *  `elapsedMs`: real time, for the pace while the API is busy (injectable for tests). `eventsMade`: how many
@@ -149,13 +152,18 @@ export class WebhookDelivery {
     private readonly remember: boolean,
     private readonly elapsedMs: () => number = () => performance.now(),
     private readonly eventsMade: () => number = () => 0,
-  ) {}
+  ) {
+    setMaxListeners(0, this.stopping.signal);
+  }
 
-  /** Sends nothing more (what is in flight ends unrecorded, and goes again after a restart). */
-  stop(): void {
+  /** Sends nothing more: what is in flight is cut short, unrecorded (it goes again after a restart from the state
+   *  kept). How many were cut short. */
+  stop(): number {
+    if (!this.stopped) this.stopping.abort();
     this.stopped = true;
     clearTimeout(this.held);
     this.onChange = () => undefined;
+    return this.inFlight;
   }
 
   /** Adds an endpoint; one with the same URL and filter as a kept one is that one (its id and secret stay). */
@@ -413,7 +421,7 @@ export class WebhookDelivery {
     this.inFlight++;
     const at = this.clock.now();
     delivery.attempts++;
-    post(endpoint.url, endpoint.key, delivery.message.id, bodyOf(delivery.message)).then((posted) => {
+    post(endpoint.url, endpoint.key, delivery.message.id, bodyOf(delivery.message), this.stopping.signal).then((posted) => {
       if (this.stopped) return;
       endpoint.inFlight.delete(delivery);
       // One to an endpoint removed meanwhile was counted off then (drop).

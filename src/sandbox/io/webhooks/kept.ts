@@ -71,12 +71,13 @@ export class KeptWebhooks {
     clearTimeout(this.pause);
   }
 
-  /** Sends nothing more, and writes what is still waiting. */
-  async close(): Promise<void> {
-    this.delivery.stop();
+  /** Sends nothing more, and writes what is still waiting, the deliveries cut short included. How many were. */
+  async close(): Promise<number> {
+    const cutShort = this.delivery.stop();
     clearTimeout(this.pause);
     await this.writing;
     if (this.store) await this.store.saveWebhooks(this.delivery.snapshot()).catch(this.reportSaveFailure);
+    return cutShort;
   }
 
   // One write at a time, and a pause after each: a large backlog is not rewritten on every answer. What a kill -9

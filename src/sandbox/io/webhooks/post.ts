@@ -18,8 +18,9 @@ export interface Posted {
   control: string | undefined;
 }
 
-/** Never rejects. `svix-timestamp` is the wall clock's, not the sandbox's: receivers check it against theirs. */
-export function post(url: string, key: Buffer, id: string, text: string): Promise<Posted> {
+/** Never rejects. `svix-timestamp` is the wall clock's, not the sandbox's: receivers check it against theirs.
+ *  `stopped` cuts it short (no answer): a receiver that never answers must not hold a stopping sandbox for 15 s. */
+export function post(url: string, key: Buffer, id: string, text: string, stopped: AbortSignal): Promise<Posted> {
   const timestamp = Math.floor(Date.now() / 1000);
   const body = Buffer.from(text);
   const started = performance.now();
@@ -39,6 +40,7 @@ export function post(url: string, key: Buffer, id: string, text: string): Promis
       request = client.request(target, {
         method: 'POST',
         agent: agents[target.protocol as keyof typeof agents],
+        signal: stopped,
         headers: {
           'content-type': 'application/json',
           'content-length': body.length,
