@@ -128,16 +128,18 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
 
   const transport = answering(answeredOnce(plainErrors(new StdioServerTransport(streams.stdin, streams.stdout), types.ErrorCode)));
   answerUnreadable(transport, types.ErrorCode);
-  const ended = new Promise<void>((resolve) => {
-    server.onclose = resolve;
+  const ended = new Promise<'ended' | 'stopped'>((resolve) => {
+    server.onclose = () => resolve('ended');
     // What was asked before the input ended is answered first: closing aborts the calls in flight, unanswered.
-    streams.stdin.once('end', () => void transport.allAnswered().then(resolve));
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    streams.stdin.once('end', () => void transport.allAnswered().then(() => resolve('ended')));
+    ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
   });
   await server.connect(transport);
-  await ended;
+  const how = await ended;
   watcher.stop();
   await server.close();
+  // The client's end of the session is the server's done (0); Ctrl-C or SIGTERM, an interruption (130).
+  if (how === 'stopped') throw new InterruptedError('mcp server stopped');
 }
 
 /**

@@ -314,6 +314,33 @@ describe('mq mcp, its input ended', () => {
   });
 });
 
+describe('mq mcp, stopped', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('by %s: exits 130, as any command interrupted, saying so on stderr', async (signal) => {
+    const { home, env } = mqEnvironment({ env: { MQ_REPO: REPO } });
+    const child = spawn(process.execPath, [MQ_BIN, 'mcp'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
+    const lines = createInterface({ input: child.stdout });
+    // Serving: the program answered (bin/mq.js answers initialize before the program has loaded).
+    const listed = new Promise((resolve) => lines.on('line', (line) => (JSON.parse(line) as { id?: unknown }).id === 2 && resolve(line)));
+    child.stdin.write(
+      [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ]
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(''),
+    );
+    await listed;
+    child.kill(signal);
+    expect(await closed).toBe(130);
+    expect(stderr.trimEnd().split('\n').at(-1)).toBe('mq: mcp server stopped');
+  });
+});
+
 describe('mq mcp, its input a file', () => {
   it('refuses a workload that names it, whatever the path: the requests are not read as a workload', async () => {
     // `mq mcp < requests.jsonl`: stdin is a regular file, which a workload path may name.
