@@ -15,7 +15,7 @@ import { QueueEngine } from '../engine/engine.js';
 import { isGraphSoftCap, shownValue } from '../engine/state.js';
 import { exactRoute, findRoute, isControlRoute, isControlTarget } from './routes.js';
 import { StateStore } from './store.js';
-import { V2Face, type V2Host, type V2Key } from './v2/face.js';
+import { KEY_NOT_VALID, V2Face, type V2Host, type V2Key } from './v2/face.js';
 import type { Endpoint } from '../../api/sandbox-webhooks.js';
 import { type EndpointSetting, WebhookDelivery } from './webhooks/delivery.js';
 import { KeptWebhooks } from './webhooks/kept.js';
@@ -326,6 +326,9 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
   }
   if (route.anonymous || v2Caller) {
     // As on the service, a token there, right or wrong, changes nothing.
+  } else if (token === '' && bearer !== undefined && isControlRoute(route)) {
+    // A key it does not take, said as v2 says it (in the control routes' plain text), not as a credential missing.
+    return errorAnswer(401, KEY_NOT_VALID);
   } else if (token === '') {
     // The one request the service takes without a token: a fork's upload, whose body the route then checks.
     forkedRunId = headerValue(request, FORKED_RUN_HEADER);

@@ -63,6 +63,24 @@ describe('mq webhooks against a sandbox', () => {
     }
   });
 
+  it('trigger and listen with a v2 key the sandbox does not take: its words, as v2 says it, exit 3 (helper-98)', async () => {
+    const own = await startSandbox({ clock: 'manual', token: 'secrettok', keys: [{ key: 'trunk_v2_good', permissions: [] }] });
+    try {
+      const env = sandboxEnv(own.url, 'acme/widgets', { MQ_TOKEN: 'trunk_v2_bad' });
+      for (const command of [
+        ['webhooks', 'trigger', 'pull_request.merged'],
+        ['webhooks', 'listen'],
+      ]) {
+        const ended = await mq(command, { env });
+        expect(ended, command.join(' ')).toMatchObject({ code: 3, stdout: '' });
+        expect(ended.stderr.split('\n')[0], command.join(' ')).toMatch(/^mq: the API key is not valid for this sandbox\b.*401/);
+      }
+      expect(own.webhookEndpoints()).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('trigger: an unknown type names the types; a PR the queue never had is 404; the service is no sandbox, said before any token is read', async () => {
     const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');
     const unknown = await mq(['webhooks', 'trigger', 'pull_request.exploded'], { env });

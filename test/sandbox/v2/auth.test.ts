@@ -136,6 +136,18 @@ describe('v2 keys given to the sandbox (--key KEY[=PERMS])', () => {
     expect((await sandbox.call('pullRequests.dequeue', { key: 'reader', params: { id: submitted.body.id } })).status).toBe(403);
   });
 
+  it('answers a key it does not take on the control routes in v2’s words, in their plain text (helper-98)', async () => {
+    for (const key of ['trunk_v2_test', 'nope']) {
+      const response = await fetch(`${sandbox.origin}/_sandbox/advance`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ seconds: 1 }),
+      });
+      expect([response.status, await response.text()], key).toEqual([401, 'the API key is not valid for this sandbox']);
+    }
+    expect((await sandbox.call('mergeQueues.list', { key: 'trunk_v2_test' })).body.error.message).toBe('the API key is not valid for this sandbox');
+  });
+
   it('looks a repository up for any key', async () => {
     const answer = await sandbox.call('repositories.resolveByProviderUrl', { key: 'reader', query: { providerUrl: WIDGETS_URL } });
     expect(answer.status).toBe(200);

@@ -44,6 +44,9 @@ export const V2_ROUTES: readonly V2Route[] = [repositories, queues, pullRequests
   Object.values(operations),
 );
 
+/** A key this sandbox does not take (not `--key`'s, or not a v2 key), in the same words on v2 and on the control routes. */
+export const KEY_NOT_VALID = 'the API key is not valid for this sandbox';
+
 /** The schemas the contract's rows name. */
 const SCHEMAS: Readonly<Record<SchemaName, z.ZodType>> = { ...schemas, ...flakySchemas };
 
@@ -195,7 +198,7 @@ export class V2Face {
       return envelope(401, 'AUTHENTICATION_REQUIRED', 'send an API key as Authorization: Bearer <key>');
     }
     const permissions = key === undefined ? undefined : this.permissionsOf(key);
-    if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', 'the API key is not valid for this sandbox');
+    if (key === undefined || permissions === undefined) return envelope(401, 'INVALID_TOKEN', KEY_NOT_VALID);
     // Only a write can make a queue Terraform's: a read need not look at its headers.
     const caller: V2Caller = { actor: { trunkUserId: keyIdOf(key) }, permissions, writer: { terraform: method !== 'GET' && fromTerraform(request) } };
 
