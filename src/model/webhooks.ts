@@ -1,5 +1,6 @@
 // The service's webhooks (the `webhooks` section of the v1 OpenAPI description, docs/sandbox.md): the kinds a
 // sandbox sends and `mq webhooks` prints, filters and triggers. Written once, read by the sandbox and the commands.
+import { cutValue } from '../argv-values.js';
 
 /** What a queue entry or a test run did: the suffix of a `pull_request.*` or `pull_request_batch.*` kind. */
 export const ENTRY_ACTIONS = ['submitted', 'queued', 'testing', 'pending_failure', 'failed', 'canceled', 'merged'] as const;
@@ -32,9 +33,27 @@ export function kindMatches(filter: readonly string[] | undefined, kind: string)
   return filter.some((pattern) => pattern === kind || (pattern.endsWith('.*') && kind.startsWith(pattern.slice(0, -1))));
 }
 
-/** A URL an endpoint may be: http or https, with a host (`mq sandbox --webhook`, the library's `webhooks`). */
-export function isWebhookUrl(url: string): boolean {
-  return /^https?:\/\/[^/]/.test(url) && URL.canParse(url);
+/**
+ * Why `url` cannot be an endpoint (`mq sandbox --webhook`, the library's `webhooks`), or undefined: it is http or
+ * https, with a host, and a URL the WHATWG parser takes (as the control route's check). Said as what is wrong with
+ * it, where the parser says only "Invalid URL": a port past 65535, a host with a space, an IPv6 address unclosed.
+ */
+export function webhookUrlProblem(url: string): string | undefined {
+  if (!/^https?:\/\/[^/]/.test(url)) return 'not an http:// or https:// URL';
+  if (URL.canParse(url)) return undefined;
+  const authority = url.replace(/^https?:\/\//, '').split(/[/?#]/, 1)[0]!;
+  // After the user name and password, never shown.
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const ipv6 = hostPort.startsWith('[');
+  if (ipv6 && !hostPort.includes(']')) return 'not a URL: its IPv6 address has no closing ]';
+  const colon = hostPort.lastIndexOf(':');
+  const hasPort = colon > (ipv6 ? hostPort.indexOf(']') : -1);
+  const [host, port] = hasPort ? [hostPort.slice(0, colon), hostPort.slice(colon + 1)] : [hostPort, ''];
+  if (!/^\d*$/.test(port) || Number(port) > 65_535) return `not a URL: its port ${JSON.stringify(cutValue(port))} is not a number from 0 to 65535`;
+  if (host === '') return 'not a URL: it has no host';
+  if ((!ipv6 && host.includes(':')) || !URL.canParse(`http://${host}/`))
+    return `not a URL: its host ${JSON.stringify(cutValue(host))} is no host name or IP address`;
+  return 'not a URL';
 }
 
 /** Whether `type` is one of the service's kinds. */

@@ -6,7 +6,7 @@ import { API_VERSION } from '../api/v1/endpoints.js';
 import * as z from 'zod';
 import { describeIssues } from '../api/format-path.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
-import { isWebhookUrl } from '../model/webhooks.js';
+import { webhookUrlProblem } from '../model/webhooks.js';
 import { grantedPermissions, V2_PERMISSIONS, type V2Permission } from '../api/v2/contract.js';
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
@@ -105,7 +105,10 @@ const Options = z.strictObject({
   webhooks: z
     .array(
       z.strictObject({
-        url: z.string().refine(isWebhookUrl, 'not an http:// or https:// URL'),
+        url: z.string().superRefine((url, context) => {
+          const problem = webhookUrlProblem(url);
+          if (problem) context.addIssue({ code: 'custom', message: problem });
+        }),
         events: z.array(z.string()).optional(),
         secret: z.string().optional(),
       }),

@@ -12,7 +12,7 @@ import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
 import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
 import { keyOf } from '../../model/webhook-signature.js';
-import { isWebhookUrl, kindFilter } from '../../model/webhooks.js';
+import { kindFilter, webhookUrlProblem } from '../../model/webhooks.js';
 import { withSeed } from '../../sandbox/io/seed.js';
 import { SPEED_MAX, SPEED_RANGE } from '../../sandbox/io/clock.js';
 import type { SANDBOX } from './spec.js';
@@ -67,7 +67,8 @@ function parseWebhooks(values: readonly string[], secret: string | undefined): E
     const at = value.indexOf('#');
     const url = at < 0 ? value : value.slice(0, at);
     const events = at < 0 ? [] : kindFilter(value.slice(at + 1));
-    if (!isWebhookUrl(url)) throw badValue('--webhook', shownUrl(value), 'does not start with an http:// or https:// URL', 'e.g. http://localhost:3000/hooks');
+    const problem = webhookUrlProblem(url);
+    if (problem) throw badValue('--webhook', shownUrl(value), `is ${problem}`, 'e.g. http://localhost:3000/hooks');
     const refused = refuseFilter(events);
     if (refused) throw new UsageError(`--webhook: ${refused}`);
     return { url, events, ...(secret === undefined ? {} : { secret }) };

@@ -42,8 +42,21 @@ describe('mq sandbox --webhook', () => {
   it('refuses a URL that is none without its user name or password, cut', async () => {
     const { code, stderr } = await sandbox('--webhook', `ftp://hook-user:hook-pw@${'h'.repeat(100_000)}`);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^mq: --webhook: "ftp:\/\/\*\*\*@h{50}…" does not start with an http:\/\/ or https:\/\/ URL/);
+    expect(stderr).toMatch(/^mq: --webhook: "ftp:\/\/\*\*\*@h{50}…" is not an http:\/\/ or https:\/\/ URL/);
     expect(stderr).not.toMatch(/hook-user|hook-pw/);
+  });
+
+  it.each([
+    ['http://127.0.0.1:70000/x', 'is not a URL: its port "70000" is not a number from 0 to 65535'],
+    ['http://exa mple.com/x', 'is not a URL: its host "exa mple.com" is no host name or IP address'],
+    ['http://[::1:4702/x', 'is not a URL: its IPv6 address has no closing ]'],
+    ['http://hook-user:hook-pw@127.0.0.1:8x/x', 'is not a URL: its port "8x" is not a number from 0 to 65535'],
+  ])('refuses %j saying what is wrong with it (helper-102)', async (url, problem) => {
+    const { code, stderr } = await sandbox('--webhook', `${url}#pull_request.merged`);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `mq: --webhook: ${JSON.stringify(`${url.replace('hook-user:hook-pw', '***')}#pull_request.merged`)} ${problem}; use e.g. http://localhost:3000/hooks\n`,
+    );
   });
 
   it('never shows a URL’s user name or password', async () => {

@@ -50,6 +50,7 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     ],
     [{ keys: [{ key: 'trunk_v2_a', permissions: 'god' }] }, /^startSandbox: keys\[0\]\.permissions: a list of permissions, or 'all'$/],
     [{ webhooks: [{ url: 'nope' }] }, /^startSandbox: webhooks\[0\]\.url: not an http:\/\/ or https:\/\/ URL$/],
+    [{ webhooks: [{ url: 'http://127.0.0.1:70000/' }] }, /^startSandbox: webhooks\[0\]\.url: not a URL: its port "70000" is not a number from 0 to 65535$/],
     [{ webhooks: [{ url: 'http://127.0.0.1:9/', events: ['bogus.kind'] }] }, /^startSandbox: webhooks\[0\]\.events: no webhook kind is "bogus\.kind"/],
     [{ speed: 60 }, /^startSandbox: speed: only with clock: 'real'$/],
     // As --speed bounds it: a sandbox day per real second at most.
