@@ -17,7 +17,7 @@ export const WEBHOOK_ROUTES = {
 export const AddEndpoint = z.object({
   url: z.url({ protocol: /^https?$/ }),
   events: z.array(z.string().min(1)).optional(),
-  /** `whsec_` and base64 of 24 to 64 bytes; made by the sandbox when left out. */
+  /** Base64 of 24 to 64 bytes, `whsec_` before it or not; made by the sandbox when left out. */
   secret: z.string().min(1).optional(),
 });
 

@@ -8,6 +8,8 @@ const nodeCrypto = () => process.getBuiltinModule('node:crypto');
 /** How far an attempt's timestamp may be from now, either way, before a receiver refuses it (replay protection). */
 export const TOLERANCE_SECONDS = 300;
 const PREFIX = 'whsec_';
+/** What a secret is, as a refusal says it: Svix's own libraries take it with its prefix or without, and so does mq. */
+export const SECRET_FORM = 'base64 of 24 to 64 bytes, whsec_ before it or not';
 
 /** A fresh secret: 24 random bytes, as Svix makes them. */
 export function newSecret(): string {

@@ -4,13 +4,13 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { makeFolder } from '../../folders.js';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import { keyOf, newSecret } from '../../model/webhook-signature.js';
+import { keyOf, newSecret, SECRET_FORM } from '../../model/webhook-signature.js';
 
 export function parseSecret(secret: string | undefined): Buffer {
   if (secret === undefined) throw new UsageError("--secret is required: the endpoint's signing secret, whsec_…");
   const key = keyOf(secret);
   // The value is not echoed: it may be a real secret, mistyped.
-  if (!key) throw new UsageError("--secret is not whsec_ and base64 of 24 to 64 bytes: give the secret as the endpoint's settings show it");
+  if (!key) throw new UsageError(`--secret is not a signing secret (${SECRET_FORM}): give the secret as the endpoint's settings show it`);
   return key;
 }
 

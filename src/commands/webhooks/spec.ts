@@ -1,7 +1,7 @@
 // mq webhooks: receive, check and ask for the service's webhooks (docs/commands.md#webhooks-listen-verify-trigger).
 import type { AnyParse, CommandSpec } from '../../command-kit/invocation.js';
 
-const SECRET = { flags: '--secret <secret>', description: "the endpoint's signing secret (whsec_ and base64 of 24 to 64 bytes)" } as const;
+const SECRET = { flags: '--secret <secret>', description: "the endpoint's signing secret (whsec_ and base64 of 24 to 64 bytes; whsec_ optional)" } as const;
 
 export const LISTEN = {
   name: 'listen',

@@ -204,7 +204,7 @@ describe('mq webhooks listen', () => {
   it.each([
     [['--events', 'pull_request.nope'], /--events: "pull_request.nope" names no event type/],
     [['--forward-to', 'ftp://x'], /--forward-to/],
-    [['--secret', 'whsec_short'], /--secret is not whsec_/],
+    [['--secret', 'whsec_short'], /--secret is not a signing secret \(base64 of 24 to 64 bytes, whsec_ before it or not\)/],
     [['--port', '70000'], /--port/],
   ])('refuses %j as a usage error', async (args, message) => {
     const run = startMq(['webhooks', 'listen', ...args]);

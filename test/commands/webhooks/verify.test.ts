@@ -36,6 +36,11 @@ describe('mq webhooks verify', () => {
     expect(JSON.parse(json.stdout)).toEqual({ verified: true, id: ID, type: 'pull_request.merged', signedAt: '2026-05-28T20:26:40.000Z' });
   });
 
+  it('takes the secret without its whsec_ prefix too, as Svix’s own libraries do (helper-98)', async () => {
+    const run = await mq(['webhooks', 'verify', '--secret', SECRET.slice('whsec_'.length), '--at', SIGNED], { input: raw() });
+    expect(run).toMatchObject({ code: 0, stdout: `verified ${ID} pull_request.merged\n`, stderr: '' });
+  });
+
   it.each([
     ['a changed body', { body: BODY.replace('"pr_number":42', '"pr_number":43') }],
     ['a re-indented body', { body: JSON.stringify(JSON.parse(BODY), null, 2) }],
@@ -83,7 +88,11 @@ describe('mq webhooks verify', () => {
 
   it.each([
     [['webhooks', 'verify'], raw(), /--secret is required/],
-    [['webhooks', 'verify', '--secret', 'whsec_not-base64!'], raw(), /--secret is not whsec_ and base64/],
+    [
+      ['webhooks', 'verify', '--secret', 'whsec_not-base64!'],
+      raw(),
+      /^mq: --secret is not a signing secret \(base64 of 24 to 64 bytes, whsec_ before it or not\): give the secret as the endpoint's settings show it\n$/,
+    ],
     [['webhooks', 'verify', '--secret', SECRET], '', /stdin is empty/],
     [['webhooks', 'verify', '--secret', SECRET], 'no blank line', /no blank line/],
     [['webhooks', 'verify', '--secret', SECRET], '{"headers": {}}', /needs "headers" \(an object\) and "body"/],

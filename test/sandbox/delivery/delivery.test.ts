@@ -3,6 +3,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock } from '../../../src/sandbox/io/clock.js';
+import { startSandbox } from '../../../src/sandbox/io/server.js';
 import { BACKLOG_LIMIT, RETRY_DELAYS_SECONDS, WebhookDelivery } from '../../../src/sandbox/io/webhooks/delivery.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
@@ -204,5 +205,30 @@ describe('delivery', () => {
     // A bounded number in flight; the rest wait their turn.
     await slow!.seen(16);
     release();
+  });
+});
+
+describe('the add route’s secret', () => {
+  it('takes it with or without whsec_, as Svix’s own libraries do, and refuses another saying what a secret is (helper-98)', async () => {
+    const running = await startSandbox({ clock: 'manual' });
+    try {
+      const add = (secret: string) =>
+        fetch(`${running.url.replace(/\/v1$/, '')}/_sandbox/webhooks/endpoints/add`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-token': 'sandbox' },
+          body: JSON.stringify({ url: 'http://127.0.0.1:9/a', secret }),
+        });
+      for (const secret of ['whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY', 'AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY']) {
+        const answer = await add(secret);
+        expect([answer.status, ((await answer.json()) as { secret: string }).secret]).toEqual([200, secret]);
+      }
+      const refused = await add('whsec_short');
+      expect([refused.status, await refused.text()]).toEqual([
+        400,
+        'invalid request: secret: the secret of http://127.0.0.1:9/a is not base64 of 24 to 64 bytes, whsec_ before it or not',
+      ]);
+    } finally {
+      await running.close();
+    }
   });
 });

@@ -72,11 +72,21 @@ describe('mq sandbox --webhook', () => {
     expect(stderr).toContain(`webhooks to http://127.0.0.1:9/a: id ep_1, secret ${SECRET}`);
   });
 
+  it('--webhook-secret takes the secret without its whsec_ prefix too, as Svix’s own libraries do', async () => {
+    const bare = SECRET.slice('whsec_'.length);
+    const { code, stderr } = await sandbox('--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', bare);
+    expect(code).toBe(130);
+    expect(stderr).toContain(`webhooks to http://127.0.0.1:9/a: id ep_1, secret ${bare}`);
+  });
+
   it.each([
     [['--webhook', 'http://127.0.0.1:9/a#pull_request.merge'], /^mq: --webhook: no webhook kind is "pull_request\.merge"/],
 
     [['--webhook', 'ftp://example.com/a'], /^mq: --webhook: .*ftp:\/\/example\.com\/a.* http:\/\/ or https:\/\//],
-    [['--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', 'whsec_short'], /^mq: --webhook-secret: not a signing secret/],
+    [
+      ['--webhook', 'http://127.0.0.1:9/a', '--webhook-secret', 'whsec_short'],
+      /^mq: --webhook-secret: not a signing secret: give base64 of 24 to 64 bytes, whsec_ before it or not, or leave it out to have one made\n$/,
+    ],
     [['--webhook-secret', SECRET], /^mq: --webhook-secret: give a --webhook URL/],
   ])('refuses %j: exit 2, on one line, before starting', async (args, pattern) => {
     const { code, stdout, stderr } = await sandbox(...args);

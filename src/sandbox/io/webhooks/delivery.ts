@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import { shownUrl } from '../../../text/urls.js';
 import type * as z from 'zod';
 import type { Attempt, AttemptList, Endpoint, WebhookEvent } from '../../../api/sandbox-webhooks.js';
-import { keyOf, newSecret } from '../../../model/webhook-signature.js';
+import { keyOf, newSecret, SECRET_FORM } from '../../../model/webhook-signature.js';
 import { kindMatches } from '../../../model/webhooks.js';
 import { eventNumberOf } from '../../engine/webhook-events.js';
 import type { SandboxClock } from '../clock.js';
@@ -37,7 +37,7 @@ export interface EndpointSetting {
   url: string;
   /** Kinds and `family.*` patterns; empty: every kind. */
   events?: readonly string[];
-  /** `whsec_…`; made when left out. */
+  /** `whsec_…` (the prefix optional); made when left out. */
   secret?: string;
 }
 
@@ -199,7 +199,7 @@ export class WebhookDelivery {
     }
     const secret = setting.secret ?? newSecret();
     const key = keyOf(secret);
-    if (!key) throw new RangeError(`the secret of ${shownUrl(setting.url)} is not whsec_ and base64 of 24 to 64 bytes`);
+    if (!key) throw new RangeError(`the secret of ${shownUrl(setting.url)} is not ${SECRET_FORM}`);
     if (same) this.drop(same);
     const record = this.makeRecord({ id: same?.id ?? `ep_${this.nextEndpoint++}`, url: setting.url, events, secret, key, since, fromStart });
     this.onChange();
