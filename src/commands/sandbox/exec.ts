@@ -150,7 +150,7 @@ function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<n
     if (child.exitCode === null && child.signalCode === null) kill('SIGKILL');
   });
   return new Promise<number>((resolvePromise, reject) => {
-    child.once('error', (error) => reject(new ConfigError(`cannot run ${file}: ${error.message}`, { cause: error })));
+    child.once('error', (error) => reject(new ConfigError(`cannot run ${file}: ${spawnWords(file, error)}`, { cause: error })));
     child.once('exit', (code, signal) => {
       if (group) kill('SIGKILL');
       resolvePromise(code ?? 128 + (signal ? constants.signals[signal] : 0));
@@ -161,4 +161,9 @@ function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<n
     process.off('SIGINT', onSigint);
     ctx.signal.removeEventListener('abort', onAbort);
   });
+}
+
+/** Why a command could not start, in words: a name looked up on PATH and not found there is said so. */
+function spawnWords(file: string, error: NodeJS.ErrnoException): string {
+  return error.code === 'ENOENT' && !/[/\\]/.test(file) ? 'not found on PATH' : systemErrorWords(error);
 }

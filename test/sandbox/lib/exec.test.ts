@@ -41,6 +41,19 @@ describe('mq sandbox exec', () => {
     expect(existsSync(where)).toBe(false);
   });
 
+  it('says in words why a command cannot start, exit 3 (helper-98, helper-102: it was spawn … ENOENT)', async () => {
+    const dir = isolatedDir();
+    writeFileSync(join(dir, 'not-executable.sh'), 'echo ran\n', { mode: 0o644 });
+    for (const [command, why] of [
+      ['/nonexistent-cmd', 'no such file or directory'],
+      ['nonexistent-cmd-of-mq', 'not found on PATH'],
+      ...(process.getuid?.() === 0 ? [] : [['./not-executable.sh', 'permission denied']]),
+    ] as const) {
+      const run = await mq(['sandbox', 'exec', '--', command], { cwd: dir });
+      expect(run, command).toMatchObject({ code: 3, stdout: '', stderr: `mq: cannot run ${command}: ${why}\n` });
+    }
+  });
+
   it('refuses an --export-on-exit it cannot write before the command runs, in one line, exit 3', async () => {
     const dir = isolatedDir();
     for (const [file, why] of [
