@@ -182,5 +182,7 @@ export function replay(engine: QueueEngine, entry: { at: number; op: string; inp
   // An op such as `constructor` must not find Object.prototype's.
   if (!Object.hasOwn(RECORDED, entry.op)) throw new Error(`the journal names an operation this sandbox does not know: ${entry.op}`);
   const op = entry.op as ChangeOp;
-  applyChange(engine, { op, input: RECORDED[op].parse(entry.input, IN_ENGLISH) } as Change);
+  const input = RECORDED[op].parse(entry.input, IN_ENGLISH);
+  if (op === 'triggerEvent') engine.triggerEvent(input as ChangeInputs['triggerEvent'], true);
+  else applyChange(engine, { op, input } as Change);
 }

@@ -194,8 +194,9 @@ export class QueueEngine {
     return this.state.nextEventId ?? 0;
   }
 
-  /** One event of a PR or batch kind on request, about `pr` (else the latest submitted) of the queue named or the only one. */
-  triggerEvent(input: { type: string; pr?: number; repo?: Repo; targetBranch?: string }): WebhookEvent {
+  /** One event of a PR or batch kind on request, about `pr` (else the latest submitted) of the queue named or the only
+   *  one. `recorded`: a journal's, made again as it was made (see `synthetic`). */
+  triggerEvent(input: { type: string; pr?: number; repo?: Repo; targetBranch?: string }, recorded = false): WebhookEvent {
     const { type } = input;
     if (!isWebhookKind(type)) throw new EngineRefusal('invalid', `type: ${type} is not a webhook kind`);
     const queues = Object.values(this.state.queues).filter(
@@ -218,7 +219,7 @@ export class QueueEngine {
         'pr_not_found',
       );
     }
-    const event = this.webhooks.synthetic(type, queue, submissionOf(this.world, id));
+    const event = this.webhooks.synthetic(type, queue, submissionOf(this.world, id), recorded);
     this.world.changes++;
     return event;
   }

@@ -97,18 +97,28 @@ export class WebhookEvents {
 
   /**
    * One event of a PR kind about `submission` in its present state, with the kind's first reason where it has
-   * none of its kind's own (the PR's last step may say why it became ready, which is no merge's reason).
+   * none of its kind's own (the PR's last step may say why it became ready, which is no merge's reason). It stands
+   * for a transition made now, so its `timestamp` is the sandbox's now, not the PR's last step's. A batch kind is of
+   * the PR's last run, and only of a run of several PRs: a run of one has no batch events. `recorded`: a journal's
+   * entry, which an older sandbox may have made of a run of one; made again, so that the ids after it stay theirs.
    */
-  synthetic(type: WebhookKind, queue: QueueRecord, submission: Submission): WebhookEvent {
+  synthetic(type: WebhookKind, queue: QueueRecord, submission: Submission, recorded = false): WebhookEvent {
     // After the events of the steps before it, as a running sandbox (which takes them after each request) made
     // them: a restart's replay takes none between, and gave the triggered event an earlier id than it had.
     this.flush();
     const [family, action] = type.split('.') as [string, EntryAction];
     const run = submission.latestTestRunId === undefined ? undefined : this.world.state.testRuns[submission.latestTestRunId];
     const step: Step = { queue, submission, index: stepsOf(submission).length - 1, run, previousRun: undefined };
-    const payload =
-      family === 'pull_request' ? this.pullRequestPayload(step, action) : run ? batchPayload(this.world, queue, run, action, atOf(step)) : undefined;
-    if (!payload) throw new EngineRefusal('conflict', `#${submission.number} has not been tested yet: no batch to make a ${type} event of`);
+    const now = this.world.state.now;
+    if (family !== 'pull_request' && !run)
+      throw new EngineRefusal('conflict', `#${submission.number} has not been tested yet: no batch to make a ${type} event of`);
+    if (family !== 'pull_request' && run!.pullRequestIds.length < 2 && !recorded) {
+      throw new EngineRefusal(
+        'conflict',
+        `#${submission.number} was tested alone, and a run of one PR has no batch events: trigger ${type} for a PR tested in a batch`,
+      );
+    }
+    const payload = run && family !== 'pull_request' ? batchPayload(this.world, queue, run, action, now) : this.pullRequestPayload(step, action, now);
     const field = REASON_FIELD_OF[action];
     if (field && !(REASON_FIELDS[field] as readonly unknown[]).includes(payload[field])) payload[field] = REASON_FIELDS[field][0];
     return this.made(type, payload);
@@ -175,7 +185,8 @@ export class WebhookEvents {
   }
 
   /** `reason`: the history's for the step unless given. */
-  private pullRequestPayload(step: Step, action: EntryAction, reason = this.reasonOf(step)): Payload {
+  /** `at`: when it happened, the step's instant unless said. */
+  private pullRequestPayload(step: Step, action: EntryAction, at = atOf(step), reason = this.reasonOf(step)): Payload {
     const { queue, submission, run } = step;
     const record = pullRequestOf(this.world, submission);
     const payload: Payload = {
@@ -184,7 +195,7 @@ export class WebhookEvents {
       pr_number: record.number,
       author: record.author,
       http_details_url: `https://app.trunk.io/gh/${record.repo.owner}/${record.repo.name}/merge/${queue.branch}/${record.number}`,
-      ...common(queue, atOf(step)),
+      ...common(queue, at),
     };
     const tested = action !== 'submitted' && action !== 'queued' && run !== undefined;
     if (tested) Object.assign(payload, testFields(run), { batched: run.pullRequestIds.length > 1 });

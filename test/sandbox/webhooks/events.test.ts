@@ -7,6 +7,7 @@ import { createV1Service } from '../../../src/api/v1/v1-service.js';
 import { createV2Service } from '../../../src/api/v2/v2-service.js';
 import type { MergeQueueService } from '../../../src/model/service.js';
 import { WEBHOOK_KINDS, type WebhookEvent } from '../../../src/model/webhooks.js';
+import { replay } from '../../../src/sandbox/engine/changes.js';
 import { QueueEngine } from '../../../src/sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../../../src/sandbox/engine/history.js';
 import { pullRequestId } from '../../../src/sandbox/engine/ids.js';
@@ -369,17 +370,45 @@ describe('takeEvents', () => {
 
   it('triggerEvent makes one event of any kind, its reason one of its kind, and refuses an unknown kind or PR', () => {
     const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
+    const BATCHING = { ...QUEUE, targetBranch: 'batching' };
     engine.createQueue(QUEUE);
     engine.submitPullRequest(QUEUE, 3);
     // #4 waits behind #3: its last step's reason (MERGE_ITEM_NOW_READY) is no merge's, failure's or cancellation's.
     engine.submitPullRequest(QUEUE, 4);
+    engine.createQueue(BATCHING);
+    engine.updateQueue(BATCHING, { batch: true, batchingMinSize: 2 });
+    for (const pr of [5, 6]) engine.submitPullRequest(BATCHING, pr);
     engine.takeEvents();
     for (const type of WEBHOOK_KINDS) {
-      const event = engine.triggerEvent({ type, pr: type.startsWith('pull_request_batch.') ? 3 : 4 });
+      const batch = type.startsWith('pull_request_batch.');
+      const event = engine.triggerEvent({ type, pr: batch ? 5 : 4, ...(batch ? BATCHING : QUEUE) });
       expect(validateWebhook(event)).toEqual([]);
       expect(event.type).toBe(type);
     }
     expect(() => engine.triggerEvent({ type: 'pull_request.exploded' })).toThrow(/not a webhook kind/);
-    expect(() => engine.triggerEvent({ type: 'pull_request.merged', pr: 99 })).toThrow(/#99 was never submitted/);
+    expect(() => engine.triggerEvent({ type: 'pull_request.merged', pr: 99, ...QUEUE })).toThrow(/#99 was never submitted/);
+  });
+
+  it('triggerEvent: a batch kind only of a run of two PRs or more; the event dated now, when it is made (helper-98, helper-102)', () => {
+    const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
+    engine.createQueue(QUEUE);
+    engine.submitPullRequest(QUEUE, 1);
+    engine.submitPullRequest(QUEUE, 2);
+    // #1 tests alone, #2 waits: as docs/sandbox.md says, a run of one PR has no batch events, triggered or not.
+    expect(() => engine.triggerEvent({ type: 'pull_request_batch.merged', pr: 1 })).toThrow(
+      '#1 was tested alone, and a run of one PR has no batch events: trigger pull_request_batch.merged for a PR tested in a batch',
+    );
+    expect(() => engine.triggerEvent({ type: 'pull_request_batch.merged', pr: 2 })).toThrow(
+      '#2 has not been tested yet: no batch to make a pull_request_batch.merged event of',
+    );
+    // Made 100 s after #1's last step: it stands for a transition made now.
+    engine.advance(100);
+    const merged = engine.triggerEvent({ type: 'pull_request.merged', pr: 1 });
+    expect(merged.payload.timestamp).toBe('2026-01-01T00:01:40.000Z');
+    // A journal an older sandbox wrote, holding such a batch event made on request, still replays: the event is
+    // made again, so the events after it keep their ids.
+    const before = engine.eventsMade;
+    replay(engine, { at: engine.now.getTime(), op: 'triggerEvent', input: { type: 'pull_request_batch.merged', pr: 1 } });
+    expect(engine.eventsMade).toBe(before + 1);
   });
 });
