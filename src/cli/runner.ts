@@ -256,7 +256,9 @@ function interruptedWrites(ctx: Context): InterruptedError | undefined {
   const lines = [`interrupted: ${first.what} may have been applied: check with \`${first.check}\``];
   for (const other of more) lines.push(`${other.what} may have been applied too: check with \`${other.check}\``);
   if (first.also) lines.push(first.also);
-  return new InterruptedError(lines.join('\n'), first.check);
+  const error = new InterruptedError(lines.join('\n'), first.check);
+  if (first.stoppedAt) error.stoppedAt = first.stoppedAt;
+  return error;
 }
 
 /** Ctrl-C with no write out, after writes that were answered: what they did is said under it. */

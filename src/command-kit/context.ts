@@ -4,6 +4,7 @@ import type { ResolvedSettings } from '../config/settings.js';
 import type { QueueRef } from '../model/repository.js';
 import type { MergeQueueService } from '../model/service.js';
 import type { WebhookControl } from '../model/webhook-control.js';
+import type { StoppedAt } from '../errors.js';
 
 export type { QueueRef };
 
@@ -15,6 +16,8 @@ export interface WriteInFlight {
   check: string;
   /** Anything else worth knowing: what ran before it, what was not sent. */
   also?: string;
+  /** In a command over several PRs: the same as data, for --json's `stoppedAt`. */
+  stoppedAt?: StoppedAt;
 }
 
 export interface Context {

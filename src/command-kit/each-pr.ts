@@ -37,7 +37,7 @@ export async function eachPr(
     const stop = stopOf(results, pr, prs.slice(index + 1));
     const also = leftBehind(stop, results, done);
     try {
-      await settle(ctx, send(pr), { what: `the ${action} of #${pr}`, check: checkCommand(ctx, 'status', String(pr)), also });
+      await settle(ctx, send(pr), { what: `the ${action} of #${pr}`, check: checkCommand(ctx, 'status', String(pr)), also, ...(also && { stoppedAt: stop }) });
       results.push({ pr, ok: true });
     } catch (error) {
       // Its words already say the PRs around it (settle's `also`): the same as data.

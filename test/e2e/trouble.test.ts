@@ -277,6 +277,8 @@ describe('Ctrl-C while a write is out', () => {
         code: 'interrupted',
         message: 'interrupted: the cancel of #5 may have been applied: check with `mq status 5 -b release`\n#4 was cancelled before it; #6 was not sent.',
         check: 'mq status 5 -b release',
+        // As data too, as a write that timed out gives it (helper-100).
+        stoppedAt: { pr: 5, done: [4], refused: [], notSent: [6] },
       },
     });
   });
