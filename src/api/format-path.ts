@@ -20,24 +20,51 @@ export function formatPath(path: readonly PropertyKey[], hide?: HideKey): string
 
 const ISSUES_SHOWN = 5;
 
+type Issue = z.core.$ZodIssue;
+
+/** An issue of a value that is not there: zod's words for it end its message; a union over nothing has one from each option. */
+function isAbsent(issue: Issue): boolean {
+  if (issue.code === 'invalid_type') return / received undefined$/.test(issue.message);
+  return (
+    issue.code === 'invalid_union' &&
+    'errors' in issue &&
+    issue.errors.length > 0 &&
+    issue.errors.every((issues) => issues.some((inner) => inner.path.length === 0 && isAbsent(inner)))
+  );
+}
+
+/** An issue that says the value has a key it should not, or lacks one it should: its shape is another option's. */
+const isOtherShape = (issue: Issue) => isAbsent(issue) || (issue.code === 'invalid_type' && issue.expected === 'undefined');
+
+/**
+ * The issues a failed union stands for, paths from the root: a union over nothing (every option wants a value) is
+ * the field missing; a union where one option alone has the value's shape is that option's issues (`pr.number`
+ * for `{pr: {number: "x"}}`), as zod's own "Invalid input" says nothing a person can act on; else the union's.
+ */
+function explained(issue: Issue): Issue[] {
+  if (issue.code !== 'invalid_union' || !('errors' in issue) || isAbsent(issue)) return [issue];
+  const fitting = issue.errors.filter((issues) => !issues.some(isOtherShape));
+  if (fitting.length !== 1) return [issue];
+  return fitting[0]!.flatMap((inner) => explained({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
 /** A zod failure as one line naming the first few fields: `enqueuedPullRequests[0].prNumber: missing` (v2's face: `required`). */
 export function describeIssues(error: z.ZodError, missing = 'missing', hide?: HideKey): string {
-  const { issues } = error;
+  const issues = error.issues.flatMap(explained);
   const described = issues
     .slice(0, ISSUES_SHOWN)
     .map((issue) => {
       const where = formatPath(issue.path, hide);
-      const what =
-        issue.code === 'invalid_type' && / received undefined$/.test(issue.message)
-          ? missing
-          : issue.code === 'unrecognized_keys'
-            ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys
-                .map((key) => {
-                  const hidden = hide?.(key);
-                  return hidden === undefined ? key : `at ${hidden}`;
-                })
-                .join(', ')}`
-            : issue.message;
+      const what = isAbsent(issue)
+        ? missing
+        : issue.code === 'unrecognized_keys'
+          ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys
+              .map((key) => {
+                const hidden = hide?.(key);
+                return hidden === undefined ? key : `at ${hidden}`;
+              })
+              .join(', ')}`
+          : issue.message;
       return where ? `${where}: ${what}` : what;
     })
     .join('; ');

@@ -237,6 +237,39 @@ describe('a sandbox on a manual clock', () => {
       expect(advance.text).toContain('seconds');
     });
 
+    it('400 saying what a field takes, in one message for the field (helper-99)', async () => {
+      const { queue } = freshRepo();
+      await api.ok('createQueue', queue);
+      const refused = async (path: string, body: unknown) => {
+        const answer = await api.post(path, body);
+        expect(answer.status, answer.text).toBe(400);
+        return answer.text;
+      };
+      const PRIORITY = 'priority: expected a name (urgent, high, medium, low) or a whole number from 0 to 255';
+      expect(await refused('getSubmittedPullRequest', { ...queue, pr: { number: 1, branch: 'pr-1' } })).toBe(
+        'invalid request: pr: give a number or a branch, not both',
+      );
+      expect(await refused('getSubmittedPullRequest', { ...queue, pr: {} })).toBe('invalid request: pr: give a number or a branch');
+      expect(await refused('getSubmittedPullRequest', { ...queue, pr: { number: 'x' } })).toBe(
+        'invalid request: pr.number: expected a number or a string of digits',
+      );
+      expect(await refused('getSubmittedPullRequest', queue)).toBe('invalid request: pr: missing');
+      for (const priority of ['bogus', 1.5, 256]) {
+        expect(await refused('submitPullRequest', { ...queue, pr: { number: 1 }, priority })).toBe(`invalid request: ${PRIORITY}`);
+      }
+      const pr = { number: 1, sha: 'abc' };
+      expect(await refused('setImpactedTargets', { ...queue, pr })).toBe('invalid request: impactedTargets: missing');
+      expect(await refused('setImpactedTargets', { ...queue, pr, impactedTargets: 'some' })).toBe(
+        'invalid request: impactedTargets: expected a list of strings, or "ALL"',
+      );
+      for (const number of [1e20, 2147483648, 1.5, 0]) {
+        expect(await refused('getSubmittedPullRequest', { ...queue, pr: { number } })).toBe(
+          'invalid request: pr.number: expected a whole number from 1 to 2147483647',
+        );
+      }
+      expect(await refused('updateQueue', { ...queue, concurrency: 1e20 })).toBe('invalid request: concurrency: expected a whole number from 1 to 4294967295');
+    });
+
     it('404 for an unknown queue and an unknown PR', async () => {
       const { queue } = freshRepo();
       const noQueue = await api.post('getQueue', queue);

@@ -2,7 +2,7 @@
 // what it is sent. Facts the docs leave open (setting names, `priority`, `noBatch`, `pr.sha`, `pr.branch`) follow the OpenAPI description.
 import * as z from 'zod';
 import { portable } from '../check-runtime.js';
-import { PrNumber, Repo } from '../shapes.js';
+import { PrNumber, Repo, wholeNumber } from '../shapes.js';
 import type { QueueSettings as ModelQueueSettings } from '../../model/queue.js';
 import { QUEUE_SETTINGS, type SettingRow } from '../../model/queue-settings.js';
 import {
@@ -44,7 +44,10 @@ export const QueueRequest = QueueRef;
 
 export const PullRequestRequest = QueueRef.extend({ pr: z.object({ number: PrNumber }) });
 
-export const Priority = z.union([z.number().int().min(0).max(PRIORITY_MAX), anyCaseEnum(['urgent', 'high', 'medium', 'low'])]);
+const PRIORITY_WORDS = ['urgent', 'high', 'medium', 'low'] as const;
+export const Priority = z.union([wholeNumber(0, PRIORITY_MAX), anyCaseEnum(PRIORITY_WORDS)], {
+  error: `expected a name (${PRIORITY_WORDS.join(', ')}) or a whole number from 0 to ${PRIORITY_MAX}`,
+});
 export type Priority = z.output<typeof Priority>;
 
 export const SubmitPullRequestRequest = PullRequestRequest.extend({ priority: Priority.optional(), noBatch: z.boolean().optional() });
@@ -55,7 +58,14 @@ export type ServedSubmitPullRequestRequest = z.infer<typeof ServedSubmitPullRequ
 
 /** Look a PR up by its number or by its head branch (`pr.branch`), never both. */
 export const GetSubmittedPullRequestRequest = QueueRef.extend({
-  pr: z.union([z.object({ number: PrNumber, branch: z.undefined().optional() }), z.object({ branch: z.string().min(1), number: z.undefined().optional() })]),
+  pr: z.union([z.object({ number: PrNumber, branch: z.undefined().optional() }), z.object({ branch: z.string().min(1), number: z.undefined().optional() })], {
+    // Where one of the two is given, what is wrong with it is that option's to say (describeIssues picks it).
+    error: ({ input }) => {
+      const given = (key: string) => typeof input === 'object' && input !== null && (input as Record<string, unknown>)[key] !== undefined;
+      if (given('number') && given('branch')) return 'give a number or a branch, not both';
+      return given('number') || given('branch') ? undefined : 'give a number or a branch';
+    },
+  }),
   /** The entry's state timeline too (newest first); the v1 API as served today. */
   includeTimeline: z.boolean().optional(),
   /** The service's live estimate of when it merges too; the v1 API as served today. */
@@ -79,7 +89,7 @@ export const ListMergeQueueTestingResultsRequest = QueueRef.extend({
   since: z.iso.datetime({ offset: true }),
   until: z.iso.datetime({ offset: true }).optional(),
   offset: z.number().int().min(0).optional(),
-  take: z.number().int().min(1).max(LIST_TAKE_MAX).optional(),
+  take: wholeNumber(1, LIST_TAKE_MAX).optional(),
 });
 
 /** `since` and `until` bound when a PR concluded, both inclusive. */
@@ -88,14 +98,14 @@ export const ListPullRequestsRequest = QueueRef.extend({
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   cursor: z.string().min(1).optional(),
-  take: z.number().int().min(1).max(LIST_TAKE_MAX).optional(),
+  take: wholeNumber(1, LIST_TAKE_MAX).optional(),
 });
 export type ListPullRequestsRequest = z.infer<typeof ListPullRequestsRequest>;
 
 /** Settings createQueue takes; the service sets every other one through updateQueue only. */
 export const CreateQueueRequest = QueueRef.extend({
   mode: anyCaseEnum(QUEUE_MODES).optional(),
-  concurrency: z.number().int().min(1).max(SETTING_MAX).optional(),
+  concurrency: wholeNumber(1, SETTING_MAX).optional(),
 });
 export type CreateQueueRequest = z.infer<typeof CreateQueueRequest>;
 
@@ -109,7 +119,7 @@ export const QueueSettings = z.object(
 function settingSchema(row: SettingRow): z.ZodType {
   switch (row.kind) {
     case 'count':
-      return z.number().int().min(row.min!).max(SETTING_MAX);
+      return wholeNumber(row.min!, SETTING_MAX);
     case 'boolean':
       return z.boolean();
     case 'choice':
@@ -129,7 +139,7 @@ const ImpactsAll = anyCaseEnum(['all', 'impacts_all']).transform(portable('const
 export const SetImpactedTargetsRequest = QueueRef.extend({
   // The head SHA the targets are filed under: required by the published description (the sandbox answers 400 without it).
   pr: z.object({ number: PrNumber, sha: z.string().min(1) }),
-  impactedTargets: z.union([z.array(z.string()), ImpactsAll]),
+  impactedTargets: z.union([z.array(z.string()), ImpactsAll], { error: 'expected a list of strings, or "ALL"' }),
 });
 
 /** An upload as the service takes it today: exactly one of `repo` and its id `repoId`. mq always sends `repo`. */
@@ -147,7 +157,7 @@ const FlakyScope = z.object({ repo: Repo, org_url_slug: z.string().min(1) });
 export const GetTestDetailsRequest = FlakyScope.extend({ test_id: TestId });
 
 /** The flaky-test lists page with a size and the token the previous page gave ("" or none: the first page). */
-const PageQuery = z.object({ page_size: z.number().int().min(1).max(FLAKY_PAGE_SIZE_MAX), page_token: z.string().optional() });
+const PageQuery = z.object({ page_size: wholeNumber(1, FLAKY_PAGE_SIZE_MAX), page_token: z.string().optional() });
 export const ListQuarantinedTestsRequest = FlakyScope.extend({ page_query: PageQuery });
 
 /** The service spells UNHEALTHY_STATUSES in upper case and takes either case; they leave here in upper case. */
