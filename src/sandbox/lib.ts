@@ -43,6 +43,7 @@ export interface SandboxOptions {
   token?: string | undefined;
   /** v2 keys and what each may do (`'all'`, as `--key KEY=all`, for every permission); default any key starting trunk_v2_, with every permission. */
   keys?: readonly KeyOption[] | undefined;
+  /** The service's rate limits, on both APIs (default on); false lifts them, as `mq sandbox --rate-limits off`. */
   rateLimits?: boolean | undefined;
   estimates?: boolean | undefined;
   /** How many of a queue's line its graph admits, as `mq sandbox --graph-soft-cap` (null: none); setGraphSoftCap() changes it. */

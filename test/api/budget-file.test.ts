@@ -7,7 +7,7 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BudgetKind, PULL_REQUEST_READS_PER_SECOND, RequestBudget } from '../../src/api/budget.js';
 import { budgetFile, fileStore } from '../../src/api/budget-file.js';
-import { RateLimiter } from '../../src/sandbox/io/v2/rate-limits.js';
+import { RateLimiter } from '../../src/sandbox/io/rate-limits.js';
 
 const URL = 'http://127.0.0.1:1234';
 const KEY = 'trunk_v2_budget-5ecret';

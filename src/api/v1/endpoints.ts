@@ -1,6 +1,7 @@
 // The v1 API's contract, one row per operation, read by the client (client.ts) and the sandbox's v1 face (routes.ts).
 // Schemas are named, not held: the client checks with the build's compiled checks (checks.ts) without loading zod.
 import type * as z from 'zod';
+import type { RateBucket } from '../v2/contract.js';
 import type * as schemas from './schemas.js';
 
 type SchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.ZodType ? K : never }[keyof typeof schemas];
@@ -9,6 +10,8 @@ type SchemaName = { [K in keyof typeof schemas]: (typeof schemas)[K] extends z.Z
 export const API_VERSION = 'v1';
 /** The header v1's organization token travels in. */
 export const TOKEN_HEADER = 'x-api-token';
+/** v1's rate limit: the organization's (a repository owner's) requests a second, one bucket with its v2 requests. */
+export const RATE_BUCKET = 'organization' satisfies RateBucket;
 /** What a fork's upload sends instead of a token: its workflow run's id (see `forkUploads`). */
 export const FORKED_RUN_HEADER = 'x-forked-workflow-run-id';
 

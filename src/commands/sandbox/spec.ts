@@ -26,7 +26,7 @@ export const SANDBOX = {
     },
     { flags: '--clock <clock>', description: 'real time, or manual (moved by POST /_sandbox/advance)', choices: ['real', 'manual'] },
     { flags: '--speed <x>', description: 'with the real clock: sandbox seconds per real second, more than 0 and at most 86400' },
-    { flags: '--rate-limits <on|off>', description: "v2's rate limits (default on)", choices: ['on', 'off'] },
+    { flags: '--rate-limits <on|off>', description: "the service's rate limits, v1's and v2's (default on)", choices: ['on', 'off'] },
     { flags: '--estimates <on|off>', description: "v2's queue-entry estimates (default on)", choices: ['on', 'off'] },
     {
       flags: '--graph-soft-cap <n|none>',

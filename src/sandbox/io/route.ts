@@ -22,6 +22,13 @@ export interface RouteContext {
   fromTerraform?: boolean;
   /** The sandbox's webhook delivery. */
   webhooks?: WebhookDelivery;
+  /** The body's JSON, when the face read it already (to find the organization it counts against). */
+  parsed?: ParsedBody;
+}
+
+/** A body's JSON, as JSON.parse gave it. */
+export interface ParsedBody {
+  json: unknown;
 }
 
 export interface Handled {
@@ -45,16 +52,32 @@ export interface Route {
 
 const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
 
-/** The body as JSON, validated against the schema; or the 400 that says why not. */
-export function parse<S extends z.ZodType>(schema: S, body: string): { input: z.output<S> } | { answer: Answer } {
-  let json: unknown;
+const NO_LISTS: ReadonlySet<string> = new Set();
+
+/** The body's JSON, its shape checked on the text first as `parse` checks it; undefined where `parse` would refuse it. */
+export function readJson(body: string): ParsedBody | undefined {
+  if (body.trim() === '' || refuseBodyShape(body, NO_LISTS) !== undefined) return undefined;
   try {
-    if (body.trim() === '') return { answer: errorAnswer(400, 'malformed JSON: the request body is empty') };
-    const lists = stringListsOf(schema);
-    const refused = refuseBodyShape(body, lists);
-    if (refused) return { answer: errorAnswer(400, `invalid request: ${refused}`) };
-    json = JSON.parse(body);
-    // A list whose name the text spells with escapes is only known once parsed.
+    return { json: JSON.parse(body) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body as JSON (`parsed`: read already), validated against the schema; or the 400 that says why not. */
+export function parse<S extends z.ZodType>(schema: S, body: string, parsed?: ParsedBody): { input: z.output<S> } | { answer: Answer } {
+  let json: unknown;
+  const lists = stringListsOf(schema);
+  try {
+    if (parsed) json = parsed.json;
+    else {
+      if (body.trim() === '') return { answer: errorAnswer(400, 'malformed JSON: the request body is empty') };
+      const refused = refuseBodyShape(body, lists);
+      if (refused) return { answer: errorAnswer(400, `invalid request: ${refused}`) };
+      json = JSON.parse(body);
+    }
+    // A list whose name the text spells with escapes is only known once parsed (and one read already was checked
+    // on its text without the lists: its first bad element is found here, in the same words).
     const badElement = firstBadListElement(lists, json);
     if (badElement) return { answer: errorAnswer(400, `invalid request: ${badElement}`) };
   } catch (error) {

@@ -9,12 +9,14 @@ import { MANUAL_CLOCK_START, manualClock, realClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
 import { ReadCache } from './read-cache.js';
-import { answerForError, type Handled, type Route } from './route.js';
+import { RateLimiter } from './rate-limits.js';
+import { answerForError, type Handled, type ParsedBody, type Route } from './route.js';
 import { CONTROLS, type ControlName } from './control.js';
 import { QueueEngine } from '../engine/engine.js';
 import { isGraphSoftCap, shownValue } from '../engine/state.js';
 import { exactRoute, findRoute, isControlRoute, isControlTarget } from './routes.js';
 import { StateStore } from './store.js';
+import { admitV1 } from './v1/rate-limit.js';
 import { KEY_NOT_VALID, V2Face, type V2Host, type V2Key } from './v2/face.js';
 import type { Endpoint } from '../../api/sandbox-webhooks.js';
 import { type EndpointSetting, WebhookDelivery } from './webhooks/delivery.js';
@@ -37,13 +39,13 @@ export interface SandboxOptions {
   testDurationSeconds?: number;
   /** v2's keys (`--key KEY[=PERMS]`): exactly these; without them, any key starting `trunk_v2_`, with every permission. */
   keys?: readonly V2Key[];
-  /** v2's rate limits (docs/sandbox.md, "The v2 API"), on unless false (`--rate-limits off`). */
+  /** The service's rate limits, on both APIs (docs/sandbox.md), on unless false (`--rate-limits off`). */
   rateLimits?: boolean;
   /** v2's queue-entry estimates, served unless false (`--estimates off`: 404 ESTIMATE_NOT_ENABLED). */
   estimates?: boolean;
   /** How many of a queue's line its graph holds, null none (`--graph-soft-cap`); kept in the state, which holds it when not given. */
   graphSoftCap?: number | null;
-  /** The monotonic clock (ms) of what is paced in real time, v2's rate limits and the webhooks' giving way to a
+  /** The monotonic clock (ms) of what is paced in real time, the rate limits and the webhooks' giving way to a
    *  busy API: real time unless a test injects its own. */
   rateClock?: () => number;
   /** Where the sandbox sends its webhooks (`--webhook URL#filter`); more are added through the control routes. */
@@ -145,7 +147,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
     }
   };
 
-  const dispatch: Dispatch = async (route, query, body, forkedRunId, terraform) => {
+  const dispatch: Dispatch = async (route, query, body, forkedRunId, terraform, parsed) => {
     prepare(!route.isRead);
     if (route.isRead) {
       const kept = reads.get(route, body);
@@ -161,6 +163,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
         ...(forkedRunId === undefined ? {} : { forkedRunId }),
         fromTerraform: terraform,
         webhooks: webhooks.delivery,
+        ...(parsed && { parsed }),
       });
     } catch (error) {
       handled = { answer: answerForError(error) };
@@ -182,7 +185,9 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
     if (answer.status !== 200) throw new RangeError(`graphSoftCap: ${String(answer.body).trim()}`);
   }
 
-  const v2 = new V2Face({ ...options, rateClock: realMs });
+  // One limiter for both faces: a v1 request counts against its organization's bucket as a v2 one does.
+  const limiter = options.rateLimits === false ? undefined : new RateLimiter(realMs);
+  const v2 = new V2Face({ ...options, limiter });
   const v2Host: V2Host = {
     get engine() {
       return engine;
@@ -196,7 +201,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const answer = await answerRequest(request, options.token, dispatch, v2, v2Host);
+    const answer = await answerRequest(request, { requiredToken: options.token, dispatch, v2, v2Host, limiter });
     // The events the request made (on disk by now) or the time it moved are queued; they are sent after the answer,
     // and at a bounded pace while requests come thick and fast. A control route is a harness's (a test polling the
     // attempts for a delivery): it must not hold back the very deliveries it waits for.
@@ -277,7 +282,23 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
   };
 }
 
-type Dispatch = (route: Route, query: URLSearchParams, body: string, forkedRunId: string | undefined, fromTerraform: boolean) => Promise<Answer>;
+type Dispatch = (
+  route: Route,
+  query: URLSearchParams,
+  body: string,
+  forkedRunId: string | undefined,
+  fromTerraform: boolean,
+  parsed?: ParsedBody,
+) => Promise<Answer>;
+
+/** What answers a request: the token required (none: any), the v1 routes' dispatch, the v2 face and its host, the rate limits. */
+interface Faces {
+  requiredToken: string | undefined;
+  dispatch: Dispatch;
+  v2: V2Face;
+  v2Host: V2Host;
+  limiter: RateLimiter | undefined;
+}
 
 /** A header's value; an absent or empty one (forks' uploads send the token's header empty) is ''. */
 function headerValue(request: IncomingMessage, name: string): string {
@@ -297,7 +318,7 @@ function closeByLingering(response: ServerResponse): void {
 const PLAIN_V2_TARGET = /^\/v2\/(?![^?]*\/\.)[A-Za-z0-9._~\-/]*(\?[A-Za-z0-9._~\-=&%,:+]*)?$/;
 
 /** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
-async function answerRequest(request: IncomingMessage, requiredToken: string | undefined, dispatch: Dispatch, v2: V2Face, v2Host: V2Host): Promise<Answer> {
+async function answerRequest(request: IncomingMessage, { requiredToken, dispatch, v2, v2Host, limiter }: Faces): Promise<Answer> {
   const target = request.url ?? '';
   if (PLAIN_V2_TARGET.test(target)) {
     const mark = target.indexOf('?');
@@ -350,5 +371,13 @@ async function answerRequest(request: IncomingMessage, requiredToken: string | u
     if (typeof read !== 'string') return read;
     body = read;
   }
-  return dispatch(route, url ? url.searchParams : NO_QUERY, body, forkedRunId, fromTerraform(request));
+  const query = url ? url.searchParams : NO_QUERY;
+  let parsed: ParsedBody | undefined;
+  // The service's edge limits the API's requests, not the sandbox's own, nor a health check that names no organization.
+  if (limiter && !route.anonymous && !isControlRoute(route)) {
+    const admitted = admitV1(limiter, v2Host.engine, body, query);
+    if ('answer' in admitted) return admitted.answer;
+    parsed = admitted.parsed;
+  }
+  return dispatch(route, query, body, forkedRunId, fromTerraform(request), parsed);
 }

@@ -45,10 +45,10 @@ function query<N extends PostName>(name: N, answer: (engine: QueueEngine, input:
   const schema = servedRequest(name);
   return {
     ...rules(name),
-    handle: ({ engine, body }) => {
-      const parsed = parse<ServedRequest<N>>(schema, body);
+    handle: (context) => {
+      const parsed = parse<ServedRequest<N>>(schema, context.body, context.parsed);
       if ('answer' in parsed) return parsed;
-      const handled: Handled = { answer: jsonAnswer(answer(engine, parsed.input)) };
+      const handled: Handled = { answer: jsonAnswer(answer(context.engine, parsed.input)) };
       if (timely?.(parsed.input)) handled.timely = true;
       return handled;
     },
@@ -61,7 +61,7 @@ function mutation<N extends WriteName>(name: N, authorize?: Authorize<ServedRequ
   return {
     ...rules(name),
     handle: (context) => {
-      const parsed = parse(schema, context.body);
+      const parsed = parse(schema, context.body, context.parsed);
       if ('answer' in parsed) return parsed;
       const resolved = resolve ? resolve(context, parsed.input) : { input: parsed.input };
       if ('answer' in resolved) return resolved;

@@ -23,6 +23,7 @@ import type { QueueEngine } from '../../engine/engine.js';
 import { EngineRefusal } from '../../engine/types.js';
 import { refuseBodyShape, stringListsOf } from '../body.js';
 import type { SandboxClock } from '../clock.js';
+import { NO_ORGANIZATION, organizationNamed, type RateLimiter } from '../rate-limits.js';
 import type { ReadCache } from '../read-cache.js';
 import { fromTerraform, JSON_CONTENT_TYPE, readBody, type Answer } from '../http.js';
 import { briefWords } from '../../../text/brief.js';
@@ -35,7 +36,6 @@ import * as queues from './operations/queues.js';
 import * as repositories from './operations/repositories.js';
 import * as runLists from './operations/run-lists.js';
 import * as runs from './operations/runs.js';
-import { RateLimiter } from './rate-limits.js';
 import { type RepositoriesSeen, type V2Caller, type V2Context, V2Error, type V2Handled, type V2Route } from './route.js';
 import { IN_ENGLISH } from '../../../text/in-english.js';
 
@@ -66,10 +66,9 @@ export interface V2Key {
 export interface V2FaceOptions {
   /** When given, exactly these keys; otherwise any v2 key (model/vocabulary.ts V2_KEY_PREFIX), with every permission. */
   keys?: readonly V2Key[];
-  rateLimits?: boolean;
+  /** The rate limits, shared with the v1 face; none when they are off. */
+  limiter: RateLimiter | undefined;
   estimates?: boolean;
-  /** A monotonic clock in ms for the rate limits (tests inject one). */
-  rateClock: () => number;
 }
 
 /** What the server lends the face: the engine at the clock's time, and the journal. */
@@ -157,7 +156,7 @@ export class V2Face {
 
   constructor(options: V2FaceOptions) {
     this.keys = options.keys === undefined ? undefined : new Map(options.keys.map(({ key, permissions }) => [key, new Set(permissions)]));
-    this.limiter = options.rateLimits === false ? undefined : new RateLimiter(options.rateClock);
+    this.limiter = options.limiter;
     this.estimates = options.estimates !== false;
   }
 
@@ -297,7 +296,6 @@ function firstOfEach(query: URLSearchParams): Record<string, string> {
 /** The owner of the repository the request names, however it names it; one sandbox-wide bucket when none. */
 function organizationOf(context: V2Context, operationId: V2OperationName): string {
   const { engine, params, query, body } = context;
-  const ownerOf = (repo: { owner: string }) => `owner:${repo.owner.toLowerCase()}`;
   const id = params.id;
   // What the path's id names, by the operation's resource (a queue found by id without sorting every queue).
   const resource = operationId.slice(0, operationId.indexOf('.'));
@@ -313,12 +311,12 @@ function organizationOf(context: V2Context, operationId: V2OperationName): strin
             : resource === 'repositories'
               ? engine.repositoryWithId(id)
               : undefined;
-  if (named) return ownerOf(named);
+  if (named) return organizationNamed(named.owner);
   const repositoryId = query.get('repositoryId') ?? (typeof body === 'object' && body !== null ? (body as Record<string, unknown>).repositoryId : undefined);
   const repo = typeof repositoryId === 'string' ? engine.repositoryWithId(repositoryId) : undefined;
-  if (repo) return ownerOf(repo);
+  if (repo) return organizationNamed(repo.owner);
   const providerUrl = query.get('providerUrl');
   const owner = providerUrl ? /^https:\/\/[^/]+\/([^/]+)\//.exec(providerUrl)?.[1] : undefined;
-  if (owner) return ownerOf({ owner });
-  return 'sandbox';
+  if (owner) return organizationNamed(owner);
+  return NO_ORGANIZATION;
 }
