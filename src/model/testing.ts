@@ -12,6 +12,19 @@ export const NORMAL_CONCLUSIONS: Readonly<Record<string, 'success' | 'failure' |
   NEUTRAL: 'neutral',
 };
 
+/** v1 names a bisection's run by its id and this suffix; v2 by the id alone, and refuses the suffix. */
+const BISECTION_RUN_SUFFIX = '-bisection';
+
+/** A run's id as the model names it, v1's way on both APIs: a bisection's with the suffix, so an id reads the same on either. */
+export function testRunIdOf(id: string, isBisection: boolean): string {
+  return isBisection && !id.endsWith(BISECTION_RUN_SUFFIX) ? `${id}${BISECTION_RUN_SUFFIX}` : id;
+}
+
+/** The run's own id, as v2 names it: the model's (v1's) without a bisection's suffix. */
+export function verificationRunIdOf(testRunId: string): string {
+  return testRunId.endsWith(BISECTION_RUN_SUFFIX) ? testRunId.slice(0, -BISECTION_RUN_SUFFIX.length) : testRunId;
+}
+
 export interface TestingDetails {
   testRunId?: string;
   requiredStatuses: string[];

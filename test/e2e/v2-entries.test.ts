@@ -256,6 +256,29 @@ describe('the run that last tested a PR', () => {
     expect(typeof v1.verifiedByTestRun).toBe('string');
     expect(v2.verifiedByTestRun).toBe(v1.verifiedByTestRun);
   });
+
+  it('is a bisection’s run by v1’s name, <id>-bisection, on both APIs, and mq testing --run finds it by that or its id alone (helper-99)', async () => {
+    const repo = `acme/entries-${++repoCounter}`;
+    const on = (api: TestApi) => sandboxEnv(fixture.recorder.url, repo, {}, api);
+    expect((await mq(['queue', 'create', '--batch', '--batching-min-size', '2', '--concurrency', '1'], { env: on('v1') })).code).toBe(0);
+    const [owner, name] = repo.split('/');
+    // #1 and #2 test as a batch, which #2 fails; the bisection tests #1 alone.
+    await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner, name }, number: 2, testOutcome: 'fail' });
+    expect((await mq(['submit', '1', '2'], { env: on('v1') })).code).toBe(0);
+    await advance(400);
+    const testing = async (api: TestApi, args: string[]) => {
+      const run = await mq(['testing', ...args, '--json'], { env: on(api) });
+      expect(run.stderr).toBe('');
+      return json(run.stdout);
+    };
+    const v1 = await testing('v1', ['1']);
+    expect(v1).toMatchObject({ testRunId: expect.stringMatching(/^[0-9a-f-]{36}-bisection$/), status: 'in_progress', queueType: 'bisection' });
+    expect(json((await mq(['status', '1', '--json'], { env: on('v2') })).stdout).verifiedByTestRun).toBe(v1.testRunId);
+    for (const api of ['v1', 'v2'] as const) {
+      expect(await testing(api, ['1'])).toEqual(v1);
+      for (const id of [v1.testRunId, v1.testRunId.replace(/-bisection$/, '')]) expect(await testing(api, ['--run', id])).toEqual(v1);
+    }
+  });
 });
 
 describe('mq testing', () => {

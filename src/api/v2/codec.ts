@@ -4,7 +4,7 @@ import type { PullRequestRef, QueueGraph, QueueOrder } from '../../model/order.j
 import type { EntryTransition, TargetSet, TestRunFacts, TestRunSummary, TransitionRef } from '../../model/queue-entries.js';
 import type { QueueFacts } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
-import { NORMAL_CONCLUSIONS, type TestingDetails } from '../../model/testing.js';
+import { NORMAL_CONCLUSIONS, type TestingDetails, testRunIdOf, verificationRunIdOf } from '../../model/testing.js';
 import type { Check, MergeGraph, MergeQueueOrder, QueuedPullRequest, QueueEntryStateTransition, VerificationRun } from './schemas.js';
 import { modelMode, modelWord, V2_SETTINGS, type Setting, type WireSetting, wireMode, wireWord } from './wire-names.js';
 import { IMPACTS_ALL, reasonWord } from '../../model/vocabulary.js';
@@ -114,7 +114,7 @@ export function orderToWire(order: QueueOrder): Json {
     isolationResolved: order.isolationResolved,
     hasCycle: order.hasCycle,
     batches: order.batches.map((batch) => ({
-      verificationRunId: batch.testRunId,
+      verificationRunId: verificationRunIdOf(batch.testRunId),
       state: wireWord(batch.state),
       isBisection: batch.isBisection,
       pullRequests: batch.pullRequests.map(refToWire),
@@ -139,7 +139,7 @@ export function orderOfWire(order: MergeQueueOrder): QueueOrder {
     isolationResolved: order.isolationResolved,
     hasCycle: order.hasCycle,
     batches: order.batches.map((batch) => ({
-      testRunId: batch.verificationRunId,
+      testRunId: testRunIdOf(batch.verificationRunId, batch.isBisection),
       state: modelWord(batch.state),
       isBisection: batch.isBisection,
       pullRequests: batch.pullRequests.map(refOfWire),
@@ -170,7 +170,7 @@ export function graphToWire(graph: QueueGraph): Json {
       skipsTheLine: node.skipTheLine,
       allowsBatching: !node.noBatch,
       isBisection: node.isBisection,
-      ...(node.testRunId !== null && { verificationRunId: node.testRunId }),
+      ...(node.testRunId !== null && { verificationRunId: verificationRunIdOf(node.testRunId) }),
       ...(node.impactedTargets !== undefined && {
         impactedTargets: node.impactedTargets.slice(0, GRAPH_TARGETS_MAX),
         totalImpactedTargets: node.totalImpactedTargets ?? node.impactedTargets.length,
@@ -198,7 +198,7 @@ export function graphOfWire(graph: MergeGraph): QueueGraph {
       priorityName: node.priorityName ?? null,
       skipTheLine: node.skipsTheLine,
       noBatch: !node.allowsBatching,
-      testRunId: node.verificationRunId ?? null,
+      testRunId: node.verificationRunId === undefined ? null : testRunIdOf(node.verificationRunId, node.isBisection),
       isBisection: node.isBisection,
       ...(node.impactedTargets !== undefined && { impactedTargets: node.impactedTargets }),
       ...(node.totalImpactedTargets !== undefined && { totalImpactedTargets: node.totalImpactedTargets }),
@@ -289,7 +289,7 @@ function targetSetToWire(set: TargetSet): Json {
 export function runToWire(run: TestRunFacts, single: boolean, checkId: (kind: CheckKind, name: string) => string): Json {
   const targets = single ? run.impactedTargets : undefined;
   return {
-    id: run.testRunId,
+    id: verificationRunIdOf(run.testRunId),
     isBisection: run.isBisection,
     testBranch: run.testBranch,
     testBranchSha: run.testBranchSha,
@@ -314,7 +314,7 @@ export function runToWire(run: TestRunFacts, single: boolean, checkId: (kind: Ch
 /** A run as mq lists it. */
 export function runOfWire(run: VerificationRun): TestRunSummary {
   return {
-    testRunId: run.id,
+    testRunId: testRunIdOf(run.id, run.isBisection),
     status: modelWord(run.status),
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
@@ -328,8 +328,8 @@ export function runOfWire(run: VerificationRun): TestRunSummary {
 /** A run as `mq testing --run` shows it: v2 flattens check runs and commit statuses, the model keeps them apart. */
 export function testingDetailsOfWire(run: VerificationRun): TestingDetails {
   return {
-    // v1's testRunId is the v2 verification run's id: one id for one run on both APIs.
-    testRunId: run.id,
+    // v1's testRunId is the v2 verification run's id (a bisection's with v1's suffix): one id for one run on both APIs.
+    testRunId: testRunIdOf(run.id, run.isBisection),
     requiredStatuses: run.requiredStatuses,
     ...(run.requiredStatusesSource && { requiredStatusesSource: modelWord(run.requiredStatusesSource) }),
     testBranch: run.testBranch,
@@ -365,7 +365,7 @@ export function transitionToWire(transition: EntryTransition): Json {
     state: wireWord(transition.state),
     changedAt: transition.timestamp,
     reason: transition.reason?.toUpperCase() ?? null,
-    ...(transition.testRunId !== null && { verificationRunId: transition.testRunId }),
+    ...(transition.testRunId !== null && { verificationRunId: verificationRunIdOf(transition.testRunId) }),
     ...(transition.actor?.trunkUserId !== undefined && { actor: { trunkUserId: transition.actor.trunkUserId } }),
     ...(transition.prerequisitePullRequestId !== undefined && { prerequisitePullRequestId: transition.prerequisitePullRequestId }),
     ...(notReady && {

@@ -14,6 +14,7 @@ import { metricsFromText } from '../../model/prometheus.js';
 import { inFactsOrder, type Queue, type QueueFacts, type QueueLine, type QueuePullRequests, type StateCounts } from '../../model/queue.js';
 import type { QueueSummary } from '../../model/queues.js';
 import { type QueueRef, queueName } from '../../model/repository.js';
+import { testRunIdOf, verificationRunIdOf } from '../../model/testing.js';
 import { allEnded, type MergeQueueService, type PageProgress, type PullRequestBatch, type QueueChange } from '../../model/service.js';
 import { IMPACTS_ALL, type Priority, reasonWord } from '../../model/vocabulary.js';
 import type { ClientOptions } from '../transport.js';
@@ -216,7 +217,10 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
         !runWanted
           ? undefined
           : details.estimate && inQueueNow
-            ? orderOf(queueId).then((order) => inBatch(order)?.verificationRunId ?? newestRun())
+            ? orderOf(queueId).then((order) => {
+                const batch = inBatch(order);
+                return batch ? testRunIdOf(batch.verificationRunId, batch.isBisection) : newestRun();
+              })
             : newestRun(),
         details.timeline && client.call('pullRequests.queueEntryHistory', { params: { id: pr.id }, query: { direction: 'newest', limit: PAGE_MAX } }),
         details.estimate && (inQueueNow ? serviceEstimate(pr.id) : notInQueue(client.transport.answeredAt)),
@@ -314,8 +318,8 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       );
     },
     async getMergeQueueTestingDetails(ref, testRunId) {
-      // v2 names a bisection run by its id alone: v1's `-bisection` suffix is not part of it.
-      const id = testRunId.replace(/-bisection$/, '');
+      // v2 names a bisection run by its id alone: the model's (v1's) suffix is not part of it.
+      const id = verificationRunIdOf(testRunId);
       // No such run: v1's sentence (the sandbox's, a long id quoted by its start), so `mq testing --run` says it alike on both APIs.
       const noSuchRun = () => briefWords(`no test run ${testRunId} in the queue for ${queueName(ref)}`);
       if (id.length > URL_VALUE_MAX) throw new ApiError(404, noSuchRun(), 'mergeQueueVerificationRuns.get');
@@ -515,10 +519,11 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
     return queue;
   }
 
+  /** The id of the PR's newest run, as the model names it. */
   async function newestRunOf(id: string): Promise<string | undefined> {
     const run = (await client.call('pullRequests.listVerificationRuns', { params: { id }, query: { limit: 1 } })).data[0];
     if (run) runsListed.set(run.id, run);
-    return run?.id;
+    return run && testRunIdOf(run.id, run.isBisection);
   }
 
   /** The service's estimate, or undefined where the queue serves none (404 ESTIMATE_NOT_ENABLED). */
@@ -601,7 +606,7 @@ function queueFactsOf(queue: MergeQueue): QueueFacts {
 function testingResultOf(result: AnswerOf<'mergeQueues.listTestingResults'>['data'][number]) {
   return {
     prNumber: result.pullRequestNumber,
-    ...(result.verificationRunId !== undefined && { testRunId: result.verificationRunId }),
+    ...(result.verificationRunId !== undefined && { testRunId: testRunIdOf(result.verificationRunId, result.isBisection) }),
     endedAt: result.endedAt,
     testingDurationMs: result.testingDurationMs,
     ...(result.outcome !== undefined && { outcome: result.outcome }),

@@ -7,7 +7,7 @@ import { batchAt, nextPending } from './batching.js';
 import { dependencyGraph } from './graph.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { TESTED_STATES, type Submission } from './state.js';
-import { admittedLength, queueOf, submissionOf, type QueueWorld } from './world.js';
+import { admittedLength, queueOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
 /**
  * The sandbox has no isolate batching rule (nothing is left unresolved) and no cycle (edges follow the line). The
@@ -29,8 +29,8 @@ export function dispatchOrderOf(world: QueueWorld, queueRef: QueueRef): QueueOrd
     if (members) members.push(submission);
     else runs.set(runId, [submission]);
   }
-  const batches: OrderedBatch[] = [...runs].map(([testRunId, members]) => ({
-    testRunId,
+  const batches: OrderedBatch[] = [...runs].map(([runId, members]) => ({
+    testRunId: runNameOf(world, runId),
     state: runState(members),
     isBisection: false,
     pullRequests: members.map(ref),
@@ -38,7 +38,7 @@ export function dispatchOrderOf(world: QueueWorld, queueRef: QueueRef): QueueOrd
   for (const group of queue.bisection) {
     if (group.runId === undefined) continue;
     const members = group.pullRequestIds.map((id) => submissionOf(world, id));
-    batches.push({ testRunId: group.runId, state: runState(members), isBisection: true, pullRequests: members.map(ref) });
+    batches.push({ testRunId: runNameOf(world, group.runId), state: runState(members), isBisection: true, pullRequests: members.map(ref) });
   }
 
   // A pending PR is held when a PR it depends on failed and is not settled yet: its fate decides the base.

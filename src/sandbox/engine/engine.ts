@@ -3,7 +3,7 @@
 // Time moves only through `tick` and `advance`, so the same requests on the same clock give the same answers.
 import type { PullRequestPage, SubmittedPullRequestDetail } from '../../model/pull-request.js';
 import type { Queue } from '../../model/queue.js';
-import type { TestingResultsPage } from '../../model/testing.js';
+import { type TestingResultsPage, verificationRunIdOf } from '../../model/testing.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import type { HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type QUEUE_MODES, TESTING_RESULTS_SPAN_DAYS } from '../../model/vocabulary.js';
@@ -40,6 +40,7 @@ import {
   type QueueRecord,
   type SandboxState,
   type Submission,
+  type TestRun,
 } from './state.js';
 import { enqueuedPullRequestView, iso, openSubmissionIds, queueView, submittedPullRequestView, testingDetailsView } from './views.js';
 import {
@@ -557,7 +558,7 @@ export class QueueEngine {
   getMergeQueueTestingDetails(ref: QueueRef, testRunId: string): RunDetails {
     const queue = queueOf(this.world, ref);
     const key = queueKey(queue.repo, queue.branch);
-    const run = Object.hasOwn(this.state.testRuns, testRunId) ? this.state.testRuns[testRunId] : undefined;
+    const run = this.runNamed(testRunId);
     if (!run || run.queueKey !== key) {
       throw new EngineRefusal('not_found', `no test run ${testRunId} in the queue for ${describeQueue(queue.repo, queue.branch)}`, 'run_not_found');
     }
@@ -662,9 +663,19 @@ export class QueueEngine {
     return found;
   }
 
+  /**
+   * The run the model names so (a bisection's with v1's suffix), or whose own id this is (a bisection's too, the id
+   * v2 gives it); a main-line run's id with the suffix names none.
+   */
+  private runNamed(testRunId: string): TestRun | undefined {
+    const id = verificationRunIdOf(testRunId);
+    const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
+    return run && (id === testRunId || run.queueType === 'bisection') ? run : undefined;
+  }
+
   // v2's reads, in the model's words (its codec renames)
   runWithId(id: string): TestRunFacts {
-    const run = Object.hasOwn(this.state.testRuns, id) ? this.state.testRuns[id] : undefined;
+    const run = this.runNamed(id);
     const queue = run ? this.state.queues[run.queueKey] : undefined;
     if (!run || !queue) throw new EngineRefusal('not_found', `no verification run ${id}`);
     return verificationRunOf(this.world, queue, run);

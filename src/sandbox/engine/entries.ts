@@ -5,7 +5,7 @@ import type { TestingResult, TestingResultsPage } from '../../model/testing.js';
 import { durationOf, runEndsAt } from './runs.js';
 import { FINAL_STATES, queueKey, type QueueRecord, type Submission, type TestRun } from './state.js';
 import { iso } from './views.js';
-import { submissionOf, type QueueWorld } from './world.js';
+import { runName, submissionOf, type QueueWorld } from './world.js';
 
 /** v1's timeline: the PR's history newest first, every stay of it (a PR submitted again keeps its earlier ones, as v2's history does). */
 export function timelineOf(history: readonly EntryTransition[]): TimelineEntry[] {
@@ -115,7 +115,7 @@ export function testingResultsOf(
 function resultRow(queue: QueueRecord, run: TestRun & { finishedAt: number }, submission: Submission): TestingResult {
   const row: TestingResult = {
     prNumber: submission.number,
-    testRunId: run.id,
+    testRunId: runName(run),
     endedAt: iso(run.finishedAt),
     testingDurationMs: run.finishedAt - run.createdAt,
     outcome: outcomeOf(run, submission),

@@ -6,7 +6,7 @@ import { IMPACTS_ALL } from '../../model/vocabulary.js';
 import { targetsOf, type Targets } from './lanes.js';
 import { URGENT } from './line.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
-import { admittedLength, pullRequestOf, queueOf, submissionOf, type QueueWorld } from './world.js';
+import { admittedLength, pullRequestOf, queueOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
 /** The line's admitted PRs and their immediate predecessors in the reduced graph, by position among them. */
 export interface DependencyGraph {
@@ -102,7 +102,7 @@ function nodeOf(world: QueueWorld, queue: QueueRecord, submission: Submission, r
     skipTheLine: submission.priorityValue === URGENT,
     noBatch: submission.noBatch === true,
     // The run its present state rests on (testing, tests_passed, pending_failure), when it has one.
-    testRunId: runId ?? null,
+    testRunId: runId === undefined ? null : runNameOf(world, runId),
     isBisection: submission.inBisection === true,
   };
   if (withTargets) {

@@ -9,7 +9,7 @@ import { pullRequestId } from './ids.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
 import { checksView, iso } from './views.js';
-import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+import { pullRequestOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
 /** Oldest first; within an instant, in a submission's own order. */
 export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: number): EntryTransition[] {
@@ -70,7 +70,7 @@ function transitionsOf(world: QueueWorld, submission: Submission): { at: number;
       reason: step.state === 'testing' || step.state === 'pending_failure' ? null : (cause.reason ?? null),
       // Who made the change, where a request did; null: the engine (or a machine) made it.
       actor: step.actor ? { ...step.actor } : null,
-      testRunId: cause.runId ?? null,
+      testRunId: cause.runId === undefined ? null : runNameOf(world, cause.runId),
     };
     if (cause.prerequisite !== undefined) transition.prerequisitePullRequestId = cause.prerequisite;
     addDetails(world, submission, transition, step, cause.runId === undefined ? undefined : run);

@@ -6,7 +6,7 @@ import { type QueueRef, type Repo, repositoryUrl } from '../../model/repository.
 import { orderRefOf } from './pull-request-refs.js';
 import { pullRequestKey, queueKey, type QueueRecord, type Submission, type TestRun, type TestRunStatus } from './state.js';
 import { checksView, iso, uploadedTargets } from './views.js';
-import { queueOf, submissionOf, type QueueWorld } from './world.js';
+import { queueOf, runName, submissionOf, type QueueWorld } from './world.js';
 
 export interface RunFilter {
   status?: TestRunStatus;
@@ -61,7 +61,7 @@ function newestFirst(world: QueueWorld): TestRun[] {
 function runFactsOf(world: QueueWorld, queue: QueueRecord, run: TestRun): TestRunFacts {
   const tested = run.pullRequestIds.map((id) => orderRefOf(world, submissionOf(world, id)));
   return {
-    testRunId: run.id,
+    testRunId: runName(run),
     queueId: queue.id,
     isBisection: run.queueType === 'bisection',
     testBranch: run.testBranch,

@@ -9,7 +9,7 @@ import { URGENT } from './line.js';
 import { readinessOf } from './readiness.js';
 import { FINAL_STATES, type QueueRecord, type Submission, type TestRun } from './state.js';
 import type { RunDetails } from './types.js';
-import { pullRequestOf, submissionOf, type QueueWorld } from './world.js';
+import { pullRequestOf, runName, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -43,7 +43,7 @@ export function submittedPullRequestView(world: QueueWorld, queue: QueueRecord, 
     readiness: readinessOf(queue, pullRequestOf(world, submission)),
     forceEnqueued: submission.direct === true,
     isCurrentlySubmittedToQueue: !FINAL_STATES.has(submission.state),
-    verifiedByTestRun: submission.latestTestRunId ?? null,
+    verifiedByTestRun: submission.latestTestRunId === undefined ? null : runNameOf(world, submission.latestTestRunId),
   });
 }
 
@@ -82,7 +82,7 @@ export function testingDetailsView(world: QueueWorld, queue: QueueRecord, run: T
   const base = run.basePullRequestIds.map((id) => submissionOf(world, id));
   // In the order the description lists the fields.
   const details: RunDetails = {
-    testRunId: run.id,
+    testRunId: runName(run),
     requiredStatuses: [...run.requiredStatuses],
     // No override on the queue: the statuses come from branch protection, which the sandbox holds empty.
     requiredStatusesSource: queue.settings.requiredStatuses === null ? 'repo_provider_branch_protection' : 'merge_instance',

@@ -1,6 +1,7 @@
 // What the queue mechanics work on: the state document, fresh ids, the records by id, and the one function every
 // change of a PR's state goes through (timestamps, metric events, and the index of PRs under test).
 import { type QueueRef, queueName, type Repo } from '../../model/repository.js';
+import { testRunIdOf } from '../../model/testing.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { recordEvent } from './metrics.js';
 import {
@@ -107,6 +108,17 @@ export function testRunOf(world: QueueWorld, id: string): TestRun {
   const run = world.state.testRuns[id];
   if (!run) throw new Error(`sandbox state is inconsistent: no test run ${id}`);
   return run;
+}
+
+/** The run's id as the model shows it (a bisection's with v1's suffix); the state keeps runs by their own id. */
+export function runName(run: TestRun): string {
+  return testRunIdOf(run.id, run.queueType === 'bisection');
+}
+
+/** The model's name of the run with this id (the id itself where the state holds no such run). */
+export function runNameOf(world: QueueWorld, id: string): string {
+  const run = world.state.testRuns[id];
+  return run ? runName(run) : id;
 }
 
 /** The timeline's reasons the change itself tells (the service's lower snake case); others are left unsaid. */

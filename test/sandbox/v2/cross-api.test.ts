@@ -74,6 +74,55 @@ describe('v1 and v2 over one state', () => {
     expect(unknown.body.error.code).toBe('VERIFICATION_RUN_NOT_FOUND');
   });
 
+  it('names a bisection’s run <id>-bisection on v1, and takes either; v2 names it by its id alone, and refuses the suffix (helper-99)', async () => {
+    const { queueId } = await queueIn(sandbox);
+    await sandbox.v1Call('updateQueue', { ...MAIN, batch: true, batchingMinSize: 2, batchingMaxWaitTimeMinutes: 1 });
+    await sandbox.control('pullRequests', { repo: WIDGETS, number: 2, testOutcome: 'fail' });
+    for (const number of [1, 2]) expect((await sandbox.v1Call('submitPullRequest', { ...MAIN, pr: { number } })).status).toBe(200);
+    // The batch of #1 and #2 failed; #1 is tested alone in the bisection's first run.
+    await sandbox.control('advance', { seconds: 400 });
+    const pr = (await sandbox.v1Call('getSubmittedPullRequest', { ...MAIN, pr: { number: 1 } })).body as { state: string; verifiedByTestRun: string };
+    expect(pr.state).toBe('testing');
+    expect(pr.verifiedByTestRun).toMatch(/^[0-9a-f-]{36}-bisection$/);
+    const runId = pr.verifiedByTestRun.slice(0, 36);
+    const details = async (testRunId: string) => sandbox.v1Call('getMergeQueueTestingDetails', { ...MAIN, testRunId });
+    for (const asked of [pr.verifiedByTestRun, runId]) {
+      expect((await details(asked)).body).toMatchObject({ testRunId: pr.verifiedByTestRun, queueType: 'bisection' });
+    }
+    const order = await sandbox.call('mergeQueues.order', { params: { id: queueId } });
+    expect(order.body.batches).toEqual([expect.objectContaining({ verificationRunId: runId, isBisection: true })]);
+    expect((await sandbox.call('mergeQueueVerificationRuns.get', { params: { id: runId } })).body).toMatchObject({ id: runId, isBisection: true });
+    const suffixed = await sandbox.call('mergeQueueVerificationRuns.get', { params: { id: pr.verifiedByTestRun } });
+    expect(suffixed.status).toBe(404);
+    expect(suffixed.body.error.code).toBe('VERIFICATION_RUN_NOT_FOUND');
+
+    // Both bisection runs over: v1's rows name them with the suffix, and the batch's run without; v2's rows by id alone.
+    await sandbox.control('advance', { seconds: 700 });
+    const v1Rows = (
+      (await sandbox.v1Call('listMergeQueueTestingResults', { ...MAIN, since: '2025-12-31T00:00:00Z' })).body as {
+        testingResults: { prNumber: number; testRunId: string; bisection?: string }[];
+      }
+    ).testingResults;
+    const bisected = v1Rows.filter((row) => row.bisection === 'in_bisection');
+    const batch = v1Rows.filter((row) => row.bisection === 'entered_bisection');
+    expect(bisected.map((row) => row.prNumber).sort()).toEqual([1, 2]);
+    expect(batch.map((row) => row.prNumber).sort()).toEqual([1, 2]);
+    for (const row of bisected) expect(row.testRunId).toMatch(/^[0-9a-f-]{36}-bisection$/);
+    for (const row of batch) expect(row.testRunId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bisected.map((row) => row.testRunId)).toContain(pr.verifiedByTestRun);
+    const notBisection = await details(`${batch[0]!.testRunId}-bisection`);
+    expect(notBisection).toEqual({ status: 404, body: `no test run ${batch[0]!.testRunId}-bisection in the queue for github.com/acme/widgets branch main` });
+    const v2Rows = (await sandbox.call('mergeQueues.listTestingResults', { params: { id: queueId }, query: { since: '2025-12-31T00:00:00Z' } })).body.data as {
+      pullRequestNumber: number;
+      isBisection: boolean;
+      verificationRunId: string;
+    }[];
+    expect(v2Rows.map((row) => row.verificationRunId).sort()).toEqual(v1Rows.map((row) => row.testRunId.replace(/-bisection$/, '')).sort());
+    const runs = (await sandbox.call('mergeQueues.listVerificationRuns', { params: { id: queueId } })).body.data as { id: string }[];
+    expect(runs.map((run) => run.id)).toContain(runId);
+    for (const run of runs) expect(run.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('refuses testing results without since, or over 45 days, with 400', async () => {
     const { queueId } = await queueIn(sandbox);
     const missing = await sandbox.call('mergeQueues.listTestingResults', { params: { id: queueId }, invalid: true });

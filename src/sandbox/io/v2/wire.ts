@@ -7,7 +7,7 @@ import type { QueueEntryEstimate, SubmittedPullRequest } from '../../../model/pu
 import type { Queue, QueueFacts } from '../../../model/queue.js';
 import type { TestRunFacts } from '../../../model/queue-entries.js';
 import { type Repo, repositoryUrl } from '../../../model/repository.js';
-import type { TestingResult } from '../../../model/testing.js';
+import { type TestingResult, verificationRunIdOf } from '../../../model/testing.js';
 import { sha1Hex } from '../../engine/digest.js';
 import { pullRequestId, repositoryId } from '../../engine/ids.js';
 import type { PullRequestFacts } from '../../engine/facts.js';
@@ -128,7 +128,7 @@ function queueEntryJson(queueId: string, view: SubmittedPullRequest, createdAt: 
   };
   if (view.usedDefaultPriorityName !== undefined) entry.usedDefaultPriorityName = view.usedDefaultPriorityName;
   // Only for a queue merge out of testsPassed: the run whose pass it merged on.
-  if (view.state === 'merged' && typeof view.verifiedByTestRun === 'string') entry.verifiedByVerificationRunId = view.verifiedByTestRun;
+  if (view.state === 'merged' && typeof view.verifiedByTestRun === 'string') entry.verifiedByVerificationRunId = verificationRunIdOf(view.verifiedByTestRun);
   return entry;
 }
 
@@ -165,11 +165,12 @@ export function testingResultJson(result: TestingResult): Record<string, unknown
   };
   if (result.outcome !== undefined) json.outcome = result.outcome;
   if (result.cycleConclusion !== undefined) json.entryConclusion = result.cycleConclusion;
-  if (result.testRunId !== undefined) json.verificationRunId = result.testRunId;
+  if (result.testRunId !== undefined) json.verificationRunId = verificationRunIdOf(result.testRunId);
   return json;
 }
 
 /** A run as v2 shows it (`single`: its own GET, with targets); a check's id is a number fixed by the run and the check. */
 export function runJson(run: TestRunFacts, single = false): Record<string, unknown> {
-  return runToWire(run, single, (kind, name) => String(parseInt(sha1Hex(`check:${run.testRunId}:${kind}:${name}`).slice(0, 12), 16)));
+  const id = verificationRunIdOf(run.testRunId);
+  return runToWire(run, single, (kind, name) => String(parseInt(sha1Hex(`check:${id}:${kind}:${name}`).slice(0, 12), 16)));
 }

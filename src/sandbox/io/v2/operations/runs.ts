@@ -1,13 +1,18 @@
 // Verification runs (v1's test runs, same ids) and a queue's testing results.
+import { verificationRunIdOf } from '../../../../model/testing.js';
 import type { TestingResult } from '../../../../model/testing.js';
 import { pathQueue, refusing } from '../common.js';
 import { pageOf, pinnedOf } from '../pages.js';
-import { route } from '../route.js';
+import { route, V2Error } from '../route.js';
 import { runJson, testingResultJson } from '../wire.js';
 
 export const getVerificationRun = route('mergeQueueVerificationRuns.get', (context) => {
   const id = context.params.id ?? '';
   // The engine's v2 view of the run, as the run lists show it (same check ids, updatedAt its end), with its targets.
+  // v1's name of a bisection's run is no v2 id, as on the service.
+  if (verificationRunIdOf(id) !== id) {
+    throw new V2Error(404, 'VERIFICATION_RUN_NOT_FOUND', `no verification run ${id}: v2 names a run by its id alone, without v1's -bisection`);
+  }
   const run = refusing({ not_found: [404, 'VERIFICATION_RUN_NOT_FOUND'] }, () => context.engine.runWithId(id));
   return { answer: { status: 200, json: runJson(run, true) } };
 });
