@@ -63,9 +63,10 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       onRetry: (notice: RetryNotice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
       // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
       ...(io.sleep && { sleep: (ms: number) => sleep(ms, io), now: io.now }),
-      // v2's documented limits are kept by every process on the machine together; v1 documents none, and each
-      // process keeps its own pace. An injected clock moves with the injected pauses: the budget's times are on it.
-      ...(api === 'v2' && folder && { sharedBudget: { folder, say: (line: string) => ctx.info(line), ...(io.sleep && { now: io.now }) } }),
+      // The service's limits are an organization's and a key's, not a process's: every process on the machine that
+      // sends the credential keeps them together. An injected clock moves with the injected pauses: the budget's
+      // times are on it.
+      ...(folder && { sharedBudget: { folder, say: (line: string) => ctx.info(line), ...(io.sleep && { now: io.now }) } }),
     };
     const { renderRetry } = await import('../render/retry.js');
     if (api === 'v2') {

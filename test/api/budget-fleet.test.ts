@@ -1,5 +1,5 @@
-// mq processes with one v2 key share one budget (src/api/budget-file.ts): a loop of `mq status` and a crowd of
-// them at once, in-process against a sandbox that keeps v2's documented rate limits, get no 429. The sandbox
+// mq processes with one credential share one budget (src/api/budget-file.ts): a loop of `mq status` and a crowd
+// of them at once, in-process against a sandbox that keeps the documented rate limits, get no 429. The sandbox
 // counts its one-second windows on the test's clock, which mq's pauses move: nothing here depends on real time.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,7 +76,7 @@ const PRS = [1, 2, 3, 4, 5, 6, 7, 8];
 const SHARED = mkdtempSync(join(tmpdir(), 'mq-budget-'));
 
 async function queueOf(repo: string): Promise<Record<string, string>> {
-  // Made and filled through v1, which the sandbox does not limit.
+  // Made and filled through v1, within its limit.
   const v1 = sandboxEnv(recorder.url, repo);
   expect((await mq(['queue', 'create'], v1)).code).toBe(0);
   expect((await mq(['submit', ...PRS.map(String)], v1)).code).toBe(0);
@@ -98,6 +98,17 @@ describe('one budget per credential on the machine', () => {
     const env = await queueOf('acme/crowd');
     const runs = await Promise.all(PRS.map((pr) => mq(['status', String(pr), '--json'], env)));
     expect(runs.map((done) => done.code)).toEqual(PRS.map(() => 0));
+    expect(limited()).toEqual([]);
+  });
+
+  it('a crowd with a v1 token keeps v1’s limit together too (100 a second an organization): six submits of 20 PRs at once', async () => {
+    const env = sandboxEnv(recorder.url, 'acme/v1-crowd');
+    expect((await mq(['queue', 'create'], env)).code).toBe(0);
+    recorder.requests.splice(0);
+    const crowd = Array.from({ length: 6 }, (_, i) => Array.from({ length: 20 }, (_, j) => String(100 + i * 20 + j)));
+    const runs = await Promise.all(crowd.map((prs) => mq(['submit', ...prs], env)));
+    expect(runs.map((done) => done.code)).toEqual(crowd.map(() => 0));
+    expect(recorder.requests.length).toBeGreaterThan(120);
     expect(limited()).toEqual([]);
   });
 
