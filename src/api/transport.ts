@@ -42,6 +42,8 @@ export interface TransportOptions {
   timeLeftMs?: () => number;
   /** Told of each retry before its pause, so that -v can show it. */
   onRetry?: (notice: RetryNotice) => void;
+  /** Told as a write (an exchange that is not idempotent) is handed to the network: from then on it may be applied. */
+  onWrite?: () => void;
   /** Aborts every exchange in flight (Ctrl-C): the command ends at once instead of waiting for an answer. */
   signal?: AbortSignal;
   /** The budget all mq processes share for this credential (budget-file.ts): its file's folder, its clock, where to complain. */
@@ -176,6 +178,7 @@ export class Transport {
       let pause: number;
       const release = await this.budget.take(exchange.budget ?? 'other');
       try {
+        if (!exchange.idempotent) this.options.onWrite?.();
         const answer = await this.once(exchange);
         if (answer.status >= 200 && answer.status < 300) return answer;
         const words = this.options.dialect.errorWords(answer);

@@ -44,6 +44,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   let service: MergeQueueService | undefined;
   let making: Promise<MergeQueueService> | undefined;
   let deadline = Number.POSITIVE_INFINITY;
+  let writesSent = 0;
   // The API's adapter: the one the setting names, or the credential's shape chooses (config/api-choice.ts).
   const newService = async (token: string, tuning?: { timeoutMs: number; retries: number }) => {
     const { api } = chooseApi(settings.api, token, resolved.origins.api ?? 'the api setting');
@@ -61,6 +62,9 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       trace: flags.debug ? (line: string) => stderrLine(`[debug] ${line}`, 'verbatim') : undefined,
       // A 429 is said without -v: the user should know why mq is slow, and that nothing was lost.
       onRetry: (notice: RetryNotice) => (isRateLimited(notice.error) ? ctx.note : ctx.info)(renderRetry(notice)),
+      onWrite: () => {
+        writesSent++;
+      },
       // An injected pause comes with its clock: the time a failure reports having taken is on that clock too.
       ...(io.sleep && { sleep: (ms: number) => sleep(ms, io), now: io.now }),
       // The service's limits are an organization's and a key's, not a process's: every process on the machine that
@@ -85,6 +89,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
   const ctx: Context = {
     resolved,
     ...fromIo(io),
+    writesSent: () => writesSent,
     endBy: (at) => {
       deadline = at;
     },

@@ -251,7 +251,7 @@ function wantsJson(argv: string[]): boolean {
 
 /** Ctrl-C with writes out (ctx.writesInFlight): each may have been applied, said as for a write that timed out (docs/choices.md). Still exit 130. */
 function interruptedWrites(ctx: Context): InterruptedError | undefined {
-  const [first, ...more] = ctx.writesInFlight;
+  const [first, ...more] = [...ctx.writesInFlight].filter((write) => write.left?.() ?? true);
   if (!first) return undefined;
   const lines = [`interrupted: ${first.what} may have been applied: check with \`${first.check}\``];
   for (const other of more) lines.push(`${other.what} may have been applied too: check with \`${other.check}\``);

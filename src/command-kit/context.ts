@@ -18,6 +18,8 @@ export interface WriteInFlight {
   also?: string;
   /** In a command over several PRs: the same as data, for --json's `stoppedAt`. */
   stoppedAt?: StoppedAt;
+  /** Whether the write itself has left (a lookup before it may still be under way); absent: taken as left. */
+  left?: () => boolean;
 }
 
 export interface Context {
@@ -54,6 +56,8 @@ export interface Context {
   cwd: string;
   /** Writes sent and not answered: on Ctrl-C the runner says they may have applied and how to check (one cut short stays, whatever the order). */
   writesInFlight: Set<WriteInFlight>;
+  /** How many writes the service has handed to the network so far (absent where no one counts them). */
+  writesSent?: () => number;
   /** What the command has done that Ctrl-C must not hide, where no write is out (its writes all answered, a read after them cut short). */
   doneSoFar?: string;
   /** Aborted on Ctrl-C or SIGTERM; long-running commands end cleanly on it. */

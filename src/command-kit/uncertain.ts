@@ -13,7 +13,9 @@ function outcomeUnknown(error: NetworkError, uncertainty: WriteInFlight): Outcom
 
 /** Sends a write; an answer that never came is an OutcomeUnknownError saying how to find out (it waits in `ctx.writesInFlight`, see Context). */
 export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: WriteInFlight): Promise<T> {
-  const inFlight = { ...uncertainty };
+  // A write may be preceded by lookups (v2's ids): until the write itself leaves, nothing may have been applied.
+  const before = ctx.writesSent?.();
+  const inFlight = { ...uncertainty, ...(before !== undefined && { left: () => ctx.writesSent!() > before }) };
   ctx.writesInFlight.add(inFlight);
   try {
     const answer = await write;

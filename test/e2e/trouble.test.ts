@@ -289,6 +289,13 @@ describe('Ctrl-C while a write is out', () => {
     expect(run.stderr).toBe('mq: interrupted: the update of the settings of the queue main of acme/widgets may have been applied: check with `mq queue get`\n');
   });
 
+  it('a v2 write whose id lookup is still out: a plain interruption, the write never left (helper-100)', async () => {
+    const hanging = await hangOn('/v2/repositories');
+    const run = await interruptedOnceReceived(['cancel', '310'], { ...hanging, env: { ...hanging.env, MQ_TOKEN: 'trunk_v2_trouble' } });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toBe('mq: interrupted\n');
+  });
+
   it('a read in flight is a plain interruption: nothing was changed', async () => {
     const run = await interruptedOnceReceived(['queue', 'get'], await hangOn('getQueue'));
     expect(run.code).toBe(130);
