@@ -107,6 +107,9 @@ export class RequestBudget {
 /** Counts the request sent now and answers 0, or answers how long until it fits. */
 function spend(state: BudgetState, kind: BudgetKind, now: number): number {
   recover(state, now);
+  // A time further ahead than a request on its way is from a clock since set back: kept, it would stay among the
+  // latest (all a count keeps) and push out every time sent now, the count empty until the clock came round again.
+  for (const count of COUNTS) state.sent[count] = state.sent[count].filter((at) => at <= now + ON_ITS_WAY_MS);
   const share = state.slowed?.share ?? 1;
   const wait = Math.max(...countsOf(kind).map((count) => waitFor(state.sent[count], LIMITS[count] * share, now)));
   if (wait > 0) return wait;
@@ -138,8 +141,7 @@ function waitFor(sent: number[], rate: number, now: number): number {
   const slowest = Math.max(rate, RATE_FLOOR);
   const allowed = Math.max(1, Math.floor(slowest));
   const span = (slowest >= 1 ? 1000 : 1000 / slowest) + MARGIN_MS;
-  // A time further ahead than a request on its way is another boot's or a clock set back, and counts for nothing.
-  const counted = sent.filter((at) => at > now - span && at <= now + ON_ITS_WAY_MS).sort((a, b) => a - b);
+  const counted = sent.filter((at) => at > now - span).sort((a, b) => a - b);
   if (counted.length < allowed) return 0;
   const from = counted[counted.length - allowed]!;
   // Behind a request on its way: until its answer comes.

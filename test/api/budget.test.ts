@@ -1,9 +1,18 @@
 // A budget of requests (src/api/budget.ts), on a clock of the test's: how long a request waits for its turn, how
 // a 429 slows every kind, and how the pace comes back.
 import { describe, expect, it } from 'vitest';
-import { IN_FLIGHT_MAX, PULL_REQUEST_READS_PER_SECOND, RequestBudget, REQUESTS_PER_SECOND, MARGIN_MS } from '../../src/api/budget.js';
+import {
+  type BudgetState,
+  freshBudget,
+  IN_FLIGHT_MAX,
+  memoryStore,
+  PULL_REQUEST_READS_PER_SECOND,
+  RequestBudget,
+  REQUESTS_PER_SECOND,
+  MARGIN_MS,
+} from '../../src/api/budget.js';
 
-function budgetOnAClock() {
+function budgetOnAClock(state?: BudgetState) {
   const clock = { now: 0 };
   const pauses: number[] = [];
   const budget = new RequestBudget(
@@ -12,6 +21,7 @@ function budgetOnAClock() {
       pauses.push(ms);
       clock.now += ms;
     },
+    memoryStore(state),
   );
   return { budget, clock, pauses };
 }
@@ -71,5 +81,18 @@ describe('the request budget', () => {
     releases[0]!();
     (await waiting)();
     expect(seventh).toBe(true);
+  });
+
+  it('drops times ahead of any request on its way (a clock set back since they were counted): the count holds', async () => {
+    // Five reads counted an hour ahead of this clock: kept, they were the latest, and pushed every read sent now
+    // out of the count, which then held none.
+    const state = freshBudget();
+    state.sent.pullRequestReads = Array.from({ length: PULL_REQUEST_READS_PER_SECOND }, () => 3_600_000);
+    const { budget, pauses } = budgetOnAClock(state);
+    for (let i = 0; i < PULL_REQUEST_READS_PER_SECOND; i++) (await budget.take('pullRequestReads'))();
+    expect(pauses).toEqual([]);
+    (await budget.take('pullRequestReads'))();
+    expect(pauses).toEqual([SPAN]);
+    expect(state.sent.pullRequestReads.every((at) => at < 3_600_000)).toBe(true);
   });
 });
