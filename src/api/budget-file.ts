@@ -1,15 +1,11 @@
 // budget.ts's state shared by every mq process with one credential, in a file of mq's cache (named by a hash, holding only times), changed
 // under a lock file (one older than 2s is a dead process's). A file that cannot be used fails nothing: the process keeps its own budget.
-import { closeSync, constants, openSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { makeFolder } from '../folders.js';
-import { dirname, join } from 'node:path';
+import { closeSync, constants, readSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOCK_PAUSE_MS, openRegular, takeLock } from '../cache-file.js';
 import { type BudgetState, type BudgetStore, COUNTS, freshBudget, memoryStore } from './budget.js';
 import { systemErrorWords } from '../errors.js';
 
-/** A lock held longer than this was left behind. */
-const LOCK_STALE_MS = 2_000;
-/** The pause before trying a lock another process holds again: it holds it for a fraction of a millisecond. */
-const LOCK_PAUSE_MS = 2;
 /** The file is rewritten in place at this size, padded with spaces: never truncated, which some file systems flush. */
 const RECORD_BYTES = 1_024;
 
@@ -37,19 +33,22 @@ export function fileStore(path: string, say: (line: string) => void): BudgetStor
   const lock = `${path}.lock`;
   let last = freshBudget();
   let own: BudgetStore | undefined;
+  let toldElse = false;
   return {
     update(change) {
       if (own) return own.update(change);
       let answer: number | undefined;
       try {
-        if (!locked(lock)) return LOCK_PAUSE_MS;
+        if (!takeLock(lock)) return LOCK_PAUSE_MS;
         try {
-          const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+          // Anything but a regular file there (a FIFO would block the read, a device answer for ever) cannot be used.
+          const { fd } = openRegular(path, constants.O_RDWR | constants.O_CREAT, 0o600);
           try {
             const buffer = Buffer.alloc(RECORD_BYTES);
             const text = buffer.toString('utf8', 0, readSync(fd, buffer, 0, RECORD_BYTES, 0)).trim();
             const read = text === '' ? freshBudget() : stateOf(text);
-            if (!read) say(`the request budget file ${path} held something else: it is started afresh`);
+            if (!read && !toldElse) say(`the request budget file ${path} held something else: it is started afresh`);
+            toldElse ||= !read;
             last = read ?? freshBudget();
             answer = change(last);
             writeSync(fd, JSON.stringify(last).padEnd(RECORD_BYTES), 0);
@@ -67,32 +66,6 @@ export function fileStore(path: string, say: (line: string) => void): BudgetStor
       }
     },
   };
-}
-
-/** Takes the lock: true, or false while another process holds it; throws when the folder will not have it. */
-function locked(lock: string): boolean {
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600));
-      return true;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && tries === 0) {
-        makeFolder(dirname(lock), 0o700);
-        continue;
-      }
-      if (code !== 'EEXIST') throw error;
-    }
-    let age: number;
-    try {
-      age = Date.now() - statSync(lock).mtimeMs;
-    } catch {
-      return false; // released meanwhile, and maybe taken again: look once more after the pause
-    }
-    if (Math.abs(age) < LOCK_STALE_MS) return false;
-    unlinkSync(lock);
-  }
-  return false;
 }
 
 /** The state the file holds, or undefined for anything else. */

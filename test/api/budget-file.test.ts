@@ -1,7 +1,7 @@
 // The budget every mq process on the machine shares for one credential (src/api/budget-file.ts): budgets on one
 // file, on one clock of the test's, stay together inside the limits the sandbox counts by; a file that cannot
 // be used leaves each its own budget, said once, and never fails a request.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +89,18 @@ describe('the budget shared through a file', () => {
     expect(refused).toEqual([]);
     expect(said).toEqual([`the request budget file ${path} held something else: it is started afresh`]);
     expect(JSON.parse(readFileSync(path, 'utf8')).sent.pullRequestReads).toHaveLength(PULL_REQUEST_READS_PER_SECOND);
+  });
+
+  it('leaves anything but a regular file at its name alone (a link to a device): said once, the process keeps its own budget', async () => {
+    const { budget, send, path, said, refused, clock } = setUp();
+    symlinkSync('/dev/zero', path);
+    const on = budget();
+    for (let i = 0; i < PULL_REQUEST_READS_PER_SECOND * 2; i++) await send(on, 'pullRequestReads');
+    expect(refused).toEqual([]);
+    expect(clock.now).toBeGreaterThan(1000);
+    expect(said).toEqual([`the request budget file ${path} cannot be used (it is a device, not a regular file): this process keeps its own budget`]);
+    expect(readlinkSync(path)).toBe('/dev/zero');
+    expect(readdirSync(join(path, '..'))).toEqual([basename(path)]);
   });
 
   it('breaks a lock left by a process that died holding it, and waits for one held a moment', async () => {

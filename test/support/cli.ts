@@ -51,6 +51,13 @@ export interface MqOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   cwd?: string;
+  /** A spawned mq still running this long after its start is killed (SIGKILL, which a process blocked in a system call cannot ignore): a hang fails the test instead of holding it. */
+  killAfterMs?: number;
+}
+
+/** spawn's options that kill a run still going after `killAfterMs`. */
+function killAfter(options: MqOptions): { timeout?: number; killSignal?: NodeJS.Signals } {
+  return options.killAfterMs === undefined ? {} : { timeout: options.killAfterMs, killSignal: 'SIGKILL' };
 }
 
 /**
@@ -81,7 +88,7 @@ export function mqWithRawWord(args: string[], raw: string, options: MqOptions = 
 function spawnRun(command: string, args: string[], options: MqOptions): Promise<Run> {
   const { home, env } = mqEnvironment(options);
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? home, env, stdio: 'pipe' });
+    const child = spawn(command, args, { cwd: options.cwd ?? home, env, stdio: 'pipe', ...killAfter(options) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -113,7 +120,7 @@ export interface RunningMq {
 /** The built mq in a child process that a test can watch as it goes, and signal. */
 export function startMq(args: string[], options: MqOptions = {}): RunningMq {
   const { home, env } = mqEnvironment(options);
-  const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MQ_BIN, ...args], { cwd: options.cwd ?? home, env, stdio: ['ignore', 'pipe', 'pipe'], ...killAfter(options) });
   const written = { stdout: '', stderr: '' };
   const watchers = new Set<() => void>();
   const wrote = () => watchers.forEach((watcher) => watcher());

@@ -5,9 +5,9 @@
 // where it finds nothing of a PR whose kept id went stale too, the repository is looked up once more
 // (withRepositoryFinding), as where a page of flaky tests holds none of the repository's. A PR never known costs
 // no more than on v1.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { makeFolder } from '../../folders.js';
 import { dirname } from 'node:path';
+import { readSmall, writeWhole } from '../../cache-file.js';
+import { makeFolder } from '../../folders.js';
 import { ApiError } from '../../errors.js';
 import { briefWords } from '../../text/brief.js';
 import { type QueueRef, queueName, type Repo, repositoryUrl } from '../../model/repository.js';
@@ -34,10 +34,18 @@ const QUEUE_NOT_FOUND = 'MERGE_QUEUE_NOT_FOUND';
  */
 export const URL_VALUE_MAX = 4_096;
 
-/** The ids of every service root mq has spoken v2 to, in one small JSON file; unreadable, it is started afresh. */
+/** A larger file is not one mq wrote: it is not read, and written afresh. */
+const FILE_BYTES_MAX = 1024 * 1024;
+
+/**
+ * The ids of every service root mq has spoken v2 to, in one small JSON file. Holding something else, it is started
+ * afresh; anything but a regular file there (a folder, a FIFO, a link to a device) is left alone, and ids are kept
+ * for the process only.
+ */
 export class IdCache {
   private kept: Record<string, Kept> | undefined;
   private dirty = false;
+  private unusable = false;
 
   /** `path`: the cache file, or undefined to keep ids for this process only. */
   constructor(private readonly path: string | undefined) {}
@@ -62,14 +70,12 @@ export class IdCache {
     this.dirty = true;
   }
 
-  /** Written whole or not at all (a file of its own, renamed); a cache that cannot be written costs lookups, never the command. */
+  /** Written whole or not at all; a cache that cannot be written costs lookups, never the command. */
   save(): void {
-    if (!this.dirty || this.path === undefined) return;
+    if (!this.dirty || this.path === undefined || this.unusable) return;
     try {
       makeFolder(dirname(this.path));
-      const partial = `${this.path}.${process.pid}`;
-      writeFileSync(partial, `${JSON.stringify(this.kept)}\n`, { mode: 0o600 });
-      renameSync(partial, this.path);
+      writeWhole(this.path, `${JSON.stringify(this.kept)}\n`, 0o600);
       this.dirty = false;
     } catch {}
   }
@@ -78,8 +84,15 @@ export class IdCache {
     if (this.kept) return this.kept;
     this.kept = Object.create(null) as Record<string, Kept>;
     if (this.path === undefined) return this.kept;
+    let text: string | undefined;
     try {
-      const data: unknown = JSON.parse(readFileSync(this.path, 'utf8'));
+      text = readSmall(this.path, FILE_BYTES_MAX);
+    } catch {
+      this.unusable = true;
+      return this.kept;
+    }
+    try {
+      const data: unknown = JSON.parse(text ?? '{}');
       if (typeof data !== 'object' || data === null) return this.kept;
       for (const [root, ids] of Object.entries(data)) {
         if (isKept(ids)) this.kept[root] = ids;

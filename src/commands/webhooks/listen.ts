@@ -48,7 +48,7 @@ export function parseListen(words: Words<typeof LISTEN>): Invocation {
 }
 
 export async function listen(input: ListenInput, ctx: Context, _announce: unknown, deliver: (delivery: WebhookDelivery) => void): Promise<void> {
-  const secret = input.secret ?? (await keptSecret(ctx.cacheDir));
+  const secret = input.secret ?? keptSecret(ctx.cacheDir, (line) => ctx.warn(line));
   const key = keyOf(secret)!;
   const seen = new Set<string>();
   const server = createServer((request, response) => {
