@@ -73,6 +73,8 @@ export const TESTING_RESULTS_SPAN_DAYS = 45;
 export const IMPACTS_ALL = 'ALL';
 /** Any 8-4-4-4-12 hexadecimal id: the service checks no UUID version or variant. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A merge queue's id on v2: 8 letters and digits (`xK9mP2nQ`). */
+export const QUEUE_ID_PATTERN = /^[0-9A-Za-z]{8}$/;
 export const TEST_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TEST_STATUS_VALUES = ['healthy', 'flaky', 'broken'] as const;
 /** The statuses of list-unhealthy-tests, in the service's upper case. */

@@ -1,5 +1,6 @@
-// The file of v2 ids mq keeps between commands (src/api/v2/ids.ts' IdCache): a larger one than mq writes is not
-// read; anything but a regular file at its name is left alone, with nothing left beside it.
+// The file of v2 ids mq keeps between commands (src/api/v2/ids.ts' IdCache): only ids of the shapes the service
+// gives are read from it, and not from a larger file than mq writes; anything but a regular file at its name is
+// left alone, with nothing left beside it.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,30 @@ function cacheFile(): { folder: string; path: string } {
 }
 
 describe('the kept v2 ids', () => {
+  it('reads only ids of the shape of their kind: a UUID for a repository or a PR, 8 letters and digits for a queue', () => {
+    const { path } = cacheFile();
+    const [repository, pr] = [randomUUID(), randomUUID()];
+    writeFileSync(
+      path,
+      JSON.stringify({
+        [ROOT]: {
+          repositories: { [REPO]: 'nope', 'github.com/acme/gadgets': repository },
+          queues: { [`${REPO}#main`]: 'xK9mP2nQ', [`${REPO}#next`]: 'x', [`${REPO}#dev`]: 'xK9mP2nQ/../..' },
+          pullRequests: { [`${REPO}#1`]: pr, [`${REPO}#2`]: 'bad', [`${REPO}#3`]: 42 },
+        },
+      }),
+    );
+    const cache = new IdCache(path);
+    expect(cache.get(ROOT, 'repositories', REPO)).toBeUndefined();
+    expect(cache.get(ROOT, 'repositories', 'github.com/acme/gadgets')).toBe(repository);
+    expect(cache.get(ROOT, 'queues', `${REPO}#main`)).toBe('xK9mP2nQ');
+    expect(cache.get(ROOT, 'queues', `${REPO}#next`)).toBeUndefined();
+    expect(cache.get(ROOT, 'queues', `${REPO}#dev`)).toBeUndefined();
+    expect(cache.get(ROOT, 'pullRequests', `${REPO}#1`)).toBe(pr);
+    expect(cache.get(ROOT, 'pullRequests', `${REPO}#2`)).toBeUndefined();
+    expect(cache.get(ROOT, 'pullRequests', `${REPO}#3`)).toBeUndefined();
+  });
+
   it('are not read from a file larger than mq writes (another program’s, or grown by some fault), which is written afresh', async () => {
     const { path } = cacheFile();
     const id = randomUUID();

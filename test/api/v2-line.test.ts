@@ -34,11 +34,14 @@ let service: MergeQueueService;
 
 beforeEach(async () => {
   fake = await startHttpService();
-  // The queue's id kept from an earlier command: the order is the one request.
+  // The queue's id kept from an earlier command (of the shapes the service gives): the order is the one request.
   const idCacheFile = join(mkdtempSync(join(tmpdir(), 'mq-v2-line-')), 'ids.json');
   const root = fake.apiUrl.replace(/\/v1$/, '');
   const key = `${REPO.host}/${REPO.owner}/${REPO.name}`;
-  writeFileSync(idCacheFile, JSON.stringify({ [root]: { repositories: { [key]: 'repo-1' }, queues: { [`${key}#main`]: 'queue-1' }, pullRequests: {} } }));
+  writeFileSync(
+    idCacheFile,
+    JSON.stringify({ [root]: { repositories: { [key]: '0b9f3c2e-6a41-4d7e-9c15-2f8a7d3e4b60' }, queues: { [`${key}#main`]: 'xK9mP2nQ' }, pullRequests: {} } }),
+  );
   service = createV2Service({
     apiUrl: fake.apiUrl,
     token: 'trunk_v2_key',
@@ -57,7 +60,7 @@ afterEach(async () => {
 it("places each PR once, in the order's order, its number and state alone, with the queue's state and mode", async () => {
   fake.reply(json(ORDER));
   const line = await service.getQueue(QUEUE, { line: true, settings: false });
-  expect(fake.requests.map((request) => request.url)).toEqual(['/v2/merge-queues/queue-1/order']);
+  expect(fake.requests.map((request) => request.url)).toEqual(['/v2/merge-queues/xK9mP2nQ/order']);
   expect(line).toEqual({
     branch: 'main',
     state: 'running',

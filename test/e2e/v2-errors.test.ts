@@ -234,6 +234,45 @@ describe('ids kept from an earlier command that the service no longer knows', ()
     expect(repositoryLookups(before)).toBe(0);
   });
 
+  it('an id of a shape the service does not take is never sent: it is looked up, and the command goes on', async () => {
+    await queueWithPr();
+    const cache = env('trunk_v2_admin');
+    expect((await mq(['status', '1'], { env: cache })).code).toBe(0);
+    editKeptIds(cache, (ids) => {
+      ids.repositories['github.com/acme/widgets'] = 'nope';
+      ids.pullRequests = {};
+    });
+    const before = recorder.requests.length;
+    for (let run = 0; run < 2; run++) expect(await mq(['status', '1'], { env: cache })).toMatchObject({ code: 0, stderr: '' });
+    expect(recorder.requests.slice(before).filter((request) => request.path.includes('nope'))).toEqual([]);
+    editKeptIds(cache, (ids) => expect(ids.repositories['github.com/acme/widgets']).toMatch(/^[0-9a-f-]{36}$/));
+  });
+
+  it('an id the service refuses as malformed (400): dropped and looked up again, as on a 404, and the new one kept', async () => {
+    await queueWithPr();
+    const refused = randomUUID();
+    const malformed = JSON.stringify({ error: { code: 'VALIDATION_FAILED', message: 'id: not an id of this service' } });
+    const edge = await startRecorder(
+      sandbox.url,
+      (request) => (request.path.includes(refused) ? { status: 400, body: malformed, headers: { 'content-type': 'application/json' } } : undefined),
+      { unsent: true },
+    );
+    try {
+      const cache = env('trunk_v2_admin', { MQ_API_URL: edge.url });
+      expect((await mq(['status', '1'], { env: cache })).code).toBe(0);
+      editKeptIds(cache, (ids) => {
+        ids.pullRequests['github.com/acme/widgets#1'] = refused;
+      });
+      const status = await mq(['status', '1', '--json'], { env: cache });
+      expect(status).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(status.stdout)).toMatchObject({ prNumber: 1 });
+      expect(await mq(['status', '1'], { env: cache })).toMatchObject({ code: 0, stderr: '' });
+      expect(edge.requests.filter((request) => request.path.includes(refused))).toHaveLength(1);
+    } finally {
+      await edge.close();
+    }
+  });
+
   it('a queue deleted and made again: the queue and a PR in it are found under its new id', async () => {
     const cache = env('trunk_v2_admin');
     expect((await mq(['queue', 'create'], { env: cache })).code).toBe(0);

@@ -1,17 +1,17 @@
 // The ids v2 puts in its paths, from the coordinates mq is given (docs/v2.md): the repository by its URL,
 // the queue by repository and branch, PRs by number, fifty at a time. Ids never change, so they are kept in the
-// user's cache folder between commands; a 404 on a kept id means it went stale (a queue deleted and made again):
-// it is dropped and looked up once more. A PR lookup under a stale repository id answers no 404, only nothing:
-// where it finds nothing of a PR whose kept id went stale too, the repository is looked up once more
-// (withRepositoryFinding), as where a page of flaky tests holds none of the repository's. A PR never known costs
-// no more than on v1.
+// user's cache folder between commands; a 404 on a kept id means it went stale (a queue deleted and made again), a
+// 400 that it is of a shape the service does not take: it is dropped and looked up once more. A PR lookup under a
+// stale repository id answers no 404, only nothing: where it finds nothing of a PR whose kept id went stale too,
+// the repository is looked up once more (withRepositoryFinding), as where a page of flaky tests holds none of the
+// repository's. A PR never known costs no more than on v1.
 import { dirname } from 'node:path';
 import { readSmall, writeWhole } from '../../cache-file.js';
 import { makeFolder } from '../../folders.js';
 import { ApiError } from '../../errors.js';
 import { briefWords } from '../../text/brief.js';
 import { type QueueRef, queueName, type Repo, repositoryUrl } from '../../model/repository.js';
-import { BATCH_READ_MAX } from '../../model/vocabulary.js';
+import { BATCH_READ_MAX, QUEUE_ID_PATTERN, UUID_PATTERN } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
 import type { MergeQueue, PullRequest } from './schemas.js';
 
@@ -24,9 +24,16 @@ interface Kept {
 
 type Kind = keyof Kept;
 
+const KINDS = ['repositories', 'queues', 'pullRequests'] as const satisfies readonly Kind[];
+
+/** The shape of each kind of id: one kept of another (a file edited, or written by another program) is never sent. */
+const ID_SHAPES: Record<Kind, RegExp> = { repositories: UUID_PATTERN, queues: QUEUE_ID_PATTERN, pullRequests: UUID_PATTERN };
+
 /** What v2 answers (404) for a repository or a queue id it does not know: a kept one gone stale, or never valid here. */
 const REPOSITORY_NOT_FOUND = 'REPOSITORY_NOT_FOUND';
 const QUEUE_NOT_FOUND = 'MERGE_QUEUE_NOT_FOUND';
+/** What v2 answers (400) for a request it finds malformed: a kept id of a shape it does not take, among others. */
+const VALIDATION_FAILED = 'VALIDATION_FAILED';
 /**
  * The longest value mq puts in a v2 URL (a repository's URL or a branch in the query, a run's id in the path). The service's ids are some
  * 36 characters and a branch a few dozen; a value of tens of thousands fills the request's head past what any server
@@ -91,23 +98,28 @@ export class IdCache {
       this.unusable = true;
       return this.kept;
     }
+    let data: unknown;
     try {
-      const data: unknown = JSON.parse(text ?? '{}');
-      if (typeof data !== 'object' || data === null) return this.kept;
-      for (const [root, ids] of Object.entries(data)) {
-        if (isKept(ids)) this.kept[root] = ids;
-      }
-    } catch {}
+      data = JSON.parse(text ?? '{}');
+    } catch {
+      return this.kept;
+    }
+    if (typeof data !== 'object' || data === null) return this.kept;
+    for (const [root, value] of Object.entries(data)) this.kept[root] = keptOf(value);
     return this.kept;
   }
 }
 
-function isKept(value: unknown): value is Kept {
-  if (typeof value !== 'object' || value === null) return false;
-  return (['repositories', 'queues', 'pullRequests'] as const).every((kind) => {
-    const ids = (value as Record<string, unknown>)[kind];
-    return typeof ids === 'object' && ids !== null && Object.values(ids).every((id) => typeof id === 'string');
-  });
+/** The ids of one root the file holds, each of its kind's shape (in objects of no prototype: a key is any text). */
+function keptOf(value: unknown): Kept {
+  const none = () => Object.create(null) as Record<string, string>;
+  const kept: Kept = { repositories: none(), queues: none(), pullRequests: none() };
+  for (const kind of KINDS) {
+    const read: unknown = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[kind] : undefined;
+    if (typeof read !== 'object' || read === null) continue;
+    for (const [key, id] of Object.entries(read)) if (typeof id === 'string' && ID_SHAPES[kind].test(id)) kept[kind][key] = id;
+  }
+  return kept;
 }
 
 /** A PR with no record in the queue (v1's 404), in the words of the sandbox's v1 answer: one sentence on both APIs. */
@@ -212,8 +224,8 @@ export class IdResolver {
   }
 
   /**
-   * `use` with the repository's id; a kept one the service no longer knows (404 of one of `stale`) is looked up again,
-   * once. Where the service took the id and found no queue under it, and the lookup gives the same id back, the
+   * `use` with the repository's id; a kept one the service no longer knows (404 of one of `stale`) or refuses (400)
+   * is looked up again, once. Where the service took the id and found no queue under it, and the lookup gives the same id back, the
    * 404 stands: asked again, it would answer the same. (A 404 of the repository itself is asked again: the lookup
    * may be what made the id known, as a sandbox started afresh at the same address does.)
    */
@@ -236,8 +248,8 @@ export class IdResolver {
    */
   async withRepositoryFinding<T>(repo: Repo, use: (id: string) => Promise<T>, foundAny: (answer: T) => boolean): Promise<T> {
     const key = repoKey(repo);
-    const id = await this.repositoryId(repo);
-    const answer = await use(id);
+    let id = '';
+    const answer = await this.withRepository(repo, (repositoryId) => use((id = repositoryId)));
     if (foundAny(answer) || this.fresh.has(slotOf('repositories', key))) return answer;
     this.cache.drop(this.root, 'repositories', key);
     const again = await this.repositoryId(repo);
@@ -322,7 +334,7 @@ export class IdResolver {
     };
     // PRs whose kept ids the service no longer knows, and no PR under the repository's kept id either: that id
     // may be stale as well. A number never known is only missing, as v1's 404 says with no more requests.
-    if (!keptBefore) return under(await this.repositoryId(repo));
+    if (!keptBefore) return this.withRepository(repo, under);
     return this.withRepositoryFinding(repo, under, (found) => found.size > 0);
   }
 
@@ -356,17 +368,17 @@ export class IdResolver {
   }
 
   /**
-   * `use` with the PR's kept id, or else `afresh` (which looks it up); when the service answers 404 for a kept
-   * id, the id is dropped and `afresh` runs once, told so (`keptBefore`).
+   * `use` with the PR's kept id, or else `afresh` (which looks it up); when the service refuses a kept id (a 404,
+   * a 400: refusesId), the id is dropped and `afresh` runs once, told so (`keptBefore`).
    */
   withId<T>(repo: Repo, number: number, use: (id: string) => Promise<T>, afresh: (keptBefore: boolean) => Promise<T>): Promise<T> {
     return this.keptElse('pullRequests', keyIn(repo, number), use, afresh);
   }
 
   /**
-   * `use` with the kept id, or else `afresh`; when the service answers 404 for an id kept from an earlier command
-   * (of one of the codes in `stale`, if given), the id is dropped and `afresh` runs once, told that an id was
-   * kept and what the service answered for it. A 404 comes before any change is made, so running again repeats none.
+   * `use` with the kept id, or else `afresh`; when the service refuses an id kept from an earlier command (a 404
+   * of one of the codes in `stale`, if given, or a 400: refusesId), the id is dropped and `afresh` runs once, told
+   * that an id was kept and what the service answered for it.
    */
   private async keptElse<T>(
     kind: Kind,
@@ -380,10 +392,20 @@ export class IdResolver {
     try {
       return await use(kept);
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 404 || (stale && !stale.includes(error.apiCode ?? ''))) throw error;
-      if (this.fresh.has(slotOf(kind, key))) throw error;
+      if (!refusesId(error, stale) || this.fresh.has(slotOf(kind, key))) throw error;
       this.cache.drop(this.root, kind, key);
       return afresh(true, error);
     }
   }
+}
+
+/**
+ * What the service may answer for an id it does not take, kept from an earlier command: a 404 (of one of `stale`, if
+ * given), or a 400 refusing the request as malformed (an id of a shape it does not take: the file edited, or written
+ * by another program). Neither changed anything, so the request may be sent again under the id looked up afresh.
+ */
+function refusesId(error: unknown, stale: readonly string[] | undefined): error is ApiError {
+  if (!(error instanceof ApiError)) return false;
+  if (error.status === 400) return error.apiCode === VALIDATION_FAILED;
+  return error.status === 404 && (!stale || stale.includes(error.apiCode ?? ''));
 }
