@@ -1,6 +1,6 @@
 // The file of v2 ids mq keeps between commands (src/api/v2/ids.ts' IdCache): only ids of the shapes the service
-// gives are read from it, and not from a larger file than mq writes; anything but a regular file at its name is
-// left alone, with nothing left beside it.
+// gives are read from it, and not from a larger file than mq writes; it stays within that bound; processes saving
+// at once keep each other's ids; anything but a regular file at its name is left alone, with nothing left beside it.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,45 @@ describe('the kept v2 ids', () => {
     expect(cache.get(ROOT, 'pullRequests', `${REPO}#1`)).toBe(pr);
     expect(cache.get(ROOT, 'pullRequests', `${REPO}#2`)).toBeUndefined();
     expect(cache.get(ROOT, 'pullRequests', `${REPO}#3`)).toBeUndefined();
+  });
+
+  it('keeps the ids of processes saving at once: each change is saved onto the file as it is by then', async () => {
+    const { path } = cacheFile();
+    const first = new IdCache(path);
+    const second = new IdCache(path);
+    const [one, two, stale, again] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    first.set(ROOT, 'pullRequests', `${REPO}#1`, one);
+    first.set(ROOT, 'repositories', REPO, stale);
+    // Both read the file before either wrote it.
+    second.set(ROOT, 'pullRequests', `${REPO}#2`, two);
+    await first.save();
+    await second.save();
+    const third = new IdCache(path);
+    expect(third.get(ROOT, 'pullRequests', `${REPO}#1`)).toBe(one);
+    expect(third.get(ROOT, 'pullRequests', `${REPO}#2`)).toBe(two);
+    expect(third.get(ROOT, 'repositories', REPO)).toBe(stale);
+    // One drops the id it found stale while another has looked the repository up again: the new id stands.
+    third.drop(ROOT, 'repositories', REPO);
+    const fourth = new IdCache(path);
+    fourth.set(ROOT, 'repositories', REPO, again);
+    await fourth.save();
+    await third.save();
+    expect(new IdCache(path).get(ROOT, 'repositories', REPO)).toBe(again);
+    expect(readdirSync(join(path, '..'))).toEqual(['v2-ids.json']);
+  });
+
+  it('stays within its bound, the ids looked up longest ago giving way', async () => {
+    const { path } = cacheFile();
+    const cache = new IdCache(path);
+    const ids = Array.from({ length: 12_000 }, () => randomUUID());
+    ids.forEach((id, number) => cache.set(ROOT, 'pullRequests', `${REPO}#${number}`, id));
+    cache.set(ROOT, 'repositories', REPO, ids[0]!);
+    await cache.save();
+    expect(statSync(path).size).toBeLessThanOrEqual(512 * 1024);
+    const read = new IdCache(path);
+    expect(read.get(ROOT, 'pullRequests', `${REPO}#0`)).toBeUndefined();
+    expect(read.get(ROOT, 'pullRequests', `${REPO}#11999`)).toBe(ids[11_999]);
+    expect(read.get(ROOT, 'repositories', REPO)).toBe(ids[0]);
   });
 
   it('are not read from a file larger than mq writes (another program’s, or grown by some fault), which is written afresh', async () => {

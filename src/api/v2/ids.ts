@@ -5,9 +5,9 @@
 // stale repository id answers no 404, only nothing: where it finds nothing of a PR whose kept id went stale too,
 // the repository is looked up once more (withRepositoryFinding), as where a page of flaky tests holds none of the
 // repository's. A PR never known costs no more than on v1.
-import { dirname } from 'node:path';
-import { readSmall, writeWhole } from '../../cache-file.js';
-import { makeFolder } from '../../folders.js';
+import { unlinkSync } from 'node:fs';
+import { setTimeout } from 'node:timers/promises';
+import { LOCK_PAUSE_MS, readSmall, takeLock, writeWhole } from '../../cache-file.js';
 import { ApiError } from '../../errors.js';
 import { briefWords } from '../../text/brief.js';
 import { type QueueRef, queueName, type Repo, repositoryUrl } from '../../model/repository.js';
@@ -24,10 +24,18 @@ interface Kept {
 
 type Kind = keyof Kept;
 
-const KINDS = ['repositories', 'queues', 'pullRequests'] as const satisfies readonly Kind[];
+/** The kinds in the order they give way when the file is full: PRs first (the most of them, and fifty looked up in a request). */
+const KINDS = ['pullRequests', 'queues', 'repositories'] as const satisfies readonly Kind[];
 
 /** The shape of each kind of id: one kept of another (a file edited, or written by another program) is never sent. */
 const ID_SHAPES: Record<Kind, RegExp> = { repositories: UUID_PATTERN, queues: QUEUE_ID_PATTERN, pullRequests: UUID_PATTERN };
+
+/** The most the file holds (some thousands of ids); those looked up longest ago give way. */
+const KEPT_BYTES_MAX = 512 * 1024;
+/** A larger file is not one mq wrote (the bound above is reckoned, not measured): it is not read, and written afresh. */
+const FILE_BYTES_MAX = 2 * KEPT_BYTES_MAX;
+/** Tries at the lock before saving nothing: some seconds, past the age at which a lock left behind is broken. */
+const LOCK_TRIES_MAX = 2_000;
 
 /** What v2 answers (404) for a repository or a queue id it does not know: a kept one gone stale, or never valid here. */
 const REPOSITORY_NOT_FOUND = 'REPOSITORY_NOT_FOUND';
@@ -41,8 +49,14 @@ const VALIDATION_FAILED = 'VALIDATION_FAILED';
  */
 export const URL_VALUE_MAX = 4_096;
 
-/** A larger file is not one mq wrote: it is not read, and written afresh. */
-const FILE_BYTES_MAX = 1024 * 1024;
+/** An id this process kept (`id`) or dropped (`dropped`, the one it dropped), saved onto the file as it is by then. */
+interface Change {
+  root: string;
+  kind: Kind;
+  key: string;
+  id?: string;
+  dropped?: string;
+}
 
 /**
  * The ids of every service root mq has spoken v2 to, in one small JSON file. Holding something else, it is started
@@ -51,8 +65,8 @@ const FILE_BYTES_MAX = 1024 * 1024;
  */
 export class IdCache {
   private kept: Record<string, Kept> | undefined;
-  private dirty = false;
   private unusable = false;
+  private readonly changes: Change[] = [];
 
   /** `path`: the cache file, or undefined to keep ids for this process only. */
   constructor(private readonly path: string | undefined) {}
@@ -63,63 +77,127 @@ export class IdCache {
   }
 
   set(root: string, kind: Kind, key: string, id: string): void {
-    const all = this.load();
-    const ids = (all[root] ??= { repositories: {}, queues: {}, pullRequests: {} })[kind];
+    const ids = (this.load()[root] ??= noneKept())[kind];
     if (ids[key] === id) return;
     ids[key] = id;
-    this.dirty = true;
+    this.changes.push({ root, kind, key, id });
   }
 
   drop(root: string, kind: Kind, key: string): void {
     const ids = this.load()[root]?.[kind];
     if (!ids || !Object.hasOwn(ids, key)) return;
+    this.changes.push({ root, kind, key, dropped: ids[key] });
     delete ids[key];
-    this.dirty = true;
   }
 
-  /** Written whole or not at all; a cache that cannot be written costs lookups, never the command. */
-  save(): void {
-    if (!this.dirty || this.path === undefined || this.unusable) return;
+  /**
+   * This process's changes, applied to the file as it is now, under its lock: processes saving at once keep each
+   * other's ids. Written whole or not at all; a cache that cannot be written costs lookups, never the command.
+   */
+  async save(): Promise<void> {
+    if (this.changes.length === 0 || this.path === undefined || this.unusable) return;
+    const changes = this.changes.splice(0);
+    const lock = `${this.path}.lock`;
     try {
-      makeFolder(dirname(this.path));
-      writeWhole(this.path, `${JSON.stringify(this.kept)}\n`, 0o600);
-      this.dirty = false;
+      for (let tries = 0; !takeLock(lock); tries++) {
+        if (tries >= LOCK_TRIES_MAX) return;
+        await setTimeout(LOCK_PAUSE_MS);
+      }
+      try {
+        const file = readKept(this.path);
+        if (!file) return;
+        for (const change of changes) applyTo(file, change);
+        writeWhole(this.path, `${JSON.stringify(bounded(file))}\n`, 0o600);
+      } finally {
+        unlinkSync(lock);
+      }
     } catch {}
   }
 
   private load(): Record<string, Kept> {
     if (this.kept) return this.kept;
-    this.kept = Object.create(null) as Record<string, Kept>;
-    if (this.path === undefined) return this.kept;
-    let text: string | undefined;
-    try {
-      text = readSmall(this.path, FILE_BYTES_MAX);
-    } catch {
-      this.unusable = true;
-      return this.kept;
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text ?? '{}');
-    } catch {
-      return this.kept;
-    }
-    if (typeof data !== 'object' || data === null) return this.kept;
-    for (const [root, value] of Object.entries(data)) this.kept[root] = keptOf(value);
+    const read = this.path === undefined ? noRoots() : readKept(this.path);
+    this.unusable = read === undefined;
+    this.kept = read ?? noRoots();
     return this.kept;
   }
 }
 
-/** The ids of one root the file holds, each of its kind's shape (in objects of no prototype: a key is any text). */
-function keptOf(value: unknown): Kept {
+/** Objects of no prototype: a key is any text the file holds. */
+function noRoots(): Record<string, Kept> {
+  return Object.create(null) as Record<string, Kept>;
+}
+
+function noneKept(): Kept {
   const none = () => Object.create(null) as Record<string, string>;
-  const kept: Kept = { repositories: none(), queues: none(), pullRequests: none() };
-  for (const kind of KINDS) {
-    const read: unknown = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[kind] : undefined;
-    if (typeof read !== 'object' || read === null) continue;
-    for (const [key, id] of Object.entries(read)) if (typeof id === 'string' && ID_SHAPES[kind].test(id)) kept[kind][key] = id;
+  return { repositories: none(), queues: none(), pullRequests: none() };
+}
+
+/**
+ * The ids the file holds, each of its kind's shape; none where there is no file, or it holds something else;
+ * undefined where it cannot be used (anything but a regular file, or one mq may not read).
+ */
+function readKept(path: string): Record<string, Kept> | undefined {
+  const kept = noRoots();
+  let text: string | undefined;
+  try {
+    text = readSmall(path, FILE_BYTES_MAX);
+  } catch {
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text ?? '{}');
+  } catch {
+    return kept;
+  }
+  if (typeof data !== 'object' || data === null) return kept;
+  for (const [root, value] of Object.entries(data)) {
+    const ids = (kept[root] = noneKept());
+    for (const kind of KINDS) {
+      const read: unknown = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[kind] : undefined;
+      if (typeof read !== 'object' || read === null) continue;
+      for (const [key, id] of Object.entries(read)) if (typeof id === 'string' && ID_SHAPES[kind].test(id)) ids[kind][key] = id;
+    }
   }
   return kept;
+}
+
+/** A change of this process onto the file: a kept id goes last (the latest, kept longest); a dropped one another process replaced since stands. */
+function applyTo(file: Record<string, Kept>, { root, kind, key, id, dropped }: Change): void {
+  const kept = file[root] ?? noneKept();
+  if (id === undefined) {
+    if (kept[kind][key] === dropped) delete kept[kind][key];
+    return;
+  }
+  delete file[root];
+  file[root] = kept;
+  delete kept[kind][key];
+  kept[kind][key] = id;
+}
+
+/** The file within KEPT_BYTES_MAX: ids kept longest ago give way, PRs' before queues' and queues' before repositories'. */
+function bounded(file: Record<string, Kept>): Record<string, Kept> {
+  const roots = Object.entries(file);
+  const entries: Array<{ ids: Record<string, string>; key: string; bytes: number }> = [];
+  let bytes = 0;
+  for (const [root] of roots) bytes += Buffer.byteLength(root) + 64;
+  for (const kind of KINDS) {
+    for (const [, kept] of roots) {
+      for (const [key, id] of Object.entries(kept[kind])) {
+        const size = Buffer.byteLength(key) + id.length + 6;
+        entries.push({ ids: kept[kind], key, bytes: size });
+        bytes += size;
+      }
+    }
+  }
+  for (const entry of entries) {
+    if (bytes <= KEPT_BYTES_MAX) break;
+    delete entry.ids[entry.key];
+    bytes -= entry.bytes;
+  }
+  for (const [root, kept] of roots) if (KINDS.every((kind) => Object.keys(kept[kind]).length === 0)) delete file[root];
+  return file;
 }
 
 /** A PR with no record in the queue (v1's 404), in the words of the sandbox's v1 answer: one sentence on both APIs. */

@@ -359,7 +359,7 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
     anotherLook: () => serviceOver(client, cache, ids.anotherLook(), false),
     serviceNow: () => client.transport.serviceNow(),
     async close() {
-      cache.save();
+      await cache.save();
       if (owner) await client.close();
     },
 
