@@ -285,6 +285,13 @@ export class QueueEngine {
     const record = this.pullRequestFor(ref.repo, pr, queue);
     const priority = options.priority === undefined ? undefined : resolvePriority(options.priority);
     this.knowRepository(ref.repo);
+    // A PR has one entry on the service, whatever queue holds it: submitted to another queue of its repository, it
+    // leaves the one it was in (cancelled, at the submitter's request) rather than standing in two.
+    for (const elsewhere of this.openSubmissionsOf(record)) {
+      const from = elsewhere.submission.timeline?.length ?? 0;
+      because(this.world, elsewhere.submission, 'user_requested', () => cancelSubmission(this.world, elsewhere.queue, elsewhere.submission));
+      byActor(elsewhere.submission, from, actor);
+    }
     const submission = submitToQueue(this.world, queue, record, pullRequestKey(ref.repo, pr), priority, options.noBatch);
     // Set once submitted: nothing in the queue's mechanics reads it (the sandbox has no branch protection to pass).
     if (options.direct) submission.direct = true;

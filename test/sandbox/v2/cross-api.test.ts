@@ -20,6 +20,30 @@ describe('v1 and v2 over one state', () => {
     expect(found.body.data[0].queueEntry.id).toBe(v1.id);
   });
 
+  it('keeps one entry per PR: submitted to another queue of its repository, it leaves the first (helper-101)', async () => {
+    const RELEASE = { ...MAIN, targetBranch: 'release' };
+    for (const queue of [MAIN, RELEASE]) expect((await sandbox.v1Call('createQueue', queue)).status).toBe(200);
+    expect((await sandbox.v1Call('submitPullRequest', { ...MAIN, pr: { number: 5 } })).status).toBe(200);
+    expect((await sandbox.v1Call('submitPullRequest', { ...RELEASE, pr: { number: 5 } })).status).toBe(200);
+    const left = (await sandbox.v1Call('getSubmittedPullRequest', { ...MAIN, pr: { number: 5 }, includeTimeline: true })).body as {
+      state: string;
+      timeline: { state: string; reason?: string }[];
+    };
+    expect(left.state).toBe('cancelled');
+    expect(left.timeline).toContainEqual(expect.objectContaining({ state: 'cancelled', reason: 'user_requested' }));
+    const queued = (await sandbox.v1Call('getSubmittedPullRequest', { ...RELEASE, pr: { number: 5 } })).body as {
+      id: string;
+      isCurrentlySubmittedToQueue: boolean;
+    };
+    expect(queued.isCurrentlySubmittedToQueue).toBe(true);
+    // v2's one queueEntry is the one in the queue it is in now.
+    const repositoryId = (await sandbox.call('repositories.resolveByProviderUrl', { query: { providerUrl: 'https://github.com/acme/widgets' } })).body.data[0]
+      .id;
+    const found = await sandbox.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: '5' } });
+    expect(found.body.data[0].queueEntry.id).toBe(queued.id);
+    expect(((await sandbox.v1Call('getQueue', MAIN)).body as { enqueuedPullRequests: unknown[] }).enqueuedPullRequests).toEqual([]);
+  });
+
   it('shows through v1 a queue paused through v2', async () => {
     const { queueId } = await queueIn(sandbox);
     await sandbox.call('mergeQueues.pause', { params: { id: queueId } });
