@@ -1,11 +1,13 @@
 // The layer a config file supplies: its keys, a profile laid over them, and where its token comes from.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ConfigFile, FileValues } from './config-file.js';
+import { ConfigError } from '../errors.js';
+import { NO_HOME } from './home.js';
 import { ROWS } from './setting-rows.js';
 import type { Found, Layer, TokenSource } from './settings.js';
 
 /** A file's keys with `profiles.<profile>` laid over them; a profile that sets any token key replaces the file's token source as a whole. */
-export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string): Layer {
+export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir: string | undefined): Layer {
   const found: Record<string, Found<unknown>> = {};
   const apply = (values: FileValues, origin: string, where: string) => {
     const given: Readonly<Record<string, unknown>> = values;
@@ -24,20 +26,21 @@ export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir
   return found;
 }
 
-function tokenSource(values: FileValues, origin: string, path: string, homeDir: string): TokenSource | undefined {
+function tokenSource(values: FileValues, origin: string, path: string, homeDir: string | undefined): TokenSource | undefined {
   if (values.token !== undefined) return { kind: 'config', value: values.token, origin };
   if (values.tokenCommand !== undefined) {
     return { kind: 'command', command: values.tokenCommand, origin, cwd: dirname(path) };
   }
   if (values.tokenFile !== undefined) {
-    return { kind: 'file', path: expandPath(values.tokenFile, dirname(path), homeDir), origin };
+    return { kind: 'file', path: expandPath(values.tokenFile, path, homeDir), origin };
   }
   return undefined;
 }
 
 /** `~` is the home directory; any other relative path is relative to the config file that names it. */
-function expandPath(path: string, baseDir: string, homeDir: string): string {
-  if (path === '~') return homeDir;
-  if (path.startsWith('~/') || path.startsWith('~\\')) return join(homeDir, path.slice(2));
-  return isAbsolute(path) ? path : resolve(baseDir, path);
+function expandPath(path: string, file: string, homeDir: string | undefined): string {
+  const inHome = path === '~' || path.startsWith('~/') || path.startsWith('~\\');
+  if (!inHome) return isAbsolute(path) ? path : resolve(dirname(file), path);
+  if (homeDir === undefined) throw new ConfigError(`${file}: "tokenFile" ${path} is in the home directory, and there is ${NO_HOME}`);
+  return join(homeDir, path.slice(2));
 }

@@ -121,10 +121,10 @@ export async function parseConfigText(path: string, kind: ConfigFileKind, conten
   return (await loader()).parseConfigText(path, kind, content);
 }
 
-/** Where the user file lives: $XDG_CONFIG_HOME/mq, or ~/.config/mq (a relative XDG path is ignored, per the spec). */
-export function userConfigDir(xdgConfigHome: string | undefined, homeDir: string): string {
-  const base = xdgConfigHome !== undefined && isAbsolute(xdgConfigHome) ? xdgConfigHome : join(homeDir, '.config');
-  return join(base, MODULE_NAME);
+/** Where the user file lives: $XDG_CONFIG_HOME/mq, or ~/.config/mq (a relative XDG path is ignored, per the spec); undefined without either. */
+export function userConfigDir(xdgConfigHome: string | undefined, homeDir: string | undefined): string | undefined {
+  if (xdgConfigHome !== undefined && isAbsolute(xdgConfigHome)) return join(xdgConfigHome, MODULE_NAME);
+  return homeDir === undefined ? undefined : join(homeDir, '.config', MODULE_NAME);
 }
 
 /** Whether two paths name one file (through links); false when either cannot be resolved. */

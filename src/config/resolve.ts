@@ -16,12 +16,12 @@ import { findGitRoot, repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
 import { CHECKS } from './settings-check.js';
 import type { ApiUrlTrust, ConfigLocations, Layer, ResolvedSettings, ResolveInput, Settings } from './settings.js';
-import { systemHomeDir } from './home.js';
+import { homeDir } from './home.js';
 
 export async function resolveSettings(input: ResolveInput): Promise<ResolvedSettings> {
   const { flags, env } = input;
   const cwd = resolve(input.cwd);
-  const homeDir = input.homeDir ?? envValue(env, 'HOME') ?? systemHomeDir();
+  const home = input.homeDir ?? homeDir(env);
 
   // Flags and environment first: a bad value there is reported before any file is read.
   const fromFlags = flagsLayer(flags);
@@ -29,15 +29,15 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const profile = fromFlags.profile?.value ?? fromEnv.profile?.value;
 
   const configVariable = envValue(env, envName('config'));
-  const userDir = userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), homeDir);
-  const userFile = await findUserFile(userDir);
-  const { file: projectFile, ignored = [] } = await projectConfigFile(flags.config, configVariable, cwd, homeDir, userFile?.path);
+  const userDir = userConfigDir(envValue(env, 'XDG_CONFIG_HOME'), home);
+  const userFile = userDir === undefined ? undefined : await findUserFile(userDir);
+  const { file: projectFile, ignored = [] } = await projectConfigFile(flags.config, configVariable, cwd, home, userFile?.path);
   const files = [projectFile, userFile].filter((file): file is ConfigFile => file !== undefined);
   if (profile !== undefined && !files.some((file) => file.profiles.has(profile))) {
     throw unknownProfile(profile, files);
   }
 
-  const merged = firstFound([fromFlags, fromEnv, ...files.map((file) => fileLayer(file, profile, homeDir))]);
+  const merged = firstFound([fromFlags, fromEnv, ...files.map((file) => fileLayer(file, profile, home))]);
   if (merged.repo === undefined) {
     // Only now: inference may read .git or even spawn git, and is wasted when the repository is set.
     const repo = await repoFromOrigin(cwd);
@@ -64,12 +64,12 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
   const locations: ConfigLocations = {
     ...(projectFile && { project: { path: projectFile.path, namedBy } }),
     ...(userFile && { user: userFile.path }),
-    userDir,
+    ...(userDir !== undefined && { userDir }),
   };
   const trust: ApiUrlTrust = {
     ...(merged.apiUrl?.file && { apiUrlFrom: merged.apiUrl.file }),
     trustedApiUrls: userFile?.trustedApiUrls ?? [],
-    userConfigPath: userFile?.path ?? join(userDir, NEW_CONFIG_FILE.user),
+    userConfigPath: userFile?.path ?? (userDir === undefined ? `$XDG_CONFIG_HOME/mq/${NEW_CONFIG_FILE.user}` : join(userDir, NEW_CONFIG_FILE.user)),
   };
   return { settings, origins, files: files.map((file) => file.path), ignoredFiles: ignored, notes, locations, trust };
 }
@@ -89,14 +89,14 @@ async function projectConfigFile(
   flag: string | undefined,
   variable: string | undefined,
   cwd: string,
-  homeDir: string,
+  home: string | undefined,
   userPath: string | undefined,
 ): Promise<Partial<ProjectSearch>> {
   const named = flag ?? variable;
   if (named !== undefined && userPath !== undefined && sameFile(resolve(cwd, named), userPath)) return {};
   if (named !== undefined) return { file: await loadProjectFile(named, cwd, flag !== undefined ? 'flag' : 'env') };
   const gitRoot = await findGitRoot(cwd);
-  return findProjectFile(cwd, gitRoot ?? homeDir);
+  return findProjectFile(cwd, gitRoot ?? home ?? cwd);
 }
 
 /** Merges layers given highest first; a layer holds only the keys it sets, so presence is the test. */

@@ -10,7 +10,7 @@ export interface ResolveInput {
   env: Record<string, string | undefined>;
   cwd: string;
   stdoutIsTTY: boolean;
-  /** Defaults to $HOME from `env`, then the operating system's idea of it. */
+  /** Defaults to $HOME from `env` (when an absolute path), then the operating system's record of it. */
   homeDir?: string;
 }
 
@@ -51,8 +51,8 @@ export interface ConfigLocations {
   project?: { path: string; namedBy: 'flag' | 'env' | 'search' };
   /** The user file read, if there is one. */
   user?: string;
-  /** Where the user file lives, or would: $XDG_CONFIG_HOME/mq, else ~/.config/mq. */
-  userDir: string;
+  /** Where the user file lives, or would: $XDG_CONFIG_HOME/mq, else ~/.config/mq; undefined without a home (config/home.ts). */
+  userDir?: string;
 }
 
 /** A value some layer supplied, and the words that say where it came from. */

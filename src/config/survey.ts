@@ -5,7 +5,7 @@ import { MqError } from '../errors.js';
 import { envValue } from './environment.js';
 import { configFilesIn } from './locations.js';
 import { executableConfigsIn, findUserFile, loadProjectFile, sameFile, userConfigDir } from './files.js';
-import { systemHomeDir } from './home.js';
+import { homeDir } from './home.js';
 import { findGitRoot, upwards } from './git.js';
 import { PROJECT_SEARCH_PLACES } from './config-names.js';
 import { envName } from './setting-rows.js';
@@ -19,7 +19,8 @@ interface SurveyedFile {
 export interface ConfigSurvey {
   project?: SurveyedFile & { namedBy: 'flag' | 'env' | 'search' };
   user?: SurveyedFile;
-  userDir: string;
+  /** Undefined without a home (config/home.ts). */
+  userDir?: string;
   /** Executable config files the search passed over. */
   ignored: string[];
 }
@@ -27,9 +28,9 @@ export interface ConfigSurvey {
 /** `config`: --config, when given. */
 export async function surveyConfigFiles(input: { cwd: string; env: Record<string, string | undefined>; config?: string }): Promise<ConfigSurvey> {
   const cwd = resolve(input.cwd);
-  const homeDir = envValue(input.env, 'HOME') ?? systemHomeDir();
-  const userDir = userConfigDir(envValue(input.env, 'XDG_CONFIG_HOME'), homeDir);
-  const user = await surveyed(configFilesIn(userDir, 'user')[0] ?? userDir, async () => (await findUserFile(userDir))?.path);
+  const home = homeDir(input.env);
+  const userDir = userConfigDir(envValue(input.env, 'XDG_CONFIG_HOME'), home);
+  const user = userDir && (await surveyed(configFilesIn(userDir, 'user')[0] ?? userDir, async () => (await findUserFile(userDir))?.path));
   const named = input.config ?? envValue(input.env, envName('config'));
   const namedBy = input.config !== undefined ? 'flag' : 'env';
   const ignored: string[] = [];
@@ -42,7 +43,7 @@ export async function surveyConfigFiles(input: { cwd: string; env: Record<string
       if (found) project = { ...found, namedBy };
     }
   } else {
-    const stop = (await findGitRoot(cwd)) ?? homeDir;
+    const stop = (await findGitRoot(cwd)) ?? home ?? cwd;
     for (const dir of upwards(cwd, resolve(stop))) {
       ignored.push(...executableConfigsIn(dir));
       const candidates = configFilesIn(dir, 'project');
@@ -57,7 +58,7 @@ export async function surveyConfigFiles(input: { cwd: string; env: Record<string
       }
     }
   }
-  return { ...(project && { project }), ...(user && { user }), userDir, ignored };
+  return { ...(project && { project }), ...(user && { user }), ...(userDir !== undefined && { userDir }), ignored };
 }
 
 /** The file `read` finds, or `path` with what is wrong with it; undefined when there is none to read. */

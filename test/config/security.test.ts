@@ -2,9 +2,12 @@
 // change, decides neither how the token is obtained nor where it is sent; the token goes over https, or plain
 // http to a loopback address, unless --insecure; names from files are data, never keys into a prototype.
 import { symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cacheDir } from '../../src/config/cache-dir.js';
 import { checkTokenDestination, isLoopback } from '../../src/config/destination.js';
+import { homeDir } from '../../src/config/home.js';
+import { resolveSettings } from '../../src/config/resolve.js';
 import { ConfigError } from '../../src/errors.js';
 import { rejection, tree } from './helpers.js';
 
@@ -192,5 +195,35 @@ describe('names from files and flags are data, not property names', () => {
     const file = t.write('home/proj/.mqrc.json', `{"${key}": {"apiUrl": "https://evil.example/v1"}}`);
     const error = await rejection(t.resolve());
     expect(error.message).toBe(`${file}: unknown key "${key}"`);
+  });
+});
+
+describe('an empty or relative HOME is no home (helper-95)', () => {
+  it('is passed over for the system record of the user, or for none: never a path in the working directory', () => {
+    const system = () => '/home/someone';
+    expect(homeDir({ HOME: '' }, system)).toBe('/home/someone');
+    expect(homeDir({ HOME: 'rel' }, system)).toBe('/home/someone');
+    expect(homeDir({ HOME: '/h' }, system)).toBe('/h');
+    expect(homeDir({ HOME: '' }, () => '')).toBeUndefined();
+    expect(
+      homeDir({}, () => {
+        throw new Error('no passwd entry');
+      }),
+    ).toBeUndefined();
+    for (const HOME of ['', '.', 'rel']) {
+      const cache = cacheDir({ HOME });
+      expect(cache === undefined || isAbsolute(cache)).toBe(true);
+    }
+  });
+
+  it("does not read a checkout's .config/mq/config.yaml as the user file, nor run its tokenCommand", async () => {
+    const t = tree();
+    const planted = t.write('home/proj/.config/mq/config.yaml', 'tokenCommand: touch pwned\n');
+    for (const HOME of ['', '.']) {
+      const resolved = await resolveSettings({ flags: {}, env: { HOME }, cwd: t.proj, stdoutIsTTY: false });
+      expect(resolved.files).not.toContain(planted);
+      expect(resolved.locations.userDir === undefined || isAbsolute(resolved.locations.userDir)).toBe(true);
+      expect(resolved.settings.token).not.toMatchObject({ command: 'touch pwned' });
+    }
   });
 });

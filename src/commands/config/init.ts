@@ -8,6 +8,7 @@ import { checkBranch } from '../../config/branch-name.js';
 import { configFileText, type ConfigText } from '../../config/config-text.js';
 import { DEFAULT_API_URL, DEFAULT_TARGET_BRANCH } from '../../config/defaults.js';
 import { isLoopback } from '../../config/destination.js';
+import { NO_HOME } from '../../config/home.js';
 import { parseConfigText } from '../../config/files.js';
 import { repoFromOrigin } from '../../config/git.js';
 import { configFilesIn, NEW_CONFIG_FILE, projectFileDir } from '../../config/locations.js';
@@ -100,6 +101,7 @@ export async function configInit(input: ConfigInitInput, ctx: Context): Promise<
 async function target(input: ConfigInitInput, ctx: Context): Promise<{ path: string; replaced: boolean }> {
   const { locations } = ctx.resolved;
   const dir = input.scope === 'user' ? locations.userDir : await projectFileDir(ctx.cwd);
+  if (dir === undefined) throw new ConfigError(`no folder for the user config file: there is ${NO_HOME}, or XDG_CONFIG_HOME to one`);
   const [existing] = configFilesIn(dir, input.scope);
   if (existing !== undefined && !input.force) throw exists(existing);
   if (existing !== undefined && basename(existing) === 'package.json') {

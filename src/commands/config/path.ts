@@ -3,6 +3,7 @@
 // what is wrong with the broken file, and exits 0 (it did its job; `mq config show` and doctor fail on it).
 import { join } from 'node:path';
 import { NEW_CONFIG_FILE, projectFileDir } from '../../config/locations.js';
+import { NO_HOME } from '../../config/home.js';
 import { envName } from '../../config/setting-rows.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../command-kit/context.js';
@@ -53,7 +54,7 @@ async function pathsResult(
   cwd: string,
   project: { path: string; namedBy: keyof typeof NAMED_BY; broken?: string } | undefined,
   user: { path: string; broken?: string } | undefined,
-  userDir: string,
+  userDir: string | undefined,
   ignored: string[],
 ): Promise<CommandResult> {
   const brokenOf = (file: { broken?: string } | undefined): Partial<ConfigFilePath> => (file?.broken === undefined ? {} : { broken: file.broken });
@@ -62,7 +63,10 @@ async function pathsResult(
     project: project
       ? { path: project.path, exists: true, namedBy: NAMED_BY[project.namedBy], ...brokenOf(project) }
       : { path: join(await projectFileDir(cwd), NEW_CONFIG_FILE.project), exists: false, namedBy: null },
-    user: { path: user?.path ?? join(userDir, NEW_CONFIG_FILE.user), exists: user !== undefined, ...brokenOf(user) },
+    user:
+      userDir === undefined
+        ? { path: `$XDG_CONFIG_HOME/${NEW_CONFIG_FILE.user}`, exists: false, broken: `there is ${NO_HOME}, or XDG_CONFIG_HOME to one` }
+        : { path: user?.path ?? join(userDir, NEW_CONFIG_FILE.user), exists: user !== undefined, ...brokenOf(user) },
     ignored,
   };
 }
