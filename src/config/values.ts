@@ -33,14 +33,29 @@ export function checkApiUrl(text: string): Checked<string> {
   try {
     url = new URL(text.trim());
   } catch {
-    return problem(PROBLEMS.apiUrl);
+    return problem(badPort(text.trim()) ?? PROBLEMS.apiUrl);
   }
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/v[12]$/, '');
   if (!['http:', 'https:'].includes(url.protocol)) return problem(PROBLEMS.apiUrl);
   if (url.search || url.hash) return problem("must not have a query or fragment: the service's root, like https://api.trunk.io");
   // It is shown by `mq config show` and in errors; a token has its own setting.
   if (url.username || url.password) return problem('must not contain a user name or password');
+  if (url.port === '0') return problem(badPort(`${url.protocol}//${url.host}`)!);
+  const withoutSlashes = (path: string) => path.replace(/\/+$/, '');
+  const path = withoutSlashes(withoutSlashes(url.pathname).replace(/\/v[12]$/, ''));
+  // Dropped once, a version left over would be taken as the root's own path: every request would miss.
+  const more = /(?:\/v[12])+$/.exec(path)?.[0];
+  if (more !== undefined) {
+    const versions = `${more}${withoutSlashes(url.pathname.slice(path.length))}`;
+    return problem(`ends in more than one API version (${versions}): give the service's root, like https://api.trunk.io (one /v1 or /v2 after it is dropped)`);
+  }
   return ok(`${url.protocol}//${url.host}${path}`);
+}
+
+/** What is wrong with a URL's port, when it is out of range: `new URL` says only that the URL is invalid. */
+function badPort(text: string): string | undefined {
+  const port = /^https?:\/\/(?:[^/?#@]*@)?(?:\[[^\]/?#]*\]|[^/?#:[]*):(\d+)(?:[/?#]|$)/i.exec(text)?.[1];
+  if (port === undefined || (Number(port) >= 1 && Number(port) <= 65_535)) return undefined;
+  return `has the port ${port}, which is out of range: a port is 1 to 65535`;
 }
 
 const oneOf =

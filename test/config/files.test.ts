@@ -8,6 +8,8 @@ import { MQ_BIN } from '../support/cli.js';
 import { rejection, type Tree, tree } from './helpers.js';
 
 const DURATION = 'must be a duration like 30s, 2m, 1m30s, 1d or a number of seconds';
+const MORE_THAN_ONE_VERSION = (versions: string) =>
+  `ends in more than one API version (${versions}): give the service's root, like https://api.trunk.io (one /v1 or /v2 after it is dropped)`;
 
 describe('finding the project file', () => {
   it('takes the nearest one from the working directory up', async () => {
@@ -304,6 +306,9 @@ describe('validation', () => {
     ['output: xml', '"output" must be "table" or "json"'],
     ['apiUrl: ftp://api.trunk.io', `"apiUrl" must be an http(s) URL, the service's root, like https://api.trunk.io`],
     ['apiUrl: 42', `"apiUrl" must be an http(s) URL, the service's root, like https://api.trunk.io`],
+    // Was an internal error, a zod dump of the settings' schema (helper-95).
+    ['apiUrl: http://127.0.0.1:4000/v1/v2', `"apiUrl" ${MORE_THAN_ONE_VERSION('/v1/v2')}`],
+    ['profiles: { ci: { apiUrl: "https://x.example/v2/v1/" } }', `"profiles.ci.apiUrl" ${MORE_THAN_ONE_VERSION('/v2/v1')}`],
     ['repo: nope', '"repo" must be "owner/name" or "host/owner/name"'],
     ['repo: { owner: acme }', '"repo" must be "owner/name" or "host/owner/name" or {host, owner, name}'],
     ['repo: { owner: acme, name: w, branch: main }', 'unknown key "repo.branch"'],

@@ -187,6 +187,14 @@ describe('flags and the environment', () => {
     // The query and fragment not said back: a token may be in them.
     [{ apiUrl: 'https://x.example/v1?token=hunter2' }, /^--api-url: "https:\/\/x.example\/v1\?\*\*\*" must not have a query or fragment: the service's root/],
     [{ apiUrl: 'https://x.example/v1#hunter2' }, /^--api-url: "https:\/\/x.example\/v1#\*\*\*" must not have a query or fragment/],
+    // Each was an internal error, a zod dump of the settings' schema (helper-95).
+    [
+      { apiUrl: 'http://127.0.0.1:4000/v1/v1' },
+      /^--api-url: "http:\/\/127\.0\.0\.1:4000\/v1\/v1" ends in more than one API version \(\/v1\/v1\): give the service's root/,
+    ],
+    [{ apiUrl: 'http://x.example/v2/v1/' }, /^--api-url: "http:\/\/x\.example\/v2\/v1\/" ends in more than one API version \(\/v2\/v1\)/],
+    [{ apiUrl: 'http://x.example/v1/v2' }, /ends in more than one API version \(\/v1\/v2\)/],
+    [{ apiUrl: 'http://127.0.0.1:99999' }, /^--api-url: "http:\/\/127\.0\.0\.1:99999" has the port 99999, which is out of range: a port is 1 to 65535$/],
     [{ branch: '' }, /^--branch: "" is not a valid branch name \(it is empty\); use e\.g\. main$/],
     [{ config: 'missing.yaml' }, /--config: "missing.yaml" is no such file; use the path of a config file/],
   ] satisfies [GlobalFlags, RegExp][])('a bad flag %j is a usage error (exit 2)', async (flags, message) => {
@@ -206,6 +214,9 @@ describe('flags and the environment', () => {
     ['https://mq.example.com/api/v2', 'https://mq.example.com/api'],
     ['https://mq.example.com/api/', 'https://mq.example.com/api'],
     ['http://127.0.0.1:4000/v1', 'http://127.0.0.1:4000'],
+    // A slash too many before the version: the root all the same (it was an internal error, helper-95).
+    ['http://127.0.0.1:4000//v1', 'http://127.0.0.1:4000'],
+    ['https://mq.example.com/api//v2/', 'https://mq.example.com/api'],
   ])("takes %s as the service's root %s: a trailing /v1 or /v2 is dropped (CLI.md)", async (given, root) => {
     const t = tree();
     expect((await t.resolve({ flags: { apiUrl: given } })).settings.apiUrl).toBe(root);
@@ -216,6 +227,7 @@ describe('flags and the environment', () => {
     ['MQ_REPO', 'nope', /MQ_REPO: "nope" must be/],
     ['MQ_API_URL', 'api.trunk.io/v1', /MQ_API_URL: "api.trunk.io\/v1" must be/],
     ['MQ_API_URL', 'https://user:pw@api.example/v1', /MQ_API_URL: .*must not contain a user name or password/],
+    ['MQ_API_URL', 'http://127.0.0.1:4000/v1/v1', /^MQ_API_URL: "http:\/\/127\.0\.0\.1:4000\/v1\/v1" ends in more than one API version \(\/v1\/v1\)/],
     ['MQ_BRANCH', 'two words', /MQ_BRANCH: "two words" is not a valid branch name/],
     ['MQ_CONFIG', 'missing.yaml', /MQ_CONFIG: "missing.yaml" is no such file/],
     // A byte that is not UTF-8 arrives as U+FFFD: refused, not used with the byte replaced.

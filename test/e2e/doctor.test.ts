@@ -130,6 +130,18 @@ describe('mq doctor', () => {
     }
   });
 
+  it('a URL that ends in two API versions: one line naming it, exit 3 from the environment, 2 from a flag (was an internal error, helper-95)', async () => {
+    const bad = `${sandbox.url.replace(/\/v1$/, '')}/v2/v1`;
+    for (const [run, code] of [
+      [await mq(['doctor'], { env: env({ MQ_API_URL: bad }) }), 3],
+      [await mq(['doctor', '--api-url', bad], { env: env() }), 2],
+    ] as const) {
+      expect(run.code).toBe(code);
+      expect(run.stderr).toBe('');
+      expect(line(run, 'config')).toContain(`"${bad}" ends in more than one API version (/v2/v1)`);
+    }
+  });
+
   it('counts a queue longer than a page alike on both APIs, v2 in one page of one PR (not every page)', async () => {
     const numbers = Array.from({ length: 120 }, (_, i) => String(i + 1));
     expect((await mq(['submit', ...numbers], { env: env() })).code).toBe(0);
