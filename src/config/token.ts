@@ -5,6 +5,8 @@ import { formatDuration } from './duration.js';
 import { envNames } from './setting-rows.js';
 import type { Settings } from './settings.js';
 import { signalChild } from '../process-group.js';
+import { otherThanFile } from './git.js';
+import { constants } from 'node:fs';
 
 /** Long enough for a password manager to ask for a fingerprint; short enough not to hang CI forever. */
 const TOKEN_COMMAND_TIMEOUT_MS = 60_000;
@@ -52,10 +54,19 @@ function checkToken(raw: string, what: string): string {
  */
 async function readTokenFile(path: string, origin: string): Promise<string> {
   let read: { text: string; more: boolean };
+  const notAFile = (kind: string) =>
+    new ConfigError(`tokenFile ${path}, named in ${origin}, is ${kind}, not a file: give the path of a file holding the token`);
   try {
     // Loaded here: node:fs/promises (and node:readline's internals with it) is a millisecond of every start.
-    const file = await (await import('node:fs/promises')).open(path, 'r');
+    const { open, stat } = await import('node:fs/promises');
+    // Asked before opening: opening a FIFO waits for a writer, and no signal ends that wait.
+    const kind = otherThanFile(await stat(path));
+    if (kind) throw notAFile(kind);
+    const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      // And again once open, should the path have changed in between.
+      const opened = otherThanFile(await file.stat());
+      if (opened) throw notAFile(opened);
       const buffer = Buffer.alloc(MAX_OUTPUT_BYTES + 1);
       const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
       read = { text: buffer.toString('utf8', 0, Math.min(bytesRead, MAX_OUTPUT_BYTES)), more: bytesRead > MAX_OUTPUT_BYTES };
@@ -63,6 +74,7 @@ async function readTokenFile(path: string, origin: string): Promise<string> {
       await file.close();
     }
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(`cannot read tokenFile ${path}, named in ${origin}: ${systemErrorWords(error)}`);
   }
   if (read.more) throw new ConfigError(`tokenFile ${path}, named in ${origin}, holds more than a token (over ${MAX_OUTPUT_BYTES / 1024} KiB)`);

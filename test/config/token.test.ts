@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -110,16 +111,27 @@ describe('readToken', () => {
   });
 
   it('refuses a tokenFile of more than a token, reading no more of it (helper-83: /dev/zero read half a gigabyte)', async () => {
-    for (const [content, path] of [
-      ['x'.repeat(70 * 1024), undefined],
-      [undefined, '/dev/zero'],
-    ] as const) {
-      const t = tree();
-      const file = path ?? t.write('home/big-token', content!);
-      t.write('home/.config/mq/config.yaml', `tokenFile: ${file}\n`);
+    const t = tree();
+    const file = t.write('home/big-token', 'x'.repeat(70 * 1024));
+    t.write('home/.config/mq/config.yaml', `tokenFile: ${file}\n`);
+    const error = await rejection(readToken((await t.resolve()).settings));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(new RegExp(`^tokenFile ${file}, named in .*, holds more than a token \\(over 64 KiB\\)$`));
+  });
+
+  it('refuses a tokenFile that is no file, unopened: a FIFO (whose open waited for a writer, deaf to Ctrl-C, helper-95), a device, a folder', async () => {
+    const t = tree();
+    const fifo = join(t.home, 'tok');
+    execFileSync('mkfifo', [fifo]);
+    for (const [path, kind] of [
+      [fifo, 'a pipe'],
+      ['/dev/zero', 'a device'],
+      [t.home, 'a folder'],
+    ]) {
+      const user = t.write('home/.config/mq/config.yaml', `tokenFile: ${path}\n`);
       const error = await rejection(readToken((await t.resolve()).settings));
       expect(error).toBeInstanceOf(ConfigError);
-      expect(error.message).toMatch(new RegExp(`^tokenFile ${file}, named in .*, holds more than a token \\(over 64 KiB\\)$`));
+      expect(error.message).toBe(`tokenFile ${path}, named in file ${user}, is ${kind}, not a file: give the path of a file holding the token`);
     }
   });
 
