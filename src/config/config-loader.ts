@@ -5,7 +5,7 @@
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
 import { constants, readFileSync, type Stats } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
@@ -122,25 +122,101 @@ const refuse: Loader = (path) => {
   );
 };
 
-const LOADERS = {
+const LOADERS: Record<string, Loader> = {
   '.json': loadJson,
   '.yaml': loadYaml,
   '.yml': loadYaml,
   noExt: loadYaml,
   ...Object.fromEntries(EXECUTABLE_EXTENSIONS.map((ext) => [ext, refuse])),
-  default: refuse,
 };
 
-function explorer(searchPlaces: string[]) {
-  return cosmiconfig(MODULE_NAME, { searchPlaces, searchStrategy: 'none', loaders: LOADERS, cache: false });
+/** The loader cosmiconfig would choose for `path`, by its extension. */
+function loaderOf(path: string): Loader {
+  const ext = extname(path);
+  return ext === '' ? loadYaml : Object.hasOwn(LOADERS, ext) ? LOADERS[ext]! : refuse;
+}
+
+/** Our loaders, each taking the `$import`s of what it loads itself (cosmiconfig then finds none to take). */
+function loadersFor(kind: ConfigFileKind): Record<string, Loader> {
+  const importing =
+    (load: Loader): Loader =>
+    async (path, content) => {
+      const data: unknown = await load(path, content);
+      // package.json: its "mq" key is the config, and its own $import (cosmiconfig reads it there, too).
+      if (basename(path) !== 'package.json') return withImports(path, data, kind, [path]);
+      return isMap(data) && isMap(data[MODULE_NAME]) ? { ...data, [MODULE_NAME]: await withImports(path, data[MODULE_NAME], kind, [path]) } : data;
+    };
+  return { ...Object.fromEntries(Object.entries(LOADERS).map(([ext, load]) => [ext, importing(load)])), default: refuse };
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `data` with the keys of the files its `$import` names beneath its own, as cosmiconfig merges them (maps merged, lists
+ * joined). Taken here, not by cosmiconfig: it opened a FIFO (waiting for a writer, deaf to signals), merged a list or
+ * a scalar in as keys "0", "1"…, and blamed the importing file, or its folder, for what was wrong with the one imported.
+ * Each imported file is read and checked alone, so a problem names the file that has it. `stack`: the importing chain.
+ */
+async function withImports(path: string, data: unknown, kind: ConfigFileKind, stack: string[]): Promise<unknown> {
+  if (!isMap(data) || !Object.hasOwn(data, '$import')) return data;
+  const { $import: named, ...own } = data;
+  const paths: unknown[] = Array.isArray(named) ? named : [named];
+  if (paths.some((each) => typeof each !== 'string' || each.trim() === '')) {
+    throw new ConfigError(`${path}: "$import" must be the path of a data file, or a list of them, relative to this file`);
+  }
+  const imported: unknown[] = [];
+  for (const each of paths as string[]) {
+    const full = resolve(dirname(path), each);
+    if (full === path) throw new ConfigError(`${path}: "$import" names this file itself; remove it`);
+    if (stack.includes(full)) throw new ConfigError(`${path}: "$import" goes round in a circle (${[...stack, full].join(' → ')}); remove one of them`);
+    imported.push(await importedFile(full, path, kind, [...stack, full]));
+  }
+  return mergeMaps([...imported, own] as Record<string, unknown>[]);
+}
+
+/** The keys of the file `path` that `by` imports, checked as a config file of their own. */
+async function importedFile(path: string, by: string, kind: ConfigFileKind, stack: string[]): Promise<Record<string, unknown>> {
+  const where = `${path} (imported by ${by})`;
+  let text: string;
+  try {
+    text = await readRegularFile(path, where);
+  } catch (error) {
+    if ((error as Error).cause && ((error as Error).cause as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ConfigError(`${by}: the file its $import names does not exist: ${path}`, { cause: error });
+    }
+    throw error;
+  }
+  let data: unknown = text.trim() === '' ? undefined : await loaderOf(path)(where, text);
+  if (basename(path) === 'package.json') data = isMap(data) ? data[MODULE_NAME] : undefined;
+  data = await withImports(path, data ?? {}, kind, stack);
+  validateConfigFile(where, kind, data, '');
+  return data as Record<string, unknown>;
+}
+
+/** Later maps' keys over earlier ones', maps merged and lists joined; every key an own property, `__proto__` too (it is data). */
+function mergeMaps(maps: Record<string, unknown>[]): Record<string, unknown> {
+  const into = (target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> => {
+    for (const [key, value] of Object.entries(source)) {
+      const before = Object.hasOwn(target, key) ? target[key] : undefined;
+      const after =
+        Array.isArray(before) && Array.isArray(value) ? [...before, ...value] : isMap(before) && isMap(value) ? into(into({}, before), value) : value;
+      Object.defineProperty(target, key, { value: after, enumerable: true, writable: true, configurable: true });
+    }
+    return target;
+  };
+  return maps.reduce(into, {});
+}
+
+function explorer(searchPlaces: string[], kind: ConfigFileKind) {
+  return cosmiconfig(MODULE_NAME, { searchPlaces, searchStrategy: 'none', loaders: loadersFor(kind), cache: false });
 }
 
 /** Anything cosmiconfig throws that is not already ours (unreadable file, a bad $import) still names the file. */
 function asConfigError(error: unknown, fallbackPath: string): MqError {
   if (error instanceof MqError) return error;
   const path = (error as { filepath?: string }).filepath ?? fallbackPath;
-  const missing = (error as { code?: string; path?: string }).code === 'ENOENT' ? (error as { path?: string }).path : undefined;
-  if (missing !== undefined && missing !== path) return new ConfigError(`${path}: the file its $import names does not exist: ${missing}`, { cause: error });
   if (String((error as Error).message).startsWith('JSON Error in ')) return metaConfigJsonError(path, error);
   return new ConfigError(`${path}: cannot be read (${systemErrorWords(error)})`, { cause: error });
 }
@@ -168,7 +244,7 @@ function validate(path: string, kind: ConfigFileKind, config: unknown): ConfigFi
 /** Loads and validates the file at `path` (absolute, known to exist). */
 export async function loadFile(path: string, searchPlaces: string[], kind: ConfigFileKind): Promise<ConfigFile> {
   try {
-    const result = await explorer(searchPlaces).load(path);
+    const result = await explorer(searchPlaces, kind).load(path);
     return validate(path, kind, result?.config);
   } catch (error) {
     throw asConfigError(error, path);
@@ -178,7 +254,7 @@ export async function loadFile(path: string, searchPlaces: string[], kind: Confi
 /** The config file cosmiconfig finds in `dir` alone, among `searchPlaces`; undefined when none counts. */
 export async function searchDir(dir: string, searchPlaces: string[], kind: ConfigFileKind): Promise<ConfigFile | undefined> {
   try {
-    const result = await explorer(searchPlaces).search(dir);
+    const result = await explorer(searchPlaces, kind).search(dir);
     if (result) return validate(result.filepath, kind, result.config);
   } catch (error) {
     throw asConfigError(error, dir);
@@ -195,8 +271,5 @@ export async function searchDir(dir: string, searchPlaces: string[], kind: Confi
 
 /** Parses and validates `content` as a search would read it from `path`: `mq config init` checks what it is about to write. */
 export async function parseConfigText(path: string, kind: ConfigFileKind, content: string): Promise<ConfigFile> {
-  const ext = extname(path);
-  const loaders: Record<string, Loader> = LOADERS;
-  const loader: Loader = ext === '' ? LOADERS.noExt : Object.hasOwn(loaders, ext) ? loaders[ext]! : refuse;
-  return validate(path, kind, await loader(path, content));
+  return validate(path, kind, await loaderOf(path)(path, content));
 }

@@ -76,6 +76,61 @@ describe('finding the project file', () => {
     expect((await t.resolve({ cwd: 'home/proj/app' })).settings).toMatchObject({ targetBranch: 'develop', timeoutMs: 45_000 });
   });
 
+  it('an $import is read and checked as a file of its own: whatever is wrong is said of the imported file, in one line (helper-95)', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const importing = join(t.proj, '.mqrc.yaml');
+    const by = (file: string) => `${file} (imported by ${importing})`;
+    const shared = t.write('home/proj/shared.yaml', 'hello\n');
+    mkdirSync(join(t.proj, 'sub'));
+    const fifo = join(t.proj, 'ff.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const loop = [t.write('home/proj/c1.yaml', '$import: ./c2.yaml\n'), t.write('home/proj/c2.yaml', '$import: ./c1.yaml\n')];
+    const cases: [imports: string, shared: string | undefined, message: string][] = [
+      // A scalar or a list was merged in as keys "0", "1"…: a line for each character or item (1,220 for /etc/passwd).
+      ['./shared.yaml', undefined, `${by(shared)}: must be a map of settings (key: value)`],
+      ['./shared.yaml', '[a, b]\n', `${by(shared)}: must be a map of settings (key: value)`],
+      // A number was taken without a word.
+      ['./shared.yaml', '42\n', `${by(shared)}: must be a map of settings (key: value)`],
+      // Said of the importing file.
+      ['./shared.yaml', 'bogus: 1\n', `${by(shared)}: unknown key "bogus"`],
+      ['./shared.yaml', 'tokenCommand: echo tok\n', `${by(shared)}: "tokenCommand" is not allowed in a project config file`],
+      ['./shared.yaml', 'targetBranch: [x\n', `${by(shared)}: not valid YAML at line 2, column 1`],
+      // "cannot be read (it is a folder)" of the importing file.
+      ['./sub', undefined, `${by(join(t.proj, 'sub'))}: not a regular file (a folder); give the path of a file`],
+      // It hung, deaf to Ctrl-C and SIGTERM: cosmiconfig opened it.
+      ['./ff.yaml', undefined, `${by(fifo)}: not a regular file (a pipe); give the path of a file`],
+      // Said of the folder, and with an empty list.
+      ['./.mqrc.yaml', undefined, `${importing}: "$import" names this file itself; remove it`],
+      ['./c1.yaml', undefined, `${loop[1]}: "$import" goes round in a circle (${[importing, ...loop, loop[0]].join(' → ')}); remove one of them`],
+      ['[./shared.yaml, 3]', undefined, `${importing}: "$import" must be the path of a data file, or a list of them, relative to this file`],
+    ];
+    for (const [imports, content, message] of cases) {
+      if (content !== undefined) t.write('home/proj/shared.yaml', content);
+      t.write('home/proj/.mqrc.yaml', `$import: ${imports}\ntargetBranch: develop\n`);
+      const error = await rejection(t.resolve());
+      expect(error, imports).toBeInstanceOf(ConfigError);
+      expect(error.message.startsWith(message), `${error.message}\n  should begin\n${message}`).toBe(true);
+      expect(error.message.split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('an $import’s keys lie under the importing file’s own: maps merged, lists joined, in profiles and package.json too', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    t.write('home/proj/config/shared.yaml', 'targetBranch: shared\ntimeout: 45s\nprofiles: { ci: { org: acme } }\n');
+    t.write('home/proj/config/more.json', { $import: './shared.yaml', org: 'more' });
+    t.write('home/proj/.mqrc.yaml', '$import: [./config/more.json]\ntargetBranch: own\nprofiles: { ci: { timeout: 5s } }\n');
+    const { settings } = await t.resolve({ flags: { profile: 'ci' } });
+    expect(settings).toMatchObject({ targetBranch: 'own', org: 'acme', timeoutMs: 5_000 });
+    t.write('home/proj/package.json', { name: 'x', mq: { $import: './config/shared.yaml', output: 'json' } });
+    expect((await t.resolve()).settings).toMatchObject({ targetBranch: 'shared', output: 'json' });
+    // The user file's lists, joined.
+    t.write('home/.config/mq/extra.yaml', 'trustedApiUrls: [https://a.example]\n');
+    t.write('home/.config/mq/config.yaml', '$import: ./extra.yaml\ntrustedApiUrls: [https://b.example/v1]\n');
+    expect((await t.resolve()).trust.trustedApiUrls).toEqual(['https://a.example', 'https://b.example']);
+  });
+
   it('a folder or a link to nothing at a config file’s name is an error naming it, not passed over', async () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
