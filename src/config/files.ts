@@ -1,9 +1,9 @@
 // Finding config files: the project file (named by --config or its variable, or the nearest one up to the git root)
 // and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
 // cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, resolve } from 'node:path';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, systemErrorWords, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
 import { isFile, isHandedOverPipe, otherThanFile, upwards } from './git.js';
 import { envName } from './setting-rows.js';
@@ -102,18 +102,37 @@ function mayCount(path: string): boolean {
 
 /**
  * Whether a file is at a config file's name: false where nothing is; a folder named as a file (`.mqrc.yaml`,
- * `config.yaml`), a pipe, a device or a link to nothing there is refused, naming it: the search would pass over it,
- * and mq run without the settings its user meant it to hold. A folder named `.mqrc` may be another tool's, and is
- * passed over. One system call where nothing is, as the search's own look costs.
+ * `config.yaml`), a pipe, a device, a link to nothing or a loop of links there is refused, naming it: the search
+ * would pass over it, and mq run without the settings its user meant it to hold. A folder named `.mqrc` may be
+ * another tool's, and is passed over. One system call where nothing is, as the search's own look costs.
  */
 function configFileAt(path: string): boolean {
-  const entry = lstatSync(path, { throwIfNoEntry: false });
+  let entry: Stats | undefined;
+  try {
+    entry = lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    // A file where a folder of the path should be ($XDG_CONFIG_HOME, or HOME, naming a file): nothing is there.
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw new ConfigError(`the config file ${path} cannot be looked at (${systemErrorWords(error)}): make its folder one mq may read`, { cause: error });
+  }
   if (entry === undefined) return false;
-  const target = entry.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : entry;
-  const what = target === undefined ? 'a link to nothing' : otherThanFile(target);
+  const what = entry.isSymbolicLink() ? linkTarget(path) : otherThanFile(entry);
   if (what === undefined) return true;
   if (what === 'a folder' && extname(path) === '') return false;
   throw new ConfigError(`the config file ${path} is ${what}, not a file: make it one, or remove it`);
+}
+
+/** What a link leads to, when not a regular file. */
+function linkTarget(path: string): string | undefined {
+  try {
+    const target = statSync(path, { throwIfNoEntry: false });
+    return target === undefined ? 'a link to nothing' : otherThanFile(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'a loop of symbolic links';
+    if (code === 'ENOTDIR') return 'a link to nothing';
+    return `a link mq cannot follow (${systemErrorWords(error)})`;
+  }
 }
 
 /** config-loader.ts's parseConfigText, loaded on first use. */

@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/config/resolve.js';
 import { ConfigError, UsageError } from '../../src/errors.js';
 import { MQ_BIN } from '../support/cli.js';
 import { rejection, type Tree, tree } from './helpers.js';
@@ -150,6 +151,31 @@ describe('finding the project file', () => {
     expect((await rejection(t.resolve({ cwd: 'home/proj/app' }))).message).toBe(
       `the config file ${join(t.xdg, 'mq/config.yaml')} is a folder, not a file: make it one, or remove it`,
     );
+  });
+
+  it('a loop of links at a config file’s name is an error naming it, project or user (was an internal error, ELOOP; helper-95)', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    for (const dir of [t.proj, join(t.xdg, 'mq')]) {
+      const file = join(dir, dir === t.proj ? '.mqrc.yaml' : 'config.yaml');
+      mkdirSync(dir, { recursive: true });
+      symlinkSync(join(dir, 'a'), file);
+      symlinkSync(file, join(dir, 'a'));
+      const error = await rejection(t.resolve());
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error.message).toBe(`the config file ${file} is a loop of symbolic links, not a file: make it one, or remove it`);
+      rmSync(file);
+    }
+  });
+
+  it('an XDG_CONFIG_HOME or HOME that is a file holds no user file (was an internal error, ENOTDIR; helper-95)', async () => {
+    const t = tree();
+    const file = t.write('home/not-a-folder', '');
+    for (const env of [{ XDG_CONFIG_HOME: file }, { HOME: file, XDG_CONFIG_HOME: undefined }]) {
+      const resolved = await resolveSettings({ flags: {}, env, cwd: t.proj, stdoutIsTTY: false, ...(env.HOME && { homeDir: env.HOME }) });
+      expect(resolved.files).toEqual([]);
+      expect(resolved.locations.user).toBeUndefined();
+    }
   });
 
   it('a file it may not read is an error naming it, not a file passed over with its settings', (context) => {

@@ -1,7 +1,7 @@
 // mq config init and mq config path, end to end: mq (in-process; the built one on a terminal) in a throw-away
 // checkout (a .git directory with an origin remote, no git needed) and a private home.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -347,6 +347,21 @@ describe('mq config path', () => {
     expect(byFlag.project).toEqual({ path: other, exists: true, namedBy: '--config' });
     const byEnv = json(await mq(['config', 'path', '--json'], { cwd: c.sub, env: { ...c.env, MQ_CONFIG: other } }));
     expect(byEnv.project).toEqual({ path: other, exists: true, namedBy: 'MQ_CONFIG' });
+  });
+
+  it('exits 0 with a loop of links as the project file, and a user folder that is a file (was an internal error; helper-95)', async () => {
+    const c = checkout();
+    symlinkSync(join(c.root, 'a'), join(c.root, '.mqrc.yaml'));
+    symlinkSync(join(c.root, '.mqrc.yaml'), join(c.root, 'a'));
+    writeFileSync(join(c.home, 'file'), '');
+    const run = await mq(['config', 'path', '--json'], { cwd: c.sub, env: { ...c.env, XDG_CONFIG_HOME: join(c.home, 'file') } });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(json(run).user).toEqual({ path: join(c.home, 'file', 'mq', 'config.yaml'), exists: false });
+    const show = await mq(['config', 'show'], { cwd: c.sub, env: c.env });
+    expect(show).toMatchObject({
+      code: 3,
+      stderr: `mq: the config file ${join(c.root, '.mqrc.yaml')} is a loop of symbolic links, not a file: make it one, or remove it\n`,
+    });
   });
 
   it('shows the paths when a config file is broken, flags the broken one with why, and exits 0: doctor sends people here', async () => {
