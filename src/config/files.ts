@@ -51,7 +51,7 @@ export async function findProjectFile(cwd: string, stopDir: string): Promise<Pro
   const ignored: string[] = [];
   for (const dir of upwards(resolve(cwd), resolve(stopDir))) {
     ignored.push(...executableConfigsIn(dir));
-    const file = await searchDir(dir, PROJECT_SEARCH_PLACES, 'project');
+    const file = await projectFileIn(dir);
     if (file) return { file, ignored };
   }
   return { ignored };
@@ -133,6 +133,26 @@ function linkTarget(path: string): string | undefined {
     if (code === 'ENOTDIR') return 'a link to nothing';
     return `a link mq cannot follow (${systemErrorWords(error)})`;
   }
+}
+
+/**
+ * The name in `dir` a search stops at: a file that may count, or something at a config file's name that fails
+ * the search (a folder, a loop of links); undefined where there is none. What `mq config path` shows, broken or not.
+ */
+export function searchedEntry(dir: string, kind: ConfigFileKind): string | undefined {
+  for (const path of (kind === 'project' ? PROJECT_SEARCH_PLACES : USER_SEARCH_PLACES).map((place) => join(dir, place))) {
+    try {
+      if (mayCount(path)) return path;
+    } catch {
+      return path;
+    }
+  }
+  return undefined;
+}
+
+/** The project file cosmiconfig finds in `dir` alone; a broken one at a config file's name is an error naming it. */
+export async function projectFileIn(dir: string): Promise<ConfigFile | undefined> {
+  return searchDir(dir, PROJECT_SEARCH_PLACES, 'project');
 }
 
 /** config-loader.ts's parseConfigText, loaded on first use. */

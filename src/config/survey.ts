@@ -3,11 +3,9 @@
 import { resolve } from 'node:path';
 import { MqError } from '../errors.js';
 import { envValue } from './environment.js';
-import { configFilesIn } from './locations.js';
-import { executableConfigsIn, findUserFile, loadProjectFile, sameFile, userConfigDir } from './files.js';
+import { executableConfigsIn, findUserFile, loadProjectFile, projectFileIn, sameFile, searchedEntry, userConfigDir } from './files.js';
 import { homeDir } from './home.js';
 import { findGitRoot, upwards } from './git.js';
-import { PROJECT_SEARCH_PLACES } from './config-names.js';
 import { envName } from './setting-rows.js';
 
 /** A config file found, and why mq cannot read it when it cannot. */
@@ -30,7 +28,7 @@ export async function surveyConfigFiles(input: { cwd: string; env: Record<string
   const cwd = resolve(input.cwd);
   const home = homeDir(input.env);
   const userDir = userConfigDir(envValue(input.env, 'XDG_CONFIG_HOME'), home);
-  const user = userDir && (await surveyed(configFilesIn(userDir, 'user')[0] ?? userDir, async () => (await findUserFile(userDir))?.path));
+  const user = userDir && (await surveyed(searchedEntry(userDir, 'user') ?? userDir, async () => (await findUserFile(userDir))?.path));
   const named = input.config ?? envValue(input.env, envName('config'));
   const namedBy = input.config !== undefined ? 'flag' : 'env';
   const ignored: string[] = [];
@@ -46,12 +44,9 @@ export async function surveyConfigFiles(input: { cwd: string; env: Record<string
     const stop = (await findGitRoot(cwd)) ?? home ?? cwd;
     for (const dir of upwards(cwd, resolve(stop))) {
       ignored.push(...executableConfigsIn(dir));
-      const candidates = configFilesIn(dir, 'project');
-      if (candidates.length === 0) continue;
-      const found = await surveyed(
-        candidates[0]!,
-        async () => (await (await import('./config-loader.js')).searchDir(dir, PROJECT_SEARCH_PLACES, 'project'))?.path,
-      );
+      const entry = searchedEntry(dir, 'project');
+      if (entry === undefined) continue;
+      const found = await surveyed(entry, async () => (await projectFileIn(dir))?.path);
       if (found) {
         project = { ...found, namedBy: 'search' };
         break;

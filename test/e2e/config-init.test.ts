@@ -1,7 +1,7 @@
 // mq config init and mq config path, end to end: mq (in-process; the built one on a terminal) in a throw-away
 // checkout (a .git directory with an origin remote, no git needed) and a private home.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -362,6 +362,37 @@ describe('mq config path', () => {
       code: 3,
       stderr: `mq: the config file ${join(c.root, '.mqrc.yaml')} is a loop of symbolic links, not a file: make it one, or remove it\n`,
     });
+  });
+
+  it('marks a folder, a link to nothing or a loop of links at a config file’s name as broken, naming the file: every other command fails on it (helper-95)', async () => {
+    const c = checkout();
+    const project = join(c.root, '.mqrc.json');
+    const makers: [(path: string) => void, string][] = [
+      [(path) => mkdirSync(path), 'a folder'],
+      [(path) => symlinkSync(join(c.root, 'nowhere'), path), 'a link to nothing'],
+      [
+        (path) => {
+          symlinkSync(`${path}.loop`, path);
+          symlinkSync(path, `${path}.loop`);
+        },
+        'a loop of symbolic links',
+      ],
+    ];
+    for (const [make, what] of makers) {
+      const broken = `the config file ${project} is ${what}, not a file: make it one, or remove it`;
+      make(project);
+      const run = await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      // It said "none yet: `mq config init` writes it here" of .mqrc.yaml.
+      expect(json(run).project).toEqual({ path: project, exists: true, namedBy: 'search', broken });
+      expect(await mq(['config', 'show'], { cwd: c.sub, env: c.env })).toMatchObject({ code: 3, stderr: `mq: ${broken}\n` });
+      for (const path of [project, `${project}.loop`]) rmSync(path, { recursive: true, force: true });
+    }
+    // The user file's name, not its folder's.
+    const user = join(c.userDir, 'config.yaml');
+    mkdirSync(user, { recursive: true });
+    const run = await mq(['config', 'path', '--json'], { cwd: c.sub, env: c.env });
+    expect(json(run).user).toEqual({ path: user, exists: true, broken: `the config file ${user} is a folder, not a file: make it one, or remove it` });
   });
 
   it('shows the paths when a config file is broken, flags the broken one with why, and exits 0: doctor sends people here', async () => {
