@@ -46,6 +46,11 @@ export async function run(io: Io): Promise<number> {
 
 /** The process's entry: wires signals and streams to `run`, and sets the exit code. */
 export async function main(): Promise<void> {
+  const cwd = workingDirectory();
+  if (cwd === undefined) {
+    process.exitCode = EXIT.config;
+    return;
+  }
   const controller = new AbortController();
   const interrupt = () => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
@@ -57,7 +62,7 @@ export async function main(): Promise<void> {
   const code = await run({
     argv: process.argv.slice(2),
     env: process.env,
-    cwd: process.cwd(),
+    cwd,
     get stdin() {
       return process.stdin;
     },
@@ -80,6 +85,21 @@ export async function main(): Promise<void> {
   process.off('SIGINT', interrupt);
   process.off('SIGTERM', interrupt);
   process.exitCode = code;
+}
+
+/**
+ * The working directory; undefined, said in one line, when it was removed under the shell (`rmdir` of the folder
+ * mq runs in): Node's process.cwd() throws then, as every relative path, the config search and git would.
+ */
+function workingDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch (error) {
+    const gone = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    const what = gone ? 'no longer exists' : `cannot be read (${systemErrorWords(error)})`;
+    writeSync(2, `mq: the working directory ${what}: cd to one that does, and run mq again\n`);
+    return undefined;
+  }
 }
 
 const QUIET = new WeakSet<NodeJS.WriteStream>();
