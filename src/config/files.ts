@@ -2,10 +2,10 @@
 // and the user file under $XDG_CONFIG_HOME/mq. Most runs have none, so plain fs looks for a file that could count, and
 // cosmiconfig (config-loader.ts) is loaded only for a directory that has one, to decide there as it always did.
 import { existsSync, lstatSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
-import { basename, extname, isAbsolute, join, resolve } from 'node:path';
+import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, systemErrorWords, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
-import { isFile, isHandedOverPipe, otherThanFile, upwards } from './git.js';
+import { findGitRoot, isFile, isHandedOverPipe, otherThanFile, upwards } from './git.js';
 import { envName } from './setting-rows.js';
 import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
 
@@ -45,16 +45,28 @@ function notAFile(path: string): string | undefined {
   return isHandedOverPipe(path, stats) ? undefined : otherThanFile(stats);
 }
 
-/** The nearest project file from `cwd` up to `stopDir`: the git root in a checkout, else home when `cwd` is under it, else the root. */
-export async function findProjectFile(cwd: string, stopDir: string): Promise<ProjectSearch> {
+/** The nearest project file from `cwd` up to where the search stops (searchStop). */
+export async function findProjectFile(cwd: string, home: string | undefined): Promise<ProjectSearch> {
   refuseMetaConfig();
   const ignored: string[] = [];
-  for (const dir of upwards(resolve(cwd), resolve(stopDir))) {
+  for (const dir of upwards(resolve(cwd), await searchStop(cwd, home))) {
     ignored.push(...executableConfigsIn(dir));
     const file = await projectFileIn(dir);
     if (file) return { file, ignored };
   }
   return { ignored };
+}
+
+/**
+ * Where the search for a project file stops: the git root; outside a checkout, the home directory when `cwd` is in
+ * it, else `cwd` itself. Climbing on to the root, a `/tmp/.mqrc.yaml` anyone can write held for every folder under it.
+ */
+export async function searchStop(cwd: string, home: string | undefined): Promise<string> {
+  const root = await findGitRoot(cwd);
+  if (root !== undefined) return root;
+  const inHome = home === undefined ? undefined : relative(home, resolve(cwd));
+  const underHome = inHome !== undefined && inHome !== '..' && !inHome.startsWith(`..${sep}`) && !isAbsolute(inHome);
+  return underHome ? resolve(home!) : resolve(cwd);
 }
 
 export interface ProjectSearch {

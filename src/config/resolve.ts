@@ -12,7 +12,7 @@ import { envValue, environmentLayer } from './environment.js';
 import { findProjectFile, findUserFile, loadProjectFile, sameFile, userConfigDir, type ProjectSearch } from './files.js';
 import { flagsLayer } from './flags.js';
 import { envName } from './setting-rows.js';
-import { findGitRoot, repoFromOrigin } from './git.js';
+import { repoFromOrigin } from './git.js';
 import { NEW_CONFIG_FILE } from './locations.js';
 import { CHECKS } from './settings-check.js';
 import type { ApiUrlTrust, ConfigLocations, Layer, ResolvedSettings, ResolveInput, Settings } from './settings.js';
@@ -82,7 +82,7 @@ async function parseSettings(values: Record<string, unknown>): Promise<Settings>
 }
 
 /**
- * --config or its variable names the file, else the nearest up to the git root (or home). A named file has a project file's limits unless
+ * --config or its variable names the file, else the nearest up to the git root (or home, or none above `cwd`: files.ts searchStop). A named file has a project file's limits unless
  * it is the user file: CI passes `--config` a path in the checkout, which a pull request can change as easily as a searched one.
  */
 async function projectConfigFile(
@@ -95,8 +95,7 @@ async function projectConfigFile(
   const named = flag ?? variable;
   if (named !== undefined && userPath !== undefined && sameFile(resolve(cwd, named), userPath)) return {};
   if (named !== undefined) return { file: await loadProjectFile(named, cwd, flag !== undefined ? 'flag' : 'env') };
-  const gitRoot = await findGitRoot(cwd);
-  return findProjectFile(cwd, gitRoot ?? home ?? cwd);
+  return findProjectFile(cwd, home);
 }
 
 /** Merges layers given highest first; a layer holds only the keys it sets, so presence is the test. */

@@ -3,9 +3,9 @@
 import { resolve } from 'node:path';
 import { MqError } from '../errors.js';
 import { envValue } from './environment.js';
-import { executableConfigsIn, findUserFile, loadProjectFile, projectFileIn, sameFile, searchedEntry, userConfigDir } from './files.js';
+import { executableConfigsIn, findUserFile, loadProjectFile, projectFileIn, sameFile, searchedEntry, searchStop, userConfigDir } from './files.js';
 import { homeDir } from './home.js';
-import { findGitRoot, upwards } from './git.js';
+import { upwards } from './git.js';
 import { envName } from './setting-rows.js';
 
 /** A config file found, and why mq cannot read it when it cannot. */
@@ -41,8 +41,7 @@ export async function surveyConfigFiles(input: { cwd: string; env: Record<string
       if (found) project = { ...found, namedBy };
     }
   } else {
-    const stop = (await findGitRoot(cwd)) ?? home ?? cwd;
-    for (const dir of upwards(cwd, resolve(stop))) {
+    for (const dir of upwards(cwd, await searchStop(cwd, home))) {
       ignored.push(...executableConfigsIn(dir));
       const entry = searchedEntry(dir, 'project');
       if (entry === undefined) continue;

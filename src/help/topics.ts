@@ -61,7 +61,7 @@ function configText(
       ],
     },
     `The project config file is the nearest of ${places} from the working directory up to the git root (outside a
-    checkout: up to your home directory), or the file --config or ${envName('config')} names (unless that is the user
+    checkout: up to your home directory; outside both, the working directory's own only), or the file --config or ${envName('config')} names (unless that is the user
     file). A pull request can change it, so it decides neither how the token is obtained nor where it is sent:
     token, tokenCommand, tokenFile and trustedApiUrls in it are an error (exit 3), and its apiUrl gets the token
     only when it is a loopback address (the sandbox) or the user file lists it under trustedApiUrls; otherwise mq

@@ -1,8 +1,9 @@
 // The plain-fs look that decides whether cosmiconfig is needed at all (files.ts): wherever it passes a file over,
 // cosmiconfig would have too, and wherever it is unsure, cosmiconfig decides as before.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { surveyConfigFiles } from '../../src/config/survey.js';
 import { ConfigError } from '../../src/errors.js';
 import { rejection, tree } from './helpers.js';
 
@@ -39,6 +40,31 @@ describe('passing over what is not a config file', () => {
     const { files, settings } = await t.resolve();
     expect(files).toEqual([]);
     expect(settings.targetBranch).toBe('main');
+  });
+});
+
+describe('where the search stops', () => {
+  it('outside a checkout and outside home, at the working directory: a file above it holds for no folder under it (helper-95)', async () => {
+    const t = tree();
+    t.write('.mqrc.yaml', 'targetBranch: from-above\n');
+    const own = t.write('outside/sub/.mqrc.yaml', 'targetBranch: own\n');
+    expect((await t.resolve({ cwd: 'outside/sub' })).files).toEqual([own]);
+    rmSync(own);
+    const none = await t.resolve({ cwd: 'outside/sub' });
+    expect(none.files).toEqual([]);
+    expect(none.settings.targetBranch).toBe('main');
+    // mq config path looks where the search does.
+    const survey = await surveyConfigFiles({ cwd: join(t.root, 'outside/sub'), env: { HOME: t.home, XDG_CONFIG_HOME: t.xdg } });
+    expect(survey.project).toBeUndefined();
+  });
+
+  it('outside a checkout in home, at home; in a checkout, at its root', async () => {
+    const t = tree();
+    t.write('.mqrc.yaml', 'targetBranch: from-above\n');
+    const home = t.write('home/.mqrc.yaml', 'targetBranch: home\n');
+    expect((await t.resolve({ cwd: 'home/proj' })).files).toEqual([home]);
+    t.git('home/proj', 'init', '-q');
+    expect((await t.resolve({ cwd: 'home/proj' })).files).toEqual([]);
   });
 });
 
