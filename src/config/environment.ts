@@ -18,8 +18,9 @@ export function environmentLayer(env: Env): Layer {
   for (const row of ROWS) {
     if (row.env === undefined) continue;
     if (row.key === 'token') {
-      // The token's variables are read as they are: the token is checked when a request needs it.
-      const name = [row.env, row.fallbackEnv].find((each) => each !== undefined && envValue(env, each) !== undefined);
+      // The token's variables are read as they are: the token is checked when a request needs it. One of spaces
+      // alone is unset, as an empty one is (the next is tried): it would be sent as no token at all.
+      const name = [row.env, row.fallbackEnv].find((each) => each !== undefined && envValue(env, each)?.trim());
       if (name !== undefined) found.token = { value: { kind: 'env', name, value: envValue(env, name) }, origin: `env ${name}` };
       continue;
     }

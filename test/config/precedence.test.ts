@@ -147,6 +147,16 @@ describe('flags and the environment', () => {
     expect(trunk.origins.token).toBe('env TRUNK_API_TOKEN');
   });
 
+  it('takes a token variable of spaces alone as unset, as an empty one, and tries the next (helper-95)', async () => {
+    const t = tree();
+    // config show said "set", a command "MQ_TOKEN is empty", and TRUNK_API_TOKEN was never tried.
+    const blank = await t.resolve({ env: { MQ_TOKEN: ' \t', TRUNK_API_TOKEN: 'b' } });
+    expect(blank.settings.token).toEqual({ kind: 'env', name: 'TRUNK_API_TOKEN', value: 'b' });
+    const none = await t.resolve({ env: { MQ_TOKEN: '  ', TRUNK_API_TOKEN: ' ' } });
+    expect(none.settings.token).toBeUndefined();
+    expect(none.origins.token).toBeUndefined();
+  });
+
   it('treats every empty variable as unset', async () => {
     const t = tree();
     t.write('home/proj/.mqrc', 'repo: project/repo\ntargetBranch: develop\ntimeout: 5s\norg: acme\n');
