@@ -12,12 +12,16 @@ import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './conf
 import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
 import { handedOverFd, isFile, isHandedOverPipe, otherThanFile } from './git.js';
 
-/** Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. */
+/**
+ * Parse errors carry a code frame of the file, which may hold a token: keep only where the problem is. A byte order
+ * mark, which Windows editors write and JSON.parse refuses, is dropped, as the YAML parser drops it.
+ */
 const loadJson: Loader = (path, content) => {
+  const text = content.replace(/^\uFEFF/, '');
   try {
-    return JSON.parse(content) as unknown;
+    return JSON.parse(text) as unknown;
   } catch (error) {
-    throw notJson(path, content, error);
+    throw notJson(path, text, error);
   }
 };
 

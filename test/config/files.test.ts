@@ -225,6 +225,16 @@ describe('finding the project file', () => {
     expect(error.message).toBe(`${rc}: not valid JSON at line 1, column 18`);
   });
 
+  it('a JSON file that begins with a byte order mark is read, as a YAML one is (helper-95)', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    // "not valid JSON at line 1, column 1"
+    t.write('home/proj/.mqrc.json', '\uFEFF{"targetBranch": "bom"}\n');
+    expect((await t.resolve()).settings.targetBranch).toBe('bom');
+    const broken = t.write('home/proj/.mqrc.json', '\uFEFF{"targetBranch": main}');
+    expect((await rejection(t.resolve())).message).toBe(`${broken}: not valid JSON at line 1, column 18`);
+  });
+
   it('a YAML file of comments alone is no settings, passed over as before', async () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
