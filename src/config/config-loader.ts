@@ -26,10 +26,19 @@ const loadJson: Loader = (path, content) => {
 };
 
 function notJson(path: string, content: string, error: unknown): ConfigError {
+  const end = content.trimEnd().length;
+  // Cut off (`{"targetBranch": `): the parser says so without a position, and there is no character at fault.
+  if (String(error).includes('Unexpected end of JSON input') || (positionOf(error) ?? -1) >= end) {
+    return new ConfigError(`${path}: not valid JSON: it ends too soon, at line ${lineAndColumn(content, end)}`);
+  }
   const at = positionOf(error) ?? brokenAt(content);
-  const before = at === undefined ? undefined : content.slice(0, at).split('\n');
-  const where = before === undefined ? '' : ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
-  return new ConfigError(`${path}: not valid JSON${where}`);
+  return new ConfigError(`${path}: not valid JSON${at === undefined ? '' : ` at line ${lineAndColumn(content, at)}`}`);
+}
+
+/** `3, column 7`: where the character at `at` is, both counted from 1. */
+function lineAndColumn(content: string, at: number): string {
+  const before = content.slice(0, at).split('\n');
+  return `${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
 /** Where JSON.parse says the text breaks, where it says so by a position (Node 20's parser does not always). */

@@ -208,7 +208,7 @@ describe('finding the project file', () => {
     t.write('home/proj/.mqrc.yaml', 'targetBranch: develop\n');
     const error = await rejectionInProject(t);
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.message).toBe(`${pkg}: not valid JSON at line 4, column 1`);
+    expect(error.message).toBe(`${pkg}: not valid JSON: it ends too soon, at line 3, column 19`);
   });
 
   it('a JSON file broken by a stray word (which the parser names by quoting, not by position) is named with where it breaks', async () => {
@@ -223,6 +223,19 @@ describe('finding the project file', () => {
     const rc = t2.write('home/proj/.mqrc.json', '{"targetBranch": main}');
     const error = await rejection(t2.resolve());
     expect(error.message).toBe(`${rc}: not valid JSON at line 1, column 18`);
+  });
+
+  it('a JSON file cut off is said to end too soon, with where (it said "not valid JSON" alone; helper-95)', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    for (const [text, where] of [
+      ['{"targetBranch": \n', '1, column 17'],
+      ['{\n  "targetBranch": "x",\n  "profiles": {\n', '3, column 16'],
+      ['{"targetBranch": "ma', '1, column 21'],
+    ]) {
+      const rc = t.write('home/proj/.mqrc.json', text!);
+      expect((await rejection(t.resolve())).message).toBe(`${rc}: not valid JSON: it ends too soon, at line ${where}`);
+    }
   });
 
   it('a JSON file that begins with a byte order mark is read, as a YAML one is (helper-95)', async () => {
