@@ -3,13 +3,13 @@
 // with the CI's secrets. cosmiconfig merges its default loaders under ours (so .js/.ts get a refusal), its 'global'
 // strategy reads its own directory too (files.ts walks and asks one directory at a time, with 'none'), and an
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
-import { constants, readFileSync, type Stats } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { constants, createReadStream, readFileSync, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
-import { EXECUTABLE_EXTENSIONS, MODULE_NAME } from './config-names.js';
+import { CONFIG_LIMIT, EXECUTABLE_EXTENSIONS, MODULE_NAME, tooBigMessage } from './config-names.js';
 import { handedOverFd, isFile, isHandedOverPipe, otherThanFile } from './git.js';
 
 /**
@@ -96,16 +96,17 @@ export async function loadDataFile(path: string, where: string): Promise<{ data:
  * blocking, and asked again once open, should the path change. (`mq mcp` refuses its own input apart: a tool's
  * path is never the protocol's.)
  */
-async function readRegularFile(path: string, where: string): Promise<string> {
+async function readRegularFile(path: string, where: string, limit?: typeof CONFIG_LIMIT): Promise<string> {
   const refuse = (stats: Stats) => {
     const kind = otherThanFile(stats);
     if (kind) throw new ConfigError(`${where}: not a regular file (${kind}); give the path of a file`);
+    if (limit && stats.size > limit.bytes) throw tooBig(where, limit);
   };
   try {
     const named = await stat(path);
     // This process's own input is read as a stream: a Node parent hands it over as a socket, which no open() takes.
-    if (named.isSocket() && handedOverFd(path) === 0) return await textOf(process.stdin);
-    if (isHandedOverPipe(path, named)) return await readFile(path, 'utf8');
+    if (named.isSocket() && handedOverFd(path) === 0) return await textOf(process.stdin, where, limit);
+    if (isHandedOverPipe(path, named)) return await textOf(createReadStream(path), where, limit);
     refuse(named);
     const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
@@ -120,10 +121,21 @@ async function readRegularFile(path: string, where: string): Promise<string> {
   }
 }
 
-async function textOf(stream: NodeJS.ReadableStream): Promise<string> {
+/** A stream's text, read no further than `limit`: a pipe may never end (`yes | mq … --config /dev/stdin`). */
+async function textOf(stream: NodeJS.ReadableStream, where: string, limit?: typeof CONFIG_LIMIT): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+    size += buffer.length;
+    if (limit && size > limit.bytes) throw tooBig(where, limit);
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooBig(where: string, limit: typeof CONFIG_LIMIT): ConfigError {
+  return new ConfigError(tooBigMessage(where, limit));
 }
 
 const refuse: Loader = (path) => {
@@ -194,7 +206,7 @@ async function importedFile(path: string, by: string, kind: ConfigFileKind, stac
   const where = `${path} (imported by ${by})`;
   let text: string;
   try {
-    text = await readRegularFile(path, where);
+    text = await readRegularFile(path, where, CONFIG_LIMIT);
   } catch (error) {
     if ((error as Error).cause && ((error as Error).cause as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ConfigError(`${by}: the file its $import names does not exist: ${path}`, { cause: error });
@@ -254,11 +266,16 @@ function validate(path: string, kind: ConfigFileKind, config: unknown): ConfigFi
   return validateConfigFile(path, kind, config ?? {}, basename(path) === 'package.json' ? `${MODULE_NAME}.` : '');
 }
 
-/** Loads and validates the file at `path` (absolute, known to exist). */
-export async function loadFile(path: string, searchPlaces: string[], kind: ConfigFileKind): Promise<ConfigFile> {
+/**
+ * Loads and validates the file at `path` (absolute, known to exist), read as cosmiconfig's load reads it, but no
+ * further than a config file's limit: a pipe named by --config may never end, and read whole it failed as
+ * "Invalid string length". /dev/null is an empty file.
+ */
+export async function loadFile(path: string, kind: ConfigFileKind): Promise<ConfigFile> {
   try {
-    const result = await explorer(searchPlaces, kind).load(path);
-    return validate(path, kind, result?.config);
+    const text = path === '/dev/null' ? '' : await readRegularFile(path, path, CONFIG_LIMIT);
+    const data: unknown = text.trim() === '' ? undefined : await (loadersFor(kind)[extname(path) || 'noExt'] ?? refuse)(path, text);
+    return validate(path, kind, basename(path) === 'package.json' && isMap(data) ? data[MODULE_NAME] : data);
   } catch (error) {
     throw asConfigError(error, path);
   }
@@ -277,7 +294,7 @@ export async function searchDir(dir: string, searchPlaces: string[], kind: Confi
   // name, such a file fails; one that is empty or holds only comments loads as nothing, and is passed over as
   // the search did.
   for (const path of searchPlaces.map((place) => join(dir, place))) {
-    if (isFile(path)) await loadFile(path, searchPlaces, kind);
+    if (isFile(path)) await loadFile(path, kind);
   }
   return undefined;
 }

@@ -1,6 +1,14 @@
 // The names config files go by: shared by the cheap search (files.ts) and the cosmiconfig loader it imports
 // lazily (config-loader.ts), so that neither imports the other for them.
 export const MODULE_NAME = 'mq';
+
+/** A config file of more is refused unread: settings take a few hundred bytes, and a pipe may never end. */
+export const CONFIG_LIMIT = { bytes: 1024 * 1024, what: 'a config file' };
+
+/** The refusal of a file over `limit`. */
+export function tooBigMessage(where: string, limit: { bytes: number; what: string }): string {
+  return `${where}: too big for ${limit.what} (over ${limit.bytes / 1024 / 1024} MiB)`;
+}
 export const PROJECT_SEARCH_PLACES = ['package.json', '.mqrc', '.mqrc.json', '.mqrc.yaml', '.mqrc.yml', 'mq.config.json'];
 export const USER_SEARCH_PLACES = ['config.json', 'config.yaml', 'config.yml'];
 

@@ -7,7 +7,15 @@ import { ConfigError, systemErrorWords, UsageError } from '../errors.js';
 import type { ConfigFile, ConfigFileKind } from './config-file.js';
 import { findGitRoot, isFile, isHandedOverPipe, otherThanFile, upwards } from './git.js';
 import { envName } from './setting-rows.js';
-import { EXECUTABLE_CONFIG_NAMES, EXECUTABLE_META_CONFIGS, MODULE_NAME, PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from './config-names.js';
+import {
+  CONFIG_LIMIT,
+  EXECUTABLE_CONFIG_NAMES,
+  EXECUTABLE_META_CONFIGS,
+  MODULE_NAME,
+  PROJECT_SEARCH_PLACES,
+  tooBigMessage,
+  USER_SEARCH_PLACES,
+} from './config-names.js';
 
 /** A cosmiconfig explorer runs a "meta config" (`.config/config.js`) from process.cwd() before our options apply: refused on every search. */
 function refuseMetaConfig(): void {
@@ -34,7 +42,7 @@ export async function loadProjectFile(path: string, cwd: string, namedBy: 'flag'
   const other = notAFile(absolute);
   if (other) throw refuse(`is ${other}, not a file`);
   refuseMetaConfig();
-  return (await loader()).loadFile(absolute, PROJECT_SEARCH_PLACES, 'project');
+  return (await loader()).loadFile(absolute, 'project');
 }
 
 /** What a path names if not a file mq may read (a FIFO, a folder, /dev/zero, which never ends); a pipe handed over is read. */
@@ -97,8 +105,11 @@ function mayCount(path: string): boolean {
   if (!configFileAt(path)) return false;
   let content: string;
   try {
+    // Refused unread, as a file named by --config is (config-loader.ts).
+    if (statSync(path).size > CONFIG_LIMIT.bytes) throw new ConfigError(tooBigMessage(path, CONFIG_LIMIT));
     content = readFileSync(path, 'utf8');
-  } catch {
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
     return true;
   }
   if (content.trim() === '') return false;

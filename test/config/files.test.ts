@@ -225,6 +225,25 @@ describe('finding the project file', () => {
     expect(error.message).toBe(`${rc}: not valid JSON at line 1, column 18`);
   });
 
+  it('a config file past 1 MiB is refused, named or searched; a pipe is read no further (helper-95: "Invalid string length")', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    const big = `targetBranch: x\n${'# padding\n'.repeat(120_000)}`;
+    const named = t.write('home/big.yaml', big);
+    const refusal = (path: string) => `${path}: too big for a config file (over 1 MiB)`;
+    expect((await rejection(t.resolve({ flags: { config: named } }))).message).toBe(refusal(named));
+    const searched = t.write('home/proj/.mqrc.yaml', big);
+    expect((await rejection(t.resolve())).message).toBe(refusal(searched));
+    // A pipe that never ends.
+    const run = spawnSync('sh', ['-c', 'yes "targetBranch: x" | "$0" "$@"', process.execPath, MQ_BIN, 'config', 'show', '--config', '/dev/stdin'], {
+      cwd: t.proj,
+      env: { PATH: process.env.PATH, HOME: t.home, XDG_CONFIG_HOME: t.xdg },
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe(`mq: ${refusal('/dev/stdin')}\n`);
+    expect(run.status).toBe(3);
+  });
+
   it('a JSON file cut off is said to end too soon, with where (it said "not valid JSON" alone; helper-95)', async () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
