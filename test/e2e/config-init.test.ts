@@ -57,6 +57,21 @@ describe('mq config init', () => {
     expect(shown.settings.repo).toEqual({ value: 'github.com/acme/widgets', origin: `file ${file}` });
   });
 
+  it('without a remote origin and without --repo, says the file names no repository (it said nothing, helper-95)', async () => {
+    const c = checkout('');
+    const run = await mq(['config', 'init'], { cwd: c.sub, env: c.env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      'warning: no repository in it: there is no git remote origin here to infer one from; pass --repo owner/name (with --force to replace the file)\n',
+    );
+    expect(read(join(c.root, '.mqrc.yaml'))).toBe([...HEADER, 'targetBranch: main', ''].join('\n'));
+    const given = await mq(['config', 'init', '--repo', 'acme/widgets', '--force'], { cwd: c.sub, env: c.env });
+    expect(given).toMatchObject({ code: 0, stderr: '' });
+    expect(read(join(c.root, '.mqrc.yaml'))).toContain('repo: acme/widgets\n');
+    // The user file names none, and says nothing of it.
+    expect(await mq(['config', 'init', '--user'], { cwd: c.sub, env: c.env })).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('writes the flags it is given; --json prints the result as JSON without writing output: json', async () => {
     const c = checkout();
     const args = [

@@ -36,7 +36,8 @@ $XDG_CONFIG_HOME/mq/config.yaml (default ~/.config/mq/). On a terminal it asks f
 (repository, target branch, API URL, output); otherwise it writes the flags and what it infers (the
 repository from the git remote origin) without asking. Flags it writes: --repo, --branch, --api-url, --org,
 --output (not --json), and with --user --token-command, --token-file. A key at mq's default is left out, but
-a project file always names its repository and target branch. It never asks for the token nor writes it: set
+a project file always names its target branch, and its repository (a warning says when there is none to
+infer). It never asks for the token nor writes it: set
 ${envName('token')}, or name a tokenCommand or tokenFile in the user file (a project file may not). A config file
 already in that directory is replaced only with --force (exit 2 otherwise); the file is checked against the
 same schema mq reads config files with.
