@@ -8,6 +8,7 @@ export function resolveColor(flag: boolean | undefined, env: Env, stdoutIsTTY: b
   if (envValue(env, 'NO_COLOR') !== undefined) return { value: false, origin: 'env NO_COLOR' };
   const force = envValue(env, 'FORCE_COLOR');
   if (force !== undefined) return { value: !['0', 'false'].includes(force.toLowerCase()), origin: 'env FORCE_COLOR' };
-  const origin = stdoutIsTTY ? 'default (stdout is a terminal)' : 'default (stdout is not a terminal)';
+  // No parentheses: an origin is shown in them (doctor's settings, hints), and nested they read garbled.
+  const origin = stdoutIsTTY ? 'default: stdout is a terminal' : 'default: stdout is not a terminal';
   return { value: stdoutIsTTY, origin };
 }

@@ -21,7 +21,7 @@ describe('configEntries', () => {
       { key: 'timeout', value: '1m30s', origin: `file ${file}` },
       { key: 'insecure', value: 'off', origin: 'default' },
       { key: 'trustedApiUrls', value: undefined, origin: 'not set' },
-      { key: 'color', value: 'off', origin: 'default (stdout is not a terminal)' },
+      { key: 'color', value: 'off', origin: 'default: stdout is not a terminal' },
     ]);
   });
 

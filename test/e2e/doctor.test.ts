@@ -46,6 +46,8 @@ describe('mq doctor', () => {
     expect(line(run, 'repository')).toContain('github.com/acme/doctor (env MQ_REPO)');
     expect(line(run, 'queue')).toContain('main of github.com/acme/doctor: running');
     expect(run.stdout).toMatch(/apiUrl +http:\/\/127\.0\.0\.1:\d+ +\(env MQ_API_URL\)/);
+    // It read "(default (stdout is not a terminal))" (helper-95).
+    expect(run.stdout).toMatch(/ color +off +\(default: stdout is not a terminal\)\n/);
     // Outside a git checkout the CI checks are not run (test/commands/doctor-ci.test.ts runs them).
     expect(run.stdout).toContain('12 checks passed, 4 not run.');
     expect(run.stdout).not.toMatch(/\u001b\[/);

@@ -305,7 +305,7 @@ describe('what a person copies, never cut at 40, 60, 80 and 200 columns', () => 
     const entries = [
       { key: 'apiUrl', value: url, origin: 'file /home/someone/projects/widgets/.mqrc.yaml' },
       { key: 'api', value: 'auto: v2 (the token begins trunk_v2_)', origin: 'default' },
-      { key: 'color', value: 'on', origin: 'default (stdout is a terminal)' },
+      { key: 'color', value: 'on', origin: 'default: stdout is a terminal' },
     ];
     for (const columns of [40, ...WIDTHS]) {
       const text = await renderText({ kind: 'config', entries, files: [] }, onScreen(columns));
