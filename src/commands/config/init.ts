@@ -149,7 +149,7 @@ async function chooseValues(input: ConfigInitInput, ctx: Context, prompt: Prompt
     ...(project && { question: 'repository (owner/name)', suggested: inferred && shortRepo(inferred) }),
     check: checkRepo,
   });
-  // Said, not refused: outside a checkout a file of the other keys is still of use, with -R or MQ_REPO.
+  // Said, not refused: outside a checkout a file of the other keys is still of use, the repository given apart.
   if (project && repo === undefined) {
     ctx.warn('no repository in it: there is no git remote origin here to infer one from; pass --repo owner/name (with --force to replace the file)');
   }
