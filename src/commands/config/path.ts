@@ -65,7 +65,7 @@ async function pathsResult(
       : { path: join(await projectFileDir(cwd), NEW_CONFIG_FILE.project), exists: false, namedBy: null },
     user:
       userDir === undefined
-        ? { path: `$XDG_CONFIG_HOME/${NEW_CONFIG_FILE.user}`, exists: false, broken: `there is ${NO_HOME}, or XDG_CONFIG_HOME to one` }
+        ? { path: `$XDG_CONFIG_HOME/mq/${NEW_CONFIG_FILE.user}`, exists: false, broken: `there is ${NO_HOME}, or XDG_CONFIG_HOME to one` }
         : { path: user?.path ?? join(userDir, NEW_CONFIG_FILE.user), exists: user !== undefined, ...brokenOf(user) },
     ignored,
   };
