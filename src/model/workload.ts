@@ -8,10 +8,24 @@ import { spanOf } from '../text/durations.js';
 import { PRIORITY_NAMES } from './vocabulary.js';
 
 const Rate = z.number().min(0).max(1);
-/** The most PRs submitted in an hour a simulation plays: some twenty times the busiest queues', and a week of it fits in memory. */
-const PER_HOUR_MAX = 5_000;
-/** The most deps (targets) a repository or a PR has in a simulation: each PR's are drawn and kept. */
+/** The most PRs a replication plays: each is held to its end (some 6 KB each), in each of the workers at once. */
+export const REPLICATION_PRS_MAX = 100_000;
+/** The most deps a replication draws for its PRs, held as long as they are (a PR touching every dep draws none). */
+export const REPLICATION_DEPS_MAX = 10_000_000;
+/** The most PRs submitted in an hour a simulation plays: some fifteen times the busiest queues', and a day of it plays. */
+const PER_HOUR_MAX = 4_000;
+/** The most deps (targets) a repository or a PR has in a simulation. */
 const DEPS_MAX = 100_000;
+
+/** What a day of the workload submits on average: its PRs, and the deps drawn for them (none for a PR touching them all). */
+export function dailyLoad(workload: Pick<LoadedWorkload, 'arrivals' | 'impactedTargets'>): { prs: number; deps: number } {
+  const { perHour, byHourOfDay, byDayOfWeek } = workload.arrivals;
+  const mean = (factors: readonly number[]) => factors.reduce((sum, factor) => sum + factor, 0) / factors.length;
+  const prs = perHour * mean(byHourOfDay) * mean(byDayOfWeek) * 24;
+  const targets = workload.impactedTargets;
+  const perPr = targets === null ? 0 : targets.shares.reduce((sum, [count, share]) => sum + (count < targets.distinct ? count * share : 0), 0);
+  return { prs, deps: prs * perPr };
+}
 const Seconds = z.number().min(0);
 /** Factors on the mean rate, one a slot; a slot missing is taken as 1. */
 const Shape = (slots: number, what: string) =>
@@ -141,10 +155,10 @@ export const Workload = z
       problem(['pullrequest', 'max_deps'], 'missing: the deps in the repository that a PR touches some of');
     }
   })
-  .transform((file): LoadedWorkload => {
+  .transform((file, ctx): LoadedWorkload => {
     const { test, pullrequest: pr } = file;
     const shares = pr.deps_distribution ?? [[pr.max_impacted_deps ?? 1, 1]];
-    return {
+    const workload: LoadedWorkload = {
       arrivals: { perHour: pr.requests_per_hour, byHourOfDay: pr.by_hour_of_day, byDayOfWeek: pr.by_day_of_week },
       testDurationSeconds: { samples: file.basis?.test_runs_timed ?? 0, p50: test.sleep_for, p90: test.sleep_for_p90 ?? test.sleep_for },
       failureRate: pr.failure_rate ?? 0,
@@ -165,6 +179,17 @@ export const Workload = z
             },
       warnings: file.warnings,
     };
+    // A day of it is what the shortest simulation plays: the deps drawn for its PRs are held as the PRs are.
+    const { prs, deps } = dailyLoad(workload);
+    if (deps > REPLICATION_DEPS_MAX) {
+      const field = pr.deps_distribution === undefined ? 'max_impacted_deps' : 'deps_distribution';
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pullrequest', field],
+        message: `a day's ${Math.round(prs)} PRs touch some ${Math.round(deps)} deps in all, and a simulation draws at most ${REPLICATION_DEPS_MAX}: give fewer deps a PR (or max_deps, a PR touching every dep, which draws none)`,
+      });
+    }
+    return workload;
   });
 
 /** A workload as a simulation plays it: the fit's shape, and the load tool's every-Nth failing PR where one was given. */

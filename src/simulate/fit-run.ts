@@ -10,7 +10,7 @@ import type { LoadedWorkload } from '../model/workload.js';
 import { quantile } from '../model/stats.js';
 import type { QueueFacts, QueueSettings } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
-import type { PriorityName } from '../model/vocabulary.js';
+import { IMPACTS_ALL, type PriorityName } from '../model/vocabulary.js';
 import { QueueEngine } from '../sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../sandbox/engine/history.js';
 
@@ -48,7 +48,8 @@ export interface Arrival {
   at: number;
   outcome: 'pass' | 'fail' | 'flaky';
   durationSeconds: number;
-  targets: string[];
+  /** ALL for a PR that touches every target: what it overlaps is the same, and no list of the space is drawn. */
+  targets: string[] | typeof IMPACTS_ALL;
   priority?: PriorityName;
   noBatch?: true;
 }
@@ -102,6 +103,12 @@ export function drawArrivals(p: DrawParameters, days: number, seed: number): Arr
   const peak = p.perHour * Math.max(1, ...p.byHourOfDay) * Math.max(1, ...p.byDayOfWeek);
   const priorities = Object.entries(p.priorities);
   const arrivals: Arrival[] = [];
+  // One string a target, shared by every PR that touches it; of one width, so that they sort as their numbers do
+  // (the engine holds a PR's targets sorted).
+  const names: string[] = [];
+  const width = String(p.targets - 1).length;
+  const nameOf = (target: number) => (names[target] ??= `//t${String(target).padStart(width, '0')}`);
+  const drawn = new Uint8Array(p.targets);
   const end = SIMULATION_START + days * 24 * HOUR;
   if (!(peak > 0)) return arrivals;
   for (let at = SIMULATION_START; ; ) {
@@ -113,10 +120,9 @@ export function drawArrivals(p: DrawParameters, days: number, seed: number): Arr
     const outcome = logicalConflict || u < p.failureRate ? 'fail' : u < p.failureRate + p.flakeRate ? 'flaky' : 'pass';
     const normal = Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
     const durationSeconds = Math.max(1, Math.round(p.medianSeconds * Math.exp(p.sigma * normal)));
-    const targets = new Set<string>();
     const touched = p.perPrShares ? drawShare(p.perPrShares, next()) : p.perPr;
-    while (targets.size < Math.min(touched, p.targets)) targets.add(`//t${Math.floor(next() * p.targets)}`);
-    const arrival: Arrival = { pr: arrivals.length + 1, at: Math.round(at), outcome, durationSeconds, targets: [...targets].sort() };
+    const targets = touched >= p.targets ? IMPACTS_ALL : Array.from(drawTargets(touched, p.targets, next, drawn), nameOf);
+    const arrival: Arrival = { pr: arrivals.length + 1, at: Math.round(at), outcome, durationSeconds, targets };
     if (priorities.length > 1) {
       const chosen = drawShare(priorities, next());
       if (chosen !== 'medium') arrival.priority = chosen as PriorityName;
@@ -125,6 +131,30 @@ export function drawArrivals(p: DrawParameters, days: number, seed: number): Arr
     arrivals.push(arrival);
   }
   return arrivals;
+}
+
+/**
+ * `count` distinct targets of `space` (fewer than all), ascending: drawn one by one while they are at most half the
+ * space, else the ones left out are, so that no draw waits long for a target not drawn yet. `drawn` marks them
+ * (one flag a target, all clear between two calls).
+ */
+function drawTargets(count: number, space: number, next: () => number, drawn: Uint8Array): Int32Array {
+  const leftOut = count > space / 2;
+  const picked: number[] = [];
+  while (picked.length < (leftOut ? space - count : count)) {
+    const target = Math.floor(next() * space);
+    if (drawn[target] === 0) {
+      drawn[target] = 1;
+      picked.push(target);
+    }
+  }
+  let targets: Int32Array;
+  if (leftOut) {
+    targets = new Int32Array(count);
+    for (let target = 0, at = 0; target < space; target++) if (drawn[target] === 0) targets[at++] = target;
+  } else targets = Int32Array.from(picked).sort();
+  for (const target of picked) drawn[target] = 0;
+  return targets;
 }
 
 /** The value whose share `v` (uniform in [0, 1)) falls in; the first where the shares fall short of 1. */

@@ -76,9 +76,27 @@ describe('mq simulate', () => {
     const run = await mq(['simulate', '--workload', path, '--set', 'concurrency=1,2', '--days', '7'], { env: {} });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'mq: --days 7: the workload submits some 168000 PRs in that time, and a simulation plays at most 100000: give fewer days, or a lower requests_per_hour\n',
+      'mq: --days 7: the workload submits some 168000 PRs in that time, and a simulation plays at most 100000: give at most --days 4, or a lower requests_per_hour\n',
     );
     expect((await mq(['simulate', '--workload', path, '--set', 'concurrency=1,2', '--days', '1', '--replications', '1'], { env: {} })).code).toBe(0);
+  });
+
+  it('plays PRs touching every one of 100,000 deps, and refuses --days whose PRs draw more deps than it holds, exit 2 (helper-97)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mq-simulate-'));
+    const workload = async (impacted: number) => {
+      const path = join(folder, `deps-${impacted}.yaml`);
+      await writeFile(path, `test: {sleep_for: 30m}\npullrequest: {requests_per_hour: 20, max_deps: 100000, max_impacted_deps: ${impacted}}\n`);
+      return path;
+    };
+    const args = ['--set', 'mode=parallel', '--replications', '1'];
+    const many = await mq(['simulate', '--workload', await workload(10_000), ...args, '--days', '7'], { env: {} });
+    expect(many.code).toBe(2);
+    expect(many.stderr).toBe(
+      'mq: --days 7: the workload draws some 33600000 deps for its PRs in that time, and a simulation plays at most 10000000: give at most --days 2, or fewer deps a PR (max_impacted_deps, deps_distribution)\n',
+    );
+    // Every PR touches them all: ALL, drawn as no list (it was 3.5 GB and minutes, for one day).
+    const all = await mq(['simulate', '--workload', await workload(100_000), ...args, '--days', '1', '--json'], { env: {} });
+    expect(all.code, all.stderr).toBe(0);
   });
 
   it('says a workload’s warnings on stderr, not in its answer on stdout (helper-86; --json keeps them)', async () => {

@@ -68,8 +68,9 @@ pullrequest:
   it("draws each PR's deps from deps_distribution, ALL being every dep, over max_impacted_deps", async () => {
     const text = 'test: {sleep_for: 60}\npullrequest: {requests_per_hour: 50, max_deps: 5, max_impacted_deps: 3, deps_distribution: "0.5x1,0.5xALL"}\n';
     const prs = drawArrivals(parametersOf(await readWorkloadFile(await file('w.yaml', text))), 2, 1);
+    // A PR touching every dep is ALL: it overlaps the same PRs, and no list of the deps is drawn for it.
     const ones = prs.filter((pr) => pr.targets.length === 1).length;
-    expect(ones + prs.filter((pr) => pr.targets.length === 5).length).toBe(prs.length);
+    expect(ones + prs.filter((pr) => pr.targets === 'ALL').length).toBe(prs.length);
     expect(ones / prs.length).toBeCloseTo(0.5, 1);
   });
 
@@ -102,7 +103,7 @@ pullrequest:
     [
       'w.yaml',
       `pullrequest: {requests_per_hour: 1.0e+308, by_hour_of_day: [${[1e300, ...new Array(23).fill(0)].join(', ')}]}\ntest: {sleep_for: 60}\n`,
-      'pullrequest.requests_per_hour: past any number of PRs submitted in the busiest hour (by_hour_of_day and by_day_of_week on it): at most 5000',
+      'pullrequest.requests_per_hour: past any number of PRs submitted in the busiest hour (by_hour_of_day and by_day_of_week on it): at most 4000',
     ],
     [
       'w.yaml',
@@ -113,6 +114,19 @@ pullrequest:
       'w.yaml',
       'pullrequest: {requests_per_hour: 1, max_deps: 1000000000, max_impacted_deps: 1000000000}\ntest: {sleep_for: 60}\n',
       'pullrequest.max_deps: Too big',
+    ],
+    // 5,000 an hour passed, and no --days played it (120,000 PRs a day; a replication plays 100,000) (helper-97).
+    ['w.yaml', 'pullrequest: {requests_per_hour: 5000}\ntest: {sleep_for: 60}\n', 'pullrequest.requests_per_hour: 5000 PRs submitted in the busiest hour'],
+    // A day is the least a simulation plays: its PRs' deps are drawn and held (helper-97: 3.5 GB and minutes, unrefused).
+    [
+      'w.yaml',
+      'pullrequest: {requests_per_hour: 20, max_deps: 100000, max_impacted_deps: 50000}\ntest: {sleep_for: 30m}\n',
+      "pullrequest.max_impacted_deps: a day's 480 PRs touch some 24000000 deps in all, and a simulation draws at most 10000000: give fewer deps a PR",
+    ],
+    [
+      'w.yaml',
+      'pullrequest: {requests_per_hour: 20, max_deps: 100000, deps_distribution: "0.5x1,0.5x60000"}\ntest: {sleep_for: 30m}\n',
+      "pullrequest.deps_distribution: a day's 480 PRs touch some 14400240 deps",
     ],
   ])('refuses %s holding a mistake, in one line naming the field', async (name, text, words) => {
     const path = await file(name, text);

@@ -12,7 +12,7 @@ import type { QueueSettings } from '../../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../../model/queue-settings.js';
 import type { CommandResult } from '../../model/result.js';
 import type { SimulatedConfiguration, SimulationGoal } from '../../model/simulation.js';
-import type { LoadedWorkload } from '../../model/workload.js';
+import { dailyLoad, type LoadedWorkload, REPLICATION_DEPS_MAX, REPLICATION_PRS_MAX } from '../../model/workload.js';
 import { figuresOf, histogramOf, markBest } from '../../simulate/answer.js';
 import { SIMULATED_SETTINGS, simulatedSettings } from '../../simulate/fit-run.js';
 import { bundledWorker, DEFAULT_SETTINGS, playAll } from '../../simulate/pool.js';
@@ -89,19 +89,20 @@ function parseSet(text: string): SimulateInput['sets'][number] {
   return { key: flag.key as Simulated, name: flag.name, values };
 }
 
-/** The most PRs a replication plays: each is held to its end (some 6 KB each), in each of the workers at once. */
-const REPLICATION_PRS_MAX = 100_000;
-
-/** A workload that submits more PRs over --days than a replication holds, refused before it fills the memory. */
+/** A workload that submits more PRs, or draws more deps, over --days than a replication holds, refused before it fills the memory. */
 function refuseTooMany(workload: LoadedWorkload, days: number): void {
-  const { perHour, byHourOfDay, byDayOfWeek } = workload.arrivals;
-  const mean = (factors: readonly number[]) => factors.reduce((sum, factor) => sum + factor, 0) / factors.length;
-  const expected = perHour * mean(byHourOfDay) * mean(byDayOfWeek) * 24 * days;
-  if (expected > REPLICATION_PRS_MAX) {
+  const daily = dailyLoad(workload);
+  const over = (does: string, perDay: number, max: number, fewer: string) => {
+    if (perDay * days <= max) return;
+    const some = (count: number) => does.replace('#', String(Math.round(count)));
+    // A workload file is held to a day (workload.ts); a fit from history is not, and may not fit even one.
+    if (perDay > max) throw new UsageError(`the workload ${some(perDay)} a day, and a simulation plays at most ${max}: ${fewer}`);
     throw new UsageError(
-      `--days ${days}: the workload submits some ${Math.round(expected)} PRs in that time, and a simulation plays at most ${REPLICATION_PRS_MAX}: give fewer days, or a lower requests_per_hour`,
+      `--days ${days}: the workload ${some(perDay * days)} in that time, and a simulation plays at most ${max}: give at most --days ${Math.floor(max / perDay)}, or ${fewer}`,
     );
-  }
+  };
+  over('submits some # PRs', daily.prs, REPLICATION_PRS_MAX, 'a lower requests_per_hour');
+  over('draws some # deps for its PRs', daily.deps, REPLICATION_DEPS_MAX, 'fewer deps a PR (max_impacted_deps, deps_distribution)');
 }
 
 export async function simulate(input: SimulateInput, ctx: Context): Promise<CommandResult> {

@@ -6,12 +6,13 @@ import type { Queue } from '../../model/queue.js';
 import { type TestingResultsPage, verificationRunIdOf } from '../../model/testing.js';
 import type { QueueRef, Repo } from '../../model/repository.js';
 import type { HistoryQuery, PullRequestKey, QueueChange, SubmitOptions } from '../../model/service.js';
-import { IMPACTS_ALL, PRIORITY_NAMES, type Priority, type QUEUE_MODES, TESTING_RESULTS_SPAN_DAYS } from '../../model/vocabulary.js';
+import { PRIORITY_NAMES, type Priority, type QUEUE_MODES, TESTING_RESULTS_SPAN_DAYS } from '../../model/vocabulary.js';
 import { estimateOf, testingResultsOf, timelineOf } from './entries.js';
 import { linkTicket } from './catalogue.js';
 import { factsOf, newPullRequest, type PullRequestFacts } from './facts.js';
 import { deterministicUuid, pullRequestId, repositoryId } from './ids.js';
 import { renderMetrics } from './metrics.js';
+import { heldTargets } from './target-lists.js';
 import {
   cancelSubmission,
   DEFAULT_QUEUE_SETTINGS,
@@ -556,7 +557,7 @@ export class QueueEngine {
   setImpactedTargets(ref: QueueRef, pr: number, sha: string | undefined, targets: ImpactedTargets): void {
     const queue = queueOf(this.world, ref);
     const record = this.pullRequestFor(ref.repo, pr, queue);
-    record.impactedTargets[sha ?? record.sha] = targets === IMPACTS_ALL ? IMPACTS_ALL : [...targets];
+    record.impactedTargets[sha ?? record.sha] = heldTargets(targets);
     this.world.changes++;
     for (const open of this.openSubmissionsOf(record)) pullRequestChanged(this.world, open.queue, open.submission);
   }

@@ -3,7 +3,8 @@
 import type { GraphEdge, GraphNode, QueueGraph } from '../../model/order.js';
 import type { QueueRef } from '../../model/repository.js';
 import { IMPACTS_ALL } from '../../model/vocabulary.js';
-import { targetsOf, type Targets } from './lanes.js';
+import { targetsOf } from './lanes.js';
+import { overlapping } from './target-lists.js';
 import { URGENT } from './line.js';
 import { TESTED_STATES, type QueueRecord, type Submission } from './state.js';
 import { admittedLength, pullRequestOf, queueOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
@@ -45,7 +46,7 @@ export function dependencyGraph(world: QueueWorld, queue: QueueRecord): Dependen
     // Nearest first: a farther predecessor that a nearer one already depends on is implied by it, and since
     // ancestor sets are closed, the union of those met so far says which ones are.
     for (let i = j - 1; i >= 0; i--) {
-      if (!overlap(targets[i]!, targets[j]!)) continue;
+      if (!overlapping(targets[i]!, targets[j]!)) continue;
       if (!mine.has(i)) reduced.push(i);
       mine.add(i);
       for (const a of ancestors[i]!) mine.add(a);
@@ -54,12 +55,6 @@ export function dependencyGraph(world: QueueWorld, queue: QueueRecord): Dependen
     directlyAhead.push(reduced.reverse());
   }
   return { nodes, isChain: false, directlyAhead, ancestorsOf: (j) => [...ancestors[j]!].sort((a, b) => a - b) };
-}
-
-function overlap(a: Targets, b: Targets): boolean {
-  if (a === IMPACTS_ALL || b === IMPACTS_ALL) return true;
-  const set = new Set(a);
-  return b.some((target) => set.has(target));
 }
 
 /** Nodes: the line, then the PRs in bisection (tested alone: no edge reaches them). Truncating targets is the face's. */

@@ -3,6 +3,7 @@
 import type { QueueSettings } from '../../model/queue.js';
 import type { Repo } from '../../model/repository.js';
 import { deterministicQueueId, repositoryId } from './ids.js';
+import { heldTargets } from './target-lists.js';
 import { QUEUE_SETTINGS } from '../../model/queue-settings.js';
 import {
   FINAL_PULL_REQUEST_STATES,
@@ -413,8 +414,11 @@ function withoutPrototypes(doc: Loose): SandboxState {
   const state = doc as SandboxState;
   for (const key of COLLECTIONS) doc[key] = keyedFrom(doc[key], key);
   for (const [key, queue] of Object.entries(state.queues)) queue.latestSubmission = keyedFrom(queue.latestSubmission, `queue ${key} latestSubmission`);
-  for (const [key, record] of Object.entries(state.pullRequests))
+  for (const [key, record] of Object.entries(state.pullRequests)) {
     record.impactedTargets = keyedFrom(record.impactedTargets, `pull request ${key} impactedTargets`);
+    // Held sorted since the lanes compare them so; a state written before that is sorted as it is read.
+    for (const [sha, targets] of Object.entries(record.impactedTargets)) record.impactedTargets[sha] = heldTargets(targets);
+  }
   return state;
 }
 
