@@ -84,6 +84,7 @@ const STEPS: Step[] = [
   { args: ['runs', '2'], only: 'v2' },
   { args: ['testing', '2'] },
   { args: ['stats'] },
+  { args: ['simulate', 'fit', '--from-history', '1d'], note: "each PR's entry history read", splits: ['queue'] },
   { args: ['metrics'] },
   { args: ['doctor'], splits: ['queue'] },
   { args: ['wait', '1'], note: 'merged: one poll' },

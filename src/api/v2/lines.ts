@@ -61,7 +61,7 @@ export class Look {
    * one the service does not know; the next read of the PR takes it, once.
    */
   readonly readAheadOf = new Map<string, PullRequest | null>();
-  /** The PRs a list of a queue's PRs answered whole, by queue id and number (livePullRequests). */
+  /** The PRs a list of a queue's PRs answered whole, by queue id and number (livePullRequests, listPullRequests). */
   readonly listedOf = new Map<string, PullRequest>();
 
   forget(): void {

@@ -253,8 +253,8 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       return batch;
     },
     async listPullRequests(ref, query) {
-      const page = await onQueue(ref, (id) =>
-        client.call('mergeQueues.listPullRequests', {
+      const page = await onQueue(ref, async (id) => {
+        const listed = await client.call('mergeQueues.listPullRequests', {
           params: { id },
           query: {
             state: query.state && wireWord(query.state),
@@ -263,8 +263,10 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
             cursor: query.cursor,
             limit: query.take,
           },
-        }),
-      );
+        });
+        for (const row of listed.data) listedOf.set(readIn(id, row.number), row);
+        return listed;
+      });
       const pullRequests = entriesOf(page.data);
       return page.hasMore && page.nextCursor ? { pullRequests, nextCursor: page.nextCursor } : { pullRequests };
     },
@@ -403,7 +405,10 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       return pr?.queueEntry ? submittedOf(pr, pr.queueEntry) : undefined;
     },
     async getQueueEntryHistory(ref, number) {
-      const { id } = (await inThisQueue(ref, ids.pullRequest(ref, number))).pr;
+      // A PR this look listed in the queue is in it: its history is read by the id the list gave, without the PR's
+      // own read (a fit reads hundreds of histories: v1's one request each, not two).
+      const listed = listedOf.size > 0 ? listedOf.get(readIn(await ids.queueId(ref), number)) : undefined;
+      const { id } = listed ?? (await inThisQueue(ref, ids.pullRequest(ref, number))).pr;
       const transitions = await allPages((cursor) =>
         client.call('pullRequests.queueEntryHistory', { params: { id }, query: { direction: 'oldest', limit: PAGE_MAX, cursor } }),
       );
