@@ -48,15 +48,20 @@ function explained(issue: Issue): Issue[] {
   return fitting[0]!.flatMap((inner) => explained({ ...inner, path: [...issue.path, ...inner.path] }));
 }
 
-/** A zod failure as one line naming the first few fields: `enqueuedPullRequests[0].prNumber: missing` (v2's face: `required`). */
-export function describeIssues(error: z.ZodError, missing = 'missing', hide?: HideKey): string {
+/**
+ * A zod failure as one line naming the first few fields: `enqueuedPullRequests[0].prNumber: missing` (v2's face:
+ * `required`); `missing` may say, by the field's path, what to give.
+ */
+export function describeIssues(error: z.ZodError, missing: string | ((path: readonly PropertyKey[]) => string) = 'missing', hide?: HideKey): string {
   const issues = error.issues.flatMap(explained);
   const described = issues
     .slice(0, ISSUES_SHOWN)
     .map((issue) => {
       const where = formatPath(issue.path, hide);
       const what = isAbsent(issue)
-        ? missing
+        ? typeof missing === 'string'
+          ? missing
+          : missing(issue.path)
         : issue.code === 'unrecognized_keys'
           ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys
               .map((key) => {

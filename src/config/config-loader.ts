@@ -72,14 +72,21 @@ function brokenAt(content: string): number | undefined {
   return low;
 }
 
+/** js-yaml's reasons that quote the file, each said without it, with what to give instead. */
+const QUOTING_REASONS: [string, string][] = [
+  ['unknown tag', 'a tag YAML does not define (such as !!js/function): give the value itself, untagged'],
+  ['unidentified alias', 'an alias (*name) with no anchor (&name) before it: give the value itself'],
+];
+
 export const loadYaml: Loader = async (path, content) => {
   try {
     return (await defaultLoaders['.yaml']!(path, content)) as unknown;
   } catch (error) {
     const { reason, mark } = error as { reason?: string; mark?: { line: number; column: number } };
     const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
-    // A reason that quotes the file (an unknown tag, an alias) is left out: the file may hold a secret.
-    const shown = reason && /^[a-z ,]+$/i.test(reason) ? `: ${reason}` : '';
+    // A reason that quotes the file (an unknown tag, an alias) is said without its quote: the file may hold a secret.
+    const quoting = reason && QUOTING_REASONS.find(([start]) => reason.startsWith(start))?.[1];
+    const shown = quoting ? `: ${quoting}` : reason && /^[a-z ,]+$/i.test(reason) ? `: ${reason}` : '';
     throw new ConfigError(`${path}: not valid YAML${where}${shown}`);
   }
 };

@@ -7,13 +7,26 @@ import { PRIORITY_NAMES } from '../model/vocabulary.js';
 import { type LoadedWorkload, Workload, workloadJsonSchema } from '../model/workload.js';
 import { IN_ENGLISH } from '../text/in-english.js';
 
+/** What a workload is, said to a file that is none. */
+const NEEDS = 'a workload is test: {sleep_for: …} and pullrequest: {requests_per_hour: …}, the rest optional (mq simulate fit writes one)';
+
 export async function readWorkloadFile(path: string): Promise<LoadedWorkload> {
   const where = `workload ${path}`;
   const { loadDataFile } = await import('./config-loader.js');
   const { data, text } = await loadDataFile(path, where);
+  if (data === undefined || data === null) throw new ConfigError(`${where}: empty: ${NEEDS}`);
+  if (typeof data !== 'object' || Array.isArray(data)) throw new ConfigError(`${where}: not a mapping of fields: ${NEEDS}`);
   const parsed = Workload.safeParse(data, IN_ENGLISH);
-  if (!parsed.success) throw new ConfigError(`${where}: ${describeIssues(parsed.error, 'missing', byLine(text))}`);
+  if (!parsed.success) throw new ConfigError(`${where}: ${describeIssues(parsed.error, missingField, byLine(text))}`);
   return parsed.data;
+}
+
+/** A missing field, said with what it takes: its description in the schema. */
+function missingField(path: readonly PropertyKey[]): string {
+  let node: unknown = workloadJsonSchema();
+  for (const key of path) node = (node as { properties?: Record<string, unknown> } | undefined)?.properties?.[String(key)];
+  const description = (node as { description?: unknown } | undefined)?.description;
+  return typeof description === 'string' ? `missing: ${description}` : 'missing';
 }
 
 /** A key that is none of the workload's names, as the line it is on. */

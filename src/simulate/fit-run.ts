@@ -10,7 +10,7 @@ import type { LoadedWorkload } from '../model/workload.js';
 import { quantile } from '../model/stats.js';
 import type { QueueFacts, QueueSettings } from '../model/queue.js';
 import type { QueueRef } from '../model/repository.js';
-import { IMPACTS_ALL, type PriorityName } from '../model/vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type PriorityName } from '../model/vocabulary.js';
 import { QueueEngine } from '../sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../sandbox/engine/history.js';
 
@@ -101,7 +101,8 @@ export function drawArrivals(p: DrawParameters, days: number, seed: number): Arr
     return p.perHour * (p.byHourOfDay[date.getUTCHours()] ?? 1) * (p.byDayOfWeek[(date.getUTCDay() + 6) % 7] ?? 1);
   };
   const peak = p.perHour * Math.max(1, ...p.byHourOfDay) * Math.max(1, ...p.byDayOfWeek);
-  const priorities = Object.entries(p.priorities);
+  // In the order of PRIORITY_NAMES, whatever the workload's order of keys: the same draw, the same priority.
+  const priorities = Object.entries(p.priorities).sort(([a], [b]) => rankOf(a) - rankOf(b));
   const arrivals: Arrival[] = [];
   // One string a target, shared by every PR that touches it; of one width, so that they sort as their numbers do
   // (the engine holds a PR's targets sorted).
@@ -156,6 +157,8 @@ function drawTargets(count: number, space: number, next: () => number, drawn: Ui
   for (const target of picked) drawn[target] = 0;
   return targets;
 }
+
+const rankOf = (name: string) => Object.keys(PRIORITY_NAMES).indexOf(name);
 
 /** The value whose share `v` (uniform in [0, 1)) falls in; the first where the shares fall short of 1. */
 function drawShare<T>(shares: readonly (readonly [T, number])[], v: number): T {

@@ -91,7 +91,7 @@ pullrequest:
       'pullrequest:\n  requests_per_hour: 1\n  priorities:\n    highest: 1\ntest:\n  sleep_for: 60\n',
       'pullrequest.priorities: a priority is one of urgent, high, medium, low',
     ],
-    ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest_duration: 60\n', 'test: missing; unknown field at line 2'],
+    ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest_duration: 60\n', 'test: missing: the runs: sleep_for, how long one takes; unknown field at line 2'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1}\ntest: {sleep_for: 35 minuets}\n', 'test.sleep_for: a number of seconds, or a duration such as "35m"'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1, max_impacted_deps: 2}\ntest: {sleep_for: 60}\n', 'pullrequest.max_deps: missing'],
     ['w.yaml', 'pullrequest: {requests_per_hour: 1, max_deps: 9, deps_distribution: "0.5x1,0.3x2"}\ntest: {sleep_for: 60}\n', 'the shares adding up to 1'],
@@ -115,6 +115,32 @@ pullrequest:
       'pullrequest: {requests_per_hour: 1, max_deps: 1000000000, max_impacted_deps: 1000000000}\ntest: {sleep_for: 60}\n',
       'pullrequest.max_deps: Too big',
     ],
+    // Contradictions and shares that were taken silently (helper-97).
+    [
+      'w.yaml',
+      'pullrequest: {requests_per_hour: 1, priorities: {urgent: 0.2, low: 0.2}}\ntest: {sleep_for: 60}\n',
+      "pullrequest.priorities: the shares add up to 0.4: each priority's share of the PRs, the shares adding up to 1",
+    ],
+    [
+      'w.yaml',
+      `pullrequest: {requests_per_hour: 1, by_hour_of_day: [${new Array(24).fill(0).join(', ')}]}\ntest: {sleep_for: 60}\n`,
+      'pullrequest.by_hour_of_day: every factor is 0, so no PR is ever submitted: give an hour a factor above 0',
+    ],
+    [
+      'w.yaml',
+      'pullrequest: {requests_per_hour: 1, by_day_of_week: [0, 0, 0, 0, 0, 0, 0]}\ntest: {sleep_for: 60}\n',
+      'pullrequest.by_day_of_week: every factor is 0, so no PR is ever submitted: give a day a factor above 0',
+    ],
+    [
+      'w.yaml',
+      'pullrequest: {requests_per_hour: 1, max_deps: 2, max_impacted_deps: 5}\ntest: {sleep_for: 60}\n',
+      'pullrequest.max_impacted_deps: more than max_deps (2), the deps there are: give at most 2',
+    ],
+    [
+      'w.yaml',
+      'pullrequest: {requests_per_hour: 1, max_deps: 30, deps_distribution: "1x50"}\ntest: {sleep_for: 60}\n',
+      'pullrequest.deps_distribution: 50 deps a PR, more than max_deps (30), the deps there are: give at most 30, or ALL',
+    ],
     // 5,000 an hour passed, and no --days played it (120,000 PRs a day; a replication plays 100,000) (helper-97).
     ['w.yaml', 'pullrequest: {requests_per_hour: 5000}\ntest: {sleep_for: 60}\n', 'pullrequest.requests_per_hour: 5000 PRs submitted in the busiest hour'],
     // A day is the least a simulation plays: its PRs' deps are drawn and held (helper-97: 3.5 GB and minutes, unrefused).
@@ -128,6 +154,17 @@ pullrequest:
       'pullrequest: {requests_per_hour: 20, max_deps: 100000, deps_distribution: "0.5x1,0.5x60000"}\ntest: {sleep_for: 30m}\n',
       "pullrequest.deps_distribution: a day's 480 PRs touch some 14400240 deps",
     ],
+    // One line naming the field and what to give, where it was "missing" or "Invalid input" alone (helper-97).
+    ['e.yaml', '', 'empty: a workload is test: {sleep_for: …} and pullrequest: {requests_per_hour: …}, the rest optional'],
+    ['w.yaml', '- 1\n', 'not a mapping of fields: a workload is test: {sleep_for: …} and pullrequest'],
+    ['w.yaml', 'test: {}\npullrequest: {requests_per_hour: 1}\n', 'test.sleep_for: missing: a number of seconds, or a duration such as "35m"'],
+    ['w.yaml', 'test: {sleep_for: 60}\npullrequest: {}\n', 'pullrequest.requests_per_hour: missing: a number of PRs submitted per hour, above 0'],
+    ['w.yaml', 'test: {sleep_for: 60}\n', 'pullrequest: missing: the PRs: requests_per_hour, and what else is known of them (failure_rate, max_deps…)'],
+    [
+      'w.yaml',
+      'test:\n  sleep_for: 60\npullrequest:\n  requests_per_hour: 1\n  max_deps: !!js/function "function () {}"\n',
+      'not valid YAML at line 5, column 43: a tag YAML does not define (such as !!js/function): give the value itself, untagged',
+    ],
   ])('refuses %s holding a mistake, in one line naming the field', async (name, text, words) => {
     const path = await file(name, text);
     const refusal = await readWorkloadFile(path).then(
@@ -137,6 +174,25 @@ pullrequest:
     expect(refusal).toContain(`workload ${path}: `);
     expect(refusal).toContain(words);
     expect(refusal).not.toContain('\n');
+  });
+
+  it.each(['true', '.inf', '.nan', '-5'])('refuses sleep_for: %s in one line saying what to give (helper-97: "Invalid input", or two lines)', async (value) => {
+    const path = await file('w.yaml', `test: {sleep_for: ${value}}\npullrequest: {requests_per_hour: 1}\n`);
+    await expect(readWorkloadFile(path)).rejects.toThrow(
+      new ConfigError(`workload ${path}: test.sleep_for: a number of seconds, or a duration such as "35m", "1hr" or "30 minutes"`),
+    );
+  });
+
+  it("draws the same PRs whatever the order of the priorities' keys", async () => {
+    const draw = async (priorities: string) =>
+      drawArrivals(
+        parametersOf(await readWorkloadFile(await file('w.yaml', `test: {sleep_for: 60}\npullrequest: {requests_per_hour: 20, priorities: ${priorities}}\n`))),
+        1,
+        1,
+      );
+    const urgentFirst = await draw('{urgent: 0.2, low: 0.8}');
+    expect(await draw('{low: 0.8, urgent: 0.2}')).toEqual(urgentFirst);
+    expect(urgentFirst.filter((pr) => pr.priority === 'urgent').length / urgentFirst.length).toBeCloseTo(0.2, 1);
   });
 
   it('refuses a file that cannot be read', async () => {
@@ -160,7 +216,9 @@ pullrequest:
 
   it('never quotes the file: a key that is no field is told by its line', async () => {
     const shadow = await file('shadow', 'root:$6$salt$hashedsecret:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n');
-    await expect(readWorkloadFile(shadow)).rejects.toThrow(`workload ${shadow}: test: missing; pullrequest: missing; unknown fields at line 1, at line 2`);
+    await expect(readWorkloadFile(shadow)).rejects.toThrow(
+      `workload ${shadow}: test: missing: the runs: sleep_for, how long one takes; pullrequest: missing: the PRs: requests_per_hour, and what else is known of them (failure_rate, max_deps…); unknown fields at line 1, at line 2`,
+    );
     const json = await file('w.json', '{"test": {"sleep_for": 60},\n "pullrequest": {"requests_per_hour": 1,\n  "priorities": {"hunter2": 2}}}');
     const refusal = await readWorkloadFile(json).then(
       () => '',
