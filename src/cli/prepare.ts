@@ -32,7 +32,7 @@ export interface Prepared {
 }
 
 /** Resolves the settings and builds the context; on a waiting command (`waits`) --timeout is the wait's, not the requests'. */
-export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: StderrLine): Promise<Prepared> {
+export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean, stderrLine: StderrLine, progress: (line: string) => void): Promise<Prepared> {
   const resolved = await resolveSettings({
     // The flags written (program.ts wordsOf); the layers read the settings' own, by their rows.
     flags: { ...flags, ...(waits ? { timeout: undefined } : {}) },
@@ -146,7 +146,7 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
       }
     },
     ...voice(flags, stderrLine),
-    progress: progressLine(io, !flags.quiet && settings.output !== 'json'),
+    progress: !flags.quiet && settings.output !== 'json' ? progress : () => undefined,
   };
   for (const path of resolved.ignoredFiles) ctx.warn(ignoredConfigWarning(path));
   for (const note of resolved.notes) ctx.note(note);
@@ -206,17 +206,6 @@ export function unresolved(io: Io, flags: Voice, error: MqError, stderrLine: Std
     progress: () => undefined,
   };
   return { resolved: ctx.resolved, ctx, close: async () => undefined, serviceNow: () => undefined };
-}
-
-/** A line redrawn in place on a terminal's stderr; nothing at all elsewhere. */
-function progressLine(io: Io, wanted: boolean): (line: string) => void {
-  if (!wanted || !io.stderr.isTTY) return () => undefined;
-  let shown = false;
-  return (line) => {
-    if (line === '' && !shown) return;
-    io.stderr.write(`\r\u001b[2K${line}`);
-    shown = line !== '';
-  };
 }
 
 /** A pause that Ctrl-C cuts short: the injected one, or a timer. */

@@ -30,7 +30,20 @@ export class Runner {
   private readonly stderrLine: StderrLine = (text, as) => {
     const columns = this.stderrColumns();
     const folded = this.foldWords && as !== 'verbatim' ? this.foldWords(text, columns, as) : text;
+    this.progress('');
     this.aside(() => this.io.stderr.write(`${folded}\n`));
+  };
+
+  private progressShown = false;
+  /**
+   * The context's progress line, redrawn in place on a terminal's stderr (nothing elsewhere); '' clears it. Any
+   * other line there clears it first: an error or a warning written after it was glued to its end
+   * ("simulated 16 of 80 replications…mq: interrupted").
+   */
+  private readonly progress = (line: string): void => {
+    if (!this.io.stderr.isTTY || (line === '' && !this.progressShown)) return;
+    this.io.stderr.write(`\r\u001b[2K${line}`);
+    this.progressShown = line !== '';
   };
 
   /** stderr's width where it is a terminal: what mq writes there for a person fits it; a pipe gets every line whole. */
@@ -92,6 +105,7 @@ export class Runner {
     const { shownUrl } = await import('../text/urls.js');
     const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };
     const columns = this.stderrColumns();
+    this.progress('');
     this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }), ...(columns && { columns }) }));
     return exitCodeOf(error);
   }
@@ -190,7 +204,7 @@ export class Runner {
 
   private async prepare(waits: boolean): Promise<Prepared> {
     const [{ prepare }] = await Promise.all([import('./prepare.js'), this.loadFold()]);
-    const prepared = await prepare(this.io, this.flags, waits, this.stderrLine);
+    const prepared = await prepare(this.io, this.flags, waits, this.stderrLine, this.progress);
     this.resolved = prepared.resolved;
     return prepared;
   }

@@ -1,12 +1,13 @@
 // mq simulate: combinations of --set values against the queue's current settings (read from the sandbox, or the
 // service's defaults without a queue), played on the engine with seeded draws: the same seed, the same answer.
 import { spawnSync } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MQ_BIN, startMq } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { mq, startMq as startInProcess, useSandbox } from '../support/in-process.js';
 import { envOf, ok, playHistory } from './history-steps.js';
 
 const fixture = useSandbox();
@@ -97,6 +98,27 @@ describe('mq simulate', () => {
     // Every PR touches them all: ALL, drawn as no list (it was 3.5 GB and minutes, for one day).
     const all = await mq(['simulate', '--workload', await workload(100_000), ...args, '--days', '1', '--json'], { env: {} });
     expect(all.code, all.stderr).toBe(0);
+  });
+
+  it("clears its progress line on a terminal before Ctrl-C's message (helper-97: 'fetched 12 PRs…mq: interrupted', glued)", async () => {
+    await playHistory(fixture);
+    let written = '';
+    let running: ReturnType<typeof startInProcess> | undefined;
+    const terminal = Object.assign(
+      new Writable({
+        decodeStrings: false,
+        write(chunk: string | Buffer, _encoding, done) {
+          written += String(chunk);
+          // Ctrl-C as the first progress line is drawn.
+          if (/…$/.test(written)) running?.interrupt();
+          done();
+        },
+      }),
+      { isTTY: true, columns: 200 },
+    );
+    running = startInProcess(['simulate', 'fit', '--from-history', '1d'], { env: envOf(fixture), stderr: terminal });
+    expect((await running.finish()).code).toBe(130);
+    expect(written).toMatch(/^\r\u001b\[2Kfetched \d+ PRs…\r\u001b\[2Kmq: interrupted/);
   });
 
   it('says a workload’s warnings on stderr, not in its answer on stdout (helper-86; --json keeps them)', async () => {
