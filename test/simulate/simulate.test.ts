@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MQ_BIN, startMq } from '../support/cli.js';
+import { closedPort, MQ_BIN, startMq, startStubService } from '../support/cli.js';
 import { mq, startMq as startInProcess, useSandbox } from '../support/in-process.js';
 import { envOf, ok, playHistory } from './history-steps.js';
 
@@ -98,6 +98,25 @@ describe('mq simulate', () => {
     // Every PR touches them all: ALL, drawn as no list (it was 3.5 GB and minutes, for one day).
     const all = await mq(['simulate', '--workload', await workload(100_000), ...args, '--days', '1', '--json'], { env: {} });
     expect(all.code, all.stderr).toBe(0);
+  });
+
+  it('ends on a refused token (exit 3) or an unreachable service (exit 6), as the fit does, not on the defaults (helper-97)', async () => {
+    const path = await workloadFile();
+    const args = ['simulate', '--workload', path, '--days', '1', '--replications', '1'];
+    const refusing = await startStubService(() => ({ status: 401, body: 'the x-api-token is not valid' }));
+    try {
+      const refused = await mq(args, { env: { MQ_API_URL: refusing.url, MQ_TOKEN: 'x', MQ_REPO: 'acme/widgets' } });
+      expect(refused.code, refused.stdout).toBe(3);
+      expect(refused.stderr).toMatch(/^mq: the x-api-token is not valid/);
+    } finally {
+      await refusing.close();
+    }
+    const away = await mq(args, { env: { MQ_API_URL: `http://127.0.0.1:${await closedPort()}`, MQ_TOKEN: 'x', MQ_REPO: 'acme/widgets' } });
+    expect(away.code, away.stdout).toBe(6);
+    // No queue there: the service's defaults, said.
+    const none = await mq([...args, '--json'], { env: envOf(fixture) });
+    expect(none.code, none.stderr).toBe(0);
+    expect(JSON.parse(none.stdout).baseline).toMatchObject({ source: 'defaults' });
   });
 
   it("clears its progress line on a terminal before Ctrl-C's message (helper-97: 'fetched 12 PRs…mq: interrupted', glued)", async () => {

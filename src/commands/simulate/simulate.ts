@@ -6,7 +6,7 @@ import { parseCount } from '../../command-kit/input.js';
 import { work, type ArgvIo, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { SETTING_FLAGS, settingFlag } from '../../command-kit/setting-flags.js';
 import { readWorkloadFile } from '../../config/workload-file.js';
-import { InterruptedError, MqError, UsageError } from '../../errors.js';
+import { ConfigError, isNotFound, UsageError } from '../../errors.js';
 import type { Instant } from '../../model/clock.js';
 import type { QueueSettings } from '../../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../../model/queue-settings.js';
@@ -167,7 +167,11 @@ function combinationsOf(sets: SimulateInput['sets']): Record<string, Value>[] {
   );
 }
 
-/** The queue's settings as the service reports them, or the service's defaults (said) when no queue could be read. */
+/**
+ * The queue's settings as the service reports them, or the service's defaults (said) when there is no queue to read:
+ * no token or no repository set, or no queue for the branch. A credential refused or a service that cannot be
+ * reached ends the command as it ends any other (exit 3, exit 6): defaults then would answer for a queue not read.
+ */
 async function currentSettings(ctx: Context): Promise<{ settings: Partial<QueueSettings>; about: { source: 'queue' | 'defaults'; note: string } }> {
   const defaults = Object.fromEntries(SIMULATED_SETTINGS.map((key) => [key, DEFAULT_SETTINGS[key]]));
   try {
@@ -175,7 +179,7 @@ async function currentSettings(ctx: Context): Promise<{ settings: Partial<QueueS
     const settings: Partial<QueueSettings> = simulatedSettings(facts);
     return { settings, about: { source: 'queue', note: `against the settings of the queue ${facts.branch}, as the service reports them` } };
   } catch (error) {
-    if (error instanceof InterruptedError || !(error instanceof MqError)) throw error;
+    if (!(error instanceof ConfigError || isNotFound(error))) throw error;
     return { settings: defaults, about: { source: 'defaults', note: `against the service's default settings (no queue read: ${error.message})` } };
   }
 }
