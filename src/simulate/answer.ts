@@ -2,7 +2,7 @@
 // time-in-queue histogram, the best configuration for the goal.
 // `mq queue update --plan` reads the same replications with their lowest and highest instead of the deviation.
 import type { PlanOutlook } from '../model/result.js';
-import type { SimulatedConfiguration, SimulatedFigures, SimulationGoal, Spread } from '../model/simulation.js';
+import { type SimulatedConfiguration, type SimulatedFigures, SIMULATION_GOALS, type SimulationGoal, type Spread } from '../model/simulation.js';
 import type { Measured } from './fit-run.js';
 
 /** The known values' mean, standard deviation, lowest and highest; null when no replication knew the figure. */
@@ -49,11 +49,22 @@ function score(figures: SimulatedFigures, goal: SimulationGoal): number {
   return cost === null ? Number.NEGATIVE_INFINITY : -cost.mean;
 }
 
-/** Marks the best for the goal (the first of equals). */
+/**
+ * Marks the best for the goal. A tie on the goal's figure is broken by the other goals' in turn (throughput, p90,
+ * CI cost), so that the order of the --set values moves no mark; configurations equal on all three are all best.
+ */
 export function markBest(configurations: SimulatedConfiguration[], goal: SimulationGoal): void {
-  let best: SimulatedConfiguration | undefined;
-  for (const configuration of configurations) if (!best || score(configuration.figures, goal) > score(best.figures, goal)) best = configuration;
-  if (best) best.best = true;
+  const goals = [goal, ...SIMULATION_GOALS.filter((other) => other !== goal)];
+  const scores = configurations.map((configuration) => goals.map((one) => score(configuration.figures, one)));
+  const compare = (a: number[], b: number[]) => a.findIndex((value, i) => value !== b[i]);
+  let top: number[] | undefined;
+  for (const mine of scores) {
+    const at = top === undefined ? -1 : compare(mine, top);
+    if (top === undefined || (at >= 0 && mine[at]! > top[at]!)) top = mine;
+  }
+  configurations.forEach((configuration, i) => {
+    if (top !== undefined && compare(scores[i]!, top) < 0) configuration.best = true;
+  });
 }
 
 /** `--plan`'s figures over the replications: each one's mean, lowest and highest (zeros when none knew it). */
