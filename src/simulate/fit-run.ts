@@ -300,8 +300,15 @@ export interface Prediction {
   replications: Measured[];
 }
 
-/** The seed of a run's replication `r`: each replication draws afresh, the same for every configuration. */
-export const replicationSeed = (seed: number, r: number): number => seed * 1000 + r;
+/** The largest --seed: a 32-bit signed whole number, as seeds are commonly written. */
+export const SEED_MAX = 2 ** 31 - 1;
+
+/**
+ * The seed of a run's replication `r`: each replication draws afresh, the same for every configuration. The seed
+ * is spread over the generator's 32 bits by an odd multiplier, one to one: seed × 1000 wrapped at 2^32, and seeds
+ * 2^29 apart (0 and 536870912, 0 and 2^31) drew the very same PRs.
+ */
+export const replicationSeed = (seed: number, r: number): number => (Math.imul(seed, 0x9e3779b1) + r) >>> 0;
 
 /** The workload under `settings`, `replications` times over `days`, each drawn afresh from `seed`: each replication's figures and their mean. */
 export function predict(workload: FitWorkload, settings: Partial<QueueSettings>, run: { days: number; replications: number; seed: number }): Prediction {

@@ -119,6 +119,20 @@ describe('mq simulate', () => {
     expect(JSON.parse(none.stdout).baseline).toMatchObject({ source: 'defaults' });
   });
 
+  it('takes a seed up to 2147483647, each its own draws (helper-97: 2147483648, and 536870912, drew as 0 did)', async () => {
+    const args = ['simulate', '--workload', await workloadFile(), '--days', '1', '--replications', '2', '--json'];
+    const beyond = await mq([...args, '--seed', '2147483648'], { env: {} });
+    expect(beyond.code).toBe(2);
+    expect(beyond.stderr).toContain('is not a whole number from 0 to 2147483647');
+    const figures = async (seed: number) => {
+      const run = await mq([...args, '--seed', String(seed)], { env: {} });
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout).configurations.map((one: { figures: unknown }) => one.figures);
+    };
+    const zero = await figures(0);
+    for (const seed of [2 ** 29, 2 ** 30, 2 ** 31 - 1]) expect(await figures(seed), `--seed ${seed}`).not.toEqual(zero);
+  });
+
   it("clears its progress line on a terminal before Ctrl-C's message (helper-97: 'fetched 12 PRs…mq: interrupted', glued)", async () => {
     await playHistory(fixture);
     let written = '';

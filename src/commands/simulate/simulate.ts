@@ -14,7 +14,7 @@ import type { CommandResult } from '../../model/result.js';
 import type { SimulatedConfiguration, SimulationGoal } from '../../model/simulation.js';
 import { dailyLoad, type LoadedWorkload, REPLICATION_DEPS_MAX, REPLICATION_PRS_MAX } from '../../model/workload.js';
 import { figuresOf, histogramOf, markBest } from '../../simulate/answer.js';
-import { SIMULATED_SETTINGS, simulatedSettings } from '../../simulate/fit-run.js';
+import { SEED_MAX, SIMULATED_SETTINGS, simulatedSettings } from '../../simulate/fit-run.js';
 import { bundledWorker, DEFAULT_SETTINGS, playAll } from '../../simulate/pool.js';
 import { fitQueueHistory, parseFromHistory } from './fit.js';
 import type { SIMULATE } from './spec.js';
@@ -53,7 +53,7 @@ export function parseSimulate(words: Words<typeof SIMULATE>, _io: ArgvIo): Invoc
     sets,
     days: flags.days === undefined ? 7 : parseCount('--days', flags.days, { max: 60 }),
     replications: flags.replications === undefined ? 5 : parseCount('--replications', flags.replications, { max: 100 }),
-    seed: flags.seed === undefined ? 1 : parseCount('--seed', flags.seed, { min: 0, max: 2 ** 31 }),
+    seed: flags.seed === undefined ? 1 : parseCount('--seed', flags.seed, { min: 0, max: SEED_MAX }),
     goal: (flags.goal ?? 'throughput') as SimulationGoal,
   };
   return work.result(input, simulate);

@@ -32,7 +32,7 @@ export const SIMULATE = {
     },
     { flags: '--days <n>', description: 'simulated days each replication plays, from a Monday (default 7)' },
     { flags: '--replications <n>', description: 'replications per configuration, each on fresh draws (default 5)' },
-    { flags: '--seed <n>', description: 'the seed of the draws: the same seed, the same answer (default 1)' },
+    { flags: '--seed <n>', description: 'the seed of the draws, 0 to 2147483647: the same seed, the same answer (default 1)' },
     { flags: '--goal <goal>', description: 'what the best configuration is best at (default throughput)', choices: SIMULATION_GOALS },
   ],
   examples: [
