@@ -157,7 +157,11 @@ pullrequest:
     // One line naming the field and what to give, where it was "missing" or "Invalid input" alone (helper-97).
     ['e.yaml', '', 'empty: a workload is test: {sleep_for: …} and pullrequest: {requests_per_hour: …}, the rest optional'],
     ['w.yaml', '- 1\n', 'not a mapping of fields: a workload is test: {sleep_for: …} and pullrequest'],
-    ['w.yaml', 'test: {}\npullrequest: {requests_per_hour: 1}\n', 'test.sleep_for: missing: a number of seconds, or a duration such as "35m"'],
+    [
+      'w.yaml',
+      'test: {}\npullrequest: {requests_per_hour: 1}\n',
+      "test.sleep_for: missing: how long a run takes: the median run, every run when sleep_for_p90 is absent (the load tool's sleep_for)",
+    ],
     ['w.yaml', 'test: {sleep_for: 60}\npullrequest: {}\n', 'pullrequest.requests_per_hour: missing: a number of PRs submitted per hour, above 0'],
     ['w.yaml', 'test: {sleep_for: 60}\n', 'pullrequest: missing: the PRs: requests_per_hour, and what else is known of them (failure_rate, max_deps…)'],
     [
