@@ -39,6 +39,8 @@ export const TEST_RUN_STATUSES = ['in_progress', 'failed', 'cancelled', 'succeed
 
 /** The largest count the published description allows for a queue setting. */
 export const SETTING_MAX = 4_294_967_295;
+/** The largest `attempt` of a CI run the published description allows. */
+export const CI_RUN_ATTEMPT_MAX = 4_294_967_295;
 
 /** Named priorities and their values (docs/service.md#priorities); 255 is the lowest a number may say. */
 export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;

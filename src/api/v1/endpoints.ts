@@ -19,7 +19,7 @@ export interface Endpoint {
   method: 'GET' | 'POST';
   /** Under the API's base URL (`…/v1`). */
   path: string;
-  /** The request body mq sends; none for a GET. */
+  /** The request body mq sends (or would: a row mq does not call has the one the service takes); none for a GET. */
   request?: SchemaName;
   /** The request body the service takes, where it takes more than mq sends (the sandbox checks this one). */
   served?: SchemaName;
@@ -68,6 +68,28 @@ export const ENDPOINTS = {
   /** The Prometheus exposition, for `repo` and `repoHost` in the query (none: every repository). A read whose
    * windows end now: the sandbox keeps no answer of it (its route says so), and it drops none it keeps. */
   getMergeQueueMetrics: { method: 'GET', path: '/getMergeQueueMetrics', response: 'Acknowledgement', retry: true, keep: true },
+  /** The service's CLI login by device (RFC 8628, through WorkOS): no token. mq logs in with a token and calls neither;
+   * the sandbox emulates them for clients that do. A poll changes the login (its pace, a session handed out once). */
+  deviceAuthInitiate: {
+    method: 'POST',
+    path: '/device-auth/initiate',
+    request: 'DeviceAuthInitiateRequest',
+    response: 'DeviceAuthInitiateResponse',
+    retry: false,
+    keep: false,
+    anonymous: true,
+  },
+  deviceAuthTokens: {
+    method: 'POST',
+    path: '/device-auth/tokens',
+    request: 'DeviceAuthTokensRequest',
+    response: 'DeviceAuthTokensResponse',
+    retry: false,
+    keep: false,
+    anonymous: true,
+  },
+  /** Records a CI run for Flaky Tests ([alpha]); mq does not call it. */
+  createCiRun: { ...write('/flaky-ci/create-ci-run', 'CreateCiRunRequest'), response: 'CreateCiRunResponse' },
   /** The service's own health. */
   status: { method: 'GET', path: '/status', response: 'ServiceStatus', retry: true, keep: true, anonymous: true },
 } as const satisfies Record<string, Endpoint>;

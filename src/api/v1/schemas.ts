@@ -25,6 +25,7 @@ import {
   FLAKY_PAGE_SIZE_MAX,
   BATCH_READ_MAX,
   UUID_PATTERN,
+  CI_RUN_ATTEMPT_MAX,
 } from '../../model/vocabulary.js';
 
 /** A request enum the service takes in either letter case (docs/differences.md); it leaves here in lower case. */
@@ -175,6 +176,44 @@ export const ListFailingTestsRequest = ListQuarantinedTestsRequest.extend({
 });
 
 export const LinkTicketRequest = z.object({ test_case_id: TestId, external_ticket_id: z.string().min(1), repo: Repo });
+
+/** Device login's start (the service's CLI login through WorkOS): any object, of which nothing is read. */
+export const DeviceAuthInitiateRequest = z.object({});
+
+/** A poll of a device login, by the code its start gave. */
+export const DeviceAuthTokensRequest = z.object({ deviceCode: z.string() });
+
+const CI_PROVIDERS = [
+  'github',
+  'jenkins',
+  'circleci',
+  'semaphore',
+  'travis',
+  'webappio',
+  'codebuild',
+  'bitbucket',
+  'azure',
+  'gitlab',
+  'drone',
+  'buildkite',
+] as const;
+
+/** One CI run recorded for Flaky Tests ([alpha]); its strings are any the description allows, empty ones too. */
+export const CreateCiRunRequest = z.object({
+  repo: Repo,
+  org_url_slug: z.string(),
+  ci_job_name: z.string(),
+  provider: z.enum(CI_PROVIDERS).optional(),
+  run_start: z.iso.datetime({ offset: true }),
+  run_end: z.iso.datetime({ offset: true }),
+  branch: z.string(),
+  sha: z.string(),
+  attempt: wholeNumber(0, CI_RUN_ATTEMPT_MAX),
+  run_conclusion: z.enum(['success', 'failure', 'skipped', 'cancelled']).optional(),
+  run_conclusion_cause: z.enum(['test', 'ci']).optional(),
+  providers_job_id: z.string().optional(),
+  providers_run_id: z.string().optional(),
+});
 
 // Loose objects: fields the service adds later pass through untouched.
 
@@ -368,3 +407,23 @@ export const ServiceStatus = z.looseObject({
   }),
   statuses: z.array(Status),
 });
+
+/** A device login's codes: the user code to show, the device code to poll with, both good for `expiresIn` seconds. */
+export const DeviceAuthInitiateResponse = z.looseObject({
+  deviceCode: z.string(),
+  userCode: z.string(),
+  verificationUri: z.string(),
+  verificationUriComplete: z.string(),
+  expiresIn: z.number().positive(),
+  interval: z.number().positive(),
+});
+
+const DEVICE_AUTH_STATUSES = ['pending', 'success', 'denied', 'expired', 'slow_down'] as const;
+/** Where a device login stands: `sealedSession` on success, the longer `interval` on slow_down. */
+export const DeviceAuthTokensResponse = z.looseObject({
+  status: openEnum(DEVICE_AUTH_STATUSES),
+  sealedSession: z.string().optional(),
+  interval: z.number().optional(),
+});
+
+export const CreateCiRunResponse = z.looseObject({ run_id: z.string() });

@@ -141,6 +141,11 @@ export class QueueEngine {
     return new Date(this.state.now);
   }
 
+  /** An id from the sandbox's seed and a name, kept nowhere: the same name gives the same id, run after run. */
+  stableId(name: string): string {
+    return deterministicUuid(`${this.state.seed}:${name}`, 0);
+  }
+
   /** Counts the changes to the state, those time brings included. */
   get revision(): number {
     return this.world.changes;

@@ -7,6 +7,7 @@ import type { QueueEngine } from '../engine/engine.js';
 import { EngineRefusal, type RefusalKind } from '../engine/types.js';
 import { refuseBodyShape, stringListsOf } from './body.js';
 import type { SandboxClock } from './clock.js';
+import type { DeviceLogins } from './v1/device-login.js';
 import type { WebhookDelivery } from './webhooks/delivery.js';
 import { errorAnswer, type Answer } from './http.js';
 import { IN_ENGLISH } from '../../text/in-english.js';
@@ -22,6 +23,8 @@ export interface RouteContext {
   fromTerraform?: boolean;
   /** The sandbox's webhook delivery. */
   webhooks?: WebhookDelivery;
+  /** The device logins under way (v1's device-auth routes, the `device` control routes). */
+  deviceLogins?: DeviceLogins;
   /** The body's JSON, when the face read it already (to find the organization it counts against). */
   parsed?: ParsedBody;
 }

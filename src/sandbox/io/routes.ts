@@ -3,11 +3,11 @@
 // face finds its own (io/v2/route.ts).
 import { CONTROLS } from './control.js';
 import type { Route } from './route.js';
-import { V1_ROOT, V1_ROUTES } from './v1/routes.js';
+import { DEVICE_CONTROLS, V1_ROOT, V1_ROUTES } from './v1/routes.js';
 import { WEBHOOK_CONTROLS } from './webhooks/control-routes.js';
 
 const ROUTES = new Map<string, Route>(V1_ROUTES);
-const ALL_CONTROLS = { ...CONTROLS, ...WEBHOOK_CONTROLS };
+const ALL_CONTROLS = { ...CONTROLS, ...WEBHOOK_CONTROLS, ...DEVICE_CONTROLS };
 /** Where the control routes are found. */
 const CONTROL_ROOTS = [`${V1_ROOT}/_sandbox/`, '/_sandbox/'];
 for (const [name, route] of Object.entries(ALL_CONTROLS)) {

@@ -14,6 +14,7 @@ import { answerForError, type Handled, type ParsedBody, type Route } from './rou
 import { CONTROLS, type ControlName } from './control.js';
 import { QueueEngine } from '../engine/engine.js';
 import { isGraphSoftCap, shownValue } from '../engine/state.js';
+import { DeviceLogins } from './v1/device-login.js';
 import { exactRoute, findRoute, isControlRoute, isControlTarget } from './routes.js';
 import { StateStore } from './store.js';
 import { admitV1 } from './v1/rate-limit.js';
@@ -137,6 +138,9 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
     throw error;
   }
 
+  // Where verificationUri points: known once the server listens.
+  let origin = '';
+  const deviceLogins = new DeviceLogins(clock.now(), () => origin);
   const reads = new ReadCache();
   let seenRevision = engine.revision;
   /** Moves the engine to the clock's time; the kept reads go on a write, or when the state may have changed since. */
@@ -163,6 +167,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
         ...(forkedRunId === undefined ? {} : { forkedRunId }),
         fromTerraform: terraform,
         webhooks: webhooks.delivery,
+        deviceLogins,
         ...(parsed && { parsed }),
       });
     } catch (error) {
@@ -237,9 +242,10 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
 
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  origin = `http://${urlHost}:${port}`;
   let closing: Promise<Closed> | undefined;
   return {
-    url: `http://${urlHost}:${port}/${API_VERSION}`,
+    url: `${origin}/${API_VERSION}`,
     webhookEndpoints: () => webhooks.delivery.list().map(WebhookDelivery.view),
     webhooksIdle: () => webhooks.delivery.idle(),
     graphSoftCap: () => engine.graphSoftCap,

@@ -1,6 +1,6 @@
 // The v1 face: each operation's work against the engine; its path and rules are the contract's row
 // (src/api/v1/endpoints.ts). Changes go through engine/changes.ts, so the journal holds the engine's operation.
-import type * as z from 'zod';
+import * as z from 'zod';
 import { API_VERSION, type Endpoint, ENDPOINTS, type EndpointName, type PostName } from '../../../api/v1/endpoints.js';
 import type { ServedSetImpactedTargetsRequest } from '../../../api/v1/schemas.js';
 import type { Repo } from '../../../model/repository.js';
@@ -11,6 +11,7 @@ import { getTestDetails, listFailingTests, listQuarantinedTests, listUnhealthyTe
 import { METRICS_CONTENT_TYPE } from '../../engine/metrics.js';
 import { errorAnswer, jsonAnswer, type Answer } from '../http.js';
 import { parse, type Handled, type Route, type RouteContext } from '../route.js';
+import type { DeviceDecision, DeviceLogins } from './device-login.js';
 import { queueRefOf, type ServedRequest, servedRequest, V1_CHANGES, type V1Change, type WriteName } from './mutations.js';
 
 // v1 bodies → the engine's terms (reads)
@@ -131,6 +132,73 @@ const status: Route = {
   }),
 };
 
+/** The body of `POST /_sandbox/device/approve` and `/deny`: the user code initiate gave (any case, with or without its dash). */
+const DeviceDecisionRequest = z.object({ userCode: z.string().min(1) });
+
+function decide(decision: DeviceDecision): Route {
+  return {
+    method: 'POST',
+    handle: withDeviceLogins((logins, { engine, body }) => {
+      const checked = parse(DeviceDecisionRequest, body);
+      if ('answer' in checked) return checked;
+      const view = logins.decide(checked.input.userCode, decision, engine.now.getTime());
+      return { answer: view ? jsonAnswer(view) : noUserCode(checked.input.userCode) };
+    }),
+  };
+}
+
+function noUserCode(userCode: string): Answer {
+  return errorAnswer(404, `no device login has the user code ${JSON.stringify(userCode.slice(0, 20))}`);
+}
+
+/**
+ * The device logins' control routes, under `/_sandbox/`: `device` is where verificationUri points, and takes no
+ * token (a person opens it in a browser); it only shows. A test approves or denies with the sandbox's token.
+ */
+export const DEVICE_CONTROLS: Readonly<Record<string, Route>> = {
+  device: {
+    method: 'GET',
+    anonymous: true,
+    handle: withDeviceLogins((logins, { engine, query }) => {
+      const userCode = query.get('user_code') ?? undefined;
+      const shown = logins.view(engine.now.getTime(), userCode);
+      return { answer: shown ? jsonAnswer({ logins: shown }) : noUserCode(userCode ?? '') };
+    }),
+  },
+  'device/approve': decide('approved'),
+  'device/deny': decide('denied'),
+};
+
+/** A route of the device logins, which a sandbox run in-process without its server does not have. */
+function withDeviceLogins(handle: (logins: DeviceLogins, context: RouteContext) => Handled): Route['handle'] {
+  return (context) => (context.deviceLogins ? handle(context.deviceLogins, context) : { answer: errorAnswer(404, 'this sandbox keeps no device logins') });
+}
+
+const deviceAuthInitiate: Route = {
+  ...rules('deviceAuthInitiate'),
+  handle: withDeviceLogins((logins, { engine, body, parsed }) => {
+    const checked = parse(servedRequest('deviceAuthInitiate'), body, parsed);
+    if ('answer' in checked) return checked;
+    return { answer: jsonAnswer(logins.initiate(engine.now.getTime(), (name) => engine.stableId(name))) };
+  }),
+};
+
+const deviceAuthTokens: Route = {
+  ...rules('deviceAuthTokens'),
+  handle: withDeviceLogins((logins, { engine, body, parsed }) => {
+    const checked = parse(servedRequest('deviceAuthTokens'), body, parsed);
+    if ('answer' in checked) return checked;
+    const answer = logins.poll(checked.input.deviceCode, engine.now.getTime(), (name) => engine.stableId(name));
+    if (!answer) {
+      return { answer: errorAnswer(404, 'deviceCode: no device login has this code (never made, expired long ago, or its session handed out already)') };
+    }
+    return { answer: jsonAnswer(answer) };
+  }),
+};
+
+/** The run is not kept, nor acted on: its id comes from the seed and the run itself, so the same run answers the same id. */
+const createCiRun: Route = query('createCiRun', (engine, run) => ({ run_id: engine.stableId(`ci-run:${JSON.stringify(run)}`) }));
+
 /** Each v1 operation's work, by the contract's name. */
 const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   submitPullRequest: mutation('submitPullRequest'),
@@ -176,6 +244,9 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   linkTicketToTestCase: mutation('linkTicketToTestCase'),
   getMergeQueueMetrics,
   status,
+  deviceAuthInitiate,
+  deviceAuthTokens,
+  createCiRun,
 };
 
 /** Where the v1 face answers: the API's path under the service's root. */
