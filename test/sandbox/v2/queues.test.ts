@@ -182,9 +182,9 @@ describe('v2 merge queues', () => {
     // Absent keys stay as they were; [] clears the list.
     const cleared = await sandbox.call('mergeQueues.updateConfig', { params: { id: queueId }, body: { requiredStatuses: [] } });
     expect(cleared.body.config).toMatchObject({ requiredStatuses: [], concurrency: 4, mergeMethod: 'mergeCommit' });
-    // v1 reads the same settings.
+    // v1 reads the same settings; the list cleared is no override (null), as v1's deleteRequiredStatuses leaves it (helper-111).
     const v1 = await sandbox.v1Call('getQueue', { repo: WIDGETS, targetBranch: 'main' });
-    expect(v1.body).toMatchObject({ batch: true, mergeMethod: 'merge_commit', concurrency: 4, commentsEnabled: false });
+    expect(v1.body).toMatchObject({ batch: true, mergeMethod: 'merge_commit', concurrency: 4, commentsEnabled: false, requiredStatuses: null });
   });
 
   it('keeps the settings it does not act on as written (bots, batching rules, test branches, not-ready timeout), on both faces', async () => {

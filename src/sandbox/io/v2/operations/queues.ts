@@ -112,6 +112,11 @@ export const updateConfig = route('mergeQueues.updateConfig', (context) => {
     if (change[name] !== undefined) Object.assign(kept, { [name]: change[name] });
     delete change[name];
   }
+  // v2's [] clears the override, as v1's deleteRequiredStatuses does: no override (null), not an override of none.
+  if (Array.isArray(change.requiredStatuses) && change.requiredStatuses.length === 0) {
+    delete change.requiredStatuses;
+    change.deleteRequiredStatuses = true;
+  }
   if (change.batchingMaxWaitTimeMinutes === 0) throw validationFailed('batchingMaxWaitTimeMinutes: the sandbox waits at least 1 minute');
   // As on create: 0 shares the queue's concurrency.
   if (change.bisectionConcurrency === 0) change.bisectionConcurrency = (change.concurrency as number | undefined) ?? current.concurrency;
