@@ -103,7 +103,7 @@ export async function loadDataFile(path: string, where: string): Promise<{ data:
  * blocking, and asked again once open, should the path change. (`mq mcp` refuses its own input apart: a tool's
  * path is never the protocol's.)
  */
-async function readRegularFile(path: string, where: string, limit?: typeof CONFIG_LIMIT): Promise<string> {
+async function readRegularFile(path: string, where: string, limit?: typeof CONFIG_LIMIT, handedOver = true): Promise<string> {
   const refuse = (stats: Stats) => {
     const kind = otherThanFile(stats);
     if (kind) throw new ConfigError(`${where}: not a regular file (${kind}); give the path of a file`);
@@ -112,8 +112,8 @@ async function readRegularFile(path: string, where: string, limit?: typeof CONFI
   try {
     const named = await stat(path);
     // This process's own input is read as a stream: a Node parent hands it over as a socket, which no open() takes.
-    if (named.isSocket() && handedOverFd(path) === 0) return await textOf(process.stdin, where, limit);
-    if (isHandedOverPipe(path, named)) return await textOf(createReadStream(path), where, limit);
+    if (handedOver && named.isSocket() && handedOverFd(path) === 0) return await textOf(process.stdin, where, limit);
+    if (handedOver && isHandedOverPipe(path, named)) return await textOf(createReadStream(path), where, limit);
     refuse(named);
     const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
@@ -213,7 +213,9 @@ async function importedFile(path: string, by: string, kind: ConfigFileKind, stac
   const where = `${path} (imported by ${by})`;
   let text: string;
   try {
-    text = await readRegularFile(path, where, CONFIG_LIMIT);
+    // Never a pipe the caller handed over (/dev/stdin): a file a checkout holds names it, not the person running mq,
+    // and reading it would hang on an open pipe or take the input meant for the command.
+    text = await readRegularFile(path, where, CONFIG_LIMIT, false);
   } catch (error) {
     if ((error as Error).cause && ((error as Error).cause as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ConfigError(`${by}: the file its $import names does not exist: ${path}`, { cause: error });

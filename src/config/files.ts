@@ -72,9 +72,14 @@ export async function findProjectFile(cwd: string, home: string | undefined): Pr
 export async function searchStop(cwd: string, home: string | undefined): Promise<string> {
   const root = await findGitRoot(cwd);
   if (root !== undefined) return root;
-  const inHome = home === undefined ? undefined : relative(home, resolve(cwd));
-  const underHome = inHome !== undefined && inHome !== '..' && !inHome.startsWith(`..${sep}`) && !isAbsolute(inHome);
-  return underHome ? resolve(home!) : resolve(cwd);
+  if (home === undefined) return resolve(cwd);
+  // The working directory is the kernel's, its links resolved; HOME may run through a link (/home → /data/home).
+  const here = resolve(cwd);
+  for (const candidate of [resolve(home), realPathOr(home)]) {
+    const inHome = relative(candidate, here);
+    if (inHome !== '..' && !inHome.startsWith(`..${sep}`) && !isAbsolute(inHome)) return candidate;
+  }
+  return here;
 }
 
 export interface ProjectSearch {
@@ -105,8 +110,9 @@ function mayCount(path: string): boolean {
   if (!configFileAt(path)) return false;
   let content: string;
   try {
-    // Refused unread, as a file named by --config is (config-loader.ts).
-    if (statSync(path).size > CONFIG_LIMIT.bytes) throw new ConfigError(tooBigMessage(path, CONFIG_LIMIT));
+    // Refused unread, as a file named by --config is (config-loader.ts); not a package.json, which is the project's
+    // own file first, and may be large with no "mq" key at all.
+    if (basename(path) !== 'package.json' && statSync(path).size > CONFIG_LIMIT.bytes) throw new ConfigError(tooBigMessage(path, CONFIG_LIMIT));
     content = readFileSync(path, 'utf8');
   } catch (error) {
     if (error instanceof ConfigError) throw error;
@@ -195,5 +201,14 @@ export function sameFile(a: string, b: string): boolean {
     return realpathSync(a) === realpathSync(b);
   } catch {
     return false;
+  }
+}
+
+/** `path` with its links resolved, or as given where it cannot be (it is not there). */
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
   }
 }

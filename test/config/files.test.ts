@@ -116,6 +116,17 @@ describe('finding the project file', () => {
     }
   });
 
+  it('an $import of the caller’s input (/dev/stdin, /dev/fd/0) is refused unread: a checkout’s file names it, not the caller (helper-110)', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    for (const input of ['/dev/stdin', '/dev/fd/0']) {
+      t.write('home/proj/.mqrc.yaml', `$import: ${input}\n`);
+      const error = await rejection(t.resolve());
+      expect(error, input).toBeInstanceOf(ConfigError);
+      expect(error.message, input).toMatch(new RegExp(`^${input} \\(imported by .*\\): (not a regular file|cannot be read)`));
+    }
+  });
+
   it('an $import’s keys lie under the importing file’s own: maps merged, lists joined, in profiles and package.json too', async () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
@@ -234,6 +245,12 @@ describe('finding the project file', () => {
     expect((await rejection(t.resolve({ flags: { config: named } }))).message).toBe(refusal(named));
     const searched = t.write('home/proj/.mqrc.yaml', big);
     expect((await rejection(t.resolve())).message).toBe(refusal(searched));
+    // A package.json is the project's own file first: a large one with no "mq" key is passed over (helper-110).
+    rmSync(searched);
+    const rc = t.write('home/proj/.mqrc.yaml', 'targetBranch: rc\n');
+    t.write('home/proj/pkg/package.json', JSON.stringify({ name: 'big', description: 'y'.repeat(1_100_000) }));
+    const passed = await t.resolve({ cwd: 'home/proj/pkg' });
+    expect(passed.files).toEqual([rc]);
     // A pipe that never ends.
     const run = spawnSync('sh', ['-c', 'yes "targetBranch: x" | "$0" "$@"', process.execPath, MQ_BIN, 'config', 'show', '--config', '/dev/stdin'], {
       cwd: t.proj,

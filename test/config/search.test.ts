@@ -1,8 +1,9 @@
 // The plain-fs look that decides whether cosmiconfig is needed at all (files.ts): wherever it passes a file over,
 // cosmiconfig would have too, and wherever it is unsure, cosmiconfig decides as before.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/config/resolve.js';
 import { surveyConfigFiles } from '../../src/config/survey.js';
 import { ConfigError } from '../../src/errors.js';
 import { rejection, tree } from './helpers.js';
@@ -56,6 +57,23 @@ describe('where the search stops', () => {
     // mq config path looks where the search does.
     const survey = await surveyConfigFiles({ cwd: join(t.root, 'outside/sub'), env: { HOME: t.home, XDG_CONFIG_HOME: t.xdg } });
     expect(survey.project).toBeUndefined();
+  });
+
+  it('outside a checkout, at home when HOME runs through a link (helper-110: the search did not climb)', async () => {
+    const t = tree();
+    const home = t.write('home/.mqrc.yaml', 'targetBranch: home\n');
+    mkdirSync(join(t.home, 'p/sub'), { recursive: true });
+    const link = join(t.root, 'home-link');
+    symlinkSync(t.home, link);
+    const resolved = await resolveSettings({
+      flags: {},
+      env: { HOME: link, XDG_CONFIG_HOME: t.xdg },
+      cwd: join(t.home, 'p/sub'),
+      stdoutIsTTY: false,
+      homeDir: link,
+    });
+    expect(resolved.settings.targetBranch).toBe('home');
+    expect(resolved.files.map((file) => realpathSync(file))).toEqual([realpathSync(home)]);
   });
 
   it('outside a checkout in home, at home; in a checkout, at its root', async () => {
