@@ -173,6 +173,13 @@ export class Runner {
       const announce = (line: string) => this.io.stdout.write(`${json ? JSON.stringify({ url: line }) : line}\n`);
       const code = await work.handler(work.input, ctx, announce, deliver, { stdin: this.io.stdin, stdout: this.io.stdout });
       return typeof code === 'number' ? code : EXIT.ok;
+    } catch (error) {
+      // A server stopped with writes out (an MCP client's submit): each may have been applied, said under its stop.
+      const cut = error instanceof InterruptedError ? interruptedWrites(ctx) : undefined;
+      if (!cut) throw error;
+      const stopped = new InterruptedError((error as InterruptedError).message, cut.check);
+      stopped.aftermath = cut.message.replace(/^interrupted: /, '');
+      throw stopped;
     } finally {
       await printed;
       await close();

@@ -5,7 +5,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ArgvIo } from '../command-kit/invocation.js';
-import type { Context, QueueRef } from '../command-kit/context.js';
+import type { Context, QueueRef, WriteInFlight } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
 import { WatchRounds } from '../command-kit/read-queue.js';
 import { EXIT, exitCodeOf, InterruptedError, isNotFound, UsageError } from '../errors.js';
@@ -268,22 +268,28 @@ function answeredOnce<T extends { send(message: JSONRPCMessage, options?: Transp
 /** One tool call, answered whatever happens: a failure is a tool error (isError) with mq's line and its exit code's meaning. */
 async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Context, options: McpOptions, call: Call): Promise<CallToolResult> {
   const said: string[] = [];
+  let own: Context | undefined;
   try {
     if (!row.hints.readOnlyHint && !options.allowWrites) {
       throw new UsageError(`${row.name} changes the queue: start the server with mq mcp --allow-writes to offer it`);
     }
-    const own = callContext(ctx, call.signal, said, call.progress);
+    const callCtx = callContext(ctx, call.signal, said, call.progress);
+    own = callCtx;
     const parse = await row.spec.load!();
-    const work = await parse(wordsOf(row, args), argvIo(own));
+    const work = await parse(wordsOf(row, args), argvIo(callCtx));
     if (work.mode === 'result') {
-      const result = await work.handler(work.input, own);
-      const text = await renderText(result, { color: false, now: await serviceNow(own) });
+      const result = await work.handler(work.input, callCtx);
+      const text = await renderText(result, { color: false, now: await serviceNow(callCtx) });
       return answer(toJson(result), text, resultExitCode(result), said);
     }
     if (work.mode !== 'stream') throw new UsageError(`${row.name} is not a tool`);
-    return await stream(work.printer, (events) => work.handler(work.input, own, events), own, call, said);
+    return await stream(work.printer, (events) => work.handler(work.input, callCtx, events), callCtx, call, said);
   } catch (error) {
     return failure(error, said);
+  } finally {
+    // A write the client's own cancellation cut short was told in its answer; one the server's stop cut short
+    // stays for the stop to tell.
+    if (own && !ctx.signal.aborted) for (const write of own.writesInFlight) ctx.writesInFlight.delete(write);
   }
 }
 
@@ -383,7 +389,7 @@ function callContext(ctx: Context, signal: AbortSignal, said: string[], progress
       })),
     signal: both,
     interactive: false,
-    writesInFlight: new Set(),
+    writesInFlight: sharedWrites(ctx.writesInFlight),
     sleep: (ms) => pause(ms, both),
     endBy: () => undefined,
     warn: (message) => said.push(`warning: ${message}`),
@@ -398,6 +404,21 @@ function callContext(ctx: Context, signal: AbortSignal, said: string[], progress
     },
     confirm: async () => false,
   };
+}
+
+/** A call's writes out, each also the server's: a stop (Ctrl-C, SIGTERM) says which may have been applied. */
+function sharedWrites(server: Set<WriteInFlight>): Set<WriteInFlight> {
+  const own = new Set<WriteInFlight>();
+  return Object.assign(own, {
+    add(write: WriteInFlight) {
+      server.add(write);
+      return Set.prototype.add.call(own, write) as Set<WriteInFlight>;
+    },
+    delete(write: WriteInFlight) {
+      server.delete(write);
+      return Set.prototype.delete.call(own, write);
+    },
+  });
 }
 
 /** What a command's parse may use: the call's clock and cancellation; stdin and stdout are the protocol's, never a command's. */
