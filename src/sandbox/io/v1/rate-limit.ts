@@ -35,7 +35,9 @@ export function admitV1(limiter: RateLimiter, engine: QueueEngine, body: string,
       answer: {
         status: 429,
         contentType: 'text/plain',
-        body: `rate limited: over ${RATE_LIMITS[RATE_BUCKET]} requests a second for ${whose}; try again in ${seconds}s`,
+        // When to try again is the Retry-After header's alone: a client that waits longer than it says (mq's backoff)
+        // would otherwise quote two times.
+        body: `rate limited: over ${RATE_LIMITS[RATE_BUCKET]} requests a second for ${whose}`,
         headers: { 'retry-after': String(seconds) },
       },
     };
