@@ -128,7 +128,10 @@ export async function prepare(io: Io, flags: GlobalFlags & Voice, waits: boolean
         prompt.close();
       });
       const ended = new Promise<string>((resolve) => prompt.once('close', () => resolve('')));
-      const asked = prompt.question(`${question} [y/N] `, { signal: io.signal }).then((answer) => {
+      // Folded between words as every other line for a person on stderr is (a word cut by the terminal's wrap reads wrong).
+      const columns = io.stderr.isTTY ? io.stderr.columns : undefined;
+      const { foldWords } = await import('../render/screen-fit.js');
+      const asked = prompt.question(`${foldWords(`${question} [y/N]`, columns)} `, { signal: io.signal }).then((answer) => {
         entered = true;
         return answer;
       });

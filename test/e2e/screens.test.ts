@@ -179,6 +179,18 @@ describe('stderr on a terminal (80 columns): folded between words, never wrapped
     ]);
   });
 
+  it('mq sandbox at 50 columns: the try: line, commands too, goes on after \\ rather than between words (helper-112)', async () => {
+    const emulator = new Emulator(50, 30);
+    const sandbox = startMq(['sandbox', '--port', '0', '--clock', 'manual'], { stderr: emulator.stdout() });
+    const screen = await emulator.until(/stop with Ctrl-C/);
+    sandbox.interrupt();
+    await sandbox.done;
+    const rows = screen.split('\n');
+    const tried = rows.findIndex((row) => row.startsWith('try: '));
+    expect(rows[tried]).toMatch(/ \\$/);
+    expect(unfolded(screen)).toContain('try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing');
+  });
+
   it('an error folds between words under its first line, one message; a pipe gets it on one line', async () => {
     const env = await queueWith(0);
     const piped = await mq(['status', '999'], { env });

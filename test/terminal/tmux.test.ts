@@ -166,11 +166,14 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     terminal.close();
 
     // Ctrl-D, the end of input, is the default answer, no (helper-100: it was "interrupted", exit 130, on the prompt's line).
-    terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze'], env);
-    await terminal.until(/\[y\/N\]/);
+    // At 40 columns the question folds between words, no word cut by the terminal's wrap (helper-112).
+    terminal = new Terminal(['queue', 'pause', '--reason', 'deploy freeze of the billing database'], env, { columns: 40, rows: 30 });
+    const asked = await terminal.until(/\[y\/N\]/);
+    expect(asked).toMatch(/\(printed\s+only:\s+the\s+service\s+stores\s+no\s+reason\)/);
+    expect(asked).toMatch(/Pause\s+the\s+queue\s+main\s+of\s+acme\/tty-\d+\?\s+\[y\/N\]/);
     terminal.keys('C-d');
     const ended = await terminal.until(/\[exit 1\]/);
-    expect(ended).toMatch(/\[y\/N\] *\n+mq: queue pause: not confirmed, nothing was changed/);
+    expect(ended).toMatch(/\[y\/N\] *\n+mq: queue pause: not confirmed, nothing\s+was changed/);
     expect(await state()).toBe('running');
     terminal.close();
 

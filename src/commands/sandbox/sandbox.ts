@@ -154,7 +154,8 @@ function firstSteps(url: string, input: SandboxOptions, graphSoftCap: number | n
   return [
     `sandbox listening on ${url} (${clock} clock${input.stateFile ? `, state in ${input.stateFile}` : ', state in memory'}${cap})`,
     { command: `export ${envName('apiUrl')}=${url} ${envName('token')}=${token} ${envName('repo')}=acme/widgets ${envName('org')}=acme` },
-    'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing',
+    // Commands to paste too: folded as one (` \`), never between words.
+    { command: 'try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing' },
     `v2 is at ${url.replace(/\/v1$/, '/v2')} with Authorization: Bearer ${input.keys === undefined ? `${V2_KEY_PREFIX}<anything>` : "'<your --key>'"}`,
     ...(clock === 'real' && input.speed === undefined ? ['Tests take minutes of sandbox time: run with --speed 60 to move them 60× faster'] : []),
     'stop with Ctrl-C',
