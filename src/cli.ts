@@ -39,9 +39,20 @@ export async function run(io: Io): Promise<number> {
     // help() asked for (`mq queue help get`) ends 0; help shown for a mistake (commander's `error: true`) ends 1.
     if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     if (error.code === 'commander.executeSubCommandAsync') return EXIT.usage;
-    return (await runner()).fail(new UsageError(error.message.replace(/^error: /, '')));
+    return (await runner()).fail(usageOf(error.message));
   }
   return exitCode;
+}
+
+/**
+ * commander's words for a usage error, as mq says one: its suggestion ("(Did you mean --priority?)", on a line of its
+ * own, flush left as if a second message) is the error's hint.
+ */
+function usageOf(message: string): UsageError {
+  const [, said = message, suggested] = /^(?:error: )?([^\n]*)(?:\n\(Did you mean (.+)\?\))?$/s.exec(message) ?? [];
+  const error = new UsageError(said.replace(/^error: /, ''));
+  if (suggested !== undefined) error.hint = `did you mean ${suggested}?`;
+  return error;
 }
 
 /** The process's entry: wires signals and streams to `run`, and sets the exit code. */

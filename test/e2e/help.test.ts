@@ -45,7 +45,10 @@ describe('a command group named alone', () => {
   it('still refuses a word that is none of its subcommands, with a suggestion (exit 2)', async () => {
     const run = await mq(['queue', 'gt']);
     expect(run).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toBe("mq: unknown command 'gt'\n(Did you mean get?)\n");
+    // The suggestion is the error's hint, as mq's own are (helper-112: a second line, flush left, as if another error).
+    expect(run.stderr).toBe("mq: unknown command 'gt'\nhint: did you mean get?\n");
+    const json = JSON.parse((await mq(['submit', '1', '--priorty', 'high', '--json'])).stderr);
+    expect(json).toEqual({ error: { code: 'usage', message: "unknown option '--priorty'", hint: 'did you mean --priority?' } });
     expect((await mq(['queue', '--bogus'])).code).toBe(2);
   });
 });
