@@ -26,6 +26,12 @@ describe('colour', () => {
     expect(resolveColor(flag, { NO_COLOR: noColor, FORCE_COLOR: forceColor }, tty)).toEqual({ value: on, origin });
   });
 
+  it('is off on a terminal that says it takes none (TERM=dumb), unless asked for (helper-112)', () => {
+    expect(resolveColor(undefined, { TERM: 'dumb' }, true)).toEqual({ value: false, origin: 'default: TERM is dumb' });
+    expect(resolveColor(undefined, { TERM: 'dumb', FORCE_COLOR: '1' }, true)).toEqual({ value: true, origin: 'env FORCE_COLOR' });
+    expect(resolveColor(undefined, { TERM: 'xterm-256color' }, true)).toEqual({ value: true, origin: 'default: stdout is a terminal' });
+  });
+
   it('reaches the resolved settings', async () => {
     const t = tree();
     const tty = await t.resolve({ stdoutIsTTY: true });
