@@ -100,7 +100,9 @@ export class Runner {
   async fail(error: unknown): Promise<number> {
     const settings = this.resolved?.settings;
     const json = settings ? settings.output === 'json' : wantsJson(this.io.argv) || (await this.configuredJson());
-    const color = settings ? settings.color && Boolean(this.io.stderr.isTTY) : false;
+    // Colour decided for stdout; stderr takes it where it is a terminal too, or where FORCE_COLOR asked for it everywhere.
+    const forced = this.resolved?.origins.color === 'env FORCE_COLOR';
+    const color = settings ? settings.color && (Boolean(this.io.stderr.isTTY) || forced) : false;
     const { renderError } = await import('../render/failure.js');
     const { shownUrl } = await import('../text/urls.js');
     const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };

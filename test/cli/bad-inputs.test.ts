@@ -106,6 +106,15 @@ describe('a bad input: one line naming the flag, with an example, exit 2, nothin
   });
 });
 
+describe('an error under FORCE_COLOR', () => {
+  it('is coloured on stderr in a pipe too, as stdout is (helper-112: stdout only); plain without it', async () => {
+    const env = sandboxEnv(fixture.recorder.url, 'acme/widgets');
+    const forced = await mq(['status', '999', '-b', 'nope'], { env: { ...env, FORCE_COLOR: '1' } });
+    expect(forced.stderr).toMatch(/^\u001b\[31mmq:\u001b\[39m /);
+    expect((await mq(['status', '999', '-b', 'nope'], { env })).stderr).toMatch(/^mq: /);
+  });
+});
+
 describe('a bad input under JSON output a config file asks for', () => {
   it('is the {error} document too, as every later error is, unless the command line names an output (helper-102)', async () => {
     const home = mkdtempSync(join(tmpdir(), 'mq-json-config-'));
