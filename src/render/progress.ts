@@ -113,7 +113,8 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
       if (out.json) json(reachableJson(ended, at));
       else if (live) {
         draw();
-        live.aside(() => out.write(renderReachableLine(ended, at, paint)));
+        // Printed once above the block: folded to the window as any line printed once is (its words were cut).
+        live.aside(() => out.write(toWidth(renderReachableLine(ended, at, paint))));
       } else if (progress) out.write(renderReachableLine(ended, at, paint));
     },
   };

@@ -258,6 +258,19 @@ describe('an outage during a wait', () => {
     );
   });
 
+  it('on a terminal 40 columns wide, the line that it is back folds between words, as any line printed once (helper-112)', () => {
+    const { out, text } = output({ live: true, screen: () => ({ columns: 40, rows: 24 }) });
+    const printer = waitPrinter(out);
+    printer.events.changed({ pr: 5, state: 'testing', previous: null, at: 'x', position: 1 });
+    printer.events.unreachable(outage(1));
+    printer.events.reachable(outage(1), NOW);
+    const back = text()
+      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+      .split(/\r?\n|\r/)
+      .filter((line) => /reachable again|unreachable$/.test(line));
+    expect(back).toEqual([`✓ service reachable again at ${at(NOW)},`, '  after 12s unreachable']);
+  });
+
   it('under --json: an event as it begins and one as it ends; the summary says since when if it timed out in one', () => {
     const { out, text } = output({ json: true });
     const printer = waitPrinter(out);
