@@ -7,7 +7,7 @@ import type { Waited } from '../model/poll.js';
 import type { WebhookDelivery } from '../model/webhook-control.js';
 import { resultExitCode, type CommandResult } from '../model/result.js';
 import type { ResolvedSettings } from '../config/settings.js';
-import { ConfigError, EXIT, exitCodeOf, InterruptedError, UsageError } from '../errors.js';
+import { ConfigError, EXIT, exitCodeOf, InterruptedError, type StoppedAt, UsageError } from '../errors.js';
 import type { ProgressOutput } from '../render/progress.js';
 import type { Prepared, Voice } from './prepare.js';
 import type { Io, StderrLine } from './io.js';
@@ -177,10 +177,10 @@ export class Runner {
       return typeof code === 'number' ? code : EXIT.ok;
     } catch (error) {
       // A server stopped with writes out (an MCP client's submit): each may have been applied, said under its stop.
-      const cut = error instanceof InterruptedError ? interruptedWrites(ctx) : undefined;
+      const cut = error instanceof InterruptedError ? writesCutShort(ctx) : undefined;
       if (!cut) throw error;
       const stopped = new InterruptedError((error as InterruptedError).message, cut.check);
-      stopped.aftermath = cut.message.replace(/^interrupted: /, '');
+      stopped.aftermath = cut.said;
       throw stopped;
     } finally {
       await printed;
@@ -274,14 +274,21 @@ function wantsJson(argv: string[]): boolean {
 
 /** Ctrl-C with writes out (ctx.writesInFlight): each may have been applied, said as for a write that timed out (docs/choices.md). Still exit 130. */
 function interruptedWrites(ctx: Context): InterruptedError | undefined {
+  const cut = writesCutShort(ctx);
+  if (!cut) return undefined;
+  const error = new InterruptedError(`interrupted: ${cut.said}`, cut.check);
+  if (cut.stoppedAt) error.stoppedAt = cut.stoppedAt;
+  return error;
+}
+
+/** The writes Ctrl-C cut short after they left, in words (each may have been applied, and how to check), if any. */
+function writesCutShort(ctx: Context): { said: string; check: string; stoppedAt?: StoppedAt } | undefined {
   const [first, ...more] = [...ctx.writesInFlight].filter((write) => write.left?.() ?? true);
   if (!first) return undefined;
-  const lines = [`interrupted: ${first.what} may have been applied: check with \`${first.check}\``];
+  const lines = [`${first.what} may have been applied: check with \`${first.check}\``];
   for (const other of more) lines.push(`${other.what} may have been applied too: check with \`${other.check}\``);
   if (first.also) lines.push(first.also);
-  const error = new InterruptedError(lines.join('\n'), first.check);
-  if (first.stoppedAt) error.stoppedAt = first.stoppedAt;
-  return error;
+  return { said: lines.join('\n'), check: first.check, ...(first.stoppedAt && { stoppedAt: first.stoppedAt }) };
 }
 
 /** Ctrl-C with no write out, after writes that were answered: what they did is said under it. */

@@ -268,13 +268,11 @@ function answeredOnce<T extends { send(message: JSONRPCMessage, options?: Transp
 /** One tool call, answered whatever happens: a failure is a tool error (isError) with mq's line and its exit code's meaning. */
 async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Context, options: McpOptions, call: Call): Promise<CallToolResult> {
   const said: string[] = [];
-  let own: Context | undefined;
+  const callCtx = callContext(ctx, call.signal, said, call.progress);
   try {
     if (!row.hints.readOnlyHint && !options.allowWrites) {
       throw new UsageError(`${row.name} changes the queue: start the server with mq mcp --allow-writes to offer it`);
     }
-    const callCtx = callContext(ctx, call.signal, said, call.progress);
-    own = callCtx;
     const parse = await row.spec.load!();
     const work = await parse(wordsOf(row, args), argvIo(callCtx));
     if (work.mode === 'result') {
@@ -289,7 +287,7 @@ async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Contex
   } finally {
     // A write the client's own cancellation cut short was told in its answer; one the server's stop cut short
     // stays for the stop to tell.
-    if (own && !ctx.signal.aborted) for (const write of own.writesInFlight) ctx.writesInFlight.delete(write);
+    if (!ctx.signal.aborted) for (const write of callCtx.writesInFlight) ctx.writesInFlight.delete(write);
   }
 }
 
