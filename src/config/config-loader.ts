@@ -168,17 +168,19 @@ function loaderOf(path: string): Loader {
   return ext === '' ? loadYaml : Object.hasOwn(LOADERS, ext) ? LOADERS[ext]! : refuse;
 }
 
-/** Our loaders, each taking the `$import`s of what it loads itself (cosmiconfig then finds none to take). */
+/** `load`, taking the `$import`s of what it loads itself (cosmiconfig then finds none to take). */
+function importing(load: Loader, kind: ConfigFileKind): Loader {
+  return async (path, content) => {
+    const data: unknown = await load(path, content);
+    // package.json: its "mq" key is the config, and its own $import (cosmiconfig reads it there, too).
+    if (basename(path) !== 'package.json') return withImports(path, data, kind, [path]);
+    return isMap(data) && isMap(data[MODULE_NAME]) ? { ...data, [MODULE_NAME]: await withImports(path, data[MODULE_NAME], kind, [path]) } : data;
+  };
+}
+
+/** Our loaders for cosmiconfig's search, each importing. */
 function loadersFor(kind: ConfigFileKind): Record<string, Loader> {
-  const importing =
-    (load: Loader): Loader =>
-    async (path, content) => {
-      const data: unknown = await load(path, content);
-      // package.json: its "mq" key is the config, and its own $import (cosmiconfig reads it there, too).
-      if (basename(path) !== 'package.json') return withImports(path, data, kind, [path]);
-      return isMap(data) && isMap(data[MODULE_NAME]) ? { ...data, [MODULE_NAME]: await withImports(path, data[MODULE_NAME], kind, [path]) } : data;
-    };
-  return { ...Object.fromEntries(Object.entries(LOADERS).map(([ext, load]) => [ext, importing(load)])), default: refuse };
+  return { ...Object.fromEntries(Object.entries(LOADERS).map(([ext, load]) => [ext, importing(load, kind)])), default: refuse };
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {
@@ -283,7 +285,7 @@ function validate(path: string, kind: ConfigFileKind, config: unknown): ConfigFi
 export async function loadFile(path: string, kind: ConfigFileKind): Promise<ConfigFile> {
   try {
     const text = path === '/dev/null' ? '' : await readRegularFile(path, path, CONFIG_LIMIT);
-    const data: unknown = text.trim() === '' ? undefined : await (loadersFor(kind)[extname(path) || 'noExt'] ?? refuse)(path, text);
+    const data: unknown = text.trim() === '' ? undefined : await importing(loaderOf(path), kind)(path, text);
     return validate(path, kind, basename(path) === 'package.json' && isMap(data) ? data[MODULE_NAME] : data);
   } catch (error) {
     throw asConfigError(error, path);
