@@ -17,7 +17,7 @@ import { isGraphSoftCap, shownValue } from '../engine/state.js';
 import { DeviceLogins } from './v1/device-login.js';
 import { exactRoute, findRoute, isControlRoute, isControlTarget } from './routes.js';
 import { StateStore } from './store.js';
-import { admitV1 } from './v1/rate-limit.js';
+import { type AdmitV1, v1Admission } from './v1/rate-limit.js';
 import { KEY_NOT_VALID, V2Face, type V2Host, type V2Key } from './v2/face.js';
 import type { Endpoint } from '../../api/sandbox-webhooks.js';
 import { type EndpointSetting, WebhookDelivery } from './webhooks/delivery.js';
@@ -192,6 +192,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
 
   // One limiter for both faces: a v1 request counts against its organization's bucket as a v2 one does.
   const limiter = options.rateLimits === false ? undefined : new RateLimiter(realMs);
+  const admitV1 = limiter && v1Admission(limiter);
   const v2 = new V2Face({ ...options, limiter });
   const v2Host: V2Host = {
     get engine() {
@@ -206,7 +207,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const answer = await answerRequest(request, { requiredToken: options.token, dispatch, v2, v2Host, limiter });
+    const answer = await answerRequest(request, { requiredToken: options.token, dispatch, v2, v2Host, admitV1 });
     // The events the request made (on disk by now) or the time it moved are queued; they are sent after the answer,
     // and at a bounded pace while requests come thick and fast. A control route is a harness's (a test polling the
     // attempts for a delivery): it must not hold back the very deliveries it waits for.
@@ -297,13 +298,14 @@ type Dispatch = (
   parsed?: ParsedBody,
 ) => Promise<Answer>;
 
-/** What answers a request: the token required (none: any), the v1 routes' dispatch, the v2 face and its host, the rate limits. */
+/** What answers a request: the token required (none: any), the v1 routes' dispatch, the v2 face and its host, v1's rate limit. */
 interface Faces {
   requiredToken: string | undefined;
   dispatch: Dispatch;
   v2: V2Face;
   v2Host: V2Host;
-  limiter: RateLimiter | undefined;
+  /** v1's rate limit; none when the limits are off. */
+  admitV1: AdmitV1 | undefined;
 }
 
 /** A header's value; an absent or empty one (forks' uploads send the token's header empty) is ''. */
@@ -324,7 +326,7 @@ function closeByLingering(response: ServerResponse): void {
 const PLAIN_V2_TARGET = /^\/v2\/(?![^?]*\/\.)[A-Za-z0-9._~\-/]*(\?[A-Za-z0-9._~\-=&%,:+]*)?$/;
 
 /** Target, token, route, method, body: each refusal in the order a client would want to hear of it. */
-async function answerRequest(request: IncomingMessage, { requiredToken, dispatch, v2, v2Host, limiter }: Faces): Promise<Answer> {
+async function answerRequest(request: IncomingMessage, { requiredToken, dispatch, v2, v2Host, admitV1 }: Faces): Promise<Answer> {
   const target = request.url ?? '';
   if (PLAIN_V2_TARGET.test(target)) {
     const mark = target.indexOf('?');
@@ -380,8 +382,8 @@ async function answerRequest(request: IncomingMessage, { requiredToken, dispatch
   const query = url ? url.searchParams : NO_QUERY;
   let parsed: ParsedBody | undefined;
   // The service's edge limits the API's requests, not the sandbox's own, nor a health check that names no organization.
-  if (limiter && !route.anonymous && !isControlRoute(route)) {
-    const admitted = admitV1(limiter, v2Host.engine, body, query);
+  if (admitV1 && !route.anonymous && !isControlRoute(route)) {
+    const admitted = admitV1(v2Host.engine, body, query);
     if ('answer' in admitted) return admitted.answer;
     parsed = admitted.parsed;
   }

@@ -8,22 +8,38 @@ import type { Answer } from '../http.js';
 import { NO_ORGANIZATION, organizationNamed, type RateLimiter } from '../rate-limits.js';
 import { type ParsedBody, readJson } from '../route.js';
 
-/** The organizations of bodies seen lately: a client polls with the same bytes, which need not be read again for it. */
-const SEEN = new Map<string, string>();
 const SEEN_MAX = 1_000;
 /** Longer bodies are writes with lists, not polls: not kept. */
 const SEEN_BODY_MAX = 2_048;
 
-/** Counts the request; the 429 when its organization is past the limit, else the body as read to find it (if it was). */
-export function admitV1(limiter: RateLimiter, engine: QueueEngine, body: string, query: URLSearchParams): { answer: Answer } | { parsed?: ParsedBody } {
-  let owner = SEEN.get(body);
+/** Counts a v1 request; the 429 when its organization is past the limit, else the body as read to find it (if it was). */
+export type AdmitV1 = (engine: QueueEngine, body: string, query: URLSearchParams) => { answer: Answer } | { parsed?: ParsedBody };
+
+/**
+ * One sandbox's admission of v1 requests to `limiter`. The organizations of bodies seen lately are its own (a body
+ * naming a repository by id names another one's in another sandbox): a client polls with the same bytes, which
+ * need not be read again for it.
+ */
+export function v1Admission(limiter: RateLimiter): AdmitV1 {
+  const seen = new Map<string, string>();
+  return (engine, body, query) => admit(limiter, seen, engine, body, query);
+}
+
+function admit(
+  limiter: RateLimiter,
+  seen: Map<string, string>,
+  engine: QueueEngine,
+  body: string,
+  query: URLSearchParams,
+): { answer: Answer } | { parsed?: ParsedBody } {
+  let owner = seen.get(body);
   let parsed: ParsedBody | undefined;
   if (owner === undefined) {
     parsed = body === '' ? undefined : readJson(body);
     const named = parsed ? ownerInBody(parsed.json, engine) : ownerInQuery(query);
     if (named !== undefined && body !== '' && body.length <= SEEN_BODY_MAX) {
-      if (SEEN.size >= SEEN_MAX) SEEN.clear();
-      SEEN.set(body, named);
+      if (seen.size >= SEEN_MAX) seen.clear();
+      seen.set(body, named);
     }
     owner = named;
   }
