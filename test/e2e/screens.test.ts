@@ -153,12 +153,18 @@ describe('stderr on a terminal (80 columns): folded between words, never wrapped
   /** The window's rows as a person would read them back: a row indented under the one above goes on that one. */
   const unfolded = (screen: string) => screen.replace(/ \\\n {2}| ?\n {2}(?=\S)/g, ' ');
 
-  it('mq sandbox: the export line goes on after \\, and pasted into a shell it still exports all four; the v2 line folds between words', async () => {
-    const emulator = new Emulator(80, 24);
+  /** `mq sandbox`'s banner on a terminal stderr of `columns`, the sandbox stopped once it is all there. */
+  async function banner(columns: number, rows: number) {
+    const emulator = new Emulator(columns, rows);
     const sandbox = startMq(['sandbox', '--port', '0', '--clock', 'manual'], { stderr: emulator.stdout() });
     const screen = await emulator.until(/stop with Ctrl-C/);
     sandbox.interrupt();
     await sandbox.done;
+    return { emulator, sandbox, screen };
+  }
+
+  it('mq sandbox: the export line goes on after \\, and pasted into a shell it still exports all four; the v2 line folds between words', async () => {
+    const { emulator, sandbox, screen } = await banner(80, 24);
     // Stdout is a pipe here, and its first line the base URL alone, as a script reads it.
     const url = sandbox.stdout().split('\n')[0]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -180,11 +186,7 @@ describe('stderr on a terminal (80 columns): folded between words, never wrapped
   });
 
   it('mq sandbox at 50 columns: the try: line, commands too, goes on after \\ rather than between words (helper-112)', async () => {
-    const emulator = new Emulator(50, 30);
-    const sandbox = startMq(['sandbox', '--port', '0', '--clock', 'manual'], { stderr: emulator.stdout() });
-    const screen = await emulator.until(/stop with Ctrl-C/);
-    sandbox.interrupt();
-    await sandbox.done;
+    const { screen } = await banner(50, 30);
     const rows = screen.split('\n');
     const tried = rows.findIndex((row) => row.startsWith('try: '));
     expect(rows[tried]).toMatch(/ \\$/);
