@@ -75,11 +75,15 @@ export async function searchStop(cwd: string, home: string | undefined): Promise
   if (home === undefined) return resolve(cwd);
   // The working directory is the kernel's, its links resolved; HOME may run through a link (/home → /data/home).
   const here = resolve(cwd);
-  for (const candidate of [resolve(home), realPathOr(home)]) {
+  const under = (candidate: string) => {
     const inHome = relative(candidate, here);
-    if (inHome !== '..' && !inHome.startsWith(`..${sep}`) && !isAbsolute(inHome)) return candidate;
-  }
-  return here;
+    return inHome !== '..' && !inHome.startsWith(`..${sep}`) && !isAbsolute(inHome);
+  };
+  const named = resolve(home);
+  if (under(named)) return named;
+  // Resolved only where the path as named does not hold the working directory: one system call, rarely made.
+  const real = realPathOr(home);
+  return under(real) ? real : here;
 }
 
 export interface ProjectSearch {
