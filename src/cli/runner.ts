@@ -99,7 +99,8 @@ export class Runner {
   /** The failure as stderr shows it (a JSON document under --json), and its exit code. */
   async fail(error: unknown): Promise<number> {
     const settings = this.resolved?.settings;
-    const json = settings ? settings.output === 'json' : wantsJson(this.io.argv) || (await this.configuredJson());
+    const named = outputNamed(this.io.argv);
+    const json = settings ? settings.output === 'json' : named === undefined ? await this.configuredJson() : named === 'json';
     // Colour decided for stdout; stderr takes it where it is a terminal too, or where FORCE_COLOR asked for it everywhere.
     const forced = this.resolved?.origins.color === 'env FORCE_COLOR';
     const color = settings ? settings.color && (Boolean(this.io.stderr.isTTY) || forced) : false;
@@ -113,12 +114,11 @@ export class Runner {
   }
 
   /**
-   * A failure before the settings resolved (a bad argument): JSON output where the environment or a config file
-   * asks for it, as every later error is, unless the command line names an output. Settings that do not resolve
-   * either leave it as text.
+   * A failure before the settings resolved (a bad argument), the command line naming no output: JSON output where
+   * the environment or a config file asks for it, as every later error is. Settings that do not resolve either
+   * leave it as text.
    */
   private async configuredJson(): Promise<boolean> {
-    if (this.io.argv.some((word) => /^(-o|--output)(=|$)|^-o./.test(word))) return false;
     try {
       const { resolveSettings } = await import('../config/resolve.js');
       const { io } = this;
@@ -161,7 +161,7 @@ export class Runner {
       prepared.ctx.warn(`serving without settings: ${error.message}`);
     }
     const { ctx, close } = prepared;
-    const { output, color } = this.resolved?.settings ?? { output: wantsJson(this.io.argv) ? 'json' : 'table', color: false };
+    const { output, color } = this.resolved?.settings ?? { output: outputNamed(this.io.argv) === 'json' ? 'json' : 'table', color: false };
     const json = output === 'json';
     // In the order received, each line once its view is loaded.
     let printed = Promise.resolve();
@@ -224,7 +224,7 @@ export class Runner {
 
   /** Without settings (they did not resolve) the output is as the command line asks, without colour. */
   private async print(result: CommandResult, now: number): Promise<void> {
-    const settings = this.resolved?.settings ?? { output: wantsJson(this.io.argv) ? 'json' : 'table', color: false };
+    const settings = this.resolved?.settings ?? { output: outputNamed(this.io.argv) === 'json' ? 'json' : 'table', color: false };
     if (settings.output === 'json') {
       const { toJson, writeJson } = await import('../render/json.js');
       writeJson(toJson(result), (chunk) => this.io.stdout.write(chunk));
@@ -265,11 +265,18 @@ export class Runner {
   }
 }
 
-/** Under --json even a flag error is a JSON document; commander has not parsed the flags when it fails. */
-function wantsJson(argv: string[]): boolean {
-  return argv.some(
-    (word, i) => word === '--json' || word === '-ojson' || word === '--output=json' || ((word === '-o' || word === '--output') && argv[i + 1] === 'json'),
-  );
+/**
+ * The output the command line names, read before commander has parsed it (a flag error under --json is a JSON
+ * document too): `json` if any word asks for it, `other` for another format, undefined where none is named.
+ */
+function outputNamed(argv: string[]): 'json' | 'other' | undefined {
+  let named: 'json' | 'other' | undefined;
+  argv.forEach((word, i) => {
+    const glued = /^--output=(.*)$|^-o(.+)$/s.exec(word);
+    const value = word === '--json' ? 'json' : word === '-o' || word === '--output' ? (argv[i + 1] ?? '') : glued ? (glued[1] ?? glued[2]) : undefined;
+    if (value !== undefined && named !== 'json') named = value === 'json' ? 'json' : 'other';
+  });
+  return named;
 }
 
 /** Ctrl-C with writes out (ctx.writesInFlight): each may have been applied, said as for a write that timed out (docs/choices.md). Still exit 130. */

@@ -129,8 +129,10 @@ describe('a bad input under JSON output a config file asks for', () => {
       expect(run.code, argv.join(' ')).toBe(2);
       expect(JSON.parse(run.stderr).error, argv.join(' ')).toMatchObject({ code: 'usage' });
     }
-    const asText = await mq(['submit', 'abc', '-o', 'table'], { env, cwd: home });
-    expect(asText.stderr).toMatch(/^mq: /);
+    for (const named of [['-o', 'table'], ['-otable'], ['--output=table']]) {
+      const asText = await mq(['submit', 'abc', ...named], { env, cwd: home });
+      expect(asText.stderr, named.join(' ')).toMatch(/^mq: /);
+    }
     expect(fixture.recorder.requests).toEqual([]);
   });
 });
