@@ -13,8 +13,10 @@ describe('an MCP subscription to a long queue', () => {
   it('on v2, reads a 450-PR queue page by page once, then by its order each round', async () => {
     // Made past the recorder: only the server's reads are counted.
     const setup = sandboxEnv(fixture.sandboxUrl, 'acme/widgets', {}, 'v2');
-    expect((await mq(['queue', 'create'], { env: setup })).code).toBe(0);
-    expect((await mq(['submit', ...Array.from({ length: 450 }, (_, i) => String(i + 1))], { env: setup })).code).toBe(0);
+    const created = await mq(['queue', 'create'], { env: setup });
+    expect(created.code, created.stderr).toBe(0);
+    const submitted = await mq(['submit', ...Array.from({ length: 450 }, (_, i) => String(i + 1))], { env: setup });
+    expect(submitted.code, submitted.stderr).toBe(0);
     const { home, env } = mqEnvironment({ env: sandboxEnv(fixture.recorder.url, 'acme/widgets', {}, 'v2') });
     const transport = new StdioClientTransport({ command: process.execPath, args: [MQ_BIN, 'mcp', '--interval', '1s'], env, cwd: home, stderr: 'pipe' });
     const client = new Client({ name: 'mq-watch-cost', version: '1.0.0' });
