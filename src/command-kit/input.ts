@@ -5,7 +5,7 @@ import { readDuration } from '../config/duration.js';
 import { UsageError } from '../errors.js';
 import { atOn, type Instant } from '../model/clock.js';
 import {
-  PR_NUMBER_MAX,
+  PR_NUMBER_TAKEN_MAX,
   PRIORITY_MAX,
   PRIORITY_NAMES,
   PULL_REQUEST_STATES,
@@ -28,8 +28,8 @@ export function parsePrNumbers(texts: readonly string[]): number[] {
 /** A PR number a flag gives (`--pr 42`), refused naming the flag. */
 export function prNumberOf(name: string, text: string): number {
   const value = /^#?\d+$/.test(text) ? Number(text.replace('#', '')) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > PR_NUMBER_MAX) {
-    throw badValue(name, text, `is not a PR number (1 to ${PR_NUMBER_MAX})`, 'e.g. 42 or #42');
+  if (!Number.isSafeInteger(value) || value < 1 || value > PR_NUMBER_TAKEN_MAX) {
+    throw badValue(name, text, `is not a PR number (1 to ${PR_NUMBER_TAKEN_MAX})`, 'e.g. 42 or #42');
   }
   return value;
 }

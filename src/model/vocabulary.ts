@@ -1,8 +1,15 @@
 // The service's words and limits, whichever API says them: states, modes, priorities, the bounds on numbers.
 // Plain constants, so a command that needs only these loads nothing else.
 
-/** The service documents 2147483647 as the largest PR number; its description allows more (docs/differences.md). */
+/** v1 documents 2147483647 as the largest PR number; its description allows more (docs/differences.md). */
 export const PR_NUMBER_MAX = 2_147_483_647;
+/** What v2 bounds a PR number to (SubmitPullRequestRequest.number). */
+export const V2_PR_NUMBER_MAX = 10_000_000;
+/**
+ * The largest PR number a command takes: the smaller of the two, so that a number one API would refuse is refused
+ * before anything is sent, with either credential alike (v2 answered 400 where v1 went on).
+ */
+export const PR_NUMBER_TAKEN_MAX = Math.min(PR_NUMBER_MAX, V2_PR_NUMBER_MAX);
 /** The service's request body limit. */
 export const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
 

@@ -48,8 +48,8 @@ const BAD_INPUTS: Array<[string[], string]> = [
   [['runs', '--limit', 'many'], COUNT('--limit', 'many', '1 to 4294967295', 50)],
   [['flaky', 'list', '--quarantined', '--page-size', '101'], COUNT('--page-size', '101', '1 to 100', 50)],
   // PR numbers, priorities, test ids, ticket keys
-  [['submit', 'x1'], '<pr>: "x1" is not a PR number (1 to 2147483647); use e.g. 42 or #42'],
-  [['cancel', '2147483648'], '<pr>: "2147483648" is not a PR number (1 to 2147483647); use e.g. 42 or #42'],
+  [['submit', 'x1'], '<pr>: "x1" is not a PR number (1 to 10000000); use e.g. 42 or #42'],
+  [['cancel', '2147483648'], '<pr>: "2147483648" is not a PR number (1 to 10000000); use e.g. 42 or #42'],
   [
     ['submit', '42', '--priority', '256'],
     '--priority: "256" is not a priority; use urgent, high, medium, low or a number from 0 (most urgent) to 255, e.g. high',
@@ -104,6 +104,25 @@ describe('a bad input: one line naming the flag, with an example, exit 2, nothin
     expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({ code: 2, stderr: line, stdout: '' });
     expect(fixture.recorder.requests).toEqual([]);
   });
+
+  it.each(['v1', 'v2'] as const)(
+    "a PR number past v2's bound, with a %s credential: refused alike, nothing sent (v2 answered 400 where v1 went on)",
+    async (api) => {
+      const env = sandboxEnv(fixture.recorder.url, 'acme/widgets', {}, api);
+      for (const argv of [
+        ['status', '10000001'],
+        ['submit', '10000001'],
+        ['cancel', '#10000001'],
+        ['wait', '10000001'],
+      ]) {
+        const run = await mq(argv, { env });
+        const line = `mq: <pr>: "${argv[1]}" is not a PR number (1 to 10000000); use e.g. 42 or #42\n`;
+        expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }, argv.join(' ')).toEqual({ code: 2, stderr: line, stdout: '' });
+      }
+      expect(fixture.recorder.requests).toEqual([]);
+      expect((await mq(['status', '10000000'], { env })).code).toBe(4);
+    },
+  );
 });
 
 describe('an error under FORCE_COLOR', () => {

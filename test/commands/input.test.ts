@@ -19,11 +19,11 @@ import { QueueSettings } from '../../src/api/v1/schemas.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('argv words to input', () => {
-  it('takes PR numbers from 1 to 2147483647, with or without #', () => {
+  it('takes PR numbers from 1 to 10000000 (the bound of both APIs), with or without #', () => {
     expect(parsePrNumber('1')).toBe(1);
     expect(parsePrNumber('#42')).toBe(42);
-    expect(parsePrNumber('2147483647')).toBe(2147483647);
-    for (const bad of ['0', '-1', '1.5', '2147483648', 'abc', '', '1e3', ' 4']) {
+    expect(parsePrNumber('10000000')).toBe(10000000);
+    for (const bad of ['0', '-1', '1.5', '10000001', '2147483648', 'abc', '', '1e3', ' 4']) {
       expect(() => parsePrNumber(bad), bad).toThrow(UsageError);
     }
   });

@@ -1,11 +1,9 @@
 // The v2 wire's shapes, named by contract.ts' rows: bodies refuse unknown keys and take camelCase enums only; queries are checked as
 // strings, then turned into values; answers keep fields and enum words mq does not know (v2 may add them).
 import * as z from 'zod';
-import { UUID_PATTERN } from '../../model/vocabulary.js';
+import { UUID_PATTERN, V2_PR_NUMBER_MAX } from '../../model/vocabulary.js';
 import { V2_SETTINGS, type SettingValue, V2_CONCURRENCY_MAX, V2_QUEUE_MODES, type WireSetting } from './wire-names.js';
 
-/** What v2 bounds a PR number to (SubmitPullRequestRequest.number). */
-export const V2_PR_NUMBER_MAX = 10_000_000;
 /** Priorities as every v2 schema declares them (docs/v2.md: the prose says 0..255; the sandbox takes the schema's). */
 export const V2_PRIORITY_MAX = 32_767;
 /** Page sizes (`limit`): 1..100, 25 when left out. */

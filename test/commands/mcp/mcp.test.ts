@@ -486,7 +486,7 @@ describe('mq mcp, what the protocol refuses', () => {
     });
     expect(errors.get(4)!.code).toBe(-32602);
     expect(errors.get(4)!.message.length).toBeLessThan(300);
-    expect(errors.get(5)).toEqual({ code: -32602, message: '<pr>: "abc" is not a PR number (1 to 2147483647); use e.g. 42 or #42' });
+    expect(errors.get(5)).toEqual({ code: -32602, message: '<pr>: "abc" is not a PR number (1 to 10000000); use e.g. 42 or #42' });
   });
 });
 
