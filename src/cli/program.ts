@@ -2,7 +2,7 @@
 // `onCommand`. Only what a command line needs is made: the command it names (the whole table when the words before
 // it are not global flags alone, or name none), and a group's subcommands when commander enters it (`queue
 // create`/`update` bring 80 options).
-import { Command, Help, Option } from 'commander';
+import { Command, CommanderError, Help, Option, type ParseOptionsResult } from 'commander';
 import type { FlagSpec } from '../argv-spec.js';
 import { choiceOf, refuseUnreadable } from '../argv-values.js';
 import type { ArgvIo, CommandSpec, Invocation, Parse, Words } from '../command-kit/invocation.js';
@@ -43,9 +43,9 @@ const EPILOGUES = new WeakMap<Command, readonly Block[]>();
 
 /** The program for `argv` (the command it names alone), or the whole table without it. */
 export function buildProgram(output: ProgramOutput, onCommand: OnCommand, argv?: readonly string[]): Command {
-  const program = new Command(PROGRAM.name)
+  const program = new Program(PROGRAM.name, output)
     .description(PROGRAM.description)
-    .version(VERSION, '--version', 'print the version')
+    .addOption(new Option('--version', 'print the version'))
     .helpOption('-h, --help', 'show help')
     // Laid out by commander to the width of the output, the epilogue too. The global flags are listed here
     // and in their topic; a command's help points there instead of repeating them.
@@ -75,6 +75,45 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand, argv?:
   addCommands(program, named ? [named] : COMMANDS, onCommand);
   if (named) PARTIAL.set(program, () => buildProgram(output, onCommand));
   return program;
+}
+
+/**
+ * The root. commander answers --help and --version before it looks at the command a line names, so `mq nope --help`
+ * printed mq's help and exited 0 as if `nope` were a command: here the words it read as commands are checked first.
+ */
+class Program extends Command {
+  constructor(
+    name: string,
+    private readonly output: ProgramOutput,
+  ) {
+    super(name);
+  }
+
+  override parseOptions(argv: string[]): ParseOptionsResult {
+    const parsed = super.parseOptions(argv);
+    refuseUnknownCommand(this, parsed.operands);
+    if (this.getOptionValue('version')) {
+      this.output.stdout.write(`${VERSION}\n`);
+      throw new CommanderError(0, 'commander.version', VERSION);
+    }
+    return parsed;
+  }
+}
+
+/** The first of `words` that names no subcommand where one is expected, refused as commander refuses `mq nope` (with its suggestion). */
+function refuseUnknownCommand(program: Command, words: readonly string[]): void {
+  let command = program;
+  for (const word of words) {
+    wholeGroup(command);
+    if (command.commands.length === 0) return;
+    const sub = command.commands.find((each) => each.name() === word || each.aliases().includes(word));
+    if (sub) command = sub;
+    // A group's implicit `help` (`mq queue help get`): the word after it names one of the group's.
+    else if (word !== 'help' || !command.parent) {
+      command.args = [word];
+      (command as unknown as { unknownCommand(): never }).unknownCommand();
+    }
+  }
 }
 
 /** Programs made with one command, and how to make the whole table. */

@@ -12,6 +12,7 @@ import { EXIT_CODES, exitCodesSummary } from '../../src/help/exit-codes.js';
 import { GLOBAL_FLAGS_POINTER } from '../../src/help/topics.js';
 import { mq } from '../support/in-process.js';
 import { MQ_BIN } from '../support/cli.js';
+import { VERSION } from '../../src/version.js';
 
 /** The subcommands a --help lists, commander's implicit `help` of a group left out (it has no examples). */
 function subcommands(help: string, nested: boolean): string[] {
@@ -50,6 +51,34 @@ describe('a command group named alone', () => {
     const json = JSON.parse((await mq(['submit', '1', '--priorty', 'high', '--json'])).stderr);
     expect(json).toEqual({ error: { code: 'usage', message: "unknown option '--priorty'", hint: 'did you mean --priority?' } });
     expect((await mq(['queue', '--bogus'])).code).toBe(2);
+  });
+});
+
+describe('an unknown command', () => {
+  // commander answered --help and --version before it looked at the command: `mq nope --help` printed mq's help, exit 0.
+  it('is refused whatever flags follow it, in the words and with the exit code of the command alone', async () => {
+    const lines = [
+      [['nope'], "mq: unknown command 'nope'\n"],
+      [['statu'], "mq: unknown command 'statu'\nhint: did you mean one of stats, status?\n"],
+      [['queue', 'paus'], "mq: unknown command 'paus'\nhint: did you mean pause?\n"],
+      [['sandbox', 'exe'], "mq: unknown command 'exe'\nhint: did you mean exec?\n"],
+    ] as const;
+    for (const [words, said] of lines) {
+      expect(await mq([...words]), words.join(' ')).toEqual({ code: EXIT.usage, stdout: '', stderr: said });
+      for (const flags of [['--help'], ['-h'], ['--version'], ['-R', 'acme/widgets', '--help']])
+        expect(await mq([...words, ...flags]), [...words, ...flags].join(' ')).toEqual({ code: EXIT.usage, stdout: '', stderr: said });
+    }
+    // A group's implicit help names one of the group's commands, or is refused the same way.
+    expect(await mq(['queue', 'help', 'paus'])).toEqual({ code: EXIT.usage, stdout: '', stderr: "mq: unknown command 'paus'\nhint: did you mean pause?\n" });
+  });
+
+  it('leaves help and the version to the lines that name commands', async () => {
+    for (const words of [['--help'], ['-h'], ['help'], ['status', '--help'], ['queue', 'pause', '-h'], ['queue', '--help'], ['queue', 'help', 'get']]) {
+      const run = await mq(words);
+      expect(run, words.join(' ')).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout, words.join(' ')).toMatch(/^Usage: mq /);
+    }
+    for (const words of [['--version'], ['status', '--version']]) expect(await mq(words)).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
 });
 
