@@ -1,8 +1,12 @@
 // mq queue update --plan against the sandbox on both APIs: the figures now and planned from a fit of the queue's
 // history, the change named, and not one write sent (the queue keeps its settings).
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { control, sandboxEnv } from '../support/cli.js';
 import { mq, useSandbox } from '../support/in-process.js';
-import { envOf, playHistory } from './history-steps.js';
+import { envOf, ok, playHistory } from './history-steps.js';
 
 const fixture = useSandbox({ shared: true });
 
@@ -41,5 +45,34 @@ describe('mq queue update --plan', () => {
     const mixed = await mq(['queue', 'update', '--concurrency', '2', '--merge-method', 'rebase', '--plan'], { env: envOf(fixture) });
     expect(mixed).toMatchObject({ code: 2, stdout: '' });
     expect(mixed.stderr).toBe('mq: --plan plays --concurrency but not --merge-method, which moves no figure of the plan: give it without --plan\n');
+  });
+
+  it('refuses a history whose fitted workload draws more deps over its 7 days than a simulation holds, as mq simulate does, in one line', async () => {
+    // 260 PRs in the 14 days fitted (some 19 a day), of which the two tested alone each touch 100,000 deps of their
+    // own: a day draws some 1.9 million deps, 7 days past the 10 million a simulation holds. The plan played them.
+    const env = sandboxEnv(fixture.recorder.url, 'acme/deps');
+    await ok(['queue', 'create'], env);
+    const folder = await mkdtemp(join(tmpdir(), 'mq-plan-'));
+    for (const pr of [1, 2]) {
+      const file = join(folder, `targets-${pr}`);
+      await writeFile(file, Array.from({ length: 100_000 }, (_, at) => `//pr${pr}/t${at}\n`).join(''));
+      await ok(['submit', String(pr)], env);
+      await ok(['targets', 'set', String(pr), '--file', file], env);
+      await control(fixture.sandboxUrl, 'advance', { seconds: 600 });
+    }
+    await ok(['submit', ...Array.from({ length: 258 }, (_, at) => String(at + 3))], env);
+    const run = await mq(['queue', 'update', '--concurrency', '6', '--plan'], { env });
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    const [, deps, days] =
+      /^mq: --plan plays 7 days: the workload fitted to the queue's last 14d draws some (\d+) deps for its PRs in that time, and a simulation plays at most 10000000: mq simulate --from-history 14d --days ([1-6]) plays fewer\n$/.exec(
+        run.stderr,
+      ) ?? [];
+    expect(deps, run.stderr).toBeDefined();
+    // The very bound mq simulate holds the same fit to.
+    const simulated = await mq(['simulate', '--from-history', '14d', '--days', '7', '--set', 'concurrency=6'], { env });
+    expect(simulated).toMatchObject({ code: 2, stdout: '' });
+    expect(simulated.stderr).toBe(
+      `mq: --days 7: the workload draws some ${deps} deps for its PRs in that time, and a simulation plays at most 10000000: give at most --days ${days}, or fewer deps a PR (max_impacted_deps, deps_distribution)\n`,
+    );
   });
 });

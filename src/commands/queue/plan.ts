@@ -9,8 +9,9 @@ import type { QueueSettings } from '../../model/queue.js';
 import type { CommandResult } from '../../model/result.js';
 import { outlookOf } from '../../simulate/answer.js';
 import { SIMULATED_SETTINGS, type SimulatedSettings, simulatedSettings } from '../../simulate/fit-run.js';
+import { refuseTooMany } from '../../simulate/bounds.js';
 import { bundledWorker, playAll } from '../../simulate/pool.js';
-import { fitQueueHistory } from '../simulate/fit.js';
+import { DEFAULT_FROM_HISTORY, fitQueueHistory } from '../simulate/fit.js';
 
 /** A week from an empty queue, five times over: enough for the spread to be read (docs/simulate.md). */
 export const PLAN_RUN = { days: 7, replications: 5, seed: 1 };
@@ -28,6 +29,12 @@ export async function planQueueUpdate(input: { settings: Partial<QueueSettings>;
   }
   const ref = ctx.queueRef();
   const { fit, settings } = await fitQueueHistory(input.since, ctx);
+  // Held to what mq simulate holds a workload to, in the words of the command that would play fewer days.
+  refuseTooMany(fit, PLAN_RUN.days, {
+    days: `--plan plays ${PLAN_RUN.days} days`,
+    workload: `the workload fitted to the queue's last ${DEFAULT_FROM_HISTORY}`,
+    fewerDays: (most) => `mq simulate --from-history ${DEFAULT_FROM_HISTORY} --days ${most} plays fewer`,
+  });
   const current = simulatedSettings(settings);
   const planned: SimulatedSettings = { ...current, ...(input.settings as Partial<SimulatedSettings>) };
   const changes = simulated.filter((key) => current[key] !== planned[key]).map((setting) => ({ setting, from: current[setting], to: planned[setting] }));

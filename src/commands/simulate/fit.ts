@@ -13,7 +13,8 @@ import type { SIMULATE_FIT } from './spec.js';
 import { UsageError } from '../../errors.js';
 import { queueName } from '../../config/repo.js';
 
-const DEFAULT_FROM = '14d';
+/** The history fitted when none is named: what `queue update --plan` always fits. */
+export const DEFAULT_FROM_HISTORY = '14d';
 const SPAN = {
   ms: TESTING_RESULTS_SPAN_DAYS * 86_400_000,
   phrase: `reaches back more than the ${TESTING_RESULTS_SPAN_DAYS}d of testing the service keeps`,
@@ -22,7 +23,7 @@ const SPAN = {
 
 /** `--from-history <time>`, 14d when absent. */
 export function parseFromHistory(text: string | undefined): Instant {
-  return parseInstant('--from-history', text ?? DEFAULT_FROM, SPAN);
+  return parseInstant('--from-history', text ?? DEFAULT_FROM_HISTORY, SPAN);
 }
 
 export function parseSimulateFit(words: Words<typeof SIMULATE_FIT>, _io: ArgvIo): Invocation {

@@ -12,9 +12,10 @@ import type { QueueSettings } from '../../model/queue.js';
 import { checkQueueSetting, QUEUE_SETTINGS } from '../../model/queue-settings.js';
 import type { CommandResult } from '../../model/result.js';
 import type { SimulatedConfiguration, SimulationGoal } from '../../model/simulation.js';
-import { dailyLoad, type LoadedWorkload, REPLICATION_DEPS_MAX, REPLICATION_PRS_MAX } from '../../model/workload.js';
+import type { LoadedWorkload } from '../../model/workload.js';
 import { figuresOf, histogramOf, markBest } from '../../simulate/answer.js';
 import { SEED_MAX, SIMULATED_SETTINGS, simulatedSettings } from '../../simulate/fit-run.js';
+import { refuseTooMany } from '../../simulate/bounds.js';
 import { bundledWorker, DEFAULT_SETTINGS, playAll } from '../../simulate/pool.js';
 import { fitQueueHistory, parseFromHistory } from './fit.js';
 import type { SIMULATE } from './spec.js';
@@ -89,26 +90,15 @@ function parseSet(text: string): SimulateInput['sets'][number] {
   return { key: flag.key as Simulated, name: flag.name, values };
 }
 
-/** A workload that submits more PRs, or draws more deps, over --days than a replication holds, refused before it fills the memory. */
-function refuseTooMany(workload: LoadedWorkload, days: number): void {
-  const daily = dailyLoad(workload);
-  const over = (does: string, perDay: number, max: number, fewer: string) => {
-    if (perDay * days <= max) return;
-    const some = (count: number) => does.replace('#', String(Math.round(count)));
-    // A workload file is held to a day (workload.ts); a fit from history is not, and may not fit even one.
-    if (perDay > max) throw new UsageError(`the workload ${some(perDay)} a day, and a simulation plays at most ${max}: ${fewer}`);
-    throw new UsageError(
-      `--days ${days}: the workload ${some(perDay * days)} in that time, and a simulation plays at most ${max}: give at most --days ${Math.floor(max / perDay)}, or ${fewer}`,
-    );
-  };
-  over('submits some # PRs', daily.prs, REPLICATION_PRS_MAX, 'a lower requests_per_hour');
-  over('draws some # deps for its PRs', daily.deps, REPLICATION_DEPS_MAX, 'fewer deps a PR (max_impacted_deps, deps_distribution)');
-}
-
 export async function simulate(input: SimulateInput, ctx: Context): Promise<CommandResult> {
   const workload: LoadedWorkload =
     'file' in input.workload ? await readWorkloadFile(input.workload.file) : (await fitQueueHistory(input.workload.since, ctx)).fit;
-  refuseTooMany(workload, input.days);
+  refuseTooMany(workload, input.days, {
+    days: `--days ${input.days}`,
+    workload: 'the workload',
+    fewerDays: (most) => `give at most --days ${most}`,
+    lighter: { prs: 'a lower requests_per_hour', deps: 'fewer deps a PR (max_impacted_deps, deps_distribution)' },
+  });
   const baseline = await currentSettings(ctx);
   const warnings = [...workload.warnings];
   // A fit from history said its own as it was made (fitQueueHistory); a file's are said here, on stderr alike.
