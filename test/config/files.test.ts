@@ -143,6 +143,26 @@ describe('finding the project file', () => {
     expect((await t.resolve()).trust.trustedApiUrls).toEqual(['https://a.example', 'https://b.example']);
   });
 
+  it('a config file that is a link takes its $import from the real file’s folder, as Node resolves a module’s requires', async () => {
+    const t = tree();
+    t.git('home/proj', 'init', '-q');
+    // The user file kept with the dotfiles, its import beside it; the import is a link too, to a file importing beside itself.
+    t.write('home/dotfiles/mq.yaml', '$import: ./mq-shared.yaml\ntimeout: 45s\n');
+    t.write('home/shared/extra.yaml', '$import: ./deeper.yaml\norg: acme\n');
+    t.write('home/shared/deeper.yaml', 'trustedApiUrls: [https://a.example]\n');
+    symlinkSync(join(t.home, 'shared/extra.yaml'), join(t.home, 'dotfiles/mq-shared.yaml'));
+    mkdirSync(join(t.xdg, 'mq'), { recursive: true });
+    symlinkSync(join(t.home, 'dotfiles/mq.yaml'), join(t.xdg, 'mq/config.yaml'));
+    // A project file linked from a shared folder, and --config naming a link, alike.
+    t.write('home/team/mq.yaml', '$import: ./base.yaml\n');
+    t.write('home/team/base.yaml', 'targetBranch: team\n');
+    symlinkSync(join(t.home, 'team/mq.yaml'), join(t.proj, '.mqrc.yaml'));
+    const { settings, trust } = await t.resolve();
+    expect(settings).toMatchObject({ timeoutMs: 45_000, org: 'acme', targetBranch: 'team' });
+    expect(trust.trustedApiUrls).toEqual(['https://a.example']);
+    expect((await t.resolve({ flags: { config: join(t.proj, '.mqrc.yaml') } })).settings.targetBranch).toBe('team');
+  });
+
   it('a folder or a link to nothing at a config file’s name is an error naming it, not passed over', async () => {
     const t = tree();
     t.git('home/proj', 'init', '-q');
