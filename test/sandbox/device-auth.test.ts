@@ -168,6 +168,17 @@ describe('create-ci-run', () => {
     expect((await v1('flaky-ci/create-ci-run', { ...RUN, attempt: 4_294_967_295 }, { token: TOKEN })).status).toBe(200);
   });
 
+  it('takes its enums in either letter case, as v1 takes every enum, and records the run as in lower case', async () => {
+    const lower = await v1('flaky-ci/create-ci-run', FULL, { token: TOKEN });
+    for (const spelling of [
+      { provider: 'GitHub', run_conclusion: 'FAILURE', run_conclusion_cause: 'TEST' },
+      { provider: 'GITHUB', run_conclusion: 'Failure', run_conclusion_cause: 'Test' },
+    ]) {
+      const reply = await v1('flaky-ci/create-ci-run', { ...FULL, ...spelling }, { token: TOKEN, valid: false });
+      expect(reply, JSON.stringify(spelling)).toMatchObject({ status: 200, json: lower.json });
+    }
+  });
+
   it('is 401 without a token, or with one the sandbox does not take', async () => {
     expect((await v1('flaky-ci/create-ci-run', RUN)).status).toBe(401);
     expect((await v1('flaky-ci/create-ci-run', RUN, { token: 'wrong' })).status).toBe(401);

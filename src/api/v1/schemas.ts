@@ -198,19 +198,19 @@ const CI_PROVIDERS = [
   'buildkite',
 ] as const;
 
-/** One CI run recorded for Flaky Tests ([alpha]); its strings are any the description allows, empty ones too. */
+/** One CI run recorded for Flaky Tests ([alpha]); its strings are any the description allows, empty ones too, its enums in either case as v1's. */
 export const CreateCiRunRequest = z.object({
   repo: Repo,
   org_url_slug: z.string(),
   ci_job_name: z.string(),
-  provider: z.enum(CI_PROVIDERS).optional(),
+  provider: anyCaseEnum(CI_PROVIDERS).optional(),
   run_start: z.iso.datetime({ offset: true }),
   run_end: z.iso.datetime({ offset: true }),
   branch: z.string(),
   sha: z.string(),
   attempt: wholeNumber(0, CI_RUN_ATTEMPT_MAX),
-  run_conclusion: z.enum(['success', 'failure', 'skipped', 'cancelled']).optional(),
-  run_conclusion_cause: z.enum(['test', 'ci']).optional(),
+  run_conclusion: anyCaseEnum(['success', 'failure', 'skipped', 'cancelled']).optional(),
+  run_conclusion_cause: anyCaseEnum(['test', 'ci']).optional(),
   providers_job_id: z.string().optional(),
   providers_run_id: z.string().optional(),
 });
