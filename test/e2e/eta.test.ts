@@ -178,3 +178,22 @@ describe('the ETA of mq status, against when each PR merged', () => {
     expect(events.find((event) => event.pr === 9)).toMatchObject({ state: 'not_ready', position: null, blocked: ['not mergeable'] });
   });
 });
+
+describe('a service that serves no estimates', () => {
+  it('gives none on either API: mq makes its own ETA of a pending PR with a v1 token as with a v2 key, in the same words (helper-116)', async () => {
+    const { env } = await warmQueue();
+    expect((await mq(['submit', '1', '2', '3'], { env })).code).toBe(0);
+    const v1 = { ...env, MQ_TOKEN: 'sandbox' };
+    const both = async (argv: string[]) => Promise.all([mq(argv, { env: v1 }), mq(argv, { env })]);
+    const [textV1, textV2] = await both(['status', '3']);
+    expect(textV1.stdout).not.toContain("the service's estimate");
+    // The ETA line alike (v2 shows the PR's url besides, one of its own fields the README lists).
+    const etaLine = (text: string) => text.split('\n').find((line) => line.startsWith('ETA'));
+    expect(etaLine(textV1.stdout)).toMatch(/mq's estimate/);
+    expect(etaLine(textV1.stdout)).toBe(etaLine(textV2.stdout));
+    const [jsonV1, jsonV2] = await both(['status', '3', '--json']);
+    const { eta: etaV1, estimatedTimeToMerge } = JSON.parse(jsonV1.stdout) as { eta: unknown; estimatedTimeToMerge?: unknown };
+    expect(estimatedTimeToMerge).toBeUndefined();
+    expect(etaV1).toEqual((JSON.parse(jsonV2.stdout) as { eta: unknown }).eta);
+  });
+});

@@ -27,6 +27,8 @@ export interface RouteContext {
   deviceLogins?: DeviceLogins;
   /** The body's JSON, when the face read it already (to find the organization it counts against). */
   parsed?: ParsedBody;
+  /** False under `--estimates off`: v1's PR read carries no estimate, as v2's estimate answers 404. */
+  estimates?: boolean;
 }
 
 /** A body's JSON, as JSON.parse gave it. */

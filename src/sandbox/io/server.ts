@@ -42,7 +42,7 @@ export interface SandboxOptions {
   keys?: readonly V2Key[];
   /** The service's rate limits, on both APIs (docs/sandbox.md), on unless false (`--rate-limits off`). */
   rateLimits?: boolean;
-  /** v2's queue-entry estimates, served unless false (`--estimates off`: 404 ESTIMATE_NOT_ENABLED). */
+  /** The queue-entry estimates, served unless false (`--estimates off`: v2's answers 404 ESTIMATE_NOT_ENABLED, v1's PR read carries none). */
   estimates?: boolean;
   /** How many of a queue's line its graph holds, null none (`--graph-soft-cap`); kept in the state, which holds it when not given. */
   graphSoftCap?: number | null;
@@ -169,6 +169,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
         webhooks: webhooks.delivery,
         deviceLogins,
         ...(parsed && { parsed }),
+        ...(options.estimates === false && { estimates: false }),
       });
     } catch (error) {
       handled = { answer: answerForError(error) };

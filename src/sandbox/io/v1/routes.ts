@@ -42,14 +42,18 @@ function rules(name: EndpointName): Omit<Route, 'handle'> {
 type Input<N extends PostName> = z.output<ServedRequest<N>>;
 
 /** `timely`: the answer depends on the clock as well as the state, so it is not kept for the next request. */
-function query<N extends PostName>(name: N, answer: (engine: QueueEngine, input: Input<N>) => unknown, timely?: (input: Input<N>) => boolean): Route {
+function query<N extends PostName>(
+  name: N,
+  answer: (engine: QueueEngine, input: Input<N>, context: RouteContext) => unknown,
+  timely?: (input: Input<N>) => boolean,
+): Route {
   const schema = servedRequest(name);
   return {
     ...rules(name),
     handle: (context) => {
       const parsed = parse<ServedRequest<N>>(schema, context.body, context.parsed);
       if ('answer' in parsed) return parsed;
-      const handled: Handled = { answer: jsonAnswer(answer(context.engine, parsed.input)) };
+      const handled: Handled = { answer: jsonAnswer(answer(context.engine, parsed.input, context)) };
       if (timely?.(parsed.input)) handled.timely = true;
       return handled;
     },
@@ -206,10 +210,11 @@ const OPERATIONS: { readonly [N in EndpointName]: Route } = {
   restartTestsOnPullRequest: mutation('restartTestsOnPullRequest'),
   getSubmittedPullRequest: query(
     'getSubmittedPullRequest',
-    (engine, body) =>
+    (engine, body, context) =>
       engine.getSubmittedPullRequest(queueRefOf(body), body.pr.number !== undefined ? { number: body.pr.number } : { branch: body.pr.branch }, {
         timeline: body.includeTimeline === true,
-        estimate: body.includeEstimatedTimeToMerge === true,
+        // A queue that serves no estimates gives none on either face (v2 answers 404 for it).
+        estimate: body.includeEstimatedTimeToMerge === true && context.estimates !== false,
       }),
     // The estimate is made at the clock's time (computedAt, a slot free "now").
     (body) => body.includeEstimatedTimeToMerge === true,
