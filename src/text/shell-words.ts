@@ -18,7 +18,9 @@ export function foldCommand(words: readonly string[], columns: number, width: (t
     const after = index < words.length - 1 ? ' \\' : '';
     if (width(`${current} ${word}${after}`) > columns) {
       lines.push(`${current} \\`);
-      current = indent + word;
+      // Indented where the word and the ` \` that may follow it fit so, else flush left: one column past the edge,
+      // the terminal would wrap the line and leave its ` \` alone on the next row.
+      current = width(`${indent}${word}${after}`) <= columns ? indent + word : word;
     } else current += ` ${word}`;
   });
   return [...lines, current];

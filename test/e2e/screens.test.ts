@@ -193,6 +193,22 @@ describe('stderr on a terminal (80 columns): folded between words, never wrapped
     expect(unfolded(screen)).toContain('try: mq queue create && mq submit 1 && mq queue get; mq flaky list --failing');
   });
 
+  it('mq sandbox at 38 and 39 columns: a word that fits indented but not with its \\ after goes flush left, no row wrapped', async () => {
+    for (const columns of [38, 39]) {
+      const { emulator, sandbox, screen } = await banner(columns, 40);
+      const url = sandbox.stdout().split('\n')[0]!;
+      expect(emulator.wrappedRows()).toEqual([]);
+      const rows = screen.split('\n');
+      const exported = rows.findIndex((row) => row.startsWith('export '));
+      const pasted = rows.slice(exported, rows.findIndex((row, index) => index > exported && !row.endsWith(' \\')) + 1).join('\n');
+      // `  MQ_API_URL=http://127.0.0.1:PORT/v1 \` is 40 columns with a port of 5 digits (as port 0 picks on Linux).
+      const indent = `  MQ_API_URL=${url} \\`.length <= columns ? '  ' : '';
+      expect(pasted).toContain(`\n${indent}MQ_API_URL=${url} \\\n`);
+      const shell = execFileSync('sh', ['-c', `${pasted}\nsh -c 'echo "$MQ_API_URL $MQ_TOKEN $MQ_REPO $MQ_ORG"'`], { encoding: 'utf8' });
+      expect(shell).toBe(`${url} sandbox acme/widgets acme\n`);
+    }
+  });
+
   it('an error folds between words under its first line, one message; a pipe gets it on one line', async () => {
     const env = await queueWith(0);
     const piped = await mq(['status', '999'], { env });
