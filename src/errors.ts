@@ -34,6 +34,11 @@ export class MqError extends Error {
   stoppedAt?: StoppedAt;
   /** What the user can do about it, on a line of its own after the message: `mq queue create` after a 404. */
   hint?: string;
+  /**
+   * The commands its words name for the user to paste (`mq queue resume -R acme/widgets -b main`), each as written
+   * there: on a terminal too narrow for one, it goes on after ` \` as a command, not between its words as prose.
+   */
+  commands?: readonly string[];
 
   constructor(
     message: string,

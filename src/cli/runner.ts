@@ -203,7 +203,7 @@ export class Runner {
       if (!(error instanceof InterruptedError)) throw error;
       // A write cut short is the first thing to know; else what the wait leaves (a drain that stands).
       const left = attached.interrupted?.();
-      throw interruptedWrites(ctx) ?? (left === undefined ? error : new InterruptedError(`interrupted: ${left}`));
+      throw interruptedWrites(ctx) ?? (left === undefined ? error : leaving(left));
     } finally {
       // Before close(), which may wait for a request in flight: the cursor comes back at once on Ctrl-C.
       attached.close();
@@ -296,6 +296,13 @@ function writesCutShort(ctx: Context): { said: string; check: string; stoppedAt?
   for (const other of more) lines.push(`${other.what} may have been applied too: check with \`${other.check}\``);
   if (first.also) lines.push(first.also);
   return { said: lines.join('\n'), check: first.check, ...(first.stoppedAt && { stoppedAt: first.stoppedAt }) };
+}
+
+/** Ctrl-C during a wait that leaves something standing (a drain), said with the commands it names (the resume). */
+function leaving(left: { said: string; commands: readonly string[] }): InterruptedError {
+  const error = new InterruptedError(`interrupted: ${left.said}`);
+  error.commands = left.commands;
+  return error;
 }
 
 /** Ctrl-C with no write out, after writes that were answered: what they did is said under it. */

@@ -29,6 +29,6 @@ export function drainPrinter(out: ProgressOutput): Printer<DrainEvents, DrainRes
     finish: f.summary(drainSummaryJson, renderDrainSummary),
     close: f.close,
     aside: f.aside,
-    interrupted: () => (drained ? describeInterruptedDrain(drained) : undefined),
+    interrupted: () => drained && { said: describeInterruptedDrain(drained), commands: drained.resumeCommand ? [drained.resumeCommand] : [] },
   };
 }

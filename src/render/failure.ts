@@ -52,7 +52,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const suffix = status === undefined ? '' : ` (${status}${apiCode === undefined ? '' : ` ${safeLine(apiCode)}`})`;
   const after = `${aftermath === undefined ? '' : `\n${safeText(aftermath)}`}${hint === undefined ? '' : `\n${paint.dim('hint:')} ${safeText(hint)}`}`;
   const trace = stack === undefined ? '' : `\n${paint.dim(safeText(stack))}`;
-  return `${foldWords(`${paint.red('mq:')} ${text}${suffix}${after}`, options.columns)}${trace}\n`;
+  return `${foldWords(`${paint.red('mq:')} ${text}${suffix}${after}`, options.columns, (known && error.commands) || [])}${trace}\n`;
 }
 
 /** What to do: the error's hint, or, for a web server's answer (a router's 404, a page refusing the method) on an operation the service has, the API URL (a base path such as /api, a website) is wrong. */

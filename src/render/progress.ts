@@ -33,8 +33,8 @@ export interface Printer<E, R> {
   close(): void;
   /** Prints something else (a line on stderr) without tearing the live block: above it, while it is drawn. */
   aside(write: () => void): void;
-  /** What Ctrl-C leaves behind that the user must know (a queue left draining), said with "interrupted". */
-  interrupted?(): string | undefined;
+  /** What Ctrl-C leaves behind that the user must know (a queue left draining), said with "interrupted", and the commands it names. */
+  interrupted?(): { said: string; commands: readonly string[] } | undefined;
 }
 
 /** What a printer draws live: text, or a block laid out for the window's size (drawn again when it changes). */

@@ -149,14 +149,39 @@ export function foldLine(line: string, columns: number, { whole = false } = {}):
 
 /**
  * Text for stderr on a terminal `columns` wide (none: as it is, a pipe's): each line folded between words, every word
- * whole; a shell `command` going on after ` \` instead (foldCommand).
+ * whole; a shell command in it going on after ` \` instead (foldCommand), so that pasted it is still one command.
+ * `commands`: the commands the text names, each as written there; 'command': every line is one.
  */
-export function foldWords(text: string, columns: number | undefined, as?: 'command'): string {
+export function foldWords(text: string, columns: number | undefined, commands: 'command' | readonly string[] = []): string {
   if (!columns || columns <= 0) return text;
   return text
     .split('\n')
-    .flatMap((line) => (as === 'command' ? foldCommand(shellWords(line), columns, textWidth) : foldLine(line, columns, { whole: true })))
+    .flatMap((line) => foldNaming(line, columns, commands === 'command' ? [line] : commands))
     .join('\n');
+}
+
+/**
+ * A line that may name a command (the longest of `commands` in it): the words before it folded as prose, the command
+ * beside them where it fits whole, else on lines of its own (a person copies those lines, not the prose's).
+ */
+function foldNaming(line: string, columns: number, commands: readonly string[]): string[] {
+  const command = commands.filter((named) => named.trim() !== '' && line.includes(named)).sort((a, b) => b.length - a.length)[0];
+  if (command === undefined) return foldLine(line, columns, { whole: true });
+  if (textWidth(line) <= columns) return [line];
+  const at = line.indexOf(command);
+  const before = line.slice(0, at);
+  const after = line.slice(at + command.length);
+  const prose = before.trim() === '' ? [] : foldLine(before.trimEnd(), columns, { whole: true });
+  const last = prose.at(-1);
+  const beside = last === undefined ? undefined : `${last}${before.slice(before.trimEnd().length)}${command}`;
+  const lines =
+    beside !== undefined && textWidth(beside) <= columns
+      ? [...prose.slice(0, -1), beside]
+      : [...prose, ...foldCommand(shellWords(command), columns, textWidth)];
+  if (after === '') return lines;
+  // What follows the command: on its last line where it fits, else folded after it.
+  const end = `${lines.at(-1)!}${after}`;
+  return textWidth(end) <= columns ? [...lines.slice(0, -1), end] : [...lines, ...foldNaming(after.trimStart(), columns, commands)];
 }
 
 /** The block fitted to `screen`, ending in "\n": its list's lines cut to the width, the lines around it folded; no height known, all of it. */

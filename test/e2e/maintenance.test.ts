@@ -4,9 +4,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { sandboxEnv, startMq, TOKEN, type RecordedRequest } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { mq, startMq as startHere, useSandbox } from '../support/in-process.js';
+import { Emulator } from '../terminal/emulator.js';
 
 const fixture = useSandbox();
 
@@ -111,6 +113,30 @@ describe('Ctrl-C during queue drain --wait', () => {
     const resumed = await mq(resume, { env: elsewhere });
     expect(resumed.stdout).toBe(`Queue main of ${repo} resumed\n`);
     expect(JSON.parse((await mq(['queue', 'get', '--json'], { env })).stdout).state).toBe('running');
+  });
+
+  it('on a terminal of 40 to 70 columns, the command that resumes it is on rows of its own, going on after \\, and pastes as one', async () => {
+    for (const columns of [40, 55, 70]) {
+      const repo = `acme/drain-window-of-the-billing-db-${++repoCounter}`;
+      const env = sandboxEnv(fixture.recorder.url, repo);
+      await mq(['queue', 'create'], { env });
+      await mq(['submit', '1'], { env });
+      const terminal = new Emulator(columns, 24);
+      const drain = startHere(['queue', 'drain', '--yes', '--wait', '--interval', '1s'], { env, stderr: terminal.stdout() });
+      await drain.until(/1 admitted PR left: #1 testing/);
+      drain.interrupt();
+      expect((await drain.done).code).toBe(130);
+      await terminal.settled();
+      expect(terminal.wrappedRows()).toEqual([]);
+      const rows = terminal.screen().split('\n');
+      expect(rows).toContain('it was not resumed; to resume it:');
+      const first = rows.findIndex((row) => row.startsWith('mq queue resume'));
+      const last = rows.findIndex((row, index) => index >= first && !row.endsWith(' \\'));
+      // Pasted into a shell, the rows are one command: its words, as mq wrote them, reach `mq`.
+      const pasted = rows.slice(first, last + 1).join('\n');
+      const words = execFileSync('sh', ['-c', `mq() { printf '%s\\n' "$@"; }\n${pasted}`], { encoding: 'utf8' });
+      expect(words.split('\n').filter(Boolean), `${columns} columns:\n${terminal.screen()}`).toEqual(['queue', 'resume', '-R', repo, '-b', 'main']);
+    }
   });
 
   it('says it under --json too, as the error document', async () => {
