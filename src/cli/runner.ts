@@ -8,6 +8,7 @@ import type { WebhookDelivery } from '../model/webhook-control.js';
 import { resultExitCode, type CommandResult } from '../model/result.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import { ConfigError, EXIT, exitCodeOf, InterruptedError, type StoppedAt, UsageError } from '../errors.js';
+import { isDumbTerminal } from '../config/terminal.js';
 import type { ProgressOutput } from '../render/progress.js';
 import type { Prepared, Voice } from './prepare.js';
 import type { Io, StderrLine } from './io.js';
@@ -41,10 +42,15 @@ export class Runner {
    * ("simulated 16 of 80 replications…mq: interrupted").
    */
   private readonly progress = (line: string): void => {
-    if (!this.io.stderr.isTTY || (line === '' && !this.progressShown)) return;
+    if (!this.redraws(this.io.stderr) || (line === '' && !this.progressShown)) return;
     this.io.stderr.write(`\r\u001b[2K${line}`);
     this.progressShown = line !== '';
   };
+
+  /** Whether `stream` is a terminal that can redraw a line in place; a dumb one (TERM=dumb) cannot move its cursor, and gets what a pipe gets. */
+  private redraws(stream: Io['stdout']): boolean {
+    return Boolean(stream.isTTY) && !isDumbTerminal(this.io.env);
+  }
 
   /** stderr's width where it is a terminal: what mq writes there for a person fits it; a pipe gets every line whole. */
   private stderrColumns(): number | undefined {
@@ -246,7 +252,7 @@ export class Runner {
     return {
       write: (text) => io.stdout.write(text),
       json: settings.output === 'json',
-      live: Boolean(io.stdout.isTTY),
+      live: this.redraws(io.stdout),
       quiet: Boolean(this.flags.quiet),
       color: settings.color,
       screen: () => this.screen(),

@@ -118,6 +118,52 @@ describe('queue get --watch on a terminal (80×24)', () => {
   });
 });
 
+describe('a dumb terminal (TERM=dumb), which cannot move its cursor: lines as a pipe gets them, no escape code', () => {
+  const ESC = '\u001b';
+
+  it('wait prints a line per change and its summary; the alternate screen and the cursor are left alone', async () => {
+    const env = { ...(await queueWith(2)), TERM: 'dumb' };
+    const emulator = new Emulator(80, 24);
+    const waiting = onTerminal(['wait', '201', '202', '--interval', '1s'], env, emulator);
+    await emulator.until(/#202/);
+    await advance(350);
+    waiting.finish();
+    expect(await waiting.code).toBe(0);
+    expect(emulator.written).not.toContain(ESC);
+    const lines = emulator.written.split('\n');
+    expect(lines).toContain('✓ #201 merged');
+    expect(lines).toContain('✓ #202 merged');
+    expect(lines.filter((line) => /^#20[12] testing/.test(line))).toHaveLength(2);
+  });
+
+  it('queue get --watch prints the queue per change, on the normal screen', async () => {
+    const env = { ...(await queueWith(1)), TERM: 'dumb' };
+    const emulator = new Emulator(80, 24);
+    const watching = onTerminal(['queue', 'get', '--watch', '--interval', '1s'], env, emulator);
+    await emulator.until(/1 pull request/);
+    await advance(350);
+    watching.step();
+    await emulator.until(/0 pull requests/);
+    watching.interrupt();
+    expect(await watching.code).toBe(130);
+    expect(emulator.written).not.toContain(ESC);
+    expect(emulator.alternate()).toBe(false);
+  });
+
+  it('a progress line on stderr is left out, as in a pipe; a terminal that redraws gets it', async () => {
+    for (const [term, drawn] of [
+      ['dumb', false],
+      ['xterm-256color', true],
+    ] as const) {
+      const env = { ...(await queueWith(0)), TERM: term };
+      const stderr = new Emulator(80, 24);
+      expect(await startMq(['stats'], { env, stderr: stderr.stdout() }).finish()).toMatchObject({ code: 0 });
+      expect(stderr.written.includes('fetched 0 PRs…'), term).toBe(drawn);
+      if (!drawn) expect(stderr.written).toBe('');
+    }
+  });
+});
+
 describe('wait on 30 PRs on a terminal (80×24)', () => {
   it('keeps its lines within the window, the settled ones cut first, and the scrollback still', async () => {
     const env = await queueWith(30);
