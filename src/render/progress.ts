@@ -63,7 +63,8 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
   let outage: Outage | undefined;
   const blockOf = (screen: Screen): Block => {
     const block = typeof body === 'string' ? { head: linesOf(body), items: [], tail: [] } : body(screen);
-    return outage ? { ...block, tail: [...block.tail, ...linesOf(renderOutageLine(outage, out.now(), paint, true))] } : block;
+    // In the foot: the window's last rows say the service is unreachable, whatever else is cut to fit it.
+    return outage ? { ...block, foot: [...(block.foot ?? []), ...linesOf(renderOutageLine(outage, out.now(), paint, true))] } : block;
   };
   const draw = (next: Body = body) => {
     body = next;

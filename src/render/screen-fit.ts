@@ -24,6 +24,8 @@ export interface Block {
   head: readonly string[];
   items: readonly Item[];
   tail: readonly string[];
+  /** Lines under the tail that stay in view however small the window (an outage): what does not fit is cut above them. */
+  foot?: readonly string[];
 }
 
 // A colour code at a given place: the same codes the measure leaves out.
@@ -39,7 +41,7 @@ export function linesOf(text: string): string[] {
 
 /** The whole block, nothing cut: what a pipe, or the normal screen after the alternate one, gets. */
 export function joinBlock(block: Block): string {
-  return [...block.head, ...block.items.map((item) => item.text), ...block.tail].map((line) => `${line}\n`).join('');
+  return [...block.head, ...block.items.map((item) => item.text), ...block.tail, ...(block.foot ?? [])].map((line) => `${line}\n`).join('');
 }
 
 /** At most `columns` of `line`, cut between grapheme clusters with "…" (maybe a column short of a wide one); a colour open at the cut is closed. */
@@ -189,11 +191,14 @@ export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): st
   const { columns, rows } = screen;
   const fold = (lines: readonly string[]) => (columns && columns > 0 ? lines.flatMap((line) => foldLine(line, columns)) : lines);
   const block = { ...whole, head: fold(whole.head), tail: fold(whole.tail) };
+  const foot = fold(whole.foot ?? []);
   const cut = (line: string) => (columns && columns > 0 ? cutToWidth(line, columns) : line);
   const all = block.items.map((item) => cut(item.text));
-  if (!rows || rows <= 0) return [...block.head, ...all, ...block.tail].map((line) => `${line}\n`).join('');
-  const room = Math.max(1, rows - 1);
+  if (!rows || rows <= 0) return [...block.head, ...all, ...block.tail, ...foot].map((line) => `${line}\n`).join('');
   const height = (lines: readonly string[]) => lines.reduce((sum, line) => sum + lineRows(line, columns), 0);
+  // The window's rows but the last (its newline would scroll the window); of them, the foot's are kept for it.
+  const window = Math.max(1, rows - 1);
+  const room = Math.max(0, window - height(foot));
   const budget = room - height(block.head) - height(block.tail);
   let items = all;
   // No list (an empty queue) has nothing more to count, however small the window.
@@ -202,13 +207,19 @@ export function fitBlock(whole: Block, screen: Screen, paint: ChalkInstance): st
     const hidden = block.items.filter((_, index) => !shown.has(index));
     items = [...all.filter((_, index) => shown.has(index)), cut(paint.dim(`… and ${hidden.length} more${kindsOf(hidden)}`))];
   }
-  // A window too small even for the head and tail: the top of the block, as much as fits.
+  // A window too small even for the head and tail: the top of the block, as much as fits, then the foot.
   const lines = [...block.head, ...items, ...block.tail];
   const fitted: string[] = [];
   let used = 0;
   for (const line of lines) {
     used += lineRows(line, columns);
     if (used > room) break;
+    fitted.push(line);
+  }
+  used = height(fitted);
+  for (const line of foot) {
+    used += lineRows(line, columns);
+    if (used > window) break;
     fitted.push(line);
   }
   // A first line taller than the window on its own: that line, cut to one row.

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
 import { control, isolatedDir, mq as spawned, sandboxEnv, startStubService, type StubService } from '../support/cli.js';
 import { mq, startMq } from '../support/in-process.js';
+import { Emulator } from '../terminal/emulator.js';
 
 const TIME = String.raw`\d\d:\d\d:\d\d`;
 
@@ -93,6 +94,36 @@ describe('a sandbox restarted in the middle of a wait', () => {
     expect(records.indexOf(down)).toBeLessThan(records.indexOf(up));
     expect(records.at(-1)).toMatchObject({ summary: { ok: true, timedOut: false, admitted: [] } });
     expect(records.at(-1).summary).not.toHaveProperty('unreachableSince');
+  });
+});
+
+describe('an outage on a small terminal', () => {
+  it('queue get --watch at 40×20 keeps the outage line in view, the queue cut above it to fit', async () => {
+    const sandbox = await restartableSandbox();
+    cleanup.push(sandbox.close);
+    const env = sandboxEnv(sandbox.url, 'acme/outage-watch');
+    await mq(['queue', 'create'], { env });
+    await mq(['submit', '1', '2', '3'], { env });
+    const emulator = new Emulator(40, 20);
+    const watch = startMq(['queue', 'get', '--watch', '--interval', '1s'], { env, stdout: emulator.stdout() });
+    void watch.finish();
+    await emulator.until(/3 pull/);
+    await sandbox.stop();
+    // Each round draws a frame (from the window's top-left corner); every round after the first since the stop
+    // failed, and drew the outage.
+    const from = emulator.written.length;
+    await emulator.until(() => emulator.written.slice(from).split('\u001b[H').length > 3);
+    const down = emulator.screen();
+    watch.interrupt();
+    expect(await watch.done).toMatchObject({ code: 130 });
+    const rows = down.split('\n');
+    // Within the window, its last row left for the newline; the state on top, the outage at the bottom.
+    expect(rows.length).toBeLessThanOrEqual(19);
+    expect(rows[0]).toMatch(/^state running/);
+    const outage = rows.findIndex((row) => row.startsWith('! service unreachable since'));
+    expect(outage, down).toBeGreaterThan(0);
+    expect(rows.slice(outage).join(' ')).toMatch(/still checking$/);
+    expect(emulator.wrappedRows()).toEqual([]);
   });
 });
 
