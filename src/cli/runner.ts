@@ -24,13 +24,13 @@ export class Runner {
 
   constructor(private readonly io: Io) {}
 
-  /** On a terminal, the fold of stderr's lines (loaded with the context, which is what writes them); in a pipe, none. */
-  private foldWords: typeof import('../render/screen-fit.js').foldWords | undefined;
+  /** On a terminal, what fits stderr's lines to its width (loaded with the context, which is what writes them); in a pipe, none. */
+  private fit: typeof import('../render/screen-fit.js') | undefined;
 
   /** A line of the context's on stderr, above a live block while one is drawn; on a terminal, folded to its width as it is now. */
   private readonly stderrLine: StderrLine = (text, as) => {
     const columns = this.stderrColumns();
-    const folded = this.foldWords && as !== 'verbatim' ? this.foldWords(text, columns, as) : text;
+    const folded = this.fit && as !== 'verbatim' ? this.fit.foldWords(text, columns, as) : text;
     this.progress('');
     this.aside(() => this.io.stderr.write(`${folded}\n`));
   };
@@ -43,7 +43,11 @@ export class Runner {
    */
   private readonly progress = (line: string): void => {
     if (!this.redraws(this.io.stderr) || (line === '' && !this.progressShown)) return;
-    this.io.stderr.write(`\r\u001b[2K${line}`);
+    // On one row, short of the last column: a line the terminal wraps leaves its first rows behind, which the
+    // next line's erase (that of the cursor's row alone) never reaches.
+    const columns = this.stderrColumns();
+    const shown = this.fit && columns ? this.fit.cutToWidth(line, Math.max(1, columns - 1)) : line;
+    this.io.stderr.write(`\r\u001b[2K${shown}`);
     this.progressShown = line !== '';
   };
 
@@ -218,14 +222,14 @@ export class Runner {
   }
 
   private async prepare(waits: boolean): Promise<Prepared> {
-    const [{ prepare }] = await Promise.all([import('./prepare.js'), this.loadFold()]);
+    const [{ prepare }] = await Promise.all([import('./prepare.js'), this.loadFit()]);
     const prepared = await prepare(this.io, this.flags, waits, this.stderrLine, this.progress);
     this.resolved = prepared.resolved;
     return prepared;
   }
 
-  private async loadFold(): Promise<void> {
-    if (this.io.stderr.isTTY) this.foldWords = (await import('../render/screen-fit.js')).foldWords;
+  private async loadFit(): Promise<void> {
+    if (this.io.stderr.isTTY) this.fit = await import('../render/screen-fit.js');
   }
 
   /** Without settings (they did not resolve) the output is as the command line asks, without colour. */

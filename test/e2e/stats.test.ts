@@ -83,7 +83,7 @@ describe('mq stats', () => {
     expect(durations.testing).toMatchObject({ metric: 'mq_pr_test_duration_1h_seconds', count: 3 });
   });
 
-  it('pages the history past 100 PRs, with no progress line in a pipe', async () => {
+  it('pages the history past 100 PRs, with no progress line in a pipe, and one row of it on a terminal narrower than the line', async () => {
     const { env, name } = await freshQueue();
     const prs = Array.from({ length: 120 }, (_, i) => String(i + 1));
     expect((await mq(['submit', ...prs], { env })).code).toBe(0);
@@ -107,6 +107,16 @@ describe('mq stats', () => {
     const table = await mq(['stats', ...WINDOW], { env });
     expect(table).toMatchObject({ code: 0, stderr: '' });
     expect(table.stdout).toMatch(/^cancelled +120 +100\.0%$/m);
+
+    // A terminal's stderr narrower than the progress line (`fetched 100 PRs…`, 16 columns): each line replaces
+    // the last on its one row, and the last is erased; none piles up under the one before.
+    for (const columns of [12, 16]) {
+      const stderr = new Emulator(columns, 10);
+      expect(await startMq(['stats', ...WINDOW], { env, stderr: stderr.stdout() }).finish()).toMatchObject({ code: 0 });
+      expect(stderr.written, `${columns} columns`).toContain('fetched');
+      await stderr.settled();
+      expect(stderr.screen(), `${columns} columns`).toBe('');
+    }
   });
 
   it.each(['v1', 'v2'] as const)('pages the test runs past 100 on %s, as stats and a fit read them', async (api) => {
