@@ -18,8 +18,9 @@ export function screenRows(text: string, columns: number | undefined): number {
  * left below; never an erase from the top-left corner, which tmux takes for "clear the screen", pushing the window into the scrollback.
  */
 export function redrawFrame(previousRows: number, text: string, screen: Screen): string {
-  // Rows that scrolled off the top cannot be reached by moving up: start again from the top of the window.
-  const outgrown = screen.rows !== undefined && previousRows >= screen.rows;
+  // Rows that scrolled off the top cannot be reached by moving up: start again from the top of the window. A
+  // terminal that gives no size (0 rows: `script` in CI) has no top known to start from.
+  const outgrown = screen.rows !== undefined && screen.rows > 0 && previousRows >= screen.rows;
   const start = outgrown ? `${CSI}H` : previousRows > 0 ? `\r${CSI}${previousRows}A` : '\r';
   if (text !== '') return `${start}${text.replaceAll('\n', `${CSI}K\n`)}${CSI}J`;
   // Nothing to draw: erase the old rows one by one, then back to where they began.

@@ -19,6 +19,9 @@ describe('a live region', () => {
     expect(redrawFrame(3, 'a\nb\n', { rows: 24 })).toBe(`\r${CSI}3Aa${CSI}K\nb${CSI}K\n${CSI}J`);
     // Outgrown (after the window shrank): from the top of the window.
     expect(redrawFrame(30, 'a\n', { rows: 24 })).toBe(`${CSI}Ha${CSI}K\n${CSI}J`);
+    // A terminal that gives no size (0×0: `script` in CI) is not one the block outgrew: it still moves up.
+    expect(redrawFrame(2, 'a\n', { columns: 0, rows: 0 })).toBe(`\r${CSI}2Aa${CSI}K\n${CSI}J`);
+    expect(redrawFrame(2, '', { rows: 0 })).toBe(`\r${CSI}2A${CSI}2K${CSI}1B${CSI}2K${CSI}1B${CSI}2A`);
   });
 
   it('erases an old frame line by line, never with an erase from the top-left corner (tmux would keep a copy)', () => {
