@@ -4,10 +4,11 @@
 // strategy reads its own directory too (files.ts walks and asks one directory at a time, with 'none'), and an
 // explorer loads a "meta config" (refuseMetaConfig in files.ts).
 import { constants, createReadStream, readFileSync, type Stats } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { open, stat } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { ConfigError, MqError, systemErrorWords } from '../errors.js';
+import { folderOf } from './file-layer.js';
 import { validateConfigFile, type ConfigFile, type ConfigFileKind } from './config-file.js';
 import { CONFIG_LIMIT, EXECUTABLE_EXTENSIONS, MODULE_NAME, tooBigMessage } from './config-names.js';
 import { handedOverFd, isFile, isHandedOverPipe, otherThanFile } from './git.js';
@@ -201,7 +202,7 @@ async function withImports(path: string, data: unknown, kind: ConfigFileKind, st
     throw new ConfigError(`${path}: "$import" must be the path of a data file, or a list of them, relative to this file`);
   }
   const imported: unknown[] = [];
-  const folder = dirname(await realFile(path));
+  const folder = folderOf(path);
   for (const each of paths as string[]) {
     const full = resolve(folder, each);
     if (full === path) throw new ConfigError(`${path}: "$import" names this file itself; remove it`);
@@ -209,19 +210,6 @@ async function withImports(path: string, data: unknown, kind: ConfigFileKind, st
     imported.push(await importedFile(full, path, kind, [...stack, full]));
   }
   return mergeMaps([...imported, own] as Record<string, unknown>[]);
-}
-
-/**
- * The file a link leads to, where `path` is one: a config file linked from elsewhere (`~/.config/mq/config.yaml` →
- * `~/dotfiles/mq.yaml`) keeps its imports beside itself, as Node takes a module's relative requires from its real
- * path. `path` itself where it leads nowhere a path can name (a pipe handed over as /dev/stdin).
- */
-async function realFile(path: string): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch {
-    return path;
-  }
 }
 
 /** The keys of the file `path` that `by` imports, checked as a config file of their own. */

@@ -1,4 +1,5 @@
 // The layer a config file supplies: its keys, a profile laid over them, and where its token comes from.
+import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ConfigFile, FileValues } from './config-file.js';
 import { ConfigError } from '../errors.js';
@@ -29,7 +30,7 @@ export function fileLayer(file: ConfigFile, profile: string | undefined, homeDir
 function tokenSource(values: FileValues, origin: string, path: string, homeDir: string | undefined): TokenSource | undefined {
   if (values.token !== undefined) return { kind: 'config', value: values.token, origin };
   if (values.tokenCommand !== undefined) {
-    return { kind: 'command', command: values.tokenCommand, origin, cwd: dirname(path) };
+    return { kind: 'command', command: values.tokenCommand, origin, cwd: folderOf(path) };
   }
   if (values.tokenFile !== undefined) {
     return { kind: 'file', path: expandPath(values.tokenFile, path, homeDir), origin };
@@ -37,10 +38,23 @@ function tokenSource(values: FileValues, origin: string, path: string, homeDir: 
   return undefined;
 }
 
-/** `~` is the home directory; any other relative path is relative to the config file that names it. */
+/**
+ * The folder a config file's relative paths ($import, tokenFile, tokenCommand's working directory) are read from:
+ * that of the file it is, where it is a link (`~/.config/mq/config.yaml` → `~/dotfiles/mq.yaml`), as Node takes a
+ * module's relative requires from its real path; its own where it leads nowhere a path names (a pipe as /dev/stdin).
+ */
+export function folderOf(file: string): string {
+  try {
+    return dirname(realpathSync(file));
+  } catch {
+    return dirname(file);
+  }
+}
+
+/** `~` is the home directory; any other relative path is relative to the config file that names it (folderOf). */
 function expandPath(path: string, file: string, homeDir: string | undefined): string {
   const inHome = path === '~' || path.startsWith('~/') || path.startsWith('~\\');
-  if (!inHome) return isAbsolute(path) ? path : resolve(dirname(file), path);
+  if (!inHome) return isAbsolute(path) ? path : resolve(folderOf(file), path);
   if (homeDir === undefined) throw new ConfigError(`${file}: "tokenFile" ${path} is in the home directory, and there is ${NO_HOME}`);
   return join(homeDir, path.slice(2));
 }

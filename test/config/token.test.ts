@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readToken } from '../../src/config/token.js';
@@ -33,6 +33,18 @@ describe('readToken', () => {
     expect(existsSync(marker)).toBe(false);
     expect(await readToken(settings)).toBe('cmd-token');
     expect(existsSync(marker)).toBe(true);
+  });
+
+  it('reads a linked user file’s tokenFile and runs its tokenCommand from the real file’s folder, as its $import', async () => {
+    const t = tree();
+    // Kept with the dotfiles, linked into place: its relative paths are beside the file it is.
+    t.write('home/dotfiles/mq.yaml', 'tokenFile: ./token.txt\nprofiles:\n  cmd:\n    tokenCommand: cat ./cmd-token.txt\n');
+    t.write('home/dotfiles/token.txt', 'file-token\n');
+    t.write('home/dotfiles/cmd-token.txt', 'cmd-token\n');
+    mkdirSync(join(t.xdg, 'mq'), { recursive: true });
+    symlinkSync(join(t.home, 'dotfiles/mq.yaml'), join(t.xdg, 'mq/config.yaml'));
+    expect(await readToken((await t.resolve()).settings)).toBe('file-token');
+    expect(await readToken((await t.resolve({ flags: { profile: 'cmd' } })).settings)).toBe('cmd-token');
   });
 
   it('names a failing command but never shows its output', async () => {
