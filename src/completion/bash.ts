@@ -13,17 +13,13 @@ ${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root
 ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
 
 _mq_completion() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} walked cmdpath flag count IFS=$'\\n'
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath flag count ended IFS=$'\\n'
   COMPREPLY=()
-  # Each command that finds nothing answers 1: \`|| :\` so that a shell under set -e (or an ERR trap) is not ended
-  # (or told) by a TAB that offers nothing.
-  walked=$(_mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}") || :
-  cmdpath=\${walked%%|*}
-  flag=\${walked#*|}
-  count=\${flag#*|}
-  flag=\${flag%%|*}
+  # The walk answers 0 and each compgen that finds nothing 1, taken by \`|| :\`: a shell under set -e (or an ERR trap)
+  # is not ended (or told) by a TAB that offers nothing.
+  _mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}"
   local prefix=''
-  if [[ -z $flag && $cur == --*=* ]]; then
+  if [[ -z $flag && -z $ended && $cur == --*=* ]]; then
     # --flag=value as one word (= not in COMP_WORDBREAKS): the answers must keep the --flag= part.
     flag=\${cur%%=*}
     prefix=$flag=
@@ -38,7 +34,7 @@ _mq_completion() {
       COMPREPLY=($(compgen -W "$(_mq_values "$cmdpath" "$flag")" -- "$cur")) || :
     fi
     [[ -n $prefix && \${#COMPREPLY[@]} -gt 0 ]] && COMPREPLY=("\${COMPREPLY[@]/#/$prefix}")
-  elif [[ $cur == -* ]]; then
+  elif [[ -z $ended && $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$cur")) || :
   else
     COMPREPLY=($(compgen -W "$(_mq_subcommands "$cmdpath"; _mq_arguments "$cmdpath" "$count")" -- "$cur")) || :

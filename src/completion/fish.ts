@@ -34,10 +34,14 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
     set -l cmdpath ''
     set -l flag ''
     set -l count 0
+    # Past --, a word is never a flag.
+    set -l ended ''
     for word in $words
         if test -n "$flag"
             set flag ''
-        else if string match -q -- '-*' $word
+        else if test -z "$ended"; and test "$word" = --
+            set ended 1
+        else if test -z "$ended"; and string match -q -- '-*' $word
             __mq_takes_value "$cmdpath" $word; and set flag $word
         else
             set -l sub (__mq_subcommand "$cmdpath" $word)

@@ -72,20 +72,27 @@ export function shTables(prefix: string, root: CompletionCommand): string {
 }
 
 /**
- * `_mq_walk WORD...`: reads the words before the cursor as commander would and prints `PATH|FLAG`, the command path and the flag whose
- * value the cursor is on; a flag that takes a value owns the next word (bash splits --flag=value into --flag, =, value).
+ * `_mq_walk WORD...`: reads the words before the cursor as commander would (a flag that takes a value owns the next word; bash
+ * splits --flag=value into --flag, =, value).
  */
 function walkFunction(prefix: string): string {
   return `${prefix}_walk() {
-  # the command path the words select, the flag whose value comes next, and the positional words after the path, as PATH|FLAG|COUNT
-  local cmdpath='' flag='' word sub count=0
+  # Sets the caller's locals (four answers, and no subshell to print them through): cmdpath, the command path the words
+  # select; flag, the flag whose value comes next; count, the positional words after the path; ended, 1 after --, past
+  # which a word is an argument, never a flag (commander still reads a subcommand's name there).
+  local word sub
+  cmdpath='' flag='' count=0 ended=''
   for word in "$@"; do
     if [[ -n $flag ]]; then
       [[ $word == '=' ]] || flag=''
       continue
     fi
-    if [[ $word == -* ]]; then
-      ${prefix}_takes_value "$cmdpath" "$word" && flag=$word
+    if [[ -z $ended && $word == -* ]]; then
+      if [[ $word == -- ]]; then
+        ended=1
+      else
+        ${prefix}_takes_value "$cmdpath" "$word" && flag=$word
+      fi
       continue
     fi
     sub=$(${prefix}_subcommand "$cmdpath" "$word")
@@ -96,7 +103,7 @@ function walkFunction(prefix: string): string {
       count=$((count + 1))
     fi
   done
-  printf '%s|%s|%s\n' "$cmdpath" "$flag" "$count"
+  return 0
 }`;
 }
 

@@ -22,14 +22,10 @@ ${listFunction('_mq_flags', 'flag:description of each flag of the command path $
 )}
 
 _mq() {
-  local cur=\${words[CURRENT]} walked cmdpath flag count
+  local cur=\${words[CURRENT]} cmdpath flag count ended
   local -a entries
-  walked=$(_mq_walk "\${(@)words[2,CURRENT-1]}")
-  cmdpath=\${walked%%|*}
-  flag=\${walked#*|}
-  count=\${flag#*|}
-  flag=\${flag%%|*}
-  if [[ -z $flag && $cur == --*=* ]]; then
+  _mq_walk "\${(@)words[2,CURRENT-1]}"
+  if [[ -z $flag && -z $ended && $cur == --*=* ]]; then
     flag=\${cur%%=*}
     compset -P '*='
   fi
@@ -40,7 +36,7 @@ _mq() {
       entries=(\${(f)"$(_mq_values "$cmdpath" "$flag")"})
       (( \${#entries} )) && compadd -a entries
     fi
-  elif [[ $cur == -* ]]; then
+  elif [[ -z $ended && $cur == -* ]]; then
     entries=(\${(f)"$(_mq_flags "$cmdpath")"})
     _describe -t options 'flag' entries
   else

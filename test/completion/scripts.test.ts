@@ -82,6 +82,12 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'edit', '42', '--no-d'], ['--no-direct']],
   [['mq', 'runs', '--status', ''], TEST_RUN_STATUSES],
   [['mq', 'hist'], ['history']],
+  // After --, a word is an argument, never a flag: none is offered, and none takes the word after it.
+  [['mq', 'submit', '--', '-'], []],
+  [['mq', 'submit', '--', '--priority', ''], []],
+  [['mq', 'completion', '--', '-x', ''], []],
+  // commander still reads a subcommand's name after --.
+  [['mq', '--', 'queue', 'up'], ['update']],
 ];
 
 const sorted = (words: readonly string[]) => [...words].sort();
@@ -129,6 +135,10 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
     expect(bashComplete(file, ['mq', 'queue', 'update', '--merge-method=sq'])).toEqual(['--merge-method=squash']);
   });
 
+  it('offers no flag value after -- (--flag=value there is an argument)', () => {
+    expect(bashComplete(file, ['mq', 'submit', '--', '--priority=h'])).toEqual([]);
+  });
+
   it('completes file names where a flag takes a file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mq-files-'));
     writeFileSync(join(dir, 'targets.txt'), '');
@@ -145,6 +155,7 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
       ['mq', 'zz'],
       ['mq', 'wait', '--for', 'zz'],
       ['mq', '--config', '/no/such/'],
+      ['mq', 'zz', '--', '-'],
     ]) {
       const program = 'set -eE; trap "echo ERR-TRAP" ERR; source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mq_completion; echo alive';
       const run = spawnSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', file, ...words], { encoding: 'utf8' });
