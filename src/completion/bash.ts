@@ -13,7 +13,7 @@ ${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root
 ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
 
 _mq_completion() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath flag count ended IFS=$'\\n'
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath flag count listed ended IFS=$'\\n'
   COMPREPLY=()
   # The walk answers 0 and each compgen that finds nothing 1, taken by \`|| :\`: a shell under set -e (or an ERR trap)
   # is not ended (or told) by a TAB that offers nothing.
@@ -37,7 +37,7 @@ _mq_completion() {
   elif [[ -z $ended && $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$cur")) || :
   else
-    COMPREPLY=($(compgen -W "$(_mq_subcommands "$cmdpath"; _mq_arguments "$cmdpath" "$count")" -- "$cur")) || :
+    COMPREPLY=($(compgen -W "$(_mq_subcommands "$listed"; _mq_arguments "$cmdpath" "$count")" -- "$cur")) || :
   fi
   return 0
 }

@@ -28,13 +28,22 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
       'return 1',
     ),
     '',
-    `function __mq_path --description 'the command path of the words before the cursor, then how many positional words follow it'
+    switchFunction(
+      '__mq_names_commands',
+      'whether the positional words of a command path name a command path (mq help queue update)',
+      'cmdpath',
+      commands.filter((command) => command.namesCommands).map((command) => ({ patterns: [pathKey(command)], body: 'return 0' })),
+      'return 1',
+    ),
+    '',
+    `function __mq_path --description 'the command path of the words before the cursor, the positional words after it, the path whose subcommands come next'
     set -l words (commandline -opc)
     set -e words[1]
     set -l cmdpath ''
     set -l flag ''
     set -l count 0
-    # Past --, a word is never a flag.
+    # Under mq help, the path its words name so far (- when they name none); past --, a word is never a flag.
+    set -l listed ''
     set -l ended ''
     for word in $words
         if test -n "$flag"
@@ -48,13 +57,29 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
             if test -n "$sub"
                 set cmdpath (string trim -- "$cmdpath $sub")
                 set count 0
+                set listed $cmdpath
+                __mq_names_commands "$cmdpath"; and set listed ''
             else
                 set count (math $count + 1)
+                if __mq_names_commands "$cmdpath"
+                    set sub (__mq_subcommand "$listed" $word)
+                    if test -n "$sub"
+                        set listed (string trim -- "$listed $sub")
+                    else
+                        set listed -
+                    end
+                end
             end
         end
     end
     echo $cmdpath
     echo $count
+    echo $listed
+end
+
+function __mq_lists --argument-names want --description 'the next word may be a subcommand of this command (after mq help, of the command its words name)'
+    set -l got (__mq_path)
+    test "$got[3]" = "$want"
 end
 
 function __mq_at --argument-names want --description 'the words before the cursor select exactly this command'
@@ -78,7 +103,7 @@ end`,
   for (const command of commands) {
     const at = condition('__mq_at', command);
     for (const sub of command.subcommands) {
-      lines.push(`complete -c mq -n ${at} -a ${fishQuote(sub.path.at(-1)!)} -d ${fishQuote(oneLine(sub.description))}`);
+      lines.push(`complete -c mq -n ${condition('__mq_lists', command)} -a ${fishQuote(sub.path.at(-1)!)} -d ${fishQuote(oneLine(sub.description))}`);
     }
     if (command.argumentChoices.length > 0) {
       // None past the last positional argument it takes: that word is refused.

@@ -28,12 +28,16 @@ export interface CompletionCommand {
   argumentChoices: string[];
   /** How many positional arguments it takes; null: any number (a variadic one). A word past them is refused. */
   argumentsMax: number | null;
+  /** Its positional words name a command path, as `mq help queue update`'s do: they complete as subcommands from the top. */
+  namesCommands: boolean;
 }
 
 /** Values for what commander itself does not restrict, keyed by command path and flag (`list --state`) or path. */
 export interface CompletionHints {
   flagValues?: Readonly<Record<string, readonly string[]>>;
   argumentValues?: Readonly<Record<string, readonly string[]>>;
+  /** Paths of the commands whose positional words name a command path (`help`). */
+  namesCommands?: readonly string[];
 }
 
 export function completionTree(program: Command, hints: CompletionHints = {}): CompletionCommand {
@@ -56,6 +60,7 @@ function node(command: Command, path: string[], inherited: CompletionFlag[], hin
   const key = path.join(' ');
   const own = help.visibleOptions(command).map((option) => flag(option, hints.flagValues?.[`${key} ${option.long ?? option.short}`.trim()]));
   const flags = [...own, ...inherited.filter((parent) => !parent.names.some((name) => own.some((o) => o.names.includes(name))))];
+  const namesCommands = hints.namesCommands?.includes(key) ?? false;
   const argumentChoices = [...command.registeredArguments.flatMap((argument) => argument.argChoices ?? []), ...(hints.argumentValues?.[key] ?? [])];
   return {
     path,
@@ -66,7 +71,9 @@ function node(command: Command, path: string[], inherited: CompletionFlag[], hin
       .map((sub) => node(sub, [...path, sub.name()], path.length === 0 || takesGroupFlags(sub) ? flags : global, hints, path.length === 0 ? flags : global)),
     flags,
     argumentChoices: [...new Set(argumentChoices)],
-    argumentsMax: command.registeredArguments.some((argument) => argument.variadic) ? null : command.registeredArguments.length,
+    // Such a command's own choices (help's topics) stand alone: after one, or after a command's name, none is taken.
+    argumentsMax: namesCommands ? 1 : command.registeredArguments.some((argument) => argument.variadic) ? null : command.registeredArguments.length,
+    namesCommands,
   };
 }
 

@@ -15,16 +15,9 @@ const WRITERS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 export function completionScript(shell: Shell, program: Command, flagValues: CompletionHints['flagValues'] = {}): string {
   const hints: CompletionHints = {
     flagValues,
-    // `mq help <command|topic>`
-    argumentValues: {
-      help: [
-        ...program
-          .createHelp()
-          .visibleCommands(program)
-          .map((command) => command.name()),
-        ...HELP_TOPICS.map((topic) => topic.name),
-      ],
-    },
+    // `mq help <topic | command...>`: a topic, or the words of a command path, each completing as a subcommand.
+    argumentValues: { help: HELP_TOPICS.map((topic) => topic.name) },
+    namesCommands: ['help'],
   };
   const header = [
     `${shell} completion for mq ${VERSION}, written by \`mq completion ${shell}\`: write it again after upgrading mq.`,

@@ -53,6 +53,13 @@ export function shTables(prefix: string, root: CompletionCommand): string {
           })),
       ),
     ),
+    caseFunction(
+      `${prefix}_names_commands`,
+      'whether the positional words of the command path $1 name a command path (mq help queue update)',
+      '$1',
+      commands.filter((command) => command.namesCommands).map((command) => ({ patterns: [pathKey(command)], body: 'return 0' })),
+      'return 1',
+    ),
     walkFunction(prefix),
     caseFunction(
       `${prefix}_arguments`,
@@ -77,11 +84,12 @@ export function shTables(prefix: string, root: CompletionCommand): string {
  */
 function walkFunction(prefix: string): string {
   return `${prefix}_walk() {
-  # Sets the caller's locals (four answers, and no subshell to print them through): cmdpath, the command path the words
-  # select; flag, the flag whose value comes next; count, the positional words after the path; ended, 1 after --, past
-  # which a word is an argument, never a flag (commander still reads a subcommand's name there).
+  # Sets the caller's locals (five answers, and no subshell to print them through): cmdpath, the command path the words
+  # select; flag, the flag whose value comes next; count, the positional words after the path; listed, the path whose
+  # subcommands the next word may be (under mq help, the path its words name so far, - when they name none); ended, 1
+  # after --, past which a word is an argument, never a flag (commander still reads a subcommand's name there).
   local word sub
-  cmdpath='' flag='' count=0 ended=''
+  cmdpath='' flag='' count=0 listed='' ended=''
   for word in "$@"; do
     if [[ -n $flag ]]; then
       [[ $word == '=' ]] || flag=''
@@ -99,8 +107,14 @@ function walkFunction(prefix: string): string {
     if [[ -n $sub ]]; then
       cmdpath=\${cmdpath:+$cmdpath }$sub
       count=0
+      listed=$cmdpath
+      ${prefix}_names_commands "$cmdpath" && listed=''
     else
       count=$((count + 1))
+      if ${prefix}_names_commands "$cmdpath"; then
+        sub=$(${prefix}_subcommand "$listed" "$word")
+        if [[ -n $sub ]]; then listed=\${listed:+$listed }$sub; else listed=-; fi
+      fi
     fi
   done
   return 0

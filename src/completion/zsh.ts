@@ -22,7 +22,7 @@ ${listFunction('_mq_flags', 'flag:description of each flag of the command path $
 )}
 
 _mq() {
-  local cur=\${words[CURRENT]} cmdpath flag count ended
+  local cur=\${words[CURRENT]} cmdpath flag count listed ended
   local -a entries
   _mq_walk "\${(@)words[2,CURRENT-1]}"
   if [[ -z $flag && -z $ended && $cur == --*=* ]]; then
@@ -40,7 +40,7 @@ _mq() {
     entries=(\${(f)"$(_mq_flags "$cmdpath")"})
     _describe -t options 'flag' entries
   else
-    entries=(\${(f)"$(_mq_subcommands "$cmdpath")"})
+    entries=(\${(f)"$(_mq_subcommands "$listed")"})
     (( \${#entries} )) && _describe -t commands 'command' entries
     entries=(\${(f)"$(_mq_arguments "$cmdpath" "$count")"})
     (( \${#entries} )) && compadd -a entries

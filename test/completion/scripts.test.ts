@@ -88,6 +88,13 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'completion', '--', '-x', ''], []],
   // commander still reads a subcommand's name after --.
   [['mq', '--', 'queue', 'up'], ['update']],
+  // mq help's words name a command path: each completes as the subcommand it names; a topic stands alone.
+  [['mq', 'help', 'queue', 'up'], ['update']],
+  [['mq', 'help', 'sandbox', 'ex'], ['exec']],
+  [['mq', 'help', '-v', 'config', 'in'], ['init']],
+  [['mq', 'help', 'queue', 'update', ''], []],
+  [['mq', 'help', 'exit-codes', ''], []],
+  [['mq', 'help', 'zz', ''], []],
 ];
 
 const sorted = (words: readonly string[]) => [...words].sort();
@@ -155,6 +162,7 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
       ['mq', 'zz'],
       ['mq', 'wait', '--for', 'zz'],
       ['mq', '--config', '/no/such/'],
+      ['mq', 'help', 'zz', ''],
       ['mq', 'zz', '--', '-'],
     ]) {
       const program = 'set -eE; trap "echo ERR-TRAP" ERR; source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mq_completion; echo alive';
