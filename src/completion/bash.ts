@@ -12,9 +12,29 @@ ${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root
 
 ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
 
+_mq_unquote() {
+  # $1 with its quoting taken off as bash would: '...', "..." and backslashes (nothing is expanded, nothing run)
+  local rest=$1 out='' quote='' c
+  while [[ -n $rest ]]; do
+    c=\${rest:0:1}
+    rest=\${rest:1}
+    case $quote$c in
+      "''" | '""') quote='' ;;
+      '"\\') [[ \${rest:0:1} == [\\\\\\$\\\`\\"] ]] && c=\${rest:0:1} && rest=\${rest:1}; out+=$c ;;
+      "'"? | '"'?) out+=$c ;;
+      "'" | '"') quote=$c ;;
+      '\\') out+=\${rest:0:1}; rest=\${rest:1} ;;
+      *) out+=$c ;;
+    esac
+  done
+  printf '%s\\n' "$out"
+}
+
 _mq_completion() {
   local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath flag count listed ended IFS=$'\\n'
   COMPREPLY=()
+  # COMP_WORDS are the words as typed: "--w completes as --w does.
+  [[ $cur == *[\\\\\\'\\"]* ]] && cur=$(_mq_unquote "$cur")
   # The walk answers 0 and each compgen that finds nothing 1, taken by \`|| :\`: a shell under set -e (or an ERR trap)
   # is not ended (or told) by a TAB that offers nothing.
   _mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}"

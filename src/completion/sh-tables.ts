@@ -80,7 +80,7 @@ export function shTables(prefix: string, root: CompletionCommand): string {
 
 /**
  * `_mq_walk WORD...`: reads the words before the cursor as commander would (a flag that takes a value owns the next word; bash
- * splits --flag=value into --flag, =, value).
+ * splits --flag=value into --flag, =, value). Each shell's script defines `_unquote`, which takes a word's quoting off.
  */
 function walkFunction(prefix: string): string {
   return `${prefix}_walk() {
@@ -95,6 +95,8 @@ function walkFunction(prefix: string): string {
       [[ $word == '=' ]] || flag=''
       continue
     fi
+    # As typed: 'queue' and "status" name what queue and status do.
+    [[ $word == *[\\\\\\'\\"]* ]] && word=$(${prefix}_unquote "$word")
     if [[ -z $ended && $word == -* ]]; then
       if [[ $word == -- ]]; then
         ended=1

@@ -21,8 +21,14 @@ ${listFunction('_mq_flags', 'flag:description of each flag of the command path $
   command.flags.flatMap((flag) => flag.names.map((name) => described(name, flag.description))),
 )}
 
+_mq_unquote() {
+  # $1 with its quoting taken off, as zsh reads it (nothing is expanded, nothing run)
+  print -r -- "\${(Q)1}"
+}
+
 _mq() {
-  local cur=\${words[CURRENT]} cmdpath flag count listed ended
+  # PREFIX: the word under the cursor as far as the cursor, its quoting already off.
+  local cur=$PREFIX cmdpath flag count listed ended
   local -a entries
   _mq_walk "\${(@)words[2,CURRENT-1]}"
   if [[ -z $flag && -z $ended && $cur == --*=* ]]; then

@@ -95,6 +95,17 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'help', 'queue', 'update', ''], []],
   [['mq', 'help', 'exit-codes', ''], []],
   [['mq', 'help', 'zz', ''], []],
+  // The shell's quoting is off before a word is matched: 'queue' names queue.
+  [['mq', "'queue'", 'up'], ['update']],
+  [['mq', '"status"', '--w'], ['--web']],
+  [
+    ['mq', `"qu"'eue'`, "'switch-mode'", ''],
+    ['single', 'parallel', 'queue', 'graph'],
+  ],
+  [
+    ['mq', '"queue"', 'update', "'--merge-method'", ''],
+    ['merge_commit', 'squash', 'rebase'],
+  ],
 ];
 
 const sorted = (words: readonly string[]) => [...words].sort();
@@ -142,6 +153,13 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
     expect(bashComplete(file, ['mq', 'queue', 'update', '--merge-method=sq'])).toEqual(['--merge-method=squash']);
   });
 
+  it('takes the quoting off the word under the cursor too, an open quote included', () => {
+    expect(bashComplete(file, ['mq', 'status', '"--w'])).toEqual(['--web']);
+    expect(bashComplete(file, ['mq', 'queue', 'update', "--merge-method='sq"])).toEqual(['--merge-method=squash']);
+    expect(bashComplete(file, ['mq', 'queue', "'sw"])).toEqual(['switch-mode']);
+    expect(bashComplete(file, ['mq', 'q\\ueue', 'sw\\itch-mode', ''])).toEqual(['single', 'parallel', 'queue', 'graph']);
+  });
+
   it('offers no flag value after -- (--flag=value there is an argument)', () => {
     expect(bashComplete(file, ['mq', 'submit', '--', '--priority=h'])).toEqual([]);
   });
@@ -163,7 +181,7 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
       ['mq', 'wait', '--for', 'zz'],
       ['mq', '--config', '/no/such/'],
       ['mq', 'help', 'zz', ''],
-      ['mq', 'zz', '--', '-'],
+      ['mq', "'zz'", '--', '-'],
     ]) {
       const program = 'set -eE; trap "echo ERR-TRAP" ERR; source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mq_completion; echo alive';
       const run = spawnSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', file, ...words], { encoding: 'utf8' });

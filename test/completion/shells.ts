@@ -46,6 +46,8 @@ export function zshComplete(file: string, words: string[]): string[] {
     'compadd() { [[ $1 == -a ]] && print -rl -- "${(@P)2}"; }',
     'source "$1"; shift',
     'words=("$@"); CURRENT=$#',
+    // zsh gives the word under the cursor, as far as the cursor and its quoting off, in PREFIX.
+    'PREFIX=${(Q)words[CURRENT]}',
     '_mq',
   ].join('\n');
   const result = spawnSync('zsh', ['-f', '-c', program, 'zsh', file, ...words], { encoding: 'utf8' });
