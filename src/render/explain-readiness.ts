@@ -15,8 +15,9 @@ function failingGates(pr: SubmittedPullRequest): Gate[] {
   if (!readiness.doesBaseBranchMatch) gates.push('baseBranch');
   const mergeability = readiness.gitHubMergeability;
   if (mergeability !== undefined && MERGEABILITY_GATES.has(mergeability)) gates.push(mergeability as Gate);
-  // Targets not said to have come (hasImpactedTargets absent, as v2's list reads leave it) count as not uploaded.
-  if (readiness.requiresImpactedTargets && readiness.hasImpactedTargets !== true) gates.push('impactedTargets');
+  // Only targets said not to have come fail the gate: a read that leaves the fact out (v2's reads of several PRs)
+  // does not know it, and a PR whose targets came would be told to upload them.
+  if (readiness.requiresImpactedTargets && readiness.hasImpactedTargets === false) gates.push('impactedTargets');
   return gates;
 }
 

@@ -145,3 +145,37 @@ describe('mq submit --wait of a PR the submit is refused', () => {
     expect(run.stdout).toMatch(/^✗ #16 is already queued [^\n]*mq cancel 16 && mq submit 16 --priority urgent\n$/);
   });
 });
+
+describe('mq wait of several PRs in a parallel queue', () => {
+  it('gives the same lines, gates and reasons on both APIs: v2 reading them together never takes targets unsaid for none', async () => {
+    // #2 fails; #4 uploads no targets; #5 uploads them but cannot merge. Both queues set up first, one clock for both.
+    const envs: Partial<Record<TestApi, Record<string, string>>> = {};
+    for (const api of ['v1', 'v2'] as const) {
+      const env = await queueOf(api, '--mode', 'parallel', '--concurrency', '1');
+      const name = env.MQ_REPO!.split('/')[1];
+      await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name }, number: 2, testOutcome: 'fail' });
+      await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name }, number: 5, mergeable: false });
+      expect((await mq(['submit', '1', '2', '3', '4', '5'], { env })).code).toBe(0);
+      for (const pr of ['1', '2', '3', '5']) expect((await mq(['targets', 'set', pr, '//a'], { env })).code).toBe(0);
+      envs[api] = env;
+    }
+    await advance(600);
+    const seen: Record<string, unknown> = {};
+    for (const api of ['v1', 'v2'] as const) {
+      const env = envs[api]!;
+      const lines = (await mq(['wait', '1', '2', '4', '5', '--timeout', '1s', '--json'], { env })).stdout;
+      const text = (await mq(['wait', '1', '2', '4', '5', '--timeout', '1s'], { env })).stdout;
+      // The run's ids and links are each repository's own.
+      const own = (out: string) => out.replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, '<run>').replace(/acme\/p-\d+\/runs\/\d+/g, '<link>');
+      seen[api] = { lines: own(lines).trimEnd().split('\n').map(json), text: own(text) };
+    }
+    expect(seen.v2).toEqual(seen.v1);
+    const { lines, text } = seen.v1 as { lines: Record<string, any>[]; text: string };
+    expect(lines.filter((line) => line.blocked).map((line) => [line.pr, line.blocked])).toEqual([
+      [4, ['no impacted targets']],
+      [5, ['not mergeable']],
+    ]);
+    expect(lines.at(-1)!.summary.results.find((result: { pr: number }) => result.pr === 2)).not.toHaveProperty('reasons');
+    expect(text).not.toContain('requires impacted targets');
+  });
+});

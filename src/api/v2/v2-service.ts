@@ -243,6 +243,13 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       }
       const named = [...found.values()].find((pr) => pr.queueEntry && pr.queueEntry.mergeQueueId !== keptQueueId)?.queueEntry?.mergeQueueId;
       const queueId = await ids.queueIdNamed(ref, keptQueueId, named);
+      // Read with others, a PR's readiness does not say whether its targets came: where that tells something, the
+      // PR is read alone (a wait reads a PR not ready once a minute, an ended one once), as v1 answers it.
+      await allEnded(
+        [...found.values()]
+          .filter((pr) => pr.queueEntry?.mergeQueueId === queueId && targetsUnsaid(pr.queueEntry))
+          .map(async (pr) => found.set(pr.number, await readAgainAlone(pr))),
+      );
       for (const number of wanted) {
         const pr = found.get(number);
         if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) batch.pullRequests.push(submittedOf(pr, pr.queueEntry));
@@ -531,6 +538,19 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
     return run && testRunIdOf(run.id, run.isBisection);
   }
 
+  /**
+   * A PR read with others, read again alone, which says whether its targets came; refused (gone since), it stays as
+   * read, that fact unknown.
+   */
+  async function readAgainAlone(pr: PullRequest): Promise<PullRequest> {
+    try {
+      return await client.call('pullRequests.get', { params: { id: pr.id } });
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return pr;
+      throw error;
+    }
+  }
+
   /** The service's estimate, or undefined where the queue serves none (404 ESTIMATE_NOT_ENABLED). */
   async function serviceEstimate(id: string) {
     try {
@@ -550,6 +570,15 @@ const STATE_ENDPOINTS = { running: 'mergeQueues.resume', paused: 'mergeQueues.pa
 function priorityOf(priority: Priority | undefined): { priorityValue?: number; priorityName?: string } {
   if (priority === undefined) return {};
   return typeof priority === 'number' ? { priorityValue: priority } : { priorityName: priority };
+}
+
+/**
+ * Whether a read of several PRs left out the one fact of readiness it leaves out where that fact tells something: the
+ * queue asks for targets and the PR may yet be tested (a merged one never is again), so that whether it is held, or
+ * what it needs before it comes back, rests on it.
+ */
+function targetsUnsaid(entry: QueueEntry): boolean {
+  return entry.readiness.requiresImpactedTargets && entry.readiness.hasImpactedTargets === undefined && entry.state !== 'merged';
 }
 
 /** A PR read alone: v1's fields in v1's order (readAlone), then v2's own. */
