@@ -53,6 +53,11 @@ export const CI_RUN_ATTEMPT_MAX = 4_294_967_295;
 export const PRIORITY_NAMES = { urgent: 0, high: 10, medium: 100, low: 200 } as const;
 export type PriorityName = keyof typeof PRIORITY_NAMES;
 export const PRIORITY_MAX = 255;
+/**
+ * Tested, waiting for the PRs ahead: an urgent PR that comes stands behind these at the front of the line, ahead of
+ * the PRs testing (it interrupts their runs where they hold it: every one in a single queue, its lane's in a parallel one).
+ */
+export const DONE_TESTING_STATES: ReadonlySet<string> = new Set<PullRequestState>(['tests_passed', 'pending_failure']);
 /** A priority as a user gives it: a name, or 0 (most urgent) to 255. */
 export type Priority = number | PriorityName;
 

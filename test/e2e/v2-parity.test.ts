@@ -179,3 +179,34 @@ describe('mq wait of several PRs in a parallel queue', () => {
     expect(text).not.toContain('requires impacted targets');
   });
 });
+
+describe('an urgent PR waiting for a slot in a parallel queue, the other lanes testing', () => {
+  it('stands first on both APIs (it skipped the line): mq status, queue get and a wait place it alike', async () => {
+    const seen: Record<string, unknown> = {};
+    for (const api of ['v1', 'v2'] as const) {
+      const env = await queueOf(api, '--mode', 'parallel', '--concurrency', '3', '--batch', '--batching-min-size', '2');
+      expect((await mq(['submit', '1', '2', '3', '4', '5', '6', '7', '8'], { env })).code).toBe(0);
+      for (const pr of [1, 2, 3, 4, 5, 6, 7, 8]) expect((await mq(['targets', 'set', String(pr), pr <= 6 ? '//core' : '//web'], { env })).code).toBe(0);
+      // #1 to #6 test in three batches, every slot taken; #13 goes ahead of #7 and #8 in its lane, and of the runs.
+      expect((await mq(['submit', '13', '--priority', 'urgent'], { env })).code).toBe(0);
+      expect((await mq(['targets', 'set', '13', '//web'], { env })).code).toBe(0);
+      const status = json((await mq(['status', '13', '--json'], { env })).stdout);
+      const queue = json((await mq(['queue', 'get', '--json'], { env })).stdout);
+      const waited = (await mq(['wait', '13', '7', '--timeout', '1s', '--json'], { env })).stdout.trimEnd().split('\n').map(json);
+      seen[api] = {
+        status: [status.state, status.position],
+        line: queue.enqueuedPullRequests.map((pr: { prNumber: number; state: string }) => `${pr.prNumber}:${pr.state}`),
+        wait: waited.filter((line) => line.pr).map((line) => [line.pr, line.state, line.position]),
+      };
+    }
+    expect(seen.v1).toEqual({
+      status: ['pending', { position: 1, of: 9, queueState: 'running', queueMode: 'parallel' }],
+      line: ['13:pending', '1:testing', '2:testing', '3:testing', '4:testing', '5:testing', '6:testing', '7:pending', '8:pending'],
+      wait: [
+        [13, 'pending', 1],
+        [7, 'pending', 8],
+      ],
+    });
+    expect(seen.v2).toEqual(seen.v1);
+  });
+});

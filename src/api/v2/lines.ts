@@ -6,7 +6,7 @@ import type { EnqueuedPullRequest } from '../../model/pull-request.js';
 import { countByState, type LineAdmission, type PlacedPullRequest, type StateCounts } from '../../model/queue.js';
 import type { QueueRef } from '../../model/repository.js';
 import { allEnded, type PageProgress } from '../../model/service.js';
-import { BATCH_READ_MAX, PRIORITY_NAMES } from '../../model/vocabulary.js';
+import { BATCH_READ_MAX, DONE_TESTING_STATES, PRIORITY_NAMES } from '../../model/vocabulary.js';
 import { allPages, type V2Client } from './client.js';
 import { type IdResolver, keyIn } from './ids.js';
 import type { AnswerOf } from './contract.js';
@@ -278,7 +278,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
         keepUnnamed(placed as EnqueuedPullRequest[], (row) => !seen.has(row.prNumber));
       }
     }
-    return placed;
+    return urgentAhead(placed);
   }
 
   return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, linedUp };
@@ -414,7 +414,8 @@ export function linedUpByRule(prs: readonly EnqueuedPullRequest[]): boolean {
  * The live PRs, listed oldest first, as the queue lines them up where only their list was read (one request, as a
  * wait's rounds read it; the order, read beside it for `inOrder`, says it exactly): those testing or tested first,
  * urgent ahead (only urgent interrupts a run); then those waiting, a higher priority ahead of any lower one (the
- * service's rule); each oldest first; the PRs not ready last, as they came.
+ * service's rule); each oldest first; the PRs not ready last, as they came; an urgent PR waiting ahead of the runs
+ * (urgentAhead).
  */
 export function asLinedUp(prs: EnqueuedPullRequest[]): EnqueuedPullRequest[] {
   const group = (pr: EnqueuedPullRequest) => (pr.state === 'not_ready' ? 2 : pr.state === 'pending' ? 1 : 0);
@@ -423,5 +424,27 @@ export function asLinedUp(prs: EnqueuedPullRequest[]): EnqueuedPullRequest[] {
     return group(pr) === 0 ? (value === PRIORITY_NAMES.urgent ? 0 : 1) : group(pr) === 1 ? value : 0;
   };
   // Stable: within a rank, oldest first as listed.
-  return [...prs].sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
+  return urgentAhead([...prs].sort((a, b) => group(a) - group(b) || rank(a) - rank(b)));
+}
+
+/**
+ * The line with each urgent PR waiting for a testing slot where the queue has it: it skipped the line, so it stands
+ * ahead of the runs it did not interrupt (in a parallel queue, those of other lanes), behind the urgent PRs and
+ * those done testing at the front. v2's order lists every run before the PRs waiting, and names no priority: a PR
+ * whose priority was not read (named by the order alone) stays where the order has it. Moved in place: a line keeps
+ * what was noted of it (keepUnnamed).
+ */
+export function urgentAhead<T extends PlacedPullRequest>(line: T[]): T[] {
+  const urgent = (pr: T) => (pr as Partial<EnqueuedPullRequest>).priorityValue === PRIORITY_NAMES.urgent;
+  let at = -1;
+  for (let i = 0; i < line.length; i++) {
+    const pr = line[i]!;
+    if (at < 0) {
+      if (!urgent(pr) && !DONE_TESTING_STATES.has(pr.state ?? '')) at = i;
+    } else if (pr.state === 'pending' && urgent(pr)) {
+      line.splice(i, 1);
+      line.splice(at++, 0, pr);
+    }
+  }
+  return line;
 }

@@ -1,12 +1,10 @@
 // The order of the line: where an admitted PR stands by its priority, and the scans of the line's front, where
 // the PRs under test are. The rest of a long line is PRs waiting their turn, which no step needs to visit.
-import { PRIORITY_NAMES, type PullRequestState } from '../../model/vocabulary.js';
+import { DONE_TESTING_STATES, PRIORITY_NAMES } from '../../model/vocabulary.js';
 import type { QueueRecord, Submission } from './state.js';
 import { indexOf, submissionOf, type QueueWorld } from './world.js';
 
 export const URGENT = PRIORITY_NAMES.urgent;
-/** Tested, waiting for the PRs ahead: an urgent PR does not overtake these at the front. */
-const DONE_TESTING: ReadonlySet<PullRequestState> = new Set(['tests_passed', 'pending_failure']);
 
 /**
  * A PR goes ahead of lower priorities not under test; an urgent one also ahead of PRs under test. Answers where it
@@ -32,7 +30,7 @@ export function insertIntoLine(world: QueueWorld, queue: QueueRecord, submission
       break;
     }
   }
-  while (at < line.length && DONE_TESTING.has(submissionOf(world, line[at]!).state)) at++;
+  while (at < line.length && DONE_TESTING_STATES.has(submissionOf(world, line[at]!).state)) at++;
   let testedAhead = 0;
   for (let i = 0; i < at; i++) if (tested.has(line[i]!)) testedAhead++;
   line.splice(at, 0, submission.id);
