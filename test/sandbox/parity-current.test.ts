@@ -228,6 +228,36 @@ describe('the answers', () => {
     }
   });
 
+  it('a timeline read in one queue holds the PR’s steps in that queue only, not its stays in another queue of the repository', async () => {
+    const own = await startSandbox({ clock: 'manual' });
+    const call = async (path: string, body: unknown): Promise<any> =>
+      (
+        await fetch(`${own.url}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-token': TOKEN }, body: JSON.stringify(body) })
+      ).json();
+    const OTHER = { repo, targetBranch: 'other' };
+    const states = async (queue: typeof MAIN, number: number) =>
+      (await call('getSubmittedPullRequest', { ...queue, pr: { number }, includeTimeline: true })).timeline.map((entry: { state: string }) => entry.state);
+    try {
+      await call('createQueue', MAIN);
+      await call('createQueue', OTHER);
+      // #1 merges in main, then is submitted to other; #2 moves from main (testing) to other.
+      await call('submitPullRequest', { ...MAIN, pr: { number: 1 } });
+      await call('_sandbox/advance', { seconds: 301 });
+      await call('submitPullRequest', { ...OTHER, pr: { number: 1 } });
+      await call('submitPullRequest', { ...MAIN, pr: { number: 2 } });
+      await call('submitPullRequest', { ...OTHER, pr: { number: 2 } });
+      expect(await states(OTHER, 1)).toEqual(['not_ready']);
+      expect(await states(MAIN, 1)).toEqual(['merged', 'tests_passed', 'testing', 'pending', 'not_ready']);
+      expect(await states(OTHER, 2)).toEqual(['not_ready']);
+      expect(await states(MAIN, 2)).toEqual(['cancelled', 'testing', 'pending', 'not_ready']);
+      // The batch read gives the same.
+      const batch = await call('getSubmittedPullRequests', { ...OTHER, prs: [{ number: 1 }], includeTimeline: true });
+      expect(batch.pullRequests[0].timeline.map((entry: { state: string }) => entry.state)).toEqual(['not_ready']);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('the estimate: when the PR should merge, when its testing starts and ends, how many PRs are ahead', async () => {
     const now = Date.parse((await advance(0)).now);
     const testing = await ok('getSubmittedPullRequest', { ...MAIN, pr: { number: 3 }, includeEstimatedTimeToMerge: true });

@@ -377,7 +377,7 @@ export class QueueEngine {
 
   private entryView(queue: QueueRecord, submission: Submission, include: EntryDetails): SubmittedPullRequestDetail {
     const view: SubmittedPullRequestDetail = submittedPullRequestView(this.world, queue, submission);
-    if (include.timeline) view.timeline = timelineOf(queueEntryHistoryOf(this.world, queue.repo, submission.number));
+    if (include.timeline) view.timeline = timelineOf(queueEntryHistoryOf(this.world, queue.repo, submission.number, submission.queueKey));
     if (include.estimate) view.estimatedTimeToMerge = estimateOf(this.world, queue, submission);
     return view;
   }

@@ -7,7 +7,7 @@ import { FINAL_STATES, queueKey, type QueueRecord, type Submission, type TestRun
 import { iso } from './views.js';
 import { runName, submissionOf, type QueueWorld } from './world.js';
 
-/** v1's timeline: the PR's history newest first, every stay of it (a PR submitted again keeps its earlier ones, as v2's history does). */
+/** v1's timeline: the PR's history in one queue newest first, every stay of it there (a PR submitted again keeps its earlier ones, as v2's history does). */
 export function timelineOf(history: readonly EntryTransition[]): TimelineEntry[] {
   return history.map(({ state, timestamp, reason }): TimelineEntry => (reason === null ? { state, timestamp } : { state, timestamp, reason })).reverse();
 }

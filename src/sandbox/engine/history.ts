@@ -11,11 +11,14 @@ import { pullRequestKey, type Submission, type TestRun, type TimelineStep } from
 import { checksView, iso } from './views.js';
 import { pullRequestOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
-/** Oldest first; within an instant, in a submission's own order. */
-export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: number): EntryTransition[] {
+/**
+ * Oldest first; within an instant, in a submission's own order. `inQueue` (a queue's key): only the PR's stays in
+ * that queue, as v1 reads a PR in one queue; without it, every queue's, as v2's history of the PR gives them.
+ */
+export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: number, inQueue?: string): EntryTransition[] {
   const key = pullRequestKey(repo, number);
   const submissions = Object.values(world.state.submissions)
-    .filter((submission) => submission.pullRequestKey === key)
+    .filter((submission) => submission.pullRequestKey === key && (inQueue === undefined || submission.queueKey === inQueue))
     .sort((a, b) => a.seq - b.seq);
   const rows: { at: number; seq: number; index: number; transition: EntryTransition }[] = [];
   for (const submission of submissions) {
