@@ -88,8 +88,13 @@ export type PageProgress = (read: number, of: number | null) => void;
 
 export interface MergeQueueService {
   submitPullRequest(queue: QueueRef, pr: number, options?: SubmitOptions): Promise<void>;
-  /** Where the service takes a merged PR into the queue again (v1; v2 refuses it): after a submit, whether the PR had merged before. */
-  mergedBefore?(queue: QueueRef, pr: number): Promise<boolean>;
+  /** Whether the service takes a merged PR into a queue again (v1), where another refuses it (v2, 422): a submit that stood is then asked mergedBefore. */
+  readonly takesMergedAgain: boolean;
+  /**
+   * After a submit, taken in or refused, whether the PR had merged before: in this queue, or in another of its
+   * repository (merged by the queue of its base branch, then submitted to another queue).
+   */
+  mergedBefore(queue: QueueRef, pr: number): Promise<boolean>;
   cancelPullRequest(queue: QueueRef, pr: number): Promise<void>;
   restartTestsOnPullRequest(queue: QueueRef, pr: number): Promise<void>;
   /**

@@ -138,7 +138,7 @@ describe('submit of a PR that had merged', () => {
 
   it('where the service takes it in again: done, saying it had merged, from a read after the submit', async () => {
     const asked: number[] = [];
-    const { ctx, sent } = context({}, { mergedBefore: async (_queue, pr) => (asked.push(pr), pr === 1) });
+    const { ctx, sent } = context({}, { takesMergedAgain: true, mergedBefore: async (_queue, pr) => (asked.push(pr), pr === 1) });
     const { results } = await submit({ prs: [1, 2] }, ctx);
     expect(results).toEqual([
       { pr: 1, ok: true, alreadyMerged: true },
@@ -154,6 +154,7 @@ describe('submit of a PR that had merged', () => {
       const { ctx } = context(
         {},
         {
+          takesMergedAgain: true,
           mergedBefore: async () => {
             throw failure;
           },
@@ -171,6 +172,7 @@ describe('submit of a PR that had merged', () => {
         submitPullRequest: async () => {
           throw refusal;
         },
+        mergedBefore: async () => true,
       },
     );
     const { results } = await submit({ prs: [1] }, ctx);
@@ -183,6 +185,17 @@ describe('submit of a PR that had merged', () => {
       },
     ]);
     expect(outcomesExitCode(results)).toBe(EXIT.refused);
+  });
+
+  it('a refusal (422) of a PR that had not merged, or whose read fails, stays as it came', async () => {
+    const refusal = new ApiError(422, 'pull request #2 is closed', 'submitPullRequest', { apiCode: 'PR_NOT_ENQUEUEABLE' });
+    const reads = [async () => false, async () => Promise.reject(new NetworkError('no answer within 1s'))];
+    for (const mergedBefore of reads) {
+      const { ctx } = context({}, { submitPullRequest: () => Promise.reject(refusal), mergedBefore });
+      expect((await submit({ prs: [2] }, ctx)).results).toEqual([
+        { pr: 2, ok: false, error: { code: 'refused', status: 422, serviceCode: 'PR_NOT_ENQUEUEABLE', message: 'pull request #2 is closed' } },
+      ]);
+    }
   });
 });
 

@@ -169,6 +169,30 @@ const STEPS: Step[] = [
       v2: { code: 5, stdout: `✗ ${MERGED_REFUSED} (PR_NOT_ENQUEUEABLE)\n` },
     },
   },
+  // A PR merged in one queue, submitted to another queue of its repository: the same sentence and `alreadyMerged` as
+  // of a merged PR submitted to its own queue again (v1 takes it in there, v2 refuses it whatever the queue).
+  // (v1 tests #1 again meanwhile: the positions differ.)
+  { args: ['submit', '95', '96'] },
+  { args: ['wait', '95', '96', '--interval', '1s'], until: [95, 96], differs: { v1: { code: 0 }, v2: { code: 0 } } },
+  {
+    args: ['submit', '95', '--branch', 'other', '--json'],
+    differs: {
+      v1: { code: 0, stdout: { results: [{ pr: 95, ok: true, alreadyMerged: true }] } },
+      v2: {
+        code: 5,
+        stdout: {
+          results: [{ pr: 95, ok: false, alreadyMerged: true, error: { code: 'refused', status: 422, message: MERGED_REFUSED.replace('#1', '#95') } }],
+        },
+      },
+    },
+  },
+  {
+    args: ['submit', '96', '--branch', 'other'],
+    differs: {
+      v1: { code: 0, stdout: '✓ #96 has already merged: the service queued it to be tested again\n' },
+      v2: { code: 5, stdout: `✗ ${MERGED_REFUSED.replace('#1', '#96')} (PR_NOT_ENQUEUEABLE)\n` },
+    },
+  },
 ];
 
 interface Seen {

@@ -71,14 +71,14 @@ export function testContext(options: TestContextOptions = {}): TestContext {
 
 /** The given methods; any other throws at its call, naming itself, so a test never passes on a silent stub. */
 function fakeService(given: Partial<MergeQueueService>): MergeQueueService {
-  // mergedBefore: what only a service that takes a merged PR in again has (v1's); readAhead: what only one that
+  // takesMergedAgain: what only a service that takes a merged PR in again does (v1); readAhead: what only one that
   // reads each PR before its change has (v2's); readAfresh: what one that keeps reads within a look has. A test
   // gives them where it needs them.
   const defaults: Partial<MergeQueueService> = {
     serviceNow: () => undefined,
     close: async () => undefined,
     canEditEntries: false,
-    mergedBefore: undefined,
+    takesMergedAgain: false,
     readAhead: undefined,
     readAfresh: undefined,
   };

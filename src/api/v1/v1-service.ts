@@ -89,10 +89,17 @@ function serviceOver(client: MergeQueueClient, served: { batchServed: boolean },
       unknownNow.delete(unknownKey(queue, pr));
       await client.call('submitPullRequest', { ...queue, pr: { number: pr }, priority: options.priority, noBatch: options.noBatch });
     },
-    // v1 takes a merged PR in again (v2 refuses it): read after the submit, its timeline shows a merge before this stay.
+    takesMergedAgain: true,
+    // Read after the submit: its timeline in this queue shows a merge before this stay. v1 reads a PR in one queue
+    // only: one merged by the queue of its base branch and submitted to another shows its merge in the first, read
+    // once more.
     async mergedBefore(queue, pr) {
-      const answer = await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr }, includeTimeline: true });
-      return (withDetails(answer).timeline ?? []).slice(1).some((step) => step.state === 'merged');
+      const answer = withDetails(await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr }, includeTimeline: true }));
+      if ((answer.timeline ?? []).slice(1).some((step) => step.state === 'merged')) return true;
+      const base = answer.prBaseBranch;
+      if (!base || base === queue.targetBranch) return false;
+      const there = withDetails(await client.call('getSubmittedPullRequest', { ...queue, targetBranch: base, pr: { number: pr }, includeTimeline: true }));
+      return there.state === 'merged' || (there.timeline ?? []).some((step) => step.state === 'merged');
     },
     async cancelPullRequest(queue, pr) {
       await client.call('cancelPullRequest', { ...queue, pr: { number: pr } });

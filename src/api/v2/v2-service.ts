@@ -167,6 +167,13 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       );
       if (pr?.id) ids.rememberPullRequest(ref.repo, number, pr.id);
     },
+    takesMergedAgain: false,
+    // Asked after a refusal (422): a PR has one entry, in whichever queue of the repository holds it, and that entry
+    // merged (the queue asked about, or another: v2 refuses a merged PR whatever queue it is submitted to).
+    async mergedBefore(ref, number) {
+      const pr = await ids.pullRequest(ref, number);
+      return pr.queueEntry !== undefined && modelWord(pr.queueEntry.state) === 'merged';
+    },
     async readAhead(ref, prs) {
       readAheadOf.clear();
       const wanted = [...new Set(prs)];

@@ -39,7 +39,7 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const done = results.filter((outcome) => outcome.ok).map((outcome) => `#${outcome.pr}`);
   if (done.length > 0) ctx.doneSoFar = `${done.join(', ')} ${done.length === 1 ? 'was' : 'were'} submitted before it.`;
   for (const [index, outcome] of results.entries()) {
-    if (!service.mergedBefore || !outcome.ok || outcome.alreadyQueued) continue;
+    if (!service.takesMergedAgain || !outcome.ok || outcome.alreadyQueued) continue;
     if (await orNone(service.mergedBefore(ref, outcome.pr))) results[index] = { ...outcome, alreadyMerged: true };
   }
   ctx.doneSoFar = undefined;
@@ -90,13 +90,12 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
 }
 
 /**
- * A submit refused (422) where the PR's record says it merged: in the sentence mq says of a merged PR submitted again
- * on both APIs, v2 refusing what v1 tests again (docs/differences.md); any other refusal as it came.
+ * A submit refused (422) of a PR that had merged, in this queue or in another of its repository: in the sentence mq
+ * says of a merged PR submitted again on both APIs, v2 refusing what v1 tests again; any other refusal as it came.
  */
 async function alreadyMerged(pr: number, refusal: ApiError, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
-  const record = await lookUp(service, ref, pr);
   const failure = prFailure(refusal);
-  if (record?.state !== 'merged' || record.isCurrentlySubmittedToQueue) return { pr, ok: false, error: failure };
+  if (!(await orNone(service.mergedBefore(ref, pr)))) return { pr, ok: false, error: failure };
   return { pr, ok: false, alreadyMerged: true, error: { ...failure, message: mergedSubmittedAgain(pr, false) } };
 }
 
