@@ -50,6 +50,11 @@ describe('a journal of v1 bodies, written before state version 5', () => {
   const expected = JSON.parse(readFileSync(new URL('state-v4.expected.json', FIXTURES), 'utf8'));
 
   it('replays to the state that sandbox answered with', async () => {
+    // #4 was cancelled and submitted again: it keeps its queue entry and the entry's id now, as the service does,
+    // where that sandbox gave it a new one.
+    type Row = { prNumber: number; state: string; id: string };
+    const entryOf4 = (expected.pullRequests.pullRequests as Row[]).find((row) => row.prNumber === 4 && row.state === 'cancelled')!.id;
+    const reused = (rows: Row[]) => rows.map((row) => (row.prNumber === 4 ? { ...row, id: entryOf4 } : row));
     const stateFile = legacyStateFile();
     running = await startSandbox({ clock: 'manual', stateFile });
     const testRunId = (await post(running, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 3 } })).verifiedByTestRun;
@@ -65,7 +70,9 @@ describe('a journal of v1 bodies, written before state version 5', () => {
       // check run for the run's required status (ci/build), which its checks did not name.
     }).toEqual({
       ...expected,
-      queue: { ...expected.queue, mergeMethodOverrideEnabled: false },
+      queue: { ...expected.queue, enqueuedPullRequests: reused(expected.queue.enqueuedPullRequests), mergeMethodOverrideEnabled: false },
+      pullRequests: { ...expected.pullRequests, pullRequests: reused(expected.pullRequests.pullRequests) },
+      pr4: { ...expected.pr4, id: entryOf4 },
       run3: {
         ...expected.run3,
         checkSuites: [{ checkRuns: [...expected.run3.checkSuites[0].checkRuns, { name: 'ci/build', url: '', status: 'IN_PROGRESS' }] }],

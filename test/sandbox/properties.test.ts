@@ -10,7 +10,7 @@ import { type Change, replay } from '../../src/sandbox/engine/changes.js';
 import { dispatchOrderOf } from '../../src/sandbox/engine/dispatch-order.js';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
-import { FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/engine/state.js';
+import { entryIdOf, FINAL_STATES, type QueueRecord, type SandboxState, type Submission } from '../../src/sandbox/engine/state.js';
 import type { JournalEntry } from '../../src/sandbox/io/store.js';
 import type { TransitionObserver } from '../../src/sandbox/engine/world.js';
 import { propertyRuns } from '../support/runs.js';
@@ -208,7 +208,7 @@ function checkStep(engine: QueueEngine, before: SandboxState, after: SandboxStat
     for (const other of submissions) if (String(other.number) === number && other.id !== id) expect(FINAL_STATES.has(other.state)).toBe(true);
   }
   const shown = engine.getQueue(MAIN).enqueuedPullRequests.map((entry) => entry.id);
-  expect(shown).toEqual(places);
+  expect(shown).toEqual(places.map((id) => entryIdOf(after.submissions[id]!)));
 
   // A final state is final.
   for (const was of Object.values(before.submissions)) {

@@ -27,6 +27,7 @@ import {
 } from './settle.js';
 import {
   emptyState,
+  entryIdOf,
   FINAL_STATES,
   freshQueueId,
   isGraphSoftCap,
@@ -291,6 +292,7 @@ export class QueueEngine {
     const record = this.pullRequestFor(ref.repo, pr, queue);
     const priority = options.priority === undefined ? undefined : resolvePriority(options.priority);
     this.knowRepository(ref.repo);
+    const reused = this.reusableEntry(queue, record);
     // A PR has one entry on the service, whatever queue holds it: submitted to another queue of its repository, it
     // leaves the one it was in (cancelled, at the submitter's request) rather than standing in two.
     for (const elsewhere of this.openSubmissionsOf(record)) {
@@ -298,7 +300,7 @@ export class QueueEngine {
       because(this.world, elsewhere.submission, 'user_requested', () => cancelSubmission(this.world, elsewhere.queue, elsewhere.submission));
       byActor(elsewhere.submission, from, actor);
     }
-    const submission = submitToQueue(this.world, queue, record, pullRequestKey(ref.repo, pr), priority, options.noBatch);
+    const submission = submitToQueue(this.world, queue, record, pullRequestKey(ref.repo, pr), priority, options.noBatch, reused);
     // Set once submitted: nothing in the queue's mechanics reads it (the sandbox has no branch protection to pass).
     if (options.direct) submission.direct = true;
     byActor(submission, 0, actor);
@@ -664,6 +666,23 @@ export class QueueEngine {
       `no pull request from branch ${branch} was submitted to the queue for ${describeQueue(queue.repo, queue.branch)}`,
       'pr_not_found',
     );
+  }
+
+  /**
+   * The entry a submit to `queue` continues: the PR's entry (its latest submission to any queue of its repository)
+   * where it is this queue's and was cancelled or failed, as the service reuses it. One another queue took since was
+   * torn down (the PR moved), and a merged one is done (v1 alone takes a merged PR in again): a new entry.
+   */
+  private reusableEntry(queue: QueueRecord, record: PullRequestRecord): string | undefined {
+    let latest: Submission | undefined;
+    for (const each of Object.values(this.state.queues)) {
+      if (!sameRepo(each.repo, record.repo)) continue;
+      const id = each.latestSubmission[String(record.number)];
+      const submission = id === undefined ? undefined : submissionOf(this.world, id);
+      if (submission && (latest === undefined || submission.seq > latest.seq)) latest = submission;
+    }
+    const reusable = latest?.queueKey === queueKey(queue.repo, queue.branch) && (latest.state === 'cancelled' || latest.state === 'failed');
+    return reusable ? entryIdOf(latest!) : undefined;
   }
 
   private openSubmissionsOf(record: PullRequestRecord): { queue: QueueRecord; submission: Submission }[] {

@@ -7,7 +7,7 @@ import { NORMAL_CONCLUSIONS } from '../../model/testing.js';
 import type { PullRequestState } from '../../model/vocabulary.js';
 import { pullRequestId } from './ids.js';
 import { orderRefOf } from './pull-request-refs.js';
-import { pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
+import { entryIdOf, pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
 import { checksView, iso } from './views.js';
 import { pullRequestOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
@@ -58,7 +58,7 @@ const RENAMED_REASONS: Readonly<Record<string, string>> = {
 function transitionsOf(world: QueueWorld, submission: Submission): { at: number; transition: EntryTransition }[] {
   const record = pullRequestOf(world, submission);
   const queue = world.state.queues[submission.queueKey];
-  const base = { pullRequestId: pullRequestId(record.repo, record.number), entryId: submission.id, queueId: queue?.id ?? '' };
+  const base = { pullRequestId: pullRequestId(record.repo, record.number), entryId: entryIdOf(submission), queueId: queue?.id ?? '' };
   const runs = Object.values(world.state.testRuns).filter((run) => run.pullRequestIds.includes(submission.id));
   let run: TestRun | undefined;
   let prior: PullRequestState | undefined;

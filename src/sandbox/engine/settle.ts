@@ -75,7 +75,7 @@ export function newQueue(world: QueueWorld, id: string, repo: QueueRecord['repo'
   };
 }
 
-/** A PR submitted again after a final state starts a new submission; its history stays. */
+/** A PR submitted again after a final state starts a new submission; its history stays. `entryId`: the queue entry it continues. */
 export function submitToQueue(
   world: QueueWorld,
   queue: QueueRecord,
@@ -83,11 +83,13 @@ export function submitToQueue(
   pullRequestKey: string,
   priority: ResolvedPriority | undefined,
   noBatch: boolean | undefined,
+  entryId?: string,
 ): Submission {
   const now = world.state.now;
   const chosen = priority ?? { value: PRIORITY_NAMES.medium, name: 'medium', usedDefaultName: 'medium' };
   const submission: Submission = {
     id: world.newId(),
+    ...(entryId !== undefined && { entryId }),
     seq: world.state.nextSeq++,
     queueKey: queueKey(queue.repo, queue.branch),
     pullRequestKey,

@@ -152,9 +152,17 @@ export interface PullRequestRecord {
   impactedTargets: Keyed<string[] | 'ALL'>;
 }
 
-/** One submission of a PR to a queue. A PR submitted again after a final state gets a new one. */
+/**
+ * One submission of a PR to a queue (a stay). A PR submitted again after a final state gets a new one, which
+ * continues the queue entry of the last where that one was cancelled or failed in the same queue (`entryId`).
+ */
 export interface Submission {
   id: string;
+  /**
+   * The id of the queue entry it continues: the service reuses a cancelled or failed PR's entry when the PR is
+   * submitted to the same queue again. Absent: an entry of its own, named by its id.
+   */
+  entryId?: string;
   /** listPullRequests pages by it. */
   seq: number;
   queueKey: string;
@@ -178,6 +186,11 @@ export interface Submission {
   latestTestRunId?: string;
   /** Absent in a state an older sandbox wrote: entries.ts makes it from what the submission holds. */
   timeline?: TimelineStep[];
+}
+
+/** The id the APIs give its queue entry (v1's `id`, v2's `queueEntry.id` and history's `entryId`). */
+export function entryIdOf(submission: Submission): string {
+  return submission.entryId ?? submission.id;
 }
 
 /** One state change of a submission; `reason` where the engine knows it without guessing. */

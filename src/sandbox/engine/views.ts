@@ -7,7 +7,7 @@ import { sha1Hex } from './digest.js';
 import { pullRequestUrl } from './pull-request-refs.js';
 import { URGENT } from './line.js';
 import { readinessOf } from './readiness.js';
-import { FINAL_STATES, type QueueRecord, type Submission, type TestRun } from './state.js';
+import { entryIdOf, FINAL_STATES, type QueueRecord, type Submission, type TestRun } from './state.js';
 import type { RunDetails } from './types.js';
 import { pullRequestOf, runName, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
@@ -18,7 +18,7 @@ export function iso(ms: number): string {
 export function enqueuedPullRequestView(world: QueueWorld, submission: Submission): EnqueuedPullRequest {
   const pr = pullRequestOf(world, submission);
   const view: EnqueuedPullRequest = {
-    id: submission.id,
+    id: entryIdOf(submission),
     state: submission.state,
     stateChangedAt: iso(submission.stateChangedAt),
     priorityValue: submission.priorityValue,

@@ -159,3 +159,77 @@ describe('v1 and v2 over one state', () => {
     expect(notATime.status).toBe(400);
   });
 });
+
+// api/v2 NOTES §3: an entry is reused when a cancelled or failed PR is submitted to the same queue again, and
+// replaced when it was torn down (the PR moved to another queue). Its id is v1's `id` and v2's `queueEntry.id`.
+describe('a PR submitted again: its queue entry reused or made anew', () => {
+  const sandbox = useV2Sandbox({ rateLimits: false });
+  const RELEASE = { ...MAIN, targetBranch: 'release' };
+  const v1Read = async (queue: typeof MAIN, number: number, includeTimeline = false) =>
+    (await sandbox.v1Call('getSubmittedPullRequest', { ...queue, pr: { number }, includeTimeline })).body as {
+      id: string;
+      state: string;
+      timeline: { state: string }[];
+    };
+  const v1Submit = async (queue: typeof MAIN, number: number) =>
+    expect((await sandbox.v1Call('submitPullRequest', { ...queue, pr: { number } })).status).toBe(200);
+
+  it('keeps the entry of a cancelled or failed PR submitted to the same queue, on both faces; its history reads as its stays', async () => {
+    const { queueId } = await queueIn(sandbox);
+    await sandbox.control('pullRequests', { repo: WIDGETS, number: 2, testOutcome: 'fail' });
+    // #1 submitted through v2, dequeued, submitted again through v1.
+    const first = await sandbox.call('mergeQueues.submitPullRequest', { params: { id: queueId }, body: { number: 1 } });
+    const entry = first.body.queueEntry.id as string;
+    expect((await sandbox.call('pullRequests.dequeue', { params: { id: first.body.id } })).status).toBe(200);
+    await v1Submit(MAIN, 1);
+    const again = await v1Read(MAIN, 1, true);
+    expect(again).toMatchObject({ id: entry, state: 'testing' });
+    expect((await sandbox.call('pullRequests.get', { params: { id: first.body.id } })).body.queueEntry).toMatchObject({ id: entry, state: 'testing' });
+    // #2 fails, and is submitted again through v2: its entry too.
+    await v1Submit(MAIN, 2);
+    await sandbox.control('advance', { seconds: 600 });
+    const failed = await v1Read(MAIN, 2);
+    expect(failed.state).toBe('failed');
+    const second = await sandbox.call('mergeQueues.submitPullRequest', { params: { id: queueId }, body: { number: 2 } });
+    expect(second.status, second.text).toBe(201);
+    expect(second.body.queueEntry.id).toBe(failed.id);
+    expect((await v1Read(MAIN, 2)).id).toBe(failed.id);
+    // The entry's history: both stays, in order, the same on both faces, and paged one step at a time, each once.
+    const stays = ['not_ready', 'pending', 'testing', 'cancelled', 'not_ready', 'pending', 'testing'];
+    expect(again.timeline.map((step) => step.state).reverse()).toEqual(stays);
+    const steps: { state: string }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await sandbox.call('pullRequests.queueEntryHistory', { params: { id: first.body.id }, query: { limit: 1, ...(cursor && { cursor }) } });
+      steps.push(...page.body.data);
+      cursor = page.body.hasMore ? page.body.nextCursor : undefined;
+    } while (cursor !== undefined);
+    // (#1 merged meanwhile, as #2 failed.)
+    expect(steps.map((step) => step.state)).toEqual(['notReady', 'pending', 'testing', 'cancelled', 'notReady', 'pending', 'testing', 'testsPassed', 'merged']);
+  });
+
+  it('makes a new entry for a merged PR taken in again (v1), and for one whose entry another queue took since', async () => {
+    for (const queue of [MAIN, RELEASE]) expect((await sandbox.v1Call('createQueue', queue)).status).toBe(200);
+    // #3 merges, and v1 takes it in again: a new entry.
+    await v1Submit(MAIN, 3);
+    await sandbox.control('advance', { seconds: 600 });
+    const merged = await v1Read(MAIN, 3);
+    expect(merged.state).toBe('merged');
+    await v1Submit(MAIN, 3);
+    expect((await v1Read(MAIN, 3)).id).not.toBe(merged.id);
+    // #4 cancelled in main, then submitted to release (its entry replaced), then to main again: a new entry in main.
+    await v1Submit(MAIN, 4);
+    await sandbox.v1Call('cancelPullRequest', { ...MAIN, pr: { number: 4 } });
+    const cancelled = await v1Read(MAIN, 4);
+    await v1Submit(RELEASE, 4);
+    const released = await v1Read(RELEASE, 4);
+    expect(released.id).not.toBe(cancelled.id);
+    await v1Submit(MAIN, 4);
+    const back = await v1Read(MAIN, 4);
+    expect([cancelled.id, released.id]).not.toContain(back.id);
+    // Moved away (its entry in release torn down), then cancelled in main and submitted there again: main's entry kept.
+    await sandbox.v1Call('cancelPullRequest', { ...MAIN, pr: { number: 4 } });
+    await v1Submit(MAIN, 4);
+    expect((await v1Read(MAIN, 4)).id).toBe(back.id);
+  });
+});

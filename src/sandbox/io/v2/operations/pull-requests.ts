@@ -106,9 +106,14 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
   } while (cursor !== undefined);
   const states = query.state?.map(modelWord);
   // A window is over the entry's conclusion, and a PR's entry is its latest submission: one concluded in the window
-  // and submitted again since is that entry now, live (or concluded later), not a row of this window.
+  // and submitted again since is that entry now, live (or concluded later), not a row of this window. A stay is
+  // told by its state and when it took it too: an entry reused keeps its id.
   const windowed = query.concludedAfter !== undefined || query.concludedBefore !== undefined;
-  const latest = (row: EnqueuedPullRequest) => !windowed || context.engine.getSubmittedPullRequest(queue.ref, { number: row.prNumber }).id === row.id;
+  const latest = (row: EnqueuedPullRequest) => {
+    if (!windowed) return true;
+    const now = context.engine.getSubmittedPullRequest(queue.ref, { number: row.prNumber });
+    return now.id === row.id && now.state === row.state && now.stateChangedAt === row.stateChangedAt;
+  };
   const matching = rows.filter(
     (row) => (states === undefined || states.includes(row.state ?? '')) && (query.author === undefined || row.prAuthor === query.author) && latest(row),
   );
