@@ -186,11 +186,13 @@ export class Runner {
       const code = await work.handler(work.input, ctx, announce, deliver, { stdin: this.io.stdin, stdout: this.io.stdout });
       return typeof code === 'number' ? code : EXIT.ok;
     } catch (error) {
-      // A server stopped with writes out (an MCP client's submit): each may have been applied, said under its stop.
-      const cut = error instanceof InterruptedError ? writesCutShort(ctx) : undefined;
-      if (!cut) throw error;
-      const stopped = new InterruptedError((error as InterruptedError).message, cut.check);
-      stopped.aftermath = cut.said;
+      // A server stopped with writes out (an MCP client's submit): each may have been applied, said under its stop;
+      // so is what its calls had done before (a submit answered, its read after it cut short).
+      if (!(error instanceof InterruptedError)) throw error;
+      const cut = writesCutShort(ctx);
+      if (!cut) throw withDone(error, ctx);
+      const stopped = new InterruptedError(error.message, cut.check);
+      stopped.aftermath = [cut.said, ...(ctx.doneSoFar === undefined ? [] : [ctx.doneSoFar])].join('\n');
       throw stopped;
     } finally {
       await printed;

@@ -29,10 +29,12 @@ export interface McpOptions {
   intervalMs: number;
 }
 
-/** What a call may do besides its work: be cancelled, tell its progress. */
+/** What a call may do besides its work: be cancelled, tell its progress, tell the server what it has done. */
 interface Call {
   signal: AbortSignal;
   progress?: (message: string | undefined) => void;
+  /** The server's record of what its calls did; a read of a resource or prompt, which writes nothing, keeps its own. */
+  done?: DoneOfCalls;
 }
 
 const QUEUE_URI = 'mq://queue/{host}/{owner}/{name}/{branch}';
@@ -51,6 +53,7 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
     jsonSchemaValidator: { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'mq mcp asks no questions' }) },
   });
   const offered = TOOLS.filter((row) => options.allowWrites || row.hints.readOnlyHint);
+  const calls = doneOfCalls(ctx);
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({
     tools: offered.map((row) => ({
       name: row.name,
@@ -73,7 +76,7 @@ export async function serveMcp(options: McpOptions, ctx: Context, streams: { std
             void extra
               .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++done, ...(message && { message }) } })
               .catch(() => undefined);
-    return callTool(row, request.params.arguments ?? {}, ctx, options, { signal: extra.signal, progress });
+    return callTool(row, request.params.arguments ?? {}, ctx, options, { signal: extra.signal, progress, done: calls });
   });
 
   const watcher = queueWatcher(ctx, options.intervalMs, (uri) => void server.sendResourceUpdated({ uri }).catch(() => undefined));
@@ -268,7 +271,7 @@ function answeredOnce<T extends { send(message: JSONRPCMessage, options?: Transp
 /** One tool call, answered whatever happens: a failure is a tool error (isError) with mq's line and its exit code's meaning. */
 async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Context, options: McpOptions, call: Call): Promise<CallToolResult> {
   const said: string[] = [];
-  const callCtx = callContext(ctx, call.signal, said, call.progress);
+  const callCtx = callContext(ctx, call, said);
   try {
     if (!row.hints.readOnlyHint && !options.allowWrites) {
       throw new UsageError(`${row.name} changes the queue: start the server with mq mcp --allow-writes to offer it`);
@@ -285,9 +288,12 @@ async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Contex
   } catch (error) {
     return failure(error, said);
   } finally {
-    // A write the client's own cancellation cut short was told in its answer; one the server's stop cut short
-    // stays for the stop to tell.
-    if (!ctx.signal.aborted) for (const write of callCtx.writesInFlight) ctx.writesInFlight.delete(write);
+    // A write the client's own cancellation cut short was told in its answer; one the server's stop cut short,
+    // or done before a read the stop cut short, stays for the stop to tell.
+    if (!ctx.signal.aborted) {
+      for (const write of callCtx.writesInFlight) ctx.writesInFlight.delete(write);
+      callCtx.doneSoFar = undefined;
+    }
   }
 }
 
@@ -370,8 +376,9 @@ function errorLine(error: unknown): string {
  * answer (stdout is the protocol's), no terminal to ask on, and no deadline of its own pressed on the requests of
  * other calls (a wait's --timeout still bounds the wait).
  */
-function callContext(ctx: Context, signal: AbortSignal, said: string[], progress?: Call['progress']): Context {
+function callContext(ctx: Context, { signal, progress, done = doneOfCalls() }: Call, said: string[]): Context {
   const both = AbortSignal.any([ctx.signal, signal]);
+  const call = Symbol('call');
   // A call is a command of its own, over the server's one service (its connection, budget and ids): it looks at the
   // queue as it is now, not as the order or PRs an earlier call read (v2 keeps them to spare requests within a
   // command), and calls at once do not clear each other's look (a wait's rounds start new ones). Where the service
@@ -388,6 +395,12 @@ function callContext(ctx: Context, signal: AbortSignal, said: string[], progress
     signal: both,
     interactive: false,
     writesInFlight: sharedWrites(ctx.writesInFlight),
+    get doneSoFar() {
+      return done.of(call);
+    },
+    set doneSoFar(said: string | undefined) {
+      done.set(call, said);
+    },
     sleep: (ms) => pause(ms, both),
     endBy: () => undefined,
     warn: (message) => said.push(`warning: ${message}`),
@@ -401,6 +414,25 @@ function callContext(ctx: Context, signal: AbortSignal, said: string[], progress
       throw new UsageError('the MCP server opens no browser');
     },
     confirm: async () => false,
+  };
+}
+
+/** What each call in flight has done that a stop must not hide (its writes answered, a read after them under way). */
+interface DoneOfCalls {
+  of(call: symbol): string | undefined;
+  set(call: symbol, said: string | undefined): void;
+}
+
+/** Each call's done so far, and all of them as the server's (where given): a stop (Ctrl-C, SIGTERM) says them under it. */
+function doneOfCalls(server?: Context): DoneOfCalls {
+  const calls = new Map<symbol, string>();
+  return {
+    of: (call) => calls.get(call),
+    set(call, said) {
+      if (said === undefined) calls.delete(call);
+      else calls.set(call, said);
+      if (server) server.doneSoFar = calls.size > 0 ? [...calls.values()].join('\n') : undefined;
+    },
   };
 }
 
@@ -476,7 +508,7 @@ function settingsQueue(ctx: Context): QueueRef | undefined {
 
 /** `mq queue get --json` of the queue `ref` names; `rounds`, a subscription's, which hand each read the one before. */
 async function readQueueJson(ctx: Context, ref: QueueRef, signal: AbortSignal, rounds?: WatchRounds): Promise<string> {
-  const result = await getQueue({ earlier: rounds?.next() }, { ...callContext(ctx, signal, []), queueRef: () => ref });
+  const result = await getQueue({ earlier: rounds?.next() }, { ...callContext(ctx, { signal }, []), queueRef: () => ref });
   if (rounds && result.kind === 'queue') rounds.read(result.queue);
   return JSON.stringify(toJson(result), null, 2);
 }
