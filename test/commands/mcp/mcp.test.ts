@@ -13,7 +13,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { type CallToolResult, CallToolResultSchema, LATEST_PROTOCOL_VERSION, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MQ_BIN, mqEnvironment, sandboxEnv, startStubService, type StubService, TOKEN, V2_TEST_KEY, type TestApi } from '../../support/cli.js';
+import { MQ_BIN, mqEnvironment, sandboxEnv, startStubService, TOKEN, V2_TEST_KEY, type TestApi } from '../../support/cli.js';
 import { mq, useSandbox } from '../../support/in-process.js';
 
 const fixture = useSandbox();
@@ -342,70 +342,61 @@ describe('mq mcp, stopped', () => {
 });
 
 describe('mq mcp, stopped with a write out', () => {
-  /** `mq mcp --allow-writes` against `stub`, asked to submit #251, stopped by `signal` once `received`: its exit code and stderr. */
-  async function stopped(stub: StubService, received: Promise<void>, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
-    const { home, env } = mqEnvironment({ env: { MQ_API_URL: stub.url, MQ_TOKEN: TOKEN, MQ_REPO: REPO } });
-    const child = spawn(process.execPath, [MQ_BIN, 'mcp', '--allow-writes'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
-    const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
-    child.stdin.write(
-      [
-        { jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize },
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'submit', arguments: { prs: [251] } } },
-      ]
-        .map((message) => `${JSON.stringify(message)}\n`)
-        .join(''),
-    );
-    await received;
-    child.kill(signal);
-    return { code: await closed, stderr };
+  /**
+   * `mq mcp --allow-writes` against a service that answers every request but `hangs` (never answered), asked to
+   * submit #251, stopped by `signal` once that request arrived: its exit code, the last two lines of its stderr,
+   * and the operations the service was asked.
+   */
+  async function stoppedAt(hangs: string, signal: NodeJS.Signals): Promise<{ code: number | null; said: string[]; operations: string[] }> {
+    let arrived!: () => void;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    const stub = await startStubService((operation) => {
+      if (operation !== hangs) return { status: 200, body: '{}' };
+      arrived();
+      return 'hang';
+    });
+    try {
+      const { home, env } = mqEnvironment({ env: { MQ_API_URL: stub.url, MQ_TOKEN: TOKEN, MQ_REPO: REPO } });
+      const child = spawn(process.execPath, [MQ_BIN, 'mcp', '--allow-writes'], { cwd: home, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+      const initialize = { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'pipe', version: '1' } };
+      child.stdin.write(
+        [
+          { jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize },
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'submit', arguments: { prs: [251] } } },
+        ]
+          .map((message) => `${JSON.stringify(message)}\n`)
+          .join(''),
+      );
+      await received;
+      child.kill(signal);
+      const code = await closed;
+      return { code, said: stderr.trimEnd().split('\n').slice(-2), operations: [...stub.operations] };
+    } finally {
+      await stub.close();
+    }
   }
-
-  it.each(['SIGTERM', 'SIGINT'] as const)(
-    'by %s after the submit was answered, during the read after it: says the PR was submitted (nothing was said)',
-    async (signal) => {
-      let arrived!: () => void;
-      const received = new Promise<void>((resolve) => (arrived = resolve));
-      // v1's submit is answered; the read after it (had the PR merged before?) never is.
-      const stub = await startStubService((operation) => {
-        if (operation !== 'getSubmittedPullRequest') return { status: 200, body: '{}' };
-        arrived();
-        return 'hang';
-      });
-      try {
-        const { code, stderr } = await stopped(stub, received, signal);
-        expect(code).toBe(130);
-        expect(stderr.trimEnd().split('\n').slice(-2)).toEqual(['mq: mcp server stopped', '#251 was submitted before it.']);
-        expect(stub.operations).toEqual(['submitPullRequest', 'getSubmittedPullRequest']);
-      } finally {
-        await stub.close();
-      }
-    },
-  );
 
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'by %s with the submit out: says it may have been applied and how to check, under its stop (helper-100)',
     async (signal) => {
-      let arrived!: () => void;
-      const received = new Promise<void>((resolve) => (arrived = resolve));
-      const stub = await startStubService((operation) => {
-        if (operation !== 'submitPullRequest') return { status: 200, body: '{}' };
-        arrived();
-        return 'hang';
-      });
-      try {
-        const { code, stderr } = await stopped(stub, received, signal);
-        expect(code).toBe(130);
-        expect(stderr.trimEnd().split('\n').slice(-2)).toEqual([
-          'mq: mcp server stopped',
-          'the submit of #251 may have been applied: check with `mq status 251`',
-        ]);
-      } finally {
-        await stub.close();
-      }
+      const { code, said } = await stoppedAt('submitPullRequest', signal);
+      expect(code).toBe(130);
+      expect(said).toEqual(['mq: mcp server stopped', 'the submit of #251 may have been applied: check with `mq status 251`']);
+    },
+  );
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'by %s after the submit was answered, during the read after it: says the PR was submitted (nothing was said)',
+    async (signal) => {
+      // v1's submit is answered; the read after it (had the PR merged before?) never is.
+      const { code, said, operations } = await stoppedAt('getSubmittedPullRequest', signal);
+      expect(code).toBe(130);
+      expect(said).toEqual(['mq: mcp server stopped', '#251 was submitted before it.']);
+      expect(operations).toEqual(['submitPullRequest', 'getSubmittedPullRequest']);
     },
   );
 });
