@@ -394,7 +394,7 @@ function callContext(ctx: Context, { signal, progress, done = doneOfCalls() }: C
       })),
     signal: both,
     interactive: false,
-    writesInFlight: sharedWrites(ctx.writesInFlight),
+    writesInFlight: new CallWrites(ctx.writesInFlight),
     get doneSoFar() {
       return done.of(call);
     },
@@ -437,18 +437,20 @@ function doneOfCalls(server?: Context): DoneOfCalls {
 }
 
 /** A call's writes out, each also the server's: a stop (Ctrl-C, SIGTERM) says which may have been applied. */
-function sharedWrites(server: Set<WriteInFlight>): Set<WriteInFlight> {
-  const own = new Set<WriteInFlight>();
-  return Object.assign(own, {
-    add(write: WriteInFlight) {
-      server.add(write);
-      return Set.prototype.add.call(own, write) as Set<WriteInFlight>;
-    },
-    delete(write: WriteInFlight) {
-      server.delete(write);
-      return Set.prototype.delete.call(own, write);
-    },
-  });
+class CallWrites extends Set<WriteInFlight> {
+  constructor(private readonly server: Set<WriteInFlight>) {
+    super();
+  }
+
+  override add(write: WriteInFlight): this {
+    this.server.add(write);
+    return super.add(write);
+  }
+
+  override delete(write: WriteInFlight): boolean {
+    this.server.delete(write);
+    return super.delete(write);
+  }
 }
 
 /** What a command's parse may use: the call's clock and cancellation; stdin and stdout are the protocol's, never a command's. */
