@@ -13,6 +13,8 @@ function findHelp(program: Command, words: readonly string[]): HelpFound {
   let command = program;
   for (const word of words) {
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    // A group's own `help` (`mq queue help` is queue's help), which completion offers beside its subcommands.
+    if (!sub && word === 'help' && command !== program && command.commands.length > 0) continue;
     if (!sub) {
       const topics = HELP_TOPICS.map((t) => t.name).join(', ');
       throw new UsageError(`no command or help topic "${words.join(' ')}" (topics: ${topics}; commands: mq --help)`);

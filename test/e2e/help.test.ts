@@ -149,6 +149,9 @@ describe('mq help', () => {
       const viaFlag = await mq([...path, '--help']);
       expect(viaGroup, path.join(' ')).toEqual({ code: 0, stdout: viaFlag.stdout, stderr: '' });
     }
+    // Named through mq help, a group's help word is the group's help (completion offers it among the group's words).
+    expect(await mq(['help', 'queue', 'help'])).toEqual({ code: 0, stdout: (await mq(['queue', '--help'])).stdout, stderr: '' });
+    expect(await mq(['help', 'queue', 'help', 'get'])).toEqual({ code: 0, stdout: (await mq(['queue', 'get', '--help'])).stdout, stderr: '' });
     const unknown = await mq(['queue', 'help', 'frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
