@@ -6,6 +6,7 @@ import type { ArgSpec, FlagSpec } from '../argv-spec.js';
 import { flagKey } from '../argv-spec.js';
 import type { CommandSpec, Words } from '../command-kit/invocation.js';
 import { briefWords } from '../text/brief.js';
+import { PR_NUMBER_TAKEN_MAX } from '../model/vocabulary.js';
 import { DOCTOR } from '../commands/doctor/spec.js';
 import { EDIT, HISTORY, RUNS } from '../commands/entries/spec.js';
 import { FLAKY, TEST_DETAILS } from '../commands/flaky/spec.js';
@@ -123,7 +124,8 @@ export const TOOLS: readonly ToolRow[] = [
 ];
 
 /** An argument's or a flag's value, as JSON Schema describes it. */
-type Property = { type: string; description: string; enum?: readonly string[]; items?: { type: string }; minItems?: number };
+type Bounds = { minimum?: number; maximum?: number };
+type Property = { type: string; description: string; enum?: readonly string[]; items?: { type: string } & Bounds; minItems?: number } & Bounds;
 
 export interface ToolSchema {
   type: 'object';
@@ -152,9 +154,10 @@ export function inputSchema(row: ToolRow): ToolSchema {
   const required: string[] = [];
   for (const arg of row.spec.args ?? []) {
     const key = argKey(arg);
-    const integer = /^pr/.test(key);
-    const one: Property = { type: integer ? 'integer' : 'string', description: arg.description, ...(arg.choices && { enum: arg.choices }) };
-    properties[key] = arg.name.includes('...') ? { type: 'array', items: { type: one.type }, minItems: 1, description: arg.description } : one;
+    // A PR number's bounds as the command line checks them, so that a client can say so before it calls.
+    const bounds: Bounds = /^pr/.test(key) ? { minimum: 1, maximum: PR_NUMBER_TAKEN_MAX } : {};
+    const one: Property = { type: /^pr/.test(key) ? 'integer' : 'string', description: arg.description, ...bounds, ...(arg.choices && { enum: arg.choices }) };
+    properties[key] = arg.name.includes('...') ? { type: 'array', items: { type: one.type, ...bounds }, minItems: 1, description: arg.description } : one;
     if (arg.name.startsWith('<')) required.push(key);
   }
   for (const flag of row.spec.flags ?? []) {

@@ -101,6 +101,10 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
     const pause = all.tools.find((tool) => tool.name === 'queue_pause')!;
     expect(pause.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(Object.keys(pause.inputSchema.properties ?? {})).toEqual(['reason']);
+    // A PR number bounded as the command line bounds it, one alone or in a list.
+    const bounds = { type: 'integer', minimum: 1, maximum: 10_000_000 };
+    expect(all.tools.find((tool) => tool.name === 'status')!.inputSchema.properties?.pr).toMatchObject(bounds);
+    expect(all.tools.find((tool) => tool.name === 'submit')!.inputSchema.properties?.prs).toMatchObject({ type: 'array', items: bounds });
   });
 
   it('answers each read tool with its document and text, or a tool error with the exit code it means', async () => {
