@@ -171,7 +171,7 @@ export class Runner {
       prepared.ctx.warn(`serving without settings: ${error.message}`);
     }
     const { ctx, close } = prepared;
-    const { output, color } = this.resolved?.settings ?? { output: outputNamed(this.io.argv) === 'json' ? 'json' : 'table', color: false };
+    const { output, color } = this.shownAs();
     const json = output === 'json';
     // In the order received, each line once its view is loaded.
     let printed = Promise.resolve();
@@ -234,9 +234,13 @@ export class Runner {
     if (this.io.stderr.isTTY) this.fit = await import('../render/screen-fit.js');
   }
 
-  /** Without settings (they did not resolve) the output is as the command line asks, without colour. */
+  /** The output and colour of the settings; without them (they did not resolve), the output the command line asks for, uncoloured. */
+  private shownAs(): { output: string; color: boolean } {
+    return this.resolved?.settings ?? { output: outputNamed(this.io.argv) === 'json' ? 'json' : 'table', color: false };
+  }
+
   private async print(result: CommandResult, now: number): Promise<void> {
-    const settings = this.resolved?.settings ?? { output: outputNamed(this.io.argv) === 'json' ? 'json' : 'table', color: false };
+    const settings = this.shownAs();
     if (settings.output === 'json') {
       const { toJson, writeJson } = await import('../render/json.js');
       writeJson(toJson(result), (chunk) => this.io.stdout.write(chunk));
