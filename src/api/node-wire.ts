@@ -2,7 +2,8 @@
 // the runtime: undici (undici-wire.ts) costs ~60 ms to load, more than `node -e 0` itself, and is needed only for
 // a proxy. Failures keep the system error codes (ECONNREFUSED, ENOTFOUND, TLS codes) that transport.ts reads.
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { CONNECT_TIMEOUT_CODE, CONNECT_TIMEOUT_MS, KEEP_ALIVE_MS, type Wire, type WireAnswer, type WireRequest } from './wire.js';
+import type { Socket } from 'node:net';
+import { CONNECT_TIMEOUT_CODE, CONNECT_TIMEOUT_MS, KEEP_ALIVE_MS, monotonicMs, type Wire, type WireAnswer, type WireRequest } from './wire.js';
 
 type RequestFn = (url: URL, options: RequestOptions, callback: (response: IncomingMessage) => void) => ClientRequest;
 interface Protocol {
@@ -18,17 +19,46 @@ export function nodeWire(): Wire {
     if (found === undefined) {
       // getBuiltinModule, not import(): a bundled import() copied the module's exports, getter by getter.
       const module = scheme === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-      found = { agent: new module.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }) as Agent, request: module.request as RequestFn };
+      const agent = new module.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS }) as Agent;
+      agent.on('free', (socket: Socket) => idleSince.set(socket, monotonicMs()));
+      found = { agent, request: module.request as RequestFn };
       protocols.set(scheme, found);
     }
     return found;
   };
   return {
-    send: async (request) => exchange(protocol(request.url.protocol), request),
+    send: async (request) => {
+      const found = protocol(request.url.protocol);
+      dropExpired(found.agent);
+      return exchange(found, request);
+    },
     async close() {
       for (const found of protocols.values()) found.agent.destroy();
     },
   };
+}
+
+/** When each kept connection last went idle, on the monotonic clock. */
+const idleSince = new WeakMap<Socket, number>();
+
+/**
+ * Lets go of the kept connections idle past their limit (KEEP_ALIVE_MS, or a second under the time the server's
+ * Keep-Alive header says it keeps one) before a request picks one. The agent lets go of them by a timer, which a
+ * process busy or stalled past that limit (a loaded CI machine) has not run yet when it sends again: the request
+ * went out on a connection the server had closed, and came back reset, a write among them reported as perhaps
+ * applied though the service never read it.
+ */
+function dropExpired(agent: Agent): void {
+  const now = monotonicMs();
+  for (const sockets of Object.values(agent.freeSockets)) {
+    for (const socket of [...(sockets ?? [])]) {
+      const since = idleSince.get(socket);
+      if (since === undefined || !socket.timeout || now - since < socket.timeout) continue;
+      // Out of the agent's pool at once (its documented way), so that no request takes it meanwhile.
+      socket.emit('agentRemove');
+      socket.destroy();
+    }
+  }
 }
 
 function exchange({ agent, request }: Protocol, wanted: WireRequest): Promise<WireAnswer> {

@@ -15,7 +15,7 @@ import { proxyFor } from './proxy.js';
 import { echoScrubber, redact } from './redaction.js';
 import { shownUrl, withoutCredentials } from '../text/urls.js';
 import { undiciWire } from './undici-wire.js';
-import { CONNECT_TIMEOUT_CODE, type HttpMethod, type StreamedBody, type Wire } from './wire.js';
+import { CONNECT_TIMEOUT_CODE, type HttpMethod, monotonicMs, type StreamedBody, type Wire } from './wire.js';
 
 export interface TransportOptions {
   /** The API's base URL (the service's root and the API's path), without a trailing slash. */
@@ -305,11 +305,6 @@ export class Transport {
 }
 
 const TRACE_MAX = 2000;
-
-/** A monotonic clock in milliseconds; not `performance.now()`, whose first use loads perf_hooks (a millisecond). */
-function monotonicMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
 
 function abbreviate(text: string, length = text.length): string {
   const oneLine = text.replace(/\s+/g, ' ');

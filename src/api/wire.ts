@@ -40,3 +40,8 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 export const KEEP_ALIVE_MS = 10_000;
 /** The code of the error a connection that took longer than CONNECT_TIMEOUT_MS fails with. */
 export const CONNECT_TIMEOUT_CODE = 'MQ_CONNECT_TIMEOUT';
+
+/** A monotonic clock in milliseconds; not `performance.now()`, whose first use loads perf_hooks (a millisecond). */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}

@@ -69,6 +69,26 @@ describe('the direct connection', () => {
     expect(service.connections).toBe(1);
   });
 
+  it('a connection idle past what the service keeps is not reused, though the process was too busy to run the timer that lets it go', async () => {
+    // The server keeps an idle connection 2 s and says so (Keep-Alive: timeout=2); the agent's timer lets it go a
+    // second before. A process that runs nothing for longer (a loaded CI machine, a long garbage collection) sent
+    // its next request on it before that timer ran, and the server closed it unread: a reset, of a write that
+    // never reached the service, reported as perhaps applied (a submit of 450 PRs ended with exit 6 so).
+    const keeping = await startHttpService({ keepAliveMs: 2_000 });
+    try {
+      const { client } = clientFor(keeping, { ...direct, retries: 0 });
+      await client.call('deleteQueue', queueRef);
+      // Past the server's time and its grace (node adds up to a second), with no timer run meanwhile.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3_500);
+      await client.call('deleteQueue', queueRef);
+      await client.close();
+      expect(keeping.requests).toHaveLength(2);
+      expect(keeping.connections).toBe(2);
+    } finally {
+      await keeping.close();
+    }
+  });
+
   it('retries a read after a 503, and says what the service said when it gives up', async () => {
     service.reply(plainText(503, 'busy'), plainText(503, 'busy'), plainText(503, 'still busy'));
     const { client, sleeps } = clientFor(service, direct);

@@ -55,7 +55,8 @@ export interface FakeService {
 
 const DEFAULT_REPLY: Reply = json({});
 
-export async function startHttpService(): Promise<FakeService> {
+/** `keepAliveMs`: how long the server keeps an idle connection (node's http server: 5 s), which its Keep-Alive header tells the client. */
+export async function startHttpService({ keepAliveMs }: { keepAliveMs?: number } = {}): Promise<FakeService> {
   const requests: Recorded[] = [];
   const script: Reply[] = [];
   const sockets = new Set<Socket>();
@@ -73,6 +74,7 @@ export async function startHttpService(): Promise<FakeService> {
       answer(res, script.shift() ?? DEFAULT_REPLY);
     });
   });
+  if (keepAliveMs !== undefined) server.keepAliveTimeout = keepAliveMs;
   server.on('connection', (socket) => {
     sockets.add(socket);
     connections++;
