@@ -9,7 +9,7 @@ import { alreadyEnded, isFinalState } from '../model/vocabulary.js';
 import type { PrFailure } from '../model/wait-events.js';
 import type { Context } from './context.js';
 import { checkCommand, settle } from './uncertain.js';
-import { NO_QUEUE_HINT } from './read-queue.js';
+import { withNoQueueHint, type NoQueueHint } from './read-queue.js';
 
 /** How to speak of a write of one PR whose answer never came: `submit` ("the submit of #42 may have been applied"), `submitted` ("#41 was submitted before it"). */
 interface PrUncertainty {
@@ -132,11 +132,11 @@ function isFatal(error: MqError): boolean {
 }
 
 /** A change to a PR's entry (cancel, restart, edit) refused as not in the queue (404): one sentence on both APIs, from its record, exit 4. */
-export function explainNotInQueue(service: MergeQueueService, ref: QueueRef) {
-  return (pr: number, error: ApiError): Promise<PrOutcome> | undefined => (isNotFound(error) ? notInQueue(service, ref, pr, error) : undefined);
+export function explainNotInQueue(service: MergeQueueService, ref: QueueRef, noQueue: NoQueueHint) {
+  return (pr: number, error: ApiError): Promise<PrOutcome> | undefined => (isNotFound(error) ? notInQueue(service, ref, pr, error, noQueue) : undefined);
 }
 
-async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number, error: ApiError): Promise<PrOutcome> {
+async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number, error: ApiError, noQueue: NoQueueHint): Promise<PrOutcome> {
   let record: SubmittedPullRequest | undefined;
   let unread: unknown;
   try {
@@ -145,7 +145,7 @@ async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number,
     if (!(failure instanceof MqError) || failure instanceof InterruptedError) throw failure;
     unread = failure;
   }
-  if (isNotFound(unread)) await queueMustExist(service, ref);
+  if (isNotFound(unread)) await queueMustExist(service, ref, noQueue);
   // "#7 has already failed: it is no longer in the queue"; a PR the queue has no record of (a 404 on both APIs) was
   // never submitted to it; else the service's words.
   const said = error.message.trim();
@@ -163,12 +163,12 @@ async function notInQueue(service: MergeQueueService, ref: QueueRef, pr: number,
  * ("no queue for …", exit 4) ends the command as it ends `mq status`, once rather than of each PR. Read only on
  * that path; any other failure of the read leaves the PR's own explanation standing.
  */
-export async function queueMustExist(service: MergeQueueService, ref: QueueRef): Promise<void> {
+export async function queueMustExist(service: MergeQueueService, ref: QueueRef, noQueue: NoQueueHint): Promise<void> {
   try {
     await service.getQueueFacts(ref);
   } catch (error) {
     // The queue's own read: a missing one is said with how to make one, as queue get says it.
-    if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
+    if (isNotFound(error)) withNoQueueHint(error, noQueue);
     if (isNotFound(error) || error instanceof InterruptedError) throw error;
   }
 }

@@ -1,11 +1,28 @@
 // Reading the queue: where it is shown (queue get, --watch) a 404 says how to make one, as doctor does; for a PR's
 // commands (status, wait) a queue that is gone is no queue.
-import { isNotFound } from '../errors.js';
+import { isNotFound, type MqError } from '../errors.js';
 import type { Queue } from '../model/queue.js';
 import type { MergeQueueService, PageProgress } from '../model/service.js';
-import type { QueueRef } from './context.js';
+import type { Context, QueueRef } from './context.js';
+import { checkCommand } from './uncertain.js';
 
-export const NO_QUEUE_HINT = 'create it with mq queue create, or name another branch with -b';
+/** What a 404 on a queue's read says to do, its command among its words for the fold to keep whole. */
+export interface NoQueueHint {
+  hint: string;
+  commands: string[];
+}
+
+/** How to make the queue: the command aimed at it with the flags that named it (`mq queue create -b par`), or another branch. */
+export function noQueueHint(ctx: Context): NoQueueHint {
+  const create = checkCommand(ctx, 'queue', 'create');
+  return { hint: `create it with ${create}, or name another branch with -b`, commands: [create] };
+}
+
+/** The error of a read that found no queue, told how to make one. */
+export function withNoQueueHint(error: MqError, noQueue: NoQueueHint): void {
+  error.hint = noQueue.hint;
+  error.commands = [...(error.commands ?? []), ...noQueue.commands];
+}
 
 /**
  * How often a watch (mq queue get --watch, an MCP client's subscription) reads a long queue whole: its rounds
@@ -42,11 +59,16 @@ export class WatchRounds {
  * getQueue, its PRs in the queue's order; when there is no queue for the branch, the error says how to make one
  * (doctor says the same). `earlier`: the queue as a watch's round before read it (getQueue's `earlier`).
  */
-export async function readQueue(service: MergeQueueService, ref: QueueRef, read: { progress?: PageProgress; earlier?: Queue } = {}): Promise<Queue> {
+export async function readQueue(
+  service: MergeQueueService,
+  ref: QueueRef,
+  noQueue: NoQueueHint,
+  read: { progress?: PageProgress; earlier?: Queue } = {},
+): Promise<Queue> {
   try {
     return await service.getQueue(ref, { inOrder: true, ...(read.progress && { progress: read.progress }), ...(read.earlier && { earlier: read.earlier }) });
   } catch (error) {
-    if (isNotFound(error)) error.hint = NO_QUEUE_HINT;
+    if (isNotFound(error)) withNoQueueHint(error, noQueue);
     throw error;
   }
 }

@@ -8,7 +8,10 @@ import type { Context, QueueRef, WriteInFlight } from './context.js';
 function outcomeUnknown(error: NetworkError, uncertainty: WriteInFlight): OutcomeUnknownError {
   const lines = [error.message, `${uncertainty.what} may have been applied: check with \`${uncertainty.check}\``];
   if (uncertainty.also) lines.push(uncertainty.also);
-  return new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
+  const unknown = new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
+  // The check is pasted: on a narrow terminal the fold keeps it one command.
+  unknown.commands = [uncertainty.check];
+  return unknown;
 }
 
 /** Sends a write; an answer that never came is an OutcomeUnknownError saying how to find out (it waits in `ctx.writesInFlight`, see Context). */
@@ -29,13 +32,16 @@ export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Wr
   }
 }
 
+/** What a command line is built from: the settings, where they resolved (none: no flag to carry). */
+type Settled = Partial<Pick<Context, 'resolved'>>;
+
 /** `mq <words>` for the same service and queue: the settings given as flags go along, since the check must look where the write went. */
-export function checkCommand(ctx: Context, ...words: string[]): string {
+export function checkCommand(ctx: Settled, ...words: string[]): string {
   return queueCommand(ctx, undefined, ...words);
 }
 
 /** With `ref`, `mq <words>` aimed at its queue from any directory: repository and branch always named, since the person may run it elsewhere. */
-export function queueCommand(ctx: Context, ref: QueueRef | undefined, ...words: string[]): string {
+export function queueCommand(ctx: Settled, ref: QueueRef | undefined, ...words: string[]): string {
   const { settings, origins } = ctx.resolved ?? {};
   const fromFlag = (key: string) => origins?.[key]?.startsWith('flag') === true;
   const flags: string[] = [];

@@ -43,6 +43,18 @@ export interface SubmittedPullRequest extends PullRequestFacts {
   prUrl?: string;
 }
 
+/**
+ * The commands an output about one PR names for the user to run next (`mq targets set 31 -b par`), each built by the
+ * command, which knows the queue flags the user gave: copied, it acts on the same queue. A renderer only prints them.
+ */
+export interface PullRequestCommands {
+  uploadTargets: string;
+  resumeQueue: string;
+  testing: string;
+  submit: string;
+  history: string;
+}
+
 /** What a PR read alone says beyond its listing. */
 type AloneFacts = Required<Pick<SubmittedPullRequest, 'readiness' | 'forceEnqueued' | 'isCurrentlySubmittedToQueue' | 'verifiedByTestRun'>>;
 

@@ -10,7 +10,7 @@ export type PlanOutlook = Record<PlanFigure, { mean: number; low: number; high: 
 export type PlanFigure = 'mergesPerHour' | 'timeInQueueP50' | 'timeInQueueP90' | 'timeToFirstTestP50' | 'ciRunsPerMerge' | 'ciMinutesPerMerge' | 'kickedPerDay';
 import type { Eta } from './eta.js';
 import type { Why } from './why.js';
-import type { EnqueuedPullRequest, SubmittedPullRequestDetail } from './pull-request.js';
+import type { EnqueuedPullRequest, PullRequestCommands, SubmittedPullRequestDetail } from './pull-request.js';
 import type { QuarantinedTest, TestCase, TestIds, UnhealthyTest } from './flaky-tests.js';
 import type { Queue, QueueLine, UpdatedQueue } from './queue.js';
 import type { SettingChange } from './queue-settings.js';
@@ -79,8 +79,16 @@ export type CommandResult =
   /** `allSettings`: --settings or -v; on a terminal the settings are otherwise summed up in a few lines. */
   | { kind: 'queue'; queue: Queue; allSettings?: boolean }
   /** `queue`: read alongside, where known. `why`: of a failed or cancelled PR. `eta`: of a PR in the queue, or why none. */
-  /** `waitingOn`: the PRs a pending PR waits on directly, where the service tells (v2's order). */
-  | { kind: 'pullRequest'; pullRequest: SubmittedPullRequestDetail; queue?: QueueLine; why?: Why; eta?: Eta; waitingOn?: PullRequestRef[] }
+  /** `waitingOn`: the PRs a pending PR waits on directly, where the service tells (v2's order). `commands`: what the text names to run. */
+  | {
+      kind: 'pullRequest';
+      pullRequest: SubmittedPullRequestDetail;
+      queue?: QueueLine;
+      why?: Why;
+      eta?: Eta;
+      waitingOn?: PullRequestRef[];
+      commands?: PullRequestCommands;
+    }
   /** `mq status --web`: the link opened in the browser. */
   | { kind: 'opened'; url: string }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }

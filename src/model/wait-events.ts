@@ -2,7 +2,7 @@
 // queue get --watch): the events a view attached from outside receives, and the results it sums up.
 import type { Eta } from './eta.js';
 import type { ServiceEvents, Waited } from './poll.js';
-import type { SubmittedPullRequest } from './pull-request.js';
+import type { PullRequestCommands, SubmittedPullRequest } from './pull-request.js';
 import type { PlacedPullRequest, Queue } from './queue.js';
 import type { CommandResult, PrOutcome } from './result.js';
 import type { PullRequestState, QueueState, ReportedPullRequestState } from './vocabulary.js';
@@ -38,6 +38,8 @@ export interface PrSighting {
   why?: Why;
   /** When it merges, as of the last round, while it is in the queue. */
   eta?: Eta;
+  /** What the summary names to run next for it, aimed at the queue waited on. */
+  commands?: PullRequestCommands;
 }
 
 /** A PR seen in a new state, the first sighting included (`previous` null). */

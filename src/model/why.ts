@@ -3,7 +3,7 @@
 // may. The service's reason for the last step, where the PR was read with its timeline (status -v), beside either.
 import type { MergeQueueService } from './service.js';
 import type { QueueRef } from './repository.js';
-import type { SubmittedPullRequest, TimelineEntry } from './pull-request.js';
+import type { PullRequestCommands, SubmittedPullRequest, TimelineEntry } from './pull-request.js';
 import type { TestingDetails } from './testing.js';
 import { InterruptedError } from '../errors.js';
 
@@ -27,23 +27,24 @@ export type Why =
   /** `reason`: the service's (`pr_closed`), where the PR was read with its timeline (status -v); else null, its history pointed at. */
   | { state: 'cancelled'; cancelledAt: string; reason: string | null; next: string[] };
 
-/** The why of a PR that ended failed or cancelled; undefined for any other state. */
+/** The why of a PR that ended failed or cancelled; undefined for any other state. `commands`: the PR's, its next steps among them. */
 export async function explainEnd(
   service: MergeQueueService,
   ref: QueueRef,
   pr: SubmittedPullRequest & { timeline?: TimelineEntry[] },
+  commands: PullRequestCommands,
 ): Promise<Why | undefined> {
   const number = pr.prNumber;
   // The PR's read says when, not why; its history gives the reason where the service recorded one (a user's cancel, a
   // push): pointed at rather than read, which would cost every status of a cancelled PR a request.
   const reason = reasonOfEnd(pr);
-  if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason, next: [`mq history ${number}`, `mq submit ${number}`] };
+  if (pr.state === 'cancelled') return { state: 'cancelled', cancelledAt: pr.stateChangedAt, reason, next: [commands.history, commands.submit] };
   if (pr.state !== 'failed') return undefined;
   // A PR read among others may not name its run (v2 names it only on a read of that PR): read it alone.
   const testRunId = pr.verifiedByTestRun || (await runNamedAlone(service, ref, number)) || null;
   // A failed PR has left the queue, and the service refuses to restart what is not in it (404): the way back is
   // to read the failing run, fix, and submit again.
-  const next = [`mq testing ${number}`, `mq submit ${number}`];
+  const next = [commands.testing, commands.submit];
   if (testRunId === null) return { state: 'failed', testRunId, failingChecks: null, unavailable: 'the service names no test run', reason, next };
   try {
     const details = await service.getMergeQueueTestingDetails(ref, testRunId);

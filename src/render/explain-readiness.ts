@@ -21,8 +21,8 @@ function failingGates(pr: SubmittedPullRequest): Gate[] {
   return gates;
 }
 
-/** One sentence per failing gate. */
-export function explainReadiness(pr: SubmittedPullRequest): string[] {
+/** One sentence per failing gate; `uploadTargets`, the command the command built for it, ends the one it helps. */
+export function explainReadiness(pr: SubmittedPullRequest, uploadTargets?: string): string[] {
   return failingGates(pr).map((gate) => {
     switch (gate) {
       case 'baseBranch':
@@ -34,7 +34,8 @@ export function explainReadiness(pr: SubmittedPullRequest): string[] {
       case 'unspecified':
         return 'the host has not reported whether it is mergeable yet';
       case 'impactedTargets':
-        return `the queue requires impacted targets and none were uploaded for its head commit: upload them with \`mq targets set ${pr.prNumber}\``;
+        // Last in the sentence, and bare: on a narrow terminal the fold keeps it whole, on rows that paste as one command.
+        return `the queue requires impacted targets and none were uploaded for its head commit${uploadTargets === undefined ? '' : `: upload them with ${uploadTargets}`}`;
     }
   });
 }

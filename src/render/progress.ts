@@ -96,7 +96,7 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
   };
   const json = (value: unknown) => out.write(`${JSON.stringify(value)}\n`);
   /** Text printed once on a terminal (not redrawn) fits its width as a view's does (screen-fit.ts, fitText). */
-  const toWidth = (text: string) => (out.live ? fitText(text, out.screen().columns) : text);
+  const toWidth = (text: string, commands: readonly string[] = []) => (out.live ? fitText(text, out.screen().columns, commands) : text);
   /** An outage: a line under the live block, redrawn each failed round; in a pipe one line as it begins and one as it ends. */
   const service: ServiceEvents = {
     unreachable: (seen) => {
@@ -139,14 +139,15 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
       },
     close,
     aside: (write: () => void) => (open && live ? live.aside(write) : write()),
-    /** The end: the live block gives way to the summary, as one JSON line or as text. */
+    /** The end: the live block gives way to the summary, as one JSON line or as text; `commandsOf`: the commands its text names, kept whole. */
     summary:
-      <R>(asJson: (result: R) => unknown, asText: (result: R, ctx: RenderContext) => string) =>
+      <R>(asJson: (result: R) => unknown, asText: (result: R, ctx: RenderContext) => string, commandsOf?: (result: R) => readonly string[]) =>
       (result: R) => {
         live?.clear();
         drawn = false;
         close();
-        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : toWidth(asText(result, { paint, now, ...(out.live && { screen: out.screen() }) })));
+        const text = () => toWidth(asText(result, { paint, now, ...(out.live && { screen: out.screen() }) }), commandsOf?.(result));
+        out.write(out.json ? `${JSON.stringify(asJson(result))}\n` : text());
       },
   };
 }

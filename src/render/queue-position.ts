@@ -47,13 +47,13 @@ function awaitsAdmission(pr: SubmittedPullRequest, queue: QueueLine, ahead: read
   return ahead ? ahead.length >= admission.admitted : admission.unnamed > 0 && pr.isCurrentlySubmittedToQueue && pr.state === 'pending';
 }
 
-/** One sentence per thing holding the PR back; empty when nothing in the queue is. */
-export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine): string[] {
+/** One sentence per thing holding the PR back; empty when nothing in the queue is. `resumeQueue`: the command that resumes a paused queue, as the command built it. */
+export function explainWaiting(pr: SubmittedPullRequest, queue: QueueLine, resumeQueue?: string): string[] {
   const reasons: string[] = [];
   const listed = prsAhead(pr, queue);
   const ahead = listed ?? [];
   if (queue.state === 'paused') {
-    reasons.push('the queue is paused: nothing starts testing and nothing merges until `mq queue resume`');
+    reasons.push(`the queue is paused: nothing starts testing and nothing merges until it is resumed${resumeQueue === undefined ? '' : `: ${resumeQueue}`}`);
   } else if ((queue.state === 'draining' || queue.state === 'switching_modes') && pr.state === 'not_ready') {
     // What it has admitted still tests and merges; a PR not yet admitted waits for the queue, not for its gates.
     reasons.push(`the queue is ${queue.state.replace('_', ' ')}: it admits no new PR until it runs again`);

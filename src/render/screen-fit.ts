@@ -100,12 +100,15 @@ export function cutStartToWidth(text: string, columns: number): string {
   return `…${kept.join('')}`;
 }
 
-/** `text` fitted to `columns` (none: as it is): lines other than tables (already fitted, tables.ts) folded between words, never inside one. */
-export function fitText(text: string, columns: number | undefined): string {
+/**
+ * `text` fitted to `columns` (none: as it is): lines other than tables (already fitted, tables.ts) folded between words,
+ * never inside one; `commands`, the commands the text names, as foldWords keeps them: whole, pasted as one.
+ */
+export function fitText(text: string, columns: number | undefined, commands: readonly string[] = []): string {
   if (!columns || columns <= 0) return text;
   return text
     .split('\n')
-    .flatMap((line) => foldLine(line, columns))
+    .flatMap((line) => foldNaming(line, columns, commands, false))
     .join('\n');
 }
 
@@ -158,32 +161,32 @@ export function foldWords(text: string, columns: number | undefined, commands: '
   if (!columns || columns <= 0) return text;
   return text
     .split('\n')
-    .flatMap((line) => foldNaming(line, columns, commands === 'command' ? [line] : commands))
+    .flatMap((line) => foldNaming(line, columns, commands === 'command' ? [line] : commands, true))
     .join('\n');
 }
 
 /**
- * A line that may name a command (the longest of `commands` in it): the words before it folded as prose, the command
- * beside them where it fits whole, else on lines of its own (a person copies those lines, not the prose's).
+ * A line that may name a command (the longest of `commands` in it): the words before it folded as prose (`whole`: as
+ * foldLine's), the command beside them where it fits whole, else on lines of its own (a person copies those lines,
+ * not the prose's).
  */
-function foldNaming(line: string, columns: number, commands: readonly string[]): string[] {
+function foldNaming(line: string, columns: number, commands: readonly string[], whole: boolean): string[] {
   const command = commands.filter((named) => named.trim() !== '' && line.includes(named)).sort((a, b) => b.length - a.length)[0];
-  if (command === undefined) return foldLine(line, columns, { whole: true });
+  if (command === undefined) return foldLine(line, columns, { whole });
   if (textWidth(line) <= columns) return [line];
   const at = line.indexOf(command);
   const before = line.slice(0, at);
   const after = line.slice(at + command.length);
-  const prose = before.trim() === '' ? [] : foldLine(before.trimEnd(), columns, { whole: true });
+  const prose = before.trim() === '' ? [] : foldLine(before.trimEnd(), columns, { whole });
   const last = prose.at(-1);
   const beside = last === undefined ? undefined : `${last}${before.slice(before.trimEnd().length)}${command}`;
-  const lines =
-    beside !== undefined && textWidth(beside) <= columns
-      ? [...prose.slice(0, -1), beside]
-      : [...prose, ...foldCommand(shellWords(command), columns, textWidth)];
+  const fits = beside !== undefined && textWidth(beside) <= columns;
+  const lines = fits ? [...prose.slice(0, -1), beside] : [...prose, ...foldCommand(shellWords(command), columns, textWidth)];
   if (after === '') return lines;
-  // What follows the command: on its last line where it fits, else folded after it.
+  // What follows the command: on its last line where the command sits beside the prose and it fits, else folded
+  // after it: rows of the command's own hold nothing else, so pasted they are the command (`, mq submit …` is not).
   const end = `${lines.at(-1)!}${after}`;
-  return textWidth(end) <= columns ? [...lines.slice(0, -1), end] : [...lines, ...foldNaming(after.trimStart(), columns, commands)];
+  return fits && textWidth(end) <= columns ? [...lines.slice(0, -1), end] : [...lines, ...foldNaming(after.trimStart(), columns, commands, whole)];
 }
 
 /** The block fitted to `screen`, ending in "\n": its list's lines cut to the width, the lines around it folded; no height known, all of it. */

@@ -15,7 +15,7 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
   },
   pullRequest: async () => {
     const { renderPullRequest } = await import('./views/pull-request.js');
-    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta, result.waitingOn);
+    return (result, ctx) => renderPullRequest(result.pullRequest, result.queue, ctx, result.why, result.eta, result.waitingOn, result.commands);
   },
   // Said on stderr as it opened, as gh does: stdout stays empty.
   opened: async () => () => '',
@@ -66,7 +66,13 @@ const VIEWS: { [K in Kind]: () => Promise<View<K>> } = {
 export async function renderText(result: CommandResult, options: RenderOptions): Promise<string> {
   const view = (await VIEWS[result.kind]()) as View<Kind>;
   const text = view(result, { paint: makePaint(options.color), now: options.now, ...(options.screen && { screen: options.screen }) });
-  return isForTools(result) ? text : fitText(text, options.screen?.columns);
+  return isForTools(result) ? text : fitText(text, options.screen?.columns, commandsNamed(result));
+}
+
+/** The commands a result's text may name for the user to paste, as the command built them: the fold keeps each whole. */
+function commandsNamed(result: CommandResult): string[] {
+  if (result.kind !== 'pullRequest') return [];
+  return [...Object.values(result.commands ?? {}), ...(result.why?.next ?? [])];
 }
 
 /** Text for another program (the exposition of --raw, Graphviz or Mermaid): as it is, a fold would change it. */

@@ -27,7 +27,7 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
         f.draw((screen) => waitBlock(prs, ctx, screen.columns));
       },
     },
-    finish: f.summary(waitSummaryJson, renderWaitSummary),
+    finish: f.summary(waitSummaryJson, renderWaitSummary, waitCommands),
     close: f.close,
     aside: f.aside,
   };
@@ -42,4 +42,9 @@ function waitBlock(prs: readonly PrSighting[], ctx: RenderContext, columns: numb
     items: lines.map((text, i) => ({ text, settled: perPr && prs[i]!.status !== 'waiting', kind: perPr ? prs[i]!.pullRequest?.state : undefined })),
     tail: [],
   };
+}
+
+/** The commands the summary may name, each PR's as the command built them. */
+function waitCommands(result: WaitResult): string[] {
+  return result.prs.flatMap((sighting) => [...Object.values(sighting.commands ?? {}), ...(sighting.why?.next ?? [])]);
 }

@@ -12,6 +12,8 @@ import { mq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 const REPO = 'acme/ci';
+/** The fixes' commands, as doctor builds them for a queue named by no flag. */
+const FIXES = { requiredStatus: 'mq queue update --required-status NAME', testingTimeout: 'mq queue update --testing-timeout-minutes 60' };
 
 /** A checkout holding these files (path → text). */
 function checkout(files: Record<string, string>): string {
@@ -250,8 +252,8 @@ describe('the jobs that make a required status', () => {
       others: [],
     };
     // `test` alone is never a check: called, it reports as `checks / test`, which may be it (the caller is not read through).
-    expect(check(ciChecks(ci, queue('test'), 'fail'), 'requiredStatuses')).toMatchObject({ ok: false, detail: expect.stringContaining('makes "test"') });
-    const called = ciChecks(ci, queue('checks / test'), 'fail');
+    expect(check(ciChecks(ci, queue('test'), 'fail', FIXES), 'requiredStatuses')).toMatchObject({ ok: false, detail: expect.stringContaining('makes "test"') });
+    const called = ciChecks(ci, queue('checks / test'), 'fail', FIXES);
     expect(check(called, 'requiredStatuses')).toMatchObject({
       ok: true,
       detail: expect.stringContaining('cannot be sure: checks / test may be ci.yml job checks'),
@@ -270,7 +272,7 @@ describe('the jobs that make a required status', () => {
       unreadable: [],
       others: [],
     };
-    expect(check(ciChecks(ci, queue('build'), 'fail'), 'testBranches')).toMatchObject({
+    expect(check(ciChecks(ci, queue('build'), 'fail', FIXES), 'testBranches')).toMatchObject({
       ok: true,
       detail:
         "the workflows that make the required statuses run on pushes to trunk-merge/pr-<n>/<uuid>: ci.yml; ci.yml has a paths filter: a PR that changes none of its paths gets no run; ci.yml job build runs only if: github.event_name == 'pull_request'",

@@ -16,6 +16,8 @@ import { ApiError, ConfigError, EXIT, NetworkError, ResponseError, UsageError } 
 import type { QueueFacts } from '../../src/model/queue.js';
 
 const API = 'https://api.trunk.io/v1';
+/** The fix of a missing queue, as doctor builds it for a queue named by no flag. */
+const NO_QUEUE = 'create it with mq queue create, or name another branch with -b';
 
 describe('mq doctor checks', () => {
   it('takes Node.js 20.18 and later', () => {
@@ -77,7 +79,7 @@ describe('mq doctor checks', () => {
   it("reads getQueue's 404 from a router as a wrong API URL, and the service's own as no queue", () => {
     const where = { url: 'https://proxy.example.com/api', origin: 'flag --api-url', api: 'v1' as const };
     const router = new ApiError(404, 'no route POST /api/v1/getQueue', 'getQueue', { routeMissing: true });
-    const [token, queue] = queueChecks({ ok: false, error: router }, 'github.com/acme/w', 'main', 'env MQ_TOKEN', where);
+    const [token, queue] = queueChecks({ ok: false, error: router }, 'github.com/acme/w', 'main', 'env MQ_TOKEN', NO_QUEUE, where);
     expect(token).toMatchObject({ skipped: true });
     expect(queue).toMatchObject({
       ok: false,
@@ -85,7 +87,7 @@ describe('mq doctor checks', () => {
       detail: expect.stringContaining('the apiUrl setting, https://proxy.example.com/api (flag --api-url)'),
     });
     const none = new ApiError(404, 'no queue for github.com/acme/w branch main', 'getQueue');
-    expect(queueChecks({ ok: false, error: none }, 'github.com/acme/w', 'main', 'env MQ_TOKEN', where)[1]).toMatchObject({
+    expect(queueChecks({ ok: false, error: none }, 'github.com/acme/w', 'main', 'env MQ_TOKEN', NO_QUEUE, where)[1]).toMatchObject({
       exitCode: EXIT.notFound,
       fix: expect.stringContaining('mq queue create'),
     });
@@ -126,21 +128,21 @@ describe('mq doctor checks', () => {
 
   it('reads a 401 as the token refused and a 404 as an accepted token without a queue', () => {
     const queue = { ok: true as const, value: { state: 'running', mode: 'single', pullRequests: 2 } as QueueFacts & { pullRequests: number } };
-    expect(queueChecks(queue, 'github.com/acme/w', 'main', 'env MQ_TOKEN')).toMatchObject([
+    expect(queueChecks(queue, 'github.com/acme/w', 'main', 'env MQ_TOKEN', NO_QUEUE)).toMatchObject([
       { ok: true, detail: 'POST /v1/getQueue answered' },
       { ok: true, detail: 'main of github.com/acme/w: running, single mode, 2 PRs enqueued' },
     ]);
     // Each API's request named as it went; a count the service did not give is left out, not said as 0.
     const v2 = { url: 'https://api.trunk.io', origin: 'default', api: 'v2' as const };
     const uncounted = { ok: true as const, value: { ...queue.value, pullRequests: null } };
-    expect(queueChecks(uncounted, 'github.com/acme/w', 'main', 'env MQ_TOKEN', v2)).toMatchObject([
+    expect(queueChecks(uncounted, 'github.com/acme/w', 'main', 'env MQ_TOKEN', NO_QUEUE, v2)).toMatchObject([
       { ok: true, detail: 'GET /v2/merge-queues/{id} answered' },
       { ok: true, detail: 'main of github.com/acme/w: running, single mode' },
     ]);
-    const [refused, afterRefused] = queueChecks({ ok: false, error: new ApiError(401, 'bad token', 'getQueue') }, 'r', 'main', 'env MQ_TOKEN');
+    const [refused, afterRefused] = queueChecks({ ok: false, error: new ApiError(401, 'bad token', 'getQueue') }, 'r', 'main', 'env MQ_TOKEN', NO_QUEUE);
     expect(refused).toMatchObject({ ok: false, exitCode: EXIT.config, fix: expect.stringContaining('env MQ_TOKEN') });
     expect(afterRefused).toMatchObject({ skipped: true });
-    const [accepted, missing] = queueChecks({ ok: false, error: new ApiError(404, 'no queue', 'getQueue') }, 'r', 'main', 'env MQ_TOKEN');
+    const [accepted, missing] = queueChecks({ ok: false, error: new ApiError(404, 'no queue', 'getQueue') }, 'r', 'main', 'env MQ_TOKEN', NO_QUEUE);
     expect(accepted.ok).toBe(true);
     expect(missing).toMatchObject({ ok: false, exitCode: EXIT.notFound, fix: expect.stringContaining('mq queue create') });
   });

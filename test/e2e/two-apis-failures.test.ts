@@ -67,8 +67,9 @@ describe('a branch with no queue, on both APIs', () => {
     for (const [index, args] of commands.entries()) expect(v2[index], args.join(' ')).toEqual(v1[index]);
     const noQueue = 'no queue for github.com/acme/none branch nope';
     expect(v1.map((run) => run.code)).toEqual([4, 4, 4, 4, 4]);
-    // Where mq read the queue itself (to tell a missing queue from a missing PR), how to make one, as queue get says.
-    const hint = 'create it with mq queue create, or name another branch with -b';
+    // Where mq read the queue itself (to tell a missing queue from a missing PR), how to make one, as queue get says:
+    // the branch, given as a flag, goes along.
+    const hint = 'create it with mq queue create -b nope, or name another branch with -b';
     expect(v1[0]!.stderr).toBe(`mq: ${noQueue} (404)\nhint: ${hint}\n`);
     expect(JSON.parse(v1[1]!.stderr)).toEqual({ error: { code: 'not_found', status: 404, message: noQueue, hint } });
     expect(v1[2]!.stderr).toBe(`mq: ${noQueue} (404)\nhint: ${hint}\n`);

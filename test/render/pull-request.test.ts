@@ -35,8 +35,11 @@ describe('explainReadiness', () => {
   });
 
   it('asks for impacted targets when they are required and missing', () => {
-    const expected = ['the queue requires impacted targets and none were uploaded for its head commit: upload them with `mq targets set 42`'];
-    expect(explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: false }) }))).toEqual(expected);
+    // The command is the one the command built (the queue flags given), said last and bare; none given, none said.
+    const missing = submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: false }) });
+    const expected = ['the queue requires impacted targets and none were uploaded for its head commit: upload them with mq targets set 42 -b par'];
+    expect(explainReadiness(missing, 'mq targets set 42 -b par')).toEqual(expected);
+    expect(explainReadiness(missing)).toEqual(['the queue requires impacted targets and none were uploaded for its head commit']);
     expect(explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true, hasImpactedTargets: true }) }))).toEqual([]);
     // Not said (v2's reads of several PRs leave it out): not known, so no reason, nor a request to upload them.
     expect(explainReadiness(submittedPr({ readiness: readiness({ requiresImpactedTargets: true }) }))).toEqual([]);

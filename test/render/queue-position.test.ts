@@ -19,8 +19,8 @@ describe('where an admitted PR stands', () => {
 
   it('says the queue is paused, whatever the PR is doing', () => {
     const q = queue({ state: 'paused', enqueuedPullRequests: line([42, 'tests_passed']) });
-    expect(explainWaiting(submittedPr({ prNumber: 42, state: 'tests_passed' }), q)).toEqual([
-      'the queue is paused: nothing starts testing and nothing merges until `mq queue resume`',
+    expect(explainWaiting(submittedPr({ prNumber: 42, state: 'tests_passed' }), q, 'mq queue resume -b par')).toEqual([
+      'the queue is paused: nothing starts testing and nothing merges until it is resumed: mq queue resume -b par',
     ]);
   });
 

@@ -109,12 +109,20 @@ describe('the end of mq wait for a failed PR', () => {
 });
 
 describe('explainEnd', () => {
+  // What `mq status 42` builds for a queue named by no flag.
+  const COMMANDS = {
+    uploadTargets: 'mq targets set 42',
+    resumeQueue: 'mq queue resume',
+    testing: 'mq testing 42',
+    submit: 'mq submit 42',
+    history: 'mq history 42',
+  };
   const ref = { repo: { host: 'github.com', owner: 'acme', name: 'widgets' }, targetBranch: 'main' };
   const client = (answer: () => Promise<never>) => testContext({ service: { getMergeQueueTestingDetails: answer } }).ctx.service();
 
   it('a failure to fetch the details becomes "unavailable", never an error', async () => {
     const pr = submittedPr({ state: 'failed', verifiedByTestRun: 'run-1' });
-    const why = await explainEnd(await client(() => Promise.reject(new Error('connection refused'))), ref, pr);
+    const why = await explainEnd(await client(() => Promise.reject(new Error('connection refused'))), ref, pr, COMMANDS);
     expect(why).toEqual({
       state: 'failed',
       testRunId: 'run-1',
@@ -132,13 +140,16 @@ describe('explainEnd', () => {
       { state: 'pending', timestamp: ago(120), reason: 'merge_item_now_ready' },
       { state: 'cancelled', timestamp: ago(600), reason: 'api_requested' },
     ];
-    expect(await explainEnd(never, ref, { ...submittedPr({ state: 'cancelled' }), timeline })).toMatchObject({ state: 'cancelled', reason: 'pr_closed' });
-    expect(await explainEnd(never, ref, { ...submittedPr({ state: 'cancelled' }), timeline: timeline.slice(1, 2) })).toMatchObject({ reason: null });
+    expect(await explainEnd(never, ref, { ...submittedPr({ state: 'cancelled' }), timeline }, COMMANDS)).toMatchObject({
+      state: 'cancelled',
+      reason: 'pr_closed',
+    });
+    expect(await explainEnd(never, ref, { ...submittedPr({ state: 'cancelled' }), timeline: timeline.slice(1, 2) }, COMMANDS)).toMatchObject({ reason: null });
   });
 
   it('fetches nothing for a cancelled PR, nor for one still in play', async () => {
     const never = await client(() => Promise.reject(new Error('not to be called')));
-    expect(await explainEnd(never, ref, submittedPr({ state: 'cancelled' }))).toMatchObject({ state: 'cancelled', reason: null });
-    expect(await explainEnd(never, ref, submittedPr({ state: 'testing' }))).toBeUndefined();
+    expect(await explainEnd(never, ref, submittedPr({ state: 'cancelled' }), COMMANDS)).toMatchObject({ state: 'cancelled', reason: null });
+    expect(await explainEnd(never, ref, submittedPr({ state: 'testing' }), COMMANDS)).toBeUndefined();
   });
 });

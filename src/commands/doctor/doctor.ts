@@ -15,11 +15,12 @@ import { envName, envNames } from '../../config/setting-rows.js';
 import { ApiError, EXIT, MqError, NetworkError, ResponseError, type ExitCode } from '../../errors.js';
 import { formatDuration as inWords } from '../../text/durations.js';
 import type { Context } from '../../command-kit/context.js';
-import { NO_QUEUE_HINT } from '../../command-kit/read-queue.js';
+import { noQueueHint } from '../../command-kit/read-queue.js';
+import { checkCommand } from '../../command-kit/uncertain.js';
 import type { Invocation, ResultWork, Words } from '../../command-kit/invocation.js';
 import type { CommandResult, DoctorCheck } from '../../model/result.js';
 import type { DOCTOR } from './spec.js';
-import { CI_CHECK_NAMES, ciChecks, fail, pass, type QueueRead, readCi } from './workflows.js';
+import { CI_CHECK_NAMES, ciChecks, fail, pass, type QueueFixes, type QueueRead, readCi } from './workflows.js';
 
 /** The oldest Node.js mq supports (package.json's engines). */
 export const SUPPORTED_NODE = { major: 20, minor: 18 } as const;
@@ -60,14 +61,15 @@ export function parseDoctor(words: Words<typeof DOCTOR>): Invocation {
     input: words.flags.ci ? { ci: true } : {},
     handler: doctor,
     // The workflows are read without settings: only the queue's part of the checks needs them.
-    unresolved: (input, error, where) => (input.ci ? ciDoctor(where.cwd, { ok: false, needs: `settings that resolve: ${error.message}` }) : unresolved(error)),
+    unresolved: (input, error, where) =>
+      input.ci ? ciDoctor(where.cwd, { ok: false, needs: `settings that resolve: ${error.message}` }, queueFixes({})) : unresolved(error),
   };
   return invocation;
 }
 
 export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandResult> {
   const { resolved } = ctx;
-  if (input.ci) return ciDoctor(ctx.cwd, await queueForCi(ctx));
+  if (input.ci) return ciDoctor(ctx.cwd, await queueForCi(ctx), queueFixes(ctx));
   const { settings } = resolved;
   const files = resolved.files.length === 0 ? 'no config file' : `read ${resolved.files.join(', ')}`;
   const checks: DoctorCheck[] = [nodeCheck(process.versions.node), pass('config', files)];
@@ -123,18 +125,26 @@ export async function doctor(input: DoctorInput, ctx: Context): Promise<CommandR
       const ref = ctx.queueRef();
       const queue = await attempt(() => service.getQueueCounted(ref));
       const where = { url: shownUrl(settings.apiUrl), origin: resolved.origins.apiUrl ?? 'default', api: chosen.api };
-      checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, resolved.origins.token ?? 'not set', where));
+      checks.push(...queueChecks(queue, formatRepo(ref.repo), ref.targetBranch, resolved.origins.token ?? 'not set', noQueueHint(ctx).hint, where));
       if (queue.ok) queueRead = { ok: true, queue: queue.value };
     }
   } finally {
     await service.close();
   }
-  checks.push(proxyCheck(new URL(settings.apiUrl)), ...ciChecks(await readCi(ctx.cwd), queueRead, 'skip'));
+  checks.push(proxyCheck(new URL(settings.apiUrl)), ...ciChecks(await readCi(ctx.cwd), queueRead, 'skip', queueFixes(ctx)));
   return { kind: 'doctor', checks, entries: configEntries(resolved), exitCode: firstFailure(checks) };
 }
 
-async function ciDoctor(cwd: string, queue: QueueRead): Promise<CommandResult> {
-  return report(ciChecks(await readCi(cwd), queue, 'fail'));
+async function ciDoctor(cwd: string, queue: QueueRead, fixes: QueueFixes): Promise<CommandResult> {
+  return report(ciChecks(await readCi(cwd), queue, 'fail', fixes));
+}
+
+/** The queue's settings a fix names, aimed at the queue checked: the flags that named it go along (none where the settings did not resolve). */
+function queueFixes(ctx: Partial<Pick<Context, 'resolved'>>): QueueFixes {
+  return {
+    requiredStatus: checkCommand(ctx, 'queue', 'update', '--required-status', 'NAME'),
+    testingTimeout: checkCommand(ctx, 'queue', 'update', '--testing-timeout-minutes', '60'),
+  };
 }
 
 function report(checks: DoctorCheck[]): CommandResult {
@@ -320,6 +330,7 @@ export function queueChecks(
   repo: string,
   branch: string,
   tokenOrigin: string,
+  noQueue: string,
   apiUrl: { url: string; origin: string; api: Api } = { url: 'the API URL', origin: 'default', api: 'v1' },
 ): [DoctorCheck, DoctorCheck] {
   const asked = apiUrl.api === 'v1' ? 'POST /v1/getQueue' : 'GET /v2/merge-queues/{id}';
@@ -348,7 +359,7 @@ export function queueChecks(
   }
   const accepted = pass('tokenAccepted', `${asked} answered`);
   if (error instanceof ApiError && error.status === 404) {
-    return [accepted, fail('queue', `no queue for ${branch} of ${repo}`, NO_QUEUE_HINT, EXIT.notFound)];
+    return [accepted, fail('queue', `no queue for ${branch} of ${repo}`, noQueue, EXIT.notFound)];
   }
   if (error instanceof ApiError) return [accepted, fail('queue', `${asked} answered ${error.status}: ${error.message}`, 'try again later', error.exitCode)];
   return [fail('tokenAccepted', error.message, `try again: the API answered, but not ${asked}`, error.exitCode), skip('queue', `an answer to ${asked}`)];

@@ -209,8 +209,16 @@ export function fail(name: string, detail: string, fix: string, exitCode: ExitCo
 const cannot = (name: CiCheckName, detail: string): DoctorCheck => ({ name, ok: false, skipped: true, detail });
 const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
+/** The commands the fixes name, built by the command: aimed at the queue checked, with the flags that named it. */
+export interface QueueFixes {
+  /** `mq queue update --required-status NAME`, NAME for the user to fill in. */
+  requiredStatus: string;
+  /** `mq queue update --testing-timeout-minutes 60`. */
+  testingTimeout: string;
+}
+
 /** The four checks from what the files say and what the queue says (or why it could not be read). */
-export function ciChecks(ci: CiFiles | undefined, queue: QueueRead, outsideCheckout: 'fail' | 'skip'): DoctorCheck[] {
+export function ciChecks(ci: CiFiles | undefined, queue: QueueRead, outsideCheckout: 'fail' | 'skip', fixes: QueueFixes): DoctorCheck[] {
   if (ci === undefined) {
     const none = 'no git checkout here: run it in a clone of the repository';
     return [
@@ -221,7 +229,7 @@ export function ciChecks(ci: CiFiles | undefined, queue: QueueRead, outsideCheck
     ];
   }
   const others = ci.others.length > 0 ? `; also ${ci.others.join(', ')}, which mq cannot read` : '';
-  const timeout = timeoutCheck(queue);
+  const timeout = timeoutCheck(queue, fixes.testingTimeout);
   if (ci.workflows.length === 0 && ci.unreadable.length === 0) {
     const skipped = CI_CHECK_NAMES.slice(1, 3).map((name) => cannot(name, 'skipped: needs a GitHub Actions workflow'));
     if (others)
@@ -248,7 +256,7 @@ export function ciChecks(ci: CiFiles | undefined, queue: QueueRead, outsideCheck
     return [workflows, branchesCheck(ci.workflows, undefined), cannot('requiredStatuses', `not checked: ${required.from}`), timeout];
   }
   const found = required.statuses.map((status) => ({ status, makers: makersOf(status, ci.workflows) }));
-  return [workflows, branchesCheck(ci.workflows, found), statusesCheck(found, required.from, ci.others.length > 0), timeout];
+  return [workflows, branchesCheck(ci.workflows, found), statusesCheck(found, required.from, ci.others.length > 0, fixes.requiredStatus), timeout];
 }
 
 /** The queue's own required statuses, else .trunk/trunk.yaml's; GitHub's branch protection cannot be read offline. */
@@ -292,7 +300,7 @@ function branchesCheck(workflows: readonly Workflow[], found: { makers: Maker[] 
   return pass('testBranches', [...ran, ...(whyNot ? [`not ${whyNot}`] : []), unknown].join('; '));
 }
 
-function statusesCheck(found: { status: string; makers: Maker[] }[], from: string, otherCi: boolean): DoctorCheck {
+function statusesCheck(found: { status: string; makers: Maker[] }[], from: string, otherCi: boolean, requiredStatus: string): DoctorCheck {
   const where = (m: Maker) => `${m.workflow.file} job ${m.job.id}`;
   const missing = found.filter((f) => f.makers.length === 0).map((f) => f.status);
   const unsure = found.filter((f) => f.makers.length > 0 && f.makers.every((m) => m.unsure));
@@ -314,18 +322,18 @@ function statusesCheck(found: { status: string; makers: Maker[] }[], from: strin
   return fail(
     'requiredStatuses',
     `${shown}; ${absent} (a status an app or another CI makes cannot be seen here)`,
-    "make each required status a job's check as GitHub names it (its name:, else its id; `id (…)` for each leg of a matrix): correct the job, or the statuses (mq queue update --required-status NAME, or .trunk/trunk.yaml)",
+    `make each required status a job's check as GitHub names it (its name:, else its id; \`id (…)\` for each leg of a matrix): correct the job, or the statuses (${requiredStatus}, or .trunk/trunk.yaml)`,
   );
 }
 
-function timeoutCheck(queue: QueueRead): DoctorCheck {
+function timeoutCheck(queue: QueueRead, testingTimeout: string): DoctorCheck {
   if (!queue.ok) return cannot('testingTimeout', `not checked: the queue's settings need ${queue.needs}`);
   const minutes = queue.queue.testingTimeoutMinutes;
   if (minutes > 0) return pass('testingTimeout', `${minutes} minutes: a test run with a status still missing then fails, and the queue moves on`);
   return fail(
     'testingTimeout',
     'none (0): a test run whose required status never comes (a workflow that does not run) holds the queue for ever',
-    'mq queue update --testing-timeout-minutes 60 (longer than your slowest required job)',
+    `${testingTimeout} (longer than your slowest required job)`,
   );
 }
 

@@ -11,6 +11,7 @@ import type { Context } from '../../command-kit/context.js';
 import { parseCount, parseInstant, parsePriority, parsePrNumber, parsePrNumbers } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { eachPr, explainNotInQueue, readAhead, unsure } from '../../command-kit/each-pr.js';
+import { noQueueHint } from '../../command-kit/read-queue.js';
 import { upTo } from '../list/list.js';
 
 export interface EditInput {
@@ -39,7 +40,7 @@ export async function edit(input: EditInput, ctx: Context): Promise<PerPr> {
   const results = await eachPr(
     input.prs,
     async (number) => states.set(number, (await service.updateQueueEntry(ref, number, input.change))?.state),
-    explainNotInQueue(service, ref),
+    explainNotInQueue(service, ref, noQueueHint(ctx)),
     unsure(ctx, 'edit', 'changed'),
   );
   return { kind: 'perPr', action: 'edit', results: results.map((r) => (r.ok && states.get(r.pr) !== undefined ? { ...r, state: states.get(r.pr)! } : r)) };

@@ -9,6 +9,8 @@ import type { CANCEL, RESTART } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { eachPr, explainNotInQueue, lookUp, orNone, prFailure, readAhead, unsure } from '../../command-kit/each-pr.js';
 import { parsePrNumbers } from '../../command-kit/input.js';
+import { checkCommand } from '../../command-kit/uncertain.js';
+import { noQueueHint } from '../../command-kit/read-queue.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { CommandResult, PrOutcome } from '../../model/result.js';
 import type { PerPr } from '../../model/wait-events.js';
@@ -30,7 +32,11 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
     input.prs,
     (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
     (number, error) =>
-      error.status === 409 ? alreadyQueued(number, error, input, service, ref) : error.status === 422 ? alreadyMerged(number, error, service, ref) : undefined,
+      error.status === 409
+        ? alreadyQueued(number, error, input, service, ref, ctx)
+        : error.status === 422
+          ? alreadyMerged(number, error, service, ref)
+          : undefined,
     unsure(ctx, 'submit', 'submitted'),
   );
   // A service that takes a merged PR in again (v1) is asked once its submit stood, apart from it: a read that fails
@@ -52,7 +58,7 @@ function eachChange(action: 'cancel' | 'restart', done: string, send: (service: 
     const service = await ctx.service();
     const ref = ctx.queueRef();
     await readAhead(service, ref, input.prs);
-    const results = await eachPr(input.prs, (pr) => send(service, ref, pr), explainNotInQueue(service, ref), unsure(ctx, action, done));
+    const results = await eachPr(input.prs, (pr) => send(service, ref, pr), explainNotInQueue(service, ref, noQueueHint(ctx)), unsure(ctx, action, done));
     return { kind: 'perPr', action, results };
   };
 }
@@ -64,7 +70,7 @@ export const restart = eachChange('restart', 'restarted', (service, ref, pr) => 
  * The service refuses (409) to submit a PR already queued. That is what the user wanted, unless the flags want another priority or batching
  * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
-async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef): Promise<PrOutcome> {
+async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef, ctx: Context): Promise<PrOutcome> {
   // Its place as mq status gives it, from the queue's line: on v2 its order, one answer however long the queue (its
   // list would be a hundred PRs a request).
   const [record, line] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref, { line: true, settings: false }))]);
@@ -79,12 +85,13 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
   // v1's line holds each PR whole, with its noBatch, which v1's own read of a PR lacks; v2's its number and state.
   const differences = differencesFrom(record, entry && 'noBatch' in entry && typeof entry.noBatch === 'boolean' ? entry.noBatch : undefined, input);
   if (differences.length === 0) return { pr, ok: true, ...where };
-  const again = ['mq submit', String(pr), ...flagsOf(input, 'submit')].join(' ');
+  // Aimed at this queue, with the flags that named it: the way, copied, changes this PR here, not in another queue.
+  const again = checkCommand(ctx, 'submit', String(pr), ...flagsOf(input, 'submit'));
   const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
   // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again.
   const way = service.canEditEntries
-    ? `change it in place: ${['mq edit', String(pr), ...flagsOf(input, 'edit')].join(' ')}`
-    : `a queued PR cannot be changed: cancel and submit again (it loses its place): mq cancel ${pr} && ${again}`;
+    ? `change it in place: ${checkCommand(ctx, 'edit', String(pr), ...flagsOf(input, 'edit'))}`
+    : `a queued PR cannot be changed: cancel and submit again (it loses its place): ${checkCommand(ctx, 'cancel', String(pr))} && ${again}`;
   const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
 }

@@ -2,7 +2,7 @@
 // --settings or -v asks for all of them; the view decides the layout, the command only carries the wish.
 import type { QUEUE_GET } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
-import { readQueue } from '../../command-kit/read-queue.js';
+import { noQueueHint, readQueue } from '../../command-kit/read-queue.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import type { Queue } from '../../model/queue.js';
 import type { CommandResult } from '../../model/result.js';
@@ -35,7 +35,7 @@ export async function getQueue({ earlier, ...shownInput }: QueueGetInput, ctx: C
   // it has come, as mq stats does: on a terminal's stderr only.
   const shown = (read: number, of: number | null) => ctx.progress(fetchedLine(read, 'PRs', of));
   try {
-    return { kind: 'queue', queue: await readQueue(service, ctx.queueRef(), { progress: shown, earlier }), ...shownInput };
+    return { kind: 'queue', queue: await readQueue(service, ctx.queueRef(), noQueueHint(ctx), { progress: shown, earlier }), ...shownInput };
   } finally {
     ctx.progress('');
   }

@@ -12,6 +12,7 @@ import { SIMULATED_SETTINGS, type SimulatedSettings, simulatedSettings } from '.
 import { refuseTooMany } from '../../simulate/bounds.js';
 import { bundledWorker, playAll } from '../../simulate/pool.js';
 import { DEFAULT_FROM_HISTORY, fitQueueHistory } from '../simulate/fit.js';
+import { checkCommand } from '../../command-kit/uncertain.js';
 
 /** A week from an empty queue, five times over: enough for the spread to be read (docs/simulate.md). */
 export const PLAN_RUN = { days: 7, replications: 5, seed: 1 };
@@ -33,7 +34,8 @@ export async function planQueueUpdate(input: { settings: Partial<QueueSettings>;
   refuseTooMany(fit, PLAN_RUN.days, {
     days: `--plan plays ${PLAN_RUN.days} days`,
     workload: `the workload fitted to the queue's last ${DEFAULT_FROM_HISTORY}`,
-    fewerDays: (most) => `mq simulate --from-history ${DEFAULT_FROM_HISTORY} --days ${most} plays fewer`,
+    // The history read is this queue's: the flags that named it go along.
+    fewerDays: (most) => `${checkCommand(ctx, 'simulate', '--from-history', DEFAULT_FROM_HISTORY, '--days', String(most))} plays fewer`,
   });
   const current = simulatedSettings(settings);
   const planned: SimulatedSettings = { ...current, ...(input.settings as Partial<SimulatedSettings>) };

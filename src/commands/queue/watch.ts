@@ -2,7 +2,7 @@
 // outside, which redraws it in place or prints what changed.
 import { InterruptedError } from '../../errors.js';
 import type { Context } from '../../command-kit/context.js';
-import { readQueue, WatchRounds } from '../../command-kit/read-queue.js';
+import { noQueueHint, readQueue, WatchRounds } from '../../command-kit/read-queue.js';
 import { poll } from '../../model/poll.js';
 import type { WatchEvents } from '../../model/wait-events.js';
 
@@ -10,6 +10,7 @@ import type { WatchEvents } from '../../model/wait-events.js';
 export async function watchQueue(input: { intervalMs: number; allSettings?: boolean }, ctx: Context, events: WatchEvents): Promise<never> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
+  const noQueue = noQueueHint(ctx);
   let seen: string | undefined;
   const rounds = new WatchRounds(ctx.now);
   // A person watches: keep the pace asked for, without backing off.
@@ -18,7 +19,7 @@ export async function watchQueue(input: { intervalMs: number; allSettings?: bool
     // v2 queue a round reads only the PRs the order shows changed since the round before (getQueue's `earlier`);
     // what changes in place without showing there (a priority) is read with the whole queue now and then (WatchRounds).
     service.readAfresh?.();
-    const queue = await readQueue(service, ref, { earlier: rounds.next() });
+    const queue = await readQueue(service, ref, noQueue, { earlier: rounds.next() });
     answered();
     rounds.read(queue);
     const now = JSON.stringify(queue);

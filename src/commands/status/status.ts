@@ -13,6 +13,7 @@ import { hasSettings, type QueueLine } from '../../model/queue.js';
 import { allEnded } from '../../model/service.js';
 import { readTestDurations, type TestDurations } from '../../model/test-durations.js';
 import { explainEnd } from '../../model/why.js';
+import { pullRequestCommands } from '../../command-kit/next-commands.js';
 
 /** `mq status [pr]` */
 export function parseStatus(words: Words<typeof STATUS>): Invocation {
@@ -27,9 +28,11 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
   if (input.web) return open(await service.getSubmittedPullRequest(ref, pr), ctx);
   // The service's estimate, its timeline with -v; a service that does not know to give them answers without them.
   const pullRequest = await service.getSubmittedPullRequest(ref, pr, { estimate: true, timeline: ctx.verbose === true });
+  // What the text tells the user to run next, aimed at the queue the flags named.
+  const commands = pullRequestCommands(ctx, pullRequest.prNumber);
   if (!pullRequest.isCurrentlySubmittedToQueue) {
-    const why = await explainEnd(service, ref, pullRequest);
-    return why ? { kind: 'pullRequest', pullRequest, why } : { kind: 'pullRequest', pullRequest };
+    const why = await explainEnd(service, ref, pullRequest, commands);
+    return why ? { kind: 'pullRequest', pullRequest, why, commands } : { kind: 'pullRequest', pullRequest, commands };
   }
   // One ETA: the service's where it gives one; mq's own, and what only it reads (when the runs in flight started,
   // the run lengths), only where it gives none (docs/commands.md#when-a-pr-will-merge-the-eta). A not_ready PR has no ETA to time.
@@ -46,11 +49,11 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
     own && pullRequest.state !== 'not_ready' ? readTestDurations(service, ref, serviceNow) : NOT_READ,
     pullRequest.state === 'pending' ? service.getDirectlyAhead(ref, pullRequest.prNumber) : undefined,
   ]);
-  if (!read) return { kind: 'pullRequest', pullRequest };
+  if (!read) return { kind: 'pullRequest', pullRequest, commands };
   // Its place among the PRs that hold one: a not_ready PR holds none (and is listed apart, if at all, on v2).
   const queue = { ...read, enqueuedPullRequests: read.enqueuedPullRequests.filter((queued) => queued.state !== 'not_ready') };
   const eta = own && hasSettings(queue) ? estimateEta({ pr: pullRequest, queue, durations, now: serviceNow() }) : undefined;
-  return { kind: 'pullRequest', pullRequest, queue, ...(eta && { eta }), ...(waitingOn !== undefined && { waitingOn }) };
+  return { kind: 'pullRequest', pullRequest, queue, commands, ...(eta && { eta }), ...(waitingOn !== undefined && { waitingOn }) };
 }
 
 /** `--web`, as gh does: the PR's link in the browser, where the service gives one. */

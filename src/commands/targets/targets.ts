@@ -10,6 +10,7 @@ import type { CommandResult } from '../../model/result.js';
 import { openTargetsFile, type TargetsFile } from './targets-file.js';
 import { checkCommand, settle } from '../../command-kit/uncertain.js';
 import { queueMustExist } from '../../command-kit/each-pr.js';
+import { noQueueHint } from '../../command-kit/read-queue.js';
 
 export interface TargetsInput {
   pr: number;
@@ -62,7 +63,7 @@ export async function setTargets(input: TargetsInput, ctx: Context): Promise<Com
   }).catch(async (error: unknown) => {
     // A service that takes targets by repository refuses those of a branch it has no queue for rather than saying
     // so: a refusal, or a not found, is checked against the queue, to say no queue (and how to make one) alike.
-    if (isNotFound(error) || (error instanceof ApiError && exitCodeOf(error) === EXIT.refused)) await queueMustExist(service, ref);
+    if (isNotFound(error) || (error instanceof ApiError && exitCodeOf(error) === EXIT.refused)) await queueMustExist(service, ref, noQueueHint(ctx));
     throw error;
   });
   const count = Array.isArray(impactedTargets) ? impactedTargets.length + (file?.count ?? 0) : 0;
@@ -93,7 +94,7 @@ async function headSha(pr: number, ctx: Context): Promise<string> {
     sha = (await service.getSubmittedPullRequest(ctx.queueRef(), { number: pr }, { alone: true })).prSha || undefined;
   } catch (error) {
     if (!isNotFound(error)) throw error;
-    await queueMustExist(service, ctx.queueRef());
+    await queueMustExist(service, ctx.queueRef(), noQueueHint(ctx));
   }
   if (sha === undefined) {
     throw new UsageError(`#${pr} is not in the queue, so mq cannot look up its head SHA: pass --sha (the service files targets under it)`);

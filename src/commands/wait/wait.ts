@@ -20,6 +20,7 @@ import { queueUnlessGone } from '../../command-kit/read-queue.js';
 import { queueName } from '../../config/repo.js';
 import { readTestDurations, type TestDurations } from '../../model/test-durations.js';
 import { explainEnd } from '../../model/why.js';
+import { pullRequestCommands } from '../../command-kit/next-commands.js';
 import { parseWaitOptions, type WaitOptions } from '../../command-kit/wait-input.js';
 
 export interface WaitInput extends WaitOptions {
@@ -34,7 +35,7 @@ export function parseWait(words: Words<typeof WAIT>): Invocation {
 }
 
 export async function waitForPrs(input: WaitInput, ctx: Context, events: WaitEvents): Promise<WaitResult> {
-  const sightings = [...new Set(input.prs)].map((pr): PrSighting => ({ pr, status: 'waiting' }));
+  const sightings = [...new Set(input.prs)].map((pr): PrSighting => ({ pr, status: 'waiting', commands: pullRequestCommands(ctx, pr) }));
   const result = await watchPrs(sightings, input, ctx, events);
   // Nothing to wait for at all: as `mq status` would, a PR never submitted is "not found" (exit 4). One seen in
   // the queue before (the queue deleted since) was known: it ended, and the wait with it (exit 1).
@@ -59,9 +60,10 @@ export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Conte
   const submitted = await submit(input, ctx);
   events.acted(submitted);
   const sightings = submitted.results.map((outcome): PrSighting => {
+    const commands = pullRequestCommands(ctx, outcome.pr);
     const seen: PrSighting = outcome.ok
-      ? { pr: outcome.pr, status: 'waiting' }
-      : { pr: outcome.pr, status: 'error', error: outcome.error, refusedAtSubmit: true };
+      ? { pr: outcome.pr, status: 'waiting', commands }
+      : { pr: outcome.pr, status: 'error', error: outcome.error, refusedAtSubmit: true, commands };
     if (!outcome.alreadyQueued) return seen;
     return { ...seen, alreadyQueued: true, ...(typeof outcome.state === 'string' && { submittedState: outcome.state }) };
   });
@@ -196,7 +198,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   await Promise.all(
     sightings.map(async (sighting) => {
       if (sighting.status === 'waiting' || !sighting.pullRequest) return;
-      const why = await explainEnd(service, ref, sighting.pullRequest);
+      const why = await explainEnd(service, ref, sighting.pullRequest, sighting.commands ?? pullRequestCommands(ctx, sighting.pr));
       if (why) sighting.why = why;
     }),
   );

@@ -1,7 +1,7 @@
 // `mq status`: one submitted PR, its ETA, and in words why it cannot start testing when it is not ready.
 import { isFinalState, MERGEABILITY } from '../../model/vocabulary.js';
 import type { QueueLine } from '../../model/queue.js';
-import type { SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
+import type { PullRequestCommands, SubmittedPullRequest, SubmittedPullRequestDetail, TimelineEntry } from '../../model/pull-request.js';
 import { paintState } from '../colors.js';
 import { formatPriority, formatSince, yesNo } from '../fields.js';
 import type { RenderContext } from '../options.js';
@@ -23,6 +23,7 @@ export function renderPullRequest(
   why?: Why,
   eta?: Eta,
   waitingOn?: readonly PullRequestRef[],
+  commands?: PullRequestCommands,
 ): string {
   const { paint } = ctx;
   const pairs: Array<[string, string]> = [
@@ -51,10 +52,10 @@ export function renderPullRequest(
   const title = columns ? wordsToWidth(safeLine(pr.prTitle), columns - 2) : safeLine(pr.prTitle);
   const heading = paint.bold(`#${pr.prNumber} ${title}`);
   // What holds it, the queue's own state first: a draining queue holds a not_ready PR before its gates do.
-  const waiting = queue ? explainWaiting(pr, queue) : [];
+  const waiting = queue ? explainWaiting(pr, queue, commands?.resumeQueue) : [];
   const sections = [
     pr.state === 'not_ready' ? '' : section('What it is waiting for:', waiting, ctx),
-    renderReadiness(pr, waiting, ctx),
+    renderReadiness(pr, waiting, ctx, commands?.uploadTargets),
     why ? renderWhy(why, ctx) : '',
     pr.timeline?.length ? renderTimeline(pr.timeline, ctx) : '',
   ].filter((text) => text !== '');
@@ -79,9 +80,9 @@ function renderWhy(why: Why, ctx: RenderContext): string {
 }
 
 // Readiness only matters while the PR is in play: after merged/failed/cancelled a stale gate would mislead.
-function renderReadiness(pr: SubmittedPullRequest, waiting: readonly string[], ctx: RenderContext): string {
+function renderReadiness(pr: SubmittedPullRequest, waiting: readonly string[], ctx: RenderContext, uploadTargets: string | undefined): string {
   if (isFinalState(pr.state)) return '';
-  const gates = explainReadiness(pr);
+  const gates = explainReadiness(pr, uploadTargets);
   if (pr.state !== 'not_ready') return section('Readiness gates failing:', gates, ctx);
   const lines = [...waiting, ...gates];
   return section('Why it cannot start testing:', lines.length > 0 ? lines : [notReadyWithoutReason(pr)], ctx);

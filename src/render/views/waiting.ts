@@ -168,5 +168,5 @@ function withoutPrName(pr: number, message: string): string {
 }
 
 function reasonsOf(sighting: PrSighting): string[] {
-  return sighting.pullRequest ? explainReadiness(sighting.pullRequest) : [];
+  return sighting.pullRequest ? explainReadiness(sighting.pullRequest, sighting.commands?.uploadTargets) : [];
 }

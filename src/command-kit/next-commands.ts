@@ -1,0 +1,18 @@
+// The commands an output names for the user to run next, built where the settings are known: a renderer has none,
+// and a command it wrote itself (`mq targets set 31`) would, copied, act on the queue of the default branch, not
+// the one the flags named (`mq -b par status 31`).
+import type { PullRequestCommands } from '../model/pull-request.js';
+import type { Context } from './context.js';
+import { checkCommand } from './uncertain.js';
+
+/** The next steps an output about PR `pr` may name, each with the queue flags given (checkCommand). */
+export function pullRequestCommands(ctx: Context, pr: number): PullRequestCommands {
+  const number = String(pr);
+  return {
+    uploadTargets: checkCommand(ctx, 'targets', 'set', number),
+    resumeQueue: checkCommand(ctx, 'queue', 'resume'),
+    testing: checkCommand(ctx, 'testing', number),
+    submit: checkCommand(ctx, 'submit', number),
+    history: checkCommand(ctx, 'history', number),
+  };
+}
