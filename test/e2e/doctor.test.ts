@@ -165,11 +165,14 @@ describe('mq doctor', () => {
     expect(v2Requests.filter((l) => l.includes('/pull-requests?'))).toEqual([expect.stringContaining('limit=1&')]);
   });
 
-  it('a missing queue: exit 4, with mq queue create', async () => {
+  it('a missing queue: exit 4, with the mq queue create that makes it (the branch given as a flag goes along)', async () => {
     const run = await mq(['doctor', '--branch', 'release'], { env: env() });
     expect(run.code).toBe(4);
     expect(line(run, 'token accepted')).toMatch(/^✓/);
-    expect(line(run, 'queue')).toMatch(/^✗ queue +no queue for release of github.com\/acme\/doctor\n.*fix: create it with mq queue create/);
+    expect(line(run, 'queue')).toMatch(/^✗ queue +no queue for release of github.com\/acme\/doctor\n.*fix: create it with mq queue create -b release,/);
+    // Run as said, it makes the queue doctor looked for.
+    expect((await mq(['queue', 'create', '-b', 'release'], { env: env() })).code).toBe(0);
+    expect((await mq(['doctor', '--branch', 'release'], { env: env() })).code).not.toBe(4);
   });
 
   it('a repository it cannot infer (no git checkout, no MQ_REPO): exit 3', async () => {
