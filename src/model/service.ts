@@ -126,8 +126,13 @@ export interface MergeQueueService {
     pr: PullRequestKey,
     details?: { timeline?: boolean; estimate?: boolean; testedBy?: boolean; alone?: boolean },
   ): Promise<SubmittedPullRequestDetail>;
-  /** Several PRs of one queue in as few requests as the API allows; never submitted: `notFound`, unread: `failed` (only Ctrl-C throws). */
-  getSubmittedPullRequests(queue: QueueRef, prs: readonly number[]): Promise<PullRequestBatch>;
+  /**
+   * Several PRs of one queue in as few requests as the API allows; never submitted: `notFound`, unread: `failed` (only Ctrl-C throws).
+   * Where such a read leaves out whether a PR's impacted targets came (v2) and its queue asks for them, a PR is read again alone for
+   * that fact if `targetsWanted` picks it (without it, every PR but a merged one): a caller that shows the fact only in some states,
+   * or keeps it from an earlier read, spares a request a PR. The others come with the fact unsaid.
+   */
+  getSubmittedPullRequests(queue: QueueRef, prs: readonly number[], targetsWanted?: (pr: SubmittedPullRequest) => boolean): Promise<PullRequestBatch>;
   listPullRequests(queue: QueueRef, query: HistoryQuery): Promise<PullRequestPage>;
   /** Finished testing of the queue, a row per PR per attempt, newest first: one page. A service without the operation refuses it (an ApiError, 404 or 400). */
   listTestingResults(queue: QueueRef, query: TestingResultsQuery): Promise<TestingResultsPage>;

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { control, sandboxEnv, type RecordedRequest, type TestApi } from '../support/cli.js';
 import { advanceAsSeen, mq, type SandboxFixture, startFixture, useSandbox } from '../support/in-process.js';
 import { operationOf } from '../support/v2.js';
@@ -335,5 +335,65 @@ describe('mq wait of a PR in the queue', () => {
     const [listing, metrics, settings] = ['mergeQueues.listPullRequests', 'mergeQueues.organizationMetrics', 'mergeQueues.get'];
     expect(operations.slice(0, 4)).toEqual([listing, metrics, listing, settings]);
     expect(operations.slice(4).sort()).toEqual([settings, listing]);
+  });
+});
+
+describe('mq wait of 60 PRs not ready in a queue that requires impacted targets', () => {
+  // #1–#30 wait for their targets; #31–#60 have them and cannot merge. v2's read of several PRs leaves out whether
+  // each one's targets came: a PR is read alone for it once in its state and head commit, and one said to have none
+  // again five minutes on, where every round that read the PRs read each alone (60 a minute) until 2026-11-30.
+  const WITHOUT = Array.from({ length: 30 }, (_, i) => i + 1);
+  const WITH = Array.from({ length: 30 }, (_, i) => i + 31);
+  // The pauses' jitter fixed: a round every 70 seconds for six minutes, and one at its end; each but the last a
+  // minute or more after the one before, which reads the PRs not ready again.
+  beforeEach(() => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** The wait's requests by operation, how often each PR was read alone, and what it printed. */
+  async function waitOn(api: TestApi): Promise<{ operations: string[]; alone: Map<number, number>; stdout: string }> {
+    const name = `targets-${api}`;
+    const env = sandboxEnv(fixture.recorder.url, `acme/${name}`, { XDG_CACHE_HOME: freshFolder() }, api);
+    expect((await mq(['queue', 'create', '--mode', 'parallel'], { env })).code).toBe(0);
+    for (const number of WITH)
+      await control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name }, number, mergeable: false });
+    const prs = [...WITHOUT, ...WITH].map(String);
+    expect((await mq(['submit', ...prs], { env })).code).toBe(0);
+    for (const number of WITH) expect((await mq(['targets', 'set', String(number), '//a'], { env })).code).toBe(0);
+    const from = fixture.recorder.requests.length;
+    const run = await mq(['wait', ...prs, '--timeout', '6m', '--interval', '70s', '--json'], { env });
+    expect(run.code, run.stderr).toBe(7);
+    const requests = fixture.recorder.requests.slice(from);
+    const alone = new Map<number, number>();
+    for (const request of requests) {
+      if (request.method !== 'GET' || !/^\/v2\/pull-requests\/[^/?]+$/.test(request.path)) continue;
+      const { number } = JSON.parse(request.answer!.body) as { number: number };
+      alone.set(number, (alone.get(number) ?? 0) + 1);
+    }
+    return { operations: requests.map(operationName), alone, stdout: run.stdout.replace(/"at":"[^"]+"/g, '"at":…') };
+  }
+  const count = (operations: string[], name: string) => operations.filter((operation) => operation === name).length;
+
+  // Some 30 runs of mq to set each queue up: a limit for a hang only.
+  it('reads each PR alone on v2 once in its state, one without targets again five minutes on, and says what v1 says', { timeout: 300_000 }, async () => {
+    const v1 = await waitOn('v1');
+    const v2 = await waitOn('v2');
+    // Seven rounds on v1 (0, 70, … 350 and 360), six of which read the PRs not ready again, fifty to a request. v2's
+    // reads alone wait for its pace of 5 PR reads a second, which may leave one round fewer.
+    expect(count(v1.operations, 'getQueue')).toBe(7);
+    expect(count(v1.operations, 'getSubmittedPullRequests')).toBe(12);
+    expect(count(v2.operations, 'pullRequests.resolveByCoordinates')).toBeGreaterThanOrEqual(10);
+    // And v2 alone only what it shows and does not know: each PR in its first round, those without targets again in
+    // the first round that reads them five minutes on.
+    expect(Object.fromEntries(v2.alone)).toEqual(Object.fromEntries([...WITHOUT.map((pr) => [pr, 2]), ...WITH.map((pr) => [pr, 1])]));
+    expect(count(v1.operations, 'getSubmittedPullRequest')).toBe(0);
+    // But for those and the queue's settings (v1's getQueue answers them with its PRs), no more than v1.
+    expect(v2.operations.length - 90 - count(v2.operations, 'mergeQueues.get')).toBeLessThanOrEqual(v1.operations.length);
+    expect(v2.stdout).toBe(v1.stdout);
+    expect(v1.stdout).toContain('"pr":1,"state":"not_ready","previous":null,"at":…,"position":null,"blocked":["no impacted targets"]}');
+    expect(v1.stdout).toContain('"pr":31,"state":"not_ready","previous":null,"at":…,"position":null,"blocked":["not mergeable"]}');
   });
 });

@@ -1,7 +1,8 @@
 // Where v2 answers a fact v1 gives in other words, mq says it as v1 does: the same text, --json and exit code.
 import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv, type TestApi } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { Emulator } from '../terminal/emulator.js';
+import { mq, startMq, useSandbox } from '../support/in-process.js';
 
 const fixture = useSandbox();
 let repoCounter = 0;
@@ -208,5 +209,82 @@ describe('an urgent PR waiting for a slot in a parallel queue, the other lanes t
       ],
     });
     expect(seen.v2).toEqual(seen.v1);
+  });
+});
+
+describe('mq wait over several rounds in a queue that requires impacted targets', () => {
+  // v2's read of several PRs leaves out whether each one's targets came: it reads a PR alone for that once in its
+  // state and head commit, keeps it between, and reads one said to have none again five minutes on. What a person
+  // reads must be v1's all the same: the live lines round after round, the summary of a wait that timed out, and
+  // what a PR that left the queue needs. #1 merges; #2 fails, then its head moves (no targets for it); #3 fails with
+  // its targets; #4 has none; #5 has them and cannot merge; #6, without, is cancelled; #7, without, cannot merge,
+  // and its targets come once the wait has begun (it stays not ready, held by its mergeability).
+  it('draws the same lines and says the same end on both APIs', async () => {
+    const envs: Partial<Record<TestApi, Record<string, string>>> = {};
+    const names: Partial<Record<TestApi, string>> = {};
+    for (const api of ['v1', 'v2'] as const) {
+      const env = await queueOf(api, '--mode', 'parallel', '--concurrency', '2');
+      const name = env.MQ_REPO!.split('/')[1]!;
+      const describe = (number: number, facts: Record<string, unknown>) =>
+        control(fixture.sandboxUrl, 'pullRequests', { repo: { host: 'github.com', owner: 'acme', name }, number, ...facts });
+      for (const pr of [2, 3]) await describe(pr, { testOutcome: 'fail' });
+      for (const pr of [5, 7]) await describe(pr, { mergeable: false });
+      expect((await mq(['submit', '1', '2', '3', '4', '5', '6', '7'], { env })).code).toBe(0);
+      for (const pr of ['1', '2', '3', '5']) expect((await mq(['targets', 'set', pr, '//a'], { env })).code).toBe(0);
+      expect((await mq(['cancel', '6'], { env })).code).toBe(0);
+      envs[api] = env;
+      names[api] = name;
+    }
+    await advance(600);
+    const seen: Record<string, unknown> = {};
+    for (const api of ['v1', 'v2'] as const) {
+      const env = envs[api]!;
+      await control(fixture.sandboxUrl, 'pullRequests', {
+        repo: { host: 'github.com', owner: 'acme', name: names[api] },
+        number: 2,
+        sha: 'pushed-after-its-failure',
+      });
+      const prs = ['1', '2', '3', '4', '5', '6', '7'];
+      const json = await mq(['wait', ...prs, '--timeout', '1s', '--json'], { env });
+      // On a terminal for six minutes, a round every 70 seconds or so; #7's targets come at the first pause after the
+      // first round drew its lines (v2's reads alone pause for its pace within a round).
+      const terminal = new Emulator(100, 30);
+      let uploaded = false;
+      const waiting = startMq(['wait', ...prs, '--timeout', '6m', '--interval', '70s'], { env, stdout: terminal.stdout() }, async () => {
+        if (uploaded || !terminal.written.includes('#7')) return;
+        uploaded = true;
+        expect((await mq(['targets', 'set', '7', '//a'], { env })).code).toBe(0);
+      });
+      expect((await waiting.done).code).toBe(7);
+      await terminal.settled();
+      // Times in state and the run's ids and links are each run's own; a frame the same as the one before is one
+      const own = (out: string) =>
+        out
+          .replace(/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}/g, '<run>')
+          .replace(/acme\/p-\d+\/runs\/\d+/g, '<link>')
+          .replace(/ *\d+[smhd] in state/g, ' N in state');
+      // (the first frame is drawn where the cursor is, the others over it).
+      const frames = own(terminal.written)
+        .split('\u001b[J')
+        .map((frame) => frame.replace(/^(?:\u001b\[\?25l)?\r?(?:\u001b\[\d+A)?/, ''))
+        .filter((frame, index, all) => frame !== all[index - 1]);
+      seen[api] = { json: own(json.stdout), frames, screen: own(terminal.screen()) };
+    }
+    expect(seen.v2).toEqual(seen.v1);
+    const { json, frames: drawn, screen } = seen.v1 as { json: string; frames: string[]; screen: string };
+    const frames = drawn.map((frame) => frame.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''));
+    // Not vacuous: #7's line gives up its targets once they came (the last frame is the summary); the end says what
+    // #2 and #6 need, and #3 nothing of the kind.
+    const live = frames.slice(0, -1);
+    expect(live[0]).toMatch(/#7 +not_ready.*blocked: not mergeable, no impacted targets\n/);
+    expect(live.at(-1)).toMatch(/#7 +not_ready.*blocked: not mergeable\n/);
+    expect(live.at(-1)).toMatch(/#4 +not_ready.*blocked: no impacted targets\n/);
+    const upload = (pr: number) =>
+      `- the queue requires impacted targets and none were uploaded for its head commit: upload them\n *with \`mq targets set ${pr}\``;
+    expect(screen).toMatch(new RegExp(`✗ #2 failed, not merged\n {4}${upload(2)}`));
+    expect(screen).toMatch(new RegExp(`✗ #6 cancelled, not merged\n {4}${upload(6)}`));
+    expect(screen).toMatch(/✗ #3 failed, not merged\n {4}- test run <run> failed/);
+    expect(screen).toMatch(/… #4 still not_ready, not merged\n/);
+    expect(json).toMatch(/"pr":4,"state":"not_ready",.*"blocked":\["no impacted targets"\]/);
   });
 });

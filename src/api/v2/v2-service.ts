@@ -237,7 +237,7 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       if (estimate) view.estimatedTimeToMerge = estimate;
       return view;
     },
-    async getSubmittedPullRequests(ref, prs) {
+    async getSubmittedPullRequests(ref, prs, targetsWanted = () => true) {
       const wanted = [...new Set(prs)];
       const batch: PullRequestBatch = { pullRequests: [], notFound: [], failed: [] };
       const keptQueueId = await ids.queueId(ref);
@@ -250,11 +250,11 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       }
       const named = [...found.values()].find((pr) => pr.queueEntry && pr.queueEntry.mergeQueueId !== keptQueueId)?.queueEntry?.mergeQueueId;
       const queueId = await ids.queueIdNamed(ref, keptQueueId, named);
-      // Read with others, a PR's readiness does not say whether its targets came: where that tells something, the
-      // PR is read alone (a wait reads a PR not ready once a minute, an ended one once), as v1 answers it.
+      // Read with others, a PR's readiness does not say whether its targets came: where that tells something and the
+      // caller wants it (a wait: where it shows it and has not kept it), the PR is read alone, as v1 answers it.
       await allEnded(
         [...found.values()]
-          .filter((pr) => pr.queueEntry?.mergeQueueId === queueId && targetsUnsaid(pr.queueEntry))
+          .filter((pr) => pr.queueEntry?.mergeQueueId === queueId && targetsUnsaid(pr.queueEntry) && targetsWanted(submittedOf(pr, pr.queueEntry)))
           .map(async (pr) => found.set(pr.number, await readAgainAlone(pr))),
       );
       for (const number of wanted) {

@@ -76,12 +76,29 @@ export async function submitAndWait(input: SubmitInput & WaitOptions, ctx: Conte
 export const READINESS_REFRESH_MS = 60_000;
 /** The run lengths behind the ETAs are read again at most this often, and only once a run has ended. */
 export const DURATIONS_REFRESH_MS = 60_000;
+/**
+ * Where a read of several PRs leaves out whether a PR's impacted targets came (v2), a PR said to have none at its head
+ * commit is read alone for it again at most this often while its state is the same: targets that come for a PR held by
+ * something else too (or in a queue that admits none) change nothing the listing or that read shows.
+ */
+const TARGETS_RECHECK_MS = 5 * READINESS_REFRESH_MS;
+/** The states in which a wait shows whether a PR's impacted targets came: what holds a not_ready PR, what one that left needs. */
+const TARGETS_SHOWN: ReadonlySet<string> = new Set(['not_ready', 'failed', 'cancelled']);
+
+/** What a read said last of a PR's impacted targets, of which head commit, in which state, and when. */
+interface TargetsSaid {
+  sha: string;
+  state: string | undefined;
+  has: boolean;
+  at: number;
+}
 
 /**
  * The rounds of a wait. Each reads the queue once (its listing gives every admitted PR's state and position: 200 PRs cost as one; where
  * the API pages its list, a long queue's order places them and the PRs waited for are read together, not the queue a page at a time); a PR is
  * read on its own only when the listing lacks it, or, at most once a minute, when it is not_ready (for what holds it). Run lengths for the
- * ETAs are read at most once a minute, after a run ended. A failed read leaves that PR as last seen; the others' answers stand.
+ * ETAs are read at most once a minute, after a run ended. A failed read leaves that PR as last seen; the others' answers stand. Where the
+ * PRs' read leaves out whether their targets came (v2), a PR is read alone for it once in the state and head commit it is shown in.
  */
 async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Context, events: WaitEvents): Promise<WaitResult> {
   const service = await ctx.service();
@@ -95,6 +112,11 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   let runEnded = true;
   let testing = new Set<number>();
   const readinessReadAt = new Map<number, number>();
+  // Whether each PR's targets came, as a read that said it last said it. v2's read of several PRs leaves that out, and
+  // a read alone for it every minute costs a request a PR (v1 reads fifty to a request): the fact stands for the same
+  // head commit in the same state, and is read alone again only when either changes, or, said to be none, every
+  // TARGETS_RECHECK_MS; and only in a state in which the wait shows it.
+  const targetsSaid = new Map<number, TargetsSaid>();
   // The queue's settings serve only the ETAs of PRs in it: read with its PRs once the last round listed one; else
   // (the first round, or PRs admitted since) read apart, where an ETA is made, on an API that answers them apart.
   let timing = false;
@@ -117,6 +139,11 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
     if ([...testing].some((pr) => !nowTesting.has(pr))) runEnded = true;
     testing = nowTesting;
     const durationsDue = runEnded && now - durationsReadAt >= DURATIONS_REFRESH_MS;
+    const targetsWanted = (pr: SubmittedPullRequest) => {
+      if (pr.state === undefined || !TARGETS_SHOWN.has(pr.state)) return false;
+      const said = targetsSaid.get(pr.prNumber);
+      return !said || !sameHead(said, pr) || (!said.has && now - said.at >= TARGETS_RECHECK_MS);
+    };
     // Both ended before either's failure is said: a PR read that fails (no queue) leaves no metrics read in flight,
     // whose retry would be logged after the command's last word.
     const [batch, fresh] = await allEnded([
@@ -124,6 +151,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
         ? service.getSubmittedPullRequests(
             ref,
             toRead.map((s) => s.pr),
+            targetsWanted,
           )
         : NOTHING_READ,
       durationsDue ? readTestDurations(service, ref, serviceNow) : undefined,
@@ -140,7 +168,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
       durationsReadAt = now;
       runEnded = false;
     }
-    const read = new Map(batch.pullRequests.map((pr) => [pr.prNumber, pr]));
+    const read = new Map(batch.pullRequests.map((pr) => [pr.prNumber, withTargetsSaid(pr, targetsSaid, now)]));
     for (const pr of read.keys()) readinessReadAt.set(pr, now);
     let changed = false;
     for (const sighting of open) {
@@ -217,6 +245,26 @@ const NOTHING_READ: PullRequestBatch = { pullRequests: [], notFound: [], failed:
 function queueGoneWords(ref: QueueRef, last: SubmittedPullRequest): string {
   const state = last.state === undefined ? '' : ` (last seen ${last.state})`;
   return `no longer in a queue${state}: the queue for ${queueName(ref.targetBranch, ref.repo)} is gone, deleted with its PRs`;
+}
+
+/** Whether a fact said of a PR's targets is still its own: the same head commit, in the same state. */
+function sameHead(said: TargetsSaid, pr: SubmittedPullRequest): boolean {
+  return said.sha === pr.prSha && said.state === pr.state;
+}
+
+/**
+ * A PR as read, its impacted targets as the read said them (kept in `said`), or, where the read left them out, as an
+ * earlier read said them of the same head commit in the same state; unsaid where none did.
+ */
+function withTargetsSaid(pr: SubmittedPullRequest, said: Map<number, TargetsSaid>, now: number): SubmittedPullRequest {
+  const readiness = pr.readiness;
+  if (!readiness?.requiresImpactedTargets) return pr;
+  if (readiness.hasImpactedTargets !== undefined) {
+    said.set(pr.prNumber, { sha: pr.prSha, state: pr.state, has: readiness.hasImpactedTargets, at: now });
+    return pr;
+  }
+  const kept = said.get(pr.prNumber);
+  return kept && sameHead(kept, pr) ? { ...pr, readiness: { ...readiness, hasImpactedTargets: kept.has } } : pr;
 }
 
 /** A PR as the queue lists it (where it stands), with its last own read beside (why: readiness, run) while its state is the same. */
