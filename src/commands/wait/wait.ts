@@ -117,8 +117,9 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
   // head commit in the same state, and is read alone again only when either changes, or, said to be none, every
   // TARGETS_RECHECK_MS; and only in a state in which the wait shows it.
   const targetsSaid = new Map<number, TargetsSaid>();
-  // The queue's settings serve only the ETAs of PRs in it: read with its PRs once the last round listed one; else
-  // (the first round, or PRs admitted since) read apart, where an ETA is made, on an API that answers them apart.
+  // The queue's settings serve only the ETAs of PRs admitted to it (a not_ready PR's line says what holds it, never an
+  // ETA): read with its PRs once the last round listed one; else (the first round, or PRs admitted since) read apart,
+  // where an ETA is made, on an API that answers them apart.
   let timing = false;
   const round = async (answered: () => void): Promise<RoundOutcome> => {
     const open = sightings.filter((s) => s.status === 'waiting');
@@ -138,7 +139,12 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
     const nowTesting = new Set(listing?.enqueuedPullRequests.filter((pr) => pr.state === 'testing').map((pr) => pr.prNumber));
     if ([...testing].some((pr) => !nowTesting.has(pr))) runEnded = true;
     testing = nowTesting;
-    const durationsDue = runEnded && now - durationsReadAt >= DURATIONS_REFRESH_MS;
+    const admitted = open.some((s) => {
+      const seen = listed.get(s.pr);
+      return seen !== undefined && seen.entry.state !== 'not_ready';
+    });
+    // The run lengths too: none while every PR waited for that the queue lists is not ready.
+    const durationsDue = admitted && runEnded && now - durationsReadAt >= DURATIONS_REFRESH_MS;
     const targetsWanted = (pr: SubmittedPullRequest) => {
       if (pr.state === undefined || !TARGETS_SHOWN.has(pr.state)) return false;
       const said = targetsSaid.get(pr.prNumber);
@@ -156,7 +162,7 @@ async function watchPrs(sightings: PrSighting[], options: WaitOptions, ctx: Cont
         : NOTHING_READ,
       durationsDue ? readTestDurations(service, ref, serviceNow) : undefined,
     ]);
-    timing = open.some((s) => listed.has(s.pr));
+    timing = admitted;
     // The ETAs' settings: read with the PRs, else apart (an API that answers them apart), else none (no ETA to make).
     const timed = timing && (fresh ?? durations) ? listing : undefined;
     const queue = timed && (hasSettings(timed) ? timed : { ...timed, ...(await service.getQueueFacts(ref)) });
