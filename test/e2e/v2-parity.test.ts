@@ -280,7 +280,7 @@ describe('mq wait over several rounds in a queue that requires impacted targets'
     expect(live.at(-1)).toMatch(/#7 +not_ready.*blocked: not mergeable\n/);
     expect(live.at(-1)).toMatch(/#4 +not_ready.*blocked: no impacted targets\n/);
     const upload = (pr: number) =>
-      `- the queue requires impacted targets and none were uploaded for its head commit: upload them\n *with \`mq targets set ${pr}\``;
+      `- the queue requires impacted targets and none were uploaded for its head commit: upload them\n *with mq targets set ${pr}\n`;
     expect(screen).toMatch(new RegExp(`✗ #2 failed, not merged\n {4}${upload(2)}`));
     expect(screen).toMatch(new RegExp(`✗ #6 cancelled, not merged\n {4}${upload(6)}`));
     expect(screen).toMatch(/✗ #3 failed, not merged\n {4}- test run <run> failed/);
