@@ -22,6 +22,11 @@ export interface StoppedAt {
   notSent: number[];
 }
 
+/** An error's options: its cause, and the commands its words name (MqError.commands). */
+export interface MqErrorOptions extends ErrorOptions {
+  commands?: readonly string[];
+}
+
 /** A failure whose message is written for the user; anything else is a bug and shows its stack under --debug. */
 export class MqError extends Error {
   /**
@@ -44,23 +49,24 @@ export class MqError extends Error {
     message: string,
     readonly code: string,
     readonly exitCode: ExitCode,
-    options?: ErrorOptions,
+    options?: MqErrorOptions,
   ) {
     super(message, options);
     this.name = new.target.name;
+    if (options?.commands !== undefined) this.commands = options.commands;
   }
 }
 
 /** A bad flag, argument or input: nothing was sent. */
 export class UsageError extends MqError {
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: MqErrorOptions) {
     super(message, 'usage', EXIT.usage, options);
   }
 }
 
 /** No token, no repository, a bad config file. */
 export class ConfigError extends MqError {
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: MqErrorOptions) {
     super(message, 'config', EXIT.config, options);
   }
 }
@@ -83,7 +89,7 @@ export class ApiError extends MqError {
     readonly status: number,
     message: string,
     readonly operation: string,
-    options?: ErrorOptions & { retryAfterMs?: number; apiCode?: string; routeMissing?: boolean },
+    options?: MqErrorOptions & { retryAfterMs?: number; apiCode?: string; routeMissing?: boolean },
   ) {
     const routeMissing = options?.routeMissing === true && (status === 404 || status === 405 || status === 501);
     super(message, routeMissing ? apiErrorCode(404) : apiErrorCode(status), routeMissing ? EXIT.notFound : exitCodeForStatus(status), options);
@@ -130,7 +136,7 @@ export class OutcomeUnknownError extends MqError {
     readonly check: string,
     options?: ErrorOptions,
   ) {
-    super(message, 'outcome_unknown', EXIT.unavailable, options);
+    super(message, 'outcome_unknown', EXIT.unavailable, { ...options, commands: [check] });
   }
 }
 
@@ -154,8 +160,10 @@ export class InterruptedError extends MqError {
     message = 'interrupted',
     /** When it cut a write short: the command that tells whether the write was applied. */
     readonly check?: string,
+    /** Every command its words name (the check of each write cut short); the check alone where not given. */
+    commands: readonly string[] | undefined = check === undefined ? undefined : [check],
   ) {
-    super(message, 'interrupted', EXIT.interrupted);
+    super(message, 'interrupted', EXIT.interrupted, commands && { commands });
   }
 }
 

@@ -191,8 +191,7 @@ export class Runner {
       if (!(error instanceof InterruptedError)) throw error;
       const cut = writesCutShort(ctx);
       if (!cut) throw withDone(error, ctx);
-      const stopped = new InterruptedError(error.message, cut.check);
-      stopped.commands = cut.commands;
+      const stopped = new InterruptedError(error.message, cut.check, cut.checks);
       stopped.aftermath = [cut.said, ...(ctx.doneSoFar === undefined ? [] : [ctx.doneSoFar])].join('\n');
       throw stopped;
     } finally {
@@ -300,29 +299,25 @@ function outputNamed(argv: string[]): 'json' | 'other' | undefined {
 function interruptedWrites(ctx: Context): InterruptedError | undefined {
   const cut = writesCutShort(ctx);
   if (!cut) return undefined;
-  const error = new InterruptedError(`interrupted: ${cut.said}`, cut.check);
-  error.commands = cut.commands;
+  const error = new InterruptedError(`interrupted: ${cut.said}`, cut.check, cut.checks);
   if (cut.stoppedAt) error.stoppedAt = cut.stoppedAt;
   return error;
 }
 
-/** The writes Ctrl-C cut short after they left, in words (each may have been applied, and how to check), if any. */
-function writesCutShort(ctx: Context): { said: string; check: string; commands: string[]; stoppedAt?: StoppedAt } | undefined {
+/** The writes Ctrl-C cut short after they left, in words (each may have been applied, and how to check), if any; `checks`: every write's. */
+function writesCutShort(ctx: Context): { said: string; check: string; checks: string[]; stoppedAt?: StoppedAt } | undefined {
   const [first, ...more] = [...ctx.writesInFlight].filter((write) => write.left?.() ?? true);
   if (!first) return undefined;
   const lines = [`${first.what} may have been applied: check with \`${first.check}\``];
   for (const other of more) lines.push(`${other.what} may have been applied too: check with \`${other.check}\``);
   if (first.also) lines.push(first.also);
-  // Each check a command the fold keeps whole.
-  const commands = [first, ...more].map((write) => write.check);
-  return { said: lines.join('\n'), check: first.check, commands, ...(first.stoppedAt && { stoppedAt: first.stoppedAt }) };
+  const checks = [first, ...more].map((write) => write.check);
+  return { said: lines.join('\n'), check: first.check, checks, ...(first.stoppedAt && { stoppedAt: first.stoppedAt }) };
 }
 
 /** Ctrl-C during a wait that leaves something standing (a drain), said with the commands it names (the resume). */
 function leaving(left: { said: string; commands: readonly string[] }): InterruptedError {
-  const error = new InterruptedError(`interrupted: ${left.said}`);
-  error.commands = left.commands;
-  return error;
+  return new InterruptedError(`interrupted: ${left.said}`, undefined, left.commands);
 }
 
 /** Ctrl-C with no write out, after writes that were answered: what they did is said under it. */

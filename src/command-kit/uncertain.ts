@@ -8,10 +8,8 @@ import type { Context, QueueRef, WriteInFlight } from './context.js';
 function outcomeUnknown(error: NetworkError, uncertainty: WriteInFlight): OutcomeUnknownError {
   const lines = [error.message, `${uncertainty.what} may have been applied: check with \`${uncertainty.check}\``];
   if (uncertainty.also) lines.push(uncertainty.also);
-  const unknown = new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
-  // The check is pasted: on a narrow terminal the fold keeps it one command.
-  unknown.commands = [uncertainty.check];
-  return unknown;
+  // The check, among the error's commands, stays one command however narrow the terminal folds it.
+  return new OutcomeUnknownError(lines.join('\n'), uncertainty.check, { cause: error });
 }
 
 /** Sends a write; an answer that never came is an OutcomeUnknownError saying how to find out (it waits in `ctx.writesInFlight`, see Context). */

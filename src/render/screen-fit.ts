@@ -175,18 +175,30 @@ function foldNaming(line: string, columns: number, commands: readonly string[], 
   if (command === undefined) return foldLine(line, columns, { whole });
   if (textWidth(line) <= columns) return [line];
   const at = line.indexOf(command);
-  const before = line.slice(0, at);
-  const after = line.slice(at + command.length);
-  const prose = before.trim() === '' ? [] : foldLine(before.trimEnd(), columns, { whole });
-  const last = prose.at(-1);
-  const beside = last === undefined ? undefined : `${last}${before.slice(before.trimEnd().length)}${command}`;
-  const fits = beside !== undefined && textWidth(beside) <= columns;
-  const lines = fits ? [...prose.slice(0, -1), beside] : [...prose, ...foldCommand(shellWords(command), columns, textWidth)];
+  let before = line.slice(0, at);
+  let after = line.slice(at + command.length);
+  let lines = besideProse(before, command, columns, whole);
+  const beside = lines !== undefined;
+  if (lines === undefined) {
+    // On rows of its own, copied whole: a backtick quoting it (check with `mq status 42`) would be pasted too, and
+    // the shell would read it as a command substitution.
+    if (before.endsWith('`') && after.startsWith('`')) [before, after] = [before.slice(0, -1), after.slice(1)];
+    const prose = before.trim() === '' ? [] : foldLine(before.trimEnd(), columns, { whole });
+    lines = [...prose, ...foldCommand(shellWords(command), columns, textWidth)];
+  }
   if (after === '') return lines;
   // What follows the command: on its last line where the command sits beside the prose and it fits, else folded
   // after it: rows of the command's own hold nothing else, so pasted they are the command (`, mq submit …` is not).
   const end = `${lines.at(-1)!}${after}`;
-  return fits && textWidth(end) <= columns ? [...lines.slice(0, -1), end] : [...lines, ...foldNaming(after.trimStart(), columns, commands, whole)];
+  return beside && textWidth(end) <= columns ? [...lines.slice(0, -1), end] : [...lines, ...foldNaming(after.trimStart(), columns, commands, whole)];
+}
+
+/** The words before a command folded as prose (`whole`: as foldLine's), the command whole on their last line, if it fits there. */
+function besideProse(before: string, command: string, columns: number, whole: boolean): string[] | undefined {
+  if (before.trim() === '') return undefined;
+  const prose = foldLine(before.trimEnd(), columns, { whole });
+  const beside = `${prose.at(-1)!}${before.slice(before.trimEnd().length)}${command}`;
+  return textWidth(beside) <= columns ? [...prose.slice(0, -1), beside] : undefined;
 }
 
 /** The block fitted to `screen`, ending in "\n": its list's lines cut to the width, the lines around it folded; no height known, all of it. */

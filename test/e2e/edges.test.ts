@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/io/server.js';
 import { type RecordedRequest, type Recorder, sandboxEnv, startRecorder, startStubService, type TestApi } from '../support/cli.js';
-import { mq, pausesOf } from '../support/in-process.js';
+import { mq, pausesOf, startMq } from '../support/in-process.js';
+import { pastedWords } from '../support/paste.js';
+import { Emulator } from '../terminal/emulator.js';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -59,6 +61,28 @@ describe.each<TestApi>(['v1', 'v2'])('a write a gateway answered for the service
     const check = await mq(['status', '12', '--json'], { env });
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ prNumber: 12, isCurrentlySubmittedToQueue: true });
+  });
+});
+
+describe('a write a gateway answered, on a terminal under 60 columns', () => {
+  // The check named a command inside prose, and the fold broke it between words: pasted, it was two commands.
+  it('says the command that checks on rows of its own, going on after \\, and pastes as one', async () => {
+    const edge = await edgeBefore(502, 'Bad Gateway');
+    const [repo, branch] = ['acme/billing-db-maintenance-window', 'release-candidate'];
+    const env = envFor(edge.url, 'v1');
+    expect((await mq(['queue', 'create', '-R', repo, '-b', branch], { env })).code).toBe(0);
+    for (const [columns, pr] of [
+      [40, '12'],
+      [55, '13'],
+    ] as const) {
+      const terminal = new Emulator(columns, 24);
+      const run = startMq(['submit', pr, '-R', repo, '-b', branch], { env, stderr: terminal.stdout() });
+      expect((await run.done).code).toBe(6);
+      await terminal.settled();
+      expect(terminal.wrappedRows()).toEqual([]);
+      const screen = terminal.screen();
+      expect(pastedWords(screen.split('\n'), 'mq status'), `${columns} columns:\n${screen}`).toEqual(['status', pr, '-R', repo, '-b', branch]);
+    }
   });
 });
 

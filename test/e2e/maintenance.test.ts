@@ -4,10 +4,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { sandboxEnv, startMq, TOKEN, type RecordedRequest } from '../support/cli.js';
 import { mq, startMq as startHere, useSandbox } from '../support/in-process.js';
+import { pastedWords } from '../support/paste.js';
 import { Emulator } from '../terminal/emulator.js';
 
 const fixture = useSandbox();
@@ -130,12 +130,8 @@ describe('Ctrl-C during queue drain --wait', () => {
       expect(terminal.wrappedRows()).toEqual([]);
       const rows = terminal.screen().split('\n');
       expect(rows).toContain('it was not resumed; to resume it:');
-      const first = rows.findIndex((row) => row.startsWith('mq queue resume'));
-      const last = rows.findIndex((row, index) => index >= first && !row.endsWith(' \\'));
       // Pasted into a shell, the rows are one command: its words, as mq wrote them, reach `mq`.
-      const pasted = rows.slice(first, last + 1).join('\n');
-      const words = execFileSync('sh', ['-c', `mq() { printf '%s\\n' "$@"; }\n${pasted}`], { encoding: 'utf8' });
-      expect(words.split('\n').filter(Boolean), `${columns} columns:\n${terminal.screen()}`).toEqual(['queue', 'resume', '-R', repo, '-b', 'main']);
+      expect(pastedWords(rows, 'mq queue resume'), `${columns} columns:\n${terminal.screen()}`).toEqual(['queue', 'resume', '-R', repo, '-b', 'main']);
     }
   });
 

@@ -5,7 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { queue } from '../render/fixtures.js';
 import { mq as spawned, startMq, startStubService, TOKEN, type StubReply, type StubService } from '../support/cli.js';
-import { mq } from '../support/in-process.js';
+import { mq, startMq as startHere } from '../support/in-process.js';
+import { pastedWords } from '../support/paste.js';
+import { Emulator } from '../terminal/emulator.js';
 
 // A request the service never answers ends at its timeout, which mq's transport sets with
 // AbortSignal.any([signal, AbortSignal.timeout(ms)]). On Node 20 the timeout signal inside it may be garbage
@@ -281,6 +283,20 @@ describe('Ctrl-C while a write is out', () => {
         stoppedAt: { pr: 5, done: [4], refused: [], notSent: [6] },
       },
     });
+  });
+
+  it('on a terminal under 60 columns, the check goes on rows of its own after \\ and pastes as one', async () => {
+    const [repo, branch] = ['acme/billing-db-maintenance-window', 'release-candidate'];
+    const hanging = await hangOn('cancelPullRequest', 1);
+    const terminal = new Emulator(44, 24);
+    const running = startHere(['cancel', '4', '5', '6', '-R', repo, '-b', branch], { env: hanging.env, stderr: terminal.stdout() });
+    await hanging.received;
+    running.interrupt();
+    expect((await running.done).code).toBe(130);
+    await terminal.settled();
+    expect(terminal.wrappedRows()).toEqual([]);
+    const screen = terminal.screen();
+    expect(pastedWords(screen.split('\n'), 'mq status'), screen).toEqual(['status', '5', '-R', repo, '-b', branch]);
   });
 
   it('a queue change says its own check', async () => {
