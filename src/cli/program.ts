@@ -231,10 +231,9 @@ function refuseGroupFlags(command: Command): void {
   const own = new Set(command.options.map((option) => option.attributeName()));
   for (const group of ancestors(command).filter((owner) => owner.parent)) {
     const given = group.options.find((option) => !own.has(option.attributeName()) && group.getOptionValueSource(option.attributeName()) === 'cli');
-    if (given)
-      throw new UsageError(
-        `${given.long ?? given.flags} is a flag of ${commandPath(group)}, not of ${commandPath(command)}: see ${commandPath(command)} --help`,
-      );
+    if (!given) continue;
+    const help = `${commandPath(command)} --help`;
+    throw new UsageError(`${given.long ?? given.flags} is a flag of ${commandPath(group)}, not of ${commandPath(command)}: see ${help}`, { commands: [help] });
   }
 }
 

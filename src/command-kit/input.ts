@@ -120,8 +120,12 @@ export function refuseBackwards(shown: { since?: string; until?: string }, since
 }
 
 export function parseTestId(text: string): string {
-  if (!TEST_ID_PATTERN.test(text))
-    throw badValue('<test-id>', text, 'is not a test id', 'the UUID mq flaky list shows, e.g. 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162');
+  if (!TEST_ID_PATTERN.test(text)) {
+    const list = 'mq flaky list';
+    const error = badValue('<test-id>', text, 'is not a test id', `the UUID ${list} shows, e.g. 7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162`);
+    error.commands = [list];
+    throw error;
+  }
   return text.toLowerCase();
 }
 

@@ -17,7 +17,8 @@ function findHelp(program: Command, words: readonly string[]): HelpFound {
     if (!sub && word === 'help' && command !== program && command.commands.length > 0) continue;
     if (!sub) {
       const topics = HELP_TOPICS.map((t) => t.name).join(', ');
-      throw new UsageError(`no command or help topic "${words.join(' ')}" (topics: ${topics}; commands: mq --help)`);
+      const commands = 'mq --help';
+      throw new UsageError(`no command or help topic "${words.join(' ')}" (topics: ${topics}; commands: ${commands})`, { commands: [commands] });
     }
     command = sub;
   }

@@ -274,7 +274,8 @@ async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Contex
   const callCtx = callContext(ctx, call, said);
   try {
     if (!row.hints.readOnlyHint && !options.allowWrites) {
-      throw new UsageError(`${row.name} changes the queue: start the server with mq mcp --allow-writes to offer it`);
+      const start = 'mq mcp --allow-writes';
+      throw new UsageError(`${row.name} changes the queue: start the server with ${start} to offer it`, { commands: [start] });
     }
     const parse = await row.spec.load!();
     const work = await parse(wordsOf(row, args), argvIo(callCtx));

@@ -21,7 +21,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const known = error instanceof MqError;
   const aftermath = known && error.aftermath ? error.aftermath : undefined;
   const message = aftermath === undefined ? messageOf(error) : `${messageOf(error)}\n${aftermath}`;
-  const hint = hintOf(error, options.apiUrl);
+  const { hint, commands = [] } = hintOf(error, options.apiUrl) ?? {};
   const status = error instanceof ApiError ? error.status : undefined;
   // v2 names its errors (`PR_ALREADY_ENQUEUED`): the code a script switches on, and a person can look up.
   const apiCode = error instanceof ApiError ? error.apiCode : undefined;
@@ -52,16 +52,20 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const suffix = status === undefined ? '' : ` (${status}${apiCode === undefined ? '' : ` ${safeLine(apiCode)}`})`;
   const after = `${aftermath === undefined ? '' : `\n${safeText(aftermath)}`}${hint === undefined ? '' : `\n${paint.dim('hint:')} ${safeText(hint)}`}`;
   const trace = stack === undefined ? '' : `\n${paint.dim(safeText(stack))}`;
-  return `${foldWords(`${paint.red('mq:')} ${text}${suffix}${after}`, options.columns, (known && error.commands) || [])}${trace}\n`;
+  return `${foldWords(`${paint.red('mq:')} ${text}${suffix}${after}`, options.columns, [...((known && error.commands) || []), ...commands])}${trace}\n`;
 }
 
 /** What to do: the error's hint, or, for a web server's answer (a router's 404, a page refusing the method) on an operation the service has, the API URL (a base path such as /api, a website) is wrong. */
-function hintOf(error: unknown, apiUrl: ErrorRenderOptions['apiUrl']): string | undefined {
+function hintOf(error: unknown, apiUrl: ErrorRenderOptions['apiUrl']): { hint: string; commands?: readonly string[] } | undefined {
   if (!(error instanceof MqError)) return undefined;
-  if (error.hint !== undefined) return error.hint;
+  if (error.hint !== undefined) return { hint: error.hint };
   if (!(error instanceof ApiError && error.routeMissing)) return undefined;
   const where = apiUrl === undefined ? 'the API URL' : `the API URL ${apiUrl.shown} (${apiUrl.origin})`;
-  return `${where} has no such operation: give the service's root URL, as in https://api.trunk.io (--api-url or ${envName('apiUrl')}); mq doctor checks it`;
+  const doctor = 'mq doctor';
+  return {
+    hint: `${where} has no such operation: give the service's root URL, as in https://api.trunk.io (--api-url or ${envName('apiUrl')}); ${doctor} checks it`,
+    commands: [doctor],
+  };
 }
 
 function messageOf(error: unknown): string {

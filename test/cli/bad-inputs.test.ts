@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mqWithRawWord, sandboxEnv } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { mq, startMq, useSandbox } from '../support/in-process.js';
+import { Emulator } from '../terminal/emulator.js';
 
 const fixture = useSandbox();
 const TEST_ID = '7f9c0a52-4b1e-4c8e-9a53-1d2e3f405162';
@@ -123,6 +124,26 @@ describe('a bad input: one line naming the flag, with an example, exit 2, nothin
       expect((await mq(['status', '10000000'], { env })).code).toBe(4);
     },
   );
+});
+
+describe('an error that names a command to run, on a terminal 24 to 70 columns wide', () => {
+  // The fold of stderr broke such a command between words (`see mq queue` / `update --help`), as prose.
+  it.each<[string[], string]>([
+    [['queue', 'update'], 'mq queue update --help'],
+    [['queue', 'drain', '--all-queues', '--wait'], 'mq queue drain --wait'],
+    [['simulate'], 'mq simulate fit'],
+    [['help', 'frobnicate'], 'mq --help'],
+    [['test-details', 'frobnicate'], 'mq flaky list'],
+    [['queue', 'get', '-b', 'nope'], 'mq queue create'],
+  ])('mq %j keeps %s on one row', async (argv, command) => {
+    const env = sandboxEnv(fixture.recorder.url, 'acme/widgets', { MQ_ORG: 'acme' });
+    for (let columns = 24; columns <= 70; columns++) {
+      const terminal = new Emulator(columns, 24);
+      expect((await startMq(argv, { env, stderr: terminal.stdout() }).done).code).toBeGreaterThan(1);
+      await terminal.settled();
+      expect(terminal.screen().split('\n'), `${columns} columns`).toContainEqual(expect.stringContaining(command));
+    }
+  });
 });
 
 describe('an error under FORCE_COLOR', () => {

@@ -198,7 +198,10 @@ function serviceOver(client: MergeQueueClient, served: { batchServed: boolean },
     getQueueCounted,
     // -- what tests next: v1 has the queue's order only (getQueue), no batches, no dependencies
     getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
-    getQueueGraph: () => v2Only('the dependency graph (mq queue graph)', 'on v1, mq queue order shows what tests next'),
+    getQueueGraph: () => {
+      const order = 'mq queue order';
+      return v2Only('the dependency graph (mq queue graph)', `on v1, ${order} shows what tests next`, [order]);
+    },
     getDirectlyAhead: async () => undefined,
     canEditEntries: false,
     needsOrgForFlakyTests: true,
@@ -209,11 +212,11 @@ function serviceOver(client: MergeQueueClient, served: { batchServed: boolean },
       const answer = await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr }, includeTimeline: true });
       return (withDetails(answer).timeline ?? []).map(historyEntry).reverse();
     },
-    listTestRuns: (_queue, query) =>
-      v2Only(
-        'listing test runs (mq runs)',
-        query.pr === undefined ? 'mq testing --run <id> shows a run you know' : `mq testing ${query.pr} shows the run that last tested it`,
-      ),
+    listTestRuns: (_queue, query) => {
+      const testing = query.pr === undefined ? 'mq testing --run <id>' : `mq testing ${query.pr}`;
+      const shows = query.pr === undefined ? 'shows a run you know' : 'shows the run that last tested it';
+      return v2Only('listing test runs (mq runs)', `${testing} ${shows}`, [testing]);
+    },
   };
 }
 
@@ -249,8 +252,9 @@ function historyEntry(entry: TimelineEntry): EntryTransition {
 }
 
 /** What only the v2 API does: refused before anything is sent, in one line (exit 2) that names no command first, so never `mq: mq …`. */
-function v2Only(what: string, instead: string): never {
-  throw new UsageError(`${what} needs the v2 API (a v2 API key); ${instead}`);
+/** `what` refused on v1, with what to do instead, and the commands that says (kept whole where it folds). */
+function v2Only(what: string, instead: string, commands?: readonly string[]): never {
+  throw new UsageError(`${what} needs the v2 API (a v2 API key); ${instead}`, commands && { commands });
 }
 
 /** Reads of single PRs in flight at once: a handful, so a long list does not open a socket per PR. */

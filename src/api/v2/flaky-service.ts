@@ -27,9 +27,11 @@ async function testNamed<T>(testId: string, call: () => Promise<T>): Promise<T> 
     return await call();
   } catch (error) {
     if (!(error instanceof ApiError) || error.apiCode !== 'TEST_NOT_FOUND') throw error;
-    throw new ApiError(404, `no test ${testId} (v2's test ids are not v1's: take the id mq flaky list shows with this key)`, error.operation, {
+    const list = 'mq flaky list';
+    throw new ApiError(404, `no test ${testId} (v2's test ids are not v1's: take the id ${list} shows with this key)`, error.operation, {
       cause: error,
       apiCode: error.apiCode,
+      commands: [list],
     });
   }
 }

@@ -105,7 +105,10 @@ async function target(input: ConfigInitInput, ctx: Context): Promise<{ path: str
   const [existing] = configFilesIn(dir, input.scope);
   if (existing !== undefined && !input.force) throw exists(existing);
   if (existing !== undefined && basename(existing) === 'package.json') {
-    throw new UsageError(`${existing} holds mq's settings under its "mq" key: edit them there, or remove the key and run mq config init again`);
+    const again = 'mq config init';
+    throw new UsageError(`${existing} holds mq's settings under its "mq" key: edit them there, or remove the key and run ${again} again`, {
+      commands: [again],
+    });
   }
   const path = existing ?? join(dir, NEW_CONFIG_FILE[input.scope]);
   const read = locations.project;
@@ -119,7 +122,8 @@ async function target(input: ConfigInitInput, ctx: Context): Promise<{ path: str
 const SHADOWS = { search: 'is nearer to the working directory', flag: 'is named by --config', env: `is named by ${envName('config')}` } as const;
 
 function exists(path: string): UsageError {
-  return new UsageError(`${path} already exists: mq config init --force replaces it (mq config show shows what it holds)`);
+  const [force, show] = ['mq config init --force', 'mq config show'];
+  return new UsageError(`${path} already exists: ${force} replaces it (${show} shows what it holds)`, { commands: [force, show] });
 }
 
 /** One value of the file: its flag, and the question asked on a terminal when the flag is not given. */

@@ -41,7 +41,8 @@ export function parseQueueDrain(words: Words<typeof QUEUE_DRAIN>): Invocation {
   const flags = words.flags;
   if (!flags.wait) refuseLoneInterval(flags, '--wait');
   if (flags.allQueues) {
-    if (flags.wait) throw new UsageError('queue drain --all-queues takes no --wait: drain them, then wait on each queue with mq queue drain --wait');
+    const each = 'mq queue drain --wait';
+    if (flags.wait) throw new UsageError(`queue drain --all-queues takes no --wait: drain them, then wait on each queue with ${each}`, { commands: [each] });
     return allQueues({ action: 'drain', yes: Boolean(flags.yes) });
   }
   if (!flags.wait) return work.result({ yes: Boolean(flags.yes) }, drainQueue);

@@ -20,7 +20,8 @@ export async function parseQueueUpdate(words: Words<typeof QUEUE_UPDATE>): Promi
 
 export async function updateQueue(input: { settings: Partial<QueueSettings> }, ctx: Context): Promise<CommandResult> {
   if (Object.keys(input.settings).length === 0) {
-    throw new UsageError('queue update needs at least one setting flag (see mq queue update --help)');
+    const help = 'mq queue update --help';
+    throw new UsageError(`queue update needs at least one setting flag (see ${help})`, { commands: [help] });
   }
   const service = await ctx.service();
   const ref = ctx.queueRef();

@@ -41,7 +41,8 @@ export function parseSimulate(words: Words<typeof SIMULATE>, _io: ArgvIo): Invoc
     throw new UsageError('give --workload <file> or --from-history <time>, not both: each is the workload the simulation plays');
   }
   if (flags.workload === undefined && flags.fromHistory === undefined) {
-    throw new UsageError('simulate needs a workload: --workload <file> (e.g. one mq simulate fit wrote) or --from-history <time>');
+    const fit = 'mq simulate fit';
+    throw new UsageError(`simulate needs a workload: --workload <file> (e.g. one ${fit} wrote) or --from-history <time>`, { commands: [fit] });
   }
   const sets = (flags.set ?? []).map(parseSet);
   // Two --set of one setting would play only the last: its values are given once.

@@ -38,11 +38,10 @@ export async function testing(input: TestingInput, ctx: Context): Promise<Comman
       // Not a 404 from the service (the PR is known), but nothing to show all the same: exit 4, no status.
       const state = pullRequest.state;
       const when = isFinalState(state) ? `it ended ${state} without one` : `try again once it is testing${state === undefined ? '' : ` (it is ${state})`}`;
-      throw new MqError(
-        `the service names no test run for #${input.pr}: ${when}; for a run you know, give its id: mq testing --run <testRunId>`,
-        'not_found',
-        EXIT.notFound,
-      );
+      const byId = 'mq testing --run <testRunId>';
+      throw new MqError(`the service names no test run for #${input.pr}: ${when}; for a run you know, give its id: ${byId}`, 'not_found', EXIT.notFound, {
+        commands: [byId],
+      });
     }
     ctx.info(`#${input.pr} was last tested by run ${testRunId}`);
   }
