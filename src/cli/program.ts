@@ -35,6 +35,9 @@ export interface ProgramOutput {
 
 export type OnCommand = (load: () => Promise<Parse>, words: Words) => Promise<void>;
 
+/** The help flag, every command's. */
+const HELP_FLAGS = ['-h', '--help'];
+
 /** The width of help in a pipe or a file: commander's own. */
 const PIPE_COLUMNS = 80;
 
@@ -46,7 +49,7 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand, argv?:
   const program = new Program(PROGRAM.name, output)
     .description(PROGRAM.description)
     .addOption(new Option('--version', 'print the version'))
-    .helpOption('-h, --help', 'show help')
+    .helpOption(HELP_FLAGS.join(', '), 'show help')
     // Laid out by commander to the width of the output, the epilogue too. The global flags are listed here
     // and in their topic; a command's help points there instead of repeating them.
     .configureHelp({
@@ -79,7 +82,8 @@ export function buildProgram(output: ProgramOutput, onCommand: OnCommand, argv?:
 
 /**
  * The root. commander answers --help and --version before it looks at the command a line names, so `mq nope --help`
- * printed mq's help and exited 0 as if `nope` were a command: here the words it read as commands are checked first.
+ * printed mq's help and exited 0 as if `nope` were a command: here the words it read as commands are checked first,
+ * and with a help flag the words after it too (`mq -h nope`, `mq queue --help nope`), which commander never reads.
  */
 class Program extends Command {
   constructor(
@@ -91,7 +95,7 @@ class Program extends Command {
 
   override parseOptions(argv: string[]): ParseOptionsResult {
     const parsed = super.parseOptions(argv);
-    refuseUnknownCommand(this, parsed.operands);
+    refuseUnknownCommand(this, parsed.operands, parsed.unknown);
     if (this.getOptionValue('version')) {
       this.output.stdout.write(`${VERSION}\n`);
       throw new CommanderError(0, 'commander.version', VERSION);
@@ -100,12 +104,17 @@ class Program extends Command {
   }
 }
 
-/** The first of `words` that names no subcommand where one is expected, refused as commander refuses `mq nope` (with its suggestion). */
-function refuseUnknownCommand(program: Command, words: readonly string[]): void {
+/**
+ * The first word that names no subcommand where one is expected, refused as commander refuses `mq nope` (with its
+ * suggestion): of the `operands` the root read, then, where a help flag is among the words it left to its
+ * subcommands (`unknown`), of those as each command would read them.
+ */
+function refuseUnknownCommand(program: Command, operands: readonly string[], unknown: readonly string[]): void {
   let command = program;
-  for (const word of words) {
+  /** Whether the walk goes on past `word`: not past a command without subcommands, whose words are its arguments. */
+  const named = (word: string): boolean => {
     wholeGroup(command);
-    if (command.commands.length === 0) return;
+    if (command.commands.length === 0) return false;
     const sub = command.commands.find((each) => each.name() === word || each.aliases().includes(word));
     if (sub) command = sub;
     // A group's implicit `help` (`mq queue help get`): the word after it names one of the group's.
@@ -113,7 +122,39 @@ function refuseUnknownCommand(program: Command, words: readonly string[]): void 
       command.args = [word];
       (command as unknown as { unknownCommand(): never }).unknownCommand();
     }
+    return true;
+  };
+  if (!operands.every(named) || !unknown.some((word) => HELP_FLAGS.includes(word))) return;
+  for (let at = 0; at < unknown.length; at++) {
+    const word = unknown[at]!;
+    if (word === '--') {
+      unknown.slice(at + 1).every(named);
+      return;
+    }
+    if (!word.startsWith('-') || word === '-') {
+      if (!named(word)) return;
+      continue;
+    }
+    if (HELP_FLAGS.includes(word)) continue;
+    // A flag of the command reached (a group's own); one it does not know may take the next word or not: help wins.
+    const taken = wordsTaken(command, word);
+    if (taken === undefined) return;
+    at += taken;
   }
+}
+
+/**
+ * How many words after `word` its flag takes from the command line (`--repo acme/w`: 1; `--repo=acme/w`, `--json`: 0),
+ * as commander reads it: undefined where it is none of `command`'s, or its value may or may not follow.
+ */
+function wordsTaken(command: Command, word: string): number | undefined {
+  const equals = word.startsWith('--') ? word.indexOf('=') : -1;
+  const name = equals < 0 ? word : word.slice(0, equals);
+  const option = command.options.find((each) => each.long === name || each.short === name);
+  if (!option) return undefined;
+  // commander reads a required value first (`<[host/]owner/name>` is one); one that may or may not follow is its to read.
+  if (option.required) return equals < 0 ? 1 : 0;
+  return option.optional || equals >= 0 ? undefined : 0;
 }
 
 /** Programs made with one command, and how to make the whole table. */
@@ -127,13 +168,9 @@ function commandNamed(program: Command, argv: readonly string[]): CommandSpec | 
   for (let at = 0; at < argv.length; at++) {
     const word = argv[at]!;
     if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
-    const equals = word.startsWith('--') ? word.indexOf('=') : -1;
-    const name = equals < 0 ? word : word.slice(0, equals);
-    const option = program.options.find((each) => each.long === name || each.short === name);
-    if (!option) return undefined;
-    // commander reads a required value first (`<[host/]owner/name>` is one); one that may or may not follow is its to read.
-    if (option.required) at += equals < 0 ? 1 : 0;
-    else if (option.optional || equals >= 0) return undefined;
+    const taken = wordsTaken(program, word);
+    if (taken === undefined) return undefined;
+    at += taken;
   }
   return undefined;
 }

@@ -72,6 +72,30 @@ describe('an unknown command', () => {
     expect(await mq(['queue', 'help', 'paus'])).toEqual({ code: EXIT.usage, stdout: '', stderr: "mq: unknown command 'paus'\nhint: did you mean pause?\n" });
   });
 
+  // commander answers a help flag at the command reached before the words after it: `mq -h nope` printed mq's help, exit 0.
+  it('is refused after a help flag too, wherever the flag stands, a group flag and its value between', async () => {
+    const lines = [
+      [['-h', 'nope'], "mq: unknown command 'nope'\n"],
+      [['--help', 'nope'], "mq: unknown command 'nope'\n"],
+      [['--help', '-R', 'acme/widgets', 'statu'], "mq: unknown command 'statu'\nhint: did you mean one of stats, status?\n"],
+      [['queue', '--help', 'paus'], "mq: unknown command 'paus'\nhint: did you mean pause?\n"],
+      [['queue', '-h', 'paus'], "mq: unknown command 'paus'\nhint: did you mean pause?\n"],
+      [['--help', 'queue', 'paus'], "mq: unknown command 'paus'\nhint: did you mean pause?\n"],
+      [['queue', '-h', 'help', 'paus'], "mq: unknown command 'paus'\nhint: did you mean pause?\n"],
+      [['sandbox', '--help', '--port', '0', 'exe'], "mq: unknown command 'exe'\nhint: did you mean exec?\n"],
+    ] as const;
+    for (const [words, said] of lines) expect(await mq([...words]), words.join(' ')).toEqual({ code: EXIT.usage, stdout: '', stderr: said });
+    // Words that name commands are left to commander: the help of the command the flag follows, as before.
+    const queueHelp = (await mq(['queue', '--help'])).stdout;
+    for (const words of [
+      ['queue', '--help', 'update'],
+      ['queue', '-h', 'update', '--name', 'x'],
+      ['queue', '--help', '--bogus', 'nope'],
+    ])
+      expect(await mq(words), words.join(' ')).toEqual({ code: 0, stdout: queueHelp, stderr: '' });
+    expect(await mq(['--help', 'status'])).toEqual({ code: 0, stdout: (await mq(['--help'])).stdout, stderr: '' });
+  });
+
   it('leaves help and the version to the lines that name commands', async () => {
     for (const words of [['--help'], ['-h'], ['help'], ['status', '--help'], ['queue', 'pause', '-h'], ['queue', '--help'], ['queue', 'help', 'get']]) {
       const run = await mq(words);
