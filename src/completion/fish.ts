@@ -59,6 +59,8 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
                 set count 0
                 set listed $cmdpath
                 __mq_names_commands "$cmdpath"; and set listed ''
+            else if test "$listed" != -; and test "$word" = (string split ' ' -- "$cmdpath")[-1]; and __mq_names_commands "$cmdpath"
+                # Its own name in the path names nothing: mq help help queue is mq help queue, mq help queue help get mq help queue get.
             else
                 set count (math $count + 1)
                 if __mq_names_commands "$cmdpath"

@@ -111,6 +111,9 @@ function walkFunction(prefix: string): string {
       count=0
       listed=$cmdpath
       ${prefix}_names_commands "$cmdpath" && listed=''
+    elif [[ $listed != - && $word == "\${cmdpath##* }" ]] && ${prefix}_names_commands "$cmdpath"; then
+      # Its own name in the path names nothing: mq help help queue is mq help queue, mq help queue help get mq help queue get.
+      continue
     else
       count=$((count + 1))
       if ${prefix}_names_commands "$cmdpath"; then

@@ -8,10 +8,15 @@ import { HELP_TOPICS, type HelpTopic } from './topics.js';
 type HelpFound = { command: Command } | { topic: HelpTopic };
 
 function findHelp(program: Command, words: readonly string[]): HelpFound {
-  const topic = words.length === 1 ? HELP_TOPICS.find((t) => t.name === words[0]) : undefined;
+  // `mq help help queue` is `mq help queue`, as a group's help word is in a path (`mq help queue help get`); `mq help
+  // help` alone is help's own help. Completion reads the words so too.
+  let start = 0;
+  while (start < words.length - 1 && words[start] === 'help') start++;
+  const path = words.slice(start);
+  const topic = path.length === 1 ? HELP_TOPICS.find((t) => t.name === path[0]) : undefined;
   if (topic) return { topic };
   let command = program;
-  for (const word of words) {
+  for (const word of path) {
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     // A group's own `help` (`mq queue help` is queue's help), which completion offers beside its subcommands.
     if (!sub && word === 'help' && command !== program && command.commands.length > 0) continue;

@@ -95,6 +95,14 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'help', 'queue', 'update', ''], []],
   [['mq', 'help', 'exit-codes', ''], []],
   [['mq', 'help', 'zz', ''], []],
+  // help's own name in the path names nothing, as mq help reads it: mq help help queue is mq help queue.
+  [
+    ['mq', 'help', 'help', 'qu'],
+    ['queue', 'queues'],
+  ],
+  [['mq', 'help', 'help', 'exit'], ['exit-codes']],
+  [['mq', 'help', 'help', 'queue', 'up'], ['update']],
+  [['mq', 'help', 'queue', 'help', 'up'], ['update']],
   // The shell's quoting is off before a word is matched: 'queue' names queue.
   [['mq', "'queue'", 'up'], ['update']],
   [['mq', '"status"', '--w'], ['--web']],

@@ -181,6 +181,30 @@ describe('mq help', () => {
     expect(unknown.stdout).toBe('');
   });
 
+  it('reads help named again before the path as nothing, as it reads a group’s help word in it', async () => {
+    // `mq help help queue` said there is no command or topic "help queue", though mq help queue help get is get's help.
+    const same: Array<[string[], string[]]> = [
+      [
+        ['help', 'help', 'queue'],
+        ['queue', '--help'],
+      ],
+      [
+        ['help', 'help', 'help', 'queue', 'update'],
+        ['queue', 'update', '--help'],
+      ],
+      [
+        ['help', 'help', 'exit-codes'],
+        ['help', 'exit-codes'],
+      ],
+      [
+        ['help', 'help'],
+        ['help', '--help'],
+      ],
+    ];
+    for (const [words, as] of same) expect(await mq(words), words.join(' ')).toEqual({ code: 0, stdout: (await mq(as)).stdout, stderr: '' });
+    expect((await mq(['help', 'help', 'frobnicate'])).code).toBe(2);
+  });
+
   it('refuses what is neither a command nor a topic, with exit 2', async () => {
     const run = await mq(['help', 'frobnicate']);
     expect(run.code).toBe(2);
