@@ -13,8 +13,9 @@ ${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root
 ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
 
 _mq_unquote() {
-  # $1 with its quoting taken off as bash would: '...', "..." and backslashes (nothing is expanded, nothing run)
-  local rest=$1 out='' quote='' c
+  # $1 with its quoting taken off as bash would: '...', "..." and backslashes (nothing is expanded, nothing run); with
+  # $2, what comes before a quote still open at its end (u"p: u), where readline's word to replace begins
+  local rest=$1 out='' quote='' opened='' c
   while [[ -n $rest ]]; do
     c=\${rest:0:1}
     rest=\${rest:1}
@@ -22,19 +23,24 @@ _mq_unquote() {
       "''" | '""') quote='' ;;
       '"\\') [[ \${rest:0:1} == [\\\\\\$\\\`\\"] ]] && c=\${rest:0:1} && rest=\${rest:1}; out+=$c ;;
       "'"? | '"'?) out+=$c ;;
-      "'" | '"') quote=$c ;;
+      "'" | '"') quote=$c opened=$out ;;
       '\\') out+=\${rest:0:1}; rest=\${rest:1} ;;
       *) out+=$c ;;
     esac
   done
-  printf '%s\\n' "$out"
+  if [[ -n $2 ]]; then printf '%s\\n' "\${quote:+$opened}"; else printf '%s\\n' "$out"; fi
 }
 
 _mq_completion() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath flag count listed ended IFS=$'\\n'
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath flag count listed ended lead='' IFS=$'\\n'
   COMPREPLY=()
   # COMP_WORDS are the words as typed: "--w completes as --w does.
-  [[ $cur == *[\\\\\\'\\"]* ]] && cur=$(_mq_unquote "$cur")
+  if [[ $cur == *[\\\\\\'\\"]* ]]; then
+    # A quote opened inside the word (u"p): readline replaces only what follows it, so each answer goes without what
+    # comes before it (pdate, read with the u"…" around it as update).
+    lead=$(_mq_unquote "$cur" open)
+    cur=$(_mq_unquote "$cur")
+  fi
   # The walk answers 0 and each compgen that finds nothing 1, taken by \`|| :\`: a shell under set -e (or an ERR trap)
   # is not ended (or told) by a TAB that offers nothing.
   _mq_walk "\${COMP_WORDS[@]:1:COMP_CWORD-1}"
@@ -59,6 +65,7 @@ _mq_completion() {
   else
     COMPREPLY=($(compgen -W "$(_mq_subcommands "$listed"; _mq_arguments "$cmdpath" "$count")" -- "$cur")) || :
   fi
+  [[ -n $lead && \${#COMPREPLY[@]} -gt 0 ]] && COMPREPLY=("\${COMPREPLY[@]#"$lead"}")
   return 0
 }
 

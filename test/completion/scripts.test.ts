@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRIORITY_NAMES, PULL_REQUEST_STATES, TEST_RUN_STATUSES } from '../../src/model/vocabulary.js';
-import { bashComplete, fishComplete, hasShell, syntaxCheck, writeScript, zshComplete, type ShellName } from './shells.js';
+import { bashComplete, bashTabbed, fishComplete, HAS_TMUX, hasShell, syntaxCheck, writeScript, zshComplete, type ShellName } from './shells.js';
 
 /** Command lines and exactly what every shell must offer for the last word. */
 const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
@@ -163,9 +163,20 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
 
   it('takes the quoting off the word under the cursor too, an open quote included', () => {
     expect(bashComplete(file, ['mq', 'status', '"--w'])).toEqual(['--web']);
-    expect(bashComplete(file, ['mq', 'queue', 'update', "--merge-method='sq"])).toEqual(['--merge-method=squash']);
+    // Readline replaces only what follows a quote opened inside the word: the answer is that part.
+    expect(bashComplete(file, ['mq', 'queue', 'update', "--merge-method='sq"])).toEqual(['squash']);
     expect(bashComplete(file, ['mq', 'queue', "'sw"])).toEqual(['switch-mode']);
     expect(bashComplete(file, ['mq', 'q\\ueue', 'sw\\itch-mode', ''])).toEqual(['single', 'parallel', 'queue', 'graph']);
+  });
+
+  it('answers a word with a quote opened inside it (u"p) with what follows the quote, as readline replaces only that', () => {
+    expect(bashComplete(file, ['mq', 'queue', 'u"p'])).toEqual(['pdate']);
+    expect(bashComplete(file, ['mq', 'queue', "s'w"])).toEqual(['witch-mode']);
+    expect(sorted(bashComplete(file, ['mq', 'qu"e']))).toEqual(['eue', 'eues']);
+    expect(bashComplete(file, ['mq', 'status', '-"-w'])).toEqual(['-web']);
+    // A quote closed again, or opening the word, leaves the whole word to replace.
+    expect(bashComplete(file, ['mq', 'queue', 'u"p"d'])).toEqual(['update']);
+    expect(bashComplete(file, ['mq', 'queue', '"up'])).toEqual(['update']);
   });
 
   it('offers no flag value after -- (--flag=value there is an argument)', () => {
@@ -202,6 +213,19 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
     expect(commands).toEqual(expect.arrayContaining(['submit', 'queue', 'config', 'completion', 'help', 'sandbox']));
     expect(commands.some((word) => word.startsWith('-'))).toBe(false);
     expect(sorted(bashComplete(file, ['mq', '--ver']))).toEqual(['--verbose', '--version']);
+  });
+});
+
+describe.skipIf(!hasShell('bash') || !HAS_TMUX)('mq completion bash, on a terminal (tmux): the line TAB leaves', () => {
+  // mq queue u"p<TAB> became u"update", which bash reads as uupdate.
+  it.each([
+    ['mq queue u"p', 'mq queue u"pdate"', ['queue', 'update']],
+    ["mq queue s'w", "mq queue s'witch-mode'", ['queue', 'switch-mode']],
+    ['mq "queue" up', 'mq "queue" update', ['queue', 'update']],
+    ["mq queue update --merge-method='sq", "mq queue update --merge-method='squash'", ['queue', 'update', '--merge-method=squash']],
+  ])('%s: %s, read by bash as mq %j', async (typed, line, words) => {
+    const file = await writeScript('bash');
+    expect(await bashTabbed(file, typed)).toEqual({ line, words });
   });
 });
 

@@ -1,6 +1,6 @@
 // Asking a shell for completions the way it does on TAB, from a script mq wrote. Each helper takes the words of
 // the command line; the last one is the word under the cursor ('' right after a space).
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,4 +66,42 @@ export function syntaxCheck(shell: ShellName, file: string): { ok: boolean; stde
   const args = shell === 'fish' ? ['--no-execute', file] : ['-n', file];
   const result = spawnSync(shell, args, { encoding: 'utf8' });
   return { ok: result.status === 0, stderr: result.stderr };
+}
+
+export const HAS_TMUX = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * What an interactive bash (in tmux, its own server) makes of `typed`, a TAB and Enter, with the script loaded: the line
+ * as readline left it, and the words `mq` (a function printing them) received. Readline takes the keys in order, the
+ * completion done before Enter is read; the screen is read until the words are on it.
+ */
+export async function bashTabbed(file: string, typed: string): Promise<{ line: string; words: string[] }> {
+  const socket = `mq-completion-${process.pid}-${++sessions}`;
+  const rc = join(mkdtempSync(join(tmpdir(), 'mq-bashrc-')), 'rc');
+  writeFileSync(rc, `PS1='$ '\nsource ${JSON.stringify(file)}\nmq() { printf '<%s>' "$@"; echo '[end]'; }\n`);
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  tmux('new-session', '-d', '-s', 'c', '-x', '200', '-y', '10', `env -i PATH="$PATH" TERM=xterm bash --noprofile --rcfile ${JSON.stringify(rc)} -i`);
+  try {
+    const screen = () => tmux('capture-pane', '-p', '-t', 'c');
+    await until(() => screen().startsWith('$'), screen);
+    tmux('send-keys', '-t', 'c', '-l', typed);
+    tmux('send-keys', '-t', 'c', 'Tab', 'Enter');
+    const shown = await until(() => /\[end\]/.test(screen()), screen);
+    const [line = '', said = ''] = shown.split('\n');
+    return { line: line.replace(/^\$ /, ''), words: [...said.matchAll(/<([^>]*)>/g)].map((match) => match[1]!) };
+  } finally {
+    spawnSync('tmux', ['-L', socket, 'kill-server']);
+  }
+}
+
+let sessions = 0;
+
+/** Resolves with the screen once `ready` holds; fails with the screen as it was after 15s. */
+async function until(ready: () => boolean, screen: () => string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`the terminal never got there:\n${screen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return screen();
 }
