@@ -124,11 +124,12 @@ function refuseUnknownCommand(program: Command, operands: readonly string[], unk
     }
     return true;
   };
-  if (!operands.every(named) || !unknown.some((word) => HELP_FLAGS.includes(word))) return;
+  for (const word of operands) if (!named(word)) return;
+  if (!unknown.some((word) => HELP_FLAGS.includes(word))) return;
   for (let at = 0; at < unknown.length; at++) {
     const word = unknown[at]!;
     if (word === '--') {
-      unknown.slice(at + 1).every(named);
+      for (const operand of unknown.slice(at + 1)) if (!named(operand)) return;
       return;
     }
     if (!word.startsWith('-') || word === '-') {
