@@ -97,17 +97,53 @@ export function checkGraphSoftCap(cap: unknown): asserts cap is number | null {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   if (options.graphSoftCap !== undefined) checkGraphSoftCap(options.graphSoftCap);
+  // The port first: a start refused for it writes nothing. A state file written from the seed by then would hold
+  // the next start's seed out (the seed is used only while the file holds no state), a corrected seed too.
+  const listening = await listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const store = options.stateFile === undefined ? undefined : new StateStore(options.stateFile);
   try {
-    return await started(store, options);
+    return await started(store, options, listening);
   } catch (error) {
-    // A sandbox that did not start keeps no state file from another.
+    // A sandbox that did not start keeps no state file from another, nor its port.
     store?.release();
+    await listening.close();
     throw error;
   }
 }
 
-async function started(store: StateStore | undefined, options: SandboxOptions): Promise<RunningSandbox> {
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** A server listening, whose requests wait for `serve` to say what answers them. */
+interface Listening {
+  origin: string;
+  serve(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+async function listen(port: number, host: string): Promise<Listening> {
+  let serve!: (handler: Handler) => void;
+  const ready = new Promise<Handler>((resolve) => (serve = resolve));
+  // A request on a port given outright may come before the sandbox behind it is loaded: it waits for it.
+  const server = createServer((request, response) => void ready.then((handler) => handler(request, response)));
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${urlHost}:${(server.address() as AddressInfo).port}`;
+  const close = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  };
+  return { origin, serve, close };
+}
+
+async function started(store: StateStore | undefined, options: SandboxOptions, listening: Listening): Promise<RunningSandbox> {
   store?.lock();
   const manual = options.clock === 'manual';
   const engineOptions = { testDurationSeconds: options.testDurationSeconds };
@@ -138,8 +174,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
     throw error;
   }
 
-  // Where verificationUri points: known once the server listens.
-  let origin = '';
+  const { origin } = listening;
   const deviceLogins = new DeviceLogins(clock.now(), () => origin);
   const reads = new ReadCache();
   let seenRevision = engine.revision;
@@ -188,7 +223,11 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
   // Set as the control route sets it, so a state file's journal replays it at the instant it was set.
   if (options.graphSoftCap !== undefined && options.graphSoftCap !== engine.graphSoftCap) {
     const answer = await dispatch(CONTROLS.graphSoftCap, NO_QUERY, JSON.stringify({ cap: options.graphSoftCap }), undefined, false);
-    if (answer.status !== 200) throw new RangeError(`graphSoftCap: ${String(answer.body).trim()}`);
+    if (answer.status !== 200) {
+      webhooks.abandon();
+      await journal.close();
+      throw new RangeError(`graphSoftCap: ${String(answer.body).trim()}`);
+    }
   }
 
   // One limiter for both faces: a v1 request counts against its organization's bucket as a v2 one does.
@@ -219,17 +258,8 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
     send(response, answer, httpDate(engine.now.getTime()));
   };
 
-  const server = createServer((request, response) => {
+  listening.serve((request, response) => {
     handle(request, response).catch((error: unknown) => send(response, answerForError(error)));
-  });
-  server.on('clientError', answerClientError);
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
   });
 
   // The real clock moves the engine on in the background, so runs end without anyone asking.
@@ -242,9 +272,6 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
       }, REAL_CLOCK_TICK_MS);
   timer?.unref();
 
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  origin = `http://${urlHost}:${port}`;
   let closing: Promise<Closed> | undefined;
   return {
     url: `${origin}/${API_VERSION}`,
@@ -279,9 +306,7 @@ async function started(store: StateStore | undefined, options: SandboxOptions): 
     close: () =>
       (closing ??= (async () => {
         if (timer) clearInterval(timer);
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeAllConnections();
-        await closed;
+        await listening.close();
         const deliveriesCutShort = await webhooks.close();
         await journal.close();
         store?.release();

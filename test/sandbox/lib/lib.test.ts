@@ -1,6 +1,6 @@
 // The sandbox as a library (src/sandbox/lib.ts): seeded, moved, reset, snapshotted, and two in one process apart.
 import { once } from 'node:events';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,19 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     );
     expect(refused).toBeInstanceOf(RangeError);
     expect(refused!.message).toBe(`startSandbox: port: ${port} is in use: give 0 (any free port) or another port`);
+  });
+
+  it('refused a port in use, has written nothing: the next start takes its seed (helper-124: the seed was held out)', async () => {
+    const taken = await start();
+    const port = Number(new URL(taken.url).port);
+    const folder = mkdtempSync(join(tmpdir(), 'mq-lib-state-'));
+    const state = join(folder, 'state.json');
+    const seed = (branch: string) => ({ queues: [{ repo: 'acme/widgets', branch }], webhooks: [{ url: 'http://127.0.0.1:9/hooks' }] });
+    await expect(startSandbox({ state, seed: seed('wrong'), port })).rejects.toThrow(`startSandbox: port: ${port} is in use`);
+    expect(readdirSync(folder)).toEqual([]);
+    const again = await start({ state, seed: seed('main') });
+    expect((await v1(again, 'getQueue', MAIN)).status).toBe(200);
+    expect((await v1(again, 'getQueue', { ...MAIN, targetBranch: 'wrong' })).status).toBe(404);
   });
 
   it('takes its calls in the order they are made, awaited or not, and none after close()', async () => {

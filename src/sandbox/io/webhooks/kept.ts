@@ -97,6 +97,8 @@ export class KeptWebhooks {
     const written = this.store.saveWebhooks(this.delivery.snapshot(fold)).catch(this.reportSaveFailure);
     this.writing = written.finally(() => {
       this.writing = undefined;
+      // Abandoned meanwhile: no pause, whose timer would keep alive a process whose sandbox never started.
+      if (this.abandoned) return;
       const pause = Math.max(SAVE_PAUSE_MS, SAVE_PAUSE_PER_WRITE * (performance.now() - started));
       this.pause = setTimeout(() => {
         this.pause = undefined;
