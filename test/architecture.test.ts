@@ -65,7 +65,6 @@ interface Door {
 const DOORS: readonly Door[] = [
   { from: 'src/commands/sandbox/sandbox.ts', to: 'sandbox io', why: '`mq sandbox` starts the emulator' },
   { from: 'src/commands/mcp/mcp.ts', to: 'mcp', why: '`mq mcp` starts the MCP server' },
-  { from: 'src/commands/sandbox/exec.ts', to: 'sandbox library', why: '`mq sandbox exec` starts the emulator as the library does' },
   { from: 'src/sandbox/io/seed.ts', to: 'config', why: 'a seed names repositories as --repo does, and is YAML or JSON read as a config file is' },
   { from: 'src/commands/doctor/doctor.ts', to: 'transport', why: '`mq doctor` names the proxy the transport will use, and shows URLs as it does' },
 ];

@@ -2,15 +2,13 @@
 // Each call is a sandbox of its own (its engine, clock, keys and server): two share nothing. docs/sandbox.md
 // (The sandbox as a library) shows it in a vitest suite.
 import { WEBHOOK_ROUTES } from '../api/sandbox-webhooks.js';
-import { API_VERSION } from '../api/v1/endpoints.js';
 import * as z from 'zod';
 import { describeIssues } from '../api/format-path.js';
-import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import { webhookUrlProblem } from '../model/webhooks.js';
 import { grantedPermissions, V2_PERMISSIONS, type V2Permission } from '../api/v2/contract.js';
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
-import { checkGraphSoftCap, startSandbox as startServer } from './io/server.js';
+import { checkGraphSoftCap, startSandbox as startServer, TOKEN_RULE } from './io/server.js';
 import { SPEED_MAX, SPEED_RANGE } from './io/clock.js';
 import { shownValue } from './engine/state.js';
 import type { V2Key } from './io/v2/face.js';
@@ -90,7 +88,7 @@ const Options = z.strictObject({
   speed: z.number().optional(),
   state: z.string().min(1).optional(),
   seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
-  token: z.string().regex(/^\S+$/, 'a token is one or more characters, no spaces').optional(),
+  token: z.string().regex(TOKEN_RULE.pattern, TOKEN_RULE.problem).optional(),
   keys: z
     .array(
       z.strictObject({
@@ -186,7 +184,7 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
     if (answer.status !== 200) throw new Error(`sandbox: ${name}: ${String(answer.body).trim()}`);
     return JSON.parse(String(answer.body)) as unknown;
   };
-  const origin = server.url.slice(0, -`/${API_VERSION}`.length);
+  const { origin } = server;
   // The calls take effect in the order they are made, awaited or not (`restore(s); advance(5)` advances the
   // restored state), and none after close(): the changes would be lost, and a state file not written.
   let turn: Promise<unknown> = Promise.resolve();
@@ -207,8 +205,8 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
     url: origin,
     v1Url: server.url,
     v2Url: `${origin}/v2`,
-    token: options.token ?? 'sandbox',
-    key: serverOptions.keys?.[0]?.key ?? `${V2_KEY_PREFIX}sandbox`,
+    token: server.token,
+    key: server.key,
     advance: (seconds) =>
       inTurn(async () => {
         // Said here: JSON would send NaN and Infinity as null, and the refusal would speak of a null.
@@ -238,7 +236,7 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
       }),
     events: () =>
       inTurn(async () => {
-        const response = await fetch(`${origin}/_sandbox/${WEBHOOK_ROUTES.events.path}`, { headers: { 'x-api-token': options.token ?? 'sandbox' } });
+        const response = await fetch(`${origin}/_sandbox/${WEBHOOK_ROUTES.events.path}`, { headers: { 'x-api-token': server.token } });
         if (!response.ok) throw new Error(`sandbox: events: ${response.status} ${(await response.text()).trim()}`);
         return ((await response.json()) as { events: { id: string; type: string; payload: Record<string, unknown> }[] }).events;
       }),

@@ -291,7 +291,7 @@ const ROWS: Array<[string, string[], Row, string?]> = [
     {
       handler: exec,
       input: {
-        sandbox: { port: 0, token: 't', clock: 'manual', speed: undefined, seed: 's.yaml' },
+        sandbox: { port: 0, stateFile: undefined, token: 't', clock: 'manual', speed: undefined, seed: 's.yaml' },
         command: ['sh', '-c', 'exit 0'],
         exportOnExit: 'out.json',
       },

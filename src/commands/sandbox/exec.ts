@@ -9,11 +9,10 @@ import { ConfigError, systemErrorWords } from '../../errors.js';
 import { runningProgram } from '../../own-program.js';
 import { signalChild } from '../../process-group.js';
 import { envVariables } from '../../config/setting-rows.js';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../../sandbox/lib.js';
 import { type Invocation, work, type Words } from '../../command-kit/invocation.js';
 import type { Context } from '../../command-kit/context.js';
 import type { SANDBOX } from './spec.js';
-import { sandboxOptions, startFailure } from './sandbox.js';
+import { type RunningSandbox, type SandboxInput, sandboxOptions, startFromFlags } from './sandbox.js';
 
 /** exec's words: its own flags and, as commander hands them, its parent's (`mq sandbox`'s). */
 type ExecWords = Omit<Words<NonNullable<(typeof SANDBOX)['subcommands']>[0]>, 'flags'> & {
@@ -21,7 +20,7 @@ type ExecWords = Omit<Words<NonNullable<(typeof SANDBOX)['subcommands']>[0]>, 'f
 };
 
 interface ExecInput {
-  sandbox: SandboxOptions;
+  sandbox: SandboxInput;
   command: string[];
   exportOnExit?: string;
 }
@@ -29,9 +28,8 @@ interface ExecInput {
 /** `mq sandbox [sandbox flags] exec [--seed FILE] [--export-on-exit FILE] -- <command> [args…]` */
 export function parseExec(words: ExecWords): Invocation {
   const flags = words.flags;
-  const { stateFile, ...server } = sandboxOptions(flags);
   const input: ExecInput = {
-    sandbox: { ...server, ...(stateFile !== undefined && { state: stateFile }) },
+    sandbox: sandboxOptions(flags),
     command: words.args[0],
     ...(flags.exportOnExit !== undefined && { exportOnExit: flags.exportOnExit }),
   };
@@ -42,32 +40,24 @@ export function parseExec(words: ExecWords): Invocation {
  * What the command is given to find the sandbox: each client's own variables. Every variable mq reads its token
  * from is the sandbox's, so that no real credential reaches the command (nor, through it, the sandbox).
  */
-export function clientEnvironment(sandbox: Sandbox): Record<string, string> {
+function clientEnvironment(sandbox: RunningSandbox): Record<string, string> {
   return {
-    ...Object.fromEntries(envVariables('apiUrl').map((name) => [name, sandbox.v1Url])),
+    ...Object.fromEntries(envVariables('apiUrl').map((name) => [name, sandbox.url])),
     ...Object.fromEntries(envVariables('token').map((name) => [name, sandbox.token])),
-    API_URL: `${sandbox.v1Url}/setImpactedTargets`,
+    API_URL: `${sandbox.url}/setImpactedTargets`,
     API_TOKEN: sandbox.token,
-    TRUNK_BASE_URL: sandbox.v1Url,
+    TRUNK_BASE_URL: sandbox.url,
     TRUNK_API_KEY: sandbox.token,
-    MQ_SANDBOX_URL: sandbox.url,
+    MQ_SANDBOX_URL: sandbox.origin,
     MQ_SANDBOX_KEY: sandbox.key,
   };
 }
 
 export async function exec(input: ExecInput, ctx: Context): Promise<number> {
-  const at = (path: string) => resolve(ctx.cwd, path);
-  const options = { ...input.sandbox, ...(input.sandbox.state && { state: at(input.sandbox.state) }) };
-  if (typeof options.seed === 'string') options.seed = at(options.seed);
   // Its folder checked before the command runs, which may take long: a state that cannot be kept is said first.
-  const exportTo = input.exportOnExit === undefined ? undefined : at(input.exportOnExit);
+  const exportTo = input.exportOnExit === undefined ? undefined : resolve(ctx.cwd, input.exportOnExit);
   if (exportTo !== undefined) await checkWritable(exportTo);
-  let sandbox: Sandbox;
-  try {
-    sandbox = await startSandbox(options);
-  } catch (error) {
-    throw error instanceof ConfigError ? error : startFailure(error, { port: options.port ?? 0 });
-  }
+  const { running: sandbox } = await startFromFlags(input.sandbox, ctx.cwd);
   const own = await ownMqFolder();
   // A second Ctrl-C or SIGTERM ends mq at once, past the finally below: the folder goes then too.
   const removeAtExit = own === undefined ? undefined : ctx.onExit?.(() => rmSync(own, { recursive: true, force: true }));

@@ -6,7 +6,8 @@ import { badValue } from '../../argv-values.js';
 import { envName } from '../../config/setting-rows.js';
 import { SETTING_MAX, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { ConfigError, InterruptedError, UsageError } from '../../errors.js';
-import { type RunningSandbox, startSandbox, type SandboxOptions } from '../../sandbox/io/server.js';
+import { type RunningSandbox, startSandbox, type SandboxOptions, TOKEN_RULE } from '../../sandbox/io/server.js';
+
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
@@ -20,6 +21,8 @@ import type { Context } from '../../command-kit/context.js';
 import { parseCount } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
 import { portFailure, untilStopped } from '../../command-kit/serve.js';
+
+export type { RunningSandbox };
 
 /** `mq sandbox [--port n] [--state file] [--token t] [--key k[=perms]]... [--webhook url[#kinds]]... [--webhook-secret s] [--clock real|manual] [--speed x] [--rate-limits on|off] [--estimates on|off] [--graph-soft-cap n|none]` */
 export function parseSandbox(words: Words<typeof SANDBOX>): Invocation {
@@ -36,6 +39,8 @@ export function sandboxOptions(flags: Words<typeof SANDBOX>['flags']): SandboxIn
     clock: flags.clock ?? 'real',
     speed: flags.speed === undefined ? undefined : parseSpeed(flags.speed),
   };
+  // As the library refuses it: a token no client sends as given would leave the sandbox taking none. Not echoed.
+  if (input.token !== undefined && !TOKEN_RULE.pattern.test(input.token)) throw new UsageError(`--token: ${TOKEN_RULE.problem}`);
   // As the library refuses it: a manual clock moves only when told, and --speed would be said and not done.
   if (input.speed !== undefined && input.clock !== 'real')
     throw new UsageError('--speed goes with the real clock (--clock real); a manual clock moves only when advanced');
@@ -111,17 +116,10 @@ function parseSpeed(text: string): number {
 }
 
 /** The server's options, and a seed file to start from. */
-type SandboxInput = SandboxOptions & { seed?: string };
+export type SandboxInput = SandboxOptions & { seed?: string };
 
 export async function sandbox(input: SandboxInput, ctx: Context, announce: (url: string) => void): Promise<void> {
-  // A relative --state is the caller's working directory's, as every other path mq is given.
-  const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(ctx.cwd, input.stateFile) };
-  let running: Awaited<ReturnType<typeof startSandbox>>;
-  try {
-    running = await startSandbox(await withSeed(options, input.seed === undefined ? undefined : resolve(ctx.cwd, input.seed)));
-  } catch (error) {
-    throw startFailure(error, options);
-  }
+  const { running, options } = await startFromFlags(input, ctx.cwd);
   announce(running.url);
   for (const step of [...firstSteps(running.url, input, running.graphSoftCap()), ...webhookLines(running.webhookEndpoints())]) {
     if (typeof step === 'string') ctx.note(step);
@@ -131,6 +129,19 @@ export async function sandbox(input: SandboxInput, ctx: Context, announce: (url:
   const { deliveriesCutShort } = await running.close();
   // Stopped by Ctrl-C or SIGTERM, as `mq webhooks listen` and any command: 130.
   throw new InterruptedError(stoppedWords(deliveriesCutShort, options.stateFile));
+}
+
+/**
+ * The sandbox `mq sandbox`'s flags describe (`mq sandbox exec`'s too), started; a relative --state or --seed is the
+ * caller's working directory's, as every other path mq is given. One it cannot start is said with the fix.
+ */
+export async function startFromFlags(input: SandboxInput, cwd: string): Promise<{ running: RunningSandbox; options: SandboxOptions }> {
+  const options = input.stateFile === undefined ? input : { ...input, stateFile: resolve(cwd, input.stateFile) };
+  try {
+    return { running: await startSandbox(await withSeed(options, input.seed === undefined ? undefined : resolve(cwd, input.seed))), options };
+  } catch (error) {
+    throw startFailure(error, options);
+  }
 }
 
 /** The last line: the sandbox stopped, and what became of the webhook deliveries it cut short. */
@@ -168,7 +179,7 @@ function webhookLines(endpoints: ReturnType<RunningSandbox['webhookEndpoints']>)
 }
 
 /** Why the sandbox could not start, with the fix: a port it cannot have is a bad --port (exit 2), an unusable state file configuration (exit 3). */
-export function startFailure(error: unknown, input: SandboxOptions): unknown {
+function startFailure(error: unknown, input: SandboxOptions): unknown {
   if (error instanceof ConfigError) return error;
   if (error instanceof StateFileError) return new ConfigError(`${error.message}: ${STATE_FIXES[error.problem]}`, { cause: error });
   return portFailure(error, input.port ?? 0);

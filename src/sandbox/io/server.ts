@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_VERSION, FORKED_RUN_HEADER, TOKEN_HEADER } from '../../api/v1/endpoints.js';
-import { isV2Key, SETTING_MAX } from '../../model/vocabulary.js';
+import { isV2Key, SETTING_MAX, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { MANUAL_CLOCK_START, manualClock, realClock } from './clock.js';
 import { answerClientError, errorAnswer, fromTerraform, httpDate, lingerThenClose, readBody, requestTarget, send, type Answer } from './http.js';
 import { EngineJournal, loadEngine } from './persistence.js';
@@ -58,6 +58,11 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   /** http://127.0.0.1:PORT/v1 */
   url: string;
+  /** http://127.0.0.1:PORT, for v2 and the control routes. */
+  origin: string;
+  /** A v1 token and a v2 key it takes: the one token it takes, else `sandbox` (it takes any); the first key, else one of the keys' form. */
+  token: string;
+  key: string;
   /** The webhook endpoints, with their secrets, as the `webhooks/endpoints` route lists them. */
   webhookEndpoints(): Endpoint[];
   /** Resolves once no webhook delivery is in flight or due on the sandbox's clock. */
@@ -84,6 +89,9 @@ export interface Closed {
 const REAL_CLOCK_TICK_MS = 250;
 /** What a route reads of the query when the target has none (no route writes to it). */
 const NO_QUERY = new URLSearchParams();
+
+/** A token it is to take alone: as a client sends it, one or more characters and no spaces (a header's are trimmed). */
+export const TOKEN_RULE = { pattern: /^\S+$/, problem: 'a token is one or more characters, no spaces' } as const;
 
 /**
  * A graph soft cap given in code (startSandbox's option, the library's setGraphSoftCap): a whole number from 1 to
@@ -275,6 +283,9 @@ async function started(store: StateStore | undefined, options: SandboxOptions, l
   let closing: Promise<Closed> | undefined;
   return {
     url: `${origin}/${API_VERSION}`,
+    origin,
+    token: options.token || 'sandbox',
+    key: options.keys?.[0]?.key ?? `${V2_KEY_PREFIX}sandbox`,
     webhookEndpoints: () => webhooks.delivery.list().map(WebhookDelivery.view),
     webhooksIdle: () => webhooks.delivery.idle(),
     graphSoftCap: () => engine.graphSoftCap,

@@ -5,6 +5,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { startSandbox } from '../../../src/sandbox/lib.js';
 import { describe, expect, it } from 'vitest';
 import { isolatedDir, MQ_BIN, mq, mqEnvironment, shimDir } from '../../support/cli.js';
 import { gone } from '../../support/processes.js';
@@ -63,6 +65,38 @@ describe('mq sandbox exec', () => {
       const run = await mq(['sandbox', 'exec', '--export-on-exit', file, '--', 'sh', '-c', 'echo ran; exit 7'], { cwd: dir });
       expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 3, stdout: '' });
       expect(run.stderr).toBe(`mq: cannot write --export-on-exit ${join(dir, file).replace(/\/\.$/, '')}: ${why}\n`);
+    }
+  });
+
+  it('says a sandbox it cannot start as mq sandbox does, in the same line and exit code (helper-124: exit 1, "internal error")', async () => {
+    const dir = isolatedDir();
+    writeFileSync(join(dir, 'bad.yaml'), 'queues: [oops\n');
+    writeFileSync(join(dir, 'not-state.json'), '{"x": 1}\n');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    // A state file another sandbox holds: this process's, alive.
+    const holder = await startSandbox({ state: join(dir, 'held.json') });
+    try {
+      for (const [flags, code] of [
+        [['--port', String((busy.address() as AddressInfo).port)], 2],
+        [['--token', 'a b'], 2],
+        [['--state', 'missing/state.json'], 3],
+        [['--state', 'not-state.json'], 3],
+        [['--state', 'held.json'], 3],
+        [['--seed', 'bad.yaml'], 3],
+        [['--seed', 'missing.yaml'], 3],
+      ] as const) {
+        // A sandbox that did start would serve on: killed, it fails the test.
+        const [served, executed] = await Promise.all([
+          mq(['sandbox', ...flags], { cwd: dir, killAfterMs: 60_000 }),
+          mq(['sandbox', ...flags, 'exec', '--', 'sh', '-c', 'echo ran'], { cwd: dir, killAfterMs: 60_000 }),
+        ]);
+        expect(served, flags.join(' ')).toMatchObject({ code, stdout: '', stderr: expect.stringMatching(/^mq: [^\n]+\n$/) });
+        expect(executed, flags.join(' ')).toEqual(served);
+      }
+    } finally {
+      await holder.close();
+      busy.close();
     }
   });
 
