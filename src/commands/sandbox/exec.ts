@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { constants, tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { ConfigError, systemErrorWords } from '../../errors.js';
+import { ConfigError, InterruptedError, systemErrorWords } from '../../errors.js';
 import { runningProgram } from '../../own-program.js';
 import { signalChild } from '../../process-group.js';
 import { envVariables } from '../../config/setting-rows.js';
@@ -122,6 +122,9 @@ function firstOnPath(env: NodeJS.ProcessEnv, folder: string): NodeJS.ProcessEnv 
  */
 function run(command: string[], env: NodeJS.ProcessEnv, ctx: Context): Promise<number> {
   const [file, ...args] = command as [string, ...string[]];
+  // Stopped while the sandbox started: the abort listener below, added after it, would never hear of it, and the
+  // command would run to its end. From here to that listener nothing waits, so no signal falls in between.
+  if (ctx.signal.aborted) return Promise.reject(new InterruptedError(`interrupted before ${file} ran: the sandbox stopped`));
   const group = !process.stdin.isTTY;
   const child = spawn(file, args, { stdio: 'inherit', env, cwd: ctx.cwd, detached: group });
   const kill = (signal: NodeJS.Signals) => signalChild(child, group, signal);

@@ -10,6 +10,7 @@ import { startSandbox } from '../../../src/sandbox/lib.js';
 import { describe, expect, it } from 'vitest';
 import { isolatedDir, MQ_BIN, mq, mqEnvironment, shimDir } from '../../support/cli.js';
 import { gone } from '../../support/processes.js';
+import { startMq } from '../../support/in-process.js';
 
 /** A shell command that notes its own pid and a background sleep's in `pids`, then does `then`. */
 const leaving = (pids: string, then: string) => `sleep 1000 & echo $$ $! > ${pids}; ${then}`;
@@ -98,6 +99,18 @@ describe('mq sandbox exec', () => {
       await holder.close();
       busy.close();
     }
+  });
+
+  it('stopped before the command starts, does not run it, exits 130 and releases the sandbox (helper-124: the command ran to its end)', async () => {
+    const dir = isolatedDir();
+    // In this process: stopped before exec has even started its sandbox, as a signal during its start would.
+    const exec = startMq(['sandbox', '--state', 'state.json', 'exec', '--', 'sh', '-c', 'touch ran'], { cwd: dir });
+    exec.interrupt();
+    expect(await exec.done).toEqual({ code: 130, stdout: '', stderr: 'mq: interrupted before sh ran: the sandbox stopped\n' });
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
+    // Closed: its state file is no longer held.
+    expect(existsSync(join(dir, 'state.json'))).toBe(true);
+    expect(existsSync(join(dir, 'state.json.lock'))).toBe(false);
   });
 
   it.each([
