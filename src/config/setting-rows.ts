@@ -4,7 +4,7 @@
 import { shownUrl } from '../text/urls.js';
 import { V2_KEY_PREFIX } from '../model/vocabulary.js';
 import type { FlagKey, FlagSpec, FlagValue } from '../argv-spec.js';
-import { chooseApi } from './api-choice.js';
+import { type Api, chooseApi } from './api-choice.js';
 import { formatDuration } from './duration.js';
 import { formatRepo } from './repo.js';
 import type { Settings, TokenSource } from './settings-schema.js';
@@ -286,9 +286,19 @@ export function fileKeyDescription(file: FileKey): string {
   return also.length === 0 ? sentence(text) : `${sentence(text)} ${sentence(also.join(', '))}`;
 }
 
+/** The token as the settings hold it, where it is at hand: a token from a command or a file is not read for it. */
+function tokenAtHand(settings: Settings): string | undefined {
+  return settings.token?.kind === 'env' || settings.token?.kind === 'config' ? settings.token.value : undefined;
+}
+
+/** The API these settings speak, as far as known without reading a token from a command or a file (v1 then). */
+export function apiAtHand(settings: Settings): Api {
+  return chooseApi(settings.api, tokenAtHand(settings), '').api;
+}
+
 /** The setting, and with `auto` the API a token at hand chooses (a token from a command or a file is not read for it). */
 function describeApi(settings: Settings): string {
-  const token = settings.token?.kind === 'env' || settings.token?.kind === 'config' ? settings.token.value : undefined;
+  const token = tokenAtHand(settings);
   if (settings.api !== 'auto' || token === undefined) return settings.api;
   const chosen = chooseApi('auto', token, '');
   // Its first words: the rest (which kind of credential that is) is doctor's; a value is never cut on a terminal,

@@ -8,7 +8,8 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { ConfigError, InterruptedError, systemErrorWords } from '../../errors.js';
 import { runningProgram } from '../../own-program.js';
 import { signalChild } from '../../process-group.js';
-import { envVariables } from '../../config/setting-rows.js';
+import { apiAtHand, envName, envVariables } from '../../config/setting-rows.js';
+import type { Api } from '../../config/api-choice.js';
 import { type Invocation, work, type Words } from '../../command-kit/invocation.js';
 import type { Context } from '../../command-kit/context.js';
 import type { SANDBOX } from './spec.js';
@@ -38,12 +39,15 @@ export function parseExec(words: ExecWords): Invocation {
 
 /**
  * What the command is given to find the sandbox: each client's own variables. Every variable mq reads its token
- * from is the sandbox's, so that no real credential reaches the command (nor, through it, the sandbox).
+ * from is the sandbox's, so that no real credential reaches the command (nor, through it, the sandbox). mq inside
+ * speaks the API the caller's mq speaks (its api setting v2, or a v2 key as its token), given the credential of that API and
+ * told which, so that a config file it reads there cannot pair the one API with the other's credential.
  */
-function clientEnvironment(sandbox: RunningSandbox): Record<string, string> {
+function clientEnvironment(sandbox: RunningSandbox, api: Api): Record<string, string> {
   return {
     ...Object.fromEntries(envVariables('apiUrl').map((name) => [name, sandbox.url])),
-    ...Object.fromEntries(envVariables('token').map((name) => [name, sandbox.token])),
+    ...Object.fromEntries(envVariables('token').map((name) => [name, api === 'v2' ? sandbox.key : sandbox.token])),
+    [envName('api')]: api,
     API_URL: `${sandbox.url}/setImpactedTargets`,
     API_TOKEN: sandbox.token,
     TRUNK_BASE_URL: sandbox.url,
@@ -63,7 +67,7 @@ export async function exec(input: ExecInput, ctx: Context): Promise<number> {
   const removeAtExit = own === undefined ? undefined : ctx.onExit?.(() => rmSync(own, { recursive: true, force: true }));
   try {
     ctx.info(`sandbox on ${sandbox.url}; running ${input.command.join(' ')}`);
-    const env = { ...process.env, ...clientEnvironment(sandbox) };
+    const env = { ...process.env, ...clientEnvironment(sandbox, apiAtHand(ctx.resolved.settings)) };
     const status = await run(input.command, own === undefined ? env : firstOnPath(env, own), ctx);
     if (exportTo !== undefined) {
       try {

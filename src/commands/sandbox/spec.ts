@@ -49,7 +49,7 @@ export const SANDBOX = {
       flags: [{ flags: '--export-on-exit <file>', description: 'write the final state here (a state file: --state and --seed load it)' }],
       examples: ['mq sandbox exec -- npm test', 'mq sandbox exec --clock manual --seed seed.yaml --export-on-exit final.json -- ./queue-bot.sh'],
       notes:
-        "Takes mq sandbox's flags (before exec). The command's environment: MQ_API_URL, MQ_TOKEN (mq), API_URL, API_TOKEN (the upload scripts of merge-action, bazel-action, nx-action), TRUNK_BASE_URL, TRUNK_API_KEY (terraform-provider-trunk), MQ_SANDBOX_URL, MQ_SANDBOX_KEY (the sandbox's origin, a v2 key).",
+        "Takes mq sandbox's flags (before exec). The command's environment: MQ_API_URL, MQ_TOKEN and the api setting (mq: the API mq speaks here, v2 with a v2 key), API_URL, API_TOKEN (the upload scripts of merge-action, bazel-action, nx-action), TRUNK_BASE_URL, TRUNK_API_KEY (terraform-provider-trunk), MQ_SANDBOX_URL, MQ_SANDBOX_KEY (the sandbox's origin, a v2 key).",
       load: async (): Promise<AnyParse> => (await import('./exec.js')).parseExec,
       groupFlags: true,
     },

@@ -162,6 +162,21 @@ describe('mq sandbox exec', () => {
     expect(run.stdout).toBe('sandbox sandbox\n');
   });
 
+  it.each([
+    [{ MQ_API: 'v2' }, 'v2'],
+    [{ MQ_TOKEN: 'trunk_v2_real_secret' }, 'v2'],
+    [{ MQ_API: 'v1' }, 'v1'],
+    [{}, 'v1'],
+  ])('points mq at the API the caller’s speaks (%o: %s), with its credential (helper-124: MQ_API=v2 was given a v1 token)', async (callers, api) => {
+    const dir = isolatedDir();
+    const script = 'echo "$MQ_API"; mq queue create --repo acme/tools >/dev/null && mq queue get --repo acme/tools --json';
+    const run = await mq(['sandbox', 'exec', '--', 'sh', '-c', script], { cwd: dir, env: callers });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const [said, ...json] = run.stdout.split('\n');
+    expect(said).toBe(api);
+    expect(JSON.parse(json.join('\n'))).toMatchObject({ state: 'running' });
+  });
+
   it('reaches the sandbox from a script reading only API_URL and API_TOKEN, as the upload scripts do', async () => {
     const dir = isolatedDir();
     const seed = join(dir, 'seed.yaml');
