@@ -129,8 +129,10 @@ interface Listening {
 }
 
 async function listen(port: number, host: string): Promise<Listening> {
-  let serve!: (handler: Handler) => void;
-  const ready = new Promise<Handler>((resolve) => (serve = resolve));
+  let serve: (handler: Handler) => void = () => undefined;
+  const ready = new Promise<Handler>((resolve) => {
+    serve = resolve;
+  });
   // A request on a port given outright may come before the sandbox behind it is loaded: it waits for it.
   const server = createServer((request, response) => void ready.then((handler) => handler(request, response)));
   server.on('clientError', answerClientError);
