@@ -161,8 +161,12 @@ export class WebhookEvents {
     if (steps.length === 0) return;
     this.steps = [];
     // A batch's event follows the last of its PRs' events that make it, within what is flushed together.
-    // Leaving a cancelled run, cancelled or sent back, is one thing: the batch is `canceled` once.
-    const batchKey = (step: Step, run: TestRun) => `${run.id}:${LEFT.has(stateOf(step)) ? 'left' : stateOf(step)}:${run === step.run}`;
+    // Leaving a cancelled run, cancelled or sent back, is one thing: the batch is `canceled` once. A PR already
+    // off the run (sent back by its cancel, then cancelled) leaves nothing, whichever take the two fell in.
+    const batchKey = (step: Step, run: TestRun) => {
+      const state = stateOf(step);
+      return `${run.id}:${LEFT.has(state) ? (leftRun(step, run) ? 'left' : 'off') : state}:${run === step.run}`;
+    };
     const lastOfBatch = new Map<string, number>();
     steps.forEach((step, index) => {
       for (const run of [step.run, step.previousRun]) if (run) lastOfBatch.set(batchKey(step, run), index);
@@ -217,6 +221,15 @@ export class WebhookEvents {
 
 const LEFT: ReadonlySet<PullRequestState> = new Set(['cancelled', 'pending']);
 
+/** The states of a PR on a run, from its start until it leaves it. */
+const ON_RUN: ReadonlySet<PullRequestState> = new Set(['testing', 'tests_passed', 'pending_failure']);
+
+/** Whether the PR was on `run` until this step: not when an earlier step (at the same instant) already took it off. */
+function leftRun(step: Step, run: TestRun): boolean {
+  const before = stepsOf(step.submission)[step.index - 1];
+  return before !== undefined && before.at >= run.createdAt && ON_RUN.has(before.state);
+}
+
 function isCancellation(cause: string | undefined): cause is string {
   return (REASON_FIELDS.cancellation_reason as readonly (string | undefined)[]).includes(cause);
 }
@@ -262,7 +275,7 @@ function batchActionOf(world: QueueWorld, step: Step, run: TestRun): EntryAction
   const all = (wanted: PullRequestState) => members.every((member) => reached(member, run, wanted, at));
   if (step.run === run && state === 'testing') return run.createdAt === at && all('testing') ? 'testing' : undefined;
   if (step.run === run && (state === 'merged' || state === 'pending_failure')) return all(state) ? ACTION_OF[state] : undefined;
-  if (run.status === 'cancelled' && run.finishedAt === at && (state === 'cancelled' || state === 'pending')) return 'canceled';
+  if (run.status === 'cancelled' && run.finishedAt === at && LEFT.has(state) && leftRun(step, run)) return 'canceled';
   if (run.status === 'failed' && stepsOf(step.submission)[step.index - 1]?.state === 'pending_failure' && state !== 'pending_failure') {
     // Left this run's pending failure: a member of a bisection's batch left the pending failure of the batch
     // before it too, and that one does not count (the event was sent twice, the first time too early, when a

@@ -350,6 +350,31 @@ describe('takeEvents', () => {
     ]);
   });
 
+  it('a batch is canceled once when a second PR of it is cancelled at the same instant, taken between or not, under the same ids (helper-124)', () => {
+    const cancelTwoOfThree = (takeBetween: boolean) => {
+      const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
+      engine.createQueue(QUEUE);
+      engine.updateQueue(QUEUE, { batch: true, batchingMinSize: 3 });
+      for (const pr of [1, 2, 3]) engine.submitPullRequest(QUEUE, pr);
+      engine.advance(10);
+      const before = engine.takeEvents();
+      // #2's cancel voids the run and sends #1 and #3 back; #3, already off the run, is cancelled at that instant.
+      engine.cancelPullRequest(QUEUE, 2);
+      const between = takeBetween ? engine.takeEvents() : [];
+      engine.cancelPullRequest(QUEUE, 3);
+      return [...before, ...between, ...engine.takeEvents()].map((event) => `${event.id} ${event.type} ${event.payload.pr_number ?? event.payload.pr_numbers}`);
+    };
+    const taken = cancelTwoOfThree(true);
+    expect(taken.filter((line) => line.includes('pull_request_batch.canceled'))).toHaveLength(1);
+    expect(taken.slice(-3).map((line) => line.split(' ').slice(1).join(' '))).toEqual([
+      'pull_request.canceled 2',
+      'pull_request_batch.canceled 1,2,3',
+      'pull_request.canceled 3',
+    ]);
+    // A replay takes none between the two cancels: the same events, the same ids.
+    expect(cancelTwoOfThree(false)).toEqual(taken);
+  });
+
   it('the reasons are those of v2`s queue-entry history for the same steps, in upper case, where it has one', () => {
     const engine = QueueEngine.create({ now: Date.parse('2026-01-01T00:00:00Z') });
     engine.createQueue(QUEUE, { concurrency: 2 });
