@@ -15,6 +15,10 @@ export interface Receiver {
   seen(count: number): Promise<void>;
   /** Resolves once the sender has closed `count` requests before they were answered (at once when it has). */
   abandoned(count: number): Promise<void>;
+  /** How many connections the senders hold open to it now. */
+  openConnections(): number;
+  /** Resolves once the senders have closed every connection they opened (at once when none is open). */
+  allClosed(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,6 +55,15 @@ export async function startReceiver(
       );
     });
   });
+  let open = 0;
+  const closedWaiters: (() => void)[] = [];
+  server.on('connection', (socket) => {
+    open++;
+    socket.once('close', () => {
+      open--;
+      if (open === 0) for (const resolve of closedWaiters.splice(0)) resolve();
+    });
+  });
   // Idle connections stay open: on a loaded machine a step can outlast node's 5 s, and a request sent on a
   // connection the receiver is just closing never arrives (an attempt the test would not see).
   server.keepAliveTimeout = 0;
@@ -61,6 +74,8 @@ export async function startReceiver(
     received,
     seen: (atLeast) => until('seen', atLeast),
     abandoned: (atLeast) => until('abandoned', atLeast),
+    openConnections: () => open,
+    allClosed: () => (open === 0 ? Promise.resolve() : new Promise<void>((resolve) => closedWaiters.push(resolve))),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -10,7 +10,7 @@ import { keyOf, newSecret, SECRET_FORM } from '../../../model/webhook-signature.
 import { kindMatches } from '../../../model/webhooks.js';
 import { eventNumberOf } from '../../engine/webhook-events.js';
 import type { SandboxClock } from '../clock.js';
-import { post, type Posted } from './post.js';
+import { Connections, post, type Posted } from './post.js';
 
 /** The delays before the 2nd to 8th attempts, in seconds, each counted from the attempt before (Svix's schedule). */
 export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000] as const;
@@ -143,6 +143,7 @@ export class WebhookDelivery {
   private stopped = false;
   /** Aborts the posts in flight when delivery stops; one listener a post (thousands with many endpoints). */
   private readonly stopping = new AbortController();
+  private readonly connections = new Connections();
 
   /** `remember`: whether settled ids are kept until the next fold (a state file's journal may make them again).
    *  `elapsedMs`: real time, for the pace while the API is busy (injectable for tests). `eventsMade`: how many
@@ -157,10 +158,11 @@ export class WebhookDelivery {
   }
 
   /** Sends nothing more: what is in flight is cut short, unrecorded (it goes again after a restart from the state
-   *  kept). How many were cut short. */
+   *  kept), and the connections kept alive are closed. How many were cut short. */
   stop(): number {
     if (!this.stopped) this.stopping.abort();
     this.stopped = true;
+    this.connections.destroy();
     clearTimeout(this.held);
     this.onChange = () => undefined;
     return this.inFlight;
@@ -421,7 +423,7 @@ export class WebhookDelivery {
     this.inFlight++;
     const at = this.clock.now();
     delivery.attempts++;
-    post(endpoint.url, endpoint.key, delivery.message.id, bodyOf(delivery.message), this.stopping.signal).then((posted) => {
+    post(endpoint.url, endpoint.key, delivery.message.id, bodyOf(delivery.message), this.stopping.signal, this.connections).then((posted) => {
       if (this.stopped) return;
       endpoint.inFlight.delete(delivery);
       // One to an endpoint removed meanwhile was counted off then (drop).

@@ -7,8 +7,20 @@ import { VERSION } from '../../../version.js';
 /** An attempt not answered within this long (real time) failed, as on Svix. */
 const ANSWER_WITHIN_MS = 15_000;
 const USER_AGENT = `mq-sandbox-webhooks/${VERSION}`;
-// Kept-alive connections, as many as an endpoint may have in flight (delivery.ts bounds that).
-const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+/** One sandbox's kept-alive connections, as many as an endpoint may have in flight (delivery.ts bounds that):
+ *  its own, not the process's, so that closing it closes them and leaves another sandbox's alone. */
+export class Connections {
+  private readonly agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+  of(protocol: string): http.Agent | undefined {
+    return this.agents[protocol as keyof typeof this.agents];
+  }
+
+  /** Closes them all, idle or in use; a post after this opens new ones (none is made: delivery has stopped). */
+  destroy(): void {
+    for (const agent of Object.values(this.agents)) agent.destroy();
+  }
+}
 
 export interface Posted {
   /** null: no answer (refused, reset, timed out). */
@@ -20,7 +32,7 @@ export interface Posted {
 
 /** Never rejects. `svix-timestamp` is the wall clock's, not the sandbox's: receivers check it against theirs.
  *  `stopped` cuts it short (no answer): a receiver that never answers must not hold a stopping sandbox for 15 s. */
-export function post(url: string, key: Buffer, id: string, text: string, stopped: AbortSignal): Promise<Posted> {
+export function post(url: string, key: Buffer, id: string, text: string, stopped: AbortSignal, connections: Connections): Promise<Posted> {
   const timestamp = Math.floor(Date.now() / 1000);
   const body = Buffer.from(text);
   const started = performance.now();
@@ -39,7 +51,7 @@ export function post(url: string, key: Buffer, id: string, text: string, stopped
       const client = target.protocol === 'https:' ? https : http;
       request = client.request(target, {
         method: 'POST',
-        agent: agents[target.protocol as keyof typeof agents],
+        agent: connections.of(target.protocol),
         signal: stopped,
         headers: {
           'content-type': 'application/json',
