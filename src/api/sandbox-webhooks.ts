@@ -1,6 +1,7 @@
 // The sandbox's webhook control routes (docs/sandbox.md#webhooks): what each takes and answers, written once,
 // read by the sandbox's routes and by `mq webhooks listen` / `trigger`, which call them.
 import * as z from 'zod';
+import { webhookUrlProblem } from '../model/webhooks.js';
 import { PrNumber, Repo } from './shapes.js';
 
 /** Where each route is, under `/_sandbox/` (and `/v1/_sandbox/`). GET routes take no body. */
@@ -13,9 +14,15 @@ export const WEBHOOK_ROUTES = {
   events: { method: 'GET', path: 'webhooks/events' },
 } as const;
 
+/** An endpoint's URL, refused in the words `--webhook` and the library's `webhooks` say it (zod's: "Invalid URL"). */
+export const WebhookUrl = z.string().superRefine((url, context) => {
+  const problem = webhookUrlProblem(url);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
+
 /** `events`: kinds and `family.*` patterns (model/webhooks.ts `kindMatches`); none or empty: every kind. */
 export const AddEndpoint = z.object({
-  url: z.url({ protocol: /^https?$/ }),
+  url: WebhookUrl,
   events: z.array(z.string().min(1)).optional(),
   /** Base64 of 24 to 64 bytes, `whsec_` before it or not; made by the sandbox when left out. */
   secret: z.string().min(1).optional(),

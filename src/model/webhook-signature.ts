@@ -10,6 +10,8 @@ export const TOLERANCE_SECONDS = 300;
 const PREFIX = 'whsec_';
 /** What a secret is, as a refusal says it: Svix's own libraries take it with its prefix or without, and so does mq. */
 export const SECRET_FORM = 'base64 of 24 to 64 bytes, whsec_ before it or not';
+/** A secret given that is none, as the flag and the library's option refuse it (each after its own name). */
+export const NOT_A_SECRET = `not a signing secret: give ${SECRET_FORM}, or leave it out to have one made`;
 
 /** A fresh secret: 24 random bytes, as Svix makes them. */
 export function newSecret(): string {

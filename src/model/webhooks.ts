@@ -39,9 +39,10 @@ export function kindMatches(filter: readonly string[] | undefined, kind: string)
  * it, where the parser says only "Invalid URL": a port past 65535, a host with a space, an IPv6 address unclosed.
  */
 export function webhookUrlProblem(url: string): string | undefined {
-  if (!/^https?:\/\/[^/]/.test(url)) return 'not an http:// or https:// URL';
+  // A scheme is case-insensitive (RFC 3986): HTTP:// is http://, as the parser and the control route take it.
+  if (!/^https?:\/\/[^/]/i.test(url)) return 'not an http:// or https:// URL';
   if (URL.canParse(url)) return undefined;
-  const authority = url.replace(/^https?:\/\//, '').split(/[/?#]/, 1)[0]!;
+  const authority = url.replace(/^https?:\/\//i, '').split(/[/?#]/, 1)[0]!;
   // After the user name and password, never shown.
   const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
   const ipv6 = hostPort.startsWith('[');

@@ -1,10 +1,10 @@
 // `mq/sandbox`: the sandbox as a library for other projects' tests, in-process, loading none of the command line.
 // Each call is a sandbox of its own (its engine, clock, keys and server): two share nothing. docs/sandbox.md
 // (The sandbox as a library) shows it in a vitest suite.
-import { WEBHOOK_ROUTES } from '../api/sandbox-webhooks.js';
+import { WEBHOOK_ROUTES, WebhookUrl } from '../api/sandbox-webhooks.js';
 import * as z from 'zod';
 import { describeIssues } from '../api/format-path.js';
-import { webhookUrlProblem } from '../model/webhooks.js';
+import { keyOf, NOT_A_SECRET } from '../model/webhook-signature.js';
 import { grantedPermissions, V2_PERMISSIONS, type V2Permission } from '../api/v2/contract.js';
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
@@ -19,10 +19,11 @@ import { IN_ENGLISH } from '../text/in-english.js';
 
 export type { SeedInput, V2Key };
 
-/** A v2 key the sandbox takes, and what it may do: a list of permissions, or `'all'` of them (alone or in the list). */
+/** A v2 key the sandbox takes, and what it may do: a list of permissions, or `'all'` of them (alone or in the list);
+ *  left out (or `[]`), it reads only, as `--key KEY` and a seed's key without permissions. */
 export interface KeyOption {
   key: string;
-  permissions: 'all' | readonly (V2Permission | 'all')[];
+  permissions?: 'all' | readonly (V2Permission | 'all')[] | undefined;
 }
 export type PullRequestFacts = ControlBodies['pullRequests'];
 
@@ -39,7 +40,7 @@ export interface SandboxOptions {
   seed?: SeedInput | string | undefined;
   /** The only v1 token accepted; default any (`token` answers 'sandbox'). */
   token?: string | undefined;
-  /** v2 keys and what each may do (`'all'`, as `--key KEY=all`, for every permission); default any key starting trunk_v2_, with every permission. */
+  /** v2 keys and what each may do (`'all'`, as `--key KEY=all`, for every permission; none: read only, as `--key KEY`); default any key starting trunk_v2_, with every permission. */
   keys?: readonly KeyOption[] | undefined;
   /** The service's rate limits, on both APIs (default on); false lifts them, as `mq sandbox --rate-limits off`. */
   rateLimits?: boolean | undefined;
@@ -87,13 +88,13 @@ const Options = z.strictObject({
   clock: z.enum(['manual', 'real']).optional(),
   speed: z.number().optional(),
   state: z.string().min(1).optional(),
-  seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+  seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())], { error: "a seed (an object), a snapshot() or a YAML or JSON file's path" }).optional(),
   token: z.string().regex(TOKEN_RULE.pattern, TOKEN_RULE.problem).optional(),
   keys: z
     .array(
       z.strictObject({
         key: z.string().regex(/^\S+$/, 'a key is one or more characters, no spaces'),
-        permissions: z.union([z.literal('all'), z.array(z.string())], { error: "a list of permissions, or 'all'" }),
+        permissions: z.union([z.literal('all'), z.array(z.string())], { error: "a list of permissions, or 'all'" }).optional(),
       }),
     )
     .optional(),
@@ -104,12 +105,13 @@ const Options = z.strictObject({
   webhooks: z
     .array(
       z.strictObject({
-        url: z.string().superRefine((url, context) => {
-          const problem = webhookUrlProblem(url);
-          if (problem) context.addIssue({ code: 'custom', message: problem });
-        }),
+        url: WebhookUrl,
         events: z.array(z.string()).optional(),
-        secret: z.string().optional(),
+        // Checked here, where the option is named (the delivery's own refusal names the URL, not the option).
+        secret: z
+          .string()
+          .refine((secret) => keyOf(secret) !== undefined, NOT_A_SECRET)
+          .optional(),
       }),
     )
     .optional(),
@@ -122,7 +124,7 @@ function checkedOptions(options: SandboxOptions): Omit<SandboxOptions, 'keys'> &
   if (options.speed !== undefined && !(options.speed > 0 && options.speed <= SPEED_MAX)) {
     throw new RangeError(`startSandbox: speed: ${shownValue(options.speed)} is not ${SPEED_RANGE}`);
   }
-  options.keys?.forEach(({ permissions }, i) => {
+  options.keys?.forEach(({ permissions = [] }, i) => {
     const unknown = permissions === 'all' ? undefined : permissions.find((word) => word !== 'all' && !(V2_PERMISSIONS as readonly string[]).includes(word));
     if (unknown !== undefined) {
       throw new RangeError(`startSandbox: keys[${i}].permissions: ${shownValue(unknown)} is no permission: give ${V2_PERMISSIONS.join(', ')} or all`);
@@ -217,7 +219,7 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
     setPullRequest: (facts) =>
       inTurn(async () => {
         if (typeof facts !== 'object' || facts === null || Array.isArray(facts)) {
-          throw new TypeError(`setPullRequest: facts must be an object ({ repo, number, … }), not ${shownValue(facts)}`);
+          throw new RangeError(`setPullRequest: facts must be an object ({ repo, number, … }), not ${shownValue(facts)}`);
         }
         await control('pullRequests', facts);
       }),

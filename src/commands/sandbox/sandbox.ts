@@ -12,7 +12,7 @@ import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/
 import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';
 import { refuseFilter } from '../../sandbox/io/webhooks/control-routes.js';
-import { keyOf, SECRET_FORM } from '../../model/webhook-signature.js';
+import { keyOf, NOT_A_SECRET } from '../../model/webhook-signature.js';
 import { kindFilter, webhookUrlProblem } from '../../model/webhooks.js';
 import { withSeed } from '../../sandbox/io/seed.js';
 import { SPEED_MAX, SPEED_RANGE } from '../../sandbox/io/clock.js';
@@ -66,7 +66,7 @@ function parseGraphSoftCap(text: string): number | null {
 /** `--webhook URL[#kind,family.*,…]`, repeatable, and `--webhook-secret` for them all. */
 function parseWebhooks(values: readonly string[], secret: string | undefined): EndpointSetting[] {
   if (secret !== undefined && keyOf(secret) === undefined) {
-    throw new UsageError(`--webhook-secret: not a signing secret: give ${SECRET_FORM}, or leave it out to have one made`);
+    throw new UsageError(`--webhook-secret: ${NOT_A_SECRET}`);
   }
   return values.map((value) => {
     const at = value.indexOf('#');

@@ -208,6 +208,27 @@ describe('delivery', () => {
   });
 });
 
+describe('the add route’s URL', () => {
+  it('is refused in the words of --webhook and the library`s option, and taken with an upper-case scheme (helper-124: "url: Invalid URL")', async () => {
+    const running = await startSandbox({ clock: 'manual' });
+    try {
+      const add = async (url: string) => {
+        const answer = await fetch(`${running.url.replace(/\/v1$/, '')}/_sandbox/webhooks/endpoints/add`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-token': 'sandbox' },
+          body: JSON.stringify({ url }),
+        });
+        return [answer.status, answer.status === 200 ? ((await answer.json()) as { url: string }).url : await answer.text()];
+      };
+      expect(await add('nope')).toEqual([400, 'invalid request: url: not an http:// or https:// URL']);
+      expect(await add('http://127.0.0.1:70000/a')).toEqual([400, 'invalid request: url: not a URL: its port "70000" is not a number from 0 to 65535']);
+      expect(await add('HTTP://127.0.0.1:9/a')).toEqual([200, 'HTTP://127.0.0.1:9/a']);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe('the add route’s secret', () => {
   it('takes it with or without whsec_, as Svix’s own libraries do, and refuses another saying what a secret is (helper-98)', async () => {
     const running = await startSandbox({ clock: 'manual' });

@@ -52,6 +52,13 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     [{ webhooks: [{ url: 'nope' }] }, /^startSandbox: webhooks\[0\]\.url: not an http:\/\/ or https:\/\/ URL$/],
     [{ webhooks: [{ url: 'http://127.0.0.1:70000/' }] }, /^startSandbox: webhooks\[0\]\.url: not a URL: its port "70000" is not a number from 0 to 65535$/],
     [{ webhooks: [{ url: 'http://127.0.0.1:9/', events: ['bogus.kind'] }] }, /^startSandbox: webhooks\[0\]\.events: no webhook kind is "bogus\.kind"/],
+    // helper-124: the delivery's words, naming the URL and not the option.
+    [
+      { webhooks: [{ url: 'http://127.0.0.1:9/', secret: 'whsec_short' }] },
+      /^startSandbox: webhooks\[0\]\.secret: not a signing secret: give base64 of 24 to 64 bytes, whsec_ before it or not, or leave it out to have one made$/,
+    ],
+    // helper-124: "Invalid input".
+    [{ seed: 5 }, /^startSandbox: seed: a seed \(an object\), a snapshot\(\) or a YAML or JSON file's path$/],
     [{ speed: 60 }, /^startSandbox: speed: only with clock: 'real'$/],
     // As --speed bounds it: a sandbox day per real second at most.
     [{ clock: 'real', speed: 1e9 }, /^startSandbox: speed: 1000000000 is not a number more than 0 and at most 86400$/],
@@ -64,6 +71,24 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     );
     expect(refused).toBeInstanceOf(RangeError);
     expect(refused!.message).toMatch(message);
+  });
+
+  it('takes an upper-case scheme, as URLs have it: HTTP:// is http:// (helper-124: refused)', async () => {
+    const sandbox = await start({ webhooks: [{ url: 'HTTP://127.0.0.1:9/hooks' }] });
+    expect(sandbox.webhookEndpoints().map((endpoint) => endpoint.url)).toEqual(['HTTP://127.0.0.1:9/hooks']);
+  });
+
+  it('takes a key without permissions as read-only, as --key KEY and a seed`s key (helper-124: `expected "all"`)', async () => {
+    const sandbox = await start({ keys: [{ key: 'trunk_v2_reader' }] });
+    const call = (path: string, body: unknown) =>
+      fetch(`${sandbox.v2Url}/${path}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer trunk_v2_reader', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await call('merge-queues', { repositoryId: '00000000-0000-4000-8000-000000000000', targetBranch: 'main' });
+    expect([created.status, ((await created.json()) as { error: { code: string } }).error.code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS']);
+    expect(sandbox.key).toBe('trunk_v2_reader');
   });
 
   it("takes a key's permissions as 'all', alone or in the list, as --key KEY=all", async () => {
@@ -115,9 +140,16 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
         new RangeError(`advance: seconds must be a finite number, not ${typeof seconds === 'string' ? 'the text "5"' : String(seconds)}`),
       );
     }
-    await expect(sandbox.setPullRequest(undefined as never)).rejects.toThrow(
-      new TypeError('setPullRequest: facts must be an object ({ repo, number, … }), not nothing'),
-    );
+    // A RangeError as any bad argument (helper-124: a TypeError).
+    for (const [facts, shown] of [
+      [undefined, 'nothing'],
+      [null, 'null'],
+      [5, '5'],
+    ] as const) {
+      const refused = await sandbox.setPullRequest(facts as never).catch((error: Error) => error);
+      expect(refused).toBeInstanceOf(RangeError);
+      expect((refused as Error).message).toBe(`setPullRequest: facts must be an object ({ repo, number, … }), not ${shown}`);
+    }
     // What the control route refuses is a bad argument too, named by the method (helper-96: a plain Error, the route's words).
     await expect(sandbox.advance(-1)).rejects.toThrow(new RangeError('advance: seconds: Too small: expected number to be >=0'));
     await expect(sandbox.setPullRequest({} as never)).rejects.toThrow(/^setPullRequest: repo: missing/);
