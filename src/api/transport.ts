@@ -15,7 +15,7 @@ import { proxyFor } from './proxy.js';
 import { echoScrubber, redact } from './redaction.js';
 import { shownUrl, withoutCredentials } from '../text/urls.js';
 import { undiciWire } from './undici-wire.js';
-import { CONNECT_TIMEOUT_CODE, type HttpMethod, monotonicMs, type StreamedBody, type Wire } from './wire.js';
+import { CONNECT_TIMEOUT_CODE, CONNECT_TIMEOUT_MS, type HttpMethod, monotonicMs, type StreamedBody, type Wire } from './wire.js';
 
 export interface TransportOptions {
   /** The API's base URL (the service's root and the API's path), without a trailing slash. */
@@ -231,7 +231,8 @@ export class Transport {
     // A read that failed changed nothing, even where it reached the service: a write's lookup (v2's ids) is one.
     const same = { cause: failure.cause, failure: failure.failure, sent: failure.sent, atProxy: failure.atProxy, read: exchange.idempotent };
     const took = `${tries} ${tries === 1 ? 'try' : 'tries'}, ${(((this.options.now ?? monotonicMs)() - started) / 1000).toFixed(1)}s in all`;
-    if (failure.failure === 'timeout') {
+    // A request's timeout only (it went out): the connect limit, the one unsent timeout, is not a setting.
+    if (failure.failure === 'timeout' && failure.sent) {
       return new NetworkError(`${failure.message} (${took}; raise ${this.options.timeoutHint ?? '--timeout or MQ_TIMEOUT'})`, same);
     }
     return new NetworkError(tries === 1 ? failure.message : `${failure.message} (${took})`, same);
@@ -416,7 +417,16 @@ function networkError(error: unknown, url: URL, timeoutMs: number, proxy?: Proxy
       return failed(`connection refused by ${theProxy}: is ${proxy.variable} right, and the proxy running?`, 'refused', false, true);
     return failed(`connection refused by ${where}: is the service (or the sandbox) running?`, 'refused', false);
   }
-  if (has('UND_ERR_CONNECT_TIMEOUT', CONNECT_TIMEOUT_CODE)) return failed(`cannot connect to ${where}: the connection timed out`, 'timeout', false);
+  if (has('UND_ERR_CONNECT_TIMEOUT', CONNECT_TIMEOUT_CODE)) {
+    // The connect limit is fixed (no setting raises it), so the words send the user to what makes a host silent instead.
+    // Unsent: the only timeout that is, which is how final() tells it from a request's.
+    const between = theProxy ?? 'whether your network needs a proxy (HTTPS_PROXY)';
+    return failed(
+      `cannot connect to ${where}: it did not accept a connection within ${CONNECT_TIMEOUT_MS / 1000}s (a fixed limit): check --api-url, ${between}, and the network`,
+      'timeout',
+      false,
+    );
+  }
   if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE')) return failed(`the connection to ${where} was reset`, 'reset', true);
   if (has('TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT')) {
     return failed(`no answer from ${where} within ${timeoutMs / 1000}s`, 'timeout', true);

@@ -1,5 +1,5 @@
 // When the service cannot be reached or does not answer: a NetworkError (exit 6) whose message a person can act on.
-import { Agent } from 'undici';
+import { Agent, errors } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { exitCodeOf, InterruptedError, type MqError, NetworkError } from '../../src/errors.js';
 import { closedPort } from '../support/cli.js';
@@ -58,6 +58,39 @@ describe('a refused connection', () => {
     const error = await rejectionOf(client.call('getQueue', queueRef));
     expect(error).toMatchObject({ failure: 'refused', sent: false });
     expect(error.message).toBe(`connection refused by 127.0.0.1:${port}: is the service (or the sandbox) running? (3 tries, 0.9s in all)`);
+  });
+});
+
+describe('a connection not accepted in time', () => {
+  // undici's own connect-timeout error, given at once by the connector: the fixed connect limit, without its 10 s.
+  const agent = () => new Agent({ connect: (_options, callback) => callback(new errors.ConnectTimeoutError(), null) });
+
+  it('says the fixed limit and what to check, not --timeout, which does not change it', async () => {
+    const dispatcher = agent();
+    try {
+      const { client, sleeps } = clientFor({ apiUrl: 'http://mq-api.example:8080/v1', dispatcher });
+      const error = await rejectionOf(client.call('getQueue', queueRef));
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(exitCodeOf(error)).toBe(6);
+      expect(error).toMatchObject({ failure: 'timeout', sent: false });
+      expect(error.message).toBe(
+        'cannot connect to mq-api.example:8080: it did not accept a connection within 10s (a fixed limit): check --api-url, whether your network needs a proxy (HTTPS_PROXY), and the network',
+      );
+      expect(sleeps).toEqual([]);
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
+  it("names no setting to raise on a waiting command either (a request timeout's hint there is its own)", async () => {
+    const dispatcher = agent();
+    try {
+      const { client } = clientFor({ apiUrl: 'http://mq-api.example/v1', dispatcher }, { timeoutHint: "MQ_TIMEOUT or the config file's timeout" });
+      const error = await rejectionOf(client.call('getQueue', queueRef));
+      expect(error.message).not.toMatch(/raise/);
+    } finally {
+      await dispatcher.close();
+    }
   });
 });
 
