@@ -62,10 +62,14 @@ export async function exec(input: ExecInput, ctx: Context): Promise<number> {
   const exportTo = input.exportOnExit === undefined ? undefined : resolve(ctx.cwd, input.exportOnExit);
   if (exportTo !== undefined) await checkWritable(exportTo);
   const { running: sandbox } = await startFromFlags(input.sandbox, ctx.cwd);
-  const own = await ownMqFolder();
-  // A second Ctrl-C or SIGTERM ends mq at once, past the finally below: the folder goes then too.
-  const removeAtExit = own === undefined ? undefined : ctx.onExit?.(() => rmSync(own, { recursive: true, force: true }));
+  let own: string | undefined;
+  let removeAtExit: (() => void) | undefined;
+  // Everything after the start inside: a sandbox left open keeps mq running and its state file locked.
   try {
+    own = await ownMqFolder();
+    const folder = own;
+    // A second Ctrl-C or SIGTERM ends mq at once, past the finally below: the folder goes then too.
+    removeAtExit = folder === undefined ? undefined : ctx.onExit?.(() => rmSync(folder, { recursive: true, force: true }));
     ctx.info(`sandbox on ${sandbox.url}; running ${input.command.join(' ')}`);
     const env = { ...process.env, ...clientEnvironment(sandbox, apiAtHand(ctx.resolved.settings)) };
     const status = await run(input.command, own === undefined ? env : firstOnPath(env, own), ctx);
@@ -103,12 +107,24 @@ async function checkWritable(file: string): Promise<void> {
 async function ownMqFolder(): Promise<string | undefined> {
   const bin = runningProgram()?.bin;
   if (bin === undefined) return undefined;
-  const folder = await mkdtemp(join(tmpdir(), 'mq-exec-'));
-  if (process.platform === 'win32') {
-    await writeFile(join(folder, 'mq.cmd'), `@"${process.execPath}" "${bin}" %*\r\n`);
-  } else {
-    const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-    await writeFile(join(folder, 'mq'), `#!/bin/sh\nexec ${quoted(process.execPath)} ${quoted(bin)} "$@"\n`, { mode: 0o755 });
+  const refuse = (error: unknown) =>
+    new ConfigError(
+      `cannot make a folder for the command's mq in ${tmpdir()}: ${systemErrorWords(error)} (set ${process.platform === 'win32' ? 'TEMP' : 'TMPDIR'} to a writable folder)`,
+      { cause: error },
+    );
+  const folder = await mkdtemp(join(tmpdir(), 'mq-exec-')).catch((error: unknown) => {
+    throw refuse(error);
+  });
+  try {
+    if (process.platform === 'win32') {
+      await writeFile(join(folder, 'mq.cmd'), `@"${process.execPath}" "${bin}" %*\r\n`);
+    } else {
+      const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+      await writeFile(join(folder, 'mq'), `#!/bin/sh\nexec ${quoted(process.execPath)} ${quoted(bin)} "$@"\n`, { mode: 0o755 });
+    }
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw refuse(error);
   }
   return folder;
 }

@@ -101,6 +101,24 @@ describe('mq sandbox exec', () => {
     }
   });
 
+  it('cannot make the folder for its own mq: says so in one line, exit 3, and closes the sandbox (helper-127: it hung, "internal error")', async () => {
+    const dir = isolatedDir();
+    const missing = join(dir, 'no-such-tmp');
+    // Killed, a sandbox left open fails the test: it would serve on.
+    const run = await mq(['sandbox', '--state', 'state.json', 'exec', '--', 'sh', '-c', 'touch ran'], {
+      cwd: dir,
+      env: { TMPDIR: missing },
+      killAfterMs: 60_000,
+    });
+    expect(run).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `mq: cannot make a folder for the command's mq in ${missing}: no such file or directory (set TMPDIR to a writable folder)\n`,
+    });
+    expect(existsSync(join(dir, 'ran'))).toBe(false);
+    expect(existsSync(join(dir, 'state.json.lock'))).toBe(false);
+  });
+
   it('stopped before the command starts, does not run it, exits 130 and releases the sandbox (helper-124: the command ran to its end)', async () => {
     const dir = isolatedDir();
     // In this process: stopped before exec has even started its sandbox, as a signal during its start would.
