@@ -79,6 +79,9 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+const STATE_WANTED = "a state file's path";
+const SEED_WANTED = "a seed (an object), a snapshot() or a YAML or JSON file's path";
+
 /**
  * The options as `mq sandbox` takes its flags, checked before anything starts: a RangeError naming each option it
  * cannot take (a typo, a clock or permission it does not know, a port that is no number, an empty token), where
@@ -87,8 +90,9 @@ export interface Sandbox {
 const Options = z.strictObject({
   clock: z.enum(['manual', 'real']).optional(),
   speed: z.number().optional(),
-  state: z.string().min(1).optional(),
-  seed: z.union([z.string().min(1), z.record(z.string(), z.unknown())], { error: "a seed (an object), a snapshot() or a YAML or JSON file's path" }).optional(),
+  // An empty path too said in the option's words: zod's own ("Too small: …") would not say what it takes.
+  state: z.string({ error: STATE_WANTED }).min(1, STATE_WANTED).optional(),
+  seed: z.union([z.string().min(1, SEED_WANTED), z.record(z.string(), z.unknown())], { error: SEED_WANTED }).optional(),
   token: z.string().regex(TOKEN_RULE.pattern, TOKEN_RULE.problem).optional(),
   keys: z
     .array(

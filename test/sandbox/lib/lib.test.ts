@@ -59,6 +59,9 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     ],
     // helper-124: "Invalid input".
     [{ seed: 5 }, /^startSandbox: seed: a seed \(an object\), a snapshot\(\) or a YAML or JSON file's path$/],
+    // helper-127: zod's "Too small: expected string to have >=1 characters".
+    [{ state: '' }, /^startSandbox: state: a state file's path$/],
+    [{ seed: '' }, /^startSandbox: seed: a seed \(an object\), a snapshot\(\) or a YAML or JSON file's path$/],
     [{ speed: 60 }, /^startSandbox: speed: only with clock: 'real'$/],
     // As --speed bounds it: a sandbox day per real second at most.
     [{ clock: 'real', speed: 1e9 }, /^startSandbox: speed: 1000000000 is not a number more than 0 and at most 86400$/],
