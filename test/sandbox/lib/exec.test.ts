@@ -87,11 +87,10 @@ describe('mq sandbox exec', () => {
         [['--seed', 'bad.yaml'], 3],
         [['--seed', 'missing.yaml'], 3],
       ] as const) {
-        // A sandbox that did start would serve on: killed, it fails the test.
-        const [served, executed] = await Promise.all([
-          mq(['sandbox', ...flags], { cwd: dir, killAfterMs: 60_000 }),
-          mq(['sandbox', ...flags, 'exec', '--', 'sh', '-c', 'echo ran'], { cwd: dir, killAfterMs: 60_000 }),
-        ]);
+        // A sandbox that did start would serve on: killed, it fails the test. One after the other: started together
+        // on one state file, one would find it held by the other and say that instead.
+        const served = await mq(['sandbox', ...flags], { cwd: dir, killAfterMs: 60_000 });
+        const executed = await mq(['sandbox', ...flags, 'exec', '--', 'sh', '-c', 'echo ran'], { cwd: dir, killAfterMs: 60_000 });
         expect(served, flags.join(' ')).toMatchObject({ code, stdout: '', stderr: expect.stringMatching(/^mq: [^\n]+\n$/) });
         expect(executed, flags.join(' ')).toEqual(served);
       }
