@@ -7,7 +7,6 @@ import { envName } from '../../config/setting-rows.js';
 import { SETTING_MAX, V2_KEY_PREFIX } from '../../model/vocabulary.js';
 import { ConfigError, InterruptedError, UsageError } from '../../errors.js';
 import { type RunningSandbox, startSandbox, type SandboxOptions, TOKEN_RULE } from '../../sandbox/io/server.js';
-
 import { type V2Key, V2_PERMISSIONS, type V2Permission } from '../../sandbox/io/v2/face.js';
 import { StateFileError } from '../../sandbox/io/store.js';
 import type { EndpointSetting } from '../../sandbox/io/webhooks/delivery.js';

@@ -224,9 +224,14 @@ const LEFT: ReadonlySet<PullRequestState> = new Set(['cancelled', 'pending']);
 /** The states of a PR on a run, from its start until it leaves it. */
 const ON_RUN: ReadonlySet<PullRequestState> = new Set(['testing', 'tests_passed', 'pending_failure']);
 
+/** The PR's step before this one in its timeline, if any. */
+function stepBefore(step: Step) {
+  return stepsOf(step.submission)[step.index - 1];
+}
+
 /** Whether the PR was on `run` until this step: not when an earlier step (at the same instant) already took it off. */
 function leftRun(step: Step, run: TestRun): boolean {
-  const before = stepsOf(step.submission)[step.index - 1];
+  const before = stepBefore(step);
   return before !== undefined && before.at >= run.createdAt && ON_RUN.has(before.state);
 }
 
@@ -276,7 +281,7 @@ function batchActionOf(world: QueueWorld, step: Step, run: TestRun): EntryAction
   if (step.run === run && state === 'testing') return run.createdAt === at && all('testing') ? 'testing' : undefined;
   if (step.run === run && (state === 'merged' || state === 'pending_failure')) return all(state) ? ACTION_OF[state] : undefined;
   if (run.status === 'cancelled' && run.finishedAt === at && LEFT.has(state) && leftRun(step, run)) return 'canceled';
-  if (run.status === 'failed' && stepsOf(step.submission)[step.index - 1]?.state === 'pending_failure' && state !== 'pending_failure') {
+  if (run.status === 'failed' && stepBefore(step)?.state === 'pending_failure' && state !== 'pending_failure') {
     // Left this run's pending failure: a member of a bisection's batch left the pending failure of the batch
     // before it too, and that one does not count (the event was sent twice, the first time too early, when a
     // tick fell between two members' leaving; one long advance sent it once, so a replay made other ids).
