@@ -133,6 +133,11 @@ export interface QueueLine extends Partial<QueueFacts> {
   state: ReportedQueueState;
   mode: QueueFacts['mode'];
   enqueuedPullRequests: PlacedPullRequest[];
+  /**
+   * A line read up to one PR (getQueue's `upTo`, where the API makes that cheaper): how many PRs hold a place behind
+   * those listed, left out of it. Such a line is read without the settings: nothing counts its PRs by state.
+   */
+  behind?: number;
   /** Where the service says which PRs await admission (v2's order); absent where none do, or the API does not say (v1). */
   admission?: LineAdmission;
 }

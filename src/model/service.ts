@@ -146,6 +146,8 @@ export interface MergeQueueService {
   // lists the PRs apart from their order (v2), the order is read beside them. `watched` (a wait's round): every PR's place and state,
   // and those PRs' facts whole (with when each run in flight started); where the API pages its list (v2), the others' facts beyond their
   // number, title and state may be left empty on a queue too long to read whole each round (v2: past 400 PRs), rather than read a page at a time.
+  // `upTo` (with `line` and `settings: false`: mq status placing one PR): the line may end at that PR, the PRs behind it counted
+  // (`behind`) rather than listed, where making each costs (v2's order, a model for each of 10,000 PRs).
   // `progress` (a read a person waits for): where the API pages the PRs (v2), told after each page when there is more than one.
   // `earlier` (a watch's round, with `inOrder`): the queue as the round before read it; where the API pages its PRs (v2), a long
   // queue's PRs the order shows unchanged keep their rows from there and only the others are read (v1 reads its one answer).
@@ -154,7 +156,7 @@ export interface MergeQueueService {
     queue: QueueRef,
     read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[]; progress?: PageProgress; earlier?: QueuePullRequests },
   ): Promise<Queue>;
-  getQueue(queue: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
+  getQueue(queue: QueueRef, read: { line: true; settings: false; upTo?: number }): Promise<QueueLine>;
   getQueue(queue: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;
   /** Settings a queue is created with; the others follow with updateQueue. */
   createQueue(queue: QueueRef, settings: Partial<Pick<QueueSettings, 'mode' | 'concurrency'>>): Promise<void>;

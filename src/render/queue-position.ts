@@ -30,7 +30,7 @@ export interface Place {
  */
 export function placeOf(pr: SubmittedPullRequest, queue: QueueLine): Place | undefined {
   const ahead = prsAhead(pr, queue);
-  const listed = queue.enqueuedPullRequests.length;
+  const listed = queue.enqueuedPullRequests.length + (queue.behind ?? 0);
   const base = { of: listed + (queue.admission?.unnamed ?? 0), queueState: queue.state, queueMode: queue.mode };
   const awaiting = awaitsAdmission(pr, queue, ahead);
   if (ahead) return { position: ahead.length + 1, ...base, ...(awaiting && { awaitingAdmission: true }) };

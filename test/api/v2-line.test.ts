@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createV2Service } from '../../src/api/v2/v2-service.js';
 import type { MergeQueueService } from '../../src/model/service.js';
+import type { SubmittedPullRequest } from '../../src/model/pull-request.js';
+import { placeOf } from '../../src/render/queue-position.js';
 import { json, REPO, startHttpService, USER_AGENT, type FakeService } from './harness.js';
 
 const QUEUE = { repo: REPO, targetBranch: 'main' };
@@ -76,4 +78,21 @@ it("places each PR once, in the order's order, its number and state alone, with 
     // #6 awaits admission behind the five admitted (#1–#3 in a run, #4 and #5 pending); the order names it.
     admission: { admitted: 5, unnamed: 0 },
   });
+});
+
+it('read up to one PR (mq status), lists the line as far as it and counts the rest: the same place and count as the whole line', async () => {
+  fake.reply(json(ORDER));
+  const whole = await service.getQueue(QUEUE, { line: true, settings: false });
+  for (const number of [1, 3, 4, 5, 6, 7]) {
+    const line = await service.getQueue(QUEUE, { line: true, settings: false, upTo: number });
+    const at = whole.enqueuedPullRequests.findIndex((placed) => placed.prNumber === number);
+    // A PR the order does not name (#7): the line whole, nothing to stop at.
+    const listed = at < 0 ? whole.enqueuedPullRequests : whole.enqueuedPullRequests.slice(0, at + 1);
+    expect(line.enqueuedPullRequests).toEqual(listed);
+    expect(line.behind ?? 0).toBe(whole.enqueuedPullRequests.length - listed.length);
+    const pr = { prNumber: number, state: 'pending', isCurrentlySubmittedToQueue: true } as SubmittedPullRequest;
+    expect(placeOf(pr, line)).toEqual(placeOf(pr, whole));
+  }
+  // The order read once for the look: each line after the first placed from it.
+  expect(fake.requests).toHaveLength(1);
 });

@@ -232,26 +232,17 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
    * The queue's line without reading every PR in it: the order (one answer, however long the queue) places the
    * PRs, the batches' first, then the pending ones as the queue considers them; with `runStarts`, the PRs in
    * flight, read whole, give when their runs started; `whole`, every PR read whole (v1's getQueue rebuilt: the
-   * batches' PRs, the pending, those awaiting admission); `placed`, a PR's number and state alone (no blank
-   * facts). PRs not ready hold no place: the order leaves them out, and those read follow the line.
+   * batches' PRs, the pending, those awaiting admission). PRs not ready hold no place: the order leaves them out,
+   * and those read follow the line.
    */
-  function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole', progress?: PageProgress, first?: LivePage): Promise<EnqueuedPullRequest[]>;
-  function lineOf(queueId: string, read: 'placed'): Promise<PlacedPullRequest[]>;
-  async function lineOf(
-    queueId: string,
-    read: 'facts' | 'runStarts' | 'whole' | 'placed',
-    progress?: PageProgress,
-    first?: LivePage,
-  ): Promise<PlacedPullRequest[]> {
+  async function lineOf(queueId: string, read: 'facts' | 'runStarts' | 'whole', progress?: PageProgress, first?: LivePage): Promise<EnqueuedPullRequest[]> {
     const rowsRead =
       read === 'runStarts' ? livePullRequests(queueId, IN_FLIGHT) : read === 'whole' ? livePullRequests(queueId, LIVE_STATES, progress, first) : [];
     const [order, rows] = await allEnded([orderOf(queueId), rowsRead]);
-    const whole = new Map<number, EnqueuedPullRequest>();
-    for (const [key, row] of prsRead) if (key.startsWith(`${queueId}#`)) whole.set(row.prNumber, row);
+    const whole = wholeIn(queueId);
     for (const row of rows) whole.set(row.prNumber, row);
-    const bare = read === 'placed';
-    const placed: PlacedPullRequest[] = [];
-    const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? (bare ? { prNumber: pr.number, state } : placeOf(pr, state)));
+    const placed: EnqueuedPullRequest[] = [];
+    const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? placeOf(pr, state));
     // A PR once: a bisection's batch repeats PRs of the batches (the pending and those awaiting admission are
     // apart), as read whole where it was, else as the order names it. Loops, not flatMap: no array per PR.
     const inBatches = new Set<number>();
@@ -268,20 +259,71 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
     const { pending } = order;
     for (let i = 0; i < pending.length; i++) {
       const pr = pending[i]!.pullRequest;
-      if (!inBatches.has(pr.number)) placed.push(whole.get(pr.number) ?? (bare ? { prNumber: pr.number, state: 'pending' } : placeOf(pr, 'pending')));
+      if (!inBatches.has(pr.number)) placed.push(whole.get(pr.number) ?? placeOf(pr, 'pending'));
     }
     for (const pr of order.awaitingAdmission) if (!inBatches.has(pr.number)) place(pr, 'pending');
     if (rows.length > 0) {
       const seen = new Set(placed.map((pr) => pr.prNumber));
       for (const row of rows) if (!seen.has(row.prNumber)) placed.push(row);
-      if (read === 'whole' && (admissionOf(order)?.unnamed ?? 0) > 0) {
-        keepUnnamed(placed as EnqueuedPullRequest[], (row) => !seen.has(row.prNumber));
-      }
+      if (read === 'whole' && (admissionOf(order)?.unnamed ?? 0) > 0) keepUnnamed(placed, (row) => !seen.has(row.prNumber));
     }
     return urgentAhead(placed);
   }
 
-  return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, linedUp };
+  /**
+   * The line as mq status places a PR in it: each PR's number and state from the order, as lineOf places them (those
+   * read whole in this look as read). With `upTo`, the line ends at that PR: the PRs behind it are counted (`behind`),
+   * not made, but for those read whole, of which an urgent one may stand ahead of it. A status on 10,000 PRs made an
+   * object for each, run once and so interpreted: a few percent of the whole command.
+   */
+  async function placedLine(queueId: string, upTo?: number): Promise<{ order: MergeQueueOrder; placed: PlacedPullRequest[]; behind: number }> {
+    const order = await orderOf(queueId);
+    const whole = wholeIn(queueId);
+    const placed: PlacedPullRequest[] = [];
+    let behind = 0;
+    let reached = false;
+    const take = (number: number, state: string) => {
+      const read = whole.get(number);
+      if (!reached) placed.push(read ?? { prNumber: number, state });
+      else if (read) placed.push(read);
+      else behind++;
+      reached ||= number === upTo;
+    };
+    const inBatches = new Set<number>();
+    for (const batch of order.batches) {
+      const state = modelWord(batch.state);
+      for (const { number } of batch.pullRequests) {
+        if (inBatches.has(number)) continue;
+        inBatches.add(number);
+        take(number, state);
+      }
+    }
+    // The pending, nearly all of a long queue: behind `upTo`, counted in a loop with no call for each (this code runs
+    // too few times for V8 to compile it well), bar a PR a batch placed already or one read whole.
+    const { pending } = order;
+    let i = 0;
+    for (; i < pending.length && !reached; i++) {
+      const { number } = pending[i]!.pullRequest;
+      if (!inBatches.has(number)) take(number, 'pending');
+    }
+    const named = new Set([...inBatches, ...whole.keys()]);
+    for (; i < pending.length; i++) {
+      const { number } = pending[i]!.pullRequest;
+      if (!named.has(number)) behind++;
+      else if (!inBatches.has(number)) take(number, 'pending');
+    }
+    for (const { number } of order.awaitingAdmission) if (!inBatches.has(number)) take(number, 'pending');
+    return { order, placed: urgentAhead(placed), behind };
+  }
+
+  /** The PRs of the queue read whole in this look, by number. */
+  function wholeIn(queueId: string): Map<number, EnqueuedPullRequest> {
+    const whole = new Map<number, EnqueuedPullRequest>();
+    for (const [key, row] of prsRead) if (key.startsWith(`${queueId}#`)) whole.set(row.prNumber, row);
+    return whole;
+  }
+
+  return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, placedLine, linedUp };
 }
 
 /**

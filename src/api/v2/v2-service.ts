@@ -50,13 +50,13 @@ export function createV2Service(options: V2ServiceOptions): MergeQueueService {
 function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: boolean): MergeQueueService {
   const look = new Look();
   const { runsListed, withoutTargets, queuesRead, prsRead, readAheadOf, listedOf } = look;
-  const { orderOf, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, linedUp } = queueLines(client, ids, look);
+  const { orderOf, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, placedLine, linedUp } = queueLines(client, ids, look);
 
   function getQueue(
     ref: QueueRef,
     read?: { line?: true; runStarts?: true; inOrder?: true; watched?: readonly number[]; progress?: PageProgress; earlier?: QueuePullRequests },
   ): Promise<Queue>;
-  function getQueue(ref: QueueRef, read: { line: true; settings: false }): Promise<QueueLine>;
+  function getQueue(ref: QueueRef, read: { line: true; settings: false; upTo?: number }): Promise<QueueLine>;
   function getQueue(ref: QueueRef, read: { settings: false; watched?: readonly number[] }): Promise<QueuePullRequests>;
   /** Its settings and its PRs; its PRs alone with `settings: false`, and with `line` its state and mode, which the order gives. */
   function getQueue(
@@ -66,6 +66,7 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       runStarts?: true;
       inOrder?: true;
       settings?: false;
+      upTo?: number;
       watched?: readonly number[];
       progress?: PageProgress;
       earlier?: QueuePullRequests;
@@ -74,13 +75,14 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
     return onQueue(ref, async (id) => {
       if (read.line && read.settings === false) {
         // A line without the settings places a PR alone: its PRs' numbers and states suffice.
-        const [order, placed] = await allEnded([orderOf(id), lineOf(id, 'placed')]);
+        const { order, placed, behind } = await placedLine(id, read.upTo);
         const admission = admissionOf(order);
         return {
           branch: ref.targetBranch,
           state: modelWord(order.queueState),
           mode: modelMode(order.mode),
           enqueuedPullRequests: placed,
+          ...(behind > 0 && { behind }),
           ...(admission && { admission }),
         };
       }

@@ -44,7 +44,9 @@ export async function status(input: { pr?: number; web?: boolean }, ctx: Context
   // A pending PR: what it waits on directly, where the service tells (one read of its order; none on an API without).
   const [read, durations, waitingOn] = await allEnded([
     queueUnlessGone<QueueLine>(
-      settings ? service.getQueue(ref, { line: true, ...(own && { runStarts: true }) }) : service.getQueue(ref, { line: true, settings: false }),
+      settings
+        ? service.getQueue(ref, { line: true, ...(own && { runStarts: true }) })
+        : service.getQueue(ref, { line: true, settings: false, upTo: pullRequest.prNumber }),
     ),
     own && pullRequest.state !== 'not_ready' ? readTestDurations(service, ref, serviceNow) : NOT_READ,
     pullRequest.state === 'pending' ? service.getDirectlyAhead(ref, pullRequest.prNumber) : undefined,
