@@ -7,6 +7,7 @@
 const args = process.argv.slice(2);
 if (!(args.length === 1 && args[0] === '--version' && versionWritten())) {
   if (args[0] === 'mcp' && !args.includes('--help') && !args.includes('-h')) answerInitialize();
+  holdSignals();
   const { createRequire, enableCompileCache, getCompileCacheDir } = require('node:module');
   enableCompileCache?.();
   const dist = require('node:path').join(__dirname, '../dist');
@@ -28,6 +29,27 @@ function versionWritten() {
     else if (error.code !== 'EPIPE') return false;
   }
   return true;
+}
+
+/**
+ * Ctrl-C or SIGTERM while the program loads (some 20 ms, more on a busy machine), before it listens for them
+ * itself (src/cli.ts), would end Node at once: killed by the signal, without the line and the exit 130 of one a
+ * moment later (a CI runner cancelling a job just started). Each is counted here instead, and the program takes
+ * them over once it listens, as if they came then (`globalThis.mqHeldSignals`). One in Node's own start, before
+ * this runs, still ends it at once: no code of mq's has run, nothing is made to be left behind.
+ */
+function holdSignals() {
+  let held = 0;
+  const hold = () => {
+    held++;
+  };
+  process.on('SIGINT', hold);
+  process.on('SIGTERM', hold);
+  globalThis.mqHeldSignals = () => {
+    process.off('SIGINT', hold);
+    process.off('SIGTERM', hold);
+    return held;
+  };
 }
 
 /**

@@ -1,10 +1,11 @@
 // mq sandbox exec, spawned as a user runs it: the command's status passed through, no process of it left behind
 // (its own and one it started in the background, looked up in the process table after each), and the service's
 // own clients reaching the sandbox through the variables they read.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { startSandbox } from '../../../src/sandbox/lib.js';
 import { describe, expect, it } from 'vitest';
@@ -129,6 +130,44 @@ describe('mq sandbox exec', () => {
     expect(existsSync(join(dir, 'state.json'))).toBe(true);
     expect(existsSync(join(dir, 'state.json.lock'))).toBe(false);
   });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'a %s while mq is still loading, before its own handlers are set, ends it as one a moment later does: 130, nothing run or left (helper-131: Node died of it)',
+    async (signal) => {
+      const dir = isolatedDir();
+      // The built mq, its program read through a FIFO: the test holds the load where the signal is to come.
+      const pkg = join(dir, 'pkg');
+      const dist = join(dirname(MQ_BIN), '../dist');
+      mkdirSync(join(pkg, 'bin'), { recursive: true });
+      mkdirSync(join(pkg, 'dist'));
+      for (const file of ['mq.js', 'package.json']) copyFileSync(join(dirname(MQ_BIN), file), join(pkg, 'bin', file));
+      for (const file of readdirSync(dist)) if (file !== 'mq.cjs') symlinkSync(join(dist, file), join(pkg, 'dist', file));
+      execFileSync('mkfifo', [join(pkg, 'dist', 'mq.cjs')]);
+      const tmp = join(dir, 'tmp');
+      mkdirSync(tmp);
+      const { env } = mqEnvironment({ cwd: dir, env: { TMPDIR: tmp } });
+      const child = spawn(process.execPath, [join(pkg, 'bin', 'mq.js'), 'sandbox', '--state', 'state.json', 'exec', '--', 'sh', '-c', 'touch ran'], {
+        cwd: dir,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk;
+      });
+      const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, killedBy) => resolve(code ?? killedBy)));
+      // Opened for writing once the shim opens it to read the program: past the shim's first lines, before the program's.
+      const program = await open(join(pkg, 'dist', 'mq.cjs'), 'w');
+      child.kill(signal);
+      // A reader the signal ended takes no more of it (EPIPE): its end is what the test checks.
+      await program.writeFile(readFileSync(join(dist, 'mq.cjs'))).catch(() => undefined);
+      await program.close();
+      expect({ code: await exited, stderr }).toEqual({ code: 130, stderr: 'mq: interrupted before sh ran: the sandbox stopped\n' });
+      expect(existsSync(join(dir, 'ran'))).toBe(false);
+      expect(existsSync(join(dir, 'state.json.lock'))).toBe(false);
+      expect(readdirSync(tmp)).toEqual([]);
+    },
+  );
 
   it.each([
     ['SIGTERM', 143],
