@@ -1,5 +1,8 @@
 // Requests through undici: for a proxy (EnvHttpProxyAgent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl does) and for a
 // dispatcher the caller injects (tests' MockAgent). Loaded only then: node-wire.ts says why the direct connection does without.
+// A kept connection idle past its limit in a process too busy to run the timer that lets it go (node-wire.ts's
+// dropExpired) needs nothing here: undici from 7.28 waits a turn of the event loop before it writes on an idle
+// connection, in which that timer runs and a close already received is read; the request goes out on a new one.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { KEEP_ALIVE_MS, type Wire } from './wire.js';

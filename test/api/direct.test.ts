@@ -268,6 +268,46 @@ describe('through a proxy', () => {
     expect(seen).toEqual(['CONNECT mq-api.invalid:80', 'POST /v1/deleteQueue']);
   });
 
+  it('a kept tunnel idle past what the server keeps is not reused, though the process was too busy to run the timer that lets it go (helper-131: checked as helper-122 fixed the direct wire)', async () => {
+    // The direct wire's case (above), through the proxy agent: the server behind the tunnel keeps an idle
+    // connection 3 s and says so (Keep-Alive: timeout=3; the sandbox, node's default, 5 s); undici lets it go 2 s
+    // before, by a timer a stalled process has not run. Since undici 7.28 (GHSA-35p6-xmwp-9g52) a request for an
+    // idle connection waits a turn of the event loop before it is written: the timer that expired runs, and a close
+    // already there is read. An undici without that wait wrote on the dead tunnel: ECONNRESET, a write lost.
+    const keeping = createHttpServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    keeping.keepAliveTimeout = 3_000;
+    keeping.on('connect', (req, socket: Socket) => {
+      seen.push(`CONNECT ${req.url}`);
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      keeping.emit('connection', socket);
+    });
+    await new Promise<void>((resolve) => keeping.listen(0, '127.0.0.1', resolve));
+    process.env.HTTP_PROXY = `http://127.0.0.1:${(keeping.address() as AddressInfo).port}`;
+    // undici gives an answered connection back to its pool a turn after the answer (setImmediate): this one is after it.
+    const pooled = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      // No retry: a write on a dead connection would fail here, as a submit does (reported as perhaps applied).
+      const { client } = clientFor({ apiUrl: 'http://mq-api.invalid/v1', dispatcher: undefined as never }, { retries: 0 });
+      await client.call('deleteQueue', queueRef);
+      await pooled();
+      await client.call('deleteQueue', queueRef);
+      // Kept: one tunnel for both.
+      expect(seen).toEqual(['CONNECT mq-api.invalid:80', 'POST /v1/deleteQueue', 'POST /v1/deleteQueue']);
+      await pooled();
+      // Past the server's time and its grace, with no timer run meanwhile.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4_500);
+      await client.call('deleteQueue', queueRef);
+      await client.close();
+      expect(seen.slice(3)).toEqual(['CONNECT mq-api.invalid:80', 'POST /v1/deleteQueue']);
+    } finally {
+      keeping.closeAllConnections();
+      await new Promise<void>((resolve) => keeping.close(() => resolve()));
+    }
+  });
+
   it('a proxy that will not open the tunnel: its status, not a timeout; a 4xx is not tried again, a 5xx is', async () => {
     const refusing = createHttpServer();
     const statuses = [403, 407];
