@@ -252,19 +252,34 @@ function serviceOver(client: V2Client, cache: IdCache, ids: IdResolver, owner: b
       }
       const named = [...found.values()].find((pr) => pr.queueEntry && pr.queueEntry.mergeQueueId !== keptQueueId)?.queueEntry?.mergeQueueId;
       const queueId = await ids.queueIdNamed(ref, keptQueueId, named);
+      // Each PR of this queue as the answer gives it, built once: the caller's targetsWanted is asked of it, and it
+      // stands unless the PR is read again.
+      const answers = new Map<number, SubmittedPullRequest>();
+      const answer = (number: number, pr: PullRequest) => {
+        if (pr.queueEntry?.mergeQueueId === queueId) answers.set(number, submittedOf(pr, pr.queueEntry));
+        else answers.delete(number);
+      };
+      for (const [number, pr] of found) answer(number, pr);
       // Read with others, a PR's readiness does not say whether its targets came: where that tells something and the
       // caller wants it (a wait: where it shows it and has not kept it), the PR is read alone, as v1 answers it.
       await allEnded(
-        [...found.values()]
-          .filter((pr) => pr.queueEntry?.mergeQueueId === queueId && targetsUnsaid(pr.queueEntry) && targetsWanted(submittedOf(pr, pr.queueEntry)))
-          .map(async (pr) => found.set(pr.number, await readAgainAlone(pr))),
+        [...found]
+          .filter(([number, pr]) => {
+            const view = answers.get(number);
+            return view !== undefined && pr.queueEntry !== undefined && targetsUnsaid(pr.queueEntry) && targetsWanted(view);
+          })
+          .map(async ([number, pr]) => {
+            const again = await readAgainAlone(pr);
+            found.set(number, again);
+            if (again !== pr) answer(number, again);
+          }),
       );
       for (const number of wanted) {
-        const pr = found.get(number);
-        if (pr?.queueEntry && pr.queueEntry.mergeQueueId === queueId) batch.pullRequests.push(submittedOf(pr, pr.queueEntry));
+        const view = answers.get(number);
+        if (view) batch.pullRequests.push(view);
         else batch.notFound.push(number);
         // What this look read of each PR: its next read in the look (a wait's explanation of its end) takes it.
-        readAheadOf.set(keyIn(ref.repo, number), pr ?? null);
+        readAheadOf.set(keyIn(ref.repo, number), found.get(number) ?? null);
       }
       return batch;
     },
