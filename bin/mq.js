@@ -34,21 +34,18 @@ function versionWritten() {
 /**
  * Ctrl-C or SIGTERM while the program loads (some 20 ms, more on a busy machine), before it listens for them
  * itself (src/cli.ts), would end Node at once: killed by the signal, without the line and the exit 130 of one a
- * moment later (a CI runner cancelling a job just started). Each is counted here instead, and the program takes
- * them over once it listens, as if they came then (`globalThis.mqHeldSignals`). One in Node's own start, before
- * this runs, still ends it at once: no code of mq's has run, nothing is made to be left behind.
+ * moment later (a CI runner cancelling a job just started). A listener from here on keeps Node from dying of it:
+ * the signal waits for the event loop, which first turns after the program set its own, and is theirs; this one
+ * does nothing. The program lets it go once its own are set (`globalThis.mqListening`): no moment is left with
+ * none. One in Node's own start, before this runs, still ends it at once: nothing of mq's is made yet.
  */
 function holdSignals() {
-  let held = 0;
-  const hold = () => {
-    held++;
-  };
+  const hold = () => {};
   process.on('SIGINT', hold);
   process.on('SIGTERM', hold);
-  globalThis.mqHeldSignals = () => {
+  globalThis.mqListening = () => {
     process.off('SIGINT', hold);
     process.off('SIGTERM', hold);
-    return held;
   };
 }
 

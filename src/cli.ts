@@ -69,10 +69,9 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
-  // Those that came while the program loaded, held by bin/mq.js: taken now, as if they came now (a second ends mq).
-  // Released after ours are set, so that no moment is left with none, when a signal would end Node at once.
-  const held = (globalThis as { mqHeldSignals?: () => number }).mqHeldSignals?.() ?? 0;
-  for (let n = 0; n < held; n++) interrupt();
+  // bin/mq.js's stand-in, which kept a signal during the load from ending Node, let go once ours are set: a signal
+  // that came meanwhile waits for the event loop, which has not turned since, and is ours.
+  (globalThis as { mqListening?: () => void }).mqListening?.();
   // The streams are made on first use (each costs milliseconds to create): `mq --help` never reads stdin.
   const code = await run({
     argv: process.argv.slice(2),
