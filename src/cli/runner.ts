@@ -118,7 +118,13 @@ export class Runner {
     const { shownUrl } = await import('../text/urls.js');
     const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };
     const columns = this.stderrColumns();
-    this.progress('');
+    // The terminal echoed Ctrl-C as "^C" where the cursor stood: after a line mq ended, or on its progress line. The
+    // message takes that row from its first column, rather than two columns in, where a line folded to the window's
+    // width wraps and leaves a row behind.
+    if (error instanceof InterruptedError && this.redraws(this.io.stderr)) {
+      this.io.stderr.write('\r\u001b[2K');
+      this.progressShown = false;
+    } else this.progress('');
     this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }), ...(columns && { columns }) }));
     return exitCodeOf(error);
   }

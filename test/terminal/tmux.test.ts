@@ -124,8 +124,20 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     await terminal.until(/• #3\s+testing/);
     terminal.keys('C-c');
     const stopped = await terminal.until(/\[exit 130\]/);
-    expect(stopped).toMatch(/^• #3\s+testing\s+\d+s in state\s+position 1\n(\^C)?mq: interrupted\n\[exit 130\]$/);
+    expect(stopped).toMatch(/^• #3\s+testing\s+\d+s in state\s+position 1\nmq: interrupted\n\[exit 130\]$/);
     expect(terminal.cursorVisible()).toBe(true);
+  });
+
+  it('on Ctrl-C during drain --wait, the message starts its own row at the first column, over the echoed ^C (helper-130)', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '31', '32'], { env });
+    // 35 columns: the message's first row, folded to 34, took 36 after the echo and wrapped, leaving an "f" on a row of its own.
+    terminal = new Terminal(['queue', 'drain', '--yes', '--wait', '--interval', '1s'], env, { columns: 35, rows: 20 });
+    await terminal.until(/2 admitted PRs left: #31 testing,\s+#32 pending/);
+    terminal.keys('C-c');
+    const stopped = await terminal.until(/\[exit 130\]/);
+    expect(stopped).not.toContain('^C');
+    expect(stopped).toMatch(/#32 pending\nmq: interrupted: the queue main of\n {2}acme\/tty-\d+ is still draining\nit was not resumed; to resume it:\n/);
   });
 
   it('shows an outage under the live line, for how long, and says when the service is back', async () => {
@@ -206,7 +218,7 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     // The terminal itself echoes ^C; mq finishes its lines, gives the cursor back and prints no stack.
     // Back on the normal screen, the last frame printed once, then the reason it ended.
     expect(stopped).toMatch(
-      /^state running · branch main · 0 pull requests\n\nNo pull requests in the queue\.\n\nsettings {2}mode single[\s\S]*\n(\^C)?mq: interrupted\n\[exit 130\]$/,
+      /^state running · branch main · 0 pull requests\n\nNo pull requests in the queue\.\n\nsettings {2}mode single[\s\S]*\nmq: interrupted\n\[exit 130\]$/,
     );
     expect(terminal.alternate()).toBe(false);
     expect(terminal.cursorVisible()).toBe(true);
