@@ -4,9 +4,12 @@
 import type { WatchEvents } from '../model/wait-events.js';
 import { formatDuration } from '../text/durations.js';
 import { frame, type Printer, type ProgressOutput } from './progress.js';
-import { joinBlock } from './screen-fit.js';
+import { joinBlock, type Block } from './screen-fit.js';
+import { textWidth } from './text-width.js';
 import { clockTime } from './views/outage.js';
 import { queueBlock } from './views/queue.js';
+
+const QUIT = 'Ctrl-C to quit';
 
 export function watchPrinter(out: ProgressOutput): Printer<WatchEvents, never> {
   const f = frame(out, true, { alternate: true });
@@ -18,9 +21,14 @@ export function watchPrinter(out: ProgressOutput): Printer<WatchEvents, never> {
         if (!f.isOpen()) return;
         const ctx = f.ctx(now);
         const updated = `updated ${clockTime(now)}${shown.everyMs ? ` · every ${formatDuration(shown.everyMs / 1000)}` : ''}`;
-        const block = (screen?: { columns?: number; rows?: number }) => {
+        const block = (screen?: { columns?: number; rows?: number }): Block => {
           const whole = queueBlock(queue, { ...ctx, ...(screen && { screen }) }, shown);
-          return { ...whole, tail: [...whole.tail, '', ctx.paint.dim(f.live ? `${updated} · Ctrl-C to quit` : updated)] };
+          if (!f.live) return { ...whole, tail: [...whole.tail, '', ctx.paint.dim(updated)] };
+          // How to leave is the one line a person must see: in the foot, which a small window keeps, cutting the
+          // view above it; on a row of its own where it does not fit beside the time, never folded within.
+          const line = `${updated} · ${QUIT}`;
+          if (!screen?.columns || textWidth(line) <= screen.columns) return { ...whole, tail: [...whole.tail, ''], foot: [ctx.paint.dim(line)] };
+          return { ...whole, tail: [...whole.tail, '', ctx.paint.dim(updated)], foot: [ctx.paint.dim(QUIT)] };
         };
         if (f.live) f.draw(block);
         else if (changed && out.json) f.json(queue);

@@ -224,6 +224,26 @@ describe.skipIf(!HAS_TMUX)(TITLE, () => {
     expect(terminal.cursorVisible()).toBe(true);
   });
 
+  it('in a window of 20×5 or 30×6, --watch keeps "Ctrl-C to quit" whole on its last row and cuts the view above it (helper-130)', async () => {
+    const env = await freshQueue();
+    await mq(['submit', '41', '42', '43'], { env });
+    for (const [columns, rows] of [
+      [20, 5],
+      [30, 6],
+    ] as const) {
+      terminal = new Terminal(['queue', 'get', '--watch', '--interval', '1s'], env, { columns, rows });
+      // Before: the view filled the window, and the line saying how to leave was cut off it.
+      const screen = (await terminal.until(/^Ctrl-C to quit$/m)).split('\n');
+      expect(screen.at(-1)).toBe('Ctrl-C to quit');
+      expect(screen[0]).toMatch(/^state running/);
+      expect(screen.length).toBeLessThanOrEqual(rows - 1);
+      expect(screen.every((line) => line.length <= columns)).toBe(true);
+      terminal.keys('C-c');
+      await terminal.until(/\[exit 130\]/);
+      terminal.close();
+    }
+  });
+
   it('at 80×24, --watch on 12 PRs draws on the alternate screen: changes never reach the scrollback; a resize redraws', async () => {
     const env = await freshQueue();
     await mq(['queue', 'update', '--concurrency', '3'], { env });
