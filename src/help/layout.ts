@@ -15,8 +15,11 @@ const MIN_DESCRIPTION = 30;
 /** How far a description under its term (fitItem) and a command's continued line are indented. */
 const UNDER = 6;
 
+/** What commander writes before a command's usage; its continued lines go under the usage's first word. */
+const USAGE_TITLE = 'Usage: ';
+
 /** What mq's commander Help is configured with (program.ts), and what topics lay out with. */
-export const HELP_LAYOUT = { minWidthToWrap: MIN_DESCRIPTION, formatItem: fitItem };
+export const HELP_LAYOUT = { minWidthToWrap: MIN_DESCRIPTION, formatItem: fitItem, styleUsage: foldUsage };
 
 /** The blocks as text, a blank line between two, ending with a line break. */
 export function layout(blocks: readonly Block[], help: Help): string {
@@ -26,7 +29,7 @@ export function layout(blocks: readonly Block[], help: Help): string {
 function render(block: Block, help: Help): string {
   if (typeof block === 'string') return prose(block, help);
   const body = 'rows' in block ? rows(block.rows, help) : block.commands.map((line) => commandLine(line, help)).join('\n');
-  return block.heading === undefined ? body : `${block.heading}\n${body}`;
+  return block.heading === undefined ? body : `${prose(block.heading, help)}\n${body}`;
 }
 
 function prose(text: string, help: Help): string {
@@ -64,6 +67,23 @@ function fitItem(this: Help, term: string, termWidth: number, description: strin
   if (!description || room >= MIN_DESCRIPTION) return Object.getPrototypeOf(this).formatItem.call(this, term, termWidth, description, help);
   const indent = ' '.repeat(UNDER);
   return `  ${term}\n${indent}${help.boxWrap(description, width(help) - UNDER).replace(/\n/g, `\n${indent}`)}`;
+}
+
+/**
+ * commander's usage (`mq flaky link-ticket [options] <test-id> <ticket-id>`), styled as commander styles it, then
+ * folded between its words to the width as the rest of help is, the lines after the first under its `mq`.
+ */
+function foldUsage(this: Help, usage: string): string {
+  const styled: string = Object.getPrototypeOf(this).styleUsage.call(this, usage);
+  if (width(this) < this.minWidthToWrap) return styled;
+  const room = width(this) - USAGE_TITLE.length;
+  const lines: string[] = [];
+  for (const word of styled.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && this.displayWidth(`${last} ${word}`) <= room) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.join(`\n${' '.repeat(USAGE_TITLE.length)}`);
 }
 
 function width(help: Help): number {

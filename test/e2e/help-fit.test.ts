@@ -34,6 +34,14 @@ async function onTerminal(args: string[], columns: number): Promise<{ screen: st
   return { screen: emulator.screen(), wrapped: emulator.wrappedRows() };
 }
 
+/** What `args` writes to a terminal `columns` wide. */
+async function written(args: string[], columns: number): Promise<string> {
+  const emulator = new Emulator(columns, 500);
+  const run = await startMq(args, { stdout: emulator.stdout() }).done;
+  expect(run, `mq ${args.join(' ')}`).toMatchObject({ code: 0, stderr: '' });
+  return emulator.written;
+}
+
 /** The words of a help text, the ` \` and `#` an example adds where it goes on to another line left out. */
 function words(text: string): string[] {
   return text.split(/\s+/).filter((word) => word !== '' && word !== '\\' && word !== '#');
@@ -54,6 +62,29 @@ describe('help fits the terminal', () => {
         const widest = Math.max(...shown.screen.split('\n').map((line) => line.length));
         const sameWords = JSON.stringify(words(shown.screen)) === JSON.stringify(words(wide.screen));
         if (shown.wrapped.length > 0 || widest > columns || !sameWords) misfits.push(`mq ${args.join(' ')}:\n${shown.screen}`);
+      }
+      expect(misfits).toEqual([]);
+    });
+  }
+
+  // Below 60 a word a person copies (a path, a URL, a quoted jq filter) may be wider than a line, and the terminal
+  // wraps it; the usage and the headings are words that fold (helper-130: `Usage: mq flaky link-ticket [options]
+  // <test-id> <ticket-id>` ran to 60 columns, `Where settings come from, first found wins:` to 42).
+  for (const columns of [40, 38]) {
+    it(`at ${columns} columns, each usage and heading folds between its words, the same words as at 200`, async () => {
+      const misfits: string[] = [];
+      for (const args of SCREENS) {
+        const [shown, wide] = await Promise.all([written(args, columns), written(args, 200)]);
+        const usage = (text: string) => text.slice(0, text.indexOf('\n\n'));
+        if (
+          usage(shown)
+            .split('\n')
+            .some((line) => line.length > columns)
+        )
+          misfits.push(`mq ${args.join(' ')}:\n${usage(shown)}`);
+        if (words(usage(shown)).join(' ') !== words(usage(wide)).join(' ')) misfits.push(`mq ${args.join(' ')}: other words than\n${usage(wide)}`);
+        // A heading: a line flush left that ends with a colon.
+        for (const line of shown.split('\n')) if (line.length > columns && /^\S.*:$/.test(line)) misfits.push(`mq ${args.join(' ')}: ${line}`);
       }
       expect(misfits).toEqual([]);
     });
