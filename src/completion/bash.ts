@@ -13,17 +13,38 @@ ${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root
 ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
 
 _mq_unquote() {
-  # $1 with its quoting taken off as bash would: '...', "..." and backslashes (nothing is expanded, nothing run); with
-  # $2, what comes before a quote still open at its end (u"p: u), where readline's word to replace begins
-  local rest=$1 out='' quote='' opened='' c
+  # $1 with its quoting taken off as bash would: '...', $'...' (its escapes read), "..." and backslashes (nothing is
+  # expanded, nothing run); with $2, what comes before a quote still open at its end (u"p: u), where readline's word
+  # to replace begins
+  local rest=$1 out='' quote='' opened='' c escape='^(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[abeEfnrtv])'
   while [[ -n $rest ]]; do
     c=\${rest:0:1}
     rest=\${rest:1}
+    # $quote is ' or " inside those quotes, $ inside $'...'.
     case $quote$c in
-      "''" | '""') quote='' ;;
+      "''" | '""' | "\\$'") quote='' ;;
       '"\\') [[ \${rest:0:1} == [\\\\\\$\\\`\\"] ]] && c=\${rest:0:1} && rest=\${rest:1}; out+=$c ;;
-      "'"? | '"'?) out+=$c ;;
+      '$\\')
+        # An escape of $'...' as printf's format reads it (\\n, \\x71, \\161, \\u263a); \\\\, \\', \\" and \\? are the character.
+        if [[ $rest =~ $escape ]]; then
+          printf -v c "\\\\\${BASH_REMATCH[0]}"
+          rest=\${rest:\${#BASH_REMATCH[0]}}
+        elif [[ \${rest:0:1} == [\\\\\\'\\"?] ]]; then
+          c=\${rest:0:1}
+          rest=\${rest:1}
+        fi
+        out+=$c
+        ;;
+      "'"? | '"'? | '$'?) out+=$c ;;
       "'" | '"') quote=$c opened=$out ;;
+      # $'...' and $"..." (a translated "...", read as one).
+      '$')
+        case \${rest:0:1} in
+          "'") quote='$' opened=$out rest=\${rest:1} ;;
+          '"') quote='"' opened=$out rest=\${rest:1} ;;
+          *) out+=$c ;;
+        esac
+        ;;
       '\\') out+=\${rest:0:1}; rest=\${rest:1} ;;
       *) out+=$c ;;
     esac
@@ -52,18 +73,22 @@ _mq_completion() {
     cur=\${cur#*=}
   fi
   [[ $cur == = ]] && cur=''
+  # compgen takes the quoting off the word it matches once more (u"p, as typed u\\"p, would match update): it gets the
+  # word quoted back.
+  local word
+  printf -v word '%q' "$cur"
   if [[ -n $flag ]]; then
     if _mq_file_value "$cmdpath" "$flag"; then
       compopt -o filenames 2>/dev/null || :
       COMPREPLY=($(compgen -f -- "$cur")) || :
     else
-      COMPREPLY=($(compgen -W "$(_mq_values "$cmdpath" "$flag")" -- "$cur")) || :
+      COMPREPLY=($(compgen -W "$(_mq_values "$cmdpath" "$flag")" -- "$word")) || :
     fi
     [[ -n $prefix && \${#COMPREPLY[@]} -gt 0 ]] && COMPREPLY=("\${COMPREPLY[@]/#/$prefix}")
   elif [[ -z $ended && $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$cur")) || :
+    COMPREPLY=($(compgen -W "$(_mq_flags "$cmdpath")" -- "$word")) || :
   else
-    COMPREPLY=($(compgen -W "$(_mq_subcommands "$listed"; _mq_arguments "$cmdpath" "$count")" -- "$cur")) || :
+    COMPREPLY=($(compgen -W "$(_mq_subcommands "$listed"; _mq_arguments "$cmdpath" "$count")" -- "$word")) || :
   fi
   [[ -n $lead && \${#COMPREPLY[@]} -gt 0 ]] && COMPREPLY=("\${COMPREPLY[@]#"$lead"}")
   return 0

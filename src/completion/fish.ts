@@ -30,9 +30,13 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
     '',
     switchFunction(
       '__mq_names_commands',
-      'whether the positional words of a command path name a command path (mq help queue update)',
+      'whether the positional words of a command path name a command path, and the path they name one under, printed (mq help queue update: the top; mq queue help update: queue)',
       'cmdpath',
-      commands.filter((command) => command.namesCommands).map((command) => ({ patterns: [pathKey(command)], body: 'return 0' })),
+      commands.flatMap((command) =>
+        command.namesCommandsUnder === null
+          ? []
+          : [{ patterns: [pathKey(command)], body: `echo ${fishQuote(command.namesCommandsUnder.join(' '))}; return 0` }],
+      ),
       'return 1',
     ),
     '',
@@ -42,9 +46,12 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
     set -l cmdpath ''
     set -l flag ''
     set -l count 0
-    # Under mq help, the path its words name so far (- when they name none); past --, a word is never a flag.
+    # Under mq help or mq queue help, the path its words name so far (- when they name none); past --, a word is never
+    # a flag. naming: the path's words name a command path, under the path $under.
     set -l listed ''
     set -l ended ''
+    set -l naming ''
+    set -l under ''
     for word in $words
         if test -n "$flag"
             set flag ''
@@ -58,12 +65,17 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
                 set cmdpath (string trim -- "$cmdpath $sub")
                 set count 0
                 set listed $cmdpath
-                __mq_names_commands "$cmdpath"; and set listed ''
-            else if test "$listed" != -; and test "$word" = (string split ' ' -- "$cmdpath")[-1]; and __mq_names_commands "$cmdpath"
-                # Its own name in the path names nothing: mq help help queue is mq help queue, mq help queue help get mq help queue get.
+                set naming ''
+                if set under (__mq_names_commands "$cmdpath")
+                    set naming 1
+                    set listed "$under"
+                end
+            else if test -n "$naming"; and test -z "$under"; and test "$listed" != -; and test "$word" = (string split ' ' -- "$cmdpath")[-1]
+                # mq's own help reads its name in the path as nothing: mq help help queue is mq help queue, mq help queue help
+                # get mq help queue get (commander's help of a group does not: mq queue help help get is refused).
             else
                 set count (math $count + 1)
-                if __mq_names_commands "$cmdpath"
+                if test -n "$naming"
                     set sub (__mq_subcommand "$listed" $word)
                     if test -n "$sub"
                         set listed (string trim -- "$listed $sub")

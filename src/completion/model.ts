@@ -28,15 +28,19 @@ export interface CompletionCommand {
   argumentChoices: string[];
   /** How many positional arguments it takes; null: any number (a variadic one). A word past them is refused. */
   argumentsMax: number | null;
-  /** Its positional words name a command path, as `mq help queue update`'s do: they complete as subcommands from the top. */
-  namesCommands: boolean;
+  /**
+   * Where its positional words name a command path, the path they name one under: [] for `mq help queue update`, whose
+   * words complete as subcommands from the top; ['queue'] for commander's help of a group, `mq queue help update`.
+   * null where they name none.
+   */
+  namesCommandsUnder: string[] | null;
 }
 
 /** Values for what commander itself does not restrict, keyed by command path and flag (`list --state`) or path. */
 export interface CompletionHints {
   flagValues?: Readonly<Record<string, readonly string[]>>;
   argumentValues?: Readonly<Record<string, readonly string[]>>;
-  /** Paths of the commands whose positional words name a command path (`help`). */
+  /** Paths of the commands whose positional words name a command path from the top (`help`). */
   namesCommands?: readonly string[];
 }
 
@@ -60,7 +64,8 @@ function node(command: Command, path: string[], inherited: CompletionFlag[], hin
   const key = path.join(' ');
   const own = help.visibleOptions(command).map((option) => flag(option, hints.flagValues?.[`${key} ${option.long ?? option.short}`.trim()]));
   const flags = [...own, ...inherited.filter((parent) => !parent.names.some((name) => own.some((o) => o.names.includes(name))))];
-  const namesCommands = hints.namesCommands?.includes(key) ?? false;
+  // commander's help of a group (`mq queue help update`) takes the name of one of the group's subcommands.
+  const namesCommandsUnder = hints.namesCommands?.includes(key) ? [] : path.length > 1 && path.at(-1) === 'help' ? path.slice(0, -1) : null;
   const argumentChoices = [...command.registeredArguments.flatMap((argument) => argument.argChoices ?? []), ...(hints.argumentValues?.[key] ?? [])];
   return {
     path,
@@ -72,8 +77,9 @@ function node(command: Command, path: string[], inherited: CompletionFlag[], hin
     flags,
     argumentChoices: [...new Set(argumentChoices)],
     // Such a command's own choices (help's topics) stand alone: after one, or after a command's name, none is taken.
-    argumentsMax: namesCommands ? 1 : command.registeredArguments.some((argument) => argument.variadic) ? null : command.registeredArguments.length,
-    namesCommands,
+    argumentsMax:
+      namesCommandsUnder !== null ? 1 : command.registeredArguments.some((argument) => argument.variadic) ? null : command.registeredArguments.length,
+    namesCommandsUnder,
   };
 }
 

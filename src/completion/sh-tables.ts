@@ -55,9 +55,11 @@ export function shTables(prefix: string, root: CompletionCommand): string {
     ),
     caseFunction(
       `${prefix}_names_commands`,
-      'whether the positional words of the command path $1 name a command path (mq help queue update)',
+      'whether the positional words of the command path $1 name a command path, and the path they name one under, printed (mq help queue update: the top; mq queue help update: queue)',
       '$1',
-      commands.filter((command) => command.namesCommands).map((command) => ({ patterns: [pathKey(command)], body: 'return 0' })),
+      commands.flatMap((command) =>
+        command.namesCommandsUnder === null ? [] : [{ patterns: [pathKey(command)], body: `${printLines([command.namesCommandsUnder.join(' ')])}; return 0` }],
+      ),
       'return 1',
     ),
     walkFunction(prefix),
@@ -86,9 +88,10 @@ function walkFunction(prefix: string): string {
   return `${prefix}_walk() {
   # Sets the caller's locals (five answers, and no subshell to print them through): cmdpath, the command path the words
   # select; flag, the flag whose value comes next; count, the positional words after the path; listed, the path whose
-  # subcommands the next word may be (under mq help, the path its words name so far, - when they name none); ended, 1
-  # after --, past which a word is an argument, never a flag (commander still reads a subcommand's name there).
-  local word sub
+  # subcommands the next word may be (under mq help or mq queue help, the path its words name so far, - when they name
+  # none); ended, 1 after --, past which a word is an argument, never a flag (commander still reads a subcommand's
+  # name there). naming: the path's words name a command path, under the path $under.
+  local word sub under='' naming=''
   cmdpath='' flag='' count=0 listed='' ended=''
   for word in "$@"; do
     if [[ -n $flag ]]; then
@@ -110,13 +113,14 @@ function walkFunction(prefix: string): string {
       cmdpath=\${cmdpath:+$cmdpath }$sub
       count=0
       listed=$cmdpath
-      ${prefix}_names_commands "$cmdpath" && listed=''
-    elif [[ $listed != - && $word == "\${cmdpath##* }" ]] && ${prefix}_names_commands "$cmdpath"; then
-      # Its own name in the path names nothing: mq help help queue is mq help queue, mq help queue help get mq help queue get.
+      if under=$(${prefix}_names_commands "$cmdpath"); then naming=1 listed=$under; else naming=''; fi
+    elif [[ -n $naming && -z $under && $listed != - && $word == "\${cmdpath##* }" ]]; then
+      # mq's own help reads its name in the path as nothing: mq help help queue is mq help queue, mq help queue help
+      # get mq help queue get (commander's help of a group does not: mq queue help help get is refused).
       continue
     else
       count=$((count + 1))
-      if ${prefix}_names_commands "$cmdpath"; then
+      if [[ -n $naming ]]; then
         sub=$(${prefix}_subcommand "$listed" "$word")
         if [[ -n $sub ]]; then listed=\${listed:+$listed }$sub; else listed=-; fi
       fi

@@ -103,6 +103,12 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'help', 'help', 'exit'], ['exit-codes']],
   [['mq', 'help', 'help', 'queue', 'up'], ['update']],
   [['mq', 'help', 'queue', 'help', 'up'], ['update']],
+  // commander's help of a group names one of the group's commands (helper-130: mq queue help up offered nothing).
+  [['mq', 'queue', 'help', 'up'], ['update']],
+  [['mq', 'config', 'help', 'in'], ['init']],
+  [['mq', 'queue', 'help', 'update', ''], []],
+  // Its own name there names nothing: mq queue help help get is refused.
+  [['mq', 'queue', 'help', 'help', ''], []],
   // The shell's quoting is off before a word is matched: 'queue' names queue.
   [['mq', "'queue'", 'up'], ['update']],
   [['mq', '"status"', '--w'], ['--web']],
@@ -179,6 +185,22 @@ describe.skipIf(!hasShell('bash'))('mq completion bash, bash only', () => {
     expect(bashComplete(file, ['mq', 'queue', '"up'])).toEqual(['update']);
   });
 
+  it('takes $\'…\' (ANSI-C quoting, its escapes read) off a word, and $"…" (helper-130)', () => {
+    expect(bashComplete(file, ['mq', "$'qu'eue", 'up'])).toEqual(['update']);
+    expect(bashComplete(file, ['mq', "$'\\x71u\\145ue'", 'sw'])).toEqual(['switch-mode']);
+    expect(bashComplete(file, ['mq', '$"queue"', 'up'])).toEqual(['update']);
+    expect(bashComplete(file, ['mq', 'queue', "$'u'p"])).toEqual(['update']);
+    // Open: readline replaces what follows the quote.
+    expect(bashComplete(file, ['mq', 'queue', "$'up"])).toEqual(['update']);
+    expect(bashComplete(file, ['mq', 'queue', "u$'p"])).toEqual(['pdate']);
+  });
+
+  it('matches the word as it reads, not with its quoting taken off twice (helper-130: u\\"p, the word u"p, completed to update)', () => {
+    expect(bashComplete(file, ['mq', 'queue', 'u\\"p'])).toEqual([]);
+    expect(bashComplete(file, ['mq', 'queue', "u\\'p"])).toEqual([]);
+    expect(bashComplete(file, ['mq', 'queue', 'up'])).toEqual(['update']);
+  });
+
   it('offers no flag value after -- (--flag=value there is an argument)', () => {
     expect(bashComplete(file, ['mq', 'submit', '--', '--priority=h'])).toEqual([]);
   });
@@ -223,6 +245,10 @@ describe.skipIf(!hasShell('bash') || !HAS_TMUX)('mq completion bash, on a termin
     ["mq queue s'w", "mq queue s'witch-mode'", ['queue', 'switch-mode']],
     ['mq "queue" up', 'mq "queue" update', ['queue', 'update']],
     ["mq queue update --merge-method='sq", "mq queue update --merge-method='squash'", ['queue', 'update', '--merge-method=squash']],
+    // helper-130: $'…' was not read, and u\"p (the word u"p) became update.
+    ["mq queue $'up", "mq queue $'update'", ['queue', 'update']],
+    ["mq $'qu'eue up", "mq $'qu'eue update", ['queue', 'update']],
+    ['mq queue u\\"p', 'mq queue u\\"p', ['queue', 'u"p']],
   ])('%s: %s, read by bash as mq %j', async (typed, line, words) => {
     const file = await writeScript('bash');
     expect(await bashTabbed(file, typed)).toEqual({ line, words });
@@ -234,6 +260,12 @@ describe.skipIf(!hasShell('zsh'))('mq completion zsh, zsh only', () => {
     const file = await writeScript('zsh');
     expect(zshComplete(file, ['mq', 'queue', ''])).toContain("update:change the queue's settings");
     expect(zshComplete(file, ['mq', 'config', 'init', '--token-file', ''])).toEqual(['<files>']);
+  });
+
+  it("reads $'…' in the words before the cursor (zsh itself reads the word under it)", async () => {
+    const file = await writeScript('zsh');
+    expect(zshOffers(file, ['mq', "$'qu'eue", 'up'])).toEqual(['update']);
+    expect(zshOffers(file, ['mq', "$'\\x71ueue'", 'sw'])).toEqual(['switch-mode']);
   });
 });
 
