@@ -13,6 +13,7 @@ import type { QueueRef } from '../model/repository.js';
 import { IMPACTS_ALL, PRIORITY_NAMES, type PriorityName } from '../model/vocabulary.js';
 import { QueueEngine } from '../sandbox/engine/engine.js';
 import { queueEntryHistoryOf } from '../sandbox/engine/history.js';
+import { queueKey } from '../sandbox/engine/state.js';
 
 const HOUR = 3_600_000;
 /** A Monday, 00:00 UTC: simulated weeks start there, so the weekday shape lines up. */
@@ -212,7 +213,8 @@ export function engineHistory(engine: QueueEngine): HistoryService {
     listPullRequests: async (ref, query) => engine.listPullRequests(ref, query),
     listTestingResults: async (ref, query) =>
       engine.listTestingResults(ref, { since: Date.parse(query.since), until: query.until === undefined ? undefined : Date.parse(query.until) }, query),
-    getQueueEntryHistory: async (ref, pr) => queueEntryHistoryOf(engine.world, ref.repo, pr),
+    // The PR's stays in this queue, as v1 reads them: the history of the queue read, whatever entry the PR has now.
+    getQueueEntryHistory: async (ref, pr) => queueEntryHistoryOf(engine.world, ref.repo, pr, queueKey(ref.repo, ref.targetBranch)),
     getMergeQueueTestingDetails: async (ref, id) => engine.getMergeQueueTestingDetails(ref, id),
   };
 }

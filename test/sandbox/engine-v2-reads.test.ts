@@ -11,7 +11,7 @@ import { pullRequestRunsOf, queueRunsOf } from '../../src/sandbox/engine/verific
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { pullRequestId } from '../../src/sandbox/engine/ids.js';
 import type { QueueChange } from '../../src/model/service.js';
-import type { TestOutcome } from '../../src/sandbox/engine/state.js';
+import { queueKey, type TestOutcome } from '../../src/sandbox/engine/state.js';
 import type { Check } from '../../src/api/v2/schemas.js';
 import { runJson } from '../../src/sandbox/io/v2/wire.js';
 import { propertyRuns } from '../support/runs.js';
@@ -550,8 +550,12 @@ describe('over random sequences of events', () => {
         if (t.state === 'testing' || t.state === 'pending_failure') expect(t.reason).toBeNull();
         if (t.state === 'testing') expect(engine.runWithId(t.testRunId!).testedPullRequests.map((p) => p.prNumber)).toContain(number);
       }
+      // v2's history is the PR's entry now, the last of its stays here (a merged PR taken in again has a new entry);
+      // its runs are every run that tested it, over all its stays.
+      const stays = queueEntryHistoryOf(engine.world, REPO, number, queueKey(REPO, MAIN.targetBranch));
+      expect(stays.slice(stays.length - transitions.length)).toEqual(transitions);
       const runs = pullRequestRunsOf(engine.world, REPO, number);
-      expect(runs.length).toBe(transitions.filter((t) => t.state === 'testing').length);
+      expect(runs.length).toBe(stays.filter((t) => t.state === 'testing').length);
     }
   }
 

@@ -56,7 +56,7 @@ import {
   type RefusalReason,
   type RunDetails,
 } from './types.js';
-import { because, describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
+import { because, currentSubmissionOf, describeQueue, newWorld, queueOf, submissionOf, type QueueWorld, type TransitionObserver } from './world.js';
 import type { TestRunFacts } from '../../model/queue-entries.js';
 import { queueEntryHistoryOf } from './history.js';
 import { verificationRunOf } from './verification-runs.js';
@@ -674,13 +674,7 @@ export class QueueEngine {
    * torn down (the PR moved), and a merged one is done (v1 alone takes a merged PR in again): a new entry.
    */
   private reusableEntry(queue: QueueRecord, record: PullRequestRecord): string | undefined {
-    let latest: Submission | undefined;
-    for (const each of Object.values(this.state.queues)) {
-      if (!sameRepo(each.repo, record.repo)) continue;
-      const id = each.latestSubmission[String(record.number)];
-      const submission = id === undefined ? undefined : submissionOf(this.world, id);
-      if (submission && (latest === undefined || submission.seq > latest.seq)) latest = submission;
-    }
+    const latest = currentSubmissionOf(this.world, record.repo, record.number);
     const reusable = latest?.queueKey === queueKey(queue.repo, queue.branch) && (latest.state === 'cancelled' || latest.state === 'failed');
     return reusable ? entryIdOf(latest!) : undefined;
   }
@@ -727,7 +721,19 @@ export class QueueEngine {
       .map(factsOf);
   }
 
-  /** The PR's first submission to any queue of its repository (v2's `createdAt`), or undefined when never submitted. */
+  /** The queue of the PR's entry now (its latest submission's), by id; undefined when it is in none. */
+  queueEntryOf(repo: Repo, number: number): QueueListing | undefined {
+    const submission = currentSubmissionOf(this.world, repo, number);
+    const queue = submission && this.state.queues[submission.queueKey];
+    return queue && { id: queue.id, queue: { repo: { ...queue.repo }, targetBranch: queue.branch } };
+  }
+
+  /** When the PR's entry in this queue was made: the submission that opened it (a resubmission continues the entry). */
+  entryCreatedAt(ref: QueueRef, pr: number): number {
+    return submissionOf(this.world, entryIdOf(this.latestSubmission(queueOf(this.world, ref), pr))).submittedAt;
+  }
+
+  /** The PR's first submission to any queue of its repository (v2's PR `createdAt`), or undefined when never submitted. */
   firstSubmittedAt(repo: Repo, number: number): number | undefined {
     const key = pullRequestKey(repo, number);
     let first: number | undefined;

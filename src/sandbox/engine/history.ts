@@ -9,16 +9,20 @@ import { pullRequestId } from './ids.js';
 import { orderRefOf } from './pull-request-refs.js';
 import { entryIdOf, pullRequestKey, type Submission, type TestRun, type TimelineStep } from './state.js';
 import { checksView, iso } from './views.js';
-import { pullRequestOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
+import { currentSubmissionOf, pullRequestOf, runNameOf, submissionOf, type QueueWorld } from './world.js';
 
 /**
- * Oldest first; within an instant, in a submission's own order. `inQueue` (a queue's key): only the PR's stays in
- * that queue, as v1 reads a PR in one queue; without it, every queue's, as v2's history of the PR gives them.
+ * Oldest first; within an instant, in a submission's own order. `inQueue` (a queue's key): the PR's stays in that
+ * queue, as v1 reads a PR in one queue. Without it, the stays of the PR's entry now, as v2's history gives "the
+ * transitions of this pull request's queue entry": a resubmission to the same queue continues the entry, a move to
+ * another queue replaces it, so the queue it left is not in it.
  */
 export function queueEntryHistoryOf(world: QueueWorld, repo: Repo, number: number, inQueue?: string): EntryTransition[] {
   const key = pullRequestKey(repo, number);
+  const current = inQueue === undefined ? currentSubmissionOf(world, repo, number) : undefined;
+  const entry = current && entryIdOf(current);
   const submissions = Object.values(world.state.submissions)
-    .filter((submission) => submission.pullRequestKey === key && (inQueue === undefined || submission.queueKey === inQueue))
+    .filter((submission) => submission.pullRequestKey === key && (inQueue === undefined ? entryIdOf(submission) === entry : submission.queueKey === inQueue))
     .sort((a, b) => a.seq - b.seq);
   const rows: { at: number; seq: number; index: number; transition: EntryTransition }[] = [];
   for (const submission of submissions) {

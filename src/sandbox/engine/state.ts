@@ -188,7 +188,10 @@ export interface Submission {
   timeline?: TimelineStep[];
 }
 
-/** The id the APIs give its queue entry (v1's `id`, v2's `queueEntry.id` and history's `entryId`). */
+/**
+ * The id the APIs give its queue entry (v1's `id`, v2's `queueEntry.id` and history's `entryId`): the id of the
+ * submission that opened the entry, as a submission that continues one takes that id.
+ */
 export function entryIdOf(submission: Submission): string {
   return submission.entryId ?? submission.id;
 }

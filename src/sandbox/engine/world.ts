@@ -6,6 +6,7 @@ import type { PullRequestState } from '../../model/vocabulary.js';
 import { recordEvent } from './metrics.js';
 import {
   queueKey,
+  sameRepo,
   TESTED_STATES,
   type Conclusion,
   type PullRequestRecord,
@@ -96,6 +97,21 @@ export function submissionOf(world: QueueWorld, id: string): Submission {
   const submission = world.state.submissions[id];
   if (!submission) throw new Error(`sandbox state is inconsistent: no submission ${id}`);
   return submission;
+}
+
+/**
+ * The PR's queue entry now, as its latest submission to a queue of its repository: a PR has one entry at a time (a
+ * submit to another queue takes it there, and tears down the entry it had). Undefined when none.
+ */
+export function currentSubmissionOf(world: QueueWorld, repo: Repo, number: number): Submission | undefined {
+  let latest: Submission | undefined;
+  for (const queue of Object.values(world.state.queues)) {
+    if (!sameRepo(queue.repo, repo)) continue;
+    const id = queue.latestSubmission[String(number)];
+    const submission = id === undefined ? undefined : submissionOf(world, id);
+    if (submission && (latest === undefined || submission.seq > latest.seq)) latest = submission;
+  }
+  return latest;
 }
 
 export function pullRequestOf(world: QueueWorld, submission: Submission): PullRequestRecord {

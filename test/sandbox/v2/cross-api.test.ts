@@ -232,4 +232,49 @@ describe('a PR submitted again: its queue entry reused or made anew', () => {
     await v1Submit(MAIN, 4);
     expect((await v1Read(MAIN, 4)).id).toBe(back.id);
   });
+
+  // The docs' history page: "the state transitions of this pull request's queue entry"; QueueEntry.createdAt: "First
+  // submission (entry is reused across resubmissions)". Until helper-129 both were the PR's, over every queue.
+  it('gives a moved PR the history and the createdAt of its entry in the queue it moved to, and a reused entry its first', async () => {
+    for (const queue of [MAIN, RELEASE]) expect((await sandbox.v1Call('createQueue', queue)).status).toBe(200);
+    const repositoryId = (await sandbox.call('repositories.resolveByProviderUrl', { query: { providerUrl: 'https://github.com/acme/widgets' } })).body.data[0]
+      .id;
+    const read = async (number: number) =>
+      (await sandbox.call('pullRequests.resolveByCoordinates', { query: { repositoryId, number: String(number) } })).body.data[0];
+    const history = async (id: string) =>
+      (await sandbox.call('pullRequests.queueEntryHistory', { params: { id } })).body.data.map((t: { state: string; changedAt: string }) => [
+        t.state,
+        t.changedAt,
+      ]);
+    // #6 tests in main, and a minute on moves to release: main's entry torn down, release's new.
+    await v1Submit(MAIN, 6);
+    await sandbox.control('advance', { seconds: 60 });
+    await v1Submit(RELEASE, 6);
+    const moved = await read(6);
+    expect(moved.queueEntry).toMatchObject({ mergeQueueId: expect.any(String), state: 'notReady', createdAt: '2026-01-01T00:01:00.000Z' });
+    expect(moved.createdAt).toBe('2026-01-01T00:00:00.000Z');
+    expect(await history(moved.id)).toEqual([['notReady', '2026-01-01T00:01:00.000Z']]);
+    const batch = await sandbox.call('pullRequests.queueEntryHistoryBatch', { query: { pullRequestIds: moved.id } });
+    expect(batch.body.data[0].transitions.map((t: { state: string }) => t.state)).toEqual(['notReady']);
+    // Main's list still shows the entry #6 had there, made when it was.
+    const mainId = (await sandbox.call('mergeQueues.list')).body.data.find((q: { targetBranch: string }) => q.targetBranch === 'main').id;
+    const listed = await sandbox.call('mergeQueues.listPullRequests', { params: { id: mainId }, query: { state: 'cancelled' } });
+    expect(listed.body.data.find((pr: { number: number }) => pr.number === 6).queueEntry.createdAt).toBe('2026-01-01T00:00:00.000Z');
+    // #7 cancelled in main (at 00:01) and submitted there again a minute on: one entry, made at the first submission.
+    await v1Submit(MAIN, 7);
+    await sandbox.v1Call('cancelPullRequest', { ...MAIN, pr: { number: 7 } });
+    await sandbox.control('advance', { seconds: 60 });
+    await v1Submit(MAIN, 7);
+    const reused = await read(7);
+    expect(reused.queueEntry.createdAt).toBe('2026-01-01T00:01:00.000Z');
+    expect((await history(reused.id)).map(([state]: string[]) => state)).toEqual([
+      'notReady',
+      'pending',
+      'testing',
+      'cancelled',
+      'notReady',
+      'pending',
+      'testing',
+    ]);
+  });
 });

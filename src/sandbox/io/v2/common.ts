@@ -74,22 +74,19 @@ export function requireRepository(context: Pick<V2Context, 'engine' | 'repositor
 /** Its entry: the open one, else the one that changed last, in any queue of its repository. */
 export type FoundPullRequest = Omit<PullRequestSource, 'entry' | 'createdAt'> & { entry?: NonNullable<PullRequestSource['entry']> & { ref: QueueRef } };
 
-/** The PR at these coordinates with its latest queue entry; undefined when the sandbox has never met it. */
+/** The PR at these coordinates with its queue entry now; undefined when the sandbox has never met it. */
 export function pullRequestAtCoordinates(engine: QueueEngine, repo: Repo, number: number): FoundPullRequest | undefined {
   const record = engine.pullRequestFacts(repo, number);
-  let entry: FoundPullRequest['entry'];
-  for (const { id, queue } of engine.listQueues()) {
-    if (repositoryId(queue.repo) !== repositoryId(repo)) continue;
-    const view = unlessNotFound(() => engine.getSubmittedPullRequest(queue, { number }));
-    if (!view) continue;
-    const better =
-      entry === undefined ||
-      (view.isCurrentlySubmittedToQueue && !entry.view.isCurrentlySubmittedToQueue) ||
-      (view.isCurrentlySubmittedToQueue === entry.view.isCurrentlySubmittedToQueue && view.stateChangedAt > entry.view.stateChangedAt);
-    if (better) entry = { queueId: id, ref: queue, view };
-  }
+  const now = engine.queueEntryOf(repo, number);
+  const entry = now && { ...entryIn(engine, now.id, now.queue, number), ref: now.queue };
   if (!record && !entry) return undefined;
   return { repo, number, ...(record && { record }), ...(entry && { entry }) };
+}
+
+/** The PR's entry in the queue `queueId` names (its latest there), with when that entry was made. */
+export function entryIn(engine: QueueEngine, queueId: string, queue: QueueRef, number: number): NonNullable<PullRequestSource['entry']> {
+  const view = engine.getSubmittedPullRequest(queue, { number });
+  return { queueId, view, createdAt: engine.entryCreatedAt(queue, number) };
 }
 
 /** The PR `{id}` of the path names: 400 when the id is no UUID, 404 PR_NOT_FOUND when the sandbox never met it. */

@@ -78,8 +78,9 @@ export interface PullRequestSource {
   number: number;
   /** What the code host knows of it, when the sandbox has facts. */
   record?: PullRequestFacts;
-  /** Its latest queue entry, with the queue's id. */
-  entry?: { queueId: string; view: SubmittedPullRequest };
+  /** Its queue entry, with the queue's id and when the entry was made (a resubmission to its queue continues it). */
+  entry?: { queueId: string; view: SubmittedPullRequest; createdAt: number };
+  /** The PR's: its first submission anywhere, the sandbox knowing no creation on the host. */
   createdAt: number;
 }
 
@@ -101,7 +102,7 @@ export function pullRequestJson(source: PullRequestSource, options: { listRead?:
     isCurrentlySubmittedToQueue: view?.isCurrentlySubmittedToQueue ?? false,
     createdAt: iso(source.createdAt),
   };
-  if (entry) json.queueEntry = queueEntryJson(entry.queueId, entry.view, source.createdAt, options);
+  if (entry) json.queueEntry = queueEntryJson(entry.queueId, entry.view, entry.createdAt, options);
   return json;
 }
 

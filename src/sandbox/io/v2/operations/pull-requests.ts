@@ -9,6 +9,7 @@ import { perform } from '../../../engine/changes.js';
 import { pullRequestId } from '../../../engine/ids.js';
 import type { EntryChange } from '../../../engine/types.js';
 import {
+  entryIn,
   type FoundPullRequest,
   pathPullRequest,
   pathQueue,
@@ -123,9 +124,8 @@ export const listQueuePullRequests = route('mergeQueues.listPullRequests', (cont
     (row) => String(row.prNumber),
     (row) => {
       const found = pullRequestAtCoordinates(context.engine, queue.repo, row.prNumber);
-      const view = context.engine.getSubmittedPullRequest(queue.ref, { number: row.prNumber });
       const source = sourceOf(context.engine, found ?? { repo: queue.repo, number: row.prNumber });
-      source.entry = { queueId: queue.id, view };
+      source.entry = entryIn(context.engine, queue.id, queue.ref, row.prNumber);
       return pullRequestJson(source, { listRead: true });
     },
   );
