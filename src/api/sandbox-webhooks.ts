@@ -1,6 +1,7 @@
 // The sandbox's webhook control routes (docs/sandbox.md#webhooks): what each takes and answers, written once,
 // read by the sandbox's routes and by `mq webhooks listen` / `trigger`, which call them.
 import * as z from 'zod';
+import { keyOf, NOT_A_SECRET } from '../model/webhook-signature.js';
 import { webhookUrlProblem } from '../model/webhooks.js';
 import { PrNumber, Repo } from './shapes.js';
 
@@ -15,10 +16,20 @@ export const WEBHOOK_ROUTES = {
 } as const;
 
 /** An endpoint's URL, refused in the words `--webhook` and the library's `webhooks` say it (zod's: "Invalid URL"). */
-export const WebhookUrl = z.string().superRefine((url, context) => {
-  const problem = webhookUrlProblem(url);
-  if (problem) context.addIssue({ code: 'custom', message: problem });
-});
+export const WebhookUrl = z
+  .string()
+  .superRefine((url, context) => {
+    const problem = webhookUrlProblem(url);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  // For the seed's JSON Schema, which an editor checks with (a refinement has none of its own).
+  .meta({ format: 'uri' });
+
+/**
+ * An endpoint's signing secret, refused where the option or the seed names it (the delivery's own refusal names
+ * the URL): `--webhook-secret`'s form.
+ */
+export const SigningSecret = z.string().refine((secret) => keyOf(secret) !== undefined, NOT_A_SECRET);
 
 /** `events`: kinds and `family.*` patterns (model/webhooks.ts `kindMatches`); none or empty: every kind. */
 export const AddEndpoint = z.object({

@@ -1,10 +1,9 @@
 // `mq/sandbox`: the sandbox as a library for other projects' tests, in-process, loading none of the command line.
 // Each call is a sandbox of its own (its engine, clock, keys and server): two share nothing. docs/sandbox.md
 // (The sandbox as a library) shows it in a vitest suite.
-import { WEBHOOK_ROUTES, WebhookUrl } from '../api/sandbox-webhooks.js';
+import { SigningSecret, WEBHOOK_ROUTES, WebhookUrl } from '../api/sandbox-webhooks.js';
 import * as z from 'zod';
 import { describeIssues } from '../api/format-path.js';
-import { keyOf, NOT_A_SECRET } from '../model/webhook-signature.js';
 import { grantedPermissions, V2_PERMISSIONS, type V2Permission } from '../api/v2/contract.js';
 import type { ControlBodies, ControlName } from './io/control.js';
 import { type SeedInput, withSeed } from './io/seed.js';
@@ -111,11 +110,7 @@ const Options = z.strictObject({
       z.strictObject({
         url: WebhookUrl,
         events: z.array(z.string()).optional(),
-        // Checked here, where the option is named (the delivery's own refusal names the URL, not the option).
-        secret: z
-          .string()
-          .refine((secret) => keyOf(secret) !== undefined, NOT_A_SECRET)
-          .optional(),
+        secret: SigningSecret.optional(),
       }),
     )
     .optional(),

@@ -4,6 +4,7 @@
 // are; a state file's document (a snapshot) is taken as a seed as it is. docs/sandbox.md (Seeds) shows one.
 import * as z from 'zod';
 import { describeIssues } from '../../api/format-path.js';
+import { SigningSecret, WebhookUrl } from '../../api/sandbox-webhooks.js';
 import { grantedPermissions, V2_PERMISSIONS } from '../../api/v2/contract.js';
 import { repoFrom } from '../../config/repo.js';
 import { ConfigError } from '../../errors.js';
@@ -60,8 +61,11 @@ export const Seed = z.strictObject({
   flakyTests: z.array(z.strictObject({ repo: RepoName, testId: z.string().min(1), ticket: z.string().min(1) })).optional(),
   /** v2 keys: exactly these (with `--key`'s), read-only without permissions. */
   keys: z.array(SeedKey).optional(),
-  /** Webhook endpoints, as `--webhook` gives them: each sent the events of its kinds (all without), a secret made for it. */
-  webhooks: z.array(z.strictObject({ url: z.url(), events: z.array(z.string()).optional() })).optional(),
+  /**
+   * Webhook endpoints, as `--webhook` and the library's `webhooks` give them: each sent the events of its kinds (all
+   * without), signed with its secret (one made for it without: a receiver configured with one needs it given).
+   */
+  webhooks: z.array(z.strictObject({ url: WebhookUrl, events: z.array(z.string()).optional(), secret: SigningSecret.optional() })).optional(),
   /** How many of a queue's line its graph admits, as `--graph-soft-cap` (which, given, is taken instead). */
   graphSoftCap: GraphSoftCap.optional(),
 });
@@ -72,7 +76,7 @@ export type SeedInput = z.input<typeof Seed>;
 export interface SeedState {
   document: string;
   keys?: V2Key[];
-  webhooks?: { url: string; events: string[] }[];
+  webhooks?: { url: string; events: string[]; secret?: string }[];
 }
 
 /** A seed's changes done on a fresh engine at `now`; a mistake found by the engine names the seed's path too. */
@@ -113,10 +117,10 @@ function seedState(input: unknown, now: number, where: string, graphSoftCap: num
     at(`flakyTests[${i}]`, () => perform(engine, 'linkTicketToTestCase', { repo, testId, ticketId: ticket })),
   );
   const keys = seed.keys?.map(({ key, permissions }) => ({ key, permissions: grantedPermissions(permissions) })) as V2Key[] | undefined;
-  const webhooks = seed.webhooks?.map(({ url, events = [] }, i) => {
+  const webhooks = seed.webhooks?.map(({ url, events = [], secret }, i) => {
     const refused = refuseFilter(events);
     if (refused) throw new ConfigError(`${where}: webhooks[${i}].events: ${refused}`);
-    return { url, events };
+    return { url, events, ...(secret !== undefined && { secret }) };
   });
   return { document: engine.serialize(), ...(keys && { keys }), ...(webhooks && { webhooks }) };
 }

@@ -426,6 +426,28 @@ describe('startSandbox’s webhooks', () => {
     );
   });
 
+  // A receiver configured once with its secret (WEBHOOKS.md: Svix's whsec_…) verifies what a seeded sandbox sends:
+  // until helper-129 a seed's `secret` was "unknown field secret", as --webhook-secret and the library take one.
+  it('signs with the secret a seed gives an endpoint', async () => {
+    const endpoint = await receiver();
+    const secret = 'whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY';
+    try {
+      const sandbox = await start({ seed: { ...SEED, webhooks: [{ url: endpoint.url, events: ['pull_request.merged'], secret }] } });
+      expect(sandbox.webhookEndpoints()).toEqual([expect.objectContaining({ url: endpoint.url, secret })]);
+      await sandbox.advance(301);
+      await endpoint.delivered(1);
+      const { body, headers } = endpoint.got[0]!;
+      const named = {
+        'webhook-id': String(headers['svix-id']),
+        'webhook-timestamp': String(headers['svix-timestamp']),
+        'webhook-signature': String(headers['svix-signature']),
+      };
+      expect(new Webhook(secret).verify(body, named)).toMatchObject({ type: 'pull_request.merged' });
+    } finally {
+      endpoint.close();
+    }
+  });
+
   it('lists the events its changes made and sends them, signed, to the endpoints given', async () => {
     const hooks = await receiver();
     const { got } = hooks;

@@ -98,6 +98,8 @@ describe('mq/sandbox', () => {
       { queues: [{ repo: 'acme/widgets', branch: 'main', settings: { batch: true } }] },
       { pullRequests: [{ repo: 'acme/widgets', number: 1, testOutcome: 'fail', submit: { branch: 'main', priority: 'high' } }] },
       { keys: [{ key: 'trunk_v2_a', permissions: 'all' }], webhooks: [{ url: 'https://example.com/hook' }] },
+      { webhooks: [{ url: 'https://example.com/hook', events: ['pull_request.merged'], secret: 'whsec_AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcY' }] },
+      { webhooks: [{ url: 'https://example.com/hook', signingKey: 'x' }] },
       { queues: [{ repo: 'acme/widgets' }] },
       { pullRequests: [{ repo: 'acme/widgets', number: 1, testOutcome: 'maybe' }] },
       { keys: [{ key: 'k', permissions: ['admin'] }] },

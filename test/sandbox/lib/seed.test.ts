@@ -24,6 +24,13 @@ describe('a bad seed', () => {
     ['a flaky test that is not there', 'flakyTests:\n  - repo: acme/widgets\n    testId: nope\n    ticket: KAN-1\n', /seed\.yaml: flakyTests\[0\]: /],
     ['a permission that is none', 'keys:\n  - key: trunk_v2_a\n    permissions: [admin]\n', /seed\.yaml: keys\[0\]\.permissions/],
     ['a webhook that is no URL', 'webhooks:\n  - url: nowhere\n', /seed\.yaml: webhooks\[0\]\.url: /],
+    // As --webhook and the library refuse it (until helper-129 a seed took any URL zod parses: ftp:, mailto:).
+    ['a webhook that is not http', 'webhooks:\n  - url: ftp://example.com/hooks\n', /seed\.yaml: webhooks\[0\]\.url: not an http:\/\/ or https:\/\/ URL$/],
+    [
+      'a webhook secret that is none',
+      'webhooks:\n  - url: http://localhost:3000/hooks\n    secret: whsec_short\n',
+      /seed\.yaml: webhooks\[0\]\.secret: not a signing secret: give base64 of 24 to 64 bytes, whsec_ before it or not, or leave it out/,
+    ],
     ['a graph soft cap of none', 'graphSoftCap: 0\n', /seed\.yaml: graphSoftCap: /],
   ])('%s is refused on one line naming the path', async (_kind, text, message) => {
     const file = join(dir, 'seed.yaml');
