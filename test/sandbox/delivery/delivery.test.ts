@@ -209,7 +209,9 @@ describe('delivery', () => {
 });
 
 describe('the add route’s URL', () => {
-  it('is refused in the words of --webhook and the library`s option, and taken with an upper-case scheme (helper-124: "url: Invalid URL")', async () => {
+  // Svix (svix-server's EndpointIn.url is a parsed Url, stored as it writes it) lists an endpoint's URL normalised;
+  // until helper-129 the sandbox listed HTTP://… back as given.
+  it('is refused in the words of --webhook and the library`s option, and taken with an upper-case scheme and host, kept as Svix keeps it (helper-124: "url: Invalid URL")', async () => {
     const running = await startSandbox({ clock: 'manual' });
     try {
       const add = async (url: string) => {
@@ -222,7 +224,9 @@ describe('the add route’s URL', () => {
       };
       expect(await add('nope')).toEqual([400, 'invalid request: url: not an http:// or https:// URL']);
       expect(await add('http://127.0.0.1:70000/a')).toEqual([400, 'invalid request: url: not a URL: its port "70000" is not a number from 0 to 65535']);
-      expect(await add('HTTP://127.0.0.1:9/a')).toEqual([200, 'HTTP://127.0.0.1:9/a']);
+      expect(await add('HTTP://127.0.0.1:9/a')).toEqual([200, 'http://127.0.0.1:9/a']);
+      expect(await add('HTTPS://Hooks.EXAMPLE.com')).toEqual([200, 'https://hooks.example.com/']);
+      expect(await add('http://hooks.example.com:80/a b')).toEqual([200, 'http://hooks.example.com/a%20b']);
     } finally {
       await running.close();
     }

@@ -59,10 +59,10 @@ describe('mq sandbox --webhook', () => {
     );
   });
 
-  it('takes a scheme in upper case, as URLs have it (helper-124: "is not an http:// or https:// URL")', async () => {
+  it('takes a scheme in upper case, as URLs have it, and shows the URL as Svix keeps it (helper-124: "is not an http:// or https:// URL")', async () => {
     const { code, stderr } = await sandbox('--webhook', 'HTTP://127.0.0.1:9/a');
     expect(code).toBe(130);
-    expect(stderr).toMatch(/^webhooks to HTTP:\/\/127\.0\.0\.1:9\/a: id ep_1, secret whsec_\S+$/m);
+    expect(stderr).toMatch(/^webhooks to http:\/\/127\.0\.0\.1:9\/a: id ep_1, secret whsec_\S+$/m);
   });
 
   it('never shows a URL’s user name or password', async () => {

@@ -95,3 +95,15 @@ it('a restart with a narrower --webhook for the same URL keeps one endpoint, its
     'webhook-signature': headers['svix-signature'] as string,
   });
 });
+
+// Svix keeps an endpoint's URL parsed and written back (WHATWG's rules): until helper-129 the sandbox kept it as
+// given, so HTTP://… was listed so, and a restart's http://… for it was another endpoint with another secret.
+it('keeps a URL as Svix does, scheme and host in lower case: a restart spelling it otherwise keeps its endpoint', async () => {
+  const state = stateFile();
+  await start({ stateFile: state, webhooks: [{ url: 'HTTP://LOCALHOST:9/Hooks' }] });
+  const [first] = running.webhookEndpoints();
+  expect(first!.url).toBe('http://localhost:9/Hooks');
+  await running.close();
+  await start({ stateFile: state, webhooks: [{ url: 'http://localhost:9/Hooks' }] });
+  expect(running.webhookEndpoints()).toEqual([expect.objectContaining({ id: first!.id, url: 'http://localhost:9/Hooks', secret: first!.secret })]);
+});

@@ -169,7 +169,8 @@ export class WebhookDelivery {
   }
 
   /** Adds an endpoint; one with the same URL and filter as a kept one is that one (its id and secret stay). */
-  add(setting: EndpointSetting): EndpointRecord {
+  add(given: EndpointSetting): EndpointRecord {
+    const setting = asSvixKeepsIt(given);
     return this.put(setting, [...this.endpoints.values()].find(alikeTo(setting)), false);
   }
 
@@ -178,7 +179,7 @@ export class WebhookDelivery {
    *  an older sandbox wrote does not say which were the start's: one of the same URL and filter is taken.) */
   replaceStartEndpoints(settings: readonly EndpointSetting[]): EndpointRecord[] {
     const previous = [...this.endpoints.values()].filter((e) => e.fromStart);
-    const made = settings.map((setting) => {
+    const made = settings.map(asSvixKeepsIt).map((setting) => {
       const alike = alikeTo(setting);
       const same = previous.find(alike) ?? previous.find((e) => e.url === setting.url);
       if (same) previous.splice(previous.indexOf(same), 1);
@@ -340,7 +341,8 @@ export class WebhookDelivery {
     for (const e of saved.endpoints) {
       const key = keyOf(e.secret);
       if (!key) throw new Error(`webhook endpoint ${e.id} has no usable secret`);
-      const record = this.makeRecord({ ...e, key, since: e.since ?? 0, fromStart: e.fromStart ?? false });
+      // An older sandbox kept a URL as it was given.
+      const record = this.makeRecord({ ...e, url: endpointUrl(e.url), key, since: e.since ?? 0, fromStart: e.fromStart ?? false });
       Object.assign(record, { disabled: e.disabled, overflowed: e.overflowed, settled: new Set(e.settled) });
       record.later = e.waiting.map(({ id, type, body, attempts, dueAt }) => {
         let message = this.messages.get(id);
@@ -503,6 +505,18 @@ export class WebhookDelivery {
 }
 
 /** Whether an endpoint has the setting's URL and filter. */
+/**
+ * An endpoint's URL as Svix keeps and lists it: parsed as a URL (WHATWG's rules, which its url crate follows) and
+ * written back, so `HTTP://Example.COM` is `http://example.com/`. Each way in checked the URL before.
+ */
+function endpointUrl(url: string): string {
+  return URL.canParse(url) ? new URL(url).href : url;
+}
+
+function asSvixKeepsIt(setting: EndpointSetting): EndpointSetting {
+  return { ...setting, url: endpointUrl(setting.url) };
+}
+
 function alikeTo(setting: EndpointSetting): (endpoint: EndpointRecord) => boolean {
   const events = (setting.events ?? []).join();
   return (endpoint) => endpoint.url === setting.url && endpoint.events.join() === events;
