@@ -6,7 +6,7 @@ import type { QueueHistory } from './history-read.js';
 import { CONCLUSIONS } from './metrics.js';
 import { quantile } from './stats.js';
 import { formatDuration } from '../text/durations.js';
-import { PRIORITY_NAMES, type PriorityName } from './vocabulary.js';
+import { IMPACTS_ALL, PRIORITY_NAMES, type PriorityName } from './vocabulary.js';
 
 type Conclusion = (typeof CONCLUSIONS)[number];
 
@@ -142,12 +142,17 @@ export function fitHistory(history: QueueHistory): HistoryFit {
   for (const name of Object.keys(priorities)) priorities[name] = priorities[name]! / Math.max(1, everyPr.length);
 
   const targets = history.targets.filter((list) => list.length > 0);
+  // A run of a PR whose upload was ALL names that word alone (v2's impactsAllTargets): the PR touches every target, a
+  // count past any (ALL, as a workload writes it), and names none. A target named twice is one. So no count exceeds
+  // the distinct targets, the workload's max_deps, which is at least 1 where every PR sampled touched them all.
+  const counts = targets.map((list) => (list.includes(IMPACTS_ALL) ? Number.POSITIVE_INFINITY : new Set(list).size));
+  const distinct = Math.max(1, new Set(targets.filter((list) => !list.includes(IMPACTS_ALL)).flat()).size);
   const impactedTargets =
     targets.length > 0
       ? {
-          distinct: new Set(targets.flat()).size,
-          perPullRequest: targets.reduce((sum, list) => sum + list.length, 0) / targets.length,
-          shares: sharesOf(targets.map((list) => list.length)),
+          distinct,
+          perPullRequest: counts.reduce((sum, count) => sum + Math.min(count, distinct), 0) / counts.length,
+          shares: sharesOf(counts),
           sampled: targets.length,
         }
       : null;

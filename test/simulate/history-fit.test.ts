@@ -112,4 +112,36 @@ describe('fitHistory', () => {
     expect(fit.arrivals.byDayOfWeek[3]!).toBeGreaterThan(2 * fit.arrivals.byDayOfWeek[0]!);
     expect(fit.arrivals.perHour).toBeCloseTo(220 / 240);
   });
+  // A PR whose upload was ALL reads ['ALL'] in its run (v2's impactsAllTargets, the sandbox's v1): until helper-129
+  // the fit took "ALL" for a target of that name, so such PRs touched 1 dep of max_deps, not every one. A target a
+  // run names twice is one; a sample of ALL PRs alone still writes a max_deps a workload takes.
+  it('fits a PR that impacts ALL as touching every dep, not as a dep named ALL, within max_deps', () => {
+    const history = (targets: string[][]): QueueHistory => ({
+      window: { since: at(-60), until: at(120) },
+      settings: { mode: 'parallel' } as QueueFacts,
+      pullRequests: [pr(1, 'merged')],
+      inQueue: [],
+      attempts: [],
+      histories: new Map([[1, [step('not_ready', 0), step('testing', 1), step('merged', 31)]]]),
+      targets,
+    });
+    const mixed = fitHistory(history([['ALL'], ['a', 'b'], ['b', 'b'], ['ALL']]));
+    expect(mixed.impactedTargets).toEqual({
+      distinct: 2,
+      perPullRequest: (2 + 2 + 1 + 2) / 4,
+      shares: [
+        [1, 0.25],
+        [2, 0.25],
+        [Number.POSITIVE_INFINITY, 0.5],
+      ],
+      sampled: 4,
+    });
+    const document = workloadDocument(mixed);
+    expect(document.pullrequest).toMatchObject({ max_deps: 2, deps_distribution: '0.25x1,0.25x2,0.5xALL' });
+    expect(Workload.parse(document).impactedTargets).toMatchObject({ distinct: 2, shares: mixed.impactedTargets!.shares });
+    // Every PR impacting ALL: the deps there are cannot be told, and one is as good as any (ALL draws none).
+    const all = fitHistory(history([['ALL'], ['ALL']]));
+    expect(all.impactedTargets).toMatchObject({ distinct: 1, shares: [[Number.POSITIVE_INFINITY, 1]] });
+    expect(Workload.safeParse(workloadDocument(all)).success).toBe(true);
+  });
 });
