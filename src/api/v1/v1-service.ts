@@ -92,7 +92,8 @@ function serviceOver(client: MergeQueueClient, served: { batchServed: boolean },
     takesMergedAgain: true,
     // Read after the submit: its timeline in this queue shows a merge before this stay. v1 reads a PR in one queue
     // only: one merged by the queue of its base branch and submitted to another shows its merge in the first, read
-    // once more.
+    // once more. No other queue can hold its merge: a queue merges a PR only while its base is the queue's branch,
+    // and the host changes no merged PR's base ("Cannot change the base branch of a closed pull request").
     async mergedBefore(queue, pr) {
       const answer = withDetails(await client.call('getSubmittedPullRequest', { ...queue, pr: { number: pr }, includeTimeline: true }));
       if ((answer.timeline ?? []).slice(1).some((step) => step.state === 'merged')) return true;
