@@ -76,9 +76,9 @@ describe('startSandbox’s options, as mq sandbox’s flags', () => {
     expect(refused!.message).toMatch(message);
   });
 
-  it('takes an upper-case scheme, as URLs have it: HTTP:// is http:// (helper-124: refused)', async () => {
+  it('takes an upper-case scheme, as URLs have it: HTTP:// is http://, kept so as Svix keeps it (helper-124: refused)', async () => {
     const sandbox = await start({ webhooks: [{ url: 'HTTP://127.0.0.1:9/hooks' }] });
-    expect(sandbox.webhookEndpoints().map((endpoint) => endpoint.url)).toEqual(['HTTP://127.0.0.1:9/hooks']);
+    expect(sandbox.webhookEndpoints().map((endpoint) => endpoint.url)).toEqual(['http://127.0.0.1:9/hooks']);
   });
 
   it('takes a key without permissions as read-only, as --key KEY and a seed`s key (helper-124: `expected "all"`)', async () => {
