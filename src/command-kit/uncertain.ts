@@ -40,14 +40,26 @@ export function checkCommand(ctx: Settled, ...words: string[]): string {
 
 /** With `ref`, `mq <words>` aimed at its queue from any directory: repository and branch always named, since the person may run it elsewhere. */
 export function queueCommand(ctx: Settled, ref: QueueRef | undefined, ...words: string[]): string {
+  return commandLine(ctx, words, ref ?? 'flags');
+}
+
+/** `mq <words>` of no one queue (`mq queues`): the flags that chose the service go along, not the repository's or branch's. */
+export function serviceCommand(ctx: Settled, ...words: string[]): string {
+  return commandLine(ctx, words, 'none');
+}
+
+/** `queue`: the queue to name (a ref), the one the flags named, if they did, or none. */
+function commandLine(ctx: Settled, words: readonly string[], queue: QueueRef | 'flags' | 'none'): string {
   const { settings, origins } = ctx.resolved ?? {};
   const fromFlag = (key: string) => origins?.[key]?.startsWith('flag') === true;
   const flags: string[] = [];
   if (settings?.apiUrl && fromFlag('apiUrl')) flags.push('--api-url', settings.apiUrl);
   if (settings?.profile && fromFlag('profile')) flags.push('--profile', settings.profile);
-  const repo = ref?.repo ?? (settings?.repo && fromFlag('repo') ? settings.repo : undefined);
+  const ref = typeof queue === 'object' ? queue : undefined;
+  const named = queue === 'flags';
+  const repo = ref?.repo ?? (named && settings?.repo && fromFlag('repo') ? settings.repo : undefined);
   if (repo) flags.push('-R', shortRepo(repo));
-  const branch = ref?.targetBranch ?? (settings?.targetBranch && fromFlag('targetBranch') ? settings.targetBranch : undefined);
+  const branch = ref?.targetBranch ?? (named && settings?.targetBranch && fromFlag('targetBranch') ? settings.targetBranch : undefined);
   if (branch) flags.push('-b', branch);
   return ['mq', ...words, ...flags].map(shellWord).join(' ');
 }

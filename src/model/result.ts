@@ -92,7 +92,8 @@ export type CommandResult =
   /** `mq status --web`: the link opened in the browser. */
   | { kind: 'opened'; url: string }
   | { kind: 'pullRequests'; pullRequests: EnqueuedPullRequest[]; nextCursor?: string }
-  | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart' | 'edit'; results: PrOutcome[] }
+  /** `commands`: what its outcomes' words name to run (the way to change a queued PR), for the text to keep whole; --json leaves them out. */
+  | { kind: 'perPr'; action: 'submit' | 'cancel' | 'restart' | 'edit'; results: PrOutcome[]; commands?: readonly string[] }
   | { kind: 'testingDetails'; details: TestingDetails }
   | { kind: 'testDetails'; test: TestCase }
   /** --raw keeps the exposition as it came; otherwise it is parsed once, here, into its samples. */

@@ -131,11 +131,11 @@ export function frame(out: ProgressOutput, progress: boolean, options: { alterna
     /** Redraws the live block (a terminal only) with this body, fitted to the window, and the outage line if there is one. */
     draw,
     service,
-    /** What ran before the wait, as `view` prints it for that command (the JSON summary carries it instead). */
+    /** What ran before the wait, as `view` prints it for that command (the JSON summary carries it instead); `commandsOf` as the summary's. */
     acted:
-      <R>(view: (result: R, ctx: RenderContext) => string) =>
+      <R>(view: (result: R, ctx: RenderContext) => string, commandsOf?: (result: R) => readonly string[]) =>
       (result: R) => {
-        if (open && !out.json && !out.quiet) out.write(toWidth(view(result, { paint, now })));
+        if (open && !out.json && !out.quiet) out.write(toWidth(view(result, { paint, now }), commandsOf?.(result)));
       },
     close,
     aside: (write: () => void) => (open && live ? live.aside(write) : write()),

@@ -70,9 +70,17 @@ export async function renderText(result: CommandResult, options: RenderOptions):
 }
 
 /** The commands a result's text may name for the user to paste, as the command built them: the fold keeps each whole. */
-function commandsNamed(result: CommandResult): string[] {
-  if (result.kind !== 'pullRequest') return [];
-  return [...Object.values(result.commands ?? {}), ...(result.why?.next ?? [])];
+function commandsNamed(result: CommandResult): readonly string[] {
+  switch (result.kind) {
+    case 'pullRequest':
+      return [...Object.values(result.commands ?? {}), ...(result.why?.next ?? [])];
+    case 'perPr':
+      return result.commands ?? [];
+    case 'allQueues':
+      return result.results.flatMap((outcome) => (outcome.ok || outcome.error.check === undefined ? [] : [outcome.error.check]));
+    default:
+      return [];
+  }
 }
 
 /** Text for another program (the exposition of --raw, Graphviz or Mermaid): as it is, a fold would change it. */

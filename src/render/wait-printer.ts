@@ -13,7 +13,10 @@ export function waitPrinter(out: ProgressOutput): Printer<WaitEvents, WaitResult
   return {
     events: {
       ...f.service,
-      acted: f.acted((submitted: PerPr, ctx) => renderOutcomes(submitted.action, submitted.results, ctx)),
+      acted: f.acted(
+        (submitted: PerPr, ctx) => renderOutcomes(submitted.action, submitted.results, ctx),
+        (submitted) => submitted.commands ?? [],
+      ),
       changed: (change) => {
         if (!f.isOpen()) return;
         if (out.json) f.json(changeJson(change));

@@ -10,8 +10,8 @@ export interface PlayWords {
   days: string;
   /** The workload: `the workload`. */
   workload: string;
-  /** What plays at most `most` days: `give at most --days 4`. */
-  fewerDays(most: number): string;
+  /** What plays at most `most` days: `give at most --days 4`; `command`, one it names, which the fold keeps whole. */
+  fewerDays(most: number): { said: string; command?: string };
   /** What makes the workload lighter, in PRs and in deps (a workload file's fields), where the user gives it. */
   lighter?: { prs: string; deps: string };
 }
@@ -24,8 +24,12 @@ export function refuseTooMany(workload: Pick<LoadedWorkload, 'arrivals' | 'impac
     const holds = `and a simulation plays at most ${max}`;
     // A workload file is held to a day (workload.ts); a fit from history is not, and may not fit even one.
     if (perDay > max) throw new UsageError(`${words.workload} ${some(perDay)} a day, ${holds}${lighter ? `: ${lighter}` : ''}`);
-    const fewer = [words.fewerDays(Math.floor(max / perDay)), ...(lighter ? [lighter] : [])].join(', or ');
-    throw new UsageError(`${words.days}: ${words.workload} ${some(perDay * days)} in that time, ${holds}: ${fewer}`);
+    const { said, command } = words.fewerDays(Math.floor(max / perDay));
+    const fewer = [said, ...(lighter ? [lighter] : [])].join(', or ');
+    throw new UsageError(
+      `${words.days}: ${words.workload} ${some(perDay * days)} in that time, ${holds}: ${fewer}`,
+      command === undefined ? undefined : { commands: [command] },
+    );
   };
   over('submits some # PRs', daily.prs, REPLICATION_PRS_MAX, words.lighter?.prs);
   over('draws some # deps for its PRs', daily.deps, REPLICATION_DEPS_MAX, words.lighter?.deps);

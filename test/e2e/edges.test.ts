@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/io/server.js';
-import { type RecordedRequest, type Recorder, sandboxEnv, startRecorder, startStubService, type TestApi } from '../support/cli.js';
+import { closedPort, type RecordedRequest, type Recorder, sandboxEnv, startRecorder, startStubService, type TestApi } from '../support/cli.js';
 import { mq, pausesOf, startMq } from '../support/in-process.js';
 import { pastedWords } from '../support/paste.js';
 import { Emulator } from '../terminal/emulator.js';
@@ -83,6 +83,36 @@ describe('a write a gateway answered, on a terminal under 60 columns', () => {
       const screen = terminal.screen();
       expect(pastedWords(screen.split('\n'), 'mq status'), `${columns} columns:\n${screen}`).toEqual(['status', pr, '-R', repo, '-b', branch]);
     }
+  });
+});
+
+describe('an --all-queues window whose change of one queue a gateway answered, on a terminal of 40 columns', () => {
+  // Each queue's line is text no --json field folds: its check was broken between words, and named no --api-url.
+  it('says the check of that queue on rows of its own, with the service the flags named, and it pastes as one', async () => {
+    const sandbox = await startSandbox({ clock: 'manual', rateLimits: false });
+    let pauses = 0;
+    const isPause = ({ method, path }: RecordedRequest) => method === 'POST' && /^\/v2\/merge-queues\/[^/]+\/pause$/.test(path);
+    const edge = await startRecorder(sandbox.url, (request) => (isPause(request) && ++pauses === 1 ? { status: 504, body: 'Gateway Timeout' } : undefined));
+    cleanup.push(
+      () => edge.close(),
+      () => sandbox.close(),
+    );
+    // The service named by the flag alone: the environment's URL refuses connections.
+    const env = envFor(`http://127.0.0.1:${await closedPort()}/v1`, 'v2');
+    const service = ['--api-url', edge.url];
+    for (const repo of ['acme/billing-db-maintenance-window', 'acme/widgets'])
+      expect((await mq(['queue', 'create', '-R', repo, ...service], { env })).code).toBe(0);
+    const terminal = new Emulator(40, 40);
+    const run = startMq(['queue', 'pause', '--all-queues', '--yes', ...service], { env, stdout: terminal.stdout() });
+    expect((await run.finish()).code).toBe(1);
+    await terminal.settled();
+    expect(terminal.wrappedRows()).toEqual([]);
+    const screen = terminal.screen();
+    const apiUrl = edge.url.replace(/\/v1$/, '');
+    expect(pastedWords(screen.split('\n'), 'mq queues'), screen).toEqual(['queues', '--api-url', apiUrl]);
+    const check = await mq(['queues', '--api-url', apiUrl, '--json'], { env });
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout).queues).toHaveLength(2);
   });
 });
 

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv } from '../support/cli.js';
 import { mq, startMq, useSandbox } from '../support/in-process.js';
+import { pastedWords } from '../support/paste.js';
 import { Emulator } from '../terminal/emulator.js';
 import { shellWords } from '../../src/text/shell-words.js';
 
@@ -132,5 +133,22 @@ describe('hints of errors and refusals, with the queue named by flags', () => {
     expect((await mq(cancel!, { env })).code).toBe(0);
     expect((await mq(submit!, { env })).code).toBe(0);
     expect(json((await mq(['status', '35', '--json', ...flags], { env })).stdout)).toMatchObject({ priorityValue: 10, isCurrentlySubmittedToQueue: true });
+  });
+
+  it('of several PRs, on a terminal of 40 and 80 columns: each cancel && submit keeps rows of its own and pastes as one command line', async () => {
+    const { env, repo, flags } = await parQueue();
+    expect((await mq(['submit', '36', '37', ...flags], { env })).code).toBe(0);
+    for (const columns of [40, 80]) {
+      const terminal = new Emulator(columns, 60);
+      const run = startMq(['submit', '36', '37', '--priority', 'high', ...flags], { env, stdout: terminal.stdout() });
+      expect((await run.finish()).code).toBe(5);
+      await terminal.settled();
+      expect(terminal.wrappedRows()).toEqual([]);
+      const rows = terminal.screen().split('\n');
+      for (const pr of ['36', '37']) {
+        const requeue = ['cancel', pr, '-R', repo, '-b', 'par', 'submit', pr, '--priority', 'high', '-R', repo, '-b', 'par'];
+        expect(pastedWords(rows, `mq cancel ${pr} `), `${columns} columns:\n${terminal.screen()}`).toEqual(requeue);
+      }
+    }
   });
 });

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { control, sandboxEnv } from '../support/cli.js';
-import { mq, useSandbox } from '../support/in-process.js';
+import { mq, startMq, useSandbox } from '../support/in-process.js';
+import { pastedWords } from '../support/paste.js';
+import { Emulator } from '../terminal/emulator.js';
 import { envOf, ok, playHistory } from './history-steps.js';
 
 const fixture = useSandbox({ shared: true });
@@ -68,6 +70,14 @@ describe('mq queue update --plan', () => {
         run.stderr,
       ) ?? [];
     expect(deps, run.stderr).toBeDefined();
+    // On a terminal of 40 columns, the command it names keeps rows of its own (it was folded between words as prose).
+    const terminal = new Emulator(40, 30);
+    const narrow = startMq(['queue', 'update', '--concurrency', '6', '--plan', '-R', 'acme/deps'], { env, stderr: terminal.stdout() });
+    expect((await narrow.finish()).code).toBe(2);
+    await terminal.settled();
+    expect(terminal.wrappedRows()).toEqual([]);
+    const rows = terminal.screen().split('\n');
+    expect(pastedWords(rows, 'mq simulate'), terminal.screen()).toEqual(['simulate', '--from-history', '14d', '--days', days, '-R', 'acme/deps']);
     // The very bound mq simulate holds the same fit to.
     const simulated = await mq(['simulate', '--from-history', '14d', '--days', '7', '--set', 'concurrency=6'], { env });
     expect(simulated).toMatchObject({ code: 2, stdout: '' });

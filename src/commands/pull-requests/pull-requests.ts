@@ -28,12 +28,14 @@ export const parseRestart = (words: Words<typeof RESTART>): Invocation => work.r
 export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
   const service = await ctx.service();
   const ref = ctx.queueRef();
+  // The ways the refusals name to change a queued PR, kept whole by the text's fold.
+  const commands: string[] = [];
   const results = await eachPr(
     input.prs,
     (number) => service.submitPullRequest(ref, number, { priority: input.priority, noBatch: input.noBatch }),
     (number, error) =>
       error.status === 409
-        ? alreadyQueued(number, error, input, service, ref, ctx)
+        ? alreadyQueued(number, error, { input, service, ref, ctx, commands })
         : error.status === 422
           ? alreadyMerged(number, error, service, ref)
           : undefined,
@@ -49,7 +51,7 @@ export async function submit(input: SubmitInput, ctx: Context): Promise<PerPr> {
     if (await orNone(service.mergedBefore(ref, outcome.pr))) results[index] = { ...outcome, alreadyMerged: true };
   }
   ctx.doneSoFar = undefined;
-  return { kind: 'perPr', action: 'submit', results };
+  return { kind: 'perPr', action: 'submit', results, ...(commands.length > 0 && { commands }) };
 }
 
 /** cancel and restart: one change per PR (the PRs read together first where the API needs them), a refusal of a PR not in the queue explained. */
@@ -66,11 +68,20 @@ function eachChange(action: 'cancel' | 'restart', done: string, send: (service: 
 export const cancel = eachChange('cancel', 'cancelled', (service, ref, pr) => service.cancelPullRequest(ref, pr));
 export const restart = eachChange('restart', 'restarted', (service, ref, pr) => service.restartTestsOnPullRequest(ref, pr));
 
+/** What a submit's refusal of a queued PR is read with; `commands` gathers the way it names. */
+interface SubmitScope {
+  input: SubmitInput;
+  service: MergeQueueService;
+  ref: QueueRef;
+  ctx: Context;
+  commands: string[];
+}
+
 /**
  * The service refuses (409) to submit a PR already queued. That is what the user wanted, unless the flags want another priority or batching
  * than the queued entry keeps: mq then says how to change them, and where it stands (from the PR's record and the queue).
  */
-async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput, service: MergeQueueService, ref: QueueRef, ctx: Context): Promise<PrOutcome> {
+async function alreadyQueued(pr: number, conflict: ApiError, { input, service, ref, ctx, commands }: SubmitScope): Promise<PrOutcome> {
   // Its place as mq status gives it, from the queue's line: on v2 its order, one answer however long the queue (its
   // list would be a hundred PRs a request).
   const [record, line] = await Promise.all([lookUp(service, ref, pr), orNone(service.getQueue(ref, { line: true, settings: false }))]);
@@ -85,14 +96,18 @@ async function alreadyQueued(pr: number, conflict: ApiError, input: SubmitInput,
   // v1's line holds each PR whole, with its noBatch, which v1's own read of a PR lacks; v2's its number and state.
   const differences = differencesFrom(record, entry && 'noBatch' in entry && typeof entry.noBatch === 'boolean' ? entry.noBatch : undefined, input);
   if (differences.length === 0) return { pr, ok: true, ...where };
-  // Aimed at this queue, with the flags that named it: the way, copied, changes this PR here, not in another queue.
-  const again = checkCommand(ctx, 'submit', String(pr), ...flagsOf(input, 'submit'));
   const stands = [where.state, where.position === null ? null : `position ${where.position}`].filter((part) => part !== null);
-  // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again.
-  const way = service.canEditEntries
-    ? `change it in place: ${checkCommand(ctx, 'edit', String(pr), ...flagsOf(input, 'edit'))}`
-    : `a queued PR cannot be changed: cancel and submit again (it loses its place): ${checkCommand(ctx, 'cancel', String(pr))} && ${again}`;
-  const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}`;
+  // Where the service changes a queued PR in place, that is the way; elsewhere, cancel and submit it again, one
+  // command line (pasted whole, the submit runs once the cancel did). Aimed at this queue, with the flags that named
+  // it: the way, copied, changes this PR here, not in another queue.
+  const [way, command] = service.canEditEntries
+    ? ['change it in place', checkCommand(ctx, 'edit', String(pr), ...flagsOf(input, 'edit'))]
+    : [
+        'a queued PR cannot be changed: cancel and submit again (it loses its place)',
+        `${checkCommand(ctx, 'cancel', String(pr))} && ${checkCommand(ctx, 'submit', String(pr), ...flagsOf(input, 'submit'))}`,
+      ];
+  commands.push(command);
+  const message = `#${pr} is already queued${stands.length > 0 ? ` (${stands.join(', ')})` : ''} ${differences.join(' and ')}; ${way}: ${command}`;
   return { pr, ok: false, ...where, error: { code: conflict.code, status: conflict.status, message } };
 }
 

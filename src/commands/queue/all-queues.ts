@@ -3,7 +3,7 @@
 // own: a queue already in the state asked for is left alone (nothing sent), and a failure on one is reported on
 // its line while the others go on. The result exits 1 when any failed.
 import { InterruptedError, MqError, OutcomeUnknownError } from '../../errors.js';
-import { settle } from '../../command-kit/uncertain.js';
+import { serviceCommand, settle } from '../../command-kit/uncertain.js';
 import type { CommandResult, QueueOutcome } from '../../model/result.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { SettableQueueState } from '../../model/vocabulary.js';
@@ -41,15 +41,20 @@ export async function changeAllQueues(input: AllQueuesInput, ctx: Context): Prom
     );
   }
   const results: QueueOutcome[] = [];
+  // What tells whether a change whose answer never came was applied: the list of every queue, of the same service.
+  const check = serviceCommand(ctx, 'queues');
   for (const [index, queue] of queues.entries()) {
-    results.push(await changeOne(queue, target, ctx, { verb: input.action, also: around(results, queues.slice(index + 1), target) }));
+    results.push(await changeOne(queue, target, ctx, { verb: input.action, check, also: around(results, queues.slice(index + 1), target) }));
   }
   return { kind: 'allQueues', action: input.action, ...(input.reason !== undefined && { reason: input.reason }), results };
 }
 
-const CHECK = 'mq queues';
-
-async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx: Context, words: { verb: string; also?: string }): Promise<QueueOutcome> {
+async function changeOne(
+  summary: QueueSummary,
+  target: SettableQueueState,
+  ctx: Context,
+  words: { verb: string; check: string; also?: string },
+): Promise<QueueOutcome> {
   const queue = { repo: summary.repo, branch: summary.branch };
   if (summary.state === target) return { queue, ok: true, changed: false, state: summary.state };
   const service = await ctx.service();
@@ -58,7 +63,7 @@ async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx:
     const write = service.updateQueue({ repo: summary.repo, targetBranch: summary.branch }, { state: target });
     const updated = await settle(ctx, write, {
       what: `the ${words.verb} of the queue ${queueName(summary.branch, summary.repo)}`,
-      check: CHECK,
+      check: words.check,
       ...(words.also !== undefined && { also: words.also }),
     });
     return { queue, ok: true, changed: true, state: updated?.state ?? target };
@@ -69,7 +74,11 @@ async function changeOne(summary: QueueSummary, target: SettableQueueState, ctx:
     // command that tells (as a queue's own change gives it), and the others go on.
     if (error instanceof OutcomeUnknownError) {
       const said = error.cause instanceof Error ? error.cause.message : error.message;
-      return { queue, ok: false, error: { code: 'outcome_unknown', message: `${said} (it may have been applied: check with \`${CHECK}\`)`, check: CHECK } };
+      return {
+        queue,
+        ok: false,
+        error: { code: 'outcome_unknown', message: `${said} (it may have been applied: check with \`${words.check}\`)`, check: words.check },
+      };
     }
     return { queue, ok: false, error: { code: error.code, ...(status ? { status } : {}), message: error.message } };
   }

@@ -35,7 +35,10 @@ export async function planQueueUpdate(input: { settings: Partial<QueueSettings>;
     days: `--plan plays ${PLAN_RUN.days} days`,
     workload: `the workload fitted to the queue's last ${DEFAULT_FROM_HISTORY}`,
     // The history read is this queue's: the flags that named it go along.
-    fewerDays: (most) => `${checkCommand(ctx, 'simulate', '--from-history', DEFAULT_FROM_HISTORY, '--days', String(most))} plays fewer`,
+    fewerDays: (most) => {
+      const command = checkCommand(ctx, 'simulate', '--from-history', DEFAULT_FROM_HISTORY, '--days', String(most));
+      return { said: `${command} plays fewer`, command };
+    },
   });
   const current = simulatedSettings(settings);
   const planned: SimulatedSettings = { ...current, ...(input.settings as Partial<SimulatedSettings>) };

@@ -97,7 +97,7 @@ export async function simulate(input: SimulateInput, ctx: Context): Promise<Comm
   refuseTooMany(workload, input.days, {
     days: `--days ${input.days}`,
     workload: 'the workload',
-    fewerDays: (most) => `give at most --days ${most}`,
+    fewerDays: (most) => ({ said: `give at most --days ${most}` }),
     lighter: { prs: 'a lower requests_per_hour', deps: 'fewer deps a PR (max_impacted_deps, deps_distribution)' },
   });
   const baseline = await currentSettings(ctx);
