@@ -2,6 +2,8 @@
 // applied. "No answer" alone invites a blind second try, which the API cannot make harmless (no idempotency
 // key); saying what may have happened, and the command that tells, is what a person or a script can act on.
 import { shortRepo } from '../config/repo.js';
+import { CARRIED_ROWS, type CarriedRow, shortestFlag } from '../config/setting-rows.js';
+import type { ResolvedSettings } from '../config/settings.js';
 import { InterruptedError, NetworkError, OutcomeUnknownError } from '../errors.js';
 import type { Context, QueueRef, WriteInFlight } from './context.js';
 
@@ -48,20 +50,34 @@ export function serviceCommand(ctx: Settled, ...words: string[]): string {
   return commandLine(ctx, words, 'none');
 }
 
-/** `queue`: the queue to name (a ref), the one the flags named, if they did, or none. */
+/**
+ * `queue`: the queue to name (a ref), the one the flags named, if they did, or none. The flags that chose the service
+ * come first, in the settings' order, then the queue's (`-R`, `-b`), as mq's hints have always ended.
+ */
 function commandLine(ctx: Settled, words: readonly string[], queue: QueueRef | 'flags' | 'none'): string {
-  const { settings, origins } = ctx.resolved ?? {};
-  const fromFlag = (key: string) => origins?.[key]?.startsWith('flag') === true;
   const flags: string[] = [];
-  if (settings?.apiUrl && fromFlag('apiUrl')) flags.push('--api-url', settings.apiUrl);
-  if (settings?.profile && fromFlag('profile')) flags.push('--profile', settings.profile);
-  const ref = typeof queue === 'object' ? queue : undefined;
-  const named = queue === 'flags';
-  const repo = ref?.repo ?? (named && settings?.repo && fromFlag('repo') ? settings.repo : undefined);
-  if (repo) flags.push('-R', shortRepo(repo));
-  const branch = ref?.targetBranch ?? (named && settings?.targetBranch && fromFlag('targetBranch') ? settings.targetBranch : undefined);
-  if (branch) flags.push('-b', branch);
+  const add = (row: CarriedRow, value: string | true | undefined) => {
+    if (value !== undefined) flags.push(shortestFlag(row.flag), ...(value === true ? [] : [value]));
+  };
+  const ofQueue = (row: CarriedRow) => row.key === 'repo' || row.key === 'targetBranch';
+  for (const row of CARRIED_ROWS) if (!ofQueue(row)) add(row, ctx.resolved && givenAsFlag(row.key, ctx.resolved));
+  for (const row of CARRIED_ROWS.filter(ofQueue)) {
+    if (typeof queue === 'object') add(row, row.key === 'repo' ? shortRepo(queue.repo) : queue.targetBranch);
+    else if (queue === 'flags') add(row, ctx.resolved && givenAsFlag(row.key, ctx.resolved));
+  }
   return ['mq', ...words, ...flags].map(shellWord).join(' ');
+}
+
+/**
+ * A carried setting as its flag gave it (true: a switch), or undefined where no flag did. `--config` keeps the path as
+ * written: relative, it names the same file from the same folder, where a person pastes the command.
+ */
+function givenAsFlag(key: CarriedRow['key'], { settings, origins, locations }: ResolvedSettings): string | true | undefined {
+  if (key === 'config') return locations.project?.namedBy === 'flag' ? locations.project.asGiven : undefined;
+  if (origins[key]?.startsWith('flag') !== true) return undefined;
+  if (key === 'repo') return settings.repo && shortRepo(settings.repo);
+  if (key === 'insecure') return settings.insecure || undefined;
+  return settings[key];
 }
 
 function shellWord(word: string): string {

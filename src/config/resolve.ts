@@ -60,9 +60,10 @@ export async function resolveSettings(input: ResolveInput): Promise<ResolvedSett
     const origin = key === 'color' ? color.origin : (merged[key]?.origin ?? (settings[key] === undefined ? undefined : 'default'));
     if (origin !== undefined) origins[key] = origin;
   }
+  const named = flags.config ?? configVariable;
   const namedBy = flags.config !== undefined ? 'flag' : configVariable !== undefined ? 'env' : 'search';
   const locations: ConfigLocations = {
-    ...(projectFile && { project: { path: projectFile.path, namedBy } }),
+    ...(projectFile && { project: { path: projectFile.path, namedBy, ...(named !== undefined && { asGiven: named }) } }),
     ...(userFile && { user: userFile.path }),
     ...(userDir !== undefined && { userDir }),
   };

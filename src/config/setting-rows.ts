@@ -17,6 +17,12 @@ export interface SettingRow {
   key: keyof Settings | 'config' | 'tokenCommand' | 'tokenFile' | 'trustedApiUrls' | 'profiles' | '$schema';
   /** Its global flag, as commander writes it. */
   flag?: string;
+  /**
+   * Given as a flag, it goes along in every command mq prints for the user to run (command-kit/uncertain.ts): it
+   * decides which queue or service that command reaches, or whether mq may reach it. The environment and the files
+   * hold where the command is pasted; output flags and the token (never a flag) do not go along.
+   */
+  carried?: true;
   /** Its environment variable. */
   env?: string;
   /** The variable read when `env` is not set. */
@@ -47,6 +53,7 @@ export interface SettingRow {
 const SETTING_ROWS = [
   {
     key: 'apiUrl',
+    carried: true,
     flag: '--api-url <url>',
     env: 'MQ_API_URL',
     file: 'apiUrl',
@@ -58,6 +65,7 @@ const SETTING_ROWS = [
   },
   {
     key: 'api',
+    carried: true,
     flag: '--api <api>',
     env: 'MQ_API',
     file: 'api',
@@ -78,6 +86,7 @@ const SETTING_ROWS = [
   },
   {
     key: 'repo',
+    carried: true,
     flag: '-R, --repo <[host/]owner/name>',
     env: 'MQ_REPO',
     file: 'repo',
@@ -89,6 +98,7 @@ const SETTING_ROWS = [
   },
   {
     key: 'targetBranch',
+    carried: true,
     flag: '-b, --branch <name>',
     env: 'MQ_BRANCH',
     file: 'targetBranch',
@@ -101,6 +111,7 @@ const SETTING_ROWS = [
   },
   {
     key: 'org',
+    carried: true,
     flag: '--org <slug>',
     env: 'MQ_ORG',
     file: 'org',
@@ -110,6 +121,7 @@ const SETTING_ROWS = [
   },
   {
     key: 'profile',
+    carried: true,
     flag: '--profile <name>',
     env: 'MQ_PROFILE',
     check: (text: string) => checkWord(text, 'profile'),
@@ -118,6 +130,7 @@ const SETTING_ROWS = [
   },
   {
     key: 'config',
+    carried: true,
     flag: '--config <file>',
     env: 'MQ_CONFIG',
     help: 'config file to use instead of searching',
@@ -145,6 +158,7 @@ const SETTING_ROWS = [
   },
   {
     key: 'insecure',
+    carried: true,
     flag: '--insecure',
     env: 'MQ_INSECURE',
     envOn: '1',
@@ -234,6 +248,17 @@ function namesOf(flag: string): string {
 export function longFlag(flag: string): string {
   return /--[\w-]+/.exec(flag)![0];
 }
+
+/** `-R` from `-R, --repo <[host/]owner/name>`, `--api-url` from `--api-url <url>`: how a printed command gives the flag. */
+export function shortestFlag(flag: string): string {
+  return /^-\w(?=,)/.exec(flag)?.[0] ?? longFlag(flag);
+}
+
+/** A row whose flag goes along in the commands mq prints for the user to run (SettingRow.carried). */
+export type CarriedRow = Extract<Row, { carried: true }>;
+
+/** The rows whose flags go along, in the settings' order. */
+export const CARRIED_ROWS: readonly CarriedRow[] = SETTING_ROWS.filter((row): row is CarriedRow => 'carried' in row && row.carried === true);
 
 /** What commander reads for the setting flags, by commander's name: `{ apiUrl?: string; insecure?: boolean; … }`. */
 export type SettingFlags = { readonly [R in WithFlag as FlagKey<R['flag']>]?: FlagValue<{ flags: R['flag']; description: string }> };

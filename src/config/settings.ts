@@ -48,7 +48,8 @@ interface FileKey {
 
 export interface ConfigLocations {
   /** The project file read, and what named it: --config, its variable, or the search up from the working directory. */
-  project?: { path: string; namedBy: 'flag' | 'env' | 'search' };
+  /** `asGiven`: the path as --config or its variable wrote it (relative to the working directory, if it was). */
+  project?: { path: string; namedBy: 'flag' | 'env' | 'search'; asGiven?: string };
   /** The user file read, if there is one. */
   user?: string;
   /** Where the user file lives, or would: $XDG_CONFIG_HOME/mq, else ~/.config/mq; undefined without a home (config/home.ts). */

@@ -3,8 +3,10 @@
 // that lost the flags would act on the decoy's queue, or on none. Each hint is taken from mq's output as printed,
 // run as printed (what a person adds is only what the hint leaves to them: the targets), and the right queue checked.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { control, sandboxEnv } from '../support/cli.js';
+import { control, isolatedDir, sandboxEnv } from '../support/cli.js';
 import { mq, startMq, useSandbox } from '../support/in-process.js';
 import { pastedWords } from '../support/paste.js';
 import { Emulator } from '../terminal/emulator.js';
@@ -104,6 +106,38 @@ describe('hints of mq status, with the queue named by flags', () => {
       const words = execFileSync('sh', ['-c', `mq() { printf '%s\\n' "$@"; }\n${pasted}`], { encoding: 'utf8' });
       expect(words.split('\n').filter(Boolean), `${columns} columns:\n${terminal.screen()}`).toEqual(['targets', 'set', '34', '-R', repo, '-b', 'par']);
     }
+  });
+});
+
+describe('hints of mq status, with the service and the queue chosen by --config and --api', () => {
+  it('--config PATH goes along as written: run from the same folder, the printed `mq targets set` reaches the queue the file names', async () => {
+    const { env, repo } = await parQueue();
+    // The branch is the file's alone (the environment names none); the file is named relative to the folder mq runs in.
+    const folder = isolatedDir();
+    mkdirSync(join(folder, 'ci'));
+    writeFileSync(join(folder, 'ci', 'mq.yaml'), 'targetBranch: par\n');
+    const here = { env, cwd: folder };
+    expect((await mq(['submit', '38', '-R', repo, '-b', 'par'], { env })).code).toBe(0);
+    const status = await mq(['--config', 'ci/mq.yaml', 'status', '38', '-R', repo], here);
+    expect(status.code, status.stderr).toBe(0);
+    const upload = hinted(status.stdout, 'upload them with ');
+    expect(upload).toEqual(['targets', 'set', '38', '--config', 'ci/mq.yaml', '-R', repo]);
+    expect((await mq([...upload, '//app'], here)).code).toBe(0);
+    const after = json((await mq(['status', '38', '--json', '-R', repo, '-b', 'par'], { env })).stdout);
+    expect(after.readiness).toMatchObject({ hasImpactedTargets: true });
+  });
+
+  it('--api goes along: the printed `mq targets set` speaks the API the flag chose, not the one the environment names', async () => {
+    const { env, repo, flags } = await parQueue();
+    // A v1 token with MQ_API=v2: only --api v1 reaches the service (v2 refuses a v1 token).
+    const speaksV2 = { env: { ...env, MQ_API: 'v2' } };
+    expect((await mq(['submit', '39', ...flags], { env })).code).toBe(0);
+    const status = await mq(['--api', 'v1', 'status', '39', ...flags], speaksV2);
+    expect(status.code, status.stderr).toBe(0);
+    const upload = hinted(status.stdout, 'upload them with ');
+    expect(upload).toEqual(['targets', 'set', '39', '--api', 'v1', '-R', repo, '-b', 'par']);
+    expect((await mq([...upload, '//app'], speaksV2)).code).toBe(0);
+    expect(json((await mq(['status', '39', '--json', ...flags], { env })).stdout).readiness).toMatchObject({ hasImpactedTargets: true });
   });
 });
 

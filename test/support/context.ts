@@ -37,7 +37,7 @@ export function testContext(options: TestContextOptions = {}): TestContext {
   const said: string[] = [];
   const service = fakeService(options.service ?? {});
   const ctx: Context = {
-    resolved: options.resolved ?? ({ settings: {} } as ResolvedSettings),
+    resolved: options.resolved ?? ({ settings: {}, origins: {}, locations: {} } as ResolvedSettings),
     service: async () => service,
     probeService: async () => service,
     webhookControl: async () => undefined,
