@@ -22,9 +22,33 @@ export interface StoppedAt {
   notSent: number[];
 }
 
-/** An error's options: its cause, and the commands its words name (MqError.commands). */
+/** An error's options: its cause, and the commands its words name (MqError.commands), or those to aim (MqError.toAim). */
 export interface MqErrorOptions extends ErrorOptions {
   commands?: readonly string[];
+  toAim?: CommandsToAim;
+}
+
+/**
+ * Commands an error names that were made where the user's flags are unknown (an API's adapter, which never sees
+ * them): each command's words after `mq`, and the words that say them. The command layer aims them at the queue and
+ * service the flags chose (command-kit/next-commands.ts, aimCommands) before the error is shown; until then they read
+ * bare (`mq queue order`).
+ */
+export class CommandsToAim {
+  constructor(
+    readonly words: readonly (readonly string[])[],
+    private readonly say: (commands: readonly string[]) => string,
+  ) {}
+
+  /** The commands aimed at nothing: `mq queue order`. */
+  get bare(): string[] {
+    return this.words.map((words) => ['mq', ...words].join(' '));
+  }
+
+  /** The words with `commands` (the bare ones, or the same aimed) in them. */
+  message(commands: readonly string[] = this.bare): string {
+    return this.say(commands);
+  }
 }
 
 /** A failure whose message is written for the user; anything else is a bug and shows its stack under --debug. */
@@ -44,6 +68,8 @@ export class MqError extends Error {
    * there: on a terminal too narrow for one, it goes on after ` \` as a command, not between its words as prose.
    */
   commands?: readonly string[];
+  /** Commands its words name bare, for the command layer to aim (CommandsToAim); among `commands` until then. */
+  toAim?: CommandsToAim;
 
   constructor(
     message: string,
@@ -54,6 +80,10 @@ export class MqError extends Error {
     super(message, options);
     this.name = new.target.name;
     if (options?.commands !== undefined) this.commands = options.commands;
+    if (options?.toAim !== undefined) {
+      this.toAim = options.toAim;
+      this.commands = [...(this.commands ?? []), ...options.toAim.bare];
+    }
   }
 }
 

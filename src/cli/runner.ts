@@ -108,6 +108,8 @@ export class Runner {
 
   /** The failure as stderr shows it (a JSON document under --json), and its exit code. */
   async fail(error: unknown): Promise<number> {
+    // A command an API's adapter named bare goes, shown, to the queue and service the flags chose.
+    if (this.resolved) (await import('../command-kit/next-commands.js')).aimCommands(error, { resolved: this.resolved });
     const settings = this.resolved?.settings;
     const named = outputNamed(this.io.argv);
     const json = settings ? settings.output === 'json' : named === undefined ? await this.configuredJson() : named === 'json';

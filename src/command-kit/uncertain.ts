@@ -33,7 +33,7 @@ export async function settle<T>(ctx: Context, write: Promise<T>, uncertainty: Wr
 }
 
 /** What a command line is built from: the settings, where they resolved (none: no flag to carry). */
-type Settled = Partial<Pick<Context, 'resolved'>>;
+export type Settled = Partial<Pick<Context, 'resolved'>>;
 
 /** `mq <words>` for the same service and queue: the settings given as flags go along, since the check must look where the write went. */
 export function checkCommand(ctx: Settled, ...words: string[]): string {
@@ -65,8 +65,11 @@ function commandLine(ctx: Settled, words: readonly string[], queue: QueueRef | '
     if (typeof queue === 'object') add(row, row.key === 'repo' ? shortRepo(queue.repo) : queue.targetBranch);
     else if (queue === 'flags') add(row, ctx.resolved && givenAsFlag(row.key, ctx.resolved));
   }
-  return ['mq', ...words, ...flags].map(shellWord).join(' ');
+  // A placeholder among mq's own words (`<id>`) is for the person to fill in: quoted, it would read as that very word.
+  return [...['mq', ...words].map((word) => (PLACEHOLDER.test(word) ? word : shellWord(word))), ...flags.map(shellWord)].join(' ');
 }
+
+const PLACEHOLDER = /^<[\w-]+>$/;
 
 /**
  * A carried setting as its flag gave it (true: a switch), or undefined where no flag did. `--config` keeps the path as

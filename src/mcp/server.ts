@@ -7,6 +7,7 @@ import type { CallToolResult, GetPromptResult, JSONRPCMessage } from '@modelcont
 import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef, WriteInFlight } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
+import { aimCommands } from '../command-kit/next-commands.js';
 import { WatchRounds } from '../command-kit/read-queue.js';
 import { EXIT, exitCodeOf, InterruptedError, isNotFound, UsageError } from '../errors.js';
 import { parsePrNumber } from '../command-kit/input.js';
@@ -287,6 +288,7 @@ async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Contex
     if (work.mode !== 'stream') throw new UsageError(`${row.name} is not a tool`);
     return await stream(work.printer, (events) => work.handler(work.input, callCtx, events), callCtx, call, said);
   } catch (error) {
+    aimCommands(error, callCtx);
     return failure(error, said);
   } finally {
     // A write the client's own cancellation cut short was told in its answer; one the server's stop cut short,

@@ -60,6 +60,9 @@ describe('the flaky-test commands on both APIs', () => {
       expect(refused.stderr).toContain(`no test ${V1_SEARCH_ID} (v2's test ids are not v1's: take the id mq flaky list shows with this key)`);
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     }
+    // The repository named by a flag goes along into the list it names (the adapter that words it knows no flag).
+    const named = await mq(['test-details', V1_SEARCH_ID, '-R', 'acme/flaky-ids'], { env: { ...env, MQ_REPO: 'acme/decoy' } });
+    expect(named.stderr).toContain('take the id mq flaky list -R acme/flaky-ids shows with this key)');
   });
 
   it('--failing reads the tests by their last failure, latest first, and stops at the first before the window', async () => {

@@ -154,6 +154,29 @@ describe('hints of errors and refusals, with the queue named by flags', () => {
     expect((await mq(['queue', 'get', '-R', repo, '-b', 'nope'], { env })).code).toBe(0);
   });
 
+  it("v1's refusal of a v2-only command: what it names instead (mq queue order, mq testing N) reaches that queue", async () => {
+    const { env, repo, flags } = await parQueue();
+    expect((await mq(['submit', '40', ...flags], { env })).code).toBe(0);
+    expect((await mq(['targets', 'set', '40', '--all', ...flags], { env })).code).toBe(0);
+    await control(fixture.sandboxUrl, 'advance', { seconds: 60 });
+    const graph = await mq(['queue', 'graph', ...flags], { env });
+    expect(graph.code).toBe(2);
+    const said = /^mq: the dependency graph \(mq queue graph\) needs the v2 API \(a v2 API key\); on v1, (mq .*) shows what tests next$/m.exec(graph.stderr);
+    expect(said, graph.stderr).not.toBeNull();
+    const order = shellWords(said![1]!).slice(1);
+    expect(order).toEqual(['queue', 'order', '-R', repo, '-b', 'par']);
+    const ordered = await mq([...order, '--json'], { env });
+    expect(json(ordered.stdout).pending.map((entry: { pullRequest: { prNumber: number } }) => entry.pullRequest.prNumber)).toEqual([40]);
+
+    const runs = await mq(['runs', '40', ...flags], { env });
+    expect(runs.code).toBe(2);
+    const testing = shellWords(/; (mq .*) shows the run that last tested it$/m.exec(runs.stderr)![1]!).slice(1);
+    expect(testing).toEqual(['testing', '40', '-R', repo, '-b', 'par']);
+    expect((await mq(testing, { env })).code).toBe(0);
+    // Without a PR, the run's id is left to the person, the flags after it.
+    expect((await mq(['runs', ...flags], { env })).stderr).toContain(`; mq testing --run <id> -R ${repo} -b par shows a run you know\n`);
+  });
+
   it('a PR queued at another priority: the printed cancel && submit requeue it in its queue', async () => {
     const { env, flags } = await parQueue();
     expect((await mq(['submit', '35', ...flags], { env })).code).toBe(0);

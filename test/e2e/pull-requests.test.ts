@@ -205,6 +205,9 @@ describe('list and testing', () => {
     const asJson = await mq(['testing', '23', '--json'], { env });
     expect(asJson.code).toBe(4);
     expect(json(asJson.stderr)).toEqual({ error: { code: 'not_found', message: expect.stringContaining('mq testing --run <testRunId>') } });
+    // The queue named by a flag goes along (the id left for the person to fill in).
+    const named = await mq(['testing', '23', '-R', env.MQ_REPO!], { env: { ...env, MQ_REPO: 'acme/decoy' } });
+    expect(named.stderr).toContain(`give its id: mq testing --run <testRunId> -R ${env.MQ_REPO}\n`);
     expect(fixture.recorder.requests.some((r) => r.path === '/getMergeQueueTestingDetails' && JSON.parse(r.body).testRunId === undefined)).toBe(false);
     // A PR the queue never saw is the service's own 404.
     const unknown = await mq(['testing', '24'], { env });

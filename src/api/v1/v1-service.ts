@@ -2,7 +2,7 @@
 // v1's answers already use the model's names (the model took them), so most answers are the model as they came;
 // the types below check that they agree. Fields a v1 answer has and the model does not are kept as they came, as
 // the service's rule asks of a client ("accept fields you do not know"), and --json shows them.
-import { ApiError, InterruptedError, UsageError } from '../../errors.js';
+import { ApiError, CommandsToAim, InterruptedError, UsageError } from '../../errors.js';
 import type { QueueOrder } from '../../model/order.js';
 import { countByState, type Queue, type QueueFacts, type StateCounts, withoutPullRequests } from '../../model/queue.js';
 import { metricsFromText } from '../../model/prometheus.js';
@@ -199,10 +199,8 @@ function serviceOver(client: MergeQueueClient, served: { batchServed: boolean },
     getQueueCounted,
     // -- what tests next: v1 has the queue's order only (getQueue), no batches, no dependencies
     getQueueOrder: async (queue) => orderOfQueue(await client.call('getQueue', queue)),
-    getQueueGraph: () => {
-      const order = 'mq queue order';
-      return v2Only('the dependency graph (mq queue graph)', `on v1, ${order} shows what tests next`, [order]);
-    },
+    getQueueGraph: () =>
+      v2Only('the dependency graph (mq queue graph)', { words: [['queue', 'order']], say: ([order]) => `on v1, ${order} shows what tests next` }),
     getDirectlyAhead: async () => undefined,
     canEditEntries: false,
     needsOrgForFlakyTests: true,
@@ -214,9 +212,9 @@ function serviceOver(client: MergeQueueClient, served: { batchServed: boolean },
       return (withDetails(answer).timeline ?? []).map(historyEntry).reverse();
     },
     listTestRuns: (_queue, query) => {
-      const testing = query.pr === undefined ? 'mq testing --run <id>' : `mq testing ${query.pr}`;
+      const testing = query.pr === undefined ? ['testing', '--run', '<id>'] : ['testing', String(query.pr)];
       const shows = query.pr === undefined ? 'shows a run you know' : 'shows the run that last tested it';
-      return v2Only('listing test runs (mq runs)', `${testing} ${shows}`, [testing]);
+      return v2Only('listing test runs (mq runs)', { words: [testing], say: ([command]) => `${command} ${shows}` });
     },
   };
 }
@@ -252,10 +250,16 @@ function historyEntry(entry: TimelineEntry): EntryTransition {
   return { state: entry.state, timestamp: entry.timestamp, reason: entry.reason ?? null, actor: null, testRunId: run };
 }
 
-/** What only the v2 API does: refused before anything is sent, in one line (exit 2) that names no command first, so never `mq: mq …`. */
-/** `what` refused on v1, with what to do instead, and the commands that says (kept whole where it folds). */
-function v2Only(what: string, instead: string, commands?: readonly string[]): never {
-  throw new UsageError(`${what} needs the v2 API (a v2 API key); ${instead}`, commands && { commands });
+/**
+ * What only the v2 API does: refused before anything is sent, in one line (exit 2) that names no command first, so
+ * never `mq: mq …`; then what to do instead, in words or naming commands, which the command layer aims at the user's
+ * queue (the adapter knows no flags).
+ */
+function v2Only(what: string, instead: string | { words: readonly (readonly string[])[]; say: (commands: readonly string[]) => string }): never {
+  const refused = (insteadSaid: string) => `${what} needs the v2 API (a v2 API key); ${insteadSaid}`;
+  if (typeof instead === 'string') throw new UsageError(refused(instead));
+  const toAim = new CommandsToAim(instead.words, (commands) => refused(instead.say(commands)));
+  throw new UsageError(toAim.message(), { toAim });
 }
 
 /** Reads of single PRs in flight at once: a handful, so a long list does not open a socket per PR. */

@@ -1,6 +1,6 @@
 // The flaky-test reads and ticket link on v2's Flaky Tests API (docs/v2.md): `/v2/tests` lists the organization's tests, so a
 // repository's are the rows of its id; v2's test ids are not v1's; `--failing` is approximated (docs/differences.md).
-import { ApiError } from '../../errors.js';
+import { ApiError, CommandsToAim } from '../../errors.js';
 import type { FlakyPage } from '../../model/flaky-tests.js';
 import type { FlakyPageQuery, MergeQueueService } from '../../model/service.js';
 import type { V2Client, V2Request } from './client.js';
@@ -27,12 +27,9 @@ async function testNamed<T>(testId: string, call: () => Promise<T>): Promise<T> 
     return await call();
   } catch (error) {
     if (!(error instanceof ApiError) || error.apiCode !== 'TEST_NOT_FOUND') throw error;
-    const list = 'mq flaky list';
-    throw new ApiError(404, `no test ${testId} (v2's test ids are not v1's: take the id ${list} shows with this key)`, error.operation, {
-      cause: error,
-      apiCode: error.apiCode,
-      commands: [list],
-    });
+    // The list aimed by the command layer at the repository and service the flags chose (the adapter knows none).
+    const toAim = new CommandsToAim([['flaky', 'list']], ([list]) => `no test ${testId} (v2's test ids are not v1's: take the id ${list} shows with this key)`);
+    throw new ApiError(404, toAim.message(), error.operation, { cause: error, apiCode: error.apiCode, toAim });
   }
 }
 

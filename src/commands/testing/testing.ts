@@ -7,6 +7,7 @@ import type { TESTING } from './spec.js';
 import type { Context } from '../../command-kit/context.js';
 import { parsePrNumber } from '../../command-kit/input.js';
 import { work, type Invocation, type Words } from '../../command-kit/invocation.js';
+import { checkCommand } from '../../command-kit/uncertain.js';
 import type { CommandResult } from '../../model/result.js';
 
 export type TestingInput = { pr: number; testRunId?: undefined } | { testRunId: string; pr?: undefined };
@@ -38,7 +39,7 @@ export async function testing(input: TestingInput, ctx: Context): Promise<Comman
       // Not a 404 from the service (the PR is known), but nothing to show all the same: exit 4, no status.
       const state = pullRequest.state;
       const when = isFinalState(state) ? `it ended ${state} without one` : `try again once it is testing${state === undefined ? '' : ` (it is ${state})`}`;
-      const byId = 'mq testing --run <testRunId>';
+      const byId = checkCommand(ctx, 'testing', '--run', '<testRunId>');
       throw new MqError(`the service names no test run for #${input.pr}: ${when}; for a run you know, give its id: ${byId}`, 'not_found', EXIT.notFound, {
         commands: [byId],
       });
