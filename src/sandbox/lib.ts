@@ -175,8 +175,9 @@ export async function startSandbox(given: SandboxOptions = {}): Promise<Sandbox>
   const first = server.snapshot();
   const control = async <K extends ControlName>(name: K, body: ControlBodies[K]): Promise<unknown> => {
     const answer = await server.control(name, body);
-    // A body the route refused is a bad argument, as those refused here are; anything else the sandbox's failure.
-    if (answer.status === 400)
+    // A body the route refused is a bad argument, as those refused here are, and so are facts GitHub would refuse
+    // (a merged PR's new base: 422); anything else the sandbox's failure.
+    if (answer.status === 400 || answer.status === 422)
       throw new RangeError(
         `${LIB_NAMES[name]}: ${String(answer.body)
           .trim()

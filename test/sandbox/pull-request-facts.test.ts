@@ -3,6 +3,7 @@
 // changes the state.
 import { expect, it } from 'vitest';
 import { QueueEngine } from '../../src/sandbox/engine/engine.js';
+import { replay } from '../../src/sandbox/engine/changes.js';
 import { EngineRefusal } from '../../src/sandbox/engine/types.js';
 import { queueOf } from '../../src/sandbox/engine/world.js';
 
@@ -41,4 +42,16 @@ it('answers facts, PRs, creation and first submission without changing the state
   expect(engine.pullRequestFacts(REPO, 9)?.title).toBe('Nine');
   expect(engine.revision).toBe(revision);
   expect(engine.serialize()).toBe(document);
+});
+
+it("refuses a closed PR's new base, yet replays one an older sandbox's journal recorded", () => {
+  const engine = QueueEngine.create({ now: START });
+  engine.describePullRequest({ repo: REPO, number: 3, baseBranch: 'main', state: 'closed' });
+  const revision = engine.revision;
+  expect(() => engine.describePullRequest({ repo: REPO, number: 3, baseBranch: 'release' })).toThrow(
+    new EngineRefusal('unprocessable', 'baseBranch: cannot change the base branch of a closed pull request (#3 is closed, based on main)'),
+  );
+  expect(engine.revision).toBe(revision);
+  replay(engine, { at: START, op: 'describePullRequest', input: { repo: REPO, number: 3, baseBranch: 'release' } });
+  expect(engine.pullRequestFacts(REPO, 3)?.baseBranch).toBe('release');
 });

@@ -184,5 +184,6 @@ export function replay(engine: QueueEngine, entry: { at: number; op: string; inp
   const op = entry.op as ChangeOp;
   const input = RECORDED[op].parse(entry.input, IN_ENGLISH);
   if (op === 'triggerEvent') engine.triggerEvent(input as ChangeInputs['triggerEvent'], true);
+  else if (op === 'describePullRequest') engine.describePullRequest(input as ChangeInputs['describePullRequest'], true);
   else applyChange(engine, { op, input } as Change);
 }

@@ -240,13 +240,17 @@ export class QueueEngine {
 
   /**
    * A push or retarget cancels the PR where it is admitted; closing or drafting it cancels it anywhere; a test
-   * outcome set again counts its runs afresh (a flaky PR fails its next run).
+   * outcome set again counts its runs afresh (a flaky PR fails its next run). A merged PR, or a closed one the
+   * description leaves closed, keeps its base as on GitHub (422); `recorded`: a journal's entry, which an older
+   * sandbox took, is done again as it was.
    */
-  describePullRequest(description: PullRequestDescription): PullRequestFacts {
+  describePullRequest(description: PullRequestDescription, recorded = false): PullRequestFacts {
+    const known = this.state.pullRequests[pullRequestKey(description.repo, description.number)];
+    if (known && !recorded && retargets(known, description)) this.refuseClosedRetarget(known, description);
     this.knowRepository(description.repo);
     const record = this.pullRequestFor(description.repo, description.number);
     const pushed = description.sha !== undefined && description.sha !== record.sha;
-    const retargeted = description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
+    const retargeted = retargets(record, description);
     const withdrawn = description.state !== undefined && description.state !== 'open' && description.state !== record.state;
     const reason = withdrawn ? (description.state === 'draft' ? 'pr_converted_to_draft' : 'pr_closed') : pushed ? 'pr_pushed_to' : 'pr_base_branch_changed';
     const { repo: _repo, number: _number, ...facts } = description;
@@ -259,6 +263,17 @@ export class QueueEngine {
       } else pullRequestChanged(this.world, queue, submission);
     }
     return factsOf(record);
+  }
+
+  /** GitHub's refusal of a new base for a PR that is merged, or closed and not reopened by the same description. */
+  private refuseClosedRetarget(record: PullRequestRecord, description: PullRequestDescription): void {
+    const merged = currentSubmissionOf(this.world, record.repo, record.number)?.state === 'merged';
+    const staysClosed = record.state === 'closed' && (description.state === undefined || description.state === 'closed');
+    if (!merged && !staysClosed) return;
+    throw new EngineRefusal(
+      'unprocessable',
+      `baseBranch: cannot change the base branch of a closed pull request (#${record.number} is ${merged ? 'merged' : 'closed'}, based on ${record.baseBranch})`,
+    );
   }
 
   /**
@@ -804,4 +819,9 @@ function parseCursor(cursor: string): number {
   const hex = cursor.toLowerCase().startsWith(CURSOR_PREFIX) ? cursor.slice(CURSOR_PREFIX.length) : '';
   if (!/^[0-9a-f]{12}$/.test(hex)) throw new EngineRefusal('invalid', `cursor: ${cursor} is not a cursor this queue gave out`);
   return parseInt(hex, 16);
+}
+
+/** Whether the description gives the PR another base than the one it has (a PR no queue met yet has none to change). */
+function retargets(record: PullRequestRecord, description: PullRequestDescription): boolean {
+  return description.baseBranch !== undefined && record.baseBranch !== undefined && description.baseBranch !== record.baseBranch;
 }

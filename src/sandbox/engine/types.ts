@@ -49,7 +49,7 @@ export interface QueueListing {
   queue: QueueRef;
 }
 
-export type RefusalKind = 'invalid' | 'not_found' | 'conflict';
+export type RefusalKind = 'invalid' | 'not_found' | 'conflict' | 'unprocessable';
 
 /** What exactly was refused, for v2's error codes; v1 answers by the kind alone. */
 export type RefusalReason =

@@ -55,7 +55,7 @@ export interface Route {
   handle(context: RouteContext): Handled;
 }
 
-const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409 };
+const REFUSAL_STATUS: Record<RefusalKind, number> = { invalid: 400, not_found: 404, conflict: 409, unprocessable: 422 };
 
 const NO_LISTS: ReadonlySet<string> = new Set();
 

@@ -290,6 +290,37 @@ describe('startSandbox', () => {
     expect((await v1(other, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 3 } })).json.state).toBe('testing');
   });
 
+  it("refuses a merged or closed PR's new base as GitHub does (422), over HTTP and from setPullRequest, changing nothing", async () => {
+    const sandbox = await start({ seed: SEED });
+    const control = async (facts: Record<string, unknown>) => {
+      const response = await fetch(`${sandbox.url}/_sandbox/pullRequests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-token': sandbox.token },
+        body: JSON.stringify({ repo: REPO, ...facts }),
+      });
+      return { status: response.status, text: (await response.text()).trim() };
+    };
+    const pr7 = async () => (await v1(sandbox, 'getSubmittedPullRequest', { ...MAIN, pr: { number: 7 } })).json;
+    await sandbox.advance(3600);
+    expect((await pr7()).state).toBe('merged');
+    const merged = 'baseBranch: cannot change the base branch of a closed pull request (#7 is merged, based on main)';
+    expect(await control({ number: 7, baseBranch: 'release' })).toEqual({ status: 422, text: merged });
+    await expect(sandbox.setPullRequest({ repo: REPO, number: 7, baseBranch: 'release' })).rejects.toThrow(new RangeError(`setPullRequest: ${merged}`));
+    expect((await pr7()).prBaseBranch).toBe('main');
+    // The base it has, and the other facts, may still be said.
+    expect((await control({ number: 7, baseBranch: 'main', title: 'Shipped' })).status).toBe(200);
+
+    await sandbox.setPullRequest({ repo: REPO, number: 8, baseBranch: 'main', state: 'closed' });
+    const closed = 'setPullRequest: baseBranch: cannot change the base branch of a closed pull request (#8 is closed, based on main)';
+    await expect(sandbox.setPullRequest({ repo: REPO, number: 8, baseBranch: 'release' })).rejects.toThrow(new RangeError(closed));
+    await expect(sandbox.setPullRequest({ repo: REPO, number: 8, baseBranch: 'release', state: 'closed' })).rejects.toThrow(new RangeError(closed));
+    // Reopened by the same facts, it takes the new base, as a PR reopened and then retargeted does.
+    await sandbox.setPullRequest({ repo: REPO, number: 8, baseBranch: 'release', state: 'open' });
+    await sandbox.setPullRequest({ repo: REPO, number: 8, baseBranch: 'main', state: 'closed' });
+    const records = Object.values(JSON.parse(sandbox.snapshot()).pullRequests) as { number: number; baseBranch: string; state: string }[];
+    expect(records.find((record) => record.number === 8)).toMatchObject({ baseBranch: 'main', state: 'closed' });
+  });
+
   it('two sandboxes in one process share nothing', async () => {
     const [a, b] = await Promise.all([start({ token: 'a' }), start({ token: 'b' })]);
     expect(a.url).not.toBe(b.url);
