@@ -8,7 +8,7 @@ export function bashScript(root: CompletionCommand, header: readonly string[]): 
 
 ${shTables('_mq', root)}
 
-${listFunction('_mq_subcommands', 'the subcommands of the command path $1', root, (command) => command.subcommands.map((sub) => sub.path.at(-1)!))}
+${listFunction('_mq_subcommands', 'the subcommands offered where the walk lists the command path $1', root, (command) => command.listing.map((sub) => sub.path.at(-1)!))}
 
 ${listFunction('_mq_flags', 'the flags of the command path $1', root, (command) => command.flags.flatMap((flag) => flag.names))}
 

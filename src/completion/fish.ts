@@ -46,8 +46,9 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
     set -l cmdpath ''
     set -l flag ''
     set -l count 0
-    # Under mq help or mq queue help, the path its words name so far (- when they name none); past --, a word is never
-    # a flag. naming: the path's words name a command path, under the path $under.
+    # listed: under mq help, the path its words name so far (- when they name none); mq queue help lists its own path,
+    # queue's commands but help. Past --, a word is never a flag. naming: the path's words name a command path, under
+    # the path $under.
     set -l listed ''
     set -l ended ''
     set -l naming ''
@@ -69,6 +70,7 @@ export function fishScript(root: CompletionCommand, header: readonly string[]): 
                 if set under (__mq_names_commands "$cmdpath")
                     set naming 1
                     set listed "$under"
+                    test -n "$under"; and set listed $cmdpath
                 end
             else if test -n "$naming"; and test -z "$under"; and test "$listed" != -; and test "$word" = (string split ' ' -- "$cmdpath")[-1]
                 # mq's own help reads its name in the path as nothing: mq help help queue is mq help queue, mq help queue help
@@ -116,7 +118,7 @@ end`,
   ];
   for (const command of commands) {
     const at = condition('__mq_at', command);
-    for (const sub of command.subcommands) {
+    for (const sub of command.listing) {
       lines.push(`complete -c mq -n ${condition('__mq_lists', command)} -a ${fishQuote(sub.path.at(-1)!)} -d ${fishQuote(oneLine(sub.description))}`);
     }
     if (command.argumentChoices.length > 0) {

@@ -22,6 +22,11 @@ export interface CompletionCommand {
   names: string[];
   description: string;
   subcommands: CompletionCommand[];
+  /**
+   * The commands offered for the next word where the scripts list this path: its subcommands; for commander's help
+   * of a group, the group's others (it refuses its own name there: mq queue help help exits 2).
+   */
+  listing: CompletionCommand[];
   /** The flags it accepts: its own, then every ancestor's (commander reads a parent's anywhere after it); a name defined nearer wins. */
   flags: CompletionFlag[];
   /** The words its positional arguments may be. */
@@ -67,13 +72,16 @@ function node(command: Command, path: string[], inherited: CompletionFlag[], hin
   // commander's help of a group (`mq queue help update`) takes the name of one of the group's subcommands.
   const namesCommandsUnder = hints.namesCommands?.includes(key) ? [] : path.length > 1 && path.at(-1) === 'help' ? path.slice(0, -1) : null;
   const argumentChoices = [...command.registeredArguments.flatMap((argument) => argument.argChoices ?? []), ...(hints.argumentValues?.[key] ?? [])];
+  const subcommands = help
+    .visibleCommands(command)
+    .map((sub) => node(sub, [...path, sub.name()], path.length === 0 || takesGroupFlags(sub) ? flags : global, hints, path.length === 0 ? flags : global));
+  for (const sub of subcommands) if (path.length > 0 && sub.namesCommandsUnder?.join(' ') === key) sub.listing = subcommands.filter((other) => other !== sub);
   return {
     path,
     names: [command.name(), ...command.aliases()],
     description: command.description(),
-    subcommands: help
-      .visibleCommands(command)
-      .map((sub) => node(sub, [...path, sub.name()], path.length === 0 || takesGroupFlags(sub) ? flags : global, hints, path.length === 0 ? flags : global)),
+    subcommands,
+    listing: subcommands,
     flags,
     argumentChoices: [...new Set(argumentChoices)],
     // Such a command's own choices (help's topics) stand alone: after one, or after a command's name, none is taken.

@@ -88,8 +88,8 @@ function walkFunction(prefix: string): string {
   return `${prefix}_walk() {
   # Sets the caller's locals (five answers, and no subshell to print them through): cmdpath, the command path the words
   # select; flag, the flag whose value comes next; count, the positional words after the path; listed, the path whose
-  # subcommands the next word may be (under mq help or mq queue help, the path its words name so far, - when they name
-  # none); ended, 1 after --, past which a word is an argument, never a flag (commander still reads a subcommand's
+  # listing the next word may be (under mq help, the path its words name so far, - when they name none; mq queue help
+  # lists its own path, queue's commands but help); ended, 1 after --, past which a word is an argument, never a flag (commander still reads a subcommand's
   # name there). naming: the path's words name a command path, under the path $under.
   local word sub under='' naming=''
   cmdpath='' flag='' count=0 listed='' ended=''
@@ -113,7 +113,7 @@ function walkFunction(prefix: string): string {
       cmdpath=\${cmdpath:+$cmdpath }$sub
       count=0
       listed=$cmdpath
-      if under=$(${prefix}_names_commands "$cmdpath"); then naming=1 listed=$under; else naming=''; fi
+      if under=$(${prefix}_names_commands "$cmdpath"); then naming=1 listed=\${under:+$cmdpath}; else naming=''; fi
     elif [[ -n $naming && -z $under && $listed != - && $word == "\${cmdpath##* }" ]]; then
       # mq's own help reads its name in the path as nothing: mq help help queue is mq help queue, mq help queue help
       # get mq help queue get (commander's help of a group does not: mq queue help help get is refused).

@@ -13,8 +13,8 @@ ${header.map((line) => `# ${line}`.trimEnd()).join('\n')}
 
 ${shTables('_mq', root)}
 
-${listFunction('_mq_subcommands', 'name:description of each subcommand of the command path $1', root, (command) =>
-  command.subcommands.map((sub) => described(sub.path.at(-1)!, sub.description)),
+${listFunction('_mq_subcommands', 'name:description of each subcommand offered where the walk lists the command path $1', root, (command) =>
+  command.listing.map((sub) => described(sub.path.at(-1)!, sub.description)),
 )}
 
 ${listFunction('_mq_flags', 'flag:description of each flag of the command path $1', root, (command) =>

@@ -109,6 +109,14 @@ const CASES: ReadonlyArray<readonly [string[], readonly string[]]> = [
   [['mq', 'queue', 'help', 'update', ''], []],
   // Its own name there names nothing: mq queue help help get is refused.
   [['mq', 'queue', 'help', 'help', ''], []],
+  // Nor is it offered there (helper-133: mq queue help help, offered, exits 2); mq help help and mq help queue help are mq's.
+  [
+    ['mq', 'queue', 'help', ''],
+    ['get', 'create', 'update', 'pause', 'drain', 'resume', 'delete', 'switch-mode', 'order', 'graph'],
+  ],
+  [['mq', 'config', 'help', 'hel'], []],
+  [['mq', 'help', 'queue', 'hel'], ['help']],
+  [['mq', 'help', 'he'], ['help']],
   // The shell's quoting is off before a word is matched: 'queue' names queue.
   [['mq', "'queue'", 'up'], ['update']],
   [['mq', '"status"', '--w'], ['--web']],
