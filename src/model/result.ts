@@ -184,7 +184,13 @@ export type CommandResult =
 
 /** What `--all-queues` did to one queue: `changed: false` when it was already so (nothing sent). */
 export type QueueOutcome = { queue: { repo: Repo; branch: string } } & (
-  | { ok: true; changed: boolean; state: string }
+  | {
+      ok: true;
+      changed: boolean;
+      state: string;
+      /** A queue left draining: the command that waits on it, aimed at it (the text names it; --json leaves it out). */
+      wait?: string;
+    }
   | {
       ok: false;
       error: {

@@ -2,7 +2,7 @@
 // response as it came, commands over several PRs `{ results }`, the rest a small fixed shape. Keys a script reads
 // are always present, with null when there is no value, so `jq .sha` never has to tell "absent" from "null";
 // an optional key is undefined, which JSON leaves out.
-import type { CommandResult, ConfigEntry } from '../model/result.js';
+import type { CommandResult, ConfigEntry, QueueOutcome } from '../model/result.js';
 import type { TestIds } from '../model/flaky-tests.js';
 import type { MetricSample } from '../model/prometheus.js';
 import { REQUESTED_STATE } from '../model/wait-events.js';
@@ -75,7 +75,7 @@ export function toJson(result: CommandResult): unknown {
     case 'queues':
       return { queues: result.queues };
     case 'allQueues':
-      return { action: result.action, reason: result.reason, results: result.results };
+      return { action: result.action, reason: result.reason, results: result.results.map((outcome) => (outcome.ok ? withoutWait(outcome) : outcome)) };
     case 'modeSwitch':
       return {
         action: 'switch-mode',
@@ -193,4 +193,9 @@ function settingsJson(entries: readonly ConfigEntry[]): Record<string, { value: 
 
 function v2Ids(result: { testIds: TestIds }): { testIds?: 'v2' } {
   return result.testIds === 'v2' ? { testIds: 'v2' } : {};
+}
+
+/** A queue's outcome without the wait its text names: a script builds its own commands. */
+function withoutWait({ wait: _, ...outcome }: Extract<QueueOutcome, { ok: true }>): Extract<QueueOutcome, { ok: true }> {
+  return outcome;
 }

@@ -77,7 +77,7 @@ function commandsNamed(result: CommandResult): readonly string[] {
     case 'perPr':
       return result.commands ?? [];
     case 'allQueues':
-      return result.results.flatMap((outcome) => (outcome.ok || outcome.error.check === undefined ? [] : [outcome.error.check]));
+      return result.results.flatMap((outcome) => (outcome.ok ? (outcome.wait ?? []) : (outcome.error.check ?? [])));
     default:
       return [];
   }

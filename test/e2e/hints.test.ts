@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { control, isolatedDir, sandboxEnv } from '../support/cli.js';
+import { closedPort, control, isolatedDir, sandboxEnv } from '../support/cli.js';
 import { mq, startMq, useSandbox } from '../support/in-process.js';
 import { pastedWords } from '../support/paste.js';
 import { Emulator } from '../terminal/emulator.js';
@@ -206,6 +206,35 @@ describe('hints of errors and refusals, with the queue named by flags', () => {
         const requeue = ['cancel', pr, '-R', repo, '-b', 'par', 'submit', pr, '--priority', 'high', '-R', repo, '-b', 'par'];
         expect(pastedWords(rows, `mq cancel ${pr} `), `${columns} columns:\n${terminal.screen()}`).toEqual(requeue);
       }
+    }
+  });
+});
+
+describe('queue drain --all-queues, the service named by a flag (helper-132)', () => {
+  // The window's flags name no one queue, and --all-queues takes no --wait: each drained queue's line names the wait
+  // on it. That command was `mq queue drain --wait`, which copied waited on the queue of the environment's repository,
+  // asked of the environment's service.
+  it("each queue's wait, on 40 and 80 columns, pastes as one command that waits on that queue of that service", async () => {
+    const repo = 'acme/hints-drain-window';
+    const service = ['--api-url', fixture.recorder.url];
+    // The environment's service refuses connections, and its repository is a decoy.
+    const env = sandboxEnv(`http://127.0.0.1:${await closedPort()}`, DECOY, {}, 'v2');
+    expect((await mq(['queue', 'create', '-R', repo, '-b', 'par', ...service], { env })).code).toBe(0);
+    expect((await mq(['queue', 'create', '-R', DECOY, ...service], { env })).code).toBe(0);
+    for (const columns of [40, 80]) {
+      const terminal = new Emulator(columns, 40);
+      const run = startMq(['queue', 'drain', '--all-queues', '--yes', ...service], { env, stdout: terminal.stdout() });
+      expect((await run.finish()).code).toBe(0);
+      await terminal.settled();
+      expect(terminal.wrappedRows()).toEqual([]);
+      const screen = terminal.screen();
+      const rows = screen.split('\n');
+      const wait = pastedWords(rows.slice(rows.findIndex((row) => row.includes(`of ${repo}`))), 'mq queue drain');
+      expect(wait, `${columns} columns:\n${screen}`).toEqual(['queue', 'drain', '--wait', '--api-url', expect.any(String), '-R', repo, '-b', 'par']);
+      // No terminal to ask on here: a drain then takes --yes, as in any script (a person at a terminal pastes it as is).
+      const waited = await mq([...wait, '--yes'], { env });
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(waited.stdout).toContain(`par of ${repo}`);
     }
   });
 });

@@ -3,7 +3,7 @@
 // own: a queue already in the state asked for is left alone (nothing sent), and a failure on one is reported on
 // its line while the others go on. The result exits 1 when any failed.
 import { InterruptedError, MqError, OutcomeUnknownError } from '../../errors.js';
-import { serviceCommand, settle } from '../../command-kit/uncertain.js';
+import { queueCommand, serviceCommand, settle } from '../../command-kit/uncertain.js';
 import type { CommandResult, QueueOutcome } from '../../model/result.js';
 import type { QueueSummary } from '../../model/queues.js';
 import type { SettableQueueState } from '../../model/vocabulary.js';
@@ -56,17 +56,21 @@ async function changeOne(
   words: { verb: string; check: string; also?: string },
 ): Promise<QueueOutcome> {
   const queue = { repo: summary.repo, branch: summary.branch };
-  if (summary.state === target) return { queue, ok: true, changed: false, state: summary.state };
+  const ref = { repo: summary.repo, targetBranch: summary.branch };
+  // --all-queues takes no --wait: a queue left draining names the wait on it, with its own -R and -b, since the
+  // flags given named no one queue.
+  const wait = target === 'draining' ? { wait: queueCommand(ctx, ref, 'queue', 'drain', '--wait') } : {};
+  if (summary.state === target) return { queue, ok: true, changed: false, state: summary.state, ...wait };
   const service = await ctx.service();
   try {
     // Held as a write in flight: Ctrl-C then says it may have been applied, and which queues were changed before it.
-    const write = service.updateQueue({ repo: summary.repo, targetBranch: summary.branch }, { state: target });
+    const write = service.updateQueue(ref, { state: target });
     const updated = await settle(ctx, write, {
       what: `the ${words.verb} of the queue ${queueName(summary.branch, summary.repo)}`,
       check: words.check,
       ...(words.also !== undefined && { also: words.also }),
     });
-    return { queue, ok: true, changed: true, state: updated?.state ?? target };
+    return { queue, ok: true, changed: true, state: updated?.state ?? target, ...wait };
   } catch (error) {
     if (error instanceof InterruptedError || !(error instanceof MqError)) throw error;
     const status = (error as { status?: number }).status;

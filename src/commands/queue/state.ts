@@ -41,8 +41,13 @@ export function parseQueueDrain(words: Words<typeof QUEUE_DRAIN>): Invocation {
   const flags = words.flags;
   if (!flags.wait) refuseLoneInterval(flags, '--wait');
   if (flags.allQueues) {
+    // The flags name no one queue: each drained queue's line names its own wait, with its -R and -b.
     const each = 'mq queue drain --wait';
-    if (flags.wait) throw new UsageError(`queue drain --all-queues takes no --wait: drain them, then wait on each queue with ${each}`, { commands: [each] });
+    if (flags.wait) {
+      throw new UsageError(`queue drain --all-queues takes no --wait: drain them, then wait on each queue with the ${each} its line names`, {
+        commands: [each],
+      });
+    }
     return allQueues({ action: 'drain', yes: Boolean(flags.yes) });
   }
   if (!flags.wait) return work.result({ yes: Boolean(flags.yes) }, drainQueue);

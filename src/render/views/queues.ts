@@ -35,10 +35,11 @@ export function renderAllQueues(result: ResultOf<'allQueues'>, ctx: RenderContex
   const lines = result.results.map((outcome) => {
     const name = `Queue ${queueName(outcome.queue.branch, outcome.queue.repo)}`;
     if (!outcome.ok) return `${paint.red('✗')} ${name}: ${safeLine(outcome.error.message)}`;
-    if (!outcome.changed) return `${paint.dim('-')} ${name} is already ${paintState(paint, outcome.state)}`;
+    const wait = outcome.wait === undefined ? '' : `; wait on it with ${safeLine(outcome.wait)}`;
+    if (!outcome.changed) return `${paint.dim('-')} ${name} is already ${paintState(paint, outcome.state)}${wait}`;
     const done = result.action === 'resume' ? paint.green(DONE.resume) : paintState(paint, DONE[result.action]);
     const reported = outcome.state !== DONE[result.action] && result.action !== 'resume' ? ` (the service reports ${paintState(paint, outcome.state)})` : '';
-    return `${paint.green('✓')} ${name} ${done}${reported}`;
+    return `${paint.green('✓')} ${name} ${done}${reported}${wait}`;
   });
   const failed = result.results.filter((outcome) => !outcome.ok).length;
   if (failed > 0) lines.push(paint.red(`${failed} of ${result.results.length} queues failed.`));
