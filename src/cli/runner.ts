@@ -119,6 +119,10 @@ export class Runner {
     const { renderError } = await import('../render/failure.js');
     const { shownUrl } = await import('../text/urls.js');
     const apiUrl = settings && { shown: shownUrl(settings.apiUrl), origin: this.resolved?.origins.apiUrl ?? 'default' };
+    // The check of a wrong API URL looks where the command looked: the flags that chose the service and queue go along.
+    const { checkCommand } = await import('../command-kit/uncertain.js');
+    const resolved = this.resolved;
+    const doctor = resolved && (() => checkCommand({ resolved }, 'doctor'));
     const columns = this.stderrColumns();
     // The terminal echoed Ctrl-C as "^C" where the cursor stood: after a line mq ended, or on its progress line. The
     // message takes that row from its first column, rather than two columns in, where a line folded to the window's
@@ -127,7 +131,9 @@ export class Runner {
       this.io.stderr.write('\r\u001b[2K');
       this.progressShown = false;
     } else this.progress('');
-    this.io.stderr.write(renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }), ...(columns && { columns }) }));
+    this.io.stderr.write(
+      renderError(error, { json, debug: Boolean(this.flags.debug), color, ...(apiUrl && { apiUrl }), ...(doctor && { doctor }), ...(columns && { columns }) }),
+    );
     return exitCodeOf(error);
   }
 

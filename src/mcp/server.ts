@@ -8,6 +8,7 @@ import type { ArgvIo } from '../command-kit/invocation.js';
 import type { Context, QueueRef, WriteInFlight } from '../command-kit/context.js';
 import { getQueue } from '../commands/queue/get.js';
 import { aimCommands } from '../command-kit/next-commands.js';
+import { checkCommand } from '../command-kit/uncertain.js';
 import { WatchRounds } from '../command-kit/read-queue.js';
 import { EXIT, exitCodeOf, InterruptedError, isNotFound, UsageError } from '../errors.js';
 import { parsePrNumber } from '../command-kit/input.js';
@@ -289,7 +290,7 @@ async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Contex
     return await stream(work.printer, (events) => work.handler(work.input, callCtx, events), callCtx, call, said);
   } catch (error) {
     aimCommands(error, callCtx);
-    return failure(error, said);
+    return failure(error, said, () => checkCommand(callCtx, 'doctor'));
   } finally {
     // A write the client's own cancellation cut short was told in its answer; one the server's stop cut short,
     // or done before a read the stop cut short, stays for the stop to tell.
@@ -359,19 +360,23 @@ function answer(document: unknown, text: string, exitCode: number, said: readonl
   };
 }
 
-function failure(error: unknown, said: readonly string[]): CallToolResult {
+/** `doctor`: mq doctor with the server's flags, for the hint of an API URL without the operation. */
+function failure(error: unknown, said: readonly string[], doctor?: () => string): CallToolResult {
   const code = exitCodeOf(error);
-  const document = JSON.parse(renderError(error, { json: true, debug: false, color: false })) as { error: Record<string, unknown> };
+  const options = { debug: false, color: false, ...(doctor !== undefined && { doctor }) };
+  const document = JSON.parse(renderError(error, { json: true, ...options })) as { error: Record<string, unknown> };
   return {
-    content: [{ type: 'text', text: [...said, errorLine(error).trimEnd(), `exit code ${code}: ${exitMeaning(code)}`].join('\n') }],
+    content: [{ type: 'text', text: [...said, errorLine(error, doctor).trimEnd(), `exit code ${code}: ${exitMeaning(code)}`].join('\n') }],
     structuredContent: { error: { ...document.error, exitCode: code } },
     isError: true,
   };
 }
 
 /** mq's message as the command line shows it, without the `mq: ` a terminal reader needs. */
-function errorLine(error: unknown): string {
-  return renderError(error, { json: false, debug: false, color: false }).replace(/^mq: /, '').trimEnd();
+function errorLine(error: unknown, doctor?: () => string): string {
+  return renderError(error, { json: false, debug: false, color: false, ...(doctor !== undefined && { doctor }) })
+    .replace(/^mq: /, '')
+    .trimEnd();
 }
 
 /**

@@ -12,6 +12,11 @@ export interface ErrorRenderOptions {
   color: boolean;
   /** The API URL in effect, as it may be shown, and where it came from: named when the URL looks wrong. */
   apiUrl?: { shown: string; origin: string };
+  /**
+   * `mq doctor` aimed as the failing command was (its flags carried), which the hint of an API URL without the
+   * operation names: built only then, since a failure of settings that did not resolve has none to read.
+   */
+  doctor?: () => string;
   /** stderr's width where it is a terminal: each line folds between words to fit it (a pipe gets each whole). */
   columns?: number;
 }
@@ -21,7 +26,7 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
   const known = error instanceof MqError;
   const aftermath = known && error.aftermath ? error.aftermath : undefined;
   const message = aftermath === undefined ? messageOf(error) : `${messageOf(error)}\n${aftermath}`;
-  const { hint, commands = [] } = hintOf(error, options.apiUrl) ?? {};
+  const { hint, commands = [] } = hintOf(error, options) ?? {};
   const status = error instanceof ApiError ? error.status : undefined;
   // v2 names its errors (`PR_ALREADY_ENQUEUED`): the code a script switches on, and a person can look up.
   const apiCode = error instanceof ApiError ? error.apiCode : undefined;
@@ -56,12 +61,15 @@ export function renderError(error: unknown, options: ErrorRenderOptions): string
 }
 
 /** What to do: the error's hint, or, for a web server's answer (a router's 404, a page refusing the method) on an operation the service has, the API URL (a base path such as /api, a website) is wrong. */
-function hintOf(error: unknown, apiUrl: ErrorRenderOptions['apiUrl']): { hint: string; commands?: readonly string[] } | undefined {
+function hintOf(
+  error: unknown,
+  { apiUrl, doctor: aimed }: Pick<ErrorRenderOptions, 'apiUrl' | 'doctor'>,
+): { hint: string; commands?: readonly string[] } | undefined {
   if (!(error instanceof MqError)) return undefined;
   if (error.hint !== undefined) return { hint: error.hint };
   if (!(error instanceof ApiError && error.routeMissing)) return undefined;
   const where = apiUrl === undefined ? 'the API URL' : `the API URL ${apiUrl.shown} (${apiUrl.origin})`;
-  const doctor = 'mq doctor';
+  const doctor = aimed?.() ?? 'mq doctor';
   return {
     hint: `${where} has no such operation: give the service's root URL, as in https://api.trunk.io (--api-url or ${envName('apiUrl')}); ${doctor} checks it`,
     commands: [doctor],

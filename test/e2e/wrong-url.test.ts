@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/io/server.js';
-import { sandboxEnv, type Run, type TestApi } from '../support/cli.js';
+import { closedPort, sandboxEnv, type Run, type TestApi } from '../support/cli.js';
+import { shellWords } from '../../src/text/shell-words.js';
 import { mq } from '../support/in-process.js';
 
 let sandbox: RunningSandbox;
@@ -48,6 +49,25 @@ describe.each<TestApi>(['v1', 'v2'])('a wrong base path on %s', (api) => {
     expect(run.stderr).not.toContain('mq queue create');
     const json = await mq(['queue', 'get', '--json'], { env: sandboxEnv(wrongUrl(), 'acme/widgets', {}, api) });
     expect(JSON.parse(json.stderr).error).toMatchObject({ status: 404, hint: expect.stringContaining('has no such operation') });
+  });
+
+  it('with the URL and the queue named by flags, the mq doctor the hint names checks that URL and that queue (helper-132)', async () => {
+    // The environment names a service that refuses connections and another repository: a doctor without the
+    // flags checked those, and said nothing of the URL the hint blamed.
+    const env = sandboxEnv(`http://127.0.0.1:${await closedPort()}`, 'acme/decoy', {}, api);
+    const run = await mq(['queue', 'get', '--api-url', wrongUrl(), '-R', 'acme/widgets', '-b', 'par'], { env });
+    expect(run.code).toBe(4);
+    const named = /^hint: the API URL http:\/\/127\.0\.0\.1:\d+\/api \(flag --api-url\) has no such operation: .*; (mq doctor.*) checks it$/m.exec(run.stderr);
+    expect(named, run.stderr).not.toBeNull();
+    const doctor = shellWords(named![1]!).slice(1);
+    expect(doctor).toEqual(['doctor', '--api-url', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api/), '-R', 'acme/widgets', '-b', 'par']);
+    const checked = await mq(doctor, { env });
+    expect(checked.code, checked.stdout).toBe(3);
+    expect(checked.stdout).toMatch(/^ +repo +github\.com\/acme\/widgets +\(flag --repo\)$/m);
+    expect(checked.stdout).toMatch(/^ +targetBranch +par +\(flag --branch\)$/m);
+    expect(check(checked, 'API reachable')).toMatch(
+      /the apiUrl setting, http:\/\/127\.0\.0\.1:\d+\/api \(flag --api-url\), does not look like the service's root URL/,
+    );
   });
 
   it('a command over several PRs stops at the first and says the URL is wrong, not that each PR is unknown', async () => {
