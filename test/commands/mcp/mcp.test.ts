@@ -257,6 +257,38 @@ describe.each(['v1', 'v2'] as const)('mq mcp on %s', (api) => {
   });
 });
 
+describe('mq mcp, the commands its answers name (helper-132)', () => {
+  // The server's flags chose the queue and the service; a command a tool's answer names, copied into a shell, must
+  // act on them too, not on what the environment names (here another repository, or a service that is not there).
+  const repo = 'acme/mcp-flags';
+  const flags = ['-R', repo, '-b', 'par'];
+
+  it("carries the server's -R and -b into a tool's answer, and into the command a tool error names in place of another", async () => {
+    const env = sandboxEnv(fixture.recorder.url, REPO);
+    expect((await mq(['queue', 'create', '--mode', 'parallel', ...flags], { env })).code).toBe(0);
+    expect((await mq(['submit', '31', ...flags], { env })).code).toBe(0);
+    const { client } = await connect('v1', flags);
+    const status = await call(client, 'status', { pr: 31 });
+    expect(status.isError, textOf(status)).toBeFalsy();
+    expect(textOf(status)).toContain(`upload them with mq targets set 31 -R ${repo} -b par`);
+    // v1's adapter names the command bare; the server aims it before the answer.
+    const graph = await call(client, 'queue_graph', {});
+    expect(graph.isError).toBe(true);
+    expect(textOf(graph)).toContain(`on v1, mq queue order -R ${repo} -b par shows what tests next`);
+  });
+
+  it("names mq doctor with the server's --api-url, -R and -b where that URL has no such operation", async () => {
+    const wrong = `${new URL(fixture.sandboxUrl).origin}/api/v1`;
+    const { client } = await connect('v1', ['--api-url', wrong, ...flags], { MQ_API_URL: 'http://127.0.0.1:9' });
+    const queue = await call(client, 'queue_get', {});
+    expect(queue.isError).toBe(true);
+    const doctor = /; (mq doctor .*) checks it$/m.exec(textOf(queue));
+    expect(doctor, textOf(queue)).not.toBeNull();
+    expect(doctor![1]).toMatch(new RegExp(`^mq doctor --api-url http://127\\.0\\.0\\.1:\\d+/api\\S* -R ${repo} -b par$`));
+    expect(queue.structuredContent).toMatchObject({ error: { hint: expect.stringContaining(`; ${doctor![1]} checks it`) } });
+  });
+});
+
 describe('mq mcp, its prompt', () => {
   it('asks why a PR is not merging with what mq status says of it', async () => {
     await seed('v1');
