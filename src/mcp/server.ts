@@ -276,7 +276,7 @@ async function callTool(row: ToolRow, args: Record<string, unknown>, ctx: Contex
   const callCtx = callContext(ctx, call, said);
   try {
     if (!row.hints.readOnlyHint && !options.allowWrites) {
-      const start = 'mq mcp --allow-writes';
+      const start = startCommand(callCtx);
       throw new UsageError(`${row.name} changes the queue: start the server with ${start} to offer it`, { commands: [start] });
     }
     const parse = await row.spec.load!();
@@ -583,4 +583,17 @@ async function whyPrompt(pr: string | undefined, ctx: Context, options: McpOptio
     'Explain in a few sentences what holds it (its state, what it waits on, the queue itself) and what, if anything, I should do. ' +
     'Use the history and testing tools to see why a run failed, and queue_order for what tests ahead of it.';
   return { description: WHY_PROMPT.title, messages: [{ role: 'user', content: { type: 'text', text } }] };
+}
+
+/**
+ * `mq mcp --allow-writes` with the flags the server was started with: a server started from the bare command serves
+ * the environment's queue, not the one these flags chose. Bare where the settings do not resolve (the tool's own
+ * read then says why).
+ */
+function startCommand(ctx: Context): string {
+  try {
+    return checkCommand(ctx, 'mcp', '--allow-writes');
+  } catch {
+    return 'mq mcp --allow-writes';
+  }
 }

@@ -277,6 +277,13 @@ describe('mq mcp, the commands its answers name (helper-132)', () => {
     expect(textOf(graph)).toContain(`on v1, mq queue order -R ${repo} -b par shows what tests next`);
   });
 
+  it("names the server to start for a write with the server's own -R and -b", async () => {
+    const { client } = await connect('v1', flags);
+    const submit = await call(client, 'submit', { prs: [31] });
+    expect(submit.isError).toBe(true);
+    expect(textOf(submit)).toContain(`submit changes the queue: start the server with mq mcp --allow-writes -R ${repo} -b par to offer it`);
+  });
+
   it("names mq doctor with the server's --api-url, -R and -b where that URL has no such operation", async () => {
     const wrong = `${new URL(fixture.sandboxUrl).origin}/api/v1`;
     const { client } = await connect('v1', ['--api-url', wrong, ...flags], { MQ_API_URL: 'http://127.0.0.1:9' });
