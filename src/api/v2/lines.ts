@@ -243,17 +243,8 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
     for (const row of rows) whole.set(row.prNumber, row);
     const placed: EnqueuedPullRequest[] = [];
     const place = (pr: QueuedPullRequest, state: string) => placed.push(whole.get(pr.number) ?? placeOf(pr, state));
-    // A PR once: a bisection's batch repeats PRs of the batches (the pending and those awaiting admission are
-    // apart), as read whole where it was, else as the order names it. Loops, not flatMap: no array per PR.
-    const inBatches = new Set<number>();
-    for (const batch of order.batches) {
-      const state = modelWord(batch.state);
-      for (const pr of batch.pullRequests) {
-        if (inBatches.has(pr.number)) continue;
-        inBatches.add(pr.number);
-        place(pr, state);
-      }
-    }
+    // As read whole where it was, else as the order names it.
+    const inBatches = eachBatched(order, place);
     // The pending, nearly all of a long queue, in an indexed loop with no call for each: mq status places its PR
     // among 10,000 on every run, and this code runs too few times for V8 to compile it well (a third of the time).
     const { pending } = order;
@@ -289,15 +280,7 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
       else behind++;
       reached ||= number === upTo;
     };
-    const inBatches = new Set<number>();
-    for (const batch of order.batches) {
-      const state = modelWord(batch.state);
-      for (const { number } of batch.pullRequests) {
-        if (inBatches.has(number)) continue;
-        inBatches.add(number);
-        take(number, state);
-      }
-    }
+    const inBatches = eachBatched(order, (pr, state) => take(pr.number, state));
     // The pending, nearly all of a long queue: behind `upTo`, counted in a loop with no call for each (this code runs
     // too few times for V8 to compile it well), bar a PR a batch placed already or one read whole.
     const { pending } = order;
@@ -324,6 +307,23 @@ export function queueLines(client: V2Client, ids: IdResolver, look: Look) {
   }
 
   return { orderOf, livePage, livePullRequests, liveCount, countedByState, watchedLine, lineSince, lineOf, placedLine, linedUp };
+}
+
+/**
+ * The order's batches' PRs in order, each once (a bisection's batch repeats PRs of the batches; the pending and those
+ * awaiting admission are apart), with its batch's state; the numbers met. Loops, not flatMap: no array per PR.
+ */
+function eachBatched(order: MergeQueueOrder, visit: (pr: QueuedPullRequest, state: string) => void): Set<number> {
+  const inBatches = new Set<number>();
+  for (const batch of order.batches) {
+    const state = modelWord(batch.state);
+    for (const pr of batch.pullRequests) {
+      if (inBatches.has(pr.number)) continue;
+      inBatches.add(pr.number);
+      visit(pr, state);
+    }
+  }
+  return inBatches;
 }
 
 /**
