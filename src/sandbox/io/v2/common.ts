@@ -71,7 +71,7 @@ export function requireRepository(context: Pick<V2Context, 'engine' | 'repositor
   return found;
 }
 
-/** Its entry: the open one, else the one that changed last, in any queue of its repository. */
+/** Its entry now: its latest submission's, in whichever queue of its repository (engine.queueEntryOf). */
 export type FoundPullRequest = Omit<PullRequestSource, 'entry' | 'createdAt'> & { entry?: NonNullable<PullRequestSource['entry']> & { ref: QueueRef } };
 
 /** The PR at these coordinates with its queue entry now; undefined when the sandbox has never met it. */
